@@ -1,0 +1,5 @@
+import { Initial1795333844080 } from './1795333844080-Initial';
+/** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
+export const migrations: Function[] = [
+  Initial1795333844080,
+];

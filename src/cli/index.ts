@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { Command } from 'commander';
+import { loadConfig } from '../config';
+import { generateMigration } from '../db/migration-generator';
+import { openRuntime } from '../runtime';
+
+const program = new Command();
+program.name('tessera').description('Tessera operator commands');
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+program
+  .command('migrate')
+  .description('Run pending database migrations')
+  .action(async () => {
+    const runtime = await openRuntime(loadConfig(), { migrate: false });
+    try {
+      const ran = await runtime.dataSource.runMigrations({ transaction: 'each' });
+      print({ migrated: ran.map((migration) => migration.name) });
+    } finally {
+      await runtime.close();
+    }
+  });
+
+program
+  .command('migration:generate')
+  .argument('<name>', 'migration name, e.g. AddPayments')
+  .description('Write a migration for the difference between the entities and the migrated database')
+  .action(async (name: string) => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const file = await generateMigration(runtime.dataSource, name);
+      print(file ? { generated: `migrations/${file}.ts` } : { generated: null, message: 'No schema changes' });
+    } finally {
+      await runtime.close();
+    }
+  });
+
+const business = program.command('business').description('Manage businesses');
+business
+  .command('create')
+  .requiredOption('--name <name>', 'business name')
+  .requiredOption('--email <email>', "owner's email (dashboard login)")
+  .requiredOption('--password <password>', "owner's dashboard password (at least 10 characters)")
+  .description('Create a business, its OWNER account and its test credentials (printed once)')
+  .action(async (options: { name: string; email: string; password: string }) => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const { business: created, user, credentials } = await runtime.core.identity.createBusinessWithOwnerAccount(
+        runtime.core.anonymousContext(), options);
+      print({
+        businessId: created.id,
+        businessName: created.name,
+        ownerUserId: user.id,
+        testCredentials: { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret },
+      });
+    } finally {
+      await runtime.close();
+    }
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  const details = (error as { fieldErrors?: unknown }).fieldErrors;
+  process.stderr.write(`${JSON.stringify({ error: message, ...(details ? { errors: details } : {}) })}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,71 @@
+import path from 'node:path';
+
+/**
+ * The one configuration object, read once from the environment.
+ * Every variable is documented in README.md (Configuration) and .env.example.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  masterKey: string | undefined;
+  jwtSecret: string | undefined;
+  jwtTtlSeconds: number;
+  redisUrl: string | undefined;
+  logLevel: string;
+  graphqlIntrospection: boolean;
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  bodyLimitBytes: number;
+  idempotencyTtlHours: number;
+  publicBaseUrl: string;
+  seedSandboxBusiness: boolean;
+  shutdownGraceMs: number;
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`Configuration error: ${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int('PORT', 4000);
+  const dataDir = path.resolve(env.TESSERA_DATA_DIR || '.data');
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    embeddedPgPort: int('EMBEDDED_PG_PORT', 54329),
+    masterKey: env.TESSERA_MASTER_KEY || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
+    jwtTtlSeconds: 3600,
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production'),
+    graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', 10),
+    graphqlMaxCost: int('GRAPHQL_MAX_COST', 5000),
+    rateLimitMax: int('RATE_LIMIT_MAX', 600),
+    rateLimitWindowMs: int('RATE_LIMIT_WINDOW_MS', 60_000),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576),
+    idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24),
+    publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}`,
+    seedSandboxBusiness: bool('SEED_SANDBOX_BUSINESS', true),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000),
+  };
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { entities } from './entities';
+import { migrations } from '../../migrations';
+import { SnakeNamingStrategy } from './naming';
+
+export interface DataSourceOptions {
+  url: string;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+export function createDataSource({ url, poolSize = 20, applicationName = 'tessera' }: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities,
+    migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    namingStrategy: new SnakeNamingStrategy(),
+    uuidExtension: 'pgcrypto',
+    synchronize: false,
+    logging: false,
+    extra: { max: poolSize, application_name: applicationName },
+  });
+}
+
+/** Runs every pending migration; returns the names of those it ran. */
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  const ran = await dataSource.runMigrations({ transaction: 'each' });
+  return ran.map((migration) => migration.name);
+}

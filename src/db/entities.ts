@@ -1,0 +1,18 @@
+import { ApiCredential, Business, BusinessSettings, Membership, User } from '../domain/identity/identity.entities';
+import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from '../domain/ledger/ledger.entities';
+import { DomainEvent } from '../domain/events/event.entity';
+import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
+
+export const entities = [
+  User,
+  Business,
+  BusinessSettings,
+  Membership,
+  ApiCredential,
+  Currency,
+  LedgerAccount,
+  JournalTransaction,
+  JournalEntry,
+  DomainEvent,
+  IdempotencyRecord,
+];

@@ -1,0 +1,51 @@
+import { DataSource } from 'typeorm';
+import { Config } from '../config';
+import { Secrets } from '../secrets';
+import { IdentityService } from './identity/identity.service';
+import { TokenSigner } from './identity/tokens';
+import { Mode } from './identity/identity.entities';
+import { LedgerService } from './ledger/ledger.service';
+import { WalletService } from './wallets/wallet.service';
+import { EventService } from './events/event.service';
+import { TesseraPubSub } from './events/pubsub';
+import { IdempotencyService } from './idempotency/idempotency.service';
+import { RequestContext } from './shared/context';
+import { SecretBox } from './shared/crypto';
+
+/** The domain, wired once: both faces, the CLI and the workers use these services. */
+export interface Core {
+  config: Config;
+  dataSource: DataSource;
+  pubSub: TesseraPubSub;
+  identity: IdentityService;
+  ledger: LedgerService;
+  wallets: WalletService;
+  events: EventService;
+  idempotency: IdempotencyService;
+  anonymousContext(requestId?: string | null): RequestContext;
+}
+
+export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub): Core {
+  const ledger = new LedgerService();
+  const events = new EventService(pubSub);
+  const wallets = new WalletService(ledger, events, pubSub);
+  const identity = new IdentityService(
+    new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
+    new SecretBox(secrets.masterKey),
+    async (ctx) => {
+      await wallets.provisionWallet(ctx, 'USD');
+    },
+  );
+  const idempotency = new IdempotencyService(config.idempotencyTtlHours);
+  return {
+    config,
+    dataSource,
+    pubSub,
+    identity,
+    ledger,
+    wallets,
+    events,
+    idempotency,
+    anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
+  };
+}

@@ -1,0 +1,18 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** The transactional outbox: a domain event written in the same transaction as the change. */
+@Entity('events')
+@Index('ix_events_business_mode_created', ['businessId', 'livemode', 'createdAt'])
+export class DomainEvent {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+
+  @Column('boolean') livemode: boolean;
+
+  @Column('text') type: string;
+
+  @Column('jsonb') data: Record<string, unknown>;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}

@@ -1,0 +1,29 @@
+import { RequestContext } from '../shared/context';
+import { DomainEvent } from './event.entity';
+import { PublishedEvent, TesseraPubSub, Topic } from './pubsub';
+
+/**
+ * The one event emitter. `record` writes the event row in the caller's transaction (the
+ * transactional outbox) and publishes it to subscribers only after that transaction commits.
+ */
+export class EventService {
+  constructor(private readonly pubSub: TesseraPubSub) {}
+
+  async record(ctx: RequestContext, type: string, data: Record<string, unknown>): Promise<DomainEvent> {
+    if (!ctx.inTransaction) throw new Error('EventService.record must run inside a transaction');
+    const businessId = ctx.requireBusiness();
+    const event = await ctx.repo(DomainEvent).save(
+      ctx.repo(DomainEvent).create({ businessId, livemode: ctx.livemode, type, data }),
+    );
+    const published: PublishedEvent = {
+      id: event.id,
+      businessId,
+      livemode: ctx.livemode,
+      type,
+      data,
+      createdAt: event.createdAt.toISOString(),
+    };
+    ctx.afterCommit(() => this.pubSub.publish(Topic.EVENT, published));
+    return event;
+  }
+}

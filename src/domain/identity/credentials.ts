@@ -1,0 +1,16 @@
+import { Mode } from './identity.entities';
+import { randomToken, sha256Hex } from '../shared/crypto';
+
+export const keyPrefix = (mode: Mode) => (mode === Mode.LIVE ? 'bk_live_' : 'bk_test_');
+export const secretPrefix = (mode: Mode) => (mode === Mode.LIVE ? 'bs_live_' : 'bs_test_');
+
+export const newApiKey = (mode: Mode) => `${keyPrefix(mode)}${randomToken(24)}`;
+export const newApiSecret = (mode: Mode) => `${secretPrefix(mode)}${randomToken(32)}`;
+export const hashApiKey = (key: string) => sha256Hex(key);
+export const hintOf = (value: string) => `${value.slice(0, 12)}…`;
+
+export function modeOfKey(key: string): Mode | null {
+  if (key.startsWith('bk_live_')) return Mode.LIVE;
+  if (key.startsWith('bk_test_')) return Mode.TEST;
+  return null;
+}

@@ -1,0 +1,126 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export enum Role {
+  OWNER = 'OWNER',
+  ADMIN = 'ADMIN',
+  DEVELOPER = 'DEVELOPER',
+  VIEWER = 'VIEWER',
+}
+
+export enum Mode {
+  TEST = 'test',
+  LIVE = 'live',
+}
+
+export const isLive = (mode: Mode) => mode === Mode.LIVE;
+
+/** A dashboard account. */
+@Entity('users')
+export class User {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Index('uq_users_email', { unique: true })
+  @Column('text') email: string;
+
+  @Column('text') name: string;
+
+  @Column('text') passwordHash: string;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+/** The merchant (and, with `treasuryEnabled`, the treasury partner). */
+@Entity('businesses')
+export class Business {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('text') name: string;
+
+  @Column('text') email: string;
+
+  @Column('boolean', { default: false }) treasuryEnabled: boolean;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+/** Settings a business keeps separately for test and live mode. */
+@Entity('business_settings')
+@Index('uq_business_settings_mode', ['businessId', 'livemode'], { unique: true })
+export class BusinessSettings {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+
+  @ManyToOne(() => Business, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: Business;
+
+  @Column('boolean') livemode: boolean;
+
+  @Column('text', { nullable: true }) webhookUrl: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+@Entity('memberships')
+@Index('uq_memberships_user_business', ['userId', 'businessId'], { unique: true })
+export class Membership {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  @Index('ix_memberships_business')
+  @Column('uuid') businessId: string;
+
+  @ManyToOne(() => Business, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: Business;
+
+  @Column({ type: 'enum', enum: Role, enumName: 'membership_role' }) role: Role;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+/**
+ * One API key/secret pair per business and mode. The key is kept only as a SHA-256 hash;
+ * the secret (also the webhook signing secret) is kept encrypted with AES-256-GCM.
+ */
+@Entity('api_credentials')
+@Index('uq_api_credentials_business_mode', ['businessId', 'livemode'], { unique: true })
+export class ApiCredential {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+
+  @ManyToOne(() => Business, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: Business;
+
+  @Column('boolean') livemode: boolean;
+
+  @Index('uq_api_credentials_key_hash', { unique: true })
+  @Column('text') keyHash: string;
+
+  /** First characters of the key, safe to display ("bk_test_AbCd"). */
+  @Column('text') keyHint: string;
+
+  /** Bumped on every key regeneration; tokens carry it, so old tokens die with the old key. */
+  @Column('integer', { default: 1 }) keyVersion: number;
+
+  @Column('text') secretCiphertext: string;
+
+  @Column('text') secretHint: string;
+
+  @Column('timestamptz', { nullable: true }) lastUsedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

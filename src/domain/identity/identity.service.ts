@@ -1,0 +1,371 @@
+import { In } from 'typeorm';
+import { z } from 'zod';
+import { ApiCredential, Business, BusinessSettings, Membership, Mode, Role, User } from './identity.entities';
+import { hashApiKey, hintOf, modeOfKey, newApiKey, newApiSecret } from './credentials';
+import { TokenClaims, TokenSigner } from './tokens';
+import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, notFound, unauthorized, validationError } from '../shared/errors';
+import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
+import { absoluteUrlSchema, emailSchema, parseInput } from '../shared/validation';
+
+export interface IssuedCredentials {
+  mode: Mode;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface TokenResponse {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  businessId: string;
+  businessName: string;
+}
+
+export interface AuthInput {
+  apiKey?: string | null;
+  bearerToken?: string | null;
+  businessIdHeader?: string | null;
+  modeHeader?: string | null;
+  requestId?: string | null;
+}
+
+const signUpSchema = z.object({
+  email: emailSchema,
+  password: z.string().min(10, 'must be at least 10 characters').max(200),
+  name: z.string().trim().min(1, 'is required').max(200),
+  businessName: z.string().trim().min(1, 'is required').max(200),
+});
+
+const businessCreateSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(200),
+  email: emailSchema,
+});
+
+const tokenExchangeSchema = z.object({
+  apiKey: z.string({ error: 'is required' }).min(1, 'is required'),
+  apiSecret: z.string({ error: 'is required' }).min(1, 'is required'),
+});
+
+const settingsSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(200).optional(),
+  webhookUrl: absoluteUrlSchema.nullable().optional(),
+});
+
+const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Users, businesses, memberships and API credentials: everything about who is calling and
+ * what they may touch.
+ */
+export class IdentityService {
+  constructor(
+    private readonly tokens: TokenSigner,
+    private readonly secretBox: SecretBox,
+    private readonly onBusinessCreated: (ctx: RequestContext, business: Business) => Promise<void>,
+  ) {}
+
+  // ---------------------------------------------------------------- authentication
+
+  /**
+   * Resolves the caller of a request into a context. API keys and `api` tokens fix the business
+   * and mode; `dashboard` tokens take the business from `X-Service-Business-Id` (or the user's
+   * only business) and the mode from `X-Service-Mode` (test by default).
+   */
+  async authenticate(base: RequestContext, input: AuthInput): Promise<RequestContext> {
+    if (input.apiKey) return this.authenticateApiKey(base, input.apiKey, input.businessIdHeader);
+    if (input.bearerToken) {
+      const claims = this.tokens.verify(input.bearerToken);
+      if (!claims) throw unauthorized('Invalid or expired token');
+      return this.authenticateClaims(base, claims, input);
+    }
+    return base;
+  }
+
+  private async authenticateApiKey(base: RequestContext, apiKey: string, businessIdHeader?: string | null) {
+    const mode = modeOfKey(apiKey);
+    const credential = mode
+      ? await base.repo(ApiCredential).findOne({ where: { keyHash: hashApiKey(apiKey) } })
+      : null;
+    if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid API key');
+    this.assertBusinessHeader(credential.businessId, businessIdHeader);
+    return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
+      credential.livemode ? Mode.LIVE : Mode.TEST, base.requestId);
+  }
+
+  private async authenticateClaims(base: RequestContext, claims: TokenClaims, input: AuthInput) {
+    if (claims.kind === 'api') {
+      const credential = await base.repo(ApiCredential).findOne({ where: { id: claims.sub } });
+      if (!credential || credential.keyVersion !== claims.kv || credential.businessId !== claims.bid) {
+        throw unauthorized('Invalid or expired token');
+      }
+      this.assertBusinessHeader(credential.businessId, input.businessIdHeader);
+      return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
+        claims.mode, base.requestId);
+    }
+    const user = await base.repo(User).findOne({ where: { id: claims.sub } });
+    if (!user) throw unauthorized('Invalid or expired token');
+    const mode = this.parseMode(input.modeHeader);
+    const membership = await this.activeMembership(base, user.id, input.businessIdHeader);
+    return new RequestContext(base.dataSource, { kind: 'dashboard', userId: user.id, role: membership?.role ?? null },
+      membership?.businessId ?? null, mode, base.requestId);
+  }
+
+  private async activeMembership(ctx: RequestContext, userId: string, businessIdHeader?: string | null) {
+    if (businessIdHeader) {
+      const membership = UUID.test(businessIdHeader)
+        ? await ctx.repo(Membership).findOne({ where: { userId, businessId: businessIdHeader } })
+        : null;
+      if (!membership) throw notFound('Business');
+      return membership;
+    }
+    const memberships = await ctx.repo(Membership).find({ where: { userId }, take: 2, order: { createdAt: 'ASC' } });
+    return memberships.length === 1 ? memberships[0] : null;
+  }
+
+  private assertBusinessHeader(businessId: string, header?: string | null) {
+    if (header && header !== businessId) throw notFound('Business');
+  }
+
+  private parseMode(header?: string | null): Mode {
+    if (!header || header === 'test') return Mode.TEST;
+    if (header === 'live') return Mode.LIVE;
+    throw validationError({ 'X-Service-Mode': ['must be "test" or "live"'] });
+  }
+
+  /** `POST /business/auth/token`: 400 when either field is missing, 401 when either is wrong. */
+  async exchangeToken(base: RequestContext, input: unknown): Promise<TokenResponse> {
+    const { apiKey, apiSecret } = parseInput(tokenExchangeSchema, input ?? {});
+    const mode = modeOfKey(apiKey);
+    const credential = mode
+      ? await base.repo(ApiCredential).findOne({ where: { keyHash: hashApiKey(apiKey) } })
+      : null;
+    const storedSecret = credential ? this.secretBox.open(credential.secretCiphertext) : 'no-credential';
+    const secretMatches = safeEqual(apiSecret, storedSecret);
+    if (!credential || !secretMatches) throw unauthorized('Invalid apiKey or apiSecret');
+    const business = await base.repo(Business).findOneOrFail({ where: { id: credential.businessId } });
+    await base.repo(ApiCredential).update({ id: credential.id }, { lastUsedAt: new Date() });
+    const claims: TokenClaims = { kind: 'api', sub: credential.id, bid: business.id, mode: mode!, kv: credential.keyVersion };
+    return {
+      accessToken: this.tokens.sign(claims),
+      tokenType: 'Bearer',
+      expiresIn: this.tokens.ttlSeconds,
+      businessId: business.id,
+      businessName: business.name,
+    };
+  }
+
+  /** The secret of the business's credential in the context's mode (it also signs webhooks). */
+  async apiSecretOf(ctx: RequestContext): Promise<string | null> {
+    const credential = await ctx.repo(ApiCredential).findOne({
+      where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode },
+    });
+    return credential ? this.secretBox.open(credential.secretCiphertext) : null;
+  }
+
+  // ---------------------------------------------------------------- users
+
+  async signUp(base: RequestContext, input: unknown) {
+    const data = parseInput(signUpSchema, input);
+    const passwordHash = await hashPassword(data.password);
+    return inTransaction(base, async (tx) => {
+      const existing = await tx.repo(User).findOne({ where: { email: data.email } });
+      if (existing) throw new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', { email: ['is already registered'] });
+      const user = await tx.repo(User).save(tx.repo(User).create({ email: data.email, name: data.name, passwordHash }));
+      const { business, credentials } = await this.createBusinessWithOwner(tx, { name: data.businessName, email: data.email }, user.id);
+      return { user, business, credentials, token: this.tokens.sign({ kind: 'dashboard', sub: user.id }) };
+    });
+  }
+
+  async signIn(base: RequestContext, input: { email: string; password: string }) {
+    const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
+    const user = email ? await base.repo(User).findOne({ where: { email } }) : null;
+    const valid = user ? await verifyPassword(String(input.password ?? ''), user.passwordHash) : await hashPassword('timing-equaliser').then(() => false);
+    if (!user || !valid) throw unauthorized('Invalid email or password');
+    return { user, token: this.tokens.sign({ kind: 'dashboard', sub: user.id }), expiresIn: this.tokens.ttlSeconds };
+  }
+
+  async currentUser(ctx: RequestContext): Promise<User> {
+    if (ctx.actor.kind !== 'dashboard') throw unauthorized('Sign in to the dashboard for this operation');
+    return ctx.repo(User).findOneOrFail({ where: { id: ctx.actor.userId } });
+  }
+
+  // Batch reads for the dashboard's DataLoaders. Callers only pass ids they reached through the
+  // caller's own memberships, so these do not re-check tenancy.
+  async usersByIds(ctx: RequestContext, ids: string[]): Promise<User[]> {
+    return ctx.repo(User).find({ where: { id: In(ids) } });
+  }
+
+  async businessesByIds(ctx: RequestContext, ids: string[]): Promise<Business[]> {
+    return ctx.repo(Business).find({ where: { id: In(ids) } });
+  }
+
+  async membershipsOfUsers(ctx: RequestContext, userIds: string[]): Promise<Membership[]> {
+    return ctx.repo(Membership).find({ where: { userId: In(userIds) }, order: { createdAt: 'ASC' } });
+  }
+
+  // ---------------------------------------------------------------- businesses
+
+  /** Operator entry (CLI, first start): a business, its owner account and its test credentials. */
+  async createBusinessWithOwnerAccount(base: RequestContext, input: { name: string; email: string; password: string }) {
+    return this.signUp(base, { email: input.email, password: input.password, name: input.name, businessName: input.name });
+  }
+
+  private async createBusinessWithOwner(tx: RequestContext, input: unknown, ownerUserId: string) {
+    const data = parseInput(businessCreateSchema, input);
+    const business = await tx.repo(Business).save(tx.repo(Business).create({ name: data.name, email: data.email }));
+    await tx.repo(BusinessSettings).save([
+      tx.repo(BusinessSettings).create({ businessId: business.id, livemode: false, webhookUrl: null }),
+      tx.repo(BusinessSettings).create({ businessId: business.id, livemode: true, webhookUrl: null }),
+    ]);
+    await tx.repo(Membership).save(tx.repo(Membership).create({ userId: ownerUserId, businessId: business.id, role: Role.OWNER }));
+    const credentials = await this.issueCredentials(tx, business.id, Mode.TEST);
+    await this.onBusinessCreated(tx.forBusiness(business.id, Mode.TEST), business);
+    return { business, credentials };
+  }
+
+  async business(ctx: RequestContext): Promise<Business> {
+    const business = await ctx.repo(Business).findOne({ where: { id: ctx.requireBusiness() } });
+    if (!business) throw notFound('Business');
+    return business;
+  }
+
+  async settings(ctx: RequestContext): Promise<BusinessSettings> {
+    return ctx.repo(BusinessSettings).findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+  }
+
+  /**
+   * Updates the business name and the webhook URL of the context's mode. With live credentials
+   * the webhook URL must be https.
+   */
+  async updateSettings(ctx: RequestContext, input: unknown) {
+    ctx.requireRole(...WRITE_ROLES);
+    const data = parseInput(settingsSchema, input);
+    if (data.webhookUrl && ctx.livemode && new URL(data.webhookUrl).protocol !== 'https:') {
+      throw validationError({ webhookUrl: ['must use https with live credentials'] });
+    }
+    return inTransaction(ctx, async (tx) => {
+      if (data.name !== undefined) {
+        tx.requireRole(...ADMIN_ROLES);
+        await tx.repo(Business).update({ id: tx.requireBusiness() }, { name: data.name });
+      }
+      if (data.webhookUrl !== undefined) {
+        await tx.repo(BusinessSettings).update({ businessId: tx.requireBusiness(), livemode: tx.livemode }, { webhookUrl: data.webhookUrl });
+      }
+      return { business: await this.business(tx), settings: await this.settings(tx) };
+    });
+  }
+
+  // ---------------------------------------------------------------- credentials
+
+  async credentials(ctx: RequestContext): Promise<ApiCredential[]> {
+    ctx.requireRole(...ALL_ROLES);
+    return ctx.repo(ApiCredential).find({ where: { businessId: ctx.requireBusiness() }, order: { livemode: 'ASC' } });
+  }
+
+  /** Issues the business's first live credential. Shown once. */
+  async createLiveCredentials(ctx: RequestContext): Promise<IssuedCredentials> {
+    ctx.requireRole(Role.OWNER);
+    return inTransaction(ctx, async (tx) => {
+      const existing = await tx.repo(ApiCredential).findOne({ where: { businessId: tx.requireBusiness(), livemode: true } });
+      if (existing) throw new DomainError(ErrorCode.CONFLICT, 'Live credentials already exist; regenerate the key instead');
+      return this.issueCredentials(tx, tx.requireBusiness(), Mode.LIVE);
+    });
+  }
+
+  /** New key for the credential of `mode`; the old key (and tokens made from it) stop working at once. */
+  async regenerateApiKey(ctx: RequestContext, mode: Mode = ctx.mode): Promise<{ apiKey: string; mode: Mode; keyHint: string }> {
+    ctx.requireRole(...ADMIN_ROLES, Role.DEVELOPER);
+    return inTransaction(ctx, async (tx) => {
+      const credential = await tx.repo(ApiCredential).findOne({
+        where: { businessId: tx.requireBusiness(), livemode: mode === Mode.LIVE },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!credential) throw notFound('API credential');
+      const apiKey = newApiKey(mode);
+      await tx.repo(ApiCredential).update({ id: credential.id }, {
+        keyHash: hashApiKey(apiKey), keyHint: hintOf(apiKey), keyVersion: credential.keyVersion + 1,
+      });
+      return { apiKey, mode, keyHint: hintOf(apiKey) };
+    });
+  }
+
+  private async issueCredentials(tx: RequestContext, businessId: string, mode: Mode): Promise<IssuedCredentials> {
+    const apiKey = newApiKey(mode);
+    const apiSecret = newApiSecret(mode);
+    await tx.repo(ApiCredential).save(tx.repo(ApiCredential).create({
+      businessId,
+      livemode: mode === Mode.LIVE,
+      keyHash: hashApiKey(apiKey),
+      keyHint: hintOf(apiKey),
+      secretCiphertext: this.secretBox.seal(apiSecret),
+      secretHint: hintOf(apiSecret),
+    }));
+    return { mode, apiKey, apiSecret };
+  }
+
+  // ---------------------------------------------------------------- team
+
+  async members(ctx: RequestContext): Promise<Membership[]> {
+    ctx.requireRole(...ALL_ROLES);
+    return ctx.repo(Membership).find({ where: { businessId: ctx.requireBusiness() }, order: { createdAt: 'ASC' } });
+  }
+
+  /** Adds an existing Tessera user to the business with a role. */
+  async addMember(ctx: RequestContext, input: unknown): Promise<Membership> {
+    ctx.requireRole(...ADMIN_ROLES);
+    const data = parseInput(memberSchema, input);
+    this.assertMayGrant(ctx, data.role);
+    return inTransaction(ctx, async (tx) => {
+      const user = await tx.repo(User).findOne({ where: { email: data.email } });
+      if (!user) throw new DomainError(ErrorCode.NOT_FOUND, 'No Tessera account uses this email; ask them to sign up first');
+      const existing = await tx.repo(Membership).findOne({ where: { userId: user.id, businessId: tx.requireBusiness() } });
+      if (existing) throw new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
+      return tx.repo(Membership).save(tx.repo(Membership).create({ userId: user.id, businessId: tx.requireBusiness(), role: data.role }));
+    });
+  }
+
+  async changeMemberRole(ctx: RequestContext, membershipId: string, role: Role): Promise<Membership> {
+    ctx.requireRole(...ADMIN_ROLES);
+    parseInput(memberSchema.pick({ role: true }), { role });
+    this.assertMayGrant(ctx, role);
+    return inTransaction(ctx, async (tx) => {
+      const membership = await this.lockedMembership(tx, membershipId);
+      this.assertMayGrant(tx, membership.role);
+      if (membership.role === Role.OWNER && role !== Role.OWNER) await this.assertAnotherOwner(tx, membership);
+      membership.role = role;
+      return tx.repo(Membership).save(membership);
+    });
+  }
+
+  async removeMember(ctx: RequestContext, membershipId: string): Promise<Membership> {
+    ctx.requireRole(...ADMIN_ROLES);
+    return inTransaction(ctx, async (tx) => {
+      const membership = await this.lockedMembership(tx, membershipId);
+      this.assertMayGrant(tx, membership.role);
+      if (membership.role === Role.OWNER) await this.assertAnotherOwner(tx, membership);
+      await tx.repo(Membership).delete({ id: membership.id });
+      return membership;
+    });
+  }
+
+  private async lockedMembership(tx: RequestContext, membershipId: string): Promise<Membership> {
+    const membership = UUID.test(membershipId)
+      ? await tx.repo(Membership).findOne({ where: { id: membershipId, businessId: tx.requireBusiness() }, lock: { mode: 'pessimistic_write' } })
+      : null;
+    if (!membership) throw notFound('Member');
+    return membership;
+  }
+
+  /** Only an OWNER grants or takes away the OWNER role. */
+  private assertMayGrant(ctx: RequestContext, role: Role) {
+    if (role === Role.OWNER) ctx.requireRole(Role.OWNER);
+  }
+
+  private async assertAnotherOwner(tx: RequestContext, membership: Membership) {
+    const owners = await tx.repo(Membership).count({ where: { businessId: membership.businessId, role: Role.OWNER } });
+    if (owners <= 1) throw new DomainError(ErrorCode.CONFLICT, 'A business must keep at least one OWNER');
+  }
+}

@@ -1,0 +1,153 @@
+import { DataSource } from 'typeorm';
+import { AccountKind, CACHED_BALANCE_KINDS, JournalTransaction, LedgerAccount, PLATFORM_BUSINESS_ID } from './ledger.entities';
+import { RequestContext } from '../shared/context';
+import { DomainError, ErrorCode } from '../shared/errors';
+import { normalizeCurrency } from '../shared/money';
+
+export interface AccountRef {
+  kind: AccountKind;
+  currency: string;
+  /** Omitted for platform accounts. */
+  businessId?: string;
+  ownerRef?: string;
+}
+
+export interface PostingLine {
+  account: LedgerAccount;
+  /** Signed minor units: positive increases the account's balance. */
+  amount: bigint;
+}
+
+export interface Posting {
+  kind: string;
+  referenceType?: string;
+  referenceId?: string;
+  description?: string;
+  lines: PostingLine[];
+}
+
+export interface PostedTransaction {
+  transaction: JournalTransaction;
+  balances: Map<string, bigint>;
+}
+
+export interface LedgerCheck {
+  balanced: boolean;
+  unbalancedTransactions: Array<{ transactionId: string; currency: string; sum: string }>;
+  cachedBalanceMismatches: Array<{ accountId: string; cached: string; fromEntries: string }>;
+  negativeBalances: Array<{ accountId: string; balance: string }>;
+}
+
+const ALLOW_NEGATIVE: ReadonlySet<AccountKind> = new Set([
+  AccountKind.SANDBOX_FUNDING,
+  AccountKind.PROVIDER_CLEARING,
+  AccountKind.FEES_REVENUE,
+  AccountKind.DISPUTE_RESERVE,
+  AccountKind.PAYOUT_IN_FLIGHT,
+]);
+
+/**
+ * The double-entry ledger. Every movement of money is one `post`: a journal transaction whose
+ * entries sum to zero per currency, written in the caller's database transaction.
+ */
+export class LedgerService {
+  /** Finds or creates the account, in the context's mode. */
+  async account(ctx: RequestContext, ref: AccountRef): Promise<LedgerAccount> {
+    const currency = normalizeCurrency(ref.currency);
+    const businessId = ref.businessId ?? PLATFORM_BUSINESS_ID;
+    const ownerRef = ref.ownerRef ?? '';
+    const params = [ref.kind, ctx.livemode, currency, businessId, ownerRef, ALLOW_NEGATIVE.has(ref.kind)];
+    await ctx.em.query(
+      `INSERT INTO ledger_accounts (kind, livemode, currency, business_id, owner_ref, allow_negative)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (kind, livemode, currency, business_id, owner_ref) DO NOTHING`,
+      params,
+    );
+    return ctx.repo(LedgerAccount).findOneOrFail({
+      where: { kind: ref.kind, livemode: ctx.livemode, currency, businessId, ownerRef },
+    });
+  }
+
+  /**
+   * Posts a balanced journal transaction. Accounts with a cached balance are updated with a
+   * conditional UPDATE (row lock, re-checked after any wait), so concurrent debits can never
+   * overdraw; a refused debit raises INSUFFICIENT_FUNDS and the caller's transaction rolls back.
+   */
+  async post(ctx: RequestContext, posting: Posting): Promise<PostedTransaction> {
+    if (!ctx.inTransaction) throw new Error('LedgerService.post must run inside a transaction');
+    this.assertBalanced(posting, ctx.livemode);
+    const transaction = await ctx.repo(JournalTransaction).save(ctx.repo(JournalTransaction).create({
+      businessId: ctx.businessId ?? PLATFORM_BUSINESS_ID,
+      livemode: ctx.livemode,
+      kind: posting.kind,
+      referenceType: posting.referenceType ?? null,
+      referenceId: posting.referenceId ?? null,
+      description: posting.description ?? null,
+    }));
+
+    const balances = new Map<string, bigint>();
+    const ordered = [...posting.lines].sort((a, b) => a.account.id.localeCompare(b.account.id));
+    for (const line of ordered) {
+      if (!CACHED_BALANCE_KINDS.has(line.account.kind)) continue;
+      const rows: Array<{ balance: string }> = await ctx.em.query(
+        `UPDATE ledger_accounts SET balance = balance + $2, updated_at = now()
+         WHERE id = $1 AND (allow_negative OR balance + $2 >= 0)
+         RETURNING balance`,
+        [line.account.id, line.amount.toString()],
+      );
+      const updated = Array.isArray(rows[0]) ? (rows[0] as Array<{ balance: string }>) : rows;
+      if (updated.length === 0) {
+        throw new DomainError(ErrorCode.INSUFFICIENT_FUNDS, `Insufficient funds in the ${line.account.currency} wallet`);
+      }
+      balances.set(line.account.id, BigInt(updated[0].balance));
+    }
+
+    const values: unknown[] = [];
+    const tuples = posting.lines.map((line, index) => {
+      values.push(transaction.id, line.account.id, line.account.currency, line.amount.toString(), balances.get(line.account.id)?.toString() ?? null);
+      const base = index * 5;
+      return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5})`;
+    });
+    await ctx.em.query(
+      `INSERT INTO journal_entries (transaction_id, account_id, currency, amount, balance_after) VALUES ${tuples.join(', ')}`,
+      values,
+    );
+    return { transaction, balances };
+  }
+
+  private assertBalanced(posting: Posting, livemode: boolean) {
+    if (posting.lines.length < 2) throw new Error('A journal transaction needs at least two entries');
+    const sums = new Map<string, bigint>();
+    for (const { account, amount } of posting.lines) {
+      if (amount === 0n) throw new Error('A journal entry cannot be zero');
+      if (account.livemode !== livemode) throw new Error('A journal transaction cannot mix test and live accounts');
+      sums.set(account.currency, (sums.get(account.currency) ?? 0n) + amount);
+    }
+    for (const [currency, sum] of sums) {
+      if (sum !== 0n) throw new Error(`Unbalanced journal transaction: ${currency} entries sum to ${sum}`);
+    }
+  }
+
+  /** Checks the whole ledger: every transaction balances, cached balances match their entries, none negative. */
+  static async check(dataSource: DataSource): Promise<LedgerCheck> {
+    const unbalanced: Array<{ transaction_id: string; currency: string; sum: string }> = await dataSource.query(
+      `SELECT transaction_id, currency, sum(amount)::text AS sum FROM journal_entries
+       GROUP BY transaction_id, currency HAVING sum(amount) <> 0`,
+    );
+    const mismatches: Array<{ id: string; cached: string; from_entries: string }> = await dataSource.query(
+      `SELECT a.id, a.balance::text AS cached, coalesce(sum(e.amount), 0)::text AS from_entries
+       FROM ledger_accounts a LEFT JOIN journal_entries e ON e.account_id = a.id
+       WHERE a.kind IN (${[...CACHED_BALANCE_KINDS].map((kind) => `'${kind}'`).join(', ')})
+       GROUP BY a.id HAVING a.balance <> coalesce(sum(e.amount), 0)`,
+    );
+    const negative: Array<{ id: string; balance: string }> = await dataSource.query(
+      `SELECT id, balance::text AS balance FROM ledger_accounts WHERE NOT allow_negative AND balance < 0`,
+    );
+    return {
+      balanced: unbalanced.length === 0 && mismatches.length === 0 && negative.length === 0,
+      unbalancedTransactions: unbalanced.map((row) => ({ transactionId: row.transaction_id, currency: row.currency, sum: row.sum })),
+      cachedBalanceMismatches: mismatches.map((row) => ({ accountId: row.id, cached: row.cached, fromEntries: row.from_entries })),
+      negativeBalances: negative.map((row) => ({ accountId: row.id, balance: row.balance })),
+    };
+  }
+}

@@ -1,0 +1,103 @@
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { Mode, Role } from '../identity/identity.entities';
+import { DomainError, ErrorCode, forbidden, unauthorized } from './errors';
+
+export type Actor =
+  | { kind: 'anonymous' }
+  | { kind: 'system'; name: string }
+  | { kind: 'api'; credentialId: string }
+  | { kind: 'dashboard'; userId: string; role: Role | null };
+
+/**
+ * What every service method takes first: who acts, for which business and mode, and the
+ * entity manager of the current transaction (when one is open).
+ */
+export class RequestContext {
+  private readonly afterCommitHooks: Array<() => void | Promise<void>> = [];
+
+  constructor(
+    readonly dataSource: DataSource,
+    readonly actor: Actor,
+    readonly businessId: string | null,
+    readonly mode: Mode,
+    readonly requestId: string | null = null,
+    private readonly manager: EntityManager | null = null,
+    private readonly parent: RequestContext | null = null,
+  ) {}
+
+  static system(dataSource: DataSource, name: string, businessId: string | null = null, mode = Mode.TEST) {
+    return new RequestContext(dataSource, { kind: 'system', name }, businessId, mode);
+  }
+
+  get em(): EntityManager {
+    return this.manager ?? this.dataSource.manager;
+  }
+
+  get inTransaction(): boolean {
+    return this.manager !== null;
+  }
+
+  get livemode(): boolean {
+    return this.mode === Mode.LIVE;
+  }
+
+  repo<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {
+    return this.em.getRepository(entity);
+  }
+
+  /** The same actor acting for another business (used right after sign-up and by operators). */
+  forBusiness(businessId: string, mode = this.mode, role: Role | null = null): RequestContext {
+    const actor: Actor = this.actor.kind === 'dashboard' ? { ...this.actor, role } : this.actor;
+    return new RequestContext(this.dataSource, actor, businessId, mode, this.requestId, this.manager, this.parent);
+  }
+
+  withManager(manager: EntityManager): RequestContext {
+    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.requestId, manager, this);
+  }
+
+  /** Runs after the outermost transaction commits; never when it rolls back. */
+  afterCommit(hook: () => void | Promise<void>): void {
+    if (this.parent) this.parent.afterCommit(hook);
+    else this.afterCommitHooks.push(hook);
+  }
+
+  async runAfterCommitHooks(): Promise<void> {
+    const hooks = this.afterCommitHooks.splice(0);
+    for (const hook of hooks) await hook();
+  }
+
+  requireBusiness(): string {
+    if (!this.businessId) throw unauthorized('This operation needs a business: authenticate with an API credential or select a business');
+    return this.businessId;
+  }
+
+  requireSandbox(): void {
+    if (this.livemode) {
+      throw new DomainError(ErrorCode.SANDBOX_ONLY, 'This operation is available with test credentials only');
+    }
+  }
+
+  /** Dashboard users need one of the given roles; API credentials act with full rights on their business. */
+  requireRole(...roles: Role[]): void {
+    this.requireBusiness();
+    if (this.actor.kind === 'api' || this.actor.kind === 'system') return;
+    if (this.actor.kind === 'dashboard' && this.actor.role && roles.includes(this.actor.role)) return;
+    throw forbidden(`This needs one of the roles ${roles.join(', ')}`);
+  }
+}
+
+export const WRITE_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER];
+export const ADMIN_ROLES = [Role.OWNER, Role.ADMIN];
+export const ALL_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER, Role.VIEWER];
+
+/**
+ * The one transaction helper: runs `work` in a database transaction (joining the current one
+ * when the context already has it), then runs the after-commit hooks of the outermost one.
+ */
+export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
+  if (ctx.inTransaction) return work(ctx);
+  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.requestId);
+  const result = await ctx.dataSource.transaction((manager) => work(root.withManager(manager)));
+  await root.runAfterCommitHooks();
+  return result;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { FieldErrors, validationError } from './errors';
+
+/** Converts zod issues to the per-field `errors` map of the error envelope. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length > 0 ? issue.path.join('.') : '_';
+    (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** Validates input with a schema owned by the domain; both faces call services that call this. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(fieldErrorsOf(result.error));
+  return result.data;
+}
+
+export const emailSchema = z.string().trim().toLowerCase().email('must be a valid email address').max(254);
+
+export const absoluteUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');

@@ -1,0 +1,107 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Mode, Role } from '../../domain/identity/identity.entities';
+import { GraphQLContext, caller } from '../shared/context';
+import {
+  AddTeamMemberInput, ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
+  SignInInput, SignInPayload, SignUpInput, SignUpPayload, UpdateBusinessSettingsInput, User,
+} from './identity.types';
+
+const settingsOf = (row: { livemode: boolean; webhookUrl: string | null; updatedAt: Date }): BusinessSettings =>
+  ({ mode: row.livemode ? Mode.LIVE : Mode.TEST, webhookUrl: row.webhookUrl, updatedAt: row.updatedAt });
+
+@Resolver()
+export class AuthResolver {
+  @Mutation(() => SignUpPayload, { description: 'Creates a user, their first business and its test credentials' })
+  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, requestId }: GraphQLContext): Promise<SignUpPayload> {
+    const { user, business, credentials, token } = await core.identity.signUp(core.anonymousContext(requestId), input);
+    return { token, expiresIn: core.config.jwtTtlSeconds, user, business, testCredentials: credentials };
+  }
+
+  @Mutation(() => SignInPayload, { description: 'Returns a dashboard JWT' })
+  async signIn(@Arg('input') input: SignInInput, @Ctx() { core, requestId }: GraphQLContext): Promise<SignInPayload> {
+    return core.identity.signIn(core.anonymousContext(requestId), input);
+  }
+
+  @Query(() => User, { description: 'The signed-in dashboard user' })
+  async me(@Ctx() context: GraphQLContext): Promise<User> {
+    return context.core.identity.currentUser(caller(context));
+  }
+}
+
+@Resolver(() => User)
+export class UserResolver {
+  @FieldResolver(() => [Membership], { description: "The user's businesses and roles" })
+  async memberships(@Root() user: User, @Ctx() { loaders }: GraphQLContext): Promise<Membership[]> {
+    return loaders.membershipsByUserId.load(user.id);
+  }
+}
+
+@Resolver(() => Membership)
+export class MembershipResolver {
+  @FieldResolver(() => User)
+  async user(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<User> {
+    return (await loaders.userById.load(membership.userId))!;
+  }
+
+  @FieldResolver(() => Business)
+  async business(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<Business> {
+    return (await loaders.businessById.load(membership.businessId))!;
+  }
+}
+
+@Resolver(() => Business)
+export class BusinessResolver {
+  @Query(() => Business, { description: 'The active business (X-Service-Business-Id, or the only one)' })
+  async business(@Ctx() context: GraphQLContext): Promise<Business> {
+    return context.core.identity.business(caller(context));
+  }
+
+  @Query(() => BusinessSettings, { description: 'Settings of the active business in the active mode' })
+  async businessSettings(@Ctx() context: GraphQLContext): Promise<BusinessSettings> {
+    return settingsOf(await context.core.identity.settings(caller(context)));
+  }
+
+  @Mutation(() => BusinessSettings)
+  async updateBusinessSettings(@Arg('input') input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<BusinessSettings> {
+    return settingsOf((await context.core.identity.updateSettings(caller(context), input)).settings);
+  }
+
+  @Query(() => [ApiCredential])
+  async apiCredentials(@Ctx() context: GraphQLContext): Promise<ApiCredential[]> {
+    return (await context.core.identity.credentials(caller(context))).map(ApiCredential.from);
+  }
+
+  @Mutation(() => IssuedCredentials, { description: 'Issues live credentials (OWNER only); shown once' })
+  async createLiveCredentials(@Ctx() context: GraphQLContext): Promise<IssuedCredentials> {
+    return context.core.identity.createLiveCredentials(caller(context));
+  }
+
+  @Mutation(() => RegeneratedApiKey, { description: 'Replaces the API key of a mode; the old key stops working at once' })
+  async regenerateApiKey(@Arg('mode', () => Mode) mode: Mode, @Ctx() context: GraphQLContext): Promise<RegeneratedApiKey> {
+    return context.core.identity.regenerateApiKey(caller(context), mode);
+  }
+
+  @Query(() => [Membership], { description: 'Team members of the active business' })
+  async teamMembers(@Ctx() context: GraphQLContext): Promise<Membership[]> {
+    return context.core.identity.members(caller(context));
+  }
+
+  @Mutation(() => Membership, { description: 'Adds an existing user to the team (OWNER/ADMIN)' })
+  async addTeamMember(@Arg('input') input: AddTeamMemberInput, @Ctx() context: GraphQLContext): Promise<Membership> {
+    return context.core.identity.addMember(caller(context), input);
+  }
+
+  @Mutation(() => Membership)
+  async changeTeamMemberRole(
+    @Arg('membershipId', () => ID) membershipId: string,
+    @Arg('role', () => Role) role: Role,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Membership> {
+    return context.core.identity.changeMemberRole(caller(context), membershipId, role);
+  }
+
+  @Mutation(() => Membership, { description: 'Removes a member; the last OWNER cannot be removed' })
+  async removeTeamMember(@Arg('membershipId', () => ID) membershipId: string, @Ctx() context: GraphQLContext): Promise<Membership> {
+    return context.core.identity.removeMember(caller(context), membershipId);
+  }
+}

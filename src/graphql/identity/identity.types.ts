@@ -1,0 +1,110 @@
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ApiCredential as ApiCredentialRow, Mode, Role } from '../../domain/identity/identity.entities';
+
+registerEnumType(Role, { name: 'Role', description: 'What a team member may do: VIEWER only reads' });
+registerEnumType(Mode, { name: 'Mode', description: 'TEST (sandbox, no real money) or LIVE' });
+
+@ObjectType({ description: 'A dashboard account' })
+export class User {
+  @Field(() => ID) id: string;
+  @Field() email: string;
+  @Field() name: string;
+  @Field() createdAt: Date;
+}
+
+@ObjectType({ description: 'A merchant business' })
+export class Business {
+  @Field(() => ID) id: string;
+  @Field() name: string;
+  @Field() email: string;
+  @Field({ description: 'Whether the treasury (banking-as-a-service) product is enabled' }) treasuryEnabled: boolean;
+  @Field() createdAt: Date;
+}
+
+@ObjectType({ description: "A user's membership of a business, with a role" })
+export class Membership {
+  @Field(() => ID) id: string;
+  @Field(() => Role) role: Role;
+  @Field() createdAt: Date;
+  userId: string;
+  businessId: string;
+}
+
+@ObjectType({ description: 'Settings of the active business in the active mode' })
+export class BusinessSettings {
+  @Field(() => Mode) mode: Mode;
+  @Field(() => String, { nullable: true, description: 'Receives every event of this business and mode' })
+  webhookUrl: string | null;
+  @Field() updatedAt: Date;
+}
+
+@ObjectType({ description: 'An API key/secret pair; only hints are readable after creation' })
+export class ApiCredential {
+  @Field(() => ID) id: string;
+  @Field(() => Mode) mode: Mode;
+  @Field() keyHint: string;
+  @Field() secretHint: string;
+  @Field(() => Int) keyVersion: number;
+  @Field(() => Date, { nullable: true }) lastUsedAt: Date | null;
+  @Field() createdAt: Date;
+
+  static from(row: ApiCredentialRow): ApiCredential {
+    return Object.assign(new ApiCredential(), { ...row, mode: row.livemode ? Mode.LIVE : Mode.TEST });
+  }
+}
+
+@ObjectType({ description: 'Credentials shown exactly once; store them now' })
+export class IssuedCredentials {
+  @Field(() => Mode) mode: Mode;
+  @Field() apiKey: string;
+  @Field({ description: 'Also the webhook signing secret' }) apiSecret: string;
+}
+
+@ObjectType()
+export class SignUpPayload {
+  @Field({ description: 'Dashboard JWT' }) token: string;
+  @Field(() => Int) expiresIn: number;
+  @Field(() => User) user: User;
+  @Field(() => Business) business: Business;
+  @Field(() => IssuedCredentials) testCredentials: IssuedCredentials;
+}
+
+@ObjectType()
+export class SignInPayload {
+  @Field({ description: 'Dashboard JWT' }) token: string;
+  @Field(() => Int) expiresIn: number;
+  @Field(() => User) user: User;
+}
+
+@ObjectType()
+export class RegeneratedApiKey {
+  @Field(() => Mode) mode: Mode;
+  @Field({ description: 'The new key, shown once; the previous key no longer works' }) apiKey: string;
+  @Field() keyHint: string;
+}
+
+@InputType()
+export class SignUpInput {
+  @Field() email: string;
+  @Field() password: string;
+  @Field() name: string;
+  @Field() businessName: string;
+}
+
+@InputType()
+export class SignInInput {
+  @Field() email: string;
+  @Field() password: string;
+}
+
+@InputType()
+export class UpdateBusinessSettingsInput {
+  @Field({ nullable: true }) name?: string;
+  @Field(() => String, { nullable: true, description: 'Set to null to remove' }) webhookUrl?: string | null;
+}
+
+@InputType()
+export class AddTeamMemberInput {
+  @Field() email: string;
+  @Field(() => Role) role: Role;
+}

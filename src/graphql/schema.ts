@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { TesseraPubSub } from '../domain/events/pubsub';
+import { AuthResolver, BusinessResolver, MembershipResolver, UserResolver } from './identity/identity.resolver';
+import { WalletResolver } from './wallets/wallet.resolver';
+
+export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver] as const;
+
+export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');
+
+export async function buildTesseraSchema(pubSub: TesseraPubSub, emitSchemaFile: string | false = false): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers,
+    pubSub,
+    validate: false,
+    emitSchemaFile: emitSchemaFile ? { path: emitSchemaFile, sortedSchema: true } : false,
+  });
+}

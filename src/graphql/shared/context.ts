@@ -1,0 +1,25 @@
+import { Core } from '../../domain/core';
+import { RequestContext } from '../../domain/shared/context';
+import { unauthorized } from '../../domain/shared/errors';
+import { Loaders, createLoaders } from './loaders';
+
+/** What every resolver receives: the domain, the caller's context and per-request DataLoaders. */
+export interface GraphQLContext {
+  core: Core;
+  ctx: RequestContext | null;
+  authError: unknown;
+  loaders: Loaders;
+  requestId: string | null;
+}
+
+export function graphQLContext(core: Core, ctx: RequestContext | null, authError: unknown, requestId: string | null): GraphQLContext {
+  const loaderCtx = ctx ?? core.anonymousContext(requestId);
+  return { core, ctx, authError, loaders: createLoaders(core, loaderCtx), requestId };
+}
+
+/** The caller's context; an UNAUTHENTICATED error when the request carries no valid credential. */
+export function caller(context: GraphQLContext): RequestContext {
+  if (context.authError) throw context.authError;
+  if (!context.ctx) throw unauthorized('Sign in, or send x-api-key / Authorization: Bearer');
+  return context.ctx;
+}

@@ -1,0 +1,28 @@
+import DataLoader from 'dataloader';
+import { Core } from '../../domain/core';
+import { Business, Membership, User } from '../../domain/identity/identity.entities';
+import { RequestContext } from '../../domain/shared/context';
+
+/** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
+export interface Loaders {
+  userById: DataLoader<string, User | null>;
+  businessById: DataLoader<string, Business | null>;
+  membershipsByUserId: DataLoader<string, Membership[]>;
+}
+
+const alignTo = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
+  const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+  return keys.map((key) => byKey.get(key) ?? null);
+};
+
+export function createLoaders(core: Core, ctx: RequestContext): Loaders {
+  return {
+    userById: new DataLoader(async (ids) => alignTo(ids, await core.identity.usersByIds(ctx, [...ids]), (user) => user.id)),
+    businessById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.identity.businessesByIds(ctx, [...ids]), (business) => business.id)),
+    membershipsByUserId: new DataLoader(async (userIds) => {
+      const memberships = await core.identity.membershipsOfUsers(ctx, [...userIds]);
+      return userIds.map((userId) => memberships.filter((membership) => membership.userId === userId));
+    }),
+  };
+}

@@ -1,0 +1,46 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Topic, WalletBalanceChange } from '../../domain/events/pubsub';
+import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { SandboxFundWalletInput, Wallet, WalletBalanceUpdate, WalletEntry, WalletEntryConnection } from './wallet.types';
+
+@Resolver(() => Wallet)
+export class WalletResolver {
+  @Query(() => [Wallet], { description: 'Wallets of the active business in the active mode' })
+  async wallets(@Ctx() context: GraphQLContext): Promise<Wallet[]> {
+    return (await context.core.wallets.wallets(caller(context))).map(Wallet.from);
+  }
+
+  @Query(() => Wallet)
+  async wallet(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Wallet> {
+    return Wallet.from(await context.core.wallets.wallet(caller(context), id));
+  }
+
+  @FieldResolver(() => WalletEntryConnection, { complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity })
+  async entries(
+    @Root() wallet: Wallet,
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<WalletEntryConnection> {
+    const page = await context.core.wallets.entries(caller(context), wallet.id, { first, after });
+    return toConnection(page, WalletEntry.from);
+  }
+
+  @Mutation(() => Wallet, { description: 'Sandbox only: adds play money to a wallet (refused in live mode)' })
+  async sandboxFundWallet(@Arg('input') input: SandboxFundWalletInput, @Ctx() context: GraphQLContext): Promise<Wallet> {
+    return Wallet.from((await context.core.wallets.sandboxFund(caller(context), input)).wallet);
+  }
+
+  @Subscription(() => WalletBalanceUpdate, {
+    topics: Topic.WALLET_BALANCE,
+    description: "Balance changes of the subscriber's wallets, in the subscriber's business and mode only",
+    filter: ({ payload, context }: { payload: WalletBalanceChange; context: GraphQLContext }) => {
+      const ctx = context.ctx;
+      return !!ctx && payload.businessId === ctx.businessId && payload.livemode === ctx.livemode;
+    },
+  })
+  walletBalanceUpdated(@Root() message: WalletBalanceChange): WalletBalanceUpdate {
+    return WalletBalanceUpdate.from(message);
+  }
+}

@@ -1,0 +1,64 @@
+import crypto from 'node:crypto';
+import Fastify, { FastifyInstance } from 'fastify';
+import { GraphQLSchema } from 'graphql';
+import { Core } from '../domain/core';
+import { ErrorCode } from '../domain/shared/errors';
+import { registerGraphQL } from '../graphql/server';
+import { errorEnvelope, sendError } from '../rest/shared/envelope';
+import { registerRestRoutes } from '../rest/routes';
+import { registerIdempotency } from './idempotency';
+import { registerMetrics } from './metrics';
+import { registerRateLimit } from './rate-limit';
+import { registerRequestContext } from './request-context';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Never logged: credentials, secrets, passwords and card data. */
+const REDACT = [
+  'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie',
+  '*.apiKey', '*.apiSecret', '*.password', '*.card', '*.number', '*.cvv', '*.secret', '*.token',
+];
+
+/** One HTTP server: GraphQL (HTTP + WebSocket), the REST layer, health and metrics. */
+export async function buildApp(core: Core, schema: GraphQLSchema): Promise<FastifyInstance> {
+  const { config } = core;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    },
+    return503OnClosing: true,
+  });
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(errorEnvelope(ErrorCode.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}`)));
+
+  await registerRateLimit(app, config);
+  registerMetrics(app);
+  registerRequestContext(app, core);
+  registerIdempotency(app, core);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await core.dataSource.query('SELECT 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'Database is not reachable'));
+    }
+  });
+
+  registerRestRoutes(app, core);
+  await registerGraphQL(app, core, schema);
+  return app;
+}
+

@@ -1,0 +1,60 @@
+import { FastifyInstance, FastifyRequest } from 'fastify';
+import { Core } from '../domain/core';
+import { sha256Hex } from '../domain/shared/crypto';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyRecordId: string | null;
+  }
+}
+
+const STATUSES_NOT_STORED = new Set([409, 429]);
+
+function scopeOf(request: FastifyRequest): string {
+  const ctx = request.tesseraContext;
+  if (ctx?.actor.kind === 'api') return `api:${ctx.actor.credentialId}:${ctx.mode}`;
+  if (ctx?.actor.kind === 'dashboard') return `user:${ctx.actor.userId}:${ctx.businessId ?? '-'}:${ctx.mode}`;
+  const credential = request.headers['x-api-key'] ?? request.headers.authorization ?? '';
+  return `anon:${sha256Hex(String(credential))}`;
+}
+
+/**
+ * `Idempotency-Key` on every POST, REST and GraphQL alike (design section 5): the first response
+ * is stored and replayed; a different body under the same key, or a duplicate in flight, is a 409.
+ * Server errors (5xx) are not stored, so the client may retry them with the same key.
+ */
+export function registerIdempotency(app: FastifyInstance, core: Core) {
+  app.decorateRequest('idempotencyRecordId', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || typeof key !== 'string') return;
+    const outcome = await core.idempotency.begin(core.dataSource, {
+      scope: scopeOf(request),
+      key,
+      method: request.method,
+      path: request.url.split('?')[0],
+      body: request.body === undefined ? '' : JSON.stringify(request.body),
+    });
+    if (outcome.kind === 'replay') {
+      reply.header('idempotent-replayed', 'true');
+      if (outcome.contentType) reply.header('content-type', outcome.contentType);
+      return reply.status(outcome.status).send(outcome.body);
+    }
+    request.idempotencyRecordId = outcome.recordId;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const recordId = request.idempotencyRecordId;
+    if (!recordId) return payload;
+    request.idempotencyRecordId = null;
+    if (reply.statusCode >= 500 || STATUSES_NOT_STORED.has(reply.statusCode) || typeof payload !== 'string') {
+      await core.idempotency.abandon(core.dataSource, recordId);
+    } else {
+      const contentType = reply.getHeader('content-type');
+      await core.idempotency.complete(core.dataSource, recordId, reply.statusCode, payload,
+        typeof contentType === 'string' ? contentType : null);
+    }
+    return payload;
+  });
+}

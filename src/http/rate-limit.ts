@@ -1,0 +1,45 @@
+import { FastifyInstance, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import Redis from 'ioredis';
+import { Config } from '../config';
+import { DomainError, ErrorCode } from '../domain/shared/errors';
+import { sha256Hex } from '../domain/shared/crypto';
+
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Requests are counted per credential (API key or bearer token), or per client IP without one. */
+function rateLimitKey(request: FastifyRequest): string {
+  const credential = request.headers['x-api-key'] ?? request.headers.authorization;
+  return credential ? `cred:${sha256Hex(String(credential)).slice(0, 32)}` : `ip:${request.ip}`;
+}
+
+/**
+ * @fastify/rate-limit with an in-memory store, or Redis when REDIS_URL is set so that every API
+ * process shares the counters. `X-RateLimit-Reset` is rewritten to the Unix time of the reset.
+ */
+export async function registerRateLimit(app: FastifyInstance, config: Config) {
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
+    : undefined;
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindowMs,
+    keyGenerator: rateLimitKey,
+    allowList: (request) => UNLIMITED_PATHS.has(request.url.split('?')[0]),
+    redis,
+    nameSpace: 'tessera-rate-limit:',
+    skipOnError: true,
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    errorResponseBuilder: (_request, context) =>
+      new DomainError(ErrorCode.RATE_LIMITED, `Too many requests; retry in ${context.after}`),
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const secondsLeft = reply.getHeader('x-ratelimit-reset');
+    if (secondsLeft !== undefined) {
+      reply.header('x-ratelimit-reset', Math.ceil(Date.now() / 1000) + Number(secondsLeft));
+    }
+    return payload;
+  });
+  if (redis) app.addHook('onClose', async () => redis.disconnect());
+}

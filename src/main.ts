@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { loadConfig } from './config';
+import { buildTesseraSchema } from './graphql/schema';
+import { buildApp } from './http/app';
+import { openRuntime, seedSandboxBusiness } from './runtime';
+
+async function main() {
+  const config = loadConfig();
+  const say = (line: string) => process.stdout.write(`[tessera] ${line}\n`);
+  const runtime = await openRuntime(config, { log: say });
+  const schema = await buildTesseraSchema(runtime.core.pubSub);
+  const app = await buildApp(runtime.core, schema);
+
+  if (config.seedSandboxBusiness) {
+    const seeded = await seedSandboxBusiness(runtime.core);
+    if (seeded) {
+      say('Created the sandbox business. These credentials are shown once; keep them:');
+      say(`  businessId:  ${seeded.business.id}`);
+      say(`  apiKey:      ${seeded.credentials.apiKey}`);
+      say(`  apiSecret:   ${seeded.credentials.apiSecret}`);
+      say(`  dashboard:   ${seeded.email} / ${seeded.password}`);
+    }
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal} received: finishing in-flight requests and shutting down`);
+    const force = setTimeout(() => {
+      say('Shutdown grace period elapsed; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    force.unref();
+    try {
+      await app.close();
+      await runtime.close();
+      say('Stopped');
+      process.exit(0);
+    } catch (error) {
+      say(`Shutdown failed: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  say(`Ready on http://localhost:${config.port} (GraphQL at /graphql, REST at /api/v1)`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`[tessera] failed to start: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

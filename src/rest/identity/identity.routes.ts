@@ -1,0 +1,41 @@
+import { FastifyInstance } from 'fastify';
+import { Core } from '../../domain/core';
+import { authenticated } from '../../http/request-context';
+import { success } from '../shared/envelope';
+
+/** Authentication and business configuration (interface document, Authentication). */
+export function identityRoutes(app: FastifyInstance, core: Core) {
+  app.post('/api/v1/business/auth/token', async (request) =>
+    success(await core.identity.exchangeToken(core.anonymousContext(request.id), request.body)));
+
+  app.post('/api/v1/business/regenerate-api-key', async (request) => {
+    const ctx = authenticated(request);
+    const { apiKey, keyHint, mode } = await core.identity.regenerateApiKey(ctx);
+    return success({ apiKey, keyHint, mode, businessId: ctx.businessId });
+  });
+
+  app.put('/api/v1/business/config', async (request) => {
+    const ctx = authenticated(request);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const { business, settings } = await core.identity.updateSettings(ctx, { webhookUrl: body.webhookUrl ?? undefined });
+    return success({
+      businessId: business.id,
+      businessName: business.name,
+      livemode: settings.livemode,
+      webhookUrl: settings.webhookUrl,
+      updatedAt: settings.updatedAt.toISOString(),
+    });
+  });
+
+  app.get('/api/v1/business/config', async (request) => {
+    const ctx = authenticated(request);
+    const [business, settings] = await Promise.all([core.identity.business(ctx), core.identity.settings(ctx)]);
+    return success({
+      businessId: business.id,
+      businessName: business.name,
+      livemode: settings.livemode,
+      webhookUrl: settings.webhookUrl,
+      updatedAt: settings.updatedAt.toISOString(),
+    });
+  });
+}

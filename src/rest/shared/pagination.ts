@@ -1,0 +1,12 @@
+import { PageRequest } from '../../domain/shared/pagination';
+import { validationError } from '../../domain/shared/errors';
+
+/** Reads `limit` and `after` (an opaque cursor) from a REST query string. */
+export function pageQuery(query: Record<string, string | undefined>): PageRequest {
+  let first: number | undefined;
+  if (query.limit !== undefined) {
+    first = Number(query.limit);
+    if (!Number.isInteger(first)) throw validationError({ limit: ['must be an integer between 1 and 100'] });
+  }
+  return { first, after: query.after ?? null };
+}

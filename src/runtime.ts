@@ -1,0 +1,74 @@
+import crypto from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Config } from './config';
+import { createDataSource, runMigrations } from './db/data-source';
+import { EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
+import { Core, createCore } from './domain/core';
+import { createTesseraPubSub } from './domain/events/pubsub';
+import { Business } from './domain/identity/identity.entities';
+import { resolveSecrets } from './secrets';
+
+export interface Runtime {
+  config: Config;
+  core: Core;
+  dataSource: DataSource;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  migrate?: boolean;
+  log?: (line: string) => void;
+}
+
+/**
+ * Opens the database (DATABASE_URL, or the embedded PostgreSQL in `<dataDir>/pg`), runs pending
+ * migrations and wires the domain. Used by the server, the workers, the CLI and the tests.
+ */
+export async function openRuntime(config: Config, { migrate = true, log = () => undefined }: RuntimeOptions = {}): Promise<Runtime> {
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    log(`Starting embedded PostgreSQL (data in ${config.dataDir}/pg, port ${config.embeddedPgPort})`);
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    databaseUrl = embedded.url;
+  }
+  const secrets = resolveSecrets(config);
+  const dataSource = createDataSource({ url: databaseUrl });
+  try {
+    await dataSource.initialize();
+    if (migrate) {
+      const ran = await runMigrations(dataSource);
+      if (ran.length > 0) log(`Ran migrations: ${ran.join(', ')}`);
+    }
+  } catch (error) {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await embedded?.stop();
+    throw error;
+  }
+  const { pubSub, close: closePubSub } = createTesseraPubSub(config.redisUrl);
+  const core = createCore(config, secrets, dataSource, pubSub);
+  return {
+    config,
+    core,
+    dataSource,
+    databaseUrl,
+    close: async () => {
+      await closePubSub();
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** On the very first start, a sandbox business so a developer can call the API at once. */
+export async function seedSandboxBusiness(core: Core) {
+  const existing = await core.dataSource.getRepository(Business).count();
+  if (existing > 0) return null;
+  const password = crypto.randomBytes(12).toString('base64url');
+  const email = 'sandbox@tessera.local';
+  const { business, credentials } = await core.identity.createBusinessWithOwnerAccount(core.anonymousContext(), {
+    name: 'Sandbox Business', email, password,
+  });
+  return { business, credentials, email, password };
+}
