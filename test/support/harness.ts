@@ -1,0 +1,181 @@
+import 'reflect-metadata';
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { FastifyInstance } from 'fastify';
+import { createClient, Client as WsClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { Config, loadConfig } from '../../src/config';
+import { buildTesseraSchema } from '../../src/graphql/schema';
+import { buildApp } from '../../src/http/app';
+import { Runtime, openRuntime } from '../../src/runtime';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  wsUrl: string;
+  runtime: Runtime;
+  app: FastifyInstance;
+  databaseUrl: string;
+  request<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+  subscribe(connectionParams: Record<string, unknown>): WsClient;
+  signUp(overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>): Promise<TestMerchant>;
+  close(): Promise<void>;
+}
+
+export interface TestMerchant {
+  userId: string;
+  businessId: string;
+  token: string;
+  apiKey: string;
+  apiSecret: string;
+  email: string;
+  password: string;
+}
+
+/** A fresh database on the run's PostgreSQL, built by the migrations. */
+export async function createTestDatabase(): Promise<string> {
+  const adminUrl = process.env.TESSERA_TEST_ADMIN_URL;
+  if (!adminUrl) throw new Error('TESSERA_TEST_ADMIN_URL is not set: run the tests through jest (global setup)');
+  const name = `tessera_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export function testConfig(databaseUrl: string, overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    databaseUrl,
+    dataDir: path.join(os.tmpdir(), 'tessera-test-data'),
+    masterKey: 'test-master-key',
+    jwtSecret: 'test-jwt-secret',
+    logLevel: 'silent',
+    rateLimitMax: 100_000,
+    port: 0,
+    host: '127.0.0.1',
+    ...overrides,
+  };
+}
+
+/**
+ * Starts the whole server on a random port over a fresh, migrated database. `configure` may add
+ * test-only routes before the server listens (e.g. one that throws, to test the 500 envelope).
+ */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  configure?: (app: FastifyInstance) => void,
+): Promise<TestServer> {
+  const databaseUrl = await createTestDatabase();
+  const runtime = await openRuntime(testConfig(databaseUrl, overrides));
+  const schema = await buildTesseraSchema(runtime.core.pubSub);
+  const app = await buildApp(runtime.core, schema);
+  configure?.(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const wsUrl = `ws://127.0.0.1:${port}/graphql`;
+  const sockets: WsClient[] = [];
+
+  const request: TestServer['request'] = async (method, urlPath, options = {}) => {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text so a test can say what came back
+    }
+    return { status: response.status, headers: response.headers, body: parsed as any };
+  };
+
+  const server: TestServer = {
+    baseUrl,
+    wsUrl,
+    runtime,
+    app,
+    databaseUrl,
+    request,
+    graphql: (query, variables, headers = {}) => request('POST', '/graphql', { body: { query, variables }, headers }),
+    subscribe: (connectionParams) => {
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false });
+      sockets.push(client);
+      return client;
+    },
+    signUp: async (overrides = {}) => {
+      const suffix = crypto.randomBytes(4).toString('hex');
+      const input = {
+        email: `owner-${suffix}@example.com`,
+        password: 'correct horse battery',
+        name: 'Ada Owner',
+        businessName: `Business ${suffix}`,
+        ...overrides,
+      };
+      const response = await server.graphql(
+        `mutation($input: SignUpInput!) { signUp(input: $input) { token user { id } business { id } testCredentials { apiKey apiSecret } } }`,
+        { input },
+      );
+      if (!response.body.data) throw new Error(`signUp failed: ${JSON.stringify(response.body)}`);
+      const result = response.body.data.signUp;
+      return {
+        userId: result.user.id,
+        businessId: result.business.id,
+        token: result.token,
+        apiKey: result.testCredentials.apiKey,
+        apiSecret: result.testCredentials.apiSecret,
+        email: input.email,
+        password: input.password,
+      };
+    },
+    close: async () => {
+      await Promise.all(sockets.map((socket) => socket.dispose()));
+      await app.close();
+      await runtime.close();
+    },
+  };
+  return server;
+}
+
+/**
+ * Subscribes and gathers `count` results of a graphql-ws subscription (or whatever arrived after
+ * `timeoutMs`). `ready` resolves once the server has had time to register the subscription.
+ */
+export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = 3000): { done: Promise<T[]>; ready: Promise<void> } {
+  const results: T[] = [];
+  const done = new Promise<T[]>((resolve, reject) => {
+    let unsubscribe: () => void = () => undefined;
+    const timer = setTimeout(() => { unsubscribe(); resolve(results); }, timeoutMs);
+    unsubscribe = client.subscribe<T>({ query }, {
+      next: (value) => {
+        if (value.errors) { clearTimeout(timer); reject(new Error(JSON.stringify(value.errors))); return; }
+        results.push(value.data as T);
+        if (results.length >= count) { clearTimeout(timer); unsubscribe(); resolve(results); }
+      },
+      error: (error) => { clearTimeout(timer); reject(error); },
+      complete: () => { clearTimeout(timer); resolve(results); },
+    });
+  });
+  const ready = new Promise<void>((resolve) => setTimeout(resolve, 300));
+  return { done, ready };
+}
