@@ -25,6 +25,8 @@ export interface Config {
   publicBaseUrl: string;
   seedSandboxBusiness: boolean;
   shutdownGraceMs: number;
+  workerInProcess: boolean;
+  workerConcurrency: number;
 }
 
 function int(name: string, fallback: number): number {
@@ -67,5 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}`,
     seedSandboxBusiness: bool('SEED_SANDBOX_BUSINESS', true),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000),
+    workerInProcess: bool('WORKER_IN_PROCESS', true),
+    workerConcurrency: int('WORKER_CONCURRENCY', 4),
   };
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from './config';
 import { buildTesseraSchema } from './graphql/schema';
 import { buildApp } from './http/app';
+import { startWorker } from './jobs/worker';
 import { openRuntime, seedSandboxBusiness } from './runtime';
 
 async function main() {
@@ -22,6 +23,8 @@ async function main() {
     }
   }
 
+  const worker = config.workerInProcess ? await startWorker(runtime.core, runtime.databaseUrl, say) : null;
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -34,6 +37,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      await worker?.stop();
       await runtime.close();
       say('Stopped');
       process.exit(0);

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { loadConfig } from '../config';
 import { generateMigration } from '../db/migration-generator';
+import { startWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
 
 const program = new Command();
@@ -34,6 +35,23 @@ program
     } finally {
       await runtime.close();
     }
+  });
+
+program
+  .command('worker')
+  .description('Run a background worker against the database (any number may run at once)')
+  .action(async () => {
+    const say = (line: string) => process.stdout.write(`[tessera-worker] ${line}\n`);
+    const runtime = await openRuntime(loadConfig(), { log: say });
+    const worker = await startWorker(runtime.core, runtime.databaseUrl, say);
+    say('Worker running; SIGTERM or SIGINT stops it after the jobs in hand');
+    const stop = async () => {
+      await worker.stop();
+      await runtime.close();
+      process.exit(0);
+    };
+    process.once('SIGTERM', () => void stop());
+    process.once('SIGINT', () => void stop());
   });
 
 const business = program.command('business').description('Manage businesses');

@@ -57,6 +57,16 @@ export async function createTestDatabase(): Promise<string> {
   return url.toString();
 }
 
+export async function dropTestDatabase(databaseUrl: string): Promise<void> {
+  const admin = new Client({ connectionString: process.env.TESSERA_TEST_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 export function testConfig(databaseUrl: string, overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ NODE_ENV: 'test' }),
@@ -152,6 +162,7 @@ export async function startTestServer(
       await Promise.all(sockets.map((socket) => socket.dispose()));
       await app.close();
       await runtime.close();
+      await dropTestDatabase(databaseUrl);
     },
   };
   return server;

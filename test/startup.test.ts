@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, dropTestDatabase } from './support/harness';
+import { freePort, spawnTs } from './support/process';
+
+const MAIN = 'src/main.ts';
+
+async function isListening(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/healthz`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm start (the server process)', () => {
+  test('with DATABASE_URL: migrates, prints the sandbox credentials on the first start only, serves, and stops cleanly on SIGTERM', async () => {
+    const databaseUrl = await createTestDatabase();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-start-'));
+    const env = { DATABASE_URL: databaseUrl, TESSERA_DATA_DIR: dataDir, WORKER_IN_PROCESS: 'true' };
+    try {
+      const port = await freePort();
+      const first = spawnTs(MAIN, [], { ...env, PORT: String(port) });
+      await first.waitFor(/Ready on/);
+      const apiKey = /apiKey:\s+(bk_test_\S+)/.exec(first.output())?.[1];
+      const apiSecret = /apiSecret:\s+(bs_test_\S+)/.exec(first.output())?.[1];
+      expect(apiKey).toBeDefined();
+      expect(apiSecret).toBeDefined();
+
+      const token = await fetch(`http://127.0.0.1:${port}/api/v1/business/auth/token`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey, apiSecret }),
+      });
+      expect(token.status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(first.output()).toMatch(/Stopped/);
+      expect(await isListening(port)).toBe(false);
+
+      const second = spawnTs(MAIN, [], { ...env, PORT: String(port) });
+      await second.waitFor(/Ready on/);
+      expect(second.output()).not.toMatch(/apiKey:/);
+      second.child.kill('SIGINT');
+      expect(await second.exited).toBe(0);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dropTestDatabase(databaseUrl);
+    }
+  }, 120_000);
+
+  test('without DATABASE_URL: starts the embedded PostgreSQL in the data directory and stops it on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-embedded-'));
+    fs.chmodSync(dataDir, 0o777);
+    const [port, pgPort] = [await freePort(), await freePort()];
+    try {
+      const server = spawnTs(MAIN, [], {
+        DATABASE_URL: undefined, TESSERA_DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort),
+      });
+      await server.waitFor(/Ready on/, 90_000);
+      expect(server.output()).toMatch(/Starting embedded PostgreSQL/);
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(true);
+      const health = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(health.status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

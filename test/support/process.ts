@@ -1,0 +1,48 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+export interface Spawned {
+  child: ChildProcess;
+  output: () => string;
+  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/** Runs a TypeScript entry point of the project (through ts-node) as a real child process. */
+export function spawnTs(entry: string, args: string[], env: Record<string, string | undefined>): Spawned {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => { output += chunk; });
+  child.stderr!.on('data', (chunk) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const started = Date.now();
+      const timer = setInterval(() => {
+        const match = pattern.exec(output);
+        if (match) { clearInterval(timer); resolve(match[0]); }
+        else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+          clearInterval(timer);
+          reject(new Error(`did not see ${pattern} (exit ${child.exitCode}); output:\n${output}`));
+        }
+      }, 50);
+    });
+  return { child, output: () => output, waitFor, exited };
+}
