@@ -90,7 +90,8 @@ export async function startTestServer(
   overrides: Partial<Config> = {},
   configure?: (app: FastifyInstance) => void,
 ): Promise<TestServer> {
-  const databaseUrl = await createTestDatabase();
+  const ownsDatabase = !overrides.databaseUrl;
+  const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
   const runtime = await openRuntime(testConfig(databaseUrl, overrides));
   const schema = await buildTesseraSchema(runtime.core.pubSub);
   const app = await buildApp(runtime.core, schema);
@@ -162,7 +163,7 @@ export async function startTestServer(
       await Promise.all(sockets.map((socket) => socket.dispose()));
       await app.close();
       await runtime.close();
-      await dropTestDatabase(databaseUrl);
+      if (ownsDatabase) await dropTestDatabase(databaseUrl);
     },
   };
   return server;

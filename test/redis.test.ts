@@ -1,0 +1,61 @@
+import net from 'node:net';
+import { TestServer, collect, startTestServer } from './support/harness';
+
+const REDIS_URL = process.env.TESSERA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(500);
+    socket.once('connect', () => { socket.end(); resolve(true); });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+  });
+}
+
+const SUBSCRIPTION = `subscription { walletBalanceUpdated { balance { amount } } }`;
+
+describe('several API processes with REDIS_URL', () => {
+  let available = false;
+  let first: TestServer;
+  let second: TestServer;
+
+  beforeAll(async () => {
+    available = await redisAnswers(REDIS_URL);
+    if (!available) {
+      console.warn(`Skipping the Redis tests: no Redis answers at ${REDIS_URL} (set TESSERA_TEST_REDIS_URL to run them)`);
+      return;
+    }
+    first = await startTestServer({ redisUrl: REDIS_URL, rateLimitMax: 5 });
+    second = await startTestServer({ redisUrl: REDIS_URL, rateLimitMax: 5, databaseUrl: first.databaseUrl });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  test('a subscriber on one process sees a balance change committed through another', async () => {
+    if (!available) return;
+    const merchant = await first.signUp();
+    const client = second.subscribe({ apiKey: merchant.apiKey });
+    const { ready, done } = collect(client, SUBSCRIPTION, 1, 5000);
+    await ready;
+    const funded = await first.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+      headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount: '12.34' },
+    });
+    expect(funded.status).toBe(201);
+    expect(await done).toEqual([{ walletBalanceUpdated: { balance: { amount: '12.34' } } }]);
+  });
+
+  test('rate-limit counters are shared between processes', async () => {
+    if (!available) return;
+    const merchant = await first.signUp();
+    const headers = { 'x-api-key': merchant.apiKey };
+    const statuses: number[] = [];
+    for (const server of [first, second, first, second, first, second]) {
+      statuses.push((await server.request('GET', '/api/v1/business/wallets', { headers })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
