@@ -67,8 +67,12 @@ export class RequestContext {
   }
 
   requireBusiness(): string {
-    if (!this.businessId) throw unauthorized('This operation needs a business: authenticate with an API credential or select a business');
-    return this.businessId;
+    if (this.businessId) return this.businessId;
+    if (this.actor.kind === 'dashboard') {
+      throw new DomainError(ErrorCode.BAD_REQUEST,
+        'Select a business with the X-Service-Business-Id header (you belong to several, or to none)');
+    }
+    throw unauthorized('This operation needs a business: authenticate with an API credential');
   }
 
   requireSandbox(): void {
@@ -77,7 +81,20 @@ export class RequestContext {
     }
   }
 
-  /** Dashboard users need one of the given roles; API credentials act with full rights on their business. */
+  /**
+   * Team, ownership and live-credential management: a signed-in dashboard user with one of the
+   * roles. API credentials are refused, so a leaked key cannot grant itself a team or live keys.
+   */
+  requireDashboardRole(...roles: Role[]): void {
+    this.requireBusiness();
+    if (this.actor.kind === 'dashboard' && this.actor.role && roles.includes(this.actor.role)) return;
+    if (this.actor.kind === 'system') return;
+    throw forbidden(this.actor.kind === 'api'
+      ? 'This operation needs a dashboard sign-in; API credentials cannot perform it'
+      : `This needs one of the roles ${roles.join(', ')}`);
+  }
+
+  /** Dashboard users need one of the given roles; API credentials act with full rights on their own business and mode. */
   requireRole(...roles: Role[]): void {
     this.requireBusiness();
     if (this.actor.kind === 'api' || this.actor.kind === 'system') return;

@@ -1,6 +1,6 @@
 /**
  * The one error taxonomy of the domain. REST maps a code to a status and the
- * error envelope (src/rest/shared/errors.ts); GraphQL maps it to extensions.code
+ * error envelope (src/rest/shared/envelope.ts); GraphQL maps it to extensions.code
  * (src/graphql/shared/errors.ts).
  */
 export const ErrorCode = {
@@ -22,6 +22,7 @@ export const ErrorCode = {
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -44,6 +45,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export type FieldErrors = Record<string, string[]>;

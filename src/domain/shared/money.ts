@@ -22,6 +22,9 @@ export function exponentOf(currency: CurrencyCode): number {
   return CURRENCY_EXPONENTS[normalizeCurrency(currency)];
 }
 
+/** Largest single amount accepted, in minor units: far below the bigint column's 2^63 - 1. */
+export const MAX_AMOUNT_MINOR = 10n ** 15n;
+
 const DECIMAL = /^(\d{1,18})(?:\.(\d{1,18}))?$/;
 
 /**
@@ -37,7 +40,9 @@ export function toMinor(amount: string | number, currency: CurrencyCode, field =
   if (fraction.length > exponent) {
     throw validationError({ [field]: [`${currency} allows at most ${exponent} decimal places`] });
   }
-  return BigInt(match[1] + fraction.padEnd(exponent, '0'));
+  const minor = BigInt(match[1] + fraction.padEnd(exponent, '0'));
+  if (minor > MAX_AMOUNT_MINOR) throw validationError({ [field]: ['is too large'] });
+  return minor;
 }
 
 /** Formats bigint minor units as a decimal major-unit string ("100.50"). */
