@@ -29,8 +29,8 @@ export interface Config {
   workerConcurrency: number;
 }
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) {
@@ -39,37 +39,37 @@ function int(name: string, fallback: number): number {
   return value;
 }
 
-function bool(name: string, fallback: boolean): boolean {
-  const raw = process.env[name];
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int('PORT', 4000);
+  const port = int(env, 'PORT', 4000);
   const dataDir = path.resolve(env.TESSERA_DATA_DIR || '.data');
   return {
     port,
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
-    embeddedPgPort: int('EMBEDDED_PG_PORT', 54329),
+    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
     masterKey: env.TESSERA_MASTER_KEY || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     jwtTtlSeconds: 3600,
     redisUrl: env.REDIS_URL || undefined,
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production'),
-    graphqlMaxDepth: int('GRAPHQL_MAX_DEPTH', 10),
-    graphqlMaxCost: int('GRAPHQL_MAX_COST', 5000),
-    rateLimitMax: int('RATE_LIMIT_MAX', 600),
-    rateLimitWindowMs: int('RATE_LIMIT_WINDOW_MS', 60_000),
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576),
-    idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24),
+    graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production'),
+    graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 10),
+    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
+    rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600),
+    rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576),
+    idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24),
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}`,
-    seedSandboxBusiness: bool('SEED_SANDBOX_BUSINESS', true),
-    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000),
-    workerInProcess: bool('WORKER_IN_PROCESS', true),
-    workerConcurrency: int('WORKER_CONCURRENCY', 4),
+    seedSandboxBusiness: bool(env, 'SEED_SANDBOX_BUSINESS', true),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    workerInProcess: bool(env, 'WORKER_IN_PROCESS', true),
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
   };
 }

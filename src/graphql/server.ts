@@ -1,15 +1,16 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
-import { FastifyInstance } from 'fastify';
-import { GraphQLError, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import { FastifyInstance, FastifyRequest } from 'fastify';
+import { GraphQLError, GraphQLSchema, getVariableValues, parse, specifiedRules, validate } from 'graphql';
 import depthLimit from 'graphql-depth-limit';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { Core } from '../domain/core';
+import { markServerFailure } from '../http/idempotency';
 import { bearerOf } from '../http/request-context';
 import { GraphQLContext, graphQLContext } from './shared/context';
-import { formatGraphQLError } from './shared/errors';
+import { INTERNAL_SERVER_ERROR, formatGraphQLError } from './shared/errors';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -17,7 +18,11 @@ function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPl
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document }) {
+        async didResolveOperation({ request, document, operation }) {
+          // getComplexity would throw on variables that do not fit their types, turning a client
+          // error into a 500; execution refuses them (BAD_USER_INPUT, 400) before anything runs.
+          const coerced = getVariableValues(schema, operation?.variableDefinitions ?? [], request.variables ?? {});
+          if (coerced.errors) return;
           const cost = getComplexity({
             schema,
             query: document,
@@ -29,6 +34,30 @@ function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPl
             throw new GraphQLError(`Query cost ${cost} exceeds the maximum of ${maxCost}`, {
               extensions: { code: 'QUERY_TOO_COSTLY', cost, maxCost, http: { status: 400 } },
             });
+          }
+        },
+      };
+    },
+  };
+}
+
+/** Apollo hands plugins a shallow copy of the context, which keeps this (own, enumerable) property. */
+const FASTIFY_REQUEST = Symbol('fastifyRequest');
+type WithFastifyRequest = GraphQLContext & { [FASTIFY_REQUEST]?: FastifyRequest };
+
+/**
+ * GraphQL reports an unexpected failure inside a 200 response; tell the idempotency layer, so the
+ * failure is not stored and replayed for the same `Idempotency-Key`.
+ */
+function serverFailurePlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ contextValue, response }) {
+          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+          const request = (contextValue as WithFastifyRequest)[FASTIFY_REQUEST];
+          if (request && errors?.some((error) => error.extensions?.code === INTERNAL_SERVER_ERROR)) {
+            markServerFailure(request);
           }
         },
       };
@@ -94,6 +123,7 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
     plugins: [
       fastifyApolloDrainPlugin(app),
       costLimitPlugin(schema, config.graphqlMaxCost),
+      serverFailurePlugin(),
       {
         async serverWillStart() {
           return {
@@ -109,7 +139,10 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
   await apollo.start();
 
   const handler = fastifyApolloHandler(apollo, {
-    context: async (request) => graphQLContext(core, request.tesseraContext, request.tesseraAuthError, request.id),
+    context: async (request): Promise<WithFastifyRequest> => ({
+      ...graphQLContext(core, request.tesseraContext, request.tesseraAuthError, request.id),
+      [FASTIFY_REQUEST]: request,
+    }),
   });
   app.route({ url: GRAPHQL_PATH, method: ['GET', 'POST', 'OPTIONS'], handler });
   return apollo;

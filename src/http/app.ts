@@ -42,9 +42,9 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(errorEnvelope(ErrorCode.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}`)));
 
-  await registerRateLimit(app, config);
   registerMetrics(app);
   registerRequestContext(app, core);
+  await registerRateLimit(app, config);
   registerIdempotency(app, core);
 
   app.get('/healthz', async () => ({ status: 'ok' }));

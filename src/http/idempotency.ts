@@ -5,6 +5,8 @@ import { sha256Hex } from '../domain/shared/crypto';
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyRecordId: string | null;
+    /** Set when a 2xx response still reports a failure on the server's side (a GraphQL internal error). */
+    idempotencyServerFailure: boolean;
   }
 }
 
@@ -14,17 +16,25 @@ function scopeOf(request: FastifyRequest): string {
   const ctx = request.tesseraContext;
   if (ctx?.actor.kind === 'api') return `api:${ctx.actor.credentialId}:${ctx.mode}`;
   if (ctx?.actor.kind === 'dashboard') return `user:${ctx.actor.userId}:${ctx.businessId ?? '-'}:${ctx.mode}`;
+  // Without a valid credential, two unrelated clients must not share (or block) each other's keys.
   const credential = request.headers['x-api-key'] ?? request.headers.authorization ?? '';
-  return `anon:${sha256Hex(String(credential))}`;
+  return `anon:${sha256Hex(`${request.ip}\n${String(credential)}`)}`;
+}
+
+/** Keeps the response from being stored, so a retry with the same key runs again. */
+export function markServerFailure(request: FastifyRequest) {
+  request.idempotencyServerFailure = true;
 }
 
 /**
  * `Idempotency-Key` on every POST, REST and GraphQL alike (design section 5): the first response
  * is stored and replayed; a different body under the same key, or a duplicate in flight, is a 409.
- * Server errors (5xx) are not stored, so the client may retry them with the same key.
+ * Server errors (5xx, or a GraphQL response carrying an internal error) are not stored, so the
+ * client may retry them with the same key.
  */
 export function registerIdempotency(app: FastifyInstance, core: Core) {
   app.decorateRequest('idempotencyRecordId', null);
+  app.decorateRequest('idempotencyServerFailure', false);
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
@@ -48,7 +58,8 @@ export function registerIdempotency(app: FastifyInstance, core: Core) {
     const recordId = request.idempotencyRecordId;
     if (!recordId) return payload;
     request.idempotencyRecordId = null;
-    if (reply.statusCode >= 500 || STATUSES_NOT_STORED.has(reply.statusCode) || typeof payload !== 'string') {
+    const serverFailure = reply.statusCode >= 500 || request.idempotencyServerFailure;
+    if (serverFailure || STATUSES_NOT_STORED.has(reply.statusCode) || typeof payload !== 'string') {
       await core.idempotency.abandon(core.dataSource, recordId);
     } else {
       const contentType = reply.getHeader('content-type');

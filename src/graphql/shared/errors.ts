@@ -1,6 +1,8 @@
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
 
+export const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
+
 /** Domain codes as GraphQL `extensions.code`; the two auth codes use Apollo's usual names. */
 const graphqlCodeOf = (code: ErrorCode): string => {
   if (code === ErrorCode.UNAUTHORIZED) return 'UNAUTHENTICATED';
@@ -28,12 +30,12 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     };
   }
   const code = formatted.extensions?.code;
-  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
+  if (typeof code === 'string' && code !== INTERNAL_SERVER_ERROR) {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   }
   if (original instanceof GraphQLError && !original.originalError) {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
   }
-  return { message: 'An unexpected error occurred', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  return { message: 'An unexpected error occurred', path: formatted.path, extensions: { code: INTERNAL_SERVER_ERROR } };
 }

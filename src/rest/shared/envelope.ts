@@ -12,8 +12,34 @@ export function errorEnvelope(code: ErrorCode, message: string, errors?: FieldEr
   return { success: false, error: { code, message, statusCode: httpStatusOf[code], ...(errors ? { errors } : {}) } };
 }
 
-/** Maps Fastify's own failures (body parsing, limits, routing) onto the domain taxonomy. */
+/** Client-error statuses that Fastify or a plugin may raise, by their code in the taxonomy. */
+const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: ErrorCode.BAD_REQUEST,
+  401: ErrorCode.UNAUTHORIZED,
+  403: ErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  409: ErrorCode.CONFLICT,
+  413: ErrorCode.PAYLOAD_TOO_LARGE,
+  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  422: ErrorCode.UNPROCESSABLE,
+  429: ErrorCode.RATE_LIMITED,
+};
+
+/** Route-schema (Ajv) failures as the per-field `errors` map: `/amount` → `amount`, missing → its name. */
+function fieldErrorsOfSchema(error: FastifyError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.validation ?? []) {
+    const missing = (issue.params as { missingProperty?: unknown } | undefined)?.missingProperty;
+    const pointer = [issue.instancePath, typeof missing === 'string' ? missing : '']
+      .join('/').split('/').filter(Boolean).join('.');
+    (errors[pointer || '_'] ??= []).push(issue.message ?? 'is invalid');
+  }
+  return errors;
+}
+
+/** Maps Fastify's own failures (body parsing, route schemas, limits) onto the domain taxonomy. */
 function fromFastifyError(error: FastifyError): DomainError | null {
+  if (typeof error !== 'object' || error === null) return null;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
@@ -28,12 +54,15 @@ function fromFastifyError(error: FastifyError): DomainError | null {
     default:
       break;
   }
-  if (error instanceof SyntaxError || error.name === 'SyntaxError') {
-    return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
+  if (Array.isArray(error.validation)) {
+    return new DomainError(ErrorCode.VALIDATION_ERROR, 'Validation failed', fieldErrorsOfSchema(error));
   }
+  // Only errors that declare a client status are the client's fault; a stray SyntaxError or
+  // TypeError thrown by our own code is a 500.
   const status = error.statusCode ?? 500;
-  if (status === 429) return new DomainError(ErrorCode.RATE_LIMITED, error.message || 'Too many requests');
-  if (status >= 400 && status < 500) return new DomainError(ErrorCode.BAD_REQUEST, error.message);
+  if (status >= 400 && status < 500) {
+    return new DomainError(CODE_OF_CLIENT_STATUS[status] ?? ErrorCode.BAD_REQUEST, error.message || 'Bad request');
+  }
   return null;
 }
 

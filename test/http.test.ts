@@ -1,0 +1,375 @@
+import http from 'node:http';
+import { ApiResponse, TestMerchant, TestServer, startTestServer } from './support/harness';
+
+/** Cross-cutting HTTP behaviour (design section 5; interface document, Errors and Limits). */
+
+const FUND = '/api/v1/business/sandbox/wallets/fund';
+
+const envelope = (code: string, statusCode: number) => ({
+  success: false,
+  error: expect.objectContaining({ code, message: expect.any(String), statusCode }),
+});
+
+/** No stack trace, file path or internal error class anywhere in the raw body. */
+function expectNoStackTrace(response: ApiResponse) {
+  const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  expect(text).not.toMatch(/\bat [\w.<>]+ \(|\.ts:\d+|\.js:\d+|node_modules|stack/i);
+}
+
+/** A GET sent from a chosen loopback address, i.e. as another client machine would. */
+function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
+    http.get(url, { localAddress, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => { text += chunk; });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) }));
+    }).on('error', reject);
+  });
+}
+
+async function usdBalance(server: TestServer, merchant: TestMerchant): Promise<string> {
+  const response = await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': merchant.apiKey } });
+  const usd = response.body.data.items.find((wallet: { currency: string }) => wallet.currency === 'usd');
+  return usd.balanceMinor;
+}
+
+async function journalTransactionCount(server: TestServer, businessId: string): Promise<number> {
+  const [row] = await server.runtime.dataSource.query(
+    'SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1', [businessId]);
+  return row.count;
+}
+
+describe('HTTP errors leave in the error envelope, never with a stack trace', () => {
+  let server: TestServer;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    server = await startTestServer({ bodyLimitBytes: 1024 }, (app) => {
+      app.get('/api/v1/test-only/boom', async () => {
+        throw new Error('database password is hunter2 at /srv/app/secret.ts:42');
+      });
+      app.post('/api/v1/test-only/boom', async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'id')");
+      });
+      app.get('/api/v1/test-only/parse', async () => JSON.parse('{"stored": corrupted'));
+      app.get('/api/v1/test-only/forbidden', async () => {
+        throw Object.assign(new Error('Not allowed here'), { statusCode: 403 });
+      });
+      app.post('/api/v1/test-only/schema', {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, age: { type: 'integer' } },
+          },
+        },
+      }, async () => ({ success: true, data: null }));
+    });
+    merchant = await server.signUp();
+  });
+  afterAll(async () => server.close());
+
+  const auth = () => ({ 'x-api-key': merchant.apiKey });
+
+  test('an unknown route answers 404 NOT_FOUND', async () => {
+    const response = await server.request('GET', '/api/v1/no-such-thing', { headers: auth() });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual(envelope('NOT_FOUND', 404));
+    expectNoStackTrace(response);
+  });
+
+  test('an unknown route answers 404 for POST too', async () => {
+    const response = await server.request('POST', '/api/v1/no-such-thing', { body: {}, headers: auth() });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual(envelope('NOT_FOUND', 404));
+  });
+
+  test('malformed JSON answers 400 BAD_REQUEST and writes nothing', async () => {
+    const before = await usdBalance(server, merchant);
+    const response = await server.request('POST', FUND, {
+      rawBody: '{"currency": "USD", "amount": "10.00"',
+      headers: { ...auth(), 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(envelope('BAD_REQUEST', 400));
+    expectNoStackTrace(response);
+    expect(await usdBalance(server, merchant)).toBe(before);
+  });
+
+  test('an empty body with Content-Type application/json answers 400', async () => {
+    const response = await server.request('POST', FUND, { rawBody: '', headers: { ...auth(), 'content-type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(envelope('BAD_REQUEST', 400));
+  });
+
+  test.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])(
+    'a POST with Content-Type %s answers 415 UNSUPPORTED_MEDIA_TYPE and writes nothing',
+    async (contentType) => {
+      const before = await usdBalance(server, merchant);
+      const response = await server.request('POST', FUND, {
+        rawBody: contentType === 'application/xml' ? '<fund><currency>USD</currency><amount>10</amount></fund>' : 'currency=USD&amount=10',
+        headers: { ...auth(), 'content-type': contentType },
+      });
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual(envelope('UNSUPPORTED_MEDIA_TYPE', 415));
+      expectNoStackTrace(response);
+      expect(await usdBalance(server, merchant)).toBe(before);
+    },
+  );
+
+  test('a body over the limit answers 413 PAYLOAD_TOO_LARGE and writes nothing', async () => {
+    const before = await usdBalance(server, merchant);
+    const response = await server.request('POST', FUND, {
+      body: { currency: 'USD', amount: '10.00', padding: 'x'.repeat(2048) },
+      headers: auth(),
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual(envelope('PAYLOAD_TOO_LARGE', 413));
+    expectNoStackTrace(response);
+    expect(await usdBalance(server, merchant)).toBe(before);
+  });
+
+  test('an oversized GraphQL request answers 413 in the envelope too', async () => {
+    const response = await server.graphql(`query { __typename } # ${'x'.repeat(2048)}`);
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual(envelope('PAYLOAD_TOO_LARGE', 413));
+  });
+
+  test('an unexpected exception answers 500 INTERNAL_ERROR with a generic message', async () => {
+    const response = await server.request('GET', '/api/v1/test-only/boom', { headers: auth() });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred', statusCode: 500 },
+    });
+    expect(JSON.stringify(response.body)).not.toMatch(/hunter2|secret\.ts/);
+    expectNoStackTrace(response);
+  });
+
+  test('an unexpected TypeError on a POST answers 500 without its message', async () => {
+    const response = await server.request('POST', '/api/v1/test-only/boom', { body: {}, headers: auth() });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual(envelope('INTERNAL_ERROR', 500));
+    expect(JSON.stringify(response.body)).not.toMatch(/Cannot read properties/);
+  });
+
+  test('a validation failure answers 400 VALIDATION_ERROR with per-field errors and writes nothing', async () => {
+    const before = await usdBalance(server, merchant);
+    const transactions = await journalTransactionCount(server, merchant.businessId);
+    const response = await server.request('POST', FUND, { body: { amount: '10.00' }, headers: auth() });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        statusCode: 400,
+        errors: { currency: [expect.any(String)] },
+      },
+    });
+    expectNoStackTrace(response);
+    expect(await usdBalance(server, merchant)).toBe(before);
+    expect(await journalTransactionCount(server, merchant.businessId)).toBe(transactions);
+  });
+
+  test('a SyntaxError thrown by our own code is a 500, not a client error', async () => {
+    const response = await server.request('GET', '/api/v1/test-only/parse', { headers: auth() });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual(envelope('INTERNAL_ERROR', 500));
+    expectNoStackTrace(response);
+  });
+
+  test('an error that declares a client status keeps it (403 FORBIDDEN)', async () => {
+    const response = await server.request('GET', '/api/v1/test-only/forbidden', { headers: auth() });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ success: false, error: { code: 'FORBIDDEN', message: 'Not allowed here', statusCode: 403 } });
+  });
+
+  test('a route-schema failure answers 400 VALIDATION_ERROR with per-field errors', async () => {
+    const response = await server.request('POST', '/api/v1/test-only/schema', { body: { age: 'old' }, headers: auth() });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        statusCode: 400,
+        errors: { name: [expect.any(String)] },
+      },
+    });
+    const typed = await server.request('POST', '/api/v1/test-only/schema', { body: { name: 'Ada', age: 'old' }, headers: auth() });
+    expect(typed.body.error.errors).toEqual({ age: [expect.stringMatching(/integer/)] });
+  });
+
+  test('a missing credential answers 401 UNAUTHORIZED in the envelope', async () => {
+    const response = await server.request('POST', FUND, { body: { currency: 'USD', amount: '1.00' } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(envelope('UNAUTHORIZED', 401));
+  });
+
+  test('a well-formed request still succeeds under the small body limit', async () => {
+    const before = BigInt(await usdBalance(server, merchant));
+    const response = await server.request('POST', FUND, { body: { currency: 'USD', amount: '10.00' }, headers: auth() });
+    expect(response.status).toBe(201);
+    expect(BigInt(await usdBalance(server, merchant))).toBe(before + 1000n);
+  });
+});
+
+describe('X-Request-Id', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server.close());
+
+  test('a valid X-Request-Id is echoed', async () => {
+    const response = await server.request('GET', '/healthz', { headers: { 'x-request-id': 'req_abc-123.456:7' } });
+    expect(response.headers.get('x-request-id')).toBe('req_abc-123.456:7');
+  });
+
+  test('a request id is generated when none is sent', async () => {
+    const first = await server.request('GET', '/healthz');
+    const second = await server.request('GET', '/healthz');
+    expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+  });
+
+  test.each([
+    ['containing spaces and angle brackets', 'hello <script>'],
+    ['longer than 128 characters', 'a'.repeat(129)],
+  ])('an X-Request-Id %s is replaced by a generated one', async (_label, value) => {
+    const response = await server.request('GET', '/healthz', { headers: { 'x-request-id': value } });
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('error responses carry the request id too', async () => {
+    const response = await server.request('GET', '/nowhere', { headers: { 'x-request-id': 'trace-404' } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('x-request-id')).toBe('trace-404');
+  });
+});
+
+describe('Health and metrics', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server.close());
+
+  test('/healthz answers 200', async () => {
+    const response = await server.request('GET', '/healthz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  test('/readyz answers 200 when the database is reachable', async () => {
+    const response = await server.request('GET', '/readyz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ready' });
+  });
+
+  test('/metrics is Prometheus text with request counts by route and status', async () => {
+    await server.request('GET', '/healthz');
+    await server.request('GET', '/api/v1/unknown-route');
+    const response = await server.request('GET', '/metrics');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = response.body as string;
+    expect(text).toContain('# TYPE tessera_http_requests_total counter');
+    expect(text).toMatch(/tessera_http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/);
+    expect(text).toMatch(/tessera_http_requests_total\{method="GET",route="unmatched",status="404"\} \d+/);
+    expect(text).toContain('tessera_http_request_duration_seconds_bucket');
+    expect(text).toContain('tessera_process_cpu_seconds_total');
+  });
+});
+
+describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envelope)', () => {
+  let server: TestServer;
+  let merchant: TestMerchant;
+  let other: TestMerchant;
+  const windowMs = 60_000;
+
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimitMax: 3, rateLimitWindowMs: windowMs });
+    merchant = await server.signUp();
+    other = await server.signUp();
+  });
+  afterAll(async () => server.close());
+
+  test('the fourth request in a window answers 429 RATE_LIMITED with the limit headers', async () => {
+    const headers = { 'x-api-key': merchant.apiKey };
+    const responses: ApiResponse[] = [];
+    for (let i = 0; i < 3; i += 1) responses.push(await server.request('GET', '/api/v1/business/wallets', { headers }));
+    const nowSeconds = Math.floor(Date.now() / 1000);
+
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(responses.map((response) => response.headers.get('x-ratelimit-limit'))).toEqual(['3', '3', '3']);
+    expect(responses.map((response) => response.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
+    for (const response of responses) {
+      const reset = Number(response.headers.get('x-ratelimit-reset'));
+      expect(Number.isInteger(reset)).toBe(true);
+      expect(reset).toBeGreaterThanOrEqual(nowSeconds);
+      expect(reset).toBeLessThanOrEqual(nowSeconds + windowMs / 1000 + 1);
+    }
+
+    const limited = await server.request('GET', '/api/v1/business/wallets', { headers });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual(envelope('RATE_LIMITED', 429));
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    const reset = Number(limited.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThanOrEqual(nowSeconds);
+    expect(reset).toBeLessThanOrEqual(nowSeconds + windowMs / 1000 + 1);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(windowMs / 1000);
+  });
+
+  test('a bearer token exchanged for the same API key shares its budget', async () => {
+    const { accessToken } = await server.runtime.core.identity.exchangeToken(server.runtime.core.anonymousContext(), {
+      apiKey: merchant.apiKey, apiSecret: merchant.apiSecret,
+    });
+    const response = await server.request('GET', '/api/v1/business/wallets', { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(response.status).toBe(429);
+  });
+
+  test('limits are counted per credential: another API key still gets through', async () => {
+    const response = await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': other.apiKey } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
+  test('GraphQL is limited too, in the same envelope', async () => {
+    const headers = { 'x-api-key': merchant.apiKey };
+    const response = await server.graphql('{ wallets { id } }', undefined, headers);
+    expect(response.status).toBe(429);
+    expect(response.body).toEqual(envelope('RATE_LIMITED', 429));
+  });
+
+  test('a new made-up API key per request does not buy a new budget: refused credentials count per client', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await getFrom('127.0.0.5', `${server.baseUrl}/api/v1/business/wallets`, { 'x-api-key': `bk_test_made_up_${i}` });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  test('unknown routes are limited too', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await getFrom('127.0.0.6', `${server.baseUrl}/api/v1/nowhere-${i}`)).status);
+    expect(statuses).toEqual([404, 404, 404, 429]);
+  });
+
+  test('health, readiness and metrics are never limited', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      for (const path of ['/healthz', '/readyz', '/metrics']) {
+        const response = await server.request('GET', path);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+      }
+    }
+  });
+});
