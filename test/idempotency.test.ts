@@ -77,6 +77,23 @@ describe('Idempotency-Key', () => {
     expect(await fundings(merchant.businessId)).toBe(before + 1);
   });
 
+  test('stored responses are sealed with the master key, never kept in plain text', async () => {
+    const key = newKey();
+    const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', {
+      headers: { ...auth(merchant), 'idempotency-key': key },
+    });
+    expect(regenerated.status).toBe(200);
+    merchant.apiKey = regenerated.body.data.apiKey;
+    const [row] = await server.runtime.dataSource.query(`SELECT response_body FROM idempotency_keys WHERE key = $1`, [key]);
+    expect(row.response_body).not.toContain(merchant.apiKey);
+    expect(row.response_body).not.toContain('success');
+    const replay = await server.request('POST', '/api/v1/business/regenerate-api-key', {
+      headers: { 'x-api-key': merchant.apiKey, 'idempotency-key': key },
+    });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(regenerated.body);
+  });
+
   test('the stored response lives for 24 hours', async () => {
     const key = newKey();
     await fund(key);

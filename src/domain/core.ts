@@ -29,14 +29,15 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const ledger = new LedgerService();
   const events = new EventService(pubSub);
   const wallets = new WalletService(ledger, events, pubSub);
+  const secretBox = new SecretBox(secrets.masterKey);
   const identity = new IdentityService(
     new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
-    new SecretBox(secrets.masterKey),
+    secretBox,
     async (ctx) => {
       await wallets.provisionWallet(ctx, 'USD');
     },
   );
-  const idempotency = new IdempotencyService(config.idempotencyTtlHours);
+  const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
   return {
     config,
     dataSource,

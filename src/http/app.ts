@@ -30,9 +30,18 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     },
-    return503OnClosing: true,
+    return503OnClosing: false,
   });
   app.removeContentTypeParser('text/plain');
+
+  // While shutting down, requests that still arrive on open connections get a 503 in the envelope.
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return reply.status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; retry'));
+  });
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
@@ -53,7 +62,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
       await core.dataSource.query('SELECT 1');
       return { status: 'ready' };
     } catch {
-      return reply.status(503).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'Database is not reachable'));
+      return reply.status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable'));
     }
   });
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ErrorCode } from '../shared/errors';
-import { sha256Hex } from '../shared/crypto';
+import { SecretBox, sha256Hex } from '../shared/crypto';
 
 export type IdempotencyOutcome =
   | { kind: 'proceed'; recordId: string }
@@ -22,7 +22,11 @@ const IN_FLIGHT_LEASE_SECONDS = 300;
  * the same key with a different request is refused, and so is a duplicate while the first runs.
  */
 export class IdempotencyService {
-  constructor(private readonly ttlHours: number) {}
+  /**
+   * Stored responses are sealed with the master key: some carry credentials shown once (a
+   * regenerated key, new live credentials), which must never sit in the database in plain text.
+   */
+  constructor(private readonly ttlHours: number, private readonly box: SecretBox) {}
 
   async begin(dataSource: DataSource, request: IdempotentRequest): Promise<IdempotencyOutcome> {
     if (request.key.length === 0 || request.key.length > 255) {
@@ -66,7 +70,7 @@ export class IdempotencyService {
       return {
         kind: 'replay',
         status: existing.response_status ?? 200,
-        body: existing.response_body ?? '',
+        body: existing.response_body ? this.box.open(existing.response_body) : '',
         contentType: existing.response_content_type,
       };
     }
@@ -77,7 +81,7 @@ export class IdempotencyService {
     await dataSource.query(
       `UPDATE idempotency_keys SET state = 'completed', response_status = $2, response_body = $3,
               response_content_type = $4 WHERE id = $1`,
-      [recordId, status, body, contentType],
+      [recordId, status, this.box.seal(body), contentType],
     );
   }
 
