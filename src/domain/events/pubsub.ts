@@ -30,18 +30,33 @@ export interface WalletBalanceChange {
 
 export type TesseraPubSub = ReturnType<typeof createTesseraPubSub>['pubSub'];
 
-/** In-process by default; through Redis pub/sub when `redisUrl` is set, so it spans processes. */
-export function createTesseraPubSub(redisUrl?: string) {
+type Topics = { [Topic.EVENT]: [PublishedEvent]; [Topic.WALLET_BALANCE]: [WalletBalanceChange] };
+
+const reportToStderr = (error: unknown) => console.error('[pubsub]', error instanceof Error ? error.message : error);
+
+/**
+ * In-process by default; through Redis pub/sub when `redisUrl` is set, so it spans processes.
+ * Publishing runs after a commit, so it must never throw: while Redis is unreachable, messages are
+ * dropped and reported to `onError` (the committed event rows stay in the outbox).
+ */
+export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown) => void = reportToStderr) {
   if (!redisUrl) {
-    const pubSub = createPubSub<{ [Topic.EVENT]: [PublishedEvent]; [Topic.WALLET_BALANCE]: [WalletBalanceChange] }>();
-    return { pubSub, close: async () => undefined };
+    return { pubSub: createPubSub<Topics>(), close: async () => undefined };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
-  const pubSub = createPubSub<{ [Topic.EVENT]: [PublishedEvent]; [Topic.WALLET_BALANCE]: [WalletBalanceChange] }>({
-    eventTarget,
-  });
+  publishClient.on('error', onError);
+  subscribeClient.on('error', onError);
+  const redisTarget = createRedisEventTarget({ publishClient, subscribeClient });
+  const eventTarget: typeof redisTarget = {
+    ...redisTarget,
+    // The library's own dispatch leaves the publish promise unhandled, which would end the process.
+    dispatchEvent(event) {
+      publishClient.publish(event.type, JSON.stringify(event.detail)).catch(onError);
+      return true;
+    },
+  };
+  const pubSub = createPubSub<Topics>({ eventTarget });
   return {
     pubSub,
     close: async () => {

@@ -46,6 +46,12 @@ const ALLOW_NEGATIVE: ReadonlySet<AccountKind> = new Set([
   AccountKind.PAYOUT_IN_FLIGHT,
 ]);
 
+/** Entries and balances are PostgreSQL bigints. */
+const MAX_ENTRY_AMOUNT = 2n ** 63n - 1n;
+
+const isNumericOverflow = (error: unknown) =>
+  (error as { driverError?: { code?: string } }).driverError?.code === '22003';
+
 /**
  * The double-entry ledger. Every movement of money is one `post`: a journal transaction whose
  * entries sum to zero per currency, written in the caller's database transaction.
@@ -86,6 +92,8 @@ export class LedgerService {
     }));
 
     const balances = new Map<string, bigint>();
+    // Per line, not per account: an account on several lines has a running balance across them.
+    const balanceAfter = new Map<PostingLine, bigint>();
     const ordered = [...posting.lines].sort((a, b) => a.account.id.localeCompare(b.account.id));
     for (const line of ordered) {
       if (!CACHED_BALANCE_KINDS.has(line.account.kind)) continue;
@@ -94,17 +102,23 @@ export class LedgerService {
          WHERE id = $1 AND (allow_negative OR balance + $2 >= 0)
          RETURNING balance`,
         [line.account.id, line.amount.toString()],
-      );
+      ).catch((error: unknown) => {
+        if (isNumericOverflow(error)) {
+          throw new DomainError(ErrorCode.UNPROCESSABLE, `The ${line.account.currency} balance would exceed the largest amount the ledger holds`);
+        }
+        throw error;
+      });
       const updated = Array.isArray(rows[0]) ? (rows[0] as Array<{ balance: string }>) : rows;
       if (updated.length === 0) {
         throw new DomainError(ErrorCode.INSUFFICIENT_FUNDS, `Insufficient funds in the ${line.account.currency} wallet`);
       }
       balances.set(line.account.id, BigInt(updated[0].balance));
+      balanceAfter.set(line, BigInt(updated[0].balance));
     }
 
     const values: unknown[] = [];
     const tuples = posting.lines.map((line, index) => {
-      values.push(transaction.id, line.account.id, line.account.currency, line.amount.toString(), balances.get(line.account.id)?.toString() ?? null);
+      values.push(transaction.id, line.account.id, line.account.currency, line.amount.toString(), balanceAfter.get(line)?.toString() ?? null);
       const base = index * 5;
       return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5})`;
     });
@@ -120,6 +134,7 @@ export class LedgerService {
     const sums = new Map<string, bigint>();
     for (const { account, amount } of posting.lines) {
       if (amount === 0n) throw new Error('A journal entry cannot be zero');
+      if (amount > MAX_ENTRY_AMOUNT || amount < -MAX_ENTRY_AMOUNT) throw new Error('A journal entry amount is out of range');
       if (account.livemode !== livemode) throw new Error('A journal transaction cannot mix test and live accounts');
       sums.set(account.currency, (sums.get(account.currency) ?? 0n) + amount);
     }

@@ -5,7 +5,7 @@ import { EventService } from '../events/event.service';
 import { TesseraPubSub, Topic, WalletBalanceChange } from '../events/pubsub';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
-import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
+import { exponentOf, normalizeCurrency, toMajor, toMinor } from '../shared/money';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
 import { parseInput } from '../shared/validation';
 
@@ -22,6 +22,18 @@ const fundSchema = z.object({
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Play money per funding, in major units: generous, and far from what a bigint balance can hold. */
+const MAX_SANDBOX_FUNDING = 1_000_000_000n;
+
+/** Cursor positions are client-supplied; a position that is not an entry sequence is an invalid cursor. */
+function entrySeqOf(cursor: string, filters: unknown): string {
+  const [seq] = decodeCursor(cursor, filters);
+  if (typeof seq !== 'string' || !/^\d{1,18}$/.test(seq)) {
+    throw validationError({ after: ['is not a valid cursor for these filters'] });
+  }
+  return seq;
+}
 
 /** Merchant wallets: one ledger account per business, mode and currency. */
 export class WalletService {
@@ -58,13 +70,13 @@ export class WalletService {
   async entries(ctx: RequestContext, walletId: string, page: PageRequest): Promise<Page<WalletEntry>> {
     const wallet = await this.wallet(ctx, walletId);
     const limit = pageSize(page.first);
-    const filters = { walletId };
-    const after = page.after ? decodeCursor(page.after, filters) : null;
+    const filters = { walletId: wallet.id };
+    const afterSeq = page.after ? entrySeqOf(page.after, filters) : null;
     const query = ctx.repo(JournalEntry).createQueryBuilder('e')
       .where('e.account_id = :accountId', { accountId: wallet.id })
       .orderBy('e.seq', 'DESC')
       .take(limit + 1);
-    if (after) query.andWhere('e.seq < :seq', { seq: String(after[0]) });
+    if (afterSeq) query.andWhere('e.seq < :seq', { seq: afterSeq });
     const entries = await query.getMany();
     const transactionIds = [...new Set(entries.map((entry) => entry.transactionId))];
     const transactions = transactionIds.length === 0 ? [] : await ctx.repo(JournalTransaction)
@@ -85,10 +97,13 @@ export class WalletService {
     const currency = normalizeCurrency(data.currency);
     const amount = toMinor(data.amount, currency);
     if (amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
+    if (amount > MAX_SANDBOX_FUNDING * 10n ** BigInt(exponentOf(currency))) {
+      throw validationError({ amount: [`must be at most ${MAX_SANDBOX_FUNDING} ${currency} per funding`] });
+    }
     return inTransaction(ctx, async (tx) => {
       const wallet = await this.provisionWallet(tx, currency);
       const source = await this.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency });
-      const { transaction, balances } = await this.ledger.post(tx, {
+      const { transaction } = await this.ledger.post(tx, {
         kind: 'sandbox_funding',
         description: 'Sandbox wallet funding',
         lines: [
@@ -96,13 +111,14 @@ export class WalletService {
           { account: source, amount: -amount },
         ],
       });
-      const balance = balances.get(wallet.id)!;
+      const funded = await tx.repo(LedgerAccount).findOneByOrFail({ id: wallet.id });
+      const balance = funded.balance;
       await this.events.record(tx, 'wallet.funded', {
         walletId: wallet.id, currency: currency.toLowerCase(), amount: toMajor(amount, currency),
         balance: toMajor(balance, currency), transactionId: transaction.id,
       });
       this.announceBalance(tx, wallet, balance, amount, transaction);
-      return { wallet: { ...wallet, balance } as Wallet, transaction, amount };
+      return { wallet: funded, transaction, amount };
     });
   }
 

@@ -1,0 +1,173 @@
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { Core } from '../src/domain/core';
+import { Topic, createTesseraPubSub } from '../src/domain/events/pubsub';
+import { Mode } from '../src/domain/identity/identity.entities';
+import { AccountKind } from '../src/domain/ledger/ledger.entities';
+import { RequestContext, inTransaction } from '../src/domain/shared/context';
+import { ErrorCode } from '../src/domain/shared/errors';
+import { TestMerchant, TestServer, collect, startTestServer } from './support/harness';
+
+/**
+ * Live wallet balances over graphql-ws (design section 6): authenticated in `connectionParams`,
+ * published after commit, and only ever delivered to the subscriber's own business and mode.
+ */
+
+const BALANCE_UPDATES = `subscription { walletBalanceUpdated { walletId balance { amount currency } change { amount } mode } }`;
+const FUND = '/api/v1/business/sandbox/wallets/fund';
+
+/** Long enough for a published message to arrive; a listener expecting none waits this long. */
+const QUIET_MS = 1200;
+
+describe('Subscriptions: walletBalanceUpdated', () => {
+  let server: TestServer;
+  let core: Core;
+  let a: TestMerchant;
+  let b: TestMerchant;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    core = server.runtime.core;
+    [a, b] = [await server.signUp(), await server.signUp()];
+  });
+  afterAll(async () => server.close());
+
+  const asDashboard = (merchant: TestMerchant) => ({ authorization: `Bearer ${merchant.token}` });
+  const asApiKey = (merchant: TestMerchant) => ({ apiKey: merchant.apiKey });
+
+  /** Subscribes and gathers what arrives within QUIET_MS (stopping early only if more than `expected` arrive). */
+  function listen(connectionParams: Record<string, unknown>, expected: number) {
+    return collect(server.subscribe(connectionParams), BALANCE_UPDATES, expected + 1, QUIET_MS);
+  }
+
+  async function fund(merchant: TestMerchant, amount: string, currency = 'USD') {
+    const response = await server.request('POST', FUND, { body: { currency, amount }, headers: { 'x-api-key': merchant.apiKey } });
+    expect(response.status).toBe(201);
+    return response.body.data.wallet as { id: string; balance: string; balanceMinor: string };
+  }
+
+  test("each business sees its own wallet's updates and nothing of another business", async () => {
+    const dashboardOfA = listen(asDashboard(a), 1);
+    const apiClientOfB = listen(asApiKey(b), 0);
+    await Promise.all([dashboardOfA.ready, apiClientOfB.ready]);
+
+    const walletOfA = await fund(a, '12.34');
+    expect(await dashboardOfA.done).toEqual([{
+      walletBalanceUpdated: { walletId: walletOfA.id, balance: { amount: walletOfA.balance, currency: 'USD' }, change: { amount: '12.34' }, mode: 'TEST' },
+    }]);
+    expect(await apiClientOfB.done).toEqual([]);
+
+    const dashboardOfA2 = listen(asDashboard(a), 0);
+    const apiClientOfB2 = listen(asApiKey(b), 1);
+    await Promise.all([dashboardOfA2.ready, apiClientOfB2.ready]);
+
+    const walletOfB = await fund(b, '0.05');
+    expect(await apiClientOfB2.done).toEqual([{
+      walletBalanceUpdated: { walletId: walletOfB.id, balance: { amount: walletOfB.balance, currency: 'USD' }, change: { amount: '0.05' }, mode: 'TEST' },
+    }]);
+    expect(await dashboardOfA2.done).toEqual([]);
+  });
+
+  test('a subscriber with live credentials never sees test-mode funding of the same business', async () => {
+    const issued = await server.graphql(`mutation { createLiveCredentials { apiKey } }`, {}, asDashboard(a));
+    expect(issued.body.errors).toBeUndefined();
+    const liveKey: string = issued.body.data!.createLiveCredentials.apiKey;
+    expect(liveKey).toMatch(/^bk_live_/);
+
+    const live = listen({ apiKey: liveKey }, 0);
+    const liveDashboard = listen({ ...asDashboard(a), mode: 'live' }, 0);
+    const testMode = listen(asApiKey(a), 1);
+    await Promise.all([live.ready, liveDashboard.ready, testMode.ready]);
+
+    await fund(a, '1.00');
+    expect(await testMode.done).toHaveLength(1);
+    expect(await live.done).toEqual([]);
+    expect(await liveDashboard.done).toEqual([]);
+  });
+
+  test.each([
+    ['no credentials', {}],
+    ['an unknown API key', { apiKey: 'bk_test_not_a_real_key' }],
+    ['a malformed API key', { apiKey: 'nonsense' }],
+    ['an invalid JWT', { authorization: 'Bearer not.a.jwt' }],
+    ["a business the user does not belong to", { businessIdOf: 'b' }],
+  ])('a connection with %s is refused', async (_case, params) => {
+    const connectionParams = 'businessIdOf' in params ? { ...asDashboard(a), businessId: b.businessId } : params;
+    // Lazy, so the refusal reaches the subscription rather than the client's connection-error log.
+    const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+    try {
+      const { done } = collect(client, BALANCE_UPDATES, 1, 5000);
+      await expect(done).rejects.toMatchObject({ code: 4403, reason: 'Forbidden' });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test('a sandbox funding that fails validation announces nothing', async () => {
+    const subscriber = listen(asApiKey(a), 0);
+    await subscriber.ready;
+    const response = await server.request('POST', FUND, { body: { currency: 'USD', amount: '1.234' }, headers: { 'x-api-key': a.apiKey } });
+    expect(response.status).toBe(400);
+    expect(await subscriber.done).toEqual([]);
+  });
+
+  test('nothing is announced for a posting whose transaction rolled back', async () => {
+    const ctx = RequestContext.system(server.runtime.dataSource, 'test', a.businessId, Mode.TEST);
+    const walletBefore = (await core.wallets.wallets(ctx)).find((wallet) => wallet.currency === 'USD')!;
+    const subscriber = listen(asApiKey(a), 1);
+    await subscriber.ready;
+
+    // A credit is posted and announced, then a debit in the same transaction is refused: both roll back.
+    await expect(inTransaction(ctx, async (tx) => {
+      const wallet = await core.wallets.provisionWallet(tx, 'USD');
+      const source = await core.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: 'USD' });
+      const credit = await core.ledger.post(tx, { kind: 'test_credit', lines: [{ account: wallet, amount: 500n }, { account: source, amount: -500n }] });
+      core.wallets.announceBalance(tx, wallet, credit.balances.get(wallet.id)!, 500n, credit.transaction);
+      const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
+      await core.ledger.post(tx, { kind: 'test_debit', lines: [{ account: wallet, amount: -(walletBefore.balance + 1_000n) }, { account: sink, amount: walletBefore.balance + 1_000n }] });
+    })).rejects.toMatchObject({ code: ErrorCode.INSUFFICIENT_FUNDS });
+
+    // What does commit is announced, with the balance the rolled-back credit never touched.
+    const funded = await fund(a, '0.01');
+    const received = await subscriber.done;
+    expect(received).toEqual([{ walletBalanceUpdated: expect.objectContaining({ walletId: funded.id, change: { amount: '0.01' } }) }]);
+    expect(BigInt(funded.balanceMinor)).toBe(walletBefore.balance + 1n);
+  });
+
+  test('concurrent fundings are each announced once, with the balance their own posting left', async () => {
+    const merchant = await server.signUp();
+    const subscriber = listen(asApiKey(merchant), 10);
+    await subscriber.ready;
+    await Promise.all(Array.from({ length: 10 }, () => fund(merchant, '1.00')));
+    const received = await subscriber.done;
+    expect(received).toHaveLength(10);
+    const balances = received.map((message) => message.walletBalanceUpdated.balance.amount).sort((x, y) => x.localeCompare(y, 'en', { numeric: true }));
+    expect(balances).toEqual(Array.from({ length: 10 }, (_, index) => `${index + 1}.00`));
+  });
+
+  test('while Redis is unreachable, publishing after a commit drops the message and reports it, never an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const reported: unknown[] = [];
+    const { pubSub, close } = createTesseraPubSub('redis://127.0.0.1:1', (error) => reported.push(error));
+    try {
+      expect(() => pubSub.publish(Topic.WALLET_BALANCE, {
+        businessId: a.businessId, livemode: false, walletId: a.businessId, currency: 'USD',
+        balanceMinor: '1', changeMinor: '1', journalTransactionId: a.businessId, occurredAt: new Date().toISOString(),
+      })).not.toThrow();
+      const deadline = Date.now() + 5000;
+      while (!reported.some((error) => /max retries/i.test(String(error))) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(reported.some((error) => /max retries/i.test(String(error)))).toBe(true);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await close();
+      // ioredis destroys the socket of a failed connection on a 2 s timer after disconnect; let it, so the run exits cleanly.
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+    }
+  });
+});
