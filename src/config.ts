@@ -26,6 +26,7 @@ export interface Config {
   seedSandboxBusiness: boolean;
   shutdownGraceMs: number;
   workerInProcess: boolean;
+  subscriptionRecheckMs: number;
   workerConcurrency: number;
 }
 
@@ -71,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
     workerInProcess: bool(env, 'WORKER_IN_PROCESS', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
+    subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
   };
 }

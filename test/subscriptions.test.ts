@@ -171,3 +171,50 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     }
   });
 });
+
+describe('Subscriptions: credentials are re-checked while the socket is open', () => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer({ subscriptionRecheckMs: 150, graphqlMaxCost: 50 }); });
+  afterAll(async () => server.close());
+
+  function closeCodeOf(connectionParams: Record<string, unknown>) {
+    return new Promise<number>((resolve) => {
+      const client = createClient({
+        url: server.wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true,
+        on: { closed: (event) => resolve((event as { code: number }).code) },
+      });
+      client.subscribe({ query: BALANCE_UPDATES }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    });
+  }
+
+  test('regenerating the API key closes a subscription opened with the old key (4403)', async () => {
+    const merchant = await server.signUp();
+    const closed = closeCodeOf({ apiKey: merchant.apiKey });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', { headers: { 'x-api-key': merchant.apiKey } });
+    expect(regenerated.status).toBe(200);
+    expect(await closed).toBe(4403);
+  });
+
+  test('removing a team member closes their dashboard subscription (4403)', async () => {
+    const owner = await server.signUp();
+    const member = await server.signUp();
+    const added = await server.graphql(`mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }`,
+      { input: { email: member.email, role: 'VIEWER' } }, { authorization: `Bearer ${owner.token}` });
+    const membershipId = added.body.data.addTeamMember.id;
+    const closed = closeCodeOf({ authorization: `Bearer ${member.token}`, businessId: owner.businessId });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const removed = await server.graphql(`mutation($id: ID!) { removeTeamMember(membershipId: $id) { id } }`,
+      { id: membershipId }, { authorization: `Bearer ${owner.token}` });
+    expect(removed.body.errors).toBeUndefined();
+    expect(await closed).toBe(4403);
+  });
+
+  test('a subscription whose estimated cost exceeds the limit is refused with QUERY_TOO_COSTLY', async () => {
+    const merchant = await server.signUp();
+    const client = server.subscribe({ apiKey: merchant.apiKey });
+    const costly = `subscription { walletBalanceUpdated { ${Array.from({ length: 60 }, (_, i) => `f${i}: walletId`).join(' ')} } }`;
+    const refusal = await collect(client, costly, 1, 2000).done.then(() => null, (errors: unknown) => errors);
+    expect(refusal).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Query cost \d+ exceeds the maximum of 50$/) })]);
+  });
+});

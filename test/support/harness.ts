@@ -130,7 +130,7 @@ export async function startTestServer(
     request,
     graphql: (query, variables, headers = {}) => request('POST', '/graphql', { body: { query, variables }, headers }),
     subscribe: (connectionParams) => {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false });
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
       sockets.push(client);
       return client;
     },

@@ -1,12 +1,13 @@
-import { PageRequest } from '../../domain/shared/pagination';
+import { PageRequest, pageSize } from '../../domain/shared/pagination';
 import { validationError } from '../../domain/shared/errors';
 
-/** Reads `limit` and `after` (an opaque cursor) from a REST query string. */
+/** Reads `limit` (1 to 100) and `after` (an opaque cursor) from a REST query string. */
 export function pageQuery(query: Record<string, string | undefined>): PageRequest {
   let first: number | undefined;
   if (query.limit !== undefined) {
     first = Number(query.limit);
     if (!Number.isInteger(first)) throw validationError({ limit: ['must be an integer between 1 and 100'] });
+    pageSize(first, 20, 'limit');
   }
   return { first, after: query.after ?? null };
 }
