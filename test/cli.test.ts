@@ -47,4 +47,12 @@ describe('operator CLI (tessera)', () => {
     const printed = JSON.parse(run.output().trim().split('\n').pop()!);
     expect(Object.keys(printed.errors).sort()).toEqual(['email', 'password']);
   }, 60_000);
+
+  test('ledger:check reports a balanced ledger and exits 0', async () => {
+    const run = spawnTs(CLI, ['ledger:check'], env());
+    expect(await run.exited).toBe(0);
+    expect(JSON.parse(run.output())).toEqual({
+      balanced: true, unbalancedTransactions: [], cachedBalanceMismatches: [], negativeBalances: [],
+    });
+  }, 60_000);
 });

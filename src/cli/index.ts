@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { loadConfig } from '../config';
 import { generateMigration } from '../db/migration-generator';
+import { LedgerService } from '../domain/ledger/ledger.service';
 import { startWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
 
@@ -52,6 +53,20 @@ program
     };
     process.once('SIGTERM', () => void stop());
     process.once('SIGINT', () => void stop());
+  });
+
+program
+  .command('ledger:check')
+  .description('Check the whole ledger: every transaction balances, cached balances match, none negative')
+  .action(async () => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const result = await LedgerService.check(runtime.dataSource);
+      print(result);
+      if (!result.balanced) process.exitCode = 2;
+    } finally {
+      await runtime.close();
+    }
   });
 
 const business = program.command('business').description('Manage businesses');
