@@ -4,7 +4,7 @@ import { ApiCredential, Business, BusinessSettings, Membership, Mode, Role, User
 import { hashApiKey, hintOf, modeOfKey, newApiKey, newApiSecret } from './credentials';
 import { TokenClaims, TokenSigner } from './tokens';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, notFound, unauthorized, validationError } from '../shared/errors';
+import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
 import { absoluteUrlSchema, emailSchema, parseInput } from '../shared/validation';
 
@@ -56,6 +56,19 @@ const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** PostgreSQL's unique_violation: a concurrent request inserted the same row first. */
+const isUniqueViolation = (error: unknown) =>
+  (error as { driverError?: { code?: string } } | null)?.driverError?.code === '23505';
+
+/** Turns a lost insert race into the CONFLICT the losing request would have got a moment later. */
+const conflictOnUniqueViolation = (conflict: () => DomainError) => (error: unknown): never => {
+  throw isUniqueViolation(error) ? conflict() : error;
+};
+
+const emailTaken = () =>
+  new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', { email: ['is already registered'] });
+const alreadyMember = () => new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
+
 /**
  * Users, businesses, memberships and API credentials: everything about who is calling and
  * what they may touch.
@@ -98,12 +111,13 @@ export class IdentityService {
   private async authenticateClaims(base: RequestContext, claims: TokenClaims, input: AuthInput) {
     if (claims.kind === 'api') {
       const credential = await base.repo(ApiCredential).findOne({ where: { id: claims.sub } });
-      if (!credential || credential.keyVersion !== claims.kv || credential.businessId !== claims.bid) {
+      const mode = credential?.livemode ? Mode.LIVE : Mode.TEST;
+      if (!credential || credential.keyVersion !== claims.kv || credential.businessId !== claims.bid || mode !== claims.mode) {
         throw unauthorized('Invalid or expired token');
       }
       this.assertBusinessHeader(credential.businessId, input.businessIdHeader);
       return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-        claims.mode, base.requestId);
+        mode, base.requestId);
     }
     const user = await base.repo(User).findOne({ where: { id: claims.sub } });
     if (!user) throw unauthorized('Invalid or expired token');
@@ -172,11 +186,11 @@ export class IdentityService {
     const passwordHash = await hashPassword(data.password);
     return inTransaction(base, async (tx) => {
       const existing = await tx.repo(User).findOne({ where: { email: data.email } });
-      if (existing) throw new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', { email: ['is already registered'] });
+      if (existing) throw emailTaken();
       const user = await tx.repo(User).save(tx.repo(User).create({ email: data.email, name: data.name, passwordHash }));
       const { business, credentials } = await this.createBusinessWithOwner(tx, { name: data.businessName, email: data.email }, user.id);
       return { user, business, credentials, token: this.tokens.sign({ kind: 'dashboard', sub: user.id }) };
-    });
+    }).catch(conflictOnUniqueViolation(emailTaken));
   }
 
   async signIn(base: RequestContext, input: { email: string; password: string }) {
@@ -202,6 +216,7 @@ export class IdentityService {
     return ctx.repo(Business).find({ where: { id: In(ids) } });
   }
 
+  /** Every membership of the users; the GraphQL face narrows other users' lists to the business it reached them through. */
   async membershipsOfUsers(ctx: RequestContext, userIds: string[]): Promise<Membership[]> {
     return ctx.repo(Membership).find({ where: { userId: In(userIds) }, order: { createdAt: 'ASC' } });
   }
@@ -260,14 +275,16 @@ export class IdentityService {
 
   // ---------------------------------------------------------------- credentials
 
+  /** Hints of the business's credentials: both modes for dashboard users, its own mode for an API credential. */
   async credentials(ctx: RequestContext): Promise<ApiCredential[]> {
     ctx.requireRole(...ALL_ROLES);
-    return ctx.repo(ApiCredential).find({ where: { businessId: ctx.requireBusiness() }, order: { livemode: 'ASC' } });
+    const where = { businessId: ctx.requireBusiness(), ...(ctx.actor.kind === 'api' ? { livemode: ctx.livemode } : {}) };
+    return ctx.repo(ApiCredential).find({ where, order: { livemode: 'ASC' } });
   }
 
-  /** Issues the business's first live credential. Shown once. */
+  /** Issues the business's first live credential (OWNER, signed in to the dashboard). Shown once. */
   async createLiveCredentials(ctx: RequestContext): Promise<IssuedCredentials> {
-    ctx.requireRole(Role.OWNER);
+    ctx.requireDashboardRole(Role.OWNER);
     return inTransaction(ctx, async (tx) => {
       const existing = await tx.repo(ApiCredential).findOne({ where: { businessId: tx.requireBusiness(), livemode: true } });
       if (existing) throw new DomainError(ErrorCode.CONFLICT, 'Live credentials already exist; regenerate the key instead');
@@ -278,6 +295,8 @@ export class IdentityService {
   /** New key for the credential of `mode`; the old key (and tokens made from it) stop working at once. */
   async regenerateApiKey(ctx: RequestContext, mode: Mode = ctx.mode): Promise<{ apiKey: string; mode: Mode; keyHint: string }> {
     ctx.requireRole(...ADMIN_ROLES, Role.DEVELOPER);
+    // A test credential must never reach live data, and a new live key is live data.
+    if (ctx.actor.kind === 'api' && mode !== ctx.mode) throw forbidden(`A ${ctx.mode} credential cannot regenerate the ${mode} key`);
     return inTransaction(ctx, async (tx) => {
       const credential = await tx.repo(ApiCredential).findOne({
         where: { businessId: tx.requireBusiness(), livemode: mode === Mode.LIVE },
@@ -315,20 +334,20 @@ export class IdentityService {
 
   /** Adds an existing Tessera user to the business with a role. */
   async addMember(ctx: RequestContext, input: unknown): Promise<Membership> {
-    ctx.requireRole(...ADMIN_ROLES);
+    ctx.requireDashboardRole(...ADMIN_ROLES);
     const data = parseInput(memberSchema, input);
     this.assertMayGrant(ctx, data.role);
     return inTransaction(ctx, async (tx) => {
       const user = await tx.repo(User).findOne({ where: { email: data.email } });
       if (!user) throw new DomainError(ErrorCode.NOT_FOUND, 'No Tessera account uses this email; ask them to sign up first');
       const existing = await tx.repo(Membership).findOne({ where: { userId: user.id, businessId: tx.requireBusiness() } });
-      if (existing) throw new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
+      if (existing) throw alreadyMember();
       return tx.repo(Membership).save(tx.repo(Membership).create({ userId: user.id, businessId: tx.requireBusiness(), role: data.role }));
-    });
+    }).catch(conflictOnUniqueViolation(alreadyMember));
   }
 
   async changeMemberRole(ctx: RequestContext, membershipId: string, role: Role): Promise<Membership> {
-    ctx.requireRole(...ADMIN_ROLES);
+    ctx.requireDashboardRole(...ADMIN_ROLES);
     parseInput(memberSchema.pick({ role: true }), { role });
     this.assertMayGrant(ctx, role);
     return inTransaction(ctx, async (tx) => {
@@ -341,7 +360,7 @@ export class IdentityService {
   }
 
   async removeMember(ctx: RequestContext, membershipId: string): Promise<Membership> {
-    ctx.requireRole(...ADMIN_ROLES);
+    ctx.requireDashboardRole(...ADMIN_ROLES);
     return inTransaction(ctx, async (tx) => {
       const membership = await this.lockedMembership(tx, membershipId);
       this.assertMayGrant(tx, membership.role);
@@ -351,7 +370,12 @@ export class IdentityService {
     });
   }
 
+  /**
+   * Locks the business row first, so that role changes and removals of one business run one after
+   * another: two OWNERs demoting each other at once would otherwise each still count the other.
+   */
   private async lockedMembership(tx: RequestContext, membershipId: string): Promise<Membership> {
+    await tx.repo(Business).findOne({ where: { id: tx.requireBusiness() }, lock: { mode: 'for_no_key_update' } });
     const membership = UUID.test(membershipId)
       ? await tx.repo(Membership).findOne({ where: { id: membershipId, businessId: tx.requireBusiness() }, lock: { mode: 'pessimistic_write' } })
       : null;
@@ -361,7 +385,7 @@ export class IdentityService {
 
   /** Only an OWNER grants or takes away the OWNER role. */
   private assertMayGrant(ctx: RequestContext, role: Role) {
-    if (role === Role.OWNER) ctx.requireRole(Role.OWNER);
+    if (role === Role.OWNER) ctx.requireDashboardRole(Role.OWNER);
   }
 
   private async assertAnotherOwner(tx: RequestContext, membership: Membership) {

@@ -32,7 +32,10 @@ export class AuthResolver {
 export class UserResolver {
   @FieldResolver(() => [Membership], { description: "The user's businesses and roles" })
   async memberships(@Root() user: User, @Ctx() { loaders }: GraphQLContext): Promise<Membership[]> {
-    return loaders.membershipsByUserId.load(user.id);
+    const memberships = await loaders.membershipsByUserId.load(user.id);
+    // A teammate's other businesses belong to other tenants.
+    const scope = user.reachedThroughBusinessId;
+    return scope ? memberships.filter((membership) => membership.businessId === scope) : memberships;
   }
 }
 
@@ -40,7 +43,8 @@ export class UserResolver {
 export class MembershipResolver {
   @FieldResolver(() => User)
   async user(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<User> {
-    return (await loaders.userById.load(membership.userId))!;
+    const user = (await loaders.userById.load(membership.userId))!;
+    return { ...user, reachedThroughBusinessId: membership.businessId };
   }
 
   @FieldResolver(() => Business)

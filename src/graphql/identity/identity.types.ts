@@ -10,6 +10,8 @@ export class User {
   @Field() email: string;
   @Field() name: string;
   @Field() createdAt: Date;
+  /** Set when the user was reached through a membership: only that business's memberships are shown. */
+  reachedThroughBusinessId?: string;
 }
 
 @ObjectType({ description: 'A merchant business' })

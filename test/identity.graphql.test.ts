@@ -1,0 +1,532 @@
+import crypto from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { ApiResponse, TestMerchant, TestServer, startTestServer } from './support/harness';
+
+/**
+ * The dashboard's identity operations over GraphQL: sign-up, sign-in, the active business, team
+ * and roles, live credentials (design section 4; docs/graphql-api.md, Authentication and Roles).
+ */
+
+const JWT_SECRET = 'test-jwt-secret';
+const CONFIG = '/api/v1/business/config';
+
+type GraphQLResponse = ApiResponse<{ data?: any; errors?: any[] }>;
+type Headers = Record<string, string>;
+
+const SIGN_UP = `mutation($input: SignUpInput!) {
+  signUp(input: $input) { token expiresIn user { id email name } business { id name email } testCredentials { mode apiKey apiSecret } }
+}`;
+const SIGN_IN = 'mutation($input: SignInInput!) { signIn(input: $input) { token expiresIn user { id email } } }';
+const ME = '{ me { id email name memberships { role business { id name } } } }';
+const ADD_MEMBER = 'mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id role user { id email } business { id } } }';
+const CHANGE_ROLE = 'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(membershipId: $id, role: $role) { id role } }';
+const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(membershipId: $id) { id role } }';
+const TEAM = '{ teamMembers { id role user { id email } } }';
+const CREATE_LIVE = 'mutation { createLiveCredentials { mode apiKey apiSecret } }';
+
+const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
+const inBusiness = (member: { token: string }, businessId: string): Headers =>
+  ({ ...bearer(member.token), 'x-service-business-id': businessId });
+
+/** The response failed with exactly one error of this `extensions.code`, and returned no data for it. */
+function expectGraphQLError(response: GraphQLResponse, code: string) {
+  expect(response.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code }) })]);
+  expect(response.body.data ?? null).toBeNull();
+}
+
+function expectData(response: GraphQLResponse) {
+  expect(response.body.errors).toBeUndefined();
+  return response.body.data;
+}
+
+const uniqueEmail = (label: string) => `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
+
+describe('Dashboard identity over GraphQL', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server.close());
+
+  const gql = (query: string, variables: Record<string, unknown> = {}, headers: Headers = {}) =>
+    server.graphql(query, variables, headers) as Promise<GraphQLResponse>;
+
+  async function usersWithEmail(email: string): Promise<number> {
+    const [row] = await server.runtime.dataSource.query('SELECT count(*)::int AS count FROM users WHERE lower(email) = lower($1)', [email]);
+    return row.count;
+  }
+
+  /** Adds `member` to the business whose OWNER is `owner`, and returns the membership id. */
+  async function addMember(owner: TestMerchant, member: TestMerchant, role: string): Promise<string> {
+    const response = await gql(ADD_MEMBER, { input: { email: member.email, role } }, bearer(owner.token));
+    return expectData(response).addTeamMember.id;
+  }
+
+  async function membershipIdOf(owner: TestMerchant, userId: string, businessId = owner.businessId): Promise<string> {
+    const [row] = await server.runtime.dataSource.query(
+      'SELECT id FROM memberships WHERE user_id = $1 AND business_id = $2', [userId, businessId]);
+    return row.id;
+  }
+
+  async function rolesOf(businessId: string): Promise<Record<string, string>> {
+    const rows: Array<{ user_id: string; role: string }> = await server.runtime.dataSource.query(
+      'SELECT user_id, role FROM memberships WHERE business_id = $1', [businessId]);
+    return Object.fromEntries(rows.map((row) => [row.user_id, row.role]));
+  }
+
+  describe('sign-up and sign-in', () => {
+    test('signUp returns a dashboard token, the user, the business and its test credentials', async () => {
+      const email = uniqueEmail('signup');
+      const response = await gql(SIGN_UP, { input: { email, password: 'correct horse battery', name: 'Ada', businessName: 'Ada Co' } });
+      const { signUp } = expectData(response);
+      expect(signUp).toEqual({
+        token: expect.any(String),
+        expiresIn: 3600,
+        user: { id: expect.any(String), email, name: 'Ada' },
+        business: { id: expect.any(String), name: 'Ada Co', email },
+        testCredentials: { mode: 'TEST', apiKey: expect.stringMatching(/^bk_test_/), apiSecret: expect.stringMatching(/^bs_test_/) },
+      });
+
+      const config = await server.request('GET', CONFIG, { headers: { 'x-api-key': signUp.testCredentials.apiKey } });
+      expect(config.body.data).toMatchObject({ businessId: signUp.business.id, livemode: false });
+      const token = await server.request('POST', '/api/v1/business/auth/token', {
+        body: { apiKey: signUp.testCredentials.apiKey, apiSecret: signUp.testCredentials.apiSecret },
+      });
+      expect(token.status).toBe(200);
+    });
+
+    test('signUp makes the new user the OWNER of the new business', async () => {
+      const owner = await server.signUp();
+      const { me } = expectData(await gql(ME, {}, bearer(owner.token)));
+      expect(me.memberships).toEqual([{ role: 'OWNER', business: { id: owner.businessId, name: expect.any(String) } }]);
+    });
+
+    test('test credentials are shown once: afterwards apiCredentials returns only hints', async () => {
+      const owner = await server.signUp();
+      const { apiCredentials } = expectData(await gql('{ apiCredentials { mode keyHint secretHint keyVersion } }', {}, bearer(owner.token)));
+      expect(apiCredentials).toEqual([{
+        mode: 'TEST', keyHint: `${owner.apiKey.slice(0, 12)}…`, secretHint: `${owner.apiSecret.slice(0, 12)}…`, keyVersion: 1,
+      }]);
+      const askForKey = await gql('{ apiCredentials { apiKey } }', {}, bearer(owner.token));
+      expect(askForKey.body.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    });
+
+    test('signIn with the right password returns an HS256 dashboard JWT that works for me', async () => {
+      const owner = await server.signUp();
+      const { signIn } = expectData(await gql(SIGN_IN, { input: { email: owner.email, password: owner.password } }));
+      expect(signIn).toEqual({ token: expect.any(String), expiresIn: 3600, user: { id: owner.userId, email: owner.email } });
+      const claims = jwt.verify(signIn.token, JWT_SECRET, { algorithms: ['HS256'], issuer: 'tessera' }) as jwt.JwtPayload;
+      expect(claims).toMatchObject({ kind: 'dashboard', sub: owner.userId });
+      expect(claims.exp! - claims.iat!).toBe(3600);
+
+      const { me } = expectData(await gql(ME, {}, bearer(signIn.token)));
+      expect(me).toMatchObject({ id: owner.userId, email: owner.email });
+    });
+
+    test('signIn ignores the case of the email', async () => {
+      const owner = await server.signUp();
+      const response = await gql(SIGN_IN, { input: { email: owner.email.toUpperCase(), password: owner.password } });
+      expect(expectData(response).signIn.user.id).toBe(owner.userId);
+    });
+
+    test('signIn with a wrong password answers UNAUTHENTICATED', async () => {
+      const owner = await server.signUp();
+      const response = await gql(SIGN_IN, { input: { email: owner.email, password: `${owner.password}!` } });
+      expectGraphQLError(response, 'UNAUTHENTICATED');
+    });
+
+    test('signIn with an unknown email answers UNAUTHENTICATED with the same message as a wrong password', async () => {
+      const owner = await server.signUp();
+      const unknown = await gql(SIGN_IN, { input: { email: uniqueEmail('nobody'), password: owner.password } });
+      const wrong = await gql(SIGN_IN, { input: { email: owner.email, password: 'wrong password here' } });
+      expectGraphQLError(unknown, 'UNAUTHENTICATED');
+      expect(unknown.body.errors![0].message).toBe(wrong.body.errors![0].message);
+    });
+
+    test('me returns the signed-in user with the dashboard JWT', async () => {
+      const owner = await server.signUp();
+      const { me } = expectData(await gql(ME, {}, bearer(owner.token)));
+      expect(me).toEqual({ id: owner.userId, email: owner.email, name: 'Ada Owner', memberships: [expect.any(Object)] });
+    });
+
+    test('me without credentials answers UNAUTHENTICATED', async () => {
+      expectGraphQLError(await gql(ME), 'UNAUTHENTICATED');
+    });
+
+    test('me with a garbage or forged bearer token answers UNAUTHENTICATED', async () => {
+      const owner = await server.signUp();
+      const forgedNone = jwt.sign({ kind: 'dashboard', sub: owner.userId }, null as unknown as string, { algorithm: 'none', issuer: 'tessera', expiresIn: 60 });
+      const forgedSecret = jwt.sign({ kind: 'dashboard', sub: owner.userId }, 'not-the-secret', { algorithm: 'HS256', issuer: 'tessera', expiresIn: 60 });
+      const now = Math.floor(Date.now() / 1000);
+      const expired = jwt.sign({ kind: 'dashboard', sub: owner.userId, iat: now - 7200, exp: now - 1 }, JWT_SECRET, { algorithm: 'HS256', issuer: 'tessera' });
+      for (const token of ['garbage', forgedNone, forgedSecret, expired]) {
+        expectGraphQLError(await gql(ME, {}, bearer(token)), 'UNAUTHENTICATED');
+      }
+    });
+
+    test('me with API credentials answers UNAUTHENTICATED: it is for dashboard users only', async () => {
+      const owner = await server.signUp();
+      expectGraphQLError(await gql(ME, {}, { 'x-api-key': owner.apiKey }), 'UNAUTHENTICATED');
+    });
+
+    test('signUp with an email already registered answers CONFLICT, whatever its case, and creates nothing', async () => {
+      const owner = await server.signUp();
+      for (const email of [owner.email, owner.email.toUpperCase()]) {
+        const response = await gql(SIGN_UP, { input: { email, password: 'another long password', name: 'Eve', businessName: 'Eve Co' } });
+        expectGraphQLError(response, 'CONFLICT');
+        expect(response.body.errors![0].extensions.errors).toEqual({ email: [expect.any(String)] });
+      }
+      expect(await usersWithEmail(owner.email)).toBe(1);
+      const [row] = await server.runtime.dataSource.query("SELECT count(*)::int AS count FROM businesses WHERE name = 'Eve Co'");
+      expect(row.count).toBe(0);
+    });
+
+    test('concurrent signUps with one email create one user; every other answers CONFLICT', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const email = uniqueEmail('race');
+        const input = { email, password: 'correct horse battery', name: 'Racer', businessName: 'Race Co' };
+        const responses = await Promise.all(Array.from({ length: 6 }, () => gql(SIGN_UP, { input })));
+        const codes = responses.map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+        expect(codes).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT', 'OK']);
+        expect(await usersWithEmail(email)).toBe(1);
+      }
+    });
+
+    test('signUp with a short password and a malformed email answers BAD_USER_INPUT with errors per field, and creates no user', async () => {
+      const email = 'not-an-email';
+      const response = await gql(SIGN_UP, { input: { email, password: 'short', name: 'Bob', businessName: 'Bob Co' } });
+      expectGraphQLError(response, 'BAD_USER_INPUT');
+      expect(response.body.errors![0].extensions.errors).toEqual({ email: [expect.any(String)], password: [expect.any(String)] });
+      expect(await usersWithEmail(email)).toBe(0);
+    });
+
+    test('signUp with a blank name and business name answers BAD_USER_INPUT naming both fields, and creates no user', async () => {
+      const email = uniqueEmail('blank');
+      const response = await gql(SIGN_UP, { input: { email, password: 'correct horse battery', name: '  ', businessName: '' } });
+      expectGraphQLError(response, 'BAD_USER_INPUT');
+      expect(Object.keys(response.body.errors![0].extensions.errors).sort()).toEqual(['businessName', 'name']);
+      expect(await usersWithEmail(email)).toBe(0);
+    });
+  });
+
+  describe('X-Service-Business-Id picks the active business of a dashboard user', () => {
+    let member: TestMerchant;
+    let otherOwner: TestMerchant;
+    let stranger: TestMerchant;
+
+    beforeAll(async () => {
+      member = await server.signUp();
+      otherOwner = await server.signUp();
+      stranger = await server.signUp();
+      await addMember(otherOwner, member, 'DEVELOPER');
+    });
+
+    test('a user of two businesses picks each of them with the header, on GraphQL and REST', async () => {
+      for (const businessId of [member.businessId, otherOwner.businessId]) {
+        const { business } = expectData(await gql('{ business { id } }', {}, inBusiness(member, businessId)));
+        expect(business.id).toBe(businessId);
+        const config = await server.request('GET', CONFIG, { headers: inBusiness(member, businessId) });
+        expect(config.status).toBe(200);
+        expect(config.body.data.businessId).toBe(businessId);
+      }
+    });
+
+    test('me lists both memberships with their roles', async () => {
+      const { me } = expectData(await gql(ME, {}, bearer(member.token)));
+      expect(me.memberships.map((m: any) => [m.business.id, m.role]).sort()).toEqual(
+        [[member.businessId, 'OWNER'], [otherOwner.businessId, 'DEVELOPER']].sort());
+    });
+
+    test('the header also picks the role: the member is OWNER in one business and DEVELOPER in the other', async () => {
+      const newcomer = await server.signUp();
+      const asDeveloper = await gql(ADD_MEMBER, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, otherOwner.businessId));
+      expectGraphQLError(asDeveloper, 'FORBIDDEN');
+      const asOwner = await gql(ADD_MEMBER, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, member.businessId));
+      expect(expectData(asOwner).addTeamMember.business.id).toBe(member.businessId);
+    });
+
+    test('without the header a user of two businesses has no active business (BAD_REQUEST, 400 on REST), but me still works', async () => {
+      const response = await gql('{ business { id } }', {}, bearer(member.token));
+      expectGraphQLError(response, 'BAD_REQUEST');
+      expect(response.body.errors![0].message).toMatch(/X-Service-Business-Id/);
+      const config = await server.request('GET', CONFIG, { headers: bearer(member.token) });
+      expect(config.status).toBe(400);
+      expect(config.body.error.code).toBe('BAD_REQUEST');
+      expectData(await gql(ME, {}, bearer(member.token)));
+    });
+
+    test.each([
+      ['a business the user does not belong to', () => stranger.businessId],
+      ['an unknown business id', () => crypto.randomUUID()],
+      ['a value that is not a UUID', () => 'not-a-uuid'],
+    ])('X-Service-Business-Id of %s answers NOT_FOUND (GraphQL) and 404 (REST)', async (_name, businessIdOf) => {
+      const headers = inBusiness(member, businessIdOf());
+      expectGraphQLError(await gql('{ business { id } }', {}, headers), 'NOT_FOUND');
+      expectGraphQLError(await gql('{ wallets { id } }', {}, headers), 'NOT_FOUND');
+      const config = await server.request('GET', CONFIG, { headers });
+      expect(config.status).toBe(404);
+      expect(config.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String), statusCode: 404 } });
+    });
+  });
+
+  describe('team and roles', () => {
+    let owner: TestMerchant;
+    let admin: TestMerchant;
+    let developer: TestMerchant;
+    let viewer: TestMerchant;
+    const as = (member: TestMerchant) => inBusiness(member, owner.businessId);
+
+    beforeAll(async () => {
+      owner = await server.signUp();
+      [admin, developer, viewer] = [await server.signUp(), await server.signUp(), await server.signUp()];
+      await addMember(owner, admin, 'ADMIN');
+      await addMember(owner, developer, 'DEVELOPER');
+      await addMember(owner, viewer, 'VIEWER');
+    });
+
+    test('addTeamMember adds an existing user with the role; teamMembers lists every member', async () => {
+      const { teamMembers } = expectData(await gql(TEAM, {}, as(viewer)));
+      expect(teamMembers.map((m: any) => [m.user.email, m.role]).sort()).toEqual([
+        [owner.email, 'OWNER'], [admin.email, 'ADMIN'], [developer.email, 'DEVELOPER'], [viewer.email, 'VIEWER'],
+      ].sort());
+    });
+
+    test('addTeamMember with an email that has no account answers NOT_FOUND', async () => {
+      const response = await gql(ADD_MEMBER, { input: { email: uniqueEmail('ghost'), role: 'VIEWER' } }, bearer(owner.token));
+      expectGraphQLError(response, 'NOT_FOUND');
+    });
+
+    test('addTeamMember of someone who is already a member answers CONFLICT', async () => {
+      const response = await gql(ADD_MEMBER, { input: { email: viewer.email, role: 'ADMIN' } }, bearer(owner.token));
+      expectGraphQLError(response, 'CONFLICT');
+      expect((await rolesOf(owner.businessId))[viewer.userId]).toBe('VIEWER');
+    });
+
+    test('concurrent addTeamMember calls for one user add one membership; every other answers CONFLICT', async () => {
+      const member = await server.signUp();
+      const responses = await Promise.all(Array.from({ length: 6 }, () =>
+        gql(ADD_MEMBER, { input: { email: member.email, role: 'VIEWER' } }, bearer(owner.token))));
+      const codes = responses.map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+      expect(codes).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT', 'OK']);
+      expect((await rolesOf(owner.businessId))[member.userId]).toBe('VIEWER');
+      await gql(REMOVE_MEMBER, { id: await membershipIdOf(owner, member.userId) }, bearer(owner.token));
+    });
+
+    test('addTeamMember with a malformed email answers BAD_USER_INPUT with errors.email', async () => {
+      const response = await gql(ADD_MEMBER, { input: { email: 'nope', role: 'VIEWER' } }, bearer(owner.token));
+      expectGraphQLError(response, 'BAD_USER_INPUT');
+      expect(response.body.errors![0].extensions.errors).toEqual({ email: [expect.any(String)] });
+    });
+
+    test('a VIEWER can read the business, its settings, wallets, credentials (hints) and team', async () => {
+      const response = await gql(
+        '{ business { id } businessSettings { mode } wallets { id currency } apiCredentials { keyHint } teamMembers { role } }', {}, as(viewer));
+      const data = expectData(response);
+      expect(data.business.id).toBe(owner.businessId);
+      expect(data.wallets).toEqual([{ id: expect.any(String), currency: 'USD' }]);
+      expect(data.teamMembers).toHaveLength(4);
+      const rest = await server.request('GET', '/api/v1/business/wallets', { headers: as(viewer) });
+      expect(rest.status).toBe(200);
+    });
+
+    test.each([
+      ['updateBusinessSettings', 'mutation { updateBusinessSettings(input: { webhookUrl: "https://viewer.example.com" }) { webhookUrl } }'],
+      ['sandboxFundWallet', 'mutation { sandboxFundWallet(input: { currency: "USD", amount: "5.00" }) { id } }'],
+      ['regenerateApiKey', 'mutation { regenerateApiKey(mode: TEST) { apiKey } }'],
+      ['createLiveCredentials', CREATE_LIVE],
+      ['addTeamMember', `mutation { addTeamMember(input: { email: "x@example.com", role: VIEWER }) { id } }`],
+    ])('a VIEWER cannot %s: FORBIDDEN, and nothing changes', async (_name, mutation) => {
+      const before = await server.runtime.dataSource.query(
+        `SELECT (SELECT webhook_url FROM business_settings WHERE business_id = $1 AND NOT livemode) AS webhook_url,
+                (SELECT string_agg(key_hash || key_version, ',') FROM api_credentials WHERE business_id = $1) AS credentials,
+                (SELECT count(*)::int FROM journal_transactions WHERE business_id = $1) AS transactions,
+                (SELECT count(*)::int FROM memberships WHERE business_id = $1) AS members`,
+        [owner.businessId],
+      );
+      expectGraphQLError(await gql(mutation, {}, as(viewer)), 'FORBIDDEN');
+      const after = await server.runtime.dataSource.query(
+        `SELECT (SELECT webhook_url FROM business_settings WHERE business_id = $1 AND NOT livemode) AS webhook_url,
+                (SELECT string_agg(key_hash || key_version, ',') FROM api_credentials WHERE business_id = $1) AS credentials,
+                (SELECT count(*)::int FROM journal_transactions WHERE business_id = $1) AS transactions,
+                (SELECT count(*)::int FROM memberships WHERE business_id = $1) AS members`,
+        [owner.businessId],
+      );
+      expect(after).toEqual(before);
+    });
+
+    test('a VIEWER cannot write over REST either: PUT /config, regenerate-api-key and sandbox funding answer 403', async () => {
+      const calls: Array<[string, string, unknown]> = [
+        ['PUT', CONFIG, { webhookUrl: 'https://viewer.example.com' }],
+        ['POST', '/api/v1/business/regenerate-api-key', {}],
+        ['POST', '/api/v1/business/sandbox/wallets/fund', { currency: 'USD', amount: '5.00' }],
+      ];
+      for (const [method, path, body] of calls) {
+        const response = await server.request(method, path, { body, headers: as(viewer) });
+        expect(response.status).toBe(403);
+        expect(response.body.error).toMatchObject({ code: 'FORBIDDEN', statusCode: 403 });
+      }
+    });
+
+    test('a DEVELOPER can set the webhook URL but cannot rename the business or change the team', async () => {
+      const settings = await gql('mutation { updateBusinessSettings(input: { webhookUrl: "https://dev.example.com/hook" }) { webhookUrl } }', {}, as(developer));
+      expect(expectData(settings).updateBusinessSettings.webhookUrl).toBe('https://dev.example.com/hook');
+      expectGraphQLError(await gql('mutation { updateBusinessSettings(input: { name: "Renamed" }) { mode } }', {}, as(developer)), 'FORBIDDEN');
+      expectGraphQLError(await gql(CHANGE_ROLE, { id: await membershipIdOf(owner, viewer.userId), role: 'ADMIN' }, as(developer)), 'FORBIDDEN');
+    });
+
+    test('changeTeamMemberRole changes a role, and the new role applies on the next request', async () => {
+      const member = await server.signUp();
+      const id = await addMember(owner, member, 'VIEWER');
+      expectGraphQLError(await gql('mutation { regenerateApiKey(mode: TEST) { apiKey } }', {}, as(member)), 'FORBIDDEN');
+
+      const changed = await gql(CHANGE_ROLE, { id, role: 'DEVELOPER' }, as(admin));
+      expect(expectData(changed).changeTeamMemberRole).toEqual({ id, role: 'DEVELOPER' });
+      const settings = await gql('mutation { updateBusinessSettings(input: { webhookUrl: "https://member.example.com" }) { webhookUrl } }', {}, as(member));
+      expect(expectData(settings).updateBusinessSettings.webhookUrl).toBe('https://member.example.com');
+    });
+
+    test('removeTeamMember removes the membership; the removed user can no longer select the business', async () => {
+      const member = await server.signUp();
+      const id = await addMember(owner, member, 'DEVELOPER');
+      expectData(await gql('{ business { id } }', {}, as(member)));
+
+      const removed = await gql(REMOVE_MEMBER, { id }, as(admin));
+      expect(expectData(removed).removeTeamMember).toEqual({ id, role: 'DEVELOPER' });
+      expectGraphQLError(await gql('{ business { id } }', {}, as(member)), 'NOT_FOUND');
+      expect((await server.request('GET', CONFIG, { headers: as(member) })).status).toBe(404);
+      expect((await rolesOf(owner.businessId))[member.userId]).toBeUndefined();
+    });
+
+    test('an unknown or malformed membership id answers NOT_FOUND', async () => {
+      for (const id of [crypto.randomUUID(), 'not-a-uuid']) {
+        expectGraphQLError(await gql(CHANGE_ROLE, { id, role: 'VIEWER' }, bearer(owner.token)), 'NOT_FOUND');
+        expectGraphQLError(await gql(REMOVE_MEMBER, { id }, bearer(owner.token)), 'NOT_FOUND');
+      }
+    });
+
+    test('only an OWNER grants OWNER: an ADMIN answers FORBIDDEN on add and on change', async () => {
+      const member = await server.signUp();
+      expectGraphQLError(await gql(ADD_MEMBER, { input: { email: member.email, role: 'OWNER' } }, as(admin)), 'FORBIDDEN');
+      const id = await addMember(owner, member, 'VIEWER');
+      expectGraphQLError(await gql(CHANGE_ROLE, { id, role: 'OWNER' }, as(admin)), 'FORBIDDEN');
+      expectGraphQLError(await gql(CHANGE_ROLE, { id: await membershipIdOf(owner, admin.userId), role: 'OWNER' }, as(admin)), 'FORBIDDEN');
+      expect((await rolesOf(owner.businessId))[member.userId]).toBe('VIEWER');
+      expect((await rolesOf(owner.businessId))[admin.userId]).toBe('ADMIN');
+
+      expect(expectData(await gql(CHANGE_ROLE, { id, role: 'OWNER' }, as(owner))).changeTeamMemberRole.role).toBe('OWNER');
+      // Back to VIEWER, so the business keeps a single OWNER for the tests below.
+      expect(expectData(await gql(CHANGE_ROLE, { id, role: 'VIEWER' }, as(owner))).changeTeamMemberRole.role).toBe('VIEWER');
+    });
+
+    test('an ADMIN cannot demote or remove an OWNER (FORBIDDEN)', async () => {
+      const ownerMembership = await membershipIdOf(owner, owner.userId);
+      expectGraphQLError(await gql(CHANGE_ROLE, { id: ownerMembership, role: 'ADMIN' }, as(admin)), 'FORBIDDEN');
+      expectGraphQLError(await gql(REMOVE_MEMBER, { id: ownerMembership }, as(admin)), 'FORBIDDEN');
+      expect((await rolesOf(owner.businessId))[owner.userId]).toBe('OWNER');
+    });
+
+    test('the last OWNER cannot be demoted or removed (CONFLICT)', async () => {
+      const ownerMembership = await membershipIdOf(owner, owner.userId);
+      expectGraphQLError(await gql(CHANGE_ROLE, { id: ownerMembership, role: 'ADMIN' }, as(owner)), 'CONFLICT');
+      expectGraphQLError(await gql(REMOVE_MEMBER, { id: ownerMembership }, as(owner)), 'CONFLICT');
+      expect((await rolesOf(owner.businessId))[owner.userId]).toBe('OWNER');
+    });
+
+    test('with two OWNERs one may step down or be removed', async () => {
+      const founder = await server.signUp();
+      const partner = await server.signUp();
+      const partnerId = await addMember(founder, partner, 'OWNER');
+      const founderId = await membershipIdOf(founder, founder.userId);
+
+      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'ADMIN' }, bearer(founder.token))).changeTeamMemberRole.role).toBe('ADMIN');
+      expectGraphQLError(await gql(REMOVE_MEMBER, { id: partnerId }, inBusiness(partner, founder.businessId)), 'CONFLICT');
+      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'OWNER' }, inBusiness(partner, founder.businessId))).changeTeamMemberRole.role).toBe('OWNER');
+      expect(expectData(await gql(REMOVE_MEMBER, { id: partnerId }, bearer(founder.token))).removeTeamMember.id).toBe(partnerId);
+    });
+
+    test('two OWNERs demoting each other at the same moment leave exactly one OWNER', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const first = await server.signUp();
+        const second = await server.signUp();
+        const secondId = await addMember(first, second, 'OWNER');
+        const firstId = await membershipIdOf(first, first.userId);
+        const responses = await Promise.all([
+          gql(CHANGE_ROLE, { id: secondId, role: 'ADMIN' }, bearer(first.token)),
+          gql(CHANGE_ROLE, { id: firstId, role: 'ADMIN' }, inBusiness(second, first.businessId)),
+        ]);
+        const owners = Object.values(await rolesOf(first.businessId)).filter((role) => role === 'OWNER');
+        expect(owners).toHaveLength(1);
+        const codes = responses.map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+        expect(codes).toEqual(['CONFLICT', 'OK']);
+      }
+    });
+
+    test('createLiveCredentials by an ADMIN or DEVELOPER answers FORBIDDEN', async () => {
+      expectGraphQLError(await gql(CREATE_LIVE, {}, as(admin)), 'FORBIDDEN');
+      expectGraphQLError(await gql(CREATE_LIVE, {}, as(developer)), 'FORBIDDEN');
+      const [row] = await server.runtime.dataSource.query(
+        'SELECT count(*)::int AS count FROM api_credentials WHERE business_id = $1 AND livemode', [owner.businessId]);
+      expect(row.count).toBe(0);
+    });
+
+    test('createLiveCredentials by the OWNER returns bk_live_/bs_live_ credentials once; a second call answers CONFLICT', async () => {
+      const business = await server.signUp();
+      const { createLiveCredentials } = expectData(await gql(CREATE_LIVE, {}, bearer(business.token)));
+      expect(createLiveCredentials).toEqual({
+        mode: 'LIVE', apiKey: expect.stringMatching(/^bk_live_/), apiSecret: expect.stringMatching(/^bs_live_/),
+      });
+      const config = await server.request('GET', CONFIG, { headers: { 'x-api-key': createLiveCredentials.apiKey } });
+      expect(config.body.data).toMatchObject({ businessId: business.businessId, livemode: true });
+
+      expectGraphQLError(await gql(CREATE_LIVE, {}, bearer(business.token)), 'CONFLICT');
+      const stillWorks = await server.request('GET', CONFIG, { headers: { 'x-api-key': createLiveCredentials.apiKey } });
+      expect(stillWorks.status).toBe(200);
+    });
+  });
+
+  describe('API credentials act for their business and mode only; people decisions stay with dashboard users', () => {
+    test('a test API key or API token cannot issue live credentials (FORBIDDEN), and none are created', async () => {
+      const business = await server.signUp();
+      const exchanged = await server.request('POST', '/api/v1/business/auth/token', {
+        body: { apiKey: business.apiKey, apiSecret: business.apiSecret },
+      });
+      for (const headers of [{ 'x-api-key': business.apiKey }, bearer(exchanged.body.data.accessToken)]) {
+        expectGraphQLError(await gql(CREATE_LIVE, {}, headers), 'FORBIDDEN');
+      }
+      const [row] = await server.runtime.dataSource.query(
+        'SELECT count(*)::int AS count FROM api_credentials WHERE business_id = $1 AND livemode', [business.businessId]);
+      expect(row.count).toBe(0);
+    });
+
+    test('a test API key cannot regenerate the live key (FORBIDDEN), but regenerates its own', async () => {
+      const business = await server.signUp();
+      const live = expectData(await gql(CREATE_LIVE, {}, bearer(business.token))).createLiveCredentials;
+      expectGraphQLError(await gql('mutation { regenerateApiKey(mode: LIVE) { apiKey } }', {}, { 'x-api-key': business.apiKey }), 'FORBIDDEN');
+      expect((await server.request('GET', CONFIG, { headers: { 'x-api-key': live.apiKey } })).status).toBe(200);
+
+      const own = await gql('mutation { regenerateApiKey(mode: TEST) { mode apiKey } }', {}, { 'x-api-key': business.apiKey });
+      expect(expectData(own).regenerateApiKey).toEqual({ mode: 'TEST', apiKey: expect.stringMatching(/^bk_test_/) });
+    });
+
+    test('an API key cannot add, re-role or remove team members (FORBIDDEN)', async () => {
+      const business = await server.signUp();
+      const outsider = await server.signUp();
+      const headers = { 'x-api-key': business.apiKey };
+      const ownerMembership = await membershipIdOf(business, business.userId);
+      expectGraphQLError(await gql(ADD_MEMBER, { input: { email: outsider.email, role: 'OWNER' } }, headers), 'FORBIDDEN');
+      expectGraphQLError(await gql(CHANGE_ROLE, { id: ownerMembership, role: 'VIEWER' }, headers), 'FORBIDDEN');
+      expectGraphQLError(await gql(REMOVE_MEMBER, { id: ownerMembership }, headers), 'FORBIDDEN');
+      expect(await rolesOf(business.businessId)).toEqual({ [business.userId]: 'OWNER' });
+    });
+
+    test('a test API key lists only its own mode in apiCredentials', async () => {
+      const business = await server.signUp();
+      expectData(await gql(CREATE_LIVE, {}, bearer(business.token)));
+      const byKey = expectData(await gql('{ apiCredentials { mode } }', {}, { 'x-api-key': business.apiKey }));
+      expect(byKey.apiCredentials).toEqual([{ mode: 'TEST' }]);
+      const byOwner = expectData(await gql('{ apiCredentials { mode } }', {}, bearer(business.token)));
+      expect(byOwner.apiCredentials).toEqual([{ mode: 'TEST' }, { mode: 'LIVE' }]);
+    });
+  });
+});
