@@ -445,6 +445,24 @@ describe('Authentication (interface document, Authentication)', () => {
       expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: expect.any(Array) } });
     });
 
+    test('webhookUrl null removes the URL', async () => {
+      await put(business.apiKey, { webhookUrl: 'https://before.example.com/hook' });
+      const response = await put(business.apiKey, { webhookUrl: null });
+      expect(response.status).toBe(200);
+      expect(response.body.data.webhookUrl).toBeNull();
+      expect(await webhookUrlOf(business.apiKey)).toBeNull();
+    });
+
+    test('a body without webhookUrl is refused with 400 VALIDATION_ERROR, and nothing changes', async () => {
+      await put(business.apiKey, { webhookUrl: 'https://before.example.com/hook' });
+      for (const body of [{}, { url: 'https://other.example.com' }]) {
+        const response = await put(business.apiKey, body);
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: expect.any(Array) } });
+      }
+      expect(await webhookUrlOf(business.apiKey)).toBe('https://before.example.com/hook');
+    });
+
     test('a plain http URL is accepted with test credentials', async () => {
       const response = await put(business.apiKey, { webhookUrl: 'http://hooks.example.com/test' });
       expect(response.status).toBe(200);

@@ -47,6 +47,10 @@ const tokenExchangeSchema = z.object({
   apiSecret: z.string({ error: 'is required' }).min(1, 'is required'),
 });
 
+const webhookConfigSchema = z.object({
+  webhookUrl: z.union([absoluteUrlSchema, z.null()], { error: 'is required: an absolute http(s) URL, or null to remove it' }),
+});
+
 const settingsSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(200).optional(),
   webhookUrl: absoluteUrlSchema.nullable().optional(),
@@ -271,6 +275,12 @@ export class IdentityService {
       }
       return { business: await this.business(tx), settings: await this.settings(tx) };
     });
+  }
+
+  /** `PUT /business/config`: sets (or, with null, removes) the webhook URL of the context's mode. */
+  async configureWebhook(ctx: RequestContext, input: unknown) {
+    const { webhookUrl } = parseInput(webhookConfigSchema, input ?? {});
+    return this.updateSettings(ctx, { webhookUrl });
   }
 
   // ---------------------------------------------------------------- credentials

@@ -1,7 +1,16 @@
 import { FastifyInstance } from 'fastify';
 import { Core } from '../../domain/core';
+import { Business, BusinessSettings } from '../../domain/identity/identity.entities';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
+
+const configJson = (business: Business, settings: BusinessSettings) => ({
+  businessId: business.id,
+  businessName: business.name,
+  livemode: settings.livemode,
+  webhookUrl: settings.webhookUrl,
+  updatedAt: settings.updatedAt.toISOString(),
+});
 
 /** Authentication and business configuration (interface document, Authentication). */
 export function identityRoutes(app: FastifyInstance, core: Core) {
@@ -15,27 +24,13 @@ export function identityRoutes(app: FastifyInstance, core: Core) {
   });
 
   app.put('/api/v1/business/config', async (request) => {
-    const ctx = authenticated(request);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const { business, settings } = await core.identity.updateSettings(ctx, { webhookUrl: body.webhookUrl ?? undefined });
-    return success({
-      businessId: business.id,
-      businessName: business.name,
-      livemode: settings.livemode,
-      webhookUrl: settings.webhookUrl,
-      updatedAt: settings.updatedAt.toISOString(),
-    });
+    const { business, settings } = await core.identity.configureWebhook(authenticated(request), request.body);
+    return success(configJson(business, settings));
   });
 
   app.get('/api/v1/business/config', async (request) => {
     const ctx = authenticated(request);
     const [business, settings] = await Promise.all([core.identity.business(ctx), core.identity.settings(ctx)]);
-    return success({
-      businessId: business.id,
-      businessName: business.name,
-      livemode: settings.livemode,
-      webhookUrl: settings.webhookUrl,
-      updatedAt: settings.updatedAt.toISOString(),
-    });
+    return success(configJson(business, settings));
   });
 }
