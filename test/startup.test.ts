@@ -22,7 +22,7 @@ describe('npm start (the server process)', () => {
     const env = { DATABASE_URL: databaseUrl, TESSERA_DATA_DIR: dataDir, WORKER_IN_PROCESS: 'true' };
     try {
       const port = await freePort();
-      const first = spawnTs(MAIN, [], { ...env, PORT: String(port) });
+      const first = spawnTs(MAIN, [], { ...env, PORT: String(port), LOG_LEVEL: 'info' });
       await first.waitFor(/Ready on/);
       const apiKey = /apiKey:\s+(bk_test_\S+)/.exec(first.output())?.[1];
       const apiSecret = /apiSecret:\s+(bs_test_\S+)/.exec(first.output())?.[1];
@@ -34,6 +34,19 @@ describe('npm start (the server process)', () => {
       });
       expect(token.status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+      // Structured request logs carry the request id and never a credential.
+      const readyAt = first.output().indexOf('Ready on');
+      const wallets = await fetch(`http://127.0.0.1:${port}/api/v1/business/wallets`, {
+        headers: { 'x-api-key': apiKey!, 'x-request-id': 'log-check-1' },
+      });
+      expect(wallets.headers.get('x-request-id')).toBe('log-check-1');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const requestLogs = first.output().slice(readyAt);
+      expect(requestLogs).toMatch(/"reqId":"log-check-1"/);
+      expect(requestLogs).not.toContain(apiKey!);
+      expect(requestLogs).not.toContain(apiSecret!);
+      expect(requestLogs).not.toContain('"accessToken"');
 
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
