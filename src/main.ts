@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from './config';
 import { buildTesseraSchema } from './graphql/schema';
 import { buildApp } from './http/app';
-import { startWorker } from './jobs/worker';
+import { startWorker, stopWorker } from './jobs/worker';
 import { openRuntime, seedSandboxBusiness } from './runtime';
 
 async function main() {
@@ -29,6 +29,12 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Connections the database closes while it stops are expected now, not a crash.
+    process.on('uncaughtException', (error: Error & { code?: string }) => {
+      if (error.code === '57P01') return;
+      say(`Error during shutdown: ${error.message}`);
+      process.exit(1);
+    });
     say(`${signal} received: finishing in-flight requests and shutting down`);
     const force = setTimeout(() => {
       say('Shutdown grace period elapsed; exiting');
@@ -37,7 +43,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
-      await worker?.stop();
+      if (worker) await stopWorker(worker);
       await runtime.close();
       say('Stopped');
       process.exit(0);

@@ -79,7 +79,7 @@ describe('npm start (the server process)', () => {
       const health = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(health.status).toBe(200);
       server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
+      expect({ exitCode: await server.exited, output: server.output() }).toEqual({ exitCode: 0, output: expect.stringContaining('Stopped') });
       expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

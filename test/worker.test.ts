@@ -1,4 +1,4 @@
-import { startWorker } from '../src/jobs/worker';
+import { startWorker, stopWorker } from '../src/jobs/worker';
 import { TestServer, startTestServer } from './support/harness';
 
 describe('background worker (graphile-worker in the same database)', () => {
@@ -25,7 +25,7 @@ describe('background worker (graphile-worker in the same database)', () => {
       }
       expect(keys).toEqual(['live']);
     } finally {
-      await worker.stop();
+      await stopWorker(worker);
     }
   });
 });

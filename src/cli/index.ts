@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { loadConfig } from '../config';
 import { generateMigration } from '../db/migration-generator';
 import { LedgerService } from '../domain/ledger/ledger.service';
-import { startWorker } from '../jobs/worker';
+import { startWorker, stopWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
 
 const program = new Command();
@@ -47,7 +47,7 @@ program
     const worker = await startWorker(runtime.core, runtime.databaseUrl, say);
     say('Worker running; SIGTERM or SIGINT stops it after the jobs in hand');
     const stop = async () => {
-      await worker.stop();
+      await stopWorker(worker);
       await runtime.close();
       process.exit(0);
     };

@@ -31,3 +31,9 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
     }),
   });
 }
+
+/** Stops taking jobs, waits for those in hand, and releases every database connection. */
+export async function stopWorker(worker: Runner): Promise<void> {
+  await worker.stop();
+  await worker.promise.catch(() => undefined);
+}
