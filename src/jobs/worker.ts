@@ -1,4 +1,5 @@
 import { Logger, Runner, TaskList, run } from 'graphile-worker';
+import { Pool } from 'pg';
 import { Core } from '../domain/core';
 
 /**
@@ -18,9 +19,18 @@ export function taskList(core: Core): TaskList {
 
 const CRONTAB = ['0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys'].join('\n');
 
-export async function startWorker(core: Core, databaseUrl: string, log: (line: string) => void): Promise<Runner> {
-  return run({
-    connectionString: databaseUrl,
+export interface Worker {
+  runner: Runner;
+  pool: Pool;
+}
+
+export async function startWorker(core: Core, databaseUrl: string, log: (line: string) => void): Promise<Worker> {
+  // The worker's own pool, so shutdown can close every one of its connections before the
+  // (possibly embedded) database stops.
+  const pool = new Pool({ connectionString: databaseUrl, max: core.config.workerConcurrency + 2 });
+  pool.on('error', (error) => log(`[worker] database connection error: ${error.message}`));
+  const runner = await run({
+    pgPool: pool,
     concurrency: core.config.workerConcurrency,
     noHandleSignals: true,
     pollInterval: 2000,
@@ -30,10 +40,12 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
       if (level === 'error' || level === 'warning') log(`[worker] ${message}`);
     }),
   });
+  return { runner, pool };
 }
 
-/** Stops taking jobs, waits for those in hand, and releases every database connection. */
-export async function stopWorker(worker: Runner): Promise<void> {
-  await worker.stop();
-  await worker.promise.catch(() => undefined);
+/** Stops taking jobs, waits for those in hand, and closes every database connection of the worker. */
+export async function stopWorker(worker: Worker): Promise<void> {
+  await worker.runner.stop();
+  await worker.runner.promise.catch(() => undefined);
+  await worker.pool.end();
 }
