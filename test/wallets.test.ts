@@ -201,7 +201,7 @@ describe('Wallets', () => {
       expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400, errors: expect.any(Object) } });
     });
 
-    test('live credentials see only live wallets, and sandbox funding is refused in live mode', async () => {
+    test('live credentials come with their own live USD wallet, see only live wallets, and sandbox funding is refused in live mode', async () => {
       const merchant = await server.signUp();
       const testWallet = await usdWallet(merchant);
       const issued = await server.graphql(`mutation { createLiveCredentials { apiKey } }`, {}, { authorization: `Bearer ${merchant.token}` });
@@ -214,7 +214,10 @@ describe('Wallets', () => {
 
       const list = await server.request('GET', WALLETS, { headers: live });
       expect(list.status).toBe(200);
-      expect(list.body.data.items.every((wallet: { livemode: boolean }) => wallet.livemode)).toBe(true);
+      expect(list.body.data.items).toEqual([
+        expect.objectContaining({ currency: 'usd', livemode: true, balance: '0.00' }),
+      ]);
+      expect(list.body.data.items[0].id).not.toBe(testWallet.id);
       expect((await server.request('GET', `${WALLETS}/${testWallet.id}`, { headers: live })).status).toBe(404);
     });
   });

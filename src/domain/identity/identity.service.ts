@@ -81,7 +81,8 @@ export class IdentityService {
   constructor(
     private readonly tokens: TokenSigner,
     private readonly secretBox: SecretBox,
-    private readonly onBusinessCreated: (ctx: RequestContext, business: Business) => Promise<void>,
+    /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
+    private readonly onModeEnabled: (ctx: RequestContext) => Promise<void>,
   ) {}
 
   // ---------------------------------------------------------------- authentication
@@ -241,7 +242,7 @@ export class IdentityService {
     ]);
     await tx.repo(Membership).save(tx.repo(Membership).create({ userId: ownerUserId, businessId: business.id, role: Role.OWNER }));
     const credentials = await this.issueCredentials(tx, business.id, Mode.TEST);
-    await this.onBusinessCreated(tx.forBusiness(business.id, Mode.TEST), business);
+    await this.onModeEnabled(tx.forBusiness(business.id, Mode.TEST));
     return { business, credentials };
   }
 
@@ -298,7 +299,9 @@ export class IdentityService {
     return inTransaction(ctx, async (tx) => {
       const existing = await tx.repo(ApiCredential).findOne({ where: { businessId: tx.requireBusiness(), livemode: true } });
       if (existing) throw new DomainError(ErrorCode.CONFLICT, 'Live credentials already exist; regenerate the key instead');
-      return this.issueCredentials(tx, tx.requireBusiness(), Mode.LIVE);
+      const credentials = await this.issueCredentials(tx, tx.requireBusiness(), Mode.LIVE);
+      await this.onModeEnabled(tx.forBusiness(tx.requireBusiness(), Mode.LIVE));
+      return credentials;
     });
   }
 
