@@ -28,6 +28,10 @@ export interface Config {
   workerInProcess: boolean;
   subscriptionRecheckMs: number;
   workerConcurrency: number;
+  workerPollIntervalMs: number;
+  webhookTimeoutMs: number;
+  /** Delay before each delivery attempt, in seconds: the first is attempt 1, its length is the attempt limit. */
+  webhookRetryScheduleSeconds: number[];
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -44,6 +48,16 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((item) => Number(item.trim()));
+  if (values.some((value) => !Number.isFinite(value) || value < 0)) {
+    throw new Error(`Configuration error: ${name} must be a comma-separated list of non-negative seconds, got "${raw}"`);
+  }
+  return values;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -72,6 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
     workerInProcess: bool(env, 'WORKER_IN_PROCESS', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
+    workerPollIntervalMs: int(env, 'WORKER_POLL_INTERVAL_MS', 2000),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30_000),
+    webhookRetryScheduleSeconds: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE_S', [0, 30, 60, 90, 120]),
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
   };
 }

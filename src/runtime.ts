@@ -6,6 +6,7 @@ import { EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { Core, createCore } from './domain/core';
 import { createTesseraPubSub } from './domain/events/pubsub';
 import { Business } from './domain/identity/identity.entities';
+import { installJobQueue } from './jobs/worker';
 import { resolveSecrets } from './secrets';
 
 export interface Runtime {
@@ -23,7 +24,7 @@ export interface RuntimeOptions {
 
 /**
  * Opens the database (DATABASE_URL, or the embedded PostgreSQL in `<dataDir>/pg`), runs pending
- * migrations and wires the domain. Used by the server, the workers, the CLI and the tests.
+ * migrations (Tessera's, then the job queue's) and wires the domain. Used by the server, the workers, the CLI and the tests.
  */
 export async function openRuntime(config: Config, { migrate = true, log = () => undefined }: RuntimeOptions = {}): Promise<Runtime> {
   let embedded: EmbeddedDatabase | null = null;
@@ -40,6 +41,7 @@ export async function openRuntime(config: Config, { migrate = true, log = () => 
     if (migrate) {
       const ran = await runMigrations(dataSource);
       if (ran.length > 0) log(`Ran migrations: ${ran.join(', ')}`);
+      await installJobQueue(databaseUrl, log);
     }
   } catch (error) {
     if (dataSource.isInitialized) await dataSource.destroy();

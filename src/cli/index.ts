@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { loadConfig } from '../config';
 import { generateMigration } from '../db/migration-generator';
 import { LedgerService } from '../domain/ledger/ledger.service';
-import { startWorker, stopWorker } from '../jobs/worker';
+import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
 
 const program = new Command();
@@ -18,6 +18,7 @@ program
     const runtime = await openRuntime(loadConfig(), { migrate: false });
     try {
       const ran = await runtime.dataSource.runMigrations({ transaction: 'each' });
+      await installJobQueue(runtime.databaseUrl);
       print({ migrated: ran.map((migration) => migration.name) });
     } finally {
       await runtime.close();

@@ -2,6 +2,7 @@ import { ApiCredential, Business, BusinessSettings, Membership, User } from '../
 import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from '../domain/ledger/ledger.entities';
 import { DomainEvent } from '../domain/events/event.entity';
 import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
+import { WebhookDelivery } from '../domain/webhooks/webhook-delivery.entity';
 
 export const entities = [
   User,
@@ -15,4 +16,5 @@ export const entities = [
   JournalEntry,
   DomainEvent,
   IdempotencyRecord,
+  WebhookDelivery,
 ];

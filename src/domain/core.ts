@@ -11,6 +11,7 @@ import { TesseraPubSub } from './events/pubsub';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { RequestContext } from './shared/context';
 import { SecretBox } from './shared/crypto';
+import { WebhookService } from './webhooks/webhook.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -22,13 +23,12 @@ export interface Core {
   wallets: WalletService;
   events: EventService;
   idempotency: IdempotencyService;
+  webhooks: WebhookService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
 export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub): Core {
   const ledger = new LedgerService();
-  const events = new EventService(pubSub);
-  const wallets = new WalletService(ledger, events, pubSub);
   const secretBox = new SecretBox(secrets.masterKey);
   const identity = new IdentityService(
     new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
@@ -37,6 +37,12 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       await wallets.provisionWallet(ctx, 'USD');
     },
   );
+  const webhooks = new WebhookService(
+    { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds },
+    (ctx) => identity.apiSecretOf(ctx),
+  );
+  const events = new EventService(pubSub, webhooks);
+  const wallets = new WalletService(ledger, events, pubSub);
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
   return {
     config,
@@ -47,6 +53,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     wallets,
     events,
     idempotency,
+    webhooks,
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }

@@ -1,6 +1,8 @@
-import { Logger, Runner, TaskList, run } from 'graphile-worker';
+import { Logger, Runner, TaskList, run, runMigrations } from 'graphile-worker';
 import { Pool } from 'pg';
 import { Core } from '../domain/core';
+import { RequestContext } from '../domain/shared/context';
+import { DELIVER_WEBHOOK_TASK } from '../domain/webhooks/webhook.service';
 
 /**
  * Background work on graphile-worker: a PostgreSQL-backed queue in the same database, picked up
@@ -14,7 +16,24 @@ export function taskList(core: Core): TaskList {
       const purged = await core.idempotency.purgeExpired(core.dataSource);
       if (purged > 0) helpers.logger.info(`purged ${purged} expired idempotency keys`);
     },
+    /** One attempt of one webhook delivery; a failure schedules the next attempt itself. */
+    [DELIVER_WEBHOOK_TASK]: async (payload) => {
+      const { deliveryId } = payload as { deliveryId: string };
+      await core.webhooks.attempt(RequestContext.system(core.dataSource, 'webhooks'), deliveryId);
+    },
   };
+}
+
+const quietLogger = (log: (line: string) => void) => new Logger(() => (level, message) => {
+  if (level === 'error' || level === 'warning') log(`[worker] ${message}`);
+});
+
+/**
+ * Creates or upgrades graphile-worker's schema, so jobs can be enqueued in SQL (as events do in
+ * their transaction) before any worker has started against the database.
+ */
+export async function installJobQueue(databaseUrl: string, log: (line: string) => void = () => undefined): Promise<void> {
+  await runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) });
 }
 
 const CRONTAB = ['0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys'].join('\n');
@@ -33,12 +52,10 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
     pgPool: pool,
     concurrency: core.config.workerConcurrency,
     noHandleSignals: true,
-    pollInterval: 2000,
+    pollInterval: core.config.workerPollIntervalMs,
     taskList: taskList(core),
     crontab: CRONTAB,
-    logger: new Logger(() => (level, message) => {
-      if (level === 'error' || level === 'warning') log(`[worker] ${message}`);
-    }),
+    logger: quietLogger(log),
   });
   return { runner, pool };
 }

@@ -1,13 +1,18 @@
 import { RequestContext } from '../shared/context';
+import { WebhookService } from '../webhooks/webhook.service';
 import { DomainEvent } from './event.entity';
 import { PublishedEvent, TesseraPubSub, Topic } from './pubsub';
 
 /**
  * The one event emitter. `record` writes the event row in the caller's transaction (the
- * transactional outbox) and publishes it to subscribers only after that transaction commits.
+ * transactional outbox), with its webhook delivery and that delivery's job, and publishes it to
+ * subscribers only after that transaction commits.
  */
 export class EventService {
-  constructor(private readonly pubSub: TesseraPubSub) {}
+  constructor(
+    private readonly pubSub: TesseraPubSub,
+    private readonly webhooks: WebhookService,
+  ) {}
 
   async record(ctx: RequestContext, type: string, data: Record<string, unknown>): Promise<DomainEvent> {
     if (!ctx.inTransaction) throw new Error('EventService.record must run inside a transaction');
@@ -15,6 +20,7 @@ export class EventService {
     const event = await ctx.repo(DomainEvent).save(
       ctx.repo(DomainEvent).create({ businessId, livemode: ctx.livemode, type, data }),
     );
+    await this.webhooks.enqueueForEvent(ctx, event);
     const published: PublishedEvent = {
       id: event.id,
       businessId,

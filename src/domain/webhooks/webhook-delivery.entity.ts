@@ -1,0 +1,67 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { DomainEvent } from '../events/event.entity';
+
+/**
+ * pending: enqueued, not attempted yet. succeeded: an attempt got a 2xx in time.
+ * failed: the last attempt failed and another is scheduled (`nextRetryAt`).
+ * permanently_failed: every attempt of the schedule failed; only a manual redelivery sends it again.
+ */
+export enum WebhookDeliveryStatus {
+  PENDING = 'pending',
+  SUCCEEDED = 'succeeded',
+  FAILED = 'failed',
+  PERMANENTLY_FAILED = 'permanently_failed',
+}
+
+/** The `{ event, timestamp, data }` body a delivery POSTs. */
+export interface WebhookPayload {
+  event: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** One event on its way to one URL, with the outcome of its latest attempt. */
+@Entity('webhook_deliveries')
+@Index('ix_webhook_deliveries_business_mode_created', ['businessId', 'livemode', 'createdAt'])
+export class WebhookDelivery {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+
+  @Column('boolean') livemode: boolean;
+
+  @Index('ix_webhook_deliveries_event')
+  @Column('uuid') eventId: string;
+
+  @ManyToOne(() => DomainEvent)
+  @JoinColumn({ name: 'event_id' })
+  event?: DomainEvent;
+
+  @Column('text') eventType: string;
+
+  /** The URL as configured when the event was recorded. */
+  @Column('text') url: string;
+
+  @Column('jsonb') payload: WebhookPayload;
+
+  @Column({ type: 'enum', enum: WebhookDeliveryStatus, enumName: 'webhook_delivery_status', default: WebhookDeliveryStatus.PENDING })
+  status: WebhookDeliveryStatus;
+
+  @Column('integer', { default: 0 }) attemptCount: number;
+
+  @Column('timestamptz', { nullable: true }) lastAttemptAt: Date | null;
+
+  @Column('timestamptz', { nullable: true }) nextRetryAt: Date | null;
+
+  @Column('integer', { nullable: true }) responseStatus: number | null;
+
+  /** The first 2 KB of the latest response body. */
+  @Column('text', { nullable: true }) responseBody: string | null;
+
+  @Column('integer', { nullable: true }) responseTimeMs: number | null;
+
+  @Column('text', { nullable: true }) errorMessage: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

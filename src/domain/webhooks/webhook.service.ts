@@ -1,0 +1,185 @@
+import crypto from 'node:crypto';
+import { DomainEvent } from '../events/event.entity';
+import { BusinessSettings, Mode } from '../identity/identity.entities';
+import { RequestContext, inTransaction } from '../shared/context';
+import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
+
+/** The job that makes one attempt of one delivery. */
+export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
+
+const RESPONSE_BODY_LIMIT_BYTES = 2048;
+
+export interface WebhookSettings {
+  timeoutMs: number;
+  /** Delay before each attempt in seconds; attempt n waits `retryScheduleSeconds[n - 1]`. */
+  retryScheduleSeconds: number[];
+}
+
+interface AttemptOutcome {
+  ok: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  responseTimeMs: number;
+  errorMessage: string | null;
+}
+
+/**
+ * The headers of a delivery: the documented `X-Service-Signature` (hex HMAC-SHA256 of the body)
+ * and, in addition, Standard Webhooks' `webhook-*` headers. Both are keyed with the bytes of the
+ * business's API secret of the mode; a Standard Webhooks library takes it as
+ * `new Webhook(secret, { format: 'raw' })` (or base64 of those bytes).
+ */
+export function signedHeaders(body: string, secret: string, delivery: { id: string; eventType: string }, sentAt: Date): Record<string, string> {
+  const timestamp = Math.floor(sentAt.getTime() / 1000).toString();
+  const hmac = (message: string) => crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8');
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Tessera-Webhooks/1',
+    'x-service-signature': hmac(body).digest('hex'),
+    'x-service-event': delivery.eventType,
+    'webhook-id': delivery.id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${hmac(`${delivery.id}.${timestamp}.${body}`).digest('base64')}`,
+  };
+}
+
+/** The bytes every attempt sends: the stored payload, always serialized in the documented key order. */
+export const bodyOf = (payload: WebhookPayload) =>
+  JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data });
+
+/**
+ * Webhook deliveries to the business's own `webhookUrl` of the event's mode. A delivery row and its
+ * first job are written in the event's transaction; each attempt is one graphile-worker job, and a
+ * failed attempt schedules the next one (per the retry schedule) in the transaction recording it.
+ */
+export class WebhookService {
+  constructor(
+    private readonly settings: WebhookSettings,
+    private readonly signingSecretOf: (ctx: RequestContext) => Promise<string | null>,
+  ) {}
+
+  async enqueueForEvent(tx: RequestContext, event: DomainEvent): Promise<WebhookDelivery | null> {
+    if (!tx.inTransaction) throw new Error('WebhookService.enqueueForEvent must run inside the event\'s transaction');
+    const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
+    if (!settings?.webhookUrl) return null;
+    const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
+      businessId: event.businessId,
+      livemode: event.livemode,
+      eventId: event.id,
+      eventType: event.type,
+      url: settings.webhookUrl,
+      payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
+      status: WebhookDeliveryStatus.PENDING,
+    }));
+    const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
+    await this.scheduleAttempt(tx, delivery.id, firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null);
+    return delivery;
+  }
+
+  /** One attempt of a delivery (the `deliver_webhook` job). Finished deliveries are left alone. */
+  async attempt(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery | null> {
+    const delivery = await ctx.repo(WebhookDelivery).findOne({ where: { id: deliveryId } });
+    if (!delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
+      return null;
+    }
+    const business = ctx.forBusiness(delivery.businessId, delivery.livemode ? Mode.LIVE : Mode.TEST);
+    const secret = await this.signingSecretOf(business);
+    const attemptedAt = new Date();
+    const outcome = secret
+      ? await this.post(delivery, secret, attemptedAt)
+      : { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: 'The business has no API secret for this mode to sign with' };
+    return inTransaction(ctx, async (tx) => {
+      const attemptCount = delivery.attemptCount + 1;
+      const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
+      const nextRetryAt = retryDelaySeconds === undefined ? null : new Date(Date.now() + retryDelaySeconds * 1000);
+      const status = outcome.ok
+        ? WebhookDeliveryStatus.SUCCEEDED
+        : nextRetryAt ? WebhookDeliveryStatus.FAILED : WebhookDeliveryStatus.PERMANENTLY_FAILED;
+      await tx.repo(WebhookDelivery).update({ id: delivery.id }, {
+        status,
+        attemptCount,
+        lastAttemptAt: attemptedAt,
+        nextRetryAt,
+        responseStatus: outcome.responseStatus,
+        responseBody: outcome.responseBody,
+        responseTimeMs: outcome.responseTimeMs,
+        errorMessage: outcome.errorMessage,
+      });
+      if (nextRetryAt) await this.scheduleAttempt(tx, delivery.id, nextRetryAt);
+      return tx.repo(WebhookDelivery).findOneOrFail({ where: { id: delivery.id } });
+    });
+  }
+
+  /**
+   * The job is keyed by the delivery, so a delivery has at most one pending attempt; graphile-worker's
+   * own retries are off (max_attempts 1) because the retry schedule is ours.
+   */
+  private async scheduleAttempt(tx: RequestContext, deliveryId: string, runAt: Date | null): Promise<void> {
+    await tx.em.query(
+      `SELECT graphile_worker.add_job($1, json_build_object('deliveryId', $2::text), run_at := $3::timestamptz, job_key := $2::text, max_attempts := 1)`,
+      [DELIVER_WEBHOOK_TASK, deliveryId, runAt],
+    );
+  }
+
+  /** POSTs the delivery's body; a 2xx within the timeout (body included) is a success, anything else a failure. */
+  private async post(delivery: WebhookDelivery, secret: string, sentAt: Date): Promise<AttemptOutcome> {
+    const body = bodyOf(delivery.payload);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.settings.timeoutMs);
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers: signedHeaders(body, secret, delivery, sentAt),
+        body,
+        redirect: 'manual',
+        signal: abort.signal,
+      });
+      const responseBody = await readTruncated(response, RESPONSE_BODY_LIMIT_BYTES);
+      const ok = response.status >= 200 && response.status < 300;
+      return {
+        ok,
+        responseStatus: response.status,
+        responseBody,
+        responseTimeMs: elapsed(),
+        errorMessage: ok ? null : `The endpoint answered HTTP ${response.status}`,
+      };
+    } catch (error) {
+      return {
+        ok: false,
+        responseStatus: null,
+        responseBody: null,
+        responseTimeMs: elapsed(),
+        errorMessage: abort.signal.aborted
+          ? `No answer within ${this.settings.timeoutMs} ms`
+          : `Request failed: ${describeFetchError(error)}`,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Reads at most `limit` bytes of the body and drops the rest unread. */
+async function readTruncated(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < limit) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(Buffer.from(value));
+    length += value.byteLength;
+  }
+  if (length >= limit) await reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** fetch reports network failures as "fetch failed" with the reason in `cause`. */
+function describeFetchError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code || cause?.message) return [cause.code, cause.message].filter(Boolean).join(': ');
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,280 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
+import { TestMerchant, TestServer, startTestServer } from './support/harness';
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+interface Answer {
+  status: number;
+  delayMs?: number;
+  body?: string;
+}
+
+/** A merchant's endpoint on 127.0.0.1: records raw bodies and headers, answers as programmed per path (200 by default). */
+class Receiver {
+  readonly received: Received[] = [];
+  private readonly answers = new Map<string, Answer[]>();
+  private readonly server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = request.url ?? '/';
+      this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      const answer = this.answers.get(path)?.shift() ?? { status: 200 };
+      setTimeout(() => {
+        if (response.destroyed) return;
+        response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? 'ok');
+      }, answer.delayMs ?? 0);
+    });
+  });
+  private port = 0;
+
+  async start() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  url(path: string) {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  program(path: string, answers: Answer[]) {
+    this.answers.set(path, [...answers]);
+  }
+
+  at(path: string) {
+    return this.received.filter((request) => request.path === path);
+  }
+
+  async close() {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+const SCHEDULE_SECONDS = [0, 0.2, 0.4, 0.6, 0.8];
+const TIMEOUT_MS = 300;
+
+async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    value = await probe();
+  }
+  return value;
+}
+
+const hmacHex = (secret: string, body: string) => crypto.createHmac('sha256', secret).update(body).digest('hex');
+
+/** The documented receiver rule: HMAC-SHA256 of the raw bytes, compared in constant time. */
+function verifiesServiceSignature(request: Received, secret: string): boolean {
+  const expected = Buffer.from(hmacHex(secret, request.body), 'hex');
+  const given = Buffer.from(String(request.headers['x-service-signature'] ?? ''), 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** Interface document, Events: envelope, headers, signature, delivery and retry (merchant webhookUrl). */
+describe('webhook delivery to the business webhookUrl', () => {
+  let server: TestServer;
+  let worker: Worker;
+  const receiver = new Receiver();
+
+  beforeAll(async () => {
+    await receiver.start();
+    server = await startTestServer({ webhookTimeoutMs: TIMEOUT_MS, webhookRetryScheduleSeconds: SCHEDULE_SECONDS, workerPollIntervalMs: 50 });
+    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+  });
+  afterAll(async () => {
+    await stopWorker(worker);
+    await server.close();
+    await receiver.close();
+  });
+
+  const pathFor = (name: string) => `/${name}-${crypto.randomBytes(3).toString('hex')}`;
+
+  const configureWebhook = async (merchant: TestMerchant, webhookUrl: string | null) => {
+    const response = await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': merchant.apiKey }, body: { webhookUrl } });
+    expect(response.status).toBe(200);
+  };
+
+  const fund = async (merchant: TestMerchant, amount = '5.00') => {
+    const response = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+      headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount },
+    });
+    expect(response.status).toBe(201);
+    return response.body.data;
+  };
+
+  const deliveriesOf = (businessId: string): Promise<any[]> => server.runtime.dataSource.query(
+    `SELECT * FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [businessId],
+  );
+
+  const settled = (rows: any[], count = 1) => rows.length >= count && rows.every((row) => ['succeeded', 'permanently_failed'].includes(row.status));
+
+  test('a sandbox funding is POSTed to the webhookUrl as the documented { event, timestamp, data } envelope', async () => {
+    const merchant = await server.signUp();
+    const path = pathFor('envelope');
+    await configureWebhook(merchant, receiver.url(path));
+    const funded = await fund(merchant, '7.25');
+
+    const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
+    const [event] = await server.runtime.dataSource.query(`SELECT id, created_at FROM events WHERE business_id = $1`, [merchant.businessId]);
+    const [request] = receiver.at(path);
+    expect(receiver.at(path)).toHaveLength(1);
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['x-service-event']).toBe('wallet.funded');
+    expect(Object.keys(JSON.parse(request.body))).toEqual(['event', 'timestamp', 'data']);
+    expect(JSON.parse(request.body)).toEqual({
+      event: 'wallet.funded',
+      timestamp: new Date(event.created_at).toISOString(),
+      data: { walletId: funded.wallet.id, currency: 'usd', amount: '7.25', balance: '7.25', transactionId: funded.transactionId },
+    });
+    expect(delivery).toMatchObject({
+      event_id: event.id, event_type: 'wallet.funded', url: receiver.url(path), livemode: false,
+      status: 'succeeded', attempt_count: 1, response_status: 200, response_body: 'ok', error_message: null, next_retry_at: null,
+    });
+    expect(delivery.payload).toEqual(JSON.parse(request.body));
+    expect(delivery.last_attempt_at).toBeInstanceOf(Date);
+    expect(delivery.response_time_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  test('X-Service-Signature is the hex HMAC-SHA256 of the raw body keyed with the webhookSecret (the API secret)', async () => {
+    const merchant = await server.signUp();
+    const path = pathFor('signature');
+    await configureWebhook(merchant, receiver.url(path));
+    await fund(merchant);
+    await waitFor(() => deliveriesOf(merchant.businessId), settled);
+
+    const [request] = receiver.at(path);
+    expect(request.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+    expect(verifiesServiceSignature(request, merchant.apiSecret)).toBe(true);
+    expect(verifiesServiceSignature({ ...request, body: request.body.replace('5.00', '6.00') }, merchant.apiSecret)).toBe(false);
+  });
+
+  test('the Standard Webhooks headers verify with the standardwebhooks package, keyed with the API secret bytes', async () => {
+    const merchant = await server.signUp();
+    const path = pathFor('standard');
+    await configureWebhook(merchant, receiver.url(path));
+    await fund(merchant);
+    const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
+
+    const [request] = receiver.at(path);
+    const headers = {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    };
+    expect(headers['webhook-id']).toBe(delivery.id);
+    expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body, headers)).toEqual(JSON.parse(request.body));
+    expect(new Webhook(Buffer.from(merchant.apiSecret).toString('base64')).verify(request.body, headers)).toEqual(JSON.parse(request.body));
+    expect(() => new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body.replace('5.00', '6.00'), headers)).toThrow();
+    const stale = { ...headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) };
+    expect(() => new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body, stale)).toThrow();
+  });
+
+  test('failed attempts are retried on the schedule and the fifth failure makes the delivery permanently_failed', async () => {
+    const merchant = await server.signUp();
+    const path = pathFor('failing');
+    receiver.program(path, Array.from({ length: 5 }, () => ({ status: 500, body: 'x'.repeat(5000) })));
+    await configureWebhook(merchant, receiver.url(path));
+    await fund(merchant);
+
+    const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled, 15_000);
+    expect(delivery).toMatchObject({
+      status: 'permanently_failed', attempt_count: 5, response_status: 500, next_retry_at: null,
+      error_message: 'The endpoint answered HTTP 500',
+    });
+    expect(delivery.response_body).toBe('x'.repeat(2048));
+
+    const attempts = receiver.at(path);
+    expect(attempts).toHaveLength(5);
+    const gapsMs = attempts.slice(1).map((attempt, index) => attempt.at - attempts[index].at);
+    gapsMs.forEach((gap, index) => {
+      const scheduledMs = SCHEDULE_SECONDS[index + 1] * 1000;
+      expect(gap).toBeGreaterThanOrEqual(scheduledMs - 20);
+      expect(gap).toBeLessThan(scheduledMs + 1000);
+    });
+    expect(new Set(attempts.map((attempt) => attempt.headers['webhook-id']))).toEqual(new Set([delivery.id]));
+    expect(new Set(attempts.map((attempt) => attempt.body)).size).toBe(1);
+
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.at(path)).toHaveLength(5);
+  });
+
+  test('an endpoint slower than the timeout is a failed attempt, retried like any other failure', async () => {
+    const merchant = await server.signUp();
+    const path = pathFor('slow');
+    receiver.program(path, [{ status: 200, delayMs: TIMEOUT_MS + 700 }, { status: 204 }]);
+    await configureWebhook(merchant, receiver.url(path));
+    await fund(merchant);
+
+    const [failed] = await waitFor(() => deliveriesOf(merchant.businessId), (rows) => rows[0]?.attempt_count >= 1, 10_000, 10);
+    expect(failed).toMatchObject({ status: 'failed', attempt_count: 1, response_status: null, error_message: `No answer within ${TIMEOUT_MS} ms` });
+    expect(failed.response_time_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(failed.response_time_ms).toBeLessThan(TIMEOUT_MS + 500);
+    expect(failed.next_retry_at.getTime() - failed.last_attempt_at.getTime()).toBeGreaterThanOrEqual(SCHEDULE_SECONDS[1] * 1000);
+
+    const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 2, response_status: 204, error_message: null, next_retry_at: null });
+    expect(receiver.at(path)).toHaveLength(2);
+  });
+
+  test('without a webhookUrl an event records no delivery', async () => {
+    const merchant = await server.signUp();
+    await fund(merchant);
+    expect(await deliveriesOf(merchant.businessId)).toEqual([]);
+
+    const path = pathFor('removed');
+    await configureWebhook(merchant, receiver.url(path));
+    await configureWebhook(merchant, null);
+    await fund(merchant);
+    expect(await deliveriesOf(merchant.businessId)).toEqual([]);
+  });
+
+  test("a business's events are delivered only to its own webhookUrl, signed with its own secret", async () => {
+    const [a, b] = [await server.signUp(), await server.signUp()];
+    const [pathA, pathB] = [pathFor('tenant-a'), pathFor('tenant-b')];
+    await configureWebhook(a, receiver.url(pathA));
+    await configureWebhook(b, receiver.url(pathB));
+    await fund(a, '1.00');
+    await fund(a, '2.00');
+    await fund(b, '3.00');
+    await waitFor(() => deliveriesOf(a.businessId), (rows) => settled(rows, 2));
+    await waitFor(() => deliveriesOf(b.businessId), settled);
+
+    expect((await deliveriesOf(a.businessId)).map((row) => row.url)).toEqual([receiver.url(pathA), receiver.url(pathA)]);
+    expect((await deliveriesOf(b.businessId)).map((row) => row.url)).toEqual([receiver.url(pathB)]);
+    expect(receiver.at(pathA).map((request) => JSON.parse(request.body).data.amount).sort()).toEqual(['1.00', '2.00']);
+    expect(receiver.at(pathB).map((request) => JSON.parse(request.body).data.amount)).toEqual(['3.00']);
+    expect(receiver.at(pathA).every((request) => verifiesServiceSignature(request, a.apiSecret))).toBe(true);
+    expect(receiver.at(pathB).every((request) => verifiesServiceSignature(request, b.apiSecret) && !verifiesServiceSignature(request, a.apiSecret))).toBe(true);
+  });
+
+  test('a test-mode event goes to the test webhookUrl, never to the live one', async () => {
+    const merchant = await server.signUp();
+    const [testPath, livePath] = [pathFor('test-mode'), pathFor('live-mode')];
+    await configureWebhook(merchant, receiver.url(testPath));
+    // Set directly: live URLs must be https through the API, and this receiver is plain http.
+    await server.runtime.dataSource.query(
+      `UPDATE business_settings SET webhook_url = $2 WHERE business_id = $1 AND livemode = true`, [merchant.businessId, receiver.url(livePath)],
+    );
+    await fund(merchant);
+    const deliveries = await waitFor(() => deliveriesOf(merchant.businessId), settled);
+
+    expect(deliveries.map((row) => [row.livemode, row.url])).toEqual([[false, receiver.url(testPath)]]);
+    expect(receiver.at(testPath)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.at(livePath)).toHaveLength(0);
+  });
+});
