@@ -7,6 +7,7 @@ import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } fr
 import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
 import { absoluteUrlSchema, emailSchema, parseInput } from '../shared/validation';
+import { liveUrlRefusal } from '../webhooks/url-policy';
 
 export interface IssuedCredentials {
   mode: Mode;
@@ -263,9 +264,8 @@ export class IdentityService {
   async updateSettings(ctx: RequestContext, input: unknown) {
     ctx.requireRole(...WRITE_ROLES);
     const data = parseInput(settingsSchema, input);
-    if (data.webhookUrl && ctx.livemode && new URL(data.webhookUrl).protocol !== 'https:') {
-      throw validationError({ webhookUrl: ['must use https with live credentials'] });
-    }
+    const refusal = data.webhookUrl && ctx.livemode ? await liveUrlRefusal(data.webhookUrl) : null;
+    if (refusal) throw validationError({ webhookUrl: [refusal] });
     return inTransaction(ctx, async (tx) => {
       if (data.name !== undefined) {
         tx.requireRole(...ADMIN_ROLES);

@@ -3,6 +3,7 @@ import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
 import { RequestContext, inTransaction } from '../shared/context';
 import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
+import { liveUrlRefusal } from './url-policy';
 
 /** The job that makes one attempt of one delivery. */
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
@@ -123,6 +124,10 @@ export class WebhookService {
 
   /** POSTs the delivery's body; a 2xx within the timeout (body included) is a success, anything else a failure. */
   private async post(delivery: WebhookDelivery, secret: string, sentAt: Date): Promise<AttemptOutcome> {
+    const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url) : null;
+    if (refusal) {
+      return { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
+    }
     const body = bodyOf(delivery.payload);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.settings.timeoutMs);

@@ -1,0 +1,105 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Mode } from '../src/domain/identity/identity.entities';
+import { RequestContext, inTransaction } from '../src/domain/shared/context';
+import { liveUrlRefusal } from '../src/domain/webhooks/url-policy';
+import { startWorker, stopWorker } from '../src/jobs/worker';
+import { TestServer, startTestServer } from './support/harness';
+
+/** Live webhook URLs must be https and publicly reachable (design section 6); sandbox URLs may be local. */
+describe('webhook URL policy', () => {
+  describe('liveUrlRefusal', () => {
+    test.each([
+      ['http://hooks.example.com/x', /https/],
+      ['https://127.0.0.1/x', /loopback/],
+      ['https://10.1.2.3/x', /private/],
+      ['https://192.168.0.7/x', /private/],
+      ['https://172.16.5.5/x', /private/],
+      ['https://169.254.169.254/latest/meta-data', /linkLocal/],
+      ['https://100.64.0.1/x', /carrierGradeNat/],
+      ['https://0.0.0.0/x', /unspecified/],
+      ['https://[::1]/x', /loopback/],
+      ['https://[fd00::1]/x', /uniqueLocal/],
+      ['https://[::ffff:127.0.0.1]/x', /loopback/],
+    ])('refuses %s', async (url, reason) => {
+      expect(await liveUrlRefusal(url)).toMatch(reason);
+    });
+
+    test('refuses a host name when any of its addresses is not public', async () => {
+      const resolver = async () => ['93.184.216.34', '10.0.0.1'];
+      expect(await liveUrlRefusal('https://rebind.example/x', resolver)).toMatch(/resolves to 10\.0\.0\.1 \(private\)/);
+    });
+
+    test('accepts a host name whose addresses are all public, and a public IP literal', async () => {
+      expect(await liveUrlRefusal('https://hooks.example/x', async () => ['93.184.216.34', '2606:2800:220:1::1'])).toBeNull();
+      expect(await liveUrlRefusal('https://93.184.216.34/x')).toBeNull();
+    });
+
+    test('localhost is refused (it resolves to loopback)', async () => {
+      expect(await liveUrlRefusal('https://localhost:8443/x')).toMatch(/loopback/);
+    });
+  });
+
+  describe('over the API and at delivery', () => {
+    let server: TestServer;
+    beforeAll(async () => { server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 500, workerPollIntervalMs: 50 }); });
+    afterAll(async () => server.close());
+
+    async function liveKeyOf(token: string): Promise<string> {
+      const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${token}` });
+      return issued.body.data.createLiveCredentials.apiKey;
+    }
+
+    test('PUT /business/config with live credentials refuses private and loopback URLs, and nothing changes', async () => {
+      const merchant = await server.signUp();
+      const liveKey = await liveKeyOf(merchant.token);
+      for (const webhookUrl of ['https://127.0.0.1/hook', 'https://localhost/hook', 'https://169.254.169.254/hook', 'https://[::1]/hook']) {
+        const response = await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': liveKey }, body: { webhookUrl } });
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: [expect.stringMatching(/publicly reachable/)] } });
+      }
+      const config = await server.request('GET', '/api/v1/business/config', { headers: { 'x-api-key': liveKey } });
+      expect(config.body.data.webhookUrl).toBeNull();
+    });
+
+    test('sandbox credentials may register a plain http URL on this machine', async () => {
+      const merchant = await server.signUp();
+      const response = await server.request('PUT', '/api/v1/business/config', {
+        headers: { 'x-api-key': merchant.apiKey }, body: { webhookUrl: 'http://127.0.0.1:9/hook' },
+      });
+      expect(response.status).toBe(200);
+    });
+
+    test('a live URL that now points at a private address is not called at delivery time', async () => {
+      const hits: string[] = [];
+      const receiver = http.createServer((request, response) => { hits.push(request.url ?? ''); response.end('ok'); });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const port = (receiver.address() as AddressInfo).port;
+      const merchant = await server.signUp();
+      await liveKeyOf(merchant.token);
+      // As if DNS had changed after registration: the stored live URL now points at loopback.
+      await server.runtime.dataSource.query(
+        `UPDATE business_settings SET webhook_url = $2 WHERE business_id = $1 AND livemode = true`,
+        [merchant.businessId, `https://127.0.0.1:${port}/live`],
+      );
+      const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+      try {
+        const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.LIVE);
+        await inTransaction(ctx, (tx) => server.runtime.core.events.record(tx, 'test.live_event', { n: 1 }));
+        const deadline = Date.now() + 10_000;
+        let rows: Array<{ status: string; error_message: string | null; attempt_count: number }> = [];
+        while (Date.now() < deadline) {
+          rows = await server.runtime.dataSource.query(
+            `SELECT status, error_message, attempt_count FROM webhook_deliveries WHERE business_id = $1`, [merchant.businessId]);
+          if (rows[0]?.attempt_count > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(rows).toEqual([{ status: 'permanently_failed', attempt_count: 1, error_message: expect.stringMatching(/^Not delivered: the URL must be publicly reachable/) }]);
+        expect(hits).toEqual([]);
+      } finally {
+        await stopWorker(worker);
+        receiver.close();
+      }
+    });
+  });
+});
