@@ -1,5 +1,6 @@
 import { Logger, Runner, TaskList, run, runMigrations } from 'graphile-worker';
 import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
 import { DELIVER_WEBHOOK_TASK } from '../domain/webhooks/webhook.service';
@@ -15,6 +16,11 @@ export function taskList(core: Core): TaskList {
     purge_expired_idempotency_keys: async (_payload, helpers) => {
       const purged = await core.idempotency.purgeExpired(core.dataSource);
       if (purged > 0) helpers.logger.info(`purged ${purged} expired idempotency keys`);
+    },
+    /** Frees jobs held by workers that died (killed, crashed) so a live worker runs them. */
+    release_stalled_jobs: async (_payload, helpers) => {
+      const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
+      if (released > 0) helpers.logger.warn(`released jobs of ${released} stalled worker(s)`);
     },
     /** One attempt of one webhook delivery; a failure schedules the next attempt itself. */
     [DELIVER_WEBHOOK_TASK]: async (payload) => {
@@ -36,7 +42,26 @@ export async function installJobQueue(databaseUrl: string, log: (line: string) =
   await runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) });
 }
 
-const CRONTAB = ['0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys'].join('\n');
+const CRONTAB = [
+  '0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys',
+  '* * * * * release_stalled_jobs ?jobKey=release_stalled_jobs',
+].join('\n');
+
+/**
+ * A job can only be locked this long by a live worker (the longest task is one webhook attempt,
+ * bounded by its timeout); a longer lock belongs to a worker that died. Those workers' jobs are
+ * unlocked, and graphile-worker runs them again (at-least-once: receivers deduplicate).
+ */
+export async function releaseStalledJobs(dataSource: DataSource, stalledAfterMs: number): Promise<number> {
+  const stalled: Array<{ locked_by: string }> = await dataSource.query(
+    `SELECT DISTINCT locked_by FROM graphile_worker.jobs
+     WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1)`,
+    [stalledAfterMs / 1000],
+  );
+  if (stalled.length === 0) return 0;
+  await dataSource.query(`SELECT graphile_worker.force_unlock_workers($1::text[])`, [stalled.map((row) => row.locked_by)]);
+  return stalled.length;
+}
 
 export interface Worker {
   runner: Runner;
@@ -48,6 +73,8 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
   // (possibly embedded) database stops.
   const pool = new Pool({ connectionString: databaseUrl, max: core.config.workerConcurrency + 2 });
   pool.on('error', (error) => log(`[worker] database connection error: ${error.message}`));
+  const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
+  if (released > 0) log(`[worker] released the jobs of ${released} stalled worker(s)`);
   const runner = await run({
     pgPool: pool,
     concurrency: core.config.workerConcurrency,

@@ -112,12 +112,14 @@ export class WebhookService {
   }
 
   /**
-   * The job is keyed by the delivery, so a delivery has at most one pending attempt; graphile-worker's
-   * own retries are off (max_attempts 1) because the retry schedule is ours.
+   * The job is keyed by the delivery, so a delivery has at most one pending attempt. Delivery
+   * failures never throw (the retry schedule is ours); graphile-worker's own retries (max_attempts
+   * 3) only cover a crashed or interrupted attempt, e.g. a worker killed mid-delivery whose lock
+   * is released by releaseStalledJobs.
    */
   private async scheduleAttempt(tx: RequestContext, deliveryId: string, runAt: Date | null): Promise<void> {
     await tx.em.query(
-      `SELECT graphile_worker.add_job($1, json_build_object('deliveryId', $2::text), run_at := $3::timestamptz, job_key := $2::text, max_attempts := 1)`,
+      `SELECT graphile_worker.add_job($1, json_build_object('deliveryId', $2::text), run_at := $3::timestamptz, job_key := $2::text, max_attempts := 3)`,
       [DELIVER_WEBHOOK_TASK, deliveryId, runAt],
     );
   }
