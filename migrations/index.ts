@@ -1,7 +1,9 @@
+import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints';
 import { WebhookDeliveries1795336882525 } from './1795336882525-WebhookDeliveries';
 import { Initial1795333844080 } from './1795333844080-Initial';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 export const migrations: Function[] = [
   Initial1795333844080,
   WebhookDeliveries1795336882525,
+  WebhookEndpoints1795337485832,
 ];

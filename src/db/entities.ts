@@ -3,6 +3,7 @@ import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from '../do
 import { DomainEvent } from '../domain/events/event.entity';
 import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
 import { WebhookDelivery } from '../domain/webhooks/webhook-delivery.entity';
+import { WebhookEndpoint } from '../domain/webhooks/webhook-endpoint.entity';
 
 export const entities = [
   User,
@@ -17,4 +18,5 @@ export const entities = [
   DomainEvent,
   IdempotencyRecord,
   WebhookDelivery,
+  WebhookEndpoint,
 ];

@@ -7,11 +7,13 @@ import { Mode } from './identity/identity.entities';
 import { LedgerService } from './ledger/ledger.service';
 import { WalletService } from './wallets/wallet.service';
 import { EventService } from './events/event.service';
+import { EventLogService } from './events/event-log.service';
 import { TesseraPubSub } from './events/pubsub';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { RequestContext } from './shared/context';
 import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
+import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -22,8 +24,10 @@ export interface Core {
   ledger: LedgerService;
   wallets: WalletService;
   events: EventService;
+  eventLog: EventLogService;
   idempotency: IdempotencyService;
   webhooks: WebhookService;
+  webhookEndpoints: WebhookEndpointService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -37,9 +41,11 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       await wallets.provisionWallet(ctx, 'USD');
     },
   );
+  const webhookEndpoints = new WebhookEndpointService();
   const webhooks = new WebhookService(
     { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds },
     (ctx) => identity.apiSecretOf(ctx),
+    webhookEndpoints,
   );
   const events = new EventService(pubSub, webhooks);
   const wallets = new WalletService(ledger, events, pubSub);
@@ -52,8 +58,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     ledger,
     wallets,
     events,
+    eventLog: new EventLogService(),
     idempotency,
     webhooks,
+    webhookEndpoints,
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }

@@ -4,8 +4,9 @@ import { buildSchema } from 'type-graphql';
 import { TesseraPubSub } from '../domain/events/pubsub';
 import { AuthResolver, BusinessResolver, MembershipResolver, UserResolver } from './identity/identity.resolver';
 import { WalletResolver } from './wallets/wallet.resolver';
+import { EventResolver } from './events/event.resolver';
 
-export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver] as const;
+export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');
 

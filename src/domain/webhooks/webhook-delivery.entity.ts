@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { DomainEvent } from '../events/event.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 /**
  * pending: enqueued, not attempted yet. succeeded: an attempt got a 2xx in time.
@@ -23,6 +24,7 @@ export interface WebhookPayload {
 /** One event on its way to one URL, with the outcome of its latest attempt. */
 @Entity('webhook_deliveries')
 @Index('ix_webhook_deliveries_business_mode_created', ['businessId', 'livemode', 'createdAt'])
+@Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid') id: string;
 
@@ -38,6 +40,13 @@ export class WebhookDelivery {
   event?: DomainEvent;
 
   @Column('text') eventType: string;
+
+  /** The registered endpoint it goes to; null for the business's own webhookUrl (or a deleted endpoint). */
+  @Column('uuid', { nullable: true }) endpointId: string | null;
+
+  @ManyToOne(() => WebhookEndpoint, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'endpoint_id' })
+  endpoint?: WebhookEndpoint | null;
 
   /** The URL as configured when the event was recorded. */
   @Column('text') url: string;

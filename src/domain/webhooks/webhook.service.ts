@@ -3,6 +3,7 @@ import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
 import { RequestContext, inTransaction } from '../shared/context';
 import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
+import { WebhookEndpointService } from './webhook-endpoint.service';
 import { liveUrlRefusal } from './url-policy';
 
 /** The job that makes one attempt of one delivery. */
@@ -49,7 +50,8 @@ export const bodyOf = (payload: WebhookPayload) =>
   JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data });
 
 /**
- * Webhook deliveries to the business's own `webhookUrl` of the event's mode. A delivery row and its
+ * Webhook deliveries to the business's own `webhookUrl` of the event's mode and to its registered
+ * endpoints (signed alike, with the business's API secret of the mode). A delivery row and its
  * first job are written in the event's transaction; each attempt is one graphile-worker job, and a
  * failed attempt schedules the next one (per the retry schedule) in the transaction recording it.
  */
@@ -57,24 +59,39 @@ export class WebhookService {
   constructor(
     private readonly settings: WebhookSettings,
     private readonly signingSecretOf: (ctx: RequestContext) => Promise<string | null>,
+    private readonly endpoints: WebhookEndpointService,
   ) {}
 
-  async enqueueForEvent(tx: RequestContext, event: DomainEvent): Promise<WebhookDelivery | null> {
+  /**
+   * One delivery to the business's `webhookUrl` of the event's mode (when set) and one to each
+   * enabled registered endpoint of that business and mode subscribed to the event's type (or "*"),
+   * each with its first job, all in the event's transaction.
+   */
+  async enqueueForEvent(tx: RequestContext, event: DomainEvent): Promise<WebhookDelivery[]> {
     if (!tx.inTransaction) throw new Error('WebhookService.enqueueForEvent must run inside the event\'s transaction');
     const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
-    if (!settings?.webhookUrl) return null;
-    const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
-      businessId: event.businessId,
-      livemode: event.livemode,
-      eventId: event.id,
-      eventType: event.type,
-      url: settings.webhookUrl,
-      payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
-      status: WebhookDeliveryStatus.PENDING,
-    }));
+    const endpoints = await this.endpoints.subscribedTo(tx, event.businessId, event.livemode, event.type);
+    const targets: Array<{ url: string; endpointId: string | null }> = [
+      ...(settings?.webhookUrl ? [{ url: settings.webhookUrl, endpointId: null }] : []),
+      ...endpoints.map((endpoint) => ({ url: endpoint.url, endpointId: endpoint.id })),
+    ];
+    const deliveries: WebhookDelivery[] = [];
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
-    await this.scheduleAttempt(tx, delivery.id, firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null);
-    return delivery;
+    for (const target of targets) {
+      const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
+        businessId: event.businessId,
+        livemode: event.livemode,
+        eventId: event.id,
+        eventType: event.type,
+        endpointId: target.endpointId,
+        url: target.url,
+        payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
+        status: WebhookDeliveryStatus.PENDING,
+      }));
+      await this.scheduleAttempt(tx, delivery.id, firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null);
+      deliveries.push(delivery);
+    }
+    return deliveries;
   }
 
   /** One attempt of a delivery (the `deliver_webhook` job). Finished deliveries are left alone. */

@@ -2,12 +2,14 @@ import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { Business, Membership, User } from '../../domain/identity/identity.entities';
 import { RequestContext } from '../../domain/shared/context';
+import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
 export interface Loaders {
   userById: DataLoader<string, User | null>;
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
+  deliveriesByEventId: DataLoader<string, WebhookDelivery[]>;
 }
 
 const alignTo = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
@@ -23,6 +25,10 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
     membershipsByUserId: new DataLoader(async (userIds) => {
       const memberships = await core.identity.membershipsOfUsers(ctx, [...userIds]);
       return userIds.map((userId) => memberships.filter((membership) => membership.userId === userId));
+    }),
+    deliveriesByEventId: new DataLoader(async (eventIds) => {
+      const deliveries = await core.eventLog.deliveriesOf(ctx, [...eventIds]);
+      return eventIds.map((eventId) => deliveries.filter((delivery) => delivery.eventId === eventId));
     }),
   };
 }

@@ -1,0 +1,33 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { Event, EventConnection, WebhookDelivery } from './event.types';
+
+@Resolver(() => Event)
+export class EventResolver {
+  @Query(() => EventConnection, {
+    description: 'The event log of the active business and mode, newest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async events(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('type', () => String, { nullable: true, description: 'Only events of this type' }) type?: string,
+    @Arg('from', () => Date, { nullable: true, description: 'Created at or after' }) from?: Date,
+    @Arg('to', () => Date, { nullable: true, description: 'Created at or before' }) to?: Date,
+  ): Promise<EventConnection> {
+    const page = await context.core.eventLog.connection(caller(context), { type, from, to }, { first, after });
+    return toConnection(page, Event.from);
+  }
+
+  @Query(() => Event)
+  async event(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Event> {
+    return Event.from(await context.core.eventLog.get(caller(context), id));
+  }
+
+  @FieldResolver(() => [WebhookDelivery], { description: "This event's webhook deliveries" })
+  async deliveries(@Root() event: Event, @Ctx() { loaders }: GraphQLContext): Promise<WebhookDelivery[]> {
+    return (await loaders.deliveriesByEventId.load(event.id)).map(WebhookDelivery.from);
+  }
+}

@@ -1,0 +1,46 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DomainEvent } from '../../domain/events/event.entity';
+import { Mode } from '../../domain/identity/identity.entities';
+import { WebhookDelivery as WebhookDeliveryRow } from '../../domain/webhooks/webhook-delivery.entity';
+import { Connection } from '../shared/connection';
+
+@ObjectType({ description: 'One attempt series of sending an event to a webhook URL' })
+export class WebhookDelivery {
+  @Field(() => ID) id: string;
+  @Field(() => ID) eventId: string;
+  @Field() eventType: string;
+  @Field() url: string;
+  @Field({ description: 'pending, succeeded, failed (a retry is scheduled) or permanently_failed' }) status: string;
+  @Field(() => Int) attemptCount: number;
+  @Field(() => Date, { nullable: true }) lastAttemptAt: Date | null;
+  @Field(() => Date, { nullable: true }) nextRetryAt: Date | null;
+  @Field(() => Int, { nullable: true }) responseStatus: number | null;
+  @Field(() => String, { nullable: true }) responseBody: string | null;
+  @Field(() => Int, { nullable: true }) responseTimeMs: number | null;
+  @Field(() => String, { nullable: true }) errorMessage: string | null;
+  @Field() createdAt: Date;
+  @Field() updatedAt: Date;
+
+  static from(row: WebhookDeliveryRow): WebhookDelivery {
+    return Object.assign(new WebhookDelivery(), row);
+  }
+}
+
+@ObjectType({ description: 'Something that happened in the business (the event log)' })
+export class Event {
+  @Field(() => ID) id: string;
+  @Field({ description: 'e.g. wallet.funded' }) type: string;
+  @Field(() => Mode) mode: Mode;
+  @Field(() => GraphQLJSONObject, { description: 'The event payload, as sent in webhooks' }) data: Record<string, unknown>;
+  @Field() createdAt: Date;
+
+  static from(row: DomainEvent): Event {
+    return Object.assign(new Event(), {
+      id: row.id, type: row.type, mode: row.livemode ? Mode.LIVE : Mode.TEST, data: row.data, createdAt: row.createdAt,
+    });
+  }
+}
+
+@ObjectType()
+export class EventConnection extends Connection(Event, 'Event') {}

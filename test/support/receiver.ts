@@ -1,0 +1,57 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export interface Answer {
+  status: number;
+  delayMs?: number;
+  body?: string;
+}
+
+/** A merchant's endpoint on 127.0.0.1: records raw bodies and headers, answers as programmed per path (200 by default). */
+export class Receiver {
+  readonly received: Received[] = [];
+  private readonly answers = new Map<string, Answer[]>();
+  private readonly server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = request.url ?? '/';
+      this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      const answer = this.answers.get(path)?.shift() ?? { status: 200 };
+      setTimeout(() => {
+        if (response.destroyed) return;
+        response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? 'ok');
+      }, answer.delayMs ?? 0);
+    });
+  });
+  private port = 0;
+
+  async start() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  url(path: string) {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  program(path: string, answers: Answer[]) {
+    this.answers.set(path, [...answers]);
+  }
+
+  at(path: string) {
+    return this.received.filter((request) => request.path === path);
+  }
+
+  async close() {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
