@@ -1,13 +1,16 @@
 import crypto from 'node:crypto';
 import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
-import { RequestContext, inTransaction } from '../shared/context';
+import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { liveUrlRefusal } from './url-policy';
 
 /** The job that makes one attempt of one delivery. */
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RESPONSE_BODY_LIMIT_BYTES = 2048;
 
@@ -77,21 +80,57 @@ export class WebhookService {
     ];
     const deliveries: WebhookDelivery[] = [];
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
-    for (const target of targets) {
-      const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
-        businessId: event.businessId,
-        livemode: event.livemode,
-        eventId: event.id,
-        eventType: event.type,
-        endpointId: target.endpointId,
-        url: target.url,
-        payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
-        status: WebhookDeliveryStatus.PENDING,
-      }));
-      await this.scheduleAttempt(tx, delivery.id, firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null);
-      deliveries.push(delivery);
-    }
+    const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
+    for (const target of targets) deliveries.push(await this.createDelivery(tx, event, target, runAt));
     return deliveries;
+  }
+
+  /** Manual redelivery: a new delivery of the same event to the same URL, attempted at once. */
+  async redeliver(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
+    ctx.requireRole(...WRITE_ROLES);
+    return inTransaction(ctx, async (tx) => {
+      const original = UUID.test(deliveryId)
+        ? await tx.repo(WebhookDelivery).findOne({ where: { id: deliveryId, businessId: tx.requireBusiness(), livemode: tx.livemode } })
+        : null;
+      if (!original) throw notFound('Webhook delivery');
+      const event = await tx.repo(DomainEvent).findOneOrFail({ where: { id: original.eventId } });
+      return this.createDelivery(tx, event, { url: original.url, endpointId: original.endpointId }, null);
+    });
+  }
+
+  /** Replays an event to one of the business's endpoints, or to its webhookUrl when none is named. */
+  async replayEvent(ctx: RequestContext, eventId: string, endpointId?: string | null): Promise<WebhookDelivery> {
+    ctx.requireRole(...WRITE_ROLES);
+    return inTransaction(ctx, async (tx) => {
+      const event = UUID.test(eventId)
+        ? await tx.repo(DomainEvent).findOne({ where: { id: eventId, businessId: tx.requireBusiness(), livemode: tx.livemode } })
+        : null;
+      if (!event) throw notFound('Event');
+      if (endpointId) {
+        const endpoint = await this.endpoints.get(tx, endpointId);
+        return this.createDelivery(tx, event, { url: endpoint.url, endpointId: endpoint.id }, null);
+      }
+      const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
+      if (!settings?.webhookUrl) {
+        throw new DomainError(ErrorCode.CONFLICT, 'No webhookUrl is set for this mode; name an endpointId to replay to');
+      }
+      return this.createDelivery(tx, event, { url: settings.webhookUrl, endpointId: null }, null);
+    });
+  }
+
+  private async createDelivery(tx: RequestContext, event: DomainEvent, target: { url: string; endpointId: string | null }, runAt: Date | null) {
+    const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
+      businessId: event.businessId,
+      livemode: event.livemode,
+      eventId: event.id,
+      eventType: event.type,
+      endpointId: target.endpointId,
+      url: target.url,
+      payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
+      status: WebhookDeliveryStatus.PENDING,
+    }));
+    await this.scheduleAttempt(tx, delivery.id, runAt);
+    return delivery;
   }
 
   /** One attempt of a delivery (the `deliver_webhook` job). Finished deliveries are left alone. */

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Event, EventConnection, WebhookDelivery } from './event.types';
@@ -29,5 +29,19 @@ export class EventResolver {
   @FieldResolver(() => [WebhookDelivery], { description: "This event's webhook deliveries" })
   async deliveries(@Root() event: Event, @Ctx() { loaders }: GraphQLContext): Promise<WebhookDelivery[]> {
     return (await loaders.deliveriesByEventId.load(event.id)).map(WebhookDelivery.from);
+  }
+
+  @Mutation(() => WebhookDelivery, { description: 'Sends a delivery again (a new delivery of the same event to the same URL)' })
+  async redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+    return WebhookDelivery.from(await context.core.webhooks.redeliver(caller(context), deliveryId));
+  }
+
+  @Mutation(() => WebhookDelivery, { description: "Replays an event to an endpoint, or to the business's webhookUrl" })
+  async replayEvent(
+    @Arg('eventId', () => ID) eventId: string,
+    @Ctx() context: GraphQLContext,
+    @Arg('endpointId', () => ID, { nullable: true }) endpointId?: string,
+  ): Promise<WebhookDelivery> {
+    return WebhookDelivery.from(await context.core.webhooks.replayEvent(caller(context), eventId, endpointId));
   }
 }

@@ -34,4 +34,11 @@ export function eventRoutes(app: FastifyInstance, core: Core) {
     const event = await core.eventLog.get(ctx, request.params.id);
     return success(eventJson(event, await core.eventLog.deliveriesOf(ctx, [event.id])));
   });
+
+  app.post<{ Params: { id: string }; Body: { endpointId?: string | null } | undefined }>('/api/v1/events/:id/replay', async (request, reply) => {
+    const endpointId = request.body?.endpointId ?? null;
+    const delivery = await core.webhooks.replayEvent(authenticated(request), request.params.id, typeof endpointId === 'string' ? endpointId : null);
+    reply.status(201);
+    return success(webhookDeliveryJson(delivery));
+  });
 }

@@ -71,4 +71,10 @@ export function webhookEndpointRoutes(app: FastifyInstance, core: Core) {
     const page = await endpoints.deliveries(authenticated(request), request.params.id, request.query);
     return success({ items: page.items.map(webhookDeliveryJson), total: page.total, page: page.page, limit: page.limit });
   });
+
+  app.post<ById>('/api/v1/webhook-deliveries/:id/redeliver', async (request, reply) => {
+    const delivery = await core.webhooks.redeliver(authenticated(request), request.params.id);
+    reply.status(201);
+    return success(webhookDeliveryJson(delivery));
+  });
 }

@@ -1,0 +1,102 @@
+import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
+import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { Receiver } from './support/receiver';
+
+/** Issue 3: manual redelivery of a delivery and replay of an event, REST and GraphQL. */
+describe('manual redelivery and replay', () => {
+  let server: TestServer;
+  let worker: Worker;
+  const receiver = new Receiver();
+
+  beforeAll(async () => {
+    server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 500, workerPollIntervalMs: 50 });
+    await receiver.start();
+    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+  });
+  afterAll(async () => {
+    await stopWorker(worker);
+    await receiver.close();
+    await server.close();
+  });
+
+  const as = (merchant: TestMerchant) => ({ 'x-api-key': merchant.apiKey });
+  const deliveryRow = (id: string) =>
+    server.runtime.dataSource.query(`SELECT status, attempt_count, endpoint_id FROM webhook_deliveries WHERE id = $1`, [id])
+      .then((rows: Array<{ status: string; attempt_count: number; endpoint_id: string | null }>) => rows[0]);
+  async function settled(id: string) {
+    const deadline = Date.now() + 10_000;
+    let row = await deliveryRow(id);
+    while (row && ['pending', 'failed'].includes(row.status) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      row = await deliveryRow(id);
+    }
+    return row;
+  }
+
+  async function fundedEvent(merchant: TestMerchant) {
+    await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: as(merchant), body: { currency: 'USD', amount: '1.00' } });
+    const events = await server.request('GET', '/api/v1/events?limit=1', { headers: as(merchant) });
+    return events.body.data.items[0] as { id: string; deliveries: Array<{ id: string }> };
+  }
+
+  test('a permanently failed delivery is redelivered as a new delivery that succeeds', async () => {
+    const merchant = await server.signUp();
+    receiver.program('/redeliver', [{ status: 500 }]);
+    await server.request('PUT', '/api/v1/business/config', { headers: as(merchant), body: { webhookUrl: receiver.url('/redeliver') } });
+    const event = await fundedEvent(merchant);
+    const failedId = event.deliveries[0].id;
+    expect(await settled(failedId)).toMatchObject({ status: 'permanently_failed', attempt_count: 1 });
+
+    const response = await server.request('POST', `/api/v1/webhook-deliveries/${failedId}/redeliver`, { headers: as(merchant) });
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ eventId: event.id, status: 'pending', attemptCount: 0 });
+    expect(response.body.data.id).not.toBe(failedId);
+    expect(await settled(response.body.data.id)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    const arrivals = receiver.at('/redeliver');
+    expect(arrivals.map((arrival) => arrival.headers['webhook-id'])).toEqual([failedId, response.body.data.id]);
+    expect(arrivals[1].body).toBe(arrivals[0].body);
+  });
+
+  test('an event is replayed to a named endpoint, or to the webhookUrl; with neither it is 409', async () => {
+    const merchant = await server.signUp();
+    const event = await fundedEvent(merchant);
+    const none = await server.request('POST', `/api/v1/events/${event.id}/replay`, { headers: as(merchant), body: {} });
+    expect(none.status).toBe(409);
+
+    const endpoint = await server.request('POST', '/api/v1/webhook-endpoints', {
+      headers: as(merchant), body: { url: receiver.url('/replay-endpoint'), events: ['payment.completed'] },
+    });
+    expect(endpoint.status).toBe(201);
+    const toEndpoint = await server.request('POST', `/api/v1/events/${event.id}/replay`, { headers: as(merchant), body: { endpointId: endpoint.body.data.id } });
+    expect(toEndpoint.status).toBe(201);
+    expect(toEndpoint.body.data.endpointId).toBe(endpoint.body.data.id);
+    expect(await settled(toEndpoint.body.data.id)).toMatchObject({ status: 'succeeded' });
+    expect(receiver.at('/replay-endpoint')).toHaveLength(1);
+
+    await server.request('PUT', '/api/v1/business/config', { headers: as(merchant), body: { webhookUrl: receiver.url('/replay-url') } });
+    const toUrl = await server.graphql(`mutation($id: ID!) { replayEvent(eventId: $id) { id status url } }`, { id: event.id }, as(merchant));
+    expect(toUrl.body.errors).toBeUndefined();
+    expect(toUrl.body.data.replayEvent).toMatchObject({ status: 'pending', url: receiver.url('/replay-url') });
+    expect(await settled(toUrl.body.data.replayEvent.id)).toMatchObject({ status: 'succeeded' });
+  });
+
+  test("another business's delivery, event or endpoint answers 404 and creates nothing", async () => {
+    const owner = await server.signUp();
+    const stranger = await server.signUp();
+    await server.request('PUT', '/api/v1/business/config', { headers: as(owner), body: { webhookUrl: receiver.url('/owner') } });
+    const event = await fundedEvent(owner);
+    const strangersEndpoint = await server.request('POST', '/api/v1/webhook-endpoints', {
+      headers: as(stranger), body: { url: receiver.url('/stranger'), events: ['*'] },
+    });
+    const count = async () => Number((await server.runtime.dataSource.query(`SELECT count(*) FROM webhook_deliveries`))[0].count);
+    const before = await count();
+    expect((await server.request('POST', `/api/v1/webhook-deliveries/${event.deliveries[0].id}/redeliver`, { headers: as(stranger) })).status).toBe(404);
+    expect((await server.request('POST', `/api/v1/events/${event.id}/replay`, { headers: as(stranger), body: {} })).status).toBe(404);
+    expect((await server.request('POST', `/api/v1/events/${event.id}/replay`, {
+      headers: as(owner), body: { endpointId: strangersEndpoint.body.data.id },
+    })).status).toBe(404);
+    const graphql = await server.graphql(`mutation($id: ID!) { redeliverWebhook(deliveryId: $id) { id } }`, { id: event.deliveries[0].id }, as(stranger));
+    expect(graphql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect(await count()).toBe(before);
+  });
+});
