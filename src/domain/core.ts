@@ -46,6 +46,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds },
     (ctx) => identity.apiSecretOf(ctx),
     webhookEndpoints,
+    pubSub,
   );
   const events = new EventService(pubSub, webhooks);
   const wallets = new WalletService(ledger, events, pubSub);

@@ -71,6 +71,15 @@ export class EventLogService {
     });
   }
 
+  async delivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
+    ctx.requireRole(...ALL_ROLES);
+    const delivery = UUID.test(deliveryId)
+      ? await ctx.repo(WebhookDelivery).findOne({ where: { id: deliveryId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
+      : null;
+    if (!delivery) throw notFound('Webhook delivery');
+    return delivery;
+  }
+
   private query(ctx: RequestContext, filters: z.output<typeof filtersSchema>) {
     const query = ctx.repo(DomainEvent).createQueryBuilder('e')
       .where('e.business_id = :businessId AND e.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })

@@ -6,6 +6,14 @@ import Redis from 'ioredis';
 export enum Topic {
   EVENT = 'EVENT',
   WALLET_BALANCE = 'WALLET_BALANCE',
+  WEBHOOK_DELIVERY = 'WEBHOOK_DELIVERY',
+}
+
+/** A webhook delivery's new state, after an attempt (or its creation) committed. */
+export interface WebhookDeliveryChange {
+  businessId: string;
+  livemode: boolean;
+  deliveryId: string;
 }
 
 export interface PublishedEvent {
@@ -30,7 +38,11 @@ export interface WalletBalanceChange {
 
 export type TesseraPubSub = ReturnType<typeof createTesseraPubSub>['pubSub'];
 
-type Topics = { [Topic.EVENT]: [PublishedEvent]; [Topic.WALLET_BALANCE]: [WalletBalanceChange] };
+type Topics = {
+  [Topic.EVENT]: [PublishedEvent];
+  [Topic.WALLET_BALANCE]: [WalletBalanceChange];
+  [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
+};
 
 const reportToStderr = (error: unknown) => console.error('[pubsub]', error instanceof Error ? error.message : error);
 

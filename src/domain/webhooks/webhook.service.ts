@@ -6,6 +6,7 @@ import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { liveUrlRefusal } from './url-policy';
+import { TesseraPubSub, Topic } from '../events/pubsub';
 
 /** The job that makes one attempt of one delivery. */
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
@@ -63,6 +64,7 @@ export class WebhookService {
     private readonly settings: WebhookSettings,
     private readonly signingSecretOf: (ctx: RequestContext) => Promise<string | null>,
     private readonly endpoints: WebhookEndpointService,
+    private readonly pubSub: TesseraPubSub,
   ) {}
 
   /**
@@ -130,7 +132,14 @@ export class WebhookService {
       status: WebhookDeliveryStatus.PENDING,
     }));
     await this.scheduleAttempt(tx, delivery.id, runAt);
+    this.announce(tx, delivery);
     return delivery;
+  }
+
+  /** Tells dashboard subscribers, after commit, that a delivery was created or attempted. */
+  private announce(tx: RequestContext, delivery: WebhookDelivery) {
+    const change = { businessId: delivery.businessId, livemode: delivery.livemode, deliveryId: delivery.id };
+    tx.afterCommit(() => this.pubSub.publish(Topic.WEBHOOK_DELIVERY, change));
   }
 
   /** One attempt of a delivery (the `deliver_webhook` job). Finished deliveries are left alone. */
@@ -163,6 +172,7 @@ export class WebhookService {
         errorMessage: outcome.errorMessage,
       });
       if (nextRetryAt) await this.scheduleAttempt(tx, delivery.id, nextRetryAt);
+      this.announce(tx, delivery);
       return tx.repo(WebhookDelivery).findOneOrFail({ where: { id: delivery.id } });
     });
   }

@@ -1,4 +1,6 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
+import { Mode } from '../../domain/identity/identity.entities';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Event, EventConnection, WebhookDelivery } from './event.types';
@@ -44,4 +46,29 @@ export class EventResolver {
   ): Promise<WebhookDelivery> {
     return WebhookDelivery.from(await context.core.webhooks.replayEvent(caller(context), eventId, endpointId));
   }
+
+  @Subscription(() => Event, {
+    topics: Topic.EVENT,
+    description: "Events of the subscriber's business and mode, as they are committed",
+    filter: ({ payload, context }: { payload: PublishedEvent; context: GraphQLContext }) => ownedBySubscriber(payload, context),
+  })
+  eventCreated(@Root() event: PublishedEvent): Event {
+    return Object.assign(new Event(), {
+      id: event.id, type: event.type, mode: event.livemode ? Mode.LIVE : Mode.TEST, data: event.data, createdAt: new Date(event.createdAt),
+    });
+  }
+
+  @Subscription(() => WebhookDelivery, {
+    topics: Topic.WEBHOOK_DELIVERY,
+    description: "A webhook delivery of the subscriber's business and mode was created or attempted; its current state",
+    filter: ({ payload, context }: { payload: WebhookDeliveryChange; context: GraphQLContext }) => ownedBySubscriber(payload, context),
+  })
+  async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+    return WebhookDelivery.from(await context.core.eventLog.delivery(caller(context), change.deliveryId));
+  }
+}
+
+/** Subscriptions only ever deliver the subscriber's own business and mode. */
+function ownedBySubscriber(payload: { businessId: string; livemode: boolean }, context: GraphQLContext): boolean {
+  return !!context.ctx && payload.businessId === context.ctx.businessId && payload.livemode === context.ctx.livemode;
 }
