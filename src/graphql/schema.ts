@@ -5,8 +5,9 @@ import { TesseraPubSub } from '../domain/events/pubsub';
 import { AuthResolver, BusinessResolver, MembershipResolver, UserResolver } from './identity/identity.resolver';
 import { WalletResolver } from './wallets/wallet.resolver';
 import { EventResolver } from './events/event.resolver';
+import { WebhookEndpointResolver } from './webhooks/webhook-endpoint.resolver';
 
-export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver] as const;
+export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');
 
