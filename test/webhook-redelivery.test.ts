@@ -99,4 +99,23 @@ describe('manual redelivery and replay', () => {
     expect(graphql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect(await count()).toBe(before);
   });
+
+  test('bad input: a non-string endpointId is 400 VALIDATION_ERROR, unknown or malformed ids are 404; nothing is created', async () => {
+    const merchant = await server.signUp();
+    await server.request('PUT', '/api/v1/business/config', { headers: as(merchant), body: { webhookUrl: receiver.url('/bad') } });
+    const event = await fundedEvent(merchant);
+    const count = async () => Number((await server.runtime.dataSource.query(`SELECT count(*) FROM webhook_deliveries`))[0].count);
+    const before = await count();
+    const typed = await server.request('POST', `/api/v1/events/${event.id}/replay`, { headers: as(merchant), body: { endpointId: 42 } });
+    expect(typed.status).toBe(400);
+    expect(typed.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { endpointId: expect.any(Array) } });
+    for (const path of ['/api/v1/webhook-deliveries/not-a-uuid/redeliver', '/api/v1/events/not-a-uuid/replay',
+      `/api/v1/webhook-deliveries/${event.id}/redeliver`]) {
+      const response = await server.request('POST', path, { headers: as(merchant), body: {} });
+      expect(response.status).toBe(404);
+      expect(response.body.success).toBe(false);
+    }
+    expect((await server.request('POST', `/api/v1/events/${event.id}/replay`, { headers: as(merchant), body: { endpointId: 'nope' } })).status).toBe(404);
+    expect(await count()).toBe(before);
+  });
 });

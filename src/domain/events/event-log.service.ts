@@ -4,7 +4,7 @@ import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { ALL_ROLES, RequestContext } from '../shared/context';
 import { notFound } from '../shared/errors';
 import { MAX_PAGE_SIZE, Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
-import { parseInput } from '../shared/validation';
+import { isUuid, parseInput } from '../shared/validation';
 import { DomainEvent } from './event.entity';
 
 export interface EventFilters {
@@ -24,7 +24,6 @@ const offsetSchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`).default(20),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The event log: what happened in a business and mode, newest first, with each event's deliveries. */
 export class EventLogService {
@@ -55,7 +54,7 @@ export class EventLogService {
 
   async get(ctx: RequestContext, eventId: string): Promise<DomainEvent> {
     ctx.requireRole(...ALL_ROLES);
-    const event = UUID.test(eventId)
+    const event = isUuid(eventId)
       ? await ctx.repo(DomainEvent).findOne({ where: { id: eventId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
       : null;
     if (!event) throw notFound('Event');
@@ -73,7 +72,7 @@ export class EventLogService {
 
   async delivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     ctx.requireRole(...ALL_ROLES);
-    const delivery = UUID.test(deliveryId)
+    const delivery = isUuid(deliveryId)
       ? await ctx.repo(WebhookDelivery).findOne({ where: { id: deliveryId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
       : null;
     if (!delivery) throw notFound('Webhook delivery');

@@ -6,7 +6,7 @@ import { TokenClaims, TokenSigner } from './tokens';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
-import { absoluteUrlSchema, emailSchema, parseInput } from '../shared/validation';
+import { absoluteUrlSchema, emailSchema, isUuid, parseInput } from '../shared/validation';
 import { liveUrlRefusal } from '../webhooks/url-policy';
 
 export interface IssuedCredentials {
@@ -59,7 +59,6 @@ const settingsSchema = z.object({
 
 const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** PostgreSQL's unique_violation: a concurrent request inserted the same row first. */
 const isUniqueViolation = (error: unknown) =>
@@ -135,7 +134,7 @@ export class IdentityService {
 
   private async activeMembership(ctx: RequestContext, userId: string, businessIdHeader?: string | null) {
     if (businessIdHeader) {
-      const membership = UUID.test(businessIdHeader)
+      const membership = isUuid(businessIdHeader)
         ? await ctx.repo(Membership).findOne({ where: { userId, businessId: businessIdHeader } })
         : null;
       if (!membership) throw notFound('Business');
@@ -389,7 +388,7 @@ export class IdentityService {
    */
   private async lockedMembership(tx: RequestContext, membershipId: string): Promise<Membership> {
     await tx.repo(Business).findOne({ where: { id: tx.requireBusiness() }, lock: { mode: 'for_no_key_update' } });
-    const membership = UUID.test(membershipId)
+    const membership = isUuid(membershipId)
       ? await tx.repo(Membership).findOne({ where: { id: membershipId, businessId: tx.requireBusiness() }, lock: { mode: 'pessimistic_write' } })
       : null;
     if (!membership) throw notFound('Member');

@@ -7,7 +7,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { notFound, validationError } from '../shared/errors';
 import { exponentOf, normalizeCurrency, toMajor, toMinor } from '../shared/money';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
-import { parseInput } from '../shared/validation';
+import { isUuid, parseInput } from '../shared/validation';
 
 export type Wallet = LedgerAccount;
 
@@ -21,7 +21,6 @@ const fundSchema = z.object({
   amount: z.union([z.string(), z.number()], { error: 'is required' }),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Play money per funding, in major units: generous, and far from what a bigint balance can hold. */
 const MAX_SANDBOX_FUNDING = 1_000_000_000n;
@@ -57,7 +56,7 @@ export class WalletService {
 
   async wallet(ctx: RequestContext, walletId: string): Promise<Wallet> {
     ctx.requireRole(...ALL_ROLES);
-    const wallet = UUID.test(walletId)
+    const wallet = isUuid(walletId)
       ? await ctx.repo(LedgerAccount).findOne({
           where: { id: walletId, kind: AccountKind.MERCHANT_WALLET, businessId: ctx.requireBusiness(), livemode: ctx.livemode },
         })

@@ -3,7 +3,7 @@ import { BusinessSettings } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { MAX_PAGE_SIZE } from '../shared/pagination';
-import { absoluteUrlSchema, parseInput } from '../shared/validation';
+import { absoluteUrlSchema, isUuid, parseInput } from '../shared/validation';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus } from './webhook-endpoint.entity';
 import { liveUrlRefusal } from './url-policy';
@@ -11,7 +11,6 @@ import { liveUrlRefusal } from './url-policy';
 /** At most this many endpoints per business and mode; creating one more is a CONFLICT. */
 export const MAX_ENDPOINTS_PER_MODE = 20;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)*$/;
 
 const eventsSchema = z
@@ -169,7 +168,7 @@ export class WebhookEndpointService {
   }
 
   private async find(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
-    const endpoint = UUID.test(id)
+    const endpoint = isUuid(id)
       ? await ctx.repo(WebhookEndpoint).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
       : null;
     if (!endpoint) throw notFound('Webhook endpoint');

@@ -7,11 +7,14 @@ import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhoo
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { liveUrlRefusal } from './url-policy';
 import { TesseraPubSub, Topic } from '../events/pubsub';
+import { isUuid, parseInput } from '../shared/validation';
+import { z } from 'zod';
 
 /** The job that makes one attempt of one delivery. */
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const replaySchema = z.object({ endpointId: z.string({ error: 'must be an endpoint id' }).nullish() });
+
 
 const RESPONSE_BODY_LIMIT_BYTES = 2048;
 
@@ -91,7 +94,7 @@ export class WebhookService {
   async redeliver(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const original = UUID.test(deliveryId)
+      const original = isUuid(deliveryId)
         ? await tx.repo(WebhookDelivery).findOne({ where: { id: deliveryId, businessId: tx.requireBusiness(), livemode: tx.livemode } })
         : null;
       if (!original) throw notFound('Webhook delivery');
@@ -101,10 +104,11 @@ export class WebhookService {
   }
 
   /** Replays an event to one of the business's endpoints, or to its webhookUrl when none is named. */
-  async replayEvent(ctx: RequestContext, eventId: string, endpointId?: string | null): Promise<WebhookDelivery> {
+  async replayEvent(ctx: RequestContext, eventId: string, input: unknown): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
+    const { endpointId } = parseInput(replaySchema, input ?? {});
     return inTransaction(ctx, async (tx) => {
-      const event = UUID.test(eventId)
+      const event = isUuid(eventId)
         ? await tx.repo(DomainEvent).findOne({ where: { id: eventId, businessId: tx.requireBusiness(), livemode: tx.livemode } })
         : null;
       if (!event) throw notFound('Event');

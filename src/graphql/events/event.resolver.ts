@@ -44,7 +44,7 @@ export class EventResolver {
     @Ctx() context: GraphQLContext,
     @Arg('endpointId', () => ID, { nullable: true }) endpointId?: string,
   ): Promise<WebhookDelivery> {
-    return WebhookDelivery.from(await context.core.webhooks.replayEvent(caller(context), eventId, endpointId));
+    return WebhookDelivery.from(await context.core.webhooks.replayEvent(caller(context), eventId, { endpointId }));
   }
 
   @Subscription(() => Event, {

@@ -35,9 +35,8 @@ export function eventRoutes(app: FastifyInstance, core: Core) {
     return success(eventJson(event, await core.eventLog.deliveriesOf(ctx, [event.id])));
   });
 
-  app.post<{ Params: { id: string }; Body: { endpointId?: string | null } | undefined }>('/api/v1/events/:id/replay', async (request, reply) => {
-    const endpointId = request.body?.endpointId ?? null;
-    const delivery = await core.webhooks.replayEvent(authenticated(request), request.params.id, typeof endpointId === 'string' ? endpointId : null);
+  app.post<{ Params: { id: string } }>('/api/v1/events/:id/replay', async (request, reply) => {
+    const delivery = await core.webhooks.replayEvent(authenticated(request), request.params.id, request.body);
     reply.status(201);
     return success(webhookDeliveryJson(delivery));
   });
