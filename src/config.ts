@@ -33,6 +33,10 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Delay before each delivery attempt, in seconds: the first is attempt 1, its length is the attempt limit. */
   webhookRetryScheduleSeconds: number[];
+  /** Seconds from card capture to settlement into the merchant wallet. */
+  paymentSettlementDelaySeconds: number;
+  /** Sandbox 3-D Secure challenges complete on their own after this many milliseconds. */
+  sandbox3dsAutoCompleteMs: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -92,5 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobStallAfterMs: int(env, 'JOB_STALL_AFTER_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 30_000) + 60_000),
     webhookRetryScheduleSeconds: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE_S', [0, 30, 60, 90, 120]),
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
+    paymentSettlementDelaySeconds: int(env, 'PAYMENT_SETTLEMENT_DELAY_S', 60),
+    sandbox3dsAutoCompleteMs: int(env, 'SANDBOX_3DS_AUTO_COMPLETE_MS', 3000),
   };
 }

@@ -4,6 +4,8 @@ import { DomainEvent } from '../domain/events/event.entity';
 import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
 import { WebhookDelivery } from '../domain/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../domain/webhooks/webhook-endpoint.entity';
+import { Customer, PaymentMethod } from '../domain/customers/customer.entities';
+import { Dispute, Payment, Refund } from '../domain/payments/payment.entities';
 
 export const entities = [
   User,
@@ -19,4 +21,9 @@ export const entities = [
   IdempotencyRecord,
   WebhookDelivery,
   WebhookEndpoint,
+  Customer,
+  PaymentMethod,
+  Payment,
+  Refund,
+  Dispute,
 ];

@@ -14,6 +14,8 @@ import { RequestContext } from './shared/context';
 import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
+import { PaymentService } from './payments/payment.service';
+import { SandboxCardAcquirer } from '../providers/card-acquirer';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -28,6 +30,7 @@ export interface Core {
   idempotency: IdempotencyService;
   webhooks: WebhookService;
   webhookEndpoints: WebhookEndpointService;
+  payments: PaymentService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -51,6 +54,15 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const events = new EventService(pubSub, webhooks);
   const wallets = new WalletService(ledger, events, pubSub);
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
+  const payments = new PaymentService(
+    { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs, publicBaseUrl: config.publicBaseUrl },
+    { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
+    ledger,
+    wallets,
+    events,
+    pubSub,
+    async () => null,
+  );
   return {
     config,
     dataSource,
@@ -63,6 +75,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     idempotency,
     webhooks,
     webhookEndpoints,
+    payments,
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
 import { DELIVER_WEBHOOK_TASK } from '../domain/webhooks/webhook.service';
+import { COMPLETE_3DS_TASK, SETTLE_PAYMENT_TASK } from '../domain/payments/payment.service';
 
 /**
  * Background work on graphile-worker: a PostgreSQL-backed queue in the same database, picked up
@@ -26,6 +27,16 @@ export function taskList(core: Core): TaskList {
     [DELIVER_WEBHOOK_TASK]: async (payload) => {
       const { deliveryId } = payload as { deliveryId: string };
       await core.webhooks.attempt(RequestContext.system(core.dataSource, 'webhooks'), deliveryId);
+    },
+    /** Settles a captured card payment into the merchant wallet once its settlement delay has passed. */
+    [SETTLE_PAYMENT_TASK]: async (payload) => {
+      const { paymentId } = payload as { paymentId: string };
+      await core.payments.settleDue(RequestContext.system(core.dataSource, 'settlement'), paymentId);
+    },
+    /** The sandbox's automatic 3-D Secure challenge completion. */
+    [COMPLETE_3DS_TASK]: async (payload) => {
+      const { paymentId } = payload as { paymentId: string };
+      await core.payments.autoCompleteThreeDSecure(RequestContext.system(core.dataSource, 'sandbox-3ds'), paymentId);
     },
   };
 }

@@ -7,6 +7,14 @@ export enum Topic {
   EVENT = 'EVENT',
   WALLET_BALANCE = 'WALLET_BALANCE',
   WEBHOOK_DELIVERY = 'WEBHOOK_DELIVERY',
+  PAYMENT = 'PAYMENT',
+}
+
+/** A payment's status (or refunds, or disputes) changed; subscribers read its current state. */
+export interface PaymentChange {
+  businessId: string;
+  livemode: boolean;
+  paymentId: string;
 }
 
 /** A webhook delivery's new state, after an attempt (or its creation) committed. */
@@ -42,6 +50,7 @@ type Topics = {
   [Topic.EVENT]: [PublishedEvent];
   [Topic.WALLET_BALANCE]: [WalletBalanceChange];
   [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
+  [Topic.PAYMENT]: [PaymentChange];
 };
 
 const reportToStderr = (error: unknown) => console.error('[pubsub]', error instanceof Error ? error.message : error);

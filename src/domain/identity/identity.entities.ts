@@ -1,3 +1,4 @@
+import { bigintTransformer } from '../shared/money';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 export enum Role {
@@ -60,6 +61,16 @@ export class BusinessSettings {
   @Column('boolean') livemode: boolean;
 
   @Column('text', { nullable: true }) webhookUrl: string | null;
+
+  /** Server-to-server card charging (POST /business/payment/charge); off until an operator, or an OWNER in test mode, turns it on. */
+  @Column('boolean', { default: false }) serverToServerCharging: boolean;
+
+  /** Card fee schedule: basis points of the amount plus a fixed fee in minor units of the payment's currency. */
+  @Column('integer', { default: 290 }) cardFeeBps: number;
+  @Column('bigint', { default: 30, transformer: bigintTransformer }) cardFeeFixedMinor: bigint;
+
+  /** Non-refundable fee taken when a dispute opens, in minor units of the payment's currency. */
+  @Column('bigint', { default: 1500, transformer: bigintTransformer }) disputeFeeMinor: bigint;
 
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;

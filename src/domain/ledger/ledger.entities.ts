@@ -4,6 +4,9 @@ import { bigintTransformer } from '../shared/money';
 export enum AccountKind {
   /** A merchant's balance per business, mode and currency. No overdraft. */
   MERCHANT_WALLET = 'merchant_wallet',
+  /** Captured card payments of a business, mode and currency not yet settled to its wallet.
+   * Derived from its entries (no cached balance), so captures do not contend on one row per merchant. */
+  MERCHANT_PENDING = 'merchant_pending',
   /** A treasury end-user's wallet. No overdraft. */
   END_USER_WALLET = 'end_user_wallet',
   /** Tessera's fee income. */

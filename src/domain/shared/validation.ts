@@ -37,3 +37,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids are UUIDs; anything else cannot name a row, so lookups answer NOT_FOUND without a query. */
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+/** An optional query-string integer in [1, max] (query values arrive as strings). */
+export const integerParam = (max: number) => {
+  const message = max === Number.MAX_SAFE_INTEGER ? 'must be an integer of at least 1' : `must be an integer between 1 and ${max}`;
+  return z
+    .union([z.string(), z.number()], { error: message })
+    .refine((value) => /^\d+$/.test(String(value)) && Number(value) >= 1 && Number(value) <= max, message)
+    .transform((value) => Number(value))
+    .optional();
+};

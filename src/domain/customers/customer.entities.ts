@@ -1,0 +1,58 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/**
+ * A stored customer profile of one business and mode. Paying by email alone does not create one:
+ * a profile is created explicitly or when a card is saved for the customer.
+ */
+@Entity('customers')
+@Index('uq_customers_business_mode_email', ['businessId', 'livemode', 'email'], { unique: true })
+export class Customer {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+
+  @Column('boolean') livemode: boolean;
+
+  /** Lower-cased. */
+  @Column('text') email: string;
+
+  /** The merchant's own id for this customer. */
+  @Column('text', { nullable: true }) userId: string | null;
+
+  @Column('text', { nullable: true }) firstName: string | null;
+  @Column('text', { nullable: true }) lastName: string | null;
+  @Column('text', { nullable: true }) phoneNumber: string | null;
+
+  @Column('uuid', { nullable: true }) defaultPaymentMethodId: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+/**
+ * A card saved for a customer. The number stays with the acquirer: Tessera keeps the acquirer's
+ * reference and what may be shown (brand, last4, expiry) plus a fingerprint.
+ */
+@Entity('payment_methods')
+@Index('ix_payment_methods_customer', ['customerId', 'createdAt'])
+export class PaymentMethod {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+
+  @Column('boolean') livemode: boolean;
+
+  @Column('uuid') customerId: string;
+
+  @Column('text') providerRef: string;
+
+  @Column('text') brand: string;
+  @Column('text') last4: string;
+  @Column('smallint') expiryMonth: number;
+  @Column('smallint') expiryYear: number;
+  @Column('text') fingerprint: string;
+  @Column('text') country: string;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** Card data as a payer types it. It never leaves the request: only the acquirer sees the number. */
+export interface CardDetails {
+  number: string;
+  expiryMonth: number;
+  expiryYear: number;
+  cvv: string;
+}
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let index = 0; index < digits.length; index++) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+export function brandOf(digits: string): string {
+  if (/^4/.test(digits)) return 'visa';
+  if (/^(5[1-5]|2(2[2-9][1-9]|[3-6]\d\d|7[01]\d|720))/.test(digits)) return 'mastercard';
+  if (/^3[47]/.test(digits)) return 'amex';
+  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
+  return 'unknown';
+}
+
+/** True when the card's expiry month has not ended yet (cards are valid through their month). */
+export function notExpired(month: number, year: number, now = new Date()): boolean {
+  return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
+}
+
+const digitsOnly = (value: string) => value.replace(/[\s-]/g, '');
+
+/** The documented `card { number, expiryMonth, expiryYear, cvv }` object, validated field by field. */
+export const cardSchema = z.object({
+  number: z.string({ error: 'is required: the card number as a string' })
+    .transform(digitsOnly)
+    .refine((value) => /^\d{12,19}$/.test(value), 'must be 12 to 19 digits')
+    .refine((value) => !/^\d{12,19}$/.test(value) || luhnValid(value), 'is not a valid card number (Luhn check failed)'),
+  expiryMonth: z.number({ error: 'is required: a number from 1 to 12' }).int('must be a whole number from 1 to 12').min(1, 'must be from 1 to 12').max(12, 'must be from 1 to 12'),
+  expiryYear: z.number({ error: 'is required: a four-digit year' }).int('must be a four-digit year')
+    .transform((year) => (year < 100 ? 2000 + year : year))
+    .refine((year) => year >= 2000 && year <= 2100, 'must be a four-digit year'),
+  cvv: z.string({ error: 'is required: 3 digits (4 for American Express)' }).trim(),
+}, { error: 'is required: an object with number, expiryMonth, expiryYear and cvv' }).superRefine((card, issues) => {
+  const cvvLength = brandOf(card.number) === 'amex' ? 4 : 3;
+  if (!new RegExp(`^\\d{${cvvLength}}$`).test(card.cvv)) {
+    issues.addIssue({ code: 'custom', path: ['cvv'], message: `must be ${cvvLength} digits` });
+  }
+  if (Number.isInteger(card.expiryMonth) && !notExpired(card.expiryMonth, card.expiryYear)) {
+    issues.addIssue({ code: 'custom', path: ['expiryYear'], message: 'the card has expired' });
+  }
+});

@@ -1,0 +1,148 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { bigintTransformer } from '../shared/money';
+
+/**
+ * PENDING: created, the acquirer has not answered yet. REQUIRES_ACTION: waiting for 3-D Secure
+ * authentication. COMPLETED: captured. SETTLED: funds credited to the merchant wallet minus fees.
+ * FAILED: not captured (see failureReason). REFUNDED: refunded in full.
+ */
+export enum PaymentStatus {
+  PENDING = 'PENDING',
+  REQUIRES_ACTION = 'REQUIRES_ACTION',
+  COMPLETED = 'COMPLETED',
+  SETTLED = 'SETTLED',
+  FAILED = 'FAILED',
+  REFUNDED = 'REFUNDED',
+}
+
+/** The `reason` of payment.failed. */
+export enum PaymentFailureReason {
+  CARD_DECLINED = 'card_declined',
+  INSUFFICIENT_FUNDS = 'insufficient_funds',
+  AUTHENTICATION_FAILED = 'authentication_failed',
+  BLOCKED = 'blocked',
+  PROCESSING_ERROR = 'processing_error',
+}
+
+/** What created the payment. */
+export enum PaymentSource {
+  API = 'api',
+  CHECKOUT_SESSION = 'checkout_session',
+  PAYMENT_LINK = 'payment_link',
+  INVOICE = 'invoice',
+  RECURRING_GIFT = 'recurring_gift',
+}
+
+/** A card payment of one business and mode. Amounts are bigint minor units of `currency`. */
+@Entity('payments')
+@Index('ix_payments_business_mode_created', ['businessId', 'livemode', 'createdAt'])
+@Index('ix_payments_business_mode_email', ['businessId', 'livemode', 'email'])
+@Index('ix_payments_customer_created', ['customerId', 'createdAt'])
+@Index('ix_payments_dedupe', ['businessId', 'livemode', 'dedupeKey', 'createdAt'])
+@Index('ix_payments_fingerprint_created', ['livemode', 'cardFingerprint', 'createdAt'])
+export class Payment {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+
+  @Column('boolean') livemode: boolean;
+
+  @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
+
+  /** Upper-case ISO code; lower-cased at the REST edge. */
+  @Column('text') currency: string;
+
+  @Column({ type: 'enum', enum: PaymentStatus, enumName: 'payment_status', default: PaymentStatus.PENDING })
+  status: PaymentStatus;
+
+  @Column('text', { nullable: true }) failureReason: PaymentFailureReason | null;
+  @Column('text', { nullable: true }) failureMessage: string | null;
+
+  /** Lower-cased payer email. */
+  @Column('text') email: string;
+
+  @Column('uuid', { nullable: true }) customerId: string | null;
+  @Column('uuid', { nullable: true }) paymentMethodId: string | null;
+
+  @Column('text') cardBrand: string;
+  @Column('text') cardLast4: string;
+  @Column('smallint') cardExpiryMonth: number;
+  @Column('smallint') cardExpiryYear: number;
+  @Column('text') cardFingerprint: string;
+  @Column('text') cardCountry: string;
+  /** The acquirer's reference to the card (never the number). */
+  @Column('text') cardProviderRef: string;
+
+  @Column({ type: 'text', default: PaymentSource.API }) source: PaymentSource;
+  @Column('uuid', { nullable: true }) sourceId: string | null;
+
+  /** SHA-256 of the charge parameters: the same request within 60 s returns this payment. */
+  @Column('text', { nullable: true }) dedupeKey: string | null;
+
+  /** Set when 3-D Secure was required: pending, succeeded or failed. */
+  @Column('text', { nullable: true }) threeDSecure: string | null;
+
+  @Column('text', { nullable: true }) ipAddress: string | null;
+  @Column('jsonb', { nullable: true }) metadata: Record<string, unknown> | null;
+
+  /** Fee kept at settlement. */
+  @Column('bigint', { default: 0, transformer: bigintTransformer }) feeAmount: bigint;
+  @Column('bigint', { default: 0, transformer: bigintTransformer }) amountRefunded: bigint;
+  /** Charge amount taken back by an open or lost dispute. */
+  @Column('bigint', { default: 0, transformer: bigintTransformer }) amountDisputed: bigint;
+
+  @Column('timestamptz', { nullable: true }) capturedAt: Date | null;
+  @Column('timestamptz', { nullable: true }) settledAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}
+
+@Entity('refunds')
+@Index('ix_refunds_payment', ['paymentId', 'createdAt'])
+export class Refund {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+  @Column('boolean') livemode: boolean;
+  @Column('uuid') paymentId: string;
+
+  @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
+  @Column('text') currency: string;
+  @Column('text', { nullable: true }) reason: string | null;
+  /** Refunds are booked at once: always `succeeded`. */
+  @Column('text', { default: 'succeeded' }) status: string;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}
+
+/** OPEN: amount and fee debited. WON: amount re-credited (not the fee). LOST: nothing further. */
+export enum DisputeStatus {
+  OPEN = 'OPEN',
+  WON = 'WON',
+  LOST = 'LOST',
+}
+
+@Entity('disputes')
+@Index('ix_disputes_payment', ['paymentId', 'createdAt'])
+@Index('ix_disputes_business_mode_created', ['businessId', 'livemode', 'createdAt'])
+export class Dispute {
+  @PrimaryGeneratedColumn('uuid') id: string;
+
+  @Column('uuid') businessId: string;
+  @Column('boolean') livemode: boolean;
+  @Column('uuid') paymentId: string;
+
+  @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
+  @Column('bigint', { transformer: bigintTransformer }) fee: bigint;
+  @Column('text') currency: string;
+  @Column('text') reason: string;
+
+  @Column({ type: 'enum', enum: DisputeStatus, enumName: 'dispute_status', default: DisputeStatus.OPEN })
+  status: DisputeStatus;
+
+  @Column('timestamptz', { nullable: true }) resolvedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,601 @@
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { Customer } from '../customers/customer.entities';
+import { EventService } from '../events/event.service';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { BusinessSettings, Mode, Role } from '../identity/identity.entities';
+import { WalletService } from '../wallets/wallet.service';
+import { AccountKind } from '../ledger/ledger.entities';
+import { LedgerService, Posting, PostingLine } from '../ledger/ledger.service';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { enqueueJob } from '../shared/jobs';
+import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
+import { MAX_PAGE_SIZE, Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
+import { emailSchema, integerParam, isUuid, parseInput } from '../shared/validation';
+import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
+import { CardDetails, cardSchema } from './card';
+import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from './payment.entities';
+
+export const SETTLE_PAYMENT_TASK = 'settle_payment';
+export const COMPLETE_3DS_TASK = 'complete_sandbox_3ds';
+
+/** The documented charge de-duplication window. */
+export const CHARGE_DEDUPE_WINDOW_SECONDS = 60;
+
+export interface PaymentSettings {
+  /** Delay from capture to settlement (job), in seconds. */
+  settlementDelaySeconds: number;
+  /** Sandbox 3-D Secure challenges complete on their own after this long. */
+  sandbox3dsAutoCompleteMs: number;
+  publicBaseUrl: string;
+}
+
+/** A charge about to be made, as fraud screening sees it (before the acquirer is called). */
+export interface ChargeAttempt {
+  amount: bigint;
+  currency: string;
+  email: string;
+  card: VaultedCard;
+  ipAddress: string | null;
+}
+
+/** Returns why the attempt is blocked, or null. Runs in the transaction that records the payment. */
+export type FraudScreen = (tx: RequestContext, attempt: ChargeAttempt) => Promise<string | null>;
+
+/** Everything a card payment needs, whichever face or product starts it. */
+export interface CardPaymentRequest {
+  amount: bigint;
+  currency: string;
+  email: string;
+  card: { details: CardDetails } | { vaulted: VaultedCard; paymentMethodId?: string | null };
+  customerId?: string | null;
+  source?: PaymentSource;
+  sourceId?: string | null;
+  /** Same key within the window returns the same payment. */
+  dedupeKey?: string | null;
+  ipAddress?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface PaymentFilters {
+  status?: PaymentStatus;
+  email?: string;
+  customerId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+const amountSchema = z.union([z.number(), z.string()], { error: 'is required: a positive decimal amount such as 25.00' });
+const currencySchema = z.string({ error: 'is required: a currency code such as usd' }).min(3, 'must be a currency code such as usd').max(8);
+const metadataSchema = z.record(z.string(), z.unknown()).refine((value) => JSON.stringify(value).length <= 8192, 'must be at most 8 KB of JSON').nullish();
+
+const chargeSchema = z.object({
+  amount: amountSchema,
+  currency: currencySchema,
+  card: cardSchema,
+  email: emailSchema,
+  metadata: metadataSchema,
+}, { error: 'must be a JSON object' });
+
+const refundSchema = z.object({
+  amount: amountSchema.optional(),
+  reason: z.string().trim().max(500, 'must be at most 500 characters').nullish(),
+}, { error: 'must be a JSON object' });
+
+const disputeSchema = z.object({
+  reason: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+}, { error: 'must be a JSON object' });
+
+const resolveDisputeSchema = z.object({
+  won: z.boolean({ error: 'is required: true when the merchant won, false when lost' }),
+}, { error: 'must be a JSON object' });
+
+const listSchema = z.object({
+  page: integerParam(Number.MAX_SAFE_INTEGER),
+  limit: integerParam(MAX_PAGE_SIZE),
+  status: z.enum(PaymentStatus, { error: `must be one of ${Object.values(PaymentStatus).join(', ')}` }).optional(),
+  email: emailSchema.optional(),
+  customerId: z.string().refine(isUuid, 'must be a customer id').optional(),
+  from: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).optional(),
+  to: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).optional(),
+});
+
+/** Amount in minor units of the currency, positive. */
+function positiveMinor(raw: string | number, currency: string, field = 'amount'): bigint {
+  const minor = toMinor(raw, currency, field);
+  if (minor <= 0n) throw validationError({ [field]: ['must be greater than zero'] });
+  return minor;
+}
+
+/** The card fee of an amount: basis points (rounded half up) plus the fixed part. */
+export function cardFee(amount: bigint, settings: Pick<BusinessSettings, 'cardFeeBps' | 'cardFeeFixedMinor'>): bigint {
+  return (amount * BigInt(settings.cardFeeBps) + 5_000n) / 10_000n + settings.cardFeeFixedMinor;
+}
+
+/**
+ * Card payments: charges (server-to-server and for the hosted products), 3-D Secure, settlement
+ * to the merchant wallet, refunds and disputes. Money moves only through LedgerService.post:
+ * capture books the acquirer's receivable against the merchant's pending balance; settlement
+ * moves it to the wallet minus the fee; refunds and disputes reverse from wherever it sits.
+ */
+export class PaymentService {
+  constructor(
+    private readonly settings: PaymentSettings,
+    private readonly acquirers: { test: CardAcquirer; live: CardAcquirer | null },
+    private readonly ledger: LedgerService,
+    private readonly wallets: WalletService,
+    private readonly events: EventService,
+    private readonly pubSub: TesseraPubSub,
+    private readonly screen: FraudScreen,
+  ) {}
+
+  // ---------------------------------------------------------------- charges
+
+  /**
+   * POST /business/payment/charge: the documented server-to-server charge. Refused (400) unless
+   * the business enabled it for the mode; the same parameters within 60 s return the same payment.
+   */
+  async charge(ctx: RequestContext, input: unknown, ipAddress: string | null = null): Promise<Payment> {
+    ctx.requireRole(...WRITE_ROLES);
+    const data = parseInput(chargeSchema, input ?? {});
+    const currency = normalizeCurrency(data.currency);
+    const amount = positiveMinor(data.amount, currency);
+    const settings = await this.businessSettings(ctx);
+    if (!settings.serverToServerCharging) {
+      throw new DomainError(ErrorCode.BAD_REQUEST,
+        `Server-to-server charging is not enabled for this business in ${ctx.livemode ? 'live' : 'test'} mode; ask an operator to enable it, or use a hosted checkout session`);
+    }
+    const card = data.card as CardDetails;
+    const dedupeKey = crypto.createHash('sha256')
+      .update(JSON.stringify([amount.toString(), currency, card.number, card.expiryMonth, card.expiryYear, card.cvv, data.email, data.metadata ?? null]))
+      .digest('base64url');
+    return this.createCardPayment(ctx, { amount, currency, email: data.email, card: { details: card }, dedupeKey, ipAddress, metadata: data.metadata ?? null });
+  }
+
+  /** Creates and processes one card payment; the entry point for checkout, links, invoices and recurring charges too. */
+  async createCardPayment(ctx: RequestContext, request: CardPaymentRequest): Promise<Payment> {
+    const acquirer = this.acquirerFor(ctx);
+    const card = 'details' in request.card ? await acquirer.vault(request.card.details) : request.card.vaulted;
+    const paymentMethodId = 'vaulted' in request.card ? request.card.paymentMethodId ?? null : null;
+    const { payment, proceed } = await inTransaction(ctx, async (tx) => {
+      const businessId = tx.requireBusiness();
+      if (request.dedupeKey) {
+        await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${request.dedupeKey}`]);
+        const existing = await tx.repo(Payment).createQueryBuilder('payment')
+          .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: request.dedupeKey })
+          .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
+          .orderBy('payment.created_at', 'DESC')
+          .getOne();
+        if (existing) return { payment: existing, proceed: false };
+      }
+      const customerId = request.customerId ?? (await tx.repo(Customer).findOne({
+        select: { id: true }, where: { businessId, livemode: tx.livemode, email: request.email },
+      }))?.id ?? null;
+      const created = await tx.repo(Payment).save(tx.repo(Payment).create({
+        businessId,
+        livemode: tx.livemode,
+        amount: request.amount,
+        currency: request.currency,
+        status: PaymentStatus.PENDING,
+        email: request.email,
+        customerId,
+        paymentMethodId,
+        cardBrand: card.brand,
+        cardLast4: card.last4,
+        cardExpiryMonth: card.expiryMonth,
+        cardExpiryYear: card.expiryYear,
+        cardFingerprint: card.fingerprint,
+        cardCountry: card.country,
+        cardProviderRef: card.providerRef,
+        source: request.source ?? PaymentSource.API,
+        sourceId: request.sourceId ?? null,
+        dedupeKey: request.dedupeKey ?? null,
+        ipAddress: request.ipAddress ?? null,
+        metadata: request.metadata ?? null,
+      }));
+      await this.events.record(tx, 'payment.created', {
+        paymentId: created.id, amount: Number(toMajor(created.amount, created.currency)), currency: created.currency.toLowerCase(), status: created.status,
+      });
+      const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: request.ipAddress ?? null });
+      if (blocked) {
+        await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked);
+        return { payment: created, proceed: false };
+      }
+      this.announce(tx, created);
+      return { payment: created, proceed: true };
+    });
+    if (!proceed) return payment;
+    const authorization = await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card })
+      .catch((error: unknown): Authorization => ({
+        outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
+      }));
+    return this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.PENDING]);
+  }
+
+  /** The 3-D Secure completion: finishes a payment waiting for authentication. */
+  async completeThreeDSecure(ctx: RequestContext, paymentId: string): Promise<Payment> {
+    ctx.requireRole(...WRITE_ROLES);
+    const payment = await this.find(ctx, paymentId);
+    if (payment.status !== PaymentStatus.REQUIRES_ACTION) {
+      throw new DomainError(ErrorCode.CONFLICT, `The payment is ${payment.status}; only a payment waiting for 3-D Secure (REQUIRES_ACTION) can complete it`);
+    }
+    const authorization = await this.acquirerFor(ctx).completeAuthentication({
+      paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment),
+    });
+    return this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.REQUIRES_ACTION]);
+  }
+
+  /** The sandbox's automatic 3-D Secure completion (job); a payment completed meanwhile is left alone. */
+  async autoCompleteThreeDSecure(system: RequestContext, paymentId: string): Promise<void> {
+    const payment = await system.repo(Payment).findOne({ where: { id: paymentId } });
+    if (!payment || payment.status !== PaymentStatus.REQUIRES_ACTION || payment.livemode) return;
+    const ctx = system.forBusiness(payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST);
+    const authorization = await this.acquirers.test.completeAuthentication({
+      paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment),
+    });
+    await this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.REQUIRES_ACTION]).catch((error) => {
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+    });
+  }
+
+  /** Records the acquirer's answer on a payment still in one of `from`; a concurrent completion gets CONFLICT. */
+  private async applyAuthorization(ctx: RequestContext, paymentId: string, authorization: Authorization, from: PaymentStatus[]): Promise<Payment> {
+    return inTransaction(ctx, async (tx) => {
+      const payment = await this.lock(tx, paymentId);
+      if (!from.includes(payment.status)) {
+        throw new DomainError(ErrorCode.CONFLICT, `The payment is already ${payment.status}`);
+      }
+      if (authorization.outcome === 'declined') {
+        if (payment.threeDSecure === 'pending') payment.threeDSecure = authorization.reason === 'authentication_failed' ? 'failed' : 'succeeded';
+        return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message);
+      }
+      if (authorization.outcome === 'authentication_required') {
+        payment.status = PaymentStatus.REQUIRES_ACTION;
+        payment.threeDSecure = 'pending';
+        await tx.repo(Payment).save(payment);
+        if (!tx.livemode) {
+          await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
+            runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
+          });
+        }
+        this.announce(tx, payment);
+        return payment;
+      }
+      return this.capture(tx, payment);
+    });
+  }
+
+  private async capture(tx: RequestContext, payment: Payment): Promise<Payment> {
+    if (payment.threeDSecure === 'pending') payment.threeDSecure = 'succeeded';
+    payment.status = PaymentStatus.COMPLETED;
+    payment.capturedAt = new Date();
+    await tx.repo(Payment).save(payment);
+    const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
+    const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
+    await this.ledger.post(tx, {
+      kind: 'card_capture', referenceType: 'payment', referenceId: payment.id, description: 'Card payment captured',
+      lines: [{ account: pending, amount: payment.amount }, { account: clearing, amount: -payment.amount }],
+    });
+    await this.events.record(tx, 'payment.completed', {
+      paymentId: payment.id, amount: toMajor(payment.amount, payment.currency), currency: payment.currency.toLowerCase(),
+    });
+    await enqueueJob(tx, SETTLE_PAYMENT_TASK, { paymentId: payment.id }, {
+      runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}`,
+    });
+    this.announce(tx, payment);
+    return payment;
+  }
+
+  private async fail(tx: RequestContext, payment: Payment, reason: PaymentFailureReason, message: string): Promise<Payment> {
+    payment.status = PaymentStatus.FAILED;
+    payment.failureReason = reason;
+    payment.failureMessage = message;
+    await tx.repo(Payment).save(payment);
+    await this.events.record(tx, 'payment.failed', { paymentId: payment.id, reason });
+    this.announce(tx, payment);
+    return payment;
+  }
+
+  // ---------------------------------------------------------------- settlement
+
+  /** Sandbox helper: settles a captured payment now instead of after the settlement delay. */
+  async sandboxSettle(ctx: RequestContext, paymentId: string): Promise<Payment> {
+    ctx.requireRole(...WRITE_ROLES);
+    ctx.requireSandbox();
+    return inTransaction(ctx, async (tx) => {
+      const payment = await this.lock(tx, (await this.find(tx, paymentId)).id);
+      if (payment.status !== PaymentStatus.COMPLETED) {
+        throw new DomainError(ErrorCode.CONFLICT, `Only a COMPLETED payment can be settled; this one is ${payment.status}`);
+      }
+      return this.settle(tx, payment);
+    });
+  }
+
+  /** The settlement job: a payment not (or no longer) awaiting settlement is left alone. */
+  async settleDue(system: RequestContext, paymentId: string): Promise<void> {
+    const row = await system.repo(Payment).findOne({ select: { id: true, businessId: true, livemode: true }, where: { id: paymentId } });
+    if (!row) return;
+    const ctx = system.forBusiness(row.businessId, row.livemode ? Mode.LIVE : Mode.TEST);
+    await inTransaction(ctx, async (tx) => {
+      const payment = await this.lock(tx, paymentId);
+      if (payment.status === PaymentStatus.COMPLETED) await this.settle(tx, payment);
+    });
+  }
+
+  /**
+   * Moves what is left of the capture (minus refunds so far) from pending to the wallet, keeping
+   * the fee; the fee never exceeds what settles.
+   */
+  private async settle(tx: RequestContext, payment: Payment): Promise<Payment> {
+    const settling = payment.amount - payment.amountRefunded;
+    const settings = await this.businessSettings(tx);
+    const fee = minBig(cardFee(payment.amount, settings), settling);
+    const net = settling - fee;
+    const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
+    const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
+    const fees = await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: payment.currency });
+    const lines: PostingLine[] = [{ account: pending, amount: -settling }];
+    if (net > 0n) lines.push({ account: wallet, amount: net });
+    if (fee > 0n) lines.push({ account: fees, amount: fee });
+    await this.post(tx, { kind: 'card_settlement', referenceType: 'payment', referenceId: payment.id, description: 'Card payment settled', lines });
+    payment.status = PaymentStatus.SETTLED;
+    payment.settledAt = new Date();
+    payment.feeAmount = fee;
+    await tx.repo(Payment).save(payment);
+    await this.events.record(tx, 'payment.settled', {
+      paymentId: payment.id, amount: toMajor(net, payment.currency), currency: payment.currency.toLowerCase(),
+      settledAt: payment.settledAt.toISOString(), fee: toMajor(fee, payment.currency), grossAmount: toMajor(settling, payment.currency),
+    });
+    this.announce(tx, payment);
+    return payment;
+  }
+
+  // ---------------------------------------------------------------- refunds
+
+  /** Refunds all or part of a captured payment; never more than captured minus refunds and disputes. */
+  async refund(ctx: RequestContext, paymentId: string, input: unknown): Promise<{ payment: Payment; refund: Refund }> {
+    ctx.requireRole(...WRITE_ROLES);
+    const data = parseInput(refundSchema, input ?? {});
+    return inTransaction(ctx, async (tx) => {
+      const payment = await this.lock(tx, (await this.find(tx, paymentId)).id);
+      if (payment.status !== PaymentStatus.COMPLETED && payment.status !== PaymentStatus.SETTLED) {
+        throw new DomainError(ErrorCode.CONFLICT, `A ${payment.status} payment cannot be refunded`);
+      }
+      const refundable = payment.amount - payment.amountRefunded - payment.amountDisputed;
+      const amount = data.amount === undefined ? refundable : positiveMinor(data.amount, payment.currency);
+      if (refundable <= 0n) throw new DomainError(ErrorCode.CONFLICT, 'Nothing is left to refund on this payment');
+      if (amount > refundable) {
+        throw validationError({ amount: [`must be at most ${toMajor(refundable, payment.currency)} (captured minus refunds and disputes)`] });
+      }
+      const settled = payment.status === PaymentStatus.SETTLED;
+      const source = await this.ledger.account(tx, {
+        kind: settled ? AccountKind.MERCHANT_WALLET : AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId,
+      });
+      const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
+      const refund = await tx.repo(Refund).save(tx.repo(Refund).create({
+        businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, currency: payment.currency, reason: data.reason ?? null,
+      }));
+      await this.post(tx, {
+        kind: 'card_refund', referenceType: 'refund', referenceId: refund.id, description: 'Card payment refunded',
+        lines: [{ account: source, amount: -amount }, { account: clearing, amount }],
+      });
+      payment.amountRefunded += amount;
+      if (payment.amountRefunded === payment.amount) payment.status = PaymentStatus.REFUNDED;
+      await tx.repo(Payment).save(payment);
+      await this.events.record(tx, 'payment.refunded', {
+        paymentId: payment.id, amount: toMajor(amount, payment.currency), currency: payment.currency.toLowerCase(), refundId: refund.id,
+      });
+      this.announce(tx, payment);
+      return { payment, refund };
+    });
+  }
+
+  // ---------------------------------------------------------------- disputes
+
+  /**
+   * Sandbox helper: the cardholder disputes a captured payment. The charge amount still captured is
+   * debited from the wallet at once, plus the non-refundable dispute fee (an unsettled payment
+   * settles first, as it would have long before a real dispute arrives).
+   */
+  async sandboxOpenDispute(ctx: RequestContext, paymentId: string, input: unknown): Promise<{ payment: Payment; dispute: Dispute }> {
+    ctx.requireRole(...WRITE_ROLES);
+    ctx.requireSandbox();
+    const data = parseInput(disputeSchema, input ?? {});
+    return inTransaction(ctx, async (tx) => {
+      let payment = await this.lock(tx, (await this.find(tx, paymentId)).id);
+      if (payment.status === PaymentStatus.COMPLETED) payment = await this.settle(tx, payment);
+      if (payment.status !== PaymentStatus.SETTLED) {
+        throw new DomainError(ErrorCode.CONFLICT, `A ${payment.status} payment cannot be disputed`);
+      }
+      if (payment.amountDisputed > 0n) throw new DomainError(ErrorCode.CONFLICT, 'This payment already has a dispute');
+      const amount = payment.amount - payment.amountRefunded;
+      const settings = await this.businessSettings(tx);
+      const fee = settings.disputeFeeMinor;
+      const dispute = await tx.repo(Dispute).save(tx.repo(Dispute).create({
+        businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, fee, currency: payment.currency,
+        reason: data.reason ?? 'fraudulent', status: DisputeStatus.OPEN,
+      }));
+      const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
+      const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: payment.currency });
+      const fees = await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: payment.currency });
+      const lines: PostingLine[] = [{ account: wallet, amount: -(amount + fee) }, { account: reserve, amount }];
+      if (fee > 0n) lines.push({ account: fees, amount: fee });
+      await this.post(tx, { kind: 'dispute_opened', referenceType: 'dispute', referenceId: dispute.id, description: 'Dispute opened', lines });
+      payment.amountDisputed = amount;
+      await tx.repo(Payment).save(payment);
+      await this.events.record(tx, 'payment.disputed', {
+        paymentId: payment.id, disputeId: dispute.id, disputeAmount: toMajor(amount, payment.currency),
+        disputeFee: toMajor(fee, payment.currency), reason: dispute.reason,
+      });
+      this.announce(tx, payment);
+      return { payment, dispute };
+    });
+  }
+
+  /** Sandbox helper: resolves an open dispute. Won re-credits the charge amount (not the fee); lost changes nothing further. */
+  async sandboxResolveDispute(ctx: RequestContext, disputeId: string, input: unknown): Promise<{ payment: Payment; dispute: Dispute }> {
+    ctx.requireRole(...WRITE_ROLES);
+    ctx.requireSandbox();
+    const { won } = parseInput(resolveDisputeSchema, input ?? {});
+    return inTransaction(ctx, async (tx) => {
+      const found = isUuid(disputeId)
+        ? await tx.repo(Dispute).findOne({ where: { id: disputeId, businessId: tx.requireBusiness(), livemode: tx.livemode } })
+        : null;
+      if (!found) throw notFound('Dispute');
+      const payment = await this.lock(tx, found.paymentId);
+      const dispute = await tx.repo(Dispute).createQueryBuilder('d').setLock('pessimistic_write').where('d.id = :id', { id: found.id }).getOneOrFail();
+      if (dispute.status !== DisputeStatus.OPEN) throw new DomainError(ErrorCode.CONFLICT, `The dispute is already ${dispute.status}`);
+      const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: dispute.currency });
+      const destination = won
+        ? await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: dispute.currency, businessId: dispute.businessId })
+        : await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: dispute.currency });
+      await this.post(tx, {
+        kind: won ? 'dispute_won' : 'dispute_lost', referenceType: 'dispute', referenceId: dispute.id,
+        description: won ? 'Dispute won: charge amount re-credited' : 'Dispute lost: charge amount returned to the cardholder',
+        lines: [{ account: reserve, amount: -dispute.amount }, { account: destination, amount: dispute.amount }],
+      });
+      dispute.status = won ? DisputeStatus.WON : DisputeStatus.LOST;
+      dispute.resolvedAt = new Date();
+      await tx.repo(Dispute).save(dispute);
+      if (won) payment.amountDisputed = 0n;
+      await tx.repo(Payment).save(payment);
+      await this.events.record(tx, won ? 'payment.dispute_won' : 'payment.dispute_lost', {
+        paymentId: payment.id, won, chargeAmount: toMajor(dispute.amount, dispute.currency),
+      });
+      this.announce(tx, payment);
+      return { payment, dispute };
+    });
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  async get(ctx: RequestContext, paymentId: string): Promise<Payment> {
+    ctx.requireRole(...ALL_ROLES);
+    return this.find(ctx, paymentId);
+  }
+
+  /** REST list: newest first, `page` from 1 and `limit` up to 100. */
+  async listPage(ctx: RequestContext, query: unknown): Promise<{ items: Payment[]; total: number; page: number; limit: number }> {
+    ctx.requireRole(...ALL_ROLES);
+    const filters = parseInput(listSchema, query ?? {});
+    const page = filters.page ?? 1;
+    const limit = filters.limit ?? 20;
+    const [items, total] = await this.filtered(ctx, filters).skip((page - 1) * limit).take(limit).getManyAndCount();
+    return { items, total, page, limit };
+  }
+
+  /** GraphQL connection: newest first, keyset on (createdAt, id); the cursor carries its filters. */
+  async connection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<Payment>> {
+    ctx.requireRole(...ALL_ROLES);
+    const filters = parseInput(listSchema, input ?? {});
+    const limit = pageSize(request.first);
+    const cursorFilters = { status: filters.status, email: filters.email, customerId: filters.customerId, from: filters.from?.toISOString(), to: filters.to?.toISOString() };
+    const query = this.filtered(ctx, filters).take(limit + 1);
+    if (request.after) {
+      const [createdAt, id] = decodeCursor(request.after, cursorFilters);
+      if (typeof createdAt !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: ['is not a valid cursor for these filters'] });
+      query.andWhere('(payment.created_at, payment.id) < (:createdAt, :id)', { createdAt, id });
+    }
+    return toPage(await query.getMany(), limit, (payment) => encodeCursor([payment.createdAt.toISOString(), payment.id], cursorFilters));
+  }
+
+  async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {
+    if (paymentIds.length === 0) return [];
+    return ctx.repo(Refund).createQueryBuilder('refund')
+      .where('refund.payment_id IN (:...paymentIds) AND refund.business_id = :businessId AND refund.livemode = :livemode',
+        { paymentIds, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+      .orderBy('refund.created_at', 'ASC').getMany();
+  }
+
+  async disputesOf(ctx: RequestContext, paymentIds: string[]): Promise<Dispute[]> {
+    if (paymentIds.length === 0) return [];
+    return ctx.repo(Dispute).createQueryBuilder('dispute')
+      .where('dispute.payment_id IN (:...paymentIds) AND dispute.business_id = :businessId AND dispute.livemode = :livemode',
+        { paymentIds, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+      .orderBy('dispute.created_at', 'ASC').getMany();
+  }
+
+  // ---------------------------------------------------------------- settings
+
+  /** Turns server-to-server charging on or off: any mode for operators (system), test mode for an OWNER. */
+  async setServerToServerCharging(ctx: RequestContext, enabled: boolean): Promise<BusinessSettings> {
+    if (ctx.actor.kind !== 'system') {
+      ctx.requireDashboardRole(Role.OWNER);
+      if (ctx.livemode) throw new DomainError(ErrorCode.FORBIDDEN, 'Only an operator can enable server-to-server charging in live mode');
+    }
+    return inTransaction(ctx, async (tx) => {
+      const settings = await this.businessSettings(tx);
+      settings.serverToServerCharging = enabled;
+      return tx.repo(BusinessSettings).save(settings);
+    });
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private filtered(ctx: RequestContext, filters: z.output<typeof listSchema>) {
+    const query = ctx.repo(Payment).createQueryBuilder('payment')
+      .where('payment.business_id = :businessId AND payment.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+      .orderBy('payment.created_at', 'DESC').addOrderBy('payment.id', 'DESC');
+    if (filters.status) query.andWhere('payment.status = :status', { status: filters.status });
+    if (filters.email) query.andWhere('payment.email = :email', { email: filters.email });
+    if (filters.customerId) query.andWhere('payment.customer_id = :customerId', { customerId: filters.customerId });
+    if (filters.from) query.andWhere('payment.created_at >= :from', { from: filters.from });
+    if (filters.to) query.andWhere('payment.created_at <= :to', { to: filters.to });
+    return query;
+  }
+
+  private acquirerFor(ctx: RequestContext): CardAcquirer {
+    const acquirer = ctx.livemode ? this.acquirers.live : this.acquirers.test;
+    if (!acquirer) {
+      throw new DomainError(ErrorCode.UNPROCESSABLE, 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox');
+    }
+    return acquirer;
+  }
+
+  private async businessSettings(ctx: RequestContext): Promise<BusinessSettings> {
+    const businessId = ctx.requireBusiness();
+    await ctx.em.query(
+      `INSERT INTO business_settings (business_id, livemode) VALUES ($1, $2) ON CONFLICT (business_id, livemode) DO NOTHING`,
+      [businessId, ctx.livemode],
+    );
+    return ctx.repo(BusinessSettings).findOneOrFail({ where: { businessId, livemode: ctx.livemode } });
+  }
+
+  private async find(ctx: RequestContext, paymentId: string): Promise<Payment> {
+    const payment = isUuid(paymentId)
+      ? await ctx.repo(Payment).findOne({ where: { id: paymentId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
+      : null;
+    if (!payment) throw notFound('Payment');
+    return payment;
+  }
+
+  private async lock(tx: RequestContext, paymentId: string): Promise<Payment> {
+    return tx.repo(Payment).createQueryBuilder('payment').setLock('pessimistic_write').where('payment.id = :id', { id: paymentId }).getOneOrFail();
+  }
+
+  private announce(tx: RequestContext, payment: Payment) {
+    const change = { businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id };
+    tx.afterCommit(() => this.pubSub.publish(Topic.PAYMENT, change));
+  }
+
+  /** Posts to the ledger and tells balance subscribers about every merchant wallet the posting moved. */
+  private async post(tx: RequestContext, posting: Posting): Promise<void> {
+    const { transaction, balances } = await this.ledger.post(tx, posting);
+    for (const line of posting.lines) {
+      const balance = balances.get(line.account.id);
+      if (line.account.kind === AccountKind.MERCHANT_WALLET && balance !== undefined) {
+        this.wallets.announceBalance(tx, line.account, balance, line.amount, transaction);
+      }
+    }
+  }
+}
+
+const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+
+export function vaultedOf(payment: Payment): VaultedCard {
+  return {
+    providerRef: payment.cardProviderRef, brand: payment.cardBrand, last4: payment.cardLast4, bin: '',
+    expiryMonth: payment.cardExpiryMonth, expiryYear: payment.cardExpiryYear, fingerprint: payment.cardFingerprint, country: payment.cardCountry,
+  };
+}

@@ -1,0 +1,108 @@
+import crypto from 'node:crypto';
+import { CardDetails, brandOf } from '../domain/payments/card';
+
+/** What Tessera keeps of a card: the acquirer's reference and what may be shown. Never the number. */
+export interface VaultedCard {
+  providerRef: string;
+  brand: string;
+  last4: string;
+  bin: string;
+  expiryMonth: number;
+  expiryYear: number;
+  /** Same card, same fingerprint, across businesses; not reversible to the number. */
+  fingerprint: string;
+  /** Issuing country (ISO 3166-1 alpha-2). */
+  country: string;
+}
+
+export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'authentication_failed';
+
+export type Authorization =
+  | { outcome: 'approved' }
+  | { outcome: 'declined'; reason: DeclineReason; message: string }
+  | { outcome: 'authentication_required'; version: '1' | '2' };
+
+export interface AuthorizationRequest {
+  paymentId: string;
+  amount: bigint;
+  currency: string;
+  card: VaultedCard;
+}
+
+/** A card acquirer: vaults cards, authorizes and captures payments, completes 3-D Secure. */
+export interface CardAcquirer {
+  readonly name: string;
+  vault(card: CardDetails): Promise<VaultedCard>;
+  authorize(request: AuthorizationRequest): Promise<Authorization>;
+  /** Finishes a 3-D Secure challenge; approved or declined with `authentication_failed`. */
+  completeAuthentication(request: AuthorizationRequest): Promise<Authorization>;
+}
+
+type SandboxBehaviour = 'success' | 'declined' | 'three_ds_success' | 'three_ds_failure' | 'insufficient_funds' | 'three_ds2';
+
+/** The sandbox card numbers of the interface document; any other valid number succeeds. */
+export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = Object.freeze({
+  '4242424242424242': 'success',
+  '4000000000000002': 'declined',
+  '4000002500003155': 'three_ds_success',
+  '4000008260003178': 'three_ds_failure',
+  '4000000000009995': 'insufficient_funds',
+  '4000000000003220': 'three_ds2',
+});
+
+/** Issuing countries by BIN prefix in the sandbox (for fraud rules by card country); otherwise US. */
+export const SANDBOX_BIN_COUNTRIES: ReadonlyArray<[prefix: string, country: string]> = [
+  ['400000826', 'GB'], ['400000124', 'CA'], ['400000076', 'BR'], ['400000566', 'NG'], ['400000404', 'KE'],
+];
+
+const BEHAVIOURS: ReadonlySet<string> = new Set(Object.values(SANDBOX_CARDS).concat('success'));
+
+/**
+ * The sandbox acquirer: no network, no money. Outcomes follow the documented card numbers; the
+ * reference it hands back encodes only the outcome (`sbx_<behaviour>_<random>`), so a saved card
+ * behaves the same on every later charge.
+ */
+export class SandboxCardAcquirer implements CardAcquirer {
+  readonly name = 'sandbox';
+  private readonly fingerprintKey: Buffer;
+
+  constructor(secret: string) {
+    this.fingerprintKey = crypto.createHash('sha256').update(`card-fingerprint:${secret}`).digest();
+  }
+
+  async vault(card: CardDetails): Promise<VaultedCard> {
+    const behaviour = SANDBOX_CARDS[card.number] ?? 'success';
+    return {
+      providerRef: `sbx_${behaviour}_${crypto.randomBytes(9).toString('base64url')}`,
+      brand: brandOf(card.number),
+      last4: card.number.slice(-4),
+      bin: card.number.slice(0, 6),
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      fingerprint: crypto.createHmac('sha256', this.fingerprintKey).update(card.number).digest('base64url').slice(0, 22),
+      country: SANDBOX_BIN_COUNTRIES.find(([prefix]) => card.number.startsWith(prefix))?.[1] ?? 'US',
+    };
+  }
+
+  async authorize({ card }: AuthorizationRequest): Promise<Authorization> {
+    switch (behaviourOf(card)) {
+      case 'declined': return { outcome: 'declined', reason: 'card_declined', message: 'The card was declined' };
+      case 'insufficient_funds': return { outcome: 'declined', reason: 'insufficient_funds', message: 'The card has insufficient funds' };
+      case 'three_ds_success':
+      case 'three_ds_failure': return { outcome: 'authentication_required', version: '1' };
+      case 'three_ds2': return { outcome: 'authentication_required', version: '2' };
+      default: return { outcome: 'approved' };
+    }
+  }
+
+  async completeAuthentication({ card }: AuthorizationRequest): Promise<Authorization> {
+    return behaviourOf(card) === 'three_ds_failure'
+      ? { outcome: 'declined', reason: 'authentication_failed', message: '3-D Secure authentication failed' }
+      : { outcome: 'approved' };
+  }
+}
+
+function behaviourOf(card: VaultedCard): SandboxBehaviour {
+  const behaviour = /^sbx_([a-z0-9_]+?)_[A-Za-z0-9_-]{12}$/.exec(card.providerRef)?.[1];
+  return behaviour && BEHAVIOURS.has(behaviour) ? (behaviour as SandboxBehaviour) : 'declined';
+}
