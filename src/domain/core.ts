@@ -15,6 +15,7 @@ import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
+import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
@@ -31,6 +32,7 @@ export interface Core {
   webhooks: WebhookService;
   webhookEndpoints: WebhookEndpointService;
   payments: PaymentService;
+  customers: CustomerService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -76,6 +78,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     webhooks,
     webhookEndpoints,
     payments,
+    customers: new CustomerService(),
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }

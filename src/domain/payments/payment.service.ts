@@ -153,6 +153,11 @@ export class PaymentService {
     return this.createCardPayment(ctx, { amount, currency, email: data.email, card: { details: card }, dedupeKey, ipAddress, metadata: data.metadata ?? null });
   }
 
+  /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
+  async vaultCard(ctx: RequestContext, card: CardDetails): Promise<VaultedCard> {
+    return this.acquirerFor(ctx).vault(card);
+  }
+
   /** Creates and processes one card payment; the entry point for checkout, links, invoices and recurring charges too. */
   async createCardPayment(ctx: RequestContext, request: CardPaymentRequest): Promise<Payment> {
     const acquirer = this.acquirerFor(ctx);
