@@ -4,6 +4,7 @@ import { eventRoutes } from './events/events.routes';
 import { identityRoutes } from './identity/identity.routes';
 import { walletRoutes } from './wallets/wallets.routes';
 import { webhookEndpointRoutes } from './webhooks/webhook-endpoints.routes';
+import { paymentRoutes } from './payments/payments.routes';
 
 /** Every REST route of the compatibility layer, by area. */
 export function registerRestRoutes(app: FastifyInstance, core: Core) {
@@ -11,4 +12,5 @@ export function registerRestRoutes(app: FastifyInstance, core: Core) {
   walletRoutes(app, core);
   webhookEndpointRoutes(app, core);
   eventRoutes(app, core);
+  paymentRoutes(app, core);
 }

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
 import { Mode } from '../../domain/identity/identity.entities';
-import { GraphQLContext, caller } from '../shared/context';
+import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Event, EventConnection, WebhookDelivery } from './event.types';
 
@@ -66,9 +66,4 @@ export class EventResolver {
   async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
     return WebhookDelivery.from(await context.core.eventLog.delivery(caller(context), change.deliveryId));
   }
-}
-
-/** Subscriptions only ever deliver the subscriber's own business and mode. */
-function ownedBySubscriber(payload: { businessId: string; livemode: boolean }, context: GraphQLContext): boolean {
-  return !!context.ctx && payload.businessId === context.ctx.businessId && payload.livemode === context.ctx.livemode;
 }

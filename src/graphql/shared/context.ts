@@ -23,3 +23,8 @@ export function caller(context: GraphQLContext): RequestContext {
   if (!context.ctx) throw unauthorized('Sign in, or send x-api-key / Authorization: Bearer');
   return context.ctx;
 }
+
+/** Subscriptions only ever deliver the subscriber's own business and mode. */
+export function ownedBySubscriber(payload: { businessId: string; livemode: boolean }, context: GraphQLContext): boolean {
+  return !!context.ctx && payload.businessId === context.ctx.businessId && payload.livemode === context.ctx.livemode;
+}

@@ -3,6 +3,7 @@ import { Core } from '../../domain/core';
 import { Business, Membership, User } from '../../domain/identity/identity.entities';
 import { RequestContext } from '../../domain/shared/context';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
+import { Dispute, Refund } from '../../domain/payments/payment.entities';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
 export interface Loaders {
@@ -10,7 +11,16 @@ export interface Loaders {
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
   deliveriesByEventId: DataLoader<string, WebhookDelivery[]>;
+  refundsByPaymentId: DataLoader<string, Refund[]>;
+  disputesByPaymentId: DataLoader<string, Dispute[]>;
 }
+
+/** Groups rows under their keys, in key order (every key gets an array, maybe empty). */
+const groupBy = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
+  const groups = new Map<K, V[]>(keys.map((key) => [key, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(row);
+  return keys.map((key) => groups.get(key)!);
+};
 
 const alignTo = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
   const byKey = new Map(rows.map((row) => [keyOf(row), row]));
@@ -26,9 +36,11 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
       const memberships = await core.identity.membershipsOfUsers(ctx, [...userIds]);
       return userIds.map((userId) => memberships.filter((membership) => membership.userId === userId));
     }),
-    deliveriesByEventId: new DataLoader(async (eventIds) => {
-      const deliveries = await core.eventLog.deliveriesOf(ctx, [...eventIds]);
-      return eventIds.map((eventId) => deliveries.filter((delivery) => delivery.eventId === eventId));
-    }),
+    deliveriesByEventId: new DataLoader(async (eventIds) =>
+      groupBy(eventIds, await core.eventLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId)),
+    refundsByPaymentId: new DataLoader(async (paymentIds) =>
+      groupBy(paymentIds, await core.payments.refundsOf(ctx, [...paymentIds]), (refund) => refund.paymentId)),
+    disputesByPaymentId: new DataLoader(async (paymentIds) =>
+      groupBy(paymentIds, await core.payments.disputesOf(ctx, [...paymentIds]), (dispute) => dispute.paymentId)),
   };
 }

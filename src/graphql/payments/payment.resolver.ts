@@ -1,0 +1,103 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { PaymentChange, Topic } from '../../domain/events/pubsub';
+import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { ChargeCardInput, Dispute, DisputeResult, Payment, PaymentConnection, PaymentFilter, Refund, RefundResult } from './payment.types';
+
+/** Card payments for the dashboard: the same operations as /api/v1/business/payment(s). */
+@Resolver(() => Payment)
+export class PaymentResolver {
+  @Query(() => PaymentConnection, {
+    description: 'Payments of the active business and mode, newest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async payments(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('filter', () => PaymentFilter, { nullable: true }) filter?: PaymentFilter,
+  ): Promise<PaymentConnection> {
+    const page = await context.core.payments.connection(caller(context), { ...filter }, { first, after });
+    return toConnection(page, Payment.from);
+  }
+
+  @Query(() => Payment)
+  async payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment> {
+    return Payment.from(await context.core.payments.get(caller(context), id));
+  }
+
+  @FieldResolver(() => [Refund])
+  async refunds(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Refund[]> {
+    return (await loaders.refundsByPaymentId.load(payment.id)).map(Refund.from);
+  }
+
+  @FieldResolver(() => [Dispute])
+  async disputes(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Dispute[]> {
+    return (await loaders.disputesByPaymentId.load(payment.id)).map(Dispute.from);
+  }
+
+  @Mutation(() => Payment, { description: 'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment' })
+  async chargeCard(@Arg('input') input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<Payment> {
+    return Payment.from(await context.core.payments.charge(caller(context), { ...input, card: { ...input.card } }));
+  }
+
+  @Mutation(() => Payment, { description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)' })
+  async completeThreeDSecure(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<Payment> {
+    return Payment.from(await context.core.payments.completeThreeDSecure(caller(context), paymentId));
+  }
+
+  @Mutation(() => RefundResult, { description: 'Refunds all (amount omitted) or part of a captured payment' })
+  async refundPayment(
+    @Arg('paymentId', () => ID) paymentId: string,
+    @Ctx() context: GraphQLContext,
+    @Arg('amount', () => String, { nullable: true, description: 'Decimal major units; the whole refundable amount when omitted' }) amount?: string,
+    @Arg('reason', () => String, { nullable: true }) reason?: string,
+  ): Promise<RefundResult> {
+    const result = await context.core.payments.refund(caller(context), paymentId, { amount: amount ?? undefined, reason });
+    return { refund: Refund.from(result.refund), payment: Payment.from(result.payment) };
+  }
+
+  @Mutation(() => Payment, { description: 'Sandbox only: settles a COMPLETED payment now' })
+  async sandboxSettlePayment(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<Payment> {
+    return Payment.from(await context.core.payments.sandboxSettle(caller(context), paymentId));
+  }
+
+  @Mutation(() => DisputeResult, { description: 'Sandbox only: the cardholder disputes the payment' })
+  async sandboxOpenDispute(
+    @Arg('paymentId', () => ID) paymentId: string,
+    @Ctx() context: GraphQLContext,
+    @Arg('reason', () => String, { nullable: true }) reason?: string,
+  ): Promise<DisputeResult> {
+    const result = await context.core.payments.sandboxOpenDispute(caller(context), paymentId, { reason: reason ?? undefined });
+    return { dispute: Dispute.from(result.dispute), payment: Payment.from(result.payment) };
+  }
+
+  @Mutation(() => DisputeResult, { description: 'Sandbox only: resolves an open dispute, won or lost' })
+  async sandboxResolveDispute(
+    @Arg('disputeId', () => ID) disputeId: string,
+    @Arg('won') won: boolean,
+    @Ctx() context: GraphQLContext,
+  ): Promise<DisputeResult> {
+    const result = await context.core.payments.sandboxResolveDispute(caller(context), disputeId, { won });
+    return { dispute: Dispute.from(result.dispute), payment: Payment.from(result.payment) };
+  }
+
+  @Mutation(() => Boolean, { description: 'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)' })
+  async setServerToServerCharging(@Arg('enabled') enabled: boolean, @Ctx() context: GraphQLContext): Promise<boolean> {
+    return (await context.core.payments.setServerToServerCharging(caller(context), enabled)).serverToServerCharging;
+  }
+
+  @Subscription(() => Payment, {
+    topics: Topic.PAYMENT,
+    description: "Status changes of the subscriber's payments (one payment when paymentId is given), in its business and mode only",
+    filter: ({ payload, args, context }: { payload: PaymentChange; args: { paymentId?: string }; context: GraphQLContext }) =>
+      ownedBySubscriber(payload, context) && (!args.paymentId || args.paymentId === payload.paymentId),
+  })
+  async paymentUpdated(
+    @Root() change: PaymentChange,
+    @Ctx() context: GraphQLContext,
+    @Arg('paymentId', () => ID, { nullable: true }) _paymentId?: string,
+  ): Promise<Payment> {
+    return Payment.from(await context.core.payments.get(caller(context), change.paymentId));
+  }
+}
