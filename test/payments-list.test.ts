@@ -1,0 +1,150 @@
+import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
+import { TestMerchant, TestServer, collect, startTestServer } from './support/harness';
+import { CARDS, card, charge, chargingMerchant, expectLedgerBalanced, waitFor, walletBalance } from './support/payments';
+
+/** Payments list and detail (REST `GET /api/v1/business/payments`, GraphQL `payments`), and the payment status subscription. */
+describe('payments list, detail and live status', () => {
+  let server: TestServer;
+  let merchant: TestMerchant;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer({ paymentSettlementDelaySeconds: 3600, sandbox3dsAutoCompleteMs: 3_600_000 });
+    merchant = await chargingMerchant(server);
+    const pay = async (name: string, number: string, email: string, amount = 10) =>
+      (ids[name] = (await charge(server, merchant, { amount, currency: 'usd', card: card(number), email })).body.data.id);
+    await pay('a', CARDS.success, 'alice@example.com', 10);
+    await pay('b', CARDS.declined, 'bob@example.com', 11);
+    await pay('c', CARDS.success, 'alice@example.com', 12);
+    await pay('d', CARDS.threeDsSuccess, 'carol@example.com', 13);
+    await server.request('POST', `/api/v1/business/payments/${ids.c}/refunds`, { headers: as(merchant), body: { amount: 2 } });
+  });
+  afterAll(async () => server.close());
+
+  const as = (who: TestMerchant) => ({ 'x-api-key': who.apiKey });
+  const list = (query = '', who = merchant) => server.request('GET', `/api/v1/business/payments${query}`, { headers: as(who) });
+
+  test('lists newest first as { items, total, page, limit }', async () => {
+    const response = await list();
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ total: 4, page: 1, limit: 20 });
+    expect(response.body.data.items.map((item: any) => item.id)).toEqual([ids.d, ids.c, ids.b, ids.a]);
+  });
+
+  test('filters by status, customer email and date range, and paginates', async () => {
+    expect((await list('?status=FAILED')).body.data.items.map((item: any) => item.id)).toEqual([ids.b]);
+    expect((await list('?email=ALICE@example.com')).body.data.items.map((item: any) => item.id)).toEqual([ids.c, ids.a]);
+    const page2 = (await list('?limit=3&page=2')).body.data;
+    expect(page2).toMatchObject({ total: 4, page: 2, limit: 3 });
+    expect(page2.items.map((item: any) => item.id)).toEqual([ids.a]);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect((await list(`?from=${encodeURIComponent(future)}`)).body.data.total).toBe(0);
+    expect((await list(`?to=${encodeURIComponent(future)}`)).body.data.total).toBe(4);
+  });
+
+  test.each([
+    ['status', '?status=DONE'], ['limit', '?limit=101'], ['page', '?page=0'], ['email', '?email=nope'], ['from', '?from=yesterday'],
+  ])('a bad %s is a 400 VALIDATION_ERROR', async (field, query) => {
+    const response = await list(query);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(Object.keys(response.body.error.errors)).toEqual([field]);
+  });
+
+  test('another business sees none of these payments', async () => {
+    const stranger = await chargingMerchant(server);
+    expect((await list('', stranger)).body.data).toMatchObject({ items: [], total: 0 });
+  });
+
+  test('the detail carries refunds and disputes', async () => {
+    const response = await server.request('GET', `/api/v1/business/payments/${ids.c}`, { headers: as(merchant) });
+    expect(response.body.data).toMatchObject({ id: ids.c, status: 'COMPLETED', amountRefunded: '2.00', refunds: [{ amount: '2.00', paymentId: ids.c }], disputes: [] });
+  });
+
+  test('GraphQL payments connection with filters, nested refunds and cursors', async () => {
+    const query = `query($after: String, $filter: PaymentFilter) { payments(first: 2, after: $after, filter: $filter) {
+      edges { cursor node { id status amount { amount currency } card { last4 } refunds { amount { amount } } disputes { id } } }
+      pageInfo { hasNextPage endCursor } } }`;
+    const first = await server.graphql(query, {}, as(merchant));
+    expect(first.body.data.payments.edges.map((edge: any) => edge.node.id)).toEqual([ids.d, ids.c]);
+    expect(first.body.data.payments.edges[1].node.refunds).toEqual([{ amount: { amount: '2.00' } }]);
+    expect(first.body.data.payments.pageInfo.hasNextPage).toBe(true);
+    const second = await server.graphql(query, { after: first.body.data.payments.pageInfo.endCursor }, as(merchant));
+    expect(second.body.data.payments.edges.map((edge: any) => edge.node.id)).toEqual([ids.b, ids.a]);
+    expect(second.body.data.payments.pageInfo.hasNextPage).toBe(false);
+    const filtered = await server.graphql(query, { filter: { status: 'FAILED' } }, as(merchant));
+    expect(filtered.body.data.payments.edges.map((edge: any) => edge.node.id)).toEqual([ids.b]);
+    const replayed = await server.graphql(query, { after: first.body.data.payments.pageInfo.endCursor, filter: { status: 'FAILED' } }, as(merchant));
+    expect(replayed.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  test('GraphQL payment of another business is NOT_FOUND', async () => {
+    const stranger = await chargingMerchant(server);
+    const response = await server.graphql('query($id: ID!) { payment(id: $id) { id } }', { id: ids.a }, as(stranger));
+    expect(response.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  test('GraphQL mutations: chargeCard and refundPayment follow the same rules as REST', async () => {
+    const charged = await server.graphql(
+      'mutation($input: ChargeCardInput!) { chargeCard(input: $input) { id status amount { amount currency } } }',
+      { input: { amount: '7.00', currency: 'usd', card: card(CARDS.success), email: 'gql@example.com' } }, as(merchant));
+    expect(charged.body.data.chargeCard).toMatchObject({ status: 'COMPLETED', amount: { amount: '7.00', currency: 'USD' } });
+    const refunded = await server.graphql(
+      'mutation($id: ID!) { refundPayment(paymentId: $id, amount: "8.00") { refund { id } } }', { id: charged.body.data.chargeCard.id }, as(merchant));
+    expect(refunded.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { amount: [expect.stringMatching(/at most 7.00/)] } });
+    const invalid = await server.graphql(
+      'mutation($input: ChargeCardInput!) { chargeCard(input: $input) { id } }',
+      { input: { amount: '7.00', currency: 'usd', card: card('4242424242424241'), email: 'gql@example.com' } }, as(merchant));
+    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { 'card.number': expect.any(Array) } });
+  });
+
+  test("paymentUpdated delivers the subscriber's payment status changes and nothing of another business", async () => {
+    const stranger = await chargingMerchant(server);
+    const mine = collect(server.subscribe({ 'x-api-key': merchant.apiKey }), 'subscription { paymentUpdated { id status } }', 3);
+    const theirs = collect(server.subscribe({ 'x-api-key': stranger.apiKey }), 'subscription { paymentUpdated { id status } }', 1, 1500);
+    await Promise.all([mine.ready, theirs.ready]);
+    const payment = (await charge(server, merchant, { amount: 5, currency: 'usd', card: card(CARDS.threeDsSuccess), email: 'sub@example.com' })).body.data;
+    await server.request('POST', `/api/v1/business/payments/${payment.id}/3ds/complete`, { headers: as(merchant) });
+    const updates = await mine.done;
+    expect(updates.map((update) => update.paymentUpdated)).toEqual([
+      { id: payment.id, status: expect.any(String) },
+      { id: payment.id, status: expect.any(String) },
+      { id: payment.id, status: 'COMPLETED' },
+    ]);
+    expect(await theirs.done).toEqual([]);
+  });
+});
+
+/** Jobs: the sandbox's automatic 3-D Secure completion and settlement after the configured delay. */
+describe('payment jobs', () => {
+  let server: TestServer;
+  let worker: Worker;
+
+  beforeAll(async () => {
+    server = await startTestServer({ paymentSettlementDelaySeconds: 1, sandbox3dsAutoCompleteMs: 200, workerPollIntervalMs: 50 });
+    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+  });
+  afterAll(async () => {
+    await stopWorker(worker);
+    await server.close();
+  });
+
+  const statusOf = async (id: string) => (await server.runtime.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [id]))[0].status;
+
+  test('in the sandbox a 3-D Secure challenge completes automatically', async () => {
+    const merchant = await chargingMerchant(server);
+    const ok = (await charge(server, merchant, { amount: 5, currency: 'usd', card: card(CARDS.threeDsSuccess), email: 'a@example.com' })).body.data;
+    const bad = (await charge(server, merchant, { amount: 6, currency: 'usd', card: card(CARDS.threeDsFailure), email: 'b@example.com' })).body.data;
+    expect([ok.status, bad.status]).toEqual(['REQUIRES_ACTION', 'REQUIRES_ACTION']);
+    expect(await waitFor(() => statusOf(bad.id), (status) => status === 'FAILED')).toBe('FAILED');
+    expect(await waitFor(() => statusOf(ok.id), (status) => status !== 'REQUIRES_ACTION')).not.toBe('REQUIRES_ACTION');
+  });
+
+  test('a captured payment settles by itself after the settlement delay', async () => {
+    const merchant = await chargingMerchant(server);
+    const payment = (await charge(server, merchant, { amount: 20, currency: 'usd', card: card(), email: 'c@example.com' })).body.data;
+    expect(await waitFor(() => statusOf(payment.id), (status) => status === 'SETTLED')).toBe('SETTLED');
+    expect(await walletBalance(server, merchant.businessId)).toBe(2000n - 88n);
+    await expectLedgerBalanced(server);
+  });
+});
