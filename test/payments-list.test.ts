@@ -75,13 +75,13 @@ describe('payments list, detail and live status', () => {
     const filtered = await server.graphql(query, { filter: { status: 'FAILED' } }, as(merchant));
     expect(filtered.body.data.payments.edges.map((edge: any) => edge.node.id)).toEqual([ids.b]);
     const replayed = await server.graphql(query, { after: first.body.data.payments.pageInfo.endCursor, filter: { status: 'FAILED' } }, as(merchant));
-    expect(replayed.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(replayed.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   test('GraphQL payment of another business is NOT_FOUND', async () => {
     const stranger = await chargingMerchant(server);
     const response = await server.graphql('query($id: ID!) { payment(id: $id) { id } }', { id: ids.a }, as(stranger));
-    expect(response.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(response.body.errors![0].extensions.code).toBe('NOT_FOUND');
   });
 
   test('GraphQL mutations: chargeCard and refundPayment follow the same rules as REST', async () => {
@@ -91,11 +91,11 @@ describe('payments list, detail and live status', () => {
     expect(charged.body.data.chargeCard).toMatchObject({ status: 'COMPLETED', amount: { amount: '7.00', currency: 'USD' } });
     const refunded = await server.graphql(
       'mutation($id: ID!) { refundPayment(paymentId: $id, amount: "8.00") { refund { id } } }', { id: charged.body.data.chargeCard.id }, as(merchant));
-    expect(refunded.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { amount: [expect.stringMatching(/at most 7.00/)] } });
+    expect(refunded.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { amount: [expect.stringMatching(/at most 7.00/)] } });
     const invalid = await server.graphql(
       'mutation($input: ChargeCardInput!) { chargeCard(input: $input) { id } }',
       { input: { amount: '7.00', currency: 'usd', card: card('4242424242424241'), email: 'gql@example.com' } }, as(merchant));
-    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { 'card.number': expect.any(Array) } });
+    expect(invalid.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { 'card.number': expect.any(Array) } });
   });
 
   test("paymentUpdated delivers the subscriber's payment status changes and nothing of another business", async () => {

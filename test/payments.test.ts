@@ -30,9 +30,9 @@ describe('server-to-server card charges', () => {
     const merchant = await server.signUp();
     const mutation = 'mutation { setServerToServerCharging(enabled: true) }';
     const byKey = await server.graphql(mutation, {}, { 'x-api-key': merchant.apiKey });
-    expect(byKey.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(byKey.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const live = await server.graphql(mutation, {}, { authorization: `Bearer ${merchant.token}`, 'x-service-mode': 'live' });
-    expect(live.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(live.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const rows = await server.runtime.dataSource.query(`SELECT livemode, server_to_server_charging FROM business_settings WHERE business_id = $1`, [merchant.businessId]);
     expect(rows.every((row: any) => row.server_to_server_charging === false)).toBe(true);
   });

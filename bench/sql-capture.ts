@@ -1,0 +1,60 @@
+import { Client } from 'pg';
+
+export interface CapturedStatement {
+  text: string;
+  values: unknown[];
+  rows: Array<Record<string, unknown>>;
+}
+
+/**
+ * Records every statement sent through node-postgres (TypeORM's and graphile-worker's included)
+ * while `work` runs: the SQL, its parameters and the rows it returned.
+ */
+export async function captureStatements(work: () => Promise<unknown>): Promise<CapturedStatement[]> {
+  const captured: CapturedStatement[] = [];
+  const original = Client.prototype.query;
+  Client.prototype.query = function patched(this: Client, ...args: any[]) {
+    const [config, values] = args;
+    const text = typeof config === 'string' ? config : config?.text;
+    const params = Array.isArray(values) ? values : (config?.values ?? []);
+    const result = (original as any).apply(this, args);
+    if (text && result && typeof result.then === 'function') {
+      const entry: CapturedStatement = { text, values: params, rows: [] };
+      captured.push(entry);
+      result.then((res: any) => { entry.rows = Array.isArray(res) ? res.flatMap((r: any) => r.rows ?? []) : res?.rows ?? []; }, () => undefined);
+    }
+    return result;
+  } as typeof Client.prototype.query;
+  try {
+    await work();
+  } finally {
+    Client.prototype.query = original;
+  }
+  return captured;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Replays captured statements as one unit of work, on a plain pg client: values the original run
+ * generated (returned UUIDs, the given `fresh` values) are swapped for this replay's own wherever they
+ * appear in later parameters, so each replay writes new rows exactly as the original did.
+ */
+export async function replay(client: Client, statements: CapturedStatement[], fresh: Map<string, string>): Promise<void> {
+  const swaps = new Map(fresh);
+  const swap = (value: unknown): unknown => {
+    if (typeof value !== 'string') return value;
+    let out = value;
+    for (const [from, to] of swaps) if (out.includes(from)) out = out.split(from).join(to);
+    return out;
+  };
+  for (const statement of statements) {
+    const result = await client.query(statement.text, statement.values.map(swap));
+    statement.rows.forEach((row, index) => {
+      for (const [column, value] of Object.entries(row)) {
+        const now = result.rows[index]?.[column];
+        if (typeof value === 'string' && UUID.test(value) && typeof now === 'string' && now !== value) swaps.set(value, now);
+      }
+    });
+  }
+}
