@@ -57,11 +57,20 @@ const isNumericOverflow = (error: unknown) =>
  * entries sum to zero per currency, written in the caller's database transaction.
  */
 export class LedgerService {
-  /** Finds or creates the account, in the context's mode. */
+  /**
+   * Account identities (never their balances) by kind, mode, currency, business and owner. An
+   * account row is never deleted or re-keyed, so once committed its id is good for the process.
+   */
+  private readonly accounts = new Map<string, LedgerAccount>();
+
+  /** Finds or creates the account, in the context's mode. The returned `balance` is not to be relied on. */
   async account(ctx: RequestContext, ref: AccountRef): Promise<LedgerAccount> {
     const currency = normalizeCurrency(ref.currency);
     const businessId = ref.businessId ?? PLATFORM_BUSINESS_ID;
     const ownerRef = ref.ownerRef ?? '';
+    const key = [ref.kind, ctx.livemode, currency, businessId, ownerRef].join('|');
+    const known = this.accounts.get(key);
+    if (known) return known;
     const params = [ref.kind, ctx.livemode, currency, businessId, ownerRef, ALLOW_NEGATIVE.has(ref.kind)];
     await ctx.em.query(
       `INSERT INTO ledger_accounts (kind, livemode, currency, business_id, owner_ref, allow_negative)
@@ -69,9 +78,13 @@ export class LedgerService {
        ON CONFLICT (kind, livemode, currency, business_id, owner_ref) DO NOTHING`,
       params,
     );
-    return ctx.repo(LedgerAccount).findOneOrFail({
+    const account = await ctx.repo(LedgerAccount).findOneOrFail({
       where: { kind: ref.kind, livemode: ctx.livemode, currency, businessId, ownerRef },
     });
+    // Only once committed: an account created by a transaction that rolls back must not be remembered.
+    if (ctx.inTransaction) ctx.afterCommit(() => { this.accounts.set(key, account); });
+    else this.accounts.set(key, account);
+    return account;
   }
 
   /**

@@ -256,9 +256,7 @@ export class PaymentService {
         return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message);
       }
       if (authorization.outcome === 'authentication_required') {
-        payment.status = PaymentStatus.REQUIRES_ACTION;
-        payment.threeDSecure = 'pending';
-        await tx.repo(Payment).save(payment);
+        await this.persist(tx, payment, { status: PaymentStatus.REQUIRES_ACTION, threeDSecure: 'pending' });
         if (!tx.livemode) {
           await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
             runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
@@ -272,10 +270,9 @@ export class PaymentService {
   }
 
   private async capture(tx: RequestContext, payment: Payment): Promise<Payment> {
-    if (payment.threeDSecure === 'pending') payment.threeDSecure = 'succeeded';
-    payment.status = PaymentStatus.COMPLETED;
-    payment.capturedAt = new Date();
-    await tx.repo(Payment).save(payment);
+    await this.persist(tx, payment, {
+      status: PaymentStatus.COMPLETED, capturedAt: new Date(), threeDSecure: payment.threeDSecure === 'pending' ? 'succeeded' : payment.threeDSecure,
+    });
     const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
     const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
     await this.ledger.post(tx, {
@@ -293,10 +290,7 @@ export class PaymentService {
   }
 
   private async fail(tx: RequestContext, payment: Payment, reason: PaymentFailureReason, message: string): Promise<Payment> {
-    payment.status = PaymentStatus.FAILED;
-    payment.failureReason = reason;
-    payment.failureMessage = message;
-    await tx.repo(Payment).save(payment);
+    await this.persist(tx, payment, { status: PaymentStatus.FAILED, failureReason: reason, failureMessage: message, threeDSecure: payment.threeDSecure });
     await this.events.record(tx, 'payment.failed', { paymentId: payment.id, reason });
     this.announce(tx, payment);
     return payment;
@@ -344,13 +338,11 @@ export class PaymentService {
     if (net > 0n) lines.push({ account: wallet, amount: net });
     if (fee > 0n) lines.push({ account: fees, amount: fee });
     await this.post(tx, { kind: 'card_settlement', referenceType: 'payment', referenceId: payment.id, description: 'Card payment settled', lines });
-    payment.status = PaymentStatus.SETTLED;
-    payment.settledAt = new Date();
-    payment.feeAmount = fee;
-    await tx.repo(Payment).save(payment);
+    const settledAt = new Date();
+    await this.persist(tx, payment, { status: PaymentStatus.SETTLED, settledAt, feeAmount: fee });
     await this.events.record(tx, 'payment.settled', {
       paymentId: payment.id, amount: toMajor(net, payment.currency), currency: payment.currency.toLowerCase(),
-      settledAt: payment.settledAt.toISOString(), fee: toMajor(fee, payment.currency), grossAmount: toMajor(settling, payment.currency),
+      settledAt: settledAt.toISOString(), fee: toMajor(fee, payment.currency), grossAmount: toMajor(settling, payment.currency),
     });
     this.announce(tx, payment);
     return payment;
@@ -385,9 +377,8 @@ export class PaymentService {
         kind: 'card_refund', referenceType: 'refund', referenceId: refund.id, description: 'Card payment refunded',
         lines: [{ account: source, amount: -amount }, { account: clearing, amount }],
       });
-      payment.amountRefunded += amount;
-      if (payment.amountRefunded === payment.amount) payment.status = PaymentStatus.REFUNDED;
-      await tx.repo(Payment).save(payment);
+      const amountRefunded = payment.amountRefunded + amount;
+      await this.persist(tx, payment, { amountRefunded, status: amountRefunded === payment.amount ? PaymentStatus.REFUNDED : payment.status });
       await this.events.record(tx, 'payment.refunded', {
         paymentId: payment.id, amount: toMajor(amount, payment.currency), currency: payment.currency.toLowerCase(), refundId: refund.id,
       });
@@ -427,8 +418,7 @@ export class PaymentService {
       const lines: PostingLine[] = [{ account: wallet, amount: -(amount + fee) }, { account: reserve, amount }];
       if (fee > 0n) lines.push({ account: fees, amount: fee });
       await this.post(tx, { kind: 'dispute_opened', referenceType: 'dispute', referenceId: dispute.id, description: 'Dispute opened', lines });
-      payment.amountDisputed = amount;
-      await tx.repo(Payment).save(payment);
+      await this.persist(tx, payment, { amountDisputed: amount });
       await this.events.record(tx, 'payment.disputed', {
         paymentId: payment.id, disputeId: dispute.id, disputeAmount: toMajor(amount, payment.currency),
         disputeFee: toMajor(fee, payment.currency), reason: dispute.reason,
@@ -463,8 +453,7 @@ export class PaymentService {
       dispute.status = won ? DisputeStatus.WON : DisputeStatus.LOST;
       dispute.resolvedAt = new Date();
       await tx.repo(Dispute).save(dispute);
-      if (won) payment.amountDisputed = 0n;
-      await tx.repo(Payment).save(payment);
+      await this.persist(tx, payment, won ? { amountDisputed: 0n } : {});
       await this.events.record(tx, won ? 'payment.dispute_won' : 'payment.dispute_lost', {
         paymentId: payment.id, won, chargeAmount: toMajor(dispute.amount, dispute.currency),
       });
@@ -560,10 +549,7 @@ export class PaymentService {
 
   private async businessSettings(ctx: RequestContext): Promise<BusinessSettings> {
     const businessId = ctx.requireBusiness();
-    await ctx.em.query(
-      `INSERT INTO business_settings (business_id, livemode) VALUES ($1, $2) ON CONFLICT (business_id, livemode) DO NOTHING`,
-      [businessId, ctx.livemode],
-    );
+    // Every business gets both modes' settings when it is created.
     return ctx.repo(BusinessSettings).findOneOrFail({ where: { businessId, livemode: ctx.livemode } });
   }
 
@@ -573,6 +559,13 @@ export class PaymentService {
       : null;
     if (!payment) throw notFound('Payment');
     return payment;
+  }
+
+  /** Writes the changes to a locked payment (one UPDATE, no reload) and applies them to the object. */
+  private async persist(tx: RequestContext, payment: Payment, changes: Partial<Payment>): Promise<void> {
+    const update = { ...changes, updatedAt: new Date() };
+    await tx.repo(Payment).update({ id: payment.id }, update as never);
+    Object.assign(payment, update);
   }
 
   private async lock(tx: RequestContext, paymentId: string): Promise<Payment> {
