@@ -352,3 +352,34 @@ describe('settlement, refunds and disputes', () => {
     }
   });
 });
+
+describe('dispute list and detail', () => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer({ paymentSettlementDelaySeconds: 3600 }); });
+  afterAll(async () => server.close());
+
+  test('lists the business\'s disputes newest first with status filter; another business gets 404 and an empty list', async () => {
+    const merchant = await chargingMerchant(server);
+    const headers = { 'x-api-key': merchant.apiKey };
+    await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers, body: { currency: 'usd', amount: '100.00' } });
+    const opened: string[] = [];
+    for (const amount of [10, 11]) {
+      const payment = (await charge(server, merchant, { amount, currency: 'usd', card: card(), email: 'd@example.com' })).body.data;
+      opened.push((await server.request('POST', `/api/v1/business/sandbox/payments/${payment.id}/dispute`, { headers, body: {} })).body.data.id);
+    }
+    await server.request('POST', `/api/v1/business/sandbox/disputes/${opened[0]}/resolve`, { headers, body: { won: true } });
+    const all = await server.request('GET', '/api/v1/business/disputes', { headers });
+    expect(all.body.data).toMatchObject({ total: 2, page: 1, limit: 20 });
+    expect(all.body.data.items.map((item: any) => item.id)).toEqual([opened[1], opened[0]]);
+    const open = await server.request('GET', '/api/v1/business/disputes?status=OPEN', { headers });
+    expect(open.body.data.items.map((item: any) => item.id)).toEqual([opened[1]]);
+    expect((await server.request('GET', '/api/v1/business/disputes?status=CLOSED', { headers })).status).toBe(400);
+    const one = await server.request('GET', `/api/v1/business/disputes/${opened[0]}`, { headers });
+    expect(one.body.data).toMatchObject({ id: opened[0], status: 'WON', amount: '10.00', fee: '15.00' });
+    const stranger = await chargingMerchant(server);
+    expect((await server.request('GET', `/api/v1/business/disputes/${opened[0]}`, { headers: { 'x-api-key': stranger.apiKey } })).status).toBe(404);
+    expect((await server.request('GET', '/api/v1/business/disputes', { headers: { 'x-api-key': stranger.apiKey } })).body.data.total).toBe(0);
+    const gql = await server.graphql('query($id: ID!) { dispute(id: $id) { status amount { amount } } }', { id: opened[1] }, headers);
+    expect(gql.body.data.dispute).toEqual({ status: 'OPEN', amount: { amount: '11.00' } });
+  });
+});

@@ -101,6 +101,12 @@ const listSchema = z.object({
   to: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).optional(),
 });
 
+const disputeListSchema = z.object({
+  page: integerParam(Number.MAX_SAFE_INTEGER),
+  limit: integerParam(MAX_PAGE_SIZE),
+  status: z.enum(DisputeStatus, { error: `must be one of ${Object.values(DisputeStatus).join(', ')}` }).optional(),
+});
+
 /** Amount in minor units of the currency, positive. */
 function positiveMinor(raw: string | number, currency: string, field = 'amount'): bigint {
   const minor = toMinor(raw, currency, field);
@@ -492,6 +498,30 @@ export class PaymentService {
       query.andWhere('(payment.created_at, payment.id) < (:createdAt, :id)', { createdAt, id });
     }
     return toPage(await query.getMany(), limit, (payment) => encodeCursor([payment.createdAt.toISOString(), payment.id], cursorFilters));
+  }
+
+  /** Disputes of the business and mode, newest first; `status` filters, `page`/`limit` paginate. */
+  async disputePage(ctx: RequestContext, query: unknown): Promise<{ items: Dispute[]; total: number; page: number; limit: number }> {
+    ctx.requireRole(...ALL_ROLES);
+    const filters = parseInput(disputeListSchema, query ?? {});
+    const page = filters.page ?? 1;
+    const limit = filters.limit ?? 20;
+    const [items, total] = await ctx.repo(Dispute).findAndCount({
+      where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode, ...(filters.status ? { status: filters.status } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: (page - 1) * limit,
+      take: limit,
+    });
+    return { items, total, page, limit };
+  }
+
+  async dispute(ctx: RequestContext, disputeId: string): Promise<Dispute> {
+    ctx.requireRole(...ALL_ROLES);
+    const dispute = isUuid(disputeId)
+      ? await ctx.repo(Dispute).findOne({ where: { id: disputeId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
+      : null;
+    if (!dispute) throw notFound('Dispute');
+    return dispute;
   }
 
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {

@@ -26,6 +26,11 @@ export class PaymentResolver {
     return Payment.from(await context.core.payments.get(caller(context), id));
   }
 
+  @Query(() => Dispute)
+  async dispute(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
+    return Dispute.from(await context.core.payments.dispute(caller(context), id));
+  }
+
   @FieldResolver(() => [Refund])
   async refunds(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Refund[]> {
     return (await loaders.refundsByPaymentId.load(payment.id)).map(Refund.from);

@@ -118,6 +118,14 @@ export function paymentRoutes(app: FastifyInstance, core: Core) {
     return success({ items: refunds.map(refundJson), total: refunds.length });
   });
 
+  app.get<{ Querystring: Record<string, string> }>('/api/v1/business/disputes', async (request) => {
+    const page = await payments.disputePage(authenticated(request), request.query);
+    return success({ items: page.items.map(disputeJson), total: page.total, page: page.page, limit: page.limit });
+  });
+
+  app.get<ById>('/api/v1/business/disputes/:id', async (request) =>
+    success(disputeJson(await payments.dispute(authenticated(request), request.params.id))));
+
   app.post<ById>('/api/v1/business/sandbox/payments/:id/settle', async (request) =>
     success(paymentJson(await payments.sandboxSettle(authenticated(request), request.params.id), base)));
 
