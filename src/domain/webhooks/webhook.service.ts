@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
+import { Agent, Dispatcher, fetch } from 'undici';
 import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
 import { WebhookEndpointService } from './webhook-endpoint.service';
-import { liveUrlRefusal } from './url-policy';
+import { HostResolver, NonPublicAddressError, liveUrlRefusal, publicAddressLookup } from './url-policy';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { isUuid, parseInput } from '../shared/validation';
 import { z } from 'zod';
@@ -22,6 +23,8 @@ export interface WebhookSettings {
   timeoutMs: number;
   /** Delay before each attempt in seconds; attempt n waits `retryScheduleSeconds[n - 1]`. */
   retryScheduleSeconds: number[];
+  /** How live deliveries resolve host names (the system resolver by default; tests inject one). */
+  resolveHost?: HostResolver;
 }
 
 interface AttemptOutcome {
@@ -63,12 +66,22 @@ export const bodyOf = (payload: WebhookPayload) =>
  * failed attempt schedules the next one (per the retry schedule) in the transaction recording it.
  */
 export class WebhookService {
+  /** Live deliveries connect only to the public addresses their host resolved to at connect time. */
+  private readonly liveDispatcher: Dispatcher;
+
   constructor(
     private readonly settings: WebhookSettings,
     private readonly signingSecretOf: (ctx: RequestContext) => Promise<string | null>,
     private readonly endpoints: WebhookEndpointService,
     private readonly pubSub: TesseraPubSub,
-  ) {}
+  ) {
+    this.liveDispatcher = new Agent({ connect: { lookup: publicAddressLookup(settings.resolveHost) } });
+  }
+
+  /** Closes the live deliveries' idle connections. */
+  async close(): Promise<void> {
+    await this.liveDispatcher.close();
+  }
 
   /**
    * One delivery to the business's `webhookUrl` of the event's mode (when set) and one to each
@@ -196,7 +209,7 @@ export class WebhookService {
 
   /** POSTs the delivery's body; a 2xx within the timeout (body included) is a success, anything else a failure. */
   private async post(delivery: WebhookDelivery, secret: string, sentAt: Date): Promise<AttemptOutcome> {
-    const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url) : null;
+    const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url, this.settings.resolveHost) : null;
     if (refusal) {
       return { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
     }
@@ -212,6 +225,7 @@ export class WebhookService {
         body,
         redirect: 'manual',
         signal: abort.signal,
+        ...(delivery.livemode ? { dispatcher: this.liveDispatcher } : {}),
       });
       const responseBody = await readTruncated(response, RESPONSE_BODY_LIMIT_BYTES);
       const ok = response.status >= 200 && response.status < 300;
@@ -223,14 +237,17 @@ export class WebhookService {
         errorMessage: ok ? null : `The endpoint answered HTTP ${response.status}`,
       };
     } catch (error) {
+      const refused = nonPublicAddressIn(error);
       return {
         ok: false,
         responseStatus: null,
         responseBody: null,
         responseTimeMs: elapsed(),
-        errorMessage: abort.signal.aborted
-          ? `No answer within ${this.settings.timeoutMs} ms`
-          : `Request failed: ${describeFetchError(error)}`,
+        errorMessage: refused
+          ? `Not delivered: the URL ${refused.message}`
+          : abort.signal.aborted
+            ? `No answer within ${this.settings.timeoutMs} ms`
+            : `Request failed: ${describeFetchError(error)}`,
       };
     } finally {
       clearTimeout(timer);
@@ -238,8 +255,16 @@ export class WebhookService {
   }
 }
 
+/** The connect-time refusal of a live delivery, wherever fetch wrapped it. */
+function nonPublicAddressIn(error: unknown): NonPublicAddressError | null {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof NonPublicAddressError) return current;
+  }
+  return null;
+}
+
 /** Reads at most `limit` bytes of the body and drops the rest unread. */
-async function readTruncated(response: Response, limit: number): Promise<string> {
+async function readTruncated(response: Awaited<ReturnType<typeof fetch>>, limit: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Buffer[] = [];
