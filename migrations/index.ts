@@ -1,3 +1,4 @@
+import { TreasuryWebhookEndpoints1795343101160 } from './1795343101160-TreasuryWebhookEndpoints';
 import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints';
 import { WebhookDeliveries1795336882525 } from './1795336882525-WebhookDeliveries';
 import { Initial1795333844080 } from './1795333844080-Initial';
@@ -6,4 +7,5 @@ export const migrations: Function[] = [
   Initial1795333844080,
   WebhookDeliveries1795336882525,
   WebhookEndpoints1795337485832,
+  TreasuryWebhookEndpoints1795343101160,
 ];

@@ -14,6 +14,7 @@ import { RequestContext } from './shared/context';
 import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
+import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -28,6 +29,7 @@ export interface Core {
   idempotency: IdempotencyService;
   webhooks: WebhookService;
   webhookEndpoints: WebhookEndpointService;
+  treasuryWebhookEndpoints: TreasuryWebhookEndpointService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -41,11 +43,11 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       await wallets.provisionWallet(ctx, 'USD');
     },
   );
-  const webhookEndpoints = new WebhookEndpointService();
+  const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(secretBox);
   const webhooks = new WebhookService(
     { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds },
     (ctx) => identity.apiSecretOf(ctx),
-    webhookEndpoints,
+    treasuryWebhookEndpoints,
     pubSub,
   );
   const events = new EventService(pubSub, webhooks);
@@ -62,7 +64,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     eventLog: new EventLogService(),
     idempotency,
     webhooks,
-    webhookEndpoints,
+    webhookEndpoints: new WebhookEndpointService(),
+    treasuryWebhookEndpoints,
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }
