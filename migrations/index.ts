@@ -1,4 +1,5 @@
 import { Payments1795342909720 } from './1795342909720-Payments';
+import { TreasuryWebhookEndpoints1795343101160 } from './1795343101160-TreasuryWebhookEndpoints';
 import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints';
 import { WebhookDeliveries1795336882525 } from './1795336882525-WebhookDeliveries';
 import { Initial1795333844080 } from './1795333844080-Initial';
@@ -8,4 +9,5 @@ export const migrations: Function[] = [
   WebhookDeliveries1795336882525,
   WebhookEndpoints1795337485832,
   Payments1795342909720,
+  TreasuryWebhookEndpoints1795343101160,
 ];

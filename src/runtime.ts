@@ -56,6 +56,7 @@ export async function openRuntime(config: Config, { migrate = true, log = () => 
     dataSource,
     databaseUrl,
     close: async () => {
+      await core.webhooks.close();
       await closePubSub();
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
 import { spawnTs } from './support/process';
 
@@ -46,6 +47,49 @@ describe('operator CLI (tessera)', () => {
     expect(await run.exited).toBe(1);
     const printed = JSON.parse(run.output().trim().split('\n').pop()!);
     expect(Object.keys(printed.errors).sort()).toEqual(['email', 'password']);
+  }, 60_000);
+
+  test('business update --treasury on|off switches the treasury product and prints the business as JSON', async () => {
+    const created = spawnTs(CLI, ['business', 'create', '--name', 'Partner Co', '--email', 'ops@partner.test', '--password', 'long enough password'], env());
+    expect(await created.exited).toBe(0);
+    const { businessId } = JSON.parse(created.output());
+    const treasuryOf = async () => {
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        return (await client.query('SELECT treasury_enabled FROM businesses WHERE id = $1', [businessId])).rows[0].treasury_enabled;
+      } finally {
+        await client.end();
+      }
+    };
+    expect(await treasuryOf()).toBe(false);
+
+    const on = spawnTs(CLI, ['business', 'update', businessId, '--treasury', 'on'], env());
+    expect(await on.exited).toBe(0);
+    expect(JSON.parse(on.output())).toEqual({
+      id: businessId, name: 'Partner Co', email: 'ops@partner.test', treasuryEnabled: true,
+      createdAt: expect.any(String), updatedAt: expect.any(String),
+    });
+    expect(await treasuryOf()).toBe(true);
+
+    const off = spawnTs(CLI, ['business', 'update', businessId, '--treasury', 'off'], env());
+    expect(await off.exited).toBe(0);
+    expect(JSON.parse(off.output())).toMatchObject({ id: businessId, treasuryEnabled: false });
+    expect(await treasuryOf()).toBe(false);
+  }, 60_000);
+
+  test('business update exits 1 with the reason for a value other than on|off, for no setting and for an unknown business', async () => {
+    const badValue = spawnTs(CLI, ['business', 'update', '00000000-0000-4000-8000-000000000000', '--treasury', 'yes'], env());
+    expect(await badValue.exited).toBe(1);
+    expect(badValue.output()).toMatch(/option '--treasury <on\|off>' argument 'yes' is invalid\. Expected on or off\./);
+
+    const nothing = spawnTs(CLI, ['business', 'update', '00000000-0000-4000-8000-000000000000'], env());
+    expect(await nothing.exited).toBe(1);
+    expect(JSON.parse(nothing.output().trim().split('\n').pop()!)).toEqual({ error: 'Validation failed', errors: { _: ['names no setting to change'] } });
+
+    const unknown = spawnTs(CLI, ['business', 'update', 'not-a-business', '--treasury', 'on'], env());
+    expect(await unknown.exited).toBe(1);
+    expect(JSON.parse(unknown.output().trim().split('\n').pop()!)).toEqual({ error: 'Business not found' });
   }, 60_000);
 
   test('ledger:check reports a balanced ledger and exits 0', async () => {

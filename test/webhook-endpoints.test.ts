@@ -1,20 +1,6 @@
 import crypto from 'node:crypto';
-import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, sleep, startDeliveringServer, waitFor } from './support/harness';
 import { Receiver } from './support/receiver';
-
-
-async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    value = await probe();
-  }
-  return value;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const DELIVERY_FIELDS = [
   'id', 'endpointId', 'eventId', 'eventType', 'payload', 'status', 'attemptCount', 'createdAt', 'updatedAt', 'partnerId',
@@ -24,16 +10,13 @@ const DELIVERY_FIELDS = [
 /** Interface document, Registries (merchant): /api/v1/webhook-endpoints and its deliveries. */
 describe('merchant webhook endpoint registry', () => {
   let server: TestServer;
-  let worker: Worker;
   const receiver = new Receiver();
 
   beforeAll(async () => {
     await receiver.start();
-    server = await startTestServer({ webhookTimeoutMs: 500, webhookRetryScheduleSeconds: [0], workerPollIntervalMs: 50 });
-    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+    server = await startDeliveringServer();
   });
   afterAll(async () => {
-    await stopWorker(worker);
     await server.close();
     await receiver.close();
   });
@@ -65,11 +48,6 @@ describe('merchant webhook endpoint registry', () => {
 
   const settled = (count: number) => (rows: any[]) =>
     rows.length >= count && rows.every((row) => ['succeeded', 'permanently_failed'].includes(row.status));
-
-  const liveKeyOf = async (merchant: TestMerchant): Promise<string> => {
-    const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    return issued.body.data.createLiveCredentials.apiKey;
-  };
 
   test('create, list, read, update and delete an endpoint', async () => {
     const merchant = await server.signUp();
@@ -149,7 +127,7 @@ describe('merchant webhook endpoint registry', () => {
     const owner = await server.signUp();
     const other = await server.signUp();
     const endpoint = await createEndpoint(owner, { url: 'https://hooks.example.com/a', events: ['*'] });
-    const ownerLiveKey = await liveKeyOf(owner);
+    const ownerLiveKey = await server.liveKeyOf(owner);
     for (const [caller, id] of [[other.apiKey, endpoint.id], [ownerLiveKey, endpoint.id], [owner.apiKey, 'not-a-uuid'], [owner.apiKey, crypto.randomUUID()]]) {
       for (const [method, suffix, body] of [['GET', '', undefined], ['PATCH', '', { status: 'disabled' }], ['DELETE', '', undefined], ['GET', '/deliveries', undefined]] as const) {
         const response = await call(caller, method, `/api/v1/webhook-endpoints/${id}${suffix}`, body);
@@ -164,7 +142,7 @@ describe('merchant webhook endpoint registry', () => {
 
   test('live endpoints must be https and publicly reachable, at create and at update', async () => {
     const merchant = await server.signUp();
-    const liveKey = await liveKeyOf(merchant);
+    const liveKey = await server.liveKeyOf(merchant);
     for (const [url, reason] of [['http://93.184.216.34/hook', /https/], ['https://127.0.0.1/hook', /publicly reachable/],
       ['https://10.1.2.3/hook', /publicly reachable/], ['https://localhost/hook', /publicly reachable/]] as const) {
       const response = await call(liveKey, 'POST', '/api/v1/webhook-endpoints', { url, events: ['*'] });

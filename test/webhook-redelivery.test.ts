@@ -1,22 +1,18 @@
-import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, startDeliveringServer } from './support/harness';
 import { Receiver } from './support/receiver';
 
 /** Issue 3: manual redelivery of a delivery and replay of an event, REST and GraphQL. */
 describe('manual redelivery and replay', () => {
   let server: TestServer;
-  let worker: Worker;
   const receiver = new Receiver();
 
   beforeAll(async () => {
-    server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 500, workerPollIntervalMs: 50 });
     await receiver.start();
-    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+    server = await startDeliveringServer();
   });
   afterAll(async () => {
-    await stopWorker(worker);
-    await receiver.close();
     await server.close();
+    await receiver.close();
   });
 
   const as = (merchant: TestMerchant) => ({ 'x-api-key': merchant.apiKey });

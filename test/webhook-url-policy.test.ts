@@ -1,8 +1,10 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import net, { AddressInfo, LookupFunction } from 'node:net';
+import { Agent, fetch } from 'undici';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { liveUrlRefusal } from '../src/domain/webhooks/url-policy';
+import { HostResolver, NonPublicAddressError, liveUrlRefusal, publicAddressLookup } from '../src/domain/webhooks/url-policy';
+import { WebhookService } from '../src/domain/webhooks/webhook.service';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { TestServer, startTestServer } from './support/harness';
 
@@ -37,6 +39,67 @@ describe('webhook URL policy', () => {
 
     test('localhost is refused (it resolves to loopback)', async () => {
       expect(await liveUrlRefusal('https://localhost:8443/x')).toMatch(/loopback/);
+    });
+  });
+
+  describe('publicAddressLookup (the connection of a live delivery)', () => {
+    const lookUp = (lookup: LookupFunction, hostname: string, options: { all?: boolean; family?: number } = {}) =>
+      new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => {
+        lookup(hostname, options, (error, address, family) => resolve({ error, address, family }));
+      });
+
+    test.each([
+      [['127.0.0.1'], /rebind\.example resolves to 127\.0\.0\.1 \(loopback\)/],
+      [['10.0.0.5'], /resolves to 10\.0\.0\.5 \(private\)/],
+      [['169.254.169.254'], /resolves to 169\.254\.169\.254 \(linkLocal\)/],
+      [['93.184.216.34', '10.0.0.1'], /resolves to 10\.0\.0\.1 \(private\)/],
+      [['::ffff:127.0.0.1'], /loopback/],
+    ])('refuses a host that resolves to %j', async (addresses, reason) => {
+      const { error } = await lookUp(publicAddressLookup(async () => addresses), 'rebind.example', { all: true });
+      expect(error).toBeInstanceOf(NonPublicAddressError);
+      expect(error!.message).toMatch(reason);
+      expect(error!.message).toMatch(/^must be publicly reachable/);
+    });
+
+    test('hands the connection exactly the public addresses it checked, in both callback forms', async () => {
+      const resolver = async () => ['93.184.216.34', '2606:2800:220:1::1'];
+      expect(await lookUp(publicAddressLookup(resolver), 'hooks.example', { all: true })).toEqual({
+        error: null, address: [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }], family: undefined,
+      });
+      expect(await lookUp(publicAddressLookup(resolver), 'hooks.example')).toEqual({ error: null, address: '93.184.216.34', family: 4 });
+      expect(await lookUp(publicAddressLookup(resolver), 'hooks.example', { family: 6 })).toEqual({ error: null, address: '2606:2800:220:1::1', family: 6 });
+    });
+
+    test('resolves once per connection: an answer that changes after the URL check is judged again', async () => {
+      const answers = [['93.184.216.34'], ['127.0.0.1']];
+      const rebinding: HostResolver = async () => answers.shift() ?? [];
+      expect(await liveUrlRefusal('https://rebind.example/x', rebinding)).toBeNull();
+      expect((await lookUp(publicAddressLookup(rebinding), 'rebind.example')).error).toBeInstanceOf(NonPublicAddressError);
+    });
+
+    test('a request through it to a host resolving to 127.0.0.1 never opens a connection; the same request without it does', async () => {
+      let connections = 0;
+      const target = http.createServer((_request, response) => response.end('ok'));
+      target.on('connection', () => { connections += 1; });
+      await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+      const port = (target.address() as AddressInfo).port;
+      const toLoopback: HostResolver = async () => ['127.0.0.1'];
+      const pinned = new Agent({ connect: { lookup: publicAddressLookup(toLoopback) } });
+      const unchecked = new Agent({ connect: { lookup: (_host: string, _options: unknown, callback: (...args: unknown[]) => void) => callback(null, [{ address: '127.0.0.1', family: 4 }]) } as never });
+      try {
+        const refused = await fetch(`http://rebind.example:${port}/x`, { dispatcher: pinned }).catch((error: Error) => error);
+        expect(refused).toBeInstanceOf(Error);
+        expect((refused as Error).cause).toBeInstanceOf(NonPublicAddressError);
+        expect(connections).toBe(0);
+
+        const reached = await fetch(`http://rebind.example:${port}/x`, { dispatcher: unchecked });
+        expect(await reached.text()).toBe('ok');
+        expect(connections).toBe(1);
+      } finally {
+        await Promise.all([pinned.close(), unchecked.close()]);
+        target.closeAllConnections();
+        await new Promise((resolve) => target.close(resolve));
+      }
     });
   });
 
@@ -99,6 +162,45 @@ describe('webhook URL policy', () => {
       } finally {
         await stopWorker(worker);
         receiver.close();
+      }
+    });
+
+    test('a live host that passes the URL check and then resolves to 127.0.0.1 (DNS rebinding) is refused at connect time', async () => {
+      let connections = 0;
+      const target = net.createServer((socket) => socket.destroy());
+      target.on('connection', () => { connections += 1; });
+      await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+      const port = (target.address() as AddressInfo).port;
+      const merchant = await server.signUp();
+      await liveKeyOf(merchant.token);
+      await server.runtime.dataSource.query(
+        `UPDATE business_settings SET webhook_url = $2 WHERE business_id = $1 AND livemode = true`,
+        [merchant.businessId, `https://rebind.example:${port}/live`],
+      );
+      const lookups: string[] = [];
+      const rebinding: HostResolver = async (host) => {
+        lookups.push(host);
+        return lookups.length === 1 ? ['93.184.216.34'] : ['127.0.0.1'];
+      };
+      const core = server.runtime.core;
+      const webhooks = new WebhookService({ timeoutMs: 500, retryScheduleSeconds: [0], resolveHost: rebinding },
+        async () => 'bs_live_secret', core.treasuryWebhookEndpoints, core.pubSub);
+      try {
+        const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.LIVE);
+        const [delivery] = await inTransaction(ctx, async (tx) => {
+          const event = await core.events.record(tx, 'test.rebinding', { n: 1 });
+          return core.eventLog.deliveriesOf(tx, [event.id]);
+        });
+        const attempted = await webhooks.attempt(ctx, delivery.id);
+        expect(lookups).toEqual(['rebind.example', 'rebind.example']);
+        expect(attempted).toMatchObject({
+          status: 'permanently_failed', attemptCount: 1, responseStatus: null,
+          errorMessage: 'Not delivered: the URL must be publicly reachable: rebind.example resolves to 127.0.0.1 (loopback)',
+        });
+        expect(connections).toBe(0);
+      } finally {
+        await webhooks.close();
+        await new Promise((resolve) => target.close(resolve));
       }
     });
   });

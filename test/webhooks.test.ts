@@ -1,45 +1,21 @@
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
-import { Received, Receiver } from './support/receiver';
-
+import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
+import { Receiver, standardHeadersOf, verifiesServiceSignature } from './support/receiver';
 
 const SCHEDULE_SECONDS = [0, 0.2, 0.4, 0.6, 0.8];
 const TIMEOUT_MS = 300;
 
-async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    value = await probe();
-  }
-  return value;
-}
-
-const hmacHex = (secret: string, body: string) => crypto.createHmac('sha256', secret).update(body).digest('hex');
-
-/** The documented receiver rule: HMAC-SHA256 of the raw bytes, compared in constant time. */
-function verifiesServiceSignature(request: Received, secret: string): boolean {
-  const expected = Buffer.from(hmacHex(secret, request.body), 'hex');
-  const given = Buffer.from(String(request.headers['x-service-signature'] ?? ''), 'hex');
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
-}
-
 /** Interface document, Events: envelope, headers, signature, delivery and retry (merchant webhookUrl). */
 describe('webhook delivery to the business webhookUrl', () => {
   let server: TestServer;
-  let worker: Worker;
   const receiver = new Receiver();
 
   beforeAll(async () => {
     await receiver.start();
-    server = await startTestServer({ webhookTimeoutMs: TIMEOUT_MS, webhookRetryScheduleSeconds: SCHEDULE_SECONDS, workerPollIntervalMs: 50 });
-    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+    server = await startDeliveringServer({ webhookTimeoutMs: TIMEOUT_MS, webhookRetryScheduleSeconds: SCHEDULE_SECONDS });
   });
   afterAll(async () => {
-    await stopWorker(worker);
     await server.close();
     await receiver.close();
   });
@@ -113,11 +89,7 @@ describe('webhook delivery to the business webhookUrl', () => {
     const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
 
     const [request] = receiver.at(path);
-    const headers = {
-      'webhook-id': String(request.headers['webhook-id']),
-      'webhook-timestamp': String(request.headers['webhook-timestamp']),
-      'webhook-signature': String(request.headers['webhook-signature']),
-    };
+    const headers = standardHeadersOf(request);
     expect(headers['webhook-id']).toBe(delivery.id);
     expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);

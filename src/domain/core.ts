@@ -17,6 +17,7 @@ import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
 import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
+import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -33,6 +34,7 @@ export interface Core {
   webhookEndpoints: WebhookEndpointService;
   payments: PaymentService;
   customers: CustomerService;
+  treasuryWebhookEndpoints: TreasuryWebhookEndpointService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -46,11 +48,11 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       await wallets.provisionWallet(ctx, 'USD');
     },
   );
-  const webhookEndpoints = new WebhookEndpointService();
+  const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(secretBox);
   const webhooks = new WebhookService(
     { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds },
     (ctx) => identity.apiSecretOf(ctx),
-    webhookEndpoints,
+    treasuryWebhookEndpoints,
     pubSub,
   );
   const events = new EventService(pubSub, webhooks);
@@ -76,7 +78,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     eventLog: new EventLogService(),
     idempotency,
     webhooks,
-    webhookEndpoints,
+    webhookEndpoints: new WebhookEndpointService(),
+    treasuryWebhookEndpoints,
     payments,
     customers: new CustomerService(),
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),

@@ -7,8 +7,12 @@ import { WalletResolver } from './wallets/wallet.resolver';
 import { EventResolver } from './events/event.resolver';
 import { WebhookEndpointResolver } from './webhooks/webhook-endpoint.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
+import { TreasuryWebhookEndpointResolver } from './webhooks/treasury-webhook-endpoint.resolver';
 
-export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver, PaymentResolver] as const;
+export const resolvers = [
+  AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
+  TreasuryWebhookEndpointResolver, PaymentResolver,
+] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');
 

@@ -8,7 +8,9 @@ import { createClient, Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Config, loadConfig } from '../../src/config';
 import { buildTesseraSchema } from '../../src/graphql/schema';
+import { RequestContext } from '../../src/domain/shared/context';
 import { buildApp } from '../../src/http/app';
+import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
 
 export interface ApiResponse<T = any> {
@@ -27,6 +29,10 @@ export interface TestServer {
   graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   subscribe(connectionParams: Record<string, unknown>): WsClient;
   signUp(overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>): Promise<TestMerchant>;
+  /** Issues the merchant's live credentials (as its OWNER in the dashboard) and returns the live key. */
+  liveKeyOf(merchant: TestMerchant): Promise<string>;
+  /** Switches the treasury product of a business, as the operator command `tessera business update` does. */
+  setTreasury(businessId: string, enabled: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -159,6 +165,14 @@ export async function startTestServer(
         password: input.password,
       };
     },
+    liveKeyOf: async (merchant) => {
+      const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
+      if (!issued.body.data) throw new Error(`createLiveCredentials failed: ${JSON.stringify(issued.body)}`);
+      return issued.body.data.createLiveCredentials.apiKey;
+    },
+    setTreasury: async (businessId, enabled) => {
+      await runtime.core.identity.updateBusinessAsOperator(RequestContext.system(runtime.dataSource, 'test', businessId), { treasuryEnabled: enabled });
+    },
     close: async () => {
       await Promise.all(sockets.map((socket) => socket.dispose()));
       await app.close();
@@ -167,6 +181,34 @@ export async function startTestServer(
     },
   };
   return server;
+}
+
+/**
+ * A test server with a graphile-worker in this process, so webhooks are delivered (one attempt
+ * within 500 ms by default); `close` stops the worker first.
+ */
+export async function startDeliveringServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 500, workerPollIntervalMs: 50, ...overrides });
+  const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+  const closeServer = server.close;
+  server.close = async () => {
+    await stopWorker(worker);
+    await closeServer();
+  };
+  return server;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Probes until `done` holds or the time is up, and returns the last value (the test's expectations judge it). */
+export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!done(value) && Date.now() < deadline) {
+    await sleep(intervalMs);
+    value = await probe();
+  }
+  return value;
 }
 
 /**

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 
@@ -55,3 +56,20 @@ export class Receiver {
     await new Promise((resolve) => this.server.close(resolve));
   }
 }
+
+/**
+ * The documented receiver rule: HMAC-SHA256 of the raw bytes keyed with the secret, compared in
+ * constant time with the hex signature header (`x-service-signature`, or `x-service-signature-previous`).
+ */
+export function verifiesServiceSignature(request: Received, secret: string, header = 'x-service-signature'): boolean {
+  const expected = crypto.createHmac('sha256', secret).update(request.body).digest();
+  const given = Buffer.from(String(request.headers[header] ?? ''), 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** The Standard Webhooks headers of a received request, as a verifying library takes them. */
+export const standardHeadersOf = (request: Received) => ({
+  'webhook-id': String(request.headers['webhook-id']),
+  'webhook-timestamp': String(request.headers['webhook-timestamp']),
+  'webhook-signature': String(request.headers['webhook-signature']),
+});

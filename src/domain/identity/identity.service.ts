@@ -59,6 +59,14 @@ const settingsSchema = z.object({
 
 const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
 
+/** What an operator may switch on a business (`tessera business update`); at least one of them. */
+const operatorUpdateSchema = z.object({
+  treasuryEnabled: z.boolean({ error: 'must be true or false' }).optional(),
+}, { error: 'must be an object' }).refine((data) => Object.values(data).some((value) => value !== undefined), {
+  message: 'names no setting to change',
+  path: ['_'],
+});
+
 
 /** PostgreSQL's unique_violation: a concurrent request inserted the same row first. */
 const isUniqueViolation = (error: unknown) =>
@@ -244,6 +252,24 @@ export class IdentityService {
     const credentials = await this.issueCredentials(tx, business.id, Mode.TEST);
     await this.onModeEnabled(tx.forBusiness(business.id, Mode.TEST));
     return { business, credentials };
+  }
+
+  /**
+   * Operator entry (`tessera business update`): switches products of the context's business, such as
+   * the treasury product that makes it a treasury partner. Never reachable with a credential.
+   */
+  async updateBusinessAsOperator(ctx: RequestContext, input: unknown): Promise<Business> {
+    ctx.requireOperator();
+    const data = parseInput(operatorUpdateSchema, input ?? {});
+    return inTransaction(ctx, async (tx) => {
+      const businessId = tx.requireBusiness();
+      const business = isUuid(businessId)
+        ? await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'pessimistic_write' } })
+        : null;
+      if (!business) throw notFound('Business');
+      if (data.treasuryEnabled !== undefined) business.treasuryEnabled = data.treasuryEnabled;
+      return tx.repo(Business).save(business);
+    });
   }
 
   async business(ctx: RequestContext): Promise<Business> {

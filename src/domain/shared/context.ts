@@ -94,6 +94,11 @@ export class RequestContext {
       : `This needs one of the roles ${roles.join(', ')}`);
   }
 
+  /** Operator commands (the CLI): the system actor only, never a credential or a dashboard user. */
+  requireOperator(): void {
+    if (this.actor.kind !== 'system') throw forbidden('This is an operator command');
+  }
+
   /** Dashboard users need one of the given roles; API credentials act with full rights on their own business and mode. */
   requireRole(...roles: Role[]): void {
     this.requireBusiness();

@@ -48,6 +48,12 @@ export class WebhookDelivery {
   @JoinColumn({ name: 'endpoint_id' })
   endpoint?: WebhookEndpoint | null;
 
+  /**
+   * The treasury partner (its business id) when the delivery goes to a treasury endpoint, else null.
+   * Such a delivery is signed only with its endpoint's own secret.
+   */
+  @Column('uuid', { nullable: true }) partnerId: string | null;
+
   /** The URL as configured when the event was recorded. */
   @Column('text') url: string;
 

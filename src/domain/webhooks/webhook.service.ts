@@ -1,11 +1,15 @@
 import crypto from 'node:crypto';
+import { Agent, Dispatcher, fetch } from 'undici';
 import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
+import { requireTreasuryPartner } from '../identity/treasury-partner';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
-import { WebhookEndpointService } from './webhook-endpoint.service';
-import { liveUrlRefusal } from './url-policy';
+import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
+import { findEndpoint } from './webhook-endpoint-registry';
+import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
+import { HostResolver, NonPublicAddressError, liveUrlRefusal, publicAddressLookup } from './url-policy';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { isUuid, parseInput } from '../shared/validation';
 import { z } from 'zod';
@@ -15,14 +19,31 @@ export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
 
 const replaySchema = z.object({ endpointId: z.string({ error: 'must be an endpoint id' }).nullish() });
 
-
 const RESPONSE_BODY_LIMIT_BYTES = 2048;
 
 export interface WebhookSettings {
   timeoutMs: number;
   /** Delay before each attempt in seconds; attempt n waits `retryScheduleSeconds[n - 1]`. */
   retryScheduleSeconds: number[];
+  /** How live deliveries resolve host names (the system resolver by default; tests inject one). */
+  resolveHost?: HostResolver;
 }
+
+/** Where a delivery goes: the webhookUrl (no endpoint) or a registered endpoint, and its treasury partner if any. */
+interface DeliveryTarget {
+  url: string;
+  endpointId: string | null;
+  partnerId: string | null;
+}
+
+const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
+  url: endpoint.url,
+  endpointId: endpoint.id,
+  partnerId: endpoint.registry === WebhookRegistry.TREASURY ? endpoint.businessId : null,
+});
+
+/** The secrets an attempt signs with, or why it cannot be signed (and so is not sent). */
+type Signing = { secrets: SigningSecrets; unsignable?: never } | { secrets: null; unsignable: string };
 
 interface AttemptOutcome {
   ok: boolean;
@@ -34,21 +55,25 @@ interface AttemptOutcome {
 
 /**
  * The headers of a delivery: the documented `X-Service-Signature` (hex HMAC-SHA256 of the body)
- * and, in addition, Standard Webhooks' `webhook-*` headers. Both are keyed with the bytes of the
- * business's API secret of the mode; a Standard Webhooks library takes it as
- * `new Webhook(secret, { format: 'raw' })` (or base64 of those bytes).
+ * and, in addition, Standard Webhooks' `webhook-*` headers. Both are keyed with the UTF-8 bytes of
+ * the secret (the business's API secret of the mode, or a treasury endpoint's own secret); a
+ * Standard Webhooks library takes it as `new Webhook(secret, { format: 'raw' })` (or base64 of
+ * those bytes). During a treasury rotation's grace period the retired secret signs too:
+ * `X-Service-Signature-Previous`, and a second `v1,` entry in `webhook-signature`.
  */
-export function signedHeaders(body: string, secret: string, delivery: { id: string; eventType: string }, sentAt: Date): Record<string, string> {
+export function signedHeaders(body: string, secrets: SigningSecrets, delivery: { id: string; eventType: string }, sentAt: Date): Record<string, string> {
   const timestamp = Math.floor(sentAt.getTime() / 1000).toString();
-  const hmac = (message: string) => crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8');
+  const keys = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current];
+  const hmac = (secret: string, message: string) => crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8');
   return {
     'content-type': 'application/json',
     'user-agent': 'Tessera-Webhooks/1',
-    'x-service-signature': hmac(body).digest('hex'),
+    'x-service-signature': hmac(secrets.current, body).digest('hex'),
+    ...(secrets.previous ? { 'x-service-signature-previous': hmac(secrets.previous, body).digest('hex') } : {}),
     'x-service-event': delivery.eventType,
     'webhook-id': delivery.id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${hmac(`${delivery.id}.${timestamp}.${body}`).digest('base64')}`,
+    'webhook-signature': keys.map((secret) => `v1,${hmac(secret, `${delivery.id}.${timestamp}.${body}`).digest('base64')}`).join(' '),
   };
 }
 
@@ -58,17 +83,28 @@ export const bodyOf = (payload: WebhookPayload) =>
 
 /**
  * Webhook deliveries to the business's own `webhookUrl` of the event's mode and to its registered
- * endpoints (signed alike, with the business's API secret of the mode). A delivery row and its
+ * endpoints: merchant endpoints signed like the webhookUrl (the business's API secret of the mode),
+ * treasury endpoints with their own signing secret. A delivery row and its
  * first job are written in the event's transaction; each attempt is one graphile-worker job, and a
  * failed attempt schedules the next one (per the retry schedule) in the transaction recording it.
  */
 export class WebhookService {
+  /** Live deliveries connect only to the public addresses their host resolved to at connect time. */
+  private readonly liveDispatcher: Dispatcher;
+
   constructor(
     private readonly settings: WebhookSettings,
-    private readonly signingSecretOf: (ctx: RequestContext) => Promise<string | null>,
-    private readonly endpoints: WebhookEndpointService,
+    private readonly apiSecretOf: (ctx: RequestContext) => Promise<string | null>,
+    private readonly treasuryEndpoints: TreasuryWebhookEndpointService,
     private readonly pubSub: TesseraPubSub,
-  ) {}
+  ) {
+    this.liveDispatcher = new Agent({ connect: { lookup: publicAddressLookup(settings.resolveHost) } });
+  }
+
+  /** Closes the live deliveries' idle connections. */
+  async close(): Promise<void> {
+    await this.liveDispatcher.close();
+  }
 
   /**
    * One delivery to the business's `webhookUrl` of the event's mode (when set) and one to each
@@ -78,10 +114,10 @@ export class WebhookService {
   async enqueueForEvent(tx: RequestContext, event: DomainEvent): Promise<WebhookDelivery[]> {
     if (!tx.inTransaction) throw new Error('WebhookService.enqueueForEvent must run inside the event\'s transaction');
     const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
-    const endpoints = await this.endpoints.subscribedTo(tx, event.businessId, event.livemode, event.type);
-    const targets: Array<{ url: string; endpointId: string | null }> = [
-      ...(settings?.webhookUrl ? [{ url: settings.webhookUrl, endpointId: null }] : []),
-      ...endpoints.map((endpoint) => ({ url: endpoint.url, endpointId: endpoint.id })),
+    const endpoints = await this.subscribedTo(tx, event);
+    const targets: DeliveryTarget[] = [
+      ...(settings?.webhookUrl ? [{ url: settings.webhookUrl, endpointId: null, partnerId: null }] : []),
+      ...endpoints.map(targetOf),
     ];
     const deliveries: WebhookDelivery[] = [];
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
@@ -99,11 +135,14 @@ export class WebhookService {
         : null;
       if (!original) throw notFound('Webhook delivery');
       const event = await tx.repo(DomainEvent).findOneOrFail({ where: { id: original.eventId } });
-      return this.createDelivery(tx, event, { url: original.url, endpointId: original.endpointId }, null);
+      return this.createDelivery(tx, event, { url: original.url, endpointId: original.endpointId, partnerId: original.partnerId }, null);
     });
   }
 
-  /** Replays an event to one of the business's endpoints, or to its webhookUrl when none is named. */
+  /**
+   * Replays an event to one of the business's endpoints (of either registry; a treasury one while
+   * the product is enabled), or to its webhookUrl when none is named.
+   */
   async replayEvent(ctx: RequestContext, eventId: string, input: unknown): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     const { endpointId } = parseInput(replaySchema, input ?? {});
@@ -113,24 +152,44 @@ export class WebhookService {
         : null;
       if (!event) throw notFound('Event');
       if (endpointId) {
-        const endpoint = await this.endpoints.get(tx, endpointId);
-        return this.createDelivery(tx, event, { url: endpoint.url, endpointId: endpoint.id }, null);
+        const endpoint = await findEndpoint(tx, endpointId, null);
+        if (endpoint.registry === WebhookRegistry.TREASURY) await requireTreasuryPartner(tx);
+        return this.createDelivery(tx, event, targetOf(endpoint), null);
       }
       const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
       if (!settings?.webhookUrl) {
         throw new DomainError(ErrorCode.CONFLICT, 'No webhookUrl is set for this mode; name an endpointId to replay to');
       }
-      return this.createDelivery(tx, event, { url: settings.webhookUrl, endpointId: null }, null);
+      return this.createDelivery(tx, event, { url: settings.webhookUrl, endpointId: null, partnerId: null }, null);
     });
   }
 
-  private async createDelivery(tx: RequestContext, event: DomainEvent, target: { url: string; endpointId: string | null }, runAt: Date | null) {
+  /**
+   * The enabled endpoints of the event's business and mode subscribed to its type (or "*"): merchant
+   * endpoints, and treasury endpoints while the business has the treasury product enabled.
+   */
+  private async subscribedTo(tx: RequestContext, event: DomainEvent): Promise<WebhookEndpoint[]> {
+    return tx.repo(WebhookEndpoint).createQueryBuilder('endpoint')
+      .where('endpoint.business_id = :businessId', { businessId: event.businessId })
+      .andWhere('endpoint.livemode = :livemode', { livemode: event.livemode })
+      .andWhere('endpoint.status = :status', { status: WebhookEndpointStatus.ENABLED })
+      .andWhere('endpoint.events && ARRAY[:eventType, :all]::text[]', { eventType: event.type, all: ALL_EVENTS })
+      .andWhere(`(endpoint.registry = :merchant OR EXISTS (
+        SELECT 1 FROM businesses partner WHERE partner.id = endpoint.business_id AND partner.treasury_enabled))`,
+      { merchant: WebhookRegistry.MERCHANT })
+      .orderBy('endpoint.created_at', 'ASC')
+      .addOrderBy('endpoint.id', 'ASC')
+      .getMany();
+  }
+
+  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null) {
     const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
       businessId: event.businessId,
       livemode: event.livemode,
       eventId: event.id,
       eventType: event.type,
       endpointId: target.endpointId,
+      partnerId: target.partnerId,
       url: target.url,
       payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
       status: WebhookDeliveryStatus.PENDING,
@@ -152,12 +211,11 @@ export class WebhookService {
     if (!delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
       return null;
     }
-    const business = ctx.forBusiness(delivery.businessId, delivery.livemode ? Mode.LIVE : Mode.TEST);
-    const secret = await this.signingSecretOf(business);
     const attemptedAt = new Date();
-    const outcome = secret
-      ? await this.post(delivery, secret, attemptedAt)
-      : { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: 'The business has no API secret for this mode to sign with' };
+    const signing = await this.signingOf(ctx, delivery, attemptedAt);
+    const outcome = signing.secrets
+      ? await this.post(delivery, signing.secrets, attemptedAt)
+      : { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
     return inTransaction(ctx, async (tx) => {
       const attemptCount = delivery.attemptCount + 1;
       const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
@@ -182,6 +240,23 @@ export class WebhookService {
   }
 
   /**
+   * Merchant deliveries (webhookUrl and merchant endpoints) sign with the business's API secret of
+   * the mode; a treasury delivery only with its endpoint's own secrets, never with the API secret.
+   */
+  private async signingOf(ctx: RequestContext, delivery: WebhookDelivery, at: Date): Promise<Signing> {
+    if (delivery.partnerId) {
+      const secrets = await this.treasuryEndpoints.signingSecretsOf(ctx, delivery, at);
+      return secrets
+        ? { secrets }
+        : { secrets: null, unsignable: 'Not delivered: the treasury webhook endpoint was deleted, and its deliveries are signed only with its own signing secret' };
+    }
+    const apiSecret = await this.apiSecretOf(ctx.forBusiness(delivery.businessId, delivery.livemode ? Mode.LIVE : Mode.TEST));
+    return apiSecret
+      ? { secrets: { current: apiSecret, previous: null } }
+      : { secrets: null, unsignable: 'The business has no API secret for this mode to sign with' };
+  }
+
+  /**
    * The job is keyed by the delivery, so a delivery has at most one pending attempt. Delivery
    * failures never throw (the retry schedule is ours); graphile-worker's own retries (max_attempts
    * 3) only cover a crashed or interrupted attempt, e.g. a worker killed mid-delivery whose lock
@@ -195,8 +270,8 @@ export class WebhookService {
   }
 
   /** POSTs the delivery's body; a 2xx within the timeout (body included) is a success, anything else a failure. */
-  private async post(delivery: WebhookDelivery, secret: string, sentAt: Date): Promise<AttemptOutcome> {
-    const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url) : null;
+  private async post(delivery: WebhookDelivery, secrets: SigningSecrets, sentAt: Date): Promise<AttemptOutcome> {
+    const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url, this.settings.resolveHost) : null;
     if (refusal) {
       return { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
     }
@@ -208,10 +283,11 @@ export class WebhookService {
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
-        headers: signedHeaders(body, secret, delivery, sentAt),
+        headers: signedHeaders(body, secrets, delivery, sentAt),
         body,
         redirect: 'manual',
         signal: abort.signal,
+        ...(delivery.livemode ? { dispatcher: this.liveDispatcher } : {}),
       });
       const responseBody = await readTruncated(response, RESPONSE_BODY_LIMIT_BYTES);
       const ok = response.status >= 200 && response.status < 300;
@@ -223,14 +299,17 @@ export class WebhookService {
         errorMessage: ok ? null : `The endpoint answered HTTP ${response.status}`,
       };
     } catch (error) {
+      const refused = nonPublicAddressIn(error);
       return {
         ok: false,
         responseStatus: null,
         responseBody: null,
         responseTimeMs: elapsed(),
-        errorMessage: abort.signal.aborted
-          ? `No answer within ${this.settings.timeoutMs} ms`
-          : `Request failed: ${describeFetchError(error)}`,
+        errorMessage: refused
+          ? `Not delivered: the URL ${refused.message}`
+          : abort.signal.aborted
+            ? `No answer within ${this.settings.timeoutMs} ms`
+            : `Request failed: ${describeFetchError(error)}`,
       };
     } finally {
       clearTimeout(timer);
@@ -238,8 +317,16 @@ export class WebhookService {
   }
 }
 
+/** The connect-time refusal of a live delivery, wherever fetch wrapped it. */
+function nonPublicAddressIn(error: unknown): NonPublicAddressError | null {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof NonPublicAddressError) return current;
+  }
+  return null;
+}
+
 /** Reads at most `limit` bytes of the body and drops the rest unread. */
-async function readTruncated(response: Response, limit: number): Promise<string> {
+async function readTruncated(response: Awaited<ReturnType<typeof fetch>>, limit: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Buffer[] = [];

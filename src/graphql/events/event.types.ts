@@ -19,6 +19,8 @@ export class WebhookDelivery {
   @Field(() => String, { nullable: true }) responseBody: string | null;
   @Field(() => Int, { nullable: true }) responseTimeMs: number | null;
   @Field(() => String, { nullable: true }) errorMessage: string | null;
+  @Field(() => ID, { nullable: true, description: 'The treasury partner (its business id) on deliveries to a treasury endpoint; null otherwise' })
+  partnerId: string | null;
   @Field() createdAt: Date;
   @Field() updatedAt: Date;
 

@@ -2,6 +2,7 @@ import { FastifyInstance } from 'fastify';
 import { Core } from '../../domain/core';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.entity';
+import { WebhookEndpointRegistry } from '../../domain/webhooks/webhook-endpoint-registry';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
 
@@ -19,7 +20,7 @@ export const webhookEndpointJson = (endpoint: WebhookEndpoint) => ({
   updatedAt: endpoint.updatedAt.toISOString(),
 });
 
-/** The documented webhook delivery resource; `partnerId` is always null for a merchant's deliveries. */
+/** The documented webhook delivery resource; `partnerId` is set only on deliveries to a treasury endpoint. */
 export const webhookDeliveryJson = (delivery: WebhookDelivery) => ({
   id: delivery.id,
   endpointId: delivery.endpointId,
@@ -30,7 +31,7 @@ export const webhookDeliveryJson = (delivery: WebhookDelivery) => ({
   attemptCount: delivery.attemptCount,
   createdAt: delivery.createdAt.toISOString(),
   updatedAt: delivery.updatedAt.toISOString(),
-  partnerId: null,
+  partnerId: delivery.partnerId,
   nextRetryAt: iso(delivery.nextRetryAt),
   lastAttemptAt: iso(delivery.lastAttemptAt),
   responseStatus: delivery.responseStatus,
@@ -39,38 +40,47 @@ export const webhookDeliveryJson = (delivery: WebhookDelivery) => ({
   errorMessage: delivery.errorMessage,
 });
 
-type ById = { Params: { id: string } };
+export type ById = { Params: { id: string } };
+
+/** The routes both registries share under `path`: list, read, change, delete, and an endpoint's deliveries. */
+export function registryRoutes(
+  app: FastifyInstance,
+  path: string,
+  registry: WebhookEndpointRegistry,
+  endpointJson: (endpoint: WebhookEndpoint) => Record<string, unknown>,
+  object: string,
+) {
+  app.get(path, async (request) => {
+    const items = await registry.list(authenticated(request));
+    return success({ items: items.map(endpointJson), total: items.length });
+  });
+
+  app.get<ById>(`${path}/:id`, async (request) =>
+    success(endpointJson(await registry.get(authenticated(request), request.params.id))));
+
+  app.patch<ById>(`${path}/:id`, async (request) =>
+    success(endpointJson(await registry.update(authenticated(request), request.params.id, request.body))));
+
+  app.delete<ById>(`${path}/:id`, async (request) => {
+    const endpoint = await registry.delete(authenticated(request), request.params.id);
+    return success({ id: endpoint.id, object, deleted: true });
+  });
+
+  app.get<ById & { Querystring: Record<string, string> }>(`${path}/:id/deliveries`, async (request) => {
+    const page = await registry.deliveries(authenticated(request), request.params.id, request.query);
+    return success({ items: page.items.map(webhookDeliveryJson), total: page.total, page: page.page, limit: page.limit });
+  });
+}
 
 /** The merchant's webhook endpoint registry (per business and mode) and each endpoint's deliveries. */
 export function webhookEndpointRoutes(app: FastifyInstance, core: Core) {
-  const endpoints = core.webhookEndpoints;
-
   app.post('/api/v1/webhook-endpoints', async (request, reply) => {
-    const endpoint = await endpoints.create(authenticated(request), request.body);
+    const endpoint = await core.webhookEndpoints.create(authenticated(request), request.body);
     reply.status(201);
     return success(webhookEndpointJson(endpoint));
   });
 
-  app.get('/api/v1/webhook-endpoints', async (request) => {
-    const items = await endpoints.list(authenticated(request));
-    return success({ items: items.map(webhookEndpointJson), total: items.length });
-  });
-
-  app.get<ById>('/api/v1/webhook-endpoints/:id', async (request) =>
-    success(webhookEndpointJson(await endpoints.get(authenticated(request), request.params.id))));
-
-  app.patch<ById>('/api/v1/webhook-endpoints/:id', async (request) =>
-    success(webhookEndpointJson(await endpoints.update(authenticated(request), request.params.id, request.body))));
-
-  app.delete<ById>('/api/v1/webhook-endpoints/:id', async (request) => {
-    const endpoint = await endpoints.delete(authenticated(request), request.params.id);
-    return success({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
-  });
-
-  app.get<ById & { Querystring: Record<string, string> }>('/api/v1/webhook-endpoints/:id/deliveries', async (request) => {
-    const page = await endpoints.deliveries(authenticated(request), request.params.id, request.query);
-    return success({ items: page.items.map(webhookDeliveryJson), total: page.total, page: page.page, limit: page.limit });
-  });
+  registryRoutes(app, '/api/v1/webhook-endpoints', core.webhookEndpoints, webhookEndpointJson, 'webhook_endpoint');
 
   app.post<ById>('/api/v1/webhook-deliveries/:id/redeliver', async (request, reply) => {
     const delivery = await core.webhooks.redeliver(authenticated(request), request.params.id);

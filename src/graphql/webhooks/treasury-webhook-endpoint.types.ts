@@ -1,0 +1,51 @@
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
+import { IssuedSigningSecret } from '../../domain/webhooks/treasury-webhook-endpoint.service';
+import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint } from './webhook-endpoint.types';
+
+@ObjectType({ description: "A URL that receives a treasury partner's events of one mode, signed with the endpoint's own secret" })
+export class TreasuryWebhookEndpoint extends WebhookEndpoint {
+  @Field({ description: 'The signing secret as it may be shown again: whsk_… and its last 4 characters' }) signingSecretHint: string;
+  @Field(() => ID) businessId: string;
+  @Field(() => ID, { description: "The partner: the business's id" }) partnerId: string;
+  @Field({ description: 'Interface version of the payloads (2026-04-15)' }) apiVersion: string;
+
+  static override from(row: WebhookEndpointRow): TreasuryWebhookEndpoint {
+    return Object.assign(new TreasuryWebhookEndpoint(), {
+      id: row.id,
+      url: row.url,
+      events: row.events,
+      status: row.status,
+      description: row.description,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      signingSecretHint: row.secretHint,
+      businessId: row.businessId,
+      partnerId: row.businessId,
+      apiVersion: row.apiVersion,
+    });
+  }
+}
+
+@ObjectType({ description: 'An endpoint with its signing secret, answered once by creation and by each rotation' })
+export class TreasuryWebhookEndpointWithSecret {
+  @Field(() => TreasuryWebhookEndpoint) endpoint: TreasuryWebhookEndpoint;
+  @Field({ description: 'whsk_…: keep it; later reads show only signingSecretHint' }) signingSecret: string;
+
+  static from(issued: IssuedSigningSecret): TreasuryWebhookEndpointWithSecret {
+    return Object.assign(new TreasuryWebhookEndpointWithSecret(), {
+      endpoint: TreasuryWebhookEndpoint.from(issued.endpoint),
+      signingSecret: issued.signingSecret,
+    });
+  }
+}
+
+@InputType()
+export class CreateTreasuryWebhookEndpointInput extends CreateWebhookEndpointInput {
+  @Field({ nullable: true, description: '2026-04-15 (the default)' }) apiVersion?: string;
+}
+
+@InputType()
+export class UpdateTreasuryWebhookEndpointInput extends UpdateWebhookEndpointInput {
+  @Field({ nullable: true }) apiVersion?: string;
+}
