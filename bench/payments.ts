@@ -28,7 +28,7 @@ export async function benchPayments(runtime: Runtime) {
     email: 'bench-payments@example.com', password: 'bench password 1', name: 'Bench', businessName: 'Bench payments',
   });
   const merchant = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
-  await core.payments.setServerToServerCharging(merchant, true);
+  await core.identity.setServerToServerCharging(merchant, true);
   const app = await buildApp(core, await buildTesseraSchema(core.pubSub));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -68,7 +68,7 @@ describe('operator CLI (tessera)', () => {
     expect(await on.exited).toBe(0);
     expect(JSON.parse(on.output())).toEqual({
       id: businessId, name: 'Partner Co', email: 'ops@partner.test', treasuryEnabled: true,
-      createdAt: expect.any(String), updatedAt: expect.any(String),
+      serverToServerCharging: { test: false, live: false }, createdAt: expect.any(String), updatedAt: expect.any(String),
     });
     expect(await treasuryOf()).toBe(true);
 
@@ -76,6 +76,21 @@ describe('operator CLI (tessera)', () => {
     expect(await off.exited).toBe(0);
     expect(JSON.parse(off.output())).toMatchObject({ id: businessId, treasuryEnabled: false });
     expect(await treasuryOf()).toBe(false);
+  }, 60_000);
+
+  test('business update --server-to-server-charging on|off [--live] switches charging per mode', async () => {
+    const created = spawnTs(CLI, ['business', 'create', '--name', 'Shop Co', '--email', 'ops@shop.test', '--password', 'long enough password'], env());
+    expect(await created.exited).toBe(0);
+    const { businessId } = JSON.parse(created.output());
+    const test = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'on'], env());
+    expect(await test.exited).toBe(0);
+    expect(JSON.parse(test.output())).toMatchObject({ id: businessId, serverToServerCharging: { test: true, live: false } });
+    const live = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'on', '--live'], env());
+    expect(await live.exited).toBe(0);
+    expect(JSON.parse(live.output())).toMatchObject({ serverToServerCharging: { test: true, live: true } });
+    const off = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'off'], env());
+    expect(await off.exited).toBe(0);
+    expect(JSON.parse(off.output())).toMatchObject({ serverToServerCharging: { test: false, live: true } });
   }, 60_000);
 
   test('business update exits 1 with the reason for a value other than on|off, for no setting and for an unknown business', async () => {

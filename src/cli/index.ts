@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config';
 import { generateMigration } from '../db/migration-generator';
-import { Business } from '../domain/identity/identity.entities';
+import { Business, BusinessSettings, Mode } from '../domain/identity/identity.entities';
 import { LedgerService } from '../domain/ledger/ledger.service';
 import { RequestContext } from '../domain/shared/context';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
@@ -102,6 +102,7 @@ business
  */
 const BUSINESS_SWITCHES = [
   { option: 'treasury', field: 'treasuryEnabled', description: 'the treasury product (the business becomes a treasury partner)' },
+  { option: 'server-to-server-charging', field: 'serverToServerCharging', description: 'server-to-server card charging (POST /business/payment/charge) in test mode, or live mode with --live' },
 ] as const;
 
 const onOff = (value: string): boolean => {
@@ -110,11 +111,12 @@ const onOff = (value: string): boolean => {
   throw new InvalidArgumentError('Expected on or off.');
 };
 
-const businessJson = (updated: Business) => ({
+const businessJson = (updated: Business, settings: BusinessSettings[]) => ({
   id: updated.id,
   name: updated.name,
   email: updated.email,
   treasuryEnabled: updated.treasuryEnabled,
+  serverToServerCharging: Object.fromEntries(settings.map((row) => [row.livemode ? 'live' : 'test', row.serverToServerCharging])),
   createdAt: updated.createdAt.toISOString(),
   updatedAt: updated.updatedAt.toISOString(),
 });
@@ -124,12 +126,17 @@ const update = business
   .argument('<id>', 'business id')
   .description('Switch products of a business; prints the updated business as JSON');
 for (const { option, description } of BUSINESS_SWITCHES) update.option(`--${option} <on|off>`, `turn on or off ${description}`, onOff);
+update.option('--live', 'per-mode settings (server-to-server charging) apply to live mode instead of test mode');
 update.action(async (id: string, options: Record<string, boolean | undefined>) => {
-  const input = Object.fromEntries(BUSINESS_SWITCHES.map(({ option, field }) => [field, options[option]]));
+  // commander names an option's value after it in camelCase (--server-to-server-charging → serverToServerCharging).
+  const valueOf = (option: string) => options[option.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase())];
+  const input = Object.fromEntries(BUSINESS_SWITCHES.map(({ option, field }) => [field, valueOf(option)]));
   const runtime = await openRuntime(loadConfig());
   try {
-    const ctx = RequestContext.system(runtime.dataSource, 'cli', id);
-    print(businessJson(await runtime.core.identity.updateBusinessAsOperator(ctx, input)));
+    const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);
+    const updated = await runtime.core.identity.updateBusinessAsOperator(ctx, input);
+    const settings = await runtime.dataSource.getRepository(BusinessSettings).find({ where: { businessId: updated.id }, order: { livemode: 'ASC' } });
+    print(businessJson(updated, settings));
   } finally {
     await runtime.close();
   }

@@ -62,6 +62,8 @@ const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
 /** What an operator may switch on a business (`tessera business update`); at least one of them. */
 const operatorUpdateSchema = z.object({
   treasuryEnabled: z.boolean({ error: 'must be true or false' }).optional(),
+  /** Per mode: the operator context's mode. */
+  serverToServerCharging: z.boolean({ error: 'must be true or false' }).optional(),
 }, { error: 'must be an object' }).refine((data) => Object.values(data).some((value) => value !== undefined), {
   message: 'names no setting to change',
   path: ['_'],
@@ -267,9 +269,28 @@ export class IdentityService {
         ? await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'pessimistic_write' } })
         : null;
       if (!business) throw notFound('Business');
+      if (data.serverToServerCharging !== undefined) await this.writeServerToServerCharging(tx, data.serverToServerCharging);
       if (data.treasuryEnabled !== undefined) business.treasuryEnabled = data.treasuryEnabled;
       return tx.repo(Business).save(business);
     });
+  }
+
+  /**
+   * Server-to-server card charging of the context's mode. Operators switch it in either mode (the
+   * CLI); a dashboard OWNER may switch it in test mode only.
+   */
+  async setServerToServerCharging(ctx: RequestContext, enabled: boolean): Promise<BusinessSettings> {
+    if (ctx.actor.kind !== 'system') {
+      ctx.requireDashboardRole(Role.OWNER);
+      if (ctx.livemode) throw forbidden('Only an operator can switch server-to-server charging in live mode');
+    }
+    return inTransaction(ctx, (tx) => this.writeServerToServerCharging(tx, enabled));
+  }
+
+  private async writeServerToServerCharging(tx: RequestContext, enabled: boolean): Promise<BusinessSettings> {
+    const settings = await tx.repo(BusinessSettings).findOneOrFail({ where: { businessId: tx.requireBusiness(), livemode: tx.livemode } });
+    settings.serverToServerCharging = enabled;
+    return tx.repo(BusinessSettings).save(settings);
   }
 
   async business(ctx: RequestContext): Promise<Business> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Customer } from '../customers/customer.entities';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, Topic } from '../events/pubsub';
-import { BusinessSettings, Mode, Role } from '../identity/identity.entities';
+import { BusinessSettings, Mode } from '../identity/identity.entities';
 import { WalletService } from '../wallets/wallet.service';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, Posting, PostingLine } from '../ledger/ledger.service';
@@ -538,21 +538,6 @@ export class PaymentService {
       .where('dispute.payment_id IN (:...paymentIds) AND dispute.business_id = :businessId AND dispute.livemode = :livemode',
         { paymentIds, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
       .orderBy('dispute.created_at', 'ASC').getMany();
-  }
-
-  // ---------------------------------------------------------------- settings
-
-  /** Turns server-to-server charging on or off: any mode for operators (system), test mode for an OWNER. */
-  async setServerToServerCharging(ctx: RequestContext, enabled: boolean): Promise<BusinessSettings> {
-    if (ctx.actor.kind !== 'system') {
-      ctx.requireDashboardRole(Role.OWNER);
-      if (ctx.livemode) throw new DomainError(ErrorCode.FORBIDDEN, 'Only an operator can enable server-to-server charging in live mode');
-    }
-    return inTransaction(ctx, async (tx) => {
-      const settings = await this.businessSettings(tx);
-      settings.serverToServerCharging = enabled;
-      return tx.repo(BusinessSettings).save(settings);
-    });
   }
 
   // ---------------------------------------------------------------- internals

@@ -89,7 +89,7 @@ export class PaymentResolver {
 
   @Mutation(() => Boolean, { description: 'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)' })
   async setServerToServerCharging(@Arg('enabled') enabled: boolean, @Ctx() context: GraphQLContext): Promise<boolean> {
-    return (await context.core.payments.setServerToServerCharging(caller(context), enabled)).serverToServerCharging;
+    return (await context.core.identity.setServerToServerCharging(caller(context), enabled)).serverToServerCharging;
   }
 
   @Subscription(() => Payment, {
