@@ -6,8 +6,11 @@ import { AuthResolver, BusinessResolver, MembershipResolver, UserResolver } from
 import { WalletResolver } from './wallets/wallet.resolver';
 import { EventResolver } from './events/event.resolver';
 import { WebhookEndpointResolver } from './webhooks/webhook-endpoint.resolver';
+import { CustomerResolver } from './customers/customer.resolver';
+import { FraudResolver } from './fraud/fraud.resolver';
 
-export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver] as const;
+export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
+  CustomerResolver, FraudResolver] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');
 

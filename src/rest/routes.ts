@@ -4,6 +4,9 @@ import { eventRoutes } from './events/events.routes';
 import { identityRoutes } from './identity/identity.routes';
 import { walletRoutes } from './wallets/wallets.routes';
 import { webhookEndpointRoutes } from './webhooks/webhook-endpoints.routes';
+import { customerRoutes } from './customers/customers.routes';
+import { tokenRoutes } from './tokens/tokens.routes';
+import { fraudRoutes } from './fraud/fraud.routes';
 
 /** Every REST route of the compatibility layer, by area. */
 export function registerRestRoutes(app: FastifyInstance, core: Core) {
@@ -11,4 +14,7 @@ export function registerRestRoutes(app: FastifyInstance, core: Core) {
   walletRoutes(app, core);
   webhookEndpointRoutes(app, core);
   eventRoutes(app, core);
+  customerRoutes(app, core);
+  tokenRoutes(app, core);
+  fraudRoutes(app, core);
 }

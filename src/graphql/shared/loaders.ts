@@ -3,6 +3,8 @@ import { Core } from '../../domain/core';
 import { Business, Membership, User } from '../../domain/identity/identity.entities';
 import { RequestContext } from '../../domain/shared/context';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
+import { Customer, PaymentMethod } from '../../domain/customers/customer.entities';
+import { Payment } from '../../domain/payments/payment.entities';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
 export interface Loaders {
@@ -10,6 +12,12 @@ export interface Loaders {
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
   deliveriesByEventId: DataLoader<string, WebhookDelivery[]>;
+  /** Customers of the caller's business and mode (null for any other id); also for Payment.customer. */
+  customerById: DataLoader<string, Customer | null>;
+  /** Saved cards of a customer, newest first. */
+  paymentMethodsByCustomerId: DataLoader<string, PaymentMethod[]>;
+  /** A customer's 20 most recent payments, newest first (keyed by id; the email finds payments not linked yet). */
+  recentPaymentsByCustomer: DataLoader<Pick<Customer, 'id' | 'email'>, Payment[], string>;
 }
 
 const alignTo = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
@@ -30,5 +38,15 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
       const deliveries = await core.eventLog.deliveriesOf(ctx, [...eventIds]);
       return eventIds.map((eventId) => deliveries.filter((delivery) => delivery.eventId === eventId));
     }),
+    customerById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.customers.customersByIds(ctx, [...ids]), (customer) => customer.id)),
+    paymentMethodsByCustomerId: new DataLoader(async (customerIds) => {
+      const methods = await core.customers.paymentMethodsOf(ctx, [...customerIds]);
+      return customerIds.map((customerId) => methods.filter((method) => method.customerId === customerId));
+    }),
+    recentPaymentsByCustomer: new DataLoader(async (customers) => {
+      const recent = await core.customers.recentPaymentsOf(ctx, [...customers]);
+      return customers.map((customer) => recent.get(customer.id) ?? []);
+    }, { cacheKeyFn: (customer) => customer.id }),
   };
 }
