@@ -86,7 +86,7 @@ describe('customers (GraphQL)', () => {
       const filtered = await gql(LIST, { email: emails[2] }, owner);
       expect(filtered.body.data.customers.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([ids[2]]);
       const wrongCursor = await gql(LIST, { email: emails[1], after: first.body.data.customers.pageInfo.endCursor }, owner);
-      expect(wrongCursor.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(wrongCursor.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     } finally {
       methodsSpy.mockRestore();
       paymentsSpy.mockRestore();
@@ -124,13 +124,13 @@ describe('customers (GraphQL)', () => {
 
   test('bad input is BAD_USER_INPUT with per-field errors; a duplicate email is CONFLICT', async () => {
     const bad = await gql('mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }', { input: { email: 'nope', phoneNumber: 'x' } });
-    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { email: expect.any(Array), phoneNumber: expect.any(Array) } });
+    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { email: expect.any(Array), phoneNumber: expect.any(Array) } });
     const email = newEmail();
     await create({ email });
     const duplicate = await gql('mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }', { input: { email } });
-    expect(duplicate.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(duplicate.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const created = await create({ email: newEmail() });
     const neither = await gql('mutation($id: ID!) { attachPaymentMethod(customerId: $id, input: {}) { id } }', { id: created.id });
-    expect(neither.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { card: expect.any(Array) } });
+    expect(neither.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { card: expect.any(Array) } });
   });
 });
