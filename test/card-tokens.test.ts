@@ -200,6 +200,16 @@ describe('card tokens and publishable keys', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  test('housekeeping purges tokens a day after they expired, used or not, and keeps the others', async () => {
+    const [fresh, expired, longExpired] = [await newToken(), await newToken(), await newToken()];
+    await server.runtime.dataSource.query(`UPDATE card_tokens SET expires_at = now() - interval '1 hour' WHERE id = $1`, [expired]);
+    await server.runtime.dataSource.query(`UPDATE card_tokens SET expires_at = now() - interval '25 hours', used_at = now() - interval '25 hours' WHERE id = $1`, [longExpired]);
+    const { core } = server.runtime;
+    expect(await core.cardTokens.purgeExpired(core.anonymousContext())).toBeGreaterThanOrEqual(1);
+    const left = await server.runtime.dataSource.query(`SELECT id FROM card_tokens WHERE id = ANY($1)`, [[fresh, expired, longExpired]]);
+    expect(left.map((row: { id: string }) => row.id).sort()).toEqual([fresh, expired].sort());
+  });
+
   test('a charge takes exactly one of card, token or paymentMethodId', async () => {
     const token = await newToken();
     const both = await refusal(charge(server, merchant.apiKey, { amount: 10, currency: 'usd', card: card(), token, email: 'x@example.com' }));

@@ -10,6 +10,9 @@ import { CardToken } from './card-token.entity';
 /** How long a card token can be used after it was made. */
 export const CARD_TOKEN_TTL_SECONDS = 15 * 60;
 
+/** Expired tokens are kept this long (so a late charge hears "has expired"), then purged. */
+export const CARD_TOKEN_RETENTION_SECONDS = 24 * 3600;
+
 const TOKEN_ID = /^tok_[A-Za-z0-9_-]{1,64}$/;
 
 const createSchema = z.object({ card: cardSchema }, { error: 'must be a JSON object with a card' });
@@ -44,6 +47,14 @@ export class CardTokenService {
       expiresAt: new Date(createdAt.getTime() + CARD_TOKEN_TTL_SECONDS * 1000),
       usedAt: null,
     }));
+  }
+
+  /** Housekeeping (hourly job): deletes tokens that expired more than a day ago, used or not. */
+  async purgeExpired(system: RequestContext): Promise<number> {
+    const result = await system.repo(CardToken).createQueryBuilder().delete()
+      .where('expires_at < now() - make_interval(secs => :retention)', { retention: CARD_TOKEN_RETENTION_SECONDS })
+      .execute();
+    return result.affected ?? 0;
   }
 }
 
