@@ -1,3 +1,4 @@
+import { CustomersTokensFraud1795343224636 } from './1795343224636-CustomersTokensFraud';
 import { Payments1795342909720 } from './1795342909720-Payments';
 import { TreasuryWebhookEndpoints1795343101160 } from './1795343101160-TreasuryWebhookEndpoints';
 import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints';
@@ -10,4 +11,5 @@ export const migrations: Function[] = [
   WebhookEndpoints1795337485832,
   Payments1795342909720,
   TreasuryWebhookEndpoints1795343101160,
+  CustomersTokensFraud1795343224636,
 ];

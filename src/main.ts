@@ -19,6 +19,7 @@ async function main() {
       say(`  businessId:  ${seeded.business.id}`);
       say(`  apiKey:      ${seeded.credentials.apiKey}`);
       say(`  apiSecret:   ${seeded.credentials.apiSecret}`);
+      say(`  publishable: ${seeded.credentials.publishableKey}`);
       say(`  dashboard:   ${seeded.email} / ${seeded.password}`);
     }
   }

@@ -38,7 +38,7 @@ describe('operator CLI (tessera)', () => {
       businessId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       businessName: 'Acme Ltd',
       ownerUserId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      testCredentials: { apiKey: expect.stringMatching(/^bk_test_/), apiSecret: expect.stringMatching(/^bs_test_/) },
+      testCredentials: { apiKey: expect.stringMatching(/^bk_test_/), apiSecret: expect.stringMatching(/^bs_test_/), publishableKey: expect.stringMatching(/^pk_test_/) },
     });
   }, 60_000);
 

@@ -88,7 +88,7 @@ business
         businessId: created.id,
         businessName: created.name,
         ownerUserId: user.id,
-        testCredentials: { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret },
+        testCredentials: { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, publishableKey: credentials.publishableKey },
       });
     } finally {
       await runtime.close();

@@ -6,6 +6,8 @@ import { WebhookDelivery } from '../domain/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../domain/webhooks/webhook-endpoint.entity';
 import { Customer, PaymentMethod } from '../domain/customers/customer.entities';
 import { Dispute, Payment, Refund } from '../domain/payments/payment.entities';
+import { CardToken } from '../domain/tokens/card-token.entity';
+import { BlocklistEntry, FraudRule } from '../domain/fraud/fraud.entities';
 
 export const entities = [
   User,
@@ -26,4 +28,7 @@ export const entities = [
   Payment,
   Refund,
   Dispute,
+  CardToken,
+  FraudRule,
+  BlocklistEntry,
 ];

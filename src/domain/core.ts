@@ -18,6 +18,8 @@ import { PaymentService } from './payments/payment.service';
 import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
+import { CardTokenService } from './tokens/card-token.service';
+import { FraudService } from './fraud/fraud.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -35,6 +37,8 @@ export interface Core {
   payments: PaymentService;
   customers: CustomerService;
   treasuryWebhookEndpoints: TreasuryWebhookEndpointService;
+  cardTokens: CardTokenService;
+  fraud: FraudService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -58,6 +62,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const events = new EventService(pubSub, webhooks);
   const wallets = new WalletService(ledger, events, pubSub);
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
+  const fraud = new FraudService();
   const payments = new PaymentService(
     { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs, publicBaseUrl: config.publicBaseUrl },
     { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
@@ -65,8 +70,9 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     wallets,
     events,
     pubSub,
-    async () => null,
+    (tx, attempt) => fraud.screen(tx, attempt),
   );
+  const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
   return {
     config,
     dataSource,
@@ -81,7 +87,9 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     webhookEndpoints: new WebhookEndpointService(),
     treasuryWebhookEndpoints,
     payments,
-    customers: new CustomerService(),
+    customers: new CustomerService(vaultCard),
+    cardTokens: new CardTokenService(vaultCard),
+    fraud,
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }

@@ -8,10 +8,12 @@ import { EventResolver } from './events/event.resolver';
 import { WebhookEndpointResolver } from './webhooks/webhook-endpoint.resolver';
 import { PaymentResolver } from './payments/payment.resolver';
 import { TreasuryWebhookEndpointResolver } from './webhooks/treasury-webhook-endpoint.resolver';
+import { CustomerResolver } from './customers/customer.resolver';
+import { FraudResolver } from './fraud/fraud.resolver';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
-  TreasuryWebhookEndpointResolver, PaymentResolver,
+  TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
 ] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');

@@ -17,7 +17,7 @@ function scopeOf(request: FastifyRequest): string {
   if (ctx?.actor.kind === 'api') return `api:${ctx.actor.credentialId}:${ctx.mode}`;
   if (ctx?.actor.kind === 'dashboard') return `user:${ctx.actor.userId}:${ctx.businessId ?? '-'}:${ctx.mode}`;
   // Without a valid credential, two unrelated clients must not share (or block) each other's keys.
-  const credential = request.headers['x-api-key'] ?? request.headers.authorization ?? '';
+  const credential = request.headers['x-api-key'] ?? request.headers.authorization ?? request.headers['x-publishable-key'] ?? '';
   return `anon:${sha256Hex(`${request.ip}\n${String(credential)}`)}`;
 }
 

@@ -18,6 +18,11 @@ export function taskList(core: Core): TaskList {
       const purged = await core.idempotency.purgeExpired(core.dataSource);
       if (purged > 0) helpers.logger.info(`purged ${purged} expired idempotency keys`);
     },
+    /** Deletes card tokens that expired more than a day ago. */
+    purge_expired_card_tokens: async (_payload, helpers) => {
+      const purged = await core.cardTokens.purgeExpired(RequestContext.system(core.dataSource, 'housekeeping'));
+      if (purged > 0) helpers.logger.info(`purged ${purged} expired card tokens`);
+    },
     /** Frees jobs held by workers that died (killed, crashed) so a live worker runs them. */
     release_stalled_jobs: async (_payload, helpers) => {
       const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
@@ -56,6 +61,7 @@ export async function installJobQueue(databaseUrl: string, log: (line: string) =
 const CRONTAB = [
   '0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys',
   '* * * * * release_stalled_jobs ?jobKey=release_stalled_jobs',
+  '30 * * * * purge_expired_card_tokens ?jobKey=purge_expired_card_tokens',
 ].join('\n');
 
 /**

@@ -6,6 +6,9 @@ import { walletRoutes } from './wallets/wallets.routes';
 import { webhookEndpointRoutes } from './webhooks/webhook-endpoints.routes';
 import { paymentRoutes } from './payments/payments.routes';
 import { treasuryWebhookEndpointRoutes } from './webhooks/treasury-webhook-endpoints.routes';
+import { customerRoutes } from './customers/customers.routes';
+import { tokenRoutes } from './tokens/tokens.routes';
+import { fraudRoutes } from './fraud/fraud.routes';
 
 /** Every REST route of the compatibility layer, by area. */
 export function registerRestRoutes(app: FastifyInstance, core: Core) {
@@ -15,4 +18,7 @@ export function registerRestRoutes(app: FastifyInstance, core: Core) {
   treasuryWebhookEndpointRoutes(app, core);
   eventRoutes(app, core);
   paymentRoutes(app, core);
+  customerRoutes(app, core);
+  tokenRoutes(app, core);
+  fraudRoutes(app, core);
 }

@@ -6,6 +6,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
  */
 @Entity('customers')
 @Index('uq_customers_business_mode_email', ['businessId', 'livemode', 'email'], { unique: true })
+@Index('ix_customers_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 export class Customer {
   @PrimaryGeneratedColumn('uuid') id: string;
 
@@ -48,6 +49,8 @@ export class PaymentMethod {
 
   @Column('text') brand: string;
   @Column('text') last4: string;
+  /** First six digits, for fraud rules by BIN ('' for cards saved before it was kept). */
+  @Column('text', { default: '' }) bin: string;
   @Column('smallint') expiryMonth: number;
   @Column('smallint') expiryYear: number;
   @Column('text') fingerprint: string;

@@ -130,6 +130,13 @@ export class ApiCredential {
 
   @Column('text') secretHint: string;
 
+  /**
+   * The browser-safe key (`pk_test_…`/`pk_live_…`): it only creates card tokens, so it is stored in
+   * plain text and shown whenever asked. Regenerating the API key leaves it unchanged.
+   */
+  @Index('uq_api_credentials_publishable_key', { unique: true })
+  @Column('text') publishableKey: string;
+
   @Column('timestamptz', { nullable: true }) lastUsedAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

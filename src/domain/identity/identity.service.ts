@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import { z } from 'zod';
 import { ApiCredential, Business, BusinessSettings, Membership, Mode, Role, User } from './identity.entities';
-import { hashApiKey, hintOf, modeOfKey, newApiKey, newApiSecret } from './credentials';
+import { hashApiKey, hintOf, isPublishableKey, modeOfKey, modeOfPublishableKey, newApiKey, newApiSecret, newPublishableKey } from './credentials';
 import { TokenClaims, TokenSigner } from './tokens';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
@@ -13,6 +13,8 @@ export interface IssuedCredentials {
   mode: Mode;
   apiKey: string;
   apiSecret: string;
+  /** Browser-safe; creates card tokens only. */
+  publishableKey: string;
 }
 
 export interface TokenResponse {
@@ -81,6 +83,9 @@ const conflictOnUniqueViolation = (conflict: () => DomainError) => (error: unkno
 
 const emailTaken = () =>
   new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', { email: ['is already registered'] });
+/** A publishable key reaching anything but the card-token route. */
+export const publishableKeyRefused = () =>
+  forbidden('A publishable key (pk_…) can only create card tokens (POST /api/v1/tokens); use the secret API key or a token here');
 const alreadyMember = () => new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
 
 /**
@@ -103,6 +108,7 @@ export class IdentityService {
    * only business) and the mode from `X-Service-Mode` (test by default).
    */
   async authenticate(base: RequestContext, input: AuthInput): Promise<RequestContext> {
+    if ([input.apiKey, input.bearerToken].some((value) => value && isPublishableKey(value))) throw publishableKeyRefused();
     if (input.apiKey) return this.authenticateApiKey(base, input.apiKey, input.businessIdHeader);
     if (input.bearerToken) {
       const claims = this.tokens.verify(input.bearerToken);
@@ -110,6 +116,18 @@ export class IdentityService {
       return this.authenticateClaims(base, claims, input);
     }
     return base;
+  }
+
+  /**
+   * A publishable key (`x-publishable-key`, or `Authorization: Bearer pk_…` on the token route):
+   * its context acts for the key's business and mode but may only create card tokens.
+   */
+  async authenticatePublishableKey(base: RequestContext, publishableKey: string): Promise<RequestContext> {
+    const mode = modeOfPublishableKey(publishableKey);
+    const credential = mode ? await base.repo(ApiCredential).findOne({ where: { publishableKey } }) : null;
+    if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid publishable key');
+    return new RequestContext(base.dataSource, { kind: 'publishable', credentialId: credential.id }, credential.businessId,
+      credential.livemode ? Mode.LIVE : Mode.TEST, base.requestId);
   }
 
   private async authenticateApiKey(base: RequestContext, apiKey: string, businessIdHeader?: string | null) {
@@ -373,7 +391,9 @@ export class IdentityService {
   private async issueCredentials(tx: RequestContext, businessId: string, mode: Mode): Promise<IssuedCredentials> {
     const apiKey = newApiKey(mode);
     const apiSecret = newApiSecret(mode);
+    const publishableKey = newPublishableKey(mode);
     await tx.repo(ApiCredential).save(tx.repo(ApiCredential).create({
+      publishableKey,
       businessId,
       livemode: mode === Mode.LIVE,
       keyHash: hashApiKey(apiKey),
@@ -381,7 +401,7 @@ export class IdentityService {
       secretCiphertext: this.secretBox.seal(apiSecret),
       secretHint: hintOf(apiSecret),
     }));
-    return { mode, apiKey, apiSecret };
+    return { mode, apiKey, apiSecret, publishableKey };
   }
 
   // ---------------------------------------------------------------- team

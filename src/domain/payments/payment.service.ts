@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { Customer } from '../customers/customer.entities';
+import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
+import { redeemCardToken } from '../tokens/card-token.service';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
@@ -48,7 +50,11 @@ export interface CardPaymentRequest {
   amount: bigint;
   currency: string;
   email: string;
-  card: { details: CardDetails } | { vaulted: VaultedCard; paymentMethodId?: string | null };
+  card:
+    | { details: CardDetails }
+    | { vaulted: VaultedCard; paymentMethodId?: string | null }
+    /** A card the payment's own transaction obtains after the de-duplication check (a single-use token). */
+    | { redeem: (tx: RequestContext) => Promise<VaultedCard> };
   customerId?: string | null;
   source?: PaymentSource;
   sourceId?: string | null;
@@ -70,13 +76,26 @@ const amountSchema = z.union([z.number(), z.string()], { error: 'is required: a 
 const currencySchema = z.string({ error: 'is required: a currency code such as usd' }).min(3, 'must be a currency code such as usd').max(8);
 const metadataSchema = z.record(z.string(), z.unknown()).refine((value) => JSON.stringify(value).length <= 8192, 'must be at most 8 KB of JSON').nullish();
 
+/** Exactly one of `card`, `token` (a browser card token) or `paymentMethodId` (a customer's saved card). */
 const chargeSchema = z.object({
   amount: amountSchema,
   currency: currencySchema,
-  card: cardSchema,
-  email: emailSchema,
+  card: cardSchema.optional(),
+  token: z.string({ error: 'must be a card token id (tok_…)' }).trim().optional(),
+  paymentMethodId: z.string({ error: 'must be the id of a saved card' }).optional(),
+  email: emailSchema.optional(),
   metadata: metadataSchema,
-}, { error: 'must be a JSON object' });
+}, { error: 'must be a JSON object' }).superRefine((data, issues) => {
+  const given = (['card', 'token', 'paymentMethodId'] as const).filter((key) => data[key] !== undefined);
+  if (given.length === 0) {
+    issues.addIssue({ code: 'custom', path: ['card'], message: 'is required: an object with number, expiryMonth, expiryYear and cvv (or send token or paymentMethodId instead)' });
+  } else if (given.length > 1) {
+    issues.addIssue({ code: 'custom', path: [given[1]], message: 'send exactly one of card, token or paymentMethodId' });
+  }
+  if (data.email === undefined && data.paymentMethodId === undefined) {
+    issues.addIssue({ code: 'custom', path: ['email'], message: 'is required: the payer\'s email address' });
+  }
+});
 
 const refundSchema = z.object({
   amount: amountSchema.optional(),
@@ -152,11 +171,29 @@ export class PaymentService {
       throw new DomainError(ErrorCode.BAD_REQUEST,
         `Server-to-server charging is not enabled for this business in ${ctx.livemode ? 'live' : 'test'} mode; ask an operator to enable it, or use a hosted checkout session`);
     }
-    const card = data.card as CardDetails;
+    let card: CardPaymentRequest['card'];
+    let instrument: unknown[];
+    let email = data.email;
+    let customerId: string | null = null;
+    if (data.card) {
+      const details = data.card as CardDetails;
+      card = { details };
+      instrument = [details.number, details.expiryMonth, details.expiryYear, details.cvv];
+    } else if (data.token !== undefined) {
+      const token = data.token;
+      card = { redeem: (tx) => redeemCardToken(tx, token) };
+      instrument = ['token', token];
+    } else {
+      const { method, customer } = await savedCardForCharge(ctx, data.paymentMethodId!);
+      card = { vaulted: vaultedCardOf(method), paymentMethodId: method.id };
+      instrument = ['payment_method', method.id];
+      email ??= customer.email;
+      customerId = customer.id;
+    }
     const dedupeKey = crypto.createHash('sha256')
-      .update(JSON.stringify([amount.toString(), currency, card.number, card.expiryMonth, card.expiryYear, card.cvv, data.email, data.metadata ?? null]))
+      .update(JSON.stringify([amount.toString(), currency, ...instrument, email, data.metadata ?? null]))
       .digest('base64url');
-    return this.createCardPayment(ctx, { amount, currency, email: data.email, card: { details: card }, dedupeKey, ipAddress, metadata: data.metadata ?? null });
+    return this.createCardPayment(ctx, { amount, currency, email: email!, card, customerId, dedupeKey, ipAddress, metadata: data.metadata ?? null });
   }
 
   /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
@@ -167,9 +204,9 @@ export class PaymentService {
   /** Creates and processes one card payment; the entry point for checkout, links, invoices and recurring charges too. */
   async createCardPayment(ctx: RequestContext, request: CardPaymentRequest): Promise<Payment> {
     const acquirer = this.acquirerFor(ctx);
-    const card = 'details' in request.card ? await acquirer.vault(request.card.details) : request.card.vaulted;
+    const given = 'details' in request.card ? await acquirer.vault(request.card.details) : 'vaulted' in request.card ? request.card.vaulted : null;
     const paymentMethodId = 'vaulted' in request.card ? request.card.paymentMethodId ?? null : null;
-    const { payment, proceed } = await inTransaction(ctx, async (tx) => {
+    const { payment, proceed, card } = await inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       if (request.dedupeKey) {
         await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${request.dedupeKey}`]);
@@ -178,8 +215,9 @@ export class PaymentService {
           .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
           .orderBy('payment.created_at', 'DESC')
           .getOne();
-        if (existing) return { payment: existing, proceed: false };
+        if (existing) return { payment: existing, proceed: false, card: given };
       }
+      const card = given ?? await (request.card as { redeem: (tx: RequestContext) => Promise<VaultedCard> }).redeem(tx);
       const customerId = request.customerId ?? (await tx.repo(Customer).findOne({
         select: { id: true }, where: { businessId, livemode: tx.livemode, email: request.email },
       }))?.id ?? null;
@@ -211,12 +249,12 @@ export class PaymentService {
       const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: request.ipAddress ?? null });
       if (blocked) {
         await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked);
-        return { payment: created, proceed: false };
+        return { payment: created, proceed: false, card };
       }
       this.announce(tx, created);
-      return { payment: created, proceed: true };
+      return { payment: created, proceed: true, card };
     });
-    if (!proceed) return payment;
+    if (!proceed || !card) return payment;
     const authorization = await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card })
       .catch((error: unknown): Authorization => ({
         outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,

@@ -6,6 +6,8 @@ export type Actor =
   | { kind: 'anonymous' }
   | { kind: 'system'; name: string }
   | { kind: 'api'; credentialId: string }
+  /** A browser holding a publishable key: it may only create card tokens, every other operation refuses it. */
+  | { kind: 'publishable'; credentialId: string }
   | { kind: 'dashboard'; userId: string; role: Role | null };
 
 /**

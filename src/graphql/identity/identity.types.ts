@@ -46,6 +46,8 @@ export class ApiCredential {
   @Field(() => Mode) mode: Mode;
   @Field() keyHint: string;
   @Field() secretHint: string;
+  @Field({ description: 'Browser-safe key (pk_test_…/pk_live_…) that only creates card tokens; unchanged by regenerateApiKey' })
+  publishableKey: string;
   @Field(() => Int) keyVersion: number;
   @Field(() => Date, { nullable: true }) lastUsedAt: Date | null;
   @Field() createdAt: Date;
@@ -60,6 +62,7 @@ export class IssuedCredentials {
   @Field(() => Mode) mode: Mode;
   @Field() apiKey: string;
   @Field({ description: 'Also the webhook signing secret' }) apiSecret: string;
+  @Field({ description: 'Browser-safe key that only creates card tokens; readable again later in apiCredentials' }) publishableKey: string;
 }
 
 @ObjectType()

@@ -1,6 +1,7 @@
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
 import { unauthorized } from '../../domain/shared/errors';
+import { publishableKeyRefused } from '../../domain/identity/identity.service';
 import { Loaders, createLoaders } from './loaders';
 
 /** What every resolver receives: the domain, the caller's context and per-request DataLoaders. */
@@ -21,6 +22,7 @@ export function graphQLContext(core: Core, ctx: RequestContext | null, authError
 export function caller(context: GraphQLContext): RequestContext {
   if (context.authError) throw context.authError;
   if (!context.ctx) throw unauthorized('Sign in, or send x-api-key / Authorization: Bearer');
+  if (context.ctx.actor.kind === 'publishable') throw publishableKeyRefused();
   return context.ctx;
 }
 

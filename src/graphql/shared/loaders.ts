@@ -3,7 +3,8 @@ import { Core } from '../../domain/core';
 import { Business, Membership, User } from '../../domain/identity/identity.entities';
 import { RequestContext } from '../../domain/shared/context';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
-import { Dispute, Refund } from '../../domain/payments/payment.entities';
+import { Customer, PaymentMethod } from '../../domain/customers/customer.entities';
+import { Dispute, Payment, Refund } from '../../domain/payments/payment.entities';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
 export interface Loaders {
@@ -13,6 +14,12 @@ export interface Loaders {
   deliveriesByEventId: DataLoader<string, WebhookDelivery[]>;
   refundsByPaymentId: DataLoader<string, Refund[]>;
   disputesByPaymentId: DataLoader<string, Dispute[]>;
+  /** Customers of the caller's business and mode (null for any other id); also for Payment.customer. */
+  customerById: DataLoader<string, Customer | null>;
+  /** Saved cards of a customer, newest first. */
+  paymentMethodsByCustomerId: DataLoader<string, PaymentMethod[]>;
+  /** A customer's 20 most recent payments, newest first (keyed by id; the email finds payments not linked yet). */
+  recentPaymentsByCustomer: DataLoader<Pick<Customer, 'id' | 'email'>, Payment[], string>;
 }
 
 /** Groups rows under their keys, in key order (every key gets an array, maybe empty). */
@@ -42,5 +49,13 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
       groupBy(paymentIds, await core.payments.refundsOf(ctx, [...paymentIds]), (refund) => refund.paymentId)),
     disputesByPaymentId: new DataLoader(async (paymentIds) =>
       groupBy(paymentIds, await core.payments.disputesOf(ctx, [...paymentIds]), (dispute) => dispute.paymentId)),
+    customerById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.customers.customersByIds(ctx, [...ids]), (customer) => customer.id)),
+    paymentMethodsByCustomerId: new DataLoader(async (customerIds) =>
+      groupBy(customerIds, await core.customers.paymentMethodsOf(ctx, [...customerIds]), (method) => method.customerId)),
+    recentPaymentsByCustomer: new DataLoader(async (customers) => {
+      const recent = await core.customers.recentPaymentsOf(ctx, [...customers]);
+      return customers.map((customer) => recent.get(customer.id) ?? []);
+    }, { cacheKeyFn: (customer) => customer.id }),
   };
 }

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { VaultedCard } from '../../providers/card-acquirer';
+import { cardSchema, CardDetails } from '../payments/card';
+import { RequestContext } from '../shared/context';
+import { randomToken } from '../shared/crypto';
+import { forbidden, validationError } from '../shared/errors';
+import { parseInput } from '../shared/validation';
+import { CardToken } from './card-token.entity';
+
+/** How long a card token can be used after it was made. */
+export const CARD_TOKEN_TTL_SECONDS = 15 * 60;
+
+/** Expired tokens are kept this long (so a late charge hears "has expired"), then purged. */
+export const CARD_TOKEN_RETENTION_SECONDS = 24 * 3600;
+
+const TOKEN_ID = /^tok_[A-Za-z0-9_-]{1,64}$/;
+
+const createSchema = z.object({ card: cardSchema }, { error: 'must be a JSON object with a card' });
+
+/**
+ * Card tokens for the browser SDK: the browser sends the card straight to Tessera with the
+ * business's publishable key and gets a single-use `tok_…` back; the merchant's server then
+ * charges (or saves) the token with its secret key, so card numbers never touch that server.
+ */
+export class CardTokenService {
+  constructor(private readonly vault: (ctx: RequestContext, card: CardDetails) => Promise<VaultedCard>) {}
+
+  /** POST /api/v1/tokens: only a publishable key may create tokens. */
+  async create(ctx: RequestContext, input: unknown): Promise<CardToken> {
+    if (ctx.actor.kind !== 'publishable') throw forbidden('Card tokens are created with the publishable key (pk_…)');
+    const { card } = parseInput(createSchema, input ?? {});
+    const vaulted = await this.vault(ctx, card);
+    const createdAt = new Date();
+    return ctx.repo(CardToken).save(ctx.repo(CardToken).create({
+      id: `tok_${randomToken(18)}`,
+      businessId: ctx.requireBusiness(),
+      livemode: ctx.livemode,
+      providerRef: vaulted.providerRef,
+      brand: vaulted.brand,
+      last4: vaulted.last4,
+      bin: vaulted.bin,
+      expiryMonth: vaulted.expiryMonth,
+      expiryYear: vaulted.expiryYear,
+      fingerprint: vaulted.fingerprint,
+      country: vaulted.country,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + CARD_TOKEN_TTL_SECONDS * 1000),
+      usedAt: null,
+    }));
+  }
+
+  /** Housekeeping (hourly job): deletes tokens that expired more than a day ago, used or not. */
+  async purgeExpired(system: RequestContext): Promise<number> {
+    const result = await system.repo(CardToken).createQueryBuilder().delete()
+      .where('expires_at < now() - make_interval(secs => :retention)', { retention: CARD_TOKEN_RETENTION_SECONDS })
+      .execute();
+    return result.affected ?? 0;
+  }
+}
+
+/**
+ * Consumes a token of the context's business and mode and returns its card. One conditional
+ * UPDATE does it, so of two concurrent uses exactly one wins. Unknown (or another business's or
+ * mode's), expired and used tokens are a VALIDATION_ERROR on `field`.
+ */
+export async function redeemCardToken(tx: RequestContext, tokenId: string, field = 'token'): Promise<VaultedCard> {
+  const scope = { id: tokenId, businessId: tx.requireBusiness(), livemode: tx.livemode };
+  const { raw } = TOKEN_ID.test(tokenId)
+    ? await tx.repo(CardToken).createQueryBuilder().update(CardToken)
+      .set({ usedAt: () => 'now()' })
+      .where('id = :id AND business_id = :businessId AND livemode = :livemode AND used_at IS NULL AND expires_at > now()', scope)
+      .returning('*')
+      .execute()
+    : { raw: [] };
+  const row = (raw as Array<Record<string, string | number>>)[0];
+  if (row) {
+    return {
+      providerRef: String(row.provider_ref), brand: String(row.brand), last4: String(row.last4), bin: String(row.bin),
+      expiryMonth: Number(row.expiry_month), expiryYear: Number(row.expiry_year), fingerprint: String(row.fingerprint), country: String(row.country),
+    };
+  }
+  const token = TOKEN_ID.test(tokenId) ? await tx.repo(CardToken).findOne({ where: scope }) : null;
+  if (token?.usedAt) throw validationError({ [field]: ['has already been used; card tokens are single-use'] });
+  if (token) throw validationError({ [field]: ['has expired; card tokens can be used for 15 minutes'] });
+  throw validationError({ [field]: ['is not a card token of this business and mode'] });
+}

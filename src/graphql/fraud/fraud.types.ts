@@ -1,0 +1,77 @@
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { BlocklistEntry as BlocklistEntryRow, FraudRule as FraudRuleRow, FraudRuleType } from '../../domain/fraud/fraud.entities';
+import { Connection } from '../shared/connection';
+import { Money } from '../shared/money.type';
+
+@ObjectType({ description: 'A screening rule of the business in one mode; only the fields of its type are set' })
+export class FraudRule {
+  @Field(() => ID) id: string;
+  @Field({ description: 'card_country, card_bin, email_domain, amount_above or velocity_card' }) type: string;
+  @Field() enabled: boolean;
+  @Field(() => [String], { nullable: true, description: 'card_country: blocked issuing countries' }) countries: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'card_bin: blocked BIN prefixes' }) bins: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'email_domain: blocked domains (and their subdomains)' }) domains: string[] | null;
+  @Field(() => Money, { nullable: true, description: 'amount_above: charges above this amount in its currency are blocked' }) amount: Money | null;
+  @Field(() => Int, { nullable: true, description: 'velocity_card: attempts allowed per card per hour' }) maxAttemptsPerHour: number | null;
+  @Field(() => String, { nullable: true }) description: string | null;
+  @Field() createdAt: Date;
+  @Field() updatedAt: Date;
+
+  static from(row: FraudRuleRow): FraudRule {
+    const listed = (type: FraudRuleType) => (row.type === type ? row.values : null);
+    return Object.assign(new FraudRule(), {
+      id: row.id, type: row.type, enabled: row.enabled,
+      countries: listed(FraudRuleType.CARD_COUNTRY), bins: listed(FraudRuleType.CARD_BIN), domains: listed(FraudRuleType.EMAIL_DOMAIN),
+      amount: row.amount !== null && row.currency ? Money.of(row.amount, row.currency) : null,
+      maxAttemptsPerHour: row.maxAttemptsPerHour, description: row.description, createdAt: row.createdAt, updatedAt: row.updatedAt,
+    });
+  }
+}
+
+@ObjectType({ description: 'An email, card fingerprint or IP address whose charges are refused' })
+export class BlocklistEntry {
+  @Field(() => ID) id: string;
+  @Field({ description: 'email, card_fingerprint or ip' }) type: string;
+  @Field() value: string;
+  @Field(() => String, { nullable: true }) description: string | null;
+  @Field() createdAt: Date;
+
+  static from(row: BlocklistEntryRow): BlocklistEntry {
+    return Object.assign(new BlocklistEntry(), { id: row.id, type: row.type, value: row.value, description: row.description, createdAt: row.createdAt });
+  }
+}
+
+@ObjectType()
+export class BlocklistEntryConnection extends Connection(BlocklistEntry, 'BlocklistEntry') {}
+
+@InputType({ description: 'type plus the parameters of that type' })
+export class CreateFraudRuleInput {
+  @Field({ description: 'card_country, card_bin, email_domain, amount_above or velocity_card' }) type: string;
+  @Field({ nullable: true, description: 'Default true' }) enabled?: boolean;
+  @Field({ nullable: true }) description?: string;
+  @Field(() => [String], { nullable: true }) countries?: string[];
+  @Field(() => [String], { nullable: true }) bins?: string[];
+  @Field(() => [String], { nullable: true }) domains?: string[];
+  @Field({ nullable: true, description: 'amount_above: decimal amount in major units, e.g. "500.00"' }) amount?: string;
+  @Field({ nullable: true, description: 'amount_above: currency code' }) currency?: string;
+  @Field(() => Int, { nullable: true }) maxAttemptsPerHour?: number;
+}
+
+@InputType({ description: "Fields to change; the parameters must be those of the rule's type" })
+export class UpdateFraudRuleInput {
+  @Field({ nullable: true }) enabled?: boolean;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => [String], { nullable: true }) countries?: string[];
+  @Field(() => [String], { nullable: true }) bins?: string[];
+  @Field(() => [String], { nullable: true }) domains?: string[];
+  @Field({ nullable: true }) amount?: string;
+  @Field({ nullable: true }) currency?: string;
+  @Field(() => Int, { nullable: true }) maxAttemptsPerHour?: number;
+}
+
+@InputType()
+export class AddBlocklistEntryInput {
+  @Field({ description: 'email, card_fingerprint or ip' }) type: string;
+  @Field() value: string;
+  @Field({ nullable: true }) description?: string;
+}
