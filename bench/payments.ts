@@ -19,7 +19,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_CLIENTS = Number(process.env.BENCH_LIST_CLIENTS ?? 8);
 
 const PAYMENTS_QUERY = `{ payments(first: 50) { edges { node {
-  id status email amount { amount currency } card { brand last4 } refunds { id amount { amount } } disputes { id status }
+  id status email amount { amount currency } card { brand last4 } customer { id email firstName } refunds { id amount { amount } } disputes { id status }
 } } pageInfo { hasNextPage endCursor } } }`;
 
 export async function benchPayments(runtime: Runtime) {

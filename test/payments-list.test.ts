@@ -78,6 +78,16 @@ describe('payments list, detail and live status', () => {
     expect(replayed.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
+  test('GraphQL Payment.customer resolves the stored profile (linked by email when it is created)', async () => {
+    const created = await server.request('POST', '/api/v1/business/customers', { headers: as(merchant), body: { email: 'alice@example.com', firstName: 'Alice' } });
+    expect(created.status).toBe(201);
+    const response = await server.graphql('{ payments(first: 10) { edges { node { id email customer { email firstName } } } } }', {}, as(merchant));
+    const byId = new Map(response.body.data.payments.edges.map((edge: any) => [edge.node.id, edge.node.customer]));
+    expect(byId.get(ids.a)).toEqual({ email: 'alice@example.com', firstName: 'Alice' });
+    expect(byId.get(ids.c)).toEqual({ email: 'alice@example.com', firstName: 'Alice' });
+    expect(byId.get(ids.b)).toBeNull();
+  });
+
   test('GraphQL payment of another business is NOT_FOUND', async () => {
     const stranger = await chargingMerchant(server);
     const response = await server.graphql('query($id: ID!) { payment(id: $id) { id } }', { id: ids.a }, as(stranger));

@@ -1,3 +1,4 @@
+import { CardInput } from '../payments/payment.types';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../../domain/customers/customer.entities';
 import { Payment as PaymentRow } from '../../domain/payments/payment.entities';
@@ -84,14 +85,6 @@ export class UpdateCustomerInput {
   @Field(() => String, { nullable: true }) firstName?: string | null;
   @Field(() => String, { nullable: true }) lastName?: string | null;
   @Field(() => String, { nullable: true }) phoneNumber?: string | null;
-}
-
-@InputType({ description: 'Card details as the payer typed them; never stored' })
-export class CardInput {
-  @Field() number: string;
-  @Field(() => Int) expiryMonth: number;
-  @Field(() => Int) expiryYear: number;
-  @Field() cvv: string;
 }
 
 @InputType({ description: 'Exactly one of card or token' })

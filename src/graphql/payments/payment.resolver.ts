@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { PaymentChange, Topic } from '../../domain/events/pubsub';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
+import { Customer } from '../customers/customer.types';
 import { ChargeCardInput, Dispute, DisputeResult, Payment, PaymentConnection, PaymentFilter, Refund, RefundResult } from './payment.types';
 
 /** Card payments for the dashboard: the same operations as /api/v1/business/payment(s). */
@@ -31,6 +32,13 @@ export class PaymentResolver {
     return Dispute.from(await context.core.payments.dispute(caller(context), id));
   }
 
+  @FieldResolver(() => Customer, { nullable: true, description: 'The stored customer profile the payment belongs to, if any' })
+  async customer(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Customer | null> {
+    if (!payment.customerId) return null;
+    const row = await loaders.customerById.load(payment.customerId);
+    return row ? Customer.from(row) : null;
+  }
+
   @FieldResolver(() => [Refund])
   async refunds(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Refund[]> {
     return (await loaders.refundsByPaymentId.load(payment.id)).map(Refund.from);
@@ -43,7 +51,7 @@ export class PaymentResolver {
 
   @Mutation(() => Payment, { description: 'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment' })
   async chargeCard(@Arg('input') input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<Payment> {
-    return Payment.from(await context.core.payments.charge(caller(context), { ...input, card: { ...input.card } }));
+    return Payment.from(await context.core.payments.charge(caller(context), { ...input, card: input.card ? { ...input.card } : undefined }));
   }
 
   @Mutation(() => Payment, { description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)' })

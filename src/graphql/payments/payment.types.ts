@@ -113,7 +113,7 @@ export class DisputeResult {
   @Field(() => Payment) payment: Payment;
 }
 
-@InputType()
+@InputType({ description: 'Card details as the payer typed them; never stored' })
 export class CardInput {
   @Field() number: string;
   @Field(() => Int) expiryMonth: number;
@@ -121,12 +121,14 @@ export class CardInput {
   @Field() cvv: string;
 }
 
-@InputType({ description: 'The server-to-server charge (POST /business/payment/charge)' })
+@InputType({ description: 'The server-to-server charge (POST /business/payment/charge): exactly one of card, token or paymentMethodId' })
 export class ChargeCardInput {
   @Field({ description: 'Decimal amount in major units, e.g. "25.00"' }) amount: string;
   @Field({ description: 'Currency code, e.g. usd' }) currency: string;
-  @Field(() => CardInput) card: CardInput;
-  @Field() email: string;
+  @Field(() => CardInput, { nullable: true }) card?: CardInput;
+  @Field({ nullable: true, description: 'A card token (tok_…) made in the browser with the publishable key' }) token?: string;
+  @Field({ nullable: true, description: "A customer's saved card" }) paymentMethodId?: string;
+  @Field({ nullable: true, description: "Payer's email; defaults to the customer's with paymentMethodId" }) email?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
 }
 
