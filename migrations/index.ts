@@ -1,3 +1,4 @@
+import { Checkout1795343595863 } from './1795343595863-Checkout';
 import { Payments1795342909720 } from './1795342909720-Payments';
 import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints';
 import { WebhookDeliveries1795336882525 } from './1795336882525-WebhookDeliveries';
@@ -8,4 +9,5 @@ export const migrations: Function[] = [
   WebhookDeliveries1795336882525,
   WebhookEndpoints1795337485832,
   Payments1795342909720,
+  Checkout1795343595863,
 ];

@@ -6,6 +6,10 @@ import { WebhookDelivery } from '../domain/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../domain/webhooks/webhook-endpoint.entity';
 import { Customer, PaymentMethod } from '../domain/customers/customer.entities';
 import { Dispute, Payment, Refund } from '../domain/payments/payment.entities';
+import { CheckoutSession } from '../domain/checkout/checkout-session.entity';
+import { PaymentLink } from '../domain/payment-links/payment-link.entity';
+import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
+import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
 
 export const entities = [
   User,
@@ -26,4 +30,9 @@ export const entities = [
   Payment,
   Refund,
   Dispute,
+  CheckoutSession,
+  PaymentLink,
+  Invoice,
+  InvoiceCounter,
+  RecurringGift,
 ];

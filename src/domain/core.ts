@@ -17,6 +17,10 @@ import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
 import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
+import { CheckoutService } from './checkout/checkout.service';
+import { PaymentLinkService } from './payment-links/payment-link.service';
+import { InvoiceService } from './invoices/invoice.service';
+import { RecurringGiftService } from './recurring-gifts/recurring-gift.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -33,6 +37,10 @@ export interface Core {
   webhookEndpoints: WebhookEndpointService;
   payments: PaymentService;
   customers: CustomerService;
+  checkout: CheckoutService;
+  paymentLinks: PaymentLinkService;
+  invoices: InvoiceService;
+  recurringGifts: RecurringGiftService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -65,6 +73,12 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     pubSub,
     async () => null,
   );
+  const customers = new CustomerService();
+  const checkout = new CheckoutService({ publicBaseUrl: config.publicBaseUrl, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs }, payments, events);
+  const recurringGifts = new RecurringGiftService(
+    { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
+    checkout, payments, customers, events,
+  );
   return {
     config,
     dataSource,
@@ -78,7 +92,11 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     webhooks,
     webhookEndpoints,
     payments,
-    customers: new CustomerService(),
+    customers,
+    checkout,
+    paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
+    invoices: new InvoiceService(checkout, events),
+    recurringGifts,
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }
