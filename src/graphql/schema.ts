@@ -6,8 +6,13 @@ import { AuthResolver, BusinessResolver, MembershipResolver, UserResolver } from
 import { WalletResolver } from './wallets/wallet.resolver';
 import { EventResolver } from './events/event.resolver';
 import { WebhookEndpointResolver } from './webhooks/webhook-endpoint.resolver';
+import { CheckoutSessionResolver } from './checkout/checkout-session.resolver';
+import { PaymentLinkResolver } from './payment-links/payment-link.resolver';
+import { InvoiceResolver } from './invoices/invoice.resolver';
+import { RecurringGiftResolver } from './recurring-gifts/recurring-gift.resolver';
 
-export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver] as const;
+export const resolvers = [AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
+  CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');
 

@@ -3,6 +3,8 @@ import { Core } from '../../domain/core';
 import { Business, Membership, User } from '../../domain/identity/identity.entities';
 import { RequestContext } from '../../domain/shared/context';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
+import { CheckoutSession } from '../../domain/checkout/checkout-session.entity';
+import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
 export interface Loaders {
@@ -10,6 +12,8 @@ export interface Loaders {
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
   deliveriesByEventId: DataLoader<string, WebhookDelivery[]>;
+  checkoutSessionById: DataLoader<string, CheckoutSession | null>;
+  paymentLinkById: DataLoader<string, PaymentLink | null>;
 }
 
 const alignTo = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
@@ -30,5 +34,7 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
       const deliveries = await core.eventLog.deliveriesOf(ctx, [...eventIds]);
       return eventIds.map((eventId) => deliveries.filter((delivery) => delivery.eventId === eventId));
     }),
+    checkoutSessionById: new DataLoader(async (ids) => alignTo(ids, await core.checkout.byIds(ctx, [...ids]), (session) => session.id)),
+    paymentLinkById: new DataLoader(async (ids) => alignTo(ids, await core.paymentLinks.byIds(ctx, [...ids]), (link) => link.id)),
   };
 }
