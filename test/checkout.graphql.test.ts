@@ -17,7 +17,7 @@ describe('checkout, payment links, invoices and recurring gifts (GraphQL)', () =
     await server.close();
   });
 
-  const gql = (merchant: TestMerchant | string, query: string, variables: Record<string, unknown> = {}) =>
+  const gql = (merchant: TestMerchant | string, query: string, variables: Record<string, unknown> = {}): Promise<{ status: number; body: any }> =>
     server.graphql(query, variables, { 'x-api-key': typeof merchant === 'string' ? merchant : merchant.apiKey });
 
   describe('checkout sessions', () => {
