@@ -74,6 +74,22 @@ describe('hosted checkout sessions (REST)', () => {
     expect(list.body.data.total).toBe(0);
   });
 
+  test('a VIEWER may read sessions, links, invoices and gifts but create none (403)', async () => {
+    const owner = await server.signUp();
+    const viewer = await server.signUp();
+    const added = await server.graphql('mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
+      { input: { email: viewer.email, role: 'VIEWER' } }, { authorization: `Bearer ${owner.token}` });
+    expect(added.body.errors).toBeUndefined();
+    const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': owner.businessId };
+    const post = (path: string, body: unknown) => server.request('POST', path, { headers, body });
+    expect((await post('/api/v1/business/checkout/session', { amount: 1, currency: 'usd', successUrl: 'https://a.example' })).status).toBe(403);
+    expect((await post('/api/v1/business/payment-links', { name: 'x', amount: 1, currency: 'usd' })).status).toBe(403);
+    expect((await post('/api/v1/business/invoices', { customerEmail: 'c@example.com', currency: 'usd', amount: 1 })).status).toBe(403);
+    for (const path of ['/api/v1/business/checkout/sessions', '/api/v1/business/payment-links', '/api/v1/business/invoices', '/api/v1/business/recurring-gifts']) {
+      expect((await server.request('GET', path, { headers })).status).toBe(200);
+    }
+  });
+
   test('sessions need a credential', async () => {
     const response = await server.request('POST', '/api/v1/business/checkout/session', { body: { amount: 1, currency: 'usd', successUrl: 'https://a.example' } });
     expect(response.status).toBe(401);
@@ -287,6 +303,22 @@ describe('hosted checkout sessions (REST)', () => {
       expect(n).toBe(0);
     });
 
+    test('live mode without a live acquirer: the page says the payment could not be made (422), nothing completes', async () => {
+      const merchant = await server.signUp();
+      const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
+      const created = await api(server, live.body.data.createLiveCredentials.apiKey)('POST', '/api/v1/business/checkout/session', {
+        amount: 5, currency: 'usd', customerEmail: 'p@example.com', successUrl: 'https://shop.example.com/ok',
+      });
+      expect(created.body.data).toMatchObject({ livemode: true, checkoutUrl: expect.stringContaining('/checkout/cs_live_') });
+      const form = await page(server, 'GET', pathOf(created.body.data.checkoutUrl));
+      expect(form.body).not.toContain('Test mode');
+      const response = await page(server, 'POST', pathOf(created.body.data.checkoutUrl), cardForm(CARDS.success));
+      expect(response.status).toBe(422);
+      expect(response.body).toContain('No card acquirer is configured for live mode');
+      const read = await api(server, live.body.data.createLiveCredentials.apiKey)('GET', `/api/v1/business/checkout/sessions/${created.body.data.id}`);
+      expect(read.body.data.status).toBe('OPEN');
+    });
+
     test('a session without a successUrl (invoice, link) lands on the hosted receipt page', async () => {
       const merchant = await server.signUp();
       const link = (await api(server, merchant)('POST', '/api/v1/business/payment-links', { name: 'Donation', amount: 5, currency: 'usd' })).body.data;
@@ -313,6 +345,29 @@ describe('hosted checkout with a worker', () => {
   afterAll(async () => {
     await stopWorker(worker);
     await server.close();
+  });
+
+  test('the expiry job marks an unpaid session EXPIRED at expiresAt', async () => {
+    const merchant = await server.signUp();
+    const session = await createSession(server, merchant);
+    await server.runtime.dataSource.transaction(async (manager) => {
+      await manager.query(`UPDATE checkout_sessions SET expires_at = now() WHERE id = $1`, [session.id]);
+      await manager.query(`SELECT graphile_worker.add_job('expire_checkout_session', json_build_object('sessionId', $1::text), job_key := $2)`, [session.id, `checkout-expire:${session.id}`]);
+    });
+    const read = await waitFor(
+      async () => (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data,
+      (data) => data.status === 'EXPIRED',
+    );
+    expect(read.status).toBe('EXPIRED');
+    const [job] = await server.runtime.dataSource.query(`SELECT run_at FROM graphile_worker.jobs WHERE key = $1`, [`checkout-expire:${session.id}`]);
+    expect(job).toBeUndefined();
+  });
+
+  test('creating a session schedules its expiry job at expiresAt', async () => {
+    const merchant = await server.signUp();
+    const session = await createSession(server, merchant);
+    const [job] = await server.runtime.dataSource.query(`SELECT run_at FROM graphile_worker.jobs WHERE key = $1`, [`checkout-expire:${session.id}`]);
+    expect(new Date(job.run_at).toISOString()).toBe(session.expiresAt);
   });
 
   test('a 3DS payment finished by the sandbox job completes the session without the payer', async () => {

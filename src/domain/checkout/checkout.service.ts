@@ -330,9 +330,12 @@ export class CheckoutService {
     if (!row || row.status !== CheckoutSessionStatus.OPEN) return;
     await inTransaction(this.contextFor(system, row), async (tx) => {
       const session = await this.lock(tx, sessionId);
-      if (await this.route(tx, session)) return;
       if (session.status !== CheckoutSessionStatus.OPEN || session.expiresAt.getTime() > Date.now()) return;
       const attempt = await this.attemptOf(tx, session);
+      if (attempt?.capturedAt) {
+        await this.complete(tx, session, attempt);
+        return;
+      }
       if (this.claimed(session) || attempt?.status === PaymentStatus.REQUIRES_ACTION) {
         await enqueueJob(tx, EXPIRE_CHECKOUT_SESSION_TASK, { sessionId }, { runAt: new Date(Date.now() + CLAIM_MS), jobKey: `checkout-expire:${sessionId}` });
         return;
