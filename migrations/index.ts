@@ -1,4 +1,5 @@
 import { CustomersTokensFraud1795343224636 } from './1795343224636-CustomersTokensFraud';
+import { Checkout1795343595863 } from './1795343595863-Checkout';
 import { Payments1795342909720 } from './1795342909720-Payments';
 import { TreasuryWebhookEndpoints1795343101160 } from './1795343101160-TreasuryWebhookEndpoints';
 import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints';
@@ -12,4 +13,5 @@ export const migrations: Function[] = [
   Payments1795342909720,
   TreasuryWebhookEndpoints1795343101160,
   CustomersTokensFraud1795343224636,
+  Checkout1795343595863,
 ];

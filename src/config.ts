@@ -37,6 +37,10 @@ export interface Config {
   paymentSettlementDelaySeconds: number;
   /** Sandbox 3-D Secure challenges complete on their own after this many milliseconds. */
   sandbox3dsAutoCompleteMs: number;
+  /** Consecutive failed charges after which a recurring gift is PAUSED. */
+  recurringGiftMaxFailures: number;
+  /** Seconds before a failed recurring-gift charge is tried again. */
+  recurringGiftRetryDelaySeconds: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -98,5 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
     paymentSettlementDelaySeconds: int(env, 'PAYMENT_SETTLEMENT_DELAY_S', 60),
     sandbox3dsAutoCompleteMs: int(env, 'SANDBOX_3DS_AUTO_COMPLETE_MS', 3000),
+    recurringGiftMaxFailures: Math.max(1, int(env, 'RECURRING_GIFT_MAX_FAILURES', 3)),
+    recurringGiftRetryDelaySeconds: int(env, 'RECURRING_GIFT_RETRY_DELAY_S', 86_400),
   };
 }

@@ -8,6 +8,10 @@ import { Customer, PaymentMethod } from '../domain/customers/customer.entities';
 import { Dispute, Payment, Refund } from '../domain/payments/payment.entities';
 import { CardToken } from '../domain/tokens/card-token.entity';
 import { BlocklistEntry, FraudRule } from '../domain/fraud/fraud.entities';
+import { CheckoutSession } from '../domain/checkout/checkout-session.entity';
+import { PaymentLink } from '../domain/payment-links/payment-link.entity';
+import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
+import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
 
 export const entities = [
   User,
@@ -31,4 +35,9 @@ export const entities = [
   CardToken,
   FraudRule,
   BlocklistEntry,
+  CheckoutSession,
+  PaymentLink,
+  Invoice,
+  InvoiceCounter,
+  RecurringGift,
 ];

@@ -20,6 +20,10 @@ import { SandboxCardAcquirer } from '../providers/card-acquirer';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
 import { CardTokenService } from './tokens/card-token.service';
 import { FraudService } from './fraud/fraud.service';
+import { CheckoutService } from './checkout/checkout.service';
+import { PaymentLinkService } from './payment-links/payment-link.service';
+import { InvoiceService } from './invoices/invoice.service';
+import { RecurringGiftService } from './recurring-gifts/recurring-gift.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -39,6 +43,10 @@ export interface Core {
   treasuryWebhookEndpoints: TreasuryWebhookEndpointService;
   cardTokens: CardTokenService;
   fraud: FraudService;
+  checkout: CheckoutService;
+  paymentLinks: PaymentLinkService;
+  invoices: InvoiceService;
+  recurringGifts: RecurringGiftService;
   anonymousContext(requestId?: string | null): RequestContext;
 }
 
@@ -73,6 +81,12 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     (tx, attempt) => fraud.screen(tx, attempt),
   );
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
+  const customers = new CustomerService(vaultCard);
+  const checkout = new CheckoutService({ publicBaseUrl: config.publicBaseUrl, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs }, payments, events);
+  const recurringGifts = new RecurringGiftService(
+    { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
+    checkout, payments, customers, events,
+  );
   return {
     config,
     dataSource,
@@ -87,9 +101,13 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     webhookEndpoints: new WebhookEndpointService(),
     treasuryWebhookEndpoints,
     payments,
-    customers: new CustomerService(vaultCard),
+    customers,
     cardTokens: new CardTokenService(vaultCard),
     fraud,
+    checkout,
+    paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
+    invoices: new InvoiceService(checkout, events),
+    recurringGifts,
     anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
   };
 }

@@ -10,10 +10,15 @@ import { PaymentResolver } from './payments/payment.resolver';
 import { TreasuryWebhookEndpointResolver } from './webhooks/treasury-webhook-endpoint.resolver';
 import { CustomerResolver } from './customers/customer.resolver';
 import { FraudResolver } from './fraud/fraud.resolver';
+import { CheckoutSessionResolver } from './checkout/checkout-session.resolver';
+import { PaymentLinkResolver } from './payment-links/payment-link.resolver';
+import { InvoiceResolver } from './invoices/invoice.resolver';
+import { RecurringGiftResolver } from './recurring-gifts/recurring-gift.resolver';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
+  CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver,
 ] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');

@@ -6,6 +6,7 @@ import { ErrorCode } from '../domain/shared/errors';
 import { registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
 import { registerRestRoutes } from '../rest/routes';
+import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
 import { registerIdempotency } from './idempotency';
 import { registerMetrics } from './metrics';
 import { registerRateLimit } from './rate-limit';
@@ -67,6 +68,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
   });
 
   registerRestRoutes(app, core);
+  await hostedPageRoutes(app, core);
   await registerGraphQL(app, core, schema);
   return app;
 }

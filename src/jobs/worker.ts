@@ -5,6 +5,8 @@ import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
 import { DELIVER_WEBHOOK_TASK } from '../domain/webhooks/webhook.service';
 import { COMPLETE_3DS_TASK, SETTLE_PAYMENT_TASK } from '../domain/payments/payment.service';
+import { EXPIRE_CHECKOUT_SESSION_TASK, RECONCILE_CHECKOUT_SESSION_TASK } from '../domain/checkout/checkout.service';
+import { CHARGE_RECURRING_GIFT_TASK } from '../domain/recurring-gifts/recurring-gift.service';
 
 /**
  * Background work on graphile-worker: a PostgreSQL-backed queue in the same database, picked up
@@ -42,6 +44,21 @@ export function taskList(core: Core): TaskList {
     [COMPLETE_3DS_TASK]: async (payload) => {
       const { paymentId } = payload as { paymentId: string };
       await core.payments.autoCompleteThreeDSecure(RequestContext.system(core.dataSource, 'sandbox-3ds'), paymentId);
+    },
+    /** A checkout session reached its expiresAt unpaid. */
+    [EXPIRE_CHECKOUT_SESSION_TASK]: async (payload) => {
+      const { sessionId } = payload as { sessionId: string };
+      await core.checkout.expireDue(RequestContext.system(core.dataSource, 'checkout'), sessionId);
+    },
+    /** Completes a checkout session whose 3-D Secure payment finished while the payer was away. */
+    [RECONCILE_CHECKOUT_SESSION_TASK]: async (payload) => {
+      const { sessionId } = payload as { sessionId: string };
+      await core.checkout.reconcile(RequestContext.system(core.dataSource, 'checkout'), sessionId);
+    },
+    /** Charges a recurring gift whose nextChargeAt has come. */
+    [CHARGE_RECURRING_GIFT_TASK]: async (payload) => {
+      const { recurringGiftId } = payload as { recurringGiftId: string };
+      await core.recurringGifts.chargeDue(RequestContext.system(core.dataSource, 'recurring-gifts'), recurringGiftId);
     },
   };
 }

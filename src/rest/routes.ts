@@ -9,6 +9,10 @@ import { treasuryWebhookEndpointRoutes } from './webhooks/treasury-webhook-endpo
 import { customerRoutes } from './customers/customers.routes';
 import { tokenRoutes } from './tokens/tokens.routes';
 import { fraudRoutes } from './fraud/fraud.routes';
+import { checkoutSessionRoutes } from './checkout/checkout-sessions.routes';
+import { paymentLinkRoutes } from './payment-links/payment-links.routes';
+import { invoiceRoutes } from './invoices/invoices.routes';
+import { recurringGiftRoutes } from './recurring-gifts/recurring-gifts.routes';
 
 /** Every REST route of the compatibility layer, by area. */
 export function registerRestRoutes(app: FastifyInstance, core: Core) {
@@ -21,4 +25,8 @@ export function registerRestRoutes(app: FastifyInstance, core: Core) {
   customerRoutes(app, core);
   tokenRoutes(app, core);
   fraudRoutes(app, core);
+  checkoutSessionRoutes(app, core);
+  paymentLinkRoutes(app, core);
+  invoiceRoutes(app, core);
+  recurringGiftRoutes(app, core);
 }

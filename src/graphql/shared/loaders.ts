@@ -5,6 +5,8 @@ import { RequestContext } from '../../domain/shared/context';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
 import { Customer, PaymentMethod } from '../../domain/customers/customer.entities';
 import { Dispute, Payment, Refund } from '../../domain/payments/payment.entities';
+import { CheckoutSession } from '../../domain/checkout/checkout-session.entity';
+import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
 export interface Loaders {
@@ -20,6 +22,8 @@ export interface Loaders {
   paymentMethodsByCustomerId: DataLoader<string, PaymentMethod[]>;
   /** A customer's 20 most recent payments, newest first (keyed by id; the email finds payments not linked yet). */
   recentPaymentsByCustomer: DataLoader<Pick<Customer, 'id' | 'email'>, Payment[], string>;
+  checkoutSessionById: DataLoader<string, CheckoutSession | null>;
+  paymentLinkById: DataLoader<string, PaymentLink | null>;
 }
 
 /** Groups rows under their keys, in key order (every key gets an array, maybe empty). */
@@ -57,5 +61,7 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
       const recent = await core.customers.recentPaymentsOf(ctx, [...customers]);
       return customers.map((customer) => recent.get(customer.id) ?? []);
     }, { cacheKeyFn: (customer) => customer.id }),
+    checkoutSessionById: new DataLoader(async (ids) => alignTo(ids, await core.checkout.byIds(ctx, [...ids]), (session) => session.id)),
+    paymentLinkById: new DataLoader(async (ids) => alignTo(ids, await core.paymentLinks.byIds(ctx, [...ids]), (link) => link.id)),
   };
 }

@@ -1,0 +1,34 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
+import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { CheckoutSession, CheckoutSessionConnection, CreateCheckoutSessionInput } from './checkout-session.types';
+
+/** Hosted checkout sessions, the same operations as /api/v1/business/checkout/session(s). */
+@Resolver(() => CheckoutSession)
+export class CheckoutSessionResolver {
+  @Query(() => CheckoutSessionConnection, {
+    description: 'Checkout sessions of the active business and mode, newest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async checkoutSessions(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => CheckoutSessionStatus, { nullable: true }) status?: CheckoutSessionStatus,
+    @Arg('source', () => CheckoutSessionSource, { nullable: true }) source?: CheckoutSessionSource,
+  ): Promise<CheckoutSessionConnection> {
+    const page = await context.core.checkout.connection(caller(context), { status, source }, { first, after });
+    return toConnection(page, (row) => CheckoutSession.from(row, context.core));
+  }
+
+  @Query(() => CheckoutSession)
+  async checkoutSession(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutSession> {
+    return CheckoutSession.from(await context.core.checkout.get(caller(context), id), context.core);
+  }
+
+  @Mutation(() => CheckoutSession, { description: 'Opens a hosted checkout session (REST: POST /business/checkout/session)' })
+  async createCheckoutSession(@Arg('input') input: CreateCheckoutSessionInput, @Ctx() context: GraphQLContext): Promise<CheckoutSession> {
+    return CheckoutSession.from(await context.core.checkout.create(caller(context), { ...input }), context.core);
+  }
+}

@@ -1,0 +1,51 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { InvoiceStatus } from '../../domain/invoices/invoice.entity';
+import { CheckoutSession } from '../checkout/checkout-session.types';
+import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { CreateInvoiceInput, Invoice, InvoiceConnection } from './invoice.types';
+
+/** Invoices, the same operations as /api/v1/business/invoices. */
+@Resolver(() => Invoice)
+export class InvoiceResolver {
+  @Query(() => InvoiceConnection, {
+    description: 'Invoices of the active business and mode, newest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async invoices(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => InvoiceStatus, { nullable: true }) status?: InvoiceStatus,
+  ): Promise<InvoiceConnection> {
+    return toConnection(await context.core.invoices.connection(caller(context), { status }, { first, after }), Invoice.from);
+  }
+
+  @Query(() => Invoice)
+  async invoice(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
+    return Invoice.from(await context.core.invoices.get(caller(context), id));
+  }
+
+  @Mutation(() => Invoice, { description: 'Creates a DRAFT invoice with the next invoice number' })
+  async createInvoice(@Arg('input') input: CreateInvoiceInput, @Ctx() context: GraphQLContext): Promise<Invoice> {
+    const items = input.items?.map((item) => ({ ...item }));
+    return Invoice.from(await context.core.invoices.create(caller(context), { ...input, items }));
+  }
+
+  @Mutation(() => Invoice, { description: 'Sends a DRAFT invoice: OPEN, with a checkout session to pay it' })
+  async finalizeInvoice(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
+    return Invoice.from(await context.core.invoices.finalize(caller(context), id));
+  }
+
+  @Mutation(() => Invoice, { description: 'Withdraws a DRAFT or OPEN invoice' })
+  async voidInvoice(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
+    return Invoice.from(await context.core.invoices.void(caller(context), id));
+  }
+
+  @FieldResolver(() => CheckoutSession, { nullable: true, description: 'The session the customer pays through (once sent)' })
+  async checkoutSession(@Root() invoice: Invoice, @Ctx() context: GraphQLContext): Promise<CheckoutSession | null> {
+    if (!invoice.checkoutSessionId) return null;
+    const session = await context.loaders.checkoutSessionById.load(invoice.checkoutSessionId);
+    return session ? CheckoutSession.from(session, context.core) : null;
+  }
+}

@@ -1,0 +1,50 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { RecurringGiftStatus } from '../../domain/recurring-gifts/recurring-gift.entity';
+import { PaymentLink } from '../payment-links/payment-link.types';
+import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { RecurringGift, RecurringGiftConnection } from './recurring-gift.types';
+
+/** Recurring gifts, the same operations as /api/v1/business/recurring-gifts (and the sandbox charge-now). */
+@Resolver(() => RecurringGift)
+export class RecurringGiftResolver {
+  @Query(() => RecurringGiftConnection, {
+    description: 'Recurring gifts of the active business and mode, newest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async recurringGifts(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => RecurringGiftStatus, { nullable: true }) status?: RecurringGiftStatus,
+    @Arg('paymentLinkId', () => ID, { nullable: true }) paymentLinkId?: string,
+  ): Promise<RecurringGiftConnection> {
+    return toConnection(await context.core.recurringGifts.connection(caller(context), { status, paymentLinkId }, { first, after }), RecurringGift.from);
+  }
+
+  @Query(() => RecurringGift)
+  async recurringGift(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<RecurringGift> {
+    return RecurringGift.from(await context.core.recurringGifts.get(caller(context), id));
+  }
+
+  @Mutation(() => RecurringGift, { description: 'Stops the gift for good' })
+  async cancelRecurringGift(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<RecurringGift> {
+    return RecurringGift.from(await context.core.recurringGifts.cancel(caller(context), id));
+  }
+
+  @Mutation(() => RecurringGift, { description: 'PAUSED → ACTIVE; the next charge is one interval from now' })
+  async resumeRecurringGift(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<RecurringGift> {
+    return RecurringGift.from(await context.core.recurringGifts.resume(caller(context), id));
+  }
+
+  @Mutation(() => RecurringGift, { description: 'Sandbox only: charges an ACTIVE gift now instead of at nextChargeAt' })
+  async sandboxChargeRecurringGift(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<RecurringGift> {
+    return RecurringGift.from(await context.core.recurringGifts.sandboxChargeNow(caller(context), id));
+  }
+
+  @FieldResolver(() => PaymentLink, { nullable: true })
+  async paymentLink(@Root() gift: RecurringGift, @Ctx() context: GraphQLContext): Promise<PaymentLink | null> {
+    const link = await context.loaders.paymentLinkById.load(gift.paymentLinkId);
+    return link ? PaymentLink.from(link, context.core) : null;
+  }
+}

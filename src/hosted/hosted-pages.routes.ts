@@ -1,0 +1,105 @@
+import crypto from 'node:crypto';
+import formbody from '@fastify/formbody';
+import { FastifyInstance, FastifyReply } from 'fastify';
+import { CheckoutOutcome } from '../domain/checkout/checkout.service';
+import { Core } from '../domain/core';
+import { DomainError, ErrorCode } from '../domain/shared/errors';
+import { checkoutForm, expiredPage, inactiveLinkPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
+
+type ByToken = { Params: { token: string } };
+
+/**
+ * Security of the hosted pages. There are no cookies and no sessions: the unguessable token in the
+ * URL is the payer's whole capability, so a cross-site form post can only do what the holder of
+ * the link could do anyway (pay the merchant with the poster's own card), which is why no CSRF
+ * token is needed. Every page is `no-store` (nothing cached with the token), never framed
+ * (`X-Frame-Options: DENY`, `frame-ancestors 'none'`: no clickjacking), sends no Referer (the token
+ * must not leak to the merchant's success page) and has a strict CSP: nothing but its own
+ * nonce-tagged style and script, forms only to itself and to the success URL's origin (browsers
+ * check form-action on the redirect after a POST).
+ */
+function send(reply: FastifyReply, status: number, html: string, nonce: string, formTargets: string[] = []) {
+  const formAction = ["'self'", ...new Set(formTargets)].join(' ');
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('content-security-policy',
+      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
+    .send(html);
+}
+
+const originOf = (url: string | null): string[] => {
+  if (!url) return [];
+  try {
+    return [new URL(url).origin];
+  } catch {
+    return [];
+  }
+};
+
+function render(reply: FastifyReply, outcome: CheckoutOutcome) {
+  const nonce = crypto.randomBytes(16).toString('base64');
+  if (outcome.kind === 'redirect') {
+    return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', outcome.url).send();
+  }
+  const targets = originOf(outcome.view.session.successUrl);
+  switch (outcome.kind) {
+    case 'form': return send(reply, outcome.status, checkoutForm(outcome.view, outcome, nonce), nonce, targets);
+    case 'three_ds': return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
+    case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
+    case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
+    case 'receipt': return send(reply, 200, receiptPage(outcome.view, nonce), nonce);
+  }
+}
+
+const formOf = (body: unknown): Record<string, unknown> => (body && typeof body === 'object' ? (body as Record<string, unknown>) : {});
+
+/**
+ * The hosted payment page behind checkoutUrl (/checkout/<token>), its 3-D Secure step and receipt,
+ * and the public URL of payment links (/pay/<token>). Plain server-rendered HTML, no credential:
+ * the token resolves the session. Forms post application/x-www-form-urlencoded, parsed only here.
+ */
+export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
+  await app.register(async (scope) => {
+    await scope.register(formbody, { bodyLimit: 16 * 1024 });
+
+    scope.setErrorHandler((error, request, reply) => {
+      const nonce = crypto.randomBytes(16).toString('base64');
+      if (error instanceof DomainError && error.code === ErrorCode.NOT_FOUND) {
+        return send(reply, 404, messagePage('Not found', 'This payment page does not exist. Check the link you were given.', nonce), nonce);
+      }
+      const status = (error as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return send(reply, status, messagePage('Request refused', 'The request could not be processed.', nonce), nonce);
+      }
+      request.log.error({ err: error }, 'hosted page error');
+      return send(reply, 500, messagePage('Something went wrong', 'The payment page failed. No card was charged twice; try again in a moment.', nonce), nonce);
+    });
+
+    scope.get<ByToken>('/checkout/:token', async (request, reply) =>
+      render(reply, await core.checkout.showPage(core.anonymousContext(request.id), request.params.token)));
+
+    scope.post<ByToken>('/checkout/:token', async (request, reply) =>
+      render(reply, await core.checkout.submit(core.anonymousContext(request.id), request.params.token, formOf(request.body), request.ip)));
+
+    scope.get<ByToken>('/checkout/3ds/:token', async (request, reply) =>
+      render(reply, await core.checkout.showThreeDSecure(core.anonymousContext(request.id), request.params.token)));
+
+    scope.post<ByToken>('/checkout/3ds/:token', async (request, reply) =>
+      render(reply, await core.checkout.completeThreeDSecure(core.anonymousContext(request.id), request.params.token)));
+
+    scope.get<ByToken>('/checkout/:token/complete', async (request, reply) =>
+      render(reply, await core.checkout.showReceipt(core.anonymousContext(request.id), request.params.token)));
+
+    scope.get<ByToken>('/pay/:token', async (request, reply) => {
+      const visit = await core.paymentLinks.visit(core.anonymousContext(request.id), request.params.token);
+      if (visit.kind === 'session') return reply.status(303).header('cache-control', 'no-store').header('location', visit.checkoutUrl).send();
+      const nonce = crypto.randomBytes(16).toString('base64');
+      return send(reply, 410, inactiveLinkPage(visit.merchantName, visit.link.name, nonce), nonce);
+    });
+  });
+}
