@@ -8,14 +8,11 @@ import { cardSchema } from '../payments/card';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
-import { normalizeCurrency, toMajor } from '../shared/money';
-import { Page, PageRequest } from '../shared/pagination';
-import { emailSchema, fieldErrorsOf, isUuid, parseInput } from '../shared/validation';
+import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
+import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
+import { amountSchema, currencySchema, emailSchema, fieldErrorsOf, isUuid, metadataSchema, parseInput } from '../shared/validation';
 import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
-import {
-  OffsetPage, amountSchema, currencySchema, descriptionSchema, keysetPage, metadataSchema, offsetPage, optionalUrlSchema, pageParams,
-  positiveMinor, requiredUrlSchema,
-} from './inputs';
+import { descriptionSchema, optionalUrlSchema, requiredUrlSchema } from './inputs';
 
 export const EXPIRE_CHECKOUT_SESSION_TASK = 'expire_checkout_session';
 export const RECONCILE_CHECKOUT_SESSION_TASK = 'reconcile_checkout_session';
@@ -471,9 +468,7 @@ export class CheckoutService {
   }
 
   private filtered(ctx: RequestContext, filters: z.output<typeof listSchema>) {
-    const query = ctx.repo(CheckoutSession).createQueryBuilder('session')
-      .where('session.business_id = :businessId AND session.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('session.created_at', 'DESC').addOrderBy('session.id', 'DESC');
+    const query = newestFirst(ctx, CheckoutSession, 'session');
     if (filters.status) query.andWhere('session.status = :status', { status: filters.status });
     if (filters.source) query.andWhere('session.source = :source', { source: filters.source });
     return query;

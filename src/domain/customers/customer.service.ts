@@ -4,8 +4,8 @@ import { CardDetails, cardSchema } from '../payments/card';
 import { Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { MAX_PAGE_SIZE, Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
-import { emailSchema, integerParam, isUuid, parseInput } from '../shared/validation';
+import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
+import { emailSchema, isUuid, parseInput } from '../shared/validation';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { VaultedCard } from '../../providers/card-acquirer';
 import { Customer, PaymentMethod } from './customer.entities';
@@ -45,8 +45,7 @@ const updateSchema = z.object({
 }, { error: 'must be a JSON object' });
 
 const listSchema = z.object({
-  page: integerParam(Number.MAX_SAFE_INTEGER),
-  limit: integerParam(MAX_PAGE_SIZE),
+  ...pageParams,
   email: z.string().pipe(emailSchema).optional(),
 });
 

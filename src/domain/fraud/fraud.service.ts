@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { ChargeAttempt } from '../payments/payment.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { MAX_PAGE_SIZE, Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
+import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
 import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
-import { emailSchema, integerParam, isUuid, parseInput } from '../shared/validation';
+import { emailSchema, isUuid, parseInput } from '../shared/validation';
 import { BusinessSettings } from '../identity/identity.entities';
 import { BlocklistEntry, BlocklistEntryType, FraudRule, FraudRuleType } from './fraud.entities';
 
@@ -62,8 +62,7 @@ const blocklistSchema = z.object({
 }, { error: 'must be a JSON object' });
 
 const blocklistListSchema = z.object({
-  page: integerParam(Number.MAX_SAFE_INTEGER),
-  limit: integerParam(MAX_PAGE_SIZE),
+  ...pageParams,
   type: z.enum(BlocklistEntryType, { error: `must be one of ${Object.values(BlocklistEntryType).join(', ')}` }).optional(),
 });
 

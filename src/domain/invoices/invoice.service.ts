@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import {
-  OffsetPage, amountSchema, currencySchema, descriptionSchema, keysetPage, metadataSchema, offsetPage, optionalUrlSchema, pageParams, positiveMinor,
-} from '../checkout/inputs';
+import { descriptionSchema, optionalUrlSchema } from '../checkout/inputs';
 import { EventService } from '../events/event.service';
 import { Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
-import { MAX_AMOUNT_MINOR, normalizeCurrency, toMajor } from '../shared/money';
-import { Page, PageRequest } from '../shared/pagination';
-import { emailSchema, isUuid, parseInput } from '../shared/validation';
+import { MAX_AMOUNT_MINOR, normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
+import { keysetPage, offsetPage, OffsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
+import { amountSchema, currencySchema, emailSchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
 import { Invoice, InvoiceItem, InvoiceStatus } from './invoice.entity';
 
 /** An invoice's checkout session can be paid for this long after the invoice is sent. */

@@ -2,16 +2,13 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import {
-  OffsetPage, amountSchema, currencySchema, descriptionSchema, intervalSchema, keysetPage, metadataSchema, offsetPage, optionalUrlSchema,
-  pageParams, positiveMinor,
-} from '../checkout/inputs';
+import { descriptionSchema, intervalSchema, optionalUrlSchema } from '../checkout/inputs';
 import { Business, Mode } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
-import { normalizeCurrency } from '../shared/money';
-import { Page, PageRequest } from '../shared/pagination';
-import { isUuid, parseInput } from '../shared/validation';
+import { normalizeCurrency, positiveMinor } from '../shared/money';
+import { keysetPage, offsetPage, OffsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
+import { amountSchema, currencySchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
 import { PaymentLink } from './payment-link.entity';
 
 const createSchema = z.object({

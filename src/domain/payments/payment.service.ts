@@ -12,9 +12,9 @@ import { LedgerService, Posting, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
-import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
-import { MAX_PAGE_SIZE, Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
-import { emailSchema, integerParam, isUuid, parseInput } from '../shared/validation';
+import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
+import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage, pageParams } from '../shared/pagination';
+import { amountSchema, currencySchema, emailSchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
 import { CardDetails, cardSchema } from './card';
 import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from './payment.entities';
@@ -72,9 +72,6 @@ export interface PaymentFilters {
   to?: Date;
 }
 
-const amountSchema = z.union([z.number(), z.string()], { error: 'is required: a positive decimal amount such as 25.00' });
-const currencySchema = z.string({ error: 'is required: a currency code such as usd' }).min(3, 'must be a currency code such as usd').max(8);
-const metadataSchema = z.record(z.string(), z.unknown()).refine((value) => JSON.stringify(value).length <= 8192, 'must be at most 8 KB of JSON').nullish();
 
 /** Exactly one of `card`, `token` (a browser card token) or `paymentMethodId` (a customer's saved card). */
 const chargeSchema = z.object({
@@ -111,8 +108,7 @@ const resolveDisputeSchema = z.object({
 }, { error: 'must be a JSON object' });
 
 const listSchema = z.object({
-  page: integerParam(Number.MAX_SAFE_INTEGER),
-  limit: integerParam(MAX_PAGE_SIZE),
+  ...pageParams,
   status: z.enum(PaymentStatus, { error: `must be one of ${Object.values(PaymentStatus).join(', ')}` }).optional(),
   email: emailSchema.optional(),
   customerId: z.string().refine(isUuid, 'must be a customer id').optional(),
@@ -121,17 +117,9 @@ const listSchema = z.object({
 });
 
 const disputeListSchema = z.object({
-  page: integerParam(Number.MAX_SAFE_INTEGER),
-  limit: integerParam(MAX_PAGE_SIZE),
+  ...pageParams,
   status: z.enum(DisputeStatus, { error: `must be one of ${Object.values(DisputeStatus).join(', ')}` }).optional(),
 });
-
-/** Amount in minor units of the currency, positive. */
-function positiveMinor(raw: string | number, currency: string, field = 'amount'): bigint {
-  const minor = toMinor(raw, currency, field);
-  if (minor <= 0n) throw validationError({ [field]: ['must be greater than zero'] });
-  return minor;
-}
 
 /** The card fee of an amount: basis points (rounded half up) plus the fixed part. */
 export function cardFee(amount: bigint, settings: Pick<BusinessSettings, 'cardFeeBps' | 'cardFeeFixedMinor'>): bigint {
@@ -514,43 +502,27 @@ export class PaymentService {
   }
 
   /** REST list: newest first, `page` from 1 and `limit` up to 100. */
-  async listPage(ctx: RequestContext, query: unknown): Promise<{ items: Payment[]; total: number; page: number; limit: number }> {
+  async listPage(ctx: RequestContext, query: unknown): Promise<OffsetPage<Payment>> {
     ctx.requireRole(...ALL_ROLES);
     const filters = parseInput(listSchema, query ?? {});
-    const page = filters.page ?? 1;
-    const limit = filters.limit ?? 20;
-    const [items, total] = await this.filtered(ctx, filters).skip((page - 1) * limit).take(limit).getManyAndCount();
-    return { items, total, page, limit };
+    return offsetPage(this.filtered(ctx, filters), filters.page, filters.limit);
   }
 
   /** GraphQL connection: newest first, keyset on (createdAt, id); the cursor carries its filters. */
   async connection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<Payment>> {
     ctx.requireRole(...ALL_ROLES);
     const filters = parseInput(listSchema, input ?? {});
-    const limit = pageSize(request.first);
     const cursorFilters = { status: filters.status, email: filters.email, customerId: filters.customerId, from: filters.from?.toISOString(), to: filters.to?.toISOString() };
-    const query = this.filtered(ctx, filters).take(limit + 1);
-    if (request.after) {
-      const [createdAt, id] = decodeCursor(request.after, cursorFilters);
-      if (typeof createdAt !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: ['is not a valid cursor for these filters'] });
-      query.andWhere('(payment.created_at, payment.id) < (:createdAt, :id)', { createdAt, id });
-    }
-    return toPage(await query.getMany(), limit, (payment) => encodeCursor([payment.createdAt.toISOString(), payment.id], cursorFilters));
+    return keysetPage(this.filtered(ctx, filters), 'payment', request, cursorFilters);
   }
 
   /** Disputes of the business and mode, newest first; `status` filters, `page`/`limit` paginate. */
-  async disputePage(ctx: RequestContext, query: unknown): Promise<{ items: Dispute[]; total: number; page: number; limit: number }> {
+  async disputePage(ctx: RequestContext, query: unknown): Promise<OffsetPage<Dispute>> {
     ctx.requireRole(...ALL_ROLES);
     const filters = parseInput(disputeListSchema, query ?? {});
-    const page = filters.page ?? 1;
-    const limit = filters.limit ?? 20;
-    const [items, total] = await ctx.repo(Dispute).findAndCount({
-      where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode, ...(filters.status ? { status: filters.status } : {}) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: (page - 1) * limit,
-      take: limit,
-    });
-    return { items, total, page, limit };
+    const disputes = newestFirst(ctx, Dispute, 'dispute');
+    if (filters.status) disputes.andWhere('dispute.status = :status', { status: filters.status });
+    return offsetPage(disputes, filters.page, filters.limit);
   }
 
   async dispute(ctx: RequestContext, disputeId: string): Promise<Dispute> {
@@ -581,9 +553,7 @@ export class PaymentService {
   // ---------------------------------------------------------------- internals
 
   private filtered(ctx: RequestContext, filters: z.output<typeof listSchema>) {
-    const query = ctx.repo(Payment).createQueryBuilder('payment')
-      .where('payment.business_id = :businessId AND payment.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('payment.created_at', 'DESC').addOrderBy('payment.id', 'DESC');
+    const query = newestFirst(ctx, Payment, 'payment');
     if (filters.status) query.andWhere('payment.status = :status', { status: filters.status });
     if (filters.email) query.andWhere('payment.email = :email', { email: filters.email });
     if (filters.customerId) query.andWhere('payment.customer_id = :customerId', { customerId: filters.customerId });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import { OffsetPage, addInterval, keysetPage, offsetPage, pageParams } from '../checkout/inputs';
+import { addInterval } from '../checkout/inputs';
 import { CustomerService, vaultedCardOf } from '../customers/customer.service';
 import { PaymentMethod } from '../customers/customer.entities';
 import { EventService } from '../events/event.service';
@@ -12,7 +12,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { toMajor } from '../shared/money';
-import { Page, PageRequest } from '../shared/pagination';
+import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
 import { isUuid, parseInput } from '../shared/validation';
 import { RecurringGift, RecurringGiftStatus } from './recurring-gift.entity';
 
@@ -240,9 +240,7 @@ export class RecurringGiftService {
   }
 
   private filtered(ctx: RequestContext, filters: z.output<typeof listSchema>) {
-    const query = ctx.repo(RecurringGift).createQueryBuilder('gift')
-      .where('gift.business_id = :businessId AND gift.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('gift.created_at', 'DESC').addOrderBy('gift.id', 'DESC');
+    const query = newestFirst(ctx, RecurringGift, 'gift');
     if (filters.status) query.andWhere('gift.status = :status', { status: filters.status });
     if (filters.paymentLinkId) query.andWhere('gift.payment_link_id = :paymentLinkId', { paymentLinkId: filters.paymentLinkId });
     return query;

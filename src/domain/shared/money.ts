@@ -45,6 +45,13 @@ export function toMinor(amount: string | number, currency: CurrencyCode, field =
   return minor;
 }
 
+/** A positive amount in minor units of the currency. */
+export function positiveMinor(raw: string | number, currency: string, field = 'amount'): bigint {
+  const minor = toMinor(raw, currency, field);
+  if (minor <= 0n) throw validationError({ [field]: ['must be greater than zero'] });
+  return minor;
+}
+
 /** Formats bigint minor units as a decimal major-unit string ("100.50"). */
 export function toMajor(minor: bigint, currency: CurrencyCode): string {
   const exponent = exponentOf(currency);

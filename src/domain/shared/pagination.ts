@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { RequestContext } from './context';
 import { validationError } from './errors';
+import { integerParam, isUuid } from './validation';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -50,4 +53,44 @@ export function toPage<T>(rows: T[], limit: number, cursorOf: (item: T) => strin
     endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null,
     cursorOf,
   };
+}
+
+/** `page` (from 1) and `limit` (1 to 100) of REST lists. */
+export const pageParams = {
+  page: integerParam(Number.MAX_SAFE_INTEGER),
+  limit: integerParam(MAX_PAGE_SIZE),
+};
+
+export interface OffsetPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** The rows of the context's business and mode, newest first (on createdAt, then id). */
+export function newestFirst<T extends ObjectLiteral>(ctx: RequestContext, entity: EntityTarget<T>, alias: string): SelectQueryBuilder<T> {
+  return ctx.repo(entity).createQueryBuilder(alias)
+    .where(`${alias}.business_id = :businessId AND ${alias}.livemode = :livemode`, { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+    .orderBy(`${alias}.created_at`, 'DESC').addOrderBy(`${alias}.id`, 'DESC');
+}
+
+/** REST list page of a query already ordered newest first. */
+export async function offsetPage<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, page = 1, limit = 20): Promise<OffsetPage<T>> {
+  const [items, total] = await query.skip((page - 1) * limit).take(limit).getManyAndCount();
+  return { items, total, page, limit };
+}
+
+/** GraphQL connection page on (createdAt, id), newest first; the cursor carries its filters. */
+export async function keysetPage<T extends ObjectLiteral & { id: string; createdAt: Date }>(
+  query: SelectQueryBuilder<T>, alias: string, request: PageRequest, filters: unknown,
+): Promise<Page<T>> {
+  const limit = pageSize(request.first);
+  if (request.after) {
+    const [createdAt, id] = decodeCursor(request.after, filters);
+    if (typeof createdAt !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: ['is not a valid cursor for these filters'] });
+    query.andWhere(`(${alias}.created_at, ${alias}.id) < (:cursorCreatedAt, :cursorId)`, { cursorCreatedAt: createdAt, cursorId: id });
+  }
+  const rows = await query.take(limit + 1).getMany();
+  return toPage(rows, limit, (row) => encodeCursor([row.createdAt.toISOString(), row.id], filters));
 }

@@ -47,3 +47,9 @@ export const integerParam = (max: number) => {
     .transform((value) => Number(value))
     .optional();
 };
+
+/** Decimal major-unit amounts: a number or a string such as "25.00". */
+export const amountSchema = z.union([z.number(), z.string()], { error: 'is required: a positive decimal amount such as 25.00' });
+export const currencySchema = z.string({ error: 'is required: a currency code such as usd' }).min(3, 'must be a currency code such as usd').max(8, 'must be a currency code such as usd');
+export const metadataSchema = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  .refine((value) => JSON.stringify(value).length <= 8192, 'must be at most 8 KB of JSON').nullish();

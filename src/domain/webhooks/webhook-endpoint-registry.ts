@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BusinessSettings, Role } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { MAX_PAGE_SIZE } from '../shared/pagination';
+import { pageParams } from '../shared/pagination';
 import { absoluteUrlSchema, isUuid, parseInput } from '../shared/validation';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
@@ -45,19 +45,8 @@ export const endpointUpdateSchema = z.object({
 type EndpointInput = z.output<typeof endpointCreateSchema>;
 type EndpointChanges = z.output<typeof endpointUpdateSchema> & { apiVersion?: string };
 
-/** A query-string integer in [1, max]. */
-const integerParam = (max: number) => {
-  const message = max === Number.MAX_SAFE_INTEGER ? 'must be an integer of at least 1' : `must be an integer between 1 and ${max}`;
-  return z
-    .union([z.string(), z.number()], { error: message })
-    .refine((value) => /^\d+$/.test(String(value)) && Number(value) >= 1 && Number(value) <= max, message)
-    .transform((value) => Number(value))
-    .optional();
-};
-
 const deliveriesQuerySchema = z.object({
-  page: integerParam(Number.MAX_SAFE_INTEGER),
-  limit: integerParam(MAX_PAGE_SIZE),
+  ...pageParams,
   status: z.enum(WebhookDeliveryStatus, { error: `must be one of ${Object.values(WebhookDeliveryStatus).join(', ')}` }).optional(),
   eventType: z.string().regex(EVENT_TYPE, 'must be an event type such as wallet.funded').optional(),
 });
