@@ -55,12 +55,4 @@ export async function createSession(server: TestServer, merchant: TestMerchant, 
 export const eventsOf = (server: TestServer, businessId: string, type: string): Promise<Array<{ data: any }>> =>
   server.runtime.dataSource.query(`SELECT data FROM events WHERE business_id = $1 AND type = $2 ORDER BY created_at`, [businessId, type]);
 
-export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await probe();
-  }
-  return value;
-}
+export { waitFor } from './harness';

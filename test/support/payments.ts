@@ -48,12 +48,4 @@ export async function eventsOf(server: TestServer, businessId: string, type?: st
   );
 }
 
-export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, intervalMs = 25): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    value = await probe();
-  }
-  return value;
-}
+export { waitFor } from './harness';
