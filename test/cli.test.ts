@@ -68,7 +68,11 @@ describe('operator CLI (tessera)', () => {
     expect(await on.exited).toBe(0);
     expect(JSON.parse(on.output())).toEqual({
       id: businessId, name: 'Partner Co', email: 'ops@partner.test', treasuryEnabled: true,
-      serverToServerCharging: { test: false, live: false }, createdAt: expect.any(String), updatedAt: expect.any(String),
+      settings: {
+        test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500 },
+        live: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500 },
+      },
+      createdAt: expect.any(String), updatedAt: expect.any(String),
     });
     expect(await treasuryOf()).toBe(true);
 
@@ -84,13 +88,22 @@ describe('operator CLI (tessera)', () => {
     const { businessId } = JSON.parse(created.output());
     const test = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'on'], env());
     expect(await test.exited).toBe(0);
-    expect(JSON.parse(test.output())).toMatchObject({ id: businessId, serverToServerCharging: { test: true, live: false } });
+    expect(JSON.parse(test.output())).toMatchObject({ id: businessId, settings: { test: { serverToServerCharging: true }, live: { serverToServerCharging: false } } });
     const live = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'on', '--live'], env());
     expect(await live.exited).toBe(0);
-    expect(JSON.parse(live.output())).toMatchObject({ serverToServerCharging: { test: true, live: true } });
+    expect(JSON.parse(live.output())).toMatchObject({ settings: { test: { serverToServerCharging: true }, live: { serverToServerCharging: true } } });
     const off = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'off'], env());
     expect(await off.exited).toBe(0);
-    expect(JSON.parse(off.output())).toMatchObject({ serverToServerCharging: { test: false, live: true } });
+    expect(JSON.parse(off.output())).toMatchObject({ settings: { test: { serverToServerCharging: false }, live: { serverToServerCharging: true } } });
+    const fees = spawnTs(CLI, ['business', 'update', businessId, '--card-fee-bps', '150', '--card-fee-fixed-minor', '0', '--dispute-fee-minor', '2000', '--live'], env());
+    expect(await fees.exited).toBe(0);
+    expect(JSON.parse(fees.output()).settings).toEqual({
+      test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500 },
+      live: { serverToServerCharging: true, cardFeeBps: 150, cardFeeFixedMinor: 0, disputeFeeMinor: 2000 },
+    });
+    const tooHigh = spawnTs(CLI, ['business', 'update', businessId, '--card-fee-bps', '20000'], env());
+    expect(await tooHigh.exited).toBe(1);
+    expect(JSON.parse(tooHigh.output().trim().split('\n').pop()!)).toMatchObject({ errors: { cardFeeBps: [expect.stringMatching(/at most 10000/)] } });
   }, 60_000);
 
   test('business update exits 1 with the reason for a value other than on|off, for no setting and for an unknown business', async () => {

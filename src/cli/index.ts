@@ -96,27 +96,40 @@ business
   });
 
 /**
- * The switches of `business update`: `--<option> <on|off>` sets `field` of the operator update
- * (IdentityService.updateBusinessAsOperator). A new switch is one more row here and one more field
- * in that method's schema; per-mode settings would add a `--live` flag choosing the context's mode.
+ * The settings of `business update`: `--<option> <value>` sets `field` of the operator update
+ * (IdentityService.updateBusinessAsOperator, which validates it). A new setting is one more row here
+ * and one more field in that method's schema. Per-mode settings apply to test mode, or live with `--live`.
  */
-const BUSINESS_SWITCHES = [
-  { option: 'treasury', field: 'treasuryEnabled', description: 'the treasury product (the business becomes a treasury partner)' },
-  { option: 'server-to-server-charging', field: 'serverToServerCharging', description: 'server-to-server card charging (POST /business/payment/charge) in test mode, or live mode with --live' },
-] as const;
-
 const onOff = (value: string): boolean => {
   if (value === 'on') return true;
   if (value === 'off') return false;
   throw new InvalidArgumentError('Expected on or off.');
 };
 
+const wholeNumber = (value: string): number => {
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('Expected a whole number.');
+  return Number(value);
+};
+
+const BUSINESS_SETTINGS = [
+  { option: 'treasury', value: '<on|off>', parse: onOff, field: 'treasuryEnabled', description: 'turn on or off the treasury product (the business becomes a treasury partner)' },
+  { option: 'server-to-server-charging', value: '<on|off>', parse: onOff, field: 'serverToServerCharging', description: 'turn on or off server-to-server card charging (POST /business/payment/charge); per mode' },
+  { option: 'card-fee-bps', value: '<n>', parse: wholeNumber, field: 'cardFeeBps', description: 'card fee in basis points of the amount (290 = 2.9%); per mode' },
+  { option: 'card-fee-fixed-minor', value: '<n>', parse: wholeNumber, field: 'cardFeeFixedMinor', description: "fixed part of the card fee, in minor units of the payment's currency; per mode" },
+  { option: 'dispute-fee-minor', value: '<n>', parse: wholeNumber, field: 'disputeFeeMinor', description: "non-refundable dispute fee, in minor units of the payment's currency; per mode" },
+] as const;
+
 const businessJson = (updated: Business, settings: BusinessSettings[]) => ({
   id: updated.id,
   name: updated.name,
   email: updated.email,
   treasuryEnabled: updated.treasuryEnabled,
-  serverToServerCharging: Object.fromEntries(settings.map((row) => [row.livemode ? 'live' : 'test', row.serverToServerCharging])),
+  settings: Object.fromEntries(settings.map((row) => [row.livemode ? 'live' : 'test', {
+    serverToServerCharging: row.serverToServerCharging,
+    cardFeeBps: row.cardFeeBps,
+    cardFeeFixedMinor: Number(row.cardFeeFixedMinor),
+    disputeFeeMinor: Number(row.disputeFeeMinor),
+  }])),
   createdAt: updated.createdAt.toISOString(),
   updatedAt: updated.updatedAt.toISOString(),
 });
@@ -124,13 +137,13 @@ const businessJson = (updated: Business, settings: BusinessSettings[]) => ({
 const update = business
   .command('update')
   .argument('<id>', 'business id')
-  .description('Switch products of a business; prints the updated business as JSON');
-for (const { option, description } of BUSINESS_SWITCHES) update.option(`--${option} <on|off>`, `turn on or off ${description}`, onOff);
-update.option('--live', 'per-mode settings (server-to-server charging) apply to live mode instead of test mode');
-update.action(async (id: string, options: Record<string, boolean | undefined>) => {
+  .description("Change a business's products and settings; prints the updated business as JSON");
+for (const { option, value, parse, description } of BUSINESS_SETTINGS) update.option(`--${option} ${value}`, description, parse as (raw: string) => unknown);
+update.option('--live', 'per-mode settings apply to live mode instead of test mode');
+update.action(async (id: string, options: Record<string, boolean | number | undefined>) => {
   // commander names an option's value after it in camelCase (--server-to-server-charging → serverToServerCharging).
   const valueOf = (option: string) => options[option.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase())];
-  const input = Object.fromEntries(BUSINESS_SWITCHES.map(({ option, field }) => [field, valueOf(option)]));
+  const input = Object.fromEntries(BUSINESS_SETTINGS.map(({ option, field }) => [field, valueOf(option)]));
   const runtime = await openRuntime(loadConfig());
   try {
     const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);

@@ -64,8 +64,11 @@ const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
 /** What an operator may switch on a business (`tessera business update`); at least one of them. */
 const operatorUpdateSchema = z.object({
   treasuryEnabled: z.boolean({ error: 'must be true or false' }).optional(),
-  /** Per mode: the operator context's mode. */
+  /** Per mode (the operator context's mode), like the fee schedule below. */
   serverToServerCharging: z.boolean({ error: 'must be true or false' }).optional(),
+  cardFeeBps: z.number().int().min(0).max(10_000, 'must be at most 10000 (100%)').optional(),
+  cardFeeFixedMinor: z.number().int().min(0).max(1_000_000_000, 'is too large').optional(),
+  disputeFeeMinor: z.number().int().min(0).max(1_000_000_000, 'is too large').optional(),
 }, { error: 'must be an object' }).refine((data) => Object.values(data).some((value) => value !== undefined), {
   message: 'names no setting to change',
   path: ['_'],
@@ -288,6 +291,12 @@ export class IdentityService {
         : null;
       if (!business) throw notFound('Business');
       if (data.serverToServerCharging !== undefined) await this.writeServerToServerCharging(tx, data.serverToServerCharging);
+      const fees = {
+        ...(data.cardFeeBps !== undefined ? { cardFeeBps: data.cardFeeBps } : {}),
+        ...(data.cardFeeFixedMinor !== undefined ? { cardFeeFixedMinor: BigInt(data.cardFeeFixedMinor) } : {}),
+        ...(data.disputeFeeMinor !== undefined ? { disputeFeeMinor: BigInt(data.disputeFeeMinor) } : {}),
+      };
+      if (Object.keys(fees).length > 0) await tx.repo(BusinessSettings).update({ businessId: business.id, livemode: tx.livemode }, fees);
       if (data.treasuryEnabled !== undefined) business.treasuryEnabled = data.treasuryEnabled;
       return tx.repo(Business).save(business);
     });
