@@ -75,10 +75,15 @@ export async function benchPayments(runtime: Runtime) {
     console.log(`baseline: ${baselinePerSecond.toFixed(0)} charges/s replaying those ${statements.length} statements on raw pg, ${CLIENTS} connections`);
     console.log(`ratio:    ${(restPerSecond / baselinePerSecond).toFixed(2)} of the baseline`);
 
-    // The dashboard list: 50 newest payments, a refund on every other one.
+    // The dashboard list: 50 newest payments, a refund on every other one, a customer profile for every third payer.
     const recent = await core.payments.listPage(merchant, { limit: 50 });
-    for (const payment of recent.items.filter((_payment, index) => index % 2 === 0)) {
-      await core.payments.refund(merchant, payment.id, { amount: '0.50' });
+    const profiled = new Set<string>();
+    for (const [index, payment] of recent.items.entries()) {
+      if (index % 2 === 0) await core.payments.refund(merchant, payment.id, { amount: '0.50' });
+      if (index % 3 === 0 && !profiled.has(payment.email)) {
+        profiled.add(payment.email);
+        await core.customers.create(merchant, { email: payment.email, firstName: `Payer ${index}` });
+      }
     }
     const listBody = JSON.stringify({ query: PAYMENTS_QUERY });
     const listOnce = async () => {
@@ -90,7 +95,7 @@ export async function benchPayments(runtime: Runtime) {
     let rows = 0;
     const listStatements = await captureStatements(async () => { rows = await listOnce(); });
     const list = await load({ url: `${base}/graphql`, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: SECONDS, body: listBody });
-    console.log(`graphql:  ${list.perSecond.toFixed(0)} payments-list requests/s (${rows} rows with refunds and disputes, ${LIST_CLIENTS} clients, statuses ${JSON.stringify(list.statuses)}), p50 ${list.p50.toFixed(1)} ms, p99 ${list.p99.toFixed(1)} ms`);
+    console.log(`graphql:  ${list.perSecond.toFixed(0)} payments-list requests/s (${rows} rows with customer, refunds and disputes, ${LIST_CLIENTS} clients, statuses ${JSON.stringify(list.statuses)}), p50 ${list.p50.toFixed(1)} ms, p99 ${list.p99.toFixed(1)} ms`);
     console.log(`graphql:  ${listStatements.length} SQL statements per request: ${listStatements.map((statement) => statement.text.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}`);
   } finally {
     await pool.end();
