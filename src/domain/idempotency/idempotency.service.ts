@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ErrorCode } from '../shared/errors';
-import { SecretBox, sha256Hex } from '../shared/crypto';
+import { SecretBox } from '../shared/crypto';
 
 export type IdempotencyOutcome =
   | { kind: 'proceed'; recordId: string }
@@ -34,7 +34,8 @@ export class IdempotencyService {
         'Idempotency-Key': ['must be between 1 and 255 characters'],
       });
     }
-    const requestHash = sha256Hex(`${request.method}\n${request.path}\n${request.body}`);
+    // Keyed: the body may carry card data, and an unkeyed hash of it could be brute-forced.
+    const requestHash = this.box.mac(`${request.method}\n${request.path}\n${request.body}`);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const inserted: Array<{ id: string }> = await dataSource.query(
         `INSERT INTO idempotency_keys (scope, key, method, path, request_hash, state, expires_at)

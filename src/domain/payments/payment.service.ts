@@ -58,8 +58,12 @@ export interface CardPaymentRequest {
   customerId?: string | null;
   source?: PaymentSource;
   sourceId?: string | null;
-  /** Same key within the window returns the same payment. */
-  dedupeKey?: string | null;
+  /**
+   * The charge's parameters other than the card: the same parameters and the same card within the
+   * window return the same payment. The card counts by its fingerprint and expiry (never its number
+   * or CVV), a token or saved card by its id, which belongs in these parameters.
+   */
+  dedupe?: unknown[] | null;
   ipAddress?: string | null;
   metadata?: Record<string, unknown> | null;
 }
@@ -166,7 +170,7 @@ export class PaymentService {
     if (data.card) {
       const details = data.card as CardDetails;
       card = { details };
-      instrument = [details.number, details.expiryMonth, details.expiryYear, details.cvv];
+      instrument = [];
     } else if (data.token !== undefined) {
       const token = data.token;
       card = { redeem: (tx) => redeemCardToken(tx, token) };
@@ -178,10 +182,8 @@ export class PaymentService {
       email ??= customer.email;
       customerId = customer.id;
     }
-    const dedupeKey = crypto.createHash('sha256')
-      .update(JSON.stringify([amount.toString(), currency, ...instrument, email, data.metadata ?? null]))
-      .digest('base64url');
-    return this.createCardPayment(ctx, { amount, currency, email: email!, card, customerId, dedupeKey, ipAddress, metadata: data.metadata ?? null });
+    const dedupe = [amount.toString(), currency, ...instrument, email, data.metadata ?? null];
+    return this.createCardPayment(ctx, { amount, currency, email: email!, card, customerId, dedupe, ipAddress, metadata: data.metadata ?? null });
   }
 
   /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
@@ -194,12 +196,15 @@ export class PaymentService {
     const acquirer = this.acquirerFor(ctx);
     const given = 'details' in request.card ? await acquirer.vault(request.card.details) : 'vaulted' in request.card ? request.card.vaulted : null;
     const paymentMethodId = 'vaulted' in request.card ? request.card.paymentMethodId ?? null : null;
+    const dedupeKey = request.dedupe
+      ? crypto.createHash('sha256').update(JSON.stringify([...request.dedupe, given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null])).digest('base64url')
+      : null;
     const { payment, proceed, card } = await inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
-      if (request.dedupeKey) {
-        await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${request.dedupeKey}`]);
+      if (dedupeKey) {
+        await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${dedupeKey}`]);
         const existing = await tx.repo(Payment).createQueryBuilder('payment')
-          .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: request.dedupeKey })
+          .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: dedupeKey })
           .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
           .orderBy('payment.created_at', 'DESC')
           .getOne();
@@ -227,7 +232,7 @@ export class PaymentService {
         cardProviderRef: card.providerRef,
         source: request.source ?? PaymentSource.API,
         sourceId: request.sourceId ?? null,
-        dedupeKey: request.dedupeKey ?? null,
+        dedupeKey,
         ipAddress: request.ipAddress ?? null,
         metadata: request.metadata ?? null,
       }));

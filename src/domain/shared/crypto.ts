@@ -39,6 +39,11 @@ export class SecretBox {
     this.key = crypto.createHash('sha256').update(masterKey).digest();
   }
 
+  /** Keyed digest (HMAC-SHA256, hex): for fingerprints of requests that may carry card data. */
+  mac(value: string): string {
+    return crypto.createHmac('sha256', this.key).update(value, 'utf8').digest('hex');
+  }
+
   seal(plaintext: string): string {
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
