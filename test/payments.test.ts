@@ -381,5 +381,10 @@ describe('dispute list and detail', () => {
     expect((await server.request('GET', '/api/v1/business/disputes', { headers: { 'x-api-key': stranger.apiKey } })).body.data.total).toBe(0);
     const gql = await server.graphql('query($id: ID!) { dispute(id: $id) { status amount { amount } } }', { id: opened[1] }, headers);
     expect(gql.body.data.dispute).toEqual({ status: 'OPEN', amount: { amount: '11.00' } });
+    const listed = await server.graphql('{ all: disputes(first: 1) { edges { node { id } } pageInfo { hasNextPage } } won: disputes(status: WON) { edges { node { id } } } }', {}, headers);
+    expect(listed.body.data.all).toEqual({ edges: [{ node: { id: opened[1] } }], pageInfo: { hasNextPage: true } });
+    expect(listed.body.data.won.edges).toEqual([{ node: { id: opened[0] } }]);
+    const theirs = await server.graphql('{ disputes { edges { node { id } } } }', {}, { 'x-api-key': stranger.apiKey });
+    expect(theirs.body.data.disputes.edges).toEqual([]);
   });
 });

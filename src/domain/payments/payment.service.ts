@@ -530,6 +530,15 @@ export class PaymentService {
     return offsetPage(disputes, filters.page, filters.limit);
   }
 
+  /** GraphQL connection of disputes, newest first; the cursor carries the status filter. */
+  async disputeConnection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<Dispute>> {
+    ctx.requireRole(...ALL_ROLES);
+    const filters = parseInput(disputeListSchema, input ?? {});
+    const disputes = newestFirst(ctx, Dispute, 'dispute');
+    if (filters.status) disputes.andWhere('dispute.status = :status', { status: filters.status });
+    return keysetPage(disputes, 'dispute', request, { status: filters.status });
+  }
+
   async dispute(ctx: RequestContext, disputeId: string): Promise<Dispute> {
     ctx.requireRole(...ALL_ROLES);
     const dispute = isUuid(disputeId)

@@ -1,9 +1,10 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PaymentChange, Topic } from '../../domain/events/pubsub';
+import { DisputeStatus } from '../../domain/payments/payment.entities';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Customer } from '../customers/customer.types';
-import { ChargeCardInput, Dispute, DisputeResult, Payment, PaymentConnection, PaymentFilter, Refund, RefundResult } from './payment.types';
+import { ChargeCardInput, Dispute, DisputeConnection, DisputeResult, Payment, PaymentConnection, PaymentFilter, Refund, RefundResult } from './payment.types';
 
 /** Card payments for the dashboard: the same operations as /api/v1/business/payment(s). */
 @Resolver(() => Payment)
@@ -25,6 +26,20 @@ export class PaymentResolver {
   @Query(() => Payment)
   async payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment> {
     return Payment.from(await context.core.payments.get(caller(context), id));
+  }
+
+  @Query(() => DisputeConnection, {
+    name: 'disputes',
+    description: 'Disputes of the active business and mode, newest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async disputeList(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => DisputeStatus, { nullable: true }) status?: DisputeStatus,
+  ): Promise<DisputeConnection> {
+    return toConnection(await context.core.payments.disputeConnection(caller(context), { status }, { first, after }), Dispute.from);
   }
 
   @Query(() => Dispute)

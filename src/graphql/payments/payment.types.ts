@@ -101,6 +101,9 @@ export class Dispute {
   }
 }
 
+@ObjectType()
+export class DisputeConnection extends Connection(Dispute, 'Dispute') {}
+
 @ObjectType({ description: 'A refund and the payment after it' })
 export class RefundResult {
   @Field(() => Refund) refund: Refund;
