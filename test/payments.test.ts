@@ -1,5 +1,6 @@
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
-import { CARDS, card, charge, chargingMerchant, eventsOf, expectLedgerBalanced, walletBalance } from './support/payments';
+import { RequestContext } from '../src/domain/shared/context';
+import { CARDS, card, charge, chargingMerchant, eventsOf, expectLedgerBalanced, waitFor, walletBalance } from './support/payments';
 
 /** Interface document: Create a server-to-server charge, Sandbox card outcomes, payment.* events. */
 describe('server-to-server card charges', () => {
@@ -139,6 +140,28 @@ describe('server-to-server card charges', () => {
     await server.runtime.dataSource.query(`UPDATE payments SET created_at = created_at - interval '61 seconds' WHERE id = $1`, [first.body.data.id]);
     const second = await charge(server, merchant, body());
     expect(second.body.data.paymentId).not.toBe(first.body.data.paymentId);
+  });
+
+  test('a payment left PENDING by a charge interrupted at the acquirer is authorized again by the recovery sweep', async () => {
+    const merchant = await chargingMerchant(server);
+    const { core } = server.runtime;
+    const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
+    const acquirer = (core.payments as any).acquirers.test;
+    const authorize = acquirer.authorize;
+    acquirer.authorize = () => new Promise(() => undefined); // the process dies while the acquirer answers
+    void core.payments.charge(ctx, body());
+    const rows = await waitFor(
+      () => server.runtime.dataSource.query(`SELECT id, status FROM payments WHERE business_id = $1`, [merchant.businessId]),
+      (found: any[]) => found.length === 1);
+    acquirer.authorize = authorize;
+    expect(rows[0].status).toBe('PENDING');
+    const system = RequestContext.system(server.runtime.dataSource, 'test');
+    await core.payments.reconcilePending(system, 3600);
+    expect((await server.runtime.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [rows[0].id]))[0].status).toBe('PENDING');
+    expect(await core.payments.reconcilePending(system, 0)).toBeGreaterThanOrEqual(1);
+    expect((await server.runtime.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [rows[0].id]))[0].status).toBe('COMPLETED');
+    expect((await eventsOf(server, merchant.businessId)).map((event) => event.type)).toEqual(['payment.created', 'payment.completed']);
+    await expectLedgerBalanced(server);
   });
 
   test('live mode without a configured acquirer refuses the charge and writes nothing', async () => {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
 import { DELIVER_WEBHOOK_TASK } from '../domain/webhooks/webhook.service';
-import { COMPLETE_3DS_TASK, SETTLE_PAYMENT_TASK } from '../domain/payments/payment.service';
+import { COMPLETE_3DS_TASK, RECONCILE_PENDING_TASK, SETTLE_PAYMENT_TASK } from '../domain/payments/payment.service';
 import { EXPIRE_CHECKOUT_SESSION_TASK, RECONCILE_CHECKOUT_SESSION_TASK } from '../domain/checkout/checkout.service';
 import { CHARGE_RECURRING_GIFT_TASK } from '../domain/recurring-gifts/recurring-gift.service';
 
@@ -39,6 +39,11 @@ export function taskList(core: Core): TaskList {
     [SETTLE_PAYMENT_TASK]: async (payload) => {
       const { paymentId } = payload as { paymentId: string };
       await core.payments.settleDue(RequestContext.system(core.dataSource, 'settlement'), paymentId);
+    },
+    /** Payments left PENDING by a process that died mid-charge get their acquirer answer. */
+    [RECONCILE_PENDING_TASK]: async (_payload, helpers) => {
+      const reconciled = await core.payments.reconcilePending(RequestContext.system(core.dataSource, 'payments'));
+      if (reconciled > 0) helpers.logger.warn(`reconciled ${reconciled} payment(s) left pending by an interrupted charge`);
     },
     /** The sandbox's automatic 3-D Secure challenge completion. */
     [COMPLETE_3DS_TASK]: async (payload) => {
@@ -79,6 +84,7 @@ const CRONTAB = [
   '0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys',
   '* * * * * release_stalled_jobs ?jobKey=release_stalled_jobs',
   '30 * * * * purge_expired_card_tokens ?jobKey=purge_expired_card_tokens',
+  `* * * * * ${RECONCILE_PENDING_TASK} ?jobKey=${RECONCILE_PENDING_TASK}`,
 ].join('\n');
 
 /**

@@ -21,6 +21,10 @@ import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, P
 
 export const SETTLE_PAYMENT_TASK = 'settle_payment';
 export const COMPLETE_3DS_TASK = 'complete_sandbox_3ds';
+export const RECONCILE_PENDING_TASK = 'reconcile_pending_payments';
+
+/** A payment still PENDING this long after creation lost its acquirer answer (the process died mid-charge). */
+export const PENDING_RECONCILE_AFTER_SECONDS = 120;
 
 /** The documented charge de-duplication window. */
 export const CHARGE_DEDUPE_WINDOW_SECONDS = 60;
@@ -253,6 +257,36 @@ export class PaymentService {
         outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
       }));
     return this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.PENDING]);
+  }
+
+  /**
+   * Recovery sweep (a job every minute): a payment left PENDING by a process that died between
+   * recording it and recording the acquirer's answer is authorized again. Acquirers take the payment
+   * id as the reference of the authorization, so asking again returns the first answer, never a
+   * second charge. Returns how many payments it settled the fate of.
+   */
+  async reconcilePending(system: RequestContext, olderThanSeconds = PENDING_RECONCILE_AFTER_SECONDS): Promise<number> {
+    const stale: Array<{ id: string; business_id: string; livemode: boolean }> = await system.em.query(
+      `SELECT id, business_id, livemode FROM payments WHERE status = 'PENDING' AND created_at < now() - make_interval(secs => $1)
+       ORDER BY created_at LIMIT 100`,
+      [olderThanSeconds],
+    );
+    let reconciled = 0;
+    for (const row of stale) {
+      const ctx = system.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
+      const acquirer = row.livemode ? this.acquirers.live : this.acquirers.test;
+      const payment = await ctx.repo(Payment).findOneOrFail({ where: { id: row.id } });
+      const authorization: Authorization = acquirer
+        ? await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment) })
+          .catch((error: unknown): Authorization => ({ outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}` }))
+        : { outcome: 'declined', reason: 'card_declined', message: 'No card acquirer is configured for this mode' };
+      await this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.PENDING])
+        .then(() => { reconciled += 1; })
+        .catch((error: unknown) => {
+          if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+        });
+    }
+    return reconciled;
   }
 
   /** The 3-D Secure completion: finishes a payment waiting for authentication. */
