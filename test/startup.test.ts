@@ -41,12 +41,28 @@ describe('npm start (the server process)', () => {
         headers: { 'x-api-key': apiKey!, 'x-request-id': 'log-check-1' },
       });
       expect(wallets.headers.get('x-request-id')).toBe('log-check-1');
+      // A hosted page's capability token stays out of the logs, and so does a card number posted to it.
+      const session = await fetch(`http://127.0.0.1:${port}/api/v1/business/checkout/session`, {
+        method: 'POST', headers: { 'x-api-key': apiKey!, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 5, currency: 'usd', customerEmail: 'log@example.com', successUrl: 'https://example.com/done' }),
+      });
+      const checkoutUrl: string = (await session.json()).data.checkoutUrl;
+      const checkoutToken = new URL(checkoutUrl).pathname.split('/').pop()!;
+      const hostedPath = `http://127.0.0.1:${port}/checkout/${checkoutToken}`;
+      expect((await fetch(hostedPath)).status).toBe(200);
+      await fetch(hostedPath, {
+        method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ number: '4000000000000002', expiryMonth: '12', expiryYear: '2031', cvv: '123' }).toString(),
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
       const requestLogs = first.output().slice(readyAt);
       expect(requestLogs).toMatch(/"reqId":"log-check-1"/);
       expect(requestLogs).not.toContain(apiKey!);
       expect(requestLogs).not.toContain(apiSecret!);
       expect(requestLogs).not.toContain('"accessToken"');
+      expect(requestLogs).toContain('/checkout/[redacted]');
+      expect(requestLogs).not.toContain(checkoutToken);
+      expect(requestLogs).not.toContain('4000000000000002');
 
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);

@@ -20,11 +20,21 @@ const REDACT = [
   '*.apiKey', '*.apiSecret', '*.password', '*.card', '*.number', '*.cvv', '*.secret', '*.token',
 ];
 
+/** Hosted pages carry their capability token in the path; logs keep the route, not the token. */
+const HOSTED_TOKEN = /^(\/(?:checkout(?:\/3ds)?|pay))\/[^/?#]+/;
+export const loggedUrl = (url: string) => url.replace(HOSTED_TOKEN, '$1/[redacted]');
+
 /** One HTTP server: GraphQL (HTTP + WebSocket), the REST layer, health and metrics. */
 export async function buildApp(core: Core, schema: GraphQLSchema): Promise<FastifyInstance> {
   const { config } = core;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: {
+        req: (request) => ({ method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+      },
+    },
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => {
