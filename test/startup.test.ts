@@ -46,7 +46,7 @@ describe('npm start (the server process)', () => {
         method: 'POST', headers: { 'x-api-key': apiKey!, 'content-type': 'application/json' },
         body: JSON.stringify({ amount: 5, currency: 'usd', customerEmail: 'log@example.com', successUrl: 'https://example.com/done' }),
       });
-      const checkoutUrl: string = (await session.json()).data.checkoutUrl;
+      const checkoutUrl: string = ((await session.json()) as { data: { checkoutUrl: string } }).data.checkoutUrl;
       const checkoutToken = new URL(checkoutUrl).pathname.split('/').pop()!;
       const hostedPath = `http://127.0.0.1:${port}/checkout/${checkoutToken}`;
       expect((await fetch(hostedPath)).status).toBe(200);

@@ -72,7 +72,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
   const fraud = new FraudService();
   const payments = new PaymentService(
-    { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs, publicBaseUrl: config.publicBaseUrl },
+    { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs },
     { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
     ledger,
     wallets,

@@ -34,7 +34,6 @@ export interface PaymentSettings {
   settlementDelaySeconds: number;
   /** Sandbox 3-D Secure challenges complete on their own after this long. */
   sandbox3dsAutoCompleteMs: number;
-  publicBaseUrl: string;
 }
 
 /** A charge about to be made, as fraud screening sees it (before the acquirer is called). */
