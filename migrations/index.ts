@@ -1,4 +1,4 @@
-import { PendingPaymentsIndex1795345920974 } from './1795345920974-PendingPaymentsIndex';
+import { PaymentIndexes1795346355914 } from './1795346355914-PaymentIndexes';
 import { CustomersTokensFraud1795343224636 } from './1795343224636-CustomersTokensFraud';
 import { Checkout1795343595863 } from './1795343595863-Checkout';
 import { Payments1795342909720 } from './1795342909720-Payments';
@@ -15,5 +15,5 @@ export const migrations: Function[] = [
   TreasuryWebhookEndpoints1795343101160,
   CustomersTokensFraud1795343224636,
   Checkout1795343595863,
-  PendingPaymentsIndex1795345920974,
+  PaymentIndexes1795346355914,
 ];

@@ -1,3 +1,4 @@
+import { PaymentSource } from '../src/domain/payments/payment.entities';
 import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
 import { TestServer, startTestServer } from './support/harness';
 import { CARDS, FUTURE_YEAR, api, cardForm, createSession, eventsOf, page, pathOf, waitFor } from './support/checkout';
@@ -201,6 +202,26 @@ describe('hosted checkout sessions (REST)', () => {
       expect(await eventsOf(server, merchant.businessId, 'payment_link.session.completed')).toHaveLength(1);
       const after = await page(server, 'GET', pathOf(session.checkoutUrl));
       expect(after.status).toBe(303);
+    });
+
+    test('a payment the session made but never recorded (process died after the charge) is adopted on resubmit, not charged again', async () => {
+      const merchant = await server.signUp();
+      const session = await createSession(server, merchant);
+      const { core } = server.runtime;
+      const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
+      const orphan = await core.payments.createCardPayment(ctx, {
+        amount: 2500n, currency: 'USD', email: 'payer@example.com', card: { details: { number: CARDS.success, expiryMonth: 12, expiryYear: Number(FUTURE_YEAR), cvv: '123' } },
+        source: PaymentSource.CHECKOUT_SESSION, sourceId: session.id,
+      });
+      expect(orphan.status).toBe('COMPLETED');
+      const resubmit = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success));
+      expect(resubmit.status).toBe(303);
+      expect(resubmit.location!.startsWith('https://shop.example.com/thanks')).toBe(true);
+      const [{ n }] = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payments WHERE source_id = $1`, [session.id]);
+      expect(n).toBe(1);
+      const read = (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
+      expect(read).toMatchObject({ status: 'COMPLETED', paymentId: orphan.id });
+      expect(await eventsOf(server, merchant.businessId, 'payment_link.session.completed')).toHaveLength(1);
     });
 
     test('a declined card re-renders the form with the reason (402), never echoing the card number; the session stays OPEN', async () => {

@@ -248,6 +248,15 @@ export class CheckoutService {
         return this.form(tx, session, { status: 400, errors, message: 'Please correct the highlighted fields.', values });
       }
       if (this.claimed(session)) return { kind: 'processing', view: await this.viewOf(tx, session) };
+      // A payment of this session that was never linked to it (the process died after the charge):
+      // adopt it instead of charging the payer again.
+      const taken = await this.payments.takenFor(tx, PaymentSource.CHECKOUT_SESSION, session.id);
+      if (taken && taken.id !== session.attemptPaymentId) {
+        session.attemptPaymentId = taken.id;
+        await tx.repo(CheckoutSession).save(session);
+        if (taken.status === PaymentStatus.PENDING) return { kind: 'processing', view: await this.viewOf(tx, session) };
+        return this.afterAttempt(tx, session, taken, values);
+      }
       session.claimedUntil = new Date(Date.now() + CLAIM_MS);
       session.recurringOptIn = values.recurring === true;
       await tx.repo(CheckoutSession).save(session);

@@ -41,6 +41,7 @@ export enum PaymentSource {
 @Index('ix_payments_dedupe', ['businessId', 'livemode', 'dedupeKey', 'createdAt'])
 @Index('ix_payments_fingerprint_created', ['livemode', 'cardFingerprint', 'createdAt'])
 @Index('ix_payments_pending_created', ['createdAt'], { where: `"status" = 'PENDING'` })
+@Index('ix_payments_source', ['sourceId', 'createdAt'])
 export class Payment {
   @PrimaryGeneratedColumn('uuid') id: string;
 

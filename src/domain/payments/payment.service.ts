@@ -581,6 +581,17 @@ export class PaymentService {
     return dispute;
   }
 
+  /**
+   * The newest payment a source (a checkout session, …) already made or still has in flight, if
+   * any: PENDING, REQUIRES_ACTION, COMPLETED or SETTLED (a failed or fully refunded one does not count).
+   */
+  async takenFor(ctx: RequestContext, source: PaymentSource, sourceId: string): Promise<Payment | null> {
+    return newestFirst(ctx, Payment, 'payment')
+      .andWhere('payment.source = :source AND payment.source_id = :sourceId', { source, sourceId })
+      .andWhere('payment.status NOT IN (:...over)', { over: [PaymentStatus.FAILED, PaymentStatus.REFUNDED] })
+      .getOne();
+  }
+
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {
     if (paymentIds.length === 0) return [];
     return ctx.repo(Refund).createQueryBuilder('refund')
