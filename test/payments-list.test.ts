@@ -108,6 +108,29 @@ describe('payments list, detail and live status', () => {
     expect(invalid.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { 'card.number': expect.any(Array) } });
   });
 
+  test('GraphQL 3-D Secure completion, sandbox settlement and disputes; another business gets NOT_FOUND', async () => {
+    const owner = await chargingMerchant(server);
+    const stranger = await chargingMerchant(server);
+    const payment = (await charge(server, owner, { amount: 40, currency: 'usd', card: card(CARDS.threeDsSuccess), email: 'g@example.com' })).body.data;
+    const complete = 'mutation($id: ID!) { completeThreeDSecure(paymentId: $id) { status threeDSecure } }';
+    expect((await server.graphql(complete, { id: payment.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
+    expect((await server.graphql(complete, { id: payment.id }, as(owner))).body.data.completeThreeDSecure).toEqual({ status: 'COMPLETED', threeDSecure: 'succeeded' });
+    const settle = 'mutation($id: ID!) { sandboxSettlePayment(paymentId: $id) { status fee { amount } } }';
+    expect((await server.graphql(settle, { id: payment.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
+    expect((await server.graphql(settle, { id: payment.id }, as(owner))).body.data.sandboxSettlePayment).toEqual({ status: 'SETTLED', fee: { amount: '1.46' } });
+    await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: as(owner), body: { currency: 'usd', amount: '50.00' } });
+    const open = 'mutation($id: ID!) { sandboxOpenDispute(paymentId: $id, reason: "product_not_received") { dispute { id status reason amount { amount } fee { amount } } payment { amountDisputed { amount } } } }';
+    expect((await server.graphql(open, { id: payment.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
+    const opened = (await server.graphql(open, { id: payment.id }, as(owner))).body.data.sandboxOpenDispute;
+    expect(opened).toMatchObject({ dispute: { status: 'OPEN', reason: 'product_not_received', amount: { amount: '40.00' }, fee: { amount: '15.00' } }, payment: { amountDisputed: { amount: '40.00' } } });
+    const resolve = 'mutation($id: ID!) { sandboxResolveDispute(disputeId: $id, won: true) { dispute { status } payment { amountDisputed { amount } } } }';
+    expect((await server.graphql(resolve, { id: opened.dispute.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
+    expect((await server.graphql(resolve, { id: opened.dispute.id }, as(owner))).body.data.sandboxResolveDispute).toEqual({ dispute: { status: 'WON' }, payment: { amountDisputed: { amount: '0.00' } } });
+    const badReason = await server.graphql('mutation($id: ID!) { sandboxOpenDispute(paymentId: $id, reason: "") { dispute { id } } }', { id: payment.id }, as(owner));
+    expect(badReason.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    await expectLedgerBalanced(server);
+  });
+
   test("paymentUpdated delivers the subscriber's payment status changes and nothing of another business", async () => {
     const stranger = await chargingMerchant(server);
     const mine = collect(server.subscribe({ 'x-api-key': merchant.apiKey }), 'subscription { paymentUpdated { id status } }', 3);
