@@ -9,7 +9,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const major = (minor: bigint, currency: string) => toMajor(minor, currency);
 
 /** The payment resource of the REST face (the document leaves its fields open; docs/rest-api.md lists them). */
-export const paymentJson = (payment: Payment, publicBaseUrl: string) => ({
+export const paymentJson = (payment: Payment) => ({
   id: payment.id,
   paymentId: payment.id,
   object: 'payment',
@@ -30,7 +30,7 @@ export const paymentJson = (payment: Payment, publicBaseUrl: string) => ({
   failureMessage: payment.failureMessage,
   threeDSecure: payment.threeDSecure,
   nextAction: payment.status === PaymentStatus.REQUIRES_ACTION
-    ? { type: 'three_d_secure', redirectUrl: `${publicBaseUrl}/checkout/3ds/${payment.id}`, complete: `POST /api/v1/business/payments/${payment.id}/3ds/complete` }
+    ? { type: 'three_d_secure', complete: `POST /api/v1/business/payments/${payment.id}/3ds/complete` }
     : null,
   source: payment.source,
   sourceId: payment.sourceId,
@@ -79,9 +79,8 @@ type ById = { Params: { id: string } };
 /** Charges, payments, refunds, 3-D Secure completion, and the sandbox's settlement and dispute helpers. */
 export function paymentRoutes(app: FastifyInstance, core: Core) {
   const payments = core.payments;
-  const base = core.config.publicBaseUrl;
   const withDetail = async (ctx: ReturnType<typeof authenticated>, payment: Payment) => ({
-    ...paymentJson(payment, base),
+    ...paymentJson(payment),
     refunds: (await payments.refundsOf(ctx, [payment.id])).map(refundJson),
     disputes: (await payments.disputesOf(ctx, [payment.id])).map(disputeJson),
   });
@@ -89,12 +88,12 @@ export function paymentRoutes(app: FastifyInstance, core: Core) {
   app.post('/api/v1/business/payment/charge', async (request, reply) => {
     const payment = await payments.charge(authenticated(request), request.body, request.ip);
     reply.status(201);
-    return success(paymentJson(payment, base));
+    return success(paymentJson(payment));
   });
 
   app.get<{ Querystring: Record<string, string> }>('/api/v1/business/payments', async (request) => {
     const page = await payments.listPage(authenticated(request), request.query);
-    return success({ items: page.items.map((payment) => paymentJson(payment, base)), total: page.total, page: page.page, limit: page.limit });
+    return success({ items: page.items.map(paymentJson), total: page.total, page: page.page, limit: page.limit });
   });
 
   app.get<ById>('/api/v1/business/payments/:id', async (request) => {
@@ -103,12 +102,12 @@ export function paymentRoutes(app: FastifyInstance, core: Core) {
   });
 
   app.post<ById>('/api/v1/business/payments/:id/3ds/complete', async (request) =>
-    success(paymentJson(await payments.completeThreeDSecure(authenticated(request), request.params.id), base)));
+    success(paymentJson(await payments.completeThreeDSecure(authenticated(request), request.params.id))));
 
   app.post<ById>('/api/v1/business/payments/:id/refunds', async (request, reply) => {
     const { refund, payment } = await payments.refund(authenticated(request), request.params.id, request.body);
     reply.status(201);
-    return success({ ...refundJson(refund), payment: paymentJson(payment, base) });
+    return success({ ...refundJson(refund), payment: paymentJson(payment) });
   });
 
   app.get<ById>('/api/v1/business/payments/:id/refunds', async (request) => {
@@ -127,16 +126,16 @@ export function paymentRoutes(app: FastifyInstance, core: Core) {
     success(disputeJson(await payments.dispute(authenticated(request), request.params.id))));
 
   app.post<ById>('/api/v1/business/sandbox/payments/:id/settle', async (request) =>
-    success(paymentJson(await payments.sandboxSettle(authenticated(request), request.params.id), base)));
+    success(paymentJson(await payments.sandboxSettle(authenticated(request), request.params.id))));
 
   app.post<ById>('/api/v1/business/sandbox/payments/:id/dispute', async (request, reply) => {
     const { dispute, payment } = await payments.sandboxOpenDispute(authenticated(request), request.params.id, request.body);
     reply.status(201);
-    return success({ ...disputeJson(dispute), payment: paymentJson(payment, base) });
+    return success({ ...disputeJson(dispute), payment: paymentJson(payment) });
   });
 
   app.post<ById>('/api/v1/business/sandbox/disputes/:id/resolve', async (request) => {
     const { dispute, payment } = await payments.sandboxResolveDispute(authenticated(request), request.params.id, request.body);
-    return success({ ...disputeJson(dispute), payment: paymentJson(payment, base) });
+    return success({ ...disputeJson(dispute), payment: paymentJson(payment) });
   });
 }
