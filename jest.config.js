@@ -6,8 +6,8 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],
   },
-  globalSetup: '<rootDir>/test/support/global-setup.mjs',
-  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ConfigError } from './startup-error';
 
 /**
  * The one configuration object, read once from the environment.
@@ -10,6 +11,10 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   embeddedPgPort: number;
+  /** Where a root start keeps the embedded PostgreSQL's binaries and data (src/db/embedded.ts). */
+  systemDir: string;
+  /** The unprivileged account that runs the embedded PostgreSQL when Tessera runs as root. */
+  embeddedPgSystemUser: string;
   masterKey: string | undefined;
   jwtSecret: string | undefined;
   jwtTtlSeconds: number;
@@ -48,7 +53,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`Configuration error: ${name} must be a non-negative integer, got "${raw}"`);
+    throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   }
   return value;
 }
@@ -64,12 +69,39 @@ function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): 
   if (raw === undefined || raw === '') return fallback;
   const values = raw.split(',').map((item) => Number(item.trim()));
   if (values.some((value) => !Number.isFinite(value) || value < 0)) {
-    throw new Error(`Configuration error: ${name} must be a comma-separated list of non-negative seconds, got "${raw}"`);
+    throw new ConfigError(`${name} must be a comma-separated list of non-negative seconds, got "${raw}"`);
   }
   return values;
 }
 
+function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return raw.replace(/\/+$/, '');
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(`${name} must be an absolute http(s) URL such as https://pay.example.com, got "${raw}"`);
+}
+
+/** A production start refuses defaults that are only safe on a developer's machine. */
+function requireInProduction(env: NodeJS.ProcessEnv) {
+  if (env.NODE_ENV !== 'production') return;
+  const missing = [
+    ['TESSERA_MASTER_KEY', 'it encrypts API secrets at rest'],
+    ['JWT_SECRET', 'it signs access tokens'],
+    ['PUBLIC_BASE_URL', 'checkout and payment links must not point payers at localhost'],
+  ].filter(([name]) => !env[name]);
+  if (missing.length === 0) return;
+  const names = missing.map(([name]) => name).join(', ');
+  const reasons = missing.map(([name, reason]) => `${name}: ${reason}`).join('; ');
+  throw new ConfigError(`NODE_ENV=production requires ${names} to be set (${reasons}). See README.md, Configuration.`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  requireInProduction(env);
   const port = int(env, 'PORT', 4000);
   const dataDir = path.resolve(env.TESSERA_DATA_DIR || '.data');
   return {
@@ -78,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
+    systemDir: path.resolve(env.TESSERA_SYSTEM_DIR || '/var/lib/tessera'),
+    embeddedPgSystemUser: env.EMBEDDED_PG_SYSTEM_USER || 'postgres',
     masterKey: env.TESSERA_MASTER_KEY || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     jwtTtlSeconds: 3600,
@@ -90,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576),
     idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24),
-    publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}`,
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}`,
     seedSandboxBusiness: bool(env, 'SEED_SANDBOX_BUSINESS', true),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
     workerInProcess: bool(env, 'WORKER_IN_PROCESS', true),

@@ -4,6 +4,7 @@ import { buildTesseraSchema } from './graphql/schema';
 import { buildApp } from './http/app';
 import { startWorker, stopWorker } from './jobs/worker';
 import { openRuntime, seedSandboxBusiness } from './runtime';
+import { StartupError, startupFailureLine } from './startup-error';
 
 async function main() {
   const config = loadConfig();
@@ -56,11 +57,18 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (worker) await stopWorker(worker);
+    await runtime.close();
+    throw new StartupError(`Port ${config.port} on ${config.host} is in use by another program. Stop it or set PORT to a free port.`);
+  }
   say(`Ready on http://localhost:${config.port} (GraphQL at /graphql, REST at /api/v1)`);
 }
 
 main().catch((error) => {
-  process.stderr.write(`[tessera] failed to start: ${(error as Error).stack ?? error}\n`);
+  process.stderr.write(`[tessera] ${startupFailureLine(error)}\n`);
   process.exit(1);
 });

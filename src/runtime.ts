@@ -23,18 +23,20 @@ export interface RuntimeOptions {
 }
 
 /**
- * Opens the database (DATABASE_URL, or the embedded PostgreSQL in `<dataDir>/pg`), runs pending
+ * Opens the database (DATABASE_URL, or the embedded PostgreSQL: `<dataDir>/pg`, or under the system directory when run as root), runs pending
  * migrations (Tessera's, then the job queue's) and wires the domain. Used by the server, the workers, the CLI and the tests.
  */
 export async function openRuntime(config: Config, { migrate = true, log = () => undefined }: RuntimeOptions = {}): Promise<Runtime> {
+  const secrets = resolveSecrets(config);
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    log(`Starting embedded PostgreSQL (data in ${config.dataDir}/pg, port ${config.embeddedPgPort})`);
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser, log,
+    });
+    log(`Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${new URL(embedded.url).port})`);
     databaseUrl = embedded.url;
   }
-  const secrets = resolveSecrets(config);
   const dataSource = createDataSource({ url: databaseUrl });
   try {
     await dataSource.initialize();

@@ -22,31 +22,43 @@ describe('event and delivery subscriptions', () => {
     await server.close();
   });
 
-  const fund = (merchant: TestMerchant) => server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
-    headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount: '2.50' },
+  const fund = (merchant: TestMerchant, amount = '2.50') => server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+    headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount },
   });
 
   test('eventCreated reaches the business that owns the event, and no other', async () => {
     const query = 'subscription { eventCreated { type mode data } }';
-    const ofA = collect(server.subscribe({ authorization: `Bearer ${a.token}` }), query, 2, 1500);
-    const ofB = collect(server.subscribe({ apiKey: b.apiKey }), query, 1, 1500);
+    const ofA = collect(server.subscribe({ authorization: `Bearer ${a.token}` }), query, 2);
+    const ofB = collect(server.subscribe({ apiKey: b.apiKey }), query, 1);
     await Promise.all([ofA.ready, ofB.ready]);
-    expect((await fund(a)).status).toBe(201);
-    const received = await ofA.done;
-    expect(received).toEqual([{ eventCreated: { type: 'wallet.funded', mode: 'TEST', data: expect.objectContaining({ amount: '2.50' }) } }]);
-    expect(await ofB.done).toEqual([]);
+    // In publication order: A, B, A. Each subscriber's first messages would show a leak.
+    expect((await fund(a, '2.50')).status).toBe(201);
+    expect((await fund(b, '0.75')).status).toBe(201);
+    expect((await fund(a, '0.25')).status).toBe(201);
+    const funded = (amount: string) => ({ eventCreated: { type: 'wallet.funded', mode: 'TEST', data: expect.objectContaining({ amount }) } });
+    expect(await ofA.done).toEqual([funded('2.50'), funded('0.25')]);
+    expect(await ofB.done).toEqual([funded('0.75')]);
   });
 
   test('webhookDeliveryUpdated shows a delivery created and then succeeded, to its own business only', async () => {
     await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': a.apiKey }, body: { webhookUrl: receiver.url('/a') } });
-    const query = 'subscription { webhookDeliveryUpdated { eventType status attemptCount responseStatus } }';
-    const ofA = collect(server.subscribe({ apiKey: a.apiKey }), query, 2, 5000);
-    const ofB = collect(server.subscribe({ apiKey: b.apiKey }), query, 1, 1500);
+    await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': b.apiKey }, body: { webhookUrl: receiver.url('/b') } });
+    const query = 'subscription { webhookDeliveryUpdated { id eventType status attemptCount responseStatus } }';
+    const ofA = collect(server.subscribe({ apiKey: a.apiKey }), query, 2);
+    const ofB = collect(server.subscribe({ apiKey: b.apiKey }), query, 1);
     await Promise.all([ofA.ready, ofB.ready]);
     expect((await fund(a)).status).toBe(201);
     const updates = (await ofA.done).map((update) => update.webhookDeliveryUpdated);
-    expect(updates.at(-1)).toEqual({ eventType: 'wallet.funded', status: 'succeeded', attemptCount: 1, responseStatus: 200 });
-    expect(updates.length).toBe(2);
-    expect(await ofB.done).toEqual([]);
+    expect(updates.map(({ id: _id, ...rest }) => rest)).toEqual([
+      { eventType: 'wallet.funded', status: 'pending', attemptCount: 0, responseStatus: null },
+      { eventType: 'wallet.funded', status: 'succeeded', attemptCount: 1, responseStatus: 200 },
+    ].slice(-updates.length));
+    expect(updates[0].id).toBe(updates[1].id);
+    // Published after both of A's updates: B's first message is its own delivery, never A's.
+    expect((await fund(b)).status).toBe(201);
+    const [ofBFirst] = (await ofB.done).map((update) => update.webhookDeliveryUpdated);
+    expect(ofBFirst.id).not.toBe(updates[0].id);
+    const deliveriesOfB = await server.request('GET', '/api/v1/events', { headers: { 'x-api-key': b.apiKey } });
+    expect(JSON.stringify(deliveriesOfB.body.data)).toContain(ofBFirst.id);
   });
 });

@@ -54,7 +54,7 @@ describe('npm start (the server process)', () => {
         method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ number: '4000000000000002', expiryMonth: '12', expiryYear: '2031', cvv: '123' }).toString(),
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await first.waitFor(/"method":"POST","url":"\/checkout\/\[redacted\]"[^\n]*\n(?:[^\n]*\n)*?[^\n]*"msg":"request completed"/);
       const requestLogs = first.output().slice(readyAt);
       expect(requestLogs).toMatch(/"reqId":"log-check-1"/);
       expect(requestLogs).not.toContain(apiKey!);
@@ -82,23 +82,25 @@ describe('npm start (the server process)', () => {
 
   test('without DATABASE_URL: starts the embedded PostgreSQL in the data directory and stops it on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-embedded-'));
-    fs.chmodSync(dataDir, 0o777);
+    const systemDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-system-'));
+    fs.chmodSync(systemDir, 0o755);
     const [port, pgPort] = [await freePort(), await freePort()];
     try {
       const server = spawnTs(MAIN, [], {
-        DATABASE_URL: undefined, TESSERA_DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort),
+        DATABASE_URL: undefined, TESSERA_DATA_DIR: dataDir, TESSERA_SYSTEM_DIR: systemDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort),
       });
       await server.waitFor(/Ready on/, 90_000);
-      expect(server.output()).toMatch(/Starting embedded PostgreSQL/);
-      expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+      const clusterDir = /Started embedded PostgreSQL \(data in (\S+), port (\d+)\)/.exec(server.output())![1];
+      expect(fs.existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(true);
       const health = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(health.status).toBe(200);
       server.child.kill('SIGTERM');
       expect({ exitCode: await server.exited, output: server.output() }).toEqual({ exitCode: 0, output: expect.stringContaining('Stopped') });
-      expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+      expect(fs.existsSync(path.join(clusterDir, 'postmaster.pid'))).toBe(false);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(systemDir, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { LedgerService } from '../domain/ledger/ledger.service';
 import { RequestContext } from '../domain/shared/context';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
+import { StartupError } from '../startup-error';
 
 const program = new Command();
 program.name('tessera').description('Tessera operator commands');
@@ -156,7 +157,7 @@ update.action(async (id: string, options: Record<string, boolean | number | unde
 });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof StartupError ? error.message : error instanceof Error ? error.message.split('\n')[0] : String(error);
   const details = (error as { fieldErrors?: unknown }).fieldErrors;
   process.stderr.write(`${JSON.stringify({ error: message, ...(details ? { errors: details } : {}) })}\n`);
   process.exitCode = 1;

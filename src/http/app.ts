@@ -62,7 +62,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(errorEnvelope(ErrorCode.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}`)));
 
-  registerMetrics(app);
+  registerMetrics(app, core.pubSub.listeners);
   registerRequestContext(app, core);
   await registerRateLimit(app, config);
   registerIdempotency(app, core);

@@ -1,8 +1,9 @@
 import { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SubscriptionListeners } from '../domain/events/pubsub';
 
-/** Prometheus metrics at /metrics: process defaults plus HTTP request counts and latencies. */
-export function registerMetrics(app: FastifyInstance) {
+/** Prometheus metrics at /metrics: process defaults, HTTP request counts and latencies, live subscriptions. */
+export function registerMetrics(app: FastifyInstance, listeners: SubscriptionListeners) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tessera_' });
   const duration = new Histogram({
@@ -17,6 +18,17 @@ export function registerMetrics(app: FastifyInstance) {
     help: 'HTTP requests by method, route and status',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
+  });
+
+  new Gauge({
+    name: 'tessera_graphql_subscription_listeners',
+    help: 'Open GraphQL subscriptions listening to each pub/sub topic of this process',
+    labelNames: ['topic'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [topic, count] of listeners.active()) this.set({ topic }, count);
+    },
   });
 
   app.addHook('onResponse', async (request, reply) => {

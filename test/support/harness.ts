@@ -12,6 +12,7 @@ import { RequestContext } from '../../src/domain/shared/context';
 import { buildApp } from '../../src/http/app';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
+import { SubscriptionListeners } from '../../src/domain/events/pubsub';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -137,6 +138,7 @@ export async function startTestServer(
     graphql: (query, variables, headers = {}) => request('POST', '/graphql', { body: { query, variables }, headers }),
     subscribe: (connectionParams) => {
       const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+      serverOfClient.set(client, runtime.core.pubSub.listeners);
       sockets.push(client);
       return client;
     },
@@ -211,12 +213,24 @@ export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => bo
   return value;
 }
 
+const serverOfClient = new WeakMap<WsClient, SubscriptionListeners>();
+const lastClaim = new WeakMap<SubscriptionListeners, number>();
+
 /**
- * Subscribes and gathers `count` results of a graphql-ws subscription (or whatever arrived after
- * `timeoutMs`). `ready` resolves once the server has had time to register the subscription.
+ * Subscribes and gathers `count` results of a graphql-ws subscription. `done` resolves as soon as
+ * `count` results arrived, or with what arrived by the deadline (the test's expectations judge it).
+ * `ready` resolves when the server's subscription listens, so nothing published after it is
+ * missed: each collect claims the next listener registration of the client's server.
+ * A test that expects a subscriber to see nothing of some events triggers, last, an event the
+ * subscriber does see: delivery is in order, so once it arrives anything wrongly sent before it
+ * would have arrived too.
  */
-export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = 3000): { done: Promise<T[]>; ready: Promise<void> } {
+export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = 15_000): { done: Promise<T[]>; ready: Promise<void>; received: T[] } {
+  const listeners = serverOfClient.get(client);
+  const claim = listeners ? Math.max(listeners.readyCount(), lastClaim.get(listeners) ?? 0) + 1 : 0;
+  if (listeners) lastClaim.set(listeners, claim);
   const results: T[] = [];
+  let settled = false;
   const done = new Promise<T[]>((resolve, reject) => {
     let unsubscribe: () => void = () => undefined;
     const timer = setTimeout(() => { unsubscribe(); resolve(results); }, timeoutMs);
@@ -230,6 +244,17 @@ export function collect<T = any>(client: WsClient, query: string, count: number,
       complete: () => { clearTimeout(timer); resolve(results); },
     });
   });
-  const ready = new Promise<void>((resolve) => setTimeout(resolve, 300));
-  return { done, ready };
+  const finished = done.then(() => undefined, () => undefined).finally(() => { settled = true; });
+  const listening = (async () => {
+    if (!listeners) throw new Error('collect(): only a client from server.subscribe() can tell when it listens');
+    const deadline = Date.now() + timeoutMs;
+    while (listeners.readyCount() < claim && !settled) {
+      if (Date.now() > deadline) throw new Error(`the subscription did not start listening within ${timeoutMs} ms`);
+      await sleep(5);
+    }
+  })();
+  // A subscription the server refuses never listens: its outcome is in `done`.
+  const ready = Promise.race([listening, finished]);
+  ready.catch(() => undefined); // only a test that awaits `ready` hears of its failure
+  return { done, ready, received: results };
 }

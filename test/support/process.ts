@@ -17,20 +17,28 @@ export const freePort = () =>
 export interface Spawned {
   child: ChildProcess;
   output: () => string;
+  /** What the process wrote to stderr alone. */
+  errorOutput: () => string;
   waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
   exited: Promise<number | null>;
 }
 
 /** Runs a TypeScript entry point of the project (through ts-node) as a real child process. */
-export function spawnTs(entry: string, args: string[], env: Record<string, string | undefined>): Spawned {
+export function spawnTs(
+  entry: string, args: string[], env: Record<string, string | undefined>,
+  options: { cwd?: string; uid?: number; gid?: number } = {},
+): Spawned {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry, ...args], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
+    uid: options.uid,
+    gid: options.gid,
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
   child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stderr!.on('data', (chunk) => { output += chunk; errors += chunk; });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
     new Promise<string>((resolve, reject) => {
@@ -44,5 +52,5 @@ export function spawnTs(entry: string, args: string[], env: Record<string, strin
         }
       }, 50);
     });
-  return { child, output: () => output, waitFor, exited };
+  return { child, output: () => output, errorOutput: () => errors, waitFor, exited };
 }

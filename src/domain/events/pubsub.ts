@@ -53,6 +53,41 @@ type Topics = {
   [Topic.PAYMENT]: [PaymentChange];
 };
 
+/** Who listens: the live subscriptions' listeners per topic (a metrics gauge), and how many ever became ready. */
+export interface SubscriptionListeners {
+  /** Listeners registered now, by topic. */
+  active(): Map<string, number>;
+  /** Listeners ever registered and able to receive; with Redis, once the channel subscription is confirmed. */
+  readyCount(): number;
+}
+
+interface ListenerTarget {
+  addEventListener(topic: string, listener: any): void;
+  removeEventListener(topic: string, listener: any): void;
+}
+
+/** Wraps an event target to keep the listener bookkeeping; `confirm` resolves once a topic's messages can arrive. */
+function withListenerCounts<T extends ListenerTarget>(target: T, confirm: (topic: string) => Promise<unknown> = async () => undefined) {
+  const active = new Map<string, number>();
+  let ready = 0;
+  const listeners: SubscriptionListeners = { active: () => new Map(active), readyCount: () => ready };
+  const counted: T = {
+    ...target,
+    addEventListener(topic: string, listener: unknown) {
+      target.addEventListener(topic, listener);
+      active.set(topic, (active.get(topic) ?? 0) + 1);
+      confirm(topic).then(() => { ready += 1; }, () => undefined);
+    },
+    removeEventListener(topic: string, listener: unknown) {
+      target.removeEventListener(topic, listener);
+      const left = (active.get(topic) ?? 1) - 1;
+      if (left > 0) active.set(topic, left);
+      else active.delete(topic);
+    },
+  };
+  return { target: counted, listeners };
+}
+
 const reportToStderr = (error: unknown) => console.error('[pubsub]', error instanceof Error ? error.message : error);
 
 /**
@@ -62,22 +97,31 @@ const reportToStderr = (error: unknown) => console.error('[pubsub]', error insta
  */
 export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown) => void = reportToStderr) {
   if (!redisUrl) {
-    return { pubSub: createPubSub<Topics>(), close: async () => undefined };
+    const local = new EventTarget();
+    const { target, listeners } = withListenerCounts({
+      addEventListener: (topic: string, listener: any) => local.addEventListener(topic, listener),
+      removeEventListener: (topic: string, listener: any) => local.removeEventListener(topic, listener),
+      dispatchEvent: (event: Event) => local.dispatchEvent(event),
+    });
+    return { pubSub: Object.assign(createPubSub<Topics>({ eventTarget: target as never }), { listeners }), close: async () => undefined };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   publishClient.on('error', onError);
   subscribeClient.on('error', onError);
   const redisTarget = createRedisEventTarget({ publishClient, subscribeClient });
+  // The library subscribes to a topic's channel without waiting; the same SUBSCRIBE again is
+  // answered after it, so its reply says the channel is live.
+  const { target: countedTarget, listeners } = withListenerCounts(redisTarget, (topic) => subscribeClient.subscribe(topic));
   const eventTarget: typeof redisTarget = {
-    ...redisTarget,
+    ...countedTarget,
     // The library's own dispatch leaves the publish promise unhandled, which would end the process.
     dispatchEvent(event) {
       publishClient.publish(event.type, JSON.stringify(event.detail)).catch(onError);
       return true;
     },
   };
-  const pubSub = createPubSub<Topics>({ eventTarget });
+  const pubSub = Object.assign(createPubSub<Topics>({ eventTarget }), { listeners });
   return {
     pubSub,
     close: async () => {
