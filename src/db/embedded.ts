@@ -483,6 +483,9 @@ function explainFailure(output: string, clusterDir: string, account: Account | n
   if (/could not bind IPv[46] address|Address already in use/.test(output)) {
     return new StartupError(`The embedded PostgreSQL's port is in use by another program (${line(/could not bind|already in use/)}). Stop that program or set EMBEDDED_PG_PORT to a free port.`);
   }
+  if (/pre-existing shared memory block .* is still in use/.test(output)) {
+    return new StartupError(`Processes of an earlier PostgreSQL server of ${clusterDir} are still running (it was stopped with kill -9). Wait a few seconds for them to exit, or stop them, then start again.`);
+  }
   if (/lock file "postmaster.pid" already exists/.test(output)) {
     return new StartupError(`Another PostgreSQL server already runs the data directory ${clusterDir}. Stop it, or set TESSERA_DATA_DIR to another directory.`);
   }
