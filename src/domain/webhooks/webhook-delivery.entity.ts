@@ -57,7 +57,17 @@ export class WebhookDelivery {
   /** The URL as configured when the event was recorded. */
   @Column('text') url: string;
 
+  /** The body as an object (jsonb: its key order is not kept; `requestBody` has the bytes). */
   @Column('jsonb') payload: WebhookPayload;
+
+  /**
+   * The exact body every attempt POSTs and signs (UTF-8 JSON text), written once when the delivery
+   * is created, so a receiver can verify a signature against the delivery as listed.
+   */
+  @Column('text') requestBody: string;
+
+  /** The headers of the latest attempt's request, signatures included; null before the first attempt and when the latest one sent nothing. */
+  @Column('jsonb', { nullable: true }) requestHeaders: Record<string, string> | null;
 
   @Column({ type: 'enum', enum: WebhookDeliveryStatus, enumName: 'webhook_delivery_status', default: WebhookDeliveryStatus.PENDING })
   status: WebhookDeliveryStatus;

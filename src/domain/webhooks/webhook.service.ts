@@ -45,8 +45,16 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
 /** The secrets an attempt signs with, or why it cannot be signed (and so is not sent). */
 type Signing = { secrets: SigningSecrets; unsignable?: never } | { secrets: null; unsignable: string };
 
+/** What a delivery sends: the body as an object, and the exact bytes of it every attempt POSTs. */
+interface DeliveryContent {
+  payload: WebhookPayload;
+  requestBody: string;
+}
+
 interface AttemptOutcome {
   ok: boolean;
+  /** The headers of the request made; null when none was (refused before sending). */
+  requestHeaders: Record<string, string> | null;
   responseStatus: number | null;
   responseBody: string | null;
   responseTimeMs: number;
@@ -77,9 +85,15 @@ export function signedHeaders(body: string, secrets: SigningSecrets, delivery: {
   };
 }
 
-/** The bytes every attempt sends: the stored payload, always serialized in the documented key order. */
+/** The body of a payload in the documented key order; serialized once per delivery and stored. */
 export const bodyOf = (payload: WebhookPayload) =>
   JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data });
+
+/** A new delivery's content, from the event (its data as recorded, in the event's transaction, or as stored). */
+const contentOf = (event: DomainEvent): DeliveryContent => {
+  const payload: WebhookPayload = { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data };
+  return { payload, requestBody: bodyOf(payload) };
+};
 
 /**
  * Webhook deliveries to the business's own `webhookUrl` of the event's mode and to its registered
@@ -121,7 +135,7 @@ export class WebhookService {
     return deliveries;
   }
 
-  /** Manual redelivery: a new delivery of the same event to the same URL, attempted at once. */
+  /** Manual redelivery: a new delivery of the same event to the same URL, with the same body bytes, attempted at once. */
   async redeliver(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
@@ -130,7 +144,8 @@ export class WebhookService {
         : null;
       if (!original) throw notFound('Webhook delivery');
       const event = await tx.repo(DomainEvent).findOneOrFail({ where: { id: original.eventId } });
-      return this.createDelivery(tx, event, { url: original.url, endpointId: original.endpointId, partnerId: original.partnerId }, null);
+      const target = { url: original.url, endpointId: original.endpointId, partnerId: original.partnerId };
+      return this.createDelivery(tx, event, target, null, { payload: original.payload, requestBody: original.requestBody });
     });
   }
 
@@ -185,7 +200,7 @@ export class WebhookService {
     return rows.map((row) => ({ url: row.url, endpointId: row.endpoint_id, partnerId: row.partner_id }));
   }
 
-  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null) {
+  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null, content = contentOf(event)) {
     const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
       businessId: event.businessId,
       livemode: event.livemode,
@@ -194,7 +209,8 @@ export class WebhookService {
       endpointId: target.endpointId,
       partnerId: target.partnerId,
       url: target.url,
-      payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
+      payload: content.payload,
+      requestBody: content.requestBody,
       status: WebhookDeliveryStatus.PENDING,
     }));
     await this.scheduleAttempt(tx, delivery.id, runAt);
@@ -218,7 +234,7 @@ export class WebhookService {
     const signing = await this.signingOf(ctx, delivery, attemptedAt);
     const outcome = signing.secrets
       ? await this.post(delivery, signing.secrets, attemptedAt)
-      : { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
+      : { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
     return inTransaction(ctx, async (tx) => {
       const attemptCount = delivery.attemptCount + 1;
       const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
@@ -231,6 +247,7 @@ export class WebhookService {
         attemptCount,
         lastAttemptAt: attemptedAt,
         nextRetryAt,
+        requestHeaders: outcome.requestHeaders,
         responseStatus: outcome.responseStatus,
         responseBody: outcome.responseBody,
         responseTimeMs: outcome.responseTimeMs,
@@ -272,13 +289,17 @@ export class WebhookService {
     );
   }
 
-  /** POSTs the delivery's body; a 2xx within the timeout (body included) is a success, anything else a failure. */
+  /**
+   * POSTs the delivery's stored body, byte for byte; a 2xx within the timeout (body included) is a
+   * success, anything else a failure.
+   */
   private async post(delivery: WebhookDelivery, secrets: SigningSecrets, sentAt: Date): Promise<AttemptOutcome> {
     const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url, this.settings.resolveHost) : null;
     if (refusal) {
-      return { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
+      return { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
     }
-    const body = bodyOf(delivery.payload);
+    const body = delivery.requestBody;
+    const headers = signedHeaders(body, secrets, delivery, sentAt);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.settings.timeoutMs);
     const started = performance.now();
@@ -286,7 +307,7 @@ export class WebhookService {
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
-        headers: signedHeaders(body, secrets, delivery, sentAt),
+        headers,
         body,
         redirect: 'manual',
         signal: abort.signal,
@@ -296,6 +317,7 @@ export class WebhookService {
       const ok = response.status >= 200 && response.status < 300;
       return {
         ok,
+        requestHeaders: headers,
         responseStatus: response.status,
         responseBody,
         responseTimeMs: elapsed(),
@@ -305,6 +327,7 @@ export class WebhookService {
       const refused = nonPublicAddressIn(error);
       return {
         ok: false,
+        requestHeaders: headers,
         responseStatus: null,
         responseBody: null,
         responseTimeMs: elapsed(),

@@ -20,13 +20,19 @@ export const webhookEndpointJson = (endpoint: WebhookEndpoint) => ({
   updatedAt: endpoint.updatedAt.toISOString(),
 });
 
-/** The documented webhook delivery resource; `partnerId` is set only on deliveries to a treasury endpoint. */
+/**
+ * The documented webhook delivery resource; `partnerId` is set only on deliveries to a treasury
+ * endpoint. Added to the documented fields: `requestBody`, the exact bytes sent and signed, and
+ * `requestHeaders`, the headers (signatures included) of the latest attempt.
+ */
 export const webhookDeliveryJson = (delivery: WebhookDelivery) => ({
   id: delivery.id,
   endpointId: delivery.endpointId,
   eventId: delivery.eventId,
   eventType: delivery.eventType,
   payload: delivery.payload,
+  requestBody: delivery.requestBody,
+  requestHeaders: delivery.requestHeaders,
   status: delivery.status,
   attemptCount: delivery.attemptCount,
   createdAt: delivery.createdAt.toISOString(),
