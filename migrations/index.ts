@@ -1,3 +1,4 @@
+import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
 import { WebhookDeliveryRequestBody1795430466968 } from './1795430466968-WebhookDeliveryRequestBody';
 import { PaymentIndexes1795346355914 } from './1795346355914-PaymentIndexes';
 import { CustomersTokensFraud1795343224636 } from './1795343224636-CustomersTokensFraud';
@@ -18,4 +19,5 @@ export const migrations: Function[] = [
   Checkout1795343595863,
   PaymentIndexes1795346355914,
   WebhookDeliveryRequestBody1795430466968,
+  WebhookDeliveryTarget1795430787467,
 ];

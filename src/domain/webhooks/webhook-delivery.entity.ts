@@ -14,6 +14,16 @@ export enum WebhookDeliveryStatus {
   PERMANENTLY_FAILED = 'permanently_failed',
 }
 
+/**
+ * What a delivery was addressed to: the business's own webhookUrl of the mode, or a registered
+ * endpoint (merchant or treasury). Kept apart from `endpointId`, which becomes null when an
+ * endpoint is deleted, so a deleted endpoint's deliveries never pass for the webhookUrl's.
+ */
+export enum WebhookDeliveryTarget {
+  WEBHOOK_URL = 'webhook_url',
+  ENDPOINT = 'endpoint',
+}
+
 /** The `{ event, timestamp, data }` body a delivery POSTs. */
 export interface WebhookPayload {
   event: string;
@@ -25,6 +35,7 @@ export interface WebhookPayload {
 @Entity('webhook_deliveries')
 @Index('ix_webhook_deliveries_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 @Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
+@Index('ix_webhook_deliveries_webhook_url_created', ['businessId', 'livemode', 'createdAt'], { where: `"target" = 'webhook_url'` })
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid') id: string;
 
@@ -40,6 +51,8 @@ export class WebhookDelivery {
   event?: DomainEvent;
 
   @Column('text') eventType: string;
+
+  @Column('text') target: WebhookDeliveryTarget;
 
   /** The registered endpoint it goes to; null for the business's own webhookUrl (or a deleted endpoint). */
   @Column('uuid', { nullable: true }) endpointId: string | null;

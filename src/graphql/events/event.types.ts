@@ -50,3 +50,6 @@ export class Event {
 
 @ObjectType()
 export class EventConnection extends Connection(Event, 'Event') {}
+
+@ObjectType()
+export class WebhookDeliveryConnection extends Connection(WebhookDelivery, 'WebhookDelivery') {}
