@@ -1,3 +1,5 @@
+import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
+import { WebhookDeliveryRequestBody1795430466968 } from './1795430466968-WebhookDeliveryRequestBody';
 import { PaymentIndexes1795346355914 } from './1795346355914-PaymentIndexes';
 import { CustomersTokensFraud1795343224636 } from './1795343224636-CustomersTokensFraud';
 import { Checkout1795343595863 } from './1795343595863-Checkout';
@@ -16,4 +18,6 @@ export const migrations: Function[] = [
   CustomersTokensFraud1795343224636,
   Checkout1795343595863,
   PaymentIndexes1795346355914,
+  WebhookDeliveryRequestBody1795430466968,
+  WebhookDeliveryTarget1795430787467,
 ];

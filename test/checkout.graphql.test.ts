@@ -37,6 +37,24 @@ describe('checkout, payment links, invoices and recurring gifts (GraphQL)', () =
       expect(rest.expiresAt).toBe(session.expiresAt);
     });
 
+    test('createCheckoutSession and createPaymentLink in live mode are UNPROCESSABLE while no live acquirer is configured; nothing is written', async () => {
+      const merchant = await server.signUp();
+      const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
+      const liveKey = live.body.data.createLiveCredentials.apiKey;
+      const session = await gql(liveKey, 'mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { id } }', {
+        input: { amount: '5.00', currency: 'usd', successUrl: 'https://shop.example.com/ok' },
+      });
+      expect(session.body.errors?.[0]).toMatchObject({ extensions: { code: 'UNPROCESSABLE' }, message: expect.stringContaining('No card acquirer is configured for live mode') });
+      const link = await gql(liveKey, 'mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { id } }', {
+        input: { name: 'Ticket', amount: '5.00', currency: 'usd' },
+      });
+      expect(link.body.errors?.[0].extensions.code).toBe('UNPROCESSABLE');
+      const rows = await server.runtime.dataSource.query(
+        `SELECT (SELECT count(*)::int FROM checkout_sessions WHERE business_id = $1) AS sessions, (SELECT count(*)::int FROM payment_links WHERE business_id = $1) AS links`,
+        [merchant.businessId]);
+      expect(rows[0]).toEqual({ sessions: 0, links: 0 });
+    });
+
     test('bad input is BAD_USER_INPUT with per-field errors, and nothing is written', async () => {
       const merchant = await server.signUp();
       const response = await gql(merchant, `mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { id } }`, {

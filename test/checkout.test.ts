@@ -108,6 +108,27 @@ describe('hosted checkout sessions (REST)', () => {
     expect((await api(server, other)('GET', '/api/v1/business/checkout/sessions')).body.data.total).toBe(0);
   });
 
+  test('a live session is refused when it is created (422 UNPROCESSABLE, as live charges are) on both paths while no live acquirer is configured; nothing is written', async () => {
+    const merchant = await server.signUp();
+    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveCall = api(server, live.body.data.createLiveCredentials.apiKey);
+    for (const path of ['/api/v1/business/checkout/session', '/api/v1/business/payment/session']) {
+      const refused = await liveCall('POST', path, { amount: 5, currency: 'usd', customerEmail: 'p@example.com', successUrl: 'https://shop.example.com/ok' });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toEqual({
+        success: false,
+        error: { code: 'UNPROCESSABLE', statusCode: 422, message: expect.stringContaining('No card acquirer is configured for live mode') },
+      });
+    }
+    // Validation still comes first: a bad body is a 400 on its fields, not the 422.
+    expect((await liveCall('POST', '/api/v1/business/checkout/session', { amount: 5 })).status).toBe(400);
+    const [{ n }] = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM checkout_sessions WHERE business_id = $1`, [merchant.businessId]);
+    expect(n).toBe(0);
+    expect((await liveCall('GET', '/api/v1/business/checkout/sessions')).body.data.total).toBe(0);
+    // Test mode is unaffected.
+    expect((await api(server, merchant)('POST', '/api/v1/business/checkout/session', { amount: 5, currency: 'usd', successUrl: 'https://shop.example.com/ok' })).status).toBe(201);
+  });
+
   test('the session list is newest first with page, limit, total and a status filter', async () => {
     const merchant = await server.signUp();
     const first = await createSession(server, merchant, { amount: 1 });
@@ -322,22 +343,6 @@ describe('hosted checkout sessions (REST)', () => {
       expect(submit.status).toBe(410);
       const [{ n }] = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payments WHERE source_id = $1`, [session.id]);
       expect(n).toBe(0);
-    });
-
-    test('live mode without a live acquirer: the page says the payment could not be made (422), nothing completes', async () => {
-      const merchant = await server.signUp();
-      const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-      const created = await api(server, live.body.data.createLiveCredentials.apiKey)('POST', '/api/v1/business/checkout/session', {
-        amount: 5, currency: 'usd', customerEmail: 'p@example.com', successUrl: 'https://shop.example.com/ok',
-      });
-      expect(created.body.data).toMatchObject({ livemode: true, checkoutUrl: expect.stringContaining('/checkout/cs_live_') });
-      const form = await page(server, 'GET', pathOf(created.body.data.checkoutUrl));
-      expect(form.body).not.toContain('Test mode');
-      const response = await page(server, 'POST', pathOf(created.body.data.checkoutUrl), cardForm(CARDS.success));
-      expect(response.status).toBe(422);
-      expect(response.body).toContain('No card acquirer is configured for live mode');
-      const read = await api(server, live.body.data.createLiveCredentials.apiKey)('GET', `/api/v1/business/checkout/sessions/${created.body.data.id}`);
-      expect(read.body.data.status).toBe('OPEN');
     });
 
     test('a session without a successUrl (invoice, link) lands on the hosted receipt page', async () => {

@@ -60,6 +60,19 @@ describe('customers (GraphQL)', () => {
     expect((await gql('query($id: ID!) { customer(id: $id) { id } }', { id: theirs.id }, other)).body.data.customer.id).toBe(theirs.id);
   });
 
+  test('customer(id) is the documented retrieve: NOT_FOUND when every payment failed, while customers lists the profile', async () => {
+    const email = newEmail();
+    const declinedOnly = await create({ email });
+    const declined = await charge(server, merchant.apiKey, { amount: 5, currency: 'usd', card: card('4000000000000002'), email });
+    expect(declined.status).toBe('FAILED');
+    const response = await gql('query($id: ID!) { customer(id: $id) { id } }', { id: declinedOnly.id });
+    expect(response.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const listed = await gql('query($email: String) { customers(first: 5, email: $email) { edges { node { id } } } }', { email });
+    expect(listed.body.data.customers.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([declinedOnly.id]);
+    await charge(server, merchant.apiKey, { amount: 5, currency: 'usd', card: card(), email });
+    expect((await gql('query($id: ID!) { customer(id: $id) { id } }', { id: declinedOnly.id })).body.data.customer.id).toBe(declinedOnly.id);
+  });
+
   test('customers(first, after, email) pages newest first and loads relations with one query per relation', async () => {
     const owner = await server.signUp();
     const emails = [newEmail(), newEmail(), newEmail(), newEmail()];

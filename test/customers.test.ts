@@ -100,6 +100,37 @@ describe('customers (REST)', () => {
     expect(response.body.error.message).toContain('paid');
   });
 
+  test('404 for a customer whose every payment failed: having paid means a captured payment', async () => {
+    const email = newEmail();
+    const profile = await createCustomer(merchant, { email });
+    const declined = await pay(merchant, email, 10, { card: card('4000000000000002') });
+    const broke = await pay(merchant, email, 10, { card: card('4000000000009995') });
+    expect([declined.status, broke.status]).toEqual(['FAILED', 'FAILED']);
+    const response = await call(merchant, 'GET', `/api/v1/business/customers/${profile.customerId}`);
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: ErrorCode.NOT_FOUND, statusCode: 404 });
+    expect(response.body.error.message).toContain('paid');
+    // An unlinked failed payment made before the profile existed does not count either.
+    const earlierEmail = newEmail();
+    await pay(merchant, earlierEmail, 10, { card: card('4000000000000002') });
+    const later = await createCustomer(merchant, { email: earlierEmail });
+    expect((await call(merchant, 'GET', `/api/v1/business/customers/${later.customerId}`)).status).toBe(404);
+  });
+
+  test('a customer whose captured payment was later refunded in full has paid: retrieve answers 200 with every recent payment', async () => {
+    const email = newEmail();
+    const profile = await createCustomer(merchant, { email });
+    const declined = await pay(merchant, email, 10, { card: card('4000000000000002') });
+    const captured = await pay(merchant, email, 15);
+    const refund = await call(merchant, 'POST', `/api/v1/business/payments/${captured.id}/refunds`, {});
+    expect(refund.status).toBe(201);
+    expect(refund.body.data.payment.status).toBe('REFUNDED');
+    const response = await call(merchant, 'GET', `/api/v1/business/customers/${profile.customerId}`);
+    expect(response.status).toBe(200);
+    expect(response.body.data.recentPayments.map((payment: { paymentId: string; status: string }) => [payment.paymentId, payment.status]))
+      .toEqual([[captured.id, 'REFUNDED'], [declined.id, 'FAILED']]);
+  });
+
   test('a payer with payments but no stored profile has no customer; creating the profile links the earlier payments', async () => {
     const email = newEmail();
     const earlier = [await pay(merchant, email, 11), await pay(merchant, email, 12)];

@@ -108,6 +108,23 @@ describe('invoices (REST)', () => {
     expect((await call('POST', `/api/v1/business/invoices/${invoice.id}/finalize`)).status).toBe(409);
   });
 
+  test('live mode without a live acquirer: sending an invoice is refused (422, as live charges are); it stays DRAFT, with no session and no event', async () => {
+    const merchant = await server.signUp();
+    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveCall = api(server, live.body.data.createLiveCredentials.apiKey);
+    const invoice = (await liveCall('POST', '/api/v1/business/invoices', { customerEmail: 'client@example.com', currency: 'usd', amount: 10 })).body.data;
+    expect(invoice).toMatchObject({ status: 'DRAFT', livemode: true });
+    for (const action of ['finalize', 'send']) {
+      const refused = await liveCall('POST', `/api/v1/business/invoices/${invoice.id}/${action}`);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: expect.stringContaining('No card acquirer is configured for live mode') });
+    }
+    expect((await liveCall('GET', `/api/v1/business/invoices/${invoice.id}`)).body.data).toMatchObject({ status: 'DRAFT', checkoutSessionId: null, checkoutUrl: null });
+    const [{ n }] = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM checkout_sessions WHERE business_id = $1`, [merchant.businessId]);
+    expect(n).toBe(0);
+    expect(await eventsOf(server, merchant.businessId, 'invoice.finalized')).toEqual([]);
+  });
+
   test('voiding an OPEN invoice withdraws its checkout session (the page answers 410); a DRAFT can be voided too', async () => {
     const merchant = await server.signUp();
     const call = api(server, merchant);

@@ -111,6 +111,26 @@ describe('payment links (REST)', () => {
     expect((await call('GET', '/api/v1/business/checkout/sessions')).body.data.total).toBe(0);
   });
 
+  test('live mode without a live acquirer: creating a link is refused (422, as live charges are) and a live link opens no session; nothing is written', async () => {
+    const merchant = await server.signUp();
+    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveCall = api(server, live.body.data.createLiveCredentials.apiKey);
+    const refused = await liveCall('POST', '/api/v1/business/payment-links', { name: 'Ticket', amount: 5, currency: 'usd' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: expect.stringContaining('No card acquirer is configured for live mode') });
+    const count = async (table: string) =>
+      (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [merchant.businessId]))[0].n;
+    expect(await count('payment_links')).toBe(0);
+    // A live link that exists already (made while an acquirer was configured) opens no session either.
+    const token = `plink_live_${'b'.repeat(22)}`;
+    await server.runtime.dataSource.query(
+      `INSERT INTO payment_links (business_id, livemode, token, name, amount, currency) VALUES ($1, true, $2, 'Ticket', 500, 'USD')`, [merchant.businessId, token]);
+    const visit = await page(server, 'GET', `/pay/${token}`);
+    expect(visit.status).toBe(422);
+    expect(visit.location).toBeNull();
+    expect(await count('checkout_sessions')).toBe(0);
+  });
+
   test('an unknown link token answers 404', async () => {
     expect((await page(server, 'GET', `/pay/plink_test_${'a'.repeat(22)}`)).status).toBe(404);
   });

@@ -5,6 +5,8 @@ import { Receiver } from './support/receiver';
 const DELIVERY_FIELDS = [
   'id', 'endpointId', 'eventId', 'eventType', 'payload', 'status', 'attemptCount', 'createdAt', 'updatedAt', 'partnerId',
   'nextRetryAt', 'lastAttemptAt', 'responseStatus', 'responseBody', 'responseTimeMs', 'errorMessage',
+  // Added to the documented fields: the exact bytes sent and the latest request's headers.
+  'requestBody', 'requestHeaders',
 ].sort();
 
 /** Interface document, Registries (merchant): /api/v1/webhook-endpoints and its deliveries. */
@@ -234,6 +236,7 @@ describe('merchant webhook endpoint registry', () => {
     expect(items[2]).toEqual({
       id: expect.any(String), endpointId: endpoint.id, eventId: expect.any(String), eventType: 'wallet.funded',
       payload: { event: 'wallet.funded', timestamp: expect.any(String), data: expect.objectContaining({ amount: '1.00' }) },
+      requestBody: expect.stringContaining('"amount":"1.00"'), requestHeaders: expect.objectContaining({ 'x-service-event': 'wallet.funded' }),
       status: 'permanently_failed', attemptCount: 1, createdAt: expect.any(String), updatedAt: expect.any(String), partnerId: null,
       nextRetryAt: null, lastAttemptAt: expect.any(String), responseStatus: 500, responseBody: 'ok', responseTimeMs: expect.any(Number),
       errorMessage: 'The endpoint answered HTTP 500',

@@ -81,6 +81,40 @@ describe('webhook delivery to the business webhookUrl', () => {
     expect(verifiesServiceSignature({ ...request, body: request.body.replace('5.00', '6.00') }, merchant.apiSecret)).toBe(false);
   });
 
+  test('a listed delivery keeps the exact bytes every attempt sent: X-Service-Signature verifies over its requestBody (REST and GraphQL)', async () => {
+    const merchant = await server.signUp();
+    const path = pathFor('exact-bytes');
+    receiver.program(path, [{ status: 500 }]);
+    await configureWebhook(merchant, receiver.url(path));
+    const funded = await fund(merchant, '4.20');
+    await waitFor(() => deliveriesOf(merchant.businessId), settled);
+    const attempts = receiver.at(path);
+    expect(attempts).toHaveLength(2);
+
+    const events = await server.request('GET', '/api/v1/events', { headers: { 'x-api-key': merchant.apiKey } });
+    const [event] = events.body.data.items;
+    const [listed] = event.deliveries;
+    expect(listed).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    // The bytes as the event was recorded: `data` keeps its keys' order (a jsonb round trip sorts them).
+    expect(listed.requestBody).toBe(JSON.stringify({
+      event: 'wallet.funded', timestamp: event.createdAt,
+      data: { walletId: funded.wallet.id, currency: 'usd', amount: '4.20', balance: '4.20', transactionId: funded.transactionId },
+    }));
+    for (const attempt of attempts) expect(attempt.body).toBe(listed.requestBody);
+
+    // The receiver's rule, applied to the listed delivery: HMAC-SHA256 of the listed bytes with the API secret.
+    const signature = crypto.createHmac('sha256', merchant.apiSecret).update(Buffer.from(listed.requestBody, 'utf8')).digest('hex');
+    expect(verifiesServiceSignature({ ...attempts[1], body: listed.requestBody }, merchant.apiSecret)).toBe(true);
+    expect(listed.requestHeaders).toEqual({
+      'content-type': 'application/json', 'user-agent': 'Tessera-Webhooks/1', 'x-service-signature': signature, 'x-service-event': 'wallet.funded',
+      'webhook-id': listed.id, 'webhook-timestamp': attempts[1].headers['webhook-timestamp'], 'webhook-signature': attempts[1].headers['webhook-signature'],
+    });
+    expect(new Webhook(merchant.apiSecret, { format: 'raw' }).verify(listed.requestBody, listed.requestHeaders)).toEqual(JSON.parse(listed.requestBody));
+
+    const gql = await server.graphql('query { events(first: 1) { edges { node { deliveries { id requestBody requestHeaders } } } } }', {}, { 'x-api-key': merchant.apiKey });
+    expect(gql.body.data.events.edges[0].node.deliveries).toEqual([{ id: listed.id, requestBody: listed.requestBody, requestHeaders: listed.requestHeaders }]);
+  });
+
   test('the Standard Webhooks headers verify with the standardwebhooks package, keyed with the API secret bytes', async () => {
     const merchant = await server.signUp();
     const path = pathFor('standard');

@@ -123,6 +123,11 @@ export class CheckoutService {
     this.completedHandlers.set(source, handler);
   }
 
+  /** Refuses (422) to offer a card form in a mode that cannot take card payments: sessions, and links that open them. */
+  requireCardPayments(ctx: RequestContext): void {
+    this.payments.requireCardPayments(ctx);
+  }
+
   urlOf(session: CheckoutSession): string {
     return `${this.settings.publicBaseUrl}/checkout/${session.token}`;
   }
@@ -146,8 +151,13 @@ export class CheckoutService {
     }));
   }
 
-  /** Opens a session in the caller's transaction (used by create, payment link visits and invoices). */
+  /**
+   * Opens a session in the caller's transaction (used by create, payment link visits and invoices).
+   * Every session is opened here, so here is where a mode that cannot take card payments (live
+   * without an acquirer) refuses one (422), before anything is written.
+   */
   async open(tx: RequestContext, spec: SessionSpec): Promise<CheckoutSession> {
+    this.requireCardPayments(tx);
     const businessId = tx.requireBusiness();
     const session = await tx.repo(CheckoutSession).save(tx.repo(CheckoutSession).create({
       businessId,

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import { z } from 'zod';
 import { CardDetails, cardSchema } from '../payments/card';
-import { Payment } from '../payments/payment.entities';
+import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
@@ -92,15 +92,25 @@ export class CustomerService {
 
   /**
    * The documented retrieve: 404 for an unknown id (or another business's or mode's), and for a
-   * profile whose customer never paid this business in this mode.
+   * profile whose customer never paid this business in this mode. Having paid means a captured
+   * payment (COMPLETED, SETTLED or REFUNDED), linked to the profile or made with its email before
+   * the profile existed; declined, blocked or unfinished attempts do not count. The profile and
+   * the rule are one statement, so a payment that commits in between cannot split them.
    */
   async get(ctx: RequestContext, customerId: string): Promise<CustomerView> {
     ctx.requireRole(...ALL_ROLES);
-    const view = await this.view(ctx, await this.find(ctx, customerId));
-    if (view.recentPayments.length === 0) {
+    const customer = isUuid(customerId)
+      ? await this.filtered(ctx, undefined).andWhere('customer.id = :customerId', { customerId })
+        .andWhere(`EXISTS (SELECT 1 FROM payments paid
+                    WHERE paid.business_id = customer.business_id AND paid.livemode = customer.livemode
+                      AND (paid.customer_id = customer.id OR (paid.customer_id IS NULL AND paid.email = customer.email))
+                      AND paid.status IN (:...captured))`, { captured: CAPTURED_PAYMENT_STATUSES })
+        .getOne()
+      : null;
+    if (!customer) {
       throw new DomainError(ErrorCode.NOT_FOUND, 'Customer not found: a customer can be retrieved once they have paid this business in this mode');
     }
-    return view;
+    return this.view(ctx, customer);
   }
 
   /** Changes profile fields; null clears an optional one. A new email links that email's earlier payments. */

@@ -57,6 +57,8 @@ export class PaymentLinkService {
     if (data.recurringInterval && !data.allowRecurring) {
       throw validationError({ recurringInterval: ['is only allowed with allowRecurring: true'] });
     }
+    // Every visit would open a session, and opening one would be refused.
+    this.checkout.requireCardPayments(ctx);
     return inTransaction(ctx, async (tx) => tx.repo(PaymentLink).save(tx.repo(PaymentLink).create({
       businessId: tx.requireBusiness(),
       livemode: tx.livemode,

@@ -620,6 +620,15 @@ export class PaymentService {
     return query;
   }
 
+  /**
+   * Refuses (422) what would take a card payment in a mode with no card acquirer (live, in this
+   * build): a charge, and anything that offers a payer the card form (checkout sessions, payment
+   * links), so the merchant hears it when asking, not the payer on the page.
+   */
+  requireCardPayments(ctx: RequestContext): void {
+    this.acquirerFor(ctx);
+  }
+
   private acquirerFor(ctx: RequestContext): CardAcquirer {
     const acquirer = ctx.livemode ? this.acquirers.live : this.acquirers.test;
     if (!acquirer) {

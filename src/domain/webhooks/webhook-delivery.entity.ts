@@ -14,6 +14,16 @@ export enum WebhookDeliveryStatus {
   PERMANENTLY_FAILED = 'permanently_failed',
 }
 
+/**
+ * What a delivery was addressed to: the business's own webhookUrl of the mode, or a registered
+ * endpoint (merchant or treasury). Kept apart from `endpointId`, which becomes null when an
+ * endpoint is deleted, so a deleted endpoint's deliveries never pass for the webhookUrl's.
+ */
+export enum WebhookDeliveryTarget {
+  WEBHOOK_URL = 'webhook_url',
+  ENDPOINT = 'endpoint',
+}
+
 /** The `{ event, timestamp, data }` body a delivery POSTs. */
 export interface WebhookPayload {
   event: string;
@@ -25,6 +35,7 @@ export interface WebhookPayload {
 @Entity('webhook_deliveries')
 @Index('ix_webhook_deliveries_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 @Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
+@Index('ix_webhook_deliveries_webhook_url_created', ['businessId', 'livemode', 'createdAt'], { where: `"target" = 'webhook_url'` })
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid') id: string;
 
@@ -40,6 +51,8 @@ export class WebhookDelivery {
   event?: DomainEvent;
 
   @Column('text') eventType: string;
+
+  @Column('text') target: WebhookDeliveryTarget;
 
   /** The registered endpoint it goes to; null for the business's own webhookUrl (or a deleted endpoint). */
   @Column('uuid', { nullable: true }) endpointId: string | null;
@@ -57,7 +70,17 @@ export class WebhookDelivery {
   /** The URL as configured when the event was recorded. */
   @Column('text') url: string;
 
+  /** The body as an object (jsonb: its key order is not kept; `requestBody` has the bytes). */
   @Column('jsonb') payload: WebhookPayload;
+
+  /**
+   * The exact body every attempt POSTs and signs (UTF-8 JSON text), written once when the delivery
+   * is created, so a receiver can verify a signature against the delivery as listed.
+   */
+  @Column('text') requestBody: string;
+
+  /** The headers of the latest attempt's request, signatures included; null before the first attempt and when the latest one sent nothing. */
+  @Column('jsonb', { nullable: true }) requestHeaders: Record<string, string> | null;
 
   @Column({ type: 'enum', enum: WebhookDeliveryStatus, enumName: 'webhook_delivery_status', default: WebhookDeliveryStatus.PENDING })
   status: WebhookDeliveryStatus;

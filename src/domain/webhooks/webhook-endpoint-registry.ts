@@ -45,11 +45,14 @@ export const endpointUpdateSchema = z.object({
 type EndpointInput = z.output<typeof endpointCreateSchema>;
 type EndpointChanges = z.output<typeof endpointUpdateSchema> & { apiVersion?: string };
 
-const deliveriesQuerySchema = z.object({
-  ...pageParams,
-  status: z.enum(WebhookDeliveryStatus, { error: `must be one of ${Object.values(WebhookDeliveryStatus).join(', ')}` }).optional(),
-  eventType: z.string().regex(EVENT_TYPE, 'must be an event type such as wallet.funded').optional(),
+/** The filters of every delivery list: `status` and `eventType`. */
+export const deliveryFiltersSchema = z.object({
+  status: z.enum(WebhookDeliveryStatus, { error: `must be one of ${Object.values(WebhookDeliveryStatus).join(', ')}` }).nullish(),
+  eventType: z.string().regex(EVENT_TYPE, 'must be an event type such as wallet.funded').nullish(),
 });
+
+/** A REST delivery list's query: the filters, `page` and `limit`. */
+export const deliveriesQuerySchema = deliveryFiltersSchema.extend(pageParams);
 
 export interface DeliveryPage {
   items: WebhookDelivery[];

@@ -3,11 +3,12 @@ import { Agent, Dispatcher, fetch } from 'undici';
 import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
 import { requireTreasuryPartner } from '../identity/treasury-partner';
-import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
-import { WebhookDelivery, WebhookDeliveryStatus, WebhookPayload } from './webhook-delivery.entity';
+import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage } from '../shared/pagination';
+import { WebhookDelivery, WebhookDeliveryStatus, WebhookDeliveryTarget, WebhookPayload } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
-import { findEndpoint } from './webhook-endpoint-registry';
+import { deliveriesQuerySchema, deliveryFiltersSchema, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { HostResolver, NonPublicAddressError, liveUrlRefusal, publicAddressLookup } from './url-policy';
 import { TesseraPubSub, Topic } from '../events/pubsub';
@@ -31,12 +32,14 @@ export interface WebhookSettings {
 
 /** Where a delivery goes: the webhookUrl (no endpoint) or a registered endpoint, and its treasury partner if any. */
 interface DeliveryTarget {
+  target: WebhookDeliveryTarget;
   url: string;
   endpointId: string | null;
   partnerId: string | null;
 }
 
 const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
+  target: WebhookDeliveryTarget.ENDPOINT,
   url: endpoint.url,
   endpointId: endpoint.id,
   partnerId: endpoint.registry === WebhookRegistry.TREASURY ? endpoint.businessId : null,
@@ -45,8 +48,16 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
 /** The secrets an attempt signs with, or why it cannot be signed (and so is not sent). */
 type Signing = { secrets: SigningSecrets; unsignable?: never } | { secrets: null; unsignable: string };
 
+/** What a delivery sends: the body as an object, and the exact bytes of it every attempt POSTs. */
+interface DeliveryContent {
+  payload: WebhookPayload;
+  requestBody: string;
+}
+
 interface AttemptOutcome {
   ok: boolean;
+  /** The headers of the request made; null when none was (refused before sending). */
+  requestHeaders: Record<string, string> | null;
   responseStatus: number | null;
   responseBody: string | null;
   responseTimeMs: number;
@@ -77,9 +88,15 @@ export function signedHeaders(body: string, secrets: SigningSecrets, delivery: {
   };
 }
 
-/** The bytes every attempt sends: the stored payload, always serialized in the documented key order. */
+/** The body of a payload in the documented key order; serialized once per delivery and stored. */
 export const bodyOf = (payload: WebhookPayload) =>
   JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data });
+
+/** A new delivery's content, from the event (its data as recorded, in the event's transaction, or as stored). */
+const contentOf = (event: DomainEvent): DeliveryContent => {
+  const payload: WebhookPayload = { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data };
+  return { payload, requestBody: bodyOf(payload) };
+};
 
 /**
  * Webhook deliveries to the business's own `webhookUrl` of the event's mode and to its registered
@@ -121,17 +138,53 @@ export class WebhookService {
     return deliveries;
   }
 
-  /** Manual redelivery: a new delivery of the same event to the same URL, attempted at once. */
+  /** Manual redelivery: a new delivery of the same event to the same URL, with the same body bytes, attempted at once. */
   async redeliver(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
+    return this.redeliverOne(ctx, deliveryId, null);
+  }
+
+  /**
+   * Deliveries to the business's own webhookUrl of the mode (whatever the URL was when each was
+   * made), newest first: `page`, `limit`, `status`, `eventType`, as an endpoint's deliveries.
+   */
+  async webhookUrlDeliveries(ctx: RequestContext, query: unknown): Promise<OffsetPage<WebhookDelivery>> {
+    ctx.requireRole(...ALL_ROLES);
+    const filters = parseInput(deliveriesQuerySchema, query ?? {});
+    return offsetPage(this.webhookUrlDeliveryQuery(ctx, filters), filters.page, filters.limit);
+  }
+
+  /** The same deliveries as a connection (keyset on createdAt, id); the cursor carries the filters. */
+  async webhookUrlDeliveryConnection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<WebhookDelivery>> {
+    ctx.requireRole(...ALL_ROLES);
+    const filters = parseInput(deliveryFiltersSchema, input ?? {});
+    return keysetPage(this.webhookUrlDeliveryQuery(ctx, filters), 'delivery', request, { status: filters.status ?? null, eventType: filters.eventType ?? null });
+  }
+
+  /** Manual redelivery of a delivery to the webhookUrl; any other delivery (an endpoint's) is NOT_FOUND here. */
+  async redeliverWebhookUrlDelivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
+    return this.redeliverOne(ctx, deliveryId, WebhookDeliveryTarget.WEBHOOK_URL);
+  }
+
+  private async redeliverOne(ctx: RequestContext, deliveryId: string, only: WebhookDeliveryTarget | null): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
       const original = isUuid(deliveryId)
-        ? await tx.repo(WebhookDelivery).findOne({ where: { id: deliveryId, businessId: tx.requireBusiness(), livemode: tx.livemode } })
+        ? await tx.repo(WebhookDelivery).findOne({
+          where: { id: deliveryId, businessId: tx.requireBusiness(), livemode: tx.livemode, ...(only ? { target: only } : {}) },
+        })
         : null;
       if (!original) throw notFound('Webhook delivery');
       const event = await tx.repo(DomainEvent).findOneOrFail({ where: { id: original.eventId } });
-      return this.createDelivery(tx, event, { url: original.url, endpointId: original.endpointId, partnerId: original.partnerId }, null);
+      const target = { target: original.target, url: original.url, endpointId: original.endpointId, partnerId: original.partnerId };
+      return this.createDelivery(tx, event, target, null, { payload: original.payload, requestBody: original.requestBody });
     });
+  }
+
+  private webhookUrlDeliveryQuery(ctx: RequestContext, filters: { status?: WebhookDeliveryStatus | null; eventType?: string | null }) {
+    const query = newestFirst(ctx, WebhookDelivery, 'delivery').andWhere('delivery.target = :target', { target: WebhookDeliveryTarget.WEBHOOK_URL });
+    if (filters.status) query.andWhere('delivery.status = :status', { status: filters.status });
+    if (filters.eventType) query.andWhere('delivery.event_type = :eventType', { eventType: filters.eventType });
+    return query;
   }
 
   /**
@@ -155,46 +208,45 @@ export class WebhookService {
       if (!settings?.webhookUrl) {
         throw new DomainError(ErrorCode.CONFLICT, 'No webhookUrl is set for this mode; name an endpointId to replay to');
       }
-      return this.createDelivery(tx, event, { url: settings.webhookUrl, endpointId: null, partnerId: null }, null);
+      return this.createDelivery(tx, event, { target: WebhookDeliveryTarget.WEBHOOK_URL, url: settings.webhookUrl, endpointId: null, partnerId: null }, null);
     });
   }
 
-  /**
-   * The enabled endpoints of the event's business and mode subscribed to its type (or "*"): merchant
-   * endpoints, and treasury endpoints while the business has the treasury product enabled.
-   */
   /**
    * Where an event goes, in one query (it runs for every event): the business's webhookUrl of the
    * event's mode, then its enabled endpoints subscribed to the type (or "*"), oldest first; treasury
    * endpoints only while the business has the treasury product.
    */
   private async targetsOf(tx: RequestContext, event: DomainEvent): Promise<DeliveryTarget[]> {
-    const rows: Array<{ url: string; endpoint_id: string | null; partner_id: string | null }> = await tx.em.query(
-      `SELECT url, endpoint_id, partner_id FROM (
-         SELECT s.webhook_url AS url, NULL::uuid AS endpoint_id, NULL::uuid AS partner_id, 0 AS rank, NULL::timestamptz AS created_at
+    const rows: Array<{ target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null }> = await tx.em.query(
+      `SELECT target, url, endpoint_id, partner_id FROM (
+         SELECT $8::text AS target, s.webhook_url AS url, NULL::uuid AS endpoint_id, NULL::uuid AS partner_id, 0 AS rank, NULL::timestamptz AS created_at
            FROM business_settings s
           WHERE s.business_id = $1 AND s.livemode = $2 AND s.webhook_url IS NOT NULL
          UNION ALL
-         SELECT e.url, e.id, CASE WHEN e.registry = $5 THEN e.business_id END, 1, e.created_at
+         SELECT $9::text, e.url, e.id, CASE WHEN e.registry = $5 THEN e.business_id END, 1, e.created_at
            FROM webhook_endpoints e
           WHERE e.business_id = $1 AND e.livemode = $2 AND e.status = $6 AND e.events && ARRAY[$3, $4]::text[]
             AND (e.registry = $7 OR EXISTS (SELECT 1 FROM businesses b WHERE b.id = e.business_id AND b.treasury_enabled))
        ) targets ORDER BY rank, created_at, endpoint_id`,
-      [event.businessId, event.livemode, event.type, ALL_EVENTS, WebhookRegistry.TREASURY, WebhookEndpointStatus.ENABLED, WebhookRegistry.MERCHANT],
+      [event.businessId, event.livemode, event.type, ALL_EVENTS, WebhookRegistry.TREASURY, WebhookEndpointStatus.ENABLED, WebhookRegistry.MERCHANT,
+        WebhookDeliveryTarget.WEBHOOK_URL, WebhookDeliveryTarget.ENDPOINT],
     );
-    return rows.map((row) => ({ url: row.url, endpointId: row.endpoint_id, partnerId: row.partner_id }));
+    return rows.map((row) => ({ target: row.target, url: row.url, endpointId: row.endpoint_id, partnerId: row.partner_id }));
   }
 
-  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null) {
+  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null, content = contentOf(event)) {
     const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
       businessId: event.businessId,
       livemode: event.livemode,
       eventId: event.id,
       eventType: event.type,
+      target: target.target,
       endpointId: target.endpointId,
       partnerId: target.partnerId,
       url: target.url,
-      payload: { event: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
+      payload: content.payload,
+      requestBody: content.requestBody,
       status: WebhookDeliveryStatus.PENDING,
     }));
     await this.scheduleAttempt(tx, delivery.id, runAt);
@@ -218,7 +270,7 @@ export class WebhookService {
     const signing = await this.signingOf(ctx, delivery, attemptedAt);
     const outcome = signing.secrets
       ? await this.post(delivery, signing.secrets, attemptedAt)
-      : { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
+      : { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
     return inTransaction(ctx, async (tx) => {
       const attemptCount = delivery.attemptCount + 1;
       const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
@@ -231,6 +283,7 @@ export class WebhookService {
         attemptCount,
         lastAttemptAt: attemptedAt,
         nextRetryAt,
+        requestHeaders: outcome.requestHeaders,
         responseStatus: outcome.responseStatus,
         responseBody: outcome.responseBody,
         responseTimeMs: outcome.responseTimeMs,
@@ -272,13 +325,17 @@ export class WebhookService {
     );
   }
 
-  /** POSTs the delivery's body; a 2xx within the timeout (body included) is a success, anything else a failure. */
+  /**
+   * POSTs the delivery's stored body, byte for byte; a 2xx within the timeout (body included) is a
+   * success, anything else a failure.
+   */
   private async post(delivery: WebhookDelivery, secrets: SigningSecrets, sentAt: Date): Promise<AttemptOutcome> {
     const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url, this.settings.resolveHost) : null;
     if (refusal) {
-      return { ok: false, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
+      return { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
     }
-    const body = bodyOf(delivery.payload);
+    const body = delivery.requestBody;
+    const headers = signedHeaders(body, secrets, delivery, sentAt);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.settings.timeoutMs);
     const started = performance.now();
@@ -286,7 +343,7 @@ export class WebhookService {
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
-        headers: signedHeaders(body, secrets, delivery, sentAt),
+        headers,
         body,
         redirect: 'manual',
         signal: abort.signal,
@@ -296,6 +353,7 @@ export class WebhookService {
       const ok = response.status >= 200 && response.status < 300;
       return {
         ok,
+        requestHeaders: headers,
         responseStatus: response.status,
         responseBody,
         responseTimeMs: elapsed(),
@@ -305,6 +363,7 @@ export class WebhookService {
       const refused = nonPublicAddressIn(error);
       return {
         ok: false,
+        requestHeaders: headers,
         responseStatus: null,
         responseBody: null,
         responseTimeMs: elapsed(),

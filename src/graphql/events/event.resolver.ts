@@ -3,7 +3,7 @@ import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/event
 import { Mode } from '../../domain/identity/identity.entities';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
-import { Event, EventConnection, WebhookDelivery } from './event.types';
+import { Event, EventConnection, WebhookDelivery, WebhookDeliveryConnection } from './event.types';
 
 @Resolver(() => Event)
 export class EventResolver {
@@ -36,6 +36,26 @@ export class EventResolver {
   @Mutation(() => WebhookDelivery, { description: 'Sends a delivery again (a new delivery of the same event to the same URL)' })
   async redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
     return WebhookDelivery.from(await context.core.webhooks.redeliver(caller(context), deliveryId));
+  }
+
+  @Query(() => WebhookDeliveryConnection, {
+    description: "Deliveries to the business's own webhookUrl of the active mode (REST GET /business/config/webhook-deliveries), newest first",
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async webhookUrlDeliveries(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => String, { nullable: true, description: 'pending, succeeded, failed or permanently_failed' }) status?: string,
+    @Arg('eventType', () => String, { nullable: true, description: 'e.g. wallet.funded' }) eventType?: string,
+  ): Promise<WebhookDeliveryConnection> {
+    const page = await context.core.webhooks.webhookUrlDeliveryConnection(caller(context), { status, eventType }, { first, after });
+    return toConnection(page, WebhookDelivery.from);
+  }
+
+  @Mutation(() => WebhookDelivery, { description: "Sends a delivery to the business's webhookUrl again (NOT_FOUND for an endpoint's delivery)" })
+  async redeliverWebhookUrlDelivery(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+    return WebhookDelivery.from(await context.core.webhooks.redeliverWebhookUrlDelivery(caller(context), deliveryId));
   }
 
   @Mutation(() => WebhookDelivery, { description: "Replays an event to an endpoint, or to the business's webhookUrl" })

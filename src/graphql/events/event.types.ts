@@ -11,6 +11,10 @@ export class WebhookDelivery {
   @Field(() => ID) eventId: string;
   @Field() eventType: string;
   @Field() url: string;
+  @Field({ description: 'The exact body every attempt sends and signs (JSON text): verify a signature over these bytes' })
+  requestBody: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: "The headers of the latest attempt's request, signatures included; null before the first attempt or when it sent nothing" })
+  requestHeaders: Record<string, string> | null;
   @Field({ description: 'pending, succeeded, failed (a retry is scheduled) or permanently_failed' }) status: string;
   @Field(() => Int) attemptCount: number;
   @Field(() => Date, { nullable: true }) lastAttemptAt: Date | null;
@@ -46,3 +50,6 @@ export class Event {
 
 @ObjectType()
 export class EventConnection extends Connection(Event, 'Event') {}
+
+@ObjectType()
+export class WebhookDeliveryConnection extends Connection(WebhookDelivery, 'WebhookDelivery') {}

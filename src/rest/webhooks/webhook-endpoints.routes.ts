@@ -20,13 +20,19 @@ export const webhookEndpointJson = (endpoint: WebhookEndpoint) => ({
   updatedAt: endpoint.updatedAt.toISOString(),
 });
 
-/** The documented webhook delivery resource; `partnerId` is set only on deliveries to a treasury endpoint. */
+/**
+ * The documented webhook delivery resource; `partnerId` is set only on deliveries to a treasury
+ * endpoint. Added to the documented fields: `requestBody`, the exact bytes sent and signed, and
+ * `requestHeaders`, the headers (signatures included) of the latest attempt.
+ */
 export const webhookDeliveryJson = (delivery: WebhookDelivery) => ({
   id: delivery.id,
   endpointId: delivery.endpointId,
   eventId: delivery.eventId,
   eventType: delivery.eventType,
   payload: delivery.payload,
+  requestBody: delivery.requestBody,
+  requestHeaders: delivery.requestHeaders,
   status: delivery.status,
   attemptCount: delivery.attemptCount,
   createdAt: delivery.createdAt.toISOString(),
@@ -72,7 +78,11 @@ export function registryRoutes(
   });
 }
 
-/** The merchant's webhook endpoint registry (per business and mode) and each endpoint's deliveries. */
+/**
+ * The merchant's webhook endpoint registry (per business and mode) and each endpoint's deliveries;
+ * the deliveries to the business's own webhookUrl (PUT /business/config), listed and redelivered
+ * the same way; manual redelivery of any delivery.
+ */
 export function webhookEndpointRoutes(app: FastifyInstance, core: Core) {
   app.post('/api/v1/webhook-endpoints', async (request, reply) => {
     const endpoint = await core.webhookEndpoints.create(authenticated(request), request.body);
@@ -81,6 +91,17 @@ export function webhookEndpointRoutes(app: FastifyInstance, core: Core) {
   });
 
   registryRoutes(app, '/api/v1/webhook-endpoints', core.webhookEndpoints, webhookEndpointJson, 'webhook_endpoint');
+
+  app.get<{ Querystring: Record<string, string> }>('/api/v1/business/config/webhook-deliveries', async (request) => {
+    const page = await core.webhooks.webhookUrlDeliveries(authenticated(request), request.query);
+    return success({ items: page.items.map(webhookDeliveryJson), total: page.total, page: page.page, limit: page.limit });
+  });
+
+  app.post<{ Params: { deliveryId: string } }>('/api/v1/business/config/webhook-deliveries/:deliveryId/redeliver', async (request, reply) => {
+    const delivery = await core.webhooks.redeliverWebhookUrlDelivery(authenticated(request), request.params.deliveryId);
+    reply.status(201);
+    return success(webhookDeliveryJson(delivery));
+  });
 
   app.post<ById>('/api/v1/webhook-deliveries/:id/redeliver', async (request, reply) => {
     const delivery = await core.webhooks.redeliver(authenticated(request), request.params.id);
