@@ -11,6 +11,7 @@ import { registerIdempotency } from './idempotency';
 import { registerMetrics } from './metrics';
 import { registerRateLimit } from './rate-limit';
 import { registerRequestContext } from './request-context';
+import { registerUnmatchedHandler } from './routing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -59,8 +60,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
     return payload;
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send(errorEnvelope(ErrorCode.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}`)));
+  registerUnmatchedHandler(app);
 
   registerMetrics(app);
   registerRequestContext(app, core);

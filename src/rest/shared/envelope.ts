@@ -18,6 +18,7 @@ const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
   401: ErrorCode.UNAUTHORIZED,
   403: ErrorCode.FORBIDDEN,
   404: ErrorCode.NOT_FOUND,
+  405: ErrorCode.METHOD_NOT_ALLOWED,
   409: ErrorCode.CONFLICT,
   413: ErrorCode.PAYLOAD_TOO_LARGE,
   415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
