@@ -100,8 +100,28 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
     expect(await usdBalance(server, merchant)).toBe(before);
   });
 
-  test('an empty body with Content-Type application/json answers 400', async () => {
+  test('an empty body with Content-Type application/json on a route that needs a body is a 400 naming the missing fields', async () => {
     const response = await server.request('POST', FUND, { rawBody: '', headers: { ...auth(), 'content-type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: 'Validation failed', statusCode: 400, errors: { currency: [expect.stringMatching(/^is required/)], amount: [expect.stringMatching(/^is required/)] } },
+    });
+  });
+
+  test('a POST that takes no body accepts an empty body sent with Content-Type application/json', async () => {
+    const other = await server.signUp();
+    const response = await server.request('POST', '/api/v1/business/regenerate-api-key', {
+      rawBody: '', headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: expect.objectContaining({ apiKey: expect.stringMatching(/^bk_test_/), mode: 'test' }) });
+  });
+
+  test('JSON that tries to poison a prototype is still refused with 400', async () => {
+    const response = await server.request('POST', FUND, {
+      rawBody: '{"currency":"usd","amount":"1.00","__proto__":{"admin":true}}', headers: { ...auth(), 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(envelope('BAD_REQUEST', 400));
   });

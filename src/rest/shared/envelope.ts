@@ -46,8 +46,6 @@ function fromFastifyError(error: FastifyError): DomainError | null {
       return new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is empty but Content-Type is application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
