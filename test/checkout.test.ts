@@ -58,7 +58,7 @@ describe('hosted checkout sessions (REST)', () => {
     const response = await call('POST', '/api/v1/business/checkout/session', { amount: 'ten', currency: 'usd', customerEmail: 'not-an-email', successUrl: '/relative' });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
-    expect(Object.keys(response.body.error.errors).sort()).toEqual(['customerEmail', 'successUrl']);
+    expect(Object.keys(response.body.error.errors).sort()).toEqual(['amount', 'customerEmail', 'successUrl']);
     const amount = await call('POST', '/api/v1/business/checkout/session', { amount: 0, currency: 'usd', successUrl: 'https://a.example' });
     expect(amount.status).toBe(400);
     expect(amount.body.error.errors.amount).toEqual(['must be greater than zero']);

@@ -14,7 +14,7 @@ import { DomainError, ErrorCode, notFound, validationError } from '../shared/err
 import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage, pageParams } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
+import { amountSchema, currencySchema, emailSchema, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
 import { CardDetails, cardSchema } from './card';
 import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from './payment.entities';
@@ -99,7 +99,7 @@ const chargeSchema = z.object({
   if (data.email === undefined && data.paymentMethodId === undefined) {
     issues.addIssue({ code: 'custom', path: ['email'], message: 'is required: the payer\'s email address' });
   }
-});
+}, evenWhenFieldsFail);
 
 const refundSchema = z.object({
   amount: amountSchema.optional(),
@@ -111,7 +111,7 @@ const disputeSchema = z.object({
 }, { error: 'must be a JSON object' });
 
 const resolveDisputeSchema = z.object({
-  won: z.boolean({ error: 'is required: true when the merchant won, false when lost' }),
+  won: z.boolean({ error: required('true when the merchant won, false when lost') }),
 }, { error: 'must be a JSON object' });
 
 const listSchema = z.object({
