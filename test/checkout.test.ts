@@ -119,6 +119,8 @@ describe('hosted checkout sessions (REST)', () => {
     const next = await call('GET', '/api/v1/business/checkout/sessions?limit=1&page=2');
     expect(next.body.data.items.map((item: any) => item.id)).toEqual([first.id]);
     expect((await call('GET', '/api/v1/business/checkout/sessions?status=COMPLETED')).body.data.total).toBe(0);
+    expect((await call('GET', '/api/v1/business/checkout/sessions?status=open&source=API')).body.data.total).toBe(2);
+    expect((await call('GET', '/api/v1/business/checkout/sessions?status=Completed')).body.data.total).toBe(0);
     const bad = await call('GET', '/api/v1/business/checkout/sessions?status=DONE&limit=500');
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.error.errors).sort()).toEqual(['limit', 'status']);

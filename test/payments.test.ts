@@ -434,6 +434,10 @@ describe('dispute list and detail', () => {
     expect(all.body.data.items.map((item: any) => item.id)).toEqual([opened[1], opened[0]]);
     const open = await server.request('GET', '/api/v1/business/disputes?status=OPEN', { headers });
     expect(open.body.data.items.map((item: any) => item.id)).toEqual([opened[1]]);
+    for (const status of ['open', 'Open']) {
+      const anyCase = await server.request('GET', `/api/v1/business/disputes?status=${status}`, { headers });
+      expect(anyCase.body.data.items.map((item: any) => item.id)).toEqual([opened[1]]);
+    }
     expect((await server.request('GET', '/api/v1/business/disputes?status=CLOSED', { headers })).status).toBe(400);
     const one = await server.request('GET', `/api/v1/business/disputes/${opened[0]}`, { headers });
     expect(one.body.data).toMatchObject({ id: opened[0], status: 'WON', amount: '10.00', fee: '15.00' });

@@ -5,7 +5,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
 import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
-import { decimalAmount, emailSchema, isUuid, parseInput, required } from '../shared/validation';
+import { decimalAmount, emailSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
 import { BusinessSettings } from '../identity/identity.entities';
 import { BlocklistEntry, BlocklistEntryType, FraudRule, FraudRuleType } from './fraud.entities';
 
@@ -63,10 +63,10 @@ const blocklistSchema = z.object({
 
 const blocklistListSchema = z.object({
   ...pageParams,
-  type: z.enum(BlocklistEntryType, { error: `must be one of ${Object.values(BlocklistEntryType).join(', ')}` }).optional(),
+  type: enumFilter(BlocklistEntryType).optional(),
 });
 
-const blocklistConnectionSchema = z.object({ type: z.enum(BlocklistEntryType, { error: `must be one of ${Object.values(BlocklistEntryType).join(', ')}` }).nullish() });
+const blocklistConnectionSchema = z.object({ type: enumFilter(BlocklistEntryType).nullish() });
 
 /** An IP address in canonical form (IPv4-mapped IPv6 as IPv4); null when it is not an address. */
 export function canonicalIp(value: string | null | undefined): string | null {

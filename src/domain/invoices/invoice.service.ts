@@ -8,7 +8,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { MAX_AMOUNT_MINOR, normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { keysetPage, offsetPage, OffsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
+import { amountSchema, currencySchema, emailSchema, enumFilter, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
 import { Invoice, InvoiceItem, InvoiceStatus } from './invoice.entity';
 
 /** An invoice's checkout session can be paid for this long after the invoice is sent. */
@@ -37,7 +37,7 @@ const createSchema = z.object({
 
 const listSchema = z.object({
   ...pageParams,
-  status: z.enum(InvoiceStatus, { error: `must be one of ${Object.values(InvoiceStatus).join(', ')}` }).optional(),
+  status: enumFilter(InvoiceStatus).optional(),
 });
 
 export const formatInvoiceNumber = (number: number) => `INV-${String(number).padStart(6, '0')}`;

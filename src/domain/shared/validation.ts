@@ -87,6 +87,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are UUIDs; anything else cannot name a row, so lookups answer NOT_FOUND without a query. */
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
+/**
+ * A list filter on one of an enum's values (status, source, type): any letter case and
+ * surrounding spaces name the same value, so `completed`, `Completed` and `COMPLETED` filter alike.
+ */
+export function enumFilter<const T extends z.core.util.EnumLike>(values: T) {
+  const allowed = Object.values(values).filter((value): value is string => typeof value === 'string');
+  const canonical = (input: unknown) =>
+    typeof input === 'string' ? allowed.find((value) => value.toLowerCase() === input.trim().toLowerCase()) ?? input : input;
+  return z.preprocess(canonical, z.enum(values, { error: `must be one of ${allowed.join(', ')}` }));
+}
+
 /** An optional query-string integer in [1, max] (query values arrive as strings). */
 export const integerParam = (max: number) => {
   const message = max === Number.MAX_SAFE_INTEGER ? 'must be an integer of at least 1' : `must be an integer between 1 and ${max}`;

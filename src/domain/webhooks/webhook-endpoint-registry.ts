@@ -3,7 +3,7 @@ import { BusinessSettings, Role } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { pageParams } from '../shared/pagination';
-import { absoluteUrlSchema, isUuid, parseInput, required } from '../shared/validation';
+import { absoluteUrlSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
 import { liveUrlRefusal } from './url-policy';
@@ -47,7 +47,7 @@ type EndpointChanges = z.output<typeof endpointUpdateSchema> & { apiVersion?: st
 
 const deliveriesQuerySchema = z.object({
   ...pageParams,
-  status: z.enum(WebhookDeliveryStatus, { error: `must be one of ${Object.values(WebhookDeliveryStatus).join(', ')}` }).optional(),
+  status: enumFilter(WebhookDeliveryStatus).optional(),
   eventType: z.string().regex(EVENT_TYPE, 'must be an event type such as wallet.funded').optional(),
 });
 
