@@ -100,6 +100,12 @@ describe('Authentication (interface document, Authentication)', () => {
       expect(Object.keys(response.body.error.errors).sort()).toEqual(['apiKey', 'apiSecret']);
     });
 
+    test('token exchange says "must be a string" for a field of the wrong type and "is required" only for an absent one', async () => {
+      const response = await exchange({ apiKey: 12345 });
+      expect(response.status).toBe(400);
+      expect(response.body.error.errors).toEqual({ apiKey: ['must be a string'], apiSecret: ['is required'] });
+    });
+
     test('token exchange answers 401 in the error envelope when the apiKey is unknown', async () => {
       const response = await exchange({ apiKey: `bk_test_${crypto.randomBytes(24).toString('base64url')}`, apiSecret: merchant.apiSecret });
       expect(response.status).toBe(401);

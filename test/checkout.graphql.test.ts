@@ -61,7 +61,7 @@ describe('checkout, payment links, invoices and recurring gifts (GraphQL)', () =
         input: { amount: 'x', currency: 'usd', successUrl: 'not a url', customerEmail: 'nope' },
       });
       expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-      expect(Object.keys(response.body.errors[0].extensions.errors).sort()).toEqual(['customerEmail', 'successUrl']);
+      expect(Object.keys(response.body.errors[0].extensions.errors).sort()).toEqual(['amount', 'customerEmail', 'successUrl']);
       const list = await gql(merchant, `{ checkoutSessions { edges { node { id } } } }`);
       expect(list.body.data.checkoutSessions.edges).toEqual([]);
     });

@@ -58,7 +58,7 @@ describe('hosted checkout sessions (REST)', () => {
     const response = await call('POST', '/api/v1/business/checkout/session', { amount: 'ten', currency: 'usd', customerEmail: 'not-an-email', successUrl: '/relative' });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
-    expect(Object.keys(response.body.error.errors).sort()).toEqual(['customerEmail', 'successUrl']);
+    expect(Object.keys(response.body.error.errors).sort()).toEqual(['amount', 'customerEmail', 'successUrl']);
     const amount = await call('POST', '/api/v1/business/checkout/session', { amount: 0, currency: 'usd', successUrl: 'https://a.example' });
     expect(amount.status).toBe(400);
     expect(amount.body.error.errors.amount).toEqual(['must be greater than zero']);
@@ -140,6 +140,8 @@ describe('hosted checkout sessions (REST)', () => {
     const next = await call('GET', '/api/v1/business/checkout/sessions?limit=1&page=2');
     expect(next.body.data.items.map((item: any) => item.id)).toEqual([first.id]);
     expect((await call('GET', '/api/v1/business/checkout/sessions?status=COMPLETED')).body.data.total).toBe(0);
+    expect((await call('GET', '/api/v1/business/checkout/sessions?status=open&source=API')).body.data.total).toBe(2);
+    expect((await call('GET', '/api/v1/business/checkout/sessions?status=Completed')).body.data.total).toBe(0);
     const bad = await call('GET', '/api/v1/business/checkout/sessions?status=DONE&limit=500');
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.error.errors).sort()).toEqual(['limit', 'status']);

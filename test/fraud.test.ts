@@ -220,6 +220,8 @@ describe('fraud rules and block list', () => {
     expect(page.body.data).toMatchObject({ total: 2, page: 1, limit: 1, items: [{ id: ip.id }] });
     const byType = await call(merchant, 'GET', '/api/v1/business/fraud/blocklist?type=email');
     expect(byType.body.data.items.map((entry: { id: string }) => entry.id)).toEqual([email.id]);
+    const anyCase = await call(merchant, 'GET', '/api/v1/business/fraud/blocklist?type=EMAIL');
+    expect(anyCase.body.data.items.map((entry: { id: string }) => entry.id)).toEqual([email.id]);
     const duplicate = await call(merchant, 'POST', '/api/v1/business/fraud/blocklist', { type: 'ip', value: '2001:db8:0::1' });
     expect(duplicate.status).toBe(409);
     for (const [body, field] of [
@@ -255,6 +257,8 @@ describe('fraud rules and block list', () => {
     expect(blocked.failureReason).toBe('blocked');
     const list = await server.graphql('{ blocklistEntries(first: 10, type: "ip") { edges { node { id value } } pageInfo { hasNextPage } } }', {}, auth);
     expect(list.body.data.blocklistEntries.edges).toEqual([{ node: { id: entry.body.data.addBlocklistEntry.id, value: '192.0.2.1' } }]);
+    const upperCase = await server.graphql('{ blocklistEntries(first: 10, type: "IP") { edges { node { id } } } }', {}, auth);
+    expect(upperCase.body.data.blocklistEntries.edges).toEqual([{ node: { id: entry.body.data.addBlocklistEntry.id } }]);
     const removed = await server.graphql('mutation($id: ID!) { removeBlocklistEntry(id: $id) { id } }', { id: entry.body.data.addBlocklistEntry.id }, auth);
     expect(removed.body.errors).toBeUndefined();
     const deleted = await server.graphql('mutation($id: ID!) { deleteFraudRule(id: $id) { id } }', { id }, auth);

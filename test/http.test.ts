@@ -1,5 +1,8 @@
 import http from 'node:http';
+import Fastify from 'fastify';
+import { registerAliases } from '../src/rest/shared/aliases';
 import { ApiResponse, TestMerchant, TestServer, startTestServer } from './support/harness';
+import { card, chargingMerchant } from './support/payments';
 
 /** Cross-cutting HTTP behaviour (design section 5; interface document, Errors and Limits). */
 
@@ -97,8 +100,28 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
     expect(await usdBalance(server, merchant)).toBe(before);
   });
 
-  test('an empty body with Content-Type application/json answers 400', async () => {
+  test('an empty body with Content-Type application/json on a route that needs a body is a 400 naming the missing fields', async () => {
     const response = await server.request('POST', FUND, { rawBody: '', headers: { ...auth(), 'content-type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: 'Validation failed', statusCode: 400, errors: { currency: [expect.stringMatching(/^is required/)], amount: [expect.stringMatching(/^is required/)] } },
+    });
+  });
+
+  test('a POST that takes no body accepts an empty body sent with Content-Type application/json', async () => {
+    const other = await server.signUp();
+    const response = await server.request('POST', '/api/v1/business/regenerate-api-key', {
+      rawBody: '', headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: expect.objectContaining({ apiKey: expect.stringMatching(/^bk_test_/), mode: 'test' }) });
+  });
+
+  test('JSON that tries to poison a prototype is still refused with 400', async () => {
+    const response = await server.request('POST', FUND, {
+      rawBody: '{"currency":"usd","amount":"1.00","__proto__":{"admin":true}}', headers: { ...auth(), 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(envelope('BAD_REQUEST', 400));
   });
@@ -213,6 +236,142 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
     const response = await server.request('POST', FUND, { body: { currency: 'USD', amount: '10.00' }, headers: auth() });
     expect(response.status).toBe(201);
     expect(BigInt(await usdBalance(server, merchant))).toBe(before + 1000n);
+  });
+});
+
+describe('Paths the interface document writes without /api/v1 answer there too', () => {
+  let server: TestServer;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    merchant = await chargingMerchant(server);
+  });
+  afterAll(async () => server.close());
+
+  const auth = () => ({ 'x-api-key': merchant.apiKey });
+  const chargeBody = (amount: number) => ({ amount, currency: 'usd', card: card(), email: 'payer@example.com' });
+
+  test('POST /business/payment/charge is the documented charge: same envelope, same 60-second de-duplication', async () => {
+    const unprefixed = await server.request('POST', '/business/payment/charge', { body: chargeBody(12.5), headers: auth() });
+    expect(unprefixed.status).toBe(201);
+    expect(unprefixed.body).toEqual({ success: true, data: expect.objectContaining({ object: 'payment', status: 'COMPLETED', amount: '12.50', currency: 'usd' }) });
+    const prefixed = await server.request('POST', '/api/v1/business/payment/charge', { body: chargeBody(12.5), headers: auth() });
+    expect(prefixed.body.data.paymentId).toBe(unprefixed.body.data.paymentId);
+  });
+
+  test('POST /business/payment/charge needs the same credential and validates the same way', async () => {
+    const anonymous = await server.request('POST', '/business/payment/charge', { body: chargeBody(1) });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual(envelope('UNAUTHORIZED', 401));
+    const invalid = await server.request('POST', '/business/payment/charge', { body: { amount: 1 }, headers: auth() });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: expect.objectContaining({ currency: expect.any(Array) }) });
+  });
+
+  test('an Idempotency-Key used on /business/payment/charge replays on /api/v1/business/payment/charge: one operation', async () => {
+    const headers = { ...auth(), 'idempotency-key': 'alias-charge-1' };
+    const first = await server.request('POST', '/business/payment/charge', { body: chargeBody(7), headers });
+    const again = await server.request('POST', '/api/v1/business/payment/charge', { body: chargeBody(7), headers });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const different = await server.request('POST', '/business/payment/charge', { body: chargeBody(8), headers });
+    expect(different.status).toBe(409);
+    expect(different.body).toEqual(envelope('IDEMPOTENCY_KEY_REUSED', 409));
+  });
+
+  test('PUT and GET /business/config set and read the webhook URL like /api/v1/business/config', async () => {
+    const put = await server.request('PUT', '/business/config', { body: { webhookUrl: 'http://localhost:9000/hooks' }, headers: auth() });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ success: true, data: expect.objectContaining({ businessId: merchant.businessId, webhookUrl: 'http://localhost:9000/hooks' }) });
+    const prefixed = await server.request('GET', '/api/v1/business/config', { headers: auth() });
+    const unprefixed = await server.request('GET', '/business/config', { headers: auth() });
+    expect(unprefixed.status).toBe(200);
+    expect(unprefixed.body).toEqual(prefixed.body);
+    const refused = await server.request('PUT', '/business/config', { body: { webhookUrl: 'ftp://example.com' }, headers: auth() });
+    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: ['must be an absolute http(s) URL'] } });
+  });
+
+  test('the unprefixed paths share the rate-limit budget of the caller', async () => {
+    const first = await server.request('GET', '/api/v1/business/config', { headers: auth() });
+    const second = await server.request('GET', '/business/config', { headers: auth() });
+    expect(second.headers.get('x-ratelimit-limit')).toBe(first.headers.get('x-ratelimit-limit'));
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+  });
+
+  test('only the documented paths answer unprefixed; a 404 for another names its /api/v1 path', async () => {
+    const wallets = await server.request('GET', '/business/wallets', { headers: auth() });
+    expect(wallets.status).toBe(404);
+    expect(wallets.body).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'No route for GET /business/wallets; did you mean /api/v1/business/wallets?', statusCode: 404 },
+    });
+    const payment = await server.request('GET', '/business/payments/5b1f0c9e-0000-4000-8000-000000000000', { headers: auth() });
+    expect(payment.body.error.message).toMatch(/did you mean \/api\/v1\/business\/payments\/5b1f0c9e-0000-4000-8000-000000000000\?$/);
+    const nowhere = await server.request('GET', '/business/nowhere', { headers: auth() });
+    expect(nowhere.body.error.message).toBe('No route for GET /business/nowhere');
+  });
+
+  test('an alias is one line: a parametric alias serves its canonical route, and one without a route stops the start', async () => {
+    const app = Fastify();
+    registerAliases(app, [{ method: 'GET', path: '/v1/business/payouts/:id', canonical: '/api/v1/business/payouts/:id' }]);
+    app.get<{ Params: { id: string } }>('/api/v1/business/payouts/:id', async (request) => ({ id: request.params.id, route: request.routeOptions.url }));
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${address}/v1/business/payouts/po_1`);
+    expect(await response.json()).toEqual({ id: 'po_1', route: '/v1/business/payouts/:id' });
+    await app.close();
+
+    const broken = Fastify();
+    registerAliases(broken, [{ method: 'GET', path: '/business/collections/:id', canonical: '/api/v1/business/collections/:id' }]);
+    await expect(broken.ready()).rejects.toThrow(/GET \/business\/collections\/:id/);
+  });
+});
+
+describe('A wrong method on a known path is 405 with Allow; unknown paths stay 404', () => {
+  let server: TestServer;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    merchant = await server.signUp();
+  });
+  afterAll(async () => server.close());
+
+  const auth = () => ({ 'x-api-key': merchant.apiKey });
+
+  test.each([
+    ['DELETE', '/api/v1/business/wallets', 'GET, HEAD'],
+    ['GET', '/api/v1/business/payment/charge', 'POST'],
+    ['POST', '/api/v1/business/config', 'GET, HEAD, PUT'],
+    ['PUT', '/api/v1/webhook-endpoints/5b1f0c9e-0000-4000-8000-000000000000', 'DELETE, GET, HEAD, PATCH'],
+    ['GET', '/business/payment/charge', 'POST'],
+  ])('%s %s answers 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
+    const response = await server.request(method, path, { headers: auth() });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'METHOD_NOT_ALLOWED', message: `Method ${method} is not allowed for ${path}; allowed: ${allow}`, statusCode: 405 },
+    });
+  });
+
+  test('a 405 is answered without a credential too, and a HEAD gets the status and Allow without a body', async () => {
+    const anonymous = await server.request('DELETE', '/api/v1/business/wallets');
+    expect(anonymous.status).toBe(405);
+    const head = await server.request('HEAD', '/api/v1/business/payment/charge', { headers: auth() });
+    expect([head.status, head.headers.get('allow'), head.body]).toEqual([405, 'POST', null]);
+  });
+
+  test('HEAD on a GET route still answers like the GET, without a body', async () => {
+    const head = await server.request('HEAD', '/api/v1/business/wallets', { headers: auth() });
+    expect([head.status, head.body]).toEqual([200, null]);
+  });
+
+  test('an unknown path stays 404 NOT_FOUND', async () => {
+    const response = await server.request('DELETE', '/api/v1/business/nowhere', { headers: auth() });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('allow')).toBeNull();
+    expect(response.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'No route for DELETE /api/v1/business/nowhere', statusCode: 404 } });
   });
 });
 

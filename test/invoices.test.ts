@@ -150,6 +150,9 @@ describe('invoices (REST)', () => {
     expect(list.items.map((invoice: any) => invoice.id)).toEqual([second.id, first.id]);
     expect((await call('GET', '/api/v1/business/invoices?status=OPEN')).body.data.items.map((invoice: any) => invoice.id)).toEqual([first.id]);
     expect((await call('GET', '/api/v1/business/invoices?status=LATE')).status).toBe(400);
+    for (const status of ['open', 'Open']) {
+      expect((await call('GET', `/api/v1/business/invoices?status=${status}`)).body.data.items.map((invoice: any) => invoice.id)).toEqual([first.id]);
+    }
     for (const [method, path] of [['GET', ''], ['POST', '/finalize'], ['POST', '/void']]) {
       expect((await api(server, other)(method, `/api/v1/business/invoices/${first.id}${path}`)).status).toBe(404);
     }

@@ -47,7 +47,7 @@ describe('payment links (REST)', () => {
     const call = api(server, await server.signUp());
     const response = await call('POST', '/api/v1/business/payment-links', { name: '', amount: -1, currency: 'usd', allowRecurring: 'yes', recurringInterval: 'daily', successUrl: 'nope' });
     expect(response.status).toBe(400);
-    expect(Object.keys(response.body.error.errors).sort()).toEqual(['allowRecurring', 'name', 'recurringInterval', 'successUrl']);
+    expect(Object.keys(response.body.error.errors).sort()).toEqual(['allowRecurring', 'amount', 'name', 'recurringInterval', 'successUrl']);
     const amount = await call('POST', '/api/v1/business/payment-links', { name: 'X', amount: -1, currency: 'usd' });
     expect(amount.body.error.errors).toEqual({ amount: ['must be a positive decimal amount such as "100.50"'] });
     expect((await call('GET', '/api/v1/business/payment-links')).body.data.total).toBe(0);

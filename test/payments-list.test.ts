@@ -42,6 +42,13 @@ describe('payments list, detail and live status', () => {
     expect((await list(`?to=${encodeURIComponent(future)}`)).body.data.total).toBe(4);
   });
 
+  test('the status filter accepts any letter case: ?status=failed and ?status=Failed filter like FAILED', async () => {
+    for (const status of ['failed', 'Failed', ' FAILED ']) {
+      const response = await list(`?status=${encodeURIComponent(status)}`);
+      expect([status, response.status, response.body.data.items.map((item: any) => item.id)]).toEqual([status, 200, [ids.b]]);
+    }
+  });
+
   test.each([
     ['status', '?status=DONE'], ['limit', '?limit=101'], ['page', '?page=0'], ['email', '?email=nope'], ['from', '?from=yesterday'],
   ])('a bad %s is a 400 VALIDATION_ERROR', async (field, query) => {

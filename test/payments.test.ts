@@ -116,6 +116,44 @@ describe('server-to-server card charges', () => {
     expect(await eventsOf(server, merchant.businessId)).toEqual([]);
   });
 
+  test('a bad charge names every bad field in one answer: amount AND email, with the missing currency and card', async () => {
+    const merchant = await chargingMerchant(server);
+    const response = await charge(server, merchant, { amount: 'abc', email: 'x' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_ERROR', message: 'Validation failed', statusCode: 400,
+        errors: {
+          amount: ['must be a positive decimal amount such as "100.50"'],
+          email: ['must be a valid email address'],
+          currency: ['is required: a currency code such as usd'],
+          card: [expect.stringMatching(/^is required: an object with number/)],
+        },
+      },
+    });
+    expect(await paymentCount(merchant.businessId)).toBe(0);
+  });
+
+  test('a field of the wrong type is "must be a string/number/object", never "is required"', async () => {
+    const merchant = await chargingMerchant(server);
+    const wrongTypes = await charge(server, merchant, { amount: {}, currency: 5, email: 7, metadata: 'x', card: { number: 4242424242424242, expiryMonth: '12', expiryYear: null, cvv: 123 } });
+    expect(wrongTypes.body.error.errors).toEqual({
+      amount: ['must be a number or a string'],
+      currency: ['must be a string'],
+      email: ['must be a string'],
+      metadata: ['must be a JSON object'],
+      'card.number': ['must be a string'],
+      'card.expiryMonth': ['must be a number'],
+      'card.expiryYear': ['must be a number'],
+      'card.cvv': ['must be a string'],
+    });
+    const notAnObject = await charge(server, merchant, { amount: 1, currency: 'usd', email: 'payer@example.com', card: '4242424242424242' });
+    expect(notAnObject.body.error.errors).toEqual({ card: ['must be an object'] });
+    const cardFields = await charge(server, merchant, { amount: 1, currency: 'usd', email: 'payer@example.com', card: { number: '4242 4242 4242 4242', expiryMonth: 12, cvv: '1' } });
+    expect(cardFields.body.error.errors).toEqual({ 'card.expiryYear': ['is required: a four-digit year'], 'card.cvv': ['must be 3 digits'] });
+  });
+
   test('the same request within 60 seconds returns the same paymentId and creates nothing', async () => {
     const merchant = await chargingMerchant(server);
     const first = await charge(server, merchant, body());
@@ -396,6 +434,10 @@ describe('dispute list and detail', () => {
     expect(all.body.data.items.map((item: any) => item.id)).toEqual([opened[1], opened[0]]);
     const open = await server.request('GET', '/api/v1/business/disputes?status=OPEN', { headers });
     expect(open.body.data.items.map((item: any) => item.id)).toEqual([opened[1]]);
+    for (const status of ['open', 'Open']) {
+      const anyCase = await server.request('GET', `/api/v1/business/disputes?status=${status}`, { headers });
+      expect(anyCase.body.data.items.map((item: any) => item.id)).toEqual([opened[1]]);
+    }
     expect((await server.request('GET', '/api/v1/business/disputes?status=CLOSED', { headers })).status).toBe(400);
     const one = await server.request('GET', `/api/v1/business/disputes/${opened[0]}`, { headers });
     expect(one.body.data).toMatchObject({ id: opened[0], status: 'WON', amount: '10.00', fee: '15.00' });

@@ -166,6 +166,8 @@ describe('recurring gifts (REST)', () => {
     expect((await call('GET', '/api/v1/business/recurring-gifts?status=PAUSED')).body.data.total).toBe(0);
     expect((await call('GET', '/api/v1/business/recurring-gifts?status=ACTIVE')).body.data.total).toBe(1);
     expect((await call('GET', '/api/v1/business/recurring-gifts?status=DONE')).status).toBe(400);
+    expect((await call('GET', '/api/v1/business/recurring-gifts?status=active')).body.data.total).toBe(1);
+    expect((await call('GET', '/api/v1/business/recurring-gifts?status=Paused')).body.data.total).toBe(0);
     for (const [method, path] of [['GET', `/api/v1/business/recurring-gifts/${gift.id}`], ['POST', `/api/v1/business/recurring-gifts/${gift.id}/cancel`],
       ['POST', `/api/v1/business/recurring-gifts/${gift.id}/resume`], ['POST', `/api/v1/business/sandbox/recurring-gifts/${gift.id}/charge-now`]]) {
       expect((await api(server, other)(method, path)).status).toBe(404);

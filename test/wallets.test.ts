@@ -119,6 +119,14 @@ describe('Wallets', () => {
       expect(Object.keys(response.body.error.errors).sort()).toEqual(['amount', 'currency']);
     });
 
+    test('sandbox funding names the type a field must have, and a malformed amount beside a bad currency', async () => {
+      const merchant = await server.signUp();
+      const wrongTypes = await fund(merchant, { currency: 5, amount: true });
+      expect(wrongTypes.body.error.errors).toEqual({ currency: ['must be a string'], amount: ['must be a number or a string'] });
+      const both = await fund(merchant, { currency: 'u', amount: 'ten' });
+      expect(both.body.error.errors).toEqual({ currency: ['must be a currency code'], amount: ['must be a positive decimal amount such as "100.50"'] });
+    });
+
     test('sandbox funding accepts up to 1,000,000,000 units of the currency per request', async () => {
       const merchant = await server.signUp();
       const response = await fund(merchant, { currency: 'USD', amount: '1000000000.00' });

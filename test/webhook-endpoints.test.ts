@@ -258,6 +258,8 @@ describe('merchant webhook endpoint registry', () => {
     expect(succeeded.body.data.total).toBe(2);
     const failed = await call(merchant, 'GET', `${url}?status=permanently_failed`);
     expect(failed.body.data.items.map((item: any) => item.id)).toEqual([items[2].id]);
+    const anyCase = await call(merchant, 'GET', `${url}?status=PERMANENTLY_FAILED`);
+    expect(anyCase.body.data.items.map((item: any) => item.id)).toEqual([items[2].id]);
     expect((await call(merchant, 'GET', `${url}?eventType=wallet.funded&status=succeeded&limit=1`)).body.data)
       .toMatchObject({ total: 2, limit: 1, items: [expect.objectContaining({ id: items[0].id })] });
     expect((await call(merchant, 'GET', `${url}?eventType=payment.completed`)).body.data).toEqual({ items: [], total: 0, page: 1, limit: 20 });

@@ -11,6 +11,7 @@ import { registerIdempotency } from './idempotency';
 import { registerMetrics } from './metrics';
 import { registerRateLimit } from './rate-limit';
 import { registerRequestContext } from './request-context';
+import { registerUnmatchedHandler } from './routing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -23,6 +24,22 @@ const REDACT = [
 /** Hosted pages carry their capability token in the path; logs keep the route, not the token. */
 const HOSTED_TOKEN = /^(\/(?:checkout(?:\/3ds)?|pay))\/[^/?#]+/;
 export const loggedUrl = (url: string) => url.replace(HOSTED_TOKEN, '$1/[redacted]');
+
+/**
+ * `Content-Type: application/json` with an empty body is a request without a body, as if no
+ * Content-Type had been sent: a POST that takes no body succeeds, and one that needs a body answers
+ * the usual VALIDATION_ERROR naming the missing fields. Anything else goes to Fastify's own parser
+ * (with its prototype-poisoning protection).
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance) {
+  const { onProtoPoisoning, onConstructorPoisoning } = app.initialConfig;
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+}
 
 /** One HTTP server: GraphQL (HTTP + WebSocket), the REST layer, health and metrics. */
 export async function buildApp(core: Core, schema: GraphQLSchema): Promise<FastifyInstance> {
@@ -44,6 +61,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
     return503OnClosing: false,
   });
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonBodies(app);
 
   // While shutting down, requests that still arrive on open connections get a 503 in the envelope.
   let closing = false;
@@ -59,8 +77,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
     return payload;
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send(errorEnvelope(ErrorCode.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}`)));
+  registerUnmatchedHandler(app);
 
   registerMetrics(app, core.pubSub.listeners);
   registerRequestContext(app, core);

@@ -1,6 +1,7 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { Core } from '../domain/core';
 import { sha256Hex } from '../domain/shared/crypto';
+import { canonicalPath } from '../rest/shared/aliases';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,7 +44,7 @@ export function registerIdempotency(app: FastifyInstance, core: Core) {
       scope: scopeOf(request),
       key,
       method: request.method,
-      path: request.url.split('?')[0],
+      path: canonicalPath(request),
       body: request.body === undefined ? '' : JSON.stringify(request.body),
     });
     if (outcome.kind === 'replay') {

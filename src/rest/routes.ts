@@ -13,9 +13,11 @@ import { checkoutSessionRoutes } from './checkout/checkout-sessions.routes';
 import { paymentLinkRoutes } from './payment-links/payment-links.routes';
 import { invoiceRoutes } from './invoices/invoices.routes';
 import { recurringGiftRoutes } from './recurring-gifts/recurring-gifts.routes';
+import { registerAliases } from './shared/aliases';
 
-/** Every REST route of the compatibility layer, by area. */
+/** Every REST route of the compatibility layer, by area, and the documented unprefixed aliases of some. */
 export function registerRestRoutes(app: FastifyInstance, core: Core) {
+  registerAliases(app);
   identityRoutes(app, core);
   walletRoutes(app, core);
   webhookEndpointRoutes(app, core);

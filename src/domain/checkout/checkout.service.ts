@@ -10,7 +10,7 @@ import { DomainError, ErrorCode, FieldErrors, notFound } from '../shared/errors'
 import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, fieldErrorsOf, isUuid, metadataSchema, parseInput } from '../shared/validation';
+import { amountSchema, currencySchema, emailSchema, enumFilter, fieldErrorsOf, isUuid, metadataSchema, parseInput } from '../shared/validation';
 import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
 import { descriptionSchema, optionalUrlSchema, requiredUrlSchema } from './inputs';
 
@@ -86,8 +86,8 @@ const createSchema = z.object({
 
 const listSchema = z.object({
   ...pageParams,
-  status: z.enum(CheckoutSessionStatus, { error: `must be one of ${Object.values(CheckoutSessionStatus).join(', ')}` }).optional(),
-  source: z.enum(CheckoutSessionSource, { error: `must be one of ${Object.values(CheckoutSessionSource).join(', ')}` }).optional(),
+  status: enumFilter(CheckoutSessionStatus).optional(),
+  source: enumFilter(CheckoutSessionSource).optional(),
 });
 
 const TOKEN = /^cs_(test|live)_[A-Za-z0-9_-]{43}$/;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { absoluteUrlSchema } from '../shared/validation';
+import { absoluteUrlSchema, required } from '../shared/validation';
 
 /** Input pieces shared by checkout sessions, payment links and invoices. */
 export const descriptionSchema = z.string({ error: 'must be a string' }).trim().max(500, 'must be at most 500 characters').nullish();
-export const requiredUrlSchema = z.string({ error: 'is required: an absolute http(s) URL' }).pipe(absoluteUrlSchema);
+export const requiredUrlSchema = z.string({ error: required('an absolute http(s) URL') }).pipe(absoluteUrlSchema);
 export const optionalUrlSchema = z.string({ error: 'must be an absolute http(s) URL' }).pipe(absoluteUrlSchema).nullish();
 export const intervalSchema = z.enum(['weekly', 'monthly'], { error: 'must be weekly or monthly' });
 

@@ -5,7 +5,7 @@ import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
-import { emailSchema, isUuid, parseInput } from '../shared/validation';
+import { emailSchema, evenWhenFieldsFail, isUuid, parseInput, required } from '../shared/validation';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { VaultedCard } from '../../providers/card-acquirer';
 import { Customer, PaymentMethod } from './customer.entities';
@@ -35,7 +35,7 @@ const profileFields = {
 };
 
 const createSchema = z.object({
-  email: z.string({ error: 'is required: the customer\'s email address' }).pipe(emailSchema),
+  email: z.string({ error: required('the customer\'s email address') }).pipe(emailSchema),
   ...profileFields,
 }, { error: 'must be a JSON object' });
 
@@ -58,7 +58,7 @@ const attachSchema = z.object({
   if ((data.card === undefined) === (data.token === undefined)) {
     issues.addIssue({ code: 'custom', path: [data.card === undefined ? 'card' : 'token'], message: 'send exactly one of card (number, expiryMonth, expiryYear, cvv) or token' });
   }
-});
+}, evenWhenFieldsFail);
 
 const isUniqueViolation = (error: unknown) =>
   (error as { driverError?: { code?: string } } | null)?.driverError?.code === '23505';

@@ -5,7 +5,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
 import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
-import { emailSchema, isUuid, parseInput } from '../shared/validation';
+import { decimalAmount, emailSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
 import { BusinessSettings } from '../identity/identity.entities';
 import { BlocklistEntry, BlocklistEntryType, FraudRule, FraudRuleType } from './fraud.entities';
 
@@ -17,7 +17,7 @@ export const VELOCITY_WINDOW_SECONDS = 3600;
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 const listOf = <S extends z.ZodType<string>>(item: S, what: string) =>
-  z.array(item, { error: `is required: a non-empty array of ${what}` })
+  z.array(item, { error: required(`a non-empty array of ${what}`) })
     .min(1, `must list at least one of ${what}`).max(500, `must list at most 500 ${what}`).transform(unique);
 
 const countrySchema = z.string({ error: 'must be a two-letter country code such as GB' }).trim().toUpperCase()
@@ -27,9 +27,9 @@ const binSchema = z.string({ error: 'must be a BIN prefix of 1 to 6 digits' }).t
 const domainSchema = z.string({ error: 'must be an email domain such as example.com' }).trim().toLowerCase()
   .regex(/^@?(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be an email domain such as example.com')
   .transform((domain) => domain.replace(/^@/, ''));
-const amountSchema = z.union([z.number(), z.string()], { error: 'is required: a decimal amount such as 500.00' });
-const currencySchema = z.string({ error: 'is required: a currency code such as usd' });
-const maxAttemptsSchema = z.number({ error: 'is required: a whole number of attempts from 1 to 1000' })
+const amountSchema = decimalAmount('a decimal amount such as 500.00');
+const currencySchema = z.string({ error: required('a currency code such as usd') });
+const maxAttemptsSchema = z.number({ error: required('a whole number of attempts from 1 to 1000') })
   .int('must be a whole number from 1 to 1000').min(1, 'must be from 1 to 1000').max(1000, 'must be from 1 to 1000');
 const enabledSchema = z.boolean({ error: 'must be true or false' });
 const descriptionSchema = z.string({ error: 'must be a string or null' }).trim().max(500, 'must be at most 500 characters').nullable();
@@ -46,7 +46,7 @@ const PARAMETERS = {
 type RuleParameters = { countries?: string[]; bins?: string[]; domains?: string[]; amount?: string | number; currency?: string; maxAttemptsPerHour?: number };
 
 const typeSchema = z.object({
-  type: z.enum(FraudRuleType, { error: `is required: one of ${Object.values(FraudRuleType).join(', ')}` }),
+  type: z.enum(FraudRuleType, { error: required(`one of ${Object.values(FraudRuleType).join(', ')}`) }),
 }, { error: 'must be a JSON object' });
 
 const ruleSchema = (type: FraudRuleType, partial: boolean) => {
@@ -56,17 +56,17 @@ const ruleSchema = (type: FraudRuleType, partial: boolean) => {
 };
 
 const blocklistSchema = z.object({
-  type: z.enum(BlocklistEntryType, { error: `is required: one of ${Object.values(BlocklistEntryType).join(', ')}` }),
-  value: z.string({ error: 'is required: the email, card fingerprint or IP address to block' }).trim().min(1, 'must not be empty').max(320),
+  type: z.enum(BlocklistEntryType, { error: required(`one of ${Object.values(BlocklistEntryType).join(', ')}`) }),
+  value: z.string({ error: required('the email, card fingerprint or IP address to block') }).trim().min(1, 'must not be empty').max(320),
   description: descriptionSchema.optional(),
 }, { error: 'must be a JSON object' });
 
 const blocklistListSchema = z.object({
   ...pageParams,
-  type: z.enum(BlocklistEntryType, { error: `must be one of ${Object.values(BlocklistEntryType).join(', ')}` }).optional(),
+  type: enumFilter(BlocklistEntryType).optional(),
 });
 
-const blocklistConnectionSchema = z.object({ type: z.enum(BlocklistEntryType, { error: `must be one of ${Object.values(BlocklistEntryType).join(', ')}` }).nullish() });
+const blocklistConnectionSchema = z.object({ type: enumFilter(BlocklistEntryType).nullish() });
 
 /** An IP address in canonical form (IPv4-mapped IPv6 as IPv4); null when it is not an address. */
 export function canonicalIp(value: string | null | undefined): string | null {

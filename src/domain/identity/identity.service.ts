@@ -6,7 +6,7 @@ import { TokenClaims, TokenSigner } from './tokens';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
-import { absoluteUrlSchema, emailSchema, isUuid, parseInput } from '../shared/validation';
+import { absoluteUrlSchema, emailSchema, isUuid, parseInput, required } from '../shared/validation';
 import { liveUrlRefusal } from '../webhooks/url-policy';
 
 export interface IssuedCredentials {
@@ -36,26 +36,26 @@ export interface AuthInput {
 const signUpSchema = z.object({
   email: emailSchema,
   password: z.string().min(10, 'must be at least 10 characters').max(200),
-  name: z.string().trim().min(1, 'is required').max(200),
-  businessName: z.string().trim().min(1, 'is required').max(200),
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  businessName: z.string().trim().min(1, 'must not be empty').max(200),
 });
 
 const businessCreateSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(200),
+  name: z.string().trim().min(1, 'must not be empty').max(200),
   email: emailSchema,
 });
 
 const tokenExchangeSchema = z.object({
-  apiKey: z.string({ error: 'is required' }).min(1, 'is required'),
-  apiSecret: z.string({ error: 'is required' }).min(1, 'is required'),
+  apiKey: z.string({ error: required() }).min(1, 'must not be empty'),
+  apiSecret: z.string({ error: required() }).min(1, 'must not be empty'),
 });
 
 const webhookConfigSchema = z.object({
-  webhookUrl: z.union([absoluteUrlSchema, z.null()], { error: 'is required: an absolute http(s) URL, or null to remove it' }),
+  webhookUrl: z.union([absoluteUrlSchema, z.null()], { error: required('an absolute http(s) URL, or null to remove it') }),
 });
 
 const settingsSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(200).optional(),
+  name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
   webhookUrl: absoluteUrlSchema.nullable().optional(),
 });
 

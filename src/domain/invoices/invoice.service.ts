@@ -8,20 +8,20 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { MAX_AMOUNT_MINOR, normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { keysetPage, offsetPage, OffsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
+import { amountSchema, currencySchema, emailSchema, enumFilter, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
 import { Invoice, InvoiceItem, InvoiceStatus } from './invoice.entity';
 
 /** An invoice's checkout session can be paid for this long after the invoice is sent. */
 export const INVOICE_PAYABLE_DAYS = 90;
 
 const itemSchema = z.object({
-  description: z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
+  description: z.string({ error: required() }).trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
   quantity: z.number({ error: 'must be a whole number from 1 to 10000' }).int('must be a whole number from 1 to 10000').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
   unitAmount: amountSchema,
 }, { error: 'must be an object with description, quantity and unitAmount' });
 
 const createSchema = z.object({
-  customerEmail: z.string({ error: 'is required: the email address of the customer to bill' }).pipe(emailSchema),
+  customerEmail: z.string({ error: required('the email address of the customer to bill') }).pipe(emailSchema),
   currency: currencySchema,
   items: z.array(itemSchema, { error: 'must be an array of items' }).min(1, 'must list at least one item').max(100, 'must list at most 100 items').optional(),
   amount: amountSchema.optional(),
@@ -37,7 +37,7 @@ const createSchema = z.object({
 
 const listSchema = z.object({
   ...pageParams,
-  status: z.enum(InvoiceStatus, { error: `must be one of ${Object.values(InvoiceStatus).join(', ')}` }).optional(),
+  status: enumFilter(InvoiceStatus).optional(),
 });
 
 export const formatInvoiceNumber = (number: number) => `INV-${String(number).padStart(6, '0')}`;

@@ -8,11 +8,11 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { notFound, validationError } from '../shared/errors';
 import { normalizeCurrency, positiveMinor } from '../shared/money';
 import { keysetPage, offsetPage, OffsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
+import { amountSchema, currencySchema, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
 import { PaymentLink } from './payment-link.entity';
 
 const createSchema = z.object({
-  name: z.string({ error: 'is required: what the payer is paying for' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  name: z.string({ error: required('what the payer is paying for') }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   description: descriptionSchema,
   amount: amountSchema,
   currency: currencySchema,

@@ -14,7 +14,7 @@ import { DomainError, ErrorCode, notFound, validationError } from '../shared/err
 import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage, pageParams } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
+import { amountSchema, currencySchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
 import { CardDetails, cardSchema } from './card';
 import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from './payment.entities';
@@ -99,7 +99,7 @@ const chargeSchema = z.object({
   if (data.email === undefined && data.paymentMethodId === undefined) {
     issues.addIssue({ code: 'custom', path: ['email'], message: 'is required: the payer\'s email address' });
   }
-});
+}, evenWhenFieldsFail);
 
 const refundSchema = z.object({
   amount: amountSchema.optional(),
@@ -111,12 +111,12 @@ const disputeSchema = z.object({
 }, { error: 'must be a JSON object' });
 
 const resolveDisputeSchema = z.object({
-  won: z.boolean({ error: 'is required: true when the merchant won, false when lost' }),
+  won: z.boolean({ error: required('true when the merchant won, false when lost') }),
 }, { error: 'must be a JSON object' });
 
 const listSchema = z.object({
   ...pageParams,
-  status: z.enum(PaymentStatus, { error: `must be one of ${Object.values(PaymentStatus).join(', ')}` }).optional(),
+  status: enumFilter(PaymentStatus).optional(),
   email: emailSchema.optional(),
   customerId: z.string().refine(isUuid, 'must be a customer id').optional(),
   from: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).optional(),
@@ -125,7 +125,7 @@ const listSchema = z.object({
 
 const disputeListSchema = z.object({
   ...pageParams,
-  status: z.enum(DisputeStatus, { error: `must be one of ${Object.values(DisputeStatus).join(', ')}` }).optional(),
+  status: enumFilter(DisputeStatus).optional(),
 });
 
 /** The card fee of an amount: basis points (rounded half up) plus the fixed part. */

@@ -13,7 +13,7 @@ import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { toMajor } from '../shared/money';
 import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { isUuid, parseInput } from '../shared/validation';
+import { enumFilter, isUuid, parseInput } from '../shared/validation';
 import { RecurringGift, RecurringGiftStatus } from './recurring-gift.entity';
 
 export const CHARGE_RECURRING_GIFT_TASK = 'charge_recurring_gift';
@@ -30,7 +30,7 @@ export interface RecurringGiftSettings {
 
 const listSchema = z.object({
   ...pageParams,
-  status: z.enum(RecurringGiftStatus, { error: `must be one of ${Object.values(RecurringGiftStatus).join(', ')}` }).optional(),
+  status: enumFilter(RecurringGiftStatus).optional(),
   paymentLinkId: z.string().refine(isUuid, 'must be a payment link id').optional(),
 });
 

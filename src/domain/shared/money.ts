@@ -27,14 +27,20 @@ export const MAX_AMOUNT_MINOR = 10n ** 15n;
 
 const DECIMAL = /^(\d{1,18})(?:\.(\d{1,18}))?$/;
 
+export const DECIMAL_AMOUNT_MESSAGE = 'must be a positive decimal amount such as "100.50"';
+
+const decimalText = (amount: string | number) => (typeof amount === 'number' ? numberToPlainString(amount) : amount.trim());
+
+/** Whether a request amount is a plain non-negative decimal ("100.50", 100.5); not whether its currency allows its decimals. */
+export const isDecimalAmount = (amount: string | number) => DECIMAL.test(decimalText(amount));
+
 /**
  * Parses a decimal major-unit amount ("100.50" or 100.5) into bigint minor units.
  * Numbers are read through their shortest decimal representation, never through float arithmetic.
  */
 export function toMinor(amount: string | number, currency: CurrencyCode, field = 'amount'): bigint {
-  const text = typeof amount === 'number' ? numberToPlainString(amount) : amount.trim();
-  const match = DECIMAL.exec(text);
-  if (!match) throw validationError({ [field]: ['must be a positive decimal amount such as "100.50"'] });
+  const match = DECIMAL.exec(decimalText(amount));
+  if (!match) throw validationError({ [field]: [DECIMAL_AMOUNT_MESSAGE] });
   const exponent = exponentOf(currency);
   const fraction = match[2] ?? '';
   if (fraction.length > exponent) {

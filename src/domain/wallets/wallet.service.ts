@@ -7,7 +7,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { notFound, validationError } from '../shared/errors';
 import { exponentOf, normalizeCurrency, toMajor, toMinor } from '../shared/money';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
-import { isUuid, parseInput } from '../shared/validation';
+import { decimalAmount, isUuid, parseInput, required } from '../shared/validation';
 
 export type Wallet = LedgerAccount;
 
@@ -17,8 +17,8 @@ export interface WalletEntry {
 }
 
 const fundSchema = z.object({
-  currency: z.string({ error: 'is required' }).min(3, 'must be a currency code').max(8),
-  amount: z.union([z.string(), z.number()], { error: 'is required' }),
+  currency: z.string({ error: required() }).min(3, 'must be a currency code').max(8),
+  amount: decimalAmount(),
 });
 
 

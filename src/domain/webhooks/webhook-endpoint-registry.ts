@@ -3,7 +3,7 @@ import { BusinessSettings, Role } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { pageParams } from '../shared/pagination';
-import { absoluteUrlSchema, isUuid, parseInput } from '../shared/validation';
+import { absoluteUrlSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
 import { liveUrlRefusal } from './url-policy';
@@ -16,7 +16,7 @@ const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)*$/;
 const eventsSchema = z
   .array(
     z.string().refine((value) => value === ALL_EVENTS || EVENT_TYPE.test(value), 'must be an event type such as wallet.funded, or "*"'),
-    { error: 'is required: a non-empty array of event types, or ["*"]' },
+    { error: required('a non-empty array of event types, or ["*"]') },
   )
   .min(1, 'must list at least one event type, or "*"')
   .max(100, 'must list at most 100 event types')
@@ -24,7 +24,7 @@ const eventsSchema = z
 
 const statusSchema = z.enum(WebhookEndpointStatus, { error: 'must be enabled or disabled' });
 const descriptionSchema = z.string().trim().max(500, 'must be at most 500 characters').nullable();
-const urlSchema = z.string({ error: 'is required: an absolute http(s) URL' }).pipe(absoluteUrlSchema);
+const urlSchema = z.string({ error: required('an absolute http(s) URL') }).pipe(absoluteUrlSchema);
 
 /** The body that creates an endpoint in either registry (a registry may extend it). */
 export const endpointCreateSchema = z.object({
@@ -45,9 +45,9 @@ export const endpointUpdateSchema = z.object({
 type EndpointInput = z.output<typeof endpointCreateSchema>;
 type EndpointChanges = z.output<typeof endpointUpdateSchema> & { apiVersion?: string };
 
-/** The filters of every delivery list: `status` and `eventType`. */
+/** The filters of every delivery list: `status` (any letter case) and `eventType`. */
 export const deliveryFiltersSchema = z.object({
-  status: z.enum(WebhookDeliveryStatus, { error: `must be one of ${Object.values(WebhookDeliveryStatus).join(', ')}` }).nullish(),
+  status: enumFilter(WebhookDeliveryStatus).nullish(),
   eventType: z.string().regex(EVENT_TYPE, 'must be an event type such as wallet.funded').nullish(),
 });
 

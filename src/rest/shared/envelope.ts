@@ -18,6 +18,7 @@ const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
   401: ErrorCode.UNAUTHORIZED,
   403: ErrorCode.FORBIDDEN,
   404: ErrorCode.NOT_FOUND,
+  405: ErrorCode.METHOD_NOT_ALLOWED,
   409: ErrorCode.CONFLICT,
   413: ErrorCode.PAYLOAD_TOO_LARGE,
   415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
@@ -45,8 +46,6 @@ function fromFastifyError(error: FastifyError): DomainError | null {
       return new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is empty but Content-Type is application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
