@@ -1,7 +1,12 @@
 import { Topic } from '../src/domain/events/pubsub';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, sleep, startTestServer } from './support/harness';
+
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await sleep(10);
+}
 
 /** The transactional outbox (design section 6): the event row commits with the change, or not at all. */
 describe('event outbox', () => {
@@ -32,8 +37,9 @@ describe('event outbox', () => {
       livemode: false,
       data: expect.objectContaining({ currency: 'usd', amount: '5.00', balance: '5.00', transactionId: response.body.data.transactionId }),
     }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(published.filter((event) => event.businessId === merchant.businessId).map((event) => event.type)).toEqual(['wallet.funded']);
+    const ofMerchant = () => published.filter((event) => event.businessId === merchant.businessId).map((event) => event.type);
+    await waitUntil(() => ofMerchant().length > 0);
+    expect(ofMerchant()).toEqual(['wallet.funded']);
   });
 
   test('an event recorded in a transaction that rolls back is neither stored nor published', async () => {
@@ -43,9 +49,12 @@ describe('event outbox', () => {
       await server.runtime.core.events.record(tx, 'test.rolled_back', { n: 1 });
       throw new Error('fail after recording');
     })).rejects.toThrow('fail after recording');
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await eventsOf(other.businessId)).toEqual([]);
-    expect(published.filter((event) => event.businessId === other.businessId)).toEqual([]);
+    // Publications arrive in order: once a later committed event is heard, the rolled-back one would have been.
+    await inTransaction(ctx, (tx) => server.runtime.core.events.record(tx, 'test.committed', { n: 2 }));
+    const ofOther = () => published.filter((event) => event.businessId === other.businessId).map((event) => event.type);
+    await waitUntil(() => ofOther().length > 0);
+    expect(ofOther()).toEqual(['test.committed']);
   });
 
   test('recording an event outside a transaction is refused', async () => {

@@ -153,8 +153,9 @@ describe('webhook delivery to the business webhookUrl', () => {
     const gapsMs = attempts.slice(1).map((attempt, index) => attempt.at - attempts[index].at);
     gapsMs.forEach((gap, index) => {
       const scheduledMs = SCHEDULE_SECONDS[index + 1] * 1000;
+      // Never early; how late a due job starts depends on the machine's load, so only a gross delay fails.
       expect(gap).toBeGreaterThanOrEqual(scheduledMs - 20);
-      expect(gap).toBeLessThan(scheduledMs + 1000);
+      expect(gap).toBeLessThan(scheduledMs + 5000);
     });
     expect(new Set(attempts.map((attempt) => attempt.headers['webhook-id']))).toEqual(new Set([delivery.id]));
     expect(new Set(attempts.map((attempt) => attempt.body)).size).toBe(1);
