@@ -137,7 +137,10 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
       copyCheckout(checkout);
       fs.mkdirSync(env.TESSERA_DATA_DIR!);
       fs.chownSync(env.TESSERA_DATA_DIR!, NOBODY, NOBODY);
-      options = { cwd: checkout, uid: NOBODY, gid: NOBODY };
+      // The node binary too: it may sit where nobody else can enter (nvm under /root, a private prefix).
+      const node = path.join(home, 'node');
+      try { fs.linkSync(process.execPath, node); } catch { fs.copyFileSync(process.execPath, node); }
+      options = { cwd: checkout, uid: NOBODY, gid: NOBODY, node };
     }
     const run = spawnTs(MAIN, [], { ...env, HOME: home }, options);
     const clusterDir = await ready(run, env.PORT);

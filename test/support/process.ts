@@ -26,9 +26,9 @@ export interface Spawned {
 /** Runs a TypeScript entry point of the project (through ts-node) as a real child process. */
 export function spawnTs(
   entry: string, args: string[], env: Record<string, string | undefined>,
-  options: { cwd?: string; uid?: number; gid?: number } = {},
+  options: { cwd?: string; uid?: number; gid?: number; node?: string } = {},
 ): Spawned {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry, ...args], {
+  const child = spawn(options.node ?? process.execPath, ['-r', 'ts-node/register/transpile-only', entry, ...args], {
     cwd: options.cwd ?? ROOT,
     uid: options.uid,
     gid: options.gid,
