@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { ConfigError } from './startup-error';
 
 /**
@@ -8,6 +9,11 @@ import { ConfigError } from './startup-error';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Which peers may tell the client's address in X-Forwarded-For (Fastify's `trustProxy`): false
+   * (default: the socket's peer is the client), true (any), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: TrustProxy;
   databaseUrl: string | undefined;
   dataDir: string;
   embeddedPgPort: number;
@@ -46,6 +52,37 @@ export interface Config {
   recurringGiftMaxFailures: number;
   /** Seconds before a failed recurring-gift charge is tried again. */
   recurringGiftRetryDelaySeconds: number;
+}
+
+export type TrustProxy = boolean | number | string[];
+
+/** Names proxy-addr (Fastify's trustProxy) accepts for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `true`/`false`, a hop count (`1`: the nearest proxy), or a comma-separated list of
+ * addresses, CIDRs and the names loopback, linklocal, uniquelocal. Off when unset.
+ */
+export function trustProxyOf(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || /^(false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const invalid = entries.filter((entry) => !PROXY_RANGE_NAMES.has(entry) && !ipaddr.isValid(entry) && !isCidr(entry));
+  if (entries.length === 0 || invalid.length > 0) {
+    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses and CIDRs (or loopback, linklocal, uniquelocal), got "${raw}"`);
+  }
+  return entries;
+}
+
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -107,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host: env.HOST || '0.0.0.0',
+    trustProxy: trustProxyOf(env),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),

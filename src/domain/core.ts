@@ -10,7 +10,7 @@ import { EventService } from './events/event.service';
 import { EventLogService } from './events/event-log.service';
 import { TesseraPubSub } from './events/pubsub';
 import { IdempotencyService } from './idempotency/idempotency.service';
-import { RequestContext } from './shared/context';
+import { RequestContext, RequestOrigin } from './shared/context';
 import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
@@ -47,7 +47,8 @@ export interface Core {
   paymentLinks: PaymentLinkService;
   invoices: InvoiceService;
   recurringGifts: RecurringGiftService;
-  anonymousContext(requestId?: string | null): RequestContext;
+  /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
+  anonymousContext(origin?: RequestOrigin): RequestContext;
 }
 
 export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub): Core {
@@ -108,6 +109,6 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
     invoices: new InvoiceService(checkout, events),
     recurringGifts,
-    anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
+    anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

@@ -232,7 +232,7 @@ export class CheckoutService {
   }
 
   /** POST /checkout/<token>: validates the form, charges the card once, completes the session. */
-  async submit(ctx: RequestContext, token: string, form: Record<string, unknown>, ipAddress: string | null): Promise<CheckoutOutcome> {
+  async submit(ctx: RequestContext, token: string, form: Record<string, unknown>): Promise<CheckoutOutcome> {
     const found = await this.byToken(ctx, token);
     const system = this.contextFor(ctx, found);
     const values: CheckoutFormValues = {
@@ -279,7 +279,7 @@ export class CheckoutService {
     try {
       payment = await this.payments.createCardPayment(system, {
         amount: found.amount, currency: found.currency, email: email!, card: { details: card.data! },
-        source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id, ipAddress, metadata: found.metadata,
+        source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id, metadata: found.metadata,
       });
     } catch (error) {
       if (!(error instanceof DomainError)) {
@@ -465,7 +465,7 @@ export class CheckoutService {
 
   /** The hosted page acts for the session's business and mode, as the system (the payer has no credential). */
   private contextFor(ctx: RequestContext, session: CheckoutSession): RequestContext {
-    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'hosted-checkout' }, session.businessId, session.livemode ? Mode.LIVE : Mode.TEST, ctx.requestId);
+    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'hosted-checkout' }, session.businessId, session.livemode ? Mode.LIVE : Mode.TEST, ctx.origin);
   }
 
   private async byToken(ctx: RequestContext, token: string): Promise<CheckoutSession> {

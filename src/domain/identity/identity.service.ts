@@ -30,7 +30,6 @@ export interface AuthInput {
   bearerToken?: string | null;
   businessIdHeader?: string | null;
   modeHeader?: string | null;
-  requestId?: string | null;
 }
 
 const signUpSchema = z.object({
@@ -130,7 +129,7 @@ export class IdentityService {
     const credential = mode ? await base.repo(ApiCredential).findOne({ where: { publishableKey } }) : null;
     if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid publishable key');
     return new RequestContext(base.dataSource, { kind: 'publishable', credentialId: credential.id }, credential.businessId,
-      credential.livemode ? Mode.LIVE : Mode.TEST, base.requestId);
+      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin);
   }
 
   private async authenticateApiKey(base: RequestContext, apiKey: string, businessIdHeader?: string | null) {
@@ -141,7 +140,7 @@ export class IdentityService {
     if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid API key');
     this.assertBusinessHeader(credential.businessId, businessIdHeader);
     return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-      credential.livemode ? Mode.LIVE : Mode.TEST, base.requestId);
+      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin);
   }
 
   private async authenticateClaims(base: RequestContext, claims: TokenClaims, input: AuthInput) {
@@ -153,14 +152,14 @@ export class IdentityService {
       }
       this.assertBusinessHeader(credential.businessId, input.businessIdHeader);
       return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-        mode, base.requestId);
+        mode, base.origin);
     }
     const user = await base.repo(User).findOne({ where: { id: claims.sub } });
     if (!user) throw unauthorized('Invalid or expired token');
     const mode = this.parseMode(input.modeHeader);
     const membership = await this.activeMembership(base, user.id, input.businessIdHeader);
     return new RequestContext(base.dataSource, { kind: 'dashboard', userId: user.id, role: membership?.role ?? null },
-      membership?.businessId ?? null, mode, base.requestId);
+      membership?.businessId ?? null, mode, base.origin);
   }
 
   private async activeMembership(ctx: RequestContext, userId: string, businessIdHeader?: string | null) {

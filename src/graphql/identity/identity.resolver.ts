@@ -12,14 +12,14 @@ const settingsOf = (row: { livemode: boolean; webhookUrl: string | null; updated
 @Resolver()
 export class AuthResolver {
   @Mutation(() => SignUpPayload, { description: 'Creates a user, their first business and its test credentials' })
-  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, requestId }: GraphQLContext): Promise<SignUpPayload> {
-    const { user, business, credentials, token } = await core.identity.signUp(core.anonymousContext(requestId), input);
+  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpPayload> {
+    const { user, business, credentials, token } = await core.identity.signUp(core.anonymousContext(origin), input);
     return { token, expiresIn: core.config.jwtTtlSeconds, user, business, testCredentials: credentials };
   }
 
   @Mutation(() => SignInPayload, { description: 'Returns a dashboard JWT' })
-  async signIn(@Arg('input') input: SignInInput, @Ctx() { core, requestId }: GraphQLContext): Promise<SignInPayload> {
-    return core.identity.signIn(core.anonymousContext(requestId), input);
+  async signIn(@Arg('input') input: SignInInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignInPayload> {
+    return core.identity.signIn(core.anonymousContext(origin), input);
   }
 
   @Query(() => User, { description: 'The signed-in dashboard user' })
