@@ -42,6 +42,8 @@ export interface Config {
   workerPollIntervalMs: number;
   jobStallAfterMs: number;
   webhookTimeoutMs: number;
+  /** Test-mode webhooks may target private/loopback/link-local addresses (default: outside production). */
+  webhookAllowPrivateTargets: boolean;
   /** Delay before each delivery attempt, in seconds: the first is attempt 1, its length is the attempt limit. */
   webhookRetryScheduleSeconds: number[];
   /** Seconds from card capture to settlement into the merchant wallet. */
@@ -169,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
     workerPollIntervalMs: int(env, 'WORKER_POLL_INTERVAL_MS', 2000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30_000),
+    webhookAllowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', env.NODE_ENV !== 'production'),
     jobStallAfterMs: int(env, 'JOB_STALL_AFTER_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 30_000) + 60_000),
     webhookRetryScheduleSeconds: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE_S', [0, 30, 60, 90, 120]),
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),

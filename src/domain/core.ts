@@ -18,6 +18,7 @@ import { PaymentService } from './payments/payment.service';
 import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
+import { WebhookTargetPolicy } from './webhooks/url-policy';
 import { CardTokenService } from './tokens/card-token.service';
 import { FraudService } from './fraud/fraud.service';
 import { CheckoutService } from './checkout/checkout.service';
@@ -54,16 +55,18 @@ export interface Core {
 export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub): Core {
   const ledger = new LedgerService();
   const secretBox = new SecretBox(secrets.masterKey);
+  const webhookTargets = new WebhookTargetPolicy({ allowPrivateTestTargets: config.webhookAllowPrivateTargets });
   const identity = new IdentityService(
     new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
     secretBox,
     async (ctx) => {
       await wallets.provisionWallet(ctx, 'USD');
     },
+    webhookTargets,
   );
-  const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(secretBox);
+  const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
   const webhooks = new WebhookService(
-    { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds },
+    { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds, targets: webhookTargets },
     (ctx) => identity.apiSecretOf(ctx),
     treasuryWebhookEndpoints,
     pubSub,
@@ -99,7 +102,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     eventLog: new EventLogService(),
     idempotency,
     webhooks,
-    webhookEndpoints: new WebhookEndpointService(),
+    webhookEndpoints: new WebhookEndpointService(webhookTargets),
     treasuryWebhookEndpoints,
     payments,
     customers,

@@ -7,7 +7,7 @@ import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } fr
 import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
 import { absoluteUrlSchema, emailSchema, isUuid, parseInput } from '../shared/validation';
-import { liveUrlRefusal } from '../webhooks/url-policy';
+import { WebhookTargetPolicy } from '../webhooks/url-policy';
 
 export interface IssuedCredentials {
   mode: Mode;
@@ -100,6 +100,8 @@ export class IdentityService {
     private readonly secretBox: SecretBox,
     /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
     private readonly onModeEnabled: (ctx: RequestContext) => Promise<void>,
+    /** Judges the webhookUrl like every webhook target. */
+    private readonly webhookTargets: WebhookTargetPolicy,
   ) {}
 
   // ---------------------------------------------------------------- authentication
@@ -330,13 +332,13 @@ export class IdentityService {
   }
 
   /**
-   * Updates the business name and the webhook URL of the context's mode. With live credentials
-   * the webhook URL must be https.
+   * Updates the business name and the webhook URL of the context's mode. The webhook URL must pass
+   * the target policy of the mode (live: https and public; test: private only where allowed).
    */
   async updateSettings(ctx: RequestContext, input: unknown) {
     ctx.requireRole(...WRITE_ROLES);
     const data = parseInput(settingsSchema, input);
-    const refusal = data.webhookUrl && ctx.livemode ? await liveUrlRefusal(data.webhookUrl) : null;
+    const refusal = data.webhookUrl ? await this.webhookTargets.refusal(data.webhookUrl, ctx.livemode) : null;
     if (refusal) throw validationError({ webhookUrl: [refusal] });
     return inTransaction(ctx, async (tx) => {
       if (data.name !== undefined) {
