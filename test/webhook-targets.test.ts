@@ -132,7 +132,7 @@ describe('where private webhook targets are refused (NODE_ENV=production)', () =
     }
     const graphql = await server.graphql('mutation($url: String) { updateBusinessSettings(input: { webhookUrl: $url }) { webhookUrl } }',
       { url: 'http://169.254.169.254/' }, { authorization: `Bearer ${merchant.token}` });
-    expect(graphql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(graphql.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     const listed = await call(merchant, 'GET', '/api/v1/webhook-endpoints');
     expect(listed.body.data.items).toEqual([]);
     expect((await call(merchant, 'GET', '/api/v1/business/config')).body.data.webhookUrl).toBeNull();
