@@ -48,6 +48,12 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   /** Seconds from card capture to settlement into the merchant wallet. */
   paymentSettlementDelaySeconds: number;
+  /** Failed hosted-checkout payment attempts before a session is locked (card testing). */
+  checkoutMaxFailedAttemptsPerSession: number;
+  checkoutMaxFailedAttemptsPerLink: number;
+  checkoutMaxFailedAttemptsPerCard: number;
+  /** The window of the per-link and per-card counts, in seconds. */
+  checkoutFailedAttemptsWindowSeconds: number;
   /** Sandbox 3-D Secure challenges complete on their own after this many milliseconds. */
   sandbox3dsAutoCompleteMs: number;
   /** Consecutive failed charges after which a recurring gift is PAUSED. */
@@ -177,6 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
     paymentSettlementDelaySeconds: int(env, 'PAYMENT_SETTLEMENT_DELAY_S', 60),
     sandbox3dsAutoCompleteMs: int(env, 'SANDBOX_3DS_AUTO_COMPLETE_MS', 3000),
+    checkoutMaxFailedAttemptsPerSession: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_SESSION', 5)),
+    checkoutMaxFailedAttemptsPerLink: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_LINK', 20)),
+    checkoutMaxFailedAttemptsPerCard: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD', 5)),
+    checkoutFailedAttemptsWindowSeconds: Math.max(1, int(env, 'CHECKOUT_FAILED_ATTEMPTS_WINDOW_S', 3600)),
     recurringGiftMaxFailures: Math.max(1, int(env, 'RECURRING_GIFT_MAX_FAILURES', 3)),
     recurringGiftRetryDelaySeconds: int(env, 'RECURRING_GIFT_RETRY_DELAY_S', 86_400),
   };

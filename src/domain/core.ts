@@ -86,7 +86,16 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   );
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
-  const checkout = new CheckoutService({ publicBaseUrl: config.publicBaseUrl, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs }, payments, events);
+  const checkout = new CheckoutService({
+    publicBaseUrl: config.publicBaseUrl,
+    sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs,
+    attemptLimits: {
+      perSession: config.checkoutMaxFailedAttemptsPerSession,
+      perSource: config.checkoutMaxFailedAttemptsPerLink,
+      perCard: config.checkoutMaxFailedAttemptsPerCard,
+      windowSeconds: config.checkoutFailedAttemptsWindowSeconds,
+    },
+  }, payments, events);
   const recurringGifts = new RecurringGiftService(
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
     checkout, payments, customers, events,

@@ -5,7 +5,7 @@ import { CheckoutOutcome } from '../domain/checkout/checkout.service';
 import { Core } from '../domain/core';
 import { originOf } from '../http/request-context';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
-import { checkoutForm, expiredPage, inactiveLinkPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
+import { checkoutForm, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
 
 type ByToken = { Params: { token: string } };
 
@@ -53,6 +53,7 @@ function render(reply: FastifyReply, outcome: CheckoutOutcome) {
     case 'three_ds': return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
     case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
     case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
+    case 'locked': return send(reply, 423, lockedPage(outcome.view, outcome.message, nonce), nonce);
     case 'receipt': return send(reply, 200, receiptPage(outcome.view, nonce), nonce);
   }
 }
