@@ -1,3 +1,4 @@
+import { TeamInvitations1795432755917 } from './1795432755917-TeamInvitations';
 import { CheckoutSessionLock1795432454472 } from './1795432454472-CheckoutSessionLock';
 import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
 import { WebhookDeliveryRequestBody1795430466968 } from './1795430466968-WebhookDeliveryRequestBody';
@@ -22,4 +23,5 @@ export const migrations: Function[] = [
   WebhookDeliveryRequestBody1795430466968,
   WebhookDeliveryTarget1795430787467,
   CheckoutSessionLock1795432454472,
+  TeamInvitations1795432755917,
 ];

@@ -3,6 +3,7 @@ import { Config } from '../config';
 import { Secrets } from '../secrets';
 import { IdentityService } from './identity/identity.service';
 import { TokenSigner } from './identity/tokens';
+import { TeamInvitationService } from './identity/team-invitation.service';
 import { Mode } from './identity/identity.entities';
 import { LedgerService } from './ledger/ledger.service';
 import { WalletService } from './wallets/wallet.service';
@@ -32,6 +33,7 @@ export interface Core {
   dataSource: DataSource;
   pubSub: TesseraPubSub;
   identity: IdentityService;
+  teamInvitations: TeamInvitationService;
   ledger: LedgerService;
   wallets: WalletService;
   events: EventService;
@@ -105,6 +107,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     dataSource,
     pubSub,
     identity,
+    teamInvitations: new TeamInvitationService(),
     ledger,
     wallets,
     events,

@@ -8,6 +8,7 @@ import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationEr
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
 import { absoluteUrlSchema, emailSchema, isUuid, parseInput } from '../shared/validation';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { assertMayGrant } from './team-invitation.service';
 
 export interface IssuedCredentials {
   mode: Mode;
@@ -58,7 +59,7 @@ const settingsSchema = z.object({
   webhookUrl: absoluteUrlSchema.nullable().optional(),
 });
 
-const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
+const roleSchema = z.object({ role: z.enum(Role) });
 
 /** What an operator may switch on a business (`tessera business update`); at least one of them. */
 const operatorUpdateSchema = z.object({
@@ -88,7 +89,6 @@ const emailTaken = () =>
 /** A publishable key reaching anything but the card-token route. */
 export const publishableKeyRefused = () =>
   forbidden('A publishable key (pk_…) can only create card tokens (POST /api/v1/tokens); use the secret API key or a token here');
-const alreadyMember = () => new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
 
 /**
  * Users, businesses, memberships and API credentials: everything about who is calling and
@@ -172,8 +172,9 @@ export class IdentityService {
       if (!membership) throw notFound('Business');
       return membership;
     }
-    const memberships = await ctx.repo(Membership).find({ where: { userId }, take: 2, order: { createdAt: 'ASC' } });
-    return memberships.length === 1 ? memberships[0] : null;
+    // Without the header: the user's default business, the first they joined (their own, for
+    // anyone who signed up), so that being invited elsewhere never takes it away.
+    return ctx.repo(Membership).findOne({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   private assertBusinessHeader(businessId: string, header?: string | null) {
@@ -421,27 +422,13 @@ export class IdentityService {
     return ctx.repo(Membership).find({ where: { businessId: ctx.requireBusiness() }, order: { createdAt: 'ASC' } });
   }
 
-  /** Adds an existing Tessera user to the business with a role. */
-  async addMember(ctx: RequestContext, input: unknown): Promise<Membership> {
-    ctx.requireDashboardRole(...ADMIN_ROLES);
-    const data = parseInput(memberSchema, input);
-    this.assertMayGrant(ctx, data.role);
-    return inTransaction(ctx, async (tx) => {
-      const user = await tx.repo(User).findOne({ where: { email: data.email } });
-      if (!user) throw new DomainError(ErrorCode.NOT_FOUND, 'No Tessera account uses this email; ask them to sign up first');
-      const existing = await tx.repo(Membership).findOne({ where: { userId: user.id, businessId: tx.requireBusiness() } });
-      if (existing) throw alreadyMember();
-      return tx.repo(Membership).save(tx.repo(Membership).create({ userId: user.id, businessId: tx.requireBusiness(), role: data.role }));
-    }).catch(conflictOnUniqueViolation(alreadyMember));
-  }
-
   async changeMemberRole(ctx: RequestContext, membershipId: string, role: Role): Promise<Membership> {
     ctx.requireDashboardRole(...ADMIN_ROLES);
-    parseInput(memberSchema.pick({ role: true }), { role });
-    this.assertMayGrant(ctx, role);
+    parseInput(roleSchema, { role });
+    assertMayGrant(ctx, role);
     return inTransaction(ctx, async (tx) => {
       const membership = await this.lockedMembership(tx, membershipId);
-      this.assertMayGrant(tx, membership.role);
+      assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER && role !== Role.OWNER) await this.assertAnotherOwner(tx, membership);
       membership.role = role;
       return tx.repo(Membership).save(membership);
@@ -452,7 +439,7 @@ export class IdentityService {
     ctx.requireDashboardRole(...ADMIN_ROLES);
     return inTransaction(ctx, async (tx) => {
       const membership = await this.lockedMembership(tx, membershipId);
-      this.assertMayGrant(tx, membership.role);
+      assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER) await this.assertAnotherOwner(tx, membership);
       await tx.repo(Membership).delete({ id: membership.id });
       return membership;
@@ -470,11 +457,6 @@ export class IdentityService {
       : null;
     if (!membership) throw notFound('Member');
     return membership;
-  }
-
-  /** Only an OWNER grants or takes away the OWNER role. */
-  private assertMayGrant(ctx: RequestContext, role: Role) {
-    if (role === Role.OWNER) ctx.requireDashboardRole(Role.OWNER);
   }
 
   private async assertAnotherOwner(tx: RequestContext, membership: Membership) {

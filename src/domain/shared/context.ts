@@ -89,7 +89,7 @@ export class RequestContext {
     if (this.businessId) return this.businessId;
     if (this.actor.kind === 'dashboard') {
       throw new DomainError(ErrorCode.BAD_REQUEST,
-        'Select a business with the X-Service-Business-Id header (you belong to several, or to none)');
+        'Select a business with the X-Service-Business-Id header (you belong to none)');
     }
     throw unauthorized('This operation needs a business: authenticate with an API credential');
   }

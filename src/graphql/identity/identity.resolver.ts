@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import { Mode, Role } from '../../domain/identity/identity.entities';
 import { GraphQLContext, caller } from '../shared/context';
 import {
-  AddTeamMemberInput, ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
+  ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
   SignInInput, SignInPayload, SignUpInput, SignUpPayload, UpdateBusinessSettingsInput, User,
 } from './identity.types';
 
@@ -88,11 +88,6 @@ export class BusinessResolver {
   @Query(() => [Membership], { description: 'Team members of the active business' })
   async teamMembers(@Ctx() context: GraphQLContext): Promise<Membership[]> {
     return context.core.identity.members(caller(context));
-  }
-
-  @Mutation(() => Membership, { description: 'Adds an existing user to the team (OWNER/ADMIN)' })
-  async addTeamMember(@Arg('input') input: AddTeamMemberInput, @Ctx() context: GraphQLContext): Promise<Membership> {
-    return context.core.identity.addMember(caller(context), input);
   }
 
   @Mutation(() => Membership)
