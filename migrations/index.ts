@@ -1,3 +1,4 @@
+import { SignInLockout1795433047912 } from './1795433047912-SignInLockout';
 import { TeamInvitations1795432755917 } from './1795432755917-TeamInvitations';
 import { CheckoutSessionLock1795432454472 } from './1795432454472-CheckoutSessionLock';
 import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
@@ -24,4 +25,5 @@ export const migrations: Function[] = [
   WebhookDeliveryTarget1795430787467,
   CheckoutSessionLock1795432454472,
   TeamInvitations1795432755917,
+  SignInLockout1795433047912,
 ];

@@ -48,6 +48,10 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   /** Seconds from card capture to settlement into the merchant wallet. */
   paymentSettlementDelaySeconds: number;
+  /** Per-account sign-in lockout: failures within the window, and how long the lock lasts. */
+  signInMaxFailures: number;
+  signInFailureWindowSeconds: number;
+  signInLockoutSeconds: number;
   /** Failed hosted-checkout payment attempts before a session is locked (card testing). */
   checkoutMaxFailedAttemptsPerSession: number;
   checkoutMaxFailedAttemptsPerLink: number;
@@ -183,6 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
     paymentSettlementDelaySeconds: int(env, 'PAYMENT_SETTLEMENT_DELAY_S', 60),
     sandbox3dsAutoCompleteMs: int(env, 'SANDBOX_3DS_AUTO_COMPLETE_MS', 3000),
+    signInMaxFailures: Math.max(1, int(env, 'SIGN_IN_MAX_FAILURES', 5)),
+    signInFailureWindowSeconds: Math.max(1, int(env, 'SIGN_IN_FAILURE_WINDOW_S', 900)),
+    signInLockoutSeconds: Math.max(1, int(env, 'SIGN_IN_LOCKOUT_S', 900)),
     checkoutMaxFailedAttemptsPerSession: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_SESSION', 5)),
     checkoutMaxFailedAttemptsPerLink: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_LINK', 20)),
     checkoutMaxFailedAttemptsPerCard: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD', 5)),

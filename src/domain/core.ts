@@ -65,6 +65,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       await wallets.provisionWallet(ctx, 'USD');
     },
     webhookTargets,
+    { maxFailures: config.signInMaxFailures, windowSeconds: config.signInFailureWindowSeconds, lockoutSeconds: config.signInLockoutSeconds },
   );
   const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
   const webhooks = new WebhookService(

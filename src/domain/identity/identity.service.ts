@@ -26,6 +26,16 @@ export interface TokenResponse {
   businessName: string;
 }
 
+/** The account's current failure window is still open. */
+const WITHIN = `coalesce(failed_sign_ins_since > now() - make_interval(secs => $3), false)`;
+
+/** Per-account sign-in lockout: `maxFailures` failed sign-ins within `windowSeconds` lock the account for `lockoutSeconds`. */
+export interface SignInLockout {
+  maxFailures: number;
+  windowSeconds: number;
+  lockoutSeconds: number;
+}
+
 export interface AuthInput {
   apiKey?: string | null;
   bearerToken?: string | null;
@@ -102,6 +112,7 @@ export class IdentityService {
     private readonly onModeEnabled: (ctx: RequestContext) => Promise<void>,
     /** Judges the webhookUrl like every webhook target. */
     private readonly webhookTargets: WebhookTargetPolicy,
+    private readonly lockout: SignInLockout,
   ) {}
 
   // ---------------------------------------------------------------- authentication
@@ -231,12 +242,42 @@ export class IdentityService {
     }).catch(conflictOnUniqueViolation(emailTaken));
   }
 
+  /**
+   * A dashboard JWT for the right email and password. Every refusal is the same generic
+   * UNAUTHENTICATED, after the same password hashing work: an unknown email, a wrong password, and
+   * an account locked out (SignInLockout) even when the password is right. A success resets the
+   * account's failure count.
+   */
   async signIn(base: RequestContext, input: { email: string; password: string }) {
     const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
     const user = email ? await base.repo(User).findOne({ where: { email } }) : null;
     const valid = user ? await verifyPassword(String(input.password ?? ''), user.passwordHash) : await hashPassword('timing-equaliser').then(() => false);
-    if (!user || !valid) throw unauthorized('Invalid email or password');
+    const refused = () => unauthorized('Invalid email or password');
+    if (!user) throw refused();
+    if (user.signInLockedUntil && user.signInLockedUntil.getTime() > Date.now()) throw refused();
+    if (!valid) {
+      await this.countFailedSignIn(base, user.id);
+      throw refused();
+    }
+    if (user.failedSignIns > 0 || user.signInLockedUntil) {
+      await base.repo(User).update({ id: user.id }, { failedSignIns: 0, failedSignInsSince: null, signInLockedUntil: null });
+    }
     return { user, token: this.tokens.sign({ kind: 'dashboard', sub: user.id }), expiresIn: this.tokens.ttlSeconds };
+  }
+
+  /** One more failure in the account's window (a new window once the last has passed); the last allowed one locks the account. */
+  private async countFailedSignIn(base: RequestContext, userId: string): Promise<void> {
+    const { maxFailures, windowSeconds, lockoutSeconds } = this.lockout;
+    await base.em.query(
+      // One statement on the row itself, so concurrent failures each count (the row lock orders them).
+      `UPDATE users SET
+         failed_sign_ins = CASE WHEN ${WITHIN} THEN failed_sign_ins + 1 ELSE 1 END,
+         failed_sign_ins_since = CASE WHEN ${WITHIN} THEN failed_sign_ins_since ELSE now() END,
+         sign_in_locked_until = CASE WHEN (CASE WHEN ${WITHIN} THEN failed_sign_ins + 1 ELSE 1 END) >= $2
+                                     THEN now() + make_interval(secs => $4) ELSE sign_in_locked_until END
+       WHERE id = $1`,
+      [userId, maxFailures, windowSeconds, lockoutSeconds],
+    );
   }
 
   async currentUser(ctx: RequestContext): Promise<User> {
