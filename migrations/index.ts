@@ -1,3 +1,6 @@
+import { SignInLockout1795433047912 } from './1795433047912-SignInLockout';
+import { TeamInvitations1795432755917 } from './1795432755917-TeamInvitations';
+import { CheckoutSessionLock1795432454472 } from './1795432454472-CheckoutSessionLock';
 import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
 import { WebhookDeliveryRequestBody1795430466968 } from './1795430466968-WebhookDeliveryRequestBody';
 import { PaymentIndexes1795346355914 } from './1795346355914-PaymentIndexes';
@@ -20,4 +23,7 @@ export const migrations: Function[] = [
   PaymentIndexes1795346355914,
   WebhookDeliveryRequestBody1795430466968,
   WebhookDeliveryTarget1795430787467,
+  CheckoutSessionLock1795432454472,
+  TeamInvitations1795432755917,
+  SignInLockout1795433047912,
 ];

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { ConfigError } from './startup-error';
 
 /**
@@ -8,6 +9,11 @@ import { ConfigError } from './startup-error';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Which peers may tell the client's address in X-Forwarded-For (Fastify's `trustProxy`): false
+   * (default: the socket's peer is the client), true (any), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: TrustProxy;
   databaseUrl: string | undefined;
   dataDir: string;
   embeddedPgPort: number;
@@ -36,16 +42,59 @@ export interface Config {
   workerPollIntervalMs: number;
   jobStallAfterMs: number;
   webhookTimeoutMs: number;
+  /** Test-mode webhooks may target private/loopback/link-local addresses (default: outside production). */
+  webhookAllowPrivateTargets: boolean;
   /** Delay before each delivery attempt, in seconds: the first is attempt 1, its length is the attempt limit. */
   webhookRetryScheduleSeconds: number[];
   /** Seconds from card capture to settlement into the merchant wallet. */
   paymentSettlementDelaySeconds: number;
+  /** Per-account sign-in lockout: failures within the window, and how long the lock lasts. */
+  signInMaxFailures: number;
+  signInFailureWindowSeconds: number;
+  signInLockoutSeconds: number;
+  /** Failed hosted-checkout payment attempts before a session is locked (card testing). */
+  checkoutMaxFailedAttemptsPerSession: number;
+  checkoutMaxFailedAttemptsPerLink: number;
+  checkoutMaxFailedAttemptsPerCard: number;
+  /** The window of the per-link and per-card counts, in seconds. */
+  checkoutFailedAttemptsWindowSeconds: number;
   /** Sandbox 3-D Secure challenges complete on their own after this many milliseconds. */
   sandbox3dsAutoCompleteMs: number;
   /** Consecutive failed charges after which a recurring gift is PAUSED. */
   recurringGiftMaxFailures: number;
   /** Seconds before a failed recurring-gift charge is tried again. */
   recurringGiftRetryDelaySeconds: number;
+}
+
+export type TrustProxy = boolean | number | string[];
+
+/** Names proxy-addr (Fastify's trustProxy) accepts for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `true`/`false`, a hop count (`1`: the nearest proxy), or a comma-separated list of
+ * addresses, CIDRs and the names loopback, linklocal, uniquelocal. Off when unset.
+ */
+export function trustProxyOf(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || /^(false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const invalid = entries.filter((entry) => !PROXY_RANGE_NAMES.has(entry) && !ipaddr.isValid(entry) && !isCidr(entry));
+  if (entries.length === 0 || invalid.length > 0) {
+    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses and CIDRs (or loopback, linklocal, uniquelocal), got "${raw}"`);
+  }
+  return entries;
+}
+
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -107,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host: env.HOST || '0.0.0.0',
+    trustProxy: trustProxyOf(env),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
@@ -131,11 +181,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
     workerPollIntervalMs: int(env, 'WORKER_POLL_INTERVAL_MS', 2000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30_000),
+    webhookAllowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', env.NODE_ENV !== 'production'),
     jobStallAfterMs: int(env, 'JOB_STALL_AFTER_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 30_000) + 60_000),
     webhookRetryScheduleSeconds: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE_S', [0, 30, 60, 90, 120]),
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
     paymentSettlementDelaySeconds: int(env, 'PAYMENT_SETTLEMENT_DELAY_S', 60),
     sandbox3dsAutoCompleteMs: int(env, 'SANDBOX_3DS_AUTO_COMPLETE_MS', 3000),
+    signInMaxFailures: Math.max(1, int(env, 'SIGN_IN_MAX_FAILURES', 5)),
+    signInFailureWindowSeconds: Math.max(1, int(env, 'SIGN_IN_FAILURE_WINDOW_S', 900)),
+    signInLockoutSeconds: Math.max(1, int(env, 'SIGN_IN_LOCKOUT_S', 900)),
+    checkoutMaxFailedAttemptsPerSession: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_SESSION', 5)),
+    checkoutMaxFailedAttemptsPerLink: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_LINK', 20)),
+    checkoutMaxFailedAttemptsPerCard: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD', 5)),
+    checkoutFailedAttemptsWindowSeconds: Math.max(1, int(env, 'CHECKOUT_FAILED_ATTEMPTS_WINDOW_S', 3600)),
     recurringGiftMaxFailures: Math.max(1, int(env, 'RECURRING_GIFT_MAX_FAILURES', 3)),
     recurringGiftRetryDelaySeconds: int(env, 'RECURRING_GIFT_RETRY_DELAY_S', 86_400),
   };

@@ -324,8 +324,7 @@ describe('customers (REST)', () => {
 
   test('a VIEWER may read customers but not create or change them', async () => {
     const viewer = await server.signUp();
-    await server.graphql('mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
-      { input: { email: viewer.email, role: 'VIEWER' } }, { authorization: `Bearer ${merchant.token}` });
+    await server.addTeamMember(merchant, viewer, 'VIEWER');
     const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': merchant.businessId };
     expect((await server.request('GET', '/api/v1/business/customers', { headers })).status).toBe(200);
     const created = await server.request('POST', '/api/v1/business/customers', { headers, body: { email: newEmail() } });

@@ -269,8 +269,7 @@ describe('fraud rules and block list', () => {
   test('a VIEWER may read rules but not change them', async () => {
     const merchant = await merchantWithCharging();
     const viewer = await server.signUp();
-    await server.graphql('mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
-      { input: { email: viewer.email, role: 'VIEWER' } }, { authorization: `Bearer ${merchant.token}` });
+    await server.addTeamMember(merchant, viewer, 'VIEWER');
     const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': merchant.businessId };
     expect((await server.request('GET', '/api/v1/business/fraud/rules', { headers })).status).toBe(200);
     expect((await server.request('POST', '/api/v1/business/fraud/rules', { headers, body: { type: 'card_country', countries: ['GB'] } })).status).toBe(403);

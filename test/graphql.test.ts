@@ -261,12 +261,7 @@ describe('DataLoader batching', () => {
 
     for (const businessName of ['Second Co', 'Third Co']) {
       const owner = await server.signUp({ businessName });
-      const added = await server.graphql(
-        'mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
-        { input: { email: member.email, role: 'DEVELOPER' } },
-        { authorization: `Bearer ${owner.token}` },
-      );
-      expect(added.body.errors).toBeUndefined();
+      await server.addTeamMember(owner, member, 'DEVELOPER');
     }
 
     let response: any;

@@ -18,7 +18,7 @@ const SIGN_UP = `mutation($input: SignUpInput!) {
 }`;
 const SIGN_IN = 'mutation($input: SignInInput!) { signIn(input: $input) { token expiresIn user { id email } } }';
 const ME = '{ me { id email name memberships { role business { id name } } } }';
-const ADD_MEMBER = 'mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id role user { id email } business { id } } }';
+const INVITE = 'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id email role status business { id } } }';
 const CHANGE_ROLE = 'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(membershipId: $id, role: $role) { id role } }';
 const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(membershipId: $id) { id role } }';
 const TEAM = '{ teamMembers { id role user { id email } } }';
@@ -57,11 +57,8 @@ describe('Dashboard identity over GraphQL', () => {
     return row.count;
   }
 
-  /** Adds `member` to the business whose OWNER is `owner`, and returns the membership id. */
-  async function addMember(owner: TestMerchant, member: TestMerchant, role: string): Promise<string> {
-    const response = await gql(ADD_MEMBER, { input: { email: member.email, role } }, bearer(owner.token));
-    return expectData(response).addTeamMember.id;
-  }
+  /** Adds `member` to the business whose OWNER is `owner` (invitation, then acceptance), and returns the membership id. */
+  const addMember = (owner: TestMerchant, member: TestMerchant, role: string): Promise<string> => server.addTeamMember(owner, member, role);
 
   async function membershipIdOf(owner: TestMerchant, userId: string, businessId = owner.businessId): Promise<string> {
     const [row] = await server.runtime.dataSource.query(
@@ -240,20 +237,18 @@ describe('Dashboard identity over GraphQL', () => {
 
     test('the header also picks the role: the member is OWNER in one business and DEVELOPER in the other', async () => {
       const newcomer = await server.signUp();
-      const asDeveloper = await gql(ADD_MEMBER, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, otherOwner.businessId));
+      const asDeveloper = await gql(INVITE, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, otherOwner.businessId));
       expectGraphQLError(asDeveloper, 'FORBIDDEN');
-      const asOwner = await gql(ADD_MEMBER, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, member.businessId));
-      expect(expectData(asOwner).addTeamMember.business.id).toBe(member.businessId);
+      const asOwner = await gql(INVITE, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, member.businessId));
+      expect(expectData(asOwner).inviteTeamMember.business.id).toBe(member.businessId);
     });
 
-    test('without the header a user of two businesses has no active business (BAD_REQUEST, 400 on REST), but me still works', async () => {
-      const response = await gql('{ business { id } }', {}, bearer(member.token));
-      expectGraphQLError(response, 'BAD_REQUEST');
-      expect(response.body.errors![0].message).toMatch(/X-Service-Business-Id/);
+    test('without the header a user of two businesses keeps working in their default business, the first they joined', async () => {
+      const { business } = expectData(await gql('{ business { id } }', {}, bearer(member.token)));
+      expect(business.id).toBe(member.businessId);
       const config = await server.request('GET', CONFIG, { headers: bearer(member.token) });
-      expect(config.status).toBe(400);
-      expect(config.body.error.code).toBe('BAD_REQUEST');
-      expectData(await gql(ME, {}, bearer(member.token)));
+      expect(config.status).toBe(200);
+      expect(config.body.data.businessId).toBe(member.businessId);
     });
 
     test.each([
@@ -285,36 +280,34 @@ describe('Dashboard identity over GraphQL', () => {
       await addMember(owner, viewer, 'VIEWER');
     });
 
-    test('addTeamMember adds an existing user with the role; teamMembers lists every member', async () => {
+    test('an accepted invitation adds the user with the role; teamMembers lists every member', async () => {
       const { teamMembers } = expectData(await gql(TEAM, {}, as(viewer)));
       expect(teamMembers.map((m: any) => [m.user.email, m.role]).sort()).toEqual([
         [owner.email, 'OWNER'], [admin.email, 'ADMIN'], [developer.email, 'DEVELOPER'], [viewer.email, 'VIEWER'],
       ].sort());
     });
 
-    test('addTeamMember with an email that has no account answers NOT_FOUND', async () => {
-      const response = await gql(ADD_MEMBER, { input: { email: uniqueEmail('ghost'), role: 'VIEWER' } }, bearer(owner.token));
-      expectGraphQLError(response, 'NOT_FOUND');
-    });
-
-    test('addTeamMember of someone who is already a member answers CONFLICT', async () => {
-      const response = await gql(ADD_MEMBER, { input: { email: viewer.email, role: 'ADMIN' } }, bearer(owner.token));
+    test('inviteTeamMember of someone who is already a member answers CONFLICT', async () => {
+      const response = await gql(INVITE, { input: { email: viewer.email, role: 'ADMIN' } }, bearer(owner.token));
       expectGraphQLError(response, 'CONFLICT');
       expect((await rolesOf(owner.businessId))[viewer.userId]).toBe('VIEWER');
     });
 
-    test('concurrent addTeamMember calls for one user add one membership; every other answers CONFLICT', async () => {
+    test('concurrent invitations of one email leave one pending invitation; accepting it twice at once adds one membership', async () => {
       const member = await server.signUp();
       const responses = await Promise.all(Array.from({ length: 6 }, () =>
-        gql(ADD_MEMBER, { input: { email: member.email, role: 'VIEWER' } }, bearer(owner.token))));
-      const codes = responses.map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
-      expect(codes).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT', 'OK']);
+        gql(INVITE, { input: { email: member.email, role: 'VIEWER' } }, bearer(owner.token))));
+      const ids = new Set(responses.map((response) => expectData(response).inviteTeamMember.id));
+      expect(ids.size).toBe(1);
+      const accept = () => gql('mutation($id: ID!) { acceptTeamInvitation(id: $id) { id } }', { id: [...ids][0] }, bearer(member.token));
+      const codes = (await Promise.all([accept(), accept(), accept()])).map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+      expect(codes).toEqual(['NOT_FOUND', 'NOT_FOUND', 'OK']);
       expect((await rolesOf(owner.businessId))[member.userId]).toBe('VIEWER');
       await gql(REMOVE_MEMBER, { id: await membershipIdOf(owner, member.userId) }, bearer(owner.token));
     });
 
-    test('addTeamMember with a malformed email answers BAD_USER_INPUT with errors.email', async () => {
-      const response = await gql(ADD_MEMBER, { input: { email: 'nope', role: 'VIEWER' } }, bearer(owner.token));
+    test('inviteTeamMember with a malformed email answers BAD_USER_INPUT with errors.email', async () => {
+      const response = await gql(INVITE, { input: { email: 'nope', role: 'VIEWER' } }, bearer(owner.token));
       expectGraphQLError(response, 'BAD_USER_INPUT');
       expect(response.body.errors![0].extensions.errors).toEqual({ email: [expect.any(String)] });
     });
@@ -335,7 +328,7 @@ describe('Dashboard identity over GraphQL', () => {
       ['sandboxFundWallet', 'mutation { sandboxFundWallet(input: { currency: "USD", amount: "5.00" }) { id } }'],
       ['regenerateApiKey', 'mutation { regenerateApiKey(mode: TEST) { apiKey } }'],
       ['createLiveCredentials', CREATE_LIVE],
-      ['addTeamMember', `mutation { addTeamMember(input: { email: "x@example.com", role: VIEWER }) { id } }`],
+      ['inviteTeamMember', `mutation { inviteTeamMember(input: { email: "x@example.com", role: VIEWER }) { id } }`],
     ])('a VIEWER cannot %s: FORBIDDEN, and nothing changes', async (_name, mutation) => {
       const before = await server.runtime.dataSource.query(
         `SELECT (SELECT webhook_url FROM business_settings WHERE business_id = $1 AND NOT livemode) AS webhook_url,
@@ -407,7 +400,7 @@ describe('Dashboard identity over GraphQL', () => {
 
     test('only an OWNER grants OWNER: an ADMIN answers FORBIDDEN on add and on change', async () => {
       const member = await server.signUp();
-      expectGraphQLError(await gql(ADD_MEMBER, { input: { email: member.email, role: 'OWNER' } }, as(admin)), 'FORBIDDEN');
+      expectGraphQLError(await gql(INVITE, { input: { email: member.email, role: 'OWNER' } }, as(admin)), 'FORBIDDEN');
       const id = await addMember(owner, member, 'VIEWER');
       expectGraphQLError(await gql(CHANGE_ROLE, { id, role: 'OWNER' }, as(admin)), 'FORBIDDEN');
       expectGraphQLError(await gql(CHANGE_ROLE, { id: await membershipIdOf(owner, admin.userId), role: 'OWNER' }, as(admin)), 'FORBIDDEN');
@@ -516,7 +509,7 @@ describe('Dashboard identity over GraphQL', () => {
       const outsider = await server.signUp();
       const headers = { 'x-api-key': business.apiKey };
       const ownerMembership = await membershipIdOf(business, business.userId);
-      expectGraphQLError(await gql(ADD_MEMBER, { input: { email: outsider.email, role: 'OWNER' } }, headers), 'FORBIDDEN');
+      expectGraphQLError(await gql(INVITE, { input: { email: outsider.email, role: 'OWNER' } }, headers), 'FORBIDDEN');
       expectGraphQLError(await gql(CHANGE_ROLE, { id: ownerMembership, role: 'VIEWER' }, headers), 'FORBIDDEN');
       expectGraphQLError(await gql(REMOVE_MEMBER, { id: ownerMembership }, headers), 'FORBIDDEN');
       expect(await rolesOf(business.businessId)).toEqual({ [business.userId]: 'OWNER' });

@@ -203,9 +203,7 @@ describe('Subscriptions: credentials are re-checked while the socket is open', (
   test('removing a team member closes their dashboard subscription (4403)', async () => {
     const owner = await server.signUp();
     const member = await server.signUp();
-    const added = await server.graphql(`mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }`,
-      { input: { email: member.email, role: 'VIEWER' } }, { authorization: `Bearer ${owner.token}` });
-    const membershipId = added.body.data.addTeamMember.id;
+    const membershipId = await server.addTeamMember(owner, member, 'VIEWER');
     const closed = closeCodeOf({ authorization: `Bearer ${member.token}`, businessId: owner.businessId });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const removed = await server.graphql(`mutation($id: ID!) { removeTeamMember(membershipId: $id) { id } }`,

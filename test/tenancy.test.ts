@@ -107,12 +107,7 @@ describe('Tenant isolation', () => {
 
   test("a dashboard user of A cannot re-role or remove B's memberships by id: NOT_FOUND, and B's team is unchanged", async () => {
     const bMember = await server.signUp();
-    const added = await server.graphql(
-      'mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
-      { input: { email: bMember.email, role: 'VIEWER' } },
-      { authorization: `Bearer ${b.token}` },
-    );
-    const bMembershipId = added.body.data.addTeamMember.id;
+    const bMembershipId = await server.addTeamMember(b, bMember, 'VIEWER');
     const [bOwnerMembership] = await server.runtime.dataSource.query(
       'SELECT id FROM memberships WHERE business_id = $1 AND user_id = $2', [b.businessId, b.userId]);
     const teamOfB = () => server.runtime.dataSource.query(
@@ -131,11 +126,7 @@ describe('Tenant isolation', () => {
   test("a teammate's memberships show only the business the viewer shares with them, never their other businesses", async () => {
     // `shared` owns a private business and is also a DEVELOPER of A.
     const shared = await server.signUp({ businessName: `Private ${crypto.randomBytes(3).toString('hex')}` });
-    await server.graphql(
-      'mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
-      { input: { email: shared.email, role: 'DEVELOPER' } },
-      { authorization: `Bearer ${a.token}` },
-    );
+    await server.addTeamMember(a, shared, 'DEVELOPER');
 
     const response = await server.graphql(
       '{ teamMembers { user { email memberships { role business { id name } } } } }', {}, { authorization: `Bearer ${a.token}` });

@@ -54,8 +54,7 @@ describe('GraphQL webhook endpoint registry', () => {
 
   test('a VIEWER may list endpoints but not create one', async () => {
     const viewer = await server.signUp();
-    await server.graphql('mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
-      { input: { email: viewer.email, role: 'VIEWER' } }, auth(a));
+    await server.addTeamMember(a, viewer, 'VIEWER');
     const headers = { ...auth(viewer), 'x-service-business-id': a.businessId };
     expect((await server.graphql(LIST, {}, headers)).body.errors).toBeUndefined();
     const refused = await server.graphql(CREATE, { input: { url: 'http://127.0.0.1:9/v', events: ['*'] } }, headers);

@@ -238,7 +238,7 @@ describe('merchant webhook endpoint registry', () => {
       payload: { event: 'wallet.funded', timestamp: expect.any(String), data: expect.objectContaining({ amount: '1.00' }) },
       requestBody: expect.stringContaining('"amount":"1.00"'), requestHeaders: expect.objectContaining({ 'x-service-event': 'wallet.funded' }),
       status: 'permanently_failed', attemptCount: 1, createdAt: expect.any(String), updatedAt: expect.any(String), partnerId: null,
-      nextRetryAt: null, lastAttemptAt: expect.any(String), responseStatus: 500, responseBody: 'ok', responseTimeMs: expect.any(Number),
+      nextRetryAt: null, lastAttemptAt: expect.any(String), responseStatus: 500, responseBody: null, responseTimeMs: expect.any(Number),
       errorMessage: 'The endpoint answered HTTP 500',
     });
     expect(events.map((row: any) => row.id)).toContain(items[2].eventId);

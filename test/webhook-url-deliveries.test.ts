@@ -139,8 +139,7 @@ describe('deliveries to the business webhookUrl', () => {
     expect((await call(liveKey, 'POST', redeliverPath(toUrl.id))).status).toBe(404);
 
     const viewer = await server.signUp();
-    await server.graphql('mutation($input: AddTeamMemberInput!) { addTeamMember(input: $input) { id } }',
-      { input: { email: viewer.email, role: 'VIEWER' } }, { authorization: `Bearer ${owner.token}` });
+    await server.addTeamMember(owner, viewer, 'VIEWER');
     const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': owner.businessId };
     expect((await server.request('GET', LIST, { headers })).body.data.total).toBe(1);
     expect((await server.request('POST', redeliverPath(toUrl.id), { headers })).status).toBe(403);

@@ -3,7 +3,7 @@ import net, { AddressInfo, LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { HostResolver, NonPublicAddressError, liveUrlRefusal, publicAddressLookup } from '../src/domain/webhooks/url-policy';
+import { HostResolver, NonPublicAddressError, WebhookTargetPolicy, liveUrlRefusal, publicAddressLookup } from '../src/domain/webhooks/url-policy';
 import { WebhookService } from '../src/domain/webhooks/webhook.service';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { TestServer, startTestServer } from './support/harness';
@@ -183,7 +183,7 @@ describe('webhook URL policy', () => {
         return lookups.length === 1 ? ['93.184.216.34'] : ['127.0.0.1'];
       };
       const core = server.runtime.core;
-      const webhooks = new WebhookService({ timeoutMs: 500, retryScheduleSeconds: [0], resolveHost: rebinding },
+      const webhooks = new WebhookService({ timeoutMs: 500, retryScheduleSeconds: [0], targets: new WebhookTargetPolicy({ allowPrivateTestTargets: true, resolveHost: rebinding }) },
         async () => 'bs_live_secret', core.treasuryWebhookEndpoints, core.pubSub);
       try {
         const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.LIVE);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { Receiver, standardHeadersOf, verifiesServiceSignature } from './support/receiver';
+import { NO_ANSWER } from '../src/domain/webhooks/webhook.service';
 
 const SCHEDULE_SECONDS = [0, 0.2, 0.4, 0.6, 0.8];
 const TIMEOUT_MS = 300;
@@ -61,7 +62,8 @@ describe('webhook delivery to the business webhookUrl', () => {
     });
     expect(delivery).toMatchObject({
       event_id: event.id, event_type: 'wallet.funded', url: receiver.url(path), livemode: false,
-      status: 'succeeded', attempt_count: 1, response_status: 200, response_body: 'ok', error_message: null, next_retry_at: null,
+      // The receiver is on loopback: of a private target's answer only the status is kept.
+      status: 'succeeded', attempt_count: 1, response_status: 200, response_body: null, error_message: null, next_retry_at: null,
     });
     expect(delivery.payload).toEqual(JSON.parse(request.body));
     expect(delivery.last_attempt_at).toBeInstanceOf(Date);
@@ -146,7 +148,7 @@ describe('webhook delivery to the business webhookUrl', () => {
       status: 'permanently_failed', attempt_count: 5, response_status: 500, next_retry_at: null,
       error_message: 'The endpoint answered HTTP 500',
     });
-    expect(delivery.response_body).toBe('x'.repeat(2048));
+    expect(delivery.response_body).toBeNull();
 
     const attempts = receiver.at(path);
     expect(attempts).toHaveLength(5);
@@ -172,9 +174,8 @@ describe('webhook delivery to the business webhookUrl', () => {
     await fund(merchant);
 
     const [failed] = await waitFor(() => deliveriesOf(merchant.businessId), (rows) => rows[0]?.attempt_count >= 1, 10_000, 10);
-    expect(failed).toMatchObject({ status: 'failed', attempt_count: 1, response_status: null, error_message: `No answer within ${TIMEOUT_MS} ms` });
-    expect(failed.response_time_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
-    expect(failed.response_time_ms).toBeLessThan(TIMEOUT_MS + 500);
+    // A private target's failed connection keeps neither its cause nor its duration (no port scanning).
+    expect(failed).toMatchObject({ status: 'failed', attempt_count: 1, response_status: null, error_message: NO_ANSWER, response_time_ms: null });
     expect(failed.next_retry_at.getTime() - failed.last_attempt_at.getTime()).toBeGreaterThanOrEqual(SCHEDULE_SECONDS[1] * 1000);
 
     const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);

@@ -1,4 +1,5 @@
 import { ApiCredential, Business, BusinessSettings, Membership, User } from '../domain/identity/identity.entities';
+import { TeamInvitation } from '../domain/identity/team-invitation.entity';
 import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from '../domain/ledger/ledger.entities';
 import { DomainEvent } from '../domain/events/event.entity';
 import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
@@ -18,6 +19,7 @@ export const entities = [
   Business,
   BusinessSettings,
   Membership,
+  TeamInvitation,
   ApiCredential,
   Currency,
   LedgerAccount,

@@ -3,6 +3,7 @@ import { Config } from '../config';
 import { Secrets } from '../secrets';
 import { IdentityService } from './identity/identity.service';
 import { TokenSigner } from './identity/tokens';
+import { TeamInvitationService } from './identity/team-invitation.service';
 import { Mode } from './identity/identity.entities';
 import { LedgerService } from './ledger/ledger.service';
 import { WalletService } from './wallets/wallet.service';
@@ -10,7 +11,7 @@ import { EventService } from './events/event.service';
 import { EventLogService } from './events/event-log.service';
 import { TesseraPubSub } from './events/pubsub';
 import { IdempotencyService } from './idempotency/idempotency.service';
-import { RequestContext } from './shared/context';
+import { RequestContext, RequestOrigin } from './shared/context';
 import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
@@ -18,6 +19,7 @@ import { PaymentService } from './payments/payment.service';
 import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
+import { WebhookTargetPolicy } from './webhooks/url-policy';
 import { CardTokenService } from './tokens/card-token.service';
 import { FraudService } from './fraud/fraud.service';
 import { CheckoutService } from './checkout/checkout.service';
@@ -31,6 +33,7 @@ export interface Core {
   dataSource: DataSource;
   pubSub: TesseraPubSub;
   identity: IdentityService;
+  teamInvitations: TeamInvitationService;
   ledger: LedgerService;
   wallets: WalletService;
   events: EventService;
@@ -47,22 +50,26 @@ export interface Core {
   paymentLinks: PaymentLinkService;
   invoices: InvoiceService;
   recurringGifts: RecurringGiftService;
-  anonymousContext(requestId?: string | null): RequestContext;
+  /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
+  anonymousContext(origin?: RequestOrigin): RequestContext;
 }
 
 export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub): Core {
   const ledger = new LedgerService();
   const secretBox = new SecretBox(secrets.masterKey);
+  const webhookTargets = new WebhookTargetPolicy({ allowPrivateTestTargets: config.webhookAllowPrivateTargets });
   const identity = new IdentityService(
     new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
     secretBox,
     async (ctx) => {
       await wallets.provisionWallet(ctx, 'USD');
     },
+    webhookTargets,
+    { maxFailures: config.signInMaxFailures, windowSeconds: config.signInFailureWindowSeconds, lockoutSeconds: config.signInLockoutSeconds },
   );
-  const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(secretBox);
+  const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
   const webhooks = new WebhookService(
-    { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds },
+    { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds, targets: webhookTargets },
     (ctx) => identity.apiSecretOf(ctx),
     treasuryWebhookEndpoints,
     pubSub,
@@ -82,7 +89,16 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   );
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
-  const checkout = new CheckoutService({ publicBaseUrl: config.publicBaseUrl, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs }, payments, events);
+  const checkout = new CheckoutService({
+    publicBaseUrl: config.publicBaseUrl,
+    sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs,
+    attemptLimits: {
+      perSession: config.checkoutMaxFailedAttemptsPerSession,
+      perSource: config.checkoutMaxFailedAttemptsPerLink,
+      perCard: config.checkoutMaxFailedAttemptsPerCard,
+      windowSeconds: config.checkoutFailedAttemptsWindowSeconds,
+    },
+  }, payments, events);
   const recurringGifts = new RecurringGiftService(
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
     checkout, payments, customers, events,
@@ -92,13 +108,14 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     dataSource,
     pubSub,
     identity,
+    teamInvitations: new TeamInvitationService(),
     ledger,
     wallets,
     events,
     eventLog: new EventLogService(),
     idempotency,
     webhooks,
-    webhookEndpoints: new WebhookEndpointService(),
+    webhookEndpoints: new WebhookEndpointService(webhookTargets),
     treasuryWebhookEndpoints,
     payments,
     customers,
@@ -108,6 +125,6 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
     invoices: new InvoiceService(checkout, events),
     recurringGifts,
-    anonymousContext: (requestId = null) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, requestId),
+    anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

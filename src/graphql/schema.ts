@@ -3,6 +3,7 @@ import { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { TesseraPubSub } from '../domain/events/pubsub';
 import { AuthResolver, BusinessResolver, MembershipResolver, UserResolver } from './identity/identity.resolver';
+import { TeamInvitationResolver } from './identity/team-invitation.resolver';
 import { WalletResolver } from './wallets/wallet.resolver';
 import { EventResolver } from './events/event.resolver';
 import { WebhookEndpointResolver } from './webhooks/webhook-endpoint.resolver';
@@ -16,7 +17,7 @@ import { InvoiceResolver } from './invoices/invoice.resolver';
 import { RecurringGiftResolver } from './recurring-gifts/recurring-gift.resolver';
 
 export const resolvers = [
-  AuthResolver, UserResolver, MembershipResolver, BusinessResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
+  AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver,
 ] as const;

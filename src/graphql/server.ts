@@ -10,7 +10,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { Core } from '../domain/core';
 import { markServerFailure } from '../http/idempotency';
-import { bearerOf } from '../http/request-context';
+import { bearerOf, originOf } from '../http/request-context';
 import { GraphQLContext, graphQLContext } from './shared/context';
 import { INTERNAL_SERVER_ERROR, formatGraphQLError } from './shared/errors';
 
@@ -106,7 +106,7 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
         const params = socket.connectionParams ?? {};
         const ctx = await authenticateSocket(params);
         if (!ctx) return false;
-        socket.extra.gql = graphQLContext(core, ctx, null, null);
+        socket.extra.gql = graphQLContext(core, ctx, null, ctx.origin);
         // A subscription lives only as long as its credential: a regenerated key, an expired
         // token or a removed membership closes the socket at the next check.
         socket.extra.recheck = setInterval(async () => {
@@ -174,7 +174,7 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
 
   const handler = fastifyApolloHandler(apollo, {
     context: async (request): Promise<WithFastifyRequest> => ({
-      ...graphQLContext(core, request.tesseraContext, request.tesseraAuthError, request.id),
+      ...graphQLContext(core, request.tesseraContext, request.tesseraAuthError, originOf(request)),
       [FASTIFY_REQUEST]: request,
     }),
   });

@@ -3,8 +3,9 @@ import formbody from '@fastify/formbody';
 import { FastifyInstance, FastifyReply } from 'fastify';
 import { CheckoutOutcome } from '../domain/checkout/checkout.service';
 import { Core } from '../domain/core';
+import { originOf } from '../http/request-context';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
-import { checkoutForm, expiredPage, inactiveLinkPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
+import { checkoutForm, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
 
 type ByToken = { Params: { token: string } };
 
@@ -32,7 +33,7 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string, 
     .send(html);
 }
 
-const originOf = (url: string | null): string[] => {
+const urlOriginOf = (url: string | null): string[] => {
   if (!url) return [];
   try {
     return [new URL(url).origin];
@@ -46,12 +47,13 @@ function render(reply: FastifyReply, outcome: CheckoutOutcome) {
   if (outcome.kind === 'redirect') {
     return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', outcome.url).send();
   }
-  const targets = originOf(outcome.view.session.successUrl);
+  const targets = urlOriginOf(outcome.view.session.successUrl);
   switch (outcome.kind) {
     case 'form': return send(reply, outcome.status, checkoutForm(outcome.view, outcome, nonce), nonce, targets);
     case 'three_ds': return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
     case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
     case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
+    case 'locked': return send(reply, 423, lockedPage(outcome.view, outcome.message, nonce), nonce);
     case 'receipt': return send(reply, 200, receiptPage(outcome.view, nonce), nonce);
   }
 }
@@ -81,22 +83,22 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     });
 
     scope.get<ByToken>('/checkout/:token', async (request, reply) =>
-      render(reply, await core.checkout.showPage(core.anonymousContext(request.id), request.params.token)));
+      render(reply, await core.checkout.showPage(core.anonymousContext(originOf(request)), request.params.token)));
 
     scope.post<ByToken>('/checkout/:token', async (request, reply) =>
-      render(reply, await core.checkout.submit(core.anonymousContext(request.id), request.params.token, formOf(request.body), request.ip)));
+      render(reply, await core.checkout.submit(core.anonymousContext(originOf(request)), request.params.token, formOf(request.body))));
 
     scope.get<ByToken>('/checkout/3ds/:token', async (request, reply) =>
-      render(reply, await core.checkout.showThreeDSecure(core.anonymousContext(request.id), request.params.token)));
+      render(reply, await core.checkout.showThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
 
     scope.post<ByToken>('/checkout/3ds/:token', async (request, reply) =>
-      render(reply, await core.checkout.completeThreeDSecure(core.anonymousContext(request.id), request.params.token)));
+      render(reply, await core.checkout.completeThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
 
     scope.get<ByToken>('/checkout/:token/complete', async (request, reply) =>
-      render(reply, await core.checkout.showReceipt(core.anonymousContext(request.id), request.params.token)));
+      render(reply, await core.checkout.showReceipt(core.anonymousContext(originOf(request)), request.params.token)));
 
     scope.get<ByToken>('/pay/:token', async (request, reply) => {
-      const visit = await core.paymentLinks.visit(core.anonymousContext(request.id), request.params.token);
+      const visit = await core.paymentLinks.visit(core.anonymousContext(originOf(request)), request.params.token);
       if (visit.kind === 'session') return reply.status(303).header('cache-control', 'no-store').header('location', visit.checkoutUrl).send();
       const nonce = crypto.randomBytes(16).toString('base64');
       return send(reply, 410, inactiveLinkPage(visit.merchantName, visit.link.name, nonce), nonce);

@@ -100,6 +100,11 @@ export function expiredPage(view: CheckoutView, nonce: string): string {
   return layout('Checkout expired', `${header(view)}<div class="alert" role="alert">This checkout is no longer available: it expired or was withdrawn. Ask ${escapeHtml(view.merchantName)} for a new link.</div>`, nonce);
 }
 
+export function lockedPage(view: CheckoutView, message: string | null, nonce: string): string {
+  const reason = message ? `<p>${escapeHtml(message)}</p>` : '';
+  return layout('Checkout locked', `${header(view)}<div class="alert" role="alert">${reason}<p><strong>This checkout is locked</strong> after too many failed payment attempts, to protect cardholders. No further payment can be made on this page. Ask ${escapeHtml(view.merchantName)} for a new link.</p></div>`, nonce);
+}
+
 export function receiptPage(view: CheckoutView, nonce: string): string {
   return layout('Payment received', `${header(view)}<p><strong>Payment received.</strong> Thank you. ${view.session.paymentId ? `<span class="muted">Reference ${escapeHtml(view.session.paymentId)}</span>` : ''}</p>`, nonce);
 }

@@ -1,6 +1,6 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { Core } from '../domain/core';
-import { RequestContext } from '../domain/shared/context';
+import { RequestContext, RequestOrigin } from '../domain/shared/context';
 import { publishableKeyRefused } from '../domain/identity/identity.service';
 import { isPublishableKey } from '../domain/identity/credentials';
 import { forbidden, unauthorized } from '../domain/shared/errors';
@@ -18,6 +18,13 @@ const header = (request: FastifyRequest, name: string): string | null => {
   const value = request.headers[name];
   return typeof value === 'string' && value.length > 0 ? value : null;
 };
+
+/**
+ * The request's id and client address. `request.ip` is the socket's peer unless TRUST_PROXY trusts
+ * it, in which case Fastify takes the address from X-Forwarded-For (only as far as the proxies
+ * trusted): the one place every rate limit, fraud rule, log line and domain context gets it from.
+ */
+export const originOf = (request: FastifyRequest): RequestOrigin => ({ requestId: request.id, clientIp: request.ip ?? null });
 
 export function bearerOf(authorization: string | null): string | null {
   if (!authorization) return null;
@@ -42,15 +49,14 @@ export function registerRequestContext(app: FastifyInstance, core: Core) {
     if (!apiKey && !bearerToken && !publishableKey) return;
     try {
       if (!apiKey && !bearerToken) {
-        request.tesseraContext = await core.identity.authenticatePublishableKey(core.anonymousContext(request.id), publishableKey!);
+        request.tesseraContext = await core.identity.authenticatePublishableKey(core.anonymousContext(originOf(request)), publishableKey!);
         return;
       }
-      request.tesseraContext = await core.identity.authenticate(core.anonymousContext(request.id), {
+      request.tesseraContext = await core.identity.authenticate(core.anonymousContext(originOf(request)), {
         apiKey,
         bearerToken,
         businessIdHeader: header(request, 'x-service-business-id'),
         modeHeader: header(request, 'x-service-mode'),
-        requestId: request.id,
       });
     } catch (error) {
       request.tesseraAuthError = error;

@@ -27,8 +27,8 @@ export async function enableCharging(server: TestServer, merchant: TestMerchant,
 /** The documented charge, through PaymentService.charge with the merchant's credential (the REST route is another engineer's). */
 export async function charge(server: TestServer, apiKey: string, body: Record<string, unknown>, ipAddress: string | null = null): Promise<Payment> {
   const { core } = server.runtime;
-  const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey });
-  return core.payments.charge(ctx, body, ipAddress);
+  const ctx = await core.identity.authenticate(core.anonymousContext({ requestId: null, clientIp: ipAddress }), { apiKey });
+  return core.payments.charge(ctx, body);
 }
 
 export async function eventsOf(server: TestServer, businessId: string): Promise<Array<{ type: string; data: any }>> {

@@ -30,6 +30,11 @@ export interface TestServer {
   graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   subscribe(connectionParams: Record<string, unknown>): WsClient;
   signUp(overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>): Promise<TestMerchant>;
+  /**
+   * Joins `member` to the business of `owner` with a role, as people do: the owner invites the
+   * member's email and the member accepts. Returns the new membership's id.
+   */
+  addTeamMember(owner: TestMerchant, member: TestMerchant, role: string): Promise<string>;
   /** Issues the merchant's live credentials (as its OWNER in the dashboard) and returns the live key. */
   liveKeyOf(merchant: TestMerchant): Promise<string>;
   /** Switches the treasury product of a business, as the operator command `tessera business update` does. */
@@ -166,6 +171,15 @@ export async function startTestServer(
         email: input.email,
         password: input.password,
       };
+    },
+    addTeamMember: async (owner, member, role) => {
+      const invited = await server.graphql('mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id } }',
+        { input: { email: member.email, role } }, { authorization: `Bearer ${owner.token}`, 'x-service-business-id': owner.businessId });
+      if (!invited.body.data) throw new Error(`inviteTeamMember failed: ${JSON.stringify(invited.body)}`);
+      const accepted = await server.graphql('mutation($id: ID!) { acceptTeamInvitation(id: $id) { id } }',
+        { id: invited.body.data.inviteTeamMember.id }, { authorization: `Bearer ${member.token}` });
+      if (!accepted.body.data) throw new Error(`acceptTeamInvitation failed: ${JSON.stringify(accepted.body)}`);
+      return accepted.body.data.acceptTeamInvitation.id;
     },
     liveKeyOf: async (merchant) => {
       const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });

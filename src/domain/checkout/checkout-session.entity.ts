@@ -1,11 +1,26 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
 
-/** OPEN: can be paid. COMPLETED: paid (paymentId set), never again. EXPIRED: past expiresAt, or withdrawn (voided invoice). */
+/**
+ * OPEN: can be paid. COMPLETED: paid (paymentId set), never again. EXPIRED: past expiresAt, or
+ * withdrawn (voided invoice). LOCKED: too many failed payment attempts (of the session, its payment
+ * link or the card); it refuses every further attempt.
+ */
 export enum CheckoutSessionStatus {
   OPEN = 'OPEN',
   COMPLETED = 'COMPLETED',
   EXPIRED = 'EXPIRED',
+  LOCKED = 'LOCKED',
+}
+
+/** Which failed-attempt limit locked a session. */
+export enum CheckoutLockReason {
+  /** The session's own failed attempts. */
+  SESSION = 'session',
+  /** Failed attempts on all the sessions of its payment link (or invoice) within the window. */
+  SOURCE = 'source',
+  /** Failed payments of the card (by fingerprint) at the business within the window. */
+  CARD = 'card',
 }
 
 /** What opened the session. */
@@ -65,6 +80,10 @@ export class CheckoutSession {
   @Column('uuid', { nullable: true }) attemptPaymentId: string | null;
   /** While a submit is charging the card: another submit waits instead of charging twice. */
   @Column('timestamptz', { nullable: true }) claimedUntil: Date | null;
+
+  /** When and why a failed-attempt limit locked the session (status LOCKED). */
+  @Column('timestamptz', { nullable: true }) lockedAt: Date | null;
+  @Column('text', { nullable: true }) lockReason: CheckoutLockReason | null;
 
   @Column('timestamptz') expiresAt: Date;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;

@@ -11,7 +11,7 @@ import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
 import { amountSchema, currencySchema, emailSchema, enumFilter, fieldErrorsOf, isUuid, metadataSchema, parseInput } from '../shared/validation';
-import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
+import { CheckoutLockReason, CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
 import { descriptionSchema, optionalUrlSchema, requiredUrlSchema } from './inputs';
 
 export const EXPIRE_CHECKOUT_SESSION_TASK = 'expire_checkout_session';
@@ -27,6 +27,26 @@ const RECONCILE_RETRY_MS = 30_000;
 export interface CheckoutSettings {
   publicBaseUrl: string;
   sandbox3dsAutoCompleteMs: number;
+  attemptLimits: CheckoutAttemptLimits;
+}
+
+/**
+ * Failed payment attempts allowed before a session is LOCKED (card testing): per session (its
+ * lifetime), and within `windowSeconds` per payment link (or invoice: all the sessions it opened)
+ * and per card fingerprint at the business.
+ */
+export interface CheckoutAttemptLimits {
+  perSession: number;
+  perSource: number;
+  perCard: number;
+  windowSeconds: number;
+}
+
+/** The limit a session reached: which one, how many failed attempts it counted, and the limit. */
+interface LimitReached {
+  reason: CheckoutLockReason;
+  failedAttempts: number;
+  limit: number;
 }
 
 /** What opens a session: the API, a payment link visit or an invoice being sent. */
@@ -64,6 +84,7 @@ export type CheckoutOutcome =
   | { kind: 'three_ds'; view: CheckoutView; paymentId: string }
   | { kind: 'processing'; view: CheckoutView }
   | { kind: 'expired'; view: CheckoutView }
+  | { kind: 'locked'; view: CheckoutView; message: string | null }
   | { kind: 'receipt'; view: CheckoutView };
 
 /** What the form may show again: never the card number or the CVV. */
@@ -212,7 +233,7 @@ export class CheckoutService {
   async withdraw(tx: RequestContext, sessionId: string): Promise<void> {
     const session = await this.lock(tx, sessionId);
     if (session.status === CheckoutSessionStatus.COMPLETED) throw new DomainError(ErrorCode.CONFLICT, 'The checkout session is already paid');
-    if (session.status === CheckoutSessionStatus.EXPIRED) return;
+    if (session.status === CheckoutSessionStatus.EXPIRED || session.status === CheckoutSessionStatus.LOCKED) return;
     if (this.claimed(session) || (await this.attemptOf(tx, session))?.status === PaymentStatus.REQUIRES_ACTION) {
       throw new DomainError(ErrorCode.CONFLICT, 'A payment of this checkout session is in progress; try again in a minute');
     }
@@ -232,7 +253,7 @@ export class CheckoutService {
   }
 
   /** POST /checkout/<token>: validates the form, charges the card once, completes the session. */
-  async submit(ctx: RequestContext, token: string, form: Record<string, unknown>, ipAddress: string | null): Promise<CheckoutOutcome> {
+  async submit(ctx: RequestContext, token: string, form: Record<string, unknown>): Promise<CheckoutOutcome> {
     const found = await this.byToken(ctx, token);
     const system = this.contextFor(ctx, found);
     const values: CheckoutFormValues = {
@@ -250,14 +271,19 @@ export class CheckoutService {
       else errors.email = [values.email ? 'must be a valid email address' : 'is required'];
     }
 
+    // Vaulted before the session is claimed, so that the card's earlier failures can refuse it.
+    const vaulted = card.success && email && found.status === CheckoutSessionStatus.OPEN ? await this.payments.vaultCard(system, card.data) : null;
+
     const claim = await inTransaction(system, async (tx): Promise<CheckoutOutcome | null> => {
       const session = await this.lock(tx, found.id);
       const routed = await this.route(tx, session);
       if (routed) return routed;
-      if (Object.keys(errors).length > 0 || !card.success || !email) {
+      if (Object.keys(errors).length > 0 || !card.success || !email || !vaulted) {
         return this.form(tx, session, { status: 400, errors, message: 'Please correct the highlighted fields.', values });
       }
       if (this.claimed(session)) return { kind: 'processing', view: await this.viewOf(tx, session) };
+      const reached = await this.limitReached(tx, session, vaulted.fingerprint);
+      if (reached) return this.lockOut(tx, session, reached, null);
       // A payment of this session that was never linked to it (the process died after the charge):
       // adopt it instead of charging the payer again.
       const taken = await this.payments.takenFor(tx, PaymentSource.CHECKOUT_SESSION, session.id);
@@ -278,8 +304,8 @@ export class CheckoutService {
     let refusal: string | null = null;
     try {
       payment = await this.payments.createCardPayment(system, {
-        amount: found.amount, currency: found.currency, email: email!, card: { details: card.data! },
-        source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id, ipAddress, metadata: found.metadata,
+        amount: found.amount, currency: found.currency, email: email!, card: { vaulted: vaulted! },
+        source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id, metadata: found.metadata,
       });
     } catch (error) {
       if (!(error instanceof DomainError)) {
@@ -390,6 +416,7 @@ export class CheckoutService {
       return { kind: 'redirect', url: this.redirectUrlOf(session) };
     }
     if (session.status === CheckoutSessionStatus.EXPIRED) return { kind: 'expired', view: await this.viewOf(tx, session) };
+    if (session.status === CheckoutSessionStatus.LOCKED) return { kind: 'locked', view: await this.viewOf(tx, session), message: null };
     if (attempt?.status === PaymentStatus.REQUIRES_ACTION) {
       return options.threeDSPage ? null : { kind: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${session.token}` };
     }
@@ -413,9 +440,52 @@ export class CheckoutService {
       const message = payment.failureReason === 'authentication_failed'
         ? '3-D Secure authentication failed. Try again or use another card.'
         : `Your card was declined (${payment.failureReason ?? 'card_declined'}): ${payment.failureMessage ?? 'the card was declined'}.`;
+      const reached = await this.limitReached(tx, session, payment.cardFingerprint);
+      if (reached) return this.lockOut(tx, session, reached, message);
       return this.form(tx, session, { status: 402, errors: {}, message, values });
     }
     return { kind: 'processing', view: await this.viewOf(tx, session) };
+  }
+
+  /**
+   * The first failed-attempt limit the session has reached, counting failed payments (declined,
+   * blocked, failed 3-D Secure): of the session, ever; of all the sessions of its payment link or
+   * invoice, and of the card at the business, within the window. Null: attempts may go on.
+   */
+  private async limitReached(tx: RequestContext, session: CheckoutSession, fingerprint: string | null): Promise<LimitReached | null> {
+    const limits = this.settings.attemptLimits;
+    const [counts]: Array<{ session: number; source: number; card: number }> = await tx.em.query(
+      `SELECT
+         (SELECT count(*) FROM payments p WHERE p.source_id = $1 AND p.source = $2 AND p.status = $3)::int AS session,
+         CASE WHEN $4::uuid IS NULL THEN 0 ELSE (
+           SELECT count(*) FROM checkout_sessions s JOIN payments p ON p.source_id = s.id AND p.source = $2
+            WHERE s.source_id = $4 AND s.business_id = $5 AND p.status = $3 AND p.created_at > now() - make_interval(secs => $6)
+         ) END::int AS source,
+         CASE WHEN $7::text IS NULL THEN 0 ELSE (
+           SELECT count(*) FROM payments p
+            WHERE p.livemode = $8 AND p.card_fingerprint = $7 AND p.business_id = $5 AND p.status = $3 AND p.created_at > now() - make_interval(secs => $6)
+         ) END::int AS card`,
+      [session.id, PaymentSource.CHECKOUT_SESSION, PaymentStatus.FAILED, session.sourceId, session.businessId, limits.windowSeconds, fingerprint, session.livemode],
+    );
+    if (counts.session >= limits.perSession) return { reason: CheckoutLockReason.SESSION, failedAttempts: counts.session, limit: limits.perSession };
+    if (counts.source >= limits.perSource) return { reason: CheckoutLockReason.SOURCE, failedAttempts: counts.source, limit: limits.perSource };
+    if (counts.card >= limits.perCard) return { reason: CheckoutLockReason.CARD, failedAttempts: counts.card, limit: limits.perCard };
+    return null;
+  }
+
+  /** Locks the session for good (it refuses every further attempt) and records `checkout.session.locked`. */
+  private async lockOut(tx: RequestContext, session: CheckoutSession, reached: LimitReached, message: string | null): Promise<CheckoutOutcome> {
+    session.status = CheckoutSessionStatus.LOCKED;
+    session.lockedAt = new Date();
+    session.lockReason = reached.reason;
+    session.claimedUntil = null;
+    await tx.repo(CheckoutSession).save(session);
+    await this.events.record(tx, 'checkout.session.locked', {
+      sessionId: session.id, source: session.source, sourceId: session.sourceId, status: session.status,
+      reason: reached.reason, failedAttempts: reached.failedAttempts, limit: reached.limit,
+      windowSeconds: reached.reason === CheckoutLockReason.SESSION ? null : this.settings.attemptLimits.windowSeconds,
+    });
+    return { kind: 'locked', view: await this.viewOf(tx, session), message };
   }
 
   private async complete(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<void> {
@@ -465,7 +535,7 @@ export class CheckoutService {
 
   /** The hosted page acts for the session's business and mode, as the system (the payer has no credential). */
   private contextFor(ctx: RequestContext, session: CheckoutSession): RequestContext {
-    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'hosted-checkout' }, session.businessId, session.livemode ? Mode.LIVE : Mode.TEST, ctx.requestId);
+    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'hosted-checkout' }, session.businessId, session.livemode ? Mode.LIVE : Mode.TEST, ctx.origin);
   }
 
   private async byToken(ctx: RequestContext, token: string): Promise<CheckoutSession> {

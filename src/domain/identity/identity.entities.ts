@@ -27,6 +27,12 @@ export class User {
 
   @Column('text') passwordHash: string;
 
+  /** Failed sign-ins counted since `failedSignInsSince` (the window's start); see IdentityService.signIn. */
+  @Column('integer', { default: 0 }) failedSignIns: number;
+  @Column('timestamptz', { nullable: true }) failedSignInsSince: Date | null;
+  /** Until then every sign-in answers the generic failure, even with the right password. */
+  @Column('timestamptz', { nullable: true }) signInLockedUntil: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

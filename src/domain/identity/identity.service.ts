@@ -7,7 +7,8 @@ import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } fr
 import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
 import { absoluteUrlSchema, emailSchema, isUuid, parseInput, required } from '../shared/validation';
-import { liveUrlRefusal } from '../webhooks/url-policy';
+import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { assertMayGrant } from './team-invitation.service';
 
 export interface IssuedCredentials {
   mode: Mode;
@@ -25,12 +26,21 @@ export interface TokenResponse {
   businessName: string;
 }
 
+/** The account's current failure window is still open. */
+const WITHIN = `coalesce(failed_sign_ins_since > now() - make_interval(secs => $3), false)`;
+
+/** Per-account sign-in lockout: `maxFailures` failed sign-ins within `windowSeconds` lock the account for `lockoutSeconds`. */
+export interface SignInLockout {
+  maxFailures: number;
+  windowSeconds: number;
+  lockoutSeconds: number;
+}
+
 export interface AuthInput {
   apiKey?: string | null;
   bearerToken?: string | null;
   businessIdHeader?: string | null;
   modeHeader?: string | null;
-  requestId?: string | null;
 }
 
 const signUpSchema = z.object({
@@ -59,7 +69,7 @@ const settingsSchema = z.object({
   webhookUrl: absoluteUrlSchema.nullable().optional(),
 });
 
-const memberSchema = z.object({ email: emailSchema, role: z.enum(Role) });
+const roleSchema = z.object({ role: z.enum(Role) });
 
 /** What an operator may switch on a business (`tessera business update`); at least one of them. */
 const operatorUpdateSchema = z.object({
@@ -89,7 +99,6 @@ const emailTaken = () =>
 /** A publishable key reaching anything but the card-token route. */
 export const publishableKeyRefused = () =>
   forbidden('A publishable key (pk_…) can only create card tokens (POST /api/v1/tokens); use the secret API key or a token here');
-const alreadyMember = () => new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
 
 /**
  * Users, businesses, memberships and API credentials: everything about who is calling and
@@ -101,6 +110,9 @@ export class IdentityService {
     private readonly secretBox: SecretBox,
     /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
     private readonly onModeEnabled: (ctx: RequestContext) => Promise<void>,
+    /** Judges the webhookUrl like every webhook target. */
+    private readonly webhookTargets: WebhookTargetPolicy,
+    private readonly lockout: SignInLockout,
   ) {}
 
   // ---------------------------------------------------------------- authentication
@@ -130,7 +142,7 @@ export class IdentityService {
     const credential = mode ? await base.repo(ApiCredential).findOne({ where: { publishableKey } }) : null;
     if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid publishable key');
     return new RequestContext(base.dataSource, { kind: 'publishable', credentialId: credential.id }, credential.businessId,
-      credential.livemode ? Mode.LIVE : Mode.TEST, base.requestId);
+      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin);
   }
 
   private async authenticateApiKey(base: RequestContext, apiKey: string, businessIdHeader?: string | null) {
@@ -141,7 +153,7 @@ export class IdentityService {
     if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid API key');
     this.assertBusinessHeader(credential.businessId, businessIdHeader);
     return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-      credential.livemode ? Mode.LIVE : Mode.TEST, base.requestId);
+      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin);
   }
 
   private async authenticateClaims(base: RequestContext, claims: TokenClaims, input: AuthInput) {
@@ -153,14 +165,14 @@ export class IdentityService {
       }
       this.assertBusinessHeader(credential.businessId, input.businessIdHeader);
       return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-        mode, base.requestId);
+        mode, base.origin);
     }
     const user = await base.repo(User).findOne({ where: { id: claims.sub } });
     if (!user) throw unauthorized('Invalid or expired token');
     const mode = this.parseMode(input.modeHeader);
     const membership = await this.activeMembership(base, user.id, input.businessIdHeader);
     return new RequestContext(base.dataSource, { kind: 'dashboard', userId: user.id, role: membership?.role ?? null },
-      membership?.businessId ?? null, mode, base.requestId);
+      membership?.businessId ?? null, mode, base.origin);
   }
 
   private async activeMembership(ctx: RequestContext, userId: string, businessIdHeader?: string | null) {
@@ -171,8 +183,9 @@ export class IdentityService {
       if (!membership) throw notFound('Business');
       return membership;
     }
-    const memberships = await ctx.repo(Membership).find({ where: { userId }, take: 2, order: { createdAt: 'ASC' } });
-    return memberships.length === 1 ? memberships[0] : null;
+    // Without the header: the user's default business, the first they joined (their own, for
+    // anyone who signed up), so that being invited elsewhere never takes it away.
+    return ctx.repo(Membership).findOne({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   private assertBusinessHeader(businessId: string, header?: string | null) {
@@ -229,12 +242,42 @@ export class IdentityService {
     }).catch(conflictOnUniqueViolation(emailTaken));
   }
 
+  /**
+   * A dashboard JWT for the right email and password. Every refusal is the same generic
+   * UNAUTHENTICATED, after the same password hashing work: an unknown email, a wrong password, and
+   * an account locked out (SignInLockout) even when the password is right. A success resets the
+   * account's failure count.
+   */
   async signIn(base: RequestContext, input: { email: string; password: string }) {
     const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
     const user = email ? await base.repo(User).findOne({ where: { email } }) : null;
     const valid = user ? await verifyPassword(String(input.password ?? ''), user.passwordHash) : await hashPassword('timing-equaliser').then(() => false);
-    if (!user || !valid) throw unauthorized('Invalid email or password');
+    const refused = () => unauthorized('Invalid email or password');
+    if (!user) throw refused();
+    if (user.signInLockedUntil && user.signInLockedUntil.getTime() > Date.now()) throw refused();
+    if (!valid) {
+      await this.countFailedSignIn(base, user.id);
+      throw refused();
+    }
+    if (user.failedSignIns > 0 || user.signInLockedUntil) {
+      await base.repo(User).update({ id: user.id }, { failedSignIns: 0, failedSignInsSince: null, signInLockedUntil: null });
+    }
     return { user, token: this.tokens.sign({ kind: 'dashboard', sub: user.id }), expiresIn: this.tokens.ttlSeconds };
+  }
+
+  /** One more failure in the account's window (a new window once the last has passed); the last allowed one locks the account. */
+  private async countFailedSignIn(base: RequestContext, userId: string): Promise<void> {
+    const { maxFailures, windowSeconds, lockoutSeconds } = this.lockout;
+    await base.em.query(
+      // One statement on the row itself, so concurrent failures each count (the row lock orders them).
+      `UPDATE users SET
+         failed_sign_ins = CASE WHEN ${WITHIN} THEN failed_sign_ins + 1 ELSE 1 END,
+         failed_sign_ins_since = CASE WHEN ${WITHIN} THEN failed_sign_ins_since ELSE now() END,
+         sign_in_locked_until = CASE WHEN (CASE WHEN ${WITHIN} THEN failed_sign_ins + 1 ELSE 1 END) >= $2
+                                     THEN now() + make_interval(secs => $4) ELSE sign_in_locked_until END
+       WHERE id = $1`,
+      [userId, maxFailures, windowSeconds, lockoutSeconds],
+    );
   }
 
   async currentUser(ctx: RequestContext): Promise<User> {
@@ -331,13 +374,13 @@ export class IdentityService {
   }
 
   /**
-   * Updates the business name and the webhook URL of the context's mode. With live credentials
-   * the webhook URL must be https.
+   * Updates the business name and the webhook URL of the context's mode. The webhook URL must pass
+   * the target policy of the mode (live: https and public; test: private only where allowed).
    */
   async updateSettings(ctx: RequestContext, input: unknown) {
     ctx.requireRole(...WRITE_ROLES);
     const data = parseInput(settingsSchema, input);
-    const refusal = data.webhookUrl && ctx.livemode ? await liveUrlRefusal(data.webhookUrl) : null;
+    const refusal = data.webhookUrl ? await this.webhookTargets.refusal(data.webhookUrl, ctx.livemode) : null;
     if (refusal) throw validationError({ webhookUrl: [refusal] });
     return inTransaction(ctx, async (tx) => {
       if (data.name !== undefined) {
@@ -420,27 +463,13 @@ export class IdentityService {
     return ctx.repo(Membership).find({ where: { businessId: ctx.requireBusiness() }, order: { createdAt: 'ASC' } });
   }
 
-  /** Adds an existing Tessera user to the business with a role. */
-  async addMember(ctx: RequestContext, input: unknown): Promise<Membership> {
-    ctx.requireDashboardRole(...ADMIN_ROLES);
-    const data = parseInput(memberSchema, input);
-    this.assertMayGrant(ctx, data.role);
-    return inTransaction(ctx, async (tx) => {
-      const user = await tx.repo(User).findOne({ where: { email: data.email } });
-      if (!user) throw new DomainError(ErrorCode.NOT_FOUND, 'No Tessera account uses this email; ask them to sign up first');
-      const existing = await tx.repo(Membership).findOne({ where: { userId: user.id, businessId: tx.requireBusiness() } });
-      if (existing) throw alreadyMember();
-      return tx.repo(Membership).save(tx.repo(Membership).create({ userId: user.id, businessId: tx.requireBusiness(), role: data.role }));
-    }).catch(conflictOnUniqueViolation(alreadyMember));
-  }
-
   async changeMemberRole(ctx: RequestContext, membershipId: string, role: Role): Promise<Membership> {
     ctx.requireDashboardRole(...ADMIN_ROLES);
-    parseInput(memberSchema.pick({ role: true }), { role });
-    this.assertMayGrant(ctx, role);
+    parseInput(roleSchema, { role });
+    assertMayGrant(ctx, role);
     return inTransaction(ctx, async (tx) => {
       const membership = await this.lockedMembership(tx, membershipId);
-      this.assertMayGrant(tx, membership.role);
+      assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER && role !== Role.OWNER) await this.assertAnotherOwner(tx, membership);
       membership.role = role;
       return tx.repo(Membership).save(membership);
@@ -451,7 +480,7 @@ export class IdentityService {
     ctx.requireDashboardRole(...ADMIN_ROLES);
     return inTransaction(ctx, async (tx) => {
       const membership = await this.lockedMembership(tx, membershipId);
-      this.assertMayGrant(tx, membership.role);
+      assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER) await this.assertAnotherOwner(tx, membership);
       await tx.repo(Membership).delete({ id: membership.id });
       return membership;
@@ -469,11 +498,6 @@ export class IdentityService {
       : null;
     if (!membership) throw notFound('Member');
     return membership;
-  }
-
-  /** Only an OWNER grants or takes away the OWNER role. */
-  private assertMayGrant(ctx: RequestContext, role: Role) {
-    if (role === Role.OWNER) ctx.requireDashboardRole(Role.OWNER);
   }
 
   private async assertAnotherOwner(tx: RequestContext, membership: Membership) {

@@ -67,7 +67,6 @@ export interface CardPaymentRequest {
    * or CVV), a token or saved card by its id, which belongs in these parameters.
    */
   dedupe?: unknown[] | null;
-  ipAddress?: string | null;
   metadata?: Record<string, unknown> | null;
 }
 
@@ -156,7 +155,7 @@ export class PaymentService {
    * POST /business/payment/charge: the documented server-to-server charge. Refused (400) unless
    * the business enabled it for the mode; the same parameters within 60 s return the same payment.
    */
-  async charge(ctx: RequestContext, input: unknown, ipAddress: string | null = null): Promise<Payment> {
+  async charge(ctx: RequestContext, input: unknown): Promise<Payment> {
     ctx.requireRole(...WRITE_ROLES);
     const data = parseInput(chargeSchema, input ?? {});
     const currency = normalizeCurrency(data.currency);
@@ -186,7 +185,7 @@ export class PaymentService {
       customerId = customer.id;
     }
     const dedupe = [amount.toString(), currency, ...instrument, email, data.metadata ?? null];
-    return this.createCardPayment(ctx, { amount, currency, email: email!, card, customerId, dedupe, ipAddress, metadata: data.metadata ?? null });
+    return this.createCardPayment(ctx, { amount, currency, email: email!, card, customerId, dedupe, metadata: data.metadata ?? null });
   }
 
   /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
@@ -194,7 +193,11 @@ export class PaymentService {
     return this.acquirerFor(ctx).vault(card);
   }
 
-  /** Creates and processes one card payment; the entry point for checkout, links, invoices and recurring charges too. */
+  /**
+   * Creates and processes one card payment; the entry point for checkout, links, invoices and
+   * recurring charges too. The payment records, and fraud screening judges, the context's client
+   * address: the payer's on the hosted page, the merchant's server on the API, none in a job.
+   */
   async createCardPayment(ctx: RequestContext, request: CardPaymentRequest): Promise<Payment> {
     const acquirer = this.acquirerFor(ctx);
     const given = 'details' in request.card ? await acquirer.vault(request.card.details) : 'vaulted' in request.card ? request.card.vaulted : null;
@@ -236,13 +239,13 @@ export class PaymentService {
         source: request.source ?? PaymentSource.API,
         sourceId: request.sourceId ?? null,
         dedupeKey,
-        ipAddress: request.ipAddress ?? null,
+        ipAddress: tx.clientIp,
         metadata: request.metadata ?? null,
       }));
       await this.events.record(tx, 'payment.created', {
         paymentId: created.id, amount: Number(toMajor(created.amount, created.currency)), currency: created.currency.toLowerCase(), status: created.status,
       });
-      const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: request.ipAddress ?? null });
+      const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
       if (blocked) {
         await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked);
         return { payment: created, proceed: false, card };

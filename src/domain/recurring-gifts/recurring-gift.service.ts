@@ -226,7 +226,7 @@ export class RecurringGiftService {
   }
 
   private systemFor(ctx: RequestContext, gift: RecurringGift): RequestContext {
-    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'recurring-gifts' }, gift.businessId, gift.livemode ? Mode.LIVE : Mode.TEST, ctx.requestId);
+    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'recurring-gifts' }, gift.businessId, gift.livemode ? Mode.LIVE : Mode.TEST, ctx.origin);
   }
 
   private async find(ctx: RequestContext, id: string): Promise<RecurringGift> {

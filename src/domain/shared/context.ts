@@ -10,6 +10,14 @@ export type Actor =
   | { kind: 'publishable'; credentialId: string }
   | { kind: 'dashboard'; userId: string; role: Role | null };
 
+/** Where a request came from: its id and the client's address (behind a trusted proxy, the address it forwarded). */
+export interface RequestOrigin {
+  requestId: string | null;
+  clientIp: string | null;
+}
+
+const NO_ORIGIN: RequestOrigin = { requestId: null, clientIp: null };
+
 /**
  * What every service method takes first: who acts, for which business and mode, and the
  * entity manager of the current transaction (when one is open).
@@ -22,13 +30,22 @@ export class RequestContext {
     readonly actor: Actor,
     readonly businessId: string | null,
     readonly mode: Mode,
-    readonly requestId: string | null = null,
+    readonly origin: RequestOrigin = NO_ORIGIN,
     private readonly manager: EntityManager | null = null,
     private readonly parent: RequestContext | null = null,
   ) {}
 
   static system(dataSource: DataSource, name: string, businessId: string | null = null, mode = Mode.TEST) {
     return new RequestContext(dataSource, { kind: 'system', name }, businessId, mode);
+  }
+
+  get requestId(): string | null {
+    return this.origin.requestId;
+  }
+
+  /** The caller's address as the HTTP layer resolved it (TRUST_PROXY decides whether forwarded headers count); null outside a request. */
+  get clientIp(): string | null {
+    return this.origin.clientIp;
   }
 
   get em(): EntityManager {
@@ -50,11 +67,11 @@ export class RequestContext {
   /** The same actor acting for another business (used right after sign-up and by operators). */
   forBusiness(businessId: string, mode = this.mode, role: Role | null = null): RequestContext {
     const actor: Actor = this.actor.kind === 'dashboard' ? { ...this.actor, role } : this.actor;
-    return new RequestContext(this.dataSource, actor, businessId, mode, this.requestId, this.manager, this.parent);
+    return new RequestContext(this.dataSource, actor, businessId, mode, this.origin, this.manager, this.parent);
   }
 
   withManager(manager: EntityManager): RequestContext {
-    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.requestId, manager, this);
+    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, manager, this);
   }
 
   /** Runs after the outermost transaction commits; never when it rolls back. */
@@ -72,7 +89,7 @@ export class RequestContext {
     if (this.businessId) return this.businessId;
     if (this.actor.kind === 'dashboard') {
       throw new DomainError(ErrorCode.BAD_REQUEST,
-        'Select a business with the X-Service-Business-Id header (you belong to several, or to none)');
+        'Select a business with the X-Service-Business-Id header (you belong to none)');
     }
     throw unauthorized('This operation needs a business: authenticate with an API credential');
   }
@@ -120,7 +137,7 @@ export const ALL_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER, Role.VIEWER];
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);
-  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.requestId);
+  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.origin);
   const result = await ctx.dataSource.transaction((manager) => work(root.withManager(manager)));
   await root.runAfterCommitHooks();
   return result;

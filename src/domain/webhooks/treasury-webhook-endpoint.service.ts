@@ -6,6 +6,7 @@ import { SecretBox, randomToken } from '../shared/crypto';
 import { parseInput } from '../shared/validation';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
+import { WebhookTargetPolicy } from './url-policy';
 import { WebhookEndpointRegistry, endpointCreateSchema, endpointUpdateSchema, findEndpoint } from './webhook-endpoint-registry';
 
 /** The interface versions a treasury endpoint may ask for; the first is the default. */
@@ -60,8 +61,8 @@ export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
   protected readonly registry = WebhookRegistry.TREASURY;
   protected readonly updateSchema = updateSchema;
 
-  constructor(private readonly secretBox: SecretBox) {
-    super();
+  constructor(targets: WebhookTargetPolicy, private readonly secretBox: SecretBox) {
+    super(targets);
   }
 
   protected override async authorize(ctx: RequestContext, roles: Role[]): Promise<void> {

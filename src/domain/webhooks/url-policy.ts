@@ -48,6 +48,71 @@ export async function liveUrlRefusal(url: string, resolve: HostResolver = resolv
   }
 }
 
+/**
+ * Why a URL may not receive webhooks when only public targets are allowed (any scheme), or null.
+ * Like liveUrlRefusal without the https rule: the test-mode check of a deployment that refuses
+ * private targets.
+ */
+export async function publicUrlRefusal(url: string, resolve: HostResolver = resolveAll): Promise<string | null> {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  try {
+    return refusalOf(host, await addressesOf(host, resolve));
+  } catch {
+    return null;
+  }
+}
+
+export interface WebhookTargetSettings {
+  /**
+   * Test-mode webhooks may go to private, loopback and link-local addresses (a developer's own
+   * machine). On by default outside production (WEBHOOK_ALLOW_PRIVATE_TARGETS); live mode never.
+   */
+  allowPrivateTestTargets: boolean;
+  /** How host names are resolved (the system resolver by default; tests inject one). */
+  resolveHost?: HostResolver;
+}
+
+/**
+ * Which URLs may receive webhooks, decided once for registration (webhookUrl, endpoints) and again
+ * before every delivery. Live mode: https and public addresses only. Test mode: any http(s) URL,
+ * and private addresses only where the deployment allows them; a private target's answer is then
+ * reduced to its status (see isPrivateTarget), so webhooks cannot read internal services.
+ */
+export class WebhookTargetPolicy {
+  constructor(private readonly settings: WebhookTargetSettings) {}
+
+  get resolveHost(): HostResolver {
+    return this.settings.resolveHost ?? resolveAll;
+  }
+
+  /** True when test-mode deliveries may reach private addresses (then they skip the public-only connection). */
+  allowsPrivateTargets(livemode: boolean): boolean {
+    return !livemode && this.settings.allowPrivateTestTargets;
+  }
+
+  /** Why the URL may not receive webhooks of the mode, or null when it may. */
+  async refusal(url: string, livemode: boolean): Promise<string | null> {
+    if (livemode) return liveUrlRefusal(url, this.resolveHost);
+    if (this.settings.allowPrivateTestTargets) return null;
+    const refusal = await publicUrlRefusal(url, this.resolveHost);
+    return refusal ? `${refusal}; this server does not send webhooks to private addresses` : null;
+  }
+
+  /**
+   * Whether the URL's host is (or resolves to) any non-public address. A host that does not resolve
+   * counts as public: its connection is then made through publicAddressLookup, which refuses it if
+   * it resolves to a private address by then.
+   */
+  async isPrivateTarget(url: string): Promise<boolean> {
+    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    try {
+      return (await addressesOf(host, this.resolveHost)).some((address) => nonPublicRange(address) !== null);
+    } catch {
+      return false;
+    }
+  }
+}
+
 /** A live delivery's connection refused because its host resolved to a non-public address. */
 export class NonPublicAddressError extends Error {
   readonly code = 'ENONPUBLIC';

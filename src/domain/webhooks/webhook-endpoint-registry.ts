@@ -6,7 +6,7 @@ import { pageParams } from '../shared/pagination';
 import { absoluteUrlSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
-import { liveUrlRefusal } from './url-policy';
+import { WebhookTargetPolicy } from './url-policy';
 
 /** At most this many endpoints per business, mode and registry; creating one more is a CONFLICT. */
 export const MAX_ENDPOINTS_PER_MODE = 20;
@@ -84,12 +84,15 @@ export async function findEndpoint(
 /**
  * What the merchant and treasury registries share: one list of endpoints per business, mode and
  * registry; an endpoint of another business, mode or registry does not exist for the caller
- * (NOT_FOUND). Live endpoints must pass the live URL policy (https, publicly reachable) when
- * created or changed. Reads need any role, writes OWNER, ADMIN or DEVELOPER.
+ * (NOT_FOUND). URLs must pass the target policy of their mode (live: https, publicly reachable;
+ * test: private addresses only where the deployment allows them) when created or changed. Reads
+ * need any role, writes OWNER, ADMIN or DEVELOPER.
  */
 export abstract class WebhookEndpointRegistry {
   protected abstract readonly registry: WebhookRegistry;
   protected abstract readonly updateSchema: z.ZodType<EndpointChanges>;
+
+  constructor(private readonly targets: WebhookTargetPolicy) {}
 
   /** Who may use the registry at all; a subclass adds its product's own condition. */
   protected async authorize(ctx: RequestContext, roles: Role[]): Promise<void> {
@@ -115,7 +118,7 @@ export abstract class WebhookEndpointRegistry {
     await this.authorize(ctx, WRITE_ROLES);
     await findEndpoint(ctx, id, this.registry);
     const data = parseInput(this.updateSchema, input ?? {});
-    if (data.url !== undefined) await this.checkLiveUrl(ctx, data.url);
+    if (data.url !== undefined) await this.checkTarget(ctx, data.url);
     return inTransaction(ctx, async (tx) => {
       const endpoint = await findEndpoint(tx, id, this.registry, { lock: true });
       if (data.url !== undefined) endpoint.url = data.url;
@@ -159,7 +162,7 @@ export abstract class WebhookEndpointRegistry {
 
   /** Inserts an endpoint that passed validation, within the per-mode limit of the registry. */
   protected async insert(ctx: RequestContext, data: EndpointInput, own: Partial<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
-    await this.checkLiveUrl(ctx, data.url);
+    await this.checkTarget(ctx, data.url);
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       // Serializes creations of one business and mode, so the limit holds under concurrency.
@@ -184,8 +187,8 @@ export abstract class WebhookEndpointRegistry {
     });
   }
 
-  private async checkLiveUrl(ctx: RequestContext, url: string): Promise<void> {
-    const refusal = ctx.livemode ? await liveUrlRefusal(url) : null;
+  private async checkTarget(ctx: RequestContext, url: string): Promise<void> {
+    const refusal = await this.targets.refusal(url, ctx.livemode);
     if (refusal) throw validationError({ url: [refusal] });
   }
 }

@@ -10,7 +10,7 @@ import { WebhookDelivery, WebhookDeliveryStatus, WebhookDeliveryTarget, WebhookP
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
 import { deliveriesQuerySchema, deliveryFiltersSchema, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
-import { HostResolver, NonPublicAddressError, liveUrlRefusal, publicAddressLookup } from './url-policy';
+import { NonPublicAddressError, WebhookTargetPolicy, publicAddressLookup } from './url-policy';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { isUuid, parseInput } from '../shared/validation';
 import { z } from 'zod';
@@ -22,12 +22,18 @@ const replaySchema = z.object({ endpointId: z.string({ error: 'must be an endpoi
 
 const RESPONSE_BODY_LIMIT_BYTES = 2048;
 
+/**
+ * Every attempt without an HTTP answer reads the same: telling a refused connection from a silent
+ * port or an unknown host would let a webhook URL scan networks the server can reach.
+ */
+export const NO_ANSWER = 'No HTTP answer: the connection failed, was closed, or took longer than the time limit';
+
 export interface WebhookSettings {
   timeoutMs: number;
   /** Delay before each attempt in seconds; attempt n waits `retryScheduleSeconds[n - 1]`. */
   retryScheduleSeconds: number[];
-  /** How live deliveries resolve host names (the system resolver by default; tests inject one). */
-  resolveHost?: HostResolver;
+  /** Which URLs may receive webhooks, and how their hosts resolve. */
+  targets: WebhookTargetPolicy;
 }
 
 /** Where a delivery goes: the webhookUrl (no endpoint) or a registered endpoint, and its treasury partner if any. */
@@ -60,7 +66,7 @@ interface AttemptOutcome {
   requestHeaders: Record<string, string> | null;
   responseStatus: number | null;
   responseBody: string | null;
-  responseTimeMs: number;
+  responseTimeMs: number | null;
   errorMessage: string | null;
 }
 
@@ -106,8 +112,10 @@ const contentOf = (event: DomainEvent): DeliveryContent => {
  * failed attempt schedules the next one (per the retry schedule) in the transaction recording it.
  */
 export class WebhookService {
-  /** Live deliveries connect only to the public addresses their host resolved to at connect time. */
-  private readonly liveDispatcher: Dispatcher;
+  /** Deliveries connect only to the public addresses their host resolved to at connect time... */
+  private readonly publicDispatcher: Dispatcher;
+  /** ...except test-mode deliveries to private targets, where the deployment allows them. */
+  private readonly privateDispatcher: Dispatcher;
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -115,12 +123,13 @@ export class WebhookService {
     private readonly treasuryEndpoints: TreasuryWebhookEndpointService,
     private readonly pubSub: TesseraPubSub,
   ) {
-    this.liveDispatcher = new Agent({ connect: { lookup: publicAddressLookup(settings.resolveHost) } });
+    this.publicDispatcher = new Agent({ connect: { lookup: publicAddressLookup(settings.targets.resolveHost) } });
+    this.privateDispatcher = new Agent();
   }
 
-  /** Closes the live deliveries' idle connections. */
+  /** Closes the deliveries' idle connections. */
   async close(): Promise<void> {
-    await this.liveDispatcher.close();
+    await Promise.all([this.publicDispatcher.close(), this.privateDispatcher.close()]);
   }
 
   /**
@@ -327,13 +336,17 @@ export class WebhookService {
 
   /**
    * POSTs the delivery's stored body, byte for byte; a 2xx within the timeout (body included) is a
-   * success, anything else a failure.
+   * success, anything else a failure. The URL is judged again first (WebhookTargetPolicy). A private
+   * target (allowed in test mode by the deployment) keeps only the status of its answer: never its
+   * body, nor how long a failed connection took, so a webhook cannot read or map internal services.
    */
   private async post(delivery: WebhookDelivery, secrets: SigningSecrets, sentAt: Date): Promise<AttemptOutcome> {
-    const refusal = delivery.livemode ? await liveUrlRefusal(delivery.url, this.settings.resolveHost) : null;
+    const { targets } = this.settings;
+    const refusal = await targets.refusal(delivery.url, delivery.livemode);
     if (refusal) {
       return { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
     }
+    const privateTarget = targets.allowsPrivateTargets(delivery.livemode) && await targets.isPrivateTarget(delivery.url);
     const body = delivery.requestBody;
     const headers = signedHeaders(body, secrets, delivery, sentAt);
     const abort = new AbortController();
@@ -347,9 +360,9 @@ export class WebhookService {
         body,
         redirect: 'manual',
         signal: abort.signal,
-        ...(delivery.livemode ? { dispatcher: this.liveDispatcher } : {}),
+        dispatcher: privateTarget ? this.privateDispatcher : this.publicDispatcher,
       });
-      const responseBody = await readTruncated(response, RESPONSE_BODY_LIMIT_BYTES);
+      const responseBody = privateTarget ? await discardBody(response) : await readTruncated(response, RESPONSE_BODY_LIMIT_BYTES);
       const ok = response.status >= 200 && response.status < 300;
       return {
         ok,
@@ -366,12 +379,8 @@ export class WebhookService {
         requestHeaders: headers,
         responseStatus: null,
         responseBody: null,
-        responseTimeMs: elapsed(),
-        errorMessage: refused
-          ? `Not delivered: the URL ${refused.message}`
-          : abort.signal.aborted
-            ? `No answer within ${this.settings.timeoutMs} ms`
-            : `Request failed: ${describeFetchError(error)}`,
+        responseTimeMs: privateTarget ? null : elapsed(),
+        errorMessage: refused ? `Not delivered: the URL ${refused.message}` : NO_ANSWER,
       };
     } finally {
       clearTimeout(timer);
@@ -388,7 +397,7 @@ function nonPublicAddressIn(error: unknown): NonPublicAddressError | null {
 }
 
 /** Reads at most `limit` bytes of the body and drops the rest unread. */
-async function readTruncated(response: Awaited<ReturnType<typeof fetch>>, limit: number): Promise<string> {
+export async function readTruncated(response: Awaited<ReturnType<typeof fetch>>, limit: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Buffer[] = [];
@@ -403,9 +412,8 @@ async function readTruncated(response: Awaited<ReturnType<typeof fetch>>, limit:
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
-/** fetch reports network failures as "fetch failed" with the reason in `cause`. */
-function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code || cause?.message) return [cause.code, cause.message].filter(Boolean).join(': ');
-  return error instanceof Error ? error.message : String(error);
+/** Drops a private target's body unread: only its status is kept. */
+async function discardBody(response: Awaited<ReturnType<typeof fetch>>): Promise<null> {
+  await response.body?.cancel().catch(() => undefined);
+  return null;
 }

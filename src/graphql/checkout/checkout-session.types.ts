@@ -6,7 +6,7 @@ import { Mode } from '../../domain/identity/identity.entities';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
 
-registerEnumType(CheckoutSessionStatus, { name: 'CheckoutSessionStatus', description: 'OPEN (payable), COMPLETED (paid once) or EXPIRED' });
+registerEnumType(CheckoutSessionStatus, { name: 'CheckoutSessionStatus', description: 'OPEN (payable), COMPLETED (paid once), EXPIRED, or LOCKED (too many failed payment attempts)' });
 registerEnumType(CheckoutSessionSource, { name: 'CheckoutSessionSource', description: 'What opened the session: the API, a payment link or an invoice' });
 
 /** The GraphQL spelling of a recurring interval. */

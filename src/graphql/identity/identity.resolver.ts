@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import { Mode, Role } from '../../domain/identity/identity.entities';
 import { GraphQLContext, caller } from '../shared/context';
 import {
-  AddTeamMemberInput, ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
+  ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
   SignInInput, SignInPayload, SignUpInput, SignUpPayload, UpdateBusinessSettingsInput, User,
 } from './identity.types';
 
@@ -12,14 +12,14 @@ const settingsOf = (row: { livemode: boolean; webhookUrl: string | null; updated
 @Resolver()
 export class AuthResolver {
   @Mutation(() => SignUpPayload, { description: 'Creates a user, their first business and its test credentials' })
-  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, requestId }: GraphQLContext): Promise<SignUpPayload> {
-    const { user, business, credentials, token } = await core.identity.signUp(core.anonymousContext(requestId), input);
+  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpPayload> {
+    const { user, business, credentials, token } = await core.identity.signUp(core.anonymousContext(origin), input);
     return { token, expiresIn: core.config.jwtTtlSeconds, user, business, testCredentials: credentials };
   }
 
   @Mutation(() => SignInPayload, { description: 'Returns a dashboard JWT' })
-  async signIn(@Arg('input') input: SignInInput, @Ctx() { core, requestId }: GraphQLContext): Promise<SignInPayload> {
-    return core.identity.signIn(core.anonymousContext(requestId), input);
+  async signIn(@Arg('input') input: SignInInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignInPayload> {
+    return core.identity.signIn(core.anonymousContext(origin), input);
   }
 
   @Query(() => User, { description: 'The signed-in dashboard user' })
@@ -88,11 +88,6 @@ export class BusinessResolver {
   @Query(() => [Membership], { description: 'Team members of the active business' })
   async teamMembers(@Ctx() context: GraphQLContext): Promise<Membership[]> {
     return context.core.identity.members(caller(context));
-  }
-
-  @Mutation(() => Membership, { description: 'Adds an existing user to the team (OWNER/ADMIN)' })
-  async addTeamMember(@Arg('input') input: AddTeamMemberInput, @Ctx() context: GraphQLContext): Promise<Membership> {
-    return context.core.identity.addMember(caller(context), input);
   }
 
   @Mutation(() => Membership)

@@ -1,7 +1,9 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ApiCredential as ApiCredentialRow, Mode, Role } from '../../domain/identity/identity.entities';
+import { TeamInvitationStatus } from '../../domain/identity/team-invitation.entity';
 
 registerEnumType(Role, { name: 'Role', description: 'What a team member may do: VIEWER only reads' });
+registerEnumType(TeamInvitationStatus, { name: 'TeamInvitationStatus', description: 'PENDING until accepted, declined or revoked' });
 registerEnumType(Mode, { name: 'Mode', description: 'TEST (sandbox, no real money) or LIVE' });
 
 @ObjectType({ description: 'A dashboard account' })
@@ -109,7 +111,18 @@ export class UpdateBusinessSettingsInput {
 }
 
 @InputType()
-export class AddTeamMemberInput {
+export class InviteTeamMemberInput {
   @Field() email: string;
   @Field(() => Role) role: Role;
+}
+
+@ObjectType({ description: 'An invitation to join a business with a role, until its invitee accepts or declines it' })
+export class TeamInvitation {
+  @Field(() => ID) id: string;
+  @Field() email: string;
+  @Field(() => Role) role: Role;
+  @Field(() => TeamInvitationStatus) status: TeamInvitationStatus;
+  @Field() expiresAt: Date;
+  @Field() createdAt: Date;
+  businessId: string;
 }

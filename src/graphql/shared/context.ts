@@ -1,5 +1,5 @@
 import { Core } from '../../domain/core';
-import { RequestContext } from '../../domain/shared/context';
+import { RequestContext, RequestOrigin } from '../../domain/shared/context';
 import { unauthorized } from '../../domain/shared/errors';
 import { publishableKeyRefused } from '../../domain/identity/identity.service';
 import { Loaders, createLoaders } from './loaders';
@@ -10,12 +10,13 @@ export interface GraphQLContext {
   ctx: RequestContext | null;
   authError: unknown;
   loaders: Loaders;
-  requestId: string | null;
+  /** The request's id and client address, for operations without a credential (sign-in, sign-up). */
+  origin: RequestOrigin;
 }
 
-export function graphQLContext(core: Core, ctx: RequestContext | null, authError: unknown, requestId: string | null): GraphQLContext {
-  const loaderCtx = ctx ?? core.anonymousContext(requestId);
-  return { core, ctx, authError, loaders: createLoaders(core, loaderCtx), requestId };
+export function graphQLContext(core: Core, ctx: RequestContext | null, authError: unknown, origin: RequestOrigin): GraphQLContext {
+  const loaderCtx = ctx ?? core.anonymousContext(origin);
+  return { core, ctx, authError, loaders: createLoaders(core, loaderCtx), origin };
 }
 
 /** The caller's context; an UNAUTHENTICATED error when the request carries no valid credential. */

@@ -1,7 +1,7 @@
 import { FastifyInstance } from 'fastify';
 import { Core } from '../../domain/core';
 import { Business, BusinessSettings } from '../../domain/identity/identity.entities';
-import { authenticated } from '../../http/request-context';
+import { authenticated, originOf } from '../../http/request-context';
 import { success } from '../shared/envelope';
 
 const configJson = (business: Business, settings: BusinessSettings) => ({
@@ -15,7 +15,7 @@ const configJson = (business: Business, settings: BusinessSettings) => ({
 /** Authentication and business configuration (interface document, Authentication). */
 export function identityRoutes(app: FastifyInstance, core: Core) {
   app.post('/api/v1/business/auth/token', async (request) =>
-    success(await core.identity.exchangeToken(core.anonymousContext(request.id), request.body)));
+    success(await core.identity.exchangeToken(core.anonymousContext(originOf(request)), request.body)));
 
   app.post('/api/v1/business/regenerate-api-key', async (request) => {
     const ctx = authenticated(request);

@@ -86,7 +86,7 @@ export function paymentRoutes(app: FastifyInstance, core: Core) {
   });
 
   app.post('/api/v1/business/payment/charge', async (request, reply) => {
-    const payment = await payments.charge(authenticated(request), request.body, request.ip);
+    const payment = await payments.charge(authenticated(request), request.body);
     reply.status(201);
     return success(paymentJson(payment));
   });
