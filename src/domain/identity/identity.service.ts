@@ -8,6 +8,7 @@ import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationEr
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
 import { absoluteUrlSchema, emailSchema, isUuid, parseInput } from '../shared/validation';
 import { liveUrlRefusal } from '../webhooks/url-policy';
+import { AccessRevocation, TesseraPubSub, Topic } from '../events/pubsub';
 
 export interface IssuedCredentials {
   mode: Mode;
@@ -99,6 +100,7 @@ export class IdentityService {
   constructor(
     private readonly tokens: TokenSigner,
     private readonly secretBox: SecretBox,
+    private readonly pubSub: TesseraPubSub,
     /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
     private readonly onModeEnabled: (ctx: RequestContext) => Promise<void>,
   ) {}
@@ -119,6 +121,11 @@ export class IdentityService {
       return this.authenticateClaims(base, claims, input);
     }
     return base;
+  }
+
+  /** When the bearer token of `input` expires (null without one): a socket opened with it closes then. */
+  credentialExpiresAt(input: AuthInput): Date | null {
+    return !input.apiKey && input.bearerToken ? this.tokens.expiresAt(input.bearerToken) : null;
   }
 
   /**
@@ -393,6 +400,7 @@ export class IdentityService {
       await tx.repo(ApiCredential).update({ id: credential.id }, {
         keyHash: hashApiKey(apiKey), keyHint: hintOf(apiKey), keyVersion: credential.keyVersion + 1,
       });
+      this.announceRevocation(tx, { kind: 'credential', businessId: credential.businessId, credentialId: credential.id });
       return { apiKey, mode, keyHint: hintOf(apiKey) };
     });
   }
@@ -442,6 +450,7 @@ export class IdentityService {
       const membership = await this.lockedMembership(tx, membershipId);
       this.assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER && role !== Role.OWNER) await this.assertAnotherOwner(tx, membership);
+      if (membership.role !== role) this.announceRevocation(tx, { kind: 'member', businessId: membership.businessId, userId: membership.userId });
       membership.role = role;
       return tx.repo(Membership).save(membership);
     });
@@ -454,6 +463,7 @@ export class IdentityService {
       this.assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER) await this.assertAnotherOwner(tx, membership);
       await tx.repo(Membership).delete({ id: membership.id });
+      this.announceRevocation(tx, { kind: 'member', businessId: membership.businessId, userId: membership.userId });
       return membership;
     });
   }
@@ -469,6 +479,14 @@ export class IdentityService {
       : null;
     if (!membership) throw notFound('Member');
     return membership;
+  }
+
+  /**
+   * Tells every process, once the change has committed, that access was taken away, so open
+   * sockets of that credential or member close at once instead of at their next re-check.
+   */
+  private announceRevocation(tx: RequestContext, revocation: AccessRevocation) {
+    tx.afterCommit(() => this.pubSub.publish(Topic.ACCESS_REVOKED, revocation));
   }
 
   /** Only an OWNER grants or takes away the OWNER role. */
