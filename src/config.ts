@@ -38,6 +38,12 @@ export interface Config {
   shutdownGraceMs: number;
   workerInProcess: boolean;
   subscriptionRecheckMs: number;
+  /** Open WebSocket connections one client IP may hold, counted before authentication. */
+  wsMaxConnectionsPerIp: number;
+  /** Open WebSocket connections one credential (API credential, or dashboard user) may hold. */
+  wsMaxSocketsPerCredential: number;
+  /** Running GraphQL subscriptions one credential may hold over all its sockets. */
+  wsMaxSubscriptionsPerCredential: number;
   workerConcurrency: number;
   workerPollIntervalMs: number;
   jobStallAfterMs: number;
@@ -185,6 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobStallAfterMs: int(env, 'JOB_STALL_AFTER_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 30_000) + 60_000),
     webhookRetryScheduleSeconds: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE_S', [0, 30, 60, 90, 120]),
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
+    wsMaxConnectionsPerIp: Math.max(1, int(env, 'WS_MAX_CONNECTIONS_PER_IP', 100)),
+    wsMaxSocketsPerCredential: Math.max(1, int(env, 'WS_MAX_SOCKETS_PER_CREDENTIAL', 20)),
+    wsMaxSubscriptionsPerCredential: Math.max(1, int(env, 'WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL', 100)),
     paymentSettlementDelaySeconds: int(env, 'PAYMENT_SETTLEMENT_DELAY_S', 60),
     sandbox3dsAutoCompleteMs: int(env, 'SANDBOX_3DS_AUTO_COMPLETE_MS', 3000),
     signInMaxFailures: Math.max(1, int(env, 'SIGN_IN_MAX_FAILURES', 5)),

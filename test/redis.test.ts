@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { TestServer, collect, startTestServer } from './support/harness';
+import { TestServer, collect, overSocket, startTestServer, within } from './support/harness';
 
 const REDIS_URL = process.env.TESSERA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -48,6 +48,17 @@ describe('several API processes with REDIS_URL', () => {
     expect(await done).toEqual([{ walletBalanceUpdated: { balance: { amount: '12.34' } } }]);
   });
 
+  test('regenerating a key through one process closes the sockets of the old key on another at once (4403)', async () => {
+    if (!available) return;
+    const merchant = await first.signUp();
+    const socket = second.socket({ apiKey: merchant.apiKey });
+    await collect(socket.client, SUBSCRIPTION, 1, 5000).ready;
+    const regenerated = await first.request('POST', '/api/v1/business/regenerate-api-key', { headers: { 'x-api-key': merchant.apiKey } });
+    expect(regenerated.status).toBe(200);
+    // Well before the periodic re-check (30 s by default): the revocation travelled through Redis.
+    expect(await within(socket.closed, 5000, 'close on the other process')).toMatchObject({ code: 4403 });
+  });
+
   test('rate-limit counters are shared between processes', async () => {
     if (!available) return;
     const merchant = await first.signUp();
@@ -57,5 +68,19 @@ describe('several API processes with REDIS_URL', () => {
       statuses.push((await server.request('GET', '/api/v1/business/wallets', { headers })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  test('operations over a socket on one process spend the budget HTTP requests spent on the other', async () => {
+    if (!available) return;
+    const merchant = await first.signUp();
+    const headers = { 'x-api-key': merchant.apiKey };
+    const socket = second.socket({ apiKey: merchant.apiKey });
+    await socket.connected; // 1
+    expect((await first.request('GET', '/api/v1/business/wallets', { headers })).status).toBe(200); // 2
+    expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors).toBeUndefined(); // 3
+    expect((await first.request('GET', '/api/v1/business/wallets', { headers })).status).toBe(200); // 4
+    expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors).toBeUndefined(); // 5
+    expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+    expect((await first.request('GET', '/api/v1/business/wallets', { headers })).status).toBe(429);
   });
 });

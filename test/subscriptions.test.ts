@@ -6,7 +6,7 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { ErrorCode } from '../src/domain/shared/errors';
-import { TestMerchant, TestServer, collect, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, collect, startTestServer, within } from './support/harness';
 
 /**
  * Live wallet balances over graphql-ws (design section 6): authenticated in `connectionParams`,
@@ -181,35 +181,32 @@ describe('Subscriptions: credentials are re-checked while the socket is open', (
   beforeAll(async () => { server = await startTestServer({ subscriptionRecheckMs: 150, graphqlMaxCost: 50 }); });
   afterAll(async () => server.close());
 
-  function closeCodeOf(connectionParams: Record<string, unknown>) {
-    return new Promise<number>((resolve) => {
-      const client = createClient({
-        url: server.wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true,
-        on: { closed: (event) => resolve((event as { code: number }).code) },
-      });
-      client.subscribe({ query: BALANCE_UPDATES }, { next: () => undefined, error: () => undefined, complete: () => undefined });
-    });
-  }
+  // Revocations close sockets at once (test/websocket-access.test.ts). These changes are made in
+  // the database, so no revocation is published: only the periodic re-check can notice them, as it
+  // must when a revocation message is lost.
+  const RECHECKED_MS = 5_000;
 
-  test('regenerating the API key closes a subscription opened with the old key (4403)', async () => {
+  test('the re-check closes a socket whose API key changed without a revocation message (4403)', async () => {
     const merchant = await server.signUp();
-    const closed = closeCodeOf({ apiKey: merchant.apiKey });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', { headers: { 'x-api-key': merchant.apiKey } });
-    expect(regenerated.status).toBe(200);
-    expect(await closed).toBe(4403);
+    const socket = server.socket({ apiKey: merchant.apiKey });
+    await collect(socket.client, BALANCE_UPDATES, 1).ready;
+    await server.runtime.dataSource.query(
+      `UPDATE api_credentials SET key_hash = $2, key_version = key_version + 1 WHERE business_id = $1 AND livemode = false`,
+      [merchant.businessId, `elsewhere-${merchant.businessId}`]);
+    expect(await within(socket.closed, RECHECKED_MS, 'close')).toEqual({ code: 4403, reason: 'Forbidden: credential no longer valid' });
   });
 
-  test('removing a team member closes their dashboard subscription (4403)', async () => {
+  test.each([
+    ['removed', 'DELETE FROM memberships WHERE id = $1'],
+    ['re-roled', `UPDATE memberships SET role = 'DEVELOPER' WHERE id = $1`],
+  ])('the re-check closes the dashboard socket of a member %s without a revocation message (4403)', async (_case, change) => {
     const owner = await server.signUp();
     const member = await server.signUp();
     const membershipId = await server.addTeamMember(owner, member, 'VIEWER');
-    const closed = closeCodeOf({ authorization: `Bearer ${member.token}`, businessId: owner.businessId });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const removed = await server.graphql(`mutation($id: ID!) { removeTeamMember(membershipId: $id) { id } }`,
-      { id: membershipId }, { authorization: `Bearer ${owner.token}` });
-    expect(removed.body.errors).toBeUndefined();
-    expect(await closed).toBe(4403);
+    const socket = server.socket({ authorization: `Bearer ${member.token}`, businessId: owner.businessId });
+    await collect(socket.client, BALANCE_UPDATES, 1).ready;
+    await server.runtime.dataSource.query(change, [membershipId]);
+    expect(await within(socket.closed, RECHECKED_MS, 'close')).toMatchObject({ code: 4403 });
   });
 
   test('a subscription whose estimated cost exceeds the limit is refused with QUERY_TOO_COSTLY', async () => {

@@ -61,6 +61,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const identity = new IdentityService(
     new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
     secretBox,
+    pubSub,
     async (ctx) => {
       await wallets.provisionWallet(ctx, 'USD');
     },

@@ -1,44 +1,16 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  DocumentNode, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, getVariableValues, parse, specifiedRules, validate,
-} from 'graphql';
-import depthLimit from 'graphql-depth-limit';
-import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
 import { markServerFailure } from '../http/idempotency';
 import { bearerOf, originOf } from '../http/request-context';
+import { assertAffordable, limitRules } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
 import { INTERNAL_SERVER_ERROR, formatGraphQLError } from './shared/errors';
+import { registerGraphQLSocket } from './socket';
 
 export const GRAPHQL_PATH = '/graphql';
-
-/**
- * Refuses an operation whose estimated cost (lists cost `first` x their children) exceeds the
- * limit. Variables that do not fit their types are left to execution, which answers
- * BAD_USER_INPUT (getComplexity would throw and turn a client error into a 500).
- */
-function assertAffordable(schema: GraphQLSchema, maxCost: number, document: DocumentNode,
-  variables: Record<string, unknown>, operationName?: string): void {
-  const operation = document.definitions.find((definition): definition is OperationDefinitionNode =>
-    definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName));
-  if (getVariableValues(schema, operation?.variableDefinitions ?? [], variables).errors) return;
-  const cost = getComplexity({
-    schema,
-    query: document,
-    operationName,
-    variables,
-    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-  });
-  if (cost > maxCost) {
-    throw new GraphQLError(`Query cost ${cost} exceeds the maximum of ${maxCost}`, {
-      extensions: { code: 'QUERY_TOO_COSTLY', cost, maxCost, http: { status: 400 } },
-    });
-  }
-}
 
 function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -78,81 +50,19 @@ function serverFailurePlugin(): ApolloServerPlugin<GraphQLContext> {
 
 /**
  * Apollo Server on Fastify for queries and mutations at /graphql, and graphql-ws on the same
- * server and path for subscriptions (authenticated through `connectionParams`).
+ * server and path (src/graphql/socket.ts), both held to the same limits.
  */
 export async function registerGraphQL(app: FastifyInstance, core: Core, schema: GraphQLSchema) {
   const { config } = core;
-  const wsServer = new WebSocketServer({ server: app.server, path: GRAPHQL_PATH });
-  /** Authenticates a socket from its connectionParams; null when refused. */
-  const authenticateSocket = async (params: Record<string, unknown>) => {
-    const text = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : null);
-    try {
-      const ctx = await core.identity.authenticate(core.anonymousContext(), {
-        apiKey: text('apiKey') ?? text('x-api-key'),
-        bearerToken: bearerOf(text('authorization') ?? text('Authorization')) ?? text('token'),
-        businessIdHeader: text('businessId') ?? text('x-service-business-id'),
-        modeHeader: text('mode') ?? text('x-service-mode'),
-      });
-      return ctx.businessId ? ctx : null;
-    } catch {
-      return null;
-    }
-  };
-
-  const wsCleanup = useServer<Record<string, unknown>, { gql?: GraphQLContext; recheck?: NodeJS.Timeout }>(
-    {
-      schema,
-      onConnect: async (socket) => {
-        const params = socket.connectionParams ?? {};
-        const ctx = await authenticateSocket(params);
-        if (!ctx) return false;
-        socket.extra.gql = graphQLContext(core, ctx, null, ctx.origin);
-        // A subscription lives only as long as its credential: a regenerated key, an expired
-        // token or a removed membership closes the socket at the next check.
-        socket.extra.recheck = setInterval(async () => {
-          const still = await authenticateSocket(params);
-          if (!still || still.businessId !== ctx.businessId || still.mode !== ctx.mode) {
-            clearInterval(socket.extra.recheck);
-            socket.extra.socket.close(4403, 'Forbidden: credential no longer valid');
-          }
-        }, config.subscriptionRecheckMs);
-        socket.extra.recheck.unref();
-        return true;
-      },
-      onDisconnect: (socket) => clearInterval(socket.extra.recheck),
-      onClose: (socket) => clearInterval(socket.extra.recheck),
-      onSubscribe: (socket, _id, payload) => {
-        let document;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error as GraphQLError];
-        }
-        const errors = validate(schema, document, [...specifiedRules, depthLimit(config.graphqlMaxDepth)]);
-        if (errors.length > 0) return errors;
-        try {
-          assertAffordable(schema, config.graphqlMaxCost, document, payload.variables ?? {}, payload.operationName ?? undefined);
-        } catch (error) {
-          return [error as GraphQLError];
-        }
-        return {
-          schema,
-          document,
-          variableValues: payload.variables ?? undefined,
-          operationName: payload.operationName ?? undefined,
-          contextValue: socket.extra.gql!,
-        };
-      },
-    },
-    wsServer,
-  );
+  const socket = registerGraphQLSocket(app, core, schema, GRAPHQL_PATH);
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
-    introspection: config.graphqlIntrospection,
+    // Introspection is refused by limitRules, the same rule the socket applies.
+    introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
-    validationRules: [depthLimit(config.graphqlMaxDepth)],
+    validationRules: limitRules(config),
     formatError: formatGraphQLError,
     plugins: [
       fastifyApolloDrainPlugin(app),
@@ -162,8 +72,7 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
         async serverWillStart() {
           return {
             async drainServer() {
-              await wsCleanup.dispose();
-              await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+              await socket.dispose();
             },
           };
         },

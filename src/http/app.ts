@@ -12,6 +12,7 @@ import { registerMetrics } from './metrics';
 import { registerRateLimit } from './rate-limit';
 import { registerRequestContext } from './request-context';
 import { registerUnmatchedHandler } from './routing';
+import { trustFunctionOf } from './client-address';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -41,8 +42,6 @@ function acceptEmptyJsonBodies(app: FastifyInstance) {
   });
 }
 
-/** A hop count as Fastify applies it: the nearest `hops` proxies are trusted. */
-const hopsTrusted = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /** One HTTP server: GraphQL (HTTP + WebSocket), the REST layer, health and metrics. */
 export async function buildApp(core: Core, schema: GraphQLSchema): Promise<FastifyInstance> {
@@ -58,7 +57,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
     bodyLimit: config.bodyLimitBytes,
     // request.ip (rate limits, fraud rules, logs, the domain's ctx.clientIp) is X-Forwarded-For's
     // client only behind proxies the operator trusts; otherwise a header anyone can send.
-    trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
+    trustProxy: trustFunctionOf(config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

@@ -1,5 +1,6 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { Core } from '../domain/core';
+import { RequestContext } from '../domain/shared/context';
 import { sha256Hex } from '../domain/shared/crypto';
 import { canonicalPath } from '../rest/shared/aliases';
 
@@ -13,10 +14,19 @@ declare module 'fastify' {
 
 const STATUSES_NOT_STORED = new Set([409, 429]);
 
-function scopeOf(request: FastifyRequest): string {
-  const ctx = request.tesseraContext;
+/**
+ * Whose keys an authenticated caller shares: an API credential in its mode (a key and its tokens,
+ * over HTTP or a socket), or a dashboard user in a business and mode; null for anyone else.
+ */
+export function idempotencyScopeOf(ctx: RequestContext | null): string | null {
   if (ctx?.actor.kind === 'api') return `api:${ctx.actor.credentialId}:${ctx.mode}`;
   if (ctx?.actor.kind === 'dashboard') return `user:${ctx.actor.userId}:${ctx.businessId ?? '-'}:${ctx.mode}`;
+  return null;
+}
+
+function scopeOf(request: FastifyRequest): string {
+  const scope = idempotencyScopeOf(request.tesseraContext);
+  if (scope) return scope;
   // Without a valid credential, two unrelated clients must not share (or block) each other's keys.
   const credential = request.headers['x-api-key'] ?? request.headers.authorization ?? request.headers['x-publishable-key'] ?? '';
   return `anon:${sha256Hex(`${request.ip}\n${String(credential)}`)}`;

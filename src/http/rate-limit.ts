@@ -2,21 +2,45 @@ import { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import Redis from 'ioredis';
 import { Config } from '../config';
+import { RequestContext } from '../domain/shared/context';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Spends one request of the caller's budget: the HTTP hook's own store and counters, for the WebSocket. */
+    spendRateLimit: SpendRateLimit;
+  }
+}
 
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Requests are counted per authenticated credential (an API key and the tokens exchanged for it
- * share one budget) or dashboard user; anything else, including a refused credential, per client
- * IP, so that inventing a new x-api-key per request does not buy a new budget.
+ * Whose budget a caller spends, and whose socket allowance it uses: an API credential (an API key
+ * and the tokens exchanged for it share one) or a dashboard user; null for anyone else.
  */
-function rateLimitKey(request: FastifyRequest): string {
-  const actor = request.tesseraContext?.actor;
+export function budgetOwnerOf(ctx: RequestContext | null): string | null {
+  const actor = ctx?.actor;
   if (actor?.kind === 'api') return `cred:${actor.credentialId}`;
   if (actor?.kind === 'dashboard') return `user:${actor.userId}`;
-  return `ip:${request.ip}`;
+  return null;
 }
+
+/** What the limiter reads of a request; a socket operation presents the same. */
+type LimitedRequest = Pick<FastifyRequest, 'tesseraContext' | 'ip' | 'url'>;
+
+/**
+ * Requests are counted per authenticated credential or dashboard user; anything else, including a
+ * refused credential, per client IP, so that inventing a new x-api-key per request does not buy a
+ * new budget.
+ */
+const rateLimitKey = (request: LimitedRequest): string => budgetOwnerOf(request.tesseraContext) ?? `ip:${request.ip}`;
+
+export type RateLimitVerdict = { allowed: true } | { allowed: false; error: DomainError };
+
+/** One request of `ctx`'s budget (of `ip`'s when `ctx` is null or refused), spent by a WebSocket operation. */
+export type SpendRateLimit = (ctx: RequestContext | null, ip: string, path: string) => Promise<RateLimitVerdict>;
+
+const tooManyRequests = (after: string) => new DomainError(ErrorCode.RATE_LIMITED, `Too many requests; retry in ${after}`);
 
 /**
  * @fastify/rate-limit with an in-memory store, or Redis when REDIS_URL is set so that every API
@@ -33,15 +57,23 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     keyGenerator: rateLimitKey,
-    allowList: (request) => UNLIMITED_PATHS.has(request.url.split('?')[0]),
+    allowList: (request: LimitedRequest) => UNLIMITED_PATHS.has(request.url.split('?')[0]),
     redis,
     nameSpace: 'tessera-rate-limit:',
     skipOnError: true,
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
-    errorResponseBuilder: (_request, context) =>
-      new DomainError(ErrorCode.RATE_LIMITED, `Too many requests; retry in ${context.after}`),
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
   });
   app.addHook('preHandler', app.rateLimit());
+  // Without options, createRateLimit uses the very store (and counters) of the hook above; with
+  // any option it would get a store of its own, and a socket could go around the budget.
+  const limiter = app.createRateLimit();
+  app.decorate('spendRateLimit', async (ctx: RequestContext | null, ip: string, path: string): Promise<RateLimitVerdict> => {
+    const request: LimitedRequest & Pick<FastifyRequest, 'routeOptions'> = { tesseraContext: ctx, ip, url: path, routeOptions: { config: {} } as FastifyRequest['routeOptions'] };
+    const limit = await limiter(request as FastifyRequest);
+    if (limit.isAllowed || !limit.isExceeded) return { allowed: true };
+    return { allowed: false, error: tooManyRequests(`${limit.ttlInSeconds} seconds`) };
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     const secondsLeft = reply.getHeader('x-ratelimit-reset');
     if (secondsLeft !== undefined) {

@@ -32,35 +32,61 @@ export function bearerOf(authorization: string | null): string | null {
   return match ? match[1].trim() : null;
 }
 
+/** What a caller presents: HTTP headers, or the same values in a socket's connectionParams. */
+export interface CallerCredentials {
+  apiKey: string | null;
+  /** `Bearer <token>` (a JWT, or a publishable key). */
+  authorization: string | null;
+  publishableKey: string | null;
+  businessId: string | null;
+  mode: string | null;
+}
+
+/** The authenticated context (null without a credential), or why the credential was refused. */
+export interface Caller {
+  ctx: RequestContext | null;
+  authError: unknown;
+}
+
 /**
- * Authenticates every request once (x-api-key or Authorization: Bearer, plus
- * X-Service-Business-Id / X-Service-Mode) before any handler or GraphQL resolver runs. A
- * publishable key (x-publishable-key, or a Bearer pk_…) gives a context that only
- * `publishableCaller` accepts.
+ * The one way a caller becomes a context, for every HTTP request and for every operation over a
+ * graphql-ws socket: x-api-key or Authorization: Bearer, plus X-Service-Business-Id /
+ * X-Service-Mode. A publishable key (x-publishable-key, or a Bearer pk_…) gives a context that
+ * only `publishableCaller` accepts.
  */
+export async function resolveCaller(core: Core, credentials: CallerCredentials, origin: RequestOrigin): Promise<Caller> {
+  const { apiKey } = credentials;
+  const bearer = bearerOf(credentials.authorization);
+  const bearerToken = bearer && !isPublishableKey(bearer) ? bearer : null;
+  const publishableKey = credentials.publishableKey ?? (bearer && isPublishableKey(bearer) ? bearer : null);
+  if (!apiKey && !bearerToken && !publishableKey) return { ctx: null, authError: null };
+  try {
+    if (!apiKey && !bearerToken) {
+      return { ctx: await core.identity.authenticatePublishableKey(core.anonymousContext(origin), publishableKey!), authError: null };
+    }
+    const ctx = await core.identity.authenticate(core.anonymousContext(origin), {
+      apiKey, bearerToken, businessIdHeader: credentials.businessId, modeHeader: credentials.mode,
+    });
+    return { ctx, authError: null };
+  } catch (error) {
+    return { ctx: null, authError: error };
+  }
+}
+
+/** Authenticates every request once, before any handler or GraphQL resolver runs. */
 export function registerRequestContext(app: FastifyInstance, core: Core) {
   app.decorateRequest('tesseraContext', null);
   app.decorateRequest('tesseraAuthError', null);
   app.addHook('preHandler', async (request) => {
-    const apiKey = header(request, 'x-api-key');
-    const bearer = bearerOf(header(request, 'authorization'));
-    const bearerToken = bearer && !isPublishableKey(bearer) ? bearer : null;
-    const publishableKey = header(request, 'x-publishable-key') ?? (bearer && isPublishableKey(bearer) ? bearer : null);
-    if (!apiKey && !bearerToken && !publishableKey) return;
-    try {
-      if (!apiKey && !bearerToken) {
-        request.tesseraContext = await core.identity.authenticatePublishableKey(core.anonymousContext(originOf(request)), publishableKey!);
-        return;
-      }
-      request.tesseraContext = await core.identity.authenticate(core.anonymousContext(originOf(request)), {
-        apiKey,
-        bearerToken,
-        businessIdHeader: header(request, 'x-service-business-id'),
-        modeHeader: header(request, 'x-service-mode'),
-      });
-    } catch (error) {
-      request.tesseraAuthError = error;
-    }
+    const caller = await resolveCaller(core, {
+      apiKey: header(request, 'x-api-key'),
+      authorization: header(request, 'authorization'),
+      publishableKey: header(request, 'x-publishable-key'),
+      businessId: header(request, 'x-service-business-id'),
+      mode: header(request, 'x-service-mode'),
+    }, originOf(request));
+    request.tesseraContext = caller.ctx;
+    request.tesseraAuthError = caller.authError;
   });
 }
 

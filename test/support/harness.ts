@@ -29,6 +29,8 @@ export interface TestServer {
   request<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   subscribe(connectionParams: Record<string, unknown>): WsClient;
+  /** A graphql-ws client that also reports when the server acknowledged it and when (and how) the socket closed. */
+  socket(connectionParams: Record<string, unknown>): TestSocket;
   signUp(overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>): Promise<TestMerchant>;
   /**
    * Joins `member` to the business of `owner` with a role, as people do: the owner invites the
@@ -40,6 +42,19 @@ export interface TestServer {
   /** Switches the treasury product of a business, as the operator command `tessera business update` does. */
   setTreasury(businessId: string, enabled: boolean): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
+
+export interface TestSocket {
+  client: WsClient;
+  /** Resolves once the server acknowledged the connection (connection_ack). */
+  connected: Promise<void>;
+  /** Resolves with the close code and reason of the first close of the socket. */
+  closed: Promise<CloseInfo>;
 }
 
 export interface TestMerchant {
@@ -141,11 +156,22 @@ export async function startTestServer(
     databaseUrl,
     request,
     graphql: (query, variables, headers = {}) => request('POST', '/graphql', { body: { query, variables }, headers }),
-    subscribe: (connectionParams) => {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+    subscribe: (connectionParams) => server.socket(connectionParams).client,
+    socket: (connectionParams) => {
+      let onConnected: () => void = () => undefined;
+      let onClosed: (info: CloseInfo) => void = () => undefined;
+      const connected = new Promise<void>((resolve) => { onConnected = resolve; });
+      const closed = new Promise<CloseInfo>((resolve) => { onClosed = resolve; });
+      const client = createClient({
+        url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined,
+        on: {
+          connected: () => onConnected(),
+          closed: (event) => onClosed({ code: (event as CloseInfo).code, reason: String((event as CloseInfo).reason) }),
+        },
+      });
       serverOfClient.set(client, runtime.core.pubSub.listeners);
       sockets.push(client);
-      return client;
+      return { client, connected, closed };
     },
     signUp: async (overrides = {}) => {
       const suffix = crypto.randomBytes(4).toString('hex');
@@ -225,6 +251,41 @@ export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => bo
     value = await probe();
   }
   return value;
+}
+
+/** What a query or mutation sent over a socket came to: its result, or the socket's close. */
+export type SocketOutcome =
+  | { result: { data?: any; errors?: any[]; extensions?: Record<string, unknown> }; closed?: undefined }
+  | { closed: CloseInfo; result?: undefined };
+
+/**
+ * Runs one query or mutation over a graphql-ws client and returns its result, or how the socket
+ * closed instead; rejects when neither happens by the deadline.
+ */
+export function overSocket(client: WsClient, query: string, variables?: Record<string, unknown>,
+  extensions?: Record<string, unknown>, timeoutMs = 10_000): Promise<SocketOutcome> {
+  return new Promise((resolve, reject) => {
+    let result: SocketOutcome['result'];
+    const timer = setTimeout(() => reject(new Error(`no result or close within ${timeoutMs} ms`)), timeoutMs);
+    client.subscribe({ query, variables, extensions }, {
+      next: (value) => { result = value as SocketOutcome['result']; },
+      error: (error) => {
+        clearTimeout(timer);
+        const close = error as Partial<CloseInfo>;
+        if (typeof close?.code === 'number') resolve({ closed: { code: close.code, reason: String(close.reason) } });
+        else if (Array.isArray(error)) resolve({ result: { errors: error } });
+        else reject(error);
+      },
+      complete: () => { clearTimeout(timer); resolve({ result: result ?? {} }); },
+    });
+  });
+}
+
+/** Settles with `promise`'s value, or rejects when it takes longer than `ms` (a deadline, not a pause). */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms); });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 const serverOfClient = new WeakMap<WsClient, SubscriptionListeners>();

@@ -70,6 +70,13 @@ export class EventLogService {
     });
   }
 
+  /** Deliveries of the caller's business and mode among `ids` (unknown and foreign ids are left out). */
+  async deliveriesByIds(ctx: RequestContext, ids: string[]): Promise<WebhookDelivery[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return ctx.repo(WebhookDelivery).find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+  }
+
   async delivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     ctx.requireRole(...ALL_ROLES);
     const delivery = isUuid(deliveryId)

@@ -1,5 +1,6 @@
 import { createPubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { setMaxListeners } from 'node:events';
 import Redis from 'ioredis';
 
 /** Topics published after commit; GraphQL subscriptions listen to them. */
@@ -8,7 +9,18 @@ export enum Topic {
   WALLET_BALANCE = 'WALLET_BALANCE',
   WEBHOOK_DELIVERY = 'WEBHOOK_DELIVERY',
   PAYMENT = 'PAYMENT',
+  /** Access taken away from a credential or a member: open sockets it concerns must close. */
+  ACCESS_REVOKED = 'ACCESS_REVOKED',
 }
+
+/**
+ * Access taken away after a commit: an API credential's key was regenerated (its key and the
+ * tokens made from it are dead), or a member's role in a business changed or the member was
+ * removed. Every process closes the sockets it concerns.
+ */
+export type AccessRevocation =
+  | { kind: 'credential'; businessId: string; credentialId: string }
+  | { kind: 'member'; businessId: string; userId: string };
 
 /** A payment's status (or refunds, or disputes) changed; subscribers read its current state. */
 export interface PaymentChange {
@@ -51,9 +63,10 @@ type Topics = {
   [Topic.WALLET_BALANCE]: [WalletBalanceChange];
   [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
   [Topic.PAYMENT]: [PaymentChange];
+  [Topic.ACCESS_REVOKED]: [AccessRevocation];
 };
 
-/** Who listens: the live subscriptions' listeners per topic (a metrics gauge), and how many ever became ready. */
+/** Who listens: the live GraphQL subscriptions' listeners per topic (a metrics gauge), and how many ever became ready. */
 export interface SubscriptionListeners {
   /** Listeners registered now, by topic. */
   active(): Map<string, number>;
@@ -66,6 +79,9 @@ interface ListenerTarget {
   removeEventListener(topic: string, listener: any): void;
 }
 
+/** Topics the server itself listens to (not GraphQL subscriptions): not counted as subscriptions. */
+const INTERNAL_TOPICS = new Set<string>([Topic.ACCESS_REVOKED]);
+
 /** Wraps an event target to keep the listener bookkeeping; `confirm` resolves once a topic's messages can arrive. */
 function withListenerCounts<T extends ListenerTarget>(target: T, confirm: (topic: string) => Promise<unknown> = async () => undefined) {
   const active = new Map<string, number>();
@@ -75,11 +91,13 @@ function withListenerCounts<T extends ListenerTarget>(target: T, confirm: (topic
     ...target,
     addEventListener(topic: string, listener: unknown) {
       target.addEventListener(topic, listener);
+      if (INTERNAL_TOPICS.has(topic)) return;
       active.set(topic, (active.get(topic) ?? 0) + 1);
       confirm(topic).then(() => { ready += 1; }, () => undefined);
     },
     removeEventListener(topic: string, listener: unknown) {
       target.removeEventListener(topic, listener);
+      if (INTERNAL_TOPICS.has(topic)) return;
       const left = (active.get(topic) ?? 1) - 1;
       if (left > 0) active.set(topic, left);
       else active.delete(topic);
@@ -98,6 +116,8 @@ const reportToStderr = (error: unknown) => console.error('[pubsub]', error insta
 export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown) => void = reportToStderr) {
   if (!redisUrl) {
     const local = new EventTarget();
+    // Every subscription is a listener; Node's leak warning (at 11 per topic) does not apply.
+    setMaxListeners(0, local);
     const { target, listeners } = withListenerCounts({
       addEventListener: (topic: string, listener: any) => local.addEventListener(topic, listener),
       removeEventListener: (topic: string, listener: any) => local.removeEventListener(topic, listener),

@@ -9,6 +9,7 @@ import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/cr
 import { absoluteUrlSchema, emailSchema, isUuid, parseInput, required } from '../shared/validation';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
 import { assertMayGrant } from './team-invitation.service';
+import { AccessRevocation, TesseraPubSub, Topic } from '../events/pubsub';
 
 export interface IssuedCredentials {
   mode: Mode;
@@ -108,6 +109,7 @@ export class IdentityService {
   constructor(
     private readonly tokens: TokenSigner,
     private readonly secretBox: SecretBox,
+    private readonly pubSub: TesseraPubSub,
     /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
     private readonly onModeEnabled: (ctx: RequestContext) => Promise<void>,
     /** Judges the webhookUrl like every webhook target. */
@@ -131,6 +133,11 @@ export class IdentityService {
       return this.authenticateClaims(base, claims, input);
     }
     return base;
+  }
+
+  /** When the bearer token of `input` expires (null without one): a socket opened with it closes then. */
+  credentialExpiresAt(input: AuthInput): Date | null {
+    return !input.apiKey && input.bearerToken ? this.tokens.expiresAt(input.bearerToken) : null;
   }
 
   /**
@@ -436,6 +443,7 @@ export class IdentityService {
       await tx.repo(ApiCredential).update({ id: credential.id }, {
         keyHash: hashApiKey(apiKey), keyHint: hintOf(apiKey), keyVersion: credential.keyVersion + 1,
       });
+      this.announceRevocation(tx, { kind: 'credential', businessId: credential.businessId, credentialId: credential.id });
       return { apiKey, mode, keyHint: hintOf(apiKey) };
     });
   }
@@ -471,6 +479,7 @@ export class IdentityService {
       const membership = await this.lockedMembership(tx, membershipId);
       assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER && role !== Role.OWNER) await this.assertAnotherOwner(tx, membership);
+      if (membership.role !== role) this.announceRevocation(tx, { kind: 'member', businessId: membership.businessId, userId: membership.userId });
       membership.role = role;
       return tx.repo(Membership).save(membership);
     });
@@ -483,6 +492,7 @@ export class IdentityService {
       assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER) await this.assertAnotherOwner(tx, membership);
       await tx.repo(Membership).delete({ id: membership.id });
+      this.announceRevocation(tx, { kind: 'member', businessId: membership.businessId, userId: membership.userId });
       return membership;
     });
   }
@@ -498,6 +508,14 @@ export class IdentityService {
       : null;
     if (!membership) throw notFound('Member');
     return membership;
+  }
+
+  /**
+   * Tells every process, once the change has committed, that access was taken away, so open
+   * sockets of that credential or member close at once instead of at their next re-check.
+   */
+  private announceRevocation(tx: RequestContext, revocation: AccessRevocation) {
+    tx.afterCommit(() => this.pubSub.publish(Topic.ACCESS_REVOKED, revocation));
   }
 
   private async assertAnotherOwner(tx: RequestContext, membership: Membership) {

@@ -15,6 +15,13 @@ export class TokenSigner {
     return jwt.sign(claims, this.secret, { algorithm: 'HS256', expiresIn: this.ttlSeconds, issuer: ISSUER });
   }
 
+  /** When a valid token expires; null for any invalid, expired or foreign token. */
+  expiresAt(token: string): Date | null {
+    if (!this.verify(token)) return null;
+    const { exp } = jwt.decode(token) as { exp: number };
+    return new Date(exp * 1000);
+  }
+
   /** Returns the claims, or null for any invalid, expired or foreign token. */
   verify(token: string): TokenClaims | null {
     try {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { In } from 'typeorm';
 import { z } from 'zod';
 import { Customer } from '../customers/customer.entities';
 import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
@@ -593,6 +594,13 @@ export class PaymentService {
       .andWhere('payment.source = :source AND payment.source_id = :sourceId', { source, sourceId })
       .andWhere('payment.status NOT IN (:...over)', { over: [PaymentStatus.FAILED, PaymentStatus.REFUNDED] })
       .getOne();
+  }
+
+  /** Payments of the caller's business and mode among `ids` (unknown and foreign ids are left out). */
+  async byIds(ctx: RequestContext, ids: string[]): Promise<Payment[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return ctx.repo(Payment).find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
   }
 
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {

@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
 import { Mode } from '../../domain/identity/identity.entities';
+import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Event, EventConnection, WebhookDelivery, WebhookDeliveryConnection } from './event.types';
@@ -84,6 +85,10 @@ export class EventResolver {
     filter: ({ payload, context }: { payload: WebhookDeliveryChange; context: GraphQLContext }) => ownedBySubscriber(payload, context),
   })
   async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
-    return WebhookDelivery.from(await context.core.eventLog.delivery(caller(context), change.deliveryId));
+    caller(context);
+    // Through the publication's shared loader: one read for every subscriber of this process.
+    const delivery = await context.loaders.deliveryById.load(change.deliveryId);
+    if (!delivery) throw notFound('Webhook delivery');
+    return WebhookDelivery.from(delivery);
   }
 }

@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PaymentChange, Topic } from '../../domain/events/pubsub';
 import { DisputeStatus } from '../../domain/payments/payment.entities';
+import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Customer } from '../customers/customer.types';
@@ -126,6 +127,10 @@ export class PaymentResolver {
     @Ctx() context: GraphQLContext,
     @Arg('paymentId', () => ID, { nullable: true }) _paymentId?: string,
   ): Promise<Payment> {
-    return Payment.from(await context.core.payments.get(caller(context), change.paymentId));
+    caller(context);
+    // Through the publication's shared loader: one read for every subscriber of this process.
+    const payment = await context.loaders.paymentById.load(change.paymentId);
+    if (!payment) throw notFound('Payment');
+    return Payment.from(payment);
   }
 }

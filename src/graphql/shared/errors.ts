@@ -31,7 +31,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && code !== INTERNAL_SERVER_ERROR) {
-    const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+    const { stacktrace: _stacktrace, http: _http, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   }
   if (original instanceof GraphQLError && !original.originalError) {

@@ -14,6 +14,10 @@ export interface Loaders {
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
   deliveriesByEventId: DataLoader<string, WebhookDelivery[]>;
+  /** Webhook deliveries of the caller's business and mode (null for any other id). */
+  deliveryById: DataLoader<string, WebhookDelivery | null>;
+  /** Payments of the caller's business and mode (null for any other id). */
+  paymentById: DataLoader<string, Payment | null>;
   refundsByPaymentId: DataLoader<string, Refund[]>;
   disputesByPaymentId: DataLoader<string, Dispute[]>;
   /** Customers of the caller's business and mode (null for any other id); also for Payment.customer. */
@@ -49,6 +53,8 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
     }),
     deliveriesByEventId: new DataLoader(async (eventIds) =>
       groupBy(eventIds, await core.eventLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId)),
+    deliveryById: new DataLoader(async (ids) => alignTo(ids, await core.eventLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id)),
+    paymentById: new DataLoader(async (ids) => alignTo(ids, await core.payments.byIds(ctx, [...ids]), (payment) => payment.id)),
     refundsByPaymentId: new DataLoader(async (paymentIds) =>
       groupBy(paymentIds, await core.payments.refundsOf(ctx, [...paymentIds]), (refund) => refund.paymentId)),
     disputesByPaymentId: new DataLoader(async (paymentIds) =>
