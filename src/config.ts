@@ -25,6 +25,8 @@ export interface Config {
   jwtSecret: string | undefined;
   jwtTtlSeconds: number;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and pub/sub channel, so deployments sharing one Redis stay apart. */
+  redisKeyPrefix: string;
   logLevel: string;
   graphqlIntrospection: boolean;
   graphqlMaxDepth: number;
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET || undefined,
     jwtTtlSeconds: 3600,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'tessera:',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production'),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 10),

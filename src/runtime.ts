@@ -50,7 +50,7 @@ export async function openRuntime(config: Config, { migrate = true, log = () => 
     await embedded?.stop();
     throw error;
   }
-  const { pubSub, close: closePubSub } = createTesseraPubSub(config.redisUrl);
+  const { pubSub, close: closePubSub } = createTesseraPubSub(config.redisUrl, undefined, config.redisKeyPrefix);
   const core = createCore(config, secrets, dataSource, pubSub);
   return {
     config,

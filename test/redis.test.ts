@@ -1,7 +1,10 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 import { TestServer, collect, overSocket, startTestServer, within } from './support/harness';
 
 const REDIS_URL = process.env.TESSERA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** This run's own keys and channels: runs sharing the Redis (two suites at once, or one just before) never meet. */
+const PREFIX = `tessera-test-${crypto.randomBytes(6).toString('hex')}:`;
 
 function redisAnswers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -27,8 +30,8 @@ describe('several API processes with REDIS_URL', () => {
       console.warn(`Skipping the Redis tests: no Redis answers at ${REDIS_URL} (set TESSERA_TEST_REDIS_URL to run them)`);
       return;
     }
-    first = await startTestServer({ redisUrl: REDIS_URL, rateLimitMax: 5 });
-    second = await startTestServer({ redisUrl: REDIS_URL, rateLimitMax: 5, databaseUrl: first.databaseUrl });
+    first = await startTestServer({ redisUrl: REDIS_URL, redisKeyPrefix: PREFIX, rateLimitMax: 5 });
+    second = await startTestServer({ redisUrl: REDIS_URL, redisKeyPrefix: PREFIX, rateLimitMax: 5, databaseUrl: first.databaseUrl });
   });
   afterAll(async () => {
     await second?.close();

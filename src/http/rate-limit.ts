@@ -59,7 +59,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
     keyGenerator: rateLimitKey,
     allowList: (request: LimitedRequest) => UNLIMITED_PATHS.has(request.url.split('?')[0]),
     redis,
-    nameSpace: 'tessera-rate-limit:',
+    nameSpace: `${config.redisKeyPrefix}rate-limit:`,
     skipOnError: true,
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) => tooManyRequests(context.after),

@@ -113,7 +113,7 @@ const reportToStderr = (error: unknown) => console.error('[pubsub]', error insta
  * Publishing runs after a commit, so it must never throw: while Redis is unreachable, messages are
  * dropped and reported to `onError` (the committed event rows stay in the outbox).
  */
-export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown) => void = reportToStderr) {
+export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown) => void = reportToStderr, keyPrefix = 'tessera:') {
   if (!redisUrl) {
     const local = new EventTarget();
     // Every subscription is a listener; Node's leak warning (at 11 per topic) does not apply.
@@ -130,14 +130,21 @@ export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown)
   publishClient.on('error', onError);
   subscribeClient.on('error', onError);
   const redisTarget = createRedisEventTarget({ publishClient, subscribeClient });
+  // Channels carry REDIS_KEY_PREFIX, so deployments (or test runs) sharing one Redis never hear each other.
+  const channel = (topic: string) => `${keyPrefix}${topic}`;
+  const prefixed: typeof redisTarget = {
+    ...redisTarget,
+    addEventListener: (topic, listener) => redisTarget.addEventListener(channel(topic), listener),
+    removeEventListener: (topic, listener) => redisTarget.removeEventListener(channel(topic), listener),
+  };
   // The library subscribes to a topic's channel without waiting; the same SUBSCRIBE again is
   // answered after it, so its reply says the channel is live.
-  const { target: countedTarget, listeners } = withListenerCounts(redisTarget, (topic) => subscribeClient.subscribe(topic));
+  const { target: countedTarget, listeners } = withListenerCounts(prefixed, (topic) => subscribeClient.subscribe(channel(topic)));
   const eventTarget: typeof redisTarget = {
     ...countedTarget,
     // The library's own dispatch leaves the publish promise unhandled, which would end the process.
     dispatchEvent(event) {
-      publishClient.publish(event.type, JSON.stringify(event.detail)).catch(onError);
+      publishClient.publish(channel(event.type), JSON.stringify(event.detail)).catch(onError);
       return true;
     },
   };
