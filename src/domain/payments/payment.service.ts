@@ -17,6 +17,7 @@ import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage, pag
 import { amountSchema, currencySchema, emailSchema, isUuid, metadataSchema, parseInput } from '../shared/validation';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
 import { CardDetails, cardSchema } from './card';
+import { UNDISPUTED, disputeTransition } from './dispute.states';
 import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from './payment.entities';
 
 export const SETTLE_PAYMENT_TASK = 'settle_payment';
@@ -470,17 +471,18 @@ export class PaymentService {
     const data = parseInput(disputeSchema, input ?? {});
     return inTransaction(ctx, async (tx) => {
       let payment = await this.lock(tx, (await this.find(tx, paymentId)).id);
+      const earlier = await tx.repo(Dispute).findOne({ select: { status: true }, where: { paymentId: payment.id }, order: { createdAt: 'DESC' } });
+      const status = disputeTransition(earlier?.status ?? UNDISPUTED, 'open');
       if (payment.status === PaymentStatus.COMPLETED) payment = await this.settle(tx, payment);
       if (payment.status !== PaymentStatus.SETTLED) {
         throw new DomainError(ErrorCode.CONFLICT, `A ${payment.status} payment cannot be disputed`);
       }
-      if (payment.amountDisputed > 0n) throw new DomainError(ErrorCode.CONFLICT, 'This payment already has a dispute');
       const amount = payment.amount - payment.amountRefunded;
       const settings = await this.businessSettings(tx);
       const fee = settings.disputeFeeMinor;
       const dispute = await tx.repo(Dispute).save(tx.repo(Dispute).create({
         businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, fee, currency: payment.currency,
-        reason: data.reason ?? 'fraudulent', status: DisputeStatus.OPEN,
+        reason: data.reason ?? 'fraudulent', status,
       }));
       const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: payment.currency });
@@ -510,7 +512,7 @@ export class PaymentService {
       if (!found) throw notFound('Dispute');
       const payment = await this.lock(tx, found.paymentId);
       const dispute = await tx.repo(Dispute).createQueryBuilder('d').setLock('pessimistic_write').where('d.id = :id', { id: found.id }).getOneOrFail();
-      if (dispute.status !== DisputeStatus.OPEN) throw new DomainError(ErrorCode.CONFLICT, `The dispute is already ${dispute.status}`);
+      const status = disputeTransition(dispute.status, won ? 'win' : 'lose');
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: dispute.currency });
       const destination = won
         ? await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: dispute.currency, businessId: dispute.businessId })
@@ -520,7 +522,7 @@ export class PaymentService {
         description: won ? 'Dispute won: charge amount re-credited' : 'Dispute lost: charge amount returned to the cardholder',
         lines: [{ account: reserve, amount: -dispute.amount }, { account: destination, amount: dispute.amount }],
       });
-      dispute.status = won ? DisputeStatus.WON : DisputeStatus.LOST;
+      dispute.status = status;
       dispute.resolvedAt = new Date();
       await tx.repo(Dispute).save(dispute);
       await this.persist(tx, payment, won ? { amountDisputed: 0n } : {});
