@@ -1,3 +1,4 @@
+import { MasterKeyCheck1795432233718 } from './1795432233718-MasterKeyCheck';
 import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
 import { WebhookDeliveryRequestBody1795430466968 } from './1795430466968-WebhookDeliveryRequestBody';
 import { PaymentIndexes1795346355914 } from './1795346355914-PaymentIndexes';
@@ -20,4 +21,5 @@ export const migrations: Function[] = [
   PaymentIndexes1795346355914,
   WebhookDeliveryRequestBody1795430466968,
   WebhookDeliveryTarget1795430787467,
+  MasterKeyCheck1795432233718,
 ];
