@@ -1,3 +1,4 @@
+import { IdempotencyEffects1795432576574 } from './1795432576574-IdempotencyEffects';
 import { MasterKeyCheck1795432233718 } from './1795432233718-MasterKeyCheck';
 import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
 import { WebhookDeliveryRequestBody1795430466968 } from './1795430466968-WebhookDeliveryRequestBody';
@@ -22,4 +23,5 @@ export const migrations: Function[] = [
   WebhookDeliveryRequestBody1795430466968,
   WebhookDeliveryTarget1795430787467,
   MasterKeyCheck1795432233718,
+  IdempotencyEffects1795432576574,
 ];

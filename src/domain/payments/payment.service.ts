@@ -195,7 +195,13 @@ export class PaymentService {
     return this.acquirerFor(ctx).vault(card);
   }
 
-  /** Creates and processes one card payment; the entry point for checkout, links, invoices and recurring charges too. */
+  /**
+   * Creates and processes one card payment; the entry point for checkout, links, invoices and
+   * recurring charges too. Under an Idempotency-Key the payment is recorded on the key in the
+   * transaction that creates it, before the acquirer sees the card; a retry of the key after a
+   * crash or an overrun lease runs this again and gets that payment as it is now, never a second
+   * charge (docs/decisions.md: "A retried key never repeats an effect that may have happened").
+   */
   async createCardPayment(ctx: RequestContext, request: CardPaymentRequest): Promise<Payment> {
     const acquirer = this.acquirerFor(ctx);
     const given = 'details' in request.card ? await acquirer.vault(request.card.details) : 'vaulted' in request.card ? request.card.vaulted : null;
@@ -203,8 +209,13 @@ export class PaymentService {
     const dedupeKey = request.dedupe
       ? crypto.createHash('sha256').update(JSON.stringify([...request.dedupe, given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null])).digest('base64url')
       : null;
-    const { payment, proceed, card } = await inTransaction(ctx, async (tx) => {
+    const { payment, proceed, card, resumed } = await inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
+      const earlier = tx.idempotency?.resourceOf('payment');
+      if (earlier) {
+        const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
+        if (made) return { payment: made, proceed: false, card: given, resumed: true };
+      }
       if (dedupeKey) {
         await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${dedupeKey}`]);
         const existing = await tx.repo(Payment).createQueryBuilder('payment')
@@ -212,7 +223,10 @@ export class PaymentService {
           .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
           .orderBy('payment.created_at', 'DESC')
           .getOne();
-        if (existing) return { payment: existing, proceed: false, card: given };
+        if (existing) {
+          await tx.idempotency?.recordResource(tx, 'payment', existing.id);
+          return { payment: existing, proceed: false, card: given, resumed: false };
+        }
       }
       const card = given ?? await (request.card as { redeem: (tx: RequestContext) => Promise<VaultedCard> }).redeem(tx);
       const customerId = request.customerId ?? (await tx.repo(Customer).findOne({
@@ -240,23 +254,34 @@ export class PaymentService {
         ipAddress: request.ipAddress ?? null,
         metadata: request.metadata ?? null,
       }));
+      await tx.idempotency?.recordResource(tx, 'payment', created.id);
       await this.events.record(tx, 'payment.created', {
         paymentId: created.id, amount: Number(toMajor(created.amount, created.currency)), currency: created.currency.toLowerCase(), status: created.status,
       });
       const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: request.ipAddress ?? null });
       if (blocked) {
         await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked);
-        return { payment: created, proceed: false, card };
+        return { payment: created, proceed: false, card, resumed: false };
       }
       this.announce(tx, created);
-      return { payment: created, proceed: true, card };
+      return { payment: created, proceed: true, card, resumed: false };
     });
+    if (resumed && payment.status === PaymentStatus.PENDING) {
+      // Its first run died (or is still waiting) between recording the payment and recording the
+      // acquirer's answer; the recovery sweep asks the acquirer again, idempotently on the payment id.
+      throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        'The charge made with this Idempotency-Key is waiting for the acquirer\'s answer; retry later to get the payment');
+    }
     if (!proceed || !card) return payment;
     const authorization = await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card })
       .catch((error: unknown): Authorization => ({
         outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
       }));
-    return this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.PENDING]);
+    return this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.PENDING]).catch(async (error: unknown) => {
+      // The recovery sweep recorded the same answer first (this call outlived its two minutes).
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+      return ctx.repo(Payment).findOneOrFail({ where: { id: payment.id } });
+    });
   }
 
   /**
