@@ -1,6 +1,8 @@
-import { SignInLockout1795433047912 } from './1795433047912-SignInLockout';
-import { TeamInvitations1795432755917 } from './1795432755917-TeamInvitations';
+import { MasterKeyCheck1795432233718 } from './1795432233718-MasterKeyCheck';
 import { CheckoutSessionLock1795432454472 } from './1795432454472-CheckoutSessionLock';
+import { IdempotencyEffects1795432576574 } from './1795432576574-IdempotencyEffects';
+import { TeamInvitations1795432755917 } from './1795432755917-TeamInvitations';
+import { SignInLockout1795433047912 } from './1795433047912-SignInLockout';
 import { WebhookDeliveryTarget1795430787467 } from './1795430787467-WebhookDeliveryTarget';
 import { WebhookDeliveryRequestBody1795430466968 } from './1795430466968-WebhookDeliveryRequestBody';
 import { PaymentIndexes1795346355914 } from './1795346355914-PaymentIndexes';
@@ -23,7 +25,9 @@ export const migrations: Function[] = [
   PaymentIndexes1795346355914,
   WebhookDeliveryRequestBody1795430466968,
   WebhookDeliveryTarget1795430787467,
+  MasterKeyCheck1795432233718,
   CheckoutSessionLock1795432454472,
+  IdempotencyEffects1795432576574,
   TeamInvitations1795432755917,
   SignInLockout1795433047912,
 ];

@@ -7,7 +7,7 @@ import { Core, createCore } from './domain/core';
 import { createTesseraPubSub } from './domain/events/pubsub';
 import { Business } from './domain/identity/identity.entities';
 import { installJobQueue } from './jobs/worker';
-import { resolveSecrets } from './secrets';
+import { resolveSecrets, verifyMasterKey } from './secrets';
 
 export interface Runtime {
   config: Config;
@@ -24,7 +24,7 @@ export interface RuntimeOptions {
 
 /**
  * Opens the database (DATABASE_URL, or the embedded PostgreSQL: `<dataDir>/pg`, or under the system directory when run as root), runs pending
- * migrations (Tessera's, then the job queue's) and wires the domain. Used by the server, the workers, the CLI and the tests.
+ * migrations (Tessera's, then the job queue's), refuses a master key the database's secrets were not sealed with, and wires the domain. Used by the server, the workers, the CLI and the tests.
  */
 export async function openRuntime(config: Config, { migrate = true, log = () => undefined }: RuntimeOptions = {}): Promise<Runtime> {
   const secrets = resolveSecrets(config);
@@ -45,6 +45,8 @@ export async function openRuntime(config: Config, { migrate = true, log = () => 
       if (ran.length > 0) log(`Ran migrations: ${ran.join(', ')}`);
       await installJobQueue(databaseUrl, log);
     }
+    await verifyMasterKey(dataSource, secrets);
+    secrets.persist();
   } catch (error) {
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { DataSource } from 'typeorm';
 import { Config } from './config';
+import { SecretBox, safeEqual } from './domain/shared/crypto';
 import { ConfigError, StartupError, dataDirUnwritable } from './startup-error';
 
 export interface Secrets {
@@ -9,13 +11,24 @@ export interface Secrets {
   jwtSecret: string;
 }
 
+/** Secrets as resolved at start, before anything is written: where the master key came from, and how to keep them. */
+export interface ResolvedSecrets extends Secrets {
+  /** Where the master key comes from, for the line that refuses a key the database does not know. */
+  masterKeyOrigin: string;
+  /** Writes generated secrets into `<dataDir>/secrets.json`; a no-op when nothing was generated. */
+  persist(): void;
+}
+
 /**
  * The master key (encrypts API secrets) and the JWT signing secret. Taken from the environment
- * when set; otherwise generated once into `<dataDir>/secrets.json` (mode 0600), which is what the
- * embedded default uses. Production deployments must set both variables.
+ * when set; otherwise read from `<dataDir>/secrets.json`, or generated for it (mode 0600, written
+ * by `persist` once the database has accepted the key: see verifyMasterKey). Production
+ * deployments must set both variables.
  */
-export function resolveSecrets(config: Config): Secrets {
-  if (config.masterKey && config.jwtSecret) return { masterKey: config.masterKey, jwtSecret: config.jwtSecret };
+export function resolveSecrets(config: Config): ResolvedSecrets {
+  if (config.masterKey && config.jwtSecret) {
+    return { masterKey: config.masterKey, jwtSecret: config.jwtSecret, masterKeyOrigin: 'set in TESSERA_MASTER_KEY', persist: () => undefined };
+  }
   if (process.env.NODE_ENV === 'production') {
     throw new ConfigError('TESSERA_MASTER_KEY and JWT_SECRET must be set in production');
   }
@@ -32,13 +45,58 @@ export function resolveSecrets(config: Config): Secrets {
     masterKey: config.masterKey ?? stored.masterKey ?? crypto.randomBytes(32).toString('base64'),
     jwtSecret: config.jwtSecret ?? stored.jwtSecret ?? crypto.randomBytes(32).toString('base64'),
   };
-  if (stored.masterKey !== secrets.masterKey || stored.jwtSecret !== secrets.jwtSecret) {
-    try {
-      fs.mkdirSync(config.dataDir, { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-    } catch (error) {
-      throw dataDirUnwritable(config.dataDir, error);
+  const masterKeyOrigin = config.masterKey
+    ? 'set in TESSERA_MASTER_KEY'
+    : stored.masterKey ? `read from ${file}` : `generated just now, because ${file} does not exist, and not saved`;
+  return {
+    ...secrets,
+    masterKeyOrigin,
+    persist: () => {
+      if (stored.masterKey === secrets.masterKey && stored.jwtSecret === secrets.jwtSecret) return;
+      try {
+        fs.mkdirSync(config.dataDir, { recursive: true });
+        fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+      } catch (error) {
+        throw dataDirUnwritable(config.dataDir, error);
+      }
+    },
+  };
+}
+
+const KEY_CHECK_LABEL = 'tessera:master-key-check:v1';
+
+/**
+ * Refuses a master key that cannot open the secrets this database holds, with one line naming the
+ * fix. The database keeps a check value of its key (HMAC of a fixed label), written on first use;
+ * a database sealed before the check existed is judged by opening one stored API secret first.
+ * Without this, a process with another key (a CLI run without the server's data directory, which
+ * generates a new key) starts, answers 500 on every token exchange and cannot sign webhooks.
+ */
+export async function verifyMasterKey(dataSource: DataSource, secrets: ResolvedSecrets): Promise<void> {
+  const [table] = await dataSource.query(`SELECT to_regclass('master_key_check') IS NOT NULL AS present`);
+  if (!table.present) return; // not migrated yet (`tessera migrate`): the next start checks
+  const box = new SecretBox(secrets.masterKey);
+  const expected = box.mac(KEY_CHECK_LABEL);
+  const refuse = () => new StartupError(
+    `The master key does not open the secrets stored in this database: it is not the key they were sealed with; this one was ${secrets.masterKeyOrigin}. `
+    + 'Set TESSERA_MASTER_KEY to the key the server uses, or run with the server\'s data directory (TESSERA_DATA_DIR, whose secrets.json holds its generated key).',
+  );
+  const stored = async (): Promise<string | null> =>
+    ((await dataSource.query(`SELECT check_value FROM master_key_check WHERE id = 1`)) as Array<{ check_value: string }>)[0]?.check_value ?? null;
+
+  let checkValue = await stored();
+  if (checkValue === null) {
+    const [sample]: Array<{ secret_ciphertext: string }> = await dataSource.query(
+      `SELECT secret_ciphertext FROM api_credentials ORDER BY created_at LIMIT 1`);
+    if (sample) {
+      try {
+        box.open(sample.secret_ciphertext);
+      } catch {
+        throw refuse();
+      }
     }
+    await dataSource.query(`INSERT INTO master_key_check (id, check_value) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [expected]);
+    checkValue = await stored(); // another process may have recorded its key first
   }
-  return secrets;
+  if (!checkValue || !safeEqual(checkValue, expected)) throw refuse();
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { ApiResponse, TestMerchant, TestServer, startTestServer } from './support/harness';
+import { ApiResponse, TestMerchant, TestServer, startTestServer, waitFor } from './support/harness';
 
 /** `Idempotency-Key` on every POST, REST and GraphQL alike (design section 5). */
 
@@ -262,6 +262,56 @@ describe('Idempotency-Key', () => {
     expect(retried.body.errors).toBeUndefined();
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
     expect(await fundings(merchant.businessId)).toBe(before + 1);
+  });
+
+  test('finding 2: a request that changed data but lost its response is never run again, even after its lease: 409 IDEMPOTENCY_REQUEST_INTERRUPTED', async () => {
+    const key = newKey();
+    const before = await fundings(merchant.businessId);
+    const spy = jest.spyOn(server.runtime.core.idempotency, 'complete').mockRejectedValueOnce(new Error('connection lost while storing the response'));
+    try {
+      expect((await fund(key)).status).toBe(500); // the wallet was funded; the response was never stored
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await fundings(merchant.businessId)).toBe(before + 1);
+    expect((await fund(key)).body.error.code).toBe('IDEMPOTENCY_REQUEST_IN_PROGRESS');
+    await server.runtime.dataSource.query(
+      `UPDATE idempotency_keys SET created_at = created_at - interval '6 minutes', leased_until = leased_until - interval '6 minutes' WHERE key = $1`, [key]);
+
+    const retried = await fund(key);
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toEqual(expect.objectContaining({ code: 'IDEMPOTENCY_REQUEST_INTERRUPTED', statusCode: 409 }));
+    expect(await fundings(merchant.businessId)).toBe(before + 1);
+    expect((await fund(key, { currency: 'USD', amount: '1.00' })).body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  test('a request that committed nothing before its lease ran out runs again; if it was only slow, it can no longer commit', async () => {
+    const key = newKey();
+    const before = await fundings(merchant.businessId);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const sandboxFund = server.runtime.core.wallets.sandboxFund.bind(server.runtime.core.wallets);
+    const spy = jest.spyOn(server.runtime.core.wallets, 'sandboxFund').mockImplementationOnce(async (...args) => {
+      await held;
+      return sandboxFund(...args);
+    });
+    try {
+      const slow = fund(key);
+      await waitFor(async () => spy.mock.calls.length, (calls) => calls === 1);
+      await server.runtime.dataSource.query(
+        `UPDATE idempotency_keys SET created_at = created_at - interval '6 minutes', leased_until = leased_until - interval '6 minutes' WHERE key = $1`, [key]);
+      const retried = await fund(key);
+      expect(retried.status).toBe(201);
+      release();
+      const late = await slow;
+      expect(late.status).toBe(409);
+      expect(late.body.error.code).toBe('IDEMPOTENCY_REQUEST_IN_PROGRESS');
+      expect(await fundings(merchant.businessId)).toBe(before + 1);
+      expect((await fund(key)).body).toEqual(retried.body);
+    } finally {
+      release();
+      spy.mockRestore();
+    }
   });
 
   test('a GET ignores Idempotency-Key', async () => {

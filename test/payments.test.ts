@@ -371,6 +371,56 @@ describe('settlement, refunds and disputes', () => {
     await expectLedgerBalanced(server);
   });
 
+  test('finding 16: a won dispute cannot be reopened: 409 CONFLICT, no second dispute, no second fee, nothing changes', async () => {
+    const merchant = await chargingMerchant(server);
+    const payment = await pay(merchant);
+    await settle(merchant, payment.id);
+    await fund(merchant, '50.00');
+    const opened = (await dispute(merchant, payment.id)).body.data;
+    expect((await resolve(merchant, opened.id, true)).body.data.status).toBe('WON');
+    const wallet = await walletBalance(server, merchant.businessId);
+    const journal = async () => Number((await server.runtime.dataSource.query(
+      `SELECT count(*) AS n FROM journal_transactions WHERE business_id = $1`, [merchant.businessId]))[0].n);
+    const postings = await journal();
+
+    const reopened = await dispute(merchant, payment.id);
+    expect(reopened.status).toBe(409);
+    expect(reopened.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/already disputed.*WON/) });
+    const viaGraphQL = await server.graphql('mutation($id: ID!) { sandboxOpenDispute(paymentId: $id) { dispute { id } } }',
+      { id: payment.id }, { 'x-api-key': merchant.apiKey });
+    expect(viaGraphQL.body.errors?.[0].extensions.code).toBe('CONFLICT');
+
+    expect(await walletBalance(server, merchant.businessId)).toBe(wallet);
+    expect(await journal()).toBe(postings);
+    expect(await eventsOf(server, merchant.businessId, 'payment.disputed')).toHaveLength(1);
+    expect(Number((await server.runtime.dataSource.query(`SELECT count(*) AS n FROM disputes WHERE payment_id = $1`, [payment.id]))[0].n)).toBe(1);
+    const detail = await server.request('GET', `/api/v1/business/payments/${payment.id}`, as(merchant));
+    expect(detail.body.data).toMatchObject({ status: 'SETTLED', amountDisputed: '0.00' });
+    await expectLedgerBalanced(server);
+  });
+
+  test('every dispute transition outside OPEN → WON | LOST is a 409 that changes nothing', async () => {
+    for (const outcome of [true, false]) {
+      const merchant = await chargingMerchant(server);
+      const payment = await pay(merchant);
+      await settle(merchant, payment.id);
+      await fund(merchant, '50.00');
+      const opened = (await dispute(merchant, payment.id)).body.data;
+      expect((await dispute(merchant, payment.id)).status).toBe(409); // OPEN → open
+      expect((await resolve(merchant, opened.id, outcome)).status).toBe(200);
+      const wallet = await walletBalance(server, merchant.businessId);
+      for (const attempt of [() => dispute(merchant, payment.id), () => resolve(merchant, opened.id, true), () => resolve(merchant, opened.id, false)]) {
+        const refused = await attempt();
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.code).toBe('CONFLICT');
+      }
+      expect(await walletBalance(server, merchant.businessId)).toBe(wallet);
+      const [row] = await server.runtime.dataSource.query(`SELECT status FROM disputes WHERE id = $1`, [opened.id]);
+      expect(row.status).toBe(outcome ? 'WON' : 'LOST');
+    }
+    await expectLedgerBalanced(server);
+  });
+
   test('a dispute the wallet cannot cover is refused with INSUFFICIENT_FUNDS and writes nothing', async () => {
     const merchant = await chargingMerchant(server);
     const payment = await pay(merchant);

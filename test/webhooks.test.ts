@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { SecretBox } from '../src/domain/shared/crypto';
 import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { Receiver, standardHeadersOf, verifiesServiceSignature } from './support/receiver';
 import { NO_ANSWER } from '../src/domain/webhooks/webhook.service';
@@ -164,6 +165,32 @@ describe('webhook delivery to the business webhookUrl', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(receiver.at(path)).toHaveLength(5);
+  });
+
+  test('finding 11: an attempt that cannot unseal its signing secret is a failed attempt with a generic error, retried on the schedule, never left pending', async () => {
+    const merchant = await server.signUp();
+    const path = pathFor('unsealable');
+    await configureWebhook(merchant, receiver.url(path));
+    const [credential] = await server.runtime.dataSource.query(
+      `SELECT id, secret_ciphertext FROM api_credentials WHERE business_id = $1 AND livemode = false`, [merchant.businessId]);
+    // Sealed with another master key, as a CLI run without the server's data directory would have done.
+    await server.runtime.dataSource.query(`UPDATE api_credentials SET secret_ciphertext = $2 WHERE id = $1`,
+      [credential.id, new SecretBox('some-other-master-key').seal(merchant.apiSecret)]);
+    await fund(merchant);
+
+    const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled, 15_000);
+    expect(delivery).toMatchObject({
+      status: 'permanently_failed', attempt_count: SCHEDULE_SECONDS.length, response_status: null, next_retry_at: null,
+      error_message: 'Not delivered: an internal error stopped this attempt; it is retried on the schedule',
+    });
+    expect(receiver.at(path)).toHaveLength(0);
+
+    await server.runtime.dataSource.query(`UPDATE api_credentials SET secret_ciphertext = $2 WHERE id = $1`, [credential.id, credential.secret_ciphertext]);
+    const redelivered = await server.request('POST', `/api/v1/business/config/webhook-deliveries/${delivery.id}/redeliver`, { headers: { 'x-api-key': merchant.apiKey } });
+    expect(redelivered.status).toBe(201);
+    const rows = await waitFor(() => deliveriesOf(merchant.businessId), (found) => settled(found, 2), 15_000);
+    expect(rows[1]).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    expect(verifiesServiceSignature(receiver.at(path)[0], merchant.apiSecret)).toBe(true);
   });
 
   test('an endpoint slower than the timeout is a failed attempt, retried like any other failure', async () => {

@@ -9,9 +9,9 @@ describe('background worker (graphile-worker in the same database)', () => {
   test('a job added in SQL is picked up and purges expired Idempotency-Key records, keeping live ones', async () => {
     const { dataSource } = server.runtime;
     await dataSource.query(
-      `INSERT INTO idempotency_keys (scope, key, method, path, request_hash, state, expires_at)
-       VALUES ('test', 'expired', 'POST', '/x', 'h', 'completed', now() - interval '1 minute'),
-              ('test', 'live', 'POST', '/x', 'h', 'completed', now() + interval '1 hour')`,
+      `INSERT INTO idempotency_keys (scope, key, method, path, request_hash, state, leased_until, expires_at)
+       VALUES ('test', 'expired', 'POST', '/x', 'h', 'completed', now(), now() - interval '1 minute'),
+              ('test', 'live', 'POST', '/x', 'h', 'completed', now(), now() + interval '1 hour')`,
     );
     const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
     try {

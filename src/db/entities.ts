@@ -13,6 +13,7 @@ import { CheckoutSession } from '../domain/checkout/checkout-session.entity';
 import { PaymentLink } from '../domain/payment-links/payment-link.entity';
 import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
 import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
+import { MasterKeyCheck } from './master-key-check.entity';
 
 export const entities = [
   User,
@@ -42,4 +43,5 @@ export const entities = [
   Invoice,
   InvoiceCounter,
   RecurringGift,
+  MasterKeyCheck,
 ];

@@ -1,9 +1,9 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { FastifyInstance, FastifyRequest } from 'fastify';
-import { GraphQLSchema } from 'graphql';
+import { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
-import { markServerFailure } from '../http/idempotency';
+import { markNotStored, storesStatus } from '../http/idempotency';
 import { bearerOf, originOf } from '../http/request-context';
 import { assertAffordable, limitRules } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
@@ -29,19 +29,20 @@ const FASTIFY_REQUEST = Symbol('fastifyRequest');
 type WithFastifyRequest = GraphQLContext & { [FASTIFY_REQUEST]?: FastifyRequest };
 
 /**
- * GraphQL reports an unexpected failure inside a 200 response; tell the idempotency layer, so the
- * failure is not stored and replayed for the same `Idempotency-Key`.
+ * GraphQL reports failures inside a 200 response; tell the idempotency layer about those REST would
+ * not store (an unexpected failure, a conflict such as a request still in progress, a rate limit),
+ * so they are not replayed for the same `Idempotency-Key`.
  */
-function serverFailurePlugin(): ApolloServerPlugin<GraphQLContext> {
+function notStoredPlugin(): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
         async willSendResponse({ contextValue, response }) {
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
           const request = (contextValue as WithFastifyRequest)[FASTIFY_REQUEST];
-          if (request && errors?.some((error) => error.extensions?.code === INTERNAL_SERVER_ERROR)) {
-            markServerFailure(request);
-          }
+          const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
+            || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
+          if (request && errors?.some(notStored)) markNotStored(request);
         },
       };
     },
@@ -67,7 +68,7 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
     plugins: [
       fastifyApolloDrainPlugin(app),
       costLimitPlugin(schema, config.graphqlMaxCost),
-      serverFailurePlugin(),
+      notStoredPlugin(),
       {
         async serverWillStart() {
           return {

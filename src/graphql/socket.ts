@@ -13,7 +13,8 @@ import { Core } from '../domain/core';
 import { AccessRevocation, Topic } from '../domain/events/pubsub';
 import { RequestContext } from '../domain/shared/context';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
-import { idempotencyScopeOf } from '../http/idempotency';
+import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
+import { idempotencyScopeOf, storesStatus } from '../http/idempotency';
 import { budgetOwnerOf } from '../http/rate-limit';
 import { CallerCredentials, bearerOf, resolveCaller } from '../http/request-context';
 import { clientAddressOf, trustFunctionOf } from '../http/client-address';
@@ -377,8 +378,12 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       const stored = JSON.parse(begun.body) as FormattedExecutionResult;
       return { ...stored, extensions: { ...stored.extensions, idempotentReplayed: true } };
     }
-    const result = formatResult(await execute(args));
-    if (result.errors?.some((error) => error.extensions?.code === INTERNAL_SERVER_ERROR)) {
+    // The operation's transactions enter the claim, as an HTTP request's do (a crash never repeats an effect).
+    const claimed: GraphQLContext = { ...context, ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId)) ?? null };
+    const result = formatResult(await execute({ ...args, contextValue: claimed }));
+    const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
+      || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
+    if (result.errors?.some(notStored)) {
       await core.idempotency.abandon(core.dataSource, begun.recordId);
     } else {
       await core.idempotency.complete(core.dataSource, begun.recordId, 200, JSON.stringify(result), 'application/json');

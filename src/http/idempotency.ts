@@ -1,5 +1,6 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { Core } from '../domain/core';
+import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
 import { RequestContext } from '../domain/shared/context';
 import { sha256Hex } from '../domain/shared/crypto';
 import { canonicalPath } from '../rest/shared/aliases';
@@ -7,12 +8,15 @@ import { canonicalPath } from '../rest/shared/aliases';
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyRecordId: string | null;
-    /** Set when a 2xx response still reports a failure on the server's side (a GraphQL internal error). */
-    idempotencyServerFailure: boolean;
+    /** Set when a 2xx response still reports what is never stored (a GraphQL internal error, conflict or rate limit). */
+    idempotencyNotStored: boolean;
   }
 }
 
 const STATUSES_NOT_STORED = new Set([409, 429]);
+
+/** Responses with these statuses are not stored, so the same key may be retried (server errors, conflicts, rate limits). */
+export const storesStatus = (status: number) => status < 500 && !STATUSES_NOT_STORED.has(status);
 
 /**
  * Whose keys an authenticated caller shares: an API credential in its mode (a key and its tokens,
@@ -32,20 +36,21 @@ function scopeOf(request: FastifyRequest): string {
   return `anon:${sha256Hex(`${request.ip}\n${String(credential)}`)}`;
 }
 
-/** Keeps the response from being stored, so a retry with the same key runs again. */
-export function markServerFailure(request: FastifyRequest) {
-  request.idempotencyServerFailure = true;
+/** Keeps the response from being stored, so a retry with the same key is judged again. */
+export function markNotStored(request: FastifyRequest) {
+  request.idempotencyNotStored = true;
 }
 
 /**
  * `Idempotency-Key` on every POST, REST and GraphQL alike (design section 5): the first response
  * is stored and replayed; a different body under the same key, or a duplicate in flight, is a 409.
- * Server errors (5xx, or a GraphQL response carrying an internal error) are not stored, so the
- * client may retry them with the same key.
+ * Server errors, conflicts and rate limits (5xx, 409, 429, or a GraphQL response carrying one) are
+ * not stored, so the client may retry them with the same key. The authenticated context carries the
+ * request's claim on the key into the domain, whose transactions tie what they commit to it.
  */
 export function registerIdempotency(app: FastifyInstance, core: Core) {
   app.decorateRequest('idempotencyRecordId', null);
-  app.decorateRequest('idempotencyServerFailure', false);
+  app.decorateRequest('idempotencyNotStored', false);
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
@@ -63,14 +68,14 @@ export function registerIdempotency(app: FastifyInstance, core: Core) {
       return reply.status(outcome.status).send(outcome.body);
     }
     request.idempotencyRecordId = outcome.recordId;
+    request.tesseraContext = request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId)) ?? null;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const recordId = request.idempotencyRecordId;
     if (!recordId) return payload;
     request.idempotencyRecordId = null;
-    const serverFailure = reply.statusCode >= 500 || request.idempotencyServerFailure;
-    if (serverFailure || STATUSES_NOT_STORED.has(reply.statusCode) || typeof payload !== 'string') {
+    if (!storesStatus(reply.statusCode) || request.idempotencyNotStored || typeof payload !== 'string') {
       await core.idempotency.abandon(core.dataSource, recordId);
     } else {
       const contentType = reply.getHeader('content-type');

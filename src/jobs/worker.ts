@@ -31,9 +31,10 @@ export function taskList(core: Core): TaskList {
       if (released > 0) helpers.logger.warn(`released jobs of ${released} stalled worker(s)`);
     },
     /** One attempt of one webhook delivery; a failure schedules the next attempt itself. */
-    [DELIVER_WEBHOOK_TASK]: async (payload) => {
+    [DELIVER_WEBHOOK_TASK]: async (payload, helpers) => {
       const { deliveryId } = payload as { deliveryId: string };
-      await core.webhooks.attempt(RequestContext.system(core.dataSource, 'webhooks'), deliveryId);
+      await core.webhooks.attempt(RequestContext.system(core.dataSource, 'webhooks'), deliveryId, (error) =>
+        helpers.logger.error(`webhook delivery ${deliveryId}: the attempt failed inside Tessera: ${error instanceof Error ? error.message : String(error)}`));
     },
     /** Settles a captured card payment into the merchant wallet once its settlement delay has passed. */
     [SETTLE_PAYMENT_TASK]: async (payload) => {

@@ -535,7 +535,7 @@ export class CheckoutService {
 
   /** The hosted page acts for the session's business and mode, as the system (the payer has no credential). */
   private contextFor(ctx: RequestContext, session: CheckoutSession): RequestContext {
-    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'hosted-checkout' }, session.businessId, session.livemode ? Mode.LIVE : Mode.TEST, ctx.origin);
+    return ctx.asSystem('hosted-checkout', session.businessId, session.livemode ? Mode.LIVE : Mode.TEST);
   }
 
   private async byToken(ctx: RequestContext, token: string): Promise<CheckoutSession> {

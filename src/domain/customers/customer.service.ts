@@ -4,7 +4,7 @@ import { CardDetails, cardSchema } from '../payments/card';
 import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
+import { Page, PageRequest, keysetPage, pageParams } from '../shared/pagination';
 import { emailSchema, evenWhenFieldsFail, isUuid, parseInput, required } from '../shared/validation';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { VaultedCard } from '../../providers/card-acquirer';
@@ -150,14 +150,7 @@ export class CustomerService {
   async connection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<Customer>> {
     ctx.requireRole(...ALL_ROLES);
     const { email } = parseInput(connectionSchema, input ?? {});
-    const limit = pageSize(request.first);
-    const query = this.filtered(ctx, email ?? undefined).take(limit + 1);
-    if (request.after) {
-      const [createdAt, id] = decodeCursor(request.after, { email: email ?? null });
-      if (typeof createdAt !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: ['is not a valid cursor for these filters'] });
-      query.andWhere('(customer.created_at, customer.id) < (:createdAt, :id)', { createdAt, id });
-    }
-    return toPage(await query.getMany(), limit, (customer) => encodeCursor([customer.createdAt.toISOString(), customer.id], { email: email ?? null }));
+    return keysetPage(this.filtered(ctx, email ?? undefined), 'customer', request, { email: email ?? null });
   }
 
   /**

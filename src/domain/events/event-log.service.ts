@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { ALL_ROLES, RequestContext } from '../shared/context';
 import { notFound } from '../shared/errors';
-import { MAX_PAGE_SIZE, Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
+import { MAX_PAGE_SIZE, Page, PageRequest, keysetPage } from '../shared/pagination';
 import { isUuid, parseInput } from '../shared/validation';
 import { DomainEvent } from './event.entity';
 
@@ -42,14 +42,8 @@ export class EventLogService {
   async connection(ctx: RequestContext, filters: EventFilters, request: PageRequest): Promise<Page<DomainEvent>> {
     ctx.requireRole(...ALL_ROLES);
     const parsed = parseInput(filtersSchema, filters);
-    const limit = pageSize(request.first);
     const cursorFilters = { type: parsed.type ?? null, from: parsed.from?.toISOString() ?? null, to: parsed.to?.toISOString() ?? null };
-    const query = this.query(ctx, parsed).take(limit + 1);
-    if (request.after) {
-      const [createdAt, id] = decodeCursor(request.after, cursorFilters);
-      query.andWhere('(e.created_at, e.id) < (:createdAt::timestamptz, :id::uuid)', { createdAt, id });
-    }
-    return toPage(await query.getMany(), limit, (event) => encodeCursor([event.createdAt.toISOString(), event.id], cursorFilters));
+    return keysetPage(this.query(ctx, parsed), 'e', request, cursorFilters);
   }
 
   async get(ctx: RequestContext, eventId: string): Promise<DomainEvent> {

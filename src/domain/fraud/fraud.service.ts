@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChargeAttempt } from '../payments/payment.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, pageParams, toPage } from '../shared/pagination';
+import { Page, PageRequest, keysetPage, newestFirst, pageParams } from '../shared/pagination';
 import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
 import { decimalAmount, emailSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
 import { BusinessSettings } from '../identity/identity.entities';
@@ -232,18 +232,9 @@ export class FraudService {
     ctx.requireRole(...ALL_ROLES);
     const { type } = parseInput(blocklistConnectionSchema, input ?? {});
     const filters = { type: type ?? null };
-    const limit = pageSize(request.first);
-    const query = ctx.repo(BlocklistEntry).createQueryBuilder('entry')
-      .where('entry.business_id = :businessId AND entry.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('entry.created_at', 'DESC').addOrderBy('entry.id', 'DESC')
-      .take(limit + 1);
+    const query = newestFirst(ctx, BlocklistEntry, 'entry');
     if (type) query.andWhere('entry.type = :type', { type });
-    if (request.after) {
-      const [createdAt, id] = decodeCursor(request.after, filters);
-      if (typeof createdAt !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: ['is not a valid cursor for these filters'] });
-      query.andWhere('(entry.created_at, entry.id) < (:createdAt, :id)', { createdAt, id });
-    }
-    return toPage(await query.getMany(), limit, (entry) => encodeCursor([entry.createdAt.toISOString(), entry.id], filters));
+    return keysetPage(query, 'entry', request, filters);
   }
 
   async getBlocklistEntry(ctx: RequestContext, id: string): Promise<BlocklistEntry> {

@@ -31,6 +31,20 @@ export class IdempotencyRecord {
 
   @Column('text', { nullable: true }) responseContentType: string | null;
 
+  /**
+   * Until when the request holding an in-flight key is taken to be alive; a retry after it may take
+   * the key over (IdempotencyService.begin says how).
+   */
+  @Column('timestamptz') leasedUntil: Date;
+
+  /** When a transaction of the request first committed a change: from then on the request is never run again from the start. */
+  @Column('timestamptz', { nullable: true }) effectsAt: Date | null;
+
+  /** What the request made that a retry can answer from (a payment), recorded in the transaction that made it. */
+  @Column('text', { nullable: true }) resourceType: string | null;
+
+  @Column('uuid', { nullable: true }) resourceId: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 
   @Index('ix_idempotency_keys_expires')

@@ -116,7 +116,7 @@ export class PaymentLinkService {
   async visit(ctx: RequestContext, token: string): Promise<LinkVisit> {
     const link = TOKEN.test(token) ? await ctx.repo(PaymentLink).findOne({ where: { token } }) : null;
     if (!link) throw notFound('Payment link');
-    const system = new RequestContext(ctx.dataSource, { kind: 'system', name: 'payment-link' }, link.businessId, link.livemode ? Mode.LIVE : Mode.TEST, ctx.origin);
+    const system = ctx.asSystem('payment-link', link.businessId, link.livemode ? Mode.LIVE : Mode.TEST);
     if (!link.active) {
       const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: link.businessId } });
       return { kind: 'inactive', link, merchantName: business?.name ?? 'Merchant' };

@@ -18,6 +18,7 @@ import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage, pag
 import { amountSchema, currencySchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
 import { CardDetails, cardSchema } from './card';
+import { UNDISPUTED, disputeTransition } from './dispute.states';
 import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from './payment.entities';
 
 export const SETTLE_PAYMENT_TASK = 'settle_payment';
@@ -198,6 +199,10 @@ export class PaymentService {
    * Creates and processes one card payment; the entry point for checkout, links, invoices and
    * recurring charges too. The payment records, and fraud screening judges, the context's client
    * address: the payer's on the hosted page, the merchant's server on the API, none in a job.
+   * Under an Idempotency-Key the payment is recorded on the key in the
+   * transaction that creates it, before the acquirer sees the card; a retry of the key after a
+   * crash or an overrun lease runs this again and gets that payment as it is now, never a second
+   * charge (docs/decisions.md: "A retried key never repeats an effect that may have happened").
    */
   async createCardPayment(ctx: RequestContext, request: CardPaymentRequest): Promise<Payment> {
     const acquirer = this.acquirerFor(ctx);
@@ -206,8 +211,13 @@ export class PaymentService {
     const dedupeKey = request.dedupe
       ? crypto.createHash('sha256').update(JSON.stringify([...request.dedupe, given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null])).digest('base64url')
       : null;
-    const { payment, proceed, card } = await inTransaction(ctx, async (tx) => {
+    const { payment, proceed, card, resumed } = await inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
+      const earlier = tx.idempotency?.resourceOf('payment');
+      if (earlier) {
+        const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
+        if (made) return { payment: made, proceed: false, card: given, resumed: true };
+      }
       if (dedupeKey) {
         await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${dedupeKey}`]);
         const existing = await tx.repo(Payment).createQueryBuilder('payment')
@@ -215,7 +225,10 @@ export class PaymentService {
           .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
           .orderBy('payment.created_at', 'DESC')
           .getOne();
-        if (existing) return { payment: existing, proceed: false, card: given };
+        if (existing) {
+          await tx.idempotency?.recordResource(tx, 'payment', existing.id);
+          return { payment: existing, proceed: false, card: given, resumed: false };
+        }
       }
       const card = given ?? await (request.card as { redeem: (tx: RequestContext) => Promise<VaultedCard> }).redeem(tx);
       const customerId = request.customerId ?? (await tx.repo(Customer).findOne({
@@ -243,23 +256,34 @@ export class PaymentService {
         ipAddress: tx.clientIp,
         metadata: request.metadata ?? null,
       }));
+      await tx.idempotency?.recordResource(tx, 'payment', created.id);
       await this.events.record(tx, 'payment.created', {
         paymentId: created.id, amount: Number(toMajor(created.amount, created.currency)), currency: created.currency.toLowerCase(), status: created.status,
       });
       const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
       if (blocked) {
         await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked);
-        return { payment: created, proceed: false, card };
+        return { payment: created, proceed: false, card, resumed: false };
       }
       this.announce(tx, created);
-      return { payment: created, proceed: true, card };
+      return { payment: created, proceed: true, card, resumed: false };
     });
+    if (resumed && payment.status === PaymentStatus.PENDING) {
+      // Its first run died (or is still waiting) between recording the payment and recording the
+      // acquirer's answer; the recovery sweep asks the acquirer again, idempotently on the payment id.
+      throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        'The charge made with this Idempotency-Key is waiting for the acquirer\'s answer; retry later to get the payment');
+    }
     if (!proceed || !card) return payment;
     const authorization = await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card })
       .catch((error: unknown): Authorization => ({
         outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
       }));
-    return this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.PENDING]);
+    return this.applyAuthorization(ctx, payment.id, authorization, [PaymentStatus.PENDING]).catch(async (error: unknown) => {
+      // The recovery sweep recorded the same answer first (this call outlived its two minutes).
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+      return ctx.repo(Payment).findOneOrFail({ where: { id: payment.id } });
+    });
   }
 
   /**
@@ -474,17 +498,18 @@ export class PaymentService {
     const data = parseInput(disputeSchema, input ?? {});
     return inTransaction(ctx, async (tx) => {
       let payment = await this.lock(tx, (await this.find(tx, paymentId)).id);
+      const earlier = await tx.repo(Dispute).findOne({ select: { status: true }, where: { paymentId: payment.id }, order: { createdAt: 'DESC' } });
+      const status = disputeTransition(earlier?.status ?? UNDISPUTED, 'open');
       if (payment.status === PaymentStatus.COMPLETED) payment = await this.settle(tx, payment);
       if (payment.status !== PaymentStatus.SETTLED) {
         throw new DomainError(ErrorCode.CONFLICT, `A ${payment.status} payment cannot be disputed`);
       }
-      if (payment.amountDisputed > 0n) throw new DomainError(ErrorCode.CONFLICT, 'This payment already has a dispute');
       const amount = payment.amount - payment.amountRefunded;
       const settings = await this.businessSettings(tx);
       const fee = settings.disputeFeeMinor;
       const dispute = await tx.repo(Dispute).save(tx.repo(Dispute).create({
         businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, fee, currency: payment.currency,
-        reason: data.reason ?? 'fraudulent', status: DisputeStatus.OPEN,
+        reason: data.reason ?? 'fraudulent', status,
       }));
       const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: payment.currency });
@@ -514,7 +539,7 @@ export class PaymentService {
       if (!found) throw notFound('Dispute');
       const payment = await this.lock(tx, found.paymentId);
       const dispute = await tx.repo(Dispute).createQueryBuilder('d').setLock('pessimistic_write').where('d.id = :id', { id: found.id }).getOneOrFail();
-      if (dispute.status !== DisputeStatus.OPEN) throw new DomainError(ErrorCode.CONFLICT, `The dispute is already ${dispute.status}`);
+      const status = disputeTransition(dispute.status, won ? 'win' : 'lose');
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: dispute.currency });
       const destination = won
         ? await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: dispute.currency, businessId: dispute.businessId })
@@ -524,7 +549,7 @@ export class PaymentService {
         description: won ? 'Dispute won: charge amount re-credited' : 'Dispute lost: charge amount returned to the cardholder',
         lines: [{ account: reserve, amount: -dispute.amount }, { account: destination, amount: dispute.amount }],
       });
-      dispute.status = won ? DisputeStatus.WON : DisputeStatus.LOST;
+      dispute.status = status;
       dispute.resolvedAt = new Date();
       await tx.repo(Dispute).save(dispute);
       await this.persist(tx, payment, won ? { amountDisputed: 0n } : {});

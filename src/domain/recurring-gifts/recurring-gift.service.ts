@@ -176,7 +176,8 @@ export class RecurringGiftService {
         });
       }
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      // A charge still waiting for its acquirer answer (an interrupted earlier run of the same request) is not a failure.
+      if (!(error instanceof DomainError) || error.code === ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS) throw error;
       return { payment: null, error: { code: error.code.toLowerCase(), message: error.message } };
     }
     if (payment.capturedAt) return { payment, error: null };
@@ -226,7 +227,7 @@ export class RecurringGiftService {
   }
 
   private systemFor(ctx: RequestContext, gift: RecurringGift): RequestContext {
-    return new RequestContext(ctx.dataSource, { kind: 'system', name: 'recurring-gifts' }, gift.businessId, gift.livemode ? Mode.LIVE : Mode.TEST, ctx.origin);
+    return ctx.asSystem('recurring-gifts', gift.businessId, gift.livemode ? Mode.LIVE : Mode.TEST);
   }
 
   private async find(ctx: RequestContext, id: string): Promise<RecurringGift> {

@@ -1,4 +1,5 @@
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { IdempotencyClaim } from '../idempotency/idempotency-claim';
 import { Mode, Role } from '../identity/identity.entities';
 import { DomainError, ErrorCode, forbidden, unauthorized } from './errors';
 
@@ -33,6 +34,8 @@ export class RequestContext {
     readonly origin: RequestOrigin = NO_ORIGIN,
     private readonly manager: EntityManager | null = null,
     private readonly parent: RequestContext | null = null,
+    /** The request's hold on its Idempotency-Key, entered by each of its transactions (see IdempotencyClaim). */
+    readonly idempotency: IdempotencyClaim | null = null,
   ) {}
 
   static system(dataSource: DataSource, name: string, businessId: string | null = null, mode = Mode.TEST) {
@@ -67,11 +70,24 @@ export class RequestContext {
   /** The same actor acting for another business (used right after sign-up and by operators). */
   forBusiness(businessId: string, mode = this.mode, role: Role | null = null): RequestContext {
     const actor: Actor = this.actor.kind === 'dashboard' ? { ...this.actor, role } : this.actor;
-    return new RequestContext(this.dataSource, actor, businessId, mode, this.origin, this.manager, this.parent);
+    return new RequestContext(this.dataSource, actor, businessId, mode, this.origin, this.manager, this.parent, this.idempotency);
+  }
+
+  /**
+   * The system acting for a business on this request's behalf (a hosted page, a sandbox helper):
+   * it keeps the request id and the request's Idempotency-Key claim.
+   */
+  asSystem(name: string, businessId: string, mode: Mode): RequestContext {
+    return new RequestContext(this.dataSource, { kind: 'system', name }, businessId, mode, this.origin, null, null, this.idempotency);
   }
 
   withManager(manager: EntityManager): RequestContext {
-    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, manager, this);
+    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, manager, this, this.idempotency);
+  }
+
+  /** The same context holding the request's Idempotency-Key claim. */
+  withIdempotency(claim: IdempotencyClaim): RequestContext {
+    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, this.manager, this.parent, claim);
   }
 
   /** Runs after the outermost transaction commits; never when it rolls back. */
@@ -133,12 +149,18 @@ export const ALL_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER, Role.VIEWER];
 
 /**
  * The one transaction helper: runs `work` in a database transaction (joining the current one
- * when the context already has it), then runs the after-commit hooks of the outermost one.
+ * when the context already has it), then runs the after-commit hooks of the outermost one. A
+ * request with an Idempotency-Key enters its claim first, in the same transaction, so what the
+ * transaction commits is tied to the key (see IdempotencyClaim).
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);
-  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.origin);
-  const result = await ctx.dataSource.transaction((manager) => work(root.withManager(manager)));
+  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.origin, null, null, ctx.idempotency);
+  const result = await ctx.dataSource.transaction(async (manager) => {
+    const tx = root.withManager(manager);
+    await tx.idempotency?.enter(tx);
+    return work(tx);
+  });
   await root.runAfterCommitHooks();
   return result;
 }

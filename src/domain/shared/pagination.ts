@@ -81,16 +81,32 @@ export async function offsetPage<T extends ObjectLiteral>(query: SelectQueryBuil
   return { items, total, page, limit };
 }
 
-/** GraphQL connection page on (createdAt, id), newest first; the cursor carries its filters. */
-export async function keysetPage<T extends ObjectLiteral & { id: string; createdAt: Date }>(
+/** A cursor's creation time: ISO 8601 in UTC with up to microseconds (older cursors carry milliseconds). */
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/**
+ * GraphQL connection page on (createdAt, id), newest first; the cursor carries its filters.
+ * PostgreSQL keeps `created_at` to the microsecond and a JavaScript Date to the millisecond, so the
+ * cursor's time is read as text from SQL at full precision: a time rounded to the millisecond would
+ * skip the rows created later within the same millisecond as a page's last row.
+ */
+export async function keysetPage<T extends ObjectLiteral & { id: string }>(
   query: SelectQueryBuilder<T>, alias: string, request: PageRequest, filters: unknown,
 ): Promise<Page<T>> {
   const limit = pageSize(request.first);
   if (request.after) {
     const [createdAt, id] = decodeCursor(request.after, filters);
-    if (typeof createdAt !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: ['is not a valid cursor for these filters'] });
-    query.andWhere(`(${alias}.created_at, ${alias}.id) < (:cursorCreatedAt, :cursorId)`, { cursorCreatedAt: createdAt, cursorId: id });
+    if (typeof createdAt !== 'string' || !CURSOR_TIME.test(createdAt) || !isUuid(id)) {
+      throw validationError({ after: ['is not a valid cursor for these filters'] });
+    }
+    query.andWhere(`(${alias}.created_at, ${alias}.id) < (CAST(:cursorCreatedAt AS timestamptz), CAST(:cursorId AS uuid))`,
+      { cursorCreatedAt: createdAt, cursorId: id });
   }
-  const rows = await query.take(limit + 1).getMany();
-  return toPage(rows, limit, (row) => encodeCursor([row.createdAt.toISOString(), row.id], filters));
+  const cursorTime = `${alias}_cursor_created_at`;
+  const { entities, raw } = await query
+    .addSelect(`to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cursorTime)
+    .take(limit + 1)
+    .getRawAndEntities();
+  const timeOf = new Map<string, string>(raw.map((row: Record<string, string>) => [row[`${alias}_id`], row[cursorTime]]));
+  return toPage(entities, limit, (row) => encodeCursor([timeOf.get(row.id)!, row.id], filters));
 }

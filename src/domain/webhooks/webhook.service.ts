@@ -28,6 +28,9 @@ const RESPONSE_BODY_LIMIT_BYTES = 2048;
  */
 export const NO_ANSWER = 'No HTTP answer: the connection failed, was closed, or took longer than the time limit';
 
+/** The error recorded on an attempt that Tessera itself could not make; the cause is in the server's log. */
+export const ATTEMPT_INTERNAL_ERROR = 'Not delivered: an internal error stopped this attempt; it is retried on the schedule';
+
 export interface WebhookSettings {
   timeoutMs: number;
   /** Delay before each attempt in seconds; attempt n waits `retryScheduleSeconds[n - 1]`. */
@@ -269,17 +272,30 @@ export class WebhookService {
     tx.afterCommit(() => this.pubSub.publish(Topic.WEBHOOK_DELIVERY, change));
   }
 
-  /** One attempt of a delivery (the `deliver_webhook` job). Finished deliveries are left alone. */
-  async attempt(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery | null> {
+  /**
+   * One attempt of a delivery (the `deliver_webhook` job). Finished deliveries are left alone.
+   * Whatever stops the attempt before an answer (a secret that cannot be unsealed, a bug) is a
+   * failed attempt like any other: recorded with a generic message (the cause goes to
+   * `reportError`, the server's log, never to the merchant) and retried by the schedule. Thrown out
+   * of the job instead, it would exhaust the queue's own three tries and leave the delivery
+   * `pending` for ever, with no error to see.
+   */
+  async attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void = () => undefined): Promise<WebhookDelivery | null> {
     const delivery = await ctx.repo(WebhookDelivery).findOne({ where: { id: deliveryId } });
     if (!delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
       return null;
     }
     const attemptedAt = new Date();
-    const signing = await this.signingOf(ctx, delivery, attemptedAt);
-    const outcome = signing.secrets
-      ? await this.post(delivery, signing.secrets, attemptedAt)
-      : { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
+    let outcome: AttemptOutcome;
+    try {
+      const signing = await this.signingOf(ctx, delivery, attemptedAt);
+      outcome = signing.secrets
+        ? await this.post(delivery, signing.secrets, attemptedAt)
+        : { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
+    } catch (error) {
+      reportError(error);
+      outcome = { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: ATTEMPT_INTERNAL_ERROR };
+    }
     return inTransaction(ctx, async (tx) => {
       const attemptCount = delivery.attemptCount + 1;
       const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];

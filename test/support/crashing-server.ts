@@ -1,0 +1,37 @@
+/**
+ * The real server (src/main.ts), killed with SIGKILL at one step of a card charge, named by
+ * TESSERA_TEST_CRASH_AT. Nothing after the step runs: no catch, no finally, no response; what the
+ * open transaction wrote is rolled back by PostgreSQL when the connection drops, as after a kill -9.
+ *
+ * - before-payment-commits: inside the transaction that records the payment (at payment.created)
+ * - before-answer-recorded: while the acquirer is being asked (the payment is committed, PENDING)
+ * - before-response-stored: after the acquirer's answer is recorded, before the response is stored
+ */
+import { EventService } from '../../src/domain/events/event.service';
+import { IdempotencyService } from '../../src/domain/idempotency/idempotency.service';
+import { SandboxCardAcquirer } from '../../src/providers/card-acquirer';
+
+const die = (): Promise<never> => {
+  process.kill(process.pid, 'SIGKILL');
+  return new Promise<never>(() => undefined);
+};
+
+switch (process.env.TESSERA_TEST_CRASH_AT) {
+  case 'before-payment-commits': {
+    const record = EventService.prototype.record;
+    EventService.prototype.record = function (this: EventService, ...args: Parameters<typeof record>) {
+      return args[1] === 'payment.created' ? die() : record.apply(this, args);
+    };
+    break;
+  }
+  case 'before-answer-recorded':
+    SandboxCardAcquirer.prototype.authorize = die;
+    break;
+  case 'before-response-stored':
+    IdempotencyService.prototype.complete = die;
+    break;
+  default:
+    throw new Error(`TESSERA_TEST_CRASH_AT must name a crash point, not ${process.env.TESSERA_TEST_CRASH_AT}`);
+}
+
+require('../../src/main');
