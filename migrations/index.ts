@@ -1,3 +1,4 @@
+import { PendingSignUpsSandboxMail1795433742067 } from './1795433742067-PendingSignUpsSandboxMail';
 import { SignInLockout1795433047912 } from './1795433047912-SignInLockout';
 import { TeamInvitations1795432755917 } from './1795432755917-TeamInvitations';
 import { CheckoutSessionLock1795432454472 } from './1795432454472-CheckoutSessionLock';
@@ -26,4 +27,5 @@ export const migrations: Function[] = [
   CheckoutSessionLock1795432454472,
   TeamInvitations1795432755917,
   SignInLockout1795433047912,
+  PendingSignUpsSandboxMail1795433742067,
 ];

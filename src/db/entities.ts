@@ -1,5 +1,6 @@
 import { ApiCredential, Business, BusinessSettings, Membership, User } from '../domain/identity/identity.entities';
 import { TeamInvitation } from '../domain/identity/team-invitation.entity';
+import { PendingSignUp } from '../domain/identity/pending-sign-up.entity';
 import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from '../domain/ledger/ledger.entities';
 import { DomainEvent } from '../domain/events/event.entity';
 import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
@@ -13,6 +14,7 @@ import { CheckoutSession } from '../domain/checkout/checkout-session.entity';
 import { PaymentLink } from '../domain/payment-links/payment-link.entity';
 import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
 import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
+import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 
 export const entities = [
   User,
@@ -20,6 +22,7 @@ export const entities = [
   BusinessSettings,
   Membership,
   TeamInvitation,
+  PendingSignUp,
   ApiCredential,
   Currency,
   LedgerAccount,
@@ -42,4 +45,5 @@ export const entities = [
   Invoice,
   InvoiceCounter,
   RecurringGift,
+  SandboxMail,
 ];
