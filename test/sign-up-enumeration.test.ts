@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { hashPassword } from '../src/domain/shared/crypto';
 import { SignUpService } from '../src/domain/identity/sign-up.service';
 import { ApiResponse, TestServer, codeIn, startTestServer } from './support/harness';
 
@@ -61,14 +60,9 @@ describe('sign-up tells no one but the owner of an address whether it is registe
     // No user, business, membership or credential: neither for the registered address nor (until confirmed) for the new one.
     expect(await counts(owner.email)).toEqual(before);
 
-    // Timing class: both do the same password hashing, database writes and one mail. Interleaved
-    // samples, compared by their medians, against the cost of the hashing alone.
-    const hashing: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      const started = performance.now();
-      await hashPassword('timing reference');
-      hashing.push(performance.now() - started);
-    }
+    // Timing class: both do the same password hashing, database writes and one mail, so neither is
+    // markedly faster (skipping the hashing for a registered address makes it several times faster).
+    // Interleaved samples, compared by their medians.
     const timed = async (email: string) => {
       const started = performance.now();
       const response = await signUp(email);
@@ -77,13 +71,12 @@ describe('sign-up tells no one but the owner of an address whether it is registe
     };
     const registeredTimes: number[] = [];
     const newTimes: number[] = [];
-    for (let i = 0; i < 7; i += 1) {
+    for (let i = 0; i < 9; i += 1) {
       registeredTimes.push(await timed(owner.email));
       newTimes.push(await timed(uniqueEmail('timing')));
     }
-    const [slow, fast] = [Math.max(median(registeredTimes), median(newTimes)), Math.min(median(registeredTimes), median(newTimes))];
-    expect(fast).toBeGreaterThan(median(hashing) * 0.5);
-    expect(slow / fast).toBeLessThan(2);
+    const [registeredMedian, newMedian] = [median(registeredTimes), median(newTimes)];
+    expect(Math.max(registeredMedian, newMedian) / Math.min(registeredMedian, newMedian)).toBeLessThan(2);
     expect(await counts(owner.email)).toEqual(before);
   });
 
