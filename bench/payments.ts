@@ -24,8 +24,8 @@ const PAYMENTS_QUERY = `{ payments(first: 50) { edges { node {
 
 export async function benchPayments(runtime: Runtime) {
   const { core } = runtime;
-  const { business, credentials } = await core.identity.signUp(core.anonymousContext(), {
-    email: 'bench-payments@example.com', password: 'bench password 1', name: 'Bench', businessName: 'Bench payments',
+  const { business, credentials } = await core.identity.createBusinessWithOwnerAccount(core.anonymousContext(), {
+    email: 'bench-payments@example.com', password: 'bench password 1', name: 'Bench payments',
   });
   const merchant = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
   await core.identity.setServerToServerCharging(merchant, true);

@@ -32,8 +32,8 @@ export async function benchWebhooks(runtime: Runtime) {
 
   const { core } = runtime;
   try {
-    const { business } = await core.identity.signUp(core.anonymousContext(), {
-      email: 'bench-webhooks@example.com', password: 'bench password 1', name: 'Bench', businessName: 'Bench',
+    const { business } = await core.identity.createBusinessWithOwnerAccount(core.anonymousContext(), {
+      email: 'bench-webhooks@example.com', password: 'bench password 1', name: 'Bench',
     });
     const ctx = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
     await core.identity.updateSettings(ctx, { webhookUrl: url });

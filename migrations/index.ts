@@ -1,4 +1,5 @@
 import { MasterKeyCheck1795432233718 } from './1795432233718-MasterKeyCheck';
+import { PendingSignUpsSandboxMail1795433742067 } from './1795433742067-PendingSignUpsSandboxMail';
 import { CheckoutSessionLock1795432454472 } from './1795432454472-CheckoutSessionLock';
 import { IdempotencyEffects1795432576574 } from './1795432576574-IdempotencyEffects';
 import { TeamInvitations1795432755917 } from './1795432755917-TeamInvitations';
@@ -30,4 +31,5 @@ export const migrations: Function[] = [
   IdempotencyEffects1795432576574,
   TeamInvitations1795432755917,
   SignInLockout1795433047912,
+  PendingSignUpsSandboxMail1795433742067,
 ];

@@ -68,6 +68,10 @@ export interface Config {
   checkoutFailedAttemptsWindowSeconds: number;
   /** Sandbox 3-D Secure challenges complete on their own after this many milliseconds. */
   sandbox3dsAutoCompleteMs: number;
+  /** SMTP server of outgoing mail (sign-up codes); unset: the sandbox mailbox, which keeps mail in the database. */
+  mailSmtpUrl: string | undefined;
+  /** The From of outgoing mail. */
+  mailFrom: string;
   /** Consecutive failed charges after which a recurring gift is PAUSED. */
   recurringGiftMaxFailures: number;
   /** Seconds before a failed recurring-gift charge is tried again. */
@@ -143,6 +147,37 @@ function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   throw new ConfigError(`${name} must be an absolute http(s) URL such as https://pay.example.com, got "${raw}"`);
 }
 
+/** MAIL_SMTP_URL: smtp:// or smtps:// with optional credentials and query options (nodemailer's URL form). */
+function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.MAIL_SMTP_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+    throw new ConfigError('MAIL_SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com:465');
+  }
+  return raw;
+}
+
+const SANDBOX_MAIL_FROM = 'Tessera <no-reply@tessera.local>';
+
+/** MAIL_FROM: required with MAIL_SMTP_URL (a real server needs a sender it accepts); the sandbox has its own. */
+function mailFrom(env: NodeJS.ProcessEnv, smtp: string | undefined): string {
+  const raw = (env.MAIL_FROM ?? '').trim();
+  if (raw === '') {
+    if (smtp) throw new ConfigError('MAIL_SMTP_URL is set but MAIL_FROM is not: set the sender of outgoing mail, such as "Tessera <no-reply@pay.example.com>"');
+    return SANDBOX_MAIL_FROM;
+  }
+  if (!/^[^@\s<>]+@[^@\s<>]+$|<[^@\s<>]+@[^@\s<>]+>$/.test(raw)) {
+    throw new ConfigError(`MAIL_FROM must be an email address, optionally with a name ("Tessera <no-reply@pay.example.com>"), got "${raw}"`);
+  }
+  return raw;
+}
+
 /** A production start refuses defaults that are only safe on a developer's machine. */
 function requireInProduction(env: NodeJS.ProcessEnv) {
   if (env.NODE_ENV !== 'production') return;
@@ -150,6 +185,7 @@ function requireInProduction(env: NodeJS.ProcessEnv) {
     ['TESSERA_MASTER_KEY', 'it encrypts API secrets at rest'],
     ['JWT_SECRET', 'it signs access tokens'],
     ['PUBLIC_BASE_URL', 'checkout and payment links must not point payers at localhost'],
+    ['MAIL_SMTP_URL', 'sign-up codes must reach people; without it mail stays in the sandbox mailbox'],
   ].filter(([name]) => !env[name]);
   if (missing.length === 0) return;
   const names = missing.map(([name]) => name).join(', ');
@@ -160,6 +196,7 @@ function requireInProduction(env: NodeJS.ProcessEnv) {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   requireInProduction(env);
   const port = int(env, 'PORT', 4000);
+  const mailSmtpUrl = smtpUrl(env);
   const dataDir = path.resolve(env.TESSERA_DATA_DIR || '.data');
   return {
     port,
@@ -206,6 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkoutMaxFailedAttemptsPerLink: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_LINK', 20)),
     checkoutMaxFailedAttemptsPerCard: Math.max(1, int(env, 'CHECKOUT_MAX_FAILED_ATTEMPTS_PER_CARD', 5)),
     checkoutFailedAttemptsWindowSeconds: Math.max(1, int(env, 'CHECKOUT_FAILED_ATTEMPTS_WINDOW_S', 3600)),
+    mailSmtpUrl,
+    mailFrom: mailFrom(env, mailSmtpUrl),
     recurringGiftMaxFailures: Math.max(1, int(env, 'RECURRING_GIFT_MAX_FAILURES', 3)),
     recurringGiftRetryDelaySeconds: int(env, 'RECURRING_GIFT_RETRY_DELAY_S', 86_400),
   };

@@ -53,7 +53,7 @@ export async function openRuntime(config: Config, { migrate = true, log = () => 
     throw error;
   }
   const { pubSub, close: closePubSub } = createTesseraPubSub(config.redisUrl, undefined, config.redisKeyPrefix);
-  const core = createCore(config, secrets, dataSource, pubSub);
+  const core = createCore(config, secrets, dataSource, pubSub, { log });
   return {
     config,
     core,
@@ -61,6 +61,7 @@ export async function openRuntime(config: Config, { migrate = true, log = () => 
     databaseUrl,
     close: async () => {
       await core.webhooks.close();
+      await core.mailer.close();
       await closePubSub();
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

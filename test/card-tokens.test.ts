@@ -2,7 +2,7 @@ import { DomainError, ErrorCode } from '../src/domain/shared/errors';
 import { redeemCardToken } from '../src/domain/tokens/card-token.service';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { CARDS, card, charge, enableCharging } from './support/charges';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, codeIn, startTestServer } from './support/harness';
 
 /** Card tokenisation for the browser SDK: publishable keys, POST /api/v1/tokens, charging a token. */
 describe('card tokens and publishable keys', () => {
@@ -39,11 +39,14 @@ describe('card tokens and publishable keys', () => {
     expect(await publishableKeyOf(merchant)).toBe(publishableKey);
   });
 
-  test('live credentials come with a pk_live_… key; signUp returns the test one', async () => {
+  test('live credentials come with a pk_live_… key; confirmSignUp returns the test one', async () => {
     const owner = await server.signUp();
-    const signedUp = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { testCredentials { publishableKey } } }',
-      { input: { email: `pk-${Date.now()}@example.com`, password: 'correct horse battery', name: 'P', businessName: 'P Co' } });
-    expect(signedUp.body.data.signUp.testCredentials.publishableKey).toMatch(/^pk_test_/);
+    const email = `pk-${Date.now()}@example.com`;
+    const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken } }',
+      { input: { email, password: 'correct horse battery', name: 'P', businessName: 'P Co' } });
+    const signedUp = await server.graphql('mutation($t: String!, $c: String!) { confirmSignUp(signUpToken: $t, code: $c) { testCredentials { publishableKey } } }',
+      { t: started.body.data.signUp.signUpToken, c: codeIn((await server.mailTo(email))[0]) });
+    expect(signedUp.body.data.confirmSignUp.testCredentials.publishableKey).toMatch(/^pk_test_/);
     const live = await server.graphql('mutation { createLiveCredentials { publishableKey } }', {}, { authorization: `Bearer ${owner.token}` });
     expect(live.body.data.createLiveCredentials.publishableKey).toMatch(/^pk_live_/);
     expect(await publishableKeyOf(owner, 'LIVE')).toBe(live.body.data.createLiveCredentials.publishableKey);

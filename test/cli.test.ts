@@ -120,6 +120,34 @@ describe('operator CLI (tessera)', () => {
     expect(JSON.parse(unknown.output().trim().split('\n').pop()!)).toEqual({ error: 'Business not found' });
   }, 60_000);
 
+  test('mail prints the sandbox mailbox as JSON, newest first, only to --to and at most --limit messages', async () => {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO sandbox_mail (recipient, subject, text, created_at) VALUES
+           ('dev@example.com', 'first', 'Your code is 111111', now() - interval '3 minutes'),
+           ('other@example.com', 'elsewhere', 'not yours', now() - interval '2 minutes'),
+           ('dev@example.com', 'second', 'Your code is 222222', now() - interval '1 minute'),
+           ('dev@example.com', 'third', 'Your code is 333333', now())`);
+    } finally {
+      await client.end();
+    }
+    const run = spawnTs(CLI, ['mail', '--to', 'DEV@example.com', '--limit', '2'], env());
+    expect(await run.exited).toBe(0);
+    expect(JSON.parse(run.output())).toEqual([
+      { to: 'dev@example.com', subject: 'third', text: 'Your code is 333333', createdAt: expect.any(String) },
+      { to: 'dev@example.com', subject: 'second', text: 'Your code is 222222', createdAt: expect.any(String) },
+    ]);
+    const all = spawnTs(CLI, ['mail'], env());
+    expect(await all.exited).toBe(0);
+    expect(JSON.parse(all.output()).map((message: { subject: string }) => message.subject).slice(0, 4)).toEqual(['third', 'second', 'elsewhere', 'first']);
+
+    const bad = spawnTs(CLI, ['mail', '--limit', '0'], env());
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toMatch(/option '--limit <n>' argument '0' is invalid/);
+  }, 60_000);
+
   test('ledger:check reports a balanced ledger and exits 0', async () => {
     const run = spawnTs(CLI, ['ledger:check'], env());
     expect(await run.exited).toBe(0);

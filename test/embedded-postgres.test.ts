@@ -227,16 +227,17 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
 });
 
 describe('a configuration error at start is one line, without a stack trace', () => {
-  test('production without its secrets and public address', async () => {
+  test('production without its secrets, public address and mail server', async () => {
     const result = await failedStart(await embeddedEnv({
-      NODE_ENV: 'production', TESSERA_MASTER_KEY: '', JWT_SECRET: '', PUBLIC_BASE_URL: '',
+      NODE_ENV: 'production', TESSERA_MASTER_KEY: '', JWT_SECRET: '', PUBLIC_BASE_URL: '', MAIL_SMTP_URL: '',
     }));
-    expectOneClearLine(result, /Configuration error: NODE_ENV=production requires TESSERA_MASTER_KEY, JWT_SECRET, PUBLIC_BASE_URL to be set/);
+    expectOneClearLine(result, /Configuration error: NODE_ENV=production requires TESSERA_MASTER_KEY, JWT_SECRET, PUBLIC_BASE_URL, MAIL_SMTP_URL to be set/);
   }, 90_000);
 
   test('production refuses to hand payers localhost links: PUBLIC_BASE_URL is required', async () => {
     const result = await failedStart(await embeddedEnv({
       NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k'.repeat(44), JWT_SECRET: 'j'.repeat(44), PUBLIC_BASE_URL: '',
+      MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@pay.example.com',
     }));
     expectOneClearLine(result, /requires PUBLIC_BASE_URL to be set \(PUBLIC_BASE_URL: checkout and payment links must not point payers at localhost\)/);
   }, 90_000);

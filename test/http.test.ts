@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import Fastify from 'fastify';
 import { registerAliases } from '../src/rest/shared/aliases';
@@ -453,9 +454,18 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
 
   beforeAll(async () => {
     server = await startTestServer({ rateLimitMax: 3, rateLimitWindowMs: windowMs });
-    merchant = await server.signUp();
-    other = await server.signUp();
+    merchant = await operatorMadeMerchant();
+    other = await operatorMadeMerchant();
   });
+
+  /** A merchant made as `tessera business create` makes one: a dashboard sign-up's requests would spend the budget under test. */
+  async function operatorMadeMerchant(): Promise<TestMerchant> {
+    const email = `rate-${crypto.randomBytes(4).toString('hex')}@example.com`;
+    const password = 'correct horse battery';
+    const { user, business, credentials, token } = await server.runtime.core.identity.createBusinessWithOwnerAccount(
+      server.runtime.core.anonymousContext(), { name: 'Rate Co', email, password });
+    return { userId: user.id, businessId: business.id, token, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, email, password };
+  }
   afterAll(async () => server.close());
 
   test('the fourth request in a window answers 429 RATE_LIMITED with the limit headers', async () => {

@@ -7,6 +7,7 @@ import { LedgerService } from '../domain/ledger/ledger.service';
 import { RequestContext } from '../domain/shared/context';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
+import { SANDBOX_MAIL_READ_LIMIT, SandboxMailbox } from '../providers/mail/sandbox';
 import { StartupError } from '../startup-error';
 
 const program = new Command();
@@ -68,6 +69,26 @@ program
       const result = await LedgerService.check(runtime.dataSource);
       print(result);
       if (!result.balanced) process.exitCode = 2;
+    } finally {
+      await runtime.close();
+    }
+  });
+
+const positiveNumber = (value: string): number => {
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Expected a whole number from 1.');
+  return Number(value);
+};
+
+program
+  .command('mail')
+  .description(`Print the sandbox mailbox (mail kept instead of sent while MAIL_SMTP_URL is unset), newest first, as JSON`)
+  .option('--to <email>', 'only messages to this address')
+  .option('--limit <n>', `how many messages (at most ${SANDBOX_MAIL_READ_LIMIT})`, positiveNumber, 10)
+  .action(async (options: { to?: string; limit: number }) => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const messages = await new SandboxMailbox(runtime.dataSource).messages(options);
+      print(messages.map(({ recipient, subject, text, createdAt }) => ({ to: recipient, subject, text, createdAt: createdAt.toISOString() })));
     } finally {
       await runtime.close();
     }

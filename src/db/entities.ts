@@ -1,5 +1,6 @@
 import { ApiCredential, Business, BusinessSettings, Membership, User } from '../domain/identity/identity.entities';
 import { TeamInvitation } from '../domain/identity/team-invitation.entity';
+import { PendingSignUp } from '../domain/identity/pending-sign-up.entity';
 import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from '../domain/ledger/ledger.entities';
 import { DomainEvent } from '../domain/events/event.entity';
 import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
@@ -14,6 +15,7 @@ import { PaymentLink } from '../domain/payment-links/payment-link.entity';
 import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
 import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
 import { MasterKeyCheck } from './master-key-check.entity';
+import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 
 export const entities = [
   User,
@@ -21,6 +23,7 @@ export const entities = [
   BusinessSettings,
   Membership,
   TeamInvitation,
+  PendingSignUp,
   ApiCredential,
   Currency,
   LedgerAccount,
@@ -44,4 +47,5 @@ export const entities = [
   InvoiceCounter,
   RecurringGift,
   MasterKeyCheck,
+  SandboxMail,
 ];

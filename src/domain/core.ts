@@ -4,6 +4,7 @@ import { Secrets } from '../secrets';
 import { IdentityService } from './identity/identity.service';
 import { TokenSigner } from './identity/tokens';
 import { TeamInvitationService } from './identity/team-invitation.service';
+import { SignUpService } from './identity/sign-up.service';
 import { Mode } from './identity/identity.entities';
 import { LedgerService } from './ledger/ledger.service';
 import { WalletService } from './wallets/wallet.service';
@@ -18,6 +19,8 @@ import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
 import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
+import { Mailer } from '../providers/mail/port';
+import { createMailer } from '../providers/mail';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
 import { WebhookTargetPolicy } from './webhooks/url-policy';
 import { CardTokenService } from './tokens/card-token.service';
@@ -33,6 +36,9 @@ export interface Core {
   dataSource: DataSource;
   pubSub: TesseraPubSub;
   identity: IdentityService;
+  signUps: SignUpService;
+  /** Outgoing mail: SMTP, or the sandbox mailbox (src/providers/mail). */
+  mailer: Mailer;
   teamInvitations: TeamInvitationService;
   ledger: LedgerService;
   wallets: WalletService;
@@ -54,8 +60,14 @@ export interface Core {
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
 
-export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub): Core {
+export interface CoreOptions {
+  /** The server's log (one line each); the sandbox mailbox writes every message there. */
+  log?: (line: string) => void;
+}
+
+export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub, { log = () => undefined }: CoreOptions = {}): Core {
   const ledger = new LedgerService();
+  const mailer = createMailer(config, dataSource, log);
   const secretBox = new SecretBox(secrets.masterKey);
   const webhookTargets = new WebhookTargetPolicy({ allowPrivateTestTargets: config.webhookAllowPrivateTargets });
   const identity = new IdentityService(
@@ -109,6 +121,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     dataSource,
     pubSub,
     identity,
+    signUps: new SignUpService(identity, mailer),
+    mailer,
     teamInvitations: new TeamInvitationService(),
     ledger,
     wallets,

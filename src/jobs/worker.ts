@@ -25,6 +25,11 @@ export function taskList(core: Core): TaskList {
       const purged = await core.cardTokens.purgeExpired(RequestContext.system(core.dataSource, 'housekeeping'));
       if (purged > 0) helpers.logger.info(`purged ${purged} expired card tokens`);
     },
+    /** Deletes sign-ups a day after they expired unconfirmed. */
+    purge_expired_sign_ups: async (_payload, helpers) => {
+      const purged = await core.signUps.purgeExpired(RequestContext.system(core.dataSource, 'housekeeping'));
+      if (purged > 0) helpers.logger.info(`purged ${purged} expired sign-ups`);
+    },
     /** Frees jobs held by workers that died (killed, crashed) so a live worker runs them. */
     release_stalled_jobs: async (_payload, helpers) => {
       const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
@@ -85,6 +90,7 @@ const CRONTAB = [
   '0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys',
   '* * * * * release_stalled_jobs ?jobKey=release_stalled_jobs',
   '30 * * * * purge_expired_card_tokens ?jobKey=purge_expired_card_tokens',
+  '45 * * * * purge_expired_sign_ups ?jobKey=purge_expired_sign_ups',
   `* * * * * ${RECONCILE_PENDING_TASK} ?jobKey=${RECONCILE_PENDING_TASK}`,
 ].join('\n');
 

@@ -31,7 +31,13 @@ export interface TestServer {
   subscribe(connectionParams: Record<string, unknown>): WsClient;
   /** A graphql-ws client that also reports when the server acknowledged it and when (and how) the socket closed. */
   socket(connectionParams: Record<string, unknown>): TestSocket;
+  /**
+   * A merchant as the dashboard makes one: `signUp`, the code from the sandbox mailbox, then
+   * `confirmSignUp`. Returns the new OWNER's token and the business's test credentials.
+   */
   signUp(overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>): Promise<TestMerchant>;
+  /** The sandbox mailbox's messages to `email`, newest first. */
+  mailTo(email: string): Promise<SandboxMessage[]>;
   /**
    * Joins `member` to the business of `owner` with a role, as people do: the owner invites the
    * member's email and the member accepts. Returns the new membership's id.
@@ -56,6 +62,13 @@ export interface TestSocket {
   /** Resolves with the close code and reason of the first close of the socket. */
   closed: Promise<CloseInfo>;
 }
+export interface SandboxMessage {
+  subject: string;
+  text: string;
+}
+
+/** The 6-digit code of a sign-up mail. */
+export const codeIn = (message: SandboxMessage | undefined): string | null => /\b(\d{6})\b/.exec(message?.text ?? '')?.[1] ?? null;
 
 export interface TestMerchant {
   userId: string;
@@ -182,12 +195,19 @@ export async function startTestServer(
         businessName: `Business ${suffix}`,
         ...overrides,
       };
+      const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken } }', { input });
+      if (!started.body.data) throw new Error(`signUp failed: ${JSON.stringify(started.body)}`);
+      const [mail] = await server.mailTo(input.email);
+      const code = codeIn(mail);
+      if (!code) throw new Error(`no sign-up code was mailed to ${input.email}: ${JSON.stringify(mail)}`);
       const response = await server.graphql(
-        `mutation($input: SignUpInput!) { signUp(input: $input) { token user { id } business { id } testCredentials { apiKey apiSecret } } }`,
-        { input },
+        `mutation($signUpToken: String!, $code: String!) {
+          confirmSignUp(signUpToken: $signUpToken, code: $code) { token user { id } business { id } testCredentials { apiKey apiSecret } }
+        }`,
+        { signUpToken: started.body.data.signUp.signUpToken, code },
       );
-      if (!response.body.data) throw new Error(`signUp failed: ${JSON.stringify(response.body)}`);
-      const result = response.body.data.signUp;
+      if (!response.body.data) throw new Error(`confirmSignUp failed: ${JSON.stringify(response.body)}`);
+      const result = response.body.data.confirmSignUp;
       return {
         userId: result.user.id,
         businessId: result.business.id,
@@ -198,6 +218,8 @@ export async function startTestServer(
         password: input.password,
       };
     },
+    mailTo: (email) => runtime.dataSource.query(
+      'SELECT subject, text FROM sandbox_mail WHERE recipient = lower($1) ORDER BY created_at DESC, id DESC', [email.trim()]),
     addTeamMember: async (owner, member, role) => {
       const invited = await server.graphql('mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id } }',
         { input: { email: member.email, role } }, { authorization: `Bearer ${owner.token}`, 'x-service-business-id': owner.businessId });

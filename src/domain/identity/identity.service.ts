@@ -37,6 +37,14 @@ export interface SignInLockout {
   lockoutSeconds: number;
 }
 
+export interface NewAccount {
+  /** Lower-cased. */
+  email: string;
+  name: string;
+  businessName: string;
+  passwordHash: string;
+}
+
 export interface AuthInput {
   apiKey?: string | null;
   bearerToken?: string | null;
@@ -44,7 +52,8 @@ export interface AuthInput {
   modeHeader?: string | null;
 }
 
-const signUpSchema = z.object({
+/** A new dashboard account and its first business: sign-up (SignUpService) and the operator's `business create`. */
+export const newAccountSchema = z.object({
   email: emailSchema,
   password: z.string().min(10, 'must be at least 10 characters').max(200),
   name: z.string().trim().min(1, 'must not be empty').max(200),
@@ -237,14 +246,17 @@ export class IdentityService {
 
   // ---------------------------------------------------------------- users
 
-  async signUp(base: RequestContext, input: unknown) {
-    const data = parseInput(signUpSchema, input);
-    const passwordHash = await hashPassword(data.password);
-    return inTransaction(base, async (tx) => {
-      const existing = await tx.repo(User).findOne({ where: { email: data.email } });
+  /**
+   * Creates a user, their business (with them as OWNER), its test credentials and wallet, and signs
+   * the user in. CONFLICT when the email has an account, also when a concurrent request created it
+   * first (the unique email). Callers have proven the address (SignUpService) or are the operator.
+   */
+  async openAccount(ctx: RequestContext, account: NewAccount) {
+    return inTransaction(ctx, async (tx) => {
+      const existing = await tx.repo(User).findOne({ where: { email: account.email } });
       if (existing) throw emailTaken();
-      const user = await tx.repo(User).save(tx.repo(User).create({ email: data.email, name: data.name, passwordHash }));
-      const { business, credentials } = await this.createBusinessWithOwner(tx, { name: data.businessName, email: data.email }, user.id);
+      const user = await tx.repo(User).save(tx.repo(User).create({ email: account.email, name: account.name, passwordHash: account.passwordHash }));
+      const { business, credentials } = await this.createBusinessWithOwner(tx, { name: account.businessName, email: account.email }, user.id);
       return { user, business, credentials, token: this.tokens.sign({ kind: 'dashboard', sub: user.id }) };
     }).catch(conflictOnUniqueViolation(emailTaken));
   }
@@ -309,9 +321,13 @@ export class IdentityService {
 
   // ---------------------------------------------------------------- businesses
 
-  /** Operator entry (CLI, first start): a business, its owner account and its test credentials. */
+  /**
+   * Operator entry (CLI, first start): a business, its owner account and its test credentials, at
+   * once and without an email round trip; an email that has an account is CONFLICT.
+   */
   async createBusinessWithOwnerAccount(base: RequestContext, input: { name: string; email: string; password: string }) {
-    return this.signUp(base, { email: input.email, password: input.password, name: input.name, businessName: input.name });
+    const data = parseInput(newAccountSchema, { email: input.email, password: input.password, name: input.name, businessName: input.name });
+    return this.openAccount(base, { email: data.email, name: data.name, businessName: data.businessName, passwordHash: await hashPassword(data.password) });
   }
 
   private async createBusinessWithOwner(tx: RequestContext, input: unknown, ownerUserId: string) {

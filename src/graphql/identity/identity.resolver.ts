@@ -3,7 +3,7 @@ import { Mode, Role } from '../../domain/identity/identity.entities';
 import { GraphQLContext, caller } from '../shared/context';
 import {
   ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
-  SignInInput, SignInPayload, SignUpInput, SignUpPayload, UpdateBusinessSettingsInput, User,
+  SignInInput, SignInPayload, SignUpInput, SignUpPayload, SignUpStarted, UpdateBusinessSettingsInput, User,
 } from './identity.types';
 
 const settingsOf = (row: { livemode: boolean; webhookUrl: string | null; updatedAt: Date }): BusinessSettings =>
@@ -11,9 +11,20 @@ const settingsOf = (row: { livemode: boolean; webhookUrl: string | null; updated
 
 @Resolver()
 export class AuthResolver {
-  @Mutation(() => SignUpPayload, { description: 'Creates a user, their first business and its test credentials' })
-  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpPayload> {
-    const { user, business, credentials, token } = await core.identity.signUp(core.anonymousContext(origin), input);
+  @Mutation(() => SignUpStarted, {
+    description: 'Starts a sign-up: emails the address a 6-digit code (or, when it already has an account, a notice to sign in). Same answer either way',
+  })
+  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpStarted> {
+    return core.signUps.start(core.anonymousContext(origin), input);
+  }
+
+  @Mutation(() => SignUpPayload, { description: 'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials' })
+  async confirmSignUp(
+    @Arg('signUpToken') signUpToken: string,
+    @Arg('code') code: string,
+    @Ctx() { core, origin }: GraphQLContext,
+  ): Promise<SignUpPayload> {
+    const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), { signUpToken, code });
     return { token, expiresIn: core.config.jwtTtlSeconds, user, business, testCredentials: credentials };
   }
 

@@ -67,6 +67,12 @@ export class IssuedCredentials {
   @Field({ description: 'Browser-safe key that only creates card tokens; readable again later in apiCredentials' }) publishableKey: string;
 }
 
+@ObjectType({ description: 'A sign-up waiting for the code emailed to its address; the same answer whether or not the address has an account' })
+export class SignUpStarted {
+  @Field({ description: 'Pass to confirmSignUp with the emailed code' }) signUpToken: string;
+  @Field(() => Int, { description: 'Seconds until the sign-up expires' }) expiresIn: number;
+}
+
 @ObjectType()
 export class SignUpPayload {
   @Field({ description: 'Dashboard JWT' }) token: string;
