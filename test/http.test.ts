@@ -454,18 +454,11 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
 
   beforeAll(async () => {
     server = await startTestServer({ rateLimitMax: 3, rateLimitWindowMs: windowMs });
-    merchant = await operatorMadeMerchant();
-    other = await operatorMadeMerchant();
+    // Made as the operator CLI does: a dashboard sign-up's requests would spend the budget under test.
+    merchant = await server.createMerchant();
+    other = await server.createMerchant();
   });
 
-  /** A merchant made as `tessera business create` makes one: a dashboard sign-up's requests would spend the budget under test. */
-  async function operatorMadeMerchant(): Promise<TestMerchant> {
-    const email = `rate-${crypto.randomBytes(4).toString('hex')}@example.com`;
-    const password = 'correct horse battery';
-    const { user, business, credentials, token } = await server.runtime.core.identity.createBusinessWithOwnerAccount(
-      server.runtime.core.anonymousContext(), { name: 'Rate Co', email, password });
-    return { userId: user.id, businessId: business.id, token, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, email, password };
-  }
   afterAll(async () => server.close());
 
   test('the fourth request in a window answers 429 RATE_LIMITED with the limit headers', async () => {

@@ -19,6 +19,7 @@ function redisAnswers(url: string): Promise<boolean> {
 
 const SUBSCRIPTION = `subscription { walletBalanceUpdated { balance { amount } } }`;
 
+/** Merchants are made as the operator CLI makes them: sign-up requests would spend the small per-IP budget under test. */
 describe('several API processes with REDIS_URL', () => {
   let available = false;
   let first: TestServer;
@@ -40,7 +41,7 @@ describe('several API processes with REDIS_URL', () => {
 
   test('a subscriber on one process sees a balance change committed through another', async () => {
     if (!available) return;
-    const merchant = await first.signUp();
+    const merchant = await first.createMerchant();
     const client = second.subscribe({ apiKey: merchant.apiKey });
     const { ready, done } = collect(client, SUBSCRIPTION, 1, 5000);
     await ready;
@@ -53,7 +54,7 @@ describe('several API processes with REDIS_URL', () => {
 
   test('regenerating a key through one process closes the sockets of the old key on another at once (4403)', async () => {
     if (!available) return;
-    const merchant = await first.signUp();
+    const merchant = await first.createMerchant();
     const socket = second.socket({ apiKey: merchant.apiKey });
     await collect(socket.client, SUBSCRIPTION, 1, 5000).ready;
     const regenerated = await first.request('POST', '/api/v1/business/regenerate-api-key', { headers: { 'x-api-key': merchant.apiKey } });
@@ -64,7 +65,7 @@ describe('several API processes with REDIS_URL', () => {
 
   test('rate-limit counters are shared between processes', async () => {
     if (!available) return;
-    const merchant = await first.signUp();
+    const merchant = await first.createMerchant();
     const headers = { 'x-api-key': merchant.apiKey };
     const statuses: number[] = [];
     for (const server of [first, second, first, second, first, second]) {
@@ -75,7 +76,7 @@ describe('several API processes with REDIS_URL', () => {
 
   test('operations over a socket on one process spend the budget HTTP requests spent on the other', async () => {
     if (!available) return;
-    const merchant = await first.signUp();
+    const merchant = await first.createMerchant();
     const headers = { 'x-api-key': merchant.apiKey };
     const socket = second.socket({ apiKey: merchant.apiKey });
     await socket.connected; // 1

@@ -36,6 +36,8 @@ export interface TestServer {
    * `confirmSignUp`. Returns the new OWNER's token and the business's test credentials.
    */
   signUp(overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>): Promise<TestMerchant>;
+  /** A merchant made as `tessera business create` makes one, without HTTP requests (no rate-limit budget spent). */
+  createMerchant(): Promise<TestMerchant>;
   /** The sandbox mailbox's messages to `email`, newest first. */
   mailTo(email: string): Promise<SandboxMessage[]>;
   /**
@@ -220,6 +222,13 @@ export async function startTestServer(
     },
     mailTo: (email) => runtime.dataSource.query(
       'SELECT subject, text FROM sandbox_mail WHERE recipient = lower($1) ORDER BY created_at DESC, id DESC', [email.trim()]),
+    createMerchant: async () => {
+      const email = `operator-${crypto.randomBytes(4).toString('hex')}@example.com`;
+      const password = 'correct horse battery';
+      const { user, business, credentials, token } = await runtime.core.identity.createBusinessWithOwnerAccount(
+        runtime.core.anonymousContext(), { name: 'Operator Co', email, password });
+      return { userId: user.id, businessId: business.id, token, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, email, password };
+    },
     addTeamMember: async (owner, member, role) => {
       const invited = await server.graphql('mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id } }',
         { input: { email: member.email, role } }, { authorization: `Bearer ${owner.token}`, 'x-service-business-id': owner.businessId });
