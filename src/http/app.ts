@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { FastifyInstance } from 'fastify';
+import Fastify, { FastifyInstance, RouteOptions } from 'fastify';
 import { DestinationStream } from 'pino';
 import { GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
@@ -33,6 +33,8 @@ export const loggedUrl = (url: string) => url.replace(HOSTED_TOKEN, '$1/[redacte
 export interface BuildOptions {
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** Sees every route as it is registered (the fuzz test enumerates them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 
@@ -63,6 +65,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
     },
     return503OnClosing: false,
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
 
