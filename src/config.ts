@@ -31,6 +31,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  /** Root mutation fields (aliases included) one GraphQL request may run. */
+  graphqlMaxMutationFields: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   bodyLimitBytes: number;
@@ -216,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production'),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 10),
     graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
+    graphqlMaxMutationFields: int(env, 'GRAPHQL_MAX_MUTATION_FIELDS', 10),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600),
     rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576),

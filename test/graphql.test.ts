@@ -104,7 +104,7 @@ describe('Query limits', () => {
 
   beforeAll(async () => {
     shallow = await startTestServer({ graphqlMaxDepth: 3 });
-    cheap = await startTestServer({ graphqlMaxCost: 50 });
+    cheap = await startTestServer({ graphqlMaxCost: 150 });
     merchant = await shallow.signUp();
     cheapMerchant = await cheap.signUp();
   });
@@ -159,8 +159,8 @@ describe('Query limits', () => {
       expect(response.status).toBe(400);
       expect(response.body.data).toBeUndefined();
       expect(response.body.errors?.[0]).toEqual(expect.objectContaining({
-        message: expect.stringMatching(/exceeds the maximum of 50/),
-        extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY', maxCost: 50 }),
+        message: expect.stringMatching(/exceeds the maximum of 150/),
+        extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY', maxCost: 150 }),
       }));
       expect(spy).not.toHaveBeenCalled();
     } finally {

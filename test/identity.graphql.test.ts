@@ -470,6 +470,24 @@ describe('Dashboard identity over GraphQL', () => {
       const stillWorks = await server.request('GET', CONFIG, { headers: { 'x-api-key': createLiveCredentials.apiKey } });
       expect(stillWorks.status).toBe(200);
     });
+
+    test('concurrent createLiveCredentials calls issue one set; every other call answers CONFLICT, never an internal error (found by fuzzing)', async () => {
+      const business = await server.signUp();
+      // Every call passes the "none yet" check before any of them inserts: the race the unique index settles.
+      const identity = server.runtime.core.identity as unknown as { issueCredentials: (...args: unknown[]) => Promise<unknown> };
+      const issue = identity.issueCredentials.bind(identity);
+      const spy = jest.spyOn(identity, 'issueCredentials').mockImplementation(async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return issue(...args);
+      });
+      try {
+        const responses = await Promise.all(Array.from({ length: 3 }, () => gql(CREATE_LIVE, {}, bearer(business.token))));
+        const codes = responses.map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+        expect(codes).toEqual(['CONFLICT', 'CONFLICT', 'OK']);
+      } finally {
+        spy.mockRestore();
+      }
+    });
   });
 
   describe('API credentials act for their business and mode only; people decisions stay with dashboard users', () => {

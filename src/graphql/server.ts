@@ -1,28 +1,16 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
-import { FastifyInstance, FastifyRequest } from 'fastify';
+import { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
 import { markNotStored, storesStatus } from '../http/idempotency';
 import { bearerOf, originOf } from '../http/request-context';
-import { assertAffordable, limitRules } from './limits';
+import { limitRules, operationLimitsOf, operationLimitsPlugin } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
-import { INTERNAL_SERVER_ERROR, formatGraphQLError } from './shared/errors';
+import { INTERNAL_SERVER_ERROR, graphQLErrorFormatter, logUnexpectedErrors } from './shared/errors';
 import { registerGraphQLSocket } from './socket';
 
 export const GRAPHQL_PATH = '/graphql';
-
-function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin<GraphQLContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document }) {
-          assertAffordable(schema, maxCost, document, request.variables ?? {}, request.operationName ?? undefined);
-        },
-      };
-    },
-  };
-}
 
 /** Apollo hands plugins a shallow copy of the context, which keeps this (own, enumerable) property. */
 const FASTIFY_REQUEST = Symbol('fastifyRequest');
@@ -50,11 +38,35 @@ function notStoredPlugin(): ApolloServerPlugin<GraphQLContext> {
 }
 
 /**
+ * Logs every unexpected failure (the client only sees INTERNAL_SERVER_ERROR) at error level, on
+ * the Fastify request's logger, which carries the request id.
+ */
+function unexpectedErrorLogPlugin(fallback: FastifyBaseLogger): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ contextValue, errors, operationName, request }) {
+          const log = (contextValue as WithFastifyRequest)[FASTIFY_REQUEST]?.log ?? fallback;
+          logUnexpectedErrors(log, errors, operationName ?? request.operationName ?? null);
+        },
+      };
+    },
+  };
+}
+
+/** Apollo's own messages (a failing plugin, an unexpected failure outside execution) go to the server's log. */
+const apolloLogger = (log: FastifyBaseLogger) => {
+  const line = (level: 'debug' | 'info' | 'warn' | 'error') => (message?: unknown) =>
+    (message instanceof Error ? log[level]({ err: message }, 'apollo') : log[level](String(message)));
+  return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+};
+
+/**
  * Apollo Server on Fastify for queries and mutations at /graphql, and graphql-ws on the same
  * server and path (src/graphql/socket.ts), both held to the same limits.
  */
 export async function registerGraphQL(app: FastifyInstance, core: Core, schema: GraphQLSchema) {
-  const { config } = core;
+  const limits = operationLimitsOf(core.config);
   const socket = registerGraphQLSocket(app, core, schema, GRAPHQL_PATH);
 
   const apollo = new ApolloServer<GraphQLContext>({
@@ -63,12 +75,18 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
     introspection: true,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
-    validationRules: limitRules(config),
-    formatError: formatGraphQLError,
+    hideSchemaDetailsFromClientErrors: limits.hideSuggestions,
+    // Besides refusing fragment bombs, this makes Apollo run `validationRules` in a second pass,
+    // only once graphql's specified rules have passed: Tessera's rules never see a fragment cycle.
+    maxRecursiveSelections: true,
+    validationRules: limitRules(limits),
+    formatError: graphQLErrorFormatter(limits),
+    logger: apolloLogger(app.log),
     plugins: [
       fastifyApolloDrainPlugin(app),
-      costLimitPlugin(schema, config.graphqlMaxCost),
+      operationLimitsPlugin(schema, limits),
       notStoredPlugin(),
+      unexpectedErrorLogPlugin(app.log),
       {
         async serverWillStart() {
           return {

@@ -4,7 +4,7 @@ import { Duplex } from 'node:stream';
 import { FastifyInstance } from 'fastify';
 import {
   DocumentNode, ExecutionArgs, ExecutionResult, FormattedExecutionResult, GraphQLError, GraphQLFormattedError, GraphQLSchema,
-  OperationTypeNode, execute, getOperationAST, parse, specifiedRules, validate,
+  OperationTypeNode, execute, getOperationAST, parse,
 } from 'graphql';
 import { Context, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -18,9 +18,9 @@ import { idempotencyScopeOf, storesStatus } from '../http/idempotency';
 import { budgetOwnerOf } from '../http/rate-limit';
 import { CallerCredentials, bearerOf, resolveCaller } from '../http/request-context';
 import { clientAddressOf, trustFunctionOf } from '../http/client-address';
-import { assertAffordable, limitRules } from './limits';
+import { operationLimitsOf, operationRefusal, validateOperation } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
-import { INTERNAL_SERVER_ERROR, formatGraphQLError } from './shared/errors';
+import { INTERNAL_SERVER_ERROR, graphQLErrorFormatter, logUnexpectedErrors } from './shared/errors';
 import { subscribeSharingReads } from './shared/publication';
 
 /** Close codes: graphql-ws's own 4403 Forbidden, and 4429 for too many (the WebSocket twin of HTTP 429). */
@@ -89,11 +89,13 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
 const asGraphQLError = (error: unknown) =>
   (error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error as Error }));
 
+type Formatter = ReturnType<typeof graphQLErrorFormatter>;
+
 /** The one GraphQL error mapper (as over HTTP); errors already formatted (a replayed response) pass through. */
-const formatError = (error: GraphQLError | GraphQLFormattedError): GraphQLFormattedError =>
-  (error instanceof GraphQLError ? formatGraphQLError(error.toJSON(), error) : error);
-const formatResult = (result: ExecutionResult | FormattedExecutionResult): FormattedExecutionResult =>
-  (result.errors ? { ...result, errors: result.errors.map(formatError) } : (result as FormattedExecutionResult));
+const formatError = (format: Formatter) => (error: GraphQLError | GraphQLFormattedError): GraphQLFormattedError =>
+  (error instanceof GraphQLError ? format(error.toJSON(), error) : error);
+const formatResult = (format: Formatter) => (result: ExecutionResult | FormattedExecutionResult): FormattedExecutionResult =>
+  (result.errors ? { ...result, errors: result.errors.map(formatError(format)) } : (result as FormattedExecutionResult));
 
 /** Who holds which sockets and subscriptions in this process, for the caps and for revocations. */
 class SocketRegistry {
@@ -180,7 +182,8 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
   const { config } = core;
   const registry = new SocketRegistry();
   const operations = new WeakMap<object, SocketOperation>();
-  const rules = [...specifiedRules, ...limitRules(config)];
+  const limits = operationLimitsOf(config);
+  const format = graphQLErrorFormatter(limits);
   const wsServer = new WebSocketServer({ noServer: true, maxPayload: config.bodyLimitBytes });
 
   const close = (socket: WebSocket, code: number, reason: string) => {
@@ -301,13 +304,10 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       } catch (error) {
         return [withCode(asGraphQLError(error), 'GRAPHQL_PARSE_FAILED')];
       }
-      const invalid = validate(schema, document, rules);
+      const invalid = validateOperation(schema, document, limits);
       if (invalid.length > 0) return invalid.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
-      try {
-        assertAffordable(schema, config.graphqlMaxCost, document, payload.variables ?? {}, payload.operationName ?? undefined);
-      } catch (error) {
-        return [asGraphQLError(error)];
-      }
+      const refusal = operationRefusal(schema, limits, document, payload.variables, payload.operationName);
+      if (refusal) return [refusal];
       const operation = getOperationAST(document, payload.operationName);
       if (!operation) return [withCode(new GraphQLError('Unable to identify the operation to run'), 'GRAPHQL_VALIDATION_FAILED')];
 
@@ -349,9 +349,19 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
     // A stored (replayed) result carries formatted errors; onNext passes those through as they are.
     execute: (args: ExecutionArgs) => executeOnce(args) as Promise<ExecutionResult>,
     subscribe: (args: ExecutionArgs) => subscribeSharingReads(core, args),
-    onNext: (_context, _id, _payload, _args, result) => formatResult(result as ExecutionResult),
-    onError: (_context, _id, _payload, errors) => errors.map(formatError),
+    onNext: (_context, _id, _payload, args, result) => {
+      logUnexpected(args, result as ExecutionResult);
+      return formatResult(format)(result as ExecutionResult);
+    },
+    onError: (_context, _id, _payload, errors) => errors.map(formatError(format)),
   }, wsServer);
+
+  /** Unexpected failures are logged as over HTTP (formatted errors, already logged, are skipped). */
+  function logUnexpected(args: ExecutionArgs, result: ExecutionResult | FormattedExecutionResult) {
+    if (!result.errors) return;
+    const log = app.log.child({ reqId: (args.contextValue as GraphQLContext).origin.requestId });
+    logUnexpectedErrors(log, result.errors, args.operationName ?? null);
+  }
 
   /**
    * `Idempotency-Key` for socket operations: the key travels in `extensions.idempotencyKey`, and is
@@ -380,7 +390,9 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
     }
     // The operation's transactions enter the claim, as an HTTP request's do (a crash never repeats an effect).
     const claimed: GraphQLContext = { ...context, ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId)) ?? null };
-    const result = formatResult(await execute({ ...args, contextValue: claimed }));
+    const executed = await execute({ ...args, contextValue: claimed });
+    logUnexpected(args, executed);
+    const result = formatResult(format)(executed);
     const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
       || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
     if (result.errors?.some(notStored)) {

@@ -1,13 +1,17 @@
 import crypto from 'node:crypto';
-import Fastify, { FastifyInstance } from 'fastify';
+import Fastify, { FastifyInstance, RouteOptions } from 'fastify';
+import { DestinationStream } from 'pino';
 import { GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
 import { ErrorCode } from '../domain/shared/errors';
-import { registerGraphQL } from '../graphql/server';
+import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
 import { registerRestRoutes } from '../rest/routes';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
+import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './framework-errors';
 import { registerIdempotency } from './idempotency';
+import { registerInputChecks, registerJsonParser } from './input';
+import { errorForLog } from './logging';
 import { registerMetrics } from './metrics';
 import { registerRateLimit } from './rate-limit';
 import { registerRequestContext } from './request-context';
@@ -26,25 +30,16 @@ const REDACT = [
 const HOSTED_TOKEN = /^(\/(?:checkout(?:\/3ds)?|pay))\/[^/?#]+/;
 export const loggedUrl = (url: string) => url.replace(HOSTED_TOKEN, '$1/[redacted]');
 
-/**
- * `Content-Type: application/json` with an empty body is a request without a body, as if no
- * Content-Type had been sent: a POST that takes no body succeeds, and one that needs a body answers
- * the usual VALIDATION_ERROR naming the missing fields. Anything else goes to Fastify's own parser
- * (with its prototype-poisoning protection).
- */
-function acceptEmptyJsonBodies(app: FastifyInstance) {
-  const { onProtoPoisoning, onConstructorPoisoning } = app.initialConfig;
-  const parseJson = app.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body.length === 0) return done(null, undefined);
-    return parseJson(request, body as string, done);
-  });
+export interface BuildOptions {
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
+  /** Sees every route as it is registered (the fuzz test enumerates them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 
 /** One HTTP server: GraphQL (HTTP + WebSocket), the REST layer, health and metrics. */
-export async function buildApp(core: Core, schema: GraphQLSchema): Promise<FastifyInstance> {
+export async function buildApp(core: Core, schema: GraphQLSchema, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = core;
   const app = Fastify({
     logger: {
@@ -52,8 +47,13 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
         req: (request) => ({ method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+        err: (error) => errorForLog(error) as { type: string; message: string; stack: string },
       },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
     bodyLimit: config.bodyLimitBytes,
     // request.ip (rate limits, fraud rules, logs, the domain's ctx.clientIp) is X-Forwarded-For's
     // client only behind proxies the operator trusts; otherwise a header anyone can send.
@@ -65,8 +65,9 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
     },
     return503OnClosing: false,
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.removeContentTypeParser('text/plain');
-  acceptEmptyJsonBodies(app);
+  registerJsonParser(app);
 
   // While shutting down, requests that still arrive on open connections get a 503 in the envelope.
   let closing = false;
@@ -85,6 +86,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema): Promise<Fasti
   registerUnmatchedHandler(app);
 
   registerMetrics(app, core.pubSub.listeners);
+  registerInputChecks(app, [GRAPHQL_PATH]);
   registerRequestContext(app, core);
   await registerRateLimit(app, config);
   registerIdempotency(app, core);

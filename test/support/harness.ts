@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { Config, loadConfig } from '../../src/config';
 import { buildTesseraSchema } from '../../src/graphql/schema';
 import { RequestContext } from '../../src/domain/shared/context';
-import { buildApp } from '../../src/http/app';
+import { BuildOptions, buildApp } from '../../src/http/app';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
 import { SubscriptionListeners } from '../../src/domain/events/pubsub';
@@ -126,17 +126,19 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config> = {})
 
 /**
  * Starts the whole server on a random port over a fresh, migrated database. `configure` may add
- * test-only routes before the server listens (e.g. one that throws, to test the 500 envelope).
+ * test-only routes before the server listens (e.g. one that throws, to test the 500 envelope);
+ * `build.logStream` receives the log lines (with a `logLevel` other than silent).
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
   configure?: (app: FastifyInstance) => void,
+  build: BuildOptions = {},
 ): Promise<TestServer> {
   const ownsDatabase = !overrides.databaseUrl;
   const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
   const runtime = await openRuntime(testConfig(databaseUrl, overrides));
   const schema = await buildTesseraSchema(runtime.core.pubSub);
-  const app = await buildApp(runtime.core, schema);
+  const app = await buildApp(runtime.core, schema, build);
   configure?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

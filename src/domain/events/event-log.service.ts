@@ -4,7 +4,7 @@ import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { ALL_ROLES, RequestContext } from '../shared/context';
 import { notFound } from '../shared/errors';
 import { MAX_PAGE_SIZE, Page, PageRequest, keysetPage } from '../shared/pagination';
-import { isUuid, parseInput } from '../shared/validation';
+import { dateTimeSchema, isUuid, parseInput } from '../shared/validation';
 import { DomainEvent } from './event.entity';
 
 export interface EventFilters {
@@ -15,8 +15,8 @@ export interface EventFilters {
 
 const filtersSchema = z.object({
   type: z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/, 'must be an event type such as wallet.funded').nullish(),
-  from: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).nullish(),
-  to: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).nullish(),
+  from: dateTimeSchema.nullish(),
+  to: dateTimeSchema.nullish(),
 });
 
 const offsetSchema = z.object({

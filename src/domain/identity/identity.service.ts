@@ -435,13 +435,14 @@ export class IdentityService {
   /** Issues the business's first live credential (OWNER, signed in to the dashboard). Shown once. */
   async createLiveCredentials(ctx: RequestContext): Promise<IssuedCredentials> {
     ctx.requireDashboardRole(Role.OWNER);
+    const alreadyIssued = () => new DomainError(ErrorCode.CONFLICT, 'Live credentials already exist; regenerate the key instead');
     return inTransaction(ctx, async (tx) => {
       const existing = await tx.repo(ApiCredential).findOne({ where: { businessId: tx.requireBusiness(), livemode: true } });
-      if (existing) throw new DomainError(ErrorCode.CONFLICT, 'Live credentials already exist; regenerate the key instead');
+      if (existing) throw alreadyIssued();
       const credentials = await this.issueCredentials(tx, tx.requireBusiness(), Mode.LIVE);
       await this.onModeEnabled(tx.forBusiness(tx.requireBusiness(), Mode.LIVE));
       return credentials;
-    });
+    }).catch(conflictOnUniqueViolation(alreadyIssued));
   }
 
   /** New key for the credential of `mode`; the old key (and tokens made from it) stop working at once. */

@@ -15,7 +15,7 @@ import { DomainError, ErrorCode, notFound, validationError } from '../shared/err
 import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage, pageParams } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
+import { amountSchema, currencySchema, dateTimeSchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
 import { CardDetails, cardSchema } from './card';
 import { UNDISPUTED, disputeTransition } from './dispute.states';
@@ -120,8 +120,8 @@ const listSchema = z.object({
   status: enumFilter(PaymentStatus).optional(),
   email: emailSchema.optional(),
   customerId: z.string().refine(isUuid, 'must be a customer id').optional(),
-  from: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).optional(),
-  to: z.coerce.date({ error: 'must be an ISO 8601 date-time' }).optional(),
+  from: dateTimeSchema.optional(),
+  to: dateTimeSchema.optional(),
 });
 
 const disputeListSchema = z.object({

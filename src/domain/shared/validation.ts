@@ -118,3 +118,83 @@ export const amountSchema = decimalAmount('a positive decimal amount such as 25.
 export const currencySchema = z.string({ error: required('a currency code such as usd') }).min(3, 'must be a currency code such as usd').max(8, 'must be a currency code such as usd');
 export const metadataSchema = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' })
   .refine((value) => JSON.stringify(value).length <= 8192, 'must be at most 8 KB of JSON').nullish();
+
+/** Objects and arrays nest at most this deep in any request (JSON bodies, GraphQL variables). */
+export const MAX_INPUT_DEPTH = 32;
+
+const NUL = /\u0000/;
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const NUL_MESSAGE = 'must not contain NUL (U+0000) characters';
+export const SURROGATE_MESSAGE = 'must not contain unpaired UTF-16 surrogates (invalid Unicode)';
+const UNSAFE_KEY_MESSAGE = 'must not have keys containing NUL (U+0000) characters or unpaired surrogates';
+
+/** What is wrong with a piece of text that no column, JSON document or log line can hold, if anything. */
+export function unsafeTextMessages(text: string): string[] {
+  const messages: string[] = [];
+  if (NUL.test(text)) messages.push(NUL_MESSAGE);
+  if (UNPAIRED_SURROGATE.test(text)) messages.push(SURROGATE_MESSAGE);
+  return messages;
+}
+
+/**
+ * Every string of an incoming value (object keys included) that PostgreSQL cannot store: a NUL
+ * character (text and jsonb refuse it) or an unpaired surrogate (not Unicode; jsonb refuses its
+ * escape), and any nesting deeper than MAX_INPUT_DEPTH, as per-field errors named by their path
+ * below `path` (`items.0.description`; `_` for the value itself). Iterative, so no input is too
+ * deep to be judged. Empty when the value is clean.
+ */
+export function unsafeInputErrors(value: unknown, path: string): FieldErrors {
+  const errors: FieldErrors = {};
+  const report = (at: string, messages: string[]) => {
+    if (messages.length > 0) (errors[at || '_'] ??= []).push(...messages.filter((message) => !errors[at || '_']?.includes(message)));
+  };
+  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value, path, depth: 0 }];
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if (typeof item.value === 'string') {
+      report(item.path, unsafeTextMessages(item.value));
+      continue;
+    }
+    if (typeof item.value !== 'object' || item.value === null || item.value instanceof Date) continue;
+    if (item.depth >= MAX_INPUT_DEPTH) {
+      report(item.path, [`is nested too deeply (at most ${MAX_INPUT_DEPTH} levels of objects and arrays)`]);
+      continue;
+    }
+    for (const [key, child] of Object.entries(item.value)) {
+      const childPath = item.path ? `${item.path}.${key}` : key;
+      if (unsafeTextMessages(key).length > 0) {
+        report(item.path, [UNSAFE_KEY_MESSAGE]);
+        continue;
+      }
+      pending.push({ value: child, path: childPath, depth: item.depth + 1 });
+    }
+  }
+  return errors;
+}
+
+/** The first and last instants a date filter may name: four-digit years, which PostgreSQL and every client can hold. */
+export const EARLIEST_DATE = new Date('0001-01-01T00:00:00.000Z');
+export const LATEST_DATE = new Date('9999-12-31T23:59:59.999Z');
+const DATE_MESSAGE = 'must be an ISO 8601 date-time';
+const DATE_RANGE_MESSAGE = 'must be a date-time between 0001-01-01 and 9999-12-31';
+
+/**
+ * A date-time input (a filter's `from`/`to`): an ISO 8601 string (REST) or a Date (GraphQL's
+ * DateTimeISO scalar), within the years 0001 to 9999. `new Date` alone accepts years such as
+ * 99999 or -271821 that PostgreSQL cannot store.
+ */
+export const dateTimeSchema = z
+  .union([z.string(), z.date()], { error: DATE_MESSAGE })
+  .transform((value, context) => {
+    const date = typeof value === 'string' ? new Date(value.trim()) : value;
+    if (Number.isNaN(date.getTime())) {
+      context.addIssue({ code: 'custom', message: DATE_MESSAGE });
+      return z.NEVER;
+    }
+    if (date < EARLIEST_DATE || date > LATEST_DATE) {
+      context.addIssue({ code: 'custom', message: DATE_RANGE_MESSAGE });
+      return z.NEVER;
+    }
+    return date;
+  });

@@ -1,3 +1,4 @@
+import { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
 
@@ -11,31 +12,68 @@ const graphqlCodeOf = (code: ErrorCode): string => {
 };
 
 /**
- * The one GraphQL error mapper. Domain errors keep their message, code and per-field errors;
- * anything unexpected becomes INTERNAL_SERVER_ERROR with a generic message and no stack.
+ * graphql's "Did you mean …?" hints name fields, types and enum values the client did not ask
+ * for: with introspection off they would reveal the schema one guess at a time.
  */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = error instanceof GraphQLError ? error.originalError ?? error : error;
-  if (original instanceof DomainError) {
-    return {
-      message: original.message,
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: {
-        code: graphqlCodeOf(original.code),
-        domainCode: original.code,
-        statusCode: original.statusCode,
-        ...(original.fieldErrors ? { errors: original.fieldErrors } : {}),
-      },
-    };
+export const withoutSuggestions = (message: string) => message.replace(/ ?Did you mean [^?]*\?/g, '');
+
+const originalOf = (error: unknown) => (error instanceof GraphQLError ? error.originalError ?? error : error);
+
+/**
+ * Whether an error is a failure of the server (a bug, a database outage) rather than the
+ * client's: not a domain error, not a GraphQL error with its own code (parse, validation, limits,
+ * variables) and not one GraphQL raised itself. These are logged, and the client only learns
+ * that something went wrong.
+ */
+export function isUnexpectedError(error: unknown): boolean {
+  const original = originalOf(error);
+  if (original instanceof DomainError) return false;
+  const code = error instanceof GraphQLError ? error.extensions?.code : undefined;
+  if (typeof code === 'string' && code !== INTERNAL_SERVER_ERROR) return false;
+  return !(original instanceof GraphQLError && !original.originalError);
+}
+
+/**
+ * Logs each unexpected error of an operation at error level, with the operation's name and the
+ * field's path; `log` carries the request id (a Fastify request's logger, or a child with it).
+ */
+export function logUnexpectedErrors(log: FastifyBaseLogger, errors: readonly (GraphQLError | GraphQLFormattedError)[], operationName: string | null) {
+  for (const error of errors) {
+    if (!(error instanceof GraphQLError) || !isUnexpectedError(error)) continue;
+    log.error({ err: error.originalError ?? error, operationName, path: error.path?.join('.') }, 'unexpected GraphQL error');
   }
-  const code = formatted.extensions?.code;
-  if (typeof code === 'string' && code !== INTERNAL_SERVER_ERROR) {
-    const { stacktrace: _stacktrace, http: _http, ...extensions } = formatted.extensions ?? {};
-    return { ...formatted, extensions };
-  }
-  if (original instanceof GraphQLError && !original.originalError) {
-    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
-  }
-  return { message: 'An unexpected error occurred', path: formatted.path, extensions: { code: INTERNAL_SERVER_ERROR } };
+}
+
+/**
+ * The one GraphQL error mapper. Domain errors keep their message, code and per-field errors;
+ * anything unexpected becomes INTERNAL_SERVER_ERROR with a generic message and no stack. With
+ * `hideSuggestions`, no message carries graphql's "Did you mean …?" hints.
+ */
+export function graphQLErrorFormatter({ hideSuggestions }: { hideSuggestions: boolean }) {
+  const message = (text: string) => (hideSuggestions ? withoutSuggestions(text) : text);
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = originalOf(error);
+    if (original instanceof DomainError) {
+      return {
+        message: original.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: {
+          code: graphqlCodeOf(original.code),
+          domainCode: original.code,
+          statusCode: original.statusCode,
+          ...(original.fieldErrors ? { errors: original.fieldErrors } : {}),
+        },
+      };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && code !== INTERNAL_SERVER_ERROR) {
+      const { stacktrace: _stacktrace, http: _http, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, message: message(formatted.message), extensions };
+    }
+    if (original instanceof GraphQLError && !original.originalError) {
+      return { message: message(formatted.message), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
+    }
+    return { message: 'An unexpected error occurred', path: formatted.path, extensions: { code: INTERNAL_SERVER_ERROR } };
+  };
 }

@@ -19,11 +19,14 @@ const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
   403: ErrorCode.FORBIDDEN,
   404: ErrorCode.NOT_FOUND,
   405: ErrorCode.METHOD_NOT_ALLOWED,
+  408: ErrorCode.REQUEST_TIMEOUT,
   409: ErrorCode.CONFLICT,
   413: ErrorCode.PAYLOAD_TOO_LARGE,
+  414: ErrorCode.URI_TOO_LONG,
   415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
   422: ErrorCode.UNPROCESSABLE,
   429: ErrorCode.RATE_LIMITED,
+  431: ErrorCode.HEADERS_TOO_LARGE,
 };
 
 /** Route-schema (Ajv) failures as the per-field `errors` map: `/amount` → `amount`, missing → its name. */

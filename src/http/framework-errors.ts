@@ -1,0 +1,53 @@
+import http from 'node:http';
+import { Duplex } from 'node:stream';
+import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '../domain/shared/errors';
+import { errorEnvelope } from '../rest/shared/envelope';
+
+/** Longest path parameter (ids, hosted-page tokens) the router matches; longer is 414. */
+export const MAX_PARAM_LENGTH = 100;
+
+/**
+ * Fastify's `frameworkErrors`: failures of the router before any route runs (a path parameter
+ * over MAX_PARAM_LENGTH, percent-encoding that does not decode), in the error envelope like every
+ * other failure.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(414).send(errorEnvelope(ErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.status(400).send(errorEnvelope(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
+  }
+  request.log.error({ err: error }, 'router error');
+  return reply.status(500).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+}
+
+function clientFailure(error: NodeJS.ErrnoException): [number, ErrorCode, string] {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, ErrorCode.HEADERS_TOO_LARGE, 'The request line and headers are too large'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, ErrorCode.REQUEST_TIMEOUT, 'The request did not arrive in time'];
+    default:
+      return [400, ErrorCode.BAD_REQUEST, 'Malformed HTTP request'];
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler` (Node's `clientError`): requests Node's HTTP parser refuses
+ * before Fastify sees them (oversized headers, a malformed request line or header, a request
+ * that never finishes arriving) get the status Node would send, with the error envelope as body.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = clientFailure(error);
+  this.log.debug({ err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(errorEnvelope(code, message));
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
