@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import Fastify from 'fastify';
 import { registerAliases } from '../src/rest/shared/aliases';
