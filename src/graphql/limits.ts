@@ -6,7 +6,7 @@ import {
 } from 'graphql';
 import { ComplexityEstimator, fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { Config } from '../config';
-import { unsafeInputErrors } from '../domain/shared/validation';
+import { unsafeInputErrors } from '../wire/validation';
 import { withoutSuggestions } from './shared/errors';
 
 /**

@@ -4,6 +4,7 @@ import { FastifyInstance, FastifyReply } from 'fastify';
 import { CheckoutOutcome } from '../domain/checkout/checkout.service';
 import { Core } from '../domain/core';
 import { originOf } from '../http/request-context';
+import { statusOf } from '../http/status';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { checkoutForm, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
 
@@ -74,7 +75,7 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       if (error instanceof DomainError && error.code === ErrorCode.NOT_FOUND) {
         return send(reply, 404, messagePage('Not found', 'This payment page does not exist. Check the link you were given.', nonce), nonce);
       }
-      const status = (error as { statusCode?: number }).statusCode;
+      const status = error instanceof DomainError ? statusOf(error) : (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return send(reply, status, messagePage('Request refused', 'The request could not be processed.', nonce), nonce);
       }

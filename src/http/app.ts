@@ -6,7 +6,7 @@ import { Core } from '../domain/core';
 import { ErrorCode } from '../domain/shared/errors';
 import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
-import { registerRestRoutes } from '../rest/routes';
+import { registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './framework-errors';
 import { registerIdempotency } from './idempotency';
@@ -35,6 +35,8 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** Sees every route as it is registered (the fuzz test enumerates them). */
   onRoute?: (route: RouteOptions) => void;
+  /** Told of every REST answer that does not match the OpenAPI document (the test suite fails on it). */
+  onResponseMismatch?: (problem: string) => void;
 }
 
 
@@ -101,7 +103,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
     }
   });
 
-  registerRestRoutes(app, core);
+  await registerRestSurface(app, core, { onResponseMismatch: options.onResponseMismatch });
   await hostedPageRoutes(app, core);
   await registerGraphQL(app, core, schema);
   return app;

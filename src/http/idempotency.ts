@@ -52,7 +52,7 @@ export function registerIdempotency(app: FastifyInstance, core: Core) {
   app.decorateRequest('idempotencyRecordId', null);
   app.decorateRequest('idempotencyNotStored', false);
 
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preValidation', async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || typeof key !== 'string') return;
     const outcome = await core.idempotency.begin(core.dataSource, {

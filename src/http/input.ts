@@ -1,6 +1,6 @@
 import { FastifyInstance } from 'fastify';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../domain/shared/errors';
-import { MAX_INPUT_DEPTH, unsafeInputErrors } from '../domain/shared/validation';
+import { MAX_INPUT_DEPTH, unsafeInputErrors } from '../wire/validation';
 
 /** Whether objects and arrays nest deeper than `max` anywhere in a parsed JSON value (iterative). */
 function nestedDeeperThan(value: unknown, max: number): boolean {

@@ -64,7 +64,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
   });
-  app.addHook('preHandler', app.rateLimit());
+  app.addHook('preValidation', app.rateLimit());
   // Without options, createRateLimit uses the very store (and counters) of the hook above; with
   // any option it would get a store of its own, and a socket could go around the budget.
   const limiter = app.createRateLimit();

@@ -77,7 +77,7 @@ export async function resolveCaller(core: Core, credentials: CallerCredentials, 
 export function registerRequestContext(app: FastifyInstance, core: Core) {
   app.decorateRequest('tesseraContext', null);
   app.decorateRequest('tesseraAuthError', null);
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preValidation', async (request) => {
     const caller = await resolveCaller(core, {
       apiKey: header(request, 'x-api-key'),
       authorization: header(request, 'authorization'),

@@ -1,4 +1,3 @@
-import { FastifyInstance } from 'fastify';
 import { Core } from '../domain/core';
 import { eventRoutes } from './events/events.routes';
 import { identityRoutes } from './identity/identity.routes';
@@ -14,9 +13,10 @@ import { paymentLinkRoutes } from './payment-links/payment-links.routes';
 import { invoiceRoutes } from './invoices/invoices.routes';
 import { recurringGiftRoutes } from './recurring-gifts/recurring-gifts.routes';
 import { registerAliases } from './shared/aliases';
+import type { RestApp } from './surface';
 
 /** Every REST route of the compatibility layer, by area, and the documented unprefixed aliases of some. */
-export function registerRestRoutes(app: FastifyInstance, core: Core) {
+export function registerRestRoutes(app: RestApp, core: Core) {
   registerAliases(app);
   identityRoutes(app, core);
   walletRoutes(app, core);

@@ -9,8 +9,8 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, FieldErrors, notFound } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
-import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, enumFilter, fieldErrorsOf, isUuid, metadataSchema, parseInput } from '../shared/validation';
+import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, PageRequest } from '../shared/pagination';
+import { amountSchema, currencySchema, emailSchema, enumFilter, fieldErrorsOf, isUuid, metadataSchema, parseInput, pageParams } from '../../wire/validation';
 import { CheckoutLockReason, CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
 import { descriptionSchema, optionalUrlSchema, requiredUrlSchema } from './inputs';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteUrlSchema, required } from '../shared/validation';
+import { absoluteUrlSchema, required } from '../../wire/validation';
 
 /** Input pieces shared by checkout sessions, payment links and invoices. */
 export const descriptionSchema = z.string({ error: 'must be a string' }).trim().max(500, 'must be at most 500 characters').nullish();

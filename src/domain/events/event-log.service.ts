@@ -4,7 +4,7 @@ import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { ALL_ROLES, RequestContext } from '../shared/context';
 import { notFound } from '../shared/errors';
 import { MAX_PAGE_SIZE, Page, PageRequest, keysetPage } from '../shared/pagination';
-import { dateTimeSchema, isUuid, parseInput } from '../shared/validation';
+import { dateTimeSchema, isUuid, parseInput } from '../../wire/validation';
 import { DomainEvent } from './event.entity';
 
 export interface EventFilters {

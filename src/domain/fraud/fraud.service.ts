@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { ChargeAttempt } from '../payments/payment.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { Page, PageRequest, keysetPage, newestFirst, pageParams } from '../shared/pagination';
+import { Page, PageRequest, keysetPage, newestFirst } from '../shared/pagination';
 import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
-import { decimalAmount, emailSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
+import { decimalAmount, emailSchema, enumFilter, isUuid, parseInput, required, pageParams } from '../../wire/validation';
 import { BusinessSettings } from '../identity/identity.entities';
 import { BlocklistEntry, BlocklistEntryType, FraudRule, FraudRuleType } from './fraud.entities';
 

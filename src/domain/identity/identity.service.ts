@@ -6,7 +6,7 @@ import { TokenClaims, TokenSigner } from './tokens';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, forbidden, notFound, unauthorized, validationError } from '../shared/errors';
 import { SecretBox, hashPassword, safeEqual, verifyPassword } from '../shared/crypto';
-import { absoluteUrlSchema, emailSchema, isUuid, parseInput, required } from '../shared/validation';
+import { absoluteUrlSchema, emailSchema, isUuid, parseInput, required } from '../../wire/validation';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
 import { assertMayGrant } from './team-invitation.service';
 import { AccessRevocation, TesseraPubSub, Topic } from '../events/pubsub';

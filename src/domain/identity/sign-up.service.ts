@@ -6,7 +6,7 @@ import { PendingSignUp } from './pending-sign-up.entity';
 import { RequestContext, inTransaction } from '../shared/context';
 import { hashPassword, randomToken, safeEqual, sha256Hex } from '../shared/crypto';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
-import { parseInput } from '../shared/validation';
+import { parseInput } from '../../wire/validation';
 import { MailMessage, Mailer } from '../../providers/mail/port';
 
 /** How long a sign-up waits for its code. */

@@ -4,7 +4,7 @@ import { Business, Membership, Role, User } from './identity.entities';
 import { TeamInvitation, TeamInvitationStatus } from './team-invitation.entity';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, unauthorized } from '../shared/errors';
-import { emailSchema, isUuid, parseInput } from '../shared/validation';
+import { emailSchema, isUuid, parseInput } from '../../wire/validation';
 
 /** An invitation can be accepted for 7 days; inviting the same email again renews it. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;

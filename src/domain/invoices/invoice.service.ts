@@ -7,8 +7,8 @@ import { Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { MAX_AMOUNT_MINOR, normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
-import { keysetPage, offsetPage, OffsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, enumFilter, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
+import { keysetPage, offsetPage, OffsetPage, Page, PageRequest } from '../shared/pagination';
+import { amountSchema, currencySchema, emailSchema, enumFilter, isUuid, metadataSchema, parseInput, required, pageParams } from '../../wire/validation';
 import { Invoice, InvoiceItem, InvoiceStatus } from './invoice.entity';
 
 /** An invoice's checkout session can be paid for this long after the invoice is sent. */

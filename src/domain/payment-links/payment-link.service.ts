@@ -7,8 +7,8 @@ import { Business, Mode } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
 import { normalizeCurrency, positiveMinor } from '../shared/money';
-import { keysetPage, offsetPage, OffsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
+import { keysetPage, offsetPage, OffsetPage, Page, PageRequest } from '../shared/pagination';
+import { amountSchema, currencySchema, isUuid, metadataSchema, parseInput, required, pageParams } from '../../wire/validation';
 import { PaymentLink } from './payment-link.entity';
 
 const createSchema = z.object({

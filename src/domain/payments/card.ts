@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evenWhenFieldsFail, required } from '../shared/validation';
+import { evenWhenFieldsFail, required } from '../../wire/validation';
 
 /** Card data as a payer types it. It never leaves the request: only the acquirer sees the number. */
 export interface CardDetails {

@@ -14,8 +14,8 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
-import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage, pageParams } from '../shared/pagination';
-import { amountSchema, currencySchema, dateTimeSchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required } from '../shared/validation';
+import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage } from '../shared/pagination';
+import { amountSchema, currencySchema, dateTimeSchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required, pageParams } from '../../wire/validation';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
 import { CardDetails, cardSchema } from './card';
 import { UNDISPUTED, disputeTransition } from './dispute.states';

@@ -12,8 +12,8 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { toMajor } from '../shared/money';
-import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, pageParams, PageRequest } from '../shared/pagination';
-import { enumFilter, isUuid, parseInput } from '../shared/validation';
+import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, PageRequest } from '../shared/pagination';
+import { enumFilter, isUuid, parseInput, pageParams } from '../../wire/validation';
 import { RecurringGift, RecurringGiftStatus } from './recurring-gift.entity';
 
 export const CHARGE_RECURRING_GIFT_TASK = 'charge_recurring_gift';

@@ -1,7 +1,7 @@
 /**
- * The one error taxonomy of the domain. REST maps a code to a status and the
- * error envelope (src/rest/shared/envelope.ts); GraphQL maps it to extensions.code
- * (src/graphql/shared/errors.ts).
+ * The one error taxonomy of the domain. The domain knows no HTTP: each face maps a code to its
+ * own answer (REST: src/http/status.ts and src/rest/shared/envelope.ts; GraphQL: extensions.code
+ * in src/graphql/shared/errors.ts).
  */
 export const ErrorCode = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
@@ -31,32 +31,6 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-export const httpStatusOf: Record<ErrorCode, number> = {
-  VALIDATION_ERROR: 400,
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  REQUEST_TIMEOUT: 408,
-  CONFLICT: 409,
-  IDEMPOTENCY_KEY_REUSED: 409,
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
-  IDEMPOTENCY_REQUEST_INTERRUPTED: 409,
-  INSUFFICIENT_FUNDS: 422,
-  CARD_DECLINED: 402,
-  SANCTIONS_MATCH: 403,
-  SANDBOX_ONLY: 403,
-  UNSUPPORTED_CURRENCY: 400,
-  UNPROCESSABLE: 422,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  URI_TOO_LONG: 414,
-  HEADERS_TOO_LARGE: 431,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -68,10 +42,6 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
-  }
-
-  get statusCode(): number {
-    return httpStatusOf[this.code];
   }
 }
 

@@ -2,15 +2,46 @@ import { createHash } from 'node:crypto';
 import { EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { RequestContext } from './context';
 import { validationError } from './errors';
-import { integerParam, isUuid } from './validation';
+import { isUuid } from './ids';
 
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * How a list is paged, whatever the face: by page number (REST's `page`/`limit`, `/v1`'s and
+ * payouts' `skip`/`take` map onto it) or by keyset cursor (GraphQL's `first`/`after`).
+ */
+export type PageQuery =
+  | { kind: 'offset'; page: number; limit: number }
+  | { kind: 'keyset'; first: number | null; after: string | null };
+
+/** The one list result: offset pages also count `total`; keyset pages do not (null). */
+export interface ListPage<T> {
+  items: T[];
+  total: number | null;
+  hasNextPage: boolean;
+  endCursor: string | null;
+  cursorOf: (item: T) => string;
+}
+
+/** The page of a query already ordered newest first (see `newestFirst`), paged as asked. */
+export async function paginate<T extends ObjectLiteral & { id: string; createdAt: Date }>(
+  query: SelectQueryBuilder<T>, alias: string, page: PageQuery, filters: unknown,
+): Promise<ListPage<T>> {
+  if (page.kind === 'keyset') return { ...await keysetPage(query, alias, page, filters), total: null };
+  const limit = pageSize(page.limit, 20, 'limit');
+  if (!Number.isSafeInteger(page.page) || page.page < 1) throw validationError({ page: ['must be an integer of at least 1'] });
+  const [items, total] = await query.skip((page.page - 1) * limit).take(limit).getManyAndCount();
+  const cursorOf = (item: T) => encodeCursor([item.createdAt.toISOString(), item.id], filters);
+  return { items, total, hasNextPage: page.page * limit < total, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
+}
+
+/** @deprecated Use PageQuery (kind 'keyset'). */
 export interface PageRequest {
   first?: number | null;
   after?: string | null;
 }
 
+/** @deprecated Use ListPage. */
 export interface Page<T> {
   items: T[];
   hasNextPage: boolean;
@@ -55,12 +86,7 @@ export function toPage<T>(rows: T[], limit: number, cursorOf: (item: T) => strin
   };
 }
 
-/** `page` (from 1) and `limit` (1 to 100) of REST lists. */
-export const pageParams = {
-  page: integerParam(Number.MAX_SAFE_INTEGER),
-  limit: integerParam(MAX_PAGE_SIZE),
-};
-
+/** @deprecated Use ListPage. */
 export interface OffsetPage<T> {
   items: T[];
   total: number;
@@ -75,7 +101,7 @@ export function newestFirst<T extends ObjectLiteral>(ctx: RequestContext, entity
     .orderBy(`${alias}.created_at`, 'DESC').addOrderBy(`${alias}.id`, 'DESC');
 }
 
-/** REST list page of a query already ordered newest first. */
+/** @deprecated Use paginate. */
 export async function offsetPage<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, page = 1, limit = 20): Promise<OffsetPage<T>> {
   const [items, total] = await query.skip((page - 1) * limit).take(limit).getManyAndCount();
   return { items, total, page, limit };

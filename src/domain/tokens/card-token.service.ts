@@ -4,7 +4,7 @@ import { cardSchema, CardDetails } from '../payments/card';
 import { RequestContext } from '../shared/context';
 import { randomToken } from '../shared/crypto';
 import { forbidden, validationError } from '../shared/errors';
-import { parseInput } from '../shared/validation';
+import { parseInput } from '../../wire/validation';
 import { CardToken } from './card-token.entity';
 
 /** How long a card token can be used after it was made. */

@@ -7,7 +7,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { notFound, validationError } from '../shared/errors';
 import { exponentOf, normalizeCurrency, toMajor, toMinor } from '../shared/money';
 import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
-import { decimalAmount, isUuid, parseInput, required } from '../shared/validation';
+import { decimalAmount, isUuid, parseInput, required } from '../../wire/validation';
 
 export type Wallet = LedgerAccount;
 

@@ -3,7 +3,7 @@ import { Role } from '../identity/identity.entities';
 import { requireTreasuryPartner } from '../identity/treasury-partner';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { SecretBox, randomToken } from '../shared/crypto';
-import { parseInput } from '../shared/validation';
+import { parseInput } from '../../wire/validation';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
 import { WebhookTargetPolicy } from './url-policy';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { BusinessSettings, Role } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { pageParams } from '../shared/pagination';
-import { absoluteUrlSchema, enumFilter, isUuid, parseInput, required } from '../shared/validation';
+
+import { absoluteUrlSchema, enumFilter, isUuid, parseInput, required, pageParams } from '../../wire/validation';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
 import { WebhookTargetPolicy } from './url-policy';

@@ -1,5 +1,5 @@
 import { RequestContext, WRITE_ROLES } from '../shared/context';
-import { parseInput } from '../shared/validation';
+import { parseInput } from '../../wire/validation';
 import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
 import { WebhookEndpointRegistry, endpointCreateSchema, endpointUpdateSchema } from './webhook-endpoint-registry';
 

@@ -12,7 +12,7 @@ import { deliveriesQuerySchema, deliveryFiltersSchema, findEndpoint } from './we
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { NonPublicAddressError, WebhookTargetPolicy, publicAddressLookup } from './url-policy';
 import { TesseraPubSub, Topic } from '../events/pubsub';
-import { isUuid, parseInput } from '../shared/validation';
+import { isUuid, parseInput } from '../../wire/validation';
 import { z } from 'zod';
 
 /** The job that makes one attempt of one delivery. */

@@ -1,6 +1,7 @@
 import { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
+import { statusOf } from '../../http/status';
 
 export const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
 
@@ -61,7 +62,7 @@ export function graphQLErrorFormatter({ hideSuggestions }: { hideSuggestions: bo
         extensions: {
           code: graphqlCodeOf(original.code),
           domainCode: original.code,
-          statusCode: original.statusCode,
+          statusCode: statusOf(original),
           ...(original.fieldErrors ? { errors: original.fieldErrors } : {}),
         },
       };

@@ -14,7 +14,7 @@ const configJson = (business: Business, settings: BusinessSettings) => ({
 
 /** Authentication and business configuration (interface document, Authentication). */
 export function identityRoutes(app: FastifyInstance, core: Core) {
-  app.post('/api/v1/business/auth/token', async (request) =>
+  app.post('/api/v1/business/auth/token', { config: { auth: 'public' } }, async (request) =>
     success(await core.identity.exchangeToken(core.anonymousContext(originOf(request)), request.body)));
 
   app.post('/api/v1/business/regenerate-api-key', async (request) => {

@@ -1,5 +1,6 @@
 import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ErrorCode, FieldErrors, httpStatusOf } from '../../domain/shared/errors';
+import { DomainError, ErrorCode, FieldErrors } from '../../domain/shared/errors';
+import { httpStatusOf, statusOf } from '../../http/status';
 
 export interface ErrorEnvelope {
   success: false;
@@ -75,6 +76,6 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
   }
-  if (domain.statusCode >= 500) request.log.error({ err: error }, 'server error');
-  return reply.status(domain.statusCode).send(errorEnvelope(domain.code, domain.message, domain.fieldErrors));
+  if (statusOf(domain) >= 500) request.log.error({ err: error }, 'server error');
+  return reply.status(statusOf(domain)).send(errorEnvelope(domain.code, domain.message, domain.fieldErrors));
 }

@@ -32,9 +32,9 @@ export const cardTokenJson = (token: CardToken) => ({
 
 /** Card tokenisation for the browser SDK, authenticated with the publishable key. */
 export function tokenRoutes(app: FastifyInstance, core: Core) {
-  app.options(TOKENS_PATH, { onSend: withCors }, async (_request, reply) => reply.status(204).send());
+  app.options(TOKENS_PATH, { onSend: withCors, config: { auth: 'public' } }, async (_request, reply) => reply.status(204).send());
 
-  app.post(TOKENS_PATH, { onSend: withCors }, async (request, reply) => {
+  app.post(TOKENS_PATH, { onSend: withCors, config: { auth: 'publishable' } }, async (request, reply) => {
     const token = await core.cardTokens.create(publishableCaller(request), request.body);
     reply.status(201);
     return success(cardTokenJson(token));

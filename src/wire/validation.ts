@@ -1,6 +1,15 @@
+/**
+ * The wire-shape toolkit the faces share: zod helpers whose messages every face answers alike
+ * ("is required: …", "must be a string", every bad field at once). A face checks shape with these
+ * and builds a typed domain command; the domain never parses wire input.
+ */
 import { z } from 'zod';
-import { FieldErrors, validationError } from './errors';
-import { DECIMAL_AMOUNT_MESSAGE, isDecimalAmount } from './money';
+import { DomainError, FieldErrors, validationError } from '../domain/shared/errors';
+import { isUuid } from '../domain/shared/ids';
+import { DECIMAL_AMOUNT_MESSAGE, isDecimalAmount } from '../domain/shared/money';
+
+export { isUuid };
+import { MAX_PAGE_SIZE } from '../domain/shared/pagination';
 
 const TYPE_NAMES: Record<string, string> = {
   string: 'a string', number: 'a number', int: 'an integer', bigint: 'an integer', boolean: 'a boolean',
@@ -60,11 +69,17 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   return errors;
 }
 
-/** Validates input with a schema owned by the domain; both faces call services that call this. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/** Checks a wire value's shape: the parsed value, or VALIDATION_ERROR with every bad field. */
+export function checkShape<S extends z.ZodType>(schema: S, input: unknown): { value: z.output<S> } | { error: DomainError } {
   const result = schema.safeParse(input, { error: (issue) => typeMessage(issue) });
-  if (!result.success) throw validationError(fieldErrorsOf(result.error));
-  return result.data;
+  return result.success ? { value: result.data } : { error: validationError(fieldErrorsOf(result.error)) };
+}
+
+/** The parsed value of a wire input, or a thrown VALIDATION_ERROR naming every bad field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const checked = checkShape(schema, input);
+  if ('error' in checked) throw checked.error;
+  return checked.value;
 }
 
 export const emailSchema = z.string().trim().toLowerCase().email('must be a valid email address').max(254);
@@ -82,10 +97,6 @@ export const absoluteUrlSchema = z
     }
   }, 'must be an absolute http(s) URL');
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are UUIDs; anything else cannot name a row, so lookups answer NOT_FOUND without a query. */
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 /**
  * A list filter on one of an enum's values (status, source, type): any letter case and
@@ -198,3 +209,9 @@ export const dateTimeSchema = z
     }
     return date;
   });
+
+/** `page` (from 1) and `limit` (1 to 100) of REST lists. */
+export const pageParams = {
+  page: integerParam(Number.MAX_SAFE_INTEGER),
+  limit: integerParam(MAX_PAGE_SIZE),
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * Response declarations of the REST surface: each route declares what it answers, in zod, and
+ * the OpenAPI document (GET /api/v1/openapi.json) is generated from the same declarations. The
+ * test suite checks every REST response against the document (src/rest/shared/response-check.ts).
+ */
+
+export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
+  .describe('Per-field messages, keyed by the field path (`items.0.amount`); `_` for the body as a whole');
+
+export const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.string().describe('The error code of the taxonomy (docs/rest-api.md, Errors): VALIDATION_ERROR, NOT_FOUND, …'),
+    message: z.string(),
+    statusCode: z.number().int().describe('The HTTP status, repeated'),
+    errors: fieldErrorsSchema.optional(),
+  }),
+}).meta({ id: 'ErrorEnvelope' });
+
+/** `{ success: true, data }` around a route's data. */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+/** The documented page of REST lists: `{ items, total, page, limit }`. */
+export const offsetListSchema = <T extends z.ZodType>(item: T) => z.object({
+  items: z.array(item),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+
+/** The answer of a DELETE: `{ id, object, deleted: true }`. */
+export const deletedSchema = (object: string) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
+
+/** An ISO 8601 timestamp in UTC, as `Date.toISOString()` writes it. */
+export const timestampSchema = z.string().describe('ISO 8601 date-time in UTC');
+
+/** A decimal amount in major units, as a string (`"100.50"`). */
+export const decimalStringSchema = z.string().describe('Decimal amount in major units, e.g. "100.50"');
+
+/** The `:id` path parameter; any text is accepted (an unknown id answers 404, never 400). */
+export const idParamsSchema = z.object({ id: z.string() });
+
+/** The success answers a route declares, by status: the schema of `data` inside the envelope. */
+export type Responses = Partial<Record<200 | 201 | 202, z.ZodType>>;
+
+/** The route schema's `response`: each declared `data` in the success envelope, plus the error envelope for 4xx and 5xx. */
+export function responses(declared: Responses) {
+  const enveloped: Record<string, z.ZodType> = {};
+  for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data as z.ZodType);
+  return { ...enveloped, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
+}
+
+/** A route schema's `response` when the body is not the envelope (the OpenAPI document itself). */
+export function rawResponses(declared: Responses) {
+  return { ...declared, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
+}

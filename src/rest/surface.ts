@@ -1,0 +1,138 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import fastifySwagger from '@fastify/swagger';
+import { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
+import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Core } from '../domain/core';
+import { authenticated, publishableCaller } from '../http/request-context';
+import { checkShape } from '../wire/validation';
+import { docsRoutes } from './docs.routes';
+import { registerRestRoutes } from './routes';
+import { API_PREFIX } from './shared/aliases';
+import { sendError } from './shared/envelope';
+import { responseChecker } from './shared/response-check';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Who may call a REST route; checked before its input is, so a caller without a credential
+     * learns nothing of the shape. `credential` (the default): an API key, API token or
+     * dashboard token; `publishable`: a publishable key only; `public`: anyone.
+     */
+    auth?: 'credential' | 'publishable' | 'public';
+  }
+}
+
+/** The Fastify instance REST routes are declared on: zod schemas give typed body, query and params. */
+export type RestApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse<IncomingMessage>, FastifyBaseLogger, ZodTypeProvider>;
+
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const DOCS_PATH = '/docs';
+
+export interface RestSurfaceOptions {
+  /** Called for each REST answer that does not match the OpenAPI document (the test suite sets it). */
+  onResponseMismatch?: (problem: string) => void;
+}
+
+function requireCaller(request: FastifyRequest) {
+  switch (request.routeOptions.config.auth ?? 'credential') {
+    case 'credential': authenticated(request); break;
+    case 'publishable': publishableCaller(request); break;
+    default: break;
+  }
+}
+
+/** `/api/v1/business/fraud/rules/:id` → `fraud` (the OpenAPI tag of a route). */
+const tagOf = (url: string) => {
+  const [first, second] = url.replace(`${API_PREFIX}/`, '').split('/');
+  return (first === 'business' || first === 'treasury') && second ? second : first;
+};
+
+const businessHeader = {
+  type: 'object',
+  properties: {
+    'x-service-business-id': { type: 'string', description: 'With a dashboard token of a user in several businesses: the business to act for' },
+    'x-service-mode': { type: 'string', enum: ['test', 'live'], description: 'With a dashboard token: the mode to act in (default test)' },
+  },
+};
+const idempotencyHeader = {
+  'idempotency-key': { type: 'string', maxLength: 255, description: 'Makes a POST safe to retry: the first answer is stored for 24 h and replayed' },
+};
+
+/**
+ * The REST compatibility surface (`/api/v1`, the documented unprefixed aliases, the OpenAPI
+ * document and its reference at /docs) as one encapsulated plugin: its own input checks (zod
+ * through the type provider, answering the envelope's VALIDATION_ERROR), its serializer (plain
+ * JSON: the response schemas document, they never reshape an answer), its credential check and its
+ * error mapper.
+ */
+export async function registerRestSurface(app: FastifyInstance, core: Core, options: RestSurfaceOptions = {}) {
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) =>
+      checkShape(schema, httpPart === 'body' ? data ?? {} : data));
+    scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+    scope.addHook('preValidation', async (request) => requireCaller(request));
+
+    await scope.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Tessera REST API',
+          version: '1',
+          description: 'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
+        },
+        components: {
+          securitySchemes: {
+            apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The business API key, bk_test_… or bk_live_…' },
+            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token (POST /api/v1/business/auth/token) or a dashboard token' },
+            publishableKey: { type: 'apiKey', in: 'header', name: 'x-publishable-key', description: 'The publishable key, pk_test_… or pk_live_… (card tokens only)' },
+          },
+        },
+      },
+      transform: (input) => {
+        const output = jsonSchemaTransform(input);
+        const auth = input.route.config?.auth ?? 'credential';
+        const schema = output.schema as Record<string, unknown>;
+        const post = input.route.method === 'POST' || (Array.isArray(input.route.method) && input.route.method.includes('POST'));
+        const headers = {
+          type: 'object',
+          properties: { ...(auth === 'credential' ? businessHeader.properties : {}), ...(post ? idempotencyHeader : {}) },
+        };
+        output.schema = {
+          ...schema,
+          tags: [tagOf(output.url)],
+          ...(Object.keys(headers.properties).length > 0 ? { headers } : {}),
+          ...(auth === 'credential' ? { security: [{ apiKey: [] }, { bearerAuth: [] }] } : {}),
+          ...(auth === 'publishable' ? { security: [{ publishableKey: [] }] } : {}),
+        };
+        return output;
+      },
+      transformObject: jsonSchemaTransformObject,
+    });
+    scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => scope.swagger());
+    docsRoutes(scope, DOCS_PATH, OPENAPI_PATH);
+
+    if (options.onResponseMismatch) {
+      const report = options.onResponseMismatch;
+      let check: ReturnType<typeof responseChecker> | null = null;
+      scope.addHook('onSend', async (request, reply, payload) => {
+        const route = request.routeOptions.url;
+        if (!route || route.startsWith(DOCS_PATH) || route === OPENAPI_PATH) return payload;
+        check ??= responseChecker(scope.swagger() as never);
+        let body: unknown;
+        try {
+          body = typeof payload === 'string' && payload.length > 0 ? JSON.parse(payload) : undefined;
+        } catch {
+          body = payload;
+        }
+        const problem = check(request.method, route, reply.statusCode, body);
+        if (problem) report(problem);
+        return payload;
+      });
+    }
+
+    registerRestRoutes(scope, core);
+  });
+}
