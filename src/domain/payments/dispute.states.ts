@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '../shared/errors';
+import { TransitionTable, assertTransition } from '../shared/states';
 import { DisputeStatus } from './payment.entities';
 
 /** What can happen to a payment's dispute: the cardholder opens it, then the merchant wins or loses it. */
@@ -14,7 +14,7 @@ type DisputeState = DisputeStatus | typeof UNDISPUTED;
  * so a won dispute (whose amount went back to the wallet) can never be reopened to take the amount
  * and a second fee again.
  */
-const TRANSITIONS: Readonly<Record<DisputeState, Partial<Record<DisputeAction, DisputeStatus>>>> = {
+const TRANSITIONS: TransitionTable<DisputeState, DisputeAction> = {
   [UNDISPUTED]: { open: DisputeStatus.OPEN },
   [DisputeStatus.OPEN]: { win: DisputeStatus.WON, lose: DisputeStatus.LOST },
   [DisputeStatus.WON]: {},
@@ -29,7 +29,5 @@ const REFUSALS: Readonly<Record<DisputeAction, (from: DisputeState) => string>> 
 
 /** The status a dispute moves to, or CONFLICT when the table does not allow the action from `from`. */
 export function disputeTransition(from: DisputeState, action: DisputeAction): DisputeStatus {
-  const to = TRANSITIONS[from][action];
-  if (!to) throw new DomainError(ErrorCode.CONFLICT, REFUSALS[action](from));
-  return to;
+  return assertTransition(TRANSITIONS, from, action, (state) => REFUSALS[action](state)) as DisputeStatus;
 }
