@@ -36,7 +36,7 @@ export async function benchWebhooks(runtime: Runtime) {
       email: 'bench-webhooks@example.com', password: 'bench password 1', name: 'Bench',
     });
     const ctx = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
-    await core.identity.updateSettings(ctx, { webhookUrl: url });
+    await core.identity.businesses.updateSettings(ctx, { webhookUrl: url });
 
     // Baseline: the receiver's own ceiling with plain fetch at the same concurrency.
     const body = JSON.stringify({ event: 'bench.tick', timestamp: new Date().toISOString(), data: { n: 0 } });

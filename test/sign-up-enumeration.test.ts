@@ -190,7 +190,7 @@ describe('sign-up tells no one but the owner of an address whether it is registe
 
   test('a sign-up whose mail cannot be sent answers SERVICE_UNAVAILABLE and keeps nothing, for a new and a registered address alike', async () => {
     const owner = await server.signUp();
-    const broken = new SignUpService(server.runtime.core.identity, {
+    const broken = new SignUpService(server.runtime.core.identity.businesses, {
       name: 'broken', send: async () => { throw new Error('mail server down'); }, close: async () => undefined,
     });
     const ctx = server.runtime.core.anonymousContext();

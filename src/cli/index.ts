@@ -4,7 +4,10 @@ import { loadConfig } from '../config';
 import { generateMigration } from '../db/migration-generator';
 import { Business, BusinessSettings, Mode } from '../domain/identity/identity.entities';
 import { LedgerService } from '../domain/ledger/ledger.service';
+import { OperatorBusinessUpdate } from '../domain/identity/identity.commands';
 import { RequestContext } from '../domain/shared/context';
+import { newAccountSchema } from '../wire/accounts';
+import { parseInput } from '../wire/validation';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
 import { SANDBOX_MAIL_READ_LIMIT, SandboxMailbox } from '../providers/mail/sandbox';
@@ -102,10 +105,11 @@ business
   .requiredOption('--password <password>', "owner's dashboard password (at least 10 characters)")
   .description('Create a business, its OWNER account and its test credentials (printed once)')
   .action(async (options: { name: string; email: string; password: string }) => {
+    const account = parseInput(newAccountSchema, { email: options.email, password: options.password, name: options.name, businessName: options.name });
     const runtime = await openRuntime(loadConfig());
     try {
       const { business: created, user, credentials } = await runtime.core.identity.createBusinessWithOwnerAccount(
-        runtime.core.anonymousContext(), options);
+        runtime.core.anonymousContext(), { name: account.name, email: account.email, password: account.password });
       print({
         businessId: created.id,
         businessName: created.name,
@@ -119,8 +123,9 @@ business
 
 /**
  * The settings of `business update`: `--<option> <value>` sets `field` of the operator update
- * (IdentityService.updateBusinessAsOperator, which validates it). A new setting is one more row here
- * and one more field in that method's schema. Per-mode settings apply to test mode, or live with `--live`.
+ * (OperatorBusinessUpdate; each product's settings judge their own values). A new setting is one
+ * more row here and one more field of that command. Per-mode settings apply to test mode, or live
+ * with `--live`.
  */
 const onOff = (value: string): boolean => {
   if (value === 'on') return true;
@@ -165,11 +170,20 @@ update.option('--live', 'per-mode settings apply to live mode instead of test mo
 update.action(async (id: string, options: Record<string, boolean | number | undefined>) => {
   // commander names an option's value after it in camelCase (--server-to-server-charging → serverToServerCharging).
   const valueOf = (option: string) => options[option.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase())];
-  const input = Object.fromEntries(BUSINESS_SETTINGS.map(({ option, field }) => [field, valueOf(option)]));
+  const input = Object.fromEntries(BUSINESS_SETTINGS.map(({ option, field }) => [field, valueOf(option)])) as
+    Record<(typeof BUSINESS_SETTINGS)[number]['field'], boolean | number | undefined>;
+  const minor = (value: boolean | number | undefined) => (value === undefined ? undefined : BigInt(value as number));
+  const update: OperatorBusinessUpdate = {
+    treasuryEnabled: input.treasuryEnabled as boolean | undefined,
+    serverToServerCharging: input.serverToServerCharging as boolean | undefined,
+    cardFeeBps: input.cardFeeBps as number | undefined,
+    cardFeeFixedMinor: minor(input.cardFeeFixedMinor),
+    disputeFeeMinor: minor(input.disputeFeeMinor),
+  };
   const runtime = await openRuntime(loadConfig());
   try {
     const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);
-    const updated = await runtime.core.identity.updateBusinessAsOperator(ctx, input);
+    const updated = await runtime.core.identity.updateBusinessAsOperator(ctx, update);
     const settings = await runtime.dataSource.getRepository(BusinessSettings).find({ where: { businessId: updated.id }, order: { livemode: 'ASC' } });
     print(businessJson(updated, settings));
   } finally {

@@ -70,16 +70,16 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const mailer = createMailer(config, dataSource, log);
   const secretBox = new SecretBox(secrets.masterKey);
   const webhookTargets = new WebhookTargetPolicy({ allowPrivateTestTargets: config.webhookAllowPrivateTargets });
-  const identity = new IdentityService(
-    new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
+  const identity = new IdentityService({
+    tokens: new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
     secretBox,
     pubSub,
-    async (ctx) => {
+    onModeEnabled: async (ctx) => {
       await wallets.provisionWallet(ctx, 'USD');
     },
     webhookTargets,
-    { maxFailures: config.signInMaxFailures, windowSeconds: config.signInFailureWindowSeconds, lockoutSeconds: config.signInLockoutSeconds },
-  );
+    lockout: { maxFailures: config.signInMaxFailures, windowSeconds: config.signInFailureWindowSeconds, lockoutSeconds: config.signInLockoutSeconds },
+  });
   const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
   const webhooks = new WebhookService(
     { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds, targets: webhookTargets },
@@ -121,7 +121,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     dataSource,
     pubSub,
     identity,
-    signUps: new SignUpService(identity, mailer),
+    signUps: new SignUpService(identity.businesses, mailer),
     mailer,
     teamInvitations: new TeamInvitationService(),
     ledger,

@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
-import { DELIVER_WEBHOOK_TASK } from '../domain/webhooks/webhook.service';
+import { webhookTasks } from '../domain/webhooks/webhooks.jobs';
 import { COMPLETE_3DS_TASK, RECONCILE_PENDING_TASK, SETTLE_PAYMENT_TASK } from '../domain/payments/payment.service';
 import { EXPIRE_CHECKOUT_SESSION_TASK, RECONCILE_CHECKOUT_SESSION_TASK } from '../domain/checkout/checkout.service';
 import { CHARGE_RECURRING_GIFT_TASK } from '../domain/recurring-gifts/recurring-gift.service';
@@ -35,12 +35,8 @@ export function taskList(core: Core): TaskList {
       const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
       if (released > 0) helpers.logger.warn(`released jobs of ${released} stalled worker(s)`);
     },
-    /** One attempt of one webhook delivery; a failure schedules the next attempt itself. */
-    [DELIVER_WEBHOOK_TASK]: async (payload, helpers) => {
-      const { deliveryId } = payload as { deliveryId: string };
-      await core.webhooks.attempt(RequestContext.system(core.dataSource, 'webhooks'), deliveryId, (error) =>
-        helpers.logger.error(`webhook delivery ${deliveryId}: the attempt failed inside Tessera: ${error instanceof Error ? error.message : String(error)}`));
-    },
+    ...Object.fromEntries(Object.entries(webhookTasks(core.webhooks, () => RequestContext.system(core.dataSource, 'webhooks')))
+      .map(([name, task]) => [name, (payload: unknown, helpers: { logger: { error(message: string): void } }) => task(payload, helpers.logger)])),
     /** Settles a captured card payment into the merchant wallet once its settlement delay has passed. */
     [SETTLE_PAYMENT_TASK]: async (payload) => {
       const { paymentId } = payload as { paymentId: string };

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { IsNull } from 'typeorm';
 import { User } from './identity.entities';
-import { IdentityService, newAccountSchema } from './identity.service';
+import { BusinessService } from './business.service';
+import { NewAccountRequest, SignUpConfirmation } from './identity.commands';
 import { PendingSignUp } from './pending-sign-up.entity';
 import { RequestContext, inTransaction } from '../shared/context';
 import { hashPassword, randomToken, safeEqual, sha256Hex } from '../shared/crypto';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
-import { parseInput } from '../../wire/validation';
 import { MailMessage, Mailer } from '../../providers/mail/port';
 
 /** How long a sign-up waits for its code. */
@@ -56,10 +56,9 @@ const codeHashOf = (signUpToken: string, code: string) => crypto.createHmac('sha
  * the same error. So sign-up never tells anyone but the owner of an address whether it is registered.
  */
 export class SignUpService {
-  constructor(private readonly identity: IdentityService, private readonly mailer: Mailer) {}
+  constructor(private readonly businesses: BusinessService, private readonly mailer: Mailer) {}
 
-  async start(base: RequestContext, input: unknown): Promise<SignUpStarted> {
-    const data = parseInput(newAccountSchema, input);
+  async start(base: RequestContext, data: NewAccountRequest): Promise<SignUpStarted> {
     const passwordHash = await hashPassword(data.password);
     const signUpToken = `su_${randomToken(32)}`;
     const tokenHash = sha256Hex(signUpToken);
@@ -85,9 +84,9 @@ export class SignUpService {
   }
 
   /** The account of a sign-up whose emailed code is right: the user, their business, its test credentials and a dashboard token. */
-  async confirm(base: RequestContext, input: { signUpToken: unknown; code: unknown }) {
-    const signUpToken = typeof input.signUpToken === 'string' ? input.signUpToken : '';
-    const code = typeof input.code === 'string' ? input.code.trim() : '';
+  async confirm(base: RequestContext, confirmation: SignUpConfirmation) {
+    const { signUpToken } = confirmation;
+    const code = confirmation.code.trim();
     // The attempt is counted in its own statement, committed before the code is judged, so a wrong
     // code counts even though its request fails; concurrent guesses each count (the row lock orders them).
     const result: unknown[] = await base.em.query(
@@ -105,7 +104,7 @@ export class SignUpService {
       if (!row) throw signUpRefused();
       await tx.repo(PendingSignUp).update({ id: row.id }, { confirmedAt: new Date() });
       // Two sign-ups of one new address both got a code; the unique email lets only the first confirmation through.
-      return this.identity.openAccount(tx, { email: row.email, name: row.name, businessName: row.businessName, passwordHash: row.passwordHash });
+      return this.businesses.openAccount(tx, { email: row.email, name: row.name, businessName: row.businessName, passwordHash: row.passwordHash });
     }).catch((error: unknown) => {
       throw error instanceof DomainError && error.code === ErrorCode.CONFLICT ? signUpRefused() : error;
     });

@@ -1,15 +1,13 @@
 import { MoreThan } from 'typeorm';
-import { z } from 'zod';
 import { Business, Membership, Role, User } from './identity.entities';
 import { TeamInvitation, TeamInvitationStatus } from './team-invitation.entity';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, unauthorized } from '../shared/errors';
-import { emailSchema, isUuid, parseInput } from '../../wire/validation';
+import { isUuid } from '../shared/ids';
+import { TeamInvite } from './identity.commands';
 
 /** An invitation can be accepted for 7 days; inviting the same email again renews it. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
-
-const inviteSchema = z.object({ email: emailSchema, role: z.enum(Role) });
 
 const alreadyMember = () => new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
 
@@ -26,9 +24,8 @@ export function assertMayGrant(ctx: RequestContext, role: Role): void {
  */
 export class TeamInvitationService {
   /** Invites an email (OWNER, ADMIN; an OWNER role only by an OWNER); renews a pending invitation of the same email. */
-  async invite(ctx: RequestContext, input: unknown): Promise<TeamInvitation> {
+  async invite(ctx: RequestContext, data: TeamInvite): Promise<TeamInvitation> {
     ctx.requireDashboardRole(...ADMIN_ROLES);
-    const data = parseInput(inviteSchema, input);
     assertMayGrant(ctx, data.role);
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();

@@ -1,20 +1,19 @@
-import { z } from 'zod';
 import { Role } from '../identity/identity.entities';
-import { requireTreasuryPartner } from '../identity/treasury-partner';
+import { requireTreasuryPartner } from '../treasury/treasury.settings';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { SecretBox, randomToken } from '../shared/crypto';
-import { parseInput } from '../../wire/validation';
+import { validationError } from '../shared/errors';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
 import { WebhookTargetPolicy } from './url-policy';
-import { WebhookEndpointRegistry, endpointCreateSchema, endpointUpdateSchema, findEndpoint } from './webhook-endpoint-registry';
+import { WebhookEndpointRegistry, findEndpoint } from './webhook-endpoint-registry';
+import { CreateTreasuryEndpoint, RotateSigningSecret, UpdateTreasuryEndpoint } from './webhooks.commands';
 
 /** The interface versions a treasury endpoint may ask for; the first is the default. */
 export const TREASURY_WEBHOOK_API_VERSIONS = ['2026-04-15'] as const;
 
 /** A rotation keeps the retired secret signing for this long unless told otherwise (0 to 168 hours). */
 export const DEFAULT_GRACE_PERIOD_HOURS = 24;
-const MAX_GRACE_PERIOD_HOURS = 168;
 
 const SIGNING_SECRET_PREFIX = 'whsk_';
 
@@ -24,21 +23,15 @@ const newSigningSecret = () => `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
 /** What the API shows of a secret after it was issued: `whsk_…` and its last 4 characters. */
 const signingSecretHint = (secret: string) => `${SIGNING_SECRET_PREFIX}…${secret.slice(-4)}`;
 
-const apiVersionSchema = z.enum(TREASURY_WEBHOOK_API_VERSIONS, {
-  error: `must be one of: ${TREASURY_WEBHOOK_API_VERSIONS.join(', ')}`,
-});
+export const MAX_GRACE_PERIOD_HOURS = 168;
+export const API_VERSION_MESSAGE = `must be one of: ${TREASURY_WEBHOOK_API_VERSIONS.join(', ')}`;
+export const GRACE_PERIOD_MESSAGE = `must be an integer between 0 and ${MAX_GRACE_PERIOD_HOURS}`;
 
-const createSchema = endpointCreateSchema.extend({ apiVersion: apiVersionSchema.optional() });
-const updateSchema = endpointUpdateSchema.extend({ apiVersion: apiVersionSchema.optional() });
-
-const rotateSchema = z.object({
-  gracePeriodHours: z
-    .number({ error: `must be an integer between 0 and ${MAX_GRACE_PERIOD_HOURS}` })
-    .int(`must be an integer between 0 and ${MAX_GRACE_PERIOD_HOURS}`)
-    .min(0, `must be an integer between 0 and ${MAX_GRACE_PERIOD_HOURS}`)
-    .max(MAX_GRACE_PERIOD_HOURS, `must be an integer between 0 and ${MAX_GRACE_PERIOD_HOURS}`)
-    .optional(),
-}, { error: 'must be a JSON object' });
+const assertApiVersion = (apiVersion: string | undefined) => {
+  if (apiVersion !== undefined && !(TREASURY_WEBHOOK_API_VERSIONS as readonly string[]).includes(apiVersion)) {
+    throw validationError({ apiVersion: [API_VERSION_MESSAGE] });
+  }
+};
 
 /** An endpoint with its signing secret in plain, as answered once by creation and by rotation. */
 export interface IssuedSigningSecret {
@@ -59,7 +52,6 @@ export interface SigningSecrets {
  */
 export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
   protected readonly registry = WebhookRegistry.TREASURY;
-  protected readonly updateSchema = updateSchema;
 
   constructor(targets: WebhookTargetPolicy, private readonly secretBox: SecretBox) {
     super(targets);
@@ -70,9 +62,9 @@ export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
     await requireTreasuryPartner(ctx);
   }
 
-  async create(ctx: RequestContext, input: unknown): Promise<IssuedSigningSecret> {
+  async create(ctx: RequestContext, data: CreateTreasuryEndpoint): Promise<IssuedSigningSecret> {
     await this.authorize(ctx, WRITE_ROLES);
-    const data = parseInput(createSchema, input ?? {});
+    assertApiVersion(data.apiVersion);
     const signingSecret = newSigningSecret();
     const endpoint = await this.insert(ctx, data, {
       secretCiphertext: this.secretBox.seal(signingSecret),
@@ -82,14 +74,22 @@ export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
     return { endpoint, signingSecret };
   }
 
+  override async update(ctx: RequestContext, id: string, changes: UpdateTreasuryEndpoint): Promise<WebhookEndpoint> {
+    assertApiVersion(changes.apiVersion);
+    return super.update(ctx, id, changes);
+  }
+
   /**
    * Issues a new signing secret. The one it replaces keeps signing beside it for `gracePeriodHours`
    * (default 24, 0 retires it at once); a rotation during a grace period drops the older secret.
    */
-  async rotateSecret(ctx: RequestContext, id: string, input: unknown): Promise<IssuedSigningSecret> {
+  async rotateSecret(ctx: RequestContext, id: string, command: RotateSigningSecret = {}): Promise<IssuedSigningSecret> {
     await this.authorize(ctx, WRITE_ROLES);
     await findEndpoint(ctx, id, this.registry);
-    const { gracePeriodHours = DEFAULT_GRACE_PERIOD_HOURS } = parseInput(rotateSchema, input ?? {});
+    const { gracePeriodHours = DEFAULT_GRACE_PERIOD_HOURS } = command;
+    if (!Number.isInteger(gracePeriodHours) || gracePeriodHours < 0 || gracePeriodHours > MAX_GRACE_PERIOD_HOURS) {
+      throw validationError({ gracePeriodHours: [GRACE_PERIOD_MESSAGE] });
+    }
     const signingSecret = newSigningSecret();
     const endpoint = await inTransaction(ctx, async (tx) => {
       const endpoint = await findEndpoint(tx, id, this.registry, { lock: true });

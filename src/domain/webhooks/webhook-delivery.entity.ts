@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { MutableTenantEntity } from '../shared/tenancy';
 import { DomainEvent } from '../events/event.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
@@ -36,13 +37,7 @@ export interface WebhookPayload {
 @Index('ix_webhook_deliveries_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 @Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
 @Index('ix_webhook_deliveries_webhook_url_created', ['businessId', 'livemode', 'createdAt'], { where: `"target" = 'webhook_url'` })
-export class WebhookDelivery {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-
-  @Column('boolean') livemode: boolean;
-
+export class WebhookDelivery extends MutableTenantEntity {
   @Index('ix_webhook_deliveries_event')
   @Column('uuid') eventId: string;
 
@@ -99,7 +94,4 @@ export class WebhookDelivery {
   @Column('integer', { nullable: true }) responseTimeMs: number | null;
 
   @Column('text', { nullable: true }) errorMessage: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

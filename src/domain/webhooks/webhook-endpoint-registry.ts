@@ -1,65 +1,17 @@
-import { z } from 'zod';
 import { BusinessSettings, Role } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-
-import { absoluteUrlSchema, enumFilter, isUuid, parseInput, required, pageParams } from '../../wire/validation';
-import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
-import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { findOwned, lockOwned } from '../shared/tenancy';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
+import { CreateEndpoint, DeliveryFilters, EndpointDeliveryFilters, UpdateEndpoint } from './webhooks.commands';
 import { WebhookTargetPolicy } from './url-policy';
 
 /** At most this many endpoints per business, mode and registry; creating one more is a CONFLICT. */
 export const MAX_ENDPOINTS_PER_MODE = 20;
 
-const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)*$/;
-
-const eventsSchema = z
-  .array(
-    z.string().refine((value) => value === ALL_EVENTS || EVENT_TYPE.test(value), 'must be an event type such as wallet.funded, or "*"'),
-    { error: required('a non-empty array of event types, or ["*"]') },
-  )
-  .min(1, 'must list at least one event type, or "*"')
-  .max(100, 'must list at most 100 event types')
-  .transform((events) => [...new Set(events)]);
-
-const statusSchema = z.enum(WebhookEndpointStatus, { error: 'must be enabled or disabled' });
-const descriptionSchema = z.string().trim().max(500, 'must be at most 500 characters').nullable();
-const urlSchema = z.string({ error: required('an absolute http(s) URL') }).pipe(absoluteUrlSchema);
-
-/** The body that creates an endpoint in either registry (a registry may extend it). */
-export const endpointCreateSchema = z.object({
-  url: urlSchema,
-  events: eventsSchema,
-  status: statusSchema.optional(),
-  description: descriptionSchema.optional(),
-}, { error: 'must be a JSON object' });
-
-/** The body that changes an endpoint in either registry: any of the fields, absent ones unchanged. */
-export const endpointUpdateSchema = z.object({
-  url: urlSchema.optional(),
-  events: eventsSchema.optional(),
-  status: statusSchema.optional(),
-  description: descriptionSchema.optional(),
-}, { error: 'must be a JSON object' });
-
-type EndpointInput = z.output<typeof endpointCreateSchema>;
-type EndpointChanges = z.output<typeof endpointUpdateSchema> & { apiVersion?: string };
-
-/** The filters of every delivery list: `status` (any letter case) and `eventType`. */
-export const deliveryFiltersSchema = z.object({
-  status: enumFilter(WebhookDeliveryStatus).nullish(),
-  eventType: z.string().regex(EVENT_TYPE, 'must be an event type such as wallet.funded').nullish(),
-});
-
-/** A REST delivery list's query: the filters, `page` and `limit`. */
-export const deliveriesQuerySchema = deliveryFiltersSchema.extend(pageParams);
-
-export interface DeliveryPage {
-  items: WebhookDelivery[];
-  total: number;
-  page: number;
-  limit: number;
-}
+const endpointNoun = (registry: WebhookRegistry | null) => (registry === WebhookRegistry.TREASURY ? 'Treasury webhook endpoint' : 'Webhook endpoint');
 
 /**
  * An endpoint of the caller's business and mode, in one registry or (registry null) in either;
@@ -71,14 +23,18 @@ export async function findEndpoint(
   registry: WebhookRegistry | null,
   options: { lock?: boolean } = {},
 ): Promise<WebhookEndpoint> {
-  const endpoint = isUuid(id)
-    ? await ctx.repo(WebhookEndpoint).findOne({
-      where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode, ...(registry ? { registry } : {}) },
-      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    })
-    : null;
-  if (!endpoint) throw notFound(registry === WebhookRegistry.TREASURY ? 'Treasury webhook endpoint' : 'Webhook endpoint');
+  const what = endpointNoun(registry);
+  const endpoint = options.lock ? await lockOwned(ctx, WebhookEndpoint, id, what) : await findOwned(ctx, WebhookEndpoint, id, what);
+  if (registry && endpoint.registry !== registry) throw notFound(what);
   return endpoint;
+}
+
+/** Deliveries of the context's business and mode matching the filters, newest first (the query of every delivery list). */
+export function deliveryQuery(ctx: RequestContext, filters: DeliveryFilters) {
+  const query = newestFirst(ctx, WebhookDelivery, 'delivery');
+  if (filters.status) query.andWhere('delivery.status = :status', { status: filters.status });
+  if (filters.eventType) query.andWhere('delivery.event_type = :eventType', { eventType: filters.eventType });
+  return query;
 }
 
 /**
@@ -90,7 +46,6 @@ export async function findEndpoint(
  */
 export abstract class WebhookEndpointRegistry {
   protected abstract readonly registry: WebhookRegistry;
-  protected abstract readonly updateSchema: z.ZodType<EndpointChanges>;
 
   constructor(private readonly targets: WebhookTargetPolicy) {}
 
@@ -99,7 +54,7 @@ export abstract class WebhookEndpointRegistry {
     ctx.requireRole(...roles);
   }
 
-  /** Every endpoint of the business and mode, newest first (at most MAX_ENDPOINTS_PER_MODE). */
+  /** Every endpoint of the business and mode, newest first (at most MAX_ENDPOINTS_PER_MODE, so never paged). */
   async list(ctx: RequestContext): Promise<WebhookEndpoint[]> {
     await this.authorize(ctx, ALL_ROLES);
     return ctx.repo(WebhookEndpoint).find({
@@ -113,19 +68,18 @@ export abstract class WebhookEndpointRegistry {
     return findEndpoint(ctx, id, this.registry);
   }
 
-  /** Changes the fields present in the input; an invalid input changes nothing. */
-  async update(ctx: RequestContext, id: string, input: unknown): Promise<WebhookEndpoint> {
+  /** Changes the fields present in the command; a refused URL changes nothing. */
+  async update(ctx: RequestContext, id: string, changes: UpdateEndpoint & { apiVersion?: string }): Promise<WebhookEndpoint> {
     await this.authorize(ctx, WRITE_ROLES);
     await findEndpoint(ctx, id, this.registry);
-    const data = parseInput(this.updateSchema, input ?? {});
-    if (data.url !== undefined) await this.checkTarget(ctx, data.url);
+    if (changes.url !== undefined) await this.checkTarget(ctx, changes.url);
     return inTransaction(ctx, async (tx) => {
       const endpoint = await findEndpoint(tx, id, this.registry, { lock: true });
-      if (data.url !== undefined) endpoint.url = data.url;
-      if (data.events !== undefined) endpoint.events = data.events;
-      if (data.status !== undefined) endpoint.status = data.status;
-      if (data.description !== undefined) endpoint.description = data.description;
-      if (data.apiVersion !== undefined) endpoint.apiVersion = data.apiVersion;
+      if (changes.url !== undefined) endpoint.url = changes.url;
+      if (changes.events !== undefined) endpoint.events = [...new Set(changes.events)];
+      if (changes.status !== undefined) endpoint.status = changes.status;
+      if (changes.description !== undefined) endpoint.description = changes.description;
+      if (changes.apiVersion !== undefined) endpoint.apiVersion = changes.apiVersion;
       return tx.repo(WebhookEndpoint).save(endpoint);
     });
   }
@@ -138,30 +92,16 @@ export abstract class WebhookEndpointRegistry {
     return endpoint;
   }
 
-  /** Deliveries to one endpoint, newest first; `page` from 1, `limit` 1 to 100 (20 by default). */
-  async deliveries(ctx: RequestContext, id: string, query: unknown): Promise<DeliveryPage> {
+  /** Deliveries to one endpoint, newest first. */
+  async listDeliveries(ctx: RequestContext, filters: EndpointDeliveryFilters, page: PageQuery): Promise<ListPage<WebhookDelivery>> {
     await this.authorize(ctx, ALL_ROLES);
-    const endpoint = await findEndpoint(ctx, id, this.registry);
-    const filters = parseInput(deliveriesQuerySchema, query ?? {});
-    const page = filters.page ?? 1;
-    const limit = filters.limit ?? 20;
-    const [items, total] = await ctx.repo(WebhookDelivery).findAndCount({
-      where: {
-        endpointId: endpoint.id,
-        businessId: endpoint.businessId,
-        livemode: endpoint.livemode,
-        ...(filters.status ? { status: filters.status } : {}),
-        ...(filters.eventType ? { eventType: filters.eventType } : {}),
-      },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: (page - 1) * limit,
-      take: limit,
-    });
-    return { items, total, page, limit };
+    const endpoint = await findEndpoint(ctx, filters.endpointId, this.registry);
+    const query = deliveryQuery(ctx, filters).andWhere('delivery.endpoint_id = :endpointId', { endpointId: endpoint.id });
+    return paginate(query, 'delivery', page, { endpointId: endpoint.id, status: filters.status ?? null, eventType: filters.eventType ?? null });
   }
 
-  /** Inserts an endpoint that passed validation, within the per-mode limit of the registry. */
-  protected async insert(ctx: RequestContext, data: EndpointInput, own: Partial<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
+  /** Inserts an endpoint, within the per-mode limit of the registry. */
+  protected async insert(ctx: RequestContext, data: CreateEndpoint, own: Partial<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
     await this.checkTarget(ctx, data.url);
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
@@ -179,7 +119,7 @@ export abstract class WebhookEndpointRegistry {
         livemode: tx.livemode,
         registry: this.registry,
         url: data.url,
-        events: data.events,
+        events: [...new Set(data.events)],
         status: data.status ?? WebhookEndpointStatus.ENABLED,
         description: data.description ?? null,
         ...own,

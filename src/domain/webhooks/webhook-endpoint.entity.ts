@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { Business } from '../identity/identity.entities';
+import { MutableTenantEntity } from '../shared/tenancy';
 
 /**
  * enabled: receives the events it subscribed to. disabled: kept (with its delivery history) but
@@ -29,16 +30,10 @@ export enum WebhookRegistry {
  */
 @Entity('webhook_endpoints')
 @Index('ix_webhook_endpoints_business_mode_created', ['businessId', 'livemode', 'createdAt'])
-export class WebhookEndpoint {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-
+export class WebhookEndpoint extends MutableTenantEntity {
   @ManyToOne(() => Business, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'business_id' })
   business?: Business;
-
-  @Column('boolean') livemode: boolean;
 
   @Column('text') url: string;
 
@@ -63,7 +58,4 @@ export class WebhookEndpoint {
 
   /** Treasury only: the interface version the partner's payloads follow. */
   @Column('text', { nullable: true }) apiVersion: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

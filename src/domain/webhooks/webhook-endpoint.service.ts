@@ -1,7 +1,7 @@
 import { RequestContext, WRITE_ROLES } from '../shared/context';
-import { parseInput } from '../../wire/validation';
 import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
-import { WebhookEndpointRegistry, endpointCreateSchema, endpointUpdateSchema } from './webhook-endpoint-registry';
+import { WebhookEndpointRegistry } from './webhook-endpoint-registry';
+import { CreateEndpoint, UpdateEndpoint } from './webhooks.commands';
 
 /**
  * The merchant's registry of webhook endpoints (`/webhook-endpoints`), one list per business and
@@ -9,10 +9,13 @@ import { WebhookEndpointRegistry, endpointCreateSchema, endpointUpdateSchema } f
  */
 export class WebhookEndpointService extends WebhookEndpointRegistry {
   protected readonly registry = WebhookRegistry.MERCHANT;
-  protected readonly updateSchema = endpointUpdateSchema;
 
-  async create(ctx: RequestContext, input: unknown): Promise<WebhookEndpoint> {
+  async create(ctx: RequestContext, command: CreateEndpoint): Promise<WebhookEndpoint> {
     await this.authorize(ctx, WRITE_ROLES);
-    return this.insert(ctx, parseInput(endpointCreateSchema, input ?? {}));
+    return this.insert(ctx, command);
+  }
+
+  override async update(ctx: RequestContext, id: string, changes: UpdateEndpoint): Promise<WebhookEndpoint> {
+    return super.update(ctx, id, changes);
   }
 }

@@ -2,23 +2,20 @@ import crypto from 'node:crypto';
 import { Agent, Dispatcher, fetch } from 'undici';
 import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
-import { requireTreasuryPartner } from '../identity/treasury-partner';
+import { requireTreasuryPartner } from '../treasury/treasury.settings';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
-import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage } from '../shared/pagination';
+import { ListPage, PageQuery, paginate } from '../shared/pagination';
+import { findOwned } from '../shared/tenancy';
 import { WebhookDelivery, WebhookDeliveryStatus, WebhookDeliveryTarget, WebhookPayload } from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
-import { deliveriesQuerySchema, deliveryFiltersSchema, findEndpoint } from './webhook-endpoint-registry';
+import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { NonPublicAddressError, WebhookTargetPolicy, publicAddressLookup } from './url-policy';
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { isUuid, parseInput } from '../../wire/validation';
-import { z } from 'zod';
-
-/** The job that makes one attempt of one delivery. */
-export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
-
-const replaySchema = z.object({ endpointId: z.string({ error: 'must be an endpoint id' }).nullish() });
+import { TesseraPubSub } from '../events/pubsub';
+import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
+import { announceDelivery } from './webhooks.events';
+import { scheduleAttempt } from './webhooks.jobs';
 
 const RESPONSE_BODY_LIMIT_BYTES = 2048;
 
@@ -157,19 +154,12 @@ export class WebhookService {
 
   /**
    * Deliveries to the business's own webhookUrl of the mode (whatever the URL was when each was
-   * made), newest first: `page`, `limit`, `status`, `eventType`, as an endpoint's deliveries.
+   * made), newest first, filtered like an endpoint's deliveries.
    */
-  async webhookUrlDeliveries(ctx: RequestContext, query: unknown): Promise<OffsetPage<WebhookDelivery>> {
+  async listWebhookUrlDeliveries(ctx: RequestContext, filters: DeliveryFilters, page: PageQuery): Promise<ListPage<WebhookDelivery>> {
     ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(deliveriesQuerySchema, query ?? {});
-    return offsetPage(this.webhookUrlDeliveryQuery(ctx, filters), filters.page, filters.limit);
-  }
-
-  /** The same deliveries as a connection (keyset on createdAt, id); the cursor carries the filters. */
-  async webhookUrlDeliveryConnection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<WebhookDelivery>> {
-    ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(deliveryFiltersSchema, input ?? {});
-    return keysetPage(this.webhookUrlDeliveryQuery(ctx, filters), 'delivery', request, { status: filters.status ?? null, eventType: filters.eventType ?? null });
+    const query = deliveryQuery(ctx, filters).andWhere('delivery.target = :target', { target: WebhookDeliveryTarget.WEBHOOK_URL });
+    return paginate(query, 'delivery', page, { status: filters.status ?? null, eventType: filters.eventType ?? null });
   }
 
   /** Manual redelivery of a delivery to the webhookUrl; any other delivery (an endpoint's) is NOT_FOUND here. */
@@ -180,37 +170,23 @@ export class WebhookService {
   private async redeliverOne(ctx: RequestContext, deliveryId: string, only: WebhookDeliveryTarget | null): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const original = isUuid(deliveryId)
-        ? await tx.repo(WebhookDelivery).findOne({
-          where: { id: deliveryId, businessId: tx.requireBusiness(), livemode: tx.livemode, ...(only ? { target: only } : {}) },
-        })
-        : null;
-      if (!original) throw notFound('Webhook delivery');
+      const original = await findOwned(tx, WebhookDelivery, deliveryId, 'Webhook delivery');
+      if (only && original.target !== only) throw notFound('Webhook delivery');
       const event = await tx.repo(DomainEvent).findOneOrFail({ where: { id: original.eventId } });
       const target = { target: original.target, url: original.url, endpointId: original.endpointId, partnerId: original.partnerId };
       return this.createDelivery(tx, event, target, null, { payload: original.payload, requestBody: original.requestBody });
     });
   }
 
-  private webhookUrlDeliveryQuery(ctx: RequestContext, filters: { status?: WebhookDeliveryStatus | null; eventType?: string | null }) {
-    const query = newestFirst(ctx, WebhookDelivery, 'delivery').andWhere('delivery.target = :target', { target: WebhookDeliveryTarget.WEBHOOK_URL });
-    if (filters.status) query.andWhere('delivery.status = :status', { status: filters.status });
-    if (filters.eventType) query.andWhere('delivery.event_type = :eventType', { eventType: filters.eventType });
-    return query;
-  }
-
   /**
    * Replays an event to one of the business's endpoints (of either registry; a treasury one while
    * the product is enabled), or to its webhookUrl when none is named.
    */
-  async replayEvent(ctx: RequestContext, eventId: string, input: unknown): Promise<WebhookDelivery> {
+  async replayEvent(ctx: RequestContext, command: ReplayEvent): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
-    const { endpointId } = parseInput(replaySchema, input ?? {});
+    const { eventId, endpointId } = command;
     return inTransaction(ctx, async (tx) => {
-      const event = isUuid(eventId)
-        ? await tx.repo(DomainEvent).findOne({ where: { id: eventId, businessId: tx.requireBusiness(), livemode: tx.livemode } })
-        : null;
-      if (!event) throw notFound('Event');
+      const event = await findOwned(tx, DomainEvent, eventId, 'Event');
       if (endpointId) {
         const endpoint = await findEndpoint(tx, endpointId, null);
         if (endpoint.registry === WebhookRegistry.TREASURY) await requireTreasuryPartner(tx);
@@ -261,15 +237,9 @@ export class WebhookService {
       requestBody: content.requestBody,
       status: WebhookDeliveryStatus.PENDING,
     }));
-    await this.scheduleAttempt(tx, delivery.id, runAt);
-    this.announce(tx, delivery);
+    await scheduleAttempt(tx, delivery.id, runAt);
+    announceDelivery(tx, this.pubSub, delivery);
     return delivery;
-  }
-
-  /** Tells dashboard subscribers, after commit, that a delivery was created or attempted. */
-  private announce(tx: RequestContext, delivery: WebhookDelivery) {
-    const change = { businessId: delivery.businessId, livemode: delivery.livemode, deliveryId: delivery.id };
-    tx.afterCommit(() => this.pubSub.publish(Topic.WEBHOOK_DELIVERY, change));
   }
 
   /**
@@ -314,8 +284,8 @@ export class WebhookService {
         responseTimeMs: outcome.responseTimeMs,
         errorMessage: outcome.errorMessage,
       });
-      if (nextRetryAt) await this.scheduleAttempt(tx, delivery.id, nextRetryAt);
-      this.announce(tx, delivery);
+      if (nextRetryAt) await scheduleAttempt(tx, delivery.id, nextRetryAt);
+      announceDelivery(tx, this.pubSub, delivery);
       return tx.repo(WebhookDelivery).findOneOrFail({ where: { id: delivery.id } });
     });
   }
@@ -335,19 +305,6 @@ export class WebhookService {
     return apiSecret
       ? { secrets: { current: apiSecret, previous: null } }
       : { secrets: null, unsignable: 'The business has no API secret for this mode to sign with' };
-  }
-
-  /**
-   * The job is keyed by the delivery, so a delivery has at most one pending attempt. Delivery
-   * failures never throw (the retry schedule is ours); graphile-worker's own retries (max_attempts
-   * 3) only cover a crashed or interrupted attempt, e.g. a worker killed mid-delivery whose lock
-   * is released by releaseStalledJobs.
-   */
-  private async scheduleAttempt(tx: RequestContext, deliveryId: string, runAt: Date | null): Promise<void> {
-    await tx.em.query(
-      `SELECT graphile_worker.add_job($1, json_build_object('deliveryId', $2::text), run_at := $3::timestamptz, job_key := $2::text, max_attempts := 3)`,
-      [DELIVER_WEBHOOK_TASK, deliveryId, runAt],
-    );
   }
 
   /**

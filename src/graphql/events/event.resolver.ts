@@ -4,6 +4,8 @@ import { Mode } from '../../domain/identity/identity.entities';
 import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
+import { parseInput } from '../../wire/validation';
+import { deliveryFiltersSchema, replaySchema } from '../../wire/webhooks';
 import { Event, EventConnection, WebhookDelivery, WebhookDeliveryConnection } from './event.types';
 
 @Resolver(() => Event)
@@ -50,7 +52,9 @@ export class EventResolver {
     @Arg('status', () => String, { nullable: true, description: 'pending, succeeded, failed or permanently_failed' }) status?: string,
     @Arg('eventType', () => String, { nullable: true, description: 'e.g. wallet.funded' }) eventType?: string,
   ): Promise<WebhookDeliveryConnection> {
-    const page = await context.core.webhooks.webhookUrlDeliveryConnection(caller(context), { status, eventType }, { first, after });
+    const ctx = caller(context);
+    const filters = parseInput(deliveryFiltersSchema, { status, eventType });
+    const page = await context.core.webhooks.listWebhookUrlDeliveries(ctx, filters, { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, WebhookDelivery.from);
   }
 
@@ -65,7 +69,9 @@ export class EventResolver {
     @Ctx() context: GraphQLContext,
     @Arg('endpointId', () => ID, { nullable: true }) endpointId?: string,
   ): Promise<WebhookDelivery> {
-    return WebhookDelivery.from(await context.core.webhooks.replayEvent(caller(context), eventId, { endpointId }));
+    const ctx = caller(context);
+    const command = { eventId, endpointId: parseInput(replaySchema, { endpointId }).endpointId };
+    return WebhookDelivery.from(await context.core.webhooks.replayEvent(ctx, command));
   }
 
   @Subscription(() => Event, {

@@ -1,6 +1,8 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Mode, Role } from '../../domain/identity/identity.entities';
 import { GraphQLContext, caller } from '../shared/context';
+import { parseInput } from '../../wire/validation';
+import { businessSettingsSchema, newAccountSchema } from '../../wire/accounts';
 import {
   ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
   SignInInput, SignInPayload, SignUpInput, SignUpPayload, SignUpStarted, UpdateBusinessSettingsInput, User,
@@ -15,7 +17,7 @@ export class AuthResolver {
     description: 'Starts a sign-up: emails the address a 6-digit code (or, when it already has an account, a notice to sign in). Same answer either way',
   })
   async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpStarted> {
-    return core.signUps.start(core.anonymousContext(origin), input);
+    return core.signUps.start(core.anonymousContext(origin), parseInput(newAccountSchema, input));
   }
 
   @Mutation(() => SignUpPayload, { description: 'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials' })
@@ -30,12 +32,12 @@ export class AuthResolver {
 
   @Mutation(() => SignInPayload, { description: 'Returns a dashboard JWT' })
   async signIn(@Arg('input') input: SignInInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignInPayload> {
-    return core.identity.signIn(core.anonymousContext(origin), input);
+    return core.identity.auth.signIn(core.anonymousContext(origin), input);
   }
 
   @Query(() => User, { description: 'The signed-in dashboard user' })
   async me(@Ctx() context: GraphQLContext): Promise<User> {
-    return context.core.identity.currentUser(caller(context));
+    return context.core.identity.auth.currentUser(caller(context));
   }
 }
 
@@ -68,37 +70,37 @@ export class MembershipResolver {
 export class BusinessResolver {
   @Query(() => Business, { description: 'The active business (X-Service-Business-Id, or the only one)' })
   async business(@Ctx() context: GraphQLContext): Promise<Business> {
-    return context.core.identity.business(caller(context));
+    return context.core.identity.businesses.business(caller(context));
   }
 
   @Query(() => BusinessSettings, { description: 'Settings of the active business in the active mode' })
   async businessSettings(@Ctx() context: GraphQLContext): Promise<BusinessSettings> {
-    return settingsOf(await context.core.identity.settings(caller(context)));
+    return settingsOf(await context.core.identity.businesses.settings(caller(context)));
   }
 
   @Mutation(() => BusinessSettings)
   async updateBusinessSettings(@Arg('input') input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<BusinessSettings> {
-    return settingsOf((await context.core.identity.updateSettings(caller(context), input)).settings);
+    return settingsOf((await context.core.identity.businesses.updateSettings(caller(context), parseInput(businessSettingsSchema, input))).settings);
   }
 
   @Query(() => [ApiCredential])
   async apiCredentials(@Ctx() context: GraphQLContext): Promise<ApiCredential[]> {
-    return (await context.core.identity.credentials(caller(context))).map(ApiCredential.from);
+    return (await context.core.identity.credentials.list(caller(context))).map(ApiCredential.from);
   }
 
   @Mutation(() => IssuedCredentials, { description: 'Issues live credentials (OWNER only); shown once' })
   async createLiveCredentials(@Ctx() context: GraphQLContext): Promise<IssuedCredentials> {
-    return context.core.identity.createLiveCredentials(caller(context));
+    return context.core.identity.credentials.createLive(caller(context));
   }
 
   @Mutation(() => RegeneratedApiKey, { description: 'Replaces the API key of a mode; the old key stops working at once' })
   async regenerateApiKey(@Arg('mode', () => Mode) mode: Mode, @Ctx() context: GraphQLContext): Promise<RegeneratedApiKey> {
-    return context.core.identity.regenerateApiKey(caller(context), mode);
+    return context.core.identity.credentials.regenerateApiKey(caller(context), { mode });
   }
 
   @Query(() => [Membership], { description: 'Team members of the active business' })
   async teamMembers(@Ctx() context: GraphQLContext): Promise<Membership[]> {
-    return context.core.identity.members(caller(context));
+    return context.core.identity.team.members(caller(context));
   }
 
   @Mutation(() => Membership)
@@ -107,11 +109,11 @@ export class BusinessResolver {
     @Arg('role', () => Role) role: Role,
     @Ctx() context: GraphQLContext,
   ): Promise<Membership> {
-    return context.core.identity.changeMemberRole(caller(context), membershipId, role);
+    return context.core.identity.team.changeMemberRole(caller(context), { membershipId, role });
   }
 
   @Mutation(() => Membership, { description: 'Removes a member; the last OWNER cannot be removed' })
   async removeTeamMember(@Arg('membershipId', () => ID) membershipId: string, @Ctx() context: GraphQLContext): Promise<Membership> {
-    return context.core.identity.removeMember(caller(context), membershipId);
+    return context.core.identity.team.removeMember(caller(context), membershipId);
   }
 }

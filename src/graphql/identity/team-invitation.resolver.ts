@@ -1,5 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLContext, caller } from '../shared/context';
+import { parseInput } from '../../wire/validation';
+import { inviteSchema } from '../../wire/accounts';
 import { Business, InviteTeamMemberInput, Membership, TeamInvitation } from './identity.types';
 
 @Resolver(() => TeamInvitation)
@@ -8,7 +10,7 @@ export class TeamInvitationResolver {
     description: 'Invites an email to the active business with a role (OWNER/ADMIN); answers the same whether or not an account uses the email',
   })
   async inviteTeamMember(@Arg('input') input: InviteTeamMemberInput, @Ctx() context: GraphQLContext): Promise<TeamInvitation> {
-    return context.core.teamInvitations.invite(caller(context), input);
+    return context.core.teamInvitations.invite(caller(context), parseInput(inviteSchema, input));
   }
 
   @Query(() => [TeamInvitation], { description: 'Pending invitations of the active business' })

@@ -1,5 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLContext, caller } from '../shared/context';
+import { parseInput } from '../../wire/validation';
+import { rotateSecretSchema, treasuryEndpointCreateSchema, treasuryEndpointUpdateSchema } from '../../wire/webhooks';
 import {
   CreateTreasuryWebhookEndpointInput, TreasuryWebhookEndpoint, TreasuryWebhookEndpointWithSecret, UpdateTreasuryWebhookEndpointInput,
 } from './treasury-webhook-endpoint.types';
@@ -22,7 +24,7 @@ export class TreasuryWebhookEndpointResolver {
     @Arg('input') input: CreateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<TreasuryWebhookEndpointWithSecret> {
-    return TreasuryWebhookEndpointWithSecret.from(await context.core.treasuryWebhookEndpoints.create(caller(context), { ...input }));
+    return TreasuryWebhookEndpointWithSecret.from(await context.core.treasuryWebhookEndpoints.create(caller(context), parseInput(treasuryEndpointCreateSchema, { ...input })));
   }
 
   @Mutation(() => TreasuryWebhookEndpointWithSecret, {
@@ -34,7 +36,7 @@ export class TreasuryWebhookEndpointResolver {
     @Arg('gracePeriodHours', () => Int, { nullable: true }) gracePeriodHours?: number,
   ): Promise<TreasuryWebhookEndpointWithSecret> {
     return TreasuryWebhookEndpointWithSecret.from(
-      await context.core.treasuryWebhookEndpoints.rotateSecret(caller(context), id, { gracePeriodHours }));
+      await context.core.treasuryWebhookEndpoints.rotateSecret(caller(context), id, parseInput(rotateSecretSchema, { gracePeriodHours })));
   }
 
   @Mutation(() => TreasuryWebhookEndpoint)
@@ -43,7 +45,7 @@ export class TreasuryWebhookEndpointResolver {
     @Arg('input') input: UpdateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<TreasuryWebhookEndpoint> {
-    return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.update(caller(context), id, { ...input }));
+    return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.update(caller(context), id, parseInput(treasuryEndpointUpdateSchema, { ...input })));
   }
 
   @Mutation(() => TreasuryWebhookEndpoint, { description: 'Deletes the endpoint; past deliveries are kept' })

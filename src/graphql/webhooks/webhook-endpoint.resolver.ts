@@ -1,5 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLContext, caller } from '../shared/context';
+import { parseInput } from '../../wire/validation';
+import { endpointCreateSchema, endpointUpdateSchema } from '../../wire/webhooks';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint } from './webhook-endpoint.types';
 
 /** The merchant webhook endpoint registry, the same operations as /api/v1/webhook-endpoints. */
@@ -17,7 +19,7 @@ export class WebhookEndpointResolver {
 
   @Mutation(() => WebhookEndpoint)
   async createWebhookEndpoint(@Arg('input') input: CreateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<WebhookEndpoint> {
-    return WebhookEndpoint.from(await context.core.webhookEndpoints.create(caller(context), { ...input }));
+    return WebhookEndpoint.from(await context.core.webhookEndpoints.create(caller(context), parseInput(endpointCreateSchema, { ...input })));
   }
 
   @Mutation(() => WebhookEndpoint)
@@ -26,7 +28,7 @@ export class WebhookEndpointResolver {
     @Arg('input') input: UpdateWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookEndpoint> {
-    return WebhookEndpoint.from(await context.core.webhookEndpoints.update(caller(context), id, { ...input }));
+    return WebhookEndpoint.from(await context.core.webhookEndpoints.update(caller(context), id, parseInput(endpointUpdateSchema, { ...input })));
   }
 
   @Mutation(() => WebhookEndpoint, { description: 'Deletes the endpoint; past deliveries are kept' })

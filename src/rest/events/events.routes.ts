@@ -4,6 +4,8 @@ import { DomainEvent } from '../../domain/events/event.entity';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
+import { parseInput } from '../../wire/validation';
+import { replaySchema } from '../../wire/webhooks';
 import { webhookDeliveryJson } from '../webhooks/webhook-endpoints.routes';
 
 const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]) => ({
@@ -36,7 +38,9 @@ export function eventRoutes(app: FastifyInstance, core: Core) {
   });
 
   app.post<{ Params: { id: string } }>('/api/v1/events/:id/replay', async (request, reply) => {
-    const delivery = await core.webhooks.replayEvent(authenticated(request), request.params.id, request.body);
+    const ctx = authenticated(request);
+    const { endpointId } = parseInput(replaySchema, request.body ?? {});
+    const delivery = await core.webhooks.replayEvent(ctx, { eventId: request.params.id, endpointId });
     reply.status(201);
     return success(webhookDeliveryJson(delivery));
   });

@@ -1,80 +1,59 @@
-import { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.entity';
 import { WebhookEndpointRegistry } from '../../domain/webhooks/webhook-endpoint-registry';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
+import { deletedSchema, idParamsSchema, responses } from '../shared/schemas';
+import type { RestApp } from '../surface';
+import {
+  deliveriesQuerySchema, deliveryIdParamsSchema, deliveryListJson, deliveryListQuery, deliveryListSchema, endpointCreateSchema, endpointUpdateSchema,
+  endpointListSchema, webhookDeliveryJson, webhookDeliverySchema, webhookEndpointJson, webhookEndpointSchema,
+} from './webhooks.validators';
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+export { webhookDeliveryJson, webhookEndpointJson } from './webhooks.validators';
 
-export const webhookEndpointJson = (endpoint: WebhookEndpoint) => ({
-  id: endpoint.id,
-  object: 'webhook_endpoint',
-  url: endpoint.url,
-  events: endpoint.events,
-  status: endpoint.status,
-  description: endpoint.description,
-  livemode: endpoint.livemode,
-  createdAt: endpoint.createdAt.toISOString(),
-  updatedAt: endpoint.updatedAt.toISOString(),
-});
-
-/**
- * The documented webhook delivery resource; `partnerId` is set only on deliveries to a treasury
- * endpoint. Added to the documented fields: `requestBody`, the exact bytes sent and signed, and
- * `requestHeaders`, the headers (signatures included) of the latest attempt.
- */
-export const webhookDeliveryJson = (delivery: WebhookDelivery) => ({
-  id: delivery.id,
-  endpointId: delivery.endpointId,
-  eventId: delivery.eventId,
-  eventType: delivery.eventType,
-  payload: delivery.payload,
-  requestBody: delivery.requestBody,
-  requestHeaders: delivery.requestHeaders,
-  status: delivery.status,
-  attemptCount: delivery.attemptCount,
-  createdAt: delivery.createdAt.toISOString(),
-  updatedAt: delivery.updatedAt.toISOString(),
-  partnerId: delivery.partnerId,
-  nextRetryAt: iso(delivery.nextRetryAt),
-  lastAttemptAt: iso(delivery.lastAttemptAt),
-  responseStatus: delivery.responseStatus,
-  responseBody: delivery.responseBody,
-  responseTimeMs: delivery.responseTimeMs,
-  errorMessage: delivery.errorMessage,
-});
-
-export type ById = { Params: { id: string } };
+/** How one registry reads on the wire: its resource schema, its mapper, its `object` name and its update body. */
+export interface RegistryWire<E extends z.ZodType, U extends z.ZodType> {
+  endpointSchema: E;
+  endpointJson: (endpoint: WebhookEndpoint) => z.input<E>;
+  object: string;
+  updateSchema: U;
+  toChanges: (body: z.output<U>) => Parameters<WebhookEndpointRegistry['update']>[2];
+}
 
 /** The routes both registries share under `path`: list, read, change, delete, and an endpoint's deliveries. */
-export function registryRoutes(
-  app: FastifyInstance,
-  path: string,
-  registry: WebhookEndpointRegistry,
-  endpointJson: (endpoint: WebhookEndpoint) => Record<string, unknown>,
-  object: string,
+export function registryRoutes<E extends z.ZodType, U extends z.ZodType>(
+  app: RestApp, path: string, registry: WebhookEndpointRegistry, wire: RegistryWire<E, U>,
 ) {
-  app.get(path, async (request) => {
+  const { endpointJson, object, updateSchema, toChanges } = wire;
+  // Declared as a plain ZodType: the type provider cannot resolve a reply type through the generic E (the mapper is typed against E).
+  const endpointSchema: z.ZodType = wire.endpointSchema;
+  const endpointData = (endpoint: WebhookEndpoint) => success(endpointJson(endpoint));
+
+  app.get(path, { schema: { response: responses({ 200: endpointListSchema(endpointSchema) }) } }, async (request) => {
     const items = await registry.list(authenticated(request));
     return success({ items: items.map(endpointJson), total: items.length });
   });
 
-  app.get<ById>(`${path}/:id`, async (request) =>
-    success(endpointJson(await registry.get(authenticated(request), request.params.id))));
+  app.get(`${path}/:id`, { schema: { params: idParamsSchema, response: responses({ 200: endpointSchema }) } }, async (request) =>
+    endpointData(await registry.get(authenticated(request), request.params.id)));
 
-  app.patch<ById>(`${path}/:id`, async (request) =>
-    success(endpointJson(await registry.update(authenticated(request), request.params.id, request.body))));
+  app.patch(`${path}/:id`, { schema: { params: idParamsSchema, body: updateSchema, response: responses({ 200: endpointSchema }) } },
+    async (request) =>
+      endpointData(await registry.update(authenticated(request), request.params.id, toChanges(request.body as z.output<U>))));
 
-  app.delete<ById>(`${path}/:id`, async (request) => {
+  app.delete(`${path}/:id`, { schema: { params: idParamsSchema, response: responses({ 200: deletedSchema(object) }) } }, async (request) => {
     const endpoint = await registry.delete(authenticated(request), request.params.id);
-    return success({ id: endpoint.id, object, deleted: true });
+    return success({ id: endpoint.id, object, deleted: true as const });
   });
 
-  app.get<ById & { Querystring: Record<string, string> }>(`${path}/:id/deliveries`, async (request) => {
-    const page = await registry.deliveries(authenticated(request), request.params.id, request.query);
-    return success({ items: page.items.map(webhookDeliveryJson), total: page.total, page: page.page, limit: page.limit });
+  app.get(`${path}/:id/deliveries`, {
+    schema: { params: idParamsSchema, querystring: deliveriesQuerySchema, response: responses({ 200: deliveryListSchema }) },
+  }, async (request) => {
+    const { filters, page } = deliveryListQuery(request.query);
+    const list = await registry.listDeliveries(authenticated(request), { endpointId: request.params.id, ...filters }, page);
+    return success(deliveryListJson(list, page));
   });
 }
 
@@ -83,29 +62,41 @@ export function registryRoutes(
  * the deliveries to the business's own webhookUrl (PUT /business/config), listed and redelivered
  * the same way; manual redelivery of any delivery.
  */
-export function webhookEndpointRoutes(app: FastifyInstance, core: Core) {
-  app.post('/api/v1/webhook-endpoints', async (request, reply) => {
-    const endpoint = await core.webhookEndpoints.create(authenticated(request), request.body);
-    reply.status(201);
-    return success(webhookEndpointJson(endpoint));
+export function webhookEndpointRoutes(app: RestApp, core: Core) {
+  app.post('/api/v1/webhook-endpoints', { schema: { body: endpointCreateSchema, response: responses({ 201: webhookEndpointSchema }) } },
+    async (request, reply) => {
+      const endpoint = await core.webhookEndpoints.create(authenticated(request), request.body);
+      reply.status(201);
+      return success(webhookEndpointJson(endpoint));
+    });
+
+  registryRoutes(app, '/api/v1/webhook-endpoints', core.webhookEndpoints, {
+    endpointSchema: webhookEndpointSchema,
+    endpointJson: webhookEndpointJson,
+    object: 'webhook_endpoint',
+    updateSchema: endpointUpdateSchema,
+    toChanges: (body) => body,
   });
 
-  registryRoutes(app, '/api/v1/webhook-endpoints', core.webhookEndpoints, webhookEndpointJson, 'webhook_endpoint');
-
-  app.get<{ Querystring: Record<string, string> }>('/api/v1/business/config/webhook-deliveries', async (request) => {
-    const page = await core.webhooks.webhookUrlDeliveries(authenticated(request), request.query);
-    return success({ items: page.items.map(webhookDeliveryJson), total: page.total, page: page.page, limit: page.limit });
+  app.get('/api/v1/business/config/webhook-deliveries', {
+    schema: { querystring: deliveriesQuerySchema, response: responses({ 200: deliveryListSchema }) },
+  }, async (request) => {
+    const { filters, page } = deliveryListQuery(request.query);
+    return success(deliveryListJson(await core.webhooks.listWebhookUrlDeliveries(authenticated(request), filters, page), page));
   });
 
-  app.post<{ Params: { deliveryId: string } }>('/api/v1/business/config/webhook-deliveries/:deliveryId/redeliver', async (request, reply) => {
+  app.post('/api/v1/business/config/webhook-deliveries/:deliveryId/redeliver', {
+    schema: { params: deliveryIdParamsSchema, response: responses({ 201: webhookDeliverySchema }) },
+  }, async (request, reply) => {
     const delivery = await core.webhooks.redeliverWebhookUrlDelivery(authenticated(request), request.params.deliveryId);
     reply.status(201);
-    return success(webhookDeliveryJson(delivery));
+      return success(webhookDeliveryJson(delivery));
   });
 
-  app.post<ById>('/api/v1/webhook-deliveries/:id/redeliver', async (request, reply) => {
-    const delivery = await core.webhooks.redeliver(authenticated(request), request.params.id);
-    reply.status(201);
-    return success(webhookDeliveryJson(delivery));
-  });
+  app.post('/api/v1/webhook-deliveries/:id/redeliver', { schema: { params: idParamsSchema, response: responses({ 201: webhookDeliverySchema }) } },
+    async (request, reply) => {
+      const delivery = await core.webhooks.redeliver(authenticated(request), request.params.id);
+      reply.status(201);
+      return success(webhookDeliveryJson(delivery));
+    });
 }

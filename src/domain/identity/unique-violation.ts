@@ -1,0 +1,10 @@
+import { DomainError } from '../shared/errors';
+
+/** PostgreSQL's unique_violation: a concurrent request inserted the same row first. */
+const isUniqueViolation = (error: unknown) =>
+  (error as { driverError?: { code?: string } } | null)?.driverError?.code === '23505';
+
+/** Turns a lost insert race into the CONFLICT the losing request would have got a moment later. */
+export const conflictOnUniqueViolation = (conflict: () => DomainError) => (error: unknown): never => {
+  throw isUniqueViolation(error) ? conflict() : error;
+};

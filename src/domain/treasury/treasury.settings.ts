@@ -1,0 +1,23 @@
+import { RequestContext } from '../shared/context';
+import { forbidden } from '../shared/errors';
+import { Business } from '../identity/identity.entities';
+
+/**
+ * The treasury product's switch: a treasury partner is a business with the treasury product
+ * enabled (design section 4); every treasury operation starts with `requireTreasuryPartner`.
+ * Operators switch the product with `tessera business update --treasury on|off`.
+ */
+export interface TreasurySettingsChanges {
+  treasuryEnabled?: boolean;
+}
+
+export async function requireTreasuryPartner(ctx: RequestContext): Promise<Business> {
+  const business = await ctx.repo(Business).findOne({ where: { id: ctx.requireBusiness() } });
+  if (!business?.treasuryEnabled) throw forbidden('The treasury product is not enabled for this business');
+  return business;
+}
+
+/** Applies the changes to a business row the caller has locked and saves. */
+export function applyTreasurySettings(business: Business, changes: TreasurySettingsChanges): void {
+  if (changes.treasuryEnabled !== undefined) business.treasuryEnabled = changes.treasuryEnabled;
+}
