@@ -474,9 +474,9 @@ describe('Dashboard identity over GraphQL', () => {
     test('concurrent createLiveCredentials calls issue one set; every other call answers CONFLICT, never an internal error (found by fuzzing)', async () => {
       const business = await server.signUp();
       // Every call passes the "none yet" check before any of them inserts: the race the unique index settles.
-      const identity = server.runtime.core.identity as unknown as { issueCredentials: (...args: unknown[]) => Promise<unknown> };
-      const issue = identity.issueCredentials.bind(identity);
-      const spy = jest.spyOn(identity, 'issueCredentials').mockImplementation(async (...args) => {
+      const { credentials } = server.runtime.core.identity;
+      const issue = credentials.issue.bind(credentials);
+      const spy = jest.spyOn(credentials, 'issue').mockImplementation(async (...args) => {
         await new Promise((resolve) => setTimeout(resolve, 200));
         return issue(...args);
       });

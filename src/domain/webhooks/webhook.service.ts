@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import { Agent, Dispatcher, fetch } from 'undici';
 import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings, Mode } from '../identity/identity.entities';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
@@ -11,30 +9,17 @@ import { WebhookDelivery, WebhookDeliveryStatus, WebhookDeliveryTarget, WebhookP
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
 import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
-import { NonPublicAddressError, WebhookTargetPolicy, publicAddressLookup } from './url-policy';
+import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
 import { TesseraPubSub } from '../events/pubsub';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery } from './webhooks.events';
 import { scheduleAttempt } from './webhooks.jobs';
 
-const RESPONSE_BODY_LIMIT_BYTES = 2048;
-
-/**
- * Every attempt without an HTTP answer reads the same: telling a refused connection from a silent
- * port or an unknown host would let a webhook URL scan networks the server can reach.
- */
-export const NO_ANSWER = 'No HTTP answer: the connection failed, was closed, or took longer than the time limit';
+export { NO_ANSWER, readTruncated, signedHeaders } from './webhook-sender';
+export type { WebhookSettings } from './webhook-sender';
 
 /** The error recorded on an attempt that Tessera itself could not make; the cause is in the server's log. */
 export const ATTEMPT_INTERNAL_ERROR = 'Not delivered: an internal error stopped this attempt; it is retried on the schedule';
-
-export interface WebhookSettings {
-  timeoutMs: number;
-  /** Delay before each attempt in seconds; attempt n waits `retryScheduleSeconds[n - 1]`. */
-  retryScheduleSeconds: number[];
-  /** Which URLs may receive webhooks, and how their hosts resolve. */
-  targets: WebhookTargetPolicy;
-}
 
 /** Where a delivery goes: the webhookUrl (no endpoint) or a registered endpoint, and its treasury partner if any. */
 interface DeliveryTarget {
@@ -60,40 +45,6 @@ interface DeliveryContent {
   requestBody: string;
 }
 
-interface AttemptOutcome {
-  ok: boolean;
-  /** The headers of the request made; null when none was (refused before sending). */
-  requestHeaders: Record<string, string> | null;
-  responseStatus: number | null;
-  responseBody: string | null;
-  responseTimeMs: number | null;
-  errorMessage: string | null;
-}
-
-/**
- * The headers of a delivery: the documented `X-Service-Signature` (hex HMAC-SHA256 of the body)
- * and, in addition, Standard Webhooks' `webhook-*` headers. Both are keyed with the UTF-8 bytes of
- * the secret (the business's API secret of the mode, or a treasury endpoint's own secret); a
- * Standard Webhooks library takes it as `new Webhook(secret, { format: 'raw' })` (or base64 of
- * those bytes). During a treasury rotation's grace period the retired secret signs too:
- * `X-Service-Signature-Previous`, and a second `v1,` entry in `webhook-signature`.
- */
-export function signedHeaders(body: string, secrets: SigningSecrets, delivery: { id: string; eventType: string }, sentAt: Date): Record<string, string> {
-  const timestamp = Math.floor(sentAt.getTime() / 1000).toString();
-  const keys = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current];
-  const hmac = (secret: string, message: string) => crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8');
-  return {
-    'content-type': 'application/json',
-    'user-agent': 'Tessera-Webhooks/1',
-    'x-service-signature': hmac(secrets.current, body).digest('hex'),
-    ...(secrets.previous ? { 'x-service-signature-previous': hmac(secrets.previous, body).digest('hex') } : {}),
-    'x-service-event': delivery.eventType,
-    'webhook-id': delivery.id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': keys.map((secret) => `v1,${hmac(secret, `${delivery.id}.${timestamp}.${body}`).digest('base64')}`).join(' '),
-  };
-}
-
 /** The body of a payload in the documented key order; serialized once per delivery and stored. */
 export const bodyOf = (payload: WebhookPayload) =>
   JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data });
@@ -112,10 +63,7 @@ const contentOf = (event: DomainEvent): DeliveryContent => {
  * failed attempt schedules the next one (per the retry schedule) in the transaction recording it.
  */
 export class WebhookService {
-  /** Deliveries connect only to the public addresses their host resolved to at connect time... */
-  private readonly publicDispatcher: Dispatcher;
-  /** ...except test-mode deliveries to private targets, where the deployment allows them. */
-  private readonly privateDispatcher: Dispatcher;
+  private readonly sender: WebhookSender;
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -123,13 +71,12 @@ export class WebhookService {
     private readonly treasuryEndpoints: TreasuryWebhookEndpointService,
     private readonly pubSub: TesseraPubSub,
   ) {
-    this.publicDispatcher = new Agent({ connect: { lookup: publicAddressLookup(settings.targets.resolveHost) } });
-    this.privateDispatcher = new Agent();
+    this.sender = new WebhookSender(settings);
   }
 
   /** Closes the deliveries' idle connections. */
   async close(): Promise<void> {
-    await Promise.all([this.publicDispatcher.close(), this.privateDispatcher.close()]);
+    await this.sender.close();
   }
 
   /**
@@ -260,7 +207,7 @@ export class WebhookService {
     try {
       const signing = await this.signingOf(ctx, delivery, attemptedAt);
       outcome = signing.secrets
-        ? await this.post(delivery, signing.secrets, attemptedAt)
+        ? await this.sender.post(delivery, signing.secrets, attemptedAt)
         : { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
     } catch (error) {
       reportError(error);
@@ -306,87 +253,4 @@ export class WebhookService {
       ? { secrets: { current: apiSecret, previous: null } }
       : { secrets: null, unsignable: 'The business has no API secret for this mode to sign with' };
   }
-
-  /**
-   * POSTs the delivery's stored body, byte for byte; a 2xx within the timeout (body included) is a
-   * success, anything else a failure. The URL is judged again first (WebhookTargetPolicy). A private
-   * target (allowed in test mode by the deployment) keeps only the status of its answer: never its
-   * body, nor how long a failed connection took, so a webhook cannot read or map internal services.
-   */
-  private async post(delivery: WebhookDelivery, secrets: SigningSecrets, sentAt: Date): Promise<AttemptOutcome> {
-    const { targets } = this.settings;
-    const refusal = await targets.refusal(delivery.url, delivery.livemode);
-    if (refusal) {
-      return { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
-    }
-    const privateTarget = targets.allowsPrivateTargets(delivery.livemode) && await targets.isPrivateTarget(delivery.url);
-    const body = delivery.requestBody;
-    const headers = signedHeaders(body, secrets, delivery, sentAt);
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.settings.timeoutMs);
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: abort.signal,
-        dispatcher: privateTarget ? this.privateDispatcher : this.publicDispatcher,
-      });
-      const responseBody = privateTarget ? await discardBody(response) : await readTruncated(response, RESPONSE_BODY_LIMIT_BYTES);
-      const ok = response.status >= 200 && response.status < 300;
-      return {
-        ok,
-        requestHeaders: headers,
-        responseStatus: response.status,
-        responseBody,
-        responseTimeMs: elapsed(),
-        errorMessage: ok ? null : `The endpoint answered HTTP ${response.status}`,
-      };
-    } catch (error) {
-      const refused = nonPublicAddressIn(error);
-      return {
-        ok: false,
-        requestHeaders: headers,
-        responseStatus: null,
-        responseBody: null,
-        responseTimeMs: privateTarget ? null : elapsed(),
-        errorMessage: refused ? `Not delivered: the URL ${refused.message}` : NO_ANSWER,
-      };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-}
-
-/** The connect-time refusal of a live delivery, wherever fetch wrapped it. */
-function nonPublicAddressIn(error: unknown): NonPublicAddressError | null {
-  for (let current = error; current instanceof Error; current = current.cause) {
-    if (current instanceof NonPublicAddressError) return current;
-  }
-  return null;
-}
-
-/** Reads at most `limit` bytes of the body and drops the rest unread. */
-export async function readTruncated(response: Awaited<ReturnType<typeof fetch>>, limit: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Buffer[] = [];
-  let length = 0;
-  while (length < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(Buffer.from(value));
-    length += value.byteLength;
-  }
-  if (length >= limit) await reader.cancel().catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
-}
-
-/** Drops a private target's body unread: only its status is kept. */
-async function discardBody(response: Awaited<ReturnType<typeof fetch>>): Promise<null> {
-  await response.body?.cancel().catch(() => undefined);
-  return null;
 }
