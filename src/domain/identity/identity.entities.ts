@@ -27,7 +27,7 @@ export class User {
 
   @Column('text') passwordHash: string;
 
-  /** Failed sign-ins counted since `failedSignInsSince` (the window's start); see IdentityService.signIn. */
+  /** Failed sign-ins counted since `failedSignInsSince` (the window's start); see AuthService.signIn. */
   @Column('integer', { default: 0 }) failedSignIns: number;
   @Column('timestamptz', { nullable: true }) failedSignInsSince: Date | null;
   /** Until then every sign-in answers the generic failure, even with the right password. */
