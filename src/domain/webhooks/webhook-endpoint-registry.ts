@@ -54,6 +54,16 @@ export abstract class WebhookEndpointRegistry {
     ctx.requireRole(...roles);
   }
 
+  /**
+   * The refusals an operation answers before it looks at its input: the caller's role and product
+   * for a read or a write, then (with an id) the endpoint's existence. A face asks first so that a
+   * caller who may not use the registry learns nothing of the shape; each operation checks again.
+   */
+  async assertAccess(ctx: RequestContext, access: 'read' | 'write', endpointId?: string): Promise<void> {
+    await this.authorize(ctx, access === 'read' ? ALL_ROLES : WRITE_ROLES);
+    if (endpointId !== undefined) await findEndpoint(ctx, endpointId, this.registry);
+  }
+
   /** Every endpoint of the business and mode, newest first (at most MAX_ENDPOINTS_PER_MODE, so never paged). */
   async list(ctx: RequestContext): Promise<WebhookEndpoint[]> {
     await this.authorize(ctx, ALL_ROLES);

@@ -1,3 +1,4 @@
+import { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.entity';
@@ -22,6 +23,16 @@ export interface RegistryWire<E extends z.ZodType, U extends z.ZodType> {
   toChanges: (body: z.output<U>) => Parameters<WebhookEndpointRegistry['update']>[2];
 }
 
+/**
+ * A route's refusals that come before its input is read (role, product, the endpoint's existence),
+ * as each registry answered them before REST checked shapes itself.
+ */
+export const accessFirst = (registry: WebhookEndpointRegistry, access: 'read' | 'write', withId = false) =>
+  async (request: FastifyRequest) => {
+    const params = request.params as { id?: string };
+    await registry.assertAccess(authenticated(request), access, withId ? params.id : undefined);
+  };
+
 /** The routes both registries share under `path`: list, read, change, delete, and an endpoint's deliveries. */
 export function registryRoutes<E extends z.ZodType, U extends z.ZodType>(
   app: RestApp, path: string, registry: WebhookEndpointRegistry, wire: RegistryWire<E, U>,
@@ -39,7 +50,7 @@ export function registryRoutes<E extends z.ZodType, U extends z.ZodType>(
   app.get(`${path}/:id`, { schema: { params: idParamsSchema, response: responses({ 200: endpointSchema }) } }, async (request) =>
     endpointData(await registry.get(authenticated(request), request.params.id)));
 
-  app.patch(`${path}/:id`, { schema: { params: idParamsSchema, body: updateSchema, response: responses({ 200: endpointSchema }) } },
+  app.patch(`${path}/:id`, { preValidation: accessFirst(registry, 'write', true), schema: { params: idParamsSchema, body: updateSchema, response: responses({ 200: endpointSchema }) } },
     async (request) =>
       endpointData(await registry.update(authenticated(request), request.params.id, toChanges(request.body as z.output<U>))));
 
@@ -49,6 +60,7 @@ export function registryRoutes<E extends z.ZodType, U extends z.ZodType>(
   });
 
   app.get(`${path}/:id/deliveries`, {
+    preValidation: accessFirst(registry, 'read', true),
     schema: { params: idParamsSchema, querystring: deliveriesQuerySchema, response: responses({ 200: deliveryListSchema }) },
   }, async (request) => {
     const { filters, page } = deliveryListQuery(request.query);
@@ -63,7 +75,7 @@ export function registryRoutes<E extends z.ZodType, U extends z.ZodType>(
  * the same way; manual redelivery of any delivery.
  */
 export function webhookEndpointRoutes(app: RestApp, core: Core) {
-  app.post('/api/v1/webhook-endpoints', { schema: { body: endpointCreateSchema, response: responses({ 201: webhookEndpointSchema }) } },
+  app.post('/api/v1/webhook-endpoints', { preValidation: accessFirst(core.webhookEndpoints, 'write'), schema: { body: endpointCreateSchema, response: responses({ 201: webhookEndpointSchema }) } },
     async (request, reply) => {
       const endpoint = await core.webhookEndpoints.create(authenticated(request), request.body);
       reply.status(201);
