@@ -248,8 +248,8 @@ describe('Checking answers against the document', () => {
       transform: jsonSchemaTransform,
       transformObject: jsonSchemaTransformObject,
     });
-    app.get('/things/:id', { schema: { params: idParamsSchema, response: responses({ 200: thingSchema }) } }, async () => null);
-    app.post('/things', { schema: { response: responses({ 201: thingSchema }) } }, async () => null);
+    app.get('/things/:id', { schema: { params: idParamsSchema, response: responses({ 200: thingSchema }) } }, async () => undefined);
+    app.post('/things', { schema: { response: responses({ 201: thingSchema }) } }, async () => undefined);
     await app.ready();
     document = app.swagger() as OpenApiDocument;
     check = responseChecker(document);
