@@ -7,7 +7,7 @@ import { DomainError, ErrorCode, notFound, validationError } from '../shared/err
 import { Page, PageRequest, keysetPage } from '../shared/pagination';
 import { emailSchema, evenWhenFieldsFail, isUuid, parseInput, required, pageParams } from '../../wire/validation';
 import { redeemCardToken } from '../tokens/card-token.service';
-import { VaultedCard } from '../../providers/card-acquirer';
+import { VaultedCard } from '../../providers/card-acquirer/port';
 import { Customer, PaymentMethod } from './customer.entities';
 
 /** The documented number of recent payments a customer shows. */

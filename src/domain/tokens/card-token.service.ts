@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VaultedCard } from '../../providers/card-acquirer';
+import { VaultedCard } from '../../providers/card-acquirer/port';
 import { cardSchema, CardDetails } from '../payments/card';
 import { RequestContext } from '../shared/context';
 import { randomToken } from '../shared/crypto';
