@@ -55,8 +55,9 @@ export class FraudResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('type', () => String, { nullable: true, description: 'email, card_fingerprint or ip' }) type?: string,
   ): Promise<BlocklistEntryConnection> {
+    const ctx = caller(context);
     const filters = parseInput(blocklistFilterSchema, { type });
-    const page = await context.core.fraud.listBlocklist(caller(context), { type: filters.type ?? undefined }, { kind: 'keyset', first: first ?? null, after: after ?? null });
+    const page = await context.core.fraud.listBlocklist(ctx, { type: filters.type ?? undefined }, { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, BlocklistEntry.from);
   }
 

@@ -4,11 +4,12 @@ import { BlocklistEntry, FraudRule, FraudRuleType } from '../../domain/fraud/fra
 import { toMajor } from '../../domain/shared/money';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
+import { offsetPageQuery } from '../shared/pagination';
 import { deletedSchema, idParamsSchema, responses } from '../shared/schemas';
 import type { RestApp } from '../surface';
 import {
   blocklistBodySchema, blocklistEntrySchema, blocklistPageSchema, blocklistQuerySchema, createRuleBodySchema, fraudRuleListSchema, fraudRuleSchema,
-  offsetPageOf, toAddBlocklistEntryCommand, toBlocklistFilters, toCreateRuleCommand, toUpdateRuleCommand, updateRuleBodySchema,
+  toAddBlocklistEntryCommand, toBlocklistFilters, toCreateRuleCommand, toUpdateRuleCommand, updateRuleBodySchema,
 } from './fraud.validators';
 
 type FraudRuleJson = z.input<typeof fraudRuleSchema>;
@@ -83,7 +84,7 @@ export function fraudRoutes(app: RestApp, core: Core) {
   });
 
   app.get('/api/v1/business/fraud/blocklist', { schema: { querystring: blocklistQuerySchema, response: responses({ 200: blocklistPageSchema }) } }, async (request) => {
-    const page = offsetPageOf(request.query);
+    const page = offsetPageQuery(request.query);
     const list = await fraud.listBlocklist(authenticated(request), toBlocklistFilters(request.query), page);
     return success({ items: list.items.map(blocklistEntryJson), total: list.total!, page: page.page, limit: page.limit });
   });

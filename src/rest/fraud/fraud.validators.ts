@@ -4,7 +4,6 @@ import {
 } from '../../domain/fraud/fraud.commands';
 import { BlocklistEntryType, FraudRuleType } from '../../domain/fraud/fraud.entities';
 import { normalizeCurrency, toMinor } from '../../domain/shared/money';
-import { PageQuery } from '../../domain/shared/pagination';
 import { decimalAmount, enumFilter, pageParams, required } from '../../wire/validation';
 import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
@@ -103,9 +102,6 @@ export const toUpdateRuleCommand = (id: string, body: z.output<typeof updateRule
 export const toAddBlocklistEntryCommand = (body: z.output<typeof blocklistBodySchema>): AddBlocklistEntryCommand => body;
 
 export const toBlocklistFilters = (query: z.output<typeof blocklistQuerySchema>): BlocklistFilters => ({ type: query.type });
-
-export const offsetPageOf = (query: { page?: number; limit?: number }): PageQuery & { kind: 'offset' } =>
-  ({ kind: 'offset', page: query.page ?? 1, limit: query.limit ?? 20 });
 
 // ---------------------------------------------------------------- responses
 
