@@ -2,6 +2,8 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
 import { Mode } from '../../domain/identity/identity.entities';
 import { notFound } from '../../domain/shared/errors';
+import { eventFilterSchema, toEventFilters } from '../../rest/events/events.validators';
+import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Event, EventConnection, WebhookDelivery, WebhookDeliveryConnection } from './event.types';
@@ -20,7 +22,9 @@ export class EventResolver {
     @Arg('from', () => Date, { nullable: true, description: 'Created at or after' }) from?: Date,
     @Arg('to', () => Date, { nullable: true, description: 'Created at or before' }) to?: Date,
   ): Promise<EventConnection> {
-    const page = await context.core.eventLog.connection(caller(context), { type, from, to }, { first, after });
+    const ctx = caller(context);
+    const filters = toEventFilters(parseInput(eventFilterSchema, { type, from, to }));
+    const page = await context.core.eventLog.list(ctx, filters, { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, Event.from);
   }
 

@@ -45,11 +45,14 @@ export const idParamsSchema = z.object({ id: z.string() });
 /** The success answers a route declares, by status: the schema of `data` inside the envelope. */
 export type Responses = Partial<Record<200 | 201 | 202, z.ZodType>>;
 
+/** The declared success answers, each in the envelope (typed, so that a handler's return is checked against them). */
+type Enveloped<D extends Responses> = { [S in keyof D]: D[S] extends z.ZodType ? ReturnType<typeof envelope<D[S]>> : never };
+
 /** The route schema's `response`: each declared `data` in the success envelope, plus the error envelope for 4xx and 5xx. */
-export function responses(declared: Responses) {
+export function responses<const D extends Responses>(declared: D) {
   const enveloped: Record<string, z.ZodType> = {};
   for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data as z.ZodType);
-  return { ...enveloped, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
+  return { ...enveloped, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D> & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
 }
 
 /** A route schema's `response` when the body is not the envelope (the OpenAPI document itself). */
