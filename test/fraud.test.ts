@@ -211,6 +211,22 @@ describe('fraud rules and block list', () => {
     expect(stored).toEqual([{ type: 'card_country', values: ['GB'] }]);
   });
 
+  test("an update takes only the parameters of the rule's own type, and never a new type", async () => {
+    const merchant = await merchantWithCharging();
+    const rule = await addRule(merchant, { type: 'amount_above', amount: '10.00', currency: 'usd' });
+    const path = `/api/v1/business/fraud/rules/${rule.id}`;
+    const foreign = await call(merchant, 'PATCH', path, { countries: ['GB'] });
+    expect([foreign.status, foreign.body.error.errors]).toEqual([400, { _: ['must be a JSON object'] }]);
+    const retyped = await call(merchant, 'PATCH', path, { type: 'card_bin' });
+    expect([retyped.status, retyped.body.error.errors]).toEqual([400, { type: ['cannot be changed; delete the rule and create another'] }]);
+    const sameType = await call(merchant, 'PATCH', path, { type: 'amount_above', amount: 2000 });
+    expect(sameType.body.data).toMatchObject({ amount: '2000.00', amountMinor: '200000', currency: 'usd' });
+    const tooPrecise = await call(merchant, 'PATCH', path, { amount: '1.001' });
+    expect([tooPrecise.status, Object.keys(tooPrecise.body.error.errors)]).toEqual([400, ['amount']]);
+    const otherCurrency = await call(merchant, 'PATCH', path, { currency: 'JPY', amount: '500' });
+    expect(otherCurrency.body.data).toMatchObject({ amount: '500', amountMinor: '500', currency: 'jpy' });
+  });
+
   test('block list: list with page, limit and type; delete; duplicates are 409; bad values are 400', async () => {
     const merchant = await merchantWithCharging();
     const email = await block(merchant, { type: 'email', value: newEmail() });

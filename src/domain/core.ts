@@ -18,9 +18,8 @@ import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
 import { CustomerService } from './customers/customer.service';
-import { SandboxCardAcquirer } from '../providers/card-acquirer';
 import { Mailer } from '../providers/mail/port';
-import { createMailer } from '../providers/mail';
+import { ProviderRegistry, createProviders } from '../providers/registry';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
 import { WebhookTargetPolicy } from './webhooks/url-policy';
 import { CardTokenService } from './tokens/card-token.service';
@@ -37,6 +36,8 @@ export interface Core {
   pubSub: TesseraPubSub;
   identity: IdentityService;
   signUps: SignUpService;
+  /** The providers of each kind and mode (src/providers/registry.ts): `providerFor(ctx, kind)` refuses a mode without one. */
+  providers: ProviderRegistry;
   /** Outgoing mail: SMTP, or the sandbox mailbox (src/providers/mail). */
   mailer: Mailer;
   teamInvitations: TeamInvitationService;
@@ -67,7 +68,8 @@ export interface CoreOptions {
 
 export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub, { log = () => undefined }: CoreOptions = {}): Core {
   const ledger = new LedgerService();
-  const mailer = createMailer(config, dataSource, log);
+  const providers = createProviders(config, secrets, dataSource, log);
+  const mailer = providers.inMode('mail', 'test');
   const secretBox = new SecretBox(secrets.masterKey);
   const webhookTargets = new WebhookTargetPolicy({ allowPrivateTestTargets: config.webhookAllowPrivateTargets });
   const identity = new IdentityService({
@@ -93,7 +95,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const fraud = new FraudService();
   const payments = new PaymentService(
     { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs },
-    { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
+    providers.modesOf('card-acquirer'),
     ledger,
     wallets,
     events,
@@ -122,6 +124,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     pubSub,
     identity,
     signUps: new SignUpService(identity.businesses, mailer),
+    providers,
     mailer,
     teamInvitations: new TeamInvitationService(),
     ledger,

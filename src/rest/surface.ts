@@ -119,7 +119,8 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
       let check: ReturnType<typeof responseChecker> | null = null;
       scope.addHook('onSend', async (request, reply, payload) => {
         const route = request.routeOptions.url;
-        if (!route || route.startsWith(DOCS_PATH) || route === OPENAPI_PATH) return payload;
+        // HEAD is Fastify's automatic twin of a GET (no body): the document describes the GET.
+        if (!route || request.method === 'HEAD' || route.startsWith(DOCS_PATH) || route === OPENAPI_PATH) return payload;
         check ??= responseChecker(scope.swagger() as never);
         let body: unknown;
         try {

@@ -64,6 +64,3 @@ export const deliveryFiltersSchema = z.object({
 
 /** A REST delivery list's query: the filters, `page` and `limit`. */
 export const deliveriesQuerySchema = deliveryFiltersSchema.extend(pageParams);
-
-/** Replaying an event: the endpoint to replay to, or none for the webhookUrl. */
-export const replaySchema = z.object({ endpointId: z.string({ error: 'must be an endpoint id' }).nullish() });

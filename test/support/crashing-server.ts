@@ -9,7 +9,7 @@
  */
 import { EventService } from '../../src/domain/events/event.service';
 import { IdempotencyService } from '../../src/domain/idempotency/idempotency.service';
-import { SandboxCardAcquirer } from '../../src/providers/card-acquirer';
+import { SandboxCardAcquirer } from '../../src/providers/card-acquirer/sandbox';
 
 const die = (): Promise<never> => {
   process.kill(process.pid, 'SIGKILL');

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { MutableTenantEntity } from '../shared/tenancy';
 
 /**
  * A stored customer profile of one business and mode. Paying by email alone does not create one:
@@ -7,13 +8,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 @Entity('customers')
 @Index('uq_customers_business_mode_email', ['businessId', 'livemode', 'email'], { unique: true })
 @Index('ix_customers_business_mode_created', ['businessId', 'livemode', 'createdAt'])
-export class Customer {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-
-  @Column('boolean') livemode: boolean;
-
+export class Customer extends MutableTenantEntity {
   /** Lower-cased. */
   @Column('text') email: string;
 
@@ -25,9 +20,6 @@ export class Customer {
   @Column('text', { nullable: true }) phoneNumber: string | null;
 
   @Column('uuid', { nullable: true }) defaultPaymentMethodId: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /**
@@ -36,13 +28,7 @@ export class Customer {
  */
 @Entity('payment_methods')
 @Index('ix_payment_methods_customer', ['customerId', 'createdAt'])
-export class PaymentMethod {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-
-  @Column('boolean') livemode: boolean;
-
+export class PaymentMethod extends MutableTenantEntity {
   @Column('uuid') customerId: string;
 
   @Column('text') providerRef: string;
@@ -55,7 +41,4 @@ export class PaymentMethod {
   @Column('smallint') expiryYear: number;
   @Column('text') fingerprint: string;
   @Column('text') country: string;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

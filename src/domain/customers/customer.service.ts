@@ -1,13 +1,16 @@
 import { In } from 'typeorm';
-import { z } from 'zod';
-import { CardDetails, cardSchema } from '../payments/card';
+import { CardDetails } from '../payments/card';
 import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { Page, PageRequest, keysetPage } from '../shared/pagination';
-import { emailSchema, evenWhenFieldsFail, isUuid, parseInput, required, pageParams } from '../../wire/validation';
+import { isUuid } from '../shared/ids';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { findOwned, lockOwned } from '../shared/tenancy';
 import { redeemCardToken } from '../tokens/card-token.service';
-import { VaultedCard } from '../../providers/card-acquirer';
+import { VaultedCard } from '../../providers/card-acquirer/port';
+import {
+  AttachPaymentMethodCommand, CreateCustomerCommand, CustomerFilters, PaymentMethodRef, SaveCardCommand, UpdateCustomerCommand,
+} from './customer.commands';
 import { Customer, PaymentMethod } from './customer.entities';
 
 /** The documented number of recent payments a customer shows. */
@@ -21,44 +24,6 @@ export interface CustomerView {
   /** The 20 most recent payments to the business in this mode, newest first. */
   recentPayments: Payment[];
 }
-
-const text = (max: number) => z.string({ error: 'must be a string or null' }).trim().min(1, 'must not be empty; send null to clear it')
-  .max(max, `must be at most ${max} characters`).nullable();
-const phoneSchema = z.string({ error: 'must be a string or null' }).trim()
-  .regex(/^\+?[0-9][0-9 ().-]{3,30}$/, 'must be a phone number such as +14155550100').nullable();
-
-const profileFields = {
-  userId: text(200).optional(),
-  firstName: text(100).optional(),
-  lastName: text(100).optional(),
-  phoneNumber: phoneSchema.optional(),
-};
-
-const createSchema = z.object({
-  email: z.string({ error: required('the customer\'s email address') }).pipe(emailSchema),
-  ...profileFields,
-}, { error: 'must be a JSON object' });
-
-const updateSchema = z.object({
-  email: z.string({ error: 'must be an email address' }).pipe(emailSchema).optional(),
-  ...profileFields,
-}, { error: 'must be a JSON object' });
-
-const listSchema = z.object({
-  ...pageParams,
-  email: z.string().pipe(emailSchema).optional(),
-});
-
-const connectionSchema = z.object({ email: z.string().pipe(emailSchema).nullish() });
-
-const attachSchema = z.object({
-  card: cardSchema.optional(),
-  token: z.string({ error: 'must be a card token id (tok_…)' }).trim().optional(),
-}, { error: 'must be a JSON object with card or token' }).superRefine((data, issues) => {
-  if ((data.card === undefined) === (data.token === undefined)) {
-    issues.addIssue({ code: 'custom', path: [data.card === undefined ? 'card' : 'token'], message: 'send exactly one of card (number, expiryMonth, expiryYear, cvv) or token' });
-  }
-}, evenWhenFieldsFail);
 
 const isUniqueViolation = (error: unknown) =>
   (error as { driverError?: { code?: string } } | null)?.driverError?.code === '23505';
@@ -74,9 +39,8 @@ export class CustomerService {
   constructor(private readonly vault: (ctx: RequestContext, card: CardDetails) => Promise<VaultedCard>) {}
 
   /** Creates a profile; 409 when the email already has one. Earlier payments of the email become its payments. */
-  async create(ctx: RequestContext, input: unknown): Promise<CustomerView> {
+  async create(ctx: RequestContext, data: CreateCustomerCommand): Promise<CustomerView> {
     ctx.requireRole(...WRITE_ROLES);
-    const data = parseInput(createSchema, input ?? {});
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       const exists = await tx.repo(Customer).exists({ where: { businessId, livemode: tx.livemode, email: data.email } });
@@ -100,7 +64,7 @@ export class CustomerService {
   async get(ctx: RequestContext, customerId: string): Promise<CustomerView> {
     ctx.requireRole(...ALL_ROLES);
     const customer = isUuid(customerId)
-      ? await this.filtered(ctx, undefined).andWhere('customer.id = :customerId', { customerId })
+      ? await newestFirst(ctx, Customer, 'customer').andWhere('customer.id = :customerId', { customerId })
         .andWhere(`EXISTS (SELECT 1 FROM payments paid
                     WHERE paid.business_id = customer.business_id AND paid.livemode = customer.livemode
                       AND (paid.customer_id = customer.id OR (paid.customer_id IS NULL AND paid.email = customer.email))
@@ -114,12 +78,11 @@ export class CustomerService {
   }
 
   /** Changes profile fields; null clears an optional one. A new email links that email's earlier payments. */
-  async update(ctx: RequestContext, customerId: string, input: unknown): Promise<CustomerView> {
+  async update(ctx: RequestContext, data: UpdateCustomerCommand): Promise<CustomerView> {
     ctx.requireRole(...WRITE_ROLES);
-    await this.find(ctx, customerId);
-    const data = parseInput(updateSchema, input ?? {});
+    await findOwned(ctx, Customer, data.customerId, 'Customer');
     return inTransaction(ctx, async (tx) => {
-      const customer = await this.find(tx, customerId, true);
+      const customer = await lockOwned(tx, Customer, data.customerId, 'Customer');
       const emailChanged = data.email !== undefined && data.email !== customer.email;
       if (emailChanged) {
         const taken = await tx.repo(Customer).exists({ where: { businessId: customer.businessId, livemode: customer.livemode, email: data.email } });
@@ -136,45 +99,36 @@ export class CustomerService {
     }).catch((error: unknown) => { throw isUniqueViolation(error) ? emailTaken() : error; });
   }
 
-  /** REST list: every profile of the business and mode, newest first; `page` from 1, `limit` up to 100, optional `email`. */
-  async listPage(ctx: RequestContext, query: unknown): Promise<{ items: CustomerView[]; total: number; page: number; limit: number }> {
+  /** Every profile of the business and mode, newest first, with its cards and recent payments; keyset cursors carry the email filter. */
+  async list(ctx: RequestContext, filters: CustomerFilters, page: PageQuery): Promise<ListPage<CustomerView>> {
     ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(listSchema, query ?? {});
-    const page = filters.page ?? 1;
-    const limit = filters.limit ?? 20;
-    const [customers, total] = await this.filtered(ctx, filters.email).skip((page - 1) * limit).take(limit).getManyAndCount();
-    return { items: await this.views(ctx, customers), total, page, limit };
-  }
-
-  /** GraphQL connection: newest first, keyset on (createdAt, id); the cursor carries the email filter. */
-  async connection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<Customer>> {
-    ctx.requireRole(...ALL_ROLES);
-    const { email } = parseInput(connectionSchema, input ?? {});
-    return keysetPage(this.filtered(ctx, email ?? undefined), 'customer', request, { email: email ?? null });
+    const query = newestFirst(ctx, Customer, 'customer');
+    if (filters.email) query.andWhere('customer.email = :email', { email: filters.email });
+    const customers = await paginate(query, 'customer', page, { email: filters.email ?? null });
+    return { ...customers, items: await this.views(ctx, customers.items), cursorOf: (view) => customers.cursorOf(view.customer) };
   }
 
   /**
    * Saves a card for the customer, given as `card` (vaulted with the acquirer; the number is
    * never stored) or as a card `token` (consumed). The first card becomes the default.
    */
-  async attachPaymentMethod(ctx: RequestContext, customerId: string, input: unknown): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
+  async attachPaymentMethod(ctx: RequestContext, { customerId, source }: AttachPaymentMethodCommand): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
     ctx.requireRole(...WRITE_ROLES);
-    await this.find(ctx, customerId);
-    const data = parseInput(attachSchema, input ?? {});
-    const vaulted = data.card ? await this.vault(ctx, data.card) : null;
+    await findOwned(ctx, Customer, customerId, 'Customer');
+    const vaulted = source.kind === 'card' ? await this.vault(ctx, source.card) : null;
     return inTransaction(ctx, async (tx) => {
-      const customer = await this.find(tx, customerId, true);
-      const card = vaulted ?? await redeemCardToken(tx, data.token!);
+      const customer = await lockOwned(tx, Customer, customerId, 'Customer');
+      const card = source.kind === 'token' ? await redeemCardToken(tx, source.token) : vaulted!;
       const paymentMethod = await this.addCard(tx, customer, card);
       return { customer, paymentMethod };
     });
   }
 
   /** Removes a saved card; when it was the default, the newest remaining card becomes the default. */
-  async detachPaymentMethod(ctx: RequestContext, customerId: string, paymentMethodId: string): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
+  async detachPaymentMethod(ctx: RequestContext, { customerId, paymentMethodId }: PaymentMethodRef): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const customer = await this.find(tx, customerId, true);
+      const customer = await lockOwned(tx, Customer, customerId, 'Customer');
       const paymentMethod = await this.findMethod(tx, customer, paymentMethodId);
       await tx.repo(PaymentMethod).delete({ id: paymentMethod.id });
       if (customer.defaultPaymentMethodId === paymentMethod.id) {
@@ -186,10 +140,11 @@ export class CustomerService {
     });
   }
 
-  async setDefaultPaymentMethod(ctx: RequestContext, customerId: string, paymentMethodId: string): Promise<CustomerView> {
+  /** Makes one of the customer's saved cards the default. */
+  async setDefaultPaymentMethod(ctx: RequestContext, { customerId, paymentMethodId }: PaymentMethodRef): Promise<CustomerView> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const customer = await this.find(tx, customerId, true);
+      const customer = await lockOwned(tx, Customer, customerId, 'Customer');
       customer.defaultPaymentMethodId = (await this.findMethod(tx, customer, paymentMethodId)).id;
       await tx.repo(Customer).save(customer);
       return this.view(tx, customer);
@@ -200,7 +155,7 @@ export class CustomerService {
    * Saves a vaulted card for the customer with this email, creating the profile when there is
    * none; the first card saved becomes the default.
    */
-  async saveCard(ctx: RequestContext, input: { email: string; card: VaultedCard }): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
+  async saveCard(ctx: RequestContext, input: SaveCardCommand): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       const inserted: Array<{ id: string }> = await tx.em.query(
@@ -278,14 +233,6 @@ export class CustomerService {
     }));
   }
 
-  private filtered(ctx: RequestContext, email: string | undefined) {
-    const query = ctx.repo(Customer).createQueryBuilder('customer')
-      .where('customer.business_id = :businessId AND customer.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('customer.created_at', 'DESC').addOrderBy('customer.id', 'DESC');
-    if (email) query.andWhere('customer.email = :email', { email });
-    return query;
-  }
-
   /** Makes the email's payments that have no customer yet this customer's. */
   private async linkPayments(tx: RequestContext, customer: Customer): Promise<void> {
     await tx.em.query(
@@ -306,22 +253,10 @@ export class CustomerService {
     return paymentMethod;
   }
 
-  private async find(ctx: RequestContext, customerId: string, lock = false): Promise<Customer> {
-    const customer = isUuid(customerId)
-      ? await ctx.repo(Customer).findOne({
-        where: { id: customerId, businessId: ctx.requireBusiness(), livemode: ctx.livemode },
-        ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-      })
-      : null;
-    if (!customer) throw notFound('Customer');
-    return customer;
-  }
-
+  /** A saved card of this customer; another customer's card is NOT_FOUND like an unknown one. */
   private async findMethod(ctx: RequestContext, customer: Customer, paymentMethodId: string): Promise<PaymentMethod> {
-    const method = isUuid(paymentMethodId)
-      ? await ctx.repo(PaymentMethod).findOne({ where: { id: paymentMethodId, customerId: customer.id, businessId: customer.businessId, livemode: customer.livemode } })
-      : null;
-    if (!method) throw notFound('Payment method');
+    const method = await findOwned(ctx, PaymentMethod, paymentMethodId, 'Payment method');
+    if (method.customerId !== customer.id) throw notFound('Payment method');
     return method;
   }
 }

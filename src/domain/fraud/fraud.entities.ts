@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
+import { MutableTenantEntity, TenantEntity } from '../shared/tenancy';
 
 export enum FraudRuleType {
   /** Block when the card's issuing country is one of `countries`. */
@@ -17,12 +18,7 @@ export enum FraudRuleType {
 /** A merchant's screening rule for one mode; checked before the acquirer sees a charge. */
 @Entity('fraud_rules')
 @Index('ix_fraud_rules_business_mode', ['businessId', 'livemode', 'createdAt'])
-export class FraudRule {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
-
+export class FraudRule extends MutableTenantEntity {
   @Column('text') type: FraudRuleType;
   @Column('boolean', { default: true }) enabled: boolean;
 
@@ -37,9 +33,6 @@ export class FraudRule {
   @Column('integer', { nullable: true }) maxAttemptsPerHour: number | null;
 
   @Column('text', { nullable: true }) description: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 export enum BlocklistEntryType {
@@ -52,17 +45,10 @@ export enum BlocklistEntryType {
 @Entity('fraud_blocklist')
 @Index('uq_fraud_blocklist_value', ['businessId', 'livemode', 'type', 'value'], { unique: true })
 @Index('ix_fraud_blocklist_created', ['businessId', 'livemode', 'createdAt'])
-export class BlocklistEntry {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
-
+export class BlocklistEntry extends TenantEntity {
   @Column('text') type: BlocklistEntryType;
   /** Normalized: emails lower case, IPs in canonical form. */
   @Column('text') value: string;
 
   @Column('text', { nullable: true }) description: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

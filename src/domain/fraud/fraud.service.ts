@@ -2,11 +2,12 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { ChargeAttempt } from '../payments/payment.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
-import { Page, PageRequest, keysetPage, newestFirst } from '../shared/pagination';
-import { normalizeCurrency, toMajor, toMinor } from '../shared/money';
-import { decimalAmount, emailSchema, enumFilter, isUuid, parseInput, required, pageParams } from '../../wire/validation';
+import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { MAX_AMOUNT_MINOR, normalizeCurrency, toMajor, toMinor } from '../shared/money';
+import { findOwned, lockOwned } from '../shared/tenancy';
 import { BusinessSettings } from '../identity/identity.entities';
+import { AddBlocklistEntryCommand, BlocklistFilters, CreateFraudRuleCommand, FraudRuleParameters, UpdateFraudRuleCommand } from './fraud.commands';
 import { BlocklistEntry, BlocklistEntryType, FraudRule, FraudRuleType } from './fraud.entities';
 
 /** At most this many rules per business and mode; creating one more is a CONFLICT. */
@@ -15,58 +16,18 @@ export const MAX_RULES_PER_MODE = 100;
 /** The velocity rule's window. */
 export const VELOCITY_WINDOW_SECONDS = 3600;
 
-const unique = <T>(values: T[]) => [...new Set(values)];
-const listOf = <S extends z.ZodType<string>>(item: S, what: string) =>
-  z.array(item, { error: required(`a non-empty array of ${what}`) })
-    .min(1, `must list at least one of ${what}`).max(500, `must list at most 500 ${what}`).transform(unique);
-
-const countrySchema = z.string({ error: 'must be a two-letter country code such as GB' }).trim().toUpperCase()
-  .regex(/^[A-Z]{2}$/, 'must be a two-letter country code (ISO 3166-1 alpha-2) such as GB');
-const binSchema = z.string({ error: 'must be a BIN prefix of 1 to 6 digits' }).trim()
-  .regex(/^\d{1,6}$/, 'must be a BIN prefix of 1 to 6 digits (acquirers report the first 6 digits of a card)');
-const domainSchema = z.string({ error: 'must be an email domain such as example.com' }).trim().toLowerCase()
-  .regex(/^@?(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be an email domain such as example.com')
-  .transform((domain) => domain.replace(/^@/, ''));
-const amountSchema = decimalAmount('a decimal amount such as 500.00');
-const currencySchema = z.string({ error: required('a currency code such as usd') });
-const maxAttemptsSchema = z.number({ error: required('a whole number of attempts from 1 to 1000') })
-  .int('must be a whole number from 1 to 1000').min(1, 'must be from 1 to 1000').max(1000, 'must be from 1 to 1000');
-const enabledSchema = z.boolean({ error: 'must be true or false' });
-const descriptionSchema = z.string({ error: 'must be a string or null' }).trim().max(500, 'must be at most 500 characters').nullable();
-
-/** What each rule type takes besides `type`, `enabled` and `description`. */
-const PARAMETERS = {
-  [FraudRuleType.CARD_COUNTRY]: { countries: listOf(countrySchema, 'country codes') },
-  [FraudRuleType.CARD_BIN]: { bins: listOf(binSchema, 'BIN prefixes') },
-  [FraudRuleType.EMAIL_DOMAIN]: { domains: listOf(domainSchema, 'email domains') },
-  [FraudRuleType.AMOUNT_ABOVE]: { amount: amountSchema, currency: currencySchema },
-  [FraudRuleType.VELOCITY_CARD]: { maxAttemptsPerHour: maxAttemptsSchema },
-} as const;
-
-type RuleParameters = { countries?: string[]; bins?: string[]; domains?: string[]; amount?: string | number; currency?: string; maxAttemptsPerHour?: number };
-
-const typeSchema = z.object({
-  type: z.enum(FraudRuleType, { error: required(`one of ${Object.values(FraudRuleType).join(', ')}`) }),
-}, { error: 'must be a JSON object' });
-
-const ruleSchema = (type: FraudRuleType, partial: boolean) => {
-  const shape = { type: z.literal(type, { error: 'cannot be changed; delete the rule and create another' }).optional(), enabled: enabledSchema.optional(), description: descriptionSchema.optional(), ...PARAMETERS[type] };
-  const schema = z.object(shape, { error: 'must be a JSON object' }).strict();
-  return partial ? schema.partial() : schema;
+/** The parameter fields each rule type takes (an update may send any of its own, and no other). */
+const PARAMETER_FIELDS: Record<FraudRuleType, ReadonlyArray<keyof UpdateFraudRuleCommand>> = {
+  [FraudRuleType.CARD_COUNTRY]: ['countries'],
+  [FraudRuleType.CARD_BIN]: ['bins'],
+  [FraudRuleType.EMAIL_DOMAIN]: ['domains'],
+  [FraudRuleType.AMOUNT_ABOVE]: ['amount', 'currency'],
+  [FraudRuleType.VELOCITY_CARD]: ['maxAttemptsPerHour'],
 };
+const ALL_PARAMETER_FIELDS = ['countries', 'bins', 'domains', 'amount', 'currency', 'maxAttemptsPerHour'] as const;
 
-const blocklistSchema = z.object({
-  type: z.enum(BlocklistEntryType, { error: required(`one of ${Object.values(BlocklistEntryType).join(', ')}`) }),
-  value: z.string({ error: required('the email, card fingerprint or IP address to block') }).trim().min(1, 'must not be empty').max(320),
-  description: descriptionSchema.optional(),
-}, { error: 'must be a JSON object' });
-
-const blocklistListSchema = z.object({
-  ...pageParams,
-  type: enumFilter(BlocklistEntryType).optional(),
-});
-
-const blocklistConnectionSchema = z.object({ type: enumFilter(BlocklistEntryType).nullish() });
+/** What an update with another type's parameters hears (the message the faces give any unknown field). */
+const FOREIGN_PARAMETERS_MESSAGE = 'must be a JSON object';
 
 /** An IP address in canonical form (IPv4-mapped IPv6 as IPv4); null when it is not an address. */
 export function canonicalIp(value: string | null | undefined): string | null {
@@ -148,13 +109,9 @@ export class FraudService {
 
   // ---------------------------------------------------------------- rules
 
-  async createRule(ctx: RequestContext, input: unknown): Promise<FraudRule> {
+  async createRule(ctx: RequestContext, command: CreateFraudRuleCommand): Promise<FraudRule> {
     ctx.requireRole(...WRITE_ROLES);
-    const { type } = parseInput(typeSchema, input ?? {});
-    const data = parseInput(ruleSchema(type, false), input) as RuleParameters & { enabled?: boolean; description?: string | null };
-    const rule = new FraudRule();
-    Object.assign(rule, { type, enabled: data.enabled ?? true, description: data.description ?? null, values: [], amount: null, currency: null, maxAttemptsPerHour: null });
-    this.applyParameters(rule, data);
+    const parameters = this.storedParameters(command);
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       await this.lockMode(tx);
@@ -162,11 +119,13 @@ export class FraudService {
       if (count >= MAX_RULES_PER_MODE) {
         throw new DomainError(ErrorCode.CONFLICT, `A business may have at most ${MAX_RULES_PER_MODE} fraud rules per mode; delete one first`);
       }
-      return tx.repo(FraudRule).save(tx.repo(FraudRule).create({ ...rule, businessId, livemode: tx.livemode }));
+      return tx.repo(FraudRule).save(tx.repo(FraudRule).create({
+        ...parameters, type: command.type, enabled: command.enabled ?? true, description: command.description ?? null, businessId, livemode: tx.livemode,
+      }));
     });
   }
 
-  /** Every rule of the business and mode, in the order screening checks them (oldest first). */
+  /** Every rule of the business and mode, in the order screening checks them (oldest first); never paged (at most 100). */
   async listRules(ctx: RequestContext): Promise<FraudRule[]> {
     ctx.requireRole(...ALL_ROLES);
     return ctx.repo(FraudRule).find({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode }, order: { createdAt: 'ASC', id: 'ASC' } });
@@ -174,26 +133,29 @@ export class FraudService {
 
   async getRule(ctx: RequestContext, id: string): Promise<FraudRule> {
     ctx.requireRole(...ALL_ROLES);
-    return this.findRule(ctx, id);
+    return findOwned(ctx, FraudRule, id, 'Fraud rule');
   }
 
-  /** Enables or disables a rule, or changes its description or parameters; its type stays. */
-  async updateRule(ctx: RequestContext, id: string, input: unknown): Promise<FraudRule> {
+  /**
+   * Enables or disables a rule, or changes its description or the parameters of its type; its type
+   * stays. Parameters of another type are refused, and an amount is read in the rule's currency
+   * (or in the currency sent with it).
+   */
+  async updateRule(ctx: RequestContext, command: UpdateFraudRuleCommand): Promise<FraudRule> {
     ctx.requireRole(...WRITE_ROLES);
-    const existing = await this.findRule(ctx, id);
-    const data = parseInput(ruleSchema(existing.type, true), input ?? {}) as RuleParameters & { enabled?: boolean; description?: string | null };
+    this.assertOwnParameters(await findOwned(ctx, FraudRule, command.id, 'Fraud rule'), command);
     return inTransaction(ctx, async (tx) => {
-      const rule = await this.findRule(tx, id);
-      if (data.enabled !== undefined) rule.enabled = data.enabled;
-      if (data.description !== undefined) rule.description = data.description;
-      this.applyParameters(rule, data);
+      const rule = await lockOwned(tx, FraudRule, command.id, 'Fraud rule');
+      if (command.enabled !== undefined) rule.enabled = command.enabled;
+      if (command.description !== undefined) rule.description = command.description;
+      this.applyChanges(rule, command);
       return tx.repo(FraudRule).save(rule);
     });
   }
 
   async deleteRule(ctx: RequestContext, id: string): Promise<FraudRule> {
     ctx.requireRole(...WRITE_ROLES);
-    const rule = await this.findRule(ctx, id);
+    const rule = await findOwned(ctx, FraudRule, id, 'Fraud rule');
     await ctx.repo(FraudRule).delete({ id: rule.id });
     return rule;
   }
@@ -201,77 +163,82 @@ export class FraudService {
   // ---------------------------------------------------------------- block list
 
   /** Blocks an email, card fingerprint or IP address; 409 when it is already blocked. */
-  async addToBlocklist(ctx: RequestContext, input: unknown): Promise<BlocklistEntry> {
+  async addToBlocklist(ctx: RequestContext, command: AddBlocklistEntryCommand): Promise<BlocklistEntry> {
     ctx.requireRole(...WRITE_ROLES);
-    const data = parseInput(blocklistSchema, input ?? {});
-    const value = this.normalizeBlockedValue(data.type, data.value);
+    const value = this.normalizeBlockedValue(command.type, command.value);
     return inTransaction(ctx, async (tx) => {
       const scope = { businessId: tx.requireBusiness(), livemode: tx.livemode };
-      if (await tx.repo(BlocklistEntry).exists({ where: { ...scope, type: data.type, value } })) throw alreadyBlocked();
-      return tx.repo(BlocklistEntry).save(tx.repo(BlocklistEntry).create({ ...scope, type: data.type, value, description: data.description ?? null }));
+      if (await tx.repo(BlocklistEntry).exists({ where: { ...scope, type: command.type, value } })) throw alreadyBlocked();
+      return tx.repo(BlocklistEntry).save(tx.repo(BlocklistEntry).create({ ...scope, type: command.type, value, description: command.description ?? null }));
     }).catch((error: unknown) => { throw isUniqueViolation(error) ? alreadyBlocked() : error; });
   }
 
-  /** REST list: newest first; `page` from 1, `limit` up to 100, optional `type`. */
-  async blocklistPage(ctx: RequestContext, query: unknown): Promise<{ items: BlocklistEntry[]; total: number; page: number; limit: number }> {
+  /** The block list, newest first; keyset cursors carry the type filter. */
+  async listBlocklist(ctx: RequestContext, filters: BlocklistFilters, page: PageQuery): Promise<ListPage<BlocklistEntry>> {
     ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(blocklistListSchema, query ?? {});
-    const page = filters.page ?? 1;
-    const limit = filters.limit ?? 20;
-    const [items, total] = await ctx.repo(BlocklistEntry).findAndCount({
-      where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode, ...(filters.type ? { type: filters.type } : {}) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: (page - 1) * limit,
-      take: limit,
-    });
-    return { items, total, page, limit };
-  }
-
-  /** GraphQL connection: newest first, keyset on (createdAt, id); the cursor carries the type filter. */
-  async blocklistConnection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<BlocklistEntry>> {
-    ctx.requireRole(...ALL_ROLES);
-    const { type } = parseInput(blocklistConnectionSchema, input ?? {});
-    const filters = { type: type ?? null };
     const query = newestFirst(ctx, BlocklistEntry, 'entry');
-    if (type) query.andWhere('entry.type = :type', { type });
-    return keysetPage(query, 'entry', request, filters);
+    if (filters.type) query.andWhere('entry.type = :type', { type: filters.type });
+    return paginate(query, 'entry', page, { type: filters.type ?? null });
   }
 
   async getBlocklistEntry(ctx: RequestContext, id: string): Promise<BlocklistEntry> {
     ctx.requireRole(...ALL_ROLES);
-    return this.findEntry(ctx, id);
+    return findOwned(ctx, BlocklistEntry, id, 'Block list entry');
   }
 
   async removeFromBlocklist(ctx: RequestContext, id: string): Promise<BlocklistEntry> {
     ctx.requireRole(...WRITE_ROLES);
-    const entry = await this.findEntry(ctx, id);
+    const entry = await findOwned(ctx, BlocklistEntry, id, 'Block list entry');
     await ctx.repo(BlocklistEntry).delete({ id: entry.id });
     return entry;
   }
 
   // ---------------------------------------------------------------- internals
 
-  private applyParameters(rule: FraudRule, data: RuleParameters): void {
-    if (data.countries) rule.values = data.countries;
-    if (data.bins) rule.values = data.bins;
-    if (data.domains) rule.values = data.domains;
-    if (data.maxAttemptsPerHour !== undefined) rule.maxAttemptsPerHour = data.maxAttemptsPerHour;
-    if (data.amount !== undefined || data.currency !== undefined) {
-      if (data.currency === undefined && !rule.currency) throw validationError({ currency: ['is required: a currency code such as usd'] });
-      if (data.amount === undefined && rule.amount === null) throw validationError({ amount: ['is required: a decimal amount such as 500.00'] });
-      const currency = normalizeCurrency(data.currency ?? rule.currency!);
-      const amount = data.amount !== undefined ? toMinor(data.amount, currency) : rule.amount!;
+  /** The columns of a new rule's parameters; an amount must be in a supported currency and within the maximum. */
+  private storedParameters(parameters: FraudRuleParameters): Pick<FraudRule, 'values' | 'amount' | 'currency' | 'maxAttemptsPerHour'> {
+    const none = { values: [], amount: null, currency: null, maxAttemptsPerHour: null };
+    switch (parameters.type) {
+      case FraudRuleType.CARD_COUNTRY: return { ...none, values: parameters.countries };
+      case FraudRuleType.CARD_BIN: return { ...none, values: parameters.bins };
+      case FraudRuleType.EMAIL_DOMAIN: return { ...none, values: parameters.domains };
+      case FraudRuleType.VELOCITY_CARD: return { ...none, maxAttemptsPerHour: parameters.maxAttemptsPerHour };
+      case FraudRuleType.AMOUNT_ABOVE: {
+        const currency = normalizeCurrency(parameters.currency);
+        if (parameters.amount < 0n) throw validationError({ amount: ['must not be negative'] });
+        if (parameters.amount > MAX_AMOUNT_MINOR) throw validationError({ amount: ['is too large'] });
+        return { ...none, amount: parameters.amount, currency };
+      }
+      default: throw new Error('unknown fraud rule type');
+    }
+  }
+
+  /** An update names the rule's own type (if any) and only parameters of that type. */
+  private assertOwnParameters(rule: FraudRule, command: UpdateFraudRuleCommand): void {
+    const errors: FieldErrors = {};
+    if (command.type !== undefined && command.type !== rule.type) errors.type = ['cannot be changed; delete the rule and create another'];
+    const foreign = ALL_PARAMETER_FIELDS.filter((field) => command[field] !== undefined && !PARAMETER_FIELDS[rule.type].includes(field));
+    if (foreign.length > 0) errors._ = [FOREIGN_PARAMETERS_MESSAGE];
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+  }
+
+  private applyChanges(rule: FraudRule, command: UpdateFraudRuleCommand): void {
+    const values = command.countries ?? command.bins ?? command.domains;
+    if (values) rule.values = values;
+    if (command.maxAttemptsPerHour !== undefined) rule.maxAttemptsPerHour = command.maxAttemptsPerHour;
+    if (command.amount !== undefined || command.currency !== undefined) {
+      const currency = normalizeCurrency(command.currency ?? rule.currency!);
+      rule.amount = command.amount !== undefined ? toMinor(command.amount, currency) : rule.amount!;
       rule.currency = currency;
-      rule.amount = amount;
     }
   }
 
   private normalizeBlockedValue(type: BlocklistEntryType, raw: string): string {
     switch (type) {
       case BlocklistEntryType.EMAIL: {
-        const email = emailSchema.safeParse(raw);
-        if (!email.success) throw validationError({ value: ['must be a valid email address for type email'] });
-        return email.data;
+        const email = raw.trim().toLowerCase();
+        if (!z.regexes.email.test(email) || email.length > 254) throw validationError({ value: ['must be a valid email address for type email'] });
+        return email;
       }
       case BlocklistEntryType.IP: {
         const ip = canonicalIp(raw);
@@ -289,17 +256,5 @@ export class FraudService {
     await tx.repo(BusinessSettings).createQueryBuilder('settings').setLock('pessimistic_write')
       .where('settings.business_id = :businessId AND settings.livemode = :livemode', { businessId: tx.requireBusiness(), livemode: tx.livemode })
       .getOne();
-  }
-
-  private async findRule(ctx: RequestContext, id: string): Promise<FraudRule> {
-    const rule = isUuid(id) ? await ctx.repo(FraudRule).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } }) : null;
-    if (!rule) throw notFound('Fraud rule');
-    return rule;
-  }
-
-  private async findEntry(ctx: RequestContext, id: string): Promise<BlocklistEntry> {
-    const entry = isUuid(id) ? await ctx.repo(BlocklistEntry).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } }) : null;
-    if (!entry) throw notFound('Block list entry');
-    return entry;
   }
 }

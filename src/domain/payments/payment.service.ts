@@ -16,7 +16,7 @@ import { enqueueJob } from '../shared/jobs';
 import { normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
 import { OffsetPage, Page, PageRequest, keysetPage, newestFirst, offsetPage } from '../shared/pagination';
 import { amountSchema, currencySchema, dateTimeSchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, parseInput, required, pageParams } from '../../wire/validation';
-import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer';
+import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
 import { CardDetails, cardSchema } from './card';
 import { UNDISPUTED, disputeTransition } from './dispute.states';
 import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from './payment.entities';

@@ -1,10 +1,9 @@
-import { z } from 'zod';
-import { VaultedCard } from '../../providers/card-acquirer';
-import { cardSchema, CardDetails } from '../payments/card';
+import { VaultedCard } from '../../providers/card-acquirer/port';
+import { CardDetails } from '../payments/card';
 import { RequestContext } from '../shared/context';
 import { randomToken } from '../shared/crypto';
 import { forbidden, validationError } from '../shared/errors';
-import { parseInput } from '../../wire/validation';
+import { CreateCardTokenCommand } from './card-token.commands';
 import { CardToken } from './card-token.entity';
 
 /** How long a card token can be used after it was made. */
@@ -15,8 +14,6 @@ export const CARD_TOKEN_RETENTION_SECONDS = 24 * 3600;
 
 const TOKEN_ID = /^tok_[A-Za-z0-9_-]{1,64}$/;
 
-const createSchema = z.object({ card: cardSchema }, { error: 'must be a JSON object with a card' });
-
 /**
  * Card tokens for the browser SDK: the browser sends the card straight to Tessera with the
  * business's publishable key and gets a single-use `tok_…` back; the merchant's server then
@@ -26,9 +23,8 @@ export class CardTokenService {
   constructor(private readonly vault: (ctx: RequestContext, card: CardDetails) => Promise<VaultedCard>) {}
 
   /** POST /api/v1/tokens: only a publishable key may create tokens. */
-  async create(ctx: RequestContext, input: unknown): Promise<CardToken> {
+  async create(ctx: RequestContext, { card }: CreateCardTokenCommand): Promise<CardToken> {
     if (ctx.actor.kind !== 'publishable') throw forbidden('Card tokens are created with the publishable key (pk_…)');
-    const { card } = parseInput(createSchema, input ?? {});
     const vaulted = await this.vault(ctx, card);
     const createdAt = new Date();
     return ctx.repo(CardToken).save(ctx.repo(CardToken).create({

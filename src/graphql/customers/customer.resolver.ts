@@ -1,5 +1,11 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { z } from 'zod';
 import { CustomerView } from '../../domain/customers/customer.service';
+import {
+  attachPaymentMethodBodySchema, createCustomerBodySchema, toAttachPaymentMethodCommand, toCreateCustomerCommand, toUpdateCustomerCommand,
+  updateCustomerBodySchema,
+} from '../../rest/customers/customers.validators';
+import { emailSchema, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import {
@@ -14,7 +20,12 @@ function primed({ loaders }: GraphQLContext, view: CustomerView): Customer {
   return Customer.from(view.customer);
 }
 
-/** Customers and saved cards, the same operations as /api/v1/business/customers. */
+const customerFilterSchema = z.object({ email: z.string().pipe(emailSchema).nullish() });
+
+/**
+ * Customers and saved cards, the same operations as /api/v1/business/customers; inputs are checked
+ * with the REST body shapes (the fields are the same), so both faces answer the same errors.
+ */
 @Resolver(() => Customer)
 export class CustomerResolver {
   @Query(() => Customer, { description: 'A customer who has paid the business in this mode (NOT_FOUND otherwise, as in REST)' })
@@ -32,18 +43,20 @@ export class CustomerResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('email', () => String, { nullable: true }) email?: string,
   ): Promise<CustomerConnection> {
-    const page = await context.core.customers.connection(caller(context), { email }, { first, after });
-    return toConnection(page, Customer.from);
+    const ctx = caller(context);
+    const filters = parseInput(customerFilterSchema, { email });
+    const page = await context.core.customers.list(ctx, { email: filters.email ?? undefined }, { kind: 'keyset', first: first ?? null, after: after ?? null });
+    return toConnection(page, (view) => primed(context, view));
   }
 
   @Mutation(() => Customer, { description: 'Creates a profile (CONFLICT when the email has one); earlier payments of the email become its payments' })
   async createCustomer(@Arg('input') input: CreateCustomerInput, @Ctx() context: GraphQLContext): Promise<Customer> {
-    return primed(context, await context.core.customers.create(caller(context), definedFields(input)));
+    return primed(context, await context.core.customers.create(caller(context), toCreateCustomerCommand(parseInput(createCustomerBodySchema, definedFields(input)))));
   }
 
   @Mutation(() => Customer)
   async updateCustomer(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateCustomerInput, @Ctx() context: GraphQLContext): Promise<Customer> {
-    return primed(context, await context.core.customers.update(caller(context), id, definedFields(input)));
+    return primed(context, await context.core.customers.update(caller(context), toUpdateCustomerCommand(id, parseInput(updateCustomerBodySchema, definedFields(input)))));
   }
 
   @Mutation(() => PaymentMethod, { description: 'Saves a card (or consumes a card token) for the customer; the first card becomes the default' })
@@ -52,7 +65,9 @@ export class CustomerResolver {
     @Arg('input') input: AttachPaymentMethodInput,
     @Ctx() context: GraphQLContext,
   ): Promise<PaymentMethod> {
-    const { paymentMethod } = await context.core.customers.attachPaymentMethod(caller(context), customerId, definedFields(input));
+    const ctx = caller(context);
+    const command = toAttachPaymentMethodCommand(customerId, parseInput(attachPaymentMethodBodySchema, definedFields(input)));
+    const { paymentMethod } = await context.core.customers.attachPaymentMethod(ctx, command);
     return PaymentMethod.from(paymentMethod);
   }
 
@@ -62,7 +77,7 @@ export class CustomerResolver {
     @Arg('paymentMethodId', () => ID) paymentMethodId: string,
     @Ctx() context: GraphQLContext,
   ): Promise<PaymentMethod> {
-    const { paymentMethod } = await context.core.customers.detachPaymentMethod(caller(context), customerId, paymentMethodId);
+    const { paymentMethod } = await context.core.customers.detachPaymentMethod(caller(context), { customerId, paymentMethodId });
     return PaymentMethod.from(paymentMethod);
   }
 
@@ -72,7 +87,7 @@ export class CustomerResolver {
     @Arg('paymentMethodId', () => ID) paymentMethodId: string,
     @Ctx() context: GraphQLContext,
   ): Promise<Customer> {
-    return primed(context, await context.core.customers.setDefaultPaymentMethod(caller(context), customerId, paymentMethodId));
+    return primed(context, await context.core.customers.setDefaultPaymentMethod(caller(context), { customerId, paymentMethodId }));
   }
 
   @FieldResolver(() => [PaymentMethod], { description: 'Saved cards, newest first' })

@@ -2,10 +2,11 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
 import { Mode } from '../../domain/identity/identity.entities';
 import { notFound } from '../../domain/shared/errors';
+import { eventFilterSchema, toEventFilters } from '../../rest/events/events.validators';
+import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
-import { parseInput } from '../../wire/validation';
-import { deliveryFiltersSchema, replaySchema } from '../../wire/webhooks';
+import { deliveryFiltersSchema } from '../../wire/webhooks';
 import { Event, EventConnection, WebhookDelivery, WebhookDeliveryConnection } from './event.types';
 
 @Resolver(() => Event)
@@ -22,7 +23,9 @@ export class EventResolver {
     @Arg('from', () => Date, { nullable: true, description: 'Created at or after' }) from?: Date,
     @Arg('to', () => Date, { nullable: true, description: 'Created at or before' }) to?: Date,
   ): Promise<EventConnection> {
-    const page = await context.core.eventLog.connection(caller(context), { type, from, to }, { first, after });
+    const ctx = caller(context);
+    const filters = toEventFilters(parseInput(eventFilterSchema, { type, from, to }));
+    const page = await context.core.eventLog.list(ctx, filters, { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, Event.from);
   }
 
@@ -69,9 +72,7 @@ export class EventResolver {
     @Ctx() context: GraphQLContext,
     @Arg('endpointId', () => ID, { nullable: true }) endpointId?: string,
   ): Promise<WebhookDelivery> {
-    const ctx = caller(context);
-    const command = { eventId, endpointId: parseInput(replaySchema, { endpointId }).endpointId };
-    return WebhookDelivery.from(await context.core.webhooks.replayEvent(ctx, command));
+    return WebhookDelivery.from(await context.core.webhooks.replayEvent(caller(context), { eventId, endpointId }));
   }
 
   @Subscription(() => Event, {

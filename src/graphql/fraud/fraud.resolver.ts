@@ -1,4 +1,10 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { z } from 'zod';
+import { BlocklistEntryType } from '../../domain/fraud/fraud.entities';
+import {
+  blocklistBodySchema, createRuleBodySchema, toAddBlocklistEntryCommand, toCreateRuleCommand, toUpdateRuleCommand, updateRuleBodySchema,
+} from '../../rest/fraud/fraud.validators';
+import { enumFilter, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { definedFields } from '../customers/customer.types';
@@ -6,7 +12,12 @@ import {
   AddBlocklistEntryInput, BlocklistEntry, BlocklistEntryConnection, CreateFraudRuleInput, FraudRule, UpdateFraudRuleInput,
 } from './fraud.types';
 
-/** Fraud rules and the block list, the same operations as /api/v1/business/fraud. */
+const blocklistFilterSchema = z.object({ type: enumFilter(BlocklistEntryType).nullish() });
+
+/**
+ * Fraud rules and the block list, the same operations as /api/v1/business/fraud; inputs are
+ * checked with the REST body shapes (the fields are the same), so both faces answer the same errors.
+ */
 @Resolver()
 export class FraudResolver {
   @Query(() => [FraudRule], { description: 'Rules of the active business and mode, in screening order (oldest first)' })
@@ -21,12 +32,12 @@ export class FraudResolver {
 
   @Mutation(() => FraudRule)
   async createFraudRule(@Arg('input') input: CreateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<FraudRule> {
-    return FraudRule.from(await context.core.fraud.createRule(caller(context), definedFields(input)));
+    return FraudRule.from(await context.core.fraud.createRule(caller(context), toCreateRuleCommand(parseInput(createRuleBodySchema, definedFields(input)))));
   }
 
   @Mutation(() => FraudRule, { description: 'Enables or disables a rule, or changes its parameters' })
   async updateFraudRule(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<FraudRule> {
-    return FraudRule.from(await context.core.fraud.updateRule(caller(context), id, definedFields(input)));
+    return FraudRule.from(await context.core.fraud.updateRule(caller(context), toUpdateRuleCommand(id, parseInput(updateRuleBodySchema, definedFields(input)))));
   }
 
   @Mutation(() => FraudRule)
@@ -44,13 +55,15 @@ export class FraudResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('type', () => String, { nullable: true, description: 'email, card_fingerprint or ip' }) type?: string,
   ): Promise<BlocklistEntryConnection> {
-    const page = await context.core.fraud.blocklistConnection(caller(context), { type }, { first, after });
+    const ctx = caller(context);
+    const filters = parseInput(blocklistFilterSchema, { type });
+    const page = await context.core.fraud.listBlocklist(ctx, { type: filters.type ?? undefined }, { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, BlocklistEntry.from);
   }
 
   @Mutation(() => BlocklistEntry, { description: 'Blocks an email, card fingerprint or IP address (CONFLICT when already blocked)' })
   async addBlocklistEntry(@Arg('input') input: AddBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<BlocklistEntry> {
-    return BlocklistEntry.from(await context.core.fraud.addToBlocklist(caller(context), definedFields(input)));
+    return BlocklistEntry.from(await context.core.fraud.addToBlocklist(caller(context), toAddBlocklistEntryCommand(parseInput(blocklistBodySchema, definedFields(input)))));
   }
 
   @Mutation(() => BlocklistEntry)

@@ -1,4 +1,4 @@
-import { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { Customer, PaymentMethod } from '../../domain/customers/customer.entities';
 import { CustomerView } from '../../domain/customers/customer.service';
@@ -6,24 +6,30 @@ import { Payment } from '../../domain/payments/payment.entities';
 import { toMajor } from '../../domain/shared/money';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
+import { responses } from '../shared/schemas';
+import type { RestApp } from '../surface';
+import { offsetPageQuery } from '../shared/pagination';
+import {
+  attachPaymentMethodBodySchema, attachedPaymentMethodSchema, createCustomerBodySchema, customerPageSchema, customerParamsSchema, customerQuerySchema,
+  customerSchema, detachedPaymentMethodSchema, paymentMethodParamsSchema, paymentMethodSchema, recentPaymentSchema, toAttachPaymentMethodCommand,
+  toCreateCustomerCommand, toCustomerFilters, toPaymentMethodRef, toUpdateCustomerCommand, updateCustomerBodySchema,
+} from './customers.validators';
 
 /** The documented saved-card item: `{ id, brand, last4, expiryMonth, expiryYear }`. */
-export const paymentMethodJson = (method: PaymentMethod) => ({
+export const paymentMethodJson = (method: PaymentMethod): z.input<typeof paymentMethodSchema> => ({
   id: method.id, brand: method.brand, last4: method.last4, expiryMonth: method.expiryMonth, expiryYear: method.expiryYear,
 });
 
-/** A saved card as the attach operation returns it: the documented item plus its customer and whether it is the default. */
-const attachedPaymentMethodJson = (customer: Customer, method: PaymentMethod) => ({
-  ...paymentMethodJson(method),
+const attachedPaymentMethodJson = ({ customer, paymentMethod }: { customer: Customer; paymentMethod: PaymentMethod }): z.input<typeof attachedPaymentMethodSchema> => ({
+  ...paymentMethodJson(paymentMethod),
   object: 'payment_method',
   customerId: customer.id,
-  country: method.country,
-  isDefault: customer.defaultPaymentMethodId === method.id,
-  createdAt: method.createdAt.toISOString(),
+  country: paymentMethod.country,
+  isDefault: customer.defaultPaymentMethodId === paymentMethod.id,
+  createdAt: paymentMethod.createdAt.toISOString(),
 });
 
-/** An item of `recentPayments` (the interface document leaves its fields open). */
-export const recentPaymentJson = (payment: Payment) => ({
+export const recentPaymentJson = (payment: Payment): z.input<typeof recentPaymentSchema> => ({
   paymentId: payment.id,
   amount: toMajor(payment.amount, payment.currency),
   amountMinor: payment.amount.toString(),
@@ -37,8 +43,7 @@ export const recentPaymentJson = (payment: Payment) => ({
   createdAt: payment.createdAt.toISOString(),
 });
 
-/** The documented Customer resource (plus createdAt and updatedAt). */
-export const customerJson = ({ customer, paymentMethods, recentPayments }: CustomerView) => {
+export const customerJson = ({ customer, paymentMethods, recentPayments }: CustomerView): z.input<typeof customerSchema> => {
   const defaultMethod = paymentMethods.find((method) => method.id === customer.defaultPaymentMethodId);
   return {
     customerId: customer.id,
@@ -55,43 +60,50 @@ export const customerJson = ({ customer, paymentMethods, recentPayments }: Custo
   };
 };
 
-type ById = { Params: { customerId: string } };
-type ByMethod = { Params: { customerId: string; paymentMethodId: string } };
+const byCustomer = { params: customerParamsSchema };
+const byMethod = { params: paymentMethodParamsSchema };
 
 /** Customers and their saved cards (interface document, Retrieve a customer). */
-export function customerRoutes(app: FastifyInstance, core: Core) {
-  const customers = core.customers;
+export function customerRoutes(app: RestApp, core: Core) {
+  const { customers } = core;
 
-  app.post('/api/v1/business/customers', async (request, reply) => {
-    const view = await customers.create(authenticated(request), request.body);
+  app.post('/api/v1/business/customers', { schema: { body: createCustomerBodySchema, response: responses({ 201: customerSchema }) } }, async (request, reply) => {
+    const view = await customers.create(authenticated(request), toCreateCustomerCommand(request.body));
     reply.status(201);
     return success(customerJson(view));
   });
 
-  app.get<{ Querystring: Record<string, string> }>('/api/v1/business/customers', async (request) => {
-    const page = await customers.listPage(authenticated(request), request.query);
-    return success({ items: page.items.map(customerJson), total: page.total, page: page.page, limit: page.limit });
+  app.get('/api/v1/business/customers', { schema: { querystring: customerQuerySchema, response: responses({ 200: customerPageSchema }) } }, async (request) => {
+    const page = offsetPageQuery(request.query);
+    const list = await customers.list(authenticated(request), toCustomerFilters(request.query), page);
+    return success({ items: list.items.map(customerJson), total: list.total!, page: page.page, limit: page.limit });
   });
 
-  app.get<ById>('/api/v1/business/customers/:customerId', async (request) =>
+  app.get('/api/v1/business/customers/:customerId', { schema: { ...byCustomer, response: responses({ 200: customerSchema }) } }, async (request) =>
     success(customerJson(await customers.get(authenticated(request), request.params.customerId))));
 
-  app.patch<ById>('/api/v1/business/customers/:customerId', async (request) =>
-    success(customerJson(await customers.update(authenticated(request), request.params.customerId, request.body))));
+  app.patch('/api/v1/business/customers/:customerId', {
+    schema: { ...byCustomer, body: updateCustomerBodySchema, response: responses({ 200: customerSchema }) },
+  }, async (request) =>
+    success(customerJson(await customers.update(authenticated(request), toUpdateCustomerCommand(request.params.customerId, request.body)))));
 
-  app.post<ById>('/api/v1/business/customers/:customerId/payment-methods', async (request, reply) => {
-    const { customer, paymentMethod } = await customers.attachPaymentMethod(authenticated(request), request.params.customerId, request.body);
+  app.post('/api/v1/business/customers/:customerId/payment-methods', {
+    schema: { ...byCustomer, body: attachPaymentMethodBodySchema, response: responses({ 201: attachedPaymentMethodSchema }) },
+  }, async (request, reply) => {
+    const attached = await customers.attachPaymentMethod(authenticated(request), toAttachPaymentMethodCommand(request.params.customerId, request.body));
     reply.status(201);
-    return success(attachedPaymentMethodJson(customer, paymentMethod));
+    return success(attachedPaymentMethodJson(attached));
   });
 
-  app.delete<ByMethod>('/api/v1/business/customers/:customerId/payment-methods/:paymentMethodId', async (request) => {
-    const { customer, paymentMethod } = await customers.detachPaymentMethod(
-      authenticated(request), request.params.customerId, request.params.paymentMethodId);
-    return success({ id: paymentMethod.id, object: 'payment_method', customerId: customer.id, deleted: true });
+  app.delete('/api/v1/business/customers/:customerId/payment-methods/:paymentMethodId', {
+    schema: { ...byMethod, response: responses({ 200: detachedPaymentMethodSchema }) },
+  }, async (request) => {
+    const { customer, paymentMethod } = await customers.detachPaymentMethod(authenticated(request), toPaymentMethodRef(request.params));
+    return success({ id: paymentMethod.id, object: 'payment_method' as const, customerId: customer.id, deleted: true as const });
   });
 
-  app.post<ByMethod>('/api/v1/business/customers/:customerId/payment-methods/:paymentMethodId/default', async (request) =>
-    success(customerJson(await customers.setDefaultPaymentMethod(
-      authenticated(request), request.params.customerId, request.params.paymentMethodId))));
+  app.post('/api/v1/business/customers/:customerId/payment-methods/:paymentMethodId/default', {
+    schema: { ...byMethod, response: responses({ 200: customerSchema }) },
+  }, async (request) =>
+    success(customerJson(await customers.setDefaultPaymentMethod(authenticated(request), toPaymentMethodRef(request.params)))));
 }

@@ -1,47 +1,54 @@
-import { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { DomainEvent } from '../../domain/events/event.entity';
+import { RequestContext } from '../../domain/shared/context';
 import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
-import { parseInput } from '../../wire/validation';
-import { replaySchema } from '../../wire/webhooks';
+import { responses } from '../shared/schemas';
+import type { RestApp } from '../surface';
 import { webhookDeliveryJson } from '../webhooks/webhook-endpoints.routes';
+import {
+  eventPageSchema, eventParamsSchema, eventQuerySchema, eventSchema, replayEventBodySchema, toEventFilters, toEventPage, webhookDeliverySchema,
+} from './events.validators';
 
-const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]) => ({
+const deliveryJson = (delivery: WebhookDelivery): z.input<typeof webhookDeliverySchema> => webhookDeliveryJson(delivery);
+
+const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]): z.input<typeof eventSchema> => ({
   id: event.id,
   object: 'event',
   type: event.type,
   livemode: event.livemode,
   data: event.data,
   createdAt: event.createdAt.toISOString(),
-  deliveries: deliveries.map(webhookDeliveryJson),
+  deliveries: deliveries.filter((delivery) => delivery.eventId === event.id).map(deliveryJson),
 });
 
-/** The event log: `GET /api/v1/events` (type, from, to, page, limit) and `GET /api/v1/events/{id}`. */
-export function eventRoutes(app: FastifyInstance, core: Core) {
-  app.get<{ Querystring: Record<string, string | undefined> }>('/api/v1/events', async (request) => {
+/** The events with their deliveries, read in one query. */
+async function eventsJson(core: Core, ctx: RequestContext, events: DomainEvent[]) {
+  const deliveries = await core.eventLog.deliveriesOf(ctx, events.map((event) => event.id));
+  return events.map((event) => eventJson(event, deliveries));
+}
+
+const byId = { params: eventParamsSchema };
+
+/** The event log: `GET /api/v1/events` (type, from, to, page, limit), `GET /api/v1/events/{id}` and its replay. */
+export function eventRoutes(app: RestApp, core: Core) {
+  app.get('/api/v1/events', { schema: { querystring: eventQuerySchema, response: responses({ 200: eventPageSchema }) } }, async (request) => {
     const ctx = authenticated(request);
-    const { type, from, to, page, limit } = request.query;
-    const result = await core.eventLog.list(ctx, { type, from, to }, { page, limit });
-    const deliveries = await core.eventLog.deliveriesOf(ctx, result.items.map((event) => event.id));
-    return success({
-      ...result,
-      items: result.items.map((event) => eventJson(event, deliveries.filter((delivery) => delivery.eventId === event.id))),
-    });
+    const list = await core.eventLog.list(ctx, toEventFilters(request.query), toEventPage(request.query));
+    return success({ items: await eventsJson(core, ctx, list.items), total: list.total!, page: request.query.page, limit: request.query.limit });
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/events/:id', async (request) => {
+  app.get('/api/v1/events/:id', { schema: { ...byId, response: responses({ 200: eventSchema }) } }, async (request) => {
     const ctx = authenticated(request);
-    const event = await core.eventLog.get(ctx, request.params.id);
-    return success(eventJson(event, await core.eventLog.deliveriesOf(ctx, [event.id])));
+    const [event] = await eventsJson(core, ctx, [await core.eventLog.get(ctx, request.params.id)]);
+    return success(event);
   });
 
-  app.post<{ Params: { id: string } }>('/api/v1/events/:id/replay', async (request, reply) => {
-    const ctx = authenticated(request);
-    const { endpointId } = parseInput(replaySchema, request.body ?? {});
-    const delivery = await core.webhooks.replayEvent(ctx, { eventId: request.params.id, endpointId });
+  app.post('/api/v1/events/:id/replay', { schema: { ...byId, body: replayEventBodySchema, response: responses({ 201: webhookDeliverySchema }) } }, async (request, reply) => {
+    const delivery = await core.webhooks.replayEvent(authenticated(request), { eventId: request.params.id, endpointId: request.body.endpointId });
     reply.status(201);
-    return success(webhookDeliveryJson(delivery));
+    return success(deliveryJson(delivery));
   });
 }

@@ -1,4 +1,4 @@
-import { PageRequest, pageSize } from '../../domain/shared/pagination';
+import { PageQuery, PageRequest, pageSize } from '../../domain/shared/pagination';
 import { validationError } from '../../domain/shared/errors';
 
 /** Reads `limit` (1 to 100) and `after` (an opaque cursor) from a REST query string. */
@@ -11,3 +11,7 @@ export function pageQuery(query: Record<string, string | undefined>): PageReques
   }
   return { first, after: query.after ?? null };
 }
+
+/** The offset page of a REST list from its checked `page` and `limit` (defaults 1 and 20). */
+export const offsetPageQuery = (query: { page?: number; limit?: number }): PageQuery & { kind: 'offset' } =>
+  ({ kind: 'offset', page: query.page ?? 1, limit: query.limit ?? 20 });

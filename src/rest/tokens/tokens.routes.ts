@@ -1,8 +1,12 @@
-import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { CardToken } from '../../domain/tokens/card-token.entity';
 import { publishableCaller } from '../../http/request-context';
 import { success } from '../shared/envelope';
+import { errorEnvelopeSchema, responses } from '../shared/schemas';
+import type { RestApp } from '../surface';
+import { cardTokenSchema, createCardTokenBodySchema, toCreateCardTokenCommand } from './tokens.validators';
 
 export const TOKENS_PATH = '/api/v1/tokens';
 
@@ -21,7 +25,7 @@ const withCors = async (_request: FastifyRequest, reply: FastifyReply, payload: 
   return payload;
 };
 
-export const cardTokenJson = (token: CardToken) => ({
+export const cardTokenJson = (token: CardToken): z.input<typeof cardTokenSchema> => ({
   id: token.id,
   object: 'card_token',
   card: { brand: token.brand, last4: token.last4, expiryMonth: token.expiryMonth, expiryYear: token.expiryYear, country: token.country },
@@ -31,11 +35,19 @@ export const cardTokenJson = (token: CardToken) => ({
 });
 
 /** Card tokenisation for the browser SDK, authenticated with the publishable key. */
-export function tokenRoutes(app: FastifyInstance, core: Core) {
-  app.options(TOKENS_PATH, { onSend: withCors, config: { auth: 'public' } }, async (_request, reply) => reply.status(204).send());
+export function tokenRoutes(app: RestApp, core: Core) {
+  app.options(TOKENS_PATH, {
+    onSend: withCors,
+    config: { auth: 'public' },
+    schema: { response: { 204: z.null().describe('CORS preflight: no body'), '4xx': errorEnvelopeSchema } },
+  }, async (_request, reply) => (reply as FastifyReply).status(204).send());
 
-  app.post(TOKENS_PATH, { onSend: withCors, config: { auth: 'publishable' } }, async (request, reply) => {
-    const token = await core.cardTokens.create(publishableCaller(request), request.body);
+  app.post(TOKENS_PATH, {
+    onSend: withCors,
+    config: { auth: 'publishable' },
+    schema: { body: createCardTokenBodySchema, response: responses({ 201: cardTokenSchema }) },
+  }, async (request, reply) => {
+    const token = await core.cardTokens.create(publishableCaller(request), toCreateCardTokenCommand(request.body));
     reply.status(201);
     return success(cardTokenJson(token));
   });

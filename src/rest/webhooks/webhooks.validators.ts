@@ -8,7 +8,7 @@ import { deliveriesQuerySchema } from '../../wire/webhooks';
 import { offsetListSchema, timestampSchema } from '../shared/schemas';
 
 export {
-  endpointCreateSchema, endpointUpdateSchema, replaySchema, rotateSecretSchema, treasuryEndpointCreateSchema, treasuryEndpointUpdateSchema,
+  endpointCreateSchema, endpointUpdateSchema, rotateSecretSchema, treasuryEndpointCreateSchema, treasuryEndpointUpdateSchema,
 } from '../../wire/webhooks';
 export { deliveriesQuerySchema };
 

@@ -1,46 +1,10 @@
 import crypto from 'node:crypto';
-import { CardDetails, brandOf } from '../domain/payments/card';
-
-/** What Tessera keeps of a card: the acquirer's reference and what may be shown. Never the number. */
-export interface VaultedCard {
-  providerRef: string;
-  brand: string;
-  last4: string;
-  bin: string;
-  expiryMonth: number;
-  expiryYear: number;
-  /** Same card, same fingerprint, across businesses; not reversible to the number. */
-  fingerprint: string;
-  /** Issuing country (ISO 3166-1 alpha-2). */
-  country: string;
-}
-
-export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'authentication_failed';
-
-export type Authorization =
-  | { outcome: 'approved' }
-  | { outcome: 'declined'; reason: DeclineReason; message: string }
-  | { outcome: 'authentication_required'; version: '1' | '2' };
-
-export interface AuthorizationRequest {
-  paymentId: string;
-  amount: bigint;
-  currency: string;
-  card: VaultedCard;
-}
-
-/** A card acquirer: vaults cards, authorizes and captures payments, completes 3-D Secure. */
-export interface CardAcquirer {
-  readonly name: string;
-  vault(card: CardDetails): Promise<VaultedCard>;
-  authorize(request: AuthorizationRequest): Promise<Authorization>;
-  /** Finishes a 3-D Secure challenge; approved or declined with `authentication_failed`. */
-  completeAuthentication(request: AuthorizationRequest): Promise<Authorization>;
-}
+import { CardDetails, brandOf } from '../../domain/payments/card';
+import { Authorization, AuthorizationRequest, CardAcquirer, VaultedCard } from './port';
 
 type SandboxBehaviour = 'success' | 'declined' | 'three_ds_success' | 'three_ds_failure' | 'insufficient_funds' | 'three_ds2';
 
-/** The sandbox card numbers of the interface document; any other valid number succeeds. */
+/** The sandbox card numbers of the interface document (docs/sandbox.md); any other valid number succeeds. */
 export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = Object.freeze({
   '4242424242424242': 'success',
   '4000000000000002': 'declined',

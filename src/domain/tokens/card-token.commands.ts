@@ -1,0 +1,6 @@
+import { CardDetails } from '../payments/card';
+
+/** Tokenises a card typed in the browser (vaulted with the acquirer; the number is never stored). */
+export interface CreateCardTokenCommand {
+  card: CardDetails;
+}

@@ -1,0 +1,72 @@
+import { DataSource } from 'typeorm';
+import { Config } from '../config';
+import { DomainError, ErrorCode } from '../domain/shared/errors';
+import { Secrets } from '../secrets';
+import { CardAcquirer } from './card-acquirer/port';
+import { SandboxCardAcquirer } from './card-acquirer/sandbox';
+import { createMailer } from './mail';
+import { MailLog, Mailer } from './mail/port';
+
+/**
+ * The provider of each kind in each mode. `null`: this build has no real provider of that kind
+ * for the mode, and the mode is refused (see `providerFor`). Each kind lives in
+ * `src/providers/<kind>/` as `port.ts` (the interface the domain calls) and `sandbox.ts` (no
+ * network, no money; its magic values are in docs/sandbox.md), plus its real implementations.
+ */
+export interface ProviderChoice {
+  'card-acquirer': { test: CardAcquirer; live: CardAcquirer | null };
+  /**
+   * Mail is chosen once for the server, not per mode: SMTP when MAIL_SMTP_URL is set (a production
+   * start requires it, src/config.ts), otherwise the sandbox mailbox.
+   */
+  mail: { test: Mailer; live: Mailer };
+}
+
+export type ProviderKind = keyof ProviderChoice;
+export type ProviderOf<K extends ProviderKind> = NonNullable<ProviderChoice[K]['test' | 'live']>;
+
+/** What a caller in a mode is told when the build has no provider of the kind for that mode. */
+const NO_PROVIDER: Record<ProviderKind, string> = {
+  'card-acquirer': 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
+  mail: 'No mail provider is configured for live mode',
+};
+
+/** The providers of the server, chosen once at start; the only place that decides which one a mode gets. */
+export class ProviderRegistry {
+  constructor(private readonly choice: ProviderChoice) {}
+
+  /**
+   * The provider of `kind` for the context's mode. A mode without one (live card acquiring in this
+   * build) is refused here, with UNPROCESSABLE, before anything is written: the merchant hears it
+   * when asking, not the payer on the page.
+   */
+  providerFor<K extends ProviderKind>(ctx: { livemode: boolean }, kind: K): ProviderOf<K> {
+    const provider = this.inMode(kind, ctx.livemode ? 'live' : 'test');
+    if (!provider) throw new DomainError(ErrorCode.UNPROCESSABLE, NO_PROVIDER[kind]);
+    return provider as ProviderOf<K>;
+  }
+
+  /**
+   * The provider of `kind` for a mode, or null: for work outside a request (the recovery sweep
+   * over stored payments of both modes) that decides itself what having no provider means.
+   */
+  inMode<K extends ProviderKind, M extends 'test' | 'live'>(kind: K, mode: M): ProviderChoice[K][M] {
+    return this.choice[kind][mode];
+  }
+
+  /** Both modes' providers of `kind`. */
+  modesOf<K extends ProviderKind>(kind: K): ProviderChoice[K] {
+    return this.choice[kind];
+  }
+}
+
+/** The providers this build has: the sandbox acquirer in test mode and none in live; SMTP or the sandbox mailbox. */
+export function createProviders(
+  config: Pick<Config, 'mailSmtpUrl' | 'mailFrom'>, secrets: Pick<Secrets, 'masterKey'>, dataSource: DataSource, log: MailLog,
+): ProviderRegistry {
+  const mailer = createMailer(config, dataSource, log);
+  return new ProviderRegistry({
+    'card-acquirer': { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
+    mail: { test: mailer, live: mailer },
+  });
+}

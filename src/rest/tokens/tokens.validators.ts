@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { cardSchema } from '../../domain/payments/card';
+import { CreateCardTokenCommand } from '../../domain/tokens/card-token.commands';
+import { timestampSchema } from '../shared/schemas';
+
+export const createCardTokenBodySchema = z.object({ card: cardSchema }, { error: 'must be a JSON object with a card' });
+
+export const toCreateCardTokenCommand = (body: z.output<typeof createCardTokenBodySchema>): CreateCardTokenCommand => body;
+
+export const cardTokenSchema = z.object({
+  id: z.string().describe('tok_…; single-use, valid for 15 minutes'),
+  object: z.literal('card_token'),
+  card: z.object({
+    brand: z.string().describe('visa, mastercard, amex, discover or unknown'),
+    last4: z.string(),
+    expiryMonth: z.number().int(),
+    expiryYear: z.number().int(),
+    country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
+  }),
+  livemode: z.boolean(),
+  expiresAt: timestampSchema,
+  createdAt: timestampSchema,
+});

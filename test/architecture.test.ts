@@ -1,0 +1,131 @@
+import path from 'node:path';
+import ts from 'typescript';
+
+/**
+ * The layers of docs/architecture.md, checked on the source: the domain knows no face, public
+ * domain operations take typed commands, and the faces reach the database only through the domain.
+ * Each failure lists every offender, file and line.
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+const SRC = path.join(ROOT, 'src');
+const FACES = ['rest', 'graphql', 'http', 'hosted', 'wire', 'cli'];
+
+const relative = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
+const under = (file: string, folder: string) => relative(file).startsWith(`src/${folder}/`);
+const lineOf = (node: ts.Node) => node.getSourceFile().getLineAndCharacterOfPosition(node.getStart()).line + 1;
+const where = (node: ts.Node) => `${relative(node.getSourceFile().fileName)}:${lineOf(node)}`;
+
+/** The project as tsconfig.json compiles it, restricted to src/, with its type checker. */
+function loadProgram() {
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => { throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')); },
+  });
+  if (!parsed) throw new Error('tsconfig.json could not be read');
+  const program = ts.createProgram({ rootNames: parsed.fileNames.filter((file) => path.resolve(file).startsWith(SRC + path.sep)), options: parsed.options });
+  const sources = program.getSourceFiles().filter((source) => path.resolve(source.fileName).startsWith(SRC + path.sep));
+  return { program, checker: program.getTypeChecker(), sources };
+}
+
+/** Every module a file names: import and export declarations, `import type`, `import()` and `require()`. */
+function importsOf(source: ts.SourceFile): Array<{ specifier: string; node: ts.Node }> {
+  const found: Array<{ specifier: string; node: ts.Node }> = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push({ specifier: node.moduleSpecifier.text, node });
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      found.push({ specifier: node.moduleReference.expression.text, node });
+    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])
+      && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
+      found.push({ specifier: node.arguments[0].text, node });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push({ specifier: node.argument.literal.text, node });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const resolveIn = (source: ts.SourceFile, specifier: string) =>
+  (specifier.startsWith('.') ? path.resolve(path.dirname(source.fileName), specifier) : null);
+
+const isPrivate = (member: ts.ClassElement) =>
+  (ts.getCombinedModifierFlags(member as ts.Declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0
+  || (member.name !== undefined && ts.isPrivateIdentifier(member.name));
+
+const report = (what: string, offenders: string[]) =>
+  (offenders.length === 0 ? '' : `${offenders.length} ${what}:\n  ${offenders.join('\n  ')}`);
+
+describe('Architecture: the layers of docs/architecture.md', () => {
+  let loaded: ReturnType<typeof loadProgram>;
+
+  beforeAll(() => {
+    loaded = loadProgram();
+  });
+
+  test('the program covers src/ (the checks below would pass vacuously otherwise)', () => {
+    const domain = loaded.sources.filter((source) => under(source.fileName, 'domain'));
+    expect(domain.length).toBeGreaterThan(30);
+    expect(loaded.sources.some((source) => under(source.fileName, 'rest'))).toBe(true);
+  });
+
+  test('no file under src/domain imports a face: src/rest, src/graphql, src/http, src/hosted, src/wire or src/cli', () => {
+    const offenders: string[] = [];
+    for (const source of loaded.sources.filter((file) => under(file.fileName, 'domain'))) {
+      for (const { specifier, node } of importsOf(source)) {
+        const target = resolveIn(source, specifier);
+        const face = target && FACES.find((folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep));
+        if (face) offenders.push(`${where(node)} imports '${specifier}' (src/${face})`);
+      }
+    }
+    expect(report('imports of a face from the domain', offenders)).toBe('');
+  });
+
+  test('no public method of a domain service takes a parameter typed unknown (each takes a typed command)', () => {
+    const { checker } = loaded;
+    const offenders: string[] = [];
+    const services = loaded.sources.filter((source) => under(source.fileName, 'domain') && source.fileName.endsWith('.service.ts'));
+    expect(services.length).toBeGreaterThan(10);
+    for (const source of services) {
+      const visit = (node: ts.Node) => {
+        if (ts.isClassDeclaration(node)) {
+          for (const member of node.members) {
+            if (isPrivate(member) || ts.isConstructorDeclaration(member)) continue;
+            const fn = ts.isMethodDeclaration(member) ? member
+              : ts.isPropertyDeclaration(member) && member.initializer && (ts.isArrowFunction(member.initializer) || ts.isFunctionExpression(member.initializer))
+                ? member.initializer : null;
+            if (!fn) continue;
+            for (const parameter of fn.parameters) {
+              if (checker.getTypeAtLocation(parameter).flags & ts.TypeFlags.Unknown) {
+                offenders.push(`${where(parameter)} ${node.name?.text ?? '(class)'}.${member.name?.getText()}(${parameter.name.getText()}: unknown)`);
+              }
+            }
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(report('public domain methods taking unknown', offenders)).toBe('');
+  });
+
+  test('the REST and GraphQL faces reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
+    const offenders: string[] = [];
+    const faces = loaded.sources.filter((source) => under(source.fileName, 'rest') || under(source.fileName, 'graphql'));
+    for (const source of faces) {
+      for (const { specifier, node } of importsOf(source)) {
+        if (specifier === 'typeorm' || specifier.startsWith('typeorm/')) offenders.push(`${where(node)} imports '${specifier}'`);
+      }
+      const visit = (node: ts.Node) => {
+        if (ts.isPropertyAccessExpression(node) && ['getRepository', 'repo', 'createQueryBuilder', 'manager', 'em'].includes(node.name.text)) {
+          offenders.push(`${where(node)} uses .${node.name.text} (a repository or entity manager)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(report('database accesses from a face', offenders)).toBe('');
+  });
+});

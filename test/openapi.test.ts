@@ -1,0 +1,298 @@
+import { spawn } from 'node:child_process';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { RouteOptions } from 'fastify';
+import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { OPENAPI_PATH } from '../src/rest/surface';
+import { idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
+import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
+import { TestServer, startTestServer } from './support/harness';
+
+/**
+ * The OpenAPI 3.1 document of the REST surface (GET /api/v1/openapi.json, generated from the
+ * routes' zod declarations in src/rest/surface.ts) and its reference at /docs, as the interface
+ * document and docs/rest-api.md describe them.
+ */
+
+type Operation = {
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ in: string; name: string; required?: boolean }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: object }> }>;
+};
+type Document = OpenApiDocument & {
+  openapi: string;
+  info: { title: string; version: string };
+  components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, object> };
+  paths: Record<string, Record<string, Operation>>;
+};
+
+/**
+ * Validates a document with @seriousme/openapi-schema-validator (`new Validator()`,
+ * `validate(document)`). It is an ES module, which Jest's CommonJS runtime cannot load, so it runs
+ * in a plain Node process that reads the document on stdin.
+ */
+async function validateOpenApi(document: unknown): Promise<{ valid: boolean; version: string; errors?: unknown }> {
+  const script = `
+    import('@seriousme/openapi-schema-validator').then(async ({ Validator }) => {
+      let text = '';
+      for await (const chunk of process.stdin) text += chunk;
+      const validator = new Validator();
+      const result = await validator.validate(JSON.parse(text));
+      process.stdout.write(JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors }));
+    });`;
+  const child = spawn(process.execPath, ['-e', script], { cwd: __dirname, stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  child.stdin.end(JSON.stringify(document));
+  const code = await exited;
+  if (code !== 0) throw new Error(`the OpenAPI validator exited with ${code}: ${output}`);
+  return JSON.parse(output);
+}
+
+const CREDENTIAL_SECURITY = [{ apiKey: [] }, { bearerAuth: [] }];
+
+interface RegisteredRoute {
+  method: string;
+  url: string;
+  auth: 'credential' | 'publishable' | 'public';
+  hidden: boolean;
+  alias: boolean;
+}
+
+describe('The OpenAPI document of the REST surface', () => {
+  let server: TestServer;
+  let document: Document;
+  const registered: RegisteredRoute[] = [];
+
+  /**
+   * The REST routes the server registers, as Fastify registers them (as test/fuzz.test.ts
+   * enumerates them): every `/api/v1` route and the documented unprefixed aliases. HEAD routes are
+   * the ones Fastify adds beside each GET; OpenAPI has no separate operation for them.
+   */
+  const restRoutes = () => registered.filter((route) => (route.url.startsWith('/api/v1/') || route.alias) && route.method !== 'HEAD');
+  const documented = () => restRoutes().filter((route) => !route.hidden);
+  const operationOf = (route: { method: string; url: string }): Operation | undefined =>
+    document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
+
+  beforeAll(async () => {
+    server = await startTestServer({}, undefined, {
+      onRoute: (route: RouteOptions) => {
+        for (const method of [route.method].flat()) {
+          registered.push({
+            method,
+            url: route.url,
+            auth: route.config?.auth ?? 'credential',
+            hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide),
+            alias: Boolean(route.config?.aliasOf),
+          });
+        }
+      },
+    });
+    document = (await server.request('GET', OPENAPI_PATH)).body;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('GET /api/v1/openapi.json answers the OpenAPI 3.1 document, without a credential', async () => {
+    const response = await server.request('GET', OPENAPI_PATH);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toMatchObject({ openapi: '3.1.0', info: { title: 'Tessera REST API', version: '1' } });
+    expect(Object.keys(response.body.paths).length).toBeGreaterThan(0);
+  });
+
+  test('the document passes an OpenAPI 3.1 validator', async () => {
+    const result = await validateOpenApi(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe('3.1');
+  });
+
+  test('it declares the security schemes exactly: x-api-key, HTTP bearer JWT and the publishable key', () => {
+    expect(document.components.securitySchemes).toEqual({
+      apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.any(String) },
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.any(String) },
+      publishableKey: { type: 'apiKey', in: 'header', name: 'x-publishable-key', description: expect.any(String) },
+    });
+    expect(document).not.toHaveProperty('security');
+  });
+
+  test('every authenticated operation requires an API key or a bearer token and takes the x-service-business-id header', () => {
+    const authenticatedRoutes = documented().filter((route) => route.auth === 'credential');
+    expect(authenticatedRoutes.length).toBeGreaterThan(40);
+    const offenders = authenticatedRoutes.filter((route) => {
+      const operation = operationOf(route);
+      const header = operation?.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'x-service-business-id');
+      return JSON.stringify(operation?.security) !== JSON.stringify(CREDENTIAL_SECURITY) || !header || header.required;
+    });
+    expect(offenders.map((route) => `${route.method} ${route.url}`)).toEqual([]);
+  });
+
+  test('public operations do not require an API key: the token exchange needs none, card tokens take the publishable key', () => {
+    const exchange = operationOf({ method: 'POST', url: '/api/v1/business/auth/token' });
+    expect(exchange).toBeDefined();
+    expect(exchange).not.toHaveProperty('security');
+    expect(exchange?.parameters?.map((parameter) => parameter.name)).not.toContain('x-service-business-id');
+
+    const tokens = operationOf({ method: 'POST', url: '/api/v1/tokens' });
+    expect(tokens?.security).toEqual([{ publishableKey: [] }]);
+    expect(tokens?.parameters?.map((parameter) => parameter.name)).not.toContain('x-service-business-id');
+
+    const notCredential = documented().filter((route) => route.auth !== 'credential');
+    const requiringAKey = notCredential.filter((route) => operationOf(route)?.security?.some((requirement) => 'apiKey' in requirement || 'bearerAuth' in requirement));
+    expect(requiringAKey.map((route) => `${route.method} ${route.url}`)).toEqual([]);
+  });
+
+  test('every REST route the server registers is in the document, aliases included; the document and /docs are not', () => {
+    const missing = documented().filter((route) => !operationOf(route));
+    expect(missing.map((route) => `${route.method} ${route.url}`)).toEqual([]);
+    expect(documented().filter((route) => route.alias).length).toBeGreaterThan(0);
+
+    const hidden = registered.filter((route) => route.hidden && route.method !== 'HEAD');
+    expect(hidden.map((route) => route.url)).toEqual(expect.arrayContaining([OPENAPI_PATH, '/docs', '/docs/init.js']));
+    expect(hidden.filter((route) => operationOf(route)).map((route) => route.url)).toEqual([]);
+
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(operations.length).toBe(documented().length);
+  });
+
+  test('every operation that declares its answers declares the success envelope and the error envelope for 4xx and 5xx', () => {
+    const declaring = documented().filter((route) => Object.values(operationOf(route)?.responses ?? {}).some((response) => response.content));
+    const offenders = declaring.filter((route) => {
+      const answers = operationOf(route)!.responses!;
+      const success = Object.entries(answers).filter(([status]) => /^2\d\d$/.test(status));
+      const enveloped = success.every(([, response]) => {
+        const schema = response.content?.['application/json']?.schema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+        return !response.content || (schema?.properties?.success !== undefined && schema.required?.includes('data'));
+      });
+      return !enveloped || !answers['4XX']?.content || !answers['5XX']?.content;
+    });
+    expect(offenders.map((route) => `${route.method} ${route.url}`)).toEqual([]);
+  });
+
+  /**
+   * Holds once every area declares its routes' responses (issue 11): until then it lists the
+   * routes still answering with fastify-swagger's undocumented "Default Response".
+   */
+  test('every REST route declares its success responses', () => {
+    const undeclared = documented().filter((route) => {
+      const answers = operationOf(route)?.responses ?? {};
+      return !Object.entries(answers).some(([status, response]) =>
+        /^2\d\d$/.test(status) && (response.content?.['application/json']?.schema !== undefined || status === '204'));
+    });
+    expect(undeclared.map((route) => `${route.method} ${route.url}`)).toEqual([]);
+  });
+
+  describe('the reference at /docs', () => {
+    test('GET /docs serves the Swagger UI page with a CSP that allows only this server', async () => {
+      const response = await server.request('GET', '/docs');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/https?:|\*/);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.body).toContain(`data-document="${OPENAPI_PATH}"`);
+      // Offline: no script, style or image from another origin, and no inline script (the CSP forbids it).
+      expect(response.body).not.toMatch(/(src|href)="(https?:)?\/\//);
+      expect(response.body).not.toMatch(/<script>(?!<\/script>)/);
+    });
+
+    test('every asset the page loads (CSS, JS, icon) is served by this server, with the CSP', async () => {
+      const page: string = (await server.request('GET', '/docs')).body;
+      const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+      expect(assets).toEqual(expect.arrayContaining([
+        '/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui-standalone-preset.js', '/docs/init.js',
+      ]));
+      for (const asset of assets) {
+        const response = await fetch(`${server.baseUrl}${asset}`);
+        const body = await response.arrayBuffer();
+        expect({ asset, status: response.status }).toEqual({ asset, status: 200 });
+        expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+        expect(body.byteLength).toBeGreaterThan(0);
+        const type = response.headers.get('content-type') ?? '';
+        if (asset.endsWith('.css')) expect(type).toMatch(/^text\/css/);
+        if (asset.endsWith('.js')) expect(type).toMatch(/^application\/javascript/);
+      }
+      const bundle = await (await fetch(`${server.baseUrl}/docs/assets/swagger-ui-bundle.js`)).text();
+      expect(bundle).toContain('SwaggerUIBundle');
+    });
+  });
+});
+
+/**
+ * src/rest/shared/response-check.ts: the check the suite runs on every REST answer, on a document
+ * generated the way the surface generates it (zod declarations with `responses()`).
+ */
+describe('Checking answers against the document', () => {
+  const thingSchema = z.object({
+    id: z.string(),
+    object: z.literal('thing'),
+    amount: z.string(),
+    note: z.string().nullable(),
+    createdAt: timestampSchema,
+  });
+  let check: ReturnType<typeof responseChecker>;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    const app = Fastify().withTypeProvider<ZodTypeProvider>();
+    app.setValidatorCompiler(() => () => ({ value: undefined }));
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    await app.register(fastifySwagger, {
+      openapi: { openapi: '3.1.0', info: { title: 'test', version: '1' } },
+      transform: jsonSchemaTransform,
+      transformObject: jsonSchemaTransformObject,
+    });
+    app.get('/things/:id', { schema: { params: idParamsSchema, response: responses({ 200: thingSchema }) } }, async () => undefined);
+    app.post('/things', { schema: { response: responses({ 201: thingSchema }) } }, async () => undefined);
+    await app.ready();
+    document = app.swagger() as OpenApiDocument;
+    check = responseChecker(document);
+    await app.close();
+  });
+
+  const thing = { id: 't_1', object: 'thing', amount: '10.00', note: null, createdAt: '2026-11-23T10:00:00.000Z' };
+
+  test('a body that matches the declared schema is not reported', () => {
+    expect(check('GET', '/things/:id', 200, { success: true, data: thing })).toBeNull();
+    expect(check('POST', '/things', 201, { success: true, data: { ...thing, note: 'a note' } })).toBeNull();
+  });
+
+  test('an error answer in the envelope matches the declared 4xx and 5xx', () => {
+    expect(check('GET', '/things/:id', 404, { success: false, error: { code: 'NOT_FOUND', message: 'Thing not found', statusCode: 404 } })).toBeNull();
+    expect(check('POST', '/things', 400, {
+      success: false, error: { code: 'VALIDATION_ERROR', message: 'Validation failed', statusCode: 400, errors: { amount: ['is required'] } },
+    })).toBeNull();
+    expect(check('POST', '/things', 500, { success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal error', statusCode: 500 } })).toBeNull();
+  });
+
+  test('a body that does not match the declared schema is reported, with the fields at fault', () => {
+    const problem = check('GET', '/things/:id', 200, { success: true, data: { ...thing, amount: 1000, note: undefined } });
+    expect(problem).toMatch(/^GET \/things\/:id 200 does not match the document: /);
+    expect(problem).toContain('/data/amount');
+    expect(problem).toContain('note');
+    expect(check('GET', '/things/:id', 200, thing)).toMatch(/does not match the document/);
+    expect(check('GET', '/things/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(/does not match the document/);
+  });
+
+  test('a status the route does not declare is reported', () => {
+    expect(check('POST', '/things', 200, { success: true, data: thing }))
+      .toBe('POST /things declares no response for status 200 (declared: 201, 4XX, 5XX)');
+    expect(check('GET', '/things/:id', 302, undefined)).toMatch(/^GET \/things\/:id declares no response for status 302/);
+  });
+
+  test('a route the document does not have is reported', () => {
+    expect(check('DELETE', '/things/:id', 200, { success: true, data: thing })).toBe('DELETE /things/:id is not in the OpenAPI document');
+  });
+
+  test('Fastify route patterns are OpenAPI paths with braces', () => {
+    expect(openApiPath('/api/v1/business/customers/:customerId/payment-methods/:paymentMethodId'))
+      .toBe('/api/v1/business/customers/{customerId}/payment-methods/{paymentMethodId}');
+    expect(Object.keys(document.paths ?? {})).toEqual(['/things/{id}', '/things']);
+  });
+});

@@ -1,0 +1,41 @@
+import { DomainError, ErrorCode } from '../src/domain/shared/errors';
+import { SandboxCardAcquirer } from '../src/providers/card-acquirer/sandbox';
+import { Mailer } from '../src/providers/mail/port';
+import { ProviderRegistry } from '../src/providers/registry';
+
+/** src/providers/registry.ts: one place decides which provider a mode gets and refuses a mode without one. */
+describe('providerFor(ctx, kind)', () => {
+  const acquirer = new SandboxCardAcquirer('a-master-key-for-tests');
+  const mailer: Mailer = { name: 'memory', send: async () => undefined, close: async () => undefined };
+  const providers = new ProviderRegistry({ 'card-acquirer': { test: acquirer, live: null }, mail: { test: mailer, live: mailer } });
+  const testMode = { livemode: false };
+  const liveMode = { livemode: true };
+
+  test('test mode gets the sandbox acquirer', () => {
+    expect(providers.providerFor(testMode, 'card-acquirer')).toBe(acquirer);
+  });
+
+  test('live mode without a live acquirer is refused with UNPROCESSABLE and the documented message', () => {
+    let refusal: unknown;
+    try {
+      providers.providerFor(liveMode, 'card-acquirer');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(refusal).toMatchObject({
+      code: ErrorCode.UNPROCESSABLE,
+      message: 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
+    });
+  });
+
+  test('work outside a request asks for a mode and hears null, not a refusal', () => {
+    expect(providers.inMode('card-acquirer', 'live')).toBeNull();
+    expect(providers.inMode('card-acquirer', 'test')).toBe(acquirer);
+  });
+
+  test('mail is chosen once for the server: the same mailer in both modes', () => {
+    expect(providers.providerFor(liveMode, 'mail')).toBe(mailer);
+    expect(providers.providerFor(testMode, 'mail')).toBe(mailer);
+  });
+});
