@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Mode, Role } from '../../domain/identity/identity.entities';
+import { WRITE_ROLES } from '../../domain/shared/context';
 import { GraphQLContext, caller } from '../shared/context';
 import { parseInput } from '../../wire/validation';
 import { businessSettingsSchema, newAccountSchema } from '../../wire/accounts';
@@ -80,7 +81,9 @@ export class BusinessResolver {
 
   @Mutation(() => BusinessSettings)
   async updateBusinessSettings(@Arg('input') input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<BusinessSettings> {
-    return settingsOf((await context.core.identity.businesses.updateSettings(caller(context), parseInput(businessSettingsSchema, input))).settings);
+    const ctx = caller(context);
+    ctx.requireRole(...WRITE_ROLES); // refused callers learn nothing of the shape (checked again by the domain)
+    return settingsOf((await context.core.identity.businesses.updateSettings(ctx, parseInput(businessSettingsSchema, input))).settings);
   }
 
   @Query(() => [ApiCredential])

@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ADMIN_ROLES } from '../../domain/shared/context';
 import { GraphQLContext, caller } from '../shared/context';
 import { parseInput } from '../../wire/validation';
 import { inviteSchema } from '../../wire/accounts';
@@ -10,7 +11,9 @@ export class TeamInvitationResolver {
     description: 'Invites an email to the active business with a role (OWNER/ADMIN); answers the same whether or not an account uses the email',
   })
   async inviteTeamMember(@Arg('input') input: InviteTeamMemberInput, @Ctx() context: GraphQLContext): Promise<TeamInvitation> {
-    return context.core.teamInvitations.invite(caller(context), parseInput(inviteSchema, input));
+    const ctx = caller(context);
+    ctx.requireDashboardRole(...ADMIN_ROLES); // refused callers learn nothing of the shape (checked again by the domain)
+    return context.core.teamInvitations.invite(ctx, parseInput(inviteSchema, input));
   }
 
   @Query(() => [TeamInvitation], { description: 'Pending invitations of the active business' })

@@ -24,7 +24,9 @@ export class TreasuryWebhookEndpointResolver {
     @Arg('input') input: CreateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<TreasuryWebhookEndpointWithSecret> {
-    return TreasuryWebhookEndpointWithSecret.from(await context.core.treasuryWebhookEndpoints.create(caller(context), parseInput(treasuryEndpointCreateSchema, { ...input })));
+    const ctx = caller(context);
+    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write');
+    return TreasuryWebhookEndpointWithSecret.from(await context.core.treasuryWebhookEndpoints.create(ctx, parseInput(treasuryEndpointCreateSchema, { ...input })));
   }
 
   @Mutation(() => TreasuryWebhookEndpointWithSecret, {
@@ -35,8 +37,10 @@ export class TreasuryWebhookEndpointResolver {
     @Ctx() context: GraphQLContext,
     @Arg('gracePeriodHours', () => Int, { nullable: true }) gracePeriodHours?: number,
   ): Promise<TreasuryWebhookEndpointWithSecret> {
+    const ctx = caller(context);
+    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write', id);
     return TreasuryWebhookEndpointWithSecret.from(
-      await context.core.treasuryWebhookEndpoints.rotateSecret(caller(context), id, parseInput(rotateSecretSchema, { gracePeriodHours })));
+      await context.core.treasuryWebhookEndpoints.rotateSecret(ctx, id, parseInput(rotateSecretSchema, { gracePeriodHours })));
   }
 
   @Mutation(() => TreasuryWebhookEndpoint)
@@ -45,7 +49,9 @@ export class TreasuryWebhookEndpointResolver {
     @Arg('input') input: UpdateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<TreasuryWebhookEndpoint> {
-    return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.update(caller(context), id, parseInput(treasuryEndpointUpdateSchema, { ...input })));
+    const ctx = caller(context);
+    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write', id);
+    return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.update(ctx, id, parseInput(treasuryEndpointUpdateSchema, { ...input })));
   }
 
   @Mutation(() => TreasuryWebhookEndpoint, { description: 'Deletes the endpoint; past deliveries are kept' })

@@ -19,7 +19,9 @@ export class WebhookEndpointResolver {
 
   @Mutation(() => WebhookEndpoint)
   async createWebhookEndpoint(@Arg('input') input: CreateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<WebhookEndpoint> {
-    return WebhookEndpoint.from(await context.core.webhookEndpoints.create(caller(context), parseInput(endpointCreateSchema, { ...input })));
+    const ctx = caller(context);
+    await context.core.webhookEndpoints.assertAccess(ctx, 'write');
+    return WebhookEndpoint.from(await context.core.webhookEndpoints.create(ctx, parseInput(endpointCreateSchema, { ...input })));
   }
 
   @Mutation(() => WebhookEndpoint)
@@ -28,7 +30,9 @@ export class WebhookEndpointResolver {
     @Arg('input') input: UpdateWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookEndpoint> {
-    return WebhookEndpoint.from(await context.core.webhookEndpoints.update(caller(context), id, parseInput(endpointUpdateSchema, { ...input })));
+    const ctx = caller(context);
+    await context.core.webhookEndpoints.assertAccess(ctx, 'write', id);
+    return WebhookEndpoint.from(await context.core.webhookEndpoints.update(ctx, id, parseInput(endpointUpdateSchema, { ...input })));
   }
 
   @Mutation(() => WebhookEndpoint, { description: 'Deletes the endpoint; past deliveries are kept' })
