@@ -3,6 +3,7 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind, LedgerAccount } from '../src/domain/ledger/ledger.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
+import { toMinor } from '../src/domain/shared/money';
 import { DomainError, ErrorCode } from '../src/domain/shared/errors';
 import { TestServer, startTestServer } from './support/harness';
 
@@ -21,7 +22,7 @@ describe('Ledger', () => {
   async function fundedBusiness(amount: string) {
     const merchant = await server.signUp();
     const ctx = RequestContext.system(server.runtime.dataSource, 'test', merchant.businessId, Mode.TEST);
-    const { wallet } = await core.wallets.sandboxFund(ctx, { currency: 'USD', amount });
+    const { wallet } = await core.wallets.sandboxFund(ctx, { currency: 'USD', amount: toMinor(amount, 'USD') });
     return { ctx, wallet: wallet as LedgerAccount };
   }
 

@@ -17,6 +17,11 @@ import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
+import { ChargeService } from './payments/charge.service';
+import { SettlementService } from './payments/settlement.service';
+import { RefundService } from './payments/refund.service';
+import { DisputeService } from './payments/dispute.service';
+import { PaymentStore } from './payments/payment.store';
 import { CustomerService } from './customers/customer.service';
 import { SandboxCardAcquirer } from '../providers/card-acquirer';
 import { Mailer } from '../providers/mail/port';
@@ -47,7 +52,12 @@ export interface Core {
   idempotency: IdempotencyService;
   webhooks: WebhookService;
   webhookEndpoints: WebhookEndpointService;
+  /** Payment reads, and the charge and job operations other areas and the worker use. */
   payments: PaymentService;
+  charges: ChargeService;
+  settlements: SettlementService;
+  refunds: RefundService;
+  disputes: DisputeService;
   customers: CustomerService;
   treasuryWebhookEndpoints: TreasuryWebhookEndpointService;
   cardTokens: CardTokenService;
@@ -66,7 +76,7 @@ export interface CoreOptions {
 }
 
 export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub, { log = () => undefined }: CoreOptions = {}): Core {
-  const ledger = new LedgerService();
+  const ledger = new LedgerService(pubSub);
   const mailer = createMailer(config, dataSource, log);
   const secretBox = new SecretBox(secrets.masterKey);
   const webhookTargets = new WebhookTargetPolicy({ allowPrivateTestTargets: config.webhookAllowPrivateTargets });
@@ -88,18 +98,21 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     pubSub,
   );
   const events = new EventService(pubSub, webhooks);
-  const wallets = new WalletService(ledger, events, pubSub);
+  const wallets = new WalletService(ledger, events);
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
   const fraud = new FraudService();
-  const payments = new PaymentService(
+  const paymentStore = new PaymentStore(pubSub);
+  const charges = new ChargeService(
     { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs },
     { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
     ledger,
-    wallets,
     events,
-    pubSub,
+    paymentStore,
     (tx, attempt) => fraud.screen(tx, attempt),
   );
+  const settlements = new SettlementService(ledger, events, paymentStore);
+  const disputes = new DisputeService(ledger, events, paymentStore, settlements);
+  const payments = new PaymentService(paymentStore, charges, settlements, disputes);
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
   const checkout = new CheckoutService({
@@ -133,6 +146,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     webhookEndpoints: new WebhookEndpointService(webhookTargets),
     treasuryWebhookEndpoints,
     payments,
+    charges,
+    settlements,
+    refunds: new RefundService(ledger, events, paymentStore),
+    disputes,
     customers,
     cardTokens: new CardTokenService(vaultCard),
     fraud,

@@ -46,11 +46,15 @@ export const idParamsSchema = z.object({ id: z.string() });
 export type Responses = Partial<Record<200 | 201 | 202, z.ZodType>>;
 
 /** The route schema's `response`: each declared `data` in the success envelope, plus the error envelope for 4xx and 5xx. */
-export function responses(declared: Responses) {
+export function responses<const D extends Responses>(declared: D): Enveloped<D> {
   const enveloped: Record<string, z.ZodType> = {};
   for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data as z.ZodType);
-  return { ...enveloped, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
+  return { ...enveloped, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D>;
 }
+
+/** The type of `responses(declared)`: each status keeps its schema's type, so a handler's return is checked against it. */
+export type Enveloped<D extends Responses> =
+  { [K in keyof D]: ReturnType<typeof envelope<NonNullable<D[K]> & z.ZodType>> } & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
 
 /** A route schema's `response` when the body is not the envelope (the OpenAPI document itself). */
 export function rawResponses(declared: Responses) {
