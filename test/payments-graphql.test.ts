@@ -57,7 +57,7 @@ describe('GraphQL chargeCard', () => {
   test('a bad GraphQL charge answers the same field messages as REST', async () => {
     const merchant = await chargingMerchant(server);
     const response = await chargeCard(merchant, { amount: '1.001', currency: 'usd', token: 'tok_x', card: card(), email: 'payer@example.com' });
-    expect(response.body.errors[0].extensions).toMatchObject({
+    expect(response.body.errors?.[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT', errors: { token: ['send exactly one of card, token or paymentMethodId'] },
     });
   });
