@@ -303,9 +303,9 @@ export class CheckoutService {
     let payment: Payment | null = null;
     let refusal: string | null = null;
     try {
-      payment = await this.payments.createCardPayment(system, {
-        amount: found.amount, currency: found.currency, email: email!, card: { vaulted: vaulted! },
-        source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id, metadata: found.metadata,
+      payment = await this.payments.charge(system, {
+        amount: found.amount, currency: found.currency, email: email!, card: { kind: 'vaulted', vaulted: vaulted! },
+        origin: { source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id }, metadata: found.metadata,
       });
     } catch (error) {
       if (!(error instanceof DomainError)) {

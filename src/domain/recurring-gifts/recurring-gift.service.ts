@@ -164,9 +164,10 @@ export class RecurringGiftService {
     if (!method) return { payment: null, error: { code: 'payment_method_missing', message: 'The saved card is no longer available' } };
     let payment: Payment;
     try {
-      payment = await this.payments.createCardPayment(system, {
-        amount: gift.amount, currency: gift.currency, email: gift.email, customerId: gift.customerId,
-        card: { vaulted: vaultedCardOf(method), paymentMethodId: method.id }, source: PaymentSource.RECURRING_GIFT, sourceId: gift.id,
+      payment = await this.payments.charge(system, {
+        amount: gift.amount, currency: gift.currency, email: gift.email,
+        card: { kind: 'vaulted', vaulted: vaultedCardOf(method), paymentMethodId: method.id, customerId: gift.customerId },
+        origin: { source: PaymentSource.RECURRING_GIFT, sourceId: gift.id },
       });
       if (payment.status === PaymentStatus.REQUIRES_ACTION) {
         // The payer is not present for a recurring charge; in the sandbox the challenge completes on its own, so finish it now.
