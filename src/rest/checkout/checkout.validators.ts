@@ -25,7 +25,7 @@ export const offsetPageOf = (query: { page?: number; limit?: number }): PageQuer
 export const offsetListOf = <T, J>(page: ListPage<T>, query: PageQuery & { kind: 'offset' }, toJson: (item: T) => J) =>
   ({ items: page.items.map(toJson), total: page.total ?? 0, page: query.page, limit: query.limit });
 
-export const metadataJsonSchema = z.record(z.string(), z.unknown()).nullable().describe('The metadata given at creation (a JSON object), or null');
+export const metadataJsonSchema = z.record(z.string(), z.unknown()).nullable().describe('The JSON object of metadata the session or link was created with, or null');
 
 // ---------------------------------------------------------------- requests
 
