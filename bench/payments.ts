@@ -76,10 +76,10 @@ export async function benchPayments(runtime: Runtime) {
     console.log(`ratio:    ${(restPerSecond / baselinePerSecond).toFixed(2)} of the baseline`);
 
     // The dashboard list: 50 newest payments, a refund on every other one, a customer profile for every third payer.
-    const recent = await core.payments.listPage(merchant, { limit: 50 });
+    const recent = await core.payments.list(merchant, {}, { kind: 'offset', page: 1, limit: 50 });
     const profiled = new Set<string>();
     for (const [index, payment] of recent.items.entries()) {
-      if (index % 2 === 0) await core.payments.refund(merchant, payment.id, { amount: '0.50' });
+      if (index % 2 === 0) await core.refunds.refund(merchant, { paymentId: payment.id, amount: '0.50' });
       if (index % 3 === 0 && !profiled.has(payment.email)) {
         profiled.add(payment.email);
         await core.customers.create(merchant, { email: payment.email, firstName: `Payer ${index}` });

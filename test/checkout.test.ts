@@ -230,9 +230,9 @@ describe('hosted checkout sessions (REST)', () => {
       const session = await createSession(server, merchant);
       const { core } = server.runtime;
       const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
-      const orphan = await core.payments.createCardPayment(ctx, {
-        amount: 2500n, currency: 'USD', email: 'payer@example.com', card: { details: { number: CARDS.success, expiryMonth: 12, expiryYear: Number(FUTURE_YEAR), cvv: '123' } },
-        source: PaymentSource.CHECKOUT_SESSION, sourceId: session.id,
+      const orphan = await core.payments.charge(ctx, {
+        amount: 2500n, currency: 'USD', email: 'payer@example.com', card: { kind: 'card', details: { number: CARDS.success, expiryMonth: 12, expiryYear: Number(FUTURE_YEAR), cvv: '123' } },
+        origin: { source: PaymentSource.CHECKOUT_SESSION, sourceId: session.id },
       });
       expect(orphan.status).toBe('COMPLETED');
       const resubmit = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success));

@@ -3,7 +3,9 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind, LedgerAccount } from '../src/domain/ledger/ledger.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
+import { toMinor } from '../src/domain/shared/money';
 import { DomainError, ErrorCode } from '../src/domain/shared/errors';
+import { Topic } from '../src/domain/events/pubsub';
 import { TestServer, startTestServer } from './support/harness';
 
 /** The double-entry ledger (design section 3), against the real PostgreSQL. */
@@ -21,7 +23,7 @@ describe('Ledger', () => {
   async function fundedBusiness(amount: string) {
     const merchant = await server.signUp();
     const ctx = RequestContext.system(server.runtime.dataSource, 'test', merchant.businessId, Mode.TEST);
-    const { wallet } = await core.wallets.sandboxFund(ctx, { currency: 'USD', amount });
+    const { wallet } = await core.wallets.sandboxFund(ctx, { currency: 'USD', amount: toMinor(amount, 'USD') });
     return { ctx, wallet: wallet as LedgerAccount };
   }
 
@@ -188,5 +190,32 @@ describe('Ledger', () => {
       return core.ledger.post(tx, { kind: 'test_debit', lines: [{ account: wallet, amount: -1n }, { account: sink, amount: 1n }] });
     })).rejects.toThrow(/mix test and live/);
     expect(await balanceOf(wallet.id)).toBe(100n);
+  });
+
+  test('money moved with ledger.move announces each moved wallet\'s new balance once committed, and nothing when rolled back', async () => {
+    const { ctx, wallet } = await fundedBusiness('10.00');
+    const publish = jest.spyOn(core.pubSub, 'publish');
+    try {
+      const move = (tx: RequestContext) => core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' })
+        .then((sink) => core.ledger.move(tx, { kind: 'test_debit', lines: [{ account: wallet, amount: -250n }, { account: sink, amount: 250n }] }));
+      const posted = await inTransaction(ctx, async (tx) => {
+        const moved = await move(tx);
+        expect(publish).not.toHaveBeenCalled();
+        return moved;
+      });
+      expect(publish.mock.calls.filter(([topic]) => topic === Topic.WALLET_BALANCE)).toEqual([[Topic.WALLET_BALANCE, {
+        businessId: wallet.businessId, livemode: false, walletId: wallet.id, currency: 'USD', balanceMinor: '750', changeMinor: '-250',
+        journalTransactionId: posted.transaction.id, occurredAt: posted.transaction.createdAt.toISOString(),
+      }]]);
+      publish.mockClear();
+      await expect(inTransaction(ctx, async (tx) => {
+        await move(tx);
+        throw new Error('rolled back');
+      })).rejects.toThrow('rolled back');
+      expect(publish).not.toHaveBeenCalled();
+      expect(await balanceOf(wallet.id)).toBe(750n);
+    } finally {
+      publish.mockRestore();
+    }
   });
 });

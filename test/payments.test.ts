@@ -1,5 +1,7 @@
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
 import { RequestContext } from '../src/domain/shared/context';
+import { chargeCommandOf, chargeRequestSchema } from '../src/wire/payments';
+import { parseInput } from '../src/wire/validation';
 import { CARDS, card, charge, chargingMerchant, eventsOf, expectLedgerBalanced, waitFor, walletBalance } from './support/payments';
 
 /** Interface document: Create a server-to-server charge, Sandbox card outcomes, payment.* events. */
@@ -184,10 +186,10 @@ describe('server-to-server card charges', () => {
     const merchant = await chargingMerchant(server);
     const { core } = server.runtime;
     const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
-    const acquirer = (core.payments as any).acquirers.test;
+    const acquirer = (core.charges as any).acquirers.test;
     const authorize = acquirer.authorize;
     acquirer.authorize = () => new Promise(() => undefined); // the process dies while the acquirer answers
-    void core.payments.charge(ctx, body());
+    void core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body())));
     const rows = await waitFor(
       () => server.runtime.dataSource.query(`SELECT id, status FROM payments WHERE business_id = $1`, [merchant.businessId]),
       (found: any[]) => found.length === 1);

@@ -17,6 +17,11 @@ import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
+import { ChargeService } from './payments/charge.service';
+import { SettlementService } from './payments/settlement.service';
+import { RefundService } from './payments/refund.service';
+import { DisputeService } from './payments/dispute.service';
+import { PaymentStore } from './payments/payment.store';
 import { CustomerService } from './customers/customer.service';
 import { Mailer } from '../providers/mail/port';
 import { ProviderRegistry, createProviders } from '../providers/registry';
@@ -48,7 +53,12 @@ export interface Core {
   idempotency: IdempotencyService;
   webhooks: WebhookService;
   webhookEndpoints: WebhookEndpointService;
+  /** Payment reads, and the charge and job operations other areas and the worker use. */
   payments: PaymentService;
+  charges: ChargeService;
+  settlements: SettlementService;
+  refunds: RefundService;
+  disputes: DisputeService;
   customers: CustomerService;
   treasuryWebhookEndpoints: TreasuryWebhookEndpointService;
   cardTokens: CardTokenService;
@@ -67,7 +77,7 @@ export interface CoreOptions {
 }
 
 export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub, { log = () => undefined }: CoreOptions = {}): Core {
-  const ledger = new LedgerService();
+  const ledger = new LedgerService(pubSub);
   const providers = createProviders(config, secrets, dataSource, log);
   const mailer = providers.inMode('mail', 'test');
   const secretBox = new SecretBox(secrets.masterKey);
@@ -90,18 +100,21 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     pubSub,
   );
   const events = new EventService(pubSub, webhooks);
-  const wallets = new WalletService(ledger, events, pubSub);
+  const wallets = new WalletService(ledger, events);
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
   const fraud = new FraudService();
-  const payments = new PaymentService(
+  const paymentStore = new PaymentStore(pubSub);
+  const charges = new ChargeService(
     { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs },
     providers.modesOf('card-acquirer'),
     ledger,
-    wallets,
     events,
-    pubSub,
+    paymentStore,
     (tx, attempt) => fraud.screen(tx, attempt),
   );
+  const settlements = new SettlementService(ledger, events, paymentStore);
+  const disputes = new DisputeService(ledger, events, paymentStore, settlements);
+  const payments = new PaymentService(paymentStore, charges, settlements, disputes);
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
   const checkout = new CheckoutService({
@@ -136,6 +149,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     webhookEndpoints: new WebhookEndpointService(webhookTargets),
     treasuryWebhookEndpoints,
     payments,
+    charges,
+    settlements,
+    refunds: new RefundService(ledger, events, paymentStore),
+    disputes,
     customers,
     cardTokens: new CardTokenService(vaultCard),
     fraud,

@@ -6,6 +6,7 @@ import { Core } from '../domain/core';
 import { originOf } from '../http/request-context';
 import { statusOf } from '../http/status';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
+import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
 import { checkoutForm, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
 
 type ByToken = { Params: { token: string } };
@@ -43,14 +44,14 @@ const urlOriginOf = (url: string | null): string[] => {
   }
 };
 
-function render(reply: FastifyReply, outcome: CheckoutOutcome) {
+function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutFormValues = {}) {
   const nonce = crypto.randomBytes(16).toString('base64');
   if (outcome.kind === 'redirect') {
     return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', outcome.url).send();
   }
   const targets = urlOriginOf(outcome.view.session.successUrl);
   switch (outcome.kind) {
-    case 'form': return send(reply, outcome.status, checkoutForm(outcome.view, outcome, nonce), nonce, targets);
+    case 'form': return send(reply, outcome.status, checkoutForm(outcome.view, { ...outcome, values }, nonce), nonce, targets);
     case 'three_ds': return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
     case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
     case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
@@ -58,8 +59,6 @@ function render(reply: FastifyReply, outcome: CheckoutOutcome) {
     case 'receipt': return send(reply, 200, receiptPage(outcome.view, nonce), nonce);
   }
 }
-
-const formOf = (body: unknown): Record<string, unknown> => (body && typeof body === 'object' ? (body as Record<string, unknown>) : {});
 
 /**
  * The hosted payment page behind checkoutUrl (/checkout/<token>), its 3-D Secure step and receipt,
@@ -84,19 +83,21 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     });
 
     scope.get<ByToken>('/checkout/:token', async (request, reply) =>
-      render(reply, await core.checkout.showPage(core.anonymousContext(originOf(request)), request.params.token)));
+      render(reply, await core.checkout.hosted.showPage(core.anonymousContext(originOf(request)), request.params.token)));
 
-    scope.post<ByToken>('/checkout/:token', async (request, reply) =>
-      render(reply, await core.checkout.submit(core.anonymousContext(originOf(request)), request.params.token, formOf(request.body))));
+    scope.post<ByToken>('/checkout/:token', async (request, reply) => {
+      const { command, values } = readCheckoutForm(request.params.token, request.body);
+      return render(reply, await core.checkout.hosted.pay(core.anonymousContext(originOf(request)), command), values);
+    });
 
     scope.get<ByToken>('/checkout/3ds/:token', async (request, reply) =>
-      render(reply, await core.checkout.showThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
+      render(reply, await core.checkout.hosted.showThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
 
     scope.post<ByToken>('/checkout/3ds/:token', async (request, reply) =>
-      render(reply, await core.checkout.completeThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
+      render(reply, await core.checkout.hosted.completeThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
 
     scope.get<ByToken>('/checkout/:token/complete', async (request, reply) =>
-      render(reply, await core.checkout.showReceipt(core.anonymousContext(originOf(request)), request.params.token)));
+      render(reply, await core.checkout.hosted.showReceipt(core.anonymousContext(originOf(request)), request.params.token)));
 
     scope.get<ByToken>('/pay/:token', async (request, reply) => {
       const visit = await core.paymentLinks.visit(core.anonymousContext(originOf(request)), request.params.token);

@@ -1,4 +1,5 @@
-import { CheckoutFormValues, CheckoutView } from '../domain/checkout/checkout.service';
+import { CheckoutView } from '../domain/checkout/checkout.service';
+import type { CheckoutFormValues } from './checkout-form';
 import { FieldErrors } from '../domain/shared/errors';
 import { toMajor } from '../domain/shared/money';
 

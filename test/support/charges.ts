@@ -1,4 +1,6 @@
 import { Payment } from '../../src/domain/payments/payment.entities';
+import { chargeCommandOf, chargeRequestSchema } from '../../src/wire/payments';
+import { parseInput } from '../../src/wire/validation';
 import { TestMerchant, TestServer } from './harness';
 
 /** Sandbox cards used by the customer, token and fraud tests (Luhn-valid; see docs/sandbox.md). */
@@ -24,11 +26,14 @@ export async function enableCharging(server: TestServer, merchant: TestMerchant,
   );
 }
 
-/** The documented charge, through PaymentService.charge with the merchant's credential (the REST route is another engineer's). */
+/**
+ * The documented charge, straight to ChargeService with the merchant's credential and a chosen
+ * client address (the body is checked and mapped to the command as the faces do).
+ */
 export async function charge(server: TestServer, apiKey: string, body: Record<string, unknown>, ipAddress: string | null = null): Promise<Payment> {
   const { core } = server.runtime;
   const ctx = await core.identity.authenticate(core.anonymousContext({ requestId: null, clientIp: ipAddress }), { apiKey });
-  return core.payments.charge(ctx, body);
+  return core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body)));
 }
 
 export async function eventsOf(server: TestServer, businessId: string): Promise<Array<{ type: string; data: any }>> {

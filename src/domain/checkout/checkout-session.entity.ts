@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
+import { MutableTenantEntity } from '../shared/tenancy';
 
 /**
  * OPEN: can be paid. COMPLETED: paid (paymentId set), never again. EXPIRED: past expiresAt, or
@@ -40,12 +41,7 @@ export type RecurringInterval = 'weekly' | 'monthly';
 @Index('uq_checkout_sessions_token', ['token'], { unique: true })
 @Index('ix_checkout_sessions_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 @Index('ix_checkout_sessions_source', ['sourceId', 'createdAt'])
-export class CheckoutSession {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
-
+export class CheckoutSession extends MutableTenantEntity {
   /** `cs_test_…` / `cs_live_…`: 32 random bytes, the last path segment of checkoutUrl. */
   @Column('text') token: string;
 
@@ -88,6 +84,4 @@ export class CheckoutSession {
   @Column('timestamptz') expiresAt: Date;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

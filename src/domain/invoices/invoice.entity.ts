@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
+import { MutableTenantEntity } from '../shared/tenancy';
 
 /** DRAFT: editable, not payable. OPEN: sent, payable through its checkout session. PAID. VOID: withdrawn. */
 export enum InvoiceStatus {
@@ -20,12 +21,7 @@ export interface InvoiceItem {
 @Entity('invoices')
 @Index('uq_invoices_business_mode_number', ['businessId', 'livemode', 'number'], { unique: true })
 @Index('ix_invoices_business_mode_created', ['businessId', 'livemode', 'createdAt'])
-export class Invoice {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
-
+export class Invoice extends MutableTenantEntity {
   /** Sequential per business and mode, from 1, without gaps. */
   @Column('integer') number: number;
   /** `INV-000001`. */
@@ -52,9 +48,6 @@ export class Invoice {
   @Column('timestamptz', { nullable: true }) finalizedAt: Date | null;
   @Column('timestamptz', { nullable: true }) paidAt: Date | null;
   @Column('timestamptz', { nullable: true }) voidedAt: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 /** The last invoice number given out per business and mode (incremented under its row lock). */

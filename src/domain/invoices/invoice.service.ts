@@ -1,46 +1,40 @@
-import { z } from 'zod';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import { descriptionSchema, optionalUrlSchema } from '../checkout/inputs';
 import { EventService } from '../events/event.service';
 import { Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
-import { MAX_AMOUNT_MINOR, normalizeCurrency, positiveMinor, toMajor } from '../shared/money';
-import { keysetPage, offsetPage, OffsetPage, Page, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, emailSchema, enumFilter, isUuid, metadataSchema, parseInput, required, pageParams } from '../../wire/validation';
+import { FieldErrors, validationError } from '../shared/errors';
+import { MAX_AMOUNT_MINOR } from '../shared/money';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { findOwned, lockOwned } from '../shared/tenancy';
+import { CreateInvoiceCommand, InvoiceFilters } from './invoice.commands';
 import { Invoice, InvoiceItem, InvoiceStatus } from './invoice.entity';
+import { invoiceAllows, invoiceTransition } from './invoice.states';
+import { InvoiceEvent, invoiceCreated, invoiceFinalized, invoicePaid, invoiceVoided } from './invoices.events';
 
 /** An invoice's checkout session can be paid for this long after the invoice is sent. */
 export const INVOICE_PAYABLE_DAYS = 90;
 
-const itemSchema = z.object({
-  description: z.string({ error: required() }).trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
-  quantity: z.number({ error: 'must be a whole number from 1 to 10000' }).int('must be a whole number from 1 to 10000').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
-  unitAmount: amountSchema,
-}, { error: 'must be an object with description, quantity and unitAmount' });
-
-const createSchema = z.object({
-  customerEmail: z.string({ error: required('the email address of the customer to bill') }).pipe(emailSchema),
-  currency: currencySchema,
-  items: z.array(itemSchema, { error: 'must be an array of items' }).min(1, 'must list at least one item').max(100, 'must list at most 100 items').optional(),
-  amount: amountSchema.optional(),
-  description: descriptionSchema,
-  dueDate: z.string({ error: 'must be a date (YYYY-MM-DD)' })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)')
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'must be a date (YYYY-MM-DD)')
-    .refine((value) => value >= new Date().toISOString().slice(0, 10), 'must be today or later')
-    .nullish(),
-  successUrl: optionalUrlSchema,
-  metadata: metadataSchema,
-}, { error: 'must be a JSON object' });
-
-const listSchema = z.object({
-  ...pageParams,
-  status: enumFilter(InvoiceStatus).optional(),
-});
-
 export const formatInvoiceNumber = (number: number) => `INV-${String(number).padStart(6, '0')}`;
+
+/** The invoice's lines in minor units, every line that is not positive named at once (`items.0.unitAmount`). */
+function linesOf(command: CreateInvoiceCommand): InvoiceItem[] {
+  const { lines } = command;
+  if (lines.kind === 'amount') {
+    if (lines.amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
+    const amount = lines.amount.toString();
+    return [{ description: command.description ?? 'Amount due', quantity: 1, unitAmountMinor: amount, amountMinor: amount }];
+  }
+  const errors: FieldErrors = {};
+  lines.items.forEach((item, index) => {
+    if (item.unitAmount <= 0n) errors[`items.${index}.unitAmount`] = ['must be greater than zero'];
+  });
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return lines.items.map((item) => ({
+    description: item.description, quantity: item.quantity, unitAmountMinor: item.unitAmount.toString(),
+    amountMinor: (item.unitAmount * BigInt(item.quantity)).toString(),
+  }));
+}
 
 /**
  * Invoices: created as DRAFT with the next number of the business and mode (sequential, no gaps,
@@ -55,31 +49,9 @@ export class InvoiceService {
     checkout.onSessionCompleted(CheckoutSessionSource.INVOICE, (tx, session, payment) => this.markPaid(tx, session, payment));
   }
 
-  async create(ctx: RequestContext, input: unknown): Promise<Invoice> {
+  async create(ctx: RequestContext, command: CreateInvoiceCommand): Promise<Invoice> {
     ctx.requireRole(...WRITE_ROLES);
-    const data = parseInput(createSchema, input ?? {});
-    const currency = normalizeCurrency(data.currency);
-    if ((data.items === undefined) === (data.amount === undefined)) {
-      throw validationError({ _: ['send either items or amount (exactly one)'] });
-    }
-    const items: InvoiceItem[] = [];
-    const errors: FieldErrors = {};
-    if (data.items) {
-      data.items.forEach((item, index) => {
-        try {
-          const unit = positiveMinor(item.unitAmount, currency, `items.${index}.unitAmount`);
-          const quantity = item.quantity ?? 1;
-          items.push({ description: item.description, quantity, unitAmountMinor: unit.toString(), amountMinor: (unit * BigInt(quantity)).toString() });
-        } catch (error) {
-          if (!(error instanceof DomainError) || !error.fieldErrors) throw error;
-          Object.assign(errors, error.fieldErrors);
-        }
-      });
-    } else {
-      const amount = positiveMinor(data.amount!, currency);
-      items.push({ description: data.description ?? 'Amount due', quantity: 1, unitAmountMinor: amount.toString(), amountMinor: amount.toString() });
-    }
-    if (Object.keys(errors).length > 0) throw validationError(errors);
+    const items = linesOf(command);
     const totalAmount = items.reduce((sum, item) => sum + BigInt(item.amountMinor), 0n);
     if (totalAmount > MAX_AMOUNT_MINOR) throw validationError({ items: ['the total is too large'] });
 
@@ -93,32 +65,24 @@ export class InvoiceService {
       ) as Array<{ last_number: number }>;
       const invoice = await tx.repo(Invoice).save(tx.repo(Invoice).create({
         businessId, livemode: tx.livemode, number, invoiceNumber: formatInvoiceNumber(number), status: InvoiceStatus.DRAFT,
-        customerEmail: data.customerEmail, currency, items, totalAmount, description: data.description ?? null, dueDate: data.dueDate ?? null,
-        successUrl: data.successUrl ?? null, metadata: data.metadata ?? null,
+        customerEmail: command.customerEmail, currency: command.currency, items, totalAmount, description: command.description, dueDate: command.dueDate,
+        successUrl: command.successUrl, metadata: command.metadata,
       }));
-      await this.events.record(tx, 'invoice.created', {
-        invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber, status: invoice.status,
-        totalAmount: toMajor(invoice.totalAmount, invoice.currency), currency: invoice.currency.toLowerCase(),
-      });
+      await this.record(tx, invoiceCreated(invoice));
       return invoice;
     });
   }
 
   async get(ctx: RequestContext, id: string): Promise<Invoice> {
     ctx.requireRole(...ALL_ROLES);
-    return this.find(ctx, id);
+    return findOwned(ctx, Invoice, id, 'Invoice');
   }
 
-  async listPage(ctx: RequestContext, query: unknown): Promise<OffsetPage<Invoice>> {
+  async list(ctx: RequestContext, filters: InvoiceFilters, page: PageQuery): Promise<ListPage<Invoice>> {
     ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(listSchema, query ?? {});
-    return offsetPage(this.filtered(ctx, filters.status), filters.page, filters.limit);
-  }
-
-  async connection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<Invoice>> {
-    ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(listSchema, input ?? {});
-    return keysetPage(this.filtered(ctx, filters.status), 'invoice', request, { status: filters.status });
+    const query = newestFirst(ctx, Invoice, 'invoice');
+    if (filters.status) query.andWhere('invoice.status = :status', { status: filters.status });
+    return paginate(query, 'invoice', page, { status: filters.status });
   }
 
   /**
@@ -128,22 +92,20 @@ export class InvoiceService {
   async finalize(ctx: RequestContext, id: string): Promise<Invoice> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const invoice = await this.lock(tx, (await this.find(tx, id)).id);
-      if (invoice.status === InvoiceStatus.OPEN) return invoice;
-      if (invoice.status !== InvoiceStatus.DRAFT) throw new DomainError(ErrorCode.CONFLICT, `A ${invoice.status} invoice cannot be sent`);
+      const invoice = await lockOwned(tx, Invoice, id, 'Invoice');
+      const status = invoiceTransition(invoice.status, 'finalize');
+      if (status === invoice.status) return invoice;
       const session = await this.checkout.open(tx, {
         amount: invoice.totalAmount, currency: invoice.currency, customerEmail: invoice.customerEmail, successUrl: invoice.successUrl,
         description: `Invoice ${invoice.invoiceNumber}${invoice.description ? `: ${invoice.description}` : ''}`, metadata: invoice.metadata,
         source: CheckoutSessionSource.INVOICE, sourceId: invoice.id, expiresAt: new Date(Date.now() + INVOICE_PAYABLE_DAYS * 24 * 3600 * 1000),
       });
-      invoice.status = InvoiceStatus.OPEN;
+      invoice.status = status;
       invoice.checkoutSessionId = session.id;
       invoice.checkoutUrl = this.checkout.urlOf(session);
       invoice.finalizedAt = new Date();
       await tx.repo(Invoice).save(invoice);
-      await this.events.record(tx, 'invoice.finalized', {
-        invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber, status: invoice.status, sessionId: session.id, checkoutUrl: invoice.checkoutUrl,
-      });
+      await this.record(tx, invoiceFinalized(invoice, session.id));
       return invoice;
     });
   }
@@ -152,46 +114,30 @@ export class InvoiceService {
   async void(ctx: RequestContext, id: string): Promise<Invoice> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const invoice = await this.lock(tx, (await this.find(tx, id)).id);
-      if (invoice.status === InvoiceStatus.VOID) return invoice;
-      if (invoice.status === InvoiceStatus.PAID) throw new DomainError(ErrorCode.CONFLICT, 'A PAID invoice cannot be voided; refund its payment instead');
+      const invoice = await lockOwned(tx, Invoice, id, 'Invoice');
+      const status = invoiceTransition(invoice.status, 'void');
+      if (status === invoice.status) return invoice;
       if (invoice.checkoutSessionId) await this.checkout.withdraw(tx, invoice.checkoutSessionId);
-      invoice.status = InvoiceStatus.VOID;
+      invoice.status = status;
       invoice.voidedAt = new Date();
       await tx.repo(Invoice).save(invoice);
-      await this.events.record(tx, 'invoice.voided', { invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber, status: invoice.status });
+      await this.record(tx, invoiceVoided(invoice));
       return invoice;
     });
   }
 
   /** Its checkout session was paid (same transaction): PAID, and invoice.paid. */
   private async markPaid(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<void> {
-    const invoice = await this.lock(tx, session.sourceId!);
-    if (invoice.status !== InvoiceStatus.OPEN) return;
-    invoice.status = InvoiceStatus.PAID;
+    const invoice = await lockOwned(tx, Invoice, session.sourceId!, 'Invoice');
+    if (!invoiceAllows(invoice.status, 'pay')) return;
+    invoice.status = invoiceTransition(invoice.status, 'pay');
     invoice.paymentId = payment.id;
     invoice.paidAt = new Date();
     await tx.repo(Invoice).save(invoice);
-    await this.events.record(tx, 'invoice.paid', {
-      invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber, sessionId: session.id, paymentId: payment.id,
-    });
+    await this.record(tx, invoicePaid(invoice, session.id, payment.id));
   }
 
-  private async find(ctx: RequestContext, id: string): Promise<Invoice> {
-    const invoice = isUuid(id) ? await ctx.repo(Invoice).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } }) : null;
-    if (!invoice) throw notFound('Invoice');
-    return invoice;
-  }
-
-  private async lock(tx: RequestContext, id: string): Promise<Invoice> {
-    return tx.repo(Invoice).createQueryBuilder('invoice').setLock('pessimistic_write').where('invoice.id = :id', { id }).getOneOrFail();
-  }
-
-  private filtered(ctx: RequestContext, status: InvoiceStatus | undefined) {
-    const query = ctx.repo(Invoice).createQueryBuilder('invoice')
-      .where('invoice.business_id = :businessId AND invoice.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('invoice.created_at', 'DESC').addOrderBy('invoice.id', 'DESC');
-    if (status) query.andWhere('invoice.status = :status', { status });
-    return query;
+  private async record(tx: RequestContext, event: InvoiceEvent): Promise<void> {
+    await this.events.record(tx, event.type, event.data);
   }
 }

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AccountKind, CACHED_BALANCE_KINDS, JournalTransaction, LedgerAccount, PLATFORM_BUSINESS_ID } from './ledger.entities';
+import { TesseraPubSub, Topic, WalletBalanceChange } from '../events/pubsub';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { normalizeCurrency } from '../shared/money';
@@ -57,6 +58,8 @@ const isNumericOverflow = (error: unknown) =>
  * entries sum to zero per currency, written in the caller's database transaction.
  */
 export class LedgerService {
+  constructor(private readonly pubSub: TesseraPubSub | null = null) {}
+
   /**
    * Account identities (never their balances) by kind, mode, currency, business and owner. An
    * account row is never deleted or re-keyed, so once committed its id is good for the process.
@@ -140,6 +143,40 @@ export class LedgerService {
       values,
     );
     return { transaction, balances };
+  }
+
+  /**
+   * Moves money: posts the balanced journal transaction and, once the caller's transaction has
+   * committed, announces the new balance of every merchant wallet it moved (the wallet balance
+   * subscription). Every business operation that moves money goes through here, so no wallet
+   * change goes unannounced; `post` alone is for postings no subscriber watches.
+   */
+  async move(tx: RequestContext, posting: Posting): Promise<PostedTransaction> {
+    const posted = await this.post(tx, posting);
+    for (const line of posting.lines) {
+      const balance = posted.balances.get(line.account.id);
+      if (line.account.kind === AccountKind.MERCHANT_WALLET && balance !== undefined) {
+        this.announceBalance(tx, line.account, balance, line.amount, posted.transaction);
+      }
+    }
+    return posted;
+  }
+
+  /** Publishes a wallet's new balance to subscribers once the transaction has committed. */
+  announceBalance(tx: RequestContext, wallet: LedgerAccount, balance: bigint, change: bigint, transaction: JournalTransaction): void {
+    const pubSub = this.pubSub;
+    if (!pubSub) return;
+    const message: WalletBalanceChange = {
+      businessId: wallet.businessId,
+      livemode: wallet.livemode,
+      walletId: wallet.id,
+      currency: wallet.currency,
+      balanceMinor: balance.toString(),
+      changeMinor: change.toString(),
+      journalTransactionId: transaction.id,
+      occurredAt: transaction.createdAt.toISOString(),
+    };
+    tx.afterCommit(() => pubSub.publish(Topic.WALLET_BALANCE, message));
   }
 
   private assertBalanced(posting: Posting, livemode: boolean) {

@@ -1,17 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
+import { MutableTenantEntity } from '../shared/tenancy';
 import { RecurringInterval } from '../checkout/checkout-session.entity';
 
 /** A reusable public URL (`/pay/<token>`) for a fixed amount; each visit opens a new checkout session. */
 @Entity('payment_links')
 @Index('uq_payment_links_token', ['token'], { unique: true })
 @Index('ix_payment_links_business_mode_created', ['businessId', 'livemode', 'createdAt'])
-export class PaymentLink {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
-
+export class PaymentLink extends MutableTenantEntity {
   /** `plink_test_…` / `plink_live_…`: the last path segment of the link's url. */
   @Column('text') token: string;
 
@@ -32,6 +28,4 @@ export class PaymentLink {
 
   @Column('timestamptz', { nullable: true }) deactivatedAt: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

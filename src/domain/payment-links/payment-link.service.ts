@@ -1,31 +1,14 @@
 import crypto from 'node:crypto';
-import { z } from 'zod';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import { descriptionSchema, intervalSchema, optionalUrlSchema } from '../checkout/inputs';
 import { Business, Mode } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
-import { normalizeCurrency, positiveMinor } from '../shared/money';
-import { keysetPage, offsetPage, OffsetPage, Page, PageRequest } from '../shared/pagination';
-import { amountSchema, currencySchema, isUuid, metadataSchema, parseInput, required, pageParams } from '../../wire/validation';
+import { isUuid } from '../shared/ids';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { findOwned } from '../shared/tenancy';
+import { CreatePaymentLinkCommand, PaymentLinkFilters } from './payment-link.commands';
 import { PaymentLink } from './payment-link.entity';
-
-const createSchema = z.object({
-  name: z.string({ error: required('what the payer is paying for') }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-  description: descriptionSchema,
-  amount: amountSchema,
-  currency: currencySchema,
-  allowRecurring: z.boolean({ error: 'must be true or false' }).optional(),
-  recurringInterval: intervalSchema.nullish(),
-  successUrl: optionalUrlSchema,
-  metadata: metadataSchema,
-}, { error: 'must be a JSON object' });
-
-const booleanParam = z.union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
-  .transform((value) => value === true || value === 'true').optional();
-
-const listSchema = z.object({ ...pageParams, active: booleanParam });
 
 const TOKEN = /^plink_(test|live)_[A-Za-z0-9_-]{22}$/;
 
@@ -49,12 +32,10 @@ export class PaymentLinkService {
     return `${this.publicBaseUrl}/pay/${link.token}`;
   }
 
-  async create(ctx: RequestContext, input: unknown): Promise<PaymentLink> {
+  async create(ctx: RequestContext, command: CreatePaymentLinkCommand): Promise<PaymentLink> {
     ctx.requireRole(...WRITE_ROLES);
-    const data = parseInput(createSchema, input ?? {});
-    const currency = normalizeCurrency(data.currency);
-    const amount = positiveMinor(data.amount, currency);
-    if (data.recurringInterval && !data.allowRecurring) {
+    if (command.amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
+    if (command.recurringInterval && !command.allowRecurring) {
       throw validationError({ recurringInterval: ['is only allowed with allowRecurring: true'] });
     }
     // Every visit would open a session, and opening one would be refused.
@@ -63,33 +44,28 @@ export class PaymentLinkService {
       businessId: tx.requireBusiness(),
       livemode: tx.livemode,
       token: `plink_${tx.livemode ? 'live' : 'test'}_${crypto.randomBytes(16).toString('base64url')}`,
-      name: data.name,
-      description: data.description ?? null,
-      amount,
-      currency,
+      name: command.name,
+      description: command.description,
+      amount: command.amount,
+      currency: command.currency,
       active: true,
-      allowRecurring: data.allowRecurring ?? false,
-      recurringInterval: data.allowRecurring ? data.recurringInterval ?? 'monthly' : null,
-      successUrl: data.successUrl ?? null,
-      metadata: data.metadata ?? null,
+      allowRecurring: command.allowRecurring,
+      recurringInterval: command.allowRecurring ? command.recurringInterval ?? 'monthly' : null,
+      successUrl: command.successUrl,
+      metadata: command.metadata,
     })));
   }
 
   async get(ctx: RequestContext, id: string): Promise<PaymentLink> {
     ctx.requireRole(...ALL_ROLES);
-    return this.find(ctx, id);
+    return findOwned(ctx, PaymentLink, id, 'Payment link');
   }
 
-  async listPage(ctx: RequestContext, query: unknown): Promise<OffsetPage<PaymentLink>> {
+  async list(ctx: RequestContext, filters: PaymentLinkFilters, page: PageQuery): Promise<ListPage<PaymentLink>> {
     ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(listSchema, query ?? {});
-    return offsetPage(this.filtered(ctx, filters.active), filters.page, filters.limit);
-  }
-
-  async connection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<PaymentLink>> {
-    ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(listSchema, input ?? {});
-    return keysetPage(this.filtered(ctx, filters.active), 'link', request, { active: filters.active });
+    const query = newestFirst(ctx, PaymentLink, 'link');
+    if (filters.active !== undefined) query.andWhere('link.active = :active', { active: filters.active });
+    return paginate(query, 'link', page, { active: filters.active });
   }
 
   async byIds(ctx: RequestContext, ids: string[]): Promise<PaymentLink[]> {
@@ -104,7 +80,7 @@ export class PaymentLinkService {
   async deactivate(ctx: RequestContext, id: string): Promise<PaymentLink> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const link = await this.find(tx, id);
+      const link = await findOwned(tx, PaymentLink, id, 'Payment link');
       if (!link.active) return link;
       link.active = false;
       link.deactivatedAt = new Date();
@@ -127,19 +103,5 @@ export class PaymentLinkService {
       recurringInterval: link.allowRecurring ? link.recurringInterval : null,
     }));
     return { kind: 'session', checkoutUrl: this.checkout.urlOf(session) };
-  }
-
-  private async find(ctx: RequestContext, id: string): Promise<PaymentLink> {
-    const link = isUuid(id) ? await ctx.repo(PaymentLink).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } }) : null;
-    if (!link) throw notFound('Payment link');
-    return link;
-  }
-
-  private filtered(ctx: RequestContext, active: boolean | undefined) {
-    const query = ctx.repo(PaymentLink).createQueryBuilder('link')
-      .where('link.business_id = :businessId AND link.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('link.created_at', 'DESC').addOrderBy('link.id', 'DESC');
-    if (active !== undefined) query.andWhere('link.active = :active', { active });
-    return query;
   }
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { MutableTenantEntity, TenantEntity } from '../shared/tenancy';
 import { bigintTransformer } from '../shared/money';
 
 /**
@@ -48,13 +49,7 @@ export enum PaymentSource {
 @Index('ix_payments_fingerprint_created', ['livemode', 'cardFingerprint', 'createdAt'])
 @Index('ix_payments_pending_created', ['createdAt'], { where: `"status" = 'PENDING'` })
 @Index('ix_payments_source', ['sourceId', 'createdAt'])
-export class Payment {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-
-  @Column('boolean') livemode: boolean;
-
+export class Payment extends MutableTenantEntity {
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
 
   /** Upper-case ISO code; lower-cased at the REST edge. */
@@ -101,18 +96,11 @@ export class Payment {
 
   @Column('timestamptz', { nullable: true }) capturedAt: Date | null;
   @Column('timestamptz', { nullable: true }) settledAt: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
 @Entity('refunds')
 @Index('ix_refunds_payment', ['paymentId', 'createdAt'])
-export class Refund {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
+export class Refund extends TenantEntity {
   @Column('uuid') paymentId: string;
 
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
@@ -120,8 +108,6 @@ export class Refund {
   @Column('text', { nullable: true }) reason: string | null;
   /** Refunds are booked at once: always `succeeded`. */
   @Column('text', { default: 'succeeded' }) status: string;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
 
 /** OPEN: amount and fee debited. WON: amount re-credited (not the fee). LOST: nothing further. */
@@ -134,11 +120,7 @@ export enum DisputeStatus {
 @Entity('disputes')
 @Index('ix_disputes_payment', ['paymentId', 'createdAt'])
 @Index('ix_disputes_business_mode_created', ['businessId', 'livemode', 'createdAt'])
-export class Dispute {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
+export class Dispute extends MutableTenantEntity {
   @Column('uuid') paymentId: string;
 
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
@@ -150,7 +132,4 @@ export class Dispute {
   status: DisputeStatus;
 
   @Column('timestamptz', { nullable: true }) resolvedAt: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

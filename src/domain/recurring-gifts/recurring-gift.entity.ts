@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
+import { MutableTenantEntity } from '../shared/tenancy';
 import { RecurringInterval } from '../checkout/checkout-session.entity';
 
 /** ACTIVE: charged every interval. PAUSED: after too many consecutive failures (or resumed later). CANCELLED: final. */
@@ -13,12 +14,7 @@ export enum RecurringGiftStatus {
 @Entity('recurring_gifts')
 @Index('ix_recurring_gifts_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 @Index('ix_recurring_gifts_link', ['paymentLinkId', 'createdAt'])
-export class RecurringGift {
-  @PrimaryGeneratedColumn('uuid') id: string;
-
-  @Column('uuid') businessId: string;
-  @Column('boolean') livemode: boolean;
-
+export class RecurringGift extends MutableTenantEntity {
   @Column('uuid') paymentLinkId: string;
   /** The session whose payment started the gift (its first gift). */
   @Column('uuid') checkoutSessionId: string;
@@ -49,6 +45,4 @@ export class RecurringGift {
   @Column('timestamptz', { nullable: true }) pausedAt: Date | null;
   @Column('timestamptz', { nullable: true }) cancelledAt: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

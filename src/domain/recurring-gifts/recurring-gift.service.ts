@@ -1,7 +1,5 @@
-import { z } from 'zod';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import { addInterval } from '../checkout/inputs';
 import { CustomerService, vaultedCardOf } from '../customers/customer.service';
 import { PaymentMethod } from '../customers/customer.entities';
 import { EventService } from '../events/event.service';
@@ -9,12 +7,15 @@ import { Mode } from '../identity/identity.entities';
 import { Payment, PaymentSource, PaymentStatus } from '../payments/payment.entities';
 import { PaymentService, vaultedOf } from '../payments/payment.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, notFound } from '../shared/errors';
+import { DomainError, ErrorCode } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
-import { toMajor } from '../shared/money';
-import { keysetPage, newestFirst, OffsetPage, offsetPage, Page, PageRequest } from '../shared/pagination';
-import { enumFilter, isUuid, parseInput, pageParams } from '../../wire/validation';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { findOwned, lockOwned } from '../shared/tenancy';
+import { addInterval } from './interval';
+import { RecurringGiftFilters } from './recurring-gift.commands';
 import { RecurringGift, RecurringGiftStatus } from './recurring-gift.entity';
+import { recurringGiftAllows, recurringGiftTransition } from './recurring-gift.states';
+import { RecurringGiftEvent, chargeFailed, chargeSucceeded } from './recurring-gifts.events';
 
 export const CHARGE_RECURRING_GIFT_TASK = 'charge_recurring_gift';
 
@@ -27,12 +28,6 @@ export interface RecurringGiftSettings {
   /** Delay before a failed charge is tried again, in seconds. */
   retryDelaySeconds: number;
 }
-
-const listSchema = z.object({
-  ...pageParams,
-  status: enumFilter(RecurringGiftStatus).optional(),
-  paymentLinkId: z.string().refine(isUuid, 'must be a payment link id').optional(),
-});
 
 type ChargeResult = { payment: Payment; error: null } | { payment: Payment | null; error: { code: string; message: string } };
 
@@ -59,25 +54,22 @@ export class RecurringGiftService {
     return this.find(ctx, id);
   }
 
-  async listPage(ctx: RequestContext, query: unknown): Promise<OffsetPage<RecurringGift>> {
+  async list(ctx: RequestContext, filters: RecurringGiftFilters, page: PageQuery): Promise<ListPage<RecurringGift>> {
     ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(listSchema, query ?? {});
-    return offsetPage(this.filtered(ctx, filters), filters.page, filters.limit);
-  }
-
-  async connection(ctx: RequestContext, input: unknown, request: PageRequest): Promise<Page<RecurringGift>> {
-    ctx.requireRole(...ALL_ROLES);
-    const filters = parseInput(listSchema, input ?? {});
-    return keysetPage(this.filtered(ctx, filters), 'gift', request, { status: filters.status, paymentLinkId: filters.paymentLinkId });
+    const query = newestFirst(ctx, RecurringGift, 'gift');
+    if (filters.status) query.andWhere('gift.status = :status', { status: filters.status });
+    if (filters.paymentLinkId) query.andWhere('gift.payment_link_id = :paymentLinkId', { paymentLinkId: filters.paymentLinkId });
+    return paginate(query, 'gift', page, { status: filters.status, paymentLinkId: filters.paymentLinkId });
   }
 
   /** Stops the gift for good; cancelling a cancelled gift changes nothing. */
   async cancel(ctx: RequestContext, id: string): Promise<RecurringGift> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const gift = await this.lock(tx, (await this.find(tx, id)).id);
-      if (gift.status === RecurringGiftStatus.CANCELLED) return gift;
-      gift.status = RecurringGiftStatus.CANCELLED;
+      const gift = await lockOwned(tx, RecurringGift, id, 'Recurring gift');
+      const status = recurringGiftTransition(gift.status, 'cancel');
+      if (status === gift.status) return gift;
+      gift.status = status;
       gift.cancelledAt = new Date();
       gift.nextChargeAt = null;
       return tx.repo(RecurringGift).save(gift);
@@ -88,10 +80,10 @@ export class RecurringGiftService {
   async resume(ctx: RequestContext, id: string): Promise<RecurringGift> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
-      const gift = await this.lock(tx, (await this.find(tx, id)).id);
-      if (gift.status === RecurringGiftStatus.ACTIVE) return gift;
-      if (gift.status === RecurringGiftStatus.CANCELLED) throw new DomainError(ErrorCode.CONFLICT, 'A CANCELLED recurring gift cannot be resumed');
-      gift.status = RecurringGiftStatus.ACTIVE;
+      const gift = await lockOwned(tx, RecurringGift, id, 'Recurring gift');
+      const status = recurringGiftTransition(gift.status, 'resume');
+      if (status === gift.status) return gift;
+      gift.status = status;
       gift.failureCount = 0;
       gift.pausedAt = null;
       await this.schedule(tx, gift, addInterval(new Date(), gift.interval));
@@ -104,7 +96,7 @@ export class RecurringGiftService {
     ctx.requireRole(...WRITE_ROLES);
     ctx.requireSandbox();
     const gift = await this.find(ctx, id);
-    if (gift.status !== RecurringGiftStatus.ACTIVE) throw new DomainError(ErrorCode.CONFLICT, `A ${gift.status} recurring gift cannot be charged`);
+    recurringGiftTransition(gift.status, 'charge');
     const charged = await this.charge(this.systemFor(ctx, gift), gift.id, { force: true });
     if (!charged) throw new DomainError(ErrorCode.CONFLICT, 'A charge of this recurring gift is already in progress');
     return charged;
@@ -138,8 +130,8 @@ export class RecurringGiftService {
    */
   private async charge(system: RequestContext, id: string, { force }: { force: boolean }): Promise<RecurringGift | null> {
     const claimed = await inTransaction(system, async (tx) => {
-      const gift = await this.lock(tx, id);
-      if (gift.status !== RecurringGiftStatus.ACTIVE) return force ? null : undefined;
+      const gift = await lockOwned(tx, RecurringGift, id, 'Recurring gift');
+      if (!recurringGiftAllows(gift.status, 'charge')) return force ? null : undefined;
       if (!force && (!gift.nextChargeAt || gift.nextChargeAt.getTime() > Date.now() + 1000)) return undefined;
       if (gift.claimedUntil && gift.claimedUntil.getTime() > Date.now()) return null;
       gift.claimedUntil = new Date(Date.now() + CLAIM_MS);
@@ -164,9 +156,10 @@ export class RecurringGiftService {
     if (!method) return { payment: null, error: { code: 'payment_method_missing', message: 'The saved card is no longer available' } };
     let payment: Payment;
     try {
-      payment = await this.payments.createCardPayment(system, {
-        amount: gift.amount, currency: gift.currency, email: gift.email, customerId: gift.customerId,
-        card: { vaulted: vaultedCardOf(method), paymentMethodId: method.id }, source: PaymentSource.RECURRING_GIFT, sourceId: gift.id,
+      payment = await this.payments.charge(system, {
+        amount: gift.amount, currency: gift.currency, email: gift.email,
+        card: { kind: 'vaulted', vaulted: vaultedCardOf(method), paymentMethodId: method.id, customerId: gift.customerId },
+        origin: { source: PaymentSource.RECURRING_GIFT, sourceId: gift.id },
       });
       if (payment.status === PaymentStatus.REQUIRES_ACTION) {
         // The payer is not present for a recurring charge; in the sandbox the challenge completes on its own, so finish it now.
@@ -185,38 +178,32 @@ export class RecurringGiftService {
   }
 
   private async record(tx: RequestContext, id: string, result: ChargeResult): Promise<RecurringGift> {
-    const gift = await this.lock(tx, id);
+    const gift = await lockOwned(tx, RecurringGift, id, 'Recurring gift');
     const now = new Date();
     gift.claimedUntil = null;
     gift.lastChargeAt = now;
     if (result.payment) gift.lastPaymentId = result.payment.id;
-    const active = gift.status === RecurringGiftStatus.ACTIVE;
+    const active = recurringGiftAllows(gift.status, 'charge');
     if (result.error === null) {
       gift.chargeCount += 1;
       gift.failureCount = 0;
       gift.lastError = null;
       if (active) await this.schedule(tx, gift, addInterval(now, gift.interval));
       await tx.repo(RecurringGift).save(gift);
-      await this.events.record(tx, 'recurring_gift.charge.succeeded', {
-        recurringGiftId: gift.id, paymentLinkId: gift.paymentLinkId, amount: toMajor(gift.amount, gift.currency), currency: gift.currency.toLowerCase(),
-        chargeCount: gift.chargeCount, paymentIntentId: result.payment.id,
-      });
+      await this.emit(tx, chargeSucceeded(gift, result.payment.id));
       return gift;
     }
     gift.failureCount += 1;
     gift.lastError = result.error.message;
     if (active && gift.failureCount >= this.settings.maxFailures) {
-      gift.status = RecurringGiftStatus.PAUSED;
+      gift.status = recurringGiftTransition(gift.status, 'pause');
       gift.pausedAt = now;
       gift.nextChargeAt = null;
     } else if (active) {
       await this.schedule(tx, gift, new Date(now.getTime() + this.settings.retryDelaySeconds * 1000));
     }
     await tx.repo(RecurringGift).save(gift);
-    await this.events.record(tx, 'recurring_gift.charge.failed', {
-      recurringGiftId: gift.id, paymentLinkId: gift.paymentLinkId, error: result.error.code, message: result.error.message,
-      failureCount: gift.failureCount, paymentIntentId: result.payment?.id ?? null, status: gift.status,
-    });
+    await this.emit(tx, chargeFailed(gift, result.error, result.payment?.id ?? null));
     return gift;
   }
 
@@ -231,19 +218,10 @@ export class RecurringGiftService {
   }
 
   private async find(ctx: RequestContext, id: string): Promise<RecurringGift> {
-    const gift = isUuid(id) ? await ctx.repo(RecurringGift).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } }) : null;
-    if (!gift) throw notFound('Recurring gift');
-    return gift;
+    return findOwned(ctx, RecurringGift, id, 'Recurring gift');
   }
 
-  private async lock(tx: RequestContext, id: string): Promise<RecurringGift> {
-    return tx.repo(RecurringGift).createQueryBuilder('gift').setLock('pessimistic_write').where('gift.id = :id', { id }).getOneOrFail();
-  }
-
-  private filtered(ctx: RequestContext, filters: z.output<typeof listSchema>) {
-    const query = newestFirst(ctx, RecurringGift, 'gift');
-    if (filters.status) query.andWhere('gift.status = :status', { status: filters.status });
-    if (filters.paymentLinkId) query.andWhere('gift.payment_link_id = :paymentLinkId', { paymentLinkId: filters.paymentLinkId });
-    return query;
+  private async emit(tx: RequestContext, event: RecurringGiftEvent): Promise<void> {
+    await this.events.record(tx, event.type, event.data);
   }
 }

@@ -1,13 +1,12 @@
-import { z } from 'zod';
 import { AccountKind, JournalEntry, JournalTransaction, LedgerAccount } from '../ledger/ledger.entities';
 import { LedgerService } from '../ledger/ledger.service';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic, WalletBalanceChange } from '../events/pubsub';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
-import { exponentOf, normalizeCurrency, toMajor, toMinor } from '../shared/money';
-import { Page, PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '../shared/pagination';
-import { decimalAmount, isUuid, parseInput, required } from '../../wire/validation';
+import { isUuid } from '../shared/ids';
+import { exponentOf, normalizeCurrency, toMajor } from '../shared/money';
+import { ListPage, PageQuery, decodeCursor, encodeCursor, pageSize } from '../shared/pagination';
+import { FundWalletCommand } from './wallet.commands';
 
 export type Wallet = LedgerAccount;
 
@@ -15,12 +14,6 @@ export interface WalletEntry {
   entry: JournalEntry;
   transaction: JournalTransaction;
 }
-
-const fundSchema = z.object({
-  currency: z.string({ error: required() }).min(3, 'must be a currency code').max(8),
-  amount: decimalAmount(),
-});
-
 
 /** Play money per funding, in major units: generous, and far from what a bigint balance can hold. */
 const MAX_SANDBOX_FUNDING = 1_000_000_000n;
@@ -39,7 +32,6 @@ export class WalletService {
   constructor(
     private readonly ledger: LedgerService,
     private readonly events: EventService,
-    private readonly pubSub: TesseraPubSub,
   ) {}
 
   async provisionWallet(ctx: RequestContext, currency: string): Promise<Wallet> {
@@ -65,8 +57,11 @@ export class WalletService {
     return wallet;
   }
 
-  /** The wallet's ledger entries, newest first, keyset-paginated on the entry sequence. */
-  async entries(ctx: RequestContext, walletId: string, page: PageRequest): Promise<Page<WalletEntry>> {
+  /**
+   * The wallet's ledger entries, newest first, keyset-paginated on the entry sequence (an entry has
+   * no creation-time order of its own: several share a transaction). Offset pages are not offered.
+   */
+  async entries(ctx: RequestContext, walletId: string, page: Extract<PageQuery, { kind: 'keyset' }>): Promise<ListPage<WalletEntry>> {
     const wallet = await this.wallet(ctx, walletId);
     const limit = pageSize(page.first);
     const filters = { walletId: wallet.id };
@@ -81,20 +76,20 @@ export class WalletService {
     const transactions = transactionIds.length === 0 ? [] : await ctx.repo(JournalTransaction)
       .createQueryBuilder('t').where('t.id IN (:...ids)', { ids: transactionIds }).getMany();
     const byId = new Map(transactions.map((transaction) => [transaction.id, transaction]));
-    const rows = entries.map((entry) => ({ entry, transaction: byId.get(entry.transactionId)! }));
-    return toPage(rows, limit, (row) => encodeCursor([row.entry.seq], filters));
+    const items = entries.slice(0, limit).map((entry) => ({ entry, transaction: byId.get(entry.transactionId)! }));
+    const cursorOf = (row: WalletEntry) => encodeCursor([row.entry.seq], filters);
+    return { items, total: null, hasNextPage: entries.length > limit, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
   }
 
   /**
    * Sandbox only: credits play money to the business's wallet in `currency`, balanced against
-   * the sandbox funding account, and announces the new balance after commit.
+   * the sandbox funding account (the ledger announces the new balance after commit).
    */
-  async sandboxFund(ctx: RequestContext, input: unknown) {
+  async sandboxFund(ctx: RequestContext, command: FundWalletCommand) {
     ctx.requireRole(...WRITE_ROLES);
     ctx.requireSandbox();
-    const data = parseInput(fundSchema, input);
-    const currency = normalizeCurrency(data.currency);
-    const amount = toMinor(data.amount, currency);
+    const currency = normalizeCurrency(command.currency);
+    const { amount } = command;
     if (amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
     if (amount > MAX_SANDBOX_FUNDING * 10n ** BigInt(exponentOf(currency))) {
       throw validationError({ amount: [`must be at most ${MAX_SANDBOX_FUNDING} ${currency} per funding`] });
@@ -102,7 +97,7 @@ export class WalletService {
     return inTransaction(ctx, async (tx) => {
       const wallet = await this.provisionWallet(tx, currency);
       const source = await this.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency });
-      const { transaction } = await this.ledger.post(tx, {
+      const { transaction, balances } = await this.ledger.move(tx, {
         kind: 'sandbox_funding',
         description: 'Sandbox wallet funding',
         lines: [
@@ -111,28 +106,16 @@ export class WalletService {
         ],
       });
       const funded = await tx.repo(LedgerAccount).findOneByOrFail({ id: wallet.id });
-      const balance = funded.balance;
       await this.events.record(tx, 'wallet.funded', {
         walletId: wallet.id, currency: currency.toLowerCase(), amount: toMajor(amount, currency),
-        balance: toMajor(balance, currency), transactionId: transaction.id,
+        balance: toMajor(balances.get(wallet.id)!, currency), transactionId: transaction.id,
       });
-      this.announceBalance(tx, wallet, balance, amount, transaction);
       return { wallet: funded, transaction, amount };
     });
   }
 
-  /** Publishes a wallet's new balance to subscribers once the transaction has committed. */
+  /** @deprecated Money moves through `LedgerService.move`, which announces the balances itself. */
   announceBalance(tx: RequestContext, wallet: Wallet, balance: bigint, change: bigint, transaction: JournalTransaction) {
-    const message: WalletBalanceChange = {
-      businessId: wallet.businessId,
-      livemode: wallet.livemode,
-      walletId: wallet.id,
-      currency: wallet.currency,
-      balanceMinor: balance.toString(),
-      changeMinor: change.toString(),
-      journalTransactionId: transaction.id,
-      occurredAt: transaction.createdAt.toISOString(),
-    };
-    tx.afterCommit(() => this.pubSub.publish(Topic.WALLET_BALANCE, message));
+    this.ledger.announceBalance(tx, wallet, balance, change, transaction);
   }
 }

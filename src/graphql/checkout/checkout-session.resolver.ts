@@ -1,5 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
+import { checkoutSessionFiltersSchema, createCheckoutSessionCommand, createCheckoutSessionSchema } from '../../wire/checkout';
+import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { CheckoutSession, CheckoutSessionConnection, CreateCheckoutSessionInput } from './checkout-session.types';
@@ -18,7 +20,7 @@ export class CheckoutSessionResolver {
     @Arg('status', () => CheckoutSessionStatus, { nullable: true }) status?: CheckoutSessionStatus,
     @Arg('source', () => CheckoutSessionSource, { nullable: true }) source?: CheckoutSessionSource,
   ): Promise<CheckoutSessionConnection> {
-    const page = await context.core.checkout.connection(caller(context), { status, source }, { first, after });
+    const page = await context.core.checkout.list(caller(context), parseInput(checkoutSessionFiltersSchema, { status, source }), { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, (row) => CheckoutSession.from(row, context.core));
   }
 
@@ -29,6 +31,6 @@ export class CheckoutSessionResolver {
 
   @Mutation(() => CheckoutSession, { description: 'Opens a hosted checkout session (REST: POST /business/checkout/session)' })
   async createCheckoutSession(@Arg('input') input: CreateCheckoutSessionInput, @Ctx() context: GraphQLContext): Promise<CheckoutSession> {
-    return CheckoutSession.from(await context.core.checkout.create(caller(context), { ...input }), context.core);
+    return CheckoutSession.from(await context.core.checkout.create(caller(context), createCheckoutSessionCommand(parseInput(createCheckoutSessionSchema, { ...input }))), context.core);
   }
 }

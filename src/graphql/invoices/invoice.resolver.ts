@@ -1,6 +1,8 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { InvoiceStatus } from '../../domain/invoices/invoice.entity';
 import { CheckoutSession } from '../checkout/checkout-session.types';
+import { createInvoiceCommand, createInvoiceSchema, invoiceFiltersSchema } from '../../wire/checkout';
+import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { CreateInvoiceInput, Invoice, InvoiceConnection } from './invoice.types';
@@ -18,7 +20,8 @@ export class InvoiceResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('status', () => InvoiceStatus, { nullable: true }) status?: InvoiceStatus,
   ): Promise<InvoiceConnection> {
-    return toConnection(await context.core.invoices.connection(caller(context), { status }, { first, after }), Invoice.from);
+    const page = await context.core.invoices.list(caller(context), parseInput(invoiceFiltersSchema, { status }), { kind: 'keyset', first: first ?? null, after: after ?? null });
+    return toConnection(page, Invoice.from);
   }
 
   @Query(() => Invoice)
@@ -29,7 +32,8 @@ export class InvoiceResolver {
   @Mutation(() => Invoice, { description: 'Creates a DRAFT invoice with the next invoice number' })
   async createInvoice(@Arg('input') input: CreateInvoiceInput, @Ctx() context: GraphQLContext): Promise<Invoice> {
     const items = input.items?.map((item) => ({ ...item }));
-    return Invoice.from(await context.core.invoices.create(caller(context), { ...input, items }));
+    const command = createInvoiceCommand(parseInput(createInvoiceSchema, { ...input, items }));
+    return Invoice.from(await context.core.invoices.create(caller(context), command));
   }
 
   @Mutation(() => Invoice, { description: 'Sends a DRAFT invoice: OPEN, with a checkout session to pay it' })

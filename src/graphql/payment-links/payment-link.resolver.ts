@@ -1,4 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { createPaymentLinkCommand, createPaymentLinkSchema, paymentLinkFiltersSchema } from '../../wire/checkout';
+import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { CreatePaymentLinkInput, PaymentLink, PaymentLinkConnection } from './payment-link.types';
@@ -16,7 +18,7 @@ export class PaymentLinkResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('active', () => Boolean, { nullable: true }) active?: boolean,
   ): Promise<PaymentLinkConnection> {
-    const page = await context.core.paymentLinks.connection(caller(context), { active }, { first, after });
+    const page = await context.core.paymentLinks.list(caller(context), parseInput(paymentLinkFiltersSchema, { active }), { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, (row) => PaymentLink.from(row, context.core));
   }
 
@@ -27,7 +29,7 @@ export class PaymentLinkResolver {
 
   @Mutation(() => PaymentLink)
   async createPaymentLink(@Arg('input') input: CreatePaymentLinkInput, @Ctx() context: GraphQLContext): Promise<PaymentLink> {
-    return PaymentLink.from(await context.core.paymentLinks.create(caller(context), { ...input }), context.core);
+    return PaymentLink.from(await context.core.paymentLinks.create(caller(context), createPaymentLinkCommand(parseInput(createPaymentLinkSchema, { ...input }))), context.core);
   }
 
   @Mutation(() => PaymentLink, { description: 'Stops the link from opening new checkout sessions' })

@@ -2,12 +2,20 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { PaymentChange, Topic } from '../../domain/events/pubsub';
 import { DisputeStatus } from '../../domain/payments/payment.entities';
 import { notFound } from '../../domain/shared/errors';
+import { PageQuery } from '../../domain/shared/pagination';
+import { chargeCommandOf, chargeRequestSchema, disputeFilterFields, openDisputeRequestSchema, paymentFilterFields, refundRequestSchema } from '../../wire/payments';
+import { parseInput } from '../../wire/validation';
+import { z } from 'zod';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { Customer } from '../customers/customer.types';
 import { ChargeCardInput, Dispute, DisputeConnection, DisputeResult, Payment, PaymentConnection, PaymentFilter, Refund, RefundResult } from './payment.types';
 
-/** Card payments for the dashboard: the same operations as /api/v1/business/payment(s). */
+const paymentFilterSchema = z.object(paymentFilterFields);
+const disputeFilterSchema = z.object(disputeFilterFields);
+const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
+
+/** Card payments for the dashboard: the same operations (and commands) as /api/v1/business/payment(s). */
 @Resolver(() => Payment)
 export class PaymentResolver {
   @Query(() => PaymentConnection, {
@@ -20,8 +28,8 @@ export class PaymentResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => PaymentFilter, { nullable: true }) filter?: PaymentFilter,
   ): Promise<PaymentConnection> {
-    const page = await context.core.payments.connection(caller(context), { ...filter }, { first, after });
-    return toConnection(page, Payment.from);
+    const filters = parseInput(paymentFilterSchema, { ...filter });
+    return toConnection(await context.core.payments.list(caller(context), filters, keyset(first, after)), Payment.from);
   }
 
   @Query(() => Payment)
@@ -40,12 +48,13 @@ export class PaymentResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('status', () => DisputeStatus, { nullable: true }) status?: DisputeStatus,
   ): Promise<DisputeConnection> {
-    return toConnection(await context.core.payments.disputeConnection(caller(context), { status }, { first, after }), Dispute.from);
+    const filters = parseInput(disputeFilterSchema, { status });
+    return toConnection(await context.core.disputes.list(caller(context), filters, keyset(first, after)), Dispute.from);
   }
 
   @Query(() => Dispute)
   async dispute(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
-    return Dispute.from(await context.core.payments.dispute(caller(context), id));
+    return Dispute.from(await context.core.disputes.get(caller(context), id));
   }
 
   @FieldResolver(() => Customer, { nullable: true, description: 'The stored customer profile the payment belongs to, if any' })
@@ -67,12 +76,13 @@ export class PaymentResolver {
 
   @Mutation(() => Payment, { description: 'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment' })
   async chargeCard(@Arg('input') input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<Payment> {
-    return Payment.from(await context.core.payments.charge(caller(context), { ...input, card: input.card ? { ...input.card } : undefined }));
+    const request = parseInput(chargeRequestSchema, { ...input, card: input.card ? { ...input.card } : undefined });
+    return Payment.from(await context.core.charges.charge(caller(context), chargeCommandOf(request)));
   }
 
   @Mutation(() => Payment, { description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)' })
   async completeThreeDSecure(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<Payment> {
-    return Payment.from(await context.core.payments.completeThreeDSecure(caller(context), paymentId));
+    return Payment.from(await context.core.charges.completeThreeDSecure(caller(context), paymentId));
   }
 
   @Mutation(() => RefundResult, { description: 'Refunds all (amount omitted) or part of a captured payment' })
@@ -82,13 +92,14 @@ export class PaymentResolver {
     @Arg('amount', () => String, { nullable: true, description: 'Decimal major units; the whole refundable amount when omitted' }) amount?: string,
     @Arg('reason', () => String, { nullable: true }) reason?: string,
   ): Promise<RefundResult> {
-    const result = await context.core.payments.refund(caller(context), paymentId, { amount: amount ?? undefined, reason });
+    const request = parseInput(refundRequestSchema, { amount: amount ?? undefined, reason });
+    const result = await context.core.refunds.refund(caller(context), { paymentId, amount: request.amount, reason: request.reason ?? null });
     return { refund: Refund.from(result.refund), payment: Payment.from(result.payment) };
   }
 
   @Mutation(() => Payment, { description: 'Sandbox only: settles a COMPLETED payment now' })
   async sandboxSettlePayment(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<Payment> {
-    return Payment.from(await context.core.payments.sandboxSettle(caller(context), paymentId));
+    return Payment.from(await context.core.settlements.sandboxSettle(caller(context), paymentId));
   }
 
   @Mutation(() => DisputeResult, { description: 'Sandbox only: the cardholder disputes the payment' })
@@ -97,7 +108,8 @@ export class PaymentResolver {
     @Ctx() context: GraphQLContext,
     @Arg('reason', () => String, { nullable: true }) reason?: string,
   ): Promise<DisputeResult> {
-    const result = await context.core.payments.sandboxOpenDispute(caller(context), paymentId, { reason: reason ?? undefined });
+    const request = parseInput(openDisputeRequestSchema, { reason: reason ?? undefined });
+    const result = await context.core.disputes.open(caller(context), { paymentId, reason: request.reason });
     return { dispute: Dispute.from(result.dispute), payment: Payment.from(result.payment) };
   }
 
@@ -107,7 +119,7 @@ export class PaymentResolver {
     @Arg('won') won: boolean,
     @Ctx() context: GraphQLContext,
   ): Promise<DisputeResult> {
-    const result = await context.core.payments.sandboxResolveDispute(caller(context), disputeId, { won });
+    const result = await context.core.disputes.resolve(caller(context), { disputeId, won });
     return { dispute: Dispute.from(result.dispute), payment: Payment.from(result.payment) };
   }
 

@@ -1,6 +1,8 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { RecurringGiftStatus } from '../../domain/recurring-gifts/recurring-gift.entity';
 import { PaymentLink } from '../payment-links/payment-link.types';
+import { recurringGiftFiltersSchema } from '../../wire/checkout';
+import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { RecurringGift, RecurringGiftConnection } from './recurring-gift.types';
@@ -19,7 +21,9 @@ export class RecurringGiftResolver {
     @Arg('status', () => RecurringGiftStatus, { nullable: true }) status?: RecurringGiftStatus,
     @Arg('paymentLinkId', () => ID, { nullable: true }) paymentLinkId?: string,
   ): Promise<RecurringGiftConnection> {
-    return toConnection(await context.core.recurringGifts.connection(caller(context), { status, paymentLinkId }, { first, after }), RecurringGift.from);
+    const filters = parseInput(recurringGiftFiltersSchema, { status, paymentLinkId });
+    const page = await context.core.recurringGifts.list(caller(context), filters, { kind: 'keyset', first: first ?? null, after: after ?? null });
+    return toConnection(page, RecurringGift.from);
   }
 
   @Query(() => RecurringGift)

@@ -1,5 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Topic, WalletBalanceChange } from '../../domain/events/pubsub';
+import { fundCommandOf, fundRequestSchema } from '../../wire/wallets';
+import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
 import { SandboxFundWalletInput, Wallet, WalletBalanceUpdate, WalletEntry, WalletEntryConnection } from './wallet.types';
@@ -23,13 +25,14 @@ export class WalletResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<WalletEntryConnection> {
-    const page = await context.core.wallets.entries(caller(context), wallet.id, { first, after });
+    const page = await context.core.wallets.entries(caller(context), wallet.id, { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, WalletEntry.from);
   }
 
   @Mutation(() => Wallet, { description: 'Sandbox only: adds play money to a wallet (refused in live mode)' })
   async sandboxFundWallet(@Arg('input') input: SandboxFundWalletInput, @Ctx() context: GraphQLContext): Promise<Wallet> {
-    return Wallet.from((await context.core.wallets.sandboxFund(caller(context), input)).wallet);
+    const command = fundCommandOf(parseInput(fundRequestSchema, { ...input }));
+    return Wallet.from((await context.core.wallets.sandboxFund(caller(context), command)).wallet);
   }
 
   @Subscription(() => WalletBalanceUpdate, {

@@ -1,141 +1,84 @@
-import { FastifyInstance } from 'fastify';
 import { Core } from '../../domain/core';
-import { Dispute, Payment, PaymentStatus, Refund } from '../../domain/payments/payment.entities';
-import { toMajor } from '../../domain/shared/money';
+import { Payment } from '../../domain/payments/payment.entities';
+import { RequestContext } from '../../domain/shared/context';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
+import { idParamsSchema, responses } from '../shared/schemas';
+import type { RestApp } from '../surface';
+import {
+  chargeBodySchema, chargeCommandOf, disputeBodySchema, disputeFiltersOf, disputeJson, disputeListQuerySchema, disputeListSchema,
+  disputeResultSchema, disputeSchema, offsetPageOf, openDisputeCommandOf, paymentDetailSchema, paymentFiltersOf, paymentJson,
+  paymentListQuerySchema, paymentListSchema, paymentSchema, refundBodySchema, refundCommandOf, refundJson, refundListSchema,
+  refundResultSchema, resolveDisputeBodySchema, resolveDisputeCommandOf,
+} from './payments.validators';
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
-const major = (minor: bigint, currency: string) => toMajor(minor, currency);
-
-/** The payment resource of the REST face (the document leaves its fields open; docs/rest-api.md lists them). */
-export const paymentJson = (payment: Payment) => ({
-  id: payment.id,
-  paymentId: payment.id,
-  object: 'payment',
-  status: payment.status,
-  amount: major(payment.amount, payment.currency),
-  currency: payment.currency.toLowerCase(),
-  email: payment.email,
-  customerId: payment.customerId,
-  card: {
-    brand: payment.cardBrand,
-    last4: payment.cardLast4,
-    expiryMonth: payment.cardExpiryMonth,
-    expiryYear: payment.cardExpiryYear,
-    country: payment.cardCountry,
-    fingerprint: payment.cardFingerprint,
-  },
-  failureReason: payment.failureReason,
-  failureMessage: payment.failureMessage,
-  threeDSecure: payment.threeDSecure,
-  nextAction: payment.status === PaymentStatus.REQUIRES_ACTION
-    ? { type: 'three_d_secure', complete: `POST /api/v1/business/payments/${payment.id}/3ds/complete` }
-    : null,
-  source: payment.source,
-  sourceId: payment.sourceId,
-  amountRefunded: major(payment.amountRefunded, payment.currency),
-  amountDisputed: major(payment.amountDisputed, payment.currency),
-  fee: major(payment.feeAmount, payment.currency),
-  metadata: payment.metadata,
-  livemode: payment.livemode,
-  capturedAt: iso(payment.capturedAt),
-  settledAt: iso(payment.settledAt),
-  createdAt: payment.createdAt.toISOString(),
-  updatedAt: payment.updatedAt.toISOString(),
-});
-
-export const refundJson = (refund: Refund) => ({
-  id: refund.id,
-  refundId: refund.id,
-  object: 'refund',
-  paymentId: refund.paymentId,
-  amount: major(refund.amount, refund.currency),
-  currency: refund.currency.toLowerCase(),
-  reason: refund.reason,
-  status: refund.status,
-  livemode: refund.livemode,
-  createdAt: refund.createdAt.toISOString(),
-});
-
-export const disputeJson = (dispute: Dispute) => ({
-  id: dispute.id,
-  disputeId: dispute.id,
-  object: 'dispute',
-  paymentId: dispute.paymentId,
-  status: dispute.status,
-  amount: major(dispute.amount, dispute.currency),
-  fee: major(dispute.fee, dispute.currency),
-  currency: dispute.currency.toLowerCase(),
-  reason: dispute.reason,
-  livemode: dispute.livemode,
-  resolvedAt: iso(dispute.resolvedAt),
-  createdAt: dispute.createdAt.toISOString(),
-  updatedAt: dispute.updatedAt.toISOString(),
-});
-
-type ById = { Params: { id: string } };
-
-/** Charges, payments, refunds, 3-D Secure completion, and the sandbox's settlement and dispute helpers. */
-export function paymentRoutes(app: FastifyInstance, core: Core) {
-  const payments = core.payments;
-  const withDetail = async (ctx: ReturnType<typeof authenticated>, payment: Payment) => ({
+/** Charges, payments, refunds, 3-D Secure completion, disputes, and the sandbox's settlement and dispute helpers. */
+export function paymentRoutes(app: RestApp, core: Core) {
+  const { payments, charges, settlements, refunds, disputes } = core;
+  const withDetail = async (ctx: RequestContext, payment: Payment) => ({
     ...paymentJson(payment),
     refunds: (await payments.refundsOf(ctx, [payment.id])).map(refundJson),
     disputes: (await payments.disputesOf(ctx, [payment.id])).map(disputeJson),
   });
 
-  app.post('/api/v1/business/payment/charge', async (request, reply) => {
-    const payment = await payments.charge(authenticated(request), request.body);
+  app.post('/api/v1/business/payment/charge', { schema: { body: chargeBodySchema, response: responses({ 201: paymentSchema }) } }, async (request, reply) => {
+    const payment = await charges.charge(authenticated(request), chargeCommandOf(request.body));
     reply.status(201);
     return success(paymentJson(payment));
   });
 
-  app.get<{ Querystring: Record<string, string> }>('/api/v1/business/payments', async (request) => {
-    const page = await payments.listPage(authenticated(request), request.query);
-    return success({ items: page.items.map(paymentJson), total: page.total, page: page.page, limit: page.limit });
+  app.get('/api/v1/business/payments', { schema: { querystring: paymentListQuerySchema, response: responses({ 200: paymentListSchema }) } }, async (request) => {
+    const page = offsetPageOf(request.query);
+    const list = await payments.list(authenticated(request), paymentFiltersOf(request.query), page);
+    return success({ items: list.items.map(paymentJson), total: list.total!, page: page.page, limit: page.limit });
   });
 
-  app.get<ById>('/api/v1/business/payments/:id', async (request) => {
+  app.get('/api/v1/business/payments/:id', { schema: { params: idParamsSchema, response: responses({ 200: paymentDetailSchema }) } }, async (request) => {
     const ctx = authenticated(request);
     return success(await withDetail(ctx, await payments.get(ctx, request.params.id)));
   });
 
-  app.post<ById>('/api/v1/business/payments/:id/3ds/complete', async (request) =>
-    success(paymentJson(await payments.completeThreeDSecure(authenticated(request), request.params.id))));
+  app.post('/api/v1/business/payments/:id/3ds/complete', { schema: { params: idParamsSchema, response: responses({ 200: paymentSchema }) } }, async (request) =>
+    success(paymentJson(await charges.completeThreeDSecure(authenticated(request), request.params.id))));
 
-  app.post<ById>('/api/v1/business/payments/:id/refunds', async (request, reply) => {
-    const { refund, payment } = await payments.refund(authenticated(request), request.params.id, request.body);
+  app.post('/api/v1/business/payments/:id/refunds', {
+    schema: { params: idParamsSchema, body: refundBodySchema, response: responses({ 201: refundResultSchema }) },
+  }, async (request, reply) => {
+    const { refund, payment } = await refunds.refund(authenticated(request), refundCommandOf(request.params.id, request.body));
     reply.status(201);
     return success({ ...refundJson(refund), payment: paymentJson(payment) });
   });
 
-  app.get<ById>('/api/v1/business/payments/:id/refunds', async (request) => {
+  app.get('/api/v1/business/payments/:id/refunds', { schema: { params: idParamsSchema, response: responses({ 200: refundListSchema }) } }, async (request) => {
     const ctx = authenticated(request);
-    const payment = await payments.get(ctx, request.params.id);
-    const refunds = await payments.refundsOf(ctx, [payment.id]);
+    const refunds = await payments.refundsOf(ctx, [(await payments.get(ctx, request.params.id)).id]);
     return success({ items: refunds.map(refundJson), total: refunds.length });
   });
 
-  app.get<{ Querystring: Record<string, string> }>('/api/v1/business/disputes', async (request) => {
-    const page = await payments.disputePage(authenticated(request), request.query);
-    return success({ items: page.items.map(disputeJson), total: page.total, page: page.page, limit: page.limit });
+  app.get('/api/v1/business/disputes', { schema: { querystring: disputeListQuerySchema, response: responses({ 200: disputeListSchema }) } }, async (request) => {
+    const page = offsetPageOf(request.query);
+    const list = await disputes.list(authenticated(request), disputeFiltersOf(request.query), page);
+    return success({ items: list.items.map(disputeJson), total: list.total!, page: page.page, limit: page.limit });
   });
 
-  app.get<ById>('/api/v1/business/disputes/:id', async (request) =>
-    success(disputeJson(await payments.dispute(authenticated(request), request.params.id))));
+  app.get('/api/v1/business/disputes/:id', { schema: { params: idParamsSchema, response: responses({ 200: disputeSchema }) } }, async (request) =>
+    success(disputeJson(await disputes.get(authenticated(request), request.params.id))));
 
-  app.post<ById>('/api/v1/business/sandbox/payments/:id/settle', async (request) =>
-    success(paymentJson(await payments.sandboxSettle(authenticated(request), request.params.id))));
+  app.post('/api/v1/business/sandbox/payments/:id/settle', { schema: { params: idParamsSchema, response: responses({ 200: paymentSchema }) } }, async (request) =>
+    success(paymentJson(await settlements.sandboxSettle(authenticated(request), request.params.id))));
 
-  app.post<ById>('/api/v1/business/sandbox/payments/:id/dispute', async (request, reply) => {
-    const { dispute, payment } = await payments.sandboxOpenDispute(authenticated(request), request.params.id, request.body);
+  app.post('/api/v1/business/sandbox/payments/:id/dispute', {
+    schema: { params: idParamsSchema, body: disputeBodySchema, response: responses({ 201: disputeResultSchema }) },
+  }, async (request, reply) => {
+    const { dispute, payment } = await disputes.open(authenticated(request), openDisputeCommandOf(request.params.id, request.body));
     reply.status(201);
     return success({ ...disputeJson(dispute), payment: paymentJson(payment) });
   });
 
-  app.post<ById>('/api/v1/business/sandbox/disputes/:id/resolve', async (request) => {
-    const { dispute, payment } = await payments.sandboxResolveDispute(authenticated(request), request.params.id, request.body);
+  app.post('/api/v1/business/sandbox/disputes/:id/resolve', {
+    schema: { params: idParamsSchema, body: resolveDisputeBodySchema, response: responses({ 200: disputeResultSchema }) },
+  }, async (request) => {
+    const { dispute, payment } = await disputes.resolve(authenticated(request), resolveDisputeCommandOf(request.params.id, request.body));
     return success({ ...disputeJson(dispute), payment: paymentJson(payment) });
   });
 }

@@ -1,56 +1,32 @@
-import { FastifyInstance } from 'fastify';
 import { Core } from '../../domain/core';
-import { RecurringGift } from '../../domain/recurring-gifts/recurring-gift.entity';
-import { toMajor } from '../../domain/shared/money';
 import { authenticated } from '../../http/request-context';
+import { declaredResponses, idParamsSchema, offsetListOf, offsetPageOf } from '../checkout/checkout.validators';
 import { success } from '../shared/envelope';
+import type { RestApp } from '../surface';
+import { giftFiltersOf, listGiftsQuerySchema, recurringGiftJson, recurringGiftListSchema, recurringGiftSchema } from './recurring-gifts.validators';
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+export { recurringGiftJson };
 
-export const recurringGiftJson = (gift: RecurringGift) => ({
-  id: gift.id,
-  object: 'recurring_gift',
-  status: gift.status,
-  paymentLinkId: gift.paymentLinkId,
-  checkoutSessionId: gift.checkoutSessionId,
-  customerId: gift.customerId,
-  paymentMethodId: gift.paymentMethodId,
-  email: gift.email,
-  amount: toMajor(gift.amount, gift.currency),
-  amountMinor: gift.amount.toString(),
-  currency: gift.currency.toLowerCase(),
-  interval: gift.interval,
-  nextChargeAt: iso(gift.nextChargeAt),
-  chargeCount: gift.chargeCount,
-  failureCount: gift.failureCount,
-  lastChargeAt: iso(gift.lastChargeAt),
-  lastPaymentId: gift.lastPaymentId,
-  lastError: gift.lastError,
-  pausedAt: iso(gift.pausedAt),
-  cancelledAt: iso(gift.cancelledAt),
-  livemode: gift.livemode,
-  createdAt: gift.createdAt.toISOString(),
-  updatedAt: gift.updatedAt.toISOString(),
-});
-
-type ById = { Params: { id: string } };
+const one = { params: idParamsSchema, response: declaredResponses({ 200: recurringGiftSchema }) };
 
 /** Recurring gifts: list, read, cancel, resume, and the sandbox's charge-now. */
-export function recurringGiftRoutes(app: FastifyInstance, core: Core) {
-  app.get<{ Querystring: Record<string, string> }>('/api/v1/business/recurring-gifts', async (request) => {
-    const page = await core.recurringGifts.listPage(authenticated(request), request.query);
-    return success({ items: page.items.map(recurringGiftJson), total: page.total, page: page.page, limit: page.limit });
+export function recurringGiftRoutes(app: RestApp, core: Core) {
+  const gifts = core.recurringGifts;
+
+  app.get('/api/v1/business/recurring-gifts', { schema: { querystring: listGiftsQuerySchema, response: declaredResponses({ 200: recurringGiftListSchema }) } }, async (request) => {
+    const page = offsetPageOf(request.query);
+    return success(offsetListOf(await gifts.list(authenticated(request), giftFiltersOf(request.query), page), page, recurringGiftJson));
   });
 
-  app.get<ById>('/api/v1/business/recurring-gifts/:id', async (request) =>
-    success(recurringGiftJson(await core.recurringGifts.get(authenticated(request), request.params.id))));
+  app.get('/api/v1/business/recurring-gifts/:id', { schema: one }, async (request) =>
+    success(recurringGiftJson(await gifts.get(authenticated(request), request.params.id))));
 
-  app.post<ById>('/api/v1/business/recurring-gifts/:id/cancel', async (request) =>
-    success(recurringGiftJson(await core.recurringGifts.cancel(authenticated(request), request.params.id))));
+  app.post('/api/v1/business/recurring-gifts/:id/cancel', { schema: one }, async (request) =>
+    success(recurringGiftJson(await gifts.cancel(authenticated(request), request.params.id))));
 
-  app.post<ById>('/api/v1/business/recurring-gifts/:id/resume', async (request) =>
-    success(recurringGiftJson(await core.recurringGifts.resume(authenticated(request), request.params.id))));
+  app.post('/api/v1/business/recurring-gifts/:id/resume', { schema: one }, async (request) =>
+    success(recurringGiftJson(await gifts.resume(authenticated(request), request.params.id))));
 
-  app.post<ById>('/api/v1/business/sandbox/recurring-gifts/:id/charge-now', async (request) =>
-    success(recurringGiftJson(await core.recurringGifts.sandboxChargeNow(authenticated(request), request.params.id))));
+  app.post('/api/v1/business/sandbox/recurring-gifts/:id/charge-now', { schema: one }, async (request) =>
+    success(recurringGiftJson(await gifts.sandboxChargeNow(authenticated(request), request.params.id))));
 }

@@ -1,55 +1,34 @@
-import { FastifyInstance } from 'fastify';
 import { Core } from '../../domain/core';
-import { Wallet, WalletEntry } from '../../domain/wallets/wallet.service';
-import { toMajor } from '../../domain/shared/money';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
-import { pageQuery } from '../shared/pagination';
-
-export const walletJson = (wallet: Wallet) => ({
-  id: wallet.id,
-  object: 'wallet',
-  currency: wallet.currency.toLowerCase(),
-  balance: toMajor(wallet.balance, wallet.currency),
-  balanceMinor: wallet.balance.toString(),
-  livemode: wallet.livemode,
-  createdAt: wallet.createdAt.toISOString(),
-  updatedAt: wallet.updatedAt.toISOString(),
-});
-
-const entryJson = ({ entry, transaction }: WalletEntry) => ({
-  id: entry.seq,
-  object: 'wallet_entry',
-  transactionId: transaction.id,
-  kind: transaction.kind,
-  description: transaction.description,
-  currency: entry.currency.toLowerCase(),
-  amount: toMajor(entry.amount, entry.currency),
-  amountMinor: entry.amount.toString(),
-  balanceAfter: entry.balanceAfter === null ? null : toMajor(entry.balanceAfter, entry.currency),
-  createdAt: entry.createdAt.toISOString(),
-});
+import { responses } from '../shared/schemas';
+import type { RestApp } from '../surface';
+import {
+  entriesPageOf, entriesQuerySchema, fundBodySchema, fundCommandOf, fundResultSchema, walletEntriesSchema, walletEntryJson,
+  walletJson, walletListSchema, walletParamsSchema, walletSchema,
+} from './wallets.validators';
 
 /** Merchant wallets and their ledger entries, plus the sandbox funding helper. */
-export function walletRoutes(app: FastifyInstance, core: Core) {
-  app.get('/api/v1/business/wallets', async (request) => {
-    const wallets = await core.wallets.wallets(authenticated(request));
-    return success({ items: wallets.map(walletJson), total: wallets.length });
+export function walletRoutes(app: RestApp, core: Core) {
+  const { wallets } = core;
+
+  app.get('/api/v1/business/wallets', { schema: { response: responses({ 200: walletListSchema }) } }, async (request) => {
+    const items = await wallets.wallets(authenticated(request));
+    return success({ items: items.map(walletJson), total: items.length });
   });
 
-  app.get<{ Params: { walletId: string } }>('/api/v1/business/wallets/:walletId', async (request) =>
-    success(walletJson(await core.wallets.wallet(authenticated(request), request.params.walletId))));
+  app.get('/api/v1/business/wallets/:walletId', { schema: { params: walletParamsSchema, response: responses({ 200: walletSchema }) } }, async (request) =>
+    success(walletJson(await wallets.wallet(authenticated(request), request.params.walletId))));
 
-  app.get<{ Params: { walletId: string }; Querystring: Record<string, string> }>(
-    '/api/v1/business/wallets/:walletId/entries',
-    async (request) => {
-      const page = await core.wallets.entries(authenticated(request), request.params.walletId, pageQuery(request.query));
-      return success({ items: page.items.map(entryJson), hasMore: page.hasNextPage, nextCursor: page.hasNextPage ? page.endCursor : null });
-    },
-  );
+  app.get('/api/v1/business/wallets/:walletId/entries', {
+    schema: { params: walletParamsSchema, querystring: entriesQuerySchema, response: responses({ 200: walletEntriesSchema }) },
+  }, async (request) => {
+    const page = await wallets.entries(authenticated(request), request.params.walletId, entriesPageOf(request.query));
+    return success({ items: page.items.map(walletEntryJson), hasMore: page.hasNextPage, nextCursor: page.hasNextPage ? page.endCursor : null });
+  });
 
-  app.post('/api/v1/business/sandbox/wallets/fund', async (request, reply) => {
-    const { wallet, transaction } = await core.wallets.sandboxFund(authenticated(request), request.body ?? {});
+  app.post('/api/v1/business/sandbox/wallets/fund', { schema: { body: fundBodySchema, response: responses({ 201: fundResultSchema }) } }, async (request, reply) => {
+    const { wallet, transaction } = await wallets.sandboxFund(authenticated(request), fundCommandOf(request.body));
     reply.status(201);
     return success({ wallet: walletJson(wallet), transactionId: transaction.id });
   });

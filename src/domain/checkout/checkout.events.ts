@@ -1,0 +1,35 @@
+import { toMajor } from '../shared/money';
+import { CheckoutLockReason, CheckoutSession } from './checkout-session.entity';
+
+/** The events checkout sessions record (docs/webhooks.md). */
+export const CheckoutEvents = {
+  /** A session was paid (the documented name keeps its payment-link prefix for every source). */
+  SESSION_COMPLETED: 'payment_link.session.completed',
+  /** A failed-attempt limit locked a session (card testing). */
+  SESSION_LOCKED: 'checkout.session.locked',
+} as const;
+export type CheckoutEventType = (typeof CheckoutEvents)[keyof typeof CheckoutEvents];
+
+export interface CheckoutEvent {
+  type: CheckoutEventType;
+  data: Record<string, unknown>;
+}
+
+const sessionFacts = (session: CheckoutSession) => ({
+  sessionId: session.id, source: session.source, sourceId: session.sourceId, status: session.status,
+});
+
+export const sessionCompleted = (session: CheckoutSession, paymentId: string): CheckoutEvent => ({
+  type: CheckoutEvents.SESSION_COMPLETED,
+  data: { ...sessionFacts(session), amount: toMajor(session.amount, session.currency), currency: session.currency.toLowerCase(), paymentId },
+});
+
+export const sessionLocked = (
+  session: CheckoutSession, reached: { reason: CheckoutLockReason; failedAttempts: number; limit: number }, windowSeconds: number,
+): CheckoutEvent => ({
+  type: CheckoutEvents.SESSION_LOCKED,
+  data: {
+    ...sessionFacts(session), reason: reached.reason, failedAttempts: reached.failedAttempts, limit: reached.limit,
+    windowSeconds: reached.reason === CheckoutLockReason.SESSION ? null : windowSeconds,
+  },
+});

@@ -1,0 +1,238 @@
+import { Business } from '../identity/identity.entities';
+import { Payment, PaymentSource, PaymentStatus } from '../payments/payment.entities';
+import { PaymentService } from '../payments/payment.service';
+import { RequestContext, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, FieldErrors } from '../shared/errors';
+import { enqueueJob } from '../shared/jobs';
+import { CardTestingGuard } from './card-testing';
+import { CheckoutSession, CheckoutSessionStatus } from './checkout-session.entity';
+import { checkoutSessionAllows } from './checkout-session.states';
+import { CLAIM_MS, RECONCILE_CHECKOUT_SESSION_TASK, isClaimed, lockSession, sessionByToken, systemContextFor } from './checkout-session.store';
+import type { CheckoutService, CheckoutSettings } from './checkout.service';
+import { PayCheckoutSessionCommand } from './checkout.commands';
+
+/** How often a session waiting on a 3-D Secure payment is looked at again (when the payer does not come back). */
+const RECONCILE_RETRY_MS = 30_000;
+
+/** The hosted page as the payer sees it. */
+export interface CheckoutView {
+  session: CheckoutSession;
+  merchantName: string;
+  /** The session has no email: the page asks for it. */
+  askEmail: boolean;
+  /** The payer may opt in to a recurring gift at session.recurringInterval. */
+  offerRecurring: boolean;
+}
+
+/** What the hosted page answers, decided by the domain and rendered by the face. */
+export type CheckoutOutcome =
+  | { kind: 'form'; view: CheckoutView; status: number; errors: FieldErrors; message: string | null }
+  | { kind: 'redirect'; url: string }
+  | { kind: 'three_ds'; view: CheckoutView; paymentId: string }
+  | { kind: 'processing'; view: CheckoutView }
+  | { kind: 'expired'; view: CheckoutView }
+  | { kind: 'locked'; view: CheckoutView; message: string | null }
+  | { kind: 'receipt'; view: CheckoutView };
+
+/**
+ * Paying a checkout session on the hosted page (the token is the capability). A submit claims the
+ * session row (under its lock) before charging, so a concurrent submit waits instead of charging
+ * again; completing it happens in one transaction under the same lock.
+ */
+export class HostedCheckoutService {
+  constructor(
+    private readonly settings: CheckoutSettings,
+    private readonly payments: PaymentService,
+    private readonly sessions: CheckoutService,
+    private readonly cardTesting: CardTestingGuard,
+  ) {}
+
+  /** GET /checkout/<token>. */
+  async showPage(ctx: RequestContext, token: string): Promise<CheckoutOutcome> {
+    const session = await sessionByToken(ctx, token);
+    return inTransaction(systemContextFor(ctx, session), async (tx) => {
+      const locked = await lockSession(tx, session.id);
+      return (await this.route(tx, locked)) ?? this.form(tx, locked);
+    });
+  }
+
+  /** POST /checkout/<token>: the form's errors, or the card charged once and the session completed. */
+  async pay(ctx: RequestContext, command: PayCheckoutSessionCommand): Promise<CheckoutOutcome> {
+    const found = await sessionByToken(ctx, command.token);
+    const system = systemContextFor(ctx, found);
+    const { card } = command;
+    const errors: FieldErrors = card.ok ? {} : { ...card.errors };
+    let email = found.customerEmail;
+    if (!email) {
+      if (command.email.ok) email = command.email.value;
+      else Object.assign(errors, command.email.errors);
+    }
+
+    // Vaulted before the session is claimed, so that the card's earlier failures can refuse it.
+    const vaulted = card.ok && email && found.status === CheckoutSessionStatus.OPEN ? await this.payments.vaultCard(system, card.value) : null;
+
+    const claim = await inTransaction(system, async (tx): Promise<CheckoutOutcome | null> => {
+      const session = await lockSession(tx, found.id);
+      const routed = await this.route(tx, session);
+      if (routed) return routed;
+      if (Object.keys(errors).length > 0 || !email || !vaulted) {
+        return this.form(tx, session, { status: 400, errors, message: 'Please correct the highlighted fields.' });
+      }
+      if (isClaimed(session)) return { kind: 'processing', view: await this.viewOf(tx, session) };
+      const reached = await this.cardTesting.limitReached(tx, session, vaulted.fingerprint);
+      if (reached) {
+        await this.cardTesting.lockOut(tx, session, reached);
+        return { kind: 'locked', view: await this.viewOf(tx, session), message: null };
+      }
+      // A payment of this session that was never linked to it (the process died after the charge):
+      // adopt it instead of charging the payer again.
+      const taken = await this.payments.takenFor(tx, PaymentSource.CHECKOUT_SESSION, session.id);
+      if (taken && taken.id !== session.attemptPaymentId) {
+        session.attemptPaymentId = taken.id;
+        await tx.repo(CheckoutSession).save(session);
+        if (taken.status === PaymentStatus.PENDING) return { kind: 'processing', view: await this.viewOf(tx, session) };
+        return this.afterAttempt(tx, session, taken);
+      }
+      session.claimedUntil = new Date(Date.now() + CLAIM_MS);
+      session.recurringOptIn = session.recurringInterval !== null && command.recurring;
+      await tx.repo(CheckoutSession).save(session);
+      return null;
+    });
+    if (claim) return claim;
+
+    let payment: Payment | null = null;
+    let refusal: string | null = null;
+    try {
+      payment = await this.payments.charge(system, {
+        amount: found.amount, currency: found.currency, email: email!, card: { kind: 'vaulted', vaulted: vaulted! },
+        origin: { source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id }, metadata: found.metadata,
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError)) {
+        await system.repo(CheckoutSession).update({ id: found.id }, { claimedUntil: null });
+        throw error;
+      }
+      refusal = error.message;
+    }
+    return inTransaction(system, async (tx) => {
+      const session = await lockSession(tx, found.id);
+      session.claimedUntil = null;
+      if (payment) session.attemptPaymentId = payment.id;
+      await tx.repo(CheckoutSession).save(session);
+      if (!payment) return this.form(tx, session, { status: 422, errors: {}, message: `The payment could not be made: ${refusal}` });
+      return this.afterAttempt(tx, session, payment);
+    });
+  }
+
+  /** GET /checkout/3ds/<token>: the 3-D Secure step of the payment waiting for it. */
+  async showThreeDSecure(ctx: RequestContext, token: string): Promise<CheckoutOutcome> {
+    const session = await sessionByToken(ctx, token);
+    return inTransaction(systemContextFor(ctx, session), async (tx) => {
+      const locked = await lockSession(tx, session.id);
+      const routed = await this.route(tx, locked, { threeDSPage: true });
+      if (routed) return routed;
+      const attempt = await this.sessions.attemptOf(tx, locked);
+      if (attempt?.status === PaymentStatus.REQUIRES_ACTION) return { kind: 'three_ds', view: await this.viewOf(tx, locked), paymentId: attempt.id };
+      return { kind: 'redirect', url: this.sessions.urlOf(locked) };
+    });
+  }
+
+  /** POST /checkout/3ds/<token>: the sandbox challenge is passed; finishes the payment and the session. */
+  async completeThreeDSecure(ctx: RequestContext, token: string): Promise<CheckoutOutcome> {
+    const found = await sessionByToken(ctx, token);
+    const system = systemContextFor(ctx, found);
+    const attempt = await this.sessions.attemptOf(system, found);
+    if (found.status !== CheckoutSessionStatus.OPEN || attempt?.status !== PaymentStatus.REQUIRES_ACTION) return this.showPage(ctx, token);
+    try {
+      await this.payments.completeThreeDSecure(system, attempt.id);
+    } catch (error) {
+      // The sandbox's own completion job (or another tab) finished it first: its result stands.
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+    }
+    return inTransaction(system, async (tx) => {
+      const session = await lockSession(tx, found.id);
+      const payment = await this.payments.get(tx, attempt.id);
+      return this.afterAttempt(tx, session, payment);
+    });
+  }
+
+  /** GET /checkout/<token>/complete: Tessera's receipt page, for sessions without a successUrl. */
+  async showReceipt(ctx: RequestContext, token: string): Promise<CheckoutOutcome> {
+    const session = await sessionByToken(ctx, token);
+    if (session.status !== CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.urlOf(session) };
+    return { kind: 'receipt', view: await this.viewOf(systemContextFor(ctx, session), session) };
+  }
+
+  /** Completes a session whose 3-D Secure payment finished without the payer coming back to the page. */
+  async reconcile(system: RequestContext, sessionId: string): Promise<void> {
+    const row = await system.repo(CheckoutSession).findOne({ where: { id: sessionId } });
+    if (!row || row.status !== CheckoutSessionStatus.OPEN) return;
+    await inTransaction(systemContextFor(system, row), async (tx) => {
+      const session = await lockSession(tx, sessionId);
+      if (await this.route(tx, session)) return;
+      const attempt = await this.sessions.attemptOf(tx, session);
+      if (attempt?.status === PaymentStatus.REQUIRES_ACTION && session.expiresAt.getTime() > Date.now()) {
+        await enqueueJob(tx, RECONCILE_CHECKOUT_SESSION_TASK, { sessionId }, { runAt: new Date(Date.now() + RECONCILE_RETRY_MS), jobKey: `checkout-reconcile:${sessionId}` });
+      }
+    });
+  }
+
+  /**
+   * Where a locked session must go before any form is shown: paid → successUrl (completing it first
+   * if its last attempt was captured meanwhile), waiting for 3-D Secure → the 3DS page, past its
+   * time → the expired page. Null: show the form.
+   */
+  private async route(tx: RequestContext, session: CheckoutSession, options: { threeDSPage?: boolean } = {}): Promise<CheckoutOutcome | null> {
+    if (session.status === CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
+    const attempt = await this.sessions.attemptOf(tx, session);
+    if (attempt?.capturedAt && session.status === CheckoutSessionStatus.OPEN) {
+      await this.sessions.complete(tx, session, attempt);
+      return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
+    }
+    if (session.status === CheckoutSessionStatus.EXPIRED) return { kind: 'expired', view: await this.viewOf(tx, session) };
+    if (session.status === CheckoutSessionStatus.LOCKED) return { kind: 'locked', view: await this.viewOf(tx, session), message: null };
+    if (attempt?.status === PaymentStatus.REQUIRES_ACTION) {
+      return options.threeDSPage ? null : { kind: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${session.token}` };
+    }
+    if (session.expiresAt.getTime() <= Date.now() && !isClaimed(session)) return { kind: 'expired', view: await this.viewOf(tx, session) };
+    return null;
+  }
+
+  private async afterAttempt(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<CheckoutOutcome> {
+    if (session.status === CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
+    if (payment.capturedAt) {
+      await this.sessions.complete(tx, session, payment);
+      return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
+    }
+    if (payment.status === PaymentStatus.REQUIRES_ACTION) {
+      await enqueueJob(tx, RECONCILE_CHECKOUT_SESSION_TASK, { sessionId: session.id }, {
+        runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs + 2000), jobKey: `checkout-reconcile:${session.id}`,
+      });
+      return { kind: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${session.token}` };
+    }
+    if (payment.status === PaymentStatus.FAILED) {
+      const message = payment.failureReason === 'authentication_failed'
+        ? '3-D Secure authentication failed. Try again or use another card.'
+        : `Your card was declined (${payment.failureReason ?? 'card_declined'}): ${payment.failureMessage ?? 'the card was declined'}.`;
+      const reached = checkoutSessionAllows(session.status, 'lock') ? await this.cardTesting.limitReached(tx, session, payment.cardFingerprint) : null;
+      if (reached) {
+        await this.cardTesting.lockOut(tx, session, reached);
+        return { kind: 'locked', view: await this.viewOf(tx, session), message };
+      }
+      return this.form(tx, session, { status: 402, errors: {}, message });
+    }
+    return { kind: 'processing', view: await this.viewOf(tx, session) };
+  }
+
+  private async form(
+    tx: RequestContext, session: CheckoutSession,
+    state: { status: number; errors: FieldErrors; message: string | null } = { status: 200, errors: {}, message: null },
+  ): Promise<CheckoutOutcome> {
+    return { kind: 'form', view: await this.viewOf(tx, session), ...state };
+  }
+
+  private async viewOf(ctx: RequestContext, session: CheckoutSession): Promise<CheckoutView> {
+    const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: session.businessId } });
+    return { session, merchantName: business?.name ?? 'Merchant', askEmail: !session.customerEmail, offerRecurring: session.recurringInterval !== null };
+  }
+}

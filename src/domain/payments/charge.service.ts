@@ -1,0 +1,325 @@
+import crypto from 'node:crypto';
+import { Customer } from '../customers/customer.entities';
+import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
+import { redeemCardToken } from '../tokens/card-token.service';
+import { EventService } from '../events/event.service';
+import { Mode } from '../identity/identity.entities';
+import { AccountKind } from '../ledger/ledger.entities';
+import { LedgerService } from '../ledger/ledger.service';
+import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { enqueueJob } from '../shared/jobs';
+import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
+import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
+import { CardDetails } from './card';
+import { ChargeCommand } from './payment.commands';
+import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from './payment.entities';
+import { paymentAllows, paymentTransition } from './payment.states';
+import { PaymentStore, vaultedOf } from './payment.store';
+import { PaymentEvent, paymentCompleted, paymentCreated, paymentFailed } from './payments.events';
+import { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, SETTLE_PAYMENT_TASK } from './payments.jobs';
+
+/** The documented charge de-duplication window. */
+export const CHARGE_DEDUPE_WINDOW_SECONDS = 60;
+
+export interface ChargeSettings {
+  /** Delay from capture to settlement (job), in seconds. */
+  settlementDelaySeconds: number;
+  /** Sandbox 3-D Secure challenges complete on their own after this long. */
+  sandbox3dsAutoCompleteMs: number;
+}
+
+/** A charge about to be made, as fraud screening sees it (before the acquirer is called). */
+export interface ChargeAttempt {
+  amount: bigint;
+  currency: string;
+  email: string;
+  card: VaultedCard;
+  ipAddress: string | null;
+}
+
+/** Returns why the attempt is blocked, or null. Runs in the transaction that records the payment. */
+export type FraudScreen = (tx: RequestContext, attempt: ChargeAttempt) => Promise<string | null>;
+
+/** The card of a charge once resolved: known now, or a single-use token the payment's own transaction redeems. */
+type ResolvedCard = { vaulted: VaultedCard } | { token: string };
+
+/** Which acquirer answer is being recorded: to the authorization of a PENDING payment, or to its 3-D Secure completion. */
+type AnswerStage = 'authorize' | 'authenticate';
+
+const unreachable = (error: unknown): Authorization => ({
+  outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
+});
+
+/**
+ * Card charges: creating the payment, fraud screening, authorization and capture, 3-D Secure, and
+ * the recovery sweep of payments whose acquirer answer was lost. Capture books the acquirer's
+ * receivable against the merchant's pending balance; settlement (SettlementService) moves it on.
+ */
+export class ChargeService {
+  constructor(
+    private readonly settings: ChargeSettings,
+    private readonly acquirers: { test: CardAcquirer; live: CardAcquirer | null },
+    private readonly ledger: LedgerService,
+    private readonly events: EventService,
+    private readonly store: PaymentStore,
+    private readonly screen: FraudScreen,
+  ) {}
+
+  /**
+   * The one charge, for every face and product. Without `origin` it is the documented
+   * server-to-server charge: refused (400) unless the business enabled it for the mode, and the
+   * same parameters within 60 s return the same payment. The payment records, and fraud screening
+   * judges, the context's client address: the payer's on the hosted page, the caller's on the API
+   * (REST and GraphQL alike), none in a job. Under an Idempotency-Key the payment is recorded on
+   * the key in the transaction that creates it, before the acquirer sees the card; a retry of the
+   * key after a crash gets that payment as it is now, never a second charge
+   * (docs/decisions.md: "A retried key never repeats an effect that may have happened").
+   */
+  async charge(ctx: RequestContext, command: ChargeCommand): Promise<Payment> {
+    if (!command.origin) ctx.requireRole(...WRITE_ROLES);
+    const currency = normalizeCurrency(command.currency);
+    const amount = command.amount;
+    if (amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
+    if (amount > MAX_AMOUNT_MINOR) throw validationError({ amount: ['is too large'] });
+    if (!command.origin && !(await this.store.settingsOf(ctx)).serverToServerCharging) {
+      throw new DomainError(ErrorCode.BAD_REQUEST,
+        `Server-to-server charging is not enabled for this business in ${ctx.livemode ? 'live' : 'test'} mode; ask an operator to enable it, or use a hosted checkout session`);
+    }
+    let email = command.email;
+    let customerId: string | null = null;
+    let paymentMethodId: string | null = null;
+    let instrument: unknown[] = [];
+    let card: ResolvedCard;
+    const source = command.card;
+    switch (source.kind) {
+      case 'card':
+        card = { vaulted: await this.vaultCard(ctx, source.details) };
+        break;
+      case 'token':
+        card = { token: source.token };
+        instrument = ['token', source.token];
+        break;
+      case 'saved': {
+        const { method, customer } = await savedCardForCharge(ctx, source.paymentMethodId);
+        card = { vaulted: vaultedCardOf(method) };
+        paymentMethodId = method.id;
+        instrument = ['payment_method', method.id];
+        email ??= customer.email;
+        customerId = customer.id;
+        break;
+      }
+      case 'vaulted':
+        card = { vaulted: source.vaulted };
+        paymentMethodId = source.paymentMethodId ?? null;
+        customerId = source.customerId ?? null;
+        break;
+    }
+    if (email === undefined) throw validationError({ email: ['is required: the payer\'s email address'] });
+    const dedupe = command.origin ? null : [amount.toString(), currency, ...instrument, email, command.metadata ?? null];
+    return this.create(ctx, { ...command, amount, currency, email, customerId, paymentMethodId, card, dedupe });
+  }
+
+  /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
+  async vaultCard(ctx: RequestContext, card: CardDetails): Promise<VaultedCard> {
+    return this.acquirerFor(ctx).vault(card);
+  }
+
+  /**
+   * Refuses (422) what would take a card payment in a mode with no card acquirer (live, in this
+   * build): a charge, and anything that offers a payer the card form (checkout sessions, payment
+   * links), so the merchant hears it when asking, not the payer on the page.
+   */
+  requireCardPayments(ctx: RequestContext): void {
+    this.acquirerFor(ctx);
+  }
+
+  private async create(ctx: RequestContext, request: Omit<ChargeCommand, 'card'> & {
+    email: string; customerId: string | null; paymentMethodId: string | null; card: ResolvedCard; dedupe: unknown[] | null;
+  }): Promise<Payment> {
+    const acquirer = this.acquirerFor(ctx);
+    const given = 'vaulted' in request.card ? request.card.vaulted : null;
+    const dedupeKey = request.dedupe
+      ? crypto.createHash('sha256').update(JSON.stringify([...request.dedupe, given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null])).digest('base64url')
+      : null;
+    const { payment, proceed, card, resumed } = await inTransaction(ctx, async (tx) => {
+      const businessId = tx.requireBusiness();
+      const earlier = tx.idempotency?.resourceOf('payment');
+      if (earlier) {
+        const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
+        if (made) return { payment: made, proceed: false, card: given, resumed: true };
+      }
+      if (dedupeKey) {
+        await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${dedupeKey}`]);
+        const existing = await tx.repo(Payment).createQueryBuilder('payment')
+          .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: dedupeKey })
+          .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
+          .orderBy('payment.created_at', 'DESC')
+          .getOne();
+        if (existing) {
+          await tx.idempotency?.recordResource(tx, 'payment', existing.id);
+          return { payment: existing, proceed: false, card: given, resumed: false };
+        }
+      }
+      const card = given ?? await redeemCardToken(tx, (request.card as { token: string }).token);
+      const customerId = request.customerId ?? (await tx.repo(Customer).findOne({
+        select: { id: true }, where: { businessId, livemode: tx.livemode, email: request.email },
+      }))?.id ?? null;
+      const created = await tx.repo(Payment).save(tx.repo(Payment).create({
+        businessId,
+        livemode: tx.livemode,
+        amount: request.amount,
+        currency: request.currency,
+        status: PaymentStatus.PENDING,
+        email: request.email,
+        customerId,
+        paymentMethodId: request.paymentMethodId,
+        cardBrand: card.brand,
+        cardLast4: card.last4,
+        cardExpiryMonth: card.expiryMonth,
+        cardExpiryYear: card.expiryYear,
+        cardFingerprint: card.fingerprint,
+        cardCountry: card.country,
+        cardProviderRef: card.providerRef,
+        source: request.origin?.source ?? PaymentSource.API,
+        sourceId: request.origin?.sourceId ?? null,
+        dedupeKey,
+        ipAddress: tx.clientIp,
+        metadata: request.metadata ?? null,
+      }));
+      await tx.idempotency?.recordResource(tx, 'payment', created.id);
+      await this.events.record(tx, PaymentEvent.CREATED, paymentCreated(created));
+      const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
+      if (blocked) {
+        paymentTransition(created.status, 'block');
+        await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked);
+        return { payment: created, proceed: false, card, resumed: false };
+      }
+      this.store.announce(tx, created);
+      return { payment: created, proceed: true, card, resumed: false };
+    });
+    if (resumed && payment.status === PaymentStatus.PENDING) {
+      // Its first run died (or is still waiting) between recording the payment and recording the
+      // acquirer's answer; the recovery sweep asks the acquirer again, idempotently on the payment id.
+      throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        'The charge made with this Idempotency-Key is waiting for the acquirer\'s answer; retry later to get the payment');
+    }
+    if (!proceed || !card) return payment;
+    const authorization = await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card }).catch(unreachable);
+    return this.recordAnswer(ctx, payment.id, authorization, 'authorize').catch(async (error: unknown) => {
+      // The recovery sweep recorded the same answer first (this call outlived its two minutes).
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+      return ctx.repo(Payment).findOneOrFail({ where: { id: payment.id } });
+    });
+  }
+
+  /**
+   * Recovery sweep (a job every minute): a payment left PENDING by a process that died between
+   * recording it and recording the acquirer's answer is authorized again. Acquirers take the payment
+   * id as the reference of the authorization, so asking again returns the first answer, never a
+   * second charge. Returns how many payments it settled the fate of.
+   */
+  async reconcilePending(system: RequestContext, olderThanSeconds = PENDING_RECONCILE_AFTER_SECONDS): Promise<number> {
+    const stale: Array<{ id: string; business_id: string; livemode: boolean }> = await system.em.query(
+      `SELECT id, business_id, livemode FROM payments WHERE status = 'PENDING' AND created_at < now() - make_interval(secs => $1)
+       ORDER BY created_at LIMIT 100`,
+      [olderThanSeconds],
+    );
+    let reconciled = 0;
+    for (const row of stale) {
+      const ctx = system.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
+      const acquirer = row.livemode ? this.acquirers.live : this.acquirers.test;
+      const payment = await ctx.repo(Payment).findOneOrFail({ where: { id: row.id } });
+      const authorization: Authorization = acquirer
+        ? await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment) }).catch(unreachable)
+        : { outcome: 'declined', reason: 'card_declined', message: 'No card acquirer is configured for this mode' };
+      await this.recordAnswer(ctx, payment.id, authorization, 'authorize')
+        .then(() => { reconciled += 1; })
+        .catch((error: unknown) => {
+          if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+        });
+    }
+    return reconciled;
+  }
+
+  /** The 3-D Secure completion: finishes a payment waiting for authentication. */
+  async completeThreeDSecure(ctx: RequestContext, paymentId: string): Promise<Payment> {
+    ctx.requireRole(...WRITE_ROLES);
+    const payment = await this.store.find(ctx, paymentId);
+    paymentTransition(payment.status, 'complete_authentication');
+    const authorization = await this.acquirerFor(ctx).completeAuthentication({
+      paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment),
+    });
+    return this.recordAnswer(ctx, payment.id, authorization, 'authenticate');
+  }
+
+  /** The sandbox's automatic 3-D Secure completion (job); a payment completed meanwhile is left alone. */
+  async autoCompleteThreeDSecure(system: RequestContext, paymentId: string): Promise<void> {
+    const payment = await system.repo(Payment).findOne({ where: { id: paymentId } });
+    if (!payment || !paymentAllows(payment.status, 'complete_authentication') || payment.livemode) return;
+    const ctx = system.forBusiness(payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST);
+    const authorization = await this.acquirers.test.completeAuthentication({
+      paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment),
+    });
+    await this.recordAnswer(ctx, payment.id, authorization, 'authenticate').catch((error) => {
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+    });
+  }
+
+  /** Records the acquirer's answer once; an answer to a payment that already moved on is a CONFLICT. */
+  private async recordAnswer(ctx: RequestContext, paymentId: string, authorization: Authorization, stage: AnswerStage): Promise<Payment> {
+    return inTransaction(ctx, async (tx) => {
+      const payment = await this.store.lock(tx, paymentId);
+      if (authorization.outcome === 'declined') {
+        paymentTransition(payment.status, `${stage}_declined`);
+        if (payment.threeDSecure === 'pending') payment.threeDSecure = authorization.reason === 'authentication_failed' ? 'failed' : 'succeeded';
+        return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message);
+      }
+      if (authorization.outcome === 'authentication_required') {
+        const status = paymentTransition(payment.status, `${stage}_challenged`);
+        await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
+        if (!tx.livemode) {
+          await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
+            runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
+          });
+        }
+        this.store.announce(tx, payment);
+        return payment;
+      }
+      return this.capture(tx, payment, paymentTransition(payment.status, `${stage}_approved`));
+    });
+  }
+
+  private async capture(tx: RequestContext, payment: Payment, status: PaymentStatus): Promise<Payment> {
+    await this.store.persist(tx, payment, {
+      status, capturedAt: new Date(), threeDSecure: payment.threeDSecure === 'pending' ? 'succeeded' : payment.threeDSecure,
+    });
+    const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
+    const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
+    await this.ledger.move(tx, {
+      kind: 'card_capture', referenceType: 'payment', referenceId: payment.id, description: 'Card payment captured',
+      lines: [{ account: pending, amount: payment.amount }, { account: clearing, amount: -payment.amount }],
+    });
+    await this.events.record(tx, PaymentEvent.COMPLETED, paymentCompleted(payment));
+    await enqueueJob(tx, SETTLE_PAYMENT_TASK, { paymentId: payment.id }, {
+      runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}`,
+    });
+    this.store.announce(tx, payment);
+    return payment;
+  }
+
+  private async fail(tx: RequestContext, payment: Payment, reason: PaymentFailureReason, message: string): Promise<Payment> {
+    await this.store.persist(tx, payment, { status: PaymentStatus.FAILED, failureReason: reason, failureMessage: message, threeDSecure: payment.threeDSecure });
+    await this.events.record(tx, PaymentEvent.FAILED, paymentFailed(payment, reason));
+    this.store.announce(tx, payment);
+    return payment;
+  }
+
+  private acquirerFor(ctx: RequestContext): CardAcquirer {
+    const acquirer = ctx.livemode ? this.acquirers.live : this.acquirers.test;
+    if (!acquirer) {
+      throw new DomainError(ErrorCode.UNPROCESSABLE, 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox');
+    }
+    return acquirer;
+  }
+}

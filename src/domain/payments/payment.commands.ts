@@ -1,0 +1,69 @@
+import type { VaultedCard } from '../../providers/card-acquirer/port';
+import type { CardDetails } from './card';
+import type { DisputeStatus, PaymentSource, PaymentStatus } from './payment.entities';
+
+/**
+ * The card a charge takes, however the payer or merchant gave it: typed card details (the
+ * server-to-server API), a single-use browser token, a customer's saved card, or a card the caller
+ * already vaulted (the hosted page vaults the card as it is submitted).
+ */
+export type CardSource =
+  | { kind: 'card'; details: CardDetails }
+  | { kind: 'token'; token: string }
+  | { kind: 'saved'; paymentMethodId: string }
+  | { kind: 'vaulted'; vaulted: VaultedCard; paymentMethodId?: string | null; customerId?: string | null };
+
+/** What started a charge other than the server-to-server API (a checkout session, an invoice, a recurring gift). */
+export interface ChargeOrigin {
+  source: PaymentSource;
+  sourceId: string;
+}
+
+/**
+ * One card charge. Without `origin` it is the documented server-to-server charge: it must be
+ * enabled for the business and mode, and the same parameters within 60 s return the same payment.
+ * The client address is never a command field: it is the context's (`ctx.clientIp`).
+ */
+export interface ChargeCommand {
+  /** Minor units of `currency`; must be positive. */
+  amount: bigint;
+  currency: string;
+  card: CardSource;
+  /** The payer's email (lower-cased); a saved card's customer email when omitted. */
+  email?: string;
+  metadata?: Record<string, unknown> | null;
+  origin?: ChargeOrigin;
+}
+
+/**
+ * Refunds `amount`, or everything still refundable when omitted. The amount is a plain decimal in
+ * major units of the PAYMENT's currency, which only the domain knows: it converts it (decimal places
+ * of that currency, positive) after finding the payment and checking it can be refunded.
+ */
+export interface RefundCommand {
+  paymentId: string;
+  amount?: string | number;
+  reason?: string | null;
+}
+
+export interface OpenDisputeCommand {
+  paymentId: string;
+  reason?: string;
+}
+
+export interface ResolveDisputeCommand {
+  disputeId: string;
+  won: boolean;
+}
+
+export interface PaymentFilters {
+  status?: PaymentStatus;
+  email?: string;
+  customerId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export interface DisputeFilters {
+  status?: DisputeStatus;
+}

@@ -1,0 +1,53 @@
+import { EventService } from '../events/event.service';
+import { AccountKind } from '../ledger/ledger.entities';
+import { LedgerService } from '../ledger/ledger.service';
+import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { positiveMinor, toMajor } from '../shared/money';
+import { RefundCommand } from './payment.commands';
+import { Payment, PaymentStatus, Refund } from './payment.entities';
+import { paymentTransition } from './payment.states';
+import { PaymentStore } from './payment.store';
+import { PaymentEvent, paymentRefunded } from './payments.events';
+
+/** Refunds: money goes back to the cardholder from wherever the payment's money sits (pending or the wallet). */
+export class RefundService {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly events: EventService,
+    private readonly store: PaymentStore,
+  ) {}
+
+  /** Refunds all or part of a captured payment; never more than captured minus refunds and disputes. */
+  async refund(ctx: RequestContext, command: RefundCommand): Promise<{ payment: Payment; refund: Refund }> {
+    ctx.requireRole(...WRITE_ROLES);
+    return inTransaction(ctx, async (tx) => {
+      const payment = await this.store.lockOwned(tx, command.paymentId);
+      paymentTransition(payment.status, 'refund_part');
+      const refundable = payment.amount - payment.amountRefunded - payment.amountDisputed;
+      const amount = command.amount === undefined ? refundable : positiveMinor(command.amount, payment.currency);
+      if (refundable <= 0n) throw new DomainError(ErrorCode.CONFLICT, 'Nothing is left to refund on this payment');
+      if (amount > refundable) {
+        throw validationError({ amount: [`must be at most ${toMajor(refundable, payment.currency)} (captured minus refunds and disputes)`] });
+      }
+      const amountRefunded = payment.amountRefunded + amount;
+      const status = paymentTransition(payment.status, amountRefunded === payment.amount ? 'refund_all' : 'refund_part');
+      const source = await this.ledger.account(tx, {
+        kind: payment.status === PaymentStatus.SETTLED ? AccountKind.MERCHANT_WALLET : AccountKind.MERCHANT_PENDING,
+        currency: payment.currency, businessId: payment.businessId,
+      });
+      const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
+      const refund = await tx.repo(Refund).save(tx.repo(Refund).create({
+        businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, currency: payment.currency, reason: command.reason ?? null,
+      }));
+      await this.ledger.move(tx, {
+        kind: 'card_refund', referenceType: 'refund', referenceId: refund.id, description: 'Card payment refunded',
+        lines: [{ account: source, amount: -amount }, { account: clearing, amount }],
+      });
+      await this.store.persist(tx, payment, { amountRefunded, status });
+      await this.events.record(tx, PaymentEvent.REFUNDED, paymentRefunded(payment, refund));
+      this.store.announce(tx, payment);
+      return { payment, refund };
+    });
+  }
+}
