@@ -61,6 +61,18 @@ describe('Authentication (interface document, Authentication)', () => {
   }
 
   describe('token exchange (POST /api/v1/business/auth/token)', () => {
+    test('the OpenAPI document declares the token exchange as the interface document does: both fields required, the token response', async () => {
+      const document = (await server.request('GET', '/api/v1/openapi.json')).body;
+      const operation = document.paths['/api/v1/business/auth/token'].post;
+      const body = operation.requestBody.content['application/json'].schema;
+      expect(body.required.sort()).toEqual(['apiKey', 'apiSecret']);
+      const resolve = (schema: { $ref?: string }) => (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!] : schema);
+      const data = resolve(resolve(operation.responses['200'].content['application/json'].schema).properties.data);
+      expect(Object.keys(data.properties).sort()).toEqual(['accessToken', 'businessId', 'businessName', 'expiresIn', 'tokenType']);
+      expect(data.properties.tokenType).toMatchObject({ const: 'Bearer' });
+      expect(operation.security).toBeUndefined();
+    });
+
     test('token exchange returns accessToken, tokenType Bearer, expiresIn 3600, businessId and businessName', async () => {
       const response = await exchange({ apiKey: merchant.apiKey, apiSecret: merchant.apiSecret });
       expect(response.status).toBe(200);
