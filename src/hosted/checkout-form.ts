@@ -1,5 +1,5 @@
 import { PayCheckoutSessionCommand } from '../domain/checkout/checkout.commands';
-import { cardSchema } from '../domain/payments/card';
+import { cardSchema } from '../wire/card';
 import { emailSchema, fieldErrorsOf } from '../wire/validation';
 
 /** What the form may show again: never the card number or the CVV. */

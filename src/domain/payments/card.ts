@@ -32,8 +32,3 @@ export function notExpired(month: number, year: number, now = new Date()): boole
   return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
 }
 
-/**
- * @deprecated The card's wire shape belongs to the faces: import it from `src/wire/card`. Kept
- * here only for the areas that still parse cards in the domain (customers, checkout, card tokens).
- */
-export { cardSchema } from '../../wire/card';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   AttachPaymentMethodCommand, CreateCustomerCommand, CustomerFilters, PaymentMethodRef, UpdateCustomerCommand,
 } from '../../domain/customers/customer.commands';
-import { cardSchema } from '../../domain/payments/card';
+import { cardSchema } from '../../wire/card';
 import { PaymentStatus } from '../../domain/payments/payment.entities';
 import { emailSchema, evenWhenFieldsFail, pageParams, required } from '../../wire/validation';
 import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';

@@ -39,7 +39,7 @@ export function tokenRoutes(app: RestApp, core: Core) {
   app.options(TOKENS_PATH, {
     onSend: withCors,
     config: { auth: 'public' },
-    schema: { response: { 204: z.null().describe('CORS preflight: no body'), '4xx': errorEnvelopeSchema } },
+    schema: { response: { 204: z.null().describe('CORS preflight: no body'), '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } },
   }, async (_request, reply) => (reply as FastifyReply).status(204).send());
 
   app.post(TOKENS_PATH, {

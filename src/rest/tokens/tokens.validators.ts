@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cardSchema } from '../../domain/payments/card';
+import { cardSchema } from '../../wire/card';
 import { CreateCardTokenCommand } from '../../domain/tokens/card-token.commands';
 import { timestampSchema } from '../shared/schemas';
 
