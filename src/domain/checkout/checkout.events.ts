@@ -1,3 +1,4 @@
+import { DomainEvent, EventNameOf } from '../events/catalog';
 import { toMajor } from '../shared/money';
 import { CheckoutLockReason, CheckoutSession } from './checkout-session.entity';
 
@@ -8,12 +9,9 @@ export const CheckoutEvents = {
   /** A failed-attempt limit locked a session (card testing). */
   SESSION_LOCKED: 'checkout.session.locked',
 } as const;
-export type CheckoutEventType = (typeof CheckoutEvents)[keyof typeof CheckoutEvents];
+export type CheckoutEventType = EventNameOf<typeof CheckoutEvents>;
 
-export interface CheckoutEvent {
-  type: CheckoutEventType;
-  data: Record<string, unknown>;
-}
+export type CheckoutEvent = DomainEvent<CheckoutEventType>;
 
 const sessionFacts = (session: CheckoutSession) => ({
   sessionId: session.id, source: session.source, sourceId: session.sourceId, status: session.status,

@@ -1,3 +1,4 @@
+import { DomainEvent, EventNameOf } from '../events/catalog';
 import { toMajor } from '../shared/money';
 import { Invoice } from './invoice.entity';
 
@@ -8,12 +9,9 @@ export const InvoiceEvents = {
   PAID: 'invoice.paid',
   VOIDED: 'invoice.voided',
 } as const;
-export type InvoiceEventType = (typeof InvoiceEvents)[keyof typeof InvoiceEvents];
+export type InvoiceEventType = EventNameOf<typeof InvoiceEvents>;
 
-export interface InvoiceEvent {
-  type: InvoiceEventType;
-  data: Record<string, unknown>;
-}
+export type InvoiceEvent = DomainEvent<InvoiceEventType>;
 
 const facts = (invoice: Invoice) => ({ invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber });
 

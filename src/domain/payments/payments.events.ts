@@ -1,3 +1,4 @@
+import { EventNameOf } from '../events/catalog';
 import { toMajor } from '../shared/money';
 import { Dispute, Payment, PaymentFailureReason, Refund } from './payment.entities';
 
@@ -13,7 +14,7 @@ export const PaymentEvent = {
   DISPUTE_LOST: 'payment.dispute_lost',
 } as const;
 
-export type PaymentEventType = (typeof PaymentEvent)[keyof typeof PaymentEvent];
+export type PaymentEventType = EventNameOf<typeof PaymentEvent>;
 
 /** payment.created: `amount` is a number (the documented payload), the others carry decimal strings. */
 export const paymentCreated = (payment: Payment) => ({

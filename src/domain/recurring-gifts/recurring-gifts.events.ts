@@ -1,3 +1,4 @@
+import { DomainEvent, EventNameOf } from '../events/catalog';
 import { toMajor } from '../shared/money';
 import { RecurringGift } from './recurring-gift.entity';
 
@@ -6,12 +7,9 @@ export const RecurringGiftEvents = {
   CHARGE_SUCCEEDED: 'recurring_gift.charge.succeeded',
   CHARGE_FAILED: 'recurring_gift.charge.failed',
 } as const;
-export type RecurringGiftEventType = (typeof RecurringGiftEvents)[keyof typeof RecurringGiftEvents];
+export type RecurringGiftEventType = EventNameOf<typeof RecurringGiftEvents>;
 
-export interface RecurringGiftEvent {
-  type: RecurringGiftEventType;
-  data: Record<string, unknown>;
-}
+export type RecurringGiftEvent = DomainEvent<RecurringGiftEventType>;
 
 export const chargeSucceeded = (gift: RecurringGift, paymentId: string): RecurringGiftEvent => ({
   type: RecurringGiftEvents.CHARGE_SUCCEEDED,
