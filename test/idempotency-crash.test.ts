@@ -112,7 +112,7 @@ describe('finding 2: a charge interrupted at any step is never captured twice fo
     const merchant = await chargingMerchant(server);
     const key = `slow-acquirer-${crypto.randomUUID()}`;
     const email = 'slow-acquirer@example.com';
-    const acquirer = (server.runtime.core.charges as any).acquirers.test;
+    const acquirer = server.runtime.core.providers.inMode('card-acquirer', 'test');
     const authorize = acquirer.authorize.bind(acquirer);
     const gate = deferred();
     let calls = 0;
@@ -153,7 +153,7 @@ describe('finding 2: a charge interrupted at any step is never captured twice fo
     const mutation = `mutation($input: ChargeCardInput!) { chargeCard(input: $input) { id status } }`;
     const variables = { input: { amount: '25.00', currency: 'usd', card: card(), email: 'graphql-retry@example.com' } };
     const send = () => server.graphql(mutation, variables, headers(merchant, key));
-    const acquirer = (server.runtime.core.charges as any).acquirers.test;
+    const acquirer = server.runtime.core.providers.inMode('card-acquirer', 'test');
     const authorize = acquirer.authorize.bind(acquirer);
     const gate = deferred();
     const spy = jest.spyOn(acquirer, 'authorize').mockImplementation(async (request: any) => {
@@ -184,7 +184,7 @@ describe('finding 2: a charge interrupted at any step is never captured twice fo
     const merchant = await chargingMerchant(server);
     const key = `slow-vault-${crypto.randomUUID()}`;
     const email = 'slow-vault@example.com';
-    const acquirer = (server.runtime.core.charges as any).acquirers.test;
+    const acquirer = server.runtime.core.providers.inMode('card-acquirer', 'test');
     const vault = acquirer.vault.bind(acquirer);
     const gate = deferred();
     let calls = 0;

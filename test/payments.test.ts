@@ -186,7 +186,7 @@ describe('server-to-server card charges', () => {
     const merchant = await chargingMerchant(server);
     const { core } = server.runtime;
     const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
-    const acquirer = (core.charges as any).acquirers.test;
+    const acquirer = core.providers.inMode('card-acquirer', 'test');
     const authorize = acquirer.authorize;
     acquirer.authorize = () => new Promise(() => undefined); // the process dies while the acquirer answers
     void core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body())));

@@ -106,7 +106,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const paymentStore = new PaymentStore(pubSub);
   const charges = new ChargeService(
     { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs },
-    providers.modesOf('card-acquirer'),
+    providers,
     ledger,
     events,
     paymentStore,

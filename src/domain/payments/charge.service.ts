@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { ProviderRegistry } from '../../providers/registry';
 import { Customer } from '../customers/customer.entities';
 import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
 import { redeemCardToken } from '../tokens/card-token.service';
@@ -59,7 +60,7 @@ const unreachable = (error: unknown): Authorization => ({
 export class ChargeService {
   constructor(
     private readonly settings: ChargeSettings,
-    private readonly acquirers: { test: CardAcquirer; live: CardAcquirer | null },
+    private readonly providers: Pick<ProviderRegistry, 'providerFor' | 'inMode'>,
     private readonly ledger: LedgerService,
     private readonly events: EventService,
     private readonly store: PaymentStore,
@@ -228,7 +229,7 @@ export class ChargeService {
     let reconciled = 0;
     for (const row of stale) {
       const ctx = system.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
-      const acquirer = row.livemode ? this.acquirers.live : this.acquirers.test;
+      const acquirer = this.providers.inMode('card-acquirer', row.livemode ? 'live' : 'test');
       const payment = await ctx.repo(Payment).findOneOrFail({ where: { id: row.id } });
       const authorization: Authorization = acquirer
         ? await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment) }).catch(unreachable)
@@ -258,7 +259,7 @@ export class ChargeService {
     const payment = await system.repo(Payment).findOne({ where: { id: paymentId } });
     if (!payment || !paymentAllows(payment.status, 'complete_authentication') || payment.livemode) return;
     const ctx = system.forBusiness(payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST);
-    const authorization = await this.acquirers.test.completeAuthentication({
+    const authorization = await this.providers.inMode('card-acquirer', 'test').completeAuthentication({
       paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment),
     });
     await this.recordAnswer(ctx, payment.id, authorization, 'authenticate').catch((error) => {
@@ -315,11 +316,8 @@ export class ChargeService {
     return payment;
   }
 
+  /** The mode's acquirer; live mode without one is refused in one place (ProviderRegistry.providerFor). */
   private acquirerFor(ctx: RequestContext): CardAcquirer {
-    const acquirer = ctx.livemode ? this.acquirers.live : this.acquirers.test;
-    if (!acquirer) {
-      throw new DomainError(ErrorCode.UNPROCESSABLE, 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox');
-    }
-    return acquirer;
+    return this.providers.providerFor(ctx, 'card-acquirer');
   }
 }
