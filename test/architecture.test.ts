@@ -83,6 +83,21 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('imports of a face from the domain', offenders)).toBe('');
   });
 
+  test('the faces do not import each other: src/rest never imports src/graphql or src/hosted, src/graphql never imports src/rest or src/hosted', () => {
+    const forbidden: Record<string, string[]> = { rest: ['graphql', 'hosted'], graphql: ['rest', 'hosted'] };
+    const offenders: string[] = [];
+    for (const [face, others] of Object.entries(forbidden)) {
+      for (const source of loaded.sources.filter((file) => under(file.fileName, face))) {
+        for (const { specifier, node } of importsOf(source)) {
+          const target = resolveIn(source, specifier);
+          const other = target && others.find((folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep));
+          if (other) offenders.push(`${where(node)} imports '${specifier}' (src/${other})`);
+        }
+      }
+    }
+    expect(report('imports of one face from another', offenders)).toBe('');
+  });
+
   test('no public method of a domain service takes a parameter typed unknown (each takes a typed command)', () => {
     const { checker } = loaded;
     const offenders: string[] = [];

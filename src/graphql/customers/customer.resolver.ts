@@ -4,7 +4,7 @@ import { CustomerView } from '../../domain/customers/customer.service';
 import {
   attachPaymentMethodBodySchema, createCustomerBodySchema, toAttachPaymentMethodCommand, toCreateCustomerCommand, toUpdateCustomerCommand,
   updateCustomerBodySchema,
-} from '../../rest/customers/customers.validators';
+} from '../../wire/customers';
 import { emailSchema, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
@@ -24,7 +24,7 @@ const customerFilterSchema = z.object({ email: z.string().pipe(emailSchema).null
 
 /**
  * Customers and saved cards, the same operations as /api/v1/business/customers; inputs are checked
- * with the REST body shapes (the fields are the same), so both faces answer the same errors.
+ * with the shapes REST also uses (src/wire/customers), so both faces answer the same errors.
  */
 @Resolver(() => Customer)
 export class CustomerResolver {

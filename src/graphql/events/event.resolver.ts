@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
 import { Mode } from '../../domain/identity/identity.entities';
 import { notFound } from '../../domain/shared/errors';
-import { eventFilterSchema, toEventFilters } from '../../rest/events/events.validators';
+import { eventFilterSchema, toEventFilters } from '../../wire/events';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';

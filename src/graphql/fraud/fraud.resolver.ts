@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { BlocklistEntryType } from '../../domain/fraud/fraud.entities';
 import {
   blocklistBodySchema, createRuleBodySchema, toAddBlocklistEntryCommand, toCreateRuleCommand, toUpdateRuleCommand, updateRuleBodySchema,
-} from '../../rest/fraud/fraud.validators';
+} from '../../wire/fraud';
 import { enumFilter, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
@@ -16,7 +16,7 @@ const blocklistFilterSchema = z.object({ type: enumFilter(BlocklistEntryType).nu
 
 /**
  * Fraud rules and the block list, the same operations as /api/v1/business/fraud; inputs are
- * checked with the REST body shapes (the fields are the same), so both faces answer the same errors.
+ * checked with the shapes REST also uses (src/wire/fraud), so both faces answer the same errors.
  */
 @Resolver()
 export class FraudResolver {

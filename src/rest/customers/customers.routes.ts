@@ -10,9 +10,12 @@ import { responses } from '../shared/schemas';
 import type { RestApp } from '../surface';
 import { offsetPageQuery } from '../shared/pagination';
 import {
-  attachPaymentMethodBodySchema, attachedPaymentMethodSchema, createCustomerBodySchema, customerPageSchema, customerParamsSchema, customerQuerySchema,
-  customerSchema, detachedPaymentMethodSchema, paymentMethodParamsSchema, paymentMethodSchema, recentPaymentSchema, toAttachPaymentMethodCommand,
-  toCreateCustomerCommand, toCustomerFilters, toPaymentMethodRef, toUpdateCustomerCommand, updateCustomerBodySchema,
+  attachPaymentMethodBodySchema, createCustomerBodySchema, toAttachPaymentMethodCommand, toCreateCustomerCommand, toUpdateCustomerCommand,
+  updateCustomerBodySchema,
+} from '../../wire/customers';
+import {
+  attachedPaymentMethodSchema, customerPageSchema, customerParamsSchema, customerQuerySchema, customerSchema, detachedPaymentMethodSchema,
+  paymentMethodParamsSchema, paymentMethodSchema, recentPaymentSchema, toCustomerFilters, toPaymentMethodRef,
 } from './customers.validators';
 
 /** The documented saved-card item: `{ id, brand, last4, expiryMonth, expiryYear }`. */

@@ -8,8 +8,9 @@ import { success } from '../shared/envelope';
 import { responses } from '../shared/schemas';
 import type { RestApp } from '../surface';
 import { webhookDeliveryJson } from '../webhooks/webhook-endpoints.routes';
+import { toEventFilters } from '../../wire/events';
 import {
-  eventPageSchema, eventParamsSchema, eventQuerySchema, eventSchema, replayEventBodySchema, toEventFilters, toEventPage, webhookDeliverySchema,
+  eventPageSchema, eventParamsSchema, eventQuerySchema, eventSchema, replayEventBodySchema, toEventPage, webhookDeliverySchema,
 } from './events.validators';
 
 const deliveryJson = (delivery: WebhookDelivery): z.input<typeof webhookDeliverySchema> => webhookDeliveryJson(delivery);

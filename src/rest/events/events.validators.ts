@@ -1,20 +1,10 @@
 import { z } from 'zod';
-import { EventFilters } from '../../domain/events/event-log.commands';
 import { MAX_PAGE_SIZE, PageQuery } from '../../domain/shared/pagination';
 import { WebhookDeliveryStatus } from '../../domain/webhooks/webhook-delivery.entity';
-import { dateTimeSchema } from '../../wire/validation';
+import { eventFilterFields } from '../../wire/events';
 import { idParamsSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
-
-/** The event log's filters, as both faces take them (GraphQL sends null for an absent one). */
-export const eventFilterFields = {
-  type: z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/, 'must be an event type such as wallet.funded').nullish().describe('Only events of this type'),
-  from: dateTimeSchema.nullish().describe('Created at or after (ISO 8601)'),
-  to: dateTimeSchema.nullish().describe('Created at or before (ISO 8601)'),
-};
-
-export const eventFilterSchema = z.object(eventFilterFields);
 
 export const eventQuerySchema = z.object({
   ...eventFilterFields,
@@ -27,9 +17,6 @@ export const replayEventBodySchema = z.object({
 });
 
 export const eventParamsSchema = idParamsSchema;
-
-export const toEventFilters = (filters: z.output<typeof eventFilterSchema>): EventFilters =>
-  ({ type: filters.type ?? undefined, from: filters.from ?? undefined, to: filters.to ?? undefined });
 
 export const toEventPage = (query: z.output<typeof eventQuerySchema>): PageQuery & { kind: 'offset' } =>
   ({ kind: 'offset', page: query.page, limit: query.limit });

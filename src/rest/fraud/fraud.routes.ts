@@ -8,8 +8,10 @@ import { offsetPageQuery } from '../shared/pagination';
 import { deletedSchema, idParamsSchema, responses } from '../shared/schemas';
 import type { RestApp } from '../surface';
 import {
-  blocklistBodySchema, blocklistEntrySchema, blocklistPageSchema, blocklistQuerySchema, createRuleBodySchema, fraudRuleListSchema, fraudRuleSchema,
-  toAddBlocklistEntryCommand, toBlocklistFilters, toCreateRuleCommand, toUpdateRuleCommand, updateRuleBodySchema,
+  blocklistBodySchema, createRuleBodySchema, toAddBlocklistEntryCommand, toCreateRuleCommand, toUpdateRuleCommand, updateRuleBodySchema,
+} from '../../wire/fraud';
+import {
+  blocklistEntrySchema, blocklistPageSchema, blocklistQuerySchema, fraudRuleListSchema, fraudRuleSchema, toBlocklistFilters,
 } from './fraud.validators';
 
 type FraudRuleJson = z.input<typeof fraudRuleSchema>;
