@@ -13,7 +13,6 @@ import {
   eventPageSchema, eventParamsSchema, eventQuerySchema, eventSchema, replayEventBodySchema, toEventPage, webhookDeliverySchema,
 } from './events.validators';
 
-const deliveryJson = (delivery: WebhookDelivery): z.input<typeof webhookDeliverySchema> => webhookDeliveryJson(delivery);
 
 const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]): z.input<typeof eventSchema> => ({
   id: event.id,
@@ -22,7 +21,7 @@ const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]): z.input<t
   livemode: event.livemode,
   data: event.data,
   createdAt: event.createdAt.toISOString(),
-  deliveries: deliveries.filter((delivery) => delivery.eventId === event.id).map(deliveryJson),
+  deliveries: deliveries.filter((delivery) => delivery.eventId === event.id).map(webhookDeliveryJson),
 });
 
 /** The events with their deliveries, read in one query. */
@@ -50,6 +49,6 @@ export function eventRoutes(app: RestApp, core: Core) {
   app.post('/api/v1/events/:id/replay', { schema: { ...byId, body: replayEventBodySchema, response: responses({ 201: webhookDeliverySchema }) } }, async (request, reply) => {
     const delivery = await core.webhooks.replayEvent(authenticated(request), { eventId: request.params.id, endpointId: request.body.endpointId });
     reply.status(201);
-    return success(deliveryJson(delivery));
+    return success(webhookDeliveryJson(delivery));
   });
 }
