@@ -1,3 +1,4 @@
+import { setServerToServerCharging } from '../src/domain/payments/payments.settings';
 /**
  * Card payments: REST server-to-server charges per second with 32 concurrent clients, next to a raw
  * `pg` baseline replaying the very statements one REST charge sends (captured from the driver),
@@ -24,11 +25,11 @@ const PAYMENTS_QUERY = `{ payments(first: 50) { edges { node {
 
 export async function benchPayments(runtime: Runtime) {
   const { core } = runtime;
-  const { business, credentials } = await core.identity.createBusinessWithOwnerAccount(core.anonymousContext(), {
+  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
     email: 'bench-payments@example.com', password: 'bench password 1', name: 'Bench payments',
   });
   const merchant = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
-  await core.identity.setServerToServerCharging(merchant, true);
+  await setServerToServerCharging(merchant, true);
   const app = await buildApp(core, await buildTesseraSchema(core.pubSub));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

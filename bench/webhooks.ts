@@ -32,7 +32,7 @@ export async function benchWebhooks(runtime: Runtime) {
 
   const { core } = runtime;
   try {
-    const { business } = await core.identity.createBusinessWithOwnerAccount(core.anonymousContext(), {
+    const { business } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
       email: 'bench-webhooks@example.com', password: 'bench password 1', name: 'Bench',
     });
     const ctx = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);

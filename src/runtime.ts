@@ -75,7 +75,7 @@ export async function seedSandboxBusiness(core: Core) {
   if (existing > 0) return null;
   const password = crypto.randomBytes(12).toString('base64url');
   const email = 'sandbox@tessera.local';
-  const { business, credentials } = await core.identity.createBusinessWithOwnerAccount(core.anonymousContext(), {
+  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
     name: 'Sandbox Business', email, password,
   });
   return { business, credentials, email, password };

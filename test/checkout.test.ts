@@ -229,7 +229,7 @@ describe('hosted checkout sessions (REST)', () => {
       const merchant = await server.signUp();
       const session = await createSession(server, merchant);
       const { core } = server.runtime;
-      const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
+      const ctx = await core.identity.auth.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
       const orphan = await core.payments.charge(ctx, {
         amount: 2500n, currency: 'USD', email: 'payer@example.com', card: { kind: 'card', details: { number: CARDS.success, expiryMonth: 12, expiryYear: Number(FUTURE_YEAR), cvv: '123' } },
         origin: { source: PaymentSource.CHECKOUT_SESSION, sourceId: session.id },

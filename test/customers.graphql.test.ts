@@ -110,7 +110,7 @@ describe('customers (GraphQL)', () => {
     const mine = await create({ email: newEmail() });
     const other = await server.signUp();
     const theirs = await create({ email: newEmail() }, other);
-    const ctx = await server.runtime.core.identity.authenticate(server.runtime.core.anonymousContext(), { apiKey: merchant.apiKey });
+    const ctx = await server.runtime.core.identity.auth.authenticate(server.runtime.core.anonymousContext(), { apiKey: merchant.apiKey });
     const loaders = createLoaders(server.runtime.core, ctx);
     const [found, foreign, bogus] = await loaders.customerById.loadMany([mine.id, theirs.id, 'nope']);
     expect(found).toMatchObject({ id: mine.id });

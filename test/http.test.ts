@@ -489,7 +489,7 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
   });
 
   test('a bearer token exchanged for the same API key shares its budget', async () => {
-    const { accessToken } = await server.runtime.core.identity.exchangeToken(server.runtime.core.anonymousContext(), {
+    const { accessToken } = await server.runtime.core.identity.auth.exchangeToken(server.runtime.core.anonymousContext(), {
       apiKey: merchant.apiKey, apiSecret: merchant.apiSecret,
     });
     const response = await server.request('GET', '/api/v1/business/wallets', { headers: { authorization: `Bearer ${accessToken}` } });

@@ -185,7 +185,7 @@ describe('server-to-server card charges', () => {
   test('a payment left PENDING by a charge interrupted at the acquirer is authorized again by the recovery sweep', async () => {
     const merchant = await chargingMerchant(server);
     const { core } = server.runtime;
-    const ctx = await core.identity.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
+    const ctx = await core.identity.auth.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
     const acquirer = core.providers.inMode('card-acquirer', 'test');
     const authorize = acquirer.authorize;
     acquirer.authorize = () => new Promise(() => undefined); // the process dies while the acquirer answers

@@ -108,7 +108,7 @@ business
     const account = parseInput(newAccountSchema, { email: options.email, password: options.password, name: options.name, businessName: options.name });
     const runtime = await openRuntime(loadConfig());
     try {
-      const { business: created, user, credentials } = await runtime.core.identity.createBusinessWithOwnerAccount(
+      const { business: created, user, credentials } = await runtime.core.identity.businesses.createBusinessWithOwnerAccount(
         runtime.core.anonymousContext(), { name: account.name, email: account.email, password: account.password });
       print({
         businessId: created.id,
@@ -183,7 +183,7 @@ update.action(async (id: string, options: Record<string, boolean | number | unde
   const runtime = await openRuntime(loadConfig());
   try {
     const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);
-    const updated = await runtime.core.identity.updateBusinessAsOperator(ctx, update);
+    const updated = await runtime.core.identity.businesses.updateAsOperator(ctx, update);
     const settings = await runtime.dataSource.getRepository(BusinessSettings).find({ where: { businessId: updated.id }, order: { livemode: 'ASC' } });
     print(businessJson(updated, settings));
   } finally {

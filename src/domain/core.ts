@@ -95,7 +95,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
   const webhooks = new WebhookService(
     { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds, targets: webhookTargets },
-    (ctx) => identity.apiSecretOf(ctx),
+    (ctx) => identity.credentials.apiSecretOf(ctx),
     treasuryWebhookEndpoints,
     pubSub,
   );

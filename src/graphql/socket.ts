@@ -267,7 +267,7 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       context.extra.session = session;
       const check = setInterval(() => void recheck(session).catch(() => undefined), config.subscriptionRecheckMs);
       session.timers.push(check);
-      const expiresAt = core.identity.credentialExpiresAt({ apiKey: credentials.apiKey, bearerToken: bearerOf(credentials.authorization) });
+      const expiresAt = core.identity.auth.credentialExpiresAt({ apiKey: credentials.apiKey, bearerToken: bearerOf(credentials.authorization) });
       if (expiresAt) {
         const inMs = Math.min(Math.max(0, expiresAt.getTime() - Date.now()), 2 ** 31 - 1);
         session.timers.push(setTimeout(() => refuse(session, 'token expired'), inMs));

@@ -62,9 +62,9 @@ export async function resolveCaller(core: Core, credentials: CallerCredentials, 
   if (!apiKey && !bearerToken && !publishableKey) return { ctx: null, authError: null };
   try {
     if (!apiKey && !bearerToken) {
-      return { ctx: await core.identity.authenticatePublishableKey(core.anonymousContext(origin), publishableKey!), authError: null };
+      return { ctx: await core.identity.auth.authenticatePublishableKey(core.anonymousContext(origin), publishableKey!), authError: null };
     }
-    const ctx = await core.identity.authenticate(core.anonymousContext(origin), {
+    const ctx = await core.identity.auth.authenticate(core.anonymousContext(origin), {
       apiKey, bearerToken, businessIdHeader: credentials.businessId, modeHeader: credentials.mode,
     });
     return { ctx, authError: null };

@@ -32,7 +32,7 @@ export async function enableCharging(server: TestServer, merchant: TestMerchant,
  */
 export async function charge(server: TestServer, apiKey: string, body: Record<string, unknown>, ipAddress: string | null = null): Promise<Payment> {
   const { core } = server.runtime;
-  const ctx = await core.identity.authenticate(core.anonymousContext({ requestId: null, clientIp: ipAddress }), { apiKey });
+  const ctx = await core.identity.auth.authenticate(core.anonymousContext({ requestId: null, clientIp: ipAddress }), { apiKey });
   return core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body)));
 }
 

@@ -234,7 +234,7 @@ export async function startTestServer(
     createMerchant: async () => {
       const email = `operator-${crypto.randomBytes(4).toString('hex')}@example.com`;
       const password = 'correct horse battery';
-      const { user, business, credentials, token } = await runtime.core.identity.createBusinessWithOwnerAccount(
+      const { user, business, credentials, token } = await runtime.core.identity.businesses.createBusinessWithOwnerAccount(
         runtime.core.anonymousContext(), { name: 'Operator Co', email, password });
       return { userId: user.id, businessId: business.id, token, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, email, password };
     },
@@ -253,7 +253,7 @@ export async function startTestServer(
       return issued.body.data.createLiveCredentials.apiKey;
     },
     setTreasury: async (businessId, enabled) => {
-      await runtime.core.identity.updateBusinessAsOperator(RequestContext.system(runtime.dataSource, 'test', businessId), { treasuryEnabled: enabled });
+      await runtime.core.identity.businesses.updateAsOperator(RequestContext.system(runtime.dataSource, 'test', businessId), { treasuryEnabled: enabled });
     },
     close: async () => {
       await Promise.all(sockets.map((socket) => socket.dispose()));

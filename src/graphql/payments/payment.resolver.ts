@@ -1,3 +1,4 @@
+import { setServerToServerCharging } from '../../domain/payments/payments.settings';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PaymentChange, Topic } from '../../domain/events/pubsub';
 import { DisputeStatus } from '../../domain/payments/payment.entities';
@@ -125,7 +126,7 @@ export class PaymentResolver {
 
   @Mutation(() => Boolean, { description: 'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)' })
   async setServerToServerCharging(@Arg('enabled') enabled: boolean, @Ctx() context: GraphQLContext): Promise<boolean> {
-    return (await context.core.identity.setServerToServerCharging(caller(context), enabled)).serverToServerCharging;
+    return (await setServerToServerCharging(caller(context), enabled)).serverToServerCharging;
   }
 
   @Subscription(() => Payment, {

@@ -44,11 +44,11 @@ const alignTo = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
 
 export function createLoaders(core: Core, ctx: RequestContext): Loaders {
   return {
-    userById: new DataLoader(async (ids) => alignTo(ids, await core.identity.usersByIds(ctx, [...ids]), (user) => user.id)),
+    userById: new DataLoader(async (ids) => alignTo(ids, await core.identity.team.usersByIds(ctx, [...ids]), (user) => user.id)),
     businessById: new DataLoader(async (ids) =>
-      alignTo(ids, await core.identity.businessesByIds(ctx, [...ids]), (business) => business.id)),
+      alignTo(ids, await core.identity.team.businessesByIds(ctx, [...ids]), (business) => business.id)),
     membershipsByUserId: new DataLoader(async (userIds) => {
-      const memberships = await core.identity.membershipsOfUsers(ctx, [...userIds]);
+      const memberships = await core.identity.team.membershipsOfUsers(ctx, [...userIds]);
       return userIds.map((userId) => memberships.filter((membership) => membership.userId === userId));
     }),
     deliveriesByEventId: new DataLoader(async (eventIds) =>
