@@ -3,72 +3,53 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
-import { webhookTasks } from '../domain/webhooks/webhooks.jobs';
-import { COMPLETE_3DS_TASK, RECONCILE_PENDING_TASK, SETTLE_PAYMENT_TASK } from '../domain/payments/payment.service';
-import { EXPIRE_CHECKOUT_SESSION_TASK, RECONCILE_CHECKOUT_SESSION_TASK } from '../domain/checkout/checkout.service';
-import { CHARGE_RECURRING_GIFT_TASK } from '../domain/recurring-gifts/recurring-gift.service';
+import { checkoutJobs } from '../domain/checkout/checkout.jobs';
+import { housekeepingJobs } from '../domain/housekeeping.jobs';
+import { paymentJobs } from '../domain/payments/payments.jobs';
+import { recurringGiftJobs } from '../domain/recurring-gifts/recurring-gifts.jobs';
+import { AreaJobs, cronLine } from '../domain/shared/jobs';
+import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
 
 /**
  * Background work on graphile-worker: a PostgreSQL-backed queue in the same database, picked up
  * through LISTEN/NOTIFY. Any number of worker processes may run against one database; each job
  * runs once at a time. `npm start` runs one worker in-process; `npm run worker` runs more.
  */
-export function taskList(core: Core): TaskList {
-  return {
-    /** Forgets stored Idempotency-Key responses past their lifetime. */
-    purge_expired_idempotency_keys: async (_payload, helpers) => {
-      const purged = await core.idempotency.purgeExpired(core.dataSource);
-      if (purged > 0) helpers.logger.info(`purged ${purged} expired idempotency keys`);
+/** Every area's job catalog; this file only gathers them. */
+export function areaJobs(core: Core): AreaJobs[] {
+  return [
+    paymentJobs(core.payments),
+    checkoutJobs(core.checkout),
+    recurringGiftJobs(core.recurringGifts),
+    webhookJobs(core.webhooks),
+    housekeepingJobs(core.dataSource, core.idempotency, core.cardTokens, core.signUps),
+    {
+      actor: 'worker',
+      tasks: {
+        /** Frees jobs held by workers that died (killed, crashed) so a live worker runs them. */
+        release_stalled_jobs: async (_payload, log) => {
+          const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
+          if (released > 0) log.warn(`released jobs of ${released} stalled worker(s)`);
+        },
+      },
+      crontab: [cronLine('* * * * *', 'release_stalled_jobs')],
     },
-    /** Deletes card tokens that expired more than a day ago. */
-    purge_expired_card_tokens: async (_payload, helpers) => {
-      const purged = await core.cardTokens.purgeExpired(RequestContext.system(core.dataSource, 'housekeeping'));
-      if (purged > 0) helpers.logger.info(`purged ${purged} expired card tokens`);
-    },
-    /** Deletes sign-ups a day after they expired unconfirmed. */
-    purge_expired_sign_ups: async (_payload, helpers) => {
-      const purged = await core.signUps.purgeExpired(RequestContext.system(core.dataSource, 'housekeeping'));
-      if (purged > 0) helpers.logger.info(`purged ${purged} expired sign-ups`);
-    },
-    /** Frees jobs held by workers that died (killed, crashed) so a live worker runs them. */
-    release_stalled_jobs: async (_payload, helpers) => {
-      const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
-      if (released > 0) helpers.logger.warn(`released jobs of ${released} stalled worker(s)`);
-    },
-    ...Object.fromEntries(Object.entries(webhookTasks(core.webhooks, () => RequestContext.system(core.dataSource, 'webhooks')))
-      .map(([name, task]) => [name, (payload: unknown, helpers: { logger: { error(message: string): void } }) => task(payload, helpers.logger)])),
-    /** Settles a captured card payment into the merchant wallet once its settlement delay has passed. */
-    [SETTLE_PAYMENT_TASK]: async (payload) => {
-      const { paymentId } = payload as { paymentId: string };
-      await core.payments.settleDue(RequestContext.system(core.dataSource, 'settlement'), paymentId);
-    },
-    /** Payments left PENDING by a process that died mid-charge get their acquirer answer. */
-    [RECONCILE_PENDING_TASK]: async (_payload, helpers) => {
-      const reconciled = await core.payments.reconcilePending(RequestContext.system(core.dataSource, 'payments'));
-      if (reconciled > 0) helpers.logger.warn(`reconciled ${reconciled} payment(s) left pending by an interrupted charge`);
-    },
-    /** The sandbox's automatic 3-D Secure challenge completion. */
-    [COMPLETE_3DS_TASK]: async (payload) => {
-      const { paymentId } = payload as { paymentId: string };
-      await core.payments.autoCompleteThreeDSecure(RequestContext.system(core.dataSource, 'sandbox-3ds'), paymentId);
-    },
-    /** A checkout session reached its expiresAt unpaid. */
-    [EXPIRE_CHECKOUT_SESSION_TASK]: async (payload) => {
-      const { sessionId } = payload as { sessionId: string };
-      await core.checkout.expireDue(RequestContext.system(core.dataSource, 'checkout'), sessionId);
-    },
-    /** Completes a checkout session whose 3-D Secure payment finished while the payer was away. */
-    [RECONCILE_CHECKOUT_SESSION_TASK]: async (payload) => {
-      const { sessionId } = payload as { sessionId: string };
-      await core.checkout.reconcile(RequestContext.system(core.dataSource, 'checkout'), sessionId);
-    },
-    /** Charges a recurring gift whose nextChargeAt has come. */
-    [CHARGE_RECURRING_GIFT_TASK]: async (payload) => {
-      const { recurringGiftId } = payload as { recurringGiftId: string };
-      await core.recurringGifts.chargeDue(RequestContext.system(core.dataSource, 'recurring-gifts'), recurringGiftId);
-    },
-  };
+  ];
 }
+
+export function taskList(core: Core): TaskList {
+  const list: TaskList = {};
+  for (const area of areaJobs(core)) {
+    const system = () => RequestContext.system(core.dataSource, area.actor);
+    for (const [name, task] of Object.entries(area.tasks)) {
+      if (list[name]) throw new Error(`Two areas declare the job task ${name}`);
+      list[name] = (payload, helpers) => task(payload, helpers.logger, system);
+    }
+  }
+  return list;
+}
+
+const crontabOf = (core: Core) => areaJobs(core).flatMap((area) => area.crontab ?? []).join('\n');
 
 const quietLogger = (log: (line: string) => void) => new Logger(() => (level, message) => {
   if (level === 'error' || level === 'warning') log(`[worker] ${message}`);
@@ -81,14 +62,6 @@ const quietLogger = (log: (line: string) => void) => new Logger(() => (level, me
 export async function installJobQueue(databaseUrl: string, log: (line: string) => void = () => undefined): Promise<void> {
   await runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) });
 }
-
-const CRONTAB = [
-  '0 * * * * purge_expired_idempotency_keys ?jobKey=purge_expired_idempotency_keys',
-  '* * * * * release_stalled_jobs ?jobKey=release_stalled_jobs',
-  '30 * * * * purge_expired_card_tokens ?jobKey=purge_expired_card_tokens',
-  '45 * * * * purge_expired_sign_ups ?jobKey=purge_expired_sign_ups',
-  `* * * * * ${RECONCILE_PENDING_TASK} ?jobKey=${RECONCILE_PENDING_TASK}`,
-].join('\n');
 
 /**
  * A job can only be locked this long by a live worker (the longest task is one webhook attempt,
@@ -124,7 +97,7 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
     noHandleSignals: true,
     pollInterval: core.config.workerPollIntervalMs,
     taskList: taskList(core),
-    crontab: CRONTAB,
+    crontab: crontabOf(core),
     logger: quietLogger(log),
   });
   return { runner, pool };

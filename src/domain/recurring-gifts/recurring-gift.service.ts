@@ -1,3 +1,4 @@
+import { CHARGE_RECURRING_GIFT_TASK } from './recurring-gifts.jobs';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
 import { CustomerService, vaultedCardOf } from '../customers/customer.service';
@@ -17,7 +18,7 @@ import { RecurringGift, RecurringGiftStatus } from './recurring-gift.entity';
 import { recurringGiftAllows, recurringGiftTransition } from './recurring-gift.states';
 import { RecurringGiftEvent, chargeFailed, chargeSucceeded } from './recurring-gifts.events';
 
-export const CHARGE_RECURRING_GIFT_TASK = 'charge_recurring_gift';
+export { CHARGE_RECURRING_GIFT_TASK };
 
 /** One charge may hold a gift this long; a concurrent charge of the same gift is skipped (job) or refused (charge-now). */
 const CLAIM_MS = 120_000;

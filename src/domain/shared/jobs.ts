@@ -15,3 +15,27 @@ export async function enqueueJob(tx: RequestContext, task: string, payload: Reco
     [task, JSON.stringify(payload), options.runAt ?? null, options.jobKey ?? null, options.maxAttempts ?? 5],
   );
 }
+
+/** Where a task reports what it did or what failed inside Tessera (graphile-worker's logger). */
+export interface TaskLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** One background task of an area: its payload as enqueued, a log, and a system context named for the area. */
+export type AreaTask = (payload: unknown, log: TaskLog, system: () => RequestContext) => Promise<void>;
+
+/**
+ * An area's job catalog (`<area>.jobs.ts`): its tasks by name and its cron lines (graphile-worker's
+ * crontab format). src/jobs/worker.ts only gathers the catalogs.
+ */
+export interface AreaJobs {
+  /** The name of the system actor its tasks run as (`RequestContext.system(…, name)`). */
+  actor: string;
+  tasks: Record<string, AreaTask>;
+  crontab?: string[];
+}
+
+/** A cron line that runs `task` on `schedule` at most once at a time (keyed by its name). */
+export const cronLine = (schedule: string, task: string) => `${schedule} ${task} ?jobKey=${task}`;

@@ -1,15 +1,8 @@
 import { RequestContext } from '../shared/context';
-import { enqueueJob } from '../shared/jobs';
+import { AreaJobs, enqueueJob } from '../shared/jobs';
 
 /** The job that makes one attempt of one delivery. */
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
-
-/** What a task of this area is given besides its payload: where to report a failure inside Tessera. */
-export interface TaskLog {
-  error(message: string): void;
-}
-
-export type WebhookTask = (payload: unknown, log: TaskLog) => Promise<void>;
 
 /**
  * The job is keyed by the delivery, so a delivery has at most one pending attempt. Delivery
@@ -22,14 +15,16 @@ export async function scheduleAttempt(tx: RequestContext, deliveryId: string, ru
 }
 
 /** The area's tasks for the worker (src/jobs/worker.ts gathers them). */
-export function webhookTasks(webhooks: { attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void): Promise<unknown> },
-  system: () => RequestContext): Record<string, WebhookTask> {
+export function webhookJobs(webhooks: { attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void): Promise<unknown> }): AreaJobs {
   return {
-    /** One attempt of one webhook delivery; a failure schedules the next attempt itself. */
-    [DELIVER_WEBHOOK_TASK]: async (payload, log) => {
-      const { deliveryId } = payload as { deliveryId: string };
-      await webhooks.attempt(system(), deliveryId, (error) =>
-        log.error(`webhook delivery ${deliveryId}: the attempt failed inside Tessera: ${error instanceof Error ? error.message : String(error)}`));
+    actor: 'webhooks',
+    tasks: {
+      /** One attempt of one webhook delivery; a failure schedules the next attempt itself. */
+      [DELIVER_WEBHOOK_TASK]: async (payload, log, system) => {
+        const { deliveryId } = payload as { deliveryId: string };
+        await webhooks.attempt(system(), deliveryId, (error) =>
+          log.error(`webhook delivery ${deliveryId}: the attempt failed inside Tessera: ${error instanceof Error ? error.message : String(error)}`));
+      },
     },
   };
 }
