@@ -45,7 +45,8 @@ describe('where private webhook targets are allowed (a developer machine)', () =
 
   beforeAll(async () => {
     await receiver.start();
-    server = await startDeliveringServer({ webhookTimeoutMs: 300 });
+    // Long enough for a loaded machine's local receiver to answer; the silent port still times out well within waitFor's deadline.
+    server = await startDeliveringServer({ webhookTimeoutMs: 3000 });
   });
   afterAll(async () => {
     await server.close();
