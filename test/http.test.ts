@@ -477,13 +477,15 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
     }
 
     const limited = await server.request('GET', '/api/v1/business/wallets', { headers });
+    // Read after the answer: on a loaded machine the fourth request may come seconds after the third.
+    const answeredSeconds = Math.ceil(Date.now() / 1000);
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual(envelope('RATE_LIMITED', 429));
     expect(limited.headers.get('x-ratelimit-limit')).toBe('3');
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
     const reset = Number(limited.headers.get('x-ratelimit-reset'));
     expect(reset).toBeGreaterThanOrEqual(nowSeconds);
-    expect(reset).toBeLessThanOrEqual(nowSeconds + windowMs / 1000 + 1);
+    expect(reset).toBeLessThanOrEqual(answeredSeconds + windowMs / 1000 + 1);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(windowMs / 1000);
   });
