@@ -26,7 +26,11 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) }));
+      response.on('end', () => resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        body: response.headers['content-type']?.startsWith('application/json') ? JSON.parse(text) : text,
+      }));
     }).on('error', reject);
   });
 }
@@ -524,6 +528,16 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) statuses.push((await getFrom('127.0.0.6', `${server.baseUrl}/api/v1/nowhere-${i}`)).status);
     expect(statuses).toEqual([404, 404, 404, 429]);
+  });
+
+  test('the hosted pages take no credential: a payer spends the budget of their address, and the 429 is a page', async () => {
+    const answers = [];
+    for (let i = 0; i < 4; i += 1) answers.push(await getFrom('127.0.0.7', `${server.baseUrl}/checkout/no-such-token-${i}`));
+    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 429]);
+    expect(answers[3].headers['content-type']).toMatch(/^text\/html/);
+    expect(answers[3].headers['retry-after']).toMatch(/^\d+$/);
+    // Another address still gets its page.
+    expect((await getFrom('127.0.0.8', `${server.baseUrl}/checkout/no-such-token-4`)).status).toBe(404);
   });
 
   test('health, readiness and metrics are never limited', async () => {

@@ -5,6 +5,7 @@ import { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
 import { markNotStored, storesStatus } from '../http/idempotency';
 import { bearerOf, originOf } from '../http/request-context';
+import { guardCredentialSurface } from '../http/surface';
 import { limitRules, operationLimitsOf, operationLimitsPlugin } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
 import { INTERNAL_SERVER_ERROR, graphQLErrorFormatter, logUnexpectedErrors } from './shared/errors';
@@ -106,6 +107,11 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
       [FASTIFY_REQUEST]: request,
     }),
   });
-  app.route({ url: GRAPHQL_PATH, method: ['GET', 'POST', 'OPTIONS'], handler });
+  // The HTTP surface of GraphQL: its own scope and guards; the WebSocket authenticates each
+  // operation itself and spends from the same budgets (src/graphql/socket.ts).
+  await app.register(async (scope) => {
+    guardCredentialSurface(scope, core);
+    scope.route({ url: GRAPHQL_PATH, method: ['GET', 'POST', 'OPTIONS'], handler });
+  });
   return apollo;
 }

@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import { FastifyInstance, FastifyReply } from 'fastify';
 import { CheckoutOutcome } from '../domain/checkout/checkout.service';
 import { Core } from '../domain/core';
+import { limitRequests } from '../http/rate-limit';
 import { originOf } from '../http/request-context';
 import { statusOf } from '../http/status';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
@@ -68,6 +69,8 @@ function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutF
 export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
   await app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 16 * 1024 });
+    // Payers carry no credential: the surface spends the budget of the client's address.
+    limitRequests(scope);
 
     scope.setErrorHandler((error, request, reply) => {
       const nonce = crypto.randomBytes(16).toString('base64');

@@ -9,13 +9,11 @@ import { errorEnvelope, sendError } from '../rest/shared/envelope';
 import { registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './framework-errors';
-import { registerIdempotency } from './idempotency';
 import { registerInputChecks, registerJsonParser } from './input';
 import { errorForLog } from './logging';
 import { registerMetrics } from './metrics';
 import { registerRateLimit } from './rate-limit';
-import { registerRequestContext } from './request-context';
-import { registerUnmatchedHandler } from './routing';
+import { declareSurfaceState } from './surface';
 import { trustFunctionOf } from './client-address';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -40,7 +38,10 @@ export interface BuildOptions {
 }
 
 
-/** One HTTP server: GraphQL (HTTP + WebSocket), the REST layer, health and metrics. */
+/**
+ * One HTTP server: health, readiness and metrics, then its surfaces, each an encapsulated plugin
+ * with its own guards (src/http/surface.ts): REST, the hosted pages and GraphQL (HTTP + WebSocket).
+ */
 export async function buildApp(core: Core, schema: GraphQLSchema, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = core;
   const app = Fastify({
@@ -85,13 +86,11 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
     return payload;
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-  registerUnmatchedHandler(app);
 
   registerMetrics(app, core.pubSub.listeners);
   registerInputChecks(app, [GRAPHQL_PATH]);
-  registerRequestContext(app, core);
+  declareSurfaceState(app);
   await registerRateLimit(app, config);
-  registerIdempotency(app, core);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

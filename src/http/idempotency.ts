@@ -36,6 +36,12 @@ function scopeOf(request: FastifyRequest): string {
   return `anon:${sha256Hex(`${request.ip}\n${String(credential)}`)}`;
 }
 
+/** Request state the idempotency hooks keep; declared once for the whole server. */
+export function declareIdempotency(app: FastifyInstance) {
+  app.decorateRequest('idempotencyRecordId', null);
+  app.decorateRequest('idempotencyNotStored', false);
+}
+
 /** Keeps the response from being stored, so a retry with the same key is judged again. */
 export function markNotStored(request: FastifyRequest) {
   request.idempotencyNotStored = true;
@@ -48,11 +54,8 @@ export function markNotStored(request: FastifyRequest) {
  * not stored, so the client may retry them with the same key. The authenticated context carries the
  * request's claim on the key into the domain, whose transactions tie what they commit to it.
  */
-export function registerIdempotency(app: FastifyInstance, core: Core) {
-  app.decorateRequest('idempotencyRecordId', null);
-  app.decorateRequest('idempotencyNotStored', false);
-
-  app.addHook('preValidation', async (request, reply) => {
+export function registerIdempotency(scope: FastifyInstance, core: Core) {
+  scope.addHook('preValidation', async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || typeof key !== 'string') return;
     const outcome = await core.idempotency.begin(core.dataSource, {
@@ -71,7 +74,7 @@ export function registerIdempotency(app: FastifyInstance, core: Core) {
     request.tesseraContext = request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId)) ?? null;
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  scope.addHook('onSend', async (request, reply, payload) => {
     const recordId = request.idempotencyRecordId;
     if (!recordId) return payload;
     request.idempotencyRecordId = null;

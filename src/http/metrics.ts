@@ -32,7 +32,7 @@ export function registerMetrics(app: FastifyInstance, listeners: SubscriptionLis
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    const labels = { method: request.method, route: request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
     duration.observe(labels, reply.elapsedTime / 1000);
     requests.inc(labels);
   });

@@ -12,8 +12,6 @@ declare module 'fastify' {
   }
 }
 
-const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
 /**
  * Whose budget a caller spends, and whose socket allowance it uses: an API credential (an API key
  * and the tokens exchanged for it share one) or a dashboard user; null for anyone else.
@@ -43,10 +41,11 @@ export type SpendRateLimit = (ctx: RequestContext | null, ip: string, path: stri
 const tooManyRequests = (after: string) => new DomainError(ErrorCode.RATE_LIMITED, `Too many requests; retry in ${after}`);
 
 /**
- * @fastify/rate-limit with an in-memory store, or Redis when REDIS_URL is set so that every API
- * process shares the counters. `X-RateLimit-Reset` is rewritten to the Unix time of the reset.
- * It runs as a preHandler on every request (unknown routes included), so it must be registered
- * after the request context (it keys on the authenticated caller) and before idempotency.
+ * The callers' budgets: @fastify/rate-limit with an in-memory store, or Redis when REDIS_URL is set
+ * so that every API process shares the counters. Registered once for the server, so that every
+ * surface (and the WebSocket, through `spendRateLimit`) spends from the same budget of a caller;
+ * each surface applies it to its own requests with `limitRequests`. `X-RateLimit-Reset` is
+ * rewritten to the Unix time of the reset.
  */
 export async function registerRateLimit(app: FastifyInstance, config: Config) {
   const redis = config.redisUrl
@@ -57,15 +56,13 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     keyGenerator: rateLimitKey,
-    allowList: (request: LimitedRequest) => UNLIMITED_PATHS.has(request.url.split('?')[0]),
     redis,
     nameSpace: `${config.redisKeyPrefix}rate-limit:`,
     skipOnError: true,
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
   });
-  app.addHook('preValidation', app.rateLimit());
-  // Without options, createRateLimit uses the very store (and counters) of the hook above; with
+  // Without options, createRateLimit uses the very store (and counters) of the surfaces' hooks; with
   // any option it would get a store of its own, and a socket could go around the budget.
   const limiter = app.createRateLimit();
   app.decorate('spendRateLimit', async (ctx: RequestContext | null, ip: string, path: string): Promise<RateLimitVerdict> => {
@@ -82,4 +79,15 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
     return payload;
   });
   if (redis) app.addHook('onClose', async () => redis.disconnect());
+}
+
+/**
+ * A surface spends one request of the caller's budget per request it serves (its unmatched paths
+ * included). Registered in the surface's scope after its credential parser (the budget is the
+ * authenticated caller's) and before idempotency (a refused request claims no key). Health,
+ * readiness and metrics belong to no surface and are never limited.
+ */
+export function limitRequests(scope: FastifyInstance) {
+  // Without options: the budget store registerRateLimit made, shared by every surface.
+  scope.addHook('preValidation', scope.rateLimit());
 }

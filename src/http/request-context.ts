@@ -73,11 +73,18 @@ export async function resolveCaller(core: Core, credentials: CallerCredentials, 
   }
 }
 
-/** Authenticates every request once, before any handler or GraphQL resolver runs. */
-export function registerRequestContext(app: FastifyInstance, core: Core) {
+/** Request state the surfaces' hooks fill in; declared once for the whole server. */
+export function declareCaller(app: FastifyInstance) {
   app.decorateRequest('tesseraContext', null);
   app.decorateRequest('tesseraAuthError', null);
-  app.addHook('preValidation', async (request) => {
+}
+
+/**
+ * A surface's credential parser for Tessera's own credentials (REST `/api/v1` and GraphQL):
+ * authenticates each of the surface's requests once, before any handler or resolver runs.
+ */
+export function identifyCallers(scope: FastifyInstance, core: Core) {
+  scope.addHook('preValidation', async (request) => {
     const caller = await resolveCaller(core, {
       apiKey: header(request, 'x-api-key'),
       authorization: header(request, 'authorization'),

@@ -5,11 +5,13 @@ import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 
 import { z } from 'zod';
 import { Core } from '../domain/core';
 import { authenticated, publishableCaller } from '../http/request-context';
+import { guardCredentialSurface } from '../http/surface';
 import { checkShape } from '../wire/validation';
 import { docsRoutes } from './docs.routes';
 import { registerRestRoutes } from './routes';
 import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
+import { registerUnmatchedHandler } from './shared/unmatched';
 import { responseChecker } from './shared/response-check';
 
 declare module 'fastify' {
@@ -35,6 +37,8 @@ export interface RestSurfaceOptions {
 }
 
 function requireCaller(request: FastifyRequest) {
+  // A path no route serves answers 404/405 to anyone: there is nothing to protect.
+  if (request.is404) return;
   switch (request.routeOptions.config.auth ?? 'credential') {
     case 'credential': authenticated(request); break;
     case 'publishable': publishableCaller(request); break;
@@ -61,10 +65,10 @@ const idempotencyHeader = {
 
 /**
  * The REST compatibility surface (`/api/v1`, the documented unprefixed aliases, the OpenAPI
- * document and its reference at /docs) as one encapsulated plugin: its own input checks (zod
- * through the type provider, answering the envelope's VALIDATION_ERROR), its serializer (plain
- * JSON: the response schemas document, they never reshape an answer), its credential check and its
- * error mapper.
+ * document and its reference at /docs) as one encapsulated plugin: its own guards (credentials,
+ * rate limit, idempotency), input checks (zod through the type provider, answering the envelope's
+ * VALIDATION_ERROR), serializer (plain JSON: the response schemas document, they never reshape an
+ * answer), route access check, error mapper and the not-found answer of every unserved path.
  */
 export async function registerRestSurface(app: FastifyInstance, core: Core, options: RestSurfaceOptions = {}) {
   await app.register(async (plain) => {
@@ -73,7 +77,11 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
       checkShape(schema, httpPart === 'body' ? data ?? {} : data));
     scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
     scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+    guardCredentialSurface(scope, core);
     scope.addHook('preValidation', async (request) => requireCaller(request));
+    // Paths no surface serves answer here, in the envelope: after the guards above, so they are
+    // rate limited too.
+    registerUnmatchedHandler(scope);
 
     await scope.register(fastifySwagger, {
       openapi: {

@@ -10,6 +10,7 @@ import { Config, loadConfig } from '../../src/config';
 import { buildTesseraSchema } from '../../src/graphql/schema';
 import { RequestContext } from '../../src/domain/shared/context';
 import { BuildOptions, buildApp } from '../../src/http/app';
+import { guardCredentialSurface } from '../../src/http/surface';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
 import { SubscriptionListeners } from '../../src/domain/events/pubsub';
@@ -132,7 +133,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config> = {})
 
 /**
  * Starts the whole server on a random port over a fresh, migrated database. `configure` may add
- * test-only routes before the server listens (e.g. one that throws, to test the 500 envelope);
+ * test-only routes before the server listens (e.g. one that throws, to test the 500 envelope), in a
+ * surface of their own behind the same guards as REST (credential, budget, idempotency);
  * `build.logStream` receives the log lines (with a `logLevel` other than silent).
  */
 export async function startTestServer(
@@ -146,7 +148,12 @@ export async function startTestServer(
   const schema = await buildTesseraSchema(runtime.core.pubSub);
   const mismatches: string[] = [];
   const app = await buildApp(runtime.core, schema, { onResponseMismatch: (problem) => mismatches.push(problem), ...build });
-  configure?.(app);
+  if (configure) {
+    await app.register(async (scope) => {
+      guardCredentialSurface(scope, runtime.core);
+      configure(scope);
+    });
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,7 +1,7 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../domain/shared/errors';
-import { errorEnvelope } from '../rest/shared/envelope';
-import { API_PREFIX } from '../rest/shared/aliases';
+import { ErrorCode } from '../../domain/shared/errors';
+import { errorEnvelope } from './envelope';
+import { API_PREFIX } from './aliases';
 
 /** The methods the router serves at a concrete path (HEAD included where Fastify exposes it for GET). */
 export function allowedMethods(app: FastifyInstance, path: string): string[] {
@@ -18,7 +18,8 @@ function prefixedPath(app: FastifyInstance, path: string): string | null {
 /**
  * The answer when no route matched the method and path, in the envelope: 405 with `Allow` when
  * the path is served with other methods, otherwise 404 (naming the `/api/v1` path that exists
- * when the prefix was left out). It runs after the global hooks, so it is rate limited too.
+ * when the prefix was left out). Set in the REST surface's scope, which makes it the server's
+ * answer to every path no surface serves, behind the REST guards (so it is rate limited too).
  */
 export function registerUnmatchedHandler(app: FastifyInstance) {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

@@ -1,0 +1,27 @@
+import { FastifyInstance } from 'fastify';
+import { Core } from '../domain/core';
+import { declareIdempotency, registerIdempotency } from './idempotency';
+import { limitRequests } from './rate-limit';
+import { declareCaller, identifyCallers } from './request-context';
+
+/**
+ * Each HTTP surface (REST `/api/v1`, GraphQL, the hosted pages, later `/v1`) is one encapsulated
+ * Fastify plugin with its own credential parser, rate limit, error mapper and not-found handling;
+ * what lies outside every surface (health, readiness, metrics) is neither authenticated nor
+ * limited. This is the request state their hooks share, declared once for the server.
+ */
+export function declareSurfaceState(app: FastifyInstance) {
+  declareCaller(app);
+  declareIdempotency(app);
+}
+
+/**
+ * The guards of a surface that takes Tessera's credentials (REST `/api/v1` and GraphQL), in their
+ * order: who the caller is, the caller's request budget (shared by every surface and the
+ * WebSocket), then the `Idempotency-Key` of a POST. Registered inside the surface's own scope.
+ */
+export function guardCredentialSurface(scope: FastifyInstance, core: Core) {
+  identifyCallers(scope, core);
+  limitRequests(scope);
+  registerIdempotency(scope, core);
+}
