@@ -49,6 +49,11 @@ async function startReceiver() {
   return { url, arrivals, arrivalOf, allArrived, close: () => server.close() };
 }
 
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};
+
 /** Statements grouped by their text's first words, most frequent first (BENCH_SHOW_SQL prints them). */
 const shapesOf = (statements: CapturedStatement[]) => {
   const counts = new Map<string, number>();
@@ -71,18 +76,23 @@ export async function benchWebhooks(runtime: Runtime) {
     await core.identity.businesses.updateSettings(ctx, { webhookUrl: url });
     const recordTick = (seq: number) => inTransaction(ctx, (tx) => core.events.record(tx, 'bench.tick', { seq }));
 
-    // Baseline: the receiver's own ceiling with plain fetch at the same concurrency.
+    // Baseline: the receiver's own ceiling with plain fetch at the same concurrency, measured before
+    // and after the drain (the machine may be shared: the ratio uses their mean).
     const body = JSON.stringify({ event: 'bench.tick', timestamp: new Date().toISOString(), data: { n: 0 } });
-    let next = 0;
-    const baselineStart = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < EVENTS) {
-        next += 1;
-        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        await response.text();
-      }
-    }));
-    const baselinePerSecond = EVENTS / ((performance.now() - baselineStart) / 1000);
+    const plainFetches = async () => {
+      let next = 0;
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        while (next < EVENTS) {
+          next += 1;
+          const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          await response.text();
+        }
+      }));
+      return { perSecond: EVENTS / ((performance.now() - started) / 1000), cpuMs: cpuMsSince(cpu) / EVENTS };
+    };
+    const before = await plainFetches();
 
     // Latency: a worker is running; events are recorded one at a time, each waiting for the previous
     // one's first attempt, so the figure is the pick-up path and not a queue.
@@ -99,11 +109,15 @@ export async function benchWebhooks(runtime: Runtime) {
     // Throughput: a backlog of EVENTS committed deliveries, drained by one worker.
     let seq = LATENCY_EVENTS;
     for (const end = seq + EVENTS; seq < end; seq += 1) await recordTick(seq);
+    const drainCpu = process.cpuUsage();
     const drainStart = performance.now();
     worker = await startWorker(core, runtime.databaseUrl, () => undefined);
     await receiver.allArrived(seq);
     const perSecond = (arrivals.size - LATENCY_EVENTS) / ((performance.now() - drainStart) / 1000);
+    const cpuMsPerDelivery = cpuMsSince(drainCpu) / EVENTS;
     await stopWorker(worker);
+    const after = await plainFetches();
+    const baselinePerSecond = (before.perSecond + after.perSecond) / 2;
 
     // Statements per delivery: a worker started and stopped with COUNTED_EVENTS deliveries waiting,
     // minus one started and stopped with none (its start-up, cron and polling statements).
@@ -123,7 +137,8 @@ export async function benchWebhooks(runtime: Runtime) {
     if (process.env.BENCH_SHOW_SQL) {
       for (const [shape, count] of shapesOf(counted)) console.log(`  ${(count / COUNTED_EVENTS).toFixed(2)} x ${shape}`);
     }
-    console.log(`baseline: ${baselinePerSecond.toFixed(0)} plain fetch POSTs/s to the same receiver, same concurrency`);
+    console.log(`webhooks: ${cpuMsPerDelivery.toFixed(2)} ms of this process's CPU per delivery (receiver included), against ${((before.cpuMs + after.cpuMs) / 2).toFixed(2)} ms per plain fetch`);
+    console.log(`baseline: ${baselinePerSecond.toFixed(0)} plain fetch POSTs/s to the same receiver, same concurrency (${before.perSecond.toFixed(0)} before the drain, ${after.perSecond.toFixed(0)} after)`);
     console.log(`ratio:    ${(perSecond / baselinePerSecond).toFixed(2)} of the baseline`);
   } finally {
     receiver.close();
