@@ -184,7 +184,7 @@ describe('webhook URL policy', () => {
       };
       const core = server.runtime.core;
       const webhooks = new WebhookService({ timeoutMs: 500, retryScheduleSeconds: [0], targets: new WebhookTargetPolicy({ allowPrivateTestTargets: true, resolveHost: rebinding }) },
-        async () => 'bs_live_secret', core.treasuryWebhookEndpoints, core.pubSub);
+        () => 'bs_live_secret', core.treasuryWebhookEndpoints, core.pubSub);
       try {
         const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.LIVE);
         const [delivery] = await inTransaction(ctx, async (tx) => {

@@ -95,7 +95,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
   const webhooks = new WebhookService(
     { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds, targets: webhookTargets },
-    (ctx) => identity.credentials.apiSecretOf(ctx),
+    (sealed) => secretBox.open(sealed),
     treasuryWebhookEndpoints,
     pubSub,
   );

@@ -1,5 +1,5 @@
 import { DomainEvent } from '../events/event.entity';
-import { BusinessSettings, Mode } from '../identity/identity.entities';
+import { ApiCredential, BusinessSettings } from '../identity/identity.entities';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
@@ -12,7 +12,7 @@ import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webho
 import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
 import { TesseraPubSub } from '../events/pubsub';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
-import { announceDelivery } from './webhooks.events';
+import { announceDelivery, publishDeliveryChange } from './webhooks.events';
 import { scheduleAttempt } from './webhooks.jobs';
 
 export { NO_ANSWER, readTruncated, signedHeaders } from './webhook-sender';
@@ -35,6 +35,31 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
   endpointId: endpoint.id,
   partnerId: endpoint.registry === WebhookRegistry.TREASURY ? endpoint.businessId : null,
 });
+
+/** A delivery to attempt, and the sealed API secret of its business and mode (null when none was issued). */
+interface DueDelivery {
+  delivery: WebhookDelivery;
+  sealedApiSecret: string | null;
+}
+
+/** What an attempt writes on its delivery. */
+type AttemptRecord = Pick<WebhookDelivery, 'status' | 'attemptCount' | 'lastAttemptAt' | 'nextRetryAt' | 'requestHeaders'
+  | 'responseStatus' | 'responseBody' | 'responseTimeMs' | 'errorMessage'>;
+
+/**
+ * Writes an attempt's record and returns the delivery as stored: the row read before the attempt
+ * with these changes and the update time the database set (RETURNING), instead of reading it again.
+ */
+async function updateDelivery(ctx: RequestContext, delivery: WebhookDelivery, changes: AttemptRecord): Promise<WebhookDelivery> {
+  const { raw } = await ctx.repo(WebhookDelivery).createQueryBuilder().update(WebhookDelivery)
+    .set(changes)
+    .where('id = :id', { id: delivery.id })
+    .returning('updated_at')
+    .execute();
+  const [row] = raw as Array<{ updated_at: Date }>;
+  if (!row) throw new Error(`Webhook delivery ${delivery.id} disappeared during its attempt`);
+  return Object.assign(delivery, changes, { updatedAt: row.updated_at });
+}
 
 /** The secrets an attempt signs with, or why it cannot be signed (and so is not sent). */
 type Signing = { secrets: SigningSecrets; unsignable?: never } | { secrets: null; unsignable: string };
@@ -67,7 +92,8 @@ export class WebhookService {
 
   constructor(
     private readonly settings: WebhookSettings,
-    private readonly apiSecretOf: (ctx: RequestContext) => Promise<string | null>,
+    /** Unseals a stored secret (the business's API secret, read with the delivery it signs). */
+    private readonly openSecret: (sealed: string) => string,
     private readonly treasuryEndpoints: TreasuryWebhookEndpointService,
     private readonly pubSub: TesseraPubSub,
   ) {
@@ -198,14 +224,13 @@ export class WebhookService {
    * `pending` for ever, with no error to see.
    */
   async attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void = () => undefined): Promise<WebhookDelivery | null> {
-    const delivery = await ctx.repo(WebhookDelivery).findOne({ where: { id: deliveryId } });
-    if (!delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
-      return null;
-    }
+    const due = await this.dueDelivery(ctx, deliveryId);
+    if (!due) return null;
+    const { delivery } = due;
     const attemptedAt = new Date();
     let outcome: AttemptOutcome;
     try {
-      const signing = await this.signingOf(ctx, delivery, attemptedAt);
+      const signing = await this.signingOf(ctx, due, attemptedAt);
       outcome = signing.secrets
         ? await this.sender.post(delivery, signing.secrets, attemptedAt)
         : { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
@@ -213,27 +238,55 @@ export class WebhookService {
       reportError(error);
       outcome = { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: ATTEMPT_INTERNAL_ERROR };
     }
+    const recorded = await this.recordAttempt(ctx, delivery, attemptedAt, outcome);
+    await publishDeliveryChange(this.pubSub, recorded);
+    return recorded;
+  }
+
+  /**
+   * The delivery to attempt, with the sealed API secret of its business and mode, in one query
+   * (it runs for every attempt); null when it is gone or already finished.
+   */
+  private async dueDelivery(ctx: RequestContext, deliveryId: string): Promise<DueDelivery | null> {
+    const { entities: [delivery], raw: [row] } = await ctx.repo(WebhookDelivery).createQueryBuilder('delivery')
+      .leftJoin(ApiCredential, 'credential', 'credential.businessId = delivery.businessId AND credential.livemode = delivery.livemode')
+      .addSelect('credential.secretCiphertext', 'sealed_api_secret')
+      .where('delivery.id = :deliveryId', { deliveryId })
+      .getRawAndEntities<{ sealed_api_secret: string | null }>();
+    if (!delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
+      return null;
+    }
+    return { delivery, sealedApiSecret: row.sealed_api_secret };
+  }
+
+  /**
+   * Writes the attempt's outcome on the delivery. A success, or the last failure of the schedule,
+   * is one UPDATE, atomic on its own; a failure with another attempt due writes that attempt's job
+   * in the same transaction, so a delivery is never left failed with nothing scheduled.
+   */
+  private async recordAttempt(ctx: RequestContext, delivery: WebhookDelivery, attemptedAt: Date, outcome: AttemptOutcome): Promise<WebhookDelivery> {
+    const attemptCount = delivery.attemptCount + 1;
+    const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
+    const nextRetryAt = retryDelaySeconds === undefined ? null : new Date(Date.now() + retryDelaySeconds * 1000);
+    const status = outcome.ok
+      ? WebhookDeliveryStatus.SUCCEEDED
+      : nextRetryAt ? WebhookDeliveryStatus.FAILED : WebhookDeliveryStatus.PERMANENTLY_FAILED;
+    const changes: AttemptRecord = {
+      status,
+      attemptCount,
+      lastAttemptAt: attemptedAt,
+      nextRetryAt,
+      requestHeaders: outcome.requestHeaders,
+      responseStatus: outcome.responseStatus,
+      responseBody: outcome.responseBody,
+      responseTimeMs: outcome.responseTimeMs,
+      errorMessage: outcome.errorMessage,
+    };
+    if (!nextRetryAt) return updateDelivery(ctx, delivery, changes);
     return inTransaction(ctx, async (tx) => {
-      const attemptCount = delivery.attemptCount + 1;
-      const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
-      const nextRetryAt = retryDelaySeconds === undefined ? null : new Date(Date.now() + retryDelaySeconds * 1000);
-      const status = outcome.ok
-        ? WebhookDeliveryStatus.SUCCEEDED
-        : nextRetryAt ? WebhookDeliveryStatus.FAILED : WebhookDeliveryStatus.PERMANENTLY_FAILED;
-      await tx.repo(WebhookDelivery).update({ id: delivery.id }, {
-        status,
-        attemptCount,
-        lastAttemptAt: attemptedAt,
-        nextRetryAt,
-        requestHeaders: outcome.requestHeaders,
-        responseStatus: outcome.responseStatus,
-        responseBody: outcome.responseBody,
-        responseTimeMs: outcome.responseTimeMs,
-        errorMessage: outcome.errorMessage,
-      });
-      if (nextRetryAt) await scheduleAttempt(tx, delivery.id, nextRetryAt);
-      announceDelivery(tx, this.pubSub, delivery);
-      return tx.repo(WebhookDelivery).findOneOrFail({ where: { id: delivery.id } });
+      const recorded = await updateDelivery(tx, delivery, changes);
+      await scheduleAttempt(tx, delivery.id, nextRetryAt);
+      return recorded;
     });
   }
 
@@ -241,14 +294,14 @@ export class WebhookService {
    * Merchant deliveries (webhookUrl and merchant endpoints) sign with the business's API secret of
    * the mode; a treasury delivery only with its endpoint's own secrets, never with the API secret.
    */
-  private async signingOf(ctx: RequestContext, delivery: WebhookDelivery, at: Date): Promise<Signing> {
+  private async signingOf(ctx: RequestContext, { delivery, sealedApiSecret }: DueDelivery, at: Date): Promise<Signing> {
     if (delivery.partnerId) {
       const secrets = await this.treasuryEndpoints.signingSecretsOf(ctx, delivery, at);
       return secrets
         ? { secrets }
         : { secrets: null, unsignable: 'Not delivered: the treasury webhook endpoint was deleted, and its deliveries are signed only with its own signing secret' };
     }
-    const apiSecret = await this.apiSecretOf(ctx.forBusiness(delivery.businessId, delivery.livemode ? Mode.LIVE : Mode.TEST));
+    const apiSecret = sealedApiSecret === null ? null : this.openSecret(sealedApiSecret);
     return apiSecret
       ? { secrets: { current: apiSecret, previous: null } }
       : { secrets: null, unsignable: 'The business has no API secret for this mode to sign with' };

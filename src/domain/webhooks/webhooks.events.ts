@@ -14,3 +14,8 @@ export function announceDelivery(tx: RequestContext, pubSub: TesseraPubSub, deli
   const change = deliveryChanged(delivery);
   tx.afterCommit(() => pubSub.publish(Topic.WEBHOOK_DELIVERY, change));
 }
+
+/** Announces a change already committed (a write outside any transaction, or after its commit). */
+export async function publishDeliveryChange(pubSub: TesseraPubSub, delivery: WebhookDelivery): Promise<void> {
+  await pubSub.publish(Topic.WEBHOOK_DELIVERY, deliveryChanged(delivery));
+}
