@@ -73,14 +73,6 @@ export class CredentialService {
     });
   }
 
-  /** The secret of the business's credential in the context's mode (it also signs webhooks). */
-  async apiSecretOf(ctx: RequestContext): Promise<string | null> {
-    const credential = await ctx.repo(ApiCredential).findOne({
-      where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode },
-    });
-    return credential ? this.secretBox.open(credential.secretCiphertext) : null;
-  }
-
   /** Issues the credentials of a mode (inside the caller's transaction) and enables the mode for the business. */
   async issue(tx: RequestContext, businessId: string, mode: Mode): Promise<IssuedCredentials> {
     const apiKey = newApiKey(mode);
