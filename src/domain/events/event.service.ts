@@ -17,10 +17,11 @@ export class EventService {
   async record(ctx: RequestContext, type: string, data: Record<string, unknown>): Promise<DomainEvent> {
     if (!ctx.inTransaction) throw new Error('EventService.record must run inside a transaction');
     const businessId = ctx.requireBusiness();
-    const event = await ctx.repo(DomainEvent).save(
-      ctx.repo(DomainEvent).create({ businessId, livemode: ctx.livemode, type, data }),
-    );
-    await this.webhooks.enqueueForEvent(ctx, event);
+    const { event } = await this.webhooks.recordWithDeliveries(ctx, {
+      event: { businessId, livemode: ctx.livemode, type, data },
+      sql: `INSERT INTO events (business_id, livemode, type, data) VALUES ($1, $2, $3, $4::jsonb) RETURNING *`,
+      params: [businessId, ctx.livemode, type, JSON.stringify(data)],
+    });
     const published: PublishedEvent = {
       id: event.id,
       businessId,
