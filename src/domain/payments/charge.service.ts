@@ -270,31 +270,32 @@ export class ChargeService {
   /** Records the acquirer's answer once; an answer to a payment that already moved on is a CONFLICT. */
   private async recordAnswer(ctx: RequestContext, paymentId: string, authorization: Authorization, stage: AnswerStage): Promise<Payment> {
     return inTransaction(ctx, async (tx) => {
+      if (authorization.outcome === 'approved') {
+        // The common answer moves the payment in one UPDATE ... RETURNING (no locking read first).
+        return this.capture(tx, await this.store.advance(tx, paymentId, `${stage}_approved`, {
+          capturedAt: new Date(), threeDSecure: () => `CASE WHEN three_dsecure = 'pending' THEN 'succeeded' ELSE three_dsecure END`,
+        }));
+      }
       const payment = await this.store.lock(tx, paymentId);
       if (authorization.outcome === 'declined') {
         paymentTransition(payment.status, `${stage}_declined`);
         if (payment.threeDSecure === 'pending') payment.threeDSecure = authorization.reason === 'authentication_failed' ? 'failed' : 'succeeded';
         return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message);
       }
-      if (authorization.outcome === 'authentication_required') {
-        const status = paymentTransition(payment.status, `${stage}_challenged`);
-        await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
-        if (!tx.livemode) {
-          await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
-            runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
-          });
-        }
-        this.store.announce(tx, payment);
-        return payment;
+      const status = paymentTransition(payment.status, `${stage}_challenged`);
+      await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
+      if (!tx.livemode) {
+        await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
+          runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
+        });
       }
-      return this.capture(tx, payment, paymentTransition(payment.status, `${stage}_approved`));
+      this.store.announce(tx, payment);
+      return payment;
     });
   }
 
-  private async capture(tx: RequestContext, payment: Payment, status: PaymentStatus): Promise<Payment> {
-    await this.store.persist(tx, payment, {
-      status, capturedAt: new Date(), threeDSecure: payment.threeDSecure === 'pending' ? 'succeeded' : payment.threeDSecure,
-    });
+  /** Books a payment just moved to COMPLETED: the ledger posting, the event and the settlement job. */
+  private async capture(tx: RequestContext, payment: Payment): Promise<Payment> {
     const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
     const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
     await this.ledger.move(tx, {

@@ -1,9 +1,13 @@
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { BusinessSettings } from '../identity/identity.entities';
 import { RequestContext } from '../shared/context';
+import { DomainError, ErrorCode } from '../shared/errors';
+import { entityFromRow } from '../shared/rows';
 import { findOwned, lockOwned } from '../shared/tenancy';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { VaultedCard } from '../../providers/card-acquirer/port';
 import { Payment } from './payment.entities';
+import { PaymentAction, paymentMoves, paymentTransition } from './payment.states';
 
 /**
  * What the payment services share about the payment row: reading and locking it for its
@@ -25,6 +29,27 @@ export class PaymentStore {
   /** A payment already known to exist (a job's, a dispute's), locked until the transaction ends. */
   lock(tx: RequestContext, paymentId: string): Promise<Payment> {
     return tx.repo(Payment).createQueryBuilder('payment').setLock('pessimistic_write').where('payment.id = :id', { id: paymentId }).getOneOrFail();
+  }
+
+  /**
+   * Moves a payment by `action` and writes `changes` (values, or SQL expressions of the row's own
+   * columns) in one `UPDATE ... WHERE status IN (the statuses the action leaves) RETURNING *`: no
+   * read and lock first, the UPDATE's row lock orders it with a concurrent answer. When no row
+   * moved, the payment is read to refuse with the CONFLICT paymentTransition gives for its status.
+   */
+  async advance(tx: RequestContext, paymentId: string, action: PaymentAction, changes: QueryDeepPartialEntity<Payment>): Promise<Payment> {
+    const moves = paymentMoves(action);
+    const status = `CAST(CASE status ${moves.map(([from, to]) => `WHEN '${from}' THEN '${to}'`).join(' ')} END AS payment_status)`;
+    const { raw } = await tx.repo(Payment).createQueryBuilder().update(Payment)
+      .set({ ...changes, status: () => status, updatedAt: new Date() })
+      .where('id = :id AND status IN (:...from)', { id: paymentId, from: moves.map(([from]) => from) })
+      .returning('*')
+      .execute();
+    const [row] = raw as Array<Record<string, unknown>>;
+    if (row) return entityFromRow(tx, Payment, row);
+    const current = await tx.repo(Payment).findOneOrFail({ where: { id: paymentId } });
+    paymentTransition(current.status, action);
+    throw new DomainError(ErrorCode.CONFLICT, `The payment is ${current.status}`);
   }
 
   /** Writes the changes to a locked payment (one UPDATE, no reload) and applies them to the object. */
