@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
-import { Customer } from '../customers/customer.entities';
 import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { EventService } from '../events/event.service';
@@ -150,8 +149,7 @@ export class ChargeService {
         const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
         if (made) return { payment: made, proceed: false, card: given, resumed: true };
       }
-      if (dedupeKey) {
-        await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${dedupeKey}`]);
+      if (dedupeKey && !(await this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS))) {
         const existing = await tx.repo(Payment).createQueryBuilder('payment')
           .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: dedupeKey })
           .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
@@ -161,19 +159,17 @@ export class ChargeService {
           await tx.idempotency?.recordResource(tx, 'payment', existing.id);
           return { payment: existing, proceed: false, card: given, resumed: false };
         }
+        await this.store.renewDedupeClaim(tx, dedupeKey);
       }
       const card = given ?? await redeemCardToken(tx, (request.card as { token: string }).token);
-      const customerId = request.customerId ?? (await tx.repo(Customer).findOne({
-        select: { id: true }, where: { businessId, livemode: tx.livemode, email: request.email },
-      }))?.id ?? null;
-      const created = await tx.repo(Payment).save(tx.repo(Payment).create({
+      const created = await this.store.insert(tx, {
         businessId,
         livemode: tx.livemode,
         amount: request.amount,
         currency: request.currency,
         status: PaymentStatus.PENDING,
         email: request.email,
-        customerId,
+        customerId: request.customerId,
         paymentMethodId: request.paymentMethodId,
         cardBrand: card.brand,
         cardLast4: card.last4,
@@ -187,7 +183,7 @@ export class ChargeService {
         dedupeKey,
         ipAddress: tx.clientIp,
         metadata: request.metadata ?? null,
-      }));
+      }, request.customerId ? null : request.email);
       await tx.idempotency?.recordResource(tx, 'payment', created.id);
       await this.events.record(tx, PaymentEvent.CREATED, paymentCreated(created));
       const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
@@ -265,6 +261,11 @@ export class ChargeService {
     await this.recordAnswer(ctx, payment.id, authorization, 'authenticate').catch((error) => {
       if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
     });
+  }
+
+  /** Forgets charge de-duplication claims past the window (an hourly housekeeping job); returns how many. */
+  async purgeDedupeClaims(system: RequestContext): Promise<number> {
+    return this.store.purgeDedupeClaims(system, CHARGE_DEDUPE_WINDOW_SECONDS);
   }
 
   /** Records the acquirer's answer once; an answer to a payment that already moved on is a CONFLICT. */
