@@ -82,7 +82,7 @@ export class ChargeService {
     const amount = command.amount;
     if (amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
     if (amount > MAX_AMOUNT_MINOR) throw validationError({ amount: ['is too large'] });
-    if (!command.origin && !(await this.store.settingsOf(ctx)).serverToServerCharging) {
+    if (!command.origin && !(ctx.settingsAsAuthenticated ?? await this.store.settingsOf(ctx)).serverToServerCharging) {
       throw new DomainError(ErrorCode.BAD_REQUEST,
         `Server-to-server charging is not enabled for this business in ${ctx.livemode ? 'live' : 'test'} mode; ask an operator to enable it, or use a hosted checkout session`);
     }
@@ -303,10 +303,10 @@ export class ChargeService {
       kind: 'card_capture', referenceType: 'payment', referenceId: payment.id, description: 'Card payment captured',
       lines: [{ account: pending, amount: payment.amount }, { account: clearing, amount: -payment.amount }],
     });
-    await this.events.record(tx, PaymentEvent.COMPLETED, paymentCompleted(payment));
-    await enqueueJob(tx, SETTLE_PAYMENT_TASK, { paymentId: payment.id }, {
-      runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}`,
-    });
+    await this.events.record(tx, PaymentEvent.COMPLETED, paymentCompleted(payment), [{
+      task: SETTLE_PAYMENT_TASK, payload: { paymentId: payment.id },
+      options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}` },
+    }]);
     this.store.announce(tx, payment);
     return payment;
   }

@@ -11,6 +11,7 @@ import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
 import { TesseraPubSub } from '../events/pubsub';
+import { JobRequest, addJobCall } from '../shared/jobs';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery } from './webhooks.events';
 import { scheduleAttempt, scheduleAttemptSql } from './webhooks.jobs';
@@ -36,11 +37,15 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
   partnerId: endpoint.registry === WebhookRegistry.TREASURY ? endpoint.businessId : null,
 });
 
-/** The event's own columns, and EventService's INSERT of its row (RETURNING it), numbered from $1. */
+/**
+ * The event's own columns, EventService's INSERT of its row (RETURNING it) with its parameters
+ * numbered from $1, and the jobs the event's change schedules (written in the same statement).
+ */
 export interface EventInsert {
   event: Pick<DomainEvent, 'businessId' | 'livemode' | 'type' | 'data'>;
   sql: string;
   params: unknown[];
+  jobs: JobRequest[];
 }
 
 /**
@@ -121,6 +126,10 @@ export class WebhookService {
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
     const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
     const at = (index: number) => `$${insertEvent.params.length + index}`;
+    const ownParams = 12;
+    const jobCalls = insertEvent.jobs.reduce<Array<{ sql: string; params: unknown[] }>>((calls, job) =>
+      [...calls, addJobCall(job, insertEvent.params.length + ownParams + 1 + calls.length * 5)], []);
+    const scheduled = jobCalls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false';
     const [row]: Array<{ id: string; created_at: Date; jobs: string; deliveries: Array<{ id: string; target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null; created_at: string }> }> = await tx.em.query(
       `WITH event AS (${insertEvent.sql}),
        stamp AS (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso FROM event),
@@ -133,12 +142,13 @@ export class WebhookService {
            FROM event, stamp, targets ORDER BY targets.rank, targets.created_at, targets.endpoint_id
          RETURNING id, target, url, endpoint_id, partner_id, created_at
        ),
-       jobs AS (SELECT ${scheduleAttemptSql('deliveries.id', `${at(12)}::timestamptz`)} FROM deliveries)
-       SELECT event.id, event.created_at, (SELECT count(*) FROM jobs) AS jobs,
+       jobs AS (SELECT ${scheduleAttemptSql('deliveries.id', `${at(12)}::timestamptz`)} FROM deliveries),
+       scheduled AS (${scheduled})
+       SELECT event.id, event.created_at, (SELECT count(*) FROM jobs) + (SELECT count(*) FROM scheduled) AS jobs,
               (SELECT coalesce(json_agg(deliveries), '[]') FROM deliveries) AS deliveries
          FROM event`,
       [...insertEvent.params, ...targetsParams(businessId, livemode, type),
-        `{"event":${JSON.stringify(type)},"timestamp":"`, `","data":${JSON.stringify(data)}}`, runAt],
+        `{"event":${JSON.stringify(type)},"timestamp":"`, `","data":${JSON.stringify(data)}}`, runAt, ...jobCalls.flatMap((call) => call.params)],
     );
     const event = tx.repo(DomainEvent).create({ id: row.id, businessId, livemode, type, data, createdAt: row.created_at });
     const deliveries = row.deliveries.map((delivery) => tx.repo(WebhookDelivery).create({
