@@ -27,6 +27,18 @@ export function addJobCall(job: JobRequest, first: number): { sql: string; param
   };
 }
 
+/**
+ * A SELECT that enqueues `jobs` (one row per job), for a CTE of a statement that enqueues along
+ * with its writes; its parameters are numbered from `first`.
+ */
+export function addJobsSelect(jobs: JobRequest[], first: number): { sql: string; params: unknown[] } {
+  const calls = jobs.map((job, index) => addJobCall(job, first + index * 5));
+  return {
+    sql: calls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false',
+    params: calls.flatMap((call) => call.params),
+  };
+}
+
 /** Enqueues a graphile-worker job in the caller's transaction: it runs only if that transaction commits. */
 export async function enqueueJob(tx: RequestContext, task: string, payload: Record<string, unknown>, options: JobOptions = {}): Promise<void> {
   if (!tx.inTransaction) throw new Error('enqueueJob must run inside a transaction');

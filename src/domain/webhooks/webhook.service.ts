@@ -11,7 +11,7 @@ import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
 import { TesseraPubSub } from '../events/pubsub';
-import { JobRequest, addJobCall } from '../shared/jobs';
+import { JobRequest, addJobsSelect } from '../shared/jobs';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery } from './webhooks.events';
 import { scheduleAttempt, scheduleAttemptSql } from './webhooks.jobs';
@@ -126,10 +126,8 @@ export class WebhookService {
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
     const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
     const at = (index: number) => `$${insertEvent.params.length + index}`;
-    const ownParams = 12;
-    const jobCalls = insertEvent.jobs.reduce<Array<{ sql: string; params: unknown[] }>>((calls, job) =>
-      [...calls, addJobCall(job, insertEvent.params.length + ownParams + 1 + calls.length * 5)], []);
-    const scheduled = jobCalls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false';
+    // Numbered after the event's parameters and the twelve of this statement (targets, body, first attempt).
+    const scheduled = addJobsSelect(insertEvent.jobs, insertEvent.params.length + 13);
     const [row]: Array<{ id: string; created_at: Date; jobs: string; deliveries: Array<{ id: string; target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null; created_at: string }> }> = await tx.em.query(
       `WITH event AS (${insertEvent.sql}),
        stamp AS (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso FROM event),
@@ -143,12 +141,12 @@ export class WebhookService {
          RETURNING id, target, url, endpoint_id, partner_id, created_at
        ),
        jobs AS (SELECT ${scheduleAttemptSql('deliveries.id', `${at(12)}::timestamptz`)} FROM deliveries),
-       scheduled AS (${scheduled})
+       scheduled AS (${scheduled.sql})
        SELECT event.id, event.created_at, (SELECT count(*) FROM jobs) + (SELECT count(*) FROM scheduled) AS jobs,
               (SELECT coalesce(json_agg(deliveries), '[]') FROM deliveries) AS deliveries
          FROM event`,
       [...insertEvent.params, ...targetsParams(businessId, livemode, type),
-        `{"event":${JSON.stringify(type)},"timestamp":"`, `","data":${JSON.stringify(data)}}`, runAt, ...jobCalls.flatMap((call) => call.params)],
+        `{"event":${JSON.stringify(type)},"timestamp":"`, `","data":${JSON.stringify(data)}}`, runAt, ...scheduled.params],
     );
     const event = tx.repo(DomainEvent).create({ id: row.id, businessId, livemode, type, data, createdAt: row.created_at });
     const deliveries = row.deliveries.map((delivery) => tx.repo(WebhookDelivery).create({
