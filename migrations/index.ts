@@ -1,3 +1,4 @@
+import { ChargeDedupeClaims1795500000000 } from './1795500000000-ChargeDedupeClaims';
 import { MasterKeyCheck1795432233718 } from './1795432233718-MasterKeyCheck';
 import { PendingSignUpsSandboxMail1795433742067 } from './1795433742067-PendingSignUpsSandboxMail';
 import { CheckoutSessionLock1795432454472 } from './1795432454472-CheckoutSessionLock';
@@ -32,4 +33,5 @@ export const migrations: Function[] = [
   TeamInvitations1795432755917,
   SignInLockout1795433047912,
   PendingSignUpsSandboxMail1795433742067,
+  ChargeDedupeClaims1795500000000,
 ];

@@ -57,6 +57,28 @@ describe('event outbox', () => {
     expect(ofOther()).toEqual(['test.committed']);
   });
 
+  test('an event is written with its webhook delivery and the jobs its change schedules; the delivery body is the event as recorded, byte for byte', async () => {
+    const other = await server.signUp();
+    const { dataSource, core } = server.runtime;
+    await dataSource.query(`UPDATE business_settings SET webhook_url = 'http://127.0.0.1:9/hook' WHERE business_id = $1 AND NOT livemode`, [other.businessId]);
+    const ctx = RequestContext.system(dataSource, 'test', other.businessId, Mode.TEST);
+    const data = { zebra: 'a key out of order', amount: '1.00', nested: { b: 1, a: [2, 'é "quoted" \\ back'] } };
+    const jobKey = `noop:${other.businessId}`;
+    const event = await inTransaction(ctx, (tx) => core.events.record(tx, 'test.recorded', data, [
+      { task: 'test_noop', payload: { n: 1 }, options: { runAt: new Date(Date.now() + 86_400_000), jobKey } },
+    ]));
+    const [stored] = await dataSource.query(`SELECT created_at FROM events WHERE id = $1`, [event.id]);
+    const timestamp = stored.created_at.toISOString();
+    expect(event.createdAt.toISOString()).toBe(timestamp);
+    const deliveries = await dataSource.query(`SELECT event_id, url, request_body, payload FROM webhook_deliveries WHERE business_id = $1`, [other.businessId]);
+    expect(deliveries).toEqual([{
+      event_id: event.id, url: 'http://127.0.0.1:9/hook',
+      request_body: JSON.stringify({ event: 'test.recorded', timestamp, data }),
+      payload: { event: 'test.recorded', timestamp, data },
+    }]);
+    expect(await dataSource.query(`SELECT task_identifier FROM graphile_worker.jobs WHERE key = $1`, [jobKey])).toEqual([{ task_identifier: 'test_noop' }]);
+  });
+
   test('recording an event outside a transaction is refused', async () => {
     const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.TEST);
     await expect(server.runtime.core.events.record(ctx, 'test.outside', {})).rejects.toThrow(/inside a transaction/);

@@ -182,6 +182,31 @@ describe('server-to-server card charges', () => {
     expect(second.body.data.paymentId).not.toBe(first.body.data.paymentId);
   });
 
+  test('after the 60-second window the same request is a new charge, and its repeat returns the new one', async () => {
+    const merchant = await chargingMerchant(server);
+    const first = await charge(server, merchant, body(CARDS.success, { amount: 27 }));
+    await server.runtime.dataSource.query(`UPDATE payments SET created_at = created_at - interval '61 seconds' WHERE id = $1`, [first.body.data.id]);
+    await server.runtime.dataSource.query(`UPDATE charge_dedupe_claims SET claimed_at = claimed_at - interval '61 seconds' WHERE business_id = $1`, [merchant.businessId]);
+    const second = await charge(server, merchant, body(CARDS.success, { amount: 27 }));
+    const repeat = await charge(server, merchant, body(CARDS.success, { amount: 27 }));
+    expect(second.body.data.paymentId).not.toBe(first.body.data.paymentId);
+    expect(repeat.body.data.paymentId).toBe(second.body.data.paymentId);
+    expect(await paymentCount(merchant.businessId)).toBe(2);
+  });
+
+  test('de-duplication claims past the 60-second window are purged', async () => {
+    const merchant = await chargingMerchant(server);
+    await charge(server, merchant, body(CARDS.success, { amount: 28 }));
+    await charge(server, merchant, body(CARDS.success, { amount: 29 }));
+    const claims = () => server.runtime.dataSource.query(`SELECT dedupe_key FROM charge_dedupe_claims WHERE business_id = $1`, [merchant.businessId]);
+    expect(await claims()).toHaveLength(2);
+    await server.runtime.dataSource.query(
+      `UPDATE charge_dedupe_claims SET claimed_at = claimed_at - interval '61 seconds' WHERE business_id = $1 AND dedupe_key = (SELECT dedupe_key FROM payments WHERE business_id = $1 AND amount = 2800)`,
+      [merchant.businessId]);
+    await server.runtime.core.charges.purgeDedupeClaims(RequestContext.system(server.runtime.dataSource, 'test'));
+    expect(await claims()).toHaveLength(1);
+  });
+
   test('a payment left PENDING by a charge interrupted at the acquirer is authorized again by the recovery sweep', async () => {
     const merchant = await chargingMerchant(server);
     const { core } = server.runtime;

@@ -7,7 +7,7 @@ import { IdempotencyRecord } from '../domain/idempotency/idempotency.entity';
 import { WebhookDelivery } from '../domain/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../domain/webhooks/webhook-endpoint.entity';
 import { Customer, PaymentMethod } from '../domain/customers/customer.entities';
-import { Dispute, Payment, Refund } from '../domain/payments/payment.entities';
+import { ChargeDedupeClaim, Dispute, Payment, Refund } from '../domain/payments/payment.entities';
 import { CardToken } from '../domain/tokens/card-token.entity';
 import { BlocklistEntry, FraudRule } from '../domain/fraud/fraud.entities';
 import { CheckoutSession } from '../domain/checkout/checkout-session.entity';
@@ -36,6 +36,7 @@ export const entities = [
   Customer,
   PaymentMethod,
   Payment,
+  ChargeDedupeClaim,
   Refund,
   Dispute,
   CardToken,

@@ -18,7 +18,7 @@ import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
 /** Every area's job catalog; this file only gathers them. */
 export function areaJobs(core: Core): AreaJobs[] {
   return [
-    paymentJobs(core.payments),
+    paymentJobs(core.payments, core.charges),
     checkoutJobs(core.checkout),
     recurringGiftJobs(core.recurringGifts),
     webhookJobs(core.webhooks),

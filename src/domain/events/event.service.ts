@@ -1,4 +1,5 @@
 import { RequestContext } from '../shared/context';
+import { JobRequest } from '../shared/jobs';
 import { WebhookService } from '../webhooks/webhook.service';
 import { DomainEvent } from './event.entity';
 import { PublishedEvent, TesseraPubSub, Topic } from './pubsub';
@@ -14,13 +15,16 @@ export class EventService {
     private readonly webhooks: WebhookService,
   ) {}
 
-  async record(ctx: RequestContext, type: string, data: Record<string, unknown>): Promise<DomainEvent> {
+  /** `jobs`: jobs the recorded change schedules, enqueued in the event's own statement (one round trip for both). */
+  async record(ctx: RequestContext, type: string, data: Record<string, unknown>, jobs: JobRequest[] = []): Promise<DomainEvent> {
     if (!ctx.inTransaction) throw new Error('EventService.record must run inside a transaction');
     const businessId = ctx.requireBusiness();
-    const event = await ctx.repo(DomainEvent).save(
-      ctx.repo(DomainEvent).create({ businessId, livemode: ctx.livemode, type, data }),
-    );
-    await this.webhooks.enqueueForEvent(ctx, event);
+    const { event } = await this.webhooks.recordWithDeliveries(ctx, {
+      event: { businessId, livemode: ctx.livemode, type, data },
+      sql: `INSERT INTO events (business_id, livemode, type, data) VALUES ($1, $2, $3, $4::jsonb) RETURNING *`,
+      params: [businessId, ctx.livemode, type, JSON.stringify(data)],
+      jobs,
+    });
     const published: PublishedEvent = {
       id: event.id,
       businessId,

@@ -1,4 +1,4 @@
-import { ApiCredential, Business, Membership, Mode, User } from './identity.entities';
+import { ApiCredential, Business, BusinessSettings, Membership, Mode, User } from './identity.entities';
 import { hashApiKey, isPublishableKey, modeOfKey, modeOfPublishableKey } from './credentials';
 import { PresentedCredentials, SignIn, TokenExchange } from './identity.commands';
 import { TokenClaims, TokenSigner } from './tokens';
@@ -142,15 +142,25 @@ export class AuthService {
     );
   }
 
+  /**
+   * The key's credential, looked up on every request (a regenerated or revoked key is refused at
+   * once, whichever process serves it), with the business's settings of the key's mode in the
+   * same statement: the next thing most API requests read (a charge checks server-to-server
+   * charging), without a second round trip.
+   */
   private async authenticateApiKey(base: RequestContext, apiKey: string, businessIdHeader?: string | null) {
     const mode = modeOfKey(apiKey);
     const credential = mode
-      ? await base.repo(ApiCredential).findOne({ where: { keyHash: hashApiKey(apiKey) } })
+      ? await base.repo(ApiCredential).createQueryBuilder('credential')
+        .leftJoinAndMapOne('credential.settings', BusinessSettings, 'settings',
+          'settings.business_id = credential.business_id AND settings.livemode = credential.livemode')
+        .where('credential.key_hash = :keyHash', { keyHash: hashApiKey(apiKey) })
+        .getOne()
       : null;
     if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid API key');
     this.assertBusinessHeader(credential.businessId, businessIdHeader);
     return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin);
+      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin, null, null, null, credential.settings ?? null);
   }
 
   private async authenticateClaims(base: RequestContext, claims: TokenClaims, presented: PresentedCredentials) {

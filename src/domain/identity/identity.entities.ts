@@ -145,6 +145,9 @@ export class ApiCredential {
 
   @Column('timestamptz', { nullable: true }) lastUsedAt: Date | null;
 
+  /** The business's settings of the credential's mode, when a query joined them (not a column). */
+  settings?: BusinessSettings;
+
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

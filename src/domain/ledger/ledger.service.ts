@@ -98,15 +98,6 @@ export class LedgerService {
   async post(ctx: RequestContext, posting: Posting): Promise<PostedTransaction> {
     if (!ctx.inTransaction) throw new Error('LedgerService.post must run inside a transaction');
     this.assertBalanced(posting, ctx.livemode);
-    const transaction = await ctx.repo(JournalTransaction).save(ctx.repo(JournalTransaction).create({
-      businessId: ctx.businessId ?? PLATFORM_BUSINESS_ID,
-      livemode: ctx.livemode,
-      kind: posting.kind,
-      referenceType: posting.referenceType ?? null,
-      referenceId: posting.referenceId ?? null,
-      description: posting.description ?? null,
-    }));
-
     const balances = new Map<string, bigint>();
     // Per line, not per account: an account on several lines has a running balance across them.
     const balanceAfter = new Map<PostingLine, bigint>();
@@ -132,17 +123,43 @@ export class LedgerService {
       balanceAfter.set(line, BigInt(updated[0].balance));
     }
 
-    const values: unknown[] = [];
-    const tuples = posting.lines.map((line, index) => {
-      values.push(transaction.id, line.account.id, line.account.currency, line.amount.toString(), balanceAfter.get(line)?.toString() ?? null);
-      const base = index * 5;
-      return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5})`;
+    const transaction = await this.writeJournal(ctx, posting, balanceAfter);
+    return { transaction, balances };
+  }
+
+  /**
+   * The journal transaction and its entries in one statement (a CTE): every posting writes both,
+   * so one round trip instead of two. Cached balances are updated before, each entry records its
+   * line's balance after.
+   */
+  private async writeJournal(ctx: RequestContext, posting: Posting, balanceAfter: Map<PostingLine, bigint>): Promise<JournalTransaction> {
+    const header = {
+      businessId: ctx.businessId ?? PLATFORM_BUSINESS_ID,
+      livemode: ctx.livemode,
+      kind: posting.kind,
+      referenceType: posting.referenceType ?? null,
+      referenceId: posting.referenceId ?? null,
+      description: posting.description ?? null,
+    };
+    const values: unknown[] = [header.businessId, header.livemode, header.kind, header.referenceType, header.referenceId, header.description];
+    const tuples = posting.lines.map((line) => {
+      values.push(line.account.id, line.account.currency, line.amount.toString(), balanceAfter.get(line)?.toString() ?? null);
+      const base = values.length - 4;
+      return `($${base + 1}::uuid, $${base + 2}::text, $${base + 3}::bigint, $${base + 4}::bigint)`;
     });
-    await ctx.em.query(
-      `INSERT INTO journal_entries (transaction_id, account_id, currency, amount, balance_after) VALUES ${tuples.join(', ')}`,
+    const [row]: Array<{ id: string; created_at: Date }> = await ctx.em.query(
+      `WITH journal AS (
+         INSERT INTO journal_transactions (business_id, livemode, kind, reference_type, reference_id, description)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at
+       ), entries AS (
+         INSERT INTO journal_entries (transaction_id, account_id, currency, amount, balance_after)
+         SELECT journal.id, line.account_id, line.currency, line.amount, line.balance_after
+           FROM journal, (VALUES ${tuples.join(', ')}) AS line (account_id, currency, amount, balance_after)
+       )
+       SELECT id, created_at FROM journal`,
       values,
     );
-    return { transaction, balances };
+    return ctx.repo(JournalTransaction).create({ ...header, id: row.id, createdAt: row.created_at });
   }
 
   /**

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
-import { Customer } from '../customers/customer.entities';
 import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { EventService } from '../events/event.service';
@@ -83,7 +82,7 @@ export class ChargeService {
     const amount = command.amount;
     if (amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
     if (amount > MAX_AMOUNT_MINOR) throw validationError({ amount: ['is too large'] });
-    if (!command.origin && !(await this.store.settingsOf(ctx)).serverToServerCharging) {
+    if (!command.origin && !(ctx.settingsAsAuthenticated ?? await this.store.settingsOf(ctx)).serverToServerCharging) {
       throw new DomainError(ErrorCode.BAD_REQUEST,
         `Server-to-server charging is not enabled for this business in ${ctx.livemode ? 'live' : 'test'} mode; ask an operator to enable it, or use a hosted checkout session`);
     }
@@ -150,8 +149,7 @@ export class ChargeService {
         const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
         if (made) return { payment: made, proceed: false, card: given, resumed: true };
       }
-      if (dedupeKey) {
-        await tx.em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`charge:${businessId}:${tx.livemode}:${dedupeKey}`]);
+      if (dedupeKey && !(await this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS))) {
         const existing = await tx.repo(Payment).createQueryBuilder('payment')
           .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: dedupeKey })
           .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
@@ -161,19 +159,17 @@ export class ChargeService {
           await tx.idempotency?.recordResource(tx, 'payment', existing.id);
           return { payment: existing, proceed: false, card: given, resumed: false };
         }
+        await this.store.renewDedupeClaim(tx, dedupeKey);
       }
       const card = given ?? await redeemCardToken(tx, (request.card as { token: string }).token);
-      const customerId = request.customerId ?? (await tx.repo(Customer).findOne({
-        select: { id: true }, where: { businessId, livemode: tx.livemode, email: request.email },
-      }))?.id ?? null;
-      const created = await tx.repo(Payment).save(tx.repo(Payment).create({
+      const created = await this.store.insert(tx, {
         businessId,
         livemode: tx.livemode,
         amount: request.amount,
         currency: request.currency,
         status: PaymentStatus.PENDING,
         email: request.email,
-        customerId,
+        customerId: request.customerId,
         paymentMethodId: request.paymentMethodId,
         cardBrand: card.brand,
         cardLast4: card.last4,
@@ -187,7 +183,7 @@ export class ChargeService {
         dedupeKey,
         ipAddress: tx.clientIp,
         metadata: request.metadata ?? null,
-      }));
+      }, request.customerId ? null : request.email);
       await tx.idempotency?.recordResource(tx, 'payment', created.id);
       await this.events.record(tx, PaymentEvent.CREATED, paymentCreated(created));
       const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
@@ -267,44 +263,50 @@ export class ChargeService {
     });
   }
 
+  /** Forgets charge de-duplication claims past the window (an hourly housekeeping job); returns how many. */
+  async purgeDedupeClaims(system: RequestContext): Promise<number> {
+    return this.store.purgeDedupeClaims(system, CHARGE_DEDUPE_WINDOW_SECONDS);
+  }
+
   /** Records the acquirer's answer once; an answer to a payment that already moved on is a CONFLICT. */
   private async recordAnswer(ctx: RequestContext, paymentId: string, authorization: Authorization, stage: AnswerStage): Promise<Payment> {
     return inTransaction(ctx, async (tx) => {
+      if (authorization.outcome === 'approved') {
+        // The common answer moves the payment in one UPDATE ... RETURNING (no locking read first).
+        return this.capture(tx, await this.store.advance(tx, paymentId, `${stage}_approved`, {
+          capturedAt: new Date(), threeDSecure: () => `CASE WHEN three_dsecure = 'pending' THEN 'succeeded' ELSE three_dsecure END`,
+        }));
+      }
       const payment = await this.store.lock(tx, paymentId);
       if (authorization.outcome === 'declined') {
         paymentTransition(payment.status, `${stage}_declined`);
         if (payment.threeDSecure === 'pending') payment.threeDSecure = authorization.reason === 'authentication_failed' ? 'failed' : 'succeeded';
         return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message);
       }
-      if (authorization.outcome === 'authentication_required') {
-        const status = paymentTransition(payment.status, `${stage}_challenged`);
-        await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
-        if (!tx.livemode) {
-          await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
-            runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
-          });
-        }
-        this.store.announce(tx, payment);
-        return payment;
+      const status = paymentTransition(payment.status, `${stage}_challenged`);
+      await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
+      if (!tx.livemode) {
+        await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
+          runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
+        });
       }
-      return this.capture(tx, payment, paymentTransition(payment.status, `${stage}_approved`));
+      this.store.announce(tx, payment);
+      return payment;
     });
   }
 
-  private async capture(tx: RequestContext, payment: Payment, status: PaymentStatus): Promise<Payment> {
-    await this.store.persist(tx, payment, {
-      status, capturedAt: new Date(), threeDSecure: payment.threeDSecure === 'pending' ? 'succeeded' : payment.threeDSecure,
-    });
+  /** Books a payment just moved to COMPLETED: the ledger posting, the event and the settlement job. */
+  private async capture(tx: RequestContext, payment: Payment): Promise<Payment> {
     const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
     const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
     await this.ledger.move(tx, {
       kind: 'card_capture', referenceType: 'payment', referenceId: payment.id, description: 'Card payment captured',
       lines: [{ account: pending, amount: payment.amount }, { account: clearing, amount: -payment.amount }],
     });
-    await this.events.record(tx, PaymentEvent.COMPLETED, paymentCompleted(payment));
-    await enqueueJob(tx, SETTLE_PAYMENT_TASK, { paymentId: payment.id }, {
-      runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}`,
-    });
+    await this.events.record(tx, PaymentEvent.COMPLETED, paymentCompleted(payment), [{
+      task: SETTLE_PAYMENT_TASK, payload: { paymentId: payment.id },
+      options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}` },
+    }]);
     this.store.announce(tx, payment);
     return payment;
   }

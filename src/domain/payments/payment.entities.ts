@@ -1,4 +1,4 @@
-import { Column, Entity, Index } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { MutableTenantEntity, TenantEntity } from '../shared/tenancy';
 import { bigintTransformer } from '../shared/money';
 
@@ -132,4 +132,20 @@ export class Dispute extends MutableTenantEntity {
   status: DisputeStatus;
 
   @Column('timestamptz', { nullable: true }) resolvedAt: Date | null;
+}
+
+/**
+ * The documented charge de-duplication ("the same parameters within 60 s return the same
+ * payment"): per business and mode, when each set of charge parameters (the payment's dedupe key)
+ * was last charged. A charge claims its key in the transaction that records its payment with one
+ * INSERT ... ON CONFLICT; the primary key makes a concurrent identical charge wait for that
+ * transaction and then see the claim. Claims past the window are purged (housekeeping).
+ */
+@Entity('charge_dedupe_claims')
+@Index('ix_charge_dedupe_claims_claimed_at', ['claimedAt'])
+export class ChargeDedupeClaim {
+  @PrimaryColumn('uuid') businessId: string;
+  @PrimaryColumn('boolean') livemode: boolean;
+  @PrimaryColumn('text') dedupeKey: string;
+  @Column('timestamptz') claimedAt: Date;
 }

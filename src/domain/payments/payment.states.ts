@@ -1,4 +1,4 @@
-import { TransitionTable, assertTransition } from '../shared/states';
+import { TransitionTable, assertTransition, movesOf } from '../shared/states';
 import { PaymentStatus } from './payment.entities';
 
 /**
@@ -45,6 +45,11 @@ const REFUSALS: Readonly<Record<PaymentAction, (from: PaymentStatus) => string>>
 /** The status a payment moves to, or CONFLICT when the table does not allow the action from `from`. */
 export function paymentTransition(from: PaymentStatus, action: PaymentAction): PaymentStatus {
   return assertTransition(TRANSITIONS, from, action, (state) => REFUSALS[action](state));
+}
+
+/** The statuses `action` moves a payment from, each with the status it leads to (for a conditional UPDATE). */
+export function paymentMoves(action: PaymentAction): Array<[from: PaymentStatus, to: PaymentStatus]> {
+  return movesOf(TRANSITIONS, action);
 }
 
 /** Whether the table allows the action from `from` (for jobs that leave a payment alone otherwise). */

@@ -1,9 +1,13 @@
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { BusinessSettings } from '../identity/identity.entities';
 import { RequestContext } from '../shared/context';
+import { DomainError, ErrorCode } from '../shared/errors';
+import { entityFromRow } from '../shared/rows';
 import { findOwned, lockOwned } from '../shared/tenancy';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { VaultedCard } from '../../providers/card-acquirer/port';
-import { Payment } from './payment.entities';
+import { ChargeDedupeClaim, Payment } from './payment.entities';
+import { PaymentAction, paymentMoves, paymentTransition } from './payment.states';
 
 /**
  * What the payment services share about the payment row: reading and locking it for its
@@ -17,6 +21,58 @@ export class PaymentStore {
     return findOwned(ctx, Payment, paymentId, 'Payment');
   }
 
+  /**
+   * Writes a new payment and returns it as stored. Given `customerEmail`, the payment is linked to
+   * the business's customer with that email, if there is one, looked up inside the INSERT: one
+   * round trip, where a read and then a write made two in every charge's transaction.
+   */
+  async insert(tx: RequestContext, fields: Partial<Payment>, customerEmail: string | null): Promise<Payment> {
+    const customerId = customerEmail === null ? fields.customerId
+      : () => `(SELECT id FROM customers WHERE business_id = :customerBusinessId AND livemode = :customerLivemode AND email = :customerEmail)`;
+    const { raw } = await tx.repo(Payment).createQueryBuilder().insert().into(Payment)
+      .values({ ...fields, customerId } as QueryDeepPartialEntity<Payment>)
+      .setParameters({ customerBusinessId: fields.businessId, customerLivemode: fields.livemode, customerEmail })
+      .returning('*')
+      .execute();
+    return entityFromRow(tx, Payment, (raw as Array<Record<string, unknown>>)[0]);
+  }
+
+  /**
+   * Claims a charge's dedupe key for this transaction, in one statement where a lock and a read
+   * made two: true when the key's last claim is older than `windowSeconds` (or there is none), and
+   * the claim is now this transaction's; false when it is recent, and so a payment with the key may
+   * be in the window (the caller reads it). Either way the claim row stays locked until this
+   * transaction ends, so a concurrent identical charge waits, then sees what this one did. A
+   * claim's time is its payment's `created_at` (the same transaction's now()), so an expired claim
+   * means no payment with the key in the window.
+   */
+  async claimDedupeKey(tx: RequestContext, dedupeKey: string, windowSeconds: number): Promise<boolean> {
+    const rows: unknown[] = await tx.em.query(
+      `INSERT INTO charge_dedupe_claims (business_id, livemode, dedupe_key, claimed_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (business_id, livemode, dedupe_key) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
+        WHERE charge_dedupe_claims.claimed_at <= now() - make_interval(secs => $4)
+       RETURNING 1`,
+      [tx.requireBusiness(), tx.livemode, dedupeKey, windowSeconds],
+    );
+    return rows.length > 0;
+  }
+
+  /** Moves a recent claim to this transaction's payment, when the payment it was made for is no longer in the window. */
+  async renewDedupeClaim(tx: RequestContext, dedupeKey: string): Promise<void> {
+    await tx.em.query(
+      `UPDATE charge_dedupe_claims SET claimed_at = greatest(claimed_at, now()) WHERE business_id = $1 AND livemode = $2 AND dedupe_key = $3`,
+      [tx.requireBusiness(), tx.livemode, dedupeKey],
+    );
+  }
+
+  /** Forgets dedupe claims past the window (housekeeping); returns how many. */
+  async purgeDedupeClaims(ctx: RequestContext, windowSeconds: number): Promise<number> {
+    const { affected } = await ctx.repo(ChargeDedupeClaim).createQueryBuilder().delete()
+      .where('claimed_at <= now() - make_interval(secs => :window)', { window: windowSeconds })
+      .execute();
+    return affected ?? 0;
+  }
+
   /** The context's payment, locked until the transaction ends. */
   lockOwned(tx: RequestContext, paymentId: string): Promise<Payment> {
     return lockOwned(tx, Payment, paymentId, 'Payment');
@@ -25,6 +81,27 @@ export class PaymentStore {
   /** A payment already known to exist (a job's, a dispute's), locked until the transaction ends. */
   lock(tx: RequestContext, paymentId: string): Promise<Payment> {
     return tx.repo(Payment).createQueryBuilder('payment').setLock('pessimistic_write').where('payment.id = :id', { id: paymentId }).getOneOrFail();
+  }
+
+  /**
+   * Moves a payment by `action` and writes `changes` (values, or SQL expressions of the row's own
+   * columns) in one `UPDATE ... WHERE status IN (the statuses the action leaves) RETURNING *`: no
+   * read and lock first, the UPDATE's row lock orders it with a concurrent answer. When no row
+   * moved, the payment is read to refuse with the CONFLICT paymentTransition gives for its status.
+   */
+  async advance(tx: RequestContext, paymentId: string, action: PaymentAction, changes: QueryDeepPartialEntity<Payment>): Promise<Payment> {
+    const moves = paymentMoves(action);
+    const status = `CAST(CASE status ${moves.map(([from, to]) => `WHEN '${from}' THEN '${to}'`).join(' ')} END AS payment_status)`;
+    const { raw } = await tx.repo(Payment).createQueryBuilder().update(Payment)
+      .set({ ...changes, status: () => status, updatedAt: new Date() })
+      .where('id = :id AND status IN (:...from)', { id: paymentId, from: moves.map(([from]) => from) })
+      .returning('*')
+      .execute();
+    const [row] = raw as Array<Record<string, unknown>>;
+    if (row) return entityFromRow(tx, Payment, row);
+    const current = await tx.repo(Payment).findOneOrFail({ where: { id: paymentId } });
+    paymentTransition(current.status, action);
+    throw new DomainError(ErrorCode.CONFLICT, `The payment is ${current.status}`);
   }
 
   /** Writes the changes to a locked payment (one UPDATE, no reload) and applies them to the object. */

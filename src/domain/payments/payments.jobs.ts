@@ -1,15 +1,20 @@
 import { AreaJobs, cronLine } from '../shared/jobs';
+import type { ChargeService } from './charge.service';
 import type { PaymentService } from './payment.service';
 
 /** The payments area's background tasks (src/jobs/worker.ts runs them). */
 export const SETTLE_PAYMENT_TASK = 'settle_payment';
 export const COMPLETE_3DS_TASK = 'complete_sandbox_3ds';
 export const RECONCILE_PENDING_TASK = 'reconcile_pending_payments';
+export const PURGE_DEDUPE_CLAIMS_TASK = 'purge_charge_dedupe_claims';
 
 /** A payment still PENDING this long after creation lost its acquirer answer (the process died mid-charge). */
 export const PENDING_RECONCILE_AFTER_SECONDS = 120;
 
-export function paymentJobs(payments: Pick<PaymentService, 'settleDue' | 'reconcilePending' | 'autoCompleteThreeDSecure'>): AreaJobs {
+export function paymentJobs(
+  payments: Pick<PaymentService, 'settleDue' | 'reconcilePending' | 'autoCompleteThreeDSecure'>,
+  charges: Pick<ChargeService, 'purgeDedupeClaims'>,
+): AreaJobs {
   return {
     actor: 'payments',
     tasks: {
@@ -26,7 +31,12 @@ export function paymentJobs(payments: Pick<PaymentService, 'settleDue' | 'reconc
       [COMPLETE_3DS_TASK]: async (payload, _log, system) => {
         await payments.autoCompleteThreeDSecure(system(), (payload as { paymentId: string }).paymentId);
       },
+      /** Forgets charge de-duplication claims past their window. */
+      [PURGE_DEDUPE_CLAIMS_TASK]: async (_payload, log, system) => {
+        const purged = await charges.purgeDedupeClaims(system());
+        if (purged > 0) log.info(`purged ${purged} charge de-duplication claims past their window`);
+      },
     },
-    crontab: [cronLine('* * * * *', RECONCILE_PENDING_TASK)],
+    crontab: [cronLine('* * * * *', RECONCILE_PENDING_TASK), cronLine('15 * * * *', PURGE_DEDUPE_CLAIMS_TASK)],
   };
 }

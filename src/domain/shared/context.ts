@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { IdempotencyClaim } from '../idempotency/idempotency-claim';
-import { Mode, Role } from '../identity/identity.entities';
+import { BusinessSettings, Mode, Role } from '../identity/identity.entities';
 import { DomainError, ErrorCode, forbidden, unauthorized } from './errors';
 
 export type Actor =
@@ -36,7 +36,19 @@ export class RequestContext {
     private readonly parent: RequestContext | null = null,
     /** The request's hold on its Idempotency-Key, entered by each of its transactions (see IdempotencyClaim). */
     readonly idempotency: IdempotencyClaim | null = null,
+    /** The settings of the business and mode, read with the API key that authenticated the request (see `settingsAsAuthenticated`). */
+    private readonly authenticatedSettings: BusinessSettings | null = null,
   ) {}
+
+  /**
+   * The business's settings of this context's mode as read in the statement that authenticated
+   * the request's API key (the same read a service would make next, without its round trip);
+   * null when the context was not authenticated so, or now acts for another business or mode.
+   */
+  get settingsAsAuthenticated(): BusinessSettings | null {
+    const settings = this.authenticatedSettings;
+    return settings && settings.businessId === this.businessId && settings.livemode === this.livemode ? settings : null;
+  }
 
   static system(dataSource: DataSource, name: string, businessId: string | null = null, mode = Mode.TEST) {
     return new RequestContext(dataSource, { kind: 'system', name }, businessId, mode);
@@ -70,7 +82,7 @@ export class RequestContext {
   /** The same actor acting for another business (used right after sign-up and by operators). */
   forBusiness(businessId: string, mode = this.mode, role: Role | null = null): RequestContext {
     const actor: Actor = this.actor.kind === 'dashboard' ? { ...this.actor, role } : this.actor;
-    return new RequestContext(this.dataSource, actor, businessId, mode, this.origin, this.manager, this.parent, this.idempotency);
+    return new RequestContext(this.dataSource, actor, businessId, mode, this.origin, this.manager, this.parent, this.idempotency, this.authenticatedSettings);
   }
 
   /**
@@ -82,12 +94,12 @@ export class RequestContext {
   }
 
   withManager(manager: EntityManager): RequestContext {
-    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, manager, this, this.idempotency);
+    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, manager, this, this.idempotency, this.authenticatedSettings);
   }
 
   /** The same context holding the request's Idempotency-Key claim. */
   withIdempotency(claim: IdempotencyClaim): RequestContext {
-    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, this.manager, this.parent, claim);
+    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, this.manager, this.parent, claim, this.authenticatedSettings);
   }
 
   /** Runs after the outermost transaction commits; never when it rolls back. */
@@ -155,7 +167,7 @@ export const ALL_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER, Role.VIEWER];
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);
-  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.origin, null, null, ctx.idempotency);
+  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.origin, null, null, ctx.idempotency, ctx.settingsAsAuthenticated);
   const result = await ctx.dataSource.transaction(async (manager) => {
     const tx = root.withManager(manager);
     await tx.idempotency?.enter(tx);

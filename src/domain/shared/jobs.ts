@@ -7,13 +7,43 @@ export interface JobOptions {
   maxAttempts?: number;
 }
 
+/** A job to enqueue: its task, its payload and when and how it runs. */
+export interface JobRequest {
+  task: string;
+  payload: Record<string, unknown>;
+  options?: JobOptions;
+}
+
+/**
+ * The graphile-worker `add_job` call of a job, with its parameters numbered from `first`: for
+ * enqueueJob, and for a statement that enqueues jobs along with its own writes (EventService.record).
+ */
+export function addJobCall(job: JobRequest, first: number): { sql: string; params: unknown[] } {
+  const options = job.options ?? {};
+  const [task, payload, runAt, jobKey, maxAttempts] = [0, 1, 2, 3, 4].map((offset) => `$${first + offset}`);
+  return {
+    sql: `graphile_worker.add_job(${task}, ${payload}::json, run_at := ${runAt}::timestamptz, job_key := ${jobKey}::text, max_attempts := ${maxAttempts}::int)`,
+    params: [job.task, JSON.stringify(job.payload), options.runAt ?? null, options.jobKey ?? null, options.maxAttempts ?? 5],
+  };
+}
+
+/**
+ * A SELECT that enqueues `jobs` (one row per job), for a CTE of a statement that enqueues along
+ * with its writes; its parameters are numbered from `first`.
+ */
+export function addJobsSelect(jobs: JobRequest[], first: number): { sql: string; params: unknown[] } {
+  const calls = jobs.map((job, index) => addJobCall(job, first + index * 5));
+  return {
+    sql: calls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false',
+    params: calls.flatMap((call) => call.params),
+  };
+}
+
 /** Enqueues a graphile-worker job in the caller's transaction: it runs only if that transaction commits. */
 export async function enqueueJob(tx: RequestContext, task: string, payload: Record<string, unknown>, options: JobOptions = {}): Promise<void> {
   if (!tx.inTransaction) throw new Error('enqueueJob must run inside a transaction');
-  await tx.em.query(
-    `SELECT graphile_worker.add_job($1, $2::json, run_at := $3::timestamptz, job_key := $4::text, max_attempts := $5::int)`,
-    [task, JSON.stringify(payload), options.runAt ?? null, options.jobKey ?? null, options.maxAttempts ?? 5],
-  );
+  const call = addJobCall({ task, payload, options }, 1);
+  await tx.em.query(`SELECT ${call.sql}`, call.params);
 }
 
 /** Where a task reports what it did or what failed inside Tessera (graphile-worker's logger). */

@@ -16,3 +16,11 @@ export function assertTransition<S extends string, A extends string>(
   if (!to) throw new DomainError(ErrorCode.CONFLICT, refusal(from, action));
   return to;
 }
+
+/** Every move `action` makes: the states it leaves and the state each leads to. */
+export function movesOf<S extends string, A extends string>(table: TransitionTable<S, A>, action: A): Array<[from: S, to: S]> {
+  return (Object.keys(table) as S[]).flatMap((from) => {
+    const to = table[from][action];
+    return to ? [[from, to] as [S, S]] : [];
+  });
+}

@@ -11,9 +11,10 @@ import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
 import { TesseraPubSub } from '../events/pubsub';
+import { JobRequest, addJobsSelect } from '../shared/jobs';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery, publishDeliveryChange } from './webhooks.events';
-import { scheduleAttempt } from './webhooks.jobs';
+import { scheduleAttempt, scheduleAttemptSql } from './webhooks.jobs';
 
 export { NO_ANSWER, readTruncated, signedHeaders } from './webhook-sender';
 export type { WebhookSettings } from './webhook-sender';
@@ -61,6 +62,37 @@ async function updateDelivery(ctx: RequestContext, delivery: WebhookDelivery, ch
   return Object.assign(delivery, changes, { updatedAt: row.updated_at });
 }
 
+/**
+ * The event's own columns, EventService's INSERT of its row (RETURNING it) with its parameters
+ * numbered from $1, and the jobs the event's change schedules (written in the same statement).
+ */
+export interface EventInsert {
+  event: Pick<DomainEvent, 'businessId' | 'livemode' | 'type' | 'data'>;
+  sql: string;
+  params: unknown[];
+  jobs: JobRequest[];
+}
+
+/**
+ * Where an event goes: the business's webhookUrl of the event's mode, then its enabled endpoints
+ * subscribed to the type (or "*"), oldest first (ordered by rank, created_at, endpoint_id);
+ * treasury endpoints only while the business has the treasury product. Its nine parameters are
+ * targetsParams, numbered by `at(1)` to `at(9)`.
+ */
+const targetsSql = (at: (index: number) => string) => `
+  SELECT ${at(8)}::text AS target, s.webhook_url AS url, NULL::uuid AS endpoint_id, NULL::uuid AS partner_id, 0 AS rank, NULL::timestamptz AS created_at
+    FROM business_settings s
+   WHERE s.business_id = ${at(1)} AND s.livemode = ${at(2)} AND s.webhook_url IS NOT NULL
+  UNION ALL
+  SELECT ${at(9)}::text, e.url, e.id, CASE WHEN e.registry = ${at(5)} THEN e.business_id END, 1, e.created_at
+    FROM webhook_endpoints e
+   WHERE e.business_id = ${at(1)} AND e.livemode = ${at(2)} AND e.status = ${at(6)} AND e.events && ARRAY[${at(3)}, ${at(4)}]::text[]
+     AND (e.registry = ${at(7)} OR EXISTS (SELECT 1 FROM businesses b WHERE b.id = e.business_id AND b.treasury_enabled))`;
+
+const targetsParams = (businessId: string, livemode: boolean, type: string) =>
+  [businessId, livemode, type, ALL_EVENTS, WebhookRegistry.TREASURY, WebhookEndpointStatus.ENABLED, WebhookRegistry.MERCHANT,
+    WebhookDeliveryTarget.WEBHOOK_URL, WebhookDeliveryTarget.ENDPOINT];
+
 /** The secrets an attempt signs with, or why it cannot be signed (and so is not sent). */
 type Signing = { secrets: SigningSecrets; unsignable?: never } | { secrets: null; unsignable: string };
 
@@ -106,18 +138,50 @@ export class WebhookService {
   }
 
   /**
-   * One delivery to the business's `webhookUrl` of the event's mode (when set) and one to each
-   * enabled registered endpoint of that business and mode subscribed to the event's type (or "*"),
-   * each with its first job, all in the event's transaction.
+   * Records an event and, in the same statement, one delivery to the business's `webhookUrl` of
+   * the event's mode (when set) and one to each enabled registered endpoint of that business and
+   * mode subscribed to the event's type (or "*"), each with its first job. One statement because it
+   * runs for every event, inside the transaction of the change the event records: one round trip
+   * instead of an insert, a read of the targets and two writes per target. `insertEvent` is
+   * EventService's INSERT of the event row (RETURNING it); the delivery's body is built in SQL
+   * from the event's own timestamp, byte for byte what `bodyOf` makes of the stored event.
    */
-  async enqueueForEvent(tx: RequestContext, event: DomainEvent): Promise<WebhookDelivery[]> {
-    if (!tx.inTransaction) throw new Error('WebhookService.enqueueForEvent must run inside the event\'s transaction');
-    const targets = await this.targetsOf(tx, event);
-    const deliveries: WebhookDelivery[] = [];
+  async recordWithDeliveries(tx: RequestContext, insertEvent: EventInsert): Promise<{ event: DomainEvent; deliveries: WebhookDelivery[] }> {
+    if (!tx.inTransaction) throw new Error('WebhookService.recordWithDeliveries must run inside the event\'s transaction');
+    const { businessId, livemode, type, data } = insertEvent.event;
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
     const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
-    for (const target of targets) deliveries.push(await this.createDelivery(tx, event, target, runAt));
-    return deliveries;
+    const at = (index: number) => `$${insertEvent.params.length + index}`;
+    // Numbered after the event's parameters and the twelve of this statement (targets, body, first attempt).
+    const scheduled = addJobsSelect(insertEvent.jobs, insertEvent.params.length + 13);
+    const [row]: Array<{ id: string; created_at: Date; jobs: string; deliveries: Array<{ id: string; target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null; created_at: string }> }> = await tx.em.query(
+      `WITH event AS (${insertEvent.sql}),
+       stamp AS (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso FROM event),
+       targets AS (${targetsSql(at)}),
+       deliveries AS (
+         INSERT INTO webhook_deliveries (business_id, livemode, event_id, event_type, target, endpoint_id, partner_id, url, payload, request_body, status)
+         SELECT event.business_id, event.livemode, event.id, event.type, targets.target, targets.endpoint_id, targets.partner_id, targets.url,
+                jsonb_build_object('event', event.type, 'timestamp', stamp.iso, 'data', event.data),
+                ${at(10)} || stamp.iso || ${at(11)}, '${WebhookDeliveryStatus.PENDING}'
+           FROM event, stamp, targets ORDER BY targets.rank, targets.created_at, targets.endpoint_id
+         RETURNING id, target, url, endpoint_id, partner_id, created_at
+       ),
+       jobs AS (SELECT ${scheduleAttemptSql('deliveries.id', `${at(12)}::timestamptz`)} FROM deliveries),
+       scheduled AS (${scheduled.sql})
+       SELECT event.id, event.created_at, (SELECT count(*) FROM jobs) + (SELECT count(*) FROM scheduled) AS jobs,
+              (SELECT coalesce(json_agg(deliveries), '[]') FROM deliveries) AS deliveries
+         FROM event`,
+      [...insertEvent.params, ...targetsParams(businessId, livemode, type),
+        `{"event":${JSON.stringify(type)},"timestamp":"`, `","data":${JSON.stringify(data)}}`, runAt, ...scheduled.params],
+    );
+    const event = tx.repo(DomainEvent).create({ id: row.id, businessId, livemode, type, data, createdAt: row.created_at });
+    const deliveries = row.deliveries.map((delivery) => tx.repo(WebhookDelivery).create({
+      id: delivery.id, businessId, livemode, eventId: event.id, eventType: type, target: delivery.target, url: delivery.url,
+      endpointId: delivery.endpoint_id, partnerId: delivery.partner_id, status: WebhookDeliveryStatus.PENDING,
+      createdAt: new Date(delivery.created_at), updatedAt: new Date(delivery.created_at),
+    }));
+    for (const delivery of deliveries) announceDelivery(tx, this.pubSub, delivery);
+    return { event, deliveries };
   }
 
   /** Manual redelivery: a new delivery of the same event to the same URL, with the same body bytes, attempted at once. */
@@ -171,29 +235,6 @@ export class WebhookService {
       }
       return this.createDelivery(tx, event, { target: WebhookDeliveryTarget.WEBHOOK_URL, url: settings.webhookUrl, endpointId: null, partnerId: null }, null);
     });
-  }
-
-  /**
-   * Where an event goes, in one query (it runs for every event): the business's webhookUrl of the
-   * event's mode, then its enabled endpoints subscribed to the type (or "*"), oldest first; treasury
-   * endpoints only while the business has the treasury product.
-   */
-  private async targetsOf(tx: RequestContext, event: DomainEvent): Promise<DeliveryTarget[]> {
-    const rows: Array<{ target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null }> = await tx.em.query(
-      `SELECT target, url, endpoint_id, partner_id FROM (
-         SELECT $8::text AS target, s.webhook_url AS url, NULL::uuid AS endpoint_id, NULL::uuid AS partner_id, 0 AS rank, NULL::timestamptz AS created_at
-           FROM business_settings s
-          WHERE s.business_id = $1 AND s.livemode = $2 AND s.webhook_url IS NOT NULL
-         UNION ALL
-         SELECT $9::text, e.url, e.id, CASE WHEN e.registry = $5 THEN e.business_id END, 1, e.created_at
-           FROM webhook_endpoints e
-          WHERE e.business_id = $1 AND e.livemode = $2 AND e.status = $6 AND e.events && ARRAY[$3, $4]::text[]
-            AND (e.registry = $7 OR EXISTS (SELECT 1 FROM businesses b WHERE b.id = e.business_id AND b.treasury_enabled))
-       ) targets ORDER BY rank, created_at, endpoint_id`,
-      [event.businessId, event.livemode, event.type, ALL_EVENTS, WebhookRegistry.TREASURY, WebhookEndpointStatus.ENABLED, WebhookRegistry.MERCHANT,
-        WebhookDeliveryTarget.WEBHOOK_URL, WebhookDeliveryTarget.ENDPOINT],
-    );
-    return rows.map((row) => ({ target: row.target, url: row.url, endpointId: row.endpoint_id, partnerId: row.partner_id }));
   }
 
   private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null, content = contentOf(event)) {

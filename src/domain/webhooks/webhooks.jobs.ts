@@ -14,6 +14,14 @@ export async function scheduleAttempt(tx: RequestContext, deliveryId: string, ru
   await enqueueJob(tx, DELIVER_WEBHOOK_TASK, { deliveryId }, { runAt, jobKey: deliveryId, maxAttempts: 3 });
 }
 
+/**
+ * scheduleAttempt as an SQL expression, for a statement that writes deliveries and their first
+ * attempts at once (WebhookService.recordWithDeliveries): `deliveryId` and `runAt` are SQL
+ * expressions. The payload is the JSON text scheduleAttempt sends.
+ */
+export const scheduleAttemptSql = (deliveryId: string, runAt: string) =>
+  `graphile_worker.add_job('${DELIVER_WEBHOOK_TASK}', ('{"deliveryId":"' || ${deliveryId} || '"}')::json, run_at := ${runAt}, job_key := ${deliveryId}::text, max_attempts := 3)`;
+
 /** The area's tasks for the worker (src/jobs/worker.ts gathers them). */
 export function webhookJobs(webhooks: { attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void): Promise<unknown> }): AreaJobs {
   return {
