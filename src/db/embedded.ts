@@ -74,15 +74,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const account = isRoot() ? ensureAccount(options.systemUser) : null;
   const binaries = account ? installBinariesFor(account, packaged, options.systemDir) : packaged;
   const clusterDir = account ? rootClusterDir(options, account) : path.join(options.dataDir, 'pg');
-  const urlFor = (port: number, name: string) => `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${port}/${name}`;
+  const tcpUrl = (port: number, name: string) => `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${port}/${name}`;
+  // The application's connections go over the cluster's Unix socket where it has one: each SQL
+  // round trip costs less than over loopback TCP (docs/performance.md). TCP stays open for tools.
+  const urlFor = (port: number, name: string, socketDir: string | null) => (socketDir
+    ? `postgres://${DB_USER}:${DB_PASSWORD}@${encodeURIComponent(socketDir)}:${port}/${name}`
+    : tcpUrl(port, name));
 
   const running = runningServer(clusterDir, log);
   if (running) {
     // Another Tessera process (the API or a worker) already runs this cluster: share it.
     log(`Embedded PostgreSQL already running (pid ${running.pid}, port ${running.port}); connecting to it`);
-    await waitUntilReady(urlFor(running.port, 'postgres'), null, () => '', logFile, clusterDir);
-    await ensureDatabase(urlFor(running.port, 'postgres'), database);
-    return { url: urlFor(running.port, database), clusterDir, stop: async () => undefined };
+    await waitUntilReady(tcpUrl(running.port, 'postgres'), null, () => '', logFile, clusterDir);
+    await ensureDatabase(tcpUrl(running.port, 'postgres'), database);
+    return { url: urlFor(running.port, database, running.socketDir), clusterDir, stop: async () => undefined };
   }
 
   assertSameMajorVersion(clusterDir, binaries.major);
@@ -92,12 +97,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await initialise(binaries, clusterDir, account, logFile);
   }
 
-  const child = await startServer(binaries, clusterDir, options, account, logFile);
-  await ensureDatabase(urlFor(options.port, 'postgres'), database);
+  const socketDir = socketDirOf(clusterDir);
+  const child = await startServer(binaries, clusterDir, { ...options, settings: { unix_socket_directories: socketDir ?? '', ...options.settings } }, account, logFile);
+  await ensureDatabase(tcpUrl(options.port, 'postgres'), database);
   const stopOnExit = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); };
   process.once('exit', stopOnExit);
   return {
-    url: urlFor(options.port, database),
+    url: urlFor(options.port, database, socketDir),
     clusterDir,
     stop: async () => {
       process.removeListener('exit', stopOnExit);
@@ -288,7 +294,18 @@ function ensureAccount(name: string): Account {
 // Checks before starting
 
 /** A live server of this cluster (pid and port from its postmaster.pid); a stale pid file is removed. */
-function runningServer(clusterDir: string, log: (line: string) => void): { pid: number; port: number } | null {
+/** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
+const MAX_SOCKET_PATH = 103;
+
+/**
+ * The cluster's own directory holds its Unix socket (only its owner, or root, can reach it), when
+ * the socket's path fits; otherwise the server has none and connections use TCP.
+ */
+function socketDirOf(clusterDir: string): string | null {
+  return Buffer.byteLength(path.join(clusterDir, '.s.PGSQL.65535')) <= MAX_SOCKET_PATH ? clusterDir : null;
+}
+
+function runningServer(clusterDir: string, log: (line: string) => void): { pid: number; port: number; socketDir: string | null } | null {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   let lines: string[];
   try {
@@ -298,7 +315,8 @@ function runningServer(clusterDir: string, log: (line: string) => void): { pid: 
   }
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (isPostmaster(pid, clusterDir) && Number.isInteger(port) && port > 0) return { pid, port };
+  // Line 5 of postmaster.pid: the server's first socket directory, empty when it has none.
+  if (isPostmaster(pid, clusterDir) && Number.isInteger(port) && port > 0) return { pid, port, socketDir: lines[4]?.trim() || null };
   fs.rmSync(pidFile, { force: true });
   log(`Removed a stale postmaster.pid: process ${lines[0]} is not this database's server (it was stopped without a clean shutdown)`);
   return null;
@@ -395,7 +413,7 @@ const serverEnv = () => ({ ...process.env, LC_MESSAGES: 'C', LC_ALL: 'C' });
 async function startServer(
   binaries: Binaries, clusterDir: string, options: EmbeddedPostgresOptions, account: Account | null, logFile: string,
 ): Promise<ChildProcess> {
-  const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
+  const settings = { listen_addresses: '127.0.0.1', ...options.settings };
   const args = ['-D', clusterDir, '-p', String(options.port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
   const logOffset = fs.statSync(logFile).size;
   const logFd = fs.openSync(logFile, 'a');
