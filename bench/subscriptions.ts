@@ -13,6 +13,7 @@ import { RequestContext } from '../src/domain/shared/context';
 import { buildTesseraSchema } from '../src/graphql/schema';
 import { buildApp } from '../src/http/app';
 import { Runtime } from '../src/runtime';
+import { captureStatements } from './sql-capture';
 import { JsonLinesChild, collectGarbage, epochNow, percentile, startJsonLinesChild } from './util';
 
 export const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
@@ -50,7 +51,7 @@ export async function benchSubscriptions(runtime: Runtime) {
     const paymentId = await chargeOnce(`http://127.0.0.1:${port}`, credentials.apiKey);
     const subscribed = await measureApp(runtime, merchant, `ws://127.0.0.1:${port}/graphql`, token, paymentId);
     const baseline = await measureBareBroadcast(subscribed.payload);
-    print(subscribed.figures, baseline, subscribed.payload);
+    print(subscribed, baseline);
   } finally {
     await app.close();
   }
@@ -79,7 +80,7 @@ async function memoryNow(): Promise<Memory> {
 const perConnection = (before: Memory, after: Memory, connections: number) =>
   ({ rss: (after.rss - before.rss) / connections, heap: (after.heapUsed - before.heapUsed) / connections });
 
-/** The app's subscribers: memory they cost this (the server's) process, then ROUNDS refunds (after one warm-up). */
+/** The app's subscribers: memory they cost this (the server's) process, then a warm-up refund and ROUNDS measured ones. */
 async function measureApp(runtime: Runtime, merchant: RequestContext, url: string, token: string, paymentId: string) {
   const { core } = runtime;
   const commits = commitTimes(runtime);
@@ -92,18 +93,23 @@ async function measureApp(runtime: Runtime, merchant: RequestContext, url: strin
     await listening(runtime, SUBSCRIBERS + 1);
     const after = await memoryNow();
     const rounds: Array<{ committedAt: number; round: Round }> = [];
-    for (let round = 0; round <= ROUNDS; round += 1) {
+    const oneRound = async () => {
       await core.refunds.refund(merchant, { paymentId, amount: '0.01' });
       const committedAt = await commits.next();
       rounds.push({ committedAt, round: await expectMessage<Round>(subscribers, 'round') });
-    }
+    };
+    for (let round = 0; round < ROUNDS; round += 1) await oneRound();
+    // The last round also records its SQL: the refund's transaction, then what the deliveries read after its COMMIT.
+    const statements = await captureStatements(oneRound);
     const measured = rounds.slice(1);
     const figures: Figures = {
       lastMs: measured.map(({ committedAt, round }) => Math.max(...round.deliveredAt) - committedAt),
       allMs: measured.flatMap(({ committedAt, round }) => round.deliveredAt.map((at) => at - committedAt)),
       perConnection: perConnection(before, after, SUBSCRIBERS),
     };
-    return { figures, payload: rounds[rounds.length - 1].round.sample };
+    if (process.env.BENCH_SHOW_SQL) statements.forEach((statement, index) => console.log(`  ${index + 1}. ${statement.text.replace(/\s+/g, ' ').slice(0, 160)}`));
+    const commit = statements.map(({ text }) => text.trim().toUpperCase()).lastIndexOf('COMMIT');
+    return { figures, statements: { refund: commit + 1, deliveries: statements.length - commit - 1 }, payload: rounds[rounds.length - 1].round.sample };
   } finally {
     await closeChild(subscribers);
     commits.stop();
@@ -189,11 +195,12 @@ async function closeChild(child: JsonLinesChild) {
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
-function print(app: Figures, baseline: Figures, payload: string) {
+function print({ figures: app, statements, payload }: { figures: Figures; statements: { refund: number; deliveries: number }; payload: string }, baseline: Figures) {
   const line = (figures: Figures) => `time to last delivery p50 ${ms(percentile(figures.lastMs, 50))}, p95 ${ms(percentile(figures.lastMs, 95))}`
     + ` (each delivery p50 ${ms(percentile(figures.allMs, 50))}); memory per connection ${kib(figures.perConnection.rss)} RSS, ${kib(figures.perConnection.heap)} heap`;
   console.log(`subscriptions: ${SUBSCRIBERS} graphql-ws subscribers of one business, one refund per round, ${ROUNDS} rounds after a warm-up, timed from the commit`);
   console.log(`subscriptions: ${line(app)}`);
+  console.log(`subscriptions: ${statements.deliveries} SQL statement(s) after the commit for all ${SUBSCRIBERS} deliveries of a round (the refund's own transaction: ${statements.refund})`);
   console.log(`baseline:      bare ws broadcast of the same ${Buffer.byteLength(payload)}-byte payload to ${SUBSCRIBERS} plain ws clients: ${line(baseline)}`);
   console.log(`ratio:         time to last delivery p50 ${(percentile(app.lastMs, 50) / percentile(baseline.lastMs, 50)).toFixed(1)}x the baseline;`
     + ` memory per connection ${(app.perConnection.rss / baseline.perConnection.rss).toFixed(1)}x RSS, ${(app.perConnection.heap / baseline.perConnection.heap).toFixed(1)}x heap`);
