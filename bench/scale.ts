@@ -49,6 +49,7 @@ export async function benchScale(runtime: Runtime) {
       const verdict = endpoint.label.startsWith('graphql') ? ` (target ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})` : '';
       console.log(`scale:    ${endpoint.label.padEnd(26)} p50 ${atLarge.toFixed(1)} ms at ${short(LARGE)}, ${atSmall.toFixed(1)} ms at ${short(SMALL)}: ${ratio.toFixed(2)}x${verdict}`);
     }
+    console.log('scale:    the REST list is offset-paginated with a `total` by contract (docs/payments.md): its COUNT reads every payment of the business, and a deep page skips its offset');
     for (const [index, endpoint] of largeEndpoints.entries()) {
       printPlans(endpoint.label, await explainEndpoint(runtime, base, large, endpoint), await explainEndpoint(runtime, base, small, smallEndpoints[index]));
     }
