@@ -1,6 +1,6 @@
 /**
  * npm run bench: figures printed, not asserted, each next to a baseline measured in the same run.
- * BENCH_ONLY=webhooks|payments runs one section.
+ * BENCH_ONLY=webhooks|payments|subscriptions|scale|footprint runs one section.
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -8,12 +8,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { openRuntime } from '../src/runtime';
+import { benchFootprint } from './footprint';
 import { benchPayments } from './payments';
+import { benchScale } from './scale';
+import { SUBSCRIPTION_CAPS, benchSubscriptions } from './subscriptions';
 import { freePort } from './util';
 import { WEBHOOK_CONCURRENCY, benchWebhooks } from './webhooks';
 
+/** The sections that share this process's runtime (and its embedded PostgreSQL). */
+const IN_PROCESS = ['webhooks', 'payments', 'subscriptions', 'scale'];
+
 async function main() {
   const only = process.env.BENCH_ONLY;
+  if (!only || IN_PROCESS.includes(only)) await benchInProcess(only);
+  // Last, once the runtime above has stopped: it spawns and measures whole servers of its own.
+  if (!only || only === 'footprint') await benchFootprint();
+}
+
+async function benchInProcess(only: string | undefined) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
   fs.chmodSync(dataDir, 0o777);
   const runtime = await openRuntime({
@@ -25,10 +37,13 @@ async function main() {
     workerPollIntervalMs: 100,
     rateLimitMax: 1_000_000_000,
     masterKey: 'bench', jwtSecret: 'bench',
+    ...SUBSCRIPTION_CAPS,
   });
   try {
     if (!only || only === 'webhooks') await benchWebhooks(runtime);
     if (!only || only === 'payments') await benchPayments(runtime);
+    if (!only || only === 'subscriptions') await benchSubscriptions(runtime);
+    if (!only || only === 'scale') await benchScale(runtime);
   } finally {
     await runtime.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
