@@ -1,6 +1,6 @@
 /**
  * npm run bench: figures printed, not asserted, each next to a baseline measured in the same run.
- * BENCH_ONLY=webhooks|payments runs one section.
+ * BENCH_ONLY=webhooks|payments|dashboard runs one section.
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { openRuntime } from '../src/runtime';
+import { benchDashboard } from './dashboard';
 import { benchPayments } from './payments';
 import { freePort } from './util';
 import { WEBHOOK_CONCURRENCY, benchWebhooks } from './webhooks';
@@ -29,6 +30,7 @@ async function main() {
   try {
     if (!only || only === 'webhooks') await benchWebhooks(runtime);
     if (!only || only === 'payments') await benchPayments(runtime);
+    if (!only || only === 'dashboard') await benchDashboard(runtime);
   } finally {
     await runtime.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
