@@ -22,6 +22,7 @@ import { LoadResult, load } from './util';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_CLIENTS = Number(process.env.BENCH_LIST_CLIENTS ?? 8);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const LIST_SIZE = 50;
 
 export const PAYMENTS_QUERY = `{ payments(first: ${LIST_SIZE}) { edges { node {
@@ -86,11 +87,11 @@ async function seedDashboard(runtime: Runtime, base: string, apiKey: string, mer
     if (response.status !== 201) throw new Error(`charge answered ${response.status}: ${await response.text()}`);
   }
   const recent = await core.payments.list(merchant, {}, { kind: 'offset', page: 1, limit: LIST_SIZE });
-  const profiled = new Set<string>();
+  const withProfile = new Set<string>();
   for (const [index, payment] of recent.items.entries()) {
     if (index % 2 === 0) await core.refunds.refund(merchant, { paymentId: payment.id, amount: '0.50' });
-    if (index % 3 === 0 && !profiled.has(payment.email)) {
-      profiled.add(payment.email);
+    if (index % 3 === 0 && !withProfile.has(payment.email)) {
+      withProfile.add(payment.email);
       await core.customers.create(merchant, { email: payment.email, firstName: `Payer ${index}` });
     }
   }
@@ -124,9 +125,12 @@ async function profiled<T>(work: () => Promise<T>): Promise<T> {
  * The load, and the CPU time this process (where both servers run) spent per request meanwhile:
  * on a shared machine, requests/s follow whatever else runs; CPU per request much less so.
  */
-async function measured(url: string, headers: Record<string, string>, body: string): Promise<LoadResult & { cpuMs: number }> {
+async function measured(url: string, headers: Record<string, string>, body: string, profile = false): Promise<LoadResult & { cpuMs: number }> {
+  // Warm-up first: a few hundred requests, so the JIT has compiled the path being measured.
+  await load({ url, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: WARMUP_SECONDS, body });
   const before = process.cpuUsage();
-  const result = await load({ url, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: SECONDS, body });
+  const run = () => load({ url, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: SECONDS, body });
+  const result = await (profile ? profiled(run) : run());
   const { user, system } = process.cpuUsage(before);
   return { ...result, cpuMs: (user + system) / 1000 / Math.max(1, result.requests) };
 }
@@ -164,7 +168,7 @@ export async function benchDashboard(runtime: Runtime) {
     const rows = answer!.payments.edges.length;
     const withCustomer = answer!.payments.edges.filter((edge) => edge.node.customer).length;
 
-    const graphql = await profiled(() => measured(`${base}/graphql`, headers, body));
+    const graphql = await measured(`${base}/graphql`, headers, body, true);
     const bare = await measured(`${baseOf(ceiling)}/graphql`, headers, body);
     console.log(`dashboard: ${describe('GraphQL payments-list', graphql)}; ${rows} rows (${withCustomer} with a customer) with refunds and disputes`);
     console.log(`dashboard: ${statements.length} SQL statements per request: ${statements.map((statement) => statement.text.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}`);
