@@ -4,6 +4,7 @@ import { Dispute, Payment, Refund } from '../src/domain/payments/payment.entitie
 import { RequestContext } from '../src/domain/shared/context';
 import { keysetPage, newestFirst } from '../src/domain/shared/pagination';
 import { EntityRows } from '../src/domain/shared/rows';
+import { WebhookDelivery } from '../src/domain/webhooks/webhook-delivery.entity';
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
 import { CARDS, card, charge, chargingMerchant } from './support/payments';
 
@@ -20,6 +21,8 @@ describe('EntityRows reads the entities TypeORM reads', () => {
   beforeAll(async () => {
     server = await startTestServer({ paymentSettlementDelaySeconds: 3600 });
     merchant = await chargingMerchant(server);
+    // Payment events then get deliveries: an entity with relations (its event and endpoint), left unloaded.
+    await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': merchant.apiKey }, body: { webhookUrl: 'http://127.0.0.1:9/hooks' } });
     ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.TEST);
     for (const [index, number] of [CARDS.success, CARDS.declined, CARDS.success].entries()) {
       const body = { amount: 10 + index, currency: 'usd', card: card(number), email: `payer${index}@example.com`, metadata: index === 0 ? { order: 'A-1', nested: { n: 1 } } : undefined };
@@ -50,5 +53,12 @@ describe('EntityRows reads the entities TypeORM reads', () => {
     const expected = await ctx.repo(Payment).find({ where: { businessId: merchant.businessId }, order: { createdAt: 'DESC', id: 'DESC' }, take: 2 });
     expect(page.items).toStrictEqual(expected);
     expect(page.hasNextPage).toBe(true);
+  });
+
+  test('a keyset page of an entity with relations (webhook deliveries) leaves them unloaded, as TypeORM does without a join', async () => {
+    const page = await keysetPage(newestFirst(ctx, WebhookDelivery, 'delivery'), 'delivery', { first: 3 }, {});
+    const expected = await newestFirst(ctx, WebhookDelivery, 'delivery').take(3).getMany();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(page.items).toStrictEqual(expected);
   });
 });

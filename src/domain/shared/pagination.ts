@@ -137,7 +137,10 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
       { cursorCreatedAt: createdAt, cursorId: id });
   }
   // One table only (EntityRows hydrates one row per entity; a join would repeat them), so LIMIT is the page.
-  if (query.expressionMap.joinAttributes.length > 0) throw new Error('keysetPage pages one table, without joins');
+  const { joinAttributes, relationIdAttributes } = query.expressionMap;
+  if (joinAttributes.length + relationIdAttributes.length > 0) {
+    throw new Error('keysetPage pages one table, without joins or relation ids');
+  }
   const cursorTime = `${alias}_cursor_created_at`;
   const raw: Array<Record<string, unknown>> = await query
     .addSelect(`to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cursorTime)

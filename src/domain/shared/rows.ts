@@ -8,15 +8,16 @@ import { RequestContext } from './context';
  * through the driver's `prepareHydratedValue`, so transformers such as bigint's apply), without
  * TypeORM's generic result transformer: for the loaders' batch reads and keyset pages (50 rows
  * with their refunds, disputes and customers for the dashboard) that transformer and the query
- * builder were the largest share of a request's CPU. Only plain single-table entities: no
- * relations, embedded columns or inheritance, which that transformer would be needed for.
+ * builder were the largest share of a request's CPU. Only what that transformer does for a read
+ * without joins: every column of one table. Relations are left unloaded (as TypeORM leaves them
+ * without a join); entities with embedded columns or table inheritance are refused.
  */
 export class EntityRows<T extends ObjectLiteral> {
   private readonly columns: readonly ColumnMetadata[];
 
   private constructor(private readonly metadata: EntityMetadata) {
-    if (metadata.relations.length > 0 || metadata.embeddeds.length > 0 || metadata.discriminatorColumn || metadata.parentEntityMetadata) {
-      throw new Error(`EntityRows reads plain single-table entities only, not ${metadata.name}`);
+    if (metadata.embeddeds.length > 0 || metadata.discriminatorColumn || metadata.parentEntityMetadata || metadata.childEntityMetadatas.length > 0) {
+      throw new Error(`EntityRows reads single-table entities without embedded columns, not ${metadata.name}`);
     }
     this.columns = metadata.columns.filter((column) => !column.isVirtual);
   }
