@@ -3,9 +3,8 @@ import { setServerToServerCharging } from '../src/domain/payments/payments.setti
  * Card payments: REST server-to-server charges per second with 32 concurrent clients, next to two
  * raw `pg` baselines with the same concurrency: the ceiling (the minimal hand-written charge
  * transaction: payment row, balanced journal entries, event row, job row; no ORM, no extra reads)
- * and a replay of the very statements one REST charge sends (captured from the driver); and the
- * dashboard's payments list over GraphQL (50 rows with nested refunds and disputes) per second,
- * with the SQL statements each request sends.
+ * and a replay of the very statements one REST charge sends (captured from the driver). (The
+ * dashboard's payments list is bench/dashboard.ts.)
  */
 import crypto from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
@@ -22,11 +21,6 @@ import { load } from './util';
 
 const CLIENTS = Number(process.env.BENCH_CHARGE_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const LIST_CLIENTS = Number(process.env.BENCH_LIST_CLIENTS ?? 8);
-
-const PAYMENTS_QUERY = `{ payments(first: 50) { edges { node {
-  id status email amount { amount currency } card { brand last4 } customer { id email firstName } refunds { id amount { amount } } disputes { id status }
-} } pageInfo { hasNextPage endCursor } } }`;
 
 /** Runs `unit` back to back on each of the pool's connections for SECONDS; returns units per second. */
 async function perSecondOnRawPg(pool: Pool, unit: (client: PoolClient) => Promise<unknown>): Promise<number> {
@@ -127,29 +121,6 @@ export async function benchPayments(runtime: Runtime) {
     console.log(`ratio to ceiling: ${(restPerSecond / ceilingPerSecond).toFixed(2)}`);
     console.log(`baseline: ${replayPerSecond.toFixed(0)} charges/s replaying those ${statements.length} statements on raw pg, ${CLIENTS} connections`);
     console.log(`ratio:    ${(restPerSecond / replayPerSecond).toFixed(2)} of the baseline`);
-
-    // The dashboard list: 50 newest payments, a refund on every other one, a customer profile for every third payer.
-    const recent = await core.payments.list(merchant, {}, { kind: 'offset', page: 1, limit: 50 });
-    const profiled = new Set<string>();
-    for (const [index, payment] of recent.items.entries()) {
-      if (index % 2 === 0) await core.refunds.refund(merchant, { paymentId: payment.id, amount: '0.50' });
-      if (index % 3 === 0 && !profiled.has(payment.email)) {
-        profiled.add(payment.email);
-        await core.customers.create(merchant, { email: payment.email, firstName: `Payer ${index}` });
-      }
-    }
-    const listBody = JSON.stringify({ query: PAYMENTS_QUERY });
-    const listOnce = async () => {
-      const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: listBody });
-      const result = (await response.json()) as { data?: { payments: { edges: unknown[] } }; errors?: unknown };
-      if (!result.data) throw new Error(`payments list failed: ${JSON.stringify(result.errors)}`);
-      return result.data.payments.edges.length;
-    };
-    let rows = 0;
-    const listStatements = await captureStatements(async () => { rows = await listOnce(); });
-    const list = await load({ url: `${base}/graphql`, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: SECONDS, body: listBody });
-    console.log(`graphql:  ${list.perSecond.toFixed(0)} payments-list requests/s (${rows} rows with customer, refunds and disputes, ${LIST_CLIENTS} clients, statuses ${JSON.stringify(list.statuses)}), p50 ${list.p50.toFixed(1)} ms, p99 ${list.p99.toFixed(1)} ms`);
-    console.log(`graphql:  ${listStatements.length} SQL statements per request: ${listStatements.map((statement) => statement.text.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}`);
   } finally {
     await pool.end();
     await app.close();

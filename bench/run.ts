@@ -1,6 +1,6 @@
 /**
  * npm run bench: figures printed, not asserted, each next to a baseline measured in the same run.
- * BENCH_ONLY=webhooks|payments|subscriptions|scale|footprint runs one section.
+ * BENCH_ONLY=webhooks|payments|dashboard|subscriptions|scale|footprint runs one section.
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { openRuntime } from '../src/runtime';
+import { benchDashboard } from './dashboard';
 import { benchFootprint } from './footprint';
 import { benchPayments } from './payments';
 import { benchScale } from './scale';
@@ -42,6 +43,7 @@ async function benchInProcess(only: string | undefined) {
   try {
     if (!only || only === 'webhooks') await benchWebhooks(runtime);
     if (!only || only === 'payments') await benchPayments(runtime);
+    if (!only || only === 'dashboard') await benchDashboard(runtime);
     if (!only || only === 'subscriptions') await benchSubscriptions(runtime);
     if (!only || only === 'scale') await benchScale(runtime);
   } finally {

@@ -112,6 +112,19 @@ describe('Finding 6: a mutation field costs 100 against GRAPHQL_MAX_COST', () =>
     const accepted = await server.graphql(aliasedFunding(3), undefined, { 'x-api-key': merchant.apiKey });
     expect(accepted.body.errors).toBeUndefined();
   });
+
+  test('finding 6: an operation accepted once is still refused when sent again with variables that make it too costly, every time', async () => {
+    const auth = { 'x-api-key': merchant.apiKey };
+    const list = 'query Recent($first: Int) { payments(first: $first) { edges { node { id refunds { id } } } } }';
+    const tooCostly = expect.objectContaining({ code: 'QUERY_TOO_COSTLY', cost: 510, maxCost: 400 });
+    for (let round = 0; round < 2; round += 1) {
+      const accepted = await server.graphql(list, { first: 5 }, auth);
+      expect(accepted.body.errors).toBeUndefined();
+      const refused = await server.graphql(list, { first: 100 }, auth);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.[0].extensions).toEqual(tooCostly);
+    }
+  });
 });
 
 describe('Finding 7: fragment cycles are a 400, never a crash', () => {

@@ -30,6 +30,17 @@ describe('GraphQL errors carry extensions.code and never a stack trace', () => {
 
   const auth = () => ({ 'x-api-key': merchant.apiKey });
 
+  test('no GraphQL answer may be cached: cache-control: no-store on data and on errors alike', async () => {
+    const answered = await server.graphql('{ wallets { id } }', undefined, auth());
+    expect(answered.body.errors).toBeUndefined();
+    expect(answered.headers.get('cache-control')).toBe('no-store');
+    const refused = await server.graphql('{ wallets { id } }');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const unparsable = await server.graphql('{ wallets { id ');
+    expect(unparsable.status).toBe(400);
+    expect(unparsable.headers.get('cache-control')).toBe('no-store');
+  });
+
   test('no credential: UNAUTHENTICATED', async () => {
     const response = await server.graphql('{ wallets { id } }');
     expect(response.body.errors).toEqual([

@@ -227,14 +227,39 @@ export function operationRefusal(schema: GraphQLSchema, limits: OperationLimits,
   return null;
 }
 
-/** `operationRefusal` for HTTP: refuses the operation after validation, before execution. */
+/** Operations (by name and variables) remembered as accepted, per document: enough for a dashboard's few queries and pages. */
+const MAX_ACCEPTED_PER_DOCUMENT = 64;
+
+/** The key of an operation's name and variables, or null when they cannot be written as JSON (never remembered). */
+function acceptanceKey(operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): string | null {
+  try {
+    return JSON.stringify([operationName ?? null, variables ?? {}]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `operationRefusal` for HTTP: refuses the operation after validation, before execution. Its
+ * verdict depends only on the document, the operation's name and the variables, and Apollo's
+ * document store hands back the same parsed document for the same query text: an accepted
+ * operation sent again (a dashboard polling its list) is not analysed again (the cost analysis
+ * walks the whole document: a few percent of a 50-row list's CPU). Refusals are always recomputed, so every refusal is a fresh error.
+ */
 export function operationLimitsPlugin<T extends object>(schema: GraphQLSchema, limits: OperationLimits): ApolloServerPlugin<T> {
+  const acceptedByDocument = new WeakMap<DocumentNode, Set<string>>();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
+          const key = acceptanceKey(request.operationName, request.variables);
+          const accepted = acceptedByDocument.get(document);
+          if (key !== null && accepted?.has(key)) return;
           const refusal = operationRefusal(schema, limits, document, request.variables, request.operationName);
           if (refusal) throw refusal;
+          if (key === null) return;
+          if (!accepted) acceptedByDocument.set(document, new Set([key]));
+          else if (accepted.size < MAX_ACCEPTED_PER_DOCUMENT) accepted.add(key);
         },
       };
     },

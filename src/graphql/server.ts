@@ -1,4 +1,5 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLFormattedError, GraphQLSchema } from 'graphql';
@@ -55,6 +56,28 @@ function unexpectedErrorLogPlugin(fallback: FastifyBaseLogger): ApolloServerPlug
   };
 }
 
+const CACHEABLE_HEADER = /^max-age=(\d+), (public|private)$/;
+
+/**
+ * The `cache-control: no-store` Apollo's cache-control plugin puts on every answer here: no field
+ * declares a cache hint, so no answer is ever cacheable. That plugin computes the policy with a
+ * hook on every resolved field (which makes Apollo wrap every field's resolver: about a tenth of a
+ * 50-row list's CPU), so it is disabled and its only outcome is set here, once per response. A
+ * header already set that the plugin could not parse is left alone, as the plugin does.
+ */
+function noStorePlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          const existing = response.http.headers.get('cache-control');
+          if (existing === undefined || existing === 'no-store' || CACHEABLE_HEADER.test(existing)) response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}
+
 /** Apollo's own messages (a failing plugin, an unexpected failure outside execution) go to the server's log. */
 const apolloLogger = (log: FastifyBaseLogger) => {
   const line = (level: 'debug' | 'info' | 'warn' | 'error') => (message?: unknown) =>
@@ -85,6 +108,8 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
     logger: apolloLogger(app.log),
     plugins: [
       fastifyApolloDrainPlugin(app),
+      ApolloServerPluginCacheControlDisabled(),
+      noStorePlugin(),
       operationLimitsPlugin(schema, limits),
       notStoredPlugin(),
       unexpectedErrorLogPlugin(app.log),

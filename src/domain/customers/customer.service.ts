@@ -2,6 +2,7 @@ import { In } from 'typeorm';
 import { CardDetails } from '../payments/card';
 import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { EntityRows } from '../shared/rows';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
@@ -176,7 +177,8 @@ export class CustomerService {
   async customersByIds(ctx: RequestContext, ids: string[]): Promise<Customer[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return ctx.repo(Customer).find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    return EntityRows.of(ctx, Customer).select(ctx, 'customer',
+      'WHERE customer.id = ANY($1::uuid[]) AND customer.business_id = $2 AND customer.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
   }
 
   /** Saved cards of the customers, newest first. */

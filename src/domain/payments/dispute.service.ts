@@ -2,6 +2,7 @@ import { EventService } from '../events/event.service';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { EntityRows } from '../shared/rows';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { UNDISPUTED, disputeTransition } from './dispute.states';
@@ -99,9 +100,8 @@ export class DisputeService {
   /** The disputes of these payments of the context's business and mode, oldest first. */
   async ofPayments(ctx: RequestContext, paymentIds: string[]): Promise<Dispute[]> {
     if (paymentIds.length === 0) return [];
-    return ctx.repo(Dispute).createQueryBuilder('dispute')
-      .where('dispute.payment_id IN (:...paymentIds) AND dispute.business_id = :businessId AND dispute.livemode = :livemode',
-        { paymentIds, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('dispute.created_at', 'ASC').getMany();
+    return EntityRows.of(ctx, Dispute).select(ctx, 'dispute',
+      'WHERE dispute.payment_id = ANY($1::uuid[]) AND dispute.business_id = $2 AND dispute.livemode = $3 ORDER BY dispute.created_at ASC',
+      [paymentIds, ctx.requireBusiness(), ctx.livemode]);
   }
 }

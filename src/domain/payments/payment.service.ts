@@ -1,5 +1,6 @@
 import { In } from 'typeorm';
 import { ALL_ROLES, RequestContext } from '../shared/context';
+import { EntityRows } from '../shared/rows';
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { ChargeService } from './charge.service';
@@ -85,9 +86,8 @@ export class PaymentService {
 
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {
     if (paymentIds.length === 0) return [];
-    return ctx.repo(Refund).createQueryBuilder('refund')
-      .where('refund.payment_id IN (:...paymentIds) AND refund.business_id = :businessId AND refund.livemode = :livemode',
-        { paymentIds, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('refund.created_at', 'ASC').getMany();
+    return EntityRows.of(ctx, Refund).select(ctx, 'refund',
+      'WHERE refund.payment_id = ANY($1::uuid[]) AND refund.business_id = $2 AND refund.livemode = $3 ORDER BY refund.created_at ASC',
+      [paymentIds, ctx.requireBusiness(), ctx.livemode]);
   }
 }

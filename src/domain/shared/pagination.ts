@@ -3,6 +3,7 @@ import { EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { RequestContext } from './context';
 import { validationError } from './errors';
 import { isUuid } from './ids';
+import { EntityRows } from './rows';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -31,7 +32,8 @@ export async function paginate<T extends ObjectLiteral & { id: string; createdAt
   const limit = pageSize(page.limit, 20, 'limit');
   if (!Number.isSafeInteger(page.page) || page.page < 1) throw validationError({ page: ['must be an integer of at least 1'] });
   const [items, total] = await query.skip((page.page - 1) * limit).take(limit).getManyAndCount();
-  const cursorOf = (item: T) => encodeCursor([item.createdAt.toISOString(), item.id], filters);
+  const cursorAt = cursorEncoder(filters);
+  const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
   return { items, total, hasNextPage: page.page * limit < total, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
 }
 
@@ -54,7 +56,13 @@ const filterDigest = (filters: unknown) =>
 
 /** Opaque keyset cursor; it carries its filters, so a cursor cannot be replayed against other filters. */
 export function encodeCursor(position: Array<string | number>, filters: unknown): string {
-  return Buffer.from(JSON.stringify({ p: position, f: filterDigest(filters) })).toString('base64url');
+  return cursorEncoder(filters)(position);
+}
+
+/** `encodeCursor` for every row of one page: the filters' digest is computed once, not per row. */
+export function cursorEncoder(filters: unknown): (position: Array<string | number>) => string {
+  const digest = filterDigest(filters);
+  return (position) => Buffer.from(JSON.stringify({ p: position, f: digest })).toString('base64url');
 }
 
 export function decodeCursor(cursor: string, filters: unknown, field = 'after'): Array<string | number> {
@@ -128,11 +136,23 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
     query.andWhere(`(${alias}.created_at, ${alias}.id) < (CAST(:cursorCreatedAt AS timestamptz), CAST(:cursorId AS uuid))`,
       { cursorCreatedAt: createdAt, cursorId: id });
   }
+  // One table only (EntityRows hydrates one row per entity; a join would repeat them), so LIMIT is the page.
+  const { joinAttributes, relationIdAttributes } = query.expressionMap;
+  if (joinAttributes.length + relationIdAttributes.length > 0) {
+    throw new Error('keysetPage pages one table, without joins or relation ids');
+  }
   const cursorTime = `${alias}_cursor_created_at`;
-  const { entities, raw } = await query
+  const raw: Array<Record<string, unknown>> = await query
     .addSelect(`to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cursorTime)
-    .take(limit + 1)
-    .getRawAndEntities();
-  const timeOf = new Map<string, string>(raw.map((row: Record<string, string>) => [row[`${alias}_id`], row[cursorTime]]));
-  return toPage(entities, limit, (row) => encodeCursor([timeOf.get(row.id)!, row.id], filters));
+    .limit(limit + 1)
+    .getRawMany();
+  const rows = EntityRows.ofMetadata<T>(query.expressionMap.mainAlias!.metadata);
+  const timeOf = new Map<string, string>();
+  const entities = raw.map((row) => {
+    const entity = rows.hydrate(row, alias);
+    timeOf.set(entity.id, row[cursorTime] as string);
+    return entity;
+  });
+  const cursorAt = cursorEncoder(filters);
+  return toPage(entities, limit, (row) => cursorAt([timeOf.get(row.id)!, row.id]));
 }
