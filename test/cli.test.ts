@@ -3,9 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
-import { spawnTs } from './support/process';
+import { Spawned, spawnTs } from './support/process';
 
 const CLI = 'src/cli/index.ts';
+
+/** The command exits 0; when it does not, the failure shows what it printed. */
+async function exitsZero(run: Spawned) {
+  expect({ exit: await run.exited, output: run.output() }).toMatchObject({ exit: 0 });
+}
 
 // Each CLI spawn goes through ts-node (about 5 s of CPU); with two suites at once on 2 cores a test
 // of six spawns takes minutes, hence deadlines of 180 s (deadlines, not timings).
@@ -25,16 +30,16 @@ describe('operator CLI (tessera)', () => {
 
   test('migrate runs the migrations, and a second run has nothing to do', async () => {
     const first = spawnTs(CLI, ['migrate'], env());
-    expect(await first.exited).toBe(0);
+    await exitsZero(first);
     expect(JSON.parse(first.output()).migrated.length).toBeGreaterThan(0);
     const second = spawnTs(CLI, ['migrate'], env());
-    expect(await second.exited).toBe(0);
+    await exitsZero(second);
     expect(JSON.parse(second.output())).toEqual({ migrated: [] });
   }, 180_000);
 
   test('business create prints JSON with the business id and its test credentials', async () => {
     const run = spawnTs(CLI, ['business', 'create', '--name', 'Acme Ltd', '--email', 'ops@acme.test', '--password', 'long enough password'], env());
-    expect(await run.exited).toBe(0);
+    await exitsZero(run);
     const printed = JSON.parse(run.output());
     expect(printed).toEqual({
       businessId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -53,7 +58,7 @@ describe('operator CLI (tessera)', () => {
 
   test('business update --treasury on|off switches the treasury product and prints the business as JSON', async () => {
     const created = spawnTs(CLI, ['business', 'create', '--name', 'Partner Co', '--email', 'ops@partner.test', '--password', 'long enough password'], env());
-    expect(await created.exited).toBe(0);
+    await exitsZero(created);
     const { businessId } = JSON.parse(created.output());
     const treasuryOf = async () => {
       const client = new Client({ connectionString: databaseUrl });
@@ -67,7 +72,7 @@ describe('operator CLI (tessera)', () => {
     expect(await treasuryOf()).toBe(false);
 
     const on = spawnTs(CLI, ['business', 'update', businessId, '--treasury', 'on'], env());
-    expect(await on.exited).toBe(0);
+    await exitsZero(on);
     expect(JSON.parse(on.output())).toEqual({
       id: businessId, name: 'Partner Co', email: 'ops@partner.test', treasuryEnabled: true,
       settings: {
@@ -79,26 +84,26 @@ describe('operator CLI (tessera)', () => {
     expect(await treasuryOf()).toBe(true);
 
     const off = spawnTs(CLI, ['business', 'update', businessId, '--treasury', 'off'], env());
-    expect(await off.exited).toBe(0);
+    await exitsZero(off);
     expect(JSON.parse(off.output())).toMatchObject({ id: businessId, treasuryEnabled: false });
     expect(await treasuryOf()).toBe(false);
   }, 180_000);
 
   test('business update --server-to-server-charging on|off [--live] switches charging per mode', async () => {
     const created = spawnTs(CLI, ['business', 'create', '--name', 'Shop Co', '--email', 'ops@shop.test', '--password', 'long enough password'], env());
-    expect(await created.exited).toBe(0);
+    await exitsZero(created);
     const { businessId } = JSON.parse(created.output());
     const test = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'on'], env());
-    expect(await test.exited).toBe(0);
+    await exitsZero(test);
     expect(JSON.parse(test.output())).toMatchObject({ id: businessId, settings: { test: { serverToServerCharging: true }, live: { serverToServerCharging: false } } });
     const live = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'on', '--live'], env());
-    expect(await live.exited).toBe(0);
+    await exitsZero(live);
     expect(JSON.parse(live.output())).toMatchObject({ settings: { test: { serverToServerCharging: true }, live: { serverToServerCharging: true } } });
     const off = spawnTs(CLI, ['business', 'update', businessId, '--server-to-server-charging', 'off'], env());
-    expect(await off.exited).toBe(0);
+    await exitsZero(off);
     expect(JSON.parse(off.output())).toMatchObject({ settings: { test: { serverToServerCharging: false }, live: { serverToServerCharging: true } } });
     const fees = spawnTs(CLI, ['business', 'update', businessId, '--card-fee-bps', '150', '--card-fee-fixed-minor', '0', '--dispute-fee-minor', '2000', '--live'], env());
-    expect(await fees.exited).toBe(0);
+    await exitsZero(fees);
     expect(JSON.parse(fees.output()).settings).toEqual({
       test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500 },
       live: { serverToServerCharging: true, cardFeeBps: 150, cardFeeFixedMinor: 0, disputeFeeMinor: 2000 },
@@ -136,13 +141,13 @@ describe('operator CLI (tessera)', () => {
       await client.end();
     }
     const run = spawnTs(CLI, ['mail', '--to', 'DEV@example.com', '--limit', '2'], env());
-    expect(await run.exited).toBe(0);
+    await exitsZero(run);
     expect(JSON.parse(run.output())).toEqual([
       { to: 'dev@example.com', subject: 'third', text: 'Your code is 333333', createdAt: expect.any(String) },
       { to: 'dev@example.com', subject: 'second', text: 'Your code is 222222', createdAt: expect.any(String) },
     ]);
     const all = spawnTs(CLI, ['mail'], env());
-    expect(await all.exited).toBe(0);
+    await exitsZero(all);
     expect(JSON.parse(all.output()).map((message: { subject: string }) => message.subject).slice(0, 4)).toEqual(['third', 'second', 'elsewhere', 'first']);
 
     const bad = spawnTs(CLI, ['mail', '--limit', '0'], env());
@@ -152,7 +157,7 @@ describe('operator CLI (tessera)', () => {
 
   test('ledger:check reports a balanced ledger and exits 0', async () => {
     const run = spawnTs(CLI, ['ledger:check'], env());
-    expect(await run.exited).toBe(0);
+    await exitsZero(run);
     expect(JSON.parse(run.output())).toEqual({
       balanced: true, unbalancedTransactions: [], cachedBalanceMismatches: [], negativeBalances: [],
     });
