@@ -21,6 +21,8 @@ export interface Config {
   systemDir: string;
   /** The unprivileged account that runs the embedded PostgreSQL when Tessera runs as root. */
   embeddedPgSystemUser: string;
+  /** EMBEDDED_PG_SOCKET: the application reaches the embedded PostgreSQL over its Unix socket (on) or TCP (off). */
+  embeddedPgSocket: boolean;
   masterKey: string | undefined;
   jwtSecret: string | undefined;
   jwtTtlSeconds: number;
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
     systemDir: path.resolve(env.TESSERA_SYSTEM_DIR || '/var/lib/tessera'),
     embeddedPgSystemUser: env.EMBEDDED_PG_SYSTEM_USER || 'postgres',
+    embeddedPgSocket: bool(env, 'EMBEDDED_PG_SOCKET', true),
     masterKey: env.TESSERA_MASTER_KEY || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     jwtTtlSeconds: 3600,

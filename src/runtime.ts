@@ -32,7 +32,7 @@ export async function openRuntime(config: Config, { migrate = true, log = () => 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser, log,
+      dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser, socket: config.embeddedPgSocket, log,
     });
     log(`Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${new URL(embedded.url).port})`);
     databaseUrl = embedded.url;

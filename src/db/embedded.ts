@@ -43,6 +43,8 @@ export interface EmbeddedPostgresOptions {
   persistent?: boolean;
   /** Extra server settings (`-c name=value`). */
   settings?: Record<string, string>;
+  /** false: no Unix socket; connections use TCP (EMBEDDED_PG_SOCKET=off). Default true. */
+  socket?: boolean;
   log?: (line: string) => void;
 }
 
@@ -87,7 +89,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     log(`Embedded PostgreSQL already running (pid ${running.pid}, port ${running.port}); connecting to it`);
     await waitUntilReady(tcpUrl(running.port, 'postgres'), null, () => '', logFile, clusterDir);
     await ensureDatabase(tcpUrl(running.port, 'postgres'), database);
-    return { url: urlFor(running.port, database, running.socketDir), clusterDir, stop: async () => undefined };
+    return { url: urlFor(running.port, database, options.socket === false ? null : running.socketDir), clusterDir, stop: async () => undefined };
   }
 
   assertSameMajorVersion(clusterDir, binaries.major);
@@ -97,7 +99,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await initialise(binaries, clusterDir, account, logFile);
   }
 
-  const socketDir = socketDirOf(clusterDir);
+  const socketDir = options.socket === false ? null : socketDirOf(clusterDir);
   const child = await startServer(binaries, clusterDir, { ...options, settings: { unix_socket_directories: socketDir ?? '', ...options.settings } }, account, logFile);
   await ensureDatabase(tcpUrl(options.port, 'postgres'), database);
   const stopOnExit = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); };
