@@ -39,7 +39,7 @@ async function benchInProcess(only: string | undefined) {
     rateLimitMax: 1_000_000_000,
     masterKey: 'bench', jwtSecret: 'bench',
     ...SUBSCRIPTION_CAPS,
-  });
+  }, { throwaway: true });
   try {
     if (!only || only === 'webhooks') await benchWebhooks(runtime);
     if (!only || only === 'payments') await benchPayments(runtime);

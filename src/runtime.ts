@@ -19,6 +19,8 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   migrate?: boolean;
+  /** The embedded cluster is deleted when the runtime closes (the bench's throwaway database). */
+  throwaway?: boolean;
   log?: (line: string) => void;
 }
 
@@ -26,13 +28,13 @@ export interface RuntimeOptions {
  * Opens the database (DATABASE_URL, or the embedded PostgreSQL: `<dataDir>/pg`, or under the system directory when run as root), runs pending
  * migrations (Tessera's, then the job queue's), refuses a master key the database's secrets were not sealed with, and wires the domain. Used by the server, the workers, the CLI and the tests.
  */
-export async function openRuntime(config: Config, { migrate = true, log = () => undefined }: RuntimeOptions = {}): Promise<Runtime> {
+export async function openRuntime(config: Config, { migrate = true, throwaway = false, log = () => undefined }: RuntimeOptions = {}): Promise<Runtime> {
   const secrets = resolveSecrets(config);
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser, socket: config.embeddedPgSocket, log,
+      dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser, socket: config.embeddedPgSocket, persistent: !throwaway, log,
     });
     log(`Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${new URL(embedded.url).port})`);
     databaseUrl = embedded.url;
