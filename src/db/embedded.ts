@@ -515,6 +515,9 @@ function explainFailure(output: string, clusterDir: string, account: Account | n
   if (/has wrong ownership|has invalid permissions/.test(output)) {
     return new StartupError(`The embedded PostgreSQL data directory ${clusterDir} has the wrong owner or permissions (${line(/ownership|permissions/)}). It must belong to ${account ? `"${account.name}"` : 'you'} with mode 0700; fix it or move it away.`);
   }
+  if (/could not create (any )?Unix[- ]domain socket|could not create Unix socket/i.test(output)) {
+    return new StartupError(`The embedded PostgreSQL could not create its Unix socket in ${clusterDir} (${line(/Unix[- ]domain socket|Unix socket/i)}). Set EMBEDDED_PG_SOCKET=off to connect over TCP only.`);
+  }
   if (/Permission denied|Read-only file system|Operation not permitted|EACCES|EROFS/i.test(output)) {
     return unwritable(clusterDir, account, line(/Permission denied|Read-only|not permitted|EACCES|EROFS/i));
   }
