@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
+import { startEmbeddedPostgres } from '../src/db/embedded';
 import { ROOT, Spawned, freePort, spawnTs } from './support/process';
 
 /**
@@ -169,6 +171,44 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     expect(second.output()).toMatch(/Removed a stale postmaster\.pid/);
     await stopped(second);
   }, 150_000);
+});
+
+describe('how the application reaches the embedded PostgreSQL', () => {
+  /** The server address the application's connection reached: null over a Unix socket. */
+  async function serverAddressWith(dataDir: string, systemDir: string, socket?: boolean) {
+    const db = await startEmbeddedPostgres({ dataDir, port: await freePort(), systemDir, systemUser: 'postgres', persistent: false, socket });
+    try {
+      const client = new Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        return { url: db.url, address: (await client.query('SELECT inet_server_addr() AS address')).rows[0].address as string | null, clusterDir: db.clusterDir };
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await db.stop();
+    }
+  }
+
+  test('over the Unix socket in its cluster directory; over TCP with EMBEDDED_PG_SOCKET=off or when the socket path would be too long', async () => {
+    const viaSocket = await serverAddressWith(path.join(scratch('data'), '.data'), scratch('system'));
+    expect(viaSocket.address).toBeNull();
+    expect(viaSocket.url).toContain(encodeURIComponent(viaSocket.clusterDir));
+
+    const switchedOff = await serverAddressWith(path.join(scratch('data'), '.data'), scratch('system'), false);
+    expect(switchedOff.address).toBe('127.0.0.1');
+
+    // sun_path holds about 104 bytes: a cluster directory this deep cannot hold its socket.
+    const deep = (root: string) => {
+      const dir = path.join(root, 'd'.repeat(60), 'e'.repeat(60));
+      fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+      fs.chmodSync(path.dirname(dir), 0o755);
+      fs.chmodSync(dir, 0o755);
+      return dir;
+    };
+    const tooLong = await serverAddressWith(path.join(deep(scratch('data')), '.data'), deep(scratch('system')));
+    expect(tooLong.address).toBe('127.0.0.1');
+  }, 180_000);
 });
 
 describe('every way the embedded PostgreSQL cannot start ends in one line with the cause and the fix', () => {
