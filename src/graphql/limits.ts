@@ -229,11 +229,14 @@ export function operationRefusal(schema: GraphQLSchema, limits: OperationLimits,
 
 /** Operations (by name and variables) remembered as accepted, per document: enough for a dashboard's few queries and pages. */
 const MAX_ACCEPTED_PER_DOCUMENT = 64;
+/** Longer name-and-variables keys are not remembered: a caller must not make the server hold large variables. */
+const MAX_ACCEPTANCE_KEY_LENGTH = 1024;
 
-/** The key of an operation's name and variables, or null when they cannot be written as JSON (never remembered). */
+/** The key of an operation's name and variables, or null when they cannot be written as JSON or are too long (never remembered). */
 function acceptanceKey(operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): string | null {
   try {
-    return JSON.stringify([operationName ?? null, variables ?? {}]);
+    const key = JSON.stringify([operationName ?? null, variables ?? {}]);
+    return key.length <= MAX_ACCEPTANCE_KEY_LENGTH ? key : null;
   } catch {
     return null;
   }
