@@ -72,6 +72,8 @@ export interface Config {
   checkoutFailedAttemptsWindowSeconds: number;
   /** Sandbox 3-D Secure challenges complete on their own after this many milliseconds. */
   sandbox3dsAutoCompleteMs: number;
+  /** The sandbox payout rail settles (or fails) a submitted payout after this many milliseconds. */
+  payoutSandboxSettleMs: number;
   /** SMTP server of outgoing mail (sign-up codes); unset: the sandbox mailbox, which keeps mail in the database. */
   mailSmtpUrl: string | undefined;
   /** The From of outgoing mail. */
@@ -242,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxSubscriptionsPerCredential: Math.max(1, int(env, 'WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL', 100)),
     paymentSettlementDelaySeconds: int(env, 'PAYMENT_SETTLEMENT_DELAY_S', 60),
     sandbox3dsAutoCompleteMs: int(env, 'SANDBOX_3DS_AUTO_COMPLETE_MS', 3000),
+    payoutSandboxSettleMs: int(env, 'PAYOUT_SANDBOX_SETTLE_MS', 2000),
     signInMaxFailures: Math.max(1, int(env, 'SIGN_IN_MAX_FAILURES', 5)),
     signInFailureWindowSeconds: Math.max(1, int(env, 'SIGN_IN_FAILURE_WINDOW_S', 900)),
     signInLockoutSeconds: Math.max(1, int(env, 'SIGN_IN_LOCKOUT_S', 900)),

@@ -1,13 +1,19 @@
 import { DomainError, ErrorCode } from '../src/domain/shared/errors';
 import { SandboxCardAcquirer } from '../src/providers/card-acquirer/sandbox';
 import { Mailer } from '../src/providers/mail/port';
+import { SandboxFxProvider } from '../src/providers/fx/sandbox';
+import { SandboxPayoutRail } from '../src/providers/payout-rail/sandbox';
 import { ProviderRegistry } from '../src/providers/registry';
+import { SandboxScreening } from '../src/providers/screening/sandbox';
 
 /** src/providers/registry.ts: one place decides which provider a mode gets and refuses a mode without one. */
 describe('providerFor(ctx, kind)', () => {
   const acquirer = new SandboxCardAcquirer('a-master-key-for-tests');
   const mailer: Mailer = { name: 'memory', send: async () => undefined, close: async () => undefined };
-  const providers = new ProviderRegistry({ 'card-acquirer': { test: acquirer, live: null }, mail: { test: mailer, live: mailer } });
+  const providers = new ProviderRegistry({
+    'card-acquirer': { test: acquirer, live: null }, mail: { test: mailer, live: mailer },
+    'payout-rail': { test: new SandboxPayoutRail(2000), live: null }, fx: { test: new SandboxFxProvider(), live: null }, screening: { test: new SandboxScreening(), live: null },
+  });
   const testMode = { livemode: false };
   const liveMode = { livemode: true };
 

@@ -33,6 +33,10 @@ import { CheckoutService } from './checkout/checkout.service';
 import { PaymentLinkService } from './payment-links/payment-link.service';
 import { InvoiceService } from './invoices/invoice.service';
 import { RecurringGiftService } from './recurring-gifts/recurring-gift.service';
+import { RecipientService } from './payouts/recipient.service';
+import { QuoteService } from './payouts/quote.service';
+import { PayoutService } from './payouts/payout.service';
+import { BatchService } from './payouts/batch.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -67,6 +71,11 @@ export interface Core {
   paymentLinks: PaymentLinkService;
   invoices: InvoiceService;
   recurringGifts: RecurringGiftService;
+  /** Payouts (design section 8): recipients, quotes, payouts and batches. */
+  recipients: RecipientService;
+  quotes: QuoteService;
+  payouts: PayoutService;
+  payoutBatches: BatchService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -131,6 +140,9 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
     checkout, payments, customers, events,
   );
+  const recipients = new RecipientService(providers, secretBox);
+  const quotes = new QuoteService(providers);
+  const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub);
   return {
     config,
     dataSource,
@@ -160,6 +172,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
     invoices: new InvoiceService(checkout, events),
     recurringGifts,
+    recipients,
+    quotes,
+    payouts,
+    payoutBatches: new BatchService(payouts),
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

@@ -6,6 +6,7 @@ import { RequestContext } from '../domain/shared/context';
 import { checkoutJobs } from '../domain/checkout/checkout.jobs';
 import { housekeepingJobs } from '../domain/housekeeping.jobs';
 import { paymentJobs } from '../domain/payments/payments.jobs';
+import { payoutJobs } from '../domain/payouts/payouts.jobs';
 import { recurringGiftJobs } from '../domain/recurring-gifts/recurring-gifts.jobs';
 import { AreaJobs, cronLine } from '../domain/shared/jobs';
 import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
@@ -19,6 +20,7 @@ import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
 export function areaJobs(core: Core): AreaJobs[] {
   return [
     paymentJobs(core.payments, core.charges),
+    payoutJobs(core.payouts),
     checkoutJobs(core.checkout),
     recurringGiftJobs(core.recurringGifts),
     webhookJobs(core.webhooks),

@@ -4,8 +4,14 @@ import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { Secrets } from '../secrets';
 import { CardAcquirer } from './card-acquirer/port';
 import { SandboxCardAcquirer } from './card-acquirer/sandbox';
+import { FxProvider } from './fx/port';
+import { SandboxFxProvider } from './fx/sandbox';
 import { createMailer } from './mail';
 import { MailLog, Mailer } from './mail/port';
+import { PayoutRail } from './payout-rail/port';
+import { SandboxPayoutRail } from './payout-rail/sandbox';
+import { SanctionsScreening } from './screening/port';
+import { SandboxScreening } from './screening/sandbox';
 
 /**
  * The provider of each kind in each mode. `null`: this build has no real provider of that kind
@@ -20,6 +26,12 @@ export interface ProviderChoice {
    * start requires it, src/config.ts), otherwise the sandbox mailbox.
    */
   mail: { test: Mailer; live: Mailer };
+  /** Payout rails (bank transfer, mobile money, crypto): the sandbox rail in test mode, none in live yet. */
+  'payout-rail': { test: PayoutRail; live: PayoutRail | null };
+  /** Exchange rates and conversion fees: the sandbox's fixed rates in test mode, none in live yet. */
+  fx: { test: FxProvider; live: FxProvider | null };
+  /** Sanctions screening of payout recipients: the sandbox list in test mode, none in live yet. */
+  screening: { test: SanctionsScreening; live: SanctionsScreening | null };
 }
 
 export type ProviderKind = keyof ProviderChoice;
@@ -29,6 +41,9 @@ export type ProviderOf<K extends ProviderKind> = NonNullable<ProviderChoice[K]['
 const NO_PROVIDER: Record<ProviderKind, string> = {
   'card-acquirer': 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
   mail: 'No mail provider is configured for live mode',
+  'payout-rail': 'No payout rail is configured for live mode, so live payouts cannot be sent; use test credentials in the sandbox',
+  fx: 'No exchange-rate provider is configured for live mode; use test credentials in the sandbox',
+  screening: 'No sanctions-screening provider is configured for live mode, so live recipients cannot be screened; use test credentials in the sandbox',
 };
 
 /** The providers of the server, chosen once at start; the only place that decides which one a mode gets. */
@@ -62,11 +77,14 @@ export class ProviderRegistry {
 
 /** The providers this build has: the sandbox acquirer in test mode and none in live; SMTP or the sandbox mailbox. */
 export function createProviders(
-  config: Pick<Config, 'mailSmtpUrl' | 'mailFrom'>, secrets: Pick<Secrets, 'masterKey'>, dataSource: DataSource, log: MailLog,
+  config: Pick<Config, 'mailSmtpUrl' | 'mailFrom' | 'payoutSandboxSettleMs'>, secrets: Pick<Secrets, 'masterKey'>, dataSource: DataSource, log: MailLog,
 ): ProviderRegistry {
   const mailer = createMailer(config, dataSource, log);
   return new ProviderRegistry({
     'card-acquirer': { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
     mail: { test: mailer, live: mailer },
+    'payout-rail': { test: new SandboxPayoutRail(config.payoutSandboxSettleMs), live: null },
+    fx: { test: new SandboxFxProvider(), live: null },
+    screening: { test: new SandboxScreening(), live: null },
   });
 }

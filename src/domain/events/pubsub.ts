@@ -9,6 +9,7 @@ export enum Topic {
   WALLET_BALANCE = 'WALLET_BALANCE',
   WEBHOOK_DELIVERY = 'WEBHOOK_DELIVERY',
   PAYMENT = 'PAYMENT',
+  PAYOUT = 'PAYOUT',
   /** Access taken away from a credential or a member: open sockets it concerns must close. */
   ACCESS_REVOKED = 'ACCESS_REVOKED',
 }
@@ -27,6 +28,13 @@ export interface PaymentChange {
   businessId: string;
   livemode: boolean;
   paymentId: string;
+}
+
+/** A payout's status changed; subscribers read its current state. */
+export interface PayoutChange {
+  businessId: string;
+  livemode: boolean;
+  payoutId: string;
 }
 
 /** A webhook delivery's new state, after an attempt (or its creation) committed. */
@@ -63,6 +71,7 @@ type Topics = {
   [Topic.WALLET_BALANCE]: [WalletBalanceChange];
   [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
   [Topic.PAYMENT]: [PaymentChange];
+  [Topic.PAYOUT]: [PayoutChange];
   [Topic.ACCESS_REVOKED]: [AccessRevocation];
 };
 

@@ -8,6 +8,7 @@ import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '
 import { hashPassword } from '../shared/crypto';
 import { isUuid } from '../shared/ids';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { payoutSettingsErrors, writePayoutSettings } from '../payouts/payouts.settings';
 import { paymentSettingsErrors, writePaymentSettings } from '../payments/payments.settings';
 import { applyTreasurySettings } from '../treasury/treasury.settings';
 
@@ -73,9 +74,9 @@ export class BusinessService {
    */
   async updateAsOperator(ctx: RequestContext, update: OperatorBusinessUpdate): Promise<Business> {
     ctx.requireOperator();
-    const { treasuryEnabled, ...payments } = update;
+    const { treasuryEnabled, payoutReviewThresholdUsdMinor, ...payments } = update;
     const errors: FieldErrors = Object.values(update).some((value) => value !== undefined)
-      ? paymentSettingsErrors(payments)
+      ? { ...paymentSettingsErrors(payments), ...payoutSettingsErrors({ payoutReviewThresholdUsdMinor }) }
       : { _: ['names no setting to change'] };
     if (Object.keys(errors).length > 0) throw validationError(errors);
     return inTransaction(ctx, async (tx) => {
@@ -85,6 +86,7 @@ export class BusinessService {
         : null;
       if (!business) throw notFound('Business');
       if (Object.values(payments).some((value) => value !== undefined)) await writePaymentSettings(tx, payments);
+      if (payoutReviewThresholdUsdMinor !== undefined) await writePayoutSettings(tx, { payoutReviewThresholdUsdMinor });
       applyTreasurySettings(business, { treasuryEnabled });
       return tx.repo(Business).save(business);
     });

@@ -94,4 +94,6 @@ export interface OperatorBusinessUpdate {
   cardFeeBps?: number;
   cardFeeFixedMinor?: bigint;
   disputeFeeMinor?: bigint;
+  /** Payouts worth at least this many US cents are held for review; null turns the threshold off. */
+  payoutReviewThresholdUsdMinor?: bigint | null;
 }

@@ -78,6 +78,9 @@ export class BusinessSettings {
   /** Non-refundable fee taken when a dispute opens, in minor units of the payment's currency. */
   @Column('bigint', { default: 1500, transformer: bigintTransformer }) disputeFeeMinor: bigint;
 
+  /** Payouts worth at least this many US cents are held for review (PENDING_REVIEW); null: no threshold. */
+  @Column('bigint', { nullable: true, transformer: bigintTransformer }) payoutReviewThresholdUsdMinor: bigint | null;
+
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -13,6 +13,8 @@ export const MAX_PAGE_SIZE = 100;
  */
 export type PageQuery =
   | { kind: 'offset'; page: number; limit: number }
+  /** Rows to skip and to take (the payouts family's `skip`/`take`, design section 8). */
+  | { kind: 'skip'; skip: number; take: number }
   | { kind: 'keyset'; first: number | null; after: string | null };
 
 /** The one list result: offset pages also count `total`; keyset pages do not (null). */
@@ -29,12 +31,24 @@ export async function paginate<T extends ObjectLiteral & { id: string; createdAt
   query: SelectQueryBuilder<T>, alias: string, page: PageQuery, filters: unknown,
 ): Promise<ListPage<T>> {
   if (page.kind === 'keyset') return { ...await keysetPage(query, alias, page, filters), total: null };
+  if (page.kind === 'skip') return skipPage(query, page, filters);
   const limit = pageSize(page.limit, 20, 'limit');
   if (!Number.isSafeInteger(page.page) || page.page < 1) throw validationError({ page: ['must be an integer of at least 1'] });
   const [items, total] = await query.skip((page.page - 1) * limit).take(limit).getManyAndCount();
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
   return { items, total, hasNextPage: page.page * limit < total, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
+}
+
+async function skipPage<T extends ObjectLiteral & { id: string; createdAt: Date }>(
+  query: SelectQueryBuilder<T>, page: Extract<PageQuery, { kind: 'skip' }>, filters: unknown,
+): Promise<ListPage<T>> {
+  const take = pageSize(page.take, 20, 'take');
+  if (!Number.isSafeInteger(page.skip) || page.skip < 0) throw validationError({ skip: ['must be an integer of at least 0'] });
+  const [items, total] = await query.skip(page.skip).take(take).getManyAndCount();
+  const cursorAt = cursorEncoder(filters);
+  const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
+  return { items, total, hasNextPage: page.skip + items.length < total, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
 }
 
 /** @deprecated Use PageQuery (kind 'keyset'). */

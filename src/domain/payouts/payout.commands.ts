@@ -1,0 +1,66 @@
+import type { PayoutDestination } from '../../providers/payout-rail/port';
+import { PayoutRailKind, PayoutStatus } from './payout.entities';
+
+/** A destination's account details, one shape per rail (normalised by the recipient service). */
+export type RecipientDetails = PayoutDestination;
+
+export interface CreateRecipientCommand {
+  label: string;
+  details: RecipientDetails;
+}
+
+export interface RecipientFilters {
+  rail?: PayoutRailKind;
+  /** Archived recipients are listed only when asked. */
+  includeArchived?: boolean;
+}
+
+export interface CreateQuoteCommand {
+  /** In minor units of `currency` (the source wallet's currency). */
+  amount: bigint;
+  currency: string;
+  destinationCurrency: string;
+  /** ISO 3166-1 alpha-2; null for crypto. */
+  country: string | null;
+  rail: PayoutRailKind;
+}
+
+export interface CreatePayoutCommand {
+  recipientId: string;
+  /** Minor units of `currency`, the wallet debited. */
+  amount: bigint;
+  currency: string;
+  quoteId: string | null;
+  reference: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface PayoutFilters {
+  status?: PayoutStatus;
+  recipientId?: string;
+  batchId?: string;
+}
+
+export interface RejectPayoutCommand {
+  payoutId: string;
+  reason: string;
+}
+
+/** Sandbox helper: one legal transition of a payout (repeating its current status is a no-op). */
+export interface AdvancePayoutCommand {
+  payoutId: string;
+  status: PayoutStatus.SUBMITTED | PayoutStatus.SETTLED | PayoutStatus.FAILED;
+  reason: string | null;
+}
+
+export interface BatchItem {
+  recipientId: string;
+  amount: bigint;
+  currency: string;
+  reference: string | null;
+}
+
+export interface CreateBatchCommand {
+  name: string | null;
+  items: BatchItem[];
+}

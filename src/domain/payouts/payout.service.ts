@@ -1,0 +1,306 @@
+import { PayoutRail, RailOutcome } from '../../providers/payout-rail/port';
+import { ProviderRegistry } from '../../providers/registry';
+import { EventService } from '../events/event.service';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { Role } from '../identity/identity.entities';
+import { AccountKind } from '../ledger/ledger.entities';
+import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { JobRequest, enqueueJob } from '../shared/jobs';
+import { normalizeCurrency } from '../shared/money';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { EntityRows, entityFromRow } from '../shared/rows';
+import { findOwned } from '../shared/tenancy';
+import { AdvancePayoutCommand, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
+import { Payout, PayoutStatus, Recipient } from './payout.entities';
+import { PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
+import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
+import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
+import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
+import { QuoteService, QuoteTerms } from './quote.service';
+import { RecipientService, destinationMaskedOf } from './recipient.service';
+
+/** A payout checked and priced, ready to be written (single payouts and batch items alike). */
+export interface PreparedPayout {
+  recipientId: string;
+  details: RecipientDetails;
+  terms: QuoteTerms;
+  quoteId: string | null;
+  reference: string | null;
+  metadata: Record<string, unknown> | null;
+  held: boolean;
+  dispatch: 'auto' | 'manual';
+}
+
+const isUniqueViolationOf = (error: unknown, constraint: string) => {
+  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
+  return driver?.code === '23505' && driver.constraint === constraint;
+};
+
+/**
+ * Payouts: money out of a merchant wallet to a recipient (design section 8). Each status change is
+ * one conditional UPDATE (`WHERE status IN (...)`), so a repeated or concurrent request or rail
+ * report moves the payout once, and its ledger posting and event are written in that same
+ * transaction. The rail is called outside any transaction, by a durable job.
+ */
+export class PayoutService {
+  constructor(
+    private readonly providers: ProviderRegistry,
+    private readonly ledger: LedgerService,
+    private readonly events: EventService,
+    private readonly recipients: RecipientService,
+    private readonly quotes: QuoteService,
+    private readonly pubSub: TesseraPubSub,
+  ) {}
+
+  async create(ctx: RequestContext, command: CreatePayoutCommand): Promise<Payout> {
+    ctx.requireRole(...WRITE_ROLES);
+    const prepared = await this.prepare(ctx, command);
+    return inTransaction(ctx, (tx) => this.write(tx, prepared, null));
+  }
+
+  /**
+   * Every check that needs no lock: the recipient is the caller's and payable, the mode has a rail,
+   * the business holds a wallet in the currency, the quote (given or made now), the review decision.
+   */
+  async prepare(ctx: RequestContext, command: CreatePayoutCommand, field = (name: string) => name): Promise<PreparedPayout> {
+    const currency = normalizeCurrency(command.currency, field('currency'));
+    if (command.amount <= 0n) throw validationError({ [field('amount')]: ['must be greater than zero'] });
+    if (command.reference !== null && command.reference.length > MAX_REFERENCE_LENGTH) {
+      throw validationError({ [field('reference')]: [`must be at most ${MAX_REFERENCE_LENGTH} characters`] });
+    }
+    const rail = this.providers.providerFor(ctx, 'payout-rail');
+    const { recipient, details } = await this.recipients.payable(ctx, command.recipientId);
+    await this.assertWalletHeld(ctx, currency, field('currency'));
+    const destination = { amount: command.amount, currency, destinationCurrency: recipient.currency, rail: recipient.rail, country: recipient.country ?? '' };
+    const quote = command.quoteId ? await this.quotes.forPayout(ctx, command.quoteId, destination) : null;
+    const terms: QuoteTerms = quote ?? await this.quotes.price(ctx, { ...destination, country: recipient.country });
+    return {
+      recipientId: recipient.id, details, terms, quoteId: quote?.id ?? null, reference: command.reference, metadata: command.metadata,
+      held: await this.heldForReview(ctx, rail, details, command.amount, currency),
+      dispatch: rail.dispatchOf(details),
+    };
+  }
+
+  /** Held when the rail's compliance check says so, or when the payout is worth at least the business's review threshold in USD. */
+  private async heldForReview(ctx: RequestContext, rail: PayoutRail, details: RecipientDetails, amount: bigint, currency: string): Promise<boolean> {
+    if (rail.holdFor(details) === 'review') return true;
+    const threshold = await reviewThresholdOf(ctx);
+    return threshold !== null && await this.quotes.usdValue(ctx, amount, currency) >= threshold;
+  }
+
+  private async assertWalletHeld(ctx: RequestContext, currency: string, field: string): Promise<void> {
+    const [held]: Array<{ held: boolean }> = await ctx.em.query(
+      `SELECT EXISTS (SELECT 1 FROM ledger_accounts WHERE kind = $1 AND business_id = $2 AND livemode = $3 AND currency = $4) AS held`,
+      [AccountKind.MERCHANT_WALLET, ctx.requireBusiness(), ctx.livemode, currency],
+    );
+    if (!held.held) throw validationError({ [field]: [`this business has no ${currency} wallet`] });
+  }
+
+  /**
+   * Writes a prepared payout in the caller's transaction: the payout row, the wallet debit of amount
+   * + fee (refused with INSUFFICIENT_FUNDS when the balance does not cover it, which rolls the whole
+   * transaction back), payout.initiated (and payout.review when held), and its dispatch job.
+   */
+  async write(tx: RequestContext, prepared: PreparedPayout, batchId: string | null): Promise<Payout> {
+    const { terms } = prepared;
+    const status = prepared.held ? payoutTransition(PayoutStatus.CREATED, 'hold') : PayoutStatus.CREATED;
+    const payout = await tx.repo(Payout).save(tx.repo(Payout).create({
+      businessId: tx.requireBusiness(), livemode: tx.livemode, recipientId: prepared.recipientId, batchId, quoteId: prepared.quoteId,
+      rail: terms.rail, status, amount: terms.amount, currency: terms.currency, serviceFee: terms.serviceFee, dstAmount: terms.dstAmount,
+      destinationCurrency: terms.destinationCurrency, rate: terms.rate, country: terms.country,
+      destinationMasked: destinationMaskedOf(prepared.details), reference: prepared.reference, metadata: prepared.metadata,
+      providerRef: null, failureReason: null, submittedAt: null, settledAt: null, reviewedBy: null, reviewedAt: null,
+    })).catch((error: unknown) => {
+      if (isUniqueViolationOf(error, 'uq_payouts_quote')) throw validationError({ quoteId: ['was already used by another payout'] });
+      throw error;
+    });
+    await this.post(tx, payout, 'debit');
+    const dispatch: JobRequest[] = !prepared.held && prepared.dispatch === 'auto' ? [dispatchJob(payout)] : [];
+    if (prepared.held) {
+      await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData({ ...payout, status: PayoutStatus.CREATED } as Payout));
+      await this.events.record(tx, PayoutEvent.REVIEW, payoutEventData(payout));
+    } else {
+      await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData(payout), dispatch);
+    }
+    this.announce(tx, payout);
+    return payout;
+  }
+
+  /**
+   * The payout's postings. debit: wallet −(amount + fee), in flight +amount, fees +fee. reverse:
+   * the exact opposite (the fee is returned too). settle: the amount leaves for the rail's clearing.
+   */
+  private async post(tx: RequestContext, payout: Payout, kind: 'debit' | 'reverse' | 'settle'): Promise<void> {
+    const { currency, businessId } = payout;
+    const inFlight = await this.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency });
+    let lines: PostingLine[];
+    if (kind === 'settle') {
+      const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency });
+      lines = [{ account: inFlight, amount: -payout.amount }, { account: clearing, amount: payout.amount }];
+    } else {
+      const sign = kind === 'debit' ? 1n : -1n;
+      const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency, businessId });
+      lines = [{ account: wallet, amount: -sign * (payout.amount + payout.serviceFee) }, { account: inFlight, amount: sign * payout.amount }];
+      if (payout.serviceFee > 0n) lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency }), amount: sign * payout.serviceFee });
+    }
+    const description = { debit: 'Payout: wallet debited', reverse: 'Payout reversed: wallet re-credited', settle: 'Payout settled by the rail' }[kind];
+    await this.ledger.move(tx, { kind: `payout_${kind}`, referenceType: 'payout', referenceId: payout.id, description, lines });
+  }
+
+  /**
+   * Moves the payout by `action` in one conditional UPDATE. Null when it already is where the action
+   * leads (a repeated report or request: nothing to do); CONFLICT when it is elsewhere.
+   */
+  private async transition(tx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown> = {}): Promise<Payout | null> {
+    const from = statusesAllowing(action);
+    const columns = Object.keys(changes);
+    const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
+    const to = payoutTransition(from[0], action);
+    const result = await tx.em.query(
+      `UPDATE payouts SET status = $4, updated_at = now()${assignments}
+       WHERE id = $1 AND business_id = $2 AND livemode = $3 AND status = ANY($${columns.length + 5}::payout_status[]) RETURNING *`,
+      [payoutId, tx.requireBusiness(), tx.livemode, to, ...columns.map((column) => changes[column]), from],
+    );
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
+    if (rows.length > 0) return entityFromRow(tx, Payout, rows[0]);
+    const current = await findOwned(tx, Payout, payoutId, 'Payout');
+    if (current.status === to) return null;
+    payoutTransition(current.status, action);
+    throw new Error(`unreachable: ${current.status} allows ${action}`);
+  }
+
+  /** A status change with its posting and event, in one transaction; null when already done. */
+  private async move(ctx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown>, posting: 'reverse' | 'settle' | null, jobs: JobRequest[] = []): Promise<Payout | null> {
+    return inTransaction(ctx, async (tx) => {
+      const payout = await this.transition(tx, payoutId, action, changes);
+      if (!payout) return null;
+      if (posting) await this.post(tx, payout, posting);
+      const event = PAYOUT_EVENT_OF_STATUS[payout.status];
+      if (payout.status !== PayoutStatus.CREATED) await this.events.record(tx, event, payoutEventData(payout), jobs);
+      else for (const job of jobs) await enqueueJob(tx, job.task, job.payload, job.options);
+      this.announce(tx, payout);
+      return payout;
+    });
+  }
+
+  async cancel(ctx: RequestContext, payoutId: string): Promise<Payout> {
+    ctx.requireRole(...WRITE_ROLES);
+    return await this.move(ctx, payoutId, 'cancel', {}, 'reverse') ?? this.get(ctx, payoutId);
+  }
+
+  /** A held payout goes on to dispatch. OWNER or ADMIN of the dashboard only (never an API credential). */
+  async approve(ctx: RequestContext, payoutId: string): Promise<Payout> {
+    ctx.requireDashboardRole(Role.OWNER, Role.ADMIN);
+    const reviewer = ctx.actor.kind === 'dashboard' ? ctx.actor.userId : null;
+    const held = await findOwned(ctx, Payout, payoutId, 'Payout');
+    const rail = this.providers.providerFor(ctx, 'payout-rail');
+    const jobs = rail.dispatchOf(await this.recipientDetails(ctx, held)) === 'auto' ? [dispatchJob(held)] : [];
+    const payout = await this.move(ctx, payoutId, 'approve', { reviewed_by: reviewer, reviewed_at: new Date() }, null, jobs);
+    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a payout held for review can be approved');
+    return payout;
+  }
+
+  /** A held payout fails with the reviewer's reason, and its debit is reversed. OWNER or ADMIN only. */
+  async reject(ctx: RequestContext, command: RejectPayoutCommand): Promise<Payout> {
+    ctx.requireDashboardRole(Role.OWNER, Role.ADMIN);
+    const reason = command.reason.trim();
+    if (reason.length === 0 || reason.length > 500) throw validationError({ reason: ['must be 1 to 500 characters'] });
+    const reviewer = ctx.actor.kind === 'dashboard' ? ctx.actor.userId : null;
+    const payout = await this.move(ctx, command.payoutId, 'reject', { failure_reason: reason, reviewed_by: reviewer, reviewed_at: new Date() }, 'reverse');
+    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a payout held for review can be rejected');
+    return payout;
+  }
+
+  /**
+   * The dispatch job: claims CREATED → SUBMITTED (committed before the rail hears of it, so a cancel
+   * can no longer win and a retry finds it claimed), submits outside any transaction under the
+   * payout's id (the rail's idempotency reference: a retry after a crash is the same payout there),
+   * then records the rail's reference and schedules the rail's report.
+   */
+  async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
+    const current = await findOwned(ctx, Payout, payoutId, 'Payout');
+    if (current.status === PayoutStatus.CREATED) await this.move(ctx, payoutId, 'submit', { submitted_at: new Date() }, null);
+    else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
+    const payout = await findOwned(ctx, Payout, payoutId, 'Payout');
+    if (payout.status !== PayoutStatus.SUBMITTED || payout.providerRef) return null;
+    const rail = this.providers.providerFor(ctx, 'payout-rail');
+    const acceptance = await rail.submit({
+      payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),
+    });
+    return inTransaction(ctx, async (tx) => {
+      const result = await tx.em.query(
+        `UPDATE payouts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [payoutId, acceptance.providerRef]);
+      const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
+      if (rows.length === 0) return null;
+      if (acceptance.callback) {
+        await enqueueJob(tx, RAIL_CALLBACK_TASK, { payoutId, businessId: payout.businessId, livemode: payout.livemode, outcome: acceptance.callback.outcome },
+          { runAt: new Date(Date.now() + acceptance.callback.afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payoutId}` });
+      }
+      const submitted = entityFromRow(tx, Payout, rows[0]);
+      this.announce(tx, submitted);
+      return submitted;
+    });
+  }
+
+  /** The rail's report (its callback): applied once however often and however concurrently it arrives. */
+  async applyRailOutcome(ctx: RequestContext, payoutId: string, outcome: RailOutcome): Promise<Payout | null> {
+    return outcome.status === 'SETTLED'
+      ? this.move(ctx, payoutId, 'settle', { settled_at: new Date() }, 'settle')
+      : this.move(ctx, payoutId, 'fail', { failure_reason: outcome.reason }, 'reverse');
+  }
+
+  /** Sandbox helper: one legal transition; repeating the payout's current status is a no-op. */
+  async sandboxAdvance(ctx: RequestContext, command: AdvancePayoutCommand): Promise<Payout> {
+    ctx.requireRole(...WRITE_ROLES);
+    ctx.requireSandbox();
+    const payout = await findOwned(ctx, Payout, command.payoutId, 'Payout');
+    if (payout.status === command.status) return payout;
+    if (command.status === PayoutStatus.SUBMITTED) {
+      payoutTransition(payout.status, 'submit');
+      await this.dispatch(ctx, payout.id);
+    } else {
+      const outcome: RailOutcome = command.status === PayoutStatus.SETTLED ? { status: 'SETTLED' } : { status: 'FAILED', reason: command.reason ?? 'sandbox_failed' };
+      await this.applyRailOutcome(ctx, payout.id, outcome);
+    }
+    return this.get(ctx, payout.id);
+  }
+
+  async get(ctx: RequestContext, payoutId: string): Promise<Payout> {
+    ctx.requireRole(...ALL_ROLES);
+    return findOwned(ctx, Payout, payoutId, 'Payout');
+  }
+
+  async list(ctx: RequestContext, filters: PayoutFilters, page: PageQuery): Promise<ListPage<Payout>> {
+    ctx.requireRole(...ALL_ROLES);
+    const query = newestFirst(ctx, Payout, 'payout');
+    if (filters.status) query.andWhere('payout.status = :status', { status: filters.status });
+    if (filters.recipientId !== undefined) {
+      if (!isUuid(filters.recipientId)) throw validationError({ recipientId: ['must be a recipient id'] });
+      query.andWhere('payout.recipient_id = :recipientId', { recipientId: filters.recipientId });
+    }
+    if (filters.batchId !== undefined) query.andWhere('payout.batch_id = :batchId', { batchId: filters.batchId });
+    return paginate(query, 'payout', page, { status: filters.status ?? null, recipientId: filters.recipientId ?? null, batchId: filters.batchId ?? null });
+  }
+
+  /** Payouts of the context's business and mode by id (the GraphQL loader's batch). */
+  async byIds(ctx: RequestContext, ids: readonly string[]): Promise<Payout[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return EntityRows.of(ctx, Payout).select(ctx, 'payout',
+      'WHERE payout.id = ANY($1::uuid[]) AND payout.business_id = $2 AND payout.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+  }
+
+  /** The full account details of the payout's recipient (archived or not: an accepted payout still goes out). */
+  private async recipientDetails(ctx: RequestContext, payout: Payout): Promise<RecipientDetails> {
+    return this.recipients.detailsOf(await findOwned(ctx, Recipient, payout.recipientId, 'Recipient'));
+  }
+
+  private announce(tx: RequestContext, payout: Payout): void {
+    const change = { businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id };
+    tx.afterCommit(() => this.pubSub.publish(Topic.PAYOUT, change));
+  }
+}
+

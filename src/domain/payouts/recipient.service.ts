@@ -1,0 +1,214 @@
+import { ProviderRegistry } from '../../providers/registry';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { SecretBox } from '../shared/crypto';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { normalizeCurrency } from '../shared/money';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { EntityRows } from '../shared/rows';
+import { findOwned } from '../shared/tenancy';
+import { CreateRecipientCommand, RecipientDetails, RecipientFilters } from './payout.commands';
+import { DestinationMasked, MaskedDetails, Recipient } from './payout.entities';
+import { MAX_LABEL_LENGTH } from './payouts.settings';
+
+const COUNTRY = /^[A-Z]{2}$/;
+const PHONE = /^\+?[0-9]{7,15}$/;
+const ACCOUNT_NUMBER = /^[A-Z0-9]{4,34}$/;
+const CRYPTO_CURRENCIES = new Set(['USDC']);
+const CHAINS = new Set(['ethereum', 'polygon', 'base', 'arbitrum', 'optimism', 'solana', 'stellar', 'tron']);
+const EVM_CHAINS = new Set(['ethereum', 'polygon', 'base', 'arbitrum', 'optimism']);
+
+/** Only the last 4 characters show. */
+export const maskTail = (value: string) => `****${value.slice(-4)}`;
+
+/**
+ * The rules of a destination's account fields, beyond their shape (which the faces check): the
+ * normalised form every lookup and the destination's identity use. Field errors are keyed
+ * `details.<field>`.
+ */
+export function normalizeDetails(details: RecipientDetails): RecipientDetails {
+  const errors: Record<string, string[]> = {};
+  const text = (value: string) => value.trim().replace(/\s+/g, ' ');
+  const country = (value: string) => {
+    const code = value.trim().toUpperCase();
+    if (!COUNTRY.test(code)) errors['details.country'] = ['must be an ISO 3166-1 alpha-2 country code such as "NG"'];
+    return code;
+  };
+  const currency = (value: string) => {
+    try {
+      return normalizeCurrency(value, 'details.currency');
+    } catch (error) {
+      if (error instanceof DomainError && error.fieldErrors) Object.assign(errors, error.fieldErrors);
+      return value;
+    }
+  };
+  let normalized: RecipientDetails;
+  switch (details.rail) {
+    case 'LOCAL_BANK': {
+      const accountNumber = details.accountNumber.replace(/[\s-]/g, '').toUpperCase();
+      if (!ACCOUNT_NUMBER.test(accountNumber)) errors['details.accountNumber'] = ['must be 4 to 34 letters or digits (spaces and dashes are ignored)'];
+      normalized = {
+        rail: 'LOCAL_BANK', country: country(details.country), currency: currency(details.currency), bankCode: details.bankCode.trim().toUpperCase(),
+        bankName: text(details.bankName), accountNumber, accountName: text(details.accountName),
+      };
+      break;
+    }
+    case 'MOBILE_MONEY': {
+      const phone = details.phone.replace(/[\s()-]/g, '');
+      if (!PHONE.test(phone)) errors['details.phone'] = ['must be a phone number in international format, such as "+233241234567"'];
+      normalized = {
+        rail: 'MOBILE_MONEY', country: country(details.country), currency: currency(details.currency), networkId: details.networkId.trim().toLowerCase(),
+        phone: phone.startsWith('+') ? phone : `+${phone}`, accountName: text(details.accountName),
+      };
+      break;
+    }
+    case 'CRYPTO': {
+      const chain = details.chain.trim().toLowerCase();
+      if (!CHAINS.has(chain)) errors['details.chain'] = [`must be one of ${[...CHAINS].join(', ')}`];
+      const code = currency(details.currency);
+      if (!CRYPTO_CURRENCIES.has(code)) errors['details.currency'] = [`must be one of ${[...CRYPTO_CURRENCIES].join(', ')} for CRYPTO`];
+      const address = details.address.trim();
+      if (EVM_CHAINS.has(chain) && !/^0x[0-9a-fA-F]{40}$/.test(address)) errors['details.address'] = [`is not a ${chain} address (0x followed by 40 hex digits)`];
+      else if (!/^[A-Za-z0-9]{20,100}$/.test(address)) errors['details.address'] = ['must be 20 to 100 letters or digits'];
+      // EVM addresses are case-insensitive (the mixed case is only a checksum): one destination, one form.
+      normalized = { rail: 'CRYPTO', chain, address: EVM_CHAINS.has(chain) ? address.toLowerCase() : address, currency: code };
+      break;
+    }
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return normalized;
+}
+
+/** The destination's identity: the rail and its normalised account fields (not the names or labels). */
+export const destinationIdentity = (details: RecipientDetails): string => {
+  switch (details.rail) {
+    case 'LOCAL_BANK': return ['LOCAL_BANK', details.country, details.currency, details.bankCode, details.accountNumber].join('|');
+    case 'MOBILE_MONEY': return ['MOBILE_MONEY', details.country, details.currency, details.networkId, details.phone].join('|');
+    case 'CRYPTO': return ['CRYPTO', details.chain, details.currency, details.address].join('|');
+  }
+};
+
+export function maskDetails(details: RecipientDetails): MaskedDetails {
+  switch (details.rail) {
+    case 'LOCAL_BANK': return { ...details, accountNumber: maskTail(details.accountNumber) };
+    case 'MOBILE_MONEY': return { ...details, phone: maskTail(details.phone) };
+    case 'CRYPTO': return { ...details, address: maskTail(details.address) };
+  }
+}
+
+/** The payout's `destinationMasked`: country, masked account number, bank name (the network or the chain for other rails). */
+export function destinationMaskedOf(details: RecipientDetails): DestinationMasked {
+  switch (details.rail) {
+    case 'LOCAL_BANK': return { country: details.country, accountNumber: maskTail(details.accountNumber), bankName: details.bankName };
+    case 'MOBILE_MONEY': return { country: details.country, accountNumber: maskTail(details.phone), bankName: details.networkId };
+    case 'CRYPTO': return { country: '', accountNumber: maskTail(details.address), bankName: details.chain };
+  }
+}
+
+export interface CreatedRecipient {
+  recipient: Recipient;
+  /** False when the destination was already a recipient (answered 200, not 201). */
+  created: boolean;
+}
+
+/**
+ * Payout recipients. The same destination (rail + normalised account fields) is one recipient:
+ * the unique destination key decides under concurrent creates, never a read-then-write.
+ */
+export class RecipientService {
+  constructor(
+    private readonly providers: ProviderRegistry,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  async create(ctx: RequestContext, command: CreateRecipientCommand): Promise<CreatedRecipient> {
+    ctx.requireRole(...WRITE_ROLES);
+    const label = command.label.trim();
+    if (label.length === 0 || label.length > MAX_LABEL_LENGTH) throw validationError({ label: [`must be 1 to ${MAX_LABEL_LENGTH} characters`] });
+    const details = normalizeDetails(command.details);
+    const screenedAt = await this.screenForDashboard(ctx, label, details);
+    const key = this.secretBox.mac(destinationIdentity(details));
+    return inTransaction(ctx, async (tx) => {
+      const businessId = tx.requireBusiness();
+      const inserted: Array<{ id: string }> = await tx.em.query(
+        `INSERT INTO payout_recipients (business_id, livemode, label, rail, currency, country, destination_key, details_sealed, details_masked, screened_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)
+         ON CONFLICT (business_id, livemode, destination_key) DO NOTHING RETURNING id`,
+        [businessId, tx.livemode, label, details.rail, details.currency, 'country' in details ? details.country : null, key,
+          this.secretBox.seal(JSON.stringify(details)), JSON.stringify(maskDetails(details)), screenedAt],
+      );
+      if (inserted.length > 0) return { recipient: await tx.repo(Recipient).findOneByOrFail({ id: inserted[0].id }), created: true };
+      // The destination is already a recipient: that one is the answer. A screened create marks a
+      // never-screened one, and a create brings an archived one back into use.
+      const [existing] = await EntityRows.of(tx, Recipient).select(tx, 'recipient',
+        `WHERE recipient.business_id = $1 AND recipient.livemode = $2 AND recipient.destination_key = $3 FOR UPDATE`, [businessId, tx.livemode, key]);
+      const changes: Partial<Recipient> = {};
+      if (screenedAt && !existing.screenedAt) changes.screenedAt = screenedAt;
+      if (existing.archivedAt) changes.archivedAt = null;
+      if (Object.keys(changes).length > 0) await tx.repo(Recipient).update({ id: existing.id }, changes);
+      return { recipient: Object.keys(changes).length > 0 ? await tx.repo(Recipient).findOneByOrFail({ id: existing.id }) : existing, created: false };
+    });
+  }
+
+  /**
+   * Dashboard creates are screened (a match refuses with 403 SANCTIONS_MATCH, before anything is
+   * stored); API-key creates are never screened and never refused on a screening result (interface
+   * document, Create a payout recipient).
+   */
+  private async screenForDashboard(ctx: RequestContext, label: string, details: RecipientDetails): Promise<Date | null> {
+    if (ctx.actor.kind !== 'dashboard') return null;
+    const screening = this.providers.providerFor(ctx, 'screening');
+    const names = details.rail === 'CRYPTO' ? [label] : [label, details.accountName];
+    const result = await screening.screen({ names, country: 'country' in details ? details.country : null });
+    if (result.match) throw new DomainError(ErrorCode.SANCTIONS_MATCH, 'The recipient matches a sanctions list; it was not saved');
+    return new Date();
+  }
+
+  async get(ctx: RequestContext, recipientId: string): Promise<Recipient> {
+    ctx.requireRole(...ALL_ROLES);
+    return findOwned(ctx, Recipient, recipientId, 'Recipient');
+  }
+
+  async list(ctx: RequestContext, filters: RecipientFilters, page: PageQuery): Promise<ListPage<Recipient>> {
+    ctx.requireRole(...ALL_ROLES);
+    const query = newestFirst(ctx, Recipient, 'recipient');
+    if (filters.rail) query.andWhere('recipient.rail = :rail', { rail: filters.rail });
+    if (!filters.includeArchived) query.andWhere('recipient.archived_at IS NULL');
+    return paginate(query, 'recipient', page, { rail: filters.rail ?? null, includeArchived: filters.includeArchived ?? false });
+  }
+
+  /** Archives the recipient (it takes no new payouts); archiving again changes nothing. */
+  async archive(ctx: RequestContext, recipientId: string): Promise<Recipient> {
+    ctx.requireRole(...WRITE_ROLES);
+    if (!isUuid(recipientId)) throw notFound('Recipient');
+    const rows: Array<{ id: string }> = await ctx.em.query(
+      `UPDATE payout_recipients SET archived_at = coalesce(archived_at, now()), updated_at = CASE WHEN archived_at IS NULL THEN now() ELSE updated_at END
+       WHERE id = $1 AND business_id = $2 AND livemode = $3 RETURNING id`,
+      [recipientId, ctx.requireBusiness(), ctx.livemode],
+    );
+    const updated = Array.isArray(rows[0]) ? (rows[0] as Array<{ id: string }>) : rows;
+    if (updated.length === 0) throw notFound('Recipient');
+    return ctx.repo(Recipient).findOneByOrFail({ id: recipientId });
+  }
+
+  /** A recipient that takes payouts: the context's own and not archived (404 otherwise). */
+  async payable(ctx: RequestContext, recipientId: string): Promise<{ recipient: Recipient; details: RecipientDetails }> {
+    const recipient = await findOwned(ctx, Recipient, recipientId, 'Recipient');
+    if (recipient.archivedAt) throw notFound('Recipient');
+    return { recipient, details: this.detailsOf(recipient) };
+  }
+
+  /** The full account details (for the rail only). */
+  detailsOf(recipient: Recipient): RecipientDetails {
+    return JSON.parse(this.secretBox.open(recipient.detailsSealed)) as RecipientDetails;
+  }
+
+  /** Recipients of the context's business and mode by id (the GraphQL loader's batch). */
+  async byIds(ctx: RequestContext, ids: readonly string[]): Promise<Recipient[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return EntityRows.of(ctx, Recipient).select(ctx, 'recipient',
+      'WHERE recipient.id = ANY($1::uuid[]) AND recipient.business_id = $2 AND recipient.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+  }
+}
+
