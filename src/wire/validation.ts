@@ -215,3 +215,16 @@ export const pageParams = {
   page: integerParam(Number.MAX_SAFE_INTEGER),
   limit: integerParam(MAX_PAGE_SIZE),
 };
+
+/**
+ * `skip` (from 0, default 0) and `take` (default 20; above 100 is capped at 100) of the payouts
+ * family's lists (design section 8, interface document Limits).
+ */
+export const skipTakeParams = {
+  skip: z.union([z.string(), z.number()], { error: 'must be an integer of at least 0' })
+    .refine((value) => /^\d{1,15}$/.test(String(value)), 'must be an integer of at least 0')
+    .transform((value) => Number(value)).optional(),
+  take: z.union([z.string(), z.number()], { error: 'must be an integer of at least 1' })
+    .refine((value) => /^\d{1,15}$/.test(String(value)) && Number(value) >= 1, 'must be an integer of at least 1')
+    .transform((value) => Math.min(Number(value), MAX_PAGE_SIZE)).optional(),
+};
