@@ -28,6 +28,7 @@ export const DOCUMENTED_ALIASES: readonly RouteAlias[] = [
   { method: 'POST', path: '/business/payment/charge', canonical: '/api/v1/business/payment/charge' },
   { method: 'PUT', path: '/business/config', canonical: '/api/v1/business/config' },
   { method: 'GET', path: '/business/config', canonical: '/api/v1/business/config' },
+  { method: 'GET', path: '/v1/business/payouts/:id', canonical: '/api/v1/business/payouts/:id' },
 ];
 
 const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]);

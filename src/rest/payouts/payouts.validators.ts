@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { BatchStatus, BatchView } from '../../domain/payouts/batch.service';
+import { PayoutFilters, RecipientFilters } from '../../domain/payouts/payout.commands';
+import { PayoutQuote, PayoutRailKind, PayoutStatus, Recipient } from '../../domain/payouts/payout.entities';
+import { PayoutObject } from '../../domain/payouts/payouts.events';
+import { PageQuery } from '../../domain/shared/pagination';
+import { toMajor } from '../../domain/shared/money';
+import { enumFilter, skipTakeParams } from '../../wire/validation';
+import { decimalStringSchema, timestampSchema } from '../shared/schemas';
+
+// ---------------------------------------------------------------- requests
+
+export const skipTakeQuerySchema = z.object(skipTakeParams);
+
+export const recipientsQuerySchema = z.object({
+  ...skipTakeParams,
+  rail: enumFilter(PayoutRailKind).optional(),
+  includeArchived: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+});
+
+export const payoutsQuerySchema = z.object({
+  ...skipTakeParams,
+  status: enumFilter(PayoutStatus).optional(),
+  recipientId: z.string().optional(),
+});
+
+/** The page of a `skip`/`take` list (defaults 0 and 20; `take` already capped at 100). */
+export const skipTakeOf = (query: { skip?: number; take?: number }): Extract<PageQuery, { kind: 'skip' }> =>
+  ({ kind: 'skip', skip: query.skip ?? 0, take: query.take ?? 20 });
+
+export const toRecipientFilters = (query: z.output<typeof recipientsQuerySchema>): RecipientFilters =>
+  ({ rail: query.rail, includeArchived: query.includeArchived === 'true' });
+
+export const toPayoutFilters = (query: z.output<typeof payoutsQuerySchema>): PayoutFilters =>
+  ({ status: query.status, recipientId: query.recipientId });
+
+// ---------------------------------------------------------------- responses
+
+/** The payouts family's list: `{ items, total, skip, take }`, all four always present (design section 8). */
+export const skipTakeListSchema = <T extends z.ZodType>(item: T) => z.object({
+  items: z.array(item).describe('Newest first'),
+  total: z.number().int().describe('Items matching the filters, over all pages'),
+  skip: z.number().int(),
+  take: z.number().int(),
+});
+
+export const recipientSchema = z.object({
+  id: z.string(),
+  businessId: z.string(),
+  label: z.string(),
+  rail: z.enum(PayoutRailKind),
+  detailsMasked: z.record(z.string(), z.string())
+    .describe('The account details with account numbers, phones and addresses masked to their last 4 characters'),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  screenedAt: timestampSchema.nullable().describe('When a dashboard create screened the recipient clean; null for API-key creates'),
+  archivedAt: timestampSchema.nullable(),
+}).meta({ id: 'PayoutRecipient' });
+
+export const recipientJson = (recipient: Recipient): z.input<typeof recipientSchema> => ({
+  id: recipient.id,
+  businessId: recipient.businessId,
+  label: recipient.label,
+  rail: recipient.rail,
+  detailsMasked: recipient.detailsMasked,
+  createdAt: recipient.createdAt.toISOString(),
+  updatedAt: recipient.updatedAt.toISOString(),
+  screenedAt: recipient.screenedAt?.toISOString() ?? null,
+  archivedAt: recipient.archivedAt?.toISOString() ?? null,
+});
+
+export const quoteSchema = z.object({
+  id: z.string(),
+  amount: decimalStringSchema.describe('Debited from the wallet, before the fee'),
+  currency: z.string().describe("The source wallet's currency"),
+  dstAmount: decimalStringSchema.describe('What the recipient receives (rounded down to the destination currency)'),
+  rate: z.string().describe('Destination units per source unit, spread included, 8 decimals'),
+  serviceFee: decimalStringSchema.describe('In the source currency (rounded up to its minor unit)'),
+  destinationCurrency: z.string(),
+  country: z.string().describe("The destination's country; empty for crypto"),
+  rail: z.enum(PayoutRailKind),
+  expiresAt: timestampSchema,
+}).meta({ id: 'PayoutQuote' });
+
+export const quoteJson = (quote: PayoutQuote): z.input<typeof quoteSchema> => ({
+  id: quote.id,
+  amount: toMajor(quote.amount, quote.currency),
+  currency: quote.currency,
+  dstAmount: toMajor(quote.dstAmount, quote.destinationCurrency),
+  rate: quote.rate,
+  serviceFee: toMajor(quote.serviceFee, quote.currency),
+  destinationCurrency: quote.destinationCurrency,
+  country: quote.country,
+  rail: quote.rail,
+  expiresAt: quote.expiresAt.toISOString(),
+});
+
+/** The documented Business payout (interface document), the same object the payout.* events carry. */
+export const payoutSchema = z.object({
+  id: z.string(),
+  object: z.literal('payout'),
+  status: z.enum(PayoutStatus),
+  rail: z.enum(PayoutRailKind),
+  amount: decimalStringSchema,
+  currency: z.string(),
+  recipientId: z.string(),
+  destinationMasked: z.object({
+    country: z.string(),
+    accountNumber: z.string().describe('Masked to the last 4 characters'),
+    bankName: z.string().describe('The bank; the network for mobile money, the chain for crypto'),
+  }),
+  providerRef: z.string().nullable(),
+  settledAt: timestampSchema.nullable(),
+  quote: z.object({
+    dstAmount: decimalStringSchema,
+    rate: z.string(),
+    serviceFee: decimalStringSchema,
+    currency: z.string().describe('The destination currency'),
+    country: z.string(),
+  }),
+  failureReason: z.string().nullable(),
+  reference: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  batchId: z.string().nullable(),
+  livemode: z.boolean(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+}).meta({ id: 'Payout' });
+
+/** The read shape is the domain's event object, field for field (so REST and webhooks cannot drift). */
+export const payoutJson = (object: PayoutObject): z.input<typeof payoutSchema> => object;
+
+export const batchSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  status: z.enum(BatchStatus),
+  itemCount: z.number().int(),
+  totalAmount: decimalStringSchema.describe('Sum of the items, fees not included'),
+  currency: z.string(),
+  counts: z.object({
+    created: z.number().int(), submitted: z.number().int(), settled: z.number().int(),
+    failed: z.number().int(), cancelled: z.number().int(), pendingReview: z.number().int(),
+  }),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+}).meta({ id: 'PayoutBatch' });
+
+export const batchJson = ({ batch, counts, status }: BatchView): z.input<typeof batchSchema> => ({
+  id: batch.id,
+  name: batch.name,
+  status,
+  itemCount: batch.itemCount,
+  totalAmount: toMajor(batch.totalAmount, batch.currency),
+  currency: batch.currency,
+  counts,
+  createdAt: batch.createdAt.toISOString(),
+  updatedAt: batch.updatedAt.toISOString(),
+});
