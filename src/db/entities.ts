@@ -14,6 +14,7 @@ import { CheckoutSession } from '../domain/checkout/checkout-session.entity';
 import { PaymentLink } from '../domain/payment-links/payment-link.entity';
 import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
 import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
+import { PayoutPin } from '../domain/payouts/payout-pin.entity';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 
@@ -47,6 +48,7 @@ export const entities = [
   Invoice,
   InvoiceCounter,
   RecurringGift,
+  PayoutPin,
   MasterKeyCheck,
   SandboxMail,
 ];

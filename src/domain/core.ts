@@ -33,6 +33,7 @@ import { CheckoutService } from './checkout/checkout.service';
 import { PaymentLinkService } from './payment-links/payment-link.service';
 import { InvoiceService } from './invoices/invoice.service';
 import { RecurringGiftService } from './recurring-gifts/recurring-gift.service';
+import { PayoutPinService } from './payouts/payout-pin.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -67,6 +68,8 @@ export interface Core {
   paymentLinks: PaymentLinkService;
   invoices: InvoiceService;
   recurringGifts: RecurringGiftService;
+  /** The business's payout PIN: set by an OWNER, checked (`verify`) before payouts are scheduled. */
+  payoutPins: PayoutPinService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -160,6 +163,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
     invoices: new InvoiceService(checkout, events),
     recurringGifts,
+    payoutPins: new PayoutPinService(),
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

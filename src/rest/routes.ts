@@ -12,6 +12,7 @@ import { checkoutSessionRoutes } from './checkout/checkout-sessions.routes';
 import { paymentLinkRoutes } from './payment-links/payment-links.routes';
 import { invoiceRoutes } from './invoices/invoices.routes';
 import { recurringGiftRoutes } from './recurring-gifts/recurring-gifts.routes';
+import { payoutPinRoutes } from './payouts/payout-pin.routes';
 import { registerAliases } from './shared/aliases';
 import type { RestApp } from './surface';
 
@@ -31,4 +32,5 @@ export function registerRestRoutes(app: RestApp, core: Core) {
   paymentLinkRoutes(app, core);
   invoiceRoutes(app, core);
   recurringGiftRoutes(app, core);
+  payoutPinRoutes(app, core);
 }
