@@ -1,3 +1,4 @@
+import { PayoutPins1795600000000 } from './1795600000000-PayoutPins';
 import { Payouts1795700000000 } from './1795700000000-Payouts';
 import { ChargeDedupeClaims1795500000000 } from './1795500000000-ChargeDedupeClaims';
 import { MasterKeyCheck1795432233718 } from './1795432233718-MasterKeyCheck';
@@ -35,5 +36,6 @@ export const migrations: Function[] = [
   SignInLockout1795433047912,
   PendingSignUpsSandboxMail1795433742067,
   ChargeDedupeClaims1795500000000,
+  PayoutPins1795600000000,
   Payouts1795700000000,
 ];

@@ -15,6 +15,7 @@ import { PaymentLink } from '../domain/payment-links/payment-link.entity';
 import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
 import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
 import { Payout, PayoutBatch, PayoutQuote, Recipient } from '../domain/payouts/payout.entities';
+import { PayoutPin } from '../domain/payouts/payout-pin.entity';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 
@@ -52,6 +53,7 @@ export const entities = [
   PayoutQuote,
   Payout,
   PayoutBatch,
+  PayoutPin,
   MasterKeyCheck,
   SandboxMail,
 ];

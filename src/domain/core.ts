@@ -37,6 +37,7 @@ import { RecipientService } from './payouts/recipient.service';
 import { QuoteService } from './payouts/quote.service';
 import { PayoutService } from './payouts/payout.service';
 import { BatchService } from './payouts/batch.service';
+import { PayoutPinService } from './payouts/payout-pin.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -76,6 +77,8 @@ export interface Core {
   quotes: QuoteService;
   payouts: PayoutService;
   payoutBatches: BatchService;
+  /** The business's payout PIN: set by an OWNER, checked (`verify`) before payouts are scheduled. */
+  payoutPins: PayoutPinService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -176,6 +179,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     quotes,
     payouts,
     payoutBatches: new BatchService(payouts),
+    payoutPins: new PayoutPinService(),
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

@@ -13,6 +13,7 @@ import { paymentLinkRoutes } from './payment-links/payment-links.routes';
 import { invoiceRoutes } from './invoices/invoices.routes';
 import { recurringGiftRoutes } from './recurring-gifts/recurring-gifts.routes';
 import { payoutRoutes } from './payouts/payouts.routes';
+import { payoutPinRoutes } from './payouts/payout-pin.routes';
 import { registerAliases } from './shared/aliases';
 import type { RestApp } from './surface';
 
@@ -33,4 +34,5 @@ export function registerRestRoutes(app: RestApp, core: Core) {
   invoiceRoutes(app, core);
   recurringGiftRoutes(app, core);
   payoutRoutes(app, core);
+  payoutPinRoutes(app, core);
 }

@@ -1,0 +1,23 @@
+import { Field, InputType, ObjectType } from 'type-graphql';
+import { PayoutPinStatus as PayoutPinStatusData, SetPayoutPinCommand } from '../../domain/payouts/payout-pin.commands';
+
+@ObjectType({ description: 'The payout PIN of the business: whether it is set and whether it is locked (never the PIN itself)' })
+export class PayoutPinStatus {
+  @Field() isSet: boolean;
+  @Field(() => Date, { nullable: true, description: 'When the lock after too many wrong PINs ends; null when not locked' }) lockedUntil: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the PIN was last set or changed; null when never set' }) updatedAt: Date | null;
+
+  static from(status: PayoutPinStatusData): PayoutPinStatus {
+    return Object.assign(new PayoutPinStatus(), { isSet: status.isSet, lockedUntil: status.lockedUntil, updatedAt: status.updatedAt });
+  }
+}
+
+@InputType({ description: 'A new payout PIN; changing one already set needs currentPin' })
+export class SetPayoutPinInput {
+  @Field({ description: 'Exactly 6 digits' }) pin: string;
+  @Field(() => String, { nullable: true, description: 'The PIN set now; required to change it, ignored on the first set' }) currentPin?: string | null;
+
+  static toCommand(input: SetPayoutPinInput): SetPayoutPinCommand {
+    return { pin: input.pin, currentPin: input.currentPin ?? null };
+  }
+}
