@@ -6,6 +6,7 @@ import { Business, BusinessSettings, Mode } from '../domain/identity/identity.en
 import { LedgerService } from '../domain/ledger/ledger.service';
 import { OperatorBusinessUpdate } from '../domain/identity/identity.commands';
 import { RequestContext } from '../domain/shared/context';
+import { toMajor, toMinor } from '../domain/shared/money';
 import { newAccountSchema } from '../wire/accounts';
 import { parseInput } from '../wire/validation';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
@@ -138,12 +139,20 @@ const wholeNumber = (value: string): number => {
   return Number(value);
 };
 
+/** A USD amount such as 500 or 500.00, in cents, or `off` (null). */
+const usdOrOff = (value: string): bigint | null => {
+  if (value === 'off') return null;
+  if (!/^\d{1,13}(\.\d{1,2})?$/.test(value)) throw new InvalidArgumentError('Expected a USD amount such as 500.00, or off.');
+  return toMinor(value, 'USD');
+};
+
 const BUSINESS_SETTINGS = [
   { option: 'treasury', value: '<on|off>', parse: onOff, field: 'treasuryEnabled', description: 'turn on or off the treasury product (the business becomes a treasury partner)' },
   { option: 'server-to-server-charging', value: '<on|off>', parse: onOff, field: 'serverToServerCharging', description: 'turn on or off server-to-server card charging (POST /business/payment/charge); per mode' },
   { option: 'card-fee-bps', value: '<n>', parse: wholeNumber, field: 'cardFeeBps', description: 'card fee in basis points of the amount (290 = 2.9%); per mode' },
   { option: 'card-fee-fixed-minor', value: '<n>', parse: wholeNumber, field: 'cardFeeFixedMinor', description: "fixed part of the card fee, in minor units of the payment's currency; per mode" },
   { option: 'dispute-fee-minor', value: '<n>', parse: wholeNumber, field: 'disputeFeeMinor', description: "non-refundable dispute fee, in minor units of the payment's currency; per mode" },
+  { option: 'payout-review-threshold-usd', value: '<amount|off>', parse: usdOrOff, field: 'payoutReviewThresholdUsdMinor', description: 'payouts worth at least this many USD are held for review (PENDING_REVIEW); off: none; per mode' },
 ] as const;
 
 const businessJson = (updated: Business, settings: BusinessSettings[]) => ({
@@ -156,6 +165,7 @@ const businessJson = (updated: Business, settings: BusinessSettings[]) => ({
     cardFeeBps: row.cardFeeBps,
     cardFeeFixedMinor: Number(row.cardFeeFixedMinor),
     disputeFeeMinor: Number(row.disputeFeeMinor),
+    payoutReviewThresholdUsd: row.payoutReviewThresholdUsdMinor === null ? null : toMajor(row.payoutReviewThresholdUsdMinor, 'USD'),
   }])),
   createdAt: updated.createdAt.toISOString(),
   updatedAt: updated.updatedAt.toISOString(),
@@ -167,18 +177,19 @@ const update = business
   .description("Change a business's products and settings; prints the updated business as JSON");
 for (const { option, value, parse, description } of BUSINESS_SETTINGS) update.option(`--${option} ${value}`, description, parse as (raw: string) => unknown);
 update.option('--live', 'per-mode settings apply to live mode instead of test mode');
-update.action(async (id: string, options: Record<string, boolean | number | undefined>) => {
+update.action(async (id: string, options: Record<string, boolean | number | bigint | null | undefined>) => {
   // commander names an option's value after it in camelCase (--server-to-server-charging → serverToServerCharging).
   const valueOf = (option: string) => options[option.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase())];
   const input = Object.fromEntries(BUSINESS_SETTINGS.map(({ option, field }) => [field, valueOf(option)])) as
-    Record<(typeof BUSINESS_SETTINGS)[number]['field'], boolean | number | undefined>;
-  const minor = (value: boolean | number | undefined) => (value === undefined ? undefined : BigInt(value as number));
+    Record<(typeof BUSINESS_SETTINGS)[number]['field'], boolean | number | bigint | null | undefined>;
+  const minor = (value: boolean | number | bigint | null | undefined) => (value === undefined ? undefined : BigInt(value as number));
   const update: OperatorBusinessUpdate = {
     treasuryEnabled: input.treasuryEnabled as boolean | undefined,
     serverToServerCharging: input.serverToServerCharging as boolean | undefined,
     cardFeeBps: input.cardFeeBps as number | undefined,
     cardFeeFixedMinor: minor(input.cardFeeFixedMinor),
     disputeFeeMinor: minor(input.disputeFeeMinor),
+    payoutReviewThresholdUsdMinor: input.payoutReviewThresholdUsdMinor as bigint | null | undefined,
   };
   const runtime = await openRuntime(loadConfig());
   try {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApolloServerPlugin } from '@apollo/server';
 import {
   ASTVisitor, DocumentNode, FragmentDefinitionNode, GraphQLError, GraphQLSchema, Kind, NoSchemaIntrospectionCustomRule,
@@ -232,11 +233,15 @@ const MAX_ACCEPTED_PER_DOCUMENT = 64;
 /** Longer name-and-variables keys are not remembered: a caller must not make the server hold large variables. */
 const MAX_ACCEPTANCE_KEY_LENGTH = 1024;
 
-/** The key of an operation's name and variables, or null when they cannot be written as JSON or are too long (never remembered). */
+/**
+ * The key of an operation's name and variables: their SHA-256, never the text (variables carry
+ * passwords and payout PINs, which must not stay in the process's memory); null when they cannot
+ * be written as JSON or are too long (never remembered).
+ */
 function acceptanceKey(operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): string | null {
   try {
-    const key = JSON.stringify([operationName ?? null, variables ?? {}]);
-    return key.length <= MAX_ACCEPTANCE_KEY_LENGTH ? key : null;
+    const text = JSON.stringify([operationName ?? null, variables ?? {}]);
+    return text.length <= MAX_ACCEPTANCE_KEY_LENGTH ? createHash('sha256').update(text).digest('base64') : null;
   } catch {
     return null;
   }
