@@ -1,5 +1,5 @@
 // A load generator in its own process, so its CPU is not charged to the server it measures.
-// argv[2]: JSON { url, method, headers, concurrency, seconds, body?, chargeBodies? }. Prints JSON { requests, perSecond, statuses, p50, p99 }.
+// argv[2]: JSON { url, method, headers, concurrency, seconds, body?, chargeBodies?, perClient? }. Prints JSON { requests, perSecond, statuses, p50, p99 }.
 import http from 'node:http';
 
 const options = JSON.parse(process.argv[2]);
@@ -19,11 +19,11 @@ const bodyOf = () => {
   });
 };
 
-const send = (body) => new Promise((resolve) => {
+const send = (body, headers = options.headers) => new Promise((resolve) => {
   const started = performance.now();
   const request = http.request({
     agent, host: url.hostname, port: url.port, path: url.pathname, method: options.method,
-    headers: { ...options.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   }, (response) => {
     response.resume();
     response.on('end', () => {
@@ -38,8 +38,9 @@ const send = (body) => new Promise((resolve) => {
 
 const deadline = performance.now() + options.seconds * 1000;
 const started = performance.now();
-await Promise.all(Array.from({ length: options.concurrency }, async () => {
-  while (performance.now() < deadline) await send(bodyOf());
+await Promise.all(Array.from({ length: options.concurrency }, async (_, index) => {
+  const own = options.perClient?.[index % options.perClient.length];
+  while (performance.now() < deadline) await (own ? send(own.body, own.headers) : send(bodyOf()));
 }));
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);

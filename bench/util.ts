@@ -25,7 +25,11 @@ export interface LoadResult {
 }
 
 /** Runs bench/load.mjs in a child process against `url`. */
-export function load(options: { url: string; method: string; headers: Record<string, string>; concurrency: number; seconds: number; body?: string; chargeBodies?: boolean }): Promise<LoadResult> {
+/** `perClient`: client i sends with `perClient[i % n]`'s headers and body instead (several callers at once). */
+export function load(options: {
+  url: string; method: string; headers: Record<string, string>; concurrency: number; seconds: number; body?: string; chargeBodies?: boolean;
+  perClient?: Array<{ headers: Record<string, string>; body: string }>;
+}): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(__dirname, 'load.mjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
