@@ -222,8 +222,14 @@ export class PayoutService {
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
     const current = await findOwned(ctx, Payout, payoutId, 'Payout');
-    if (current.status === PayoutStatus.CREATED) await this.move(ctx, payoutId, 'submit', { submitted_at: new Date() }, null);
-    else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
+    if (current.status === PayoutStatus.CREATED) {
+      // A cancel that committed first wins: the payout is no longer CREATED and there is nothing to send.
+      const claimed = await this.move(ctx, payoutId, 'submit', { submitted_at: new Date() }, null).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
+        throw error;
+      });
+      if (!claimed) return null;
+    } else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
     const payout = await findOwned(ctx, Payout, payoutId, 'Payout');
     if (payout.status !== PayoutStatus.SUBMITTED || payout.providerRef) return null;
     const rail = this.providers.providerFor(ctx, 'payout-rail');
