@@ -6,7 +6,7 @@ import { Role } from '../identity/identity.entities';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { JobRequest, enqueueJob } from '../shared/jobs';
 import { normalizeCurrency } from '../shared/money';
@@ -155,6 +155,7 @@ export class PayoutService {
    * leads (a repeated report or request: nothing to do); CONFLICT when it is elsewhere.
    */
   private async transition(tx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown> = {}): Promise<Payout | null> {
+    if (!isUuid(payoutId)) throw notFound('Payout');
     const from = statusesAllowing(action);
     const columns = Object.keys(changes);
     const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
