@@ -186,9 +186,12 @@ export class PayoutService {
     });
   }
 
+  /** CREATED → CANCELLED with the reversal; any other state, CANCELLED included, is 409 (design section 8). */
   async cancel(ctx: RequestContext, payoutId: string): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
-    return await this.move(ctx, payoutId, 'cancel', {}, 'reverse') ?? this.get(ctx, payoutId);
+    const payout = await this.move(ctx, payoutId, 'cancel', {}, 'reverse');
+    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a CREATED payout can be cancelled; this one is CANCELLED');
+    return payout;
   }
 
   /** A held payout goes on to dispatch. OWNER or ADMIN of the dashboard only (never an API credential). */
@@ -218,12 +221,18 @@ export class PayoutService {
    * The dispatch job: claims CREATED → SUBMITTED (committed before the rail hears of it, so a cancel
    * can no longer win and a retry finds it claimed), submits outside any transaction under the
    * payout's id (the rail's idempotency reference: a retry after a crash is the same payout there),
-   * then records the rail's reference and schedules the rail's report.
+   * then records the rail's reference, payout.submitted and the rail's report. The event waits for
+   * the reference so that its object is the payout as it then reads (providerRef included), not a
+   * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
     const current = await findOwned(ctx, Payout, payoutId, 'Payout');
-    if (current.status === PayoutStatus.CREATED) await this.move(ctx, payoutId, 'submit', { submitted_at: new Date() }, null);
-    else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
+    if (current.status === PayoutStatus.CREATED) {
+      await inTransaction(ctx, async (tx) => {
+        const claimed = await this.transition(tx, payoutId, 'submit', { submitted_at: new Date() });
+        if (claimed) this.announce(tx, claimed);
+      });
+    } else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
     const payout = await findOwned(ctx, Payout, payoutId, 'Payout');
     if (payout.status !== PayoutStatus.SUBMITTED || payout.providerRef) return null;
     const rail = this.providers.providerFor(ctx, 'payout-rail');
@@ -240,6 +249,8 @@ export class PayoutService {
           { runAt: new Date(Date.now() + acceptance.callback.afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payoutId}` });
       }
       const submitted = entityFromRow(tx, Payout, rows[0]);
+      // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
+      if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
       this.announce(tx, submitted);
       return submitted;
     });
