@@ -121,7 +121,6 @@ export class PayoutService {
       if (isUniqueViolationOf(error, 'uq_payouts_quote')) throw validationError({ quoteId: ['was already used by another payout'] });
       throw error;
     });
-    await this.post(tx, payout, 'debit');
     const dispatch: JobRequest[] = !prepared.held && prepared.dispatch === 'auto' ? [dispatchJob(payout)] : [];
     if (prepared.held) {
       await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData({ ...payout, status: PayoutStatus.CREATED } as Payout));
@@ -129,6 +128,9 @@ export class PayoutService {
     } else {
       await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData(payout), dispatch);
     }
+    // The debit comes last: its conditional update locks the wallet's row until commit, so every
+    // statement written before it is one round trip less that concurrent payouts of the wallet wait for.
+    await this.post(tx, payout, 'debit');
     this.announce(tx, payout);
     return payout;
   }
@@ -191,9 +193,12 @@ export class PayoutService {
     });
   }
 
+  /** CREATED → CANCELLED with the reversal; any other state, CANCELLED included, is 409 (design section 8). */
   async cancel(ctx: RequestContext, payoutId: string): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
-    return await this.move(ctx, payoutId, 'cancel', {}, 'reverse') ?? this.get(ctx, payoutId);
+    const payout = await this.move(ctx, payoutId, 'cancel', {}, 'reverse');
+    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a CREATED payout can be cancelled; this one is CANCELLED');
+    return payout;
   }
 
   /** A held payout goes on to dispatch. OWNER or ADMIN of the dashboard only (never an API credential). */
@@ -223,13 +228,19 @@ export class PayoutService {
    * The dispatch job: claims CREATED → SUBMITTED (committed before the rail hears of it, so a cancel
    * can no longer win and a retry finds it claimed), submits outside any transaction under the
    * payout's id (the rail's idempotency reference: a retry after a crash is the same payout there),
-   * then records the rail's reference and schedules the rail's report.
+   * then records the rail's reference, payout.submitted and the rail's report. The event waits for
+   * the reference so that its object is the payout as it then reads (providerRef included), not a
+   * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
     const current = await findOwned(ctx, Payout, payoutId, 'Payout');
     if (current.status === PayoutStatus.CREATED) {
       // A cancel that committed first wins: the payout is no longer CREATED and there is nothing to send.
-      const claimed = await this.move(ctx, payoutId, 'submit', { submitted_at: new Date() }, null).catch((error: unknown) => {
+      const claimed = await inTransaction(ctx, async (tx) => {
+        const moved = await this.transition(tx, payoutId, 'submit', { submitted_at: new Date() });
+        if (moved) this.announce(tx, moved);
+        return moved;
+      }).catch((error: unknown) => {
         if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
         throw error;
       });
@@ -251,6 +262,8 @@ export class PayoutService {
           { runAt: new Date(Date.now() + acceptance.callback.afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payoutId}` });
       }
       const submitted = entityFromRow(tx, Payout, rows[0]);
+      // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
+      if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
       this.announce(tx, submitted);
       return submitted;
     });
