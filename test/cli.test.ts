@@ -76,8 +76,8 @@ describe('operator CLI (tessera)', () => {
     expect(JSON.parse(on.output())).toEqual({
       id: businessId, name: 'Partner Co', email: 'ops@partner.test', treasuryEnabled: true,
       settings: {
-        test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500 },
-        live: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500 },
+        test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500, payoutReviewThresholdUsd: null },
+        live: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500, payoutReviewThresholdUsd: null },
       },
       createdAt: expect.any(String), updatedAt: expect.any(String),
     });
@@ -105,9 +105,18 @@ describe('operator CLI (tessera)', () => {
     const fees = spawnTs(CLI, ['business', 'update', businessId, '--card-fee-bps', '150', '--card-fee-fixed-minor', '0', '--dispute-fee-minor', '2000', '--live'], env());
     await exitsZero(fees);
     expect(JSON.parse(fees.output()).settings).toEqual({
-      test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500 },
-      live: { serverToServerCharging: true, cardFeeBps: 150, cardFeeFixedMinor: 0, disputeFeeMinor: 2000 },
+      test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500, payoutReviewThresholdUsd: null },
+      live: { serverToServerCharging: true, cardFeeBps: 150, cardFeeFixedMinor: 0, disputeFeeMinor: 2000, payoutReviewThresholdUsd: null },
     });
+    const threshold = spawnTs(CLI, ['business', 'update', businessId, '--payout-review-threshold-usd', '2500.50'], env());
+    await exitsZero(threshold);
+    expect(JSON.parse(threshold.output()).settings).toMatchObject({ test: { payoutReviewThresholdUsd: '2500.50' }, live: { payoutReviewThresholdUsd: null } });
+    const thresholdOff = spawnTs(CLI, ['business', 'update', businessId, '--payout-review-threshold-usd', 'off'], env());
+    await exitsZero(thresholdOff);
+    expect(JSON.parse(thresholdOff.output()).settings.test.payoutReviewThresholdUsd).toBeNull();
+    const badThreshold = spawnTs(CLI, ['business', 'update', businessId, '--payout-review-threshold-usd', '-5'], env());
+    expect(await badThreshold.exited).toBe(1);
+    expect(badThreshold.output()).toMatch(/Expected a USD amount such as 500.00, or off/);
     const tooHigh = spawnTs(CLI, ['business', 'update', businessId, '--card-fee-bps', '20000'], env());
     expect(await tooHigh.exited).toBe(1);
     expect(JSON.parse(tooHigh.output().trim().split('\n').pop()!)).toMatchObject({ errors: { cardFeeBps: [expect.stringMatching(/at most 10000/)] } });
