@@ -6,6 +6,9 @@ import { exponentOf } from '../shared/money';
  * the merchant gave (up to 8 decimals), an amount is bigint minor units, a rate an exact Decimal.
  * No float and no rounding anywhere: a run at exactly the cap passes, one minor unit more fails.
  */
+/** Local caps per schedule, one per currency. */
+export const MAX_LOCAL_CAPS = 20;
+
 export const CAP_AMOUNT = /^\d{1,20}(\.\d{1,8})?$/;
 export const CAP_AMOUNT_MESSAGE = 'must be digits optionally followed by a dot and 1 to 8 digits, such as "1500.50"';
 

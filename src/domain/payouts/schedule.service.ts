@@ -19,7 +19,7 @@ import { PayoutService, PreparedPayout } from './payout.service';
 import { MAX_BATCH_ITEMS, MAX_LABEL_LENGTH } from './payouts.settings';
 import { scheduleRunJob } from './payouts.jobs';
 import { RecipientService } from './recipient.service';
-import { CAP_AMOUNT, CAP_AMOUNT_MESSAGE, LocalCap, withinLocalCap, withinUsdCap } from './schedule-caps';
+import { CAP_AMOUNT, CAP_AMOUNT_MESSAGE, LocalCap, MAX_LOCAL_CAPS, withinLocalCap, withinUsdCap } from './schedule-caps';
 import { CreateScheduleCommand, ScheduleFilters, SchedulePayload, UpdateScheduleCommand } from './schedule.commands';
 import {
   FrozenPayout, PayoutSchedule, PayoutScheduleRun, SchedulePayloadKind, ScheduleRunFailure, ScheduleRunStatus, ScheduleStatus,
@@ -29,7 +29,6 @@ import { ScheduleEvent, scheduleEventData } from './schedules.events';
 
 /** A startAt this far in the past is still accepted (clock skew, a slow request); its first run fires at once. */
 export const START_GRACE_MS = 5 * 60_000;
-export const MAX_LOCAL_CAPS = 20;
 /** One wake-up fires at most this many runs of one schedule (a schedule far behind catches up over several). */
 const MAX_CATCH_UP_RUNS = 1_000;
 
