@@ -1,5 +1,9 @@
+import { LedgerService } from '../src/domain/ledger/ledger.service';
+import { firstOccurrence, occurrenceAfter } from '../src/domain/payouts/cadence';
+import { RequestContext } from '../src/domain/shared/context';
+import { startWorker, stopWorker } from '../src/jobs/worker';
 import { SandboxFxProvider } from '../src/providers/fx/sandbox';
-import { TestMerchant, TestServer, startDeliveringServer } from './support/harness';
+import { TestMerchant, TestServer, startDeliveringServer, startTestServer, waitFor } from './support/harness';
 import { eventsOf, walletBalance } from './support/payments';
 import { PAYOUTS, apiKey, bankDetails, createRecipient, dashboard, fundWallet } from './support/payouts';
 import { CLOCK, DAY, PIN, SCHEDULES, advanceClock, createSchedule, scheduleBody, setPin } from './support/schedules';
@@ -454,5 +458,81 @@ describe('Scheduled payouts', () => {
       expect(errorOf(await server.request('GET', CLOCK, { headers: live }))).toEqual({ status: 403, code: 'SANDBOX_ONLY' });
       expect(errorOf(await server.request('POST', `${CLOCK}/advance`, { headers: live, body: { seconds: 60 } }))).toEqual({ status: 403, code: 'SANDBOX_ONLY' });
     });
+  });
+});
+
+/** The runner's guarantee (docs/schedules.md): each due run fires exactly once, whatever the number of workers and wake-ups. */
+describe('Scheduled payouts with several workers', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ workerPollIntervalMs: 50, workerConcurrency: 4 });
+  });
+  afterAll(async () => server.close());
+
+  test('two worker processes and repeated wake-ups over three months of test clock fire each run exactly once (runs and payouts counted)', async () => {
+    const who = await server.signUp();
+    await setPin(server, who);
+    await fundWallet(server, who, '100000.00');
+    const payee = (await createRecipient(server, who)).id;
+    const bodies = [
+      scheduleBody(payee, { name: 'weekly' }, 60_000),
+      scheduleBody(payee, { name: 'biweekly batch', cadence: 'BIWEEKLY', payloadKind: 'BATCH', payload: { items: [
+        { recipientId: payee, amount: '1.00', currency: 'USD' }, { recipientId: payee, amount: '2.00', currency: 'USD' }] } }, 60_000),
+      scheduleBody(payee, { name: 'monthly', cadence: 'MONTHLY', dayOfMonth: 15 }, 60_000),
+    ];
+    const schedules = [];
+    for (const body of bodies) schedules.push((await createSchedule(server, who, body)).body.data);
+    const offset = 92 * DAY;
+    // The clock moves without the advance's own firing: only the workers and the wake-ups below fire the runs.
+    await server.runtime.dataSource.query(`INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)`, [who.businessId, offset]);
+    const workers = await Promise.all([1, 2].map(() => startWorker(server.runtime.core, server.databaseUrl, () => undefined)));
+    try {
+      const wake = (task: string, payload: Record<string, unknown>) =>
+        server.runtime.dataSource.query(`SELECT graphile_worker.add_job($1, $2::json)`, [task, JSON.stringify(payload)]);
+      const wakeUps: Array<Promise<unknown>> = [];
+      for (let round = 0; round < 20; round += 1) {
+        wakeUps.push(wake('run_due_payout_schedules', {}));
+        for (const schedule of schedules) {
+          wakeUps.push(wake('run_payout_schedule', { scheduleId: schedule.id, businessId: who.businessId, livemode: false }));
+        }
+      }
+      const system = RequestContext.system(server.runtime.dataSource, 'test');
+      wakeUps.push(...[1, 2, 3].map(() => server.runtime.core.payoutSchedules.runDue(system, { limit: 500 })));
+      await Promise.all(wakeUps);
+      await waitFor(async () => (await server.runtime.dataSource.query(
+        `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier IN ('run_due_payout_schedules', 'run_payout_schedule') AND run_at <= now()`))[0].n,
+      (pending) => pending === 0, 30_000);
+    } finally {
+      await Promise.all(workers.map(stopWorker));
+    }
+    const now = new Date(Date.now() + offset * 1000);
+    const firedByWorkers = (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId]))[0].n;
+    let expectedPayouts = 0;
+    for (const [index, schedule] of schedules.entries()) {
+      const rule = { cadence: schedule.cadence, dayOfMonth: schedule.dayOfMonth, anchorAt: new Date(bodies[index].startAt) };
+      let expected = 0;
+      for (let due: Date | null = firstOccurrence(rule); due && due <= now; due = occurrenceAfter(rule, due)) expected += 1;
+      const runs: Array<{ due_at: Date; status: string; payout_ids: string[] }> = await server.runtime.dataSource.query(
+        `SELECT due_at, status, payout_ids FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`, [schedule.id]);
+      expect(runs).toHaveLength(expected);
+      expect(new Set(runs.map((run) => run.due_at.toISOString())).size).toBe(expected);
+      expect(runs.every((run) => run.status === 'SUCCEEDED' && run.payout_ids.length === schedule.itemCount)).toBe(true);
+      const state = (await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: apiKey(who) })).body.data;
+      expect(state.runCount).toBe(expected);
+      expectedPayouts += expected * schedule.itemCount;
+    }
+    expect(expectedPayouts).toBeGreaterThan(20);
+
+    const [{ n: payouts }] = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [who.businessId]);
+    expect(payouts).toBe(expectedPayouts);
+    const [{ n: referenced }] = await server.runtime.dataSource.query(
+      `SELECT count(DISTINCT id)::int AS n FROM (SELECT unnest(payout_ids) AS id FROM payout_schedule_runs WHERE business_id = $1) ids`, [who.businessId]);
+    expect(referenced).toBe(expectedPayouts);
+    expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
+    // One more wake-up through the clock advance finds nothing left to fire.
+    await advanceClock(server, who, 1);
+    expect((await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId]))[0].n)
+      .toBe(firedByWorkers);
   });
 });
