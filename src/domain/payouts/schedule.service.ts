@@ -38,6 +38,12 @@ type FireOutcome = 'fired' | 'not-due' | 'busy' | 'changed';
 /** A run checked before anything is written: its prepared payouts, or why it fails. */
 type RunPlan = { prepared: PreparedPayout[] } | { failure: ScheduleRunFailure };
 
+/** The first row an UPDATE … RETURNING gave (the driver answers `[rows, count]` for an UPDATE). */
+const firstReturned = (result: unknown): Record<string, unknown> => {
+  const rows = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as Array<Record<string, unknown>>;
+  return rows[0];
+};
+
 const ruleOf = (schedule: Pick<PayoutSchedule, 'cadence' | 'dayOfMonth' | 'startAt'>): CadenceRule =>
   ({ cadence: schedule.cadence, dayOfMonth: schedule.dayOfMonth, anchorAt: schedule.startAt });
 
@@ -116,7 +122,11 @@ export class ScheduleService {
     return paginate(query, 'schedule', page, { status: filters.status ?? null });
   }
 
-  /** The schedule's runs, the latest occurrence first (404 for another business's schedule). */
+  /**
+   * The schedule's runs, the latest occurrence first (404 for another business's schedule). One
+   * schedule's runs are fired one after another, so creation order is occurrence order and a
+   * keyset cursor on (createdAt, id) pages this order too.
+   */
   async runs(ctx: RequestContext, scheduleId: string, page: PageQuery): Promise<ListPage<PayoutScheduleRun>> {
     ctx.requireRole(...ALL_ROLES);
     const schedule = await findOwned(ctx, PayoutSchedule, scheduleId, 'Schedule');
@@ -381,13 +391,12 @@ export class ScheduleService {
         [locked.businessId, locked.livemode, locked.id, dueAt]);
       if (inserted.length === 0) return 'changed';
       const result = 'failure' in plan ? { failure: plan.failure } : await this.writePayouts(tx, locked, plan.prepared);
-      await tx.em.query(
-        `UPDATE payout_schedule_runs SET status = $2, reason = $3, payout_ids = $4::uuid[], batch_id = $5 WHERE id = $1`,
+      const updated: unknown = await tx.em.query(
+        `UPDATE payout_schedule_runs SET status = $2, reason = $3, payout_ids = $4::uuid[], batch_id = $5 WHERE id = $1 RETURNING *`,
         'failure' in result
           ? [inserted[0].id, ScheduleRunStatus.FAILED, result.failure, [], null]
           : [inserted[0].id, ScheduleRunStatus.SUCCEEDED, null, result.payouts.map((payout) => payout.id), result.batchId]);
-      const run = await tx.repo(PayoutScheduleRun).findOneByOrFail({ id: inserted[0].id });
-      await this.advance(tx, locked, run);
+      await this.advance(tx, locked, entityFromRow(tx, PayoutScheduleRun, firstReturned(updated)));
       return 'fired';
     });
   }
@@ -444,11 +453,11 @@ export class ScheduleService {
   private async advance(tx: RequestContext, schedule: PayoutSchedule, run: PayoutScheduleRun): Promise<void> {
     const next = occurrenceAfter(ruleOf(schedule), run.dueAt);
     const completes = next === null || (schedule.endAt !== null && next > schedule.endAt);
-    schedule.runCount += 1;
-    schedule.lastRunAt = run.dueAt;
-    if (completes) schedule.status = scheduleTransition(schedule.status, 'complete');
-    else schedule.nextRunAt = next;
-    const saved = await tx.repo(PayoutSchedule).save(schedule);
+    const status = completes ? scheduleTransition(schedule.status, 'complete') : schedule.status;
+    const advanced: unknown = await tx.em.query(
+      `UPDATE payout_schedules SET run_count = run_count + 1, last_run_at = $2, next_run_at = $3, status = $4, updated_at = now() WHERE id = $1 RETURNING *`,
+      [schedule.id, run.dueAt, completes ? schedule.nextRunAt : next, status]);
+    const saved = entityFromRow(tx, PayoutSchedule, firstReturned(advanced));
     const event = run.status === ScheduleRunStatus.SUCCEEDED ? ScheduleEvent.RUN_SUCCEEDED : ScheduleEvent.RUN_FAILED;
     await this.events.record(tx, event, scheduleEventData(saved, run));
     if (completes) await this.events.record(tx, ScheduleEvent.COMPLETED, scheduleEventData(saved));
