@@ -304,6 +304,22 @@ describe('Scheduled payouts', () => {
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
 
+    test('a business without a payout PIN cannot schedule payouts: 422 PIN_NOT_SET, nothing written', async () => {
+      const who = await server.signUp();
+      await fundWallet(server, who, '10.00');
+      const payee = await createRecipient(server, who);
+      expect(errorOf(await createSchedule(server, who, scheduleBody(payee.id)))).toEqual({ status: 422, code: 'PIN_NOT_SET' });
+      expect(await countRows('payout_schedules', who.businessId)).toBe(0);
+    });
+
+    test('a new payload paying a recipient that matches screening is 403 SANCTIONS_MATCH and the schedule is unchanged', async () => {
+      const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
+      const flagged = await createRecipient(server, merchant, bankDetails('4322'), 'SANCTIONED supplier');
+      const response = await patch(merchant, schedule.id, { payloadKind: 'SINGLE', payload: { recipientId: flagged.id, amount: '1.00', currency: 'USD' }, pin: PIN });
+      expect(errorOf(response)).toEqual({ status: 403, code: 'SANCTIONS_MATCH' });
+      expect((await get(merchant, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
+    });
+
     test('a recipient matching screening is 403 SANCTIONS_MATCH and nothing is stored, whoever asks', async () => {
       const flagged = await createRecipient(server, merchant, bankDetails('4321', { accountName: 'Sanctioned Trading' }), 'Vendor');
       const before = await countRows('payout_schedules', merchant.businessId);
