@@ -514,7 +514,7 @@ describe('Scheduled payouts with several workers', () => {
         }
       }
       const system = RequestContext.system(server.runtime.dataSource, 'test');
-      wakeUps.push(...[1, 2, 3].map(() => server.runtime.core.payoutSchedules.runDue(system, { limit: 500 })));
+      wakeUps.push(...[1, 2, 3].map(() => server.runtime.core.payoutScheduleRunner.runDue(system, { limit: 500 })));
       await Promise.all(wakeUps);
       await waitFor(async () => (await server.runtime.dataSource.query(
         `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier IN ('run_due_payout_schedules', 'run_payout_schedule') AND run_at <= now()`))[0].n,

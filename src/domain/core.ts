@@ -39,6 +39,7 @@ import { PayoutService } from './payouts/payout.service';
 import { BatchService } from './payouts/batch.service';
 import { PayoutPinService } from './payouts/payout-pin.service';
 import { ScheduleService } from './payouts/schedule.service';
+import { ScheduleRunner } from './payouts/schedule-runner';
 import { ClockService } from './sandbox/clock.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
@@ -83,6 +84,8 @@ export interface Core {
   payoutPins: PayoutPinService;
   /** Scheduled payouts: the resource, its lifecycle and the runner (design section 8). */
   payoutSchedules: ScheduleService;
+  /** Fires due schedule runs, each exactly once (the worker's jobs, and the test clock's advance). */
+  payoutScheduleRunner: ScheduleRunner;
   /** The sandbox's test clock: "now" for a business in test mode (the schedule runner, collection expiry). */
   sandboxClock: ClockService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
@@ -156,6 +159,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const payoutPins = new PayoutPinService();
   const sandboxClock = new ClockService();
   const payoutSchedules = new ScheduleService(providers, events, recipients, payouts, payoutBatches, payoutPins, sandboxClock, pubSub);
+  const payoutScheduleRunner = new ScheduleRunner(providers, events, payouts, payoutBatches, sandboxClock, pubSub);
   return {
     config,
     dataSource,
@@ -191,6 +195,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payoutBatches,
     payoutPins,
     payoutSchedules,
+    payoutScheduleRunner,
     sandboxClock,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };

@@ -3,7 +3,7 @@ import { Mode } from '../identity/identity.entities';
 import { AreaJobs, JobRequest, cronLine } from '../shared/jobs';
 import type { Payout } from './payout.entities';
 import type { PayoutService } from './payout.service';
-import type { ScheduleService } from './schedule.service';
+import type { ScheduleRunner } from './schedule-runner';
 
 /** The payouts area's background tasks (src/jobs/worker.ts runs them). */
 export const DISPATCH_PAYOUT_TASK = 'dispatch_payout';
@@ -41,7 +41,7 @@ export const dispatchJob = (payout: Payout): JobRequest => ({
   options: { jobKey: `${DISPATCH_PAYOUT_TASK}:${payout.id}`, maxAttempts: 10 },
 });
 
-export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome'>, schedules: Pick<ScheduleService, 'runDue' | 'runSchedule'>): AreaJobs {
+export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome'>, schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>): AreaJobs {
   return {
     actor: 'payouts',
     tasks: {
