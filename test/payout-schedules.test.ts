@@ -375,6 +375,41 @@ describe('Scheduled payouts', () => {
       expectDocumentedSchedule(events[0].data.object);
       await advanceClock(server, who, 60);
       expect((await runsOf(who, schedule.id)).total).toBe(3);
+      // Ordinary payouts: dispatched and settled by the rail, with their own events.
+      const settled = await waitFor(() => get(who, `${PAYOUTS}/${runs.items[2].payoutIds[0]}`), (response) => response.body.data.status === 'SETTLED');
+      expect(settled.body.data.status).toBe('SETTLED');
+      expect(await eventsOf(server, who.businessId, 'payout.initiated')).toHaveLength(3);
+    });
+
+    test('an advance fires the runs of several schedules in the order of their due times', async () => {
+      const { who, recipientId: payee } = await readyMerchant();
+      const early = (await createSchedule(server, who, scheduleBody(payee, { name: 'early' }, 60_000))).body.data;
+      const late = (await createSchedule(server, who, scheduleBody(payee, { name: 'late' }, 2 * DAY * 1000))).body.data;
+      await advanceClock(server, who, 10 * DAY);
+      const fired: Array<{ schedule_id: string; due_at: Date }> = await server.runtime.dataSource.query(
+        `SELECT schedule_id, due_at FROM payout_schedule_runs WHERE business_id = $1 ORDER BY fired_at, created_at`, [who.businessId]);
+      expect(fired.map((run) => run.schedule_id)).toEqual([early.id, late.id, early.id, late.id]);
+      const dueTimes = fired.map((run) => run.due_at.getTime());
+      expect(dueTimes).toEqual([...dueTimes].sort((a, b) => a - b));
+    });
+
+    test('a recipient archived since the schedule was authorised fails the run (RECIPIENT_NOT_PAYABLE), no payout, and the schedule continues', async () => {
+      const { who, recipientId: payee } = await readyMerchant();
+      const schedule = (await createSchedule(server, who, scheduleBody(payee, {}, 60_000))).body.data;
+      expect((await server.request('DELETE', `${PAYOUTS}/recipients/${payee}`, { headers: apiKey(who) })).status).toBe(200);
+      await advanceClock(server, who, 120);
+      expect((await runsOf(who, schedule.id)).items.map((run: any) => [run.status, run.reason, run.payoutIds])).toEqual([['FAILED', 'RECIPIENT_NOT_PAYABLE', []]]);
+      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({ status: 'ACTIVE', runCount: 1 });
+      expect(await countRows('payouts', who.businessId)).toBe(0);
+    });
+
+    test('a paused schedule does not run when its time comes', async () => {
+      const { who, recipientId: payee } = await readyMerchant();
+      const schedule = (await createSchedule(server, who, scheduleBody(payee, {}, 60_000))).body.data;
+      await post(who, `${SCHEDULES}/${schedule.id}/pause`);
+      await advanceClock(server, who, 8 * DAY);
+      expect((await runsOf(who, schedule.id)).total).toBe(0);
+      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({ status: 'PAUSED', runCount: 0, lastRunAt: null });
     });
 
     test('a BATCH run writes one batch of every frozen item', async () => {

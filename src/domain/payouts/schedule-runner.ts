@@ -39,6 +39,9 @@ export const ruleOf = (schedule: Pick<PayoutSchedule, 'cadence' | 'dayOfMonth' |
 const thawed = (payout: FrozenPayout): BatchItem =>
   ({ recipientId: payout.recipientId, amount: BigInt(payout.amountMinor), currency: payout.currency, reference: payout.reference });
 
+/** The advisory lock a test clock's advance holds over its business's schedules. */
+const clockLockKey = (businessId: string) => `sandbox_clock:${businessId}`;
+
 /** Enqueues the schedule's wake-up at its nextRunAt on the wall clock (less its business's test-clock offset). */
 export async function enqueueWakeUp(tx: RequestContext, clock: ClockService, schedule: PayoutSchedule): Promise<void> {
   const offset = schedule.livemode ? 0 : await clock.offsetOf(tx, schedule.businessId);
@@ -105,12 +108,22 @@ export class ScheduleRunner {
    */
   private async runUntil(ctx: RequestContext, now: Date): Promise<void> {
     const owner = RequestContext.system(ctx.dataSource, 'payout-schedules', ctx.requireBusiness(), Mode.TEST);
-    for (let fired = 0; fired < 50_000; fired += 1) {
-      const [next]: Array<{ id: string }> = await owner.em.query(
-        `SELECT id FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2
-         ORDER BY next_run_at, id LIMIT 1`, [owner.businessId, now]);
-      if (!next) return;
-      await this.fireOnce(owner, next.id, true);
+    // While the advance fires, workers leave this business's test schedules to it (see fireOnce), so
+    // the runs fire strictly in the order of their due times. A session lock, on a connection of its own.
+    const holder = ctx.dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [clockLockKey(owner.businessId!)]);
+      for (let fired = 0; fired < 50_000; fired += 1) {
+        const [next]: Array<{ id: string }> = await owner.em.query(
+          `SELECT id FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2
+           ORDER BY next_run_at, id LIMIT 1`, [owner.businessId, now]);
+        if (!next) return;
+        await this.fireOnce(owner, next.id, true);
+      }
+    } finally {
+      await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [clockLockKey(owner.businessId!)]).catch(() => undefined);
+      await holder.release();
     }
   }
 
@@ -137,6 +150,11 @@ export class ScheduleRunner {
     if (schedule.nextRunAt > await this.clock.now(ctx)) return 'not-due';
     const plan = await this.plan(ctx, schedule);
     return inTransaction(ctx, async (tx) => {
+      if (!wait && !ctx.livemode) {
+        const [{ free }]: Array<{ free: boolean }> = await tx.em.query(
+          `SELECT pg_try_advisory_xact_lock_shared(hashtext($1)) AS free`, [clockLockKey(schedule.businessId)]);
+        if (!free) return 'busy'; // the business's test clock is advancing: the advance fires it, in order
+      }
       const rows: Array<Record<string, unknown>> = await tx.em.query(
         `SELECT * FROM payout_schedules WHERE id = $1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [scheduleId]);
       if (rows.length === 0) return 'busy';
