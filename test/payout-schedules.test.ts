@@ -508,6 +508,22 @@ describe('Scheduled payouts', () => {
       expect(errorOf(await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: live }))).toEqual({ status: 404, code: 'NOT_FOUND' });
       expect(errorOf(await server.request('GET', CLOCK, { headers: live }))).toEqual({ status: 403, code: 'SANDBOX_ONLY' });
       expect(errorOf(await server.request('POST', `${CLOCK}/advance`, { headers: live, body: { seconds: 60 } }))).toEqual({ status: 403, code: 'SANDBOX_ONLY' });
+      // Live mode has no payout rail in this build: refused before anything is written.
+      expect(errorOf(await server.request('POST', SCHEDULES, { headers: live, body: scheduleBody(payee) }))).toEqual({ status: 422, code: 'UNPROCESSABLE' });
+      expect((await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_schedules WHERE business_id = $1 AND livemode`, [who.businessId]))[0].n).toBe(0);
+    });
+
+    test('a VIEWER reads schedules but cannot create, edit or move them (403 FORBIDDEN)', async () => {
+      const { who: owner, recipientId: payee } = await readyMerchant();
+      const schedule = (await createSchedule(server, owner, scheduleBody(payee))).body.data;
+      const viewer = await server.signUp();
+      await server.addTeamMember(owner, viewer, 'VIEWER');
+      const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': owner.businessId };
+      expect((await server.request('GET', SCHEDULES, { headers })).body.data.total).toBe(1);
+      expect(errorOf(await server.request('POST', SCHEDULES, { headers, body: scheduleBody(payee) }))).toEqual({ status: 403, code: 'FORBIDDEN' });
+      expect(errorOf(await server.request('POST', `${SCHEDULES}/${schedule.id}/pause`, { headers }))).toEqual({ status: 403, code: 'FORBIDDEN' });
+      expect(errorOf(await server.request('PATCH', `${SCHEDULES}/${schedule.id}`, { headers, body: { name: 'x' } }))).toEqual({ status: 403, code: 'FORBIDDEN' });
+      expect((await get(owner, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
     });
   });
 });
