@@ -1,6 +1,6 @@
 /**
  * npm run bench: figures printed, not asserted, each next to a baseline measured in the same run.
- * BENCH_ONLY=webhooks|payments|payouts|dashboard|subscriptions|scale|footprint runs one section.
+ * BENCH_ONLY=webhooks|payments|payouts|schedules|dashboard|subscriptions|scale|footprint runs one section.
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -13,12 +13,13 @@ import { benchFootprint } from './footprint';
 import { benchPayments } from './payments';
 import { benchPayouts } from './payouts';
 import { benchScale } from './scale';
+import { benchSchedules } from './schedules';
 import { SUBSCRIPTION_CAPS, benchSubscriptions } from './subscriptions';
 import { freePort } from './util';
 import { WEBHOOK_CONCURRENCY, benchWebhooks } from './webhooks';
 
 /** The sections that share this process's runtime (and its embedded PostgreSQL). */
-const IN_PROCESS = ['webhooks', 'payments', 'payouts', 'dashboard', 'subscriptions', 'scale'];
+const IN_PROCESS = ['webhooks', 'payments', 'payouts', 'schedules', 'dashboard', 'subscriptions', 'scale'];
 
 async function main() {
   const only = process.env.BENCH_ONLY;
@@ -45,6 +46,7 @@ async function benchInProcess(only: string | undefined) {
     if (!only || only === 'webhooks') await benchWebhooks(runtime);
     if (!only || only === 'payments') await benchPayments(runtime);
     if (!only || only === 'payouts') await benchPayouts(runtime);
+    if (!only || only === 'schedules') await benchSchedules(runtime);
     if (!only || only === 'dashboard') await benchDashboard(runtime);
     if (!only || only === 'subscriptions') await benchSubscriptions(runtime);
     if (!only || only === 'scale') await benchScale(runtime);

@@ -1,3 +1,4 @@
+import { PayoutSchedules1795800000000 } from './1795800000000-PayoutSchedules';
 import { PayoutPins1795600000000 } from './1795600000000-PayoutPins';
 import { Payouts1795700000000 } from './1795700000000-Payouts';
 import { ChargeDedupeClaims1795500000000 } from './1795500000000-ChargeDedupeClaims';
@@ -38,4 +39,5 @@ export const migrations: Function[] = [
   ChargeDedupeClaims1795500000000,
   PayoutPins1795600000000,
   Payouts1795700000000,
+  PayoutSchedules1795800000000,
 ];

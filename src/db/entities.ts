@@ -16,6 +16,8 @@ import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
 import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
 import { Payout, PayoutBatch, PayoutQuote, Recipient } from '../domain/payouts/payout.entities';
 import { PayoutPin } from '../domain/payouts/payout-pin.entity';
+import { PayoutSchedule, PayoutScheduleRun } from '../domain/payouts/schedule.entities';
+import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 
@@ -54,6 +56,9 @@ export const entities = [
   Payout,
   PayoutBatch,
   PayoutPin,
+  PayoutSchedule,
+  PayoutScheduleRun,
+  SandboxClock,
   MasterKeyCheck,
   SandboxMail,
 ];

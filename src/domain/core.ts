@@ -38,6 +38,9 @@ import { QuoteService } from './payouts/quote.service';
 import { PayoutService } from './payouts/payout.service';
 import { BatchService } from './payouts/batch.service';
 import { PayoutPinService } from './payouts/payout-pin.service';
+import { ScheduleService } from './payouts/schedule.service';
+import { ScheduleRunner } from './payouts/schedule-runner';
+import { ClockService } from './sandbox/clock.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -79,6 +82,12 @@ export interface Core {
   payoutBatches: BatchService;
   /** The business's payout PIN: set by an OWNER, checked (`verify`) before payouts are scheduled. */
   payoutPins: PayoutPinService;
+  /** Scheduled payouts: the resource, its lifecycle and the runner (design section 8). */
+  payoutSchedules: ScheduleService;
+  /** Fires due schedule runs, each exactly once (the worker's jobs, and the test clock's advance). */
+  payoutScheduleRunner: ScheduleRunner;
+  /** The sandbox's test clock: "now" for a business in test mode (the schedule runner, collection expiry). */
+  sandboxClock: ClockService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -146,6 +155,11 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const recipients = new RecipientService(providers, secretBox);
   const quotes = new QuoteService(providers);
   const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub);
+  const payoutBatches = new BatchService(payouts);
+  const payoutPins = new PayoutPinService();
+  const sandboxClock = new ClockService();
+  const payoutSchedules = new ScheduleService(providers, events, recipients, payouts, payoutBatches, payoutPins, sandboxClock, pubSub);
+  const payoutScheduleRunner = new ScheduleRunner(providers, events, payouts, payoutBatches, sandboxClock, pubSub);
   return {
     config,
     dataSource,
@@ -178,8 +192,11 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     recipients,
     quotes,
     payouts,
-    payoutBatches: new BatchService(payouts),
-    payoutPins: new PayoutPinService(),
+    payoutBatches,
+    payoutPins,
+    payoutSchedules,
+    payoutScheduleRunner,
+    sandboxClock,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

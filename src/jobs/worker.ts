@@ -20,7 +20,7 @@ import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
 export function areaJobs(core: Core): AreaJobs[] {
   return [
     paymentJobs(core.payments, core.charges),
-    payoutJobs(core.payouts),
+    payoutJobs(core.payouts, core.payoutScheduleRunner),
     checkoutJobs(core.checkout),
     recurringGiftJobs(core.recurringGifts),
     webhookJobs(core.webhooks),

@@ -14,6 +14,8 @@ import { invoiceRoutes } from './invoices/invoices.routes';
 import { recurringGiftRoutes } from './recurring-gifts/recurring-gifts.routes';
 import { payoutRoutes } from './payouts/payouts.routes';
 import { payoutPinRoutes } from './payouts/payout-pin.routes';
+import { scheduleRoutes } from './payouts/schedules.routes';
+import { sandboxClockRoutes } from './sandbox/clock.routes';
 import { registerAliases } from './shared/aliases';
 import type { RestApp } from './surface';
 
@@ -33,6 +35,8 @@ export function registerRestRoutes(app: RestApp, core: Core) {
   paymentLinkRoutes(app, core);
   invoiceRoutes(app, core);
   recurringGiftRoutes(app, core);
+  scheduleRoutes(app, core);
   payoutRoutes(app, core);
   payoutPinRoutes(app, core);
+  sandboxClockRoutes(app, core);
 }

@@ -10,6 +10,7 @@ export enum Topic {
   WEBHOOK_DELIVERY = 'WEBHOOK_DELIVERY',
   PAYMENT = 'PAYMENT',
   PAYOUT = 'PAYOUT',
+  PAYOUT_SCHEDULE = 'PAYOUT_SCHEDULE',
   /** Access taken away from a credential or a member: open sockets it concerns must close. */
   ACCESS_REVOKED = 'ACCESS_REVOKED',
 }
@@ -35,6 +36,13 @@ export interface PayoutChange {
   businessId: string;
   livemode: boolean;
   payoutId: string;
+}
+
+/** A payout schedule changed (edited, paused, resumed, cancelled, run, completed); subscribers read its current state. */
+export interface PayoutScheduleChange {
+  businessId: string;
+  livemode: boolean;
+  scheduleId: string;
 }
 
 /** A webhook delivery's new state, after an attempt (or its creation) committed. */
@@ -72,6 +80,7 @@ type Topics = {
   [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
   [Topic.PAYMENT]: [PaymentChange];
   [Topic.PAYOUT]: [PayoutChange];
+  [Topic.PAYOUT_SCHEDULE]: [PayoutScheduleChange];
   [Topic.ACCESS_REVOKED]: [AccessRevocation];
 };
 

@@ -3,7 +3,7 @@ import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned } from '../shared/tenancy';
-import { CreateBatchCommand, PayoutFilters } from './payout.commands';
+import { BatchItem, CreateBatchCommand, PayoutFilters } from './payout.commands';
 import { Payout, PayoutBatch, PayoutStatus } from './payout.entities';
 import { PayoutService, PreparedPayout } from './payout.service';
 import { MAX_BATCH_ITEMS, MAX_LABEL_LENGTH } from './payouts.settings';
@@ -60,11 +60,24 @@ export class BatchService {
     const name = command.name?.trim() || null;
     if (name && name.length > MAX_LABEL_LENGTH) throw validationError({ name: [`must be at most ${MAX_LABEL_LENGTH} characters`] });
     if (command.items.length === 0 || command.items.length > MAX_BATCH_ITEMS) throw validationError({ items: [`must hold 1 to ${MAX_BATCH_ITEMS} payouts`] });
-    const currency = command.items[0].currency.trim().toUpperCase();
+    const prepared = await this.prepareItems(ctx, command.items);
+    return inTransaction(ctx, async (tx) => {
+      const { batch } = await this.write(tx, name, prepared);
+      return (await this.viewsOf(tx, [batch]))[0];
+    });
+  }
+
+  /**
+   * Checks and prices every item (one currency for all: the first item's), naming each bad field
+   * `<prefix>.N.field` (a recipient not payable by this business and mode is a field error too);
+   * VALIDATION_ERROR with all of them, or the prepared payouts.
+   */
+  async prepareItems(ctx: RequestContext, items: BatchItem[], prefix = 'items'): Promise<PreparedPayout[]> {
+    const currency = items[0].currency.trim().toUpperCase();
     const errors: FieldErrors = {};
     const prepared: PreparedPayout[] = [];
-    for (const [index, item] of command.items.entries()) {
-      const field = (name: string) => `items.${index}.${name}`;
+    for (const [index, item] of items.entries()) {
+      const field = (name: string) => `${prefix}.${index}.${name}`;
       if (item.currency.trim().toUpperCase() !== currency) {
         errors[field('currency')] = [`must be the batch's currency, ${currency} (the first item's)`];
         continue;
@@ -79,15 +92,22 @@ export class BatchService {
       }
     }
     if (Object.keys(errors).length > 0) throw validationError(errors, 'Some batch items are invalid; no payout was created');
-    return inTransaction(ctx, async (tx) => {
-      const batch = await tx.repo(PayoutBatch).save(tx.repo(PayoutBatch).create({
-        businessId: tx.requireBusiness(), livemode: tx.livemode, name, itemCount: prepared.length, currency: prepared[0].terms.currency,
-        totalAmount: prepared.reduce((sum, item) => sum + item.terms.amount, 0n),
-      }));
-      // The wallet's conditional debit refuses the first payout that no longer fits: INSUFFICIENT_FUNDS rolls the whole batch back.
-      for (const item of prepared) await this.payoutService.write(tx, item, batch.id);
-      return (await this.viewsOf(tx, [batch]))[0];
-    });
+    return prepared;
+  }
+
+  /**
+   * Writes a batch of prepared payouts in the caller's transaction (a schedule's run uses it too).
+   * The wallet's conditional debit refuses the first payout that no longer fits: INSUFFICIENT_FUNDS
+   * then rolls the caller's transaction (or savepoint) back, so the batch is all or nothing.
+   */
+  async write(tx: RequestContext, name: string | null, prepared: PreparedPayout[]): Promise<{ batch: PayoutBatch; payouts: Payout[] }> {
+    const batch = await tx.repo(PayoutBatch).save(tx.repo(PayoutBatch).create({
+      businessId: tx.requireBusiness(), livemode: tx.livemode, name, itemCount: prepared.length, currency: prepared[0].terms.currency,
+      totalAmount: prepared.reduce((sum, item) => sum + item.terms.amount, 0n),
+    }));
+    const payouts: Payout[] = [];
+    for (const item of prepared) payouts.push(await this.payoutService.write(tx, item, batch.id));
+    return { batch, payouts };
   }
 
   async get(ctx: RequestContext, batchId: string): Promise<BatchView> {

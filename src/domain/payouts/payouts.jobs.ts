@@ -1,12 +1,32 @@
 import type { RailOutcome } from '../../providers/payout-rail/port';
 import { Mode } from '../identity/identity.entities';
-import { AreaJobs, JobRequest } from '../shared/jobs';
+import { AreaJobs, JobRequest, cronLine } from '../shared/jobs';
 import type { Payout } from './payout.entities';
 import type { PayoutService } from './payout.service';
+import type { ScheduleRunner } from './schedule-runner';
 
 /** The payouts area's background tasks (src/jobs/worker.ts runs them). */
 export const DISPATCH_PAYOUT_TASK = 'dispatch_payout';
 export const RAIL_CALLBACK_TASK = 'payout_rail_callback';
+/** The schedule runner's sweep (cron, every minute) and one schedule's run at its nextRunAt. */
+export const RUN_DUE_SCHEDULES_TASK = 'run_due_payout_schedules';
+export const RUN_SCHEDULE_TASK = 'run_payout_schedule';
+
+interface ScheduleJob {
+  scheduleId: string;
+  businessId: string;
+  livemode: boolean;
+}
+
+/**
+ * A schedule's run at `runAt` (wall-clock time: its nextRunAt less its business's test-clock
+ * offset), at most one pending per schedule. Only a wake-up: the runner decides what is due.
+ */
+export const scheduleRunJob = (schedule: ScheduleJob, runAt: Date): JobRequest => ({
+  task: RUN_SCHEDULE_TASK,
+  payload: { scheduleId: schedule.scheduleId, businessId: schedule.businessId, livemode: schedule.livemode },
+  options: { runAt, jobKey: `${RUN_SCHEDULE_TASK}:${schedule.scheduleId}`, maxAttempts: 5 },
+});
 
 interface PayoutJob {
   payoutId: string;
@@ -21,7 +41,7 @@ export const dispatchJob = (payout: Payout): JobRequest => ({
   options: { jobKey: `${DISPATCH_PAYOUT_TASK}:${payout.id}`, maxAttempts: 10 },
 });
 
-export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome'>): AreaJobs {
+export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome'>, schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>): AreaJobs {
   return {
     actor: 'payouts',
     tasks: {
@@ -40,6 +60,17 @@ export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailO
           else throw error;
         });
       },
+      /** Fires every due run of every schedule (the backstop of the per-schedule jobs; any number of workers, each run once). */
+      [RUN_DUE_SCHEDULES_TASK]: async (_payload, log, system) => {
+        const fired = await schedules.runDue(system(), { limit: 500 });
+        if (fired > 0) log.info(`fired ${fired} scheduled payout run(s)`);
+      },
+      /** Fires the due runs of one schedule. */
+      [RUN_SCHEDULE_TASK]: async (payload, _log, system) => {
+        const job = payload as ScheduleJob;
+        await schedules.runSchedule(system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST), { scheduleId: job.scheduleId });
+      },
     },
+    crontab: [cronLine('* * * * *', RUN_DUE_SCHEDULES_TASK)],
   };
 }

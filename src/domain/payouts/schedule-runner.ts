@@ -1,0 +1,245 @@
+import { ProviderRegistry } from '../../providers/registry';
+import { EventService } from '../events/event.service';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { Mode } from '../identity/identity.entities';
+import { ClockService } from '../sandbox/clock.service';
+import { RequestContext, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode } from '../shared/errors';
+import { enqueueJob } from '../shared/jobs';
+import { entityFromRow } from '../shared/rows';
+import { BatchService } from './batch.service';
+import { CadenceRule, occurrenceAfter } from './cadence';
+import { BatchItem } from './payout.commands';
+import { Payout } from './payout.entities';
+import { PayoutService, PreparedPayout } from './payout.service';
+import { scheduleRunJob } from './payouts.jobs';
+import { withinLocalCap, withinUsdCap } from './schedule-caps';
+import { FrozenPayout, PayoutSchedule, PayoutScheduleRun, SchedulePayloadKind, ScheduleRunFailure, ScheduleRunStatus, ScheduleStatus } from './schedule.entities';
+import { scheduleTransition } from './schedule.states';
+import { ScheduleEvent, scheduleEventData } from './schedules.events';
+
+/** One wake-up fires at most this many runs of one schedule (a schedule far behind catches up over several). */
+const MAX_CATCH_UP_RUNS = 1_000;
+
+/** What one attempt to fire a schedule's due occurrence came to. */
+type FireOutcome = 'fired' | 'not-due' | 'busy' | 'changed';
+
+/** A run checked before anything is written: its prepared payouts, or why it fails. */
+type RunPlan = { prepared: PreparedPayout[] } | { failure: ScheduleRunFailure };
+
+/** The first row an UPDATE … RETURNING gave (the driver answers `[rows, count]` for an UPDATE). */
+const firstReturned = (result: unknown): Record<string, unknown> => {
+  const rows = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as Array<Record<string, unknown>>;
+  return rows[0];
+};
+
+export const ruleOf = (schedule: Pick<PayoutSchedule, 'cadence' | 'dayOfMonth' | 'startAt'>): CadenceRule =>
+  ({ cadence: schedule.cadence, dayOfMonth: schedule.dayOfMonth, anchorAt: schedule.startAt });
+
+const thawed = (payout: FrozenPayout): BatchItem =>
+  ({ recipientId: payout.recipientId, amount: BigInt(payout.amountMinor), currency: payout.currency, reference: payout.reference });
+
+/** The advisory lock a test clock's advance holds over its business's schedules. */
+const clockLockKey = (businessId: string) => `sandbox_clock:${businessId}`;
+
+/** Enqueues the schedule's wake-up at its nextRunAt on the wall clock (less its business's test-clock offset). */
+export async function enqueueWakeUp(tx: RequestContext, clock: ClockService, schedule: PayoutSchedule): Promise<void> {
+  const offset = schedule.livemode ? 0 : await clock.offsetOf(tx, schedule.businessId);
+  const job = scheduleRunJob({ scheduleId: schedule.id, businessId: schedule.businessId, livemode: schedule.livemode },
+    new Date(schedule.nextRunAt.getTime() - offset * 1000));
+  await enqueueJob(tx, job.task, job.payload, job.options);
+}
+
+/** Tells subscribers, after commit, that the schedule changed. */
+export function announceSchedule(tx: RequestContext, pubSub: TesseraPubSub, schedule: PayoutSchedule): void {
+  const change = { businessId: schedule.businessId, livemode: schedule.livemode, scheduleId: schedule.id };
+  tx.afterCommit(() => pubSub.publish(Topic.PAYOUT_SCHEDULE, change));
+}
+
+/**
+ * The schedule runner (docs/schedules.md, The runner and its guarantee): fires each due occurrence
+ * of a schedule exactly once, whatever the number of workers and wake-ups. It locks the schedule
+ * row, re-checks that the occurrence it priced is still the schedule's next one, and writes the run
+ * row (unique on schedule + due time), the run's payouts and the schedule's advance in one
+ * transaction. Time is the business's clock: the wall clock, plus the test clock's offset in test
+ * mode; a test clock's advance fires what fell due before it answers.
+ */
+export class ScheduleRunner {
+  constructor(
+    private readonly providers: ProviderRegistry,
+    private readonly events: EventService,
+    private readonly payouts: PayoutService,
+    private readonly batches: BatchService,
+    private readonly clock: ClockService,
+    private readonly pubSub: TesseraPubSub,
+  ) {
+    clock.onAdvance((ctx, now) => this.runUntil(ctx, now));
+  }
+
+  /**
+   * The sweep (cron): fires every due occurrence of every ACTIVE schedule, each business at its
+   * own clock. Safe with any number of workers: each occurrence is fired by exactly one of them.
+   */
+  async runDue(ctx: RequestContext, command: { limit: number }): Promise<number> {
+    const due: Array<{ id: string; business_id: string; livemode: boolean }> = await ctx.em.query(
+      `SELECT s.id, s.business_id, s.livemode FROM payout_schedules s
+       LEFT JOIN sandbox_clocks c ON c.business_id = s.business_id AND NOT s.livemode
+       WHERE s.status = 'ACTIVE' AND s.next_run_at <= $1::timestamptz + make_interval(secs => coalesce(c.offset_seconds, 0))
+       ORDER BY s.next_run_at LIMIT $2`,
+      [new Date(), command.limit],
+    );
+    let fired = 0;
+    for (const row of due) {
+      const owner = ctx.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
+      fired += await this.fireAllDue(owner, row.id, false);
+    }
+    return fired;
+  }
+
+  /** One schedule's wake-up (its job at nextRunAt): fires its due occurrences, in order. */
+  async runSchedule(ctx: RequestContext, command: { scheduleId: string }): Promise<number> {
+    return this.fireAllDue(ctx, command.scheduleId, false);
+  }
+
+  /**
+   * After a test clock advanced to `now`: every run of the business's test-mode schedules that
+   * fell due, in the order of their due times across schedules, each once. Waits for a run a
+   * worker is firing at the same moment rather than skipping it, so the advance answers after all.
+   */
+  private async runUntil(ctx: RequestContext, now: Date): Promise<void> {
+    const owner = RequestContext.system(ctx.dataSource, 'payout-schedules', ctx.requireBusiness(), Mode.TEST);
+    // While the advance fires, workers leave this business's test schedules to it (see fireOnce), so
+    // the runs fire strictly in the order of their due times. A session lock, on a connection of its own.
+    const holder = ctx.dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [clockLockKey(owner.businessId!)]);
+      for (let fired = 0; fired < 50_000; fired += 1) {
+        const [next]: Array<{ id: string }> = await owner.em.query(
+          `SELECT id FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2
+           ORDER BY next_run_at, id LIMIT 1`, [owner.businessId, now]);
+        if (!next) return;
+        await this.fireOnce(owner, next.id, true);
+      }
+    } finally {
+      await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [clockLockKey(owner.businessId!)]).catch(() => undefined);
+      await holder.release();
+    }
+  }
+
+  private async fireAllDue(ctx: RequestContext, scheduleId: string, wait: boolean): Promise<number> {
+    let fired = 0;
+    for (let attempt = 0; attempt < MAX_CATCH_UP_RUNS; attempt += 1) {
+      const outcome = await this.fireOnce(ctx, scheduleId, wait);
+      if (outcome === 'fired') fired += 1;
+      else if (outcome !== 'changed') break;
+    }
+    return fired;
+  }
+
+  /**
+   * Fires the schedule's next occurrence if it is due. The payload is priced and the caps checked
+   * outside any transaction (the FX provider is called there); then, in one transaction, the row is
+   * locked and must still be ACTIVE and unchanged (same nextRunAt, same updatedAt), the run row is
+   * inserted (unique on schedule + due time), the payouts are written (in a savepoint, so a wallet
+   * that cannot cover them fails the run without undoing the run row) and the schedule advances.
+   */
+  private async fireOnce(ctx: RequestContext, scheduleId: string, wait: boolean): Promise<FireOutcome> {
+    const schedule = await ctx.repo(PayoutSchedule).findOne({ where: { id: scheduleId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    if (!schedule || schedule.status !== ScheduleStatus.ACTIVE) return 'not-due';
+    if (schedule.nextRunAt > await this.clock.now(ctx)) return 'not-due';
+    const plan = await this.plan(ctx, schedule);
+    return inTransaction(ctx, async (tx) => {
+      if (!wait && !ctx.livemode) {
+        const [{ free }]: Array<{ free: boolean }> = await tx.em.query(
+          `SELECT pg_try_advisory_xact_lock_shared(hashtext($1)) AS free`, [clockLockKey(schedule.businessId)]);
+        if (!free) return 'busy'; // the business's test clock is advancing: the advance fires it, in order
+      }
+      const rows: Array<Record<string, unknown>> = await tx.em.query(
+        `SELECT * FROM payout_schedules WHERE id = $1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [scheduleId]);
+      if (rows.length === 0) return 'busy';
+      const locked = entityFromRow(tx, PayoutSchedule, rows[0]);
+      if (locked.status !== ScheduleStatus.ACTIVE || locked.nextRunAt.getTime() !== schedule.nextRunAt.getTime()
+        || locked.updatedAt.getTime() !== schedule.updatedAt.getTime()) return 'changed';
+      const dueAt = locked.nextRunAt;
+      const inserted: Array<{ id: string }> = await tx.em.query(
+        `INSERT INTO payout_schedule_runs (business_id, livemode, schedule_id, due_at, fired_at, status, payout_ids)
+         VALUES ($1, $2, $3, $4, now(), 'FAILED', '{}') ON CONFLICT (schedule_id, due_at) DO NOTHING RETURNING id`,
+        [locked.businessId, locked.livemode, locked.id, dueAt]);
+      if (inserted.length === 0) return 'changed';
+      const result = 'failure' in plan ? { failure: plan.failure } : await this.writePayouts(tx, locked, plan.prepared);
+      const updated: unknown = await tx.em.query(
+        `UPDATE payout_schedule_runs SET status = $2, reason = $3, payout_ids = $4::uuid[], batch_id = $5 WHERE id = $1 RETURNING *`,
+        'failure' in result
+          ? [inserted[0].id, ScheduleRunStatus.FAILED, result.failure, [], null]
+          : [inserted[0].id, ScheduleRunStatus.SUCCEEDED, null, result.payouts.map((payout) => payout.id), result.batchId]);
+      await this.advance(tx, locked, entityFromRow(tx, PayoutScheduleRun, firstReturned(updated)));
+      return 'fired';
+    });
+  }
+
+  /** The run's payouts priced now and its caps checked at today's mid rate; or why it fails. */
+  private async plan(ctx: RequestContext, schedule: PayoutSchedule): Promise<RunPlan> {
+    const items = schedule.payload.map(thawed);
+    let prepared: PreparedPayout[];
+    try {
+      prepared = schedule.payloadKind === SchedulePayloadKind.BATCH
+        ? await this.batches.prepareItems(ctx, items)
+        : [await this.payouts.prepare(ctx, { ...items[0], quoteId: null, metadata: null })];
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const recipientGone = error.code === ErrorCode.NOT_FOUND
+        || Object.entries(error.fieldErrors ?? {}).some(([field, messages]) => field.endsWith('recipientId') || messages.some((text) => text.includes('wallet')));
+      return { failure: recipientGone ? ScheduleRunFailure.RECIPIENT_NOT_PAYABLE : ScheduleRunFailure.PAYOUT_REFUSED };
+    }
+    const currency = prepared[0].terms.currency;
+    const total = prepared.reduce((sum, item) => sum + item.terms.amount, 0n);
+    const rate = await this.providers.providerFor(ctx, 'fx').midRate(currency, 'USD');
+    if (!withinUsdCap(total, currency, rate, schedule.maxRunAmountUsd)) return { failure: ScheduleRunFailure.CAP_EXCEEDED };
+    for (const cap of schedule.maxRunLocalCaps ?? []) {
+      const sent = prepared.filter((item) => item.terms.destinationCurrency === cap.currency).reduce((sum, item) => sum + item.terms.dstAmount, 0n);
+      if (!withinLocalCap(sent, cap.currency, cap.amount)) return { failure: ScheduleRunFailure.CAP_EXCEEDED };
+    }
+    return { prepared };
+  }
+
+  /**
+   * The run's payouts through the payouts domain (debit, events, dispatch), in a savepoint. Their
+   * after-commit announcements are held apart and passed on only when the savepoint is kept, so a
+   * run refused for funds announces nothing that was rolled back.
+   */
+  private async writePayouts(tx: RequestContext, schedule: PayoutSchedule, prepared: PreparedPayout[]): Promise<{ payouts: Payout[]; batchId: string | null } | { failure: ScheduleRunFailure }> {
+    const held = new RequestContext(tx.dataSource, tx.actor, tx.businessId, tx.mode);
+    const inner = held.withManager(tx.em);
+    await tx.em.query('SAVEPOINT schedule_run');
+    try {
+      const written = schedule.payloadKind === SchedulePayloadKind.BATCH
+        ? await this.batches.write(inner, schedule.name, prepared).then(({ batch, payouts }) => ({ payouts, batchId: batch.id }))
+        : { payouts: [await this.payouts.write(inner, prepared[0], null)], batchId: null };
+      await tx.em.query('RELEASE SAVEPOINT schedule_run');
+      tx.afterCommit(() => held.runAfterCommitHooks());
+      return written;
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== ErrorCode.INSUFFICIENT_FUNDS) throw error;
+      await tx.em.query('ROLLBACK TO SAVEPOINT schedule_run');
+      return { failure: ScheduleRunFailure.INSUFFICIENT_FUNDS };
+    }
+  }
+
+  /** After a run: counted, and moved to its next occurrence, or COMPLETED (ONCE, or the next would pass endAt). */
+  private async advance(tx: RequestContext, schedule: PayoutSchedule, run: PayoutScheduleRun): Promise<void> {
+    const next = occurrenceAfter(ruleOf(schedule), run.dueAt);
+    const completes = next === null || (schedule.endAt !== null && next > schedule.endAt);
+    const status = completes ? scheduleTransition(schedule.status, 'complete') : schedule.status;
+    const advanced: unknown = await tx.em.query(
+      `UPDATE payout_schedules SET run_count = run_count + 1, last_run_at = $2, next_run_at = $3, status = $4, updated_at = now() WHERE id = $1 RETURNING *`,
+      [schedule.id, run.dueAt, completes ? schedule.nextRunAt : next, status]);
+    const saved = entityFromRow(tx, PayoutSchedule, firstReturned(advanced));
+    const event = run.status === ScheduleRunStatus.SUCCEEDED ? ScheduleEvent.RUN_SUCCEEDED : ScheduleEvent.RUN_FAILED;
+    await this.events.record(tx, event, scheduleEventData(saved, run));
+    if (completes) await this.events.record(tx, ScheduleEvent.COMPLETED, scheduleEventData(saved));
+    else await enqueueWakeUp(tx, this.clock, saved);
+    announceSchedule(tx, this.pubSub, saved);
+  }
+
+}
