@@ -139,9 +139,9 @@ const wholeNumber = (value: string): number => {
   return Number(value);
 };
 
-/** A USD amount such as 500 or 500.00, in cents, or `off` (null). */
-const usdOrOff = (value: string): bigint | null => {
-  if (value === 'off') return null;
+/** A USD amount such as 500 or 500.00, in cents, or `off` (commander cannot hold a null option value). */
+const usdOrOff = (value: string): bigint | 'off' => {
+  if (value === 'off') return 'off';
   if (!/^\d{1,13}(\.\d{1,2})?$/.test(value)) throw new InvalidArgumentError('Expected a USD amount such as 500.00, or off.');
   return toMinor(value, 'USD');
 };
@@ -177,19 +177,19 @@ const update = business
   .description("Change a business's products and settings; prints the updated business as JSON");
 for (const { option, value, parse, description } of BUSINESS_SETTINGS) update.option(`--${option} ${value}`, description, parse as (raw: string) => unknown);
 update.option('--live', 'per-mode settings apply to live mode instead of test mode');
-update.action(async (id: string, options: Record<string, boolean | number | bigint | null | undefined>) => {
+update.action(async (id: string, options: Record<string, boolean | number | bigint | string | null | undefined>) => {
   // commander names an option's value after it in camelCase (--server-to-server-charging → serverToServerCharging).
   const valueOf = (option: string) => options[option.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase())];
   const input = Object.fromEntries(BUSINESS_SETTINGS.map(({ option, field }) => [field, valueOf(option)])) as
-    Record<(typeof BUSINESS_SETTINGS)[number]['field'], boolean | number | bigint | null | undefined>;
-  const minor = (value: boolean | number | bigint | null | undefined) => (value === undefined ? undefined : BigInt(value as number));
+    Record<(typeof BUSINESS_SETTINGS)[number]['field'], boolean | number | bigint | string | null | undefined>;
+  const minor = (value: boolean | number | bigint | string | null | undefined) => (value === undefined ? undefined : BigInt(value as number));
   const update: OperatorBusinessUpdate = {
     treasuryEnabled: input.treasuryEnabled as boolean | undefined,
     serverToServerCharging: input.serverToServerCharging as boolean | undefined,
     cardFeeBps: input.cardFeeBps as number | undefined,
     cardFeeFixedMinor: minor(input.cardFeeFixedMinor),
     disputeFeeMinor: minor(input.disputeFeeMinor),
-    payoutReviewThresholdUsdMinor: input.payoutReviewThresholdUsdMinor as bigint | null | undefined,
+    payoutReviewThresholdUsdMinor: input.payoutReviewThresholdUsdMinor === 'off' ? null : input.payoutReviewThresholdUsdMinor as bigint | undefined,
   };
   const runtime = await openRuntime(loadConfig());
   try {
