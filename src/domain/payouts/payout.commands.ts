@@ -41,6 +41,15 @@ export interface PayoutFilters {
   batchId?: string;
 }
 
+/**
+ * The first page of several batches' payouts at once (one statement for a whole list of batches);
+ * `after` is a cursor of that batch's own payouts, as `list` with the batch filter makes them.
+ */
+export interface BatchPayoutsQuery {
+  pages: Array<{ batchId: string; after: string | null }>;
+  first: number | null;
+}
+
 export interface RejectPayoutCommand {
   payoutId: string;
   reason: string;

@@ -6,14 +6,14 @@ import { Role } from '../identity/identity.entities';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { JobRequest, enqueueJob } from '../shared/jobs';
 import { normalizeCurrency } from '../shared/money';
-import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { ListPage, PageQuery, cursorEncoder, keysetPosition, newestFirst, pageSize, paginate, toPage } from '../shared/pagination';
 import { EntityRows, entityFromRow } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
-import { AdvancePayoutCommand, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
+import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutStatus, Recipient } from './payout.entities';
 import { PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
@@ -21,6 +21,10 @@ import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';
+
+/** What a payouts page's cursor is bound to: a cursor of one filter set is refused with another. */
+const payoutListFilters = (filters: PayoutFilters) =>
+  ({ status: filters.status ?? null, recipientId: filters.recipientId ?? null, batchId: filters.batchId ?? null });
 
 /** A payout checked and priced, ready to be written (single payouts and batch items alike). */
 export interface PreparedPayout {
@@ -117,7 +121,6 @@ export class PayoutService {
       if (isUniqueViolationOf(error, 'uq_payouts_quote')) throw validationError({ quoteId: ['was already used by another payout'] });
       throw error;
     });
-    await this.post(tx, payout, 'debit');
     const dispatch: JobRequest[] = !prepared.held && prepared.dispatch === 'auto' ? [dispatchJob(payout)] : [];
     if (prepared.held) {
       await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData({ ...payout, status: PayoutStatus.CREATED } as Payout));
@@ -125,6 +128,9 @@ export class PayoutService {
     } else {
       await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData(payout), dispatch);
     }
+    // The debit comes last: its conditional update locks the wallet's row until commit, so every
+    // statement written before it is one round trip less that concurrent payouts of the wallet wait for.
+    await this.post(tx, payout, 'debit');
     this.announce(tx, payout);
     return payout;
   }
@@ -155,6 +161,7 @@ export class PayoutService {
    * leads (a repeated report or request: nothing to do); CONFLICT when it is elsewhere.
    */
   private async transition(tx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown> = {}): Promise<Payout | null> {
+    if (!isUuid(payoutId)) throw notFound('Payout');
     const from = statusesAllowing(action);
     const columns = Object.keys(changes);
     const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
@@ -186,9 +193,12 @@ export class PayoutService {
     });
   }
 
+  /** CREATED → CANCELLED with the reversal; any other state, CANCELLED included, is 409 (design section 8). */
   async cancel(ctx: RequestContext, payoutId: string): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
-    return await this.move(ctx, payoutId, 'cancel', {}, 'reverse') ?? this.get(ctx, payoutId);
+    const payout = await this.move(ctx, payoutId, 'cancel', {}, 'reverse');
+    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a CREATED payout can be cancelled; this one is CANCELLED');
+    return payout;
   }
 
   /** A held payout goes on to dispatch. OWNER or ADMIN of the dashboard only (never an API credential). */
@@ -218,12 +228,24 @@ export class PayoutService {
    * The dispatch job: claims CREATED → SUBMITTED (committed before the rail hears of it, so a cancel
    * can no longer win and a retry finds it claimed), submits outside any transaction under the
    * payout's id (the rail's idempotency reference: a retry after a crash is the same payout there),
-   * then records the rail's reference and schedules the rail's report.
+   * then records the rail's reference, payout.submitted and the rail's report. The event waits for
+   * the reference so that its object is the payout as it then reads (providerRef included), not a
+   * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
     const current = await findOwned(ctx, Payout, payoutId, 'Payout');
-    if (current.status === PayoutStatus.CREATED) await this.move(ctx, payoutId, 'submit', { submitted_at: new Date() }, null);
-    else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
+    if (current.status === PayoutStatus.CREATED) {
+      // A cancel that committed first wins: the payout is no longer CREATED and there is nothing to send.
+      const claimed = await inTransaction(ctx, async (tx) => {
+        const moved = await this.transition(tx, payoutId, 'submit', { submitted_at: new Date() });
+        if (moved) this.announce(tx, moved);
+        return moved;
+      }).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
+        throw error;
+      });
+      if (!claimed) return null;
+    } else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
     const payout = await findOwned(ctx, Payout, payoutId, 'Payout');
     if (payout.status !== PayoutStatus.SUBMITTED || payout.providerRef) return null;
     const rail = this.providers.providerFor(ctx, 'payout-rail');
@@ -240,6 +262,8 @@ export class PayoutService {
           { runAt: new Date(Date.now() + acceptance.callback.afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payoutId}` });
       }
       const submitted = entityFromRow(tx, Payout, rows[0]);
+      // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
+      if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
       this.announce(tx, submitted);
       return submitted;
     });
@@ -281,8 +305,48 @@ export class PayoutService {
       if (!isUuid(filters.recipientId)) throw validationError({ recipientId: ['must be a recipient id'] });
       query.andWhere('payout.recipient_id = :recipientId', { recipientId: filters.recipientId });
     }
-    if (filters.batchId !== undefined) query.andWhere('payout.batch_id = :batchId', { batchId: filters.batchId });
-    return paginate(query, 'payout', page, { status: filters.status ?? null, recipientId: filters.recipientId ?? null, batchId: filters.batchId ?? null });
+    if (filters.batchId !== undefined) {
+      if (!isUuid(filters.batchId)) throw validationError({ batchId: ['must be a batch id'] });
+      query.andWhere('payout.batch_id = :batchId', { batchId: filters.batchId });
+    }
+    return paginate(query, 'payout', page, payoutListFilters(filters));
+  }
+
+  /**
+   * A page of payouts for each of several batches of the context's business and mode, in one
+   * statement, aligned to `query.pages`: `row_number()` over each requested page's payouts, newest
+   * first, keeps the first `first` + 1 of each (the extra row says whether there is a next page).
+   * Cursors are those of `list` with the batch filter, so a page continues with either.
+   */
+  async ofBatches(ctx: RequestContext, query: BatchPayoutsQuery): Promise<Array<ListPage<Payout>>> {
+    ctx.requireRole(...ALL_ROLES);
+    const limit = pageSize(query.first);
+    const positions = query.pages.map((page) => (page.after ? keysetPosition(page.after, payoutListFilters({ batchId: page.batchId })) : [null, null]));
+    const rows = EntityRows.of(ctx, Payout);
+    const raw: Array<Record<string, unknown>> = query.pages.length === 0 ? [] : await ctx.em.query(
+      `SELECT * FROM (
+         SELECT ${rows.selectList('payout')}, wanted.slot::int AS wanted_slot,
+                to_char(payout.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at,
+                row_number() OVER (PARTITION BY wanted.slot ORDER BY payout.created_at DESC, payout.id DESC) AS position
+           FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) WITH ORDINALITY AS wanted(batch_id, after_created_at, after_id, slot)
+           JOIN payouts payout ON payout.batch_id = wanted.batch_id
+          WHERE payout.business_id = $4 AND payout.livemode = $5
+            AND (wanted.after_id IS NULL OR (payout.created_at, payout.id) < (wanted.after_created_at, wanted.after_id))
+       ) ranked WHERE position <= $6 ORDER BY wanted_slot, position`,
+      [query.pages.map((page) => (isUuid(page.batchId) ? page.batchId : null)), positions.map(([createdAt]) => createdAt), positions.map(([, id]) => id),
+        ctx.requireBusiness(), ctx.livemode, limit + 1],
+    );
+    const bySlot: Payout[][] = query.pages.map(() => []);
+    const timeOf = new Map<string, string>();
+    for (const row of raw) {
+      const payout = rows.hydrate(row, 'payout');
+      timeOf.set(payout.id, row.cursor_created_at as string);
+      bySlot[(row.wanted_slot as number) - 1].push(payout);
+    }
+    return query.pages.map(({ batchId }, slot) => {
+      const cursorAt = cursorEncoder(payoutListFilters({ batchId }));
+      return { ...toPage(bySlot[slot], limit, (payout) => cursorAt([timeOf.get(payout.id)!, payout.id])), total: null };
+    });
   }
 
   /** Payouts of the context's business and mode by id (the GraphQL loader's batch). */

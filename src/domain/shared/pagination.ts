@@ -132,6 +132,15 @@ export async function offsetPage<T extends ObjectLiteral>(query: SelectQueryBuil
 /** A cursor's creation time: ISO 8601 in UTC with up to microseconds (older cursors carry milliseconds). */
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
+/** The (createdAt as text, id) a keyset cursor of these filters points after; VALIDATION_ERROR otherwise. */
+export function keysetPosition(cursor: string, filters: unknown): [string, string] {
+  const [createdAt, id] = decodeCursor(cursor, filters);
+  if (typeof createdAt !== 'string' || !CURSOR_TIME.test(createdAt) || !isUuid(id)) {
+    throw validationError({ after: ['is not a valid cursor for these filters'] });
+  }
+  return [createdAt, id as string];
+}
+
 /**
  * GraphQL connection page on (createdAt, id), newest first; the cursor carries its filters.
  * PostgreSQL keeps `created_at` to the microsecond and a JavaScript Date to the millisecond, so the
@@ -143,10 +152,7 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
 ): Promise<Page<T>> {
   const limit = pageSize(request.first);
   if (request.after) {
-    const [createdAt, id] = decodeCursor(request.after, filters);
-    if (typeof createdAt !== 'string' || !CURSOR_TIME.test(createdAt) || !isUuid(id)) {
-      throw validationError({ after: ['is not a valid cursor for these filters'] });
-    }
+    const [createdAt, id] = keysetPosition(request.after, filters);
     query.andWhere(`(${alias}.created_at, ${alias}.id) < (CAST(:cursorCreatedAt AS timestamptz), CAST(:cursorId AS uuid))`,
       { cursorCreatedAt: createdAt, cursorId: id });
   }

@@ -7,9 +7,11 @@ import { Customer, PaymentMethod } from '../../domain/customers/customer.entitie
 import { Dispute, Payment, Refund } from '../../domain/payments/payment.entities';
 import { CheckoutSession } from '../../domain/checkout/checkout-session.entity';
 import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
+import { PayoutLoaders, createPayoutLoaders } from '../payouts/payout.loaders';
+import { alignTo, groupBy } from './keyed';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
-export interface Loaders {
+export interface Loaders extends PayoutLoaders {
   userById: DataLoader<string, User | null>;
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
@@ -29,18 +31,6 @@ export interface Loaders {
   checkoutSessionById: DataLoader<string, CheckoutSession | null>;
   paymentLinkById: DataLoader<string, PaymentLink | null>;
 }
-
-/** Groups rows under their keys, in key order (every key gets an array, maybe empty). */
-const groupBy = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
-  const groups = new Map<K, V[]>(keys.map((key) => [key, []]));
-  for (const row of rows) groups.get(keyOf(row))?.push(row);
-  return keys.map((key) => groups.get(key)!);
-};
-
-const alignTo = <K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K) => {
-  const byKey = new Map(rows.map((row) => [keyOf(row), row]));
-  return keys.map((key) => byKey.get(key) ?? null);
-};
 
 export function createLoaders(core: Core, ctx: RequestContext): Loaders {
   return {
@@ -69,5 +59,6 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
     }, { cacheKeyFn: (customer) => customer.id }),
     checkoutSessionById: new DataLoader(async (ids) => alignTo(ids, await core.checkout.byIds(ctx, [...ids]), (session) => session.id)),
     paymentLinkById: new DataLoader(async (ids) => alignTo(ids, await core.paymentLinks.byIds(ctx, [...ids]), (link) => link.id)),
+    ...createPayoutLoaders(core, ctx),
   };
 }

@@ -1,0 +1,180 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { PayoutChange, Topic } from '../../domain/events/pubsub';
+import { PayoutRailKind, PayoutStatus } from '../../domain/payouts/payout.entities';
+import { notFound } from '../../domain/shared/errors';
+import { PageQuery } from '../../domain/shared/pagination';
+import {
+  advancePayoutBodySchema, createBatchBodySchema, createPayoutBodySchema, createQuoteBodySchema, createRecipientBodySchema, rejectPayoutBodySchema,
+  toAdvancePayoutCommand, toCreateBatchCommand, toCreatePayoutCommand, toCreateQuoteCommand, toCreateRecipientCommand,
+} from '../../wire/payouts';
+import { parseInput } from '../../wire/validation';
+import { definedFields } from '../customers/customer.types';
+import { toConnection } from '../shared/connection';
+import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
+import { CreatePayoutBatchInput, CreatePayoutInput, CreatePayoutQuoteInput, CreatePayoutRecipientInput } from './payout.inputs';
+import {
+  CreatePayoutRecipientResult, Payout, PayoutBatch, PayoutBatchConnection, PayoutConnection, PayoutQuote, PayoutRecipient, PayoutRecipientConnection,
+} from './payout.types';
+
+const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
+/** A connection costs its page size times its selection (src/graphql/limits.ts). */
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+/**
+ * Payouts for the dashboard (design section 8): the same operations and commands as
+ * /api/v1/business/payouts, inputs checked with the shapes REST uses (src/wire/payouts).
+ */
+@Resolver(() => Payout)
+export class PayoutResolver {
+  @Query(() => PayoutConnection, { description: 'Payouts of the active business and mode, newest first', complexity: perRow })
+  async payouts(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => PayoutStatus, { nullable: true }) status?: PayoutStatus,
+    @Arg('recipientId', () => ID, { nullable: true }) recipientId?: string,
+    @Arg('batchId', () => ID, { nullable: true }) batchId?: string,
+  ): Promise<PayoutConnection> {
+    const filters = { status: status ?? undefined, recipientId: recipientId ?? undefined, batchId: batchId ?? undefined };
+    const page = await context.core.payouts.list(caller(context), filters, keyset(first, after));
+    return toConnection(page, Payout.from);
+  }
+
+  @Query(() => Payout)
+  async payout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payout> {
+    return Payout.from(await context.core.payouts.get(caller(context), id));
+  }
+
+  @FieldResolver(() => PayoutRecipient, { description: 'The recipient (archived or not)' })
+  async recipient(@Root() payout: Payout, @Ctx() { loaders }: GraphQLContext): Promise<PayoutRecipient> {
+    const row = await loaders.recipientById.load(payout.recipientId);
+    if (!row) throw notFound('Recipient');
+    return PayoutRecipient.from(row);
+  }
+
+  @Mutation(() => Payout, { description: 'Debits the wallet (amount + service fee) and creates the payout (CREATED, or PENDING_REVIEW when held)' })
+  async createPayout(@Arg('input') input: CreatePayoutInput, @Ctx() context: GraphQLContext): Promise<Payout> {
+    const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(input)));
+    return Payout.from(await context.core.payouts.create(caller(context), command));
+  }
+
+  @Mutation(() => Payout, { description: 'Only a CREATED payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
+  async cancelPayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payout> {
+    return Payout.from(await context.core.payouts.cancel(caller(context), id));
+  }
+
+  @Mutation(() => Payout, { description: 'OWNER or ADMIN of the dashboard: a payout held for review goes on to dispatch' })
+  async approvePayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payout> {
+    return Payout.from(await context.core.payouts.approve(caller(context), id));
+  }
+
+  @Mutation(() => Payout, { description: 'OWNER or ADMIN of the dashboard: a payout held for review FAILS with the reason, and its debit is reversed' })
+  async rejectPayout(@Arg('id', () => ID) id: string, @Arg('reason') reason: string, @Ctx() context: GraphQLContext): Promise<Payout> {
+    const request = parseInput(rejectPayoutBodySchema, { reason });
+    return Payout.from(await context.core.payouts.reject(caller(context), { payoutId: id, reason: request.reason }));
+  }
+
+  @Mutation(() => Payout, { description: 'Sandbox only: one legal transition to SUBMITTED, SETTLED or FAILED (the current status again changes nothing)' })
+  async advanceSandboxPayout(
+    @Arg('id', () => ID) id: string,
+    @Arg('status', () => PayoutStatus) status: PayoutStatus,
+    @Ctx() context: GraphQLContext,
+    @Arg('reason', () => String, { nullable: true, description: 'FAILED only (default sandbox_failed)' }) reason?: string,
+  ): Promise<Payout> {
+    const command = toAdvancePayoutCommand(id, parseInput(advancePayoutBodySchema, definedFields({ status, reason })));
+    return Payout.from(await context.core.payouts.sandboxAdvance(caller(context), command));
+  }
+
+  @Subscription(() => Payout, {
+    topics: Topic.PAYOUT,
+    description: "Every change of the subscriber's payouts (one payout when id is given), in its business and mode only",
+    filter: ({ payload, args, context }: { payload: PayoutChange; args: { id?: string }; context: GraphQLContext }) =>
+      ownedBySubscriber(payload, context) && (!args.id || args.id === payload.payoutId),
+  })
+  async payoutUpdated(
+    @Root() change: PayoutChange,
+    @Ctx() context: GraphQLContext,
+    @Arg('id', () => ID, { nullable: true }) _id?: string,
+  ): Promise<Payout> {
+    caller(context);
+    // Through the publication's shared loader (core.payouts.byIds): one read for every subscriber of this process.
+    const payout = await context.loaders.payoutById.load(change.payoutId);
+    if (!payout) throw notFound('Payout');
+    return Payout.from(payout);
+  }
+}
+
+@Resolver(() => PayoutRecipient)
+export class PayoutRecipientResolver {
+  @Query(() => PayoutRecipientConnection, { description: 'Recipients of the active business and mode, newest first (archived ones when asked)', complexity: perRow })
+  async payoutRecipients(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('rail', () => PayoutRailKind, { nullable: true }) rail?: PayoutRailKind,
+    @Arg('includeArchived', () => Boolean, { nullable: true }) includeArchived?: boolean,
+  ): Promise<PayoutRecipientConnection> {
+    const page = await context.core.recipients.list(caller(context), { rail: rail ?? undefined, includeArchived: includeArchived ?? false }, keyset(first, after));
+    return toConnection(page, PayoutRecipient.from);
+  }
+
+  @Query(() => PayoutRecipient)
+  async payoutRecipient(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutRecipient> {
+    return PayoutRecipient.from(await context.core.recipients.get(caller(context), id));
+  }
+
+  @Mutation(() => CreatePayoutRecipientResult, {
+    description: 'Saves a destination (the same destination answers the existing recipient, created false). A dashboard create is screened: SANCTIONS_MATCH stores nothing',
+  })
+  async createPayoutRecipient(@Arg('input') input: CreatePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutRecipientResult> {
+    const command = toCreateRecipientCommand(parseInput(createRecipientBodySchema, definedFields(input)));
+    const { recipient, created } = await context.core.recipients.create(caller(context), command);
+    return { recipient: PayoutRecipient.from(recipient), created };
+  }
+
+  @Mutation(() => PayoutRecipient, { description: 'Archives the recipient: it takes no new payouts (archiving again changes nothing)' })
+  async archivePayoutRecipient(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutRecipient> {
+    return PayoutRecipient.from(await context.core.recipients.archive(caller(context), id));
+  }
+
+  @Mutation(() => PayoutQuote, { description: 'Prices a payout for 5 minutes (a payout may name it)' })
+  async createPayoutQuote(@Arg('input') input: CreatePayoutQuoteInput, @Ctx() context: GraphQLContext): Promise<PayoutQuote> {
+    const command = toCreateQuoteCommand(parseInput(createQuoteBodySchema, definedFields(input)));
+    return PayoutQuote.from(await context.core.quotes.create(caller(context), command));
+  }
+}
+
+@Resolver(() => PayoutBatch)
+export class PayoutBatchResolver {
+  @Query(() => PayoutBatchConnection, { description: 'Payout batches of the active business and mode, newest first, with their counts', complexity: perRow })
+  async payoutBatches(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<PayoutBatchConnection> {
+    return toConnection(await context.core.payoutBatches.list(caller(context), keyset(first, after)), PayoutBatch.from);
+  }
+
+  @Query(() => PayoutBatch)
+  async payoutBatch(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutBatch> {
+    return PayoutBatch.from(await context.core.payoutBatches.get(caller(context), id));
+  }
+
+  @FieldResolver(() => PayoutConnection, { description: "The batch's payouts, newest first", complexity: perRow })
+  async payouts(
+    @Root() batch: PayoutBatch,
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<PayoutConnection> {
+    caller(context);
+    const page = await context.loaders.payoutsOfBatch.load({ batchId: batch.id, first: first ?? null, after: after ?? null });
+    return toConnection(page, Payout.from);
+  }
+
+  @Mutation(() => PayoutBatch, { description: 'Every item is checked first (errors keyed items.N.field); the total debit fits the balance or nothing is created' })
+  async createPayoutBatch(@Arg('input') input: CreatePayoutBatchInput, @Ctx() context: GraphQLContext): Promise<PayoutBatch> {
+    const body = parseInput(createBatchBodySchema, { ...definedFields(input), items: input.items?.map((item) => definedFields(item)) });
+    return PayoutBatch.from(await context.core.payoutBatches.create(caller(context), toCreateBatchCommand(body)));
+  }
+}

@@ -1,0 +1,438 @@
+import crypto from 'node:crypto';
+import { TestMerchant, TestServer, collect, startDeliveringServer, waitFor, within } from './support/harness';
+
+/**
+ * The GraphQL face of payouts (design section 8): the same commands and rules as REST, lists
+ * through loaders (a constant number of SQL statements per page), payoutUpdated over graphql-ws
+ * only for the subscriber's own business and mode.
+ */
+
+const FUND = '/api/v1/business/sandbox/wallets/fund';
+/** How long a subscriber that must see nothing keeps listening, where no later message can prove the silence. */
+const QUIET_MS = 300;
+
+const PAYOUT_FIELDS = `id status rail amount { amount amountMinor currency } serviceFee { amountMinor currency }
+  destinationAmount { amount currency } rate recipientId destinationMasked { country accountNumber bankName }
+  providerRef failureReason reference metadata batchId settledAt livemode createdAt`;
+const CREATE_RECIPIENT = `mutation($input: CreatePayoutRecipientInput!) {
+  createPayoutRecipient(input: $input) { created recipient { id label rail currency country detailsMasked screenedAt archivedAt } } }`;
+const CREATE_QUOTE = `mutation($input: CreatePayoutQuoteInput!) {
+  createPayoutQuote(input: $input) { id amount { amount currency } dstAmount { amount amountMinor currency } serviceFee { amount amountMinor currency } rate country rail expiresAt } }`;
+const CREATE_PAYOUT = `mutation($input: CreatePayoutInput!) { createPayout(input: $input) { ${PAYOUT_FIELDS} } }`;
+const CREATE_BATCH = `mutation($input: CreatePayoutBatchInput!) {
+  createPayoutBatch(input: $input) { id name status itemCount totalAmount { amount currency } counts { created submitted settled failed cancelled pendingReview } } }`;
+const CANCEL = `mutation($id: ID!) { cancelPayout(id: $id) { id status } }`;
+const APPROVE = `mutation($id: ID!) { approvePayout(id: $id) { id status } }`;
+const REJECT = `mutation($id: ID!, $reason: String!) { rejectPayout(id: $id, reason: $reason) { id status failureReason } }`;
+const ADVANCE = `mutation($id: ID!, $status: PayoutStatus!) { advanceSandboxPayout(id: $id, status: $status) { id status providerRef } }`;
+const PAYOUTS_WITH_RECIPIENTS = `query($first: Int) { payouts(first: $first) {
+  edges { cursor node { id status amount { amount } recipient { id label detailsMasked } } } pageInfo { hasNextPage endCursor } } }`;
+const BATCHES_WITH_PAYOUTS = `query($first: Int, $payouts: Int) { payoutBatches(first: $first) {
+  edges { node { id name status itemCount counts { created settled cancelled pendingReview }
+    payouts(first: $payouts) { edges { cursor node { id batchId amount { amount } recipient { id } } } pageInfo { hasNextPage endCursor } } } }
+  pageInfo { hasNextPage } } }`;
+const PAYOUT_UPDATED = `subscription { payoutUpdated { id status livemode } }`;
+
+describe('Payouts over GraphQL', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startDeliveringServer({ payoutSandboxSettleMs: 100 });
+  });
+  afterAll(async () => server.close());
+
+  const asDashboard = (merchant: TestMerchant) => ({ authorization: `Bearer ${merchant.token}` });
+  const asApiKey = (merchant: TestMerchant) => ({ 'x-api-key': merchant.apiKey });
+
+  /** Runs an operation and answers its data, failing the test on any error. */
+  async function ok<T = any>(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+    const response = await server.graphql<T>(query, variables, headers);
+    expect(response.body.errors).toBeUndefined();
+    return response.body.data as T;
+  }
+
+  /** The first error of an operation that must fail. */
+  async function refused(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
+    const response = await server.graphql(query, variables, headers);
+    expect(response.body.errors).toHaveLength(1);
+    return response.body.errors![0];
+  }
+
+  async function fundedMerchant(amount = '1000.00'): Promise<TestMerchant> {
+    const merchant = await server.signUp();
+    const funded = await server.request('POST', FUND, { body: { amount, currency: 'USD' }, headers: asApiKey(merchant) });
+    expect(funded.status).toBe(201);
+    return merchant;
+  }
+
+  async function balanceMinor(merchant: TestMerchant): Promise<bigint> {
+    const data = await ok('{ wallets { currency balance { amountMinor } } }', {}, asApiKey(merchant));
+    return BigInt(data.wallets.find((wallet: any) => wallet.currency === 'USD').balance.amountMinor);
+  }
+
+  /** A Nigerian bank account ending in `last4` (the sandbox rail's magic endings); unique otherwise. */
+  const bank = (last4: string, accountName = 'Ada Obi') => ({
+    rail: 'LOCAL_BANK', country: 'NG', currency: 'NGN', bankCode: '058', bankName: 'GTBank',
+    accountNumber: `${crypto.randomInt(100_000, 999_999)}${last4}`, accountName,
+  });
+
+  async function recipient(merchant: TestMerchant, last4: string, headers = asApiKey(merchant)): Promise<string> {
+    const data = await ok(CREATE_RECIPIENT, { input: { label: `Supplier ${last4}`, details: bank(last4) } }, headers);
+    return data.createPayoutRecipient.recipient.id;
+  }
+
+  async function payout(merchant: TestMerchant, recipientId: string, amount = '10.00', headers = asApiKey(merchant)) {
+    return (await ok(CREATE_PAYOUT, { input: { recipientId, amount, currency: 'USD' } }, headers)).createPayout;
+  }
+
+  /**
+   * The SQL statements one request sends: the fewer of two runs, so a statement of the worker (a
+   * dispatch of an earlier test's payout) that happens to run alongside is not counted. A query
+   * per row would show in both runs.
+   */
+  async function countStatements(run: () => Promise<unknown>): Promise<number> {
+    const counts: number[] = [];
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
+      try {
+        await run();
+        counts.push(spy.mock.calls.length);
+      } finally {
+        spy.mockRestore();
+      }
+    }
+    return Math.min(...counts);
+  }
+
+  const recipientRows = async (businessId: string) =>
+    (await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_recipients WHERE business_id = $1', [businessId]))[0].n;
+
+  describe('recipients', () => {
+    test('a dashboard create is screened: screenedAt is set and only the last 4 digits of the account show', async () => {
+      const owner = await server.signUp();
+      const details = bank('5678');
+      const data = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details } }, asDashboard(owner));
+      expect(data.createPayoutRecipient).toMatchObject({
+        created: true,
+        recipient: { label: 'Ada', rail: 'LOCAL_BANK', currency: 'NGN', country: 'NG', archivedAt: null, detailsMasked: expect.objectContaining({ accountNumber: '****5678', bankName: 'GTBank' }) },
+      });
+      expect(data.createPayoutRecipient.recipient.screenedAt).toEqual(expect.any(String));
+      expect(JSON.stringify(data)).not.toContain(details.accountNumber);
+    });
+
+    test('a dashboard create whose accountName or label contains SANCTIONED is refused with SANCTIONS_MATCH and stores nothing', async () => {
+      const owner = await server.signUp();
+      const byName = await refused(CREATE_RECIPIENT, { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } }, asDashboard(owner));
+      expect(byName.extensions.code).toBe('SANCTIONS_MATCH');
+      const byLabel = await refused(CREATE_RECIPIENT, { input: { label: 'a SANCTIONED supplier', details: bank('5678') } }, asDashboard(owner));
+      expect(byLabel.extensions.code).toBe('SANCTIONS_MATCH');
+      expect(await recipientRows(owner.businessId)).toBe(0);
+    });
+
+    test('an API-key create is never screened: the same name is stored, screenedAt null', async () => {
+      const owner = await server.signUp();
+      const data = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } }, asApiKey(owner));
+      expect(data.createPayoutRecipient.recipient.screenedAt).toBeNull();
+      expect(await recipientRows(owner.businessId)).toBe(1);
+    });
+
+    test('the same destination is the same recipient (created false); archived ones are listed only when asked', async () => {
+      const owner = await server.signUp();
+      const details = bank('5678');
+      const first = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details } }, asApiKey(owner));
+      const again = await ok(CREATE_RECIPIENT, { input: { label: 'Ada again', details: { ...details, accountNumber: ` ${details.accountNumber} ` } } }, asApiKey(owner));
+      expect(again.createPayoutRecipient).toMatchObject({ created: false, recipient: { id: first.createPayoutRecipient.recipient.id } });
+
+      const id = first.createPayoutRecipient.recipient.id;
+      const archived = await ok('mutation($id: ID!) { archivePayoutRecipient(id: $id) { id archivedAt } }', { id }, asApiKey(owner));
+      expect(archived.archivePayoutRecipient.archivedAt).toEqual(expect.any(String));
+      const LIST = 'query($all: Boolean) { payoutRecipients(includeArchived: $all) { edges { node { id } } } }';
+      expect((await ok(LIST, { all: false }, asApiKey(owner))).payoutRecipients.edges).toEqual([]);
+      expect((await ok(LIST, { all: true }, asApiKey(owner))).payoutRecipients.edges).toEqual([{ node: { id } }]);
+      expect((await ok('query($id: ID!) { payoutRecipient(id: $id) { id } }', { id }, asApiKey(owner))).payoutRecipient.id).toBe(id);
+    });
+
+    test('bad details answer VALIDATION_ERROR with per-field errors, and nothing is stored', async () => {
+      const owner = await server.signUp();
+      const error = await refused(CREATE_RECIPIENT, { input: { label: 'Ada', details: { ...bank('5678'), accountNumber: '!!' } } }, asApiKey(owner));
+      expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'VALIDATION_ERROR', errors: { 'details.accountNumber': [expect.any(String)] } });
+      const missing = await refused(CREATE_RECIPIENT, { input: { label: 'Ada', details: { rail: 'LOCAL_BANK', country: 'NG' } } }, asApiKey(owner));
+      expect(Object.keys(missing.extensions.errors)).toEqual(expect.arrayContaining(['details.currency', 'details.accountNumber']));
+      expect(await recipientRows(owner.businessId)).toBe(0);
+    });
+  });
+
+  describe('quotes and payouts', () => {
+    test('a quote prices USD to NGN at the sandbox rate less the spread, with a 1% fee in the wallet currency', async () => {
+      const owner = await fundedMerchant();
+      const data = await ok(CREATE_QUOTE, { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner));
+      expect(data.createPayoutQuote).toMatchObject({
+        amount: { amount: '100.00', currency: 'USD' },
+        rate: '1542.25000000',
+        dstAmount: { amount: '154225.00', amountMinor: '15422500', currency: 'NGN' },
+        serviceFee: { amount: '1.00', amountMinor: '100', currency: 'USD' },
+        country: 'NG', rail: 'LOCAL_BANK',
+      });
+      expect(new Date(data.createPayoutQuote.expiresAt).getTime()).toBeGreaterThan(Date.now() + 240_000);
+    });
+
+    test('createPayout with a quote answers CREATED and debits the wallet by amount + fee', async () => {
+      const owner = await fundedMerchant();
+      const recipientId = await recipient(owner, '3333');
+      const quote = (await ok(CREATE_QUOTE, { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner))).createPayoutQuote;
+      const before = await balanceMinor(owner);
+      const created = (await ok(CREATE_PAYOUT, {
+        input: { recipientId, amount: '100.00', currency: 'USD', quoteId: quote.id, reference: 'INV-7', metadata: { order: 7 } },
+      }, asDashboard(owner))).createPayout;
+      expect(created).toMatchObject({
+        status: 'CREATED', rail: 'LOCAL_BANK', amount: { amount: '100.00', amountMinor: '10000', currency: 'USD' },
+        serviceFee: { amountMinor: '100', currency: 'USD' }, destinationAmount: { amount: '154225.00', currency: 'NGN' }, rate: '1542.25000000',
+        recipientId, destinationMasked: { country: 'NG', accountNumber: '****3333', bankName: 'GTBank' },
+        providerRef: null, failureReason: null, reference: 'INV-7', metadata: { order: 7 }, batchId: null, settledAt: null, livemode: false,
+      });
+      expect(await balanceMinor(owner)).toBe(before - 10_100n);
+      const read = await ok(`query($id: ID!) { payout(id: $id) { id status recipient { id } } }`, { id: created.id }, asApiKey(owner));
+      expect(read.payout).toEqual({ id: created.id, status: 'CREATED', recipient: { id: recipientId } });
+    });
+
+    test('too little balance is INSUFFICIENT_FUNDS and a bad amount VALIDATION_ERROR on the field; neither writes a payout', async () => {
+      const owner = await fundedMerchant('5.00');
+      const recipientId = await recipient(owner, '3333');
+      const poor = await refused(CREATE_PAYOUT, { input: { recipientId, amount: '5.00', currency: 'USD' } }, asApiKey(owner));
+      expect(poor.extensions.code).toBe('INSUFFICIENT_FUNDS');
+      const bad = await refused(CREATE_PAYOUT, { input: { recipientId, amount: '1.001', currency: 'USD' } }, asApiKey(owner));
+      expect(bad.extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { amount: [expect.any(String)] } });
+      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payouts WHERE business_id = $1', [owner.businessId]);
+      expect(rows[0].n).toBe(0);
+      expect(await balanceMinor(owner)).toBe(500n);
+    });
+
+    test('another business cannot read, cancel or pay out to what is not its own (NOT_FOUND)', async () => {
+      const owner = await fundedMerchant();
+      const other = await fundedMerchant();
+      const recipientId = await recipient(owner, '3333');
+      const created = await payout(owner, recipientId);
+      expect((await refused('query($id: ID!) { payout(id: $id) { id } }', { id: created.id }, asApiKey(other))).extensions.code).toBe('NOT_FOUND');
+      expect((await refused(CANCEL, { id: created.id }, asApiKey(other))).extensions.code).toBe('NOT_FOUND');
+      expect((await refused(CREATE_PAYOUT, { input: { recipientId, amount: '1.00', currency: 'USD' } }, asApiKey(other))).extensions.code).toBe('NOT_FOUND');
+    });
+
+    test('cancelPayout: a CREATED payout is CANCELLED with its debit reversed; a SUBMITTED one is CONFLICT', async () => {
+      const owner = await fundedMerchant();
+      const recipientId = await recipient(owner, '3333');
+      const before = await balanceMinor(owner);
+      const created = await payout(owner, recipientId);
+      expect((await ok(CANCEL, { id: created.id }, asApiKey(owner))).cancelPayout.status).toBe('CANCELLED');
+      expect(await balanceMinor(owner)).toBe(before);
+
+      const second = await payout(owner, recipientId);
+      const submitted = (await ok(ADVANCE, { id: second.id, status: 'SUBMITTED' }, asApiKey(owner))).advanceSandboxPayout;
+      expect(submitted).toMatchObject({ status: 'SUBMITTED', providerRef: expect.stringMatching(/^sbx_po_/) });
+      expect((await refused(CANCEL, { id: second.id }, asApiKey(owner))).extensions.code).toBe('CONFLICT');
+    });
+
+    test('advanceSandboxPayout is refused with live credentials', async () => {
+      const owner = await fundedMerchant();
+      const created = await payout(owner, await recipient(owner, '3333'));
+      const liveKey = await server.liveKeyOf(owner);
+      const error = await refused(ADVANCE, { id: created.id, status: 'SUBMITTED' }, { 'x-api-key': liveKey });
+      expect(error.extensions.code).toBe('SANDBOX_ONLY');
+    });
+  });
+
+  describe('review', () => {
+    test('a held payout (PENDING_REVIEW) is approved or rejected only by an OWNER or ADMIN JWT: an API key and a DEVELOPER get FORBIDDEN', async () => {
+      const owner = await fundedMerchant();
+      const developer = await server.signUp();
+      await server.addTeamMember(owner, developer, 'DEVELOPER');
+      const asDeveloper = { ...asDashboard(developer), 'x-service-business-id': owner.businessId };
+      const recipientId = await recipient(owner, '2222');
+      const before = await balanceMinor(owner);
+      const held = await payout(owner, recipientId);
+      const toReject = await payout(owner, recipientId);
+      expect([held.status, toReject.status]).toEqual(['PENDING_REVIEW', 'PENDING_REVIEW']);
+
+      for (const headers of [asApiKey(owner), asDeveloper]) {
+        expect((await refused(APPROVE, { id: held.id }, headers)).extensions.code).toBe('FORBIDDEN');
+        expect((await refused(REJECT, { id: toReject.id, reason: 'no' }, headers)).extensions.code).toBe('FORBIDDEN');
+      }
+      const still = await ok(`query($id: ID!) { payout(id: $id) { status } }`, { id: held.id }, asApiKey(owner));
+      expect(still.payout.status).toBe('PENDING_REVIEW');
+
+      expect((await ok(APPROVE, { id: held.id }, asDashboard(owner))).approvePayout.status).toBe('CREATED');
+      const rejected = (await ok(REJECT, { id: toReject.id, reason: 'unknown supplier' }, asDashboard(owner))).rejectPayout;
+      expect(rejected).toEqual({ id: toReject.id, status: 'FAILED', failureReason: 'unknown supplier' });
+      // The rejected payout's debit (amount + fee) is back; the approved one's stands.
+      expect(await balanceMinor(owner)).toBe(before - 1_010n);
+      expect((await refused(APPROVE, { id: toReject.id }, asDashboard(owner))).extensions.code).toBe('CONFLICT');
+    });
+  });
+
+  describe('lists without a query per row', () => {
+    test('the payouts connection with each payout\'s recipient costs the same SQL statements for 20 payouts as for 1', async () => {
+      const owner = await fundedMerchant();
+      const recipients: string[] = [];
+      for (let i = 0; i < 20; i += 1) recipients.push(await recipient(owner, '3333'));
+      await payout(owner, recipients[0]);
+      const one = await countStatements(() => ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner)));
+
+      for (const recipientId of recipients.slice(1)) await payout(owner, recipientId);
+      let data: any;
+      const twenty = await countStatements(async () => { data = await ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner)); });
+      expect(data.payouts.edges).toHaveLength(20);
+      expect(new Set(data.payouts.edges.map((edge: any) => edge.node.recipient.id))).toEqual(new Set(recipients));
+      expect(twenty).toBe(one);
+
+      const firstPage = await ok(PAYOUTS_WITH_RECIPIENTS, { first: 15 }, asApiKey(owner));
+      expect(firstPage.payouts.pageInfo.hasNextPage).toBe(true);
+      const rest = await ok(`query($after: String) { payouts(first: 15, after: $after) { edges { node { id } } pageInfo { hasNextPage } } }`,
+        { after: firstPage.payouts.pageInfo.endCursor }, asApiKey(owner));
+      expect(rest.payouts.edges).toHaveLength(5);
+      expect(rest.payouts.pageInfo.hasNextPage).toBe(false);
+    });
+
+    test('a list of batches with their counts and payouts costs the same SQL statements for 3 batches as for 1', async () => {
+      const owner = await fundedMerchant();
+      const [r1, r2, r3] = [await recipient(owner, '3333'), await recipient(owner, '3333'), await recipient(owner, '3333')];
+      const items = [{ recipientId: r1, amount: '1.00', currency: 'USD' }, { recipientId: r2, amount: '2.00', currency: 'USD' }, { recipientId: r3, amount: '3.00', currency: 'USD', reference: 'x' }];
+      const first = (await ok(CREATE_BATCH, { input: { name: 'March', items } }, asApiKey(owner))).createPayoutBatch;
+      expect(first).toMatchObject({
+        name: 'March', status: 'PROCESSING', itemCount: 3, totalAmount: { amount: '6.00', currency: 'USD' },
+        counts: { created: 3, submitted: 0, settled: 0, failed: 0, cancelled: 0, pendingReview: 0 },
+      });
+      const one = await countStatements(() => ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)));
+
+      const second = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 2) } }, asApiKey(owner))).createPayoutBatch;
+      const third = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 1) } }, asApiKey(owner))).createPayoutBatch;
+      const [cancelled] = (await ok(`query($id: ID!) { payouts(batchId: $id) { edges { node { id } } } }`, { id: second.id }, asApiKey(owner))).payouts.edges;
+      await ok(CANCEL, { id: cancelled.node.id }, asApiKey(owner));
+
+      let data: any;
+      const three = await countStatements(async () => { data = await ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)); });
+      expect(three).toBe(one);
+      const batches = data.payoutBatches.edges.map((edge: any) => edge.node);
+      expect(batches.map((batch: any) => batch.id)).toEqual([third.id, second.id, first.id]);
+      expect(batches.map((batch: any) => batch.counts)).toEqual([
+        { created: 1, settled: 0, cancelled: 0, pendingReview: 0 },
+        { created: 1, settled: 0, cancelled: 1, pendingReview: 0 },
+        { created: 3, settled: 0, cancelled: 0, pendingReview: 0 },
+      ]);
+      expect(batches.map((batch: any) => batch.payouts.edges.length)).toEqual([1, 2, 2]);
+      expect(batches.map((batch: any) => batch.payouts.pageInfo.hasNextPage)).toEqual([false, false, true]);
+      for (const batch of batches) for (const edge of batch.payouts.edges) expect(edge.node.batchId).toBe(batch.id);
+
+      // The page continues from its cursor, as the payouts list with the batch filter does (a batch's payouts share
+      // their creation time: the order is then the id's).
+      const rest = await ok(`query($id: ID!, $after: String) { payoutBatch(id: $id) { payouts(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage } } } }`,
+        { id: first.id, after: batches[2].payouts.pageInfo.endCursor }, asApiKey(owner));
+      expect(rest.payoutBatch.payouts.pageInfo.hasNextPage).toBe(false);
+      const paged = [...batches[2].payouts.edges, ...rest.payoutBatch.payouts.edges].map((edge: any) => edge.node.id);
+      const listed = await ok(`query($id: ID!) { payouts(batchId: $id) { edges { node { id } } } }`, { id: first.id }, asApiKey(owner));
+      expect(paged).toEqual(listed.payouts.edges.map((edge: any) => edge.node.id));
+      expect(new Set(paged).size).toBe(3);
+    });
+
+    test('each page of a list is priced by its size: 100 batches of 100 payouts each is refused QUERY_TOO_COSTLY before any resolver runs', async () => {
+      const owner = await server.signUp();
+      const list = jest.spyOn(server.runtime.core.payoutBatches, 'list');
+      try {
+        const error = await refused(BATCHES_WITH_PAYOUTS, { first: 100, payouts: 100 }, asApiKey(owner));
+        expect(error.extensions.code).toBe('QUERY_TOO_COSTLY');
+        expect(list).not.toHaveBeenCalled();
+        await ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 5 }, asApiKey(owner));
+        expect(list).toHaveBeenCalledTimes(1);
+      } finally {
+        list.mockRestore();
+      }
+    });
+
+    test('a batch with a bad item is refused with errors keyed items.N.field, and nothing is created', async () => {
+      const owner = await fundedMerchant();
+      const recipientId = await recipient(owner, '3333');
+      const error = await refused(CREATE_BATCH, { input: { items: [
+        { recipientId, amount: '1.00', currency: 'USD' }, { recipientId, amount: '1.001', currency: 'USD' },
+      ] } }, asApiKey(owner));
+      expect(error.extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { 'items.1.amount': [expect.any(String)] } });
+      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_batches WHERE business_id = $1', [owner.businessId]);
+      expect(rows[0].n).toBe(0);
+    });
+  });
+
+  describe('payoutUpdated', () => {
+    /** The statuses of the messages received, each run of the same status once (a SUBMITTED payout changes again when the rail's reference is recorded). */
+    const statusesOf = (messages: any[]) => messages.map((message) => message.payoutUpdated.status)
+      .filter((status: string, index: number, all: string[]) => index === 0 || all[index - 1] !== status);
+
+    test('a subscriber receives CREATED, SUBMITTED, SETTLED of its own payout, nothing of another business or of the other mode', async () => {
+      const owner = await fundedMerchant();
+      const other = await fundedMerchant();
+      const liveKey = await server.liveKeyOf(owner);
+      // Ending 3333: the payout waits in each status until advanced, so each message is read in the status it announces.
+      const ownRecipient = await recipient(owner, '3333');
+      const otherRecipient = await recipient(other, '3333');
+
+      const mine = collect(server.subscribe(asDashboard(owner)), PAYOUT_UPDATED, 4);
+      const theirs = collect(server.subscribe({ apiKey: other.apiKey }), PAYOUT_UPDATED, 1);
+      const live = collect(server.subscribe({ apiKey: liveKey }), PAYOUT_UPDATED, 1);
+      await Promise.all([mine.ready, theirs.ready, live.ready]);
+
+      // The other business's payout first: had it leaked, it would be among the owner's messages.
+      const ofOther = await payout(other, otherRecipient);
+      const created = await payout(owner, ownRecipient);
+      await waitFor(async () => mine.received.length, (count) => count >= 1);
+      await ok(ADVANCE, { id: created.id, status: 'SUBMITTED' }, asApiKey(owner));
+      await waitFor(async () => mine.received.length, (count) => count >= 3);
+      await ok(ADVANCE, { id: created.id, status: 'SETTLED' }, asApiKey(owner));
+      const received = await mine.done;
+      expect(received.every((message: any) => message.payoutUpdated.id === created.id && message.payoutUpdated.livemode === false)).toBe(true);
+      expect(statusesOf(received)).toEqual(['CREATED', 'SUBMITTED', 'SETTLED']);
+      expect(await theirs.done).toEqual([{ payoutUpdated: { id: ofOther.id, status: 'CREATED', livemode: false } }]);
+      // Live mode cannot pay out in the sandbox, so no later live message can prove the silence.
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+      expect(live.received).toEqual([]);
+    });
+
+    test('a payout to an ordinary account is dispatched and settled by the sandbox rail, and its subscriber hears it settle', async () => {
+      const owner = await fundedMerchant();
+      const recipientId = await recipient(owner, '5678');
+      const subscriber = collect(server.subscribe({ apiKey: owner.apiKey }), PAYOUT_UPDATED, 4);
+      await subscriber.ready;
+      const created = await payout(owner, recipientId);
+      const received = await subscriber.done;
+      expect(received.every((message: any) => message.payoutUpdated.id === created.id)).toBe(true);
+      expect(statusesOf(received).at(-1)).toBe('SETTLED');
+      const settled = await ok(`query($id: ID!) { payout(id: $id) { status providerRef settledAt } }`, { id: created.id }, asApiKey(owner));
+      expect(settled.payout).toMatchObject({ status: 'SETTLED', providerRef: expect.stringMatching(/^sbx_po_/), settledAt: expect.any(String) });
+    });
+
+    test('payoutUpdated(id) delivers that payout only', async () => {
+      const owner = await fundedMerchant();
+      const recipientId = await recipient(owner, '3333');
+      const watched = await payout(owner, recipientId);
+      const one = collect(server.subscribe({ apiKey: owner.apiKey }), `subscription { payoutUpdated(id: "${watched.id}") { id status } }`, 1);
+      await one.ready;
+      await payout(owner, recipientId);
+      await ok(CANCEL, { id: watched.id }, asApiKey(owner));
+      expect(await one.done).toEqual([{ payoutUpdated: { id: watched.id, status: 'CANCELLED' } }]);
+    });
+
+    test('a subscriber whose API key is regenerated is closed (4403) and receives nothing more', async () => {
+      const owner = await fundedMerchant();
+      const recipientId = await recipient(owner, '3333');
+      const socket = server.socket({ apiKey: owner.apiKey });
+      const subscriber = collect(socket.client, PAYOUT_UPDATED, 1, 3_000);
+      await subscriber.ready;
+
+      const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', { headers: asApiKey(owner) });
+      expect(regenerated.status).toBe(200);
+      expect(await within(socket.closed, 5_000, 'close after regeneration')).toMatchObject({ code: 4403 });
+
+      const created = await payout({ ...owner, apiKey: regenerated.body.data.apiKey }, recipientId);
+      expect(created.status).toBe('CREATED');
+      await subscriber.done.catch(() => undefined);
+      expect(subscriber.received).toEqual([]);
+      const rows = await waitFor(() => server.runtime.dataSource.query('SELECT status FROM payouts WHERE id = $1', [created.id]), (found) => found.length === 1);
+      expect(rows[0].status).toBe('CREATED');
+    });
+  });
+});
