@@ -40,6 +40,8 @@ import { BatchService } from './payouts/batch.service';
 import { PayoutPinService } from './payouts/payout-pin.service';
 import { ScheduleService } from './payouts/schedule.service';
 import { ClockService } from './sandbox/clock.service';
+import { CollectionService } from './collections/collection.service';
+import { CollectionSettlementService } from './collections/collection-settlement.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -85,6 +87,8 @@ export interface Core {
   payoutSchedules: ScheduleService;
   /** The sandbox's test clock: "now" for a business in test mode (the schedule runner, collection expiry). */
   sandboxClock: ClockService;
+  /** Collections over local rails (design section 9): channels, collections, the rail's reports, USDC settlement. */
+  collections: CollectionService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -156,6 +160,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const payoutPins = new PayoutPinService();
   const sandboxClock = new ClockService();
   const payoutSchedules = new ScheduleService(providers, events, recipients, payouts, payoutBatches, payoutPins, sandboxClock, pubSub);
+  const collections = new CollectionService(
+    { publicBaseUrl: config.publicBaseUrl }, providers, ledger, events, new CollectionSettlementService(providers, ledger), checkout, sandboxClock, pubSub,
+  );
+  checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   return {
     config,
     dataSource,
@@ -192,6 +200,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payoutPins,
     payoutSchedules,
     sandboxClock,
+    collections,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }
