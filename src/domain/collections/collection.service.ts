@@ -1,19 +1,20 @@
 import crypto from 'node:crypto';
 import { In } from 'typeorm';
-import { CollectionChannel, CollectionRail, CollectionRailReport } from '../../providers/collection-rail/port';
+import { CollectionChannel, CollectionRail, CollectionRailReport, RailInstructions } from '../../providers/collection-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { CheckoutSession, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
 import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, Topic } from '../events/pubsub';
-import { Business } from '../identity/identity.entities';
+import { Business, Mode } from '../identity/identity.entities';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ClockService } from '../sandbox/clock.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
+import { enqueueJob } from '../shared/jobs';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows, entityFromRow } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
@@ -26,6 +27,17 @@ import {
   DEFAULT_EXPIRES_IN_SECONDS, MAX_BUSINESS_PAYMENT_ID_LENGTH, MAX_EXPIRES_IN_SECONDS, MIN_EXPIRES_IN_SECONDS,
 } from './collections.settings';
 import { CollectionSettlementService, SettlementTerms } from './collection-settlement.service';
+
+/** Tessera's page for a collection (`/collect/<token>`), as the domain decides it: the instructions, or where to go once paid. */
+export type CollectionPage =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'page'; collection: Collection; merchantName: string; railInstructions: RailInstructions; expired: boolean };
+
+/** A local rail a checkout session offers on its hosted page, with the networks a payer picks from (mobile money). */
+export interface SessionRail {
+  rail: CollectionRailKind;
+  networkIds: string[];
+}
 
 export interface CollectionSettings {
   /** Where Tessera's pages are served (the `hosted_page` instructions point there). */
@@ -139,12 +151,18 @@ export class CollectionService {
     const candidates = all.filter((channel) => channel.country === country && channel.currency === currency && channel.rail === command.rail
       && (command.channelId === null || channel.id === command.channelId));
     const channel = candidates[0];
-    if (!channel && !errors.channelId && COUNTRY.test(country)) {
-      const offered = all.filter((item) => item.country === country).map((item) => `${item.rail} in ${item.currency.toLowerCase()}`);
-      const message = command.channelId !== null
-        ? `channel ${command.channelId} does not collect ${currency.toLowerCase()} by ${command.rail} in ${country}`
-        : `${command.rail} in ${currency.toLowerCase()} is not offered in ${country}${offered.length > 0 ? ` (offered there: ${offered.join(', ')})` : ' (no channel in this country)'}`;
-      fail(command.channelId !== null ? 'channelId' : 'rail', message);
+    if (!channel && !errors.channelId && !errors.country) {
+      const inCountry = all.filter((item) => item.country === country);
+      const listed = (items: CollectionChannel[]) => items.map((item) => `${item.rail} in ${item.currency.toLowerCase()}`).join(', ');
+      if (inCountry.length === 0) {
+        fail('country', `has no collection channel (channels collect in ${[...new Set(all.map((item) => item.country))].join(', ')})`);
+      } else if (!inCountry.some((item) => item.currency === currency)) {
+        fail('currency', `cannot be collected in ${country} (offered there: ${listed(inCountry)})`);
+      } else if (!inCountry.some((item) => item.currency === currency && item.rail === command.rail)) {
+        fail('rail', `${command.rail} is not offered for ${currency.toLowerCase()} in ${country} (offered there: ${listed(inCountry)})`);
+      } else {
+        fail('channelId', `channel ${command.channelId} does not collect ${currency.toLowerCase()} by ${command.rail} in ${country}`);
+      }
     }
     if (channel) {
       if (command.amount > 0n && (command.amount < channel.minAmount || command.amount > channel.maxAmount)) {
@@ -281,8 +299,7 @@ export class CollectionService {
     await inTransaction(ctx, async (tx) => {
       const offset = tx.livemode ? 0 : await this.clock.offsetOf(tx, collection.businessId);
       const job = expiryJob(collection, offset);
-      await tx.em.query(`SELECT graphile_worker.add_job($1, $2::json, run_at := $3::timestamptz, job_key := $4::text, max_attempts := $5::int)`,
-        [job.task, JSON.stringify(job.payload), job.options!.runAt, job.options!.jobKey, job.options!.maxAttempts]);
+      await enqueueJob(tx, job.task, job.payload, job.options);
     });
     return null;
   }
@@ -355,6 +372,30 @@ export class CollectionService {
     const collection = HOSTED_TOKEN.test(token) ? await ctx.repo(Collection).findOne({ where: { hostedToken: token } }) : null;
     if (!collection) throw notFound('Collection');
     return collection;
+  }
+
+  /** Tessera's page of a collection: its instructions while payable; once a session's collection completed, the session's success URL. */
+  async hostedPage(ctx: RequestContext, token: string): Promise<CollectionPage> {
+    const collection = await this.byHostedToken(ctx, token);
+    if (collection.status === CollectionStatus.COMPLETED && collection.checkoutSessionId) {
+      const session = await ctx.repo(CheckoutSession).findOneByOrFail({ id: collection.checkoutSessionId });
+      return { kind: 'redirect', url: this.checkout.redirectUrlOf(session) };
+    }
+    const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: collection.businessId } });
+    const expired = collection.status === CollectionStatus.EXPIRED
+      || (collection.status === CollectionStatus.PENDING && collection.expiresAt <= await this.clock.now(ctx.asSystem('hosted-collection', collection.businessId, collection.livemode ? Mode.LIVE : Mode.TEST)));
+    return { kind: 'page', collection, merchantName: business?.name ?? 'Merchant', railInstructions: collection.railInstructions, expired };
+  }
+
+  /** The local rails a session's hosted page offers (those with a channel in its currency), with their networks. */
+  sessionRails(session: CheckoutSession): SessionRail[] {
+    const rail = this.providers.inMode('collection-rail', session.livemode ? 'live' : 'test');
+    if (!rail) return [];
+    const channels = rail.channels();
+    return session.paymentMethods.flatMap((method) => {
+      const channel = channels.find((item) => item.rail === method && item.currency === session.currency);
+      return channel ? [{ rail: channel.rail as CollectionRailKind, networkIds: channel.networkIds ?? [] }] : [];
+    });
   }
 
   /**
