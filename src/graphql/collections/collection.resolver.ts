@@ -13,7 +13,7 @@ import { Collection, CollectionChannel, CollectionConnection, CreateCollectionIn
 const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
 
 /** GraphQL's minor-unit strings become the JSON integers the shared shape takes; anything else is left for it to refuse. */
-const minorOf = (value: string | undefined) => (value !== undefined && /^\s*-?\d{1,16}\s*$/.test(value) ? Number(value) : value);
+const minorOf = (value: string | undefined) => (value !== undefined && /^\s*-?\d{1,16}(\.\d{1,16})?\s*$/.test(value) ? Number(value) : value);
 
 /**
  * Collections for the dashboard (design section 9): the same operations and commands as
