@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { toMajor } from '../../domain/shared/money';
 import { CollectionChannel, CollectionOpening, CollectionRail, CollectionRailReport, RailOpening } from './port';
 
 /**
@@ -25,7 +26,7 @@ const accountNumberOf = (collectionId: string) => {
   return `99${value.toString().padStart(10, '0').slice(2)}`;
 };
 
-const formatMinor = (minor: bigint, currency: string) => `${currency} ${minor / 100n}.${(minor % 100n).toString().padStart(2, '0')}`;
+const formatMinor = (minor: bigint, currency: string) => `${currency} ${toMajor(minor, currency)}`;
 
 /**
  * The sandbox collection rail: fixed channels, deterministic instructions, no network, no money.
