@@ -231,6 +231,31 @@ describe('Collections', () => {
     });
   });
 
+  test('an Idempotency-Key replays the first create: one collection, the same answer', async () => {
+    const merchant = await server.signUp();
+    const headers = { ...apiKey(merchant), 'idempotency-key': `col-${crypto.randomBytes(4).toString('hex')}` };
+    const first = await create(merchant, ngBank(), headers);
+    const again = await create(merchant, ngBank(), headers);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body).toEqual(first.body);
+    expect(await countOf(merchant.businessId)).toBe(1);
+    const reused = await create(merchant, ghMomo(), headers);
+    expect(reused.status).toBe(409);
+    expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  test('a VIEWER reads collections but cannot create or pay them', async () => {
+    const owner = await server.signUp();
+    const viewer = await server.signUp();
+    await server.addTeamMember(owner, viewer, 'VIEWER');
+    const collection = await created(owner, ngBank());
+    const asViewer = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': owner.businessId };
+    expect((await server.request('GET', `${COLLECTIONS}/${collection.id}`, { headers: asViewer })).status).toBe(200);
+    expect((await create(owner, ngBank(), asViewer)).status).toBe(403);
+    expect((await server.request('POST', PAY(collection.id), { headers: asViewer, body: { amount: 5_000_000 } })).status).toBe(403);
+    expect((await read(owner, collection.id)).status).toBe('pending');
+  });
+
   describe('tenancy and modes', () => {
     test("another business's collection is 404 on read and on pay, and so is an id that is not one", async () => {
       const owner = await server.signUp();
@@ -379,10 +404,11 @@ describe('Collections', () => {
       const ctx = RequestContext.system(db(), 'collections', merchant.businessId, Mode.TEST);
       expect(await server.runtime.core.collections.expireDue(ctx, collection.id)).toBeNull();
       expect((await read(merchant, collection.id)).status).toBe('pending');
-      // Once the business's clock is past expiresAt, the job expires it.
+      // Once the business's clock is past expiresAt, the job (run by the worker) expires it.
       await db().query(`UPDATE sandbox_clocks SET offset_seconds = offset_seconds + 1000 WHERE business_id = $1`, [merchant.businessId]);
-      const expired = await server.runtime.core.collections.expireDue(ctx, collection.id);
-      expect(expired?.status).toBe('expired');
+      await db().query(`SELECT graphile_worker.add_job('expire_collection', $1::json, run_at := now(), job_key := $2)`,
+        [JSON.stringify({ collectionId: collection.id, businessId: merchant.businessId, livemode: false }), `expire_collection:${collection.id}`]);
+      await waitFor(() => read(merchant, collection.id), (current) => current.status === 'expired');
       expect(await eventsOf(server, merchant.businessId, 'collection.expired')).toHaveLength(1);
     });
   });
