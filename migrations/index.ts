@@ -1,3 +1,4 @@
+import { Collections1795900000000 } from './1795900000000-Collections';
 import { PayoutSchedules1795800000000 } from './1795800000000-PayoutSchedules';
 import { PayoutPins1795600000000 } from './1795600000000-PayoutPins';
 import { Payouts1795700000000 } from './1795700000000-Payouts';
@@ -40,4 +41,5 @@ export const migrations: Function[] = [
   PayoutPins1795600000000,
   Payouts1795700000000,
   PayoutSchedules1795800000000,
+  Collections1795900000000,
 ];

@@ -5,7 +5,7 @@ import { CARDS, FUTURE_YEAR, api, cardForm, createSession, eventsOf, page, pathO
 
 const SESSION_FIELDS = [
   'id', 'object', 'status', 'amount', 'amountMinor', 'currency', 'customerEmail', 'description', 'successUrl', 'cancelUrl', 'checkoutUrl',
-  'source', 'sourceId', 'paymentId', 'metadata', 'expiresAt', 'completedAt', 'livemode', 'createdAt', 'updatedAt',
+  'source', 'sourceId', 'paymentId', 'paymentMethods', 'collectionId', 'metadata', 'expiresAt', 'completedAt', 'livemode', 'createdAt', 'updatedAt',
 ].sort();
 
 /** Interface document: "Create a hosted checkout session" and the hosted payment page behind checkoutUrl. */

@@ -14,7 +14,7 @@ import { TestMerchant, TestServer, startTestServer } from './support/harness';
  * (1e308, -0, 2^63, 1e309, "NaN"), dates PostgreSQL cannot hold, wrong types, deeply nested JSON,
  * over-long and badly percent-encoded path parameters, oversized headers, with and without valid
  * credentials. The rule: never a 5xx, and every failure in the error envelope. Hosted pages
- * (/checkout, /pay) may answer HTML; their rule is never a 5xx, and HTML or the envelope on a failure.
+ * (/checkout, /pay, /collect) may answer HTML; their rule is never a 5xx, and HTML or the envelope on a failure.
  * Deterministic (fixed seed), a few thousand requests.
  */
 
@@ -104,6 +104,8 @@ function validBodyFor(url: string, credentials: { apiKey: string; apiSecret: str
     [/fraud\/blocklist$/, { type: 'email', value: 'blocked@example.com', description: 'fuzz' }],
     [/(checkout|payment)\/session$/, { amount: 5, currency: 'usd', successUrl: 'https://example.com/ok', customerEmail: 'payer@example.com', description: 'fuzz', metadata: { k: 'v' } }],
     [/payment-links$/, { name: 'Fuzz', amount: 5, currency: 'usd', description: 'fuzz', successUrl: 'https://example.com/ok', metadata: { k: 'v' } }],
+    [/business\/collections$/, { amount: 5_000, currency: 'ghs', country: 'GH', rail: 'momo', customer: { phone: '+233241234567', networkId: 'mtn-gh' }, metadata: { k: 'v' } }],
+    [/collections\/:id\/pay$/, { amount: 5_000 }],
     [/business\/invoices$/, { customerEmail: 'client@example.com', currency: 'usd', description: 'fuzz', items: [{ description: 'Item', quantity: 2, unitAmount: '1.50' }] }],
   ];
   return structuredClone(rules.find(([pattern]) => pattern.test(url))?.[1] ?? { amount: '10.00', currency: 'usd', name: 'Fuzz', email: 'fuzz@example.com' });
@@ -241,7 +243,7 @@ const statusCounts = (outcomes: Outcome[]) => JSON.stringify(outcomes.reduce<Rec
   return counts;
 }, {}));
 
-const isHosted = (path: string) => /^\/(checkout|pay)(\/|$)/.test(path);
+const isHosted = (path: string) => /^\/(checkout|pay|collect)(\/|$)/.test(path);
 const STACK = /\bat [\w.<>]+ \(|\.ts:\d+|\.js:\d+|node_modules/;
 
 /** What is wrong with one answer, if anything. */
@@ -329,16 +331,19 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
     const session = await create('/api/v1/business/checkout/session', { amount: 5, currency: 'usd', successUrl: 'https://example.com/ok' });
     const link = await create('/api/v1/business/payment-links', { name: 'Fuzz', amount: 5, currency: 'usd' });
     const invoice = await create('/api/v1/business/invoices', { customerEmail: 'fuzz@example.com', currency: 'usd', amount: 5 });
+    const collection = await create('/api/v1/business/collections', validBodyFor('/api/v1/business/collections', merchant));
     const wallets = (await server.request('GET', '/api/v1/business/wallets', { headers: key })).body.data.items;
-    const tokenOf = (value: unknown) => /\/(?:checkout|pay)\/([^/?#"]+)/.exec(JSON.stringify(value ?? {}))?.[1];
+    const tokenOf = (value: unknown) => /\/(?:checkout|pay|collect)\/([^/?#"]+)/.exec(JSON.stringify(value ?? {}))?.[1];
+    const eft = await create('/api/v1/business/collections', { amount: 5_000, currency: 'zar', country: 'ZA', rail: 'eft' });
     const entries: Array<[string, unknown]> = [
       ['customers', customer?.customerId ?? customer?.id], ['webhook-endpoints', endpoint?.id], ['rules', rule?.id],
       ['blocklist', entry?.id], ['sessions', session?.id], ['payment-links', link?.id], ['invoices', invoice?.id],
       ['wallets', wallets?.[0]?.id], ['payments', payment?.id], ['disputes', dispute?.id ?? dispute?.dispute?.id], ['events', events?.[0]?.id],
       ['checkout', tokenOf(session)], ['3ds', tokenOf(session)], ['pay', tokenOf(link)],
+      ['collections', collection?.id], ['collect', tokenOf(eft?.instructions)],
     ];
     for (const [segment, id] of entries) if (typeof id === 'string') known.set(segment, id);
-    expect([...known.keys()].sort()).toEqual(['3ds', 'blocklist', 'checkout', 'customers', 'disputes', 'events', 'invoices', 'pay', 'payment-links', 'payments', 'rules', 'sessions', 'wallets', 'webhook-endpoints']);
+    expect([...known.keys()].sort()).toEqual(['3ds', 'blocklist', 'checkout', 'collect', 'collections', 'customers', 'disputes', 'events', 'invoices', 'pay', 'payment-links', 'payments', 'rules', 'sessions', 'wallets', 'webhook-endpoints']);
   });
   afterAll(async () => server.close());
 

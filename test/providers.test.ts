@@ -3,6 +3,7 @@ import { SandboxCardAcquirer } from '../src/providers/card-acquirer/sandbox';
 import { Mailer } from '../src/providers/mail/port';
 import { SandboxFxProvider } from '../src/providers/fx/sandbox';
 import { SandboxPayoutRail } from '../src/providers/payout-rail/sandbox';
+import { SandboxCollectionRail } from '../src/providers/collection-rail/sandbox';
 import { ProviderRegistry } from '../src/providers/registry';
 import { SandboxScreening } from '../src/providers/screening/sandbox';
 
@@ -12,7 +13,7 @@ describe('providerFor(ctx, kind)', () => {
   const mailer: Mailer = { name: 'memory', send: async () => undefined, close: async () => undefined };
   const providers = new ProviderRegistry({
     'card-acquirer': { test: acquirer, live: null }, mail: { test: mailer, live: mailer },
-    'payout-rail': { test: new SandboxPayoutRail(2000), live: null }, fx: { test: new SandboxFxProvider(), live: null }, screening: { test: new SandboxScreening(), live: null },
+    'payout-rail': { test: new SandboxPayoutRail(2000), live: null }, 'collection-rail': { test: new SandboxCollectionRail(), live: null }, fx: { test: new SandboxFxProvider(), live: null }, screening: { test: new SandboxScreening(), live: null },
   });
   const testMode = { livemode: false };
   const liveMode = { livemode: true };

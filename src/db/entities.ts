@@ -17,6 +17,7 @@ import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
 import { Payout, PayoutBatch, PayoutQuote, Recipient } from '../domain/payouts/payout.entities';
 import { PayoutPin } from '../domain/payouts/payout-pin.entity';
 import { PayoutSchedule, PayoutScheduleRun } from '../domain/payouts/schedule.entities';
+import { Collection } from '../domain/collections/collection.entities';
 import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
@@ -59,6 +60,7 @@ export const entities = [
   PayoutSchedule,
   PayoutScheduleRun,
   SandboxClock,
+  Collection,
   MasterKeyCheck,
   SandboxMail,
 ];

@@ -41,6 +41,8 @@ import { PayoutPinService } from './payouts/payout-pin.service';
 import { ScheduleService } from './payouts/schedule.service';
 import { ScheduleRunner } from './payouts/schedule-runner';
 import { ClockService } from './sandbox/clock.service';
+import { CollectionService } from './collections/collection.service';
+import { CollectionSettlementService } from './collections/collection-settlement.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -88,6 +90,8 @@ export interface Core {
   payoutScheduleRunner: ScheduleRunner;
   /** The sandbox's test clock: "now" for a business in test mode (the schedule runner, collection expiry). */
   sandboxClock: ClockService;
+  /** Collections over local rails (design section 9): channels, collections, the rail's reports, USDC settlement. */
+  collections: CollectionService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -160,6 +164,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const sandboxClock = new ClockService();
   const payoutSchedules = new ScheduleService(providers, events, recipients, payouts, payoutBatches, payoutPins, sandboxClock, pubSub);
   const payoutScheduleRunner = new ScheduleRunner(providers, events, payouts, payoutBatches, sandboxClock, pubSub);
+  const collections = new CollectionService(
+    { publicBaseUrl: config.publicBaseUrl }, providers, ledger, events, new CollectionSettlementService(providers, ledger), checkout, sandboxClock, pubSub,
+  );
+  checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   return {
     config,
     dataSource,
@@ -197,6 +205,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payoutSchedules,
     payoutScheduleRunner,
     sandboxClock,
+    collections,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

@@ -16,13 +16,14 @@ import { PaymentLinkResolver } from './payment-links/payment-link.resolver';
 import { InvoiceResolver } from './invoices/invoice.resolver';
 import { RecurringGiftResolver } from './recurring-gifts/recurring-gift.resolver';
 import { PayoutPinResolver } from './payouts/payout-pin.resolver';
+import { CollectionResolver } from './collections/collection.resolver';
 import { PayoutBatchResolver, PayoutRecipientResolver, PayoutResolver } from './payouts/payout.resolver';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,
-  PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver,
+  PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, CollectionResolver,
 ] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');

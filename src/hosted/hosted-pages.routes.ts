@@ -2,13 +2,15 @@ import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { FastifyInstance, FastifyReply } from 'fastify';
 import { CheckoutOutcome } from '../domain/checkout/checkout.service';
+import type { SessionRail } from '../domain/collections/collection.service';
 import { Core } from '../domain/core';
 import { limitRequests } from '../http/rate-limit';
 import { originOf } from '../http/request-context';
 import { statusOf } from '../http/status';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
-import { checkoutForm, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
+import { readCollectionForm } from './collection-form';
+import { checkoutForm, collectionPage, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
 
 type ByToken = { Params: { token: string } };
 
@@ -45,14 +47,14 @@ const urlOriginOf = (url: string | null): string[] => {
   }
 };
 
-function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutFormValues = {}) {
+function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutFormValues = {}, rails: SessionRail[] = []) {
   const nonce = crypto.randomBytes(16).toString('base64');
   if (outcome.kind === 'redirect') {
     return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', outcome.url).send();
   }
   const targets = urlOriginOf(outcome.view.session.successUrl);
   switch (outcome.kind) {
-    case 'form': return send(reply, outcome.status, checkoutForm(outcome.view, { ...outcome, values }, nonce), nonce, targets);
+    case 'form': return send(reply, outcome.status, checkoutForm(outcome.view, { ...outcome, values }, nonce, rails), nonce, targets);
     case 'three_ds': return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
     case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
     case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
@@ -85,12 +87,40 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       return send(reply, 500, messagePage('Something went wrong', 'The payment page failed. No card was charged twice; try again in a moment.', nonce), nonce);
     });
 
-    scope.get<ByToken>('/checkout/:token', async (request, reply) =>
-      render(reply, await core.checkout.hosted.showPage(core.anonymousContext(originOf(request)), request.params.token)));
+    /** The page's outcome with the local rails its session offers (collections), for the form. */
+    const withRails = (outcome: CheckoutOutcome): SessionRail[] => ('view' in outcome ? core.collections.sessionRails(outcome.view.session) : []);
+
+    scope.get<ByToken>('/checkout/:token', async (request, reply) => {
+      const outcome = await core.checkout.hosted.showPage(core.anonymousContext(originOf(request)), request.params.token);
+      return render(reply, outcome, {}, withRails(outcome));
+    });
 
     scope.post<ByToken>('/checkout/:token', async (request, reply) => {
       const { command, values } = readCheckoutForm(request.params.token, request.body);
-      return render(reply, await core.checkout.hosted.pay(core.anonymousContext(originOf(request)), command), values);
+      const outcome = await core.checkout.hosted.pay(core.anonymousContext(originOf(request)), command);
+      return render(reply, outcome, values, withRails(outcome));
+    });
+
+    /** The payer chose a local rail: the session's collection on it is opened (or found) and its instructions page shown. */
+    scope.post<ByToken>('/checkout/:token/collection', async (request, reply) => {
+      const ctx = core.anonymousContext(originOf(request));
+      try {
+        const { collection } = await core.collections.startFromSession(ctx, readCollectionForm(request.params.token, request.body));
+        return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', `/collect/${collection.hostedToken}`).send();
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== ErrorCode.VALIDATION_ERROR) throw error;
+        const outcome = await core.checkout.hosted.showPage(ctx, request.params.token);
+        const refused: CheckoutOutcome = outcome.kind === 'form' ? { ...outcome, status: 400, errors: error.fieldErrors ?? {}, message: 'Please correct the highlighted fields.' } : outcome;
+        return render(reply, refused, {}, withRails(refused));
+      }
+    });
+
+    /** Tessera's page of a collection (`hosted_page` instructions, and collections started on a checkout page). */
+    scope.get<ByToken>('/collect/:token', async (request, reply) => {
+      const page = await core.collections.hostedPage(core.anonymousContext(originOf(request)), request.params.token);
+      if (page.kind === 'redirect') return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', page.url).send();
+      const nonce = crypto.randomBytes(16).toString('base64');
+      return send(reply, 200, collectionPage(page, nonce), nonce);
     });
 
     scope.get<ByToken>('/checkout/3ds/:token', async (request, reply) =>

@@ -1,4 +1,5 @@
 import { CheckoutView } from '../domain/checkout/checkout.service';
+import type { CollectionPage, SessionRail } from '../domain/collections/collection.service';
 import type { CheckoutFormValues } from './checkout-form';
 import { FieldErrors } from '../domain/shared/errors';
 import { toMajor } from '../domain/shared/money';
@@ -55,8 +56,11 @@ const fieldError = (errors: FieldErrors, name: string) =>
 const invalid = (errors: FieldErrors, name: string) => (errors[name] ? ` aria-invalid="true" aria-describedby="${name}-error"` : '');
 
 /** The card form. The card number and CVV are never written back into the page. */
-export function checkoutForm(view: CheckoutView, state: { errors: FieldErrors; message: string | null; values: CheckoutFormValues }, nonce: string): string {
+export function checkoutForm(
+  view: CheckoutView, state: { errors: FieldErrors; message: string | null; values: CheckoutFormValues }, nonce: string, rails: SessionRail[] = [],
+): string {
   const { session } = view;
+  const offersCard = session.paymentMethods.includes('card' as never);
   const { errors, values } = state;
   const interval = session.recurringInterval === 'weekly' ? 'week' : 'month';
   const otherErrors = Object.entries(errors)
@@ -64,7 +68,7 @@ export function checkoutForm(view: CheckoutView, state: { errors: FieldErrors; m
     .flatMap(([, messages]) => messages);
   const body = `${header(view)}
 ${state.message ? `<div class="alert" role="alert">${escapeHtml(state.message)}${otherErrors.map((message) => `<br>${escapeHtml(message)}`).join('')}</div>` : ''}
-<form method="post" action="/checkout/${escapeHtml(session.token)}" autocomplete="on" novalidate>
+${offersCard ? `<form method="post" action="/checkout/${escapeHtml(session.token)}" autocomplete="on" novalidate>
 ${view.askEmail ? `<label for="email">Email</label>
 <input type="email" id="email" name="email" autocomplete="email" value="${escapeHtml(values.email ?? '')}"${invalid(errors, 'email')}>${fieldError(errors, 'email')}` : `<p class="muted">Receipt to ${escapeHtml(session.customerEmail)}</p>`}
 <label for="number">Card number</label>
@@ -76,9 +80,58 @@ ${view.askEmail ? `<label for="email">Email</label>
 </div>
 ${view.offerRecurring ? `<label class="check"><input type="checkbox" id="recurring" name="recurring" value="on"${values.recurring ? ' checked' : ''}> Give this amount every ${interval} (the card is saved; you can ask the merchant to cancel at any time)</label>` : ''}
 <button type="submit" id="pay">Pay ${escapeHtml(money(view))}</button>
-</form>
+</form>` : ''}
+${localRailForms(session.token, rails, offersCard)}
 ${session.cancelUrl ? `<p class="muted"><a href="${escapeHtml(session.cancelUrl)}">Cancel and return</a></p>` : ''}`;
   return layout(`Pay ${view.merchantName}`, body, nonce);
+}
+
+const RAIL_BUTTONS: Record<string, string> = { bank: 'Pay by bank transfer', momo: 'Pay with mobile money', eft: 'Pay by EFT' };
+
+/** One small form per local rail the session offers (collections); mobile money asks for the phone and network. */
+function localRailForms(token: string, rails: SessionRail[], afterCard: boolean): string {
+  if (rails.length === 0) return '';
+  const forms = rails.map(({ rail, networkIds }) => {
+    const momo = rail === 'momo' ? `<label for="momo-phone">Mobile money phone</label>
+<input type="text" id="momo-phone" name="phone" inputmode="tel" autocomplete="tel" placeholder="+233241234567">
+<label for="momo-network">Network</label>
+<select id="momo-network" name="networkId">${networkIds.map((id) => `<option value="${escapeHtml(id)}">${escapeHtml(id)}</option>`).join('')}</select>` : '';
+    return `<form method="post" action="/checkout/${escapeHtml(token)}/collection" class="rail">
+<input type="hidden" name="rail" value="${escapeHtml(rail)}">${momo}
+<button type="submit" id="pay-${escapeHtml(rail)}">${escapeHtml(RAIL_BUTTONS[rail] ?? rail)}</button>
+</form>`;
+  });
+  return `${afterCard ? '<p class="muted">Or pay another way:</p>' : ''}${forms.join('\n')}`;
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  pending: 'Waiting for your payment.',
+  processing: 'Payment received: settling. This page updates on its own.',
+  completed: 'Payment received. Thank you.',
+  failed: 'This payment failed',
+  expired: 'These payment instructions expired before a payment arrived.',
+};
+
+/** Tessera's page of a collection (`/collect/<token>`): the instructions, refreshed while payable. */
+export function collectionPage(page: Extract<CollectionPage, { kind: 'page' }>, nonce: string): string {
+  const { collection, railInstructions: rail } = page;
+  const amount = `${toMajor(collection.amount, collection.currency)} ${collection.currency.toUpperCase()}`;
+  const status = page.expired ? 'expired' : collection.status;
+  const live = status === 'pending' || status === 'processing';
+  const row = (id: string, label: string, value: string | null) =>
+    (value ? `<p><span class="muted">${escapeHtml(label)}</span><br><strong id="${id}">${escapeHtml(value)}</strong></p>` : '');
+  const instructions = !live ? '' : rail.kind === 'momo_prompt'
+    ? `<p id="momo-prompt">${escapeHtml(rail.prompt)}</p>`
+    : `<p>Transfer exactly <strong>${escapeHtml(amount)}</strong> to:</p>
+${row('bank-name', 'Bank', rail.bankName)}${row('account-number', 'Account number', rail.accountNumber)}${row('account-name', 'Account name', rail.accountName)}${row('reference', 'Reference', rail.reference)}`;
+  const failure = status === 'failed' ? `: ${escapeHtml(collection.failureReason ?? 'rejected')}` : '';
+  const body = `${collection.livemode ? '' : `<div class="test">Test mode: no real money moves. Simulate the payer with POST /api/v1/business/sandbox/collections/${escapeHtml(collection.id)}/pay.</div>`}
+<h1>${escapeHtml(page.merchantName)}</h1>
+<div class="amount">${escapeHtml(amount)}</div>
+<p id="collection-status" data-status="${escapeHtml(status)}" data-collection-id="${escapeHtml(collection.id)}">${escapeHtml(STATUS_TEXT[status] ?? status)}${failure}</p>
+${instructions}
+${live ? `<p class="muted">Pay before ${escapeHtml(collection.expiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>` : ''}`;
+  return layout(`Pay ${page.merchantName}`, body, nonce, live ? '<meta http-equiv="refresh" content="2">' : '');
 }
 
 /** The sandbox 3-D Secure step: submits itself (or the payer presses the button without JavaScript). */

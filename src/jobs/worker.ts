@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
+import { collectionJobs } from '../domain/collections/collections.jobs';
 import { checkoutJobs } from '../domain/checkout/checkout.jobs';
 import { housekeepingJobs } from '../domain/housekeeping.jobs';
 import { paymentJobs } from '../domain/payments/payments.jobs';
@@ -21,6 +22,7 @@ export function areaJobs(core: Core): AreaJobs[] {
   return [
     paymentJobs(core.payments, core.charges),
     payoutJobs(core.payouts, core.payoutScheduleRunner),
+    collectionJobs(core.collections),
     checkoutJobs(core.checkout),
     recurringGiftJobs(core.recurringGifts),
     webhookJobs(core.webhooks),

@@ -3,6 +3,8 @@ import { Config } from '../config';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { Secrets } from '../secrets';
 import { CardAcquirer } from './card-acquirer/port';
+import { CollectionRail } from './collection-rail/port';
+import { SandboxCollectionRail } from './collection-rail/sandbox';
 import { SandboxCardAcquirer } from './card-acquirer/sandbox';
 import { FxProvider } from './fx/port';
 import { SandboxFxProvider } from './fx/sandbox';
@@ -28,6 +30,8 @@ export interface ProviderChoice {
   mail: { test: Mailer; live: Mailer };
   /** Payout rails (bank transfer, mobile money, crypto): the sandbox rail in test mode, none in live yet. */
   'payout-rail': { test: PayoutRail; live: PayoutRail | null };
+  /** Collection rails (bank transfer, mobile money, EFT in): the sandbox rail in test mode, none in live yet. */
+  'collection-rail': { test: CollectionRail; live: CollectionRail | null };
   /** Exchange rates and conversion fees: the sandbox's fixed rates in test mode, none in live yet. */
   fx: { test: FxProvider; live: FxProvider | null };
   /** Sanctions screening of payout recipients: the sandbox list in test mode, none in live yet. */
@@ -42,6 +46,7 @@ const NO_PROVIDER: Record<ProviderKind, string> = {
   'card-acquirer': 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
   mail: 'No mail provider is configured for live mode',
   'payout-rail': 'No payout rail is configured for live mode, so live payouts cannot be sent; use test credentials in the sandbox',
+  'collection-rail': 'No collection rail is configured for live mode, so live collections cannot be taken; use test credentials in the sandbox',
   fx: 'No exchange-rate provider is configured for live mode; use test credentials in the sandbox',
   screening: 'No sanctions-screening provider is configured for live mode, so live recipients cannot be screened; use test credentials in the sandbox',
 };
@@ -84,6 +89,7 @@ export function createProviders(
     'card-acquirer': { test: new SandboxCardAcquirer(secrets.masterKey), live: null },
     mail: { test: mailer, live: mailer },
     'payout-rail': { test: new SandboxPayoutRail(config.payoutSandboxSettleMs), live: null },
+    'collection-rail': { test: new SandboxCollectionRail(), live: null },
     fx: { test: new SandboxFxProvider(), live: null },
     screening: { test: new SandboxScreening(), live: null },
   });

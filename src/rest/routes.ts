@@ -15,6 +15,7 @@ import { recurringGiftRoutes } from './recurring-gifts/recurring-gifts.routes';
 import { payoutRoutes } from './payouts/payouts.routes';
 import { payoutPinRoutes } from './payouts/payout-pin.routes';
 import { scheduleRoutes } from './payouts/schedules.routes';
+import { collectionRoutes } from './collections/collections.routes';
 import { sandboxClockRoutes } from './sandbox/clock.routes';
 import { registerAliases } from './shared/aliases';
 import type { RestApp } from './surface';
@@ -38,5 +39,6 @@ export function registerRestRoutes(app: RestApp, core: Core) {
   scheduleRoutes(app, core);
   payoutRoutes(app, core);
   payoutPinRoutes(app, core);
+  collectionRoutes(app, core);
   sandboxClockRoutes(app, core);
 }

@@ -9,7 +9,7 @@ import { CreateInvoiceCommand, InvoiceLineCommand } from '../domain/invoices/inv
 import { CreatePaymentLinkCommand } from '../domain/payment-links/payment-link.commands';
 import { DomainError, FieldErrors, validationError } from '../domain/shared/errors';
 import { normalizeCurrency, toMinor } from '../domain/shared/money';
-import { CheckoutSessionSource, CheckoutSessionStatus } from '../domain/checkout/checkout-session.entity';
+import { CheckoutPaymentMethod, CheckoutSessionSource, CheckoutSessionStatus } from '../domain/checkout/checkout-session.entity';
 import { InvoiceStatus } from '../domain/invoices/invoice.entity';
 import { RecurringGiftStatus } from '../domain/recurring-gifts/recurring-gift.entity';
 import { absoluteUrlSchema, amountSchema, currencySchema, emailSchema, enumFilter, isUuid, metadataSchema, required } from './validation';
@@ -27,6 +27,9 @@ export const createCheckoutSessionSchema = z.object({
   cancelUrl: optionalUrlSchema,
   description: descriptionSchema,
   metadata: metadataSchema,
+  paymentMethods: z.array(z.enum(CheckoutPaymentMethod, { error: `must be one of ${Object.values(CheckoutPaymentMethod).join(', ')}` }), { error: 'must be an array of payment methods' })
+    .min(1, 'must offer at least one payment method').max(4, 'must list each payment method at most once').optional()
+    .describe('What the hosted page offers: card (the default) and/or the local rails bank, momo, eft (collections)'),
 }, { error: 'must be a JSON object' });
 
 export const createPaymentLinkSchema = z.object({
@@ -66,6 +69,7 @@ export const createCheckoutSessionCommand = (body: z.output<typeof createCheckou
   return {
     amount: toMinor(body.amount, currency), currency, customerEmail: body.customerEmail ?? null, successUrl: body.successUrl,
     cancelUrl: body.cancelUrl ?? null, description: body.description ?? null, metadata: body.metadata ?? null,
+    paymentMethods: body.paymentMethods ?? [CheckoutPaymentMethod.CARD],
   };
 };
 

@@ -33,6 +33,14 @@ export enum CheckoutSessionSource {
 
 export type RecurringInterval = 'weekly' | 'monthly';
 
+/** How a session may be paid: the card form, and the local rails of collections (design section 9). */
+export enum CheckoutPaymentMethod {
+  CARD = 'card',
+  BANK = 'bank',
+  MOMO = 'momo',
+  EFT = 'eft',
+}
+
 /**
  * A hosted checkout session: one amount to be paid once on the hosted page, reached through the
  * unguessable `token` in its checkoutUrl (the token is the payer's only capability).
@@ -69,6 +77,11 @@ export class CheckoutSession extends MutableTenantEntity {
   @Column('text', { nullable: true }) recurringInterval: RecurringInterval | null;
   /** The payer opted in to the recurring gift on the page. */
   @Column('boolean', { default: false }) recurringOptIn: boolean;
+
+  /** What the hosted page offers: `card` and/or local rails (bank, momo, eft). */
+  @Column('text', { array: true, default: () => "'{card}'" }) paymentMethods: CheckoutPaymentMethod[];
+  /** The collection that paid the session (a local rail), when not a card payment. */
+  @Column('uuid', { nullable: true }) collectionId: string | null;
 
   /** The payment that paid the session. */
   @Column('uuid', { nullable: true }) paymentId: string | null;

@@ -1,6 +1,6 @@
 import { CardDetails } from '../payments/card';
 import { FieldErrors } from '../shared/errors';
-import { CheckoutSessionSource, CheckoutSessionStatus } from './checkout-session.entity';
+import { CheckoutPaymentMethod, CheckoutSessionSource, CheckoutSessionStatus } from './checkout-session.entity';
 
 /** POST /business/checkout/session: one amount (minor units of `currency`) to be paid once on the hosted page. */
 export interface CreateCheckoutSessionCommand {
@@ -13,6 +13,8 @@ export interface CreateCheckoutSessionCommand {
   cancelUrl: string | null;
   description: string | null;
   metadata: Record<string, unknown> | null;
+  /** What the page offers (at least one; default card). Local rails need a channel in `currency`. */
+  paymentMethods: CheckoutPaymentMethod[];
 }
 
 export interface CheckoutSessionFilters {

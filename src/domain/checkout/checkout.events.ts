@@ -17,9 +17,13 @@ const sessionFacts = (session: CheckoutSession) => ({
   sessionId: session.id, source: session.source, sourceId: session.sourceId, status: session.status,
 });
 
-export const sessionCompleted = (session: CheckoutSession, paymentId: string): CheckoutEvent => ({
+/** `paymentId` when a card paid the session; null with `collectionId` when a local rail did. */
+export const sessionCompleted = (session: CheckoutSession, paid: { paymentId: string | null; collectionId?: string | null }): CheckoutEvent => ({
   type: CheckoutEvents.SESSION_COMPLETED,
-  data: { ...sessionFacts(session), amount: toMajor(session.amount, session.currency), currency: session.currency.toLowerCase(), paymentId },
+  data: {
+    ...sessionFacts(session), amount: toMajor(session.amount, session.currency), currency: session.currency.toLowerCase(),
+    paymentId: paid.paymentId, ...(paid.collectionId ? { collectionId: paid.collectionId } : {}),
+  },
 });
 
 export const sessionLocked = (

@@ -9,7 +9,7 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { findOwned } from '../shared/tenancy';
 import { isUuid } from '../shared/ids';
 import { CardTestingGuard, CheckoutAttemptLimits } from './card-testing';
-import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
+import { CheckoutPaymentMethod, CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
 import { checkoutSessionAllows, checkoutSessionTransition } from './checkout-session.states';
 import { CLAIM_MS, EXPIRE_CHECKOUT_SESSION_TASK, isClaimed, lockSession, systemContextFor } from './checkout-session.store';
 import { CheckoutSessionFilters, CreateCheckoutSessionCommand } from './checkout.commands';
@@ -43,7 +43,12 @@ export interface SessionSpec {
   sourceId: string | null;
   recurringInterval?: RecurringInterval | null;
   expiresAt?: Date;
+  /** Default: the card form only. */
+  paymentMethods?: CheckoutPaymentMethod[];
 }
+
+/** Checks that the local rails a session offers can collect its currency in the context's mode (the collections area). */
+export type LocalRailsCheck = (ctx: RequestContext, currency: string, rails: CheckoutPaymentMethod[]) => void;
 
 /** Runs in the transaction that completes a session of its source (invoice paid, recurring gift started). */
 export type SessionCompletedHandler = (tx: RequestContext, session: CheckoutSession, payment: Payment) => Promise<void>;
@@ -56,6 +61,7 @@ export type SessionCompletedHandler = (tx: RequestContext, session: CheckoutSess
  */
 export class CheckoutService {
   private readonly completedHandlers = new Map<CheckoutSessionSource, SessionCompletedHandler>();
+  private localRailsCheck: LocalRailsCheck | null = null;
   /** The hosted payment page: shows a session and pays it. */
   readonly hosted: HostedCheckoutService;
 
@@ -70,6 +76,11 @@ export class CheckoutService {
   /** Lets the product behind a source react, in the same transaction, when one of its sessions is paid. */
   onSessionCompleted(source: CheckoutSessionSource, handler: SessionCompletedHandler): void {
     this.completedHandlers.set(source, handler);
+  }
+
+  /** Lets the collections area judge the local rails a session offers (without it, sessions offer cards only). */
+  offerLocalRails(check: LocalRailsCheck): void {
+    this.localRailsCheck = check;
   }
 
   /** Refuses (422) to offer a card form in a mode that cannot take card payments: sessions, and links that open them. */
@@ -98,7 +109,14 @@ export class CheckoutService {
   async create(ctx: RequestContext, command: CreateCheckoutSessionCommand): Promise<CheckoutSession> {
     ctx.requireRole(...WRITE_ROLES);
     if (command.amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
-    return inTransaction(ctx, (tx) => this.open(tx, { ...command, source: CheckoutSessionSource.API, sourceId: null }));
+    const methods = [...new Set(command.paymentMethods)];
+    if (methods.length === 0) throw validationError({ paymentMethods: ['must offer at least one payment method'] });
+    const rails = methods.filter((method) => method !== CheckoutPaymentMethod.CARD);
+    if (rails.length > 0) {
+      if (!this.localRailsCheck) throw validationError({ paymentMethods: ['local rails are not available'] });
+      this.localRailsCheck(ctx, command.currency, rails);
+    }
+    return inTransaction(ctx, (tx) => this.open(tx, { ...command, paymentMethods: methods, source: CheckoutSessionSource.API, sourceId: null }));
   }
 
   /**
@@ -107,7 +125,8 @@ export class CheckoutService {
    * without an acquirer) refuses one (422), before anything is written.
    */
   async open(tx: RequestContext, spec: SessionSpec): Promise<CheckoutSession> {
-    this.requireCardPayments(tx);
+    const paymentMethods = spec.paymentMethods ?? [CheckoutPaymentMethod.CARD];
+    if (paymentMethods.includes(CheckoutPaymentMethod.CARD)) this.requireCardPayments(tx);
     const session = await tx.repo(CheckoutSession).save(tx.repo(CheckoutSession).create({
       businessId: tx.requireBusiness(),
       livemode: tx.livemode,
@@ -123,6 +142,8 @@ export class CheckoutService {
       source: spec.source,
       sourceId: spec.sourceId,
       recurringInterval: spec.recurringInterval ?? null,
+      paymentMethods,
+      collectionId: null,
       expiresAt: spec.expiresAt ?? new Date(Date.now() + SESSION_LIFETIME_MS),
     }));
     await enqueueJob(tx, EXPIRE_CHECKOUT_SESSION_TASK, { sessionId: session.id }, { runAt: session.expiresAt, jobKey: `checkout-expire:${session.id}` });
@@ -181,9 +202,28 @@ export class CheckoutService {
     session.completedAt = new Date();
     session.claimedUntil = null;
     await tx.repo(CheckoutSession).save(session);
-    const event = sessionCompleted(session, payment.id);
+    const event = sessionCompleted(session, { paymentId: payment.id });
     await this.events.record(tx, event.type, event.data);
     await this.completedHandlers.get(session.source)?.(tx, session, payment);
+  }
+
+  /**
+   * A collection of the session (a local rail) completed, in the transaction that completed it:
+   * the session is COMPLETED once, under its lock. A session already paid otherwise (a card, another
+   * rail) stays as it is; the collection's own completion stands and the merchant sees both.
+   * Only API sessions offer local rails, so no source handler (invoice, gift) runs here.
+   */
+  async completeWithCollection(tx: RequestContext, sessionId: string, collectionId: string): Promise<boolean> {
+    const session = await lockSession(tx, sessionId);
+    if (!checkoutSessionAllows(session.status, 'complete')) return false;
+    session.status = checkoutSessionTransition(session.status, 'complete');
+    session.collectionId = collectionId;
+    session.completedAt = new Date();
+    session.claimedUntil = null;
+    await tx.repo(CheckoutSession).save(session);
+    const event = sessionCompleted(session, { paymentId: null, collectionId });
+    await this.events.record(tx, event.type, event.data);
+    return true;
   }
 
   /** Expiry job: an OPEN session past expiresAt becomes EXPIRED, unless a payment of it is still under way. */

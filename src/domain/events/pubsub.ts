@@ -11,6 +11,7 @@ export enum Topic {
   PAYMENT = 'PAYMENT',
   PAYOUT = 'PAYOUT',
   PAYOUT_SCHEDULE = 'PAYOUT_SCHEDULE',
+  COLLECTION = 'COLLECTION',
   /** Access taken away from a credential or a member: open sockets it concerns must close. */
   ACCESS_REVOKED = 'ACCESS_REVOKED',
 }
@@ -36,6 +37,13 @@ export interface PayoutChange {
   businessId: string;
   livemode: boolean;
   payoutId: string;
+}
+
+/** A collection's status changed; subscribers read its current state. */
+export interface CollectionChange {
+  businessId: string;
+  livemode: boolean;
+  collectionId: string;
 }
 
 /** A payout schedule changed (edited, paused, resumed, cancelled, run, completed); subscribers read its current state. */
@@ -80,6 +88,7 @@ type Topics = {
   [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
   [Topic.PAYMENT]: [PaymentChange];
   [Topic.PAYOUT]: [PayoutChange];
+  [Topic.COLLECTION]: [CollectionChange];
   [Topic.PAYOUT_SCHEDULE]: [PayoutScheduleChange];
   [Topic.ACCESS_REVOKED]: [AccessRevocation];
 };

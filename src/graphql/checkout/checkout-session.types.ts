@@ -1,12 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { Core } from '../../domain/core';
-import { CheckoutSession as CheckoutSessionRow, CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
+import { CheckoutPaymentMethod, CheckoutSession as CheckoutSessionRow, CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
 import { Mode } from '../../domain/identity/identity.entities';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
 
 registerEnumType(CheckoutSessionStatus, { name: 'CheckoutSessionStatus', description: 'OPEN (payable), COMPLETED (paid once), EXPIRED, or LOCKED (too many failed payment attempts)' });
+registerEnumType(CheckoutPaymentMethod, { name: 'CheckoutPaymentMethod', description: 'card, or a local rail of collections (bank, momo, eft)' });
 registerEnumType(CheckoutSessionSource, { name: 'CheckoutSessionSource', description: 'What opened the session: the API, a payment link or an invoice' });
 
 /** The GraphQL spelling of a recurring interval. */
@@ -29,6 +30,8 @@ export class CheckoutSession {
   @Field(() => CheckoutSessionSource) source: CheckoutSessionSource;
   @Field(() => ID, { nullable: true, description: 'The payment link or invoice that opened the session' }) sourceId: string | null;
   @Field(() => ID, { nullable: true, description: 'The payment that paid the session' }) paymentId: string | null;
+  @Field(() => [CheckoutPaymentMethod], { description: 'What the hosted page offers' }) paymentMethods: CheckoutPaymentMethod[];
+  @Field(() => ID, { nullable: true, description: 'The collection that paid the session (a local rail)' }) collectionId: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata: Record<string, unknown> | null;
   @Field(() => Mode) mode: Mode;
   @Field() expiresAt: Date;
@@ -40,7 +43,7 @@ export class CheckoutSession {
     return Object.assign(new CheckoutSession(), {
       id: row.id, status: row.status, amount: Money.of(row.amount, row.currency), customerEmail: row.customerEmail, description: row.description,
       successUrl: core.checkout.successUrlOf(row), cancelUrl: row.cancelUrl, checkoutUrl: core.checkout.urlOf(row), source: row.source,
-      sourceId: row.sourceId, paymentId: row.paymentId, metadata: row.metadata, mode: row.livemode ? Mode.LIVE : Mode.TEST,
+      sourceId: row.sourceId, paymentId: row.paymentId, paymentMethods: [...row.paymentMethods], collectionId: row.collectionId, metadata: row.metadata, mode: row.livemode ? Mode.LIVE : Mode.TEST,
       expiresAt: row.expiresAt, completedAt: row.completedAt, createdAt: row.createdAt, updatedAt: row.updatedAt,
     });
   }
@@ -58,4 +61,6 @@ export class CreateCheckoutSessionInput {
   @Field({ nullable: true }) cancelUrl?: string;
   @Field({ nullable: true }) description?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => [CheckoutPaymentMethod], { nullable: true, description: 'What the hosted page offers (default [CARD]); local rails need a channel in the currency' })
+  paymentMethods?: CheckoutPaymentMethod[];
 }

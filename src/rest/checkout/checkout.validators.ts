@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
+import { CheckoutPaymentMethod, CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
 import { CheckoutSessionFilters } from '../../domain/checkout/checkout.commands';
 import { Core } from '../../domain/core';
 import { ListPage, PageQuery } from '../../domain/shared/pagination';
@@ -54,6 +54,8 @@ export const checkoutSessionSchema = z.object({
   source: z.enum(CheckoutSessionSource).describe('What opened the session: the API, a payment link or an invoice'),
   sourceId: z.string().nullable().describe('The payment link or invoice that opened the session'),
   paymentId: z.string().nullable().describe('The payment that paid the session'),
+  paymentMethods: z.array(z.enum(CheckoutPaymentMethod)).describe('What the hosted page offers: card and/or the local rails bank, momo, eft'),
+  collectionId: z.string().nullable().describe('The collection that paid the session (a local rail)'),
   metadata: metadataJsonSchema,
   expiresAt: timestampSchema,
   completedAt: timestampSchema.nullable(),
@@ -79,6 +81,8 @@ export const checkoutSessionJson = (core: Core, session: CheckoutSession): z.inp
   source: session.source,
   sourceId: session.sourceId,
   paymentId: session.paymentId,
+  paymentMethods: [...session.paymentMethods],
+  collectionId: session.collectionId,
   metadata: session.metadata,
   expiresAt: session.expiresAt.toISOString(),
   completedAt: iso(session.completedAt),

@@ -29,6 +29,7 @@ export const DOCUMENTED_ALIASES: readonly RouteAlias[] = [
   { method: 'PUT', path: '/business/config', canonical: '/api/v1/business/config' },
   { method: 'GET', path: '/business/config', canonical: '/api/v1/business/config' },
   { method: 'GET', path: '/v1/business/payouts/:id', canonical: '/api/v1/business/payouts/:id' },
+  { method: 'GET', path: '/business/collections/:id', canonical: '/api/v1/business/collections/:id' },
 ];
 
 const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]);

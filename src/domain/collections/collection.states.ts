@@ -1,0 +1,38 @@
+import { TransitionTable, assertTransition } from '../shared/states';
+import { CollectionStatus } from './collection.entities';
+
+/**
+ * What can happen to a collection. `receive`: the rail detected the payer's funds; `settle`: the
+ * rail settled them (the wallet is credited); `fail`: the rail reports a terminal failure (amount
+ * mismatch, rejection); `expire`: the instructions ran out unpaid (the expiry job or the test clock).
+ */
+export type CollectionAction = 'receive' | 'settle' | 'fail' | 'expire';
+
+const { PENDING, PROCESSING, COMPLETED, FAILED, EXPIRED } = CollectionStatus;
+
+/**
+ * Every allowed transition (interface document, Collection status). A rail may report settlement
+ * or failure without reporting the funds first, so both also leave `pending`; only an unpaid
+ * (pending) collection expires: funds already detected are never expired away.
+ */
+export const COLLECTION_TRANSITIONS: TransitionTable<CollectionStatus, CollectionAction> = {
+  [PENDING]: { receive: PROCESSING, settle: COMPLETED, fail: FAILED, expire: EXPIRED },
+  [PROCESSING]: { settle: COMPLETED, fail: FAILED },
+  [COMPLETED]: {},
+  [FAILED]: {},
+  [EXPIRED]: {},
+};
+
+/** The status `action` leads to from `from`, or CONFLICT. */
+export function collectionTransition(from: CollectionStatus, action: CollectionAction): CollectionStatus {
+  return assertTransition(COLLECTION_TRANSITIONS, from, action, (state, act) => `Cannot ${act} a collection that is ${state}`);
+}
+
+/** The statuses from which `action` is allowed. */
+export const statusesAllowing = (action: CollectionAction): CollectionStatus[] =>
+  (Object.keys(COLLECTION_TRANSITIONS) as CollectionStatus[]).filter((status) => COLLECTION_TRANSITIONS[status][action] !== undefined);
+
+/** The status every allowed `action` leads to (one per action in this table). */
+export const targetOf = (action: CollectionAction): CollectionStatus => collectionTransition(statusesAllowing(action)[0], action);
+
+export const TERMINAL_COLLECTION_STATUSES: readonly CollectionStatus[] = [COMPLETED, FAILED, EXPIRED];

@@ -1,0 +1,74 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { CollectionChange, Topic } from '../../domain/events/pubsub';
+import { CollectionStatus } from '../../domain/collections/collection.entities';
+import { notFound } from '../../domain/shared/errors';
+import { channelsQuerySchema, createCollectionBodySchema, payCollectionBodySchema, toCreateCollectionCommand, toPayCollectionCommand } from '../../wire/collections';
+import { parseInput } from '../../wire/validation';
+import { definedFields } from '../customers/customer.types';
+import { toConnection } from '../shared/connection';
+import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
+import { Collection, CollectionChannel, CollectionConnection, CreateCollectionInput } from './collection.types';
+
+/** A connection costs its page size times its selection (src/graphql/limits.ts). */
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+/** GraphQL's minor-unit strings become the JSON integers the shared shape takes; anything else is left for it to refuse. */
+const minorOf = (value: string | undefined) => (value !== undefined && /^\s*-?\d{1,16}(\.\d{1,16})?\s*$/.test(value) ? Number(value) : value);
+
+/**
+ * Collections for the dashboard (design section 9): the same operations and commands as
+ * /api/v1/business/collections, inputs checked with the shapes REST uses (src/wire/collections).
+ */
+@Resolver(() => Collection)
+export class CollectionResolver {
+  @Query(() => [CollectionChannel], { description: "The collection rail's channels (of one country when asked), with their limits" })
+  async collectionChannels(@Ctx() context: GraphQLContext, @Arg('country', () => String, { nullable: true }) country?: string): Promise<CollectionChannel[]> {
+    const query = parseInput(channelsQuerySchema, definedFields({ country: country ?? undefined }));
+    return (await context.core.collections.channels(caller(context), query)).map(CollectionChannel.from);
+  }
+
+  @Query(() => CollectionConnection, { description: 'Collections of the active business and mode, newest first', complexity: perRow })
+  async collections(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => CollectionStatus, { nullable: true }) status?: CollectionStatus,
+  ): Promise<CollectionConnection> {
+    const page = await context.core.collections.list(caller(context), { status: status ?? undefined }, { kind: 'keyset', first: first ?? null, after: after ?? null });
+    return toConnection(page, Collection.from);
+  }
+
+  @Query(() => Collection)
+  async collection(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Collection> {
+    return Collection.from(await context.core.collections.get(caller(context), id));
+  }
+
+  @Mutation(() => Collection, { description: 'Opens deposit instructions with the rail: the collection is pending until the payer pays or it expires' })
+  async createCollection(@Arg('input') input: CreateCollectionInput, @Ctx() context: GraphQLContext): Promise<Collection> {
+    const body = parseInput(createCollectionBodySchema, { ...definedFields(input), amount: minorOf(input.amount) });
+    return Collection.from(await context.core.collections.create(caller(context), toCreateCollectionCommand(body)));
+  }
+
+  @Mutation(() => Collection, { description: 'Sandbox only: the payer sends amount (minor units, as a string of digits); the same amount completes it, another fails it (amount_mismatch)' })
+  async paySandboxCollection(@Arg('id', () => ID) id: string, @Arg('amount') amount: string, @Ctx() context: GraphQLContext): Promise<Collection> {
+    const body = parseInput(payCollectionBodySchema, { amount: minorOf(amount) });
+    return Collection.from(await context.core.collections.sandboxPay(caller(context), toPayCollectionCommand(id, body)));
+  }
+
+  @Subscription(() => Collection, {
+    topics: Topic.COLLECTION,
+    description: "Every change of the subscriber's collections (one collection when id is given), in its business and mode only",
+    filter: ({ payload, args, context }: { payload: CollectionChange; args: { id?: string }; context: GraphQLContext }) =>
+      ownedBySubscriber(payload, context) && (!args.id || args.id === payload.collectionId),
+  })
+  async collectionUpdated(
+    @Root() change: CollectionChange,
+    @Ctx() context: GraphQLContext,
+    @Arg('id', () => ID, { nullable: true }) _id?: string,
+  ): Promise<Collection> {
+    caller(context);
+    const collection = await context.loaders.collectionById.load(change.collectionId);
+    if (!collection) throw notFound('Collection');
+    return Collection.from(collection);
+  }
+}
