@@ -17,12 +17,14 @@ import { InvoiceResolver } from './invoices/invoice.resolver';
 import { RecurringGiftResolver } from './recurring-gifts/recurring-gift.resolver';
 import { PayoutPinResolver } from './payouts/payout-pin.resolver';
 import { PayoutBatchResolver, PayoutRecipientResolver, PayoutResolver } from './payouts/payout.resolver';
+import { PayoutScheduleResolver } from './payouts/schedule.resolver';
+import { SandboxClockResolver } from './sandbox/clock.resolver';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,
-  PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver,
+  PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, PayoutScheduleResolver, SandboxClockResolver,
 ] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');

@@ -8,10 +8,11 @@ import { Dispute, Payment, Refund } from '../../domain/payments/payment.entities
 import { CheckoutSession } from '../../domain/checkout/checkout-session.entity';
 import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
 import { PayoutLoaders, createPayoutLoaders } from '../payouts/payout.loaders';
+import { ScheduleLoaders, createScheduleLoaders } from '../payouts/schedule.loaders';
 import { alignTo, groupBy } from './keyed';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
-export interface Loaders extends PayoutLoaders {
+export interface Loaders extends PayoutLoaders, ScheduleLoaders {
   userById: DataLoader<string, User | null>;
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
@@ -60,5 +61,6 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
     checkoutSessionById: new DataLoader(async (ids) => alignTo(ids, await core.checkout.byIds(ctx, [...ids]), (session) => session.id)),
     paymentLinkById: new DataLoader(async (ids) => alignTo(ids, await core.paymentLinks.byIds(ctx, [...ids]), (link) => link.id)),
     ...createPayoutLoaders(core, ctx),
+    ...createScheduleLoaders(core, ctx),
   };
 }
