@@ -18,12 +18,14 @@ import { RecurringGiftResolver } from './recurring-gifts/recurring-gift.resolver
 import { PayoutPinResolver } from './payouts/payout-pin.resolver';
 import { CollectionResolver } from './collections/collection.resolver';
 import { PayoutBatchResolver, PayoutRecipientResolver, PayoutResolver } from './payouts/payout.resolver';
+import { PayoutScheduleResolver } from './payouts/schedule.resolver';
+import { SandboxClockResolver } from './sandbox/clock.resolver';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,
-  PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, CollectionResolver,
+  PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, PayoutScheduleResolver, SandboxClockResolver, CollectionResolver,
 ] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');

@@ -1,6 +1,6 @@
 /**
  * The scheduled-payout requests as both faces accept them (REST `/business/payouts/schedules...`,
- * and the GraphQL schedule mutations to come): one shape each, the same field messages, one mapping
+ * and the GraphQL schedule mutations): one shape each, the same field messages, one mapping
  * to the domain's commands. Shape only; the domain decides the cadence rules, caps, recipients, PIN.
  */
 import { z } from 'zod';

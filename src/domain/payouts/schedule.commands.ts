@@ -38,3 +38,9 @@ export interface UpdateScheduleCommand {
 export interface ScheduleFilters {
   status?: ScheduleStatus;
 }
+
+/** A page of runs for each of several schedules (`PayoutSchedule.runs(first, after)` for a whole page of schedules). */
+export interface ScheduleRunsQuery {
+  pages: Array<{ scheduleId: string; after: string | null }>;
+  first: number | null;
+}

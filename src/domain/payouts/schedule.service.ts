@@ -4,8 +4,10 @@ import { TesseraPubSub } from '../events/pubsub';
 import { ClockService } from '../sandbox/clock.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
 import { CURRENCY_EXPONENTS } from '../shared/money';
-import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { ListPage, PageQuery, cursorEncoder, keysetPosition, newestFirst, pageSize, paginate, toPage } from '../shared/pagination';
+import { EntityRows } from '../shared/rows';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { BatchService } from './batch.service';
 import { CadenceRule, MAX_DAY_OF_MONTH, MIN_DAY_OF_MONTH, ScheduleCadence, firstOccurrence, occurrenceAtOrAfter } from './cadence';
@@ -16,10 +18,13 @@ import { MAX_BATCH_ITEMS, MAX_LABEL_LENGTH } from './payouts.settings';
 import { RecipientService } from './recipient.service';
 import { announceSchedule, enqueueWakeUp, ruleOf } from './schedule-runner';
 import { CAP_AMOUNT, CAP_AMOUNT_MESSAGE, LocalCap, MAX_LOCAL_CAPS } from './schedule-caps';
-import { CreateScheduleCommand, ScheduleFilters, SchedulePayload, UpdateScheduleCommand } from './schedule.commands';
+import { CreateScheduleCommand, ScheduleFilters, SchedulePayload, ScheduleRunsQuery, UpdateScheduleCommand } from './schedule.commands';
 import { FrozenPayout, PayoutSchedule, PayoutScheduleRun, SchedulePayloadKind, ScheduleStatus } from './schedule.entities';
 import { EDITABLE_SCHEDULE_STATUSES, ScheduleAction, scheduleTransition } from './schedule.states';
 import { ScheduleEvent, scheduleEventData } from './schedules.events';
+
+/** The filters a runs cursor carries: one schedule's runs (so a cursor cannot page another schedule's). */
+const runListFilters = (scheduleId: string) => ({ scheduleId });
 
 /** A startAt this far in the past is still accepted (clock skew, a slow request); its first run fires at once. */
 export const START_GRACE_MS = 5 * 60_000;
@@ -103,7 +108,53 @@ export class ScheduleService {
       .where('run.schedule_id = :scheduleId AND run.business_id = :businessId AND run.livemode = :livemode',
         { scheduleId: schedule.id, businessId: schedule.businessId, livemode: schedule.livemode })
       .orderBy('run.due_at', 'DESC').addOrderBy('run.id', 'DESC');
-    return paginate(query, 'run', page, { scheduleId: schedule.id });
+    return paginate(query, 'run', page, runListFilters(schedule.id));
+  }
+
+  /**
+   * A page of runs for each of several schedules of the context's business and mode, in one
+   * statement, aligned to `query.pages` (an unknown or foreign schedule has no runs):
+   * `row_number()` over each requested page's runs, in the order of `runs`, keeps the first
+   * `first` + 1 of each (the extra row says whether there is a next page). Cursors are those of
+   * `runs`, so a page continues with either.
+   */
+  async runsOf(ctx: RequestContext, query: ScheduleRunsQuery): Promise<Array<ListPage<PayoutScheduleRun>>> {
+    ctx.requireRole(...ALL_ROLES);
+    const limit = pageSize(query.first);
+    const positions = query.pages.map((page) => (page.after ? keysetPosition(page.after, runListFilters(page.scheduleId)) : [null, null]));
+    const rows = EntityRows.of(ctx, PayoutScheduleRun);
+    const raw: Array<Record<string, unknown>> = query.pages.length === 0 ? [] : await ctx.em.query(
+      `SELECT * FROM (
+         SELECT ${rows.selectList('run')}, wanted.slot::int AS wanted_slot,
+                to_char(run.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at,
+                row_number() OVER (PARTITION BY wanted.slot ORDER BY run.due_at DESC, run.id DESC) AS position
+           FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) WITH ORDINALITY AS wanted(schedule_id, after_created_at, after_id, slot)
+           JOIN payout_schedule_runs run ON run.schedule_id = wanted.schedule_id
+          WHERE run.business_id = $4 AND run.livemode = $5
+            AND (wanted.after_id IS NULL OR (run.created_at, run.id) < (wanted.after_created_at, wanted.after_id))
+       ) ranked WHERE position <= $6 ORDER BY wanted_slot, position`,
+      [query.pages.map((page) => (isUuid(page.scheduleId) ? page.scheduleId : null)), positions.map(([createdAt]) => createdAt),
+        positions.map(([, id]) => id), ctx.requireBusiness(), ctx.livemode, limit + 1],
+    );
+    const bySlot: PayoutScheduleRun[][] = query.pages.map(() => []);
+    const timeOf = new Map<string, string>();
+    for (const row of raw) {
+      const run = rows.hydrate(row, 'run');
+      timeOf.set(run.id, row.cursor_created_at as string);
+      bySlot[(row.wanted_slot as number) - 1].push(run);
+    }
+    return query.pages.map(({ scheduleId }, slot) => {
+      const cursorAt = cursorEncoder(runListFilters(scheduleId));
+      return { ...toPage(bySlot[slot], limit, (run) => cursorAt([timeOf.get(run.id)!, run.id])), total: null };
+    });
+  }
+
+  /** Schedules of the context's business and mode by id (the GraphQL loader's batch; the subscription's re-read). */
+  async byIds(ctx: RequestContext, ids: readonly string[]): Promise<PayoutSchedule[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return EntityRows.of(ctx, PayoutSchedule).select(ctx, 'schedule',
+      'WHERE schedule.id = ANY($1::uuid[]) AND schedule.business_id = $2 AND schedule.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
   }
 
   /**

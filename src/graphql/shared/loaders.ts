@@ -9,10 +9,11 @@ import { CheckoutSession } from '../../domain/checkout/checkout-session.entity';
 import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
 import { PayoutLoaders, createPayoutLoaders } from '../payouts/payout.loaders';
 import { CollectionLoaders, createCollectionLoaders } from '../collections/collection.loaders';
+import { ScheduleLoaders, createScheduleLoaders } from '../payouts/schedule.loaders';
 import { alignTo, groupBy } from './keyed';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
-export interface Loaders extends PayoutLoaders, CollectionLoaders {
+export interface Loaders extends PayoutLoaders, ScheduleLoaders, CollectionLoaders {
   userById: DataLoader<string, User | null>;
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
@@ -62,5 +63,6 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
     paymentLinkById: new DataLoader(async (ids) => alignTo(ids, await core.paymentLinks.byIds(ctx, [...ids]), (link) => link.id)),
     ...createPayoutLoaders(core, ctx),
     ...createCollectionLoaders(core, ctx),
+    ...createScheduleLoaders(core, ctx),
   };
 }

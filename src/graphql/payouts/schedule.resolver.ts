@@ -1,0 +1,102 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { PayoutScheduleChange, Topic } from '../../domain/events/pubsub';
+import { ScheduleStatus } from '../../domain/payouts/schedule.entities';
+import { notFound } from '../../domain/shared/errors';
+import { PageQuery } from '../../domain/shared/pagination';
+import { createScheduleBodySchema, toCreateScheduleCommand, toUpdateScheduleCommand, updateScheduleBodySchema } from '../../wire/schedules';
+import { parseInput } from '../../wire/validation';
+import { toConnection } from '../shared/connection';
+import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
+import { CreatePayoutScheduleInput, UpdatePayoutScheduleInput, scheduleBodyOf } from './schedule.inputs';
+import { PayoutSchedule, PayoutScheduleConnection, PayoutScheduleRun, PayoutScheduleRunConnection } from './schedule.types';
+
+const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
+/** A connection costs its page size times its selection (src/graphql/limits.ts). */
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+/**
+ * Scheduled payouts for the dashboard (design section 8; docs/schedules.md): the same operations
+ * and commands as /api/v1/business/payouts/schedules, inputs checked with the shapes REST uses
+ * (src/wire/schedules), the Schedule with REST's fields.
+ */
+@Resolver(() => PayoutSchedule)
+export class PayoutScheduleResolver {
+  @Query(() => PayoutScheduleConnection, { description: 'Schedules of the active business and mode, newest first', complexity: perRow })
+  async payoutSchedules(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => ScheduleStatus, { nullable: true }) status?: ScheduleStatus,
+  ): Promise<PayoutScheduleConnection> {
+    const page = await context.core.payoutSchedules.list(caller(context), { status: status ?? undefined }, keyset(first, after));
+    return toConnection(page, PayoutSchedule.from);
+  }
+
+  @Query(() => PayoutSchedule)
+  async payoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
+    return PayoutSchedule.from(await context.core.payoutSchedules.get(caller(context), id));
+  }
+
+  @FieldResolver(() => PayoutScheduleRunConnection, { description: "The schedule's runs, the latest occurrence first", complexity: perRow })
+  async runs(
+    @Root() schedule: PayoutSchedule,
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<PayoutScheduleRunConnection> {
+    caller(context);
+    const page = await context.loaders.runsOfSchedule.load({ scheduleId: schedule.id, first: first ?? null, after: after ?? null });
+    return toConnection(page, PayoutScheduleRun.from);
+  }
+
+  @Mutation(() => PayoutSchedule, {
+    description: 'Freezes the payload, checks the PIN (INVALID_PIN; PIN_LOCKED after 5 wrong) and screens every recipient (SANCTIONS_MATCH): ACTIVE',
+  })
+  async createPayoutSchedule(@Arg('input') input: CreatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
+    const command = toCreateScheduleCommand(parseInput(createScheduleBodySchema, scheduleBodyOf(input)));
+    return PayoutSchedule.from(await context.core.payoutSchedules.create(caller(context), command));
+  }
+
+  @Mutation(() => PayoutSchedule, { description: 'An ACTIVE or PAUSED schedule only (CONFLICT otherwise); a new payload needs the PIN again' })
+  async updatePayoutSchedule(
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdatePayoutScheduleInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<PayoutSchedule> {
+    const command = toUpdateScheduleCommand(id, parseInput(updateScheduleBodySchema, scheduleBodyOf(input)));
+    return PayoutSchedule.from(await context.core.payoutSchedules.update(caller(context), command));
+  }
+
+  @Mutation(() => PayoutSchedule, { description: 'ACTIVE -> PAUSED (CONFLICT otherwise): no run fires until resumed' })
+  async pausePayoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
+    return PayoutSchedule.from(await context.core.payoutSchedules.pause(caller(context), id));
+  }
+
+  @Mutation(() => PayoutSchedule, { description: 'PAUSED -> ACTIVE at the next future occurrence, missed runs skipped (COMPLETED when none is left); CONFLICT otherwise' })
+  async resumePayoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
+    return PayoutSchedule.from(await context.core.payoutSchedules.resume(caller(context), id));
+  }
+
+  @Mutation(() => PayoutSchedule, { description: 'ACTIVE or PAUSED -> CANCELLED, for good (CONFLICT otherwise)' })
+  async cancelPayoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
+    return PayoutSchedule.from(await context.core.payoutSchedules.cancel(caller(context), id));
+  }
+
+  @Subscription(() => PayoutSchedule, {
+    topics: Topic.PAYOUT_SCHEDULE,
+    description: "Every change of the subscriber's schedules (one schedule when id is given): edited, paused, resumed, cancelled, run, completed; its business and mode only",
+    filter: ({ payload, args, context }: { payload: PayoutScheduleChange; args: { id?: string }; context: GraphQLContext }) =>
+      ownedBySubscriber(payload, context) && (!args.id || args.id === payload.scheduleId),
+  })
+  async payoutScheduleUpdated(
+    @Root() change: PayoutScheduleChange,
+    @Ctx() context: GraphQLContext,
+    @Arg('id', () => ID, { nullable: true }) _id?: string,
+  ): Promise<PayoutSchedule> {
+    caller(context);
+    // Through the publication's shared loader (core.payoutSchedules.byIds): one read for every subscriber of this process.
+    const schedule = await context.loaders.payoutScheduleById.load(change.scheduleId);
+    if (!schedule) throw notFound('Schedule');
+    return PayoutSchedule.from(schedule);
+  }
+}

@@ -1,0 +1,82 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ScheduleCadence } from '../../domain/payouts/cadence';
+import {
+  PayoutSchedule as PayoutScheduleRow, PayoutScheduleRun as PayoutScheduleRunRow, SchedulePayloadKind, ScheduleRunStatus, ScheduleStatus,
+} from '../../domain/payouts/schedule.entities';
+import { Connection } from '../shared/connection';
+
+registerEnumType(ScheduleCadence, {
+  name: 'PayoutScheduleCadence',
+  description: 'ONCE (at startAt), WEEKLY and BIWEEKLY (same weekday and UTC time as startAt), MONTHLY (dayOfMonth 1 to 28, at the UTC time of startAt)',
+});
+registerEnumType(SchedulePayloadKind, { name: 'PayoutSchedulePayloadKind', description: 'Each run pays one payout (SINGLE) or a batch (BATCH)' });
+registerEnumType(ScheduleStatus, {
+  name: 'PayoutScheduleStatus',
+  description: 'ACTIVE <-> PAUSED; ACTIVE or PAUSED -> CANCELLED; COMPLETED after its last run (ONCE, or the next run would fall after endAt)',
+});
+registerEnumType(ScheduleRunStatus, { name: 'PayoutScheduleRunStatus', description: 'FAILED runs create no payout (reason says why)' });
+
+@ObjectType({ description: "A per-currency run cap: the sum of a run's destination amounts in that currency, never converted" })
+export class PayoutScheduleLocalCap {
+  @Field({ description: 'The destination currency the cap applies to' }) currency: string;
+  @Field({ description: 'Decimal text as given (up to 8 decimals)' }) amount: string;
+}
+
+/**
+ * The documented Schedule (interface document, Schedule (scheduled payout)): the fields, names and
+ * types of REST's GET /payouts/schedules/{id}, timestamps as ISO 8601 strings, amounts as strings.
+ */
+@ObjectType({ description: 'Payouts run on a cadence, frozen and authorised (PIN, screening) at creation, within per-run caps' })
+export class PayoutSchedule {
+  @Field(() => ID) id: string;
+  @Field(() => ID) businessId: string;
+  @Field({ description: 'Human label' }) name: string;
+  @Field(() => ScheduleCadence) cadence: ScheduleCadence;
+  @Field(() => Int, { nullable: true, description: 'Day of month 1 to 28 for MONTHLY; null for other cadences' }) dayOfMonth: number | null;
+  @Field(() => SchedulePayloadKind) payloadKind: SchedulePayloadKind;
+  @Field(() => ScheduleStatus) status: ScheduleStatus;
+  @Field(() => Int, { description: 'Number of payout specs in the frozen payload' }) itemCount: number;
+  @Field({ description: 'When the next run fires (COMPLETED and CANCELLED: as it was when the schedule ended)' }) nextRunAt: Date;
+  @Field(() => Date, { nullable: true, description: 'When the last run fired (its occurrence)' }) lastRunAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Optional natural end' }) endAt: Date | null;
+  @Field(() => Int, { description: 'How many times the schedule has run (succeeded or failed)' }) runCount: number;
+  @Field({ description: 'Per-run USD cap, decimal text as given' }) maxRunAmountUsd: string;
+  @Field(() => [PayoutScheduleLocalCap], { nullable: true, description: 'Per-currency run caps; null means USD-only capping' })
+  maxRunLocalCaps: PayoutScheduleLocalCap[] | null;
+  @Field({ description: 'When PIN and screening were completed (renewed by a new payload)' }) authorizedAt: Date;
+  @Field() createdAt: Date;
+  @Field() updatedAt: Date;
+
+  static from(row: PayoutScheduleRow): PayoutSchedule {
+    return Object.assign(new PayoutSchedule(), {
+      id: row.id, businessId: row.businessId, name: row.name, cadence: row.cadence, dayOfMonth: row.dayOfMonth, payloadKind: row.payloadKind,
+      status: row.status, itemCount: row.itemCount, nextRunAt: row.nextRunAt, lastRunAt: row.lastRunAt, endAt: row.endAt, runCount: row.runCount,
+      maxRunAmountUsd: row.maxRunAmountUsd,
+      maxRunLocalCaps: row.maxRunLocalCaps?.map((cap) => Object.assign(new PayoutScheduleLocalCap(), { currency: cap.currency, amount: cap.amount })) ?? null,
+      authorizedAt: row.authorizedAt, createdAt: row.createdAt, updatedAt: row.updatedAt,
+    });
+  }
+}
+
+@ObjectType()
+export class PayoutScheduleConnection extends Connection(PayoutSchedule, 'PayoutSchedule') {}
+
+@ObjectType({ description: 'One fired occurrence of a schedule (the shape of REST GET /payouts/schedules/{id}/runs)' })
+export class PayoutScheduleRun {
+  @Field(() => ID) id: string;
+  @Field({ description: 'The occurrence this run stands for' }) runAt: Date;
+  @Field(() => ScheduleRunStatus) status: ScheduleRunStatus;
+  @Field(() => String, { nullable: true, description: 'FAILED: CAP_EXCEEDED, INSUFFICIENT_FUNDS, RECIPIENT_NOT_PAYABLE or PAYOUT_REFUSED; null when SUCCEEDED' })
+  reason: string | null;
+  @Field(() => [ID], { description: 'The payouts the run created (none when it failed)' }) payoutIds: string[];
+  @Field(() => ID, { nullable: true, description: 'BATCH schedules: the batch the run created' }) batchId: string | null;
+
+  static from(row: PayoutScheduleRunRow): PayoutScheduleRun {
+    return Object.assign(new PayoutScheduleRun(), {
+      id: row.id, runAt: row.dueAt, status: row.status, reason: row.reason, payoutIds: [...row.payoutIds], batchId: row.batchId,
+    });
+  }
+}
+
+@ObjectType()
+export class PayoutScheduleRunConnection extends Connection(PayoutScheduleRun, 'PayoutScheduleRun') {}
