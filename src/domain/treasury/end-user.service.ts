@@ -9,7 +9,7 @@ import { findOwned, lockOwned } from '../shared/tenancy';
 import { CreateEndUserCommand, EndUserFilters } from './treasury.commands';
 import { EndUserStatus, TreasuryEndUser } from './treasury.entities';
 import { TreasuryEvent, endUserObject, treasuryEventData } from './treasury.events';
-import { requireTreasuryPartner } from './treasury.settings';
+import { TreasuryAccess, requireTreasuryAccess, requireTreasuryPartner } from './treasury.settings';
 
 const duplicateExternalId = (externalId: string) =>
   new DomainError(ErrorCode.CONFLICT, `An end-user with externalId "${externalId}" already exists`, { externalId: ['is already used by another end-user'] });
@@ -21,6 +21,11 @@ const duplicateExternalId = (externalId: string) =>
  */
 export class EndUserService {
   constructor(private readonly events: EventService) {}
+
+  /** The treasury product's refusals (role, partner, test credentials for sandbox helpers), for a face to ask before it reads input. */
+  async assertAccess(ctx: RequestContext, access: TreasuryAccess): Promise<void> {
+    await requireTreasuryAccess(ctx, access);
+  }
 
   async create(ctx: RequestContext, command: CreateEndUserCommand): Promise<TreasuryEndUser> {
     ctx.requireRole(...WRITE_ROLES);
