@@ -265,6 +265,27 @@ describe('Treasury payouts', () => {
     expect(await ledgerBalanceOf(server, wallet.id)).toBe(600n);
   });
 
+  test('a VIEWER of the partner reads end-users, wallets and payouts with a dashboard JWT but may not create, cancel or use sandbox helpers (403)', async () => {
+    const { partner, user, wallet } = await fundedWallet(server, '10.00');
+    const payout = (await create(partner, payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } }))).body.data;
+    const viewer = await server.signUp();
+    await server.addTeamMember(partner, viewer, 'VIEWER');
+    const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': partner.businessId };
+    expect((await server.request('GET', `${TREASURY_PAYOUTS}/${payout.id}`, { headers })).body.data).toEqual(payout);
+    expect((await server.request('GET', `${USERS}/${user.id}/wallets/${wallet.id}`, { headers })).body.data.balance).toBe('9.00');
+    expect((await server.request('GET', USERS, { headers })).body.data.total).toBe(1);
+    for (const [path, body] of [
+      [USERS, { externalId: 'v-1', email: 'v@example.com' }], [TREASURY_PAYOUTS, payoutBody(user.id, wallet.id)], [`${TREASURY_PAYOUTS}/${payout.id}/cancel`, undefined],
+      [`${USERS}/${user.id}/wallets`, { currency: 'eur' }], [`${TREASURY}/sandbox/users/${user.id}/wallets/${wallet.id}/deposit`, { amount: '1.00' }],
+    ] as const) {
+      const response = await server.request('POST', path, { headers, body });
+      expect([path, response.status, response.body.error?.code]).toEqual([path, 403, 'FORBIDDEN']);
+    }
+    expect((await read(partner, payout.id)).body.data.status).toBe('PENDING');
+    expect(await countOf(server, 'treasury_end_users', partner.businessId)).toBe(1);
+    expect(await ledgerBalanceOf(server, wallet.id)).toBe(900n);
+  });
+
   describe('events', () => {
     let receiver: Receiver;
     beforeAll(async () => {
