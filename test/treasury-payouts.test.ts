@@ -286,6 +286,23 @@ describe('Treasury payouts', () => {
     expect(await ledgerBalanceOf(server, wallet.id)).toBe(900n);
   });
 
+  test("the domain's byIds batches (GraphQL loaders) answer only the context's partner and mode", async () => {
+    const { partner, user, wallet } = await fundedWallet(server, '10.00');
+    const payout = (await create(partner, payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } }))).body.data;
+    const check = (await server.request('GET', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner) })).body.data;
+    const other = await fundedWallet(server, '1.00');
+    const { treasuryEndUsers, treasuryKyc, treasuryWallets, treasuryPayouts } = server.runtime.core;
+    const ctxOf = (businessId: string, mode = Mode.TEST) => RequestContext.system(db(), 'test', businessId, mode);
+    const mine = ctxOf(partner.businessId);
+    expect((await treasuryEndUsers.byIds(mine, [user.id, other.user.id, 'nope'])).map((row) => row.id)).toEqual([user.id]);
+    expect((await treasuryKyc.byIds(mine, [check.id])).map((row) => row.status)).toEqual(['APPROVED']);
+    expect((await treasuryWallets.byIds(mine, [wallet.id, other.wallet.id])).map((view) => [view.wallet.id, view.balance])).toEqual([[wallet.id, 900n]]);
+    expect((await treasuryPayouts.byIds(mine, [payout.id])).map((row) => row.id)).toEqual([payout.id]);
+    expect(await treasuryPayouts.byIds(ctxOf(other.partner.businessId), [payout.id])).toEqual([]);
+    expect(await treasuryEndUsers.byIds(ctxOf(partner.businessId, Mode.LIVE), [user.id])).toEqual([]);
+    expect(await treasuryKyc.byIds(ctxOf(other.partner.businessId), [check.id])).toEqual([]);
+  });
+
   describe('events', () => {
     let receiver: Receiver;
     beforeAll(async () => {
