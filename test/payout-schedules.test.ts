@@ -245,6 +245,28 @@ describe('Scheduled payouts', () => {
       expect(Date.parse(edited.authorizedAt)).toBeGreaterThan(Date.parse(schedule.authorizedAt));
     });
 
+    test('an edit with bad input is 400 naming the field and changes nothing: dayOfMonth 0, 29 or on a WEEKLY schedule, MONTHLY without a day, a bad cadence, local cap or USD cap', async () => {
+      const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ dayOfMonth: 5 }, 'dayOfMonth'],
+        [{ cadence: 'MONTHLY' }, 'dayOfMonth'],
+        [{ cadence: 'MONTHLY', dayOfMonth: 0 }, 'dayOfMonth'],
+        [{ cadence: 'MONTHLY', dayOfMonth: 29 }, 'dayOfMonth'],
+        [{ cadence: 'DAILY' }, 'cadence'],
+        [{ maxRunLocalCaps: [{ currency: 'NG', amount: '10' }] }, 'maxRunLocalCaps.0.currency'],
+        [{ maxRunLocalCaps: [{ currency: 'NGNNGNNGN', amount: '10' }] }, 'maxRunLocalCaps.0.currency'],
+        [{ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.123456789' }] }, 'maxRunLocalCaps.0.amount'],
+        [{ maxRunAmountUsd: '1,000' }, 'maxRunAmountUsd'],
+        [{ payloadKind: 'BATCH', payload: { items: [] }, pin: PIN }, 'payload.items'],
+      ];
+      for (const [body, field] of cases) {
+        const response = await patch(merchant, schedule.id, body);
+        expect([body, errorOf(response)]).toEqual([body, { status: 400, code: 'VALIDATION_ERROR' }]);
+        expect(response.body.error.errors).toHaveProperty([field]);
+      }
+      expect((await get(merchant, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
+    });
+
     test('fields a schedule cannot change (startAt, status) and a payload without payloadKind are 400', async () => {
       const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
       expect(errorOf(await patch(merchant, schedule.id, { status: 'ACTIVE' }))).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
