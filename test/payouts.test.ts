@@ -144,6 +144,22 @@ describe('Payouts', () => {
       expect(await countOf('payout_recipients', merchant.businessId)).toBe(2);
     });
 
+    test('a dashboard create of a destination an API key stored under a sanctioned name is 403 SANCTIONS_MATCH and leaves it unscreened; a clean stored one is screened', async () => {
+      const merchant = await server.signUp();
+      const stored = await server.request('POST', RECIPIENTS, { headers: apiKey(merchant), body: { label: 'SANCTIONED partner', details: bankDetails('9876', { accountName: 'Sanctioned Person' }) } });
+      expect([stored.status, stored.body.data.screenedAt]).toEqual([201, null]);
+      // The request's own names are clean; the recipient it would answer with is not.
+      const refused = await server.request('POST', RECIPIENTS, { headers: dashboard(merchant), body: { label: 'Supplier', details: bankDetails('9876') } });
+      expect([refused.status, refused.body.error?.code]).toEqual([403, 'SANCTIONS_MATCH']);
+      expect((await server.request('GET', `${RECIPIENTS}/${stored.body.data.id}`, { headers: apiKey(merchant) })).body.data).toEqual(stored.body.data);
+
+      const clean = (await server.request('POST', RECIPIENTS, { headers: apiKey(merchant), body: { label: 'Supplier', details: bankDetails('9877') } })).body.data;
+      const again = await server.request('POST', RECIPIENTS, { headers: dashboard(merchant), body: { label: 'Main supplier', details: bankDetails('9877') } });
+      expect(again.status).toBe(200);
+      expect(again.body.data).toMatchObject({ id: clean.id, label: 'Supplier', screenedAt: expect.stringMatching(ISO) });
+      expect(await countOf('payout_recipients', merchant.businessId)).toBe(2);
+    });
+
     test('the recipient list is { items, total, skip, take }, newest first; archived recipients are listed only with includeArchived', async () => {
       const merchant = await server.signUp();
       const ids: string[] = [];
