@@ -300,6 +300,9 @@ describe('Scheduled payouts', () => {
       ['endAt before the first run', () => ({ endAt: new Date(Date.now() + 60_000).toISOString() }), 'endAt'],
       ['startAt in the past', () => ({ startAt: '2020-01-01T00:00:00.000Z' }), 'startAt'],
       ['an empty BATCH', () => ({ payloadKind: 'BATCH', payload: { items: [] } }), 'payload.items'],
+      ['a BATCH of 1,001 items', (recipient) => ({
+        payloadKind: 'BATCH', payload: { items: Array.from({ length: 1001 }, () => ({ recipientId: recipient, amount: '0.01', currency: 'USD' })) },
+      }), 'payload.items'],
       ['a SINGLE payload without amount', (recipient) => ({ payload: { recipientId: recipient, currency: 'USD' } }), 'payload.amount'],
       ['a recipient of another business', (_recipient, foreign) => ({ payload: { recipientId: foreign, amount: '1.00', currency: 'USD' } }), 'payload.recipientId'],
       ['a batch item of another business', (recipient, foreign) => ({

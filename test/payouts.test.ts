@@ -725,6 +725,16 @@ describe('Payouts', () => {
       expect(await walletBalance(server, merchant.businessId)).toBe(10000n);
     });
 
+    test('a batch takes 1 to 1,000 items: 1,001 is a 400 on items and creates nothing', async () => {
+      const merchant = await fundedMerchant('100.00');
+      const recipient = await createRecipient(server, merchant, bankDetails('3333'));
+      const response = await createBatch(merchant, { items: Array.from({ length: 1001 }, () => item(recipient.id, '0.01')) });
+      expectFieldError(response, 'items');
+      expect(await countOf('payout_batches', merchant.businessId)).toBe(0);
+      expect(await countOf('payouts', merchant.businessId)).toBe(0);
+      expect(await walletBalance(server, merchant.businessId)).toBe(10000n);
+    });
+
     test('a batch whose total debit does not fit the balance is a 422 INSUFFICIENT_FUNDS and creates nothing', async () => {
       const merchant = await fundedMerchant('10.00');
       const recipient = await createRecipient(server, merchant, bankDetails('3333'));
