@@ -544,6 +544,17 @@ describe('Payouts', () => {
       expect(afterOff.status).toBe('CREATED');
     });
 
+    test("the review threshold compares the payout's USD value at the mid rate: 46.00 EUR (50.00 USD at 0.92 EUR per USD) is held, 45.99 EUR is not", async () => {
+      const merchant = await server.signUp();
+      await fundWallet(server, merchant, '200.00', 'EUR');
+      await setReviewThreshold(merchant.businessId, 5000n);
+      const recipient = await createRecipient(server, merchant, bankDetails('3333', { country: 'DE', currency: 'EUR', bankCode: 'DEUT', bankName: 'Deutsche' }));
+      const below = await createPayout(server, merchant, { recipientId: recipient.id, amount: '45.99', currency: 'EUR' });
+      const at = await createPayout(server, merchant, { recipientId: recipient.id, amount: '46.00', currency: 'EUR' });
+      expect([below.status, below.body.data.status, at.status, at.body.data.status]).toEqual([201, 'CREATED', 201, 'PENDING_REVIEW']);
+      expect((await eventsOf(server, merchant.businessId, 'payout.review')).map((event) => event.data.object.id)).toEqual([at.body.data.id]);
+    });
+
     test('an OWNER approves a held payout and it goes on to SUBMITTED and SETTLED', async () => {
       const merchant = await fundedMerchant();
       const payout = await payoutTo(merchant, '2222');
