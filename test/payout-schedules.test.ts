@@ -213,6 +213,19 @@ describe('Scheduled payouts', () => {
       expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 0 });
       expect(await countRows('payouts', who.businessId)).toBe(0);
     });
+
+    test('a resumed schedule whose next occurrence would fall after endAt is COMPLETED at once (payout_schedule.completed), never fired', async () => {
+      const { who, recipientId: payee } = await readyMerchant();
+      const body = scheduleBody(payee, {}, 60_000);
+      const schedule = (await createSchedule(server, who, { ...body, endAt: new Date(Date.parse(body.startAt) + 3 * DAY * 1000).toISOString() })).body.data;
+      await post(who, `${SCHEDULES}/${schedule.id}/pause`);
+      await advanceClock(server, who, 2 * DAY);
+      expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 0, lastRunAt: null });
+      expect((await eventsOf(server, who.businessId, 'payout_schedule.completed')).map((event) => event.data.object.id)).toEqual([schedule.id]);
+      await advanceClock(server, who, 14 * DAY);
+      expect((await runsOf(who, schedule.id)).total).toBe(0);
+      expect(await countRows('payouts', who.businessId)).toBe(0);
+    });
   });
 
   describe('editing', () => {
