@@ -19,6 +19,7 @@ import { PayoutPin } from '../domain/payouts/payout-pin.entity';
 import { PayoutSchedule, PayoutScheduleRun } from '../domain/payouts/schedule.entities';
 import { Collection } from '../domain/collections/collection.entities';
 import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
+import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWallet } from '../domain/treasury/treasury.entities';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 
@@ -63,4 +64,8 @@ export const entities = [
   Collection,
   MasterKeyCheck,
   SandboxMail,
+  TreasuryEndUser,
+  TreasuryKycCheck,
+  TreasuryWallet,
+  TreasuryPayout,
 ];

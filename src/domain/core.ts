@@ -43,6 +43,10 @@ import { ScheduleRunner } from './payouts/schedule-runner';
 import { ClockService } from './sandbox/clock.service';
 import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
+import { EndUserService } from './treasury/end-user.service';
+import { KycService } from './treasury/kyc.service';
+import { TreasuryWalletService } from './treasury/treasury-wallet.service';
+import { TreasuryPayoutService } from './treasury/treasury-payout.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -92,6 +96,11 @@ export interface Core {
   sandboxClock: ClockService;
   /** Collections over local rails (design section 9): channels, collections, the rail's reports, USDC settlement. */
   collections: CollectionService;
+  /** Treasury (design section 10): a partner's end-users, their KYC, wallets and payouts (docs/treasury.md, Domain API). */
+  treasuryEndUsers: EndUserService;
+  treasuryKyc: KycService;
+  treasuryWallets: TreasuryWalletService;
+  treasuryPayouts: TreasuryPayoutService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -167,6 +176,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const collections = new CollectionService(
     { publicBaseUrl: config.publicBaseUrl }, providers, ledger, events, new CollectionSettlementService(providers, ledger), checkout, sandboxClock, pubSub,
   );
+  const treasuryWallets = new TreasuryWalletService(providers, ledger, events);
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   return {
     config,
@@ -206,6 +216,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payoutScheduleRunner,
     sandboxClock,
     collections,
+    treasuryEndUsers: new EndUserService(events),
+    treasuryKyc: new KycService({ publicBaseUrl: config.publicBaseUrl }, providers, events, pubSub),
+    treasuryWallets,
+    treasuryPayouts: new TreasuryPayoutService(providers, ledger, events, treasuryWallets, secretBox, pubSub),
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }
