@@ -348,6 +348,19 @@ describe('Treasury payouts', () => {
       const misdirected = await db().query(
         `SELECT count(*) AS n FROM webhook_deliveries WHERE business_id = $1 AND event_type LIKE 'treasury.%' AND (partner_id IS NULL OR endpoint_id IS NULL)`, [partner.businessId]);
       expect(Number(misdirected[0].n)).toBe(0);
+
+      // A replay keeps the rule: a treasury event goes again to a treasury endpoint, never to the webhookUrl or a merchant endpoint.
+      const [createdEvent] = await db().query(`SELECT id FROM events WHERE business_id = $1 AND type = 'treasury.payout.created'`, [partner.businessId]);
+      const [{ id: merchantEndpointId }] = await db().query(`SELECT id FROM webhook_endpoints WHERE business_id = $1 AND registry = 'merchant'`, [partner.businessId]);
+      const deliveriesBefore = await db().query(`SELECT count(*) AS n FROM webhook_deliveries WHERE business_id = $1`, [partner.businessId]);
+      for (const body of [{}, { endpointId: merchantEndpointId }]) {
+        const refused = await server.request('POST', `/api/v1/events/${createdEvent.id}/replay`, { headers: apiKey(partner), body });
+        expect([refused.status, refused.body.error?.code]).toEqual([409, 'CONFLICT']);
+      }
+      expect(await db().query(`SELECT count(*) AS n FROM webhook_deliveries WHERE business_id = $1`, [partner.businessId])).toEqual(deliveriesBefore);
+      const replayed = await server.request('POST', `/api/v1/events/${createdEvent.id}/replay`, { headers: apiKey(partner), body: { endpointId: named.endpoint.id } });
+      expect(replayed.status).toBe(201);
+      expect(replayed.body.data).toMatchObject({ endpointId: named.endpoint.id, partnerId: partner.businessId });
     });
   });
 

@@ -79,6 +79,7 @@ export interface EventInsert {
  * subscribed to "*"). Every other event keeps its targets.
  */
 const TREASURY_EVENT_PREFIX = 'treasury.';
+const isTreasuryEvent = (type: string) => type.startsWith(TREASURY_EVENT_PREFIX);
 const isTreasuryEventSql = (type: string) => `starts_with(${type}::text, '${TREASURY_EVENT_PREFIX}')`;
 
 /**
@@ -228,18 +229,22 @@ export class WebhookService {
 
   /**
    * Replays an event to one of the business's endpoints (of either registry; a treasury one while
-   * the product is enabled), or to its webhookUrl when none is named.
+   * the product is enabled), or to its webhookUrl when none is named. A treasury event replays to a
+   * treasury endpoint only, as it was delivered (CONFLICT otherwise, nothing written).
    */
   async replayEvent(ctx: RequestContext, command: ReplayEvent): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     const { eventId, endpointId } = command;
     return inTransaction(ctx, async (tx) => {
       const event = await findOwned(tx, DomainEvent, eventId, 'Event');
+      const treasuryOnly = () => new DomainError(ErrorCode.CONFLICT, 'Treasury events are delivered to treasury webhook endpoints only; name one as endpointId');
       if (endpointId) {
         const endpoint = await findEndpoint(tx, endpointId, null);
         if (endpoint.registry === WebhookRegistry.TREASURY) await requireTreasuryPartner(tx);
+        else if (isTreasuryEvent(event.type)) throw treasuryOnly();
         return this.createDelivery(tx, event, targetOf(endpoint), null);
       }
+      if (isTreasuryEvent(event.type)) throw treasuryOnly();
       const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
       if (!settings?.webhookUrl) {
         throw new DomainError(ErrorCode.CONFLICT, 'No webhookUrl is set for this mode; name an endpointId to replay to');
