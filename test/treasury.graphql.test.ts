@@ -287,6 +287,17 @@ describe('Treasury over GraphQL', () => {
       expect(failedOnly.edges.map((edge: any) => edge.node.id)).toEqual([failed.id]);
     });
 
+    test('the same Idempotency-Key on createTreasuryPayout answers the first payout again and debits the wallet once', async () => {
+      const { partner, user, wallet } = await fundedWallet(server, '50.00');
+      const input = payoutInput(payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }));
+      const headers = { ...apiKey(partner), 'idempotency-key': 'gql-treasury-payout-1' };
+      const first = (await ok(CREATE_PAYOUT, { input }, headers)).createTreasuryPayout;
+      const again = await server.graphql(CREATE_PAYOUT, { input }, headers);
+      expect(again.body.data.createTreasuryPayout).toEqual(first);
+      expect(await countOf(server, 'treasury_payouts', partner.businessId)).toBe(1);
+      expect(await ledgerBalanceOf(server, wallet.id)).toBe(3_000n);
+    });
+
     test('too little balance is INSUFFICIENT_FUNDS and writes nothing; treasuryPayouts pages newest first and filters by end-user and wallet', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '30.00');
       const poor = await refused(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '30.01' })) }, apiKey(partner));
@@ -392,6 +403,23 @@ describe('Treasury over GraphQL', () => {
       }
       expect(await countOf(server, 'treasury_end_users', merchant.businessId)).toBe(0);
       expect((await restGet(partner, `${TREASURY_PAYOUTS}/${payout.id}`)).status).toBe('PENDING');
+    });
+
+    test('a VIEWER of a partner reads treasury but every treasury mutation is FORBIDDEN', async () => {
+      const { partner, user, wallet } = await fundedWallet(server, '10.00');
+      const viewer = await server.signUp();
+      await server.addTeamMember(partner, viewer, 'VIEWER');
+      const asViewer = { ...asDashboard(viewer), 'x-service-business-id': partner.businessId };
+      expect((await ok(END_USERS, {}, asViewer)).treasuryEndUsers.edges.map((edge: any) => edge.node.id)).toEqual([user.id]);
+      expect((await ok(WALLET, { endUserId: user.id, walletId: wallet.id }, asViewer)).treasuryWallet.balance.amount).toBe('10.00');
+      for (const [query, variables] of [
+        [CREATE_END_USER, { input: { externalId: 'v-1', email: 'v@example.com' } }], [CREATE_WALLET, { endUserId: user.id, currency: 'EUR' }],
+        [DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.00' }], [CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00' })) }],
+      ] as const) {
+        expect((await refused(query, variables, asViewer)).extensions.code).toBe('FORBIDDEN');
+      }
+      expect(await countOf(server, 'treasury_payouts', partner.businessId)).toBe(0);
+      expect(await ledgerBalanceOf(server, wallet.id)).toBe(1_000n);
     });
 
     test("another partner's ids are NOT_FOUND on every read and write, and nothing of it changes", async () => {
