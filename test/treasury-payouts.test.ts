@@ -144,12 +144,15 @@ describe('Treasury payouts', () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i += 1) ids.push((await create(partner, payoutBody(user.id, wallet.id, { amount: '5.00', metadata: { test_outcome: 'pending' } }))).body.data.id);
     const ctx = RequestContext.system(db(), 'test', partner.businessId, Mode.TEST);
-    const outcomes = await Promise.all(ids.map(async (id) => {
-      const [dispatched, cancel] = await Promise.all([
-        server.runtime.core.treasuryPayouts.dispatch(ctx, id),
-        server.request('POST', `${TREASURY_PAYOUTS}/${id}/cancel`, { headers: apiKey(partner) }),
-      ]);
-      return { id, dispatched: dispatched !== null, cancelled: cancel.status === 200, cancelStatus: cancel.status };
+    const { treasuryPayouts } = server.runtime.core;
+    const outcomes = await Promise.all(ids.map(async (id, index) => {
+      // Both in-process and started together, in alternating order, so that each side wins some.
+      const dispatch = () => treasuryPayouts.dispatch(ctx, id);
+      const cancel = () => treasuryPayouts.cancel(ctx, id).then(() => 200, (error: { code?: string }) => (error.code === 'CONFLICT' ? 409 : 500));
+      const [dispatched, cancelStatus] = index % 2 === 0
+        ? await Promise.all([dispatch(), cancel()])
+        : await Promise.all([cancel(), dispatch()]).then(([c, d]) => [d, c] as const);
+      return { id, dispatched: dispatched !== null, cancelled: cancelStatus === 200, cancelStatus };
     }));
     for (const outcome of outcomes) {
       expect(outcome.dispatched !== outcome.cancelled).toBe(true);
@@ -260,6 +263,44 @@ describe('Treasury payouts', () => {
     expect(second.body.data.id).toBe(first.body.data.id);
     expect(await countOf(server, 'treasury_payouts', partner.businessId)).toBe(1);
     expect(await ledgerBalanceOf(server, wallet.id)).toBe(600n);
+  });
+
+  test('a VIEWER of the partner reads end-users, wallets and payouts with a dashboard JWT but may not create, cancel or use sandbox helpers (403)', async () => {
+    const { partner, user, wallet } = await fundedWallet(server, '10.00');
+    const payout = (await create(partner, payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } }))).body.data;
+    const viewer = await server.signUp();
+    await server.addTeamMember(partner, viewer, 'VIEWER');
+    const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': partner.businessId };
+    expect((await server.request('GET', `${TREASURY_PAYOUTS}/${payout.id}`, { headers })).body.data).toEqual(payout);
+    expect((await server.request('GET', `${USERS}/${user.id}/wallets/${wallet.id}`, { headers })).body.data.balance).toBe('9.00');
+    expect((await server.request('GET', USERS, { headers })).body.data.total).toBe(1);
+    for (const [path, body] of [
+      [USERS, { externalId: 'v-1', email: 'v@example.com' }], [TREASURY_PAYOUTS, payoutBody(user.id, wallet.id)], [`${TREASURY_PAYOUTS}/${payout.id}/cancel`, undefined],
+      [`${USERS}/${user.id}/wallets`, { currency: 'eur' }], [`${TREASURY}/sandbox/users/${user.id}/wallets/${wallet.id}/deposit`, { amount: '1.00' }],
+    ] as const) {
+      const response = await server.request('POST', path, { headers, body });
+      expect([path, response.status, response.body.error?.code]).toEqual([path, 403, 'FORBIDDEN']);
+    }
+    expect((await read(partner, payout.id)).body.data.status).toBe('PENDING');
+    expect(await countOf(server, 'treasury_end_users', partner.businessId)).toBe(1);
+    expect(await ledgerBalanceOf(server, wallet.id)).toBe(900n);
+  });
+
+  test("the domain's byIds batches (GraphQL loaders) answer only the context's partner and mode", async () => {
+    const { partner, user, wallet } = await fundedWallet(server, '10.00');
+    const payout = (await create(partner, payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } }))).body.data;
+    const check = (await server.request('GET', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner) })).body.data;
+    const other = await fundedWallet(server, '1.00');
+    const { treasuryEndUsers, treasuryKyc, treasuryWallets, treasuryPayouts } = server.runtime.core;
+    const ctxOf = (businessId: string, mode = Mode.TEST) => RequestContext.system(db(), 'test', businessId, mode);
+    const mine = ctxOf(partner.businessId);
+    expect((await treasuryEndUsers.byIds(mine, [user.id, other.user.id, 'nope'])).map((row) => row.id)).toEqual([user.id]);
+    expect((await treasuryKyc.byIds(mine, [check.id])).map((row) => row.status)).toEqual(['APPROVED']);
+    expect((await treasuryWallets.byIds(mine, [wallet.id, other.wallet.id])).map((view) => [view.wallet.id, view.balance])).toEqual([[wallet.id, 900n]]);
+    expect((await treasuryPayouts.byIds(mine, [payout.id])).map((row) => row.id)).toEqual([payout.id]);
+    expect(await treasuryPayouts.byIds(ctxOf(other.partner.businessId), [payout.id])).toEqual([]);
+    expect(await treasuryEndUsers.byIds(ctxOf(partner.businessId, Mode.LIVE), [user.id])).toEqual([]);
+    expect(await treasuryKyc.byIds(ctxOf(other.partner.businessId), [check.id])).toEqual([]);
   });
 
   describe('events', () => {

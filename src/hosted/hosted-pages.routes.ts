@@ -78,7 +78,8 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     scope.setErrorHandler((error, request, reply) => {
       const nonce = crypto.randomBytes(16).toString('base64');
       if (error instanceof DomainError && error.code === ErrorCode.NOT_FOUND) {
-        return send(reply, 404, messagePage('Not found', 'This payment page does not exist. Check the link you were given.', nonce), nonce);
+        const what = request.url.startsWith('/kyc/') ? 'verification' : 'payment';
+        return send(reply, 404, messagePage('Not found', `This ${what} page does not exist. Check the link you were given.`, nonce), nonce);
       }
       const status = error instanceof DomainError ? statusOf(error) : (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -5,7 +5,7 @@ import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows } from '../shared/rows';
-import { findOwned, lockOwned } from '../shared/tenancy';
+import { findOwned } from '../shared/tenancy';
 import { CreateEndUserCommand, EndUserFilters } from './treasury.commands';
 import { EndUserStatus, TreasuryEndUser } from './treasury.entities';
 import { TreasuryEvent, endUserObject, treasuryEventData } from './treasury.events';
@@ -64,10 +64,5 @@ export class EndUserService {
     if (valid.length === 0) return [];
     return EntityRows.of(ctx, TreasuryEndUser).select(ctx, 'end_user',
       'WHERE end_user.id = ANY($1::uuid[]) AND end_user.business_id = $2 AND end_user.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
-  }
-
-  /** The end-user, locked until the transaction ends (KYC decisions, wallet creation read its status then write on it). */
-  async lock(tx: RequestContext, endUserId: string): Promise<TreasuryEndUser> {
-    return lockOwned(tx, TreasuryEndUser, endUserId, 'End-user');
   }
 }

@@ -168,8 +168,8 @@ export class KycService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryKycCheck[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return ctx.repo(TreasuryKycCheck).createQueryBuilder('check')
-      .where('check.id IN (:...ids) AND check.business_id = :businessId AND check.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+    return ctx.repo(TreasuryKycCheck).createQueryBuilder('kyc')
+      .where('kyc.id IN (:...ids) AND kyc.business_id = :businessId AND kyc.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
       .getMany();
   }
 
@@ -181,9 +181,9 @@ export class KycService {
   private async decide(ctx: RequestContext, endUserId: string, action: KycAction, reasons: string[], onlyCheckId: string | null = null): Promise<TreasuryKycCheck> {
     return inTransaction(ctx, async (tx) => {
       const endUser = await findOwned(tx, TreasuryEndUser, endUserId, 'End-user');
-      const check = await tx.repo(TreasuryKycCheck).createQueryBuilder('check')
-        .where('check.end_user_id = :endUserId', { endUserId: endUser.id })
-        .orderBy('check.created_at', 'DESC').addOrderBy('check.id', 'DESC')
+      const check = await tx.repo(TreasuryKycCheck).createQueryBuilder('kyc')
+        .where('kyc.end_user_id = :endUserId', { endUserId: endUser.id })
+        .orderBy('kyc.created_at', 'DESC').addOrderBy('kyc.id', 'DESC')
         .limit(1).setLock('pessimistic_write').getOne();
       if (!check || (onlyCheckId && check.id !== onlyCheckId)) throw notFound('KYC check');
       check.status = kycTransition(check.status, action);
