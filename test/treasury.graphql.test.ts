@@ -1,4 +1,6 @@
 import { LedgerService } from '../src/domain/ledger/ledger.service';
+import { Mode } from '../src/domain/identity/identity.entities';
+import { RequestContext } from '../src/domain/shared/context';
 import { TestMerchant, TestServer, collect, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import {
   TREASURY, TREASURY_PAYOUTS, USERS, activeEndUser, apiKey, countOf, createEndUser, createWallet, deposit, fundedWallet,
@@ -520,6 +522,24 @@ describe('Treasury over GraphQL', () => {
         expect(node.endUser.wallets).toEqual([{ id: node.wallet.id }]);
       }
       expect(nodes[0].endUser.id).toBe(made[4].user.id);
+    });
+    test("the loaders' batches (an end-user's latest check, its wallets) answer only the context's partner and mode, the latest check of each end-user", async () => {
+      const { partner, user, wallet } = await fundedWallet(server, '10.00');
+      const rejected = await createEndUser(server, partner);
+      await ok(START_KYC, { endUserId: rejected.id }, apiKey(partner));
+      await ok(REJECT, { endUserId: rejected.id, reasons: ['blurry_photo'] }, apiKey(partner));
+      const restarted = (await ok(START_KYC, { endUserId: rejected.id }, apiKey(partner))).startTreasuryKyc.kyc;
+      const other = await fundedWallet(server, '1.00');
+      const { treasuryKyc, treasuryWallets } = server.runtime.core;
+      const ctxOf = (businessId: string, mode = Mode.TEST) => RequestContext.system(server.runtime.dataSource, 'test', businessId, mode);
+      const mine = ctxOf(partner.businessId);
+      const latest = await treasuryKyc.latestOfEndUsers(mine, [user.id, rejected.id, other.user.id, 'nope']);
+      expect(latest.map((check) => [check.endUserId, check.status]).sort()).toEqual([[user.id, 'APPROVED'], [rejected.id, 'PENDING']].sort());
+      expect(latest.find((check) => check.endUserId === rejected.id)!.id).toBe(restarted.id);
+      expect((await treasuryWallets.ofEndUsers(mine, [user.id, other.user.id])).map((view) => [view.wallet.id, view.balance])).toEqual([[wallet.id, 1_000n]]);
+      expect(await treasuryKyc.latestOfEndUsers(ctxOf(other.partner.businessId), [user.id])).toEqual([]);
+      expect(await treasuryKyc.latestOfEndUsers(ctxOf(partner.businessId, Mode.LIVE), [user.id])).toEqual([]);
+      expect(await treasuryWallets.ofEndUsers(ctxOf(partner.businessId, Mode.LIVE), [user.id])).toEqual([]);
     });
   });
 

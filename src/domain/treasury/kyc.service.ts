@@ -150,16 +150,16 @@ export class KycService {
     ctx.requireRole(...ALL_ROLES);
     await requireTreasuryPartner(ctx);
     const endUser = await findOwned(ctx, TreasuryEndUser, filters.endUserId, 'End-user');
-    const query = newestFirst(ctx, TreasuryKycCheck, 'check').andWhere('check.end_user_id = :endUserId', { endUserId: endUser.id });
-    return paginate(query, 'check', page, { endUserId: endUser.id });
+    const query = newestFirst(ctx, TreasuryKycCheck, 'kyc').andWhere('kyc.end_user_id = :endUserId', { endUserId: endUser.id });
+    return paginate(query, 'kyc', page, { endUserId: endUser.id });
   }
 
   /** The latest check of each end-user of the context's partner and mode (the GraphQL loader's batch; none for an end-user without one). */
   async latestOfEndUsers(ctx: RequestContext, endUserIds: readonly string[]): Promise<TreasuryKycCheck[]> {
     const valid = endUserIds.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, TreasuryKycCheck).select(ctx, 'check',
-      `WHERE "check".id IN (SELECT DISTINCT ON (end_user_id) id FROM treasury_kyc_checks
+    return EntityRows.of(ctx, TreasuryKycCheck).select(ctx, 'kyc',
+      `WHERE kyc.id IN (SELECT DISTINCT ON (end_user_id) id FROM treasury_kyc_checks
          WHERE end_user_id = ANY($1::uuid[]) AND business_id = $2 AND livemode = $3 ORDER BY end_user_id, created_at DESC, id DESC)`,
       [valid, ctx.requireBusiness(), ctx.livemode]);
   }
