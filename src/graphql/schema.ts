@@ -20,12 +20,14 @@ import { CollectionResolver } from './collections/collection.resolver';
 import { PayoutBatchResolver, PayoutRecipientResolver, PayoutResolver } from './payouts/payout.resolver';
 import { PayoutScheduleResolver } from './payouts/schedule.resolver';
 import { SandboxClockResolver } from './sandbox/clock.resolver';
+import { TreasuryEndUserResolver, TreasuryKycResolver, TreasuryPayoutResolver, TreasuryWalletResolver } from './treasury/treasury.resolver';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,
   PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, PayoutScheduleResolver, SandboxClockResolver, CollectionResolver,
+  TreasuryEndUserResolver, TreasuryKycResolver, TreasuryWalletResolver, TreasuryPayoutResolver,
 ] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');

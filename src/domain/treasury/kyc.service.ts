@@ -6,8 +6,10 @@ import { Business, Mode } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
-import { DecideKycOnPageCommand, RejectKycCommand, StartKycCommand } from './treasury.commands';
+import { DecideKycOnPageCommand, KycCheckFilters, RejectKycCommand, StartKycCommand } from './treasury.commands';
 import { KycLevel, KycStatus, TreasuryEndUser, TreasuryKycCheck } from './treasury.entities';
 import { TreasuryEvent, kycObject, treasuryEventData } from './treasury.events';
 import { END_USER_STATUS_OF_KYC, KycAction, kycTransition } from './kyc.states';
@@ -141,6 +143,25 @@ export class KycService {
     const reasons = command.decision === 'reject' ? checkedReasons(command.reasons.length > 0 ? command.reasons : [PAGE_REJECTION_REASON]) : [];
     await this.decide(partner, check.endUserId, command.decision, reasons, check.id);
     return this.hostedPage(ctx, command.token);
+  }
+
+  /** The end-user's checks, newest first (the first is its KYC record; earlier ones were REJECTED). */
+  async list(ctx: RequestContext, filters: KycCheckFilters, page: PageQuery): Promise<ListPage<TreasuryKycCheck>> {
+    ctx.requireRole(...ALL_ROLES);
+    await requireTreasuryPartner(ctx);
+    const endUser = await findOwned(ctx, TreasuryEndUser, filters.endUserId, 'End-user');
+    const query = newestFirst(ctx, TreasuryKycCheck, 'kyc').andWhere('kyc.end_user_id = :endUserId', { endUserId: endUser.id });
+    return paginate(query, 'kyc', page, { endUserId: endUser.id });
+  }
+
+  /** The latest check of each end-user of the context's partner and mode (the GraphQL loader's batch; none for an end-user without one). */
+  async latestOfEndUsers(ctx: RequestContext, endUserIds: readonly string[]): Promise<TreasuryKycCheck[]> {
+    const valid = endUserIds.filter(isUuid);
+    if (valid.length === 0) return [];
+    return EntityRows.of(ctx, TreasuryKycCheck).select(ctx, 'kyc',
+      `WHERE kyc.id IN (SELECT DISTINCT ON (end_user_id) id FROM treasury_kyc_checks
+         WHERE end_user_id = ANY($1::uuid[]) AND business_id = $2 AND livemode = $3 ORDER BY end_user_id, created_at DESC, id DESC)`,
+      [valid, ctx.requireBusiness(), ctx.livemode]);
   }
 
   /** Checks of the context's partner and mode by id (the GraphQL loader's batch). */

@@ -134,6 +134,18 @@ export class TreasuryWalletService {
     return wallets.map((wallet) => ({ wallet, balance: balances.get(wallet.ledgerAccountId) ?? 0n }));
   }
 
+  /** The wallets of each end-user of the context's partner and mode, oldest first, with balances (the GraphQL loader's batch). */
+  async ofEndUsers(ctx: RequestContext, endUserIds: readonly string[]): Promise<TreasuryWalletView[]> {
+    const valid = endUserIds.filter(isUuid);
+    if (valid.length === 0) return [];
+    const wallets = await ctx.repo(TreasuryWallet).createQueryBuilder('wallet')
+      .where('wallet.end_user_id IN (:...ids) AND wallet.business_id = :businessId AND wallet.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+      .orderBy('wallet.created_at', 'ASC').addOrderBy('wallet.id', 'ASC')
+      .getMany();
+    const balances = await this.balancesOf(ctx, wallets);
+    return wallets.map((wallet) => ({ wallet, balance: balances.get(wallet.ledgerAccountId) ?? 0n }));
+  }
+
   /** The end-user's wallet: both ids must be the context's (else 404, never 403). */
   async owned(ctx: RequestContext, ref: TreasuryWalletRef): Promise<TreasuryWallet> {
     const endUser = await findOwned(ctx, TreasuryEndUser, ref.endUserId, 'End-user');

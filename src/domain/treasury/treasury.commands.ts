@@ -24,6 +24,11 @@ export interface StartKycCommand {
   level: KycLevel | null;
 }
 
+/** The KYC checks of one end-user (its history, newest first). */
+export interface KycCheckFilters {
+  endUserId: string;
+}
+
 export interface RejectKycCommand {
   endUserId: string;
   /** Why the check failed (1 to 10 reasons, each 1 to 200 characters). */
