@@ -1,6 +1,7 @@
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext } from '../src/domain/shared/context';
+import { Topic } from '../src/domain/events/pubsub';
 import { TestMerchant, TestServer, collect, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import {
   TREASURY, TREASURY_PAYOUTS, USERS, activeEndUser, apiKey, countOf, createEndUser, createWallet, deposit, fundedWallet,
@@ -612,6 +613,19 @@ describe('Treasury over GraphQL', () => {
         { treasuryKycUpdated: { partnerEndUserId: second.id, status: 'REJECTED' } },
       ]);
       expect(await theirs.done).toEqual([{ treasuryKycUpdated: { id: ofOther.id, partnerEndUserId: otherUser.id, status: 'PENDING', livemode: false } }]);
+    });
+
+    test('a subscription outlives no product switch: once the treasury product is turned off, the next change is FORBIDDEN, not delivered', async () => {
+      const { partner, user, wallet } = await fundedWallet(server, '20.00');
+      const subscriber = collect(server.subscribe({ apiKey: partner.apiKey }), PAYOUT_UPDATED, 2);
+      await subscriber.ready;
+      const payout = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
+      await waitFor(async () => subscriber.received.length, (count) => count >= 1);
+      await server.setTreasury(partner.businessId, false);
+      // The next change of the payout, as the domain announces it after a commit (the dispatch job needs no partner check).
+      await server.runtime.core.pubSub.publish(Topic.TREASURY_PAYOUT, { businessId: partner.businessId, livemode: false, payoutId: payout.id });
+      await expect(subscriber.done).rejects.toThrow(/FORBIDDEN/);
+      expect(subscriber.received).toEqual([{ treasuryPayoutUpdated: { id: payout.id, status: 'PENDING', livemode: false } }]);
     });
 
     test('a business without the treasury product cannot subscribe: FORBIDDEN when the subscription starts', async () => {

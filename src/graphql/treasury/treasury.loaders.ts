@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
+import { requireTreasuryPartner } from '../../domain/treasury/treasury.settings';
 import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWalletView } from '../../domain/treasury/treasury.entities';
 import { alignTo, groupBy } from '../shared/keyed';
 
@@ -21,6 +22,11 @@ export interface TreasuryLoaders {
   treasuryPayoutById: DataLoader<string, TreasuryPayout | null>;
   /** The treasuryKycUpdated subscription's re-read. */
   treasuryKycCheckById: DataLoader<string, TreasuryKycCheck | null>;
+  /**
+   * Whether the context's business has the treasury product now (key: its id): the subscriptions
+   * ask on every change, as a socket outlives the product's switch. One read per publication.
+   */
+  treasuryProductEnabled: DataLoader<string, boolean>;
 }
 
 export function createTreasuryLoaders(core: Core, ctx: RequestContext): TreasuryLoaders {
@@ -31,5 +37,9 @@ export function createTreasuryLoaders(core: Core, ctx: RequestContext): Treasury
     treasuryWalletById: new DataLoader(async (ids) => alignTo(ids, await core.treasuryWallets.byIds(ctx, ids), (view) => view.wallet.id)),
     treasuryPayoutById: new DataLoader(async (ids) => alignTo(ids, await core.treasuryPayouts.byIds(ctx, ids), (payout) => payout.id)),
     treasuryKycCheckById: new DataLoader(async (ids) => alignTo(ids, await core.treasuryKyc.byIds(ctx, ids), (check) => check.id)),
+    treasuryProductEnabled: new DataLoader(async (businessIds) => {
+      const enabled = await requireTreasuryPartner(ctx).then(() => true, () => false);
+      return businessIds.map((businessId) => enabled && businessId === ctx.businessId);
+    }),
   };
 }

@@ -1,7 +1,7 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Topic, TreasuryKycChange, TreasuryPayoutChange } from '../../domain/events/pubsub';
-import { notFound } from '../../domain/shared/errors';
+import { forbidden, notFound } from '../../domain/shared/errors';
 import { PageQuery } from '../../domain/shared/pagination';
 import { EndUserStatus, KycLevel, TreasuryPayoutStatus } from '../../domain/treasury/treasury.entities';
 import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
@@ -32,6 +32,17 @@ const perRow = ({ args, childComplexity }: { args: { first?: number | null }; ch
 async function partner(context: GraphQLContext, access: TreasuryAccess) {
   const ctx = caller(context);
   await context.core.treasuryEndUsers.assertAccess(ctx, access);
+  return ctx;
+}
+
+/**
+ * The subscriber of a treasury change, asked again on every change: a socket outlives the
+ * product's switch, so a business whose treasury product was turned off after it subscribed hears
+ * FORBIDDEN instead of the change (the role and membership are re-checked by `caller`).
+ */
+async function partnerSubscriber(context: GraphQLContext) {
+  const ctx = caller(context);
+  if (!(await context.loaders.treasuryProductEnabled.load(ctx.requireBusiness()))) throw forbidden('The treasury product is not enabled for this business');
   return ctx;
 }
 
@@ -153,7 +164,7 @@ export class TreasuryKycResolver {
     @Ctx() context: GraphQLContext,
     @Arg('endUserId', () => ID, { nullable: true }) _endUserId?: string,
   ): Promise<TreasuryKycCheck> {
-    caller(context);
+    await partnerSubscriber(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
     const check = await context.loaders.treasuryKycCheckById.load(change.checkId);
     if (!check) throw notFound('KYC check');
@@ -269,7 +280,7 @@ export class TreasuryPayoutResolver {
     @Ctx() context: GraphQLContext,
     @Arg('id', () => ID, { nullable: true }) _id?: string,
   ): Promise<TreasuryPayout> {
-    caller(context);
+    await partnerSubscriber(context);
     const payout = await context.loaders.treasuryPayoutById.load(change.payoutId);
     if (!payout) throw notFound('Treasury payout');
     return TreasuryPayout.from(payout);
