@@ -1,4 +1,5 @@
 import { Collections1795900000000 } from './1795900000000-Collections';
+import { V1Surface1796100000000 } from './1796100000000-V1Surface';
 import { PayoutSchedules1795800000000 } from './1795800000000-PayoutSchedules';
 import { PayoutPins1795600000000 } from './1795600000000-PayoutPins';
 import { Payouts1795700000000 } from './1795700000000-Payouts';
@@ -42,4 +43,5 @@ export const migrations: Function[] = [
   Payouts1795700000000,
   PayoutSchedules1795800000000,
   Collections1795900000000,
+  V1Surface1796100000000,
 ];

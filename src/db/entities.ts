@@ -21,6 +21,7 @@ import { Collection } from '../domain/collections/collection.entities';
 import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
+import { V1ApiKey, V1Payment } from '../domain/v1/v1.entities';
 
 export const entities = [
   User,
@@ -63,4 +64,6 @@ export const entities = [
   Collection,
   MasterKeyCheck,
   SandboxMail,
+  V1ApiKey,
+  V1Payment,
 ];

@@ -43,6 +43,8 @@ import { ScheduleRunner } from './payouts/schedule-runner';
 import { ClockService } from './sandbox/clock.service';
 import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
+import { V1KeyService } from './v1/v1-key.service';
+import { V1PaymentService } from './v1/v1-payment.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -92,6 +94,10 @@ export interface Core {
   sandboxClock: ClockService;
   /** Collections over local rails (design section 9): channels, collections, the rail's reports, USDC settlement. */
   collections: CollectionService;
+  /** The alternate surface's keys (design section 11): issued per business and mode, hashed and sealed. */
+  v1Keys: V1KeyService;
+  /** `/v1` payments: hosted checkout sessions in `/v1` terms, with their `/v1` events. */
+  v1Payments: V1PaymentService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -168,6 +174,9 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     { publicBaseUrl: config.publicBaseUrl }, providers, ledger, events, new CollectionSettlementService(providers, ledger), checkout, sandboxClock, pubSub,
   );
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
+  const v1Keys = new V1KeyService(secretBox);
+  webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
+  const v1Payments = new V1PaymentService(checkout, webhooks, webhookTargets);
   return {
     config,
     dataSource,
@@ -206,6 +215,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payoutScheduleRunner,
     sandboxClock,
     collections,
+    v1Keys,
+    v1Payments,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

@@ -8,6 +8,7 @@ import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
 import { registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
+import { registerV1Surface } from '../v1/surface';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './framework-errors';
 import { registerInputChecks, registerJsonParser } from './input';
 import { errorForLog } from './logging';
@@ -33,7 +34,7 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** Sees every route as it is registered (the fuzz test enumerates them). */
   onRoute?: (route: RouteOptions) => void;
-  /** Told of every REST answer that does not match the OpenAPI document (the test suite fails on it). */
+  /** Told of every REST and `/v1` answer that does not match its OpenAPI document (the test suite fails on it). */
   onResponseMismatch?: (problem: string) => void;
 }
 
@@ -103,6 +104,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   });
 
   await registerRestSurface(app, core, { onResponseMismatch: options.onResponseMismatch });
+  await registerV1Surface(app, core, { onResponseMismatch: options.onResponseMismatch });
   await hostedPageRoutes(app, core);
   await registerGraphQL(app, core, schema);
   return app;

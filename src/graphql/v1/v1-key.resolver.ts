@@ -1,0 +1,15 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Mode } from '../../domain/identity/identity.entities';
+import { GraphQLContext, caller } from '../shared/context';
+import { IssuedV1ApiKey } from './v1-key.types';
+
+/** The keys of the alternate surface /v1 (design section 11), issued by an OWNER of a verified business. */
+@Resolver()
+export class V1KeyResolver {
+  @Mutation(() => IssuedV1ApiKey, {
+    description: 'Issues the /v1 secret key of a mode (OWNER of a verified business only); shown once. The previous key of that mode stops working at once',
+  })
+  async issueV1ApiKey(@Arg('mode', () => Mode, { defaultValue: Mode.TEST }) mode: Mode, @Ctx() context: GraphQLContext): Promise<IssuedV1ApiKey> {
+    return IssuedV1ApiKey.from(await context.core.v1Keys.issue(caller(context), { mode }));
+  }
+}

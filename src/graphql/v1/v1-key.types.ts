@@ -1,0 +1,15 @@
+import { Field, ObjectType } from 'type-graphql';
+import { Mode } from '../../domain/identity/identity.entities';
+import { IssuedV1Key as IssuedV1KeyData } from '../../domain/v1/v1-key.service';
+
+@ObjectType({ description: 'A secret key of the alternate surface /v1, shown this once (Authorization: Bearer <apiKey> on /v1)' })
+export class IssuedV1ApiKey {
+  @Field({ description: 'tessera_test_sk_… or tessera_live_sk_…; store it now, it cannot be read again' }) apiKey: string;
+  @Field(() => Mode) mode: Mode;
+  @Field({ description: 'The first characters of the key, safe to display' }) keyHint: string;
+  @Field() createdAt: Date;
+
+  static from(issued: IssuedV1KeyData): IssuedV1ApiKey {
+    return Object.assign(new IssuedV1ApiKey(), issued);
+  }
+}
