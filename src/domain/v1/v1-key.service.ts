@@ -65,7 +65,7 @@ export class V1KeyService {
     const row = await base.repo(V1ApiKey).createQueryBuilder('key')
       .innerJoinAndMapOne('key.business', Business, 'business', 'business.id = key.business_id')
       .where('key.key_hash = :keyHash AND key.revoked_at IS NULL', { keyHash: sha256Hex(apiKey) })
-      .getOne() as (V1ApiKey & { business?: Business }) | null;
+      .getOne();
     if (!row || row.livemode !== (mode === Mode.LIVE)) throw invalidV1Key();
     if (!row.business?.verified) throw invalidV1Key('API access requires a verified business account');
     return new RequestContext(base.dataSource, { kind: 'api', credentialId: row.id }, row.businessId, mode, base.origin);

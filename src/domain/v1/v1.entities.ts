@@ -1,4 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { CheckoutSession } from '../checkout/checkout-session.entity';
+import { Business } from '../identity/identity.entities';
 
 /**
  * A secret key of the alternate surface `/v1` (`tessera_test_sk_…` / `tessera_live_sk_…`), one
@@ -12,6 +14,11 @@ export class V1ApiKey {
   @PrimaryGeneratedColumn('uuid') id: string;
 
   @Column('uuid') businessId: string;
+
+  @ManyToOne(() => Business, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id', foreignKeyConstraintName: 'FK_v1_api_keys_business' })
+  business?: Business;
+
   @Column('boolean') livemode: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 
@@ -36,6 +43,10 @@ export class V1ApiKey {
 export class V1Payment {
   /** The checkout session's id. */
   @PrimaryColumn('uuid') id: string;
+
+  @ManyToOne(() => CheckoutSession, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'id', foreignKeyConstraintName: 'FK_v1_payments_session' })
+  session?: CheckoutSession;
 
   @Column('uuid') businessId: string;
   @Column('boolean') livemode: boolean;
