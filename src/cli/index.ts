@@ -9,6 +9,7 @@ import { RequestContext } from '../domain/shared/context';
 import { toMajor, toMinor } from '../domain/shared/money';
 import { newAccountSchema } from '../wire/accounts';
 import { parseInput } from '../wire/validation';
+import { lowBalanceCommandOf, lowBalanceThresholdSchema } from '../wire/low-balance';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
 import { SANDBOX_MAIL_READ_LIMIT, SandboxMailbox } from '../providers/mail/sandbox';
@@ -204,6 +205,25 @@ update.action(async (id: string, options: Record<string, boolean | number | bigi
     await runtime.close();
   }
 });
+
+business
+  .command('low-balance-threshold')
+  .argument('<id>', 'business id')
+  .argument('<currency>', 'the wallet\'s currency, e.g. USD')
+  .argument('<amount|off>', 'a decimal amount in major units such as 100.00, or off to remove the threshold')
+  .option('--live', 'set the live wallet\'s threshold instead of the test wallet\'s')
+  .description('Set the low-balance threshold of a wallet: a debit that takes its balance from at or above it to below it emits wallet.low_balance on /v1')
+  .action(async (id: string, currency: string, amount: string, options: { live?: boolean }) => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);
+      const command = lowBalanceCommandOf(parseInput(lowBalanceThresholdSchema, { currency, threshold: amount === 'off' ? null : amount }));
+      const saved = await runtime.core.lowBalance.set(ctx, command);
+      print({ businessId: id, mode: options.live ? 'live' : 'test', currency: currency.toUpperCase(), threshold: saved ? toMajor(saved.threshold, saved.currency) : null });
+    } finally {
+      await runtime.close();
+    }
+  });
 
 const v1Key = program.command('v1-key').description('Manage the secret keys of the alternate surface /v1');
 v1Key

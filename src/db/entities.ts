@@ -22,6 +22,8 @@ import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 import { V1ApiKey, V1Payment } from '../domain/v1/v1.entities';
+import { V1Transfer } from '../domain/v1/v1-transfer.entity';
+import { WalletLowBalanceThreshold } from '../domain/wallets/low-balance.entity';
 
 export const entities = [
   User,
@@ -66,4 +68,6 @@ export const entities = [
   SandboxMail,
   V1ApiKey,
   V1Payment,
+  V1Transfer,
+  WalletLowBalanceThreshold,
 ];

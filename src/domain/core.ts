@@ -45,6 +45,8 @@ import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
 import { V1KeyService } from './v1/v1-key.service';
 import { V1PaymentService } from './v1/v1-payment.service';
+import { LowBalanceService } from './wallets/low-balance.service';
+import { V1TransferService } from './v1/v1-transfer.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -98,6 +100,10 @@ export interface Core {
   v1Keys: V1KeyService;
   /** `/v1` payments: hosted checkout sessions in `/v1` terms, with their `/v1` events. */
   v1Payments: V1PaymentService;
+  /** Low-balance thresholds of wallets per business, mode and currency, and their crossings (`wallet.low_balance` on /v1). */
+  lowBalance: LowBalanceService;
+  /** `/v1` transfers: payouts in `/v1` terms, with their `/v1` events. */
+  v1Transfers: V1TransferService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -177,6 +183,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const v1Keys = new V1KeyService(secretBox);
   webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
   const v1Payments = new V1PaymentService(checkout, webhooks, webhookTargets);
+  const lowBalance = new LowBalanceService(ledger);
+  const v1Transfers = new V1TransferService(recipients, payouts, webhooks, lowBalance);
   return {
     config,
     dataSource,
@@ -217,6 +225,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     collections,
     v1Keys,
     v1Payments,
+    lowBalance,
+    v1Transfers,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

@@ -9,6 +9,9 @@ export const V1Events = {
   PAYMENT_COMPLETED: 'payment.completed',
   PAYMENT_FAILED: 'payment.failed',
   PAYMENT_EXPIRED: 'payment.expired',
+  TRANSFER_COMPLETED: 'transfer.completed',
+  TRANSFER_FAILED: 'transfer.failed',
+  WALLET_LOW_BALANCE: 'wallet.low_balance',
 } as const;
 export type V1EventName = (typeof V1Events)[keyof typeof V1Events];
 
