@@ -18,8 +18,7 @@ export const createTransferBodySchema = z.object({
     name: text('the account holder\'s name'),
     sort_code: text('the bank\'s code (a sort code, bank code or routing code)'),
     account_number: text('the account number (4 to 34 letters or digits; spaces and dashes are ignored)'),
-    country: z.string({ error: (issue) => (issue.input === undefined ? 'is required: an ISO 3166-1 alpha-2 country code such as "NG"' : 'must be a string') })
-      .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as "NG"').describe('The bank\'s country, ISO 3166-1 alpha-2'),
+    country: text('the bank\'s country, ISO 3166-1 alpha-2 such as "NG"'),
   }, { error: (issue) => (issue.input === undefined ? 'is required: { name, sort_code, account_number, country }' : 'must be an object') }).strict(),
 }).strict();
 
