@@ -45,6 +45,7 @@ import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
 import { V1KeyService } from './v1/v1-key.service';
 import { V1PaymentService } from './v1/v1-payment.service';
+import { V1EventService } from './v1/v1-event.service';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -96,6 +97,8 @@ export interface Core {
   collections: CollectionService;
   /** The alternate surface's keys (design section 11): issued per business and mode, hashed and sealed. */
   v1Keys: V1KeyService;
+  /** The emitter of `/v1` events (signed with the `/v1` key, to a resource's own URL and the business's webhook URL). */
+  v1Events: V1EventService;
   /** `/v1` payments: hosted checkout sessions in `/v1` terms, with their `/v1` events. */
   v1Payments: V1PaymentService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
@@ -176,7 +179,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   const v1Keys = new V1KeyService(secretBox);
   webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
-  const v1Payments = new V1PaymentService(checkout, webhooks, webhookTargets);
+  const v1Events = new V1EventService(webhooks);
+  const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets);
   return {
     config,
     dataSource,
@@ -216,6 +220,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     sandboxClock,
     collections,
     v1Keys,
+    v1Events,
     v1Payments,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };

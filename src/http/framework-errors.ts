@@ -3,6 +3,7 @@ import { Duplex } from 'node:stream';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../domain/shared/errors';
 import { errorEnvelope } from '../rest/shared/envelope';
+import { v1ErrorBody } from '../v1/errors';
 
 /** Longest path parameter (ids, hosted-page tokens) the router matches; longer is 414. */
 export const MAX_PARAM_LENGTH = 100;
@@ -10,19 +11,23 @@ export const MAX_PARAM_LENGTH = 100;
 /**
  * Fastify's `frameworkErrors`: failures of the router before any route runs (a path parameter
  * over MAX_PARAM_LENGTH, percent-encoding that does not decode), in the error envelope like every
- * other failure.
+ * other failure (under `/v1`, in that surface's error body).
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
+  const body = isV1Path(request.url) ? v1ErrorBody : errorEnvelope;
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return reply.status(414).send(errorEnvelope(ErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+    return reply.status(414).send(body(ErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
   }
   if (error.code === 'FST_ERR_BAD_URL') {
-    return reply.status(400).send(errorEnvelope(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
+    return reply.status(400).send(body(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
   }
   request.log.error({ err: error }, 'router error');
-  return reply.status(500).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+  return reply.status(500).send(body(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
 }
+
+/** A path of the alternate surface `/v1`, whose failures have its own body (not `/v1/business/…`, the main surface's documented alias). */
+const isV1Path = (url: string) => /^\/v1(\/|\?|$)/.test(url) && !url.startsWith('/v1/business/');
 
 function clientFailure(error: NodeJS.ErrnoException): [number, ErrorCode, string] {
   switch (error.code) {
