@@ -135,6 +135,29 @@ describe('/v1: the alternate reference surface', () => {
       expect(response.body).toEqual({ error: { code: 'payload_too_large', message: 'Request body is too large' } });
     });
 
+    test('an unexpected failure answers 500 internal_error, without a stack or the cause', async () => {
+      const merchant = await v1Merchant(server);
+      const failing = jest.spyOn(server.runtime.core.v1Payments, 'get').mockRejectedValueOnce(new TypeError('secret internal detail'));
+      try {
+        const response = await v1(server, merchant.testKey)('GET', '/v1/payments/00000000-0000-4000-8000-000000000000');
+        expect(response.status).toBe(500);
+        expect(response.body).toEqual({ error: { code: 'internal_error', message: 'An unexpected error occurred; retry with exponential backoff' } });
+      } finally {
+        failing.mockRestore();
+      }
+    });
+
+    test('router failures under /v1 (a path segment too long, percent-encoding that does not decode) answer in the /v1 body', async () => {
+      const merchant = await v1Merchant(server);
+      const tooLong = await v1(server, merchant.testKey)('GET', `/v1/payments/${'a'.repeat(200)}`);
+      expect(tooLong.status).toBe(414);
+      expect(tooLong.body.error.code).toBe('uri_too_long');
+      const badUrl = await v1(server, merchant.testKey)('GET', '/v1/payments/%E0%A4%A');
+      expect(badUrl.status).toBe(400);
+      expect(badUrl.body.error.code).toBe('bad_request');
+      expect(Object.keys(badUrl.body)).toEqual(['error']);
+    });
+
     test('a payment of another business, or an id that is no payment, answers 404 not_found', async () => {
       const [first, second] = [await v1Merchant(server), await v1Merchant(server)];
       const created = await v1(server, first.testKey)('POST', '/v1/payments', paymentBody());
@@ -176,6 +199,18 @@ describe('/v1: the alternate reference surface', () => {
       const read = await v1(server, merchant.testKey)('GET', `/v1/payments/${response.body.id}`);
       expect(read.status).toBe(200);
       expect(read.body).toEqual(response.body);
+    });
+
+    test('an Idempotency-Key replays the first answer instead of creating a second payment', async () => {
+      const merchant = await v1Merchant(server);
+      const call = v1(server, merchant.testKey);
+      const headers = { 'idempotency-key': 'order-1' };
+      const first = await call('POST', '/v1/payments', paymentBody(), headers);
+      const again = await call('POST', '/v1/payments', paymentBody(), headers);
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect((await call('GET', '/v1/payments')).body.data).toHaveLength(1);
     });
 
     test('the payment is the hosted checkout session of the same id on the main surface', async () => {

@@ -45,6 +45,7 @@ import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
 import { V1KeyService } from './v1/v1-key.service';
 import { V1PaymentService } from './v1/v1-payment.service';
+import { V1EventService } from './v1/v1-event.service';
 import { LowBalanceService } from './wallets/low-balance.service';
 import { V1TransferService } from './v1/v1-transfer.service';
 
@@ -98,6 +99,8 @@ export interface Core {
   collections: CollectionService;
   /** The alternate surface's keys (design section 11): issued per business and mode, hashed and sealed. */
   v1Keys: V1KeyService;
+  /** The emitter of `/v1` events (signed with the `/v1` key, to a resource's own URL and the business's webhook URL). */
+  v1Events: V1EventService;
   /** `/v1` payments: hosted checkout sessions in `/v1` terms, with their `/v1` events. */
   v1Payments: V1PaymentService;
   /** Low-balance thresholds of wallets per business, mode and currency, and their crossings (`wallet.low_balance` on /v1). */
@@ -182,9 +185,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   const v1Keys = new V1KeyService(secretBox);
   webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
-  const v1Payments = new V1PaymentService(checkout, webhooks, webhookTargets);
+  const v1Events = new V1EventService(webhooks);
+  const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets);
   const lowBalance = new LowBalanceService(ledger);
-  const v1Transfers = new V1TransferService(recipients, payouts, webhooks, lowBalance);
+  const v1Transfers = new V1TransferService(recipients, payouts, v1Events, lowBalance);
   return {
     config,
     dataSource,
@@ -224,6 +228,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     sandboxClock,
     collections,
     v1Keys,
+    v1Events,
     v1Payments,
     lowBalance,
     v1Transfers,

@@ -1,18 +1,16 @@
 import { In } from 'typeorm';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
-import { DomainEvent } from '../events/event.entity';
-import { BusinessSettings } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { FieldErrors, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { MAX_PAGE_SIZE } from '../shared/pagination';
-import { WebhookService } from '../webhooks/webhook.service';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
 import { CreateV1PaymentCommand, V1PageQuery, V1PaymentFilters, V1PaymentStatus } from './v1.commands';
 import { V1Payment } from './v1.entities';
-import { V1EventName, V1Events, v1EventRowType, v1PaymentData } from './v1.events';
+import { V1EventName, V1Events, v1PaymentData } from './v1.events';
+import { V1EventService } from './v1-event.service';
 
 /** A `/v1` payment as the surface shows it: its checkout session in `/v1` terms. */
 export interface V1PaymentView {
@@ -60,13 +58,12 @@ const EVENT_OF: Partial<Record<CheckoutSessionStatus, V1EventName>> = {
  * This service adds only what `/v1` knows: `settle_in`, the per-payment `webhook_url`, the
  * lowercase statuses, its list, and its events (`payment.completed`, `payment.failed` when the
  * page locks the payment after too many failed attempts, `payment.expired`), each written in the
- * transaction of the session's change and delivered to the payment's `webhook_url` and the
- * business's webhook URL through the webhook deliveries.
+ * transaction of the session's change by V1EventService.
  */
 export class V1PaymentService {
   constructor(
     private readonly checkout: CheckoutService,
-    private readonly webhooks: WebhookService,
+    private readonly events: V1EventService,
     private readonly webhookTargets: WebhookTargetPolicy,
   ) {
     checkout.onSessionEnded(CheckoutSessionSource.V1, (tx, session) => this.announce(tx, session));
@@ -150,20 +147,15 @@ export class V1PaymentService {
   }
 
   /**
-   * The session of a `/v1` payment left OPEN (in that transaction): its event row, and one delivery
-   * to the payment's `webhook_url` and one to the business's webhook URL of the mode (once when
-   * they are the same URL).
+   * The session of a `/v1` payment left OPEN (in that transaction): its event, to the payment's
+   * `webhook_url` and the business's webhook URL of the mode.
    */
   private async announce(tx: RequestContext, session: CheckoutSession): Promise<void> {
     const name = EVENT_OF[session.status];
     const payment = await tx.repo(V1Payment).findOneBy({ id: session.id });
     if (!name || !payment) return;
-    const data = v1PaymentData(this.viewOf(payment, session));
-    const event = await tx.repo(DomainEvent).save(tx.repo(DomainEvent).create({
-      businessId: session.businessId, livemode: session.livemode, type: v1EventRowType(name), data,
-    }));
-    const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: session.businessId, livemode: session.livemode } });
-    const urls = [...new Set([payment.webhookUrl, settings?.webhookUrl ?? null].filter((url): url is string => Boolean(url)))];
-    await this.webhooks.recordV1Deliveries(tx, event, urls, { event: name, timestamp: event.createdAt.toISOString(), data });
+    await this.events.record(tx, {
+      businessId: session.businessId, livemode: session.livemode, name, data: v1PaymentData(this.viewOf(payment, session)), alsoTo: [payment.webhookUrl],
+    });
   }
 }

@@ -9,8 +9,7 @@ import { isUuid } from '../shared/ids';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { findOwned } from '../shared/tenancy';
 import { LowBalanceCrossing, LowBalanceService } from '../wallets/low-balance.service';
-import { WebhookService } from '../webhooks/webhook.service';
-import { recordV1Event } from './v1-event.recorder';
+import { V1EventService } from './v1-event.service';
 import { V1Transfer, V1TransferRecipient } from './v1-transfer.entity';
 import { CreateV1TransferCommand, V1TransferStatus } from './v1.commands';
 import { V1Events } from './v1.events';
@@ -79,7 +78,7 @@ export class V1TransferService {
   constructor(
     private readonly recipients: RecipientService,
     private readonly payouts: PayoutService,
-    private readonly webhooks: WebhookService,
+    private readonly v1Events: V1EventService,
     lowBalance: LowBalanceService,
   ) {
     payouts.onPayoutMoved((tx, payout) => this.announce(tx, payout));
@@ -170,14 +169,15 @@ export class V1TransferService {
     if (!name) return;
     const transfer = await tx.repo(V1Transfer).findOneBy({ id: payout.id });
     if (!transfer) return;
-    await recordV1Event(tx, this.webhooks, { businessId: payout.businessId, livemode: payout.livemode, name, data: v1TransferData(this.viewOf(transfer, payout)) });
+    await this.v1Events.record(tx, { businessId: payout.businessId, livemode: payout.livemode, name, data: v1TransferData(this.viewOf(transfer, payout)), alsoTo: [] });
   }
 
   /** A wallet fell below its threshold (in the debit's transaction): `wallet.low_balance`. */
   private async announceLowBalance(tx: RequestContext, crossing: LowBalanceCrossing): Promise<void> {
-    await recordV1Event(tx, this.webhooks, {
+    await this.v1Events.record(tx, {
       businessId: crossing.businessId, livemode: crossing.livemode, name: V1Events.WALLET_LOW_BALANCE,
       data: { wallet_id: crossing.walletId, currency: crossing.currency, balance: Number(crossing.balance), threshold: Number(crossing.threshold) },
+      alsoTo: [],
     });
   }
 }
