@@ -220,8 +220,31 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
         expect(answer.status).toBe(404);
         expect(answer.body.error.code).toBe('not_found');
       }
-      // A payout made on the main surface is not a /v1 transfer.
       expect((await v1(server, merchant.testKey)('GET', `/v1/transfers/${created.body.id}`)).status).toBe(200);
+    });
+
+    test('a payout made on the main surface is not a /v1 transfer (404)', async () => {
+      const merchant = await fundedMerchant();
+      const headers = { 'x-api-key': merchant.apiKey };
+      const recipient = await server.request('POST', '/api/v1/business/payouts/recipients', { headers, body: { label: 'Supplier', details: {
+        rail: 'LOCAL_BANK', country: 'NG', currency: 'NGN', bankCode: '058', bankName: 'GTBank', accountNumber: '0123456789', accountName: 'Ada Obi' } } });
+      const payout = await server.request('POST', '/api/v1/business/payouts', { headers, body: { recipientId: recipient.body.data.id, amount: '5.00', currency: 'USD' } });
+      expect(payout.status).toBe(201);
+      const answer = await v1(server, merchant.testKey)('GET', `/v1/transfers/${payout.body.data.id}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body.error.code).toBe('not_found');
+    });
+
+    test('a live key cannot transfer while no live payout rail exists: 422 unprocessable, nothing written', async () => {
+      const merchant = await fundedMerchant();
+      const live = await issueV1Key(server, merchant.businessId, Mode.LIVE);
+      const before = await footprint(merchant);
+      const refused = await v1(server, live)('POST', '/v1/transfers', transferBody());
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('unprocessable');
+      expect(await footprint(merchant)).toEqual(before);
+      const [rows] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payouts WHERE business_id = $1 AND livemode', [merchant.businessId]);
+      expect(rows.n).toBe(0);
     });
 
     test('without a /v1 key (none, or a main-surface key) the transfer is refused with 401 invalid_api_key and nothing is written', async () => {
