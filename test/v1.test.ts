@@ -331,7 +331,7 @@ describe('/v1: the alternate reference surface', () => {
       const response = await server.request('GET', '/v1/openapi.json');
       expect(response.status).toBe(200);
       expect(response.body.openapi).toBe('3.1.0');
-      expect(Object.keys(response.body.paths).sort()).toEqual(['/v1/payments', '/v1/payments/{id}', '/v1/rates']);
+      expect(Object.keys(response.body.paths).sort()).toEqual(['/v1/payments', '/v1/payments/{id}', '/v1/rates', '/v1/transfers', '/v1/transfers/{id}']);
       expect(response.body.paths['/v1/payments'].post.security).toEqual([{ secretKey: [] }]);
       expect(response.body.paths['/v1/payments'].post.responses['201']).toBeDefined();
     });

@@ -85,6 +85,8 @@ export class PayoutService {
     if (command.reference !== null && command.reference.length > MAX_REFERENCE_LENGTH) {
       throw validationError({ [field('reference')]: [`must be at most ${MAX_REFERENCE_LENGTH} characters`] });
     }
+    // A mode without a rail is refused before the recipient is looked up (as UNPROCESSABLE, not a field error).
+    this.providers.providerFor(ctx, 'payout-rail');
     const { recipient, details } = await this.recipients.payable(ctx, command.recipientId);
     return this.prepareTo(ctx, recipient.id, details, { ...command, currency }, field);
   }
