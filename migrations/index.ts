@@ -1,3 +1,4 @@
+import { Treasury1796000000000 } from './1796000000000-Treasury';
 import { Collections1795900000000 } from './1795900000000-Collections';
 import { V1Surface1796100000000 } from './1796100000000-V1Surface';
 import { V1TransfersLowBalance1796150000000 } from './1796150000000-V1TransfersLowBalance';
@@ -44,6 +45,7 @@ export const migrations: Function[] = [
   Payouts1795700000000,
   PayoutSchedules1795800000000,
   Collections1795900000000,
+  Treasury1796000000000,
   V1Surface1796100000000,
   V1TransfersLowBalance1796150000000,
 ];

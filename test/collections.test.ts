@@ -144,6 +144,15 @@ describe('Collections', () => {
       expect((await hostedPage(server, 'GET', '/collect/col_test_nope')).status).toBe(404);
     });
 
+    test('metadata is null when none is sent, and channel.networkId is null off mobile money (object or null, as documented)', async () => {
+      const merchant = await server.signUp();
+      const collection = await created(merchant, { amount: 25_000, currency: 'zar', country: 'ZA', rail: 'eft' });
+      expect(collection.metadata).toBeNull();
+      expect(collection.channel.networkId).toBeNull();
+      expect(typeof collection.channel.channelId).toBe('string');
+      expect(await read(merchant, collection.id)).toEqual(collection);
+    });
+
     test('GET /business/collections lists newest first as { items, total, skip, take }, filters by status, and shows only the caller\'s business', async () => {
       const merchant = await server.signUp();
       const other = await server.signUp();
@@ -197,6 +206,7 @@ describe('Collections', () => {
       ['a network id sent as channelId', ghMomo({ channelId: 'mtn-gh' }), 'channelId'],
       ['metadata that is an array', ngBank({ metadata: ['a'] }), 'metadata'],
       ['metadata that is a string', ngBank({ metadata: 'order 1' }), 'metadata'],
+      ['metadata over 8 KB of JSON', ngBank({ metadata: { note: 'x'.repeat(8_200) } }), 'metadata'],
       ['an expiry below 5 minutes', ngBank({ expiresInSeconds: 10 }), 'expiresInSeconds'],
       ['a malformed email', ngBank({ customer: { email: 'not-an-email' } }), 'customer.email'],
       ['a malformed businessPaymentId', ngBank({ businessPaymentId: 'has spaces' }), 'businessPaymentId'],
@@ -358,6 +368,81 @@ describe('Collections', () => {
       await expectLedgerBalanced(server);
     });
 
+    test("a rail settlement report of another amount than the collection's fails it with amount_mismatch and credits nothing", async () => {
+      const merchant = await server.signUp();
+      const collection = await created(merchant, ngBank());
+      const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
+      const failed = await server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 4_000_000n });
+      expect(failed).not.toBeNull();
+      expect(await read(merchant, collection.id)).toMatchObject({ status: 'failed', failureReason: 'amount_mismatch', amountReceived: 4_000_000, settlement: null });
+      expect(await settlementsOf(collection.id)).toBe(0);
+      expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(0n);
+      expect(await eventsOf(server, merchant.businessId, 'collection.completed')).toEqual([]);
+      expect(await eventsOf(server, merchant.businessId, 'collection.failed')).toHaveLength(1);
+    });
+
+    test("a rail's rejection (queued as a rail-report job, run by the worker) fails the collection with the rail's reason; a later settlement is refused and credits nothing", async () => {
+      const merchant = await server.signUp();
+      const collection = await created(merchant, ghMomo());
+      await db().query(`SELECT graphile_worker.add_job('collection_rail_report', $1::json)`, [JSON.stringify({
+        collectionId: collection.id, businessId: merchant.businessId, livemode: false, report: { kind: 'failed', reason: 'rejected_by_payer' },
+      })]);
+      const failed = await waitFor(() => read(merchant, collection.id), (current) => current.status === 'failed');
+      expect(failed).toMatchObject({ failureReason: 'rejected_by_payer', amountReceived: null, settlement: null });
+      const [event] = await eventsOf(server, merchant.businessId, 'collection.failed');
+      expect(event.data).toEqual({ livemode: false, object: failed });
+      const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
+      await expect(server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000n })).rejects.toMatchObject({ code: 'CONFLICT' });
+      expect(await settlementsOf(collection.id)).toBe(0);
+      expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(0n);
+    });
+
+    test('a funds-detected report racing a settlement that commits first changes nothing (never a conflict)', async () => {
+      const merchant = await server.signUp();
+      const collection = await created(merchant, ngBank());
+      const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
+      const settling = db().createQueryRunner();
+      await settling.connect();
+      try {
+        await settling.startTransaction();
+        // Stands in for the settlement's transaction: it holds the row, moved on, not yet committed.
+        await settling.query(`UPDATE collections SET status = 'completed' WHERE id = $1`, [collection.id]);
+        const late = server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'received', amount: 5_000_000n });
+        // The report read "pending" and its conditional UPDATE now waits for the row.
+        await waitFor(async () => Number((await db().query(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE collections SET status = $4%'`))[0].n),
+        (waiting) => waiting >= 1);
+        await settling.commitTransaction();
+        await expect(late).resolves.toBeNull();
+      } finally {
+        await settling.release();
+      }
+      expect((await read(merchant, collection.id)).status).toBe('completed');
+      expect(await eventsOf(server, merchant.businessId, 'collection.processing')).toEqual([]);
+    });
+
+    test('a settlement whose journal posting fails changes nothing (status, event and credit commit together); the next report credits once', async () => {
+      const merchant = await server.signUp();
+      const collection = await created(merchant, ngBank());
+      const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
+      await db().query(`CREATE FUNCTION refuse_posting_of_${collection.id.replace(/-/g, '')}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.reference_id = '${collection.id}' THEN RAISE EXCEPTION 'posting refused by the test'; END IF; RETURN NEW; END $$`);
+      await db().query(`CREATE TRIGGER refuse_posting BEFORE INSERT ON journal_transactions FOR EACH ROW EXECUTE FUNCTION refuse_posting_of_${collection.id.replace(/-/g, '')}()`);
+      try {
+        await expect(server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000_000n })).rejects.toThrow(/posting refused by the test/);
+      } finally {
+        await db().query(`DROP TRIGGER refuse_posting ON journal_transactions`);
+      }
+      expect(await read(merchant, collection.id)).toMatchObject({ status: 'pending', settlement: null, amountReceived: null });
+      expect(await eventsOf(server, merchant.businessId, 'collection.completed')).toEqual([]);
+      expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(0n);
+      expect(await server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000_000n })).not.toBeNull();
+      expect(await settlementsOf(collection.id)).toBe(1);
+      expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(31_775_535n);
+      expect(await eventsOf(server, merchant.businessId, 'collection.completed')).toHaveLength(1);
+      await expectLedgerBalanced(server);
+    });
+
     test('3 concurrent sandbox payments of one collection complete it once and credit the wallet once', async () => {
       const merchant = await server.signUp();
       const collection = await created(merchant, ghMomo());
@@ -495,6 +580,24 @@ describe('Collections', () => {
       const landing = await hostedPage(server, 'GET', started.location!);
       expect(landing.status).toBe(303);
       expect(landing.location).toBe(`https://shop.example.com/thanks?session_id=${session.id}`);
+    });
+
+    test("a collection opened on the checkout page after the test clock advanced expires on the business's clock, at most an hour on, and can be paid", async () => {
+      const merchant = await server.signUp();
+      expect((await advanceClock(merchant, 7200)).status).toBe(200);
+      const session = (await sessionWith(merchant, { amount: '50000.00', currency: 'ngn', paymentMethods: ['bank'] })).body.data;
+      const started = await hostedPage(server, 'POST', `/checkout/${tokenOf(session)}/collection`, { rail: 'bank' });
+      expect(started.status).toBe(303);
+      const collection = (await server.request('GET', COLLECTIONS, { headers: apiKey(merchant) })).body.data.items[0];
+      const clock = (await server.request('GET', '/api/v1/business/sandbox/clock', { headers: apiKey(merchant) })).body.data;
+      const lifetime = Date.parse(collection.expiresAt) - Date.parse(clock.now);
+      expect(lifetime).toBeGreaterThan(60_000);
+      expect(lifetime).toBeLessThanOrEqual(3600_000);
+      const page = await hostedPage(server, 'GET', started.location!);
+      expect(page.body).toContain('data-status="pending"');
+      const paid = await pay(merchant, collection.id, 5_000_000);
+      expect(paid.status).toBe(200);
+      expect(paid.body.data.status).toBe('completed');
     });
 
     test('mobile money on the page needs the phone and network; a session may only offer rails that collect its currency', async () => {

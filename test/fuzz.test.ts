@@ -15,7 +15,7 @@ import { issueV1Key, setVerified } from './support/v1';
  * (1e308, -0, 2^63, 1e309, "NaN"), dates PostgreSQL cannot hold, wrong types, deeply nested JSON,
  * over-long and badly percent-encoded path parameters, oversized headers, with and without valid
  * credentials. The rule: never a 5xx, and every failure in the error envelope. Hosted pages
- * (/checkout, /pay, /collect) may answer HTML; their rule is never a 5xx, and HTML or the envelope on a failure.
+ * (/checkout, /pay, /collect, /kyc) may answer HTML; their rule is never a 5xx, and HTML or the envelope on a failure.
  * Deterministic (fixed seed), a few thousand requests.
  */
 
@@ -244,7 +244,7 @@ const statusCounts = (outcomes: Outcome[]) => JSON.stringify(outcomes.reduce<Rec
   return counts;
 }, {}));
 
-const isHosted = (path: string) => /^\/(checkout|pay|collect)(\/|$)/.test(path);
+const isHosted = (path: string) => /^\/(checkout|pay|collect|kyc)(\/|$)/.test(path);
 /** The alternate surface's paths (not `/v1/business/…`, the main surface's documented alias): their failures have the `/v1` body. */
 const isV1 = (path: string) => /^\/v1(\/|\?|$)/.test(path) && !path.startsWith('/v1/business/');
 const STACK = /\bat [\w.<>]+ \(|\.ts:\d+|\.js:\d+|node_modules/;

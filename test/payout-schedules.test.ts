@@ -213,6 +213,19 @@ describe('Scheduled payouts', () => {
       expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 0 });
       expect(await countRows('payouts', who.businessId)).toBe(0);
     });
+
+    test('a resumed schedule whose next occurrence would fall after endAt is COMPLETED at once (payout_schedule.completed), never fired', async () => {
+      const { who, recipientId: payee } = await readyMerchant();
+      const body = scheduleBody(payee, {}, 60_000);
+      const schedule = (await createSchedule(server, who, { ...body, endAt: new Date(Date.parse(body.startAt) + 3 * DAY * 1000).toISOString() })).body.data;
+      await post(who, `${SCHEDULES}/${schedule.id}/pause`);
+      await advanceClock(server, who, 2 * DAY);
+      expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 0, lastRunAt: null });
+      expect((await eventsOf(server, who.businessId, 'payout_schedule.completed')).map((event) => event.data.object.id)).toEqual([schedule.id]);
+      await advanceClock(server, who, 14 * DAY);
+      expect((await runsOf(who, schedule.id)).total).toBe(0);
+      expect(await countRows('payouts', who.businessId)).toBe(0);
+    });
   });
 
   describe('editing', () => {
@@ -245,6 +258,28 @@ describe('Scheduled payouts', () => {
       expect(Date.parse(edited.authorizedAt)).toBeGreaterThan(Date.parse(schedule.authorizedAt));
     });
 
+    test('an edit with bad input is 400 naming the field and changes nothing: dayOfMonth 0, 29 or on a WEEKLY schedule, MONTHLY without a day, a bad cadence, local cap or USD cap', async () => {
+      const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ dayOfMonth: 5 }, 'dayOfMonth'],
+        [{ cadence: 'MONTHLY' }, 'dayOfMonth'],
+        [{ cadence: 'MONTHLY', dayOfMonth: 0 }, 'dayOfMonth'],
+        [{ cadence: 'MONTHLY', dayOfMonth: 29 }, 'dayOfMonth'],
+        [{ cadence: 'DAILY' }, 'cadence'],
+        [{ maxRunLocalCaps: [{ currency: 'NG', amount: '10' }] }, 'maxRunLocalCaps.0.currency'],
+        [{ maxRunLocalCaps: [{ currency: 'NGNNGNNGN', amount: '10' }] }, 'maxRunLocalCaps.0.currency'],
+        [{ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.123456789' }] }, 'maxRunLocalCaps.0.amount'],
+        [{ maxRunAmountUsd: '1,000' }, 'maxRunAmountUsd'],
+        [{ payloadKind: 'BATCH', payload: { items: [] }, pin: PIN }, 'payload.items'],
+      ];
+      for (const [body, field] of cases) {
+        const response = await patch(merchant, schedule.id, body);
+        expect([body, errorOf(response)]).toEqual([body, { status: 400, code: 'VALIDATION_ERROR' }]);
+        expect(response.body.error.errors).toHaveProperty([field]);
+      }
+      expect((await get(merchant, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
+    });
+
     test('fields a schedule cannot change (startAt, status) and a payload without payloadKind are 400', async () => {
       const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
       expect(errorOf(await patch(merchant, schedule.id, { status: 'ACTIVE' }))).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
@@ -272,12 +307,17 @@ describe('Scheduled payouts', () => {
       ['a local cap currency of 9 characters', () => ({ maxRunLocalCaps: [{ currency: 'NGNNGNNGN', amount: '10' }] }), 'maxRunLocalCaps.0.currency'],
       ['a local cap amount with 9 decimals', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.123456789' }] }), 'maxRunLocalCaps.0.amount'],
       ['a local cap amount not matching the pattern', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '1e5' }] }), 'maxRunLocalCaps.0.amount'],
+      ['two local caps on one currency', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10' }, { currency: 'ngn', amount: '20' }] }), 'maxRunLocalCaps.1.currency'],
+      ['a local cap on a currency Tessera does not know', () => ({ maxRunLocalCaps: [{ currency: 'NOTACUR', amount: '10' }] }), 'maxRunLocalCaps.0.currency'],
       ['a local cap amount ending with a dot', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.' }] }), 'maxRunLocalCaps.0.amount'],
       ['maxRunAmountUsd as a number', () => ({ maxRunAmountUsd: 100 }), 'maxRunAmountUsd'],
       ['maxRunAmountUsd zero', () => ({ maxRunAmountUsd: '0.00' }), 'maxRunAmountUsd'],
       ['endAt before the first run', () => ({ endAt: new Date(Date.now() + 60_000).toISOString() }), 'endAt'],
       ['startAt in the past', () => ({ startAt: '2020-01-01T00:00:00.000Z' }), 'startAt'],
       ['an empty BATCH', () => ({ payloadKind: 'BATCH', payload: { items: [] } }), 'payload.items'],
+      ['a BATCH of 1,001 items', (recipient) => ({
+        payloadKind: 'BATCH', payload: { items: Array.from({ length: 1001 }, () => ({ recipientId: recipient, amount: '0.01', currency: 'USD' })) },
+      }), 'payload.items'],
       ['a SINGLE payload without amount', (recipient) => ({ payload: { recipientId: recipient, currency: 'USD' } }), 'payload.amount'],
       ['a recipient of another business', (_recipient, foreign) => ({ payload: { recipientId: foreign, amount: '1.00', currency: 'USD' } }), 'payload.recipientId'],
       ['a batch item of another business', (recipient, foreign) => ({

@@ -15,7 +15,7 @@ const PAYOUT_FIELDS = `id status rail amount { amount amountMinor currency } ser
   destinationAmount { amount currency } rate recipientId destinationMasked { country accountNumber bankName }
   providerRef failureReason reference metadata batchId settledAt livemode createdAt`;
 const CREATE_RECIPIENT = `mutation($input: CreatePayoutRecipientInput!) {
-  createPayoutRecipient(input: $input) { created recipient { id label rail currency country detailsMasked screenedAt archivedAt } } }`;
+  createPayoutRecipient(input: $input) { created recipient { id businessId label rail currency country detailsMasked screenedAt archivedAt } } }`;
 const CREATE_QUOTE = `mutation($input: CreatePayoutQuoteInput!) {
   createPayoutQuote(input: $input) { id amount { amount currency } dstAmount { amount amountMinor currency } serviceFee { amount amountMinor currency } rate country rail expiresAt } }`;
 const CREATE_PAYOUT = `mutation($input: CreatePayoutInput!) { createPayout(input: $input) { ${PAYOUT_FIELDS} } }`;
@@ -108,13 +108,13 @@ describe('Payouts over GraphQL', () => {
     (await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_recipients WHERE business_id = $1', [businessId]))[0].n;
 
   describe('recipients', () => {
-    test('a dashboard create is screened: screenedAt is set and only the last 4 digits of the account show', async () => {
+    test('a dashboard create is screened: screenedAt is set, only the last 4 digits of the account show, and the recipient names its businessId as REST does', async () => {
       const owner = await server.signUp();
       const details = bank('5678');
       const data = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details } }, asDashboard(owner));
       expect(data.createPayoutRecipient).toMatchObject({
         created: true,
-        recipient: { label: 'Ada', rail: 'LOCAL_BANK', currency: 'NGN', country: 'NG', archivedAt: null, detailsMasked: expect.objectContaining({ accountNumber: '****5678', bankName: 'GTBank' }) },
+        recipient: { businessId: owner.businessId, label: 'Ada', rail: 'LOCAL_BANK', currency: 'NGN', country: 'NG', archivedAt: null, detailsMasked: expect.objectContaining({ accountNumber: '****5678', bankName: 'GTBank' }) },
       });
       expect(data.createPayoutRecipient.recipient.screenedAt).toEqual(expect.any(String));
       expect(JSON.stringify(data)).not.toContain(details.accountNumber);

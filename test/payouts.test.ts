@@ -144,6 +144,22 @@ describe('Payouts', () => {
       expect(await countOf('payout_recipients', merchant.businessId)).toBe(2);
     });
 
+    test('a dashboard create of a destination an API key stored under a sanctioned name is 403 SANCTIONS_MATCH and leaves it unscreened; a clean stored one is screened', async () => {
+      const merchant = await server.signUp();
+      const stored = await server.request('POST', RECIPIENTS, { headers: apiKey(merchant), body: { label: 'SANCTIONED partner', details: bankDetails('9876', { accountName: 'Sanctioned Person' }) } });
+      expect([stored.status, stored.body.data.screenedAt]).toEqual([201, null]);
+      // The request's own names are clean; the recipient it would answer with is not.
+      const refused = await server.request('POST', RECIPIENTS, { headers: dashboard(merchant), body: { label: 'Supplier', details: bankDetails('9876') } });
+      expect([refused.status, refused.body.error?.code]).toEqual([403, 'SANCTIONS_MATCH']);
+      expect((await server.request('GET', `${RECIPIENTS}/${stored.body.data.id}`, { headers: apiKey(merchant) })).body.data).toEqual(stored.body.data);
+
+      const clean = (await server.request('POST', RECIPIENTS, { headers: apiKey(merchant), body: { label: 'Supplier', details: bankDetails('9877') } })).body.data;
+      const again = await server.request('POST', RECIPIENTS, { headers: dashboard(merchant), body: { label: 'Main supplier', details: bankDetails('9877') } });
+      expect(again.status).toBe(200);
+      expect(again.body.data).toMatchObject({ id: clean.id, label: 'Supplier', screenedAt: expect.stringMatching(ISO) });
+      expect(await countOf('payout_recipients', merchant.businessId)).toBe(2);
+    });
+
     test('the recipient list is { items, total, skip, take }, newest first; archived recipients are listed only with includeArchived', async () => {
       const merchant = await server.signUp();
       const ids: string[] = [];
@@ -528,6 +544,17 @@ describe('Payouts', () => {
       expect(afterOff.status).toBe('CREATED');
     });
 
+    test("the review threshold compares the payout's USD value at the mid rate: 46.00 EUR (50.00 USD at 0.92 EUR per USD) is held, 45.99 EUR is not", async () => {
+      const merchant = await server.signUp();
+      await fundWallet(server, merchant, '200.00', 'EUR');
+      await setReviewThreshold(merchant.businessId, 5000n);
+      const recipient = await createRecipient(server, merchant, bankDetails('3333', { country: 'DE', currency: 'EUR', bankCode: 'DEUT', bankName: 'Deutsche' }));
+      const below = await createPayout(server, merchant, { recipientId: recipient.id, amount: '45.99', currency: 'EUR' });
+      const at = await createPayout(server, merchant, { recipientId: recipient.id, amount: '46.00', currency: 'EUR' });
+      expect([below.status, below.body.data.status, at.status, at.body.data.status]).toEqual([201, 'CREATED', 201, 'PENDING_REVIEW']);
+      expect((await eventsOf(server, merchant.businessId, 'payout.review')).map((event) => event.data.object.id)).toEqual([at.body.data.id]);
+    });
+
     test('an OWNER approves a held payout and it goes on to SUBMITTED and SETTLED', async () => {
       const merchant = await fundedMerchant();
       const payout = await payoutTo(merchant, '2222');
@@ -706,6 +733,16 @@ describe('Payouts', () => {
       expect(await countOf('payout_batches', merchant.businessId)).toBe(0);
       expect(await countOf('payouts', merchant.businessId)).toBe(0);
       expect(await countOf('events', merchant.businessId)).toBe(1);
+      expect(await walletBalance(server, merchant.businessId)).toBe(10000n);
+    });
+
+    test('a batch takes 1 to 1,000 items: 1,001 is a 400 on items and creates nothing', async () => {
+      const merchant = await fundedMerchant('100.00');
+      const recipient = await createRecipient(server, merchant, bankDetails('3333'));
+      const response = await createBatch(merchant, { items: Array.from({ length: 1001 }, () => item(recipient.id, '0.01')) });
+      expectFieldError(response, 'items');
+      expect(await countOf('payout_batches', merchant.businessId)).toBe(0);
+      expect(await countOf('payouts', merchant.businessId)).toBe(0);
       expect(await walletBalance(server, merchant.businessId)).toBe(10000n);
     });
 

@@ -6,6 +6,8 @@ import { SandboxPayoutRail } from '../src/providers/payout-rail/sandbox';
 import { SandboxCollectionRail } from '../src/providers/collection-rail/sandbox';
 import { ProviderRegistry } from '../src/providers/registry';
 import { SandboxScreening } from '../src/providers/screening/sandbox';
+import { SandboxKycProvider } from '../src/providers/kyc/sandbox';
+import { SandboxTreasuryRail } from '../src/providers/treasury-rail/sandbox';
 
 /** src/providers/registry.ts: one place decides which provider a mode gets and refuses a mode without one. */
 describe('providerFor(ctx, kind)', () => {
@@ -14,6 +16,7 @@ describe('providerFor(ctx, kind)', () => {
   const providers = new ProviderRegistry({
     'card-acquirer': { test: acquirer, live: null }, mail: { test: mailer, live: mailer },
     'payout-rail': { test: new SandboxPayoutRail(2000), live: null }, 'collection-rail': { test: new SandboxCollectionRail(), live: null }, fx: { test: new SandboxFxProvider(), live: null }, screening: { test: new SandboxScreening(), live: null },
+    kyc: { test: new SandboxKycProvider(), live: null }, 'treasury-rail': { test: new SandboxTreasuryRail(2000), live: null },
   });
   const testMode = { livemode: false };
   const liveMode = { livemode: true };
@@ -44,5 +47,11 @@ describe('providerFor(ctx, kind)', () => {
   test('mail is chosen once for the server: the same mailer in both modes', () => {
     expect(providers.providerFor(liveMode, 'mail')).toBe(mailer);
     expect(providers.providerFor(testMode, 'mail')).toBe(mailer);
+  });
+
+  test('live mode has no KYC provider nor treasury rail yet: refused with UNPROCESSABLE, saying so', () => {
+    expect(() => providers.providerFor(liveMode, 'kyc')).toThrow('No KYC provider is configured for live mode');
+    expect(() => providers.providerFor(liveMode, 'treasury-rail')).toThrow('No treasury banking partner is configured for live mode');
+    expect(providers.providerFor(testMode, 'kyc').name).toBe('sandbox-kyc');
   });
 });

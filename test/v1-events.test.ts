@@ -115,6 +115,14 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     expect(delivery.json).toMatchObject({ event: 'payment.expired', data: { id: created.body.id, status: 'expired' } });
     expect(delivery.headers['service-signature']).toBe(signatureOf(delivery.body, merchant.testKey));
     expect((await v1(server, merchant.testKey)('GET', '/v1/payments?status=expired')).body.data.map((payment: { id: string }) => payment.id)).toEqual([created.body.id]);
+    // The event log keeps it as v1.payment.expired, with its delivery; the webhookUrl's own list does not show it.
+    const logged = await server.request('GET', '/api/v1/events?type=v1.payment.expired', { headers: { 'x-api-key': merchant.apiKey } });
+    expect(logged.body.data.items).toHaveLength(1);
+    expect(logged.body.data.items[0]).toMatchObject({ type: 'v1.payment.expired', data: { id: created.body.id, status: 'expired' } });
+    expect(logged.body.data.items[0].deliveries.map((delivery: { eventType: string }) => delivery.eventType)).toEqual(['payment.expired']);
+    const urlDeliveries = await server.request('GET', '/api/v1/business/config/webhook-deliveries', { headers: { 'x-api-key': merchant.apiKey } });
+    expect(urlDeliveries.status).toBe(200);
+    expect(urlDeliveries.body.data.items).toEqual([]);
   });
 
   test('a payment locked after too many declined attempts is failed: signed payment.failed', async () => {

@@ -107,6 +107,11 @@ describe('/v1: the alternate reference surface', () => {
         expect(response.status).toBe(404);
         expect(response.body).toEqual({ error: { code: 'not_found', message: 'No route for GET /v1/nothing/here' } });
       }
+      for (const path of ['/v1', '/v1/', '/v1/business/nothing']) {
+        const response = await server.request('GET', path);
+        expect({ path, status: response.status, code: response.body.error?.code, keys: Object.keys(response.body) })
+          .toEqual({ path, status: 404, code: 'not_found', keys: ['error'] });
+      }
     });
 
     test('a method the path does not serve answers 405 method_not_allowed with Allow', async () => {
@@ -243,6 +248,16 @@ describe('/v1: the alternate reference surface', () => {
       expect(response.status).toBe(422);
       expect(response.body.error.code).toBe('validation_failed');
       expect(Object.keys(response.body.error.details)).toContain(field);
+      expect([await countRows(server, 'v1_payments'), await countRows(server, 'checkout_sessions')]).toEqual(before);
+    });
+
+    test('a live key creates no payment while live mode has no card acquirer: 422 unprocessable, nothing written', async () => {
+      const merchant = await v1Merchant(server);
+      const live = await issueV1Key(server, merchant.businessId, Mode.LIVE);
+      const before = [await countRows(server, 'v1_payments'), await countRows(server, 'checkout_sessions')];
+      const response = await v1(server, live)('POST', '/v1/payments', paymentBody());
+      expect(response.status).toBe(422);
+      expect(response.body.error.code).toBe('unprocessable');
       expect([await countRows(server, 'v1_payments'), await countRows(server, 'checkout_sessions')]).toEqual(before);
     });
 

@@ -19,6 +19,7 @@ import { PayoutPin } from '../domain/payouts/payout-pin.entity';
 import { PayoutSchedule, PayoutScheduleRun } from '../domain/payouts/schedule.entities';
 import { Collection } from '../domain/collections/collection.entities';
 import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
+import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWallet } from '../domain/treasury/treasury.entities';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 import { V1ApiKey, V1Payment } from '../domain/v1/v1.entities';
@@ -66,6 +67,10 @@ export const entities = [
   Collection,
   MasterKeyCheck,
   SandboxMail,
+  TreasuryEndUser,
+  TreasuryKycCheck,
+  TreasuryWallet,
+  TreasuryPayout,
   V1ApiKey,
   V1Payment,
   V1Transfer,

@@ -43,6 +43,10 @@ import { ScheduleRunner } from './payouts/schedule-runner';
 import { ClockService } from './sandbox/clock.service';
 import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
+import { EndUserService } from './treasury/end-user.service';
+import { KycService } from './treasury/kyc.service';
+import { TreasuryWalletService } from './treasury/treasury-wallet.service';
+import { TreasuryPayoutService } from './treasury/treasury-payout.service';
 import { V1KeyService } from './v1/v1-key.service';
 import { V1PaymentService } from './v1/v1-payment.service';
 import { V1EventService } from './v1/v1-event.service';
@@ -97,6 +101,11 @@ export interface Core {
   sandboxClock: ClockService;
   /** Collections over local rails (design section 9): channels, collections, the rail's reports, USDC settlement. */
   collections: CollectionService;
+  /** Treasury (design section 10): a partner's end-users, their KYC, wallets and payouts (docs/treasury.md, Domain API). */
+  treasuryEndUsers: EndUserService;
+  treasuryKyc: KycService;
+  treasuryWallets: TreasuryWalletService;
+  treasuryPayouts: TreasuryPayoutService;
   /** The alternate surface's keys (design section 11): issued per business and mode, hashed and sealed. */
   v1Keys: V1KeyService;
   /** The emitter of `/v1` events (signed with the `/v1` key, to a resource's own URL and the business's webhook URL). */
@@ -182,6 +191,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const collections = new CollectionService(
     { publicBaseUrl: config.publicBaseUrl }, providers, ledger, events, new CollectionSettlementService(providers, ledger), checkout, sandboxClock, pubSub,
   );
+  const treasuryWallets = new TreasuryWalletService(providers, ledger, events);
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   const v1Keys = new V1KeyService(secretBox);
   webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
@@ -227,6 +237,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payoutScheduleRunner,
     sandboxClock,
     collections,
+    treasuryEndUsers: new EndUserService(events),
+    treasuryKyc: new KycService({ publicBaseUrl: config.publicBaseUrl }, providers, events, pubSub),
+    treasuryWallets,
+    treasuryPayouts: new TreasuryPayoutService(providers, ledger, events, treasuryWallets, secretBox, pubSub),
     v1Keys,
     v1Events,
     v1Payments,

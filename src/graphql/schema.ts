@@ -20,6 +20,7 @@ import { CollectionResolver } from './collections/collection.resolver';
 import { PayoutBatchResolver, PayoutRecipientResolver, PayoutResolver } from './payouts/payout.resolver';
 import { PayoutScheduleResolver } from './payouts/schedule.resolver';
 import { SandboxClockResolver } from './sandbox/clock.resolver';
+import { TreasuryEndUserResolver, TreasuryKycResolver, TreasuryPayoutResolver, TreasuryWalletResolver } from './treasury/treasury.resolver';
 import { V1KeyResolver } from './v1/v1-key.resolver';
 import { WalletLowBalanceThresholdResolver } from './wallets/low-balance.resolver';
 
@@ -28,6 +29,7 @@ export const resolvers = [
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,
   PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, PayoutScheduleResolver, SandboxClockResolver, CollectionResolver,
+  TreasuryEndUserResolver, TreasuryKycResolver, TreasuryWalletResolver, TreasuryPayoutResolver,
   V1KeyResolver,
   WalletLowBalanceThresholdResolver,
 ] as const;

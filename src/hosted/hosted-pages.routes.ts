@@ -10,6 +10,7 @@ import { statusOf } from '../http/status';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
 import { readCollectionForm } from './collection-form';
+import { kycPage, readKycDecision } from './kyc-page';
 import { checkoutForm, collectionPage, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
 
 type ByToken = { Params: { token: string } };
@@ -77,7 +78,8 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     scope.setErrorHandler((error, request, reply) => {
       const nonce = crypto.randomBytes(16).toString('base64');
       if (error instanceof DomainError && error.code === ErrorCode.NOT_FOUND) {
-        return send(reply, 404, messagePage('Not found', 'This payment page does not exist. Check the link you were given.', nonce), nonce);
+        const what = request.url.startsWith('/kyc/') ? 'verification' : 'payment';
+        return send(reply, 404, messagePage('Not found', `This ${what} page does not exist. Check the link you were given.`, nonce), nonce);
       }
       const status = error instanceof DomainError ? statusOf(error) : (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -122,6 +124,27 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       const nonce = crypto.randomBytes(16).toString('base64');
       return send(reply, 200, collectionPage(page, nonce), nonce);
     });
+
+    /** The sandbox's hosted KYC page behind a check's kycLinkUrl: shows the check; the tester approves or rejects it. */
+    scope.get<ByToken>('/kyc/:token', async (request, reply) => {
+      const nonce = crypto.randomBytes(16).toString('base64');
+      return send(reply, 200, kycPage(await core.treasuryKyc.hostedPage(core.anonymousContext(originOf(request)), request.params.token), nonce), nonce);
+    });
+
+    for (const decision of ['approve', 'reject'] as const) {
+      scope.post<ByToken>(`/kyc/:token/${decision}`, async (request, reply) => {
+        const ctx = core.anonymousContext(originOf(request));
+        const nonce = crypto.randomBytes(16).toString('base64');
+        try {
+          const page = await core.treasuryKyc.decideOnPage(ctx, readKycDecision(request.params.token, decision, request.body));
+          return send(reply, 200, kycPage(page, nonce), nonce);
+        } catch (error) {
+          if (!(error instanceof DomainError) || (error.code !== ErrorCode.VALIDATION_ERROR && error.code !== ErrorCode.CONFLICT)) throw error;
+          const page = await core.treasuryKyc.hostedPage(ctx, request.params.token);
+          return send(reply, statusOf(error), kycPage(page, nonce, error.fieldErrors ?? { _: [error.message] }), nonce);
+        }
+      });
+    }
 
     scope.get<ByToken>('/checkout/3ds/:token', async (request, reply) =>
       render(reply, await core.checkout.hosted.showThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));

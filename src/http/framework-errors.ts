@@ -37,7 +37,7 @@ function requestPathOf(error: NodeJS.ErrnoException): string {
 }
 
 /** A path of the alternate surface `/v1`, whose failures have its own body (not `/v1/business/…`, the main surface's documented alias). */
-const isV1Path = (url: string) => /^\/v1(\/|\?|$)/.test(url) && !url.startsWith('/v1/business/');
+export const isV1Path = (url: string) => /^\/v1(\/|\?|$)/.test(url) && !url.startsWith('/v1/business/');
 
 function clientFailure(error: NodeJS.ErrnoException): [number, ErrorCode, string] {
   switch (error.code) {

@@ -19,6 +19,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   INVALID_PIN: 403,
   PIN_LOCKED: 429,
   PIN_NOT_SET: 422,
+  KYC_REQUIRED: 422,
   SANDBOX_ONLY: 403,
   UNSUPPORTED_CURRENCY: 400,
   UNPROCESSABLE: 422,

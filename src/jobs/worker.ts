@@ -11,6 +11,7 @@ import { payoutJobs } from '../domain/payouts/payouts.jobs';
 import { recurringGiftJobs } from '../domain/recurring-gifts/recurring-gifts.jobs';
 import { AreaJobs, cronLine } from '../domain/shared/jobs';
 import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
+import { treasuryJobs } from '../domain/treasury/treasury.jobs';
 
 /**
  * Background work on graphile-worker: a PostgreSQL-backed queue in the same database, picked up
@@ -26,6 +27,7 @@ export function areaJobs(core: Core): AreaJobs[] {
     checkoutJobs(core.checkout),
     recurringGiftJobs(core.recurringGifts),
     webhookJobs(core.webhooks),
+    treasuryJobs(core.treasuryPayouts),
     housekeepingJobs(core.dataSource, core.idempotency, core.cardTokens, core.signUps),
     {
       actor: 'worker',

@@ -14,6 +14,10 @@ import { PayoutRail } from './payout-rail/port';
 import { SandboxPayoutRail } from './payout-rail/sandbox';
 import { SanctionsScreening } from './screening/port';
 import { SandboxScreening } from './screening/sandbox';
+import { KycProvider } from './kyc/port';
+import { SandboxKycProvider } from './kyc/sandbox';
+import { TreasuryRail } from './treasury-rail/port';
+import { SandboxTreasuryRail } from './treasury-rail/sandbox';
 
 /**
  * The provider of each kind in each mode. `null`: this build has no real provider of that kind
@@ -36,6 +40,10 @@ export interface ProviderChoice {
   fx: { test: FxProvider; live: FxProvider | null };
   /** Sanctions screening of payout recipients: the sandbox list in test mode, none in live yet. */
   screening: { test: SanctionsScreening; live: SanctionsScreening | null };
+  /** Identity verification of treasury end-users: the sandbox provider (decided by the tester) in test mode, none in live yet. */
+  kyc: { test: KycProvider; live: KycProvider | null };
+  /** The treasury banking partner (end-user deposit accounts, treasury payouts): the sandbox rail in test mode, none in live yet. */
+  'treasury-rail': { test: TreasuryRail; live: TreasuryRail | null };
 }
 
 export type ProviderKind = keyof ProviderChoice;
@@ -49,6 +57,8 @@ const NO_PROVIDER: Record<ProviderKind, string> = {
   'collection-rail': 'No collection rail is configured for live mode, so live collections cannot be taken; use test credentials in the sandbox',
   fx: 'No exchange-rate provider is configured for live mode; use test credentials in the sandbox',
   screening: 'No sanctions-screening provider is configured for live mode, so live recipients cannot be screened; use test credentials in the sandbox',
+  kyc: 'No KYC provider is configured for live mode, so live end-users cannot be verified; use test credentials in the sandbox',
+  'treasury-rail': 'No treasury banking partner is configured for live mode, so live treasury wallets and payouts are not available; use test credentials in the sandbox',
 };
 
 /** The providers of the server, chosen once at start; the only place that decides which one a mode gets. */
@@ -92,5 +102,7 @@ export function createProviders(
     'collection-rail': { test: new SandboxCollectionRail(), live: null },
     fx: { test: new SandboxFxProvider(), live: null },
     screening: { test: new SandboxScreening(), live: null },
+    kyc: { test: new SandboxKycProvider(), live: null },
+    'treasury-rail': { test: new SandboxTreasuryRail(config.payoutSandboxSettleMs), live: null },
   });
 }

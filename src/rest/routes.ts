@@ -17,6 +17,7 @@ import { payoutPinRoutes } from './payouts/payout-pin.routes';
 import { scheduleRoutes } from './payouts/schedules.routes';
 import { collectionRoutes } from './collections/collections.routes';
 import { sandboxClockRoutes } from './sandbox/clock.routes';
+import { treasuryRoutes } from './treasury/treasury.routes';
 import { registerAliases } from './shared/aliases';
 import type { RestApp } from './surface';
 
@@ -41,4 +42,5 @@ export function registerRestRoutes(app: RestApp, core: Core) {
   payoutPinRoutes(app, core);
   collectionRoutes(app, core);
   sandboxClockRoutes(app, core);
+  treasuryRoutes(app, core);
 }

@@ -20,7 +20,7 @@ import { EntityRows, entityFromRow } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { ChannelFilters, CollectionFilters, CreateCollectionCommand, PayCollectionCommand, StartSessionCollectionCommand } from './collection.commands';
 import { Collection, CollectionCustomer, CollectionInstructions, CollectionRailKind, CollectionSource, CollectionStatus } from './collection.entities';
-import { CollectionAction, collectionTransition, statusesAllowing, targetOf } from './collection.states';
+import { AMOUNT_MISMATCH, CollectionAction, collectionTransition, statusesAllowing, targetOf } from './collection.states';
 import { COLLECTION_EVENT_OF_STATUS, collectionEventData } from './collections.events';
 import { expiryJob } from './collections.jobs';
 import {
@@ -244,19 +244,28 @@ export class CollectionService {
   /**
    * A report of the rail about a collection (its callback; the sandbox pay helper), applied once
    * however often and however concurrently it arrives. A report of an earlier stage arriving after
-   * a later one (funds detected after settlement) changes nothing. Null when nothing changed.
+   * a later one (funds detected after settlement) changes nothing. A settlement of another amount
+   * than the collection's fails it (`amount_mismatch`) and credits nothing. Null when nothing changed.
    */
   async applyRailReport(ctx: RequestContext, collectionId: string, report: CollectionRailReport): Promise<Collection | null> {
     if (report.kind === 'received') {
       const current = await findOwned(ctx, Collection, collectionId, 'Collection');
       if (current.status !== CollectionStatus.PENDING) return null;
-      return this.move(ctx, collectionId, 'receive', { amount_received: report.amount.toString(), processing_at: new Date() });
+      return this.move(ctx, collectionId, 'receive', { amount_received: report.amount.toString(), processing_at: new Date() }).catch((error: unknown) => {
+        // A later report (settled, failed) committed between the read above and the UPDATE: funds detected late change nothing.
+        if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
+        throw error;
+      });
     }
     if (report.kind === 'failed') {
       return this.move(ctx, collectionId, 'fail', { failure_reason: report.reason, failed_at: new Date() });
     }
     const current = await findOwned(ctx, Collection, collectionId, 'Collection');
     if (current.status === CollectionStatus.COMPLETED) return null;
+    if (report.amount !== current.amount) {
+      // The rule is Tessera's, whatever the rail does with it: only the collection's exact amount is credited.
+      return this.move(ctx, collectionId, 'fail', { amount_received: report.amount.toString(), failure_reason: AMOUNT_MISMATCH, failed_at: new Date() });
+    }
     collectionTransition(current.status, 'settle');
     // Priced outside the transaction (the FX provider is an external call); the posting uses exactly these terms.
     const terms = await this.settlements.price(ctx, current);
@@ -345,7 +354,10 @@ export class CollectionService {
       amount: session.amount, currency: session.currency, country, rail: command.rail, channelId: null, customer,
       metadata: session.metadata, expiresInSeconds: null, businessPaymentId: null,
     });
-    const expiresAt = new Date(Math.min(Date.now() + DEFAULT_EXPIRES_IN_SECONDS * 1000, session.expiresAt.getTime()));
+    // expiresAt is on the business's clock (the test clock in the sandbox, as the expiry job and the pay helper read it);
+    // the session's own expiry is on the wall clock, so only the time it has left carries over.
+    const lifetime = Math.min(DEFAULT_EXPIRES_IN_SECONDS * 1000, session.expiresAt.getTime() - Date.now());
+    const expiresAt = new Date((await this.clock.now(system)).getTime() + lifetime);
     try {
       const collection = await this.openAndWrite(system, rail, {
         id: crypto.randomUUID(), channel, amount: session.amount, customer, metadata: session.metadata,

@@ -36,3 +36,6 @@ export const statusesAllowing = (action: CollectionAction): CollectionStatus[] =
 export const targetOf = (action: CollectionAction): CollectionStatus => collectionTransition(statusesAllowing(action)[0], action);
 
 export const TERMINAL_COLLECTION_STATUSES: readonly CollectionStatus[] = [COMPLETED, FAILED, EXPIRED];
+
+/** The failure reason of a collection paid with another amount than its own (nothing is credited). */
+export const AMOUNT_MISMATCH = 'amount_mismatch';

@@ -12,6 +12,8 @@ export enum Topic {
   PAYOUT = 'PAYOUT',
   PAYOUT_SCHEDULE = 'PAYOUT_SCHEDULE',
   COLLECTION = 'COLLECTION',
+  TREASURY_PAYOUT = 'TREASURY_PAYOUT',
+  TREASURY_KYC = 'TREASURY_KYC',
   /** Access taken away from a credential or a member: open sockets it concerns must close. */
   ACCESS_REVOKED = 'ACCESS_REVOKED',
 }
@@ -44,6 +46,21 @@ export interface CollectionChange {
   businessId: string;
   livemode: boolean;
   collectionId: string;
+}
+
+/** A treasury payout's status changed; subscribers read its current state. */
+export interface TreasuryPayoutChange {
+  businessId: string;
+  livemode: boolean;
+  payoutId: string;
+}
+
+/** A treasury end-user's KYC check changed (started, approved, rejected); subscribers read its current state. */
+export interface TreasuryKycChange {
+  businessId: string;
+  livemode: boolean;
+  endUserId: string;
+  checkId: string;
 }
 
 /** A payout schedule changed (edited, paused, resumed, cancelled, run, completed); subscribers read its current state. */
@@ -90,6 +107,8 @@ type Topics = {
   [Topic.PAYOUT]: [PayoutChange];
   [Topic.COLLECTION]: [CollectionChange];
   [Topic.PAYOUT_SCHEDULE]: [PayoutScheduleChange];
+  [Topic.TREASURY_PAYOUT]: [TreasuryPayoutChange];
+  [Topic.TREASURY_KYC]: [TreasuryKycChange];
   [Topic.ACCESS_REVOKED]: [AccessRevocation];
 };
 

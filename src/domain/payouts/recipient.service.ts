@@ -105,6 +105,9 @@ export function destinationMaskedOf(details: RecipientDetails): DestinationMaske
   }
 }
 
+/** A name as screening compares it. */
+const screenedName = (name: string) => name.trim().toLowerCase();
+
 export interface CreatedRecipient {
   recipient: Recipient;
   /** False when the destination was already a recipient (answered 200, not 201). */
@@ -126,8 +129,9 @@ export class RecipientService {
     const label = command.label.trim();
     if (label.length === 0 || label.length > MAX_LABEL_LENGTH) throw validationError({ label: [`must be 1 to ${MAX_LABEL_LENGTH} characters`] });
     const details = normalizeDetails(command.details);
-    const screenedAt = await this.screenForDashboard(ctx, label, details);
     const key = this.secretBox.mac(destinationIdentity(details));
+    const screened = await this.screenForDashboard(ctx, label, details, key);
+    const screenedAt = screened?.at ?? null;
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       const inserted: Array<{ id: string }> = await tx.em.query(
@@ -139,11 +143,12 @@ export class RecipientService {
       );
       if (inserted.length > 0) return { recipient: await tx.repo(Recipient).findOneByOrFail({ id: inserted[0].id }), created: true };
       // The destination is already a recipient: that one is the answer. A screened create marks a
-      // never-screened one, and a create brings an archived one back into use.
+      // never-screened one, only when every name stored on it was among the names screened clean
+      // (an API-key create may have stored other names), and a create brings an archived one back into use.
       const [existing] = await EntityRows.of(tx, Recipient).select(tx, 'recipient',
         `WHERE recipient.business_id = $1 AND recipient.livemode = $2 AND recipient.destination_key = $3 FOR UPDATE`, [businessId, tx.livemode, key]);
       const changes: Partial<Recipient> = {};
-      if (screenedAt && !existing.screenedAt) changes.screenedAt = screenedAt;
+      if (screened && !existing.screenedAt && this.namesOf(existing).every((name) => screened.names.has(name))) changes.screenedAt = screened.at;
       if (existing.archivedAt) changes.archivedAt = null;
       if (Object.keys(changes).length > 0) await tx.repo(Recipient).update({ id: existing.id }, changes);
       return { recipient: Object.keys(changes).length > 0 ? await tx.repo(Recipient).findOneByOrFail({ id: existing.id }) : existing, created: false };
@@ -155,13 +160,29 @@ export class RecipientService {
    * stored); API-key creates are never screened and never refused on a screening result (interface
    * document, Create a payout recipient).
    */
-  private async screenForDashboard(ctx: RequestContext, label: string, details: RecipientDetails): Promise<Date | null> {
+  /**
+   * When the destination is already a never-screened recipient (an API-key create), the names
+   * stored on it are screened too: a dashboard create never marks as screened, nor answers with,
+   * a recipient whose own names were not screened clean. Answers the names screened clean (trimmed,
+   * lower case) and when.
+   */
+  private async screenForDashboard(ctx: RequestContext, label: string, details: RecipientDetails, key: string): Promise<{ at: Date; names: Set<string> } | null> {
     if (ctx.actor.kind !== 'dashboard') return null;
     const screening = this.providers.providerFor(ctx, 'screening');
-    const names = details.rail === 'CRYPTO' ? [label] : [label, details.accountName];
-    const result = await screening.screen({ names, country: 'country' in details ? details.country : null });
+    const country = 'country' in details ? details.country : null;
+    const requested = details.rail === 'CRYPTO' ? [label] : [label, details.accountName];
+    const [stored] = await EntityRows.of(ctx, Recipient).select(ctx, 'recipient',
+      `WHERE recipient.business_id = $1 AND recipient.livemode = $2 AND recipient.destination_key = $3`, [ctx.requireBusiness(), ctx.livemode, key]);
+    const names = stored && !stored.screenedAt ? [...requested, ...this.namesOf(stored)] : requested;
+    const result = await screening.screen({ names, country });
     if (result.match) throw new DomainError(ErrorCode.SANCTIONS_MATCH, 'The recipient matches a sanctions list; it was not saved');
-    return new Date();
+    return { at: new Date(), names: new Set(names.map(screenedName)) };
+  }
+
+  /** The names screening looks at on a stored recipient (label, and the account holder's name but for crypto), as compared. */
+  private namesOf(recipient: Recipient): string[] {
+    const details = this.detailsOf(recipient);
+    return (details.rail === 'CRYPTO' ? [recipient.label] : [recipient.label, details.accountName]).map(screenedName);
   }
 
   async get(ctx: RequestContext, recipientId: string): Promise<Recipient> {

@@ -21,6 +21,8 @@ export const ErrorCode = {
   INVALID_PIN: 'INVALID_PIN',
   PIN_LOCKED: 'PIN_LOCKED',
   PIN_NOT_SET: 'PIN_NOT_SET',
+  /** Treasury: the end-user's KYC check is not approved yet (design section 10). */
+  KYC_REQUIRED: 'KYC_REQUIRED',
   SANDBOX_ONLY: 'SANDBOX_ONLY',
   UNSUPPORTED_CURRENCY: 'UNSUPPORTED_CURRENCY',
   UNPROCESSABLE: 'UNPROCESSABLE',

@@ -1,4 +1,4 @@
-import { RequestContext } from '../shared/context';
+import { ALL_ROLES, RequestContext, WRITE_ROLES } from '../shared/context';
 import { forbidden } from '../shared/errors';
 import { Business } from '../identity/identity.entities';
 
@@ -20,4 +20,19 @@ export async function requireTreasuryPartner(ctx: RequestContext): Promise<Busin
 /** Applies the changes to a business row the caller has locked and saves. */
 export function applyTreasurySettings(business: Business, changes: TreasurySettingsChanges): void {
   if (changes.treasuryEnabled !== undefined) business.treasuryEnabled = changes.treasuryEnabled;
+}
+
+/** What a treasury operation needs: reading, writing, or a sandbox helper (writing with test credentials). */
+export type TreasuryAccess = 'read' | 'write' | 'sandbox';
+
+/**
+ * The refusals every treasury operation starts with, in order: the caller's role, the treasury
+ * product (403), and for sandbox helpers test credentials (403 SANDBOX_ONLY). Faces may ask first,
+ * before they read the input, so a non-partner hears 403 rather than a validation error.
+ */
+export async function requireTreasuryAccess(ctx: RequestContext, access: TreasuryAccess): Promise<Business> {
+  ctx.requireRole(...(access === 'read' ? ALL_ROLES : WRITE_ROLES));
+  const business = await requireTreasuryPartner(ctx);
+  if (access === 'sandbox') ctx.requireSandbox();
+  return business;
 }

@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { CheckoutService } from '../checkout/checkout.service';
+import { CheckoutService, SESSION_LIFETIME_MS } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { FieldErrors, notFound, validationError } from '../shared/errors';
@@ -83,13 +83,15 @@ export class V1PaymentService {
       if (refusal) errors[field] = [refusal];
     }
     if (Object.keys(errors).length > 0) throw validationError(errors);
+    // One clock for both, so that expires_at is exactly 24 hours after created_at.
+    const createdAt = new Date();
     return inTransaction(ctx, async (tx) => {
       const session = await this.checkout.open(tx, {
         amount: command.amount, currency, customerEmail: null, successUrl: command.redirectUrl, description: command.description,
-        metadata: command.metadata, source: CheckoutSessionSource.V1, sourceId: null,
+        metadata: command.metadata, source: CheckoutSessionSource.V1, sourceId: null, expiresAt: new Date(createdAt.getTime() + SESSION_LIFETIME_MS),
       });
       const payment = await tx.repo(V1Payment).save(tx.repo(V1Payment).create({
-        id: session.id, businessId: session.businessId, livemode: session.livemode, settleIn, webhookUrl: command.webhookUrl,
+        id: session.id, businessId: session.businessId, livemode: session.livemode, settleIn, webhookUrl: command.webhookUrl, createdAt,
       }));
       return this.viewOf(payment, session);
     });

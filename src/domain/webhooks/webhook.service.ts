@@ -77,20 +77,32 @@ export interface EventInsert {
 }
 
 /**
+ * Treasury events (`treasury.*`, design section 10) belong to the treasury product: they go to the
+ * treasury registry's endpoints only, never to the webhookUrl nor to merchant endpoints (even those
+ * subscribed to "*"). Every other event keeps its targets.
+ */
+const TREASURY_EVENT_PREFIX = 'treasury.';
+const isTreasuryEvent = (type: string) => type.startsWith(TREASURY_EVENT_PREFIX);
+const isTreasuryEventSql = (type: string) => `starts_with(${type}::text, '${TREASURY_EVENT_PREFIX}')`;
+
+/**
  * Where an event goes: the business's webhookUrl of the event's mode, then its enabled endpoints
  * subscribed to the type (or "*"), oldest first (ordered by rank, created_at, endpoint_id);
- * treasury endpoints only while the business has the treasury product. Its nine parameters are
- * targetsParams, numbered by `at(1)` to `at(9)`.
+ * treasury endpoints only while the business has the treasury product; treasury events to
+ * treasury endpoints only (see TREASURY_EVENT_PREFIX). Its nine parameters are targetsParams,
+ * numbered by `at(1)` to `at(9)`.
  */
 const targetsSql = (at: (index: number) => string) => `
   SELECT ${at(8)}::text AS target, s.webhook_url AS url, NULL::uuid AS endpoint_id, NULL::uuid AS partner_id, 0 AS rank, NULL::timestamptz AS created_at
     FROM business_settings s
    WHERE s.business_id = ${at(1)} AND s.livemode = ${at(2)} AND s.webhook_url IS NOT NULL
+     AND NOT ${isTreasuryEventSql(at(3))}
   UNION ALL
   SELECT ${at(9)}::text, e.url, e.id, CASE WHEN e.registry = ${at(5)} THEN e.business_id END, 1, e.created_at
     FROM webhook_endpoints e
    WHERE e.business_id = ${at(1)} AND e.livemode = ${at(2)} AND e.status = ${at(6)} AND e.events && ARRAY[${at(3)}, ${at(4)}]::text[]
-     AND (e.registry = ${at(7)} OR EXISTS (SELECT 1 FROM businesses b WHERE b.id = e.business_id AND b.treasury_enabled))`;
+     AND (e.registry = ${at(7)} OR EXISTS (SELECT 1 FROM businesses b WHERE b.id = e.business_id AND b.treasury_enabled))
+     AND (e.registry = ${at(5)} OR NOT ${isTreasuryEventSql(at(3))})`;
 
 const targetsParams = (businessId: string, livemode: boolean, type: string) =>
   [businessId, livemode, type, ALL_EVENTS, WebhookRegistry.TREASURY, WebhookEndpointStatus.ENABLED, WebhookRegistry.MERCHANT,
@@ -245,18 +257,22 @@ export class WebhookService {
 
   /**
    * Replays an event to one of the business's endpoints (of either registry; a treasury one while
-   * the product is enabled), or to its webhookUrl when none is named.
+   * the product is enabled), or to its webhookUrl when none is named. A treasury event replays to a
+   * treasury endpoint only, as it was delivered (CONFLICT otherwise, nothing written).
    */
   async replayEvent(ctx: RequestContext, command: ReplayEvent): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     const { eventId, endpointId } = command;
     return inTransaction(ctx, async (tx) => {
       const event = await findOwned(tx, DomainEvent, eventId, 'Event');
+      const treasuryOnly = () => new DomainError(ErrorCode.CONFLICT, 'Treasury events are delivered to treasury webhook endpoints only; name one as endpointId');
       if (endpointId) {
         const endpoint = await findEndpoint(tx, endpointId, null);
         if (endpoint.registry === WebhookRegistry.TREASURY) await requireTreasuryPartner(tx);
+        else if (isTreasuryEvent(event.type)) throw treasuryOnly();
         return this.createDelivery(tx, event, targetOf(endpoint), null);
       }
+      if (isTreasuryEvent(event.type)) throw treasuryOnly();
       const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
       if (!settings?.webhookUrl) {
         throw new DomainError(ErrorCode.CONFLICT, 'No webhookUrl is set for this mode; name an endpointId to replay to');

@@ -20,6 +20,7 @@ registerEnumType(BatchStatus, {
 @ObjectType({ description: 'A saved payout destination; account numbers, phones and addresses show their last 4 characters only' })
 export class PayoutRecipient {
   @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'The business the recipient belongs to (as in the REST Recipient)' }) businessId: string;
   @Field() label: string;
   @Field(() => PayoutRailKind) rail: PayoutRailKind;
   @Field({ description: 'The currency the recipient receives' }) currency: string;
@@ -33,7 +34,7 @@ export class PayoutRecipient {
 
   static from(row: RecipientRow): PayoutRecipient {
     return Object.assign(new PayoutRecipient(), {
-      id: row.id, label: row.label, rail: row.rail, currency: row.currency, country: row.country, detailsMasked: { ...row.detailsMasked },
+      id: row.id, businessId: row.businessId, label: row.label, rail: row.rail, currency: row.currency, country: row.country, detailsMasked: { ...row.detailsMasked },
       screenedAt: row.screenedAt, archivedAt: row.archivedAt, createdAt: row.createdAt, updatedAt: row.updatedAt,
     });
   }

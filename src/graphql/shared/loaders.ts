@@ -10,10 +10,11 @@ import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
 import { PayoutLoaders, createPayoutLoaders } from '../payouts/payout.loaders';
 import { CollectionLoaders, createCollectionLoaders } from '../collections/collection.loaders';
 import { ScheduleLoaders, createScheduleLoaders } from '../payouts/schedule.loaders';
+import { TreasuryLoaders, createTreasuryLoaders } from '../treasury/treasury.loaders';
 import { alignTo, groupBy } from './keyed';
 
 /** Per-request DataLoaders: each relation is fetched with one query per request, aligned to its keys. */
-export interface Loaders extends PayoutLoaders, ScheduleLoaders, CollectionLoaders {
+export interface Loaders extends PayoutLoaders, ScheduleLoaders, CollectionLoaders, TreasuryLoaders {
   userById: DataLoader<string, User | null>;
   businessById: DataLoader<string, Business | null>;
   membershipsByUserId: DataLoader<string, Membership[]>;
@@ -64,5 +65,6 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
     ...createPayoutLoaders(core, ctx),
     ...createCollectionLoaders(core, ctx),
     ...createScheduleLoaders(core, ctx),
+    ...createTreasuryLoaders(core, ctx),
   };
 }

@@ -1,0 +1,231 @@
+import { TreasuryDestination, TreasuryRailOutcome } from '../../providers/treasury-rail/port';
+import { ProviderRegistry } from '../../providers/registry';
+import { EventService } from '../events/event.service';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { AccountKind } from '../ledger/ledger.entities';
+import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { SecretBox } from '../shared/crypto';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { JobRequest, enqueueJob } from '../shared/jobs';
+import { positiveMinor } from '../shared/money';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { EntityRows, entityFromRow } from '../shared/rows';
+import { findOwned } from '../shared/tenancy';
+import { CreateTreasuryPayoutCommand, TreasuryPayoutFilters } from './treasury.commands';
+import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
+import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
+import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
+import { TreasuryPayoutAction, statusesAllowing, treasuryPayoutTransition } from './treasury-payout.states';
+import { TreasuryWalletService } from './treasury-wallet.service';
+import { requireTreasuryPartner } from './treasury.settings';
+
+const MASKED_FIELDS = new Set(['accountNumber', 'phone', 'address']);
+
+/** The destination as shown: account numbers, phones and addresses masked to their last 4 characters; nulls left out. */
+export function maskDestination(destination: TreasuryDestination): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [field, value] of Object.entries(destination)) {
+    if (field === 'type' || value === null || value === undefined) continue;
+    const text = String(value);
+    shown[field] = MASKED_FIELDS.has(field) ? `****${text.slice(-4)}` : text;
+  }
+  return shown;
+}
+
+/** What a payout's dispatch submits: its test outcome (sandbox), read from its metadata. */
+const testOutcomeOf = (metadata: Record<string, unknown> | null): string | null =>
+  typeof metadata?.test_outcome === 'string' ? metadata.test_outcome : null;
+
+type Posting = 'debit' | 'reverse' | 'settle';
+
+/**
+ * Treasury payouts out of end-user wallets (design section 10). Created PENDING with the wallet
+ * debited into payout in flight, the row and treasury.payout.created in one transaction (too little
+ * balance: INSUFFICIENT_FUNDS, nothing written). A durable job claims PENDING → PROCESSING and
+ * hands it to the treasury rail outside any transaction; the rail's report moves it to COMPLETED or
+ * FAILED (reversed). Each status change is one conditional UPDATE (`WHERE status = …`), so a cancel
+ * racing the dispatch, or a report repeated, moves the payout exactly once.
+ */
+export class TreasuryPayoutService {
+  constructor(
+    private readonly providers: ProviderRegistry,
+    private readonly ledger: LedgerService,
+    private readonly events: EventService,
+    private readonly wallets: TreasuryWalletService,
+    private readonly secretBox: SecretBox,
+    private readonly pubSub: TesseraPubSub,
+  ) {}
+
+  async create(ctx: RequestContext, command: CreateTreasuryPayoutCommand): Promise<TreasuryPayout> {
+    ctx.requireRole(...WRITE_ROLES);
+    await requireTreasuryPartner(ctx);
+    const rail = this.providers.providerFor(ctx, 'treasury-rail');
+    const wallet = await this.wallets.owned(ctx, { endUserId: command.endUserId, walletId: command.walletId });
+    const amount = positiveMinor(command.amount, wallet.currency);
+    const metadata = command.idempotencyKey === null ? command.metadata : { ...command.metadata, idempotencyKey: command.idempotencyKey };
+    return inTransaction(ctx, async (tx) => {
+      const repo = tx.repo(TreasuryPayout);
+      const payout = await repo.save(repo.create({
+        businessId: tx.requireBusiness(), livemode: tx.livemode, endUserId: wallet.endUserId, walletId: wallet.id, amount, currency: wallet.currency,
+        destinationType: command.destination.type as TreasuryDestinationType, destinationDetails: maskDestination(command.destination),
+        destinationSealed: this.secretBox.seal(JSON.stringify(command.destination)), status: TreasuryPayoutStatus.PENDING,
+        metadata, failureReason: null, providerRef: null, processingAt: null, completedAt: null,
+      }));
+      const jobs = rail.dispatchOf(testOutcomeOf(metadata)) === 'auto' ? [dispatchTreasuryPayoutJob(payout)] : [];
+      await this.events.record(tx, TREASURY_PAYOUT_EVENT_OF_STATUS.PENDING, treasuryEventData(payout.livemode, treasuryPayoutObject(payout)), jobs);
+      // The debit comes last: its conditional update locks the wallet's balance row until commit, so
+      // concurrent payouts of the wallet wait for one statement less. Too little: the whole transaction rolls back.
+      await this.post(tx, payout, 'debit');
+      this.announce(tx, payout);
+      return payout;
+    });
+  }
+
+  async get(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout> {
+    ctx.requireRole(...ALL_ROLES);
+    await requireTreasuryPartner(ctx);
+    return findOwned(ctx, TreasuryPayout, payoutId, 'Treasury payout');
+  }
+
+  async list(ctx: RequestContext, filters: TreasuryPayoutFilters, page: PageQuery): Promise<ListPage<TreasuryPayout>> {
+    ctx.requireRole(...ALL_ROLES);
+    await requireTreasuryPartner(ctx);
+    const query = newestFirst(ctx, TreasuryPayout, 'payout');
+    if (filters.status) query.andWhere('payout.status = :status', { status: filters.status });
+    for (const [field, column] of [['endUserId', 'end_user_id'], ['walletId', 'wallet_id']] as const) {
+      const value = filters[field];
+      if (value === undefined) continue;
+      if (!isUuid(value)) throw validationError({ [field]: ['must be an id'] });
+      query.andWhere(`payout.${column} = :${field}`, { [field]: value });
+    }
+    return paginate(query, 'payout', page, { status: filters.status ?? null, endUserId: filters.endUserId ?? null, walletId: filters.walletId ?? null });
+  }
+
+  /** PENDING → CANCELLED with the reversal; any other state (CANCELLED included) is 409. */
+  async cancel(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout> {
+    ctx.requireRole(...WRITE_ROLES);
+    await requireTreasuryPartner(ctx);
+    const payout = await this.move(ctx, payoutId, 'cancel', {}, 'reverse');
+    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a PENDING treasury payout can be cancelled; this one is CANCELLED');
+    return payout;
+  }
+
+  /**
+   * The dispatch job: claims PENDING → PROCESSING (committed before the rail hears of it, so a
+   * cancel can no longer win and a retry finds it claimed), submits outside any transaction under
+   * the payout's id (a retry after a crash is the same payout at the rail), then records the rail's
+   * reference and schedules its report. Null when there is nothing to do (cancelled first, done).
+   */
+  async dispatch(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout | null> {
+    const current = await findOwned(ctx, TreasuryPayout, payoutId, 'Treasury payout');
+    if (current.status === TreasuryPayoutStatus.PENDING) {
+      // A cancel that committed first wins: the payout is no longer PENDING and there is nothing to send.
+      const claimed = await inTransaction(ctx, async (tx) => {
+        const moved = await this.transition(tx, payoutId, 'dispatch', { processing_at: new Date() });
+        if (moved) this.announce(tx, moved);
+        return moved;
+      }).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
+        throw error;
+      });
+      if (!claimed) return null;
+    } else if (current.status !== TreasuryPayoutStatus.PROCESSING || current.providerRef) return null;
+    const payout = await findOwned(ctx, TreasuryPayout, payoutId, 'Treasury payout');
+    if (payout.status !== TreasuryPayoutStatus.PROCESSING || payout.providerRef) return null;
+    const rail = this.providers.providerFor(ctx, 'treasury-rail');
+    const acceptance = await rail.submit({
+      payoutId, amountMinor: payout.amount, currency: payout.currency,
+      destination: JSON.parse(this.secretBox.open(payout.destinationSealed)) as TreasuryDestination, testOutcome: testOutcomeOf(payout.metadata),
+    });
+    return inTransaction(ctx, async (tx) => {
+      const result = await tx.em.query(
+        `UPDATE treasury_payouts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [payoutId, acceptance.providerRef]);
+      const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
+      if (rows.length === 0) return null;
+      const submitted = entityFromRow(tx, TreasuryPayout, rows[0]);
+      if (acceptance.callback) {
+        const job = treasuryRailCallbackJob(submitted, acceptance.callback.outcome, acceptance.callback.afterMs);
+        await enqueueJob(tx, job.task, job.payload, job.options);
+      }
+      return submitted;
+    });
+  }
+
+  /** The rail's report on a PROCESSING payout: applied once however often and however concurrently it arrives. */
+  async applyRailOutcome(ctx: RequestContext, payoutId: string, outcome: TreasuryRailOutcome): Promise<TreasuryPayout | null> {
+    return outcome.status === 'COMPLETED'
+      ? this.move(ctx, payoutId, 'complete', { completed_at: new Date() }, 'settle')
+      : this.move(ctx, payoutId, 'fail', { failure_reason: outcome.reason }, 'reverse');
+  }
+
+  /** Treasury payouts of the context's partner and mode by id (the GraphQL loader's batch). */
+  async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryPayout[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return EntityRows.of(ctx, TreasuryPayout).select(ctx, 'payout',
+      'WHERE payout.id = ANY($1::uuid[]) AND payout.business_id = $2 AND payout.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+  }
+
+  /**
+   * The payout's postings. debit: wallet −amount, in flight +amount; reverse: the exact opposite;
+   * settle: the amount leaves in flight for the rail's clearing.
+   */
+  private async post(tx: RequestContext, payout: TreasuryPayout, kind: Posting): Promise<void> {
+    const { currency } = payout;
+    const inFlight = await this.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency });
+    let lines: PostingLine[];
+    if (kind === 'settle') {
+      const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency });
+      lines = [{ account: inFlight, amount: -payout.amount }, { account: clearing, amount: payout.amount }];
+    } else {
+      const sign = kind === 'debit' ? 1n : -1n;
+      const wallet = await this.ledger.account(tx, { kind: AccountKind.END_USER_WALLET, currency, businessId: payout.businessId, ownerRef: payout.endUserId });
+      lines = [{ account: wallet, amount: -sign * payout.amount }, { account: inFlight, amount: sign * payout.amount }];
+    }
+    const description = { debit: 'Treasury payout: end-user wallet debited', reverse: 'Treasury payout reversed: end-user wallet re-credited', settle: 'Treasury payout completed by the rail' }[kind];
+    await this.ledger.move(tx, { kind: `treasury_payout_${kind}`, referenceType: 'treasury_payout', referenceId: payout.id, description, lines });
+  }
+
+  /**
+   * Moves the payout by `action` in one conditional UPDATE. Null when it already is where the
+   * action leads (a repeated report: nothing to do); CONFLICT when it is elsewhere.
+   */
+  private async transition(tx: RequestContext, payoutId: string, action: TreasuryPayoutAction, changes: Record<string, unknown>): Promise<TreasuryPayout | null> {
+    if (!isUuid(payoutId)) throw notFound('Treasury payout');
+    const from = statusesAllowing(action);
+    const to = treasuryPayoutTransition(from[0], action);
+    const columns = Object.keys(changes);
+    const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
+    const result = await tx.em.query(
+      `UPDATE treasury_payouts SET status = $4, updated_at = now()${assignments}
+       WHERE id = $1 AND business_id = $2 AND livemode = $3 AND status = ANY($${columns.length + 5}::treasury_payout_status[]) RETURNING *`,
+      [payoutId, tx.requireBusiness(), tx.livemode, to, ...columns.map((column) => changes[column]), from],
+    );
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
+    if (rows.length > 0) return entityFromRow(tx, TreasuryPayout, rows[0]);
+    const current = await findOwned(tx, TreasuryPayout, payoutId, 'Treasury payout');
+    if (current.status === to) return null;
+    treasuryPayoutTransition(current.status, action);
+    throw new Error(`unreachable: ${current.status} allows ${action}`);
+  }
+
+  /** A status change with its posting and event, in one transaction; null when already done. */
+  private async move(ctx: RequestContext, payoutId: string, action: TreasuryPayoutAction, changes: Record<string, unknown>, posting: Posting, jobs: JobRequest[] = []): Promise<TreasuryPayout | null> {
+    return inTransaction(ctx, async (tx) => {
+      const payout = await this.transition(tx, payoutId, action, changes);
+      if (!payout) return null;
+      await this.post(tx, payout, posting);
+      const event = TREASURY_PAYOUT_EVENT_OF_STATUS[payout.status];
+      if (event) await this.events.record(tx, event, treasuryEventData(payout.livemode, treasuryPayoutObject(payout)), jobs);
+      this.announce(tx, payout);
+      return payout;
+    });
+  }
+
+  private announce(tx: RequestContext, payout: TreasuryPayout): void {
+    const change = { businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id };
+    tx.afterCommit(() => this.pubSub.publish(Topic.TREASURY_PAYOUT, change));
+  }
+}

@@ -1,0 +1,177 @@
+import crypto from 'node:crypto';
+import { ProviderRegistry } from '../../providers/registry';
+import { EventService } from '../events/event.service';
+import { AccountKind } from '../ledger/ledger.entities';
+import { LedgerService } from '../ledger/ledger.service';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { CURRENCY_EXPONENTS, exponentOf, positiveMinor } from '../shared/money';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
+import { findOwned, lockOwned } from '../shared/tenancy';
+import { CreateTreasuryWalletCommand, SandboxDepositCommand, TreasuryWalletFilters, TreasuryWalletRef } from './treasury.commands';
+import { EndUserStatus, TreasuryEndUser, TreasuryWallet, TreasuryWalletStatus, TreasuryWalletView } from './treasury.entities';
+import { TreasuryDeposit, TreasuryEvent, depositObject, treasuryEventData, walletObject } from './treasury.events';
+import { requireTreasuryPartner } from './treasury.settings';
+
+/** Play money per sandbox deposit, in major units. */
+const MAX_SANDBOX_DEPOSIT = 1_000_000_000n;
+
+const kycRequired = () => new DomainError(ErrorCode.KYC_REQUIRED, 'The end-user\'s KYC must be APPROVED before a wallet can be opened');
+
+const isUniqueViolationOf = (error: unknown, constraint: string) => {
+  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
+  return driver?.code === '23505' && driver.constraint === constraint;
+};
+
+/**
+ * End-user wallets (design section 10): one per end-user and currency, opened after KYC approval,
+ * each its own END_USER_WALLET ledger account (owner: the end-user; no overdraft), never the
+ * partner's merchant wallet. Balances are the ledger account's; the deposit account is the treasury
+ * rail's, opened (outside any transaction) with the wallet.
+ */
+export class TreasuryWalletService {
+  constructor(
+    private readonly providers: ProviderRegistry,
+    private readonly ledger: LedgerService,
+    private readonly events: EventService,
+  ) {}
+
+  async create(ctx: RequestContext, command: CreateTreasuryWalletCommand): Promise<TreasuryWalletView> {
+    ctx.requireRole(...WRITE_ROLES);
+    await requireTreasuryPartner(ctx);
+    const endUser = await findOwned(ctx, TreasuryEndUser, command.endUserId, 'End-user');
+    const rail = this.providers.providerFor(ctx, 'treasury-rail');
+    const currency = command.currency.trim().toUpperCase();
+    if (!rail.currencies.includes(currency) || !(currency in CURRENCY_EXPONENTS)) {
+      throw validationError({ currency: [`must be one of ${rail.currencies.join(', ')}`] });
+    }
+    if (endUser.status !== EndUserStatus.ACTIVE) throw kycRequired();
+    if (await ctx.repo(TreasuryWallet).exists({ where: { endUserId: endUser.id, currency } })) throw this.duplicate(currency);
+    const walletId = crypto.randomUUID();
+    const depositAccount = await rail.openDepositAccount({ walletId, currency, holderName: endUser.name ?? endUser.email });
+    return inTransaction(ctx, async (tx) => {
+      // Locked, so a KYC decision cannot slip between this check and the wallet's commit.
+      const locked = await lockOwned(tx, TreasuryEndUser, endUser.id, 'End-user');
+      if (locked.status !== EndUserStatus.ACTIVE) throw kycRequired();
+      const account = await this.ledger.account(tx, { kind: AccountKind.END_USER_WALLET, currency, businessId: tx.requireBusiness(), ownerRef: endUser.id });
+      const repo = tx.repo(TreasuryWallet);
+      const wallet = await repo.save(repo.create({
+        id: walletId, businessId: tx.requireBusiness(), livemode: tx.livemode, endUserId: endUser.id, currency,
+        ledgerAccountId: account.id, status: TreasuryWalletStatus.ACTIVE, depositAccount,
+      })).catch((error: unknown) => {
+        throw isUniqueViolationOf(error, 'uq_treasury_wallets_end_user_currency') ? this.duplicate(currency) : error;
+      });
+      const view = { wallet, balance: await this.balanceOf(tx, wallet) };
+      await this.events.record(tx, TreasuryEvent.WALLET_CREATED, treasuryEventData(wallet.livemode, walletObject(view)));
+      return view;
+    });
+  }
+
+  /** The wallet of the end-user (a wallet of another end-user, partner or mode is 404), with its balance. */
+  async get(ctx: RequestContext, ref: TreasuryWalletRef): Promise<TreasuryWalletView> {
+    ctx.requireRole(...ALL_ROLES);
+    await requireTreasuryPartner(ctx);
+    const wallet = await this.owned(ctx, ref);
+    return { wallet, balance: await this.balanceOf(ctx, wallet) };
+  }
+
+  async list(ctx: RequestContext, filters: TreasuryWalletFilters, page: PageQuery): Promise<ListPage<TreasuryWalletView>> {
+    ctx.requireRole(...ALL_ROLES);
+    await requireTreasuryPartner(ctx);
+    const endUser = await findOwned(ctx, TreasuryEndUser, filters.endUserId, 'End-user');
+    const query = newestFirst(ctx, TreasuryWallet, 'wallet').andWhere('wallet.end_user_id = :endUserId', { endUserId: endUser.id });
+    const found = await paginate(query, 'wallet', page, { endUserId: endUser.id });
+    const balances = await this.balancesOf(ctx, found.items);
+    return {
+      ...found,
+      items: found.items.map((wallet) => ({ wallet, balance: balances.get(wallet.ledgerAccountId) ?? 0n })),
+      cursorOf: (view) => found.cursorOf(view.wallet),
+    };
+  }
+
+  /** The wallet whose deposit instructions are read (depositInstructionsObject shows them). */
+  async depositInstructions(ctx: RequestContext, ref: TreasuryWalletRef): Promise<TreasuryWallet> {
+    ctx.requireRole(...ALL_ROLES);
+    await requireTreasuryPartner(ctx);
+    return this.owned(ctx, ref);
+  }
+
+  /**
+   * Sandbox only (test credentials, else 403): money arrives on the wallet's deposit account. One
+   * balanced journal transaction from the sandbox funding account, and treasury.deposit.received.
+   */
+  async sandboxDeposit(ctx: RequestContext, command: SandboxDepositCommand): Promise<TreasuryDeposit> {
+    ctx.requireRole(...WRITE_ROLES);
+    await requireTreasuryPartner(ctx);
+    ctx.requireSandbox();
+    const wallet = await this.owned(ctx, command);
+    const amount = positiveMinor(command.amount, wallet.currency);
+    if (amount > MAX_SANDBOX_DEPOSIT * 10n ** BigInt(exponentOf(wallet.currency))) {
+      throw validationError({ amount: [`must be at most ${MAX_SANDBOX_DEPOSIT} ${wallet.currency} per deposit`] });
+    }
+    return inTransaction(ctx, async (tx) => {
+      const account = await this.accountOf(tx, wallet);
+      const source = await this.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: wallet.currency });
+      const { transaction, balances } = await this.ledger.move(tx, {
+        kind: 'treasury_deposit', referenceType: 'treasury_wallet', referenceId: wallet.id, description: 'Sandbox deposit to an end-user wallet',
+        lines: [{ account, amount }, { account: source, amount: -amount }],
+      });
+      const deposit: TreasuryDeposit = { id: transaction.id, wallet, amount, balance: balances.get(account.id)!, createdAt: transaction.createdAt };
+      await this.events.record(tx, TreasuryEvent.DEPOSIT_RECEIVED, treasuryEventData(wallet.livemode, depositObject(deposit)));
+      return deposit;
+    });
+  }
+
+  /** Wallets of the context's partner and mode by id, with balances (the GraphQL loader's batch). */
+  async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryWalletView[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    const wallets = await ctx.repo(TreasuryWallet).createQueryBuilder('wallet')
+      .where('wallet.id IN (:...ids) AND wallet.business_id = :businessId AND wallet.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+      .getMany();
+    const balances = await this.balancesOf(ctx, wallets);
+    return wallets.map((wallet) => ({ wallet, balance: balances.get(wallet.ledgerAccountId) ?? 0n }));
+  }
+
+  /** The wallets of each end-user of the context's partner and mode, oldest first, with balances (the GraphQL loader's batch). */
+  async ofEndUsers(ctx: RequestContext, endUserIds: readonly string[]): Promise<TreasuryWalletView[]> {
+    const valid = endUserIds.filter(isUuid);
+    if (valid.length === 0) return [];
+    const wallets = await ctx.repo(TreasuryWallet).createQueryBuilder('wallet')
+      .where('wallet.end_user_id IN (:...ids) AND wallet.business_id = :businessId AND wallet.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+      .orderBy('wallet.created_at', 'ASC').addOrderBy('wallet.id', 'ASC')
+      .getMany();
+    const balances = await this.balancesOf(ctx, wallets);
+    return wallets.map((wallet) => ({ wallet, balance: balances.get(wallet.ledgerAccountId) ?? 0n }));
+  }
+
+  /** The end-user's wallet: both ids must be the context's (else 404, never 403). */
+  async owned(ctx: RequestContext, ref: TreasuryWalletRef): Promise<TreasuryWallet> {
+    const endUser = await findOwned(ctx, TreasuryEndUser, ref.endUserId, 'End-user');
+    const wallet = await findOwned(ctx, TreasuryWallet, ref.walletId, 'Wallet');
+    if (wallet.endUserId !== endUser.id) throw notFound('Wallet');
+    return wallet;
+  }
+
+  /** The wallet's ledger account (END_USER_WALLET of its end-user and currency). */
+  async accountOf(tx: RequestContext, wallet: TreasuryWallet) {
+    return this.ledger.account(tx, { kind: AccountKind.END_USER_WALLET, currency: wallet.currency, businessId: wallet.businessId, ownerRef: wallet.endUserId });
+  }
+
+  private duplicate(currency: string) {
+    return new DomainError(ErrorCode.CONFLICT, `This end-user already has a ${currency} wallet`, { currency: ['already has a wallet of this end-user'] });
+  }
+
+  private async balanceOf(ctx: RequestContext, wallet: TreasuryWallet): Promise<bigint> {
+    return (await this.balancesOf(ctx, [wallet])).get(wallet.ledgerAccountId) ?? 0n;
+  }
+
+  private async balancesOf(ctx: RequestContext, wallets: TreasuryWallet[]): Promise<Map<string, bigint>> {
+    if (wallets.length === 0) return new Map();
+    const rows: Array<{ id: string; balance: string }> = await ctx.em.query(
+      `SELECT id, balance::text AS balance FROM ledger_accounts WHERE id = ANY($1::uuid[]) AND kind = $2`,
+      [wallets.map((wallet) => wallet.ledgerAccountId), AccountKind.END_USER_WALLET]);
+    return new Map(rows.map((row) => [row.id, BigInt(row.balance)]));
+  }
+}

@@ -1,0 +1,277 @@
+import { filter, pipe } from '@graphql-yoga/subscription';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Topic, TreasuryKycChange, TreasuryPayoutChange } from '../../domain/events/pubsub';
+import { notFound } from '../../domain/shared/errors';
+import { PageQuery } from '../../domain/shared/pagination';
+import { EndUserStatus, KycLevel, TreasuryPayoutStatus } from '../../domain/treasury/treasury.entities';
+import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
+import {
+  createEndUserBodySchema, createTreasuryPayoutBodySchema, createTreasuryWalletBodySchema, rejectKycBodySchema, sandboxDepositBodySchema,
+  startKycBodySchema, toCreateEndUserCommand, toCreateTreasuryPayoutCommand, toCreateTreasuryWalletCommand, toRejectKycCommand,
+  toSandboxDepositCommand, toStartKycCommand,
+} from '../../wire/treasury';
+import { parseInput } from '../../wire/validation';
+import { definedFields } from '../customers/customer.types';
+import { toConnection } from '../shared/connection';
+import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
+import { CreateTreasuryEndUserInput, CreateTreasuryPayoutInput } from './treasury.inputs';
+import {
+  StartTreasuryKycResult, TreasuryDeposit, TreasuryEndUser, TreasuryEndUserConnection, TreasuryKycCheck, TreasuryKycCheckConnection, TreasuryPayout,
+  TreasuryPayoutConnection, TreasuryWallet, TreasuryWalletConnection,
+} from './treasury.types';
+
+const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
+/** A connection costs its page size times its selection (src/graphql/limits.ts). */
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+/**
+ * The caller, once the treasury product's refusals (role, partner, test credentials for the sandbox
+ * helpers) have been asked, as REST asks them before it reads a body: a business without the
+ * product hears FORBIDDEN, never a validation error about its input.
+ */
+async function partner(context: GraphQLContext, access: TreasuryAccess) {
+  const ctx = caller(context);
+  await context.core.treasuryEndUsers.assertAccess(ctx, access);
+  return ctx;
+}
+
+/**
+ * A treasury topic's changes for a partner's subscriber: refused at the start (FORBIDDEN) for a business
+ * without the product, then only the changes of the subscriber's own business and mode.
+ */
+async function partnerChanges<T extends { businessId: string; livemode: boolean }>(
+  context: GraphQLContext, subscribe: () => AsyncIterable<T>, wanted: (change: T) => boolean,
+): Promise<AsyncIterable<T>> {
+  await partner(context, 'read');
+  return pipe(subscribe(), filter((change: T) => ownedBySubscriber(change, context) && wanted(change)));
+}
+
+/**
+ * Treasury for the partner's dashboard (design section 10; docs/treasury.md): the same operations
+ * and commands as /api/v1/treasury, inputs checked with the shapes REST uses (src/wire/treasury).
+ */
+@Resolver(() => TreasuryEndUser)
+export class TreasuryEndUserResolver {
+  @Query(() => TreasuryEndUserConnection, { description: "The partner's end-users in the active mode, newest first", complexity: perRow })
+  async treasuryEndUsers(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => EndUserStatus, { nullable: true }) status?: EndUserStatus,
+    @Arg('externalId', () => String, { nullable: true }) externalId?: string,
+  ): Promise<TreasuryEndUserConnection> {
+    const filters = { status: status ?? undefined, externalId: externalId ?? undefined };
+    return toConnection(await context.core.treasuryEndUsers.list(caller(context), filters, keyset(first, after)), TreasuryEndUser.from);
+  }
+
+  @Query(() => TreasuryEndUser)
+  async treasuryEndUser(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+    return TreasuryEndUser.from(await context.core.treasuryEndUsers.get(caller(context), id));
+  }
+
+  @FieldResolver(() => TreasuryKycCheck, { nullable: true, description: 'Its KYC record: the latest check (null before the first)' })
+  async kyc(@Root() endUser: TreasuryEndUser, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck | null> {
+    const check = await context.loaders.treasuryKycOfEndUser.load(endUser.id);
+    return check && TreasuryKycCheck.from(check);
+  }
+
+  @FieldResolver(() => [TreasuryWallet], { description: 'Its wallets (one per currency), oldest first' })
+  async wallets(@Root() endUser: TreasuryEndUser, @Ctx() context: GraphQLContext): Promise<TreasuryWallet[]> {
+    return (await context.loaders.treasuryWalletsOfEndUser.load(endUser.id)).map(TreasuryWallet.from);
+  }
+
+  @Mutation(() => TreasuryEndUser, { description: 'A new end-user, PENDING_KYC (CONFLICT when the externalId is taken in this mode)' })
+  async createTreasuryEndUser(@Arg('input') input: CreateTreasuryEndUserInput, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+    const ctx = await partner(context, 'write');
+    const command = toCreateEndUserCommand(parseInput(createEndUserBodySchema, definedFields(input)));
+    return TreasuryEndUser.from(await context.core.treasuryEndUsers.create(ctx, command));
+  }
+}
+
+@Resolver(() => TreasuryKycCheck)
+export class TreasuryKycResolver {
+  @Query(() => TreasuryKycCheck, { description: "The end-user's KYC record: its latest check (NOT_FOUND before the first)" })
+  async treasuryKycCheck(@Arg('endUserId', () => ID) endUserId: string, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck> {
+    return TreasuryKycCheck.from(await context.core.treasuryKyc.get(caller(context), endUserId));
+  }
+
+  @Query(() => TreasuryKycCheckConnection, { description: "The end-user's checks, newest first", complexity: perRow })
+  async treasuryKycChecks(
+    @Arg('endUserId', () => ID) endUserId: string,
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<TreasuryKycCheckConnection> {
+    return toConnection(await context.core.treasuryKyc.list(caller(context), { endUserId }, keyset(first, after)), TreasuryKycCheck.from);
+  }
+
+  @FieldResolver(() => TreasuryEndUser)
+  async endUser(@Root() check: TreasuryKycCheck, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+    const row = await context.loaders.treasuryEndUserById.load(check.partnerEndUserId);
+    if (!row) throw notFound('End-user');
+    return TreasuryEndUser.from(row);
+  }
+
+  @Mutation(() => StartTreasuryKycResult, {
+    description: 'Starts a check (PENDING, with kycLinkUrl); the PENDING one when there is one (created false); CONFLICT once APPROVED',
+  })
+  async startTreasuryKyc(
+    @Arg('endUserId', () => ID) endUserId: string,
+    @Ctx() context: GraphQLContext,
+    @Arg('level', () => KycLevel, { nullable: true, description: 'BASIC by default' }) level?: KycLevel,
+  ): Promise<StartTreasuryKycResult> {
+    const ctx = await partner(context, 'write');
+    const command = toStartKycCommand(endUserId, parseInput(startKycBodySchema, definedFields({ level })));
+    const { check, created } = await context.core.treasuryKyc.start(ctx, command);
+    return { kyc: TreasuryKycCheck.from(check), created };
+  }
+
+  @Mutation(() => TreasuryKycCheck, { description: "Sandbox only: approves the end-user's PENDING check (CONFLICT otherwise); the end-user becomes ACTIVE" })
+  async approveSandboxTreasuryKyc(@Arg('endUserId', () => ID) endUserId: string, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck> {
+    const ctx = await partner(context, 'sandbox');
+    return TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxApprove(ctx, endUserId));
+  }
+
+  @Mutation(() => TreasuryKycCheck, { description: "Sandbox only: rejects the end-user's PENDING check with 1 to 10 reasons (CONFLICT otherwise); the end-user becomes REJECTED" })
+  async rejectSandboxTreasuryKyc(
+    @Arg('endUserId', () => ID) endUserId: string,
+    @Arg('reasons', () => [String]) reasons: string[],
+    @Ctx() context: GraphQLContext,
+  ): Promise<TreasuryKycCheck> {
+    const ctx = await partner(context, 'sandbox');
+    const command = toRejectKycCommand(endUserId, parseInput(rejectKycBodySchema, { reasons }));
+    return TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxReject(ctx, command));
+  }
+
+  @Subscription(() => TreasuryKycCheck, {
+    description: "Every change of the partner's KYC checks (one end-user's when endUserId is given): started, approved, rejected; its business and mode only",
+    subscribe: ({ args, context }: { args: { endUserId?: string }; context: GraphQLContext }) => partnerChanges(context,
+      () => context.core.pubSub.subscribe(Topic.TREASURY_KYC), (change) => !args.endUserId || args.endUserId === change.endUserId),
+  })
+  async treasuryKycUpdated(
+    @Root() change: TreasuryKycChange,
+    @Ctx() context: GraphQLContext,
+    @Arg('endUserId', () => ID, { nullable: true }) _endUserId?: string,
+  ): Promise<TreasuryKycCheck> {
+    caller(context);
+    // Through the publication's shared loader: one read for every subscriber of this process.
+    const check = await context.loaders.treasuryKycCheckById.load(change.checkId);
+    if (!check) throw notFound('KYC check');
+    return TreasuryKycCheck.from(check);
+  }
+}
+
+@Resolver(() => TreasuryWallet)
+export class TreasuryWalletResolver {
+  @Query(() => TreasuryWalletConnection, { description: "The end-user's wallets, newest first", complexity: perRow })
+  async treasuryWallets(
+    @Arg('endUserId', () => ID) endUserId: string,
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<TreasuryWalletConnection> {
+    return toConnection(await context.core.treasuryWallets.list(caller(context), { endUserId }, keyset(first, after)), TreasuryWallet.from);
+  }
+
+  @Query(() => TreasuryWallet, { description: "The end-user's wallet with its balance and deposit instructions (a wallet of another end-user is NOT_FOUND)" })
+  async treasuryWallet(
+    @Arg('endUserId', () => ID) endUserId: string,
+    @Arg('walletId', () => ID) walletId: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<TreasuryWallet> {
+    return TreasuryWallet.from(await context.core.treasuryWallets.get(caller(context), { endUserId, walletId }));
+  }
+
+  @FieldResolver(() => TreasuryEndUser)
+  async endUser(@Root() wallet: TreasuryWallet, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+    const row = await context.loaders.treasuryEndUserById.load(wallet.partnerEndUserId);
+    if (!row) throw notFound('End-user');
+    return TreasuryEndUser.from(row);
+  }
+
+  @Mutation(() => TreasuryWallet, { description: 'Opens a wallet in a currency (KYC_REQUIRED before KYC approval; CONFLICT for a second wallet of a currency)' })
+  async createTreasuryWallet(
+    @Arg('endUserId', () => ID) endUserId: string,
+    @Arg('currency') currency: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<TreasuryWallet> {
+    const ctx = await partner(context, 'write');
+    const command = toCreateTreasuryWalletCommand(endUserId, parseInput(createTreasuryWalletBodySchema, { currency }));
+    return TreasuryWallet.from(await context.core.treasuryWallets.create(ctx, command));
+  }
+
+  @Mutation(() => TreasuryDeposit, { description: "Sandbox only: money arrives on the wallet's deposit account (amount in major units of the wallet's currency)" })
+  async depositSandboxTreasuryWallet(
+    @Arg('endUserId', () => ID) endUserId: string,
+    @Arg('walletId', () => ID) walletId: string,
+    @Arg('amount') amount: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<TreasuryDeposit> {
+    const ctx = await partner(context, 'sandbox');
+    const command = toSandboxDepositCommand(endUserId, walletId, parseInput(sandboxDepositBodySchema, { amount }));
+    return TreasuryDeposit.from(await context.core.treasuryWallets.sandboxDeposit(ctx, command));
+  }
+}
+
+@Resolver(() => TreasuryPayout)
+export class TreasuryPayoutResolver {
+  @Query(() => TreasuryPayoutConnection, { description: "The partner's treasury payouts in the active mode, newest first", complexity: perRow })
+  async treasuryPayouts(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('status', () => TreasuryPayoutStatus, { nullable: true }) status?: TreasuryPayoutStatus,
+    @Arg('partnerEndUserId', () => ID, { nullable: true }) partnerEndUserId?: string,
+    @Arg('partnerWalletId', () => ID, { nullable: true }) partnerWalletId?: string,
+  ): Promise<TreasuryPayoutConnection> {
+    const filters = { status: status ?? undefined, endUserId: partnerEndUserId ?? undefined, walletId: partnerWalletId ?? undefined };
+    return toConnection(await context.core.treasuryPayouts.list(caller(context), filters, keyset(first, after)), TreasuryPayout.from);
+  }
+
+  @Query(() => TreasuryPayout)
+  async treasuryPayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
+    return TreasuryPayout.from(await context.core.treasuryPayouts.get(caller(context), id));
+  }
+
+  @FieldResolver(() => TreasuryEndUser)
+  async endUser(@Root() payout: TreasuryPayout, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+    const row = await context.loaders.treasuryEndUserById.load(payout.partnerEndUserId);
+    if (!row) throw notFound('End-user');
+    return TreasuryEndUser.from(row);
+  }
+
+  @FieldResolver(() => TreasuryWallet, { description: 'The wallet paid from, with its current balance' })
+  async wallet(@Root() payout: TreasuryPayout, @Ctx() context: GraphQLContext): Promise<TreasuryWallet> {
+    const view = await context.loaders.treasuryWalletById.load(payout.partnerWalletId);
+    if (!view) throw notFound('Wallet');
+    return TreasuryWallet.from(view);
+  }
+
+  @Mutation(() => TreasuryPayout, { description: 'Debits the wallet and creates the payout, PENDING (INSUFFICIENT_FUNDS writes nothing)' })
+  async createTreasuryPayout(@Arg('input') input: CreateTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
+    const ctx = await partner(context, 'write');
+    const command = toCreateTreasuryPayoutCommand(parseInput(createTreasuryPayoutBodySchema, definedFields(input)));
+    return TreasuryPayout.from(await context.core.treasuryPayouts.create(ctx, command));
+  }
+
+  @Mutation(() => TreasuryPayout, { description: 'Only a PENDING payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
+  async cancelTreasuryPayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
+    return TreasuryPayout.from(await context.core.treasuryPayouts.cancel(caller(context), id));
+  }
+
+  @Subscription(() => TreasuryPayout, {
+    description: "Every status change of the partner's treasury payouts (one payout when id is given), in its business and mode only",
+    subscribe: ({ args, context }: { args: { id?: string }; context: GraphQLContext }) => partnerChanges(context,
+      () => context.core.pubSub.subscribe(Topic.TREASURY_PAYOUT), (change) => !args.id || args.id === change.payoutId),
+  })
+  async treasuryPayoutUpdated(
+    @Root() change: TreasuryPayoutChange,
+    @Ctx() context: GraphQLContext,
+    @Arg('id', () => ID, { nullable: true }) _id?: string,
+  ): Promise<TreasuryPayout> {
+    caller(context);
+    const payout = await context.loaders.treasuryPayoutById.load(change.payoutId);
+    if (!payout) throw notFound('Treasury payout');
+    return TreasuryPayout.from(payout);
+  }
+}
