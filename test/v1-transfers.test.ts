@@ -143,6 +143,19 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       await expectLedgerBalanced();
     });
 
+    test('the same Idempotency-Key replays the first answer: one transfer, one debit', async () => {
+      const merchant = await fundedMerchant();
+      const call = v1(server, merchant.testKey);
+      const first = await call('POST', '/v1/transfers', transferBody(), { 'idempotency-key': 'transfer-42' });
+      const again = await call('POST', '/v1/transfers', transferBody(), { 'idempotency-key': 'transfer-42' });
+      expect([first.status, again.status]).toEqual([201, 201]);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await balanceOf(merchant)).toBe(10_000n - 1010n);
+      const [rows] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM v1_transfers WHERE business_id = $1', [merchant.businessId]);
+      expect(rows.n).toBe(1);
+    });
+
     test('the sandbox magic endings hold a transfer: 2222 pending (held for review), 3333 pending (not dispatched), 4444 processing (submitted)', async () => {
       const merchant = await fundedMerchant();
       const call = v1(server, merchant.testKey);
