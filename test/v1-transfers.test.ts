@@ -143,6 +143,19 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       await expectLedgerBalanced();
     });
 
+    test('a transfer held for review (2222) and rejected in the dashboard is failed: amount and fee returned, transfer.failed recorded', async () => {
+      const merchant = await fundedMerchant();
+      const call = v1(server, merchant.testKey);
+      const held = await call('POST', '/v1/transfers', transferBody({}, '2222'));
+      expect(await balanceOf(merchant)).toBe(10_000n - 1010n);
+      const rejected = await server.request('POST', `/api/v1/business/payouts/${held.body.id}/reject`, { headers: dashboard(merchant), body: { reason: 'unknown supplier' } });
+      expect(rejected.status).toBe(200);
+      expect((await call('GET', `/v1/transfers/${held.body.id}`)).body.status).toBe('failed');
+      expect(await balanceOf(merchant)).toBe(10_000n);
+      const events = await server.runtime.dataSource.query(`SELECT type, data FROM events WHERE business_id = $1 AND type LIKE 'v1.%'`, [merchant.businessId]);
+      expect(events).toEqual([{ type: 'v1.transfer.failed', data: expect.objectContaining({ id: held.body.id, status: 'failed' }) }]);
+    });
+
     test('the same Idempotency-Key replays the first answer: one transfer, one debit', async () => {
       const merchant = await fundedMerchant();
       const call = v1(server, merchant.testKey);
