@@ -97,6 +97,11 @@ describe('/v1: the alternate reference surface', () => {
       expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       const withApiKey = await server.graphql(mutation, {}, { 'x-api-key': owner.apiKey });
       expect(withApiKey.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+      // Any member reads the active keys' hints, never the keys.
+      const hints = await server.graphql('{ v1ApiKeys { mode keyHint createdAt } }', {}, { authorization: `Bearer ${developer.token}`, 'x-service-business-id': owner.businessId });
+      expect(hints.body.data.v1ApiKeys).toEqual([{ mode: 'TEST', keyHint: reissued.body.data.issueV1ApiKey.keyHint, createdAt: expect.any(String) }]);
+      expect(JSON.stringify(hints.body)).not.toContain(reissued.body.data.issueV1ApiKey.apiKey);
     });
   });
 

@@ -1,5 +1,6 @@
 import { IsNull } from 'typeorm';
 import { Business, Mode, Role } from '../identity/identity.entities';
+import { ALL_ROLES } from '../shared/context';
 import { RequestContext, inTransaction } from '../shared/context';
 import { SecretBox, randomToken, sha256Hex } from '../shared/crypto';
 import { forbidden, notFound, unauthorized } from '../shared/errors';
@@ -53,6 +54,13 @@ export class V1KeyService {
       }));
       return { apiKey, mode: command.mode, keyHint: row.keyHint, createdAt: row.createdAt };
     });
+  }
+
+  /** The business's active `/v1` keys (hints only): both modes for dashboard users, its own mode for an API credential. */
+  async active(ctx: RequestContext): Promise<V1ApiKey[]> {
+    ctx.requireRole(...ALL_ROLES);
+    const where = { businessId: ctx.requireBusiness(), revokedAt: IsNull(), ...(ctx.actor.kind === 'api' ? { livemode: ctx.livemode } : {}) };
+    return ctx.repo(V1ApiKey).find({ where, order: { livemode: 'ASC' } });
   }
 
   /**
