@@ -52,6 +52,7 @@ import { V1PaymentService } from './v1/v1-payment.service';
 import { V1EventService } from './v1/v1-event.service';
 import { LowBalanceService } from './wallets/low-balance.service';
 import { V1TransferService } from './v1/v1-transfer.service';
+import { announceLowBalanceOnV1 } from './v1/v1-low-balance.events';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -198,7 +199,8 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const v1Events = new V1EventService(webhooks);
   const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets);
   const lowBalance = new LowBalanceService(ledger);
-  const v1Transfers = new V1TransferService(recipients, payouts, v1Events, lowBalance);
+  const v1Transfers = new V1TransferService(recipients, payouts, v1Events);
+  announceLowBalanceOnV1(lowBalance, v1Events);
   return {
     config,
     dataSource,

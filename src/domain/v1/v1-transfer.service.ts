@@ -8,7 +8,6 @@ import { DomainError, FieldErrors, notFound, validationError } from '../shared/e
 import { isUuid } from '../shared/ids';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { findOwned } from '../shared/tenancy';
-import { LowBalanceCrossing, LowBalanceService } from '../wallets/low-balance.service';
 import { V1EventService } from './v1-event.service';
 import { V1Transfer, V1TransferRecipient } from './v1-transfer.entity';
 import { CreateV1TransferCommand, V1TransferStatus } from './v1.commands';
@@ -71,18 +70,15 @@ function inTransferTerms(error: unknown): unknown {
  * are the payouts domain's. The recipient is a LOCAL_BANK payout recipient: `sort_code` is its
  * bank code, `name` its account name, the destination currency its currency. This service adds
  * only what `/v1` knows: the lowercase statuses, the read shape, and the events
- * `transfer.completed` and `transfer.failed` (and `wallet.low_balance` for the wallets' threshold
- * crossings), each written in the transaction of the change.
+ * `transfer.completed` and `transfer.failed`, each written in the transaction of the change.
  */
 export class V1TransferService {
   constructor(
     private readonly recipients: RecipientService,
     private readonly payouts: PayoutService,
     private readonly v1Events: V1EventService,
-    lowBalance: LowBalanceService,
   ) {
     payouts.onPayoutMoved((tx, payout) => this.announce(tx, payout));
-    lowBalance.onCrossedBelow((tx, crossing) => this.announceLowBalance(tx, crossing));
   }
 
   /**
@@ -172,14 +168,6 @@ export class V1TransferService {
     await this.v1Events.record(tx, { businessId: payout.businessId, livemode: payout.livemode, name, data: v1TransferData(this.viewOf(transfer, payout)), alsoTo: [] });
   }
 
-  /** A wallet fell below its threshold (in the debit's transaction): `wallet.low_balance`. */
-  private async announceLowBalance(tx: RequestContext, crossing: LowBalanceCrossing): Promise<void> {
-    await this.v1Events.record(tx, {
-      businessId: crossing.businessId, livemode: crossing.livemode, name: V1Events.WALLET_LOW_BALANCE,
-      data: { wallet_id: crossing.walletId, currency: crossing.currency, balance: Number(crossing.balance), threshold: Number(crossing.threshold) },
-      alsoTo: [],
-    });
-  }
 }
 
 /** The `data` of a `transfer.*` event: the transfer as `GET /v1/transfers/:id` answers it, at the moment of the change. */
