@@ -82,6 +82,17 @@ export interface Config {
   recurringGiftMaxFailures: number;
   /** Seconds before a failed recurring-gift charge is tried again. */
   recurringGiftRetryDelaySeconds: number;
+  /** The alternate surface `/v1`'s request budgets per key and window (design section 11). */
+  v1RateLimits: V1RateLimits;
+}
+
+/** Requests a `/v1` key may make per window: payment creation and reads, for live and test keys. */
+export interface V1RateLimits {
+  windowMs: number;
+  liveCreate: number;
+  liveRead: number;
+  testCreate: number;
+  testRead: number;
 }
 
 export type TrustProxy = boolean | number | string[];
@@ -256,5 +267,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: mailFrom(env, mailSmtpUrl),
     recurringGiftMaxFailures: Math.max(1, int(env, 'RECURRING_GIFT_MAX_FAILURES', 3)),
     recurringGiftRetryDelaySeconds: int(env, 'RECURRING_GIFT_RETRY_DELAY_S', 86_400),
+    v1RateLimits: {
+      windowMs: Math.max(1, int(env, 'V1_RATE_LIMIT_WINDOW_MS', 60_000)),
+      liveCreate: int(env, 'V1_RATE_LIMIT_LIVE_CREATE', 100),
+      liveRead: int(env, 'V1_RATE_LIMIT_LIVE_READ', 1000),
+      testCreate: int(env, 'V1_RATE_LIMIT_TEST_CREATE', 25),
+      testRead: int(env, 'V1_RATE_LIMIT_TEST_READ', 250),
+    },
   };
 }

@@ -21,6 +21,7 @@ async function main() {
       say(`  apiKey:      ${seeded.credentials.apiKey}`);
       say(`  apiSecret:   ${seeded.credentials.apiSecret}`);
       say(`  publishable: ${seeded.credentials.publishableKey}`);
+      say(`  /v1 key:     ${seeded.v1Key}`);
       say(`  dashboard:   ${seeded.email} / ${seeded.password}`);
     }
   }

@@ -5,7 +5,8 @@ import { createDataSource, runMigrations } from './db/data-source';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { Core, createCore } from './domain/core';
 import { createTesseraPubSub } from './domain/events/pubsub';
-import { Business } from './domain/identity/identity.entities';
+import { Business, Mode } from './domain/identity/identity.entities';
+import { RequestContext } from './domain/shared/context';
 import { installJobQueue } from './jobs/worker';
 import { resolveSecrets, verifyMasterKey } from './secrets';
 
@@ -71,7 +72,10 @@ export async function openRuntime(config: Config, { migrate = true, throwaway = 
   };
 }
 
-/** On the very first start, a sandbox business so a developer can call the API at once. */
+/**
+ * On the very first start, a sandbox business so a developer can call the API at once: verified,
+ * with its test credentials and its `/v1` test key.
+ */
 export async function seedSandboxBusiness(core: Core) {
   const existing = await core.dataSource.getRepository(Business).count();
   if (existing > 0) return null;
@@ -80,5 +84,8 @@ export async function seedSandboxBusiness(core: Core) {
   const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
     name: 'Sandbox Business', email, password,
   });
-  return { business, credentials, email, password };
+  const operator = RequestContext.system(core.dataSource, 'first-start', business.id, Mode.TEST);
+  await core.identity.businesses.updateAsOperator(operator, { verified: true });
+  const v1Key = await core.v1Keys.issue(operator, { mode: Mode.TEST });
+  return { business, credentials, v1Key: v1Key.apiKey, email, password };
 }

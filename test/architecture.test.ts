@@ -9,7 +9,7 @@ import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..');
 const SRC = path.join(ROOT, 'src');
-const FACES = ['rest', 'graphql', 'http', 'hosted', 'wire', 'cli'];
+const FACES = ['rest', 'graphql', 'http', 'hosted', 'wire', 'cli', 'v1'];
 
 const relative = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
 const under = (file: string, folder: string) => relative(file).startsWith(`src/${folder}/`);
@@ -71,7 +71,7 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(loaded.sources.some((source) => under(source.fileName, 'rest'))).toBe(true);
   });
 
-  test('no file under src/domain imports a face: src/rest, src/graphql, src/http, src/hosted, src/wire or src/cli', () => {
+  test('no file under src/domain imports a face: src/rest, src/graphql, src/http, src/hosted, src/wire, src/cli or src/v1', () => {
     const offenders: string[] = [];
     for (const source of loaded.sources.filter((file) => under(file.fileName, 'domain'))) {
       for (const { specifier, node } of importsOf(source)) {
@@ -83,8 +83,8 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('imports of a face from the domain', offenders)).toBe('');
   });
 
-  test('the faces do not import each other: src/rest never imports src/graphql or src/hosted, src/graphql never imports src/rest or src/hosted', () => {
-    const forbidden: Record<string, string[]> = { rest: ['graphql', 'hosted'], graphql: ['rest', 'hosted'] };
+  test('the faces do not import each other: src/rest, src/graphql and src/v1 never import one another or src/hosted', () => {
+    const forbidden: Record<string, string[]> = { rest: ['graphql', 'hosted', 'v1'], graphql: ['rest', 'hosted', 'v1'], v1: ['rest', 'graphql', 'hosted'] };
     const offenders: string[] = [];
     for (const [face, others] of Object.entries(forbidden)) {
       for (const source of loaded.sources.filter((file) => under(file.fileName, face))) {
@@ -126,9 +126,9 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('public domain methods taking unknown', offenders)).toBe('');
   });
 
-  test('the REST and GraphQL faces reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
+  test('the REST, GraphQL and /v1 faces reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
     const offenders: string[] = [];
-    const faces = loaded.sources.filter((source) => under(source.fileName, 'rest') || under(source.fileName, 'graphql'));
+    const faces = loaded.sources.filter((source) => ['rest', 'graphql', 'v1'].some((face) => under(source.fileName, face)));
     for (const source of faces) {
       for (const { specifier, node } of importsOf(source)) {
         if (specifier === 'typeorm' || specifier.startsWith('typeorm/')) offenders.push(`${where(node)} imports '${specifier}'`);

@@ -74,7 +74,7 @@ describe('operator CLI (tessera)', () => {
     const on = spawnTs(CLI, ['business', 'update', businessId, '--treasury', 'on'], env());
     await exitsZero(on);
     expect(JSON.parse(on.output())).toEqual({
-      id: businessId, name: 'Partner Co', email: 'ops@partner.test', treasuryEnabled: true,
+      id: businessId, name: 'Partner Co', email: 'ops@partner.test', treasuryEnabled: true, verified: false,
       settings: {
         test: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500, payoutReviewThresholdUsd: null },
         live: { serverToServerCharging: false, cardFeeBps: 290, cardFeeFixedMinor: 30, disputeFeeMinor: 1500, payoutReviewThresholdUsd: null },

@@ -7,6 +7,7 @@ import {
 import { createTesseraPubSub } from '../src/domain/events/pubsub';
 import { buildTesseraSchema } from '../src/graphql/schema';
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { issueV1Key, setVerified } from './support/v1';
 
 /**
  * Fuzzing every route the server registers (enumerated as Fastify registers them) and every root
@@ -244,6 +245,8 @@ const statusCounts = (outcomes: Outcome[]) => JSON.stringify(outcomes.reduce<Rec
 }, {}));
 
 const isHosted = (path: string) => /^\/(checkout|pay|collect|kyc)(\/|$)/.test(path);
+/** The alternate surface's paths (not `/v1/business/…`, the main surface's documented alias): their failures have the `/v1` body. */
+const isV1 = (path: string) => /^\/v1(\/|\?|$)/.test(path) && !path.startsWith('/v1/business/');
 const STACK = /\bat [\w.<>]+ \(|\.ts:\d+|\.js:\d+|node_modules/;
 
 /** What is wrong with one answer, if anything. */
@@ -260,6 +263,10 @@ function violation(outcome: Outcome): string | null {
     return 'a failure whose body is not JSON';
   }
   const error = body?.error;
+  if (isV1(outcome.path)) {
+    const v1Body = Object.keys(body ?? {}).length === 1 && typeof error?.code === 'string' && /^[a-z_]+$/.test(error.code) && typeof error?.message === 'string';
+    return v1Body ? null : 'a /v1 failure without the /v1 error body';
+  }
   const enveloped = body?.success === false && typeof error?.code === 'string' && typeof error?.message === 'string' && error?.statusCode === outcome.status;
   return enveloped ? null : 'a failure without the error envelope';
 }
@@ -293,6 +300,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
   let server: TestServer;
   let merchant: TestMerchant;
   let publishableKey: string;
+  let v1Key: string;
   const routes: Array<{ method: string; url: string }> = [];
   /** Real ids and tokens by the path segment before them, so some requests reach the handlers' deeper code. */
   const known = new Map<string, string>();
@@ -316,6 +324,8 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
     const key = { 'x-api-key': merchant.apiKey };
     const credentials = await server.graphql('{ apiCredentials { publishableKey } }', undefined, key);
     publishableKey = credentials.body.data.apiCredentials[0].publishableKey;
+    await setVerified(server, merchant.businessId, true);
+    v1Key = await issueV1Key(server, merchant.businessId);
     const create = async (path: string, body: unknown) => (await server.request('POST', path, { headers: key, body })).body?.data;
     await server.setTreasury(merchant.businessId, true);
     await server.graphql('mutation { setServerToServerCharging(enabled: true) }', undefined, { authorization: `Bearer ${merchant.token}` });
@@ -350,6 +360,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
   function credentialHeaders(random: Random, url: string): [Record<string, string>, string] {
     const roll = random.next();
     if (url.endsWith('/tokens') && roll < 0.6) return [{ 'x-publishable-key': publishableKey }, 'publishable key'];
+    if (isV1(url) && roll < 0.6) return [{ authorization: `Bearer ${v1Key}` }, '/v1 key'];
     if (roll < 0.55) return [{ 'x-api-key': merchant.apiKey }, 'api key'];
     if (roll < 0.7) return [{ authorization: `Bearer ${merchant.token}` }, 'dashboard token'];
     if (roll < 0.8) return [{}, 'no credential'];

@@ -297,3 +297,56 @@ describe('Checking answers against the document', () => {
     expect(Object.keys(document.paths ?? {})).toEqual(['/things/{id}', '/things']);
   });
 });
+
+describe('The OpenAPI document of the /v1 surface', () => {
+  let server: TestServer;
+  let document: Document;
+  const registered: Array<{ method: string; url: string; hidden: boolean; isPublic: boolean }> = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({}, undefined, {
+      onRoute: (route: RouteOptions) => {
+        for (const method of [route.method].flat()) {
+          registered.push({
+            method, url: route.url,
+            hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide),
+            isPublic: route.config?.v1Auth === 'public',
+          });
+        }
+      },
+    });
+    document = (await server.request('GET', '/v1/openapi.json')).body;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const v1Routes = () => registered.filter((route) => route.url.startsWith('/v1/') && !route.url.startsWith('/v1/business/') && route.method !== 'HEAD' && !route.hidden);
+
+  test('GET /v1/openapi.json answers a valid OpenAPI 3.1 document, without a key', async () => {
+    expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Tessera alternate reference surface', version: '1.0' } });
+    const result = await validateOpenApi(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  test('every /v1 route is documented with its success answer, the /v1 error body for 4XX and 5XX, and the secret key', () => {
+    expect(v1Routes().length).toBeGreaterThan(2);
+    for (const route of v1Routes()) {
+      const operation = document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
+      expect({ route, documented: Boolean(operation) }).toEqual({ route, documented: true });
+      const statuses = Object.keys(operation!.responses ?? {});
+      expect(statuses.some((status) => /^2\d\d$/.test(status))).toBe(true);
+      expect(statuses).toEqual(expect.arrayContaining(['4XX', '5XX']));
+      expect(operation!.security).toEqual([{ secretKey: [] }]);
+    }
+    expect(Object.keys(document.paths).every((path) => path.startsWith('/v1/') && !path.startsWith('/v1/business/'))).toBe(true);
+  });
+
+  test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {
+    const check = responseChecker(document);
+    expect(check('GET', '/v1/payments/:id', 200, { id: 'x', status: 'PAID' })).toMatch(/does not match the document/);
+    expect(check('GET', '/v1/payments/:id', 404, { error: { code: 'not_found', message: 'Payment not found' } })).toBeNull();
+    expect(check('GET', '/v1/payments/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(/does not match the document/);
+  });
+});

@@ -34,6 +34,10 @@ describe('npm start (the server process)', () => {
       });
       expect(token.status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      // The sandbox business is verified, and its /v1 test key is printed with the credentials.
+      const v1Key = /\/v1 key:\s+(tessera_test_sk_\S+)/.exec(first.output())?.[1];
+      expect(v1Key).toBeDefined();
+      expect((await fetch(`http://127.0.0.1:${port}/v1/payments`, { headers: { authorization: `Bearer ${v1Key}` } })).status).toBe(200);
 
       // Structured request logs carry the request id and never a credential.
       const readyAt = first.output().indexOf('Ready on');

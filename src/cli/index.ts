@@ -9,6 +9,7 @@ import { RequestContext } from '../domain/shared/context';
 import { toMajor, toMinor } from '../domain/shared/money';
 import { newAccountSchema } from '../wire/accounts';
 import { parseInput } from '../wire/validation';
+import { lowBalanceCommandOf, lowBalanceThresholdSchema } from '../wire/low-balance';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
 import { openRuntime } from '../runtime';
 import { SANDBOX_MAIL_READ_LIMIT, SandboxMailbox } from '../providers/mail/sandbox';
@@ -148,6 +149,7 @@ const usdOrOff = (value: string): bigint | 'off' => {
 
 const BUSINESS_SETTINGS = [
   { option: 'treasury', value: '<on|off>', parse: onOff, field: 'treasuryEnabled', description: 'turn on or off the treasury product (the business becomes a treasury partner)' },
+  { option: 'verified', value: '<on|off>', parse: onOff, field: 'verified', description: 'mark the business verified or not: only a verified business gets /v1 keys and /v1 access' },
   { option: 'server-to-server-charging', value: '<on|off>', parse: onOff, field: 'serverToServerCharging', description: 'turn on or off server-to-server card charging (POST /business/payment/charge); per mode' },
   { option: 'card-fee-bps', value: '<n>', parse: wholeNumber, field: 'cardFeeBps', description: 'card fee in basis points of the amount (290 = 2.9%); per mode' },
   { option: 'card-fee-fixed-minor', value: '<n>', parse: wholeNumber, field: 'cardFeeFixedMinor', description: "fixed part of the card fee, in minor units of the payment's currency; per mode" },
@@ -160,6 +162,7 @@ const businessJson = (updated: Business, settings: BusinessSettings[]) => ({
   name: updated.name,
   email: updated.email,
   treasuryEnabled: updated.treasuryEnabled,
+  verified: updated.verified,
   settings: Object.fromEntries(settings.map((row) => [row.livemode ? 'live' : 'test', {
     serverToServerCharging: row.serverToServerCharging,
     cardFeeBps: row.cardFeeBps,
@@ -190,6 +193,7 @@ update.action(async (id: string, options: Record<string, boolean | number | bigi
     cardFeeFixedMinor: minor(input.cardFeeFixedMinor),
     disputeFeeMinor: minor(input.disputeFeeMinor),
     payoutReviewThresholdUsdMinor: input.payoutReviewThresholdUsdMinor === 'off' ? null : input.payoutReviewThresholdUsdMinor as bigint | undefined,
+    verified: input.verified as boolean | undefined,
   };
   const runtime = await openRuntime(loadConfig());
   try {
@@ -201,6 +205,42 @@ update.action(async (id: string, options: Record<string, boolean | number | bigi
     await runtime.close();
   }
 });
+
+business
+  .command('low-balance-threshold')
+  .argument('<id>', 'business id')
+  .argument('<currency>', 'the wallet\'s currency, e.g. USD')
+  .argument('<amount|off>', 'a decimal amount in major units such as 100.00, or off to remove the threshold')
+  .option('--live', 'set the live wallet\'s threshold instead of the test wallet\'s')
+  .description('Set the low-balance threshold of a wallet: a debit that takes its balance from at or above it to below it emits wallet.low_balance on /v1')
+  .action(async (id: string, currency: string, amount: string, options: { live?: boolean }) => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);
+      const command = lowBalanceCommandOf(parseInput(lowBalanceThresholdSchema, { currency, threshold: amount === 'off' ? null : amount }));
+      const saved = await runtime.core.lowBalance.set(ctx, command);
+      print({ businessId: id, mode: options.live ? 'live' : 'test', currency: currency.toUpperCase(), threshold: saved ? toMajor(saved.threshold, saved.currency) : null });
+    } finally {
+      await runtime.close();
+    }
+  });
+
+const v1Key = program.command('v1-key').description('Manage the secret keys of the alternate surface /v1');
+v1Key
+  .command('create')
+  .argument('<businessId>', 'business id (the business must be verified)')
+  .option('--live', 'issue the live key (tessera_live_sk_…) instead of the test key')
+  .description('Issue the /v1 secret key of a business and mode, printed once; the previous key of that mode stops working at once')
+  .action(async (businessId: string, options: { live?: boolean }) => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const mode = options.live ? Mode.LIVE : Mode.TEST;
+      const issued = await runtime.core.v1Keys.issue(RequestContext.system(runtime.dataSource, 'cli', businessId, mode), { mode });
+      print({ businessId, mode: issued.mode, apiKey: issued.apiKey, createdAt: issued.createdAt.toISOString() });
+    } finally {
+      await runtime.close();
+    }
+  });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof StartupError ? error.message : error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -22,6 +22,9 @@ import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
 import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWallet } from '../domain/treasury/treasury.entities';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
+import { V1ApiKey, V1Payment } from '../domain/v1/v1.entities';
+import { V1Transfer } from '../domain/v1/v1-transfer.entity';
+import { WalletLowBalanceThreshold } from '../domain/wallets/low-balance.entity';
 
 export const entities = [
   User,
@@ -68,4 +71,8 @@ export const entities = [
   TreasuryKycCheck,
   TreasuryWallet,
   TreasuryPayout,
+  V1ApiKey,
+  V1Payment,
+  V1Transfer,
+  WalletLowBalanceThreshold,
 ];

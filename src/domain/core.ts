@@ -47,6 +47,12 @@ import { EndUserService } from './treasury/end-user.service';
 import { KycService } from './treasury/kyc.service';
 import { TreasuryWalletService } from './treasury/treasury-wallet.service';
 import { TreasuryPayoutService } from './treasury/treasury-payout.service';
+import { V1KeyService } from './v1/v1-key.service';
+import { V1PaymentService } from './v1/v1-payment.service';
+import { V1EventService } from './v1/v1-event.service';
+import { LowBalanceService } from './wallets/low-balance.service';
+import { V1TransferService } from './v1/v1-transfer.service';
+import { announceLowBalanceOnV1 } from './v1/v1-low-balance.events';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -101,6 +107,16 @@ export interface Core {
   treasuryKyc: KycService;
   treasuryWallets: TreasuryWalletService;
   treasuryPayouts: TreasuryPayoutService;
+  /** The alternate surface's keys (design section 11): issued per business and mode, hashed and sealed. */
+  v1Keys: V1KeyService;
+  /** The emitter of `/v1` events (signed with the `/v1` key, to a resource's own URL and the business's webhook URL). */
+  v1Events: V1EventService;
+  /** `/v1` payments: hosted checkout sessions in `/v1` terms, with their `/v1` events. */
+  v1Payments: V1PaymentService;
+  /** Low-balance thresholds of wallets per business, mode and currency, and their crossings (`wallet.low_balance` on /v1). */
+  lowBalance: LowBalanceService;
+  /** `/v1` transfers: payouts in `/v1` terms, with their `/v1` events. */
+  v1Transfers: V1TransferService;
   /** The context of a caller without a credential (yet): sign-in, sign-up, hosted pages, authentication itself. */
   anonymousContext(origin?: RequestOrigin): RequestContext;
 }
@@ -178,6 +194,13 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   );
   const treasuryWallets = new TreasuryWalletService(providers, ledger, events);
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
+  const v1Keys = new V1KeyService(secretBox);
+  webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
+  const v1Events = new V1EventService(webhooks);
+  const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets);
+  const lowBalance = new LowBalanceService(ledger);
+  const v1Transfers = new V1TransferService(recipients, payouts, v1Events);
+  announceLowBalanceOnV1(lowBalance, v1Events);
   return {
     config,
     dataSource,
@@ -220,6 +243,11 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     treasuryKyc: new KycService({ publicBaseUrl: config.publicBaseUrl }, providers, events, pubSub),
     treasuryWallets,
     treasuryPayouts: new TreasuryPayoutService(providers, ledger, events, treasuryWallets, secretBox, pubSub),
+    v1Keys,
+    v1Events,
+    v1Payments,
+    lowBalance,
+    v1Transfers,
     anonymousContext: (origin) => new RequestContext(dataSource, { kind: 'anonymous' }, null, Mode.TEST, origin),
   };
 }

@@ -21,6 +21,8 @@ import { PayoutBatchResolver, PayoutRecipientResolver, PayoutResolver } from './
 import { PayoutScheduleResolver } from './payouts/schedule.resolver';
 import { SandboxClockResolver } from './sandbox/clock.resolver';
 import { TreasuryEndUserResolver, TreasuryKycResolver, TreasuryPayoutResolver, TreasuryWalletResolver } from './treasury/treasury.resolver';
+import { V1KeyResolver } from './v1/v1-key.resolver';
+import { WalletLowBalanceThresholdResolver } from './wallets/low-balance.resolver';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
@@ -28,6 +30,8 @@ export const resolvers = [
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,
   PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, PayoutScheduleResolver, SandboxClockResolver, CollectionResolver,
   TreasuryEndUserResolver, TreasuryKycResolver, TreasuryWalletResolver, TreasuryPayoutResolver,
+  V1KeyResolver,
+  WalletLowBalanceThresholdResolver,
 ] as const;
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');

@@ -8,7 +8,9 @@ import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
 import { registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
-import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './framework-errors';
+import { registerV1Surface } from '../v1/surface';
+import { v1ErrorBody } from '../v1/errors';
+import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, isV1Path } from './framework-errors';
 import { registerInputChecks, registerJsonParser } from './input';
 import { errorForLog } from './logging';
 import { registerMetrics } from './metrics';
@@ -33,7 +35,7 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** Sees every route as it is registered (the fuzz test enumerates them). */
   onRoute?: (route: RouteOptions) => void;
-  /** Told of every REST answer that does not match the OpenAPI document (the test suite fails on it). */
+  /** Told of every REST and `/v1` answer that does not match its OpenAPI document (the test suite fails on it). */
   onResponseMismatch?: (problem: string) => void;
 }
 
@@ -72,13 +74,15 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
 
-  // While shutting down, requests that still arrive on open connections get a 503 in the envelope.
+  // While shutting down, requests that still arrive on open connections get a 503 in the envelope
+  // (under /v1, in that surface's body).
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
-    return reply.status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; retry'));
+    const body = isV1Path(request.url) ? v1ErrorBody : errorEnvelope;
+    return reply.status(503).send(body(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; retry'));
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -103,6 +107,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   });
 
   await registerRestSurface(app, core, { onResponseMismatch: options.onResponseMismatch });
+  await registerV1Surface(app, core, { onResponseMismatch: options.onResponseMismatch });
   await hostedPageRoutes(app, core);
   await registerGraphQL(app, core, schema);
   return app;

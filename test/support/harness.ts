@@ -268,7 +268,7 @@ export async function startTestServer(
       await runtime.close();
       if (ownsDatabase) await dropTestDatabase(databaseUrl);
       const failing = [...new Set(mismatches)];
-      if (failing.length > 0) throw new Error(`REST answers that do not match the OpenAPI document:\n${failing.join('\n')}`);
+      if (failing.length > 0) throw new Error(`REST and /v1 answers that do not match their OpenAPI document:\n${failing.join('\n')}`);
     },
   };
   return server;

@@ -32,6 +32,8 @@ export class CardTestingGuard {
   constructor(
     private readonly limits: CheckoutAttemptLimits,
     private readonly events: EventService,
+    /** Told, in the same transaction, of every session this guard locks. */
+    private readonly onLocked: (tx: RequestContext, session: CheckoutSession) => Promise<void> = async () => undefined,
   ) {}
 
   /**
@@ -69,5 +71,6 @@ export class CardTestingGuard {
     await tx.repo(CheckoutSession).save(session);
     const event = sessionLocked(session, reached, this.limits.windowSeconds);
     await this.events.record(tx, event.type, event.data);
+    await this.onLocked(tx, session);
   }
 }

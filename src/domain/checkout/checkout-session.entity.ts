@@ -29,6 +29,8 @@ export enum CheckoutSessionSource {
   API = 'api',
   PAYMENT_LINK = 'payment_link',
   INVOICE = 'invoice',
+  /** A payment of the alternate surface (`POST /v1/payments`). */
+  V1 = 'v1',
 }
 
 export type RecurringInterval = 'weekly' | 'monthly';

@@ -53,6 +53,9 @@ export type LocalRailsCheck = (ctx: RequestContext, currency: string, rails: Che
 /** Runs in the transaction that completes a session of its source (invoice paid, recurring gift started). */
 export type SessionCompletedHandler = (tx: RequestContext, session: CheckoutSession, payment: Payment) => Promise<void>;
 
+/** Runs in the transaction in which a session of its source leaves OPEN for good: COMPLETED, EXPIRED or LOCKED. */
+export type SessionEndedHandler = (tx: RequestContext, session: CheckoutSession) => Promise<void>;
+
 /**
  * Checkout sessions: opening them (the API, payment link visits, invoices), reading them, taking
  * them off sale, completing and expiring them. Paying one on the hosted page is `hosted`
@@ -61,6 +64,7 @@ export type SessionCompletedHandler = (tx: RequestContext, session: CheckoutSess
  */
 export class CheckoutService {
   private readonly completedHandlers = new Map<CheckoutSessionSource, SessionCompletedHandler>();
+  private readonly endedHandlers = new Map<CheckoutSessionSource, SessionEndedHandler>();
   private localRailsCheck: LocalRailsCheck | null = null;
   /** The hosted payment page: shows a session and pays it. */
   readonly hosted: HostedCheckoutService;
@@ -70,12 +74,23 @@ export class CheckoutService {
     private readonly payments: PaymentService,
     private readonly events: EventService,
   ) {
-    this.hosted = new HostedCheckoutService(settings, payments, this, new CardTestingGuard(settings.attemptLimits, events));
+    this.hosted = new HostedCheckoutService(settings, payments, this, new CardTestingGuard(settings.attemptLimits, events,
+      (tx, session) => this.sessionEnded(tx, session)));
   }
 
   /** Lets the product behind a source react, in the same transaction, when one of its sessions is paid. */
   onSessionCompleted(source: CheckoutSessionSource, handler: SessionCompletedHandler): void {
     this.completedHandlers.set(source, handler);
+  }
+
+  /** Lets the product behind a source react, in the same transaction, when one of its sessions is paid, expires or is locked. */
+  onSessionEnded(source: CheckoutSessionSource, handler: SessionEndedHandler): void {
+    this.endedHandlers.set(source, handler);
+  }
+
+  /** Tells the product behind the session's source that the session left OPEN (in the transaction that moved it). */
+  private async sessionEnded(tx: RequestContext, session: CheckoutSession): Promise<void> {
+    await this.endedHandlers.get(session.source)?.(tx, session);
   }
 
   /** Lets the collections area judge the local rails a session offers (without it, sessions offer cards only). */
@@ -205,6 +220,7 @@ export class CheckoutService {
     const event = sessionCompleted(session, { paymentId: payment.id });
     await this.events.record(tx, event.type, event.data);
     await this.completedHandlers.get(session.source)?.(tx, session, payment);
+    await this.sessionEnded(tx, session);
   }
 
   /**
@@ -223,6 +239,7 @@ export class CheckoutService {
     await tx.repo(CheckoutSession).save(session);
     const event = sessionCompleted(session, { paymentId: null, collectionId });
     await this.events.record(tx, event.type, event.data);
+    await this.sessionEnded(tx, session);
     return true;
   }
 
@@ -244,6 +261,7 @@ export class CheckoutService {
       }
       session.status = checkoutSessionTransition(session.status, 'expire');
       await tx.repo(CheckoutSession).save(session);
+      await this.sessionEnded(tx, session);
     });
   }
 

@@ -69,12 +69,12 @@ export class BusinessService {
 
   /**
    * Operator entry (`tessera business update`): switches products of the context's business (the
-   * treasury product, and the payments settings of the context's mode). Never reachable with a
+   * treasury product, its verification, and the payments settings of the context's mode). Never reachable with a
    * credential. Each setting is judged and written by its product's settings.
    */
   async updateAsOperator(ctx: RequestContext, update: OperatorBusinessUpdate): Promise<Business> {
     ctx.requireOperator();
-    const { treasuryEnabled, payoutReviewThresholdUsdMinor, ...payments } = update;
+    const { treasuryEnabled, payoutReviewThresholdUsdMinor, verified, ...payments } = update;
     const errors: FieldErrors = Object.values(update).some((value) => value !== undefined)
       ? { ...paymentSettingsErrors(payments), ...payoutSettingsErrors({ payoutReviewThresholdUsdMinor }) }
       : { _: ['names no setting to change'] };
@@ -88,6 +88,7 @@ export class BusinessService {
       if (Object.values(payments).some((value) => value !== undefined)) await writePaymentSettings(tx, payments);
       if (payoutReviewThresholdUsdMinor !== undefined) await writePayoutSettings(tx, { payoutReviewThresholdUsdMinor });
       applyTreasurySettings(business, { treasuryEnabled });
+      if (verified !== undefined) business.verified = verified;
       return tx.repo(Business).save(business);
     });
   }

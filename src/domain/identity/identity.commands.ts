@@ -96,4 +96,6 @@ export interface OperatorBusinessUpdate {
   disputeFeeMinor?: bigint;
   /** Payouts worth at least this many US cents are held for review; null turns the threshold off. */
   payoutReviewThresholdUsdMinor?: bigint | null;
+  /** The business is verified: only then does it get `/v1` keys and `/v1` access (design section 11). */
+  verified?: boolean;
 }

@@ -48,6 +48,9 @@ export class Business {
 
   @Column('boolean', { default: false }) treasuryEnabled: boolean;
 
+  /** Verified by the operator: only a verified business gets `/v1` keys and `/v1` access (design section 11). */
+  @Column('boolean', { default: false }) verified: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -73,3 +73,10 @@ export interface CreateBatchCommand {
   name: string | null;
   items: BatchItem[];
 }
+
+/** The rate of a conversion now, on a rail's fee schedule (`GET /v1/rates`). */
+export interface RateQuery {
+  from: string;
+  to: string;
+  rail: PayoutRailKind;
+}

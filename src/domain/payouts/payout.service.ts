@@ -14,7 +14,7 @@ import { ListPage, PageQuery, cursorEncoder, keysetPosition, newestFirst, pageSi
 import { EntityRows, entityFromRow } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
-import { Payout, PayoutStatus, Recipient } from './payout.entities';
+import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
 import { PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
 import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
@@ -49,7 +49,12 @@ const isUniqueViolationOf = (error: unknown, constraint: string) => {
  * report moves the payout once, and its ledger posting and event are written in that same
  * transaction. The rail is called outside any transaction, by a durable job.
  */
+/** Told of each status change of a payout made by `move` (the rail's report, cancel, review), in its transaction. */
+export type PayoutMovedListener = (tx: RequestContext, payout: Payout) => Promise<void>;
+
 export class PayoutService {
+  private readonly movedListeners: PayoutMovedListener[] = [];
+
   constructor(
     private readonly providers: ProviderRegistry,
     private readonly ledger: LedgerService,
@@ -58,6 +63,11 @@ export class PayoutService {
     private readonly quotes: QuoteService,
     private readonly pubSub: TesseraPubSub,
   ) {}
+
+  /** Listens to the status changes of `move` (settled, failed, cancelled, approved, rejected), in their transaction (`/v1` transfer events). */
+  onPayoutMoved(listener: PayoutMovedListener): void {
+    this.movedListeners.push(listener);
+  }
 
   async create(ctx: RequestContext, command: CreatePayoutCommand): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
@@ -75,14 +85,28 @@ export class PayoutService {
     if (command.reference !== null && command.reference.length > MAX_REFERENCE_LENGTH) {
       throw validationError({ [field('reference')]: [`must be at most ${MAX_REFERENCE_LENGTH} characters`] });
     }
-    const rail = this.providers.providerFor(ctx, 'payout-rail');
+    // A mode without a rail is refused before the recipient is looked up (as UNPROCESSABLE, not a field error).
+    this.providers.providerFor(ctx, 'payout-rail');
     const { recipient, details } = await this.recipients.payable(ctx, command.recipientId);
+    return this.prepareTo(ctx, recipient.id, details, { ...command, currency }, field);
+  }
+
+  /**
+   * `prepare` for a destination's normalised details (the recipient need not be saved yet: a `/v1`
+   * transfer saves its recipient in the transaction that writes the payout, and sets `recipientId`
+   * then; '' until then).
+   */
+  async prepareTo(ctx: RequestContext, recipientId: string, details: RecipientDetails, command: Omit<CreatePayoutCommand, 'recipientId'>, field = (name: string) => name): Promise<PreparedPayout> {
+    const currency = normalizeCurrency(command.currency, field('currency'));
+    if (command.amount <= 0n) throw validationError({ [field('amount')]: ['must be greater than zero'] });
+    const rail = this.providers.providerFor(ctx, 'payout-rail');
     await this.assertWalletHeld(ctx, currency, field('currency'));
-    const destination = { amount: command.amount, currency, destinationCurrency: recipient.currency, rail: recipient.rail, country: recipient.country ?? '' };
+    const country = 'country' in details ? details.country : null;
+    const destination = { amount: command.amount, currency, destinationCurrency: details.currency, rail: details.rail as PayoutRailKind, country: country ?? '' };
     const quote = command.quoteId ? await this.quotes.forPayout(ctx, command.quoteId, destination) : null;
-    const terms: QuoteTerms = quote ?? await this.quotes.price(ctx, { ...destination, country: recipient.country });
+    const terms: QuoteTerms = quote ?? await this.quotes.price(ctx, { ...destination, country });
     return {
-      recipientId: recipient.id, details, terms, quoteId: quote?.id ?? null, reference: command.reference, metadata: command.metadata,
+      recipientId, details, terms, quoteId: quote?.id ?? null, reference: command.reference, metadata: command.metadata,
       held: await this.heldForReview(ctx, rail, details, command.amount, currency),
       dispatch: rail.dispatchOf(details),
     };
@@ -188,6 +212,7 @@ export class PayoutService {
       const event = PAYOUT_EVENT_OF_STATUS[payout.status];
       if (payout.status !== PayoutStatus.CREATED) await this.events.record(tx, event, payoutEventData(payout), jobs);
       else for (const job of jobs) await enqueueJob(tx, job.task, job.payload, job.options);
+      for (const listener of this.movedListeners) await listener(tx, payout);
       this.announce(tx, payout);
       return payout;
     });

@@ -5,7 +5,7 @@ import { validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { exponentOf, normalizeCurrency } from '../shared/money';
 import { findOwned } from '../shared/tenancy';
-import { CreateQuoteCommand } from './payout.commands';
+import { CreateQuoteCommand, RateQuery } from './payout.commands';
 import { PayoutQuote, PayoutRailKind } from './payout.entities';
 import { QUOTE_TTL_SECONDS } from './payouts.settings';
 
@@ -19,6 +19,16 @@ export interface QuoteTerms {
   serviceFee: bigint;
   country: string;
   rail: PayoutRailKind;
+}
+
+/** A conversion's rate now and its service fee, valid as long as a quote would be (not stored). */
+export interface IndicativeRate {
+  from: string;
+  to: string;
+  /** Units of `to` per unit of `from`, spread included, 8 decimals. */
+  rate: string;
+  serviceFeeBps: number;
+  expiresAt: Date;
 }
 
 /**
@@ -41,6 +51,15 @@ export class QuoteService {
   async get(ctx: RequestContext, quoteId: string): Promise<PayoutQuote> {
     ctx.requireRole(...ALL_ROLES);
     return findOwned(ctx, PayoutQuote, quoteId, 'Quote');
+  }
+
+  /** The rate and fee of a conversion now, from the FX provider payouts use (`GET /v1/rates`). */
+  async rate(ctx: RequestContext, query: RateQuery): Promise<IndicativeRate> {
+    ctx.requireRole(...ALL_ROLES);
+    const from = normalizeCurrency(query.from, 'from');
+    const to = normalizeCurrency(query.to, 'to');
+    const offer = await this.providers.providerFor(ctx, 'fx').offer({ sourceCurrency: from, destinationCurrency: to, rail: query.rail });
+    return { from, to, rate: formatDecimal(offer.rate), serviceFeeBps: offer.serviceFeeBps, expiresAt: new Date(Date.now() + QUOTE_TTL_SECONDS * 1000) };
   }
 
   /** The terms of a conversion now, from the FX provider of the context's mode. */

@@ -23,6 +23,11 @@ export enum WebhookDeliveryStatus {
 export enum WebhookDeliveryTarget {
   WEBHOOK_URL = 'webhook_url',
   ENDPOINT = 'endpoint',
+  /**
+   * An event of the alternate surface `/v1` (design section 11), to a payment's own `webhook_url`
+   * or the business's webhook URL: signed with the business's `/v1` key in `Service-Signature`.
+   */
+  V1 = 'v1',
 }
 
 /** The `{ event, timestamp, data }` body a delivery POSTs. */

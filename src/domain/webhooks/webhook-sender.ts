@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Agent, Dispatcher, fetch } from 'undici';
-import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookDelivery, WebhookDeliveryTarget } from './webhook-delivery.entity';
 import { SigningSecrets } from './treasury-webhook-endpoint.service';
 import { NonPublicAddressError, WebhookTargetPolicy, publicAddressLookup } from './url-policy';
 
@@ -55,6 +55,19 @@ export function signedHeaders(body: string, secrets: SigningSecrets, delivery: {
 }
 
 /**
+ * The headers of a `/v1` delivery (design section 11): `Service-Signature`, the hex HMAC-SHA256 of
+ * the raw body keyed with the UTF-8 bytes of the business's `/v1` secret key of the mode.
+ */
+export function v1SignedHeaders(body: string, key: string, delivery: { eventType: string }): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Tessera-Webhooks/1',
+    'service-signature': crypto.createHmac('sha256', Buffer.from(key, 'utf8')).update(body, 'utf8').digest('hex'),
+    'service-event': delivery.eventType,
+  };
+}
+
+/**
  * The HTTP side of a delivery attempt: signs and POSTs the stored body, through dispatchers that
  * connect only where the target policy allows.
  */
@@ -88,7 +101,9 @@ export class WebhookSender {
     }
     const privateTarget = targets.allowsPrivateTargets(delivery.livemode) && await targets.isPrivateTarget(delivery.url);
     const body = delivery.requestBody;
-    const headers = signedHeaders(body, secrets, delivery, sentAt);
+    const headers = delivery.target === WebhookDeliveryTarget.V1
+      ? v1SignedHeaders(body, secrets.current, delivery)
+      : signedHeaders(body, secrets, delivery, sentAt);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.settings.timeoutMs);
     const started = performance.now();

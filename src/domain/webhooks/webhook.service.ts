@@ -37,6 +37,9 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
   partnerId: endpoint.registry === WebhookRegistry.TREASURY ? endpoint.businessId : null,
 });
 
+/** The active `/v1` key of a business and mode, unsealed; null when none is active. */
+export type V1SigningKey = (ctx: RequestContext, businessId: string, livemode: boolean) => Promise<string | null>;
+
 /** A delivery to attempt, and the sealed API secret of its business and mode (null when none was issued). */
 interface DueDelivery {
   delivery: WebhookDelivery;
@@ -133,6 +136,8 @@ const contentOf = (event: DomainEvent): DeliveryContent => {
  */
 export class WebhookService {
   private readonly sender: WebhookSender;
+  /** The `/v1` secret key that signs `/v1` deliveries of a business and mode (set by the `/v1` area). */
+  private v1SigningKey: V1SigningKey | null = null;
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -196,6 +201,29 @@ export class WebhookService {
     return { event, deliveries };
   }
 
+  /** Lets the `/v1` area sign its deliveries with the business's `/v1` key. */
+  signV1DeliveriesWith(signingKey: V1SigningKey): void {
+    this.v1SigningKey = signingKey;
+  }
+
+  /**
+   * Deliveries of a `/v1` event (design section 11) to the URLs its area chose, in the event's
+   * transaction: the same rows, jobs and retry schedule as every delivery, with the `/v1` body
+   * (`{ event, timestamp, data }` in the `/v1` names) and the `/v1` signature (target V1).
+   */
+  async recordV1Deliveries(tx: RequestContext, event: DomainEvent, urls: string[], payload: WebhookPayload): Promise<WebhookDelivery[]> {
+    if (!tx.inTransaction) throw new Error('WebhookService.recordV1Deliveries must run inside the event\'s transaction');
+    const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
+    const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
+    const content = { payload, requestBody: bodyOf(payload) };
+    const deliveries: WebhookDelivery[] = [];
+    for (const url of urls) {
+      const target = { target: WebhookDeliveryTarget.V1, url, endpointId: null, partnerId: null };
+      deliveries.push(await this.createDelivery(tx, event, target, runAt, content, payload.event));
+    }
+    return deliveries;
+  }
+
   /** Manual redelivery: a new delivery of the same event to the same URL, with the same body bytes, attempted at once. */
   async redeliver(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     return this.redeliverOne(ctx, deliveryId, null);
@@ -223,7 +251,7 @@ export class WebhookService {
       if (only && original.target !== only) throw notFound('Webhook delivery');
       const event = await tx.repo(DomainEvent).findOneOrFail({ where: { id: original.eventId } });
       const target = { target: original.target, url: original.url, endpointId: original.endpointId, partnerId: original.partnerId };
-      return this.createDelivery(tx, event, target, null, { payload: original.payload, requestBody: original.requestBody });
+      return this.createDelivery(tx, event, target, null, { payload: original.payload, requestBody: original.requestBody }, original.eventType);
     });
   }
 
@@ -253,12 +281,12 @@ export class WebhookService {
     });
   }
 
-  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null, content = contentOf(event)) {
+  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null, content = contentOf(event), eventType = event.type) {
     const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
       businessId: event.businessId,
       livemode: event.livemode,
       eventId: event.id,
-      eventType: event.type,
+      eventType,
       target: target.target,
       endpointId: target.endpointId,
       partnerId: target.partnerId,
@@ -352,6 +380,12 @@ export class WebhookService {
    * the mode; a treasury delivery only with its endpoint's own secrets, never with the API secret.
    */
   private async signingOf(ctx: RequestContext, { delivery, sealedApiSecret }: DueDelivery, at: Date): Promise<Signing> {
+    if (delivery.target === WebhookDeliveryTarget.V1) {
+      const key = await this.v1SigningKey?.(ctx, delivery.businessId, delivery.livemode) ?? null;
+      return key
+        ? { secrets: { current: key, previous: null } }
+        : { secrets: null, unsignable: 'Not delivered: the business has no active /v1 key of this mode to sign with' };
+    }
     if (delivery.partnerId) {
       const secrets = await this.treasuryEndpoints.signingSecretsOf(ctx, delivery, at);
       return secrets

@@ -22,6 +22,7 @@ export class Business {
   @Field() name: string;
   @Field() email: string;
   @Field({ description: 'Whether the treasury (banking-as-a-service) product is enabled' }) treasuryEnabled: boolean;
+  @Field({ description: 'Verified by the operator: only a verified business gets /v1 keys and /v1 access' }) verified: boolean;
   @Field() createdAt: Date;
 }
 

@@ -1,0 +1,27 @@
+import { Field, ObjectType } from 'type-graphql';
+import { Mode } from '../../domain/identity/identity.entities';
+import { IssuedV1Key as IssuedV1KeyData } from '../../domain/v1/v1-key.service';
+import { V1ApiKey as V1ApiKeyRow } from '../../domain/v1/v1.entities';
+
+@ObjectType({ description: 'A secret key of the alternate surface /v1, shown this once (Authorization: Bearer <apiKey> on /v1)' })
+export class IssuedV1ApiKey {
+  @Field({ description: 'tessera_test_sk_… or tessera_live_sk_…; store it now, it cannot be read again' }) apiKey: string;
+  @Field(() => Mode) mode: Mode;
+  @Field({ description: 'The first characters of the key, safe to display' }) keyHint: string;
+  @Field() createdAt: Date;
+
+  static from(issued: IssuedV1KeyData): IssuedV1ApiKey {
+    return Object.assign(new IssuedV1ApiKey(), issued);
+  }
+}
+
+@ObjectType({ description: 'An active /v1 secret key of the business: its hint only (the key is shown once, when issued)' })
+export class V1ApiKey {
+  @Field(() => Mode) mode: Mode;
+  @Field({ description: 'The first characters of the key' }) keyHint: string;
+  @Field() createdAt: Date;
+
+  static from(row: V1ApiKeyRow): V1ApiKey {
+    return Object.assign(new V1ApiKey(), { mode: row.livemode ? Mode.LIVE : Mode.TEST, keyHint: row.keyHint, createdAt: row.createdAt });
+  }
+}

@@ -1,0 +1,84 @@
+import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
+import { httpStatusOf } from '../http/status';
+
+/**
+ * The error body of the alternate surface: `{ error: { code, message } }` with a snake_case code
+ * (design section 11), plus `details` (per-field messages) on `validation_failed`.
+ */
+export interface V1ErrorBody {
+  error: { code: string; message: string; details?: FieldErrors };
+}
+
+/** Where the taxonomy's codes answer otherwise on `/v1` than their lowercase name and usual status. */
+const V1_CODES: Partial<Record<ErrorCode, [number, string]>> = {
+  VALIDATION_ERROR: [422, 'validation_failed'],
+  UNSUPPORTED_CURRENCY: [422, 'validation_failed'],
+  UNAUTHORIZED: [401, 'invalid_api_key'],
+  INSUFFICIENT_FUNDS: [422, 'insufficient_balance'],
+  PAYLOAD_TOO_LARGE: [413, 'payload_too_large'],
+};
+
+/** The status and `/v1` code of a domain error: the table above, else its usual status and its code in lowercase. */
+export function v1StatusOf(code: ErrorCode): [number, string] {
+  return V1_CODES[code] ?? [httpStatusOf[code], code.toLowerCase()];
+}
+
+/** `settleIn` → `settle_in`: the domain names a command's fields, `/v1` names them as its clients sent them. */
+const snakeCase = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+export function v1ErrorBody(code: ErrorCode, message: string, details?: FieldErrors): V1ErrorBody {
+  const [, v1Code] = v1StatusOf(code);
+  const named = details ? Object.fromEntries(Object.entries(details).map(([field, messages]) => [snakeCase(field), messages])) : {};
+  return { error: { code: v1Code, message, ...(Object.keys(named).length > 0 ? { details: named } : {}) } };
+}
+
+/** Fastify's own failures (body parsing, limits) in the taxonomy; anything else is ours (500). */
+function fromFastifyError(error: FastifyError): DomainError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new DomainError(ErrorCode.BAD_REQUEST, 'Unsupported Content-Type; send application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new DomainError(ErrorCode.BAD_REQUEST, 'Content-Length does not match the body');
+    default:
+      break;
+  }
+  const status = error.statusCode ?? 500;
+  if (error instanceof SyntaxError && status === 400) return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
+  if (status >= 400 && status < 500) return new DomainError(status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.BAD_REQUEST, error.message || 'Bad request');
+  return null;
+}
+
+/** The one `/v1` error mapper: every failure leaves as `{ error: { code, message } }`, never with a stack. */
+export function sendV1Error(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const domain = error instanceof DomainError ? error : fromFastifyError(error as FastifyError);
+  if (!domain) {
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send(v1ErrorBody(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; retry with exponential backoff'));
+  }
+  const [status] = v1StatusOf(domain.code);
+  if (status >= 500) request.log.error({ err: error }, 'server error');
+  return reply.status(status).send(v1ErrorBody(domain.code, domain.message, domain.fieldErrors));
+}
+
+const allowedMethods = (app: FastifyInstance, path: string) =>
+  app.supportedMethods.filter((method) => app.findRoute({ method, url: path }) !== null).sort();
+
+/** Every path under `/v1` that no route serves: 405 with `Allow` when other methods serve it, else 404. */
+export function registerV1NotFound(scope: FastifyInstance) {
+  scope.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = allowedMethods(scope, path);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return reply.status(405).send(v1ErrorBody(ErrorCode.METHOD_NOT_ALLOWED, `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`));
+    }
+    return reply.status(404).send(v1ErrorBody(ErrorCode.NOT_FOUND, `No route for ${request.method} ${path}`));
+  });
+}
