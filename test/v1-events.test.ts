@@ -123,6 +123,12 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     const urlDeliveries = await server.request('GET', '/api/v1/business/config/webhook-deliveries', { headers: { 'x-api-key': merchant.apiKey } });
     expect(urlDeliveries.status).toBe(200);
     expect(urlDeliveries.body.data.items).toEqual([]);
+    // A main-surface replay would send it unsigned by the /v1 key, to main-surface targets: refused, nothing queued.
+    expect((await setWebhookUrl(server, merchant, receiver.url('/main-surface-hooks'))).status).toBe(200);
+    const deliveriesBefore = await server.runtime.dataSource.query('SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = $1', [logged.body.data.items[0].id]);
+    const replay = await server.request('POST', `/api/v1/events/${logged.body.data.items[0].id}/replay`, { headers: { 'x-api-key': merchant.apiKey }, body: {} });
+    expect([replay.status, replay.body.error?.code]).toEqual([409, 'CONFLICT']);
+    expect(await server.runtime.dataSource.query('SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = $1', [logged.body.data.items[0].id])).toEqual(deliveriesBefore);
   });
 
   test('a payment locked after too many declined attempts is failed: signed payment.failed', async () => {

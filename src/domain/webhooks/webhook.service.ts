@@ -83,6 +83,8 @@ export interface EventInsert {
  */
 const TREASURY_EVENT_PREFIX = 'treasury.';
 const isTreasuryEvent = (type: string) => type.startsWith(TREASURY_EVENT_PREFIX);
+/** `/v1` events (rows named by `v1EventRowType`, src/domain/v1/v1.events.ts) go only to `/v1` targets, signed with the `/v1` key. */
+const isV1Event = (type: string) => type.startsWith('v1.');
 const isTreasuryEventSql = (type: string) => `starts_with(${type}::text, '${TREASURY_EVENT_PREFIX}')`;
 
 /**
@@ -258,13 +260,17 @@ export class WebhookService {
   /**
    * Replays an event to one of the business's endpoints (of either registry; a treasury one while
    * the product is enabled), or to its webhookUrl when none is named. A treasury event replays to a
-   * treasury endpoint only, as it was delivered (CONFLICT otherwise, nothing written).
+   * treasury endpoint only, as it was delivered (CONFLICT otherwise, nothing written); a `/v1` event
+   * is never replayed this way (its deliveries are redelivered instead).
    */
   async replayEvent(ctx: RequestContext, command: ReplayEvent): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     const { eventId, endpointId } = command;
     return inTransaction(ctx, async (tx) => {
       const event = await findOwned(tx, DomainEvent, eventId, 'Event');
+      if (isV1Event(event.type)) {
+        throw new DomainError(ErrorCode.CONFLICT, 'A /v1 event goes only to its /v1 targets, signed with the /v1 key: redeliver one of its deliveries instead');
+      }
       const treasuryOnly = () => new DomainError(ErrorCode.CONFLICT, 'Treasury events are delivered to treasury webhook endpoints only; name one as endpointId');
       if (endpointId) {
         const endpoint = await findEndpoint(tx, endpointId, null);
