@@ -155,7 +155,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     paymentStore,
     (tx, attempt) => fraud.screen(tx, attempt),
   );
-  const settlements = new SettlementService(ledger, events, paymentStore);
+  const settlements = new SettlementService(ledger, events, paymentStore, providers);
   const disputes = new DisputeService(ledger, events, paymentStore, settlements);
   const payments = new PaymentService(paymentStore, charges, settlements, disputes);
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
@@ -190,7 +190,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const v1Keys = new V1KeyService(secretBox);
   webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
   const v1Events = new V1EventService(webhooks);
-  const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets);
+  const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets, settlements);
   return {
     config,
     dataSource,

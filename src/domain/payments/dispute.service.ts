@@ -30,11 +30,14 @@ export class DisputeService {
   async open(ctx: RequestContext, command: OpenDisputeCommand): Promise<{ payment: Payment; dispute: Dispute }> {
     ctx.requireRole(...WRITE_ROLES);
     ctx.requireSandbox();
+    // A payment settling in another currency settles at the FX rate of now, asked before the transaction.
+    const found = await this.store.find(ctx, command.paymentId);
+    const rate = await this.settlements.rateFor(ctx, found);
     return inTransaction(ctx, async (tx) => {
       let payment = await this.store.lockOwned(tx, command.paymentId);
       const earlier = await tx.repo(Dispute).findOne({ select: { status: true }, where: { paymentId: payment.id }, order: { createdAt: 'DESC' } });
       const status = disputeTransition(earlier?.status ?? UNDISPUTED, 'open');
-      if (paymentAllows(payment.status, 'settle')) payment = await this.settlements.settle(tx, payment);
+      if (paymentAllows(payment.status, 'settle')) payment = await this.settlements.settle(tx, payment, rate);
       paymentTransition(payment.status, 'dispute');
       const amount = payment.amount - payment.amountRefunded;
       const fee = (await this.store.settingsOf(tx)).disputeFeeMinor;
