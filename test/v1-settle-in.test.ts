@@ -4,6 +4,7 @@ import { FxPairNotQuoted } from '../src/providers/fx/port';
 import { RATE_SCALE, SANDBOX_MID_RATES, SANDBOX_SPREAD_BPS, SandboxFxProvider } from '../src/providers/fx/sandbox';
 import { TestServer, startTestServer } from './support/harness';
 import { CARDS, cardForm, page, pathOf } from './support/checkout';
+import { eventsOf } from './support/payments';
 import { V1Merchant, countRows, issueV1Key, paymentBody, v1, v1Merchant } from './support/v1';
 
 /**
@@ -31,6 +32,17 @@ function sandboxRateUnits(from: string, to: string, perUsd: Record<string, strin
 }
 
 /** net minor units of `from` at the rate, rounded down to the minor unit of `to`. */
+/** Units of 10^-8 as the 8-decimal text Tessera shows a rate in. */
+const rateText = (units: bigint) => `${units / 10n ** BigInt(RATE_SCALE)}.${(units % 10n ** BigInt(RATE_SCALE)).toString().padStart(RATE_SCALE, '0')}`;
+
+/** Minor units as the major-unit decimal text of the main surface ("12.34"). */
+const major = (minor: bigint, currency: string) => {
+  const exponent = EXPONENT[currency];
+  if (exponent === 0) return minor.toString();
+  const scale = 10n ** BigInt(exponent);
+  return `${minor / scale}.${(minor % scale).toString().padStart(exponent, '0')}`;
+};
+
 const converted = (net: bigint, from: string, to: string, rateUnits: bigint) =>
   (net * rateUnits * 10n ** BigInt(EXPONENT[to])) / (10n ** BigInt(RATE_SCALE + EXPONENT[from]));
 
@@ -108,6 +120,13 @@ describe('/v1 settle_in: settlement in another currency', () => {
       { kind: 'merchant_wallet', currency: 'USD', amount: expected.toString() },
     ]);
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
+    // One payment.settled: amount is the net in EUR; settlement is what the USD wallet received, and at which rate.
+    const settledEvents = await eventsOf(server, merchant.businessId, 'payment.settled');
+    expect(settledEvents).toHaveLength(1);
+    expect(settledEvents[0].data).toMatchObject({
+      paymentId, amount: major(net, 'EUR'), currency: 'eur', fee: major(fee, 'EUR'),
+      settlement: { currency: 'usd', amount: major(expected, 'USD'), rate: rateText(sandboxRateUnits('EUR', 'USD')) },
+    });
     // The /v1 read shape keeps settle_in; the payment shows completed.
     const read = await v1(server, merchant.testKey)('GET', `/v1/payments/${id}`);
     expect(read.body).toMatchObject({ id, status: 'completed', amount: 12_345, currency: 'EUR', settle_in: 'USD' });
@@ -170,6 +189,8 @@ describe('/v1 settle_in: settlement in another currency', () => {
       { kind: 'merchant_wallet', currency: 'EUR', amount: (10_000n - fee).toString() },
     ]);
     expect(offer).not.toHaveBeenCalled();
+    const [settledEvent] = await eventsOf(server, merchant.businessId, 'payment.settled');
+    expect(settledEvent.data.settlement).toBeUndefined();
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
   });
 
@@ -203,5 +224,9 @@ describe('/v1 settle_in: settlement in another currency', () => {
       const live = await issueV1Key(server, merchant.businessId, Mode.LIVE);
       await expectRefused(live, { currency: 'eur', settle_in: 'usd' });
     });
+  });
+
+  test('the sandbox FX provider refuses a currency it has no rate for as a pair it does not quote', async () => {
+    await expect(new SandboxFxProvider().offer({ sourceCurrency: 'EUR', destinationCurrency: 'XYZ', rail: 'LOCAL_BANK' })).rejects.toBeInstanceOf(FxPairNotQuoted);
   });
 });

@@ -11,7 +11,7 @@ import { convertAtRate } from '../shared/fx';
 import { Payment } from './payment.entities';
 import { paymentAllows, paymentTransition } from './payment.states';
 import { PaymentStore, cardFee } from './payment.store';
-import { PaymentEvent, paymentSettled } from './payments.events';
+import { PaymentEvent, SettlementConversion, paymentSettled } from './payments.events';
 
 const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
 
@@ -124,25 +124,27 @@ export class SettlementService {
     const lines: PostingLine[] = [{ account: pending, amount: -settling }];
     if (fee > 0n) lines.push({ account: fees, amount: fee });
     let description = 'Card payment settled';
+    let conversion: SettlementConversion | null = null;
     if (settleIn === payment.currency) {
       const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
       if (net > 0n) lines.push({ account: wallet, amount: net });
-    } else if (net > 0n) {
-      // Net − in the payment's currency goes to the FX provider; what its rate gives comes back in settleIn.
+    } else {
+      // The net in the payment's currency goes to the FX provider; what its rate gives comes back in settleIn.
       const converted = convertAtRate(net, payment.currency, settleIn, rate!.rate);
-      lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }), amount: net });
+      conversion = { currency: settleIn, amount: converted, rate: formatDecimal(rate!.rate) };
+      if (net > 0n) lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }), amount: net });
       if (converted > 0n) {
         lines.push(
           { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: settleIn }), amount: -converted },
           { account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: settleIn, businessId: payment.businessId }), amount: converted },
         );
       }
-      description = `Card payment settled in ${settleIn}: net ${net} ${payment.currency} minor units at ${formatDecimal(rate!.rate)} = ${converted} ${settleIn} minor units`;
+      description = `Card payment settled in ${settleIn}: net ${net} ${payment.currency} minor units at ${conversion.rate} = ${converted} ${settleIn} minor units`;
     }
     await this.ledger.move(tx, { kind: 'card_settlement', referenceType: 'payment', referenceId: payment.id, description, lines });
     const settledAt = new Date();
     await this.store.persist(tx, payment, { status, settledAt, feeAmount: fee });
-    await this.events.record(tx, PaymentEvent.SETTLED, paymentSettled(payment, { net, fee, gross: settling }, settledAt));
+    await this.events.record(tx, PaymentEvent.SETTLED, paymentSettled(payment, { net, fee, gross: settling }, settledAt, conversion));
     this.store.announce(tx, payment);
     return payment;
   }
