@@ -171,6 +171,33 @@ describe('/v1 settle_in: settlement in another currency', () => {
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
   });
 
+  test('a refund after a converted settlement is paid from the settle_in wallet at the rate of refund time, rounded up; one it cannot cover is refused', async () => {
+    const merchant = await v1Merchant(server);
+    const { paymentId } = await paidPayment(merchant, { amount: 10_000, currency: 'EUR', settle_in: 'USD' });
+    await runSettlementJob(paymentId);
+    const credited = converted(10_000n - BigInt((await paymentRow(paymentId)).fee_amount), 'EUR', 'USD', sandboxRateUnits('EUR', 'USD'));
+    expect(await walletOf(merchant.businessId, 'USD')).toBe(credited);
+    const refund = (body: Record<string, unknown>) =>
+      server.request('POST', `/api/v1/business/payments/${paymentId}/refunds`, { headers: { 'x-api-key': merchant.apiKey }, body });
+
+    // 50.00 EUR back to the cardholder: the USD wallet pays what buys it at the USD -> EUR rate, rounded up.
+    expect((await refund({ amount: '50.00' })).status).toBe(201);
+    const usdToEur = sandboxRateUnits('USD', 'EUR');
+    const cost = (5_000n * 10n ** BigInt(RATE_SCALE) + usdToEur - 1n) / usdToEur;
+    expect(converted(cost, 'USD', 'EUR', usdToEur)).toBeGreaterThanOrEqual(5_000n);
+    expect(await walletOf(merchant.businessId, 'USD')).toBe(credited - cost);
+    expect(await walletOf(merchant.businessId, 'EUR')).toBeNull();
+
+    // The other 50.00 EUR costs more USD than is left: 422 INSUFFICIENT_FUNDS, nothing written.
+    const refused = await refund({ amount: '50.00' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_FUNDS');
+    expect(await walletOf(merchant.businessId, 'USD')).toBe(credited - cost);
+    const [{ n }] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM refunds WHERE payment_id = $1', [paymentId]);
+    expect(n).toBe(1);
+    expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
+  });
+
   test.each([
     ['no settle_in', {}],
     ['settle_in equal to the currency', { settle_in: 'eur' }],

@@ -211,7 +211,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payments,
     charges,
     settlements,
-    refunds: new RefundService(ledger, events, paymentStore),
+    refunds: new RefundService(ledger, events, paymentStore, settlements),
     disputes,
     customers,
     cardTokens: new CardTokenService(vaultCard),

@@ -7,7 +7,7 @@ import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { Decimal, formatDecimal } from '../shared/decimal';
 import { DomainError, ErrorCode } from '../shared/errors';
-import { convertAtRate } from '../shared/fx';
+import { convertAtRate, costAtRate } from '../shared/fx';
 import { Payment } from './payment.entities';
 import { paymentAllows, paymentTransition } from './payment.states';
 import { PaymentStore, cardFee } from './payment.store';
@@ -101,6 +101,36 @@ export class SettlementService {
   async rateFor(ctx: RequestContext, payment: Payment): Promise<SettlementRate | null> {
     const currency = await this.currencyOf(ctx, payment);
     return currency === payment.currency ? null : { currency, rate: await this.quote(ctx, payment.currency, currency) };
+  }
+
+  /**
+   * For money going back out of a payment after settlement (a refund): the FX provider's rate now
+   * from the currency the payment settles in back to its own, or null when it settles in its own.
+   * Outside any transaction, like rateFor.
+   */
+  async returnRateFor(ctx: RequestContext, payment: Payment): Promise<SettlementRate | null> {
+    const currency = await this.currencyOf(ctx, payment);
+    return currency === payment.currency ? null : { currency, rate: await this.quote(ctx, currency, payment.currency) };
+  }
+
+  /**
+   * The lines that take `amount` of the payment's currency from the wallet the payment settled
+   * into: that wallet directly when it is the payment's currency; else the wallet in the settlement
+   * currency pays what buys `amount` at `rate` (returnRateFor; rounded up, costAtRate) through the
+   * FX clearing accounts. The caller adds where `amount` goes.
+   */
+  async settledWalletDebit(tx: RequestContext, payment: Payment, amount: bigint, rate: SettlementRate | null): Promise<PostingLine[]> {
+    const settledIn = await this.currencyOf(tx, payment);
+    if (settledIn === payment.currency) {
+      return [{ account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId }), amount: -amount }];
+    }
+    if (rate?.currency !== settledIn) throw new Error(`Payment ${payment.id} settled in ${settledIn}: the return rate must be quoted (returnRateFor) before the transaction`);
+    const cost = costAtRate(amount, settledIn, payment.currency, rate.rate);
+    return [
+      { account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: settledIn, businessId: payment.businessId }), amount: -cost },
+      { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: settledIn }), amount: cost },
+      { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }), amount: -amount },
+    ];
   }
 
   /**

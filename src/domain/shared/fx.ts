@@ -1,4 +1,4 @@
-import { Decimal, convertMinor } from './decimal';
+import { Decimal, convertMinor, divideRounded } from './decimal';
 import { CurrencyCode, exponentOf } from './money';
 
 /**
@@ -10,4 +10,15 @@ import { CurrencyCode, exponentOf } from './money';
  */
 export function convertAtRate(amount: bigint, from: CurrencyCode, to: CurrencyCode, rate: Decimal): bigint {
   return convertMinor(amount, rate, exponentOf(from), exponentOf(to), 'down');
+}
+
+/**
+ * The amount of `from` that buys `target` minor units of `to` at `rate` (units of `to` per unit of
+ * `from`): rounded UP to the minor unit of `from`, so what it buys is never short of `target`
+ * (convertAtRate of the result is at least `target`). For paying an amount in one currency out of
+ * a wallet in another (a refund of a payment that settled in another currency).
+ */
+export function costAtRate(target: bigint, from: CurrencyCode, to: CurrencyCode, rate: Decimal): bigint {
+  if (rate.units <= 0n) throw new Error('A rate must be greater than zero');
+  return divideRounded(target * 10n ** BigInt(rate.scale + exponentOf(from)), rate.units * 10n ** BigInt(exponentOf(to)), 'up');
 }
