@@ -159,15 +159,24 @@ describe('/v1 settle_in: settlement in another currency', () => {
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
   });
 
-  test('a dispute opened on an unsettled converted payment settles it into settle_in first', async () => {
+  test('a dispute on an unsettled converted payment settles it into settle_in first, is paid from that wallet, and a won dispute re-credits it converted', async () => {
     const merchant = await v1Merchant(server);
     const { paymentId } = await paidPayment(merchant, { amount: 40_000, currency: 'EUR', settle_in: 'USD' });
-    const fund = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: { 'x-api-key': merchant.apiKey }, body: { amount: '1000.00', currency: 'eur' } });
-    expect(fund.status).toBeLessThan(300);
+    const fund = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: { 'x-api-key': merchant.apiKey }, body: { amount: '1000.00', currency: 'usd' } });
+    expect(fund.status).toBe(201);
     const disputed = await server.request('POST', `/api/v1/business/sandbox/payments/${paymentId}/dispute`, { headers: { 'x-api-key': merchant.apiKey }, body: {} });
     expect(disputed.status).toBe(201);
-    const net = 40_000n - BigInt((await paymentRow(paymentId)).fee_amount);
-    expect(await walletOf(merchant.businessId, 'USD')).toBe(converted(net, 'EUR', 'USD', sandboxRateUnits('EUR', 'USD')));
+    const disputeFee = BigInt((await server.runtime.dataSource.query('SELECT fee::text FROM disputes WHERE payment_id = $1', [paymentId]))[0].fee);
+    const credited = converted(40_000n - BigInt((await paymentRow(paymentId)).fee_amount), 'EUR', 'USD', sandboxRateUnits('EUR', 'USD'));
+    const usdToEur = sandboxRateUnits('USD', 'EUR');
+    const cost = ((40_000n + disputeFee) * 10n ** BigInt(RATE_SCALE) + usdToEur - 1n) / usdToEur;
+    expect(await walletOf(merchant.businessId, 'USD')).toBe(100_000n + credited - cost);
+    expect(await walletOf(merchant.businessId, 'EUR')).toBeNull();
+
+    const won = await server.request('POST', `/api/v1/business/sandbox/disputes/${disputed.body.data.id}/resolve`, { headers: { 'x-api-key': merchant.apiKey }, body: { won: true } });
+    expect(won.status).toBe(200);
+    expect(await walletOf(merchant.businessId, 'USD')).toBe(100_000n + credited - cost + converted(40_000n, 'EUR', 'USD', sandboxRateUnits('EUR', 'USD')));
+    expect(await walletOf(merchant.businessId, 'EUR')).toBeNull();
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
   });
 
@@ -201,7 +210,7 @@ describe('/v1 settle_in: settlement in another currency', () => {
   test.each([
     ['no settle_in', {}],
     ['settle_in equal to the currency', { settle_in: 'eur' }],
-  ])('%s settles into the wallet of the payment\'s own currency as before, without asking the FX provider', async (_name, extra) => {
+  ])('%s settles (and refunds) in the wallet of the payment\'s own currency as before, without asking the FX provider', async (_name, extra) => {
     const merchant = await v1Merchant(server);
     const offer = jest.spyOn(fx, 'offer');
     const { paymentId, created } = await paidPayment(merchant, { amount: 10_000, currency: 'EUR', ...extra });
@@ -215,6 +224,10 @@ describe('/v1 settle_in: settlement in another currency', () => {
       { kind: 'merchant_pending', currency: 'EUR', amount: '-10000' },
       { kind: 'merchant_wallet', currency: 'EUR', amount: (10_000n - fee).toString() },
     ]);
+    // A refund after settlement comes from the same wallet, as before.
+    const refunded = await server.request('POST', `/api/v1/business/payments/${paymentId}/refunds`, { headers: { 'x-api-key': merchant.apiKey }, body: { amount: '10.00' } });
+    expect(refunded.status).toBe(201);
+    expect(await walletOf(merchant.businessId, 'EUR')).toBe(10_000n - fee - 1_000n);
     expect(offer).not.toHaveBeenCalled();
     const [settledEvent] = await eventsOf(server, merchant.businessId, 'payment.settled');
     expect(settledEvent.data.settlement).toBeUndefined();

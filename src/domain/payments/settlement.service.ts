@@ -134,6 +134,32 @@ export class SettlementService {
   }
 
   /**
+   * The lines that credit `amount` of the payment's currency to the wallet the payment settles
+   * into: that wallet directly when it is the payment's currency (`converted` null); else `amount`
+   * goes to the FX provider and the wallet in the settlement currency receives what `rate` (rateFor)
+   * gives, rounded down (convertAtRate), through the FX clearing accounts. Zero lines are left out.
+   * The caller adds where `amount` comes from.
+   */
+  async settledWalletCredit(tx: RequestContext, payment: Payment, amount: bigint, rate: SettlementRate | null): Promise<{ lines: PostingLine[]; converted: bigint | null }> {
+    const settleIn = await this.currencyOf(tx, payment);
+    if (settleIn === payment.currency) {
+      const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
+      return { lines: amount > 0n ? [{ account: wallet, amount }] : [], converted: null };
+    }
+    if (rate?.currency !== settleIn) throw new Error(`Payment ${payment.id} settles in ${settleIn}: its rate must be quoted (rateFor) before the transaction`);
+    const converted = convertAtRate(amount, payment.currency, settleIn, rate.rate);
+    const lines: PostingLine[] = [];
+    if (amount > 0n) lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }), amount });
+    if (converted > 0n) {
+      lines.push(
+        { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: settleIn }), amount: -converted },
+        { account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: settleIn, businessId: payment.businessId }), amount: converted },
+      );
+    }
+    return { lines, converted };
+  }
+
+  /**
    * Moves what is left of the capture (minus refunds so far) from pending to the wallet, keeping
    * the fee; the fee never exceeds what settles. The payment must be locked by the caller. A
    * payment settling in another currency needs its `rate` (rateFor, quoted before the transaction):
@@ -142,10 +168,6 @@ export class SettlementService {
    */
   async settle(tx: RequestContext, payment: Payment, rate: SettlementRate | null = null): Promise<Payment> {
     const status = paymentTransition(payment.status, 'settle');
-    const settleIn = await this.currencyOf(tx, payment);
-    if (settleIn !== payment.currency && rate?.currency !== settleIn) {
-      throw new Error(`Payment ${payment.id} settles in ${settleIn}: its rate must be quoted (rateFor) before the settling transaction`);
-    }
     const settling = payment.amount - payment.amountRefunded;
     const fee = minBig(cardFee(payment.amount, await this.store.settingsOf(tx)), settling);
     const net = settling - fee;
@@ -153,24 +175,12 @@ export class SettlementService {
     const fees = await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: payment.currency });
     const lines: PostingLine[] = [{ account: pending, amount: -settling }];
     if (fee > 0n) lines.push({ account: fees, amount: fee });
-    let description = 'Card payment settled';
-    let conversion: SettlementConversion | null = null;
-    if (settleIn === payment.currency) {
-      const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
-      if (net > 0n) lines.push({ account: wallet, amount: net });
-    } else {
-      // The net in the payment's currency goes to the FX provider; what its rate gives comes back in settleIn.
-      const converted = convertAtRate(net, payment.currency, settleIn, rate!.rate);
-      conversion = { currency: settleIn, amount: converted, rate: formatDecimal(rate!.rate) };
-      if (net > 0n) lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }), amount: net });
-      if (converted > 0n) {
-        lines.push(
-          { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: settleIn }), amount: -converted },
-          { account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: settleIn, businessId: payment.businessId }), amount: converted },
-        );
-      }
-      description = `Card payment settled in ${settleIn}: net ${net} ${payment.currency} minor units at ${conversion.rate} = ${converted} ${settleIn} minor units`;
-    }
+    const credit = await this.settledWalletCredit(tx, payment, net, rate);
+    lines.push(...credit.lines);
+    const conversion: SettlementConversion | null = credit.converted === null ? null
+      : { currency: rate!.currency, amount: credit.converted, rate: formatDecimal(rate!.rate) };
+    const description = conversion === null ? 'Card payment settled'
+      : `Card payment settled in ${conversion.currency}: net ${net} ${payment.currency} minor units at ${conversion.rate} = ${conversion.amount} ${conversion.currency} minor units`;
     await this.ledger.move(tx, { kind: 'card_settlement', referenceType: 'payment', referenceId: payment.id, description, lines });
     const settledAt = new Date();
     await this.store.persist(tx, payment, { status, settledAt, feeAmount: fee });
