@@ -2,6 +2,7 @@ import { Treasury1796000000000 } from './1796000000000-Treasury';
 import { Collections1795900000000 } from './1795900000000-Collections';
 import { V1Surface1796100000000 } from './1796100000000-V1Surface';
 import { V1TransfersLowBalance1796150000000 } from './1796150000000-V1TransfersLowBalance';
+import { FxClearing1796170000000 } from './1796170000000-FxClearing';
 import { PayoutSchedules1795800000000 } from './1795800000000-PayoutSchedules';
 import { PayoutPins1795600000000 } from './1795600000000-PayoutPins';
 import { Payouts1795700000000 } from './1795700000000-Payouts';
@@ -48,4 +49,5 @@ export const migrations: Function[] = [
   Treasury1796000000000,
   V1Surface1796100000000,
   V1TransfersLowBalance1796150000000,
+  FxClearing1796170000000,
 ];

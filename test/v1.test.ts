@@ -241,7 +241,6 @@ describe('/v1: the alternate reference surface', () => {
       ['a 4-letter currency', { currency: 'usdc' }, 'currency'],
       ['an unknown currency', { currency: 'xyz' }, 'currency'],
       ['an unknown settle_in', { settle_in: 'xyz' }, 'settle_in'],
-      ['a settle_in other than the currency', { settle_in: 'eur' }, 'settle_in'],
       ['a redirect_url that is no URL', { redirect_url: 'not a url' }, 'redirect_url'],
       ['a webhook_url that is no URL', { webhook_url: 'ftp://example.com/x' }, 'webhook_url'],
       ['metadata that is no object', { metadata: [1, 2] }, 'metadata'],

@@ -162,7 +162,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     paymentStore,
     (tx, attempt) => fraud.screen(tx, attempt),
   );
-  const settlements = new SettlementService(ledger, events, paymentStore);
+  const settlements = new SettlementService(ledger, events, paymentStore, providers);
   const disputes = new DisputeService(ledger, events, paymentStore, settlements);
   const payments = new PaymentService(paymentStore, charges, settlements, disputes);
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
@@ -197,7 +197,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const v1Keys = new V1KeyService(secretBox);
   webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
   const v1Events = new V1EventService(webhooks);
-  const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets);
+  const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets, settlements);
   const lowBalance = new LowBalanceService(ledger);
   const v1Transfers = new V1TransferService(recipients, payouts, v1Events);
   announceLowBalanceOnV1(lowBalance, v1Events);
@@ -221,7 +221,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     payments,
     charges,
     settlements,
-    refunds: new RefundService(ledger, events, paymentStore),
+    refunds: new RefundService(ledger, events, paymentStore, settlements),
     disputes,
     customers,
     cardTokens: new CardTokenService(vaultCard),

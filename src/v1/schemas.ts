@@ -33,3 +33,8 @@ export const v1ListSchema = <T extends z.ZodType>(item: T) => z.object({
 export const currencyCodeSchema = (hint = 'a 3-letter ISO currency code such as USD') =>
   z.string({ error: (issue) => (issue.input === undefined ? `is required: ${hint}` : 'must be a string') })
     .regex(/^[A-Za-z]{3}$/, `must be ${hint}`);
+
+/** The code of a currency a wallet may hold: three letters (ISO 4217), or four for a stablecoin (USDC); any letter case. */
+export const settlementCurrencySchema = (hint = 'a currency code such as USD, or USDC') =>
+  z.string({ error: (issue) => (issue.input === undefined ? `is required: ${hint}` : 'must be a string') })
+    .regex(/^[A-Za-z]{3,4}$/, `must be ${hint}`);

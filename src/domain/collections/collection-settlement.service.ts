@@ -3,8 +3,8 @@ import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
-import { convertMinor, divideRounded, formatDecimal } from '../shared/decimal';
-import { exponentOf } from '../shared/money';
+import { divideRounded, formatDecimal } from '../shared/decimal';
+import { convertAtRate } from '../shared/fx';
 import { Collection } from './collection.entities';
 import { COLLECTION_FEE_BPS, FX_RAIL_OF, SETTLEMENT_CURRENCY } from './collections.settings';
 
@@ -59,7 +59,7 @@ export class CollectionSettlementService {
 
 /** The settlement arithmetic on its own (docs/collections.md has a worked example). */
 export function settlementTerms(amount: bigint, currency: string, rate: { units: bigint; scale: number }, feeBps: number): SettlementTerms {
-  const gross = convertMinor(amount, rate, exponentOf(currency), exponentOf(SETTLEMENT_CURRENCY), 'down');
+  const gross = convertAtRate(amount, currency, SETTLEMENT_CURRENCY, rate);
   if (gross <= 0n) throw new DomainError(ErrorCode.UNPROCESSABLE, `The collection converts to less than one USDC minor unit at ${formatDecimal(rate)}`);
   const fee = divideRounded(gross * BigInt(feeBps), 10_000n, 'up');
   return { rate: formatDecimal(rate), gross, fee, net: gross - fee };

@@ -19,6 +19,11 @@ export enum AccountKind {
   PAYOUT_IN_FLIGHT = 'payout_in_flight',
   /** The sandbox's source of play money. Test mode only. */
   SANDBOX_FUNDING = 'sandbox_funding',
+  /**
+   * Tessera's position with the FX provider, per mode and currency: what a conversion gave it (+,
+   * in the source currency) and took from it (−, in the target currency).
+   */
+  FX_CLEARING = 'fx_clearing',
 }
 
 /** Kinds whose balance is cached on the account row because a no-overdraft rule needs it. */

@@ -55,6 +55,7 @@ const ALLOW_NEGATIVE: ReadonlySet<AccountKind> = new Set([
   AccountKind.FEES_REVENUE,
   AccountKind.DISPUTE_RESERVE,
   AccountKind.PAYOUT_IN_FLIGHT,
+  AccountKind.FX_CLEARING,
 ]);
 
 /** Entries and balances are PostgreSQL bigints. */

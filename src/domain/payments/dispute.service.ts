@@ -30,11 +30,16 @@ export class DisputeService {
   async open(ctx: RequestContext, command: OpenDisputeCommand): Promise<{ payment: Payment; dispute: Dispute }> {
     ctx.requireRole(...WRITE_ROLES);
     ctx.requireSandbox();
+    // A payment settling in another currency settles (if it has not yet), and pays the dispute out of
+    // that wallet, at the FX rates of now, asked before the transaction.
+    const found = await this.store.find(ctx, command.paymentId);
+    const rate = await this.settlements.rateFor(ctx, found);
+    const returnRate = rate && await this.settlements.returnRateFor(ctx, found);
     return inTransaction(ctx, async (tx) => {
       let payment = await this.store.lockOwned(tx, command.paymentId);
       const earlier = await tx.repo(Dispute).findOne({ select: { status: true }, where: { paymentId: payment.id }, order: { createdAt: 'DESC' } });
       const status = disputeTransition(earlier?.status ?? UNDISPUTED, 'open');
-      if (paymentAllows(payment.status, 'settle')) payment = await this.settlements.settle(tx, payment);
+      if (paymentAllows(payment.status, 'settle')) payment = await this.settlements.settle(tx, payment, rate);
       paymentTransition(payment.status, 'dispute');
       const amount = payment.amount - payment.amountRefunded;
       const fee = (await this.store.settingsOf(tx)).disputeFeeMinor;
@@ -42,10 +47,9 @@ export class DisputeService {
         businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, fee, currency: payment.currency,
         reason: command.reason ?? 'fraudulent', status,
       }));
-      const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: payment.currency });
       const fees = await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: payment.currency });
-      const lines: PostingLine[] = [{ account: wallet, amount: -(amount + fee) }, { account: reserve, amount }];
+      const lines: PostingLine[] = [...await this.settlements.settledWalletDebit(tx, payment, amount + fee, returnRate), { account: reserve, amount }];
       if (fee > 0n) lines.push({ account: fees, amount: fee });
       await this.ledger.move(tx, { kind: 'dispute_opened', referenceType: 'dispute', referenceId: dispute.id, description: 'Dispute opened', lines });
       await this.store.persist(tx, payment, { amountDisputed: amount });
@@ -60,19 +64,22 @@ export class DisputeService {
     ctx.requireRole(...WRITE_ROLES);
     ctx.requireSandbox();
     const { won } = command;
+    // Won: the amount goes back to the wallet the payment settled into, converted at the FX rate of now
+    // when that is another currency (asked before the transaction).
+    const rate = won ? await this.settlements.rateFor(ctx, await this.store.find(ctx, (await findOwned(ctx, Dispute, command.disputeId, 'Dispute')).paymentId)) : null;
     return inTransaction(ctx, async (tx) => {
       const found = await findOwned(tx, Dispute, command.disputeId, 'Dispute');
       const payment = await this.store.lock(tx, found.paymentId);
       const dispute = await lockOwned(tx, Dispute, found.id, 'Dispute');
       const status = disputeTransition(dispute.status, won ? 'win' : 'lose');
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: dispute.currency });
-      const destination = won
-        ? await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: dispute.currency, businessId: dispute.businessId })
-        : await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: dispute.currency });
+      const destination: PostingLine[] = won
+        ? (await this.settlements.settledWalletCredit(tx, payment, dispute.amount, rate)).lines
+        : [{ account: await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: dispute.currency }), amount: dispute.amount }];
       await this.ledger.move(tx, {
         kind: won ? 'dispute_won' : 'dispute_lost', referenceType: 'dispute', referenceId: dispute.id,
         description: won ? 'Dispute won: charge amount re-credited' : 'Dispute lost: charge amount returned to the cardholder',
-        lines: [{ account: reserve, amount: -dispute.amount }, { account: destination, amount: dispute.amount }],
+        lines: [{ account: reserve, amount: -dispute.amount }, ...destination],
       });
       dispute.status = status;
       dispute.resolvedAt = new Date();

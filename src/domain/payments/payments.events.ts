@@ -27,9 +27,13 @@ export const paymentCompleted = (payment: Payment) => ({
 
 export const paymentFailed = (payment: Payment, reason: PaymentFailureReason) => ({ paymentId: payment.id, reason });
 
-export const paymentSettled = (payment: Payment, amounts: { net: bigint; fee: bigint; gross: bigint }, settledAt: Date) => ({
+/** What a payment settling in another currency credited: `amount` of `currency` at `rate` (units per unit of the payment's currency). */
+export interface SettlementConversion { currency: string; amount: bigint; rate: string }
+
+export const paymentSettled = (payment: Payment, amounts: { net: bigint; fee: bigint; gross: bigint }, settledAt: Date, conversion: SettlementConversion | null = null) => ({
   paymentId: payment.id, amount: toMajor(amounts.net, payment.currency), currency: payment.currency.toLowerCase(),
   settledAt: settledAt.toISOString(), fee: toMajor(amounts.fee, payment.currency), grossAmount: toMajor(amounts.gross, payment.currency),
+  ...(conversion ? { settlement: { currency: conversion.currency.toLowerCase(), amount: toMajor(conversion.amount, conversion.currency), rate: conversion.rate } } : {}),
 });
 
 export const paymentRefunded = (payment: Payment, refund: Refund) => ({

@@ -6,6 +6,8 @@ import { FieldErrors, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { MAX_PAGE_SIZE } from '../shared/pagination';
+import { PaymentSource } from '../payments/payment.entities';
+import { SettlementService } from '../payments/settlement.service';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
 import { CreateV1PaymentCommand, V1PageQuery, V1PaymentFilters, V1PaymentStatus } from './v1.commands';
 import { V1Payment } from './v1.entities';
@@ -55,7 +57,9 @@ const EVENT_OF: Partial<Record<CheckoutSessionStatus, V1EventName>> = {
 /**
  * `/v1` payments (design section 11): each is a hosted checkout session (source `v1`), so the
  * hosted page, its card rules, the 24-hour expiry job and the ledger are the checkout domain's.
- * This service adds only what `/v1` knows: `settle_in`, the per-payment `webhook_url`, the
+ * This service adds only what `/v1` knows: `settle_in` (the card payment that pays the session
+ * settles into the wallet of that currency, converted at the FX rate of settlement time by the
+ * payments domain's SettlementService, to which it names the currency), the per-payment `webhook_url`, the
  * lowercase statuses, its list, and its events (`payment.completed`, `payment.failed` when the
  * page locks the payment after too many failed attempts, `payment.expired`), each written in the
  * transaction of the session's change by V1EventService.
@@ -65,8 +69,10 @@ export class V1PaymentService {
     private readonly checkout: CheckoutService,
     private readonly events: V1EventService,
     private readonly webhookTargets: WebhookTargetPolicy,
+    private readonly settlements: SettlementService,
   ) {
     checkout.onSessionEnded(CheckoutSessionSource.V1, (tx, session) => this.announce(tx, session));
+    settlements.settlesIn((ctx, payment) => this.settleInOf(ctx, payment));
   }
 
   async create(ctx: RequestContext, command: CreateV1PaymentCommand): Promise<V1PaymentView> {
@@ -76,12 +82,13 @@ export class V1PaymentService {
     const errors: FieldErrors = {};
     if (command.amount <= 0n) errors.amount = ['must be greater than zero'];
     else if (command.amount > MAX_AMOUNT_MINOR) errors.amount = [`must be at most ${MAX_AMOUNT_MINOR}`];
-    // Card payments settle into the wallet of their own currency; no conversion at settlement yet.
-    if (settleIn !== currency) errors.settleIn = [`must be ${currency}: a payment settles in its own currency`];
     for (const [field, url] of [['redirectUrl', command.redirectUrl], ['webhookUrl', command.webhookUrl]] as const) {
       const refusal = url ? await this.webhookTargets.refusal(url, ctx.livemode) : null;
       if (refusal) errors[field] = [refusal];
     }
+    // Another currency is converted at settlement: the FX provider of this mode must quote the pair.
+    const conversionRefusal = await this.settlements.conversionRefusal(ctx, currency, settleIn);
+    if (conversionRefusal) errors.settleIn = [conversionRefusal];
     if (Object.keys(errors).length > 0) throw validationError(errors);
     // One clock for both, so that expires_at is exactly 24 hours after created_at.
     const createdAt = new Date();
@@ -146,6 +153,13 @@ export class V1PaymentService {
       metadata: session.metadata,
       createdAt: payment.createdAt,
     };
+  }
+
+  /** The `settle_in` of the `/v1` payment a card payment pays (its checkout session), or null. */
+  private async settleInOf(ctx: RequestContext, payment: { source: PaymentSource; sourceId: string | null; businessId: string }): Promise<string | null> {
+    if (payment.source !== PaymentSource.CHECKOUT_SESSION || !payment.sourceId) return null;
+    const row = await ctx.repo(V1Payment).findOne({ select: { settleIn: true }, where: { id: payment.sourceId, businessId: payment.businessId } });
+    return row?.settleIn ?? null;
   }
 
   /**

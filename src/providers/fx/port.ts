@@ -17,9 +17,21 @@ export interface FxOffer {
   serviceFeeBps: number;
 }
 
+/**
+ * What an FX provider throws when it does not quote a pair at all (a currency it does not trade),
+ * as distinct from a failure to reach it: callers may turn it into a refusal of the input.
+ */
+export class FxPairNotQuoted extends Error {
+  constructor(readonly sourceCurrency: string, readonly destinationCurrency: string, detail: string) {
+    super(detail);
+    this.name = 'FxPairNotQuoted';
+  }
+}
+
 /** Exchange rates and the fee schedule of conversions (payout quotes, schedule caps, collections). */
 export interface FxProvider {
   readonly name: string;
+  /** Throws FxPairNotQuoted for a pair the provider does not quote. */
   offer(request: FxQuoteRequest): Promise<FxOffer>;
   /** The mid-market rate (no spread), for valuing an amount in another currency (review thresholds, caps). */
   midRate(fromCurrency: string, toCurrency: string): Promise<Decimal>;

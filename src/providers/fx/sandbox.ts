@@ -1,5 +1,5 @@
 import { Decimal, divideDecimals, parseDecimal, scaleDecimal } from '../../domain/shared/decimal';
-import { FxOffer, FxProvider, FxQuoteRequest, FxRail } from './port';
+import { FxOffer, FxPairNotQuoted, FxProvider, FxQuoteRequest, FxRail } from './port';
 
 /**
  * The sandbox's fixed mid-market rates: units of each currency per 1 USD (docs/payouts.md, FX).
@@ -39,7 +39,7 @@ export class SandboxFxProvider implements FxProvider {
 
   async midRate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
     if (fromCurrency === toCurrency) return { units: 10n ** BigInt(RATE_SCALE), scale: RATE_SCALE };
-    return divideDecimals(this.perUsd(toCurrency), this.perUsd(fromCurrency), RATE_SCALE);
+    return divideDecimals(this.perUsd(toCurrency, fromCurrency, toCurrency), this.perUsd(fromCurrency, fromCurrency, toCurrency), RATE_SCALE);
   }
 
   /** Sandbox only: sets (or with null restores) a currency's units per USD for this process. */
@@ -49,9 +49,9 @@ export class SandboxFxProvider implements FxProvider {
     else this.overrides.set(currency, perUsd);
   }
 
-  private perUsd(currency: string): Decimal {
+  private perUsd(currency: string, from: string, to: string): Decimal {
     const text = this.overrides.get(currency) ?? SANDBOX_MID_RATES[currency];
-    if (!text) throw new Error(`The sandbox FX provider has no rate for ${currency}`);
+    if (!text) throw new FxPairNotQuoted(from, to, `The sandbox FX provider has no rate for ${currency}`);
     return parseDecimal(text);
   }
 }

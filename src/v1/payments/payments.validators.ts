@@ -3,7 +3,7 @@ import { CreateV1PaymentCommand, V1PageQuery, V1PaymentFilters, V1PaymentStatus 
 import { V1PaymentPage, V1PaymentView } from '../../domain/v1/v1-payment.service';
 import { MAX_PAGE_SIZE } from '../../domain/shared/pagination';
 import { absoluteUrlSchema, integerParam, isUuid, metadataSchema } from '../../wire/validation';
-import { currencyCodeSchema, v1ListSchema, v1TimestampSchema } from '../schemas';
+import { currencyCodeSchema, settlementCurrencySchema, v1ListSchema, v1TimestampSchema } from '../schemas';
 
 /** The default page size of `GET /v1/payments`. */
 export const DEFAULT_PAYMENT_PAGE = 10;
@@ -14,7 +14,8 @@ export const createPaymentBodySchema = z.object({
   amount: z.number({ error: (issue) => (issue.input === undefined ? `is required: ${amountMessage}` : amountMessage) })
     .int(amountMessage).positive(amountMessage),
   currency: currencyCodeSchema(),
-  settle_in: currencyCodeSchema().nullish().describe('The currency the payment settles in; default: the payment\'s currency'),
+  settle_in: settlementCurrencySchema().nullish()
+    .describe('The currency the payment settles in (a 3-letter ISO code, or USDC); default: the payment\'s currency. Another currency is converted at the FX rate of settlement time'),
   description: z.string({ error: 'must be a string' }).max(1000, 'must be at most 1000 characters').nullish(),
   redirect_url: absoluteUrlSchema.nullish().describe('Where the payer is sent once paid (with `session_id`); default: Tessera\'s receipt page'),
   webhook_url: absoluteUrlSchema.nullish().describe('Also receives this payment\'s events (live keys: https and a public address)'),
