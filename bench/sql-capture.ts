@@ -4,24 +4,37 @@ export interface CapturedStatement {
   text: string;
   values: unknown[];
   rows: Array<Record<string, unknown>>;
+  /**
+   * Which round trip (from 1) sent it: a new one starts when a statement is sent while every
+   * statement sent before it has been answered (Node waited). Statements sent before the answers
+   * of earlier ones (a pipelined BEGIN, a write-behind statement) share their round trip.
+   */
+  roundTrip: number;
 }
 
 /**
  * Records every statement sent through node-postgres (TypeORM's and graphile-worker's included)
- * while `work` runs: the SQL, its parameters and the rows it returned.
+ * while `work` runs: the SQL, its parameters, the rows it returned and its round trip.
  */
 export async function captureStatements(work: () => Promise<unknown>): Promise<CapturedStatement[]> {
   const captured: CapturedStatement[] = [];
   const original = Client.prototype.query;
+  let roundTrips = 0;
+  let unanswered = 0;
   Client.prototype.query = function patched(this: Client, ...args: any[]) {
     const [config, values] = args;
     const text = typeof config === 'string' ? config : config?.text;
     const params = Array.isArray(values) ? values : (config?.values ?? []);
     const result = (original as any).apply(this, args);
     if (text && result && typeof result.then === 'function') {
-      const entry: CapturedStatement = { text, values: params, rows: [] };
+      if (unanswered === 0) roundTrips += 1;
+      unanswered += 1;
+      const entry: CapturedStatement = { text, values: params, rows: [], roundTrip: roundTrips };
       captured.push(entry);
-      result.then((res: any) => { entry.rows = Array.isArray(res) ? res.flatMap((r: any) => r.rows ?? []) : res?.rows ?? []; }, () => undefined);
+      result.then((res: any) => {
+        unanswered -= 1;
+        entry.rows = Array.isArray(res) ? res.flatMap((r: any) => r.rows ?? []) : res?.rows ?? [];
+      }, () => { unanswered -= 1; });
     }
     return result;
   } as typeof Client.prototype.query;
