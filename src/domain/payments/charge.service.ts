@@ -155,7 +155,8 @@ export class ChargeService {
       : null;
     // The dedupe claim is sent with the payment's INSERT, not waited for first: a claim that turns
     // out recent (the same charge within the window, rare) rolls that transaction back unseen, and
-    // the charge runs again claim first, reading the payment it repeats.
+    // the charge runs again claim first, reading the payment it repeats. A token charge claims
+    // first: redeeming the token of a repeated charge would refuse it as used.
     const recordPayment = (claimFirst: boolean) => inTransaction(ctx, async (tx): Promise<RecordedPayment> => {
       const businessId = tx.requireBusiness();
       const earlier = tx.idempotency?.resourceOf('payment');
@@ -214,7 +215,7 @@ export class ChargeService {
       this.store.announce(tx, created);
       return { payment: created, proceed: true, card, resumed: false };
     });
-    const { payment, proceed, card, resumed } = await recordPayment(false).catch((error: unknown) => {
+    const { payment, proceed, card, resumed } = await recordPayment(given === null).catch((error: unknown) => {
       if (error instanceof RecentDedupeClaim) return recordPayment(true);
       throw error;
     });
