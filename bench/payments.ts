@@ -149,7 +149,7 @@ export async function benchPayments(runtime: Runtime) {
 
     console.log(`charges:  ${restPerSecond.toFixed(0)} REST charges/s (${created} captured in ${SECONDS} s, ${CLIENTS} clients, statuses ${JSON.stringify(rest.statuses)}), p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms`);
     const roundTrips = statements.reduce((most, statement) => Math.max(most, statement.roundTrip), 0);
-    console.log(`charges:  ${statements.length} SQL statements per charge (transactions included) in ${roundTrips} round trips, captured from the driver`);
+    console.log(`charges:  ${statements.length} SQL statements per charge (transactions included) in ${roundTrips} round trips and ${statements.socketWrites} socket writes to PostgreSQL, captured from the driver`);
     console.log(`charges:  ${cpuMsPerCharge.toFixed(2)} ms of Node CPU per charge (user ${(cpu.user / 1000 / Math.max(1, rest.requests)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(1, rest.requests)).toFixed(2)})`);
     console.log(`ceiling:  ${ceilingPerSecond.toFixed(0)} charges/s of the minimal hand-written charge transaction on raw pg (${CEILING_STATEMENTS} statements), ${CLIENTS} connections`);
     console.log(`ratio to ceiling: ${(restPerSecond / ceilingPerSecond).toFixed(2)}`);

@@ -34,7 +34,6 @@ export class PipeliningClient extends Client {
     const [text, values, callback] = args;
     // TypeORM sends (text) and (text, values) and awaits the promise; any other form goes as it is.
     if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined) {
-      this.uncork();
       return (super.query as (...all: any[]) => any)(...args);
     }
     if (text === 'START TRANSACTION') {
@@ -50,8 +49,8 @@ export class PipeliningClient extends Client {
     } else if (text === 'COMMIT') {
       this.transactionOpen = false;
     }
+    this.cork();
     const own = super.query(text, values) as unknown as Promise<QueryResult>;
-    this.uncork();
     const earlier = this.unanswered.splice(0);
     return earlier.length === 0 ? own : answerAfter(earlier, own);
   }
@@ -66,21 +65,23 @@ export class PipeliningClient extends Client {
     this.sendUnanswered((super.query(text, values) as unknown as Promise<QueryResult>).then((result) => onRows?.(result.rows)));
   }
 
-  /**
-   * Sends without waiting, holding the socket's writes (cork) so that what follows in this turn of
-   * the event loop leaves in the same write; the next awaited statement (or the next turn) lets go.
-   */
   private sendUnanswered(sent: Promise<unknown>): void {
     sent.catch(noop);
     this.unanswered.push(sent);
   }
 
+  /**
+   * Holds the socket's writes (cork) until the promise callbacks running now are done
+   * (process.nextTick runs once the microtask queue is empty): statements sent in one go (a
+   * write-behind statement and the next one, BEGIN and the first one, a statement not waited for
+   * and the next) leave in one write, one system call, before Node waits for anything.
+   */
   private cork(): void {
     if (this.corked) return;
     const stream = (this as unknown as { connection: { stream: NodeJS.WritableStream & { cork(): void } } }).connection.stream;
     stream.cork();
     this.corked = true;
-    setImmediate(() => this.uncork());
+    process.nextTick(() => this.uncork());
   }
 
   private uncork(): void {
