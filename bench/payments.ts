@@ -7,6 +7,8 @@ import { setServerToServerCharging } from '../src/domain/payments/payments.setti
  * dashboard's payments list is bench/dashboard.ts.)
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { Pool, PoolClient } from 'pg';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
@@ -21,6 +23,28 @@ import { load } from './util';
 
 const CLIENTS = Number(process.env.BENCH_CHARGE_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+
+/**
+ * With BENCH_CHARGE_CPU_PROFILE=<file>, a CPU profile of this process (the app runs in it) while
+ * `work` runs, written as a .cpuprofile (Chrome DevTools, speedscope).
+ */
+async function profiled<T>(work: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_CHARGE_CPU_PROFILE;
+  if (!file) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 /** Runs `unit` back to back on each of the pool's connections for SECONDS; returns units per second. */
 async function perSecondOnRawPg(pool: Pool, unit: (client: PoolClient) => Promise<unknown>): Promise<number> {
@@ -103,11 +127,19 @@ export async function benchPayments(runtime: Runtime) {
     await chargeOnce('1.00');
     let paymentId = '';
     const statements = await captureStatements(async () => { paymentId = (await chargeOnce('2.00')).data.id; });
-    if (process.env.BENCH_SHOW_SQL) statements.forEach((statement, index) => console.log(`  ${index + 1}. ${statement.text.replace(/\s+/g, ' ').slice(0, 160)}`));
+    if (process.env.BENCH_SHOW_SQL) statements.forEach((statement, index) => console.log(`  ${index + 1}. [round trip ${statement.roundTrip}] ${statement.text.replace(/\s+/g, ' ').slice(0, 160)}`));
     const [{ dedupe_key: dedupeKey }] = await runtime.dataSource.query(`SELECT dedupe_key FROM payments WHERE id = $1`, [paymentId]);
 
-    const rest = await load({ url: `${base}/api/v1/business/payment/charge`, method: 'POST', headers, concurrency: CLIENTS, seconds: SECONDS, chargeBodies: true });
+    // Warm-up first, so the JIT has compiled the path being measured; then the load, and the CPU
+    // time this process (the server; the load generator is a child process) spent per charge:
+    // on a shared machine charges/s follow whatever else runs, CPU per charge much less so.
+    const chargeLoad = { url: `${base}/api/v1/business/payment/charge`, method: 'POST', headers, concurrency: CLIENTS, chargeBodies: true };
+    if (WARMUP_SECONDS > 0) await load({ ...chargeLoad, seconds: WARMUP_SECONDS });
+    const cpuBefore = process.cpuUsage();
+    const rest = await profiled(() => load({ ...chargeLoad, seconds: SECONDS }));
+    const cpu = process.cpuUsage(cpuBefore);
     const created = rest.statuses['201'] ?? 0;
+    const cpuMsPerCharge = (cpu.user + cpu.system) / 1000 / Math.max(1, rest.requests);
 
     const ceiling = await ceilingCharge(core.ledger, merchant, business.id);
     const ceilingPerSecond = await perSecondOnRawPg(pool, (client) => ceiling(client));
@@ -116,7 +148,9 @@ export async function benchPayments(runtime: Runtime) {
     const restPerSecond = created / (rest.requests / rest.perSecond);
 
     console.log(`charges:  ${restPerSecond.toFixed(0)} REST charges/s (${created} captured in ${SECONDS} s, ${CLIENTS} clients, statuses ${JSON.stringify(rest.statuses)}), p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms`);
-    console.log(`charges:  ${statements.length} SQL statements per charge (transactions included), captured from the driver`);
+    const roundTrips = statements.reduce((most, statement) => Math.max(most, statement.roundTrip), 0);
+    console.log(`charges:  ${statements.length} SQL statements per charge (transactions included) in ${roundTrips} round trips and ${statements.socketWrites} socket writes to PostgreSQL, captured from the driver`);
+    console.log(`charges:  ${cpuMsPerCharge.toFixed(2)} ms of Node CPU per charge (user ${(cpu.user / 1000 / Math.max(1, rest.requests)).toFixed(2)}, system ${(cpu.system / 1000 / Math.max(1, rest.requests)).toFixed(2)})`);
     console.log(`ceiling:  ${ceilingPerSecond.toFixed(0)} charges/s of the minimal hand-written charge transaction on raw pg (${CEILING_STATEMENTS} statements), ${CLIENTS} connections`);
     console.log(`ratio to ceiling: ${(restPerSecond / ceilingPerSecond).toFixed(2)}`);
     console.log(`baseline: ${replayPerSecond.toFixed(0)} charges/s replaying those ${statements.length} statements on raw pg, ${CLIENTS} connections`);

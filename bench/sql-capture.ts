@@ -1,27 +1,51 @@
+import net from 'node:net';
 import { Client } from 'pg';
 
 export interface CapturedStatement {
   text: string;
   values: unknown[];
   rows: Array<Record<string, unknown>>;
+  /**
+   * Which round trip (from 1) sent it: a new one starts when a statement is sent while every
+   * statement sent before it has been answered (Node waited). Statements sent before the answers
+   * of earlier ones (a pipelined BEGIN, a write-behind statement) share their round trip.
+   */
+  roundTrip: number;
 }
 
 /**
  * Records every statement sent through node-postgres (TypeORM's and graphile-worker's included)
- * while `work` runs: the SQL, its parameters and the rows it returned.
+ * while `work` runs: the SQL, its parameters, the rows it returned and its round trip.
  */
-export async function captureStatements(work: () => Promise<unknown>): Promise<CapturedStatement[]> {
+export async function captureStatements(work: () => Promise<unknown>): Promise<CapturedStatement[] & { socketWrites: number }> {
   const captured: CapturedStatement[] = [];
   const original = Client.prototype.query;
+  let roundTrips = 0;
+  let unanswered = 0;
+  // Writes to PostgreSQL's sockets (TCP or Unix), each one a write or writev system call.
+  let socketWrites = 0;
+  const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+  const originalWrite = socket._write;
+  const originalWritev = socket._writev;
+  const pgSockets = new WeakSet<object>();
+  socket._write = function counted(this: object, ...args: unknown[]) { if (pgSockets.has(this)) socketWrites += 1; return originalWrite.apply(this, args); };
+  socket._writev = function counted(this: object, ...args: unknown[]) { if (pgSockets.has(this)) socketWrites += 1; return originalWritev.apply(this, args); };
   Client.prototype.query = function patched(this: Client, ...args: any[]) {
     const [config, values] = args;
     const text = typeof config === 'string' ? config : config?.text;
     const params = Array.isArray(values) ? values : (config?.values ?? []);
+    const stream = (this as any).connection?.stream;
+    if (stream) pgSockets.add(stream);
     const result = (original as any).apply(this, args);
     if (text && result && typeof result.then === 'function') {
-      const entry: CapturedStatement = { text, values: params, rows: [] };
+      if (unanswered === 0) roundTrips += 1;
+      unanswered += 1;
+      const entry: CapturedStatement = { text, values: params, rows: [], roundTrip: roundTrips };
       captured.push(entry);
-      result.then((res: any) => { entry.rows = Array.isArray(res) ? res.flatMap((r: any) => r.rows ?? []) : res?.rows ?? []; }, () => undefined);
+      result.then((res: any) => {
+        unanswered -= 1;
+        entry.rows = Array.isArray(res) ? res.flatMap((r: any) => r.rows ?? []) : res?.rows ?? [];
+      }, () => { unanswered -= 1; });
     }
     return result;
   } as typeof Client.prototype.query;
@@ -29,8 +53,10 @@ export async function captureStatements(work: () => Promise<unknown>): Promise<C
     await work();
   } finally {
     Client.prototype.query = original;
+    socket._write = originalWrite;
+    socket._writev = originalWritev;
   }
-  return captured;
+  return Object.assign(captured, { socketWrites });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

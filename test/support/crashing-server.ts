@@ -18,9 +18,15 @@ const die = (): Promise<never> => {
 
 switch (process.env.TESSERA_TEST_CRASH_AT) {
   case 'before-payment-commits': {
+    // The charge records payment.created with recordBehind (not waited for); either door dies there.
     const record = EventService.prototype.record;
     EventService.prototype.record = function (this: EventService, ...args: Parameters<typeof record>) {
       return args[1] === 'payment.created' ? die() : record.apply(this, args);
+    };
+    const recordBehind = EventService.prototype.recordBehind;
+    EventService.prototype.recordBehind = function (this: EventService, ...args: Parameters<typeof recordBehind>) {
+      if (args[1] === 'payment.created') void die();
+      else recordBehind.apply(this, args);
     };
     break;
   }

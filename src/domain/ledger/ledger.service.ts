@@ -156,6 +156,12 @@ export class LedgerService {
    * line's balance after.
    */
   private async writeJournal(ctx: RequestContext, posting: Posting, balanceAfter: Map<PostingLine, bigint>): Promise<JournalTransaction> {
+    const { header, sql, values } = this.journalStatement(ctx, posting, balanceAfter);
+    const [row]: Array<{ id: string; created_at: Date }> = await ctx.em.query(sql, values);
+    return ctx.repo(JournalTransaction).create({ ...header, id: row.id, createdAt: row.created_at });
+  }
+
+  private journalStatement(ctx: RequestContext, posting: Posting, balanceAfter: Map<PostingLine, bigint>) {
     const header = {
       businessId: ctx.businessId ?? PLATFORM_BUSINESS_ID,
       livemode: ctx.livemode,
@@ -170,8 +176,7 @@ export class LedgerService {
       const base = values.length - 4;
       return `($${base + 1}::uuid, $${base + 2}::text, $${base + 3}::bigint, $${base + 4}::bigint)`;
     });
-    const [row]: Array<{ id: string; created_at: Date }> = await ctx.em.query(
-      `WITH journal AS (
+    const sql = `WITH journal AS (
          INSERT INTO journal_transactions (business_id, livemode, kind, reference_type, reference_id, description)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at
        ), entries AS (
@@ -179,10 +184,24 @@ export class LedgerService {
          SELECT journal.id, line.account_id, line.currency, line.amount, line.balance_after
            FROM journal, (VALUES ${tuples.join(', ')}) AS line (account_id, currency, amount, balance_after)
        )
-       SELECT id, created_at FROM journal`,
-      values,
-    );
-    return ctx.repo(JournalTransaction).create({ ...header, id: row.id, createdAt: row.created_at });
+       SELECT id, created_at FROM journal`;
+    return { header, sql, values };
+  }
+
+  /**
+   * `move` for a posting that touches no account with a cached balance (so no overdraft to refuse
+   * and no wallet balance to announce): checked balanced now, and its journal transaction and
+   * entries written behind (RequestContext.writeBehind), in the caller's transaction, without
+   * waiting for the answer: one round trip less. The card capture's posting.
+   */
+  moveBehind(tx: RequestContext, posting: Posting): void {
+    if (!tx.inTransaction) throw new Error('LedgerService.moveBehind must run inside a transaction');
+    this.assertBalanced(posting, tx.livemode);
+    if (posting.lines.some((line) => CACHED_BALANCE_KINDS.has(line.account.kind))) {
+      throw new Error('A posting to an account with a cached balance is checked before it is written: use move');
+    }
+    const { sql, values } = this.journalStatement(tx, posting, new Map());
+    tx.writeBehind(sql, values);
   }
 
   /**

@@ -44,6 +44,17 @@ export type FraudScreen = (tx: RequestContext, attempt: ChargeAttempt) => Promis
 /** The card of a charge once resolved: known now, or a single-use token the payment's own transaction redeems. */
 type ResolvedCard = { vaulted: VaultedCard } | { token: string };
 
+/** What the charge's first transaction recorded, and whether the acquirer is asked next. */
+interface RecordedPayment {
+  payment: Payment;
+  proceed: boolean;
+  card: VaultedCard | null;
+  resumed: boolean;
+}
+
+/** The charge's dedupe claim was recent: its first transaction rolls back and runs again, claim first. */
+class RecentDedupeClaim extends Error {}
+
 /** Which acquirer answer is being recorded: to the authorization of a PENDING payment, or to its 3-D Secure completion. */
 type AnswerStage = 'authorize' | 'authenticate';
 
@@ -142,14 +153,22 @@ export class ChargeService {
     const dedupeKey = request.dedupe
       ? crypto.createHash('sha256').update(JSON.stringify([...request.dedupe, given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null])).digest('base64url')
       : null;
-    const { payment, proceed, card, resumed } = await inTransaction(ctx, async (tx) => {
+    // The dedupe claim is sent with the payment's INSERT, not waited for first: a claim that turns
+    // out recent (the same charge within the window, rare) rolls that transaction back unseen, and
+    // the charge runs again claim first, reading the payment it repeats. A token charge claims
+    // first: redeeming the token of a repeated charge would refuse it as used.
+    const recordPayment = (claimFirst: boolean) => inTransaction(ctx, async (tx): Promise<RecordedPayment> => {
       const businessId = tx.requireBusiness();
       const earlier = tx.idempotency?.resourceOf('payment');
       if (earlier) {
         const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
         if (made) return { payment: made, proceed: false, card: given, resumed: true };
       }
-      if (dedupeKey && !(await this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS))) {
+      let claimed: Promise<boolean> | null = null;
+      if (dedupeKey && !claimFirst) {
+        claimed = this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS);
+        claimed.catch(() => undefined);
+      } else if (dedupeKey && !(await this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS))) {
         const existing = await tx.repo(Payment).createQueryBuilder('payment')
           .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: dedupeKey })
           .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
@@ -184,8 +203,9 @@ export class ChargeService {
         ipAddress: tx.clientIp,
         metadata: request.metadata ?? null,
       }, request.customerId ? null : request.email);
+      if (claimed && !(await claimed)) throw new RecentDedupeClaim();
       await tx.idempotency?.recordResource(tx, 'payment', created.id);
-      await this.events.record(tx, PaymentEvent.CREATED, paymentCreated(created));
+      this.events.recordBehind(tx, PaymentEvent.CREATED, paymentCreated(created));
       const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
       if (blocked) {
         paymentTransition(created.status, 'block');
@@ -194,6 +214,10 @@ export class ChargeService {
       }
       this.store.announce(tx, created);
       return { payment: created, proceed: true, card, resumed: false };
+    });
+    const { payment, proceed, card, resumed } = await recordPayment(given === null).catch((error: unknown) => {
+      if (error instanceof RecentDedupeClaim) return recordPayment(true);
+      throw error;
     });
     if (resumed && payment.status === PaymentStatus.PENDING) {
       // Its first run died (or is still waiting) between recording the payment and recording the
@@ -295,15 +319,17 @@ export class ChargeService {
     });
   }
 
-  /** Books a payment just moved to COMPLETED: the ledger posting, the event and the settlement job. */
+  /** Books a payment just moved to COMPLETED: the ledger posting, the event and the settlement job (written behind). */
   private async capture(tx: RequestContext, payment: Payment): Promise<Payment> {
     const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
     const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
-    await this.ledger.move(tx, {
+    // Neither account keeps a cached balance (no overdraft to check): the posting and the event go
+    // out behind the capture's UPDATE and are answered before its COMMIT is.
+    this.ledger.moveBehind(tx, {
       kind: 'card_capture', referenceType: 'payment', referenceId: payment.id, description: 'Card payment captured',
       lines: [{ account: pending, amount: payment.amount }, { account: clearing, amount: -payment.amount }],
     });
-    await this.events.record(tx, PaymentEvent.COMPLETED, paymentCompleted(payment), [{
+    this.events.recordBehind(tx, PaymentEvent.COMPLETED, paymentCompleted(payment), [{
       task: SETTLE_PAYMENT_TASK, payload: { paymentId: payment.id },
       options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}` },
     }]);

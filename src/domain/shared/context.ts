@@ -17,6 +17,11 @@ export interface RequestOrigin {
   clientIp: string | null;
 }
 
+/** A connection that can send a statement without waiting for its answer (src/db/pipelining-client.ts). */
+interface WriteBehindConnection {
+  writeBehind(sql: string, params: unknown[], onRows?: (rows: any[]) => void): void;
+}
+
 const NO_ORIGIN: RequestOrigin = { requestId: null, clientIp: null };
 
 /**
@@ -73,6 +78,20 @@ export class RequestContext {
 
   get livemode(): boolean {
     return this.mode === Mode.LIVE;
+  }
+
+  /**
+   * Sends a statement of this transaction without waiting for its answer: it is written at once
+   * (so after every statement awaited before it), runs in order on the server, and the
+   * transaction's next statement or its COMMIT answers only after it has, failing with its error if
+   * it failed, so the transaction rolls back as if it had been awaited. For writes whose result
+   * nothing in the transaction needs back (an event row, a journal posting); `onRows` gets the
+   * rows before the next statement answers. The connection is src/db/pipelining-client.ts.
+   */
+  writeBehind(sql: string, params: unknown[], onRows?: (rows: any[]) => void): void {
+    const connection = (this.manager?.queryRunner as { databaseConnection?: Partial<WriteBehindConnection> } | undefined)?.databaseConnection;
+    if (!connection?.writeBehind) throw new Error('writeBehind needs a transaction on a pipelining connection');
+    connection.writeBehind(sql, params, onRows);
   }
 
   repo<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {

@@ -69,6 +69,14 @@ async function updateDelivery(ctx: RequestContext, delivery: WebhookDelivery, ch
  * The event's own columns, EventService's INSERT of its row (RETURNING it) with its parameters
  * numbered from $1, and the jobs the event's change schedules (written in the same statement).
  */
+/** What the event-with-deliveries statement answers. */
+interface RecordedEventRow {
+  id: string;
+  created_at: Date;
+  jobs: string;
+  deliveries: Array<{ id: string; target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null; created_at: string }>;
+}
+
 export interface EventInsert {
   event: Pick<DomainEvent, 'businessId' | 'livemode' | 'type' | 'data'>;
   sql: string;
@@ -167,14 +175,31 @@ export class WebhookService {
    */
   async recordWithDeliveries(tx: RequestContext, insertEvent: EventInsert): Promise<{ event: DomainEvent; deliveries: WebhookDelivery[] }> {
     if (!tx.inTransaction) throw new Error('WebhookService.recordWithDeliveries must run inside the event\'s transaction');
+    const { sql, params } = this.eventWithDeliveriesStatement(insertEvent);
+    const [row]: RecordedEventRow[] = await tx.em.query(sql, params);
+    return this.recordedFrom(tx, insertEvent, row);
+  }
+
+  /**
+   * `recordWithDeliveries` without waiting for the statement's answer (RequestContext.writeBehind):
+   * the same statement in the same transaction, answered before the transaction's next statement
+   * or its COMMIT; `onRecorded` gets the event then.
+   */
+  recordWithDeliveriesBehind(tx: RequestContext, insertEvent: EventInsert, onRecorded: (event: DomainEvent) => void): void {
+    if (!tx.inTransaction) throw new Error('WebhookService.recordWithDeliveries must run inside the event\'s transaction');
+    const { sql, params } = this.eventWithDeliveriesStatement(insertEvent);
+    tx.writeBehind(sql, params, ([row]: RecordedEventRow[]) => onRecorded(this.recordedFrom(tx, insertEvent, row).event));
+  }
+
+  private eventWithDeliveriesStatement(insertEvent: EventInsert): { sql: string; params: unknown[] } {
     const { businessId, livemode, type, data } = insertEvent.event;
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
     const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
     const at = (index: number) => `$${insertEvent.params.length + index}`;
     // Numbered after the event's parameters and the twelve of this statement (targets, body, first attempt).
     const scheduled = addJobsSelect(insertEvent.jobs, insertEvent.params.length + 13);
-    const [row]: Array<{ id: string; created_at: Date; jobs: string; deliveries: Array<{ id: string; target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null; created_at: string }> }> = await tx.em.query(
-      `WITH event AS (${insertEvent.sql}),
+    return {
+      sql: `WITH event AS (${insertEvent.sql}),
        stamp AS (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso FROM event),
        targets AS (${targetsSql(at)}),
        deliveries AS (
@@ -190,9 +215,14 @@ export class WebhookService {
        SELECT event.id, event.created_at, (SELECT count(*) FROM jobs) + (SELECT count(*) FROM scheduled) AS jobs,
               (SELECT coalesce(json_agg(deliveries), '[]') FROM deliveries) AS deliveries
          FROM event`,
-      [...insertEvent.params, ...targetsParams(businessId, livemode, type),
+      params: [...insertEvent.params, ...targetsParams(businessId, livemode, type),
         `{"event":${JSON.stringify(type)},"timestamp":"`, `","data":${JSON.stringify(data)}}`, runAt, ...scheduled.params],
-    );
+    };
+  }
+
+  /** The event and its deliveries as the statement wrote them; each delivery announced once the transaction commits. */
+  private recordedFrom(tx: RequestContext, insertEvent: EventInsert, row: RecordedEventRow): { event: DomainEvent; deliveries: WebhookDelivery[] } {
+    const { businessId, livemode, type, data } = insertEvent.event;
     const event = tx.repo(DomainEvent).create({ id: row.id, businessId, livemode, type, data, createdAt: row.created_at });
     const deliveries = row.deliveries.map((delivery) => tx.repo(WebhookDelivery).create({
       id: delivery.id, businessId, livemode, eventId: event.id, eventType: type, target: delivery.target, url: delivery.url,
