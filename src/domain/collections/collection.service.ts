@@ -16,11 +16,12 @@ import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '
 import { isUuid } from '../shared/ids';
 import { enqueueJob } from '../shared/jobs';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
-import { EntityRows, entityFromRow } from '../shared/rows';
+import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { ChannelFilters, CollectionFilters, CreateCollectionCommand, PayCollectionCommand, StartSessionCollectionCommand } from './collection.commands';
 import { Collection, CollectionCustomer, CollectionInstructions, CollectionRailKind, CollectionSource, CollectionStatus } from './collection.entities';
-import { AMOUNT_MISMATCH, CollectionAction, collectionTransition, statusesAllowing, targetOf } from './collection.states';
+import { AMOUNT_MISMATCH, COLLECTION_ROWS, CollectionAction, collectionTransition } from './collection.states';
+import { moveRow } from '../shared/row-transition';
 import { COLLECTION_EVENT_OF_STATUS, collectionEventData } from './collections.events';
 import { expiryJob } from './collections.jobs';
 import {
@@ -67,7 +68,6 @@ const isUniqueViolationOf = (error: unknown, constraint: string) => {
   return driver?.code === '23505' && driver.constraint === constraint;
 };
 
-const rowsOf = (result: unknown) => (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as Array<Record<string, unknown>>;
 
 /**
  * Collections over local rails (design section 9): deposit instructions opened with a
@@ -437,27 +437,9 @@ export class CollectionService {
     });
   }
 
-  /**
-   * Moves the collection by `action` in one conditional UPDATE. Null when it already is where the
-   * action leads (a repeated report: nothing to do); CONFLICT when it is elsewhere.
-   */
-  private async transition(tx: RequestContext, collectionId: string, action: CollectionAction, changes: Record<string, unknown>): Promise<Collection | null> {
-    if (!isUuid(collectionId)) throw notFound('Collection');
-    const from = statusesAllowing(action);
-    const to = targetOf(action);
-    const columns = Object.keys(changes);
-    const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
-    const result = await tx.em.query(
-      `UPDATE collections SET status = $4, updated_at = now()${assignments}
-       WHERE id = $1 AND business_id = $2 AND livemode = $3 AND status = ANY($${columns.length + 5}::collection_status[]) RETURNING *`,
-      [collectionId, tx.requireBusiness(), tx.livemode, to, ...columns.map((column) => changes[column]), from],
-    );
-    const rows = rowsOf(result);
-    if (rows.length > 0) return entityFromRow(tx, Collection, rows[0]);
-    const current = await findOwned(tx, Collection, collectionId, 'Collection');
-    if (current.status === to) return null;
-    collectionTransition(current.status, action);
-    throw new Error(`unreachable: ${current.status} allows ${action}`);
+  /** Moves the collection by `action` in one conditional UPDATE (`moveRow`): null when already done (a repeated report), CONFLICT when elsewhere. */
+  private transition(tx: RequestContext, collectionId: string, action: CollectionAction, changes: Record<string, unknown>): Promise<Collection | null> {
+    return moveRow(tx, COLLECTION_ROWS, collectionId, action, changes);
   }
 
   private announce(tx: RequestContext, collection: Collection): void {

@@ -1,5 +1,6 @@
+import { RowMachine } from '../shared/row-transition';
 import { TransitionTable, assertTransition } from '../shared/states';
-import { CollectionStatus } from './collection.entities';
+import { Collection, CollectionStatus } from './collection.entities';
 
 /**
  * What can happen to a collection. `receive`: the rail detected the payer's funds; `settle`: the
@@ -32,10 +33,12 @@ export function collectionTransition(from: CollectionStatus, action: CollectionA
 export const statusesAllowing = (action: CollectionAction): CollectionStatus[] =>
   (Object.keys(COLLECTION_TRANSITIONS) as CollectionStatus[]).filter((status) => COLLECTION_TRANSITIONS[status][action] !== undefined);
 
-/** The status every allowed `action` leads to (one per action in this table). */
-export const targetOf = (action: CollectionAction): CollectionStatus => collectionTransition(statusesAllowing(action)[0], action);
-
 export const TERMINAL_COLLECTION_STATUSES: readonly CollectionStatus[] = [COMPLETED, FAILED, EXPIRED];
 
 /** The failure reason of a collection paid with another amount than its own (nothing is credited). */
 export const AMOUNT_MISMATCH = 'amount_mismatch';
+
+/** Where collections live and how they move, for `moveRow` (one conditional UPDATE per move). */
+export const COLLECTION_ROWS: RowMachine<Collection, CollectionStatus, CollectionAction> = {
+  entity: Collection, table: 'collections', statusType: 'collection_status', noun: 'Collection', transition: collectionTransition, allowing: statusesAllowing,
+};

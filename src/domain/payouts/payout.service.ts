@@ -6,7 +6,7 @@ import { Role } from '../identity/identity.entities';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { JobRequest, enqueueJob } from '../shared/jobs';
 import { normalizeCurrency } from '../shared/money';
@@ -15,7 +15,8 @@ import { EntityRows, entityFromRow } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
-import { PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
+import { PAYOUT_ROWS, PayoutAction, payoutTransition } from './payout.states';
+import { moveRow } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
 import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
@@ -180,27 +181,9 @@ export class PayoutService {
     await this.ledger.move(tx, { kind: `payout_${kind}`, referenceType: 'payout', referenceId: payout.id, description, lines });
   }
 
-  /**
-   * Moves the payout by `action` in one conditional UPDATE. Null when it already is where the action
-   * leads (a repeated report or request: nothing to do); CONFLICT when it is elsewhere.
-   */
-  private async transition(tx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown> = {}): Promise<Payout | null> {
-    if (!isUuid(payoutId)) throw notFound('Payout');
-    const from = statusesAllowing(action);
-    const columns = Object.keys(changes);
-    const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
-    const to = payoutTransition(from[0], action);
-    const result = await tx.em.query(
-      `UPDATE payouts SET status = $4, updated_at = now()${assignments}
-       WHERE id = $1 AND business_id = $2 AND livemode = $3 AND status = ANY($${columns.length + 5}::payout_status[]) RETURNING *`,
-      [payoutId, tx.requireBusiness(), tx.livemode, to, ...columns.map((column) => changes[column]), from],
-    );
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
-    if (rows.length > 0) return entityFromRow(tx, Payout, rows[0]);
-    const current = await findOwned(tx, Payout, payoutId, 'Payout');
-    if (current.status === to) return null;
-    payoutTransition(current.status, action);
-    throw new Error(`unreachable: ${current.status} allows ${action}`);
+  /** Moves the payout by `action` in one conditional UPDATE (`moveRow`): null when already done, CONFLICT when elsewhere. */
+  private transition(tx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown> = {}): Promise<Payout | null> {
+    return moveRow(tx, PAYOUT_ROWS, payoutId, action, changes);
   }
 
   /** A status change with its posting and event, in one transaction; null when already done. */

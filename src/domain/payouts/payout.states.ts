@@ -1,5 +1,6 @@
+import { RowMachine } from '../shared/row-transition';
 import { TransitionTable, assertTransition } from '../shared/states';
-import { PayoutStatus } from './payout.entities';
+import { Payout, PayoutStatus } from './payout.entities';
 
 /**
  * What can happen to a payout. `hold`: the review threshold or the rail's compliance check keeps
@@ -36,3 +37,8 @@ export const statusesAllowing = (action: PayoutAction): PayoutStatus[] =>
 
 /** Statuses in which the payout's debit stands reversed, or the money has left. */
 export const TERMINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = [PayoutStatus.SETTLED, PayoutStatus.FAILED, PayoutStatus.CANCELLED];
+
+/** Where payouts live and how they move, for `moveRow` (one conditional UPDATE per move). */
+export const PAYOUT_ROWS: RowMachine<Payout, PayoutStatus, PayoutAction> = {
+  entity: Payout, table: 'payouts', statusType: 'payout_status', noun: 'Payout', transition: payoutTransition, allowing: statusesAllowing,
+};

@@ -6,7 +6,7 @@ import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { SecretBox } from '../shared/crypto';
-import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { JobRequest, enqueueJob } from '../shared/jobs';
 import { positiveMinor } from '../shared/money';
@@ -17,7 +17,8 @@ import { CreateTreasuryPayoutCommand, TreasuryPayoutFilters } from './treasury.c
 import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
 import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
-import { TreasuryPayoutAction, statusesAllowing, treasuryPayoutTransition } from './treasury-payout.states';
+import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
+import { moveRow } from '../shared/row-transition';
 import { TreasuryWalletService } from './treasury-wallet.service';
 import { requireTreasuryPartner } from './treasury.settings';
 
@@ -188,27 +189,9 @@ export class TreasuryPayoutService {
     await this.ledger.move(tx, { kind: `treasury_payout_${kind}`, referenceType: 'treasury_payout', referenceId: payout.id, description, lines });
   }
 
-  /**
-   * Moves the payout by `action` in one conditional UPDATE. Null when it already is where the
-   * action leads (a repeated report: nothing to do); CONFLICT when it is elsewhere.
-   */
-  private async transition(tx: RequestContext, payoutId: string, action: TreasuryPayoutAction, changes: Record<string, unknown>): Promise<TreasuryPayout | null> {
-    if (!isUuid(payoutId)) throw notFound('Treasury payout');
-    const from = statusesAllowing(action);
-    const to = treasuryPayoutTransition(from[0], action);
-    const columns = Object.keys(changes);
-    const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
-    const result = await tx.em.query(
-      `UPDATE treasury_payouts SET status = $4, updated_at = now()${assignments}
-       WHERE id = $1 AND business_id = $2 AND livemode = $3 AND status = ANY($${columns.length + 5}::treasury_payout_status[]) RETURNING *`,
-      [payoutId, tx.requireBusiness(), tx.livemode, to, ...columns.map((column) => changes[column]), from],
-    );
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
-    if (rows.length > 0) return entityFromRow(tx, TreasuryPayout, rows[0]);
-    const current = await findOwned(tx, TreasuryPayout, payoutId, 'Treasury payout');
-    if (current.status === to) return null;
-    treasuryPayoutTransition(current.status, action);
-    throw new Error(`unreachable: ${current.status} allows ${action}`);
+  /** Moves the payout by `action` in one conditional UPDATE (`moveRow`): null when already done, CONFLICT when elsewhere. */
+  private transition(tx: RequestContext, payoutId: string, action: TreasuryPayoutAction, changes: Record<string, unknown>): Promise<TreasuryPayout | null> {
+    return moveRow(tx, TREASURY_PAYOUT_ROWS, payoutId, action, changes);
   }
 
   /** A status change with its posting and event, in one transaction; null when already done. */

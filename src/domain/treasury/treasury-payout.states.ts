@@ -1,5 +1,6 @@
+import { RowMachine } from '../shared/row-transition';
 import { TransitionTable, assertTransition } from '../shared/states';
-import { TreasuryPayoutStatus } from './treasury.entities';
+import { TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
 
 /**
  * What can happen to a treasury payout. `dispatch`: handed to the treasury rail (the dispatch job);
@@ -28,3 +29,9 @@ export const statusesAllowing = (action: TreasuryPayoutAction): TreasuryPayoutSt
   (Object.keys(TREASURY_PAYOUT_TRANSITIONS) as TreasuryPayoutStatus[]).filter((status) => TREASURY_PAYOUT_TRANSITIONS[status][action] !== undefined);
 
 export const TERMINAL_TREASURY_PAYOUT_STATUSES: readonly TreasuryPayoutStatus[] = [COMPLETED, FAILED, CANCELLED];
+
+/** Where treasury payouts live and how they move, for `moveRow` (one conditional UPDATE per move). */
+export const TREASURY_PAYOUT_ROWS: RowMachine<TreasuryPayout, TreasuryPayoutStatus, TreasuryPayoutAction> = {
+  entity: TreasuryPayout, table: 'treasury_payouts', statusType: 'treasury_payout_status', noun: 'Treasury payout',
+  transition: treasuryPayoutTransition, allowing: statusesAllowing,
+};
