@@ -18,11 +18,26 @@ export type V1EventName = (typeof V1Events)[keyof typeof V1Events];
 /** The name of a `/v1` event's row in the events table. */
 export const v1EventRowType = (name: string) => `v1.${name}`;
 
+/** A `/v1` payment as its receivers and readers see it: snake_case, `amount` in the smallest unit. */
+export type V1PaymentObject = {
+  id: string;
+  status: V1PaymentView['status'];
+  amount: number;
+  currency: string;
+  payment_url: string;
+  expires_at: string;
+  settle_in: string;
+  description: string | null;
+  redirect_url: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+};
+
 /**
- * The `data` of a `payment.*` event: the payment as `GET /v1/payments/:id` answers it, at the
- * moment of the change (docs/alt-v1.md, Events).
+ * The payment as `GET /v1/payments/:id` answers it and as the `data` of a `payment.*` event carries
+ * it at the moment of the change (docs/alt-v1.md, Events): one mapping for both.
  */
-export function v1PaymentData(payment: V1PaymentView): Record<string, unknown> {
+export function v1PaymentData(payment: V1PaymentView): V1PaymentObject {
   return {
     id: payment.id,
     status: payment.status,

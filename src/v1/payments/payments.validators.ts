@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CreateV1PaymentCommand, V1PageQuery, V1PaymentFilters, V1PaymentStatus } from '../../domain/v1/v1.commands';
 import { V1PaymentPage, V1PaymentView } from '../../domain/v1/v1-payment.service';
+import { v1PaymentData } from '../../domain/v1/v1.events';
 import { MAX_PAGE_SIZE } from '../../domain/shared/pagination';
 import { absoluteUrlSchema, integerParam, isUuid, metadataSchema } from '../../wire/validation';
 import { currencyCodeSchema, settlementCurrencySchema, v1ListSchema, v1TimestampSchema } from '../schemas';
@@ -59,19 +60,8 @@ export const toPaymentFilters = (query: z.output<typeof listPaymentsQuerySchema>
 export const toPageQuery = (query: z.output<typeof listPaymentsQuerySchema>): V1PageQuery =>
   ({ limit: query.limit ?? DEFAULT_PAYMENT_PAGE, after: query.after ?? null });
 
-export const paymentJson = (payment: V1PaymentView): z.input<typeof paymentSchema> => ({
-  id: payment.id,
-  status: payment.status,
-  amount: Number(payment.amount),
-  currency: payment.currency,
-  payment_url: payment.paymentUrl,
-  expires_at: payment.expiresAt.toISOString(),
-  settle_in: payment.settleIn,
-  description: payment.description,
-  redirect_url: payment.redirectUrl,
-  metadata: payment.metadata,
-  created_at: payment.createdAt.toISOString(),
-});
+/** The read shape is the events' payment object (one mapping), checked here against the declared schema. */
+export const paymentJson = (payment: V1PaymentView): z.input<typeof paymentSchema> => v1PaymentData(payment);
 
 export const paymentListJson = (page: V1PaymentPage): z.input<typeof paymentListSchema> =>
   ({ object: 'list', data: page.items.map(paymentJson), has_more: page.hasMore });
