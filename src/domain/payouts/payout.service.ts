@@ -16,7 +16,7 @@ import { findOwned } from '../shared/tenancy';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
 import { PAYOUT_ROWS, PayoutAction, payoutTransition } from './payout.states';
-import { moveRow } from '../shared/row-transition';
+import { claimForRail, moveRow } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
 import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
@@ -241,21 +241,8 @@ export class PayoutService {
    * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
-    const current = await findOwned(ctx, Payout, payoutId, 'Payout');
-    if (current.status === PayoutStatus.CREATED) {
-      // A cancel that committed first wins: the payout is no longer CREATED and there is nothing to send.
-      const claimed = await inTransaction(ctx, async (tx) => {
-        const moved = await this.transition(tx, payoutId, 'submit', { submitted_at: new Date() });
-        if (moved) this.announce(tx, moved);
-        return moved;
-      }).catch((error: unknown) => {
-        if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
-        throw error;
-      });
-      if (!claimed) return null;
-    } else if (current.status !== PayoutStatus.SUBMITTED || current.providerRef) return null;
-    const payout = await findOwned(ctx, Payout, payoutId, 'Payout');
-    if (payout.status !== PayoutStatus.SUBMITTED || payout.providerRef) return null;
+    const payout = await claimForRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announce(tx, row));
+    if (!payout) return null;
     const rail = this.providers.providerFor(ctx, 'payout-rail');
     const acceptance = await rail.submit({
       payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),

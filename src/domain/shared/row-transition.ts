@@ -1,6 +1,6 @@
 import { EntityTarget } from 'typeorm';
-import { RequestContext } from './context';
-import { notFound } from './errors';
+import { RequestContext, inTransaction } from './context';
+import { DomainError, ErrorCode, notFound } from './errors';
 import { isUuid } from './ids';
 import { entityFromRow } from './rows';
 import { MutableTenantEntity, findOwned } from './tenancy';
@@ -46,4 +46,36 @@ export async function moveRow<E extends MutableTenantEntity & { status: S }, S e
   if (current.status === to) return null;
   machine.transition(current.status, action);
   throw new Error(`unreachable: ${current.status} allows ${action}`);
+}
+
+/** A row a rail takes over: its status and the rail's reference once the rail has accepted it. */
+type RailRow<S extends string> = MutableTenantEntity & { status: S; providerRef: string | null };
+
+/**
+ * The first half of a dispatch job: claims the row by `action` (committed before the rail hears of
+ * it, so a cancel can no longer win and a retry finds it claimed; `announce` runs in the claim's
+ * transaction) and answers it as it now reads, ready to submit. Null when there is nothing to send:
+ * moved elsewhere first (a cancel that committed first wins), or already accepted by the rail
+ * (`providerRef` set). A crash after the claim leaves it claimed without a reference, so the retry
+ * submits it again under the same id, which is the rail's idempotency reference.
+ */
+export async function claimForRail<E extends RailRow<S>, S extends string, A extends string>(
+  ctx: RequestContext, machine: RowMachine<E, S, A>, id: string, action: A, changes: Record<string, unknown>,
+  announce: (tx: RequestContext, row: E) => void,
+): Promise<E | null> {
+  const claimedStatus = machine.transition(machine.allowing(action)[0], action);
+  const current = await findOwned(ctx, machine.entity, id, machine.noun);
+  if (machine.allowing(action).includes(current.status)) {
+    const claimed = await inTransaction(ctx, async (tx) => {
+      const moved = await moveRow(tx, machine, id, action, changes);
+      if (moved) announce(tx, moved);
+      return moved;
+    }).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
+      throw error;
+    });
+    if (!claimed) return null;
+  } else if (current.status !== claimedStatus || current.providerRef) return null;
+  const row = await findOwned(ctx, machine.entity, id, machine.noun);
+  return row.status === claimedStatus && !row.providerRef ? row : null;
 }

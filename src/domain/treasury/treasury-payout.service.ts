@@ -18,7 +18,7 @@ import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from '.
 import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
-import { moveRow } from '../shared/row-transition';
+import { claimForRail, moveRow } from '../shared/row-transition';
 import { TreasuryWalletService } from './treasury-wallet.service';
 import { requireTreasuryPartner } from './treasury.settings';
 
@@ -120,21 +120,8 @@ export class TreasuryPayoutService {
    * reference and schedules its report. Null when there is nothing to do (cancelled first, done).
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout | null> {
-    const current = await findOwned(ctx, TreasuryPayout, payoutId, 'Treasury payout');
-    if (current.status === TreasuryPayoutStatus.PENDING) {
-      // A cancel that committed first wins: the payout is no longer PENDING and there is nothing to send.
-      const claimed = await inTransaction(ctx, async (tx) => {
-        const moved = await this.transition(tx, payoutId, 'dispatch', { processing_at: new Date() });
-        if (moved) this.announce(tx, moved);
-        return moved;
-      }).catch((error: unknown) => {
-        if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
-        throw error;
-      });
-      if (!claimed) return null;
-    } else if (current.status !== TreasuryPayoutStatus.PROCESSING || current.providerRef) return null;
-    const payout = await findOwned(ctx, TreasuryPayout, payoutId, 'Treasury payout');
-    if (payout.status !== TreasuryPayoutStatus.PROCESSING || payout.providerRef) return null;
+    const payout = await claimForRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', { processing_at: new Date() }, (tx, row) => this.announce(tx, row));
+    if (!payout) return null;
     const rail = this.providers.providerFor(ctx, 'treasury-rail');
     const acceptance = await rail.submit({
       payoutId, amountMinor: payout.amount, currency: payout.currency,
