@@ -19,6 +19,7 @@ import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObjec
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
 import { moveRow } from '../shared/row-transition';
+import { maskTail } from '../payouts/recipient.service';
 import { TreasuryWalletService } from './treasury-wallet.service';
 import { requireTreasuryPartner } from './treasury.settings';
 
@@ -30,7 +31,7 @@ export function maskDestination(destination: TreasuryDestination): Record<string
   for (const [field, value] of Object.entries(destination)) {
     if (field === 'type' || value === null || value === undefined) continue;
     const text = String(value);
-    shown[field] = MASKED_FIELDS.has(field) ? `****${text.slice(-4)}` : text;
+    shown[field] = MASKED_FIELDS.has(field) ? maskTail(text) : text;
   }
   return shown;
 }
