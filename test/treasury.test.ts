@@ -135,6 +135,24 @@ describe('Treasury: end-users, KYC, wallets and deposits', () => {
       const liveList = await server.request('GET', USERS, { headers: await liveHeaders(partner) });
       expect(liveList.body.data.total).toBe(0);
     });
+
+    test("another partner's end-user is 404 on KYC reads, sandbox decisions and wallet creation, and nothing of it changes", async () => {
+      const partner = await treasuryPartner(server);
+      const other = await treasuryPartner(server);
+      const user = await createEndUser(server, partner);
+      await server.request('POST', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner), body: {} });
+      for (const response of [
+        await server.request('GET', `${USERS}/${user.id}/kyc`, { headers: apiKey(other) }),
+        await server.request('POST', `${USERS}/${user.id}/kyc/sandbox-approve`, { headers: apiKey(other) }),
+        await server.request('POST', `${USERS}/${user.id}/kyc/sandbox-reject`, { headers: apiKey(other), body: { reasons: ['x'] } }),
+        await server.request('POST', `${USERS}/${user.id}/wallets`, { headers: apiKey(other), body: { currency: 'usd' } }),
+      ]) expect(response.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND', statusCode: 404 } });
+      const kyc = await server.request('GET', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner) });
+      expect(kyc.body.data.status).toBe('PENDING');
+      expect((await server.request('GET', `${USERS}/${user.id}`, { headers: apiKey(partner) })).body.data.status).toBe('pending_kyc');
+      expect(await countOf(server, 'treasury_wallets', other.businessId)).toBe(0);
+      expect(await countOf(server, 'treasury_wallets', partner.businessId)).toBe(0);
+    });
   });
 
   describe('KYC', () => {
