@@ -364,6 +364,21 @@ describe('Treasury payouts', () => {
     });
   });
 
+  test('bad list queries on every treasury list (status, skip, take, id filters) are a 400 VALIDATION_ERROR naming the parameter', async () => {
+    const { partner, user } = await fundedWallet(server, '1.00');
+    const cases: Array<[string, string]> = [
+      [`${USERS}?status=bogus`, 'status'], [`${USERS}?take=0`, 'take'], [`${USERS}?skip=-1`, 'skip'],
+      [`${USERS}/${user.id}/wallets?take=abc`, 'take'],
+      [`${TREASURY_PAYOUTS}?status=bogus`, 'status'], [`${TREASURY_PAYOUTS}?partnerWalletId=nope`, 'partnerWalletId'], [`${TREASURY_PAYOUTS}?partnerEndUserId=nope`, 'partnerEndUserId'], [`${TREASURY_PAYOUTS}?skip=x`, 'skip'],
+    ];
+    for (const [url, field] of cases) {
+      const response = await server.request('GET', url, { headers: apiKey(partner) });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400 } });
+      expect(Object.keys(response.body.error.errors)).toContain(field);
+    }
+  });
+
   test('a partner reads only its own mode and partner in lists; payouts of other partners never appear', async () => {
     const first = await fundedWallet(server, '10.00');
     const second = await fundedWallet(server, '10.00');
