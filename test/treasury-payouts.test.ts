@@ -139,6 +139,47 @@ describe('Treasury payouts', () => {
     expect((await server.request('POST', `${TREASURY_PAYOUTS}/${completedOne.id}/cancel`, { headers: apiKey(partner) })).status).toBe(409);
   });
 
+  test('a dispatch that dies after the rail took the payout but before its reference was recorded is retried safely: the same payout id at the rail, one reference, one settlement', async () => {
+    const { partner, user, wallet } = await fundedWallet(server, '10.00');
+    const created = (await create(partner, payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } }))).body.data;
+    const ctx = RequestContext.system(db(), 'test', partner.businessId, Mode.TEST);
+    const { treasuryPayouts, providers } = server.runtime.core;
+    const rail = providers.providerFor(ctx, 'treasury-rail');
+    const realSubmit = rail.submit.bind(rail);
+    const submittedIds: string[] = [];
+    let died = false;
+    // Only this payout's first submission "dies" after the rail answered (other tests' jobs pass through).
+    const spy = jest.spyOn(rail, 'submit').mockImplementation(async (submission) => {
+      const acceptance = await realSubmit(submission);
+      if (submission.payoutId !== created.id) return acceptance;
+      submittedIds.push(submission.payoutId);
+      if (!died) {
+        died = true;
+        throw new Error('the process died after the rail took the payout');
+      }
+      return acceptance;
+    });
+    try {
+      await expect(treasuryPayouts.dispatch(ctx, created.id)).rejects.toThrow('the process died');
+      const [claimed] = await db().query(`SELECT status::text AS status, provider_ref FROM treasury_payouts WHERE id = $1`, [created.id]);
+      expect(claimed).toEqual({ status: 'PROCESSING', provider_ref: null });
+      expect((await server.request('POST', `${TREASURY_PAYOUTS}/${created.id}/cancel`, { headers: apiKey(partner) })).status).toBe(409);
+      const retried = await treasuryPayouts.dispatch(ctx, created.id);
+      expect(retried?.providerRef).toMatch(/^sbx_tpo_/);
+      expect(await treasuryPayouts.dispatch(ctx, created.id)).toBeNull();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(submittedIds).toEqual([created.id, created.id]);
+    await untilStatus(partner, created.id, 'COMPLETED');
+    const settlements = await db().query(
+      `SELECT count(*)::int AS n FROM journal_transactions WHERE reference_type = 'treasury_payout' AND reference_id = $1 AND kind = 'treasury_payout_settle'`, [created.id]);
+    expect(settlements[0].n).toBe(1);
+    expect(await reversalsOf(created.id)).toBe(0);
+    expect(await ledgerBalanceOf(server, wallet.id)).toBe(600n);
+    await expectLedgerBalanced();
+  });
+
   test('a cancel racing the dispatch resolves to exactly one outcome per payout, and the ledger stays balanced', async () => {
     const { partner, user, wallet } = await fundedWallet(server, '100.00');
     const ids: string[] = [];
