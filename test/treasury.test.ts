@@ -286,6 +286,22 @@ describe('Treasury: end-users, KYC, wallets and deposits', () => {
   });
 
   describe('wallets and deposits', () => {
+    test('concurrent starts of one end-user\'s KYC answer one check (one 201, the rest 200 with it); concurrent wallets of one currency answer one 201, the rest 409', async () => {
+      const partner = await treasuryPartner(server);
+      const user = await createEndUser(server, partner);
+      const starts = await Promise.all(Array.from({ length: 8 }, () =>
+        server.request('POST', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner), body: {} })));
+      expect(starts.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      expect(new Set(starts.map((response) => response.body.data.id)).size).toBe(1);
+      expect(await countOf(server, 'treasury_kyc_checks', partner.businessId)).toBe(1);
+      await server.request('POST', `${USERS}/${user.id}/kyc/sandbox-approve`, { headers: apiKey(partner) });
+      const wallets = await Promise.all(Array.from({ length: 8 }, () =>
+        server.request('POST', `${USERS}/${user.id}/wallets`, { headers: apiKey(partner), body: { currency: 'eur' } })));
+      expect(wallets.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      for (const refused of wallets.filter((response) => response.status === 409)) expect(refused.body.error.code).toBe('CONFLICT');
+      expect(await countOf(server, 'treasury_wallets', partner.businessId)).toBe(1);
+    });
+
     test('a wallet before KYC approval is 422 KYC_REQUIRED (pending or rejected) and writes nothing', async () => {
       const partner = await treasuryPartner(server);
       const user = await createEndUser(server, partner);
