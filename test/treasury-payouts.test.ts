@@ -139,6 +139,47 @@ describe('Treasury payouts', () => {
     expect((await server.request('POST', `${TREASURY_PAYOUTS}/${completedOne.id}/cancel`, { headers: apiKey(partner) })).status).toBe(409);
   });
 
+  test('a dispatch that dies after the rail took the payout but before its reference was recorded is retried safely: the same payout id at the rail, one reference, one settlement', async () => {
+    const { partner, user, wallet } = await fundedWallet(server, '10.00');
+    const created = (await create(partner, payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } }))).body.data;
+    const ctx = RequestContext.system(db(), 'test', partner.businessId, Mode.TEST);
+    const { treasuryPayouts, providers } = server.runtime.core;
+    const rail = providers.providerFor(ctx, 'treasury-rail');
+    const realSubmit = rail.submit.bind(rail);
+    const submittedIds: string[] = [];
+    let died = false;
+    // Only this payout's first submission "dies" after the rail answered (other tests' jobs pass through).
+    const spy = jest.spyOn(rail, 'submit').mockImplementation(async (submission) => {
+      const acceptance = await realSubmit(submission);
+      if (submission.payoutId !== created.id) return acceptance;
+      submittedIds.push(submission.payoutId);
+      if (!died) {
+        died = true;
+        throw new Error('the process died after the rail took the payout');
+      }
+      return acceptance;
+    });
+    try {
+      await expect(treasuryPayouts.dispatch(ctx, created.id)).rejects.toThrow('the process died');
+      const [claimed] = await db().query(`SELECT status::text AS status, provider_ref FROM treasury_payouts WHERE id = $1`, [created.id]);
+      expect(claimed).toEqual({ status: 'PROCESSING', provider_ref: null });
+      expect((await server.request('POST', `${TREASURY_PAYOUTS}/${created.id}/cancel`, { headers: apiKey(partner) })).status).toBe(409);
+      const retried = await treasuryPayouts.dispatch(ctx, created.id);
+      expect(retried?.providerRef).toMatch(/^sbx_tpo_/);
+      expect(await treasuryPayouts.dispatch(ctx, created.id)).toBeNull();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(submittedIds).toEqual([created.id, created.id]);
+    await untilStatus(partner, created.id, 'COMPLETED');
+    const settlements = await db().query(
+      `SELECT count(*)::int AS n FROM journal_transactions WHERE reference_type = 'treasury_payout' AND reference_id = $1 AND kind = 'treasury_payout_settle'`, [created.id]);
+    expect(settlements[0].n).toBe(1);
+    expect(await reversalsOf(created.id)).toBe(0);
+    expect(await ledgerBalanceOf(server, wallet.id)).toBe(600n);
+    await expectLedgerBalanced();
+  });
+
   test('a cancel racing the dispatch resolves to exactly one outcome per payout, and the ledger stays balanced', async () => {
     const { partner, user, wallet } = await fundedWallet(server, '100.00');
     const ids: string[] = [];
@@ -362,6 +403,21 @@ describe('Treasury payouts', () => {
       expect(replayed.status).toBe(201);
       expect(replayed.body.data).toMatchObject({ endpointId: named.endpoint.id, partnerId: partner.businessId });
     });
+  });
+
+  test('bad list queries on every treasury list (status, skip, take, id filters) are a 400 VALIDATION_ERROR naming the parameter', async () => {
+    const { partner, user } = await fundedWallet(server, '1.00');
+    const cases: Array<[string, string]> = [
+      [`${USERS}?status=bogus`, 'status'], [`${USERS}?take=0`, 'take'], [`${USERS}?skip=-1`, 'skip'],
+      [`${USERS}/${user.id}/wallets?take=abc`, 'take'],
+      [`${TREASURY_PAYOUTS}?status=bogus`, 'status'], [`${TREASURY_PAYOUTS}?partnerWalletId=nope`, 'partnerWalletId'], [`${TREASURY_PAYOUTS}?partnerEndUserId=nope`, 'partnerEndUserId'], [`${TREASURY_PAYOUTS}?skip=x`, 'skip'],
+    ];
+    for (const [url, field] of cases) {
+      const response = await server.request('GET', url, { headers: apiKey(partner) });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400 } });
+      expect(Object.keys(response.body.error.errors)).toContain(field);
+    }
   });
 
   test('a partner reads only its own mode and partner in lists; payouts of other partners never appear', async () => {

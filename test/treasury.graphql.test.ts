@@ -359,6 +359,15 @@ describe('Treasury over GraphQL', () => {
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(10_000n);
     });
 
+    test('a treasuryPayouts filter that is no id is refused as REST refuses it, naming partnerEndUserId / partnerWalletId', async () => {
+      const { partner } = await fundedWallet(server, '1.00');
+      for (const field of ['partnerEndUserId', 'partnerWalletId']) {
+        const rest = await server.request('GET', `${TREASURY_PAYOUTS}?${field}=nope`, { headers: apiKey(partner) });
+        const errors = await expectSameRefusal(rest, PAYOUTS, { [field]: 'nope' }, partner);
+        expect(Object.keys(errors)).toEqual([field]);
+      }
+    });
+
     test('bad end-users, KYC rejections, wallets and deposits are refused with the same field messages as REST, and nothing is written', async () => {
       const partner = await treasuryPartner(server);
       const user = await activeEndUser(server, partner);

@@ -135,6 +135,24 @@ describe('Treasury: end-users, KYC, wallets and deposits', () => {
       const liveList = await server.request('GET', USERS, { headers: await liveHeaders(partner) });
       expect(liveList.body.data.total).toBe(0);
     });
+
+    test("another partner's end-user is 404 on KYC reads, sandbox decisions and wallet creation, and nothing of it changes", async () => {
+      const partner = await treasuryPartner(server);
+      const other = await treasuryPartner(server);
+      const user = await createEndUser(server, partner);
+      await server.request('POST', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner), body: {} });
+      for (const response of [
+        await server.request('GET', `${USERS}/${user.id}/kyc`, { headers: apiKey(other) }),
+        await server.request('POST', `${USERS}/${user.id}/kyc/sandbox-approve`, { headers: apiKey(other) }),
+        await server.request('POST', `${USERS}/${user.id}/kyc/sandbox-reject`, { headers: apiKey(other), body: { reasons: ['x'] } }),
+        await server.request('POST', `${USERS}/${user.id}/wallets`, { headers: apiKey(other), body: { currency: 'usd' } }),
+      ]) expect(response.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND', statusCode: 404 } });
+      const kyc = await server.request('GET', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner) });
+      expect(kyc.body.data.status).toBe('PENDING');
+      expect((await server.request('GET', `${USERS}/${user.id}`, { headers: apiKey(partner) })).body.data.status).toBe('pending_kyc');
+      expect(await countOf(server, 'treasury_wallets', other.businessId)).toBe(0);
+      expect(await countOf(server, 'treasury_wallets', partner.businessId)).toBe(0);
+    });
   });
 
   describe('KYC', () => {
@@ -268,6 +286,22 @@ describe('Treasury: end-users, KYC, wallets and deposits', () => {
   });
 
   describe('wallets and deposits', () => {
+    test('concurrent starts of one end-user\'s KYC answer one check (one 201, the rest 200 with it); concurrent wallets of one currency answer one 201, the rest 409', async () => {
+      const partner = await treasuryPartner(server);
+      const user = await createEndUser(server, partner);
+      const starts = await Promise.all(Array.from({ length: 8 }, () =>
+        server.request('POST', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner), body: {} })));
+      expect(starts.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      expect(new Set(starts.map((response) => response.body.data.id)).size).toBe(1);
+      expect(await countOf(server, 'treasury_kyc_checks', partner.businessId)).toBe(1);
+      await server.request('POST', `${USERS}/${user.id}/kyc/sandbox-approve`, { headers: apiKey(partner) });
+      const wallets = await Promise.all(Array.from({ length: 8 }, () =>
+        server.request('POST', `${USERS}/${user.id}/wallets`, { headers: apiKey(partner), body: { currency: 'eur' } })));
+      expect(wallets.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      for (const refused of wallets.filter((response) => response.status === 409)) expect(refused.body.error.code).toBe('CONFLICT');
+      expect(await countOf(server, 'treasury_wallets', partner.businessId)).toBe(1);
+    });
+
     test('a wallet before KYC approval is 422 KYC_REQUIRED (pending or rejected) and writes nothing', async () => {
       const partner = await treasuryPartner(server);
       const user = await createEndUser(server, partner);

@@ -8,3 +8,9 @@ const isUniqueViolation = (error: unknown) =>
 export const conflictOnUniqueViolation = (conflict: () => DomainError) => (error: unknown): never => {
   throw isUniqueViolation(error) ? conflict() : error;
 };
+
+/** A unique_violation of one named constraint (an index), so a lost race on that index alone is told apart. */
+export const isUniqueViolationOf = (error: unknown, constraint: string) => {
+  const driver = (error as { driverError?: { code?: string; constraint?: string } } | null)?.driverError;
+  return driver?.code === '23505' && driver.constraint === constraint;
+};

@@ -3,6 +3,7 @@ import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { Business, Mode } from '../identity/identity.entities';
+import { isUniqueViolationOf } from '../identity/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
@@ -35,10 +36,7 @@ export interface StartedKyc {
   created: boolean;
 }
 
-const isPendingViolation = (error: unknown) => {
-  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
-  return driver?.code === '23505' && driver.constraint === 'uq_treasury_kyc_checks_pending';
-};
+const isPendingViolation = (error: unknown) => isUniqueViolationOf(error, 'uq_treasury_kyc_checks_pending');
 
 function checkedReasons(reasons: string[]): string[] {
   const trimmed = reasons.map((reason) => reason.trim());

@@ -19,6 +19,7 @@ import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObjec
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
 import { claimForRail, moveRow } from '../shared/row-transition';
+import { maskTail } from '../payouts/recipient.service';
 import { TreasuryWalletService } from './treasury-wallet.service';
 import { requireTreasuryPartner } from './treasury.settings';
 
@@ -30,7 +31,7 @@ export function maskDestination(destination: TreasuryDestination): Record<string
   for (const [field, value] of Object.entries(destination)) {
     if (field === 'type' || value === null || value === undefined) continue;
     const text = String(value);
-    shown[field] = MASKED_FIELDS.has(field) ? `****${text.slice(-4)}` : text;
+    shown[field] = MASKED_FIELDS.has(field) ? maskTail(text) : text;
   }
   return shown;
 }
@@ -95,10 +96,11 @@ export class TreasuryPayoutService {
     await requireTreasuryPartner(ctx);
     const query = newestFirst(ctx, TreasuryPayout, 'payout');
     if (filters.status) query.andWhere('payout.status = :status', { status: filters.status });
-    for (const [field, column] of [['endUserId', 'end_user_id'], ['walletId', 'wallet_id']] as const) {
+    // Errors name the filter as both faces call it (partnerEndUserId, partnerWalletId).
+    for (const [field, column, name] of [['endUserId', 'end_user_id', 'partnerEndUserId'], ['walletId', 'wallet_id', 'partnerWalletId']] as const) {
       const value = filters[field];
       if (value === undefined) continue;
-      if (!isUuid(value)) throw validationError({ [field]: ['must be an id'] });
+      if (!isUuid(value)) throw validationError({ [name]: ['must be an id'] });
       query.andWhere(`payout.${column} = :${field}`, { [field]: value });
     }
     return paginate(query, 'payout', page, { status: filters.status ?? null, endUserId: filters.endUserId ?? null, walletId: filters.walletId ?? null });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
+import { isUniqueViolationOf } from '../identity/unique-violation';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -18,11 +19,6 @@ import { requireTreasuryPartner } from './treasury.settings';
 const MAX_SANDBOX_DEPOSIT = 1_000_000_000n;
 
 const kycRequired = () => new DomainError(ErrorCode.KYC_REQUIRED, 'The end-user\'s KYC must be APPROVED before a wallet can be opened');
-
-const isUniqueViolationOf = (error: unknown, constraint: string) => {
-  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
-  return driver?.code === '23505' && driver.constraint === constraint;
-};
 
 /**
  * End-user wallets (design section 10): one per end-user and currency, opened after KYC approval,
