@@ -140,6 +140,20 @@ describe('statements written behind', () => {
     }
   });
 
+  test('a statement written behind whose values cannot be sent is refused where it is written, and its transaction commits nothing', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(inTransaction(ctx, async (tx) => {
+      await server.runtime.core.events.record(tx, 'test.before_unsendable', { n: 6 });
+      // The driver fails such a value before anything is sent: the server never sees the statement,
+      // so only the client can stop the COMMIT that follows from committing without it.
+      tx.writeBehind(`INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, 'test.unsendable', $2)`, [businessId, circular]);
+    })).rejects.toThrow(/circular/i);
+    const types = await eventTypes();
+    expect(types).not.toContain('test.before_unsendable');
+    expect(types).not.toContain('test.unsendable');
+  });
+
   test('writing behind outside a transaction is refused', () => {
     expect(() => ctx.writeBehind('SELECT 1', [])).toThrow(/transaction/);
   });
