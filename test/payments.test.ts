@@ -207,6 +207,25 @@ describe('server-to-server card charges', () => {
     expect(await claims()).toHaveLength(1);
   });
 
+  test('a dedupe claim that fails (sent without waiting, ahead of the payment INSERT) fails the charge with its own error, and nothing is written', async () => {
+    const merchant = await chargingMerchant(server);
+    const { core } = server.runtime;
+    const ctx = await core.identity.auth.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
+    const store = (core.charges as unknown as { store: { claimDedupeKey: (tx: RequestContext, ...rest: unknown[]) => Promise<boolean> } }).store;
+    const claim = store.claimDedupeKey;
+    // The claim statement fails on the server (as a lock or statement timeout would): the INSERT
+    // pipelined behind it answers "current transaction is aborted", which must not hide the cause.
+    store.claimDedupeKey = async (tx) => (await tx.em.query(`SELECT 1 / 0 AS claimed`)).length > 0;
+    try {
+      await expect(core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body(CARDS.success, { amount: 31 })))))
+        .rejects.toThrow(/division by zero/);
+    } finally {
+      store.claimDedupeKey = claim;
+    }
+    expect(await paymentCount(merchant.businessId)).toBe(0);
+    await expectLedgerBalanced(server);
+  });
+
   test('a payment left PENDING by a charge interrupted at the acquirer is authorized again by the recovery sweep', async () => {
     const merchant = await chargingMerchant(server);
     const { core } = server.runtime;

@@ -1,3 +1,4 @@
+import { createDataSource } from '../src/db/data-source';
 import { Topic } from '../src/domain/events/pubsub';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
@@ -101,6 +102,56 @@ describe('statements written behind', () => {
       ledger.moveBehind(tx, { kind: 'test_unbalanced', lines: [{ account: pending, amount: 100n }, { account: clearing, amount: -99n }] });
     })).rejects.toThrow(/Unbalanced/);
     expect(await server.runtime.dataSource.query(`SELECT 1 FROM journal_transactions WHERE kind = 'test_unbalanced'`)).toEqual([]);
+  });
+
+  test('after a statement written behind fails and its transaction rolls back, the pooled connection serves the next transaction and autocommit queries normally', async () => {
+    // One connection in the pool: every transaction below runs on the same one.
+    const single = createDataSource({ url: server.databaseUrl, poolSize: 1 });
+    await single.initialize();
+    try {
+      const one = new RequestContext(single, { kind: 'system', name: 'test' }, businessId, Mode.TEST);
+      const pid = async (tx: RequestContext) => ((await tx.em.query(`SELECT pg_backend_pid() AS pid`)) as Array<{ pid: number }>)[0].pid;
+      let firstPid = 0;
+      // The failure answered by the COMMIT (the behind statement is the transaction's last).
+      await expect(inTransaction(one, async (tx) => {
+        firstPid = await pid(tx);
+        tx.writeBehind(`SELECT 1 / 0`, []);
+      })).rejects.toThrow(/division by zero/);
+      // The failure answered by the next statement, then the rollback.
+      await expect(inTransaction(one, async (tx) => {
+        expect(await pid(tx)).toBe(firstPid);
+        tx.writeBehind(`SELECT 1 / 0`, []);
+        await tx.em.query(`SELECT 1`);
+      })).rejects.toThrow(/division by zero/);
+      // The same connection: a fresh transaction, its own answers in order, a commit that holds.
+      const answers = await inTransaction(one, async (tx) => {
+        expect(await pid(tx)).toBe(firstPid);
+        server.runtime.core.events.recordBehind(tx, 'test.after_reuse', { n: 5 });
+        const [a, b] = await Promise.all([tx.em.query(`SELECT 'a' AS v`), tx.em.query(`SELECT 'b' AS v`)]);
+        return [a[0].v, b[0].v];
+      });
+      expect(answers).toEqual(['a', 'b']);
+      expect(await eventTypes()).toContain('test.after_reuse');
+      // And outside a transaction: no transaction is left open on it, an autocommit query answers.
+      const [state] = await single.query(`SELECT pg_backend_pid() AS pid, now() = statement_timestamp() AS autocommit`);
+      expect(state).toEqual({ pid: firstPid, autocommit: true });
+    } finally {
+      await single.destroy();
+    }
+  });
+
+  test('a statement written behind whose values cannot be sent is refused where it is written, and its transaction commits nothing', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(inTransaction(ctx, async (tx) => {
+      await server.runtime.core.events.record(tx, 'test.before_unsendable', { n: 6 });
+      // The driver fails such a value before anything is sent: the server never sees the statement,
+      // so only the client can stop the COMMIT that follows from committing without it.
+      tx.writeBehind(`INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, 'test.unsendable', $2)`, [businessId, circular]);
+    })).rejects.toThrow(/circular/i);
+    const types = await eventTypes();
+    expect(types).not.toContain('test.before_unsendable');
+    expect(types).not.toContain('test.unsendable');
   });
 
   test('writing behind outside a transaction is refused', () => {

@@ -2,6 +2,9 @@ import { Client, ClientConfig, QueryResult } from 'pg';
 
 const noop = () => undefined;
 
+/** node-postgres's own conversion of a query value to what it sends (the driver applies it again: a no-op on its result). */
+const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => unknown };
+
 /** What `START TRANSACTION` answers; TypeORM only waits for it. */
 const STARTED: QueryResult = { command: 'START', rowCount: null, oid: 0, rows: [], fields: [] };
 
@@ -61,8 +64,11 @@ export class PipeliningClient extends Client {
    */
   writeBehind(text: string, values: unknown[], onRows?: (rows: any[]) => void): void {
     if (!this.transactionOpen) throw new Error('writeBehind needs an open transaction');
+    // A value the driver cannot send fails here, at the call: failing inside the driver, the
+    // statement would never reach the server, and a COMMIT sent next would commit without it.
+    const prepared = values.map(prepareValue);
     this.cork();
-    this.sendUnanswered((super.query(text, values) as unknown as Promise<QueryResult>).then((result) => onRows?.(result.rows)));
+    this.sendUnanswered((super.query(text, prepared) as unknown as Promise<QueryResult>).then((result) => onRows?.(result.rows)));
   }
 
   private sendUnanswered(sent: Promise<unknown>): void {

@@ -202,7 +202,12 @@ export class ChargeService {
         dedupeKey,
         ipAddress: tx.clientIp,
         metadata: request.metadata ?? null,
-      }, request.customerId ? null : request.email);
+      }, request.customerId ? null : request.email).catch(async (error: unknown) => {
+        // A failed claim aborts the transaction, so the INSERT after it answers "current transaction
+        // is aborted": the claim's own error is the cause to report.
+        if (claimed) await claimed;
+        throw error;
+      });
       if (claimed && !(await claimed)) throw new RecentDedupeClaim();
       await tx.idempotency?.recordResource(tx, 'payment', created.id);
       this.events.recordBehind(tx, PaymentEvent.CREATED, paymentCreated(created));
