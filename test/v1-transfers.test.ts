@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
+import { RequestContext } from '../src/domain/shared/context';
 import { TestServer, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import { dashboard, fundWallet } from './support/payouts';
 import { Receiver } from './support/receiver';
@@ -375,6 +376,14 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       const removed = await setThreshold(merchant, 'USD', null);
       expect(removed.body.data.setWalletLowBalanceThreshold).toBeNull();
       expect((await server.graphql('{ walletLowBalanceThresholds { currency } }', {}, dashboard(merchant))).body.data.walletLowBalanceThresholds).toEqual([{ currency: 'NGN' }]);
+    });
+
+    test('the operator setting a threshold for a business that does not exist gets NOT_FOUND (the CLI\'s path), nothing written', async () => {
+      for (const businessId of ['00000000-0000-4000-8000-000000000000', 'not-a-business']) {
+        const ctx = RequestContext.system(server.runtime.dataSource, 'cli', businessId, Mode.TEST);
+        await expect(server.runtime.core.lowBalance.set(ctx, { currency: 'USD', threshold: 5000n })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+      expect(await server.runtime.dataSource.query(`SELECT 1 FROM wallet_low_balance_thresholds WHERE business_id = '00000000-0000-4000-8000-000000000000'`)).toEqual([]);
     });
 
     test('a bad threshold answers BAD_USER_INPUT naming the field and writes nothing', async () => {
