@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
-import { TestServer, startDeliveringServer, waitFor } from './support/harness';
+import { RequestContext } from '../src/domain/shared/context';
+import { TestServer, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import { dashboard, fundWallet } from './support/payouts';
 import { Receiver } from './support/receiver';
 import { V1Merchant, issueV1Key, paymentBody, v1, v1Merchant } from './support/v1';
@@ -375,6 +376,53 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       const removed = await setThreshold(merchant, 'USD', null);
       expect(removed.body.data.setWalletLowBalanceThreshold).toBeNull();
       expect((await server.graphql('{ walletLowBalanceThresholds { currency } }', {}, dashboard(merchant))).body.data.walletLowBalanceThresholds).toEqual([{ currency: 'NGN' }]);
+    });
+
+    test('the operator setting a threshold for a business that does not exist gets NOT_FOUND (the CLI\'s path), nothing written', async () => {
+      for (const businessId of ['00000000-0000-4000-8000-000000000000', 'not-a-business']) {
+        const ctx = RequestContext.system(server.runtime.dataSource, 'cli', businessId, Mode.TEST);
+        await expect(server.runtime.core.lowBalance.set(ctx, { currency: 'USD', threshold: 5000n })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+      expect(await server.runtime.dataSource.query(`SELECT 1 FROM wallet_low_balance_thresholds WHERE business_id = '00000000-0000-4000-8000-000000000000'`)).toEqual([]);
+    });
+
+    test('a bad threshold answers BAD_USER_INPUT naming the field and writes nothing', async () => {
+      const merchant = await fundedMerchant('100.00');
+      const thresholds = () => server.runtime.dataSource.query('SELECT currency FROM wallet_low_balance_thresholds WHERE business_id = $1', [merchant.businessId]);
+      for (const [currency, threshold, field] of [['USD', '-5', 'threshold'], ['USD', '0', 'threshold'], ['USD', '1.005', 'threshold'], ['US', '50.00', 'currency'], ['USD', 'ten', 'threshold']]) {
+        const refused = await setThreshold(merchant, currency, threshold);
+        expect(refused.body.data?.setWalletLowBalanceThreshold ?? null).toBeNull();
+        expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { [field]: [expect.any(String)] } });
+      }
+      expect(await thresholds()).toEqual([]);
+    });
+
+    test('over WebSocket as over HTTP: an OWNER sets a threshold, an API key is refused (FORBIDDEN) and writes nothing', async () => {
+      const merchant = await fundedMerchant('100.00');
+      const mutation = 'mutation($input: SetWalletLowBalanceThresholdInput!) { setWalletLowBalanceThreshold(input: $input) { currency threshold } }';
+      const byKey = await overSocket(server.subscribe({ apiKey: merchant.apiKey }), mutation, { input: { currency: 'USD', threshold: '50.00' } });
+      expect(byKey.result?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(await server.runtime.dataSource.query('SELECT 1 FROM wallet_low_balance_thresholds WHERE business_id = $1', [merchant.businessId])).toEqual([]);
+      const byOwner = await overSocket(server.subscribe({ authorization: `Bearer ${merchant.token}`, businessId: merchant.businessId }), mutation, { input: { currency: 'USD', threshold: '50.00' } });
+      expect(byOwner.result?.data).toEqual({ setWalletLowBalanceThreshold: { currency: 'USD', threshold: '50.00' } });
+    });
+
+    test('another business\'s OWNER naming a business it is no member of gets NOT_FOUND: sets, removes and reads nothing', async () => {
+      const merchant = await fundedMerchant('100.00');
+      await setThreshold(merchant, 'USD', '50.00');
+      const stranger = await server.signUp();
+      const asStranger = { authorization: `Bearer ${stranger.token}`, 'x-service-business-id': merchant.businessId };
+      const set = await setThreshold(merchant, 'USD', '10.00', asStranger);
+      expect(set.body.data?.setWalletLowBalanceThreshold ?? null).toBeNull();
+      expect(set.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      const removed = await setThreshold(merchant, 'USD', null, asStranger);
+      expect(removed.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      const read = await server.graphql('{ walletLowBalanceThresholds { currency threshold } }', {}, asStranger);
+      expect(read.body.data?.walletLowBalanceThresholds ?? null).toBeNull();
+      expect(read.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      // The stranger's own business sees none of them; the merchant's threshold is unchanged.
+      expect((await server.graphql('{ walletLowBalanceThresholds { currency } }', {}, dashboard(stranger))).body.data.walletLowBalanceThresholds).toEqual([]);
+      expect((await server.graphql('{ walletLowBalanceThresholds { currency threshold } }', {}, dashboard(merchant))).body.data.walletLowBalanceThresholds).toEqual([{ currency: 'USD', threshold: '50.00' }]);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { Mode } from '../src/domain/identity/identity.entities';
-import { TestServer, startTestServer } from './support/harness';
+import { TestServer, overSocket, startTestServer } from './support/harness';
 import { countRows, issueV1Key, paymentBody, setVerified, v1, v1Merchant } from './support/v1';
 
 const PAYMENT_FIELDS = ['id', 'status', 'amount', 'currency', 'payment_url', 'expires_at', 'settle_in', 'description', 'redirect_url', 'metadata', 'created_at'].sort();
@@ -102,6 +102,46 @@ describe('/v1: the alternate reference surface', () => {
       const hints = await server.graphql('{ v1ApiKeys { mode keyHint createdAt } }', {}, { authorization: `Bearer ${developer.token}`, 'x-service-business-id': owner.businessId });
       expect(hints.body.data.v1ApiKeys).toEqual([{ mode: 'TEST', keyHint: reissued.body.data.issueV1ApiKey.keyHint, createdAt: expect.any(String) }]);
       expect(JSON.stringify(hints.body)).not.toContain(reissued.body.data.issueV1ApiKey.apiKey);
+    });
+
+    test('issueV1ApiKey with a mode that is no Mode is refused before anything is written', async () => {
+      const owner = await server.signUp();
+      await setVerified(server, owner.businessId, true);
+      const refused = await server.graphql('mutation { issueV1ApiKey(mode: SANDBOX) { apiKey } }', {}, { authorization: `Bearer ${owner.token}` });
+      expect(refused.body.data).toBeUndefined();
+      expect(refused.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      const byVariable = await server.graphql('mutation($mode: Mode) { issueV1ApiKey(mode: $mode) { apiKey } }', { mode: 'sandbox' }, { authorization: `Bearer ${owner.token}` });
+      expect(byVariable.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId])).toEqual([]);
+    });
+
+    test('over WebSocket as over HTTP: only an OWNER issues a key; a DEVELOPER or an API key is refused (FORBIDDEN) and nothing is written', async () => {
+      const owner = await server.signUp();
+      await setVerified(server, owner.businessId, true);
+      const developer = await server.signUp();
+      await server.addTeamMember(owner, developer, 'DEVELOPER');
+      const mutation = 'mutation { issueV1ApiKey { apiKey mode } }';
+      for (const params of [{ authorization: `Bearer ${developer.token}`, businessId: owner.businessId }, { apiKey: owner.apiKey }]) {
+        const refused = await overSocket(server.subscribe(params), mutation);
+        expect(refused.result?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      }
+      expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId])).toEqual([]);
+      const issued = await overSocket(server.subscribe({ authorization: `Bearer ${owner.token}`, businessId: owner.businessId }), mutation);
+      expect(issued.result?.data?.issueV1ApiKey).toMatchObject({ mode: 'TEST', apiKey: expect.stringMatching(/^tessera_test_sk_/) });
+    });
+
+    test('an OWNER naming another business gets NOT_FOUND from issueV1ApiKey and v1ApiKeys: no key issued, the business\'s key still works', async () => {
+      const merchant = await v1Merchant(server);
+      const stranger = await server.signUp();
+      await setVerified(server, stranger.businessId, true);
+      const asStranger = { authorization: `Bearer ${stranger.token}`, 'x-service-business-id': merchant.businessId };
+      const issued = await server.graphql('mutation { issueV1ApiKey { apiKey } }', {}, asStranger);
+      expect(issued.body.data?.issueV1ApiKey ?? null).toBeNull();
+      expect(issued.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      const hints = await server.graphql('{ v1ApiKeys { keyHint } }', {}, asStranger);
+      expect(hints.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [merchant.businessId])).toHaveLength(1);
+      expect((await v1(server, merchant.testKey)('GET', '/v1/payments')).status).toBe(200);
     });
   });
 

@@ -25,3 +25,8 @@ export function guardCredentialSurface(scope: FastifyInstance, core: Core) {
   limitRequests(scope);
   registerIdempotency(scope, core);
 }
+
+/** The methods a surface's router serves at a concrete path (HEAD included where Fastify exposes it for GET): the `Allow` of a 405. */
+export function allowedMethods(app: FastifyInstance, path: string): string[] {
+  return app.supportedMethods.filter((method) => app.findRoute({ method, url: path }) !== null).sort();
+}

@@ -1,6 +1,7 @@
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
 import { httpStatusOf } from '../http/status';
+import { allowedMethods } from '../http/surface';
 
 /**
  * The error body of the alternate surface: `{ error: { code, message } }` with a snake_case code
@@ -66,9 +67,6 @@ export function sendV1Error(error: unknown, request: FastifyRequest, reply: Fast
   if (status >= 500) request.log.error({ err: error }, 'server error');
   return reply.status(status).send(v1ErrorBody(domain.code, domain.message, domain.fieldErrors));
 }
-
-const allowedMethods = (app: FastifyInstance, path: string) =>
-  app.supportedMethods.filter((method) => app.findRoute({ method, url: path }) !== null).sort();
 
 /** Every path under `/v1` that no route serves: 405 with `Allow` when other methods serve it, else 404. */
 export function registerV1NotFound(scope: FastifyInstance) {

@@ -1,5 +1,5 @@
 import { RecipientDetails } from '../payouts/payout.commands';
-import { Payout, PayoutStatus } from '../payouts/payout.entities';
+import { Payout, PayoutRailKind, PayoutStatus } from '../payouts/payout.entities';
 import { PayoutService, PreparedPayout } from '../payouts/payout.service';
 import { MAX_LABEL_LENGTH } from '../payouts/payouts.settings';
 import { RecipientService, maskTail, normalizeDetails } from '../payouts/recipient.service';
@@ -12,6 +12,9 @@ import { V1EventService } from './v1-event.service';
 import { V1Transfer, V1TransferRecipient } from './v1-transfer.entity';
 import { CreateV1TransferCommand, V1TransferStatus } from './v1.commands';
 import { V1Events } from './v1.events';
+
+/** The payout rail of every `/v1` transfer (to a bank account): its rate and fee are what `GET /v1/rates` quotes. */
+export const V1_TRANSFER_RAIL = PayoutRailKind.LOCAL_BANK;
 
 /** A `/v1` transfer as the surface shows it: its payout in `/v1` terms. */
 export interface V1TransferView {
@@ -131,7 +134,7 @@ export class V1TransferService {
     };
     collect(() => normalizeCurrency(command.sourceCurrency, 'sourceCurrency'));
     const details = collect(() => normalizeDetails({
-      rail: 'LOCAL_BANK', country: command.recipient.country, currency: command.destinationCurrency, bankCode: sortCode,
+      rail: V1_TRANSFER_RAIL, country: command.recipient.country, currency: command.destinationCurrency, bankCode: sortCode,
       bankName: '', accountNumber: command.recipient.accountNumber, accountName: name,
     }));
     if (Object.keys(errors).length > 0 || !details) throw validationError(errors);
@@ -139,7 +142,7 @@ export class V1TransferService {
   }
 
   private recipientOf(name: string, details: RecipientDetails): V1TransferRecipient {
-    if (details.rail !== 'LOCAL_BANK') throw new Error('A /v1 transfer goes to a bank account');
+    if (details.rail !== V1_TRANSFER_RAIL) throw new Error('A /v1 transfer goes to a bank account');
     return { name, sortCode: details.bankCode, accountNumber: maskTail(details.accountNumber), country: details.country };
   }
 

@@ -1,6 +1,8 @@
 import { LedgerService, WalletDebit } from '../ledger/ledger.service';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext } from '../shared/context';
-import { validationError } from '../shared/errors';
+import { notFound, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { Business } from '../identity/identity.entities';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { WalletLowBalanceThreshold } from './low-balance.entity';
 import { SetLowBalanceThresholdCommand } from './wallet.commands';
@@ -46,6 +48,8 @@ export class LowBalanceService {
     ctx.requireDashboardRole(...ADMIN_ROLES);
     const currency = normalizeCurrency(command.currency);
     const where = { businessId: ctx.requireBusiness(), livemode: ctx.livemode, currency };
+    // The operator names the business (CLI): an unknown one is NOT_FOUND, not a foreign-key failure.
+    if (!isUuid(where.businessId) || !(await ctx.repo(Business).existsBy({ id: where.businessId }))) throw notFound('Business');
     if (command.threshold === null) {
       await ctx.repo(WalletLowBalanceThreshold).delete(where);
       return null;

@@ -1,12 +1,8 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../domain/shared/errors';
+import { allowedMethods } from '../../http/surface';
 import { errorEnvelope } from './envelope';
 import { API_PREFIX } from './aliases';
-
-/** The methods the router serves at a concrete path (HEAD included where Fastify exposes it for GET). */
-export function allowedMethods(app: FastifyInstance, path: string): string[] {
-  return app.supportedMethods.filter((method) => app.findRoute({ method, url: path }) !== null).sort();
-}
 
 /** Where a path sent without the `/api/v1` prefix would have found a route, if anywhere. */
 function prefixedPath(app: FastifyInstance, path: string): string | null {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { PayoutRailKind } from '../../domain/payouts/payout.entities';
 import { IndicativeRate } from '../../domain/payouts/quote.service';
+import { V1_TRANSFER_RAIL } from '../../domain/v1/v1-transfer.service';
 import { v1Caller } from '../guards';
 import { currencyCodeSchema, v1Responses, v1TimestampSchema } from '../schemas';
 import type { V1App } from '../surface';
@@ -19,9 +19,6 @@ export const rateSchema = z.object({
   expires_at: v1TimestampSchema.describe('Until when a transfer gets this rate'),
 }).meta({ id: 'V1Rate' });
 
-/** `/v1` transfers go to bank accounts: their rate and fee are the payouts' local-bank ones. */
-const TRANSFER_RAIL = PayoutRailKind.LOCAL_BANK;
-
 const rateJson = (rate: IndicativeRate): z.input<typeof rateSchema> => ({
   from: rate.from, to: rate.to, rate: Number(rate.rate), fee_pct: rate.serviceFeeBps / 100, expires_at: rate.expiresAt.toISOString(),
 });
@@ -29,5 +26,5 @@ const rateJson = (rate: IndicativeRate): z.input<typeof rateSchema> => ({
 /** `GET /v1/rates?from=&to=`: the FX provider's rate and fee, as payouts get them. */
 export function rateRoutes(app: V1App, core: Core) {
   app.get('/rates', { schema: { querystring: ratesQuerySchema, response: v1Responses({ 200: rateSchema }) } }, async (request) =>
-    rateJson(await core.quotes.rate(v1Caller(request), { from: request.query.from, to: request.query.to, rail: TRANSFER_RAIL })));
+    rateJson(await core.quotes.rate(v1Caller(request), { from: request.query.from, to: request.query.to, rail: V1_TRANSFER_RAIL })));
 }
