@@ -7,7 +7,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { pendingSchemaChanges } from '../src/db/migration-generator';
 import { createTesseraPubSub } from '../src/domain/events/pubsub';
 import { buildTesseraSchema } from '../src/graphql/schema';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, countStatements, startTestServer } from './support/harness';
 
 /** GraphQL hygiene: error codes, depth and cost limits, CSRF, introspection, batching (design sections 1, 5). */
 
@@ -254,21 +254,11 @@ describe('DataLoader batching', () => {
 
   const MEMBERSHIPS = '{ me { memberships { role business { name } user { email } } } }';
 
-  /** Runs one request and counts the SQL statements it sent. */
-  async function countQueries(run: () => Promise<unknown>): Promise<number> {
-    const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
-    try {
-      await run();
-      return spy.mock.calls.length;
-    } finally {
-      spy.mockRestore();
-    }
-  }
 
   test('me { memberships { business user } } of a user with several businesses costs no query per row', async () => {
     const member = await server.signUp({ businessName: 'First Co' });
     const headers = { authorization: `Bearer ${member.token}` };
-    const withOne = await countQueries(() => server.graphql(MEMBERSHIPS, undefined, headers));
+    const withOne = await countStatements(server, () => server.graphql(MEMBERSHIPS, undefined, headers));
 
     for (const businessName of ['Second Co', 'Third Co']) {
       const owner = await server.signUp({ businessName });
@@ -276,7 +266,7 @@ describe('DataLoader batching', () => {
     }
 
     let response: any;
-    const withThree = await countQueries(async () => { response = await server.graphql(MEMBERSHIPS, undefined, headers); });
+    const withThree = await countStatements(server, async () => { response = await server.graphql(MEMBERSHIPS, undefined, headers); });
     expect(response.body.errors).toBeUndefined();
     const memberships = response.body.data.me.memberships;
     expect(memberships.map((m: any) => m.business.name).sort()).toEqual(['First Co', 'Second Co', 'Third Co']);

@@ -1,4 +1,4 @@
-import { TestMerchant, TestServer, collect, startTestServer, waitFor } from './support/harness';
+import { TestMerchant, TestServer, collect, countStatements, startTestServer, waitFor } from './support/harness';
 import { apiKey, bankDetails, createRecipient, fundWallet } from './support/payouts';
 import { DAY, PIN, SCHEDULES, setPin } from './support/schedules';
 
@@ -84,20 +84,6 @@ describe('Scheduled payouts over GraphQL', () => {
   const countRows = async (table: string, businessId: string) =>
     (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [businessId]))[0].n as number;
 
-  /** The SQL statements one request sends: the fewer of two runs (as test/payouts.graphql.test.ts counts them). */
-  async function countStatements(run: () => Promise<unknown>): Promise<number> {
-    const counts: number[] = [];
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
-      try {
-        await run();
-        counts.push(spy.mock.calls.length);
-      } finally {
-        spy.mockRestore();
-      }
-    }
-    return Math.min(...counts);
-  }
 
   describe('creating', () => {
     test('the Schedule read over GraphQL is REST GET /payouts/schedules/{id}, field for field (same names, values and types)', async () => {
@@ -270,12 +256,12 @@ describe('Scheduled payouts over GraphQL', () => {
       const { who, recipientId } = await readyMerchant();
       await createSchedule(who, recipientId);
       await ok(ADVANCE, { seconds: 3_660 }, apiKey(who));
-      const one = await countStatements(() => ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who)));
+      const one = await countStatements(server, () => ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who)));
 
       for (let index = 0; index < 3; index += 1) await createSchedule(who, recipientId);
       await ok(ADVANCE, { seconds: 3_660 }, apiKey(who));
       let data: any;
-      const four = await countStatements(async () => { data = await ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who)); });
+      const four = await countStatements(server, async () => { data = await ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who)); });
       expect(four).toBe(one);
       const schedules = data.payoutSchedules.edges.map((edge: any) => edge.node);
       expect(schedules).toHaveLength(4);

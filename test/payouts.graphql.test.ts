@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { TestMerchant, TestServer, collect, startDeliveringServer, waitFor, within } from './support/harness';
+import { TestMerchant, TestServer, collect, countStatements, startDeliveringServer, waitFor, within } from './support/harness';
 
 /**
  * The GraphQL face of payouts (design section 8): the same commands and rules as REST, lists
@@ -85,24 +85,6 @@ describe('Payouts over GraphQL', () => {
     return (await ok(CREATE_PAYOUT, { input: { recipientId, amount, currency: 'USD' } }, headers)).createPayout;
   }
 
-  /**
-   * The SQL statements one request sends: the fewer of two runs, so a statement of the worker (a
-   * dispatch of an earlier test's payout) that happens to run alongside is not counted. A query
-   * per row would show in both runs.
-   */
-  async function countStatements(run: () => Promise<unknown>): Promise<number> {
-    const counts: number[] = [];
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
-      try {
-        await run();
-        counts.push(spy.mock.calls.length);
-      } finally {
-        spy.mockRestore();
-      }
-    }
-    return Math.min(...counts);
-  }
 
   const recipientRows = async (businessId: string) =>
     (await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_recipients WHERE business_id = $1', [businessId]))[0].n;
@@ -274,11 +256,11 @@ describe('Payouts over GraphQL', () => {
       const recipients: string[] = [];
       for (let i = 0; i < 20; i += 1) recipients.push(await recipient(owner, '3333'));
       await payout(owner, recipients[0]);
-      const one = await countStatements(() => ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner)));
+      const one = await countStatements(server, () => ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner)));
 
       for (const recipientId of recipients.slice(1)) await payout(owner, recipientId);
       let data: any;
-      const twenty = await countStatements(async () => { data = await ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner)); });
+      const twenty = await countStatements(server, async () => { data = await ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner)); });
       expect(data.payouts.edges).toHaveLength(20);
       expect(new Set(data.payouts.edges.map((edge: any) => edge.node.recipient.id))).toEqual(new Set(recipients));
       expect(twenty).toBe(one);
@@ -300,7 +282,7 @@ describe('Payouts over GraphQL', () => {
         name: 'March', status: 'PROCESSING', itemCount: 3, totalAmount: { amount: '6.00', currency: 'USD' },
         counts: { created: 3, submitted: 0, settled: 0, failed: 0, cancelled: 0, pendingReview: 0 },
       });
-      const one = await countStatements(() => ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)));
+      const one = await countStatements(server, () => ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)));
 
       const second = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 2) } }, asApiKey(owner))).createPayoutBatch;
       const third = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 1) } }, asApiKey(owner))).createPayoutBatch;
@@ -308,7 +290,7 @@ describe('Payouts over GraphQL', () => {
       await ok(CANCEL, { id: cancelled.node.id }, asApiKey(owner));
 
       let data: any;
-      const three = await countStatements(async () => { data = await ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)); });
+      const three = await countStatements(server, async () => { data = await ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)); });
       expect(three).toBe(one);
       const batches = data.payoutBatches.edges.map((edge: any) => edge.node);
       expect(batches.map((batch: any) => batch.id)).toEqual([third.id, second.id, first.id]);

@@ -2,7 +2,7 @@ import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext } from '../src/domain/shared/context';
 import { Topic } from '../src/domain/events/pubsub';
-import { TestMerchant, TestServer, collect, overSocket, startDeliveringServer, waitFor } from './support/harness';
+import { TestMerchant, TestServer, collect, countStatements, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import {
   TREASURY, TREASURY_PAYOUTS, USERS, activeEndUser, apiKey, countOf, createEndUser, createWallet, deposit, fundedWallet,
   ledgerBalanceOf, payoutBody, treasuryPartner,
@@ -85,23 +85,6 @@ describe('Treasury over GraphQL', () => {
     return response.body.errors![0];
   }
 
-  /**
-   * The SQL statements one request sends: the fewer of two runs, so a statement of the worker that
-   * happens to run alongside is not counted. A query per row would show in both runs.
-   */
-  async function countStatements(run: () => Promise<unknown>): Promise<number> {
-    const counts: number[] = [];
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
-      try {
-        await run();
-        counts.push(spy.mock.calls.length);
-      } finally {
-        spy.mockRestore();
-      }
-    }
-    return Math.min(...counts);
-  }
 
   const restGet = async (partner: TestMerchant, path: string) => (await server.request('GET', path, { headers: apiKey(partner) })).body.data;
 
@@ -490,14 +473,14 @@ describe('Treasury over GraphQL', () => {
       const partner = await treasuryPartner(server);
       const first = await activeEndUser(server, partner);
       await createWallet(server, partner, first.id, 'usd');
-      const one = await countStatements(() => ok(END_USERS_WITH_RELATIONS, {}, apiKey(partner)));
+      const one = await countStatements(server, () => ok(END_USERS_WITH_RELATIONS, {}, apiKey(partner)));
       for (let index = 0; index < 7; index += 1) {
         const user = await activeEndUser(server, partner);
         await createWallet(server, partner, user.id, 'usd');
         await createWallet(server, partner, user.id, 'eur');
       }
       let data: any;
-      const eight = await countStatements(async () => { data = await ok(END_USERS_WITH_RELATIONS, {}, apiKey(partner)); });
+      const eight = await countStatements(server, async () => { data = await ok(END_USERS_WITH_RELATIONS, {}, apiKey(partner)); });
       expect(eight).toBe(one);
       const nodes = data.treasuryEndUsers.edges.map((edge: any) => edge.node);
       expect(nodes).toHaveLength(8);
@@ -518,11 +501,11 @@ describe('Treasury over GraphQL', () => {
         return { user, wallet };
       };
       await pay();
-      const one = await countStatements(() => ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner)));
+      const one = await countStatements(server, () => ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner)));
       const made = [];
       for (let index = 0; index < 5; index += 1) made.push(await pay());
       let data: any;
-      const six = await countStatements(async () => { data = await ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner)); });
+      const six = await countStatements(server, async () => { data = await ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner)); });
       expect(six).toBe(one);
       const nodes = data.treasuryPayouts.edges.map((edge: any) => edge.node);
       expect(nodes).toHaveLength(6);

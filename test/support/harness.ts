@@ -289,6 +289,31 @@ export async function startDeliveringServer(overrides: Partial<Config> = {}): Pr
   return server;
 }
 
+/**
+ * The delivery pump's claim of due webhook deliveries: a delivering server's worker sends it every
+ * WORKER_POLL_INTERVAL_MS whatever the test does, so it is not a statement of the request counted.
+ */
+const isDeliveryPumpClaim = (sql: string) => /SET claimed_at = now\(\)/.test(sql);
+
+/**
+ * The SQL statements `run` sends through the server's DataSource (what a query per row would add
+ * to), without the delivery pump's periodic claim: the fewer of `runs` runs, so a statement of the
+ * worker that happens to run alongside (a dispatch of an earlier test's payout) is not counted.
+ */
+export async function countStatements(server: TestServer, run: () => Promise<unknown>, runs = 2): Promise<number> {
+  const counts: number[] = [];
+  for (let attempt = 0; attempt < runs; attempt += 1) {
+    const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
+    try {
+      await run();
+      counts.push(spy.mock.calls.filter(([sql]) => !isDeliveryPumpClaim(sql)).length);
+    } finally {
+      spy.mockRestore();
+    }
+  }
+  return Math.min(...counts);
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Probes until `done` holds or the time is up, and returns the last value (the test's expectations judge it). */
