@@ -1,4 +1,6 @@
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { Client } from 'pg';
+import { jobsCtes } from '../src/domain/shared/jobs';
+import { TestMerchant, TestServer, sleep, startTestServer } from './support/harness';
 import { RequestContext } from '../src/domain/shared/context';
 import { chargeCommandOf, chargeRequestSchema } from '../src/wire/payments';
 import { parseInput } from '../src/wire/validation';
@@ -304,15 +306,54 @@ describe('settlement, refunds and disputes', () => {
     expect(await walletBalance(server, merchant.businessId)).toBe(4950n);
   });
 
+  const settlementJobsOf = (paymentId: string): Promise<Array<{ task_identifier: string; run_at: string; max_attempts: number }>> =>
+    server.runtime.dataSource.query(
+      `SELECT task.identifier AS task_identifier, job.run_at, job.max_attempts
+         FROM graphile_worker._private_jobs job JOIN graphile_worker._private_tasks task ON task.id = job.task_id
+        WHERE job.payload->>'paymentId' = $1`, [paymentId]);
+
   test('capture schedules the settlement job after the configured delay', async () => {
     const merchant = await chargingMerchant(server);
     const payment = await pay(merchant);
-    const [job] = await server.runtime.dataSource.query(
-      `SELECT task_identifier, run_at FROM graphile_worker.jobs WHERE key = $1`, [`settle:${payment.id}`]);
+    const [job, ...more] = await settlementJobsOf(payment.id);
+    expect(more).toEqual([]);
     expect(job.task_identifier).toBe('settle_payment');
+    expect(job.max_attempts).toBe(5);
     const delaySeconds = (new Date(job.run_at).getTime() - new Date(payment.capturedAt).getTime()) / 1000;
     expect(delaySeconds).toBeGreaterThan(3590);
     expect(delaySeconds).toBeLessThan(3610);
+  });
+
+  test('the settlement job row is written even when graphile-worker\'s task row is gone (its cleanup removed it)', async () => {
+    const merchant = await chargingMerchant(server);
+    await server.runtime.dataSource.query(`DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'settle_payment')`);
+    await server.runtime.dataSource.query(`DELETE FROM graphile_worker._private_tasks WHERE identifier = 'settle_payment'`);
+    const payments = await Promise.all([1, 2, 3, 4, 5].map((amount) => pay(merchant, amount)));
+    for (const payment of payments) expect((await settlementJobsOf(payment.id)).map((job) => job.task_identifier)).toEqual(['settle_payment']);
+  });
+
+  test('two transactions writing the first row-only job of a task at once both succeed (the second waits for the first\'s task row)', async () => {
+    const task = `race_task_${Date.now()}`;
+    const enqueue = jobsCtes([{ task, payload: { n: 1 }, options: { runAt: new Date(Date.now() + 3_600_000), rowOnly: true } }], 1);
+    const statement = `WITH ${enqueue.sql} SELECT ${enqueue.countSql} AS jobs`;
+    const [first, second] = [new Client({ connectionString: server.databaseUrl }), new Client({ connectionString: server.databaseUrl })];
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      await first.query('BEGIN');
+      await second.query('BEGIN');
+      expect((await first.query(statement, enqueue.params)).rows).toEqual([{ jobs: '1' }]);
+      // The second sees no task row in its snapshot, conflicts with the first's uncommitted one and waits.
+      const waiting = second.query(statement, enqueue.params);
+      await sleep(200);
+      await first.query('COMMIT');
+      expect((await waiting).rows).toEqual([{ jobs: '1' }]);
+      await second.query('COMMIT');
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+    const [{ count }] = await server.runtime.dataSource.query(
+      `SELECT count(*)::int AS count FROM graphile_worker._private_jobs job JOIN graphile_worker._private_tasks t ON t.id = job.task_id WHERE t.identifier = $1`, [task]);
+    expect(count).toBe(2);
   });
 
   test('partial and full refunds of a settled payment debit the wallet, never more than captured', async () => {

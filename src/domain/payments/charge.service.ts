@@ -336,7 +336,8 @@ export class ChargeService {
     });
     this.events.recordBehind(tx, PaymentEvent.COMPLETED, paymentCompleted(payment), [{
       task: SETTLE_PAYMENT_TASK, payload: { paymentId: payment.id },
-      options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), jobKey: `settle:${payment.id}` },
+      // No key: the capture that enqueues it happens once per payment, and settling is idempotent.
+      options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), rowOnly: true },
     }]);
     this.store.announce(tx, payment);
     return payment;

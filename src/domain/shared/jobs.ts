@@ -5,6 +5,15 @@ export interface JobOptions {
   /** At most one pending job per key: adding again replaces the pending one. */
   jobKey?: string;
   maxAttempts?: number;
+  /**
+   * Written as the job's row alone, not through graphile-worker's `add_job`: no NOTIFY (a
+   * notifying commit holds PostgreSQL's notification-queue lock through its WAL flush, so such
+   * commits queue one behind another) and no upserts of the task and queue or key handling. For a
+   * job due well after its transaction commits, without a key: the workers' poll
+   * (`WORKER_POLL_INTERVAL_MS`) finds it when it is due. The card settlement job is one
+   * (docs/performance.md).
+   */
+  rowOnly?: boolean;
 }
 
 /** A job to enqueue: its task, its payload and when and how it runs. */
@@ -28,22 +37,58 @@ export function addJobCall(job: JobRequest, first: number): { sql: string; param
 }
 
 /**
- * A SELECT that enqueues `jobs` (one row per job), for a CTE of a statement that enqueues along
- * with its writes; its parameters are numbered from `first`.
+ * The rows of `rowOnly` jobs (see JobOptions), inserted straight into graphile-worker's job table
+ * (graphile-worker is pinned: package.json), its parameters numbered from `first`. A task's row in
+ * graphile-worker's task table is made when this statement's snapshot has none (`add_job` tries on
+ * every call); when a concurrent transaction made it meanwhile, `DO UPDATE` waits for it and
+ * returns its id, which `DO NOTHING` would not.
  */
-export function addJobsSelect(jobs: JobRequest[], first: number): { sql: string; params: unknown[] } {
-  const calls = jobs.map((job, index) => addJobCall(job, first + index * 5));
+function jobRowsInsert(jobs: JobRequest[], first: number): { newTasksSql: string; sql: string; params: unknown[] } {
+  const values = jobs.map((job, index) => {
+    const options = job.options ?? {};
+    if (options.jobKey !== undefined || !options.runAt) throw new Error(`A row-only job has a runAt and no key (${job.task})`);
+    const [task, payload, runAt, maxAttempts] = [0, 1, 2, 3].map((offset) => `$${first + index * 4 + offset}`);
+    return `(${task}::text, ${payload}::json, ${runAt}::timestamptz, ${maxAttempts}::smallint)`;
+  });
+  const tasks = `graphile_worker._private_tasks`;
   return {
-    sql: calls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false',
-    params: calls.flatMap((call) => call.params),
+    sql: `INSERT INTO graphile_worker._private_jobs (task_id, payload, run_at, max_attempts)
+          SELECT coalesce((SELECT id FROM ${tasks} WHERE identifier = job.task), (SELECT id FROM new_tasks WHERE identifier = job.task)),
+                 job.payload, job.run_at, job.max_attempts
+            FROM (VALUES ${values.join(', ')}) AS job (task, payload, run_at, max_attempts)
+          RETURNING id`,
+    newTasksSql: `INSERT INTO ${tasks} (identifier)
+          SELECT DISTINCT job.task FROM (VALUES ${values.join(', ')}) AS job (task, payload, run_at, max_attempts)
+           WHERE NOT EXISTS (SELECT 1 FROM ${tasks} WHERE identifier = job.task)
+          ON CONFLICT (identifier) DO UPDATE SET identifier = EXCLUDED.identifier RETURNING id, identifier`,
+    params: jobs.flatMap((job) => [job.task, JSON.stringify(job.payload), job.options!.runAt, job.options?.maxAttempts ?? 5]),
+  };
+}
+
+/**
+ * CTEs that enqueue `jobs` along with a statement's own writes: `scheduled` (the `add_job` calls,
+ * one row per job) and, for `rowOnly` jobs, `new_tasks` and `job_rows`; `countSql` counts the jobs
+ * enqueued. Parameters are numbered from `first`.
+ */
+export function jobsCtes(jobs: JobRequest[], first: number): { sql: string; countSql: string; params: unknown[] } {
+  const rowOnly = jobs.filter((job) => job.options?.rowOnly);
+  const calls = jobs.filter((job) => !job.options?.rowOnly).map((job, index) => addJobCall(job, first + index * 5));
+  const scheduled = `scheduled AS (${calls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false'})`;
+  const callParams = calls.flatMap((call) => call.params);
+  if (rowOnly.length === 0) return { sql: scheduled, countSql: '(SELECT count(*) FROM scheduled)', params: callParams };
+  const rows = jobRowsInsert(rowOnly, first + callParams.length);
+  return {
+    sql: `${scheduled}, new_tasks AS (${rows.newTasksSql}), job_rows AS (${rows.sql})`,
+    countSql: '(SELECT count(*) FROM scheduled) + (SELECT count(*) FROM job_rows)',
+    params: [...callParams, ...rows.params],
   };
 }
 
 /** Enqueues a graphile-worker job in the caller's transaction: it runs only if that transaction commits. */
 export async function enqueueJob(tx: RequestContext, task: string, payload: Record<string, unknown>, options: JobOptions = {}): Promise<void> {
   if (!tx.inTransaction) throw new Error('enqueueJob must run inside a transaction');
-  const call = addJobCall({ task, payload, options }, 1);
-  await tx.em.query(`SELECT ${call.sql}`, call.params);
+  const enqueued = jobsCtes([{ task, payload, options }], 1);
+  await tx.em.query(`WITH ${enqueued.sql} SELECT ${enqueued.countSql} AS jobs`, enqueued.params);
 }
 
 /** Where a task reports what it did or what failed inside Tessera (graphile-worker's logger). */
