@@ -23,6 +23,7 @@ import { TreasuryWebhookEndpoints1795343101160 } from './1795343101160-TreasuryW
 import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints';
 import { WebhookDeliveries1795336882525 } from './1795336882525-WebhookDeliveries';
 import { Initial1795333844080 } from './1795333844080-Initial';
+import { WebhookDeliveryPump1796200000000 } from './1796200000000-WebhookDeliveryPump';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 export const migrations: Function[] = [
   Initial1795333844080,
@@ -50,4 +51,5 @@ export const migrations: Function[] = [
   V1Surface1796100000000,
   V1TransfersLowBalance1796150000000,
   FxClearing1796170000000,
+  WebhookDeliveryPump1796200000000,
 ];

@@ -10,6 +10,7 @@ import { paymentJobs } from '../domain/payments/payments.jobs';
 import { payoutJobs } from '../domain/payouts/payouts.jobs';
 import { recurringGiftJobs } from '../domain/recurring-gifts/recurring-gifts.jobs';
 import { AreaJobs, cronLine } from '../domain/shared/jobs';
+import { DeliveryPump } from '../domain/webhooks/delivery-pump';
 import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
 import { treasuryJobs } from '../domain/treasury/treasury.jobs';
 
@@ -88,6 +89,7 @@ export async function releaseStalledJobs(dataSource: DataSource, stalledAfterMs:
 export interface Worker {
   runner: Runner;
   pool: Pool;
+  deliveries: DeliveryPump;
 }
 
 export async function startWorker(core: Core, databaseUrl: string, log: (line: string) => void): Promise<Worker> {
@@ -106,11 +108,17 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
     crontab: crontabOf(core),
     logger: quietLogger(log),
   });
-  return { runner, pool };
+  // Webhook deliveries are not graphile-worker jobs: the pump claims due rows (docs/webhooks.md).
+  const deliveries = new DeliveryPump(core.webhooks, () => RequestContext.system(core.dataSource, 'webhooks'), core.pubSub, {
+    concurrency: core.config.workerConcurrency, pollIntervalMs: core.config.workerPollIntervalMs, stalledAfterMs: core.config.jobStallAfterMs, databaseUrl,
+  }, log);
+  deliveries.start();
+  return { runner, pool, deliveries };
 }
 
 /** Stops taking jobs, waits for those in hand, and closes every database connection of the worker. */
 export async function stopWorker(worker: Worker): Promise<void> {
+  await worker.deliveries.stop();
   await worker.runner.stop();
   await worker.runner.promise.catch(() => undefined);
   await worker.pool.end();

@@ -16,6 +16,8 @@ export enum Topic {
   TREASURY_KYC = 'TREASURY_KYC',
   /** Access taken away from a credential or a member: open sockets it concerns must close. */
   ACCESS_REVOKED = 'ACCESS_REVOKED',
+  /** Webhook deliveries due now were committed: the workers' delivery pumps claim them at once instead of at their next poll. */
+  WEBHOOKS_DUE = 'WEBHOOKS_DUE',
 }
 
 /**
@@ -110,6 +112,7 @@ type Topics = {
   [Topic.TREASURY_PAYOUT]: [TreasuryPayoutChange];
   [Topic.TREASURY_KYC]: [TreasuryKycChange];
   [Topic.ACCESS_REVOKED]: [AccessRevocation];
+  [Topic.WEBHOOKS_DUE]: [{ deliveries: number }];
 };
 
 /** Who listens: the live GraphQL subscriptions' listeners per topic (a metrics gauge), and how many ever became ready. */
@@ -126,7 +129,7 @@ interface ListenerTarget {
 }
 
 /** Topics the server itself listens to (not GraphQL subscriptions): not counted as subscriptions. */
-const INTERNAL_TOPICS = new Set<string>([Topic.ACCESS_REVOKED]);
+const INTERNAL_TOPICS = new Set<string>([Topic.ACCESS_REVOKED, Topic.WEBHOOKS_DUE]);
 
 /** Wraps an event target to keep the listener bookkeeping; `confirm` resolves once a topic's messages can arrive. */
 function withListenerCounts<T extends ListenerTarget>(target: T, confirm: (topic: string) => Promise<unknown> = async () => undefined) {

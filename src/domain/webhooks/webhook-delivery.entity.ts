@@ -99,4 +99,18 @@ export class WebhookDelivery extends MutableTenantEntity {
   @Column('integer', { nullable: true }) responseTimeMs: number | null;
 
   @Column('text', { nullable: true }) errorMessage: string | null;
+
+  /**
+   * When the next attempt is due: now for a new delivery (the column's default), the retry's time
+   * after a failure, null once none is (succeeded, permanently failed). Workers' delivery pumps
+   * claim due rows (src/domain/webhooks/delivery-pump.ts).
+   */
+  @Index('ix_webhook_deliveries_due', { where: '"due_at" IS NOT NULL' })
+  @Column('timestamptz', { nullable: true, default: () => 'now()' }) dueAt: Date | null;
+
+  /**
+   * When a pump claimed the delivery for its attempt (null when none holds it). A claim older than
+   * the claiming pump's `JOB_STALL_AFTER_MS` belongs to a worker that died: the delivery is claimed again.
+   */
+  @Column('timestamptz', { nullable: true }) claimedAt: Date | null;
 }

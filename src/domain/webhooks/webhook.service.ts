@@ -10,11 +10,11 @@ import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } f
 import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
-import { TesseraPubSub } from '../events/pubsub';
-import { JobRequest, addJobsSelect } from '../shared/jobs';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { JobRequest, jobsCtes } from '../shared/jobs';
+import { EntityRows, updateById } from '../shared/rows';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery, publishDeliveryChange } from './webhooks.events';
-import { scheduleAttempt, scheduleAttemptSql } from './webhooks.jobs';
 
 export { NO_ANSWER, readTruncated, signedHeaders } from './webhook-sender';
 export type { WebhookSettings } from './webhook-sender';
@@ -41,28 +41,33 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
 export type V1SigningKey = (ctx: RequestContext, businessId: string, livemode: boolean) => Promise<string | null>;
 
 /** A delivery to attempt, and the sealed API secret of its business and mode (null when none was issued). */
-interface DueDelivery {
+export interface DueDelivery {
   delivery: WebhookDelivery;
   sealedApiSecret: string | null;
 }
 
+/** The PostgreSQL channel on which delivery pumps are told that deliveries are due (DeliveryPump listens). */
+export const WEBHOOKS_DUE_CHANNEL = 'tessera_webhooks_due';
+
+/** An attempt's request, made and answered (or failed), before it is recorded. */
+export interface SentAttempt {
+  delivery: WebhookDelivery;
+  attemptedAt: Date;
+  outcome: AttemptOutcome;
+}
+
 /** What an attempt writes on its delivery. */
 type AttemptRecord = Pick<WebhookDelivery, 'status' | 'attemptCount' | 'lastAttemptAt' | 'nextRetryAt' | 'requestHeaders'
-  | 'responseStatus' | 'responseBody' | 'responseTimeMs' | 'errorMessage'>;
+  | 'responseStatus' | 'responseBody' | 'responseTimeMs' | 'errorMessage' | 'dueAt' | 'claimedAt'>;
 
 /**
  * Writes an attempt's record and returns the delivery as stored: the row read before the attempt
  * with these changes and the update time the database set (RETURNING), instead of reading it again.
  */
 async function updateDelivery(ctx: RequestContext, delivery: WebhookDelivery, changes: AttemptRecord): Promise<WebhookDelivery> {
-  const { raw } = await ctx.repo(WebhookDelivery).createQueryBuilder().update(WebhookDelivery)
-    .set(changes)
-    .where('id = :id', { id: delivery.id })
-    .returning('updated_at')
-    .execute();
-  const [row] = raw as Array<{ updated_at: Date }>;
+  const row = await updateById(ctx, WebhookDelivery, delivery.id, changes, ['updatedAt']);
   if (!row) throw new Error(`Webhook delivery ${delivery.id} disappeared during its attempt`);
-  return Object.assign(delivery, changes, { updatedAt: row.updated_at });
+  return Object.assign(delivery, changes, { updatedAt: row.updatedAt });
 }
 
 /**
@@ -140,9 +145,10 @@ const contentOf = (event: DomainEvent): DeliveryContent => {
 /**
  * Webhook deliveries to the business's own `webhookUrl` of the event's mode and to its registered
  * endpoints: merchant endpoints signed like the webhookUrl (the business's API secret of the mode),
- * treasury endpoints with their own signing secret. A delivery row and its
- * first job are written in the event's transaction; each attempt is one graphile-worker job, and a
- * failed attempt schedules the next one (per the retry schedule) in the transaction recording it.
+ * treasury endpoints with their own signing secret. A delivery row is written in the event's
+ * transaction, due at once (or after the first retry delay); the workers' delivery pumps claim due
+ * rows (`claimDue`) and attempt them, and a failed attempt makes the row due again at the retry
+ * schedule's next time in the same UPDATE that records it.
  */
 export class WebhookService {
   private readonly sender: WebhookSender;
@@ -167,9 +173,10 @@ export class WebhookService {
   /**
    * Records an event and, in the same statement, one delivery to the business's `webhookUrl` of
    * the event's mode (when set) and one to each enabled registered endpoint of that business and
-   * mode subscribed to the event's type (or "*"), each with its first job. One statement because it
-   * runs for every event, inside the transaction of the change the event records: one round trip
-   * instead of an insert, a read of the targets and two writes per target. `insertEvent` is
+   * mode subscribed to the event's type (or "*"), each due for its first attempt, and the jobs the
+   * change schedules. One statement because it runs for every event, inside the transaction of the
+   * change the event records: one round trip instead of an insert, a read of the targets and a
+   * write per target. `insertEvent` is
    * EventService's INSERT of the event row (RETURNING it); the delivery's body is built in SQL
    * from the event's own timestamp, byte for byte what `bodyOf` makes of the stored event.
    */
@@ -197,22 +204,21 @@ export class WebhookService {
     const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
     const at = (index: number) => `$${insertEvent.params.length + index}`;
     // Numbered after the event's parameters and the twelve of this statement (targets, body, first attempt).
-    const scheduled = addJobsSelect(insertEvent.jobs, insertEvent.params.length + 13);
+    const scheduled = jobsCtes(insertEvent.jobs, insertEvent.params.length + 13);
     return {
       sql: `WITH event AS (${insertEvent.sql}),
        stamp AS (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso FROM event),
        targets AS (${targetsSql(at)}),
        deliveries AS (
-         INSERT INTO webhook_deliveries (business_id, livemode, event_id, event_type, target, endpoint_id, partner_id, url, payload, request_body, status)
+         INSERT INTO webhook_deliveries (business_id, livemode, event_id, event_type, target, endpoint_id, partner_id, url, payload, request_body, status, due_at)
          SELECT event.business_id, event.livemode, event.id, event.type, targets.target, targets.endpoint_id, targets.partner_id, targets.url,
                 jsonb_build_object('event', event.type, 'timestamp', stamp.iso, 'data', event.data),
-                ${at(10)} || stamp.iso || ${at(11)}, '${WebhookDeliveryStatus.PENDING}'
+                ${at(10)} || stamp.iso || ${at(11)}, '${WebhookDeliveryStatus.PENDING}', coalesce(${at(12)}::timestamptz, now())
            FROM event, stamp, targets ORDER BY targets.rank, targets.created_at, targets.endpoint_id
          RETURNING id, target, url, endpoint_id, partner_id, created_at
        ),
-       jobs AS (SELECT ${scheduleAttemptSql('deliveries.id', `${at(12)}::timestamptz`)} FROM deliveries),
-       scheduled AS (${scheduled.sql})
-       SELECT event.id, event.created_at, (SELECT count(*) FROM jobs) + (SELECT count(*) FROM scheduled) AS jobs,
+       ${scheduled.sql}
+       SELECT event.id, event.created_at, ${scheduled.countSql} AS jobs,
               (SELECT coalesce(json_agg(deliveries), '[]') FROM deliveries) AS deliveries
          FROM event`,
       params: [...insertEvent.params, ...targetsParams(businessId, livemode, type),
@@ -230,7 +236,21 @@ export class WebhookService {
       createdAt: new Date(delivery.created_at), updatedAt: new Date(delivery.created_at),
     }));
     for (const delivery of deliveries) announceDelivery(tx, this.pubSub, delivery);
+    if (deliveries.length > 0) this.announceDue(tx, deliveries.length);
     return { event, deliveries };
+  }
+
+  /**
+   * Wakes the delivery pumps once the transaction commits (they would otherwise find the rows at
+   * their next poll): this process's at once through the pub/sub, every process's (with or
+   * without Redis) through a NOTIFY sent after the commit, on its own and not waited for, so the
+   * event's transaction never holds PostgreSQL's notification lock through its commit.
+   */
+  private announceDue(tx: RequestContext, deliveries: number): void {
+    tx.afterCommit(() => {
+      void tx.dataSource.query(`SELECT pg_notify('${WEBHOOKS_DUE_CHANNEL}', '')`).catch(() => undefined);
+      return this.pubSub.publish(Topic.WEBHOOKS_DUE, { deliveries });
+    });
   }
 
   /** Lets the `/v1` area sign its deliveries with the business's `/v1` key. */
@@ -330,23 +350,62 @@ export class WebhookService {
       payload: content.payload,
       requestBody: content.requestBody,
       status: WebhookDeliveryStatus.PENDING,
+      // Without a time, the column's default: due now (the database's clock, which claims compare with).
+      dueAt: runAt ?? undefined,
     }));
-    await scheduleAttempt(tx, delivery.id, runAt);
     announceDelivery(tx, this.pubSub, delivery);
+    if (!runAt) this.announceDue(tx, 1);
     return delivery;
   }
 
   /**
-   * One attempt of a delivery (the `deliver_webhook` job). Finished deliveries are left alone.
-   * Whatever stops the attempt before an answer (a secret that cannot be unsealed, a bug) is a
-   * failed attempt like any other: recorded with a generic message (the cause goes to
-   * `reportError`, the server's log, never to the merchant) and retried by the schedule. Thrown out
-   * of the job instead, it would exhaust the queue's own three tries and leave the delivery
-   * `pending` for ever, with no error to see.
+   * Claims up to `limit` due deliveries (the delivery pump): rows due now that no pump holds, or
+   * whose claim is older than `stalledAfterMs` (its worker died), oldest due first, skipping rows
+   * another transaction is claiming; each with its business's sealed API secret. One statement for
+   * the batch.
+   */
+  async claimDue(ctx: RequestContext, limit: number, stalledAfterMs: number): Promise<DueDelivery[]> {
+    const deliveries = EntityRows.of(ctx, WebhookDelivery);
+    const [rows]: [Array<Record<string, unknown>>, number] = await ctx.em.query(
+      `WITH due AS (
+         SELECT id FROM "${deliveries.tableName}"
+          WHERE due_at <= now() AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2))
+          ORDER BY due_at
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED)
+       UPDATE "${deliveries.tableName}" AS "delivery" SET claimed_at = now()
+         FROM due WHERE "delivery"."id" = due.id
+       RETURNING ${deliveries.selectList('delivery')},
+         (SELECT "credential"."secret_ciphertext" FROM "${ctx.repo(ApiCredential).metadata.tableName}" "credential"
+           WHERE "credential"."business_id" = "delivery"."business_id" AND "credential"."livemode" = "delivery"."livemode") AS "sealed_api_secret"`,
+      [limit, stalledAfterMs / 1000],
+    );
+    return rows.map((row) => ({ delivery: deliveries.hydrate(row, 'delivery'), sealedApiSecret: row.sealed_api_secret as string | null }));
+  }
+
+  /**
+   * One attempt of a delivery by its id (a `deliver_webhook` job enqueued before the delivery
+   * pumps; the pumps use `send` and `recordSent` on the rows they claim). Finished deliveries are
+   * left alone. Whatever stops the attempt before an answer (a secret that cannot be unsealed, a
+   * bug) is a failed attempt like any other: recorded with a generic message (the cause goes to
+   * `reportError`, the server's log, never to the merchant) and retried by the schedule. Thrown
+   * instead, it would leave the delivery claimed and unrecorded, with no error to see.
    */
   async attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void = () => undefined): Promise<WebhookDelivery | null> {
     const due = await this.dueDelivery(ctx, deliveryId);
-    if (!due) return null;
+    return due ? this.attemptDue(ctx, due, reportError) : null;
+  }
+
+  /** One attempt of a delivery read (or claimed) with its sealed API secret; see `attempt`. */
+  async attemptDue(ctx: RequestContext, due: DueDelivery, reportError: (error: unknown) => void = () => undefined): Promise<WebhookDelivery> {
+    return this.recordSent(ctx, await this.send(ctx, due, reportError));
+  }
+
+  /**
+   * The attempt's request (signed, sent, answered or failed), not yet recorded: the delivery pump
+   * frees the request's slot before `recordSent` writes it.
+   */
+  async send(ctx: RequestContext, due: DueDelivery, reportError: (error: unknown) => void = () => undefined): Promise<SentAttempt> {
     const { delivery } = due;
     const attemptedAt = new Date();
     let outcome: AttemptOutcome;
@@ -359,6 +418,11 @@ export class WebhookService {
       reportError(error);
       outcome = { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: ATTEMPT_INTERNAL_ERROR };
     }
+    return { delivery, attemptedAt, outcome };
+  }
+
+  /** Records a sent attempt on its delivery (see `recordAttempt`) and announces the change. */
+  async recordSent(ctx: RequestContext, { delivery, attemptedAt, outcome }: SentAttempt): Promise<WebhookDelivery> {
     const recorded = await this.recordAttempt(ctx, delivery, attemptedAt, outcome);
     await publishDeliveryChange(this.pubSub, recorded);
     return recorded;
@@ -369,21 +433,26 @@ export class WebhookService {
    * (it runs for every attempt); null when it is gone or already finished.
    */
   private async dueDelivery(ctx: RequestContext, deliveryId: string): Promise<DueDelivery | null> {
-    const { entities: [delivery], raw: [row] } = await ctx.repo(WebhookDelivery).createQueryBuilder('delivery')
-      .leftJoin(ApiCredential, 'credential', 'credential.businessId = delivery.businessId AND credential.livemode = delivery.livemode')
-      .addSelect('credential.secretCiphertext', 'sealed_api_secret')
-      .where('delivery.id = :deliveryId', { deliveryId })
-      .getRawAndEntities<{ sealed_api_secret: string | null }>();
-    if (!delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
+    const deliveries = EntityRows.of(ctx, WebhookDelivery);
+    const [row]: Array<Record<string, unknown>> = await ctx.em.query(
+      `SELECT ${deliveries.selectList('delivery')}, "credential"."secret_ciphertext" AS "sealed_api_secret"
+         FROM "${deliveries.tableName}" "delivery"
+         LEFT JOIN "${ctx.repo(ApiCredential).metadata.tableName}" "credential"
+           ON "credential"."business_id" = "delivery"."business_id" AND "credential"."livemode" = "delivery"."livemode"
+        WHERE "delivery"."id" = $1`,
+      [deliveryId],
+    );
+    const delivery = row ? deliveries.hydrate(row, 'delivery') : null;
+    if (!row || !delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
       return null;
     }
-    return { delivery, sealedApiSecret: row.sealed_api_secret };
+    return { delivery, sealedApiSecret: row.sealed_api_secret as string | null };
   }
 
   /**
-   * Writes the attempt's outcome on the delivery. A success, or the last failure of the schedule,
-   * is one UPDATE, atomic on its own; a failure with another attempt due writes that attempt's job
-   * in the same transaction, so a delivery is never left failed with nothing scheduled.
+   * Writes the attempt's outcome on the delivery in one UPDATE, atomic on its own: a failure with
+   * another attempt due makes the row due again then (so a delivery is never left failed with
+   * nothing scheduled); a success or the last failure leaves nothing due. The claim is released.
    */
   private async recordAttempt(ctx: RequestContext, delivery: WebhookDelivery, attemptedAt: Date, outcome: AttemptOutcome): Promise<WebhookDelivery> {
     const attemptCount = delivery.attemptCount + 1;
@@ -402,13 +471,10 @@ export class WebhookService {
       responseBody: outcome.responseBody,
       responseTimeMs: outcome.responseTimeMs,
       errorMessage: outcome.errorMessage,
+      dueAt: nextRetryAt,
+      claimedAt: null,
     };
-    if (!nextRetryAt) return updateDelivery(ctx, delivery, changes);
-    return inTransaction(ctx, async (tx) => {
-      const recorded = await updateDelivery(tx, delivery, changes);
-      await scheduleAttempt(tx, delivery.id, nextRetryAt);
-      return recorded;
-    });
+    return updateDelivery(ctx, delivery, changes);
   }
 
   /**
