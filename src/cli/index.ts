@@ -11,7 +11,7 @@ import { newAccountSchema } from '../wire/accounts';
 import { parseInput } from '../wire/validation';
 import { lowBalanceCommandOf, lowBalanceThresholdSchema } from '../wire/low-balance';
 import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
-import { openRuntime } from '../runtime';
+import { Runtime, RuntimeOptions, openRuntime } from '../runtime';
 import { SANDBOX_MAIL_READ_LIMIT, SandboxMailbox } from '../providers/mail/sandbox';
 import { StartupError } from '../startup-error';
 
@@ -20,18 +20,29 @@ program.name('tessera').description('Tessera operator commands');
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
+/** Opens the runtime (the database, migrated unless told otherwise), runs `work`, and always closes it. */
+async function withRuntime(work: (runtime: Runtime) => Promise<void>, options: RuntimeOptions = {}): Promise<void> {
+  const runtime = await openRuntime(loadConfig(), options);
+  try {
+    await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** The operator's context for a business and mode (`--live` or test). */
+const operatorContext = (runtime: Runtime, businessId: string, live?: boolean) =>
+  RequestContext.system(runtime.dataSource, 'cli', businessId, live ? Mode.LIVE : Mode.TEST);
+
 program
   .command('migrate')
   .description('Run pending database migrations')
   .action(async () => {
-    const runtime = await openRuntime(loadConfig(), { migrate: false });
-    try {
+    await withRuntime(async (runtime) => {
       const ran = await runtime.dataSource.runMigrations({ transaction: 'each' });
       await installJobQueue(runtime.databaseUrl);
       print({ migrated: ran.map((migration) => migration.name) });
-    } finally {
-      await runtime.close();
-    }
+    }, { migrate: false });
   });
 
 program
@@ -39,13 +50,10 @@ program
   .argument('<name>', 'migration name, e.g. AddPayments')
   .description('Write a migration for the difference between the entities and the migrated database')
   .action(async (name: string) => {
-    const runtime = await openRuntime(loadConfig());
-    try {
+    await withRuntime(async (runtime) => {
       const file = await generateMigration(runtime.dataSource, name);
       print(file ? { generated: `migrations/${file}.ts` } : { generated: null, message: 'No schema changes' });
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 
 program
@@ -69,14 +77,11 @@ program
   .command('ledger:check')
   .description('Check the whole ledger: every transaction balances, cached balances match, none negative')
   .action(async () => {
-    const runtime = await openRuntime(loadConfig());
-    try {
+    await withRuntime(async (runtime) => {
       const result = await LedgerService.check(runtime.dataSource);
       print(result);
       if (!result.balanced) process.exitCode = 2;
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 
 const positiveNumber = (value: string): number => {
@@ -90,13 +95,10 @@ program
   .option('--to <email>', 'only messages to this address')
   .option('--limit <n>', `how many messages (at most ${SANDBOX_MAIL_READ_LIMIT})`, positiveNumber, 10)
   .action(async (options: { to?: string; limit: number }) => {
-    const runtime = await openRuntime(loadConfig());
-    try {
+    await withRuntime(async (runtime) => {
       const messages = await new SandboxMailbox(runtime.dataSource).messages(options);
       print(messages.map(({ recipient, subject, text, createdAt }) => ({ to: recipient, subject, text, createdAt: createdAt.toISOString() })));
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 
 const business = program.command('business').description('Manage businesses');
@@ -108,8 +110,7 @@ business
   .description('Create a business, its OWNER account and its test credentials (printed once)')
   .action(async (options: { name: string; email: string; password: string }) => {
     const account = parseInput(newAccountSchema, { email: options.email, password: options.password, name: options.name, businessName: options.name });
-    const runtime = await openRuntime(loadConfig());
-    try {
+    await withRuntime(async (runtime) => {
       const { business: created, user, credentials } = await runtime.core.identity.businesses.createBusinessWithOwnerAccount(
         runtime.core.anonymousContext(), { name: account.name, email: account.email, password: account.password });
       print({
@@ -118,9 +119,7 @@ business
         ownerUserId: user.id,
         testCredentials: { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, publishableKey: credentials.publishableKey },
       });
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 
 /**
@@ -195,15 +194,12 @@ update.action(async (id: string, options: Record<string, boolean | number | bigi
     payoutReviewThresholdUsdMinor: input.payoutReviewThresholdUsdMinor === 'off' ? null : input.payoutReviewThresholdUsdMinor as bigint | undefined,
     verified: input.verified as boolean | undefined,
   };
-  const runtime = await openRuntime(loadConfig());
-  try {
-    const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);
+  await withRuntime(async (runtime) => {
+    const ctx = operatorContext(runtime, id, options.live === true);
     const updated = await runtime.core.identity.businesses.updateAsOperator(ctx, update);
     const settings = await runtime.dataSource.getRepository(BusinessSettings).find({ where: { businessId: updated.id }, order: { livemode: 'ASC' } });
     print(businessJson(updated, settings));
-  } finally {
-    await runtime.close();
-  }
+  });
 });
 
 business
@@ -214,15 +210,12 @@ business
   .option('--live', 'set the live wallet\'s threshold instead of the test wallet\'s')
   .description('Set the low-balance threshold of a wallet: a debit that takes its balance from at or above it to below it emits wallet.low_balance on /v1')
   .action(async (id: string, currency: string, amount: string, options: { live?: boolean }) => {
-    const runtime = await openRuntime(loadConfig());
-    try {
-      const ctx = RequestContext.system(runtime.dataSource, 'cli', id, options.live ? Mode.LIVE : Mode.TEST);
+    await withRuntime(async (runtime) => {
+      const ctx = operatorContext(runtime, id, options.live);
       const command = lowBalanceCommandOf(parseInput(lowBalanceThresholdSchema, { currency, threshold: amount === 'off' ? null : amount }));
       const saved = await runtime.core.lowBalance.set(ctx, command);
       print({ businessId: id, mode: options.live ? 'live' : 'test', currency: currency.toUpperCase(), threshold: saved ? toMajor(saved.threshold, saved.currency) : null });
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 
 const v1Key = program.command('v1-key').description('Manage the secret keys of the alternate surface /v1');
@@ -232,14 +225,11 @@ v1Key
   .option('--live', 'issue the live key (tessera_live_sk_…) instead of the test key')
   .description('Issue the /v1 secret key of a business and mode, printed once; the previous key of that mode stops working at once')
   .action(async (businessId: string, options: { live?: boolean }) => {
-    const runtime = await openRuntime(loadConfig());
-    try {
+    await withRuntime(async (runtime) => {
       const mode = options.live ? Mode.LIVE : Mode.TEST;
-      const issued = await runtime.core.v1Keys.issue(RequestContext.system(runtime.dataSource, 'cli', businessId, mode), { mode });
+      const issued = await runtime.core.v1Keys.issue(operatorContext(runtime, businessId, options.live), { mode });
       print({ businessId, mode: issued.mode, apiKey: issued.apiKey, createdAt: issued.createdAt.toISOString() });
-    } finally {
-      await runtime.close();
-    }
+    });
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

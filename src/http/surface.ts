@@ -1,4 +1,7 @@
-import { FastifyInstance } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { checkShape } from '../wire/validation';
 import { Core } from '../domain/core';
 import { declareIdempotency, registerIdempotency } from './idempotency';
 import { limitRequests } from './rate-limit';
@@ -24,6 +27,20 @@ export function guardCredentialSurface(scope: FastifyInstance, core: Core) {
   identifyCallers(scope, core);
   limitRequests(scope);
   registerIdempotency(scope, core);
+}
+
+/**
+ * A surface's scope over zod schemas: request parts checked by `checkShape` (an absent body checked
+ * as `{}`), answers sent as plain JSON (the response schemas document them, they never reshape an
+ * answer), and every failure answered by the surface's own error mapper.
+ */
+export function zodScope(plain: FastifyInstance, sendError: (error: unknown, request: FastifyRequest, reply: FastifyReply) => unknown) {
+  const scope = plain.withTypeProvider<ZodTypeProvider>();
+  scope.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) =>
+    checkShape(schema, httpPart === 'body' ? data ?? {} : data));
+  scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  return scope;
 }
 
 /** The methods a surface's router serves at a concrete path (HEAD included where Fastify exposes it for GET): the `Allow` of a 405. */

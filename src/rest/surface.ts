@@ -2,11 +2,9 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { Core } from '../domain/core';
 import { authenticated, publishableCaller } from '../http/request-context';
-import { guardCredentialSurface } from '../http/surface';
-import { checkShape } from '../wire/validation';
+import { guardCredentialSurface, zodScope } from '../http/surface';
 import { docsRoutes } from './docs.routes';
 import { registerRestRoutes } from './routes';
 import { API_PREFIX } from './shared/aliases';
@@ -72,11 +70,7 @@ const idempotencyHeader = {
  */
 export async function registerRestSurface(app: FastifyInstance, core: Core, options: RestSurfaceOptions = {}) {
   await app.register(async (plain) => {
-    const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) =>
-      checkShape(schema, httpPart === 'body' ? data ?? {} : data));
-    scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+    const scope = zodScope(plain, sendError);
     guardCredentialSurface(scope, core);
     scope.addHook('preValidation', async (request) => requireCaller(request));
     // Paths no surface serves answer here, in the envelope: after the guards above, so they are

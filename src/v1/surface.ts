@@ -2,11 +2,10 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { Core } from '../domain/core';
 import { registerIdempotency } from '../http/idempotency';
 import { responseChecker } from '../http/response-check';
-import { checkShape } from '../wire/validation';
+import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
 import { identifyV1Callers, limitV1Requests, requireV1Keys } from './guards';
 import { registerV1Routes } from './routes';
@@ -32,11 +31,7 @@ export interface V1SurfaceOptions {
  */
 export async function registerV1Surface(app: FastifyInstance, core: Core, options: V1SurfaceOptions = {}) {
   await app.register(async (plain) => {
-    const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) =>
-      checkShape(schema, httpPart === 'body' ? data ?? {} : data));
-    scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    scope.setErrorHandler((error, request, reply) => sendV1Error(error, request, reply));
+    const scope = zodScope(plain, sendV1Error);
     // In this order, on every request before its body is read: who calls, their budget, the key check.
     identifyV1Callers(scope, core);
     limitV1Requests(scope, core.config.v1RateLimits);

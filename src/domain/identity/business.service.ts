@@ -23,6 +23,19 @@ const emailTaken = () =>
   new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', { email: ['is already registered'] });
 
 /**
+ * The context's business, locked for the rest of the transaction (`FOR UPDATE`): what a change of
+ * the business's own settings or keys serialises on; NOT_FOUND when it does not exist.
+ */
+export async function lockOwnBusiness(tx: RequestContext): Promise<Business> {
+  const businessId = tx.requireBusiness();
+  const business = isUuid(businessId)
+    ? await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'pessimistic_write' } })
+    : null;
+  if (!business) throw notFound('Business');
+  return business;
+}
+
+/**
  * Businesses: opening an account with its first business, the profile and the webhook URL of
  * each mode (a generic business_settings row; each product's own settings live in its area's
  * `<area>.settings.ts`), and the operator's product switches.
@@ -80,11 +93,7 @@ export class BusinessService {
       : { _: ['names no setting to change'] };
     if (Object.keys(errors).length > 0) throw validationError(errors);
     return inTransaction(ctx, async (tx) => {
-      const businessId = tx.requireBusiness();
-      const business = isUuid(businessId)
-        ? await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'pessimistic_write' } })
-        : null;
-      if (!business) throw notFound('Business');
+      const business = await lockOwnBusiness(tx);
       if (Object.values(payments).some((value) => value !== undefined)) await writePaymentSettings(tx, payments);
       if (payoutReviewThresholdUsdMinor !== undefined) await writePayoutSettings(tx, { payoutReviewThresholdUsdMinor });
       applyTreasurySettings(business, { treasuryEnabled });

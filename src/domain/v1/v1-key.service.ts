@@ -1,10 +1,10 @@
 import { IsNull } from 'typeorm';
+import { lockOwnBusiness } from '../identity/business.service';
 import { Business, Mode, Role } from '../identity/identity.entities';
 import { ALL_ROLES } from '../shared/context';
 import { RequestContext, inTransaction } from '../shared/context';
 import { SecretBox, randomToken, sha256Hex } from '../shared/crypto';
-import { forbidden, notFound, unauthorized } from '../shared/errors';
-import { isUuid } from '../shared/ids';
+import { forbidden, unauthorized } from '../shared/errors';
 import { IssueV1KeyCommand } from './v1.commands';
 import { V1ApiKey } from './v1.entities';
 
@@ -37,11 +37,8 @@ export class V1KeyService {
   async issue(ctx: RequestContext, command: IssueV1KeyCommand): Promise<IssuedV1Key> {
     ctx.requireDashboardRole(Role.OWNER);
     return inTransaction(ctx, async (tx) => {
-      const businessId = tx.requireBusiness();
-      const business = isUuid(businessId)
-        ? await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'pessimistic_write' } })
-        : null;
-      if (!business) throw notFound('Business');
+      const business = await lockOwnBusiness(tx);
+      const businessId = business.id;
       if (!business.verified) throw forbidden('Only a verified business gets /v1 API keys; ask the operator to verify the business');
       const livemode = command.mode === Mode.LIVE;
       // Under the business's lock, so two concurrent issues leave exactly one active key.

@@ -2,7 +2,8 @@ import { In } from 'typeorm';
 import { CheckoutService, SESSION_LIFETIME_MS } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { FieldErrors, notFound, validationError } from '../shared/errors';
+import { FieldErrors, validationError } from '../shared/errors';
+import { findOwned } from '../shared/tenancy';
 import { isUuid } from '../shared/ids';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { MAX_PAGE_SIZE } from '../shared/pagination';
@@ -106,10 +107,7 @@ export class V1PaymentService {
 
   async get(ctx: RequestContext, id: string): Promise<V1PaymentView> {
     ctx.requireRole(...ALL_ROLES);
-    const payment = isUuid(id)
-      ? await ctx.repo(V1Payment).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
-      : null;
-    if (!payment) throw notFound('Payment');
+    const payment = await findOwned(ctx, V1Payment, id, 'Payment');
     return this.viewOf(payment, await ctx.repo(CheckoutSession).findOneByOrFail({ id: payment.id }));
   }
 

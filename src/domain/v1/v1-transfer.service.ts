@@ -4,8 +4,7 @@ import { PayoutService, PreparedPayout } from '../payouts/payout.service';
 import { MAX_LABEL_LENGTH } from '../payouts/payouts.settings';
 import { RecipientService, maskTail, normalizeDetails } from '../payouts/recipient.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, FieldErrors, notFound, validationError } from '../shared/errors';
-import { isUuid } from '../shared/ids';
+import { DomainError, FieldErrors, validationError } from '../shared/errors';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { findOwned } from '../shared/tenancy';
 import { V1EventService } from './v1-event.service';
@@ -106,10 +105,7 @@ export class V1TransferService {
 
   async get(ctx: RequestContext, id: string): Promise<V1TransferView> {
     ctx.requireRole(...ALL_ROLES);
-    const transfer = isUuid(id)
-      ? await ctx.repo(V1Transfer).findOne({ where: { id, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
-      : null;
-    if (!transfer) throw notFound('Transfer');
+    const transfer = await findOwned(ctx, V1Transfer, id, 'Transfer');
     return this.viewOf(transfer, await findOwned(ctx, Payout, transfer.id, 'Transfer'));
   }
 
