@@ -6,8 +6,6 @@
  * BENCH_ONLY=dashboard runs this section alone; BENCH_CPU_PROFILE=<file> profiles the GraphQL load.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { Mode } from '../src/domain/identity/identity.entities';
@@ -18,7 +16,7 @@ import { buildTesseraSchema } from '../src/graphql/schema';
 import { buildApp } from '../src/http/app';
 import { Runtime } from '../src/runtime';
 import { captureStatements } from './sql-capture';
-import { LoadResult, load } from './util';
+import { LoadResult, load, profiled } from './util';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LIST_CLIENTS = Number(process.env.BENCH_LIST_CLIENTS ?? 8);
@@ -100,26 +98,6 @@ async function seedDashboard(runtime: Runtime, base: string, apiKey: string, mer
   await core.disputes.open(merchant, { paymentId: recent.items[1].id, reason: 'fraudulent' });
 }
 
-/**
- * With BENCH_CPU_PROFILE=<file>, a CPU profile of this process (the app runs in it) while `work`
- * runs, written as a .cpuprofile (Chrome DevTools, speedscope).
- */
-async function profiled<T>(work: () => Promise<T>): Promise<T> {
-  const file = process.env.BENCH_CPU_PROFILE;
-  if (!file) return work();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  try {
-    return await work();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    fs.writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  }
-}
 
 /**
  * The load, and the CPU time this process (where both servers run) spent per request meanwhile:
@@ -130,7 +108,7 @@ async function measured(url: string, headers: Record<string, string>, body: stri
   await load({ url, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: WARMUP_SECONDS, body });
   const before = process.cpuUsage();
   const run = () => load({ url, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: SECONDS, body });
-  const result = await (profile ? profiled(run) : run());
+  const result = await (profile ? profiled('BENCH_CPU_PROFILE', run) : run());
   const { user, system } = process.cpuUsage(before);
   return { ...result, cpuMs: (user + system) / 1000 / Math.max(1, result.requests) };
 }

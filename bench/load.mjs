@@ -6,15 +6,17 @@ const options = JSON.parse(process.argv[2]);
 const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
 const url = new URL(options.url);
 let counter = 0;
+// This run's own mark in the charge emails: a warm-up run's charges are not 60-second duplicates of the measured run's.
+const run = `${process.pid}-${Date.now().toString(36)}`;
 const statuses = {};
 const latencies = [];
 
 const bodyOf = () => {
   if (!options.chargeBodies) return options.body ?? '';
   counter += 1;
-  // Every charge differs (amount and email), so none is a 60-second duplicate of another.
+  // Every charge differs (amount and email), so none is a 60-second duplicate of another, in this run or an earlier one.
   return JSON.stringify({
-    amount: (1000 + counter) / 100, currency: 'usd', email: `load${counter}@example.com`,
+    amount: (1000 + counter) / 100, currency: 'usd', email: `load-${run}-${counter}@example.com`,
     card: { number: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' },
   });
 };

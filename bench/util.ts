@@ -1,4 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import net from 'node:net';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -99,4 +101,25 @@ export class JsonLinesChild<T = any> {
 export function startJsonLinesChild(script: string, options: unknown, nodeFlags: string[] = []): JsonLinesChild {
   const child = spawn(process.execPath, [...nodeFlags, path.join(__dirname, script), JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new JsonLinesChild(child);
+}
+
+/**
+ * With the environment variable `fileVariable` set to a path, a CPU profile of this process (the
+ * app runs in it) while `work` runs, written there as a .cpuprofile (Chrome DevTools, speedscope).
+ */
+export async function profiled<T>(fileVariable: string, work: () => Promise<T>): Promise<T> {
+  const file = process.env[fileVariable];
+  if (!file) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  }
 }

@@ -10,7 +10,7 @@ import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { Runtime } from '../src/runtime';
 import { CapturedStatement, captureStatements } from './sql-capture';
-import { percentile } from './util';
+import { percentile, profiled } from './util';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000);
 const LATENCY_EVENTS = Math.min(Number(process.env.BENCH_WEBHOOK_LATENCY_EVENTS ?? 200), EVENTS);
@@ -111,8 +111,10 @@ export async function benchWebhooks(runtime: Runtime) {
     for (const end = seq + EVENTS; seq < end; seq += 1) await recordTick(seq);
     const drainCpu = process.cpuUsage();
     const drainStart = performance.now();
-    worker = await startWorker(core, runtime.databaseUrl, () => undefined);
-    await receiver.allArrived(seq);
+    await profiled('BENCH_WEBHOOK_CPU_PROFILE', async () => {
+      worker = await startWorker(core, runtime.databaseUrl, () => undefined);
+      await receiver.allArrived(seq);
+    });
     const perSecond = (arrivals.size - LATENCY_EVENTS) / ((performance.now() - drainStart) / 1000);
     const cpuMsPerDelivery = cpuMsSince(drainCpu) / EVENTS;
     await stopWorker(worker);
