@@ -1,6 +1,9 @@
 import { createTesseraPubSub } from '../src/domain/events/pubsub';
 import { RequestContext } from '../src/domain/shared/context';
 import { DeliveryPump } from '../src/domain/webhooks/delivery-pump';
+import { WebhookDelivery } from '../src/domain/webhooks/webhook-delivery.entity';
+import { AttemptOutcome } from '../src/domain/webhooks/webhook-sender';
+import { SentAttempt } from '../src/domain/webhooks/webhook.service';
 import { TestServer, startTestServer } from './support/harness';
 import { Receiver } from './support/receiver';
 
@@ -77,6 +80,123 @@ describe('webhook delivery pump claims', () => {
     [row] = await rowsOf(merchant.businessId);
     expect(row).toMatchObject({ status: 'succeeded', claimed: false, due_at: null });
     expect(await claimOnly(merchant.businessId, 1)).toEqual([]);
+  });
+
+  test('several outcomes are written in one statement, each on its own row exactly, and the claims released', async () => {
+    const merchant = await merchantWithDeliveries(3, '/pump-batch');
+    const claimed = await claimOnly(merchant.businessId, 100);
+    expect(claimed).toHaveLength(3);
+    const at = new Date('2026-11-25T01:02:03.456Z');
+    const awkward = 'quote " backslash \\ comma , braces {} NULL é ☃ \n newline';
+    const outcomes: AttemptOutcome[] = [
+      { ok: true, requestHeaders: { 'x-service-signature': 'abc', 'x-odd': awkward }, responseStatus: 200, responseBody: awkward, responseTimeMs: 12, errorMessage: null },
+      { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: 'Not delivered: because' },
+      { ok: false, requestHeaders: { a: '1' }, responseStatus: 500, responseBody: '', responseTimeMs: 3, errorMessage: 'The endpoint answered HTTP 500' },
+    ];
+    const sent = claimed.map((due, index) => ({ delivery: due.delivery, attemptedAt: at, outcome: outcomes[index] }));
+
+    const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
+    let recorded: Array<WebhookDelivery | null>;
+    try {
+      recorded = await server.runtime.core.webhooks.recordAllSent(system, sent);
+      expect(spy.mock.calls.filter(([sql]) => /^\s*UPDATE/.test(sql))).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+    const stored: any[] = await server.runtime.dataSource.query(
+      `SELECT id, status, attempt_count, last_attempt_at, request_headers, response_status, response_body, response_time_ms, error_message,
+              due_at IS NOT NULL AS due, claimed_at IS NOT NULL AS claimed, updated_at
+         FROM webhook_deliveries WHERE business_id = $1`, [merchant.businessId]);
+    const byId = new Map(stored.map((row) => [row.id, row]));
+    claimed.forEach((due, index) => {
+      const row = byId.get(due.delivery.id);
+      const outcome = outcomes[index];
+      expect(row).toMatchObject({
+        attempt_count: 1, request_headers: outcome.requestHeaders, response_status: outcome.responseStatus, response_body: outcome.responseBody,
+        response_time_ms: outcome.responseTimeMs, error_message: outcome.errorMessage, last_attempt_at: at, claimed: false,
+      });
+      expect(recorded[index]).toMatchObject({ id: due.delivery.id, status: row.status, attemptCount: 1, updatedAt: row.updated_at, claimedAt: null });
+    });
+    // The first succeeded; the other two failed with a retry due (the schedule has three attempts).
+    expect(claimed.map((due) => byId.get(due.delivery.id).status)).toEqual(['succeeded', 'failed', 'failed']);
+    expect(claimed.map((due) => byId.get(due.delivery.id).due)).toEqual([false, true, true]);
+  });
+
+  test('a delivery no longer there is answered null and the others are recorded; a statement that fails records none', async () => {
+    const merchant = await merchantWithDeliveries(2, '/pump-batch-missing');
+    const [first, second] = await claimOnly(merchant.businessId, 100);
+    const outcome: AttemptOutcome = { ok: true, requestHeaders: null, responseStatus: 200, responseBody: 'ok', responseTimeMs: 1, errorMessage: null };
+    const gone = Object.assign(new WebhookDelivery(), first.delivery, { id: '00000000-0000-4000-8000-000000000000' });
+
+    // PostgreSQL's text cannot hold a NUL: the one statement fails, and neither row changes.
+    const unstorable = { ...outcome, responseBody: 'a\u0000b' };
+    await expect(server.runtime.core.webhooks.recordAllSent(system, [
+      { delivery: first.delivery, attemptedAt: new Date(), outcome },
+      { delivery: second.delivery, attemptedAt: new Date(), outcome: unstorable },
+    ])).rejects.toThrow();
+    expect((await rowsOf(merchant.businessId)).map((row) => ({ status: row.status, claimed: row.claimed }))).toEqual(Array(2).fill({ status: 'pending', claimed: true }));
+    expect(first.delivery.attemptCount).toBe(0);
+
+    const recorded = await server.runtime.core.webhooks.recordAllSent(system, [
+      { delivery: gone, attemptedAt: new Date(), outcome },
+      { delivery: first.delivery, attemptedAt: new Date(), outcome },
+    ]);
+    expect(recorded.map((delivery) => delivery?.id ?? null)).toEqual([null, first.delivery.id]);
+    const rows = await rowsOf(merchant.businessId);
+    expect(rows.find((row) => row.id === first.delivery.id)).toMatchObject({ status: 'succeeded', claimed: false });
+    expect(rows.find((row) => row.id === second.delivery.id)).toMatchObject({ status: 'pending', claimed: true });
+    await expect(server.runtime.core.webhooks.recordSent(system, { delivery: gone, attemptedAt: new Date(), outcome })).rejects.toThrow(/disappeared/);
+  });
+
+  test('a pump writes the outcomes that arrive while it is writing in one statement, and each on its own when that statement fails', async () => {
+    const deliveries = Array.from({ length: 12 }, (_, index) => Object.assign(new WebhookDelivery(), { id: `delivery-${index}` }));
+    let claimedOnce = false;
+    const writes: string[][] = [];
+    let failBatches = false;
+    const fake = {
+      claimDue: async () => {
+        if (claimedOnce) return [];
+        claimedOnce = true;
+        return deliveries.map((delivery) => ({ delivery, sealedApiSecret: null }));
+      },
+      send: async (_ctx: RequestContext, due: { delivery: WebhookDelivery }) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return { delivery: due.delivery, attemptedAt: new Date(), outcome: { ok: true } as AttemptOutcome };
+      },
+      recordAllSent: async (_ctx: RequestContext, sent: readonly SentAttempt[]) => {
+        writes.push(sent.map((one) => one.delivery.id));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (failBatches && sent.length > 1) throw new Error('statement failed');
+        return sent.map((one) => (one.delivery.id === 'delivery-11' ? null : one.delivery));
+      },
+    };
+    const logged: string[] = [];
+    const run = async () => {
+      claimedOnce = false;
+      writes.length = 0;
+      logged.length = 0;
+      const pump = new DeliveryPump(fake, () => system, createTesseraPubSub().pubSub, {
+        concurrency: 12, pollIntervalMs: 3_600_000, stalledAfterMs: STALE_MS, databaseUrl: server.databaseUrl,
+      }, (line) => logged.push(line));
+      pump.start();
+      for (const until = Date.now() + 5_000; writes.flat().length < 12 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 10));
+      await pump.stop();
+    };
+
+    await run();
+    // Every outcome written once; while the first write ran the others arrived, and went together.
+    expect(writes.flat().sort()).toEqual(deliveries.map((delivery) => delivery.id).sort());
+    expect(writes.length).toBeLessThan(12);
+    expect(Math.max(...writes.map((write) => write.length))).toBeGreaterThan(1);
+    expect(logged).toEqual(['[webhooks] delivery delivery-11: the attempt could not be recorded: Webhook delivery delivery-11 disappeared during its attempt']);
+
+    failBatches = true;
+    await run();
+    // A batch that failed wrote nothing, so each of its outcomes was written again on its own.
+    const batches = writes.filter((write) => write.length > 1);
+    expect(batches.length).toBeGreaterThan(0);
+    const singles = writes.filter((write) => write.length === 1).flat();
+    expect(singles.sort()).toEqual(deliveries.map((delivery) => delivery.id).sort());
   });
 
   test('a pump in another process (its own pub/sub) is woken by the NOTIFY after the commit, not by its poll', async () => {

@@ -58,6 +58,7 @@ describe('a webhook attempt over HTTP', () => {
       response.write('started ');
       setTimeout(() => response.end('finished'), TIMEOUT_MS * 3);
     });
+    handlers.set('/nul', (response) => response.writeHead(400).end('bad\u0000byte'));
     handlers.set('/secret', (response) => response.writeHead(503).end('internal details'));
   });
 
@@ -83,6 +84,11 @@ describe('a webhook attempt over HTTP', () => {
     const outcome = await post('/large');
     expect(outcome).toMatchObject({ ok: false, responseStatus: 500, errorMessage: 'The endpoint answered HTTP 500' });
     expect(outcome.responseBody).toBe('y'.repeat(2048));
+  });
+
+  test('a NUL in the answer is kept as U+FFFD (PostgreSQL text cannot hold one)', async () => {
+    const outcome = await post('/nul');
+    expect(outcome).toMatchObject({ ok: false, responseStatus: 400, responseBody: 'bad\uFFFDbyte' });
   });
 
   test('a redirect is not followed: the attempt fails with its status and the Location is never called', async () => {

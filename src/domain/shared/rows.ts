@@ -119,41 +119,6 @@ export async function insertReturning<T extends ObjectLiteral>(
   return EntityRows.of(ctx, entity).hydrate(row, null);
 }
 
-/**
- * `UPDATE <table> SET <the columns given> WHERE id = $1 RETURNING <returning>` without TypeORM's
- * update builder (on the webhook attempt path it was the largest share of the process's CPU):
- * each value through the driver's `preparePersistentValue`, as the builder does, and the entity's
- * update-date column set to now unless given, as the builder sets it. Answers the returned columns
- * hydrated (by property name), or null when no row has that id.
- */
-export async function updateById<T extends ObjectLiteral>(
-  ctx: RequestContext, entity: EntityTarget<T>, id: string, changes: Partial<T>, returning: Array<keyof T & string>,
-): Promise<Partial<T> | null> {
-  const { metadata } = ctx.repo(entity);
-  const { driver } = metadata.connection;
-  const params: unknown[] = [id];
-  const sets: string[] = [];
-  for (const column of metadata.columns) {
-    const value = (changes as Record<string, unknown>)[column.propertyName];
-    if (column.isVirtual || value === undefined) continue;
-    sets.push(`"${column.databaseName}" = $${params.push(driver.preparePersistentValue(value, column))}`);
-  }
-  const updated = metadata.updateDateColumn;
-  if (updated && (changes as Record<string, unknown>)[updated.propertyName] === undefined) sets.push(`"${updated.databaseName}" = CURRENT_TIMESTAMP`);
-  const columns = returning.map((name) => {
-    const column = metadata.findColumnWithPropertyName(name);
-    if (!column) throw new Error(`${metadata.name} has no column ${name}`);
-    return column;
-  });
-  const [rows] = await ctx.em.query(
-    `UPDATE "${metadata.tableName}" SET ${sets.join(', ')} WHERE "id" = $1 RETURNING ${columns.map((column) => `"${column.databaseName}"`).join(', ')}`, params);
-  const [row] = rows as Array<Record<string, unknown>>;
-  if (!row) return null;
-  const answer: Record<string, unknown> = {};
-  for (const column of columns) answer[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
-  return answer as Partial<T>;
-}
-
 /** An entity from a raw row of its table keyed by column names (`RETURNING *` of a hand-written statement). */
 export function entityFromRow<T extends ObjectLiteral>(ctx: RequestContext, entity: EntityTarget<T>, row: Record<string, unknown>): T {
   return EntityRows.of(ctx, entity).hydrate(row, null);

@@ -165,7 +165,10 @@ function nonPublicAddressIn(error: unknown): NonPublicAddressError | null {
   return null;
 }
 
-/** Reads at most `limit` bytes of the body and drops the rest unread. */
+/**
+ * Reads at most `limit` bytes of the body and drops the rest unread. A NUL becomes U+FFFD: the
+ * answer is stored as PostgreSQL text, which cannot hold one (and the attempt would go unrecorded).
+ */
 export async function readTruncated(body: Readable, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let length = 0;
@@ -175,7 +178,7 @@ export async function readTruncated(body: Readable, limit: number): Promise<stri
     length += chunk.byteLength;
     if (length >= limit) break;
   }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8').replace(/\u0000/g, '\uFFFD');
 }
 
 /** Drops a private target's body unread: only its status is kept. */

@@ -12,7 +12,7 @@ import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webho
 import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { JobRequest, jobsCtes } from '../shared/jobs';
-import { EntityRows, updateById } from '../shared/rows';
+import { EntityRows } from '../shared/rows';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery, publishDeliveryChange } from './webhooks.events';
 
@@ -61,13 +61,36 @@ type AttemptRecord = Pick<WebhookDelivery, 'status' | 'attemptCount' | 'lastAtte
   | 'responseStatus' | 'responseBody' | 'responseTimeMs' | 'errorMessage' | 'dueAt' | 'claimedAt'>;
 
 /**
- * Writes an attempt's record and returns the delivery as stored: the row read before the attempt
- * with these changes and the update time the database set (RETURNING), instead of reading it again.
+ * Writes the attempts' records, one per delivery, in one UPDATE, and returns the deliveries as
+ * stored: each row read before its attempt with its changes and the update time the database set
+ * (RETURNING), instead of reading them again; null for a delivery no longer there. The records arrive as one array per column
+ * (`unnest`): one statement text whatever their number, prepared once per connection.
  */
-async function updateDelivery(ctx: RequestContext, delivery: WebhookDelivery, changes: AttemptRecord): Promise<WebhookDelivery> {
-  const row = await updateById(ctx, WebhookDelivery, delivery.id, changes, ['updatedAt']);
-  if (!row) throw new Error(`Webhook delivery ${delivery.id} disappeared during its attempt`);
-  return Object.assign(delivery, changes, { updatedAt: row.updatedAt });
+async function updateDeliveries(ctx: RequestContext, records: Array<{ delivery: WebhookDelivery; changes: AttemptRecord }>): Promise<Array<WebhookDelivery | null>> {
+  const column = <K extends keyof AttemptRecord>(key: K) => records.map(({ changes }) => changes[key]);
+  const [rows]: [Array<{ id: string; updated_at: Date }>, number] = await ctx.em.query(
+    `UPDATE "${EntityRows.of(ctx, WebhookDelivery).tableName}" AS "delivery" SET
+        status = record.status, attempt_count = record.attempt_count, last_attempt_at = record.last_attempt_at,
+        next_retry_at = record.next_retry_at, request_headers = record.request_headers, response_status = record.response_status,
+        response_body = record.response_body, response_time_ms = record.response_time_ms, error_message = record.error_message,
+        due_at = record.due_at, claimed_at = NULL, updated_at = CURRENT_TIMESTAMP
+       FROM unnest($1::uuid[], $2::"public"."webhook_delivery_status"[], $3::integer[], $4::timestamptz[], $5::timestamptz[],
+                   $6::jsonb[], $7::integer[], $8::text[], $9::integer[], $10::text[], $11::timestamptz[])
+         AS record(id, status, attempt_count, last_attempt_at, next_retry_at, request_headers, response_status,
+                   response_body, response_time_ms, error_message, due_at)
+      WHERE "delivery"."id" = record.id
+      RETURNING "delivery"."id", "delivery"."updated_at"`,
+    [
+      records.map(({ delivery }) => delivery.id), column('status'), column('attemptCount'), column('lastAttemptAt'), column('nextRetryAt'),
+      column('requestHeaders').map((headers) => (headers === null ? null : JSON.stringify(headers))),
+      column('responseStatus'), column('responseBody'), column('responseTimeMs'), column('errorMessage'), column('dueAt'),
+    ],
+  );
+  const updatedAt = new Map(rows.map((row) => [row.id, row.updated_at]));
+  return records.map(({ delivery, changes }) => {
+    const at = updatedAt.get(delivery.id);
+    return at === undefined ? null : Object.assign(delivery, changes, { updatedAt: at });
+  });
 }
 
 /**
@@ -421,10 +444,27 @@ export class WebhookService {
     return { delivery, attemptedAt, outcome };
   }
 
-  /** Records a sent attempt on its delivery (see `recordAttempt`) and announces the change. */
-  async recordSent(ctx: RequestContext, { delivery, attemptedAt, outcome }: SentAttempt): Promise<WebhookDelivery> {
-    const recorded = await this.recordAttempt(ctx, delivery, attemptedAt, outcome);
-    await publishDeliveryChange(this.pubSub, recorded);
+  /** Records a sent attempt on its delivery (see `recordAllSent`) and announces the change. */
+  async recordSent(ctx: RequestContext, sent: SentAttempt): Promise<WebhookDelivery> {
+    const [recorded] = await this.recordAllSent(ctx, [sent]);
+    if (!recorded) throw new Error(`Webhook delivery ${sent.delivery.id} disappeared during its attempt`);
+    return recorded;
+  }
+
+  /**
+   * Records sent attempts, each on its own delivery, in one statement (a pump records together the
+   * outcomes that arrived while its last write was running), and announces each change: the
+   * deliveries as stored, in order, null for one no longer there. A failure with another attempt
+   * due makes the row due again then (so a delivery is never left failed with nothing scheduled);
+   * a success or the last failure leaves nothing due. Each claim is released. One statement: when
+   * it fails, none is recorded.
+   */
+  async recordAllSent(ctx: RequestContext, sent: readonly SentAttempt[]): Promise<Array<WebhookDelivery | null>> {
+    if (sent.length === 0) return [];
+    const recorded = await updateDeliveries(ctx, sent.map(({ delivery, attemptedAt, outcome }) => ({
+      delivery, changes: this.attemptRecord(delivery, attemptedAt, outcome),
+    })));
+    await Promise.all(recorded.map((delivery) => delivery && publishDeliveryChange(this.pubSub, delivery)));
     return recorded;
   }
 
@@ -449,19 +489,15 @@ export class WebhookService {
     return { delivery, sealedApiSecret: row.sealed_api_secret as string | null };
   }
 
-  /**
-   * Writes the attempt's outcome on the delivery in one UPDATE, atomic on its own: a failure with
-   * another attempt due makes the row due again then (so a delivery is never left failed with
-   * nothing scheduled); a success or the last failure leaves nothing due. The claim is released.
-   */
-  private async recordAttempt(ctx: RequestContext, delivery: WebhookDelivery, attemptedAt: Date, outcome: AttemptOutcome): Promise<WebhookDelivery> {
+  /** What an attempt's outcome writes on its delivery: its status, the retry due, what was sent and answered. */
+  private attemptRecord(delivery: WebhookDelivery, attemptedAt: Date, outcome: AttemptOutcome): AttemptRecord {
     const attemptCount = delivery.attemptCount + 1;
     const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
     const nextRetryAt = retryDelaySeconds === undefined ? null : new Date(Date.now() + retryDelaySeconds * 1000);
     const status = outcome.ok
       ? WebhookDeliveryStatus.SUCCEEDED
       : nextRetryAt ? WebhookDeliveryStatus.FAILED : WebhookDeliveryStatus.PERMANENTLY_FAILED;
-    const changes: AttemptRecord = {
+    return {
       status,
       attemptCount,
       lastAttemptAt: attemptedAt,
@@ -474,7 +510,6 @@ export class WebhookService {
       dueAt: nextRetryAt,
       claimedAt: null,
     };
-    return updateDelivery(ctx, delivery, changes);
   }
 
   /**
