@@ -110,9 +110,28 @@ describe('a webhook attempt over HTTP', () => {
     expect(received).toHaveLength(0);
   });
 
-  test('a private target\'s answer is its status only', async () => {
-    const outcome = await post('/secret', true);
-    expect(outcome).toMatchObject({ ok: false, responseStatus: 503, responseBody: null, responseTimeMs: expect.any(Number) });
-    expect(received).toHaveLength(1);
+  test('a private target\'s answer is its status only, and its connections are reused', async () => {
+    const made = sender(true);
+    senders.push(made);
+    const connections = new Set<unknown>();
+    const onRequest = (request: http.IncomingMessage) => connections.add(request.socket);
+    server.on('request', onRequest);
+    try {
+      for (let i = 0; i < 6; i += 1) {
+        const outcome = await made.post(delivery(`${base}/secret`), { current: 'sk_test_secret', previous: null }, new Date());
+        expect(outcome).toMatchObject({ ok: false, responseStatus: 503, responseBody: null, responseTimeMs: expect.any(Number) });
+      }
+    } finally {
+      server.off('request', onRequest);
+    }
+    expect(received).toHaveLength(6);
+    // Kept alive and reused. The next attempt may start before the last connection is back in the
+    // pool, so a second one may open.
+    expect(connections.size).toBeLessThanOrEqual(2);
+  });
+
+  test('a private target\'s answer whose body is still coming at the time limit is no answer, as a public one\'s', async () => {
+    const outcome = await post('/slow-body', true);
+    expect(outcome).toMatchObject({ ok: false, responseStatus: null, responseBody: null, responseTimeMs: null, errorMessage: NO_ANSWER });
   });
 });
