@@ -7,6 +7,7 @@ import { CollectionRail } from './collection-rail/port';
 import { SandboxCollectionRail } from './collection-rail/sandbox';
 import { SandboxCardAcquirer } from './card-acquirer/sandbox';
 import { FxProvider } from './fx/port';
+import { ReachableFx } from './fx/reachable';
 import { SandboxFxProvider } from './fx/sandbox';
 import { createMailer } from './mail';
 import { MailLog, Mailer } from './mail/port';
@@ -73,7 +74,16 @@ export class ProviderRegistry {
   providerFor<K extends ProviderKind>(ctx: { livemode: boolean }, kind: K): ProviderOf<K> {
     const provider = this.inMode(kind, ctx.livemode ? 'live' : 'test');
     if (!provider) throw new DomainError(ErrorCode.UNPROCESSABLE, NO_PROVIDER[kind]);
-    return provider as ProviderOf<K>;
+    return (kind === 'fx' ? this.reachable(provider as FxProvider) : provider) as ProviderOf<K>;
+  }
+
+  /** FX providers as the domain calls them: one that does not answer is SERVICE_UNAVAILABLE (ReachableFx). */
+  private readonly reachableFx = new Map<FxProvider, ReachableFx>();
+
+  private reachable(provider: FxProvider): ReachableFx {
+    let guarded = this.reachableFx.get(provider);
+    if (!guarded) this.reachableFx.set(provider, (guarded = new ReachableFx(provider)));
+    return guarded;
   }
 
   /**

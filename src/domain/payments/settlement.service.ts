@@ -67,7 +67,7 @@ export class SettlementService {
       await this.quote(ctx, from, to);
       return null;
     } catch (error) {
-      if (error instanceof FxPairNotQuoted) return `must be a currency ${from} converts into: the exchange-rate provider does not quote ${from} to ${to}`;
+      if (error instanceof FxPairNotQuoted) return FxPairNotQuoted.refusal(from, to);
       if (error instanceof DomainError && error.code === ErrorCode.UNPROCESSABLE) return `must be ${from} here, which needs no conversion: ${error.message}`;
       throw error;
     }

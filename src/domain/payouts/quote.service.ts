@@ -1,3 +1,4 @@
+import { FxOffer, FxPairNotQuoted, FxQuoteRequest } from '../../providers/fx/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { ALL_ROLES, RequestContext, WRITE_ROLES } from '../shared/context';
 import { convertMinor, divideRounded, formatDecimal } from '../shared/decimal';
@@ -58,7 +59,7 @@ export class QuoteService {
     ctx.requireRole(...ALL_ROLES);
     const from = normalizeCurrency(query.from, 'from');
     const to = normalizeCurrency(query.to, 'to');
-    const offer = await this.providers.providerFor(ctx, 'fx').offer({ sourceCurrency: from, destinationCurrency: to, rail: query.rail });
+    const offer = await this.offer(ctx, { sourceCurrency: from, destinationCurrency: to, rail: query.rail }, 'to');
     return { from, to, rate: formatDecimal(offer.rate), serviceFeeBps: offer.serviceFeeBps, expiresAt: new Date(Date.now() + QUOTE_TTL_SECONDS * 1000) };
   }
 
@@ -68,8 +69,7 @@ export class QuoteService {
     const destinationCurrency = normalizeCurrency(command.destinationCurrency, 'destinationCurrency');
     if (command.amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
     if (command.rail !== PayoutRailKind.CRYPTO && !command.country) throw validationError({ country: ['is required for this rail'] });
-    const fx = this.providers.providerFor(ctx, 'fx');
-    const offer = await fx.offer({ sourceCurrency: currency, destinationCurrency, rail: command.rail });
+    const offer = await this.offer(ctx, { sourceCurrency: currency, destinationCurrency, rail: command.rail }, 'destinationCurrency');
     const dstAmount = convertMinor(command.amount, offer.rate, exponentOf(currency), exponentOf(destinationCurrency), 'down');
     if (dstAmount <= 0n) throw validationError({ amount: [`is too small: it converts to less than one minor unit of ${destinationCurrency}`] });
     const serviceFee = divideRounded(command.amount * BigInt(offer.serviceFeeBps), 10_000n, 'up');
@@ -77,6 +77,19 @@ export class QuoteService {
       amount: command.amount, currency, destinationCurrency, dstAmount, rate: formatDecimal(offer.rate), serviceFee,
       country: command.country?.toUpperCase() ?? '', rail: command.rail,
     };
+  }
+
+  /**
+   * The FX provider's offer for a conversion; a pair it does not quote is the input refused, on
+   * `field` (the destination currency as the caller named it), not an error of the server.
+   */
+  private async offer(ctx: RequestContext, request: FxQuoteRequest, field: string): Promise<FxOffer> {
+    try {
+      return await this.providers.providerFor(ctx, 'fx').offer(request);
+    } catch (error) {
+      if (error instanceof FxPairNotQuoted) throw validationError({ [field]: [FxPairNotQuoted.refusal(request.sourceCurrency, request.destinationCurrency)] });
+      throw error;
+    }
   }
 
   /**

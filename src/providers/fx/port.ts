@@ -22,6 +22,11 @@ export interface FxOffer {
  * as distinct from a failure to reach it: callers may turn it into a refusal of the input.
  */
 export class FxPairNotQuoted extends Error {
+  /** Why an input naming the pair is refused, as a field message ("must be …"). */
+  static refusal(from: string, to: string): string {
+    return `must be a currency ${from} converts into: the exchange-rate provider does not quote ${from} to ${to}`;
+  }
+
   constructor(readonly sourceCurrency: string, readonly destinationCurrency: string, detail: string) {
     super(detail);
     this.name = 'FxPairNotQuoted';
