@@ -210,8 +210,23 @@ function requireInProduction(env: NodeJS.ProcessEnv) {
   throw new ConfigError(`NODE_ENV=production requires ${names} to be set (${reasons}). See README.md, Configuration.`);
 }
 
+/**
+ * A delivery pump claims at most one batch ahead of its requests in flight, so a claimed delivery
+ * waits for at most one attempt's time limit before its own attempt, then takes up to one more.
+ * A claim older than JOB_STALL_AFTER_MS is taken over by another worker: shorter than both, and a
+ * delivery still being sent by a live worker would be sent again.
+ */
+function requireStallAfterTwoTimeouts(jobStallAfterMs: number, webhookTimeoutMs: number): void {
+  if (jobStallAfterMs > 2 * webhookTimeoutMs) return;
+  throw new ConfigError(`JOB_STALL_AFTER_MS (${jobStallAfterMs}) must be more than twice WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs}): `
+    + 'a live worker may take that long to send and record a webhook delivery it claimed, and another worker would send it again');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   requireInProduction(env);
+  const webhookTimeoutMs = int(env, 'WEBHOOK_TIMEOUT_MS', 30_000);
+  const jobStallAfterMs = int(env, 'JOB_STALL_AFTER_MS', 2 * webhookTimeoutMs + 30_000);
+  requireStallAfterTwoTimeouts(jobStallAfterMs, webhookTimeoutMs);
   const port = int(env, 'PORT', 4000);
   const mailSmtpUrl = smtpUrl(env);
   const dataDir = path.resolve(env.TESSERA_DATA_DIR || '.data');
@@ -245,9 +260,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerInProcess: bool(env, 'WORKER_IN_PROCESS', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
     workerPollIntervalMs: int(env, 'WORKER_POLL_INTERVAL_MS', 2000),
-    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30_000),
+    webhookTimeoutMs,
     webhookAllowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', env.NODE_ENV !== 'production'),
-    jobStallAfterMs: int(env, 'JOB_STALL_AFTER_MS', int(env, 'WEBHOOK_TIMEOUT_MS', 30_000) + 60_000),
+    jobStallAfterMs,
     webhookRetryScheduleSeconds: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE_S', [0, 30, 60, 90, 120]),
     subscriptionRecheckMs: int(env, 'SUBSCRIPTION_RECHECK_MS', 30_000),
     wsMaxConnectionsPerIp: Math.max(1, int(env, 'WS_MAX_CONNECTIONS_PER_IP', 100)),

@@ -1,4 +1,6 @@
+import { loadConfig } from '../src/config';
 import { createTesseraPubSub } from '../src/domain/events/pubsub';
+import { ConfigError } from '../src/startup-error';
 import { RequestContext } from '../src/domain/shared/context';
 import { DeliveryPump } from '../src/domain/webhooks/delivery-pump';
 import { WebhookDelivery } from '../src/domain/webhooks/webhook-delivery.entity';
@@ -220,5 +222,17 @@ describe('webhook delivery pump claims', () => {
     } finally {
       await pump.stop();
     }
+  });
+});
+
+describe('JOB_STALL_AFTER_MS against WEBHOOK_TIMEOUT_MS', () => {
+  test('a claim must outlast two attempts\' time limits (a wait for a slot, then its own), or the start is refused', () => {
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '30000', JOB_STALL_AFTER_MS: '60000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '30000', JOB_STALL_AFTER_MS: '60000' })).toThrow(/JOB_STALL_AFTER_MS \(60000\) must be more than twice WEBHOOK_TIMEOUT_MS \(30000\)/);
+    expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '30000', JOB_STALL_AFTER_MS: '60001' }).jobStallAfterMs).toBe(60_001);
+    // The defaults: 30 s, and twice that and 30 s more for the claims, whatever the time limit.
+    expect(loadConfig({})).toMatchObject({ webhookTimeoutMs: 30_000, jobStallAfterMs: 90_000 });
+    expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '100000' }).jobStallAfterMs).toBe(230_000);
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '100000', JOB_STALL_AFTER_MS: '150000' })).toThrow(ConfigError);
   });
 });

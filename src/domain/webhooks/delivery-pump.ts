@@ -10,7 +10,7 @@ export interface DeliveryPumpOptions {
   pollIntervalMs: number;
   /** Where it LISTENs for deliveries made due by other processes (WEBHOOKS_DUE_CHANNEL). */
   databaseUrl: string;
-  /** A claim older than this belongs to a dead worker (`JOB_STALL_AFTER_MS`, longer than an attempt's timeout), and is claimed again. */
+  /** A claim older than this belongs to a dead worker (`JOB_STALL_AFTER_MS`, longer than two attempts' timeouts: loadConfig), and is claimed again. */
   stalledAfterMs: number;
 }
 
