@@ -16,7 +16,7 @@ import { findOwned } from '../shared/tenancy';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
 import { PAYOUT_ROWS, PayoutAction, payoutTransition } from './payout.states';
-import { claimForRail, moveRow } from '../shared/row-transition';
+import { claimForRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
 import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
@@ -262,6 +262,16 @@ export class PayoutService {
       this.announce(tx, submitted);
       return submitted;
     });
+  }
+
+  /**
+   * Sends again the payouts whose dispatch stalled: claimed (SUBMITTED) more than
+   * STALLED_DISPATCH_AFTER_SECONDS ago, still without the rail's reference, their dispatch job gone
+   * or out of attempts (`redispatchStalled`; the cron task `redispatch_stalled_payouts`). Answers
+   * their ids.
+   */
+  async redispatchStalled(system: RequestContext, options: { olderThanSeconds?: number; limit?: number } = {}): Promise<string[]> {
+    return (await redispatchStalled(system, PAYOUT_ROWS, 'submit', 'submitted_at', dispatchJob, options)).map((row) => row.id);
   }
 
   /** The rail's report (its callback): applied once however often and however concurrently it arrives. */

@@ -8,6 +8,8 @@ import type { ScheduleRunner } from './schedule-runner';
 /** The payouts area's background tasks (src/jobs/worker.ts runs them). */
 export const DISPATCH_PAYOUT_TASK = 'dispatch_payout';
 export const RAIL_CALLBACK_TASK = 'payout_rail_callback';
+/** The sweep (cron, every 5 minutes) that sends again payouts whose dispatch stalled. */
+export const REDISPATCH_STALLED_PAYOUTS_TASK = 'redispatch_stalled_payouts';
 /** The schedule runner's sweep (cron, every minute) and one schedule's run at its nextRunAt. */
 export const RUN_DUE_SCHEDULES_TASK = 'run_due_payout_schedules';
 export const RUN_SCHEDULE_TASK = 'run_payout_schedule';
@@ -35,13 +37,13 @@ interface PayoutJob {
 }
 
 /** The dispatch of a created payout, at most one pending per payout. */
-export const dispatchJob = (payout: Payout): JobRequest => ({
+export const dispatchJob = (payout: Pick<Payout, 'id' | 'businessId' | 'livemode'>): JobRequest => ({
   task: DISPATCH_PAYOUT_TASK,
   payload: { payoutId: payout.id, businessId: payout.businessId, livemode: payout.livemode },
   options: { jobKey: `${DISPATCH_PAYOUT_TASK}:${payout.id}`, maxAttempts: 10 },
 });
 
-export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome'>, schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>): AreaJobs {
+export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled'>, schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>): AreaJobs {
   return {
     actor: 'payouts',
     tasks: {
@@ -60,6 +62,11 @@ export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailO
           else throw error;
         });
       },
+      /** Sends again the payouts claimed for the rail long ago, still without its reference, whose dispatch job gave up. */
+      [REDISPATCH_STALLED_PAYOUTS_TASK]: async (_payload, log, system) => {
+        const ids = await payouts.redispatchStalled(system());
+        if (ids.length > 0) log.warn(`dispatching again ${ids.length} payout(s) whose dispatch stalled: ${ids.join(', ')}`);
+      },
       /** Fires every due run of every schedule (the backstop of the per-schedule jobs; any number of workers, each run once). */
       [RUN_DUE_SCHEDULES_TASK]: async (_payload, log, system) => {
         const fired = await schedules.runDue(system(), { limit: 500 });
@@ -71,6 +78,6 @@ export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailO
         await schedules.runSchedule(system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST), { scheduleId: job.scheduleId });
       },
     },
-    crontab: [cronLine('* * * * *', RUN_DUE_SCHEDULES_TASK)],
+    crontab: [cronLine('* * * * *', RUN_DUE_SCHEDULES_TASK), cronLine('*/5 * * * *', REDISPATCH_STALLED_PAYOUTS_TASK)],
   };
 }

@@ -2,6 +2,7 @@ import { EntityTarget } from 'typeorm';
 import { RequestContext, inTransaction } from './context';
 import { DomainError, ErrorCode, notFound } from './errors';
 import { isUuid } from './ids';
+import { JobRequest, enqueueJob } from './jobs';
 import { entityFromRow } from './rows';
 import { MutableTenantEntity, findOwned } from './tenancy';
 
@@ -79,3 +80,64 @@ export async function claimForRail<E extends RailRow<S>, S extends string, A ext
   const row = await findOwned(ctx, machine.entity, id, machine.noun);
   return row.status === claimedStatus && !row.providerRef ? row : null;
 }
+
+/** A dispatch left stalled: a claimed row the rail has no reference for, and no job that will send it again. */
+export interface StalledDispatch {
+  id: string;
+  businessId: string;
+  livemode: boolean;
+}
+
+/**
+ * The rows `action` claimed for the rail (`claimForRail`) more than `olderThanSeconds` ago (by the
+ * `claimedAtColumn` the claim set) that still have no rail reference and whose dispatch job
+ * (`jobKeyOf` of the row's id) is gone or has used its last attempt without being locked: their
+ * amount is in flight, they can no longer be cancelled, and nothing would send them again. At most
+ * `limit`, oldest first. A job still waiting, retrying or running is left to finish.
+ */
+async function stalledDispatches<E extends RailRow<S>, S extends string, A extends string>(
+  ctx: RequestContext, machine: RowMachine<E, S, A>, action: A, claimedAtColumn: string, jobKeyPrefix: string,
+  olderThanSeconds: number, limit: number,
+): Promise<StalledDispatch[]> {
+  const claimedStatus = machine.transition(machine.allowing(action)[0], action);
+  const rows: Array<{ id: string; business_id: string; livemode: boolean }> = await ctx.em.query(
+    `SELECT row.id, row.business_id, row.livemode FROM "${machine.table}" row
+      WHERE row.status = $1::"${machine.statusType}" AND row.provider_ref IS NULL
+        AND row."${claimedAtColumn}" < now() - make_interval(secs => $2)
+        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs job
+                         WHERE job.key = $3 || row.id AND (job.attempts < job.max_attempts OR job.locked_at IS NOT NULL))
+      ORDER BY row."${claimedAtColumn}" LIMIT $4`,
+    [claimedStatus, olderThanSeconds, jobKeyPrefix, limit],
+  );
+  return rows.map((row) => ({ id: row.id, businessId: row.business_id, livemode: row.livemode }));
+}
+
+/** How long a claim may go without the rail's reference before a sweep looks at it (its dispatch job retries meanwhile). */
+export const STALLED_DISPATCH_AFTER_SECONDS = 15 * 60;
+
+/**
+ * Sends again the stalled dispatches (`stalledDispatches`): a new dispatch job for each, in one
+ * transaction, under the same job key (graphile-worker's `add_job` replaces an exhausted job and
+ * counts its attempts from zero). Safe however often it runs: the dispatch finds the row claimed
+ * without a reference and submits it under the same id, which the rail dedupes on, so a row the rail
+ * took before the failure is not sent twice. Answers the rows sent again.
+ */
+export async function redispatchStalled<E extends RailRow<S>, S extends string, A extends string>(
+  ctx: RequestContext, machine: RowMachine<E, S, A>, action: A, claimedAtColumn: string,
+  /** The row's dispatch job, keyed by a prefix and then the row's id (as `dispatchJob` keys it). */
+  dispatchJobOf: (row: StalledDispatch) => JobRequest, { olderThanSeconds = STALLED_DISPATCH_AFTER_SECONDS, limit = 100 } = {},
+): Promise<StalledDispatch[]> {
+  const jobKeyPrefix = dispatchJobOf({ id: '', businessId: '', livemode: false }).options?.jobKey;
+  if (jobKeyPrefix === undefined) throw new Error('A dispatch job needs its key: the sweep finds the job by it');
+  const stalled = await stalledDispatches(ctx, machine, action, claimedAtColumn, jobKeyPrefix, olderThanSeconds, limit);
+  if (stalled.length > 0) {
+    await inTransaction(ctx, async (tx) => {
+      for (const row of stalled) {
+        const job = dispatchJobOf(row);
+        await enqueueJob(tx, job.task, job.payload, job.options);
+      }
+    });
+  }
+  return stalled;
+}
+

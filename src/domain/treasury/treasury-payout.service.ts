@@ -18,7 +18,7 @@ import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from '.
 import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
-import { claimForRail, moveRow } from '../shared/row-transition';
+import { claimForRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { maskTail } from '../payouts/recipient.service';
 import { TreasuryWalletService } from './treasury-wallet.service';
 import { requireTreasuryPartner } from './treasury.settings';
@@ -141,6 +141,16 @@ export class TreasuryPayoutService {
       }
       return submitted;
     });
+  }
+
+  /**
+   * Sends again the treasury payouts whose dispatch stalled: claimed (PROCESSING) more than
+   * STALLED_DISPATCH_AFTER_SECONDS ago, still without the rail's reference, their dispatch job
+   * gone or out of attempts (`redispatchStalled`; the cron task
+   * `redispatch_stalled_treasury_payouts`). Answers their ids.
+   */
+  async redispatchStalled(system: RequestContext, options: { olderThanSeconds?: number; limit?: number } = {}): Promise<string[]> {
+    return (await redispatchStalled(system, TREASURY_PAYOUT_ROWS, 'dispatch', 'processing_at', dispatchTreasuryPayoutJob, options)).map((row) => row.id);
   }
 
   /** The rail's report on a PROCESSING payout: applied once however often and however concurrently it arrives. */
