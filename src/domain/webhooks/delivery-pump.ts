@@ -55,7 +55,7 @@ export class DeliveryPump {
   private recording = false;
 
   constructor(
-    private readonly webhooks: Pick<WebhookService, 'claimDue' | 'send' | 'recordAllSent'>,
+    private readonly webhooks: Pick<WebhookService, 'claimDue' | 'send' | 'writeAllSent' | 'announceRecorded'>,
     private readonly system: () => RequestContext,
     private readonly pubSub: TesseraPubSub,
     private readonly options: DeliveryPumpOptions,
@@ -183,7 +183,7 @@ export class DeliveryPump {
 
   /**
    * Records a sent attempt: at once when no outcome write is in progress, else with every outcome
-   * that arrives meanwhile, in the next write (`recordAllSent`, one statement). Under load the
+   * that arrives meanwhile, in the next write (`writeAllSent`, one statement). Under load the
    * outcomes of a pump's requests in flight are written in one statement instead of one each.
    */
   private record(sent: SentAttempt): Promise<void> {
@@ -213,11 +213,17 @@ export class DeliveryPump {
       });
   }
 
-  /** One statement for the batch; each attempt hears whether its row was there to record it on. */
+  /**
+   * One statement for the batch; each attempt hears whether its row was there to record it on.
+   * Announcing the written outcomes to subscribers comes after, and its failure is only logged: the
+   * outcomes are written, and writing them again would count their attempts twice.
+   */
   private async recordEach(batch: typeof this.toRecord): Promise<void> {
-    const recorded = await this.webhooks.recordAllSent(this.system(), batch.map(({ sent }) => sent));
+    const recorded = await this.webhooks.writeAllSent(this.system(), batch.map(({ sent }) => sent));
     batch.forEach(({ sent, recorded: done, failed }, index) => (recorded[index]
       ? done()
       : failed(new Error(`Webhook delivery ${sent.delivery.id} disappeared during its attempt`))));
+    await this.webhooks.announceRecorded(recorded).catch((error) =>
+      this.log(`[webhooks] recorded attempts could not be announced to subscribers: ${messageOf(error)}`));
   }
 }

@@ -452,20 +452,33 @@ export class WebhookService {
   }
 
   /**
-   * Records sent attempts, each on its own delivery, in one statement (a pump records together the
-   * outcomes that arrived while its last write was running), and announces each change: the
-   * deliveries as stored, in order, null for one no longer there. A failure with another attempt
-   * due makes the row due again then (so a delivery is never left failed with nothing scheduled);
-   * a success or the last failure leaves nothing due. Each claim is released. One statement: when
-   * it fails, none is recorded.
+   * Records sent attempts, each on its own delivery, in one statement (`writeAllSent`), and
+   * announces each change (`announceRecorded`): the deliveries as stored, in order, null for one no
+   * longer there.
    */
   async recordAllSent(ctx: RequestContext, sent: readonly SentAttempt[]): Promise<Array<WebhookDelivery | null>> {
+    const recorded = await this.writeAllSent(ctx, sent);
+    await this.announceRecorded(recorded);
+    return recorded;
+  }
+
+  /**
+   * Writes sent attempts, each on its own delivery, in one statement (a pump writes together the
+   * outcomes that arrived while its last write was running): the deliveries as stored, in order,
+   * null for one no longer there. A failure with another attempt due makes the row due again then
+   * (so a delivery is never left failed with nothing scheduled); a success or the last failure
+   * leaves nothing due. Each claim is released. One statement: when it fails, none is written.
+   */
+  async writeAllSent(ctx: RequestContext, sent: readonly SentAttempt[]): Promise<Array<WebhookDelivery | null>> {
     if (sent.length === 0) return [];
-    const recorded = await updateDeliveries(ctx, sent.map(({ delivery, attemptedAt, outcome }) => ({
+    return updateDeliveries(ctx, sent.map(({ delivery, attemptedAt, outcome }) => ({
       delivery, changes: this.attemptRecord(delivery, attemptedAt, outcome),
     })));
+  }
+
+  /** Announces recorded attempts to subscribers (`webhookDeliveryUpdated`). */
+  async announceRecorded(recorded: ReadonlyArray<WebhookDelivery | null>): Promise<void> {
     await Promise.all(recorded.map((delivery) => delivery && publishDeliveryChange(this.pubSub, delivery)));
-    return recorded;
   }
 
   /**
