@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { FxPairNotQuoted } from '../src/providers/fx/port';
 import { FX_UNAVAILABLE } from '../src/providers/fx/reachable';
 import { SandboxFxProvider } from '../src/providers/fx/sandbox';
@@ -14,8 +15,15 @@ describe('the exchange-rate provider does not answer', () => {
   let server: TestServer;
   let fx: SandboxFxProvider;
 
+  const lines: Array<Record<string, any>> = [];
   beforeAll(async () => {
-    server = await startTestServer();
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    server = await startTestServer({ logLevel: 'info' }, undefined, { logStream });
     fx = server.runtime.core.providers.inMode('fx', 'test') as SandboxFxProvider;
   });
   afterAll(async () => server.close());
@@ -33,8 +41,12 @@ describe('the exchange-rate provider does not answer', () => {
   test('REST: a quote is 503 SERVICE_UNAVAILABLE in the envelope and stores no quote; once it answers again, 201', async () => {
     const merchant = await server.signUp();
     unreachable();
-    const refused = await server.request('POST', `${PAYOUTS}/quote`, { headers: apiKey(merchant), body: quoteBody });
+    const refused = await server.request('POST', `${PAYOUTS}/quote`, { headers: { ...apiKey(merchant), 'x-request-id': 'fx-down-rest' }, body: quoteBody });
     expect(refused.status).toBe(503);
+    // The provider's own error is for the server's log, not the client.
+    expect(lines.filter((line) => line.reqId === 'fx-down-rest' && line.level === 50)).toEqual([expect.objectContaining({
+      msg: 'server error', err: expect.objectContaining({ message: FX_UNAVAILABLE, cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.7:443' }) }),
+    })]);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503, message: FX_UNAVAILABLE } });
     expect(JSON.stringify(refused.body)).not.toContain('ECONNREFUSED');
     expect(await count('payout_quotes', merchant.businessId)).toBe(0);
@@ -59,8 +71,11 @@ describe('the exchange-rate provider does not answer', () => {
   test('GraphQL: createPayoutQuote answers the error with code SERVICE_UNAVAILABLE', async () => {
     const merchant = await server.signUp();
     unreachable();
-    const response = await server.graphql(`mutation($input: CreatePayoutQuoteInput!) { createPayoutQuote(input: $input) { id } }`,
-      { input: quoteBody }, apiKey(merchant));
+    const response = await server.graphql(`mutation Quote($input: CreatePayoutQuoteInput!) { createPayoutQuote(input: $input) { id } }`,
+      { input: quoteBody }, { ...apiKey(merchant), 'x-request-id': 'fx-down-graphql' });
+    expect(lines.filter((line) => line.reqId === 'fx-down-graphql' && line.level === 50)).toEqual([expect.objectContaining({
+      msg: 'server error', operationName: 'Quote', err: expect.objectContaining({ cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.7:443' }) }),
+    })]);
     expect(response.body.data).toBeNull();
     expect(response.body.errors).toEqual([expect.objectContaining({ message: FX_UNAVAILABLE, extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }) })]);
     expect(await count('payout_quotes', merchant.businessId)).toBe(0);

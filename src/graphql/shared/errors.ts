@@ -40,8 +40,11 @@ export function isUnexpectedError(error: unknown): boolean {
  */
 export function logUnexpectedErrors(log: FastifyBaseLogger, errors: readonly (GraphQLError | GraphQLFormattedError)[], operationName: string | null) {
   for (const error of errors) {
-    if (!(error instanceof GraphQLError) || !isUnexpectedError(error)) continue;
-    log.error({ err: error.originalError ?? error, operationName, path: error.path?.join('.') }, 'unexpected GraphQL error');
+    if (!(error instanceof GraphQLError)) continue;
+    const original = originalOf(error);
+    // A domain error of the server's side (an outside party that did not answer), as REST logs it.
+    if (original instanceof DomainError && statusOf(original) >= 500) log.error({ err: original, operationName, path: error.path?.join('.') }, 'server error');
+    else if (isUnexpectedError(error)) log.error({ err: error.originalError ?? error, operationName, path: error.path?.join('.') }, 'unexpected GraphQL error');
   }
 }
 
