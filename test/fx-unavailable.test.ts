@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
 import { FxPairNotQuoted } from '../src/providers/fx/port';
 import { FX_UNAVAILABLE } from '../src/providers/fx/reachable';
 import { SandboxFxProvider } from '../src/providers/fx/sandbox';
-import { TestServer, startTestServer } from './support/harness';
+import { TestServer, capturedLog, startTestServer } from './support/harness';
 import { PAYOUTS, apiKey, bankDetails, createPayout, createRecipient, fundWallet } from './support/payouts';
 import { v1, v1Merchant } from './support/v1';
 
@@ -15,14 +14,8 @@ describe('the exchange-rate provider does not answer', () => {
   let server: TestServer;
   let fx: SandboxFxProvider;
 
-  const lines: Array<Record<string, any>> = [];
+  const { logStream, lines } = capturedLog();
   beforeAll(async () => {
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
     server = await startTestServer({ logLevel: 'info' }, undefined, { logStream });
     fx = server.runtime.core.providers.inMode('fx', 'test') as SandboxFxProvider;
   });

@@ -1,10 +1,9 @@
-import { Writable } from 'node:stream';
 import { Client } from 'graphql-ws';
 import { parse, validate } from 'graphql';
 import { createTesseraPubSub } from '../src/domain/events/pubsub';
 import { buildTesseraSchema } from '../src/graphql/schema';
 import { MUTATION_FIELD_COST, maxDepthRule } from '../src/graphql/limits';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, capturedLog, startTestServer } from './support/harness';
 
 /**
  * Findings 6, 7, 12, 14 and 15 of the security probe, GraphQL side. Every rule holds over HTTP
@@ -238,14 +237,8 @@ describe('Finding 12: NUL bytes, lone surrogates and unstorable dates are BAD_US
 describe('Finding 14: unexpected GraphQL errors are logged', () => {
   let server: TestServer;
   let merchant: TestMerchant;
-  const lines: Array<Record<string, any>> = [];
+  const { logStream, lines } = capturedLog();
   beforeAll(async () => {
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
     server = await startTestServer({ logLevel: 'info' }, undefined, { logStream });
     merchant = await server.signUp();
   });

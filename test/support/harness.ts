@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { FastifyInstance } from 'fastify';
 import { createClient, Client as WsClient } from 'graphql-ws';
@@ -312,6 +313,18 @@ export async function countStatements(server: TestServer, run: () => Promise<unk
     }
   }
   return Math.min(...counts);
+}
+
+/** A log stream for `startTestServer`'s `logStream`, and the JSON lines the server wrote to it. */
+export function capturedLog(): { logStream: Writable; lines: Array<Record<string, any>> } {
+  const lines: Array<Record<string, any>> = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logStream, lines };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

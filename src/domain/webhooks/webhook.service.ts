@@ -408,7 +408,7 @@ export class WebhookService {
 
   /**
    * One attempt of a delivery by its id (a `deliver_webhook` job enqueued before the delivery
-   * pumps; the pumps use `send` and `recordSent` on the rows they claim). Finished deliveries are
+   * pumps; the pumps use `send` and `writeAllSent` on the rows they claim). Finished deliveries are
    * left alone. Whatever stops the attempt before an answer (a secret that cannot be unsealed, a
    * bug) is a failed attempt like any other: recorded with a generic message (the cause goes to
    * `reportError`, the server's log, never to the merchant) and retried by the schedule. Thrown
@@ -426,7 +426,7 @@ export class WebhookService {
 
   /**
    * The attempt's request (signed, sent, answered or failed), not yet recorded: the delivery pump
-   * frees the request's slot before `recordSent` writes it.
+   * frees the request's slot before `writeAllSent` writes it.
    */
   async send(ctx: RequestContext, due: DueDelivery, reportError: (error: unknown) => void = () => undefined): Promise<SentAttempt> {
     const { delivery } = due;
