@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { PROJECT_ROOT } from '../project';
 
-export const MIGRATIONS_DIR = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'migrations');
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 
 /** The SQL that would bring the database to the entities' shape; empty when they match. */
 export async function pendingSchemaChanges(dataSource: DataSource): Promise<{ up: string[]; down: string[] }> {

@@ -23,6 +23,7 @@ import { SandboxClockResolver } from './sandbox/clock.resolver';
 import { TreasuryEndUserResolver, TreasuryKycResolver, TreasuryPayoutResolver, TreasuryWalletResolver } from './treasury/treasury.resolver';
 import { V1KeyResolver } from './v1/v1-key.resolver';
 import { WalletLowBalanceThresholdResolver } from './wallets/low-balance.resolver';
+import { PROJECT_ROOT } from '../project';
 
 export const resolvers = [
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
@@ -34,7 +35,7 @@ export const resolvers = [
   WalletLowBalanceThresholdResolver,
 ] as const;
 
-export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema.graphql');
+export const SCHEMA_FILE = path.join(PROJECT_ROOT, 'schema.graphql');
 
 export async function buildTesseraSchema(pubSub: TesseraPubSub, emitSchemaFile: string | false = false): Promise<GraphQLSchema> {
   return buildSchema({
