@@ -245,12 +245,13 @@ describe('hosted checkout sessions (REST)', () => {
       expect(await eventsOf(server, merchant.businessId, 'payment_link.session.completed')).toHaveLength(1);
     });
 
-    test('a declined card re-renders the form with the reason (402), never echoing the card number; the session stays OPEN', async () => {
+    test('a declined card re-renders the form with the reason in a payer\'s words (402), never echoing the card number; the session stays OPEN', async () => {
       const merchant = await server.signUp();
       const session = await createSession(server, merchant);
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.declined));
       expect(response.status).toBe(402);
-      expect(response.body).toContain('Your card was declined (card_declined)');
+      expect(response.body).toContain('Your card was declined. Try another card, or ask your bank why.');
+      expect(response.body).not.toContain('card_declined');
       expect(response.body).not.toContain(CARDS.declined);
       expect(response.body).not.toContain('value="123"');
       const read = (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
@@ -264,20 +265,24 @@ describe('hosted checkout sessions (REST)', () => {
       const session = await createSession(server, merchant);
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.insufficientFunds));
       expect(response.status).toBe(402);
-      expect(response.body).toContain('insufficient_funds');
+      expect(response.body).toContain('Your card was declined: not enough funds. Try another card.');
     });
 
-    test('validation errors are shown per field, escaped, and nothing is charged', async () => {
+    test('validation errors are shown per field in a payer\'s words, each marked invalid and linked to its field, escaped, and nothing is charged', async () => {
       const merchant = await server.signUp();
       const session = await createSession(server, merchant, { customerEmail: undefined });
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), {
         number: CARDS.badLuhn, expiryMonth: '13', expiryYear: FUTURE_YEAR, cvv: '12', email: '<script>alert(1)</script>',
       });
       expect(response.status).toBe(400);
-      expect(response.body).toContain('is not a valid card number (Luhn check failed)');
-      expect(response.body).toContain('must be from 1 to 12');
-      expect(response.body).toContain('must be 3 digits');
-      expect(response.body).toContain('must be a valid email address');
+      const fieldOf = (name: string) => new RegExp(`<input id="${name}" [^>]*aria-invalid="true" aria-describedby="${name}-error"[^>]*>\\s*<div class="field-error" id="${name}-error">([^<]*)</div>`).exec(response.body)?.[1];
+      expect(fieldOf('number')).toBe('This card number is not valid: check the digits');
+      expect(fieldOf('expiryMonth')).toBe('Enter the expiry month as a number from 01 to 12');
+      expect(fieldOf('cvv')).toBe('Enter the 3-digit security code (on the back of the card)');
+      expect(fieldOf('email')).toBe('Enter a valid email address, like name@example.com');
+      // The first refused field in the page's order is focused when the page opens.
+      expect(response.body.match(/ autofocus/g)).toHaveLength(1);
+      expect(response.body).toMatch(/<input id="email" [^>]* autofocus>/);
       expect(response.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
       expect(response.body).not.toContain('<script>alert(1)</script>');
       expect(response.body).not.toContain(CARDS.badLuhn);
@@ -290,7 +295,7 @@ describe('hosted checkout sessions (REST)', () => {
       const session = await createSession(server, merchant, { customerEmail: undefined });
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success));
       expect(response.status).toBe(400);
-      expect(response.body).toMatch(/id="email-error">is required/);
+      expect(response.body).toMatch(/id="email-error">Enter your email address: the receipt is sent there</);
       const paid = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success, { email: 'Someone@Example.com' }));
       expect(paid.status).toBe(303);
       const read = (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
