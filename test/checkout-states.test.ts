@@ -62,7 +62,7 @@ describe('the hosted card form (src/hosted)', () => {
     if (!command.card.ok) {
       expect(command.card.errors).toEqual({
         number: ['Enter the 12 to 19 digits of your card number'], expiryMonth: ['Enter the expiry month, from 01 to 12'],
-        expiryYear: ['Enter the expiry year, like 2030'], cvv: ['Enter the 3-digit security code (on the back of the card)'],
+        expiryYear: ['Enter the expiry year, like 2030'], cvv: ['Enter the 3-digit security code'],
       });
     }
     const expired = readCheckoutForm('t', { number: '4242424242424242', expiryMonth: '1', expiryYear: '2020', cvv: '123' }).command.card;

@@ -278,7 +278,7 @@ describe('hosted checkout sessions (REST)', () => {
       const fieldOf = (name: string) => new RegExp(`<input id="${name}" [^>]*aria-invalid="true" aria-describedby="${name}-error"[^>]*>\\s*<div class="field-error" id="${name}-error">([^<]*)</div>`).exec(response.body)?.[1];
       expect(fieldOf('number')).toBe('This card number is not valid: check the digits');
       expect(fieldOf('expiryMonth')).toBe('Enter the expiry month as a number from 01 to 12');
-      expect(fieldOf('cvv')).toBe('Enter the 3-digit security code (on the back of the card)');
+      expect(fieldOf('cvv')).toBe('Enter the 3-digit security code');
       expect(fieldOf('email')).toBe('Enter a valid email address, like name@example.com');
       // The first refused field in the page's order is focused when the page opens.
       expect(response.body.match(/ autofocus/g)).toHaveLength(1);

@@ -37,7 +37,7 @@ describe('hosted checkout with local rails in headless Chromium', () => {
   });
 
   browserTest('a payer picks mobile money (the network by its name), is shown a refused phone on its field, sees the prompt instructions, pays, and lands on successUrl; the collection (source session) and the session complete', async () => {
-    const merchant = await server.signUp();
+    const merchant = await server.signUp({ businessName: 'Kente Crafts' });
     const call = api(server, merchant);
     const created = await call('POST', '/api/v1/business/checkout/session', {
       amount: '75.00', currency: 'ghs', customerEmail: 'kofi@example.com', successUrl: `${merchantUrl}/thanks`, paymentMethods: ['card', 'momo'],
@@ -52,6 +52,7 @@ describe('hosted checkout with local rails in headless Chromium', () => {
     await browserPage.goto(`${server.baseUrl}${pathOf(session.checkoutUrl)}`);
     expect(await browserPage.textContent('.amount')).toBe('75.00 GHS');
     await expectAccessible(browserPage, 'the checkout page with mobile money');
+    await docScreenshot(browserPage, 'checkout-momo.png');
     // The networks are offered by the names payers know them by, in a select styled like the text fields.
     expect(await browserPage.$$eval('#momo-network option', (options) => options.map((option: any) => [option.value, option.textContent])))
       .toEqual([['mtn-gh', 'MTN Mobile Money'], ['vodafone-gh', 'Vodafone Cash'], ['airteltigo-gh', 'AirtelTigo Money']]);
@@ -76,7 +77,7 @@ describe('hosted checkout with local rails in headless Chromium', () => {
 
     await browserPage.fill('#momo-phone', '+233 24 123 4567');
     await browserPage.selectOption('#momo-network', 'mtn-gh');
-    await Promise.all([browserPage.waitForURL(/\/collect\/col_test_/, { timeout: 15_000 }), browserPage.click('#pay-momo')]);
+    await Promise.all([browserPage.waitForURL(/\/collect\/col_test_/, { timeout: 60_000 }), browserPage.click('#pay-momo')]);
     expect(await browserPage.textContent('#momo-prompt')).toContain('MTN Mobile Money');
     await expectAccessible(browserPage, 'the collection page');
     await docScreenshot(browserPage, 'collection.png');
@@ -93,12 +94,12 @@ describe('hosted checkout with local rails in headless Chromium', () => {
     const paid = await call('POST', `/api/v1/business/sandbox/collections/${collectionId}/pay`, { amount: 7_500 });
     expect(paid.body.data.status).toBe('completed');
     // The instructions page refreshes itself and takes the payer on to the merchant.
-    await browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: 15_000 });
+    await browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: 60_000 });
     expect(await browserPage.textContent('#thanks')).toBe('Thank you for your order');
     expect(landed.filter((url) => url.startsWith('/thanks'))).toEqual([`/thanks?session_id=${session.id}`]);
     expect(cspViolations).toEqual([]);
 
     const read = (await call('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
     expect(read).toMatchObject({ status: 'COMPLETED', collectionId, paymentId: null });
-  }, 90_000);
+  }, 180_000);
 });

@@ -1,6 +1,6 @@
 import { Browser, Page } from 'playwright-core';
 import { TestServer, startTestServer } from './support/harness';
-import { USERS, apiKey, createEndUser, treasuryPartner } from './support/treasury';
+import { USERS, apiKey, createEndUser } from './support/treasury';
 import { expectAccessible } from './support/axe';
 import { browserTestFor, docScreenshot, launchChromium } from './support/browser';
 
@@ -30,7 +30,8 @@ describe('hosted KYC page in headless Chromium', () => {
   });
 
   browserTest('Reject stands apart from Approve (destructive style, a warning it describes), refused reasons are marked on their field, and both decisions reach the API; every state is accessible', async () => {
-    const partner = await treasuryPartner(server);
+    const partner = await server.signUp({ businessName: 'Nimbus Wallet' });
+    await server.setTreasury(partner.businessId, true);
     const startKyc = async (name: string) => {
       const user = await createEndUser(server, partner, { name });
       const started = await server.request('POST', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner), body: {} });
@@ -76,5 +77,5 @@ describe('hosted KYC page in headless Chromium', () => {
     await Promise.all([page.waitForSelector('#kyc-status[data-status=APPROVED]'), page.click('#approve-button')]);
     await expectAccessible(page, 'the approved KYC page');
     expect((await statusOf(approved.user.id)).status).toBe('APPROVED');
-  }, 90_000);
+  }, 180_000);
 });

@@ -7,7 +7,7 @@ const PAYER_CARD_MESSAGES: CardMessages = {
   number: { missing: 'Enter your card number', length: 'Enter the 12 to 19 digits of your card number', luhn: 'This card number is not valid: check the digits' },
   expiryMonth: { missing: 'Enter the expiry month, from 01 to 12', integer: 'Enter the expiry month as a number from 01 to 12', range: 'Enter the expiry month as a number from 01 to 12' },
   expiryYear: { missing: 'Enter the expiry year, like 2030', format: 'Enter the expiry year with four digits, like 2030', expired: 'This card has expired' },
-  cvv: { missing: 'Enter the security code', length: (digits) => `Enter the ${digits}-digit security code (${digits === 4 ? 'on the front of the card' : 'on the back of the card'})` },
+  cvv: { missing: 'Enter the security code', length: (digits) => `Enter the ${digits}-digit security code` },
   card: 'Enter your card details',
 };
 
