@@ -351,7 +351,7 @@ describe('hosted checkout sessions (REST)', () => {
       expect(n).toBe(0);
     });
 
-    test('a session without a successUrl (invoice, link) lands on the hosted receipt page', async () => {
+    test('a session without a successUrl (invoice, link) lands on the hosted receipt page: amount, card, the payment\'s short reference, no card hints', async () => {
       const merchant = await server.signUp();
       const link = (await api(server, merchant)('POST', '/api/v1/business/payment-links', { name: 'Donation', amount: 5, currency: 'usd' })).body.data;
       const visit = await page(server, 'GET', pathOf(link.url));
@@ -361,6 +361,34 @@ describe('hosted checkout sessions (REST)', () => {
       const receipt = await page(server, 'GET', pathOf(paid.location!));
       expect(receipt.status).toBe(200);
       expect(receipt.body).toContain('Payment received');
+      const [payment] = await server.runtime.dataSource.query(`SELECT id FROM payments WHERE business_id = $1`, [merchant.businessId]);
+      const reference = payment.id.replace(/-/g, '').slice(0, 12).toUpperCase().replace(/^(.{8})/, '$1-');
+      expect(receipt.body).toContain(`<dd id="receipt-reference">${reference}</dd>`);
+      expect(receipt.body).toContain('<dd id="receipt-amount">5.00 USD</dd>');
+      expect(receipt.body).toContain('<dd id="receipt-card">Visa ending in 4242</dd>');
+      expect(receipt.body).not.toContain('Try card');
+      expect(receipt.body).not.toContain(payment.id);
+    });
+
+    test('a merchant finds a payment by its receipt reference (REST and GraphQL filter reference, any case, spaces); a malformed one is 400 on reference', async () => {
+      const merchant = await server.signUp();
+      const other = await server.signUp();
+      const session = await createSession(server, merchant);
+      await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success));
+      await page(server, 'POST', pathOf((await createSession(server, merchant)).checkoutUrl), cardForm(CARDS.success));
+      const { paymentId } = (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
+      const reference = `${paymentId.slice(0, 8)}-${paymentId.slice(9, 13)}`.toUpperCase();
+      const idsOf = (response: { body: any }) => response.body.data.items.map((item: { id: string }) => item.id);
+      expect(idsOf(await api(server, merchant)('GET', `/api/v1/business/payments?reference=${reference}`))).toEqual([paymentId]);
+      expect(idsOf(await api(server, merchant)('GET', `/api/v1/business/payments?reference=${encodeURIComponent(` ${reference.toLowerCase().replace('-', ' ')} `)}`))).toEqual([paymentId]);
+      // Another business's reference finds nothing.
+      expect(idsOf(await api(server, other)('GET', `/api/v1/business/payments?reference=${reference}`))).toEqual([]);
+      const bad = await api(server, merchant)('GET', '/api/v1/business/payments?reference=not-a-reference');
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.body.error.errors)).toEqual(['reference']);
+      const graphql = await server.graphql('query($reference: String) { payments(filter: { reference: $reference }) { edges { node { id } } } }',
+        { reference }, { 'x-api-key': merchant.apiKey });
+      expect(graphql.body.data.payments.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([paymentId]);
     });
   });
 });
