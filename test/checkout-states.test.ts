@@ -56,8 +56,17 @@ describe('the hosted card form (src/hosted)', () => {
     const { command, values } = readCheckoutForm('cs_test_x', { number: '4242', expiryMonth: 'ab', expiryYear: '', cvv: '1', email: 'nope' });
     expect(command.card.ok).toBe(false);
     if (!command.card.ok) expect(Object.keys(command.card.errors).sort()).toEqual(['cvv', 'expiryMonth', 'expiryYear', 'number']);
-    expect(command.email).toEqual({ ok: false, errors: { email: ['must be a valid email address'] } });
-    expect(readCheckoutForm('t', {}).command.email).toEqual({ ok: false, errors: { email: ['is required'] } });
+    expect(command.email).toEqual({ ok: false, errors: { email: ['Enter a valid email address, like name@example.com'] } });
+    expect(readCheckoutForm('t', {}).command.email).toEqual({ ok: false, errors: { email: ['Enter your email address: the receipt is sent there'] } });
+    // The API's card rules, in a payer's words.
+    if (!command.card.ok) {
+      expect(command.card.errors).toEqual({
+        number: ['Enter the 12 to 19 digits of your card number'], expiryMonth: ['Enter the expiry month, from 01 to 12'],
+        expiryYear: ['Enter the expiry year, like 2030'], cvv: ['Enter the 3-digit security code'],
+      });
+    }
+    const expired = readCheckoutForm('t', { number: '4242424242424242', expiryMonth: '1', expiryYear: '2020', cvv: '123' }).command.card;
+    expect(expired).toEqual({ ok: false, errors: { expiryYear: ['This card has expired'] } });
     expect(values).not.toHaveProperty('number');
     expect(values).not.toHaveProperty('cvv');
     expect(command.recurring).toBe(false);

@@ -245,12 +245,13 @@ describe('hosted checkout sessions (REST)', () => {
       expect(await eventsOf(server, merchant.businessId, 'payment_link.session.completed')).toHaveLength(1);
     });
 
-    test('a declined card re-renders the form with the reason (402), never echoing the card number; the session stays OPEN', async () => {
+    test('a declined card re-renders the form with the reason in a payer\'s words (402), never echoing the card number; the session stays OPEN', async () => {
       const merchant = await server.signUp();
       const session = await createSession(server, merchant);
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.declined));
       expect(response.status).toBe(402);
-      expect(response.body).toContain('Your card was declined (card_declined)');
+      expect(response.body).toContain('Your card was declined. Try another card, or ask your bank why.');
+      expect(response.body).not.toContain('card_declined');
       expect(response.body).not.toContain(CARDS.declined);
       expect(response.body).not.toContain('value="123"');
       const read = (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
@@ -264,20 +265,24 @@ describe('hosted checkout sessions (REST)', () => {
       const session = await createSession(server, merchant);
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.insufficientFunds));
       expect(response.status).toBe(402);
-      expect(response.body).toContain('insufficient_funds');
+      expect(response.body).toContain('Your card was declined: not enough funds. Try another card.');
     });
 
-    test('validation errors are shown per field, escaped, and nothing is charged', async () => {
+    test('validation errors are shown per field in a payer\'s words, each marked invalid and linked to its field, escaped, and nothing is charged', async () => {
       const merchant = await server.signUp();
       const session = await createSession(server, merchant, { customerEmail: undefined });
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), {
         number: CARDS.badLuhn, expiryMonth: '13', expiryYear: FUTURE_YEAR, cvv: '12', email: '<script>alert(1)</script>',
       });
       expect(response.status).toBe(400);
-      expect(response.body).toContain('is not a valid card number (Luhn check failed)');
-      expect(response.body).toContain('must be from 1 to 12');
-      expect(response.body).toContain('must be 3 digits');
-      expect(response.body).toContain('must be a valid email address');
+      const fieldOf = (name: string) => new RegExp(`<input id="${name}" [^>]*aria-invalid="true" aria-describedby="${name}-error"[^>]*>\\s*<div class="field-error" id="${name}-error">([^<]*)</div>`).exec(response.body)?.[1];
+      expect(fieldOf('number')).toBe('This card number is not valid: check the digits');
+      expect(fieldOf('expiryMonth')).toBe('Enter the expiry month as a number from 01 to 12');
+      expect(fieldOf('cvv')).toBe('Enter the 3-digit security code');
+      expect(fieldOf('email')).toBe('Enter a valid email address, like name@example.com');
+      // The first refused field in the page's order is focused when the page opens.
+      expect(response.body.match(/ autofocus/g)).toHaveLength(1);
+      expect(response.body).toMatch(/<input id="email" [^>]* autofocus>/);
       expect(response.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
       expect(response.body).not.toContain('<script>alert(1)</script>');
       expect(response.body).not.toContain(CARDS.badLuhn);
@@ -290,7 +295,7 @@ describe('hosted checkout sessions (REST)', () => {
       const session = await createSession(server, merchant, { customerEmail: undefined });
       const response = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success));
       expect(response.status).toBe(400);
-      expect(response.body).toMatch(/id="email-error">is required/);
+      expect(response.body).toMatch(/id="email-error">Enter your email address: the receipt is sent there</);
       const paid = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success, { email: 'Someone@Example.com' }));
       expect(paid.status).toBe(303);
       const read = (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
@@ -303,7 +308,8 @@ describe('hosted checkout sessions (REST)', () => {
       const session = await createSession(server, merchant);
       const submit = await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.threeDSSuccess));
       expect(submit.status).toBe(303);
-      expect(submit.location).toBe(`https://pay.tessera.test/checkout/3ds/${session.checkoutUrl.split('/').pop()}`);
+      // A path, not PUBLIC_BASE_URL: the payer stays on the host they opened the page under.
+      expect(submit.location).toBe(`/checkout/3ds/${session.checkoutUrl.split('/').pop()}`);
       const step = await page(server, 'GET', pathOf(submit.location!));
       expect(step.status).toBe(200);
       expect(step.body).toContain('3-D Secure');
@@ -345,16 +351,44 @@ describe('hosted checkout sessions (REST)', () => {
       expect(n).toBe(0);
     });
 
-    test('a session without a successUrl (invoice, link) lands on the hosted receipt page', async () => {
+    test('a session without a successUrl (invoice, link) lands on the hosted receipt page: amount, card, the payment\'s short reference, no card hints', async () => {
       const merchant = await server.signUp();
       const link = (await api(server, merchant)('POST', '/api/v1/business/payment-links', { name: 'Donation', amount: 5, currency: 'usd' })).body.data;
       const visit = await page(server, 'GET', pathOf(link.url));
       const paid = await page(server, 'POST', pathOf(visit.location!), cardForm(CARDS.success, { email: 'a@example.com' }));
       expect(paid.status).toBe(303);
-      expect(paid.location).toMatch(/\/checkout\/cs_test_[^/]+\/complete$/);
+      expect(paid.location).toMatch(/^\/checkout\/cs_test_[^/]+\/complete$/);
       const receipt = await page(server, 'GET', pathOf(paid.location!));
       expect(receipt.status).toBe(200);
       expect(receipt.body).toContain('Payment received');
+      const [payment] = await server.runtime.dataSource.query(`SELECT id FROM payments WHERE business_id = $1`, [merchant.businessId]);
+      const reference = payment.id.replace(/-/g, '').slice(0, 12).toUpperCase().replace(/^(.{8})/, '$1-');
+      expect(receipt.body).toContain(`<dd id="receipt-reference">${reference}</dd>`);
+      expect(receipt.body).toContain('<dd id="receipt-amount">5.00 USD</dd>');
+      expect(receipt.body).toContain('<dd id="receipt-card">Visa ending in 4242</dd>');
+      expect(receipt.body).not.toContain('Try card');
+      expect(receipt.body).not.toContain(payment.id);
+    });
+
+    test('a merchant finds a payment by its receipt reference (REST and GraphQL filter reference, any case, spaces); a malformed one is 400 on reference', async () => {
+      const merchant = await server.signUp();
+      const other = await server.signUp();
+      const session = await createSession(server, merchant);
+      await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success));
+      await page(server, 'POST', pathOf((await createSession(server, merchant)).checkoutUrl), cardForm(CARDS.success));
+      const { paymentId } = (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
+      const reference = `${paymentId.slice(0, 8)}-${paymentId.slice(9, 13)}`.toUpperCase();
+      const idsOf = (response: { body: any }) => response.body.data.items.map((item: { id: string }) => item.id);
+      expect(idsOf(await api(server, merchant)('GET', `/api/v1/business/payments?reference=${reference}`))).toEqual([paymentId]);
+      expect(idsOf(await api(server, merchant)('GET', `/api/v1/business/payments?reference=${encodeURIComponent(` ${reference.toLowerCase().replace('-', ' ')} `)}`))).toEqual([paymentId]);
+      // Another business's reference finds nothing.
+      expect(idsOf(await api(server, other)('GET', `/api/v1/business/payments?reference=${reference}`))).toEqual([]);
+      const bad = await api(server, merchant)('GET', '/api/v1/business/payments?reference=not-a-reference');
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.body.error.errors)).toEqual(['reference']);
+      const graphql = await server.graphql('query($reference: String) { payments(filter: { reference: $reference }) { edges { node { id } } } }',
+        { reference }, { 'x-api-key': merchant.apiKey });
+      expect(graphql.body.data.payments.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([paymentId]);
     });
   });
 });

@@ -600,16 +600,24 @@ describe('Collections', () => {
       expect(paid.body.data.status).toBe('completed');
     });
 
-    test('mobile money on the page needs the phone and network; a session may only offer rails that collect its currency', async () => {
+    test('mobile money on the page needs the phone and network (refusals shown on their fields in a payer\'s words); a session may only offer rails that collect its currency', async () => {
       const merchant = await server.signUp();
       const session = (await sessionWith(merchant, { amount: '50.00', currency: 'ghs', paymentMethods: ['card', 'momo'] })).body.data;
       const token = tokenOf(session);
       const page = (await hostedPage(server, 'GET', `/checkout/${token}`)).body;
       expect(page).toContain('id="number"');
-      expect(page).toContain('<option value="vodafone-gh">');
+      // The networks are offered by name; the value sent is the network id.
+      expect(page).toContain('<option value="vodafone-gh">Vodafone Cash</option>');
       const missing = await hostedPage(server, 'POST', `/checkout/${token}/collection`, { rail: 'momo' });
       expect(missing.status).toBe(400);
-      expect(missing.body).toContain('is required for mobile money');
+      // The domain's refusal (customer.phone, customer.networkId) shows on the page's own fields, in a payer's words.
+      expect(missing.body).toMatch(/<input id="momo-phone" [^>]*aria-invalid="true" aria-describedby="momo-phone-error"[^>]* autofocus>/);
+      expect(missing.body).toContain('<div class="field-error" id="momo-phone-error">Enter the phone number of your mobile money account</div>');
+      expect(missing.body).toContain('<div class="field-error" id="momo-network-error">Choose the mobile network of your phone number</div>');
+      expect(missing.body).not.toContain('is required for mobile money');
+      const badPhone = await hostedPage(server, 'POST', `/checkout/${token}/collection`, { rail: 'momo', phone: '12', networkId: 'vodafone-gh' });
+      expect(badPhone.body).toContain('id="momo-phone-error">Enter your mobile money number with its country code, like +233 24 123 4567</div>');
+      expect(badPhone.body).toContain('<option value="vodafone-gh" selected>Vodafone Cash</option>');
       expect(await countOf(merchant.businessId)).toBe(0);
       const started = await hostedPage(server, 'POST', `/checkout/${token}/collection`, { rail: 'momo', phone: '+233241234567', networkId: 'vodafone-gh' });
       expect(started.status).toBe(303);

@@ -1,6 +1,20 @@
 import { PayCheckoutSessionCommand } from '../domain/checkout/checkout.commands';
-import { cardSchema } from '../wire/card';
+import { CardMessages, cardSchemaWith } from '../wire/card';
 import { emailSchema, fieldErrorsOf } from '../wire/validation';
+
+/** The card rules of the API, in the words of a payer (the API's own words are for developers). */
+const PAYER_CARD_MESSAGES: CardMessages = {
+  number: { missing: 'Enter your card number', length: 'Enter the 12 to 19 digits of your card number', luhn: 'This card number is not valid: check the digits' },
+  expiryMonth: { missing: 'Enter the expiry month, from 01 to 12', integer: 'Enter the expiry month as a number from 01 to 12', range: 'Enter the expiry month as a number from 01 to 12' },
+  expiryYear: { missing: 'Enter the expiry year, like 2030', format: 'Enter the expiry year with four digits, like 2030', expired: 'This card has expired' },
+  cvv: { missing: 'Enter the security code', length: (digits) => `Enter the ${digits}-digit security code` },
+  card: 'Enter your card details',
+};
+
+const payerCardSchema = cardSchemaWith(PAYER_CARD_MESSAGES);
+
+const EMAIL_MISSING = 'Enter your email address: the receipt is sent there';
+const EMAIL_INVALID = 'Enter a valid email address, like name@example.com';
 
 /** What the form may show again: never the card number or the CVV. */
 export interface CheckoutFormValues {
@@ -8,6 +22,9 @@ export interface CheckoutFormValues {
   expiryMonth?: string;
   expiryYear?: string;
   recurring?: boolean;
+  /** The mobile-money form's phone and network, shown again when the collection was refused. */
+  phone?: string;
+  networkId?: string;
 }
 
 const formString = (form: Record<string, unknown>, name: string): string | undefined => {
@@ -33,7 +50,7 @@ export function readCheckoutForm(token: string, body: unknown): { command: PayCh
     email: formString(form, 'email'), expiryMonth: formString(form, 'expiryMonth'), expiryYear: formString(form, 'expiryYear'),
     recurring: CHECKED.includes(formString(form, 'recurring') ?? ''),
   };
-  const card = cardSchema.safeParse({
+  const card = payerCardSchema.safeParse({
     number: formString(form, 'number') ?? '', expiryMonth: formInteger(values.expiryMonth), expiryYear: formInteger(values.expiryYear), cvv: formString(form, 'cvv') ?? '',
   });
   const email = emailSchema.safeParse(values.email ?? '');
@@ -41,7 +58,7 @@ export function readCheckoutForm(token: string, body: unknown): { command: PayCh
     command: {
       token,
       card: card.success ? { ok: true, value: card.data } : { ok: false, errors: fieldErrorsOf(card.error) },
-      email: email.success ? { ok: true, value: email.data } : { ok: false, errors: { email: [values.email ? 'must be a valid email address' : 'is required'] } },
+      email: email.success ? { ok: true, value: email.data } : { ok: false, errors: { email: [values.email?.trim() ? EMAIL_INVALID : EMAIL_MISSING] } },
       recurring: values.recurring === true,
     },
     values,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { FastifyInstance, FastifyReply } from 'fastify';
-import { CheckoutOutcome } from '../domain/checkout/checkout.service';
+import { CORRECT_THE_FIELDS, CheckoutOutcome } from '../domain/checkout/checkout.service';
 import type { SessionRail } from '../domain/collections/collection.service';
 import { Core } from '../domain/core';
 import { limitRequests } from '../http/rate-limit';
@@ -9,8 +9,8 @@ import { originOf } from '../http/request-context';
 import { statusOf } from '../http/status';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
-import { readCollectionForm } from './collection-form';
-import { kycPage, readKycDecision } from './kyc-page';
+import { collectionFormValues, payerCollectionErrors, readCollectionForm } from './collection-form';
+import { kycPage, kycPageErrors, readKycDecision } from './kyc-page';
 import { checkoutForm, collectionPage, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
 
 type ByToken = { Params: { token: string } };
@@ -22,8 +22,9 @@ type ByToken = { Params: { token: string } };
  * token is needed. Every page is `no-store` (nothing cached with the token), never framed
  * (`X-Frame-Options: DENY`, `frame-ancestors 'none'`: no clickjacking), sends no Referer (the token
  * must not leak to the merchant's success page) and has a strict CSP: nothing but its own
- * nonce-tagged style and script, forms only to itself and to the success URL's origin (browsers
- * check form-action on the redirect after a POST).
+ * nonce-tagged style and script, requests only to itself (the collection page asks for its own
+ * status), forms only to itself and to the success URL's origin (browsers check form-action on the
+ * redirect after a POST). Pages link to each other by path, so they work under any host name.
  */
 function send(reply: FastifyReply, status: number, html: string, nonce: string, formTargets: string[] = []) {
   const formAction = ["'self'", ...new Set(formTargets)].join(' ');
@@ -35,7 +36,7 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string, 
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('content-security-policy',
-      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
+      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
     .send(html);
 }
 
@@ -60,7 +61,7 @@ function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutF
     case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
     case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
     case 'locked': return send(reply, 423, lockedPage(outcome.view, outcome.message, nonce), nonce);
-    case 'receipt': return send(reply, 200, receiptPage(outcome.view, nonce), nonce);
+    case 'receipt': return send(reply, 200, receiptPage(outcome.view, outcome.payment, nonce), nonce);
   }
 }
 
@@ -112,8 +113,9 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       } catch (error) {
         if (!(error instanceof DomainError) || error.code !== ErrorCode.VALIDATION_ERROR) throw error;
         const outcome = await core.checkout.hosted.showPage(ctx, request.params.token);
-        const refused: CheckoutOutcome = outcome.kind === 'form' ? { ...outcome, status: 400, errors: error.fieldErrors ?? {}, message: 'Please correct the highlighted fields.' } : outcome;
-        return render(reply, refused, {}, withRails(refused));
+        const refused: CheckoutOutcome = outcome.kind === 'form'
+          ? { ...outcome, status: 400, errors: payerCollectionErrors(error.fieldErrors ?? {}), message: CORRECT_THE_FIELDS } : outcome;
+        return render(reply, refused, collectionFormValues(request.body), withRails(refused));
       }
     });
 
@@ -141,7 +143,7 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
         } catch (error) {
           if (!(error instanceof DomainError) || (error.code !== ErrorCode.VALIDATION_ERROR && error.code !== ErrorCode.CONFLICT)) throw error;
           const page = await core.treasuryKyc.hostedPage(ctx, request.params.token);
-          return send(reply, statusOf(error), kycPage(page, nonce, error.fieldErrors ?? { _: [error.message] }), nonce);
+          return send(reply, statusOf(error), kycPage(page, nonce, kycPageErrors(error)), nonce);
         }
       });
     }
@@ -157,7 +159,7 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
 
     scope.get<ByToken>('/pay/:token', async (request, reply) => {
       const visit = await core.paymentLinks.visit(core.anonymousContext(originOf(request)), request.params.token);
-      if (visit.kind === 'session') return reply.status(303).header('cache-control', 'no-store').header('location', visit.checkoutUrl).send();
+      if (visit.kind === 'session') return reply.status(303).header('cache-control', 'no-store').header('location', visit.checkoutPath).send();
       const nonce = crypto.randomBytes(16).toString('base64');
       return send(reply, 410, inactiveLinkPage(visit.merchantName, visit.link.name, nonce), nonce);
     });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CardDetails } from '../domain/payments/card';
 import { CardSource, ChargeCommand } from '../domain/payments/payment.commands';
 import { DisputeStatus, PaymentStatus } from '../domain/payments/payment.entities';
+import { referenceDigitsOf } from '../domain/payments/payment-reference';
 import { toMinor } from '../domain/shared/money';
 import { cardSchema } from './card';
 import { amountSchema, currencySchema, dateTimeSchema, emailSchema, enumFilter, evenWhenFieldsFail, isUuid, metadataSchema, required } from './validation';
@@ -61,6 +62,7 @@ export const resolveDisputeRequestSchema = z.object({
 /** The filters of the payment list (REST query string, GraphQL `PaymentFilter`). */
 export const paymentFilterFields = {
   status: enumFilter(PaymentStatus).optional(),
+  reference: z.string().trim().max(40).refine((value) => referenceDigitsOf(value) !== null, 'must be a payment reference: 12 hex digits such as 3F9AC21B-7E04').optional(),
   email: emailSchema.optional(),
   customerId: z.string().refine(isUuid, 'must be a customer id').optional(),
   from: dateTimeSchema.optional(),

@@ -35,8 +35,8 @@ export async function page(server: TestServer, method: 'GET' | 'POST', url: stri
 export const cardForm = (number: string, extra: Record<string, string> = {}) =>
   ({ number, expiryMonth: '12', expiryYear: FUTURE_YEAR, cvv: '123', ...extra });
 
-/** The path of a URL handed out by Tessera (publicBaseUrl is not the test server's address). */
-export const pathOf = (url: string) => { const parsed = new URL(url); return parsed.pathname + parsed.search; };
+/** The path of a URL handed out by Tessera (publicBaseUrl is not the test server's address), or of a path itself (a hosted page's redirect). */
+export const pathOf = (url: string) => { const parsed = new URL(url, 'http://path.invalid'); return parsed.pathname + parsed.search; };
 
 export function api(server: TestServer, merchant: TestMerchant | string) {
   const key = typeof merchant === 'string' ? merchant : merchant.apiKey;

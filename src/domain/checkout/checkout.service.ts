@@ -18,6 +18,7 @@ import { HostedCheckoutService } from './hosted-checkout.service';
 
 export type { CheckoutAttemptLimits } from './card-testing';
 export type { CheckoutOutcome, CheckoutView } from './hosted-checkout.service';
+export { CORRECT_THE_FIELDS } from './hosted-checkout.service';
 
 export { EXPIRE_CHECKOUT_SESSION_TASK, RECONCILE_CHECKOUT_SESSION_TASK } from './checkout-session.store';
 
@@ -103,8 +104,24 @@ export class CheckoutService {
     this.payments.requireCardPayments(ctx);
   }
 
+  /** The checkoutUrl handed to the merchant (on PUBLIC_BASE_URL). */
   urlOf(session: CheckoutSession): string {
-    return `${this.settings.publicBaseUrl}/checkout/${session.token}`;
+    return `${this.settings.publicBaseUrl}${this.pathOf(session)}`;
+  }
+
+  /**
+   * The hosted page's path. The pages send the payer from one to the next by path, never by
+   * PUBLIC_BASE_URL: a page opened under another host name (127.0.0.1 for localhost, a LAN
+   * address) must stay on it, since a 303 after a form POST to another origin is blocked by the
+   * page's CSP form-action (and that host may not even be reachable from the payer).
+   */
+  pathOf(session: CheckoutSession): string {
+    return `/checkout/${session.token}`;
+  }
+
+  /** The 3-D Secure step of the session's payment (a path, like every move between hosted pages). */
+  threeDSecurePathOf(session: CheckoutSession): string {
+    return `/checkout/3ds/${session.token}`;
   }
 
   /** Where the payer lands once paid: the merchant's successUrl, or Tessera's receipt page. */
@@ -112,9 +129,9 @@ export class CheckoutService {
     return session.successUrl ?? `${this.urlOf(session)}/complete`;
   }
 
-  /** Where the payer is sent once paid: the successUrl with `session_id`, or the receipt page. */
+  /** Where the payer is sent once paid: the successUrl with `session_id`, or the receipt page (by path). */
   redirectUrlOf(session: CheckoutSession): string {
-    if (!session.successUrl) return this.successUrlOf(session);
+    if (!session.successUrl) return `${this.pathOf(session)}/complete`;
     const url = new URL(session.successUrl);
     url.searchParams.set('session_id', session.id);
     return url.toString();

@@ -1,5 +1,5 @@
 import { Business } from '../identity/identity.entities';
-import { Payment, PaymentSource, PaymentStatus } from '../payments/payment.entities';
+import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from '../payments/payment.entities';
 import { PaymentService } from '../payments/payment.service';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors } from '../shared/errors';
@@ -10,6 +10,18 @@ import { checkoutSessionAllows } from './checkout-session.states';
 import { CLAIM_MS, RECONCILE_CHECKOUT_SESSION_TASK, isClaimed, lockSession, sessionByToken, systemContextFor } from './checkout-session.store';
 import type { CheckoutService, CheckoutSettings } from './checkout.service';
 import { PayCheckoutSessionCommand } from './checkout.commands';
+
+/** The form's summary when fields are refused (each field then carries its own message). */
+export const CORRECT_THE_FIELDS = 'Some details need correcting: see the highlighted fields below.';
+
+/** What the payer reads when a payment failed, by its failure reason (the API's reason codes are for the merchant). */
+const DECLINE_MESSAGES: Record<string, string> = {
+  [PaymentFailureReason.CARD_DECLINED]: 'Your card was declined. Try another card, or ask your bank why.',
+  [PaymentFailureReason.INSUFFICIENT_FUNDS]: 'Your card was declined: not enough funds. Try another card.',
+  [PaymentFailureReason.AUTHENTICATION_FAILED]: '3-D Secure authentication failed. Try again or use another card.',
+  [PaymentFailureReason.BLOCKED]: 'This card cannot be used for this payment. Try another card.',
+  [PaymentFailureReason.PROCESSING_ERROR]: 'The payment could not be processed. Nothing was charged; try again in a moment.',
+};
 
 /** How often a session waiting on a 3-D Secure payment is looked at again (when the payer does not come back). */
 const RECONCILE_RETRY_MS = 30_000;
@@ -32,7 +44,7 @@ export type CheckoutOutcome =
   | { kind: 'processing'; view: CheckoutView }
   | { kind: 'expired'; view: CheckoutView }
   | { kind: 'locked'; view: CheckoutView; message: string | null }
-  | { kind: 'receipt'; view: CheckoutView };
+  | { kind: 'receipt'; view: CheckoutView; payment: Payment | null };
 
 /**
  * Paying a checkout session on the hosted page (the token is the capability). A submit claims the
@@ -76,7 +88,7 @@ export class HostedCheckoutService {
       const routed = await this.route(tx, session);
       if (routed) return routed;
       if (Object.keys(errors).length > 0 || !email || !vaulted) {
-        return this.form(tx, session, { status: 400, errors, message: 'Please correct the highlighted fields.' });
+        return this.form(tx, session, { status: 400, errors, message: CORRECT_THE_FIELDS });
       }
       if (isClaimed(session)) return { kind: 'processing', view: await this.viewOf(tx, session) };
       const reached = await this.cardTesting.limitReached(tx, session, vaulted.fingerprint);
@@ -119,7 +131,7 @@ export class HostedCheckoutService {
       session.claimedUntil = null;
       if (payment) session.attemptPaymentId = payment.id;
       await tx.repo(CheckoutSession).save(session);
-      if (!payment) return this.form(tx, session, { status: 422, errors: {}, message: `The payment could not be made: ${refusal}` });
+      if (!payment) return this.form(tx, session, { status: 422, errors: {}, message: `This payment could not be made, and nothing was charged (${(refusal ?? "").replace(/\.$/, '')}). Try again later, or ask the merchant for another way to pay.` });
       return this.afterAttempt(tx, session, payment);
     });
   }
@@ -133,7 +145,7 @@ export class HostedCheckoutService {
       if (routed) return routed;
       const attempt = await this.sessions.attemptOf(tx, locked);
       if (attempt?.status === PaymentStatus.REQUIRES_ACTION) return { kind: 'three_ds', view: await this.viewOf(tx, locked), paymentId: attempt.id };
-      return { kind: 'redirect', url: this.sessions.urlOf(locked) };
+      return { kind: 'redirect', url: this.sessions.pathOf(locked) };
     });
   }
 
@@ -159,8 +171,10 @@ export class HostedCheckoutService {
   /** GET /checkout/<token>/complete: Tessera's receipt page, for sessions without a successUrl. */
   async showReceipt(ctx: RequestContext, token: string): Promise<CheckoutOutcome> {
     const session = await sessionByToken(ctx, token);
-    if (session.status !== CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.urlOf(session) };
-    return { kind: 'receipt', view: await this.viewOf(systemContextFor(ctx, session), session) };
+    if (session.status !== CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.pathOf(session) };
+    const system = systemContextFor(ctx, session);
+    const payment = session.paymentId ? await this.payments.get(system, session.paymentId) : null;
+    return { kind: 'receipt', view: await this.viewOf(system, session), payment };
   }
 
   /** Completes a session whose 3-D Secure payment finished without the payer coming back to the page. */
@@ -192,7 +206,7 @@ export class HostedCheckoutService {
     if (session.status === CheckoutSessionStatus.EXPIRED) return { kind: 'expired', view: await this.viewOf(tx, session) };
     if (session.status === CheckoutSessionStatus.LOCKED) return { kind: 'locked', view: await this.viewOf(tx, session), message: null };
     if (attempt?.status === PaymentStatus.REQUIRES_ACTION) {
-      return options.threeDSPage ? null : { kind: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${session.token}` };
+      return options.threeDSPage ? null : { kind: 'redirect', url: this.sessions.threeDSecurePathOf(session) };
     }
     if (session.expiresAt.getTime() <= Date.now() && !isClaimed(session)) return { kind: 'expired', view: await this.viewOf(tx, session) };
     return null;
@@ -208,12 +222,10 @@ export class HostedCheckoutService {
       await enqueueJob(tx, RECONCILE_CHECKOUT_SESSION_TASK, { sessionId: session.id }, {
         runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs + 2000), jobKey: `checkout-reconcile:${session.id}`,
       });
-      return { kind: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${session.token}` };
+      return { kind: 'redirect', url: this.sessions.threeDSecurePathOf(session) };
     }
     if (payment.status === PaymentStatus.FAILED) {
-      const message = payment.failureReason === 'authentication_failed'
-        ? '3-D Secure authentication failed. Try again or use another card.'
-        : `Your card was declined (${payment.failureReason ?? 'card_declined'}): ${payment.failureMessage ?? 'the card was declined'}.`;
+      const message = DECLINE_MESSAGES[payment.failureReason ?? PaymentFailureReason.CARD_DECLINED] ?? DECLINE_MESSAGES[PaymentFailureReason.CARD_DECLINED];
       const reached = checkoutSessionAllows(session.status, 'lock') ? await this.cardTesting.limitReached(tx, session, payment.cardFingerprint) : null;
       if (reached) {
         await this.cardTesting.lockOut(tx, session, reached);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { In } from 'typeorm';
-import { CollectionChannel, CollectionRail, CollectionRailReport, RailInstructions } from '../../providers/collection-rail/port';
+import { CollectionChannel, CollectionNetwork, CollectionRail, CollectionRailReport, RailInstructions, networkIdsOf } from '../../providers/collection-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { CheckoutSession, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
@@ -37,7 +37,8 @@ export type CollectionPage =
 /** A local rail a checkout session offers on its hosted page, with the networks a payer picks from (mobile money). */
 export interface SessionRail {
   rail: CollectionRailKind;
-  networkIds: string[];
+  /** Mobile money: the networks the payer picks from (shown by name). */
+  networks: CollectionNetwork[];
 }
 
 export interface CollectionSettings {
@@ -122,7 +123,7 @@ export class CollectionService {
     const fail = (field: string, message: string) => { (errors[field] ??= []).push(message); };
     const all = rail.channels();
     const channelIds = new Set(all.map((channel) => channel.id));
-    const networkIds = new Set(all.flatMap((channel) => channel.networkIds ?? []));
+    const networkIds = new Set(all.flatMap((channel) => networkIdsOf(channel) ?? []));
     const country = command.country.trim().toUpperCase();
     const currency = command.currency.trim().toUpperCase();
     const { customer } = command;
@@ -170,9 +171,10 @@ export class CollectionService {
       }
       if (channel.rail === CollectionRailKind.MOMO) {
         if (customer.phone === null) fail('customer.phone', 'is required for mobile money: the phone the prompt is sent to');
-        if (customer.networkId === null) fail('customer.networkId', `is required for mobile money: one of ${channel.networkIds!.join(', ')}`);
-        else if (!channelIds.has(customer.networkId) && !channel.networkIds!.includes(customer.networkId)) {
-          fail('customer.networkId', `must be one of ${channel.networkIds!.join(', ')} on channel ${channel.id}`);
+        const ids = networkIdsOf(channel) ?? [];
+        if (customer.networkId === null) fail('customer.networkId', `is required for mobile money: one of ${ids.join(', ')}`);
+        else if (!channelIds.has(customer.networkId) && !ids.includes(customer.networkId)) {
+          fail('customer.networkId', `must be one of ${ids.join(', ')} on channel ${channel.id}`);
         }
       } else if (customer.networkId !== null && !channelIds.has(customer.networkId)) {
         fail('customer.networkId', `applies to mobile money only; ${channel.rail} routes to no operator network`);
@@ -406,7 +408,7 @@ export class CollectionService {
     const channels = rail.channels();
     return session.paymentMethods.flatMap((method) => {
       const channel = channels.find((item) => item.rail === method && item.currency === session.currency);
-      return channel ? [{ rail: channel.rail as CollectionRailKind, networkIds: channel.networkIds ?? [] }] : [];
+      return channel ? [{ rail: channel.rail as CollectionRailKind, networks: channel.networks ?? [] }] : [];
     });
   }
 

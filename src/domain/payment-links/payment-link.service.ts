@@ -14,7 +14,7 @@ const TOKEN = /^plink_(test|live)_[A-Za-z0-9_-]{22}$/;
 
 /** What visiting a link's public URL leads to. */
 export type LinkVisit =
-  | { kind: 'session'; checkoutUrl: string }
+  | { kind: 'session'; checkoutPath: string }
   | { kind: 'inactive'; link: PaymentLink; merchantName: string };
 
 /**
@@ -102,6 +102,6 @@ export class PaymentLinkService {
       metadata: link.metadata, source: CheckoutSessionSource.PAYMENT_LINK, sourceId: link.id,
       recurringInterval: link.allowRecurring ? link.recurringInterval : null,
     }));
-    return { kind: 'session', checkoutUrl: this.checkout.urlOf(session) };
+    return { kind: 'session', checkoutPath: this.checkout.pathOf(session) };
   }
 }

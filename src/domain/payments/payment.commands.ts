@@ -58,6 +58,8 @@ export interface ResolveDisputeCommand {
 
 export interface PaymentFilters {
   status?: PaymentStatus;
+  /** A payment's short reference as typed (see payment-reference.ts): 12 hex digits. */
+  reference?: string;
   email?: string;
   customerId?: string;
   from?: Date;

@@ -6,6 +6,8 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { ChargeService } from './charge.service';
 import { DisputeService } from './dispute.service';
 import { PaymentFilters } from './payment.commands';
+import { validationError } from '../shared/errors';
+import { paymentIdRangeOf, referenceDigitsOf } from './payment-reference';
 import { Payment, PaymentSource, Refund } from './payment.entities';
 import { FINAL_WITHOUT_MONEY } from './payment.states';
 import { PaymentStore } from './payment.store';
@@ -62,7 +64,13 @@ export class PaymentService {
     if (filters.customerId) query.andWhere('payment.customer_id = :customerId', { customerId: filters.customerId });
     if (filters.from) query.andWhere('payment.created_at >= :from', { from: filters.from });
     if (filters.to) query.andWhere('payment.created_at <= :to', { to: filters.to });
-    const cursorFilters = { status: filters.status, email: filters.email, customerId: filters.customerId, from: filters.from?.toISOString(), to: filters.to?.toISOString() };
+    if (filters.reference) {
+      const digits = referenceDigitsOf(filters.reference);
+      if (!digits) throw validationError({ reference: ['must be a payment reference: 12 hex digits such as 3F9AC21B-7E04'] });
+      const { low, high } = paymentIdRangeOf(digits);
+      query.andWhere('payment.id BETWEEN :low AND :high', { low, high });
+    }
+    const cursorFilters = { status: filters.status, reference: filters.reference, email: filters.email, customerId: filters.customerId, from: filters.from?.toISOString(), to: filters.to?.toISOString() };
     return paginate(query, 'payment', page, cursorFilters);
   }
 

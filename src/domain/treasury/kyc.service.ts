@@ -19,8 +19,8 @@ import { requireTreasuryPartner } from './treasury.settings';
 /** The sandbox page's token: `kyc_test_` + 24 random bytes (live checks have no Tessera page). */
 const HOSTED_TOKEN = /^kyc_test_[A-Za-z0-9_-]{32}$/;
 
-const MAX_REASONS = 10;
-const MAX_REASON_LENGTH = 200;
+export const MAX_REASONS = 10;
+export const MAX_REASON_LENGTH = 200;
 const PAGE_REJECTION_REASON = 'rejected_on_sandbox_page';
 
 /** The sandbox's hosted KYC page: the check, its end-user and the partner's name. */

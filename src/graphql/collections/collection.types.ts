@@ -4,7 +4,7 @@ import {
   Collection as CollectionRow, CollectionInstructions as InstructionsRow, CollectionRailKind, CollectionSource, CollectionStatus,
 } from '../../domain/collections/collection.entities';
 import { SETTLEMENT_CURRENCY } from '../../domain/collections/collections.settings';
-import { CollectionChannel as ChannelRow } from '../../providers/collection-rail/port';
+import { CollectionChannel as ChannelRow, networkIdsOf } from '../../providers/collection-rail/port';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
 
@@ -29,7 +29,7 @@ export class CollectionChannel {
   static from(row: ChannelRow): CollectionChannel {
     return Object.assign(new CollectionChannel(), {
       id: row.id, country: row.country, currency: row.currency, rail: row.rail as CollectionRailKind, provider: row.provider,
-      networkIds: row.networkIds ? [...row.networkIds] : null, minAmount: Money.of(row.minAmount, row.currency), maxAmount: Money.of(row.maxAmount, row.currency),
+      networkIds: networkIdsOf(row), minAmount: Money.of(row.minAmount, row.currency), maxAmount: Money.of(row.maxAmount, row.currency),
     });
   }
 }

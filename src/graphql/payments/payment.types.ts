@@ -138,6 +138,7 @@ export class ChargeCardInput {
 @InputType()
 export class PaymentFilter {
   @Field(() => PaymentStatus, { nullable: true }) status?: PaymentStatus;
+  @Field({ nullable: true, description: "The short reference on the payer's receipt (12 hex digits such as 3F9AC21B-7E04: the start of the id)" }) reference?: string;
   @Field({ nullable: true, description: "Payer's email" }) email?: string;
   @Field(() => ID, { nullable: true }) customerId?: string;
   @Field(() => Date, { nullable: true, description: 'Created at or after' }) from?: Date;

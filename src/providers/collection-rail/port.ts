@@ -14,11 +14,20 @@ export interface CollectionChannel {
   currency: string;
   rail: CollectionRailKind;
   provider: string;
-  /** Operator network ids the channel routes to (mobile money); null for rails without networks. */
-  networkIds: string[] | null;
+  /** Operator networks the channel routes to (mobile money); null for rails without networks. */
+  networks: CollectionNetwork[] | null;
   minAmount: bigint;
   maxAmount: bigint;
 }
+
+/** An operator network of a mobile-money channel: its id (what customer.networkId takes) and the name a payer knows it by. */
+export interface CollectionNetwork {
+  id: string;
+  name: string;
+}
+
+/** The ids of a channel's operator networks (null for rails without networks). */
+export const networkIdsOf = (channel: CollectionChannel): string[] | null => channel.networks?.map((network) => network.id) ?? null;
 
 /** A collection as the rail needs it to open deposit instructions. */
 export interface CollectionOpening {

@@ -8,15 +8,13 @@ import { CollectionChannel, CollectionOpening, CollectionRail, CollectionRailRep
  * (`mtn-gh`, `safaricom-ke`, …) never look alike, so one is never taken for the other.
  */
 export const SANDBOX_COLLECTION_CHANNELS: readonly CollectionChannel[] = Object.freeze([
-  { id: 'sbx_ch_ng_bank', country: 'NG', currency: 'NGN', rail: 'bank', provider: 'sandbox-bank', networkIds: null, minAmount: 10_000n, maxAmount: 1_000_000_000n },
-  { id: 'sbx_ch_gh_momo', country: 'GH', currency: 'GHS', rail: 'momo', provider: 'sandbox-momo', networkIds: ['mtn-gh', 'vodafone-gh', 'airteltigo-gh'], minAmount: 100n, maxAmount: 2_000_000n },
-  { id: 'sbx_ch_ke_momo', country: 'KE', currency: 'KES', rail: 'momo', provider: 'sandbox-momo', networkIds: ['safaricom-ke', 'airtel-ke'], minAmount: 1_000n, maxAmount: 15_000_000n },
-  { id: 'sbx_ch_za_eft', country: 'ZA', currency: 'ZAR', rail: 'eft', provider: 'sandbox-eft', networkIds: null, minAmount: 1_000n, maxAmount: 100_000_000n },
+  { id: 'sbx_ch_ng_bank', country: 'NG', currency: 'NGN', rail: 'bank', provider: 'sandbox-bank', networks: null, minAmount: 10_000n, maxAmount: 1_000_000_000n },
+  { id: 'sbx_ch_gh_momo', country: 'GH', currency: 'GHS', rail: 'momo', provider: 'sandbox-momo', networks: [
+    { id: 'mtn-gh', name: 'MTN Mobile Money' }, { id: 'vodafone-gh', name: 'Vodafone Cash' }, { id: 'airteltigo-gh', name: 'AirtelTigo Money' },
+  ], minAmount: 100n, maxAmount: 2_000_000n },
+  { id: 'sbx_ch_ke_momo', country: 'KE', currency: 'KES', rail: 'momo', provider: 'sandbox-momo', networks: [{ id: 'safaricom-ke', name: 'M-Pesa' }, { id: 'airtel-ke', name: 'Airtel Money' }], minAmount: 1_000n, maxAmount: 15_000_000n },
+  { id: 'sbx_ch_za_eft', country: 'ZA', currency: 'ZAR', rail: 'eft', provider: 'sandbox-eft', networks: null, minAmount: 1_000n, maxAmount: 100_000_000n },
 ] as CollectionChannel[]);
-
-const NETWORK_NAMES: Readonly<Record<string, string>> = {
-  'mtn-gh': 'MTN Mobile Money', 'vodafone-gh': 'Vodafone Cash', 'airteltigo-gh': 'AirtelTigo Money', 'safaricom-ke': 'M-Pesa', 'airtel-ke': 'Airtel Money',
-};
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -49,7 +47,7 @@ export class SandboxCollectionRail implements CollectionRail {
       return { providerRef, instructions: { kind: 'bank_transfer', bankName: 'Sandbox Bank', accountNumber: accountNumberOf(collectionId), accountName, reference: null } };
     }
     if (channel.rail === 'momo') {
-      const network = NETWORK_NAMES[opening.customer.networkId ?? ''] ?? 'mobile money';
+      const network = channel.networks?.find((item) => item.id === opening.customer.networkId)?.name ?? 'mobile money';
       return {
         providerRef,
         instructions: {

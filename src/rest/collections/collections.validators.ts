@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CollectionFilters } from '../../domain/collections/collection.commands';
 import { CollectionRailKind, CollectionSource, CollectionStatus } from '../../domain/collections/collection.entities';
 import { CollectionObject } from '../../domain/collections/collections.events';
-import { CollectionChannel } from '../../providers/collection-rail/port';
+import { CollectionChannel, networkIdsOf } from '../../providers/collection-rail/port';
 import { collectionsQuerySchema } from '../../wire/collections';
 import { timestampSchema } from '../shared/schemas';
 
@@ -31,7 +31,7 @@ export const channelJson = (channel: CollectionChannel): z.input<typeof channelS
   currency: channel.currency.toLowerCase(),
   rail: channel.rail as CollectionRailKind,
   provider: channel.provider,
-  ...(channel.networkIds ? { networkIds: [...channel.networkIds] } : {}),
+  ...(channel.networks ? { networkIds: networkIdsOf(channel)! } : {}),
   minAmount: Number(channel.minAmount),
   maxAmount: Number(channel.maxAmount),
 });

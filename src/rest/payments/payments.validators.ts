@@ -21,8 +21,8 @@ type Paged = { page?: number; limit?: number };
 /** The documented page of REST lists: `page` from 1, `limit` 20 by default. */
 export const offsetPageOf = (query: Paged): Extract<PageQuery, { kind: 'offset' }> => ({ kind: 'offset', page: query.page ?? 1, limit: query.limit ?? 20 });
 
-export const paymentFiltersOf = ({ status, email, customerId, from, to }: z.output<typeof paymentListQuerySchema>): PaymentFilters =>
-  ({ status, email, customerId, from, to });
+export const paymentFiltersOf = ({ status, reference, email, customerId, from, to }: z.output<typeof paymentListQuerySchema>): PaymentFilters =>
+  ({ status, reference, email, customerId, from, to });
 export const disputeFiltersOf = ({ status }: z.output<typeof disputeListQuerySchema>): DisputeFilters => ({ status });
 
 export const refundCommandOf = (paymentId: string, body: z.output<typeof refundBodySchema>): RefundCommand =>
