@@ -41,7 +41,22 @@ const HEADERS = `{
   "x-api-key": "bk_test_your_key_here"
 }`;
 
+/** Names for CodeMirror's input fields, which GraphiQL leaves unlabelled: the pane each one edits. */
+function labelEditors(root: HTMLElement) {
+  const panes: Array<[string, string[]]> = [
+    ['.graphiql-query-editor', ['GraphQL operation']],
+    ['.graphiql-editor-tool', ['Variables (JSON)', 'Headers (JSON)']],
+    ['.graphiql-response', ['Response']],
+  ];
+  for (const [pane, labels] of panes) {
+    root.querySelectorAll(`${pane} .CodeMirror textarea`).forEach((field, index) => {
+      if (labels[index] && field.getAttribute('aria-label') !== labels[index]) field.setAttribute('aria-label', labels[index]);
+    });
+  }
+}
+
 const mount = document.getElementById('explorer')!;
+new MutationObserver(() => labelEditors(mount)).observe(mount, { childList: true, subtree: true });
 const endpoint = new URL(mount.dataset.endpoint ?? '/graphql', window.location.href);
 const subscriptionUrl = `${endpoint.protocol === 'https:' ? 'wss:' : 'ws:'}//${endpoint.host}${endpoint.pathname}`;
 

@@ -45,9 +45,11 @@ const page = (manifest: Manifest, endpoint: string) => `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="robots" content="noindex">
   <title>Tessera GraphQL explorer</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="${EXPLORER_ASSETS_PATH}/${manifest.style}">
 </head>
 <body>
+  <header><h1 class="visually-hidden">Tessera GraphQL explorer</h1></header>
   <main id="explorer" data-endpoint="${endpoint}"><noscript>The explorer needs JavaScript. API clients POST to ${endpoint}; see docs/graphql-api.md.</noscript></main>
   <script src="${EXPLORER_ASSETS_PATH}/${manifest.script}"></script>
 </body>

@@ -69,7 +69,7 @@ function html(door: FrontDoor, graphqlPath: string, nonce: string): string {
 <ul>
 ${items}
 </ul>
-<p class="muted">Docs: README.md and docs/ in the checkout.</p>`, nonce);
+<p class="muted">Docs: README.md and docs/ in the checkout.</p>`, nonce, '<link rel="icon" href="data:,">');
 }
 
 /** GET /: the landing page, or the same facts as JSON for a client that prefers JSON. */
