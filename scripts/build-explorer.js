@@ -62,7 +62,9 @@ async function build() {
     minify: true,
     format: 'iife',
     target: ['es2020'],
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // Production builds of React and of graphql-js (whose check for duplicate copies of itself
+    // runs unless `globalThis.process && process.env.NODE_ENV === 'production'`).
+    define: { 'process.env.NODE_ENV': '"production"', 'globalThis.process': 'true' },
     loader: { '.woff': 'dataurl', '.woff2': 'dataurl', '.svg': 'dataurl' },
     entryNames: '[name]-[hash]',
     outdir: staging,
