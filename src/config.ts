@@ -7,6 +7,8 @@ import { ConfigError } from './startup-error';
  * Every variable is documented in README.md (Configuration) and .env.example.
  */
 export interface Config {
+  /** NODE_ENV=production: the production shape (required secrets, no sandbox conveniences); otherwise a sandbox. */
+  production: boolean;
   port: number;
   host: string;
   /**
@@ -31,6 +33,8 @@ export interface Config {
   redisKeyPrefix: string;
   logLevel: string;
   graphqlIntrospection: boolean;
+  /** GRAPHQL_EXPLORER: a browser's GET of /graphql gets the GraphiQL explorer (default: outside production). */
+  graphqlExplorer: boolean;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
   /** Root mutation fields (aliases included) one GraphQL request may run. */
@@ -231,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mailSmtpUrl = smtpUrl(env);
   const dataDir = path.resolve(env.TESSERA_DATA_DIR || '.data');
   return {
+    production: env.NODE_ENV === 'production',
     port,
     host: env.HOST || '0.0.0.0',
     trustProxy: trustProxyOf(env),
@@ -247,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'tessera:',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production'),
+    graphqlExplorer: bool(env, 'GRAPHQL_EXPLORER', env.NODE_ENV !== 'production'),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 10),
     graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
     graphqlMaxMutationFields: int(env, 'GRAPHQL_MAX_MUTATION_FIELDS', 10),

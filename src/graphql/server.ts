@@ -1,5 +1,5 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLFormattedError, GraphQLSchema } from 'graphql';
@@ -7,6 +7,7 @@ import { Core } from '../domain/core';
 import { markNotStored, storesStatus } from '../http/idempotency';
 import { bearerOf, originOf } from '../http/request-context';
 import { guardCredentialSurface } from '../http/surface';
+import { prefersExplorer, registerExplorer } from './explorer';
 import { limitRules, operationLimitsOf, operationLimitsPlugin } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
 import { INTERNAL_SERVER_ERROR, graphQLErrorFormatter, logUnexpectedErrors } from './shared/errors';
@@ -108,6 +109,8 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
     logger: apolloLogger(app.log),
     plugins: [
       fastifyApolloDrainPlugin(app),
+      // Apollo's landing page loads its explorer from a CDN: Tessera serves its own (./explorer.ts).
+      ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       noStorePlugin(),
       operationLimitsPlugin(schema, limits),
@@ -132,9 +135,14 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
       [FASTIFY_REQUEST]: request,
     }),
   });
+  const explorer = core.config.graphqlExplorer ? registerExplorer(app, GRAPHQL_PATH) : null;
   // The HTTP surface of GraphQL: its own scope and guards; the WebSocket authenticates each
-  // operation itself and spends from the same budgets (src/graphql/socket.ts).
+  // operation itself and spends from the same budgets (src/graphql/socket.ts). A browser's GET
+  // (it prefers HTML, where Apollo would show its landing page) gets the explorer when it is on.
   await app.register(async (scope) => {
+    if (explorer) {
+      scope.addHook('onRequest', async (request, reply) => (prefersExplorer(request) ? explorer(reply) : undefined));
+    }
     guardCredentialSurface(scope, core);
     scope.route({ url: GRAPHQL_PATH, method: ['GET', 'POST', 'OPTIONS'], handler });
   });

@@ -6,12 +6,13 @@ import { Core } from '../domain/core';
 import { ErrorCode } from '../domain/shared/errors';
 import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
-import { registerRestSurface } from '../rest/surface';
+import { DOCS_PATH, OPENAPI_PATH, registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
-import { registerV1Surface } from '../v1/surface';
+import { V1_DOCS_PATH, V1_OPENAPI_PATH, registerV1Surface } from '../v1/surface';
 import { v1ErrorBody } from '../v1/errors';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, isV1Path } from './framework-errors';
 import { registerInputChecks, registerJsonParser } from './input';
+import { landingPageRoute } from './landing-page';
 import { errorForLog } from './logging';
 import { registerMetrics } from './metrics';
 import { registerRateLimit } from './rate-limit';
@@ -41,7 +42,7 @@ export interface BuildOptions {
 
 
 /**
- * One HTTP server: health, readiness and metrics, then its surfaces, each an encapsulated plugin
+ * One HTTP server: the landing page at /, health, readiness and metrics, then its surfaces, each an encapsulated plugin
  * with its own guards (src/http/surface.ts): REST, the hosted pages and GraphQL (HTTP + WebSocket).
  */
 export async function buildApp(core: Core, schema: GraphQLSchema, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -96,6 +97,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   declareSurfaceState(app);
   await registerRateLimit(app, config);
 
+  landingPageRoute(app, config, { restReference: DOCS_PATH, restDocument: OPENAPI_PATH, v1Reference: V1_DOCS_PATH, v1Document: V1_OPENAPI_PATH, graphql: GRAPHQL_PATH });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     try {

@@ -4,8 +4,8 @@ import { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } 
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { Core } from '../domain/core';
 import { authenticated, publishableCaller } from '../http/request-context';
+import { referencePageRoutes } from '../http/reference-page';
 import { guardCredentialSurface, zodScope } from '../http/surface';
-import { docsRoutes } from './docs.routes';
 import { registerRestRoutes } from './routes';
 import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
@@ -114,7 +114,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
       transformObject: jsonSchemaTransformObject,
     });
     scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => scope.swagger());
-    docsRoutes(scope, DOCS_PATH, OPENAPI_PATH);
+    referencePageRoutes(scope, { title: 'Tessera REST API reference', path: DOCS_PATH, documentUrl: OPENAPI_PATH, routeConfig: { auth: 'public' } });
 
     if (options.onResponseMismatch) {
       const report = options.onResponseMismatch;

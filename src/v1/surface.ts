@@ -4,6 +4,7 @@ import { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { Core } from '../domain/core';
 import { registerIdempotency } from '../http/idempotency';
+import { referencePageRoutes } from '../http/reference-page';
 import { responseChecker } from '../http/response-check';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
@@ -15,6 +16,7 @@ export type V1App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRes
 
 export const V1_PREFIX = '/v1';
 export const V1_OPENAPI_PATH = `${V1_PREFIX}/openapi.json`;
+export const V1_DOCS_PATH = `${V1_PREFIX}/docs`;
 
 export interface V1SurfaceOptions {
   /** Called for each `/v1` answer that does not match its OpenAPI document (the test suite sets it). */
@@ -74,13 +76,14 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
       transformObject: jsonSchemaTransformObject,
     });
     scope.get('/openapi.json', { schema: { hide: true }, config: { v1Auth: 'public' } }, async () => scope.swagger());
+    referencePageRoutes(scope, { title: 'Tessera /v1 API reference', path: V1_DOCS_PATH, documentUrl: V1_OPENAPI_PATH, routeConfig: { v1Auth: 'public' } });
 
     if (options.onResponseMismatch) {
       const report = options.onResponseMismatch;
       let check: ReturnType<typeof responseChecker> | null = null;
       scope.addHook('onSend', async (request, reply, payload) => {
         const route = request.routeOptions.url;
-        if (!route || request.method === 'HEAD' || route === V1_OPENAPI_PATH || request.is404) return payload;
+        if (!route || request.method === 'HEAD' || route === V1_OPENAPI_PATH || route.startsWith(V1_DOCS_PATH) || request.is404) return payload;
         check ??= responseChecker(scope.swagger() as never);
         let body: unknown;
         try {
