@@ -3,6 +3,7 @@ import Fastify, { FastifyInstance, RouteOptions } from 'fastify';
 import { DestinationStream } from 'pino';
 import { GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
+import { TESSERA_VERSION } from '../project';
 import { ErrorCode } from '../domain/shared/errors';
 import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
@@ -96,7 +97,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   declareSurfaceState(app);
   await registerRateLimit(app, config);
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', async () => ({ status: 'ok', version: TESSERA_VERSION }));
   app.get('/readyz', async (_request, reply) => {
     try {
       await core.dataSource.query('SELECT 1');
