@@ -9,7 +9,9 @@
 #   bash scripts/container-check.sh
 #
 # CHECK_API_1_PORT / CHECK_API_2_PORT: host ports of the APIs (4001, 4002). CONTAINER_BUILD_NETWORK:
-# the network `docker build` uses (`host` on an engine without a default bridge).
+# the network `docker build` uses (`host` on an engine without a default bridge). NODE_IMAGE,
+# POSTGRES_IMAGE, REDIS_IMAGE: other base images (scripts/container-standins.sh builds some where
+# no image can be pulled).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +45,7 @@ API_2_PORT=${api_ports[1]}
 EOF
 
 start=$(date +%s)
-docker build ${CONTAINER_BUILD_NETWORK:+--network "$CONTAINER_BUILD_NETWORK"} -t tessera:local .
+docker build ${CONTAINER_BUILD_NETWORK:+--network "$CONTAINER_BUILD_NETWORK"} ${NODE_IMAGE:+--build-arg NODE_IMAGE="$NODE_IMAGE"} -t tessera:local .
 say "image built in $(( $(date +%s) - start ))s: $(docker image inspect tessera:local --format '{{.Size}}' | awk '{ printf "%.0f MB", $1 / 1e6 }')"
 
 start=$(date +%s)
@@ -78,4 +80,8 @@ for _ in $(seq 1 60); do
 done
 run logs --no-color worker | grep -q 'Worker running' || { say "the worker did not start"; exit 1; }
 say "the worker runs"
+
+traces=$(run logs --no-color api-1 api-2 worker migrate | grep -E '\| +at |Unhandled' || true)
+[ -z "$traces" ] || { say "a process printed a stack trace:"; echo "$traces"; exit 1; }
+say "no process printed a stack trace"
 say "all checks passed"
