@@ -422,10 +422,10 @@ describe('Health and metrics', () => {
   });
   afterAll(async () => server.close());
 
-  test('/healthz answers 200', async () => {
+  test('/healthz answers 200 with the version', async () => {
     const response = await server.request('GET', '/healthz');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 
   test('/readyz answers 200 when the database is reachable', async () => {

@@ -100,7 +100,7 @@ describe('The OpenAPI document of the REST surface', () => {
     const response = await server.request('GET', OPENAPI_PATH);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.body).toMatchObject({ openapi: '3.1.0', info: { title: 'Tessera REST API', version: '1' } });
+    expect(response.body).toMatchObject({ openapi: '3.1.0', info: { title: 'Tessera REST API' } });
     expect(Object.keys(response.body.paths).length).toBeGreaterThan(0);
   });
 
@@ -324,7 +324,7 @@ describe('The OpenAPI document of the /v1 surface', () => {
   const v1Routes = () => registered.filter((route) => route.url.startsWith('/v1/') && !route.url.startsWith('/v1/business/') && route.method !== 'HEAD' && !route.hidden);
 
   test('GET /v1/openapi.json answers a valid OpenAPI 3.1 document, without a key', async () => {
-    expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Tessera alternate reference surface', version: '1.0' } });
+    expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Tessera alternate reference surface' } });
     const result = await validateOpenApi(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
-import { TestServer, collect, overSocket, startTestServer, within } from './support/harness';
+import Fastify from 'fastify';
+import { registerRateLimit } from '../src/http/rate-limit';
+import { TestServer, capturedLog, collect, overSocket, startTestServer, testConfig, waitFor, within } from './support/harness';
+import { freePort } from './support/process';
 
 const REDIS_URL = process.env.TESSERA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** This run's own keys and channels: runs sharing the Redis (two suites at once, or one just before) never meet. */
@@ -86,5 +89,39 @@ describe('several API processes with REDIS_URL', () => {
     expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors).toBeUndefined(); // 5
     expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors?.[0].extensions.code).toBe('RATE_LIMITED');
     expect((await first.request('GET', '/api/v1/business/wallets', { headers })).status).toBe(429);
+  });
+});
+
+describe('the rate-limit counters\' Redis, while it does not answer', () => {
+  test('the log says once that requests go unlimited, and once that they are limited again when it answers; no stack trace', async () => {
+    const [redisPort, available] = [Number(new URL(REDIS_URL).port || 6379), await redisAnswers(REDIS_URL)];
+    if (!available) return;
+    const unhandled = jest.spyOn(console, 'error');
+    const port = await freePort();
+    const { logStream, lines } = capturedLog();
+    const app = Fastify({ logger: { level: 'info', stream: logStream } });
+    // A stand-in for the Redis address: nothing listens there until the relay to the real Redis opens.
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(redisPort, new URL(REDIS_URL).hostname);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+      client.pipe(upstream).pipe(client);
+    });
+    try {
+      await registerRateLimit(app, testConfig('postgres://unused', { redisUrl: `redis://127.0.0.1:${port}` }));
+      const messages = () => lines.map((line) => line.msg as string).filter((msg) => msg.startsWith('Redis of the rate-limit counters'));
+      await waitFor(async () => messages(), (found) => found.length > 0, 30_000);
+      await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+      await waitFor(async () => messages(), (found) => found.length > 1, 30_000);
+      expect(messages()).toEqual([
+        expect.stringMatching(/^Redis of the rate-limit counters is unreachable \(.*ECONNREFUSED.*\): requests are not limited until it answers$/),
+        'Redis of the rate-limit counters answers again: requests are limited',
+      ]);
+      expect(unhandled.mock.calls.filter(([first]) => String(first).includes('Unhandled error event'))).toEqual([]);
+    } finally {
+      unhandled.mockRestore();
+      await app.close();
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 });

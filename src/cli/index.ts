@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config';
+import { runMigrations } from '../db/data-source';
 import { generateMigration } from '../db/migration-generator';
 import { Business, BusinessSettings, Mode } from '../domain/identity/identity.entities';
 import { LedgerService } from '../domain/ledger/ledger.service';
@@ -39,9 +40,9 @@ program
   .description('Run pending database migrations')
   .action(async () => {
     await withRuntime(async (runtime) => {
-      const ran = await runtime.dataSource.runMigrations({ transaction: 'each' });
+      const migrated = await runMigrations(runtime.dataSource);
       await installJobQueue(runtime.databaseUrl);
-      print({ migrated: ran.map((migration) => migration.name) });
+      print({ migrated });
     }, { migrate: false });
   });
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { entities } from './entities';
+import { whileHoldingMigrationLock } from './migration-lock';
 import { migrations } from '../../migrations';
 import { SnakeNamingStrategy } from './naming';
 import { PipeliningClient } from './pipelining-client';
@@ -28,8 +29,9 @@ export function createDataSource({ url, poolSize = 20, applicationName = 'tesser
   });
 }
 
-/** Runs every pending migration; returns the names of those it ran. */
+/** Runs every pending migration, one process at a time; returns the names of those it ran. */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
-  const ran = await dataSource.runMigrations({ transaction: 'each' });
+  const { url } = dataSource.options as { url: string };
+  const ran = await whileHoldingMigrationLock(url, () => dataSource.runMigrations({ transaction: 'each' }));
   return ran.map((migration) => migration.name);
 }

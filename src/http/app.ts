@@ -3,6 +3,7 @@ import Fastify, { FastifyInstance, RouteOptions } from 'fastify';
 import { DestinationStream } from 'pino';
 import { GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
+import { TESSERA_VERSION } from '../project';
 import { ErrorCode } from '../domain/shared/errors';
 import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
@@ -98,7 +99,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   await registerRateLimit(app, config);
 
   landingPageRoute(app, config, { restReference: DOCS_PATH, restDocument: OPENAPI_PATH, v1Reference: V1_DOCS_PATH, v1Document: V1_OPENAPI_PATH, graphql: GRAPHQL_PATH });
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', async () => ({ status: 'ok', version: TESSERA_VERSION }));
   app.get('/readyz', async (_request, reply) => {
     try {
       await core.dataSource.query('SELECT 1');

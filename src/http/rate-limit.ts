@@ -41,6 +41,28 @@ export type SpendRateLimit = (ctx: RequestContext | null, ip: string, path: stri
 const tooManyRequests = (after: string) => new DomainError(ErrorCode.RATE_LIMITED, `Too many requests; retry in ${after}`);
 
 /**
+ * The Redis client of the shared counters. While it cannot reach Redis (not yet up, or a connect
+ * timed out while start-up kept the event loop busy), requests go unlimited (`skipOnError`) and
+ * ioredis reconnects by itself: the log says so once when that starts and once when it ends,
+ * instead of ioredis printing a stack trace for an error nobody listened to.
+ */
+function rateLimitRedis(app: FastifyInstance, url: string): Redis {
+  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+  let unreachable = false;
+  redis.on('error', (error: Error) => {
+    if (unreachable) return;
+    unreachable = true;
+    app.log.warn(`Redis of the rate-limit counters is unreachable (${error.message}): requests are not limited until it answers`);
+  });
+  redis.on('ready', () => {
+    if (!unreachable) return;
+    unreachable = false;
+    app.log.info('Redis of the rate-limit counters answers again: requests are limited');
+  });
+  return redis;
+}
+
+/**
  * The callers' budgets: @fastify/rate-limit with an in-memory store, or Redis when REDIS_URL is set
  * so that every API process shares the counters. Registered once for the server, so that every
  * surface (and the WebSocket, through `spendRateLimit`) spends from the same budget of a caller;
@@ -48,9 +70,7 @@ const tooManyRequests = (after: string) => new DomainError(ErrorCode.RATE_LIMITE
  * rewritten to the Unix time of the reset.
  */
 export async function registerRateLimit(app: FastifyInstance, config: Config) {
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
-    : undefined;
+  const redis = config.redisUrl ? rateLimitRedis(app, config.redisUrl) : undefined;
   await app.register(rateLimit, {
     global: false,
     max: config.rateLimitMax,

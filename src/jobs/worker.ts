@@ -1,6 +1,7 @@
 import { Logger, Runner, TaskList, run, runMigrations } from 'graphile-worker';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { whileHoldingMigrationLock } from '../db/migration-lock';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
 import { collectionJobs } from '../domain/collections/collections.jobs';
@@ -67,7 +68,7 @@ const quietLogger = (log: (line: string) => void) => new Logger(() => (level, me
  * their transaction) before any worker has started against the database.
  */
 export async function installJobQueue(databaseUrl: string, log: (line: string) => void = () => undefined): Promise<void> {
-  await runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) });
+  await whileHoldingMigrationLock(databaseUrl, () => runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) }));
 }
 
 /**

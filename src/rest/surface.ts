@@ -3,6 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { Core } from '../domain/core';
+import { TESSERA_VERSION } from '../project';
 import { authenticated, publishableCaller } from '../http/request-context';
 import { referencePageRoutes } from '../http/reference-page';
 import { guardCredentialSurface, zodScope } from '../http/surface';
@@ -82,7 +83,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         openapi: '3.1.0',
         info: {
           title: 'Tessera REST API',
-          version: '1',
+          version: TESSERA_VERSION,
           description: 'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
         },
         components: {

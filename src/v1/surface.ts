@@ -3,6 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { Core } from '../domain/core';
+import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
 import { responseChecker } from '../http/response-check';
@@ -46,7 +47,7 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
         openapi: '3.1.0',
         info: {
           title: 'Tessera alternate reference surface',
-          version: '1.0',
+          version: TESSERA_VERSION,
           description: 'The alternate reference surface (`/v1`): snake_case bodies, `{ error: { code, message } }` errors, keys `tessera_test_sk_…` / `tessera_live_sk_…`. See docs/alt-v1.md.',
         },
         components: {
