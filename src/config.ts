@@ -237,7 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     // Loopback outside production: a sandbox on a laptop serves /metrics and the GraphQL page to
-    // this machine only. Fastify binds `localhost` on 127.0.0.1 and ::1 (whichever exist).
+    // this machine only. Fastify binds every address `localhost` resolves to (127.0.0.1, ::1).
     host: env.HOST || LOOPBACK,
     trustProxy: trustProxyOf(env),
     databaseUrl: env.DATABASE_URL || undefined,

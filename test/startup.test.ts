@@ -89,7 +89,7 @@ describe('npm start (the server process)', () => {
     }
   }, 120_000);
 
-  test('HOST: loopback by default (127.0.0.1 and ::1), every interface with HOST=0.0.0.0; the Ready line names what it listens on', async () => {
+  test('HOST: loopback by default (localhost: 127.0.0.1, and ::1 where it resolves), every interface with HOST=0.0.0.0; the Ready line names what it listens on', async () => {
     // An address of this machine that is not loopback: what another machine on the network would call.
     const outside = Object.values(os.networkInterfaces()).flat().find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
     const databaseUrl = await createTestDatabase();
