@@ -106,19 +106,25 @@ function withBuildLock(dist, work) {
  * Builds dist/ when its sources changed since the last successful build. Returns true when dist/ is
  * current; on a failed step, the step's own output (tsc's errors) has been shown and it returns false.
  */
-function ensureBuilt({ root = ROOT, sources = SOURCES, steps = BUILD_STEPS, log = say } = {}) {
+function ensureBuilt({ root = ROOT, sources = SOURCES, steps = BUILD_STEPS, log = say, entry = null } = {}) {
   const dist = path.join(root, 'dist');
   const stampFile = path.join(dist, '.build-stamp');
   const wanted = sourceHash(root, sources);
-  if (wanted === null || readOr(stampFile, '').trim() === wanted) return true;
+  // A dist/ whose files were deleted by hand is not current, whatever its stamp says.
+  const current = () => readOr(stampFile, '').trim() === wanted && (entry === null || fs.existsSync(path.join(dist, entry)));
+  if (wanted === null || current()) return true;
   return withBuildLock(dist, () => {
-    const stamp = readOr(stampFile, null);
-    if (stamp !== null && stamp.trim() === wanted) return true; // built by the process we waited for
+    if (current()) return true; // built by the process we waited for
     if (!fs.existsSync(path.join(root, 'node_modules'))) {
       log('the dependencies are not installed: run npm ci first.');
       return false;
     }
-    log(fs.existsSync(path.join(dist, 'src')) ? 'rebuilding: sources changed since the last build…' : 'building (first start, about a minute)…');
+    if (!fs.existsSync(path.join(dist, 'src'))) log('building (first start, about a minute)…');
+    else if (readOr(stampFile, '').trim() === wanted) {
+      // tsc's incremental state believes its output is still there: build everything again.
+      fs.rmSync(path.join(dist, '.tsbuildinfo'), { force: true });
+      log(`rebuilding: dist/${entry} is missing…`);
+    } else log('rebuilding: sources changed since the last build…');
     for (const step of steps) {
       const [command, ...args] = step.command;
       // The build's output goes to stderr: a command's own output on stdout stays its alone.
@@ -136,8 +142,12 @@ function ensureBuilt({ root = ROOT, sources = SOURCES, steps = BUILD_STEPS, log 
 
 /** Builds when needed, then runs `entry` (a path inside dist/) in this process with `args` as its arguments. */
 function launch(entry, args) {
-  if (!ensureBuilt()) process.exit(1);
+  if (!ensureBuilt({ entry })) process.exit(1);
   const file = path.join(ROOT, 'dist', entry);
+  if (!fs.existsSync(file)) {
+    say(`dist/${entry} does not exist after the build: is ${entry.replace(/\.js$/, '.ts')} a source of the project?`);
+    process.exit(1);
+  }
   process.argv = [process.argv[0], file, ...args];
   require(file);
 }

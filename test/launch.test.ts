@@ -64,6 +64,12 @@ describe('building before a start (scripts/launch.js)', () => {
     expect(result).toEqual({ code: 0, stdout: 'main changed []\n', stderr: '[tessera] rebuilding: sources changed since the last build…\n' });
   }, 120_000);
 
+  test('a built file deleted by hand is built again, though no source changed', async () => {
+    fs.rmSync(builtMain());
+    const result = await launch(['src/main.js']);
+    expect(result).toEqual({ code: 0, stdout: 'main changed []\n', stderr: '[tessera] rebuilding: dist/src/main.js is missing…\n' });
+  }, 120_000);
+
   test('a failed build prints tsc\'s errors, runs nothing, exits non-zero, and is tried again on the next start', async () => {
     write('src/main.ts', 'const broken: number = "not a number";\nconsole.log("ran", broken);\nexport {};\n');
     for (let attempt = 0; attempt < 2; attempt += 1) {
