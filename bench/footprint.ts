@@ -1,6 +1,6 @@
 /**
- * Footprint: what `npm start` costs on an idle machine. `npm start` is the build (its prestart) and
- * then `node dist/src/main.js`; the bench builds once and times the second part, the server's own
+ * Footprint: what `npm start` costs on an idle machine. `npm start` builds dist/ when a source
+ * changed (scripts/launch.js) and then runs `dist/src/main.js`; the bench builds once and times the server's own
  * start: on a fresh data directory (the embedded PostgreSQL initialised, migrations run, the sandbox
  * business seeded), its RSS once idle; then a warm start on the same data directory, spawn to
  * /readyz 200. Baseline in the same run: a bare Fastify hello-world process, started and read alike.
@@ -46,12 +46,12 @@ export async function benchFootprint() {
   }
 }
 
-/** `npm start`'s prestart, once: the start times below are the server's, not the compiler's. */
+/** `npm start`'s build, once (nothing when dist/ is current): the start times below are the server's, not the compiler's. */
 function buildOnce() {
   const started = performance.now();
   const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`npm run build exited with ${built.status}`);
-  console.log(`footprint: npm run build (npm start's prestart) in ${seconds(performance.now() - started)}, not counted below`);
+  console.log(`footprint: npm run build (npm start's build step) in ${seconds(performance.now() - started)}, not counted below`);
 }
 
 /** Starts a node process, times it to /readyz 200, lets it idle, reads its memory, and stops it. */

@@ -1,10 +1,3 @@
 #!/usr/bin/env node
-// Operator CLI. Builds the project first when dist/ is missing (a fresh clone).
-const fs = require('node:fs');
-const path = require('node:path');
-const { execSync } = require('node:child_process');
-
-const root = path.resolve(__dirname, '..');
-const entry = path.join(root, 'dist', 'src', 'cli', 'index.js');
-if (!fs.existsSync(entry)) execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
-require(entry);
+// Operator CLI. Builds the project first when its sources changed since the last build (or on a fresh clone).
+require('../scripts/launch.js').launch('src/cli/index.js', process.argv.slice(2));

@@ -199,6 +199,9 @@ function mailFrom(env: NodeJS.ProcessEnv, smtp: string | undefined): string {
   return raw;
 }
 
+/** HOST's default outside production (production requires HOST). */
+const LOOPBACK = 'localhost';
+
 /** A production start refuses defaults that are only safe on a developer's machine. */
 function requireInProduction(env: NodeJS.ProcessEnv) {
   if (env.NODE_ENV !== 'production') return;
@@ -207,6 +210,7 @@ function requireInProduction(env: NodeJS.ProcessEnv) {
     ['JWT_SECRET', 'it signs access tokens'],
     ['PUBLIC_BASE_URL', 'checkout and payment links must not point payers at localhost'],
     ['MAIL_SMTP_URL', 'sign-up codes must reach people; without it mail stays in the sandbox mailbox'],
+    ['HOST', 'the address to listen on, such as 0.0.0.0 in a container or behind a proxy; the default outside production is loopback only'],
   ].filter(([name]) => !env[name]);
   if (missing.length === 0) return;
   const names = missing.map(([name]) => name).join(', ');
@@ -237,7 +241,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     production: env.NODE_ENV === 'production',
     port,
-    host: env.HOST || '0.0.0.0',
+    // Loopback outside production: a sandbox on a laptop serves /metrics and the GraphQL page to
+    // this machine only. Fastify binds every address `localhost` resolves to (127.0.0.1, ::1).
+    host: env.HOST || LOOPBACK,
     trustProxy: trustProxyOf(env),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,

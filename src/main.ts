@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { AddressInfo } from 'node:net';
 import { loadConfig } from './config';
 import { buildTesseraSchema } from './graphql/schema';
 import { buildApp } from './http/app';
@@ -66,7 +67,14 @@ async function main() {
     await runtime.close();
     throw new StartupError(`Port ${config.port} on ${config.host} is in use by another program. Stop it or set PORT to a free port.`);
   }
-  say(`Ready on http://localhost:${config.port} (GraphQL at /graphql, REST at /api/v1)`);
+  say(`Ready on ${listeningOn(config.host, app.addresses())}; GraphQL at /graphql, REST at /api/v1)`);
+}
+
+/** The address to open and those the server is bound to, from the sockets themselves: `http://localhost:4000 (listening on 127.0.0.1 and ::1`. */
+function listeningOn(host: string, addresses: Array<AddressInfo | string>): string {
+  const sockets = addresses.filter((address): address is AddressInfo => typeof address !== 'string');
+  const bound = new Set(sockets.map(({ address }) => (address === '0.0.0.0' || address === '::' ? `every interface (${address})` : address)));
+  return `http://${host.includes(':') ? `[${host}]` : host}:${sockets[0].port} (listening on ${[...bound].join(' and ')}`;
 }
 
 main().catch((error) => {

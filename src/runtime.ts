@@ -37,15 +37,20 @@ export async function openRuntime(config: Config, { migrate = true, throwaway = 
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser, socket: config.embeddedPgSocket, persistent: !throwaway, log,
     });
-    log(`Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${new URL(embedded.url).port})`);
+    log(embedded.sharedWithPid === null
+      ? `Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${embedded.port})`
+      : `Connected to the embedded PostgreSQL another Tessera process started (pid ${embedded.sharedWithPid}, data in ${embedded.clusterDir}, port ${embedded.port})`);
     databaseUrl = embedded.url;
   }
   const dataSource = createDataSource({ url: databaseUrl });
   try {
     await dataSource.initialize();
     if (migrate) {
-      const ran = await runMigrations(dataSource);
-      if (ran.length > 0) log(`Ran migrations: ${ran.join(', ')}`);
+      if (await dataSource.showMigrations()) {
+        log('Migrating…');
+        const ran = await runMigrations(dataSource);
+        if (ran.length > 0) log(`Ran migrations: ${ran.join(', ')}`);
+      }
       await installJobQueue(databaseUrl, log);
     }
     await verifyMasterKey(dataSource, secrets);

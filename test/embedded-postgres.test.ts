@@ -271,13 +271,21 @@ describe('a configuration error at start is one line, without a stack trace', ()
     const result = await failedStart(await embeddedEnv({
       NODE_ENV: 'production', TESSERA_MASTER_KEY: '', JWT_SECRET: '', PUBLIC_BASE_URL: '', MAIL_SMTP_URL: '',
     }));
-    expectOneClearLine(result, /Configuration error: NODE_ENV=production requires TESSERA_MASTER_KEY, JWT_SECRET, PUBLIC_BASE_URL, MAIL_SMTP_URL to be set/);
+    expectOneClearLine(result, /Configuration error: NODE_ENV=production requires TESSERA_MASTER_KEY, JWT_SECRET, PUBLIC_BASE_URL, MAIL_SMTP_URL, HOST to be set/);
+  }, 90_000);
+
+  test('production names its listen address: HOST is required (loopback is only the default outside production)', async () => {
+    const result = await failedStart(await embeddedEnv({
+      NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k'.repeat(44), JWT_SECRET: 'j'.repeat(44), PUBLIC_BASE_URL: 'https://pay.example.com',
+      MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@pay.example.com', HOST: '',
+    }));
+    expectOneClearLine(result, /^\[tessera\] Configuration error: NODE_ENV=production requires HOST to be set \(HOST: the address to listen on, such as 0\.0\.0\.0 in a container or behind a proxy; the default outside production is loopback only\)/);
   }, 90_000);
 
   test('production refuses to hand payers localhost links: PUBLIC_BASE_URL is required', async () => {
     const result = await failedStart(await embeddedEnv({
       NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k'.repeat(44), JWT_SECRET: 'j'.repeat(44), PUBLIC_BASE_URL: '',
-      MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@pay.example.com',
+      MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@pay.example.com', HOST: '0.0.0.0',
     }));
     expectOneClearLine(result, /requires PUBLIC_BASE_URL to be set \(PUBLIC_BASE_URL: checkout and payment links must not point payers at localhost\)/);
   }, 90_000);

@@ -13,7 +13,7 @@ import { SmtpSink } from './support/smtp-sink';
  * the log, and SMTP (MAIL_SMTP_URL, MAIL_FROM) for real deployments, which production requires.
  */
 
-const PRODUCTION = { NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 'j', PUBLIC_BASE_URL: 'https://pay.example.com' };
+const PRODUCTION = { NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 'j', PUBLIC_BASE_URL: 'https://pay.example.com', HOST: '0.0.0.0' };
 const FROM = 'Tessera <no-reply@pay.example.com>';
 const uniqueEmail = (label: string) => `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
 /** The body of a received message (after the headers). */

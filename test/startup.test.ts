@@ -6,6 +6,11 @@ import { freePort, spawnTs } from './support/process';
 
 const MAIN = 'src/main.ts';
 
+/** What a start says about its database, in order: its lines up to the credentials or Ready. */
+const progressLines = (output: string) => output.split('\n')
+  .map((line) => /^\[tessera\] (.*)$/.exec(line)?.[1])
+  .filter((line): line is string => line !== undefined && /PostgreSQL|Migrating/.test(line));
+
 async function isListening(port: number): Promise<boolean> {
   try {
     await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -84,27 +89,79 @@ describe('npm start (the server process)', () => {
     }
   }, 120_000);
 
+  test('HOST: loopback by default (localhost: 127.0.0.1, and ::1 where it resolves), every interface with HOST=0.0.0.0; the Ready line names what it listens on', async () => {
+    // An address of this machine that is not loopback: what another machine on the network would call.
+    const outside = Object.values(os.networkInterfaces()).flat().find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
+    const databaseUrl = await createTestDatabase();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-host-'));
+    const answers = (host: string, port: number) => fetch(`http://${host}:${port}/healthz`).then((response) => response.status, () => 0);
+    try {
+      for (const host of [undefined, '0.0.0.0']) {
+        const port = await freePort();
+        const server = spawnTs(MAIN, [], { DATABASE_URL: databaseUrl, TESSERA_DATA_DIR: dataDir, PORT: String(port), HOST: host });
+        const ready = await server.waitFor(/Ready on .*\n/, 90_000);
+        expect(await answers('127.0.0.1', port)).toBe(200);
+        if (host === undefined) {
+          expect(ready).toMatch(new RegExp(`^Ready on http://localhost:${port} \\(listening on 127\\.0\\.0\\.1( and ::1)?; GraphQL at /graphql, REST at /api/v1\\)`));
+          if (outside) expect(await answers(outside, port)).toBe(0);
+        } else {
+          expect(ready).toMatch(new RegExp(`^Ready on http://0\\.0\\.0\\.0:${port} \\(listening on every interface \\(0\\.0\\.0\\.0\\); GraphQL`));
+          if (outside) expect(await answers(outside, port)).toBe(200);
+        }
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dropTestDatabase(databaseUrl);
+    }
+  }, 240_000);
+
   test('without DATABASE_URL: starts the embedded PostgreSQL in the data directory and stops it on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-embedded-'));
     const systemDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-system-'));
     fs.chmodSync(systemDir, 0o755);
     const [port, pgPort] = [await freePort(), await freePort()];
     try {
-      const server = spawnTs(MAIN, [], {
-        DATABASE_URL: undefined, TESSERA_DATA_DIR: dataDir, TESSERA_SYSTEM_DIR: systemDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort),
-      });
+      const env = { DATABASE_URL: undefined, TESSERA_DATA_DIR: dataDir, TESSERA_SYSTEM_DIR: systemDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
+      const server = spawnTs(MAIN, [], env);
       await server.waitFor(/Ready on/, 90_000);
       const clusterDir = /Started embedded PostgreSQL \(data in (\S+), port (\d+)\)/.exec(server.output())![1];
       expect(fs.existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(true);
+      // The long steps of a first start each say what is happening before they run.
+      expect(progressLines(server.output())).toEqual([
+        // As root the server's user gets its own copy of the binaries, once per version (src/db/embedded.ts).
+        ...(process.getuid?.() === 0 ? [expect.stringMatching(new RegExp(`^Copying the embedded PostgreSQL binaries to ${systemDir}/postgresql-\\S+ \\(once per version\\)`))] : []),
+        expect.stringMatching(new RegExp(`^Initialising the embedded PostgreSQL \\d+\\.\\S+ \\(first start\\) in ${clusterDir}…$`)),
+        `Started embedded PostgreSQL (data in ${clusterDir}, port ${pgPort})`,
+        'Migrating…',
+      ]);
       const health = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(health.status).toBe(200);
+
+      // A worker beside it shares the server's PostgreSQL, and says so (it started none).
+      const worker = spawnTs('src/cli/index.ts', ['worker'], env);
+      await worker.waitFor(/Worker running/, 90_000);
+      const postmaster = Number(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      expect(worker.output()).toContain(`Connected to the embedded PostgreSQL another Tessera process started (pid ${postmaster}, data in ${clusterDir}, port ${pgPort})`);
+      expect(worker.output()).not.toMatch(/Started embedded PostgreSQL|Initialising|Migrating/);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+
       server.child.kill('SIGTERM');
       expect({ exitCode: await server.exited, output: server.output() }).toEqual({ exitCode: 0, output: expect.stringContaining('Stopped') });
       expect(fs.existsSync(path.join(clusterDir, 'postmaster.pid'))).toBe(false);
+
+      // A later start has nothing to initialise or migrate, and says nothing of it.
+      const again = spawnTs(MAIN, [], env);
+      await again.waitFor(/Ready on/, 90_000);
+      expect(progressLines(again.output())).toEqual([`Started embedded PostgreSQL (data in ${clusterDir}, port ${pgPort})`]);
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(systemDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 240_000);
 });

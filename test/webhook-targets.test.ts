@@ -28,7 +28,7 @@ describe('WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
   test('is on outside production, off with NODE_ENV=production, and the operator may turn it either way', () => {
     const production = {
       NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 'j', PUBLIC_BASE_URL: 'https://pay.example.com',
-      MAIL_SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'no-reply@example.com',
+      MAIL_SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'no-reply@example.com', HOST: '0.0.0.0',
     };
     expect(loadConfig({}).webhookAllowPrivateTargets).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test' }).webhookAllowPrivateTargets).toBe(true);

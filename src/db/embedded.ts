@@ -27,6 +27,9 @@ export interface EmbeddedDatabase {
   url: string;
   /** Where the cluster's files live. */
   clusterDir: string;
+  port: number;
+  /** The pid of a server another Tessera process (the API or a worker) started and this one shares; null when this process started it. */
+  sharedWithPid: number | null;
   stop(): Promise<void>;
 }
 
@@ -74,7 +77,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   ensureWritableDataDir(options.dataDir, logFile);
 
   const account = isRoot() ? ensureAccount(options.systemUser) : null;
-  const binaries = account ? installBinariesFor(account, packaged, options.systemDir) : packaged;
+  const binaries = account ? installBinariesFor(account, packaged, options.systemDir, log) : packaged;
   const clusterDir = account ? rootClusterDir(options, account) : path.join(options.dataDir, 'pg');
   const tcpUrl = (port: number, name: string) => `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${port}/${name}`;
   // The application's connections go over the cluster's Unix socket where it has one: each SQL
@@ -86,16 +89,21 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const running = runningServer(clusterDir, log);
   if (running) {
     // Another Tessera process (the API or a worker) already runs this cluster: share it.
-    log(`Embedded PostgreSQL already running (pid ${running.pid}, port ${running.port}); connecting to it`);
     await waitUntilReady(tcpUrl(running.port, 'postgres'), null, () => '', logFile, clusterDir);
     await ensureDatabase(tcpUrl(running.port, 'postgres'), database);
-    return { url: urlFor(running.port, database, options.socket === false ? null : running.socketDir), clusterDir, stop: async () => undefined };
+    return {
+      url: urlFor(running.port, database, options.socket === false ? null : running.socketDir),
+      clusterDir,
+      port: running.port,
+      sharedWithPid: running.pid,
+      stop: async () => undefined,
+    };
   }
 
   assertSameMajorVersion(clusterDir, binaries.major);
   await assertPortFree(options.port);
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    log(`Creating the embedded PostgreSQL ${binaries.version} cluster in ${clusterDir}`);
+    log(`Initialising the embedded PostgreSQL ${binaries.version} (first start) in ${clusterDir}…`);
     await initialise(binaries, clusterDir, account, logFile);
   }
 
@@ -107,6 +115,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return {
     url: urlFor(options.port, database, socketDir),
     clusterDir,
+    port: options.port,
+    sharedWithPid: null,
     stop: async () => {
       process.removeListener('exit', stopOnExit);
       await stopServer(child);
@@ -175,11 +185,12 @@ function rootClusterDir(options: EmbeddedPostgresOptions, account: Account): str
 }
 
 /** Copies the packaged binaries once per version into the system directory, where the server's user can run them. */
-function installBinariesFor(account: Account, packaged: Binaries, systemDir: string): Binaries {
+function installBinariesFor(account: Account, packaged: Binaries, systemDir: string, log: (line: string) => void): Binaries {
   const target = path.join(systemDir, `postgresql-${packaged.version}`);
   const complete = path.join(target, '.complete');
   if (fs.existsSync(complete)) return { ...packaged, dir: target };
   makeSystemDir(systemDir, account);
+  log(`Copying the embedded PostgreSQL binaries to ${target} (once per version), where the "${account.name}" user can run them…`);
   const staging = `${target}.partial-${process.pid}`;
   try {
     fs.rmSync(staging, { recursive: true, force: true });
