@@ -1,5 +1,6 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { PROJECT_ROOT } from './project';
 import { ConfigError } from './startup-error';
 
 /**
@@ -17,6 +18,11 @@ export interface Config {
    */
   trustProxy: TrustProxy;
   databaseUrl: string | undefined;
+  /**
+   * TESSERA_DATA_DIR, absolute: a relative value (the default `.data` too) is taken from the
+   * project's folder, never from the current directory, so the server, workers and CLI started
+   * from anywhere use the same data (npm runs scripts from the project's folder as well).
+   */
   dataDir: string;
   embeddedPgPort: number;
   /** Where a root start keeps the embedded PostgreSQL's binaries and data (src/db/embedded.ts). */
@@ -237,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   requireStallAfterTwoTimeouts(jobStallAfterMs, webhookTimeoutMs);
   const port = int(env, 'PORT', 4000);
   const mailSmtpUrl = smtpUrl(env);
-  const dataDir = path.resolve(env.TESSERA_DATA_DIR || '.data');
+  const dataDir = path.resolve(PROJECT_ROOT, env.TESSERA_DATA_DIR || '.data');
   return {
     production: env.NODE_ENV === 'production',
     port,

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Config } from './config';
-import { createDataSource, runMigrations } from './db/data-source';
-import { EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
+import { runMigrations } from './db/data-source';
+import { openDatabase, requireCurrentSchema } from './db/database';
 import { Core, createCore } from './domain/core';
 import { createTesseraPubSub } from './domain/events/pubsub';
 import { Business, Mode } from './domain/identity/identity.entities';
 import { RequestContext } from './domain/shared/context';
 import { installJobQueue } from './jobs/worker';
-import { resolveSecrets, verifyMasterKey } from './secrets';
+import { ResolvedSecrets, resolveSecrets, verifyMasterKey } from './secrets';
 
 export interface Runtime {
   config: Config;
@@ -19,6 +19,12 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
+  /**
+   * true (the server, the default): may initialise the embedded database and generate the secrets.
+   * false (the CLI and workers): opens only a database and a master key that exist, creating nothing.
+   */
+  create?: boolean;
+  /** Runs pending migrations (default); false: refuses a database whose schema is behind the code. */
   migrate?: boolean;
   /** The embedded cluster is deleted when the runtime closes (the bench's throwaway database). */
   throwaway?: boolean;
@@ -29,22 +35,14 @@ export interface RuntimeOptions {
  * Opens the database (DATABASE_URL, or the embedded PostgreSQL: `<dataDir>/pg`, or under the system directory when run as root), runs pending
  * migrations (Tessera's, then the job queue's), refuses a master key the database's secrets were not sealed with, and wires the domain. Used by the server, the workers, the CLI and the tests.
  */
-export async function openRuntime(config: Config, { migrate = true, throwaway = false, log = () => undefined }: RuntimeOptions = {}): Promise<Runtime> {
-  const secrets = resolveSecrets(config);
-  let embedded: EmbeddedDatabase | null = null;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser, socket: config.embeddedPgSocket, persistent: !throwaway, log,
-    });
-    log(embedded.sharedWithPid === null
-      ? `Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${embedded.port})`
-      : `Connected to the embedded PostgreSQL another Tessera process started (pid ${embedded.sharedWithPid}, data in ${embedded.clusterDir}, port ${embedded.port})`);
-    databaseUrl = embedded.url;
-  }
-  const dataSource = createDataSource({ url: databaseUrl });
+export async function openRuntime(
+  config: Config, { create = true, migrate = true, throwaway = false, log = () => undefined }: RuntimeOptions = {},
+): Promise<Runtime> {
+  // The database first: where a project was never started, it is the cause to name.
+  const { dataSource, databaseUrl, close: closeDatabase } = await openDatabase(config, { create, throwaway, log });
+  let secrets: ResolvedSecrets;
   try {
-    await dataSource.initialize();
+    secrets = resolveSecrets(config, { generate: create });
     if (migrate) {
       if (await dataSource.showMigrations()) {
         log('Migrating…');
@@ -52,12 +50,13 @@ export async function openRuntime(config: Config, { migrate = true, throwaway = 
         if (ran.length > 0) log(`Ran migrations: ${ran.join(', ')}`);
       }
       await installJobQueue(databaseUrl, log);
+    } else {
+      await requireCurrentSchema(dataSource);
     }
     await verifyMasterKey(dataSource, secrets);
     secrets.persist();
   } catch (error) {
-    if (dataSource.isInitialized) await dataSource.destroy();
-    await embedded?.stop();
+    await closeDatabase();
     throw error;
   }
   const { pubSub, close: closePubSub } = createTesseraPubSub(config.redisUrl, undefined, config.redisKeyPrefix);
@@ -71,8 +70,7 @@ export async function openRuntime(config: Config, { migrate = true, throwaway = 
       await core.webhooks.close();
       await core.mailer.close();
       await closePubSub();
-      if (dataSource.isInitialized) await dataSource.destroy();
-      await embedded?.stop();
+      await closeDatabase();
     },
   };
 }

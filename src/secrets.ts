@@ -24,8 +24,12 @@ export interface ResolvedSecrets extends Secrets {
  * when set; otherwise read from `<dataDir>/secrets.json`, or generated for it (mode 0600, written
  * by `persist` once the database has accepted the key: see verifyMasterKey). Production
  * deployments must set both variables.
+ *
+ * `generate: false` (the CLI and workers, which never make a key): a master key found nowhere is
+ * refused with one line naming where it was looked for; a missing JWT secret lives only in memory
+ * (they sign no tokens that outlive them), and `persist` writes nothing.
  */
-export function resolveSecrets(config: Config): ResolvedSecrets {
+export function resolveSecrets(config: Config, { generate = true }: { generate?: boolean } = {}): ResolvedSecrets {
   if (config.masterKey && config.jwtSecret) {
     return { masterKey: config.masterKey, jwtSecret: config.jwtSecret, masterKeyOrigin: 'set in TESSERA_MASTER_KEY', persist: () => undefined };
   }
@@ -41,6 +45,11 @@ export function resolveSecrets(config: Config): ResolvedSecrets {
       throw new StartupError(`${file} cannot be read (${(error as Error).message}). Restore it from a backup; without it stored API secrets cannot be decrypted.`);
     }
   }
+  if (!generate && !config.masterKey && !stored.masterKey) {
+    throw new StartupError(
+      `No master key: TESSERA_MASTER_KEY is not set and ${file} does not exist. Set TESSERA_MASTER_KEY to the server's key, or TESSERA_DATA_DIR to the server's data directory.`,
+    );
+  }
   const secrets: Secrets = {
     masterKey: config.masterKey ?? stored.masterKey ?? crypto.randomBytes(32).toString('base64'),
     jwtSecret: config.jwtSecret ?? stored.jwtSecret ?? crypto.randomBytes(32).toString('base64'),
@@ -52,6 +61,7 @@ export function resolveSecrets(config: Config): ResolvedSecrets {
     ...secrets,
     masterKeyOrigin,
     persist: () => {
+      if (!generate) return;
       if (stored.masterKey === secrets.masterKey && stored.jwtSecret === secrets.jwtSecret) return;
       try {
         fs.mkdirSync(config.dataDir, { recursive: true });

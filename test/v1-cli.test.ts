@@ -4,15 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
-import { Spawned, spawnTs } from './support/process';
-
-const CLI = 'src/cli/index.ts';
-
-async function exitsZero(run: Spawned) {
-  expect({ exit: await run.exited, output: run.output() }).toMatchObject({ exit: 0 });
-}
-
-const lastJsonLine = (run: Spawned) => JSON.parse(run.output().trim().split('\n').pop()!);
+import { CLI, exitsZero, lastJsonLine, migrateWithCli } from './support/cli';
+import { spawnTs } from './support/process';
 
 // Each spawn goes through ts-node (seconds of CPU on a shared machine): deadlines, not timings.
 describe('operator CLI: /v1 keys and verification', () => {
@@ -23,7 +16,8 @@ describe('operator CLI: /v1 keys and verification', () => {
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-v1-cli-'));
-  });
+    await migrateWithCli(env());
+  }, 180_000);
   afterAll(async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
     await dropTestDatabase(databaseUrl);

@@ -1,29 +1,52 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
+import type { DataSource } from 'typeorm';
 import { loadConfig } from '../config';
-import { runMigrations } from '../db/data-source';
-import { generateMigration } from '../db/migration-generator';
+import { TESSERA_VERSION } from '../project';
 import { Business, BusinessSettings, Mode } from '../domain/identity/identity.entities';
-import { LedgerService } from '../domain/ledger/ledger.service';
 import { OperatorBusinessUpdate } from '../domain/identity/identity.commands';
 import { RequestContext } from '../domain/shared/context';
 import { toMajor, toMinor } from '../domain/shared/money';
-import { newAccountSchema } from '../wire/accounts';
-import { parseInput } from '../wire/validation';
-import { lowBalanceCommandOf, lowBalanceThresholdSchema } from '../wire/low-balance';
-import { installJobQueue, startWorker, stopWorker } from '../jobs/worker';
-import { Runtime, RuntimeOptions, openRuntime } from '../runtime';
-import { SANDBOX_MAIL_READ_LIMIT, SandboxMailbox } from '../providers/mail/sandbox';
+import { SANDBOX_MAIL_READ_LIMIT } from '../providers/mail/sandbox';
 import { StartupError } from '../startup-error';
+import type { Database } from '../db/database';
+import type { Runtime } from '../runtime';
 
+/*
+ * Each command loads what it needs when it runs (`require` in its action): a command that only reads opens
+ * the database and nothing else (no domain services, no job queue, no GraphQL, no HTTP server).
+ *
+ * No command creates a database, a data directory or a key: where the project's database or
+ * master key does not exist they refuse with one line (only `npm start` initialises them). Only
+ * `migrate` and `worker` migrate; every other command refuses a schema with pending migrations.
+ */
 const program = new Command();
-program.name('tessera').description('Tessera operator commands');
+program
+  .name('tessera')
+  .description('Tessera operator commands (run them as npm run tessera -- <command> in the checkout)')
+  .version(TESSERA_VERSION, '-V, --version', "print Tessera's version");
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
-/** Opens the runtime (the database, migrated unless told otherwise), runs `work`, and always closes it. */
-async function withRuntime(work: (runtime: Runtime) => Promise<void>, options: RuntimeOptions = {}): Promise<void> {
-  const runtime = await openRuntime(loadConfig(), options);
+/**
+ * Opens the existing database (nothing else), refuses it when migrations are pending (unless
+ * `migrating`), runs `work`, and always closes it.
+ */
+async function withDatabase(work: (database: Database) => Promise<void>, { migrating = false } = {}): Promise<void> {
+  const { openDatabase, requireCurrentSchema } = require('../db/database') as typeof import('../db/database');
+  const database = await openDatabase(loadConfig(), { create: false });
+  try {
+    if (!migrating) await requireCurrentSchema(database.dataSource);
+    await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Opens the runtime on the existing database, its schema current and its master key known, runs `work`, and always closes it. */
+async function withRuntime(work: (runtime: Runtime) => Promise<void>): Promise<void> {
+  const { openRuntime } = require('../runtime') as typeof import('../runtime');
+  const runtime = await openRuntime(loadConfig(), { create: false, migrate: false });
   try {
     await work(runtime);
   } finally {
@@ -32,18 +55,20 @@ async function withRuntime(work: (runtime: Runtime) => Promise<void>, options: R
 }
 
 /** The operator's context for a business and mode (`--live` or test). */
-const operatorContext = (runtime: Runtime, businessId: string, live?: boolean) =>
-  RequestContext.system(runtime.dataSource, 'cli', businessId, live ? Mode.LIVE : Mode.TEST);
+const operatorContext = (dataSource: DataSource, businessId: string | null, live?: boolean) =>
+  RequestContext.system(dataSource, 'cli', businessId, live ? Mode.LIVE : Mode.TEST);
 
 program
   .command('migrate')
-  .description('Run pending database migrations')
+  .description("Run pending database migrations (Tessera's, then the job queue's) on the existing database")
   .action(async () => {
-    await withRuntime(async (runtime) => {
-      const migrated = await runMigrations(runtime.dataSource);
-      await installJobQueue(runtime.databaseUrl);
+    const { runMigrations } = require('../db/data-source') as typeof import('../db/data-source');
+    const { installJobQueue } = require('../jobs/worker') as typeof import('../jobs/worker');
+    await withDatabase(async ({ dataSource, databaseUrl }) => {
+      const migrated = await runMigrations(dataSource);
+      await installJobQueue(databaseUrl);
       print({ migrated });
-    }, { migrate: false });
+    }, { migrating: true });
   });
 
 program
@@ -51,18 +76,21 @@ program
   .argument('<name>', 'migration name, e.g. AddPayments')
   .description('Write a migration for the difference between the entities and the migrated database')
   .action(async (name: string) => {
-    await withRuntime(async (runtime) => {
-      const file = await generateMigration(runtime.dataSource, name);
+    const { generateMigration } = require('../db/migration-generator') as typeof import('../db/migration-generator');
+    await withDatabase(async ({ dataSource }) => {
+      const file = await generateMigration(dataSource, name);
       print(file ? { generated: `migrations/${file}.ts` } : { generated: null, message: 'No schema changes' });
     });
   });
 
 program
   .command('worker')
-  .description('Run a background worker against the database (any number may run at once)')
+  .description('Run a background worker against the existing database, migrating it first (any number may run at once)')
   .action(async () => {
+    const { openRuntime } = require('../runtime') as typeof import('../runtime');
+    const { startWorker, stopWorker } = require('../jobs/worker') as typeof import('../jobs/worker');
     const say = (line: string) => process.stdout.write(`[tessera-worker] ${line}\n`);
-    const runtime = await openRuntime(loadConfig(), { log: say });
+    const runtime = await openRuntime(loadConfig(), { create: false, log: say });
     const worker = await startWorker(runtime.core, runtime.databaseUrl, say);
     say('Worker running; SIGTERM or SIGINT stops it after the jobs in hand');
     const stop = async () => {
@@ -78,15 +106,18 @@ program
   .command('ledger:check')
   .description('Check the whole ledger: every transaction balances, cached balances match, none negative')
   .action(async () => {
-    await withRuntime(async (runtime) => {
-      const result = await LedgerService.check(runtime.dataSource);
+    const { LedgerService } = require('../domain/ledger/ledger.service') as typeof import('../domain/ledger/ledger.service');
+    await withDatabase(async ({ dataSource }) => {
+      const result = await LedgerService.check(dataSource);
       print(result);
       if (!result.balanced) process.exitCode = 2;
     });
   });
 
-const positiveNumber = (value: string): number => {
-  if (!/^\d{1,3}$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Expected a whole number from 1.');
+const mailLimit = (value: string): number => {
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > SANDBOX_MAIL_READ_LIMIT) {
+    program.error(`error: --limit must be a whole number from 1 to ${SANDBOX_MAIL_READ_LIMIT}, got '${value}'`);
+  }
   return Number(value);
 };
 
@@ -94,10 +125,11 @@ program
   .command('mail')
   .description(`Print the sandbox mailbox (mail kept instead of sent while MAIL_SMTP_URL is unset), newest first, as JSON`)
   .option('--to <email>', 'only messages to this address')
-  .option('--limit <n>', `how many messages (at most ${SANDBOX_MAIL_READ_LIMIT})`, positiveNumber, 10)
+  .option('--limit <n>', `how many messages, 1 to ${SANDBOX_MAIL_READ_LIMIT}`, mailLimit, 10)
   .action(async (options: { to?: string; limit: number }) => {
-    await withRuntime(async (runtime) => {
-      const messages = await new SandboxMailbox(runtime.dataSource).messages(options);
+    const { SandboxMailbox } = require('../providers/mail/sandbox') as typeof import('../providers/mail/sandbox');
+    await withDatabase(async ({ dataSource }) => {
+      const messages = await new SandboxMailbox(dataSource).messages(options);
       print(messages.map(({ recipient, subject, text, createdAt }) => ({ to: recipient, subject, text, createdAt: createdAt.toISOString() })));
     });
   });
@@ -110,6 +142,8 @@ business
   .requiredOption('--password <password>', "owner's dashboard password (at least 10 characters)")
   .description('Create a business, its OWNER account and its test credentials (printed once)')
   .action(async (options: { name: string; email: string; password: string }) => {
+    const { newAccountSchema } = require('../wire/accounts') as typeof import('../wire/accounts');
+    const { parseInput } = require('../wire/validation') as typeof import('../wire/validation');
     const account = parseInput(newAccountSchema, { email: options.email, password: options.password, name: options.name, businessName: options.name });
     await withRuntime(async (runtime) => {
       const { business: created, user, credentials } = await runtime.core.identity.businesses.createBusinessWithOwnerAccount(
@@ -120,6 +154,60 @@ business
         ownerUserId: user.id,
         testCredentials: { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, publishableKey: credentials.publishableKey },
       });
+    });
+  });
+
+function businessDirectory() {
+  const { BusinessDirectory } = require('../domain/identity/business-directory') as typeof import('../domain/identity/business-directory');
+  return new BusinessDirectory();
+}
+
+business
+  .command('list')
+  .description('List the businesses, oldest first, as JSON: id, name, email, owners, verified, treasury, the modes with credentials, created (no secrets)')
+  .action(async () => {
+    await withDatabase(async ({ dataSource }) => {
+      const listings = await businessDirectory().list(operatorContext(dataSource, null));
+      print(listings.map(({ business: listed, owners, modes }) => ({
+        id: listed.id, name: listed.name, email: listed.email, owners, verified: listed.verified, treasuryEnabled: listed.treasuryEnabled, modes,
+        createdAt: listed.createdAt.toISOString(),
+      })));
+    });
+  });
+
+business
+  .command('show')
+  .argument('<id>', 'business id')
+  .description("Print a business as JSON: its owners, both modes' settings and its API credentials by their hints (no secrets)")
+  .action(async (id: string) => {
+    const { hintOf } = require('../domain/identity/credentials') as typeof import('../domain/identity/credentials');
+    await withDatabase(async ({ dataSource }) => {
+      const { business: shown, owners, modes, settings, credentials } = await businessDirectory().show(operatorContext(dataSource, id));
+      print({
+        ...businessJson(shown, settings),
+        owners,
+        modes,
+        credentials: credentials.map((credential) => ({
+          mode: credential.livemode ? Mode.LIVE : Mode.TEST,
+          keyHint: credential.keyHint,
+          publishableKeyHint: hintOf(credential.publishableKey),
+          keyVersion: credential.keyVersion,
+          lastUsedAt: credential.lastUsedAt?.toISOString() ?? null,
+          createdAt: credential.createdAt.toISOString(),
+        })),
+      });
+    });
+  });
+
+business
+  .command('rotate-test-credentials')
+  .argument('<id>', 'business id')
+  .description('Replace the test API key, API secret (also the webhook signing secret) and publishable key of a business and print the new ones once; '
+    + 'the old ones stop working at once, and sockets using them are closed')
+  .action(async (id: string) => {
+    await withRuntime(async (runtime) => {
+      const rotated = await runtime.core.identity.credentials.rotateTestCredentials(operatorContext(runtime.dataSource, id));
+      print({ businessId: id, testCredentials: { apiKey: rotated.apiKey, apiSecret: rotated.apiSecret, publishableKey: rotated.publishableKey } });
     });
   });
 
@@ -196,7 +284,7 @@ update.action(async (id: string, options: Record<string, boolean | number | bigi
     verified: input.verified as boolean | undefined,
   };
   await withRuntime(async (runtime) => {
-    const ctx = operatorContext(runtime, id, options.live === true);
+    const ctx = operatorContext(runtime.dataSource, id, options.live === true);
     const updated = await runtime.core.identity.businesses.updateAsOperator(ctx, update);
     const settings = await runtime.dataSource.getRepository(BusinessSettings).find({ where: { businessId: updated.id }, order: { livemode: 'ASC' } });
     print(businessJson(updated, settings));
@@ -211,8 +299,10 @@ business
   .option('--live', 'set the live wallet\'s threshold instead of the test wallet\'s')
   .description('Set the low-balance threshold of a wallet: a debit that takes its balance from at or above it to below it emits wallet.low_balance on /v1')
   .action(async (id: string, currency: string, amount: string, options: { live?: boolean }) => {
+    const { lowBalanceCommandOf, lowBalanceThresholdSchema } = require('../wire/low-balance') as typeof import('../wire/low-balance');
+    const { parseInput } = require('../wire/validation') as typeof import('../wire/validation');
     await withRuntime(async (runtime) => {
-      const ctx = operatorContext(runtime, id, options.live);
+      const ctx = operatorContext(runtime.dataSource, id, options.live);
       const command = lowBalanceCommandOf(parseInput(lowBalanceThresholdSchema, { currency, threshold: amount === 'off' ? null : amount }));
       const saved = await runtime.core.lowBalance.set(ctx, command);
       print({ businessId: id, mode: options.live ? 'live' : 'test', currency: currency.toUpperCase(), threshold: saved ? toMajor(saved.threshold, saved.currency) : null });
@@ -228,7 +318,7 @@ v1Key
   .action(async (businessId: string, options: { live?: boolean }) => {
     await withRuntime(async (runtime) => {
       const mode = options.live ? Mode.LIVE : Mode.TEST;
-      const issued = await runtime.core.v1Keys.issue(operatorContext(runtime, businessId, options.live), { mode });
+      const issued = await runtime.core.v1Keys.issue(operatorContext(runtime.dataSource, businessId, options.live), { mode });
       print({ businessId, mode: issued.mode, apiKey: issued.apiKey, createdAt: issued.createdAt.toISOString() });
     });
   });

@@ -48,6 +48,12 @@ export interface EmbeddedPostgresOptions {
   settings?: Record<string, string>;
   /** false: no Unix socket; connections use TCP (EMBEDDED_PG_SOCKET=off). Default true. */
   socket?: boolean;
+  /**
+   * false: only a cluster that exists is started (the CLI and workers). Where there is none, a
+   * StartupError names where it was looked for, and nothing is created: no directory, no copy of
+   * the binaries, no system user. Default true (the server initialises a new cluster).
+   */
+  create?: boolean;
   log?: (line: string) => void;
 }
 
@@ -72,6 +78,7 @@ const STOP_TIMEOUT_MS = 15_000;
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => undefined);
   const database = options.database ?? 'tessera';
+  if (options.create === false) requireExistingCluster(options);
   const packaged = packagedBinaries();
   const logFile = path.join(options.dataDir, 'postgres.log');
   ensureWritableDataDir(options.dataDir, logFile);
@@ -90,7 +97,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (running) {
     // Another Tessera process (the API or a worker) already runs this cluster: share it.
     await waitUntilReady(tcpUrl(running.port, 'postgres'), null, () => '', logFile, clusterDir);
-    await ensureDatabase(tcpUrl(running.port, 'postgres'), database);
+    if (options.create !== false) await ensureDatabase(tcpUrl(running.port, 'postgres'), database);
     return {
       url: urlFor(running.port, database, options.socket === false ? null : running.socketDir),
       clusterDir,
@@ -103,13 +110,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   assertSameMajorVersion(clusterDir, binaries.major);
   await assertPortFree(options.port);
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    if (options.create === false) throw noCluster(options.dataDir, [clusterDir]);
     log(`Initialising the embedded PostgreSQL ${binaries.version} (first start) in ${clusterDir}…`);
     await initialise(binaries, clusterDir, account, logFile);
   }
 
   const socketDir = options.socket === false ? null : socketDirOf(clusterDir);
   const child = await startServer(binaries, clusterDir, { ...options, settings: { unix_socket_directories: socketDir ?? '', ...options.settings } }, account, logFile);
-  await ensureDatabase(tcpUrl(options.port, 'postgres'), database);
+  if (options.create !== false) await ensureDatabase(tcpUrl(options.port, 'postgres'), database);
   const stopOnExit = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); };
   process.once('exit', stopOnExit);
   return {
@@ -176,12 +184,30 @@ function ensureWritableDataDir(dataDir: string, logFile: string) {
 function rootClusterDir(options: EmbeddedPostgresOptions, account: Account): string {
   const inPlace = path.join(options.dataDir, 'pg');
   if (fs.existsSync(path.join(inPlace, 'PG_VERSION')) && reachableBy(inPlace, account)) return inPlace;
-  const dataDir = path.resolve(options.dataDir);
-  const owner = path.basename(dataDir) === '.data' ? path.basename(path.dirname(dataDir)) : path.basename(dataDir);
-  const hash = crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
-  const clusters = path.join(options.systemDir, 'clusters');
-  makeSystemDir(clusters, account);
-  return path.join(clusters, `${owner.replace(/[^A-Za-z0-9._-]/g, '_') || 'tessera'}-${hash}`);
+  const clusterDir = systemClusterDir(options);
+  makeSystemDir(path.dirname(clusterDir), account);
+  return clusterDir;
+}
+
+/** The cluster of a data directory in the system directory: `clusters/<name>-<hash of the data directory>`. */
+function systemClusterDir({ dataDir, systemDir }: EmbeddedPostgresOptions): string {
+  const resolved = path.resolve(dataDir);
+  const owner = path.basename(resolved) === '.data' ? path.basename(path.dirname(resolved)) : path.basename(resolved);
+  const hash = crypto.createHash('sha256').update(resolved).digest('hex').slice(0, 12);
+  return path.join(systemDir, 'clusters', `${owner.replace(/[^A-Za-z0-9._-]/g, '_') || 'tessera'}-${hash}`);
+}
+
+/** Refuses, before anything is created, a data directory with no cluster where a start would look for one. */
+function requireExistingCluster(options: EmbeddedPostgresOptions) {
+  const places = [path.join(options.dataDir, 'pg'), ...(isRoot() ? [systemClusterDir(options)] : [])];
+  if (!places.some((place) => fs.existsSync(path.join(place, 'PG_VERSION')))) throw noCluster(options.dataDir, places);
+}
+
+function noCluster(dataDir: string, places: string[]): StartupError {
+  return new StartupError(
+    `No database to open: there is no embedded PostgreSQL cluster for the data directory ${dataDir} (looked in ${places.join(' and ')}). `
+    + 'Only the server creates one: start it once with npm start, or set TESSERA_DATA_DIR (or DATABASE_URL) to the server\'s.',
+  );
 }
 
 /** Copies the packaged binaries once per version into the system directory, where the server's user can run them. */

@@ -28,7 +28,9 @@ export function spawnTs(
   entry: string, args: string[], env: Record<string, string | undefined>,
   options: { cwd?: string; uid?: number; gid?: number; node?: string } = {},
 ): Spawned {
-  const child = spawn(options.node ?? process.execPath, ['-r', 'ts-node/register/transpile-only', entry, ...args], {
+  // ts-node of the folder it runs in, or of this checkout when that folder has none (a folder outside any checkout).
+  const tsNode = require.resolve('ts-node/register/transpile-only', { paths: [options.cwd ?? ROOT, ROOT] });
+  const child = spawn(options.node ?? process.execPath, ['-r', tsNode, entry, ...args], {
     cwd: options.cwd ?? ROOT,
     uid: options.uid,
     gid: options.gid,

@@ -7,6 +7,7 @@ import { DomainError, ErrorCode, forbidden, notFound } from '../shared/errors';
 import { SecretBox } from '../shared/crypto';
 import { TesseraPubSub } from '../events/pubsub';
 import { conflictOnUniqueViolation } from './unique-violation';
+import { lockOwnBusiness } from './business.service';
 
 export interface IssuedCredentials {
   mode: Mode;
@@ -59,18 +60,45 @@ export class CredentialService {
     // A test credential must never reach live data, and a new live key is live data.
     if (ctx.actor.kind === 'api' && mode !== ctx.mode) throw forbidden(`A ${ctx.mode} credential cannot regenerate the ${mode} key`);
     return inTransaction(ctx, async (tx) => {
-      const credential = await tx.repo(ApiCredential).findOne({
-        where: { businessId: tx.requireBusiness(), livemode: mode === Mode.LIVE },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!credential) throw notFound('API credential');
       const apiKey = newApiKey(mode);
-      await tx.repo(ApiCredential).update({ id: credential.id }, {
-        keyHash: hashApiKey(apiKey), keyHint: hintOf(apiKey), keyVersion: credential.keyVersion + 1,
-      });
-      announceRevocation(tx, this.pubSub, credentialRevoked(credential.businessId, credential.id));
+      await this.replace(tx, mode, { apiKey });
       return { apiKey, mode, keyHint: hintOf(apiKey) };
     });
+  }
+
+  /**
+   * The operator's recovery of lost test credentials (`business rotate-test-credentials`): a new
+   * API key, API secret (also the webhook signing secret) and publishable key for the context's
+   * business in test mode, shown once. The old ones stop working at once, tokens made from the old
+   * key too, and open sockets using them are closed, as when the key is regenerated.
+   */
+  async rotateTestCredentials(ctx: RequestContext): Promise<IssuedCredentials> {
+    ctx.requireOperator();
+    return inTransaction(ctx, async (tx) => {
+      await lockOwnBusiness(tx);
+      const issued = { mode: Mode.TEST, apiKey: newApiKey(Mode.TEST), apiSecret: newApiSecret(Mode.TEST), publishableKey: newPublishableKey(Mode.TEST) };
+      await this.replace(tx, Mode.TEST, issued);
+      return issued;
+    });
+  }
+
+  /**
+   * Puts a new key (and, when given, a new secret and publishable key) on the business's credential
+   * of the mode, inside the caller's transaction; tokens of the old key die with its version, and
+   * the revocation is announced once the change commits.
+   */
+  private async replace(tx: RequestContext, mode: Mode, fresh: { apiKey: string; apiSecret?: string; publishableKey?: string }): Promise<void> {
+    const credential = await tx.repo(ApiCredential).findOne({
+      where: { businessId: tx.requireBusiness(), livemode: mode === Mode.LIVE },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!credential) throw notFound('API credential');
+    await tx.repo(ApiCredential).update({ id: credential.id }, {
+      keyHash: hashApiKey(fresh.apiKey), keyHint: hintOf(fresh.apiKey), keyVersion: credential.keyVersion + 1,
+      ...(fresh.apiSecret ? { secretCiphertext: this.secretBox.seal(fresh.apiSecret), secretHint: hintOf(fresh.apiSecret) } : {}),
+      ...(fresh.publishableKey ? { publishableKey: fresh.publishableKey } : {}),
+    });
+    announceRevocation(tx, this.pubSub, credentialRevoked(credential.businessId, credential.id));
   }
 
   /** Issues the credentials of a mode (inside the caller's transaction) and enables the mode for the business. */

@@ -7,7 +7,7 @@ export const SANDBOX_MAIL_READ_LIMIT = 100;
 /**
  * The mailbox of a development machine: nothing leaves it. Every message is stored in
  * `sandbox_mail` and written to the log on one line, text included, so a developer finds a sign-up
- * code in the server's output or with `npx tessera mail`. Never used where MAIL_SMTP_URL is set, and
+ * code in the server's output or with `npm run tessera -- mail`. Never used where MAIL_SMTP_URL is set, and
  * a production start refuses to run without it (src/config.ts).
  */
 export class SandboxMailbox implements Mailer {
