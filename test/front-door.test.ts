@@ -143,7 +143,7 @@ describe('The front door', () => {
 });
 
 describe('The front door in production', () => {
-  const production = { NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 's', PUBLIC_BASE_URL: 'https://pay.example.com', MAIL_SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'pay@example.com' };
+  const production = { NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 's', PUBLIC_BASE_URL: 'https://pay.example.com', MAIL_SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'pay@example.com', HOST: '127.0.0.1' };
   let off: TestServer;
   let on: TestServer;
 

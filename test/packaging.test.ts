@@ -116,7 +116,8 @@ describe('Dockerfile', () => {
   test('its entry commands exist: CMD runs package.json\'s main, and `tessera` is the package\'s bin', () => {
     const cmd = JSON.parse(finalStage.filter((i) => i.keyword === 'CMD').at(-1)!.args) as string[];
     expect(cmd).toEqual(['node', packageJson.main]);
-    expect(packageJson.scripts.start).toBe(`node ${packageJson.main}`);
+    // npm start runs the same entry through the launcher, which builds dist/ first when a source changed.
+    expect(packageJson.scripts.start).toBe(`node scripts/launch.js ${path.relative('dist', packageJson.main)}`);
     expect(fs.existsSync(path.join(ROOT, packageJson.bin.tessera))).toBe(true);
     expect(finalStage).toContainEqual({ keyword: 'RUN', args: expect.stringContaining(`ln -s /app/${packageJson.bin.tessera} /usr/local/bin/tessera`) });
     expect(finalStage).toContainEqual({ keyword: 'COPY', args: `${path.dirname(packageJson.bin.tessera)} ./${path.dirname(packageJson.bin.tessera)}` });
