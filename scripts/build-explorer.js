@@ -19,6 +19,9 @@ const OUT = path.join(ROOT, 'dist', 'explorer');
 const MANIFEST = path.join(OUT, 'manifest.json');
 const INPUTS = [SOURCE, __filename, path.join(ROOT, 'package-lock.json')];
 
+// Progress goes to stderr, as the launcher's lines do, so a CLI command's JSON on stdout stays clean.
+const say = (line) => process.stderr.write(`[tessera] ${line}\n`);
+
 /** The newest modification time under `target` (a file, or a folder walked whole). */
 function newestMtime(target) {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
@@ -49,10 +52,10 @@ function precompress(file) {
 async function build() {
   const esbuild = loadEsbuild();
   if (!esbuild) {
-    console.warn('The GraphQL explorer is not built: esbuild, GraphiQL and React are dev dependencies (install with `npm ci`, not `--omit=dev`). /graphql answers API clients as usual.');
+    say('The GraphQL explorer is not built: esbuild, GraphiQL and React are dev dependencies (install with `npm ci`, not `--omit=dev`). /graphql answers API clients as usual.');
     return;
   }
-  console.log('Building the GraphQL explorer (GraphiQL, once per dependency change)…');
+  say('Building the GraphQL explorer (GraphiQL, once per dependency change)…');
   const staging = `${OUT}.${process.pid}.tmp`;
   fs.rmSync(staging, { recursive: true, force: true });
   const result = await esbuild.build({
@@ -84,12 +87,12 @@ async function build() {
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.renameSync(staging, OUT);
   const kb = (name) => `${Math.round(fs.statSync(path.join(OUT, name)).size / 1024)} kB`;
-  console.log(`GraphQL explorer built: ${manifest.script} ${kb(manifest.script)} (brotli ${kb(`${manifest.script}.br`)}), ${manifest.style} ${kb(manifest.style)}`);
+  say(`GraphQL explorer built: ${manifest.script} ${kb(manifest.script)} (brotli ${kb(`${manifest.script}.br`)}), ${manifest.style} ${kb(manifest.style)}`);
 }
 
 if (!isCurrent()) {
   build().catch((error) => {
-    console.error(`The GraphQL explorer failed to build: ${error instanceof Error ? error.message : error}`);
+    say(`The GraphQL explorer failed to build: ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   });
 }
