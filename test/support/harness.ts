@@ -15,6 +15,9 @@ import { guardCredentialSurface } from '../../src/http/surface';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
 import { SubscriptionListeners } from '../../src/domain/events/pubsub';
+import { PATIENCE_MS, sleep } from './wait';
+
+export { PATIENCE_MS, sleep, waitFor, waitUntil, within } from './wait';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -327,19 +330,6 @@ export function capturedLog(): { logStream: Writable; lines: Array<Record<string
   return { logStream, lines };
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Probes until `done` holds or the time is up, and returns the last value (the test's expectations judge it). */
-export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await sleep(intervalMs);
-    value = await probe();
-  }
-  return value;
-}
-
 /** What a query or mutation sent over a socket came to: its result, or the socket's close. */
 export type SocketOutcome =
   | { result: { data?: any; errors?: any[]; extensions?: Record<string, unknown> }; closed?: undefined }
@@ -350,7 +340,7 @@ export type SocketOutcome =
  * closed instead; rejects when neither happens by the deadline.
  */
 export function overSocket(client: WsClient, query: string, variables?: Record<string, unknown>,
-  extensions?: Record<string, unknown>, timeoutMs = 10_000): Promise<SocketOutcome> {
+  extensions?: Record<string, unknown>, timeoutMs = PATIENCE_MS): Promise<SocketOutcome> {
   return new Promise((resolve, reject) => {
     let result: SocketOutcome['result'];
     const timer = setTimeout(() => reject(new Error(`no result or close within ${timeoutMs} ms`)), timeoutMs);
@@ -368,13 +358,6 @@ export function overSocket(client: WsClient, query: string, variables?: Record<s
   });
 }
 
-/** Settles with `promise`'s value, or rejects when it takes longer than `ms` (a deadline, not a pause). */
-export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms); });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
 const serverOfClient = new WeakMap<WsClient, SubscriptionListeners>();
 const lastClaim = new WeakMap<SubscriptionListeners, number>();
 
@@ -387,7 +370,7 @@ const lastClaim = new WeakMap<SubscriptionListeners, number>();
  * subscriber does see: delivery is in order, so once it arrives anything wrongly sent before it
  * would have arrived too.
  */
-export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = 15_000): { done: Promise<T[]>; ready: Promise<void>; received: T[] } {
+export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = PATIENCE_MS): { done: Promise<T[]>; ready: Promise<void>; received: T[] } {
   const listeners = serverOfClient.get(client);
   const claim = listeners ? Math.max(listeners.readyCount(), lastClaim.get(listeners) ?? 0) + 1 : 0;
   if (listeners) lastClaim.set(listeners, claim);
