@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Core } from '../src/domain/core';
@@ -15,12 +16,6 @@ import { TestMerchant, TestServer, collect, startTestServer, within } from './su
 
 const BALANCE_UPDATES = `subscription { walletBalanceUpdated { walletId balance { amount currency } change { amount } mode } }`;
 const FUND = '/api/v1/business/sandbox/wallets/fund';
-
-/**
- * How long a subscriber that must see nothing keeps listening after the same publication reached
- * a subscriber that must see it. Only used where no later message can prove the silence.
- */
-const QUIET_MS = 300;
 
 describe('Subscriptions: walletBalanceUpdated', () => {
   let server: TestServer;
@@ -81,11 +76,16 @@ describe('Subscriptions: walletBalanceUpdated', () => {
 
     await fund(a, '1.00');
     expect(await testMode.done).toHaveLength(1);
-    // Live mode cannot be funded in the sandbox, so no later live message can prove the silence:
-    // the test-mode message was published to every listener at once; give the others a moment.
-    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    expect(live.received).toEqual([]);
-    expect(liveDashboard.received).toEqual([]);
+    // Live mode cannot be funded in the sandbox: a live-mode change published last ends the live
+    // subscribers' silence; messages arrive in order, so a leaked test-mode one would come first.
+    const marker = crypto.randomUUID();
+    core.pubSub.publish(Topic.WALLET_BALANCE, {
+      businessId: a.businessId, livemode: true, walletId: marker, currency: 'USD', balanceMinor: '0', changeMinor: '0',
+      journalTransactionId: marker, occurredAt: new Date().toISOString(),
+    });
+    const onlyTheMarker = [{ walletBalanceUpdated: expect.objectContaining({ walletId: marker, mode: 'LIVE' }) }];
+    expect(await live.done).toEqual(onlyTheMarker);
+    expect(await liveDashboard.done).toEqual(onlyTheMarker);
   });
 
   test.each([

@@ -14,7 +14,7 @@ import { BuildOptions, buildApp } from '../../src/http/app';
 import { guardCredentialSurface } from '../../src/http/surface';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
-import { SubscriptionListeners } from '../../src/domain/events/pubsub';
+import { SubscriptionListeners, TesseraPubSub } from '../../src/domain/events/pubsub';
 import { PATIENCE_MS, sleep } from './wait';
 
 export { PATIENCE_MS, sleep, waitFor, waitUntil, within } from './wait';
@@ -403,4 +403,18 @@ export function collect<T = any>(client: WsClient, query: string, count: number,
   const ready = Promise.race([listening, finished]);
   ready.catch(() => undefined); // only a test that awaits `ready` hears of its failure
   return { done, ready, received: results };
+}
+
+/**
+ * What a subscriber that must hear nothing heard. `publishLast` publishes, last, a change in the
+ * subscriber's own business and mode of a row that does not exist (`unknownId`), which the
+ * subscriber hears as NOT_FOUND, ending its collect. Publications reach a subscriber in order, so
+ * whatever was wrongly sent to it before has arrived by then: returns what arrived before it.
+ * For a mode that has no rows to change (live mode in the sandbox), where no real message can end the silence.
+ */
+export async function heardBefore<T>(server: TestServer, subscriber: { done: Promise<T[]>; received: T[] },
+  publishLast: (pubSub: TesseraPubSub, unknownId: string) => void): Promise<T[]> {
+  publishLast(server.runtime.core.pubSub, crypto.randomUUID());
+  await expect(subscriber.done).rejects.toThrow(/NOT_FOUND/);
+  return subscriber.received;
 }
