@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { ROOT, Spawned, freePort, spawnTs } from './support/process';
+import { waitUntil } from './support/wait';
 
 /**
  * `npm start` without DATABASE_URL, as a newcomer runs it: from any directory, as root or as an
@@ -160,7 +161,7 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     first.child.kill('SIGKILL');
     process.kill(postmaster, 'SIGKILL');
     await first.exited;
-    await waitUntil(() => !processAlive(postmaster) && !serverChildrenAlive(clusterDir));
+    await waitUntil(() => !processAlive(postmaster) && !serverChildrenAlive(clusterDir), 'the killed cluster\'s processes gone', undefined, 50);
     // The pid is recycled: another live program (this test process) has it now.
     const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
     lines[0] = String(process.pid);
@@ -306,12 +307,4 @@ function serverChildrenAlive(clusterDir: string): boolean {
       return false;
     }
   });
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
