@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Topic } from '../src/domain/events/pubsub';
-import { TestMerchant, TestServer, collect, countStatements, heardBefore, startDeliveringServer, waitFor, within } from './support/harness';
+import { PATIENCE_MS, TestMerchant, TestServer, collect, countStatements, heardBefore, startDeliveringServer, waitFor, within } from './support/harness';
 
 /**
  * The GraphQL face of payouts (design section 8): the same commands and rules as REST, lists
@@ -400,12 +400,12 @@ describe('Payouts over GraphQL', () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
       const socket = server.socket({ apiKey: owner.apiKey });
-      const subscriber = collect(socket.client, PAYOUT_UPDATED, 1, 3_000);
+      const subscriber = collect(socket.client, PAYOUT_UPDATED, 1);
       await subscriber.ready;
 
       const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', { headers: asApiKey(owner) });
       expect(regenerated.status).toBe(200);
-      expect(await within(socket.closed, 5_000, 'close after regeneration')).toMatchObject({ code: 4403 });
+      expect(await within(socket.closed, PATIENCE_MS, 'close after regeneration')).toMatchObject({ code: 4403 });
 
       const created = await payout({ ...owner, apiKey: regenerated.body.data.apiKey }, recipientId);
       expect(created.status).toBe('CREATED');
