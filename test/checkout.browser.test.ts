@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium } from 'playwright-core';
-import { TestServer, startTestServer } from './support/harness';
+import { PATIENCE_MS, TestServer, startTestServer } from './support/harness';
 import { FUTURE_YEAR, api, createSession, pathOf } from './support/checkout';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -55,7 +55,7 @@ describe('hosted checkout in headless Chromium', () => {
     await browserPage.fill('#expiryMonth', '12');
     await browserPage.fill('#expiryYear', FUTURE_YEAR);
     await browserPage.fill('#cvv', '123');
-    await Promise.all([browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: 15_000 }), browserPage.click('#pay')]);
+    await Promise.all([browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: PATIENCE_MS }), browserPage.click('#pay')]);
     expect(await browserPage.textContent('#thanks')).toBe('Thank you for your order');
     expect(landed.filter((url) => url.startsWith('/thanks'))).toEqual([`/thanks?session_id=${session.id}`]);
     expect(cspViolations).toEqual([]);
@@ -64,5 +64,5 @@ describe('hosted checkout in headless Chromium', () => {
     expect(read.status).toBe('COMPLETED');
     const [payment] = await server.runtime.dataSource.query(`SELECT status, email, card_last4 FROM payments WHERE id = $1`, [read.paymentId]);
     expect(payment).toEqual({ status: 'COMPLETED', email: 'browser@example.com', card_last4: '4242' });
-  }, 60_000);
+  });
 });

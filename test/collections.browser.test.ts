@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium } from 'playwright-core';
-import { TestServer, startTestServer } from './support/harness';
+import { PATIENCE_MS, TestServer, startTestServer } from './support/harness';
 import { api, pathOf } from './support/checkout';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -59,7 +59,7 @@ describe('hosted checkout with local rails in headless Chromium', () => {
     expect(await browserPage.textContent('.amount')).toBe('75.00 GHS');
     await browserPage.fill('#momo-phone', '+233 24 123 4567');
     await browserPage.selectOption('#momo-network', 'mtn-gh');
-    await Promise.all([browserPage.waitForURL(/\/collect\/col_test_/, { timeout: 15_000 }), browserPage.click('#pay-momo')]);
+    await Promise.all([browserPage.waitForURL(/\/collect\/col_test_/, { timeout: PATIENCE_MS }), browserPage.click('#pay-momo')]);
     expect(await browserPage.textContent('#momo-prompt')).toContain('MTN Mobile Money');
     expect(await browserPage.getAttribute('#collection-status', 'data-status')).toBe('pending');
     const collectionId = await browserPage.getAttribute('#collection-status', 'data-collection-id');
@@ -74,12 +74,12 @@ describe('hosted checkout with local rails in headless Chromium', () => {
     const paid = await call('POST', `/api/v1/business/sandbox/collections/${collectionId}/pay`, { amount: 7_500 });
     expect(paid.body.data.status).toBe('completed');
     // The instructions page refreshes itself and takes the payer on to the merchant.
-    await browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: 15_000 });
+    await browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: PATIENCE_MS });
     expect(await browserPage.textContent('#thanks')).toBe('Thank you for your order');
     expect(landed.filter((url) => url.startsWith('/thanks'))).toEqual([`/thanks?session_id=${session.id}`]);
     expect(cspViolations).toEqual([]);
 
     const read = (await call('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data;
     expect(read).toMatchObject({ status: 'COMPLETED', collectionId, paymentId: null });
-  }, 60_000);
+  });
 });

@@ -223,7 +223,7 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     } finally {
       blocker.close();
     }
-  }, 90_000);
+  });
 
   test('a data directory made by another PostgreSQL major version', async () => {
     const env = await embeddedEnv();
@@ -233,14 +233,14 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     const result = await failedStart(env);
     expectOneClearLine(result, /created by PostgreSQL 16, but Tessera ships PostgreSQL 18\. Move that directory away/);
     expect(fs.readdirSync(clusterDir)).toEqual(['PG_VERSION']);
-  }, 90_000);
+  });
 
   test('a data directory that cannot be written (a file stands in its path)', async () => {
     const file = path.join(scratch('blocked'), 'not-a-directory');
     fs.writeFileSync(file, '');
     const result = await failedStart(await embeddedEnv({ TESSERA_DATA_DIR: path.join(file, '.data') }));
     expectOneClearLine(result, /cannot write its data directory .*ENOTDIR.*Set TESSERA_DATA_DIR to a directory you can write/);
-  }, 90_000);
+  });
 
   mountTest('a data directory on a read-only disk', async () => {
     const env = await embeddedEnv();
@@ -249,7 +249,7 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     mounts.push(env.TESSERA_DATA_DIR!);
     const result = await failedStart(env);
     expectOneClearLine(result, /cannot write its data directory .*EROFS: read-only file system/);
-  }, 90_000);
+  });
 
   mountTest('a full disk under the data', async () => {
     const env = await embeddedEnv();
@@ -259,12 +259,12 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     mounts.push(clusters);
     const result = await failedStart(env);
     expectOneClearLine(result, /The disk holding the embedded PostgreSQL data .* is full .*Free some space, or set TESSERA_SYSTEM_DIR to a disk with room/);
-  }, 90_000);
+  });
 
   rootTest('as root, a missing system user that cannot be created', async () => {
     const result = await failedStart(await embeddedEnv({ EMBEDDED_PG_SYSTEM_USER: 'no such:user' }));
     expectOneClearLine(result, /the system user "no such:user" .* does not exist and could not be created \(.+\)\. Create it .*set DATABASE_URL/);
-  }, 90_000);
+  });
 });
 
 describe('a configuration error at start is one line, without a stack trace', () => {
@@ -273,7 +273,7 @@ describe('a configuration error at start is one line, without a stack trace', ()
       NODE_ENV: 'production', TESSERA_MASTER_KEY: '', JWT_SECRET: '', PUBLIC_BASE_URL: '', MAIL_SMTP_URL: '',
     }));
     expectOneClearLine(result, /Configuration error: NODE_ENV=production requires TESSERA_MASTER_KEY, JWT_SECRET, PUBLIC_BASE_URL, MAIL_SMTP_URL to be set/);
-  }, 90_000);
+  });
 
   test('production refuses to hand payers localhost links: PUBLIC_BASE_URL is required', async () => {
     const result = await failedStart(await embeddedEnv({
@@ -281,12 +281,12 @@ describe('a configuration error at start is one line, without a stack trace', ()
       MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@pay.example.com',
     }));
     expectOneClearLine(result, /requires PUBLIC_BASE_URL to be set \(PUBLIC_BASE_URL: checkout and payment links must not point payers at localhost\)/);
-  }, 90_000);
+  });
 
   test('a malformed number', async () => {
     const result = await failedStart(await embeddedEnv({ PORT: 'eighty' }));
     expectOneClearLine(result, /Configuration error: PORT must be a non-negative integer, got "eighty"/);
-  }, 90_000);
+  });
 });
 
 function processAlive(pid: number): boolean {

@@ -44,7 +44,7 @@ describe('finding 11: a master key that does not match the database is refused a
       TESSERA_MASTER_KEY: 'not-the-servers-key', TESSERA_DATA_DIR: path.join(scratch, 'server'), PORT: String(await freePort()),
     });
     expect(line).toMatch(/^\[tessera\] The master key does not open the secrets stored in this database: it is not the key they were sealed with; this one was set in TESSERA_MASTER_KEY\. Set TESSERA_MASTER_KEY to the key the server uses, or run with the server's data directory \(TESSERA_DATA_DIR/);
-  }, 90_000);
+  });
 
   test('the CLI run without the server\'s data directory refuses instead of sealing secrets with a newly generated key, and writes no key', async () => {
     const dataDir = path.join(scratch, 'elsewhere');
@@ -56,7 +56,7 @@ describe('finding 11: a master key that does not match the database is refused a
       `^The master key does not open the secrets stored in this database: .*generated just now, because ${dataDir}/secrets\\.json does not exist, and not saved\\. Set TESSERA_MASTER_KEY`));
     expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(false);
     expect(await count('businesses')).toBe(businesses);
-  }, 90_000);
+  });
 
   test('a database sealed before the check existed is judged by its stored secrets, then remembers the key', async () => {
     await server.runtime.dataSource.query(`DELETE FROM master_key_check`);
@@ -68,7 +68,7 @@ describe('finding 11: a master key that does not match the database is refused a
     await runtime.close();
     expect(await count('master_key_check')).toBe(1);
     await expect(openRuntime(config('not-the-servers-key'))).rejects.toThrow(/does not open the secrets stored in this database/);
-  }, 60_000);
+  });
 
   test('a new database records the key of its first start', async () => {
     const [row] = await server.runtime.dataSource.query(`SELECT check_value FROM master_key_check`);
