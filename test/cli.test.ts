@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
-import { Spawned, spawnTs } from './support/process';
+import { Spawned, spawnBudget, spawnTs } from './support/process';
 
 const CLI = 'src/cli/index.ts';
 
@@ -12,8 +12,8 @@ async function exitsZero(run: Spawned) {
   expect({ exit: await run.exited, output: run.output() }).toMatchObject({ exit: 0 });
 }
 
-// Each CLI spawn goes through ts-node (about 5 s of CPU); with two suites at once on 2 cores a test
-// of six spawns takes minutes, hence deadlines of 180 s (deadlines, not timings).
+// Each CLI spawn goes through ts-node (about 5 s of CPU); on a busy machine a test of ten spawns
+// takes many minutes, hence limits by the number of spawns (spawnBudget; limits, not timings).
 describe('operator CLI (tessera)', () => {
   let databaseUrl: string;
   let dataDir: string;
@@ -35,7 +35,7 @@ describe('operator CLI (tessera)', () => {
     const second = spawnTs(CLI, ['migrate'], env());
     await exitsZero(second);
     expect(JSON.parse(second.output())).toEqual({ migrated: [] });
-  }, 180_000);
+  }, spawnBudget(2));
 
   test('business create prints JSON with the business id and its test credentials', async () => {
     const run = spawnTs(CLI, ['business', 'create', '--name', 'Acme Ltd', '--email', 'ops@acme.test', '--password', 'long enough password'], env());
@@ -47,14 +47,14 @@ describe('operator CLI (tessera)', () => {
       ownerUserId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       testCredentials: { apiKey: expect.stringMatching(/^bk_test_/), apiSecret: expect.stringMatching(/^bs_test_/), publishableKey: expect.stringMatching(/^pk_test_/) },
     });
-  }, 180_000);
+  }, spawnBudget(1));
 
   test('business create with bad input exits non-zero with the per-field errors and creates nothing', async () => {
     const run = spawnTs(CLI, ['business', 'create', '--name', 'Bad', '--email', 'not-an-email', '--password', 'short'], env());
     expect(await run.exited).toBe(1);
     const printed = JSON.parse(run.output().trim().split('\n').pop()!);
     expect(Object.keys(printed.errors).sort()).toEqual(['email', 'password']);
-  }, 180_000);
+  }, spawnBudget(1));
 
   test('business update --treasury on|off switches the treasury product and prints the business as JSON', async () => {
     const created = spawnTs(CLI, ['business', 'create', '--name', 'Partner Co', '--email', 'ops@partner.test', '--password', 'long enough password'], env());
@@ -87,7 +87,7 @@ describe('operator CLI (tessera)', () => {
     await exitsZero(off);
     expect(JSON.parse(off.output())).toMatchObject({ id: businessId, treasuryEnabled: false });
     expect(await treasuryOf()).toBe(false);
-  }, 180_000);
+  }, spawnBudget(3));
 
   test('business update --server-to-server-charging on|off [--live] switches charging per mode', async () => {
     const created = spawnTs(CLI, ['business', 'create', '--name', 'Shop Co', '--email', 'ops@shop.test', '--password', 'long enough password'], env());
@@ -120,7 +120,7 @@ describe('operator CLI (tessera)', () => {
     const tooHigh = spawnTs(CLI, ['business', 'update', businessId, '--card-fee-bps', '20000'], env());
     expect(await tooHigh.exited).toBe(1);
     expect(JSON.parse(tooHigh.output().trim().split('\n').pop()!)).toMatchObject({ errors: { cardFeeBps: [expect.stringMatching(/at most 10000/)] } });
-  }, 180_000);
+  }, spawnBudget(9));
 
   test('business update exits 1 with the reason for a value other than on|off, for no setting and for an unknown business', async () => {
     const badValue = spawnTs(CLI, ['business', 'update', '00000000-0000-4000-8000-000000000000', '--treasury', 'yes'], env());
@@ -134,7 +134,7 @@ describe('operator CLI (tessera)', () => {
     const unknown = spawnTs(CLI, ['business', 'update', 'not-a-business', '--treasury', 'on'], env());
     expect(await unknown.exited).toBe(1);
     expect(JSON.parse(unknown.output().trim().split('\n').pop()!)).toEqual({ error: 'Business not found' });
-  }, 180_000);
+  }, spawnBudget(3));
 
   test('mail prints the sandbox mailbox as JSON, newest first, only to --to and at most --limit messages', async () => {
     const client = new Client({ connectionString: databaseUrl });
@@ -162,7 +162,7 @@ describe('operator CLI (tessera)', () => {
     const bad = spawnTs(CLI, ['mail', '--limit', '0'], env());
     expect(await bad.exited).toBe(1);
     expect(bad.output()).toMatch(/option '--limit <n>' argument '0' is invalid/);
-  }, 180_000);
+  }, spawnBudget(3));
 
   test('ledger:check reports a balanced ledger and exits 0', async () => {
     const run = spawnTs(CLI, ['ledger:check'], env());
@@ -170,5 +170,5 @@ describe('operator CLI (tessera)', () => {
     expect(JSON.parse(run.output())).toEqual({
       balanced: true, unbalancedTransactions: [], cachedBalanceMismatches: [], negativeBalances: [],
     });
-  }, 180_000);
+  }, spawnBudget(1));
 });

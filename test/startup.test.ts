@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
-import { freePort, spawnTs } from './support/process';
+import { freePort, spawnBudget, spawnTs } from './support/process';
 
 const MAIN = 'src/main.ts';
 
@@ -82,7 +82,7 @@ describe('npm start (the server process)', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await dropTestDatabase(databaseUrl);
     }
-  }, 120_000);
+  }, spawnBudget(2));
 
   test('without DATABASE_URL: starts the embedded PostgreSQL in the data directory and stops it on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-embedded-'));
@@ -93,7 +93,7 @@ describe('npm start (the server process)', () => {
       const server = spawnTs(MAIN, [], {
         DATABASE_URL: undefined, TESSERA_DATA_DIR: dataDir, TESSERA_SYSTEM_DIR: systemDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort),
       });
-      await server.waitFor(/Ready on/, 90_000);
+      await server.waitFor(/Ready on/);
       const clusterDir = /Started embedded PostgreSQL \(data in (\S+), port (\d+)\)/.exec(server.output())![1];
       expect(fs.existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(true);
@@ -106,5 +106,5 @@ describe('npm start (the server process)', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(systemDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, spawnBudget(2));
 });

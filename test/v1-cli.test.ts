@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
-import { Spawned, spawnTs } from './support/process';
+import { Spawned, spawnBudget, spawnTs } from './support/process';
 
 const CLI = 'src/cli/index.ts';
 
@@ -60,5 +60,5 @@ describe('operator CLI: /v1 keys and verification', () => {
     } finally {
       await client.end();
     }
-  }, 300_000);
+  }, spawnBudget(5));
 });
