@@ -1,13 +1,11 @@
-import { TestMerchant, TestServer, collect, startTestServer, waitFor } from './support/harness';
+import { Topic } from '../src/domain/events/pubsub';
+import { TestMerchant, TestServer, collect, heardBefore, startTestServer, waitFor } from './support/harness';
 
 /**
  * The GraphQL face of collections (design section 9): the same commands and rules as REST (one
  * wire shape, src/wire/collections.ts), a cursor connection, and collectionUpdated over graphql-ws
  * only for the subscriber's own business and mode.
  */
-
-/** How long a subscriber that must see nothing keeps listening, where no later message can prove the silence. */
-const QUIET_MS = 300;
 
 const COLLECTION_FIELDS = `id status amount { amount amountMinor currency } country expiresAt
   channel { rail provider channelId networkId }
@@ -184,9 +182,9 @@ describe('Collections over GraphQL', () => {
       expect([statuses[0], statuses[2]]).toEqual(['PENDING', 'COMPLETED']);
       expect(['PROCESSING', 'COMPLETED']).toContain(statuses[1]);
       expect(await theirs.done).toEqual([{ collectionUpdated: { id: ofOther.id, status: 'PENDING', livemode: false } }]);
-      // Live mode has no collection rail, so no later live message can prove the silence.
-      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-      expect(live.received).toEqual([]);
+      // Live mode has no collection rail: the live subscriber's silence is ended by a change published last.
+      expect(await heardBefore(server, live, (pubSub, collectionId) =>
+        pubSub.publish(Topic.COLLECTION, { businessId: owner.businessId, livemode: true, collectionId }))).toEqual([]);
     });
 
     test('collectionUpdated(id) delivers that collection only', async () => {

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext } from '../src/domain/shared/context';
-import { TestMerchant, TestServer, sleep, startDeliveringServer, waitFor } from './support/harness';
+import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { apiKey } from './support/payouts';
 import { eventsOf, expectLedgerBalanced, walletBalance } from './support/payments';
-import { Receiver, verifiesServiceSignature } from './support/receiver';
+import { Receiver, deliveriesAtRest, verifiesServiceSignature } from './support/receiver';
 import { page as hostedPage, pathOf } from './support/checkout';
 
 const COLLECTIONS = '/api/v1/business/collections';
@@ -526,7 +526,7 @@ describe('Collections', () => {
       ];
       const requests = () => receiver.at(path).filter((request) => String(request.headers['x-service-event']).startsWith('collection.'));
       await waitFor(async () => requests().length, (count) => count >= expected.length);
-      await sleep(300); // anything sent twice would have arrived by now
+      await deliveriesAtRest(server, merchant.businessId); // anything sent twice has arrived by now
       const received = requests();
       expect(received).toHaveLength(expected.length);
       const bodies = received.map((request) => {

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../src/db/embedded';
-import { ROOT, Spawned, freePort, spawnTs } from './support/process';
+import { ROOT, SPAWN_PATIENCE_MS, Spawned, freePort, spawnBudget, spawnTs } from './support/process';
+import { waitUntil } from './support/wait';
 
 /**
  * `npm start` without DATABASE_URL, as a newcomer runs it: from any directory, as root or as an
@@ -65,7 +66,7 @@ async function embeddedEnv(overrides: Record<string, string | undefined> = {}) {
 /** Runs a start that must fail: returns the exit code and the lines on stderr. */
 async function failedStart(env: Record<string, string | undefined>, options: Parameters<typeof spawnTs>[3] = {}) {
   const run = spawnTs(MAIN, [], env, options);
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), SPAWN_PATIENCE_MS);
   const code = await run.exited;
   clearTimeout(timer);
   return { code, errorLines: run.errorOutput().trim().split('\n'), output: run.output() };
@@ -80,7 +81,7 @@ function expectOneClearLine(result: { code: number | null; errorLines: string[];
 }
 
 async function ready(run: Spawned, port: string) {
-  await run.waitFor(/Ready on/, 90_000);
+  await run.waitFor(/Ready on/);
   expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
   return /Started embedded PostgreSQL \(data in (\S+),/.exec(run.output())![1];
 }
@@ -127,7 +128,7 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     expect(await ready(again, env.PORT)).toBe(clusterDir);
     expect(again.output()).not.toMatch(/Created the sandbox business/);
     await stopped(again);
-  }, 150_000);
+  }, spawnBudget(2));
 
   test('as an ordinary user: binaries from node_modules, data in the data directory', async () => {
     const home = scratch('user-home', 0o755);
@@ -149,7 +150,7 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     expect(clusterDir).toBe(path.join(env.TESSERA_DATA_DIR!, 'pg'));
     expect(fs.readdirSync(env.TESSERA_SYSTEM_DIR!)).toEqual([]);
     await stopped(run);
-  }, 150_000);
+  }, spawnBudget(2));
 
   test('a stale postmaster.pid left by kill -9 (whose pid now belongs to another program) does not stop the next start', async () => {
     const env = await embeddedEnv();
@@ -160,7 +161,7 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     first.child.kill('SIGKILL');
     process.kill(postmaster, 'SIGKILL');
     await first.exited;
-    await waitUntil(() => !processAlive(postmaster) && !serverChildrenAlive(clusterDir));
+    await waitUntil(() => !processAlive(postmaster) && !serverChildrenAlive(clusterDir), 'the killed cluster\'s processes gone', undefined, 50);
     // The pid is recycled: another live program (this test process) has it now.
     const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
     lines[0] = String(process.pid);
@@ -170,7 +171,7 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     expect(await ready(second, env.PORT)).toBe(clusterDir);
     expect(second.output()).toMatch(/Removed a stale postmaster\.pid/);
     await stopped(second);
-  }, 150_000);
+  }, spawnBudget(2));
 });
 
 describe('how the application reaches the embedded PostgreSQL', () => {
@@ -222,7 +223,7 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     } finally {
       blocker.close();
     }
-  }, 90_000);
+  }, spawnBudget(1));
 
   test('a data directory made by another PostgreSQL major version', async () => {
     const env = await embeddedEnv();
@@ -232,14 +233,14 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     const result = await failedStart(env);
     expectOneClearLine(result, /created by PostgreSQL 16, but Tessera ships PostgreSQL 18\. Move that directory away/);
     expect(fs.readdirSync(clusterDir)).toEqual(['PG_VERSION']);
-  }, 90_000);
+  }, spawnBudget(1));
 
   test('a data directory that cannot be written (a file stands in its path)', async () => {
     const file = path.join(scratch('blocked'), 'not-a-directory');
     fs.writeFileSync(file, '');
     const result = await failedStart(await embeddedEnv({ TESSERA_DATA_DIR: path.join(file, '.data') }));
     expectOneClearLine(result, /cannot write its data directory .*ENOTDIR.*Set TESSERA_DATA_DIR to a directory you can write/);
-  }, 90_000);
+  }, spawnBudget(1));
 
   mountTest('a data directory on a read-only disk', async () => {
     const env = await embeddedEnv();
@@ -248,7 +249,7 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     mounts.push(env.TESSERA_DATA_DIR!);
     const result = await failedStart(env);
     expectOneClearLine(result, /cannot write its data directory .*EROFS: read-only file system/);
-  }, 90_000);
+  }, spawnBudget(1));
 
   mountTest('a full disk under the data', async () => {
     const env = await embeddedEnv();
@@ -258,12 +259,12 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
     mounts.push(clusters);
     const result = await failedStart(env);
     expectOneClearLine(result, /The disk holding the embedded PostgreSQL data .* is full .*Free some space, or set TESSERA_SYSTEM_DIR to a disk with room/);
-  }, 90_000);
+  }, spawnBudget(1));
 
   rootTest('as root, a missing system user that cannot be created', async () => {
     const result = await failedStart(await embeddedEnv({ EMBEDDED_PG_SYSTEM_USER: 'no such:user' }));
     expectOneClearLine(result, /the system user "no such:user" .* does not exist and could not be created \(.+\)\. Create it .*set DATABASE_URL/);
-  }, 90_000);
+  }, spawnBudget(1));
 });
 
 describe('a configuration error at start is one line, without a stack trace', () => {
@@ -272,7 +273,7 @@ describe('a configuration error at start is one line, without a stack trace', ()
       NODE_ENV: 'production', TESSERA_MASTER_KEY: '', JWT_SECRET: '', PUBLIC_BASE_URL: '', MAIL_SMTP_URL: '',
     }));
     expectOneClearLine(result, /Configuration error: NODE_ENV=production requires TESSERA_MASTER_KEY, JWT_SECRET, PUBLIC_BASE_URL, MAIL_SMTP_URL, HOST to be set/);
-  }, 90_000);
+  }, spawnBudget(1));
 
   test('production names its listen address: HOST is required (loopback is only the default outside production)', async () => {
     const result = await failedStart(await embeddedEnv({
@@ -280,7 +281,7 @@ describe('a configuration error at start is one line, without a stack trace', ()
       MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@pay.example.com', HOST: '',
     }));
     expectOneClearLine(result, /^\[tessera\] Configuration error: NODE_ENV=production requires HOST to be set \(HOST: the address to listen on, such as 0\.0\.0\.0 in a container or behind a proxy; the default outside production is loopback only\)/);
-  }, 90_000);
+  }, spawnBudget(1));
 
   test('production refuses to hand payers localhost links: PUBLIC_BASE_URL is required', async () => {
     const result = await failedStart(await embeddedEnv({
@@ -288,12 +289,12 @@ describe('a configuration error at start is one line, without a stack trace', ()
       MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@pay.example.com', HOST: '0.0.0.0',
     }));
     expectOneClearLine(result, /requires PUBLIC_BASE_URL to be set \(PUBLIC_BASE_URL: checkout and payment links must not point payers at localhost\)/);
-  }, 90_000);
+  }, spawnBudget(1));
 
   test('a malformed number', async () => {
     const result = await failedStart(await embeddedEnv({ PORT: 'eighty' }));
     expectOneClearLine(result, /Configuration error: PORT must be a non-negative integer, got "eighty"/);
-  }, 90_000);
+  }, spawnBudget(1));
 });
 
 function processAlive(pid: number): boolean {
@@ -314,12 +315,4 @@ function serverChildrenAlive(clusterDir: string): boolean {
       return false;
     }
   });
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

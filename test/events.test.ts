@@ -1,12 +1,7 @@
 import { Topic } from '../src/domain/events/pubsub';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { TestMerchant, TestServer, sleep, startTestServer } from './support/harness';
-
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await sleep(10);
-}
+import { TestMerchant, TestServer, startTestServer, waitUntil } from './support/harness';
 
 /** The transactional outbox (design section 6): the event row commits with the change, or not at all. */
 describe('event outbox', () => {
@@ -38,7 +33,7 @@ describe('event outbox', () => {
       data: expect.objectContaining({ currency: 'usd', amount: '5.00', balance: '5.00', transactionId: response.body.data.transactionId }),
     }]);
     const ofMerchant = () => published.filter((event) => event.businessId === merchant.businessId).map((event) => event.type);
-    await waitUntil(() => ofMerchant().length > 0);
+    await waitUntil(() => ofMerchant().length > 0, 'the publication');
     expect(ofMerchant()).toEqual(['wallet.funded']);
   });
 
@@ -53,7 +48,7 @@ describe('event outbox', () => {
     // Publications arrive in order: once a later committed event is heard, the rolled-back one would have been.
     await inTransaction(ctx, (tx) => server.runtime.core.events.record(tx, 'test.committed', { n: 2 }));
     const ofOther = () => published.filter((event) => event.businessId === other.businessId).map((event) => event.type);
-    await waitUntil(() => ofOther().length > 0);
+    await waitUntil(() => ofOther().length > 0, 'the committed event\'s publication');
     expect(ofOther()).toEqual(['test.committed']);
   });
 

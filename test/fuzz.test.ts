@@ -25,6 +25,26 @@ const REQUESTS_PER_ROUTE = 24;
 const REQUESTS_PER_HEAD_ROUTE = 4;
 const VARIANTS_PER_GRAPHQL_FIELD = 8;
 const CONCURRENCY = 8;
+/** Requests of raw bytes (what fetch will not send), four on each of this many GET routes with a path parameter. */
+const RAW_ROUTES = 6;
+
+/**
+ * Each test's time limit follows from its count: the most requests it may send (routes and root
+ * fields up to these bounds, which the tests enforce) times a wall-clock budget per request, 8 at a
+ * time, several times what a machine under a load average of 15 took (REST about 35 ms, GraphQL
+ * about 75 ms). A limit, never a timing: a passing run on a quiet machine takes a small part of it.
+ */
+const REST_ROUTES_AT_MOST = 300;
+const GRAPHQL_FIELDS_AT_MOST = 180;
+const REST_MS_PER_REQUEST = 60;
+const GRAPHQL_MS_PER_REQUEST = 150;
+const REST_TIME_LIMIT_MS = (REST_ROUTES_AT_MOST * REQUESTS_PER_ROUTE + RAW_ROUTES * 4) * REST_MS_PER_REQUEST;
+/** The GraphQL test also sends 8 whole documents and 8 raw bodies. */
+const GRAPHQL_TIME_LIMIT_MS = (GRAPHQL_FIELDS_AT_MOST * VARIANTS_PER_GRAPHQL_FIELD + 16) * GRAPHQL_MS_PER_REQUEST;
+/** A test that fuzzes more than its limit was sized for says so, rather than running out of time. */
+function withinSizing(count: number, atMost: number, what: string) {
+  if (count > atMost) throw new Error(`${count} ${what}, more than the ${atMost} this test's time limit is sized for: raise the bound`);
+}
 
 /** mulberry32: a small seeded generator, so every run sends the same requests. */
 function seeded(seed: number) {
@@ -393,6 +413,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
     // The GraphQL explorer's bundle is a static file (minified code, whose text may look like a stack trace).
     const restRoutes = routes.filter((route) => route.url !== '/graphql' && !route.url.startsWith(`${EXPLORER_ASSETS_PATH}/`));
     expect(restRoutes.length).toBeGreaterThan(100);
+    withinSizing(restRoutes.length, REST_ROUTES_AT_MOST, 'REST routes (REST_ROUTES_AT_MOST)');
     const tasks: Array<() => Promise<Outcome>> = [];
     // Regenerating the API key takes the fuzzer's own key away: that route goes last.
     const last: Array<() => Promise<Outcome>> = [];
@@ -416,7 +437,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
       }
     }
     // What fetch will not send, on a few routes with a path parameter.
-    const rawRoutes = restRoutes.filter((route) => route.method === 'GET' && route.url.includes('/:')).slice(0, 6);
+    const rawRoutes = restRoutes.filter((route) => route.method === 'GET' && route.url.includes('/:')).slice(0, RAW_ROUTES);
     for (const route of rawRoutes) {
       const path = route.url.replace(/:[^/]+/g, 'x');
       tasks.push(() => sendRaw(server, `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'oversized headers'));
@@ -430,7 +451,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
     const failures = outcomes.map((outcome) => ({ ...outcome, problem: violation(outcome) ?? '' })).filter((outcome) => outcome.problem);
     console.log(`REST fuzz: ${outcomes.length} requests over ${restRoutes.length} routes in ${Date.now() - started} ms; statuses ${statusCounts(outcomes)}`);
     if (failures.length > 0) throw new Error(`${failures.length} of ${outcomes.length} answers broke the rule:\n${report(failures, errorLog)}`);
-  });
+  }, REST_TIME_LIMIT_MS);
 
   test('every GraphQL root field with hostile variables: never a 5xx, never INTERNAL_SERVER_ERROR', async () => {
     const random = seeded(SEED + 1);
@@ -510,6 +531,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
     const operations = [...operationsOf(schema.getQueryType(), 'query'), ...operationsOf(schema.getMutationType(), 'mutation')]
       .sort((a, b) => Number(last.has(a.field.name)) - Number(last.has(b.field.name)));
     expect(operations.length).toBeGreaterThan(50);
+    withinSizing(operations.length, GRAPHQL_FIELDS_AT_MOST, 'GraphQL root fields (GRAPHQL_FIELDS_AT_MOST)');
 
     const post = (headers: Record<string, string>, body: string, label: string) =>
       send(server, 'POST', '/graphql', { 'content-type': 'application/json', ...headers }, body, label);
@@ -562,5 +584,5 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
     const failures = outcomes.map((outcome) => ({ ...outcome, problem: graphqlViolation(outcome) ?? '' })).filter((outcome) => outcome.problem);
     console.log(`GraphQL fuzz: ${outcomes.length} requests over ${operations.length} root fields in ${Date.now() - started} ms; statuses ${statusCounts(outcomes)}`);
     if (failures.length > 0) throw new Error(`${failures.length} of ${outcomes.length} answers broke the rule:\n${report(failures, errorLog)}`);
-  });
+  }, GRAPHQL_TIME_LIMIT_MS);
 });

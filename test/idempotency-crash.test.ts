@@ -5,7 +5,7 @@ import path from 'node:path';
 import { RequestContext } from '../src/domain/shared/context';
 import { ApiResponse, TestMerchant, TestServer, startTestServer } from './support/harness';
 import { card, chargingMerchant, expectLedgerBalanced, waitFor } from './support/payments';
-import { freePort, spawnTs } from './support/process';
+import { freePort, spawnBudget, spawnTs } from './support/process';
 
 /**
  * Finding 2: a crash during a charge must not cause a double charge despite `Idempotency-Key`.
@@ -67,7 +67,7 @@ describe('finding 2: a charge interrupted at any step is never captured twice fo
       DATABASE_URL: server.databaseUrl, PORT: String(port), TESSERA_MASTER_KEY: 'test-master-key', JWT_SECRET: 'test-jwt-secret',
       TESSERA_DATA_DIR: path.join(scratch, point), WORKER_IN_PROCESS: 'false', SEED_SANDBOX_BUSINESS: 'false', TESSERA_TEST_CRASH_AT: point,
     });
-    await child.waitFor(/Ready on/, 90_000);
+    await child.waitFor(/Ready on/);
     const answer = fetch(`http://127.0.0.1:${port}${CHARGE}`, {
       method: 'POST', headers: { ...headers(merchant, key), 'content-type': 'application/json' }, body: JSON.stringify(body(email)),
     }).then((response) => `HTTP ${response.status}`, () => 'connection lost');
@@ -106,7 +106,7 @@ describe('finding 2: a charge interrupted at any step is never captured twice fo
     expect(replayed.body).toEqual(answered.body);
     expect(await ledgerOf(merchant)).toEqual({ payments: 1, captures: 1, completed: 1 });
     await expectLedgerBalanced(server);
-  }, 120_000);
+  }, spawnBudget(1));
 
   test('an acquirer slower than the lease: the retry waits for the answer, the recovery sweep and the first request agree, one capture', async () => {
     const merchant = await chargingMerchant(server);

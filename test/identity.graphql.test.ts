@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { ApiResponse, TestMerchant, TestServer, codeIn, startTestServer } from './support/harness';
+import { ApiResponse, TestMerchant, TestServer, codeIn, startTestServer, waitUntil } from './support/harness';
 
 /**
  * The dashboard's identity operations over GraphQL: sign-up, sign-in, the active business, team
@@ -476,8 +476,10 @@ describe('Dashboard identity over GraphQL', () => {
       // Every call passes the "none yet" check before any of them inserts: the race the unique index settles.
       const { credentials } = server.runtime.core.identity;
       const issue = credentials.issue.bind(credentials);
+      let arrived = 0;
       const spy = jest.spyOn(credentials, 'issue').mockImplementation(async (...args) => {
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        arrived += 1;
+        await waitUntil(() => arrived === 3, 'all three calls past the check');
         return issue(...args);
       });
       try {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openRuntime } from '../src/runtime';
 import { StartupError } from '../src/startup-error';
 import { TestServer, startTestServer, testConfig } from './support/harness';
-import { freePort, spawnTs } from './support/process';
+import { SPAWN_PATIENCE_MS, freePort, spawnBudget, spawnTs } from './support/process';
 
 /**
  * Finding 11 (a): a master key that cannot open the stored secrets is refused at start-up, by the
@@ -29,7 +29,7 @@ describe('finding 11: a master key that does not match the database is refused a
 
   async function failed(entry: string, args: string[], env: Record<string, string>) {
     const run = spawnTs(entry, args, { DATABASE_URL: server.databaseUrl, JWT_SECRET: 'any-jwt-secret', WORKER_IN_PROCESS: 'false', ...env });
-    const timer = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => run.child.kill('SIGKILL'), SPAWN_PATIENCE_MS);
     const code = await run.exited;
     clearTimeout(timer);
     const errorLines = run.errorOutput().trim().split('\n');
@@ -44,7 +44,7 @@ describe('finding 11: a master key that does not match the database is refused a
       TESSERA_MASTER_KEY: 'not-the-servers-key', TESSERA_DATA_DIR: path.join(scratch, 'server'), PORT: String(await freePort()),
     });
     expect(line).toMatch(/^\[tessera\] The master key does not open the secrets stored in this database: it is not the key they were sealed with; this one was set in TESSERA_MASTER_KEY\. Set TESSERA_MASTER_KEY to the key the server uses, or run with the server's data directory \(TESSERA_DATA_DIR/);
-  }, 90_000);
+  }, spawnBudget(1));
 
   test('the CLI run without the server\'s data directory refuses instead of generating a key, and writes no key', async () => {
     const dataDir = path.join(scratch, 'elsewhere');
@@ -65,7 +65,7 @@ describe('finding 11: a master key that does not match the database is refused a
     });
     expect(JSON.parse(line).error).toMatch(/^The master key does not open the secrets stored in this database: it is not the key they were sealed with; this one was set in TESSERA_MASTER_KEY\. Set TESSERA_MASTER_KEY/);
     expect(await count('businesses')).toBe(businesses);
-  }, 90_000);
+  }, spawnBudget(1));
 
   test('a database sealed before the check existed is judged by its stored secrets, then remembers the key', async () => {
     await server.runtime.dataSource.query(`DELETE FROM master_key_check`);
@@ -77,7 +77,7 @@ describe('finding 11: a master key that does not match the database is refused a
     await runtime.close();
     expect(await count('master_key_check')).toBe(1);
     await expect(openRuntime(config('not-the-servers-key'))).rejects.toThrow(/does not open the secrets stored in this database/);
-  }, 60_000);
+  });
 
   test('a new database records the key of its first start', async () => {
     const [row] = await server.runtime.dataSource.query(`SELECT check_value FROM master_key_check`);

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { jobsCtes } from '../src/domain/shared/jobs';
-import { TestMerchant, TestServer, sleep, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, startTestServer, waitUntil } from './support/harness';
 import { RequestContext } from '../src/domain/shared/context';
 import { chargeCommandOf, chargeRequestSchema } from '../src/wire/payments';
 import { parseInput } from '../src/wire/validation';
@@ -343,8 +343,10 @@ describe('settlement, refunds and disputes', () => {
       await second.query('BEGIN');
       expect((await first.query(statement, enqueue.params)).rows).toEqual([{ jobs: '1' }]);
       // The second sees no task row in its snapshot, conflicts with the first's uncommitted one and waits.
+      const [{ pid }] = (await second.query('SELECT pg_backend_pid() AS pid')).rows;
       const waiting = second.query(statement, enqueue.params);
-      await sleep(200);
+      await waitUntil(async () => (await server.runtime.dataSource.query(
+        `SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1`, [pid]))[0]?.wait_event_type === 'Lock', 'the second transaction waiting on the first');
       await first.query('COMMIT');
       expect((await waiting).rows).toEqual([{ jobs: '1' }]);
       await second.query('COMMIT');

@@ -53,7 +53,7 @@ describe('Scheduled payouts fired by two worker processes', () => {
         WORKER_CONCURRENCY: '4', WORKER_POLL_INTERVAL_MS: '50',
       }));
     }
-    await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/, 120_000)));
+    await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/)));
 
     const wake = (task: string, payload: Record<string, unknown>) =>
       server.runtime.dataSource.query(`SELECT graphile_worker.add_job($1, $2::json)`, [task, JSON.stringify(payload)]);

@@ -4,7 +4,7 @@ import { RequestContext } from '../src/domain/shared/context';
 import { TestMerchant, TestServer, sleep, startDeliveringServer, waitFor } from './support/harness';
 import { PAYOUTS, apiKey, bankDetails, createPayout, createRecipient, dashboard, fundWallet } from './support/payouts';
 import { eventsOf, expectLedgerBalanced, walletBalance } from './support/payments';
-import { Receiver, verifiesServiceSignature } from './support/receiver';
+import { Receiver, deliveriesAtRest, verifiesServiceSignature } from './support/receiver';
 
 const RECIPIENTS = `${PAYOUTS}/recipients`;
 const BATCHES = `${PAYOUTS}/batches`;
@@ -50,6 +50,16 @@ describe('Payouts', () => {
     const response = await createPayout(server, merchant, { recipientId: recipient.id, amount, ...extra });
     if (response.status !== 201) throw new Error(`payout failed: ${JSON.stringify(response.body)}`);
     return response.body.data;
+  };
+  /**
+   * A payout made after the one a test watches, by another merchant, dispatched and settled: the
+   * worker has had its turn at everything queued before it, so a payout that must not be dispatched
+   * would have been by now.
+   */
+  const laterPayoutSettled = async () => {
+    const bystander = await fundedMerchant();
+    const later = await payoutTo(bystander, '6789');
+    expect((await untilStatus(bystander, later.id, 'SETTLED')).body.data.status).toBe('SETTLED');
   };
   const setReviewThreshold = (businessId: string, usdMinor: bigint | null) =>
     server.runtime.core.identity.businesses.updateAsOperator(RequestContext.system(db(), 'test', businessId), { payoutReviewThresholdUsdMinor: usdMinor });
@@ -429,7 +439,7 @@ describe('Payouts', () => {
     test('an account ending 3333 stays CREATED until advanced; the advance helper submits it', async () => {
       const merchant = await fundedMerchant();
       const payout = await payoutTo(merchant, '3333');
-      await sleep(600);
+      await laterPayoutSettled();
       expect((await read(merchant, payout.id)).body.data.status).toBe('CREATED');
       const submitted = await advance(merchant, payout.id, { status: 'SUBMITTED' });
       expect(submitted.status).toBe(200);
@@ -522,7 +532,7 @@ describe('Payouts', () => {
       const payout = await payoutTo(merchant, '2222');
       expect(payout.status).toBe('PENDING_REVIEW');
       expect(await walletBalance(server, merchant.businessId)).toBe(10000n - 1010n);
-      await sleep(500);
+      await laterPayoutSettled();
       expect((await read(merchant, payout.id)).body.data).toEqual(payout);
       // Both are written in the payout's transaction (one created_at): compared by type, not by order.
       const events = await eventsOf(server, merchant.businessId);
@@ -647,7 +657,7 @@ describe('Payouts', () => {
       ];
       const payoutRequests = () => receiver.at(path).filter((request) => String(request.headers['x-service-event']).startsWith('payout.'));
       await waitFor(async () => payoutRequests().length, (count) => count >= expected.length);
-      await sleep(300); // anything sent twice would have arrived by now
+      await deliveriesAtRest(server, merchant.businessId); // anything sent twice has arrived by now
       const received = payoutRequests();
       expect(received).toHaveLength(expected.length);
       const bodies = received.map((request) => {

@@ -215,7 +215,7 @@ describe('recurring gift jobs', () => {
     const { gift } = await startGift(server, merchant);
     await makeSavedCardDecline(server, gift.paymentMethodId);
     await makeDue(gift.id);
-    const paused = await waitFor(async () => (await api(server, merchant)('GET', `/api/v1/business/recurring-gifts/${gift.id}`)).body.data, (data) => data.status === 'PAUSED', 15_000);
+    const paused = await waitFor(async () => (await api(server, merchant)('GET', `/api/v1/business/recurring-gifts/${gift.id}`)).body.data, (data) => data.status === 'PAUSED');
     expect(paused).toMatchObject({ status: 'PAUSED', failureCount: 2, chargeCount: 0 });
     const events = await eventsOf(server, merchant.businessId, 'recurring_gift.charge.failed');
     expect(events.map((event) => event.data.failureCount)).toEqual([1, 2]);

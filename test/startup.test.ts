@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
-import { freePort, spawnTs } from './support/process';
+import { freePort, spawnBudget, spawnTs } from './support/process';
 
 const MAIN = 'src/main.ts';
 
@@ -87,7 +87,7 @@ describe('npm start (the server process)', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await dropTestDatabase(databaseUrl);
     }
-  }, 120_000);
+  }, spawnBudget(2));
 
   test('HOST: loopback by default (localhost: 127.0.0.1, and ::1 where it resolves), every interface with HOST=0.0.0.0; the Ready line names what it listens on', async () => {
     // An address of this machine that is not loopback: what another machine on the network would call.
@@ -125,7 +125,7 @@ describe('npm start (the server process)', () => {
     try {
       const env = { DATABASE_URL: undefined, TESSERA_DATA_DIR: dataDir, TESSERA_SYSTEM_DIR: systemDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
       const server = spawnTs(MAIN, [], env);
-      await server.waitFor(/Ready on/, 90_000);
+      await server.waitFor(/Ready on/);
       const clusterDir = /Started embedded PostgreSQL \(data in (\S+), port (\d+)\)/.exec(server.output())![1];
       expect(fs.existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(true);
@@ -163,5 +163,5 @@ describe('npm start (the server process)', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(systemDir, { recursive: true, force: true });
     }
-  }, 240_000);
+  }, spawnBudget(2));
 });

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext } from '../src/domain/shared/context';
-import { TestMerchant, TestServer, sleep, startDeliveringServer, waitFor } from './support/harness';
+import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { eventsOf, walletBalance } from './support/payments';
-import { Receiver, verifiesServiceSignature } from './support/receiver';
+import { Receiver, deliveriesAtRest, verifiesServiceSignature } from './support/receiver';
 import {
   TREASURY, TREASURY_PAYOUTS, USERS, activeEndUser, apiKey, bankDestination, countOf, createWallet, fundedWallet, ledgerBalanceOf, payoutBody,
 } from './support/treasury';
@@ -371,7 +371,7 @@ describe('Treasury payouts', () => {
 
       await waitFor(async () => receiver.at(paths.star).length, (count) => count >= TREASURY_EVENTS.length + 1);
       await waitFor(async () => receiver.at(paths.url).length + receiver.at(paths.merchant).length, (count) => count >= 2);
-      await sleep(300);
+      await deliveriesAtRest(server, partner.businessId);
       const typesAt = (path: string) => receiver.at(path).map((request) => JSON.parse(request.body).event).sort();
       expect(typesAt(paths.url)).toEqual(['wallet.funded']);
       expect(typesAt(paths.merchant)).toEqual(['wallet.funded']);

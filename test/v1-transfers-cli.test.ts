@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, dropTestDatabase } from './support/harness';
 import { CLI, exitsZero, lastJsonLine, migrateWithCli } from './support/cli';
-import { spawnTs } from './support/process';
+import { spawnBudget, spawnTs } from './support/process';
 
 // Each spawn goes through ts-node (seconds of CPU on a shared machine): deadlines, not timings.
 describe('operator CLI: wallet low-balance thresholds', () => {
@@ -51,5 +51,5 @@ describe('operator CLI: wallet low-balance thresholds', () => {
     } finally {
       await client.end();
     }
-  }, 300_000);
+  }, spawnBudget(5));
 });

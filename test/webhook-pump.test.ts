@@ -6,7 +6,7 @@ import { DeliveryPump } from '../src/domain/webhooks/delivery-pump';
 import { WebhookDelivery } from '../src/domain/webhooks/webhook-delivery.entity';
 import { AttemptOutcome } from '../src/domain/webhooks/webhook-sender';
 import { SentAttempt } from '../src/domain/webhooks/webhook.service';
-import { TestServer, startTestServer } from './support/harness';
+import { TestServer, startTestServer, waitFor, waitUntil } from './support/harness';
 import { Receiver } from './support/receiver';
 
 /**
@@ -22,7 +22,8 @@ describe('webhook delivery pump claims', () => {
   const STALE_MS = 60_000;
 
   beforeAll(async () => {
-    server = await startTestServer({ webhookRetryScheduleSeconds: [0, 0, 3600], webhookTimeoutMs: 1000 });
+    // The receiver answers from this same process: a generous time limit, so a busy machine's late answer is still a success.
+    server = await startTestServer({ webhookRetryScheduleSeconds: [0, 0, 3600], webhookTimeoutMs: 10_000 });
     await receiver.start();
     system = RequestContext.system(server.runtime.dataSource, 'test');
   });
@@ -185,7 +186,7 @@ describe('webhook delivery pump claims', () => {
         concurrency: 12, pollIntervalMs: 3_600_000, stalledAfterMs: STALE_MS, databaseUrl: server.databaseUrl,
       }, (line) => logged.push(line));
       pump.start();
-      for (const until = Date.now() + 5_000; writes.flat().length < 12 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(async () => writes.flat().length, (written) => written >= 12, undefined, 10);
       await pump.stop();
     };
 
@@ -218,14 +219,14 @@ describe('webhook delivery pump claims', () => {
       // Listening (its first claim follows at once, before the delivery below exists).
       const listening = async () => (await server.runtime.dataSource.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN tessera_webhooks_due' AND datname = current_database()`))[0].n;
-      for (const until = Date.now() + 5_000; (await listening()) === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitUntil(async () => (await listening()) > 0, 'the pump listening');
       expect(await listening()).toBe(1);
-      const deadline = Date.now() + 5_000;
       const before = receiver.at('/pump-notify').length;
       const merchant = await merchantWithDeliveries(1, '/pump-notify');
-      while (receiver.at('/pump-notify').length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The receiver gets the POST before the pump writes its outcome: wait for the row, which is what is asserted.
+      const rows = await waitFor(() => rowsOf(merchant.businessId), (found) => found.length > 0 && found.every((row) => row.status !== 'pending'));
+      expect(rows.map((row) => row.status)).toEqual(['succeeded']);
       expect(receiver.at('/pump-notify')).toHaveLength(before + 1);
-      expect((await rowsOf(merchant.businessId)).map((row) => row.status)).toEqual(['succeeded']);
     } finally {
       await pump.stop();
     }

@@ -1,4 +1,4 @@
-import { TestMerchant, TestServer, startDeliveringServer } from './support/harness';
+import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { Receiver } from './support/receiver';
 
 /** Issue 3: manual redelivery of a delivery and replay of an event, REST and GraphQL. */
@@ -19,15 +19,7 @@ describe('manual redelivery and replay', () => {
   const deliveryRow = (id: string) =>
     server.runtime.dataSource.query(`SELECT status, attempt_count, endpoint_id FROM webhook_deliveries WHERE id = $1`, [id])
       .then((rows: Array<{ status: string; attempt_count: number; endpoint_id: string | null }>) => rows[0]);
-  async function settled(id: string) {
-    const deadline = Date.now() + 10_000;
-    let row = await deliveryRow(id);
-    while (row && ['pending', 'failed'].includes(row.status) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      row = await deliveryRow(id);
-    }
-    return row;
-  }
+  const settled = (id: string) => waitFor(() => deliveryRow(id), (row) => !row || !['pending', 'failed'].includes(row.status), undefined, 50);
 
   async function fundedEvent(merchant: TestMerchant) {
     await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: as(merchant), body: { currency: 'USD', amount: '1.00' } });

@@ -6,7 +6,7 @@ import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { HostResolver, NonPublicAddressError, WebhookTargetPolicy, liveUrlRefusal, publicAddressLookup } from '../src/domain/webhooks/url-policy';
 import { WebhookService } from '../src/domain/webhooks/webhook.service';
 import { startWorker, stopWorker } from '../src/jobs/worker';
-import { TestServer, startTestServer } from './support/harness';
+import { TestServer, startTestServer, waitFor } from './support/harness';
 
 /** Live webhook URLs must be https and publicly reachable (design section 6); sandbox URLs may be local. */
 describe('webhook URL policy', () => {
@@ -105,7 +105,8 @@ describe('webhook URL policy', () => {
 
   describe('over the API and at delivery', () => {
     let server: TestServer;
-    beforeAll(async () => { server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 500, workerPollIntervalMs: 50 }); });
+    // A refusal comes before any connection; the generous time limit only keeps a busy machine's slow lookup from passing for one.
+    beforeAll(async () => { server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 10_000, workerPollIntervalMs: 50 }); });
     afterAll(async () => server.close());
 
     async function liveKeyOf(token: string): Promise<string> {
@@ -149,14 +150,8 @@ describe('webhook URL policy', () => {
       try {
         const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.LIVE);
         await inTransaction(ctx, (tx) => server.runtime.core.events.record(tx, 'test.live_event', { n: 1 }));
-        const deadline = Date.now() + 10_000;
-        let rows: Array<{ status: string; error_message: string | null; attempt_count: number }> = [];
-        while (Date.now() < deadline) {
-          rows = await server.runtime.dataSource.query(
-            `SELECT status, error_message, attempt_count FROM webhook_deliveries WHERE business_id = $1`, [merchant.businessId]);
-          if (rows[0]?.attempt_count > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        const rows = await waitFor((): Promise<Array<{ status: string; error_message: string | null; attempt_count: number }>> => server.runtime.dataSource.query(
+          `SELECT status, error_message, attempt_count FROM webhook_deliveries WHERE business_id = $1`, [merchant.businessId]), (found) => found[0]?.attempt_count > 0, undefined, 50);
         expect(rows).toEqual([{ status: 'permanently_failed', attempt_count: 1, error_message: expect.stringMatching(/^Not delivered: the URL must be publicly reachable/) }]);
         expect(hits).toEqual([]);
       } finally {

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { CloseInfo, TestServer, collect, startTestServer, waitFor, within } from './support/harness';
+import { CloseInfo, PATIENCE_MS, TestServer, collect, startTestServer, waitFor, within } from './support/harness';
 
 /**
  * Security probe, finding 4: unauthenticated memory exhaustion over WebSocket. Frames are capped
@@ -7,7 +7,7 @@ import { CloseInfo, TestServer, collect, startTestServer, waitFor, within } from
  * subscriptions per credential after it (close 4429, or the subscription refused).
  */
 
-const DEADLINE_MS = 5_000;
+const DEADLINE_MS = PATIENCE_MS;
 const BALANCES = 'subscription { walletBalanceUpdated { walletId } }';
 
 /** A bare graphql-ws socket, before any authentication. */

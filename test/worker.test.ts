@@ -1,5 +1,5 @@
 import { startWorker, stopWorker } from '../src/jobs/worker';
-import { TestServer, startTestServer } from './support/harness';
+import { TestServer, startTestServer, waitFor } from './support/harness';
 
 describe('background worker (graphile-worker in the same database)', () => {
   let server: TestServer;
@@ -16,13 +16,8 @@ describe('background worker (graphile-worker in the same database)', () => {
     const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
     try {
       await dataSource.query(`SELECT graphile_worker.add_job('purge_expired_idempotency_keys', '{}'::json)`);
-      const deadline = Date.now() + 15_000;
-      let keys: string[] = [];
-      while (Date.now() < deadline) {
-        keys = (await dataSource.query(`SELECT key FROM idempotency_keys WHERE scope = 'test' ORDER BY key`)).map((row: { key: string }) => row.key);
-        if (!keys.includes('expired')) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const keys = await waitFor(async () => (await dataSource.query(`SELECT key FROM idempotency_keys WHERE scope = 'test' ORDER BY key`))
+        .map((row: { key: string }) => row.key), (found: string[]) => !found.includes('expired'), undefined, 100);
       expect(keys).toEqual(['live']);
     } finally {
       await stopWorker(worker);

@@ -4,7 +4,7 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { TestServer, sleep, startTestServer } from './support/harness';
+import { TestServer, startTestServer, waitUntil } from './support/harness';
 
 /**
  * Statements written behind (RequestContext.writeBehind, src/db/pipelining-client.ts): sent without
@@ -47,8 +47,7 @@ describe('statements written behind', () => {
       server.runtime.core.events.recordBehind(tx, 'test.behind_last', { n: 2 });
     });
     expect(await eventTypes()).toContain('test.behind_last');
-    const deadline = Date.now() + 10_000;
-    while (!published.some((event) => event.type === 'test.behind_last') && Date.now() < deadline) await sleep(10);
+    await waitUntil(() => published.some((event) => event.type === 'test.behind_last'), 'the publication');
     expect(published.filter((event) => event.businessId === businessId).map((event) => event.type)).toContain('test.behind_last');
   });
 

@@ -14,7 +14,10 @@ import { BuildOptions, buildApp } from '../../src/http/app';
 import { guardCredentialSurface } from '../../src/http/surface';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
-import { SubscriptionListeners } from '../../src/domain/events/pubsub';
+import { SubscriptionListeners, TesseraPubSub } from '../../src/domain/events/pubsub';
+import { PATIENCE_MS, sleep } from './wait';
+
+export { PATIENCE_MS, sleep, waitFor, waitUntil, within } from './wait';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -276,11 +279,12 @@ export async function startTestServer(
 }
 
 /**
- * A test server with a graphile-worker in this process, so webhooks are delivered (one attempt
- * within 500 ms by default); `close` stops the worker first.
+ * A test server with a graphile-worker in this process, so webhooks are delivered (one attempt by
+ * default); `close` stops the worker first. The attempt's time limit is generous: the receivers
+ * answer from this same busy process, and an answer late by a loaded machine is still a success.
  */
 export async function startDeliveringServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 500, workerPollIntervalMs: 50, ...overrides });
+  const server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 10_000, workerPollIntervalMs: 50, ...overrides });
   const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
   const closeServer = server.close;
   server.close = async () => {
@@ -327,19 +331,6 @@ export function capturedLog(): { logStream: Writable; lines: Array<Record<string
   return { logStream, lines };
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Probes until `done` holds or the time is up, and returns the last value (the test's expectations judge it). */
-export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await sleep(intervalMs);
-    value = await probe();
-  }
-  return value;
-}
-
 /** What a query or mutation sent over a socket came to: its result, or the socket's close. */
 export type SocketOutcome =
   | { result: { data?: any; errors?: any[]; extensions?: Record<string, unknown> }; closed?: undefined }
@@ -350,7 +341,7 @@ export type SocketOutcome =
  * closed instead; rejects when neither happens by the deadline.
  */
 export function overSocket(client: WsClient, query: string, variables?: Record<string, unknown>,
-  extensions?: Record<string, unknown>, timeoutMs = 10_000): Promise<SocketOutcome> {
+  extensions?: Record<string, unknown>, timeoutMs = PATIENCE_MS): Promise<SocketOutcome> {
   return new Promise((resolve, reject) => {
     let result: SocketOutcome['result'];
     const timer = setTimeout(() => reject(new Error(`no result or close within ${timeoutMs} ms`)), timeoutMs);
@@ -368,13 +359,6 @@ export function overSocket(client: WsClient, query: string, variables?: Record<s
   });
 }
 
-/** Settles with `promise`'s value, or rejects when it takes longer than `ms` (a deadline, not a pause). */
-export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms); });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
 const serverOfClient = new WeakMap<WsClient, SubscriptionListeners>();
 const lastClaim = new WeakMap<SubscriptionListeners, number>();
 
@@ -387,7 +371,7 @@ const lastClaim = new WeakMap<SubscriptionListeners, number>();
  * subscriber does see: delivery is in order, so once it arrives anything wrongly sent before it
  * would have arrived too.
  */
-export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = 15_000): { done: Promise<T[]>; ready: Promise<void>; received: T[] } {
+export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = PATIENCE_MS): { done: Promise<T[]>; ready: Promise<void>; received: T[] } {
   const listeners = serverOfClient.get(client);
   const claim = listeners ? Math.max(listeners.readyCount(), lastClaim.get(listeners) ?? 0) + 1 : 0;
   if (listeners) lastClaim.set(listeners, claim);
@@ -419,4 +403,18 @@ export function collect<T = any>(client: WsClient, query: string, count: number,
   const ready = Promise.race([listening, finished]);
   ready.catch(() => undefined); // only a test that awaits `ready` hears of its failure
   return { done, ready, received: results };
+}
+
+/**
+ * What a subscriber that must hear nothing heard. `publishLast` publishes, last, a change in the
+ * subscriber's own business and mode of a row that does not exist (`unknownId`), which the
+ * subscriber hears as NOT_FOUND, ending its collect. Publications reach a subscriber in order, so
+ * whatever was wrongly sent to it before has arrived by then: returns what arrived before it.
+ * For a mode that has no rows to change (live mode in the sandbox), where no real message can end the silence.
+ */
+export async function heardBefore<T>(server: TestServer, subscriber: { done: Promise<T[]>; received: T[] },
+  publishLast: (pubSub: TesseraPubSub, unknownId: string) => void): Promise<T[]> {
+  publishLast(server.runtime.core.pubSub, crypto.randomUUID());
+  await expect(subscriber.done).rejects.toThrow(/NOT_FOUND/);
+  return subscriber.received;
 }

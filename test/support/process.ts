@@ -4,6 +4,14 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * How long one process started through ts-node may take to do its job: it compiles the project's
+ * source before it runs (about 5 s of CPU), which a busy shared machine stretches to minutes.
+ */
+export const SPAWN_PATIENCE_MS = 180_000;
+/** A test's time limit by the processes it starts: one may take SPAWN_PATIENCE_MS, the others a minute each. */
+export const spawnBudget = (spawns: number) => SPAWN_PATIENCE_MS + (spawns - 1) * 60_000 + 30_000;
+
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = net.createServer();
@@ -42,7 +50,7 @@ export function spawnTs(
   child.stdout!.on('data', (chunk) => { output += chunk; });
   child.stderr!.on('data', (chunk) => { output += chunk; errors += chunk; });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
+  const waitFor = (pattern: RegExp, timeoutMs = SPAWN_PATIENCE_MS) =>
     new Promise<string>((resolve, reject) => {
       const started = Date.now();
       const timer = setInterval(() => {

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import type { TestServer } from './harness';
+import { waitUntil } from './wait';
 
 export interface Received {
   path: string;
@@ -73,3 +75,17 @@ export const standardHeadersOf = (request: Received) => ({
   'webhook-timestamp': String(request.headers['webhook-timestamp']),
   'webhook-signature': String(request.headers['webhook-signature']),
 });
+
+/**
+ * Waits until none of the business's webhook deliveries is due or claimed: every attempt begun has
+ * been answered and its outcome written (a claim is released only then), so whatever was sent is at
+ * the receiver, and nothing more will be until a retry falls due. A wait for state, where a test
+ * must show that nothing else (a second copy, another target) arrives.
+ */
+export async function deliveriesAtRest(server: TestServer, businessId: string): Promise<void> {
+  await waitUntil(async () => {
+    const [{ busy }] = await server.runtime.dataSource.query(
+      `SELECT count(*)::int AS busy FROM webhook_deliveries WHERE business_id = $1 AND (claimed_at IS NOT NULL OR due_at <= now())`, [businessId]);
+    return busy === 0;
+  }, `the webhook deliveries of business ${businessId} at rest`);
+}
