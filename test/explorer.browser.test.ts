@@ -1,14 +1,10 @@
-import fs from 'node:fs';
-import { Browser, Page, chromium } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { expectAccessible } from './support/axe';
+import { browserTestFor, launchChromium } from './support/browser';
 import { TestMerchant, TestServer, startTestServer, waitFor } from './support/harness';
 import { buildExplorer } from './support/explorer';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`[explorer.browser] ${CHROMIUM} is missing, so the headless-browser explorer test is skipped. Install it with: apt-get install -y chromium`);
-}
-const browserTest = hasChromium ? test : test.skip;
+const browserTest = browserTestFor('explorer.browser');
 
 /** The CodeMirror editors of GraphiQL: the operation, the visible tool (headers), the response. */
 const QUERY_EDITOR = '.graphiql-query-editor .CodeMirror';
@@ -69,10 +65,7 @@ describe('the GraphQL explorer in headless Chromium, offline', () => {
   });
 
   browserTest('loads with nothing from another host, runs a query with an API key and a subscription that receives an event', async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext();
     const ownOrigin = new URL(server.baseUrl).origin;
     const elsewhere: string[] = [];
@@ -116,13 +109,13 @@ describe('the GraphQL explorer in headless Chromium, offline', () => {
   }, 120_000);
 
   browserTest('the explorer and the landing page pass axe-core\'s accessibility check', async () => {
-    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser ??= await launchChromium();
     const page = await browser.newPage();
     await page.goto(`${server.baseUrl}/graphql`);
     await page.waitForSelector(`${QUERY_EDITOR} textarea[aria-label]`);
-    expect(await axeViolations(page, GRAPHIQL_WIDGET_RULES)).toEqual([]);
+    await expectAccessible(page, 'the GraphQL explorer', GRAPHIQL_WIDGET_RULES);
     await page.goto(`${server.baseUrl}/`);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page, 'the landing page');
   }, 120_000);
 });
 
@@ -133,11 +126,3 @@ describe('the GraphQL explorer in headless Chromium, offline', () => {
  * axe cannot see (scrollable-region-focusable). Everything else, the page's own and GraphiQL's, is checked.
  */
 const GRAPHIQL_WIDGET_RULES = { 'nested-interactive': { enabled: false }, 'scrollable-region-focusable': { enabled: false } };
-
-/** axe-core run in the page (evaluated over the DevTools protocol, so the page's CSP does not stand in its way): each violation with its targets. */
-async function axeViolations(page: Page, rules: Record<string, { enabled: boolean }> = {}): Promise<string[]> {
-  await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  type Axe = { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
-  const results = await page.evaluate(async (rules) => (window as unknown as { axe: Axe }).axe.run(document, { rules }), rules);
-  return results.violations.map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}

@@ -2,13 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Browser, chromium } from 'playwright-core';
-import { TestServer, startDeliveringServer, waitFor } from './support/harness';
+import { Browser } from 'playwright-core';
+import { CHROMIUM, launchChromium } from './support/browser';
+import { PATIENCE_MS, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { CARDS, FUTURE_YEAR, cardForm, page, pathOf } from './support/checkout';
 import { Receiver } from './support/receiver';
 import { V1Merchant, paymentBody, v1, v1Merchant } from './support/v1';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 /** The hex HMAC-SHA256 of the raw body keyed with the /v1 secret key: what a receiver computes to check Service-Signature. */
 const signatureOf = (body: string, key: string) => crypto.createHmac('sha256', key).update(body, 'utf8').digest('hex');
@@ -53,10 +52,7 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     }));
     expect(created.status).toBe(201);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     const browserPage = await browser.newPage();
     // payment_url is on PUBLIC_BASE_URL; the browser reaches the same page on the test server's own address.
     await browserPage.goto(`${server.baseUrl}${pathOf(created.body.payment_url)}`);
@@ -66,7 +62,7 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     await browserPage.fill('#expiryMonth', '12');
     await browserPage.fill('#expiryYear', FUTURE_YEAR);
     await browserPage.fill('#cvv', '123');
-    await Promise.all([browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: 15_000 }), browserPage.click('#pay')]);
+    await Promise.all([browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: PATIENCE_MS }), browserPage.click('#pay')]);
     expect(await browserPage.textContent('#thanks')).toBe('Paid');
 
     const read = await v1(server, merchant.testKey)('GET', `/v1/payments/${created.body.id}`);
