@@ -441,7 +441,7 @@ describe('hosted checkout with a worker', () => {
     expect(submit.location).toContain('/checkout/3ds/');
     const read = await waitFor(
       async () => (await api(server, merchant)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).body.data,
-      (data) => data.status === 'COMPLETED', 15_000,
+      (data) => data.status === 'COMPLETED',
     );
     expect(read.status).toBe('COMPLETED');
     expect(await eventsOf(server, merchant.businessId, 'payment_link.session.completed')).toHaveLength(1);

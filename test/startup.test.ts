@@ -99,7 +99,7 @@ describe('npm start (the server process)', () => {
       for (const host of [undefined, '0.0.0.0']) {
         const port = await freePort();
         const server = spawnTs(MAIN, [], { DATABASE_URL: databaseUrl, TESSERA_DATA_DIR: dataDir, PORT: String(port), HOST: host });
-        const ready = await server.waitFor(/Ready on .*\n/, 90_000);
+        const ready = await server.waitFor(/Ready on .*\n/);
         expect(await answers('127.0.0.1', port)).toBe(200);
         if (host === undefined) {
           expect(ready).toMatch(new RegExp(`^Ready on http://localhost:${port} \\(listening on 127\\.0\\.0\\.1( and ::1)?; GraphQL at /graphql, REST at /api/v1\\)`));
@@ -115,7 +115,7 @@ describe('npm start (the server process)', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await dropTestDatabase(databaseUrl);
     }
-  }, 240_000);
+  }, spawnBudget(2));
 
   test('without DATABASE_URL: starts the embedded PostgreSQL in the data directory and stops it on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-embedded-'));
@@ -142,7 +142,7 @@ describe('npm start (the server process)', () => {
 
       // A worker beside it shares the server's PostgreSQL, and says so (it started none).
       const worker = spawnTs('src/cli/index.ts', ['worker'], env);
-      await worker.waitFor(/Worker running/, 90_000);
+      await worker.waitFor(/Worker running/);
       const postmaster = Number(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
       expect(worker.output()).toContain(`Connected to the embedded PostgreSQL another Tessera process started (pid ${postmaster}, data in ${clusterDir}, port ${pgPort})`);
       expect(worker.output()).not.toMatch(/Started embedded PostgreSQL|Initialising|Migrating/);
@@ -155,7 +155,7 @@ describe('npm start (the server process)', () => {
 
       // A later start has nothing to initialise or migrate, and says nothing of it.
       const again = spawnTs(MAIN, [], env);
-      await again.waitFor(/Ready on/, 90_000);
+      await again.waitFor(/Ready on/);
       expect(progressLines(again.output())).toEqual([`Started embedded PostgreSQL (data in ${clusterDir}, port ${pgPort})`]);
       again.child.kill('SIGTERM');
       expect(await again.exited).toBe(0);
@@ -163,5 +163,5 @@ describe('npm start (the server process)', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(systemDir, { recursive: true, force: true });
     }
-  }, spawnBudget(2));
+  }, spawnBudget(3));
 });
