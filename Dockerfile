@@ -29,6 +29,8 @@ RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
 COPY --from=build /app/dist ./dist
 COPY schema.graphql ./
 COPY bin ./bin
+# The CLI's bin runs dist/ through the launcher, which builds nothing where there is no src/.
+COPY scripts/launch.js ./scripts/launch.js
 USER node
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \

@@ -121,6 +121,13 @@ describe('Dockerfile', () => {
     expect(fs.existsSync(path.join(ROOT, packageJson.bin.tessera))).toBe(true);
     expect(finalStage).toContainEqual({ keyword: 'RUN', args: expect.stringContaining(`ln -s /app/${packageJson.bin.tessera} /usr/local/bin/tessera`) });
     expect(finalStage).toContainEqual({ keyword: 'COPY', args: `${path.dirname(packageJson.bin.tessera)} ./${path.dirname(packageJson.bin.tessera)}` });
+    // What the bin loads from outside its folder is in the image too (bin/tessera.js runs the CLI through scripts/launch.js).
+    const binDir = path.dirname(packageJson.bin.tessera);
+    const loaded = [...read(packageJson.bin.tessera).matchAll(/require\('(\.\.\/[^']+)'\)/g)].map((match) => path.join(binDir, match[1]));
+    expect(loaded).not.toEqual([]);
+    for (const file of loaded) {
+      expect(finalStage).toContainEqual({ keyword: 'COPY', args: `${file} ./${file}` });
+    }
   });
 
   test('.dockerignore keeps installed and built output, local data, secrets and history out of the build', () => {
