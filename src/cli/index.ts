@@ -90,16 +90,25 @@ program
     const { openRuntime } = require('../runtime') as typeof import('../runtime');
     const { startWorker, stopWorker } = require('../jobs/worker') as typeof import('../jobs/worker');
     const say = (line: string) => process.stdout.write(`[tessera-worker] ${line}\n`);
-    const runtime = await openRuntime(loadConfig(), { create: false, log: say });
-    const worker = await startWorker(runtime.core, runtime.databaseUrl, say);
-    say('Worker running; SIGTERM or SIGINT stops it after the jobs in hand');
+    // The signal handlers come first: a SIGTERM sent as soon as the worker says it runs (or while it
+    // starts) must stop it gracefully, never find Node's default handler, which kills the process.
+    let started: { runtime: Awaited<ReturnType<typeof openRuntime>>; worker: Awaited<ReturnType<typeof startWorker>> } | null = null;
+    let stopRequested = false;
+    let stopping = false;
     const stop = async () => {
-      await stopWorker(worker);
-      await runtime.close();
+      stopRequested = true;
+      if (!started || stopping) return; // still starting: stops as soon as it has started
+      stopping = true;
+      await stopWorker(started.worker);
+      await started.runtime.close();
       process.exit(0);
     };
-    process.once('SIGTERM', () => void stop());
-    process.once('SIGINT', () => void stop());
+    process.on('SIGTERM', () => void stop());
+    process.on('SIGINT', () => void stop());
+    const runtime = await openRuntime(loadConfig(), { create: false, log: say });
+    started = { runtime, worker: await startWorker(runtime.core, runtime.databaseUrl, say) };
+    if (stopRequested) return stop();
+    say('Worker running; SIGTERM or SIGINT stops it after the jobs in hand');
   });
 
 program
