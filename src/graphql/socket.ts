@@ -389,7 +389,7 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       return { ...stored, extensions: { ...stored.extensions, idempotentReplayed: true } };
     }
     // The operation's transactions enter the claim, as an HTTP request's do (a crash never repeats an effect).
-    const claimed: GraphQLContext = { ...context, ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId)) ?? null };
+    const claimed: GraphQLContext = { ...context, ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId, begun.made)) ?? null };
     const executed = await execute({ ...args, contextValue: claimed });
     logUnexpected(args, executed);
     const result = formatResult(format)(executed);

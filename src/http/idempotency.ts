@@ -104,7 +104,7 @@ export function registerIdempotency(scope: FastifyInstance, core: Core, options:
       return reply.status(outcome.status).send(outcome.body);
     }
     request.idempotencyRecordId = outcome.recordId;
-    request.tesseraContext = request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId)) ?? null;
+    request.tesseraContext = request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId, outcome.made)) ?? null;
   });
 
   scope.addHook('onSend', async (request, reply, payload) => {
