@@ -24,6 +24,7 @@ import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints'
 import { WebhookDeliveries1795336882525 } from './1795336882525-WebhookDeliveries';
 import { Initial1795333844080 } from './1795333844080-Initial';
 import { WebhookDeliveryPump1796200000000 } from './1796200000000-WebhookDeliveryPump';
+import { ClockAdvances1796260000000 } from './1796260000000-ClockAdvances';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 export const migrations: Function[] = [
   Initial1795333844080,
@@ -52,4 +53,5 @@ export const migrations: Function[] = [
   V1TransfersLowBalance1796150000000,
   FxClearing1796170000000,
   WebhookDeliveryPump1796200000000,
+  ClockAdvances1796260000000,
 ];
