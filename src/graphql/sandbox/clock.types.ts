@@ -10,7 +10,7 @@ export class SandboxClockAdvance {
   @Field(() => Int, { description: 'How far this advance moved the clock' }) seconds: number;
   @Field(() => ClockAdvanceStatus) status: ClockAdvanceStatus;
   @Field(() => Int, { description: 'Scheduled-payout runs that fell due, counted before the clock moved' }) runsDue: number;
-  @Field(() => Int, { description: 'Payouts those runs create at most (their payload sizes)' }) payoutsDue: number;
+  @Field(() => Int, { description: 'Payouts those runs would create, each run its payload size' }) payoutsDue: number;
   @Field(() => Int, { description: 'Runs fired so far; equals runsDue when completed, unless schedules changed meanwhile' }) runsFired: number;
   @Field({ description: "The business's clock time the advance fires the due work up to" }) untilAt: Date;
   @Field() createdAt: Date;

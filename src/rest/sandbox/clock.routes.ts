@@ -15,7 +15,7 @@ const advanceSchema = z.object({
   seconds: z.number().int().describe('How far this advance moved the clock'),
   status: z.enum(ClockAdvanceStatus).describe('running while its due work is being fired in the background, then completed'),
   runsDue: z.number().int().describe('Scheduled-payout runs that fell due, counted before the clock moved'),
-  payoutsDue: z.number().int().describe('Payouts those runs create at most (their payload sizes)'),
+  payoutsDue: z.number().int().describe('Payouts those runs would create, each run its payload size'),
   runsFired: z.number().int().describe('Runs fired so far; equals runsDue when completed, unless schedules changed meanwhile'),
   untilAt: timestampSchema.describe("The business's clock time the advance fires the due work up to"),
   createdAt: timestampSchema,
