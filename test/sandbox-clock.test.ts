@@ -124,6 +124,22 @@ describe('The test clock: a bounded advance fired in the background', () => {
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
   }, 120_000);
 
+  test("an advance whose slice job gave up resumes when another advance is asked for (that one is 409)", async () => {
+    const { who, recipientId } = await readyMerchant();
+    const schedule = await scheduled(who, scheduleBody(recipientId));
+    // As if an advance of two hours had been recorded and its slice job had given up and gone.
+    await server.runtime.dataSource.query(`INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, 7200)`, [who.businessId]);
+    const [{ id }] = await server.runtime.dataSource.query(
+      `INSERT INTO sandbox_clock_advances (business_id, seconds, from_at, until_at, runs_due, payouts_due, status)
+       VALUES ($1, 7200, now(), now() + interval '2 hours', 1, 1, 'running') RETURNING id`, [who.businessId]);
+    const refused = await post(who, ADVANCE, { seconds: 60 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/0 of 1 runs/);
+    const done = await advanceCompleted(server, who, id);
+    expect(done).toMatchObject({ offsetSeconds: 7200, advance: { id, status: 'completed', runsDue: 1, runsFired: 1 } });
+    expect(await count(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE schedule_id = $1`, [schedule.id])).toBe(1);
+  });
+
   test('an advance with nothing due completes at once; GraphQL advances and reads the same progress', async () => {
     const { who } = await readyMerchant();
     const answered = await post(who, ADVANCE, { seconds: DAY });

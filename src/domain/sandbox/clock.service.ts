@@ -120,12 +120,14 @@ export class ClockService {
     if (!Number.isSafeInteger(command.seconds) || command.seconds < 1 || command.seconds > MAX_ADVANCE_SECONDS) {
       throw validationError({ seconds: [`must be an integer from 1 to ${MAX_ADVANCE_SECONDS} (366 days)`] });
     }
+    let running: SandboxClockAdvance | null = null;
     await inTransaction(ctx, async (tx) => {
       // Waits for a worker firing one of the business's test-mode runs right now (it holds the lock shared), and keeps new ones out until commit.
       await tx.em.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [clockLockKey(businessId)]);
-      const running = await this.latestAdvance(tx, businessId);
-      if (running?.status === ClockAdvanceStatus.RUNNING) {
-        throw new DomainError(ErrorCode.CONFLICT, `The test clock is still advancing (advance ${running.id}: ${running.runsFired} of ${running.runsDue} runs fired); `
+      const latest = await this.latestAdvance(tx, businessId);
+      if (latest?.status === ClockAdvanceStatus.RUNNING) {
+        running = latest;
+        throw new DomainError(ErrorCode.CONFLICT, `The test clock is still advancing (advance ${latest.id}: ${latest.runsFired} of ${latest.runsDue} runs fired); `
           + 'wait until GET /api/v1/business/sandbox/clock shows it completed, then advance again');
       }
       const offsetSeconds = await this.offsetOf(tx, businessId);
@@ -149,8 +151,24 @@ export class ClockService {
         const job = advanceSliceJob({ advanceId: id, businessId });
         await enqueueJob(tx, job.task, job.payload, job.options);
       }
+    }).catch(async (error: unknown) => {
+      if (running) await this.requeue(ctx, running);
+      throw error;
     });
     return this.stateOf(ctx, businessId);
+  }
+
+  /**
+   * When an advance was refused because another runs: that one's next slice is queued again (its key
+   * replaces a pending one), so an advance whose slice job gave up (out of attempts) resumes.
+   * Outside the request's transaction and its Idempotency-Key claim: the refused request changed nothing.
+   */
+  private async requeue(ctx: RequestContext, running: SandboxClockAdvance): Promise<void> {
+    const system = RequestContext.system(ctx.dataSource, 'sandbox-clock', running.businessId, Mode.TEST);
+    await inTransaction(system, async (tx) => {
+      const job = advanceSliceJob({ advanceId: running.id, businessId: running.businessId });
+      await enqueueJob(tx, job.task, job.payload, job.options);
+    });
   }
 
   /**
