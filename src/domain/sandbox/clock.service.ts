@@ -233,12 +233,11 @@ export class ClockService {
   /** 422: how much the advance would fire, the bound, and the largest advance that stays within it now. */
   private overBound(due: DueWork, from: Date, seconds: number): DomainError {
     const fits = Math.max(0, Math.ceil((due.stopBefore!.getTime() - from.getTime()) / 1000) - 1);
-    const counted = due.payouts > MAX_ADVANCE_PAYOUTS ? `${thousands(due.runs)} scheduled-payout runs creating ${thousands(due.payouts)} payouts`
-      : `more payouts than that`;
     const advice = fits >= 1
       ? `Advance in smaller steps: at most ${thousands(fits)} seconds from now stays within the limit, then advance again once it completes.`
-      : 'More than that falls due at one instant only together with later runs; pause or cancel schedules first.';
-    const message = `This advance of ${thousands(seconds)} seconds would fire ${counted}; one advance may create at most ${thousands(MAX_ADVANCE_PAYOUTS)} payouts. ${advice}`;
+      : 'More than that is already due: let the worker fire what is due (or pause or cancel schedules), then advance.';
+    const message = `This advance of ${thousands(seconds)} seconds would fire ${thousands(due.runs)} scheduled-payout runs creating ${thousands(due.payouts)} payouts; `
+      + `one advance may create at most ${thousands(MAX_ADVANCE_PAYOUTS)} payouts. ${advice}`;
     return new DomainError(ErrorCode.UNPROCESSABLE, message, { seconds: [message] });
   }
 }
