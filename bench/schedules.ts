@@ -5,8 +5,12 @@
  * created directly with PayoutService.create from 2 concurrent loops (the payout work alone, without
  * the runner's pricing, locking, run row and advance). The recipients end in 3333 (the sandbox
  * rail's "stays CREATED"): the bench measures the runner, not dispatch.
+ * Then the largest test clock advance one call may ask for (MAX_ADVANCE_PAYOUTS: a 200-item weekly
+ * schedule over 29 days, 5 runs, 1,000 payouts): from the call to its advance `completed`.
  */
 import { Mode } from '../src/domain/identity/identity.entities';
+import { MAX_ADVANCE_PAYOUTS } from '../src/domain/sandbox/clock.service';
+import { ClockAdvanceStatus } from '../src/domain/sandbox/sandbox-clock.entity';
 import { SchedulePayloadKind, ScheduleCadence } from '../src/domain/payouts/schedule.entities';
 import { RequestContext } from '../src/domain/shared/context';
 import { startWorker, stopWorker } from '../src/jobs/worker';
@@ -70,7 +74,30 @@ export async function benchSchedules(runtime: Runtime) {
     const payoutsPerSecond = made / ((performance.now() - baselineStarted) / 1000);
     console.log(`schedules: ${fired} of ${SCHEDULES} due runs fired by 2 workers in ${seconds.toFixed(1)} s: ${runsPerSecond.toFixed(0)} runs/s`);
     console.log(`schedules: baseline ${payoutsPerSecond.toFixed(0)} payouts/s created directly (PayoutService.create, 2 loops), ratio ${(runsPerSecond / payoutsPerSecond).toFixed(2)}`);
+    await benchLargestAdvance(runtime, owners[0]);
   } finally {
     await Promise.all(workers.map(stopWorker));
   }
+}
+
+/** The largest advance one call may ask for: 5 runs of a 200-item weekly batch (1,000 payouts), timed from the call to `completed`. */
+async function benchLargestAdvance(runtime: Runtime, owner: { ctx: RequestContext; recipientId: string }) {
+  const { core } = runtime;
+  const items = Array.from({ length: MAX_ADVANCE_PAYOUTS / 5 }, () => ({ recipientId: owner.recipientId, amount: 100n, currency: 'USD', reference: null }));
+  await core.payoutSchedules.create(owner.ctx, {
+    name: 'Bench advance', cadence: ScheduleCadence.WEEKLY, dayOfMonth: null, startAt: new Date(Date.now() + 3_600_000), endAt: null,
+    payload: { kind: SchedulePayloadKind.BATCH as const, items }, maxRunAmountUsd: '1000000', maxRunLocalCaps: null, pin: PIN,
+  });
+  // The bench's other schedules of this business are paused first: the advance fires this one alone.
+  await runtime.dataSource.query(`UPDATE payout_schedules SET status = 'PAUSED' WHERE business_id = $1 AND name = 'Bench'`, [owner.ctx.businessId]);
+  const { ctx } = owner;
+  const started = performance.now();
+  const { advance } = await core.sandboxClock.advance(ctx, { seconds: 29 * 86_400 });
+  let current = advance!;
+  while (current.status === ClockAdvanceStatus.RUNNING && performance.now() - started < 600_000) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    current = (await core.sandboxClock.state(ctx)).advance!;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`schedules: the largest advance (${current.runsFired} of ${current.runsDue} runs, ${current.payoutsDue} payouts) ${current.status} in ${seconds.toFixed(1)} s, 2 workers`);
 }

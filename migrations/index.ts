@@ -1,4 +1,3 @@
-import { PayoutPinFailures1796260000000 } from './1796260000000-PayoutPinFailures';
 import { Treasury1796000000000 } from './1796000000000-Treasury';
 import { Collections1795900000000 } from './1795900000000-Collections';
 import { V1Surface1796100000000 } from './1796100000000-V1Surface';
@@ -25,6 +24,8 @@ import { WebhookEndpoints1795337485832 } from './1795337485832-WebhookEndpoints'
 import { WebhookDeliveries1795336882525 } from './1795336882525-WebhookDeliveries';
 import { Initial1795333844080 } from './1795333844080-Initial';
 import { WebhookDeliveryPump1796200000000 } from './1796200000000-WebhookDeliveryPump';
+import { PayoutPinFailures1796260000000 } from './1796260000000-PayoutPinFailures';
+import { ClockAdvances1796270000000 } from './1796270000000-ClockAdvances';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 export const migrations: Function[] = [
   Initial1795333844080,
@@ -54,4 +55,5 @@ export const migrations: Function[] = [
   FxClearing1796170000000,
   WebhookDeliveryPump1796200000000,
   PayoutPinFailures1796260000000,
+  ClockAdvances1796270000000,
 ];

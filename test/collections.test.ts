@@ -3,6 +3,7 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext } from '../src/domain/shared/context';
 import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { apiKey } from './support/payouts';
+import { advanceCompleted } from './support/schedules';
 import { eventsOf, expectLedgerBalanced, walletBalance } from './support/payments';
 import { Receiver, deliveriesAtRest, verifiesServiceSignature } from './support/receiver';
 import { page as hostedPage, pathOf } from './support/checkout';
@@ -50,8 +51,12 @@ describe('Collections', () => {
     expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400 } });
     expect(Object.keys(response.body.error.errors)).toContain(field);
   };
-  const advanceClock = (merchant: TestMerchant, seconds: number) =>
-    server.request('POST', '/api/v1/business/sandbox/clock/advance', { headers: apiKey(merchant), body: { seconds } });
+  /** Advances the business's test clock and waits for its advance to complete (expiry fires in the background). */
+  const advanceClock = async (merchant: TestMerchant, seconds: number) => {
+    const response = await server.request('POST', '/api/v1/business/sandbox/clock/advance', { headers: apiKey(merchant), body: { seconds } });
+    if (response.status === 200 && response.body.data.advance.status === 'running') await advanceCompleted(server, merchant, response.body.data.advance.id);
+    return response;
+  };
 
   describe('channels', () => {
     test('the channels list NG bank transfer, GH and KE mobile money with their operator networks, and ZA EFT, each with its limits in minor units', async () => {

@@ -1,4 +1,5 @@
 import { Topic } from '../src/domain/events/pubsub';
+import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
 import { TestMerchant, TestServer, collect, countStatements, heardBefore, startTestServer, waitFor } from './support/harness';
 import { apiKey, bankDetails, createRecipient, fundWallet } from './support/payouts';
 import { DAY, PIN, SCHEDULES, setPin } from './support/schedules';
@@ -26,17 +27,23 @@ const RUNS = `query($id: ID!, $first: Int, $after: String) { payoutSchedule(id: 
   runs(first: $first, after: $after) { edges { cursor node { id runAt status reason payoutIds batchId } } pageInfo { hasNextPage endCursor } } } }`;
 const SCHEDULES_WITH_RUNS = `query($first: Int, $runs: Int) { payoutSchedules(first: $first) {
   edges { node { id runs(first: $runs) { edges { node { id runAt status payoutIds } } pageInfo { hasNextPage } } } } } }`;
-const CLOCK = '{ sandboxClock { now offsetSeconds } }';
-const ADVANCE = 'mutation($seconds: Int!) { advanceSandboxClock(seconds: $seconds) { now offsetSeconds } }';
+const CLOCK = '{ sandboxClock { now offsetSeconds advance { id status runsDue runsFired } } }';
+const ADVANCE = 'mutation($seconds: Int!) { advanceSandboxClock(seconds: $seconds) { now offsetSeconds advance { id status runsDue runsFired } } }';
 const SCHEDULE_UPDATED = 'subscription { payoutScheduleUpdated { id status } }';
 
 describe('Scheduled payouts over GraphQL', () => {
   let server: TestServer;
+  // An advance's due runs fire in background jobs: a worker runs them.
+  let worker: Worker;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ workerPollIntervalMs: 50 });
+    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
   });
-  afterAll(async () => server.close());
+  afterAll(async () => {
+    await stopWorker(worker);
+    await server.close();
+  });
 
   const asDashboard = (merchant: TestMerchant) => ({ authorization: `Bearer ${merchant.token}` });
 
@@ -52,6 +59,14 @@ describe('Scheduled payouts over GraphQL', () => {
     const response = await server.graphql(query, variables, headers);
     expect(response.body.errors).toHaveLength(1);
     return response.body.errors![0];
+  }
+
+  /** Advances the test clock and waits until its advance completed (its runs fire in the background); answers the clock then. */
+  async function advanced(seconds: number, headers: Record<string, string>): Promise<any> {
+    const started = (await ok(ADVANCE, { seconds }, headers)).advanceSandboxClock;
+    const clock = await waitFor(async () => (await ok(CLOCK, {}, headers)).sandboxClock, (current) => current.advance?.status === 'COMPLETED');
+    expect(clock.advance).toMatchObject({ id: started.advance.id, status: 'COMPLETED', runsFired: started.advance.runsDue });
+    return clock;
   }
 
   /** A merchant with a PIN, a funded USD wallet and a payable NGN recipient. */
@@ -213,12 +228,13 @@ describe('Scheduled payouts over GraphQL', () => {
       const schedule = await createSchedule(who, recipientId);
 
       // An hour and a minute, then a week: the first occurrence, then the second.
-      const advanced = (await ok(ADVANCE, { seconds: 3_660 }, apiKey(who))).advanceSandboxClock;
-      expect(advanced.offsetSeconds).toBe(3_660);
-      expect(Date.parse(advanced.now)).toBeGreaterThan(Date.parse(schedule.nextRunAt));
-      await ok(ADVANCE, { seconds: 7 * DAY }, asDashboard(who));
+      const first = await advanced(3_660, apiKey(who));
+      expect(first.offsetSeconds).toBe(3_660);
+      expect(first.advance).toMatchObject({ runsDue: 1, runsFired: 1 });
+      expect(Date.parse(first.now)).toBeGreaterThan(Date.parse(schedule.nextRunAt));
+      await advanced(7 * DAY, asDashboard(who));
       // Again a little: nothing more falls due, nothing fires twice.
-      await ok(ADVANCE, { seconds: 60 }, apiKey(who));
+      expect((await advanced(60, apiKey(who))).advance).toMatchObject({ runsDue: 0, runsFired: 0 });
 
       const read = (await ok(RUNS, { id: schedule.id }, apiKey(who))).payoutSchedule;
       const runs = read.runs.edges.map((edge: any) => edge.node);
@@ -254,11 +270,11 @@ describe('Scheduled payouts over GraphQL', () => {
     test('the runs of a page of schedules cost the same SQL statements for 4 schedules as for 1', async () => {
       const { who, recipientId } = await readyMerchant();
       await createSchedule(who, recipientId);
-      await ok(ADVANCE, { seconds: 3_660 }, apiKey(who));
+      await advanced(3_660, apiKey(who));
       const one = await countStatements(server, () => ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who)));
 
       for (let index = 0; index < 3; index += 1) await createSchedule(who, recipientId);
-      await ok(ADVANCE, { seconds: 3_660 }, apiKey(who));
+      await advanced(3_660, apiKey(who));
       let data: any;
       const four = await countStatements(server, async () => { data = await ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who)); });
       expect(four).toBe(one);

@@ -18,7 +18,7 @@ import { Payout, PayoutBatch, PayoutQuote, Recipient } from '../domain/payouts/p
 import { PayoutPin, PayoutPinFailure } from '../domain/payouts/payout-pin.entity';
 import { PayoutSchedule, PayoutScheduleRun } from '../domain/payouts/schedule.entities';
 import { Collection } from '../domain/collections/collection.entities';
-import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
+import { SandboxClock, SandboxClockAdvance } from '../domain/sandbox/sandbox-clock.entity';
 import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWallet } from '../domain/treasury/treasury.entities';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
@@ -65,6 +65,7 @@ export const entities = [
   PayoutSchedule,
   PayoutScheduleRun,
   SandboxClock,
+  SandboxClockAdvance,
   Collection,
   MasterKeyCheck,
   SandboxMail,

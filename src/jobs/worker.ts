@@ -10,6 +10,7 @@ import { housekeepingJobs } from '../domain/housekeeping.jobs';
 import { paymentJobs } from '../domain/payments/payments.jobs';
 import { payoutJobs } from '../domain/payouts/payouts.jobs';
 import { recurringGiftJobs } from '../domain/recurring-gifts/recurring-gifts.jobs';
+import { sandboxJobs } from '../domain/sandbox/sandbox.jobs';
 import { AreaJobs, cronLine } from '../domain/shared/jobs';
 import { DeliveryPump } from '../domain/webhooks/delivery-pump';
 import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
@@ -26,6 +27,7 @@ export function areaJobs(core: Core): AreaJobs[] {
     paymentJobs(core.payments, core.charges),
     payoutJobs(core.payouts, core.payoutScheduleRunner),
     collectionJobs(core.collections),
+    sandboxJobs(core.sandboxClock),
     checkoutJobs(core.checkout),
     recurringGiftJobs(core.recurringGifts),
     webhookJobs(core.webhooks),

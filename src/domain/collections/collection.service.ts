@@ -90,7 +90,10 @@ export class CollectionService {
     private readonly clock: ClockService,
     private readonly pubSub: TesseraPubSub,
   ) {
-    clock.onAdvance(async (ctx, now) => { await this.expireUntil(ctx, now); });
+    clock.onAdvance({
+      due: async (tx, until) => ({ runs: 0, payouts: 0, stopBefore: null, other: (await this.pendingDueBy(tx, until, 1)).length > 0 }),
+      fire: (ctx, window, budget) => this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
+    });
   }
 
   /** GET /business/collections/channels: the rail's channels (of one country when asked). Live mode without a rail is refused. */
@@ -320,16 +323,21 @@ export class CollectionService {
     return null;
   }
 
-  /** After the business's test clock advanced to `now`: every pending collection of its test mode due by then expires. */
-  async expireUntil(ctx: RequestContext, now: Date): Promise<number> {
-    if (ctx.livemode) return 0;
-    const due: Array<{ id: string }> = await ctx.em.query(
-      `SELECT id FROM collections WHERE business_id = $1 AND livemode = false AND status = 'pending' AND expires_at <= $2 ORDER BY expires_at, id`,
-      [ctx.requireBusiness(), now],
+  /**
+   * A slice of the business's test clock's advance to `until`: up to `limit` pending collections of
+   * its test mode due by then expire, in order; `done` when none is left.
+   */
+  async expireUntil(ctx: RequestContext, until: Date, limit: number): Promise<{ used: number; done: boolean }> {
+    const due = await this.pendingDueBy(ctx, until, limit);
+    for (const { id } of due) await this.expire(ctx, id);
+    return { used: due.length, done: due.length < limit };
+  }
+
+  private pendingDueBy(ctx: RequestContext, until: Date, limit: number): Promise<Array<{ id: string }>> {
+    return ctx.em.query(
+      `SELECT id FROM collections WHERE business_id = $1 AND livemode = false AND status = 'pending' AND expires_at <= $2 ORDER BY expires_at, id LIMIT $3`,
+      [ctx.requireBusiness(), until, limit],
     );
-    let expired = 0;
-    for (const { id } of due) if (await this.expire(ctx, id)) expired += 1;
-    return expired;
   }
 
   private async expire(ctx: RequestContext, collectionId: string): Promise<Collection | null> {

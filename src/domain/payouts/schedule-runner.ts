@@ -2,7 +2,7 @@ import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { Mode } from '../identity/identity.entities';
-import { ClockService } from '../sandbox/clock.service';
+import { AdvanceWindow, ClockService, DueWork, clockLockKey } from '../sandbox/clock.service';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
@@ -39,9 +39,6 @@ export const ruleOf = (schedule: Pick<PayoutSchedule, 'cadence' | 'dayOfMonth' |
 const thawed = (payout: FrozenPayout): BatchItem =>
   ({ recipientId: payout.recipientId, amount: BigInt(payout.amountMinor), currency: payout.currency, reference: payout.reference });
 
-/** The advisory lock a test clock's advance holds over its business's schedules. */
-const clockLockKey = (businessId: string) => `sandbox_clock:${businessId}`;
-
 /** Enqueues the schedule's wake-up at its nextRunAt on the wall clock (less its business's test-clock offset). */
 export async function enqueueWakeUp(tx: RequestContext, clock: ClockService, schedule: PayoutSchedule): Promise<void> {
   const offset = schedule.livemode ? 0 : await clock.offsetOf(tx, schedule.businessId);
@@ -62,7 +59,7 @@ export function announceSchedule(tx: RequestContext, pubSub: TesseraPubSub, sche
  * row, re-checks that the occurrence it priced is still the schedule's next one, and writes the run
  * row (unique on schedule + due time), the run's payouts and the schedule's advance in one
  * transaction. Time is the business's clock: the wall clock, plus the test clock's offset in test
- * mode; a test clock's advance fires what fell due before it answers.
+ * mode; a test clock's advance has what fell due fired by its background slices (fireForAdvance).
  */
 export class ScheduleRunner {
   constructor(
@@ -73,7 +70,7 @@ export class ScheduleRunner {
     private readonly clock: ClockService,
     private readonly pubSub: TesseraPubSub,
   ) {
-    clock.onAdvance((ctx, now) => this.runUntil(ctx, now));
+    clock.onAdvance({ due: (tx, until, maxPayouts) => this.dueBy(tx, until, maxPayouts), fire: (ctx, window, budget) => this.fireForAdvance(ctx, window, budget) });
   }
 
   /**
@@ -85,52 +82,78 @@ export class ScheduleRunner {
       `SELECT s.id, s.business_id, s.livemode FROM payout_schedules s
        LEFT JOIN sandbox_clocks c ON c.business_id = s.business_id AND NOT s.livemode
        WHERE s.status = 'ACTIVE' AND s.next_run_at <= $1::timestamptz + make_interval(secs => coalesce(c.offset_seconds, 0))
+         AND (s.livemode OR NOT EXISTS (SELECT 1 FROM sandbox_clock_advances a WHERE a.business_id = s.business_id AND a.status = 'running'))
        ORDER BY s.next_run_at LIMIT $2`,
       [new Date(), command.limit],
     );
     let fired = 0;
     for (const row of due) {
       const owner = ctx.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
-      fired += await this.fireAllDue(owner, row.id, false);
+      fired += await this.fireAllDue(owner, row.id);
     }
     return fired;
   }
 
   /** One schedule's wake-up (its job at nextRunAt): fires its due occurrences, in order. */
   async runSchedule(ctx: RequestContext, command: { scheduleId: string }): Promise<number> {
-    return this.fireAllDue(ctx, command.scheduleId, false);
+    return this.fireAllDue(ctx, command.scheduleId);
   }
 
   /**
-   * After a test clock advanced to `now`: every run of the business's test-mode schedules that
-   * fell due, in the order of their due times across schedules, each once. Waits for a run a
-   * worker is firing at the same moment rather than skipping it, so the advance answers after all.
+   * What a test clock's advance to `until` would fire (counted before the clock moves): every
+   * occurrence of the business's ACTIVE test-mode schedules due by then, and the payouts they
+   * would create (a run's payload size, whether or not it will succeed). `stopBefore` when over
+   * `maxPayouts`: the first occurrence over it; when the first due instant alone is over it (one
+   * run per schedule, what the wall clock would fire together too), the next instant after it.
    */
-  private async runUntil(ctx: RequestContext, now: Date): Promise<void> {
-    const owner = RequestContext.system(ctx.dataSource, 'payout-schedules', ctx.requireBusiness(), Mode.TEST);
-    // While the advance fires, workers leave this business's test schedules to it (see fireOnce), so
-    // the runs fire strictly in the order of their due times. A session lock, on a connection of its own.
-    const holder = ctx.dataSource.createQueryRunner();
-    await holder.connect();
-    try {
-      await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [clockLockKey(owner.businessId!)]);
-      for (let fired = 0; fired < 50_000; fired += 1) {
-        const [next]: Array<{ id: string }> = await owner.em.query(
-          `SELECT id FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2
-           ORDER BY next_run_at, id LIMIT 1`, [owner.businessId, now]);
-        if (!next) return;
-        await this.fireOnce(owner, next.id, true);
+  private async dueBy(tx: RequestContext, until: Date, maxPayouts: number): Promise<DueWork> {
+    const rows: Array<Record<string, unknown>> = await tx.em.query(
+      `SELECT * FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2`, [tx.requireBusiness(), until]);
+    const occurrences: Array<{ at: number; payouts: number }> = [];
+    for (const schedule of rows.map((row) => entityFromRow(tx, PayoutSchedule, row))) {
+      // At most 53 per schedule: the shortest cadence is a week and one advance at most 366 days.
+      for (let due: Date | null = schedule.nextRunAt; due && due <= until && (!schedule.endAt || due <= schedule.endAt); due = occurrenceAfter(ruleOf(schedule), due)) {
+        occurrences.push({ at: due.getTime(), payouts: schedule.itemCount });
       }
-    } finally {
-      await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [clockLockKey(owner.businessId!)]).catch(() => undefined);
-      await holder.release();
     }
+    occurrences.sort((a, b) => a.at - b.at);
+    const payouts = occurrences.reduce((sum, occurrence) => sum + occurrence.payouts, 0);
+    const due: DueWork = { runs: occurrences.length, payouts, other: false, stopBefore: null };
+    if (payouts <= maxPayouts) return due;
+    const firstAt = occurrences[0].at;
+    const atFirst = occurrences.filter((occurrence) => occurrence.at === firstAt).reduce((sum, occurrence) => sum + occurrence.payouts, 0);
+    if (atFirst > maxPayouts) {
+      const later = occurrences.find((occurrence) => occurrence.at > firstAt);
+      return { ...due, stopBefore: later ? new Date(later.at) : null };
+    }
+    let counted = 0;
+    const over = occurrences.find((occurrence) => (counted += occurrence.payouts) > maxPayouts)!;
+    return { ...due, stopBefore: new Date(over.at) };
   }
 
-  private async fireAllDue(ctx: RequestContext, scheduleId: string, wait: boolean): Promise<number> {
+  /**
+   * One slice of a test clock's advance: fires the business's test-mode runs due by the window's
+   * end, in the order of their due times across schedules, until `budget` payouts (a run costs its
+   * payload size, at least 1). Waits for a run a worker is firing at the same moment rather than
+   * skipping it. Each run fired is counted on the advance in its own transaction.
+   */
+  private async fireForAdvance(ctx: RequestContext, window: AdvanceWindow, budget: number): Promise<{ used: number; done: boolean }> {
+    const owner = RequestContext.system(ctx.dataSource, 'payout-schedules', window.businessId, Mode.TEST);
+    let used = 0;
+    for (let attempt = 0; used < budget && attempt < 4 * budget; attempt += 1) {
+      const [next]: Array<{ id: string; item_count: number }> = await owner.em.query(
+        `SELECT id, item_count FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2
+         ORDER BY next_run_at, id LIMIT 1`, [window.businessId, window.until]);
+      if (!next) return { used, done: true };
+      if (await this.fireOnce(owner, next.id, window) === 'fired') used += Math.max(1, next.item_count);
+    }
+    return { used, done: false };
+  }
+
+  private async fireAllDue(ctx: RequestContext, scheduleId: string): Promise<number> {
     let fired = 0;
     for (let attempt = 0; attempt < MAX_CATCH_UP_RUNS; attempt += 1) {
-      const outcome = await this.fireOnce(ctx, scheduleId, wait);
+      const outcome = await this.fireOnce(ctx, scheduleId, null);
       if (outcome === 'fired') fired += 1;
       else if (outcome !== 'changed') break;
     }
@@ -144,19 +167,20 @@ export class ScheduleRunner {
    * inserted (unique on schedule + due time), the payouts are written (in a savepoint, so a wallet
    * that cannot cover them fails the run without undoing the run row) and the schedule advances.
    */
-  private async fireOnce(ctx: RequestContext, scheduleId: string, wait: boolean): Promise<FireOutcome> {
+  private async fireOnce(ctx: RequestContext, scheduleId: string, advance: AdvanceWindow | null): Promise<FireOutcome> {
     const schedule = await ctx.repo(PayoutSchedule).findOne({ where: { id: scheduleId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
     if (!schedule || schedule.status !== ScheduleStatus.ACTIVE) return 'not-due';
     if (schedule.nextRunAt > await this.clock.now(ctx)) return 'not-due';
     const plan = await this.plan(ctx, schedule);
     return inTransaction(ctx, async (tx) => {
-      if (!wait && !ctx.livemode) {
+      if (!advance && !ctx.livemode) {
         const [{ free }]: Array<{ free: boolean }> = await tx.em.query(
           `SELECT pg_try_advisory_xact_lock_shared(hashtext($1)) AS free`, [clockLockKey(schedule.businessId)]);
-        if (!free) return 'busy'; // the business's test clock is advancing: the advance fires it, in order
+        // The business's test clock is advancing: the advance's slices fire its runs, in order.
+        if (!free || await this.clock.isAdvancing(tx, schedule.businessId)) return 'busy';
       }
       const rows: Array<Record<string, unknown>> = await tx.em.query(
-        `SELECT * FROM payout_schedules WHERE id = $1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [scheduleId]);
+        `SELECT * FROM payout_schedules WHERE id = $1 FOR UPDATE${advance ? '' : ' SKIP LOCKED'}`, [scheduleId]);
       if (rows.length === 0) return 'busy';
       const locked = entityFromRow(tx, PayoutSchedule, rows[0]);
       if (locked.status !== ScheduleStatus.ACTIVE || locked.nextRunAt.getTime() !== schedule.nextRunAt.getTime()
@@ -167,6 +191,7 @@ export class ScheduleRunner {
          VALUES ($1, $2, $3, $4, now(), 'FAILED', '{}') ON CONFLICT (schedule_id, due_at) DO NOTHING RETURNING id`,
         [locked.businessId, locked.livemode, locked.id, dueAt]);
       if (inserted.length === 0) return 'changed';
+      if (advance) await advance.countRun(tx);
       const result = 'failure' in plan ? { failure: plan.failure } : await this.writePayouts(tx, locked, plan.prepared);
       const updated: unknown = await tx.em.query(
         `UPDATE payout_schedule_runs SET status = $2, reason = $3, payout_ids = $4::uuid[], batch_id = $5 WHERE id = $1 RETURNING *`,

@@ -1,45 +1,91 @@
+import { Mode } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { validationError } from '../shared/errors';
-import { SandboxClock } from './sandbox-clock.entity';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { enqueueJob } from '../shared/jobs';
+import { entityFromRow } from '../shared/rows';
+import { ClockAdvanceStatus, SandboxClockAdvance } from './sandbox-clock.entity';
+import { advanceSliceJob } from './sandbox.jobs';
 
 /** The longest single advance (one year and a day) and the furthest a clock may run ahead (ten years). */
 export const MAX_ADVANCE_SECONDS = 366 * 86_400;
 export const MAX_OFFSET_SECONDS = 3_653 * 86_400;
+/**
+ * The most payouts one advance may create (docs/sandbox.md, Test clock): counted before the clock
+ * moves, refused above it. One advance runs at a time per business, so this is also the most
+ * scheduled-payout work a business can have pending from its clock.
+ */
+export const MAX_ADVANCE_PAYOUTS = 1_000;
+/** What one background slice of an advance does at most: payouts created (a run costs its payouts, at least 1) or collections expired. */
+export const ADVANCE_SLICE_BUDGET = 50;
 
 export interface ClockState {
   now: Date;
   offsetSeconds: number;
+  /** The business's running advance, or its last one (null before the first). */
+  advance: SandboxClockAdvance | null;
 }
 
 export interface AdvanceClockCommand {
   seconds: number;
 }
 
+/** What an advance to `until` would fire, counted before the clock moves. */
+export interface DueWork {
+  runs: number;
+  payouts: number;
+  /** Whether anything else falls due (collections to expire): work the bounds do not count. */
+  other: boolean;
+  /**
+   * Set when `payouts` passes the bound given: the due time the advance must stop before (the
+   * first occurrence over the bound; when one instant alone is over it, the next instant after it).
+   */
+  stopBefore: Date | null;
+}
+
+/** The advance a slice works for: its id, its business and the time on the business's clock it fires up to. */
+export interface AdvanceWindow {
+  id: string;
+  businessId: string;
+  until: Date;
+  /** Counts a run the advance fired, in the transaction that fired it (so the count is exact after any crash). */
+  countRun(tx: RequestContext): Promise<void>;
+}
+
 /**
- * Work that falls due when a test clock moves (scheduled payouts now, collection expiry later):
- * called after the new offset committed, in registration order, before the advance answers.
+ * Work that falls due when a test clock moves (scheduled-payout runs, collection expiry): counted
+ * before the clock moves, then fired in order by the advance's background slices.
  */
-export type ClockListener = (ctx: RequestContext, now: Date) => Promise<void>;
+export interface ClockWork {
+  due(tx: RequestContext, until: Date, maxPayouts: number): Promise<DueWork>;
+  /** Fires up to `budget` of what fell due by the window's end, in order; `done` when none is left. */
+  fire(ctx: RequestContext, window: AdvanceWindow, budget: number): Promise<{ used: number; done: boolean }>;
+}
+
+/** The transaction-scoped advisory lock between an advance being asked for (exclusive) and a worker firing a test-mode run (shared). */
+export const clockLockKey = (businessId: string) => `sandbox_clock:${businessId}`;
+
+const thousands = (value: number) => value.toLocaleString('en-US');
 
 /**
  * The sandbox's test clock: in test mode, "now" for a business is the wall clock plus its offset;
  * in live mode it is the wall clock, always. Every time-driven rule of the sandbox (the schedule
  * runner, collection expiry) reads its time here, so advancing the clock is the same as waiting.
+ * An advance moves the clock in its request and fires what fell due in bounded background slices
+ * (one job queue per business), reporting its progress on the clock.
  */
 export class ClockService {
-  private readonly listeners: ClockListener[] = [];
+  private readonly works: ClockWork[] = [];
 
-  /** Registers work to run when a clock advances. */
-  onAdvance(listener: ClockListener): void {
-    this.listeners.push(listener);
+  /** Registers work to fire when a clock advances (in registration order). */
+  onAdvance(work: ClockWork): void {
+    this.works.push(work);
   }
 
-  /** The business's clock: wall clock + offset in test mode. */
+  /** The business's clock: wall clock + offset in test mode, and its running or last advance. */
   async state(ctx: RequestContext): Promise<ClockState> {
     ctx.requireRole(...ALL_ROLES);
     ctx.requireSandbox();
-    const offsetSeconds = await this.offsetOf(ctx, ctx.requireBusiness());
-    return { now: new Date(Date.now() + offsetSeconds * 1000), offsetSeconds };
+    return this.stateOf(ctx, ctx.requireBusiness());
   }
 
   /** "Now" for the context's business and mode (no permission needed: the runner and other services read it). */
@@ -54,9 +100,18 @@ export class ClockService {
     return row?.offset_seconds ?? 0;
   }
 
+  /** Whether the business's test clock has an advance whose work is still being fired (workers leave its test-mode runs to it). */
+  async isAdvancing(ctx: RequestContext, businessId: string): Promise<boolean> {
+    const [row]: Array<{ running: boolean }> = await ctx.em.query(
+      `SELECT EXISTS (SELECT 1 FROM sandbox_clock_advances WHERE business_id = $1 AND status = $2) AS running`, [businessId, ClockAdvanceStatus.RUNNING]);
+    return row.running;
+  }
+
   /**
-   * Moves the business's test clock forward by `seconds`, then runs everything that fell due in
-   * between (each listener, in order) before answering. Test mode only (SANDBOX_ONLY in live).
+   * Moves the business's test clock forward by `seconds` and answers at once with the advance: in
+   * one transaction, what would fall due is counted (refused above MAX_ADVANCE_PAYOUTS, 422), the
+   * offset moves, the advance is recorded and its first background slice enqueued. One advance runs
+   * at a time per business (409 while one does). Test mode only (SANDBOX_ONLY in live).
    */
   async advance(ctx: RequestContext, command: AdvanceClockCommand): Promise<ClockState> {
     ctx.requireRole(...WRITE_ROLES);
@@ -65,20 +120,124 @@ export class ClockService {
     if (!Number.isSafeInteger(command.seconds) || command.seconds < 1 || command.seconds > MAX_ADVANCE_SECONDS) {
       throw validationError({ seconds: [`must be an integer from 1 to ${MAX_ADVANCE_SECONDS} (366 days)`] });
     }
-    const offsetSeconds = await inTransaction(ctx, async (tx) => {
-      const rows: Array<{ offset_seconds: number }> = await tx.em.query(
-        `INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)
-         ON CONFLICT (business_id) DO UPDATE SET offset_seconds = sandbox_clocks.offset_seconds + EXCLUDED.offset_seconds, updated_at = now()
-         RETURNING offset_seconds`,
-        [businessId, command.seconds],
-      );
-      if (rows[0].offset_seconds > MAX_OFFSET_SECONDS) {
+    let running: SandboxClockAdvance | null = null;
+    await inTransaction(ctx, async (tx) => {
+      // Waits for a worker firing one of the business's test-mode runs right now (it holds the lock shared), and keeps new ones out until commit.
+      await tx.em.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [clockLockKey(businessId)]);
+      const latest = await this.latestAdvance(tx, businessId);
+      if (latest?.status === ClockAdvanceStatus.RUNNING) {
+        running = latest;
+        throw new DomainError(ErrorCode.CONFLICT, `The test clock is still advancing (advance ${latest.id}: ${latest.runsFired} of ${latest.runsDue} runs fired); `
+          + 'wait until GET /api/v1/business/sandbox/clock shows it completed, then advance again');
+      }
+      const offsetSeconds = await this.offsetOf(tx, businessId);
+      if (offsetSeconds + command.seconds > MAX_OFFSET_SECONDS) {
         throw validationError({ seconds: [`would put the clock more than ${MAX_OFFSET_SECONDS / 86_400} days ahead of the wall clock`] });
       }
-      return rows[0].offset_seconds;
+      const from = new Date(Date.now() + offsetSeconds * 1000);
+      const until = new Date(from.getTime() + command.seconds * 1000);
+      const due = await this.dueBy(tx, until);
+      if (due.stopBefore) throw this.overBound(due, from, command.seconds);
+      await tx.em.query(
+        `INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)
+         ON CONFLICT (business_id) DO UPDATE SET offset_seconds = sandbox_clocks.offset_seconds + EXCLUDED.offset_seconds, updated_at = now()`,
+        [businessId, command.seconds]);
+      const idle = due.runs === 0 && !due.other;
+      const [{ id }]: Array<{ id: string }> = await tx.em.query(
+        `INSERT INTO sandbox_clock_advances (business_id, seconds, from_at, until_at, runs_due, payouts_due, status, completed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8 THEN now() END) RETURNING id`,
+        [businessId, command.seconds, from, until, due.runs, due.payouts, idle ? ClockAdvanceStatus.COMPLETED : ClockAdvanceStatus.RUNNING, idle]);
+      if (!idle) {
+        const job = advanceSliceJob({ advanceId: id, businessId });
+        await enqueueJob(tx, job.task, job.payload, job.options);
+      }
+    }).catch(async (error: unknown) => {
+      if (running) await this.requeue(ctx, running);
+      throw error;
     });
-    const now = new Date(Date.now() + offsetSeconds * 1000);
-    for (const listener of this.listeners) await listener(ctx, now);
-    return { now: await this.now(ctx), offsetSeconds };
+    return this.stateOf(ctx, businessId);
+  }
+
+  /**
+   * When an advance was refused because another runs: that one's next slice is queued again (its key
+   * replaces a pending one), so an advance whose slice job gave up (out of attempts) resumes.
+   * Outside the request's transaction and its Idempotency-Key claim: the refused request changed nothing.
+   */
+  private async requeue(ctx: RequestContext, running: SandboxClockAdvance): Promise<void> {
+    const system = RequestContext.system(ctx.dataSource, 'sandbox-clock', running.businessId, Mode.TEST);
+    await inTransaction(system, async (tx) => {
+      const job = advanceSliceJob({ advanceId: running.id, businessId: running.businessId });
+      await enqueueJob(tx, job.task, job.payload, job.options);
+    });
+  }
+
+  /**
+   * One background slice of an advance (the `advance_sandbox_clock` job): fires up to
+   * ADVANCE_SLICE_BUDGET of the work that fell due, in order, then enqueues the next slice or marks
+   * the advance completed. Safe to run again after a crash or twice at once: each run fires once
+   * (the runner's guarantee) and is counted in its own transaction.
+   */
+  async runSlice(system: RequestContext, command: { advanceId: string; businessId: string }): Promise<void> {
+    const owner = system.forBusiness(command.businessId, Mode.TEST);
+    const [row]: Array<Record<string, unknown>> = await owner.em.query(
+      `SELECT * FROM sandbox_clock_advances WHERE id = $1 AND business_id = $2`, [command.advanceId, command.businessId]);
+    if (!row) return;
+    const advance = entityFromRow(owner, SandboxClockAdvance, row);
+    if (advance.status !== ClockAdvanceStatus.RUNNING) return;
+    const window: AdvanceWindow = {
+      id: advance.id, businessId: advance.businessId, until: advance.untilAt,
+      countRun: async (tx) => { await tx.em.query(`UPDATE sandbox_clock_advances SET runs_fired = runs_fired + 1 WHERE id = $1`, [advance.id]); },
+    };
+    let budget = ADVANCE_SLICE_BUDGET;
+    let done = true;
+    for (const work of this.works) {
+      const slice = await work.fire(owner, window, budget);
+      budget -= slice.used;
+      done = slice.done;
+      if (!done) break;
+    }
+    await inTransaction(owner, async (tx) => {
+      if (!done) {
+        const job = advanceSliceJob({ advanceId: advance.id, businessId: advance.businessId });
+        await enqueueJob(tx, job.task, job.payload, job.options);
+      } else {
+        await tx.em.query(`UPDATE sandbox_clock_advances SET status = $2, completed_at = now() WHERE id = $1 AND status = $3`,
+          [advance.id, ClockAdvanceStatus.COMPLETED, ClockAdvanceStatus.RUNNING]);
+      }
+    });
+  }
+
+  private async stateOf(ctx: RequestContext, businessId: string): Promise<ClockState> {
+    const offsetSeconds = await this.offsetOf(ctx, businessId);
+    return { now: new Date(Date.now() + offsetSeconds * 1000), offsetSeconds, advance: await this.latestAdvance(ctx, businessId) };
+  }
+
+  private async latestAdvance(ctx: RequestContext, businessId: string): Promise<SandboxClockAdvance | null> {
+    const [row]: Array<Record<string, unknown>> = await ctx.em.query(
+      `SELECT * FROM sandbox_clock_advances WHERE business_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`, [businessId]);
+    return row ? entityFromRow(ctx, SandboxClockAdvance, row) : null;
+  }
+
+  private async dueBy(tx: RequestContext, until: Date): Promise<DueWork> {
+    const total: DueWork = { runs: 0, payouts: 0, other: false, stopBefore: null };
+    for (const work of this.works) {
+      const due = await work.due(tx, until, MAX_ADVANCE_PAYOUTS);
+      total.runs += due.runs;
+      total.payouts += due.payouts;
+      total.other ||= due.other;
+      if (due.stopBefore && (!total.stopBefore || due.stopBefore < total.stopBefore)) total.stopBefore = due.stopBefore;
+    }
+    return total;
+  }
+
+  /** 422: how much the advance would fire, the bound, and the largest advance that stays within it now. */
+  private overBound(due: DueWork, from: Date, seconds: number): DomainError {
+    const fits = Math.max(0, Math.ceil((due.stopBefore!.getTime() - from.getTime()) / 1000) - 1);
+    const advice = fits >= 1
+      ? `Advance in smaller steps: at most ${thousands(fits)} seconds from now stays within the limit, then advance again once it completes.`
+      : 'More than that is already due: let the worker fire what is due (or pause or cancel schedules), then advance.';
+    const message = `This advance of ${thousands(seconds)} seconds would fire ${thousands(due.runs)} scheduled-payout runs creating ${thousands(due.payouts)} payouts; `
+      + `one advance may create at most ${thousands(MAX_ADVANCE_PAYOUTS)} payouts. ${advice}`;
+    return new DomainError(ErrorCode.UNPROCESSABLE, message, { seconds: [message] });
   }
 }

@@ -6,6 +6,13 @@ export interface JobOptions {
   jobKey?: string;
   maxAttempts?: number;
   /**
+   * graphile-worker's named queue: the jobs of one queue run one at a time, in order, while other
+   * queues' jobs and unqueued jobs run beside them (a test clock's advance: one queue per business).
+   */
+  queueName?: string;
+  /** Lower runs first among the jobs due (graphile-worker's priority; 0 by default). */
+  priority?: number;
+  /**
    * Written as the job's row alone, not through graphile-worker's `add_job`: no NOTIFY (a
    * notifying commit holds PostgreSQL's notification-queue lock through its WAL flush, so such
    * commits queue one behind another) and no upserts of the task and queue or key handling. For a
@@ -23,16 +30,20 @@ export interface JobRequest {
   options?: JobOptions;
 }
 
+/** How many parameters one `add_job` call takes. */
+const ADD_JOB_PARAMS = 7;
+
 /**
  * The graphile-worker `add_job` call of a job, with its parameters numbered from `first`: for
  * enqueueJob, and for a statement that enqueues jobs along with its own writes (EventService.record).
  */
 export function addJobCall(job: JobRequest, first: number): { sql: string; params: unknown[] } {
   const options = job.options ?? {};
-  const [task, payload, runAt, jobKey, maxAttempts] = [0, 1, 2, 3, 4].map((offset) => `$${first + offset}`);
+  const [task, payload, runAt, jobKey, maxAttempts, queueName, priority] = [0, 1, 2, 3, 4, 5, 6].map((offset) => `$${first + offset}`);
   return {
-    sql: `graphile_worker.add_job(${task}, ${payload}::json, run_at := ${runAt}::timestamptz, job_key := ${jobKey}::text, max_attempts := ${maxAttempts}::int)`,
-    params: [job.task, JSON.stringify(job.payload), options.runAt ?? null, options.jobKey ?? null, options.maxAttempts ?? 5],
+    sql: `graphile_worker.add_job(${task}, ${payload}::json, run_at := ${runAt}::timestamptz, job_key := ${jobKey}::text, max_attempts := ${maxAttempts}::int, `
+      + `queue_name := ${queueName}::text, priority := ${priority}::int)`,
+    params: [job.task, JSON.stringify(job.payload), options.runAt ?? null, options.jobKey ?? null, options.maxAttempts ?? 5, options.queueName ?? null, options.priority ?? null],
   };
 }
 
@@ -46,7 +57,7 @@ export function addJobCall(job: JobRequest, first: number): { sql: string; param
 function jobRowsInsert(jobs: JobRequest[], first: number): { newTasksSql: string; sql: string; params: unknown[] } {
   const values = jobs.map((job, index) => {
     const options = job.options ?? {};
-    if (options.jobKey !== undefined || !options.runAt) throw new Error(`A row-only job has a runAt and no key (${job.task})`);
+    if (options.jobKey !== undefined || options.queueName !== undefined || !options.runAt) throw new Error(`A row-only job has a runAt and no key or queue (${job.task})`);
     const [task, payload, runAt, maxAttempts] = [0, 1, 2, 3].map((offset) => `$${first + index * 4 + offset}`);
     return `(${task}::text, ${payload}::json, ${runAt}::timestamptz, ${maxAttempts}::smallint)`;
   });
@@ -72,7 +83,7 @@ function jobRowsInsert(jobs: JobRequest[], first: number): { newTasksSql: string
  */
 export function jobsCtes(jobs: JobRequest[], first: number): { sql: string; countSql: string; params: unknown[] } {
   const rowOnly = jobs.filter((job) => job.options?.rowOnly);
-  const calls = jobs.filter((job) => !job.options?.rowOnly).map((job, index) => addJobCall(job, first + index * 5));
+  const calls = jobs.filter((job) => !job.options?.rowOnly).map((job, index) => addJobCall(job, first + index * ADD_JOB_PARAMS));
   const scheduled = `scheduled AS (${calls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false'})`;
   const callParams = calls.flatMap((call) => call.params);
   if (rowOnly.length === 0) return { sql: scheduled, countSql: '(SELECT count(*) FROM scheduled)', params: callParams };

@@ -13,7 +13,7 @@ export class SandboxClockResolver {
   }
 
   @Mutation(() => SandboxClock, {
-    description: 'Moves the test clock forward (1 to 366 days per call) and answers after every schedule run that fell due has fired, in order, each once',
+    description: 'Moves the test clock forward (1 to 366 days per call) and answers at once with the advance: the schedule runs that fell due fire in background slices, in order, each once (progress in advance; UNPROCESSABLE above 1,000 payouts, CONFLICT while an advance runs)',
   })
   async advanceSandboxClock(@Arg('seconds', () => Int) seconds: number, @Ctx() context: GraphQLContext): Promise<SandboxClock> {
     const command = toAdvanceClockCommand(parseInput(advanceClockBodySchema, { seconds }));

@@ -1,12 +1,34 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ClockState } from '../../domain/sandbox/clock.service';
+import { ClockAdvanceStatus, SandboxClockAdvance as ClockAdvance } from '../../domain/sandbox/sandbox-clock.entity';
+
+registerEnumType(ClockAdvanceStatus, { name: 'SandboxClockAdvanceStatus', description: 'running while its due work is being fired in the background, then completed' });
+
+@ObjectType({ description: "An advance of the business's test clock: what fell due, counted before the clock moved, and what has fired" })
+export class SandboxClockAdvance {
+  @Field(() => ID) id: string;
+  @Field(() => Int, { description: 'How far this advance moved the clock' }) seconds: number;
+  @Field(() => ClockAdvanceStatus) status: ClockAdvanceStatus;
+  @Field(() => Int, { description: 'Scheduled-payout runs that fell due, counted before the clock moved' }) runsDue: number;
+  @Field(() => Int, { description: 'Payouts those runs would create, each run its payload size' }) payoutsDue: number;
+  @Field(() => Int, { description: 'Runs fired so far; equals runsDue when completed, unless schedules changed meanwhile' }) runsFired: number;
+  @Field({ description: "The business's clock time the advance fires the due work up to" }) untilAt: Date;
+  @Field() createdAt: Date;
+  @Field(() => Date, { nullable: true }) completedAt: Date | null;
+
+  static from(advance: ClockAdvance): SandboxClockAdvance {
+    const { id, seconds, status, runsDue, payoutsDue, runsFired, untilAt, createdAt, completedAt } = advance;
+    return Object.assign(new SandboxClockAdvance(), { id, seconds, status, runsDue, payoutsDue, runsFired, untilAt, createdAt, completedAt });
+  }
+}
 
 @ObjectType({ description: "The business's test clock: the wall clock plus an offset (test mode only)" })
 export class SandboxClock {
   @Field({ description: "The business's test-mode time: the wall clock plus the offset" }) now: Date;
   @Field(() => Int, { description: 'How far the test clock runs ahead of the wall clock' }) offsetSeconds: number;
+  @Field(() => SandboxClockAdvance, { nullable: true, description: "The business's running advance, or its last one (null before the first)" }) advance: SandboxClockAdvance | null;
 
   static from(state: ClockState): SandboxClock {
-    return Object.assign(new SandboxClock(), { now: state.now, offsetSeconds: state.offsetSeconds });
+    return Object.assign(new SandboxClock(), { now: state.now, offsetSeconds: state.offsetSeconds, advance: state.advance && SandboxClockAdvance.from(state.advance) });
   }
 }
