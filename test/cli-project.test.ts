@@ -34,7 +34,8 @@ function filesUnder(dir: string, prefix = ''): string[] {
 /** A project that was never started: the checkout's code and a link to its node_modules, no .data. */
 function neverStartedProject(): string {
   const project = path.join(scratch('project'), 'tessera');
-  for (const entry of ['src', 'migrations', 'package.json', 'tsconfig.json']) {
+  // dist/ too when the run built it: the copy's commands then load the built code (test/support/process.ts).
+  for (const entry of ['src', 'migrations', 'package.json', 'tsconfig.json', ...(process.env.TESSERA_TEST_DIST === 'current' ? ['dist'] : [])]) {
     fs.cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
   }
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));

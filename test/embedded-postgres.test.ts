@@ -93,7 +93,8 @@ async function stopped(run: Spawned) {
 
 /** A copy of the checkout (node_modules hard-linked) at `dir`, as a fresh clone would be. */
 function copyCheckout(dir: string) {
-  for (const entry of ['src', 'migrations', 'package.json', 'tsconfig.json']) {
+  // dist/ too when the run built it: the copy's processes then load the built code (test/support/process.ts).
+  for (const entry of ['src', 'migrations', 'package.json', 'tsconfig.json', ...(process.env.TESSERA_TEST_DIST === 'current' ? ['dist'] : [])]) {
     fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   }
   try {

@@ -7,9 +7,12 @@
  * - before-answer-recorded: while the acquirer is being asked (the payment is committed, PENDING)
  * - before-response-stored: after the acquirer's answer is recorded, before the response is stored
  */
-import { EventService } from '../../src/domain/events/event.service';
-import { IdempotencyService } from '../../src/domain/idempotency/idempotency.service';
-import { SandboxCardAcquirer } from '../../src/providers/card-acquirer/sandbox';
+import { projectModule } from './process';
+
+// The classes patched here are those of the code the server runs: dist/ when the run built it.
+const { EventService } = projectModule<typeof import('../../src/domain/events/event.service')>('domain/events/event.service');
+const { IdempotencyService } = projectModule<typeof import('../../src/domain/idempotency/idempotency.service')>('domain/idempotency/idempotency.service');
+const { SandboxCardAcquirer } = projectModule<typeof import('../../src/providers/card-acquirer/sandbox')>('providers/card-acquirer/sandbox');
 
 const die = (): Promise<never> => {
   process.kill(process.pid, 'SIGKILL');
@@ -20,11 +23,11 @@ switch (process.env.TESSERA_TEST_CRASH_AT) {
   case 'before-payment-commits': {
     // The charge records payment.created with recordBehind (not waited for); either door dies there.
     const record = EventService.prototype.record;
-    EventService.prototype.record = function (this: EventService, ...args: Parameters<typeof record>) {
+    EventService.prototype.record = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof record>) {
       return args[1] === 'payment.created' ? die() : record.apply(this, args);
     };
     const recordBehind = EventService.prototype.recordBehind;
-    EventService.prototype.recordBehind = function (this: EventService, ...args: Parameters<typeof recordBehind>) {
+    EventService.prototype.recordBehind = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof recordBehind>) {
       if (args[1] === 'payment.created') void die();
       else recordBehind.apply(this, args);
     };
@@ -40,4 +43,4 @@ switch (process.env.TESSERA_TEST_CRASH_AT) {
     throw new Error(`TESSERA_TEST_CRASH_AT must name a crash point, not ${process.env.TESSERA_TEST_CRASH_AT}`);
 }
 
-require('../../src/main');
+projectModule('main');

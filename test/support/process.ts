@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -34,14 +35,38 @@ export interface Spawned {
 /**
  * The built file of a project source run in this checkout, when the run's global setup has built
  * dist/ (TESSERA_TEST_DIST, set after scripts/launch.js found or made dist/ current): node loads
- * it in about 1.5 s where ts-node compiles the sources for about 10 s of CPU. Anything else (a
- * test's own TypeScript, a copied checkout) runs through ts-node.
+ * it in about 1.5 s where ts-node compiles the sources for about 10 s of CPU. A copy of the
+ * checkout runs its own dist/ when it was copied from this one's; anything else (a test's own
+ * TypeScript, a copy without dist/) runs through ts-node.
  */
 function builtEntry(entry: string, cwd: string): string | null {
-  if (process.env.TESSERA_TEST_DIST !== 'current' || path.resolve(cwd) !== ROOT) return null;
-  const relative = path.relative(ROOT, path.resolve(cwd, entry));
-  if (!relative.startsWith(`src${path.sep}`) || !relative.endsWith('.ts')) return null;
-  return path.join(ROOT, 'dist', relative.replace(/\.ts$/, '.js'));
+  if (process.env.TESSERA_TEST_DIST !== 'current') return null;
+  const file = path.resolve(cwd, entry);
+  const at = file.lastIndexOf(`${path.sep}src${path.sep}`);
+  if (at < 0 || !file.endsWith('.ts')) return null;
+  // The checkout the entry belongs to: this one, or a copy of it whose dist/ was copied with it.
+  const root = file.slice(0, at);
+  if (root !== ROOT && buildStamp(root) !== buildStamp(ROOT)) return null;
+  return path.join(root, 'dist', path.relative(root, file).replace(/\.ts$/, '.js'));
+}
+
+const buildStamp = (root: string): string | null => {
+  try {
+    return fs.readFileSync(path.join(root, 'dist', '.build-stamp'), 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * A module of the project's code as a process started by a test runs it: from dist/ when the run
+ * built it (see builtEntry), otherwise from src/ through ts-node. A preload that patches the server
+ * (test/support/crashing-server.ts) must patch the same module instances the server then uses.
+ */
+export function projectModule<T = unknown>(module: string): T {
+  const tree = process.env.TESSERA_TEST_DIST === 'current' ? path.join(ROOT, 'dist', 'src') : path.join(ROOT, 'src');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.join(tree, module)) as T;
 }
 
 /** Runs a TypeScript entry point of the project (from dist/ when built, otherwise through ts-node) as a real child process. */
