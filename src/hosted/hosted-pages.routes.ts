@@ -7,6 +7,7 @@ import { Core } from '../domain/core';
 import { limitRequests } from '../http/rate-limit';
 import { originOf } from '../http/request-context';
 import { statusOf } from '../http/status';
+import { outageErrorOf, retryLater } from '../http/outage';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
 import { collectionFormValues, payerCollectionErrors, readCollectionForm } from './collection-form';
@@ -86,7 +87,13 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return send(reply, status, messagePage('Request refused', 'The request could not be processed.', nonce), nonce);
       }
-      request.log.error({ err: error }, 'hosted page error');
+      // A database outage is logged by the outage watch, once, not here per request.
+      const outage = outageErrorOf(request.server.databaseOutage, error);
+      if (!outage) request.log.error({ err: error }, 'hosted page error');
+      if (outage || status === 503) {
+        retryLater(reply);
+        return send(reply, 503, messagePage('Try again in a moment', 'This page is unavailable for a moment; reload it shortly.', nonce), nonce);
+      }
       return send(reply, 500, messagePage('Something went wrong', 'The payment page failed. No card was charged twice; try again in a moment.', nonce), nonce);
     });
 

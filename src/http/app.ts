@@ -16,6 +16,7 @@ import { registerInputChecks, registerJsonParser } from './input';
 import { landingPageRoute } from './landing-page';
 import { errorForLog } from './logging';
 import { registerMetrics } from './metrics';
+import { outageErrorOf, registerOutageWatch, retryLater } from './outage';
 import { registerRateLimit } from './rate-limit';
 import { declareSurfaceState } from './surface';
 import { trustFunctionOf } from './client-address';
@@ -83,6 +84,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
+    retryLater(reply);
     const body = isV1Path(request.url) ? v1ErrorBody : errorEnvelope;
     return reply.status(503).send(body(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; retry'));
   });
@@ -93,6 +95,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
 
+  registerOutageWatch(app, core.dataSource);
   registerMetrics(app, core.pubSub.listeners);
   registerInputChecks(app, [GRAPHQL_PATH]);
   declareSurfaceState(app);
@@ -104,8 +107,9 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
     try {
       await core.dataSource.query('SELECT 1');
       return { status: 'ready' };
-    } catch {
-      return reply.status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable'));
+    } catch (error) {
+      outageErrorOf(app.databaseOutage, error);
+      return retryLater(reply).status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable'));
     }
   });
 
