@@ -102,7 +102,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
 
   registerOutageWatch(app, core.dataSource);
-  registerMetrics(app, core.pubSub.listeners);
+  registerMetrics(app, core.pubSub.listeners, config);
   registerInputChecks(app, [GRAPHQL_PATH]);
   declareSurfaceState(app);
   await registerRateLimit(app, config);
