@@ -2,6 +2,8 @@ import { FastifyInstance, FastifyReply } from 'fastify';
 import { DatabaseOutage, isDatabaseUnreachable } from '../db/outage';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 
+export type { DatabaseOutage };
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** This process's view of a database outage: counts refused requests, logs once per interval (src/db/outage.ts). */

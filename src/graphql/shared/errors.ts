@@ -2,8 +2,7 @@ import { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
 import { statusOf } from '../../http/status';
-import { unavailableErrorOf } from '../../http/outage';
-import type { DatabaseOutage } from '../../db/outage';
+import { DatabaseOutage, unavailableErrorOf } from '../../http/outage';
 
 export const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
 
