@@ -42,20 +42,6 @@ function addressesOf(host: string, resolve: HostResolver): Promise<string[]> {
   return resolve(host);
 }
 
-/**
- * Why a host may not receive webhooks when only public targets are allowed, or null. A host that
- * does not resolve right now is not proof of a private address: it is accepted, and its delivery's
- * connection (publicAddressLookup) refuses it if it resolves to one by then.
- */
-async function hostRefusal(url: string, resolve: HostResolver): Promise<string | null> {
-  const host = targetHostOf(url);
-  try {
-    return refusalOf(host, await addressesOf(host, resolve));
-  } catch {
-    return null;
-  }
-}
-
 /** Why a host with these addresses may not receive live webhooks, or null when every address is public. */
 function refusalOf(host: string, addresses: string[]): string | null {
   for (const address of addresses) {
@@ -76,16 +62,22 @@ function refusalOf(host: string, addresses: string[]): string | null {
 export async function liveUrlRefusal(url: string, resolve: HostResolver = resolveAll): Promise<string | null> {
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:') return 'must use https with live credentials';
-  return hostRefusal(url, resolve);
+  return publicUrlRefusal(url, resolve);
 }
 
 /**
- * Why a URL may not receive webhooks when only public targets are allowed (any scheme), or null.
- * Like liveUrlRefusal without the https rule: the test-mode check of a deployment that refuses
- * private targets.
+ * Why a URL may not receive webhooks when only public targets are allowed (any scheme), or null:
+ * the test-mode check of a deployment that refuses private targets, and liveUrlRefusal's after its
+ * https rule. A host that does not resolve right now is not proof of a private address: it is
+ * accepted, and its delivery's connection (publicAddressLookup) refuses it if it resolves to one by then.
  */
 export async function publicUrlRefusal(url: string, resolve: HostResolver = resolveAll): Promise<string | null> {
-  return hostRefusal(url, resolve);
+  const host = targetHostOf(url);
+  try {
+    return refusalOf(host, await addressesOf(host, resolve));
+  } catch {
+    return null;
+  }
 }
 
 export interface WebhookTargetSettings {
