@@ -94,6 +94,11 @@ export interface Config {
   recurringGiftRetryDelaySeconds: number;
   /** The alternate surface `/v1`'s request budgets per key and window (design section 11). */
   v1RateLimits: V1RateLimits;
+  /** METRICS_TOKEN: `/metrics` answers only `Authorization: Bearer <it>` (compared in constant time). */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: `/metrics` is served on a listener of its own (METRICS_HOST, loopback by default), not on the public port. */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 /** Requests a `/v1` key may make per window: payment creation and reads, for live and test keys. */
@@ -205,6 +210,38 @@ function mailFrom(env: NodeJS.ProcessEnv, smtp: string | undefined): string {
   return raw;
 }
 
+/** The shortest METRICS_TOKEN accepted: a token anyone can guess is no credential. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+interface MetricsSettings {
+  metricsToken: string | undefined;
+  metricsPort: number | undefined;
+  metricsHost: string;
+}
+
+/**
+ * Where `/metrics` is served and who may read it (docs/security.md, Metrics): METRICS_TOKEN (a
+ * bearer token) and METRICS_PORT with METRICS_HOST (a listener of its own, loopback by default).
+ */
+function metricsSettings(env: NodeJS.ProcessEnv, port: number): MetricsSettings {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (a random string, such as the output of openssl rand -hex 32)`);
+  }
+  const rawPort = env.METRICS_PORT ?? '';
+  const metricsPort = rawPort === '' ? undefined : Number(rawPort);
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65_535)) {
+    throw new ConfigError(`METRICS_PORT must be a port number (1 to 65535), got "${rawPort}"`);
+  }
+  if (metricsPort !== undefined && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT (${metricsPort}) must differ from PORT: it is the listener that keeps /metrics off the public port`);
+  }
+  if (env.METRICS_HOST && metricsPort === undefined) {
+    throw new ConfigError('METRICS_HOST is set but METRICS_PORT is not: set the port of the metrics listener too, such as METRICS_PORT=9464');
+  }
+  return { metricsToken: token, metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1' };
+}
+
 /** HOST's default outside production (production requires HOST). */
 const LOOPBACK = 'localhost';
 
@@ -307,5 +344,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       testCreate: int(env, 'V1_RATE_LIMIT_TEST_CREATE', 25),
       testRead: int(env, 'V1_RATE_LIMIT_TEST_READ', 250),
     },
+    ...metricsSettings(env, port),
   };
 }
