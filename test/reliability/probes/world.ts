@@ -99,7 +99,9 @@ export async function buildTenant(server: TestServer, name: string, copies = 1):
     const customer = await api('POST', '/api/v1/business/customers', { email: `customer-${copy}-${marker.toLowerCase()}@example.com`, firstName: marker, lastName: 'Customer' });
     const customerId = customer.customerId ?? customer.id;
     await api('POST', `/api/v1/business/customers/${customerId}/payment-methods`, { card: card() });
-    await api('POST', `/api/v1/business/customers/${customerId}/payment-methods`, { card: card('5555555555554444') });
+    const saved = await api('POST', `/api/v1/business/customers/${customerId}/payment-methods`, { card: card('5555555555554444') });
+    // A customer is retrievable once they have paid the business.
+    await api('POST', '/api/v1/business/payment/charge', { amount: 70 + copy, currency: 'usd', paymentMethodId: saved.id });
 
     await api('POST', '/api/v1/business/fraud/rules', { type: 'card_country', countries: ['KP'], description: `Rule ${marker}` });
     await api('POST', '/api/v1/business/fraud/blocklist', { type: 'email', value: `blocked-${copy}-${marker.toLowerCase()}@example.com`, description: `Block ${marker}` });
@@ -194,6 +196,9 @@ async function copyToLive(server: TestServer, businessId: string) {
       await db.query(`INSERT INTO "${table}" SELECT * FROM jsonb_populate_record(NULL::"${table}", $1::jsonb) ON CONFLICT DO NOTHING`, [JSON.stringify(copy)]);
     }
   }
+  // Live invoices are numbered on from the copied ones, as if they had been made through the API.
+  await db.query(`INSERT INTO invoice_counters (business_id, livemode, last_number) SELECT business_id, true, last_number FROM invoice_counters
+    WHERE business_id = $1 AND NOT livemode ON CONFLICT (business_id, livemode) DO UPDATE SET last_number = EXCLUDED.last_number`, [businessId]);
 }
 
 /** A tenant's ids of every kind and mode, oldest first. */
