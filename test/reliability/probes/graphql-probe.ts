@@ -1,6 +1,6 @@
 import {
   GraphQLArgument, GraphQLField, GraphQLInputType, GraphQLNamedType, GraphQLObjectType, GraphQLSchema, buildClientSchema,
-  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType,
+  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType,
 } from 'graphql';
 import { Topic } from '../../../src/domain/events/pubsub';
 import { TestServer, collect, overSocket } from '../../support/harness';
@@ -40,7 +40,7 @@ export const GRAPHQL_SKIPPED: Record<string, string> = {
 
 /** Values for arguments and input fields that carry no id, by name; otherwise by type. */
 const VALUES: Record<string, unknown> = {
-  amount: '1.00', currency: 'usd', reason: 'probe', reasons: ['probe'], status: undefined, seconds: 1, gracePeriodHours: 1,
+  amount: '1.00', currency: 'usd', reason: 'probe', reasons: 'probe', status: undefined, seconds: 1, gracePeriodHours: 1,
   email: 'probe@example.com', url: 'http://127.0.0.1:9/probe', pin: '246810', won: true, countries: ['KP'], level: 'basic', role: 'VIEWER',
 };
 
@@ -51,13 +51,17 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
   createPayout: { input: { recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD', quoteId: '{{payout_quote}}' } },
   createPayoutBatch: { input: { items: [{ recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD' }] } },
   createTreasuryPayout: { input: {
-    partnerEndUserId: '{{treasury_end_user}}', partnerWalletId: '{{treasury_wallet}}', amount: '1.00', destinationType: 'bank_account',
+    partnerEndUserId: '{{treasury_end_user}}', partnerWalletId: '{{treasury_wallet}}', amount: '1.00', destinationType: 'BANK_ACCOUNT',
     destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
   } },
   advanceSandboxPayout: { id: '{{payout}}', status: 'SUBMITTED' },
   createTreasuryWallet: { endUserId: '{{treasury_end_user}}', currency: 'eur' },
   attachPaymentMethod: { customerId: '{{customer}}', input: { card: CARD } },
   paySandboxCollection: { id: '{{collection}}', amount: '5000' },
+  createPayoutSchedule: { input: {
+    name: 'Probe', cadence: 'WEEKLY', startAt: '2099-01-01T00:00:00.000Z', maxRunAmountUsd: '1000.00', pin: '246810',
+    payloadKind: 'SINGLE', payload: { recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' },
+  } },
 };
 
 const placeholder = (kind: Kind) => `{{${kind}}}`;
@@ -120,7 +124,8 @@ function selection(type: GraphQLNamedType, depth = 0): string {
   for (const [name, field] of Object.entries((type as GraphQLObjectType).getFields())) {
     if (field.args.some((argument) => isNonNullType(argument.type))) continue;
     const named = getNamedType(field.type);
-    if (!isObjectType(named)) parts.push(name);
+    if (isLeafType(named)) parts.push(name);
+    else if (!isObjectType(named)) parts.push(`${name} { __typename }`);
     else if (depth < 2 && (name === 'edges' || name === 'node' || depth === 0)) {
       const inner = selection(named, depth + 1);
       if (inner) parts.push(`${name} { ${inner} }`);
@@ -203,6 +208,7 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
       continue;
     }
     let reached = false;
+    const controls = new Set<string>();
     const slotSets = kinds.length > 1 ? [kinds, ...kinds.map((kind) => [kind])] : [kinds];
     for (const variant of variants) {
       const crossTenant = variant.owner !== variant.victim;
@@ -226,12 +232,20 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
           }
           const leaked = revealed(answer.text, secrets, JSON.stringify(variables), crossTenant ? variant.victim.marker : undefined);
           if (leaked.length > 0) tally.violation(crossTenant ? 'cross_tenant_leak' : 'cross_mode_leak', `${label} holds ${leaked.join(', ')}`);
-          if (control.code === 'NOT_FOUND' || (!control.hasData && control.code === null)) reached = true;
+          // A lookup answers NOT_FOUND; a list filtered by an id answers (an empty page).
+          if (control.code === 'NOT_FOUND' || (probe.root === 'Query' && control.code === null)) reached = true;
+          controls.add(`${control.code} ${control.text.slice(0, 160)}`);
         }
       }
     }
     if (probe.root === 'Query') await overWebSocket(server, tally, probe, a, b);
-    if (!reached) unprobed.push(probe.name);
+    if (!reached) {
+      // Unknown ids refused otherwise than NOT_FOUND (a batch item's VALIDATION_ERROR): the probe counts when B's own ids succeed.
+      const own = await Promise.all((['testKey', 'dashboard'] as const).map((caller) => send(b.callers[caller], probe.document, fill(probe.variables, (kind) => b.ids[kind].test[0]))));
+      if (!own.some((answer) => answer.code === null && answer.hasData)) {
+        unprobed.push(`${probe.name} (unknown ids: ${[...controls].join(' | ')}; own ids: ${own.map((answer) => answer.text.slice(0, 160)).join(' | ')})`);
+      }
+    }
     tally.graphqlFields += 1;
     if (probe.root === 'Mutation') {
       const after = await snapshot(server, a.merchant.businessId);

@@ -144,6 +144,8 @@ export const GRAPHQL_RULES: Record<string, Kind | null> = {
   updateCustomer: 'customer', customer: 'customer',
   checkoutSession: 'checkout_session', dispute: 'dispute', event: 'event', payment: 'payment',
   payoutBatch: 'payout_batch', treasuryEndUser: 'treasury_end_user', wallet: 'merchant_wallet',
+  // Not tenant ids (the reasons are FIELD_RULES'): never substituted.
+  '*.userId': null, '*.externalId': null, '*.channelId': null, '*.businessPaymentId': null, '*.networkId': null,
 };
 
 /**

@@ -42,8 +42,11 @@ const NOT_FOUND = new Set(['NOT_FOUND', 'not_found']);
  * a 5xx, and the answer must hold nothing of the victim. Answers whether some probe reached the
  * lookup (its control answered NOT_FOUND).
  */
-export async function probeOperation(server: TestServer, tally: Tally, operation: Operation, variants: Variant[], idsPerKind: number): Promise<boolean> {
+export async function probeOperation(server: TestServer, tally: Tally, operation: Operation, variants: Variant[], idsPerKind: number): Promise<{ reached: boolean; controls: Set<string> }> {
   let reachedLookup = false;
+  const controls = new Set<string>();
+  // A list filtered by an id reaches the lookup when it answers (an empty page) rather than refusing.
+  const isListFilter = operation.method === 'GET' && !/\{\{/.test(operation.templates[0].path.split('?')[0]);
   const slotSets: Kind[][] = operation.slots.length > 1 ? [operation.slots, ...operation.slots.map((slot) => [slot])] : [operation.slots];
   const tasks: Array<() => Promise<void>> = [];
   for (const variant of variants.filter((candidate) => candidate.document === operation.document)) {
@@ -79,7 +82,8 @@ export async function probeOperation(server: TestServer, tally: Tally, operation
             }
             const leaked = revealed(probe.text, secrets, JSON.stringify([path, body]), crossTenant ? variant.victim.marker : undefined);
             if (leaked.length > 0) tally.violation(crossTenant ? 'cross_tenant_leak' : 'cross_mode_leak', `${label} -> ${probe.status} holds ${leaked.join(', ')}`);
-            if (control.status === 404 && NOT_FOUND.has(control.code ?? '')) reachedLookup = true;
+            if ((control.status === 404 && NOT_FOUND.has(control.code ?? '')) || (isListFilter && control.status === 200)) reachedLookup = true;
+            controls.add(`${control.status} ${control.code}`);
           });
         }
       }
@@ -87,7 +91,7 @@ export async function probeOperation(server: TestServer, tally: Tally, operation
   }
   // A few at a time: the requests of one operation are independent.
   for (let start = 0; start < tasks.length; start += 4) await Promise.all(tasks.slice(start, start + 4).map((task) => task()));
-  return reachedLookup;
+  return { reached: reachedLookup, controls };
 }
 
 /** An operation without tenant ids, called as `caller`: never a 5xx, and nothing of `victim` in its answer. */
@@ -110,8 +114,16 @@ export async function unchanged(server: TestServer, tally: Tally, victim: Tenant
   return after;
 }
 
-/** A GET with the caller's own ids answers 2xx: the kinds the generator gave the operation's ids are right. */
-export async function ownIdsAnswer(server: TestServer, tally: Tally, operation: Operation, owner: Tenant, caller: Caller): Promise<Answer> {
-  const path = fillPath(operation.templates[0].path, (kind) => owner.ids[kind].test[0]);
-  return send(server, tally, owner.callers[caller], operation.method, path, undefined);
+/**
+ * The operation with the caller's own ids in every slot (each template): a GET shows the kinds the
+ * generator gave the path parameters are right; for an operation whose unknown ids are refused
+ * otherwise than NOT_FOUND (a batch's per-item 400), a 2xx shows the id decides the answer.
+ */
+export async function ownIdsAnswers(server: TestServer, tally: Tally, operation: Operation, owner: Tenant, caller: Caller): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (const template of operation.templates) {
+    const idFor = (kind: Kind) => owner.ids[kind].test[0];
+    answers.push(await send(server, tally, owner.callers[caller], operation.method, fillPath(template.path, idFor), template.body === undefined ? undefined : fill(template.body, idFor)));
+  }
+  return answers;
 }
