@@ -15,17 +15,17 @@ export type Kind =
 
 /**
  * Where a kind's rows are: a table with `business_id` (and `livemode`, unless `modeless`), narrowed
- * by `where`. The probes read each tenant's ids of every kind from here, so an id a probe sends is
+ * by `where`; a kind whose rows reference another's comes after it (the live twins are made in this order). The probes read each tenant's ids of every kind from here, so an id a probe sends is
  * known to be a row of that kind, of that tenant, of that mode.
  */
 export const KINDS: Record<Kind, { table: string; where?: string; modeless?: boolean }> = {
   merchant_wallet: { table: 'ledger_accounts', where: "kind = 'merchant_wallet'" },
   webhook_endpoint: { table: 'webhook_endpoints', where: "registry = 'merchant'" },
   treasury_webhook_endpoint: { table: 'webhook_endpoints', where: "registry = 'treasury'" },
+  event: { table: 'events' },
   endpoint_delivery: { table: 'webhook_deliveries', where: "target = 'endpoint' AND partner_id IS NULL" },
   url_delivery: { table: 'webhook_deliveries', where: "target = 'webhook_url'" },
   treasury_delivery: { table: 'webhook_deliveries', where: "target = 'endpoint' AND partner_id IS NOT NULL" },
-  event: { table: 'events' },
   payment: { table: 'payments' },
   dispute: { table: 'disputes' },
   refund: { table: 'refunds' },

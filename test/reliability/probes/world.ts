@@ -166,6 +166,8 @@ async function recurringGift(server: TestServer, api: Call, marker: string, copy
  * unique text suffixed and balances zero, so that every kind has live ids for the test/live
  * probes. Kinds without `livemode` (members, invitations) are not copied.
  */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 async function copyToLive(server: TestServer, businessId: string) {
   const db = server.runtime.dataSource;
   const twins = new Map<string, string>();
@@ -177,20 +179,26 @@ async function copyToLive(server: TestServer, businessId: string) {
     }
     return twins.get(id)!;
   };
-  // Parents first: a `/v1` payment is a checkout session, a `/v1` transfer a payout (same id).
+  // Every row's twin id first, so that each twin's references (a payment's customer and card, a
+  // delivery's event) point at twins, whatever the order of the kinds.
   const kinds = Object.values(KINDS).filter((kind) => !kind.modeless);
-  for (const { table, where } of kinds) {
+  const rowsOf = new Map<(typeof kinds)[number], Array<Record<string, unknown>>>();
+  for (const kind of kinds) {
+    const rows: Array<{ row: Record<string, unknown> }> = await db.query(
+      `SELECT to_jsonb(t) AS row FROM "${kind.table}" t WHERE business_id = $1 AND NOT livemode ${kind.where ? `AND ${kind.where}` : ''}`, [businessId]);
+    rowsOf.set(kind, rows.map(({ row }) => row));
+    for (const { row } of rows) twin(String(row.id));
+  }
+  // Parents first (KINDS is in that order): a `/v1` payment is a checkout session, a `/v1` transfer a payout (same id).
+  for (const kind of kinds) {
+    const { table } = kind;
     const uniqueText: Array<{ column: string }> = await db.query(
       `SELECT DISTINCT a.attname AS column FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
        WHERE i.indrelid = $1::regclass AND i.indisunique AND NOT i.indisprimary AND a.atttypid IN ('text'::regtype, 'varchar'::regtype)
          AND NOT EXISTS (SELECT 1 FROM pg_attribute l WHERE l.attrelid = i.indrelid AND l.attnum = ANY(i.indkey) AND l.attname = 'livemode')`, [table]);
-    const rows: Array<{ row: Record<string, unknown> }> = await db.query(
-      `SELECT to_jsonb(t) AS row FROM "${table}" t WHERE business_id = $1 AND NOT livemode ${where ? `AND ${where}` : ''}`, [businessId]);
-    for (const { row } of rows) {
-      const copy: Record<string, unknown> = { ...row, id: twin(String(row.id)), livemode: true };
-      for (const [column, value] of Object.entries(row)) {
-        if (column !== 'id' && typeof value === 'string' && twins.has(value)) copy[column] = twins.get(value);
-      }
+    for (const row of rowsOf.get(kind)!) {
+      // Every id of a copied row, in any column or inside JSON (an event's data), becomes its twin's.
+      const copy: Record<string, unknown> = { ...JSON.parse(JSON.stringify(row).replace(UUID, (id) => twins.get(id) ?? id)), id: twin(String(row.id)), livemode: true };
       for (const { column } of uniqueText) if (typeof copy[column] === 'string') copy[column] = `${copy[column]}-live`;
       if (table === 'ledger_accounts') copy.balance = '0';
       await db.query(`INSERT INTO "${table}" SELECT * FROM jsonb_populate_record(NULL::"${table}", $1::jsonb) ON CONFLICT DO NOTHING`, [JSON.stringify(copy)]);
