@@ -4,7 +4,7 @@ import { Operation, operationsOf } from './probes/rest';
 import { Variant, ownIdsAnswers, probeOperation, probeWithoutIds, unchanged } from './probes/rest-probe';
 import { graphqlProbes } from './probes/graphql-probe';
 import { Tally, snapshot } from './probes/tally';
-import { Tenant, buildTenant } from './probes/world';
+import { Tenant, buildTenant, nameOtherBusiness } from './probes/world';
 
 /**
  * Cross-tenant and test/live probes over every REST operation of both OpenAPI documents and
@@ -34,6 +34,7 @@ describe('Tenancy probes generated from the OpenAPI documents and the GraphQL sc
     server = await startTestServer();
     a = await buildTenant(server, 'Alpha', COPIES);
     b = await buildTenant(server, 'Bravo', COPIES);
+    nameOtherBusiness(b, a);
     const documents = [
       ['api', (await server.request('GET', '/api/v1/openapi.json')).body],
       ['v1', (await server.request('GET', '/v1/openapi.json')).body],
@@ -45,10 +46,11 @@ describe('Tenancy probes generated from the OpenAPI documents and the GraphQL sc
       ({ name: `${a.name} ${caller} -> own ${own === 'test' ? 'live' : 'test'} ids`, owner: a, caller, ownMode: own, victim: a, victimMode: own === 'test' ? 'live' : 'test', document });
     variants = [
       crossTenant('testKey', 'api', 'test'), crossTenant('dashboard', 'api', 'test'), crossTenant('liveKey', 'api', 'live'),
+      crossTenant('dashboardNamingOther', 'api', 'test'),
       crossMode('testKey', 'api', 'test'), crossMode('liveKey', 'api', 'live'),
       crossTenant('v1Test', 'v1', 'test'), crossTenant('v1Live', 'v1', 'live'), crossMode('v1Test', 'v1', 'test'), crossMode('v1Live', 'v1', 'live'),
     ];
-    if (SCALE === 'full') variants.push(crossTenant('dashboardLive', 'api', 'live'), crossMode('dashboard', 'api', 'test'), crossMode('dashboardLive', 'api', 'live'));
+    if (SCALE === 'full') variants.push(crossTenant('dashboardLive', 'api', 'live'), crossTenant('apiToken', 'api', 'test'), crossMode('dashboard', 'api', 'test'), crossMode('dashboardLive', 'api', 'live'));
   }, 600_000);
 
   afterAll(async () => {

@@ -187,10 +187,14 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
     { name: `${b.name} testKey -> ${a.name} test ids`, owner: b, caller: 'testKey', ownMode: 'test', victim: a, victimMode: 'test' },
     { name: `${b.name} dashboard -> ${a.name} test ids`, owner: b, caller: 'dashboard', ownMode: 'test', victim: a, victimMode: 'test' },
     { name: `${b.name} liveKey -> ${a.name} live ids`, owner: b, caller: 'liveKey', ownMode: 'live', victim: a, victimMode: 'live' },
+    { name: `${b.name} dashboard naming ${a.name}'s business -> ${a.name} test ids`, owner: b, caller: 'dashboardNamingOther', ownMode: 'test', victim: a, victimMode: 'test' },
     { name: `${a.name} testKey -> own live ids`, owner: a, caller: 'testKey', ownMode: 'test', victim: a, victimMode: 'live' },
     { name: `${a.name} liveKey -> own test ids`, owner: a, caller: 'liveKey', ownMode: 'live', victim: a, victimMode: 'test' },
   ];
-  if (scale === 'full') variants.push({ name: `${b.name} dashboardLive -> ${a.name} live ids`, owner: b, caller: 'dashboardLive', ownMode: 'live', victim: a, victimMode: 'live' });
+  if (scale === 'full') {
+    variants.push({ name: `${b.name} dashboardLive -> ${a.name} live ids`, owner: b, caller: 'dashboardLive', ownMode: 'live', victim: a, victimMode: 'live' });
+    variants.push({ name: `${b.name} apiToken -> ${a.name} test ids`, owner: b, caller: 'apiToken', ownMode: 'test', victim: a, victimMode: 'test' });
+  }
 
   const unprobed: string[] = [];
   let before = await snapshot(server, a.merchant.businessId);

@@ -23,7 +23,9 @@ export interface Tenant {
   ids: Record<Kind, { test: string[]; live: string[] }>;
 }
 
-export type Caller = 'testKey' | 'liveKey' | 'dashboard' | 'dashboardLive' | 'v1Test' | 'v1Live';
+export type Caller = 'testKey' | 'liveKey' | 'apiToken' | 'dashboard' | 'dashboardLive' | 'v1Test' | 'v1Live'
+  /** The OWNER's dashboard token naming another business in X-Service-Business-Id (set by `nameOtherBusiness`). */
+  | 'dashboardNamingOther';
 export const modeOfCaller = (caller: Caller): 'test' | 'live' => (/live/i.test(caller) ? 'live' : 'test');
 
 type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<any>;
@@ -56,9 +58,12 @@ export async function buildTenant(server: TestServer, name: string, copies = 1):
   const dashboard = { authorization: `Bearer ${merchant.token}`, 'x-service-business-id': merchant.businessId };
   await graphql(server, dashboard, 'mutation { setServerToServerCharging(enabled: true) }');
   const liveKey = await server.liveKeyOf(merchant);
+  const token = await caller(server, {})('POST', '/api/v1/business/auth/token', { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret });
   const callers: Tenant['callers'] = {
     testKey: { 'x-api-key': merchant.apiKey },
     liveKey: { 'x-api-key': liveKey },
+    apiToken: { authorization: `Bearer ${token.accessToken}` },
+    dashboardNamingOther: dashboard,
     dashboard,
     dashboardLive: { ...dashboard, 'x-service-mode': 'live' },
     v1Test: { authorization: `Bearer ${await issueV1Key(server, merchant.businessId, Mode.TEST)}` },
@@ -148,6 +153,11 @@ export async function buildTenant(server: TestServer, name: string, copies = 1):
   }
   await copyToLive(server, merchant.businessId);
   return { name, merchant, marker, callers, ids: await idsOf(server, merchant.businessId) };
+}
+
+/** The tenant's OWNER names `other`'s business in X-Service-Business-Id: a business it is no member of. */
+export function nameOtherBusiness(tenant: Tenant, other: Tenant) {
+  tenant.callers.dashboardNamingOther = { authorization: `Bearer ${tenant.merchant.token}`, 'x-service-business-id': other.merchant.businessId };
 }
 
 /** A payer opts in on the page of a link that allows recurring gifts (as test/recurring-gifts.test.ts does). */
