@@ -155,7 +155,7 @@ function fieldProbe(root: 'Query' | 'Mutation', field: GraphQLField<unknown, unk
   return { root, name: field.name, document, variables: finalVariables, slots: finalSlots, unknown };
 }
 
-interface Outcome { code: string | null; hasData: boolean; text: string }
+interface Outcome { code: string | null; hasData: boolean; text: string; internal: boolean }
 
 /**
  * The first error's code and where it arose: a row of another tenant that the root field found
@@ -166,6 +166,7 @@ const outcomeOf = (body: any): Outcome => ({
   code: body?.errors?.[0] ? `${body.errors[0].extensions?.code} at ${(body.errors[0].path ?? []).join('.')}` : (body?.success === false ? body.error?.code : null),
   hasData: body?.data != null && Object.values(body.data).some((value) => value !== null),
   text: JSON.stringify(body),
+  internal: (body?.errors ?? []).some((error: any) => error?.extensions?.code === 'INTERNAL_SERVER_ERROR') || (body?.error?.statusCode ?? 0) >= 500,
 });
 
 const fill = (value: unknown, idFor: (kind: Kind) => string) => JSON.parse(JSON.stringify(value).replace(PLACEHOLDER, (_, kind: Kind) => idFor(kind)));
@@ -209,7 +210,7 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
       // No id: called as B, the answer holds nothing of A.
       for (const caller of ['testKey', 'dashboard'] as const) {
         const answer = await send(b.callers[caller], probe.document, probe.variables);
-        if (answer.code?.startsWith('INTERNAL_SERVER_ERROR')) tally.violation('server_error', `${probe.name} as ${b.name} ${caller}: ${answer.text.slice(0, 200)}`);
+        if (answer.internal) tally.violation('server_error', `${probe.name} as ${b.name} ${caller}: ${answer.text.slice(0, 200)}`);
         const leaked = revealed(answer.text, secretsOf(a), '', a.marker);
         if (leaked.length > 0) tally.violation('cross_tenant_leak', `${probe.name} as ${b.name} ${caller} holds ${leaked.join(', ')}`);
       }
@@ -235,7 +236,7 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
           const headers = variant.owner.callers[variant.caller];
           const [answer, control] = await Promise.all([send(headers, probe.document, variables), send(headers, probe.document, fill(probe.variables, controlId))]);
           const label = `${probe.name} [${variant.name}; foreign ${foreign.join('+')}] ${JSON.stringify(variables).slice(0, 160)}`;
-          if (answer.code?.startsWith('INTERNAL_SERVER_ERROR')) tally.violation('server_error', `${label}: ${answer.text.slice(0, 200)}`);
+          if (answer.internal) tally.violation('server_error', `${label}: ${answer.text.slice(0, 200)}`);
           if (answer.code !== control.code || answer.hasData !== control.hasData) {
             tally.violation(crossTenant ? 'cross_tenant_distinguishable' : 'cross_mode_distinguishable', `${label} -> ${answer.code} (data: ${answer.hasData}) but an unknown id -> ${control.code} (data: ${control.hasData}): ${answer.text.slice(0, 200)}`);
           }
@@ -283,6 +284,7 @@ async function overWebSocket(server: TestServer, tally: Tally, probe: FieldProbe
     const answer = await run(variables);
     const control = await run(fill(probe.variables, (kind) => unknownLike(victim(kind))));
     const label = `${probe.name} over WebSocket [${b.name} -> ${a.name} test ids]`;
+    if (answer.internal) tally.violation('server_error', `${label}: ${answer.text.slice(0, 200)}`);
     if (answer.code !== control.code || answer.hasData !== control.hasData) {
       tally.violation('cross_tenant_distinguishable', `${label} -> ${answer.code} but an unknown id -> ${control.code}: ${answer.text.slice(0, 200)}`);
     }
