@@ -47,6 +47,7 @@ describe('Tenancy probes generated from the OpenAPI documents and the GraphQL sc
     variants = [
       crossTenant('testKey', 'api', 'test'), crossTenant('dashboard', 'api', 'test'), crossTenant('liveKey', 'api', 'live'),
       crossTenant('dashboardNamingOther', 'api', 'test'),
+      { name: `${b.name} testKey -> own ids of another kind`, owner: b, caller: 'testKey', ownMode: 'test', victim: b, victimMode: 'test', document: 'api', sibling: true },
       crossMode('testKey', 'api', 'test'), crossMode('liveKey', 'api', 'live'),
       crossTenant('v1Test', 'v1', 'test'), crossTenant('v1Live', 'v1', 'live'), crossMode('v1Test', 'v1', 'test'), crossMode('v1Live', 'v1', 'live'),
     ];

@@ -4,8 +4,8 @@ import {
 } from 'graphql';
 import { Topic } from '../../../src/domain/events/pubsub';
 import { TestServer, collect, overSocket } from '../../support/harness';
-import { GRAPHQL_RULES, Kind, looksLikeId } from './kinds';
-import { Tally, changes, revealed, secretsOf, snapshot, unknownLike } from './tally';
+import { ANY_KIND_OF_TABLE, GRAPHQL_RULES, Kind, looksLikeId } from './kinds';
+import { IdSource, Tally, changes, classOf, revealed, secretsOf, snapshot, unknownLike, victimIdsOf } from './tally';
 import { Caller, Tenant } from './world';
 
 /**
@@ -171,7 +171,7 @@ const outcomeOf = (body: any): Outcome => ({
 
 const fill = (value: unknown, idFor: (kind: Kind) => string) => JSON.parse(JSON.stringify(value).replace(PLACEHOLDER, (_, kind: Kind) => idFor(kind)));
 
-interface GraphQLVariant { name: string; owner: Tenant; caller: Caller; ownMode: 'test' | 'live'; victim: Tenant; victimMode: 'test' | 'live' }
+interface GraphQLVariant extends IdSource { name: string; caller: Caller; ownMode: 'test' | 'live' }
 
 export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant, b: Tenant, scale: 'ci' | 'full', idsPerKind: number): Promise<{ unprobed: string[]; unknown: string[] }> {
   const introspection = await server.graphql(getIntrospectionQuery(), {}, b.callers.testKey);
@@ -191,6 +191,7 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
     { name: `${b.name} dashboard naming ${a.name}'s business -> ${a.name} test ids`, owner: b, caller: 'dashboardNamingOther', ownMode: 'test', victim: a, victimMode: 'test' },
     { name: `${a.name} testKey -> own live ids`, owner: a, caller: 'testKey', ownMode: 'test', victim: a, victimMode: 'live' },
     { name: `${a.name} liveKey -> own test ids`, owner: a, caller: 'liveKey', ownMode: 'live', victim: a, victimMode: 'test' },
+    { name: `${b.name} testKey -> own ids of another kind`, owner: b, caller: 'testKey', ownMode: 'test', victim: b, victimMode: 'test', sibling: true },
   ];
   if (scale === 'full') {
     variants.push({ name: `${b.name} dashboardLive -> ${a.name} live ids`, owner: b, caller: 'dashboardLive', ownMode: 'live', victim: a, victimMode: 'live' });
@@ -220,12 +221,12 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
     let reached = false;
     const controls = new Set<string>();
     const slotSets = kinds.length > 1 ? [kinds, ...kinds.map((kind) => [kind])] : [kinds];
-    for (const variant of variants) {
+    for (const variant of variants.filter((candidate) => !(candidate.sibling && ANY_KIND_OF_TABLE[probe.name]))) {
       const crossTenant = variant.owner !== variant.victim;
-      const secrets = secretsOf(variant.victim, crossTenant ? 'both' : variant.victimMode);
+      const secrets = variant.sibling ? new Set<string>() : secretsOf(variant.victim, crossTenant ? 'both' : variant.victimMode);
       const own = (kind: Kind) => variant.owner.ids[kind][variant.ownMode][0] ?? variant.owner.ids[kind].test[0];
       for (const foreign of slotSets) {
-        const victimIds = (kind: Kind) => variant.victim.ids[kind][variant.victimMode];
+        const victimIds = (kind: Kind) => victimIdsOf(variant, kind);
         if (foreign.some((kind) => victimIds(kind).length === 0)) continue;
         const count = Math.min(idsPerKind, Math.max(...foreign.map((kind) => victimIds(kind).length)));
         for (let index = 0; index < count; index += 1) {
@@ -238,10 +239,10 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
           const label = `${probe.name} [${variant.name}; foreign ${foreign.join('+')}] ${JSON.stringify(variables).slice(0, 160)}`;
           if (answer.internal) tally.violation('server_error', `${label}: ${answer.text.slice(0, 200)}`);
           if (answer.code !== control.code || answer.hasData !== control.hasData) {
-            tally.violation(crossTenant ? 'cross_tenant_distinguishable' : 'cross_mode_distinguishable', `${label} -> ${answer.code} (data: ${answer.hasData}) but an unknown id -> ${control.code} (data: ${control.hasData}): ${answer.text.slice(0, 200)}`);
+            tally.violation(classOf(variant, 'distinguishable'), `${label} -> ${answer.code} (data: ${answer.hasData}) but an unknown id -> ${control.code} (data: ${control.hasData}): ${answer.text.slice(0, 200)}`);
           }
           const leaked = revealed(answer.text, secrets, JSON.stringify(variables), crossTenant ? variant.victim.marker : undefined);
-          if (leaked.length > 0) tally.violation(crossTenant ? 'cross_tenant_leak' : 'cross_mode_leak', `${label} holds ${leaked.join(', ')}`);
+          if (leaked.length > 0) tally.violation(classOf(variant, 'leak'), `${label} holds ${leaked.join(', ')}`);
           // A lookup answers NOT_FOUND; a list filtered by an id answers (an empty page).
           if (control.code === `NOT_FOUND at ${probe.name}` || (probe.root === 'Query' && control.code === null)) reached = true;
           controls.add(`${control.code} ${control.text.slice(0, 160)}`);

@@ -6,7 +6,7 @@
  */
 
 export type Kind =
-  | 'merchant_wallet' | 'webhook_endpoint' | 'treasury_webhook_endpoint' | 'endpoint_delivery' | 'url_delivery'
+  | 'merchant_wallet' | 'merchant_pending_account' | 'end_user_wallet_account' | 'webhook_endpoint' | 'treasury_webhook_endpoint' | 'endpoint_delivery' | 'url_delivery'
   | 'treasury_delivery' | 'event' | 'payment' | 'dispute' | 'refund' | 'customer' | 'payment_method' | 'fraud_rule'
   | 'blocklist_entry' | 'checkout_session' | 'payment_link' | 'invoice' | 'recurring_gift' | 'payout_schedule'
   | 'payout_recipient' | 'payout_quote' | 'payout' | 'payout_batch' | 'collection' | 'treasury_end_user'
@@ -20,6 +20,9 @@ export type Kind =
  */
 export const KINDS: Record<Kind, { table: string; where?: string; modeless?: boolean }> = {
   merchant_wallet: { table: 'ledger_accounts', where: "kind = 'merchant_wallet'" },
+  // Other accounts of the tenant in the same table: no route takes them, but a wallet route must not either.
+  merchant_pending_account: { table: 'ledger_accounts', where: "kind = 'merchant_pending'" },
+  end_user_wallet_account: { table: 'ledger_accounts', where: "kind = 'end_user_wallet'" },
   webhook_endpoint: { table: 'webhook_endpoints', where: "registry = 'merchant'" },
   treasury_webhook_endpoint: { table: 'webhook_endpoints', where: "registry = 'treasury'" },
   event: { table: 'events' },
@@ -111,6 +114,21 @@ export const FIELD_RULES: Array<{ path: RegExp; field: string; kind: Kind | null
   { path: /.*/, field: 'channelId', kind: null, reason: "a collection channel of the rail's catalogue, shared by every business" },
   { path: /.*/, field: 'businessPaymentId', kind: null, reason: "the merchant's own reference for the collection, free text" },
 ];
+
+/** Other kinds whose rows share the kind's table (a treasury endpoint beside a merchant one): the kind-confusion probes send them. */
+export const siblingsOf = (kind: Kind): Kind[] =>
+  (Object.keys(KINDS) as Kind[]).filter((other) => other !== kind && KINDS[other].table === KINDS[kind].table);
+
+/**
+ * Operations and fields whose id takes rows of every kind of its table by design, so the
+ * kind-confusion probes (a sibling kind's id) do not apply to them: each with why.
+ */
+export const ANY_KIND_OF_TABLE: Record<string, string> = {
+  'POST /api/v1/webhook-deliveries/{id}/redeliver': 'manual redelivery takes any delivery of the business and mode, to its URL or to an endpoint (docs/rest-api.md, Manual redelivery)',
+  redeliverWebhook: 'as POST /api/v1/webhook-deliveries/{id}/redeliver',
+  'POST /api/v1/events/{id}/replay': "replays to an endpoint of either registry (a treasury one while the product is enabled), as WebhookService.replayEvent documents",
+  replayEvent: 'as POST /api/v1/events/{id}/replay',
+};
 
 /** A name that says "an id" (a query parameter, a body field, a GraphQL argument or input field). */
 export const looksLikeId = (name: string) => /(^id$|Id$|Ids$|_id$)/.test(name);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../../support/harness';
-import { KINDS, Kind } from './kinds';
+import { KINDS, Kind, siblingsOf } from './kinds';
 import { Tenant } from './world';
 
 /** What the probes count and what they found, written for the suite's runner and printed. */
@@ -99,3 +99,15 @@ export function changes(before: Map<string, string>, after: Map<string, string>)
 }
 
 export const kindTable = (kind: Kind) => KINDS[kind].table;
+
+/** Who calls with whose ids: `sibling` sends the caller's own ids of the kinds sharing the slot's table. */
+export interface IdSource { owner: Tenant; victim: Tenant; victimMode: 'test' | 'live'; sibling?: boolean }
+
+/** The ids a variant puts in a slot of `kind`. */
+export const victimIdsOf = (source: IdSource, kind: Kind): string[] => (source.sibling
+  ? siblingsOf(kind).flatMap((sibling) => source.owner.ids[sibling][source.victimMode])
+  : source.victim.ids[kind][source.victimMode]);
+
+/** The violation class of a variant's finding: another tenant, another mode, or another kind of the same table. */
+export const classOf = (source: IdSource, finding: 'distinguishable' | 'leak') =>
+  (source.sibling ? `kind_confusion_${finding}` : source.owner !== source.victim ? `cross_tenant_${finding}` : `cross_mode_${finding}`);
