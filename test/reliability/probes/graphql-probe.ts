@@ -183,6 +183,10 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
   const subscriptionFields = Object.values(schema.getSubscriptionType()?.getFields() ?? {});
   tally.graphqlFieldsPresent = probes.length + subscriptionFields.length;
   const unknown = [...probes.flatMap((probe) => probe.unknown), ...subscriptionFields.filter((field) => !(field.name in SUBSCRIPTIONS)).map((field) => `subscription ${field.name}`)];
+  // The lists name fields that exist.
+  const names = new Set([...probes.map((probe) => probe.name), ...subscriptionFields.map((field) => field.name)]);
+  const listed = [...Object.keys(GRAPHQL_SKIPPED), ...Object.keys(ANY_KIND_OF_TABLE).filter((key) => !key.includes(' ')), ...Object.keys(SUBSCRIPTIONS)];
+  unknown.push(...listed.filter((name) => !names.has(name)).map((name) => `${name} is listed but the schema has no such field`));
 
   const variants: GraphQLVariant[] = [
     { name: `${b.name} testKey -> ${a.name} test ids`, owner: b, caller: 'testKey', ownMode: 'test', victim: a, victimMode: 'test' },

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TestServer } from '../../support/harness';
-import { KINDS, Kind, siblingsOf } from './kinds';
+import { Kind, siblingsOf } from './kinds';
 import { Tenant } from './world';
 
 /** What the probes count and what they found, written for the suite's runner and printed. */
@@ -97,8 +97,6 @@ export function changes(before: Map<string, string>, after: Map<string, string>)
   const added = [...after.keys()].filter((key) => !before.has(key)).map((key) => `+ ${after.get(key)}`);
   return [...gone, ...added];
 }
-
-export const kindTable = (kind: Kind) => KINDS[kind].table;
 
 /** Who calls with whose ids: `sibling` sends the caller's own ids of the kinds sharing the slot's table. */
 export interface IdSource { owner: Tenant; victim: Tenant; victimMode: 'test' | 'live'; sibling?: boolean }
