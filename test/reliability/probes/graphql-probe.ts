@@ -203,7 +203,7 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
   }
 
   const unprobed: string[] = [];
-  let before = await snapshot(server, a.merchant.businessId);
+  let before = await snapshot(server, tally, a.merchant.businessId);
   const send = async (headers: Record<string, string>, document: string, variables: Record<string, unknown>) => {
     tally.requests += 1;
     return outcomeOf((await server.graphql(document, variables, headers)).body);
@@ -263,7 +263,7 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
     }
     tally.graphqlFields += 1;
     if (probe.root === 'Mutation') {
-      const after = await snapshot(server, a.merchant.businessId);
+      const after = await snapshot(server, tally, a.merchant.businessId);
       const changed = changes(before, after);
       if (changed.length > 0) tally.violation('victim_changed', `${probe.name} changed ${a.name}'s rows:\n${changed.slice(0, 6).join('\n')}`);
       before = after;

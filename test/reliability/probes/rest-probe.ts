@@ -106,7 +106,7 @@ export async function probeWithoutIds(server: TestServer, tally: Tally, operatio
 
 /** Whether the victim's rows are as they were; reports what changed, naming the operation, and answers the new state. */
 export async function unchanged(server: TestServer, tally: Tally, victim: Tenant, before: Map<string, string>, what: string) {
-  const after = await snapshot(server, victim.merchant.businessId);
+  const after = await snapshot(server, tally, victim.merchant.businessId);
   const changed = changes(before, after);
   if (changed.length > 0) tally.violation('victim_changed', `${what} changed ${victim.name}'s rows:\n${changed.slice(0, 6).join('\n')}`);
   return after;

@@ -5,9 +5,16 @@ import { TestServer } from '../../support/harness';
 import { Kind, siblingsOf } from './kinds';
 import { Tenant } from './world';
 
+/** Every class of violation the probes report (each is written, 0 when it held). */
+export const VIOLATION_CLASSES = [
+  'cross_tenant_distinguishable', 'cross_tenant_leak', 'cross_mode_distinguishable', 'cross_mode_leak',
+  'kind_confusion_distinguishable', 'kind_confusion_leak', 'victim_changed', 'server_error', 'unknown_id_kind', 'unprobed',
+] as const;
+
 /** What the probes count and what they found, written for the suite's runner and printed. */
 export class Tally {
   requests = 0;
+  snapshots = 0;
   readonly operations = { api: 0, v1: 0 };
   readonly operationsPresent = { api: 0, v1: 0 };
   graphqlFields = 0;
@@ -15,12 +22,12 @@ export class Tally {
   subscriptions = 0;
   readonly violations: Record<string, string[]> = {};
 
-  violation(kind: string, detail: string) {
+  violation(kind: (typeof VIOLATION_CLASSES)[number], detail: string) {
     (this.violations[kind] ??= []).push(detail);
   }
 
   counts(): Record<string, number> {
-    return Object.fromEntries(Object.entries(this.violations).map(([kind, details]) => [kind, details.length]));
+    return Object.fromEntries(VIOLATION_CLASSES.map((kind) => [kind, this.violations[kind]?.length ?? 0]));
   }
 
   total(): number {
@@ -28,25 +35,43 @@ export class Tally {
   }
 
   summary(): string {
+    const found = Object.entries(this.counts()).filter(([, count]) => count > 0);
     return `tenancy: ${this.operations.api}/${this.operationsPresent.api} /api/v1 operations, ${this.operations.v1}/${this.operationsPresent.v1} /v1 operations, `
       + `${this.graphqlFields}/${this.graphqlFieldsPresent} GraphQL root fields, ${this.subscriptions} subscriptions, ${this.requests} requests, `
-      + `${this.total()} violations ${JSON.stringify(this.counts())}`;
+      + `${this.snapshots} snapshots, ${this.total()} violations ${JSON.stringify(Object.fromEntries(found))}`;
   }
 
-  /** `<RELIABILITY_RESULTS_DIR>/tenancy.json`, the figures the suite's runner prints. */
-  write(extra: Record<string, unknown> = {}) {
+  /**
+   * `<RELIABILITY_RESULTS_DIR>/tenancy.json`, the figures the suite's runner prints: the agreed
+   * `{ name, operations, requests, violations }` in the shape of the runner's other files
+   * (`file`, `scale`, `snapshots`, `kills`, `retries`, `counts`, `examples`).
+   */
+  write(scale: string) {
     const directory = process.env.RELIABILITY_RESULTS_DIR;
     if (!directory) return;
     fs.mkdirSync(directory, { recursive: true });
+    const examples = Object.entries(this.violations).flatMap(([kind, details]) => details.slice(0, 5).map((detail) => `${kind}: ${detail.slice(0, 400)}`));
     fs.writeFileSync(path.join(directory, 'tenancy.json'), `${JSON.stringify({
       name: 'tenancy',
+      file: 'tenancy',
+      scale,
       operations: this.operations.api + this.operations.v1 + this.graphqlFields,
       requests: this.requests,
+      snapshots: this.snapshots,
+      kills: 0,
+      retries: 0,
       violations: this.counts(),
-      details: {
-        restOperations: this.operations, restOperationsPresent: this.operationsPresent, graphqlFields: this.graphqlFields,
-        graphqlFieldsPresent: this.graphqlFieldsPresent, subscriptions: this.subscriptions, ...extra,
+      counts: {
+        requests: this.requests,
+        'REST /api/v1 operations probed': this.operations.api,
+        'REST /api/v1 operations present': this.operationsPresent.api,
+        'REST /v1 operations probed': this.operations.v1,
+        'REST /v1 operations present': this.operationsPresent.v1,
+        'GraphQL root fields probed': this.graphqlFields,
+        'GraphQL root fields present': this.graphqlFieldsPresent,
+        'GraphQL subscriptions probed': this.subscriptions,
       },
+      examples,
     }, null, 2)}\n`);
   }
 }
@@ -77,7 +102,8 @@ export function revealed(answer: string, secrets: Set<string>, sent: string, mar
  * the tenant's own use changes (a key's last use) are left out.
  */
 const VOLATILE_COLUMNS = ['last_used_at'];
-export async function snapshot(server: TestServer, businessId: string): Promise<Map<string, string>> {
+export async function snapshot(server: TestServer, tally: Tally, businessId: string): Promise<Map<string, string>> {
+  tally.snapshots += 1;
   const db = server.runtime.dataSource;
   const tables: Array<{ table: string }> = await db.query(
     `SELECT table_name AS table FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'business_id' ORDER BY 1`);
@@ -107,5 +133,5 @@ export const victimIdsOf = (source: IdSource, kind: Kind): string[] => (source.s
   : source.victim.ids[kind][source.victimMode]);
 
 /** The violation class of a variant's finding: another tenant, another mode, or another kind of the same table. */
-export const classOf = (source: IdSource, finding: 'distinguishable' | 'leak') =>
-  (source.sibling ? `kind_confusion_${finding}` : source.owner !== source.victim ? `cross_tenant_${finding}` : `cross_mode_${finding}`);
+export const classOf = (source: IdSource, finding: 'distinguishable' | 'leak'): (typeof VIOLATION_CLASSES)[number] =>
+  (source.sibling ? `kind_confusion_${finding}` as const : source.owner !== source.victim ? `cross_tenant_${finding}` as const : `cross_mode_${finding}` as const);
