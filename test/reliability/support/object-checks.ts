@@ -69,30 +69,30 @@ export async function checkObjectsAgainstLedger(db: Pool, violations: Violations
 /** Exact counts of each event type for an object in a final status; any type of the family not listed must not occur. */
 type Expected = Record<string, number | [number, number]>;
 
-const FAMILIES: Array<{ table: string; family: string; idKey: string; expected: Record<string, Expected> }> = [
+const FAMILIES: Array<{ table: string; family: string; idKey: string; /* the SQL of the object id in the event's data */ expected: Record<string, Expected> }> = [
   {
-    table: 'payouts', family: 'payout.', idKey: 'id', expected: {
+    table: 'payouts', family: 'payout.', idKey: `e.data->'object'->>'id'`, expected: {
       SETTLED: { 'payout.initiated': 1, 'payout.submitted': 1, 'payout.settled': 1 },
       FAILED: { 'payout.initiated': 1, 'payout.submitted': [0, 1], 'payout.review': [0, 1], 'payout.failed': 1 },
       CANCELLED: { 'payout.initiated': 1, 'payout.cancelled': 1 },
     },
   },
   {
-    table: 'treasury_payouts', family: 'treasury.payout.', idKey: 'id', expected: {
+    table: 'treasury_payouts', family: 'treasury.payout.', idKey: `e.data->'object'->>'id'`, expected: {
       COMPLETED: { 'treasury.payout.created': 1, 'treasury.payout.completed': 1 },
       FAILED: { 'treasury.payout.created': 1, 'treasury.payout.failed': 1 },
       CANCELLED: { 'treasury.payout.created': 1, 'treasury.payout.cancelled': 1 },
     },
   },
   {
-    table: 'collections', family: 'collection.', idKey: 'id', expected: {
+    table: 'collections', family: 'collection.', idKey: `e.data->'object'->>'id'`, expected: {
       completed: { 'collection.created': 1, 'collection.processing': 1, 'collection.completed': 1 },
       failed: { 'collection.created': 1, 'collection.processing': [0, 1], 'collection.failed': 1 },
       pending: { 'collection.created': 1 },
     },
   },
   {
-    table: 'payments', family: 'payment.', idKey: 'paymentId', expected: {
+    table: 'payments', family: 'payment.', idKey: `e.data->>'paymentId'`, expected: {
       COMPLETED: { 'payment.created': 1, 'payment.completed': 1, 'payment.refunded': [0, 1000] },
       SETTLED: { 'payment.created': 1, 'payment.completed': 1, 'payment.settled': 1, 'payment.refunded': [0, 1000] },
       REFUNDED: { 'payment.created': 1, 'payment.completed': 1, 'payment.settled': [0, 1], 'payment.refunded': [1, 1000] },
@@ -109,7 +109,7 @@ export async function checkEvents(db: Pool, violations: Violations): Promise<voi
   for (const { table, family, idKey, expected } of FAMILIES) {
     const rows = await q(db,
       `SELECT o.id, o.status::text AS status, e.type, count(e.id)::int AS n
-         FROM ${table} o LEFT JOIN events e ON e.type LIKE $1 AND e.data->>'${idKey}' = o.id::text
+         FROM ${table} o LEFT JOIN events e ON e.type LIKE $1 AND ${idKey} = o.id::text
         WHERE o.status::text = ANY($2) GROUP BY o.id, o.status, e.type`,
       [`${family}%`, Object.keys(expected)]);
     const byObject = new Map<string, { status: string; counts: Map<string, number> }>();
