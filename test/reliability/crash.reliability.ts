@@ -50,8 +50,8 @@ const MATRIX: Cell[] = [
   { path: 'treasury payout', process: 'worker', point: 'in-tx:treasury.payout.completed', ci: true },
   { path: 'collection', process: 'api', point: 'in-tx:collection.created' },
   { path: 'collection', process: 'api', point: 'response-store' },
-  { path: 'collection pay', process: 'api', point: 'in-tx:collection.completed', ci: true },
-  { path: 'collection pay', process: 'api', point: 'response-store' },
+  { path: 'collection pay', process: 'api', point: 'in-tx:collection.completed' },
+  { path: 'collection pay', process: 'api', point: 'response-store', ci: true },
 ];
 const cells = MATRIX.filter((cell) => scale.crash.everyPoint || cell.ci);
 

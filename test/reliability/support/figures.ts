@@ -62,9 +62,9 @@ export function summaryBlock(title: string, figures: Omit<Figures, 'file'>): str
     `  ${pad('kills')}${figures.kills}`,
     `  ${pad('retries')}${figures.retries}`,
     `  ${pad('violations')}${total}`,
-    ...violations.map(([name, count]) => `    ${name.padEnd(50)}${count}`),
+    ...violations.map(([name, count]) => `    ${name.padEnd(50)} ${count}`),
   ];
-  if (figures.counts) lines.push(...Object.entries(figures.counts).map(([name, count]) => `  ${name.padEnd(52)}${count}`));
+  if (figures.counts) lines.push(...Object.entries(figures.counts).map(([name, count]) => `  ${name.padEnd(52)} ${count}`));
   if (figures.examples?.length) lines.push('  examples:', ...figures.examples.map((line) => `    ${line}`));
   return lines.join('\n');
 }
