@@ -5,6 +5,9 @@ import { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
 import { markNotStored, storesStatus } from '../http/idempotency';
+import { RETRY_AFTER_SECONDS } from '../http/outage';
+import type { DatabaseOutage } from '../db/outage';
+import { ErrorCode } from '../domain/shared/errors';
 import { bearerOf, originOf } from '../http/request-context';
 import { guardCredentialSurface } from '../http/surface';
 import { prefersExplorer, registerExplorer } from './explorer';
@@ -44,13 +47,33 @@ function notStoredPlugin(): ApolloServerPlugin<GraphQLContext> {
  * Logs every unexpected failure (the client only sees INTERNAL_SERVER_ERROR) at error level, on
  * the Fastify request's logger, which carries the request id.
  */
-function unexpectedErrorLogPlugin(fallback: FastifyBaseLogger): ApolloServerPlugin<GraphQLContext> {
+function unexpectedErrorLogPlugin(fallback: FastifyBaseLogger, outage: DatabaseOutage): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
         async didEncounterErrors({ contextValue, errors, operationName, request }) {
           const log = (contextValue as WithFastifyRequest)[FASTIFY_REQUEST]?.log ?? fallback;
-          logUnexpectedErrors(log, errors, operationName ?? request.operationName ?? null);
+          logUnexpectedErrors(log, errors, operationName ?? request.operationName ?? null, outage);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * An operation that failed because a service is unavailable (the database unreachable, an outside
+ * provider that does not answer) answers HTTP 503 with Retry-After, as REST and `/v1` do, besides
+ * the error's `extensions.code` SERVICE_UNAVAILABLE.
+ */
+function unavailablePlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+          if (!errors?.some((error) => error.extensions?.code === ErrorCode.SERVICE_UNAVAILABLE)) return;
+          response.http.status = 503;
+          response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
         },
       };
     },
@@ -115,7 +138,8 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
       noStorePlugin(),
       operationLimitsPlugin(schema, limits),
       notStoredPlugin(),
-      unexpectedErrorLogPlugin(app.log),
+      unavailablePlugin(),
+      unexpectedErrorLogPlugin(app.log, app.databaseOutage),
       {
         async serverWillStart() {
           return {

@@ -353,14 +353,17 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       logUnexpected(args, result as ExecutionResult);
       return formatResult(format)(result as ExecutionResult);
     },
-    onError: (_context, _id, _payload, errors) => errors.map(formatError(format)),
+    onError: (_context, _id, payload, errors) => {
+      logUnexpectedErrors(app.log, errors, payload.operationName ?? null, app.databaseOutage);
+      return errors.map(formatError(format));
+    },
   }, wsServer);
 
   /** Unexpected failures are logged as over HTTP (formatted errors, already logged, are skipped). */
   function logUnexpected(args: ExecutionArgs, result: ExecutionResult | FormattedExecutionResult) {
     if (!result.errors) return;
     const log = app.log.child({ reqId: (args.contextValue as GraphQLContext).origin.requestId });
-    logUnexpectedErrors(log, result.errors, args.operationName ?? null);
+    logUnexpectedErrors(log, result.errors, args.operationName ?? null, app.databaseOutage);
   }
 
   /**

@@ -7,6 +7,8 @@ import { Core } from '../domain/core';
 import { limitRequests } from '../http/rate-limit';
 import { originOf } from '../http/request-context';
 import { statusOf } from '../http/status';
+import { outageErrorOf, retryLater } from '../http/outage';
+import { capabilityRoute } from '../http/capabilities';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
 import { collectionFormValues, payerCollectionErrors, readCollectionForm } from './collection-form';
@@ -86,26 +88,32 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return send(reply, status, messagePage('Request refused', 'The request could not be processed.', nonce), nonce);
       }
-      request.log.error({ err: error }, 'hosted page error');
+      // A database outage is logged by the outage watch, once, not here per request.
+      const outage = outageErrorOf(request.server.databaseOutage, error);
+      if (!outage) request.log.error({ err: error }, 'hosted page error');
+      if (outage || status === 503) {
+        retryLater(reply);
+        return send(reply, 503, messagePage('Try again in a moment', 'This page is unavailable for a moment; reload it shortly.', nonce), nonce);
+      }
       return send(reply, 500, messagePage('Something went wrong', 'The payment page failed. No card was charged twice; try again in a moment.', nonce), nonce);
     });
 
     /** The page's outcome with the local rails its session offers (collections), for the form. */
     const withRails = (outcome: CheckoutOutcome): SessionRail[] => ('view' in outcome ? core.collections.sessionRails(outcome.view.session) : []);
 
-    scope.get<ByToken>('/checkout/:token', async (request, reply) => {
+    scope.get<ByToken>(capabilityRoute('/checkout'), async (request, reply) => {
       const outcome = await core.checkout.hosted.showPage(core.anonymousContext(originOf(request)), request.params.token);
       return render(reply, outcome, {}, withRails(outcome));
     });
 
-    scope.post<ByToken>('/checkout/:token', async (request, reply) => {
+    scope.post<ByToken>(capabilityRoute('/checkout'), async (request, reply) => {
       const { command, values } = readCheckoutForm(request.params.token, request.body);
       const outcome = await core.checkout.hosted.pay(core.anonymousContext(originOf(request)), command);
       return render(reply, outcome, values, withRails(outcome));
     });
 
     /** The payer chose a local rail: the session's collection on it is opened (or found) and its instructions page shown. */
-    scope.post<ByToken>('/checkout/:token/collection', async (request, reply) => {
+    scope.post<ByToken>(capabilityRoute('/checkout', '/collection'), async (request, reply) => {
       const ctx = core.anonymousContext(originOf(request));
       try {
         const { collection } = await core.collections.startFromSession(ctx, readCollectionForm(request.params.token, request.body));
@@ -120,7 +128,7 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     });
 
     /** Tessera's page of a collection (`hosted_page` instructions, and collections started on a checkout page). */
-    scope.get<ByToken>('/collect/:token', async (request, reply) => {
+    scope.get<ByToken>(capabilityRoute('/collect'), async (request, reply) => {
       const page = await core.collections.hostedPage(core.anonymousContext(originOf(request)), request.params.token);
       if (page.kind === 'redirect') return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', page.url).send();
       const nonce = crypto.randomBytes(16).toString('base64');
@@ -128,13 +136,13 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     });
 
     /** The sandbox's hosted KYC page behind a check's kycLinkUrl: shows the check; the tester approves or rejects it. */
-    scope.get<ByToken>('/kyc/:token', async (request, reply) => {
+    scope.get<ByToken>(capabilityRoute('/kyc'), async (request, reply) => {
       const nonce = crypto.randomBytes(16).toString('base64');
       return send(reply, 200, kycPage(await core.treasuryKyc.hostedPage(core.anonymousContext(originOf(request)), request.params.token), nonce), nonce);
     });
 
     for (const decision of ['approve', 'reject'] as const) {
-      scope.post<ByToken>(`/kyc/:token/${decision}`, async (request, reply) => {
+      scope.post<ByToken>(capabilityRoute('/kyc', `/${decision}`), async (request, reply) => {
         const ctx = core.anonymousContext(originOf(request));
         const nonce = crypto.randomBytes(16).toString('base64');
         try {
@@ -148,16 +156,16 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       });
     }
 
-    scope.get<ByToken>('/checkout/3ds/:token', async (request, reply) =>
+    scope.get<ByToken>(capabilityRoute('/checkout/3ds'), async (request, reply) =>
       render(reply, await core.checkout.hosted.showThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
 
-    scope.post<ByToken>('/checkout/3ds/:token', async (request, reply) =>
+    scope.post<ByToken>(capabilityRoute('/checkout/3ds'), async (request, reply) =>
       render(reply, await core.checkout.hosted.completeThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
 
-    scope.get<ByToken>('/checkout/:token/complete', async (request, reply) =>
+    scope.get<ByToken>(capabilityRoute('/checkout', '/complete'), async (request, reply) =>
       render(reply, await core.checkout.hosted.showReceipt(core.anonymousContext(originOf(request)), request.params.token)));
 
-    scope.get<ByToken>('/pay/:token', async (request, reply) => {
+    scope.get<ByToken>(capabilityRoute('/pay'), async (request, reply) => {
       const visit = await core.paymentLinks.visit(core.anonymousContext(originOf(request)), request.params.token);
       if (visit.kind === 'session') return reply.status(303).header('cache-control', 'no-store').header('location', visit.checkoutPath).send();
       const nonce = crypto.randomBytes(16).toString('base64');

@@ -16,6 +16,8 @@ import { registerInputChecks, registerJsonParser } from './input';
 import { landingPageRoute } from './landing-page';
 import { errorForLog } from './logging';
 import { registerMetrics } from './metrics';
+import { redactCapabilities, refuseUnredactedCapability } from './capabilities';
+import { outageErrorOf, registerOutageWatch, retryLater } from './outage';
 import { registerRateLimit } from './rate-limit';
 import { declareSurfaceState } from './surface';
 import { trustFunctionOf } from './client-address';
@@ -28,9 +30,6 @@ const REDACT = [
   '*.apiKey', '*.apiSecret', '*.password', '*.card', '*.number', '*.cvv', '*.secret', '*.token',
 ];
 
-/** Hosted pages carry their capability token in the path; logs keep the route, not the token. */
-const HOSTED_TOKEN = /^(\/(?:checkout(?:\/3ds)?|pay))\/[^/?#]+/;
-export const loggedUrl = (url: string) => url.replace(HOSTED_TOKEN, '$1/[redacted]');
 
 export interface BuildOptions {
   /** Where log lines go instead of stdout (tests read them). */
@@ -53,8 +52,15 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
       level: config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
-        req: (request) => ({ method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+        // Hosted pages carry their capability token in the path: logs keep the page, not the token.
+        req: (request) => ({ method: request.method, url: redactCapabilities(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
         err: (error) => errorForLog(error) as { type: string; message: string; stack: string },
+      },
+      hooks: {
+        // A message that names a hosted page's URL loses its token too (errors: errorForLog).
+        logMethod(args, method) {
+          return method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactCapabilities(arg) : arg)) as Parameters<typeof method>);
+        },
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
@@ -72,6 +78,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
     },
     return503OnClosing: false,
   });
+  app.addHook('onRoute', (route) => refuseUnredactedCapability(route.url));
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
@@ -83,6 +90,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
+    retryLater(reply);
     const body = isV1Path(request.url) ? v1ErrorBody : errorEnvelope;
     return reply.status(503).send(body(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; retry'));
   });
@@ -93,6 +101,7 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
 
+  registerOutageWatch(app, core.dataSource);
   registerMetrics(app, core.pubSub.listeners);
   registerInputChecks(app, [GRAPHQL_PATH]);
   declareSurfaceState(app);
@@ -104,8 +113,9 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
     try {
       await core.dataSource.query('SELECT 1');
       return { status: 'ready' };
-    } catch {
-      return reply.status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable'));
+    } catch (error) {
+      outageErrorOf(app.databaseOutage, error);
+      return retryLater(reply).status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable'));
     }
   });
 

@@ -1,9 +1,12 @@
+import { redactCapabilities } from './capabilities';
+
 /**
  * What an error may put in a log line. A failed SQL statement is logged with its text, never with
  * the values bound to it: TypeORM's QueryFailedError carries `parameters` (customer emails, names,
  * phones, capability tokens …) and, copied from the pg error, `detail` ("Key (email)=(…) already
  * exists", "Failing row contains (…)") and `where` ("unnamed portal parameter $1 = '…'"); PostgreSQL
  * also quotes the offending value in some messages ("invalid input syntax for type uuid: "…"").
+ * Any error's message and stack lose the capability token of a hosted page they name.
  */
 
 /** Properties of database errors that hold values of the statement or of the row. */
@@ -35,11 +38,11 @@ function isDatabaseError(error: Error): boolean {
 export function errorForLog(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return error;
   const database = isDatabaseError(error);
-  const message = database ? redactQuotedValues(error.message) : error.message;
+  const message = redactCapabilities(database ? redactQuotedValues(error.message) : error.message);
   const serialized: Record<string, unknown> = {
     type: error.constructor?.name ?? error.name,
     message,
-    stack: database && error.stack ? error.stack.replace(error.message, message) : error.stack,
+    stack: error.stack ? redactCapabilities(error.stack.replace(error.message, message)) : error.stack,
   };
   for (const [key, value] of Object.entries(error)) {
     if (key in serialized || key === 'cause' || VALUE_PROPERTIES.has(key)) continue;

@@ -2,6 +2,7 @@ import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fas
 import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
 import { httpStatusOf } from '../http/status';
 import { allowedMethods } from '../http/surface';
+import { outageErrorOf, retryLater } from '../http/outage';
 
 /**
  * The error body of the alternate surface: `{ error: { code, message } }` with a snake_case code
@@ -58,13 +59,16 @@ function fromFastifyError(error: FastifyError): DomainError | null {
 
 /** The one `/v1` error mapper: every failure leaves as `{ error: { code, message } }`, never with a stack. */
 export function sendV1Error(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const domain = error instanceof DomainError ? error : fromFastifyError(error as FastifyError);
+  // A database outage is logged by the outage watch, once, not here per request.
+  const outage = outageErrorOf(request.server.databaseOutage, error);
+  const domain = outage ?? (error instanceof DomainError ? error : fromFastifyError(error as FastifyError));
   if (!domain) {
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(v1ErrorBody(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; retry with exponential backoff'));
   }
   const [status] = v1StatusOf(domain.code);
-  if (status >= 500) request.log.error({ err: error }, 'server error');
+  if (status >= 500 && !outage) request.log.error({ err: error }, 'server error');
+  if (status === 503) retryLater(reply);
   return reply.status(status).send(v1ErrorBody(domain.code, domain.message, domain.fieldErrors));
 }
 

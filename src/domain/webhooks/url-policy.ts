@@ -17,8 +17,44 @@ export function nonPublicRange(address: string): string | null {
   return range === 'unicast' ? null : range;
 }
 
-/** An IP literal is its own address; a host name is resolved. */
-const addressesOf = (host: string, resolve: HostResolver) => (ipaddr.isValid(host) ? Promise.resolve([host]) : resolve(host));
+/**
+ * A host in the one form every check judges: without IPv6 brackets and trailing dots (`localhost.`
+ * is `localhost`), in lower case, and an IPv4 address in dotted decimal whatever its spelling. The
+ * WHATWG URL parser has already turned an IDN into punycode (and full-width letters into ASCII) and
+ * decimal, octal, hex and short IPv4 forms of a URL into dotted decimal; a bare host name (the
+ * connection's lookup) gets the same here.
+ */
+export function normalisedHost(hostname: string): string {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.+$/, '');
+  return ipaddr.IPv4.isValid(host) ? ipaddr.IPv4.parse(host).toString() : host;
+}
+
+/** The normalised host of a URL: what registration and every delivery attempt check. */
+export const targetHostOf = (url: string) => normalisedHost(new URL(url).hostname);
+
+/** `localhost` and every name under it are loopback (RFC 6761), whatever a resolver answers or fails to. */
+const LOOPBACK_NAME = /(^|\.)localhost$/;
+
+/** An IP literal is its own address, a localhost name is loopback, another host name is resolved. */
+function addressesOf(host: string, resolve: HostResolver): Promise<string[]> {
+  if (ipaddr.isValid(host)) return Promise.resolve([host]);
+  if (LOOPBACK_NAME.test(host)) return Promise.resolve(['127.0.0.1', '::1']);
+  return resolve(host);
+}
+
+/**
+ * Why a host may not receive webhooks when only public targets are allowed, or null. A host that
+ * does not resolve right now is not proof of a private address: it is accepted, and its delivery's
+ * connection (publicAddressLookup) refuses it if it resolves to one by then.
+ */
+async function hostRefusal(url: string, resolve: HostResolver): Promise<string | null> {
+  const host = targetHostOf(url);
+  try {
+    return refusalOf(host, await addressesOf(host, resolve));
+  } catch {
+    return null;
+  }
+}
 
 /** Why a host with these addresses may not receive live webhooks, or null when every address is public. */
 function refusalOf(host: string, addresses: string[]): string | null {
@@ -40,12 +76,7 @@ function refusalOf(host: string, addresses: string[]): string | null {
 export async function liveUrlRefusal(url: string, resolve: HostResolver = resolveAll): Promise<string | null> {
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:') return 'must use https with live credentials';
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  try {
-    return refusalOf(host, await addressesOf(host, resolve));
-  } catch {
-    return null;
-  }
+  return hostRefusal(url, resolve);
 }
 
 /**
@@ -54,12 +85,7 @@ export async function liveUrlRefusal(url: string, resolve: HostResolver = resolv
  * private targets.
  */
 export async function publicUrlRefusal(url: string, resolve: HostResolver = resolveAll): Promise<string | null> {
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
-  try {
-    return refusalOf(host, await addressesOf(host, resolve));
-  } catch {
-    return null;
-  }
+  return hostRefusal(url, resolve);
 }
 
 export interface WebhookTargetSettings {
@@ -104,9 +130,8 @@ export class WebhookTargetPolicy {
    * it resolves to a private address by then.
    */
   async isPrivateTarget(url: string): Promise<boolean> {
-    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
     try {
-      return (await addressesOf(host, this.resolveHost)).some((address) => nonPublicRange(address) !== null);
+      return (await addressesOf(targetHostOf(url), this.resolveHost)).some((address) => nonPublicRange(address) !== null);
     } catch {
       return false;
     }
@@ -129,8 +154,9 @@ const familyOf = (address: string) => (ipaddr.parse(address).kind() === 'ipv6' ?
  */
 export function publicAddressLookup(resolve: HostResolver = resolveAll): LookupFunction {
   return (hostname, options, callback) => {
-    addressesOf(hostname, resolve).then((resolved) => {
-      const refusal = refusalOf(hostname, resolved);
+    const host = normalisedHost(hostname);
+    addressesOf(host, resolve).then((resolved) => {
+      const refusal = refusalOf(host, resolved);
       if (refusal) {
         callback(new NonPublicAddressError(refusal), '', 4);
         return;

@@ -2,6 +2,8 @@ import { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
 import { statusOf } from '../../http/status';
+import { unavailableErrorOf } from '../../http/outage';
+import type { DatabaseOutage } from '../../db/outage';
 
 export const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
 
@@ -18,7 +20,11 @@ const graphqlCodeOf = (code: ErrorCode): string => {
  */
 export const withoutSuggestions = (message: string) => message.replace(/ ?Did you mean [^?]*\?/g, '');
 
-const originalOf = (error: unknown) => (error instanceof GraphQLError ? error.originalError ?? error : error);
+/** The error behind a GraphQL error; a database outage as the SERVICE_UNAVAILABLE domain error every face answers with. */
+const originalOf = (error: unknown) => {
+  const original = error instanceof GraphQLError ? error.originalError ?? error : error;
+  return unavailableErrorOf(original) ?? original;
+};
 
 /**
  * Whether an error is a failure of the server (a bug, a database outage) rather than the
@@ -36,11 +42,17 @@ export function isUnexpectedError(error: unknown): boolean {
 
 /**
  * Logs each unexpected error of an operation at error level, with the operation's name and the
- * field's path; `log` carries the request id (a Fastify request's logger, or a child with it).
+ * field's path; `log` carries the request id (a Fastify request's logger, or a child with it). An
+ * error of a database outage is counted on `outage` instead.
  */
-export function logUnexpectedErrors(log: FastifyBaseLogger, errors: readonly (GraphQLError | GraphQLFormattedError)[], operationName: string | null) {
+export function logUnexpectedErrors(log: FastifyBaseLogger, errors: readonly (GraphQLError | GraphQLFormattedError)[], operationName: string | null, outage: DatabaseOutage) {
   for (const error of errors) {
     if (!(error instanceof GraphQLError)) continue;
+    // A database outage is logged by the outage watch, once, not here per request.
+    if (unavailableErrorOf(error.originalError)) {
+      outage.refused(error.originalError);
+      continue;
+    }
     const original = originalOf(error);
     // A domain error of the server's side (an outside party that did not answer), as REST logs it.
     if (original instanceof DomainError && statusOf(original) >= 500) log.error({ err: original, operationName, path: error.path?.join('.') }, 'server error');

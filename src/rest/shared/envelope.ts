@@ -1,6 +1,7 @@
 import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, FieldErrors } from '../../domain/shared/errors';
 import { httpStatusOf, statusOf } from '../../http/status';
+import { outageErrorOf, retryLater } from '../../http/outage';
 
 export interface ErrorEnvelope {
   success: false;
@@ -71,11 +72,14 @@ function fromFastifyError(error: FastifyError): DomainError | null {
 
 /** The one REST error mapper: every failure leaves as the error envelope, never with a stack. */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const domain = error instanceof DomainError ? error : fromFastifyError(error as FastifyError);
+  // A database outage is logged by the outage watch, once, not here per request.
+  const outage = outageErrorOf(request.server.databaseOutage, error);
+  const domain = outage ?? (error instanceof DomainError ? error : fromFastifyError(error as FastifyError));
   if (!domain) {
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
   }
-  if (statusOf(domain) >= 500) request.log.error({ err: error }, 'server error');
+  if (statusOf(domain) >= 500 && !outage) request.log.error({ err: error }, 'server error');
+  if (statusOf(domain) === 503) retryLater(reply);
   return reply.status(statusOf(domain)).send(errorEnvelope(domain.code, domain.message, domain.fieldErrors));
 }
