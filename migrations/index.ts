@@ -1,3 +1,4 @@
+import { PayoutPinFailures1796260000000 } from './1796260000000-PayoutPinFailures';
 import { Treasury1796000000000 } from './1796000000000-Treasury';
 import { Collections1795900000000 } from './1795900000000-Collections';
 import { V1Surface1796100000000 } from './1796100000000-V1Surface';
@@ -52,4 +53,5 @@ export const migrations: Function[] = [
   V1TransfersLowBalance1796150000000,
   FxClearing1796170000000,
   WebhookDeliveryPump1796200000000,
+  PayoutPinFailures1796260000000,
 ];

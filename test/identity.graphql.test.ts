@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { ApiResponse, TestMerchant, TestServer, codeIn, startTestServer, waitUntil } from './support/harness';
+import { ApiResponse, TestMerchant, TestServer, codeIn, overSocket, startTestServer, waitUntil } from './support/harness';
 
 /**
  * The dashboard's identity operations over GraphQL: sign-up, sign-in, the active business, team
@@ -411,23 +411,84 @@ describe('Dashboard identity over GraphQL', () => {
       expect((await rolesOf(owner.businessId))[owner.userId]).toBe('OWNER');
     });
 
-    test('the last OWNER cannot be demoted or removed (CONFLICT)', async () => {
+    test('the last OWNER cannot be removed (CONFLICT) or demote themself (FORBIDDEN: their own role)', async () => {
       const ownerMembership = await membershipIdOf(owner, owner.userId);
-      expectGraphQLError(await gql(CHANGE_ROLE, { id: ownerMembership, role: 'ADMIN' }, as(owner)), 'CONFLICT');
+      expectGraphQLError(await gql(CHANGE_ROLE, { id: ownerMembership, role: 'ADMIN' }, as(owner)), 'FORBIDDEN');
       expectGraphQLError(await gql(REMOVE_MEMBER, { id: ownerMembership }, as(owner)), 'CONFLICT');
       expect((await rolesOf(owner.businessId))[owner.userId]).toBe('OWNER');
     });
 
-    test('with two OWNERs one may step down or be removed', async () => {
+    test('with two OWNERs one may be demoted by the other, or removed', async () => {
       const founder = await server.signUp();
       const partner = await server.signUp();
       const partnerId = await addMember(founder, partner, 'OWNER');
       const founderId = await membershipIdOf(founder, founder.userId);
 
-      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'ADMIN' }, bearer(founder.token))).changeTeamMemberRole.role).toBe('ADMIN');
+      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'ADMIN' }, inBusiness(partner, founder.businessId))).changeTeamMemberRole.role).toBe('ADMIN');
       expectGraphQLError(await gql(REMOVE_MEMBER, { id: partnerId }, inBusiness(partner, founder.businessId)), 'CONFLICT');
       expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'OWNER' }, inBusiness(partner, founder.businessId))).changeTeamMemberRole.role).toBe('OWNER');
       expect(expectData(await gql(REMOVE_MEMBER, { id: partnerId }, bearer(founder.token))).removeTeamMember.id).toBe(partnerId);
+    });
+
+    test('finding 26.1: a member cannot change their own role (FORBIDDEN over HTTP and the socket), not even an OWNER stepping down', async () => {
+      const founder = await server.signUp();
+      const partner = await server.signUp();
+      const partnerId = await addMember(founder, partner, 'OWNER');
+      const founderId = await membershipIdOf(founder, founder.userId);
+      const refused = await gql(CHANGE_ROLE, { id: founderId, role: 'ADMIN' }, bearer(founder.token));
+      expectGraphQLError(refused, 'FORBIDDEN');
+      expect(refused.body.errors![0].message).toMatch(/own role/);
+      expectGraphQLError(await gql(CHANGE_ROLE, { id: await membershipIdOf(owner, admin.userId), role: 'DEVELOPER' }, as(admin)), 'FORBIDDEN');
+
+      const socket = server.socket({ authorization: `Bearer ${partner.token}`, businessId: founder.businessId });
+      const overTheSocket = await overSocket(socket.client, CHANGE_ROLE, { id: partnerId, role: 'ADMIN' });
+      expect(overTheSocket.result?.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/own role/), extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
+      expect(await rolesOf(founder.businessId)).toEqual({ [founder.userId]: 'OWNER', [partner.userId]: 'OWNER' });
+      expect((await rolesOf(owner.businessId))[admin.userId]).toBe('ADMIN');
+    });
+
+    /**
+     * The OWNER's demotion of an ADMIN commits while that ADMIN's request, authorised as ADMIN, waits
+     * for the team's lock (held here, so the order is certain): the request must be judged by the
+     * role of now, inside its transaction, and change nothing.
+     */
+    test.each([
+      ['changeTeamMemberRole', (accompliceId: string) => ({ query: CHANGE_ROLE, variables: { id: accompliceId, role: 'ADMIN' } })],
+      ['removeTeamMember', (accompliceId: string) => ({ query: REMOVE_MEMBER, variables: { id: accompliceId } })],
+      ['inviteTeamMember', () => ({ query: INVITE, variables: { input: { email: uniqueEmail('accomplice'), role: 'ADMIN' } } })],
+    ])('finding 26.1: %s by an ADMIN demoted while it waits is refused (FORBIDDEN) and changes nothing', async (_name, request) => {
+      const boss = await server.signUp();
+      const insider = await server.signUp();
+      const accomplice = await server.signUp();
+      const insiderId = await addMember(boss, insider, 'ADMIN');
+      const accompliceId = await addMember(boss, accomplice, 'VIEWER');
+      const holder = server.runtime.dataSource.createQueryRunner();
+      await holder.connect();
+      try {
+        await holder.startTransaction();
+        await holder.query('SELECT 1 FROM businesses WHERE id = $1 FOR UPDATE', [boss.businessId]);
+        const { query, variables } = request(accompliceId);
+        const inFlight = gql(query, variables, inBusiness(insider, boss.businessId));
+        await waitUntil(async () => {
+          // Asked outside the holder's transaction, which would keep seeing its first snapshot of pg_stat_activity.
+          const [row] = await server.runtime.dataSource.query(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+          return row.waiting > 0;
+        }, 'the ADMIN\'s request waits for the team lock');
+        // The OWNER's demotion commits first.
+        await holder.query(`UPDATE memberships SET role = 'VIEWER' WHERE id = $1`, [insiderId]);
+        await holder.commitTransaction();
+
+        const answer = await inFlight;
+        expectGraphQLError(answer, 'FORBIDDEN');
+        expect(await rolesOf(boss.businessId)).toEqual({ [boss.userId]: 'OWNER', [insider.userId]: 'VIEWER', [accomplice.userId]: 'VIEWER' });
+        const [invitations] = await server.runtime.dataSource.query(
+          `SELECT count(*)::int AS count FROM team_invitations WHERE business_id = $1 AND status = 'PENDING'`, [boss.businessId]);
+        expect(invitations.count).toBe(0);
+      } finally {
+        if (holder.isTransactionActive) await holder.rollbackTransaction();
+        await holder.release();
+      }
     });
 
     test('two OWNERs demoting each other at the same moment leave exactly one OWNER', async () => {

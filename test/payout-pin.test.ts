@@ -2,11 +2,14 @@ import { Writable } from 'node:stream';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { DomainError } from '../src/domain/shared/errors';
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { createRecipient } from './support/payouts';
+import { createSchedule, scheduleBody } from './support/schedules';
 
 /**
  * The payout PIN (design section 8, "Payout PIN"): 6 digits per business, hashed, set by an OWNER
- * over REST or GraphQL; a wrong PIN is 403 INVALID_PIN; 5 wrong in a row lock it for 15 minutes
- * (429 PIN_LOCKED), counted even when the caller's transaction rolls back and when guesses race.
+ * over REST or GraphQL; a wrong PIN is 403 INVALID_PIN; 5 wrong in a row from one credential lock
+ * that credential for 15 minutes (429 PIN_LOCKED), 10 from several lock the business; counted even
+ * when the caller's transaction rolls back and when guesses race.
  */
 
 const PIN_PATH = '/api/v1/business/payouts/pin';
@@ -45,6 +48,8 @@ describe('payout PIN', () => {
   };
   const pinRow = async (businessId: string) =>
     (await server.runtime.dataSource.query('SELECT * FROM payout_pins WHERE business_id = $1', [businessId]))[0];
+  const failureRow = async (businessId: string, credential: string) =>
+    (await server.runtime.dataSource.query('SELECT * FROM payout_pin_failures WHERE business_id = $1 AND credential = $2', [businessId, credential]))[0];
   const errorOf = (response: { status: number; body: any }) => ({ status: response.status, code: response.body.error?.code });
   /** The context of a scheduled-payout creation: a domain caller checking the PIN. */
   const systemContext = (who: TestMerchant) => RequestContext.system(server.runtime.dataSource, 'payout-pin-test', who.businessId);
@@ -153,7 +158,7 @@ describe('payout PIN', () => {
     expect((await pinRow(owner.businessId)).failed_attempts).toBe(0);
   });
 
-  test('5 wrong currentPin tries lock the PIN for 15 minutes: the 6th answers 429 PIN_LOCKED even with the right PIN', async () => {
+  test('5 wrong currentPin tries lock the PIN for that credential for 15 minutes: its 6th answers 429 PIN_LOCKED even with the right PIN', async () => {
     const owner = await server.signUp();
     await setPin(owner, '123456');
     const answers = [];
@@ -164,7 +169,7 @@ describe('payout PIN', () => {
     }
     expect(answers).toEqual(Array(5).fill({ status: 403, code: 'INVALID_PIN' }));
 
-    const row = await pinRow(owner.businessId);
+    const row = await failureRow(owner.businessId, `user:${owner.userId}`);
     const lockedFor = new Date(row.locked_until).getTime() - Date.now();
     expect(lockedFor).toBeGreaterThan(14 * 60_000);
     expect(lockedFor).toBeLessThanOrEqual(15 * 60_000);
@@ -172,12 +177,14 @@ describe('payout PIN', () => {
     const right = await putPin(owner, { pin: '654321', currentPin: '123456' });
     expect(errorOf(right)).toEqual({ status: 429, code: 'PIN_LOCKED' });
     expect(right.body.error.message).toContain(new Date(row.locked_until).toISOString());
-    expect(await verifyDirectly(owner, '123456')).toBe('PIN_LOCKED');
     const status = await server.request('GET', PIN_PATH, { headers: dashboard(owner) });
     expect(status.body.data.lockedUntil).toBe(new Date(row.locked_until).toISOString());
+    // Another credential of the business is not locked (finding 26.8).
+    expect((await server.request('GET', PIN_PATH, { headers: apiKey(owner) })).body.data.lockedUntil).toBeNull();
+    expect(await verifyDirectly(owner, '123456')).toBe('OK');
 
     // Fifteen minutes later (the lock moved into the past): the right PIN works again.
-    await server.runtime.dataSource.query(`UPDATE payout_pins SET locked_until = now() - interval '1 second' WHERE business_id = $1`, [owner.businessId]);
+    await server.runtime.dataSource.query(`UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`, [owner.businessId]);
     expect((await server.request('GET', PIN_PATH, { headers: dashboard(owner) })).body.data.lockedUntil).toBeNull();
     await setPin(owner, '654321', '123456');
     expect(await pinRow(owner.businessId)).toMatchObject({ failed_attempts: 0, locked_until: null });
@@ -200,7 +207,7 @@ describe('payout PIN', () => {
     const codes = answers.map((answer) => answer.body.error.code).sort();
     expect(codes).toEqual([...Array(5).fill('INVALID_PIN'), ...Array(5).fill('PIN_LOCKED')]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(5).fill(403), ...Array(5).fill(429)]);
-    expect(await verifyDirectly(owner, '123456')).toBe('PIN_LOCKED');
+    expect(errorOf(await putPin(owner, { pin: '654321', currentPin: '123456' }))).toEqual({ status: 429, code: 'PIN_LOCKED' });
   });
 
   test("a wrong PIN counts even when the caller's transaction rolls back", async () => {
@@ -278,6 +285,63 @@ describe('payout PIN', () => {
     const hashField = await server.graphql('{ payoutPin { isSet pinHash } }', {}, dashboard(owner));
     expect(hashField.body.data).toBeUndefined();
     expect(hashField.body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  describe('finding 26.8: wrong PINs are counted per credential as well as per business', () => {
+    const recipientFor = async (owner: TestMerchant) => (await createRecipient(server, owner)).id;
+    const schedule = (owner: TestMerchant, recipientId: string, pin: string, headers: Record<string, string>) => {
+      sentPins.add(pin);
+      return createSchedule(server, owner, scheduleBody(recipientId, { pin }), headers);
+    };
+
+    test("a DEVELOPER's API key locks itself after 5 wrong PINs, never the business: the OWNER's right PIN still works", async () => {
+      const owner = await server.signUp();
+      await setPin(owner, '123456');
+      const recipientId = await recipientFor(owner);
+      const answers = [];
+      for (let attempt = 0; attempt < 7; attempt += 1) answers.push(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner))));
+      expect(answers).toEqual([...Array(5).fill({ status: 403, code: 'INVALID_PIN' }), ...Array(2).fill({ status: 429, code: 'PIN_LOCKED' })]);
+      // The key is locked even with the right PIN; the status it reads says so.
+      const keyRight = await schedule(owner, recipientId, '123456', apiKey(owner));
+      expect(errorOf(keyRight)).toEqual({ status: 429, code: 'PIN_LOCKED' });
+      expect(keyRight.body.error.message).toMatch(/this credential/);
+      expect((await server.request('GET', PIN_PATH, { headers: apiKey(owner) })).body.data.lockedUntil).not.toBeNull();
+
+      expect((await pinRow(owner.businessId)).locked_until).toBeNull();
+      expect((await server.request('GET', PIN_PATH, { headers: dashboard(owner) })).body.data.lockedUntil).toBeNull();
+      const ownerRight = await schedule(owner, recipientId, '123456', dashboard(owner));
+      expect(ownerRight.status).toBe(201);
+      await setPin(owner, '654321', '123456');
+    });
+
+    test('the business-wide lock takes 10 wrong PINs in a row from more than one credential', async () => {
+      const owner = await server.signUp();
+      await setPin(owner, '123456');
+      const recipientId = await recipientFor(owner);
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        expect(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner)))).toEqual({ status: 403, code: 'INVALID_PIN' });
+      }
+      // The same key again after its lock ended: still only that key is locked, however often it comes back.
+      await server.runtime.dataSource.query(`UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`, [owner.businessId]);
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        expect(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner)))).toEqual({ status: 403, code: 'INVALID_PIN' });
+      }
+      expect((await pinRow(owner.businessId)).locked_until).toBeNull();
+      expect((await schedule(owner, recipientId, '123456', dashboard(owner))).status).toBe(201);
+
+      // A right PIN restarts the count; then 5 from the key and 5 from a member's session lock the business.
+      const developer = await server.signUp();
+      await server.addTeamMember(owner, developer, 'DEVELOPER');
+      await server.runtime.dataSource.query(`UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`, [owner.businessId]);
+      for (let attempt = 0; attempt < 5; attempt += 1) await schedule(owner, recipientId, '000000', apiKey(owner));
+      const codes = [];
+      for (let attempt = 0; attempt < 5; attempt += 1) codes.push(errorOf(await schedule(owner, recipientId, '000000', dashboard(developer, owner.businessId))).code);
+      expect(codes).toEqual(Array(5).fill('INVALID_PIN'));
+      expect((await pinRow(owner.businessId)).locked_until).not.toBeNull();
+      const ownerLocked = await schedule(owner, recipientId, '123456', dashboard(owner));
+      expect(errorOf(ownerLocked)).toEqual({ status: 429, code: 'PIN_LOCKED' });
+      expect(ownerLocked.body.error.message).toMatch(/business/);
+    });
   });
 
   test('no PIN sent appears in any log line of the server', async () => {

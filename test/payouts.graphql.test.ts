@@ -415,4 +415,51 @@ describe('Payouts over GraphQL', () => {
       expect(rows[0].status).toBe('CREATED');
     });
   });
+
+  describe('finding 26.5: extensions.idempotencyKey over HTTP', () => {
+    const keyed = (merchant: TestMerchant, recipientId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      server.request('POST', '/graphql', {
+        headers: { ...asApiKey(merchant), ...headers },
+        body: { query: CREATE_PAYOUT, variables: { input: { recipientId, amount: '10.00', currency: 'USD' } }, ...body },
+      });
+    const debits = async (merchant: TestMerchant) => (await server.runtime.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM payouts WHERE business_id = $1) AS payouts,
+              (SELECT count(*)::int FROM journal_transactions WHERE business_id = $1 AND kind = 'payout_debit') AS debits`, [merchant.businessId]))[0];
+
+    test('50 concurrent createPayout with the same extensions.idempotencyKey make one payout and one ledger debit', async () => {
+      const merchant = await fundedMerchant();
+      const recipientId = await recipient(merchant, '6789');
+      const key = `ext-${crypto.randomUUID()}`;
+      const answers = await Promise.all(Array.from({ length: 50 }, () => keyed(merchant, recipientId, { extensions: { idempotencyKey: key } })));
+      expect(await debits(merchant)).toEqual({ payouts: 1, debits: 1 });
+      const made = answers.filter((answer) => answer.body.data?.createPayout);
+      expect(made.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(made.map((answer) => answer.body.data.createPayout.id)).size).toBe(1);
+      // The others were in progress at the same moment (409, not stored): a retry now replays the stored answer.
+      for (const answer of answers.filter((each) => !each.body.data?.createPayout)) expect(answer.status).toBe(409);
+      const replay = await keyed(merchant, recipientId, { extensions: { idempotencyKey: key } });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.data.createPayout.id).toBe(made[0].body.data.createPayout.id);
+      expect(await debits(merchant)).toEqual({ payouts: 1, debits: 1 });
+    });
+
+    test('the header and the extension together must agree: different keys answer 400 and write nothing; the same key is one key', async () => {
+      const merchant = await fundedMerchant();
+      const recipientId = await recipient(merchant, '6789');
+      const differ = await keyed(merchant, recipientId, { extensions: { idempotencyKey: 'one-key' } }, { 'idempotency-key': 'another-key' });
+      expect(differ.status).toBe(400);
+      expect(differ.body).toMatchObject({ success: false, error: { code: 'BAD_REQUEST', message: expect.stringMatching(/Idempotency-Key header and extensions\.idempotencyKey differ/) } });
+      const notAString = await keyed(merchant, recipientId, { extensions: { idempotencyKey: 42 } });
+      expect(notAString.status).toBe(400);
+      expect(notAString.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { 'extensions.idempotencyKey': [expect.any(String)] } });
+      expect(await debits(merchant)).toEqual({ payouts: 0, debits: 0 });
+
+      const key = `both-${crypto.randomUUID()}`;
+      const first = await keyed(merchant, recipientId, { extensions: { idempotencyKey: key } }, { 'idempotency-key': key });
+      expect(first.body.errors).toBeUndefined();
+      const byHeaderOnly = await keyed(merchant, recipientId, { extensions: { idempotencyKey: key } }, { 'idempotency-key': key });
+      expect(byHeaderOnly.headers.get('idempotent-replayed')).toBe('true');
+      expect(await debits(merchant)).toEqual({ payouts: 1, debits: 1 });
+    });
+  });
 });

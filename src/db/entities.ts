@@ -15,7 +15,7 @@ import { PaymentLink } from '../domain/payment-links/payment-link.entity';
 import { Invoice, InvoiceCounter } from '../domain/invoices/invoice.entity';
 import { RecurringGift } from '../domain/recurring-gifts/recurring-gift.entity';
 import { Payout, PayoutBatch, PayoutQuote, Recipient } from '../domain/payouts/payout.entities';
-import { PayoutPin } from '../domain/payouts/payout-pin.entity';
+import { PayoutPin, PayoutPinFailure } from '../domain/payouts/payout-pin.entity';
 import { PayoutSchedule, PayoutScheduleRun } from '../domain/payouts/schedule.entities';
 import { Collection } from '../domain/collections/collection.entities';
 import { SandboxClock } from '../domain/sandbox/sandbox-clock.entity';
@@ -61,6 +61,7 @@ export const entities = [
   Payout,
   PayoutBatch,
   PayoutPin,
+  PayoutPinFailure,
   PayoutSchedule,
   PayoutScheduleRun,
   SandboxClock,

@@ -167,7 +167,7 @@ export async function registerGraphQL(app: FastifyInstance, core: Core, schema: 
     if (explorer) {
       scope.addHook('onRequest', async (request, reply) => (prefersExplorer(request) ? explorer(reply) : undefined));
     }
-    guardCredentialSurface(scope, core);
+    guardCredentialSurface(scope, core, { keyInExtensions: true });
     scope.route({ url: GRAPHQL_PATH, method: ['GET', 'POST', 'OPTIONS'], handler });
   });
   return apollo;

@@ -14,7 +14,7 @@ import { AccessRevocation, Topic } from '../domain/events/pubsub';
 import { RequestContext } from '../domain/shared/context';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
-import { idempotencyScopeOf, storesStatus } from '../http/idempotency';
+import { idempotencyKeyOf, idempotencyScopeOf, storesStatus } from '../http/idempotency';
 import { budgetOwnerOf } from '../http/rate-limit';
 import { CallerCredentials, bearerOf, resolveCaller } from '../http/request-context';
 import { clientAddressOf, trustFunctionOf } from '../http/client-address';
@@ -311,11 +311,11 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       const operation = getOperationAST(document, payload.operationName);
       if (!operation) return [withCode(new GraphQLError('Unable to identify the operation to run'), 'GRAPHQL_VALIDATION_FAILED')];
 
-      const idempotencyKey = payload.extensions?.idempotencyKey;
-      if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
-        return [asGraphQLError(new DomainError(ErrorCode.VALIDATION_ERROR, 'Invalid idempotency key', {
-          'extensions.idempotencyKey': ['must be a string of 1 to 255 characters'],
-        }))];
+      let idempotencyKey: string | null;
+      try {
+        idempotencyKey = idempotencyKeyOf({ extensions: payload.extensions });
+      } catch (error) {
+        return [asGraphQLError(error)];
       }
       if (session.revoked) return [new GraphQLError(session.revoked, { extensions: { code: 'FORBIDDEN' } })];
       if (operation.operation !== OperationTypeNode.SUBSCRIPTION) {
@@ -329,7 +329,7 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       const contextValue: GraphQLContext = graphQLContext(core, ctx, null, { requestId, clientIp: session.ip });
       operations.set(contextValue, {
         payload,
-        idempotencyKey: operation.operation === OperationTypeNode.SUBSCRIPTION ? null : idempotencyKey ?? null,
+        idempotencyKey: operation.operation === OperationTypeNode.SUBSCRIPTION ? null : idempotencyKey,
       });
       return { schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
     },
@@ -392,7 +392,7 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       return { ...stored, extensions: { ...stored.extensions, idempotentReplayed: true } };
     }
     // The operation's transactions enter the claim, as an HTTP request's do (a crash never repeats an effect).
-    const claimed: GraphQLContext = { ...context, ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId)) ?? null };
+    const claimed: GraphQLContext = { ...context, ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId, begun.made)) ?? null };
     const executed = await execute({ ...args, contextValue: claimed });
     logUnexpected(args, executed);
     const result = formatResult(format)(executed);

@@ -3,6 +3,7 @@ import { Core } from '../domain/core';
 import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
 import { RequestContext } from '../domain/shared/context';
 import { sha256Hex } from '../domain/shared/crypto';
+import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { canonicalPath } from '../rest/shared/aliases';
 
 declare module 'fastify' {
@@ -36,6 +37,28 @@ function scopeOf(request: FastifyRequest): string {
   return `anon:${sha256Hex(`${request.ip}\n${String(credential)}`)}`;
 }
 
+/**
+ * The `Idempotency-Key` a request gives, the same on every transport: the header (HTTP), or a
+ * GraphQL request's `extensions.idempotencyKey` (HTTP and WebSocket). Given both, they must be the
+ * same key (400 otherwise: which one the client meant cannot be guessed); null when neither is.
+ */
+export function idempotencyKeyOf(given: { header?: unknown; extensions?: unknown }): string | null {
+  const header = typeof given.header === 'string' ? given.header : null;
+  const extensions = given.extensions && typeof given.extensions === 'object' && !Array.isArray(given.extensions)
+    ? (given.extensions as Record<string, unknown>).idempotencyKey
+    : undefined;
+  if (extensions !== undefined && typeof extensions !== 'string') {
+    throw new DomainError(ErrorCode.VALIDATION_ERROR, 'Invalid idempotency key', {
+      'extensions.idempotencyKey': ['must be a string of 1 to 255 characters'],
+    });
+  }
+  if (header !== null && extensions !== undefined && header !== extensions) {
+    throw new DomainError(ErrorCode.BAD_REQUEST,
+      'The Idempotency-Key header and extensions.idempotencyKey differ; send the key once, or the same key in both');
+  }
+  return header ?? extensions ?? null;
+}
+
 /** Request state the idempotency hooks keep; declared once for the whole server. */
 export function declareIdempotency(app: FastifyInstance) {
   app.decorateRequest('idempotencyRecordId', null);
@@ -47,6 +70,11 @@ export function markNotStored(request: FastifyRequest) {
   request.idempotencyNotStored = true;
 }
 
+export interface IdempotencyOptions {
+  /** GraphQL: the key may also come as `extensions.idempotencyKey` in the body (see idempotencyKeyOf). */
+  keyInExtensions?: boolean;
+}
+
 /**
  * `Idempotency-Key` on every POST, REST and GraphQL alike (design section 5): the first response
  * is stored and replayed; a different body under the same key, or a duplicate in flight, is a 409.
@@ -54,10 +82,15 @@ export function markNotStored(request: FastifyRequest) {
  * not stored, so the client may retry them with the same key. The authenticated context carries the
  * request's claim on the key into the domain, whose transactions tie what they commit to it.
  */
-export function registerIdempotency(scope: FastifyInstance, core: Core) {
+export function registerIdempotency(scope: FastifyInstance, core: Core, options: IdempotencyOptions = {}) {
   scope.addHook('preValidation', async (request, reply) => {
-    const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || typeof key !== 'string') return;
+    if (request.method !== 'POST') return;
+    const body = request.body as { extensions?: unknown } | null | undefined;
+    const key = idempotencyKeyOf({
+      header: request.headers['idempotency-key'],
+      extensions: options.keyInExtensions && body && typeof body === 'object' ? body.extensions : undefined,
+    });
+    if (key === null) return;
     const outcome = await core.idempotency.begin(core.dataSource, {
       scope: scopeOf(request),
       key,
@@ -71,7 +104,7 @@ export function registerIdempotency(scope: FastifyInstance, core: Core) {
       return reply.status(outcome.status).send(outcome.body);
     }
     request.idempotencyRecordId = outcome.recordId;
-    request.tesseraContext = request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId)) ?? null;
+    request.tesseraContext = request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId, outcome.made)) ?? null;
   });
 
   scope.addHook('onSend', async (request, reply, payload) => {

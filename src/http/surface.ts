@@ -3,7 +3,7 @@ import { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkShape } from '../wire/validation';
 import { Core } from '../domain/core';
-import { declareIdempotency, registerIdempotency } from './idempotency';
+import { IdempotencyOptions, declareIdempotency, registerIdempotency } from './idempotency';
 import { limitRequests } from './rate-limit';
 import { declareCaller, identifyCallers } from './request-context';
 
@@ -23,10 +23,10 @@ export function declareSurfaceState(app: FastifyInstance) {
  * order: who the caller is, the caller's request budget (shared by every surface and the
  * WebSocket), then the `Idempotency-Key` of a POST. Registered inside the surface's own scope.
  */
-export function guardCredentialSurface(scope: FastifyInstance, core: Core) {
+export function guardCredentialSurface(scope: FastifyInstance, core: Core, idempotency: IdempotencyOptions = {}) {
   identifyCallers(scope, core);
   limitRequests(scope);
-  registerIdempotency(scope, core);
+  registerIdempotency(scope, core, idempotency);
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   DEFAULT_EXPIRES_IN_SECONDS, MAX_BUSINESS_PAYMENT_ID_LENGTH, MAX_EXPIRES_IN_SECONDS, MIN_EXPIRES_IN_SECONDS,
 } from './collections.settings';
 import { CollectionSettlementService, SettlementTerms } from './collection-settlement.service';
+import { madeEarlier } from '../idempotency/idempotency-claim';
 
 /** Tessera's page for a collection (`/collect/<token>`), as the domain decides it: the instructions, or where to go once paid. */
 export type CollectionPage =
@@ -103,6 +104,8 @@ export class CollectionService {
   async create(ctx: RequestContext, command: CreateCollectionCommand): Promise<Collection> {
     ctx.requireRole(...WRITE_ROLES);
     const rail = this.providers.providerFor(ctx, 'collection-rail');
+    const earlier = await madeEarlier(ctx, 'collection', Collection);
+    if (earlier) return earlier;
     const channel = this.channelFor(rail, command);
     const expiresIn = command.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
     const businessPaymentId = command.businessPaymentId ?? `bp_${crypto.randomBytes(12).toString('hex')}`;
@@ -110,7 +113,7 @@ export class CollectionService {
       id: crypto.randomUUID(), channel, amount: command.amount, customer: command.customer, metadata: command.metadata,
       businessPaymentId, source: CollectionSource.API, checkoutSessionId: null,
       expiresAt: new Date((await this.clock.now(ctx)).getTime() + expiresIn * 1000),
-    });
+    }, true);
   }
 
   /**
@@ -189,7 +192,8 @@ export class CollectionService {
    * the rail's idempotency reference), then writes the collection, collection.created and its
    * expiry job in one transaction.
    */
-  private async openAndWrite(ctx: RequestContext, rail: CollectionRail, prepared: PreparedCollection): Promise<Collection> {
+  /** `answersRetries`: the request's retry answers from this collection (`create`; never a caller that makes more than it). */
+  private async openAndWrite(ctx: RequestContext, rail: CollectionRail, prepared: PreparedCollection, answersRetries = false): Promise<Collection> {
     const { channel } = prepared;
     const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: ctx.requireBusiness() } });
     const opening = await rail.open({
@@ -216,6 +220,7 @@ export class CollectionService {
         }
         throw error;
       });
+      if (answersRetries) await tx.idempotency?.recordResource(tx, 'collection', collection.id);
       const offset = tx.livemode ? 0 : await this.clock.offsetOf(tx, collection.businessId);
       await this.events.record(tx, COLLECTION_EVENT_OF_STATUS[collection.status], collectionEventData(collection), [expiryJob(collection, offset)]);
       this.announce(tx, collection);

@@ -1,8 +1,18 @@
+import type { EntityTarget, FindOptionsWhere } from 'typeorm';
 import type { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 
-/** What a request's transactions made that a retry can answer from instead of doing it again. */
-export type IdempotentResource = 'payment';
+/**
+ * What a request's transactions made that a retry can answer from instead of doing it again: each
+ * keyed operation that creates one object names it in the transaction that commits it, and answers
+ * a resumed request from it (issue 26, finding 7; docs/security.md).
+ */
+export type IdempotentResource = 'payment' | 'payout' | 'refund' | 'treasury_payout' | 'collection' | 'recipient';
+
+export interface MadeResource {
+  type: IdempotentResource;
+  id: string;
+}
 
 /**
  * A request's hold on its `Idempotency-Key` record, carried by its RequestContext into the domain.
@@ -20,7 +30,10 @@ export type IdempotentResource = 'payment';
 export class IdempotencyClaim {
   private resources = new Map<IdempotentResource, string>();
 
-  constructor(readonly recordId: string) {}
+  /** `made`: what an earlier run of the request named (IdempotencyService.begin resumes such a key). */
+  constructor(readonly recordId: string, made: MadeResource | null = null) {
+    if (made) this.resources.set(made.type, made.id);
+  }
 
   async enter(tx: RequestContext): Promise<void> {
     const [record]: Array<{ resource_type: IdempotentResource | null; resource_id: string | null }> = await tx.em.query(
@@ -49,4 +62,17 @@ export class IdempotencyClaim {
     );
     tx.afterCommit(() => { this.resources.set(type, id); });
   }
+}
+
+/**
+ * The `entity` of the business that an earlier run of this request made and named `type`, if it
+ * did: a resumed request answers from it (as it is now) instead of making another. Asked first, before
+ * any check a second run would fail (the funds the first one spent, the quote it used).
+ */
+export async function madeEarlier<T extends { id: string; businessId: string }>(
+  ctx: RequestContext, type: IdempotentResource, entity: EntityTarget<T>,
+): Promise<T | null> {
+  const id = ctx.idempotency?.resourceOf(type);
+  if (!id) return null;
+  return ctx.repo(entity).findOne({ where: { id, businessId: ctx.requireBusiness() } as FindOptionsWhere<T> });
 }

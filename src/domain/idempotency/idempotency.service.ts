@@ -1,9 +1,11 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { SecretBox } from '../shared/crypto';
+import type { IdempotentResource, MadeResource } from './idempotency-claim';
 
 export type IdempotencyOutcome =
-  | { kind: 'proceed'; recordId: string }
+  /** `made`: what an earlier run of the request committed and named, which the operation answers from. */
+  | { kind: 'proceed'; recordId: string; made: MadeResource | null }
   | { kind: 'replay'; status: number; body: string; contentType: string | null };
 
 export interface IdempotentRequest {
@@ -38,8 +40,9 @@ export class IdempotencyService {
    * or is still waiting on something slow) is judged by what the holder committed:
    * - nothing: the key is taken over and the request runs again. The old holder cannot commit
    *   afterwards: its claim needs the record this deletes (IdempotencyClaim.enter);
-   * - something, and it named what it made (a payment): the request runs again and the operation
-   *   answers from that (the charge returns the payment as it is now), never making another;
+   * - something, and it named what it made (a payment, a payout, a refund, …: IdempotentResource):
+   *   the request runs again and the operation answers from that, as it is now (a charge returns
+   *   its payment, a payout creation its payout), never making another;
    * - something unnamed: the outcome cannot be rebuilt, so the request never runs again: 409
    *   IDEMPOTENCY_REQUEST_INTERRUPTED until the key expires (or the holder stores its response).
    */
@@ -58,13 +61,14 @@ export class IdempotencyService {
          ON CONFLICT (scope, key) DO NOTHING RETURNING id`,
         [request.scope, request.key, request.method, request.path, requestHash, IN_FLIGHT_LEASE_SECONDS, this.ttlHours],
       );
-      if (inserted.length > 0) return { kind: 'proceed', recordId: inserted[0].id };
+      if (inserted.length > 0) return { kind: 'proceed', recordId: inserted[0].id, made: null };
 
       const [existing]: Array<{
         id: string; request_hash: string; state: string; response_status: number | null; response_body: string | null;
-        response_content_type: string | null; expired: boolean; lapsed: boolean; took_effect: boolean; resource_type: string | null;
+        response_content_type: string | null; expired: boolean; lapsed: boolean; took_effect: boolean;
+        resource_type: IdempotentResource | null; resource_id: string | null;
       }> = await dataSource.query(
-        `SELECT id, request_hash, state, response_status, response_body, response_content_type, resource_type,
+        `SELECT id, request_hash, state, response_status, response_body, response_content_type, resource_type, resource_id,
                 expires_at <= now() AS expired,
                 (state = 'in_flight' AND leased_until <= now()) AS lapsed,
                 effects_at IS NOT NULL AS took_effect
@@ -101,7 +105,7 @@ export class IdempotencyService {
         throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
           'A request with this Idempotency-Key is still being processed; retry later');
       }
-      if (existing.resource_type) {
+      if (existing.resource_type && existing.resource_id) {
         const [resumed]: Array<{ id: string }> = await dataSource.query(
           `WITH resumed AS (
              UPDATE idempotency_keys SET leased_until = now() + make_interval(secs => $2)
@@ -109,7 +113,7 @@ export class IdempotencyService {
            SELECT id FROM resumed`,
           [existing.id, IN_FLIGHT_LEASE_SECONDS],
         );
-        if (resumed) return { kind: 'proceed', recordId: resumed.id };
+        if (resumed) return { kind: 'proceed', recordId: resumed.id, made: { type: existing.resource_type, id: existing.resource_id } };
         continue;
       }
       throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,

@@ -5,16 +5,12 @@ import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared
 import { DomainError, ErrorCode, notFound, unauthorized } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { TeamInvite } from './identity.commands';
+import { assertMayGrant, lockTeam } from './team-lock';
 
 /** An invitation can be accepted for 7 days; inviting the same email again renews it. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 const alreadyMember = () => new DomainError(ErrorCode.CONFLICT, 'This user is already a member');
-
-/** Only an OWNER grants or takes away the OWNER role (invitations included). */
-export function assertMayGrant(ctx: RequestContext, role: Role): void {
-  if (role === Role.OWNER) ctx.requireDashboardRole(Role.OWNER);
-}
 
 /**
  * Joining a team takes the invitee's consent: an OWNER or ADMIN invites an email with a role, and
@@ -27,10 +23,10 @@ export class TeamInvitationService {
   async invite(ctx: RequestContext, data: TeamInvite): Promise<TeamInvitation> {
     ctx.requireDashboardRole(...ADMIN_ROLES);
     assertMayGrant(ctx, data.role);
-    return inTransaction(ctx, async (tx) => {
+    return inTransaction(ctx, async (transaction) => {
+      const { tx } = await lockTeam(transaction, ADMIN_ROLES);
+      assertMayGrant(tx, data.role);
       const businessId = tx.requireBusiness();
-      // Serializes invitations and membership changes of one business.
-      await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'for_no_key_update' } });
       // A member is visible in teamMembers anyway; whether a non-member has an account is never told.
       const [member] = await tx.em.query(
         `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = $1 AND u.email = $2`, [businessId, data.email]);
@@ -84,7 +80,8 @@ export class TeamInvitationService {
   /** Withdraws a pending invitation of the business (OWNER, ADMIN; an OWNER invitation only by an OWNER). */
   async revoke(ctx: RequestContext, invitationId: string): Promise<TeamInvitation> {
     ctx.requireDashboardRole(...ADMIN_ROLES);
-    return inTransaction(ctx, async (tx) => {
+    return inTransaction(ctx, async (transaction) => {
+      const { tx } = await lockTeam(transaction, ADMIN_ROLES);
       const invitation = isUuid(invitationId)
         ? await tx.repo(TeamInvitation).findOne({
           where: { id: invitationId, businessId: tx.requireBusiness(), status: TeamInvitationStatus.PENDING },

@@ -2,13 +2,15 @@ import { In } from 'typeorm';
 import { Business, Membership, Role, User } from './identity.entities';
 import { ChangeMemberRole } from './identity.commands';
 import { announceRevocation, memberRevoked } from './identity.events';
-import { assertMayGrant } from './team-invitation.service';
+import { assertMayGrant, lockTeam } from './team-lock';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, notFound } from '../shared/errors';
-import { isUuid } from '../shared/ids';
+import { DomainError, ErrorCode, forbidden, notFound } from '../shared/errors';
 import { TesseraPubSub } from '../events/pubsub';
 
-/** The members of a business and their roles; a business always keeps at least one OWNER. */
+/**
+ * The members of a business and their roles; a business always keeps at least one OWNER, and
+ * nobody changes their own role (another OWNER or ADMIN does).
+ */
 export class TeamService {
   constructor(private readonly pubSub: TesseraPubSub) {}
 
@@ -21,8 +23,10 @@ export class TeamService {
     ctx.requireDashboardRole(...ADMIN_ROLES);
     const { membershipId, role } = command;
     assertMayGrant(ctx, role);
-    return inTransaction(ctx, async (tx) => {
-      const membership = await this.lockedMembership(tx, membershipId);
+    return inTransaction(ctx, async (transaction) => {
+      const { tx, caller, target: membership } = await this.lockedMember(transaction, membershipId);
+      if (membership.id === caller?.id) throw forbidden('You cannot change your own role; another OWNER or ADMIN of the business can');
+      assertMayGrant(tx, role);
       assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER && role !== Role.OWNER) await this.assertAnotherOwner(tx, membership);
       if (membership.role !== role) announceRevocation(tx, this.pubSub, memberRevoked(membership.businessId, membership.userId));
@@ -33,8 +37,8 @@ export class TeamService {
 
   async removeMember(ctx: RequestContext, membershipId: string): Promise<Membership> {
     ctx.requireDashboardRole(...ADMIN_ROLES);
-    return inTransaction(ctx, async (tx) => {
-      const membership = await this.lockedMembership(tx, membershipId);
+    return inTransaction(ctx, async (transaction) => {
+      const { tx, target: membership } = await this.lockedMember(transaction, membershipId);
       assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER) await this.assertAnotherOwner(tx, membership);
       await tx.repo(Membership).delete({ id: membership.id });
@@ -58,17 +62,11 @@ export class TeamService {
     return ctx.repo(Membership).find({ where: { userId: In(userIds) }, order: { createdAt: 'ASC' } });
   }
 
-  /**
-   * Locks the business row first, so that role changes and removals of one business run one after
-   * another: two OWNERs demoting each other at once would otherwise each still count the other.
-   */
-  private async lockedMembership(tx: RequestContext, membershipId: string): Promise<Membership> {
-    await tx.repo(Business).findOne({ where: { id: tx.requireBusiness() }, lock: { mode: 'for_no_key_update' } });
-    const membership = isUuid(membershipId)
-      ? await tx.repo(Membership).findOne({ where: { id: membershipId, businessId: tx.requireBusiness() }, lock: { mode: 'pessimistic_write' } })
-      : null;
-    if (!membership) throw notFound('Member');
-    return membership;
+  /** The team locked, the caller authorised again as of now, and the member the operation changes (404 when not of this business). */
+  private async lockedMember(tx: RequestContext, membershipId: string) {
+    const team = await lockTeam(tx, ADMIN_ROLES, membershipId);
+    if (!team.target) throw notFound('Member');
+    return { ...team, target: team.target };
   }
 
   private async assertAnotherOwner(tx: RequestContext, membership: Membership) {

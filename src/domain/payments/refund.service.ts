@@ -10,6 +10,7 @@ import { paymentTransition } from './payment.states';
 import { PaymentStore } from './payment.store';
 import { PaymentEvent, paymentRefunded } from './payments.events';
 import { SettlementService } from './settlement.service';
+import { madeEarlier } from '../idempotency/idempotency-claim';
 
 /** Refunds: money goes back to the cardholder from wherever the payment's money sits (pending or the wallet). */
 export class RefundService {
@@ -23,6 +24,8 @@ export class RefundService {
   /** Refunds all or part of a captured payment; never more than captured minus refunds and disputes. */
   async refund(ctx: RequestContext, command: RefundCommand): Promise<{ payment: Payment; refund: Refund }> {
     ctx.requireRole(...WRITE_ROLES);
+    const earlier = await madeEarlier(ctx, 'refund', Refund);
+    if (earlier) return { payment: await this.store.find(ctx, earlier.paymentId), refund: earlier };
     // A payment settled into another currency refunds out of that wallet at the FX rate of now,
     // asked before the transaction (it may settle meanwhile, so asked whatever its status).
     const rate = await this.settlements.returnRateFor(ctx, await this.store.find(ctx, command.paymentId));
@@ -44,6 +47,7 @@ export class RefundService {
       const refund = await tx.repo(Refund).save(tx.repo(Refund).create({
         businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, currency: payment.currency, reason: command.reason ?? null,
       }));
+      await tx.idempotency?.recordResource(tx, 'refund', refund.id);
       await this.ledger.move(tx, {
         kind: 'card_refund', referenceType: 'refund', referenceId: refund.id, description: 'Card payment refunded',
         lines: [...source, { account: clearing, amount }],

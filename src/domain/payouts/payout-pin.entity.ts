@@ -29,3 +29,26 @@ export class PayoutPin {
    */
   @Column('timestamptz', { default: () => 'now()' }) updatedAt: Date;
 }
+
+/**
+ * Wrong PINs of one credential of the business (an API key, or a member's dashboard sign-in): each
+ * credential has its own count and lock, so one credential locks itself out before it can lock
+ * out the business (issue 26, finding 8; docs/security.md, Payout PIN).
+ */
+@Entity('payout_pin_failures')
+export class PayoutPinFailure {
+  @PrimaryColumn('uuid') businessId: string;
+
+  @ManyToOne(() => Business, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: Business;
+
+  /** `api:<credential id>`, `user:<user id>` or `system:<name>` (pinCredentialOf). */
+  @PrimaryColumn('text') credential: string;
+
+  /** Consecutive wrong PINs of this credential since its last right one (or its last lock). */
+  @Column('integer', { default: 0 }) failedAttempts: number;
+
+  /** Until then this credential's checks answer PIN_LOCKED, even with the right PIN. */
+  @Column('timestamptz', { nullable: true }) lockedUntil: Date | null;
+}

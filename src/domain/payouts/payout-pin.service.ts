@@ -4,15 +4,20 @@ import { hashPassword, verifyPassword } from '../shared/crypto';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
 import { entityFromRow } from '../shared/rows';
 import { PayoutPinStatus, SetPayoutPinCommand } from './payout-pin.commands';
-import { PayoutPin } from './payout-pin.entity';
-import { MAX_PIN_FAILURES, PIN_FORMAT, PIN_FORMAT_MESSAGE, PIN_LOCK_SECONDS } from './payout-pin.settings';
+import { PayoutPin, PayoutPinFailure } from './payout-pin.entity';
+import {
+  MAX_BUSINESS_PIN_FAILURES, MAX_PIN_FAILURES, MIN_BUSINESS_LOCK_CREDENTIALS, PIN_FORMAT, PIN_FORMAT_MESSAGE, PIN_LOCK_SECONDS,
+} from './payout-pin.settings';
 
 /** The outcome of one PIN check, decided (and its bookkeeping committed) before anything is thrown. */
 type PinCheck =
   | { kind: 'right' }
   | { kind: 'wrong'; triesLeft: number; lockedUntil: Date | null }
-  | { kind: 'locked'; until: Date }
+  | { kind: 'locked'; until: Date; scope: LockScope }
   | { kind: 'not-set' };
+
+/** What a lock applies to: the credential that made the wrong tries, or the whole business. */
+type LockScope = 'credential' | 'business';
 
 type FailedCheck = Exclude<PinCheck, { kind: 'right' }>;
 
@@ -23,27 +28,46 @@ const LOCK_MINUTES = PIN_LOCK_SECONDS / 60;
 
 const pinNotSet = () => new DomainError(ErrorCode.PIN_NOT_SET, 'No payout PIN is set for this business; an OWNER must set one first');
 
-const pinLocked = (until: Date) => new DomainError(ErrorCode.PIN_LOCKED,
-  `The payout PIN is locked after ${MAX_PIN_FAILURES} wrong attempts; try again after ${until.toISOString()}`);
+const pinLocked = (until: Date, scope: LockScope) => new DomainError(ErrorCode.PIN_LOCKED, scope === 'credential'
+  ? `The payout PIN is locked for this credential after ${MAX_PIN_FAILURES} wrong attempts; try again after ${until.toISOString()}`
+  : `The payout PIN is locked for the whole business after ${MAX_BUSINESS_PIN_FAILURES} wrong attempts from several credentials; `
+    + `try again after ${until.toISOString()}`);
 
 const invalidPin = (triesLeft: number, lockedUntil: Date | null) => new DomainError(ErrorCode.INVALID_PIN, lockedUntil
   ? `Wrong payout PIN; it is now locked until ${lockedUntil.toISOString()}`
-  : `Wrong payout PIN; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left before it locks for ${LOCK_MINUTES} minutes`);
+  : `Wrong payout PIN; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left for this credential before it locks for ${LOCK_MINUTES} minutes`);
 
 /** The error of a check that did not pass. */
 function pinError(check: FailedCheck): DomainError {
   switch (check.kind) {
     case 'not-set': return pinNotSet();
-    case 'locked': return pinLocked(check.until);
+    case 'locked': return pinLocked(check.until, check.scope);
     case 'wrong': return invalidPin(check.triesLeft, check.lockedUntil);
   }
 }
 
-const statusOf = (pin: PayoutPin | null, now = new Date()): PayoutPinStatus => ({
+/** The lock that holds now, if any: the later of the business's and the caller's credential's. */
+function lockOf(pin: PayoutPin | null, failures: PayoutPinFailure | null, now = new Date()): Date | null {
+  const locks = [pin?.lockedUntil, failures?.lockedUntil].filter((until): until is Date => !!until && until > now);
+  return locks.length > 0 ? new Date(Math.max(...locks.map((until) => until.getTime()))) : null;
+}
+
+const statusOf = (pin: PayoutPin | null, failures: PayoutPinFailure | null = null): PayoutPinStatus => ({
   isSet: pin !== null,
-  lockedUntil: pin?.lockedUntil && pin.lockedUntil > now ? pin.lockedUntil : null,
+  lockedUntil: lockOf(pin, failures),
   updatedAt: pin?.updatedAt ?? null,
 });
+
+/** Whose wrong PINs these are: an API key (its tokens share it), a dashboard user, or a system caller. */
+export function pinCredentialOf(ctx: RequestContext): string {
+  switch (ctx.actor.kind) {
+    case 'api':
+    case 'publishable': return `api:${ctx.actor.credentialId}`;
+    case 'dashboard': return `user:${ctx.actor.userId}`;
+    case 'system': return `system:${ctx.actor.name}`;
+    case 'anonymous': return 'anonymous';
+  }
+}
 
 /**
  * PIN checks run in a transaction of their own, never the caller's, for two reasons:
@@ -67,14 +91,20 @@ const lockPin = (tx: RequestContext, businessId: string) =>
 
 /**
  * The business's payout PIN (design section 8): one per business for both modes, set by an OWNER,
- * checked before payouts are scheduled; MAX_PIN_FAILURES consecutive wrong PINs lock it for
- * PIN_LOCK_SECONDS. Clock: the application's, for both writing and reading `lockedUntil`.
+ * checked before payouts are scheduled; wrong PINs lock the credential that sent them, and only
+ * wrong PINs from several credentials the business (payout-pin.settings.ts). Clock: the
+ * application's, for both writing and reading `lockedUntil`.
  */
 export class PayoutPinService {
   /** Whether a PIN is set, and whether it is locked: any member of the business, and its API credentials. */
   async status(ctx: RequestContext): Promise<PayoutPinStatus> {
     ctx.requireRole(...ALL_ROLES);
-    return statusOf(await ctx.repo(PayoutPin).findOne({ where: { businessId: ctx.requireBusiness() } }));
+    const businessId = ctx.requireBusiness();
+    const [pin, failures] = await Promise.all([
+      ctx.repo(PayoutPin).findOne({ where: { businessId } }),
+      ctx.repo(PayoutPinFailure).findOne({ where: { businessId, credential: pinCredentialOf(ctx) } }),
+    ]);
+    return statusOf(pin, failures);
   }
 
   /**
@@ -118,6 +148,7 @@ export class PayoutPinService {
       const check = await this.check(tx, current, currentPin);
       if (check.kind !== 'right') return check;
       await tx.repo(PayoutPin).update({ businessId }, { pinHash, failedAttempts: 0, lockedUntil: null, updatedAt: new Date() });
+      await tx.repo(PayoutPinFailure).delete({ businessId });
       return { kind: 'set', pin: await tx.repo(PayoutPin).findOneByOrFail({ businessId }) };
     });
     if (outcome.kind === 'set') return statusOf(outcome.pin);
@@ -125,22 +156,41 @@ export class PayoutPinService {
   }
 
   /**
-   * Compares `candidate` with the PIN of a row the transaction has locked, and records the result:
-   * a wrong one counts, and the MAX_PIN_FAILURES-th locks the PIN (the count restarts then, so
-   * the lock's end gives a fresh set of tries); a right one clears the count.
+   * Compares `candidate` with the PIN of a row the transaction has locked (which serialises every
+   * check of the business), and records the result for the caller's credential and the business:
+   * the MAX_PIN_FAILURES-th consecutive wrong PIN of a credential locks that credential; the
+   * MAX_BUSINESS_PIN_FAILURES-th of the business locks the business, when the wrong PINs came from
+   * at least MIN_BUSINESS_LOCK_CREDENTIALS credentials (a credential counts while it has wrong PINs
+   * or a lock of its own). A lock restarts its count, so its end gives a fresh set of tries. A right
+   * PIN clears the business's count and the credential's.
    */
   private async check(tx: RequestContext, pin: PayoutPin | null, candidate: string): Promise<PinCheck> {
     if (!pin) return { kind: 'not-set' };
     const now = new Date();
-    if (pin.lockedUntil && pin.lockedUntil > now) return { kind: 'locked', until: pin.lockedUntil };
-    const repo = tx.repo(PayoutPin);
+    if (pin.lockedUntil && pin.lockedUntil > now) return { kind: 'locked', until: pin.lockedUntil, scope: 'business' };
+    const key = { businessId: pin.businessId, credential: pinCredentialOf(tx) };
+    const failures = await tx.repo(PayoutPinFailure).findOne({ where: key });
+    if (failures?.lockedUntil && failures.lockedUntil > now) return { kind: 'locked', until: failures.lockedUntil, scope: 'credential' };
+    const pins = tx.repo(PayoutPin);
     if (await verifyPassword(candidate, pin.pinHash)) {
-      if (pin.failedAttempts > 0 || pin.lockedUntil) await repo.update({ businessId: pin.businessId }, { failedAttempts: 0, lockedUntil: null });
+      if (pin.failedAttempts > 0 || pin.lockedUntil) await pins.update({ businessId: pin.businessId }, { failedAttempts: 0, lockedUntil: null });
+      if (failures) await tx.repo(PayoutPinFailure).delete(key);
       return { kind: 'right' };
     }
-    const failures = pin.failedAttempts + 1;
-    const lockedUntil = failures >= MAX_PIN_FAILURES ? new Date(now.getTime() + PIN_LOCK_SECONDS * 1000) : null;
-    await repo.update({ businessId: pin.businessId }, { failedAttempts: lockedUntil ? 0 : failures, lockedUntil });
-    return { kind: 'wrong', triesLeft: MAX_PIN_FAILURES - failures, lockedUntil };
+    const lockEnd = new Date(now.getTime() + PIN_LOCK_SECONDS * 1000);
+    const credentialFailures = (failures?.failedAttempts ?? 0) + 1;
+    const credentialLock = credentialFailures >= MAX_PIN_FAILURES ? lockEnd : null;
+    await tx.repo(PayoutPinFailure).upsert({ ...key, failedAttempts: credentialLock ? 0 : credentialFailures, lockedUntil: credentialLock }, ['businessId', 'credential']);
+
+    const businessFailures = pin.failedAttempts + 1;
+    const credentials = businessFailures >= MAX_BUSINESS_PIN_FAILURES
+      ? await tx.repo(PayoutPinFailure).createQueryBuilder('failure')
+        .where('failure.business_id = :businessId', { businessId: pin.businessId })
+        .andWhere('(failure.failed_attempts > 0 OR failure.locked_until > :now)', { now })
+        .getCount()
+      : 0;
+    const businessLock = credentials >= MIN_BUSINESS_LOCK_CREDENTIALS ? lockEnd : null;
+    await pins.update({ businessId: pin.businessId }, { failedAttempts: businessLock ? 0 : businessFailures, lockedUntil: businessLock });
+    return { kind: 'wrong', triesLeft: MAX_PIN_FAILURES - credentialFailures, lockedUntil: credentialLock ?? businessLock };
   }
 }

@@ -22,6 +22,7 @@ import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';
+import { madeEarlier } from '../idempotency/idempotency-claim';
 
 /** What a payouts page's cursor is bound to: a cursor of one filter set is refused with another. */
 const payoutListFilters = (filters: PayoutFilters) =>
@@ -72,8 +73,14 @@ export class PayoutService {
 
   async create(ctx: RequestContext, command: CreatePayoutCommand): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
+    const earlier = await madeEarlier(ctx, 'payout', Payout);
+    if (earlier) return earlier;
     const prepared = await this.prepare(ctx, command);
-    return inTransaction(ctx, (tx) => this.write(tx, prepared, null));
+    return inTransaction(ctx, async (tx) => {
+      const payout = await this.write(tx, prepared, null);
+      await tx.idempotency?.recordResource(tx, 'payout', payout.id);
+      return payout;
+    });
   }
 
   /**

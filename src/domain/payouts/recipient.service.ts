@@ -10,6 +10,7 @@ import { findOwned } from '../shared/tenancy';
 import { CreateRecipientCommand, RecipientDetails, RecipientFilters } from './payout.commands';
 import { DestinationMasked, MaskedDetails, Recipient } from './payout.entities';
 import { MAX_LABEL_LENGTH } from './payouts.settings';
+import { madeEarlier } from '../idempotency/idempotency-claim';
 
 const COUNTRY = /^[A-Z]{2}$/;
 const PHONE = /^\+?[0-9]{7,15}$/;
@@ -126,6 +127,8 @@ export class RecipientService {
 
   async create(ctx: RequestContext, command: CreateRecipientCommand): Promise<CreatedRecipient> {
     ctx.requireRole(...WRITE_ROLES);
+    const earlier = await madeEarlier(ctx, 'recipient', Recipient);
+    if (earlier) return { recipient: earlier, created: true };
     const label = command.label.trim();
     if (label.length === 0 || label.length > MAX_LABEL_LENGTH) throw validationError({ label: [`must be 1 to ${MAX_LABEL_LENGTH} characters`] });
     const details = normalizeDetails(command.details);
@@ -141,7 +144,11 @@ export class RecipientService {
         [businessId, tx.livemode, label, details.rail, details.currency, 'country' in details ? details.country : null, key,
           this.secretBox.seal(JSON.stringify(details)), JSON.stringify(maskDetails(details)), screenedAt],
       );
-      if (inserted.length > 0) return { recipient: await tx.repo(Recipient).findOneByOrFail({ id: inserted[0].id }), created: true };
+      if (inserted.length > 0) {
+        // Only a recipient this request made is named: a retry answers it, created.
+        await tx.idempotency?.recordResource(tx, 'recipient', inserted[0].id);
+        return { recipient: await tx.repo(Recipient).findOneByOrFail({ id: inserted[0].id }), created: true };
+      }
       // The destination is already a recipient: that one is the answer. A screened create marks a
       // never-screened one, only when every name stored on it was among the names screened clean
       // (an API-key create may have stored other names), and a create brings an archived one back into use.

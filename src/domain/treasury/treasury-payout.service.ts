@@ -22,6 +22,7 @@ import { claimForRail, moveRow, redispatchStalled } from '../shared/row-transiti
 import { maskTail } from '../payouts/recipient.service';
 import { TreasuryWalletService } from './treasury-wallet.service';
 import { requireTreasuryPartner } from './treasury.settings';
+import { madeEarlier } from '../idempotency/idempotency-claim';
 
 const MASKED_FIELDS = new Set(['accountNumber', 'phone', 'address']);
 
@@ -63,6 +64,8 @@ export class TreasuryPayoutService {
   async create(ctx: RequestContext, command: CreateTreasuryPayoutCommand): Promise<TreasuryPayout> {
     ctx.requireRole(...WRITE_ROLES);
     await requireTreasuryPartner(ctx);
+    const earlier = await madeEarlier(ctx, 'treasury_payout', TreasuryPayout);
+    if (earlier) return earlier;
     const rail = this.providers.providerFor(ctx, 'treasury-rail');
     const wallet = await this.wallets.owned(ctx, { endUserId: command.endUserId, walletId: command.walletId });
     const amount = positiveMinor(command.amount, wallet.currency);
@@ -75,6 +78,7 @@ export class TreasuryPayoutService {
         destinationSealed: this.secretBox.seal(JSON.stringify(command.destination)), status: TreasuryPayoutStatus.PENDING,
         metadata, failureReason: null, providerRef: null, processingAt: null, completedAt: null,
       }));
+      await tx.idempotency?.recordResource(tx, 'treasury_payout', payout.id);
       const jobs = rail.dispatchOf(testOutcomeOf(metadata)) === 'auto' ? [dispatchTreasuryPayoutJob(payout)] : [];
       await this.events.record(tx, TREASURY_PAYOUT_EVENT_OF_STATUS.PENDING, treasuryEventData(payout.livemode, treasuryPayoutObject(payout)), jobs);
       // The debit comes last: its conditional update locks the wallet's balance row until commit, so

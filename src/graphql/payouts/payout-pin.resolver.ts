@@ -11,7 +11,7 @@ export class PayoutPinResolver {
   }
 
   @Mutation(() => PayoutPinStatus, {
-    description: 'Sets or changes the payout PIN (OWNER only). Wrong currentPin: INVALID_PIN; 5 wrong in a row lock it for 15 minutes (PIN_LOCKED)',
+    description: 'Sets or changes the payout PIN (OWNER only). Wrong currentPin: INVALID_PIN; 5 wrong in a row lock it for the credential for 15 minutes, 10 from several credentials for the business (PIN_LOCKED)',
   })
   async setPayoutPin(@Arg('input') input: SetPayoutPinInput, @Ctx() context: GraphQLContext): Promise<PayoutPinStatus> {
     return PayoutPinStatus.from(await context.core.payoutPins.set(caller(context), SetPayoutPinInput.toCommand(input)));

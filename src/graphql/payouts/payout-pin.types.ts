@@ -4,7 +4,7 @@ import { PayoutPinStatus as PayoutPinStatusData, SetPayoutPinCommand } from '../
 @ObjectType({ description: 'The payout PIN of the business: whether it is set and whether it is locked (never the PIN itself)' })
 export class PayoutPinStatus {
   @Field() isSet: boolean;
-  @Field(() => Date, { nullable: true, description: 'When the lock after too many wrong PINs ends; null when not locked' }) lockedUntil: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the lock that applies to the caller ends (of its own credential, or of the whole business); null when not locked' }) lockedUntil: Date | null;
   @Field(() => Date, { nullable: true, description: 'When the PIN was last set or changed; null when never set' }) updatedAt: Date | null;
 
   static from(status: PayoutPinStatusData): PayoutPinStatus {

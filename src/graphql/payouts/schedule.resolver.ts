@@ -50,7 +50,7 @@ export class PayoutScheduleResolver {
   }
 
   @Mutation(() => PayoutSchedule, {
-    description: 'Freezes the payload, checks the PIN (INVALID_PIN; PIN_LOCKED after 5 wrong) and screens every recipient (SANCTIONS_MATCH): ACTIVE',
+    description: 'Freezes the payload, checks the PIN (INVALID_PIN; PIN_LOCKED after 5 wrong from the credential, or 10 from several) and screens every recipient (SANCTIONS_MATCH): ACTIVE',
   })
   async createPayoutSchedule(@Arg('input') input: CreatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
     const command = toCreateScheduleCommand(parseInput(createScheduleBodySchema, scheduleBodyOf(input)));

@@ -19,7 +19,7 @@ export const toSetPinCommand = (body: z.output<typeof setPinBodySchema>): SetPay
 
 export const payoutPinStatusSchema = z.object({
   isSet: z.boolean(),
-  lockedUntil: timestampSchema.nullable().describe('When the lock after too many wrong PINs ends; null when not locked'),
+  lockedUntil: timestampSchema.nullable().describe('When the lock that applies to the caller ends (of its own credential, or of the whole business); null when not locked'),
   updatedAt: timestampSchema.nullable().describe('When the PIN was last set or changed; null when never set'),
 }).describe('The payout PIN of the business (never the PIN itself)');
 
