@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { Pool } from 'pg';
-import { createTestDatabase, dropTestDatabase } from '../support/harness';
 import { spawnTs } from '../support/process';
 import { CARDS, card } from '../support/payments';
 import { Answer, APIS, Fleet, ProcessName, isAnswer } from './support/fleet';
+import { Deployment, deploy, expectNoViolations } from './support/deployment';
 import { Violations, recordFigures } from './support/figures';
 import { Inflows, LEDGER_CLASSES, checkLedger } from './support/ledger-checks';
 import { Tally, major, runPool, seedOf, seededRandom } from './support/load';
@@ -38,7 +38,7 @@ interface Partner {
 }
 
 describe(`the bank test (RELIABILITY_SCALE=${scale.name}: ${scale.bank.operations} operations over two API processes)`, () => {
-  let databaseUrl: string;
+  let deployment: Deployment;
   let fleet: Fleet;
   let db: Pool;
   const violations = new Violations(CLASSES);
@@ -51,18 +51,15 @@ describe(`the bank test (RELIABILITY_SCALE=${scale.name}: ${scale.bank.operation
   const partners: Partner[] = [];
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    fleet = await Fleet.start(databaseUrl);
-    db = new Pool({ connectionString: databaseUrl, max: 4 });
+    deployment = await deploy();
+    ({ fleet, db } = deployment);
   });
   afterAll(async () => {
     recordFigures({
       file: 'bank', scale: scale.name, operations, snapshots, kills: fleet?.kills ?? 0, retries: 0,
       violations: violations.byClass, counts: { seed, ...answers.counts }, examples: violations.examples,
     });
-    await db?.end();
-    await fleet?.stop();
-    if (databaseUrl) await dropTestDatabase(databaseUrl);
+    await deployment?.close();
   });
 
   /** One keyed request of the load over `api`; every answer is tallied, a 5xx or a lost connection is a violation. */
@@ -208,12 +205,12 @@ describe(`the bank test (RELIABILITY_SCALE=${scale.name}: ${scale.bank.operation
     }
 
     // The operator's check of the whole ledger.
-    const check = spawnTs('src/cli/index.ts', ['ledger:check'], { DATABASE_URL: databaseUrl, TESSERA_MASTER_KEY: 'reliability-master-key' });
+    const check = spawnTs('src/cli/index.ts', ['ledger:check'], { DATABASE_URL: deployment.databaseUrl, TESSERA_MASTER_KEY: 'reliability-master-key' });
     const exit = await check.exited;
     const printed = (() => { try { return JSON.parse(check.output()); } catch { return null; } })();
     if (exit !== 0 || printed?.balanced !== true) violations.add('ledger:check not clean', `exit ${exit}: ${check.output().slice(0, 500)}`);
 
-    expect({ violations: violations.byClass, examples: violations.examples }).toEqual({ violations: Object.fromEntries(CLASSES.map((name) => [name, 0])), examples: [] });
+    expectNoViolations(violations);
     expect(operations).toBeGreaterThanOrEqual(scale.bank.operations);
   });
 });

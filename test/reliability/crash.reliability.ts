@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { Pool } from 'pg';
-import { createTestDatabase, dropTestDatabase } from '../support/harness';
 import { card } from '../support/payments';
 import { waitFor } from '../support/wait';
 import { Fleet, Outcome, ProcessName, isAnswer } from './support/fleet';
+import { Deployment, deploy, expectNoViolations } from './support/deployment';
 import { Violations, recordFigures } from './support/figures';
 import { LEDGER_CLASSES, checkLedger } from './support/ledger-checks';
 import { Tally, major } from './support/load';
@@ -75,7 +75,7 @@ interface Keyed {
 }
 
 describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kills, ${scale.crash.operationsPerKill} keyed operations each)`, () => {
-  let databaseUrl: string;
+  let deployment: Deployment;
   let fleet: Fleet;
   let db: Pool;
   const violations = new Violations(CLASSES);
@@ -86,18 +86,15 @@ describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kil
   let partner: { merchant: Merchant; wallet: { userId: string; walletId: string } };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    fleet = await Fleet.start(databaseUrl);
-    db = new Pool({ connectionString: databaseUrl, max: 4 });
+    deployment = await deploy();
+    ({ fleet, db } = deployment);
   });
   afterAll(async () => {
     recordFigures({
       file: 'crash', scale: scale.name, operations: keys.length, snapshots: 1, kills: fleet?.kills ?? 0, retries,
       violations: violations.byClass, counts: { 'process starts': fleet?.starts ?? 0, ...tally.counts }, examples: violations.examples,
     });
-    await db?.end();
-    await fleet?.stop();
-    if (databaseUrl) await dropTestDatabase(databaseUrl);
+    await deployment?.close();
   });
 
   /** A keyed operation of `cell`'s path, marked with its key (metadata.rk) so its objects can be counted. */
@@ -220,6 +217,6 @@ describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kil
     await checkEvents(db, violations);
     await checkLedger(db, violations, null);
 
-    expect({ violations: violations.byClass, examples: violations.examples }).toEqual({ violations: Object.fromEntries(CLASSES.map((name) => [name, 0])), examples: [] });
+    expectNoViolations(violations);
   });
 });

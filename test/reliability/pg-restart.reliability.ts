@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { card } from '../support/payments';
 import { waitFor, waitUntil } from '../support/wait';
 import { APIS, Fleet, Outcome, ProcessName, isAnswer } from './support/fleet';
+import { Deployment, deploy, expectNoViolations } from './support/deployment';
 import { SuiteCluster } from './support/cluster';
 import { Violations, recordFigures } from './support/figures';
 import { Inflows, LEDGER_CLASSES, checkLedger } from './support/ledger-checks';
@@ -46,6 +47,7 @@ interface Keyed {
 
 describe(`PostgreSQL restarted under load (RELIABILITY_SCALE=${scale.name}: ${restarts} restart(s), ${operationsPerRestart} keyed operations each)`, () => {
   let cluster: SuiteCluster;
+  let deployment: Deployment;
   let fleet: Fleet;
   let db: Pool;
   const violations = new Violations(CLASSES);
@@ -60,18 +62,16 @@ describe(`PostgreSQL restarted under load (RELIABILITY_SCALE=${scale.name}: ${re
 
   beforeAll(async () => {
     cluster = await SuiteCluster.start();
-    fleet = await Fleet.start(cluster.url);
-    db = new Pool({ connectionString: cluster.url, max: 4 });
-    db.on('error', () => undefined); // idle connections die with the server; the next query opens new ones
+    deployment = await deploy(cluster.url, () => cluster.destroy());
+    ({ fleet, db } = deployment);
   });
   afterAll(async () => {
     recordFigures({
       file: 'pg-restart', scale: scale.name, operations: ops.length, snapshots, kills: 0, retries,
       violations: violations.byClass, counts: { 'PostgreSQL restarts': cluster?.stops ?? 0, ...tally.counts }, examples: violations.examples,
     });
-    await db?.end();
-    await fleet?.stop();
-    await cluster?.destroy();
+    if (deployment) await deployment.close();
+    else await cluster?.destroy();
   });
 
   function operation(): Keyed {
@@ -192,6 +192,6 @@ describe(`PostgreSQL restarted under load (RELIABILITY_SCALE=${scale.name}: ${re
     await checkObjectsAgainstLedger(db, violations);
     await checkEvents(db, violations);
 
-    expect({ violations: violations.byClass, examples: violations.examples }).toEqual({ violations: Object.fromEntries(CLASSES.map((name) => [name, 0])), examples: [] });
+    expectNoViolations(violations);
   });
 });
