@@ -37,7 +37,7 @@ const SCALES: Record<ScaleName, Scale> = {
     name: 'ci',
     bank: { merchants: 4, treasuryPartners: 2, endUsersPerPartner: 2, operations: 300, snapshots: 4, concurrency: 8 },
     crash: { operationsPerKill: 3, everyPoint: false },
-    pgRestart: { restarts: 1, operationsPerRestart: 60, concurrency: 6 },
+    pgRestart: { restarts: 1, operationsPerRestart: 150, concurrency: 8 },
   },
   full: {
     name: 'full',
