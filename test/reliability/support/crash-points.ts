@@ -1,0 +1,66 @@
+/**
+ * A Tessera process (the server or the worker) killed with SIGKILL at one step, named by
+ * TESSERA_TEST_CRASH_AT, then the entry point named by TESSERA_CRASH_ENTRY (src/main.ts, or the CLI
+ * with its arguments: `worker`). The reliability suite's crash matrix spawns it; the idea is
+ * test/support/crashing-server.ts's, for every path the matrix covers. Nothing after the step runs:
+ * no catch, no finally, no response; what the open transaction wrote is rolled back by PostgreSQL
+ * when the connection drops, as after a kill -9.
+ *
+ * Steps:
+ * - `in-tx:<event type>`: inside the transaction that records that event (nothing of it commits);
+ * - `after-commit:<event type>`: just after the transaction that recorded it committed;
+ * - `call:<provider>`: when a sandbox provider is called, after what came before committed
+ *   (`card-acquirer.authorize`, `payout-rail.submit`, `treasury-rail.submit`);
+ * - `response-store`: after the request's effects committed, before its response is stored for its Idempotency-Key.
+ */
+import { EventService } from '../../../src/domain/events/event.service';
+import { IdempotencyService } from '../../../src/domain/idempotency/idempotency.service';
+import { SandboxCardAcquirer } from '../../../src/providers/card-acquirer/sandbox';
+import { SandboxPayoutRail } from '../../../src/providers/payout-rail/sandbox';
+import { SandboxTreasuryRail } from '../../../src/providers/treasury-rail/sandbox';
+
+const die = (): Promise<never> => {
+  process.kill(process.pid, 'SIGKILL');
+  return new Promise<never>(() => undefined);
+};
+
+const PROVIDER_CALLS: Record<string, { prototype: object; method: string }> = {
+  'card-acquirer.authorize': { prototype: SandboxCardAcquirer.prototype, method: 'authorize' },
+  'payout-rail.submit': { prototype: SandboxPayoutRail.prototype, method: 'submit' },
+  'treasury-rail.submit': { prototype: SandboxTreasuryRail.prototype, method: 'submit' },
+};
+
+const point = process.env.TESSERA_TEST_CRASH_AT ?? '';
+const [kind, ...rest] = point.split(':');
+const target = rest.join(':');
+
+if (kind === 'in-tx' || kind === 'after-commit') {
+  const record = EventService.prototype.record;
+  EventService.prototype.record = async function (this: EventService, ...args: Parameters<typeof record>) {
+    if (args[1] !== target) return record.apply(this, args);
+    if (kind === 'in-tx') return die();
+    const event = await record.apply(this, args);
+    args[0].afterCommit(() => void die());
+    return event;
+  };
+  const recordBehind = EventService.prototype.recordBehind;
+  EventService.prototype.recordBehind = function (this: EventService, ...args: Parameters<typeof recordBehind>) {
+    if (args[1] === target && kind === 'in-tx') void die();
+    else {
+      recordBehind.apply(this, args);
+      if (args[1] === target) args[0].afterCommit(() => void die());
+    }
+  };
+} else if (kind === 'call' && PROVIDER_CALLS[target]) {
+  const { prototype, method } = PROVIDER_CALLS[target];
+  (prototype as Record<string, unknown>)[method] = die;
+} else if (kind === 'response-store') {
+  IdempotencyService.prototype.complete = die;
+} else {
+  throw new Error(`TESSERA_TEST_CRASH_AT must name a crash point (in-tx:<event>, after-commit:<event>, call:<provider>, response-store), not '${point}'`);
+}
+
+const entry = process.env.TESSERA_CRASH_ENTRY;
+if (!entry) throw new Error('TESSERA_CRASH_ENTRY must name the entry point to run (src/main.ts or src/cli/index.ts)');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+require(require('node:path').resolve(__dirname, '..', '..', '..', entry));
