@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { Client } from 'pg';
+import { isDatabaseUnreachable } from '../src/db/outage';
 import { ExecutionResult } from 'graphql';
 import { TestServer, capturedLog, createTestDatabase, dropTestDatabase, startTestServer, waitFor, waitUntil } from './support/harness';
 import { TcpProxy, startTcpProxy } from './support/tcp-proxy';
@@ -96,5 +99,16 @@ describe('a database outage', () => {
     const recovered = lines.find((line) => line.msg === 'database reachable again')!;
     expect(recovered.refused).toBeGreaterThanOrEqual(rounds * 6);
     expect(lines.filter((line) => line.msg === 'database unreachable')).toHaveLength(1);
+  });
+});
+
+describe('what counts as the database being unreachable', () => {
+  test('a Unix socket that is not there (the embedded PostgreSQL stopped) is an outage; a missing file elsewhere is not', async () => {
+    const client = new Client({ host: '/nonexistent-tessera-socket-dir', database: 'postgres' });
+    const refused = await client.connect().then(() => null, (error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'ENOENT', syscall: 'connect' });
+    expect(isDatabaseUnreachable(refused)).toBe(true);
+    const missingFile = await readFile('/nonexistent-tessera-file').then(() => null, (error: unknown) => error);
+    expect(isDatabaseUnreachable(missingFile)).toBe(false);
   });
 });

@@ -44,6 +44,8 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   for (const fields of chainOf(error)) {
     const code = typeof fields.code === 'string' ? fields.code : '';
     if (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    // A Unix socket that is not there (the embedded PostgreSQL's, while it is stopped): ENOENT on connect.
+    if (code === 'ENOENT' && fields.syscall === 'connect') return true;
     const message = typeof fields.message === 'string' ? fields.message : '';
     if (UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
   }

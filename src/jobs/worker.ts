@@ -1,4 +1,4 @@
-import { Logger, Runner, TaskList, run, runMigrations } from 'graphile-worker';
+import { Logger, TaskList, runMigrations } from 'graphile-worker';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { whileHoldingMigrationLock } from '../db/migration-lock';
@@ -15,6 +15,7 @@ import { AreaJobs, cronLine } from '../domain/shared/jobs';
 import { DeliveryPump } from '../domain/webhooks/delivery-pump';
 import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
 import { treasuryJobs } from '../domain/treasury/treasury.jobs';
+import { JobRunner } from './job-runner';
 
 /**
  * Background work on graphile-worker: a PostgreSQL-backed queue in the same database, picked up
@@ -90,7 +91,7 @@ export async function releaseStalledJobs(dataSource: DataSource, stalledAfterMs:
 }
 
 export interface Worker {
-  runner: Runner;
+  runner: JobRunner;
   pool: Pool;
   deliveries: DeliveryPump;
 }
@@ -102,7 +103,7 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
   pool.on('error', (error) => log(`[worker] database connection error: ${error.message}`));
   const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
   if (released > 0) log(`[worker] released the jobs of ${released} stalled worker(s)`);
-  const runner = await run({
+  const runner = await JobRunner.start({
     pgPool: pool,
     concurrency: core.config.workerConcurrency,
     noHandleSignals: true,
@@ -110,7 +111,7 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
     taskList: taskList(core),
     crontab: crontabOf(core),
     logger: quietLogger(log),
-  });
+  }, log);
   // Webhook deliveries are not graphile-worker jobs: the pump claims due rows (docs/webhooks.md).
   const deliveries = new DeliveryPump(core.webhooks, () => RequestContext.system(core.dataSource, 'webhooks'), core.pubSub, {
     concurrency: core.config.workerConcurrency, pollIntervalMs: core.config.workerPollIntervalMs, stalledAfterMs: core.config.jobStallAfterMs, databaseUrl,
@@ -123,6 +124,5 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
 export async function stopWorker(worker: Worker): Promise<void> {
   await worker.deliveries.stop();
   await worker.runner.stop();
-  await worker.runner.promise.catch(() => undefined);
   await worker.pool.end();
 }

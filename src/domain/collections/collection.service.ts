@@ -293,6 +293,8 @@ export class CollectionService {
   async sandboxPay(ctx: RequestContext, command: PayCollectionCommand): Promise<Collection> {
     ctx.requireRole(...WRITE_ROLES);
     ctx.requireSandbox();
+    const earlier = await madeEarlier(ctx, 'collection', Collection);
+    if (earlier) return earlier; // a retry of a payment whose reports committed before the answer was stored
     const rail = this.providers.providerFor(ctx, 'collection-rail');
     const collection = await findOwned(ctx, Collection, command.collectionId, 'Collection');
     if (command.amount <= 0n) throw validationError({ amount: ['must be a positive integer in minor units of the collection currency'] });
@@ -303,9 +305,15 @@ export class CollectionService {
       await this.expire(ctx, collection.id);
       throw new DomainError(ErrorCode.CONFLICT, 'Cannot pay a collection that is expired');
     }
-    for (const report of rail.reportsForPayment(collection.amount, command.amount)) {
-      await this.applyRailReport(ctx, collection.id, report);
-    }
+    // The rail's reports of one payment apply as one transaction: a crash between two of them would
+    // leave the collection `processing` with nothing left to finish it. The transaction names the
+    // collection on the request's Idempotency-Key, so a retry after a crash answers from it.
+    await inTransaction(ctx, async (tx) => {
+      for (const report of rail.reportsForPayment(collection.amount, command.amount)) {
+        await this.applyRailReport(tx, collection.id, report);
+      }
+      await tx.idempotency?.recordResource(tx, 'collection', collection.id);
+    });
     return this.get(ctx, collection.id);
   }
 

@@ -13,11 +13,14 @@
  *   (`card-acquirer.authorize`, `payout-rail.submit`, `treasury-rail.submit`);
  * - `response-store`: after the request's effects committed, before its response is stored for its Idempotency-Key.
  */
-import { EventService } from '../../../src/domain/events/event.service';
-import { IdempotencyService } from '../../../src/domain/idempotency/idempotency.service';
-import { SandboxCardAcquirer } from '../../../src/providers/card-acquirer/sandbox';
-import { SandboxPayoutRail } from '../../../src/providers/payout-rail/sandbox';
-import { SandboxTreasuryRail } from '../../../src/providers/treasury-rail/sandbox';
+import { projectModule } from '../../support/process';
+
+// The classes patched here are those of the code the process runs: dist/ when the run built it.
+const { EventService } = projectModule<typeof import('../../../src/domain/events/event.service')>('domain/events/event.service');
+const { IdempotencyService } = projectModule<typeof import('../../../src/domain/idempotency/idempotency.service')>('domain/idempotency/idempotency.service');
+const { SandboxCardAcquirer } = projectModule<typeof import('../../../src/providers/card-acquirer/sandbox')>('providers/card-acquirer/sandbox');
+const { SandboxPayoutRail } = projectModule<typeof import('../../../src/providers/payout-rail/sandbox')>('providers/payout-rail/sandbox');
+const { SandboxTreasuryRail } = projectModule<typeof import('../../../src/providers/treasury-rail/sandbox')>('providers/treasury-rail/sandbox');
 
 const die = (): Promise<never> => {
   process.kill(process.pid, 'SIGKILL');
@@ -36,7 +39,7 @@ const target = rest.join(':');
 
 if (kind === 'in-tx' || kind === 'after-commit') {
   const record = EventService.prototype.record;
-  EventService.prototype.record = async function (this: EventService, ...args: Parameters<typeof record>) {
+  EventService.prototype.record = async function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof record>) {
     if (args[1] !== target) return record.apply(this, args);
     if (kind === 'in-tx') return die();
     const event = await record.apply(this, args);
@@ -44,7 +47,7 @@ if (kind === 'in-tx' || kind === 'after-commit') {
     return event;
   };
   const recordBehind = EventService.prototype.recordBehind;
-  EventService.prototype.recordBehind = function (this: EventService, ...args: Parameters<typeof recordBehind>) {
+  EventService.prototype.recordBehind = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof recordBehind>) {
     if (args[1] === target && kind === 'in-tx') void die();
     else {
       recordBehind.apply(this, args);
@@ -62,5 +65,4 @@ if (kind === 'in-tx' || kind === 'after-commit') {
 
 const entry = process.env.TESSERA_CRASH_ENTRY;
 if (!entry) throw new Error('TESSERA_CRASH_ENTRY must name the entry point to run (src/main.ts or src/cli/index.ts)');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-require(require('node:path').resolve(__dirname, '..', '..', '..', entry));
+projectModule(entry.replace(/^src\//, '').replace(/\.ts$/, ''));
