@@ -263,6 +263,19 @@ describe('Payouts', () => {
       expect(ttl).toBeLessThanOrEqual(301_000);
     });
 
+    test('amount rule (docs/payouts.md): a decimal of the wallet currency in major units, a JSON number or a string alike; more decimals than the currency has is 400 on amount', async () => {
+      const merchant = await server.signUp();
+      const body = { currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' };
+      const asNumber = await quote(merchant, { ...body, amount: 10.5 });
+      const asString = await quote(merchant, { ...body, amount: '10.50' });
+      expect(asNumber.status).toBe(201);
+      expect(asString.status).toBe(201);
+      const terms = (data: Record<string, unknown>) => ({ amount: data.amount, dstAmount: data.dstAmount, serviceFee: data.serviceFee });
+      expect(terms(asNumber.body.data)).toEqual(terms(asString.body.data));
+      expect(asNumber.body.data.amount).toBe('10.50');
+      for (const amount of ['10.505', 10.505]) expectFieldError(await quote(merchant, { ...body, amount }), 'amount');
+    });
+
     // Mid rates per USD (sandbox): NGN 1550, UGX 3750, XOF 605, USDC 1, EUR 0.92, KES 129; spread 0.5%, rate truncated to 8
     // decimals; dstAmount rounded down to the destination's minor unit; fee 1% / 1.5% / 0.5% rounded up to the source's.
     test.each([
