@@ -255,9 +255,9 @@ describe('Payouts', () => {
       const data = response.body.data;
       expect(data).toEqual({
         id: expect.any(String), amount: '10.00', currency: 'USD', dstAmount: '15422.50', rate: '1542.25000000', serviceFee: '0.10',
-        destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK', expiresAt: expect.stringMatching(ISO),
+        serviceFeeCurrency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK', expiresAt: expect.stringMatching(ISO),
       });
-      for (const key of ['id', 'amount', 'currency', 'dstAmount', 'rate', 'serviceFee', 'destinationCurrency', 'country', 'expiresAt']) expect(typeof data[key]).toBe('string');
+      for (const key of ['id', 'amount', 'currency', 'dstAmount', 'rate', 'serviceFee', 'serviceFeeCurrency', 'destinationCurrency', 'country', 'expiresAt']) expect(typeof data[key]).toBe('string');
       const ttl = Date.parse(data.expiresAt) - before;
       expect(ttl).toBeGreaterThan(299_000);
       expect(ttl).toBeLessThanOrEqual(301_000);
@@ -290,6 +290,8 @@ describe('Payouts', () => {
       const response = await quote(merchant, body);
       expect(response.status).toBe(201);
       expect(response.body.data).toMatchObject({ amount: body.amount, currency: body.currency, destinationCurrency: body.destinationCurrency, ...expected });
+      // the fee is in the source (wallet) currency, never the destination's: it says so (issue 27, finding 2)
+      expect(response.body.data.serviceFeeCurrency).toBe(body.currency);
     });
 
     test('a payout with an expired or unknown quote is a 400 on quoteId and writes nothing', async () => {
@@ -341,7 +343,7 @@ describe('Payouts', () => {
         id: expect.any(String), object: 'payout', status: 'CREATED', rail: 'LOCAL_BANK', amount: '10.00', currency: 'USD', recipientId: recipient.id,
         destinationMasked: { country: 'NG', accountNumber: '****3333', bankName: 'GTBank' },
         providerRef: null, settledAt: null,
-        quote: { dstAmount: '15422.50', rate: '1542.25000000', serviceFee: '0.10', currency: 'NGN', country: 'NG' },
+        quote: { dstAmount: '15422.50', rate: '1542.25000000', serviceFee: '0.10', serviceFeeCurrency: 'USD', currency: 'NGN', country: 'NG' },
         failureReason: null, reference: 'INV-42', metadata: { order: '42' }, batchId: null, livemode: false,
         createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO),
       };

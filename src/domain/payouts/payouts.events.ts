@@ -34,6 +34,7 @@ export function payoutObject(payout: Payout) {
       dstAmount: toMajor(payout.dstAmount, payout.destinationCurrency),
       rate: payout.rate,
       serviceFee: toMajor(payout.serviceFee, payout.currency),
+      serviceFeeCurrency: payout.currency,
       currency: payout.destinationCurrency,
       country: payout.country,
     },
