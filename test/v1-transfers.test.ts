@@ -109,7 +109,7 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       expect(recipients[0]).toMatchObject({ rail: 'LOCAL_BANK', currency: 'NGN', country: 'NG', details_masked: { bankCode: '058', accountNumber: '****6789' } });
       const payout = await server.request('GET', `/api/v1/business/payouts/${first.body.id}`, { headers: { 'x-api-key': merchant.apiKey } });
       expect(payout.status).toBe(200);
-      expect(payout.body.data).toMatchObject({ id: first.body.id, amount: '10.00', currency: 'USD', recipientId: recipients[0].id, quote: { serviceFee: '0.10', currency: 'NGN' } });
+      expect(payout.body.data).toMatchObject({ id: first.body.id, amount: '10.00', currency: 'usd', recipientId: recipients[0].id, quote: { serviceFee: '0.10', currency: 'ngn' } });
     });
 
     test('the sandbox rail settles it: status completed, and the business\'s webhook URL receives transfer.completed signed with Service-Signature', async () => {
