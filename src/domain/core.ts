@@ -50,6 +50,7 @@ import { TreasuryPayoutService } from './treasury/treasury-payout.service';
 import { V1KeyService } from './v1/v1-key.service';
 import { V1PaymentService } from './v1/v1-payment.service';
 import { V1EventService } from './v1/v1-event.service';
+import { V1SettingsService } from './v1/v1-settings.service';
 import { LowBalanceService } from './wallets/low-balance.service';
 import { V1TransferService } from './v1/v1-transfer.service';
 import { announceLowBalanceOnV1 } from './v1/v1-low-balance.events';
@@ -111,6 +112,7 @@ export interface Core {
   v1Keys: V1KeyService;
   /** The emitter of `/v1` events (signed with the `/v1` key, to a resource's own URL and the business's webhook URL). */
   v1Events: V1EventService;
+  v1Settings: V1SettingsService;
   /** `/v1` payments: hosted checkout sessions in `/v1` terms, with their `/v1` events. */
   v1Payments: V1PaymentService;
   /** Low-balance thresholds of wallets per business, mode and currency, and their crossings (`wallet.low_balance` on /v1). */
@@ -245,6 +247,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     treasuryPayouts: new TreasuryPayoutService(providers, ledger, events, treasuryWallets, secretBox, pubSub),
     v1Keys,
     v1Events,
+    v1Settings: new V1SettingsService(webhookTargets),
     v1Payments,
     lowBalance,
     v1Transfers,
