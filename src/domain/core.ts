@@ -169,6 +169,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const payments = new PaymentService(paymentStore, charges, settlements, disputes);
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
+  const sandboxClock = new ClockService();
   const checkout = new CheckoutService({
     publicBaseUrl: config.publicBaseUrl,
     sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs,
@@ -178,7 +179,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       perCard: config.checkoutMaxFailedAttemptsPerCard,
       windowSeconds: config.checkoutFailedAttemptsWindowSeconds,
     },
-  }, payments, events);
+  }, payments, events, sandboxClock);
   const recurringGifts = new RecurringGiftService(
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
     checkout, payments, customers, events,
@@ -188,7 +189,6 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub);
   const payoutBatches = new BatchService(payouts);
   const payoutPins = new PayoutPinService();
-  const sandboxClock = new ClockService();
   const payoutSchedules = new ScheduleService(providers, events, recipients, payouts, payoutBatches, payoutPins, sandboxClock, pubSub);
   const payoutScheduleRunner = new ScheduleRunner(providers, events, payouts, payoutBatches, sandboxClock, pubSub);
   const collections = new CollectionService(

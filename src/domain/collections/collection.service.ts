@@ -209,8 +209,10 @@ export class CollectionService {
       : opening.instructions;
     return inTransaction(ctx, async (tx) => {
       const repo = tx.repo(Collection);
+      // createdAt on the business's clock, like expiresAt (the test clock in the sandbox).
+      const createdAt = await this.clock.now(tx);
       const collection = await repo.save(repo.create({
-        id: prepared.id, businessId: tx.requireBusiness(), livemode: tx.livemode, status: CollectionStatus.PENDING,
+        id: prepared.id, businessId: tx.requireBusiness(), createdAt, livemode: tx.livemode, status: CollectionStatus.PENDING,
         amount: prepared.amount, currency: channel.currency, country: channel.country, rail: channel.rail as CollectionRailKind,
         provider: channel.provider, channelId: channel.id, networkId: prepared.customer.networkId, customer: prepared.customer,
         instructions, railInstructions: opening.instructions, metadata: prepared.metadata, businessPaymentId: prepared.businessPaymentId,
@@ -357,7 +359,8 @@ export class CollectionService {
     const session = await sessionByToken(ctx, command.token);
     const system = systemContextFor(ctx, session);
     const rail = this.providers.providerFor(system, 'collection-rail');
-    if (session.status !== CheckoutSessionStatus.OPEN || session.expiresAt.getTime() <= Date.now()) {
+    const now = await this.clock.now(system);
+    if (session.status !== CheckoutSessionStatus.OPEN || session.expiresAt <= now) {
       throw new DomainError(ErrorCode.CONFLICT, 'This checkout is no longer open');
     }
     if (!(session.paymentMethods as string[]).includes(command.rail)) throw validationError({ rail: [`is not offered by this checkout (it offers ${session.paymentMethods.join(', ')})`] });
@@ -369,10 +372,9 @@ export class CollectionService {
       amount: session.amount, currency: session.currency, country, rail: command.rail, channelId: null, customer,
       metadata: session.metadata, expiresInSeconds: null, businessPaymentId: null,
     });
-    // expiresAt is on the business's clock (the test clock in the sandbox, as the expiry job and the pay helper read it);
-    // the session's own expiry is on the wall clock, so only the time it has left carries over.
-    const lifetime = Math.min(DEFAULT_EXPIRES_IN_SECONDS * 1000, session.expiresAt.getTime() - Date.now());
-    const expiresAt = new Date((await this.clock.now(system)).getTime() + lifetime);
+    // expiresAt is on the business's clock (the test clock in the sandbox), as the session's own: it ends with the session at the latest.
+    const lifetime = Math.min(DEFAULT_EXPIRES_IN_SECONDS * 1000, session.expiresAt.getTime() - now.getTime());
+    const expiresAt = new Date(now.getTime() + lifetime);
     try {
       const collection = await this.openAndWrite(system, rail, {
         id: crypto.randomUUID(), channel, amount: session.amount, customer, metadata: session.metadata,
