@@ -260,29 +260,31 @@ export class CollectionService {
    * than the collection's fails it (`amount_mismatch`) and credits nothing. Null when nothing changed.
    */
   async applyRailReport(ctx: RequestContext, collectionId: string, report: CollectionRailReport): Promise<Collection | null> {
+    // Each stage is stamped on the business's clock (the test clock in the sandbox), like createdAt and expiresAt.
+    const at = await this.clock.now(ctx);
     if (report.kind === 'received') {
       const current = await findOwned(ctx, Collection, collectionId, 'Collection');
       if (current.status !== CollectionStatus.PENDING) return null;
-      return this.move(ctx, collectionId, 'receive', { amount_received: report.amount.toString(), processing_at: new Date() }).catch((error: unknown) => {
+      return this.move(ctx, collectionId, 'receive', { amount_received: report.amount.toString(), processing_at: at }).catch((error: unknown) => {
         // A later report (settled, failed) committed between the read above and the UPDATE: funds detected late change nothing.
         if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
         throw error;
       });
     }
     if (report.kind === 'failed') {
-      return this.move(ctx, collectionId, 'fail', { failure_reason: report.reason, failed_at: new Date() });
+      return this.move(ctx, collectionId, 'fail', { failure_reason: report.reason, failed_at: at });
     }
     const current = await findOwned(ctx, Collection, collectionId, 'Collection');
     if (current.status === CollectionStatus.COMPLETED) return null;
     if (report.amount !== current.amount) {
       // The rule is Tessera's, whatever the rail does with it: only the collection's exact amount is credited.
-      return this.move(ctx, collectionId, 'fail', { amount_received: report.amount.toString(), failure_reason: AMOUNT_MISMATCH, failed_at: new Date() });
+      return this.move(ctx, collectionId, 'fail', { amount_received: report.amount.toString(), failure_reason: AMOUNT_MISMATCH, failed_at: at });
     }
     collectionTransition(current.status, 'settle');
     // Priced outside the transaction (the FX provider is an external call); the posting uses exactly these terms.
     const terms = await this.settlements.price(ctx, current);
     return this.move(ctx, collectionId, 'settle', {
-      amount_received: report.amount.toString(), completed_at: new Date(), settlement_rate: terms.rate,
+      amount_received: report.amount.toString(), completed_at: at, settlement_rate: terms.rate,
       settlement_gross: terms.gross.toString(), settlement_fee: terms.fee.toString(), settlement_net: terms.net.toString(),
     }, terms);
   }
