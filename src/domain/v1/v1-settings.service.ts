@@ -1,5 +1,5 @@
 import { BusinessSettings, Mode } from '../identity/identity.entities';
-import { RequestContext, WRITE_ROLES, ALL_ROLES, inTransaction } from '../shared/context';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { validationError } from '../shared/errors';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
 
