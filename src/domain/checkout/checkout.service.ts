@@ -99,7 +99,10 @@ export class CheckoutService {
   async expireUntil(ctx: RequestContext, until: Date, limit: number): Promise<{ used: number; done: boolean }> {
     const due = await this.openDueBy(ctx, until, limit);
     for (const { id } of due) await this.expireDue(ctx, id);
-    return { used: due.length, done: due.length < limit };
+    // A full slice of sessions all left open (each waiting on its own payment) would be picked again: stop there.
+    const [{ open }]: Array<{ open: number }> = await ctx.em.query(
+      `SELECT count(*)::int AS open FROM checkout_sessions WHERE id = ANY($1) AND status = $2`, [due.map(({ id }) => id), CheckoutSessionStatus.OPEN]);
+    return { used: due.length, done: due.length < limit || open === due.length };
   }
 
   private openDueBy(ctx: RequestContext, until: Date, limit: number): Promise<Array<{ id: string }>> {
