@@ -26,6 +26,7 @@ import { Initial1795333844080 } from './1795333844080-Initial';
 import { WebhookDeliveryPump1796200000000 } from './1796200000000-WebhookDeliveryPump';
 import { PayoutPinFailures1796260000000 } from './1796260000000-PayoutPinFailures';
 import { ClockAdvances1796270000000 } from './1796270000000-ClockAdvances';
+import { V1WebhookUrl1796290000000 } from './1796290000000-V1WebhookUrl';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 export const migrations: Function[] = [
   Initial1795333844080,
@@ -56,4 +57,5 @@ export const migrations: Function[] = [
   WebhookDeliveryPump1796200000000,
   PayoutPinFailures1796260000000,
   ClockAdvances1796270000000,
+  V1WebhookUrl1796290000000,
 ];

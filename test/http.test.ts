@@ -284,6 +284,21 @@ describe('Paths the interface document writes without /api/v1 answer there too',
     expect(different.body).toEqual(envelope('IDEMPOTENCY_KEY_REUSED', 409));
   });
 
+  test.each(['/business/checkout/session', '/business/payment/session'])('POST %s is the documented checkout session creation: same envelope, validation and idempotency', async (path) => {
+    const body = { amount: 25.5, currency: 'usd', successUrl: 'https://shop.example.com/thanks' };
+    const headers = { ...auth(), 'idempotency-key': `alias-session-${path}` };
+    const unprefixed = await server.request('POST', path, { body, headers });
+    expect(unprefixed.status).toBe(201);
+    expect(unprefixed.body).toEqual({ success: true, data: expect.objectContaining({ object: 'checkout_session', status: 'OPEN', amount: '25.50', checkoutUrl: expect.any(String) }) });
+    const again = await server.request('POST', `/api/v1${path}`, { body, headers });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(unprefixed.body);
+    const invalid = await server.request('POST', path, { body: { amount: 0, currency: 'usd', successUrl: 'https://a.example' }, headers: auth() });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { amount: expect.any(Array) } });
+    expect((await server.request('POST', path, { body })).status).toBe(401);
+  });
+
   test('PUT and GET /business/config set and read the webhook URL like /api/v1/business/config', async () => {
     const put = await server.request('PUT', '/business/config', { body: { webhookUrl: 'http://localhost:9000/hooks' }, headers: auth() });
     expect(put.status).toBe(200);

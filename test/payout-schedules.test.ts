@@ -92,7 +92,7 @@ describe('Scheduled payouts', () => {
       expectDocumentedSchedule(created.body.data);
       expect(created.body.data).toMatchObject({
         cadence: 'MONTHLY', dayOfMonth: 28, payloadKind: 'BATCH', itemCount: 2, nextRunAt: '2099-02-28T10:00:00.000Z', endAt: '2099-12-31T00:00:00.000Z',
-        maxRunAmountUsd: '12.5', maxRunLocalCaps: [{ currency: 'NGN', amount: '19000.12345678' }],
+        maxRunAmountUsd: '12.5', maxRunLocalCaps: [{ currency: 'ngn', amount: '19000.12345678' }],
       });
     });
 
@@ -239,7 +239,7 @@ describe('Scheduled payouts', () => {
       expectDocumentedSchedule(edited.body.data);
       expect(edited.body.data).toMatchObject({
         name: 'Monthly now', cadence: 'MONTHLY', dayOfMonth: 1, nextRunAt: '2099-04-01T08:00:00.000Z', endAt: '2099-12-01T08:00:00.000Z',
-        maxRunAmountUsd: '50', maxRunLocalCaps: [{ currency: 'NGN', amount: '100000' }], authorizedAt: schedule.authorizedAt,
+        maxRunAmountUsd: '50', maxRunLocalCaps: [{ currency: 'ngn', amount: '100000' }], authorizedAt: schedule.authorizedAt,
       });
       const weekly = (await patch(merchant, schedule.id, { cadence: 'WEEKLY', maxRunLocalCaps: null })).body.data;
       expect(weekly).toMatchObject({ cadence: 'WEEKLY', dayOfMonth: null, nextRunAt: '2099-03-10T08:00:00.000Z', maxRunLocalCaps: null });
@@ -407,7 +407,7 @@ describe('Scheduled payouts', () => {
       expect(state).toMatchObject({ status: 'ACTIVE', runCount: 3, lastRunAt: runs.items[0].runAt, nextRunAt: new Date(start + 21 * DAY * 1000).toISOString() });
       expect(await countRows('payouts', who.businessId)).toBe(3);
       const payout = (await get(who, `${PAYOUTS}/${runs.items[0].payoutIds[0]}`)).body.data;
-      expect(payout).toMatchObject({ amount: '10.00', currency: 'USD', recipientId: payee });
+      expect(payout).toMatchObject({ amount: '10.00', currency: 'usd', recipientId: payee });
       expect(await walletBalance(server, who.businessId)).toBe(100_000n - 3n * 1010n);
       const events = await eventsOf(server, who.businessId, 'payout_schedule.run.succeeded');
       expect(events).toHaveLength(3);

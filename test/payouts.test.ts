@@ -81,7 +81,7 @@ describe('Payouts', () => {
       expect(Object.keys(recipient).sort()).toEqual([...RECIPIENT_FIELDS].sort());
       expect(recipient).toEqual({
         id: expect.any(String), businessId: merchant.businessId, label: 'Supplier', rail: 'LOCAL_BANK',
-        detailsMasked: { rail: 'LOCAL_BANK', country: 'NG', currency: 'NGN', bankCode: '058', bankName: 'GTBank', accountNumber: '****6789', accountName: 'Ada Obi' },
+        detailsMasked: { rail: 'LOCAL_BANK', country: 'NG', currency: 'ngn', bankCode: '058', bankName: 'GTBank', accountNumber: '****6789', accountName: 'Ada Obi' },
         createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO), screenedAt: null, archivedAt: null,
       });
       expect(JSON.stringify(response.body)).not.toContain('0123456789');
@@ -95,10 +95,10 @@ describe('Payouts', () => {
       const merchant = await server.signUp();
       const mobile = await server.request('POST', RECIPIENTS, { headers: apiKey(merchant), body: { label: 'Agent', details: mobileDetails() } });
       expect(mobile.status).toBe(201);
-      expect(mobile.body.data.detailsMasked).toEqual({ rail: 'MOBILE_MONEY', country: 'UG', currency: 'UGX', networkId: 'mtn-ug', phone: '****4567', accountName: 'Kato Musoke' });
+      expect(mobile.body.data.detailsMasked).toEqual({ rail: 'MOBILE_MONEY', country: 'UG', currency: 'ugx', networkId: 'mtn-ug', phone: '****4567', accountName: 'Kato Musoke' });
       const wallet = await server.request('POST', RECIPIENTS, { headers: apiKey(merchant), body: { label: 'Treasury', details: cryptoDetails() } });
       expect(wallet.status).toBe(201);
-      expect(wallet.body.data.detailsMasked).toEqual({ rail: 'CRYPTO', chain: 'ethereum', currency: 'USDC', address: '****9ee7' });
+      expect(wallet.body.data.detailsMasked).toEqual({ rail: 'CRYPTO', chain: 'ethereum', currency: 'usdc', address: '****9ee7' });
       expect(JSON.stringify([mobile.body, wallet.body])).not.toMatch(/771234567|52908400098527886/i);
     });
 
@@ -254,13 +254,26 @@ describe('Payouts', () => {
       expect(response.status).toBe(201);
       const data = response.body.data;
       expect(data).toEqual({
-        id: expect.any(String), amount: '10.00', currency: 'USD', dstAmount: '15422.50', rate: '1542.25000000', serviceFee: '0.10',
-        destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK', expiresAt: expect.stringMatching(ISO),
+        id: expect.any(String), amount: '10.00', currency: 'usd', dstAmount: '15422.50', rate: '1542.25000000', serviceFee: '0.10',
+        serviceFeeCurrency: 'usd', destinationCurrency: 'ngn', country: 'NG', rail: 'LOCAL_BANK', expiresAt: expect.stringMatching(ISO),
       });
-      for (const key of ['id', 'amount', 'currency', 'dstAmount', 'rate', 'serviceFee', 'destinationCurrency', 'country', 'expiresAt']) expect(typeof data[key]).toBe('string');
+      for (const key of ['id', 'amount', 'currency', 'dstAmount', 'rate', 'serviceFee', 'serviceFeeCurrency', 'destinationCurrency', 'country', 'expiresAt']) expect(typeof data[key]).toBe('string');
       const ttl = Date.parse(data.expiresAt) - before;
       expect(ttl).toBeGreaterThan(299_000);
       expect(ttl).toBeLessThanOrEqual(301_000);
+    });
+
+    test('amount rule (docs/payouts.md): a decimal of the wallet currency in major units, a JSON number or a string alike; more decimals than the currency has is 400 on amount', async () => {
+      const merchant = await server.signUp();
+      const body = { currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' };
+      const asNumber = await quote(merchant, { ...body, amount: 10.5 });
+      const asString = await quote(merchant, { ...body, amount: '10.50' });
+      expect(asNumber.status).toBe(201);
+      expect(asString.status).toBe(201);
+      const terms = (data: Record<string, unknown>) => ({ amount: data.amount, dstAmount: data.dstAmount, serviceFee: data.serviceFee });
+      expect(terms(asNumber.body.data)).toEqual(terms(asString.body.data));
+      expect(asNumber.body.data.amount).toBe('10.50');
+      for (const amount of ['10.505', 10.505]) expectFieldError(await quote(merchant, { ...body, amount }), 'amount');
     });
 
     // Mid rates per USD (sandbox): NGN 1550, UGX 3750, XOF 605, USDC 1, EUR 0.92, KES 129; spread 0.5%, rate truncated to 8
@@ -276,7 +289,9 @@ describe('Payouts', () => {
       const merchant = await server.signUp();
       const response = await quote(merchant, body);
       expect(response.status).toBe(201);
-      expect(response.body.data).toMatchObject({ amount: body.amount, currency: body.currency, destinationCurrency: body.destinationCurrency, ...expected });
+      expect(response.body.data).toMatchObject({ amount: body.amount, currency: body.currency.toLowerCase(), destinationCurrency: body.destinationCurrency.toLowerCase(), ...expected });
+      // the fee is in the source (wallet) currency, never the destination's: it says so (issue 27, finding 2)
+      expect(response.body.data.serviceFeeCurrency).toBe(body.currency.toLowerCase());
     });
 
     test('a payout with an expired or unknown quote is a 400 on quoteId and writes nothing', async () => {
@@ -310,7 +325,7 @@ describe('Payouts', () => {
 
       const first = await createPayout(server, merchant, { recipientId: recipient.id, amount: '20.00', quoteId: made.id });
       expect(first.status).toBe(201);
-      expect(first.body.data.quote).toEqual({ dstAmount: made.dstAmount, rate: made.rate, serviceFee: made.serviceFee, currency: 'NGN', country: 'NG' });
+      expect(first.body.data.quote).toEqual({ dstAmount: made.dstAmount, rate: made.rate, serviceFee: made.serviceFee, serviceFeeCurrency: 'usd', currency: 'ngn', country: 'NG' });
       const second = await createPayout(server, merchant, { recipientId: recipient.id, amount: '20.00', quoteId: made.id });
       expectFieldError(second, 'quoteId');
       expect(await countOf('payouts', merchant.businessId)).toBe(1);
@@ -325,10 +340,10 @@ describe('Payouts', () => {
       const created = await createPayout(server, merchant, { recipientId: recipient.id, amount: '10.00', reference: 'INV-42', metadata: { order: '42' } });
       expect(created.status).toBe(201);
       const expected = {
-        id: expect.any(String), object: 'payout', status: 'CREATED', rail: 'LOCAL_BANK', amount: '10.00', currency: 'USD', recipientId: recipient.id,
+        id: expect.any(String), object: 'payout', status: 'CREATED', rail: 'LOCAL_BANK', amount: '10.00', currency: 'usd', recipientId: recipient.id,
         destinationMasked: { country: 'NG', accountNumber: '****3333', bankName: 'GTBank' },
         providerRef: null, settledAt: null,
-        quote: { dstAmount: '15422.50', rate: '1542.25000000', serviceFee: '0.10', currency: 'NGN', country: 'NG' },
+        quote: { dstAmount: '15422.50', rate: '1542.25000000', serviceFee: '0.10', serviceFeeCurrency: 'usd', currency: 'ngn', country: 'NG' },
         failureReason: null, reference: 'INV-42', metadata: { order: '42' }, batchId: null, livemode: false,
         createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO),
       };
@@ -686,7 +701,7 @@ describe('Payouts', () => {
       expect(response.body).toEqual({
         success: true,
         data: {
-          id: expect.any(String), name: 'March suppliers', status: 'PROCESSING', itemCount: 3, totalAmount: '6.50', currency: 'USD',
+          id: expect.any(String), name: 'March suppliers', status: 'PROCESSING', itemCount: 3, totalAmount: '6.50', currency: 'usd',
           counts: { created: 3, submitted: 0, settled: 0, failed: 0, cancelled: 0, pendingReview: 0 },
           createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO),
         },

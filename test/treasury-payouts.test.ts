@@ -50,7 +50,7 @@ describe('Treasury payouts', () => {
     const payout = response.body.data;
     expect(Object.keys(payout).sort()).toEqual([...PAYOUT_FIELDS].sort());
     expect(payout).toEqual({
-      id: expect.any(String), partnerId: partner.businessId, partnerEndUserId: user.id, amount: '25.50', currency: 'USD', destinationType: 'bank_account',
+      id: expect.any(String), partnerId: partner.businessId, partnerEndUserId: user.id, amount: '25.50', currency: 'usd', destinationType: 'bank_account',
       destinationDetails: { accountNumber: '****6789', routingNumber: '021000021', accountName: 'Amara Obi', country: 'US' },
       status: 'PENDING', createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO), partnerWalletId: wallet.id, failureReason: null,
     });

@@ -185,9 +185,9 @@ describe('Treasury over GraphQL', () => {
         partnerEndUserId: user.id, currency: 'USD', balance: { amount: '0.00', amountMinor: '0', currency: 'USD' }, status: 'ACTIVE', livemode: false,
       });
       const restWallet = await restGet(partner, `${USERS}/${user.id}/wallets/${usd.id}`);
-      expect(restWallet).toMatchObject({ id: usd.id, currency: 'USD', balance: '0.00', createdAt: usd.createdAt });
+      expect(restWallet).toMatchObject({ id: usd.id, currency: 'usd', balance: '0.00', createdAt: usd.createdAt });
       const restInstructions = await restGet(partner, `${USERS}/${user.id}/wallets/${usd.id}/deposit_instructions`);
-      expect(usd.depositInstructions).toEqual(restInstructions);
+      expect(usd.depositInstructions).toEqual({ ...restInstructions, currency: 'USD' }); // GraphQL upper case, REST lower case
       expect(usd.depositInstructions).toMatchObject({ routingNumber: '110000000', accountType: 'checking', cryptoDepositAddress: null });
 
       const usdc = (await ok(CREATE_WALLET, { endUserId: user.id, currency: 'USDC' }, apiKey(partner))).createTreasuryWallet;
@@ -242,7 +242,7 @@ describe('Treasury over GraphQL', () => {
       });
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(7_450n);
       const rest = await restGet(partner, `${TREASURY_PAYOUTS}/${payout.id}`);
-      expect(rest).toMatchObject({ id: payout.id, amount: '25.50', currency: 'USD', destinationType: 'bank_account', status: 'PENDING', createdAt: payout.createdAt });
+      expect(rest).toMatchObject({ id: payout.id, amount: '25.50', currency: 'usd', destinationType: 'bank_account', status: 'PENDING', createdAt: payout.createdAt });
       const read = (await ok(PAYOUT, { id: payout.id }, apiKey(partner))).treasuryPayout;
       expect(read).toMatchObject({ id: payout.id, endUser: { id: user.id }, wallet: { id: wallet.id, balance: { amountMinor: '7450' } } });
     });

@@ -322,7 +322,7 @@ describe('Treasury: end-users, KYC, wallets and deposits', () => {
       expect(response.status).toBe(201);
       const wallet = response.body.data;
       expect(Object.keys(wallet).sort()).toEqual([...WALLET_FIELDS].sort());
-      expect(wallet).toEqual({ id: expect.any(String), partnerEndUserId: user.id, currency: 'USD', balance: '0.00', status: 'active', createdAt: expect.stringMatching(ISO) });
+      expect(wallet).toEqual({ id: expect.any(String), partnerEndUserId: user.id, currency: 'usd', balance: '0.00', status: 'active', createdAt: expect.stringMatching(ISO) });
       const [account] = await db().query(
         `SELECT a.kind, a.owner_ref, a.business_id, a.allow_negative FROM treasury_wallets w JOIN ledger_accounts a ON a.id = w.ledger_account_id WHERE w.id = $1`, [wallet.id]);
       expect(account).toEqual({ kind: 'end_user_wallet', owner_ref: user.id, business_id: partner.businessId, allow_negative: false });
@@ -357,14 +357,14 @@ describe('Treasury: end-users, KYC, wallets and deposits', () => {
         return data;
       };
       const usd = await instructionsOf('usd');
-      expect(usd).toMatchObject({ currency: 'USD', accountNumber: expect.stringMatching(/^\d{12}$/), routingNumber: expect.stringMatching(/^\d{9}$/), iban: null,
+      expect(usd).toMatchObject({ currency: 'usd', accountNumber: expect.stringMatching(/^\d{12}$/), routingNumber: expect.stringMatching(/^\d{9}$/), iban: null,
         bankName: expect.any(String), accountType: 'checking', cryptoDepositAddress: null, cryptoDepositChain: null, walletAddress: null, chain: null });
       expect(usd.depositInstructions).toMatchObject({ method: 'bank_transfer', scheme: 'ach', beneficiaryName: 'Amara Obi', reference: expect.stringMatching(/^TSR-\d{10}$/) });
       const eur = await instructionsOf('eur');
-      expect(eur).toMatchObject({ currency: 'EUR', accountNumber: null, routingNumber: null, iban: expect.stringMatching(/^DE\d{20}$/), bankName: expect.any(String), cryptoDepositAddress: null });
+      expect(eur).toMatchObject({ currency: 'eur', accountNumber: null, routingNumber: null, iban: expect.stringMatching(/^DE\d{20}$/), bankName: expect.any(String), cryptoDepositAddress: null });
       expect(ibanValid(eur.iban)).toBe(true);
       const usdc = await instructionsOf('usdc');
-      expect(usdc).toMatchObject({ currency: 'USDC', accountNumber: null, routingNumber: null, iban: null, bankName: null, accountType: null,
+      expect(usdc).toMatchObject({ currency: 'usdc', accountNumber: null, routingNumber: null, iban: null, bankName: null, accountType: null,
         cryptoDepositAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/), cryptoDepositChain: 'ethereum', chain: 'ethereum' });
       expect(usdc.walletAddress).toBe(usdc.cryptoDepositAddress);
       const again = await server.request('GET', `${USERS}/${user.id}/wallets/${usd.walletId}/deposit_instructions`, { headers: apiKey(partner) });
@@ -378,7 +378,7 @@ describe('Treasury: end-users, KYC, wallets and deposits', () => {
       const merchantBefore = await walletBalance(server, partner.businessId);
       const response = await server.request('POST', `${TREASURY}/sandbox/users/${user.id}/wallets/${wallet.id}/deposit`, { headers: apiKey(partner), body: { amount: '150.25' } });
       expect(response.status).toBe(201);
-      expect(response.body.data).toEqual({ id: expect.any(String), walletId: wallet.id, partnerEndUserId: user.id, amount: '150.25', currency: 'USD', balance: '150.25', createdAt: expect.stringMatching(ISO) });
+      expect(response.body.data).toEqual({ id: expect.any(String), walletId: wallet.id, partnerEndUserId: user.id, amount: '150.25', currency: 'usd', balance: '150.25', createdAt: expect.stringMatching(ISO) });
       await deposit(server, partner, user.id, wallet.id, '0.75');
       expect((await server.request('GET', `${USERS}/${user.id}/wallets/${wallet.id}`, { headers: apiKey(partner) })).body.data.balance).toBe('151.00');
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(15100n);

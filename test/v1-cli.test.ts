@@ -55,4 +55,32 @@ describe('operator CLI: /v1 keys and verification', () => {
       await client.end();
     }
   }, spawnBudget(5));
+
+  test('v1-webhook-url sets where /v1 events go, per mode, apart from the main webhook URL; off removes it; a bad URL is refused', async () => {
+    const created = spawnTs(CLI, ['business', 'create', '--name', 'Hooks Co', '--email', 'ops@hooks.test', '--password', 'long enough password'], env());
+    await exitsZero(created);
+    const { businessId } = JSON.parse(created.output());
+
+    const set = spawnTs(CLI, ['v1-webhook-url', businessId, 'http://127.0.0.1:9/v1-hooks'], env());
+    await exitsZero(set);
+    expect(JSON.parse(set.output())).toEqual({ businessId, mode: 'test', webhookUrl: 'http://127.0.0.1:9/v1-hooks' });
+    const refused = spawnTs(CLI, ['v1-webhook-url', businessId, 'ftp://example.com'], env());
+    expect(await refused.exited).toBe(1);
+    expect(lastJsonLine(refused).errors).toMatchObject({ webhookUrl: expect.any(Array) });
+
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const read = () => client.query('SELECT livemode, webhook_url, v1_webhook_url FROM business_settings WHERE business_id = $1 ORDER BY livemode', [businessId]);
+      expect((await read()).rows).toEqual([
+        { livemode: false, webhook_url: null, v1_webhook_url: 'http://127.0.0.1:9/v1-hooks' },
+        { livemode: true, webhook_url: null, v1_webhook_url: null },
+      ]);
+      const off = spawnTs(CLI, ['v1-webhook-url', businessId, 'off'], env());
+      await exitsZero(off);
+      expect((await read()).rows[0].v1_webhook_url).toBeNull();
+    } finally {
+      await client.end();
+    }
+  }, spawnBudget(4));
 });

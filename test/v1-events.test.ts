@@ -7,7 +7,7 @@ import { CHROMIUM, launchChromium } from './support/browser';
 import { PATIENCE_MS, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { CARDS, FUTURE_YEAR, cardForm, page, pathOf } from './support/checkout';
 import { Receiver } from './support/receiver';
-import { V1Merchant, paymentBody, v1, v1Merchant } from './support/v1';
+import { V1Merchant, paymentBody, setV1WebhookUrl, v1, v1Merchant } from './support/v1';
 
 /** The hex HMAC-SHA256 of the raw body keyed with the /v1 secret key: what a receiver computes to check Service-Signature. */
 const signatureOf = (body: string, key: string) => crypto.createHmac('sha256', key).update(body, 'utf8').digest('hex');
@@ -19,7 +19,7 @@ const setWebhookUrl = (server: TestServer, merchant: V1Merchant, webhookUrl: str
 const v1DeliveriesAt = (receiver: Receiver, path: string) =>
   receiver.at(path).filter((request) => request.headers['service-signature']).map((request) => ({ ...request, json: JSON.parse(request.body) }));
 
-describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_url and the business\'s webhook URL', () => {
+describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_url and the business\'s /v1 webhook URL', () => {
   let server: TestServer;
   let receiver: Receiver;
   let merchantSite: http.Server;
@@ -47,6 +47,7 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     expect(fs.existsSync(CHROMIUM)).toBe(true);
     const merchant = await v1Merchant(server);
     expect((await setWebhookUrl(server, merchant, receiver.url('/business-hooks'))).status).toBe(200);
+    await setV1WebhookUrl(server, merchant, receiver.url('/v1-business-hooks'));
     const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({
       amount: 1999, description: 'Order 7', redirect_url: `${merchantUrl}/thanks`, webhook_url: receiver.url('/payment-hooks'), metadata: { order: 7 },
     }));
@@ -79,8 +80,8 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     // Keyed with any other secret (the main surface's API secret), the signature does not match.
     expect(delivery.headers['service-signature']).not.toBe(signatureOf(delivery.body, merchant.apiSecret));
 
-    // The business's webhook URL gets the same /v1 event, signed alike, beside the main surface's own events (unchanged).
-    const atBusiness = await waitFor(async () => v1DeliveriesAt(receiver, '/business-hooks'), (found) => found.length > 0);
+    // The business's /v1 webhook URL gets the same /v1 event, signed alike; the main webhookUrl gets only the main surface's own events.
+    const atBusiness = await waitFor(async () => v1DeliveriesAt(receiver, '/v1-business-hooks'), (found) => found.length > 0);
     expect(atBusiness.map((request) => request.json.event)).toEqual(['payment.completed']);
     expect(atBusiness[0].headers['service-signature']).toBe(signatureOf(atBusiness[0].body, merchant.testKey));
     expect(atBusiness[0].json.data.id).toBe(created.body.id);
@@ -88,6 +89,7 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
       async () => receiver.at('/business-hooks').filter((request) => request.headers['x-service-signature']),
       (found) => found.some((request) => JSON.parse(request.body).event === 'payment_link.session.completed'),
     );
+    expect(v1DeliveriesAt(receiver, '/business-hooks')).toEqual([]);
     for (const request of mainEvents) {
       expect(request.headers['x-service-signature']).toBe(signatureOf(request.body, merchant.apiSecret));
       expect(request.headers['service-signature']).toBeUndefined();

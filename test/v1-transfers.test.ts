@@ -5,7 +5,7 @@ import { RequestContext } from '../src/domain/shared/context';
 import { TestServer, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import { dashboard, fundWallet } from './support/payouts';
 import { Receiver } from './support/receiver';
-import { V1Merchant, issueV1Key, paymentBody, v1, v1Merchant } from './support/v1';
+import { V1Merchant, issueV1Key, paymentBody, setV1WebhookUrl, v1, v1Merchant } from './support/v1';
 
 const TRANSFER_FIELDS = ['id', 'status', 'source_amount', 'source_currency', 'destination_amount', 'destination_currency', 'rate', 'fee', 'recipient', 'created_at'].sort();
 const LIMITS = { windowMs: 60_000, liveCreate: 100, liveRead: 1000, testCreate: 40, testRead: 400 };
@@ -40,8 +40,7 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
     return merchant;
   };
   const setWebhookUrl = async (merchant: V1Merchant, path: string) => {
-    const answer = await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': merchant.apiKey }, body: { webhookUrl: receiver.url(path) } });
-    expect(answer.status).toBe(200);
+    await setV1WebhookUrl(server, merchant, receiver.url(path));
   };
   const balanceOf = async (merchant: V1Merchant, currency = 'USD'): Promise<bigint> => {
     const [row] = await server.runtime.dataSource.query(
@@ -109,7 +108,7 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       expect(recipients[0]).toMatchObject({ rail: 'LOCAL_BANK', currency: 'NGN', country: 'NG', details_masked: { bankCode: '058', accountNumber: '****6789' } });
       const payout = await server.request('GET', `/api/v1/business/payouts/${first.body.id}`, { headers: { 'x-api-key': merchant.apiKey } });
       expect(payout.status).toBe(200);
-      expect(payout.body.data).toMatchObject({ id: first.body.id, amount: '10.00', currency: 'USD', recipientId: recipients[0].id, quote: { serviceFee: '0.10', currency: 'NGN' } });
+      expect(payout.body.data).toMatchObject({ id: first.body.id, amount: '10.00', currency: 'usd', recipientId: recipients[0].id, quote: { serviceFee: '0.10', currency: 'ngn' } });
     });
 
     test('the sandbox rail settles it: status completed, and the business\'s webhook URL receives transfer.completed signed with Service-Signature', async () => {

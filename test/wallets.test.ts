@@ -206,7 +206,9 @@ describe('Wallets', () => {
       const wallet = await usdWallet(merchant);
       const response = await get(merchant, `${WALLETS}/${wallet.id}/entries?limit=${limit}`);
       expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400, errors: expect.any(Object) } });
+      // docs/rest-api.md: the field reported is `limit`, whether it is not an integer or out of range.
+      expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400, errors: { limit: expect.any(Array) } } });
+      expect(Object.keys(response.body.error.errors)).toEqual(['limit']);
     });
 
     test('live credentials come with their own live USD wallet, see only live wallets, and sandbox funding is refused in live mode', async () => {

@@ -50,6 +50,7 @@ import { TreasuryPayoutService } from './treasury/treasury-payout.service';
 import { V1KeyService } from './v1/v1-key.service';
 import { V1PaymentService } from './v1/v1-payment.service';
 import { V1EventService } from './v1/v1-event.service';
+import { V1SettingsService } from './v1/v1-settings.service';
 import { LowBalanceService } from './wallets/low-balance.service';
 import { V1TransferService } from './v1/v1-transfer.service';
 import { announceLowBalanceOnV1 } from './v1/v1-low-balance.events';
@@ -111,6 +112,7 @@ export interface Core {
   v1Keys: V1KeyService;
   /** The emitter of `/v1` events (signed with the `/v1` key, to a resource's own URL and the business's webhook URL). */
   v1Events: V1EventService;
+  v1Settings: V1SettingsService;
   /** `/v1` payments: hosted checkout sessions in `/v1` terms, with their `/v1` events. */
   v1Payments: V1PaymentService;
   /** Low-balance thresholds of wallets per business, mode and currency, and their crossings (`wallet.low_balance` on /v1). */
@@ -167,6 +169,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const payments = new PaymentService(paymentStore, charges, settlements, disputes);
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
+  const sandboxClock = new ClockService();
   const checkout = new CheckoutService({
     publicBaseUrl: config.publicBaseUrl,
     sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs,
@@ -176,7 +179,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       perCard: config.checkoutMaxFailedAttemptsPerCard,
       windowSeconds: config.checkoutFailedAttemptsWindowSeconds,
     },
-  }, payments, events);
+  }, payments, events, sandboxClock);
   const recurringGifts = new RecurringGiftService(
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
     checkout, payments, customers, events,
@@ -186,7 +189,6 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub);
   const payoutBatches = new BatchService(payouts);
   const payoutPins = new PayoutPinService();
-  const sandboxClock = new ClockService();
   const payoutSchedules = new ScheduleService(providers, events, recipients, payouts, payoutBatches, payoutPins, sandboxClock, pubSub);
   const payoutScheduleRunner = new ScheduleRunner(providers, events, payouts, payoutBatches, sandboxClock, pubSub);
   const collections = new CollectionService(
@@ -245,6 +247,7 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
     treasuryPayouts: new TreasuryPayoutService(providers, ledger, events, treasuryWallets, secretBox, pubSub),
     v1Keys,
     v1Events,
+    v1Settings: new V1SettingsService(webhookTargets),
     v1Payments,
     lowBalance,
     v1Transfers,

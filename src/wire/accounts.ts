@@ -27,6 +27,11 @@ export const webhookConfigSchema = z.object({
   webhookUrl: z.union([absoluteUrlSchema, z.null()], { error: required('an absolute http(s) URL, or null to remove it') }),
 });
 
+/** `/v1`'s webhook URL of a mode (GraphQL setV1WebhookUrl, `tessera v1-webhook-url`): an absolute http(s) URL, or null to remove it. */
+export const v1WebhookUrlSchema = z.object({
+  webhookUrl: z.union([absoluteUrlSchema, z.null()], { error: required('an absolute http(s) URL, or null to remove it') }),
+});
+
 /** The business profile and webhook URL (GraphQL updateBusinessSettings). */
 export const businessSettingsSchema = z.object({
   name: nameSchema.optional(),

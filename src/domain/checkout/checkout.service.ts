@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { Mode } from '../identity/identity.entities';
+import { ClockService } from '../sandbox/clock.service';
 import { EventService } from '../events/event.service';
 import { Payment, PaymentStatus } from '../payments/payment.entities';
 import { PaymentService } from '../payments/payment.service';
@@ -74,9 +76,41 @@ export class CheckoutService {
     private readonly settings: CheckoutSettings,
     private readonly payments: PaymentService,
     private readonly events: EventService,
+    private readonly clock: ClockService,
   ) {
     this.hosted = new HostedCheckoutService(settings, payments, this, new CardTestingGuard(settings.attemptLimits, events,
       (tx, session) => this.sessionEnded(tx, session)));
+    // A test clock's advance expires the open sessions (API, payment links, invoices, /v1 payments) it passed, in its background slices.
+    clock.onAdvance({
+      due: async (tx, until) => ({ runs: 0, payouts: 0, stopBefore: null, other: (await this.openDueBy(tx, until, 1)).length > 0 }),
+      fire: (ctx, window, budget) => this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
+    });
+  }
+
+  /** "Now" on the session's business clock: the test clock in the sandbox, the wall clock in live mode. */
+  now(ctx: RequestContext): Promise<Date> {
+    return this.clock.now(ctx);
+  }
+
+  /**
+   * A slice of a test clock's advance to `until`: up to `limit` open test-mode sessions of the
+   * business whose expiresAt it passed expire, in order (a payment under way is left to its own job).
+   */
+  async expireUntil(ctx: RequestContext, until: Date, limit: number): Promise<{ used: number; done: boolean }> {
+    const due = await this.openDueBy(ctx, until, limit);
+    for (const { id } of due) await this.expireDue(ctx, id);
+    // A full slice of sessions all left open (each waiting on its own payment) would be picked again: stop there.
+    const [{ open }]: Array<{ open: number }> = await ctx.em.query(
+      `SELECT count(*)::int AS open FROM checkout_sessions WHERE id = ANY($1) AND status = $2`, [due.map(({ id }) => id), CheckoutSessionStatus.OPEN]);
+    return { used: due.length, done: due.length < limit || open === due.length };
+  }
+
+  private openDueBy(ctx: RequestContext, until: Date, limit: number): Promise<Array<{ id: string }>> {
+    return ctx.em.query(
+      `SELECT id FROM checkout_sessions WHERE business_id = $1 AND livemode = false AND status = $2 AND expires_at <= $3
+         AND (claimed_until IS NULL OR claimed_until < now()) ORDER BY expires_at, id LIMIT $4`,
+      [ctx.requireBusiness(), CheckoutSessionStatus.OPEN, until, limit],
+    );
   }
 
   /** Lets the product behind a source react, in the same transaction, when one of its sessions is paid. */
@@ -159,6 +193,9 @@ export class CheckoutService {
   async open(tx: RequestContext, spec: SessionSpec): Promise<CheckoutSession> {
     const paymentMethods = spec.paymentMethods ?? [CheckoutPaymentMethod.CARD];
     if (paymentMethods.includes(CheckoutPaymentMethod.CARD)) this.requireCardPayments(tx);
+    // Stamped on the business's clock (the test clock in the sandbox), which also drives the expiry.
+    const offsetMs = tx.livemode ? 0 : (await this.clock.offsetOf(tx, tx.requireBusiness())) * 1000;
+    const now = new Date(Date.now() + offsetMs);
     const session = await tx.repo(CheckoutSession).save(tx.repo(CheckoutSession).create({
       businessId: tx.requireBusiness(),
       livemode: tx.livemode,
@@ -176,9 +213,11 @@ export class CheckoutService {
       recurringInterval: spec.recurringInterval ?? null,
       paymentMethods,
       collectionId: null,
-      expiresAt: spec.expiresAt ?? new Date(Date.now() + SESSION_LIFETIME_MS),
+      expiresAt: spec.expiresAt ?? new Date(now.getTime() + SESSION_LIFETIME_MS),
+      createdAt: now,
     }));
-    await enqueueJob(tx, EXPIRE_CHECKOUT_SESSION_TASK, { sessionId: session.id }, { runAt: session.expiresAt, jobKey: `checkout-expire:${session.id}` });
+    // The job runs on the wall clock: when the session's expiresAt comes on the business's clock (an advance may bring it sooner).
+    await enqueueJob(tx, EXPIRE_CHECKOUT_SESSION_TASK, { sessionId: session.id }, { runAt: new Date(session.expiresAt.getTime() - offsetMs), jobKey: `checkout-expire:${session.id}` });
     return session;
   }
 
@@ -266,7 +305,7 @@ export class CheckoutService {
     if (!row || !checkoutSessionAllows(row.status, 'expire')) return;
     await inTransaction(systemContextFor(system, row), async (tx) => {
       const session = await lockSession(tx, sessionId);
-      if (!checkoutSessionAllows(session.status, 'expire') || session.expiresAt.getTime() > Date.now()) return;
+      if (!checkoutSessionAllows(session.status, 'expire') || session.expiresAt > await this.clock.now(tx)) return;
       const attempt = await this.attemptOf(tx, session);
       if (attempt?.capturedAt) {
         await this.complete(tx, session, attempt);

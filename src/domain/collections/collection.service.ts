@@ -209,8 +209,10 @@ export class CollectionService {
       : opening.instructions;
     return inTransaction(ctx, async (tx) => {
       const repo = tx.repo(Collection);
+      // createdAt on the business's clock, like expiresAt (the test clock in the sandbox).
+      const createdAt = await this.clock.now(tx);
       const collection = await repo.save(repo.create({
-        id: prepared.id, businessId: tx.requireBusiness(), livemode: tx.livemode, status: CollectionStatus.PENDING,
+        id: prepared.id, businessId: tx.requireBusiness(), createdAt, livemode: tx.livemode, status: CollectionStatus.PENDING,
         amount: prepared.amount, currency: channel.currency, country: channel.country, rail: channel.rail as CollectionRailKind,
         provider: channel.provider, channelId: channel.id, networkId: prepared.customer.networkId, customer: prepared.customer,
         instructions, railInstructions: opening.instructions, metadata: prepared.metadata, businessPaymentId: prepared.businessPaymentId,
@@ -258,29 +260,31 @@ export class CollectionService {
    * than the collection's fails it (`amount_mismatch`) and credits nothing. Null when nothing changed.
    */
   async applyRailReport(ctx: RequestContext, collectionId: string, report: CollectionRailReport): Promise<Collection | null> {
+    // Each stage is stamped on the business's clock (the test clock in the sandbox), like createdAt and expiresAt.
+    const at = await this.clock.now(ctx);
     if (report.kind === 'received') {
       const current = await findOwned(ctx, Collection, collectionId, 'Collection');
       if (current.status !== CollectionStatus.PENDING) return null;
-      return this.move(ctx, collectionId, 'receive', { amount_received: report.amount.toString(), processing_at: new Date() }).catch((error: unknown) => {
+      return this.move(ctx, collectionId, 'receive', { amount_received: report.amount.toString(), processing_at: at }).catch((error: unknown) => {
         // A later report (settled, failed) committed between the read above and the UPDATE: funds detected late change nothing.
         if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
         throw error;
       });
     }
     if (report.kind === 'failed') {
-      return this.move(ctx, collectionId, 'fail', { failure_reason: report.reason, failed_at: new Date() });
+      return this.move(ctx, collectionId, 'fail', { failure_reason: report.reason, failed_at: at });
     }
     const current = await findOwned(ctx, Collection, collectionId, 'Collection');
     if (current.status === CollectionStatus.COMPLETED) return null;
     if (report.amount !== current.amount) {
       // The rule is Tessera's, whatever the rail does with it: only the collection's exact amount is credited.
-      return this.move(ctx, collectionId, 'fail', { amount_received: report.amount.toString(), failure_reason: AMOUNT_MISMATCH, failed_at: new Date() });
+      return this.move(ctx, collectionId, 'fail', { amount_received: report.amount.toString(), failure_reason: AMOUNT_MISMATCH, failed_at: at });
     }
     collectionTransition(current.status, 'settle');
     // Priced outside the transaction (the FX provider is an external call); the posting uses exactly these terms.
     const terms = await this.settlements.price(ctx, current);
     return this.move(ctx, collectionId, 'settle', {
-      amount_received: report.amount.toString(), completed_at: new Date(), settlement_rate: terms.rate,
+      amount_received: report.amount.toString(), completed_at: at, settlement_rate: terms.rate,
       settlement_gross: terms.gross.toString(), settlement_fee: terms.fee.toString(), settlement_net: terms.net.toString(),
     }, terms);
   }
@@ -365,7 +369,8 @@ export class CollectionService {
     const session = await sessionByToken(ctx, command.token);
     const system = systemContextFor(ctx, session);
     const rail = this.providers.providerFor(system, 'collection-rail');
-    if (session.status !== CheckoutSessionStatus.OPEN || session.expiresAt.getTime() <= Date.now()) {
+    const now = await this.clock.now(system);
+    if (session.status !== CheckoutSessionStatus.OPEN || session.expiresAt <= now) {
       throw new DomainError(ErrorCode.CONFLICT, 'This checkout is no longer open');
     }
     if (!(session.paymentMethods as string[]).includes(command.rail)) throw validationError({ rail: [`is not offered by this checkout (it offers ${session.paymentMethods.join(', ')})`] });
@@ -377,10 +382,9 @@ export class CollectionService {
       amount: session.amount, currency: session.currency, country, rail: command.rail, channelId: null, customer,
       metadata: session.metadata, expiresInSeconds: null, businessPaymentId: null,
     });
-    // expiresAt is on the business's clock (the test clock in the sandbox, as the expiry job and the pay helper read it);
-    // the session's own expiry is on the wall clock, so only the time it has left carries over.
-    const lifetime = Math.min(DEFAULT_EXPIRES_IN_SECONDS * 1000, session.expiresAt.getTime() - Date.now());
-    const expiresAt = new Date((await this.clock.now(system)).getTime() + lifetime);
+    // expiresAt is on the business's clock (the test clock in the sandbox), as the session's own: it ends with the session at the latest.
+    const lifetime = Math.min(DEFAULT_EXPIRES_IN_SECONDS * 1000, session.expiresAt.getTime() - now.getTime());
+    const expiresAt = new Date(now.getTime() + lifetime);
     try {
       const collection = await this.openAndWrite(system, rail, {
         id: crypto.randomUUID(), channel, amount: session.amount, customer, metadata: session.metadata,

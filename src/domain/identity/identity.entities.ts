@@ -71,6 +71,9 @@ export class BusinessSettings {
 
   @Column('text', { nullable: true }) webhookUrl: string | null;
 
+  /** The `/v1` webhook URL of the mode (set through `/v1`'s settings): `/v1` events go there, never to `webhookUrl`. */
+  @Column('text', { nullable: true }) v1WebhookUrl: string | null;
+
   /** Server-to-server card charging (POST /business/payment/charge); off until an operator, or an OWNER in test mode, turns it on. */
   @Column('boolean', { default: false }) serverToServerCharging: boolean;
 

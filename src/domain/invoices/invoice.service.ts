@@ -98,7 +98,7 @@ export class InvoiceService {
       const session = await this.checkout.open(tx, {
         amount: invoice.totalAmount, currency: invoice.currency, customerEmail: invoice.customerEmail, successUrl: invoice.successUrl,
         description: `Invoice ${invoice.invoiceNumber}${invoice.description ? `: ${invoice.description}` : ''}`, metadata: invoice.metadata,
-        source: CheckoutSessionSource.INVOICE, sourceId: invoice.id, expiresAt: new Date(Date.now() + INVOICE_PAYABLE_DAYS * 24 * 3600 * 1000),
+        source: CheckoutSessionSource.INVOICE, sourceId: invoice.id, expiresAt: new Date((await this.checkout.now(tx)).getTime() + INVOICE_PAYABLE_DAYS * 24 * 3600 * 1000),
       });
       invoice.status = status;
       invoice.checkoutSessionId = session.id;

@@ -50,7 +50,7 @@ export const kycObject = (check: TreasuryKycCheck) => ({
 export const walletObject = ({ wallet, balance }: TreasuryWalletView) => ({
   id: wallet.id,
   partnerEndUserId: wallet.endUserId,
-  currency: wallet.currency,
+  currency: wallet.currency.toLowerCase(),
   balance: toMajor(balance, wallet.currency),
   status: wallet.status,
   createdAt: wallet.createdAt.toISOString(),
@@ -61,7 +61,7 @@ export const depositInstructionsObject = (wallet: TreasuryWallet) => {
   const account = wallet.depositAccount;
   return {
     walletId: wallet.id,
-    currency: wallet.currency,
+    currency: wallet.currency.toLowerCase(),
     accountNumber: account.accountNumber,
     routingNumber: account.routingNumber,
     iban: account.iban,
@@ -89,7 +89,7 @@ export const depositObject = (deposit: TreasuryDeposit) => ({
   walletId: deposit.wallet.id,
   partnerEndUserId: deposit.wallet.endUserId,
   amount: toMajor(deposit.amount, deposit.wallet.currency),
-  currency: deposit.wallet.currency,
+  currency: deposit.wallet.currency.toLowerCase(),
   balance: toMajor(deposit.balance, deposit.wallet.currency),
   createdAt: deposit.createdAt.toISOString(),
 });
@@ -100,7 +100,7 @@ export const treasuryPayoutObject = (payout: TreasuryPayout) => ({
   partnerId: payout.businessId,
   partnerEndUserId: payout.endUserId,
   amount: toMajor(payout.amount, payout.currency),
-  currency: payout.currency,
+  currency: payout.currency.toLowerCase(),
   destinationType: payout.destinationType,
   destinationDetails: { ...payout.destinationDetails },
   status: payout.status,

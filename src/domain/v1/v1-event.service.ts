@@ -4,7 +4,7 @@ import { RequestContext } from '../shared/context';
 import { WebhookService } from '../webhooks/webhook.service';
 import { v1EventRowType } from './v1.events';
 
-/** A `/v1` event about to be recorded: its `/v1` name, its data, and the URLs it goes to besides the business's webhook URL. */
+/** A `/v1` event about to be recorded: its `/v1` name, its data, and the URLs it goes to besides the business's `/v1` webhook URL. */
 export interface V1EventRecord {
   businessId: string;
   livemode: boolean;
@@ -17,8 +17,9 @@ export interface V1EventRecord {
 /**
  * The one emitter of `/v1` events (design section 11), in the transaction of the change they
  * record: the event row (`v1.<name>` in the events table) and one delivery per URL (the resource's
- * own URL and the business's webhook URL of the mode, once each), through the webhook deliveries
- * (target `v1`: the `/v1` body, signed with the business's `/v1` key in `Service-Signature`).
+ * own URL and the business's `/v1` webhook URL of the mode, once each), through the webhook
+ * deliveries (target `v1`: the `/v1` body, signed with the business's `/v1` key in
+ * `Service-Signature`). Never the main surface's `webhookUrl` or endpoints (V1SettingsService).
  */
 export class V1EventService {
   constructor(private readonly webhooks: WebhookService) {}
@@ -28,7 +29,7 @@ export class V1EventService {
       businessId: record.businessId, livemode: record.livemode, type: v1EventRowType(record.name), data: record.data,
     }));
     const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: record.businessId, livemode: record.livemode } });
-    const urls = [...new Set([...record.alsoTo, settings?.webhookUrl ?? null].filter((url): url is string => Boolean(url)))];
+    const urls = [...new Set([...record.alsoTo, settings?.v1WebhookUrl ?? null].filter((url): url is string => Boolean(url)))];
     await this.webhooks.recordV1Deliveries(tx, event, urls, { event: record.name, timestamp: event.createdAt.toISOString(), data: record.data });
     return event;
   }

@@ -91,8 +91,9 @@ export class V1PaymentService {
     const conversionRefusal = await this.settlements.conversionRefusal(ctx, currency, settleIn);
     if (conversionRefusal) errors.settleIn = [conversionRefusal];
     if (Object.keys(errors).length > 0) throw validationError(errors);
-    // One clock for both, so that expires_at is exactly 24 hours after created_at.
-    const createdAt = new Date();
+    // One clock for both, so that expires_at is exactly 24 hours after created_at: the business's
+    // (the test clock in the sandbox, which also drives the expiry: payment.expired).
+    const createdAt = await this.checkout.now(ctx);
     return inTransaction(ctx, async (tx) => {
       const session = await this.checkout.open(tx, {
         amount: command.amount, currency, customerEmail: null, successUrl: command.redirectUrl, description: command.description,

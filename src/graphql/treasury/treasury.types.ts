@@ -107,7 +107,8 @@ export class TreasuryWallet {
   static from({ wallet, balance }: TreasuryWalletView): TreasuryWallet {
     return Object.assign(new TreasuryWallet(), {
       id: wallet.id, partnerEndUserId: wallet.endUserId, currency: wallet.currency, balance: Money.of(balance, wallet.currency), status: wallet.status,
-      depositInstructions: Object.assign(new TreasuryDepositInstructions(), depositInstructionsObject(wallet)), livemode: wallet.livemode, createdAt: wallet.createdAt,
+      // GraphQL keeps its upper-case convention; the shared object is REST's and the webhooks' (lower case).
+      depositInstructions: Object.assign(new TreasuryDepositInstructions(), depositInstructionsObject(wallet), { currency: wallet.currency }), livemode: wallet.livemode, createdAt: wallet.createdAt,
     });
   }
 }

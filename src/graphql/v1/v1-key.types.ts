@@ -25,3 +25,10 @@ export class V1ApiKey {
     return Object.assign(new V1ApiKey(), { mode: row.livemode ? Mode.LIVE : Mode.TEST, keyHint: row.keyHint, createdAt: row.createdAt });
   }
 }
+
+@ObjectType({ description: "/v1's own settings of the caller's mode: where the business's /v1 events go (never the main surface's webhookUrl or endpoints)" })
+export class V1WebhookSettings {
+  @Field(() => Mode) mode: Mode;
+  @Field(() => String, { nullable: true, description: "Receives every /v1 event of the mode (besides a payment's own webhook_url), signed with the /v1 key in Service-Signature; null: none" })
+  webhookUrl: string | null;
+}

@@ -6,7 +6,7 @@ import { ListPage, PageQuery } from '../../domain/shared/pagination';
 import { toMajor } from '../../domain/shared/money';
 import { checkoutSessionFiltersSchema, createCheckoutSessionCommand, createCheckoutSessionSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';
-import { Responses, decimalStringSchema, envelope, errorEnvelopeSchema, idParamsSchema, offsetListSchema, responses, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, envelope, errorEnvelopeSchema, idParamsSchema, offsetListSchema, Responses, responses, timestampSchema } from '../shared/schemas';
 
 export { idParamsSchema };
 
@@ -45,7 +45,7 @@ export const checkoutSessionSchema = z.object({
   status: z.enum(CheckoutSessionStatus).describe('OPEN (payable), COMPLETED (paid once), EXPIRED, or LOCKED (too many failed payment attempts)'),
   amount: decimalStringSchema,
   amountMinor: z.string().describe('The amount in minor units of the currency, as a string of digits'),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   customerEmail: z.string().nullable().describe('Null when the hosted page asks the payer for it'),
   description: z.string().nullable(),
   successUrl: z.string().describe("Where the payer lands once paid (session_id is appended); Tessera's receipt page when none was given"),

@@ -4,7 +4,7 @@ import { CollectionRailKind, CollectionSource, CollectionStatus } from '../../do
 import { CollectionObject } from '../../domain/collections/collections.events';
 import { CollectionChannel, networkIdsOf } from '../../providers/collection-rail/port';
 import { collectionsQuerySchema } from '../../wire/collections';
-import { timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, timestampSchema } from '../shared/schemas';
 
 export const toCollectionFilters = (query: z.output<typeof collectionsQuerySchema>): CollectionFilters => ({ status: query.status });
 
@@ -15,7 +15,7 @@ const minorSchema = z.number().int().describe('Integer, minor units');
 export const channelSchema = z.object({
   id: z.string().describe("The provider's channel id (send it as channelId to pick this channel)"),
   country: z.string().describe('ISO 3166-1 alpha-2'),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   rail: z.enum(CollectionRailKind),
   provider: z.string(),
   networkIds: z.array(z.string()).optional().describe('Mobile money only: the operator network ids customer.networkId takes'),
@@ -51,7 +51,7 @@ export const collectionSchema = z.object({
   object: z.literal('collection'),
   status: z.enum(CollectionStatus),
   amount: minorSchema.describe('Integer in minor units of currency (5000 ngn is 50.00 NGN)'),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   country: z.string().describe('ISO 3166-1 alpha-2'),
   expiresAt: timestampSchema,
   channel: z.object({

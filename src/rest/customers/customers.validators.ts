@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CustomerFilters, PaymentMethodRef } from '../../domain/customers/customer.commands';
 import { PaymentStatus } from '../../domain/payments/payment.entities';
 import { emailSchema, pageParams } from '../../wire/validation';
-import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -43,7 +43,7 @@ export const recentPaymentSchema = z.object({
   paymentId: z.string(),
   amount: decimalStringSchema,
   amountMinor: z.string().describe('The amount in minor units, as a string'),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   status: z.enum(PaymentStatus),
   failureReason: z.string().nullable().describe('Why a FAILED payment failed (card_declined, blocked, …)'),
   amountRefunded: decimalStringSchema,

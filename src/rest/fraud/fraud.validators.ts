@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BlocklistFilters } from '../../domain/fraud/fraud.commands';
 import { BlocklistEntryType, FraudRuleType } from '../../domain/fraud/fraud.entities';
 import { enumFilter, pageParams } from '../../wire/validation';
-import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -25,7 +25,7 @@ export const fraudRuleSchema = z.object({
   domains: z.array(z.string()).optional().describe('email_domain: blocked email domains (and their subdomains)'),
   amount: decimalStringSchema.optional().describe('amount_above: charges above this amount (major units) in `currency` are blocked'),
   amountMinor: z.string().optional().describe('amount_above: the same threshold in minor units, as a string'),
-  currency: z.string().optional().describe('amount_above: lower-case currency code'),
+  currency: currencyCodeSchema.optional().describe('amount_above: lower-case currency code'),
   maxAttemptsPerHour: z.number().int().optional().describe('velocity_card: attempts allowed per card per hour'),
   description: z.string().nullable(),
   livemode: z.boolean(),

@@ -5,7 +5,7 @@ import { toMajor } from '../../domain/shared/money';
 import { createInvoiceCommand, createInvoiceSchema, invoiceFiltersSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';
 import { metadataJsonSchema } from '../checkout/checkout.validators';
-import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -31,7 +31,7 @@ export const invoiceSchema = z.object({
   invoiceNumber: z.string().describe('INV-000001, sequential per business and mode'),
   status: z.enum(InvoiceStatus).describe('DRAFT, OPEN (sent, payable), PAID or VOID'),
   customerEmail: z.string(),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   items: z.array(invoiceItemSchema),
   totalAmount: decimalStringSchema,
   totalAmountMinor: z.string().describe('The total in minor units of the currency, as a string of digits'),

@@ -6,7 +6,7 @@ import { toMajor } from '../../domain/shared/money';
 import { createPaymentLinkCommand, createPaymentLinkSchema, paymentLinkFiltersSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';
 import { metadataJsonSchema } from '../checkout/checkout.validators';
-import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -27,7 +27,7 @@ export const paymentLinkSchema = z.object({
   description: z.string().nullable(),
   amount: decimalStringSchema,
   amountMinor: z.string().describe('The amount in minor units of the currency, as a string of digits'),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   active: z.boolean().describe('False once deactivated: the URL then shows a "no longer active" page'),
   allowRecurring: z.boolean().describe('Payers may turn their payment into a recurring gift'),
   recurringInterval: z.enum(['weekly', 'monthly']).nullable().describe('The interval of recurring gifts; null unless allowRecurring'),

@@ -5,7 +5,7 @@ import { toMajor } from '../../domain/shared/money';
 import { PageQuery } from '../../domain/shared/pagination';
 import { disputeFilterFields, openDisputeRequestSchema, paymentFilterFields, refundRequestSchema, resolveDisputeRequestSchema } from '../../wire/payments';
 import { pageParams } from '../../wire/validation';
-import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
 export { chargeCommandOf, chargeRequestSchema as chargeBodySchema } from '../../wire/payments';
 
@@ -40,7 +40,7 @@ export const paymentSchema = z.object({
   object: z.literal('payment'),
   status: z.enum(PaymentStatus),
   amount: decimalStringSchema,
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   email: z.string(),
   customerId: z.string().nullable().describe('The stored customer profile the payment belongs to, if any'),
   card: z.object({
@@ -77,7 +77,7 @@ export const refundSchema = z.object({
   object: z.literal('refund'),
   paymentId: z.string(),
   amount: decimalStringSchema,
-  currency: z.string(),
+  currency: currencyCodeSchema,
   reason: z.string().nullable(),
   status: z.string().describe('Refunds are booked at once: always succeeded'),
   livemode: z.boolean(),
@@ -92,7 +92,7 @@ export const disputeSchema = z.object({
   status: z.enum(DisputeStatus),
   amount: decimalStringSchema.describe('Charge amount debited from the wallet'),
   fee: decimalStringSchema.describe('Non-refundable dispute fee'),
-  currency: z.string(),
+  currency: currencyCodeSchema,
   reason: z.string(),
   livemode: z.boolean(),
   resolvedAt: timestampSchema.nullable(),

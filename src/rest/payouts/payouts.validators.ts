@@ -6,7 +6,7 @@ import { PayoutObject } from '../../domain/payouts/payouts.events';
 import { PageQuery } from '../../domain/shared/pagination';
 import { toMajor } from '../../domain/shared/money';
 import { enumFilter, skipTakeParams } from '../../wire/validation';
-import { decimalStringSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -62,7 +62,9 @@ export const recipientJson = (recipient: Recipient): z.input<typeof recipientSch
   businessId: recipient.businessId,
   label: recipient.label,
   rail: recipient.rail,
-  detailsMasked: recipient.detailsMasked,
+  detailsMasked: 'currency' in recipient.detailsMasked
+    ? { ...recipient.detailsMasked, currency: recipient.detailsMasked.currency.toLowerCase() }
+    : recipient.detailsMasked,
   createdAt: recipient.createdAt.toISOString(),
   updatedAt: recipient.updatedAt.toISOString(),
   screenedAt: recipient.screenedAt?.toISOString() ?? null,
@@ -72,11 +74,12 @@ export const recipientJson = (recipient: Recipient): z.input<typeof recipientSch
 export const quoteSchema = z.object({
   id: z.string(),
   amount: decimalStringSchema.describe('Debited from the wallet, before the fee'),
-  currency: z.string().describe("The source wallet's currency"),
+  currency: currencyCodeSchema.describe("The source wallet's currency (lower case)"),
   dstAmount: decimalStringSchema.describe('What the recipient receives (rounded down to the destination currency)'),
   rate: z.string().describe('Destination units per source unit, spread included, 8 decimals'),
   serviceFee: decimalStringSchema.describe('In the source currency (rounded up to its minor unit)'),
-  destinationCurrency: z.string(),
+  serviceFeeCurrency: currencyCodeSchema.describe("The currency of serviceFee: the source wallet's, never the destination's (lower case)"),
+  destinationCurrency: currencyCodeSchema,
   country: z.string().describe("The destination's country; empty for crypto"),
   rail: z.enum(PayoutRailKind),
   expiresAt: timestampSchema,
@@ -85,11 +88,12 @@ export const quoteSchema = z.object({
 export const quoteJson = (quote: PayoutQuote): z.input<typeof quoteSchema> => ({
   id: quote.id,
   amount: toMajor(quote.amount, quote.currency),
-  currency: quote.currency,
+  currency: quote.currency.toLowerCase(),
   dstAmount: toMajor(quote.dstAmount, quote.destinationCurrency),
   rate: quote.rate,
   serviceFee: toMajor(quote.serviceFee, quote.currency),
-  destinationCurrency: quote.destinationCurrency,
+  serviceFeeCurrency: quote.currency.toLowerCase(),
+  destinationCurrency: quote.destinationCurrency.toLowerCase(),
   country: quote.country,
   rail: quote.rail,
   expiresAt: quote.expiresAt.toISOString(),
@@ -102,7 +106,7 @@ export const payoutSchema = z.object({
   status: z.enum(PayoutStatus),
   rail: z.enum(PayoutRailKind),
   amount: decimalStringSchema,
-  currency: z.string(),
+  currency: currencyCodeSchema,
   recipientId: z.string(),
   destinationMasked: z.object({
     country: z.string(),
@@ -114,8 +118,9 @@ export const payoutSchema = z.object({
   quote: z.object({
     dstAmount: decimalStringSchema,
     rate: z.string(),
-    serviceFee: decimalStringSchema,
-    currency: z.string().describe('The destination currency'),
+    serviceFee: decimalStringSchema.describe('In the source currency (the payout\'s currency)'),
+    serviceFeeCurrency: currencyCodeSchema.describe("The currency of serviceFee: the source wallet's, never the destination's (lower case)"),
+    currency: currencyCodeSchema.describe('The destination currency (of dstAmount), lower case'),
     country: z.string(),
   }),
   failureReason: z.string().nullable(),
@@ -136,7 +141,7 @@ export const batchSchema = z.object({
   status: z.enum(BatchStatus),
   itemCount: z.number().int(),
   totalAmount: decimalStringSchema.describe('Sum of the items, fees not included'),
-  currency: z.string(),
+  currency: currencyCodeSchema,
   counts: z.object({
     created: z.number().int(), submitted: z.number().int(), settled: z.number().int(),
     failed: z.number().int(), cancelled: z.number().int(), pendingReview: z.number().int(),
@@ -151,7 +156,7 @@ export const batchJson = ({ batch, counts, status }: BatchView): z.input<typeof 
   status,
   itemCount: batch.itemCount,
   totalAmount: toMajor(batch.totalAmount, batch.currency),
-  currency: batch.currency,
+  currency: batch.currency.toLowerCase(),
   counts,
   createdAt: batch.createdAt.toISOString(),
   updatedAt: batch.updatedAt.toISOString(),

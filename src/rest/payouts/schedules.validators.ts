@@ -4,7 +4,7 @@ import { ScheduleFilters } from '../../domain/payouts/schedule.commands';
 import { SchedulePayloadKind, ScheduleRunStatus, ScheduleStatus } from '../../domain/payouts/schedule.entities';
 import { ScheduleObject, ScheduleRunObject } from '../../domain/payouts/schedules.events';
 import { enumFilter, skipTakeParams } from '../../wire/validation';
-import { timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -33,7 +33,7 @@ export const scheduleSchema = z.object({
   runCount: z.number().int().describe('How many times the schedule has run (succeeded or failed)'),
   maxRunAmountUsd: z.string().describe('Per-run USD cap, as given'),
   maxRunLocalCaps: z.array(z.object({
-    currency: z.string().describe('Destination currency the cap applies to (3 to 8 characters)'),
+    currency: currencyCodeSchema.describe('Destination currency the cap applies to, lower case'),
     amount: z.string().describe('Maximum total destination amount per run in that currency (up to 8 decimals), as given'),
   })).nullable().describe('Per-currency run caps, never converted; null means USD-only capping'),
   authorizedAt: timestampSchema.describe('When PIN and screening were completed (renewed by a new payload)'),

@@ -4,7 +4,7 @@ import { RecurringGift, RecurringGiftStatus } from '../../domain/recurring-gifts
 import { toMajor } from '../../domain/shared/money';
 import { recurringGiftFiltersSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';
-import { decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -27,7 +27,7 @@ export const recurringGiftSchema = z.object({
   email: z.string(),
   amount: decimalStringSchema,
   amountMinor: z.string().describe('The amount in minor units of the currency, as a string of digits'),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   interval: z.enum(['weekly', 'monthly']),
   nextChargeAt: timestampSchema.nullable().describe('When the next charge is due; null unless ACTIVE'),
   chargeCount: z.number().int().describe('Successful recurring charges (the first gift, paid on the page, not counted)'),

@@ -26,6 +26,8 @@ export interface RouteAlias {
  */
 export const DOCUMENTED_ALIASES: readonly RouteAlias[] = [
   { method: 'POST', path: '/business/payment/charge', canonical: '/api/v1/business/payment/charge' },
+  { method: 'POST', path: '/business/checkout/session', canonical: '/api/v1/business/checkout/session' },
+  { method: 'POST', path: '/business/payment/session', canonical: '/api/v1/business/payment/session' },
   { method: 'PUT', path: '/business/config', canonical: '/api/v1/business/config' },
   { method: 'GET', path: '/business/config', canonical: '/api/v1/business/config' },
   { method: 'GET', path: '/v1/business/payouts/:id', canonical: '/api/v1/business/payouts/:id' },

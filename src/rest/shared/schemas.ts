@@ -36,6 +36,13 @@ export const deletedSchema = (object: string) => z.object({ id: z.string(), obje
 /** An ISO 8601 timestamp in UTC, as `Date.toISOString()` writes it. */
 export const timestampSchema = z.string().describe('ISO 8601 date-time in UTC');
 
+/**
+ * A currency code as every REST answer writes it: lower case (`"usd"`, `"usdc"`), whatever the
+ * family (docs/rest-api.md, Money). Requests take any case; GraphQL's `Money.currency` and `/v1`
+ * answer upper case, their own documented conventions.
+ */
+export const currencyCodeSchema = z.string().regex(/^[a-z]{3,8}$/).describe('Lower-case currency code, e.g. "usd"');
+
 /** A decimal amount in major units, as a string (`"100.50"`). */
 export const decimalStringSchema = z.string().describe('Decimal amount in major units, e.g. "100.50"');
 

@@ -5,7 +5,7 @@ import {
   DepositInstructionsObject, DepositObject, EndUserObject, KycObject, TreasuryPayoutObject, WalletObject,
 } from '../../domain/treasury/treasury.events';
 import { endUsersQuerySchema, treasuryPayoutsQuerySchema } from '../../wire/treasury';
-import { decimalStringSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, timestampSchema } from '../shared/schemas';
 
 export const toEndUserFilters = (query: z.output<typeof endUsersQuerySchema>): EndUserFilters =>
   ({ status: query.status, externalId: query.externalId });
@@ -46,7 +46,7 @@ export const kycSchema = z.object({
 export const walletSchema = z.object({
   id: z.string(),
   partnerEndUserId: z.string(),
-  currency: z.string().describe('Upper-case currency code (USD, EUR, USDC, …)'),
+  currency: currencyCodeSchema.describe('Lower-case currency code (usd, eur, usdc, …)'),
   balance: decimalStringSchema.describe("From the wallet's ledger account, in major units"),
   status: z.enum(TreasuryWalletStatus),
   createdAt: timestampSchema,
@@ -57,7 +57,7 @@ const nullableText = z.string().nullable();
 /** The documented Wallet deposit instructions: every field present, a string or null (depositInstructions an object). */
 export const depositInstructionsSchema = z.object({
   walletId: z.string(),
-  currency: z.string(),
+  currency: currencyCodeSchema,
   accountNumber: nullableText.describe('Fiat: the virtual account number (null for EUR, which uses iban, and for USDC)'),
   routingNumber: nullableText.describe('Fiat: ABA routing number (USD), sort code (GBP) or bank code'),
   iban: nullableText.describe('EUR and GBP'),
@@ -75,7 +75,7 @@ export const depositSchema = z.object({
   walletId: z.string(),
   partnerEndUserId: z.string(),
   amount: decimalStringSchema,
-  currency: z.string(),
+  currency: currencyCodeSchema,
   balance: decimalStringSchema.describe("The wallet's balance after the deposit"),
   createdAt: timestampSchema,
 }).meta({ id: 'TreasuryDeposit' });
@@ -86,7 +86,7 @@ export const treasuryPayoutSchema = z.object({
   partnerId: z.string(),
   partnerEndUserId: z.string(),
   amount: decimalStringSchema,
-  currency: z.string(),
+  currency: currencyCodeSchema,
   destinationType: z.enum(TreasuryDestinationType),
   destinationDetails: z.record(z.string(), z.string()).describe('The destination as sent, account numbers, phones and addresses masked to their last 4 characters'),
   status: z.enum(TreasuryPayoutStatus),

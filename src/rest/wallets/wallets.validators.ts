@@ -4,7 +4,7 @@ import { toMajor } from '../../domain/shared/money';
 import { Wallet, WalletEntry } from '../../domain/wallets/wallet.service';
 import { integerParam } from '../../wire/validation';
 import { fundCommandOf, fundRequestSchema } from '../../wire/wallets';
-import { decimalStringSchema, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, timestampSchema } from '../shared/schemas';
 
 // ---------------------------------------------------------------- requests
 
@@ -28,7 +28,7 @@ export const entriesPageOf = (query: z.output<typeof entriesQuerySchema>): Extra
 export const walletSchema = z.object({
   id: z.string(),
   object: z.literal('wallet'),
-  currency: z.string().describe('Lower-case currency code'),
+  currency: currencyCodeSchema,
   balance: decimalStringSchema,
   balanceMinor: z.string().describe('The balance in minor units, as an integer string'),
   livemode: z.boolean(),
@@ -42,7 +42,7 @@ export const walletEntrySchema = z.object({
   transactionId: z.string().describe('The journal transaction the entry belongs to'),
   kind: z.string().describe('What moved the money: card_settlement, card_refund, dispute_opened, sandbox_funding, …'),
   description: z.string().nullable(),
-  currency: z.string(),
+  currency: currencyCodeSchema,
   amount: z.string().describe('Signed decimal amount in major units (negative for a debit)'),
   amountMinor: z.string().describe('Signed amount in minor units, as an integer string'),
   balanceAfter: z.string().nullable().describe('The wallet balance after the entry, in major units'),
