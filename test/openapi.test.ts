@@ -7,6 +7,7 @@ import { OPENAPI_PATH } from '../src/rest/surface';
 import { idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import { TestServer, startTestServer } from './support/harness';
+import committedOperationIds from './fixtures/openapi-operation-ids.json';
 
 /**
  * The OpenAPI 3.1 document of the REST surface (GET /api/v1/openapi.json, generated from the
@@ -15,6 +16,8 @@ import { TestServer, startTestServer } from './support/harness';
  */
 
 type Operation = {
+  operationId?: string;
+  tags?: string[];
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ in: string; name: string; required?: boolean }>;
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: object }> }>;
@@ -58,6 +61,21 @@ interface RegisteredRoute {
   auth: 'credential' | 'publishable' | 'public';
   hidden: boolean;
   alias: boolean;
+  aliasOf?: string;
+}
+
+/**
+ * The operationIds a client generator names its methods after, checked against the committed
+ * list (test/fixtures/openapi-operation-ids.json): renaming an operation is a visible change, and
+ * a new operation needs its name written there.
+ */
+function expectStableOperationIds(document: Document, surface: 'rest' | 'v1') {
+  const named = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.operationId] as const));
+  expect(named.filter(([, id]) => !id || !/^[a-z][A-Za-z0-9]*$/.test(id)).map(([route]) => route)).toEqual([]);
+  const ids = named.map(([, id]) => id);
+  expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  expect(Object.fromEntries(named)).toEqual(committedOperationIds[surface]);
 }
 
 describe('The OpenAPI document of the REST surface', () => {
@@ -71,7 +89,8 @@ describe('The OpenAPI document of the REST surface', () => {
    * the ones Fastify adds beside each GET; OpenAPI has no separate operation for them.
    */
   const restRoutes = () => registered.filter((route) => (route.url.startsWith('/api/v1/') || route.alias) && route.method !== 'HEAD');
-  const documented = () => restRoutes().filter((route) => !route.hidden);
+  /** The routes the document lists: all but the hidden ones and the aliases (documented as the operation they serve). */
+  const documented = () => restRoutes().filter((route) => !route.hidden && !route.alias);
   const operationOf = (route: { method: string; url: string }): Operation | undefined =>
     document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
 
@@ -85,6 +104,7 @@ describe('The OpenAPI document of the REST surface', () => {
             auth: route.config?.auth ?? 'credential',
             hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide),
             alias: Boolean(route.config?.aliasOf),
+            aliasOf: route.config?.aliasOf,
           });
         }
       },
@@ -146,10 +166,14 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(requiringAKey.map((route) => `${route.method} ${route.url}`)).toEqual([]);
   });
 
-  test('every REST route the server registers is in the document, aliases included; the document and /docs are not', () => {
+  test('every REST route the server registers is in the document; an alias only as the operation it serves; the document and /docs are not', () => {
     const missing = documented().filter((route) => !operationOf(route));
     expect(missing.map((route) => `${route.method} ${route.url}`)).toEqual([]);
-    expect(documented().filter((route) => route.alias).length).toBeGreaterThan(0);
+    const aliases = restRoutes().filter((route) => route.alias);
+    expect(aliases.length).toBeGreaterThan(0);
+    // Served (the routes exist), documented once: under the canonical path, never as a second operation.
+    expect(aliases.filter((route) => operationOf(route)).map((route) => `${route.method} ${route.url}`)).toEqual([]);
+    expect(aliases.filter((route) => !operationOf({ method: route.method, url: route.aliasOf! })).map((route) => route.aliasOf)).toEqual([]);
 
     const hidden = registered.filter((route) => route.hidden && route.method !== 'HEAD');
     expect(hidden.map((route) => route.url)).toEqual(expect.arrayContaining([OPENAPI_PATH, '/docs', '/docs/init.js']));
@@ -157,6 +181,10 @@ describe('The OpenAPI document of the REST surface', () => {
 
     const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
     expect(operations.length).toBe(documented().length);
+  });
+
+  test('every operation has a camelCase operationId, unique in the document, and the names are the committed ones', () => {
+    expectStableOperationIds(document, 'rest');
   });
 
   test('every operation that declares its answers declares the success envelope and the error envelope for 4xx and 5xx', () => {
@@ -341,6 +369,10 @@ describe('The OpenAPI document of the /v1 surface', () => {
       expect(operation!.security).toEqual([{ secretKey: [] }]);
     }
     expect(Object.keys(document.paths).every((path) => path.startsWith('/v1/') && !path.startsWith('/v1/business/'))).toBe(true);
+  });
+
+  test('every operation has a camelCase operationId, unique in the document, and the names are the committed ones', () => {
+    expectStableOperationIds(document, 'v1');
   });
 
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {

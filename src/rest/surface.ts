@@ -11,7 +11,9 @@ import { registerRestRoutes } from './routes';
 import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
-import { responseChecker } from './shared/response-check';
+import { openApiPath, responseChecker } from './shared/response-check';
+import { operationNamer } from '../http/openapi';
+import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,6 +52,8 @@ const tagOf = (url: string) => {
   const [first, second] = url.replace(`${API_PREFIX}/`, '').split('/');
   return (first === 'business' || first === 'treasury') && second ? second : first;
 };
+
+const nameOperation = operationNamer(REST_OPERATIONS);
 
 const businessHeader = {
   type: 'object',
@@ -95,7 +99,10 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         },
       },
       transform: (input) => {
+        // A documented alias is its canonical route's operation, served at a second path: one operation in the document.
+        if (input.route.config?.aliasOf) return { schema: { ...input.schema, hide: true }, url: input.url };
         const output = jsonSchemaTransform(input);
+        const names = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const auth = input.route.config?.auth ?? 'credential';
         const schema = output.schema as Record<string, unknown>;
         const post = input.route.method === 'POST' || (Array.isArray(input.route.method) && input.route.method.includes('POST'));
@@ -105,6 +112,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         };
         output.schema = {
           ...schema,
+          ...(names ? { operationId: names.operationId } : {}),
           tags: [tagOf(output.url)],
           ...(Object.keys(headers.properties).length > 0 ? { headers } : {}),
           ...(auth === 'credential' ? { security: [{ apiKey: [] }, { bearerAuth: [] }] } : {}),
@@ -121,7 +129,8 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
       const report = options.onResponseMismatch;
       let check: ReturnType<typeof responseChecker> | null = null;
       scope.addHook('onSend', async (request, reply, payload) => {
-        const route = request.routeOptions.url;
+        // An alias is checked as the operation it serves (the document lists the canonical path only).
+        const route = request.routeOptions.config.aliasOf ?? request.routeOptions.url;
         // HEAD is Fastify's automatic twin of a GET (no body): the document describes the GET.
         if (!route || request.method === 'HEAD' || route.startsWith(DOCS_PATH) || route === OPENAPI_PATH) return payload;
         check ??= responseChecker(scope.swagger() as never);

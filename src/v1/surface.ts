@@ -6,7 +6,9 @@ import { Core } from '../domain/core';
 import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
-import { responseChecker } from '../http/response-check';
+import { openApiPath, responseChecker } from '../http/response-check';
+import { operationNamer } from '../http/openapi';
+import { V1_OPERATIONS } from './operations';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
 import { identifyV1Callers, limitV1Requests, requireV1Keys } from './guards';
@@ -18,6 +20,8 @@ export type V1App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRes
 export const V1_PREFIX = '/v1';
 export const V1_OPENAPI_PATH = `${V1_PREFIX}/openapi.json`;
 export const V1_DOCS_PATH = `${V1_PREFIX}/docs`;
+
+const nameOperation = operationNamer(V1_OPERATIONS);
 
 export interface V1SurfaceOptions {
   /** Called for each `/v1` answer that does not match its OpenAPI document (the test suite sets it). */
@@ -58,11 +62,13 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
       },
       transform: (input) => {
         const output = jsonSchemaTransform(input);
+        const names = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const isPublic = input.route.config?.v1Auth === 'public';
         const schema = output.schema as Record<string, unknown>;
         const tag = output.url.replace(`${V1_PREFIX}/`, '').split('/')[0];
         output.schema = {
           ...schema,
+          ...(names ? { operationId: names.operationId } : {}),
           tags: [tag],
           headers: {
             type: 'object',
