@@ -24,6 +24,7 @@ type Operation = {
 };
 type Document = OpenApiDocument & {
   openapi: string;
+  tags?: Array<{ name: string; description?: string }>;
   info: { title: string; version: string };
   components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, object> };
   paths: Record<string, Record<string, Operation>>;
@@ -76,6 +77,21 @@ function expectStableOperationIds(document: Document, surface: 'rest' | 'v1') {
   const ids = named.map(([, id]) => id);
   expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
   expect(Object.fromEntries(named)).toEqual(committedOperationIds[surface]);
+}
+
+/** One tag per area, each described; every operation has exactly one tag, from that list; no tag unused. */
+function expectAreaTags(document: Document) {
+  const tags = document.tags ?? [];
+  expect(tags.length).toBeGreaterThan(0);
+  expect(tags.filter((tag) => !tag.name || !tag.description?.trim()).map((tag) => tag.name)).toEqual([]);
+  const names = tags.map((tag) => tag.name);
+  expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, tags: operation.tags ?? [] })));
+  expect(operations.filter((operation) => operation.tags.length !== 1 || !names.includes(operation.tags[0]) || !operation.tags[0].trim())
+    .map((operation) => `${operation.route} ${JSON.stringify(operation.tags)}`)).toEqual([]);
+  const used = new Set(operations.flatMap((operation) => operation.tags));
+  expect(names.filter((name) => !used.has(name))).toEqual([]);
 }
 
 describe('The OpenAPI document of the REST surface', () => {
@@ -185,6 +201,10 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('every operation has a camelCase operationId, unique in the document, and the names are the committed ones', () => {
     expectStableOperationIds(document, 'rest');
+  });
+
+  test('the document lists one described tag per area, and every operation has one of them', () => {
+    expectAreaTags(document);
   });
 
   test('every operation that declares its answers declares the success envelope and the error envelope for 4xx and 5xx', () => {
@@ -373,6 +393,10 @@ describe('The OpenAPI document of the /v1 surface', () => {
 
   test('every operation has a camelCase operationId, unique in the document, and the names are the committed ones', () => {
     expectStableOperationIds(document, 'v1');
+  });
+
+  test('the document lists one described tag per area, and every operation has one of them', () => {
+    expectAreaTags(document);
   });
 
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {

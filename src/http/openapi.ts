@@ -26,3 +26,7 @@ export function operationNamer(areas: Record<string, OperationArea>) {
   }
   return (method: string, openApiPath: string): OperationNames | undefined => byRoute.get(`${method.toUpperCase()} ${openApiPath}`);
 }
+
+/** The document's top-level `tags`: one per area, in the table's order, with its description. */
+export const documentTags = (areas: Record<string, OperationArea>) =>
+  Object.entries(areas).map(([name, area]) => ({ name, description: area.description }));

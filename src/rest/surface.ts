@@ -12,7 +12,7 @@ import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
 import { openApiPath, responseChecker } from './shared/response-check';
-import { operationNamer } from '../http/openapi';
+import { documentTags, operationNamer } from '../http/openapi';
 import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
@@ -46,12 +46,6 @@ function requireCaller(request: FastifyRequest) {
     default: break;
   }
 }
-
-/** `/api/v1/business/fraud/rules/:id` → `fraud` (the OpenAPI tag of a route). */
-const tagOf = (url: string) => {
-  const [first, second] = url.replace(`${API_PREFIX}/`, '').split('/');
-  return (first === 'business' || first === 'treasury') && second ? second : first;
-};
 
 const nameOperation = operationNamer(REST_OPERATIONS);
 
@@ -90,6 +84,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
           version: TESSERA_VERSION,
           description: 'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
         },
+        tags: documentTags(REST_OPERATIONS),
         components: {
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The business API key, bk_test_… or bk_live_…' },
@@ -112,8 +107,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         };
         output.schema = {
           ...schema,
-          ...(names ? { operationId: names.operationId } : {}),
-          tags: [tagOf(output.url)],
+          ...(names ? { operationId: names.operationId, tags: [names.tag] } : {}),
           ...(Object.keys(headers.properties).length > 0 ? { headers } : {}),
           ...(auth === 'credential' ? { security: [{ apiKey: [] }, { bearerAuth: [] }] } : {}),
           ...(auth === 'publishable' ? { security: [{ publishableKey: [] }] } : {}),

@@ -7,7 +7,7 @@ import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
 import { openApiPath, responseChecker } from '../http/response-check';
-import { operationNamer } from '../http/openapi';
+import { documentTags, operationNamer } from '../http/openapi';
 import { V1_OPERATIONS } from './operations';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
@@ -54,6 +54,7 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
           version: TESSERA_VERSION,
           description: 'The alternate reference surface (`/v1`): snake_case bodies, `{ error: { code, message } }` errors, keys `tessera_test_sk_…` / `tessera_live_sk_…`. See docs/alt-v1.md.',
         },
+        tags: documentTags(V1_OPERATIONS),
         components: {
           securitySchemes: {
             secretKey: { type: 'http', scheme: 'bearer', description: 'Your /v1 secret key, tessera_test_sk_… or tessera_live_sk_…' },
@@ -65,11 +66,9 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
         const names = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const isPublic = input.route.config?.v1Auth === 'public';
         const schema = output.schema as Record<string, unknown>;
-        const tag = output.url.replace(`${V1_PREFIX}/`, '').split('/')[0];
         output.schema = {
           ...schema,
-          ...(names ? { operationId: names.operationId } : {}),
-          tags: [tag],
+          ...(names ? { operationId: names.operationId, tags: [names.tag] } : {}),
           headers: {
             type: 'object',
             properties: input.route.method === 'POST'
