@@ -79,6 +79,38 @@ function expectStableOperationIds(document: Document, surface: 'rest' | 'v1') {
   expect(Object.fromEntries(named)).toEqual(committedOperationIds[surface]);
 }
 
+/** The `$ref` names of component schemas anywhere in `value`. */
+const refsIn = (value: unknown): string[] => [...JSON.stringify(value ?? null).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]);
+
+/**
+ * Each resource an operation answers is a named component, referenced with `$ref` (inline only: a
+ * page around named items, and the confirmation of a DELETE); the document carries only the
+ * components its operations use, directly or through another component.
+ */
+function expectNamedResources(document: Document, resources: string[]) {
+  const schemas = document.components.schemas ?? {};
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })));
+  const inline = operations.flatMap(({ route, operation }) => Object.entries(operation.responses ?? {})
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .map(([status, response]) => {
+      const body = response.content?.['application/json']?.schema as { properties?: Record<string, any>; $ref?: string; type?: string; items?: { $ref?: string } } | undefined;
+      const data = body?.properties?.data ?? body;
+      const named = !data || data.$ref !== undefined || (data.type === 'array' && data.items?.$ref !== undefined)
+        || data.properties?.items?.items?.$ref !== undefined || data.properties?.deleted !== undefined;
+      return named ? null : `${route} ${status}`;
+    })).filter(Boolean);
+  expect(inline).toEqual([]);
+
+  const used = new Set(refsIn(document.paths));
+  for (let pending = [...used]; pending.length > 0;) {
+    pending = refsIn(pending.map((name) => schemas[name])).filter((name) => !used.has(name));
+    for (const name of pending) used.add(name);
+  }
+  expect(resources.filter((name) => !(name in schemas) || !used.has(name))).toEqual([]);
+  expect(Object.keys(schemas).filter((name) => !used.has(name))).toEqual([]);
+}
+
 /** One tag per area, each described; every operation has exactly one tag, from that list; no tag unused. */
 function expectAreaTags(document: Document) {
   const tags = document.tags ?? [];
@@ -205,6 +237,15 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('the document lists one described tag per area, and every operation has one of them', () => {
     expectAreaTags(document);
+  });
+
+  test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
+    expectNamedResources(document, [
+      'Payment', 'Refund', 'Dispute', 'Wallet', 'WalletEntry', 'PayoutQuote', 'Payout', 'PayoutRecipient', 'PayoutBatch',
+      'PayoutSchedule', 'Collection', 'TreasuryEndUser', 'TreasuryWallet', 'TreasuryDepositInstructions', 'TreasuryPayout',
+      'WebhookEndpoint', 'WebhookDelivery', 'Event', 'Customer', 'PaymentMethod', 'CardToken', 'FraudRule', 'BlocklistEntry',
+      'CheckoutSession', 'PaymentLink', 'Invoice', 'RecurringGift', 'BusinessConfig', 'PayoutPinStatus', 'ErrorEnvelope',
+    ]);
   });
 
   test('every operation that declares its answers declares the success envelope and the error envelope for 4xx and 5xx', () => {
@@ -397,6 +438,11 @@ describe('The OpenAPI document of the /v1 surface', () => {
 
   test('the document lists one described tag per area, and every operation has one of them', () => {
     expectAreaTags(document);
+  });
+
+  test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
+    expectNamedResources(document, ['V1Payment', 'V1Transfer', 'V1Rate', 'V1Error']);
+    expect(Object.keys(document.components.schemas ?? {}).filter((name) => !name.startsWith('V1'))).toEqual([]);
   });
 
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {

@@ -30,3 +30,42 @@ export function operationNamer(areas: Record<string, OperationArea>) {
 /** The document's top-level `tags`: one per area, in the table's order, with its description. */
 export const documentTags = (areas: Record<string, OperationArea>) =>
   Object.entries(areas).map(([name, area]) => ({ name, description: area.description }));
+
+interface OpenApiObject {
+  paths?: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
+
+/** The names of the component schemas `value` refers to with `$ref`, at any depth. */
+function referencedSchemas(value: unknown, found: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedSchemas(item, found);
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const name = key === '$ref' && typeof item === 'string' ? SCHEMA_REF.exec(item)?.[1] : undefined;
+      if (name) found.add(decodeURIComponent(name));
+      else referencedSchemas(item, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * The document with only the component schemas its operations use, directly or through another
+ * component. zod's registry is global, so every surface's generator sees every named schema
+ * (the `/v1` document would carry all the REST ones, and each input twin of an output schema).
+ */
+export function withUsedComponentsOnly<T extends OpenApiObject>(document: T): T {
+  const all = document.components?.schemas;
+  if (!all) return document;
+  const used = referencedSchemas(document.paths);
+  for (let pending = [...used]; pending.length > 0;) {
+    const next = [...referencedSchemas(pending.map((name) => all[name]))].filter((name) => !used.has(name));
+    for (const name of next) used.add(name);
+    pending = next;
+  }
+  const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+  return { ...document, components: { ...document.components, schemas } };
+}

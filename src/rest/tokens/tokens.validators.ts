@@ -20,4 +20,4 @@ export const cardTokenSchema = z.object({
   livemode: z.boolean(),
   expiresAt: timestampSchema,
   createdAt: timestampSchema,
-});
+}).meta({ id: 'CardToken' });
