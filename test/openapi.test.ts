@@ -111,6 +111,15 @@ function expectNamedResources(document: Document, resources: string[]) {
   expect(Object.keys(schemas).filter((name) => !used.has(name))).toEqual([]);
 }
 
+/** Where in the document a bound sits at ±(2^53 − 1), zod's safe-integer range rather than a rule of the field. */
+function safeIntegerBounds(value: unknown, at = '#'): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) =>
+    (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(key) && typeof item === 'number' && Math.abs(item) >= Number.MAX_SAFE_INTEGER)
+      ? [`${at}/${key}`]
+      : safeIntegerBounds(item, `${at}/${key}`));
+}
+
 /** One tag per area, each described; every operation has exactly one tag, from that list; no tag unused. */
 function expectAreaTags(document: Document) {
   const tags = document.tags ?? [];
@@ -237,6 +246,13 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('the document lists one described tag per area, and every operation has one of them', () => {
     expectAreaTags(document);
+  });
+
+  test('no integer bound is the ±2^53 artefact: fields have their real bounds (a card expiry month is 1–12) or none', () => {
+    expect(safeIntegerBounds(document)).toEqual([]);
+    const schemas = document.components.schemas as Record<string, { properties: Record<string, { minimum?: number; maximum?: number }> }>;
+    expect(schemas.PaymentMethod.properties.expiryMonth).toMatchObject({ minimum: 1, maximum: 12 });
+    expect(schemas.PaymentMethod.properties.expiryYear).toMatchObject({ minimum: 1000, maximum: 9999 });
   });
 
   test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
@@ -442,6 +458,7 @@ describe('The OpenAPI document of the /v1 surface', () => {
 
   test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
     expectNamedResources(document, ['V1Payment', 'V1Transfer', 'V1Rate', 'V1Error']);
+    expect(safeIntegerBounds(document)).toEqual([]);
     expect(Object.keys(document.components.schemas ?? {}).filter((name) => !name.startsWith('V1'))).toEqual([]);
   });
 

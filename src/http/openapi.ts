@@ -57,7 +57,7 @@ function referencedSchemas(value: unknown, found: Set<string> = new Set()): Set<
  * component. zod's registry is global, so every surface's generator sees every named schema
  * (the `/v1` document would carry all the REST ones, and each input twin of an output schema).
  */
-export function withUsedComponentsOnly<T extends OpenApiObject>(document: T): T {
+function withUsedComponentsOnly<T extends OpenApiObject>(document: T): T {
   const all = document.components?.schemas;
   if (!all) return document;
   const used = referencedSchemas(document.paths);
@@ -68,4 +68,22 @@ export function withUsedComponentsOnly<T extends OpenApiObject>(document: T): T 
   }
   const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
   return { ...document, components: { ...document.components, schemas } };
+}
+
+/** `value` with every integer bound of ±(2^53 − 1) removed, at any depth. */
+function withoutSafeIntegerBounds<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds) as T;
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value)
+    .filter(([key, item]) => !(key === 'minimum' && item === Number.MIN_SAFE_INTEGER) && !(key === 'maximum' && item === Number.MAX_SAFE_INTEGER))
+    .map(([key, item]) => [key, withoutSafeIntegerBounds(item)])) as T;
+}
+
+/**
+ * A surface's generated document as it is served: only the components it uses, and no integer
+ * bound of ±(2^53 − 1). zod writes those for every `.int()` (the safe-integer range, not a rule of
+ * the field); a field with a real bound declares it in its zod schema (`expiryMonth` 1–12).
+ */
+export function finishedDocument<T extends OpenApiObject>(document: T): T {
+  return withUsedComponentsOnly(withoutSafeIntegerBounds(document));
 }

@@ -12,7 +12,7 @@ import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
 import { openApiPath, responseChecker } from './shared/response-check';
-import { documentTags, operationNamer, withUsedComponentsOnly } from '../http/openapi';
+import { documentTags, finishedDocument, operationNamer } from '../http/openapi';
 import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
@@ -114,7 +114,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         };
         return output;
       },
-      transformObject: (input) => withUsedComponentsOnly(jsonSchemaTransformObject(input) as never),
+      transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
     });
     scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => scope.swagger());
     referencePageRoutes(scope, { title: 'Tessera REST API reference', path: DOCS_PATH, documentUrl: OPENAPI_PATH, routeConfig: { auth: 'public' } });

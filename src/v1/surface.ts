@@ -7,7 +7,7 @@ import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
 import { openApiPath, responseChecker } from '../http/response-check';
-import { documentTags, operationNamer, withUsedComponentsOnly } from '../http/openapi';
+import { documentTags, finishedDocument, operationNamer } from '../http/openapi';
 import { V1_OPERATIONS } from './operations';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
@@ -79,7 +79,7 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
         };
         return output;
       },
-      transformObject: (input) => withUsedComponentsOnly(jsonSchemaTransformObject(input) as never),
+      transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
     });
     scope.get('/openapi.json', { schema: { hide: true }, config: { v1Auth: 'public' } }, async () => scope.swagger());
     referencePageRoutes(scope, { title: 'Tessera /v1 API reference', path: V1_DOCS_PATH, documentUrl: V1_OPENAPI_PATH, routeConfig: { v1Auth: 'public' } });

@@ -25,8 +25,8 @@ export const paymentMethodSchema = z.object({
   id: z.string(),
   brand: z.string().describe('visa, mastercard, amex, discover or unknown'),
   last4: z.string(),
-  expiryMonth: z.number().int(),
-  expiryYear: z.number().int(),
+  expiryMonth: z.number().int().min(1).max(12),
+  expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
 }).meta({ id: 'PaymentMethod' });
 
 /** A saved card as the attach operation returns it: the documented item plus its customer and whether it is the default. */

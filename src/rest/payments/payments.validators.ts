@@ -46,8 +46,8 @@ export const paymentSchema = z.object({
   card: z.object({
     brand: z.string(),
     last4: z.string(),
-    expiryMonth: z.number(),
-    expiryYear: z.number(),
+    expiryMonth: z.number().int().min(1).max(12),
+    expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
     country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
     fingerprint: z.string().describe('The same card has the same fingerprint (usable in the fraud block list)'),
   }),

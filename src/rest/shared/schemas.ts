@@ -25,9 +25,9 @@ export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.
 /** The documented page of REST lists: `{ items, total, page, limit }`. */
 export const offsetListSchema = <T extends z.ZodType>(item: T) => z.object({
   items: z.array(item),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().min(1),
+  limit: z.number().int().min(1),
 });
 
 /** The answer of a DELETE: `{ id, object, deleted: true }`. */
