@@ -4,6 +4,7 @@ import Fastify, { RouteOptions } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OPENAPI_PATH } from '../src/rest/surface';
+import { TESSERA_VERSION } from '../src/project';
 import { idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import { TestServer, startTestServer } from './support/harness';
@@ -109,6 +110,16 @@ function expectNamedResources(document: Document, resources: string[]) {
   }
   expect(resources.filter((name) => !(name in schemas) || !used.has(name))).toEqual([]);
   expect(Object.keys(schemas).filter((name) => !used.has(name))).toEqual([]);
+}
+
+/** `info` has a contact and the surface's interface version (Tessera's own beside it); `servers` is PUBLIC_BASE_URL. */
+function expectOrigin(document: Document, server: TestServer, interfaceVersion: string) {
+  const info = document.info as Document['info'] & { contact?: { name?: string; url?: string }; 'x-tessera-version'?: string };
+  expect(info.version).toBe(interfaceVersion);
+  expect(info['x-tessera-version']).toBe(TESSERA_VERSION);
+  expect(info.contact).toEqual({ name: 'Tessera', url: expect.stringMatching(/^https?:\/\//) });
+  const base = server.runtime.core.config.publicBaseUrl.replace(/\/+$/, '');
+  expect((document as { servers?: unknown }).servers).toEqual([{ url: base, description: expect.any(String) }]);
 }
 
 /** Where in the document a bound sits at ±(2^53 − 1), zod's safe-integer range rather than a rule of the field. */
@@ -246,6 +257,10 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('the document lists one described tag per area, and every operation has one of them', () => {
     expectAreaTags(document);
+  });
+
+  test('info names a contact and the interface version 2026-04-15 (Tessera\'s own in x-tessera-version); servers is PUBLIC_BASE_URL', () => {
+    expectOrigin(document, server, '2026-04-15');
   });
 
   test('no integer bound is the ±2^53 artefact: fields have their real bounds (a card expiry month is 1–12) or none', () => {
@@ -458,6 +473,7 @@ describe('The OpenAPI document of the /v1 surface', () => {
 
   test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
     expectNamedResources(document, ['V1Payment', 'V1Transfer', 'V1Rate', 'V1Error']);
+    expectOrigin(document, server, '1.0');
     expect(safeIntegerBounds(document)).toEqual([]);
     expect(Object.keys(document.components.schemas ?? {}).filter((name) => !name.startsWith('V1'))).toEqual([]);
   });

@@ -87,3 +87,24 @@ function withoutSafeIntegerBounds<T>(value: T): T {
 export function finishedDocument<T extends OpenApiObject>(document: T): T {
   return withUsedComponentsOnly(withoutSafeIntegerBounds(document));
 }
+
+/** The version the interface document declares for the main surface (its Versioning section). */
+export const INTERFACE_VERSION = '2026-04-15';
+
+/**
+ * What both documents say of where they come from: `info.version` is the version of the
+ * interface the surface serves; Tessera's own release (what /healthz, `--version` and the landing
+ * page show) is `info.x-tessera-version`; `servers` is the public base address (PUBLIC_BASE_URL),
+ * under which each path is written whole (`/api/v1/…`, `/v1/…`).
+ */
+export function documentOrigin(publicBaseUrl: string, interfaceVersion: string, tesseraVersion: string) {
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  return {
+    info: {
+      version: interfaceVersion,
+      'x-tessera-version': tesseraVersion,
+      contact: { name: 'Tessera', url: `${base}/` },
+    },
+    servers: [{ url: base, description: 'This Tessera server (PUBLIC_BASE_URL)' }],
+  };
+}

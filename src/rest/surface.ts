@@ -12,7 +12,7 @@ import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
 import { openApiPath, responseChecker } from './shared/response-check';
-import { documentTags, finishedDocument, operationNamer } from '../http/openapi';
+import { INTERFACE_VERSION, documentOrigin, documentTags, finishedDocument, operationNamer } from '../http/openapi';
 import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
@@ -76,14 +76,16 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
     // rate limited too.
     registerUnmatchedHandler(scope);
 
+    const origin = documentOrigin(core.config.publicBaseUrl, INTERFACE_VERSION, TESSERA_VERSION);
     await scope.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
         info: {
           title: 'Tessera REST API',
-          version: TESSERA_VERSION,
+          ...origin.info,
           description: 'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
         },
+        servers: origin.servers,
         tags: documentTags(REST_OPERATIONS),
         components: {
           securitySchemes: {

@@ -7,7 +7,7 @@ import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
 import { openApiPath, responseChecker } from '../http/response-check';
-import { documentTags, finishedDocument, operationNamer } from '../http/openapi';
+import { documentOrigin, documentTags, finishedDocument, operationNamer } from '../http/openapi';
 import { V1_OPERATIONS } from './operations';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
@@ -20,6 +20,8 @@ export type V1App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRes
 export const V1_PREFIX = '/v1';
 export const V1_OPENAPI_PATH = `${V1_PREFIX}/openapi.json`;
 export const V1_DOCS_PATH = `${V1_PREFIX}/docs`;
+/** The interface document labels the alternate reference surface v1.0 (its Versioning section). */
+export const V1_INTERFACE_VERSION = '1.0';
 
 const nameOperation = operationNamer(V1_OPERATIONS);
 
@@ -46,12 +48,14 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
     registerIdempotency(scope, core);
     registerV1NotFound(scope);
 
+    const origin = documentOrigin(core.config.publicBaseUrl, V1_INTERFACE_VERSION, TESSERA_VERSION);
     await scope.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
+        servers: origin.servers,
         info: {
           title: 'Tessera alternate reference surface',
-          version: TESSERA_VERSION,
+          ...origin.info,
           description: 'The alternate reference surface (`/v1`): snake_case bodies, `{ error: { code, message } }` errors, keys `tessera_test_sk_…` / `tessera_live_sk_…`. See docs/alt-v1.md.',
         },
         tags: documentTags(V1_OPERATIONS),
