@@ -9,6 +9,9 @@ import { idParamsSchema, responses, timestampSchema } from '../src/rest/shared/s
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import { TestServer, startTestServer } from './support/harness';
 import committedOperationIds from './fixtures/openapi-operation-ids.json';
+import { Document as SpectralDocument, Spectral } from '@stoplight/spectral-core';
+import * as SpectralParsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 
 /**
  * The OpenAPI 3.1 document of the REST surface (GET /api/v1/openapi.json, generated from the
@@ -120,6 +123,31 @@ function expectOrigin(document: Document, server: TestServer, interfaceVersion: 
   expect(info.contact).toEqual({ name: 'Tessera', url: expect.stringMatching(/^https?:\/\//) });
   const base = server.runtime.core.config.publicBaseUrl.replace(/\/+$/, '');
   expect((document as { servers?: unknown }).servers).toEqual([{ url: base, description: expect.any(String) }]);
+}
+
+/**
+ * Spectral's `spectral:oas` ruleset (@stoplight/spectral-core with @stoplight/spectral-rulesets,
+ * what `spectral lint` runs) on a served document: its findings by severity and rule.
+ */
+async function spectralFindings(document: unknown) {
+  const spectral = new Spectral();
+  spectral.setRuleset({ extends: [[oas as never, 'recommended']] } as never);
+  const results = await spectral.run(new SpectralDocument(JSON.stringify(document), SpectralParsers.Json, 'openapi.json'));
+  // Spectral's severities: 0 error, 1 warning (DiagnosticSeverity of @stoplight/types).
+  const list = (severity: 0 | 1) => results.filter((result) => result.severity === severity)
+    .map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`);
+  return { errors: list(0), warnings: list(1) };
+}
+
+/**
+ * No Spectral error; warnings reported, and never more than the committed count (the bar is 0):
+ * WARNING_CEILING falls as operations get descriptions, so a new warning is a visible change.
+ */
+async function expectSpectralClean(document: unknown, ceiling: number, surface: string) {
+  const { errors, warnings } = await spectralFindings(document);
+  expect(errors).toEqual([]);
+  if (warnings.length > 0) process.stdout.write(`Spectral spectral:oas on the ${surface} document: 0 errors, ${warnings.length} warnings (${[...new Set(warnings.map((warning) => warning.split(' ')[0]))].join(', ')})\n`);
+  expect(warnings.length).toBeLessThanOrEqual(ceiling);
 }
 
 /** Where in the document a bound sits at ±(2^53 − 1), zod's safe-integer range rather than a rule of the field. */
@@ -257,6 +285,10 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('the document lists one described tag per area, and every operation has one of them', () => {
     expectAreaTags(document);
+  });
+
+  test('Spectral (spectral:oas) finds no error in the document, and no more warnings than the committed ceiling', async () => {
+    await expectSpectralClean(document, 124, '/api/v1');
   });
 
   test('info names a contact and the interface version 2026-04-15 (Tessera\'s own in x-tessera-version); servers is PUBLIC_BASE_URL', () => {
@@ -476,6 +508,10 @@ describe('The OpenAPI document of the /v1 surface', () => {
     expectOrigin(document, server, '1.0');
     expect(safeIntegerBounds(document)).toEqual([]);
     expect(Object.keys(document.components.schemas ?? {}).filter((name) => !name.startsWith('V1'))).toEqual([]);
+  });
+
+  test('Spectral (spectral:oas) finds no error in the document, and no more warnings than the committed ceiling', async () => {
+    await expectSpectralClean(document, 6, '/v1');
   });
 
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {
