@@ -1,6 +1,7 @@
 /**
  * What the OpenAPI documents say about each operation beyond its zod declarations: the stable
- * `operationId` a client generator names its method after, and the area (tag) it belongs to.
+ * `operationId` a client generator names its method after, its summary and description, and the
+ * area (tag) it belongs to.
  * Each surface lists its operations by area in one table (src/rest/operations.ts,
  * src/v1/operations.ts); test/openapi.test.ts keeps the table and the routes in step and
  * snapshots the names, so renaming an operation is a visible change.
@@ -9,20 +10,31 @@
 export interface OperationArea {
   /** What the area covers, shown beside the tag in the document's `tags`. */
   description: string;
-  /** `METHOD /openapi/path/{param}` → its operationId (camelCase, named for what it does). */
-  operations: Record<string, string>;
+  /** `METHOD /openapi/path/{param}` → the operation. */
+  operations: Record<string, Operation>;
+}
+
+export interface Operation {
+  /** The operationId: camelCase, named for what it does, unique in the document. */
+  id: string;
+  /** One line, imperative (`Create a payout`). */
+  summary: string;
+  /** What it does and what a caller needs to know, a sentence or two (the docs/ page has the rest). */
+  description: string;
 }
 
 export interface OperationNames {
   operationId: string;
   tag: string;
+  summary: string;
+  description: string;
 }
 
 /** Looks up each operation of a surface's table by method and OpenAPI path. */
 export function operationNamer(areas: Record<string, OperationArea>) {
   const byRoute = new Map<string, OperationNames>();
   for (const [tag, area] of Object.entries(areas)) {
-    for (const [route, operationId] of Object.entries(area.operations)) byRoute.set(route, { operationId, tag });
+    for (const [route, { id, summary, description }] of Object.entries(area.operations)) byRoute.set(route, { operationId: id, tag, summary, description });
   }
   return (method: string, openApiPath: string): OperationNames | undefined => byRoute.get(`${method.toUpperCase()} ${openApiPath}`);
 }

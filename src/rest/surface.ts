@@ -109,7 +109,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         };
         output.schema = {
           ...schema,
-          ...(names ? { operationId: names.operationId, tags: [names.tag] } : {}),
+          ...(names ? { operationId: names.operationId, summary: names.summary, description: names.description, tags: [names.tag] } : {}),
           ...(Object.keys(headers.properties).length > 0 ? { headers } : {}),
           ...(auth === 'credential' ? { security: [{ apiKey: [] }, { bearerAuth: [] }] } : {}),
           ...(auth === 'publishable' ? { security: [{ publishableKey: [] }] } : {}),

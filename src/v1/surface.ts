@@ -72,7 +72,7 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
         const schema = output.schema as Record<string, unknown>;
         output.schema = {
           ...schema,
-          ...(names ? { operationId: names.operationId, tags: [names.tag] } : {}),
+          ...(names ? { operationId: names.operationId, summary: names.summary, description: names.description, tags: [names.tag] } : {}),
           headers: {
             type: 'object',
             properties: input.route.method === 'POST'
