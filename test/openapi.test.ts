@@ -5,6 +5,7 @@ import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 
 import { z } from 'zod';
 import { OPENAPI_PATH } from '../src/rest/surface';
 import { TESSERA_VERSION } from '../src/project';
+import { servedDocument } from '../src/http/openapi';
 import { idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import { TestServer, startTestServer } from './support/harness';
@@ -155,6 +156,16 @@ async function expectSpectralClean(document: unknown, ceiling: number, surface: 
   expect(warnings.length).toBeLessThanOrEqual(ceiling);
 }
 
+/** Where `additionalProperties: false` closes an object: under each operation's answers, and in the components. */
+function closedObjects(document: Document) {
+  const count = (value: unknown) => (JSON.stringify(value ?? null).match(/"additionalProperties":false/g) ?? []).length;
+  const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods)) as Array<Operation & { requestBody?: unknown }>;
+  return {
+    answers: operations.reduce((sum, operation) => sum + count(operation.responses), 0) + count(document.components.schemas),
+    requests: operations.reduce((sum, operation) => sum + count(operation.requestBody), 0),
+  };
+}
+
 /** Where in the document a bound sits at ±(2^53 − 1), zod's safe-integer range rather than a rule of the field. */
 function safeIntegerBounds(value: unknown, at = '#'): string[] {
   if (!value || typeof value !== 'object') return [];
@@ -294,6 +305,11 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('Spectral (spectral:oas) finds no error in the document, and no more warnings than the committed ceiling', async () => {
     await expectSpectralClean(document, 0, '/api/v1');
+  });
+
+  test('the served document leaves answers open for additions (request bodies keep their rules)', () => {
+    expect(closedObjects(document)).toEqual({ answers: 0, requests: expect.any(Number) });
+    expect(closedObjects(document).requests).toBeGreaterThan(0);
   });
 
   test('info names a contact and the interface version 2026-04-15 (Tessera\'s own in x-tessera-version); servers is PUBLIC_BASE_URL', () => {
@@ -438,6 +454,14 @@ describe('Checking answers against the document', () => {
     expect(check('GET', '/things/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(/does not match the document/);
   });
 
+  test('the served document accepts an added field; the generated one, which the suite checks answers against, reports it', () => {
+    const added = { success: true, data: { ...thing, addedLater: 'a new field' } };
+    expect(check('GET', '/things/:id', 200, added)).toMatch(/must NOT have additional properties/);
+    expect(responseChecker(servedDocument(document as never))('GET', '/things/:id', 200, added)).toBeNull();
+    expect(responseChecker(servedDocument(document as never))('GET', '/things/:id', 200, { success: true, data: { ...thing, amount: 1000 } }))
+      .toMatch(/does not match the document/);
+  });
+
   test('a status the route does not declare is reported', () => {
     expect(check('POST', '/things', 200, { success: true, data: thing }))
       .toBe('POST /things declares no response for status 200 (declared: 201, 4XX, 5XX)');
@@ -511,6 +535,7 @@ describe('The OpenAPI document of the /v1 surface', () => {
   test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
     expectNamedResources(document, ['V1Payment', 'V1Transfer', 'V1Rate', 'V1Error']);
     expectOrigin(document, server, '1.0');
+    expect(closedObjects(document).answers).toBe(0);
     expect(safeIntegerBounds(document)).toEqual([]);
     expect(Object.keys(document.components.schemas ?? {}).filter((name) => !name.startsWith('V1'))).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
 import { openApiPath, responseChecker } from './shared/response-check';
-import { INTERFACE_VERSION, documentOrigin, documentTags, finishedDocument, operationNamer } from '../http/openapi';
+import { INTERFACE_VERSION, documentOrigin, documentTags, finishedDocument, operationNamer, servedDocument } from '../http/openapi';
 import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
@@ -118,7 +118,8 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
       },
       transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
     });
-    scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => scope.swagger());
+    let served: unknown;
+    scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => (served ??= servedDocument(scope.swagger() as never)));
     referencePageRoutes(scope, { title: 'Tessera REST API reference', path: DOCS_PATH, documentUrl: OPENAPI_PATH, routeConfig: { auth: 'public' } });
 
     if (options.onResponseMismatch) {

@@ -7,7 +7,7 @@ import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
 import { openApiPath, responseChecker } from '../http/response-check';
-import { documentOrigin, documentTags, finishedDocument, operationNamer } from '../http/openapi';
+import { documentOrigin, documentTags, finishedDocument, operationNamer, servedDocument } from '../http/openapi';
 import { V1_OPERATIONS } from './operations';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
@@ -85,7 +85,8 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
       },
       transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
     });
-    scope.get('/openapi.json', { schema: { hide: true }, config: { v1Auth: 'public' } }, async () => scope.swagger());
+    let served: unknown;
+    scope.get('/openapi.json', { schema: { hide: true }, config: { v1Auth: 'public' } }, async () => (served ??= servedDocument(scope.swagger() as never)));
     referencePageRoutes(scope, { title: 'Tessera /v1 API reference', path: V1_DOCS_PATH, documentUrl: V1_OPENAPI_PATH, routeConfig: { v1Auth: 'public' } });
 
     if (options.onResponseMismatch) {
