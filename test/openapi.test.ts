@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { OPENAPI_PATH } from '../src/rest/surface';
 import { TESSERA_VERSION } from '../src/project';
 import { servedDocument } from '../src/http/openapi';
-import { idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
+import { DECLARED_ERROR_STATUSES, errorCodesOf, idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import { TestServer, startTestServer } from './support/harness';
 import committedOperationIds from './fixtures/openapi-operation-ids.json';
@@ -351,6 +351,17 @@ describe('The OpenAPI document of the REST surface', () => {
    * Holds once every area declares its routes' responses (issue 11): until then it lists the
    * routes still answering with fastify-swagger's undocumented "Default Response".
    */
+  test('every operation declares 400, 401, 403, 404, 409, 422, 429 and 500 with error.code an enum of that status\'s codes', () => {
+    const schemas = document.components.schemas as Record<string, { properties: { error: { properties: { code: { enum?: string[] } } } } }>;
+    const offenders = documented().filter((route) => route.method !== 'OPTIONS').flatMap((route) => DECLARED_ERROR_STATUSES.flatMap((status) => {
+      const schema = operationOf(route)?.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string } | undefined;
+      const enumOf = schema?.$ref ? schemas[schema.$ref.split('/').pop()!]?.properties.error.properties.code.enum : undefined;
+      return JSON.stringify(enumOf?.slice().sort()) === JSON.stringify(errorCodesOf(status).slice().sort()) ? [] : [`${route.method} ${route.url} ${status}`];
+    }));
+    expect(offenders).toEqual([]);
+    expect(errorCodesOf(422)).toEqual(expect.arrayContaining(['INSUFFICIENT_FUNDS', 'KYC_REQUIRED', 'PIN_NOT_SET', 'UNPROCESSABLE']));
+  });
+
   test('every REST route declares its success responses', () => {
     const undeclared = documented().filter((route) => {
       const answers = operationOf(route)?.responses ?? {};
@@ -462,9 +473,18 @@ describe('Checking answers against the document', () => {
       .toMatch(/does not match the document/);
   });
 
+  test('an error status declared on its own takes only the codes of that status', () => {
+    const error = (code: string, statusCode: number) => ({ success: false, error: { code, message: 'm', statusCode } });
+    expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 422))).toBeNull();
+    expect(check('POST', '/things', 404, error('INSUFFICIENT_FUNDS', 404))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 400))).toMatch(/\/error\/statusCode/);
+    // A rarer status falls under 4XX, any code.
+    expect(check('POST', '/things', 402, error('CARD_DECLINED', 402))).toBeNull();
+  });
+
   test('a status the route does not declare is reported', () => {
     expect(check('POST', '/things', 200, { success: true, data: thing }))
-      .toBe('POST /things declares no response for status 200 (declared: 201, 4XX, 5XX)');
+      .toBe('POST /things declares no response for status 200 (declared: 201, 400, 401, 403, 404, 409, 422, 429, 500, 4XX, 5XX)');
     expect(check('GET', '/things/:id', 302, undefined)).toMatch(/^GET \/things\/:id declares no response for status 302/);
   });
 
