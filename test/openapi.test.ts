@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { OPENAPI_PATH } from '../src/rest/surface';
 import { TESSERA_VERSION } from '../src/project';
 import { servedDocument } from '../src/http/openapi';
+import { V1_DECLARED_ERROR_STATUSES, v1ErrorCodesOf } from '../src/v1/schemas';
 import { DECLARED_ERROR_STATUSES, errorCodesOf, idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import { TestServer, startTestServer } from './support/harness';
@@ -562,6 +563,20 @@ describe('The OpenAPI document of the /v1 surface', () => {
 
   test('Spectral (spectral:oas) finds no error in the document, and no more warnings than the committed ceiling', async () => {
     await expectSpectralClean(document, 0, '/v1');
+  });
+
+  test('every /v1 operation declares 400, 401, 403, 404, 409, 422, 429 and 500 with error.code an enum of that status\'s /v1 codes', () => {
+    const schemas = document.components.schemas as Record<string, { properties: { error: { properties: { code: { enum?: string[] } } } } }>;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const status of V1_DECLARED_ERROR_STATUSES) {
+          const schema = operation.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string } | undefined;
+          const codes = schema?.$ref ? schemas[schema.$ref.split('/').pop()!].properties.error.properties.code.enum : undefined;
+          expect({ operation: `${method} ${path} ${status}`, codes: codes?.slice().sort() }).toEqual({ operation: `${method} ${path} ${status}`, codes: v1ErrorCodesOf(status).sort() });
+        }
+      }
+    }
+    expect(v1ErrorCodesOf(422)).toEqual(expect.arrayContaining(['validation_failed', 'insufficient_balance']));
   });
 
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {
