@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { RouteOptions } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -302,6 +304,15 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('the document lists one described tag per area, and every operation has one of them', () => {
     expectAreaTags(document);
+  });
+
+  test('docs/rest-api.md lists every operation by name, area and path (Operations by name)', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'rest-api.md'), 'utf8');
+    const listed = [...doc.matchAll(/^\| ([^|]+) \| `([A-Za-z]+)` \| ([A-Z]+) `([^`]+)` \|$/gm)]
+      .map(([, tag, id, method, route]) => `${tag} ${id} ${method} ${route}`).sort();
+    const operations = Object.entries(document.paths).flatMap(([route, methods]) => Object.entries(methods)
+      .map(([method, operation]) => `${operation.tags?.[0]} ${operation.operationId} ${method.toUpperCase()} ${route}`)).sort();
+    expect(listed).toEqual(operations);
   });
 
   test('Spectral (spectral:oas) finds no error in the document, and no more warnings than the committed ceiling', async () => {
