@@ -490,8 +490,9 @@ describe('Checking answers against the document', () => {
     expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 422))).toBeNull();
     expect(check('POST', '/things', 404, error('INSUFFICIENT_FUNDS', 404))).toMatch(/\/error\/code must be equal to one of the allowed values/);
     expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 400))).toMatch(/\/error\/statusCode/);
-    // A rarer status falls under 4XX, any code.
+    // A rarer status falls under 4XX: any code of the taxonomy.
     expect(check('POST', '/things', 402, error('CARD_DECLINED', 402))).toBeNull();
+    expect(check('POST', '/things', 402, error('PAYMENT_REQUIRED', 402))).toMatch(/\/error\/code must be equal to one of the allowed values/);
   });
 
   test('a status the route does not declare is reported', () => {

@@ -14,7 +14,7 @@ export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   error: z.object({
-    code: z.string().describe('The error code of the taxonomy (docs/rest-api.md, Errors): VALIDATION_ERROR, NOT_FOUND, …'),
+    code: z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]).describe('The error code of the taxonomy (docs/rest-api.md, Errors)'),
     message: z.string(),
     statusCode: z.number().int().describe('The HTTP status, repeated'),
     errors: fieldErrorsSchema.optional(),
