@@ -23,20 +23,21 @@ export interface Operation {
   description: string;
 }
 
+/** The fields of an OpenAPI operation that the table gives. */
 export interface OperationNames {
   operationId: string;
-  tag: string;
   summary: string;
   description: string;
+  tags: [string];
 }
 
-/** Looks up each operation of a surface's table by method and OpenAPI path. */
+/** Looks up each operation of a surface's table by method and OpenAPI path (nothing for a route the table lacks). */
 export function operationNamer(areas: Record<string, OperationArea>) {
   const byRoute = new Map<string, OperationNames>();
   for (const [tag, area] of Object.entries(areas)) {
-    for (const [route, { id, summary, description }] of Object.entries(area.operations)) byRoute.set(route, { operationId: id, tag, summary, description });
+    for (const [route, { id, summary, description }] of Object.entries(area.operations)) byRoute.set(route, { operationId: id, summary, description, tags: [tag] });
   }
-  return (method: string, openApiPath: string): OperationNames | undefined => byRoute.get(`${method.toUpperCase()} ${openApiPath}`);
+  return (method: string, openApiPath: string): Partial<OperationNames> => byRoute.get(`${method.toUpperCase()} ${openApiPath}`) ?? {};
 }
 
 /** The document's top-level `tags`: one per area, in the table's order, with its description. */

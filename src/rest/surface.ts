@@ -99,7 +99,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         // A documented alias is its canonical route's operation, served at a second path: one operation in the document.
         if (input.route.config?.aliasOf) return { schema: { ...input.schema, hide: true }, url: input.url };
         const output = jsonSchemaTransform(input);
-        const names = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
+        const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const auth = input.route.config?.auth ?? 'credential';
         const schema = output.schema as Record<string, unknown>;
         const post = input.route.method === 'POST' || (Array.isArray(input.route.method) && input.route.method.includes('POST'));
@@ -109,7 +109,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         };
         output.schema = {
           ...schema,
-          ...(names ? { operationId: names.operationId, summary: names.summary, description: names.description, tags: [names.tag] } : {}),
+          ...named,
           ...(Object.keys(headers.properties).length > 0 ? { headers } : {}),
           ...(auth === 'credential' ? { security: [{ apiKey: [] }, { bearerAuth: [] }] } : {}),
           ...(auth === 'publishable' ? { security: [{ publishableKey: [] }] } : {}),

@@ -67,12 +67,12 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
       },
       transform: (input) => {
         const output = jsonSchemaTransform(input);
-        const names = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
+        const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const isPublic = input.route.config?.v1Auth === 'public';
         const schema = output.schema as Record<string, unknown>;
         output.schema = {
           ...schema,
-          ...(names ? { operationId: names.operationId, summary: names.summary, description: names.description, tags: [names.tag] } : {}),
+          ...named,
           headers: {
             type: 'object',
             properties: input.route.method === 'POST'
