@@ -8,5 +8,5 @@ import path from 'node:path';
  */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []));
 
-/** Tessera's version, from package.json: what `--version`, `/healthz`, the landing page and the OpenAPI documents show. */
+/** Tessera's version, from package.json: what `--version`, `/healthz`, the landing page and the OpenAPI documents (`info.x-tessera-version`) show. */
 export const TESSERA_VERSION: string = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

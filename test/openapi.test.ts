@@ -1,12 +1,21 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { RouteOptions } from 'fastify';
 import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OPENAPI_PATH } from '../src/rest/surface';
-import { idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
+import { TESSERA_VERSION } from '../src/project';
+import { servedDocument } from '../src/http/openapi';
+import { V1_DECLARED_ERROR_STATUSES, v1ErrorCodesOf } from '../src/v1/schemas';
+import { DECLARED_ERROR_STATUSES, errorCodesOf, idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import { TestServer, startTestServer } from './support/harness';
+import committedOperationIds from './fixtures/openapi-operation-ids.json';
+import { Document as SpectralDocument, Spectral } from '@stoplight/spectral-core';
+import * as SpectralParsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 
 /**
  * The OpenAPI 3.1 document of the REST surface (GET /api/v1/openapi.json, generated from the
@@ -15,12 +24,17 @@ import { TestServer, startTestServer } from './support/harness';
  */
 
 type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ in: string; name: string; required?: boolean }>;
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: object }> }>;
 };
 type Document = OpenApiDocument & {
   openapi: string;
+  tags?: Array<{ name: string; description?: string }>;
   info: { title: string; version: string };
   components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, object> };
   paths: Record<string, Record<string, Operation>>;
@@ -58,6 +72,125 @@ interface RegisteredRoute {
   auth: 'credential' | 'publishable' | 'public';
   hidden: boolean;
   alias: boolean;
+  aliasOf?: string;
+}
+
+/**
+ * The operationIds a client generator names its methods after, checked against the committed
+ * list (test/fixtures/openapi-operation-ids.json): renaming an operation is a visible change, and
+ * a new operation needs its name written there.
+ */
+function expectStableOperationIds(document: Document, surface: 'rest' | 'v1') {
+  const named = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.operationId] as const));
+  expect(named.filter(([, id]) => !id || !/^[a-z][A-Za-z0-9]*$/.test(id)).map(([route]) => route)).toEqual([]);
+  const undescribed = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods)
+    .filter(([, operation]) => !operation.summary?.trim() || !operation.description?.trim()).map(([method]) => `${method.toUpperCase()} ${path}`));
+  expect(undescribed).toEqual([]);
+  const ids = named.map(([, id]) => id);
+  expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  expect(Object.fromEntries(named)).toEqual(committedOperationIds[surface]);
+}
+
+/** The `$ref` names of component schemas anywhere in `value`. */
+const refsIn = (value: unknown): string[] => [...JSON.stringify(value ?? null).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]);
+
+/**
+ * Each resource an operation answers is a named component, referenced with `$ref` (inline only: a
+ * page around named items, and the confirmation of a DELETE); the document carries only the
+ * components its operations use, directly or through another component.
+ */
+function expectNamedResources(document: Document, resources: string[]) {
+  const schemas = document.components.schemas ?? {};
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })));
+  const inline = operations.flatMap(({ route, operation }) => Object.entries(operation.responses ?? {})
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .map(([status, response]) => {
+      const body = response.content?.['application/json']?.schema as { properties?: Record<string, any>; $ref?: string; type?: string; items?: { $ref?: string } } | undefined;
+      const data = body?.properties?.data ?? body;
+      const named = !data || data.$ref !== undefined || (data.type === 'array' && data.items?.$ref !== undefined)
+        || data.properties?.items?.items?.$ref !== undefined || data.properties?.deleted !== undefined;
+      return named ? null : `${route} ${status}`;
+    })).filter(Boolean);
+  expect(inline).toEqual([]);
+
+  const used = new Set(refsIn(document.paths));
+  for (let pending = [...used]; pending.length > 0;) {
+    pending = refsIn(pending.map((name) => schemas[name])).filter((name) => !used.has(name));
+    for (const name of pending) used.add(name);
+  }
+  expect(resources.filter((name) => !(name in schemas) || !used.has(name))).toEqual([]);
+  expect(Object.keys(schemas).filter((name) => !used.has(name))).toEqual([]);
+}
+
+/** `info` has a contact and the surface's interface version (Tessera's own beside it); `servers` is PUBLIC_BASE_URL. */
+function expectOrigin(document: Document, server: TestServer, interfaceVersion: string) {
+  const info = document.info as Document['info'] & { contact?: { name?: string; url?: string }; 'x-tessera-version'?: string };
+  expect(info.version).toBe(interfaceVersion);
+  expect(info['x-tessera-version']).toBe(TESSERA_VERSION);
+  expect(info.contact).toEqual({ name: 'Tessera', url: expect.stringMatching(/^https?:\/\//) });
+  const base = server.runtime.core.config.publicBaseUrl.replace(/\/+$/, '');
+  expect((document as { servers?: unknown }).servers).toEqual([{ url: base, description: expect.any(String) }]);
+}
+
+/**
+ * Spectral's `spectral:oas` ruleset (@stoplight/spectral-core with @stoplight/spectral-rulesets,
+ * what `spectral lint` runs) on a served document: its findings by severity and rule.
+ */
+async function spectralFindings(document: unknown) {
+  const spectral = new Spectral();
+  spectral.setRuleset({ extends: [[oas as never, 'recommended']] } as never);
+  const results = await spectral.run(new SpectralDocument(JSON.stringify(document), SpectralParsers.Json, 'openapi.json'));
+  // Spectral's severities: 0 error, 1 warning (DiagnosticSeverity of @stoplight/types).
+  const list = (severity: 0 | 1) => results.filter((result) => result.severity === severity)
+    .map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`);
+  return { errors: list(0), warnings: list(1) };
+}
+
+/**
+ * No Spectral error; warnings reported, and never more than the committed count (the bar is 0):
+ * WARNING_CEILING falls as operations get descriptions, so a new warning is a visible change.
+ */
+async function expectSpectralClean(document: unknown, ceiling: number, surface: string) {
+  const { errors, warnings } = await spectralFindings(document);
+  expect(errors).toEqual([]);
+  if (warnings.length > 0) process.stdout.write(`Spectral spectral:oas on the ${surface} document: 0 errors, ${warnings.length} warnings (${[...new Set(warnings.map((warning) => warning.split(' ')[0]))].join(', ')})\n`);
+  expect(warnings.length).toBeLessThanOrEqual(ceiling);
+}
+
+/** Where `additionalProperties: false` closes an object: under each operation's answers, and in the components. */
+function closedObjects(document: Document) {
+  const count = (value: unknown) => (JSON.stringify(value ?? null).match(/"additionalProperties":false/g) ?? []).length;
+  const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods)) as Array<Operation & { requestBody?: unknown }>;
+  return {
+    answers: operations.reduce((sum, operation) => sum + count(operation.responses), 0) + count(document.components.schemas),
+    requests: operations.reduce((sum, operation) => sum + count(operation.requestBody), 0),
+  };
+}
+
+/** Where in the document a bound sits at ±(2^53 − 1), zod's safe-integer range rather than a rule of the field. */
+function safeIntegerBounds(value: unknown, at = '#'): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) =>
+    (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(key) && typeof item === 'number' && Math.abs(item) >= Number.MAX_SAFE_INTEGER)
+      ? [`${at}/${key}`]
+      : safeIntegerBounds(item, `${at}/${key}`));
+}
+
+/** One tag per area, each described; every operation has exactly one tag, from that list; no tag unused. */
+function expectAreaTags(document: Document) {
+  const tags = document.tags ?? [];
+  expect(tags.length).toBeGreaterThan(0);
+  expect(tags.filter((tag) => !tag.name || !tag.description?.trim()).map((tag) => tag.name)).toEqual([]);
+  const names = tags.map((tag) => tag.name);
+  expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, tags: operation.tags ?? [] })));
+  expect(operations.filter((operation) => operation.tags.length !== 1 || !names.includes(operation.tags[0]) || !operation.tags[0].trim())
+    .map((operation) => `${operation.route} ${JSON.stringify(operation.tags)}`)).toEqual([]);
+  const used = new Set(operations.flatMap((operation) => operation.tags));
+  expect(names.filter((name) => !used.has(name))).toEqual([]);
 }
 
 describe('The OpenAPI document of the REST surface', () => {
@@ -71,7 +204,8 @@ describe('The OpenAPI document of the REST surface', () => {
    * the ones Fastify adds beside each GET; OpenAPI has no separate operation for them.
    */
   const restRoutes = () => registered.filter((route) => (route.url.startsWith('/api/v1/') || route.alias) && route.method !== 'HEAD');
-  const documented = () => restRoutes().filter((route) => !route.hidden);
+  /** The routes the document lists: all but the hidden ones and the aliases (documented as the operation they serve). */
+  const documented = () => restRoutes().filter((route) => !route.hidden && !route.alias);
   const operationOf = (route: { method: string; url: string }): Operation | undefined =>
     document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
 
@@ -85,6 +219,7 @@ describe('The OpenAPI document of the REST surface', () => {
             auth: route.config?.auth ?? 'credential',
             hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide),
             alias: Boolean(route.config?.aliasOf),
+            aliasOf: route.config?.aliasOf,
           });
         }
       },
@@ -146,10 +281,14 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(requiringAKey.map((route) => `${route.method} ${route.url}`)).toEqual([]);
   });
 
-  test('every REST route the server registers is in the document, aliases included; the document and /docs are not', () => {
+  test('every REST route the server registers is in the document; an alias only as the operation it serves; the document and /docs are not', () => {
     const missing = documented().filter((route) => !operationOf(route));
     expect(missing.map((route) => `${route.method} ${route.url}`)).toEqual([]);
-    expect(documented().filter((route) => route.alias).length).toBeGreaterThan(0);
+    const aliases = restRoutes().filter((route) => route.alias);
+    expect(aliases.length).toBeGreaterThan(0);
+    // Served (the routes exist), documented once: under the canonical path, never as a second operation.
+    expect(aliases.filter((route) => operationOf(route)).map((route) => `${route.method} ${route.url}`)).toEqual([]);
+    expect(aliases.filter((route) => !operationOf({ method: route.method, url: route.aliasOf! })).map((route) => route.aliasOf)).toEqual([]);
 
     const hidden = registered.filter((route) => route.hidden && route.method !== 'HEAD');
     expect(hidden.map((route) => route.url)).toEqual(expect.arrayContaining([OPENAPI_PATH, '/docs', '/docs/init.js']));
@@ -157,6 +296,52 @@ describe('The OpenAPI document of the REST surface', () => {
 
     const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
     expect(operations.length).toBe(documented().length);
+  });
+
+  test('every operation has a camelCase operationId, unique in the document, and the names are the committed ones', () => {
+    expectStableOperationIds(document, 'rest');
+  });
+
+  test('the document lists one described tag per area, and every operation has one of them', () => {
+    expectAreaTags(document);
+  });
+
+  test('docs/rest-api.md lists every operation by name, area and path (Operations by name)', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'rest-api.md'), 'utf8');
+    const listed = [...doc.matchAll(/^\| ([^|]+) \| `([A-Za-z]+)` \| ([A-Z]+) `([^`]+)` \|$/gm)]
+      .map(([, tag, id, method, route]) => `${tag} ${id} ${method} ${route}`).sort();
+    const operations = Object.entries(document.paths).flatMap(([route, methods]) => Object.entries(methods)
+      .map(([method, operation]) => `${operation.tags?.[0]} ${operation.operationId} ${method.toUpperCase()} ${route}`)).sort();
+    expect(listed).toEqual(operations);
+  });
+
+  test('Spectral (spectral:oas) finds no error in the document, and no more warnings than the committed ceiling', async () => {
+    await expectSpectralClean(document, 0, '/api/v1');
+  });
+
+  test('the served document leaves answers open for additions (request bodies keep their rules)', () => {
+    expect(closedObjects(document)).toEqual({ answers: 0, requests: expect.any(Number) });
+    expect(closedObjects(document).requests).toBeGreaterThan(0);
+  });
+
+  test('info names a contact and the interface version 2026-04-15 (Tessera\'s own in x-tessera-version); servers is PUBLIC_BASE_URL', () => {
+    expectOrigin(document, server, '2026-04-15');
+  });
+
+  test('no integer bound is the ±2^53 artefact: fields have their real bounds (a card expiry month is 1–12) or none', () => {
+    expect(safeIntegerBounds(document)).toEqual([]);
+    const schemas = document.components.schemas as Record<string, { properties: Record<string, { minimum?: number; maximum?: number }> }>;
+    expect(schemas.PaymentMethod.properties.expiryMonth).toMatchObject({ minimum: 1, maximum: 12 });
+    expect(schemas.PaymentMethod.properties.expiryYear).toMatchObject({ minimum: 1000, maximum: 9999 });
+  });
+
+  test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
+    expectNamedResources(document, [
+      'Payment', 'Refund', 'Dispute', 'Wallet', 'WalletEntry', 'PayoutQuote', 'Payout', 'PayoutRecipient', 'PayoutBatch',
+      'PayoutSchedule', 'Collection', 'TreasuryEndUser', 'TreasuryWallet', 'TreasuryDepositInstructions', 'TreasuryPayout',
+      'WebhookEndpoint', 'WebhookDelivery', 'Event', 'Customer', 'PaymentMethod', 'CardToken', 'FraudRule', 'BlocklistEntry',
+      'CheckoutSession', 'PaymentLink', 'Invoice', 'RecurringGift', 'BusinessConfig', 'PayoutPinStatus', 'ErrorEnvelope',
+    ]);
   });
 
   test('every operation that declares its answers declares the success envelope and the error envelope for 4xx and 5xx', () => {
@@ -178,6 +363,17 @@ describe('The OpenAPI document of the REST surface', () => {
    * Holds once every area declares its routes' responses (issue 11): until then it lists the
    * routes still answering with fastify-swagger's undocumented "Default Response".
    */
+  test('every operation declares 400, 401, 403, 404, 409, 422, 429 and 500 with error.code an enum of that status\'s codes', () => {
+    const schemas = document.components.schemas as Record<string, { properties: { error: { properties: { code: { enum?: string[] } } } } }>;
+    const offenders = documented().filter((route) => route.method !== 'OPTIONS').flatMap((route) => DECLARED_ERROR_STATUSES.flatMap((status) => {
+      const schema = operationOf(route)?.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string } | undefined;
+      const enumOf = schema?.$ref ? schemas[schema.$ref.split('/').pop()!]?.properties.error.properties.code.enum : undefined;
+      return JSON.stringify(enumOf?.slice().sort()) === JSON.stringify(errorCodesOf(status).slice().sort()) ? [] : [`${route.method} ${route.url} ${status}`];
+    }));
+    expect(offenders).toEqual([]);
+    expect(errorCodesOf(422)).toEqual(expect.arrayContaining(['INSUFFICIENT_FUNDS', 'KYC_REQUIRED', 'PIN_NOT_SET', 'UNPROCESSABLE']));
+  });
+
   test('every REST route declares its success responses', () => {
     const undeclared = documented().filter((route) => {
       const answers = operationOf(route)?.responses ?? {};
@@ -281,9 +477,27 @@ describe('Checking answers against the document', () => {
     expect(check('GET', '/things/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(/does not match the document/);
   });
 
+  test('the served document accepts an added field; the generated one, which the suite checks answers against, reports it', () => {
+    const added = { success: true, data: { ...thing, addedLater: 'a new field' } };
+    expect(check('GET', '/things/:id', 200, added)).toMatch(/must NOT have additional properties/);
+    expect(responseChecker(servedDocument(document as never))('GET', '/things/:id', 200, added)).toBeNull();
+    expect(responseChecker(servedDocument(document as never))('GET', '/things/:id', 200, { success: true, data: { ...thing, amount: 1000 } }))
+      .toMatch(/does not match the document/);
+  });
+
+  test('an error status declared on its own takes only the codes of that status', () => {
+    const error = (code: string, statusCode: number) => ({ success: false, error: { code, message: 'm', statusCode } });
+    expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 422))).toBeNull();
+    expect(check('POST', '/things', 404, error('INSUFFICIENT_FUNDS', 404))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 400))).toMatch(/\/error\/statusCode/);
+    // A rarer status falls under 4XX: any code of the taxonomy.
+    expect(check('POST', '/things', 402, error('CARD_DECLINED', 402))).toBeNull();
+    expect(check('POST', '/things', 402, error('PAYMENT_REQUIRED', 402))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+  });
+
   test('a status the route does not declare is reported', () => {
     expect(check('POST', '/things', 200, { success: true, data: thing }))
-      .toBe('POST /things declares no response for status 200 (declared: 201, 4XX, 5XX)');
+      .toBe('POST /things declares no response for status 200 (declared: 201, 400, 401, 403, 404, 409, 422, 429, 500, 4XX, 5XX)');
     expect(check('GET', '/things/:id', 302, undefined)).toMatch(/^GET \/things\/:id declares no response for status 302/);
   });
 
@@ -341,6 +555,40 @@ describe('The OpenAPI document of the /v1 surface', () => {
       expect(operation!.security).toEqual([{ secretKey: [] }]);
     }
     expect(Object.keys(document.paths).every((path) => path.startsWith('/v1/') && !path.startsWith('/v1/business/'))).toBe(true);
+  });
+
+  test('every operation has a camelCase operationId, unique in the document, and the names are the committed ones', () => {
+    expectStableOperationIds(document, 'v1');
+  });
+
+  test('the document lists one described tag per area, and every operation has one of them', () => {
+    expectAreaTags(document);
+  });
+
+  test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
+    expectNamedResources(document, ['V1Payment', 'V1Transfer', 'V1Rate', 'V1Error']);
+    expectOrigin(document, server, '1.0');
+    expect(closedObjects(document).answers).toBe(0);
+    expect(safeIntegerBounds(document)).toEqual([]);
+    expect(Object.keys(document.components.schemas ?? {}).filter((name) => !name.startsWith('V1'))).toEqual([]);
+  });
+
+  test('Spectral (spectral:oas) finds no error in the document, and no more warnings than the committed ceiling', async () => {
+    await expectSpectralClean(document, 0, '/v1');
+  });
+
+  test('every /v1 operation declares 400, 401, 403, 404, 409, 422, 429 and 500 with error.code an enum of that status\'s /v1 codes', () => {
+    const schemas = document.components.schemas as Record<string, { properties: { error: { properties: { code: { enum?: string[] } } } } }>;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const status of V1_DECLARED_ERROR_STATUSES) {
+          const schema = operation.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string } | undefined;
+          const codes = schema?.$ref ? schemas[schema.$ref.split('/').pop()!].properties.error.properties.code.enum : undefined;
+          expect({ operation: `${method} ${path} ${status}`, codes: codes?.slice().sort() }).toEqual({ operation: `${method} ${path} ${status}`, codes: v1ErrorCodesOf(status).sort() });
+        }
+      }
+    }
+    expect(v1ErrorCodesOf(422)).toEqual(expect.arrayContaining(['validation_failed', 'insufficient_balance']));
   });
 
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {

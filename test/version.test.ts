@@ -13,12 +13,18 @@ describe('One version everywhere', () => {
   });
   afterAll(async () => server?.close());
 
-  test('/healthz, /api/v1/openapi.json and /v1/openapi.json report package.json\'s version', async () => {
+  test('/healthz and both OpenAPI documents (info.x-tessera-version) report package.json\'s version', async () => {
     const health = await server.request('GET', '/healthz');
     const rest = await server.request('GET', '/api/v1/openapi.json');
     const v1 = await server.request('GET', '/v1/openapi.json');
     expect([health.status, rest.status, v1.status]).toEqual([200, 200, 200]);
-    expect({ healthz: health.body.version, rest: rest.body.info.version, v1: v1.body.info.version })
+    expect({ healthz: health.body.version, rest: rest.body.info['x-tessera-version'], v1: v1.body.info['x-tessera-version'] })
       .toEqual({ healthz: packageVersion, rest: packageVersion, v1: packageVersion });
+  });
+
+  test('each document\'s info.version is the version the interface declares for its surface', async () => {
+    const rest = await server.request('GET', '/api/v1/openapi.json');
+    const v1 = await server.request('GET', '/v1/openapi.json');
+    expect({ rest: rest.body.info.version, v1: v1.body.info.version }).toEqual({ rest: '2026-04-15', v1: '1.0' });
   });
 });

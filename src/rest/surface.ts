@@ -11,7 +11,9 @@ import { registerRestRoutes } from './routes';
 import { API_PREFIX } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
-import { responseChecker } from './shared/response-check';
+import { openApiPath, responseChecker } from './shared/response-check';
+import { INTERFACE_VERSION, documentOrigin, documentTags, finishedDocument, operationNamer, servedDocument } from '../http/openapi';
+import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,11 +47,7 @@ function requireCaller(request: FastifyRequest) {
   }
 }
 
-/** `/api/v1/business/fraud/rules/:id` → `fraud` (the OpenAPI tag of a route). */
-const tagOf = (url: string) => {
-  const [first, second] = url.replace(`${API_PREFIX}/`, '').split('/');
-  return (first === 'business' || first === 'treasury') && second ? second : first;
-};
+const nameOperation = operationNamer(REST_OPERATIONS);
 
 const businessHeader = {
   type: 'object',
@@ -78,14 +76,17 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
     // rate limited too.
     registerUnmatchedHandler(scope);
 
+    const origin = documentOrigin(core.config.publicBaseUrl, INTERFACE_VERSION, TESSERA_VERSION);
     await scope.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
         info: {
           title: 'Tessera REST API',
-          version: TESSERA_VERSION,
+          ...origin.info,
           description: 'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
         },
+        servers: origin.servers,
+        tags: documentTags(REST_OPERATIONS),
         components: {
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The business API key, bk_test_… or bk_live_…' },
@@ -95,7 +96,10 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         },
       },
       transform: (input) => {
+        // A documented alias is its canonical route's operation, served at a second path: one operation in the document.
+        if (input.route.config?.aliasOf) return { schema: { ...input.schema, hide: true }, url: input.url };
         const output = jsonSchemaTransform(input);
+        const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const auth = input.route.config?.auth ?? 'credential';
         const schema = output.schema as Record<string, unknown>;
         const post = input.route.method === 'POST' || (Array.isArray(input.route.method) && input.route.method.includes('POST'));
@@ -105,23 +109,25 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         };
         output.schema = {
           ...schema,
-          tags: [tagOf(output.url)],
+          ...named,
           ...(Object.keys(headers.properties).length > 0 ? { headers } : {}),
           ...(auth === 'credential' ? { security: [{ apiKey: [] }, { bearerAuth: [] }] } : {}),
           ...(auth === 'publishable' ? { security: [{ publishableKey: [] }] } : {}),
         };
         return output;
       },
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
     });
-    scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => scope.swagger());
+    let served: unknown;
+    scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => (served ??= servedDocument(scope.swagger() as never)));
     referencePageRoutes(scope, { title: 'Tessera REST API reference', path: DOCS_PATH, documentUrl: OPENAPI_PATH, routeConfig: { auth: 'public' } });
 
     if (options.onResponseMismatch) {
       const report = options.onResponseMismatch;
       let check: ReturnType<typeof responseChecker> | null = null;
       scope.addHook('onSend', async (request, reply, payload) => {
-        const route = request.routeOptions.url;
+        // An alias is checked as the operation it serves (the document lists the canonical path only).
+        const route = request.routeOptions.config.aliasOf ?? request.routeOptions.url;
         // HEAD is Fastify's automatic twin of a GET (no body): the document describes the GET.
         if (!route || request.method === 'HEAD' || route.startsWith(DOCS_PATH) || route === OPENAPI_PATH) return payload;
         check ??= responseChecker(scope.swagger() as never);

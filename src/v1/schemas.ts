@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../domain/shared/errors';
+import { v1StatusOf } from './errors';
 
 /**
  * Response declarations of `/v1`: each route declares what it answers in zod, and the surface's
@@ -14,12 +16,27 @@ export const v1ErrorSchema = z.object({
   }),
 }).meta({ id: 'V1Error' });
 
+/** The error statuses every `/v1` operation declares with a body of its own; rarer ones fall under 4XX and 5XX. */
+export const V1_DECLARED_ERROR_STATUSES = [400, 401, 403, 404, 409, 422, 429, 500] as const;
+
+/** The `/v1` codes that answer with `status` (src/v1/errors.ts). */
+export const v1ErrorCodesOf = (status: number) =>
+  [...new Set(Object.values(ErrorCode).map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code))];
+
+const v1ErrorsByStatus = Object.fromEntries(V1_DECLARED_ERROR_STATUSES.map((status) => [status, z.object({
+  error: z.object({
+    code: z.enum(v1ErrorCodesOf(status) as [string, ...string[]]).describe(`The /v1 error codes that answer ${status} (docs/alt-v1.md)`),
+    message: z.string(),
+    details: v1ErrorSchema.shape.error.shape.details,
+  }),
+}).meta({ id: `V1Error${status}` })]));
+
 /** An ISO 8601 timestamp in UTC. */
 export const v1TimestampSchema = z.string().describe('ISO 8601 date-time in UTC');
 
-/** A route's `response`: its success bodies by status, and the `/v1` error body for 4xx and 5xx. */
+/** A route's `response`: its success bodies by status, the `/v1` error body of each declared error status, and for 4xx and 5xx. */
 export function v1Responses<const D extends Partial<Record<200 | 201, z.ZodType>>>(declared: D) {
-  return { ...declared, '4xx': v1ErrorSchema, '5xx': v1ErrorSchema };
+  return { ...declared, ...v1ErrorsByStatus, '4xx': v1ErrorSchema, '5xx': v1ErrorSchema };
 }
 
 /** `{ object: "list", data, has_more }`, the page of a `/v1` list. */

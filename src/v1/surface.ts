@@ -6,7 +6,9 @@ import { Core } from '../domain/core';
 import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
-import { responseChecker } from '../http/response-check';
+import { openApiPath, responseChecker } from '../http/response-check';
+import { documentOrigin, documentTags, finishedDocument, operationNamer, servedDocument } from '../http/openapi';
+import { V1_OPERATIONS } from './operations';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
 import { identifyV1Callers, limitV1Requests, requireV1Keys } from './guards';
@@ -18,6 +20,10 @@ export type V1App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRes
 export const V1_PREFIX = '/v1';
 export const V1_OPENAPI_PATH = `${V1_PREFIX}/openapi.json`;
 export const V1_DOCS_PATH = `${V1_PREFIX}/docs`;
+/** The interface document labels the alternate reference surface v1.0 (its Versioning section). */
+export const V1_INTERFACE_VERSION = '1.0';
+
+const nameOperation = operationNamer(V1_OPERATIONS);
 
 export interface V1SurfaceOptions {
   /** Called for each `/v1` answer that does not match its OpenAPI document (the test suite sets it). */
@@ -42,14 +48,17 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
     registerIdempotency(scope, core);
     registerV1NotFound(scope);
 
+    const origin = documentOrigin(core.config.publicBaseUrl, V1_INTERFACE_VERSION, TESSERA_VERSION);
     await scope.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
+        servers: origin.servers,
         info: {
           title: 'Tessera alternate reference surface',
-          version: TESSERA_VERSION,
+          ...origin.info,
           description: 'The alternate reference surface (`/v1`): snake_case bodies, `{ error: { code, message } }` errors, keys `tessera_test_sk_…` / `tessera_live_sk_…`. See docs/alt-v1.md.',
         },
+        tags: documentTags(V1_OPERATIONS),
         components: {
           securitySchemes: {
             secretKey: { type: 'http', scheme: 'bearer', description: 'Your /v1 secret key, tessera_test_sk_… or tessera_live_sk_…' },
@@ -58,12 +67,12 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
       },
       transform: (input) => {
         const output = jsonSchemaTransform(input);
+        const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const isPublic = input.route.config?.v1Auth === 'public';
         const schema = output.schema as Record<string, unknown>;
-        const tag = output.url.replace(`${V1_PREFIX}/`, '').split('/')[0];
         output.schema = {
           ...schema,
-          tags: [tag],
+          ...named,
           headers: {
             type: 'object',
             properties: input.route.method === 'POST'
@@ -74,9 +83,10 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
         };
         return output;
       },
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
     });
-    scope.get('/openapi.json', { schema: { hide: true }, config: { v1Auth: 'public' } }, async () => scope.swagger());
+    let served: unknown;
+    scope.get('/openapi.json', { schema: { hide: true }, config: { v1Auth: 'public' } }, async () => (served ??= servedDocument(scope.swagger() as never)));
     referencePageRoutes(scope, { title: 'Tessera /v1 API reference', path: V1_DOCS_PATH, documentUrl: V1_OPENAPI_PATH, routeConfig: { v1Auth: 'public' } });
 
     if (options.onResponseMismatch) {

@@ -25,9 +25,9 @@ export const paymentMethodSchema = z.object({
   id: z.string(),
   brand: z.string().describe('visa, mastercard, amex, discover or unknown'),
   last4: z.string(),
-  expiryMonth: z.number().int(),
-  expiryYear: z.number().int(),
-});
+  expiryMonth: z.number().int().min(1).max(12),
+  expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
+}).meta({ id: 'PaymentMethod' });
 
 /** A saved card as the attach operation returns it: the documented item plus its customer and whether it is the default. */
 export const attachedPaymentMethodSchema = paymentMethodSchema.extend({
@@ -36,7 +36,7 @@ export const attachedPaymentMethodSchema = paymentMethodSchema.extend({
   country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
   isDefault: z.boolean(),
   createdAt: timestampSchema,
-});
+}).meta({ id: 'AttachedPaymentMethod' });
 
 /** An item of `recentPayments` (the interface document leaves its fields open). */
 export const recentPaymentSchema = z.object({
@@ -66,7 +66,7 @@ export const customerSchema = z.object({
   defaultPaymentMethod: paymentMethodSchema.nullable(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-});
+}).meta({ id: 'Customer' });
 
 export const customerPageSchema = offsetListSchema(customerSchema);
 
@@ -75,4 +75,4 @@ export const detachedPaymentMethodSchema = z.object({
   object: z.literal('payment_method'),
   customerId: z.string(),
   deleted: z.literal(true),
-});
+}).meta({ id: 'DetachedPaymentMethod' });

@@ -33,6 +33,6 @@ export const eventSchema = z.object({
   data: z.record(z.string(), z.unknown()).describe('The event payload, as sent in webhooks'),
   createdAt: timestampSchema,
   deliveries: z.array(webhookDeliverySchema).describe("The event's webhook deliveries, oldest first"),
-});
+}).meta({ id: 'Event' });
 
 export const eventPageSchema = offsetListSchema(eventSchema);

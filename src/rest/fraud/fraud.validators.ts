@@ -31,7 +31,7 @@ export const fraudRuleSchema = z.object({
   livemode: z.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-}).describe('A screening rule; only the parameters of its type are present');
+}).describe('A screening rule; only the parameters of its type are present').meta({ id: 'FraudRule' });
 
 export const fraudRuleListSchema = z.object({
   items: z.array(fraudRuleSchema).describe('Every rule, in screening order (oldest first)'),
@@ -46,6 +46,6 @@ export const blocklistEntrySchema = z.object({
   description: z.string().nullable(),
   livemode: z.boolean(),
   createdAt: timestampSchema,
-});
+}).meta({ id: 'BlocklistEntry' });
 
 export const blocklistPageSchema = offsetListSchema(blocklistEntrySchema);

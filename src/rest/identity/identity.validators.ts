@@ -18,7 +18,7 @@ export const regeneratedKeySchema = z.object({
   keyHint: z.string().describe('First characters of the key, safe to display'),
   mode: z.enum(Mode),
   businessId: z.string(),
-});
+}).meta({ id: 'RegeneratedApiKey' });
 
 export const businessConfigSchema = z.object({
   businessId: z.string(),

@@ -46,8 +46,8 @@ export const paymentSchema = z.object({
   card: z.object({
     brand: z.string(),
     last4: z.string(),
-    expiryMonth: z.number(),
-    expiryYear: z.number(),
+    expiryMonth: z.number().int().min(1).max(12),
+    expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
     country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
     fingerprint: z.string().describe('The same card has the same fingerprint (usable in the fraud block list)'),
   }),
@@ -69,7 +69,7 @@ export const paymentSchema = z.object({
   settledAt: timestampSchema.nullable(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-});
+}).meta({ id: 'Payment' });
 
 export const refundSchema = z.object({
   id: z.string(),
@@ -82,7 +82,7 @@ export const refundSchema = z.object({
   status: z.string().describe('Refunds are booked at once: always succeeded'),
   livemode: z.boolean(),
   createdAt: timestampSchema,
-});
+}).meta({ id: 'Refund' });
 
 export const disputeSchema = z.object({
   id: z.string(),
@@ -98,11 +98,11 @@ export const disputeSchema = z.object({
   resolvedAt: timestampSchema.nullable(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-});
+}).meta({ id: 'Dispute' });
 
-export const paymentDetailSchema = paymentSchema.extend({ refunds: z.array(refundSchema), disputes: z.array(disputeSchema) });
-export const refundResultSchema = refundSchema.extend({ payment: paymentSchema });
-export const disputeResultSchema = disputeSchema.extend({ payment: paymentSchema });
+export const paymentDetailSchema = paymentSchema.extend({ refunds: z.array(refundSchema), disputes: z.array(disputeSchema) }).meta({ id: 'PaymentDetail' });
+export const refundResultSchema = refundSchema.extend({ payment: paymentSchema }).meta({ id: 'RefundResult' });
+export const disputeResultSchema = disputeSchema.extend({ payment: paymentSchema }).meta({ id: 'DisputeResult' });
 export const paymentListSchema = offsetListSchema(paymentSchema);
 export const disputeListSchema = offsetListSchema(disputeSchema);
 export const refundListSchema = z.object({ items: z.array(refundSchema), total: z.number().int() });

@@ -21,7 +21,7 @@ export const payoutPinStatusSchema = z.object({
   isSet: z.boolean(),
   lockedUntil: timestampSchema.nullable().describe('When the lock that applies to the caller ends (of its own credential, or of the whole business); null when not locked'),
   updatedAt: timestampSchema.nullable().describe('When the PIN was last set or changed; null when never set'),
-}).describe('The payout PIN of the business (never the PIN itself)');
+}).describe('The payout PIN of the business (never the PIN itself)').meta({ id: 'PayoutPinStatus' });
 
 export const payoutPinStatusJson = (status: PayoutPinStatus): z.input<typeof payoutPinStatusSchema> => ({
   isSet: status.isSet,

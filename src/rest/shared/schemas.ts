@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../../domain/shared/errors';
+import { httpStatusOf } from '../../http/status';
 
 /**
  * Response declarations of the REST surface: each route declares what it answers, in zod, and
@@ -12,12 +14,32 @@ export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   error: z.object({
-    code: z.string().describe('The error code of the taxonomy (docs/rest-api.md, Errors): VALIDATION_ERROR, NOT_FOUND, …'),
+    code: z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]).describe('The error code of the taxonomy (docs/rest-api.md, Errors)'),
     message: z.string(),
     statusCode: z.number().int().describe('The HTTP status, repeated'),
     errors: fieldErrorsSchema.optional(),
   }),
 }).meta({ id: 'ErrorEnvelope' });
+
+/**
+ * The error statuses every operation declares with a body of its own, whose `error.code` is an
+ * enum of the taxonomy's codes for that status (so a typed client can narrow on
+ * `INSUFFICIENT_FUNDS`); rarer ones (402, 405, 413, 503, …) fall under `4XX` and `5XX`.
+ */
+export const DECLARED_ERROR_STATUSES = [400, 401, 403, 404, 409, 422, 429, 500] as const;
+
+/** The codes of the taxonomy (src/http/status.ts) that answer with `status`. */
+export const errorCodesOf = (status: number) => (Object.keys(httpStatusOf) as ErrorCode[]).filter((code) => httpStatusOf[code] === status);
+
+const errorEnvelopesByStatus = Object.fromEntries(DECLARED_ERROR_STATUSES.map((status) => [status, z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.enum(errorCodesOf(status) as [ErrorCode, ...ErrorCode[]]).describe(`The error codes that answer ${status} (docs/rest-api.md, Errors)`),
+    message: z.string(),
+    statusCode: z.literal(status).describe('The HTTP status, repeated'),
+    errors: fieldErrorsSchema.optional(),
+  }),
+}).meta({ id: `ErrorEnvelope${status}` })]));
 
 /** `{ success: true, data }` around a route's data. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
@@ -25,9 +47,9 @@ export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.
 /** The documented page of REST lists: `{ items, total, page, limit }`. */
 export const offsetListSchema = <T extends z.ZodType>(item: T) => z.object({
   items: z.array(item),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().min(1),
+  limit: z.number().int().min(1),
 });
 
 /** The answer of a DELETE: `{ id, object, deleted: true }`. */
@@ -59,7 +81,7 @@ type Enveloped<D extends Responses> = { [S in keyof D]: D[S] extends z.ZodType ?
 export function responses<const D extends Responses>(declared: D) {
   const enveloped: Record<string, z.ZodType> = {};
   for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data as z.ZodType);
-  return { ...enveloped, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D> & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
+  return { ...enveloped, ...errorEnvelopesByStatus, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D> & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
 }
 
 /** A route schema's `response` when the body is not the envelope (the OpenAPI document itself). */

@@ -13,11 +13,11 @@ export const cardTokenSchema = z.object({
   card: z.object({
     brand: z.string().describe('visa, mastercard, amex, discover or unknown'),
     last4: z.string(),
-    expiryMonth: z.number().int(),
-    expiryYear: z.number().int(),
+    expiryMonth: z.number().int().min(1).max(12),
+    expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
     country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
   }),
   livemode: z.boolean(),
   expiresAt: timestampSchema,
   createdAt: timestampSchema,
-});
+}).meta({ id: 'CardToken' });

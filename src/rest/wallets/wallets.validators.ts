@@ -34,7 +34,7 @@ export const walletSchema = z.object({
   livemode: z.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-});
+}).meta({ id: 'Wallet' });
 
 export const walletEntrySchema = z.object({
   id: z.string().describe('The entry sequence number (entries are ordered by it)'),
@@ -47,7 +47,7 @@ export const walletEntrySchema = z.object({
   amountMinor: z.string().describe('Signed amount in minor units, as an integer string'),
   balanceAfter: z.string().nullable().describe('The wallet balance after the entry, in major units'),
   createdAt: timestampSchema,
-});
+}).meta({ id: 'WalletEntry' });
 
 export const walletListSchema = z.object({ items: z.array(walletSchema), total: z.number().int() });
 export const walletEntriesSchema = z.object({
@@ -55,7 +55,7 @@ export const walletEntriesSchema = z.object({
   hasMore: z.boolean(),
   nextCursor: z.string().nullable().describe('Pass as `after` for the next page; null on the last page'),
 });
-export const fundResultSchema = z.object({ wallet: walletSchema, transactionId: z.string() });
+export const fundResultSchema = z.object({ wallet: walletSchema, transactionId: z.string() }).meta({ id: 'SandboxWalletFunding' });
 
 export const walletJson = (wallet: Wallet): z.input<typeof walletSchema> => ({
   id: wallet.id,

@@ -86,7 +86,7 @@ export const treasuryWebhookEndpointJson = (endpoint: WebhookEndpoint): z.input<
 export const issuedSigningSecretSchema = z.object({
   endpoint: treasuryWebhookEndpointSchema,
   signingSecret: z.string().describe('whsk_…: answered only at creation and rotation; keep it'),
-});
+}).meta({ id: 'IssuedSigningSecret' });
 
 export const issuedJson = ({ endpoint, signingSecret }: IssuedSigningSecret): z.input<typeof issuedSigningSecretSchema> =>
   ({ endpoint: treasuryWebhookEndpointJson(endpoint), signingSecret });

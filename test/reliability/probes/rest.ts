@@ -43,7 +43,6 @@ const BATCH = (extra: Record<string, unknown> = {}) => ({ payloadKind: 'BATCH', 
 const SCHEDULE = { name: 'Probe', cadence: 'WEEKLY', startAt: '2099-01-01T00:00:00.000Z', maxRunAmountUsd: '1000.00' };
 export const BODIES: Record<string, unknown[]> = {
   'POST /api/v1/business/payment/charge': [{ amount: 5, currency: 'usd', paymentMethodId: '{{payment_method}}' }],
-  'POST /business/payment/charge': [{ amount: 5, currency: 'usd', paymentMethodId: '{{payment_method}}' }],
   'POST /api/v1/business/payouts/schedules': [{ ...SCHEDULE, ...SINGLE() }, { ...SCHEDULE, ...BATCH() }],
   'PATCH /api/v1/business/payouts/schedules/{id}': [{ name: 'Probe' }, SINGLE(), BATCH()],
   'POST /api/v1/business/payouts': [{ recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD', quoteId: '{{payout_quote}}' }],
@@ -69,7 +68,6 @@ export const BODIES: Record<string, unknown[]> = {
   'PATCH /api/v1/business/fraud/rules/{id}': [{ enabled: false }],
   // Operations without an id (called only to read their answers): bodies that change little.
   'PUT /api/v1/business/config': [{ webhookUrl: 'http://127.0.0.1:9/probe' }],
-  'PUT /business/config': [{ webhookUrl: 'http://127.0.0.1:9/probe' }],
   'POST /api/v1/business/sandbox/clock/advance': [{ seconds: 1 }],
   'PUT /api/v1/business/payouts/pin': [{ pin: '246810', currentPin: '246810' }],
   'POST /api/v1/webhook-endpoints': [{ url: 'http://127.0.0.1:9/probe', events: ['*'] }],
