@@ -9,7 +9,7 @@ import { Tenant, buildTenant, nameOtherBusiness } from './probes/world';
 /**
  * Cross-tenant and test/live probes over every REST operation of both OpenAPI documents and
  * every root field of the GraphQL schema, generated from the running server's documents and
- * schema, so that a new route or field is probed without a new test (docs/reliability-tenancy.md).
+ * schema, so that a new route or field is probed without a new test (docs/reliability.md, "Cross-tenant and test/live probes").
  * Business B calls every operation with business A's ids (and each business's test credentials
  * its live ids, and the reverse): each answer must be the answer to an id that does not exist,
  * never a 5xx, holding nothing of A, and A's rows must be unchanged. An id the generator cannot
