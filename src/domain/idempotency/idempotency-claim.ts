@@ -7,7 +7,7 @@ import { DomainError, ErrorCode } from '../shared/errors';
  * keyed operation that creates one object names it in the transaction that commits it, and answers
  * a resumed request from it (issue 26, finding 7; docs/security.md).
  */
-export type IdempotentResource = 'payment' | 'payout' | 'refund' | 'treasury_payout' | 'collection' | 'recipient';
+export type IdempotentResource = 'payment' | 'payout' | 'refund' | 'treasury_payout' | 'collection' | 'recipient' | 'sandbox_funding';
 
 export interface MadeResource {
   type: IdempotentResource;

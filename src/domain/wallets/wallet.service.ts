@@ -7,6 +7,7 @@ import { isUuid } from '../shared/ids';
 import { exponentOf, normalizeCurrency, toMajor } from '../shared/money';
 import { ListPage, PageQuery, decodeCursor, encodeCursor, pageSize } from '../shared/pagination';
 import { FundWalletCommand } from './wallet.commands';
+import { madeEarlier } from '../idempotency/idempotency-claim';
 
 export type Wallet = LedgerAccount;
 
@@ -88,6 +89,8 @@ export class WalletService {
   async sandboxFund(ctx: RequestContext, command: FundWalletCommand) {
     ctx.requireRole(...WRITE_ROLES);
     ctx.requireSandbox();
+    const earlier = await madeEarlier(ctx, 'sandbox_funding', JournalTransaction);
+    if (earlier) return this.fundingOf(ctx, earlier); // a retry of a funding that committed before its answer was stored
     const currency = normalizeCurrency(command.currency);
     const { amount } = command;
     if (amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
@@ -110,8 +113,16 @@ export class WalletService {
         walletId: wallet.id, currency: currency.toLowerCase(), amount: toMajor(amount, currency),
         balance: toMajor(balances.get(wallet.id)!, currency), transactionId: transaction.id,
       });
+      await tx.idempotency?.recordResource(tx, 'sandbox_funding', transaction.id);
       return { wallet: funded, transaction, amount };
     });
+  }
+
+  /** A funding made earlier, as `sandboxFund` answers it: the wallet it credited (as it is now), the transaction, the amount. */
+  private async fundingOf(ctx: RequestContext, transaction: JournalTransaction) {
+    const credit = await ctx.repo(JournalEntry).findOneOrFail({ where: { transactionId: transaction.id }, order: { amount: 'DESC' } });
+    const wallet = await ctx.repo(LedgerAccount).findOneByOrFail({ id: credit.accountId });
+    return { wallet, transaction, amount: BigInt(credit.amount) };
   }
 
   /** @deprecated Money moves through `LedgerService.move`, which announces the balances itself. */
