@@ -27,6 +27,7 @@ import { WebhookDeliveryPump1796200000000 } from './1796200000000-WebhookDeliver
 import { PayoutPinFailures1796260000000 } from './1796260000000-PayoutPinFailures';
 import { ClockAdvances1796270000000 } from './1796270000000-ClockAdvances';
 import { V1WebhookUrl1796290000000 } from './1796290000000-V1WebhookUrl';
+import { EventsInOrder1796310000000 } from './1796310000000-EventsInOrder';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 export const migrations: Function[] = [
   Initial1795333844080,
@@ -58,4 +59,5 @@ export const migrations: Function[] = [
   PayoutPinFailures1796260000000,
   ClockAdvances1796270000000,
   V1WebhookUrl1796290000000,
+  EventsInOrder1796310000000,
 ];

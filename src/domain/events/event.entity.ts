@@ -14,5 +14,6 @@ export class DomainEvent {
 
   @Column('jsonb') data: Record<string, unknown>;
 
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  /** When it was recorded (`clock_timestamp()`): the events of one transaction keep their order. */
+  @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' }) createdAt: Date;
 }
