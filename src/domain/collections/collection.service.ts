@@ -311,7 +311,10 @@ export class CollectionService {
     }
     // The rail's reports of one payment apply as one transaction: a crash between two of them would
     // leave the collection `processing` with nothing left to finish it. The transaction names the
-    // collection on the request's Idempotency-Key, so a retry after a crash answers from it.
+    // collection on the request's Idempotency-Key, so a retry after a crash answers from it. Here the
+    // settlement is priced inside that transaction (the sandbox FX provider is in-process; a rail's
+    // own reports, applyRailReport from its jobs, price outside one): an FX failure rolls the whole
+    // payment back, leaving the collection pending, never half-applied.
     await inTransaction(ctx, async (tx) => {
       for (const report of rail.reportsForPayment(collection.amount, command.amount)) {
         await this.applyRailReport(tx, collection.id, report);
