@@ -1,6 +1,5 @@
 import { Topic } from '../src/domain/events/pubsub';
-import { Worker, startWorker, stopWorker } from '../src/jobs/worker';
-import { TestMerchant, TestServer, collect, countStatements, heardBefore, startTestServer, waitFor } from './support/harness';
+import { TestMerchant, TestServer, collect, countStatements, heardBefore, startDeliveringServer, waitFor } from './support/harness';
 import { apiKey, bankDetails, createRecipient, fundWallet } from './support/payouts';
 import { DAY, PIN, SCHEDULES, setPin } from './support/schedules';
 
@@ -34,14 +33,10 @@ const SCHEDULE_UPDATED = 'subscription { payoutScheduleUpdated { id status } }';
 describe('Scheduled payouts over GraphQL', () => {
   let server: TestServer;
   // An advance's due runs fire in background jobs: a worker runs them.
-  let worker: Worker;
-
   beforeAll(async () => {
-    server = await startTestServer({ workerPollIntervalMs: 50 });
-    worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+    server = await startDeliveringServer();
   });
   afterAll(async () => {
-    await stopWorker(worker);
     await server.close();
   });
 
@@ -97,6 +92,7 @@ describe('Scheduled payouts over GraphQL', () => {
 
   const countRows = async (table: string, businessId: string) =>
     (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [businessId]))[0].n as number;
+
 
 
   describe('creating', () => {

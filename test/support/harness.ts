@@ -15,7 +15,7 @@ import { guardCredentialSurface } from '../../src/http/surface';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';
 import { SubscriptionListeners, TesseraPubSub } from '../../src/domain/events/pubsub';
-import { PATIENCE_MS, sleep } from './wait';
+import { PATIENCE_MS, sleep, waitFor } from './wait';
 
 export { PATIENCE_MS, sleep, waitFor, waitUntil, within } from './wait';
 
@@ -31,6 +31,8 @@ export interface TestServer {
   runtime: Runtime;
   app: FastifyInstance;
   databaseUrl: string;
+  /** Set by `startDeliveringServer`: a worker runs this server's jobs on the same DataSource. */
+  hasWorker?: boolean;
   request<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   subscribe(connectionParams: Record<string, unknown>): WsClient;
@@ -296,7 +298,23 @@ export async function startDeliveringServer(overrides: Partial<Config> = {}): Pr
     await stopWorker(worker);
     await closeServer();
   };
+  server.hasWorker = true;
   return server;
+}
+
+/**
+ * Waits until the worker has nothing running and nothing due in the next few seconds (a payout
+ * settling, a schedule's run firing): its statements go through the server's DataSource and would
+ * otherwise be counted with a request's.
+ */
+export async function jobsAtRest(server: TestServer): Promise<void> {
+  await waitFor(
+    async () => (await server.runtime.dataSource.query(
+      `SELECT count(*)::int AS n FROM graphile_worker.jobs
+        WHERE attempts < max_attempts AND (locked_at IS NOT NULL OR run_at < now() + interval '5 seconds')`,
+    ))[0].n as number,
+    (busy) => busy === 0,
+  );
 }
 
 /**
@@ -307,11 +325,12 @@ const isDeliveryPumpClaim = (sql: string) => /SET claimed_at = now\(\)/.test(sql
 
 /**
  * The SQL statements `run` sends through the server's DataSource (what a query per row would add
- * to), without the delivery pump's periodic claim: the fewer of `runs` runs, so a statement of the
- * worker that happens to run alongside (a dispatch of an earlier test's payout) is not counted.
+ * to), without the delivery pump's periodic claim: the fewer of `runs` runs, once a server's worker
+ * is at rest, so a statement of the worker (a dispatch of an earlier test's payout) is not counted.
  */
 export async function countStatements(server: TestServer, run: () => Promise<unknown>, runs = 2): Promise<number> {
   const counts: number[] = [];
+  if (server.hasWorker) await jobsAtRest(server);
   for (let attempt = 0; attempt < runs; attempt += 1) {
     const spy = jest.spyOn(server.runtime.dataSource.logger, 'logQuery');
     try {
