@@ -24,8 +24,10 @@ import { TreasuryEndUserResolver, TreasuryKycResolver, TreasuryPayoutResolver, T
 import { V1KeyResolver } from './v1/v1-key.resolver';
 import { WalletLowBalanceThresholdResolver } from './wallets/low-balance.resolver';
 import { PROJECT_ROOT } from '../project';
+import { NodeResolver } from './shared/node.resolver';
 
 export const resolvers = [
+  NodeResolver,
   AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
   TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
   CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,

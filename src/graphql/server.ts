@@ -7,6 +7,7 @@ import { Core } from '../domain/core';
 import { markNotStored, storesStatus } from '../http/idempotency';
 import { DatabaseOutage, RETRY_AFTER_SECONDS } from '../http/outage';
 import { ErrorCode } from '../domain/shared/errors';
+import { httpStatusOf } from '../http/status';
 import { bearerOf, originOf } from '../http/request-context';
 import { guardCredentialSurface } from '../http/surface';
 import { prefersExplorer, registerExplorer } from './explorer';
@@ -31,11 +32,15 @@ function notStoredPlugin(): ApolloServerPlugin<GraphQLContext> {
     async requestDidStart() {
       return {
         async willSendResponse({ contextValue, response }) {
-          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+          const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
           const request = (contextValue as WithFastifyRequest)[FASTIFY_REQUEST];
           const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
             || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
-          if (request && errors?.some(notStored)) markNotStored(request);
+          // A payload's userErrors are the domain errors REST answers with a status: the same rule.
+          const userErrorNotStored = (payload: unknown) => Array.isArray((payload as { userErrors?: unknown })?.userErrors)
+            && (payload as { userErrors: Array<{ code?: unknown }> }).userErrors.some((userError) =>
+              typeof userError.code === 'string' && !storesStatus(httpStatusOf[userError.code as ErrorCode] ?? 500));
+          if (request && (result?.errors?.some(notStored) || Object.values(result?.data ?? {}).some(userErrorNotStored))) markNotStored(request);
         },
       };
     },

@@ -22,6 +22,8 @@ export interface ListPage<T> {
   items: T[];
   total: number | null;
   hasNextPage: boolean;
+  /** Whether rows come before the page (it was asked for after a cursor); false when unknown. */
+  hasPreviousPage?: boolean;
   endCursor: string | null;
   cursorOf: (item: T) => string;
 }
@@ -37,7 +39,7 @@ export async function paginate<T extends ObjectLiteral & { id: string; createdAt
   const [items, total] = await query.skip((page.page - 1) * limit).take(limit).getManyAndCount();
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
-  return { items, total, hasNextPage: page.page * limit < total, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
+  return { items, total, hasNextPage: page.page * limit < total, hasPreviousPage: page.page > 1, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
 }
 
 async function skipPage<T extends ObjectLiteral & { id: string; createdAt: Date }>(
@@ -48,7 +50,7 @@ async function skipPage<T extends ObjectLiteral & { id: string; createdAt: Date 
   const [items, total] = await query.skip(page.skip).take(take).getManyAndCount();
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
-  return { items, total, hasNextPage: page.skip + items.length < total, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
+  return { items, total, hasNextPage: page.skip + items.length < total, hasPreviousPage: page.skip > 0, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
 }
 
 /** @deprecated Use PageQuery (kind 'keyset'). */
@@ -61,6 +63,7 @@ export interface PageRequest {
 export interface Page<T> {
   items: T[];
   hasNextPage: boolean;
+  hasPreviousPage?: boolean;
   endCursor: string | null;
   cursorOf: (item: T) => string;
 }
@@ -174,5 +177,5 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
     return entity;
   });
   const cursorAt = cursorEncoder(filters);
-  return toPage(entities, limit, (row) => cursorAt([timeOf.get(row.id)!, row.id]));
+  return { ...toPage(entities, limit, (row) => cursorAt([timeOf.get(row.id)!, row.id])), hasPreviousPage: Boolean(request.after) };
 }

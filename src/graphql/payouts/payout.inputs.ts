@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
 import { PayoutRailKind } from '../../domain/payouts/payout.entities';
+import { IdInput } from '../shared/payload';
 
 /**
  * The inputs of the payout mutations, field for field the REST bodies (src/wire/payouts.ts checks
@@ -60,3 +61,6 @@ export class CreatePayoutBatchInput {
   @Field({ nullable: true }) name?: string;
   @Field(() => [PayoutBatchItemInput]) items: PayoutBatchItemInput[];
 }
+
+export const CancelPayoutInput = IdInput('CancelPayout', 'The CREATED payout to cancel');
+export type CancelPayoutInput = InstanceType<typeof CancelPayoutInput>;

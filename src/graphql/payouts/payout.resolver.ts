@@ -11,7 +11,11 @@ import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
 import { toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { CreatePayoutBatchInput, CreatePayoutInput, CreatePayoutQuoteInput, CreatePayoutRecipientInput } from './payout.inputs';
+import { payloadOf } from '../shared/payload';
+import { defineNode } from '../shared/node';
+import { CancelPayoutInput, CreatePayoutBatchInput, CreatePayoutInput, CreatePayoutQuoteInput, CreatePayoutRecipientInput } from './payout.inputs';
+import { CancelPayoutPayload, CreatePayoutPayload } from './payout.payloads';
+import { Payout as PayoutRow } from '../../domain/payouts/payout.entities';
 import {
   CreatePayoutRecipientResult, Payout, PayoutBatch, PayoutBatchConnection, PayoutConnection, PayoutQuote, PayoutRecipient, PayoutRecipientConnection,
 } from './payout.types';
@@ -19,6 +23,8 @@ import {
 const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
 /** A connection costs its page size times its selection (src/graphql/limits.ts). */
 const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+defineNode({ type: Payout, entity: PayoutRow, load: async (context, id) => Payout.from(await context.core.payouts.get(caller(context), id)) });
 
 /**
  * Payouts for the dashboard (design section 8): the same operations and commands as
@@ -52,15 +58,19 @@ export class PayoutResolver {
     return PayoutRecipient.from(row);
   }
 
-  @Mutation(() => Payout, { description: 'Debits the wallet (amount + service fee) and creates the payout (CREATED, or PENDING_REVIEW when held)' })
-  async createPayout(@Arg('input') input: CreatePayoutInput, @Ctx() context: GraphQLContext): Promise<Payout> {
-    const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(input)));
-    return Payout.from(await context.core.payouts.create(caller(context), command));
+  @Mutation(() => CreatePayoutPayload, { description: 'Debits the wallet (amount + service fee) and creates the payout (CREATED, or PENDING_REVIEW when held)' })
+  async createPayout(@Arg('input') input: CreatePayoutInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutPayload> {
+    const who = caller(context);
+    return payloadOf(CreatePayoutPayload, async () => {
+      const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(input)));
+      return Payout.from(await context.core.payouts.create(who, command));
+    });
   }
 
-  @Mutation(() => Payout, { description: 'Only a CREATED payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
-  async cancelPayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payout> {
-    return Payout.from(await context.core.payouts.cancel(caller(context), id));
+  @Mutation(() => CancelPayoutPayload, { description: 'Only a CREATED payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
+  async cancelPayout(@Arg('input') input: CancelPayoutInput, @Ctx() context: GraphQLContext): Promise<CancelPayoutPayload> {
+    const who = caller(context);
+    return payloadOf(CancelPayoutPayload, async () => Payout.from(await context.core.payouts.cancel(who, input.id)));
   }
 
   @Mutation(() => Payout, { description: 'OWNER or ADMIN of the dashboard: a payout held for review goes on to dispatch' })

@@ -5,6 +5,7 @@ import {
   Payout as PayoutRow, PayoutQuote as PayoutQuoteRow, PayoutRailKind, PayoutStatus, Recipient as RecipientRow,
 } from '../../domain/payouts/payout.entities';
 import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
 import { Money } from '../shared/money.type';
 
 registerEnumType(PayoutStatus, {
@@ -77,9 +78,8 @@ export class PayoutDestinationMasked {
   @Field() bankName: string;
 }
 
-@ObjectType({ description: 'Money out of a merchant wallet to a recipient' })
-export class Payout {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'Money out of a merchant wallet to a recipient', implements: Node })
+export class Payout extends Node {
   @Field(() => PayoutStatus) status: PayoutStatus;
   @Field(() => PayoutRailKind) rail: PayoutRailKind;
   @Field(() => Money, { description: 'Debited from the wallet, before the fee' }) amount: Money;

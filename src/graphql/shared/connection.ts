@@ -1,10 +1,12 @@
 import { ClassType, Field, ObjectType } from 'type-graphql';
 import { Page } from '../../domain/shared/pagination';
 
-@ObjectType()
+@ObjectType({ description: "Where a page sits in its list (Relay's PageInfo); pages go forward with first and after" })
 export class PageInfo {
-  @Field() hasNextPage: boolean;
-  @Field(() => String, { nullable: true }) endCursor: string | null;
+  @Field({ description: 'Whether more edges follow this page (ask again with after: endCursor)' }) hasNextPage: boolean;
+  @Field({ description: 'Whether edges come before this page: true when it was asked for after a cursor' }) hasPreviousPage: boolean;
+  @Field(() => String, { nullable: true, description: "The first edge's cursor (null for an empty page)" }) startCursor: string | null;
+  @Field(() => String, { nullable: true, description: "The last edge's cursor (null for an empty page)" }) endCursor: string | null;
 }
 
 /** A Relay-style connection type (`edges { cursor node }`, `pageInfo`) for a node type. */
@@ -24,8 +26,14 @@ export function Connection<TNode extends object>(Node: ClassType<TNode>, name: s
 }
 
 export function toConnection<TItem, TNode>(page: Page<TItem>, toNode: (item: TItem) => TNode) {
+  const edges = page.items.map((item) => ({ cursor: page.cursorOf(item), node: toNode(item) }));
   return {
-    edges: page.items.map((item) => ({ cursor: page.cursorOf(item), node: toNode(item) })),
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+    edges,
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage ?? false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: page.endCursor,
+    },
   };
 }

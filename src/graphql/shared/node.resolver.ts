@@ -1,0 +1,19 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { GraphQLContext, caller } from './context';
+import { MAX_NODES, Node, resolveNodes } from './node';
+
+/** Relay's object identification: any object the caller may see, by its id. */
+@Resolver()
+export class NodeResolver {
+  @Query(() => Node, { nullable: true, description: 'The object with this id, when the caller may see it (its business and mode); null otherwise' })
+  async node(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<object | null> {
+    caller(context);
+    return (await resolveNodes(context, [id]))[0];
+  }
+
+  @Query(() => [Node], { nullable: 'items', description: `The objects of ids, in order, each null when the caller may not see it (at most ${MAX_NODES} ids)` })
+  async nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() context: GraphQLContext): Promise<Array<object | null>> {
+    caller(context);
+    return resolveNodes(context, ids);
+  }
+}

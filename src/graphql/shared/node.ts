@@ -1,0 +1,69 @@
+import { ClassType, Field, ID, InterfaceType } from 'type-graphql';
+import { EntityTarget, ObjectLiteral } from 'typeorm';
+import { DomainError, ErrorCode, validationError } from '../../domain/shared/errors';
+import { GraphQLContext } from './context';
+
+/**
+ * Anything with an identity. Its `id` is the object's UUID, the same id the REST face answers:
+ * UUIDs are unique across every type, so an id names one object (what Relay and Apollo Client's
+ * cache need) and one id works on both faces. `node(id:)` finds the type from the id.
+ */
+@InterfaceType({ description: 'An object with an identity: node(id:) and nodes(ids:) answer it, to the callers who may see it' })
+export abstract class Node {
+  @Field(() => ID, { description: "The object's id (a UUID, the same on the REST face)" }) id: string;
+}
+
+/** How `node(id:)` reaches one type: the table its ids live in and the read that checks who may see it. */
+export interface NodeKind {
+  /** The GraphQL type, which implements Node. */
+  type: ClassType;
+  /** The entity whose rows the type shows (its primary key is the type's id). */
+  entity: EntityTarget<ObjectLiteral>;
+  /** The object as its own query answers it (tenant and mode checked); NOT_FOUND when the caller may not see it. */
+  load(context: GraphQLContext, id: string): Promise<object>;
+}
+
+const kinds: NodeKind[] = [];
+
+/** Makes a type reachable through `node(id:)`; each area declares its node types beside them. */
+export function defineNode(kind: NodeKind): void {
+  if (kinds.some((known) => known.type === kind.type)) return;
+  kinds.push(kind);
+}
+
+export const nodeKinds = (): readonly NodeKind[] => kinds;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MAX_NODES = 100;
+
+/**
+ * The objects of `ids`, in order: null for an id that is no object's, or an object of another
+ * business or mode (the same as its own query's NOT_FOUND). One statement finds every id's type,
+ * then each object is read as its own query reads it.
+ */
+export async function resolveNodes(context: GraphQLContext, ids: readonly string[]): Promise<Array<object | null>> {
+  if (ids.length > MAX_NODES) throw validationError({ ids: [`at most ${MAX_NODES} ids`] });
+  const candidates = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+  const kindOf = new Map<string, NodeKind>();
+  if (candidates.length > 0) {
+    const union = kinds.map((kind, index) => {
+      const metadata = context.core.dataSource.getMetadata(kind.entity);
+      const [key] = metadata.primaryColumns;
+      // A uuid key is compared as a uuid, so the lookup is the primary key's index scan.
+      const ids = key.type === 'uuid' ? '$1::uuid[]' : '$1::text[]';
+      return `SELECT ${index} AS kind, "${key.databaseName}"::text AS id FROM "${metadata.tableName}" WHERE "${key.databaseName}" = ANY(${ids})`;
+    }).join(' UNION ALL ');
+    const rows: Array<{ kind: number; id: string }> = await context.core.dataSource.query(union, [candidates]);
+    for (const row of rows) kindOf.set(row.id, kinds[row.kind]);
+  }
+  return Promise.all(ids.map(async (id) => {
+    const kind = kindOf.get(id.toLowerCase());
+    if (!kind) return null;
+    try {
+      return await kind.load(context, id.toLowerCase());
+    } catch (error) {
+      if (error instanceof DomainError && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.FORBIDDEN)) return null;
+      throw error;
+    }
+  }));
+}
