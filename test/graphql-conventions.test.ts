@@ -1,0 +1,201 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, buildSchema, getNamedType, isObjectType } from 'graphql';
+import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { apiKey, createRecipient, fundWallet } from './support/payouts';
+
+/**
+ * The conventions GraphQL clients rely on (docs/graphql-api.md, "Conventions"): Relay's object
+ * identification and connections, and mutations that take one input and answer a payload with
+ * typed userErrors. The schema checks read schema.graphql, which test/graphql.test.ts keeps equal
+ * to what the resolvers emit.
+ */
+const ROOT = path.resolve(__dirname, '..');
+const SCHEMA_FILE = path.join(ROOT, 'schema.graphql');
+
+/**
+ * Root lists that stay lists: each is bounded by design, not by how much a business does.
+ * Every other root list of objects is a connection.
+ */
+const BOUNDED_ROOT_LISTS: Record<string, string> = {
+  wallets: 'one wallet per currency',
+  walletLowBalanceThresholds: 'one threshold per currency',
+  apiCredentials: 'one credential pair per mode',
+  v1ApiKeys: 'one /v1 key per mode',
+  collectionChannels: "the rail's channels, bounded per country",
+  nodes: 'the ids asked for (at most 100)',
+};
+
+describe('GraphQL conventions', () => {
+  let schema: GraphQLSchema;
+  beforeAll(() => {
+    schema = buildSchema(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+  });
+
+  describe('the schema', () => {
+    test('graphql-schema-linter reports nothing on the relay and naming rules', () => {
+      const cli = require.resolve('graphql-schema-linter/lib/cli.js');
+      const rules = [
+        'relay-connection-types-spec', 'relay-connection-arguments-spec', 'relay-page-info-spec',
+        'types-are-capitalized', 'fields-are-camel-cased', 'enum-values-all-caps', 'input-object-values-are-camel-cased',
+        'defined-types-are-used', 'descriptions-are-capitalized', 'deprecations-have-a-reason',
+      ];
+      const run = spawnSync(process.execPath, [cli, SCHEMA_FILE, '--rules', rules.join(','), '--format', 'compact'], { encoding: 'utf8' });
+      expect(run.stdout + run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    });
+
+    test('every object type with an id implements Node', () => {
+      const node = schema.getType('Node');
+      const withoutNode = Object.values(schema.getTypeMap())
+        .filter((type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'))
+        .filter((type) => type.getFields().id)
+        .filter((type) => !type.getInterfaces().some((implemented) => implemented === node))
+        .map((type) => type.name);
+      expect(withoutNode).toEqual([]);
+    });
+
+    test('PageInfo is Relay\'s, complete', () => {
+      const pageInfo = schema.getType('PageInfo') as GraphQLObjectType;
+      const fields = Object.fromEntries(Object.values(pageInfo.getFields()).map((field) => [field.name, String(field.type)]));
+      expect(fields).toEqual({ hasNextPage: 'Boolean!', hasPreviousPage: 'Boolean!', startCursor: 'String', endCursor: 'String' });
+    });
+
+    test('every mutation takes one input, <Name>Input!, and answers <Name>Payload! with its userErrors', () => {
+      const userError = schema.getType('UserError');
+      const offending: string[] = [];
+      for (const mutation of Object.values(schema.getMutationType()!.getFields())) {
+        const name = mutation.name.charAt(0).toUpperCase() + mutation.name.slice(1);
+        const args = mutation.args.map((arg) => `${arg.name}: ${String(arg.type)}`);
+        if (args.length > 0 && (args.length !== 1 || args[0] !== `input: ${name}Input!`)) offending.push(`${mutation.name}(${args.join(', ')})`);
+        if (String(mutation.type) !== `${name}Payload!`) {
+          offending.push(`${mutation.name}: ${String(mutation.type)}`);
+          continue;
+        }
+        const payload = getNamedType(mutation.type) as GraphQLObjectType;
+        const errors = payload.getFields().userErrors;
+        const errorType = errors && getNamedType(errors.type);
+        if (!errors || String(errors.type) !== `[${errorType}!]!` || !isObjectType(errorType) || !errorType.getInterfaces().includes(userError as never)) {
+          offending.push(`${mutation.name}: userErrors`);
+        }
+      }
+      expect(offending).toEqual([]);
+    });
+
+    test('every root list of objects that can grow is a connection', () => {
+      const lists = Object.values(schema.getQueryType()!.getFields())
+        .filter((field) => {
+          const type = field.type instanceof GraphQLNonNull ? field.type.ofType : field.type;
+          return type instanceof GraphQLList;
+        })
+        .map((field) => field.name)
+        .filter((name) => !(name in BOUNDED_ROOT_LISTS));
+      expect(lists).toEqual([]);
+    });
+  });
+
+  describe('over HTTP', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer();
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    const NODE = 'query($id: ID!) { node(id: $id) { __typename id ... on Payout { status amount { amount currency } } } }';
+    const NODES = 'query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }';
+    const CREATE = `mutation($input: CreatePayoutInput!) {
+      createPayout(input: $input) { payout { id status } userErrors { __typename field message ... on PayoutUserError { code } } }
+    }`;
+
+    async function merchantWithPayout(): Promise<{ who: TestMerchant; payoutId: string; recipientId: string }> {
+      const who = await server.signUp();
+      await fundWallet(server, who, '100.00');
+      const { id: recipientId } = await createRecipient(server, who);
+      const response = await server.graphql(CREATE, { input: { recipientId, amount: '10.00', currency: 'USD' } }, apiKey(who));
+      expect(response.body.data.createPayout.userErrors).toEqual([]);
+      return { who, payoutId: response.body.data.createPayout.payout.id, recipientId };
+    }
+
+    const payoutRows = async (businessId: string) =>
+      (await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payouts WHERE business_id = $1', [businessId]))[0].n as number;
+
+    test('node(id:) answers an object of the caller\'s business and mode as its own query does; another business\'s, an unknown id and a malformed one are null', async () => {
+      const mine = await merchantWithPayout();
+      const theirs = await merchantWithPayout();
+      const own = await server.graphql(NODE, { id: mine.payoutId }, apiKey(mine.who));
+      expect(own.body).toEqual({ data: { node: { __typename: 'Payout', id: mine.payoutId, status: 'CREATED', amount: { amount: '10.00', currency: 'USD' } } } });
+      const direct = await server.graphql('query($id: ID!) { payout(id: $id) { id status amount { amount currency } } }', { id: mine.payoutId }, apiKey(mine.who));
+      expect(direct.body.data.payout).toEqual({ id: mine.payoutId, status: 'CREATED', amount: { amount: '10.00', currency: 'USD' } });
+
+      for (const id of [theirs.payoutId, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+        expect((await server.graphql(NODE, { id }, apiKey(mine.who))).body).toEqual({ data: { node: null } });
+      }
+      // The same business's live mode does not see a test-mode object either.
+      const live = await server.liveKeyOf(mine.who);
+      expect((await server.graphql(NODE, { id: mine.payoutId }, { 'x-api-key': live })).body).toEqual({ data: { node: null } });
+    });
+
+    test('nodes(ids:) answers in the order asked, null where the caller may not see; more than 100 ids is a validation error; no credential is UNAUTHENTICATED', async () => {
+      const mine = await merchantWithPayout();
+      const theirs = await merchantWithPayout();
+      const response = await server.graphql(NODES, { ids: [theirs.payoutId, mine.payoutId, 'x', mine.payoutId] }, apiKey(mine.who));
+      expect(response.body).toEqual({ data: { nodes: [null, { __typename: 'Payout', id: mine.payoutId }, null, { __typename: 'Payout', id: mine.payoutId }] } });
+
+      const tooMany = await server.graphql(NODES, { ids: Array.from({ length: 101 }, () => mine.payoutId) }, apiKey(mine.who));
+      expect(tooMany.body.errors[0].extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { ids: [expect.any(String)] } });
+      const anonymous = await server.graphql(NODE, { id: mine.payoutId });
+      expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    });
+
+    test('a refused mutation answers userErrors with the field path and the area\'s code, and writes nothing', async () => {
+      const { who, recipientId } = await merchantWithPayout();
+      const invalid = await server.graphql(CREATE, { input: { recipientId, amount: '-5', currency: 'USD' } }, apiKey(who));
+      expect(invalid.body.errors).toBeUndefined();
+      expect(invalid.body.data.createPayout).toEqual({
+        payout: null,
+        userErrors: [{ __typename: 'PayoutUserError', field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }],
+      });
+
+      const broke = await server.graphql(CREATE, { input: { recipientId, amount: '5000.00', currency: 'USD' } }, apiKey(who));
+      expect(broke.body.data.createPayout).toEqual({
+        payout: null,
+        userErrors: [{ __typename: 'PayoutUserError', field: null, message: expect.any(String), code: 'INSUFFICIENT_FUNDS' }],
+      });
+      expect(await payoutRows(who.businessId)).toBe(1);
+    });
+
+    test('an Idempotency-Key replays a stored userError (as REST replays its 422), but not a CONFLICT, which REST does not store either', async () => {
+      const { who, recipientId, payoutId } = await merchantWithPayout();
+      const keyed = (key: string) => ({ ...apiKey(who), 'idempotency-key': key });
+      const broke = await server.graphql(CREATE, { input: { recipientId, amount: '5000.00', currency: 'USD' } }, keyed('broke-1'));
+      expect(broke.body.data.createPayout.userErrors[0].code).toBe('INSUFFICIENT_FUNDS');
+      await fundWallet(server, who, '10000.00');
+      const replayed = await server.graphql(CREATE, { input: { recipientId, amount: '5000.00', currency: 'USD' } }, keyed('broke-1'));
+      expect(replayed.body).toEqual(broke.body);
+      expect(await payoutRows(who.businessId)).toBe(1);
+
+      const CANCEL = 'mutation($input: CancelPayoutInput!) { cancelPayout(input: $input) { payout { id status } userErrors { field message ... on PayoutUserError { code } } } }';
+      expect((await server.graphql(CANCEL, { input: { id: payoutId } }, apiKey(who))).body.data.cancelPayout.payout.status).toBe('CANCELLED');
+      const conflict = await server.graphql(CANCEL, { input: { id: payoutId } }, keyed('cancel-1'));
+      expect(conflict.body.data.cancelPayout.userErrors).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
+      // Not stored: no answer is kept under the key, so a retry is judged again.
+      const stored = await server.runtime.dataSource.query('SELECT state, response_body FROM idempotency_keys WHERE key = $1', ['cancel-1']);
+      expect(stored).toEqual([{ state: 'in_flight', response_body: null }]);
+      const broke1 = await server.runtime.dataSource.query('SELECT state FROM idempotency_keys WHERE key = $1', ['broke-1']);
+      expect(broke1).toEqual([{ state: 'completed' }]);
+    });
+
+    test('pages say where they sit: startCursor is the first edge\'s, hasPreviousPage is true after a cursor', async () => {
+      const { who, recipientId } = await merchantWithPayout();
+      await server.graphql(CREATE, { input: { recipientId, amount: '1.00', currency: 'USD' } }, apiKey(who));
+      const PAGE = 'query($after: String) { payouts(first: 1, after: $after) { edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
+      const first = (await server.graphql(PAGE, {}, apiKey(who))).body.data.payouts;
+      expect(first.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: first.edges[0].cursor, endCursor: first.edges[0].cursor });
+      const second = (await server.graphql(PAGE, { after: first.pageInfo.endCursor }, apiKey(who))).body.data.payouts;
+      expect(second.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: second.edges[0].cursor });
+    });
+  });
+});
