@@ -145,9 +145,9 @@ describe('GraphQL conventions', () => {
       expect(response.body).toEqual({ data: { nodes: [null, { __typename: 'Payout', id: mine.payoutId }, null, { __typename: 'Payout', id: mine.payoutId }] } });
 
       const tooMany = await server.graphql(NODES, { ids: Array.from({ length: 101 }, () => mine.payoutId) }, apiKey(mine.who));
-      expect(tooMany.body.errors[0].extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { ids: [expect.any(String)] } });
+      expect(tooMany.body.errors![0].extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { ids: [expect.any(String)] } });
       const anonymous = await server.graphql(NODE, { id: mine.payoutId });
-      expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      expect(anonymous.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     });
 
     test('a refused mutation answers userErrors with the field path and the area\'s code, and writes nothing', async () => {

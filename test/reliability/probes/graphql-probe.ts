@@ -162,12 +162,23 @@ interface Outcome { code: string | null; hasData: boolean; text: string; interna
  * but a nested field then refused (NOT_FOUND at `webhookEndpoint.deliveries`) is not the answer
  * to an id that does not exist (NOT_FOUND at `webhookEndpoint`).
  */
-const outcomeOf = (body: any): Outcome => ({
-  code: body?.errors?.[0] ? `${body.errors[0].extensions?.code} at ${(body.errors[0].path ?? []).join('.')}` : (body?.success === false ? body.error?.code : null),
-  hasData: body?.data != null && Object.values(body.data).some((value) => value !== null),
-  text: JSON.stringify(body),
-  internal: (body?.errors ?? []).some((error: any) => error?.extensions?.code === 'INTERNAL_SERVER_ERROR') || (body?.error?.statusCode ?? 0) >= 500,
-});
+const outcomeOf = (body: any): Outcome => {
+  // A mutation's payload answers a refusal the caller can fix as userErrors: its first code, at the root field.
+  const [root, payload] = Object.entries(body?.data ?? {})[0] ?? [];
+  const userError = (payload as any)?.userErrors?.[0];
+  const code = body?.errors?.[0]
+    ? `${body.errors[0].extensions?.code} at ${(body.errors[0].path ?? []).join('.')}`
+    : userError ? `${userError.code} at ${root}` : (body?.success === false ? body.error?.code : null);
+  const values = (value: unknown) => (value !== null && typeof value === 'object' && Array.isArray((value as any).userErrors)
+    ? Object.entries(value as object).filter(([key]) => key !== 'userErrors' && key !== '__typename').map(([, inner]) => inner)
+    : [value]);
+  return {
+    code,
+    hasData: body?.data != null && Object.values(body.data).flatMap(values).some((value) => value !== null),
+    text: JSON.stringify(body),
+    internal: (body?.errors ?? []).some((error: any) => error?.extensions?.code === 'INTERNAL_SERVER_ERROR') || (body?.error?.statusCode ?? 0) >= 500,
+  };
+};
 
 const fill = (value: unknown, idFor: (kind: Kind) => string) => JSON.parse(JSON.stringify(value).replace(PLACEHOLDER, (_, kind: Kind) => idFor(kind)));
 
