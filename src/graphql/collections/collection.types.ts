@@ -82,7 +82,7 @@ export class CollectionSettlement {
   @Field({ description: 'USDC per unit of the collection currency (8 decimals)' }) rate: string;
   @Field(() => Money, { description: 'The amount converted at rate, rounded down' }) grossAmount: Money;
   @Field(() => Money, { description: 'The collection fee, rounded up' }) fee: Money;
-  @Field(() => Money, { description: 'grossAmount − fee: credited to the USDC wallet' }) netAmount: Money;
+  @Field(() => Money, { description: 'The gross amount less the fee: credited to the USDC wallet' }) netAmount: Money;
 }
 
 @ObjectType({ description: 'Money collected over a local rail, settled to the USDC wallet' })
@@ -98,8 +98,8 @@ export class Collection {
   @Field() businessPaymentId: string;
   @Field(() => CollectionSource) source: CollectionSource;
   @Field(() => Money, { nullable: true, description: 'What the payer sent, as the rail reported it' }) amountReceived: Money | null;
-  @Field(() => String, { nullable: true, description: 'failed only: amount_mismatch or the rail reason' }) failureReason: string | null;
-  @Field(() => CollectionSettlement, { nullable: true, description: 'completed only' }) settlement: CollectionSettlement | null;
+  @Field(() => String, { nullable: true, description: 'Failed collections only: amount_mismatch or the rail reason' }) failureReason: string | null;
+  @Field(() => CollectionSettlement, { nullable: true, description: 'Completed collections only' }) settlement: CollectionSettlement | null;
   @Field() livemode: boolean;
   @Field() createdAt: Date;
   @Field() updatedAt: Date;

@@ -8,7 +8,7 @@ import { Money } from '../shared/money.type';
 @ObjectType({ description: "A card saved for a customer; the number stays with the acquirer" })
 export class PaymentMethod {
   @Field(() => ID) id: string;
-  @Field({ description: 'visa, mastercard, amex, discover or unknown' }) brand: string;
+  @Field({ description: 'One of visa, mastercard, amex, discover or unknown' }) brand: string;
   @Field() last4: string;
   @Field(() => Int) expiryMonth: number;
   @Field(() => Int) expiryYear: number;

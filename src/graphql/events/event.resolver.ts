@@ -53,7 +53,7 @@ export class EventResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('status', () => String, { nullable: true, description: 'pending, succeeded, failed or permanently_failed' }) status?: string,
-    @Arg('eventType', () => String, { nullable: true, description: 'e.g. wallet.funded' }) eventType?: string,
+    @Arg('eventType', () => String, { nullable: true, description: 'The event type, for example wallet.funded' }) eventType?: string,
   ): Promise<WebhookDeliveryConnection> {
     const ctx = caller(context);
     const filters = parseInput(deliveryFiltersSchema, { status, eventType });

@@ -15,7 +15,7 @@ export class WebhookDelivery {
   requestBody: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: "The headers of the latest attempt's request, signatures included; null before the first attempt or when it sent nothing" })
   requestHeaders: Record<string, string> | null;
-  @Field({ description: 'pending, succeeded, failed (a retry is scheduled) or permanently_failed' }) status: string;
+  @Field({ description: 'One of pending, succeeded, failed (a retry is scheduled) or permanently_failed' }) status: string;
   @Field(() => Int) attemptCount: number;
   @Field(() => Date, { nullable: true }) lastAttemptAt: Date | null;
   @Field(() => Date, { nullable: true }) nextRetryAt: Date | null;
@@ -36,7 +36,7 @@ export class WebhookDelivery {
 @ObjectType({ description: 'Something that happened in the business (the event log)' })
 export class Event {
   @Field(() => ID) id: string;
-  @Field({ description: 'e.g. wallet.funded' }) type: string;
+  @Field({ description: 'The event type, for example wallet.funded' }) type: string;
   @Field(() => Mode) mode: Mode;
   @Field(() => GraphQLJSONObject, { description: 'The event payload, as sent in webhooks' }) data: Record<string, unknown>;
   @Field() createdAt: Date;

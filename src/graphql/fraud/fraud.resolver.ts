@@ -53,7 +53,7 @@ export class FraudResolver {
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('type', () => String, { nullable: true, description: 'email, card_fingerprint or ip' }) type?: string,
+    @Arg('type', () => String, { nullable: true, description: 'One of email, card_fingerprint or ip' }) type?: string,
   ): Promise<BlocklistEntryConnection> {
     const ctx = caller(context);
     const filters = parseInput(blocklistFilterSchema, { type });

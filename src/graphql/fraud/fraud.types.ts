@@ -6,13 +6,13 @@ import { Money } from '../shared/money.type';
 @ObjectType({ description: 'A screening rule of the business in one mode; only the fields of its type are set' })
 export class FraudRule {
   @Field(() => ID) id: string;
-  @Field({ description: 'card_country, card_bin, email_domain, amount_above or velocity_card' }) type: string;
+  @Field({ description: 'One of card_country, card_bin, email_domain, amount_above or velocity_card' }) type: string;
   @Field() enabled: boolean;
-  @Field(() => [String], { nullable: true, description: 'card_country: blocked issuing countries' }) countries: string[] | null;
-  @Field(() => [String], { nullable: true, description: 'card_bin: blocked BIN prefixes' }) bins: string[] | null;
-  @Field(() => [String], { nullable: true, description: 'email_domain: blocked domains (and their subdomains)' }) domains: string[] | null;
-  @Field(() => Money, { nullable: true, description: 'amount_above: charges above this amount in its currency are blocked' }) amount: Money | null;
-  @Field(() => Int, { nullable: true, description: 'velocity_card: attempts allowed per card per hour' }) maxAttemptsPerHour: number | null;
+  @Field(() => [String], { nullable: true, description: 'For card_country: the blocked issuing countries' }) countries: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'For card_bin: the blocked BIN prefixes' }) bins: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'For email_domain: the blocked domains (and their subdomains)' }) domains: string[] | null;
+  @Field(() => Money, { nullable: true, description: 'For amount_above: charges above this amount in its currency are blocked' }) amount: Money | null;
+  @Field(() => Int, { nullable: true, description: 'For velocity_card: the attempts allowed per card per hour' }) maxAttemptsPerHour: number | null;
   @Field(() => String, { nullable: true }) description: string | null;
   @Field() createdAt: Date;
   @Field() updatedAt: Date;
@@ -31,7 +31,7 @@ export class FraudRule {
 @ObjectType({ description: 'An email, card fingerprint or IP address whose charges are refused' })
 export class BlocklistEntry {
   @Field(() => ID) id: string;
-  @Field({ description: 'email, card_fingerprint or ip' }) type: string;
+  @Field({ description: 'One of email, card_fingerprint or ip' }) type: string;
   @Field() value: string;
   @Field(() => String, { nullable: true }) description: string | null;
   @Field() createdAt: Date;
@@ -46,7 +46,7 @@ export class BlocklistEntryConnection extends Connection(BlocklistEntry, 'Blockl
 
 @InputType({ description: 'type plus the parameters of that type' })
 export class CreateFraudRuleInput {
-  @Field({ description: 'card_country, card_bin, email_domain, amount_above or velocity_card' }) type: string;
+  @Field({ description: 'One of card_country, card_bin, email_domain, amount_above or velocity_card' }) type: string;
   @Field({ nullable: true, description: 'Default true' }) enabled?: boolean;
   @Field({ nullable: true }) description?: string;
   @Field(() => [String], { nullable: true }) countries?: string[];
@@ -71,7 +71,7 @@ export class UpdateFraudRuleInput {
 
 @InputType()
 export class AddBlocklistEntryInput {
-  @Field({ description: 'email, card_fingerprint or ip' }) type: string;
+  @Field({ description: 'One of email, card_fingerprint or ip' }) type: string;
   @Field() value: string;
   @Field({ nullable: true }) description?: string;
 }

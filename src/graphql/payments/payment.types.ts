@@ -25,11 +25,11 @@ export class Payment {
   @Field() email: string;
   @Field(() => ID, { nullable: true }) customerId: string | null;
   @Field(() => PaymentCard) card: PaymentCard;
-  @Field(() => String, { nullable: true, description: 'card_declined, insufficient_funds, authentication_failed, blocked, processing_error' })
+  @Field(() => String, { nullable: true, description: 'One of card_declined, insufficient_funds, authentication_failed, blocked or processing_error' })
   failureReason: string | null;
   @Field(() => String, { nullable: true }) failureMessage: string | null;
-  @Field(() => String, { nullable: true, description: 'pending, succeeded or failed when 3-D Secure was required' }) threeDSecure: string | null;
-  @Field({ description: 'api, checkout_session, payment_link, invoice or recurring_gift' }) source: string;
+  @Field(() => String, { nullable: true, description: 'When 3-D Secure was required: pending, succeeded or failed' }) threeDSecure: string | null;
+  @Field({ description: 'Where the payment came from: api, checkout_session, payment_link, invoice or recurring_gift' }) source: string;
   @Field(() => ID, { nullable: true }) sourceId: string | null;
   @Field(() => Money) amountRefunded: Money;
   @Field(() => Money) amountDisputed: Money;

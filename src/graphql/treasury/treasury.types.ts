@@ -84,7 +84,7 @@ export class TreasuryDepositInstructions {
   @Field(() => String, { nullable: true, description: 'Fiat: ABA routing number (USD), sort code (GBP) or bank code' }) routingNumber: string | null;
   @Field(() => String, { nullable: true, description: 'EUR and GBP' }) iban: string | null;
   @Field(() => String, { nullable: true }) bankName: string | null;
-  @Field(() => String, { nullable: true, description: 'checking, current, iban or virtual' }) accountType: string | null;
+  @Field(() => String, { nullable: true, description: 'One of checking, current, iban or virtual' }) accountType: string | null;
   @Field(() => GraphQLJSONObject, { description: "The rail's instructions: method, scheme, beneficiaryName, reference, note; or asset, chain, address, memo, note" })
   depositInstructions: Record<string, string | null>;
   @Field(() => String, { nullable: true, description: 'USDC: the address to send to' }) cryptoDepositAddress: string | null;

@@ -5,7 +5,7 @@ import { V1ApiKey as V1ApiKeyRow } from '../../domain/v1/v1.entities';
 
 @ObjectType({ description: 'A secret key of the alternate surface /v1, shown this once (Authorization: Bearer <apiKey> on /v1)' })
 export class IssuedV1ApiKey {
-  @Field({ description: 'tessera_test_sk_… or tessera_live_sk_…; store it now, it cannot be read again' }) apiKey: string;
+  @Field({ description: 'The key (tessera_test_sk_… or tessera_live_sk_…): store it now, it cannot be read again' }) apiKey: string;
   @Field(() => Mode) mode: Mode;
   @Field({ description: 'The first characters of the key, safe to display' }) keyHint: string;
   @Field() createdAt: Date;

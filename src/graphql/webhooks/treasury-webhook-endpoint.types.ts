@@ -30,7 +30,7 @@ export class TreasuryWebhookEndpoint extends WebhookEndpoint {
 @ObjectType({ description: 'An endpoint with its signing secret, answered once by creation and by each rotation' })
 export class TreasuryWebhookEndpointWithSecret {
   @Field(() => TreasuryWebhookEndpoint) endpoint: TreasuryWebhookEndpoint;
-  @Field({ description: 'whsk_…: keep it; later reads show only signingSecretHint' }) signingSecret: string;
+  @Field({ description: 'The secret (whsk_…): keep it; later reads show only signingSecretHint' }) signingSecret: string;
 
   static from(issued: IssuedSigningSecret): TreasuryWebhookEndpointWithSecret {
     return Object.assign(new TreasuryWebhookEndpointWithSecret(), {

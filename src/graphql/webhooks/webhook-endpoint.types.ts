@@ -6,7 +6,7 @@ export class WebhookEndpoint {
   @Field(() => ID) id: string;
   @Field() url: string;
   @Field(() => [String], { description: 'Event types it receives; ["*"] means all' }) events: string[];
-  @Field({ description: 'enabled or disabled' }) status: string;
+  @Field({ description: 'Either enabled or disabled' }) status: string;
   @Field(() => String, { nullable: true }) description: string | null;
   @Field() createdAt: Date;
   @Field() updatedAt: Date;
@@ -20,7 +20,7 @@ export class WebhookEndpoint {
 export class CreateWebhookEndpointInput {
   @Field() url: string;
   @Field(() => [String]) events: string[];
-  @Field({ nullable: true, description: 'enabled (default) or disabled' }) status?: string;
+  @Field({ nullable: true, description: 'Either enabled (the default) or disabled' }) status?: string;
   @Field({ nullable: true }) description?: string;
 }
 
