@@ -1,5 +1,5 @@
 import { ClassType, Field, ID, InterfaceType } from 'type-graphql';
-import { EntityTarget, ObjectLiteral } from 'typeorm';
+import { entitiesHolding } from '../../domain/shared/row-lookup';
 import { DomainError, ErrorCode, validationError } from '../../domain/shared/errors';
 import { GraphQLContext } from './context';
 
@@ -17,8 +17,8 @@ export abstract class Node {
 export interface NodeKind {
   /** The GraphQL type, which implements Node. */
   type: ClassType;
-  /** The entity whose rows the type shows (its primary key is the type's id). */
-  entity: EntityTarget<ObjectLiteral>;
+  /** The entity class whose primary key is the type's id. */
+  entity: Function;
   /** The object as its own query answers it (tenant and mode checked); NOT_FOUND when the caller may not see it. */
   load(context: GraphQLContext, id: string): Promise<object>;
 }
@@ -44,26 +44,16 @@ export const MAX_NODES = 100;
 export async function resolveNodes(context: GraphQLContext, ids: readonly string[]): Promise<Array<object | null>> {
   if (ids.length > MAX_NODES) throw validationError({ ids: [`at most ${MAX_NODES} ids`] });
   const candidates = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-  const kindOf = new Map<string, NodeKind>();
-  if (candidates.length > 0) {
-    const union = kinds.map((kind, index) => {
-      const metadata = context.core.dataSource.getMetadata(kind.entity);
-      const [key] = metadata.primaryColumns;
-      // A uuid key is compared as a uuid, so the lookup is the primary key's index scan.
-      const ids = key.type === 'uuid' ? '$1::uuid[]' : '$1::text[]';
-      return `SELECT ${index} AS kind, "${key.databaseName}"::text AS id FROM "${metadata.tableName}" WHERE "${key.databaseName}" = ANY(${ids})`;
-    }).join(' UNION ALL ');
-    const rows: Array<{ kind: number; id: string }> = await context.core.dataSource.query(union, [candidates]);
-    for (const row of rows) kindOf.set(row.id, kinds[row.kind]);
-  }
+  const holders = await entitiesHolding(context.core.dataSource, kinds.map((kind) => kind.entity), candidates);
   return Promise.all(ids.map(async (id) => {
-    const kind = kindOf.get(id.toLowerCase());
-    if (!kind) return null;
-    try {
-      return await kind.load(context, id.toLowerCase());
-    } catch (error) {
-      if (error instanceof DomainError && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.FORBIDDEN)) return null;
-      throw error;
+    // Types that share a table (merchant and treasury webhook endpoints) each try the id; the first that may show it answers.
+    for (const holder of holders.get(id.toLowerCase()) ?? []) {
+      try {
+        return await kinds[holder].load(context, id.toLowerCase());
+      } catch (error) {
+        if (!(error instanceof DomainError && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.FORBIDDEN))) throw error;
+      }
     }
+    return null;
   }));
 }
