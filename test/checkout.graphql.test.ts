@@ -200,6 +200,26 @@ describe('checkout, payment links, invoices and recurring gifts (GraphQL)', () =
       expect((await gql(other, `mutation($id: ID!) { finalizeInvoice(input: { id: $id }) { invoice { id } ${USER_ERRORS} } }`, { id })).body.data.finalizeInvoice)
         .toEqual({ invoice: null, userErrors: [{ field: null, message: 'Invoice not found', code: 'NOT_FOUND' }] });
     });
+
+    test('createInvoice: bad input is VALIDATION_ERROR userErrors on the input path (items.N.field), and no invoice is written', async () => {
+      const merchant = await server.signUp();
+      const response = await gql(merchant, `mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { invoice { id } ${USER_ERRORS} } }`, {
+        input: { customerEmail: 'c@example.com', currency: 'usd', dueDate: '2000-01-01', items: [{ description: 'Work', unitAmount: '5' }, { description: 'More', unitAmount: '1.001' }] },
+      });
+      expect(response.body.errors).toBeUndefined();
+      expect(response.body.data.createInvoice.invoice).toBeNull();
+      expect(response.body.data.createInvoice.userErrors).toEqual([
+        { field: ['input', 'dueDate'], message: 'must be today or later', code: 'VALIDATION_ERROR' },
+      ]);
+      const lines = await gql(merchant, `mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { invoice { id } ${USER_ERRORS} } }`, {
+        input: { customerEmail: 'c@example.com', currency: 'usd', items: [{ description: 'Work', unitAmount: '5' }, { description: 'More', unitAmount: '1.001' }] },
+      });
+      expect(lines.body.data.createInvoice).toEqual({
+        invoice: null, userErrors: [{ field: ['input', 'items', '1', 'unitAmount'], message: expect.any(String), code: 'VALIDATION_ERROR' }],
+      });
+      const rows = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM invoices WHERE business_id = $1`, [merchant.businessId]);
+      expect(rows[0].n).toBe(0);
+    });
   });
 
   describe('recurring gifts', () => {
