@@ -28,7 +28,7 @@ export const SUBSCRIPTION_CAPS = {
 };
 
 const PAYMENT_UPDATES = `subscription { paymentUpdated {
-  id status email amount { amount currency } amountRefunded { amount } card { brand last4 } updatedAt
+  payment { id status email amount { amount currency } amountRefunded { amount } card { brand last4 } updatedAt } previousStatus changedFields
 } }`;
 
 interface Round { deliveredAt: number[]; sample: string }

@@ -12,15 +12,17 @@ describe('customers (GraphQL)', () => {
   const gql = (query: string, variables: Record<string, unknown> = {}, who = merchant) => server.graphql(query, variables, auth(who));
   const CUSTOMER_FIELDS = 'id email userId firstName lastName phoneNumber paymentMethods { id brand last4 expiryMonth expiryYear country } defaultPaymentMethod { id } recentPayments { paymentId amount { amount currency } status }';
   const create = async (input: Record<string, unknown>, who = merchant) => {
-    const response = await gql(`mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { ${CUSTOMER_FIELDS} } }`, { input }, who);
+    const response = await gql(`mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customer { ${CUSTOMER_FIELDS} } userErrors { field message code } } }`, { input }, who);
     expect(response.body.errors).toBeUndefined();
-    return response.body.data.createCustomer;
+    expect(response.body.data.createCustomer.userErrors).toEqual([]);
+    return response.body.data.createCustomer.customer;
   };
   const attach = async (customerId: string, input: Record<string, unknown>) => {
-    const response = await gql('mutation($id: ID!, $input: AttachPaymentMethodInput!) { attachPaymentMethod(customerId: $id, input: $input) { id last4 } }',
-      { id: customerId, input });
+    const response = await gql('mutation($input: AttachPaymentMethodInput!) { attachPaymentMethod(input: $input) { paymentMethod { id last4 } userErrors { field message code } } }',
+      { input: { customerId, ...input } });
     expect(response.body.errors).toBeUndefined();
-    return response.body.data.attachPaymentMethod;
+    expect(response.body.data.attachPaymentMethod.userErrors).toEqual([]);
+    return response.body.data.attachPaymentMethod.paymentMethod;
   };
 
   beforeAll(async () => {
@@ -122,28 +124,41 @@ describe('customers (GraphQL)', () => {
     const created = await create({ email: newEmail(), firstName: 'Grace' });
     const first = await attach(created.id, { card: card(CARDS.visa) });
     const second = await attach(created.id, { card: card(CARDS.mastercard) });
-    const updated = await gql('mutation($id: ID!, $input: UpdateCustomerInput!) { updateCustomer(id: $id, input: $input) { firstName lastName } }',
-      { id: created.id, input: { firstName: null, lastName: 'Hopper' } });
-    expect(updated.body.data.updateCustomer).toEqual({ firstName: null, lastName: 'Hopper' });
-    const chosen = await gql('mutation($c: ID!, $m: ID!) { setDefaultPaymentMethod(customerId: $c, paymentMethodId: $m) { defaultPaymentMethod { id } } }',
+    const updated = await gql('mutation($input: UpdateCustomerInput!) { updateCustomer(input: $input) { customer { firstName lastName } userErrors { code } } }',
+      { input: { id: created.id, firstName: null, lastName: 'Hopper' } });
+    expect(updated.body.data.updateCustomer).toEqual({ customer: { firstName: null, lastName: 'Hopper' }, userErrors: [] });
+    const chosen = await gql('mutation($c: ID!, $m: ID!) { setDefaultPaymentMethod(input: { customerId: $c, paymentMethodId: $m }) { customer { defaultPaymentMethod { id } } userErrors { code } } }',
       { c: created.id, m: second.id });
-    expect(chosen.body.data.setDefaultPaymentMethod.defaultPaymentMethod.id).toBe(second.id);
-    const detached = await gql('mutation($c: ID!, $m: ID!) { detachPaymentMethod(customerId: $c, paymentMethodId: $m) { id } }', { c: created.id, m: second.id });
-    expect(detached.body.data.detachPaymentMethod.id).toBe(second.id);
+    expect(chosen.body.data.setDefaultPaymentMethod).toEqual({ customer: { defaultPaymentMethod: { id: second.id } }, userErrors: [] });
+    const detach = 'mutation($c: ID!, $m: ID!) { detachPaymentMethod(input: { customerId: $c, paymentMethodId: $m }) { paymentMethod { id } userErrors { field message code } } }';
+    const detached = await gql(detach, { c: created.id, m: second.id });
+    expect(detached.body.data.detachPaymentMethod).toEqual({ paymentMethod: { id: second.id }, userErrors: [] });
+    const again = await gql(detach, { c: created.id, m: second.id });
+    expect(again.body.data.detachPaymentMethod).toEqual({ paymentMethod: null, userErrors: [{ field: null, message: 'Payment method not found', code: 'NOT_FOUND' }] });
     const after = await gql('query { customers(first: 100) { edges { node { id defaultPaymentMethod { id } paymentMethods { id } } } } }');
     const node = after.body.data.customers.edges.find((edge: { node: { id: string } }) => edge.node.id === created.id).node;
     expect(node).toEqual({ id: created.id, defaultPaymentMethod: { id: first.id }, paymentMethods: [{ id: first.id }] });
   });
 
-  test('bad input is BAD_USER_INPUT with per-field errors; a duplicate email is CONFLICT', async () => {
-    const bad = await gql('mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }', { input: { email: 'nope', phoneNumber: 'x' } });
-    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { email: expect.any(Array), phoneNumber: expect.any(Array) } });
+  test('bad input is VALIDATION_ERROR userErrors on each field; a duplicate email is a CONFLICT userError; nothing is written', async () => {
+    const CREATE = 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customer { id } userErrors { field message code } } }';
+    const customers = async () => Number((await server.runtime.dataSource.query(`SELECT count(*) AS n FROM customers WHERE business_id = $1`, [merchant.businessId]))[0].n);
+    const before = await customers();
+    const bad = await gql(CREATE, { input: { email: 'nope', phoneNumber: 'x' } });
+    expect(bad.body.errors).toBeUndefined();
+    expect(bad.body.data.createCustomer.customer).toBeNull();
+    expect(bad.body.data.createCustomer.userErrors.map((userError: { field: string[] }) => userError.field.join('.')).sort()).toEqual(['input.email', 'input.phoneNumber']);
+    expect(bad.body.data.createCustomer.userErrors.every((userError: { code: string; message: string }) => userError.code === 'VALIDATION_ERROR' && userError.message)).toBe(true);
+    expect(await customers()).toBe(before);
     const email = newEmail();
     await create({ email });
-    const duplicate = await gql('mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }', { input: { email } });
-    expect(duplicate.body.errors?.[0].extensions.code).toBe('CONFLICT');
+    const duplicate = await gql(CREATE, { input: { email } });
+    expect(duplicate.body.data.createCustomer).toEqual({ customer: null, userErrors: [{ field: ['input', 'email'], message: 'already has a customer profile', code: 'CONFLICT' }] });
+    expect(await customers()).toBe(before + 1);
     const created = await create({ email: newEmail() });
-    const neither = await gql('mutation($id: ID!) { attachPaymentMethod(customerId: $id, input: {}) { id } }', { id: created.id });
-    expect(neither.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { card: expect.any(Array) } });
+    const neither = await gql('mutation($id: ID!) { attachPaymentMethod(input: { customerId: $id }) { paymentMethod { id } userErrors { field message code } } }', { id: created.id });
+    expect(neither.body.data.attachPaymentMethod.paymentMethod).toBeNull();
+    expect(neither.body.data.attachPaymentMethod.userErrors).toEqual(expect.arrayContaining([{ field: ['input', 'card'], message: expect.any(String), code: 'VALIDATION_ERROR' }]));
+    expect(Number((await server.runtime.dataSource.query(`SELECT count(*) AS n FROM payment_methods WHERE customer_id = $1`, [created.id]))[0].n)).toBe(0);
   });
 });

@@ -181,7 +181,7 @@ describe('Finding 12: NUL bytes, lone surrogates and unstorable dates are BAD_US
   });
   afterAll(async () => server.close());
   const auth = () => ({ 'x-api-key': merchant.apiKey });
-  const CREATE = 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }';
+  const CREATE = 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customer { id } } }';
 
   test('finding 12: a NUL byte in a variable is BAD_USER_INPUT naming the field, and nothing is written', async () => {
     const spy = jest.spyOn(server.runtime.core.customers, 'create');
@@ -199,7 +199,7 @@ describe('Finding 12: NUL bytes, lone surrogates and unstorable dates are BAD_US
 
   test('finding 12: a lone surrogate inside a JSON variable is BAD_USER_INPUT naming its path', async () => {
     const response = await server.graphql(
-      'mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { id } }',
+      'mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { checkoutSession { id } } }',
       { input: { amount: '5.00', currency: 'usd', successUrl: 'https://shop.example.com', metadata: { notes: ['fine', 'bad \udbff'] } } },
       auth());
     expect(response.status).toBe(400);
@@ -209,7 +209,7 @@ describe('Finding 12: NUL bytes, lone surrogates and unstorable dates are BAD_US
   });
 
   test('finding 12: a NUL byte written inline in the document is BAD_USER_INPUT naming the argument', async () => {
-    const response = await server.graphql('mutation { createCustomer(input: { email: "inline@example.com", firstName: "A\\u0000" }) { id } }', undefined, auth());
+    const response = await server.graphql('mutation { createCustomer(input: { email: "inline@example.com", firstName: "A\\u0000" }) { customer { id } } }', undefined, auth());
     expect(response.status).toBe(400);
     expect(response.body.errors?.[0].extensions).toEqual(expect.objectContaining({
       code: 'BAD_USER_INPUT', errors: { 'input.firstName': [expect.stringMatching(/NUL/)] },

@@ -150,7 +150,7 @@ describe('finding 2: a charge interrupted at any step is never captured twice fo
   test('GraphQL chargeCard: a retry while the payment awaits its answer is 409 in progress, not stored; then the payment', async () => {
     const merchant = await chargingMerchant(server);
     const key = `graphql-${crypto.randomUUID()}`;
-    const mutation = `mutation($input: ChargeCardInput!) { chargeCard(input: $input) { id status } }`;
+    const mutation = `mutation($input: ChargeCardInput!) { chargeCard(input: $input) { payment { id status } userErrors { field message code } } }`;
     const variables = { input: { amount: '25.00', currency: 'usd', card: card(), email: 'graphql-retry@example.com' } };
     const send = () => server.graphql(mutation, variables, headers(merchant, key));
     const acquirer = server.runtime.core.providers.inMode('card-acquirer', 'test');
@@ -170,7 +170,7 @@ describe('finding 2: a charge interrupted at any step is never captured twice fo
 
       gate.resolve();
       const original = await first;
-      expect(original.body.data.chargeCard.status).toBe('COMPLETED');
+      expect(original.body.data.chargeCard.payment.status).toBe('COMPLETED');
       const after = await send();
       expect(after.body).toEqual(original.body);
       expect(await ledgerOf(merchant)).toEqual({ payments: 1, captures: 1, completed: 1 });

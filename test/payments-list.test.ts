@@ -101,59 +101,105 @@ describe('payments list, detail and live status', () => {
     expect(response.body.errors![0].extensions.code).toBe('NOT_FOUND');
   });
 
-  test('GraphQL mutations: chargeCard and refundPayment follow the same rules as REST', async () => {
+  test('GraphQL mutations: chargeCard and refundPayment follow the same rules as REST, refusals as userErrors that write nothing', async () => {
     const charged = await server.graphql(
-      'mutation($input: ChargeCardInput!) { chargeCard(input: $input) { id status amount { amount currency } } }',
+      'mutation($input: ChargeCardInput!) { chargeCard(input: $input) { payment { id status amount { amount currency } } userErrors { field message code } } }',
       { input: { amount: '7.00', currency: 'usd', card: card(CARDS.success), email: 'gql@example.com' } }, as(merchant));
-    expect(charged.body.data.chargeCard).toMatchObject({ status: 'COMPLETED', amount: { amount: '7.00', currency: 'USD' } });
+    expect(charged.body.data.chargeCard).toMatchObject({ payment: { status: 'COMPLETED', amount: { amount: '7.00', currency: 'USD' } }, userErrors: [] });
+    const paymentId = charged.body.data.chargeCard.payment.id;
+    const refunds = async () => Number((await server.runtime.dataSource.query(`SELECT count(*) AS n FROM refunds WHERE payment_id = $1`, [paymentId]))[0].n);
     const refunded = await server.graphql(
-      'mutation($id: ID!) { refundPayment(paymentId: $id, amount: "8.00") { refund { id } } }', { id: charged.body.data.chargeCard.id }, as(merchant));
-    expect(refunded.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { amount: [expect.stringMatching(/at most 7.00/)] } });
+      'mutation($id: ID!) { refundPayment(input: { paymentId: $id, amount: "8.00" }) { refund { id } payment { id } userErrors { field message code } } }', { id: paymentId }, as(merchant));
+    expect(refunded.body.errors).toBeUndefined();
+    expect(refunded.body.data.refundPayment).toEqual({
+      refund: null, payment: null, userErrors: [{ field: ['input', 'amount'], message: expect.stringMatching(/at most 7.00/), code: 'VALIDATION_ERROR' }],
+    });
+    expect(await refunds()).toBe(0);
+    const unknown = await server.graphql(
+      'mutation($id: ID!) { refundPayment(input: { paymentId: $id }) { refund { id } userErrors { field message code } } }', { id: '00000000-0000-4000-8000-000000000000' }, as(merchant));
+    expect(unknown.body.data.refundPayment).toEqual({ refund: null, userErrors: [{ field: null, message: 'Payment not found', code: 'NOT_FOUND' }] });
+    const part = await server.graphql(
+      'mutation($id: ID!) { refundPayment(input: { paymentId: $id, amount: "2.00", reason: "requested" }) { refund { paymentId amount { amount } reason } payment { status amountRefunded { amount } } userErrors { code } } }',
+      { id: paymentId }, as(merchant));
+    expect(part.body.data.refundPayment).toEqual({
+      refund: { paymentId, amount: { amount: '2.00' }, reason: 'requested' }, payment: { status: 'COMPLETED', amountRefunded: { amount: '2.00' } }, userErrors: [],
+    });
     const invalid = await server.graphql(
-      'mutation($input: ChargeCardInput!) { chargeCard(input: $input) { id } }',
-      { input: { amount: '7.00', currency: 'usd', card: card('4242424242424241'), email: 'gql@example.com' } }, as(merchant));
-    expect(invalid.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { 'card.number': expect.any(Array) } });
+      'mutation($input: ChargeCardInput!) { chargeCard(input: $input) { payment { id } userErrors { field message code } } }',
+      { input: { amount: '7.00', currency: 'usd', card: card('4242424242424241'), email: 'gql-invalid@example.com' } }, as(merchant));
+    expect(invalid.body.data.chargeCard).toEqual({ payment: null, userErrors: [{ field: ['input', 'card', 'number'], message: expect.any(String), code: 'VALIDATION_ERROR' }] });
+    expect(Number((await server.runtime.dataSource.query(`SELECT count(*) AS n FROM payments WHERE email = 'gql-invalid@example.com'`))[0].n)).toBe(0);
   });
 
   test('GraphQL 3-D Secure completion, sandbox settlement and disputes; another business gets NOT_FOUND', async () => {
     const owner = await chargingMerchant(server);
     const stranger = await chargingMerchant(server);
     const payment = (await charge(server, owner, { amount: 40, currency: 'usd', card: card(CARDS.threeDsSuccess), email: 'g@example.com' })).body.data;
-    const complete = 'mutation($id: ID!) { completeThreeDSecure(paymentId: $id) { status threeDSecure } }';
-    expect((await server.graphql(complete, { id: payment.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
-    expect((await server.graphql(complete, { id: payment.id }, as(owner))).body.data.completeThreeDSecure).toEqual({ status: 'COMPLETED', threeDSecure: 'succeeded' });
-    const settle = 'mutation($id: ID!) { sandboxSettlePayment(paymentId: $id) { status fee { amount } } }';
-    expect((await server.graphql(settle, { id: payment.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
-    expect((await server.graphql(settle, { id: payment.id }, as(owner))).body.data.sandboxSettlePayment).toEqual({ status: 'SETTLED', fee: { amount: '1.46' } });
+    const notFound = (what: string) => ({ field: null, message: `${what} not found`, code: 'NOT_FOUND' });
+    const complete = 'mutation($id: ID!) { completeThreeDSecure(input: { id: $id }) { payment { status threeDSecure } userErrors { field message code } } }';
+    expect((await server.graphql(complete, { id: payment.id }, as(stranger))).body.data.completeThreeDSecure).toEqual({ payment: null, userErrors: [notFound('Payment')] });
+    expect((await server.graphql(complete, { id: payment.id }, as(owner))).body.data.completeThreeDSecure)
+      .toEqual({ payment: { status: 'COMPLETED', threeDSecure: 'succeeded' }, userErrors: [] });
+    const settle = 'mutation($id: ID!) { sandboxSettlePayment(input: { id: $id }) { payment { status fee { amount } } userErrors { field message code } } }';
+    expect((await server.graphql(settle, { id: payment.id }, as(stranger))).body.data.sandboxSettlePayment).toEqual({ payment: null, userErrors: [notFound('Payment')] });
+    expect((await server.graphql(settle, { id: payment.id }, as(owner))).body.data.sandboxSettlePayment).toEqual({ payment: { status: 'SETTLED', fee: { amount: '1.46' } }, userErrors: [] });
     await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: as(owner), body: { currency: 'usd', amount: '50.00' } });
-    const open = 'mutation($id: ID!) { sandboxOpenDispute(paymentId: $id, reason: "product_not_received") { dispute { id status reason amount { amount } fee { amount } } payment { amountDisputed { amount } } } }';
-    expect((await server.graphql(open, { id: payment.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
+    const open = `mutation($id: ID!) { sandboxOpenDispute(input: { paymentId: $id, reason: "product_not_received" }) {
+      dispute { id status reason amount { amount } fee { amount } } payment { amountDisputed { amount } } userErrors { field message code } } }`;
+    expect((await server.graphql(open, { id: payment.id }, as(stranger))).body.data.sandboxOpenDispute).toEqual({ dispute: null, payment: null, userErrors: [notFound('Payment')] });
     const opened = (await server.graphql(open, { id: payment.id }, as(owner))).body.data.sandboxOpenDispute;
-    expect(opened).toMatchObject({ dispute: { status: 'OPEN', reason: 'product_not_received', amount: { amount: '40.00' }, fee: { amount: '15.00' } }, payment: { amountDisputed: { amount: '40.00' } } });
-    const resolve = 'mutation($id: ID!) { sandboxResolveDispute(disputeId: $id, won: true) { dispute { status } payment { amountDisputed { amount } } } }';
-    expect((await server.graphql(resolve, { id: opened.dispute.id }, as(stranger))).body.errors![0].extensions.code).toBe('NOT_FOUND');
-    expect((await server.graphql(resolve, { id: opened.dispute.id }, as(owner))).body.data.sandboxResolveDispute).toEqual({ dispute: { status: 'WON' }, payment: { amountDisputed: { amount: '0.00' } } });
-    const badReason = await server.graphql('mutation($id: ID!) { sandboxOpenDispute(paymentId: $id, reason: "") { dispute { id } } }', { id: payment.id }, as(owner));
-    expect(badReason.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(opened).toMatchObject({
+      dispute: { status: 'OPEN', reason: 'product_not_received', amount: { amount: '40.00' }, fee: { amount: '15.00' } }, payment: { amountDisputed: { amount: '40.00' } }, userErrors: [],
+    });
+    const resolve = 'mutation($id: ID!) { sandboxResolveDispute(input: { disputeId: $id, won: true }) { dispute { status } payment { amountDisputed { amount } } userErrors { field message code } } }';
+    expect((await server.graphql(resolve, { id: opened.dispute.id }, as(stranger))).body.data.sandboxResolveDispute).toEqual({ dispute: null, payment: null, userErrors: [notFound('Dispute')] });
+    expect((await server.graphql(resolve, { id: opened.dispute.id }, as(owner))).body.data.sandboxResolveDispute)
+      .toEqual({ dispute: { status: 'WON' }, payment: { amountDisputed: { amount: '0.00' } }, userErrors: [] });
+    const disputes = async () => Number((await server.runtime.dataSource.query(`SELECT count(*) AS n FROM disputes WHERE payment_id = $1`, [payment.id]))[0].n);
+    const badReason = await server.graphql('mutation($id: ID!) { sandboxOpenDispute(input: { paymentId: $id, reason: "" }) { dispute { id } userErrors { field message code } } }', { id: payment.id }, as(owner));
+    expect(badReason.body.data.sandboxOpenDispute).toEqual({ dispute: null, userErrors: [{ field: ['input', 'reason'], message: 'must not be empty', code: 'VALIDATION_ERROR' }] });
+    expect(await disputes()).toBe(1);
     await expectLedgerBalanced(server);
   });
 
-  test("paymentUpdated delivers the subscriber's payment status changes and nothing of another business", async () => {
+  test("paymentUpdated delivers each change of the subscriber's payments once, with previousStatus and changedFields, and nothing of another business", async () => {
     const stranger = await chargingMerchant(server);
-    const mine = collect(server.subscribe({ 'x-api-key': merchant.apiKey }), 'subscription { paymentUpdated { id status } }', 3);
-    const theirs = collect(server.subscribe({ 'x-api-key': stranger.apiKey }), 'subscription { paymentUpdated { id status } }', 1);
+    const query = 'subscription { paymentUpdated { payment { id } previousStatus changedFields } }';
+    const mine = collect(server.subscribe({ 'x-api-key': merchant.apiKey }), query, 3);
+    const theirs = collect(server.subscribe({ 'x-api-key': stranger.apiKey }), query, 1);
     await Promise.all([mine.ready, theirs.ready]);
     const payment = (await charge(server, merchant, { amount: 5, currency: 'usd', card: card(CARDS.threeDsSuccess), email: 'sub@example.com' })).body.data;
     await server.request('POST', `/api/v1/business/payments/${payment.id}/3ds/complete`, { headers: as(merchant) });
     const updates = await mine.done;
     expect(updates.map((update) => update.paymentUpdated)).toEqual([
-      { id: payment.id, status: expect.any(String) },
-      { id: payment.id, status: expect.any(String) },
-      { id: payment.id, status: 'COMPLETED' },
+      { payment: { id: payment.id }, previousStatus: null, changedFields: expect.arrayContaining(['id', 'status', 'amount', 'email', 'card', 'source', 'createdAt']) },
+      { payment: { id: payment.id }, previousStatus: 'PENDING', changedFields: ['status', 'threeDSecure'] },
+      { payment: { id: payment.id }, previousStatus: 'REQUIRES_ACTION', changedFields: ['status', 'threeDSecure', 'capturedAt'] },
     ]);
+    expect(updates[0].paymentUpdated.changedFields).not.toContain('capturedAt');
     // Published after all of mine: the stranger's first message is its own payment, never mine.
     const own = (await charge(server, stranger, { amount: 6, currency: 'usd', card: card(CARDS.success), email: 'own@example.com' })).body.data;
-    expect(await theirs.done).toEqual([{ paymentUpdated: { id: own.id, status: expect.any(String) } }]);
+    expect(await theirs.done).toEqual([{ paymentUpdated: { payment: { id: own.id }, previousStatus: null, changedFields: expect.any(Array) } }]);
+  });
+
+  test('paymentUpdated says what a refund, a settlement and a dispute changed, once each', async () => {
+    const owner = await chargingMerchant(server);
+    const payment = (await charge(server, owner, { amount: 20, currency: 'usd', card: card(CARDS.success), email: 'changes@example.com' })).body.data;
+    const query = `subscription { paymentUpdated(paymentId: "${payment.id}") { payment { id } previousStatus changedFields } }`;
+    const updates = collect(server.subscribe({ 'x-api-key': owner.apiKey }), query, 4);
+    await updates.ready;
+    await server.request('POST', `/api/v1/business/payments/${payment.id}/refunds`, { headers: as(owner), body: { amount: 5 } });
+    await server.graphql('mutation($id: ID!) { sandboxSettlePayment(input: { id: $id }) { payment { id } } }', { id: payment.id }, as(owner));
+    await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: as(owner), body: { currency: 'usd', amount: '50.00' } });
+    const opened = await server.graphql('mutation($id: ID!) { sandboxOpenDispute(input: { paymentId: $id }) { dispute { id } } }', { id: payment.id }, as(owner));
+    await server.graphql('mutation($id: ID!) { sandboxResolveDispute(input: { disputeId: $id, won: false }) { dispute { id } } }',
+      { id: opened.body.data.sandboxOpenDispute.dispute.id }, as(owner));
+    expect((await updates.done).map((update) => ({ previousStatus: update.paymentUpdated.previousStatus, changedFields: update.paymentUpdated.changedFields }))).toEqual([
+      { previousStatus: 'COMPLETED', changedFields: ['amountRefunded', 'refunds'] },
+      { previousStatus: 'COMPLETED', changedFields: ['status', 'fee', 'settledAt'] },
+      { previousStatus: 'SETTLED', changedFields: ['amountDisputed', 'disputes'] },
+      { previousStatus: 'SETTLED', changedFields: ['disputes'] },
+    ]);
   });
 });
 

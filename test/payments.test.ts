@@ -33,7 +33,7 @@ describe('server-to-server card charges', () => {
 
   test('an OWNER may enable it in test mode only; API keys and live mode are refused', async () => {
     const merchant = await server.signUp();
-    const mutation = 'mutation { setServerToServerCharging(enabled: true) }';
+    const mutation = 'mutation { setServerToServerCharging(input: { enabled: true }) { serverToServerCharging userErrors { field message code } } }';
     const byKey = await server.graphql(mutation, {}, { 'x-api-key': merchant.apiKey });
     expect(byKey.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const live = await server.graphql(mutation, {}, { authorization: `Bearer ${merchant.token}`, 'x-service-mode': 'live' });
@@ -475,9 +475,12 @@ describe('settlement, refunds and disputes', () => {
     const reopened = await dispute(merchant, payment.id);
     expect(reopened.status).toBe(409);
     expect(reopened.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/already disputed.*WON/) });
-    const viaGraphQL = await server.graphql('mutation($id: ID!) { sandboxOpenDispute(paymentId: $id) { dispute { id } } }',
+    const viaGraphQL = await server.graphql('mutation($id: ID!) { sandboxOpenDispute(input: { paymentId: $id }) { dispute { id } payment { id } userErrors { field message code } } }',
       { id: payment.id }, { 'x-api-key': merchant.apiKey });
-    expect(viaGraphQL.body.errors?.[0].extensions.code).toBe('CONFLICT');
+    expect(viaGraphQL.body.errors).toBeUndefined();
+    expect(viaGraphQL.body.data.sandboxOpenDispute).toEqual({
+      dispute: null, payment: null, userErrors: [{ field: null, message: expect.stringMatching(/already disputed.*WON/), code: 'CONFLICT' }],
+    });
 
     expect(await walletBalance(server, merchant.businessId)).toBe(wallet);
     expect(await journal()).toBe(postings);

@@ -82,7 +82,7 @@ describe('finding 5: GraphQL controls and fan-out over the socket', () => {
   });
 
   test('one payment update costs the same SQL statements with 1 subscriber as with 25 (no read per subscriber)', async () => {
-    const query = `subscription { paymentUpdated { id status amountRefunded { amount } refunds { id amount { amount } } disputes { id } customer { id } } }`;
+    const query = `subscription { paymentUpdated { payment { id status amountRefunded { amount } refunds { id amount { amount } } disputes { id } customer { id } } previousStatus changedFields } }`;
     const headers = { 'x-api-key': merchant.apiKey };
 
     /** Statements from a partial refund of a fresh payment until every subscriber has its message. */
@@ -96,9 +96,12 @@ describe('finding 5: GraphQL controls and fan-out over the socket', () => {
         const refunded = await server.request('POST', `/api/v1/business/payments/${payment.id}/refunds`, { headers, body: { amount: 1 } });
         expect(refunded.status).toBe(201);
         const received = await Promise.all(subscriptions.map((subscription) => subscription.done));
-        expect(received.flat().map((message) => message.paymentUpdated)).toEqual(Array(sockets * perSocket).fill(expect.objectContaining({
-          id: payment.id, amountRefunded: { amount: '1.00' }, refunds: [expect.objectContaining({ amount: { amount: '1.00' } })], disputes: [],
-        })));
+        expect(received.flat().map((message) => message.paymentUpdated)).toEqual(Array(sockets * perSocket).fill({
+          payment: expect.objectContaining({
+            id: payment.id, amountRefunded: { amount: '1.00' }, refunds: [expect.objectContaining({ amount: { amount: '1.00' } })], disputes: [],
+          }),
+          previousStatus: 'COMPLETED', changedFields: ['amountRefunded', 'refunds'],
+        }));
         return spy.mock.calls.length;
       } finally {
         spy.mockRestore();

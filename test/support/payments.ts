@@ -19,8 +19,8 @@ export const card = (number: string = CARDS.success, overrides: Record<string, u
 /** A signed-up merchant whose OWNER turned server-to-server charging on for test mode (GraphQL). */
 export async function chargingMerchant(server: TestServer): Promise<TestMerchant> {
   const merchant = await server.signUp();
-  const enabled = await server.graphql('mutation { setServerToServerCharging(enabled: true) }', {}, { authorization: `Bearer ${merchant.token}` });
-  if (enabled.body.data?.setServerToServerCharging !== true) throw new Error(`could not enable charging: ${JSON.stringify(enabled.body)}`);
+  const enabled = await server.graphql('mutation { setServerToServerCharging(input: { enabled: true }) { serverToServerCharging userErrors { field message code } } }', {}, { authorization: `Bearer ${merchant.token}` });
+  if (enabled.body.data?.setServerToServerCharging?.serverToServerCharging !== true) throw new Error(`could not enable charging: ${JSON.stringify(enabled.body)}`);
   return merchant;
 }
 

@@ -78,6 +78,17 @@ export class CustomerService {
     return this.view(ctx, customer);
   }
 
+  /** A saved card, when its customer is one `get` answers (NOT_FOUND otherwise, like an unknown card). */
+  async getPaymentMethod(ctx: RequestContext, paymentMethodId: string): Promise<PaymentMethod> {
+    ctx.requireRole(...ALL_ROLES);
+    const method = await findOwned(ctx, PaymentMethod, paymentMethodId, 'Payment method');
+    await this.get(ctx, method.customerId).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === ErrorCode.NOT_FOUND) throw notFound('Payment method');
+      throw error;
+    });
+    return method;
+  }
+
   /** Changes profile fields; null clears an optional one. A new email links that email's earlier payments. */
   async update(ctx: RequestContext, data: UpdateCustomerCommand): Promise<CustomerView> {
     ctx.requireRole(...WRITE_ROLES);

@@ -29,11 +29,17 @@ export type AccessRevocation =
   | { kind: 'credential'; businessId: string; credentialId: string }
   | { kind: 'member'; businessId: string; userId: string };
 
-/** A payment's status (or refunds, or disputes) changed; subscribers read its current state. */
+/**
+ * A payment changed (its status, its refunds or its disputes); subscribers read its current state.
+ * The change says what it was: the status before it (null when the payment was created) and the
+ * payment's fields it set (entity property names, `refunds` and `disputes` for those lists).
+ */
 export interface PaymentChange {
   businessId: string;
   livemode: boolean;
   paymentId: string;
+  previousStatus: string | null;
+  changedFields: string[];
 }
 
 /** A payout's status changed; subscribers read its current state. */

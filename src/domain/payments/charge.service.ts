@@ -15,7 +15,7 @@ import { CardDetails } from './card';
 import { ChargeCommand } from './payment.commands';
 import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from './payment.entities';
 import { paymentAllows, paymentTransition } from './payment.states';
-import { PaymentStore, vaultedOf } from './payment.store';
+import { PaymentChangedField, PaymentStore, vaultedOf } from './payment.store';
 import { PaymentEvent, paymentCompleted, paymentCreated, paymentFailed } from './payments.events';
 import { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, SETTLE_PAYMENT_TASK } from './payments.jobs';
 
@@ -214,10 +214,11 @@ export class ChargeService {
       const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
       if (blocked) {
         paymentTransition(created.status, 'block');
-        await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked);
+        // Created and failed in one transaction: subscribers hear of it once, as created.
+        await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked, null);
         return { payment: created, proceed: false, card, resumed: false };
       }
-      this.store.announce(tx, created);
+      this.store.announceCreated(tx, created);
       return { payment: created, proceed: true, card, resumed: false };
     });
     const { payment, proceed, card, resumed } = await recordPayment(given === null).catch((error: unknown) => {
@@ -302,16 +303,21 @@ export class ChargeService {
     return inTransaction(ctx, async (tx) => {
       if (authorization.outcome === 'approved') {
         // The common answer moves the payment in one UPDATE ... RETURNING (no locking read first).
-        return this.capture(tx, await this.store.advance(tx, paymentId, `${stage}_approved`, {
+        const captured = await this.store.advance(tx, paymentId, `${stage}_approved`, {
           capturedAt: new Date(), threeDSecure: () => `CASE WHEN three_dsecure = 'pending' THEN 'succeeded' ELSE three_dsecure END`,
-        }));
+        });
+        // Only a payment that waited for 3-D Secure (authenticate) had its threeDSecure set here.
+        return stage === 'authorize'
+          ? this.capture(tx, captured, PaymentStatus.PENDING, ['status', 'capturedAt'])
+          : this.capture(tx, captured, PaymentStatus.REQUIRES_ACTION, ['status', 'capturedAt', 'threeDSecure']);
       }
       const payment = await this.store.lock(tx, paymentId);
       if (authorization.outcome === 'declined') {
         paymentTransition(payment.status, `${stage}_declined`);
         if (payment.threeDSecure === 'pending') payment.threeDSecure = authorization.reason === 'authentication_failed' ? 'failed' : 'succeeded';
-        return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message);
+        return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message, payment.status);
       }
+      const previousStatus = payment.status;
       const status = paymentTransition(payment.status, `${stage}_challenged`);
       await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
       if (!tx.livemode) {
@@ -319,13 +325,13 @@ export class ChargeService {
           runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
         });
       }
-      this.store.announce(tx, payment);
+      this.store.announce(tx, payment, previousStatus, previousStatus === status ? ['threeDSecure'] : ['status', 'threeDSecure']);
       return payment;
     });
   }
 
   /** Books a payment just moved to COMPLETED: the ledger posting, the event and the settlement job (written behind). */
-  private async capture(tx: RequestContext, payment: Payment): Promise<Payment> {
+  private async capture(tx: RequestContext, payment: Payment, previousStatus: PaymentStatus, changedFields: PaymentChangedField[]): Promise<Payment> {
     const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
     const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
     // Neither account keeps a cached balance (no overdraft to check): the posting and the event go
@@ -339,14 +345,16 @@ export class ChargeService {
       // No key: the capture that enqueues it happens once per payment, and settling is idempotent.
       options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), rowOnly: true },
     }]);
-    this.store.announce(tx, payment);
+    this.store.announce(tx, payment, previousStatus, changedFields);
     return payment;
   }
 
-  private async fail(tx: RequestContext, payment: Payment, reason: PaymentFailureReason, message: string): Promise<Payment> {
+  /** Fails the payment; previousStatus null for one created in this transaction (told once, as created). */
+  private async fail(tx: RequestContext, payment: Payment, reason: PaymentFailureReason, message: string, previousStatus: PaymentStatus | null): Promise<Payment> {
     await this.store.persist(tx, payment, { status: PaymentStatus.FAILED, failureReason: reason, failureMessage: message, threeDSecure: payment.threeDSecure });
     await this.events.record(tx, PaymentEvent.FAILED, paymentFailed(payment, reason));
-    this.store.announce(tx, payment);
+    if (previousStatus === null) this.store.announceCreated(tx, payment);
+    else this.store.announce(tx, payment, previousStatus, payment.threeDSecure === null ? ['status', 'failureReason', 'failureMessage'] : ['status', 'failureReason', 'failureMessage', 'threeDSecure']);
     return payment;
   }
 

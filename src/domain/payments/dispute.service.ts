@@ -54,7 +54,7 @@ export class DisputeService {
       await this.ledger.move(tx, { kind: 'dispute_opened', referenceType: 'dispute', referenceId: dispute.id, description: 'Dispute opened', lines });
       await this.store.persist(tx, payment, { amountDisputed: amount });
       await this.events.record(tx, PaymentEvent.DISPUTED, paymentDisputed(payment, dispute));
-      this.store.announce(tx, payment);
+      this.store.announce(tx, payment, payment.status, ['amountDisputed', 'disputes']);
       return { payment, dispute };
     });
   }
@@ -86,7 +86,7 @@ export class DisputeService {
       await tx.repo(Dispute).save(dispute);
       await this.store.persist(tx, payment, won ? { amountDisputed: 0n } : {});
       await this.events.record(tx, won ? PaymentEvent.DISPUTE_WON : PaymentEvent.DISPUTE_LOST, disputeResolved(payment, dispute, won));
-      this.store.announce(tx, payment);
+      this.store.announce(tx, payment, payment.status, won ? ['amountDisputed', 'disputes'] : ['disputes']);
       return { payment, dispute };
     });
   }

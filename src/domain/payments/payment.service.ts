@@ -11,6 +11,7 @@ import { paymentIdRangeOf, referenceDigitsOf } from './payment-reference';
 import { Payment, PaymentSource, Refund } from './payment.entities';
 import { FINAL_WITHOUT_MONEY } from './payment.states';
 import { PaymentStore } from './payment.store';
+import { findOwned } from '../shared/tenancy';
 import { SettlementService } from './settlement.service';
 
 export type { ChargeAttempt, FraudScreen } from './charge.service';
@@ -90,6 +91,12 @@ export class PaymentService {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
     return ctx.repo(Payment).find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+  }
+
+  /** The context's refund, or NOT_FOUND for another tenant's or a non-uuid id. */
+  async getRefund(ctx: RequestContext, refundId: string): Promise<Refund> {
+    ctx.requireRole(...ALL_ROLES);
+    return findOwned(ctx, Refund, refundId, 'Refund');
   }
 
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {

@@ -1,4 +1,4 @@
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PaymentChange, TesseraPubSub, Topic } from '../events/pubsub';
 import { BusinessSettings } from '../identity/identity.entities';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
@@ -6,8 +6,11 @@ import { entityFromRow, insertReturning } from '../shared/rows';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { VaultedCard } from '../../providers/card-acquirer/port';
-import { ChargeDedupeClaim, Payment } from './payment.entities';
+import { ChargeDedupeClaim, Payment, PaymentStatus } from './payment.entities';
 import { PaymentAction, paymentMoves, paymentTransition } from './payment.states';
+
+/** A field of the payment a change sets: a column, or its list of refunds or disputes. */
+export type PaymentChangedField = Exclude<keyof Payment, 'updatedAt'> | 'refunds' | 'disputes';
 
 /**
  * What the payment services share about the payment row: reading and locking it for its
@@ -115,10 +118,20 @@ export class PaymentStore {
     Object.assign(payment, update);
   }
 
-  /** Tells the payment's subscribers, once the transaction has committed, that it changed. */
-  announce(tx: RequestContext, payment: Payment): void {
-    const change = { businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id };
+  /**
+   * Tells the payment's subscribers, once the transaction has committed, what changed: the status
+   * it had before (null for a payment created in this transaction) and the fields this change set.
+   * Each change is told once.
+   */
+  announce(tx: RequestContext, payment: Payment, previousStatus: PaymentStatus | null, changedFields: readonly PaymentChangedField[]): void {
+    const change: PaymentChange = { businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, previousStatus, changedFields: [...changedFields] };
     tx.afterCommit(() => this.pubSub.publish(Topic.PAYMENT, change));
+  }
+
+  /** Tells the payment's subscribers it was created: every field it was created with. */
+  announceCreated(tx: RequestContext, payment: Payment): void {
+    const set = Object.entries(payment).filter(([field, value]) => value !== null && value !== undefined && field !== 'updatedAt').map(([field]) => field);
+    this.announce(tx, payment, null, set as PaymentChangedField[]);
   }
 
   /** Every business gets both modes' settings when it is created. */

@@ -52,9 +52,10 @@ export class RefundService {
         kind: 'card_refund', referenceType: 'refund', referenceId: refund.id, description: 'Card payment refunded',
         lines: [...source, { account: clearing, amount }],
       });
+      const previousStatus = payment.status;
       await this.store.persist(tx, payment, { amountRefunded, status });
       await this.events.record(tx, PaymentEvent.REFUNDED, paymentRefunded(payment, refund));
-      this.store.announce(tx, payment);
+      this.store.announce(tx, payment, previousStatus, status === previousStatus ? ['amountRefunded', 'refunds'] : ['status', 'amountRefunded', 'refunds']);
       return { payment, refund };
     });
   }

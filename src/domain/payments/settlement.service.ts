@@ -183,9 +183,10 @@ export class SettlementService {
       : `Card payment settled in ${conversion.currency}: net ${net} ${payment.currency} minor units at ${conversion.rate} = ${conversion.amount} ${conversion.currency} minor units`;
     await this.ledger.move(tx, { kind: 'card_settlement', referenceType: 'payment', referenceId: payment.id, description, lines });
     const settledAt = new Date();
+    const previousStatus = payment.status;
     await this.store.persist(tx, payment, { status, settledAt, feeAmount: fee });
     await this.events.record(tx, PaymentEvent.SETTLED, paymentSettled(payment, { net, fee, gross: settling }, settledAt, conversion));
-    this.store.announce(tx, payment);
+    this.store.announce(tx, payment, previousStatus, ['status', 'settledAt', 'feeAmount']);
     return payment;
   }
 

@@ -4,7 +4,16 @@ import { checkoutSessionFiltersSchema, createCheckoutSessionCommand, createCheck
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
+import { CheckoutSession as CheckoutSessionRow } from '../../domain/checkout/checkout-session.entity';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
+import { CreateCheckoutSessionPayload } from './checkout-session.payloads';
 import { CheckoutSession, CheckoutSessionConnection, CreateCheckoutSessionInput } from './checkout-session.types';
+
+defineNode({
+  type: CheckoutSession, entity: CheckoutSessionRow,
+  load: async (context, id) => CheckoutSession.from(await context.core.checkout.get(caller(context), id), context.core),
+});
 
 /** Hosted checkout sessions, the same operations as /api/v1/business/checkout/session(s). */
 @Resolver(() => CheckoutSession)
@@ -29,8 +38,12 @@ export class CheckoutSessionResolver {
     return CheckoutSession.from(await context.core.checkout.get(caller(context), id), context.core);
   }
 
-  @Mutation(() => CheckoutSession, { description: 'Opens a hosted checkout session (REST: POST /business/checkout/session)' })
-  async createCheckoutSession(@Arg('input') input: CreateCheckoutSessionInput, @Ctx() context: GraphQLContext): Promise<CheckoutSession> {
-    return CheckoutSession.from(await context.core.checkout.create(caller(context), createCheckoutSessionCommand(parseInput(createCheckoutSessionSchema, { ...input }))), context.core);
+  @Mutation(() => CreateCheckoutSessionPayload, { description: 'Opens a hosted checkout session (REST: POST /business/checkout/session)' })
+  async createCheckoutSession(@Arg('input') input: CreateCheckoutSessionInput, @Ctx() context: GraphQLContext): Promise<CreateCheckoutSessionPayload> {
+    const who = caller(context);
+    return payloadOf(CreateCheckoutSessionPayload, async () => {
+      const command = createCheckoutSessionCommand(parseInput(createCheckoutSessionSchema, { ...input }));
+      return CheckoutSession.from(await context.core.checkout.create(who, command), context.core);
+    });
   }
 }

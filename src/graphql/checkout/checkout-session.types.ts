@@ -5,6 +5,7 @@ import { CheckoutPaymentMethod, CheckoutSession as CheckoutSessionRow, CheckoutS
 import { Mode } from '../../domain/identity/identity.entities';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
+import { Node } from '../shared/node';
 
 registerEnumType(CheckoutSessionStatus, { name: 'CheckoutSessionStatus', description: 'OPEN (payable), COMPLETED (paid once), EXPIRED, or LOCKED (too many failed payment attempts)' });
 registerEnumType(CheckoutPaymentMethod, { name: 'CheckoutPaymentMethod', description: 'card, or a local rail of collections (bank, momo, eft)' });
@@ -17,9 +18,8 @@ export enum RecurringIntervalValue {
 }
 registerEnumType(RecurringIntervalValue, { name: 'RecurringInterval' });
 
-@ObjectType({ description: 'A hosted checkout session: one amount, paid once on the hosted page at checkoutUrl' })
-export class CheckoutSession {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A hosted checkout session: one amount, paid once on the hosted page at checkoutUrl', implements: Node })
+export class CheckoutSession extends Node {
   @Field(() => CheckoutSessionStatus) status: CheckoutSessionStatus;
   @Field(() => Money) amount: Money;
   @Field(() => String, { nullable: true, description: 'Null when the hosted page asks the payer for it' }) customerEmail: string | null;

@@ -8,8 +8,15 @@ import {
 import { emailSchema, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
+import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../../domain/customers/customer.entities';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import {
-  AttachPaymentMethodInput, CreateCustomerInput, Customer, CustomerConnection, CustomerPayment, PaymentMethod, UpdateCustomerInput, definedFields,
+  AttachPaymentMethodPayload, CreateCustomerPayload, DetachPaymentMethodPayload, SetDefaultPaymentMethodPayload, UpdateCustomerPayload,
+} from './customer.payloads';
+import {
+  AttachPaymentMethodInput, CreateCustomerInput, Customer, CustomerConnection, CustomerPayment, DetachPaymentMethodInput, PaymentMethod,
+  SetDefaultPaymentMethodInput, UpdateCustomerInput, definedFields,
 } from './customer.types';
 
 /** A customer whose cards and recent payments are already loaded: the loaders get them, no second query. */
@@ -21,6 +28,12 @@ function primed({ loaders }: GraphQLContext, view: CustomerView): Customer {
 }
 
 const customerFilterSchema = z.object({ email: z.string().pipe(emailSchema).nullish() });
+
+defineNode({ type: Customer, entity: CustomerRow, load: async (context, id) => primed(context, await context.core.customers.get(caller(context), id)) });
+defineNode({
+  type: PaymentMethod, entity: PaymentMethodRow,
+  load: async (context, id) => PaymentMethod.from(await context.core.customers.getPaymentMethod(caller(context), id)),
+});
 
 /**
  * Customers and saved cards, the same operations as /api/v1/business/customers; inputs are checked
@@ -49,45 +62,46 @@ export class CustomerResolver {
     return toConnection(page, (view) => primed(context, view));
   }
 
-  @Mutation(() => Customer, { description: 'Creates a profile (CONFLICT when the email has one); earlier payments of the email become its payments' })
-  async createCustomer(@Arg('input') input: CreateCustomerInput, @Ctx() context: GraphQLContext): Promise<Customer> {
-    return primed(context, await context.core.customers.create(caller(context), toCreateCustomerCommand(parseInput(createCustomerBodySchema, definedFields(input)))));
+  @Mutation(() => CreateCustomerPayload, { description: 'Creates a profile (CONFLICT when the email has one); earlier payments of the email become its payments' })
+  async createCustomer(@Arg('input') input: CreateCustomerInput, @Ctx() context: GraphQLContext): Promise<CreateCustomerPayload> {
+    const who = caller(context);
+    return payloadOf(CreateCustomerPayload, async () =>
+      primed(context, await context.core.customers.create(who, toCreateCustomerCommand(parseInput(createCustomerBodySchema, definedFields(input))))));
   }
 
-  @Mutation(() => Customer)
-  async updateCustomer(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateCustomerInput, @Ctx() context: GraphQLContext): Promise<Customer> {
-    return primed(context, await context.core.customers.update(caller(context), toUpdateCustomerCommand(id, parseInput(updateCustomerBodySchema, definedFields(input)))));
+  @Mutation(() => UpdateCustomerPayload, { description: 'Changes profile fields; null clears an optional one. A new email links that email\'s earlier payments' })
+  async updateCustomer(@Arg('input') input: UpdateCustomerInput, @Ctx() context: GraphQLContext): Promise<UpdateCustomerPayload> {
+    const who = caller(context);
+    const { id, ...fields } = input;
+    return payloadOf(UpdateCustomerPayload, async () =>
+      primed(context, await context.core.customers.update(who, toUpdateCustomerCommand(id, parseInput(updateCustomerBodySchema, definedFields(fields))))));
   }
 
-  @Mutation(() => PaymentMethod, { description: 'Saves a card (or consumes a card token) for the customer; the first card becomes the default' })
-  async attachPaymentMethod(
-    @Arg('customerId', () => ID) customerId: string,
-    @Arg('input') input: AttachPaymentMethodInput,
-    @Ctx() context: GraphQLContext,
-  ): Promise<PaymentMethod> {
-    const ctx = caller(context);
-    const command = toAttachPaymentMethodCommand(customerId, parseInput(attachPaymentMethodBodySchema, definedFields(input)));
-    const { paymentMethod } = await context.core.customers.attachPaymentMethod(ctx, command);
-    return PaymentMethod.from(paymentMethod);
+  @Mutation(() => AttachPaymentMethodPayload, { description: 'Saves a card (or consumes a card token) for the customer; the first card becomes the default' })
+  async attachPaymentMethod(@Arg('input') input: AttachPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<AttachPaymentMethodPayload> {
+    const who = caller(context);
+    const { customerId, ...source } = input;
+    return payloadOf(AttachPaymentMethodPayload, async () => {
+      const command = toAttachPaymentMethodCommand(customerId, parseInput(attachPaymentMethodBodySchema, definedFields(source)));
+      const { paymentMethod } = await context.core.customers.attachPaymentMethod(who, command);
+      return PaymentMethod.from(paymentMethod);
+    });
   }
 
-  @Mutation(() => PaymentMethod, { description: 'Removes a saved card; the newest remaining card becomes the default if it was' })
-  async detachPaymentMethod(
-    @Arg('customerId', () => ID) customerId: string,
-    @Arg('paymentMethodId', () => ID) paymentMethodId: string,
-    @Ctx() context: GraphQLContext,
-  ): Promise<PaymentMethod> {
-    const { paymentMethod } = await context.core.customers.detachPaymentMethod(caller(context), { customerId, paymentMethodId });
-    return PaymentMethod.from(paymentMethod);
+  @Mutation(() => DetachPaymentMethodPayload, { description: 'Removes a saved card; the newest remaining card becomes the default if it was' })
+  async detachPaymentMethod(@Arg('input') input: DetachPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<DetachPaymentMethodPayload> {
+    const who = caller(context);
+    const { customerId, paymentMethodId } = input;
+    return payloadOf(DetachPaymentMethodPayload, async () =>
+      PaymentMethod.from((await context.core.customers.detachPaymentMethod(who, { customerId, paymentMethodId })).paymentMethod));
   }
 
-  @Mutation(() => Customer)
-  async setDefaultPaymentMethod(
-    @Arg('customerId', () => ID) customerId: string,
-    @Arg('paymentMethodId', () => ID) paymentMethodId: string,
-    @Ctx() context: GraphQLContext,
-  ): Promise<Customer> {
-    return primed(context, await context.core.customers.setDefaultPaymentMethod(caller(context), { customerId, paymentMethodId }));
+  @Mutation(() => SetDefaultPaymentMethodPayload, { description: "Makes a saved card the customer's default" })
+  async setDefaultPaymentMethod(@Arg('input') input: SetDefaultPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<SetDefaultPaymentMethodPayload> {
+    const who = caller(context);
+    const { customerId, paymentMethodId } = input;
+    return payloadOf(SetDefaultPaymentMethodPayload, async () =>
+      primed(context, await context.core.customers.setDefaultPaymentMethod(who, { customerId, paymentMethodId })));
   }
 
   @FieldResolver(() => [PaymentMethod], { description: 'Saved cards, newest first' })

@@ -4,10 +4,10 @@ import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../.
 import { Payment as PaymentRow } from '../../domain/payments/payment.entities';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
+import { Node } from '../shared/node';
 
-@ObjectType({ description: "A card saved for a customer; the number stays with the acquirer" })
-export class PaymentMethod {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "A card saved for a customer; the number stays with the acquirer", implements: Node })
+export class PaymentMethod extends Node {
   @Field({ description: 'One of visa, mastercard, amex, discover or unknown' }) brand: string;
   @Field() last4: string;
   @Field(() => Int) expiryMonth: number;
@@ -46,9 +46,8 @@ export class CustomerPayment {
   }
 }
 
-@ObjectType({ description: 'A customer profile of the business in one mode, with saved cards and recent payments' })
-export class Customer {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A customer profile of the business in one mode, with saved cards and recent payments', implements: Node })
+export class Customer extends Node {
   @Field() email: string;
   @Field(() => String, { nullable: true, description: "The merchant's own id for the customer" }) userId: string | null;
   @Field(() => String, { nullable: true }) firstName: string | null;
@@ -80,6 +79,7 @@ export class CreateCustomerInput {
 
 @InputType({ description: 'Fields to change; null clears an optional field' })
 export class UpdateCustomerInput {
+  @Field(() => ID, { description: 'The customer to change' }) id: string;
   @Field({ nullable: true }) email?: string;
   @Field(() => String, { nullable: true }) userId?: string | null;
   @Field(() => String, { nullable: true }) firstName?: string | null;
@@ -89,8 +89,21 @@ export class UpdateCustomerInput {
 
 @InputType({ description: 'Exactly one of card or token' })
 export class AttachPaymentMethodInput {
+  @Field(() => ID) customerId: string;
   @Field(() => CardInput, { nullable: true }) card?: CardInput;
   @Field({ nullable: true, description: 'A card token (tok_…) made with the publishable key; consumed' }) token?: string;
+}
+
+@InputType({ description: 'A saved card of a customer' })
+export class DetachPaymentMethodInput {
+  @Field(() => ID) customerId: string;
+  @Field(() => ID) paymentMethodId: string;
+}
+
+@InputType({ description: 'A saved card of the customer, to charge by default' })
+export class SetDefaultPaymentMethodInput {
+  @Field(() => ID) customerId: string;
+  @Field(() => ID) paymentMethodId: string;
 }
 
 /** GraphQL input objects as plain data: fields the client left out are absent, not undefined. */

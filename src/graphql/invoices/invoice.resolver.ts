@@ -5,7 +5,13 @@ import { createInvoiceCommand, createInvoiceSchema, invoiceFiltersSchema } from 
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
-import { CreateInvoiceInput, Invoice, InvoiceConnection } from './invoice.types';
+import { Invoice as InvoiceRow } from '../../domain/invoices/invoice.entity';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
+import { CreateInvoicePayload, FinalizeInvoicePayload, VoidInvoicePayload } from './invoice.payloads';
+import { CreateInvoiceInput, FinalizeInvoiceInput, Invoice, InvoiceConnection, VoidInvoiceInput } from './invoice.types';
+
+defineNode({ type: Invoice, entity: InvoiceRow, load: async (context, id) => Invoice.from(await context.core.invoices.get(caller(context), id)) });
 
 /** Invoices, the same operations as /api/v1/business/invoices. */
 @Resolver(() => Invoice)
@@ -29,21 +35,26 @@ export class InvoiceResolver {
     return Invoice.from(await context.core.invoices.get(caller(context), id));
   }
 
-  @Mutation(() => Invoice, { description: 'Creates a DRAFT invoice with the next invoice number' })
-  async createInvoice(@Arg('input') input: CreateInvoiceInput, @Ctx() context: GraphQLContext): Promise<Invoice> {
-    const items = input.items?.map((item) => ({ ...item }));
-    const command = createInvoiceCommand(parseInput(createInvoiceSchema, { ...input, items }));
-    return Invoice.from(await context.core.invoices.create(caller(context), command));
+  @Mutation(() => CreateInvoicePayload, { description: 'Creates a DRAFT invoice with the next invoice number' })
+  async createInvoice(@Arg('input') input: CreateInvoiceInput, @Ctx() context: GraphQLContext): Promise<CreateInvoicePayload> {
+    const who = caller(context);
+    return payloadOf(CreateInvoicePayload, async () => {
+      const items = input.items?.map((item) => ({ ...item }));
+      const command = createInvoiceCommand(parseInput(createInvoiceSchema, { ...input, items }));
+      return Invoice.from(await context.core.invoices.create(who, command));
+    });
   }
 
-  @Mutation(() => Invoice, { description: 'Sends a DRAFT invoice: OPEN, with a checkout session to pay it' })
-  async finalizeInvoice(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
-    return Invoice.from(await context.core.invoices.finalize(caller(context), id));
+  @Mutation(() => FinalizeInvoicePayload, { description: 'Sends a DRAFT invoice: OPEN, with a checkout session to pay it' })
+  async finalizeInvoice(@Arg('input') input: FinalizeInvoiceInput, @Ctx() context: GraphQLContext): Promise<FinalizeInvoicePayload> {
+    const who = caller(context);
+    return payloadOf(FinalizeInvoicePayload, async () => Invoice.from(await context.core.invoices.finalize(who, input.id)));
   }
 
-  @Mutation(() => Invoice, { description: 'Withdraws a DRAFT or OPEN invoice' })
-  async voidInvoice(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
-    return Invoice.from(await context.core.invoices.void(caller(context), id));
+  @Mutation(() => VoidInvoicePayload, { description: 'Withdraws a DRAFT or OPEN invoice' })
+  async voidInvoice(@Arg('input') input: VoidInvoiceInput, @Ctx() context: GraphQLContext): Promise<VoidInvoicePayload> {
+    const who = caller(context);
+    return payloadOf(VoidInvoicePayload, async () => Invoice.from(await context.core.invoices.void(who, input.id)));
   }
 
   @FieldResolver(() => CheckoutSession, { nullable: true, description: 'The session the customer pays through (once sent)' })

@@ -4,6 +4,8 @@ import { Mode } from '../../domain/identity/identity.entities';
 import { Invoice as InvoiceRow, InvoiceStatus } from '../../domain/invoices/invoice.entity';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
+import { Node } from '../shared/node';
+import { IdInput } from '../shared/payload';
 
 registerEnumType(InvoiceStatus, { name: 'InvoiceStatus', description: 'DRAFT, OPEN (sent, payable), PAID or VOID' });
 
@@ -15,9 +17,8 @@ export class InvoiceItem {
   @Field(() => Money) amount: Money;
 }
 
-@ObjectType({ description: 'An invoice, paid through its checkout session once sent' })
-export class Invoice {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'An invoice, paid through its checkout session once sent', implements: Node })
+export class Invoice extends Node {
   @Field({ description: 'INV-000001, sequential per business and mode' }) invoiceNumber: string;
   @Field(() => InvoiceStatus) status: InvoiceStatus;
   @Field() customerEmail: string;
@@ -73,3 +74,8 @@ export class CreateInvoiceInput {
   @Field({ nullable: true }) successUrl?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
 }
+
+export const FinalizeInvoiceInput = IdInput('FinalizeInvoice', 'The DRAFT invoice to send');
+export type FinalizeInvoiceInput = InstanceType<typeof FinalizeInvoiceInput>;
+export const VoidInvoiceInput = IdInput('VoidInvoice', 'The DRAFT or OPEN invoice to withdraw');
+export type VoidInvoiceInput = InstanceType<typeof VoidInvoiceInput>;

@@ -3,7 +3,16 @@ import { createPaymentLinkCommand, createPaymentLinkSchema, paymentLinkFiltersSc
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
-import { CreatePaymentLinkInput, PaymentLink, PaymentLinkConnection } from './payment-link.types';
+import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links/payment-link.entity';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
+import { CreatePaymentLinkPayload, DeactivatePaymentLinkPayload } from './payment-link.payloads';
+import { CreatePaymentLinkInput, DeactivatePaymentLinkInput, PaymentLink, PaymentLinkConnection } from './payment-link.types';
+
+defineNode({
+  type: PaymentLink, entity: PaymentLinkRow,
+  load: async (context, id) => PaymentLink.from(await context.core.paymentLinks.get(caller(context), id), context.core),
+});
 
 /** Payment links, the same operations as /api/v1/business/payment-links. */
 @Resolver(() => PaymentLink)
@@ -27,13 +36,18 @@ export class PaymentLinkResolver {
     return PaymentLink.from(await context.core.paymentLinks.get(caller(context), id), context.core);
   }
 
-  @Mutation(() => PaymentLink)
-  async createPaymentLink(@Arg('input') input: CreatePaymentLinkInput, @Ctx() context: GraphQLContext): Promise<PaymentLink> {
-    return PaymentLink.from(await context.core.paymentLinks.create(caller(context), createPaymentLinkCommand(parseInput(createPaymentLinkSchema, { ...input }))), context.core);
+  @Mutation(() => CreatePaymentLinkPayload, { description: 'Creates an active payment link (REST: POST /business/payment-links)' })
+  async createPaymentLink(@Arg('input') input: CreatePaymentLinkInput, @Ctx() context: GraphQLContext): Promise<CreatePaymentLinkPayload> {
+    const who = caller(context);
+    return payloadOf(CreatePaymentLinkPayload, async () => {
+      const command = createPaymentLinkCommand(parseInput(createPaymentLinkSchema, { ...input }));
+      return PaymentLink.from(await context.core.paymentLinks.create(who, command), context.core);
+    });
   }
 
-  @Mutation(() => PaymentLink, { description: 'Stops the link from opening new checkout sessions' })
-  async deactivatePaymentLink(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PaymentLink> {
-    return PaymentLink.from(await context.core.paymentLinks.deactivate(caller(context), id), context.core);
+  @Mutation(() => DeactivatePaymentLinkPayload, { description: 'Stops the link from opening new checkout sessions' })
+  async deactivatePaymentLink(@Arg('input') input: DeactivatePaymentLinkInput, @Ctx() context: GraphQLContext): Promise<DeactivatePaymentLinkPayload> {
+    const who = caller(context);
+    return payloadOf(DeactivatePaymentLinkPayload, async () => PaymentLink.from(await context.core.paymentLinks.deactivate(who, input.id), context.core));
   }
 }

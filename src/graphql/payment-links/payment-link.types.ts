@@ -6,10 +6,11 @@ import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links/paymen
 import { RecurringIntervalValue } from '../checkout/checkout-session.types';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
+import { Node } from '../shared/node';
+import { IdInput } from '../shared/payload';
 
-@ObjectType({ description: 'A fixed amount behind a reusable public URL; each visit opens a new checkout session' })
-export class PaymentLink {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A fixed amount behind a reusable public URL; each visit opens a new checkout session', implements: Node })
+export class PaymentLink extends Node {
   @Field({ description: 'The public URL to share (/pay/…)' }) url: string;
   @Field() name: string;
   @Field(() => String, { nullable: true }) description: string | null;
@@ -48,3 +49,6 @@ export class CreatePaymentLinkInput {
   @Field({ nullable: true }) successUrl?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
 }
+
+export const DeactivatePaymentLinkInput = IdInput('DeactivatePaymentLink', 'The payment link to deactivate (deactivating again changes nothing)');
+export type DeactivatePaymentLinkInput = InstanceType<typeof DeactivatePaymentLinkInput>;

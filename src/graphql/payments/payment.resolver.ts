@@ -1,20 +1,33 @@
 import { setServerToServerCharging } from '../../domain/payments/payments.settings';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PaymentChange, Topic } from '../../domain/events/pubsub';
-import { DisputeStatus } from '../../domain/payments/payment.entities';
+import { Dispute as DisputeRow, DisputeStatus, Payment as PaymentRow, Refund as RefundRow } from '../../domain/payments/payment.entities';
 import { notFound } from '../../domain/shared/errors';
 import { PageQuery } from '../../domain/shared/pagination';
-import { chargeCommandOf, chargeRequestSchema, disputeFilterFields, openDisputeRequestSchema, paymentFilterFields, refundRequestSchema } from '../../wire/payments';
+import { chargeCommandOf, chargeRequestSchema, disputeFilterFields, openDisputeRequestSchema, paymentFilterFields, refundRequestSchema, resolveDisputeRequestSchema } from '../../wire/payments';
 import { parseInput } from '../../wire/validation';
 import { z } from 'zod';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import { Customer } from '../customers/customer.types';
-import { ChargeCardInput, Dispute, DisputeConnection, DisputeResult, Payment, PaymentConnection, PaymentFilter, Refund, RefundResult } from './payment.types';
+import {
+  ChargeCardPayload, CompleteThreeDSecurePayload, RefundPaymentPayload, SandboxOpenDisputePayload, SandboxResolveDisputePayload, SandboxSettlePaymentPayload,
+  SetServerToServerChargingPayload,
+} from './payment.payloads';
+import {
+  ChargeCardInput, CompleteThreeDSecureInput, Dispute, DisputeConnection, Payment, PaymentConnection, PaymentFilter, PaymentUpdate, Refund, RefundPaymentInput,
+  SandboxOpenDisputeInput, SandboxResolveDisputeInput, SandboxSettlePaymentInput, SetServerToServerChargingInput,
+} from './payment.types';
 
 const paymentFilterSchema = z.object(paymentFilterFields);
 const disputeFilterSchema = z.object(disputeFilterFields);
 const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
+
+defineNode({ type: Payment, entity: PaymentRow, load: async (context, id) => Payment.from(await context.core.payments.get(caller(context), id)) });
+defineNode({ type: Refund, entity: RefundRow, load: async (context, id) => Refund.from(await context.core.payments.getRefund(caller(context), id)) });
+defineNode({ type: Dispute, entity: DisputeRow, load: async (context, id) => Dispute.from(await context.core.disputes.get(caller(context), id)) });
 
 /** Card payments for the dashboard: the same operations (and commands) as /api/v1/business/payment(s). */
 @Resolver(() => Payment)
@@ -65,73 +78,85 @@ export class PaymentResolver {
     return row ? Customer.from(row) : null;
   }
 
-  @FieldResolver(() => [Refund])
+  @FieldResolver(() => [Refund], { description: 'Every refund of the payment, oldest first (a payment has few: they cannot exceed its amount)' })
   async refunds(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Refund[]> {
     return (await loaders.refundsByPaymentId.load(payment.id)).map(Refund.from);
   }
 
-  @FieldResolver(() => [Dispute])
+  @FieldResolver(() => [Dispute], { description: 'Every dispute of the payment (at most one is open at a time)' })
   async disputes(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Dispute[]> {
     return (await loaders.disputesByPaymentId.load(payment.id)).map(Dispute.from);
   }
 
-  @Mutation(() => Payment, { description: 'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment' })
-  async chargeCard(@Arg('input') input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<Payment> {
-    const request = parseInput(chargeRequestSchema, { ...input, card: input.card ? { ...input.card } : undefined });
-    return Payment.from(await context.core.charges.charge(caller(context), chargeCommandOf(request)));
+  @Mutation(() => ChargeCardPayload, { description: 'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment' })
+  async chargeCard(@Arg('input') input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<ChargeCardPayload> {
+    const who = caller(context);
+    return payloadOf(ChargeCardPayload, async () => {
+      const request = parseInput(chargeRequestSchema, { ...input, card: input.card ? { ...input.card } : undefined });
+      return Payment.from(await context.core.charges.charge(who, chargeCommandOf(request)));
+    });
   }
 
-  @Mutation(() => Payment, { description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)' })
-  async completeThreeDSecure(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<Payment> {
-    return Payment.from(await context.core.charges.completeThreeDSecure(caller(context), paymentId));
+  @Mutation(() => CompleteThreeDSecurePayload, { description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)' })
+  async completeThreeDSecure(@Arg('input') input: CompleteThreeDSecureInput, @Ctx() context: GraphQLContext): Promise<CompleteThreeDSecurePayload> {
+    const who = caller(context);
+    return payloadOf(CompleteThreeDSecurePayload, async () => Payment.from(await context.core.charges.completeThreeDSecure(who, input.id)));
   }
 
-  @Mutation(() => RefundResult, { description: 'Refunds all (amount omitted) or part of a captured payment' })
-  async refundPayment(
-    @Arg('paymentId', () => ID) paymentId: string,
-    @Ctx() context: GraphQLContext,
-    @Arg('amount', () => String, { nullable: true, description: 'Decimal major units; the whole refundable amount when omitted' }) amount?: string,
-    @Arg('reason', () => String, { nullable: true }) reason?: string,
-  ): Promise<RefundResult> {
-    const request = parseInput(refundRequestSchema, { amount: amount ?? undefined, reason });
-    const result = await context.core.refunds.refund(caller(context), { paymentId, amount: request.amount, reason: request.reason ?? null });
-    return { refund: Refund.from(result.refund), payment: Payment.from(result.payment) };
+  @Mutation(() => RefundPaymentPayload, { description: 'Refunds all (amount omitted) or part of a captured payment' })
+  async refundPayment(@Arg('input') input: RefundPaymentInput, @Ctx() context: GraphQLContext): Promise<RefundPaymentPayload> {
+    const who = caller(context);
+    let payment: Payment | null = null;
+    const payload = await payloadOf(RefundPaymentPayload, async () => {
+      const request = parseInput(refundRequestSchema, { amount: input.amount ?? undefined, reason: input.reason });
+      const result = await context.core.refunds.refund(who, { paymentId: input.paymentId, amount: request.amount, reason: request.reason ?? null });
+      payment = Payment.from(result.payment);
+      return Refund.from(result.refund);
+    });
+    return Object.assign(payload, { payment });
   }
 
-  @Mutation(() => Payment, { description: 'Sandbox only: settles a COMPLETED payment now' })
-  async sandboxSettlePayment(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<Payment> {
-    return Payment.from(await context.core.settlements.sandboxSettle(caller(context), paymentId));
+  @Mutation(() => SandboxSettlePaymentPayload, { description: 'Sandbox only: settles a COMPLETED payment now' })
+  async sandboxSettlePayment(@Arg('input') input: SandboxSettlePaymentInput, @Ctx() context: GraphQLContext): Promise<SandboxSettlePaymentPayload> {
+    const who = caller(context);
+    return payloadOf(SandboxSettlePaymentPayload, async () => Payment.from(await context.core.settlements.sandboxSettle(who, input.id)));
   }
 
-  @Mutation(() => DisputeResult, { description: 'Sandbox only: the cardholder disputes the payment' })
-  async sandboxOpenDispute(
-    @Arg('paymentId', () => ID) paymentId: string,
-    @Ctx() context: GraphQLContext,
-    @Arg('reason', () => String, { nullable: true }) reason?: string,
-  ): Promise<DisputeResult> {
-    const request = parseInput(openDisputeRequestSchema, { reason: reason ?? undefined });
-    const result = await context.core.disputes.open(caller(context), { paymentId, reason: request.reason });
-    return { dispute: Dispute.from(result.dispute), payment: Payment.from(result.payment) };
+  @Mutation(() => SandboxOpenDisputePayload, { description: 'Sandbox only: the cardholder disputes the payment' })
+  async sandboxOpenDispute(@Arg('input') input: SandboxOpenDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxOpenDisputePayload> {
+    const who = caller(context);
+    let payment: Payment | null = null;
+    const payload = await payloadOf(SandboxOpenDisputePayload, async () => {
+      const request = parseInput(openDisputeRequestSchema, { reason: input.reason ?? undefined });
+      const result = await context.core.disputes.open(who, { paymentId: input.paymentId, reason: request.reason });
+      payment = Payment.from(result.payment);
+      return Dispute.from(result.dispute);
+    });
+    return Object.assign(payload, { payment });
   }
 
-  @Mutation(() => DisputeResult, { description: 'Sandbox only: resolves an open dispute, won or lost' })
-  async sandboxResolveDispute(
-    @Arg('disputeId', () => ID) disputeId: string,
-    @Arg('won') won: boolean,
-    @Ctx() context: GraphQLContext,
-  ): Promise<DisputeResult> {
-    const result = await context.core.disputes.resolve(caller(context), { disputeId, won });
-    return { dispute: Dispute.from(result.dispute), payment: Payment.from(result.payment) };
+  @Mutation(() => SandboxResolveDisputePayload, { description: 'Sandbox only: resolves an open dispute, won or lost' })
+  async sandboxResolveDispute(@Arg('input') input: SandboxResolveDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxResolveDisputePayload> {
+    const who = caller(context);
+    let payment: Payment | null = null;
+    const payload = await payloadOf(SandboxResolveDisputePayload, async () => {
+      const { won } = parseInput(resolveDisputeRequestSchema, { won: input.won });
+      const result = await context.core.disputes.resolve(who, { disputeId: input.disputeId, won });
+      payment = Payment.from(result.payment);
+      return Dispute.from(result.dispute);
+    });
+    return Object.assign(payload, { payment });
   }
 
-  @Mutation(() => Boolean, { description: 'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)' })
-  async setServerToServerCharging(@Arg('enabled') enabled: boolean, @Ctx() context: GraphQLContext): Promise<boolean> {
-    return (await setServerToServerCharging(caller(context), enabled)).serverToServerCharging;
+  @Mutation(() => SetServerToServerChargingPayload, { description: 'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)' })
+  async setServerToServerCharging(@Arg('input') input: SetServerToServerChargingInput, @Ctx() context: GraphQLContext): Promise<SetServerToServerChargingPayload> {
+    const who = caller(context);
+    return payloadOf(SetServerToServerChargingPayload, async () => (await setServerToServerCharging(who, input.enabled)).serverToServerCharging);
   }
 
-  @Subscription(() => Payment, {
+  @Subscription(() => PaymentUpdate, {
     topics: Topic.PAYMENT,
-    description: "Status changes of the subscriber's payments (one payment when paymentId is given), in its business and mode only",
+    description: "Each change of the subscriber's payments once (one payment when paymentId is given), in its business and mode only",
     filter: ({ payload, args, context }: { payload: PaymentChange; args: { paymentId?: string }; context: GraphQLContext }) =>
       ownedBySubscriber(payload, context) && (!args.paymentId || args.paymentId === payload.paymentId),
   })
@@ -139,11 +164,11 @@ export class PaymentResolver {
     @Root() change: PaymentChange,
     @Ctx() context: GraphQLContext,
     @Arg('paymentId', () => ID, { nullable: true }) _paymentId?: string,
-  ): Promise<Payment> {
+  ): Promise<PaymentUpdate> {
     caller(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
     const payment = await context.loaders.paymentById.load(change.paymentId);
     if (!payment) throw notFound('Payment');
-    return Payment.from(payment);
+    return PaymentUpdate.from(payment, change.previousStatus, change.changedFields);
   }
 }

@@ -2,7 +2,9 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Dispute as DisputeRow, DisputeStatus, Payment as PaymentRow, PaymentStatus, Refund as RefundRow } from '../../domain/payments/payment.entities';
 import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
 import { Money } from '../shared/money.type';
+import { IdInput } from '../shared/payload';
 
 registerEnumType(PaymentStatus, { name: 'PaymentStatus', description: 'PENDING, REQUIRES_ACTION (3-D Secure), COMPLETED (captured), SETTLED, FAILED, REFUNDED (in full)' });
 registerEnumType(DisputeStatus, { name: 'DisputeStatus' });
@@ -17,9 +19,8 @@ export class PaymentCard {
   @Field({ description: 'The same card has the same fingerprint (usable in the fraud block list)' }) fingerprint: string;
 }
 
-@ObjectType({ description: 'A card payment' })
-export class Payment {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A card payment', implements: Node })
+export class Payment extends Node {
   @Field(() => PaymentStatus) status: PaymentStatus;
   @Field(() => Money) amount: Money;
   @Field() email: string;
@@ -71,9 +72,8 @@ export class Payment {
 @ObjectType()
 export class PaymentConnection extends Connection(Payment, 'Payment') {}
 
-@ObjectType()
-export class Refund {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'Money given back on a captured payment', implements: Node })
+export class Refund extends Node {
   @Field(() => ID) paymentId: string;
   @Field(() => Money) amount: Money;
   @Field(() => String, { nullable: true }) reason: string | null;
@@ -85,9 +85,8 @@ export class Refund {
   }
 }
 
-@ObjectType({ description: 'A chargeback: OPEN debits the amount and a non-refundable fee; WON re-credits the amount' })
-export class Dispute {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A chargeback: OPEN debits the amount and a non-refundable fee; WON re-credits the amount', implements: Node })
+export class Dispute extends Node {
   @Field(() => ID) paymentId: string;
   @Field(() => DisputeStatus) status: DisputeStatus;
   @Field(() => Money) amount: Money;
@@ -103,18 +102,6 @@ export class Dispute {
 
 @ObjectType()
 export class DisputeConnection extends Connection(Dispute, 'Dispute') {}
-
-@ObjectType({ description: 'A refund and the payment after it' })
-export class RefundResult {
-  @Field(() => Refund) refund: Refund;
-  @Field(() => Payment) payment: Payment;
-}
-
-@ObjectType({ description: 'A dispute and the payment after it' })
-export class DisputeResult {
-  @Field(() => Dispute) dispute: Dispute;
-  @Field(() => Payment) payment: Payment;
-}
 
 @InputType({ description: 'Card details as the payer typed them; never stored' })
 export class CardInput {
@@ -135,6 +122,35 @@ export class ChargeCardInput {
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
 }
 
+@InputType({ description: 'POST /business/payment/{id}/refund: all (amount omitted) or part of what is refundable' })
+export class RefundPaymentInput {
+  @Field(() => ID) paymentId: string;
+  @Field({ nullable: true, description: 'Decimal major units; the whole refundable amount when omitted' }) amount?: string;
+  @Field({ nullable: true }) reason?: string;
+}
+
+@InputType({ description: 'Sandbox only: the cardholder disputes the payment' })
+export class SandboxOpenDisputeInput {
+  @Field(() => ID) paymentId: string;
+  @Field({ nullable: true }) reason?: string;
+}
+
+@InputType({ description: 'Sandbox only: how an OPEN dispute ends' })
+export class SandboxResolveDisputeInput {
+  @Field(() => ID) disputeId: string;
+  @Field({ description: 'True when the merchant won (the amount comes back), false when lost' }) won: boolean;
+}
+
+@InputType({ description: 'Test mode only: server-to-server charging on or off' })
+export class SetServerToServerChargingInput {
+  @Field() enabled: boolean;
+}
+
+export const CompleteThreeDSecureInput = IdInput('CompleteThreeDSecure', 'The REQUIRES_ACTION payment to finish');
+export type CompleteThreeDSecureInput = InstanceType<typeof CompleteThreeDSecureInput>;
+export const SandboxSettlePaymentInput = IdInput('SandboxSettlePayment', 'The COMPLETED payment to settle now');
+export type SandboxSettlePaymentInput = InstanceType<typeof SandboxSettlePaymentInput>;
+
 @InputType()
 export class PaymentFilter {
   @Field(() => PaymentStatus, { nullable: true }) status?: PaymentStatus;
@@ -143,4 +159,31 @@ export class PaymentFilter {
   @Field(() => ID, { nullable: true }) customerId?: string;
   @Field(() => Date, { nullable: true, description: 'Created at or after' }) from?: Date;
   @Field(() => Date, { nullable: true, description: 'Created at or before' }) to?: Date;
+}
+
+/** The Payment field each entity property (or list) of a change shows in; properties the type does not show are left out. */
+const PAYMENT_FIELD_OF: Readonly<Record<string, string>> = {
+  id: 'id', status: 'status', amount: 'amount', currency: 'amount', email: 'email', customerId: 'customerId',
+  cardBrand: 'card', cardLast4: 'card', cardExpiryMonth: 'card', cardExpiryYear: 'card', cardCountry: 'card', cardFingerprint: 'card',
+  failureReason: 'failureReason', failureMessage: 'failureMessage', threeDSecure: 'threeDSecure', source: 'source', sourceId: 'sourceId',
+  amountRefunded: 'amountRefunded', amountDisputed: 'amountDisputed', feeAmount: 'fee', metadata: 'metadata', capturedAt: 'capturedAt',
+  settledAt: 'settledAt', createdAt: 'createdAt', refunds: 'refunds', disputes: 'disputes',
+};
+const PAYMENT_FIELDS = [...new Set(Object.values(PAYMENT_FIELD_OF))];
+
+@ObjectType({ description: 'One change of a payment: the payment as it is now, its status before the change and the fields the change set' })
+export class PaymentUpdate {
+  @Field(() => Payment, { description: 'The payment as it is when the message is sent (a later change may already show)' }) payment: Payment;
+  @Field(() => PaymentStatus, { nullable: true, description: 'The status before this change (the same as now when the change left it); null when the payment was created' })
+  previousStatus: PaymentStatus | null;
+  @Field(() => [String], { description: "The payment's fields this change set, in the type's order (updatedAt, which every change sets, is not listed)" })
+  changedFields: string[];
+
+  static from(payment: PaymentRow, previousStatus: string | null, changed: readonly string[]): PaymentUpdate {
+    const fields = new Set(changed.map((property) => PAYMENT_FIELD_OF[property]).filter(Boolean));
+    return Object.assign(new PaymentUpdate(), {
+      payment: Payment.from(payment), previousStatus: (previousStatus as PaymentStatus | null) ?? null,
+      changedFields: PAYMENT_FIELDS.filter((field) => fields.has(field)),
+    });
+  }
 }

@@ -5,7 +5,18 @@ import { recurringGiftFiltersSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
-import { RecurringGift, RecurringGiftConnection } from './recurring-gift.types';
+import { RecurringGift as RecurringGiftRow } from '../../domain/recurring-gifts/recurring-gift.entity';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
+import { CancelRecurringGiftPayload, ResumeRecurringGiftPayload, SandboxChargeRecurringGiftPayload } from './recurring-gift.payloads';
+import {
+  CancelRecurringGiftInput, RecurringGift, RecurringGiftConnection, ResumeRecurringGiftInput, SandboxChargeRecurringGiftInput,
+} from './recurring-gift.types';
+
+defineNode({
+  type: RecurringGift, entity: RecurringGiftRow,
+  load: async (context, id) => RecurringGift.from(await context.core.recurringGifts.get(caller(context), id)),
+});
 
 /** Recurring gifts, the same operations as /api/v1/business/recurring-gifts (and the sandbox charge-now). */
 @Resolver(() => RecurringGift)
@@ -31,19 +42,22 @@ export class RecurringGiftResolver {
     return RecurringGift.from(await context.core.recurringGifts.get(caller(context), id));
   }
 
-  @Mutation(() => RecurringGift, { description: 'Stops the gift for good' })
-  async cancelRecurringGift(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<RecurringGift> {
-    return RecurringGift.from(await context.core.recurringGifts.cancel(caller(context), id));
+  @Mutation(() => CancelRecurringGiftPayload, { description: 'Stops the gift for good' })
+  async cancelRecurringGift(@Arg('input') input: CancelRecurringGiftInput, @Ctx() context: GraphQLContext): Promise<CancelRecurringGiftPayload> {
+    const who = caller(context);
+    return payloadOf(CancelRecurringGiftPayload, async () => RecurringGift.from(await context.core.recurringGifts.cancel(who, input.id)));
   }
 
-  @Mutation(() => RecurringGift, { description: 'PAUSED → ACTIVE; the next charge is one interval from now' })
-  async resumeRecurringGift(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<RecurringGift> {
-    return RecurringGift.from(await context.core.recurringGifts.resume(caller(context), id));
+  @Mutation(() => ResumeRecurringGiftPayload, { description: 'PAUSED → ACTIVE; the next charge is one interval from now' })
+  async resumeRecurringGift(@Arg('input') input: ResumeRecurringGiftInput, @Ctx() context: GraphQLContext): Promise<ResumeRecurringGiftPayload> {
+    const who = caller(context);
+    return payloadOf(ResumeRecurringGiftPayload, async () => RecurringGift.from(await context.core.recurringGifts.resume(who, input.id)));
   }
 
-  @Mutation(() => RecurringGift, { description: 'Sandbox only: charges an ACTIVE gift now instead of at nextChargeAt' })
-  async sandboxChargeRecurringGift(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<RecurringGift> {
-    return RecurringGift.from(await context.core.recurringGifts.sandboxChargeNow(caller(context), id));
+  @Mutation(() => SandboxChargeRecurringGiftPayload, { description: 'Sandbox only: charges an ACTIVE gift now instead of at nextChargeAt' })
+  async sandboxChargeRecurringGift(@Arg('input') input: SandboxChargeRecurringGiftInput, @Ctx() context: GraphQLContext): Promise<SandboxChargeRecurringGiftPayload> {
+    const who = caller(context);
+    return payloadOf(SandboxChargeRecurringGiftPayload, async () => RecurringGift.from(await context.core.recurringGifts.sandboxChargeNow(who, input.id)));
   }
 
   @FieldResolver(() => PaymentLink, { nullable: true })

@@ -4,12 +4,13 @@ import { RecurringGift as RecurringGiftRow, RecurringGiftStatus } from '../../do
 import { RecurringIntervalValue } from '../checkout/checkout-session.types';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
+import { Node } from '../shared/node';
+import { IdInput } from '../shared/payload';
 
 registerEnumType(RecurringGiftStatus, { name: 'RecurringGiftStatus', description: 'ACTIVE, PAUSED (after too many failed charges) or CANCELLED' });
 
-@ObjectType({ description: "A payer's standing gift on a payment link, charged to the saved card every interval" })
-export class RecurringGift {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "A payer's standing gift on a payment link, charged to the saved card every interval", implements: Node })
+export class RecurringGift extends Node {
   @Field(() => RecurringGiftStatus) status: RecurringGiftStatus;
   @Field(() => ID) paymentLinkId: string;
   @Field(() => ID) checkoutSessionId: string;
@@ -43,3 +44,10 @@ export class RecurringGift {
 
 @ObjectType()
 export class RecurringGiftConnection extends Connection(RecurringGift, 'RecurringGift') {}
+
+export const CancelRecurringGiftInput = IdInput('CancelRecurringGift', 'The gift to stop for good');
+export type CancelRecurringGiftInput = InstanceType<typeof CancelRecurringGiftInput>;
+export const ResumeRecurringGiftInput = IdInput('ResumeRecurringGift', 'The PAUSED gift to resume');
+export type ResumeRecurringGiftInput = InstanceType<typeof ResumeRecurringGiftInput>;
+export const SandboxChargeRecurringGiftInput = IdInput('SandboxChargeRecurringGift', 'The ACTIVE gift to charge now');
+export type SandboxChargeRecurringGiftInput = InstanceType<typeof SandboxChargeRecurringGiftInput>;

@@ -35,7 +35,7 @@ export const GRAPHQL_SKIPPED: Record<string, string> = {
   regenerateApiKey: "replaces the caller's own key (takes a mode, no id); it would end the probing credential",
   createLiveCredentials: "issues the caller's own live credentials: no tenant id",
   setPayoutPin: "sets the caller's own PIN: no tenant id, and changing it would refuse the probes' later schedule bodies",
-  setServerToServerCharging: "switches the caller's own setting: no tenant id, answers a boolean",
+  setServerToServerCharging: "switches the caller's own setting: no tenant id, answers whether it is on",
 };
 
 /** Values for arguments and input fields that carry no id, by name; otherwise by type. */
@@ -56,7 +56,7 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
   } },
   advanceSandboxPayout: { id: '{{payout}}', status: 'SUBMITTED' },
   createTreasuryWallet: { endUserId: '{{treasury_end_user}}', currency: 'eur' },
-  attachPaymentMethod: { customerId: '{{customer}}', input: { card: CARD } },
+  attachPaymentMethod: { input: { customerId: '{{customer}}', card: CARD } },
   paySandboxCollection: { id: '{{collection}}', amount: '5000' },
   createPayoutSchedule: { input: {
     name: 'Probe', cadence: 'WEEKLY', startAt: '2099-01-01T00:00:00.000Z', maxRunAmountUsd: '1000.00', pin: '246810',
@@ -319,7 +319,7 @@ async function overWebSocket(server: TestServer, tally: Tally, probe: FieldProbe
  */
 const SUBSCRIPTIONS: Record<string, { topic: Topic; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }> = {
   collectionUpdated: { topic: Topic.COLLECTION, argument: 'id', kind: 'collection', payload: (id) => ({ collectionId: id }) },
-  paymentUpdated: { topic: Topic.PAYMENT, argument: 'paymentId', kind: 'payment', payload: (id) => ({ paymentId: id }) },
+  paymentUpdated: { topic: Topic.PAYMENT, argument: 'paymentId', kind: 'payment', payload: (id) => ({ paymentId: id, previousStatus: null, changedFields: [] }) },
   payoutScheduleUpdated: { topic: Topic.PAYOUT_SCHEDULE, argument: 'id', kind: 'payout_schedule', payload: (id) => ({ scheduleId: id }) },
   payoutUpdated: { topic: Topic.PAYOUT, argument: 'id', kind: 'payout', payload: (id) => ({ payoutId: id }) },
   treasuryKycUpdated: { topic: Topic.TREASURY_KYC, argument: 'endUserId', kind: 'treasury_end_user', payload: (id) => ({ endUserId: id, checkId: id }) },

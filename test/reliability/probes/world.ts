@@ -56,7 +56,7 @@ export async function buildTenant(server: TestServer, name: string, copies = 1):
   await server.setTreasury(merchant.businessId, true);
   await setVerified(server, merchant.businessId, true);
   const dashboard = { authorization: `Bearer ${merchant.token}`, 'x-service-business-id': merchant.businessId };
-  await graphql(server, dashboard, 'mutation { setServerToServerCharging(enabled: true) }');
+  await graphql(server, dashboard, 'mutation { setServerToServerCharging(input: { enabled: true }) { serverToServerCharging userErrors { field message code } } }');
   const liveKey = await server.liveKeyOf(merchant);
   const token = await caller(server, {})('POST', '/api/v1/business/auth/token', { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret });
   const callers: Tenant['callers'] = {

@@ -36,8 +36,8 @@ export async function signUpMerchant(fleet: Fleet, db: Pool, via: ProcessName, o
   if (!result) throw new Error(`confirmSignUp: ${JSON.stringify(confirmed.body)}`);
   const merchant: Merchant = { businessId: result.business.id, apiKey: result.testCredentials.apiKey, token: result.token };
   if (options.charging) {
-    const enabled = await graphql('mutation { setServerToServerCharging(enabled: true) }', {}, { authorization: `Bearer ${merchant.token}` });
-    if (enabled.body.data?.setServerToServerCharging !== true) throw new Error(`setServerToServerCharging: ${JSON.stringify(enabled.body)}`);
+    const enabled = await graphql('mutation { setServerToServerCharging(input: { enabled: true }) { serverToServerCharging userErrors { field message code } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    if (enabled.body.data?.setServerToServerCharging?.serverToServerCharging !== true) throw new Error(`setServerToServerCharging: ${JSON.stringify(enabled.body)}`);
   }
   if (options.treasury) await db.query(`UPDATE businesses SET treasury_enabled = true WHERE id = $1`, [merchant.businessId]);
   return merchant;
