@@ -118,7 +118,7 @@ describe('Collections over GraphQL', () => {
     const merchant = await server.createMerchant();
     const fractional = await userErrorsOf(CREATE, { input: ngBank({ amount: '50.5' }) }, asApiKey(merchant));
     expect(fractional).toEqual([{ field: ['input', 'amount'], message: expect.stringContaining('positive integer in minor units'), code: 'VALIDATION_ERROR' }]);
-    const rest = await server.request('POST', '/api/v1/business/collections', { headers: asApiKey(merchant), body: { ...ngBank(), amount: 50.5 } });
+    const rest = await server.request('POST', '/api/v1/business/collections', { headers: asApiKey(merchant), body: { ...ngBank(), rail: 'bank', amount: 50.5 } });
     expect(rest.body.error.errors).toEqual({ amount: [fractional[0].message] });
     const swapped = await userErrorsOf(CREATE, { input: ghMomo({ channelId: 'mtn-gh', customer: { phone: '+233241234567', networkId: 'sbx_ch_gh_momo' } }) }, asApiKey(merchant));
     expect(fieldsOf(swapped)).toEqual(['channelId', 'customer.networkId']);
