@@ -497,7 +497,7 @@ describe('Treasury over GraphQL', () => {
 
   describe('object identification', () => {
     const NODE = `query($id: ID!) { node(id: $id) { __typename id
-      ... on TreasuryEndUser { externalId } ... on TreasuryKycCheck { status } ... on TreasuryWallet { currency } ... on TreasuryPayout { status } } }`;
+      ... on TreasuryEndUser { externalId } ... on TreasuryKycCheck { kycStatus: status } ... on TreasuryWallet { currency } ... on TreasuryPayout { status } } }`;
 
     test('node(id:) answers an end-user, a KYC check, a wallet and a payout to their partner in their mode; null for another partner and for the other mode', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
@@ -507,7 +507,7 @@ describe('Treasury over GraphQL', () => {
       const live = { 'x-api-key': await liveKeyOf(partner) };
       const expected: Array<[string, Record<string, unknown>]> = [
         [user.id, { __typename: 'TreasuryEndUser', id: user.id, externalId: user.externalId }],
-        [check.id, { __typename: 'TreasuryKycCheck', id: check.id, status: 'APPROVED' }],
+        [check.id, { __typename: 'TreasuryKycCheck', id: check.id, kycStatus: 'APPROVED' }],
         [wallet.id, { __typename: 'TreasuryWallet', id: wallet.id, currency: 'USD' }],
         [payout.id, { __typename: 'TreasuryPayout', id: payout.id, status: 'PENDING' }],
       ];
