@@ -126,7 +126,8 @@ export class TreasuryPayoutService {
    * reference and schedules its report. Null when there is nothing to do (cancelled first, done).
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout | null> {
-    const payout = await claimForRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', { processing_at: new Date() }, (tx, row) => this.announce(tx, row, 'dispatch', { processing_at: null }));
+    const claim = { processing_at: new Date() };
+    const payout = await claimForRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', claim, (tx, row) => this.announce(tx, row, 'dispatch', claim));
     if (!payout) return null;
     const rail = this.providers.providerFor(ctx, 'treasury-rail');
     const acceptance = await rail.submit({
