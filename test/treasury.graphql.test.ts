@@ -2,6 +2,7 @@ import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext } from '../src/domain/shared/context';
 import { Topic } from '../src/domain/events/pubsub';
+import { TreasuryPayoutStatus } from '../src/domain/treasury/treasury.entities';
 import { TestMerchant, TestServer, collect, countStatements, heardBefore, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import {
   TREASURY, TREASURY_PAYOUTS, USERS, activeEndUser, apiKey, countOf, createEndUser, createWallet, deposit, fundedWallet,
@@ -25,30 +26,35 @@ const WALLET_FIELDS = `id partnerEndUserId currency balance { amount amountMinor
 const PAYOUT_FIELDS = `id partnerId partnerEndUserId partnerWalletId amount { amount amountMinor currency } destinationType destinationDetails
   status failureReason metadata completedAt livemode createdAt updatedAt`;
 
-const CREATE_END_USER = `mutation($input: CreateTreasuryEndUserInput!) { createTreasuryEndUser(input: $input) { ${END_USER_FIELDS} } }`;
+const USER_ERRORS = 'userErrors { field message code }';
+const CREATE_END_USER = `mutation($input: CreateTreasuryEndUserInput!) { createTreasuryEndUser(input: $input) { treasuryEndUser { ${END_USER_FIELDS} } ${USER_ERRORS} } }`;
 const END_USER = `query($id: ID!) { treasuryEndUser(id: $id) { ${END_USER_FIELDS} kyc { id status } wallets { id currency } } }`;
 const END_USERS = `query($first: Int, $after: String, $status: TreasuryEndUserStatus, $externalId: String) {
   treasuryEndUsers(first: $first, after: $after, status: $status, externalId: $externalId) { edges { cursor node { id externalId status } } pageInfo { hasNextPage endCursor } } }`;
-const START_KYC = `mutation($endUserId: ID!, $level: TreasuryKycLevel) { startTreasuryKyc(endUserId: $endUserId, level: $level) { created kyc { ${KYC_FIELDS} } } }`;
+const START_KYC = `mutation($endUserId: ID!, $level: TreasuryKycLevel) { startTreasuryKyc(input: { endUserId: $endUserId, level: $level }) {
+  kycStart { created kyc { ${KYC_FIELDS} } } ${USER_ERRORS} } }`;
 const KYC = `query($endUserId: ID!) { treasuryKycCheck(endUserId: $endUserId) { ${KYC_FIELDS} endUser { id status } } }`;
 const KYC_CHECKS = `query($endUserId: ID!, $first: Int, $after: String) { treasuryKycChecks(endUserId: $endUserId, first: $first, after: $after) {
   edges { node { id status rejectionReasons } } pageInfo { hasNextPage endCursor } } }`;
-const APPROVE = `mutation($endUserId: ID!) { approveSandboxTreasuryKyc(endUserId: $endUserId) { ${KYC_FIELDS} } }`;
-const REJECT = `mutation($endUserId: ID!, $reasons: [String!]!) { rejectSandboxTreasuryKyc(endUserId: $endUserId, reasons: $reasons) { ${KYC_FIELDS} } }`;
-const CREATE_WALLET = `mutation($endUserId: ID!, $currency: String!) { createTreasuryWallet(endUserId: $endUserId, currency: $currency) { ${WALLET_FIELDS} } }`;
+const APPROVE = `mutation($endUserId: ID!) { approveSandboxTreasuryKyc(input: { endUserId: $endUserId }) { treasuryKycCheck { ${KYC_FIELDS} } ${USER_ERRORS} } }`;
+const REJECT = `mutation($endUserId: ID!, $reasons: [String!]!) { rejectSandboxTreasuryKyc(input: { endUserId: $endUserId, reasons: $reasons }) {
+  treasuryKycCheck { ${KYC_FIELDS} } ${USER_ERRORS} } }`;
+const CREATE_WALLET = `mutation($endUserId: ID!, $currency: String!) { createTreasuryWallet(input: { endUserId: $endUserId, currency: $currency }) {
+  treasuryWallet { ${WALLET_FIELDS} } ${USER_ERRORS} } }`;
 const WALLET = `query($endUserId: ID!, $walletId: ID!) { treasuryWallet(endUserId: $endUserId, walletId: $walletId) { ${WALLET_FIELDS} endUser { id } } }`;
 const WALLETS = `query($endUserId: ID!, $first: Int, $after: String) { treasuryWallets(endUserId: $endUserId, first: $first, after: $after) {
   edges { node { id currency balance { amount } } } pageInfo { hasNextPage endCursor } } }`;
-const DEPOSIT = `mutation($endUserId: ID!, $walletId: ID!, $amount: String!) { depositSandboxTreasuryWallet(endUserId: $endUserId, walletId: $walletId, amount: $amount) {
-  id walletId partnerEndUserId amount { amount amountMinor currency } balance { amount amountMinor currency } createdAt } }`;
-const CREATE_PAYOUT = `mutation($input: CreateTreasuryPayoutInput!) { createTreasuryPayout(input: $input) { ${PAYOUT_FIELDS} } }`;
+const DEPOSIT = `mutation($endUserId: ID!, $walletId: ID!, $amount: String!) {
+  depositSandboxTreasuryWallet(input: { endUserId: $endUserId, walletId: $walletId, amount: $amount }) {
+    treasuryDeposit { id walletId partnerEndUserId amount { amount amountMinor currency } balance { amount amountMinor currency } createdAt } ${USER_ERRORS} } }`;
+const CREATE_PAYOUT = `mutation($input: CreateTreasuryPayoutInput!) { createTreasuryPayout(input: $input) { treasuryPayout { ${PAYOUT_FIELDS} } ${USER_ERRORS} } }`;
 const PAYOUT = `query($id: ID!) { treasuryPayout(id: $id) { ${PAYOUT_FIELDS} endUser { id } wallet { id balance { amountMinor } } } }`;
 const PAYOUTS = `query($first: Int, $after: String, $status: TreasuryPayoutStatus, $partnerEndUserId: ID, $partnerWalletId: ID) {
   treasuryPayouts(first: $first, after: $after, status: $status, partnerEndUserId: $partnerEndUserId, partnerWalletId: $partnerWalletId) {
     edges { node { id status amount { amount } } } pageInfo { hasNextPage endCursor } } }`;
-const CANCEL = `mutation($id: ID!) { cancelTreasuryPayout(id: $id) { id status } }`;
-const PAYOUT_UPDATED = 'subscription { treasuryPayoutUpdated { id status livemode } }';
-const KYC_UPDATED = 'subscription { treasuryKycUpdated { id partnerEndUserId status livemode } }';
+const CANCEL = `mutation($id: ID!) { cancelTreasuryPayout(input: { id: $id }) { treasuryPayout { id status } ${USER_ERRORS} } }`;
+const PAYOUT_UPDATED = 'subscription { treasuryPayoutUpdated { treasuryPayout { id status livemode } previousStatus changedFields } }';
+const KYC_UPDATED = 'subscription { treasuryKycUpdated { treasuryKycCheck { id partnerEndUserId status livemode } previousStatus changedFields } }';
 
 /** A REST payout body as the GraphQL input (the destination type as its enum name). */
 const payoutInput = (body: Record<string, unknown>) => ({ ...body, destinationType: String(body.destinationType).toUpperCase() });
@@ -84,13 +90,36 @@ describe('Treasury over GraphQL', () => {
   }
 
 
+  /** Runs a mutation and answers the object of its payload, failing the test on any error or userError. */
+  async function made<T = any>(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+    const [payload] = Object.values(await ok(query, variables, headers)) as Array<Record<string, unknown>>;
+    expect(payload.userErrors).toEqual([]);
+    const [object] = Object.entries(payload).filter(([key]) => key !== 'userErrors').map(([, value]) => value);
+    return object as T;
+  }
+
+  /** The userErrors of a mutation the caller can fix: no GraphQL error, and no object in the payload. */
+  async function userErrorsOf(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<any[]> {
+    const [payload] = Object.values(await ok(query, variables, headers)) as Array<Record<string, unknown>>;
+    const objects = Object.entries(payload).filter(([key]) => key !== 'userErrors').map(([, value]) => value);
+    expect(objects).toEqual([null]);
+    expect((payload.userErrors as unknown[]).length).toBeGreaterThan(0);
+    return payload.userErrors as any[];
+  }
+
+  /** NOT_FOUND as the operation answers it: a query's GraphQL error, a mutation's one userError. */
+  async function expectNotFound(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
+    if (query.startsWith('mutation')) expect(await userErrorsOf(query, variables, headers)).toEqual([{ field: null, message: expect.any(String), code: 'NOT_FOUND' }]);
+    else expect((await refused(query, variables, headers)).extensions.code).toBe('NOT_FOUND');
+  }
+
   const restGet = async (partner: TestMerchant, path: string) => (await server.request('GET', path, { headers: apiKey(partner) })).body.data;
 
   describe('end-users and KYC', () => {
     test('createTreasuryEndUser answers the end-user REST reads, PENDING_KYC, with no KYC record and no wallets yet', async () => {
       const partner = await treasuryPartner(server);
       const input = { externalId: 'gql-0001', email: 'Amara@Example.com', name: 'Amara Obi', phone: '+2348012345678', metadata: { tier: 'gold' } };
-      const user = (await ok(CREATE_END_USER, { input }, asDashboard(partner))).createTreasuryEndUser;
+      const user = await made(CREATE_END_USER, { input }, asDashboard(partner));
       const rest = await restGet(partner, `${USERS}/${user.id}`);
       expect(user).toEqual({
         id: rest.id, partnerId: partner.businessId, externalId: 'gql-0001', email: 'amara@example.com', status: 'PENDING_KYC', name: 'Amara Obi',
@@ -98,8 +127,8 @@ describe('Treasury over GraphQL', () => {
       });
       expect(rest.status).toBe('pending_kyc');
       expect((await ok(END_USER, { id: user.id }, apiKey(partner))).treasuryEndUser).toEqual({ ...user, kyc: null, wallets: [] });
-      const again = await refused(CREATE_END_USER, { input: { externalId: 'gql-0001', email: 'x@example.com' } }, apiKey(partner));
-      expect(again.extensions).toMatchObject({ code: 'CONFLICT', errors: { externalId: [expect.any(String)] } });
+      const again = await userErrorsOf(CREATE_END_USER, { input: { externalId: 'gql-0001', email: 'x@example.com' } }, apiKey(partner));
+      expect(again).toEqual([{ field: ['input', 'externalId'], message: expect.any(String), code: 'CONFLICT' }]);
       expect(await countOf(server, 'treasury_end_users', partner.businessId)).toBe(1);
     });
 
@@ -125,7 +154,7 @@ describe('Treasury over GraphQL', () => {
     test('startTreasuryKyc starts a PENDING check (created true) with a kycLinkUrl, then answers that same check (created false); it reads as REST reads it', async () => {
       const partner = await treasuryPartner(server);
       const user = await createEndUser(server, partner);
-      const started = (await ok(START_KYC, { endUserId: user.id, level: 'FULL' }, apiKey(partner))).startTreasuryKyc;
+      const started = await made(START_KYC, { endUserId: user.id, level: 'FULL' }, apiKey(partner));
       expect(started).toEqual({
         created: true,
         kyc: {
@@ -133,7 +162,7 @@ describe('Treasury over GraphQL', () => {
           kycLinkUrl: expect.stringMatching(/\/kyc\/kyc_test_[A-Za-z0-9_-]{32}$/), createdAt: expect.any(String), updatedAt: expect.any(String),
         },
       });
-      const again = (await ok(START_KYC, { endUserId: user.id }, apiKey(partner))).startTreasuryKyc;
+      const again = await made(START_KYC, { endUserId: user.id }, apiKey(partner));
       expect(again).toEqual({ created: false, kyc: started.kyc });
       const read = (await ok(KYC, { endUserId: user.id }, apiKey(partner))).treasuryKycCheck;
       expect(read).toEqual({ ...started.kyc, endUser: { id: user.id, status: 'PENDING_KYC' } });
@@ -146,21 +175,21 @@ describe('Treasury over GraphQL', () => {
     test('sandbox approve makes the end-user ACTIVE; sandbox reject records the reasons and makes it REJECTED; a decided check is CONFLICT; the checks read newest first', async () => {
       const partner = await treasuryPartner(server);
       const approvedUser = await createEndUser(server, partner);
-      await ok(START_KYC, { endUserId: approvedUser.id }, apiKey(partner));
-      const approved = (await ok(APPROVE, { endUserId: approvedUser.id }, asDashboard(partner))).approveSandboxTreasuryKyc;
+      await made(START_KYC, { endUserId: approvedUser.id }, apiKey(partner));
+      const approved = await made(APPROVE, { endUserId: approvedUser.id }, asDashboard(partner));
       expect(approved).toMatchObject({ status: 'APPROVED', level: 'BASIC', rejectionReasons: [], decidedAt: expect.any(String) });
       expect((await ok(END_USER, { id: approvedUser.id }, apiKey(partner))).treasuryEndUser).toMatchObject({ status: 'ACTIVE', kyc: { id: approved.id, status: 'APPROVED' } });
-      expect((await refused(APPROVE, { endUserId: approvedUser.id }, apiKey(partner))).extensions.code).toBe('CONFLICT');
-      expect((await refused(START_KYC, { endUserId: approvedUser.id }, apiKey(partner))).extensions.code).toBe('CONFLICT');
+      expect(await userErrorsOf(APPROVE, { endUserId: approvedUser.id }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
+      expect(await userErrorsOf(START_KYC, { endUserId: approvedUser.id }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
 
       const rejectedUser = await createEndUser(server, partner);
-      await ok(START_KYC, { endUserId: rejectedUser.id }, apiKey(partner));
-      const rejected = (await ok(REJECT, { endUserId: rejectedUser.id, reasons: ['document_expired', 'selfie_mismatch'] }, apiKey(partner))).rejectSandboxTreasuryKyc;
+      await made(START_KYC, { endUserId: rejectedUser.id }, apiKey(partner));
+      const rejected = await made(REJECT, { endUserId: rejectedUser.id, reasons: ['document_expired', 'selfie_mismatch'] }, apiKey(partner));
       expect(rejected).toMatchObject({ status: 'REJECTED', rejectionReasons: ['document_expired', 'selfie_mismatch'] });
       expect((await restGet(partner, `${USERS}/${rejectedUser.id}`)).status).toBe('rejected');
-      expect((await refused(REJECT, { endUserId: rejectedUser.id, reasons: ['again'] }, apiKey(partner))).extensions.code).toBe('CONFLICT');
+      expect(await userErrorsOf(REJECT, { endUserId: rejectedUser.id, reasons: ['again'] }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
 
-      const restarted = (await ok(START_KYC, { endUserId: rejectedUser.id }, apiKey(partner))).startTreasuryKyc;
+      const restarted = await made(START_KYC, { endUserId: rejectedUser.id }, apiKey(partner));
       expect(restarted.created).toBe(true);
       const page = (await ok(KYC_CHECKS, { endUserId: rejectedUser.id, first: 1 }, apiKey(partner))).treasuryKycChecks;
       expect(page.edges.map((edge: any) => edge.node)).toEqual([{ id: restarted.kyc.id, status: 'PENDING', rejectionReasons: [] }]);
@@ -175,12 +204,12 @@ describe('Treasury over GraphQL', () => {
     test('createTreasuryWallet before KYC approval is KYC_REQUIRED and writes nothing; after, the wallet reads as REST reads it, its deposit instructions included', async () => {
       const partner = await treasuryPartner(server);
       const pending = await createEndUser(server, partner);
-      const early = await refused(CREATE_WALLET, { endUserId: pending.id, currency: 'usd' }, apiKey(partner));
-      expect(early.extensions).toMatchObject({ code: 'KYC_REQUIRED', statusCode: 422 });
+      const early = await userErrorsOf(CREATE_WALLET, { endUserId: pending.id, currency: 'usd' }, apiKey(partner));
+      expect(early).toEqual([{ field: null, message: "The end-user's KYC must be APPROVED before a wallet can be opened", code: 'KYC_REQUIRED' }]);
       expect(await countOf(server, 'treasury_wallets', partner.businessId)).toBe(0);
 
       const user = await activeEndUser(server, partner);
-      const usd = (await ok(CREATE_WALLET, { endUserId: user.id, currency: 'usd' }, asDashboard(partner))).createTreasuryWallet;
+      const usd = await made(CREATE_WALLET, { endUserId: user.id, currency: 'usd' }, asDashboard(partner));
       expect(usd).toMatchObject({
         partnerEndUserId: user.id, currency: 'USD', balance: { amount: '0.00', amountMinor: '0', currency: 'USD' }, status: 'ACTIVE', livemode: false,
       });
@@ -190,13 +219,13 @@ describe('Treasury over GraphQL', () => {
       expect(usd.depositInstructions).toEqual({ ...restInstructions, currency: 'USD' }); // GraphQL upper case, REST lower case
       expect(usd.depositInstructions).toMatchObject({ routingNumber: '110000000', accountType: 'checking', cryptoDepositAddress: null });
 
-      const usdc = (await ok(CREATE_WALLET, { endUserId: user.id, currency: 'USDC' }, apiKey(partner))).createTreasuryWallet;
+      const usdc = await made(CREATE_WALLET, { endUserId: user.id, currency: 'USDC' }, apiKey(partner));
       expect(usdc.depositInstructions).toMatchObject({
         accountNumber: null, routingNumber: null, cryptoDepositChain: 'ethereum', cryptoDepositAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/),
       });
       expect(usdc.depositInstructions.walletAddress).toBe(usdc.depositInstructions.cryptoDepositAddress);
-      const twice = await refused(CREATE_WALLET, { endUserId: user.id, currency: 'USD' }, apiKey(partner));
-      expect(twice.extensions.code).toBe('CONFLICT');
+      const twice = await userErrorsOf(CREATE_WALLET, { endUserId: user.id, currency: 'USD' }, apiKey(partner));
+      expect(twice.map((error) => error.code)).toEqual(['CONFLICT']);
       expect((await ok(END_USER, { id: user.id }, apiKey(partner))).treasuryEndUser.wallets).toEqual([{ id: usd.id, currency: 'USD' }, { id: usdc.id, currency: 'USDC' }]);
       const page = (await ok(WALLETS, { endUserId: user.id, first: 1 }, apiKey(partner))).treasuryWallets;
       expect(page.edges.map((edge: any) => edge.node.id)).toEqual([usdc.id]);
@@ -209,21 +238,21 @@ describe('Treasury over GraphQL', () => {
       const partner = await treasuryPartner(server);
       const user = await activeEndUser(server, partner);
       const wallet = await createWallet(server, partner, user.id, 'usd');
-      const first = (await ok(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '100.50' }, apiKey(partner))).depositSandboxTreasuryWallet;
+      const first = await made(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '100.50' }, apiKey(partner));
       expect(first).toMatchObject({
         walletId: wallet.id, partnerEndUserId: user.id, amount: { amount: '100.50', amountMinor: '10050', currency: 'USD' },
         balance: { amount: '100.50', amountMinor: '10050', currency: 'USD' },
       });
-      const second = (await ok(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '0.5' }, apiKey(partner))).depositSandboxTreasuryWallet;
+      const second = await made(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '0.5' }, apiKey(partner));
       expect(second.balance).toEqual({ amount: '101.00', amountMinor: '10100', currency: 'USD' });
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(10_100n);
       const read = (await ok(WALLET, { endUserId: user.id, walletId: wallet.id }, apiKey(partner))).treasuryWallet;
       expect(read).toMatchObject({ id: wallet.id, balance: { amount: '101.00' }, endUser: { id: user.id } });
-      const tooPrecise = await refused(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.001' }, apiKey(partner));
-      expect(tooPrecise.extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { amount: [expect.any(String)] } });
+      const tooPrecise = await userErrorsOf(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.001' }, apiKey(partner));
+      expect(tooPrecise).toEqual([{ field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }]);
       const otherUser = await activeEndUser(server, partner);
       expect((await refused(WALLET, { endUserId: otherUser.id, walletId: wallet.id }, apiKey(partner))).extensions.code).toBe('NOT_FOUND');
-      expect((await refused(DEPOSIT, { endUserId: otherUser.id, walletId: wallet.id, amount: '1.00' }, apiKey(partner))).extensions.code).toBe('NOT_FOUND');
+      await expectNotFound(DEPOSIT, { endUserId: otherUser.id, walletId: wallet.id, amount: '1.00' }, apiKey(partner));
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(10_100n);
     });
   });
@@ -232,7 +261,7 @@ describe('Treasury over GraphQL', () => {
     test('createTreasuryPayout answers PENDING with Money and the masked destination, debits the wallet at once, and reads as REST reads it', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '100.00');
       const input = payoutInput(payoutBody(user.id, wallet.id, { amount: '25.5', idempotencyKey: 'order-7781', metadata: { orderId: '7781', test_outcome: 'pending' } }));
-      const payout = (await ok(CREATE_PAYOUT, { input }, asDashboard(partner))).createTreasuryPayout;
+      const payout = await made(CREATE_PAYOUT, { input }, asDashboard(partner));
       expect(payout).toEqual({
         id: expect.any(String), partnerId: partner.businessId, partnerEndUserId: user.id, partnerWalletId: wallet.id,
         amount: { amount: '25.50', amountMinor: '2550', currency: 'USD' }, destinationType: 'BANK_ACCOUNT',
@@ -250,19 +279,19 @@ describe('Treasury over GraphQL', () => {
     test('cancelTreasuryPayout: a PENDING payout is CANCELLED with the debit reversed once; cancelling again is CONFLICT', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '50.00');
       const input = payoutInput(payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }));
-      const payout = (await ok(CREATE_PAYOUT, { input }, apiKey(partner))).createTreasuryPayout;
+      const payout = await made(CREATE_PAYOUT, { input }, apiKey(partner));
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(3_000n);
-      expect((await ok(CANCEL, { id: payout.id }, apiKey(partner))).cancelTreasuryPayout).toEqual({ id: payout.id, status: 'CANCELLED' });
+      expect(await made(CANCEL, { id: payout.id }, apiKey(partner))).toEqual({ id: payout.id, status: 'CANCELLED' });
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(5_000n);
-      expect((await refused(CANCEL, { id: payout.id }, apiKey(partner))).extensions.code).toBe('CONFLICT');
+      expect(await userErrorsOf(CANCEL, { id: payout.id }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(5_000n);
       expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
     });
 
     test('the sandbox rail completes a payout (test_outcome success) and fails one (failed) with its reason and the debit reversed', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '50.00');
-      const completed = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '10.00' })) }, apiKey(partner))).createTreasuryPayout;
-      const failed = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '5.00', metadata: { test_outcome: 'failed' } })) }, apiKey(partner))).createTreasuryPayout;
+      const completed = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '10.00' })) }, apiKey(partner));
+      const failed = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '5.00', metadata: { test_outcome: 'failed' } })) }, apiKey(partner));
       const statusOf = async (id: string) => (await ok(PAYOUT, { id }, apiKey(partner))).treasuryPayout;
       expect(await waitFor(() => statusOf(completed.id), (payout) => payout.status === 'COMPLETED')).toMatchObject({ status: 'COMPLETED', completedAt: expect.any(String) });
       expect(await waitFor(() => statusOf(failed.id), (payout) => payout.status === 'FAILED')).toMatchObject({ status: 'FAILED', failureReason: 'sandbox_test_outcome_failed' });
@@ -275,28 +304,28 @@ describe('Treasury over GraphQL', () => {
       const { partner, user, wallet } = await fundedWallet(server, '50.00');
       const input = payoutInput(payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }));
       const headers = { ...apiKey(partner), 'idempotency-key': 'gql-treasury-payout-1' };
-      const first = (await ok(CREATE_PAYOUT, { input }, headers)).createTreasuryPayout;
+      const first = await made(CREATE_PAYOUT, { input }, headers);
       const again = await server.graphql(CREATE_PAYOUT, { input }, headers);
-      expect(again.body.data.createTreasuryPayout).toEqual(first);
+      expect(again.body.data.createTreasuryPayout).toEqual({ treasuryPayout: first, userErrors: [] });
       expect(await countOf(server, 'treasury_payouts', partner.businessId)).toBe(1);
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(3_000n);
     });
 
     test('too little balance is INSUFFICIENT_FUNDS and writes nothing; treasuryPayouts pages newest first and filters by end-user and wallet', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '30.00');
-      const poor = await refused(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '30.01' })) }, apiKey(partner));
-      expect(poor.extensions).toMatchObject({ code: 'INSUFFICIENT_FUNDS', statusCode: 422 });
+      const poor = await userErrorsOf(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '30.01' })) }, apiKey(partner));
+      expect(poor).toEqual([{ field: null, message: 'Insufficient funds in the USD wallet', code: 'INSUFFICIENT_FUNDS' }]);
       expect(await countOf(server, 'treasury_payouts', partner.businessId)).toBe(0);
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(3_000n);
 
       const ids: string[] = [];
       for (const amount of ['1.00', '2.00', '3.00']) {
-        ids.push((await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount, metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout.id);
+        ids.push((await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount, metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).id);
       }
       const other = await activeEndUser(server, partner);
       const otherWallet = await createWallet(server, partner, other.id, 'usd');
       await deposit(server, partner, other.id, otherWallet.id, '5.00');
-      const ofOther = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(other.id, otherWallet.id, { amount: '5.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
+      const ofOther = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(other.id, otherWallet.id, { amount: '5.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
 
       const first = (await ok(PAYOUTS, { first: 2, partnerEndUserId: user.id }, apiKey(partner))).treasuryPayouts;
       expect(first.edges.map((edge: any) => edge.node.id)).toEqual([ids[2], ids[1]]);
@@ -310,14 +339,15 @@ describe('Treasury over GraphQL', () => {
   });
 
   describe('bad input', () => {
-    /** The REST answer and the GraphQL error of the same bad request: the same code, message and per-field messages. */
+    /** The REST answer and the userErrors of the same bad request: one userError per REST field message, on the same field under input. */
     async function expectSameRefusal(rest: { status: number; body: any }, query: string, variables: Record<string, unknown>, partner: TestMerchant) {
-      const error = await refused(query, variables, apiKey(partner));
+      const userErrors = await userErrorsOf(query, variables, apiKey(partner));
       expect(rest.status).toBe(400);
-      expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'VALIDATION_ERROR', statusCode: 400 });
-      expect(error.message).toBe(rest.body.error.message);
-      expect(error.extensions.errors).toEqual(rest.body.error.errors);
-      return error.extensions.errors as Record<string, string[]>;
+      expect(rest.body.error.code).toBe('VALIDATION_ERROR');
+      const errors = rest.body.error.errors as Record<string, string[]>;
+      expect(userErrors).toEqual(Object.entries(errors).flatMap(([field, messages]) =>
+        messages.map((message) => ({ field: ['input', ...field.split('.')], message, code: 'VALIDATION_ERROR' }))));
+      return errors;
     }
 
     test('bad treasury payouts are refused with the same field messages as REST, and nothing is written', async () => {
@@ -344,8 +374,12 @@ describe('Treasury over GraphQL', () => {
       const { partner } = await fundedWallet(server, '1.00');
       for (const field of ['partnerEndUserId', 'partnerWalletId']) {
         const rest = await server.request('GET', `${TREASURY_PAYOUTS}?${field}=nope`, { headers: apiKey(partner) });
-        const errors = await expectSameRefusal(rest, PAYOUTS, { [field]: 'nope' }, partner);
-        expect(Object.keys(errors)).toEqual([field]);
+        const error = await refused(PAYOUTS, { [field]: 'nope' }, apiKey(partner));
+        expect(rest.status).toBe(400);
+        expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'VALIDATION_ERROR', statusCode: 400 });
+        expect(error.message).toBe(rest.body.error.message);
+        expect(error.extensions.errors).toEqual(rest.body.error.errors);
+        expect(Object.keys(error.extensions.errors)).toEqual([field]);
       }
     });
 
@@ -380,7 +414,7 @@ describe('Treasury over GraphQL', () => {
     test('a business without the treasury product gets FORBIDDEN on every treasury query and mutation, even with bad input', async () => {
       const merchant = await server.signUp();
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
-      const payout = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
+      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
       const operations: Array<[string, Record<string, unknown>]> = [
         [END_USERS, {}], [END_USER, { id: user.id }], [KYC, { endUserId: user.id }], [KYC_CHECKS, { endUserId: user.id }],
         [WALLETS, { endUserId: user.id }], [WALLET, { endUserId: user.id, walletId: wallet.id }], [PAYOUTS, {}], [PAYOUT, { id: payout.id }],
@@ -419,7 +453,7 @@ describe('Treasury over GraphQL', () => {
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
       const other = await treasuryPartner(server);
       await server.request('POST', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner), body: {} });
-      const payout = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
+      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
       const operations: Array<[string, Record<string, unknown>]> = [
         [END_USER, { id: user.id }], [KYC, { endUserId: user.id }], [KYC_CHECKS, { endUserId: user.id }], [WALLETS, { endUserId: user.id }],
         [WALLET, { endUserId: user.id, walletId: wallet.id }], [PAYOUT, { id: payout.id }], [START_KYC, { endUserId: user.id }],
@@ -427,7 +461,7 @@ describe('Treasury over GraphQL', () => {
         [DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.00' }],
         [CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00' })) }], [CANCEL, { id: payout.id }],
       ];
-      for (const [query, variables] of operations) expect((await refused(query, variables, apiKey(other))).extensions.code).toBe('NOT_FOUND');
+      for (const [query, variables] of operations) await expectNotFound(query, variables, apiKey(other));
       expect((await ok(END_USERS, {}, apiKey(other))).treasuryEndUsers.edges).toEqual([]);
       expect((await ok(PAYOUTS, {}, apiKey(other))).treasuryPayouts.edges).toEqual([]);
       expect((await restGet(partner, `${TREASURY_PAYOUTS}/${payout.id}`)).status).toBe('PENDING');
@@ -438,12 +472,12 @@ describe('Treasury over GraphQL', () => {
     test('live credentials see no test rows and test credentials no live ones; sandbox mutations with live credentials are SANDBOX_ONLY before the input is read', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
       const live = { 'x-api-key': await liveKeyOf(partner) };
-      const payout = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
-      const liveUser = (await ok(CREATE_END_USER, { input: { externalId: 'live-1', email: 'live@example.com' } }, live)).createTreasuryEndUser;
+      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+      const liveUser = await made(CREATE_END_USER, { input: { externalId: 'live-1', email: 'live@example.com' } }, live);
       expect(liveUser.livemode).toBe(true);
 
       for (const [query, variables] of [[END_USER, { id: user.id }], [WALLET, { endUserId: user.id, walletId: wallet.id }], [PAYOUT, { id: payout.id }], [CANCEL, { id: payout.id }]] as const) {
-        expect((await refused(query, variables, live)).extensions.code).toBe('NOT_FOUND');
+        await expectNotFound(query, variables, live);
       }
       expect((await ok(END_USERS, {}, live)).treasuryEndUsers.edges.map((edge: any) => edge.node.id)).toEqual([liveUser.id]);
       expect((await ok(PAYOUTS, {}, live)).treasuryPayouts.edges).toEqual([]);
@@ -455,9 +489,35 @@ describe('Treasury over GraphQL', () => {
       ] as const) {
         expect((await refused(query, variables, live)).extensions).toMatchObject({ code: 'SANDBOX_ONLY', statusCode: 403 });
       }
-      const liveKyc = await refused(START_KYC, { endUserId: liveUser.id }, live);
-      expect(liveKyc.extensions.code).toBe('UNPROCESSABLE');
+      const liveKyc = await userErrorsOf(START_KYC, { endUserId: liveUser.id }, live);
+      expect(liveKyc.map((error) => [error.field, error.code])).toEqual([[null, 'UNPROCESSABLE']]);
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(900n);
+    });
+  });
+
+  describe('object identification', () => {
+    const NODE = `query($id: ID!) { node(id: $id) { __typename id
+      ... on TreasuryEndUser { externalId } ... on TreasuryKycCheck { kycStatus: status } ... on TreasuryWallet { currency } ... on TreasuryPayout { status } } }`;
+
+    test('node(id:) answers an end-user, a KYC check, a wallet and a payout to their partner in their mode; null for another partner and for the other mode', async () => {
+      const { partner, user, wallet } = await fundedWallet(server, '10.00');
+      const check = (await ok(KYC, { endUserId: user.id }, apiKey(partner))).treasuryKycCheck;
+      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+      const other = await treasuryPartner(server);
+      const live = { 'x-api-key': await liveKeyOf(partner) };
+      const expected: Array<[string, Record<string, unknown>]> = [
+        [user.id, { __typename: 'TreasuryEndUser', id: user.id, externalId: user.externalId }],
+        [check.id, { __typename: 'TreasuryKycCheck', id: check.id, kycStatus: 'APPROVED' }],
+        [wallet.id, { __typename: 'TreasuryWallet', id: wallet.id, currency: 'USD' }],
+        [payout.id, { __typename: 'TreasuryPayout', id: payout.id, status: 'PENDING' }],
+      ];
+      for (const [id, node] of expected) {
+        expect((await ok(NODE, { id }, asDashboard(partner))).node).toEqual(node);
+        expect((await ok(NODE, { id }, apiKey(other))).node).toBeNull();
+        expect((await ok(NODE, { id }, live)).node).toBeNull();
+      }
+      const ids = expected.map(([id]) => id);
+      expect((await ok('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids }, apiKey(partner))).nodes).toEqual(ids.map((id) => ({ id })));
     });
   });
 
@@ -495,13 +555,13 @@ describe('Treasury over GraphQL', () => {
         const user = await activeEndUser(server, partner);
         const wallet = await createWallet(server, partner, user.id, 'usd');
         await deposit(server, partner, user.id, wallet.id, '10.00');
-        await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+        await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
         return { user, wallet };
       };
       await pay();
       const one = await countStatements(server, () => ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner)));
-      const made = [];
-      for (let index = 0; index < 5; index += 1) made.push(await pay());
+      const paid: Array<{ user: { id: string } }> = [];
+      for (let index = 0; index < 5; index += 1) paid.push(await pay());
       let data: any;
       const six = await countStatements(server, async () => { data = await ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner)); });
       expect(six).toBe(one);
@@ -512,14 +572,14 @@ describe('Treasury over GraphQL', () => {
         expect(node.wallet).toMatchObject({ balance: { amountMinor: '600' }, endUser: { id: node.endUser.id } });
         expect(node.endUser.wallets).toEqual([{ id: node.wallet.id }]);
       }
-      expect(nodes[0].endUser.id).toBe(made[4].user.id);
+      expect(nodes[0].endUser.id).toBe(paid[4].user.id);
     });
     test("the loaders' batches (an end-user's latest check, its wallets) answer only the context's partner and mode, the latest check of each end-user", async () => {
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
       const rejected = await createEndUser(server, partner);
-      await ok(START_KYC, { endUserId: rejected.id }, apiKey(partner));
-      await ok(REJECT, { endUserId: rejected.id, reasons: ['blurry_photo'] }, apiKey(partner));
-      const restarted = (await ok(START_KYC, { endUserId: rejected.id }, apiKey(partner))).startTreasuryKyc.kyc;
+      await made(START_KYC, { endUserId: rejected.id }, apiKey(partner));
+      await made(REJECT, { endUserId: rejected.id, reasons: ['blurry_photo'] }, apiKey(partner));
+      const restarted = (await made(START_KYC, { endUserId: rejected.id }, apiKey(partner))).kyc;
       const other = await fundedWallet(server, '1.00');
       const { treasuryKyc, treasuryWallets } = server.runtime.core;
       const ctxOf = (businessId: string, mode = Mode.TEST) => RequestContext.system(server.runtime.dataSource, 'test', businessId, mode);
@@ -535,7 +595,7 @@ describe('Treasury over GraphQL', () => {
   });
 
   describe('subscriptions', () => {
-    test('treasuryPayoutUpdated: a partner hears its own payout PENDING then CANCELLED, nothing of another partner or of live mode', async () => {
+    test('treasuryPayoutUpdated: a partner hears its own payout created PENDING then CANCELLED from PENDING, once each, nothing of another partner or of live mode', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '20.00');
       const { partner: other, user: otherUser, wallet: otherWallet } = await fundedWallet(server, '20.00');
       const mine = collect(server.subscribe({ apiKey: partner.apiKey }), PAYOUT_UPDATED, 2);
@@ -544,32 +604,37 @@ describe('Treasury over GraphQL', () => {
       await Promise.all([mine.ready, theirs.ready, live.ready]);
 
       // The other partner's payout first: had it leaked, it would be among the partner's messages.
-      const ofOther = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(otherUser.id, otherWallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(other))).createTreasuryPayout;
-      const payout = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
+      const ofOther = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(otherUser.id, otherWallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(other));
+      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
       await waitFor(async () => mine.received.length, (count) => count >= 1);
-      await ok(CANCEL, { id: payout.id }, apiKey(partner));
+      await made(CANCEL, { id: payout.id }, apiKey(partner));
       expect(await mine.done).toEqual([
-        { treasuryPayoutUpdated: { id: payout.id, status: 'PENDING', livemode: false } },
-        { treasuryPayoutUpdated: { id: payout.id, status: 'CANCELLED', livemode: false } },
+        { treasuryPayoutUpdated: { treasuryPayout: { id: payout.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'] } },
+        { treasuryPayoutUpdated: { treasuryPayout: { id: payout.id, status: 'CANCELLED', livemode: false }, previousStatus: 'PENDING', changedFields: ['status'] } },
       ]);
-      expect(await theirs.done).toEqual([{ treasuryPayoutUpdated: { id: ofOther.id, status: 'PENDING', livemode: false } }]);
+      expect(await theirs.done).toEqual([
+        { treasuryPayoutUpdated: { treasuryPayout: { id: ofOther.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'] } },
+      ]);
       // Live mode has no treasury rail: the live subscriber's silence is ended by a change published last.
       expect(await heardBefore(server, live, (pubSub, payoutId) =>
-        pubSub.publish(Topic.TREASURY_PAYOUT, { businessId: partner.businessId, livemode: true, payoutId }))).toEqual([]);
+        pubSub.publish(Topic.TREASURY_PAYOUT, { businessId: partner.businessId, livemode: true, payoutId, previousStatus: null, changed: ['status'] }))).toEqual([]);
     });
 
-    test('treasuryPayoutUpdated(id) follows one payout through the sandbox rail to COMPLETED', async () => {
+    test('treasuryPayoutUpdated(id) follows one payout through the sandbox rail to COMPLETED: each move once, with the status it left and the fields it set', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '20.00');
-      const watched = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
-      const one = collect(server.subscribe({ apiKey: partner.apiKey }), `subscription { treasuryPayoutUpdated(id: "${watched.id}") { id status } }`, 1);
-      const all = collect(server.subscribe({ apiKey: partner.apiKey }), 'subscription { treasuryPayoutUpdated { id status completedAt } }', 3);
+      const watched = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+      const one = collect(server.subscribe({ apiKey: partner.apiKey }), `subscription { treasuryPayoutUpdated(id: "${watched.id}") { treasuryPayout { id status } } }`, 1);
+      const all = collect(server.subscribe({ apiKey: partner.apiKey }),
+        'subscription { treasuryPayoutUpdated { treasuryPayout { id status completedAt } previousStatus changedFields } }', 3);
       await Promise.all([one.ready, all.ready]);
-      const completing = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '2.00' })) }, apiKey(partner))).createTreasuryPayout;
+      const completing = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '2.00' })) }, apiKey(partner));
       const received = await all.done;
-      expect(received.every((message: any) => message.treasuryPayoutUpdated.id === completing.id)).toBe(true);
-      expect(received.at(-1)).toEqual({ treasuryPayoutUpdated: { id: completing.id, status: 'COMPLETED', completedAt: expect.any(String) } });
-      await ok(CANCEL, { id: watched.id }, apiKey(partner));
-      expect(await one.done).toEqual([{ treasuryPayoutUpdated: { id: watched.id, status: 'CANCELLED' } }]);
+      expect(received.every((message: any) => message.treasuryPayoutUpdated.treasuryPayout.id === completing.id)).toBe(true);
+      expect(received.map((message: any) => [message.treasuryPayoutUpdated.previousStatus, message.treasuryPayoutUpdated.treasuryPayout.status, message.treasuryPayoutUpdated.changedFields]))
+        .toEqual([[null, 'PENDING', ['status']], ['PENDING', 'PROCESSING', ['status']], ['PROCESSING', 'COMPLETED', ['status', 'completedAt']]]);
+      expect(received.at(-1).treasuryPayoutUpdated.treasuryPayout.completedAt).toEqual(expect.any(String));
+      await made(CANCEL, { id: watched.id }, apiKey(partner));
+      expect(await one.done).toEqual([{ treasuryPayoutUpdated: { treasuryPayout: { id: watched.id, status: 'CANCELLED' } } }]);
     });
 
     test('treasuryKycUpdated: a partner hears its own checks started and decided (also on the hosted page), nothing of another partner; endUserId narrows it to one end-user', async () => {
@@ -579,43 +644,50 @@ describe('Treasury over GraphQL', () => {
       const second = await createEndUser(server, partner);
       const otherUser = await createEndUser(server, other);
       const mine = collect(server.subscribe({ apiKey: partner.apiKey }), KYC_UPDATED, 4);
-      const one = collect(server.subscribe({ apiKey: partner.apiKey }), `subscription { treasuryKycUpdated(endUserId: "${second.id}") { partnerEndUserId status } }`, 2);
+      const one = collect(server.subscribe({ apiKey: partner.apiKey }), `subscription { treasuryKycUpdated(endUserId: "${second.id}") { treasuryKycCheck { partnerEndUserId status } } }`, 2);
       const theirs = collect(server.subscribe({ apiKey: other.apiKey }), KYC_UPDATED, 1);
       await Promise.all([mine.ready, one.ready, theirs.ready]);
 
-      const ofOther = (await ok(START_KYC, { endUserId: otherUser.id }, apiKey(other))).startTreasuryKyc.kyc;
-      const started = (await ok(START_KYC, { endUserId: user.id }, apiKey(partner))).startTreasuryKyc.kyc;
+      const ofOther = (await made(START_KYC, { endUserId: otherUser.id }, apiKey(other))).kyc;
+      const started = (await made(START_KYC, { endUserId: user.id }, apiKey(partner))).kyc;
       await waitFor(async () => mine.received.length, (count) => count >= 1);
-      await ok(APPROVE, { endUserId: user.id }, apiKey(partner));
+      await made(APPROVE, { endUserId: user.id }, apiKey(partner));
       await waitFor(async () => mine.received.length, (count) => count >= 2);
-      const link = new URL((await ok(START_KYC, { endUserId: second.id }, apiKey(partner))).startTreasuryKyc.kyc.kycLinkUrl).pathname;
+      const link = new URL((await made(START_KYC, { endUserId: second.id }, apiKey(partner))).kyc.kycLinkUrl).pathname;
       await waitFor(async () => mine.received.length, (count) => count >= 3);
       const page = await fetch(`${server.baseUrl}${link}/reject`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'reasons=blurry_photo' });
       expect(page.status).toBe(200);
 
       const received = (await mine.done).map((message: any) => message.treasuryKycUpdated);
-      expect(received.map((check: any) => [check.partnerEndUserId, check.status])).toEqual([
-        [user.id, 'PENDING'], [user.id, 'APPROVED'], [second.id, 'PENDING'], [second.id, 'REJECTED'],
+      expect(received.map((update: any) => [update.treasuryKycCheck.partnerEndUserId, update.previousStatus, update.treasuryKycCheck.status, update.changedFields])).toEqual([
+        [user.id, null, 'PENDING', ['status']], [user.id, 'PENDING', 'APPROVED', ['status', 'decidedAt']],
+        [second.id, null, 'PENDING', ['status']], [second.id, 'PENDING', 'REJECTED', ['status', 'rejectionReasons', 'decidedAt']],
       ]);
-      expect(received[0]).toMatchObject({ id: started.id, livemode: false });
+      expect(received[0].treasuryKycCheck).toMatchObject({ id: started.id, livemode: false });
       expect(await one.done).toEqual([
-        { treasuryKycUpdated: { partnerEndUserId: second.id, status: 'PENDING' } },
-        { treasuryKycUpdated: { partnerEndUserId: second.id, status: 'REJECTED' } },
+        { treasuryKycUpdated: { treasuryKycCheck: { partnerEndUserId: second.id, status: 'PENDING' } } },
+        { treasuryKycUpdated: { treasuryKycCheck: { partnerEndUserId: second.id, status: 'REJECTED' } } },
       ]);
-      expect(await theirs.done).toEqual([{ treasuryKycUpdated: { id: ofOther.id, partnerEndUserId: otherUser.id, status: 'PENDING', livemode: false } }]);
+      expect(await theirs.done).toEqual([{ treasuryKycUpdated: {
+        treasuryKycCheck: { id: ofOther.id, partnerEndUserId: otherUser.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'],
+      } }]);
     });
 
     test('a subscription outlives no product switch: once the treasury product is turned off, the next change is FORBIDDEN, not delivered', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '20.00');
       const subscriber = collect(server.subscribe({ apiKey: partner.apiKey }), PAYOUT_UPDATED, 2);
       await subscriber.ready;
-      const payout = (await ok(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).createTreasuryPayout;
+      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
       await waitFor(async () => subscriber.received.length, (count) => count >= 1);
       await server.setTreasury(partner.businessId, false);
       // The next change of the payout, as the domain announces it after a commit (the dispatch job needs no partner check).
-      await server.runtime.core.pubSub.publish(Topic.TREASURY_PAYOUT, { businessId: partner.businessId, livemode: false, payoutId: payout.id });
+      await server.runtime.core.pubSub.publish(Topic.TREASURY_PAYOUT, {
+        businessId: partner.businessId, livemode: false, payoutId: payout.id, previousStatus: TreasuryPayoutStatus.PENDING, changed: ['status'],
+      });
       await expect(subscriber.done).rejects.toThrow(/FORBIDDEN/);
-      expect(subscriber.received).toEqual([{ treasuryPayoutUpdated: { id: payout.id, status: 'PENDING', livemode: false } }]);
+      expect(subscriber.received).toEqual([
+        { treasuryPayoutUpdated: { treasuryPayout: { id: payout.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'] } },
+      ]);
     });
 
     test('a business without the treasury product cannot subscribe: FORBIDDEN when the subscription starts', async () => {

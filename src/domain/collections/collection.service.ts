@@ -6,7 +6,7 @@ import { CheckoutSession, CheckoutSessionStatus } from '../checkout/checkout-ses
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
 import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { CollectionChange, TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
 import { Business, Mode } from '../identity/identity.entities';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
@@ -20,7 +20,7 @@ import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { ChannelFilters, CollectionFilters, CreateCollectionCommand, PayCollectionCommand, StartSessionCollectionCommand } from './collection.commands';
 import { Collection, CollectionCustomer, CollectionInstructions, CollectionRailKind, CollectionSource, CollectionStatus } from './collection.entities';
-import { AMOUNT_MISMATCH, COLLECTION_ROWS, CollectionAction, collectionTransition } from './collection.states';
+import { AMOUNT_MISMATCH, COLLECTION_ROWS, CollectionAction, collectionTransition, statusesAllowing } from './collection.states';
 import { moveRow } from '../shared/row-transition';
 import { COLLECTION_EVENT_OF_STATUS, collectionEventData } from './collections.events';
 import { expiryJob } from './collections.jobs';
@@ -228,7 +228,7 @@ export class CollectionService {
       if (answersRetries) await tx.idempotency?.recordResource(tx, 'collection', collection.id);
       const offset = tx.livemode ? 0 : await this.clock.offsetOf(tx, collection.businessId);
       await this.events.record(tx, COLLECTION_EVENT_OF_STATUS[collection.status], collectionEventData(collection), [expiryJob(collection, offset)]);
-      this.announce(tx, collection);
+      this.announce(tx, collection, null, {});
       return collection;
     });
   }
@@ -462,7 +462,7 @@ export class CollectionService {
         if (collection.checkoutSessionId) await this.checkout.completeWithCollection(tx, collection.checkoutSessionId, collection.id);
       }
       await this.events.record(tx, COLLECTION_EVENT_OF_STATUS[collection.status], collectionEventData(collection));
-      this.announce(tx, collection);
+      this.announce(tx, collection, action, changes);
       return collection;
     });
   }
@@ -472,8 +472,17 @@ export class CollectionService {
     return moveRow(tx, COLLECTION_ROWS, collectionId, action, changes);
   }
 
-  private announce(tx: RequestContext, collection: Collection): void {
-    const change = { businessId: collection.businessId, livemode: collection.livemode, collectionId: collection.id };
+  /**
+   * Publishes one change after commit: the creation (action null) or the move by `action`, with the
+   * columns it set. settle and fail also leave pending (a rail may skip the funds report): the row
+   * says which, as only receive stamps processing_at.
+   */
+  private announce(tx: RequestContext, collection: Collection, action: CollectionAction | null, changes: Record<string, unknown>): void {
+    const from = action === null ? [] : statusesAllowing(action);
+    const previousStatus = from.length <= 1 ? from[0] ?? null : collection.processingAt ? CollectionStatus.PROCESSING : CollectionStatus.PENDING;
+    const change: CollectionChange = {
+      businessId: collection.businessId, livemode: collection.livemode, collectionId: collection.id, previousStatus, changed: changedProperties(changes),
+    };
     tx.afterCommit(() => this.pubSub.publish(Topic.COLLECTION, change));
   }
 }

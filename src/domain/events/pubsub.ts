@@ -2,6 +2,8 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { setMaxListeners } from 'node:events';
 import Redis from 'ioredis';
+import type { CollectionStatus } from '../collections/collection.entities';
+import type { KycStatus, TreasuryPayoutStatus } from '../treasury/treasury.entities';
 
 /** Topics published after commit; GraphQL subscriptions listen to them. */
 export enum Topic {
@@ -49,22 +51,36 @@ export interface PayoutChange {
   payoutId: string;
 }
 
-/** A collection's status changed; subscribers read its current state. */
-export interface CollectionChange {
+/**
+ * One change of a row with a status: the status it left (null when the change created it) and the
+ * properties of its entity the change set: `status` first (a creation sets only that as far as a
+ * change goes), then the columns the move wrote; `updatedAt` is left out, as every change sets it.
+ */
+export interface StatusChange<S extends string> {
+  previousStatus: S | null;
+  changed: string[];
+}
+
+/** `status` and the entity properties of the columns a move wrote (`failure_reason` is `failureReason`). */
+export const changedProperties = (columns: Record<string, unknown>): string[] =>
+  ['status', ...Object.keys(columns).map((column) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()))];
+
+/** A collection was created or its status changed; subscribers read its current state. */
+export interface CollectionChange extends StatusChange<CollectionStatus> {
   businessId: string;
   livemode: boolean;
   collectionId: string;
 }
 
-/** A treasury payout's status changed; subscribers read its current state. */
-export interface TreasuryPayoutChange {
+/** A treasury payout was created or its status changed; subscribers read its current state. */
+export interface TreasuryPayoutChange extends StatusChange<TreasuryPayoutStatus> {
   businessId: string;
   livemode: boolean;
   payoutId: string;
 }
 
 /** A treasury end-user's KYC check changed (started, approved, rejected); subscribers read its current state. */
-export interface TreasuryKycChange {
+export interface TreasuryKycChange extends StatusChange<KycStatus> {
   businessId: string;
   livemode: boolean;
   endUserId: string;

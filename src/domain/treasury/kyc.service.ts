@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic, TreasuryKycChange } from '../events/pubsub';
 import { Business, Mode } from '../identity/identity.entities';
 import { isUniqueViolationOf } from '../identity/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -86,7 +86,7 @@ export class KycService {
           kycLinkUrl: started.hostedUrl ?? `${this.settings.publicBaseUrl}/kyc/${hostedToken}`, decidedAt: null,
         }));
         await tx.em.query(`UPDATE treasury_end_users SET status = $2, updated_at = now() WHERE id = $1`, [endUser.id, END_USER_STATUS_OF_KYC.PENDING]);
-        this.announce(tx, check);
+        this.announce(tx, check, null, ['status']);
         return check;
       });
       return { check, created: true };
@@ -184,6 +184,7 @@ export class KycService {
         .orderBy('kyc.created_at', 'DESC').addOrderBy('kyc.id', 'DESC')
         .limit(1).setLock('pessimistic_write').getOne();
       if (!check || (onlyCheckId && check.id !== onlyCheckId)) throw notFound('KYC check');
+      const previousStatus = check.status;
       check.status = kycTransition(check.status, action);
       check.rejectionReasons = reasons;
       check.decidedAt = new Date();
@@ -191,7 +192,7 @@ export class KycService {
       await tx.em.query(`UPDATE treasury_end_users SET status = $2, updated_at = now() WHERE id = $1`, [endUser.id, END_USER_STATUS_OF_KYC[decided.status]]);
       const event = action === 'approve' ? TreasuryEvent.KYC_APPROVED : TreasuryEvent.KYC_REJECTED;
       await this.events.record(tx, event, treasuryEventData(decided.livemode, kycObject(decided)));
-      this.announce(tx, decided);
+      this.announce(tx, decided, previousStatus, action === 'approve' ? ['status', 'decidedAt'] : ['status', 'rejectionReasons', 'decidedAt']);
       return decided;
     });
   }
@@ -200,8 +201,11 @@ export class KycService {
     return ctx.repo(TreasuryKycCheck).findOne({ where: { endUserId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  private announce(tx: RequestContext, check: TreasuryKycCheck): void {
-    const change = { businessId: check.businessId, livemode: check.livemode, endUserId: check.endUserId, checkId: check.id };
+  /** Publishes one change of the check after commit: its start (previousStatus null) or its decision. */
+  private announce(tx: RequestContext, check: TreasuryKycCheck, previousStatus: KycStatus | null, changed: string[]): void {
+    const change: TreasuryKycChange = {
+      businessId: check.businessId, livemode: check.livemode, endUserId: check.endUserId, checkId: check.id, previousStatus, changed,
+    };
     tx.afterCommit(() => this.pubSub.publish(Topic.TREASURY_KYC, change));
   }
 }

@@ -1,7 +1,7 @@
 import { TreasuryDestination, TreasuryRailOutcome } from '../../providers/treasury-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic, TreasuryPayoutChange, changedProperties } from '../events/pubsub';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -84,7 +84,7 @@ export class TreasuryPayoutService {
       // The debit comes last: its conditional update locks the wallet's balance row until commit, so
       // concurrent payouts of the wallet wait for one statement less. Too little: the whole transaction rolls back.
       await this.post(tx, payout, 'debit');
-      this.announce(tx, payout);
+      this.announce(tx, payout, null, {});
       return payout;
     });
   }
@@ -126,7 +126,8 @@ export class TreasuryPayoutService {
    * reference and schedules its report. Null when there is nothing to do (cancelled first, done).
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout | null> {
-    const payout = await claimForRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', { processing_at: new Date() }, (tx, row) => this.announce(tx, row));
+    const claim = { processing_at: new Date() };
+    const payout = await claimForRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', claim, (tx, row) => this.announce(tx, row, 'dispatch', claim));
     if (!payout) return null;
     const rail = this.providers.providerFor(ctx, 'treasury-rail');
     const acceptance = await rail.submit({
@@ -205,13 +206,20 @@ export class TreasuryPayoutService {
       await this.post(tx, payout, posting);
       const event = TREASURY_PAYOUT_EVENT_OF_STATUS[payout.status];
       if (event) await this.events.record(tx, event, treasuryEventData(payout.livemode, treasuryPayoutObject(payout)), jobs);
-      this.announce(tx, payout);
+      this.announce(tx, payout, action, changes);
       return payout;
     });
   }
 
-  private announce(tx: RequestContext, payout: TreasuryPayout): void {
-    const change = { businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id };
+  /**
+   * Publishes one change after commit: its creation (action null) or the move by `action`, which
+   * leaves the one status the table allows it from, with the columns it set.
+   */
+  private announce(tx: RequestContext, payout: TreasuryPayout, action: TreasuryPayoutAction | null, changes: Record<string, unknown>): void {
+    const change: TreasuryPayoutChange = {
+      businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id,
+      previousStatus: action === null ? null : TREASURY_PAYOUT_ROWS.allowing(action)[0], changed: changedProperties(changes),
+    };
     tx.afterCommit(() => this.pubSub.publish(Topic.TREASURY_PAYOUT, change));
   }
 }

@@ -1,6 +1,7 @@
 import { Role } from '../identity/identity.entities';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
-import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
+import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { SecretBox, randomToken } from '../shared/crypto';
 import { validationError } from '../shared/errors';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -72,6 +73,13 @@ export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
       apiVersion: data.apiVersion ?? TREASURY_WEBHOOK_API_VERSIONS[0],
     });
     return { endpoint, signingSecret };
+  }
+
+  /** The endpoints a page at a time, newest first, for GraphQL's connection (the same rows as `list`). */
+  async page(ctx: RequestContext, page: PageQuery): Promise<ListPage<WebhookEndpoint>> {
+    await this.authorize(ctx, ALL_ROLES);
+    const query = newestFirst(ctx, WebhookEndpoint, 'endpoint').andWhere('endpoint.registry = :registry', { registry: this.registry });
+    return paginate(query, 'endpoint', page, { registry: this.registry });
   }
 
   override async update(ctx: RequestContext, id: string, changes: UpdateTreasuryEndpoint): Promise<WebhookEndpoint> {

@@ -1,13 +1,16 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { CollectionChange, Topic } from '../../domain/events/pubsub';
-import { CollectionStatus } from '../../domain/collections/collection.entities';
+import { Collection as CollectionRow, CollectionStatus } from '../../domain/collections/collection.entities';
 import { notFound } from '../../domain/shared/errors';
 import { channelsQuerySchema, createCollectionBodySchema, payCollectionBodySchema, toCreateCollectionCommand, toPayCollectionCommand } from '../../wire/collections';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
 import { toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { Collection, CollectionChannel, CollectionConnection, CreateCollectionInput } from './collection.types';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
+import { CreateCollectionPayload, PaySandboxCollectionPayload } from './collection.payloads';
+import { Collection, CollectionChannel, CollectionConnection, CollectionUpdate, CreateCollectionInput, PaySandboxCollectionInput } from './collection.types';
 
 /** A connection costs its page size times its selection (src/graphql/limits.ts). */
 const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
@@ -15,13 +18,16 @@ const perRow = ({ args, childComplexity }: { args: { first?: number | null }; ch
 /** GraphQL's minor-unit strings become the JSON integers the shared shape takes; anything else is left for it to refuse. */
 const minorOf = (value: string | undefined) => (value !== undefined && /^\s*-?\d{1,16}(\.\d{1,16})?\s*$/.test(value) ? Number(value) : value);
 
+defineNode({ type: Collection, entity: CollectionRow, load: async (context, id) => Collection.from(await context.core.collections.get(caller(context), id)) });
+
 /**
  * Collections for the dashboard (design section 9): the same operations and commands as
  * /api/v1/business/collections, inputs checked with the shapes REST uses (src/wire/collections).
  */
 @Resolver(() => Collection)
 export class CollectionResolver {
-  @Query(() => [CollectionChannel], { description: "The collection rail's channels (of one country when asked), with their limits" })
+  // A plain list: the rail provider's own channel list, a handful per country (docs/graphql-api.md, lists that are not connections).
+  @Query(() => [CollectionChannel], { description: "The collection rail's channels (of one country when asked), with their limits; the provider's list, a few per country, so not paged" })
   async collectionChannels(@Ctx() context: GraphQLContext, @Arg('country', () => String, { nullable: true }) country?: string): Promise<CollectionChannel[]> {
     const query = parseInput(channelsQuerySchema, definedFields({ country: country ?? undefined }));
     return (await context.core.collections.channels(caller(context), query)).map(CollectionChannel.from);
@@ -43,21 +49,29 @@ export class CollectionResolver {
     return Collection.from(await context.core.collections.get(caller(context), id));
   }
 
-  @Mutation(() => Collection, { description: 'Opens deposit instructions with the rail: the collection is pending until the payer pays or it expires' })
-  async createCollection(@Arg('input') input: CreateCollectionInput, @Ctx() context: GraphQLContext): Promise<Collection> {
-    const body = parseInput(createCollectionBodySchema, { ...definedFields(input), amount: minorOf(input.amount) });
-    return Collection.from(await context.core.collections.create(caller(context), toCreateCollectionCommand(body)));
+  @Mutation(() => CreateCollectionPayload, { description: 'Opens deposit instructions with the rail: the collection is pending until the payer pays or it expires' })
+  async createCollection(@Arg('input') input: CreateCollectionInput, @Ctx() context: GraphQLContext): Promise<CreateCollectionPayload> {
+    const ctx = caller(context);
+    return payloadOf(CreateCollectionPayload, async () => {
+      const body = parseInput(createCollectionBodySchema, { ...definedFields(input), amount: minorOf(input.amount) });
+      return Collection.from(await context.core.collections.create(ctx, toCreateCollectionCommand(body)));
+    });
   }
 
-  @Mutation(() => Collection, { description: 'Sandbox only: the payer sends amount (minor units, as a string of digits); the same amount completes it, another fails it (amount_mismatch)' })
-  async paySandboxCollection(@Arg('id', () => ID) id: string, @Arg('amount') amount: string, @Ctx() context: GraphQLContext): Promise<Collection> {
-    const body = parseInput(payCollectionBodySchema, { amount: minorOf(amount) });
-    return Collection.from(await context.core.collections.sandboxPay(caller(context), toPayCollectionCommand(id, body)));
+  @Mutation(() => PaySandboxCollectionPayload, {
+    description: 'Sandbox only: the payer sends amount (minor units, as a string of digits); the same amount completes it, another fails it (amount_mismatch)',
+  })
+  async paySandboxCollection(@Arg('input') input: PaySandboxCollectionInput, @Ctx() context: GraphQLContext): Promise<PaySandboxCollectionPayload> {
+    const ctx = caller(context);
+    return payloadOf(PaySandboxCollectionPayload, async () => {
+      const body = parseInput(payCollectionBodySchema, { amount: minorOf(input.amount) });
+      return Collection.from(await context.core.collections.sandboxPay(ctx, toPayCollectionCommand(input.id, body)));
+    });
   }
 
-  @Subscription(() => Collection, {
+  @Subscription(() => CollectionUpdate, {
     topics: Topic.COLLECTION,
-    description: "Every change of the subscriber's collections (one collection when id is given), in its business and mode only",
+    description: "Each change of the subscriber's collections once (one collection when id is given): created, then each status; its business and mode only",
     filter: ({ payload, args, context }: { payload: CollectionChange; args: { id?: string }; context: GraphQLContext }) =>
       ownedBySubscriber(payload, context) && (!args.id || args.id === payload.collectionId),
   })
@@ -65,10 +79,10 @@ export class CollectionResolver {
     @Root() change: CollectionChange,
     @Ctx() context: GraphQLContext,
     @Arg('id', () => ID, { nullable: true }) _id?: string,
-  ): Promise<Collection> {
+  ): Promise<CollectionUpdate> {
     caller(context);
     const collection = await context.loaders.collectionById.load(change.collectionId);
     if (!collection) throw notFound('Collection');
-    return Collection.from(collection);
+    return CollectionUpdate.of(collection, change.previousStatus, change.changed);
   }
 }

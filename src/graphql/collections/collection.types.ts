@@ -6,6 +6,7 @@ import {
 import { SETTLEMENT_CURRENCY } from '../../domain/collections/collections.settings';
 import { CollectionChannel as ChannelRow, networkIdsOf } from '../../providers/collection-rail/port';
 import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
 import { Money } from '../shared/money.type';
 
 registerEnumType(CollectionStatus, {
@@ -85,9 +86,8 @@ export class CollectionSettlement {
   @Field(() => Money, { description: 'The gross amount less the fee: credited to the USDC wallet' }) netAmount: Money;
 }
 
-@ObjectType({ description: 'Money collected over a local rail, settled to the USDC wallet' })
-export class Collection {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'Money collected over a local rail, settled to the USDC wallet', implements: Node })
+export class Collection extends Node {
   @Field(() => CollectionStatus) status: CollectionStatus;
   @Field(() => Money) amount: Money;
   @Field({ description: 'ISO 3166-1 alpha-2' }) country: string;
@@ -122,6 +122,25 @@ export class Collection {
 @ObjectType()
 export class CollectionConnection extends Connection(Collection, 'Collection') {}
 
+/** Entity properties a change reports, as the fields of Collection they show in (the settlement's four columns are one field). */
+const FIELD_OF_PROPERTY: Record<string, string> = {
+  status: 'status', amountReceived: 'amountReceived', failureReason: 'failureReason',
+  settlementRate: 'settlement', settlementGross: 'settlement', settlementFee: 'settlement', settlementNet: 'settlement',
+};
+
+@ObjectType({ description: 'One change of a collection: its creation (previousStatus null) or a move of its status' })
+export class CollectionUpdate {
+  @Field(() => Collection) collection: Collection;
+  @Field(() => CollectionStatus, { nullable: true, description: 'The status it left; null when this change created it' }) previousStatus: CollectionStatus | null;
+  @Field(() => [String], { description: 'The fields of collection this change set: status first, then e.g. amountReceived, failureReason, settlement' })
+  changedFields: string[];
+
+  static of(row: CollectionRow, previousStatus: CollectionStatus | null | undefined, changed: readonly string[] | undefined): CollectionUpdate {
+    const fields = (changed ?? []).map((property) => FIELD_OF_PROPERTY[property]).filter((field): field is string => field !== undefined);
+    return Object.assign(new CollectionUpdate(), { collection: Collection.from(row), previousStatus: previousStatus ?? null, changedFields: [...new Set(fields)] });
+  }
+}
+
 @InputType({ description: 'The payer: mobile money needs phone and networkId' })
 export class CollectionCustomerInput {
   @Field({ nullable: true }) email?: string;
@@ -141,4 +160,11 @@ export class CreateCollectionInput {
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
   @Field({ nullable: true, description: '300 to 604800 (default 3600)' }) expiresInSeconds?: number;
   @Field({ nullable: true, description: 'Your reference of the payment, unique per business and mode (default: bp_…)' }) businessPaymentId?: string;
+}
+
+@InputType({ description: 'POST /business/sandbox/collections/{id}/pay' })
+export class PaySandboxCollectionInput {
+  @Field(() => ID, { description: 'The collection paid' }) id: string;
+  @Field({ description: 'Minor units of the collection currency, as a string of digits: the same amount completes it, another fails it (amount_mismatch)' })
+  amount: string;
 }

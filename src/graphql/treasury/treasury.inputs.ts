@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
-import { TreasuryDestinationType } from '../../domain/treasury/treasury.entities';
+import { KycLevel, TreasuryDestinationType } from '../../domain/treasury/treasury.entities';
+import { IdInput } from '../shared/payload';
 
 /**
  * The inputs of the treasury mutations, field for field the REST bodies (src/wire/treasury.ts
@@ -45,3 +46,36 @@ export class CreateTreasuryPayoutInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Your key-values; in the sandbox, test_outcome (success, failed, pending) drives the payout' })
   metadata?: Record<string, unknown>;
 }
+
+@InputType({ description: 'POST /api/v1/treasury/users/{id}/kyc' })
+export class StartTreasuryKycInput {
+  @Field(() => ID) endUserId: string;
+  @Field(() => KycLevel, { nullable: true, description: 'BASIC by default' }) level?: KycLevel;
+}
+
+@InputType({ description: 'POST /api/v1/treasury/users/{id}/kyc/sandbox-approve' })
+export class ApproveSandboxTreasuryKycInput {
+  @Field(() => ID, { description: 'The end-user whose PENDING check is approved' }) endUserId: string;
+}
+
+@InputType({ description: 'POST /api/v1/treasury/users/{id}/kyc/sandbox-reject' })
+export class RejectSandboxTreasuryKycInput {
+  @Field(() => ID, { description: 'The end-user whose PENDING check is rejected' }) endUserId: string;
+  @Field(() => [String], { description: '1 to 10 reasons' }) reasons: string[];
+}
+
+@InputType({ description: 'POST /api/v1/treasury/users/{id}/wallets' })
+export class CreateTreasuryWalletInput {
+  @Field(() => ID) endUserId: string;
+  @Field({ description: 'USD, EUR, GBP or USDC (any case)' }) currency: string;
+}
+
+@InputType({ description: 'POST /api/v1/treasury/sandbox/users/{id}/wallets/{walletId}/deposit' })
+export class DepositSandboxTreasuryWalletInput {
+  @Field(() => ID) endUserId: string;
+  @Field(() => ID) walletId: string;
+  @Field({ description: 'Decimal in major units of the wallet\'s currency, e.g. "25.00"' }) amount: string;
+}
+
+export const CancelTreasuryPayoutInput = IdInput('CancelTreasuryPayout', 'The PENDING treasury payout to cancel');
+export type CancelTreasuryPayoutInput = InstanceType<typeof CancelTreasuryPayoutInput>;

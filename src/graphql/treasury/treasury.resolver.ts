@@ -3,7 +3,10 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { Topic, TreasuryKycChange, TreasuryPayoutChange } from '../../domain/events/pubsub';
 import { forbidden, notFound } from '../../domain/shared/errors';
 import { PageQuery } from '../../domain/shared/pagination';
-import { EndUserStatus, KycLevel, TreasuryPayoutStatus } from '../../domain/treasury/treasury.entities';
+import {
+  EndUserStatus, TreasuryEndUser as EndUserRow, TreasuryKycCheck as KycCheckRow, TreasuryPayout as PayoutRow, TreasuryPayoutStatus,
+  TreasuryWallet as WalletRow, TreasuryWalletView,
+} from '../../domain/treasury/treasury.entities';
 import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
 import {
   createEndUserBodySchema, createTreasuryPayoutBodySchema, createTreasuryWalletBodySchema, rejectKycBodySchema, sandboxDepositBodySchema,
@@ -14,10 +17,19 @@ import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
 import { toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { CreateTreasuryEndUserInput, CreateTreasuryPayoutInput } from './treasury.inputs';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import {
-  StartTreasuryKycResult, TreasuryDeposit, TreasuryEndUser, TreasuryEndUserConnection, TreasuryKycCheck, TreasuryKycCheckConnection, TreasuryPayout,
-  TreasuryPayoutConnection, TreasuryWallet, TreasuryWalletConnection,
+  ApproveSandboxTreasuryKycInput, CancelTreasuryPayoutInput, CreateTreasuryEndUserInput, CreateTreasuryPayoutInput, CreateTreasuryWalletInput,
+  DepositSandboxTreasuryWalletInput, RejectSandboxTreasuryKycInput, StartTreasuryKycInput,
+} from './treasury.inputs';
+import {
+  ApproveSandboxTreasuryKycPayload, CancelTreasuryPayoutPayload, CreateTreasuryEndUserPayload, CreateTreasuryPayoutPayload, CreateTreasuryWalletPayload,
+  DepositSandboxTreasuryWalletPayload, RejectSandboxTreasuryKycPayload, StartTreasuryKycPayload,
+} from './treasury.payloads';
+import {
+  StartTreasuryKycResult, TreasuryDeposit, TreasuryEndUser, TreasuryEndUserConnection, TreasuryKycCheck, TreasuryKycCheckConnection, TreasuryKycUpdate,
+  TreasuryPayout, TreasuryPayoutConnection, TreasuryPayoutUpdate, TreasuryWallet, TreasuryWalletConnection,
 } from './treasury.types';
 
 const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
@@ -34,6 +46,24 @@ async function partner(context: GraphQLContext, access: TreasuryAccess) {
   await context.core.treasuryEndUsers.assertAccess(ctx, access);
   return ctx;
 }
+
+/** The first row of a read by ids, or NOT_FOUND (what node(id:) answers null for). */
+const only = <T>(what: string) => (rows: readonly T[]): T => {
+  if (rows.length === 0) throw notFound(what);
+  return rows[0];
+};
+
+// Each object as its own query reads it: the caller's partner and mode, with the product enabled.
+defineNode({ type: TreasuryEndUser, entity: EndUserRow, load: async (context, id) => TreasuryEndUser.from(await context.core.treasuryEndUsers.get(caller(context), id)) });
+defineNode({
+  type: TreasuryKycCheck, entity: KycCheckRow,
+  load: async (context, id) => TreasuryKycCheck.from(only<KycCheckRow>('KYC check')(await context.core.treasuryKyc.byIds(await partner(context, 'read'), [id]))),
+});
+defineNode({
+  type: TreasuryWallet, entity: WalletRow,
+  load: async (context, id) => TreasuryWallet.from(only<TreasuryWalletView>('Wallet')(await context.core.treasuryWallets.byIds(await partner(context, 'read'), [id]))),
+});
+defineNode({ type: TreasuryPayout, entity: PayoutRow, load: async (context, id) => TreasuryPayout.from(await context.core.treasuryPayouts.get(caller(context), id)) });
 
 /**
  * The subscriber of a treasury change, asked again on every change: a socket outlives the
@@ -91,11 +121,13 @@ export class TreasuryEndUserResolver {
     return (await context.loaders.treasuryWalletsOfEndUser.load(endUser.id)).map(TreasuryWallet.from);
   }
 
-  @Mutation(() => TreasuryEndUser, { description: 'A new end-user, PENDING_KYC (CONFLICT when the externalId is taken in this mode)' })
-  async createTreasuryEndUser(@Arg('input') input: CreateTreasuryEndUserInput, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+  @Mutation(() => CreateTreasuryEndUserPayload, { description: 'A new end-user, PENDING_KYC (CONFLICT when the externalId is taken in this mode)' })
+  async createTreasuryEndUser(@Arg('input') input: CreateTreasuryEndUserInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryEndUserPayload> {
     const ctx = await partner(context, 'write');
-    const command = toCreateEndUserCommand(parseInput(createEndUserBodySchema, definedFields(input)));
-    return TreasuryEndUser.from(await context.core.treasuryEndUsers.create(ctx, command));
+    return payloadOf(CreateTreasuryEndUserPayload, async () => {
+      const command = toCreateEndUserCommand(parseInput(createEndUserBodySchema, definedFields(input)));
+      return TreasuryEndUser.from(await context.core.treasuryEndUsers.create(ctx, command));
+    });
   }
 }
 
@@ -123,39 +155,35 @@ export class TreasuryKycResolver {
     return TreasuryEndUser.from(row);
   }
 
-  @Mutation(() => StartTreasuryKycResult, {
+  @Mutation(() => StartTreasuryKycPayload, {
     description: 'Starts a check (PENDING, with kycLinkUrl); the PENDING one when there is one (created false); CONFLICT once APPROVED',
   })
-  async startTreasuryKyc(
-    @Arg('endUserId', () => ID) endUserId: string,
-    @Ctx() context: GraphQLContext,
-    @Arg('level', () => KycLevel, { nullable: true, description: 'BASIC by default' }) level?: KycLevel,
-  ): Promise<StartTreasuryKycResult> {
+  async startTreasuryKyc(@Arg('input') input: StartTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<StartTreasuryKycPayload> {
     const ctx = await partner(context, 'write');
-    const command = toStartKycCommand(endUserId, parseInput(startKycBodySchema, definedFields({ level })));
-    const { check, created } = await context.core.treasuryKyc.start(ctx, command);
-    return { kyc: TreasuryKycCheck.from(check), created };
+    return payloadOf(StartTreasuryKycPayload, async () => {
+      const command = toStartKycCommand(input.endUserId, parseInput(startKycBodySchema, definedFields({ level: input.level })));
+      const { check, created } = await context.core.treasuryKyc.start(ctx, command);
+      return Object.assign(new StartTreasuryKycResult(), { kyc: TreasuryKycCheck.from(check), created });
+    });
   }
 
-  @Mutation(() => TreasuryKycCheck, { description: "Sandbox only: approves the end-user's PENDING check (CONFLICT otherwise); the end-user becomes ACTIVE" })
-  async approveSandboxTreasuryKyc(@Arg('endUserId', () => ID) endUserId: string, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck> {
+  @Mutation(() => ApproveSandboxTreasuryKycPayload, { description: "Sandbox only: approves the end-user's PENDING check (CONFLICT otherwise); the end-user becomes ACTIVE" })
+  async approveSandboxTreasuryKyc(@Arg('input') input: ApproveSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<ApproveSandboxTreasuryKycPayload> {
     const ctx = await partner(context, 'sandbox');
-    return TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxApprove(ctx, endUserId));
+    return payloadOf(ApproveSandboxTreasuryKycPayload, async () => TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxApprove(ctx, input.endUserId)));
   }
 
-  @Mutation(() => TreasuryKycCheck, { description: "Sandbox only: rejects the end-user's PENDING check with 1 to 10 reasons (CONFLICT otherwise); the end-user becomes REJECTED" })
-  async rejectSandboxTreasuryKyc(
-    @Arg('endUserId', () => ID) endUserId: string,
-    @Arg('reasons', () => [String]) reasons: string[],
-    @Ctx() context: GraphQLContext,
-  ): Promise<TreasuryKycCheck> {
+  @Mutation(() => RejectSandboxTreasuryKycPayload, { description: "Sandbox only: rejects the end-user's PENDING check with 1 to 10 reasons (CONFLICT otherwise); the end-user becomes REJECTED" })
+  async rejectSandboxTreasuryKyc(@Arg('input') input: RejectSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<RejectSandboxTreasuryKycPayload> {
     const ctx = await partner(context, 'sandbox');
-    const command = toRejectKycCommand(endUserId, parseInput(rejectKycBodySchema, { reasons }));
-    return TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxReject(ctx, command));
+    return payloadOf(RejectSandboxTreasuryKycPayload, async () => {
+      const command = toRejectKycCommand(input.endUserId, parseInput(rejectKycBodySchema, { reasons: input.reasons }));
+      return TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxReject(ctx, command));
+    });
   }
 
-  @Subscription(() => TreasuryKycCheck, {
-    description: "Every change of the partner's KYC checks (one end-user's when endUserId is given): started, approved, rejected; its business and mode only",
+  @Subscription(() => TreasuryKycUpdate, {
+    description: "Each change of the partner's KYC checks once (one end-user's when endUserId is given): started, approved, rejected; its business and mode only",
     subscribe: ({ args, context }: { args: { endUserId?: string }; context: GraphQLContext }) => partnerChanges(context,
       () => context.core.pubSub.subscribe(Topic.TREASURY_KYC), (change) => !args.endUserId || args.endUserId === change.endUserId),
   })
@@ -163,12 +191,12 @@ export class TreasuryKycResolver {
     @Root() change: TreasuryKycChange,
     @Ctx() context: GraphQLContext,
     @Arg('endUserId', () => ID, { nullable: true }) _endUserId?: string,
-  ): Promise<TreasuryKycCheck> {
+  ): Promise<TreasuryKycUpdate> {
     await partnerSubscriber(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
     const check = await context.loaders.treasuryKycCheckById.load(change.checkId);
     if (!check) throw notFound('KYC check');
-    return TreasuryKycCheck.from(check);
+    return TreasuryKycUpdate.of(check, change.previousStatus, change.changed);
   }
 }
 
@@ -200,27 +228,22 @@ export class TreasuryWalletResolver {
     return TreasuryEndUser.from(row);
   }
 
-  @Mutation(() => TreasuryWallet, { description: 'Opens a wallet in a currency (KYC_REQUIRED before KYC approval; CONFLICT for a second wallet of a currency)' })
-  async createTreasuryWallet(
-    @Arg('endUserId', () => ID) endUserId: string,
-    @Arg('currency') currency: string,
-    @Ctx() context: GraphQLContext,
-  ): Promise<TreasuryWallet> {
+  @Mutation(() => CreateTreasuryWalletPayload, { description: 'Opens a wallet in a currency (KYC_REQUIRED before KYC approval; CONFLICT for a second wallet of a currency)' })
+  async createTreasuryWallet(@Arg('input') input: CreateTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryWalletPayload> {
     const ctx = await partner(context, 'write');
-    const command = toCreateTreasuryWalletCommand(endUserId, parseInput(createTreasuryWalletBodySchema, { currency }));
-    return TreasuryWallet.from(await context.core.treasuryWallets.create(ctx, command));
+    return payloadOf(CreateTreasuryWalletPayload, async () => {
+      const command = toCreateTreasuryWalletCommand(input.endUserId, parseInput(createTreasuryWalletBodySchema, { currency: input.currency }));
+      return TreasuryWallet.from(await context.core.treasuryWallets.create(ctx, command));
+    });
   }
 
-  @Mutation(() => TreasuryDeposit, { description: "Sandbox only: money arrives on the wallet's deposit account (amount in major units of the wallet's currency)" })
-  async depositSandboxTreasuryWallet(
-    @Arg('endUserId', () => ID) endUserId: string,
-    @Arg('walletId', () => ID) walletId: string,
-    @Arg('amount') amount: string,
-    @Ctx() context: GraphQLContext,
-  ): Promise<TreasuryDeposit> {
+  @Mutation(() => DepositSandboxTreasuryWalletPayload, { description: "Sandbox only: money arrives on the wallet's deposit account (amount in major units of the wallet's currency)" })
+  async depositSandboxTreasuryWallet(@Arg('input') input: DepositSandboxTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<DepositSandboxTreasuryWalletPayload> {
     const ctx = await partner(context, 'sandbox');
-    const command = toSandboxDepositCommand(endUserId, walletId, parseInput(sandboxDepositBodySchema, { amount }));
-    return TreasuryDeposit.from(await context.core.treasuryWallets.sandboxDeposit(ctx, command));
+    return payloadOf(DepositSandboxTreasuryWalletPayload, async () => {
+      const command = toSandboxDepositCommand(input.endUserId, input.walletId, parseInput(sandboxDepositBodySchema, { amount: input.amount }));
+      return TreasuryDeposit.from(await context.core.treasuryWallets.sandboxDeposit(ctx, command));
+    });
   }
 }
 
@@ -258,20 +281,23 @@ export class TreasuryPayoutResolver {
     return TreasuryWallet.from(view);
   }
 
-  @Mutation(() => TreasuryPayout, { description: 'Debits the wallet and creates the payout, PENDING (INSUFFICIENT_FUNDS writes nothing)' })
-  async createTreasuryPayout(@Arg('input') input: CreateTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
+  @Mutation(() => CreateTreasuryPayoutPayload, { description: 'Debits the wallet and creates the payout, PENDING (INSUFFICIENT_FUNDS writes nothing)' })
+  async createTreasuryPayout(@Arg('input') input: CreateTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryPayoutPayload> {
     const ctx = await partner(context, 'write');
-    const command = toCreateTreasuryPayoutCommand(parseInput(createTreasuryPayoutBodySchema, definedFields(input)));
-    return TreasuryPayout.from(await context.core.treasuryPayouts.create(ctx, command));
+    return payloadOf(CreateTreasuryPayoutPayload, async () => {
+      const command = toCreateTreasuryPayoutCommand(parseInput(createTreasuryPayoutBodySchema, definedFields(input)));
+      return TreasuryPayout.from(await context.core.treasuryPayouts.create(ctx, command));
+    });
   }
 
-  @Mutation(() => TreasuryPayout, { description: 'Only a PENDING payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
-  async cancelTreasuryPayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
-    return TreasuryPayout.from(await context.core.treasuryPayouts.cancel(caller(context), id));
+  @Mutation(() => CancelTreasuryPayoutPayload, { description: 'Only a PENDING payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
+  async cancelTreasuryPayout(@Arg('input') input: CancelTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CancelTreasuryPayoutPayload> {
+    const ctx = caller(context);
+    return payloadOf(CancelTreasuryPayoutPayload, async () => TreasuryPayout.from(await context.core.treasuryPayouts.cancel(ctx, input.id)));
   }
 
-  @Subscription(() => TreasuryPayout, {
-    description: "Every status change of the partner's treasury payouts (one payout when id is given), in its business and mode only",
+  @Subscription(() => TreasuryPayoutUpdate, {
+    description: "Each change of the partner's treasury payouts once (one payout when id is given): created, then each status; its business and mode only",
     subscribe: ({ args, context }: { args: { id?: string }; context: GraphQLContext }) => partnerChanges(context,
       () => context.core.pubSub.subscribe(Topic.TREASURY_PAYOUT), (change) => !args.id || args.id === change.payoutId),
   })
@@ -279,10 +305,10 @@ export class TreasuryPayoutResolver {
     @Root() change: TreasuryPayoutChange,
     @Ctx() context: GraphQLContext,
     @Arg('id', () => ID, { nullable: true }) _id?: string,
-  ): Promise<TreasuryPayout> {
+  ): Promise<TreasuryPayoutUpdate> {
     await partnerSubscriber(context);
     const payout = await context.loaders.treasuryPayoutById.load(change.payoutId);
     if (!payout) throw notFound('Treasury payout');
-    return TreasuryPayout.from(payout);
+    return TreasuryPayoutUpdate.of(payout, change.previousStatus, change.changed);
   }
 }

@@ -6,6 +6,7 @@ import {
 } from '../../domain/treasury/treasury.entities';
 import { TreasuryDeposit as DepositRow, depositInstructionsObject } from '../../domain/treasury/treasury.events';
 import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
 import { Money } from '../shared/money.type';
 
 registerEnumType(EndUserStatus, {
@@ -21,9 +22,8 @@ registerEnumType(TreasuryPayoutStatus, {
 });
 registerEnumType(TreasuryDestinationType, { name: 'TreasuryDestinationType', description: 'Where a treasury payout sends the money; REST writes them bank_account, mobile_money, crypto' });
 
-@ObjectType({ description: "A treasury partner's end-user (REST: Treasury end-user)" })
-export class TreasuryEndUser {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "A treasury partner's end-user (REST: Treasury end-user)", implements: Node })
+export class TreasuryEndUser extends Node {
   @Field(() => ID, { description: 'The partner (business) id' }) partnerId: string;
   @Field({ description: "The partner's own id of the end-user, unique per partner and mode" }) externalId: string;
   @Field() email: string;
@@ -46,9 +46,8 @@ export class TreasuryEndUser {
 @ObjectType()
 export class TreasuryEndUserConnection extends Connection(TreasuryEndUser, 'TreasuryEndUser') {}
 
-@ObjectType({ description: "One identity check of an end-user (REST: Treasury KYC record); the end-user's latest check is its KYC record" })
-export class TreasuryKycCheck {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "One identity check of an end-user (REST: Treasury KYC record); the end-user's latest check is its KYC record", implements: Node })
+export class TreasuryKycCheck extends Node {
   @Field(() => ID) partnerEndUserId: string;
   @Field(() => KycStatus) status: KycStatus;
   @Field(() => KycLevel) level: KycLevel;
@@ -93,9 +92,8 @@ export class TreasuryDepositInstructions {
   @Field(() => String, { nullable: true, description: 'USDC: the same chain' }) chain: string | null;
 }
 
-@ObjectType({ description: "An end-user's wallet in one currency, its balance from its own ledger account (never the partner's merchant wallet)" })
-export class TreasuryWallet {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "An end-user's wallet in one currency, its balance from its own ledger account (never the partner's merchant wallet)", implements: Node })
+export class TreasuryWallet extends Node {
   @Field(() => ID) partnerEndUserId: string;
   @Field({ description: 'Upper-case currency code (USD, EUR, GBP, USDC)' }) currency: string;
   @Field(() => Money) balance: Money;
@@ -134,9 +132,8 @@ export class TreasuryDeposit {
   }
 }
 
-@ObjectType({ description: "Money out of an end-user's wallet (REST: Treasury payout)" })
-export class TreasuryPayout {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "Money out of an end-user's wallet (REST: Treasury payout)", implements: Node })
+export class TreasuryPayout extends Node {
   @Field(() => ID) partnerId: string;
   @Field(() => ID) partnerEndUserId: string;
   @Field(() => ID) partnerWalletId: string;
@@ -163,3 +160,34 @@ export class TreasuryPayout {
 
 @ObjectType()
 export class TreasuryPayoutConnection extends Connection(TreasuryPayout, 'TreasuryPayout') {}
+
+/** The fields of a GraphQL type a change set, from the entity properties the domain reports (`changed`); others are not on the type. */
+const fieldsOf = (changed: readonly string[] | undefined, fields: readonly string[]) => (changed ?? []).filter((field) => fields.includes(field));
+
+@ObjectType({ description: 'One change of a treasury payout: its creation (previousStatus null) or a move of its status' })
+export class TreasuryPayoutUpdate {
+  @Field(() => TreasuryPayout) treasuryPayout: TreasuryPayout;
+  @Field(() => TreasuryPayoutStatus, { nullable: true, description: 'The status it left; null when this change created it' }) previousStatus: TreasuryPayoutStatus | null;
+  @Field(() => [String], { description: 'The fields of treasuryPayout this change set: status first, then e.g. failureReason, completedAt' }) changedFields: string[];
+
+  static of(payout: PayoutRow, previousStatus: TreasuryPayoutStatus | null | undefined, changed: readonly string[] | undefined): TreasuryPayoutUpdate {
+    return Object.assign(new TreasuryPayoutUpdate(), {
+      treasuryPayout: TreasuryPayout.from(payout), previousStatus: previousStatus ?? null,
+      changedFields: fieldsOf(changed, ['status', 'failureReason', 'completedAt', 'metadata']),
+    });
+  }
+}
+
+@ObjectType({ description: 'One change of a KYC check: its start (previousStatus null) or its decision' })
+export class TreasuryKycUpdate {
+  @Field(() => TreasuryKycCheck) treasuryKycCheck: TreasuryKycCheck;
+  @Field(() => KycStatus, { nullable: true, description: 'The status it left; null when this change started the check' }) previousStatus: KycStatus | null;
+  @Field(() => [String], { description: 'The fields of treasuryKycCheck this change set: status first, then decidedAt (and rejectionReasons)' }) changedFields: string[];
+
+  static of(check: KycCheckRow, previousStatus: KycStatus | null | undefined, changed: readonly string[] | undefined): TreasuryKycUpdate {
+    return Object.assign(new TreasuryKycUpdate(), {
+      treasuryKycCheck: TreasuryKycCheck.from(check), previousStatus: previousStatus ?? null,
+      changedFields: fieldsOf(changed, ['status', 'rejectionReasons', 'decidedAt']),
+    });
+  }
+}

@@ -1,17 +1,42 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
 import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
 import { rotateSecretSchema, treasuryEndpointCreateSchema, treasuryEndpointUpdateSchema } from '../../wire/webhooks';
 import {
-  CreateTreasuryWebhookEndpointInput, TreasuryWebhookEndpoint, TreasuryWebhookEndpointWithSecret, UpdateTreasuryWebhookEndpointInput,
+  CreateTreasuryWebhookEndpointPayload, DeleteTreasuryWebhookEndpointPayload, RotateTreasuryWebhookEndpointSecretPayload, UpdateTreasuryWebhookEndpointPayload,
+} from './treasury-webhook-endpoint.payloads';
+import {
+  CreateTreasuryWebhookEndpointInput, DeleteTreasuryWebhookEndpointInput, RotateTreasuryWebhookEndpointSecretInput, TreasuryWebhookEndpoint,
+  TreasuryWebhookEndpointConnection, TreasuryWebhookEndpointWithSecret, UpdateTreasuryWebhookEndpointInput,
 } from './treasury-webhook-endpoint.types';
 
-/** The treasury webhook endpoint registry, the same operations as /api/v1/treasury/webhook-endpoints. */
+/** A connection costs its page size times its selection (src/graphql/limits.ts). */
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+defineNode({
+  type: TreasuryWebhookEndpoint, entity: WebhookEndpointRow,
+  load: async (context, id) => TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.get(caller(context), id)),
+});
+
+/**
+ * The treasury webhook endpoint registry, the same operations as /api/v1/treasury/webhook-endpoints.
+ * The role and the product are asked first (thrown, as REST answers them before anything else);
+ * then the endpoint's existence and the input, as userErrors.
+ */
 @Resolver(() => TreasuryWebhookEndpoint)
 export class TreasuryWebhookEndpointResolver {
-  @Query(() => [TreasuryWebhookEndpoint], { description: 'Treasury webhook endpoints of the active business and mode' })
-  async treasuryWebhookEndpoints(@Ctx() context: GraphQLContext): Promise<TreasuryWebhookEndpoint[]> {
-    return (await context.core.treasuryWebhookEndpoints.list(caller(context))).map(TreasuryWebhookEndpoint.from);
+  @Query(() => TreasuryWebhookEndpointConnection, { description: 'Treasury webhook endpoints of the active business and mode, newest first', complexity: perRow })
+  async treasuryWebhookEndpoints(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<TreasuryWebhookEndpointConnection> {
+    const page = await context.core.treasuryWebhookEndpoints.page(caller(context), { kind: 'keyset', first: first ?? null, after: after ?? null });
+    return toConnection(page, TreasuryWebhookEndpoint.from);
   }
 
   @Query(() => TreasuryWebhookEndpoint)
@@ -19,43 +44,55 @@ export class TreasuryWebhookEndpointResolver {
     return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.get(caller(context), id));
   }
 
-  @Mutation(() => TreasuryWebhookEndpointWithSecret, { description: 'Registers an endpoint; its signing secret is answered only here' })
+  @Mutation(() => CreateTreasuryWebhookEndpointPayload, { description: 'Registers an endpoint; its signing secret is answered only here' })
   async createTreasuryWebhookEndpoint(
     @Arg('input') input: CreateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<TreasuryWebhookEndpointWithSecret> {
+  ): Promise<CreateTreasuryWebhookEndpointPayload> {
     const ctx = caller(context);
     await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write');
-    return TreasuryWebhookEndpointWithSecret.from(await context.core.treasuryWebhookEndpoints.create(ctx, parseInput(treasuryEndpointCreateSchema, { ...input })));
+    return payloadOf(CreateTreasuryWebhookEndpointPayload, async () =>
+      TreasuryWebhookEndpointWithSecret.from(await context.core.treasuryWebhookEndpoints.create(ctx, parseInput(treasuryEndpointCreateSchema, { ...input }))));
   }
 
-  @Mutation(() => TreasuryWebhookEndpointWithSecret, {
+  @Mutation(() => RotateTreasuryWebhookEndpointSecretPayload, {
     description: 'Issues a new signing secret; the replaced one keeps signing for gracePeriodHours (0 to 168, default 24)',
   })
   async rotateTreasuryWebhookEndpointSecret(
-    @Arg('id', () => ID) id: string,
+    @Arg('input') input: RotateTreasuryWebhookEndpointSecretInput,
     @Ctx() context: GraphQLContext,
-    @Arg('gracePeriodHours', () => Int, { nullable: true }) gracePeriodHours?: number,
-  ): Promise<TreasuryWebhookEndpointWithSecret> {
+  ): Promise<RotateTreasuryWebhookEndpointSecretPayload> {
     const ctx = caller(context);
-    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write', id);
-    return TreasuryWebhookEndpointWithSecret.from(
-      await context.core.treasuryWebhookEndpoints.rotateSecret(ctx, id, parseInput(rotateSecretSchema, { gracePeriodHours })));
+    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write');
+    return payloadOf(RotateTreasuryWebhookEndpointSecretPayload, async () => {
+      await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write', input.id);
+      const command = parseInput(rotateSecretSchema, { gracePeriodHours: input.gracePeriodHours });
+      return TreasuryWebhookEndpointWithSecret.from(await context.core.treasuryWebhookEndpoints.rotateSecret(ctx, input.id, command));
+    });
   }
 
-  @Mutation(() => TreasuryWebhookEndpoint)
+  @Mutation(() => UpdateTreasuryWebhookEndpointPayload)
   async updateTreasuryWebhookEndpoint(
-    @Arg('id', () => ID) id: string,
     @Arg('input') input: UpdateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<TreasuryWebhookEndpoint> {
+  ): Promise<UpdateTreasuryWebhookEndpointPayload> {
     const ctx = caller(context);
-    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write', id);
-    return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.update(ctx, id, parseInput(treasuryEndpointUpdateSchema, { ...input })));
+    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write');
+    return payloadOf(UpdateTreasuryWebhookEndpointPayload, async () => {
+      const { id, ...changes } = input;
+      await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write', id);
+      return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.update(ctx, id, parseInput(treasuryEndpointUpdateSchema, changes)));
+    });
   }
 
-  @Mutation(() => TreasuryWebhookEndpoint, { description: 'Deletes the endpoint; past deliveries are kept' })
-  async deleteTreasuryWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryWebhookEndpoint> {
-    return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.delete(caller(context), id));
+  @Mutation(() => DeleteTreasuryWebhookEndpointPayload, { description: 'Deletes the endpoint; past deliveries are kept' })
+  async deleteTreasuryWebhookEndpoint(
+    @Arg('input') input: DeleteTreasuryWebhookEndpointInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<DeleteTreasuryWebhookEndpointPayload> {
+    const ctx = caller(context);
+    await context.core.treasuryWebhookEndpoints.assertAccess(ctx, 'write');
+    return payloadOf(DeleteTreasuryWebhookEndpointPayload, async () =>
+      TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.delete(ctx, input.id)));
   }
 }

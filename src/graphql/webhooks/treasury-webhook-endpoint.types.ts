@@ -1,9 +1,12 @@
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, Int, InputType, ObjectType } from 'type-graphql';
 import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
 import { IssuedSigningSecret } from '../../domain/webhooks/treasury-webhook-endpoint.service';
+import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
+import { IdInput } from '../shared/payload';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint } from './webhook-endpoint.types';
 
-@ObjectType({ description: "A URL that receives a treasury partner's events of one mode, signed with the endpoint's own secret" })
+@ObjectType({ description: "A URL that receives a treasury partner's events of one mode, signed with the endpoint's own secret", implements: Node })
 export class TreasuryWebhookEndpoint extends WebhookEndpoint {
   @Field({ description: 'The signing secret as it may be shown again: whsk_… and its last 4 characters' }) signingSecretHint: string;
   @Field(() => ID) businessId: string;
@@ -45,7 +48,20 @@ export class CreateTreasuryWebhookEndpointInput extends CreateWebhookEndpointInp
   @Field({ nullable: true, description: '2026-04-15 (the default)' }) apiVersion?: string;
 }
 
-@InputType()
+@ObjectType()
+export class TreasuryWebhookEndpointConnection extends Connection(TreasuryWebhookEndpoint, 'TreasuryWebhookEndpoint') {}
+
+@InputType({ description: 'The fields given change; the others stay' })
 export class UpdateTreasuryWebhookEndpointInput extends UpdateWebhookEndpointInput {
+  @Field(() => ID, { description: 'The endpoint changed' }) id: string;
   @Field({ nullable: true }) apiVersion?: string;
 }
+
+@InputType()
+export class RotateTreasuryWebhookEndpointSecretInput {
+  @Field(() => ID, { description: 'The endpoint whose secret is replaced' }) id: string;
+  @Field(() => Int, { nullable: true, description: 'How long the replaced secret keeps signing: 0 to 168 hours (default 24)' }) gracePeriodHours?: number;
+}
+
+export const DeleteTreasuryWebhookEndpointInput = IdInput('DeleteTreasuryWebhookEndpoint', 'The endpoint deleted (its past deliveries are kept)');
+export type DeleteTreasuryWebhookEndpointInput = InstanceType<typeof DeleteTreasuryWebhookEndpointInput>;

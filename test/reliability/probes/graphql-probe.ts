@@ -55,9 +55,9 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
     destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
   } },
   advanceSandboxPayout: { id: '{{payout}}', status: 'SUBMITTED' },
-  createTreasuryWallet: { endUserId: '{{treasury_end_user}}', currency: 'eur' },
+  createTreasuryWallet: { input: { endUserId: '{{treasury_end_user}}', currency: 'eur' } },
   attachPaymentMethod: { input: { customerId: '{{customer}}', card: CARD } },
-  paySandboxCollection: { id: '{{collection}}', amount: '5000' },
+  paySandboxCollection: { input: { id: '{{collection}}', amount: '5000' } },
   createPayoutSchedule: { input: {
     name: 'Probe', cadence: 'WEEKLY', startAt: '2099-01-01T00:00:00.000Z', maxRunAmountUsd: '1000.00', pin: '246810',
     payloadKind: 'SINGLE', payload: { recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' },
