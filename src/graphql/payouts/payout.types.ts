@@ -143,9 +143,9 @@ export class PayoutBatchConnection extends Connection(PayoutBatch, 'PayoutBatch'
  * (`changed` null), else the domain's changed properties that the type shows (updatedAt, which
  * every change sets, is not listed).
  */
-export function changedFieldsOf(object: object, changed: readonly string[] | null): string[] {
+export function changedFieldsOf(object: object, changed: readonly string[] | null | undefined): string[] {
   const fields = Object.keys(object).filter((field) => field !== 'updatedAt');
-  return changed === null ? fields : changed.filter((field) => fields.includes(field));
+  return changed == null ? fields : changed.filter((field) => fields.includes(field));
 }
 
 @ObjectType({ description: 'One change of a payout: the payout as it now reads, its status before the change and the fields the change set' })

@@ -54,7 +54,7 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
     partnerEndUserId: '{{treasury_end_user}}', partnerWalletId: '{{treasury_wallet}}', amount: '1.00', destinationType: 'BANK_ACCOUNT',
     destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
   } },
-  advanceSandboxPayout: { id: '{{payout}}', status: 'SUBMITTED' },
+  advanceSandboxPayout: { input: { id: '{{payout}}', status: 'SUBMITTED' } },
   createTreasuryWallet: { endUserId: '{{treasury_end_user}}', currency: 'eur' },
   attachPaymentMethod: { customerId: '{{customer}}', input: { card: CARD } },
   paySandboxCollection: { id: '{{collection}}', amount: '5000' },
@@ -157,13 +157,20 @@ function fieldProbe(root: 'Query' | 'Mutation', field: GraphQLField<unknown, unk
 
 interface Outcome { code: string | null; hasData: boolean; text: string; internal: boolean }
 
+/** A mutation payload's first userError, said as a thrown error would say it (NOT_FOUND at cancelPayout): a refusal either way. */
+const userErrorOf = (body: any): string | null => {
+  const [field, payload] = Object.entries(body?.data ?? {})[0] ?? [];
+  const error = (payload as any)?.userErrors?.[0];
+  return error ? `${error.code} at ${field}` : null;
+};
+
 /**
  * The first error's code and where it arose: a row of another tenant that the root field found
  * but a nested field then refused (NOT_FOUND at `webhookEndpoint.deliveries`) is not the answer
  * to an id that does not exist (NOT_FOUND at `webhookEndpoint`).
  */
 const outcomeOf = (body: any): Outcome => ({
-  code: body?.errors?.[0] ? `${body.errors[0].extensions?.code} at ${(body.errors[0].path ?? []).join('.')}` : (body?.success === false ? body.error?.code : null),
+  code: body?.errors?.[0] ? `${body.errors[0].extensions?.code} at ${(body.errors[0].path ?? []).join('.')}` : (body?.success === false ? body.error?.code : userErrorOf(body)),
   hasData: body?.data != null && Object.values(body.data).some((value) => value !== null),
   text: JSON.stringify(body),
   internal: (body?.errors ?? []).some((error: any) => error?.extensions?.code === 'INTERNAL_SERVER_ERROR') || (body?.error?.statusCode ?? 0) >= 500,
@@ -309,8 +316,10 @@ async function overWebSocket(server: TestServer, tally: Tally, probe: FieldProbe
 const SUBSCRIPTIONS: Record<string, { topic: Topic; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }> = {
   collectionUpdated: { topic: Topic.COLLECTION, argument: 'id', kind: 'collection', payload: (id) => ({ collectionId: id }) },
   paymentUpdated: { topic: Topic.PAYMENT, argument: 'paymentId', kind: 'payment', payload: (id) => ({ paymentId: id }) },
-  payoutScheduleUpdated: { topic: Topic.PAYOUT_SCHEDULE, argument: 'id', kind: 'payout_schedule', payload: (id) => ({ scheduleId: id }) },
-  payoutUpdated: { topic: Topic.PAYOUT, argument: 'id', kind: 'payout', payload: (id) => ({ payoutId: id }) },
+  payoutScheduleUpdated: {
+    topic: Topic.PAYOUT_SCHEDULE, argument: 'id', kind: 'payout_schedule', payload: (id) => ({ scheduleId: id, previousStatus: 'ACTIVE', changedFields: ['status'] }),
+  },
+  payoutUpdated: { topic: Topic.PAYOUT, argument: 'id', kind: 'payout', payload: (id) => ({ payoutId: id, previousStatus: 'CREATED', changedFields: ['status'] }) },
   treasuryKycUpdated: { topic: Topic.TREASURY_KYC, argument: 'endUserId', kind: 'treasury_end_user', payload: (id) => ({ endUserId: id, checkId: id }) },
   treasuryPayoutUpdated: { topic: Topic.TREASURY_PAYOUT, argument: 'id', kind: 'treasury_payout', payload: (id) => ({ payoutId: id }) },
   eventCreated: { topic: Topic.EVENT },
