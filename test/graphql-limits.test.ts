@@ -24,7 +24,7 @@ function overSocket(client: Client, query: string, variables?: Record<string, un
 }
 
 const aliasedFunding = (count: number) =>
-  `mutation { ${Array.from({ length: count }, (_, i) => `f${i}: sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { id }`).join(' ')} }`;
+  `mutation { ${Array.from({ length: count }, (_, i) => `f${i}: sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { wallet { id } }`).join(' ')} }`;
 
 async function journalCount(server: TestServer, businessId: string): Promise<number> {
   const [row] = await server.runtime.dataSource.query('SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1', [businessId]);

@@ -208,7 +208,7 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     const refusalOf = (body: any) => {
       if (body.errors) return body.errors[0]?.extensions?.code;
       const [payload] = Object.values(body.data) as any[];
-      const [object] = Object.entries(payload).find(([key]) => key !== 'userErrors')!;
+      const [, object] = Object.entries(payload).find(([key]) => key !== 'userErrors')!;
       return object === null && payload.userErrors.length === 1 && payload.userErrors[0].field === null ? `userError ${payload.userErrors[0].code}` : JSON.stringify(body);
     };
 

@@ -6,7 +6,8 @@ import { CLOCK, DAY, PIN, SCHEDULES, advanceCompleted, createSchedule, readClock
 
 const ADVANCE = `${CLOCK}/advance`;
 const GQL_CLOCK = '{ sandboxClock { now offsetSeconds advance { id seconds status runsDue payoutsDue runsFired untilAt createdAt completedAt } } }';
-const GQL_ADVANCE = 'mutation($seconds: Int!) { advanceSandboxClock(seconds: $seconds) { offsetSeconds advance { id status runsDue payoutsDue runsFired } } }';
+const GQL_ADVANCE = `mutation($input: AdvanceSandboxClockInput!) { advanceSandboxClock(input: $input) {
+  sandboxClock { offsetSeconds advance { id status runsDue payoutsDue runsFired } } userErrors { field code } } }`;
 
 /**
  * A test clock's advance is bounded work run in the background (issue 26, finding 2): what it would
@@ -145,7 +146,9 @@ describe('The test clock: a bounded advance fired in the background', () => {
     const answered = await post(who, ADVANCE, { seconds: DAY });
     expect(answered.status).toBe(200);
     expect(answered.body.data.advance).toMatchObject({ status: 'completed', runsDue: 0, payoutsDue: 0, runsFired: 0, seconds: DAY });
-    const overGraphql = (await server.graphql<any>(GQL_ADVANCE, { seconds: 60 }, apiKey(who))).body.data.advanceSandboxClock;
+    const advanced = (await server.graphql<any>(GQL_ADVANCE, { input: { seconds: 60 } }, apiKey(who))).body.data.advanceSandboxClock;
+    expect(advanced.userErrors).toEqual([]);
+    const overGraphql = advanced.sandboxClock;
     expect(overGraphql).toMatchObject({ offsetSeconds: DAY + 60, advance: { status: 'COMPLETED', runsDue: 0, runsFired: 0 } });
     expect((await server.graphql<any>(GQL_CLOCK, {}, apiKey(who))).body.data.sandboxClock.advance.id).toBe(overGraphql.advance.id);
   });
