@@ -269,6 +269,14 @@ describe('payout PIN', () => {
     const set = await server.graphql(SET_PIN, { input: { pin: '135790' } }, dashboard(owner));
     expect(set.body.data.setPayoutPin).toEqual({ payoutPin: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) }, userErrors: [] });
     expect(JSON.stringify(set.body)).not.toContain('135790');
+    // A stable id for a client's cache: the business's, the same from the query and the mutation, in either mode.
+    const modes: Array<Record<string, string>> = [{}, { 'x-service-mode': 'live' }];
+    const ids = await Promise.all(modes.map(async (mode) =>
+      (await server.graphql('{ payoutPin { id } }', {}, { ...dashboard(owner), ...mode })).body.data.payoutPin.id));
+    expect(ids).toEqual([`PayoutPinStatus:${owner.businessId}`, `PayoutPinStatus:${owner.businessId}`]);
+    const setWithId = await server.graphql('mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { id } } }',
+      { input: { pin: '135790', currentPin: '135790' } }, dashboard(owner));
+    expect(setWithId.body.data.setPayoutPin.payoutPin.id).toBe(ids[0]);
     const hashSet = (await pinRow(owner.businessId)).pin_hash;
 
     const missing = await server.graphql(SET_PIN, { input: { pin: '246801' } }, dashboard(owner));

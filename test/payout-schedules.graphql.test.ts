@@ -367,14 +367,19 @@ describe('Scheduled payouts over GraphQL', () => {
       }]);
     });
 
-    test('an edit says the fields it set: a new name and caps are ["name", "maxRunLocalCaps"], the status unchanged', async () => {
+    test('an edit says the fields it changed: a new name and caps are ["name", "maxRunLocalCaps"]; the same values again are not listed', async () => {
       const { who, recipientId } = await readyMerchant();
       const schedule = await createSchedule(who, recipientId);
-      const one = collect(server.subscribe({ apiKey: who.apiKey }),
-        `subscription { payoutScheduleUpdated(id: "${schedule.id}") { payoutSchedule { name } previousStatus changedFields } }`, 1);
-      await one.ready;
+      const two = collect(server.subscribe({ apiKey: who.apiKey }),
+        `subscription { payoutScheduleUpdated(id: "${schedule.id}") { payoutSchedule { name } previousStatus changedFields } }`, 2);
+      await two.ready;
       await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed', maxRunAmountUsd: schedule.maxRunAmountUsd, maxRunLocalCaps: [{ currency: 'NGN', amount: '1000' }] } }, apiKey(who));
-      expect(await one.done).toEqual([{ payoutScheduleUpdated: { payoutSchedule: { name: 'Renamed' }, previousStatus: 'ACTIVE', changedFields: ['name', 'maxRunLocalCaps'] } }]);
+      await waitFor(async () => two.received.length, (count) => count >= 1);
+      await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed again', maxRunLocalCaps: [{ currency: 'ngn', amount: '1000' }] } }, apiKey(who));
+      expect(await two.done).toEqual([
+        { payoutScheduleUpdated: { payoutSchedule: { name: 'Renamed' }, previousStatus: 'ACTIVE', changedFields: ['name', 'maxRunLocalCaps'] } },
+        { payoutScheduleUpdated: { payoutSchedule: { name: 'Renamed again' }, previousStatus: 'ACTIVE', changedFields: ['name'] } },
+      ]);
     });
   });
 

@@ -368,6 +368,11 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       await setThreshold(merchant, 'NGN', '1000.00');
       const listed = await server.graphql('{ walletLowBalanceThresholds { currency threshold } }', {}, dashboard(merchant));
       expect(listed.body.data.walletLowBalanceThresholds).toEqual([{ currency: 'NGN', threshold: '1000.00' }]);
+      // A stable id per business, mode and currency, the same when the threshold changes.
+      const idOf = async () => (await server.graphql('{ walletLowBalanceThresholds { id } }', {}, dashboard(merchant))).body.data.walletLowBalanceThresholds[0].id;
+      expect(await idOf()).toBe(`WalletLowBalanceThreshold:${merchant.businessId}:test:NGN`);
+      await setThreshold(merchant, 'NGN', '1000.00');
+      expect(await idOf()).toBe(`WalletLowBalanceThreshold:${merchant.businessId}:test:NGN`);
       // No USD threshold: a debit far below 50.00 emits nothing.
       expect((await v1(server, merchant.testKey)('POST', '/v1/transfers', transferBody({ source_amount: 9000 }))).status).toBe(201);
       expect(await lowBalanceEvents(merchant)).toEqual([]);

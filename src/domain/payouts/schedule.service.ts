@@ -29,6 +29,9 @@ const runListFilters = (scheduleId: string) => ({ scheduleId });
 const EDITABLE_FIELDS = [
   'name', 'cadence', 'dayOfMonth', 'endAt', 'nextRunAt', 'maxRunAmountUsd', 'maxRunLocalCaps', 'payloadKind', 'itemCount', 'authorizedAt',
 ] as const satisfies ReadonlyArray<keyof PayoutSchedule>;
+/** A value as JSON with its objects' keys sorted: a cap read back from jsonb equals the same cap as given. */
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, inner: unknown) =>
+  (inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner));
 
 /** A startAt this far in the past is still accepted (clock skew, a slow request); its first run fires at once. */
 export const START_GRACE_MS = 5 * 60_000;
@@ -216,7 +219,7 @@ export class ScheduleService {
       }
       const saved = await tx.repo(PayoutSchedule).save(schedule);
       if (saved.status === ScheduleStatus.ACTIVE) await this.wakeAt(tx, saved);
-      this.announce(tx, saved, current.status, EDITABLE_FIELDS.filter((field) => JSON.stringify(saved[field]) !== JSON.stringify(current[field])));
+      this.announce(tx, saved, current.status, EDITABLE_FIELDS.filter((field) => canonical(saved[field]) !== canonical(current[field])));
       return saved;
     });
   }
