@@ -64,7 +64,7 @@ describe('the exchange-rate provider does not answer', () => {
   test('GraphQL: createPayoutQuote answers the error with code SERVICE_UNAVAILABLE', async () => {
     const merchant = await server.signUp();
     unreachable();
-    const response = await server.graphql(`mutation Quote($input: CreatePayoutQuoteInput!) { createPayoutQuote(input: $input) { id } }`,
+    const response = await server.graphql(`mutation Quote($input: CreatePayoutQuoteInput!) { createPayoutQuote(input: $input) { quote { id } userErrors { code } } }`,
       { input: quoteBody }, { ...apiKey(merchant), 'x-request-id': 'fx-down-graphql' });
     expect(lines.filter((line) => line.reqId === 'fx-down-graphql' && line.level === 50)).toEqual([expect.objectContaining({
       msg: 'server error', operationName: 'Quote', err: expect.objectContaining({ cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.7:443' }) }),

@@ -24,7 +24,7 @@ function overSocket(client: Client, query: string, variables?: Record<string, un
 }
 
 const aliasedFunding = (count: number) =>
-  `mutation { ${Array.from({ length: count }, (_, i) => `f${i}: sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { id }`).join(' ')} }`;
+  `mutation { ${Array.from({ length: count }, (_, i) => `f${i}: sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { wallet { id } }`).join(' ')} }`;
 
 async function journalCount(server: TestServer, businessId: string): Promise<number> {
   const [row] = await server.runtime.dataSource.query('SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1', [businessId]);
@@ -106,7 +106,8 @@ describe('Finding 6: a mutation field costs 100 against GRAPHQL_MAX_COST', () =>
     const refused = await server.graphql(aliasedFunding(4), undefined, { 'x-api-key': merchant.apiKey });
     expect(refused.status).toBe(400);
     expect(refused.body.errors?.[0]).toEqual(expect.objectContaining({
-      message: 'Query cost 408 exceeds the maximum of 400', extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY', cost: 408 }),
+      // Each: 100, the payload 1, its wallet 1, the wallet's id 1.
+      message: 'Query cost 412 exceeds the maximum of 400', extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY', cost: 412 }),
     }));
     const accepted = await server.graphql(aliasedFunding(3), undefined, { 'x-api-key': merchant.apiKey });
     expect(accepted.body.errors).toBeUndefined();

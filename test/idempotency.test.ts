@@ -6,7 +6,7 @@ import { ApiResponse, TestMerchant, TestServer, startTestServer, waitFor } from 
 
 const FUND = '/api/v1/business/sandbox/wallets/fund';
 const FUND_MUTATION = `mutation($input: SandboxFundWalletInput!) {
-  sandboxFundWallet(input: $input) { id balance { amountMinor currency } }
+  sandboxFundWallet(input: $input) { wallet { id balance { amountMinor currency } } userErrors { field code } }
 }`;
 
 const newKey = () => `idem-${crypto.randomUUID()}`;

@@ -317,7 +317,7 @@ describe('Dashboard identity over GraphQL', () => {
 
     test.each([
       ['updateBusinessSettings', 'mutation { updateBusinessSettings(input: { webhookUrl: "https://viewer.example.com" }) { webhookUrl } }'],
-      ['sandboxFundWallet', 'mutation { sandboxFundWallet(input: { currency: "USD", amount: "5.00" }) { id } }'],
+      ['sandboxFundWallet', 'mutation { sandboxFundWallet(input: { currency: "USD", amount: "5.00" }) { wallet { id } } }'],
       ['regenerateApiKey', 'mutation { regenerateApiKey(mode: TEST) { apiKey } }'],
       ['createLiveCredentials', CREATE_LIVE],
       ['inviteTeamMember', `mutation { inviteTeamMember(input: { email: "x@example.com", role: VIEWER }) { id } }`],

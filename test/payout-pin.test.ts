@@ -13,8 +13,14 @@ import { createSchedule, scheduleBody } from './support/schedules';
  */
 
 const PIN_PATH = '/api/v1/business/payouts/pin';
-const SET_PIN = 'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { isSet lockedUntil updatedAt } }';
+const SET_PIN = 'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { isSet lockedUntil updatedAt } userErrors { field message code } } }';
 const PIN_STATUS = '{ payoutPin { isSet lockedUntil updatedAt } }';
+/** The userErrors of a setPayoutPin that was refused: no GraphQL error, and no status in the payload. */
+const userErrorsOf = (body: any) => {
+  expect(body.errors).toBeUndefined();
+  expect(body.data.setPayoutPin.payoutPin).toBeNull();
+  return body.data.setPayoutPin.userErrors;
+};
 
 const dashboard = (who: TestMerchant, businessId = who.businessId) => ({ authorization: `Bearer ${who.token}`, 'x-service-business-id': businessId });
 const apiKey = (who: TestMerchant) => ({ 'x-api-key': who.apiKey });
@@ -251,30 +257,42 @@ describe('payout PIN', () => {
     const live = await server.graphql(PIN_STATUS, {}, { ...dashboard(owner), 'x-service-mode': 'live' });
     expect(live.body.data.payoutPin).toMatchObject({ isSet: true });
     const wrongInLive = await server.graphql(SET_PIN, { input: { pin: '654321', currentPin: '000000' } }, { ...dashboard(owner), 'x-service-mode': 'live' });
-    expect(wrongInLive.body.errors![0].extensions.code).toBe('INVALID_PIN');
+    expect(userErrorsOf(wrongInLive.body)).toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
     expect((await pinRow(owner.businessId)).failed_attempts).toBe(1);
   });
 
-  test('GraphQL: setPayoutPin and payoutPin work with the dashboard JWT and answer errors with their codes', async () => {
+  test('GraphQL: setPayoutPin and payoutPin work with the dashboard JWT; a refusal the caller can fix is a userError, on its input field when it has one', async () => {
     const owner = await server.signUp();
     expect((await server.graphql(PIN_STATUS, {}, dashboard(owner))).body.data.payoutPin).toEqual({ isSet: false, lockedUntil: null, updatedAt: null });
 
     sentPins.add('135790');
     const set = await server.graphql(SET_PIN, { input: { pin: '135790' } }, dashboard(owner));
-    expect(set.body.data.setPayoutPin).toEqual({ isSet: true, lockedUntil: null, updatedAt: expect.any(String) });
+    expect(set.body.data.setPayoutPin).toEqual({ payoutPin: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) }, userErrors: [] });
     expect(JSON.stringify(set.body)).not.toContain('135790');
+    // A stable id for a client's cache: the business's, the same from the query and the mutation, in either mode.
+    const modes: Array<Record<string, string>> = [{}, { 'x-service-mode': 'live' }];
+    const ids = await Promise.all(modes.map(async (mode) =>
+      (await server.graphql('{ payoutPin { id } }', {}, { ...dashboard(owner), ...mode })).body.data.payoutPin.id));
+    expect(ids).toEqual([`PayoutPinStatus:${owner.businessId}`, `PayoutPinStatus:${owner.businessId}`]);
+    const setWithId = await server.graphql('mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { id } } }',
+      { input: { pin: '135790', currentPin: '135790' } }, dashboard(owner));
+    expect(setWithId.body.data.setPayoutPin.payoutPin.id).toBe(ids[0]);
+    const hashSet = (await pinRow(owner.businessId)).pin_hash;
 
     const missing = await server.graphql(SET_PIN, { input: { pin: '246801' } }, dashboard(owner));
-    expect(missing.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'VALIDATION_ERROR', errors: { currentPin: [expect.any(String)] } });
+    expect(userErrorsOf(missing.body)).toEqual([{ field: ['input', 'currentPin'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
     const badFormat = await server.graphql(SET_PIN, { input: { pin: '24680', currentPin: '135790' } }, dashboard(owner));
-    expect(badFormat.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { pin: ['must be exactly 6 digits'] } });
+    expect(userErrorsOf(badFormat.body)).toEqual([{ field: ['input', 'pin'], code: 'VALIDATION_ERROR', message: 'must be exactly 6 digits' }]);
+    expect((await pinRow(owner.businessId)).failed_attempts).toBe(0);
 
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const wrong = await server.graphql(SET_PIN, { input: { pin: '246801', currentPin: '000000' } }, dashboard(owner));
-      expect(wrong.body.errors![0].extensions).toMatchObject({ code: 'INVALID_PIN', statusCode: 403 });
+      expect(userErrorsOf(wrong.body)).toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
     }
     const locked = await server.graphql(SET_PIN, { input: { pin: '246801', currentPin: '135790' } }, dashboard(owner));
-    expect(locked.body.errors![0].extensions).toMatchObject({ code: 'PIN_LOCKED', statusCode: 429 });
+    expect(userErrorsOf(locked.body)).toEqual([{ field: null, code: 'PIN_LOCKED', message: expect.any(String) }]);
+    // None of the refusals changed the PIN.
+    expect((await pinRow(owner.businessId)).pin_hash).toBe(hashSet);
     const status = (await server.graphql(PIN_STATUS, {}, dashboard(owner))).body.data.payoutPin;
     expect(Date.parse(status.lockedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
 

@@ -14,21 +14,25 @@ const HOUR_MS = 3_600_000;
 
 const SCHEDULE_FIELDS = `id businessId name cadence dayOfMonth payloadKind status itemCount nextRunAt lastRunAt endAt runCount
   maxRunAmountUsd maxRunLocalCaps { currency amount } authorizedAt createdAt updatedAt`;
-const CREATE = `mutation($input: CreatePayoutScheduleInput!) { createPayoutSchedule(input: $input) { ${SCHEDULE_FIELDS} } }`;
-const UPDATE = `mutation($id: ID!, $input: UpdatePayoutScheduleInput!) { updatePayoutSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`;
+const USER_ERRORS = 'userErrors { field message code }';
+const CREATE = `mutation($input: CreatePayoutScheduleInput!) { createPayoutSchedule(input: $input) { payoutSchedule { ${SCHEDULE_FIELDS} } ${USER_ERRORS} } }`;
+const UPDATE = `mutation($input: UpdatePayoutScheduleInput!) { updatePayoutSchedule(input: $input) { payoutSchedule { ${SCHEDULE_FIELDS} } ${USER_ERRORS} } }`;
 const READ = `query($id: ID!) { payoutSchedule(id: $id) { ${SCHEDULE_FIELDS} } }`;
-const PAUSE = `mutation($id: ID!) { pausePayoutSchedule(id: $id) { id status nextRunAt } }`;
-const RESUME = `mutation($id: ID!) { resumePayoutSchedule(id: $id) { id status nextRunAt } }`;
-const CANCEL = `mutation($id: ID!) { cancelPayoutSchedule(id: $id) { id status } }`;
+const PAUSE = `mutation($input: PausePayoutScheduleInput!) { pausePayoutSchedule(input: $input) { payoutSchedule { id status nextRunAt } ${USER_ERRORS} } }`;
+const RESUME = `mutation($input: ResumePayoutScheduleInput!) { resumePayoutSchedule(input: $input) { payoutSchedule { id status nextRunAt } ${USER_ERRORS} } }`;
+const CANCEL = `mutation($input: CancelPayoutScheduleInput!) { cancelPayoutSchedule(input: $input) { payoutSchedule { id status } ${USER_ERRORS} } }`;
 const LIST = `query($first: Int, $after: String, $status: PayoutScheduleStatus) { payoutSchedules(first: $first, after: $after, status: $status) {
-  edges { cursor node { id name status } } pageInfo { hasNextPage endCursor } } }`;
+  edges { cursor node { id name status } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
 const RUNS = `query($id: ID!, $first: Int, $after: String) { payoutSchedule(id: $id) { id runCount lastRunAt nextRunAt
   runs(first: $first, after: $after) { edges { cursor node { id runAt status reason payoutIds batchId } } pageInfo { hasNextPage endCursor } } } }`;
 const SCHEDULES_WITH_RUNS = `query($first: Int, $runs: Int) { payoutSchedules(first: $first) {
   edges { node { id runs(first: $runs) { edges { node { id runAt status payoutIds } } pageInfo { hasNextPage } } } } } }`;
 const CLOCK = '{ sandboxClock { now offsetSeconds advance { id status runsDue runsFired } } }';
-const ADVANCE = 'mutation($seconds: Int!) { advanceSandboxClock(seconds: $seconds) { now offsetSeconds advance { id status runsDue runsFired } } }';
-const SCHEDULE_UPDATED = 'subscription { payoutScheduleUpdated { id status } }';
+const ADVANCE = `mutation($input: AdvanceSandboxClockInput!) { advanceSandboxClock(input: $input) {
+  sandboxClock { now offsetSeconds advance { id status runsDue runsFired } } ${USER_ERRORS} } }`;
+const SCHEDULE_UPDATED = 'subscription { payoutScheduleUpdated { payoutSchedule { id status } previousStatus changedFields } }';
+/** A schedule's own id as a mutation's input. */
+const byId = (id: string) => ({ input: { id } });
 
 describe('Scheduled payouts over GraphQL', () => {
   let server: TestServer;
@@ -49,6 +53,16 @@ describe('Scheduled payouts over GraphQL', () => {
     return response.body.data as T;
   }
 
+  /** The userErrors of a mutation the caller can fix: no GraphQL error, and the payload's object null. */
+  async function userErrors(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
+    const data = await ok(query, variables, headers);
+    const [payload] = Object.values(data) as any[];
+    const object = Object.keys(payload).find((key) => key !== 'userErrors')!;
+    expect(payload[object]).toBeNull();
+    expect(payload.userErrors.length).toBeGreaterThan(0);
+    return payload.userErrors as Array<{ field: string[] | null; message: string; code: string }>;
+  }
+
   /** The first error of an operation that must fail. */
   async function refused(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
     const response = await server.graphql(query, variables, headers);
@@ -58,7 +72,7 @@ describe('Scheduled payouts over GraphQL', () => {
 
   /** Advances the test clock and waits until its advance completed (its runs fire in the background); answers the clock then. */
   async function advanced(seconds: number, headers: Record<string, string>): Promise<any> {
-    const started = (await ok(ADVANCE, { seconds }, headers)).advanceSandboxClock;
+    const started = (await ok(ADVANCE, { input: { seconds } }, headers)).advanceSandboxClock.sandboxClock;
     const clock = await waitFor(async () => (await ok(CLOCK, {}, headers)).sandboxClock, (current) => current.advance?.status === 'COMPLETED');
     expect(clock.advance).toMatchObject({ id: started.advance.id, status: 'COMPLETED', runsFired: started.advance.runsDue });
     return clock;
@@ -87,7 +101,7 @@ describe('Scheduled payouts over GraphQL', () => {
   }
 
   async function createSchedule(who: TestMerchant, recipientId: string, overrides: Record<string, unknown> = {}, headers: Record<string, string> = apiKey(who)) {
-    return (await ok(CREATE, { input: await scheduleInput(who, recipientId, overrides) }, headers)).createPayoutSchedule;
+    return (await ok(CREATE, { input: await scheduleInput(who, recipientId, overrides) }, headers)).createPayoutSchedule.payoutSchedule;
   }
 
   const countRows = async (table: string, businessId: string) =>
@@ -122,36 +136,36 @@ describe('Scheduled payouts over GraphQL', () => {
       }
     });
 
-    test('a wrong PIN is INVALID_PIN and nothing is stored', async () => {
+    test('a wrong PIN is the userError INVALID_PIN and nothing is stored', async () => {
       const { who, recipientId } = await readyMerchant();
-      const error = await refused(CREATE, { input: await scheduleInput(who, recipientId, { pin: '999999' }) }, apiKey(who));
-      expect(error.extensions.code).toBe('INVALID_PIN');
+      const errors = await userErrors(CREATE, { input: await scheduleInput(who, recipientId, { pin: '999999' }) }, apiKey(who));
+      expect(errors).toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
 
-    test('a recipient matching screening is SANCTIONS_MATCH and nothing is stored, whoever asks', async () => {
+    test('a recipient matching screening is the userError SANCTIONS_MATCH and nothing is stored, whoever asks', async () => {
       const { who } = await readyMerchant();
       // Created with the API key: never screened then, so it exists; the schedule screens it.
       const flagged = await createRecipient(server, who, bankDetails('4321'), 'SANCTIONED supplier');
       for (const headers of [apiKey(who), asDashboard(who)]) {
-        const error = await refused(CREATE, { input: await scheduleInput(who, flagged.id) }, headers);
-        expect(error.extensions.code).toBe('SANCTIONS_MATCH');
+        const errors = await userErrors(CREATE, { input: await scheduleInput(who, flagged.id) }, headers);
+        expect(errors).toEqual([{ field: null, code: 'SANCTIONS_MATCH', message: expect.any(String) }]);
       }
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
 
-    test('bad input is VALIDATION_ERROR with the per-field errors REST gives (dayOfMonth, payload.amount), and nothing is stored', async () => {
+    test('bad input is VALIDATION_ERROR userErrors on the fields REST names (input.dayOfMonth, input.payload.amount), and nothing is stored', async () => {
       const { who, recipientId } = await readyMerchant();
       const input = await scheduleInput(who, recipientId, { cadence: 'MONTHLY', payload: { recipientId, amount: '1.001', currency: 'USD' } });
-      const error = await refused(CREATE, { input }, apiKey(who));
-      expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'VALIDATION_ERROR' });
-      expect(Object.keys(error.extensions.errors)).toEqual(expect.arrayContaining(['payload.amount']));
-      const monthlyWithoutDay = await refused(CREATE, { input: await scheduleInput(who, recipientId, { cadence: 'MONTHLY' }) }, apiKey(who));
-      expect(monthlyWithoutDay.extensions.errors).toEqual({ dayOfMonth: [expect.any(String)] });
-      const batchFieldsOnSingle = await refused(CREATE, {
+      const errors = await userErrors(CREATE, { input }, apiKey(who));
+      expect(errors.every((error) => error.code === 'VALIDATION_ERROR' && typeof error.message === 'string')).toBe(true);
+      expect(errors.map((error) => error.field)).toEqual(expect.arrayContaining([['input', 'payload', 'amount']]));
+      const monthlyWithoutDay = await userErrors(CREATE, { input: await scheduleInput(who, recipientId, { cadence: 'MONTHLY' }) }, apiKey(who));
+      expect(monthlyWithoutDay).toEqual([{ field: ['input', 'dayOfMonth'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
+      const batchFieldsOnSingle = await userErrors(CREATE, {
         input: await scheduleInput(who, recipientId, { payload: { recipientId, amount: '1.00', currency: 'USD', items: [{ recipientId, amount: '1.00', currency: 'USD' }] } }),
       }, apiKey(who));
-      expect(batchFieldsOnSingle.extensions.errors).toEqual({ 'payload.items': [expect.any(String)] });
+      expect(batchFieldsOnSingle).toEqual([{ field: ['input', 'payload', 'items'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
   });
@@ -162,8 +176,8 @@ describe('Scheduled payouts over GraphQL', () => {
       const [first, second, third] = [
         await createSchedule(who, recipientId, { name: 'S1' }), await createSchedule(who, recipientId, { name: 'S2' }), await createSchedule(who, recipientId, { name: 'S3' }),
       ];
-      await ok(PAUSE, { id: second.id }, apiKey(who));
-      await ok(CANCEL, { id: first.id }, apiKey(who));
+      await ok(PAUSE, byId(second.id), apiKey(who));
+      await ok(CANCEL, byId(first.id), apiKey(who));
 
       const all = (await ok(LIST, {}, apiKey(who))).payoutSchedules;
       expect(all.edges.map((edge: any) => edge.node)).toEqual([
@@ -174,10 +188,10 @@ describe('Scheduled payouts over GraphQL', () => {
       expect((await ok(LIST, { status: 'COMPLETED' }, apiKey(who))).payoutSchedules.edges).toEqual([]);
 
       const page = (await ok(LIST, { first: 2 }, apiKey(who))).payoutSchedules;
-      expect(page.pageInfo.hasNextPage).toBe(true);
+      expect(page.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: page.edges[0].cursor, endCursor: page.edges[1].cursor });
       const rest = (await ok(LIST, { first: 2, after: page.pageInfo.endCursor }, apiKey(who))).payoutSchedules;
       expect(rest.edges.map((edge: any) => edge.node.id)).toEqual([first.id]);
-      expect(rest.pageInfo.hasNextPage).toBe(false);
+      expect(rest.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: rest.edges[0].cursor, endCursor: rest.edges[0].cursor });
       // A cursor carries its filters: it does not page another status.
       expect((await refused(LIST, { first: 2, after: page.pageInfo.endCursor, status: 'ACTIVE' }, apiKey(who))).extensions.errors).toEqual({ after: [expect.any(String)] });
       // Another business sees none of them.
@@ -186,34 +200,40 @@ describe('Scheduled payouts over GraphQL', () => {
       expect((await refused(READ, { id: first.id }, apiKey(other))).extensions.code).toBe('NOT_FOUND');
     });
 
-    test('pause, resume and cancel move ACTIVE -> PAUSED -> ACTIVE -> CANCELLED; an illegal transition is CONFLICT and changes nothing', async () => {
+    test('pause, resume and cancel move ACTIVE -> PAUSED -> ACTIVE -> CANCELLED; an illegal transition is the userError CONFLICT and changes nothing', async () => {
       const { who, recipientId } = await readyMerchant();
       const schedule = await createSchedule(who, recipientId);
-      expect((await refused(RESUME, { id: schedule.id }, apiKey(who))).extensions.code).toBe('CONFLICT');
-      expect((await ok(PAUSE, { id: schedule.id }, apiKey(who))).pausePayoutSchedule.status).toBe('PAUSED');
-      expect((await refused(PAUSE, { id: schedule.id }, apiKey(who))).extensions.code).toBe('CONFLICT');
-      const resumed = (await ok(RESUME, { id: schedule.id }, asDashboard(who))).resumePayoutSchedule;
+      const conflict = [{ field: null, code: 'CONFLICT', message: expect.any(String) }];
+      expect(await userErrors(RESUME, byId(schedule.id), apiKey(who))).toEqual(conflict);
+      expect((await ok(PAUSE, byId(schedule.id), apiKey(who))).pausePayoutSchedule).toMatchObject({ payoutSchedule: { status: 'PAUSED' }, userErrors: [] });
+      expect(await userErrors(PAUSE, byId(schedule.id), apiKey(who))).toEqual(conflict);
+      const resumed = (await ok(RESUME, byId(schedule.id), asDashboard(who))).resumePayoutSchedule.payoutSchedule;
       expect(resumed).toEqual({ id: schedule.id, status: 'ACTIVE', nextRunAt: schedule.nextRunAt });
-      expect((await ok(CANCEL, { id: schedule.id }, apiKey(who))).cancelPayoutSchedule.status).toBe('CANCELLED');
-      for (const operation of [PAUSE, RESUME, CANCEL]) expect((await refused(operation, { id: schedule.id }, apiKey(who))).extensions.code).toBe('CONFLICT');
-      expect((await refused(UPDATE, { id: schedule.id, input: { name: 'Late' } }, apiKey(who))).extensions.code).toBe('CONFLICT');
+      expect((await ok(CANCEL, byId(schedule.id), apiKey(who))).cancelPayoutSchedule.payoutSchedule.status).toBe('CANCELLED');
+      for (const operation of [PAUSE, RESUME, CANCEL]) expect(await userErrors(operation, byId(schedule.id), apiKey(who))).toEqual(conflict);
+      expect(await userErrors(UPDATE, { input: { id: schedule.id, name: 'Late' } }, apiKey(who))).toEqual(conflict);
+      // Another business's schedule is NOT_FOUND, as an id that names nothing.
+      const other = await server.signUp();
+      expect(await userErrors(PAUSE, byId(schedule.id), apiKey(other))).toEqual([{ field: null, code: 'NOT_FOUND', message: expect.any(String) }]);
       expect((await ok(READ, { id: schedule.id }, apiKey(who))).payoutSchedule).toMatchObject({ status: 'CANCELLED', name: 'Supplier retainer' });
     });
 
     test('updatePayoutSchedule changes only the fields given; null clears endAt; a new payload needs the PIN (pin error, then INVALID_PIN)', async () => {
       const { who, recipientId } = await readyMerchant();
       const schedule = await createSchedule(who, recipientId, { endAt: '2099-01-01T00:00:00.000Z' });
-      const renamed = (await ok(UPDATE, { id: schedule.id, input: { name: 'Renamed', maxRunLocalCaps: [{ currency: 'NGN', amount: '500000' }] } }, apiKey(who)))
-        .updatePayoutSchedule;
+      const renamed = (await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed', maxRunLocalCaps: [{ currency: 'NGN', amount: '500000' }] } }, apiKey(who)))
+        .updatePayoutSchedule.payoutSchedule;
       expect(renamed).toMatchObject({ name: 'Renamed', endAt: '2099-01-01T00:00:00.000Z', maxRunLocalCaps: [{ currency: 'NGN', amount: '500000' }], cadence: 'WEEKLY' });
-      const cleared = (await ok(UPDATE, { id: schedule.id, input: { endAt: null, maxRunLocalCaps: null } }, apiKey(who))).updatePayoutSchedule;
+      const cleared = (await ok(UPDATE, { input: { id: schedule.id, endAt: null, maxRunLocalCaps: null } }, apiKey(who))).updatePayoutSchedule.payoutSchedule;
       expect(cleared).toMatchObject({ name: 'Renamed', endAt: null, maxRunLocalCaps: null });
 
       const payload = { items: [{ recipientId, amount: '3.00', currency: 'USD' }] };
-      const withoutPin = await refused(UPDATE, { id: schedule.id, input: { payloadKind: 'BATCH', payload } }, apiKey(who));
-      expect(withoutPin.extensions.errors).toEqual({ pin: [expect.any(String)] });
-      expect((await refused(UPDATE, { id: schedule.id, input: { payloadKind: 'BATCH', payload, pin: '000000' } }, apiKey(who))).extensions.code).toBe('INVALID_PIN');
-      const renewed = (await ok(UPDATE, { id: schedule.id, input: { payloadKind: 'BATCH', payload, pin: PIN } }, apiKey(who))).updatePayoutSchedule;
+      const withoutPin = await userErrors(UPDATE, { input: { id: schedule.id, payloadKind: 'BATCH', payload } }, apiKey(who));
+      expect(withoutPin).toEqual([{ field: ['input', 'pin'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
+      expect(await userErrors(UPDATE, { input: { id: schedule.id, payloadKind: 'BATCH', payload, pin: '000000' } }, apiKey(who)))
+        .toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
+      expect((await ok(READ, { id: schedule.id }, apiKey(who))).payoutSchedule).toMatchObject({ payloadKind: 'SINGLE', authorizedAt: schedule.authorizedAt });
+      const renewed = (await ok(UPDATE, { input: { id: schedule.id, payloadKind: 'BATCH', payload, pin: PIN } }, apiKey(who))).updatePayoutSchedule.payoutSchedule;
       expect(renewed).toMatchObject({ payloadKind: 'BATCH', itemCount: 1 });
       expect(Date.parse(renewed.authorizedAt)).toBeGreaterThan(Date.parse(schedule.authorizedAt));
     });
@@ -255,13 +275,12 @@ describe('Scheduled payouts over GraphQL', () => {
       expect(nextPage.pageInfo.hasNextPage).toBe(false);
     });
 
-    test('the clock is test mode only: live credentials get SANDBOX_ONLY; a bad advance is VALIDATION_ERROR on seconds', async () => {
+    test('the clock is test mode only: live credentials get SANDBOX_ONLY; a bad advance is a VALIDATION_ERROR userError on input.seconds', async () => {
       const who = await server.signUp();
       const liveKey = await server.liveKeyOf(who);
       expect((await refused(CLOCK, {}, { 'x-api-key': liveKey })).extensions.code).toBe('SANDBOX_ONLY');
-      expect((await refused(ADVANCE, { seconds: 60 }, { 'x-api-key': liveKey })).extensions.code).toBe('SANDBOX_ONLY');
-      const error = await refused(ADVANCE, { seconds: 0 }, apiKey(who));
-      expect(error.extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { seconds: [expect.any(String)] } });
+      expect((await refused(ADVANCE, { input: { seconds: 60 } }, { 'x-api-key': liveKey })).extensions.code).toBe('SANDBOX_ONLY');
+      expect(await userErrors(ADVANCE, { input: { seconds: 0 } }, apiKey(who))).toEqual([{ field: ['input', 'seconds'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
       expect((await ok(CLOCK, {}, apiKey(who))).sandboxClock.offsetSeconds).toBe(0);
     });
 
@@ -314,28 +333,83 @@ describe('Scheduled payouts over GraphQL', () => {
       const ofOther = await createSchedule(other, otherRecipient);
       const schedule = await createSchedule(owner, recipientId);
       await waitFor(async () => mine.received.length, (count) => count >= 1);
-      await ok(PAUSE, { id: schedule.id }, apiKey(owner));
+      await ok(PAUSE, byId(schedule.id), apiKey(owner));
       await waitFor(async () => mine.received.length, (count) => count >= 2);
-      await ok(RESUME, { id: schedule.id }, apiKey(owner));
+      await ok(RESUME, byId(schedule.id), apiKey(owner));
       await waitFor(async () => mine.received.length, (count) => count >= 3);
-      await ok(CANCEL, { id: schedule.id }, apiKey(owner));
+      await ok(CANCEL, byId(schedule.id), apiKey(owner));
 
-      expect(await mine.done).toEqual(['ACTIVE', 'PAUSED', 'ACTIVE', 'CANCELLED'].map((status) => ({ payoutScheduleUpdated: { id: schedule.id, status } })));
-      expect(await theirs.done).toEqual([{ payoutScheduleUpdated: { id: ofOther.id, status: 'ACTIVE' } }]);
+      const received = await mine.done;
+      expect(received.map(({ payoutScheduleUpdated: update }: any) => [update.payoutSchedule.id, update.previousStatus, update.payoutSchedule.status])).toEqual([
+        [schedule.id, null, 'ACTIVE'], [schedule.id, 'ACTIVE', 'PAUSED'], [schedule.id, 'PAUSED', 'ACTIVE'], [schedule.id, 'ACTIVE', 'CANCELLED'],
+      ]);
+      expect(received[0].payoutScheduleUpdated.changedFields).toEqual(expect.arrayContaining(['id', 'name', 'status', 'nextRunAt']));
+      expect(received.slice(1).map((message: any) => message.payoutScheduleUpdated.changedFields)).toEqual([['status'], ['status'], ['status']]);
+      expect(await theirs.done).toEqual([{
+        payoutScheduleUpdated: { payoutSchedule: { id: ofOther.id, status: 'ACTIVE' }, previousStatus: null, changedFields: expect.arrayContaining(['status']) },
+      }]);
       // Live mode cannot create schedules in the sandbox: the live subscriber's silence is ended by a change published last.
       expect(await heardBefore(server, live, (pubSub, scheduleId) =>
-        pubSub.publish(Topic.PAYOUT_SCHEDULE, { businessId: owner.businessId, livemode: true, scheduleId }))).toEqual([]);
+        pubSub.publish(Topic.PAYOUT_SCHEDULE, { businessId: owner.businessId, livemode: true, scheduleId, previousStatus: null, changedFields: null }))).toEqual([]);
     });
 
-    test('a run is a change too; payoutScheduleUpdated(id) delivers that schedule only', async () => {
+    test('a run is a change too (runCount, lastRunAt, nextRunAt); payoutScheduleUpdated(id) delivers that schedule only', async () => {
       const { who, recipientId } = await readyMerchant();
       const watched = await createSchedule(who, recipientId);
       const unwatched = await createSchedule(who, recipientId);
-      const one = collect(server.subscribe({ apiKey: who.apiKey }), `subscription { payoutScheduleUpdated(id: "${watched.id}") { id status runCount } }`, 1);
+      const one = collect(server.subscribe({ apiKey: who.apiKey }),
+        `subscription { payoutScheduleUpdated(id: "${watched.id}") { payoutSchedule { id status runCount } previousStatus changedFields } }`, 1);
       await one.ready;
-      await ok(PAUSE, { id: unwatched.id }, apiKey(who));
-      await ok(ADVANCE, { seconds: 3_660 }, apiKey(who));
-      expect(await one.done).toEqual([{ payoutScheduleUpdated: { id: watched.id, status: 'ACTIVE', runCount: 1 } }]);
+      await ok(PAUSE, byId(unwatched.id), apiKey(who));
+      await ok(ADVANCE, { input: { seconds: 3_660 } }, apiKey(who));
+      expect(await one.done).toEqual([{
+        payoutScheduleUpdated: { payoutSchedule: { id: watched.id, status: 'ACTIVE', runCount: 1 }, previousStatus: 'ACTIVE', changedFields: ['runCount', 'lastRunAt', 'nextRunAt'] },
+      }]);
+    });
+
+    test('an edit says the fields it changed: a new name and caps are ["name", "maxRunLocalCaps"]; the same values again are not listed', async () => {
+      const { who, recipientId } = await readyMerchant();
+      const schedule = await createSchedule(who, recipientId);
+      const two = collect(server.subscribe({ apiKey: who.apiKey }),
+        `subscription { payoutScheduleUpdated(id: "${schedule.id}") { payoutSchedule { name } previousStatus changedFields } }`, 2);
+      await two.ready;
+      await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed', maxRunAmountUsd: schedule.maxRunAmountUsd, maxRunLocalCaps: [{ currency: 'NGN', amount: '1000' }] } }, apiKey(who));
+      await waitFor(async () => two.received.length, (count) => count >= 1);
+      await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed again', maxRunLocalCaps: [{ currency: 'ngn', amount: '1000' }] } }, apiKey(who));
+      expect(await two.done).toEqual([
+        { payoutScheduleUpdated: { payoutSchedule: { name: 'Renamed' }, previousStatus: 'ACTIVE', changedFields: ['name', 'maxRunLocalCaps'] } },
+        { payoutScheduleUpdated: { payoutSchedule: { name: 'Renamed again' }, previousStatus: 'ACTIVE', changedFields: ['name'] } },
+      ]);
+    });
+  });
+
+  describe('node(id:)', () => {
+    const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
+
+    test('answers a schedule, one of its runs and a clock advance to their owner, and null to another business and to the other mode', async () => {
+      const { who, recipientId } = await readyMerchant();
+      const other = await server.signUp();
+      const liveKey = await server.liveKeyOf(who);
+      const schedule = await createSchedule(who, recipientId);
+      const clock = await advanced(3_660, apiKey(who));
+      const [run] = (await ok(RUNS, { id: schedule.id }, apiKey(who))).payoutSchedule.runs.edges.map((edge: any) => edge.node);
+      for (const [typename, id] of [['PayoutSchedule', schedule.id], ['PayoutScheduleRun', run.id], ['SandboxClockAdvance', clock.advance.id]]) {
+        expect((await ok(NODE, { id }, apiKey(who))).node).toEqual({ __typename: typename, id });
+        expect((await ok(NODE, { id }, apiKey(other))).node).toBeNull();
+        expect((await ok(NODE, { id }, { 'x-api-key': liveKey })).node).toBeNull();
+      }
+    });
+
+    test('the sandbox clock has a stable id: the same before and after an advance, another for another business', async () => {
+      const { who } = await readyMerchant();
+      const other = await server.signUp();
+      const ID_OF_CLOCK = '{ sandboxClock { id } }';
+      const before = (await ok(ID_OF_CLOCK, {}, apiKey(who))).sandboxClock.id;
+      const moved = (await ok(ADVANCE, { input: { seconds: 60 } }, apiKey(who))).advanceSandboxClock;
+      expect(moved).toEqual({ sandboxClock: expect.objectContaining({ offsetSeconds: 60 }), userErrors: [] });
+      expect((await ok(ID_OF_CLOCK, {}, asDashboard(who))).sandboxClock.id).toBe(before);
+      expect(before).toBe(`SandboxClock:${who.businessId}`);
+      expect((await ok(ID_OF_CLOCK, {}, apiKey(other))).sandboxClock.id).not.toBe(before);
     });
   });
 });

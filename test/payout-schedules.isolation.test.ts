@@ -70,11 +70,15 @@ describe('Scheduled payouts: isolation on every route, and a COMPLETED schedule 
     const stranger = await server.signUp();
     const operations: Array<[string, string, Record<string, unknown>]> = [
       ['payoutSchedule', 'query($id: ID!) { payoutSchedule(id: $id) { id runs { edges { node { id } } } } }', { id: weekly.id }],
-      ['updatePayoutSchedule', 'mutation($id: ID!) { updatePayoutSchedule(id: $id, input: { name: "Not yours" }) { id } }', { id: weekly.id }],
-      ['pausePayoutSchedule', 'mutation($id: ID!) { pausePayoutSchedule(id: $id) { id } }', { id: weekly.id }],
-      ['resumePayoutSchedule', 'mutation($id: ID!) { resumePayoutSchedule(id: $id) { id } }', { id: weekly.id }],
-      ['cancelPayoutSchedule', 'mutation($id: ID!) { cancelPayoutSchedule(id: $id) { id } }', { id: weekly.id }],
+      ['updatePayoutSchedule', 'mutation($id: ID!) { updatePayoutSchedule(input: { id: $id, name: "Not yours" }) { payoutSchedule { id } userErrors { field code } } }', { id: weekly.id }],
+      ['pausePayoutSchedule', 'mutation($id: ID!) { pausePayoutSchedule(input: { id: $id }) { payoutSchedule { id } userErrors { field code } } }', { id: weekly.id }],
+      ['resumePayoutSchedule', 'mutation($id: ID!) { resumePayoutSchedule(input: { id: $id }) { payoutSchedule { id } userErrors { field code } } }', { id: weekly.id }],
+      ['cancelPayoutSchedule', 'mutation($id: ID!) { cancelPayoutSchedule(input: { id: $id }) { payoutSchedule { id } userErrors { field code } } }', { id: weekly.id }],
     ];
+    /** A thrown error's code (the read), or a mutation's NOT_FOUND userError, its schedule null. */
+    const refusalOf = (name: string, body: any) => (name === 'payoutSchedule'
+      ? body.errors?.[0]?.extensions?.code
+      : body.errors === undefined && body.data[name].payoutSchedule === null && JSON.stringify(body.data[name].userErrors) === '[{"field":null,"code":"NOT_FOUND"}]' ? 'NOT_FOUND' : JSON.stringify(body));
     const callers: Array<[string, Record<string, string>]> = [
       ['stranger key', apiKey(stranger)], ['stranger OWNER', dashboard(stranger)],
       ['live key', { 'x-api-key': await server.liveKeyOf(owner) }], ['live OWNER', { ...dashboard(owner), 'x-service-mode': 'live' }],
@@ -82,7 +86,7 @@ describe('Scheduled payouts: isolation on every route, and a COMPLETED schedule 
     for (const [who, headers] of callers) {
       for (const [name, query, variables] of operations) {
         const response = await server.graphql(query, variables, headers);
-        expect([who, name, response.body.errors?.[0]?.extensions?.code]).toEqual([who, name, 'NOT_FOUND']);
+        expect([who, name, refusalOf(name, response.body)]).toEqual([who, name, 'NOT_FOUND']);
       }
       const listed = await server.graphql('{ payoutSchedules { edges { node { id } } } }', {}, headers);
       expect([who, listed.body.errors, listed.body.data]).toEqual([who, undefined, { payoutSchedules: { edges: [] } }]);
@@ -101,8 +105,8 @@ describe('Scheduled payouts: isolation on every route, and a COMPLETED schedule 
       const response = await server.request('PATCH', `${SCHEDULES}/${once.id}`, { headers: apiKey(owner), body });
       expect([body, errorOf(response)]).toEqual([body, { status: 409, code: 'CONFLICT' }]);
     }
-    const viaGraphql = await server.graphql('mutation($id: ID!) { resumePayoutSchedule(id: $id) { id } }', { id: once.id }, apiKey(owner));
-    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    const viaGraphql = await server.graphql('mutation($id: ID!) { resumePayoutSchedule(input: { id: $id }) { payoutSchedule { id } userErrors { field code } } }', { id: once.id }, apiKey(owner));
+    expect(viaGraphql.body).toEqual({ data: { resumePayoutSchedule: { payoutSchedule: null, userErrors: [{ field: null, code: 'CONFLICT' }] } } });
     expect(await read(owner, once.id)).toEqual(before);
     // A later clock advance does not bring it back.
     await advanceClock(server, owner, 14 * DAY);

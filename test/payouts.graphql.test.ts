@@ -12,24 +12,26 @@ const FUND = '/api/v1/business/sandbox/wallets/fund';
 const PAYOUT_FIELDS = `id status rail amount { amount amountMinor currency } serviceFee { amountMinor currency }
   destinationAmount { amount currency } rate recipientId destinationMasked { country accountNumber bankName }
   providerRef failureReason reference metadata batchId settledAt livemode createdAt`;
+const USER_ERRORS = 'userErrors { field message code }';
 const CREATE_RECIPIENT = `mutation($input: CreatePayoutRecipientInput!) {
-  createPayoutRecipient(input: $input) { created recipient { id businessId label rail currency country detailsMasked screenedAt archivedAt } } }`;
+  createPayoutRecipient(input: $input) { created recipient { id businessId label rail currency country detailsMasked screenedAt archivedAt } ${USER_ERRORS} } }`;
 const CREATE_QUOTE = `mutation($input: CreatePayoutQuoteInput!) {
-  createPayoutQuote(input: $input) { id amount { amount currency } dstAmount { amount amountMinor currency } serviceFee { amount amountMinor currency } rate country rail expiresAt } }`;
-const CREATE_PAYOUT = `mutation($input: CreatePayoutInput!) { createPayout(input: $input) { ${PAYOUT_FIELDS} } }`;
+  createPayoutQuote(input: $input) { quote { id amount { amount currency } dstAmount { amount amountMinor currency } serviceFee { amount amountMinor currency } rate country rail expiresAt } ${USER_ERRORS} } }`;
+const CREATE_PAYOUT = `mutation($input: CreatePayoutInput!) { createPayout(input: $input) { payout { ${PAYOUT_FIELDS} } ${USER_ERRORS} } }`;
 const CREATE_BATCH = `mutation($input: CreatePayoutBatchInput!) {
-  createPayoutBatch(input: $input) { id name status itemCount totalAmount { amount currency } counts { created submitted settled failed cancelled pendingReview } } }`;
-const CANCEL = `mutation($id: ID!) { cancelPayout(id: $id) { id status } }`;
-const APPROVE = `mutation($id: ID!) { approvePayout(id: $id) { id status } }`;
-const REJECT = `mutation($id: ID!, $reason: String!) { rejectPayout(id: $id, reason: $reason) { id status failureReason } }`;
-const ADVANCE = `mutation($id: ID!, $status: PayoutStatus!) { advanceSandboxPayout(id: $id, status: $status) { id status providerRef } }`;
+  createPayoutBatch(input: $input) { batch { id name status itemCount totalAmount { amount currency } counts { created submitted settled failed cancelled pendingReview } } ${USER_ERRORS} } }`;
+const CANCEL = `mutation($input: CancelPayoutInput!) { cancelPayout(input: $input) { payout { id status } ${USER_ERRORS} } }`;
+const APPROVE = `mutation($input: ApprovePayoutInput!) { approvePayout(input: $input) { payout { id status } ${USER_ERRORS} } }`;
+const REJECT = `mutation($input: RejectPayoutInput!) { rejectPayout(input: $input) { payout { id status failureReason } ${USER_ERRORS} } }`;
+const ADVANCE = `mutation($input: AdvanceSandboxPayoutInput!) { advanceSandboxPayout(input: $input) { payout { id status providerRef } ${USER_ERRORS} } }`;
+const ARCHIVE = `mutation($input: ArchivePayoutRecipientInput!) { archivePayoutRecipient(input: $input) { recipient { id archivedAt } ${USER_ERRORS} } }`;
 const PAYOUTS_WITH_RECIPIENTS = `query($first: Int) { payouts(first: $first) {
   edges { cursor node { id status amount { amount } recipient { id label detailsMasked } } } pageInfo { hasNextPage endCursor } } }`;
 const BATCHES_WITH_PAYOUTS = `query($first: Int, $payouts: Int) { payoutBatches(first: $first) {
   edges { node { id name status itemCount counts { created settled cancelled pendingReview }
     payouts(first: $payouts) { edges { cursor node { id batchId amount { amount } recipient { id } } } pageInfo { hasNextPage endCursor } } } }
   pageInfo { hasNextPage } } }`;
-const PAYOUT_UPDATED = `subscription { payoutUpdated { id status livemode } }`;
+const PAYOUT_UPDATED = `subscription { payoutUpdated { payout { id status livemode } previousStatus changedFields } }`;
 
 describe('Payouts over GraphQL', () => {
   let server: TestServer;
@@ -47,6 +49,16 @@ describe('Payouts over GraphQL', () => {
     const response = await server.graphql<T>(query, variables, headers);
     expect(response.body.errors).toBeUndefined();
     return response.body.data as T;
+  }
+
+  /** The userErrors of a mutation the caller can fix: no GraphQL error, and the payload's object null. */
+  async function userErrors(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
+    const data = await ok(query, variables, headers);
+    const [payload] = Object.values(data) as any[];
+    const object = Object.keys(payload).find((key) => key !== 'userErrors' && key !== 'created')!;
+    expect(payload[object]).toBeNull();
+    expect(payload.userErrors.length).toBeGreaterThan(0);
+    return payload.userErrors as Array<{ field: string[] | null; message: string; code: string }>;
   }
 
   /** The first error of an operation that must fail. */
@@ -80,7 +92,7 @@ describe('Payouts over GraphQL', () => {
   }
 
   async function payout(merchant: TestMerchant, recipientId: string, amount = '10.00', headers = asApiKey(merchant)) {
-    return (await ok(CREATE_PAYOUT, { input: { recipientId, amount, currency: 'USD' } }, headers)).createPayout;
+    return (await ok(CREATE_PAYOUT, { input: { recipientId, amount, currency: 'USD' } }, headers)).createPayout.payout;
   }
 
 
@@ -100,12 +112,12 @@ describe('Payouts over GraphQL', () => {
       expect(JSON.stringify(data)).not.toContain(details.accountNumber);
     });
 
-    test('a dashboard create whose accountName or label contains SANCTIONED is refused with SANCTIONS_MATCH and stores nothing', async () => {
+    test('a dashboard create whose accountName or label contains SANCTIONED is refused with the userError SANCTIONS_MATCH and stores nothing', async () => {
       const owner = await server.signUp();
-      const byName = await refused(CREATE_RECIPIENT, { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } }, asDashboard(owner));
-      expect(byName.extensions.code).toBe('SANCTIONS_MATCH');
-      const byLabel = await refused(CREATE_RECIPIENT, { input: { label: 'a SANCTIONED supplier', details: bank('5678') } }, asDashboard(owner));
-      expect(byLabel.extensions.code).toBe('SANCTIONS_MATCH');
+      const byName = await userErrors(CREATE_RECIPIENT, { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } }, asDashboard(owner));
+      expect(byName).toEqual([{ field: null, code: 'SANCTIONS_MATCH', message: expect.any(String) }]);
+      const byLabel = await userErrors(CREATE_RECIPIENT, { input: { label: 'a SANCTIONED supplier', details: bank('5678') } }, asDashboard(owner));
+      expect(byLabel).toEqual([{ field: null, code: 'SANCTIONS_MATCH', message: expect.any(String) }]);
       expect(await recipientRows(owner.businessId)).toBe(0);
     });
 
@@ -124,20 +136,24 @@ describe('Payouts over GraphQL', () => {
       expect(again.createPayoutRecipient).toMatchObject({ created: false, recipient: { id: first.createPayoutRecipient.recipient.id } });
 
       const id = first.createPayoutRecipient.recipient.id;
-      const archived = await ok('mutation($id: ID!) { archivePayoutRecipient(id: $id) { id archivedAt } }', { id }, asApiKey(owner));
-      expect(archived.archivePayoutRecipient.archivedAt).toEqual(expect.any(String));
+      const archived = await ok(ARCHIVE, { input: { id } }, asApiKey(owner));
+      expect(archived.archivePayoutRecipient).toEqual({ recipient: { id, archivedAt: expect.any(String) }, userErrors: [] });
       const LIST = 'query($all: Boolean) { payoutRecipients(includeArchived: $all) { edges { node { id } } } }';
       expect((await ok(LIST, { all: false }, asApiKey(owner))).payoutRecipients.edges).toEqual([]);
       expect((await ok(LIST, { all: true }, asApiKey(owner))).payoutRecipients.edges).toEqual([{ node: { id } }]);
       expect((await ok('query($id: ID!) { payoutRecipient(id: $id) { id } }', { id }, asApiKey(owner))).payoutRecipient.id).toBe(id);
     });
 
-    test('bad details answer VALIDATION_ERROR with per-field errors, and nothing is stored', async () => {
+    test('bad details answer VALIDATION_ERROR userErrors on each input field, created null, and nothing is stored', async () => {
       const owner = await server.signUp();
-      const error = await refused(CREATE_RECIPIENT, { input: { label: 'Ada', details: { ...bank('5678'), accountNumber: '!!' } } }, asApiKey(owner));
-      expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'VALIDATION_ERROR', errors: { 'details.accountNumber': [expect.any(String)] } });
-      const missing = await refused(CREATE_RECIPIENT, { input: { label: 'Ada', details: { rail: 'LOCAL_BANK', country: 'NG' } } }, asApiKey(owner));
-      expect(Object.keys(missing.extensions.errors)).toEqual(expect.arrayContaining(['details.currency', 'details.accountNumber']));
+      const answer = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details: { ...bank('5678'), accountNumber: '!!' } } }, asApiKey(owner));
+      expect(answer.createPayoutRecipient).toEqual({
+        created: null, recipient: null,
+        userErrors: [{ field: ['input', 'details', 'accountNumber'], code: 'VALIDATION_ERROR', message: expect.any(String) }],
+      });
+      const missing = await userErrors(CREATE_RECIPIENT, { input: { label: 'Ada', details: { rail: 'LOCAL_BANK', country: 'NG' } } }, asApiKey(owner));
+      expect(missing.every((error) => error.code === 'VALIDATION_ERROR')).toBe(true);
+      expect(missing.map((error) => error.field!.join('.'))).toEqual(expect.arrayContaining(['input.details.currency', 'input.details.accountNumber']));
       expect(await recipientRows(owner.businessId)).toBe(0);
     });
   });
@@ -146,24 +162,25 @@ describe('Payouts over GraphQL', () => {
     test('a quote prices USD to NGN at the sandbox rate less the spread, with a 1% fee in the wallet currency', async () => {
       const owner = await fundedMerchant();
       const data = await ok(CREATE_QUOTE, { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner));
-      expect(data.createPayoutQuote).toMatchObject({
+      expect(data.createPayoutQuote.userErrors).toEqual([]);
+      expect(data.createPayoutQuote.quote).toMatchObject({
         amount: { amount: '100.00', currency: 'USD' },
         rate: '1542.25000000',
         dstAmount: { amount: '154225.00', amountMinor: '15422500', currency: 'NGN' },
         serviceFee: { amount: '1.00', amountMinor: '100', currency: 'USD' },
         country: 'NG', rail: 'LOCAL_BANK',
       });
-      expect(new Date(data.createPayoutQuote.expiresAt).getTime()).toBeGreaterThan(Date.now() + 240_000);
+      expect(new Date(data.createPayoutQuote.quote.expiresAt).getTime()).toBeGreaterThan(Date.now() + 240_000);
     });
 
     test('createPayout with a quote answers CREATED and debits the wallet by amount + fee', async () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
-      const quote = (await ok(CREATE_QUOTE, { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner))).createPayoutQuote;
+      const quote = (await ok(CREATE_QUOTE, { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner))).createPayoutQuote.quote;
       const before = await balanceMinor(owner);
       const created = (await ok(CREATE_PAYOUT, {
         input: { recipientId, amount: '100.00', currency: 'USD', quoteId: quote.id, reference: 'INV-7', metadata: { order: 7 } },
-      }, asDashboard(owner))).createPayout;
+      }, asDashboard(owner))).createPayout.payout;
       expect(created).toMatchObject({
         status: 'CREATED', rail: 'LOCAL_BANK', amount: { amount: '100.00', amountMinor: '10000', currency: 'USD' },
         serviceFee: { amountMinor: '100', currency: 'USD' }, destinationAmount: { amount: '154225.00', currency: 'NGN' }, rate: '1542.25000000',
@@ -175,47 +192,52 @@ describe('Payouts over GraphQL', () => {
       expect(read.payout).toEqual({ id: created.id, status: 'CREATED', recipient: { id: recipientId } });
     });
 
-    test('too little balance is INSUFFICIENT_FUNDS and a bad amount VALIDATION_ERROR on the field; neither writes a payout', async () => {
+    test('too little balance is the userError INSUFFICIENT_FUNDS and a bad amount VALIDATION_ERROR on input.amount; neither writes a payout', async () => {
       const owner = await fundedMerchant('5.00');
       const recipientId = await recipient(owner, '3333');
-      const poor = await refused(CREATE_PAYOUT, { input: { recipientId, amount: '5.00', currency: 'USD' } }, asApiKey(owner));
-      expect(poor.extensions.code).toBe('INSUFFICIENT_FUNDS');
-      const bad = await refused(CREATE_PAYOUT, { input: { recipientId, amount: '1.001', currency: 'USD' } }, asApiKey(owner));
-      expect(bad.extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { amount: [expect.any(String)] } });
+      const poor = await userErrors(CREATE_PAYOUT, { input: { recipientId, amount: '5.00', currency: 'USD' } }, asApiKey(owner));
+      expect(poor).toEqual([{ field: null, code: 'INSUFFICIENT_FUNDS', message: expect.any(String) }]);
+      const bad = await userErrors(CREATE_PAYOUT, { input: { recipientId, amount: '1.001', currency: 'USD' } }, asApiKey(owner));
+      expect(bad).toEqual([{ field: ['input', 'amount'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
       const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payouts WHERE business_id = $1', [owner.businessId]);
       expect(rows[0].n).toBe(0);
       expect(await balanceMinor(owner)).toBe(500n);
     });
 
-    test('another business cannot read, cancel or pay out to what is not its own (NOT_FOUND)', async () => {
+    test('another business cannot read, cancel or pay out to what is not its own (NOT_FOUND: thrown for a read, a userError for a mutation)', async () => {
       const owner = await fundedMerchant();
       const other = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
       const created = await payout(owner, recipientId);
       expect((await refused('query($id: ID!) { payout(id: $id) { id } }', { id: created.id }, asApiKey(other))).extensions.code).toBe('NOT_FOUND');
-      expect((await refused(CANCEL, { id: created.id }, asApiKey(other))).extensions.code).toBe('NOT_FOUND');
-      expect((await refused(CREATE_PAYOUT, { input: { recipientId, amount: '1.00', currency: 'USD' } }, asApiKey(other))).extensions.code).toBe('NOT_FOUND');
+      expect(await userErrors(CANCEL, { input: { id: created.id } }, asApiKey(other))).toEqual([{ field: null, code: 'NOT_FOUND', message: expect.any(String) }]);
+      expect((await userErrors(CREATE_PAYOUT, { input: { recipientId, amount: '1.00', currency: 'USD' } }, asApiKey(other)))[0].code).toBe('NOT_FOUND');
+      const still = await ok('query($id: ID!) { payout(id: $id) { status } }', { id: created.id }, asApiKey(owner));
+      expect(still.payout.status).toBe('CREATED');
     });
 
-    test('cancelPayout: a CREATED payout is CANCELLED with its debit reversed; a SUBMITTED one is CONFLICT', async () => {
+    test('cancelPayout: a CREATED payout is CANCELLED with its debit reversed; a SUBMITTED one is the userError CONFLICT', async () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
       const before = await balanceMinor(owner);
       const created = await payout(owner, recipientId);
-      expect((await ok(CANCEL, { id: created.id }, asApiKey(owner))).cancelPayout.status).toBe('CANCELLED');
+      expect((await ok(CANCEL, { input: { id: created.id } }, asApiKey(owner))).cancelPayout).toEqual({ payout: { id: created.id, status: 'CANCELLED' }, userErrors: [] });
       expect(await balanceMinor(owner)).toBe(before);
 
       const second = await payout(owner, recipientId);
-      const submitted = (await ok(ADVANCE, { id: second.id, status: 'SUBMITTED' }, asApiKey(owner))).advanceSandboxPayout;
+      const submitted = (await ok(ADVANCE, { input: { id: second.id, status: 'SUBMITTED' } }, asApiKey(owner))).advanceSandboxPayout.payout;
       expect(submitted).toMatchObject({ status: 'SUBMITTED', providerRef: expect.stringMatching(/^sbx_po_/) });
-      expect((await refused(CANCEL, { id: second.id }, asApiKey(owner))).extensions.code).toBe('CONFLICT');
+      const beforeConflict = await balanceMinor(owner);
+      expect(await userErrors(CANCEL, { input: { id: second.id } }, asApiKey(owner))).toEqual([{ field: null, code: 'CONFLICT', message: expect.stringMatching(/CREATED/) }]);
+      expect((await ok('query($id: ID!) { payout(id: $id) { status } }', { id: second.id }, asApiKey(owner))).payout.status).toBe('SUBMITTED');
+      expect(await balanceMinor(owner)).toBe(beforeConflict);
     });
 
     test('advanceSandboxPayout is refused with live credentials', async () => {
       const owner = await fundedMerchant();
       const created = await payout(owner, await recipient(owner, '3333'));
       const liveKey = await server.liveKeyOf(owner);
-      const error = await refused(ADVANCE, { id: created.id, status: 'SUBMITTED' }, { 'x-api-key': liveKey });
+      const error = await refused(ADVANCE, { input: { id: created.id, status: 'SUBMITTED' } }, { 'x-api-key': liveKey });
       expect(error.extensions.code).toBe('SANDBOX_ONLY');
     });
   });
@@ -233,18 +255,49 @@ describe('Payouts over GraphQL', () => {
       expect([held.status, toReject.status]).toEqual(['PENDING_REVIEW', 'PENDING_REVIEW']);
 
       for (const headers of [asApiKey(owner), asDeveloper]) {
-        expect((await refused(APPROVE, { id: held.id }, headers)).extensions.code).toBe('FORBIDDEN');
-        expect((await refused(REJECT, { id: toReject.id, reason: 'no' }, headers)).extensions.code).toBe('FORBIDDEN');
+        expect((await refused(APPROVE, { input: { id: held.id } }, headers)).extensions.code).toBe('FORBIDDEN');
+        expect((await refused(REJECT, { input: { id: toReject.id, reason: 'no' } }, headers)).extensions.code).toBe('FORBIDDEN');
       }
       const still = await ok(`query($id: ID!) { payout(id: $id) { status } }`, { id: held.id }, asApiKey(owner));
       expect(still.payout.status).toBe('PENDING_REVIEW');
 
-      expect((await ok(APPROVE, { id: held.id }, asDashboard(owner))).approvePayout.status).toBe('CREATED');
-      const rejected = (await ok(REJECT, { id: toReject.id, reason: 'unknown supplier' }, asDashboard(owner))).rejectPayout;
-      expect(rejected).toEqual({ id: toReject.id, status: 'FAILED', failureReason: 'unknown supplier' });
+      expect((await ok(APPROVE, { input: { id: held.id } }, asDashboard(owner))).approvePayout.payout.status).toBe('CREATED');
+      const rejected = (await ok(REJECT, { input: { id: toReject.id, reason: 'unknown supplier' } }, asDashboard(owner))).rejectPayout;
+      expect(rejected).toEqual({ payout: { id: toReject.id, status: 'FAILED', failureReason: 'unknown supplier' }, userErrors: [] });
       // The rejected payout's debit (amount + fee) is back; the approved one's stands.
       expect(await balanceMinor(owner)).toBe(before - 1_010n);
-      expect((await refused(APPROVE, { id: toReject.id }, asDashboard(owner))).extensions.code).toBe('CONFLICT');
+      expect(await userErrors(APPROVE, { input: { id: toReject.id } }, asDashboard(owner))).toEqual([{ field: null, code: 'CONFLICT', message: expect.any(String) }]);
+      // A blank reason is a userError on input.reason; the held payout stays held.
+      const another = await payout(owner, recipientId);
+      expect(await userErrors(REJECT, { input: { id: another.id, reason: '' } }, asDashboard(owner))).toEqual([
+        { field: ['input', 'reason'], code: 'VALIDATION_ERROR', message: expect.any(String) },
+      ]);
+      expect((await ok(`query($id: ID!) { payout(id: $id) { status } }`, { id: another.id }, asApiKey(owner))).payout.status).toBe('PENDING_REVIEW');
+    });
+  });
+
+  describe('node(id:)', () => {
+    const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
+
+    test('answers a payout, a recipient, a quote, a batch and a wallet to their owner, and null to another business and to the other mode', async () => {
+      const owner = await fundedMerchant();
+      const other = await fundedMerchant();
+      const liveKey = await server.liveKeyOf(owner);
+      const recipientId = await recipient(owner, '3333');
+      const quote = (await ok(CREATE_QUOTE, { input: { amount: '10.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner))).createPayoutQuote.quote;
+      const created = await payout(owner, recipientId);
+      const batch = (await ok(CREATE_BATCH, { input: { items: [{ recipientId, amount: '1.00', currency: 'USD' }] } }, asApiKey(owner))).createPayoutBatch.batch;
+      const wallet = (await ok('{ wallets { id currency } }', {}, asApiKey(owner))).wallets.find((each: any) => each.currency === 'USD');
+      const objects = [['Payout', created.id], ['PayoutRecipient', recipientId], ['PayoutQuote', quote.id], ['PayoutBatch', batch.id], ['Wallet', wallet.id]];
+      for (const [typename, id] of objects) {
+        expect((await ok(NODE, { id }, asApiKey(owner))).node).toEqual({ __typename: typename, id });
+        expect((await ok(NODE, { id }, asDashboard(owner))).node).toEqual({ __typename: typename, id });
+        expect((await ok(NODE, { id }, asApiKey(other))).node).toBeNull();
+        expect((await ok(NODE, { id }, { 'x-api-key': liveKey })).node).toBeNull();
+      }
+      const many = await ok('query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on PayoutRecipient { label } ... on Wallet { currency } } }',
+        { ids: [recipientId, wallet.id] }, asApiKey(owner));
+      expect(many.nodes).toEqual([{ __typename: 'PayoutRecipient', label: 'Supplier 3333' }, { __typename: 'Wallet', currency: 'USD' }]);
     });
   });
 
@@ -275,17 +328,17 @@ describe('Payouts over GraphQL', () => {
       const owner = await fundedMerchant();
       const [r1, r2, r3] = [await recipient(owner, '3333'), await recipient(owner, '3333'), await recipient(owner, '3333')];
       const items = [{ recipientId: r1, amount: '1.00', currency: 'USD' }, { recipientId: r2, amount: '2.00', currency: 'USD' }, { recipientId: r3, amount: '3.00', currency: 'USD', reference: 'x' }];
-      const first = (await ok(CREATE_BATCH, { input: { name: 'March', items } }, asApiKey(owner))).createPayoutBatch;
+      const first = (await ok(CREATE_BATCH, { input: { name: 'March', items } }, asApiKey(owner))).createPayoutBatch.batch;
       expect(first).toMatchObject({
         name: 'March', status: 'PROCESSING', itemCount: 3, totalAmount: { amount: '6.00', currency: 'USD' },
         counts: { created: 3, submitted: 0, settled: 0, failed: 0, cancelled: 0, pendingReview: 0 },
       });
       const one = await countStatements(server, () => ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)));
 
-      const second = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 2) } }, asApiKey(owner))).createPayoutBatch;
-      const third = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 1) } }, asApiKey(owner))).createPayoutBatch;
+      const second = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 2) } }, asApiKey(owner))).createPayoutBatch.batch;
+      const third = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 1) } }, asApiKey(owner))).createPayoutBatch.batch;
       const [cancelled] = (await ok(`query($id: ID!) { payouts(batchId: $id) { edges { node { id } } } }`, { id: second.id }, asApiKey(owner))).payouts.edges;
-      await ok(CANCEL, { id: cancelled.node.id }, asApiKey(owner));
+      await ok(CANCEL, { input: { id: cancelled.node.id } }, asApiKey(owner));
 
       let data: any;
       const three = await countStatements(server, async () => { data = await ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)); });
@@ -326,24 +379,25 @@ describe('Payouts over GraphQL', () => {
       }
     });
 
-    test('a batch with a bad item is refused with errors keyed items.N.field, and nothing is created', async () => {
+    test('a batch with a bad item is refused with a userError on input.items.N.field, and nothing is created', async () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
-      const error = await refused(CREATE_BATCH, { input: { items: [
+      const errors = await userErrors(CREATE_BATCH, { input: { items: [
         { recipientId, amount: '1.00', currency: 'USD' }, { recipientId, amount: '1.001', currency: 'USD' },
       ] } }, asApiKey(owner));
-      expect(error.extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { 'items.1.amount': [expect.any(String)] } });
+      expect(errors).toEqual([{ field: ['input', 'items', '1', 'amount'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
       const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_batches WHERE business_id = $1', [owner.businessId]);
       expect(rows[0].n).toBe(0);
     });
   });
 
   describe('payoutUpdated', () => {
-    /** The statuses of the messages received, each run of the same status once (a SUBMITTED payout changes again when the rail's reference is recorded). */
-    const statusesOf = (messages: any[]) => messages.map((message) => message.payoutUpdated.status)
-      .filter((status: string, index: number, all: string[]) => index === 0 || all[index - 1] !== status);
+    /** Each message as (previousStatus -> status: changedFields). */
+    const changesOf = (messages: any[]) => messages.map(({ payoutUpdated: update }) =>
+      `${update.previousStatus} -> ${update.payout.status}: ${update.changedFields.join(',')}`);
+    const statusesOf = (messages: any[]) => messages.map((message) => message.payoutUpdated.payout.status);
 
-    test('a subscriber receives CREATED, SUBMITTED, SETTLED of its own payout, nothing of another business or of the other mode', async () => {
+    test('a subscriber receives each change of its own payout once, with its previous status and the fields it set (the rail\'s reference is a change of its own), nothing of another business or of the other mode', async () => {
       const owner = await fundedMerchant();
       const other = await fundedMerchant();
       const liveKey = await server.liveKeyOf(owner);
@@ -360,16 +414,21 @@ describe('Payouts over GraphQL', () => {
       const ofOther = await payout(other, otherRecipient);
       const created = await payout(owner, ownRecipient);
       await waitFor(async () => mine.received.length, (count) => count >= 1);
-      await ok(ADVANCE, { id: created.id, status: 'SUBMITTED' }, asApiKey(owner));
+      await ok(ADVANCE, { input: { id: created.id, status: 'SUBMITTED' } }, asApiKey(owner));
       await waitFor(async () => mine.received.length, (count) => count >= 3);
-      await ok(ADVANCE, { id: created.id, status: 'SETTLED' }, asApiKey(owner));
+      await ok(ADVANCE, { input: { id: created.id, status: 'SETTLED' } }, asApiKey(owner));
       const received = await mine.done;
-      expect(received.every((message: any) => message.payoutUpdated.id === created.id && message.payoutUpdated.livemode === false)).toBe(true);
-      expect(statusesOf(received)).toEqual(['CREATED', 'SUBMITTED', 'SETTLED']);
-      expect(await theirs.done).toEqual([{ payoutUpdated: { id: ofOther.id, status: 'CREATED', livemode: false } }]);
+      expect(received.every((message: any) => message.payoutUpdated.payout.id === created.id && message.payoutUpdated.payout.livemode === false)).toBe(true);
+      const [creation, ...moves] = changesOf(received);
+      expect(creation).toMatch(/^null -> CREATED: id,status,rail,amount,/);
+      expect(received[0].payoutUpdated.changedFields).not.toContain('updatedAt');
+      expect(moves).toEqual(['CREATED -> SUBMITTED: status', 'SUBMITTED -> SUBMITTED: providerRef', 'SUBMITTED -> SETTLED: status,settledAt']);
+      expect(await theirs.done).toEqual([{
+        payoutUpdated: { payout: { id: ofOther.id, status: 'CREATED', livemode: false }, previousStatus: null, changedFields: expect.arrayContaining(['status', 'amount']) },
+      }]);
       // Live mode cannot pay out in the sandbox: the live subscriber's silence is ended by a change published last.
       expect(await heardBefore(server, live, (pubSub, payoutId) =>
-        pubSub.publish(Topic.PAYOUT, { businessId: owner.businessId, livemode: true, payoutId }))).toEqual([]);
+        pubSub.publish(Topic.PAYOUT, { businessId: owner.businessId, livemode: true, payoutId, previousStatus: null, changedFields: null }))).toEqual([]);
     });
 
     test('a payout to an ordinary account is dispatched and settled by the sandbox rail, and its subscriber hears it settle', async () => {
@@ -379,8 +438,9 @@ describe('Payouts over GraphQL', () => {
       await subscriber.ready;
       const created = await payout(owner, recipientId);
       const received = await subscriber.done;
-      expect(received.every((message: any) => message.payoutUpdated.id === created.id)).toBe(true);
+      expect(received.every((message: any) => message.payoutUpdated.payout.id === created.id)).toBe(true);
       expect(statusesOf(received).at(-1)).toBe('SETTLED');
+      expect(changesOf(received).slice(1)).toEqual(['CREATED -> SUBMITTED: status', 'SUBMITTED -> SUBMITTED: providerRef', 'SUBMITTED -> SETTLED: status,settledAt']);
       const settled = await ok(`query($id: ID!) { payout(id: $id) { status providerRef settledAt } }`, { id: created.id }, asApiKey(owner));
       expect(settled.payout).toMatchObject({ status: 'SETTLED', providerRef: expect.stringMatching(/^sbx_po_/), settledAt: expect.any(String) });
     });
@@ -389,11 +449,12 @@ describe('Payouts over GraphQL', () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
       const watched = await payout(owner, recipientId);
-      const one = collect(server.subscribe({ apiKey: owner.apiKey }), `subscription { payoutUpdated(id: "${watched.id}") { id status } }`, 1);
+      const one = collect(server.subscribe({ apiKey: owner.apiKey }),
+        `subscription { payoutUpdated(id: "${watched.id}") { payout { id status } previousStatus changedFields } }`, 1);
       await one.ready;
       await payout(owner, recipientId);
-      await ok(CANCEL, { id: watched.id }, asApiKey(owner));
-      expect(await one.done).toEqual([{ payoutUpdated: { id: watched.id, status: 'CANCELLED' } }]);
+      await ok(CANCEL, { input: { id: watched.id } }, asApiKey(owner));
+      expect(await one.done).toEqual([{ payoutUpdated: { payout: { id: watched.id, status: 'CANCELLED' }, previousStatus: 'CREATED', changedFields: ['status'] } }]);
     });
 
     test('a subscriber whose API key is regenerated is closed (4403) and receives nothing more', async () => {
@@ -434,12 +495,12 @@ describe('Payouts over GraphQL', () => {
       expect(await debits(merchant)).toEqual({ payouts: 1, debits: 1 });
       const made = answers.filter((answer) => answer.body.data?.createPayout);
       expect(made.length).toBeGreaterThanOrEqual(1);
-      expect(new Set(made.map((answer) => answer.body.data.createPayout.id)).size).toBe(1);
+      expect(new Set(made.map((answer) => answer.body.data.createPayout.payout.id)).size).toBe(1);
       // The others were in progress at the same moment (409, not stored): a retry now replays the stored answer.
       for (const answer of answers.filter((each) => !each.body.data?.createPayout)) expect(answer.status).toBe(409);
       const replay = await keyed(merchant, recipientId, { extensions: { idempotencyKey: key } });
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
-      expect(replay.body.data.createPayout.id).toBe(made[0].body.data.createPayout.id);
+      expect(replay.body.data.createPayout.payout.id).toBe(made[0].body.data.createPayout.payout.id);
       expect(await debits(merchant)).toEqual({ payouts: 1, debits: 1 });
     });
 

@@ -195,13 +195,22 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     };
     const LISTS = '{ payouts { edges { node { id } } } payoutRecipients(includeArchived: true) { edges { node { id } } } payoutBatches { edges { node { id } } } }';
     const WRITES: Array<[string, string, (rows: Awaited<ReturnType<typeof ownerWithEverything>>) => Record<string, unknown>]> = [
-      ['cancelPayout', 'mutation($id: ID!) { cancelPayout(id: $id) { id } }', (rows) => ({ id: rows.payout.id })],
-      ['archivePayoutRecipient', 'mutation($id: ID!) { archivePayoutRecipient(id: $id) { id } }', (rows) => ({ id: rows.recipient.id })],
-      ['approvePayout', 'mutation($id: ID!) { approvePayout(id: $id) { id } }', (rows) => ({ id: rows.held.id })],
-      ['rejectPayout', 'mutation($id: ID!) { rejectPayout(id: $id, reason: "no") { id } }', (rows) => ({ id: rows.held.id })],
-      ['createPayout', 'mutation($input: CreatePayoutInput!) { createPayout(input: $input) { id } }',
+      ['cancelPayout', 'mutation($input: CancelPayoutInput!) { cancelPayout(input: $input) { payout { id } userErrors { field code } } }', (rows) => ({ input: { id: rows.payout.id } })],
+      ['archivePayoutRecipient', 'mutation($input: ArchivePayoutRecipientInput!) { archivePayoutRecipient(input: $input) { recipient { id } userErrors { field code } } }',
+        (rows) => ({ input: { id: rows.recipient.id } })],
+      ['approvePayout', 'mutation($input: ApprovePayoutInput!) { approvePayout(input: $input) { payout { id } userErrors { field code } } }', (rows) => ({ input: { id: rows.held.id } })],
+      ['rejectPayout', 'mutation($input: RejectPayoutInput!) { rejectPayout(input: $input) { payout { id } userErrors { field code } } }',
+        (rows) => ({ input: { id: rows.held.id, reason: 'no' } })],
+      ['createPayout', 'mutation($input: CreatePayoutInput!) { createPayout(input: $input) { payout { id } userErrors { field code } } }',
         (rows) => ({ input: { recipientId: rows.recipient.id, amount: '1.00', currency: 'USD' } })],
     ];
+    /** A thrown error's code, or the payload's only userError (its object null), as `userError CODE`. */
+    const refusalOf = (body: any) => {
+      if (body.errors) return body.errors[0]?.extensions?.code;
+      const [payload] = Object.values(body.data) as any[];
+      const [, object] = Object.entries(payload).find(([key]) => key !== 'userErrors')!;
+      return object === null && payload.userErrors.length === 1 && payload.userErrors[0].field === null ? `userError ${payload.userErrors[0].code}` : JSON.stringify(body);
+    };
 
     test("another business and live mode get NOT_FOUND for the owner's payouts, recipients and batches, list none, and change nothing", async () => {
       const rows = await ownerWithEverything();
@@ -224,8 +233,8 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
           if ((name === 'approvePayout' || name === 'rejectPayout') && 'x-api-key' in headers) continue;
           const response = await server.graphql(query, variables(rows), headers);
           // Live mode has no payout rail in this build: a new payout is refused before any lookup.
-          const expected = name === 'createPayout' && who.startsWith('live') ? 'UNPROCESSABLE' : 'NOT_FOUND';
-          expect([who, name, response.body.errors?.[0]?.extensions?.code]).toEqual([who, name, expected]);
+          const expected = name === 'createPayout' && who.startsWith('live') ? 'userError UNPROCESSABLE' : 'userError NOT_FOUND';
+          expect([who, name, refusalOf(response.body)]).toEqual([who, name, expected]);
         }
         const listed = await server.graphql(LISTS, {}, headers);
         expect(listed.body.errors).toBeUndefined();

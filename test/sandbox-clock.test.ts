@@ -6,7 +6,8 @@ import { CLOCK, DAY, PIN, SCHEDULES, advanceCompleted, createSchedule, readClock
 
 const ADVANCE = `${CLOCK}/advance`;
 const GQL_CLOCK = '{ sandboxClock { now offsetSeconds advance { id seconds status runsDue payoutsDue runsFired untilAt createdAt completedAt } } }';
-const GQL_ADVANCE = 'mutation($seconds: Int!) { advanceSandboxClock(seconds: $seconds) { offsetSeconds advance { id status runsDue payoutsDue runsFired } } }';
+const GQL_ADVANCE = `mutation($input: AdvanceSandboxClockInput!) { advanceSandboxClock(input: $input) {
+  sandboxClock { offsetSeconds advance { id status runsDue payoutsDue runsFired } } userErrors { field message code } } }`;
 
 /**
  * A test clock's advance is bounded work run in the background (issue 26, finding 2): what it would
@@ -62,10 +63,11 @@ describe('The test clock: a bounded advance fired in the background', () => {
     expect(await count(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [who.businessId])).toBe(0);
 
     // GraphQL refuses the same, with the same message (its advice a moment later: the wall clock moved on).
-    const graphql = await server.graphql(GQL_ADVANCE, { seconds: 366 * DAY }, apiKey(who));
+    const graphql = await server.graphql<any>(GQL_ADVANCE, { input: { seconds: 366 * DAY } }, apiKey(who));
     const sameBut = (text: string) => text.replace(/at most [\d,]+ seconds/, 'at most N seconds');
-    expect(graphql.body.errors?.[0]).toMatchObject({ extensions: { code: 'UNPROCESSABLE', errors: { seconds: [expect.any(String)] } } });
-    expect(sameBut(graphql.body.errors![0].message)).toBe(sameBut(message));
+    expect(graphql.body.errors).toBeUndefined();
+    expect(graphql.body.data.advanceSandboxClock).toEqual({ sandboxClock: null, userErrors: [{ field: ['input', 'seconds'], code: 'UNPROCESSABLE', message: expect.any(String) }] });
+    expect(sameBut(graphql.body.data.advanceSandboxClock.userErrors[0].message)).toBe(sameBut(message));
     expect((await readClock(server, who)).offsetSeconds).toBe(0);
   });
 
@@ -145,7 +147,9 @@ describe('The test clock: a bounded advance fired in the background', () => {
     const answered = await post(who, ADVANCE, { seconds: DAY });
     expect(answered.status).toBe(200);
     expect(answered.body.data.advance).toMatchObject({ status: 'completed', runsDue: 0, payoutsDue: 0, runsFired: 0, seconds: DAY });
-    const overGraphql = (await server.graphql<any>(GQL_ADVANCE, { seconds: 60 }, apiKey(who))).body.data.advanceSandboxClock;
+    const advanced = (await server.graphql<any>(GQL_ADVANCE, { input: { seconds: 60 } }, apiKey(who))).body.data.advanceSandboxClock;
+    expect(advanced.userErrors).toEqual([]);
+    const overGraphql = advanced.sandboxClock;
     expect(overGraphql).toMatchObject({ offsetSeconds: DAY + 60, advance: { status: 'COMPLETED', runsDue: 0, runsFired: 0 } });
     expect((await server.graphql<any>(GQL_CLOCK, {}, apiKey(who))).body.data.sandboxClock.advance.id).toBe(overGraphql.advance.id);
   });

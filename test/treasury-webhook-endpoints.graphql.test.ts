@@ -160,7 +160,7 @@ describe('GraphQL treasury webhook endpoint registry', () => {
     await server.setTreasury(partner.businessId, true);
     await server.graphql(CREATE, { input: { url: 'http://127.0.0.1:9/t', events: ['wallet.funded'] } }, auth(partner));
     await server.graphql('mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { id } }', {}, auth(partner));
-    const funded = await server.graphql('mutation($input: SandboxFundWalletInput!) { sandboxFundWallet(input: $input) { id } }',
+    const funded = await server.graphql('mutation($input: SandboxFundWalletInput!) { sandboxFundWallet(input: $input) { wallet { id } } }',
       { input: { currency: 'USD', amount: '1.00' } }, auth(partner));
     expect(funded.body.errors).toBeUndefined();
     const events = await server.graphql('{ events(first: 5) { edges { node { type deliveries { url partnerId } } } } }', {}, auth(partner));

@@ -62,7 +62,7 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
   const v1DeliveriesAt = (path: string) =>
     receiver.at(path).filter((request) => request.headers['service-signature']).map((request) => ({ ...request, json: JSON.parse(request.body) }));
   const setThreshold = (merchant: V1Merchant, currency: string, threshold: string | null, headers: Record<string, string> = dashboard(merchant)) => server.graphql<any>(
-    'mutation($input: SetWalletLowBalanceThresholdInput!) { setWalletLowBalanceThreshold(input: $input) { currency threshold } }',
+    'mutation($input: SetWalletLowBalanceThresholdInput!) { setWalletLowBalanceThreshold(input: $input) { walletLowBalanceThreshold { currency threshold } userErrors { field message code } } }',
     { input: { currency, threshold } }, headers);
   const lowBalanceEvents = async (merchant: V1Merchant): Promise<Array<Record<string, any>>> => (await server.runtime.dataSource.query(
     `SELECT data FROM events WHERE business_id = $1 AND type = 'v1.wallet.low_balance' ORDER BY created_at, id`, [merchant.businessId]))
@@ -312,7 +312,7 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       const merchant = await fundedMerchant('100.00');
       await setWebhookUrl(merchant, '/low-hooks');
       const set = await setThreshold(merchant, 'usd', '50.00');
-      expect(set.body).toEqual({ data: { setWalletLowBalanceThreshold: { currency: 'USD', threshold: '50.00' } } });
+      expect(set.body).toEqual({ data: { setWalletLowBalanceThreshold: { walletLowBalanceThreshold: { currency: 'USD', threshold: '50.00' }, userErrors: [] } } });
       const call = v1(server, merchant.testKey);
       const transfer = (amount: number) => call('POST', '/v1/transfers', transferBody({ source_amount: amount }));
 
@@ -364,16 +364,21 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       const byApiKey = await setThreshold(merchant, 'USD', '50.00', { 'x-api-key': merchant.apiKey });
       expect(byApiKey.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       const bad = await setThreshold(merchant, 'USD', '-5');
-      expect(bad.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(bad.body.data.setWalletLowBalanceThreshold.userErrors).toEqual([{ field: ['input', 'threshold'], message: expect.any(String), code: 'VALIDATION_ERROR' }]);
       await setThreshold(merchant, 'NGN', '1000.00');
       const listed = await server.graphql('{ walletLowBalanceThresholds { currency threshold } }', {}, dashboard(merchant));
       expect(listed.body.data.walletLowBalanceThresholds).toEqual([{ currency: 'NGN', threshold: '1000.00' }]);
+      // A stable id per business, mode and currency, the same when the threshold changes.
+      const idOf = async () => (await server.graphql('{ walletLowBalanceThresholds { id } }', {}, dashboard(merchant))).body.data.walletLowBalanceThresholds[0].id;
+      expect(await idOf()).toBe(`WalletLowBalanceThreshold:${merchant.businessId}:test:NGN`);
+      await setThreshold(merchant, 'NGN', '1000.00');
+      expect(await idOf()).toBe(`WalletLowBalanceThreshold:${merchant.businessId}:test:NGN`);
       // No USD threshold: a debit far below 50.00 emits nothing.
       expect((await v1(server, merchant.testKey)('POST', '/v1/transfers', transferBody({ source_amount: 9000 }))).status).toBe(201);
       expect(await lowBalanceEvents(merchant)).toEqual([]);
       await setThreshold(merchant, 'USD', '50.00');
       const removed = await setThreshold(merchant, 'USD', null);
-      expect(removed.body.data.setWalletLowBalanceThreshold).toBeNull();
+      expect(removed.body.data.setWalletLowBalanceThreshold).toEqual({ walletLowBalanceThreshold: null, userErrors: [] });
       expect((await server.graphql('{ walletLowBalanceThresholds { currency } }', {}, dashboard(merchant))).body.data.walletLowBalanceThresholds).toEqual([{ currency: 'NGN' }]);
     });
 
@@ -385,25 +390,26 @@ describe('/v1 transfers: payouts underneath, with transfer.* and wallet.low_bala
       expect(await server.runtime.dataSource.query(`SELECT 1 FROM wallet_low_balance_thresholds WHERE business_id = '00000000-0000-4000-8000-000000000000'`)).toEqual([]);
     });
 
-    test('a bad threshold answers BAD_USER_INPUT naming the field and writes nothing', async () => {
+    test('a bad threshold answers a VALIDATION_ERROR userError on its input field and writes nothing', async () => {
       const merchant = await fundedMerchant('100.00');
       const thresholds = () => server.runtime.dataSource.query('SELECT currency FROM wallet_low_balance_thresholds WHERE business_id = $1', [merchant.businessId]);
       for (const [currency, threshold, field] of [['USD', '-5', 'threshold'], ['USD', '0', 'threshold'], ['USD', '1.005', 'threshold'], ['US', '50.00', 'currency'], ['USD', 'ten', 'threshold']]) {
         const refused = await setThreshold(merchant, currency, threshold);
-        expect(refused.body.data?.setWalletLowBalanceThreshold ?? null).toBeNull();
-        expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { [field]: [expect.any(String)] } });
+        expect(refused.body).toEqual({ data: { setWalletLowBalanceThreshold: {
+          walletLowBalanceThreshold: null, userErrors: [{ field: ['input', field], message: expect.any(String), code: 'VALIDATION_ERROR' }],
+        } } });
       }
       expect(await thresholds()).toEqual([]);
     });
 
     test('over WebSocket as over HTTP: an OWNER sets a threshold, an API key is refused (FORBIDDEN) and writes nothing', async () => {
       const merchant = await fundedMerchant('100.00');
-      const mutation = 'mutation($input: SetWalletLowBalanceThresholdInput!) { setWalletLowBalanceThreshold(input: $input) { currency threshold } }';
+      const mutation = 'mutation($input: SetWalletLowBalanceThresholdInput!) { setWalletLowBalanceThreshold(input: $input) { walletLowBalanceThreshold { currency threshold } } }';
       const byKey = await overSocket(server.subscribe({ apiKey: merchant.apiKey }), mutation, { input: { currency: 'USD', threshold: '50.00' } });
       expect(byKey.result?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect(await server.runtime.dataSource.query('SELECT 1 FROM wallet_low_balance_thresholds WHERE business_id = $1', [merchant.businessId])).toEqual([]);
       const byOwner = await overSocket(server.subscribe({ authorization: `Bearer ${merchant.token}`, businessId: merchant.businessId }), mutation, { input: { currency: 'USD', threshold: '50.00' } });
-      expect(byOwner.result?.data).toEqual({ setWalletLowBalanceThreshold: { currency: 'USD', threshold: '50.00' } });
+      expect(byOwner.result?.data).toEqual({ setWalletLowBalanceThreshold: { walletLowBalanceThreshold: { currency: 'USD', threshold: '50.00' } } });
     });
 
     test('another business\'s OWNER naming a business it is no member of gets NOT_FOUND: sets, removes and reads nothing', async () => {

@@ -248,30 +248,32 @@ describe('Wallets', () => {
     test('sandboxFundWallet credits the wallet and answers the new balance', async () => {
       const merchant = await server.signUp();
       const response = await server.graphql(
-        `mutation($input: SandboxFundWalletInput!) { sandboxFundWallet(input: $input) { ${WALLET_FIELDS} } }`,
+        `mutation($input: SandboxFundWalletInput!) { sandboxFundWallet(input: $input) { wallet { ${WALLET_FIELDS} } userErrors { field code } } }`,
         { input: { currency: 'USDC', amount: '2.500001' } },
         auth(merchant),
       );
       expect(response.body.errors).toBeUndefined();
       expect(response.body.data!.sandboxFundWallet).toMatchObject({
-        currency: 'USDC', mode: 'TEST', balance: { amount: '2.500001', amountMinor: '2500001', currency: 'USDC' },
+        wallet: { currency: 'USDC', mode: 'TEST', balance: { amount: '2.500001', amountMinor: '2500001', currency: 'USDC' } }, userErrors: [],
       });
     });
 
-    test('sandboxFundWallet with a bad amount is BAD_USER_INPUT with per-field errors and writes nothing', async () => {
+    test('sandboxFundWallet with a bad amount is a VALIDATION_ERROR userError on input.amount and writes nothing', async () => {
       const merchant = await server.signUp();
       const before = await snapshot(merchant);
       const response = await server.graphql(
-        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.234" }) { id } }`, {}, auth(merchant),
+        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.234" }) { wallet { id } userErrors { field message code } } }`, {}, auth(merchant),
       );
-      expect(response.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { amount: expect.any(Array) } });
+      expect(response.body).toEqual({
+        data: { sandboxFundWallet: { wallet: null, userErrors: [{ field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }] } },
+      });
       expect(await snapshot(merchant)).toEqual(before);
     });
 
     test('sandboxFundWallet is refused in live mode with SANDBOX_ONLY', async () => {
       const merchant = await server.signUp();
       const response = await server.graphql(
-        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { id } }`, {},
+        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { wallet { id } } }`, {},
         { ...asOwner(merchant), 'x-service-mode': 'live' },
       );
       expect(response.body.errors![0].extensions.code).toBe('SANDBOX_ONLY');

@@ -67,13 +67,13 @@ describe('finding 5: GraphQL controls and fan-out over the socket', () => {
   test('a mutation over the socket with extensions.idempotencyKey runs once: a repeat replays its result, other variables under the key are IDEMPOTENCY_KEY_REUSED', async () => {
     const funder = await server.signUp();
     const socket = server.socket({ apiKey: funder.apiKey });
-    const fund = 'mutation($amount: String!) { sandboxFundWallet(input: { currency: "USD", amount: $amount }) { balance { amount } } }';
+    const fund = 'mutation($amount: String!) { sandboxFundWallet(input: { currency: "USD", amount: $amount }) { wallet { balance { amount } } } }';
     const key = { idempotencyKey: 'fund-once-over-ws' };
 
     const first = await overSocket(socket.client, fund, { amount: '1.00' }, key);
-    expect(first.result).toEqual({ data: { sandboxFundWallet: { balance: { amount: '1.00' } } } });
+    expect(first.result).toEqual({ data: { sandboxFundWallet: { wallet: { balance: { amount: '1.00' } } } } });
     const repeat = await overSocket(socket.client, fund, { amount: '1.00' }, key);
-    expect(repeat.result).toEqual({ data: { sandboxFundWallet: { balance: { amount: '1.00' } } }, extensions: { idempotentReplayed: true } });
+    expect(repeat.result).toEqual({ data: { sandboxFundWallet: { wallet: { balance: { amount: '1.00' } } } }, extensions: { idempotentReplayed: true } });
     const reused = await overSocket(socket.client, fund, { amount: '2.00' }, key);
     expect(reused.result?.errors?.[0].extensions).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', statusCode: 409 });
 

@@ -24,8 +24,8 @@ query Wallets {
 # Sandbox only: play money for a wallet. Its balance change reaches the subscription below.
 mutation FundWallet {
   sandboxFundWallet(input: { currency: "USD", amount: "25.00" }) {
-    id
-    balance { amount currency }
+    wallet { id balance { amount currency } }
+    userErrors { field message code }
   }
 }
 

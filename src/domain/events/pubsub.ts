@@ -4,6 +4,8 @@ import { setMaxListeners } from 'node:events';
 import Redis from 'ioredis';
 import type { CollectionStatus } from '../collections/collection.entities';
 import type { KycStatus, TreasuryPayoutStatus } from '../treasury/treasury.entities';
+import type { PayoutStatus } from '../payouts/payout.entities';
+import type { ScheduleStatus } from '../payouts/schedule.entities';
 
 /** Topics published after commit; GraphQL subscriptions listen to them. */
 export enum Topic {
@@ -44,11 +46,15 @@ export interface PaymentChange {
   changedFields: string[];
 }
 
-/** A payout's status changed; subscribers read its current state. */
+/** A payout was created or changed; subscribers read its current state. */
 export interface PayoutChange {
   businessId: string;
   livemode: boolean;
   payoutId: string;
+  /** Its status before the change (its status still, when the change set other fields); null when the change created it. */
+  previousStatus: PayoutStatus | null;
+  /** The payout's properties the change set (updatedAt aside); null when the change created it. */
+  changedFields: string[] | null;
 }
 
 /**
@@ -92,6 +98,10 @@ export interface PayoutScheduleChange {
   businessId: string;
   livemode: boolean;
   scheduleId: string;
+  /** Its status before the change (its status still, when the change set other fields); null when the change created it. */
+  previousStatus: ScheduleStatus | null;
+  /** The schedule's properties the change set (updatedAt aside); null when the change created it. */
+  changedFields: string[] | null;
 }
 
 /** A webhook delivery's new state, after an attempt (or its creation) committed. */

@@ -1,7 +1,7 @@
 import { PayoutRail, RailOutcome } from '../../providers/payout-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PayoutChange, TesseraPubSub, Topic } from '../events/pubsub';
 import { Role } from '../identity/identity.entities';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
@@ -15,7 +15,7 @@ import { EntityRows, entityFromRow } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
-import { PAYOUT_ROWS, PayoutAction, payoutTransition } from './payout.states';
+import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
 import { claimForRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
 import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
@@ -163,7 +163,7 @@ export class PayoutService {
     // The debit comes last: its conditional update locks the wallet's row until commit, so every
     // statement written before it is one round trip less that concurrent payouts of the wallet wait for.
     await this.post(tx, payout, 'debit');
-    this.announce(tx, payout);
+    this.announce(tx, payout, null, null);
     return payout;
   }
 
@@ -203,7 +203,7 @@ export class PayoutService {
       if (payout.status !== PayoutStatus.CREATED) await this.events.record(tx, event, payoutEventData(payout), jobs);
       else for (const job of jobs) await enqueueJob(tx, job.task, job.payload, job.options);
       for (const listener of this.movedListeners) await listener(tx, payout);
-      this.announce(tx, payout);
+      this.announceMove(tx, payout, action, changes);
       return payout;
     });
   }
@@ -248,7 +248,7 @@ export class PayoutService {
    * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
-    const payout = await claimForRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announce(tx, row));
+    const payout = await claimForRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announceMove(tx, row, 'submit', { submitted_at: null }));
     if (!payout) return null;
     const rail = this.providers.providerFor(ctx, 'payout-rail');
     const acceptance = await rail.submit({
@@ -266,7 +266,8 @@ export class PayoutService {
       const submitted = entityFromRow(tx, Payout, rows[0]);
       // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
       if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
-      this.announce(tx, submitted);
+      // The claim announced the status; this change only adds the rail's reference.
+      this.announce(tx, submitted, submitted.status, ['providerRef']);
       return submitted;
     });
   }
@@ -374,9 +375,21 @@ export class PayoutService {
     return this.recipients.detailsOf(await findOwned(ctx, Recipient, payout.recipientId, 'Recipient'));
   }
 
-  private announce(tx: RequestContext, payout: Payout): void {
-    const change = { businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id };
+  /** Tells subscribers, after commit, what one change did: the status before it, and the properties it set (null for both: created). */
+  private announce(tx: RequestContext, payout: Payout, previousStatus: PayoutStatus | null, changedFields: string[] | null): void {
+    const change: PayoutChange = { businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id, previousStatus, changedFields };
     tx.afterCommit(() => this.pubSub.publish(Topic.PAYOUT, change));
+  }
+
+  /**
+   * A move by `action` (its status, and the columns of `changes`). Only `fail` has two sources:
+   * a payout the rail never took (no submittedAt) fails from CREATED.
+   */
+  private announceMove(tx: RequestContext, payout: Payout, action: PayoutAction, changes: Record<string, unknown>): void {
+    const sources = statusesAllowing(action);
+    const previous = sources.length === 1 ? sources[0] : payout.submittedAt ? PayoutStatus.SUBMITTED : PayoutStatus.CREATED;
+    const properties = Object.keys(changes).map((column) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()));
+    this.announce(tx, payout, previous, ['status', ...properties]);
   }
 }
 

@@ -1,6 +1,6 @@
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PayoutScheduleChange, TesseraPubSub, Topic } from '../events/pubsub';
 import { Mode } from '../identity/identity.entities';
 import { AdvanceWindow, ClockService, DueWork, clockLockKey } from '../sandbox/clock.service';
 import { RequestContext, inTransaction } from '../shared/context';
@@ -47,9 +47,14 @@ export async function enqueueWakeUp(tx: RequestContext, clock: ClockService, sch
   await enqueueJob(tx, job.task, job.payload, job.options);
 }
 
-/** Tells subscribers, after commit, that the schedule changed. */
-export function announceSchedule(tx: RequestContext, pubSub: TesseraPubSub, schedule: PayoutSchedule): void {
-  const change = { businessId: schedule.businessId, livemode: schedule.livemode, scheduleId: schedule.id };
+/**
+ * Tells subscribers, after commit, what one change of the schedule did: its status before, and the
+ * properties it set (null for both: the change created it).
+ */
+export function announceSchedule(
+  tx: RequestContext, pubSub: TesseraPubSub, schedule: PayoutSchedule, previousStatus: ScheduleStatus | null, changedFields: string[] | null,
+): void {
+  const change: PayoutScheduleChange = { businessId: schedule.businessId, livemode: schedule.livemode, scheduleId: schedule.id, previousStatus, changedFields };
   tx.afterCommit(() => pubSub.publish(Topic.PAYOUT_SCHEDULE, change));
 }
 
@@ -264,7 +269,8 @@ export class ScheduleRunner {
     await this.events.record(tx, event, scheduleEventData(saved, run));
     if (completes) await this.events.record(tx, ScheduleEvent.COMPLETED, scheduleEventData(saved));
     else await enqueueWakeUp(tx, this.clock, saved);
-    announceSchedule(tx, this.pubSub, saved);
+    const changed = ['runCount', 'lastRunAt', ...(saved.nextRunAt.getTime() !== schedule.nextRunAt.getTime() ? ['nextRunAt'] : []), ...(completes ? ['status'] : [])];
+    announceSchedule(tx, this.pubSub, saved, schedule.status, changed);
   }
 
 }

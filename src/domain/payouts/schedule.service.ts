@@ -25,6 +25,13 @@ import { ScheduleEvent, scheduleEventData } from './schedules.events';
 
 /** The filters a runs cursor carries: one schedule's runs (so a cursor cannot page another schedule's). */
 const runListFilters = (scheduleId: string) => ({ scheduleId });
+/** The properties an edit can set (the subscription's changedFields compare them before and after). */
+const EDITABLE_FIELDS = [
+  'name', 'cadence', 'dayOfMonth', 'endAt', 'nextRunAt', 'maxRunAmountUsd', 'maxRunLocalCaps', 'payloadKind', 'itemCount', 'authorizedAt',
+] as const satisfies ReadonlyArray<keyof PayoutSchedule>;
+/** A value as JSON with its objects' keys sorted: a cap read back from jsonb equals the same cap as given. */
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, inner: unknown) =>
+  (inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner));
 
 /** A startAt this far in the past is still accepted (clock skew, a slow request); its first run fires at once. */
 export const START_GRACE_MS = 5 * 60_000;
@@ -78,7 +85,7 @@ export class ScheduleService {
         maxRunAmountUsd: caps.usd, maxRunLocalCaps: caps.local, authorizedAt: new Date(),
       }));
       await this.wakeAt(tx, created);
-      this.announce(tx, created);
+      this.announce(tx, created, null, null);
       return created;
     });
     return schedule;
@@ -87,6 +94,12 @@ export class ScheduleService {
   async get(ctx: RequestContext, scheduleId: string): Promise<PayoutSchedule> {
     ctx.requireRole(...ALL_ROLES);
     return findOwned(ctx, PayoutSchedule, scheduleId, 'Schedule');
+  }
+
+  /** One run of a schedule of the context's business and mode (NOT_FOUND otherwise). */
+  async run(ctx: RequestContext, runId: string): Promise<PayoutScheduleRun> {
+    ctx.requireRole(...ALL_ROLES);
+    return findOwned(ctx, PayoutScheduleRun, runId, 'Schedule run');
   }
 
   async list(ctx: RequestContext, filters: ScheduleFilters, page: PageQuery): Promise<ListPage<PayoutSchedule>> {
@@ -206,7 +219,7 @@ export class ScheduleService {
       }
       const saved = await tx.repo(PayoutSchedule).save(schedule);
       if (saved.status === ScheduleStatus.ACTIVE) await this.wakeAt(tx, saved);
-      this.announce(tx, saved);
+      this.announce(tx, saved, current.status, EDITABLE_FIELDS.filter((field) => canonical(saved[field]) !== canonical(current[field])));
       return saved;
     });
   }
@@ -235,6 +248,7 @@ export class ScheduleService {
     const now = await this.clock.now(ctx);
     return inTransaction(ctx, async (tx) => {
       const schedule = await lockOwned(tx, PayoutSchedule, scheduleId, 'Schedule');
+      const { status: previousStatus, nextRunAt: previousRunAt } = schedule;
       schedule.status = scheduleTransition(schedule.status, action);
       let completed = false;
       if (action === 'resume') {
@@ -248,7 +262,7 @@ export class ScheduleService {
       const saved = await tx.repo(PayoutSchedule).save(schedule);
       if (completed) await this.events.record(tx, ScheduleEvent.COMPLETED, scheduleEventData(saved));
       if (saved.status === ScheduleStatus.ACTIVE) await this.wakeAt(tx, saved);
-      this.announce(tx, saved);
+      this.announce(tx, saved, previousStatus, saved.nextRunAt.getTime() !== previousRunAt.getTime() ? ['status', 'nextRunAt'] : ['status']);
       return saved;
     });
   }
@@ -334,7 +348,7 @@ export class ScheduleService {
     return enqueueWakeUp(tx, this.clock, schedule);
   }
 
-  private announce(tx: RequestContext, schedule: PayoutSchedule): void {
-    announceSchedule(tx, this.pubSub, schedule);
+  private announce(tx: RequestContext, schedule: PayoutSchedule, previousStatus: ScheduleStatus | null, changedFields: string[] | null): void {
+    announceSchedule(tx, this.pubSub, schedule, previousStatus, changedFields);
   }
 }

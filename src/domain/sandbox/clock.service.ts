@@ -1,6 +1,7 @@
 import { Mode } from '../identity/identity.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
 import { enqueueJob } from '../shared/jobs';
 import { entityFromRow } from '../shared/rows';
 import { ClockAdvanceStatus, SandboxClockAdvance } from './sandbox-clock.entity';
@@ -86,6 +87,15 @@ export class ClockService {
     ctx.requireRole(...ALL_ROLES);
     ctx.requireSandbox();
     return this.stateOf(ctx, ctx.requireBusiness());
+  }
+
+  /** One advance of the context business's test clock; NOT_FOUND for another business's, and in live mode (advances are test mode's). */
+  async advanceById(ctx: RequestContext, advanceId: string): Promise<SandboxClockAdvance> {
+    ctx.requireRole(...ALL_ROLES);
+    const [row]: Array<Record<string, unknown>> = ctx.livemode || !isUuid(advanceId) ? [] : await ctx.em.query(
+      `SELECT * FROM sandbox_clock_advances WHERE id = $1 AND business_id = $2`, [advanceId, ctx.requireBusiness()]);
+    if (!row) throw notFound('Clock advance');
+    return entityFromRow(ctx, SandboxClockAdvance, row);
   }
 
   /** "Now" for the context's business and mode (no permission needed: the runner and other services read it). */

@@ -1,19 +1,30 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Ctx, Arg, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLContext, caller } from '../shared/context';
+import { Payload, payloadOf } from '../shared/payload';
+import { PayoutUserErrors } from './payout.errors';
 import { PayoutPinStatus, SetPayoutPinInput } from './payout-pin.types';
+
+export const SetPayoutPinPayload = Payload('SetPayoutPin', 'payoutPin', () => PayoutPinStatus, PayoutUserErrors);
+export type SetPayoutPinPayload = InstanceType<typeof SetPayoutPinPayload>;
 
 /** The business's payout PIN, the same operations as /api/v1/business/payouts/pin. */
 @Resolver()
 export class PayoutPinResolver {
   @Query(() => PayoutPinStatus, { description: 'Whether the payout PIN is set, and until when it is locked' })
   async payoutPin(@Ctx() context: GraphQLContext): Promise<PayoutPinStatus> {
-    return PayoutPinStatus.from(await context.core.payoutPins.status(caller(context)));
+    const who = caller(context);
+    const status = await context.core.payoutPins.status(who);
+    return PayoutPinStatus.from(who.requireBusiness(), status);
   }
 
-  @Mutation(() => PayoutPinStatus, {
+  @Mutation(() => SetPayoutPinPayload, {
     description: 'Sets or changes the payout PIN (OWNER only). Wrong currentPin: INVALID_PIN; 5 wrong in a row lock it for the credential for 15 minutes, 10 from several credentials for the business (PIN_LOCKED)',
   })
-  async setPayoutPin(@Arg('input') input: SetPayoutPinInput, @Ctx() context: GraphQLContext): Promise<PayoutPinStatus> {
-    return PayoutPinStatus.from(await context.core.payoutPins.set(caller(context), SetPayoutPinInput.toCommand(input)));
+  async setPayoutPin(@Arg('input') input: SetPayoutPinInput, @Ctx() context: GraphQLContext): Promise<SetPayoutPinPayload> {
+    const who = caller(context);
+    return payloadOf(SetPayoutPinPayload, async () => {
+      const status = await context.core.payoutPins.set(who, SetPayoutPinInput.toCommand(input));
+      return PayoutPinStatus.from(who.requireBusiness(), status);
+    });
   }
 }

@@ -1,18 +1,19 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PayoutPinStatus as PayoutPinStatusData, SetPayoutPinCommand } from '../../domain/payouts/payout-pin.commands';
 
 @ObjectType({ description: 'The payout PIN of the business: whether it is set and whether it is locked (never the PIN itself)' })
 export class PayoutPinStatus {
+  @Field(() => ID, { description: 'PayoutPinStatus:<businessId>: one PIN per business, the same id whoever reads it (lockedUntil is the caller\'s own)' }) id: string;
   @Field() isSet: boolean;
   @Field(() => Date, { nullable: true, description: 'When the lock that applies to the caller ends (of its own credential, or of the whole business); null when not locked' }) lockedUntil: Date | null;
   @Field(() => Date, { nullable: true, description: 'When the PIN was last set or changed; null when never set' }) updatedAt: Date | null;
 
-  static from(status: PayoutPinStatusData): PayoutPinStatus {
-    return Object.assign(new PayoutPinStatus(), { isSet: status.isSet, lockedUntil: status.lockedUntil, updatedAt: status.updatedAt });
+  static from(businessId: string, status: PayoutPinStatusData): PayoutPinStatus {
+    return Object.assign(new PayoutPinStatus(), { id: `PayoutPinStatus:${businessId}`, isSet: status.isSet, lockedUntil: status.lockedUntil, updatedAt: status.updatedAt });
   }
 }
 
-@InputType({ description: 'A new payout PIN; changing one already set needs currentPin' })
+@InputType({ description: 'A new payout PIN; changing one already set needs currentPin (PUT /business/payouts/pin)' })
 export class SetPayoutPinInput {
   @Field({ description: 'Exactly 6 digits' }) pin: string;
   @Field(() => String, { nullable: true, description: 'The PIN set now; required to change it, ignored on the first set' }) currentPin?: string | null;

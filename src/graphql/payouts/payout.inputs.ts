@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
-import { PayoutRailKind } from '../../domain/payouts/payout.entities';
+import { PayoutRailKind, PayoutStatus } from '../../domain/payouts/payout.entities';
 import { IdInput } from '../shared/payload';
 
 /**
@@ -64,3 +64,22 @@ export class CreatePayoutBatchInput {
 
 export const CancelPayoutInput = IdInput('CancelPayout', 'The CREATED payout to cancel');
 export type CancelPayoutInput = InstanceType<typeof CancelPayoutInput>;
+
+export const ApprovePayoutInput = IdInput('ApprovePayout', 'The payout held for review (PENDING_REVIEW) to approve');
+export type ApprovePayoutInput = InstanceType<typeof ApprovePayoutInput>;
+
+@InputType({ description: 'POST /business/payouts/{id}/reject' })
+export class RejectPayoutInput {
+  @Field(() => ID, { description: 'The payout held for review (PENDING_REVIEW) to reject' }) id: string;
+  @Field({ description: 'Why, 1 to 500 characters (becomes failureReason)' }) reason: string;
+}
+
+@InputType({ description: 'POST /business/payouts/{id}/sandbox/advance' })
+export class AdvanceSandboxPayoutInput {
+  @Field(() => ID) id: string;
+  @Field(() => PayoutStatus, { description: 'SUBMITTED, SETTLED or FAILED' }) status: PayoutStatus;
+  @Field(() => String, { nullable: true, description: 'FAILED only (default sandbox_failed)' }) reason?: string | null;
+}
+
+export const ArchivePayoutRecipientInput = IdInput('ArchivePayoutRecipient', 'The recipient to archive');
+export type ArchivePayoutRecipientInput = InstanceType<typeof ArchivePayoutRecipientInput>;

@@ -13,11 +13,19 @@ import { toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { payloadOf } from '../shared/payload';
 import { defineNode } from '../shared/node';
-import { CancelPayoutInput, CreatePayoutBatchInput, CreatePayoutInput, CreatePayoutQuoteInput, CreatePayoutRecipientInput } from './payout.inputs';
-import { CancelPayoutPayload, CreatePayoutPayload } from './payout.payloads';
-import { Payout as PayoutRow } from '../../domain/payouts/payout.entities';
 import {
-  CreatePayoutRecipientResult, Payout, PayoutBatch, PayoutBatchConnection, PayoutConnection, PayoutQuote, PayoutRecipient, PayoutRecipientConnection,
+  AdvanceSandboxPayoutInput, ApprovePayoutInput, ArchivePayoutRecipientInput, CancelPayoutInput, CreatePayoutBatchInput, CreatePayoutInput,
+  CreatePayoutQuoteInput, CreatePayoutRecipientInput, RejectPayoutInput,
+} from './payout.inputs';
+import {
+  AdvanceSandboxPayoutPayload, ApprovePayoutPayload, ArchivePayoutRecipientPayload, CancelPayoutPayload, CreatePayoutBatchPayload, CreatePayoutPayload,
+  CreatePayoutQuotePayload, CreatePayoutRecipientPayload, RejectPayoutPayload,
+} from './payout.payloads';
+import {
+  Payout as PayoutRow, PayoutBatch as PayoutBatchRow, PayoutQuote as PayoutQuoteRow, Recipient as RecipientRow,
+} from '../../domain/payouts/payout.entities';
+import {
+  Payout, PayoutBatch, PayoutBatchConnection, PayoutConnection, PayoutQuote, PayoutRecipient, PayoutRecipientConnection, PayoutUpdate,
 } from './payout.types';
 
 const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
@@ -25,6 +33,9 @@ const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset',
 const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
 
 defineNode({ type: Payout, entity: PayoutRow, load: async (context, id) => Payout.from(await context.core.payouts.get(caller(context), id)) });
+defineNode({ type: PayoutRecipient, entity: RecipientRow, load: async (context, id) => PayoutRecipient.from(await context.core.recipients.get(caller(context), id)) });
+defineNode({ type: PayoutQuote, entity: PayoutQuoteRow, load: async (context, id) => PayoutQuote.from(await context.core.quotes.get(caller(context), id)) });
+defineNode({ type: PayoutBatch, entity: PayoutBatchRow, load: async (context, id) => PayoutBatch.from(await context.core.payoutBatches.get(caller(context), id)) });
 
 /**
  * Payouts for the dashboard (design section 8): the same operations and commands as
@@ -73,31 +84,33 @@ export class PayoutResolver {
     return payloadOf(CancelPayoutPayload, async () => Payout.from(await context.core.payouts.cancel(who, input.id)));
   }
 
-  @Mutation(() => Payout, { description: 'OWNER or ADMIN of the dashboard: a payout held for review goes on to dispatch' })
-  async approvePayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payout> {
-    return Payout.from(await context.core.payouts.approve(caller(context), id));
+  @Mutation(() => ApprovePayoutPayload, { description: 'OWNER or ADMIN of the dashboard: a payout held for review goes on to dispatch' })
+  async approvePayout(@Arg('input') input: ApprovePayoutInput, @Ctx() context: GraphQLContext): Promise<ApprovePayoutPayload> {
+    const who = caller(context);
+    return payloadOf(ApprovePayoutPayload, async () => Payout.from(await context.core.payouts.approve(who, input.id)));
   }
 
-  @Mutation(() => Payout, { description: 'OWNER or ADMIN of the dashboard: a payout held for review FAILS with the reason, and its debit is reversed' })
-  async rejectPayout(@Arg('id', () => ID) id: string, @Arg('reason') reason: string, @Ctx() context: GraphQLContext): Promise<Payout> {
-    const request = parseInput(rejectPayoutBodySchema, { reason });
-    return Payout.from(await context.core.payouts.reject(caller(context), { payoutId: id, reason: request.reason }));
+  @Mutation(() => RejectPayoutPayload, { description: 'OWNER or ADMIN of the dashboard: a payout held for review FAILS with the reason, and its debit is reversed' })
+  async rejectPayout(@Arg('input') input: RejectPayoutInput, @Ctx() context: GraphQLContext): Promise<RejectPayoutPayload> {
+    const who = caller(context);
+    return payloadOf(RejectPayoutPayload, async () => {
+      const request = parseInput(rejectPayoutBodySchema, { reason: input.reason });
+      return Payout.from(await context.core.payouts.reject(who, { payoutId: input.id, reason: request.reason }));
+    });
   }
 
-  @Mutation(() => Payout, { description: 'Sandbox only: one legal transition to SUBMITTED, SETTLED or FAILED (the current status again changes nothing)' })
-  async advanceSandboxPayout(
-    @Arg('id', () => ID) id: string,
-    @Arg('status', () => PayoutStatus) status: PayoutStatus,
-    @Ctx() context: GraphQLContext,
-    @Arg('reason', () => String, { nullable: true, description: 'FAILED only (default sandbox_failed)' }) reason?: string,
-  ): Promise<Payout> {
-    const command = toAdvancePayoutCommand(id, parseInput(advancePayoutBodySchema, definedFields({ status, reason })));
-    return Payout.from(await context.core.payouts.sandboxAdvance(caller(context), command));
+  @Mutation(() => AdvanceSandboxPayoutPayload, { description: 'Sandbox only: one legal transition to SUBMITTED, SETTLED or FAILED (the current status again changes nothing)' })
+  async advanceSandboxPayout(@Arg('input') input: AdvanceSandboxPayoutInput, @Ctx() context: GraphQLContext): Promise<AdvanceSandboxPayoutPayload> {
+    const who = caller(context);
+    return payloadOf(AdvanceSandboxPayoutPayload, async () => {
+      const command = toAdvancePayoutCommand(input.id, parseInput(advancePayoutBodySchema, definedFields({ status: input.status, reason: input.reason ?? undefined })));
+      return Payout.from(await context.core.payouts.sandboxAdvance(who, command));
+    });
   }
 
-  @Subscription(() => Payout, {
+  @Subscription(() => PayoutUpdate, {
     topics: Topic.PAYOUT,
-    description: "Every change of the subscriber's payouts (one payout when id is given), in its business and mode only",
+    description: "Every change of the subscriber's payouts (one payout when id is given), in its business and mode only: the payout, its status before the change and the fields the change set",
     filter: ({ payload, args, context }: { payload: PayoutChange; args: { id?: string }; context: GraphQLContext }) =>
       ownedBySubscriber(payload, context) && (!args.id || args.id === payload.payoutId),
   })
@@ -105,12 +118,12 @@ export class PayoutResolver {
     @Root() change: PayoutChange,
     @Ctx() context: GraphQLContext,
     @Arg('id', () => ID, { nullable: true }) _id?: string,
-  ): Promise<Payout> {
+  ): Promise<PayoutUpdate> {
     caller(context);
     // Through the publication's shared loader (core.payouts.byIds): one read for every subscriber of this process.
     const payout = await context.loaders.payoutById.load(change.payoutId);
     if (!payout) throw notFound('Payout');
-    return Payout.from(payout);
+    return PayoutUpdate.of(Payout.from(payout), change);
   }
 }
 
@@ -133,24 +146,34 @@ export class PayoutRecipientResolver {
     return PayoutRecipient.from(await context.core.recipients.get(caller(context), id));
   }
 
-  @Mutation(() => CreatePayoutRecipientResult, {
+  @Mutation(() => CreatePayoutRecipientPayload, {
     description: 'Saves a destination (the same destination answers the existing recipient, created false). A dashboard create is screened: SANCTIONS_MATCH stores nothing',
   })
-  async createPayoutRecipient(@Arg('input') input: CreatePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutRecipientResult> {
-    const command = toCreateRecipientCommand(parseInput(createRecipientBodySchema, definedFields(input)));
-    const { recipient, created } = await context.core.recipients.create(caller(context), command);
-    return { recipient: PayoutRecipient.from(recipient), created };
+  async createPayoutRecipient(@Arg('input') input: CreatePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutRecipientPayload> {
+    const who = caller(context);
+    let created: boolean | null = null;
+    const payload: CreatePayoutRecipientPayload = await payloadOf(CreatePayoutRecipientPayload, async () => {
+      const command = toCreateRecipientCommand(parseInput(createRecipientBodySchema, definedFields(input)));
+      const saved = await context.core.recipients.create(who, command);
+      created = saved.created;
+      return PayoutRecipient.from(saved.recipient);
+    });
+    return Object.assign(payload, { created });
   }
 
-  @Mutation(() => PayoutRecipient, { description: 'Archives the recipient: it takes no new payouts (archiving again changes nothing)' })
-  async archivePayoutRecipient(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutRecipient> {
-    return PayoutRecipient.from(await context.core.recipients.archive(caller(context), id));
+  @Mutation(() => ArchivePayoutRecipientPayload, { description: 'Archives the recipient: it takes no new payouts (archiving again changes nothing)' })
+  async archivePayoutRecipient(@Arg('input') input: ArchivePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<ArchivePayoutRecipientPayload> {
+    const who = caller(context);
+    return payloadOf(ArchivePayoutRecipientPayload, async () => PayoutRecipient.from(await context.core.recipients.archive(who, input.id)));
   }
 
-  @Mutation(() => PayoutQuote, { description: 'Prices a payout for 5 minutes (a payout may name it)' })
-  async createPayoutQuote(@Arg('input') input: CreatePayoutQuoteInput, @Ctx() context: GraphQLContext): Promise<PayoutQuote> {
-    const command = toCreateQuoteCommand(parseInput(createQuoteBodySchema, definedFields(input)));
-    return PayoutQuote.from(await context.core.quotes.create(caller(context), command));
+  @Mutation(() => CreatePayoutQuotePayload, { description: 'Prices a payout for 5 minutes (a payout may name it)' })
+  async createPayoutQuote(@Arg('input') input: CreatePayoutQuoteInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutQuotePayload> {
+    const who = caller(context);
+    return payloadOf(CreatePayoutQuotePayload, async () => {
+      const command = toCreateQuoteCommand(parseInput(createQuoteBodySchema, definedFields(input)));
+      return PayoutQuote.from(await context.core.quotes.create(who, command));
+    });
   }
 }
 
@@ -182,9 +205,12 @@ export class PayoutBatchResolver {
     return toConnection(page, Payout.from);
   }
 
-  @Mutation(() => PayoutBatch, { description: 'Every item is checked first (errors keyed items.N.field); the total debit fits the balance or nothing is created' })
-  async createPayoutBatch(@Arg('input') input: CreatePayoutBatchInput, @Ctx() context: GraphQLContext): Promise<PayoutBatch> {
-    const body = parseInput(createBatchBodySchema, { ...definedFields(input), items: input.items?.map((item) => definedFields(item)) });
-    return PayoutBatch.from(await context.core.payoutBatches.create(caller(context), toCreateBatchCommand(body)));
+  @Mutation(() => CreatePayoutBatchPayload, { description: 'Every item is checked first (errors on input.items.N.field); the total debit fits the balance or nothing is created' })
+  async createPayoutBatch(@Arg('input') input: CreatePayoutBatchInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutBatchPayload> {
+    const who = caller(context);
+    return payloadOf(CreatePayoutBatchPayload, async () => {
+      const body = parseInput(createBatchBodySchema, { ...definedFields(input), items: input.items?.map((item) => definedFields(item)) });
+      return PayoutBatch.from(await context.core.payoutBatches.create(who, toCreateBatchCommand(body)));
+    });
   }
 }

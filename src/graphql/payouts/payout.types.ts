@@ -18,9 +18,8 @@ registerEnumType(BatchStatus, {
   description: 'PROCESSING while any payout can still move; then COMPLETED (all settled), FAILED (none settled) or PARTIALLY_COMPLETED',
 });
 
-@ObjectType({ description: 'A saved payout destination; account numbers, phones and addresses show their last 4 characters only' })
-export class PayoutRecipient {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A saved payout destination; account numbers, phones and addresses show their last 4 characters only', implements: Node })
+export class PayoutRecipient extends Node {
   @Field(() => ID, { description: 'The business the recipient belongs to (as in the REST Recipient)' }) businessId: string;
   @Field() label: string;
   @Field(() => PayoutRailKind) rail: PayoutRailKind;
@@ -44,15 +43,8 @@ export class PayoutRecipient {
 @ObjectType()
 export class PayoutRecipientConnection extends Connection(PayoutRecipient, 'PayoutRecipient') {}
 
-@ObjectType({ description: 'A recipient, and whether this create made it (false: the same destination was already a recipient)' })
-export class CreatePayoutRecipientResult {
-  @Field(() => PayoutRecipient) recipient: PayoutRecipient;
-  @Field() created: boolean;
-}
-
-@ObjectType({ description: 'A conversion offered for 5 minutes: `amount` of the wallet currency pays out `dstAmount`, for `serviceFee`' })
-export class PayoutQuote {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A conversion offered for 5 minutes: `amount` of the wallet currency pays out `dstAmount`, for `serviceFee`', implements: Node })
+export class PayoutQuote extends Node {
   @Field(() => Money, { description: 'In the source wallet currency' }) amount: Money;
   @Field(() => Money, { description: 'What the recipient receives, in the destination currency' }) dstAmount: Money;
   @Field(() => Money, { description: 'In the source wallet currency, debited on top of the amount' }) serviceFee: Money;
@@ -125,9 +117,8 @@ export class PayoutBatchCounts implements BatchCounts {
   @Field(() => Int) pendingReview: number;
 }
 
-@ObjectType({ description: 'Payouts created together, all or none; each is an ordinary payout' })
-export class PayoutBatch {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'Payouts created together, all or none; each is an ordinary payout', implements: Node })
+export class PayoutBatch extends Node {
   @Field(() => String, { nullable: true }) name: string | null;
   @Field(() => BatchStatus) status: BatchStatus;
   @Field(() => Int) itemCount: number;
@@ -146,3 +137,26 @@ export class PayoutBatch {
 
 @ObjectType()
 export class PayoutBatchConnection extends Connection(PayoutBatch, 'PayoutBatch') {}
+
+/**
+ * The fields of a GraphQL object that a change set: every field when the change created the object
+ * (`changed` null), else the domain's changed properties that the type shows (updatedAt, which
+ * every change sets, is not listed).
+ */
+export function changedFieldsOf(object: object, changed: readonly string[] | null | undefined): string[] {
+  const fields = Object.keys(object).filter((field) => field !== 'updatedAt');
+  return changed == null ? fields : changed.filter((field) => fields.includes(field));
+}
+
+@ObjectType({ description: 'One change of a payout: the payout as it now reads, its status before the change and the fields the change set' })
+export class PayoutUpdate {
+  @Field(() => Payout) payout: Payout;
+  @Field(() => PayoutStatus, { nullable: true, description: 'The status before this change (the same as payout.status when the status did not change); null when the change created the payout' })
+  previousStatus: PayoutStatus | null;
+  @Field(() => [String], { description: 'The fields of payout this change set (every field when it created the payout; updatedAt is not listed), e.g. ["status"], ["providerRef"], ["status", "failureReason"]' })
+  changedFields: string[];
+
+  static of(payout: Payout, change: { previousStatus: PayoutStatus | null; changedFields: readonly string[] | null }): PayoutUpdate {
+    return Object.assign(new PayoutUpdate(), { payout, previousStatus: change.previousStatus, changedFields: changedFieldsOf(payout, change.changedFields) });
+  }
+}

@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { ScheduleCadence } from '../../domain/payouts/cadence';
 import { SchedulePayloadKind } from '../../domain/payouts/schedule.entities';
+import { IdInput } from '../shared/payload';
 import { PayoutBatchItemInput } from './payout.inputs';
 
 /**
@@ -39,6 +40,7 @@ export class CreatePayoutScheduleInput {
 
 @InputType({ description: 'PATCH /business/payouts/schedules/{id}: absent fields stay; null clears dayOfMonth, endAt, maxRunLocalCaps' })
 export class UpdatePayoutScheduleInput {
+  @Field(() => ID, { description: 'The ACTIVE or PAUSED schedule to edit' }) id: string;
   @Field({ nullable: true }) name?: string;
   @Field(() => ScheduleCadence, { nullable: true }) cadence?: ScheduleCadence;
   @Field(() => Int, { nullable: true }) dayOfMonth?: number | null;
@@ -58,9 +60,16 @@ const present = (fields: object): Record<string, unknown> => Object.fromEntries(
  * A schedule input as the wire shape reads it: omitted fields left out at every level (payload,
  * its items, the caps); dates stay Dates (the wire shape takes them as they are).
  */
-export function scheduleBodyOf(input: CreatePayoutScheduleInput | UpdatePayoutScheduleInput): Record<string, unknown> {
+export function scheduleBodyOf(input: CreatePayoutScheduleInput | Omit<UpdatePayoutScheduleInput, 'id'>): Record<string, unknown> {
   const body = present(input);
   if (input.payload) body.payload = { ...present(input.payload), ...(input.payload.items ? { items: input.payload.items.map(present) } : {}) };
   if (input.maxRunLocalCaps) body.maxRunLocalCaps = input.maxRunLocalCaps.map(present);
   return body;
 }
+
+export const PausePayoutScheduleInput = IdInput('PausePayoutSchedule', 'The ACTIVE schedule to pause');
+export type PausePayoutScheduleInput = InstanceType<typeof PausePayoutScheduleInput>;
+export const ResumePayoutScheduleInput = IdInput('ResumePayoutSchedule', 'The PAUSED schedule to resume');
+export type ResumePayoutScheduleInput = InstanceType<typeof ResumePayoutScheduleInput>;
+export const CancelPayoutScheduleInput = IdInput('CancelPayoutSchedule', 'The ACTIVE or PAUSED schedule to cancel');
+export type CancelPayoutScheduleInput = InstanceType<typeof CancelPayoutScheduleInput>;

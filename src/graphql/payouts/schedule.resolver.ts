@@ -1,18 +1,32 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PayoutScheduleChange, Topic } from '../../domain/events/pubsub';
-import { ScheduleStatus } from '../../domain/payouts/schedule.entities';
 import { notFound } from '../../domain/shared/errors';
 import { PageQuery } from '../../domain/shared/pagination';
 import { createScheduleBodySchema, toCreateScheduleCommand, toUpdateScheduleCommand, updateScheduleBodySchema } from '../../wire/schedules';
 import { parseInput } from '../../wire/validation';
 import { toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { CreatePayoutScheduleInput, UpdatePayoutScheduleInput, scheduleBodyOf } from './schedule.inputs';
-import { PayoutSchedule, PayoutScheduleConnection, PayoutScheduleRun, PayoutScheduleRunConnection } from './schedule.types';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
+import { PayoutSchedule as PayoutScheduleRow, PayoutScheduleRun as PayoutScheduleRunRow, ScheduleStatus } from '../../domain/payouts/schedule.entities';
+import {
+  CancelPayoutScheduleInput, CreatePayoutScheduleInput, PausePayoutScheduleInput, ResumePayoutScheduleInput, UpdatePayoutScheduleInput, scheduleBodyOf,
+} from './schedule.inputs';
+import {
+  CancelPayoutSchedulePayload, CreatePayoutSchedulePayload, PausePayoutSchedulePayload, ResumePayoutSchedulePayload, UpdatePayoutSchedulePayload,
+} from './schedule.payloads';
+import { PayoutSchedule, PayoutScheduleConnection, PayoutScheduleRun, PayoutScheduleRunConnection, PayoutScheduleUpdate } from './schedule.types';
 
 const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
 /** A connection costs its page size times its selection (src/graphql/limits.ts). */
 const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+defineNode({
+  type: PayoutSchedule, entity: PayoutScheduleRow, load: async (context, id) => PayoutSchedule.from(await context.core.payoutSchedules.get(caller(context), id)),
+});
+defineNode({
+  type: PayoutScheduleRun, entity: PayoutScheduleRunRow, load: async (context, id) => PayoutScheduleRun.from(await context.core.payoutSchedules.run(caller(context), id)),
+});
 
 /**
  * Scheduled payouts for the dashboard (design section 8; docs/schedules.md): the same operations
@@ -49,42 +63,48 @@ export class PayoutScheduleResolver {
     return toConnection(page, PayoutScheduleRun.from);
   }
 
-  @Mutation(() => PayoutSchedule, {
+  @Mutation(() => CreatePayoutSchedulePayload, {
     description: 'Freezes the payload, checks the PIN (INVALID_PIN; PIN_LOCKED after 5 wrong from the credential, or 10 from several) and screens every recipient (SANCTIONS_MATCH): ACTIVE',
   })
-  async createPayoutSchedule(@Arg('input') input: CreatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
-    const command = toCreateScheduleCommand(parseInput(createScheduleBodySchema, scheduleBodyOf(input)));
-    return PayoutSchedule.from(await context.core.payoutSchedules.create(caller(context), command));
+  async createPayoutSchedule(@Arg('input') input: CreatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutSchedulePayload> {
+    const who = caller(context);
+    return payloadOf(CreatePayoutSchedulePayload, async () => {
+      const command = toCreateScheduleCommand(parseInput(createScheduleBodySchema, scheduleBodyOf(input)));
+      return PayoutSchedule.from(await context.core.payoutSchedules.create(who, command));
+    });
   }
 
-  @Mutation(() => PayoutSchedule, { description: 'An ACTIVE or PAUSED schedule only (CONFLICT otherwise); a new payload needs the PIN again' })
-  async updatePayoutSchedule(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdatePayoutScheduleInput,
-    @Ctx() context: GraphQLContext,
-  ): Promise<PayoutSchedule> {
-    const command = toUpdateScheduleCommand(id, parseInput(updateScheduleBodySchema, scheduleBodyOf(input)));
-    return PayoutSchedule.from(await context.core.payoutSchedules.update(caller(context), command));
+  @Mutation(() => UpdatePayoutSchedulePayload, { description: 'An ACTIVE or PAUSED schedule only (CONFLICT otherwise); a new payload needs the PIN again' })
+  async updatePayoutSchedule(@Arg('input') input: UpdatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<UpdatePayoutSchedulePayload> {
+    const who = caller(context);
+    return payloadOf(UpdatePayoutSchedulePayload, async () => {
+      const { id, ...changes } = input;
+      const command = toUpdateScheduleCommand(id, parseInput(updateScheduleBodySchema, scheduleBodyOf(changes)));
+      return PayoutSchedule.from(await context.core.payoutSchedules.update(who, command));
+    });
   }
 
-  @Mutation(() => PayoutSchedule, { description: 'ACTIVE -> PAUSED (CONFLICT otherwise): no run fires until resumed' })
-  async pausePayoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
-    return PayoutSchedule.from(await context.core.payoutSchedules.pause(caller(context), id));
+  @Mutation(() => PausePayoutSchedulePayload, { description: 'ACTIVE -> PAUSED (CONFLICT otherwise): no run fires until resumed' })
+  async pausePayoutSchedule(@Arg('input') input: PausePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<PausePayoutSchedulePayload> {
+    const who = caller(context);
+    return payloadOf(PausePayoutSchedulePayload, async () => PayoutSchedule.from(await context.core.payoutSchedules.pause(who, input.id)));
   }
 
-  @Mutation(() => PayoutSchedule, { description: 'PAUSED -> ACTIVE at the next future occurrence, missed runs skipped (COMPLETED when none is left); CONFLICT otherwise' })
-  async resumePayoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
-    return PayoutSchedule.from(await context.core.payoutSchedules.resume(caller(context), id));
+  @Mutation(() => ResumePayoutSchedulePayload, { description: 'PAUSED -> ACTIVE at the next future occurrence, missed runs skipped (COMPLETED when none is left); CONFLICT otherwise' })
+  async resumePayoutSchedule(@Arg('input') input: ResumePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<ResumePayoutSchedulePayload> {
+    const who = caller(context);
+    return payloadOf(ResumePayoutSchedulePayload, async () => PayoutSchedule.from(await context.core.payoutSchedules.resume(who, input.id)));
   }
 
-  @Mutation(() => PayoutSchedule, { description: 'ACTIVE or PAUSED -> CANCELLED, for good (CONFLICT otherwise)' })
-  async cancelPayoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
-    return PayoutSchedule.from(await context.core.payoutSchedules.cancel(caller(context), id));
+  @Mutation(() => CancelPayoutSchedulePayload, { description: 'ACTIVE or PAUSED -> CANCELLED, for good (CONFLICT otherwise)' })
+  async cancelPayoutSchedule(@Arg('input') input: CancelPayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<CancelPayoutSchedulePayload> {
+    const who = caller(context);
+    return payloadOf(CancelPayoutSchedulePayload, async () => PayoutSchedule.from(await context.core.payoutSchedules.cancel(who, input.id)));
   }
 
-  @Subscription(() => PayoutSchedule, {
+  @Subscription(() => PayoutScheduleUpdate, {
     topics: Topic.PAYOUT_SCHEDULE,
-    description: "Every change of the subscriber's schedules (one schedule when id is given): edited, paused, resumed, cancelled, run, completed; its business and mode only",
+    description: "Every change of the subscriber's schedules (one schedule when id is given): created, edited, paused, resumed, cancelled, run, completed; its business and mode only. Each says the status before it and the fields it set",
     filter: ({ payload, args, context }: { payload: PayoutScheduleChange; args: { id?: string }; context: GraphQLContext }) =>
       ownedBySubscriber(payload, context) && (!args.id || args.id === payload.scheduleId),
   })
@@ -92,11 +112,11 @@ export class PayoutScheduleResolver {
     @Root() change: PayoutScheduleChange,
     @Ctx() context: GraphQLContext,
     @Arg('id', () => ID, { nullable: true }) _id?: string,
-  ): Promise<PayoutSchedule> {
+  ): Promise<PayoutScheduleUpdate> {
     caller(context);
     // Through the publication's shared loader (core.payoutSchedules.byIds): one read for every subscriber of this process.
     const schedule = await context.loaders.payoutScheduleById.load(change.scheduleId);
     if (!schedule) throw notFound('Schedule');
-    return PayoutSchedule.from(schedule);
+    return PayoutScheduleUpdate.of(PayoutSchedule.from(schedule), change);
   }
 }

@@ -4,6 +4,8 @@ import {
   PayoutSchedule as PayoutScheduleRow, PayoutScheduleRun as PayoutScheduleRunRow, SchedulePayloadKind, ScheduleRunStatus, ScheduleStatus,
 } from '../../domain/payouts/schedule.entities';
 import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
+import { changedFieldsOf } from './payout.types';
 
 registerEnumType(ScheduleCadence, {
   name: 'PayoutScheduleCadence',
@@ -26,9 +28,8 @@ export class PayoutScheduleLocalCap {
  * The documented Schedule (interface document, Schedule (scheduled payout)): the fields, names and
  * types of REST's GET /payouts/schedules/{id}, timestamps as ISO 8601 strings, amounts as strings.
  */
-@ObjectType({ description: 'Payouts run on a cadence, frozen and authorised (PIN, screening) at creation, within per-run caps' })
-export class PayoutSchedule {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'Payouts run on a cadence, frozen and authorised (PIN, screening) at creation, within per-run caps', implements: Node })
+export class PayoutSchedule extends Node {
   @Field(() => ID) businessId: string;
   @Field({ description: 'Human label' }) name: string;
   @Field(() => ScheduleCadence) cadence: ScheduleCadence;
@@ -61,9 +62,8 @@ export class PayoutSchedule {
 @ObjectType()
 export class PayoutScheduleConnection extends Connection(PayoutSchedule, 'PayoutSchedule') {}
 
-@ObjectType({ description: 'One fired occurrence of a schedule (the shape of REST GET /payouts/schedules/{id}/runs)' })
-export class PayoutScheduleRun {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'One fired occurrence of a schedule (the shape of REST GET /payouts/schedules/{id}/runs)', implements: Node })
+export class PayoutScheduleRun extends Node {
   @Field({ description: 'The occurrence this run stands for' }) runAt: Date;
   @Field(() => ScheduleRunStatus) status: ScheduleRunStatus;
   @Field(() => String, { nullable: true, description: 'FAILED: CAP_EXCEEDED, INSUFFICIENT_FUNDS, RECIPIENT_NOT_PAYABLE or PAYOUT_REFUSED; null when SUCCEEDED' })
@@ -80,3 +80,16 @@ export class PayoutScheduleRun {
 
 @ObjectType()
 export class PayoutScheduleRunConnection extends Connection(PayoutScheduleRun, 'PayoutScheduleRun') {}
+
+@ObjectType({ description: 'One change of a schedule: the schedule as it now reads, its status before the change and the fields the change set' })
+export class PayoutScheduleUpdate {
+  @Field(() => PayoutSchedule) payoutSchedule: PayoutSchedule;
+  @Field(() => ScheduleStatus, { nullable: true, description: 'The status before this change (the same as payoutSchedule.status when the status did not change); null when the change created the schedule' })
+  previousStatus: ScheduleStatus | null;
+  @Field(() => [String], { description: 'The fields of payoutSchedule this change set (every field when it created the schedule; updatedAt is not listed), e.g. ["status"], ["runCount", "lastRunAt", "nextRunAt"]' })
+  changedFields: string[];
+
+  static of(payoutSchedule: PayoutSchedule, change: { previousStatus: ScheduleStatus | null; changedFields: readonly string[] | null }): PayoutScheduleUpdate {
+    return Object.assign(new PayoutScheduleUpdate(), { payoutSchedule, previousStatus: change.previousStatus, changedFields: changedFieldsOf(payoutSchedule, change.changedFields) });
+  }
+}

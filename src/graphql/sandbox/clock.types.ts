@@ -1,12 +1,12 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ClockState } from '../../domain/sandbox/clock.service';
 import { ClockAdvanceStatus, SandboxClockAdvance as ClockAdvance } from '../../domain/sandbox/sandbox-clock.entity';
+import { Node } from '../shared/node';
 
 registerEnumType(ClockAdvanceStatus, { name: 'SandboxClockAdvanceStatus', description: 'running while its due work is being fired in the background, then completed' });
 
-@ObjectType({ description: "An advance of the business's test clock: what fell due, counted before the clock moved, and what has fired" })
-export class SandboxClockAdvance {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "An advance of the business's test clock: what fell due, counted before the clock moved, and what has fired", implements: Node })
+export class SandboxClockAdvance extends Node {
   @Field(() => Int, { description: 'How far this advance moved the clock' }) seconds: number;
   @Field(() => ClockAdvanceStatus) status: ClockAdvanceStatus;
   @Field(() => Int, { description: 'Scheduled-payout runs that fell due, counted before the clock moved' }) runsDue: number;
@@ -24,11 +24,17 @@ export class SandboxClockAdvance {
 
 @ObjectType({ description: "The business's test clock: the wall clock plus an offset (test mode only)" })
 export class SandboxClock {
+  @Field(() => ID, { description: 'SandboxClock:<businessId>: one test clock per business' }) id: string;
   @Field({ description: "The business's test-mode time: the wall clock plus the offset" }) now: Date;
   @Field(() => Int, { description: 'How far the test clock runs ahead of the wall clock' }) offsetSeconds: number;
   @Field(() => SandboxClockAdvance, { nullable: true, description: "The business's running advance, or its last one (null before the first)" }) advance: SandboxClockAdvance | null;
 
-  static from(state: ClockState): SandboxClock {
-    return Object.assign(new SandboxClock(), { now: state.now, offsetSeconds: state.offsetSeconds, advance: state.advance && SandboxClockAdvance.from(state.advance) });
+  static from(businessId: string, state: ClockState): SandboxClock {
+    return Object.assign(new SandboxClock(), { id: `SandboxClock:${businessId}`, now: state.now, offsetSeconds: state.offsetSeconds, advance: state.advance && SandboxClockAdvance.from(state.advance) });
   }
+}
+
+@InputType({ description: 'POST /business/sandbox/clock/advance' })
+export class AdvanceSandboxClockInput {
+  @Field(() => Int, { description: 'How far to move the test clock forward: 1 to 31,622,400 seconds (366 days)' }) seconds: number;
 }

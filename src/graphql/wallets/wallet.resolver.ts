@@ -2,13 +2,23 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { Topic, WalletBalanceChange } from '../../domain/events/pubsub';
 import { fundCommandOf, fundRequestSchema } from '../../wire/wallets';
 import { parseInput } from '../../wire/validation';
+import { LedgerAccount } from '../../domain/ledger/ledger.entities';
+import { PayoutUserErrors } from '../payouts/payout.errors';
 import { GraphQLContext, caller } from '../shared/context';
+import { defineNode } from '../shared/node';
+import { Payload, payloadOf } from '../shared/payload';
 import { toConnection } from '../shared/connection';
 import { SandboxFundWalletInput, Wallet, WalletBalanceUpdate, WalletEntry, WalletEntryConnection } from './wallet.types';
 
+/** Wallets carry the payouts area's money: their refusals are PayoutErrorCode's. */
+export const SandboxFundWalletPayload = Payload('SandboxFundWallet', 'wallet', () => Wallet, PayoutUserErrors);
+export type SandboxFundWalletPayload = InstanceType<typeof SandboxFundWalletPayload>;
+
+defineNode({ type: Wallet, entity: LedgerAccount, load: async (context, id) => Wallet.from(await context.core.wallets.wallet(caller(context), id)) });
+
 @Resolver(() => Wallet)
 export class WalletResolver {
-  @Query(() => [Wallet], { description: 'Wallets of the active business in the active mode' })
+  @Query(() => [Wallet], { description: 'Wallets of the active business in the active mode, by currency: at most one per currency, so a plain list' })
   async wallets(@Ctx() context: GraphQLContext): Promise<Wallet[]> {
     return (await context.core.wallets.wallets(caller(context))).map(Wallet.from);
   }
@@ -29,10 +39,13 @@ export class WalletResolver {
     return toConnection(page, WalletEntry.from);
   }
 
-  @Mutation(() => Wallet, { description: 'Sandbox only: adds play money to a wallet (refused in live mode)' })
-  async sandboxFundWallet(@Arg('input') input: SandboxFundWalletInput, @Ctx() context: GraphQLContext): Promise<Wallet> {
-    const command = fundCommandOf(parseInput(fundRequestSchema, { ...input }));
-    return Wallet.from((await context.core.wallets.sandboxFund(caller(context), command)).wallet);
+  @Mutation(() => SandboxFundWalletPayload, { description: 'Sandbox only: adds play money to a wallet (refused in live mode)' })
+  async sandboxFundWallet(@Arg('input') input: SandboxFundWalletInput, @Ctx() context: GraphQLContext): Promise<SandboxFundWalletPayload> {
+    const who = caller(context);
+    return payloadOf(SandboxFundWalletPayload, async () => {
+      const command = fundCommandOf(parseInput(fundRequestSchema, { ...input }));
+      return Wallet.from((await context.core.wallets.sandboxFund(who, command)).wallet);
+    });
   }
 
   @Subscription(() => WalletBalanceUpdate, {

@@ -4,10 +4,10 @@ import { Wallet as WalletRow, WalletEntry as WalletEntryRow } from '../../domain
 import { WalletBalanceChange } from '../../domain/events/pubsub';
 import { Money } from '../shared/money.type';
 import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
 
-@ObjectType({ description: "A merchant wallet: the business's balance in one currency and mode" })
-export class Wallet {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "A merchant wallet: the business's balance in one currency and mode", implements: Node })
+export class Wallet extends Node {
   @Field() currency: string;
   @Field(() => Money) balance: Money;
   @Field(() => Mode) mode: Mode;

@@ -54,7 +54,7 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
     partnerEndUserId: '{{treasury_end_user}}', partnerWalletId: '{{treasury_wallet}}', amount: '1.00', destinationType: 'BANK_ACCOUNT',
     destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
   } },
-  advanceSandboxPayout: { id: '{{payout}}', status: 'SUBMITTED' },
+  advanceSandboxPayout: { input: { id: '{{payout}}', status: 'SUBMITTED' } },
   createTreasuryWallet: { input: { endUserId: '{{treasury_end_user}}', currency: 'eur' } },
   attachPaymentMethod: { input: { customerId: '{{customer}}', card: CARD } },
   paySandboxCollection: { input: { id: '{{collection}}', amount: '5000' } },
@@ -320,8 +320,10 @@ async function overWebSocket(server: TestServer, tally: Tally, probe: FieldProbe
 const SUBSCRIPTIONS: Record<string, { topic: Topic; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }> = {
   collectionUpdated: { topic: Topic.COLLECTION, argument: 'id', kind: 'collection', payload: (id) => ({ collectionId: id }) },
   paymentUpdated: { topic: Topic.PAYMENT, argument: 'paymentId', kind: 'payment', payload: (id) => ({ paymentId: id, previousStatus: null, changedFields: [] }) },
-  payoutScheduleUpdated: { topic: Topic.PAYOUT_SCHEDULE, argument: 'id', kind: 'payout_schedule', payload: (id) => ({ scheduleId: id }) },
-  payoutUpdated: { topic: Topic.PAYOUT, argument: 'id', kind: 'payout', payload: (id) => ({ payoutId: id }) },
+  payoutScheduleUpdated: {
+    topic: Topic.PAYOUT_SCHEDULE, argument: 'id', kind: 'payout_schedule', payload: (id) => ({ scheduleId: id, previousStatus: 'ACTIVE', changedFields: ['status'] }),
+  },
+  payoutUpdated: { topic: Topic.PAYOUT, argument: 'id', kind: 'payout', payload: (id) => ({ payoutId: id, previousStatus: 'CREATED', changedFields: ['status'] }) },
   treasuryKycUpdated: { topic: Topic.TREASURY_KYC, argument: 'endUserId', kind: 'treasury_end_user', payload: (id) => ({ endUserId: id, checkId: id }) },
   treasuryPayoutUpdated: { topic: Topic.TREASURY_PAYOUT, argument: 'id', kind: 'treasury_payout', payload: (id) => ({ payoutId: id }) },
   eventCreated: { topic: Topic.EVENT },
