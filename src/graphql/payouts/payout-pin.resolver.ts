@@ -1,11 +1,22 @@
 import { Ctx, Arg, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLContext, caller } from '../shared/context';
 import { Payload, payloadOf } from '../shared/payload';
+import { defineNode } from '../shared/node';
+import { notFound } from '../../domain/shared/errors';
 import { PayoutUserErrors } from './payout.errors';
 import { PayoutPinStatus, SetPayoutPinInput } from './payout-pin.types';
 
 export const SetPayoutPinPayload = Payload('SetPayoutPin', 'payoutPin', () => PayoutPinStatus, PayoutUserErrors);
 export type SetPayoutPinPayload = InstanceType<typeof SetPayoutPinPayload>;
+
+defineNode({
+  type: PayoutPinStatus, prefix: 'PayoutPinStatus',
+  load: async (context, id) => {
+    const who = caller(context);
+    if (id !== `PayoutPinStatus:${who.requireBusiness()}`) throw notFound('PayoutPinStatus');
+    return PayoutPinStatus.from(who.requireBusiness(), await context.core.payoutPins.status(who));
+  },
+});
 
 /** The business's payout PIN, the same operations as /api/v1/business/payouts/pin. */
 @Resolver()

@@ -1,9 +1,12 @@
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
+import { Node } from '../shared/node';
 import { PayoutPinStatus as PayoutPinStatusData, SetPayoutPinCommand } from '../../domain/payouts/payout-pin.commands';
 
-@ObjectType({ description: 'The payout PIN of the business: whether it is set and whether it is locked (never the PIN itself)' })
-export class PayoutPinStatus {
-  @Field(() => ID, { description: 'PayoutPinStatus:<businessId>: one PIN per business, the same id whoever reads it (lockedUntil is the caller\'s own)' }) id: string;
+@ObjectType({
+  description: "The payout PIN of the business: whether it is set and whether it is locked (never the PIN itself); its id is PayoutPinStatus:<businessId>, the same whoever reads it (lockedUntil is the caller's own)",
+  implements: Node,
+})
+export class PayoutPinStatus extends Node {
   @Field() isSet: boolean;
   @Field(() => Date, { nullable: true, description: 'When the lock that applies to the caller ends (of its own credential, or of the whole business); null when not locked' }) lockedUntil: Date | null;
   @Field(() => Date, { nullable: true, description: 'When the PIN was last set or changed; null when never set' }) updatedAt: Date | null;

@@ -2,6 +2,7 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { SandboxClockAdvance as SandboxClockAdvanceRow } from '../../domain/sandbox/sandbox-clock.entity';
 import { advanceClockBodySchema, toAdvanceClockCommand } from '../../wire/sandbox';
 import { parseInput } from '../../wire/validation';
+import { notFound } from '../../domain/shared/errors';
 import { PayoutUserErrors } from '../payouts/payout.errors';
 import { GraphQLContext, caller } from '../shared/context';
 import { defineNode } from '../shared/node';
@@ -15,6 +16,15 @@ export type AdvanceSandboxClockPayload = InstanceType<typeof AdvanceSandboxClock
 defineNode({
   type: SandboxClockAdvance, entity: SandboxClockAdvanceRow,
   load: async (context, id) => SandboxClockAdvance.from(await context.core.sandboxClock.advanceById(caller(context), id)),
+});
+
+defineNode({
+  type: SandboxClock, prefix: 'SandboxClock',
+  load: async (context, id) => {
+    const who = caller(context);
+    if (id !== `SandboxClock:${who.requireBusiness()}`) throw notFound('SandboxClock');
+    return SandboxClock.from(who.requireBusiness(), await context.core.sandboxClock.state(who));
+  },
 });
 
 /** The test clock (design section 8; docs/schedules.md), the same operations as /api/v1/business/sandbox/clock. */

@@ -22,9 +22,8 @@ export class SandboxClockAdvance extends Node {
   }
 }
 
-@ObjectType({ description: "The business's test clock: the wall clock plus an offset (test mode only)" })
-export class SandboxClock {
-  @Field(() => ID, { description: 'SandboxClock:<businessId>: one test clock per business' }) id: string;
+@ObjectType({ description: "The business's test clock: the wall clock plus an offset (test mode only); its id is SandboxClock:<businessId>", implements: Node })
+export class SandboxClock extends Node {
   @Field({ description: "The business's test-mode time: the wall clock plus the offset" }) now: Date;
   @Field(() => Int, { description: 'How far the test clock runs ahead of the wall clock' }) offsetSeconds: number;
   @Field(() => SandboxClockAdvance, { nullable: true, description: "The business's running advance, or its last one (null before the first)" }) advance: SandboxClockAdvance | null;

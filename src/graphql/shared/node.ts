@@ -14,14 +14,17 @@ export abstract class Node {
 }
 
 /** How `node(id:)` reaches one type: the table its ids live in and the read that checks who may see it. */
-export interface NodeKind {
+export type NodeKind = {
   /** The GraphQL type, which implements Node. */
   type: ClassType;
-  /** The entity class whose primary key is the type's id. */
-  entity: Function;
   /** The object as its own query answers it (tenant and mode checked); NOT_FOUND when the caller may not see it. */
   load(context: GraphQLContext, id: string): Promise<object>;
-}
+} & (
+  /** The entity class whose primary key (a UUID) is the type's id. */
+  | { entity: Function; prefix?: undefined }
+  /** Or: a type that is one per business (and mode), whose id is `<prefix>:<key>` (SandboxClock:<businessId>). */
+  | { prefix: string; entity?: undefined }
+);
 
 const kinds: NodeKind[] = [];
 
@@ -35,6 +38,8 @@ export const nodeKinds = (): readonly NodeKind[] => kinds;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MAX_NODES = 100;
+/** What a type's own query answers for an object the caller may not see: node answers null for each. */
+const HIDDEN = new Set<ErrorCode>([ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN, ErrorCode.SANDBOX_ONLY]);
 
 /**
  * The objects of `ids`, in order: null for an id that is no object's, or an object of another
@@ -44,14 +49,20 @@ export const MAX_NODES = 100;
 export async function resolveNodes(context: GraphQLContext, ids: readonly string[]): Promise<Array<object | null>> {
   if (ids.length > MAX_NODES) throw validationError({ ids: [`at most ${MAX_NODES} ids`] });
   const candidates = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-  const holders = await entitiesHolding(context.core.dataSource, kinds.map((kind) => kind.entity), candidates);
+  const tables = kinds.filter((kind) => kind.entity);
+  const holders = await entitiesHolding(context.core.dataSource, tables.map((kind) => kind.entity!), candidates);
+  const kindsOf = (id: string): NodeKind[] => {
+    if (UUID.test(id)) return (holders.get(id.toLowerCase()) ?? []).map((holder) => tables[holder]);
+    const prefix = id.slice(0, id.indexOf(':'));
+    return kinds.filter((kind) => kind.prefix !== undefined && kind.prefix === prefix);
+  };
   return Promise.all(ids.map(async (id) => {
     // Types that share a table (merchant and treasury webhook endpoints) each try the id; the first that may show it answers.
-    for (const holder of holders.get(id.toLowerCase()) ?? []) {
+    for (const kind of kindsOf(id)) {
       try {
-        return await kinds[holder].load(context, id.toLowerCase());
+        return await kind.load(context, UUID.test(id) ? id.toLowerCase() : id);
       } catch (error) {
-        if (!(error instanceof DomainError && (error.code === ErrorCode.NOT_FOUND || error.code === ErrorCode.FORBIDDEN))) throw error;
+        if (!(error instanceof DomainError && HIDDEN.has(error.code))) throw error;
       }
     }
     return null;

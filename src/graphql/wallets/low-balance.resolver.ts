@@ -4,11 +4,22 @@ import { parseInput } from '../../wire/validation';
 import { PayoutUserErrors } from '../payouts/payout.errors';
 import { GraphQLContext, caller } from '../shared/context';
 import { Payload, payloadOf } from '../shared/payload';
+import { defineNode } from '../shared/node';
+import { notFound } from '../../domain/shared/errors';
 import { SetWalletLowBalanceThresholdInput, WalletLowBalanceThreshold } from './low-balance.types';
 
 export const SetWalletLowBalanceThresholdPayload = Payload('SetWalletLowBalanceThreshold', 'walletLowBalanceThreshold', () => WalletLowBalanceThreshold,
   PayoutUserErrors, 'The result of setWalletLowBalanceThreshold: the threshold as set (null when removed, or when userErrors is not empty)');
 export type SetWalletLowBalanceThresholdPayload = InstanceType<typeof SetWalletLowBalanceThresholdPayload>;
+
+defineNode({
+  type: WalletLowBalanceThreshold, prefix: 'WalletLowBalanceThreshold',
+  load: async (context, id) => {
+    const found = (await context.core.lowBalance.list(caller(context))).map(WalletLowBalanceThreshold.from).find((threshold) => threshold.id === id);
+    if (!found) throw notFound('WalletLowBalanceThreshold');
+    return found;
+  },
+});
 
 @Resolver(() => WalletLowBalanceThreshold)
 export class WalletLowBalanceThresholdResolver {

@@ -1,10 +1,10 @@
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
+import { Node } from '../shared/node';
 import { toMajor } from '../../domain/shared/money';
 import { WalletLowBalanceThreshold as ThresholdRow } from '../../domain/wallets/low-balance.entity';
 
-@ObjectType({ description: 'The low-balance threshold of the wallet in one currency (active business and mode): a debit that takes the balance from at or above it to below it emits wallet.low_balance on /v1' })
-export class WalletLowBalanceThreshold {
-  @Field(() => ID, { description: 'WalletLowBalanceThreshold:<businessId>:<test|live>:<CURRENCY>: one threshold per business, mode and currency' }) id: string;
+@ObjectType({ description: 'The low-balance threshold of the wallet in one currency (active business and mode): a debit that takes the balance from at or above it to below it emits wallet.low_balance on /v1; its id is WalletLowBalanceThreshold:<businessId>:<test|live>:<CURRENCY>', implements: Node })
+export class WalletLowBalanceThreshold extends Node {
   @Field({ description: 'Currency code, upper case' }) currency: string;
   @Field({ description: 'Decimal amount in major units, e.g. "100.00"' }) threshold: string;
   @Field() updatedAt: Date;
