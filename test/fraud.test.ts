@@ -143,8 +143,8 @@ describe('fraud rules and block list', () => {
 
   test('rules of the other mode do not apply', async () => {
     const merchant = await merchantWithCharging();
-    const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const live = { ...merchant, apiKey: issued.body.data.createLiveCredentials.apiKey };
+    const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const live = { ...merchant, apiKey: issued.body.data.createLiveCredentials.credentials.apiKey };
     await addRule(live, { type: 'card_country', countries: ['GB'] });
     expect((await call(merchant, 'GET', '/api/v1/business/fraud/rules')).body.data).toEqual({ items: [], total: 0 });
     expect((await pay(merchant, { card: card(CARDS.gb) })).status).toBe('COMPLETED');
