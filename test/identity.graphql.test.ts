@@ -625,4 +625,67 @@ describe('Dashboard identity over GraphQL', () => {
       expect(byOwner.apiCredentials).toEqual([{ mode: 'TEST' }, { mode: 'LIVE' }]);
     });
   });
+  describe('payloads, node(id:) and paging', () => {
+    const NODE = 'query($id: ID!) { node(id: $id) { __typename id } }';
+    const nodeOf = async (id: string, headers: Headers) => expectData(await gql(NODE, { id }, headers)).node;
+
+    test('updateBusinessSettings with a webhookUrl that is no URL is a VALIDATION_ERROR userError on input.webhookUrl, and nothing changes', async () => {
+      const owner = await server.signUp();
+      const before = expectData(await gql('{ businessSettings { id webhookUrl updatedAt } }', {}, bearer(owner.token))).businessSettings;
+      const response = await gql(`mutation { updateBusinessSettings(input: { webhookUrl: "not a url" }) { businessSettings { webhookUrl } ${ERRORS} } }`,
+        {}, bearer(owner.token));
+      expectUserError(response, 'updateBusinessSettings', { field: ['input', 'webhookUrl'], message: expect.any(String), code: 'VALIDATION_ERROR' });
+      expect(expectData(await gql('{ businessSettings { id webhookUrl updatedAt } }', {}, bearer(owner.token))).businessSettings).toEqual(before);
+    });
+
+    test("the user, business, membership, settings and credential answer node(id:) for their business, and null for another's", async () => {
+      const owner = await server.signUp();
+      const stranger = await server.signUp();
+      const ids = expectData(await gql('{ me { id memberships { id business { id } } } businessSettings { id } apiCredentials { id } }', {}, bearer(owner.token)));
+      const objects: Array<[string, string]> = [
+        ['User', ids.me.id], ['Membership', ids.me.memberships[0].id], ['Business', ids.me.memberships[0].business.id],
+        ['BusinessSettings', ids.businessSettings.id], ['ApiCredential', ids.apiCredentials[0].id],
+      ];
+      for (const [type, id] of objects) {
+        expect(await nodeOf(id, bearer(owner.token))).toEqual({ __typename: type, id });
+        expect(await nodeOf(id, bearer(stranger.token))).toBeNull();
+      }
+      // The settings are those of one mode; their id is the same on every read.
+      expect(await nodeOf(ids.businessSettings.id, { ...bearer(owner.token), 'x-service-mode': 'live' })).toBeNull();
+      const live = expectData(await gql('{ businessSettings { id mode } }', {}, { ...bearer(owner.token), 'x-service-mode': 'live' })).businessSettings;
+      expect(live.id).not.toBe(ids.businessSettings.id);
+      expect(expectData(await gql('{ businessSettings { id } }', {}, bearer(owner.token))).businessSettings.id).toBe(ids.businessSettings.id);
+      // An API key of the test mode does not see the live credential.
+      const issued = expectData(await gql(CREATE_LIVE, {}, bearer(owner.token))).createLiveCredentials.credentials;
+      const liveCredential = expectData(await gql('{ apiCredentials { id mode } }', {}, bearer(owner.token))).apiCredentials.find((row: any) => row.mode === 'LIVE');
+      expect(await nodeOf(liveCredential.id, { 'x-api-key': owner.apiKey })).toBeNull();
+      expect(await nodeOf(liveCredential.id, { 'x-api-key': issued.apiKey })).toEqual({ __typename: 'ApiCredential', id: liveCredential.id });
+    });
+
+    test("a teammate answers node(id:) through the business they share; another business's member does not", async () => {
+      const owner = await server.signUp();
+      const teammate = await server.signUp();
+      const stranger = await server.signUp();
+      const membershipId = await addMember(owner, teammate, 'VIEWER');
+      expect(await nodeOf(teammate.userId, bearer(owner.token))).toEqual({ __typename: 'User', id: teammate.userId });
+      expect(await nodeOf(membershipId, bearer(owner.token))).toEqual({ __typename: 'Membership', id: membershipId });
+      expect(await nodeOf(owner.businessId, bearer(teammate.token))).toEqual({ __typename: 'Business', id: owner.businessId });
+      for (const id of [teammate.userId, membershipId, owner.businessId]) expect(await nodeOf(id, bearer(stranger.token))).toBeNull();
+    });
+
+    test('teamMembers pages oldest first with first/after and a complete pageInfo', async () => {
+      const owner = await server.signUp();
+      const members = [await server.signUp(), await server.signUp()];
+      for (const member of members) await addMember(owner, member, 'VIEWER');
+      const PAGE = `query($after: String) { teamMembers(first: 2, after: $after) {
+        edges { cursor node { user { id } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+      const first = expectData(await gql(PAGE, {}, bearer(owner.token))).teamMembers;
+      expect(nodesOf(first).map((node) => node.user.id)).toEqual([owner.userId, members[0].userId]);
+      expect(first.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: first.edges[0].cursor, endCursor: first.edges[1].cursor });
+      const second = expectData(await gql(PAGE, { after: first.pageInfo.endCursor }, bearer(owner.token))).teamMembers;
+      expect(nodesOf(second).map((node) => node.user.id)).toEqual([members[1].userId]);
+      expect(second.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: second.edges[0].cursor });
+      expectGraphQLError(await gql(PAGE, { after: 'not-a-cursor' }, bearer(owner.token)), 'BAD_USER_INPUT');
+    });
+  });
 });
