@@ -42,11 +42,12 @@ describe('card tokens and publishable keys', () => {
   test('live credentials come with a pk_live_… key; confirmSignUp returns the test one', async () => {
     const owner = await server.signUp();
     const email = `pk-${Date.now()}@example.com`;
-    const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken } }',
+    const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } } }',
       { input: { email, password: 'correct horse battery', name: 'P', businessName: 'P Co' } });
-    const signedUp = await server.graphql('mutation($t: String!, $c: String!) { confirmSignUp(signUpToken: $t, code: $c) { testCredentials { publishableKey } } }',
-      { t: started.body.data.signUp.signUpToken, c: codeIn((await server.mailTo(email))[0]) });
-    expect(signedUp.body.data.confirmSignUp.testCredentials.publishableKey).toMatch(/^pk_test_/);
+    const signedUp = await server.graphql(
+      'mutation($t: String!, $c: String!) { confirmSignUp(input: { signUpToken: $t, code: $c }) { account { testCredentials { publishableKey } } } }',
+      { t: started.body.data.signUp.pendingSignUp.signUpToken, c: codeIn((await server.mailTo(email))[0]) });
+    expect(signedUp.body.data.confirmSignUp.account.testCredentials.publishableKey).toMatch(/^pk_test_/);
     const live = await server.graphql('mutation { createLiveCredentials { credentials { publishableKey } } }', {}, { authorization: `Bearer ${owner.token}` });
     expect(live.body.data.createLiveCredentials.credentials.publishableKey).toMatch(/^pk_live_/);
     expect(await publishableKeyOf(owner, 'LIVE')).toBe(live.body.data.createLiveCredentials.credentials.publishableKey);
