@@ -104,6 +104,20 @@ describe('/v1: the alternate reference surface', () => {
       expect(JSON.stringify(hints.body)).not.toContain(reissued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey);
     });
 
+    test('node(id:) answers an active /v1 key (its hint) to its business, and null to another business or once it is reissued', async () => {
+      const owner = await server.signUp();
+      const stranger = await server.signUp();
+      await setVerified(server, owner.businessId, true);
+      const issue = 'mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { keyHint } } }';
+      await server.graphql(issue, {}, { authorization: `Bearer ${owner.token}` });
+      const [key] = (await server.graphql('{ v1ApiKeys { id mode keyHint } }', {}, { authorization: `Bearer ${owner.token}` })).body.data.v1ApiKeys;
+      const NODE = 'query($id: ID!) { node(id: $id) { __typename id ... on V1ApiKey { mode keyHint } } }';
+      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node).toEqual({ __typename: 'V1ApiKey', ...key });
+      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${stranger.token}` })).body.data.node).toBeNull();
+      await server.graphql(issue, { mode: 'TEST' }, { authorization: `Bearer ${owner.token}` });
+      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node).toBeNull();
+    });
+
     test('issueV1ApiKey with a mode that is no Mode is refused before anything is written', async () => {
       const owner = await server.signUp();
       await setVerified(server, owner.businessId, true);
