@@ -214,7 +214,7 @@ describe('Finding 12: NUL bytes, lone surrogates and unstorable dates are BAD_US
     expect(response.body.errors?.[0].extensions).toEqual(expect.objectContaining({
       code: 'BAD_USER_INPUT', errors: { 'input.firstName': [expect.stringMatching(/NUL/)] },
     }));
-    const inList = await server.graphql('mutation { createWebhookEndpoint(input: { url: "https://hooks.example.com/t", events: ["wallet.funded", "x\\u0000"] }) { id } }', undefined, auth());
+    const inList = await server.graphql('mutation { createWebhookEndpoint(input: { url: "https://hooks.example.com/t", events: ["wallet.funded", "x\\u0000"] }) { webhookEndpoint { id } } }', undefined, auth());
     expect(inList.body.errors?.[0].extensions.errors).toEqual({ 'input.events.1': [expect.stringMatching(/NUL/)] });
   });
 
