@@ -85,8 +85,8 @@ describe('GraphQL treasury webhook endpoint registry', () => {
   test("another business's endpoint and a merchant endpoint are NOT_FOUND for reads, updates, rotations and deletes", async () => {
     const created = await server.graphql(CREATE, { input: { url: 'http://127.0.0.1:9/b', events: ['*'] } }, auth(b));
     const merchantEndpoint = await server.graphql(
-      'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { id } }', {}, auth(a));
-    for (const id of [created.body.data.createTreasuryWebhookEndpoint.endpoint.id, merchantEndpoint.body.data.createWebhookEndpoint.id]) {
+      'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { webhookEndpoint { id } } }', {}, auth(a));
+    for (const id of [created.body.data.createTreasuryWebhookEndpoint.endpoint.id, merchantEndpoint.body.data.createWebhookEndpoint.webhookEndpoint.id]) {
       for (const query of [
         'query($id: ID!) { treasuryWebhookEndpoint(id: $id) { id } }',
         'mutation($id: ID!) { updateTreasuryWebhookEndpoint(id: $id, input: { status: "disabled" }) { id } }',
@@ -122,7 +122,7 @@ describe('GraphQL treasury webhook endpoint registry', () => {
     const partner = await server.signUp();
     await server.setTreasury(partner.businessId, true);
     await server.graphql(CREATE, { input: { url: 'http://127.0.0.1:9/t', events: ['wallet.funded'] } }, auth(partner));
-    await server.graphql('mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { id } }', {}, auth(partner));
+    await server.graphql('mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { webhookEndpoint { id } } }', {}, auth(partner));
     const funded = await server.graphql('mutation($input: SandboxFundWalletInput!) { sandboxFundWallet(input: $input) { id } }',
       { input: { currency: 'USD', amount: '1.00' } }, auth(partner));
     expect(funded.body.errors).toBeUndefined();

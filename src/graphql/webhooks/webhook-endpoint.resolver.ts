@@ -8,7 +8,7 @@ import { parseInput } from '../../wire/validation';
 import { endpointCreateSchema, endpointUpdateSchema } from '../../wire/webhooks';
 import { pageOfList } from '../identity/list-page';
 import {
-  CreateWebhookEndpointInput, CreateWebhookEndpointPayload, DeleteWebhookEndpointInput, DeleteWebhookEndpointPayload, UpdateWebhookEndpointInput,
+  CreateWebhookEndpointInput, CreateWebhookEndpointPayload, DeleteWebhookEndpointInput, DeleteWebhookEndpointPayload, UpdateWebhookEndpointByIdInput,
   UpdateWebhookEndpointPayload, WebhookEndpoint, WebhookEndpointConnection,
 } from './webhook-endpoint.types';
 
@@ -49,7 +49,7 @@ export class WebhookEndpointResolver {
   }
 
   @Mutation(() => UpdateWebhookEndpointPayload, { description: 'Changes the fields given; the others stay as they are' })
-  async updateWebhookEndpoint(@Arg('input') input: UpdateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<UpdateWebhookEndpointPayload> {
+  async updateWebhookEndpoint(@Arg('input') input: UpdateWebhookEndpointByIdInput, @Ctx() context: GraphQLContext): Promise<UpdateWebhookEndpointPayload> {
     const ctx = caller(context);
     await context.core.webhookEndpoints.assertAccess(ctx, 'write');
     const { id, ...changes } = input;

@@ -27,13 +27,22 @@ export class CreateWebhookEndpointInput {
   @Field({ nullable: true }) description?: string;
 }
 
-@InputType({ description: 'The fields to change; absent ones stay as they are' })
-export class UpdateWebhookEndpointInput {
-  @Field(() => ID, { description: 'The endpoint to change' }) id: string;
+/**
+ * The fields an update may change (absent ones stay), shared with the treasury registry's input;
+ * updateWebhookEndpoint's own input (GraphQL UpdateWebhookEndpointInput) adds the endpoint's id.
+ */
+@InputType('WebhookEndpointChangesInput')
+export abstract class UpdateWebhookEndpointInput {
   @Field({ nullable: true }) url?: string;
   @Field(() => [String], { nullable: true }) events?: string[];
   @Field({ nullable: true }) status?: string;
   @Field(() => String, { nullable: true }) description?: string | null;
+}
+
+/** updateWebhookEndpoint's input (GraphQL UpdateWebhookEndpointInput): the endpoint and its changes. */
+@InputType('UpdateWebhookEndpointInput', { description: 'The fields to change; absent ones stay as they are' })
+export class UpdateWebhookEndpointByIdInput extends UpdateWebhookEndpointInput {
+  @Field(() => ID, { description: 'The endpoint to change' }) id: string;
 }
 
 export const DeleteWebhookEndpointInput = IdInput('DeleteWebhookEndpoint', 'The endpoint to delete');
