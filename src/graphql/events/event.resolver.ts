@@ -14,7 +14,7 @@ import { payloadOf } from '../shared/payload';
 import { deliveryFiltersSchema } from '../../wire/webhooks';
 import {
   Event, EventConnection, RedeliverWebhookInput, RedeliverWebhookPayload, RedeliverWebhookUrlDeliveryInput, RedeliverWebhookUrlDeliveryPayload,
-  ReplayEventInput, ReplayEventPayload, WebhookDelivery, WebhookDeliveryConnection,
+  ReplayEventInput, ReplayEventPayload, WebhookDelivery, WebhookDeliveryConnection, WebhookDeliveryUpdate,
 } from './event.types';
 
 defineNode({ type: Event, entity: DomainEvent, load: async (context, id) => Event.from(await context.core.eventLog.get(caller(context), id)) });
@@ -111,16 +111,16 @@ export class EventResolver {
     });
   }
 
-  @Subscription(() => WebhookDelivery, {
+  @Subscription(() => WebhookDeliveryUpdate, {
     topics: Topic.WEBHOOK_DELIVERY,
-    description: "A webhook delivery of the subscriber's business and mode was created or attempted; its current state",
+    description: "A webhook delivery of the subscriber's business and mode was created or attempted: one update per change, with what it changed",
     filter: ({ payload, context }: { payload: WebhookDeliveryChange; context: GraphQLContext }) => ownedBySubscriber(payload, context),
   })
-  async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+  async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDeliveryUpdate> {
     caller(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
     const delivery = await context.loaders.deliveryById.load(change.deliveryId);
     if (!delivery) throw notFound('Webhook delivery');
-    return WebhookDelivery.from(delivery);
+    return { webhookDelivery: WebhookDelivery.from(delivery), previousStatus: change.previousStatus ?? null, changedFields: change.changedFields ?? [] };
   }
 }

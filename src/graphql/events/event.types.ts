@@ -49,6 +49,13 @@ export class Event extends Node {
   }
 }
 
+@ObjectType({ description: 'One change of a webhook delivery: the delivery now, the status it had, and the fields the change set' })
+export class WebhookDeliveryUpdate {
+  @Field(() => WebhookDelivery, { description: 'The delivery as it is when the update is sent' }) webhookDelivery: WebhookDelivery;
+  @Field(() => String, { nullable: true, description: 'Its status before this change; null when the change created it' }) previousStatus: string | null;
+  @Field(() => [String], { description: 'The fields of WebhookDelivery this change set (on creation, every field)' }) changedFields: string[];
+}
+
 @ObjectType()
 export class EventConnection extends Connection(Event, 'Event') {}
 
