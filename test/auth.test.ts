@@ -49,9 +49,9 @@ describe('Authentication (interface document, Authentication)', () => {
 
   /** Live credentials, issued the documented way: GraphQL createLiveCredentials with the owner's JWT. */
   async function liveCredentialsOf(owner: TestMerchant): Promise<Credentials> {
-    const response = await server.graphql('mutation { createLiveCredentials { apiKey apiSecret } }', {}, withBearer(owner.token));
+    const response = await server.graphql('mutation { createLiveCredentials { credentials { apiKey apiSecret } } }', {}, withBearer(owner.token));
     expect(response.body.errors).toBeUndefined();
-    return response.body.data.createLiveCredentials;
+    return response.body.data.createLiveCredentials.credentials;
   }
 
   async function credentialRow(businessId: string, livemode: boolean) {

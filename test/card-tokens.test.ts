@@ -42,14 +42,15 @@ describe('card tokens and publishable keys', () => {
   test('live credentials come with a pk_live_… key; confirmSignUp returns the test one', async () => {
     const owner = await server.signUp();
     const email = `pk-${Date.now()}@example.com`;
-    const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken } }',
+    const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } } }',
       { input: { email, password: 'correct horse battery', name: 'P', businessName: 'P Co' } });
-    const signedUp = await server.graphql('mutation($t: String!, $c: String!) { confirmSignUp(signUpToken: $t, code: $c) { testCredentials { publishableKey } } }',
-      { t: started.body.data.signUp.signUpToken, c: codeIn((await server.mailTo(email))[0]) });
-    expect(signedUp.body.data.confirmSignUp.testCredentials.publishableKey).toMatch(/^pk_test_/);
-    const live = await server.graphql('mutation { createLiveCredentials { publishableKey } }', {}, { authorization: `Bearer ${owner.token}` });
-    expect(live.body.data.createLiveCredentials.publishableKey).toMatch(/^pk_live_/);
-    expect(await publishableKeyOf(owner, 'LIVE')).toBe(live.body.data.createLiveCredentials.publishableKey);
+    const signedUp = await server.graphql(
+      'mutation($t: String!, $c: String!) { confirmSignUp(input: { signUpToken: $t, code: $c }) { account { testCredentials { publishableKey } } } }',
+      { t: started.body.data.signUp.pendingSignUp.signUpToken, c: codeIn((await server.mailTo(email))[0]) });
+    expect(signedUp.body.data.confirmSignUp.account.testCredentials.publishableKey).toMatch(/^pk_test_/);
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { publishableKey } } }', {}, { authorization: `Bearer ${owner.token}` });
+    expect(live.body.data.createLiveCredentials.credentials.publishableKey).toMatch(/^pk_live_/);
+    expect(await publishableKeyOf(owner, 'LIVE')).toBe(live.body.data.createLiveCredentials.credentials.publishableKey);
   });
 
   test('POST /api/v1/tokens makes a single-use card token that holds no card number', async () => {
@@ -196,8 +197,8 @@ describe('card tokens and publishable keys', () => {
 
   test('a live publishable key cannot tokenise without a live acquirer (422), and nothing is stored', async () => {
     const owner = await server.signUp();
-    const live = await server.graphql('mutation { createLiveCredentials { publishableKey } }', {}, { authorization: `Bearer ${owner.token}` });
-    const response = await tokenize(live.body.data.createLiveCredentials.publishableKey);
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { publishableKey } } }', {}, { authorization: `Bearer ${owner.token}` });
+    const response = await tokenize(live.body.data.createLiveCredentials.credentials.publishableKey);
     expect(response.status).toBe(422);
     const rows = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM card_tokens WHERE business_id = $1`, [owner.businessId]);
     expect(rows[0].n).toBe(0);

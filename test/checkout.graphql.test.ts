@@ -41,8 +41,8 @@ describe('checkout, payment links, invoices and recurring gifts (GraphQL)', () =
 
     test('createCheckoutSession and createPaymentLink in live mode are UNPROCESSABLE userErrors while no live acquirer is configured; nothing is written', async () => {
       const merchant = await server.signUp();
-      const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-      const liveKey = live.body.data.createLiveCredentials.apiKey;
+      const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+      const liveKey = live.body.data.createLiveCredentials.credentials.apiKey;
       const session = await gql(liveKey, `mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { checkoutSession { id } ${USER_ERRORS} } }`, {
         input: { amount: '5.00', currency: 'usd', successUrl: 'https://shop.example.com/ok' },
       });

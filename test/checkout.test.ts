@@ -100,16 +100,16 @@ describe('hosted checkout sessions (REST)', () => {
     const session = await createSession(server, owner);
     expect((await api(server, other)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).status).toBe(404);
     expect((await api(server, owner)('GET', '/api/v1/business/checkout/sessions/not-a-uuid')).status).toBe(404);
-    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${owner.token}` });
-    const liveKey = live.body.data.createLiveCredentials.apiKey;
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${owner.token}` });
+    const liveKey = live.body.data.createLiveCredentials.credentials.apiKey;
     expect((await api(server, liveKey)('GET', `/api/v1/business/checkout/sessions/${session.id}`)).status).toBe(404);
     expect((await api(server, other)('GET', '/api/v1/business/checkout/sessions')).body.data.total).toBe(0);
   });
 
   test('a live session is refused when it is created (422 UNPROCESSABLE, as live charges are) on both paths while no live acquirer is configured; nothing is written', async () => {
     const merchant = await server.signUp();
-    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const liveCall = api(server, live.body.data.createLiveCredentials.apiKey);
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveCall = api(server, live.body.data.createLiveCredentials.credentials.apiKey);
     for (const path of ['/api/v1/business/checkout/session', '/api/v1/business/payment/session']) {
       const refused = await liveCall('POST', path, { amount: 5, currency: 'usd', customerEmail: 'p@example.com', successUrl: 'https://shop.example.com/ok' });
       expect(refused.status).toBe(422);

@@ -75,8 +75,8 @@ describe('customers (REST)', () => {
   test('404 for a customer of the other mode', async () => {
     const owner = await server.signUp();
     await enableCharging(server, owner);
-    const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${owner.token}` });
-    const liveKey = issued.body.data.createLiveCredentials.apiKey;
+    const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${owner.token}` });
+    const liveKey = issued.body.data.createLiveCredentials.credentials.apiKey;
     const email = newEmail();
     const testCustomer = await createCustomer(owner, { email });
     await pay(owner, email);

@@ -57,8 +57,8 @@ describe('event log', () => {
     expect(own.body.data).toEqual(event);
     expect((await get(b, `/api/v1/events/${event.id}`)).status).toBe(404);
     expect((await get(a, '/api/v1/events/not-a-uuid')).status).toBe(404);
-    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${a.token}` });
-    const liveKey = live.body.data.createLiveCredentials.apiKey;
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${a.token}` });
+    const liveKey = live.body.data.createLiveCredentials.credentials.apiKey;
     expect((await server.request('GET', `/api/v1/events/${event.id}`, { headers: { 'x-api-key': liveKey } })).status).toBe(404);
     expect((await server.request('GET', '/api/v1/events', { headers: { 'x-api-key': liveKey } })).body.data.total).toBe(0);
   });

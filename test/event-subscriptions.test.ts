@@ -43,12 +43,21 @@ describe('event and delivery subscriptions', () => {
   test('webhookDeliveryUpdated shows a delivery created and then succeeded, to its own business only', async () => {
     await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': a.apiKey }, body: { webhookUrl: receiver.url('/a') } });
     await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': b.apiKey }, body: { webhookUrl: receiver.url('/b') } });
-    const query = 'subscription { webhookDeliveryUpdated { id eventType status attemptCount responseStatus } }';
+    const query = 'subscription { webhookDeliveryUpdated { webhookDelivery { id eventType status attemptCount responseStatus } previousStatus changedFields } }';
     const ofA = collect(server.subscribe({ apiKey: a.apiKey }), query, 2);
     const ofB = collect(server.subscribe({ apiKey: b.apiKey }), query, 1);
     await Promise.all([ofA.ready, ofB.ready]);
     expect((await fund(a)).status).toBe(201);
-    const updates = (await ofA.done).map((update) => update.webhookDeliveryUpdated);
+    const changes = (await ofA.done).map((update) => update.webhookDeliveryUpdated);
+    // One update per change: the creation (no previous status; every field is new), then the attempt (what it changed).
+    expect(changes.map(({ previousStatus }) => previousStatus)).toEqual([null, 'pending']);
+    expect(changes[0].changedFields).toEqual([
+      'id', 'eventId', 'eventType', 'url', 'requestBody', 'requestHeaders', 'status', 'attemptCount', 'lastAttemptAt', 'nextRetryAt',
+      'responseStatus', 'responseBody', 'responseTimeMs', 'errorMessage', 'partnerId', 'createdAt', 'updatedAt',
+    ]);
+    expect(changes[1].changedFields).toEqual(expect.arrayContaining(['status', 'attemptCount', 'lastAttemptAt', 'requestHeaders', 'responseStatus', 'responseTimeMs']));
+    for (const unchanged of ['id', 'eventId', 'url', 'requestBody', 'createdAt']) expect(changes[1].changedFields).not.toContain(unchanged);
+    const updates = changes.map((change) => change.webhookDelivery);
     expect(updates.map(({ id: _id, ...rest }) => rest)).toEqual([
       { eventType: 'wallet.funded', status: 'pending', attemptCount: 0, responseStatus: null },
       { eventType: 'wallet.funded', status: 'succeeded', attemptCount: 1, responseStatus: 200 },
@@ -56,7 +65,7 @@ describe('event and delivery subscriptions', () => {
     expect(updates[0].id).toBe(updates[1].id);
     // Published after both of A's updates: B's first message is its own delivery, never A's.
     expect((await fund(b)).status).toBe(201);
-    const [ofBFirst] = (await ofB.done).map((update) => update.webhookDeliveryUpdated);
+    const [ofBFirst] = (await ofB.done).map((update) => update.webhookDeliveryUpdated.webhookDelivery);
     expect(ofBFirst.id).not.toBe(updates[0].id);
     const deliveriesOfB = await server.request('GET', '/api/v1/events', { headers: { 'x-api-key': b.apiKey } });
     expect(JSON.stringify(deliveriesOfB.body.data)).toContain(ofBFirst.id);

@@ -143,8 +143,8 @@ describe('fraud rules and block list', () => {
 
   test('rules of the other mode do not apply', async () => {
     const merchant = await merchantWithCharging();
-    const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const live = { ...merchant, apiKey: issued.body.data.createLiveCredentials.apiKey };
+    const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const live = { ...merchant, apiKey: issued.body.data.createLiveCredentials.credentials.apiKey };
     await addRule(live, { type: 'card_country', countries: ['GB'] });
     expect((await call(merchant, 'GET', '/api/v1/business/fraud/rules')).body.data).toEqual({ items: [], total: 0 });
     expect((await pay(merchant, { card: card(CARDS.gb) })).status).toBe('COMPLETED');
@@ -258,28 +258,78 @@ describe('fraud rules and block list', () => {
   test('GraphQL: rules and block list mirror REST', async () => {
     const merchant = await merchantWithCharging();
     const auth = { authorization: `Bearer ${merchant.token}` };
-    const created = await server.graphql('mutation($input: CreateFraudRuleInput!) { createFraudRule(input: $input) { id type enabled amount { amount currency } countries } }',
+    const ERRORS = 'userErrors { field message code }';
+    const created = await server.graphql(
+      `mutation($input: CreateFraudRuleInput!) { createFraudRule(input: $input) { fraudRule { id type enabled amount { amount currency } countries } ${ERRORS} } }`,
       { input: { type: 'amount_above', amount: '50.00', currency: 'usd' } }, auth);
-    expect(created.body.data.createFraudRule).toMatchObject({ type: 'amount_above', enabled: true, amount: { amount: '50.00', currency: 'USD' }, countries: null });
-    const id = created.body.data.createFraudRule.id;
-    const disabled = await server.graphql('mutation($id: ID!) { updateFraudRule(id: $id, input: { enabled: false }) { enabled } }', { id }, auth);
-    expect(disabled.body.data.updateFraudRule.enabled).toBe(false);
-    expect((await server.graphql('{ fraudRules { id } }', {}, auth)).body.data.fraudRules).toEqual([{ id }]);
-    const bad = await server.graphql('mutation { createFraudRule(input: { type: "card_country", countries: ["G"] }) { id } }', {}, auth);
-    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { 'countries.0': expect.any(Array) } });
-    const entry = await server.graphql('mutation { addBlocklistEntry(input: { type: "ip", value: "192.0.2.1" }) { id type value } }', {}, auth);
-    expect(entry.body.data.addBlocklistEntry).toMatchObject({ type: 'ip', value: '192.0.2.1' });
+    expect(created.body.data.createFraudRule.userErrors).toEqual([]);
+    expect(created.body.data.createFraudRule.fraudRule).toMatchObject({ type: 'amount_above', enabled: true, amount: { amount: '50.00', currency: 'USD' }, countries: null });
+    const id = created.body.data.createFraudRule.fraudRule.id;
+    const disabled = await server.graphql(`mutation($id: ID!) { updateFraudRule(input: { id: $id, enabled: false }) { fraudRule { enabled } ${ERRORS} } }`, { id }, auth);
+    expect(disabled.body.data.updateFraudRule).toEqual({ fraudRule: { enabled: false }, userErrors: [] });
+    expect((await server.graphql('{ fraudRules { edges { node { id } } } }', {}, auth)).body.data.fraudRules.edges).toEqual([{ node: { id } }]);
+    const rulesBefore = await call(merchant, 'GET', '/api/v1/business/fraud/rules');
+    const bad = await server.graphql(`mutation { createFraudRule(input: { type: "card_country", countries: ["G"] }) { fraudRule { id } ${ERRORS} } }`, {}, auth);
+    expect(bad.body.errors).toBeUndefined();
+    expect(bad.body.data.createFraudRule).toEqual({
+      fraudRule: null, userErrors: [{ field: ['input', 'countries', '0'], message: expect.any(String), code: 'VALIDATION_ERROR' }],
+    });
+    expect((await call(merchant, 'GET', '/api/v1/business/fraud/rules')).body).toEqual(rulesBefore.body);
+    const entry = await server.graphql(`mutation { addBlocklistEntry(input: { type: "ip", value: "192.0.2.1" }) { blocklistEntry { id type value } ${ERRORS} } }`, {}, auth);
+    expect(entry.body.data.addBlocklistEntry.blocklistEntry).toMatchObject({ type: 'ip', value: '192.0.2.1' });
+    const entryId = entry.body.data.addBlocklistEntry.blocklistEntry.id;
+    const again = await server.graphql(`mutation { addBlocklistEntry(input: { type: "ip", value: "192.0.2.1" }) { blocklistEntry { id } ${ERRORS} } }`, {}, auth);
+    expect(again.body.data.addBlocklistEntry).toEqual({
+      blocklistEntry: null, userErrors: [{ field: ['input', 'value'], message: 'is already blocked', code: 'CONFLICT' }],
+    });
     const blocked = await pay(merchant, {}, '192.0.2.1');
     expect(blocked.failureReason).toBe('blocked');
     const list = await server.graphql('{ blocklistEntries(first: 10, type: "ip") { edges { node { id value } } pageInfo { hasNextPage } } }', {}, auth);
-    expect(list.body.data.blocklistEntries.edges).toEqual([{ node: { id: entry.body.data.addBlocklistEntry.id, value: '192.0.2.1' } }]);
+    expect(list.body.data.blocklistEntries.edges).toEqual([{ node: { id: entryId, value: '192.0.2.1' } }]);
     const upperCase = await server.graphql('{ blocklistEntries(first: 10, type: "IP") { edges { node { id } } } }', {}, auth);
-    expect(upperCase.body.data.blocklistEntries.edges).toEqual([{ node: { id: entry.body.data.addBlocklistEntry.id } }]);
-    const removed = await server.graphql('mutation($id: ID!) { removeBlocklistEntry(id: $id) { id } }', { id: entry.body.data.addBlocklistEntry.id }, auth);
+    expect(upperCase.body.data.blocklistEntries.edges).toEqual([{ node: { id: entryId } }]);
+    const removed = await server.graphql(`mutation($id: ID!) { removeBlocklistEntry(input: { id: $id }) { blocklistEntry { id } ${ERRORS} } }`, { id: entryId }, auth);
     expect(removed.body.errors).toBeUndefined();
-    const deleted = await server.graphql('mutation($id: ID!) { deleteFraudRule(id: $id) { id } }', { id }, auth);
-    expect(deleted.body.data.deleteFraudRule.id).toBe(id);
+    expect(removed.body.data.removeBlocklistEntry).toEqual({ blocklistEntry: { id: entryId }, userErrors: [] });
+    const deleted = await server.graphql(`mutation($id: ID!) { deleteFraudRule(input: { id: $id }) { fraudRule { id } ${ERRORS} } }`, { id }, auth);
+    expect(deleted.body.data.deleteFraudRule.fraudRule.id).toBe(id);
     expect((await server.graphql('query($id: ID!) { fraudRule(id: $id) { id } }', { id }, auth)).body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const deletedAgain = await server.graphql(`mutation($id: ID!) { deleteFraudRule(input: { id: $id }) { fraudRule { id } ${ERRORS} } }`, { id }, auth);
+    expect(deletedAgain.body.data.deleteFraudRule).toEqual({ fraudRule: null, userErrors: [{ field: null, message: 'Fraud rule not found', code: 'NOT_FOUND' }] });
+  });
+
+  test('GraphQL: fraudRules pages in screening order with a complete pageInfo', async () => {
+    const merchant = await merchantWithCharging();
+    const auth = { authorization: `Bearer ${merchant.token}` };
+    const ids: string[] = [];
+    for (const country of ['GB', 'FR', 'DE']) {
+      const created = await server.graphql('mutation($input: CreateFraudRuleInput!) { createFraudRule(input: $input) { fraudRule { id } } }',
+        { input: { type: 'card_country', countries: [country] } }, auth);
+      ids.push(created.body.data.createFraudRule.fraudRule.id);
+    }
+    const PAGE = 'query($after: String) { fraudRules(first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
+    const first = (await server.graphql(PAGE, {}, auth)).body.data.fraudRules;
+    expect(first.edges.map((edge: any) => edge.node.id)).toEqual([ids[0], ids[1]]);
+    expect(first.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: first.edges[0].cursor, endCursor: first.edges[1].cursor });
+    const second = (await server.graphql(PAGE, { after: first.pageInfo.endCursor }, auth)).body.data.fraudRules;
+    expect(second.edges.map((edge: any) => edge.node.id)).toEqual([ids[2]]);
+    expect(second.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: second.edges[0].cursor });
+  });
+
+  test('GraphQL: node(id:) answers a rule and a block list entry to their business in their mode, and null otherwise', async () => {
+    const merchant = await merchantWithCharging();
+    const other = await merchantWithCharging();
+    const auth = { authorization: `Bearer ${merchant.token}` };
+    const rule = (await server.graphql('mutation { createFraudRule(input: { type: "card_bin", bins: ["411111"] }) { fraudRule { id } } }', {}, auth))
+      .body.data.createFraudRule.fraudRule.id;
+    const entry = (await server.graphql('mutation { addBlocklistEntry(input: { type: "email", value: "node@example.com" }) { blocklistEntry { id } } }', {}, auth))
+      .body.data.addBlocklistEntry.blocklistEntry.id;
+    const NODE = 'query($id: ID!) { node(id: $id) { __typename id } }';
+    for (const [type, id] of [['FraudRule', rule], ['BlocklistEntry', entry]]) {
+      expect((await server.graphql(NODE, { id }, auth)).body.data.node).toEqual({ __typename: type, id });
+      expect((await server.graphql(NODE, { id }, { authorization: `Bearer ${other.token}` })).body.data.node).toBeNull();
+      expect((await server.graphql(NODE, { id }, { ...auth, 'x-service-mode': 'live' })).body.data.node).toBeNull();
+    }
   });
 
   test('a VIEWER may read rules but not change them', async () => {

@@ -456,8 +456,9 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
   test('every GraphQL root field with hostile variables: never a 5xx, never INTERNAL_SERVER_ERROR', async () => {
     const random = seeded(SEED + 1);
     // The REST fuzz regenerated the API key; take a working one again.
-    const regenerated = await server.graphql('mutation { regenerateApiKey(mode: TEST) { apiKey } }', undefined, { authorization: `Bearer ${merchant.token}` });
-    merchant.apiKey = regenerated.body.data.regenerateApiKey.apiKey;
+    const regenerated = await server.graphql('mutation { regenerateApiKey(input: { mode: TEST }) { regeneratedApiKey { apiKey } } }', undefined,
+      { authorization: `Bearer ${merchant.token}` });
+    merchant.apiKey = regenerated.body.data.regenerateApiKey.regeneratedApiKey.apiKey;
     const { pubSub, close } = createTesseraPubSub();
     const schema = await buildTesseraSchema(pubSub);
     await close();
@@ -562,7 +563,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
     const documents = [
       'query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }',
       'query { ...Missing }',
-      `mutation { ${Array.from({ length: 1000 }, (_, i) => `a${i}: signIn(input: { email: "a@b.co", password: "x" }) { token }`).join(' ')} }`,
+      `mutation { ${Array.from({ length: 1000 }, (_, i) => `a${i}: signIn(input: { email: "a@b.co", password: "x" }) { session { token } }`).join(' ')} }`,
       `{ me { ${'memberships { business { id } user { '.repeat(30)}id${' } }'.repeat(30)} } }`,
       `{ ${Array.from({ length: 3000 }, (_, i) => `w${i}: __typename`).join(' ')} }`,
       `query { ${'a'.repeat(100_000)} }`,

@@ -61,8 +61,8 @@ describe('Finding 6: aliases cannot multiply work', () => {
 
   test('finding 6: aliases spread through fragments count too', async () => {
     const response = await server.graphql(
-      `mutation { ...A ...B } fragment A on Mutation { ${Array.from({ length: 6 }, (_, i) => `a${i}: regenerateApiKey(mode: TEST) { keyHint }`).join(' ')} }
-       fragment B on Mutation { ${Array.from({ length: 6 }, (_, i) => `b${i}: regenerateApiKey(mode: TEST) { keyHint }`).join(' ')} }`,
+      `mutation { ...A ...B } fragment A on Mutation { ${Array.from({ length: 6 }, (_, i) => `a${i}: regenerateApiKey(input: { mode: TEST }) { regeneratedApiKey { keyHint } }`).join(' ')} }
+       fragment B on Mutation { ${Array.from({ length: 6 }, (_, i) => `b${i}: regenerateApiKey(input: { mode: TEST }) { regeneratedApiKey { keyHint } }`).join(' ')} }`,
       undefined, auth());
     expect(response.status).toBe(400);
     expect(response.body.errors?.[0].extensions).toEqual(expect.objectContaining({ code: 'QUERY_TOO_COSTLY', mutationFields: 12 }));
@@ -215,7 +215,7 @@ describe('Finding 12: NUL bytes, lone surrogates and unstorable dates are BAD_US
     expect(response.body.errors?.[0].extensions).toEqual(expect.objectContaining({
       code: 'BAD_USER_INPUT', errors: { 'input.firstName': [expect.stringMatching(/NUL/)] },
     }));
-    const inList = await server.graphql('mutation { createWebhookEndpoint(input: { url: "https://hooks.example.com/t", events: ["wallet.funded", "x\\u0000"] }) { id } }', undefined, auth());
+    const inList = await server.graphql('mutation { createWebhookEndpoint(input: { url: "https://hooks.example.com/t", events: ["wallet.funded", "x\\u0000"] }) { webhookEndpoint { id } } }', undefined, auth());
     expect(inList.body.errors?.[0].extensions.errors).toEqual({ 'input.events.1': [expect.stringMatching(/NUL/)] });
   });
 
@@ -295,10 +295,10 @@ describe('Finding 15: no "Did you mean" when introspection is off', () => {
   });
 
   test('finding 15: misspelt input fields and enum values in variables get no suggestion either', async () => {
-    const field = await closed.graphql('mutation($input: SignInInput!) { signIn(input: $input) { token } }', { input: { emial: 'a@b.co', password: 'x' } });
+    const field = await closed.graphql('mutation($input: SignInInput!) { signIn(input: $input) { session { token } } }', { input: { emial: 'a@b.co', password: 'x' } });
     expect(field.body.errors?.length).toBeGreaterThan(0);
     for (const error of field.body.errors ?? []) expect(error.message).not.toMatch(/Did you mean/);
-    const value = await closed.graphql('mutation($mode: Mode!) { regenerateApiKey(mode: $mode) { keyHint } }', { mode: 'LIV' }, { 'x-api-key': merchant.apiKey });
+    const value = await closed.graphql('mutation($mode: Mode!) { regenerateApiKey(input: { mode: $mode }) { regeneratedApiKey { keyHint } } }', { mode: 'LIV' }, { 'x-api-key': merchant.apiKey });
     expect(value.body.errors?.[0].message).toMatch(/"LIV"/);
     expect(value.body.errors?.[0].message).not.toMatch(/Did you mean|LIVE/);
   });

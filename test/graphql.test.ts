@@ -214,7 +214,7 @@ describe('CSRF prevention and introspection', () => {
   });
 
   test('a mutation over GET is refused', async () => {
-    const response = await server.request('GET', `/graphql?query=${encodeURIComponent('mutation { createLiveCredentials { apiKey } }')}`, {
+    const response = await server.request('GET', `/graphql?query=${encodeURIComponent('mutation { createLiveCredentials { credentials { apiKey } } }')}`, {
       headers: { 'apollo-require-preflight': 'true' },
     });
     expect(response.status).toBe(405);

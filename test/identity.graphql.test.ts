@@ -13,19 +13,22 @@ const CONFIG = '/api/v1/business/config';
 type GraphQLResponse = ApiResponse<{ data?: any; errors?: any[] }>;
 type Headers = Record<string, string>;
 
-const SIGN_UP = 'mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken expiresIn } }';
+const ERRORS = 'userErrors { field message code }';
+const SIGN_UP = `mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken expiresIn } ${ERRORS} } }`;
 const CONFIRM_SIGN_UP = `mutation($signUpToken: String!, $code: String!) {
-  confirmSignUp(signUpToken: $signUpToken, code: $code) {
-    token expiresIn user { id email name } business { id name email } testCredentials { mode apiKey apiSecret }
+  confirmSignUp(input: { signUpToken: $signUpToken, code: $code }) {
+    account { token expiresIn user { id email name } business { id name email } testCredentials { mode apiKey apiSecret } }
+    ${ERRORS}
   }
 }`;
-const SIGN_IN = 'mutation($input: SignInInput!) { signIn(input: $input) { token expiresIn user { id email } } }';
+const SIGN_IN = `mutation($input: SignInInput!) { signIn(input: $input) { session { token expiresIn user { id email } } ${ERRORS} } }`;
 const ME = '{ me { id email name memberships { role business { id name } } } }';
-const INVITE = 'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id email role status business { id } } }';
-const CHANGE_ROLE = 'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(membershipId: $id, role: $role) { id role } }';
-const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(membershipId: $id) { id role } }';
-const TEAM = '{ teamMembers { id role user { id email } } }';
-const CREATE_LIVE = 'mutation { createLiveCredentials { mode apiKey apiSecret } }';
+const INVITE = `mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { teamInvitation { id email role status business { id } } ${ERRORS} } }`;
+const CHANGE_ROLE = `mutation($id: ID!, $role: Role!) { changeTeamMemberRole(input: { membershipId: $id, role: $role }) { membership { id role } ${ERRORS} } }`;
+const REMOVE_MEMBER = `mutation($id: ID!) { removeTeamMember(input: { id: $id }) { membership { id role } ${ERRORS} } }`;
+const TEAM = '{ teamMembers { edges { node { id role user { id email } } } } }';
+const CREATE_LIVE = `mutation { createLiveCredentials { credentials { mode apiKey apiSecret } ${ERRORS} } }`;
+const REGENERATE = (mode: string, fields: string) => `mutation { regenerateApiKey(input: { mode: ${mode} }) { regeneratedApiKey { ${fields} } ${ERRORS} } }`;
 
 const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
 const inBusiness = (member: { token: string }, businessId: string): Headers =>
@@ -41,6 +44,19 @@ function expectData(response: GraphQLResponse) {
   expect(response.body.errors).toBeUndefined();
   return response.body.data;
 }
+
+/** The mutation answered one userError (and no object): a failure the caller fixes, with nothing written. */
+function expectUserError(response: GraphQLResponse, mutation: string, userError: { field: string[] | null; message: unknown; code: string }) {
+  const { userErrors, ...objects } = expectData(response)[mutation];
+  expect(Object.values(objects)).toEqual([null]);
+  expect(userErrors).toEqual([userError]);
+}
+
+/** What a mutation came to: OK, or the code of its GraphQL error or of its userError. */
+const outcomeOf = (response: GraphQLResponse, mutation: string): string =>
+  response.body.errors?.[0]?.extensions?.code ?? response.body.data?.[mutation]?.userErrors[0]?.code ?? 'OK';
+
+const nodesOf = (connection: { edges: Array<{ node: any }> }) => connection.edges.map((edge) => edge.node);
 
 const uniqueEmail = (label: string) => `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
 
@@ -79,13 +95,14 @@ describe('Dashboard identity over GraphQL', () => {
     test('signUp answers a sign-up token and mails a code; confirmSignUp with it returns a dashboard token, the user, the business and its test credentials', async () => {
       const email = uniqueEmail('signup');
       const started = await gql(SIGN_UP, { input: { email, password: 'correct horse battery', name: 'Ada', businessName: 'Ada Co' } });
-      expect(expectData(started).signUp).toEqual({ signUpToken: expect.stringMatching(/^su_[A-Za-z0-9_-]{43}$/), expiresIn: 900 });
+      expect(expectData(started).signUp).toEqual({ pendingSignUp: { signUpToken: expect.stringMatching(/^su_[A-Za-z0-9_-]{43}$/), expiresIn: 900 }, userErrors: [] });
       expect(await usersWithEmail(email)).toBe(0);
       const [mail] = await server.mailTo(email);
       expect(mail.subject).toBe('Your Tessera sign-up code');
 
-      const response = await gql(CONFIRM_SIGN_UP, { signUpToken: started.body.data!.signUp.signUpToken, code: codeIn(mail) });
-      const { confirmSignUp } = expectData(response);
+      const response = await gql(CONFIRM_SIGN_UP, { signUpToken: started.body.data!.signUp.pendingSignUp.signUpToken, code: codeIn(mail) });
+      expect(expectData(response).confirmSignUp.userErrors).toEqual([]);
+      const confirmSignUp = expectData(response).confirmSignUp.account;
       expect(confirmSignUp).toEqual({
         token: expect.any(String),
         expiresIn: 3600,
@@ -100,7 +117,7 @@ describe('Dashboard identity over GraphQL', () => {
         body: { apiKey: confirmSignUp.testCredentials.apiKey, apiSecret: confirmSignUp.testCredentials.apiSecret },
       });
       expect(token.status).toBe(200);
-      const { signIn } = expectData(await gql(SIGN_IN, { input: { email, password: 'correct horse battery' } }));
+      const signIn = expectData(await gql(SIGN_IN, { input: { email, password: 'correct horse battery' } })).signIn.session;
       expect(signIn.user.id).toBe(confirmSignUp.user.id);
     });
 
@@ -123,33 +140,34 @@ describe('Dashboard identity over GraphQL', () => {
     test('signIn with the right password returns an HS256 dashboard JWT that works for me', async () => {
       const owner = await server.signUp();
       const { signIn } = expectData(await gql(SIGN_IN, { input: { email: owner.email, password: owner.password } }));
-      expect(signIn).toEqual({ token: expect.any(String), expiresIn: 3600, user: { id: owner.userId, email: owner.email } });
-      const claims = jwt.verify(signIn.token, JWT_SECRET, { algorithms: ['HS256'], issuer: 'tessera' }) as jwt.JwtPayload;
+      expect(signIn).toEqual({ session: { token: expect.any(String), expiresIn: 3600, user: { id: owner.userId, email: owner.email } }, userErrors: [] });
+      const claims = jwt.verify(signIn.session.token, JWT_SECRET, { algorithms: ['HS256'], issuer: 'tessera' }) as jwt.JwtPayload;
       expect(claims).toMatchObject({ kind: 'dashboard', sub: owner.userId });
       expect(claims.exp! - claims.iat!).toBe(3600);
 
-      const { me } = expectData(await gql(ME, {}, bearer(signIn.token)));
+      const { me } = expectData(await gql(ME, {}, bearer(signIn.session.token)));
       expect(me).toMatchObject({ id: owner.userId, email: owner.email });
     });
 
     test('signIn ignores the case of the email', async () => {
       const owner = await server.signUp();
       const response = await gql(SIGN_IN, { input: { email: owner.email.toUpperCase(), password: owner.password } });
-      expect(expectData(response).signIn.user.id).toBe(owner.userId);
+      expect(expectData(response).signIn.session.user.id).toBe(owner.userId);
     });
 
-    test('signIn with a wrong password answers UNAUTHENTICATED', async () => {
+    test('signIn with a wrong password answers the userError UNAUTHORIZED without a field, and no session', async () => {
       const owner = await server.signUp();
       const response = await gql(SIGN_IN, { input: { email: owner.email, password: `${owner.password}!` } });
-      expectGraphQLError(response, 'UNAUTHENTICATED');
+      expectUserError(response, 'signIn', { field: null, message: 'Invalid email or password', code: 'UNAUTHORIZED' });
     });
 
-    test('signIn with an unknown email answers UNAUTHENTICATED with the same message as a wrong password', async () => {
+    test('signIn with an unknown email answers exactly what a wrong password answers', async () => {
       const owner = await server.signUp();
       const unknown = await gql(SIGN_IN, { input: { email: uniqueEmail('nobody'), password: owner.password } });
       const wrong = await gql(SIGN_IN, { input: { email: owner.email, password: 'wrong password here' } });
-      expectGraphQLError(unknown, 'UNAUTHENTICATED');
-      expect(unknown.body.errors![0].message).toBe(wrong.body.errors![0].message);
+      expectUserError(unknown, 'signIn', { field: null, message: 'Invalid email or password', code: 'UNAUTHORIZED' });
+      expect(unknown.status).toBe(wrong.status);
+      expect(unknown.body).toEqual(wrong.body);
     });
 
     test('me returns the signed-in user with the dashboard JWT', async () => {
@@ -180,20 +198,27 @@ describe('Dashboard identity over GraphQL', () => {
 
     // A registered email, wrong or expired codes and concurrent confirmations: test/sign-up-enumeration.test.ts.
 
-    test('signUp with a short password and a malformed email answers BAD_USER_INPUT with errors per field, and creates no user', async () => {
+    test('signUp with a short password and a malformed email answers VALIDATION_ERROR userErrors per field, and creates no user', async () => {
       const email = 'not-an-email';
       const response = await gql(SIGN_UP, { input: { email, password: 'short', name: 'Bob', businessName: 'Bob Co' } });
-      expectGraphQLError(response, 'BAD_USER_INPUT');
-      expect(response.body.errors![0].extensions.errors).toEqual({ email: [expect.any(String)], password: [expect.any(String)] });
+      expect(expectData(response).signUp).toEqual({
+        pendingSignUp: null,
+        userErrors: [
+          { field: ['input', 'email'], message: expect.any(String), code: 'VALIDATION_ERROR' },
+          { field: ['input', 'password'], message: 'must be at least 10 characters', code: 'VALIDATION_ERROR' },
+        ],
+      });
       expect(await usersWithEmail(email)).toBe(0);
       expect(await server.mailTo(email)).toEqual([]);
     });
 
-    test('signUp with a blank name and business name answers BAD_USER_INPUT naming both fields, and creates no user', async () => {
+    test('signUp with a blank name and business name answers VALIDATION_ERROR userErrors naming both fields, and creates no user', async () => {
       const email = uniqueEmail('blank');
       const response = await gql(SIGN_UP, { input: { email, password: 'correct horse battery', name: '  ', businessName: '' } });
-      expectGraphQLError(response, 'BAD_USER_INPUT');
-      expect(Object.keys(response.body.errors![0].extensions.errors).sort()).toEqual(['businessName', 'name']);
+      const { pendingSignUp, userErrors } = expectData(response).signUp;
+      expect(pendingSignUp).toBeNull();
+      expect(userErrors.map((error: { field: string[] }) => error.field.join('.')).sort()).toEqual(['input.businessName', 'input.name']);
+      expect(userErrors.every((error: { code: string }) => error.code === 'VALIDATION_ERROR')).toBe(true);
       expect(await usersWithEmail(email)).toBe(0);
       expect(await server.mailTo(email)).toEqual([]);
     });
@@ -232,7 +257,7 @@ describe('Dashboard identity over GraphQL', () => {
       const asDeveloper = await gql(INVITE, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, otherOwner.businessId));
       expectGraphQLError(asDeveloper, 'FORBIDDEN');
       const asOwner = await gql(INVITE, { input: { email: newcomer.email, role: 'VIEWER' } }, inBusiness(member, member.businessId));
-      expect(expectData(asOwner).inviteTeamMember.business.id).toBe(member.businessId);
+      expect(expectData(asOwner).inviteTeamMember.teamInvitation.business.id).toBe(member.businessId);
     });
 
     test('without the header a user of two businesses keeps working in their default business, the first they joined', async () => {
@@ -273,15 +298,15 @@ describe('Dashboard identity over GraphQL', () => {
     });
 
     test('an accepted invitation adds the user with the role; teamMembers lists every member', async () => {
-      const { teamMembers } = expectData(await gql(TEAM, {}, as(viewer)));
+      const teamMembers = nodesOf(expectData(await gql(TEAM, {}, as(viewer))).teamMembers);
       expect(teamMembers.map((m: any) => [m.user.email, m.role]).sort()).toEqual([
         [owner.email, 'OWNER'], [admin.email, 'ADMIN'], [developer.email, 'DEVELOPER'], [viewer.email, 'VIEWER'],
       ].sort());
     });
 
-    test('inviteTeamMember of someone who is already a member answers CONFLICT', async () => {
+    test('inviteTeamMember of someone who is already a member answers the userError CONFLICT', async () => {
       const response = await gql(INVITE, { input: { email: viewer.email, role: 'ADMIN' } }, bearer(owner.token));
-      expectGraphQLError(response, 'CONFLICT');
+      expectUserError(response, 'inviteTeamMember', { field: null, message: 'This user is already a member', code: 'CONFLICT' });
       expect((await rolesOf(owner.businessId))[viewer.userId]).toBe('VIEWER');
     });
 
@@ -289,38 +314,37 @@ describe('Dashboard identity over GraphQL', () => {
       const member = await server.signUp();
       const responses = await Promise.all(Array.from({ length: 6 }, () =>
         gql(INVITE, { input: { email: member.email, role: 'VIEWER' } }, bearer(owner.token))));
-      const ids = new Set(responses.map((response) => expectData(response).inviteTeamMember.id));
+      const ids = new Set(responses.map((response) => expectData(response).inviteTeamMember.teamInvitation.id));
       expect(ids.size).toBe(1);
-      const accept = () => gql('mutation($id: ID!) { acceptTeamInvitation(id: $id) { id } }', { id: [...ids][0] }, bearer(member.token));
-      const codes = (await Promise.all([accept(), accept(), accept()])).map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+      const accept = () => gql(`mutation($id: ID!) { acceptTeamInvitation(input: { id: $id }) { membership { id } ${ERRORS} } }`, { id: [...ids][0] }, bearer(member.token));
+      const codes = (await Promise.all([accept(), accept(), accept()])).map((response) => outcomeOf(response, 'acceptTeamInvitation')).sort();
       expect(codes).toEqual(['NOT_FOUND', 'NOT_FOUND', 'OK']);
       expect((await rolesOf(owner.businessId))[member.userId]).toBe('VIEWER');
       await gql(REMOVE_MEMBER, { id: await membershipIdOf(owner, member.userId) }, bearer(owner.token));
     });
 
-    test('inviteTeamMember with a malformed email answers BAD_USER_INPUT with errors.email', async () => {
+    test('inviteTeamMember with a malformed email answers a VALIDATION_ERROR userError on input.email', async () => {
       const response = await gql(INVITE, { input: { email: 'nope', role: 'VIEWER' } }, bearer(owner.token));
-      expectGraphQLError(response, 'BAD_USER_INPUT');
-      expect(response.body.errors![0].extensions.errors).toEqual({ email: [expect.any(String)] });
+      expectUserError(response, 'inviteTeamMember', { field: ['input', 'email'], message: expect.any(String), code: 'VALIDATION_ERROR' });
     });
 
     test('a VIEWER can read the business, its settings, wallets, credentials (hints) and team', async () => {
       const response = await gql(
-        '{ business { id } businessSettings { mode } wallets { id currency } apiCredentials { keyHint } teamMembers { role } }', {}, as(viewer));
+        '{ business { id } businessSettings { mode } wallets { id currency } apiCredentials { keyHint } teamMembers { edges { node { role } } } }', {}, as(viewer));
       const data = expectData(response);
       expect(data.business.id).toBe(owner.businessId);
       expect(data.wallets).toEqual([{ id: expect.any(String), currency: 'USD' }]);
-      expect(data.teamMembers).toHaveLength(4);
+      expect(data.teamMembers.edges).toHaveLength(4);
       const rest = await server.request('GET', '/api/v1/business/wallets', { headers: as(viewer) });
       expect(rest.status).toBe(200);
     });
 
     test.each([
-      ['updateBusinessSettings', 'mutation { updateBusinessSettings(input: { webhookUrl: "https://viewer.example.com" }) { webhookUrl } }'],
+      ['updateBusinessSettings', 'mutation { updateBusinessSettings(input: { webhookUrl: "https://viewer.example.com" }) { businessSettings { webhookUrl } } }'],
       ['sandboxFundWallet', 'mutation { sandboxFundWallet(input: { currency: "USD", amount: "5.00" }) { wallet { id } } }'],
-      ['regenerateApiKey', 'mutation { regenerateApiKey(mode: TEST) { apiKey } }'],
+      ['regenerateApiKey', REGENERATE('TEST', 'apiKey')],
       ['createLiveCredentials', CREATE_LIVE],
-      ['inviteTeamMember', `mutation { inviteTeamMember(input: { email: "x@example.com", role: VIEWER }) { id } }`],
+      ['inviteTeamMember', `mutation { inviteTeamMember(input: { email: "x@example.com", role: VIEWER }) { teamInvitation { id } } }`],
     ])('a VIEWER cannot %s: FORBIDDEN, and nothing changes', async (_name, mutation) => {
       const before = await server.runtime.dataSource.query(
         `SELECT (SELECT webhook_url FROM business_settings WHERE business_id = $1 AND NOT livemode) AS webhook_url,
@@ -354,21 +378,21 @@ describe('Dashboard identity over GraphQL', () => {
     });
 
     test('a DEVELOPER can set the webhook URL but cannot rename the business or change the team', async () => {
-      const settings = await gql('mutation { updateBusinessSettings(input: { webhookUrl: "https://dev.example.com/hook" }) { webhookUrl } }', {}, as(developer));
-      expect(expectData(settings).updateBusinessSettings.webhookUrl).toBe('https://dev.example.com/hook');
-      expectGraphQLError(await gql('mutation { updateBusinessSettings(input: { name: "Renamed" }) { mode } }', {}, as(developer)), 'FORBIDDEN');
+      const settings = await gql('mutation { updateBusinessSettings(input: { webhookUrl: "https://dev.example.com/hook" }) { businessSettings { webhookUrl } } }', {}, as(developer));
+      expect(expectData(settings).updateBusinessSettings.businessSettings.webhookUrl).toBe('https://dev.example.com/hook');
+      expectGraphQLError(await gql('mutation { updateBusinessSettings(input: { name: "Renamed" }) { businessSettings { mode } } }', {}, as(developer)), 'FORBIDDEN');
       expectGraphQLError(await gql(CHANGE_ROLE, { id: await membershipIdOf(owner, viewer.userId), role: 'ADMIN' }, as(developer)), 'FORBIDDEN');
     });
 
     test('changeTeamMemberRole changes a role, and the new role applies on the next request', async () => {
       const member = await server.signUp();
       const id = await addMember(owner, member, 'VIEWER');
-      expectGraphQLError(await gql('mutation { regenerateApiKey(mode: TEST) { apiKey } }', {}, as(member)), 'FORBIDDEN');
+      expectGraphQLError(await gql(REGENERATE('TEST', 'apiKey'), {}, as(member)), 'FORBIDDEN');
 
       const changed = await gql(CHANGE_ROLE, { id, role: 'DEVELOPER' }, as(admin));
-      expect(expectData(changed).changeTeamMemberRole).toEqual({ id, role: 'DEVELOPER' });
-      const settings = await gql('mutation { updateBusinessSettings(input: { webhookUrl: "https://member.example.com" }) { webhookUrl } }', {}, as(member));
-      expect(expectData(settings).updateBusinessSettings.webhookUrl).toBe('https://member.example.com');
+      expect(expectData(changed).changeTeamMemberRole).toEqual({ membership: { id, role: 'DEVELOPER' }, userErrors: [] });
+      const settings = await gql('mutation { updateBusinessSettings(input: { webhookUrl: "https://member.example.com" }) { businessSettings { webhookUrl } } }', {}, as(member));
+      expect(expectData(settings).updateBusinessSettings.businessSettings.webhookUrl).toBe('https://member.example.com');
     });
 
     test('removeTeamMember removes the membership; the removed user can no longer select the business', async () => {
@@ -377,16 +401,17 @@ describe('Dashboard identity over GraphQL', () => {
       expectData(await gql('{ business { id } }', {}, as(member)));
 
       const removed = await gql(REMOVE_MEMBER, { id }, as(admin));
-      expect(expectData(removed).removeTeamMember).toEqual({ id, role: 'DEVELOPER' });
+      expect(expectData(removed).removeTeamMember).toEqual({ membership: { id, role: 'DEVELOPER' }, userErrors: [] });
       expectGraphQLError(await gql('{ business { id } }', {}, as(member)), 'NOT_FOUND');
       expect((await server.request('GET', CONFIG, { headers: as(member) })).status).toBe(404);
       expect((await rolesOf(owner.businessId))[member.userId]).toBeUndefined();
     });
 
-    test('an unknown or malformed membership id answers NOT_FOUND', async () => {
+    test('an unknown or malformed membership id answers the userError NOT_FOUND', async () => {
+      const notFound = { field: null, message: 'Member not found', code: 'NOT_FOUND' };
       for (const id of [crypto.randomUUID(), 'not-a-uuid']) {
-        expectGraphQLError(await gql(CHANGE_ROLE, { id, role: 'VIEWER' }, bearer(owner.token)), 'NOT_FOUND');
-        expectGraphQLError(await gql(REMOVE_MEMBER, { id }, bearer(owner.token)), 'NOT_FOUND');
+        expectUserError(await gql(CHANGE_ROLE, { id, role: 'VIEWER' }, bearer(owner.token)), 'changeTeamMemberRole', notFound);
+        expectUserError(await gql(REMOVE_MEMBER, { id }, bearer(owner.token)), 'removeTeamMember', notFound);
       }
     });
 
@@ -399,9 +424,9 @@ describe('Dashboard identity over GraphQL', () => {
       expect((await rolesOf(owner.businessId))[member.userId]).toBe('VIEWER');
       expect((await rolesOf(owner.businessId))[admin.userId]).toBe('ADMIN');
 
-      expect(expectData(await gql(CHANGE_ROLE, { id, role: 'OWNER' }, as(owner))).changeTeamMemberRole.role).toBe('OWNER');
+      expect(expectData(await gql(CHANGE_ROLE, { id, role: 'OWNER' }, as(owner))).changeTeamMemberRole.membership.role).toBe('OWNER');
       // Back to VIEWER, so the business keeps a single OWNER for the tests below.
-      expect(expectData(await gql(CHANGE_ROLE, { id, role: 'VIEWER' }, as(owner))).changeTeamMemberRole.role).toBe('VIEWER');
+      expect(expectData(await gql(CHANGE_ROLE, { id, role: 'VIEWER' }, as(owner))).changeTeamMemberRole.membership.role).toBe('VIEWER');
     });
 
     test('an ADMIN cannot demote or remove an OWNER (FORBIDDEN)', async () => {
@@ -414,7 +439,8 @@ describe('Dashboard identity over GraphQL', () => {
     test('the last OWNER cannot be removed (CONFLICT) or demote themself (FORBIDDEN: their own role)', async () => {
       const ownerMembership = await membershipIdOf(owner, owner.userId);
       expectGraphQLError(await gql(CHANGE_ROLE, { id: ownerMembership, role: 'ADMIN' }, as(owner)), 'FORBIDDEN');
-      expectGraphQLError(await gql(REMOVE_MEMBER, { id: ownerMembership }, as(owner)), 'CONFLICT');
+      expectUserError(await gql(REMOVE_MEMBER, { id: ownerMembership }, as(owner)), 'removeTeamMember',
+        { field: null, message: 'A business must keep at least one OWNER', code: 'CONFLICT' });
       expect((await rolesOf(owner.businessId))[owner.userId]).toBe('OWNER');
     });
 
@@ -424,10 +450,11 @@ describe('Dashboard identity over GraphQL', () => {
       const partnerId = await addMember(founder, partner, 'OWNER');
       const founderId = await membershipIdOf(founder, founder.userId);
 
-      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'ADMIN' }, inBusiness(partner, founder.businessId))).changeTeamMemberRole.role).toBe('ADMIN');
-      expectGraphQLError(await gql(REMOVE_MEMBER, { id: partnerId }, inBusiness(partner, founder.businessId)), 'CONFLICT');
-      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'OWNER' }, inBusiness(partner, founder.businessId))).changeTeamMemberRole.role).toBe('OWNER');
-      expect(expectData(await gql(REMOVE_MEMBER, { id: partnerId }, bearer(founder.token))).removeTeamMember.id).toBe(partnerId);
+      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'ADMIN' }, inBusiness(partner, founder.businessId))).changeTeamMemberRole.membership.role).toBe('ADMIN');
+      expectUserError(await gql(REMOVE_MEMBER, { id: partnerId }, inBusiness(partner, founder.businessId)), 'removeTeamMember',
+        { field: null, message: 'A business must keep at least one OWNER', code: 'CONFLICT' });
+      expect(expectData(await gql(CHANGE_ROLE, { id: founderId, role: 'OWNER' }, inBusiness(partner, founder.businessId))).changeTeamMemberRole.membership.role).toBe('OWNER');
+      expect(expectData(await gql(REMOVE_MEMBER, { id: partnerId }, bearer(founder.token))).removeTeamMember.membership.id).toBe(partnerId);
     });
 
     test('finding 26.1: a member cannot change their own role (FORBIDDEN over HTTP and the socket), not even an OWNER stepping down', async () => {
@@ -503,7 +530,7 @@ describe('Dashboard identity over GraphQL', () => {
         ]);
         const owners = Object.values(await rolesOf(first.businessId)).filter((role) => role === 'OWNER');
         expect(owners).toHaveLength(1);
-        const codes = responses.map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+        const codes = responses.map((response) => outcomeOf(response, 'changeTeamMemberRole')).sort();
         // The loser is refused either by the last-OWNER rule (both checks saw two OWNERs: CONFLICT) or,
         // when the winner committed before its check, because it is no longer an OWNER (FORBIDDEN).
         expect(codes).toEqual([expect.stringMatching(/^(CONFLICT|FORBIDDEN)$/), 'OK']);
@@ -520,14 +547,15 @@ describe('Dashboard identity over GraphQL', () => {
 
     test('createLiveCredentials by the OWNER returns bk_live_/bs_live_ credentials once; a second call answers CONFLICT', async () => {
       const business = await server.signUp();
-      const { createLiveCredentials } = expectData(await gql(CREATE_LIVE, {}, bearer(business.token)));
+      const createLiveCredentials = expectData(await gql(CREATE_LIVE, {}, bearer(business.token))).createLiveCredentials.credentials;
       expect(createLiveCredentials).toEqual({
         mode: 'LIVE', apiKey: expect.stringMatching(/^bk_live_/), apiSecret: expect.stringMatching(/^bs_live_/),
       });
       const config = await server.request('GET', CONFIG, { headers: { 'x-api-key': createLiveCredentials.apiKey } });
       expect(config.body.data).toMatchObject({ businessId: business.businessId, livemode: true });
 
-      expectGraphQLError(await gql(CREATE_LIVE, {}, bearer(business.token)), 'CONFLICT');
+      expectUserError(await gql(CREATE_LIVE, {}, bearer(business.token)), 'createLiveCredentials',
+        { field: null, message: 'Live credentials already exist; regenerate the key instead', code: 'CONFLICT' });
       const stillWorks = await server.request('GET', CONFIG, { headers: { 'x-api-key': createLiveCredentials.apiKey } });
       expect(stillWorks.status).toBe(200);
     });
@@ -545,7 +573,7 @@ describe('Dashboard identity over GraphQL', () => {
       });
       try {
         const responses = await Promise.all(Array.from({ length: 3 }, () => gql(CREATE_LIVE, {}, bearer(business.token))));
-        const codes = responses.map((response) => response.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+        const codes = responses.map((response) => outcomeOf(response, 'createLiveCredentials')).sort();
         expect(codes).toEqual(['CONFLICT', 'CONFLICT', 'OK']);
       } finally {
         spy.mockRestore();
@@ -569,12 +597,12 @@ describe('Dashboard identity over GraphQL', () => {
 
     test('a test API key cannot regenerate the live key (FORBIDDEN), but regenerates its own', async () => {
       const business = await server.signUp();
-      const live = expectData(await gql(CREATE_LIVE, {}, bearer(business.token))).createLiveCredentials;
-      expectGraphQLError(await gql('mutation { regenerateApiKey(mode: LIVE) { apiKey } }', {}, { 'x-api-key': business.apiKey }), 'FORBIDDEN');
+      const live = expectData(await gql(CREATE_LIVE, {}, bearer(business.token))).createLiveCredentials.credentials;
+      expectGraphQLError(await gql(REGENERATE('LIVE', 'apiKey'), {}, { 'x-api-key': business.apiKey }), 'FORBIDDEN');
       expect((await server.request('GET', CONFIG, { headers: { 'x-api-key': live.apiKey } })).status).toBe(200);
 
-      const own = await gql('mutation { regenerateApiKey(mode: TEST) { mode apiKey } }', {}, { 'x-api-key': business.apiKey });
-      expect(expectData(own).regenerateApiKey).toEqual({ mode: 'TEST', apiKey: expect.stringMatching(/^bk_test_/) });
+      const own = await gql(REGENERATE('TEST', 'mode apiKey'), {}, { 'x-api-key': business.apiKey });
+      expect(expectData(own).regenerateApiKey).toEqual({ regeneratedApiKey: { mode: 'TEST', apiKey: expect.stringMatching(/^bk_test_/) }, userErrors: [] });
     });
 
     test('an API key cannot add, re-role or remove team members (FORBIDDEN)', async () => {
@@ -595,6 +623,69 @@ describe('Dashboard identity over GraphQL', () => {
       expect(byKey.apiCredentials).toEqual([{ mode: 'TEST' }]);
       const byOwner = expectData(await gql('{ apiCredentials { mode } }', {}, bearer(business.token)));
       expect(byOwner.apiCredentials).toEqual([{ mode: 'TEST' }, { mode: 'LIVE' }]);
+    });
+  });
+  describe('payloads, node(id:) and paging', () => {
+    const NODE = 'query($id: ID!) { node(id: $id) { __typename id } }';
+    const nodeOf = async (id: string, headers: Headers) => expectData(await gql(NODE, { id }, headers)).node;
+
+    test('updateBusinessSettings with a webhookUrl that is no URL is a VALIDATION_ERROR userError on input.webhookUrl, and nothing changes', async () => {
+      const owner = await server.signUp();
+      const before = expectData(await gql('{ businessSettings { id webhookUrl updatedAt } }', {}, bearer(owner.token))).businessSettings;
+      const response = await gql(`mutation { updateBusinessSettings(input: { webhookUrl: "not a url" }) { businessSettings { webhookUrl } ${ERRORS} } }`,
+        {}, bearer(owner.token));
+      expectUserError(response, 'updateBusinessSettings', { field: ['input', 'webhookUrl'], message: expect.any(String), code: 'VALIDATION_ERROR' });
+      expect(expectData(await gql('{ businessSettings { id webhookUrl updatedAt } }', {}, bearer(owner.token))).businessSettings).toEqual(before);
+    });
+
+    test("the user, business, membership, settings and credential answer node(id:) for their business, and null for another's", async () => {
+      const owner = await server.signUp();
+      const stranger = await server.signUp();
+      const ids = expectData(await gql('{ me { id memberships { id business { id } } } businessSettings { id } apiCredentials { id } }', {}, bearer(owner.token)));
+      const objects: Array<[string, string]> = [
+        ['User', ids.me.id], ['Membership', ids.me.memberships[0].id], ['Business', ids.me.memberships[0].business.id],
+        ['BusinessSettings', ids.businessSettings.id], ['ApiCredential', ids.apiCredentials[0].id],
+      ];
+      for (const [type, id] of objects) {
+        expect(await nodeOf(id, bearer(owner.token))).toEqual({ __typename: type, id });
+        expect(await nodeOf(id, bearer(stranger.token))).toBeNull();
+      }
+      // The settings are those of one mode; their id is the same on every read.
+      expect(await nodeOf(ids.businessSettings.id, { ...bearer(owner.token), 'x-service-mode': 'live' })).toBeNull();
+      const live = expectData(await gql('{ businessSettings { id mode } }', {}, { ...bearer(owner.token), 'x-service-mode': 'live' })).businessSettings;
+      expect(live.id).not.toBe(ids.businessSettings.id);
+      expect(expectData(await gql('{ businessSettings { id } }', {}, bearer(owner.token))).businessSettings.id).toBe(ids.businessSettings.id);
+      // An API key of the test mode does not see the live credential.
+      const issued = expectData(await gql(CREATE_LIVE, {}, bearer(owner.token))).createLiveCredentials.credentials;
+      const liveCredential = expectData(await gql('{ apiCredentials { id mode } }', {}, bearer(owner.token))).apiCredentials.find((row: any) => row.mode === 'LIVE');
+      expect(await nodeOf(liveCredential.id, { 'x-api-key': owner.apiKey })).toBeNull();
+      expect(await nodeOf(liveCredential.id, { 'x-api-key': issued.apiKey })).toEqual({ __typename: 'ApiCredential', id: liveCredential.id });
+    });
+
+    test("a teammate answers node(id:) through the business they share; another business's member does not", async () => {
+      const owner = await server.signUp();
+      const teammate = await server.signUp();
+      const stranger = await server.signUp();
+      const membershipId = await addMember(owner, teammate, 'VIEWER');
+      expect(await nodeOf(teammate.userId, bearer(owner.token))).toEqual({ __typename: 'User', id: teammate.userId });
+      expect(await nodeOf(membershipId, bearer(owner.token))).toEqual({ __typename: 'Membership', id: membershipId });
+      expect(await nodeOf(owner.businessId, bearer(teammate.token))).toEqual({ __typename: 'Business', id: owner.businessId });
+      for (const id of [teammate.userId, membershipId, owner.businessId]) expect(await nodeOf(id, bearer(stranger.token))).toBeNull();
+    });
+
+    test('teamMembers pages oldest first with first/after and a complete pageInfo', async () => {
+      const owner = await server.signUp();
+      const members = [await server.signUp(), await server.signUp()];
+      for (const member of members) await addMember(owner, member, 'VIEWER');
+      const PAGE = `query($after: String) { teamMembers(first: 2, after: $after) {
+        edges { cursor node { user { id } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+      const first = expectData(await gql(PAGE, {}, bearer(owner.token))).teamMembers;
+      expect(nodesOf(first).map((node) => node.user.id)).toEqual([owner.userId, members[0].userId]);
+      expect(first.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: first.edges[0].cursor, endCursor: first.edges[1].cursor });
+      const second = expectData(await gql(PAGE, { after: first.pageInfo.endCursor }, bearer(owner.token))).teamMembers;
+      expect(nodesOf(second).map((node) => node.user.id)).toEqual([members[1].userId]);
+      expect(second.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: second.edges[0].cursor });
+      expectGraphQLError(await gql(PAGE, { after: 'not-a-cursor' }, bearer(owner.token)), 'BAD_USER_INPUT');
     });
   });
 });

@@ -73,8 +73,8 @@ describe('invoices (REST)', () => {
     expect(numbers).toEqual(Array.from({ length: 12 }, (_, index) => `INV-${String(index + 1).padStart(6, '0')}`));
     const otherFirst = await api(server, other)('POST', '/api/v1/business/invoices', { customerEmail: 'c@example.com', currency: 'usd', amount: 1 });
     expect(otherFirst.body.data.invoiceNumber).toBe('INV-000001');
-    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const liveInvoice = await api(server, live.body.data.createLiveCredentials.apiKey)('POST', '/api/v1/business/invoices', { customerEmail: 'c@example.com', currency: 'usd', amount: 1 });
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveInvoice = await api(server, live.body.data.createLiveCredentials.credentials.apiKey)('POST', '/api/v1/business/invoices', { customerEmail: 'c@example.com', currency: 'usd', amount: 1 });
     expect(liveInvoice.body.data).toMatchObject({ invoiceNumber: 'INV-000001', livemode: true });
   });
 
@@ -110,8 +110,8 @@ describe('invoices (REST)', () => {
 
   test('live mode without a live acquirer: sending an invoice is refused (422, as live charges are); it stays DRAFT, with no session and no event', async () => {
     const merchant = await server.signUp();
-    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const liveCall = api(server, live.body.data.createLiveCredentials.apiKey);
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveCall = api(server, live.body.data.createLiveCredentials.credentials.apiKey);
     const invoice = (await liveCall('POST', '/api/v1/business/invoices', { customerEmail: 'client@example.com', currency: 'usd', amount: 10 })).body.data;
     expect(invoice).toMatchObject({ status: 'DRAFT', livemode: true });
     for (const action of ['finalize', 'send']) {

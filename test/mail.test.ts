@@ -108,16 +108,17 @@ describe('sign-up mail', () => {
     try {
       expect(server.runtime.core.mailer.name).toBe('smtp');
       const email = uniqueEmail('smtp');
-      const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken } }',
+      const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } } }',
         { input: { email, password: 'correct horse battery', name: 'Sam', businessName: 'Sam Co' } });
       const received = sink.messages.find((message) => message.to.includes(email))!;
       expect(received.data).toMatch(/^Subject: Your Tessera sign-up code$/m);
       const code = /\b(\d{6})\b/.exec(bodyOf(received.data))![1];
       expect(await server.mailTo(email)).toEqual([]);
 
-      const confirmed = await server.graphql('mutation($t: String!, $c: String!) { confirmSignUp(signUpToken: $t, code: $c) { user { email } } }',
-        { t: started.body.data.signUp.signUpToken, c: code });
-      expect(confirmed.body).toEqual({ data: { confirmSignUp: { user: { email } } } });
+      const confirmed = await server.graphql(
+        'mutation($t: String!, $c: String!) { confirmSignUp(input: { signUpToken: $t, code: $c }) { account { user { email } } userErrors { code } } }',
+        { t: started.body.data.signUp.pendingSignUp.signUpToken, c: code });
+      expect(confirmed.body).toEqual({ data: { confirmSignUp: { account: { user: { email } }, userErrors: [] } } });
     } finally {
       await server.close();
       await sink.close();

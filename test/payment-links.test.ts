@@ -113,8 +113,8 @@ describe('payment links (REST)', () => {
 
   test('live mode without a live acquirer: creating a link is refused (422, as live charges are) and a live link opens no session; nothing is written', async () => {
     const merchant = await server.signUp();
-    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const liveCall = api(server, live.body.data.createLiveCredentials.apiKey);
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveCall = api(server, live.body.data.createLiveCredentials.credentials.apiKey);
     const refused = await liveCall('POST', '/api/v1/business/payment-links', { name: 'Ticket', amount: 5, currency: 'usd' });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: expect.stringContaining('No card acquirer is configured for live mode') });

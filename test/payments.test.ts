@@ -252,8 +252,8 @@ describe('server-to-server card charges', () => {
 
   test('live mode without a configured acquirer refuses the charge and writes nothing', async () => {
     const merchant = await server.signUp();
-    const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const liveKey = issued.body.data.createLiveCredentials.apiKey;
+    const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveKey = issued.body.data.createLiveCredentials.credentials.apiKey;
     await server.runtime.dataSource.query(`UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`, [merchant.businessId]);
     const response = await server.request('POST', '/api/v1/business/payment/charge', { headers: { 'x-api-key': liveKey }, body: body() });
     expect(response.status).toBe(422);
@@ -545,8 +545,8 @@ describe('settlement, refunds and disputes', () => {
 
   test('sandbox helpers are refused with live credentials', async () => {
     const merchant = await server.signUp();
-    const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const live = { headers: { 'x-api-key': issued.body.data.createLiveCredentials.apiKey } };
+    const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const live = { headers: { 'x-api-key': issued.body.data.createLiveCredentials.credentials.apiKey } };
     const id = '00000000-0000-4000-8000-000000000000';
     for (const path of [`/api/v1/business/sandbox/payments/${id}/settle`, `/api/v1/business/sandbox/payments/${id}/dispute`]) {
       const response = await server.request('POST', path, { ...live, body: {} });

@@ -172,8 +172,8 @@ describe('recurring gifts (REST)', () => {
       ['POST', `/api/v1/business/recurring-gifts/${gift.id}/resume`], ['POST', `/api/v1/business/sandbox/recurring-gifts/${gift.id}/charge-now`]]) {
       expect((await api(server, other)(method, path)).status).toBe(404);
     }
-    const live = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-    const liveCall = api(server, live.body.data.createLiveCredentials.apiKey);
+    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const liveCall = api(server, live.body.data.createLiveCredentials.credentials.apiKey);
     const refused = await liveCall('POST', `/api/v1/business/sandbox/recurring-gifts/${gift.id}/charge-now`);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('SANDBOX_ONLY');

@@ -3,7 +3,7 @@ import { TestServer, startTestServer } from './support/harness';
 
 /** Finding 17, "Sign-in has no per-account lockout": failures within a window lock the account for a while. */
 
-const SIGN_IN = 'mutation($input: SignInInput!) { signIn(input: $input) { token user { id } } }';
+const SIGN_IN = 'mutation($input: SignInInput!) { signIn(input: $input) { session { token user { id } } userErrors { field message code } } }';
 
 describe('per-account sign-in lockout', () => {
   let server: TestServer;
@@ -14,9 +14,12 @@ describe('per-account sign-in lockout', () => {
 
   const signIn = async (email: string, password: string) => {
     const response = await server.graphql(SIGN_IN, { input: { email, password } });
-    return response.body.data?.signIn ? 'OK' : `${response.body.errors?.[0].extensions.code}: ${response.body.errors?.[0].message}`;
+    if (response.body.data?.signIn.session) return 'OK';
+    const [refusal, ...more] = response.body.data?.signIn.userErrors ?? [];
+    return more.length === 0 && refusal ? `${refusal.code} on ${JSON.stringify(refusal.field)}: ${refusal.message}` : JSON.stringify(response.body);
   };
-  const GENERIC = 'UNAUTHENTICATED: Invalid email or password';
+  // Every refusal is this one userError: it names no field, so it does not say whether the email has an account.
+  const GENERIC = 'UNAUTHORIZED on null: Invalid email or password';
 
   test('the defaults: 5 failures within 15 minutes lock the account for 15 minutes', () => {
     expect(loadConfig({})).toMatchObject({ signInMaxFailures: 5, signInFailureWindowSeconds: 900, signInLockoutSeconds: 900 });

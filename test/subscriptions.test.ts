@@ -64,9 +64,9 @@ describe('Subscriptions: walletBalanceUpdated', () => {
   });
 
   test('a subscriber with live credentials never sees test-mode funding of the same business', async () => {
-    const issued = await server.graphql(`mutation { createLiveCredentials { apiKey } }`, {}, asDashboard(a));
+    const issued = await server.graphql(`mutation { createLiveCredentials { credentials { apiKey } } }`, {}, asDashboard(a));
     expect(issued.body.errors).toBeUndefined();
-    const liveKey: string = issued.body.data!.createLiveCredentials.apiKey;
+    const liveKey: string = issued.body.data!.createLiveCredentials.credentials.apiKey;
     expect(liveKey).toMatch(/^bk_live_/);
 
     const live = listen({ apiKey: liveKey }, 1);

@@ -8,8 +8,10 @@ import { ApiResponse, TestMerchant, TestServer, startTestServer } from './suppor
 
 const WALLETS = '/api/v1/business/wallets';
 const FUND = '/api/v1/business/sandbox/wallets/fund';
-const CHANGE_ROLE = 'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(membershipId: $id, role: $role) { id role } }';
-const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(membershipId: $id) { id } }';
+const CHANGE_ROLE = `mutation($id: ID!, $role: Role!) {
+  changeTeamMemberRole(input: { membershipId: $id, role: $role }) { membership { id role } userErrors { field message code } }
+}`;
+const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(input: { id: $id }) { membership { id } userErrors { field message code } } }';
 
 type Headers = Record<string, string>;
 
@@ -18,6 +20,12 @@ const notFoundEnvelope = { success: false, error: { code: 'NOT_FOUND', message: 
 function expectNotFound(response: ApiResponse) {
   expect(response.status).toBe(404);
   expect(response.body).toEqual(notFoundEnvelope);
+}
+
+/** A mutation's NOT_FOUND: a userError without a field, and no object. */
+function expectUserErrorNotFound(response: ApiResponse<{ data?: any; errors?: any[] }>, mutation: string, message: string) {
+  expect(response.body.errors).toBeUndefined();
+  expect(response.body.data[mutation]).toEqual({ membership: null, userErrors: [{ field: null, message, code: 'NOT_FOUND' }] });
 }
 
 function expectGraphQLNotFound(response: ApiResponse<{ data?: any; errors?: any[] }>) {
@@ -94,8 +102,8 @@ describe('Tenant isolation', () => {
   });
 
   test("A's team list never includes B's members", async () => {
-    const { body } = await server.graphql('{ teamMembers { id user { id email } } }', {}, { authorization: `Bearer ${a.token}` });
-    expect(body.data.teamMembers.map((member: { user: { id: string } }) => member.user.id)).toEqual([a.userId]);
+    const { body } = await server.graphql('{ teamMembers { edges { node { id user { id email } } } } }', {}, { authorization: `Bearer ${a.token}` });
+    expect(body.data.teamMembers.edges.map(({ node }: { node: { user: { id: string } } }) => node.user.id)).toEqual([a.userId]);
   });
 
   test("A's API key naming B in X-Service-Business-Id answers 404 / NOT_FOUND instead of acting for B", async () => {
@@ -116,9 +124,9 @@ describe('Tenant isolation', () => {
 
     const asOwnerOfA = { authorization: `Bearer ${a.token}` };
     for (const id of [bMembershipId, bOwnerMembership.id]) {
-      expectGraphQLNotFound(await server.graphql(CHANGE_ROLE, { id, role: 'OWNER' }, asOwnerOfA));
-      expectGraphQLNotFound(await server.graphql(CHANGE_ROLE, { id, role: 'VIEWER' }, asOwnerOfA));
-      expectGraphQLNotFound(await server.graphql(REMOVE_MEMBER, { id }, asOwnerOfA));
+      expectUserErrorNotFound(await server.graphql(CHANGE_ROLE, { id, role: 'OWNER' }, asOwnerOfA), 'changeTeamMemberRole', 'Member not found');
+      expectUserErrorNotFound(await server.graphql(CHANGE_ROLE, { id, role: 'VIEWER' }, asOwnerOfA), 'changeTeamMemberRole', 'Member not found');
+      expectUserErrorNotFound(await server.graphql(REMOVE_MEMBER, { id }, asOwnerOfA), 'removeTeamMember', 'Member not found');
     }
     expect(await teamOfB()).toEqual(before);
   });
@@ -129,9 +137,10 @@ describe('Tenant isolation', () => {
     await server.addTeamMember(a, shared, 'DEVELOPER');
 
     const response = await server.graphql(
-      '{ teamMembers { user { email memberships { role business { id name } } } } }', {}, { authorization: `Bearer ${a.token}` });
+      '{ teamMembers { edges { node { user { email memberships { role business { id name } } } } } } }', {}, { authorization: `Bearer ${a.token}` });
     expect(response.body.errors).toBeUndefined();
-    const sharedView = response.body.data.teamMembers.find((member: { user: { email: string } }) => member.user.email === shared.email);
+    const sharedView = response.body.data.teamMembers.edges.map(({ node }: { node: unknown }) => node)
+      .find((member: { user: { email: string } }) => member.user.email === shared.email);
     expect(sharedView.user.memberships).toEqual([{ role: 'DEVELOPER', business: { id: a.businessId, name: expect.any(String) } }]);
     expect(JSON.stringify(response.body)).not.toContain(shared.businessId);
 

@@ -126,8 +126,8 @@ describe('GraphQL treasury webhook endpoint registry', () => {
   test("another business's endpoint and a merchant endpoint are NOT_FOUND for reads, updates, rotations and deletes (userErrors for the mutations)", async () => {
     const created = await done(CREATE, { input: { url: 'http://127.0.0.1:9/b', events: ['*'] } }, b);
     const merchantEndpoint = await server.graphql(
-      'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { id } }', {}, auth(a));
-    for (const id of [created.endpointWithSecret.endpoint.id, merchantEndpoint.body.data.createWebhookEndpoint.id]) {
+      'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { webhookEndpoint { id } } }', {}, auth(a));
+    for (const id of [created.endpointWithSecret.endpoint.id, merchantEndpoint.body.data.createWebhookEndpoint.webhookEndpoint.id]) {
       const response = await server.graphql('query($id: ID!) { treasuryWebhookEndpoint(id: $id) { id } }', { id }, auth(a));
       expect(response.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
       for (const [query, variables] of [[UPDATE, { input: { id, status: 'disabled' } }], [ROTATE, { id }], [DELETE, { id }]] as const) {
@@ -159,7 +159,7 @@ describe('GraphQL treasury webhook endpoint registry', () => {
     const partner = await server.signUp();
     await server.setTreasury(partner.businessId, true);
     await server.graphql(CREATE, { input: { url: 'http://127.0.0.1:9/t', events: ['wallet.funded'] } }, auth(partner));
-    await server.graphql('mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { id } }', {}, auth(partner));
+    await server.graphql('mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/m", events: ["*"] }) { webhookEndpoint { id } } }', {}, auth(partner));
     const funded = await server.graphql('mutation($input: SandboxFundWalletInput!) { sandboxFundWallet(input: $input) { wallet { id } } }',
       { input: { currency: 'USD', amount: '1.00' } }, auth(partner));
     expect(funded.body.errors).toBeUndefined();

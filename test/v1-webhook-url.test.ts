@@ -6,7 +6,9 @@ import { paymentBody, v1, v1Merchant } from './support/v1';
 
 const signatureOf = (body: string, key: string) => crypto.createHmac('sha256', key).update(body, 'utf8').digest('hex');
 
-const SET_V1_URL = 'mutation($url: String) { setV1WebhookUrl(url: $url) { mode webhookUrl } }';
+const SET_V1_URL = `mutation($url: String) {
+  setV1WebhookUrl(input: { webhookUrl: $url }) { v1WebhookSettings { mode webhookUrl } userErrors { field message code } }
+}`;
 
 /**
  * Issue 27, finding 1: `/v1` events go to the payment's `webhook_url` and to the `/v1` webhook URL
@@ -35,7 +37,7 @@ describe('/v1 events reach only /v1 targets', () => {
     expect(endpoint.status).toBe(201);
     const set = await server.graphql(SET_V1_URL, { url: receiver.url('/v1-url') }, { authorization: `Bearer ${merchant.token}`, 'x-service-business-id': merchant.businessId });
     expect(set.body.errors).toBeUndefined();
-    expect(set.body.data.setV1WebhookUrl).toEqual({ mode: 'TEST', webhookUrl: receiver.url('/v1-url') });
+    expect(set.body.data.setV1WebhookUrl).toEqual({ v1WebhookSettings: { mode: 'TEST', webhookUrl: receiver.url('/v1-url') }, userErrors: [] });
 
     const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ amount: 2500, webhook_url: receiver.url('/v1-payment') }));
     expect(created.status).toBe(201);
@@ -68,10 +70,14 @@ describe('/v1 events reach only /v1 targets', () => {
   test('without a /v1 webhook URL, a /v1 event goes to the payment\'s webhook_url only; null removes the URL; a bad URL is refused', async () => {
     const merchant = await v1Merchant(server);
     const dashboard = { authorization: `Bearer ${merchant.token}`, 'x-service-business-id': merchant.businessId };
-    expect((await server.graphql(SET_V1_URL, { url: receiver.url('/removed') }, dashboard)).body.data.setV1WebhookUrl.webhookUrl).toBe(receiver.url('/removed'));
-    expect((await server.graphql(SET_V1_URL, { url: null }, dashboard)).body.data.setV1WebhookUrl).toEqual({ mode: 'TEST', webhookUrl: null });
+    expect((await server.graphql(SET_V1_URL, { url: receiver.url('/removed') }, dashboard)).body.data.setV1WebhookUrl.v1WebhookSettings.webhookUrl).toBe(receiver.url('/removed'));
+    expect((await server.graphql(SET_V1_URL, { url: null }, dashboard)).body.data.setV1WebhookUrl.v1WebhookSettings).toEqual({ mode: 'TEST', webhookUrl: null });
     const refused = await server.graphql(SET_V1_URL, { url: 'ftp://example.com' }, dashboard);
-    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(refused.body.errors).toBeUndefined();
+    expect(refused.body.data.setV1WebhookUrl).toEqual({
+      v1WebhookSettings: null,
+      userErrors: [{ field: ['input', 'webhookUrl'], message: expect.stringMatching(/http/), code: 'VALIDATION_ERROR' }],
+    });
     expect((await server.graphql('{ v1WebhookUrl { mode webhookUrl } }', {}, dashboard)).body.data.v1WebhookUrl).toEqual({ mode: 'TEST', webhookUrl: null });
 
     const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ webhook_url: receiver.url('/only-payment') }));

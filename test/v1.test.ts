@@ -79,17 +79,17 @@ describe('/v1: the alternate reference surface', () => {
 
     test('an OWNER issues a key over GraphQL (shown once); other roles and unverified businesses are refused', async () => {
       const owner = await server.signUp();
-      const mutation = 'mutation($mode: Mode) { issueV1ApiKey(mode: $mode) { apiKey mode keyHint createdAt } }';
+      const mutation = 'mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { apiKey mode keyHint createdAt } } }';
       const unverified = await server.graphql(mutation, {}, { authorization: `Bearer ${owner.token}` });
       expect(unverified.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       await setVerified(server, owner.businessId, true);
       const issued = await server.graphql(mutation, {}, { authorization: `Bearer ${owner.token}` });
-      expect(issued.body.data.issueV1ApiKey).toMatchObject({ mode: 'TEST', apiKey: expect.stringMatching(/^tessera_test_sk_/) });
-      const key = issued.body.data.issueV1ApiKey.apiKey;
+      expect(issued.body.data.issueV1ApiKey.issuedV1ApiKey).toMatchObject({ mode: 'TEST', apiKey: expect.stringMatching(/^tessera_test_sk_/) });
+      const key = issued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey;
       expect((await v1(server, key)('GET', '/v1/payments')).status).toBe(200);
       const reissued = await server.graphql(mutation, { mode: 'TEST' }, { authorization: `Bearer ${owner.token}` });
       expect((await v1(server, key)('GET', '/v1/payments')).status).toBe(401);
-      expect((await v1(server, reissued.body.data.issueV1ApiKey.apiKey)('GET', '/v1/payments')).status).toBe(200);
+      expect((await v1(server, reissued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey)('GET', '/v1/payments')).status).toBe(200);
 
       const developer = await server.signUp();
       await server.addTeamMember(owner, developer, 'DEVELOPER');
@@ -100,17 +100,31 @@ describe('/v1: the alternate reference surface', () => {
 
       // Any member reads the active keys' hints, never the keys.
       const hints = await server.graphql('{ v1ApiKeys { mode keyHint createdAt } }', {}, { authorization: `Bearer ${developer.token}`, 'x-service-business-id': owner.businessId });
-      expect(hints.body.data.v1ApiKeys).toEqual([{ mode: 'TEST', keyHint: reissued.body.data.issueV1ApiKey.keyHint, createdAt: expect.any(String) }]);
-      expect(JSON.stringify(hints.body)).not.toContain(reissued.body.data.issueV1ApiKey.apiKey);
+      expect(hints.body.data.v1ApiKeys).toEqual([{ mode: 'TEST', keyHint: reissued.body.data.issueV1ApiKey.issuedV1ApiKey.keyHint, createdAt: expect.any(String) }]);
+      expect(JSON.stringify(hints.body)).not.toContain(reissued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey);
+    });
+
+    test('node(id:) answers an active /v1 key (its hint) to its business, and null to another business or once it is reissued', async () => {
+      const owner = await server.signUp();
+      const stranger = await server.signUp();
+      await setVerified(server, owner.businessId, true);
+      const issue = 'mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { keyHint } } }';
+      await server.graphql(issue, {}, { authorization: `Bearer ${owner.token}` });
+      const [key] = (await server.graphql('{ v1ApiKeys { id mode keyHint } }', {}, { authorization: `Bearer ${owner.token}` })).body.data.v1ApiKeys;
+      const NODE = 'query($id: ID!) { node(id: $id) { __typename id ... on V1ApiKey { mode keyHint } } }';
+      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node).toEqual({ __typename: 'V1ApiKey', ...key });
+      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${stranger.token}` })).body.data.node).toBeNull();
+      await server.graphql(issue, { mode: 'TEST' }, { authorization: `Bearer ${owner.token}` });
+      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node).toBeNull();
     });
 
     test('issueV1ApiKey with a mode that is no Mode is refused before anything is written', async () => {
       const owner = await server.signUp();
       await setVerified(server, owner.businessId, true);
-      const refused = await server.graphql('mutation { issueV1ApiKey(mode: SANDBOX) { apiKey } }', {}, { authorization: `Bearer ${owner.token}` });
+      const refused = await server.graphql('mutation { issueV1ApiKey(input: { mode: SANDBOX }) { issuedV1ApiKey { apiKey } } }', {}, { authorization: `Bearer ${owner.token}` });
       expect(refused.body.data).toBeUndefined();
       expect(refused.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-      const byVariable = await server.graphql('mutation($mode: Mode) { issueV1ApiKey(mode: $mode) { apiKey } }', { mode: 'sandbox' }, { authorization: `Bearer ${owner.token}` });
+      const byVariable = await server.graphql('mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { apiKey } } }', { mode: 'sandbox' }, { authorization: `Bearer ${owner.token}` });
       expect(byVariable.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
       expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId])).toEqual([]);
     });
@@ -120,14 +134,14 @@ describe('/v1: the alternate reference surface', () => {
       await setVerified(server, owner.businessId, true);
       const developer = await server.signUp();
       await server.addTeamMember(owner, developer, 'DEVELOPER');
-      const mutation = 'mutation { issueV1ApiKey { apiKey mode } }';
+      const mutation = 'mutation { issueV1ApiKey(input: {}) { issuedV1ApiKey { apiKey mode } } }';
       for (const params of [{ authorization: `Bearer ${developer.token}`, businessId: owner.businessId }, { apiKey: owner.apiKey }]) {
         const refused = await overSocket(server.subscribe(params), mutation);
         expect(refused.result?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       }
       expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId])).toEqual([]);
       const issued = await overSocket(server.subscribe({ authorization: `Bearer ${owner.token}`, businessId: owner.businessId }), mutation);
-      expect(issued.result?.data?.issueV1ApiKey).toMatchObject({ mode: 'TEST', apiKey: expect.stringMatching(/^tessera_test_sk_/) });
+      expect(issued.result?.data?.issueV1ApiKey.issuedV1ApiKey).toMatchObject({ mode: 'TEST', apiKey: expect.stringMatching(/^tessera_test_sk_/) });
     });
 
     test('an OWNER naming another business gets NOT_FOUND from issueV1ApiKey and v1ApiKeys: no key issued, the business\'s key still works', async () => {
@@ -135,7 +149,7 @@ describe('/v1: the alternate reference surface', () => {
       const stranger = await server.signUp();
       await setVerified(server, stranger.businessId, true);
       const asStranger = { authorization: `Bearer ${stranger.token}`, 'x-service-business-id': merchant.businessId };
-      const issued = await server.graphql('mutation { issueV1ApiKey { apiKey } }', {}, asStranger);
+      const issued = await server.graphql('mutation { issueV1ApiKey(input: {}) { issuedV1ApiKey { apiKey } } }', {}, asStranger);
       expect(issued.body.data?.issueV1ApiKey ?? null).toBeNull();
       expect(issued.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
       const hints = await server.graphql('{ v1ApiKeys { keyHint } }', {}, asStranger);

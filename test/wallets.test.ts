@@ -214,8 +214,8 @@ describe('Wallets', () => {
     test('live credentials come with their own live USD wallet, see only live wallets, and sandbox funding is refused in live mode', async () => {
       const merchant = await server.signUp();
       const testWallet = await usdWallet(merchant);
-      const issued = await server.graphql(`mutation { createLiveCredentials { apiKey } }`, {}, { authorization: `Bearer ${merchant.token}` });
-      const liveKey = issued.body.data.createLiveCredentials.apiKey;
+      const issued = await server.graphql(`mutation { createLiveCredentials { credentials { apiKey } } }`, {}, { authorization: `Bearer ${merchant.token}` });
+      const liveKey = issued.body.data.createLiveCredentials.credentials.apiKey;
       const live = { 'x-api-key': liveKey };
 
       const refused = await server.request('POST', FUND, { body: { currency: 'USD', amount: '1.00' }, headers: live });

@@ -62,10 +62,12 @@ describe('manual redelivery and replay', () => {
     expect(receiver.at('/replay-endpoint')).toHaveLength(1);
 
     await server.request('PUT', '/api/v1/business/config', { headers: as(merchant), body: { webhookUrl: receiver.url('/replay-url') } });
-    const toUrl = await server.graphql(`mutation($id: ID!) { replayEvent(eventId: $id) { id status url } }`, { id: event.id }, as(merchant));
+    const toUrl = await server.graphql(`mutation($id: ID!) { replayEvent(input: { eventId: $id }) { webhookDelivery { id status url } userErrors { code } } }`,
+      { id: event.id }, as(merchant));
     expect(toUrl.body.errors).toBeUndefined();
-    expect(toUrl.body.data.replayEvent).toMatchObject({ status: 'pending', url: receiver.url('/replay-url') });
-    expect(await settled(toUrl.body.data.replayEvent.id)).toMatchObject({ status: 'succeeded' });
+    expect(toUrl.body.data.replayEvent.userErrors).toEqual([]);
+    expect(toUrl.body.data.replayEvent.webhookDelivery).toMatchObject({ status: 'pending', url: receiver.url('/replay-url') });
+    expect(await settled(toUrl.body.data.replayEvent.webhookDelivery.id)).toMatchObject({ status: 'succeeded' });
   });
 
   test("another business's delivery, event or endpoint answers 404 and creates nothing", async () => {
@@ -83,8 +85,13 @@ describe('manual redelivery and replay', () => {
     expect((await server.request('POST', `/api/v1/events/${event.id}/replay`, {
       headers: as(owner), body: { endpointId: strangersEndpoint.body.data.id },
     })).status).toBe(404);
-    const graphql = await server.graphql(`mutation($id: ID!) { redeliverWebhook(deliveryId: $id) { id } }`, { id: event.deliveries[0].id }, as(stranger));
-    expect(graphql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const graphql = await server.graphql(`mutation($id: ID!) { redeliverWebhook(input: { id: $id }) { webhookDelivery { id } userErrors { field message code } } }`,
+      { id: event.deliveries[0].id }, as(stranger));
+    expect(graphql.body.errors).toBeUndefined();
+    expect(graphql.body.data.redeliverWebhook).toEqual({ webhookDelivery: null, userErrors: [{ field: null, message: 'Webhook delivery not found', code: 'NOT_FOUND' }] });
+    const replayed = await server.graphql(`mutation($id: ID!) { replayEvent(input: { eventId: $id }) { webhookDelivery { id } userErrors { field message code } } }`,
+      { id: event.id }, as(stranger));
+    expect(replayed.body.data.replayEvent).toEqual({ webhookDelivery: null, userErrors: [{ field: null, message: 'Event not found', code: 'NOT_FOUND' }] });
     expect(await count()).toBe(before);
   });
 
@@ -105,5 +112,31 @@ describe('manual redelivery and replay', () => {
     }
     expect((await server.request('POST', `/api/v1/events/${event.id}/replay`, { headers: as(merchant), body: { endpointId: 'nope' } })).status).toBe(404);
     expect(await count()).toBe(before);
+  });
+  test('GraphQL: replayEvent with no webhookUrl and no endpoint is a CONFLICT userError, and writes nothing', async () => {
+    const merchant = await server.signUp();
+    const event = await fundedEvent(merchant);
+    const count = async () => Number((await server.runtime.dataSource.query(`SELECT count(*) FROM webhook_deliveries`))[0].count);
+    const before = await count();
+    const response = await server.graphql(`mutation($id: ID!) { replayEvent(input: { eventId: $id }) { webhookDelivery { id } userErrors { field message code } } }`,
+      { id: event.id }, as(merchant));
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data.replayEvent).toEqual({
+      webhookDelivery: null, userErrors: [{ field: null, message: 'No webhookUrl is set for this mode; name an endpointId to replay to', code: 'CONFLICT' }],
+    });
+    expect(await count()).toBe(before);
+  });
+
+  test('GraphQL: node(id:) answers an event and its delivery to their business in their mode, and null otherwise', async () => {
+    const merchant = await server.signUp();
+    const stranger = await server.signUp();
+    await server.request('PUT', '/api/v1/business/config', { headers: as(merchant), body: { webhookUrl: receiver.url('/node') } });
+    const event = await fundedEvent(merchant);
+    const NODE = 'query($id: ID!) { node(id: $id) { __typename id } }';
+    for (const [type, id] of [['Event', event.id], ['WebhookDelivery', event.deliveries[0].id]]) {
+      expect((await server.graphql(NODE, { id }, as(merchant))).body.data.node).toEqual({ __typename: type, id });
+      expect((await server.graphql(NODE, { id }, as(stranger))).body.data.node).toBeNull();
+      expect((await server.graphql(NODE, { id }, { authorization: `Bearer ${merchant.token}`, 'x-service-mode': 'live' })).body.data.node).toBeNull();
+    }
   });
 });

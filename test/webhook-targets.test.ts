@@ -135,9 +135,12 @@ describe('where private webhook targets are refused (NODE_ENV=production)', () =
       expect(endpoint.status).toBe(400);
       expect(endpoint.body.error.errors.url).toEqual([expect.stringMatching(/publicly reachable/)]);
     }
-    const graphql = await server.graphql('mutation($url: String) { updateBusinessSettings(input: { webhookUrl: $url }) { webhookUrl } }',
+    const graphql = await server.graphql(
+      'mutation($url: String) { updateBusinessSettings(input: { webhookUrl: $url }) { businessSettings { webhookUrl } userErrors { field message code } } }',
       { url: 'http://169.254.169.254/' }, { authorization: `Bearer ${merchant.token}` });
-    expect(graphql.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(graphql.body.data.updateBusinessSettings).toEqual({
+      businessSettings: null, userErrors: [{ field: ['input', 'webhookUrl'], message: expect.stringMatching(/publicly reachable/), code: 'VALIDATION_ERROR' }],
+    });
     const listed = await call(merchant, 'GET', '/api/v1/webhook-endpoints');
     expect(listed.body.data.items).toEqual([]);
     expect((await call(merchant, 'GET', '/api/v1/business/config')).body.data.webhookUrl).toBeNull();

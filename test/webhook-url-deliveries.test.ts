@@ -176,15 +176,18 @@ describe('deliveries to the business webhookUrl', () => {
     expect(badStatus.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { status: expect.any(Array) } });
     expect((await gql(stranger, query)).body.data.webhookUrlDeliveries.edges).toEqual([]);
 
-    const redeliver = `mutation($id: ID!) { redeliverWebhookUrlDelivery(deliveryId: $id) { ${GQL_FIELDS} } }`;
+    const redeliver = `mutation($id: ID!) {
+      redeliverWebhookUrlDelivery(input: { id: $id }) { webhookDelivery { ${GQL_FIELDS} } userErrors { field message code } }
+    }`;
     const before = await countAll();
     const toEndpoint = deliveries.find((row) => row.endpoint_id === endpoint.id)!;
-    expect((await gql(merchant, redeliver, { id: toEndpoint.id })).body.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    expect((await gql(stranger, redeliver, { id: rest[0].id })).body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const notFound = { webhookDelivery: null, userErrors: [{ field: null, message: 'Webhook delivery not found', code: 'NOT_FOUND' }] };
+    expect((await gql(merchant, redeliver, { id: toEndpoint.id })).body.data.redeliverWebhookUrlDelivery).toEqual(notFound);
+    expect((await gql(stranger, redeliver, { id: rest[0].id })).body.data.redeliverWebhookUrlDelivery).toEqual(notFound);
     expect(await countAll()).toBe(before);
     const redelivered = await gql(merchant, redeliver, { id: rest[2].id });
     expect(redelivered.body.errors).toBeUndefined();
-    expect(redelivered.body.data.redeliverWebhookUrlDelivery).toMatchObject({ eventId: rest[2].eventId, status: 'pending', attemptCount: 0, requestBody: rest[2].requestBody });
+    expect(redelivered.body.data.redeliverWebhookUrlDelivery.webhookDelivery).toMatchObject({ eventId: rest[2].eventId, status: 'pending', attemptCount: 0, requestBody: rest[2].requestBody });
     expect(await countAll()).toBe(before + 1);
   });
 });

@@ -110,8 +110,8 @@ describe('webhook URL policy', () => {
     afterAll(async () => server.close());
 
     async function liveKeyOf(token: string): Promise<string> {
-      const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${token}` });
-      return issued.body.data.createLiveCredentials.apiKey;
+      const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${token}` });
+      return issued.body.data.createLiveCredentials.credentials.apiKey;
     }
 
     test('PUT /business/config with live credentials refuses private and loopback URLs, and nothing changes', async () => {

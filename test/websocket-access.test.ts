@@ -14,10 +14,10 @@ import { PATIENCE_MS, TestMerchant, TestServer, collect, overSocket, startTestSe
 const AT_ONCE_MS = PATIENCE_MS;
 const NO_RECHECK = { subscriptionRecheckMs: 3_600_000 };
 
-const CHANGE_ROLE = 'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(membershipId: $id, role: $role) { id role } }';
-const INVITE_MEMBER = 'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id } }';
-const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(membershipId: $id) { id } }';
-const REGENERATE = 'mutation { regenerateApiKey(mode: TEST) { apiKey keyHint } }';
+const CHANGE_ROLE = 'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(input: { membershipId: $id, role: $role }) { membership { id role } userErrors { code } } }';
+const INVITE_MEMBER = 'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { teamInvitation { id } userErrors { code } } }';
+const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(input: { id: $id }) { membership { id } userErrors { code } } }';
+const REGENERATE = 'mutation { regenerateApiKey(input: { mode: TEST }) { regeneratedApiKey { apiKey keyHint } userErrors { code } } }';
 const BALANCES = 'subscription { walletBalanceUpdated { walletId } }';
 
 describe('finding 1: revoked access keeps working on an open graphql-ws socket', () => {
@@ -35,7 +35,7 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     const socket = server.socket({ ...asDashboard(member), businessId: owner.businessId });
     await socket.connected;
     // The socket acts as the member does today: an ADMIN reads the team.
-    const team = await overSocket(socket.client, '{ teamMembers { id role } }');
+    const team = await overSocket(socket.client, '{ teamMembers { edges { node { id role } } } }');
     expect(team.result?.errors).toBeUndefined();
     return { owner, member, membershipId, socket };
   }
@@ -62,6 +62,7 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     const { owner, membershipId, socket } = await teamWithAdmin();
     const demoted = await server.graphql(CHANGE_ROLE, { id: membershipId, role: 'VIEWER' }, asDashboard(owner));
     expect(demoted.body.errors).toBeUndefined();
+    expect(demoted.body.data.changeTeamMemberRole.userErrors).toEqual([]);
     expect(await within(socket.closed, AT_ONCE_MS, 'close after demotion')).toEqual({ code: 4403, reason: expect.stringMatching(/^Forbidden/) });
 
     const promoted = await overSocket(socket.client, CHANGE_ROLE, { id: membershipId, role: 'ADMIN' });
@@ -84,6 +85,7 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     const { owner, member, membershipId, socket } = await teamWithAdmin();
     const removed = await server.graphql(REMOVE_MEMBER, { id: membershipId }, asDashboard(owner));
     expect(removed.body.errors).toBeUndefined();
+    expect(removed.body.data.removeTeamMember.userErrors).toEqual([]);
     expect(await within(socket.closed, AT_ONCE_MS, 'close after removal')).toMatchObject({ code: 4403 });
 
     const reinvited = await overSocket(socket.client, INVITE_MEMBER, { input: { email: member.email, role: 'ADMIN' } });
@@ -123,10 +125,10 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     const listening = collect(socket.client, BALANCES, 1);
     await listening.ready;
     const regenerated = await overSocket(socket.client, REGENERATE);
-    expect(regenerated.result?.data?.regenerateApiKey.apiKey).toMatch(/^bk_test_/);
+    expect(regenerated.result?.data?.regenerateApiKey.regeneratedApiKey.apiKey).toMatch(/^bk_test_/);
     expect(await within(socket.closed, AT_ONCE_MS, 'close after regeneration')).toMatchObject({ code: 4403 });
     await listening.done; // the subscription was completed (not left hanging) when access went
-    const newKey = regenerated.result!.data.regenerateApiKey.apiKey;
+    const newKey = regenerated.result!.data.regenerateApiKey.regeneratedApiKey.apiKey;
     expect((await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': newKey } })).status).toBe(200);
   });
 

@@ -224,19 +224,23 @@ export async function startTestServer(
         businessName: `Business ${suffix}`,
         ...overrides,
       };
-      const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken } }', { input });
-      if (!started.body.data) throw new Error(`signUp failed: ${JSON.stringify(started.body)}`);
+      const started = await server.graphql(
+        'mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } userErrors { field message code } } }', { input });
+      if (!started.body.data?.signUp.pendingSignUp) throw new Error(`signUp failed: ${JSON.stringify(started.body)}`);
       const [mail] = await server.mailTo(input.email);
       const code = codeIn(mail);
       if (!code) throw new Error(`no sign-up code was mailed to ${input.email}: ${JSON.stringify(mail)}`);
       const response = await server.graphql(
-        `mutation($signUpToken: String!, $code: String!) {
-          confirmSignUp(signUpToken: $signUpToken, code: $code) { token user { id } business { id } testCredentials { apiKey apiSecret } }
+        `mutation($input: ConfirmSignUpInput!) {
+          confirmSignUp(input: $input) {
+            account { token user { id } business { id } testCredentials { apiKey apiSecret } }
+            userErrors { field message code }
+          }
         }`,
-        { signUpToken: started.body.data.signUp.signUpToken, code },
+        { input: { signUpToken: started.body.data.signUp.pendingSignUp.signUpToken, code } },
       );
-      if (!response.body.data) throw new Error(`confirmSignUp failed: ${JSON.stringify(response.body)}`);
-      const result = response.body.data.confirmSignUp;
+      if (!response.body.data?.confirmSignUp.account) throw new Error(`confirmSignUp failed: ${JSON.stringify(response.body)}`);
+      const result = response.body.data.confirmSignUp.account;
       return {
         userId: result.user.id,
         businessId: result.business.id,
@@ -257,18 +261,21 @@ export async function startTestServer(
       return { userId: user.id, businessId: business.id, token, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, email, password };
     },
     addTeamMember: async (owner, member, role) => {
-      const invited = await server.graphql('mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id } }',
+      const invited = await server.graphql(
+        'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { teamInvitation { id } userErrors { field message code } } }',
         { input: { email: member.email, role } }, { authorization: `Bearer ${owner.token}`, 'x-service-business-id': owner.businessId });
-      if (!invited.body.data) throw new Error(`inviteTeamMember failed: ${JSON.stringify(invited.body)}`);
-      const accepted = await server.graphql('mutation($id: ID!) { acceptTeamInvitation(id: $id) { id } }',
-        { id: invited.body.data.inviteTeamMember.id }, { authorization: `Bearer ${member.token}` });
-      if (!accepted.body.data) throw new Error(`acceptTeamInvitation failed: ${JSON.stringify(accepted.body)}`);
-      return accepted.body.data.acceptTeamInvitation.id;
+      if (!invited.body.data?.inviteTeamMember.teamInvitation) throw new Error(`inviteTeamMember failed: ${JSON.stringify(invited.body)}`);
+      const accepted = await server.graphql(
+        'mutation($input: AcceptTeamInvitationInput!) { acceptTeamInvitation(input: $input) { membership { id } userErrors { field message code } } }',
+        { input: { id: invited.body.data.inviteTeamMember.teamInvitation.id } }, { authorization: `Bearer ${member.token}` });
+      if (!accepted.body.data?.acceptTeamInvitation.membership) throw new Error(`acceptTeamInvitation failed: ${JSON.stringify(accepted.body)}`);
+      return accepted.body.data.acceptTeamInvitation.membership.id;
     },
     liveKeyOf: async (merchant) => {
-      const issued = await server.graphql('mutation { createLiveCredentials { apiKey } }', {}, { authorization: `Bearer ${merchant.token}` });
-      if (!issued.body.data) throw new Error(`createLiveCredentials failed: ${JSON.stringify(issued.body)}`);
-      return issued.body.data.createLiveCredentials.apiKey;
+      const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } userErrors { field message code } } }', {},
+        { authorization: `Bearer ${merchant.token}` });
+      if (!issued.body.data?.createLiveCredentials.credentials) throw new Error(`createLiveCredentials failed: ${JSON.stringify(issued.body)}`);
+      return issued.body.data.createLiveCredentials.credentials.apiKey;
     },
     setTreasury: async (businessId, enabled) => {
       await runtime.core.identity.businesses.updateAsOperator(RequestContext.system(runtime.dataSource, 'test', businessId), { treasuryEnabled: enabled });

@@ -43,7 +43,8 @@ export async function countRows(server: TestServer, table: 'v1_payments' | 'chec
 
 /** Sets the business's `/v1` webhook URL of the test mode (GraphQL setV1WebhookUrl, as an OWNER): where its `/v1` events go. */
 export async function setV1WebhookUrl(server: TestServer, merchant: TestMerchant, url: string | null): Promise<void> {
-  const answer = await server.graphql('mutation($url: String) { setV1WebhookUrl(url: $url) { webhookUrl } }', { url },
+  const answer = await server.graphql(
+    'mutation($url: String) { setV1WebhookUrl(input: { webhookUrl: $url }) { v1WebhookSettings { webhookUrl } userErrors { field message code } } }', { url },
     { authorization: `Bearer ${merchant.token}`, 'x-service-business-id': merchant.businessId });
-  if (answer.body.errors || answer.body.data?.setV1WebhookUrl.webhookUrl !== url) throw new Error(`setV1WebhookUrl failed: ${JSON.stringify(answer.body)}`);
+  if (answer.body.errors || answer.body.data?.setV1WebhookUrl.v1WebhookSettings?.webhookUrl !== url) throw new Error(`setV1WebhookUrl failed: ${JSON.stringify(answer.body)}`);
 }

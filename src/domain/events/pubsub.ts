@@ -104,11 +104,15 @@ export interface PayoutScheduleChange {
   changedFields: string[] | null;
 }
 
-/** A webhook delivery's new state, after an attempt (or its creation) committed. */
+/** A webhook delivery was created or attempted, and committed: what that change set. */
 export interface WebhookDeliveryChange {
   businessId: string;
   livemode: boolean;
   deliveryId: string;
+  /** Its status before the change; null when the change created it. */
+  previousStatus: string | null;
+  /** The delivery's fields the change set (on creation, every field). */
+  changedFields: string[];
 }
 
 export interface PublishedEvent {

@@ -223,7 +223,7 @@ export class DeliveryPump {
     batch.forEach(({ sent, recorded: done, failed }, index) => (recorded[index]
       ? done()
       : failed(new Error(`Webhook delivery ${sent.delivery.id} disappeared during its attempt`))));
-    await this.webhooks.announceRecorded(recorded).catch((error) =>
+    await this.webhooks.announceRecorded(recorded, batch.map(({ sent }) => sent)).catch((error) =>
       this.log(`[webhooks] recorded attempts could not be announced to subscribers: ${messageOf(error)}`));
   }
 }

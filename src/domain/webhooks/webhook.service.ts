@@ -89,7 +89,8 @@ async function updateDeliveries(ctx: RequestContext, records: Array<{ delivery: 
   const updatedAt = new Map(rows.map((row) => [row.id, row.updated_at]));
   return records.map(({ delivery, changes }) => {
     const at = updatedAt.get(delivery.id);
-    return at === undefined ? null : Object.assign(delivery, changes, { updatedAt: at });
+    // A new object: the attempt's delivery stays as it was, what the change is announced against.
+    return at === undefined ? null : Object.assign(Object.create(Object.getPrototypeOf(delivery)) as WebhookDelivery, delivery, changes, { updatedAt: at });
   });
 }
 
@@ -458,7 +459,7 @@ export class WebhookService {
    */
   async recordAllSent(ctx: RequestContext, sent: readonly SentAttempt[]): Promise<Array<WebhookDelivery | null>> {
     const recorded = await this.writeAllSent(ctx, sent);
-    await this.announceRecorded(recorded);
+    await this.announceRecorded(recorded, sent);
     return recorded;
   }
 
@@ -476,9 +477,9 @@ export class WebhookService {
     })));
   }
 
-  /** Announces recorded attempts to subscribers (`webhookDeliveryUpdated`). */
-  async announceRecorded(recorded: ReadonlyArray<WebhookDelivery | null>): Promise<void> {
-    await Promise.all(recorded.map((delivery) => delivery && publishDeliveryChange(this.pubSub, delivery)));
+  /** Announces recorded attempts to subscribers (`webhookDeliveryUpdated`): `recorded[i]` is `sent[i]`'s delivery as stored. */
+  async announceRecorded(recorded: ReadonlyArray<WebhookDelivery | null>, sent: readonly SentAttempt[]): Promise<void> {
+    await Promise.all(recorded.map((delivery, index) => delivery && publishDeliveryChange(this.pubSub, delivery, sent[index].delivery)));
   }
 
   /**

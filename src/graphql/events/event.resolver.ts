@@ -1,13 +1,35 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
+import { DomainEvent } from '../../domain/events/event.entity';
 import { Mode } from '../../domain/identity/identity.entities';
+import { ALL_ROLES } from '../../domain/shared/context';
+import { WebhookDelivery as WebhookDeliveryRow } from '../../domain/webhooks/webhook-delivery.entity';
 import { notFound } from '../../domain/shared/errors';
 import { eventFilterSchema, toEventFilters } from '../../wire/events';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { toConnection } from '../shared/connection';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import { deliveryFiltersSchema } from '../../wire/webhooks';
-import { Event, EventConnection, WebhookDelivery, WebhookDeliveryConnection } from './event.types';
+import {
+  Event, EventConnection, RedeliverWebhookInput, RedeliverWebhookPayload, RedeliverWebhookUrlDeliveryInput, RedeliverWebhookUrlDeliveryPayload,
+  ReplayEventInput, ReplayEventPayload, WebhookDelivery, WebhookDeliveryConnection, WebhookDeliveryUpdate,
+} from './event.types';
+
+defineNode({ type: Event, entity: DomainEvent, load: async (context, id) => Event.from(await context.core.eventLog.get(caller(context), id)) });
+// A delivery of the caller's business and mode (to its webhookUrl, an endpoint, or a /v1 target), as event.deliveries answers it.
+defineNode({
+  type: WebhookDelivery,
+  entity: WebhookDeliveryRow,
+  load: async (context, id) => {
+    const ctx = caller(context);
+    ctx.requireRole(...ALL_ROLES);
+    const [delivery] = await context.core.eventLog.deliveriesByIds(ctx, [id]);
+    if (!delivery) throw notFound('Webhook delivery');
+    return WebhookDelivery.from(delivery);
+  },
+});
 
 @Resolver(() => Event)
 export class EventResolver {
@@ -39,9 +61,10 @@ export class EventResolver {
     return (await loaders.deliveriesByEventId.load(event.id)).map(WebhookDelivery.from);
   }
 
-  @Mutation(() => WebhookDelivery, { description: 'Sends a delivery again (a new delivery of the same event to the same URL)' })
-  async redeliverWebhook(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
-    return WebhookDelivery.from(await context.core.webhooks.redeliver(caller(context), deliveryId));
+  @Mutation(() => RedeliverWebhookPayload, { description: 'Sends a delivery again (a new delivery of the same event to the same URL)' })
+  async redeliverWebhook(@Arg('input') input: RedeliverWebhookInput, @Ctx() context: GraphQLContext): Promise<RedeliverWebhookPayload> {
+    const ctx = caller(context);
+    return payloadOf(RedeliverWebhookPayload, async () => WebhookDelivery.from(await context.core.webhooks.redeliver(ctx, input.id)));
   }
 
   @Query(() => WebhookDeliveryConnection, {
@@ -61,18 +84,20 @@ export class EventResolver {
     return toConnection(page, WebhookDelivery.from);
   }
 
-  @Mutation(() => WebhookDelivery, { description: "Sends a delivery to the business's webhookUrl again (NOT_FOUND for an endpoint's delivery)" })
-  async redeliverWebhookUrlDelivery(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
-    return WebhookDelivery.from(await context.core.webhooks.redeliverWebhookUrlDelivery(caller(context), deliveryId));
+  @Mutation(() => RedeliverWebhookUrlDeliveryPayload, { description: "Sends a delivery to the business's webhookUrl again (NOT_FOUND for an endpoint's delivery)" })
+  async redeliverWebhookUrlDelivery(
+    @Arg('input') input: RedeliverWebhookUrlDeliveryInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RedeliverWebhookUrlDeliveryPayload> {
+    const ctx = caller(context);
+    return payloadOf(RedeliverWebhookUrlDeliveryPayload, async () => WebhookDelivery.from(await context.core.webhooks.redeliverWebhookUrlDelivery(ctx, input.id)));
   }
 
-  @Mutation(() => WebhookDelivery, { description: "Replays an event to an endpoint, or to the business's webhookUrl" })
-  async replayEvent(
-    @Arg('eventId', () => ID) eventId: string,
-    @Ctx() context: GraphQLContext,
-    @Arg('endpointId', () => ID, { nullable: true }) endpointId?: string,
-  ): Promise<WebhookDelivery> {
-    return WebhookDelivery.from(await context.core.webhooks.replayEvent(caller(context), { eventId, endpointId }));
+  @Mutation(() => ReplayEventPayload, { description: "Replays an event to an endpoint, or to the business's webhookUrl" })
+  async replayEvent(@Arg('input') input: ReplayEventInput, @Ctx() context: GraphQLContext): Promise<ReplayEventPayload> {
+    const ctx = caller(context);
+    return payloadOf(ReplayEventPayload, async () =>
+      WebhookDelivery.from(await context.core.webhooks.replayEvent(ctx, { eventId: input.eventId, endpointId: input.endpointId ?? undefined })));
   }
 
   @Subscription(() => Event, {
@@ -86,16 +111,16 @@ export class EventResolver {
     });
   }
 
-  @Subscription(() => WebhookDelivery, {
+  @Subscription(() => WebhookDeliveryUpdate, {
     topics: Topic.WEBHOOK_DELIVERY,
-    description: "A webhook delivery of the subscriber's business and mode was created or attempted; its current state",
+    description: "A webhook delivery of the subscriber's business and mode was created or attempted: one update per change, with what it changed",
     filter: ({ payload, context }: { payload: WebhookDeliveryChange; context: GraphQLContext }) => ownedBySubscriber(payload, context),
   })
-  async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+  async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDeliveryUpdate> {
     caller(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
     const delivery = await context.loaders.deliveryById.load(change.deliveryId);
     if (!delivery) throw notFound('Webhook delivery');
-    return WebhookDelivery.from(delivery);
+    return { webhookDelivery: WebhookDelivery.from(delivery), previousStatus: change.previousStatus ?? null, changedFields: change.changedFields ?? [] };
   }
 }

@@ -1,13 +1,15 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DomainEvent } from '../../domain/events/event.entity';
 import { Mode } from '../../domain/identity/identity.entities';
 import { WebhookDelivery as WebhookDeliveryRow } from '../../domain/webhooks/webhook-delivery.entity';
 import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
+import { IdInput, Payload } from '../shared/payload';
+import { WebhookUserErrors } from '../webhooks/webhook.errors';
 
-@ObjectType({ description: 'One attempt series of sending an event to a webhook URL' })
-export class WebhookDelivery {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'One attempt series of sending an event to a webhook URL', implements: Node })
+export class WebhookDelivery extends Node {
   @Field(() => ID) eventId: string;
   @Field() eventType: string;
   @Field() url: string;
@@ -33,9 +35,8 @@ export class WebhookDelivery {
   }
 }
 
-@ObjectType({ description: 'Something that happened in the business (the event log)' })
-export class Event {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'Something that happened in the business (the event log)', implements: Node })
+export class Event extends Node {
   @Field({ description: 'The event type, for example wallet.funded' }) type: string;
   @Field(() => Mode) mode: Mode;
   @Field(() => GraphQLJSONObject, { description: 'The event payload, as sent in webhooks' }) data: Record<string, unknown>;
@@ -48,8 +49,33 @@ export class Event {
   }
 }
 
+@ObjectType({ description: 'One change of a webhook delivery: the delivery now, the status it had, and the fields the change set' })
+export class WebhookDeliveryUpdate {
+  @Field(() => WebhookDelivery, { description: 'The delivery as it is when the update is sent' }) webhookDelivery: WebhookDelivery;
+  @Field(() => String, { nullable: true, description: 'Its status before this change; null when the change created it' }) previousStatus: string | null;
+  @Field(() => [String], { description: 'The fields of WebhookDelivery this change set (on creation, every field)' }) changedFields: string[];
+}
+
 @ObjectType()
 export class EventConnection extends Connection(Event, 'Event') {}
 
 @ObjectType()
 export class WebhookDeliveryConnection extends Connection(WebhookDelivery, 'WebhookDelivery') {}
+
+export const RedeliverWebhookInput = IdInput('RedeliverWebhook', 'The delivery to send again');
+export type RedeliverWebhookInput = InstanceType<typeof RedeliverWebhookInput>;
+export const RedeliverWebhookUrlDeliveryInput = IdInput('RedeliverWebhookUrlDelivery', "A delivery to the business's webhookUrl");
+export type RedeliverWebhookUrlDeliveryInput = InstanceType<typeof RedeliverWebhookUrlDeliveryInput>;
+
+@InputType()
+export class ReplayEventInput {
+  @Field(() => ID) eventId: string;
+  @Field(() => ID, { nullable: true, description: "An endpoint of the business (either registry); the business's webhookUrl when omitted" }) endpointId?: string | null;
+}
+
+export const RedeliverWebhookPayload = Payload('RedeliverWebhook', 'webhookDelivery', () => WebhookDelivery, WebhookUserErrors);
+export type RedeliverWebhookPayload = InstanceType<typeof RedeliverWebhookPayload>;
+export const RedeliverWebhookUrlDeliveryPayload = Payload('RedeliverWebhookUrlDelivery', 'webhookDelivery', () => WebhookDelivery, WebhookUserErrors);
+export type RedeliverWebhookUrlDeliveryPayload = InstanceType<typeof RedeliverWebhookUrlDeliveryPayload>;
+export const ReplayEventPayload = Payload('ReplayEvent', 'webhookDelivery', () => WebhookDelivery, WebhookUserErrors);
+export type ReplayEventPayload = InstanceType<typeof ReplayEventPayload>;

@@ -1,18 +1,31 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { z } from 'zod';
-import { BlocklistEntryType } from '../../domain/fraud/fraud.entities';
+import { BlocklistEntry as BlocklistEntryRow, BlocklistEntryType, FraudRule as FraudRuleRow } from '../../domain/fraud/fraud.entities';
 import {
   blocklistBodySchema, createRuleBodySchema, toAddBlocklistEntryCommand, toCreateRuleCommand, toUpdateRuleCommand, updateRuleBodySchema,
 } from '../../wire/fraud';
 import { enumFilter, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { toConnection } from '../shared/connection';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
+import { pageOfList } from '../identity/list-page';
 import { definedFields } from '../customers/customer.types';
 import {
-  AddBlocklistEntryInput, BlocklistEntry, BlocklistEntryConnection, CreateFraudRuleInput, FraudRule, UpdateFraudRuleInput,
+  AddBlocklistEntryInput, AddBlocklistEntryPayload, BlocklistEntry, BlocklistEntryConnection, CreateFraudRuleInput, CreateFraudRulePayload,
+  DeleteFraudRuleInput, DeleteFraudRulePayload, FraudRule, FraudRuleConnection, RemoveBlocklistEntryInput, RemoveBlocklistEntryPayload,
+  UpdateFraudRuleInput, UpdateFraudRulePayload,
 } from './fraud.types';
 
 const blocklistFilterSchema = z.object({ type: enumFilter(BlocklistEntryType).nullish() });
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+
+defineNode({ type: FraudRule, entity: FraudRuleRow, load: async (context, id) => FraudRule.from(await context.core.fraud.getRule(caller(context), id)) });
+defineNode({
+  type: BlocklistEntry,
+  entity: BlocklistEntryRow,
+  load: async (context, id) => BlocklistEntry.from(await context.core.fraud.getBlocklistEntry(caller(context), id)),
+});
 
 /**
  * Fraud rules and the block list, the same operations as /api/v1/business/fraud; inputs are
@@ -20,9 +33,17 @@ const blocklistFilterSchema = z.object({ type: enumFilter(BlocklistEntryType).nu
  */
 @Resolver()
 export class FraudResolver {
-  @Query(() => [FraudRule], { description: 'Rules of the active business and mode, in screening order (oldest first)' })
-  async fraudRules(@Ctx() context: GraphQLContext): Promise<FraudRule[]> {
-    return (await context.core.fraud.listRules(caller(context))).map(FraudRule.from);
+  @Query(() => FraudRuleConnection, {
+    description: 'Rules of the active business and mode, in screening order (oldest first; at most 100 per mode)',
+    complexity: perRow,
+  })
+  async fraudRules(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<FraudRuleConnection> {
+    const rules = await context.core.fraud.listRules(caller(context));
+    return toConnection(pageOfList(rules, 'oldestFirst', 'fraudRules', { first, after }), FraudRule.from);
   }
 
   @Query(() => FraudRule)
@@ -30,19 +51,25 @@ export class FraudResolver {
     return FraudRule.from(await context.core.fraud.getRule(caller(context), id));
   }
 
-  @Mutation(() => FraudRule)
-  async createFraudRule(@Arg('input') input: CreateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<FraudRule> {
-    return FraudRule.from(await context.core.fraud.createRule(caller(context), toCreateRuleCommand(parseInput(createRuleBodySchema, definedFields(input)))));
+  @Mutation(() => CreateFraudRulePayload)
+  async createFraudRule(@Arg('input') input: CreateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<CreateFraudRulePayload> {
+    const ctx = caller(context);
+    return payloadOf(CreateFraudRulePayload, async () =>
+      FraudRule.from(await context.core.fraud.createRule(ctx, toCreateRuleCommand(parseInput(createRuleBodySchema, definedFields(input))))));
   }
 
-  @Mutation(() => FraudRule, { description: 'Enables or disables a rule, or changes its parameters' })
-  async updateFraudRule(@Arg('id', () => ID) id: string, @Arg('input') input: UpdateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<FraudRule> {
-    return FraudRule.from(await context.core.fraud.updateRule(caller(context), toUpdateRuleCommand(id, parseInput(updateRuleBodySchema, definedFields(input)))));
+  @Mutation(() => UpdateFraudRulePayload, { description: 'Enables or disables a rule, or changes its parameters' })
+  async updateFraudRule(@Arg('input') input: UpdateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<UpdateFraudRulePayload> {
+    const ctx = caller(context);
+    const { id, ...changes } = input;
+    return payloadOf(UpdateFraudRulePayload, async () =>
+      FraudRule.from(await context.core.fraud.updateRule(ctx, toUpdateRuleCommand(id, parseInput(updateRuleBodySchema, definedFields(changes))))));
   }
 
-  @Mutation(() => FraudRule)
-  async deleteFraudRule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<FraudRule> {
-    return FraudRule.from(await context.core.fraud.deleteRule(caller(context), id));
+  @Mutation(() => DeleteFraudRulePayload)
+  async deleteFraudRule(@Arg('input') input: DeleteFraudRuleInput, @Ctx() context: GraphQLContext): Promise<DeleteFraudRulePayload> {
+    const ctx = caller(context);
+    return payloadOf(DeleteFraudRulePayload, async () => FraudRule.from(await context.core.fraud.deleteRule(ctx, input.id)));
   }
 
   @Query(() => BlocklistEntryConnection, {
@@ -61,13 +88,16 @@ export class FraudResolver {
     return toConnection(page, BlocklistEntry.from);
   }
 
-  @Mutation(() => BlocklistEntry, { description: 'Blocks an email, card fingerprint or IP address (CONFLICT when already blocked)' })
-  async addBlocklistEntry(@Arg('input') input: AddBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<BlocklistEntry> {
-    return BlocklistEntry.from(await context.core.fraud.addToBlocklist(caller(context), toAddBlocklistEntryCommand(parseInput(blocklistBodySchema, definedFields(input)))));
+  @Mutation(() => AddBlocklistEntryPayload, { description: 'Blocks an email, card fingerprint or IP address (CONFLICT when already blocked)' })
+  async addBlocklistEntry(@Arg('input') input: AddBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<AddBlocklistEntryPayload> {
+    const ctx = caller(context);
+    return payloadOf(AddBlocklistEntryPayload, async () =>
+      BlocklistEntry.from(await context.core.fraud.addToBlocklist(ctx, toAddBlocklistEntryCommand(parseInput(blocklistBodySchema, definedFields(input))))));
   }
 
-  @Mutation(() => BlocklistEntry)
-  async removeBlocklistEntry(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<BlocklistEntry> {
-    return BlocklistEntry.from(await context.core.fraud.removeFromBlocklist(caller(context), id));
+  @Mutation(() => RemoveBlocklistEntryPayload)
+  async removeBlocklistEntry(@Arg('input') input: RemoveBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<RemoveBlocklistEntryPayload> {
+    const ctx = caller(context);
+    return payloadOf(RemoveBlocklistEntryPayload, async () => BlocklistEntry.from(await context.core.fraud.removeFromBlocklist(ctx, input.id)));
   }
 }

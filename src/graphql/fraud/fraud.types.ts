@@ -2,10 +2,12 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { BlocklistEntry as BlocklistEntryRow, FraudRule as FraudRuleRow, FraudRuleType } from '../../domain/fraud/fraud.entities';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
+import { Node } from '../shared/node';
+import { IdInput, Payload } from '../shared/payload';
+import { FraudUserErrors } from './fraud.errors';
 
-@ObjectType({ description: 'A screening rule of the business in one mode; only the fields of its type are set' })
-export class FraudRule {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A screening rule of the business in one mode; only the fields of its type are set', implements: Node })
+export class FraudRule extends Node {
   @Field({ description: 'One of card_country, card_bin, email_domain, amount_above or velocity_card' }) type: string;
   @Field() enabled: boolean;
   @Field(() => [String], { nullable: true, description: 'For card_country: the blocked issuing countries' }) countries: string[] | null;
@@ -28,9 +30,8 @@ export class FraudRule {
   }
 }
 
-@ObjectType({ description: 'An email, card fingerprint or IP address whose charges are refused' })
-export class BlocklistEntry {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'An email, card fingerprint or IP address whose charges are refused', implements: Node })
+export class BlocklistEntry extends Node {
   @Field({ description: 'One of email, card_fingerprint or ip' }) type: string;
   @Field() value: string;
   @Field(() => String, { nullable: true }) description: string | null;
@@ -40,6 +41,9 @@ export class BlocklistEntry {
     return Object.assign(new BlocklistEntry(), { id: row.id, type: row.type, value: row.value, description: row.description, createdAt: row.createdAt });
   }
 }
+
+@ObjectType()
+export class FraudRuleConnection extends Connection(FraudRule, 'FraudRule') {}
 
 @ObjectType()
 export class BlocklistEntryConnection extends Connection(BlocklistEntry, 'BlocklistEntry') {}
@@ -59,6 +63,7 @@ export class CreateFraudRuleInput {
 
 @InputType({ description: "Fields to change; the parameters must be those of the rule's type" })
 export class UpdateFraudRuleInput {
+  @Field(() => ID, { description: 'The rule to change' }) id: string;
   @Field({ nullable: true }) enabled?: boolean;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => [String], { nullable: true }) countries?: string[];
@@ -75,3 +80,19 @@ export class AddBlocklistEntryInput {
   @Field() value: string;
   @Field({ nullable: true }) description?: string;
 }
+
+export const DeleteFraudRuleInput = IdInput('DeleteFraudRule', 'The rule to delete');
+export type DeleteFraudRuleInput = InstanceType<typeof DeleteFraudRuleInput>;
+export const RemoveBlocklistEntryInput = IdInput('RemoveBlocklistEntry', 'The entry to remove from the block list');
+export type RemoveBlocklistEntryInput = InstanceType<typeof RemoveBlocklistEntryInput>;
+
+export const CreateFraudRulePayload = Payload('CreateFraudRule', 'fraudRule', () => FraudRule, FraudUserErrors);
+export type CreateFraudRulePayload = InstanceType<typeof CreateFraudRulePayload>;
+export const UpdateFraudRulePayload = Payload('UpdateFraudRule', 'fraudRule', () => FraudRule, FraudUserErrors);
+export type UpdateFraudRulePayload = InstanceType<typeof UpdateFraudRulePayload>;
+export const DeleteFraudRulePayload = Payload('DeleteFraudRule', 'fraudRule', () => FraudRule, FraudUserErrors);
+export type DeleteFraudRulePayload = InstanceType<typeof DeleteFraudRulePayload>;
+export const AddBlocklistEntryPayload = Payload('AddBlocklistEntry', 'blocklistEntry', () => BlocklistEntry, FraudUserErrors);
+export type AddBlocklistEntryPayload = InstanceType<typeof AddBlocklistEntryPayload>;
+export const RemoveBlocklistEntryPayload = Payload('RemoveBlocklistEntry', 'blocklistEntry', () => BlocklistEntry, FraudUserErrors);
+export type RemoveBlocklistEntryPayload = InstanceType<typeof RemoveBlocklistEntryPayload>;

@@ -1,44 +1,128 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Mode, Role } from '../../domain/identity/identity.entities';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  ApiCredential as ApiCredentialRow, Business as BusinessRow, BusinessSettings as BusinessSettingsRow, Membership as MembershipRow, User as UserRow,
+} from '../../domain/identity/identity.entities';
 import { WRITE_ROLES } from '../../domain/shared/context';
+import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
 import { businessSettingsSchema, newAccountSchema } from '../../wire/accounts';
 import {
-  ApiCredential, Business, BusinessSettings, IssuedCredentials, Membership, RegeneratedApiKey,
-  SignInInput, SignInPayload, SignUpInput, SignUpPayload, SignUpStarted, UpdateBusinessSettingsInput, User,
-} from './identity.types';
+  ChangeTeamMemberRoleInput, ConfirmSignUpInput, RegenerateApiKeyInput, RemoveTeamMemberInput, SignInInput, SignUpInput, UpdateBusinessSettingsInput,
+} from './identity.inputs';
+import {
+  ChangeTeamMemberRolePayload, ConfirmSignUpPayload, CreateLiveCredentialsPayload, RegenerateApiKeyPayload, RemoveTeamMemberPayload, SignInPayload,
+  SignUpPayload, UpdateBusinessSettingsPayload,
+} from './identity.payloads';
+import { ApiCredential, Business, BusinessSettings, Membership, MembershipConnection, User } from './identity.types';
+import { pageOfList } from './list-page';
 
-const settingsOf = (row: { livemode: boolean; webhookUrl: string | null; updatedAt: Date }): BusinessSettings =>
-  ({ mode: row.livemode ? Mode.LIVE : Mode.TEST, webhookUrl: row.webhookUrl, updatedAt: row.updatedAt });
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+const as = <T extends object>(Type: new () => T, row: object): T => Object.assign(new Type(), row);
 
+/** The memberships of a dashboard caller (every business they belong to); none for an API credential. */
+async function ownMemberships(context: GraphQLContext) {
+  const ctx = caller(context);
+  return ctx.actor.kind === 'dashboard' ? context.loaders.membershipsByUserId.load(ctx.actor.userId) : [];
+}
+
+// node(id:) answers what the dashboard reaches: the signed-in user and their memberships and
+// businesses, and the active business's members, settings (of the active mode) and credentials.
+defineNode({
+  type: User,
+  entity: UserRow,
+  load: async (context, id) => {
+    const ctx = caller(context);
+    if (ctx.actor.kind === 'dashboard' && ctx.actor.userId === id) return as(User, await context.core.identity.auth.currentUser(ctx));
+    const member = ctx.businessId ? (await context.core.identity.team.members(ctx)).find((membership) => membership.userId === id) : undefined;
+    const user = member ? await context.loaders.userById.load(id) : null;
+    if (!member || !user) throw notFound('User');
+    return as(User, { ...user, reachedThroughBusinessId: member.businessId });
+  },
+});
+defineNode({
+  type: Business,
+  entity: BusinessRow,
+  load: async (context, id) => {
+    const ctx = caller(context);
+    if (ctx.businessId === id) return as(Business, await context.core.identity.businesses.business(ctx));
+    const business = (await ownMemberships(context)).some((membership) => membership.businessId === id) ? await context.loaders.businessById.load(id) : null;
+    if (!business) throw notFound('Business');
+    return as(Business, business);
+  },
+});
+defineNode({
+  type: Membership,
+  entity: MembershipRow,
+  load: async (context, id) => {
+    const ctx = caller(context);
+    const own = (await ownMemberships(context)).find((membership) => membership.id === id);
+    const membership = own ?? (ctx.businessId ? (await context.core.identity.team.members(ctx)).find((member) => member.id === id) : undefined);
+    if (!membership) throw notFound('Membership');
+    return as(Membership, membership);
+  },
+});
+defineNode({
+  type: BusinessSettings,
+  entity: BusinessSettingsRow,
+  load: async (context, id) => {
+    const settings = await context.core.identity.businesses.settings(caller(context));
+    if (settings.id !== id) throw notFound('Business settings');
+    return BusinessSettings.from(settings);
+  },
+});
+defineNode({
+  type: ApiCredential,
+  entity: ApiCredentialRow,
+  load: async (context, id) => {
+    const credential = (await context.core.identity.credentials.list(caller(context))).find((row) => row.id === id);
+    if (!credential) throw notFound('API credential');
+    return ApiCredential.from(credential);
+  },
+});
+
+/**
+ * Sign-up and sign-in take no credential. Their refusals are userErrors (AuthErrorCode): the input
+ * is what the caller fixes. Each keeps one answer for every reason, so none tells whether an email
+ * has an account: confirmSignUp's wrong, expired or used code, and signIn's unknown email, wrong
+ * password or locked account.
+ */
 @Resolver()
 export class AuthResolver {
-  @Mutation(() => SignUpStarted, {
+  @Mutation(() => SignUpPayload, {
     description: 'Starts a sign-up: emails the address a 6-digit code (or, when it already has an account, a notice to sign in). Same answer either way',
   })
-  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpStarted> {
-    return core.signUps.start(core.anonymousContext(origin), parseInput(newAccountSchema, input));
+  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpPayload> {
+    return payloadOf(SignUpPayload, async () => core.signUps.start(core.anonymousContext(origin), parseInput(newAccountSchema, input)));
   }
 
-  @Mutation(() => SignUpPayload, { description: 'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials' })
-  async confirmSignUp(
-    @Arg('signUpToken') signUpToken: string,
-    @Arg('code') code: string,
-    @Ctx() { core, origin }: GraphQLContext,
-  ): Promise<SignUpPayload> {
-    const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), { signUpToken, code });
-    return { token, expiresIn: core.config.jwtTtlSeconds, user, business, testCredentials: credentials };
+  @Mutation(() => ConfirmSignUpPayload, {
+    description: 'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials. '
+      + 'A wrong, expired or used code is one userError on code, whatever the reason',
+  })
+  async confirmSignUp(@Arg('input') input: ConfirmSignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<ConfirmSignUpPayload> {
+    return payloadOf(ConfirmSignUpPayload, async () => {
+      const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), { signUpToken: input.signUpToken, code: input.code });
+      return { token, expiresIn: core.config.jwtTtlSeconds, user: as(User, user), business: as(Business, business), testCredentials: credentials };
+    });
   }
 
-  @Mutation(() => SignInPayload, { description: 'Returns a dashboard JWT' })
+  @Mutation(() => SignInPayload, {
+    description: 'A dashboard JWT. An unknown email, a wrong password and a locked account are the same userError (UNAUTHORIZED, no field)',
+  })
   async signIn(@Arg('input') input: SignInInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignInPayload> {
-    return core.identity.auth.signIn(core.anonymousContext(origin), input);
+    return payloadOf(SignInPayload, async () => {
+      const { user, token, expiresIn } = await core.identity.auth.signIn(core.anonymousContext(origin), input);
+      return { token, expiresIn, user: as(User, user) };
+    });
   }
 
   @Query(() => User, { description: 'The signed-in dashboard user' })
   async me(@Ctx() context: GraphQLContext): Promise<User> {
-    return context.core.identity.auth.currentUser(caller(context));
+    return as(User, await context.core.identity.auth.currentUser(caller(context)));
   }
 }
 
@@ -49,7 +133,7 @@ export class UserResolver {
     const memberships = await loaders.membershipsByUserId.load(user.id);
     // A teammate's other businesses belong to other tenants.
     const scope = user.reachedThroughBusinessId;
-    return scope ? memberships.filter((membership) => membership.businessId === scope) : memberships;
+    return (scope ? memberships.filter((membership) => membership.businessId === scope) : memberships).map((row) => as(Membership, row));
   }
 }
 
@@ -58,12 +142,12 @@ export class MembershipResolver {
   @FieldResolver(() => User)
   async user(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<User> {
     const user = (await loaders.userById.load(membership.userId))!;
-    return { ...user, reachedThroughBusinessId: membership.businessId };
+    return as(User, { ...user, reachedThroughBusinessId: membership.businessId });
   }
 
   @FieldResolver(() => Business)
   async business(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<Business> {
-    return (await loaders.businessById.load(membership.businessId))!;
+    return as(Business, (await loaders.businessById.load(membership.businessId))!);
   }
 }
 
@@ -71,52 +155,61 @@ export class MembershipResolver {
 export class BusinessResolver {
   @Query(() => Business, { description: 'The active business (X-Service-Business-Id, or the only one)' })
   async business(@Ctx() context: GraphQLContext): Promise<Business> {
-    return context.core.identity.businesses.business(caller(context));
+    return as(Business, await context.core.identity.businesses.business(caller(context)));
   }
 
   @Query(() => BusinessSettings, { description: 'Settings of the active business in the active mode' })
   async businessSettings(@Ctx() context: GraphQLContext): Promise<BusinessSettings> {
-    return settingsOf(await context.core.identity.businesses.settings(caller(context)));
+    return BusinessSettings.from(await context.core.identity.businesses.settings(caller(context)));
   }
 
-  @Mutation(() => BusinessSettings)
-  async updateBusinessSettings(@Arg('input') input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<BusinessSettings> {
+  @Mutation(() => UpdateBusinessSettingsPayload, { description: 'The business name (OWNER/ADMIN) and the webhook URL of the active mode' })
+  async updateBusinessSettings(@Arg('input') input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<UpdateBusinessSettingsPayload> {
     const ctx = caller(context);
     ctx.requireRole(...WRITE_ROLES); // refused callers learn nothing of the shape (checked again by the domain)
-    return settingsOf((await context.core.identity.businesses.updateSettings(ctx, parseInput(businessSettingsSchema, input))).settings);
+    return payloadOf(UpdateBusinessSettingsPayload, async () =>
+      BusinessSettings.from((await context.core.identity.businesses.updateSettings(ctx, parseInput(businessSettingsSchema, input))).settings));
   }
 
-  @Query(() => [ApiCredential])
+  @Query(() => [ApiCredential], {
+    description: "The business's credentials, at most one per mode (both modes for a dashboard user, its own for an API credential), so not paged",
+  })
   async apiCredentials(@Ctx() context: GraphQLContext): Promise<ApiCredential[]> {
     return (await context.core.identity.credentials.list(caller(context))).map(ApiCredential.from);
   }
 
-  @Mutation(() => IssuedCredentials, { description: 'Issues live credentials (OWNER only); shown once' })
-  async createLiveCredentials(@Ctx() context: GraphQLContext): Promise<IssuedCredentials> {
-    return context.core.identity.credentials.createLive(caller(context));
+  @Mutation(() => CreateLiveCredentialsPayload, { description: 'Issues live credentials (OWNER only); shown once. CONFLICT when they exist' })
+  async createLiveCredentials(@Ctx() context: GraphQLContext): Promise<CreateLiveCredentialsPayload> {
+    const ctx = caller(context);
+    return payloadOf(CreateLiveCredentialsPayload, async () => context.core.identity.credentials.createLive(ctx));
   }
 
-  @Mutation(() => RegeneratedApiKey, { description: 'Replaces the API key of a mode; the old key stops working at once' })
-  async regenerateApiKey(@Arg('mode', () => Mode) mode: Mode, @Ctx() context: GraphQLContext): Promise<RegeneratedApiKey> {
-    return context.core.identity.credentials.regenerateApiKey(caller(context), { mode });
+  @Mutation(() => RegenerateApiKeyPayload, { description: 'Replaces the API key of a mode; the old key stops working at once' })
+  async regenerateApiKey(@Arg('input') input: RegenerateApiKeyInput, @Ctx() context: GraphQLContext): Promise<RegenerateApiKeyPayload> {
+    const ctx = caller(context);
+    return payloadOf(RegenerateApiKeyPayload, async () => context.core.identity.credentials.regenerateApiKey(ctx, { mode: input.mode }));
   }
 
-  @Query(() => [Membership], { description: 'Team members of the active business' })
-  async teamMembers(@Ctx() context: GraphQLContext): Promise<Membership[]> {
-    return context.core.identity.team.members(caller(context));
-  }
-
-  @Mutation(() => Membership)
-  async changeTeamMemberRole(
-    @Arg('membershipId', () => ID) membershipId: string,
-    @Arg('role', () => Role) role: Role,
+  @Query(() => MembershipConnection, { description: 'Team members of the active business, oldest first', complexity: perRow })
+  async teamMembers(
     @Ctx() context: GraphQLContext,
-  ): Promise<Membership> {
-    return context.core.identity.team.changeMemberRole(caller(context), { membershipId, role });
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<MembershipConnection> {
+    const members = await context.core.identity.team.members(caller(context));
+    return toConnection(pageOfList(members, 'oldestFirst', 'teamMembers', { first, after }), (row) => as(Membership, row));
   }
 
-  @Mutation(() => Membership, { description: 'Removes a member; the last OWNER cannot be removed' })
-  async removeTeamMember(@Arg('membershipId', () => ID) membershipId: string, @Ctx() context: GraphQLContext): Promise<Membership> {
-    return context.core.identity.team.removeMember(caller(context), membershipId);
+  @Mutation(() => ChangeTeamMemberRolePayload, { description: "Another member's role (OWNER/ADMIN); the last OWNER keeps the role (CONFLICT)" })
+  async changeTeamMemberRole(@Arg('input') input: ChangeTeamMemberRoleInput, @Ctx() context: GraphQLContext): Promise<ChangeTeamMemberRolePayload> {
+    const ctx = caller(context);
+    return payloadOf(ChangeTeamMemberRolePayload, async () =>
+      as(Membership, await context.core.identity.team.changeMemberRole(ctx, { membershipId: input.membershipId, role: input.role })));
+  }
+
+  @Mutation(() => RemoveTeamMemberPayload, { description: 'Removes a member; the last OWNER cannot be removed (CONFLICT)' })
+  async removeTeamMember(@Arg('input') input: RemoveTeamMemberInput, @Ctx() context: GraphQLContext): Promise<RemoveTeamMemberPayload> {
+    const ctx = caller(context);
+    return payloadOf(RemoveTeamMemberPayload, async () => as(Membership, await context.core.identity.team.removeMember(ctx, input.id)));
   }
 }

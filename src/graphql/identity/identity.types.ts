@@ -1,14 +1,15 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { ApiCredential as ApiCredentialRow, Mode, Role } from '../../domain/identity/identity.entities';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ApiCredential as ApiCredentialRow, BusinessSettings as BusinessSettingsRow, Mode, Role } from '../../domain/identity/identity.entities';
 import { TeamInvitationStatus } from '../../domain/identity/team-invitation.entity';
+import { Connection } from '../shared/connection';
+import { Node } from '../shared/node';
 
 registerEnumType(Role, { name: 'Role', description: 'What a team member may do: VIEWER only reads' });
 registerEnumType(TeamInvitationStatus, { name: 'TeamInvitationStatus', description: 'PENDING until accepted, declined or revoked' });
 registerEnumType(Mode, { name: 'Mode', description: 'TEST (sandbox, no real money) or LIVE' });
 
-@ObjectType({ description: 'A dashboard account' })
-export class User {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A dashboard account', implements: Node })
+export class User extends Node {
   @Field() email: string;
   @Field() name: string;
   @Field() createdAt: Date;
@@ -16,9 +17,8 @@ export class User {
   reachedThroughBusinessId?: string;
 }
 
-@ObjectType({ description: 'A merchant business' })
-export class Business {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'A merchant business', implements: Node })
+export class Business extends Node {
   @Field() name: string;
   @Field() email: string;
   @Field({ description: 'Whether the treasury (banking-as-a-service) product is enabled' }) treasuryEnabled: boolean;
@@ -26,26 +26,28 @@ export class Business {
   @Field() createdAt: Date;
 }
 
-@ObjectType({ description: "A user's membership of a business, with a role" })
-export class Membership {
-  @Field(() => ID) id: string;
+@ObjectType({ description: "A user's membership of a business, with a role", implements: Node })
+export class Membership extends Node {
   @Field(() => Role) role: Role;
   @Field() createdAt: Date;
   userId: string;
   businessId: string;
 }
 
-@ObjectType({ description: 'Settings of the active business in the active mode' })
-export class BusinessSettings {
+@ObjectType({ description: 'Settings of the active business in the active mode (one per business and mode: its id stays the same)', implements: Node })
+export class BusinessSettings extends Node {
   @Field(() => Mode) mode: Mode;
   @Field(() => String, { nullable: true, description: 'Receives every event of this business and mode' })
   webhookUrl: string | null;
   @Field() updatedAt: Date;
+
+  static from(row: BusinessSettingsRow): BusinessSettings {
+    return Object.assign(new BusinessSettings(), { id: row.id, mode: row.livemode ? Mode.LIVE : Mode.TEST, webhookUrl: row.webhookUrl, updatedAt: row.updatedAt });
+  }
 }
 
-@ObjectType({ description: 'An API key/secret pair; only hints are readable after creation' })
-export class ApiCredential {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'An API key/secret pair; only hints are readable after creation', implements: Node })
+export class ApiCredential extends Node {
   @Field(() => Mode) mode: Mode;
   @Field() keyHint: string;
   @Field() secretHint: string;
@@ -69,13 +71,13 @@ export class IssuedCredentials {
 }
 
 @ObjectType({ description: 'A sign-up waiting for the code emailed to its address; the same answer whether or not the address has an account' })
-export class SignUpStarted {
+export class PendingSignUp {
   @Field({ description: 'Pass to confirmSignUp with the emailed code' }) signUpToken: string;
   @Field(() => Int, { description: 'Seconds until the sign-up expires' }) expiresIn: number;
 }
 
-@ObjectType()
-export class SignUpPayload {
+@ObjectType({ description: 'The account a confirmed sign-up opened, and a dashboard session for it' })
+export class NewAccount {
   @Field({ description: 'Dashboard JWT' }) token: string;
   @Field(() => Int) expiresIn: number;
   @Field(() => User) user: User;
@@ -83,8 +85,8 @@ export class SignUpPayload {
   @Field(() => IssuedCredentials) testCredentials: IssuedCredentials;
 }
 
-@ObjectType()
-export class SignInPayload {
+@ObjectType({ description: 'A dashboard session: a JWT for Authorization: Bearer' })
+export class DashboardSession {
   @Field({ description: 'Dashboard JWT' }) token: string;
   @Field(() => Int) expiresIn: number;
   @Field(() => User) user: User;
@@ -97,35 +99,8 @@ export class RegeneratedApiKey {
   @Field() keyHint: string;
 }
 
-@InputType()
-export class SignUpInput {
-  @Field() email: string;
-  @Field() password: string;
-  @Field() name: string;
-  @Field() businessName: string;
-}
-
-@InputType()
-export class SignInInput {
-  @Field() email: string;
-  @Field() password: string;
-}
-
-@InputType()
-export class UpdateBusinessSettingsInput {
-  @Field({ nullable: true }) name?: string;
-  @Field(() => String, { nullable: true, description: 'Set to null to remove' }) webhookUrl?: string | null;
-}
-
-@InputType()
-export class InviteTeamMemberInput {
-  @Field() email: string;
-  @Field(() => Role) role: Role;
-}
-
-@ObjectType({ description: 'An invitation to join a business with a role, until its invitee accepts or declines it' })
-export class TeamInvitation {
-  @Field(() => ID) id: string;
+@ObjectType({ description: 'An invitation to join a business with a role, until its invitee accepts or declines it', implements: Node })
+export class TeamInvitation extends Node {
   @Field() email: string;
   @Field(() => Role) role: Role;
   @Field(() => TeamInvitationStatus) status: TeamInvitationStatus;
@@ -133,3 +108,9 @@ export class TeamInvitation {
   @Field() createdAt: Date;
   businessId: string;
 }
+
+@ObjectType()
+export class MembershipConnection extends Connection(Membership, 'Membership') {}
+
+@ObjectType()
+export class TeamInvitationConnection extends Connection(TeamInvitation, 'TeamInvitation') {}

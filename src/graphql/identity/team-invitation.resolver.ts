@@ -1,49 +1,89 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { TeamInvitation as TeamInvitationRow } from '../../domain/identity/team-invitation.entity';
 import { ADMIN_ROLES } from '../../domain/shared/context';
+import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
 import { inviteSchema } from '../../wire/accounts';
-import { Business, InviteTeamMemberInput, Membership, TeamInvitation } from './identity.types';
+import { AcceptTeamInvitationInput, DeclineTeamInvitationInput, InviteTeamMemberInput, RevokeTeamInvitationInput } from './identity.inputs';
+import {
+  AcceptTeamInvitationPayload, DeclineTeamInvitationPayload, InviteTeamMemberPayload, RevokeTeamInvitationPayload,
+} from './identity.payloads';
+import { Business, Membership, TeamInvitation, TeamInvitationConnection } from './identity.types';
+import { pageOfList } from './list-page';
+
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+const invitationOf = (row: TeamInvitationRow): TeamInvitation => Object.assign(new TeamInvitation(), row);
+
+// A pending invitation, to the business that sent it or to the signed-in invitee (as teamInvitations and myInvitations answer it).
+defineNode({
+  type: TeamInvitation,
+  entity: TeamInvitationRow,
+  load: async (context, id) => {
+    const ctx = caller(context);
+    const ofBusiness = ctx.businessId ? await context.core.teamInvitations.pendingForBusiness(ctx) : [];
+    const mine = ctx.actor.kind === 'dashboard' ? await context.core.teamInvitations.pendingForMe(ctx) : [];
+    const invitation = [...ofBusiness, ...mine].find((row) => row.id === id);
+    if (!invitation) throw notFound('Invitation');
+    return invitationOf(invitation);
+  },
+});
 
 @Resolver(() => TeamInvitation)
 export class TeamInvitationResolver {
-  @Mutation(() => TeamInvitation, {
+  @Mutation(() => InviteTeamMemberPayload, {
     description: 'Invites an email to the active business with a role (OWNER/ADMIN); answers the same whether or not an account uses the email',
   })
-  async inviteTeamMember(@Arg('input') input: InviteTeamMemberInput, @Ctx() context: GraphQLContext): Promise<TeamInvitation> {
+  async inviteTeamMember(@Arg('input') input: InviteTeamMemberInput, @Ctx() context: GraphQLContext): Promise<InviteTeamMemberPayload> {
     const ctx = caller(context);
     ctx.requireDashboardRole(...ADMIN_ROLES); // refused callers learn nothing of the shape (checked again by the domain)
-    return context.core.teamInvitations.invite(ctx, parseInput(inviteSchema, input));
+    return payloadOf(InviteTeamMemberPayload, async () => invitationOf(await context.core.teamInvitations.invite(ctx, parseInput(inviteSchema, input))));
   }
 
-  @Query(() => [TeamInvitation], { description: 'Pending invitations of the active business' })
-  async teamInvitations(@Ctx() context: GraphQLContext): Promise<TeamInvitation[]> {
-    return context.core.teamInvitations.pendingForBusiness(caller(context));
+  @Query(() => TeamInvitationConnection, { description: 'Pending invitations of the active business, newest first', complexity: perRow })
+  async teamInvitations(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<TeamInvitationConnection> {
+    const invitations = await context.core.teamInvitations.pendingForBusiness(caller(context));
+    return toConnection(pageOfList(invitations, 'newestFirst', 'teamInvitations', { first, after }), invitationOf);
   }
 
-  @Query(() => [TeamInvitation], { description: "The signed-in user's pending invitations, of every business" })
-  async myInvitations(@Ctx() context: GraphQLContext): Promise<TeamInvitation[]> {
-    return context.core.teamInvitations.pendingForMe(caller(context));
+  @Query(() => TeamInvitationConnection, { description: "The signed-in user's pending invitations, of every business, newest first", complexity: perRow })
+  async myInvitations(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<TeamInvitationConnection> {
+    const invitations = await context.core.teamInvitations.pendingForMe(caller(context));
+    return toConnection(pageOfList(invitations, 'newestFirst', 'myInvitations', { first, after }), invitationOf);
   }
 
-  @Mutation(() => Membership, { description: 'Accepts one of your invitations: you join its business with its role' })
-  async acceptTeamInvitation(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Membership> {
-    return context.core.teamInvitations.accept(caller(context), id);
+  @Mutation(() => AcceptTeamInvitationPayload, { description: 'Accepts one of your invitations: you join its business with its role' })
+  async acceptTeamInvitation(@Arg('input') input: AcceptTeamInvitationInput, @Ctx() context: GraphQLContext): Promise<AcceptTeamInvitationPayload> {
+    const ctx = caller(context);
+    return payloadOf(AcceptTeamInvitationPayload, async () => Object.assign(new Membership(), await context.core.teamInvitations.accept(ctx, input.id)));
   }
 
-  @Mutation(() => TeamInvitation, { description: 'Declines one of your invitations' })
-  async declineTeamInvitation(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TeamInvitation> {
-    return context.core.teamInvitations.decline(caller(context), id);
+  @Mutation(() => DeclineTeamInvitationPayload, { description: 'Declines one of your invitations' })
+  async declineTeamInvitation(@Arg('input') input: DeclineTeamInvitationInput, @Ctx() context: GraphQLContext): Promise<DeclineTeamInvitationPayload> {
+    const ctx = caller(context);
+    return payloadOf(DeclineTeamInvitationPayload, async () => invitationOf(await context.core.teamInvitations.decline(ctx, input.id)));
   }
 
-  @Mutation(() => TeamInvitation, { description: 'Withdraws a pending invitation of the active business (OWNER/ADMIN)' })
-  async revokeTeamInvitation(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TeamInvitation> {
-    return context.core.teamInvitations.revoke(caller(context), id);
+  @Mutation(() => RevokeTeamInvitationPayload, { description: 'Withdraws a pending invitation of the active business (OWNER/ADMIN)' })
+  async revokeTeamInvitation(@Arg('input') input: RevokeTeamInvitationInput, @Ctx() context: GraphQLContext): Promise<RevokeTeamInvitationPayload> {
+    const ctx = caller(context);
+    return payloadOf(RevokeTeamInvitationPayload, async () => invitationOf(await context.core.teamInvitations.revoke(ctx, input.id)));
   }
 
   /** The invitee reached this business through an invitation to their own email (or a member through their own business). */
   @FieldResolver(() => Business)
   async business(@Root() invitation: TeamInvitation, @Ctx() { loaders }: GraphQLContext): Promise<Business> {
-    return (await loaders.businessById.load(invitation.businessId))!;
+    return Object.assign(new Business(), (await loaders.businessById.load(invitation.businessId))!);
   }
 }

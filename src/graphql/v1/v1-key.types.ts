@@ -1,7 +1,10 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
 import { Mode } from '../../domain/identity/identity.entities';
 import { IssuedV1Key as IssuedV1KeyData } from '../../domain/v1/v1-key.service';
 import { V1ApiKey as V1ApiKeyRow } from '../../domain/v1/v1.entities';
+import { Node } from '../shared/node';
+import { Payload } from '../shared/payload';
+import { V1UserErrors } from './v1.errors';
 
 @ObjectType({ description: 'A secret key of the alternate surface /v1, shown this once (Authorization: Bearer <apiKey> on /v1)' })
 export class IssuedV1ApiKey {
@@ -15,14 +18,14 @@ export class IssuedV1ApiKey {
   }
 }
 
-@ObjectType({ description: 'An active /v1 secret key of the business: its hint only (the key is shown once, when issued)' })
-export class V1ApiKey {
+@ObjectType({ description: 'An active /v1 secret key of the business: its hint only (the key is shown once, when issued)', implements: Node })
+export class V1ApiKey extends Node {
   @Field(() => Mode) mode: Mode;
   @Field({ description: 'The first characters of the key' }) keyHint: string;
   @Field() createdAt: Date;
 
   static from(row: V1ApiKeyRow): V1ApiKey {
-    return Object.assign(new V1ApiKey(), { mode: row.livemode ? Mode.LIVE : Mode.TEST, keyHint: row.keyHint, createdAt: row.createdAt });
+    return Object.assign(new V1ApiKey(), { id: row.id, mode: row.livemode ? Mode.LIVE : Mode.TEST, keyHint: row.keyHint, createdAt: row.createdAt });
   }
 }
 
@@ -32,3 +35,18 @@ export class V1WebhookSettings {
   @Field(() => String, { nullable: true, description: "Receives every /v1 event of the mode (besides a payment's own webhook_url), signed with the /v1 key in Service-Signature; null: none" })
   webhookUrl: string | null;
 }
+
+@InputType()
+export class IssueV1ApiKeyInput {
+  @Field(() => Mode, { defaultValue: Mode.TEST, description: 'The mode of the key (TEST when omitted)' }) mode: Mode;
+}
+
+@InputType()
+export class SetV1WebhookUrlInput {
+  @Field(() => String, { nullable: true, description: 'An absolute http(s) URL, or null to remove it' }) webhookUrl: string | null;
+}
+
+export const IssueV1ApiKeyPayload = Payload('IssueV1ApiKey', 'issuedV1ApiKey', () => IssuedV1ApiKey, V1UserErrors);
+export type IssueV1ApiKeyPayload = InstanceType<typeof IssueV1ApiKeyPayload>;
+export const SetV1WebhookUrlPayload = Payload('SetV1WebhookUrl', 'v1WebhookSettings', () => V1WebhookSettings, V1UserErrors);
+export type SetV1WebhookUrlPayload = InstanceType<typeof SetV1WebhookUrlPayload>;

@@ -1,15 +1,38 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
 import { GraphQLContext, caller } from '../shared/context';
+import { toConnection } from '../shared/connection';
+import { defineNode } from '../shared/node';
+import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
 import { endpointCreateSchema, endpointUpdateSchema } from '../../wire/webhooks';
-import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint } from './webhook-endpoint.types';
+import { pageOfList } from '../identity/list-page';
+import {
+  CreateWebhookEndpointInput, CreateWebhookEndpointPayload, DeleteWebhookEndpointInput, DeleteWebhookEndpointPayload, UpdateWebhookEndpointByIdInput,
+  UpdateWebhookEndpointPayload, WebhookEndpoint, WebhookEndpointConnection,
+} from './webhook-endpoint.types';
+
+// The merchant registry's endpoints only: a treasury endpoint's id (the same table) is NOT_FOUND here.
+defineNode({
+  type: WebhookEndpoint,
+  entity: WebhookEndpointRow,
+  load: async (context, id) => WebhookEndpoint.from(await context.core.webhookEndpoints.get(caller(context), id)),
+});
 
 /** The merchant webhook endpoint registry, the same operations as /api/v1/webhook-endpoints. */
 @Resolver(() => WebhookEndpoint)
 export class WebhookEndpointResolver {
-  @Query(() => [WebhookEndpoint], { description: 'Webhook endpoints of the active business and mode' })
-  async webhookEndpoints(@Ctx() context: GraphQLContext): Promise<WebhookEndpoint[]> {
-    return (await context.core.webhookEndpoints.list(caller(context))).map(WebhookEndpoint.from);
+  @Query(() => WebhookEndpointConnection, {
+    description: 'Webhook endpoints of the active business and mode, newest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+  })
+  async webhookEndpoints(
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<WebhookEndpointConnection> {
+    const endpoints = await context.core.webhookEndpoints.list(caller(context));
+    return toConnection(pageOfList(endpoints, 'newestFirst', 'webhookEndpoints', { first, after }), WebhookEndpoint.from);
   }
 
   @Query(() => WebhookEndpoint)
@@ -17,26 +40,28 @@ export class WebhookEndpointResolver {
     return WebhookEndpoint.from(await context.core.webhookEndpoints.get(caller(context), id));
   }
 
-  @Mutation(() => WebhookEndpoint)
-  async createWebhookEndpoint(@Arg('input') input: CreateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<WebhookEndpoint> {
+  @Mutation(() => CreateWebhookEndpointPayload)
+  async createWebhookEndpoint(@Arg('input') input: CreateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<CreateWebhookEndpointPayload> {
     const ctx = caller(context);
     await context.core.webhookEndpoints.assertAccess(ctx, 'write');
-    return WebhookEndpoint.from(await context.core.webhookEndpoints.create(ctx, parseInput(endpointCreateSchema, { ...input })));
+    return payloadOf(CreateWebhookEndpointPayload, async () =>
+      WebhookEndpoint.from(await context.core.webhookEndpoints.create(ctx, parseInput(endpointCreateSchema, { ...input }))));
   }
 
-  @Mutation(() => WebhookEndpoint)
-  async updateWebhookEndpoint(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateWebhookEndpointInput,
-    @Ctx() context: GraphQLContext,
-  ): Promise<WebhookEndpoint> {
+  @Mutation(() => UpdateWebhookEndpointPayload, { description: 'Changes the fields given; the others stay as they are' })
+  async updateWebhookEndpoint(@Arg('input') input: UpdateWebhookEndpointByIdInput, @Ctx() context: GraphQLContext): Promise<UpdateWebhookEndpointPayload> {
     const ctx = caller(context);
-    await context.core.webhookEndpoints.assertAccess(ctx, 'write', id);
-    return WebhookEndpoint.from(await context.core.webhookEndpoints.update(ctx, id, parseInput(endpointUpdateSchema, { ...input })));
+    await context.core.webhookEndpoints.assertAccess(ctx, 'write');
+    const { id, ...changes } = input;
+    return payloadOf(UpdateWebhookEndpointPayload, async () => {
+      await context.core.webhookEndpoints.assertAccess(ctx, 'write', id); // NOT_FOUND before the shape, as REST answers
+      return WebhookEndpoint.from(await context.core.webhookEndpoints.update(ctx, id, parseInput(endpointUpdateSchema, changes)));
+    });
   }
 
-  @Mutation(() => WebhookEndpoint, { description: 'Deletes the endpoint; past deliveries are kept' })
-  async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookEndpoint> {
-    return WebhookEndpoint.from(await context.core.webhookEndpoints.delete(caller(context), id));
+  @Mutation(() => DeleteWebhookEndpointPayload, { description: 'Deletes the endpoint; past deliveries are kept' })
+  async deleteWebhookEndpoint(@Arg('input') input: DeleteWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<DeleteWebhookEndpointPayload> {
+    const ctx = caller(context);
+    return payloadOf(DeleteWebhookEndpointPayload, async () => WebhookEndpoint.from(await context.core.webhookEndpoints.delete(ctx, input.id)));
   }
 }

@@ -75,7 +75,7 @@ export async function buildTenant(server: TestServer, name: string, copies = 1):
   // Team: a VIEWER who accepted, and an invitation still pending.
   const member = await server.signUp({ email: `member-${marker.toLowerCase()}@example.com`, businessName: `Member ${marker}` });
   await server.addTeamMember(merchant, member, 'VIEWER');
-  await graphql(server, dashboard, 'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { id } }',
+  await graphql(server, dashboard, 'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { teamInvitation { id } } }',
     { input: { email: `invited-${marker.toLowerCase()}@example.com`, role: 'DEVELOPER' } });
 
   // Webhooks first, so the events below make deliveries to each target.

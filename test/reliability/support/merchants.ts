@@ -23,16 +23,18 @@ export async function signUpMerchant(fleet: Fleet, db: Pool, via: ProcessName, o
   const email = `reliability-${suffix}@example.com`;
   const graphql = (query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) =>
     fleet.answer(via, 'POST', '/graphql', { body: { query, variables }, headers }, [200]);
-  const started = await graphql('mutation($input: SignUpInput!) { signUp(input: $input) { signUpToken } }',
+  const started = await graphql('mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } } }',
     { input: { email, password: 'correct horse battery', name: 'Reliability Owner', businessName: `Reliability ${suffix}` } });
-  if (!started.body.data) throw new Error(`signUp: ${JSON.stringify(started.body)}`);
+  if (!started.body.data?.signUp.pendingSignUp) throw new Error(`signUp: ${JSON.stringify(started.body)}`);
   const [mail] = (await db.query(`SELECT text FROM sandbox_mail WHERE recipient = $1 ORDER BY created_at DESC LIMIT 1`, [email])).rows;
   const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
   if (!code) throw new Error(`no sign-up code was mailed to ${email}`);
   const confirmed = await graphql(
-    `mutation($signUpToken: String!, $code: String!) { confirmSignUp(signUpToken: $signUpToken, code: $code) { token business { id } testCredentials { apiKey } } }`,
-    { signUpToken: started.body.data.signUp.signUpToken, code });
-  const result = confirmed.body.data?.confirmSignUp;
+    `mutation($signUpToken: String!, $code: String!) {
+      confirmSignUp(input: { signUpToken: $signUpToken, code: $code }) { account { token business { id } testCredentials { apiKey } } userErrors { message } }
+    }`,
+    { signUpToken: started.body.data.signUp.pendingSignUp.signUpToken, code });
+  const result = confirmed.body.data?.confirmSignUp.account;
   if (!result) throw new Error(`confirmSignUp: ${JSON.stringify(confirmed.body)}`);
   const merchant: Merchant = { businessId: result.business.id, apiKey: result.testCredentials.apiKey, token: result.token };
   if (options.charging) {
