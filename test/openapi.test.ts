@@ -8,9 +8,13 @@ import { z } from 'zod';
 import { OPENAPI_PATH } from '../src/rest/surface';
 import { TESSERA_VERSION } from '../src/project';
 import { servedDocument } from '../src/http/openapi';
-import { V1_DECLARED_ERROR_STATUSES, v1ErrorCodesOf } from '../src/v1/schemas';
-import { DECLARED_ERROR_STATUSES, errorCodesOf, idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
+import { V1_DECLARED_ERROR_STATUSES, V1_SURFACE_ERROR_CODES, v1ErrorCodesOf } from '../src/v1/schemas';
+import { v1StatusOf } from '../src/v1/errors';
+import { DECLARED_ERROR_STATUSES, SURFACE_ERROR_CODES, errorCodesOf, idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
+import { ErrorCode } from '../src/domain/shared/errors';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { TestServer, startTestServer } from './support/harness';
 import committedOperationIds from './fixtures/openapi-operation-ids.json';
 import { Document as SpectralDocument, Spectral } from '@stoplight/spectral-core';
@@ -157,6 +161,34 @@ async function expectSpectralClean(document: unknown, ceiling: number, surface: 
   expect(errors).toEqual([]);
   if (warnings.length > 0) process.stdout.write(`Spectral spectral:oas on the ${surface} document: 0 errors, ${warnings.length} warnings (${[...new Set(warnings.map((warning) => warning.split(' ')[0]))].join(', ')})\n`);
   expect(warnings.length).toBeLessThanOrEqual(ceiling);
+}
+
+/**
+ * The request bodies and success answers without an example, and the examples their schema
+ * refuses (checked with Ajv, as the suite's response check validates answers).
+ */
+function invalidExamples(document: Document) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  for (const [id, schema] of Object.entries(document.components.schemas ?? {})) ajv.addSchema(schema, `#/components/schemas/${id}`);
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods) as Array<[string, Operation & { requestBody?: { content?: Record<string, { schema?: object; example?: unknown }> } }]>) {
+      const bodies = [
+        ['request', operation.requestBody?.content?.['application/json']] as const,
+        ...Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status))
+          .map(([status, response]) => [status, response.content?.['application/json'] as { schema?: object; example?: unknown } | undefined] as const),
+      ];
+      for (const [which, media] of bodies) {
+        if (!media?.schema) continue;
+        const at = `${method.toUpperCase()} ${path} ${which}`;
+        if (media.example === undefined) missing.push(at);
+        else if (!ajv.validate(media.schema, media.example)) invalid.push(`${at}: ${ajv.errorsText(ajv.errors)}`);
+      }
+    }
+  }
+  return { missing, invalid };
 }
 
 /** Where `additionalProperties: false` closes an object: under each operation's answers, and in the components. */
@@ -337,8 +369,8 @@ describe('The OpenAPI document of the REST surface', () => {
 
   test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
     expectNamedResources(document, [
-      'Payment', 'Refund', 'Dispute', 'Wallet', 'WalletEntry', 'PayoutQuote', 'Payout', 'PayoutRecipient', 'PayoutBatch',
-      'PayoutSchedule', 'Collection', 'TreasuryEndUser', 'TreasuryWallet', 'TreasuryDepositInstructions', 'TreasuryPayout',
+      'Payment', 'Refund', 'Dispute', 'Wallet', 'WalletEntry', 'Quote', 'Payout', 'PayoutRecipient', 'Batch',
+      'Schedule', 'ScheduleRun', 'Collection', 'EndUser', 'KycRecord', 'TreasuryWallet', 'DepositInstructions', 'TreasuryPayout',
       'WebhookEndpoint', 'WebhookDelivery', 'Event', 'Customer', 'PaymentMethod', 'CardToken', 'FraudRule', 'BlocklistEntry',
       'CheckoutSession', 'PaymentLink', 'Invoice', 'RecurringGift', 'BusinessConfig', 'PayoutPinStatus', 'ErrorEnvelope',
     ]);
@@ -359,19 +391,69 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(offenders.map((route) => `${route.method} ${route.url}`)).toEqual([]);
   });
 
-  /**
-   * Holds once every area declares its routes' responses (issue 11): until then it lists the
-   * routes still answering with fastify-swagger's undocumented "Default Response".
-   */
-  test('every operation declares 400, 401, 403, 404, 409, 422, 429 and 500 with error.code an enum of that status\'s codes', () => {
-    const schemas = document.components.schemas as Record<string, { properties: { error: { properties: { code: { enum?: string[] } } } } }>;
-    const offenders = documented().filter((route) => route.method !== 'OPTIONS').flatMap((route) => DECLARED_ERROR_STATUSES.flatMap((status) => {
-      const schema = operationOf(route)?.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string } | undefined;
-      const enumOf = schema?.$ref ? schemas[schema.$ref.split('/').pop()!]?.properties.error.properties.code.enum : undefined;
-      return JSON.stringify(enumOf?.slice().sort()) === JSON.stringify(errorCodesOf(status).slice().sort()) ? [] : [`${route.method} ${route.url} ${status}`];
-    }));
-    expect(offenders).toEqual([]);
-    expect(errorCodesOf(422)).toEqual(expect.arrayContaining(['INSUFFICIENT_FUNDS', 'KYC_REQUIRED', 'PIN_NOT_SET', 'UNPROCESSABLE']));
+  /** The `error.code` enum each operation declares for `status`, by `METHOD /path`. */
+  const declaredCodes = (status: number) => Object.fromEntries(documented().filter((route) => route.method !== 'OPTIONS').map((route) => {
+    const schema = operationOf(route)?.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string; properties?: any } | undefined;
+    const resolved = schema?.$ref ? (document.components.schemas as Record<string, any>)[schema.$ref.split('/').pop()!] : schema;
+    return [`${route.method} ${route.url}`, (resolved?.properties?.error?.properties?.code?.enum as string[] | undefined)?.slice().sort()];
+  }));
+
+  test('every operation declares 400, 401, 403, 404, 409, 422, 429 and 500, error.code an enum of what any operation answers there and of its own refusals', () => {
+    for (const status of DECLARED_ERROR_STATUSES) {
+      const offenders = Object.entries(declaredCodes(status)).filter(([, codes]) => !codes
+        || !SURFACE_ERROR_CODES[status].every((code) => codes.includes(code))
+        || !codes.every((code) => errorCodesOf(status).includes(code as never)));
+      expect({ status, offenders }).toEqual({ status, offenders: [] });
+    }
+  });
+
+  test('error.code is narrowed per operation: INSUFFICIENT_FUNDS where money leaves a wallet, SANDBOX_ONLY on the sandbox helpers, PIN codes where a PIN is checked', () => {
+    const at422 = declaredCodes(422);
+    const insufficient = Object.keys(at422).filter((route) => at422[route]?.includes('INSUFFICIENT_FUNDS')).sort();
+    expect(insufficient).toEqual(expect.arrayContaining([
+      'POST /api/v1/business/payouts', 'POST /api/v1/business/payouts/batches', 'POST /api/v1/business/payments/:id/refunds', 'POST /api/v1/treasury/payouts',
+    ]));
+    expect(insufficient).not.toContain('GET /api/v1/business/payouts');
+    expect(at422['GET /api/v1/business/payouts']).toEqual(['UNPROCESSABLE']);
+    expect(at422['POST /api/v1/treasury/users/:id/wallets']).toEqual(['KYC_REQUIRED', 'UNPROCESSABLE']);
+    const at403 = declaredCodes(403);
+    const sandbox = documented().filter((route) => /\/sandbox(\/|-)/.test(route.url)).map((route) => `${route.method} ${route.url}`);
+    expect(sandbox.filter((route) => !at403[route]?.includes('SANDBOX_ONLY'))).toEqual([]);
+    expect(at403['POST /api/v1/business/payouts/recipients']).toEqual(['FORBIDDEN', 'SANCTIONS_MATCH']);
+    expect(declaredCodes(429)['POST /api/v1/business/payouts/schedules']).toEqual(['PIN_LOCKED', 'RATE_LIMITED']);
+  });
+
+  test('docs/rest-api.md lists the codes each operation adds to what any operation answers (Error codes by operation)', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'rest-api.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### Error codes by operation'));
+    const listed = Object.fromEntries([...section.matchAll(/^\| `([A-Za-z]+)` \| ((?:`[A-Z_]+` \d{3}(?:, )?)+) \|$/gm)]
+      .map(([, id, codes]) => [id, [...codes.matchAll(/`([A-Z_]+)` (\d{3})/g)]
+        .filter(([, , status]) => (DECLARED_ERROR_STATUSES as readonly number[]).includes(Number(status))).map(([, code]) => code).sort()]));
+    const own: Record<string, string[]> = {};
+    for (const status of DECLARED_ERROR_STATUSES) {
+      for (const [route, codes] of Object.entries(declaredCodes(status))) {
+        const extra = (codes ?? []).filter((code) => !SURFACE_ERROR_CODES[status].includes(code as never));
+        if (extra.length === 0) continue;
+        const [method, url] = route.split(' ');
+        const id = operationOf({ method, url })!.operationId!;
+        own[id] = [...(own[id] ?? []), ...extra].sort();
+      }
+    }
+    expect(listed).toEqual(own);
+  });
+
+  test('the suite\'s response check refuses a code the operation did not declare: INSUFFICIENT_FUNDS from a list of payouts', () => {
+    const check = responseChecker(document);
+    const refusal = (code: string, statusCode: number) => ({ success: false, error: { code, message: 'm', statusCode } });
+    expect(check('POST', '/api/v1/business/payouts', 422, refusal('INSUFFICIENT_FUNDS', 422))).toBeNull();
+    expect(check('GET', '/api/v1/business/payouts', 422, refusal('INSUFFICIENT_FUNDS', 422))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('GET', '/api/v1/business/payouts', 422, refusal('UNPROCESSABLE', 422))).toBeNull();
+    expect(check('POST', '/api/v1/business/payouts', 403, refusal('SANDBOX_ONLY', 403))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('POST', '/api/v1/business/sandbox/wallets/fund', 403, refusal('SANDBOX_ONLY', 403))).toBeNull();
+  });
+
+  test('every JSON request body and success answer has an example, valid against its schema', () => {
+    expect(invalidExamples(document)).toEqual({ missing: [], invalid: [] });
   });
 
   test('every REST route declares its success responses', () => {
@@ -446,7 +528,7 @@ describe('Checking answers against the document', () => {
       transformObject: jsonSchemaTransformObject,
     });
     app.get('/things/:id', { schema: { params: idParamsSchema, response: responses({ 200: thingSchema }) } }, async () => undefined);
-    app.post('/things', { schema: { response: responses({ 201: thingSchema }) } }, async () => undefined);
+    app.post('/things', { schema: { response: responses({ 201: thingSchema }, [ErrorCode.INSUFFICIENT_FUNDS]) } }, async () => undefined);
     await app.ready();
     document = app.swagger() as OpenApiDocument;
     check = responseChecker(document);
@@ -485,9 +567,13 @@ describe('Checking answers against the document', () => {
       .toMatch(/does not match the document/);
   });
 
-  test('an error status declared on its own takes only the codes of that status', () => {
+  test('an error status declared on its own takes only the codes of that status that the operation declares', () => {
     const error = (code: string, statusCode: number) => ({ success: false, error: { code, message: 'm', statusCode } });
     expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 422))).toBeNull();
+    expect(check('POST', '/things', 422, error('UNPROCESSABLE', 422))).toBeNull();
+    // A code of the status that this operation does not declare: what a typed client cannot narrow to.
+    expect(check('POST', '/things', 422, error('KYC_REQUIRED', 422))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('GET', '/things/:id', 422, error('INSUFFICIENT_FUNDS', 422))).toMatch(/\/error\/code must be equal to one of the allowed values/);
     expect(check('POST', '/things', 404, error('INSUFFICIENT_FUNDS', 404))).toMatch(/\/error\/code must be equal to one of the allowed values/);
     expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 400))).toMatch(/\/error\/statusCode/);
     // A rarer status falls under 4XX: any code of the taxonomy.
@@ -577,18 +663,26 @@ describe('The OpenAPI document of the /v1 surface', () => {
     await expectSpectralClean(document, 0, '/v1');
   });
 
-  test('every /v1 operation declares 400, 401, 403, 404, 409, 422, 429 and 500 with error.code an enum of that status\'s /v1 codes', () => {
-    const schemas = document.components.schemas as Record<string, { properties: { error: { properties: { code: { enum?: string[] } } } } }>;
+  test('every /v1 operation declares 400, 401, 403, 404, 409, 422, 429 and 500, error.code an enum of what any operation answers there and of its own refusals', () => {
+    const schemas = document.components.schemas as Record<string, any>;
+    const codesOf = (operation: Operation, status: number) => {
+      const schema = operation.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string; properties?: any } | undefined;
+      const resolved = schema?.$ref ? schemas[schema.$ref.split('/').pop()!] : schema;
+      return (resolved?.properties?.error?.properties?.code?.enum as string[] | undefined) ?? [];
+    };
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         for (const status of V1_DECLARED_ERROR_STATUSES) {
-          const schema = operation.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string } | undefined;
-          const codes = schema?.$ref ? schemas[schema.$ref.split('/').pop()!].properties.error.properties.code.enum : undefined;
-          expect({ operation: `${method} ${path} ${status}`, codes: codes?.slice().sort() }).toEqual({ operation: `${method} ${path} ${status}`, codes: v1ErrorCodesOf(status).sort() });
+          const codes = codesOf(operation, status);
+          const surface = V1_SURFACE_ERROR_CODES.map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code);
+          expect({ operation: `${method} ${path} ${status}`, declared: codes.length > 0, surface: surface.every((code) => codes.includes(code)), known: codes.every((code) => v1ErrorCodesOf(status).includes(code)) })
+            .toEqual({ operation: `${method} ${path} ${status}`, declared: true, surface: true, known: true });
         }
       }
     }
-    expect(v1ErrorCodesOf(422)).toEqual(expect.arrayContaining(['validation_failed', 'insufficient_balance']));
+    expect(codesOf(document.paths['/v1/transfers'].post, 422)).toEqual(expect.arrayContaining(['validation_failed', 'insufficient_balance']));
+    expect(codesOf(document.paths['/v1/payments'].get, 422)).not.toContain('insufficient_balance');
+    expect(invalidExamples(document)).toEqual({ missing: [], invalid: [] });
   });
 
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {
@@ -596,5 +690,7 @@ describe('The OpenAPI document of the /v1 surface', () => {
     expect(check('GET', '/v1/payments/:id', 200, { id: 'x', status: 'PAID' })).toMatch(/does not match the document/);
     expect(check('GET', '/v1/payments/:id', 404, { error: { code: 'not_found', message: 'Payment not found' } })).toBeNull();
     expect(check('GET', '/v1/payments/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(/does not match the document/);
+    expect(check('POST', '/v1/transfers', 422, { error: { code: 'insufficient_balance', message: 'Insufficient balance' } })).toBeNull();
+    expect(check('GET', '/v1/payments', 422, { error: { code: 'insufficient_balance', message: 'Insufficient balance' } })).toMatch(/\/error\/code must be equal to one of the allowed values/);
   });
 });

@@ -6,6 +6,7 @@
  * src/v1/operations.ts); test/openapi.test.ts keeps the table and the routes in step and
  * snapshots the names, so renaming an operation is a visible change.
  */
+import { withExamples } from './openapi-examples';
 
 export interface OperationArea {
   /** What the area covers, shown beside the tag in the document's `tags`. */
@@ -93,12 +94,13 @@ function withoutSafeIntegerBounds<T>(value: T): T {
 }
 
 /**
- * A surface's generated document as it is served: only the components it uses, and no integer
- * bound of ±(2^53 − 1). zod writes those for every `.int()` (the safe-integer range, not a rule of
- * the field); a field with a real bound declares it in its zod schema (`expiryMonth` 1–12).
+ * A surface's generated document as it is served: only the components it uses, no integer bound
+ * of ±(2^53 − 1), and an example on every JSON body (src/http/openapi-examples.ts). zod writes
+ * those bounds for every `.int()` (the safe-integer range, not a rule of the field); a field with a
+ * real bound declares it in its zod schema (`expiryMonth` 1–12).
  */
 export function finishedDocument<T extends OpenApiObject>(document: T): T {
-  return withUsedComponentsOnly(withoutSafeIntegerBounds(document));
+  return withExamples(withUsedComponentsOnly(withoutSafeIntegerBounds(document)));
 }
 
 /** The version the interface document declares for the main surface (its Versioning section). */

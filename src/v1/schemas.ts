@@ -18,25 +18,56 @@ export const v1ErrorSchema = z.object({
 
 /** The error statuses every `/v1` operation declares with a body of its own; rarer ones fall under 4XX and 5XX. */
 export const V1_DECLARED_ERROR_STATUSES = [400, 401, 403, 404, 409, 422, 429, 500] as const;
+type V1DeclaredErrorStatus = (typeof V1_DECLARED_ERROR_STATUSES)[number];
 
 /** The `/v1` codes that answer with `status` (src/v1/errors.ts). */
 export const v1ErrorCodesOf = (status: number) =>
   [...new Set(Object.values(ErrorCode).map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code))];
 
-const v1ErrorsByStatus = Object.fromEntries(V1_DECLARED_ERROR_STATUSES.map((status) => [status, z.object({
+/** The `/v1` codes of the domain's `codes` that answer with `status`. */
+const v1CodesAt = (status: number, codes: readonly ErrorCode[]) =>
+  [...new Set(codes.map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code))];
+
+/**
+ * What any `/v1` operation may answer, whatever it does (as REST's SURFACE_ERROR_CODES): a
+ * malformed request, a bad key, a missing object, an `Idempotency-Key` in use, a refused field, the
+ * rate limit, the unexpected. An operation adds the codes of its own rules with `v1Responses(…, refusals)`.
+ */
+export const V1_SURFACE_ERROR_CODES: readonly ErrorCode[] = [
+  ErrorCode.BAD_REQUEST, ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND,
+  ErrorCode.CONFLICT, ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
+  ErrorCode.UNPROCESSABLE, ErrorCode.RATE_LIMITED, ErrorCode.INTERNAL_ERROR,
+];
+
+const v1ErrorOf = (status: V1DeclaredErrorStatus, codes: string[]) => z.object({
   error: z.object({
-    code: z.enum(v1ErrorCodesOf(status) as [string, ...string[]]).describe(`The /v1 error codes that answer ${status} (docs/alt-v1.md)`),
+    code: z.enum(codes as [string, ...string[]]).describe(`The /v1 error codes this operation answers with ${status} (docs/alt-v1.md)`),
     message: z.string(),
     details: v1ErrorSchema.shape.error.shape.details,
   }),
-}).meta({ id: `V1Error${status}` })]));
+});
+
+const v1SurfaceErrors = Object.fromEntries(V1_DECLARED_ERROR_STATUSES.map((status) =>
+  [status, v1ErrorOf(status, v1CodesAt(status, V1_SURFACE_ERROR_CODES)).meta({ id: `V1Error${status}` })])) as Record<number, z.ZodType>;
+
+/** The `/v1` error bodies of an operation by declared status: what any operation may answer, and its own `refusals`. */
+function v1ErrorResponses(refusals: readonly ErrorCode[]) {
+  return Object.fromEntries(V1_DECLARED_ERROR_STATUSES.map((status) => {
+    const surface = v1CodesAt(status, V1_SURFACE_ERROR_CODES);
+    const own = v1CodesAt(status, refusals).filter((code) => !surface.includes(code));
+    return [status, own.length === 0 ? v1SurfaceErrors[status] : v1ErrorOf(status, [...surface, ...own])];
+  })) as Record<number, z.ZodType>;
+}
 
 /** An ISO 8601 timestamp in UTC. */
 export const v1TimestampSchema = z.string().describe('ISO 8601 date-time in UTC');
 
-/** A route's `response`: its success bodies by status, the `/v1` error body of each declared error status, and for 4xx and 5xx. */
-export function v1Responses<const D extends Partial<Record<200 | 201, z.ZodType>>>(declared: D) {
-  return { ...declared, ...v1ErrorsByStatus, '4xx': v1ErrorSchema, '5xx': v1ErrorSchema };
+/**
+ * A route's `response`: its success bodies by status, the `/v1` error body of each declared error
+ * status with the codes the operation answers (`refusals`: those of its own rules), and any code under 4xx and 5xx.
+ */
+export function v1Responses<const D extends Partial<Record<200 | 201, z.ZodType>>>(declared: D, refusals: readonly ErrorCode[] = []) {
+  return { ...declared, ...v1ErrorResponses(refusals), '4xx': v1ErrorSchema, '5xx': v1ErrorSchema };
 }
 
 /** `{ object: "list", data, has_more }`, the page of a `/v1` list. */

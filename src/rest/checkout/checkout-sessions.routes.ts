@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
@@ -12,7 +13,7 @@ export { checkoutSessionJson };
 /** Hosted checkout sessions; both documented creation paths are the same operation. */
 export function checkoutSessionRoutes(app: RestApp, core: Core) {
   for (const path of ['/api/v1/business/checkout/session', '/api/v1/business/payment/session']) {
-    app.post(path, { schema: { body: createSessionBodySchema, response: declaredResponses({ 201: checkoutSessionSchema }) } }, async (request, reply) => {
+    app.post(path, { schema: { body: createSessionBodySchema, response: declaredResponses({ 201: checkoutSessionSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
       const session = await core.checkout.create(authenticated(request), createSessionCommand(request.body));
       return reply.status(201).send(success(checkoutSessionJson(core, session)));
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCode } from '../../domain/shared/errors';
 import { CheckoutPaymentMethod, CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
 import { CheckoutSessionFilters } from '../../domain/checkout/checkout.commands';
 import { Core } from '../../domain/core';
@@ -14,8 +15,8 @@ export { idParamsSchema };
  * `responses()` of src/rest/shared/schemas.ts, typed per status: the type provider then checks a
  * handler's answer against the declared success schema (responses() alone types only the errors).
  */
-export const declaredResponses = <const D extends Responses>(declared: D) =>
-  responses(declared) as unknown as { [K in keyof D]: D[K] extends z.ZodType ? ReturnType<typeof envelope<D[K]>> : never } & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
+export const declaredResponses = <const D extends Responses>(declared: D, refusals: readonly ErrorCode[] = []) =>
+  responses(declared, refusals) as unknown as { [K in keyof D]: D[K] extends z.ZodType ? ReturnType<typeof envelope<D[K]>> : never } & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
 
 /** The `page` and `limit` of a REST list (1 and 20 when absent) as the domain's offset page. */
 export const offsetPageOf = (query: { page?: number; limit?: number }): PageQuery & { kind: 'offset' } =>

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { Collection } from '../../domain/collections/collection.entities';
 import { collectionObject } from '../../domain/collections/collections.events';
@@ -23,7 +24,7 @@ export function collectionRoutes(app: RestApp, core: Core) {
   app.get(`${COLLECTIONS}/channels`, { schema: { querystring: channelsQuerySchema, response: responses({ 200: channelListSchema }) } }, async (request) =>
     success({ items: (await collections.channels(authenticated(request), { country: request.query.country })).map(channelJson) }));
 
-  app.post(COLLECTIONS, { schema: { body: createCollectionBodySchema, response: responses({ 201: collectionSchema }) } }, async (request, reply) => {
+  app.post(COLLECTIONS, { schema: { body: createCollectionBodySchema, response: responses({ 201: collectionSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const collection = await collections.create(authenticated(request), toCreateCollectionCommand(request.body));
     reply.status(201);
     return success(collectionOut(collection));
@@ -38,6 +39,6 @@ export function collectionRoutes(app: RestApp, core: Core) {
   app.get(`${COLLECTIONS}/:id`, { schema: { ...byId, response: responses({ 200: collectionSchema }) } }, async (request) =>
     success(collectionOut(await collections.get(authenticated(request), request.params.id))));
 
-  app.post('/api/v1/business/sandbox/collections/:id/pay', { schema: { ...byId, body: payCollectionBodySchema, response: responses({ 200: collectionSchema }) } }, async (request) =>
+  app.post('/api/v1/business/sandbox/collections/:id/pay', { schema: { ...byId, body: payCollectionBodySchema, response: responses({ 200: collectionSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request) =>
     success(collectionOut(await collections.sandboxPay(authenticated(request), toPayCollectionCommand(request.params.id, request.body)))));
 }

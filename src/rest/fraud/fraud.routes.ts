@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { BlocklistEntry, FraudRule, FraudRuleType } from '../../domain/fraud/fraud.entities';
@@ -57,7 +58,7 @@ const byId = { params: idParamsSchema };
 export function fraudRoutes(app: RestApp, core: Core) {
   const { fraud } = core;
 
-  app.post('/api/v1/business/fraud/rules', { schema: { body: createRuleBodySchema, response: responses({ 201: fraudRuleSchema }) } }, async (request, reply) => {
+  app.post('/api/v1/business/fraud/rules', { schema: { body: createRuleBodySchema, response: responses({ 201: fraudRuleSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const rule = await fraud.createRule(authenticated(request), toCreateRuleCommand(request.body));
     reply.status(201);
     return success(fraudRuleJson(rule));
@@ -71,7 +72,7 @@ export function fraudRoutes(app: RestApp, core: Core) {
   app.get('/api/v1/business/fraud/rules/:id', { schema: { ...byId, response: responses({ 200: fraudRuleSchema }) } }, async (request) =>
     success(fraudRuleJson(await fraud.getRule(authenticated(request), request.params.id))));
 
-  app.patch('/api/v1/business/fraud/rules/:id', { schema: { ...byId, body: updateRuleBodySchema, response: responses({ 200: fraudRuleSchema }) } }, async (request) =>
+  app.patch('/api/v1/business/fraud/rules/:id', { schema: { ...byId, body: updateRuleBodySchema, response: responses({ 200: fraudRuleSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request) =>
     success(fraudRuleJson(await fraud.updateRule(authenticated(request), toUpdateRuleCommand(request.params.id, request.body)))));
 
   app.delete('/api/v1/business/fraud/rules/:id', { schema: { ...byId, response: responses({ 200: deletedSchema('fraud_rule') }) } }, async (request) => {

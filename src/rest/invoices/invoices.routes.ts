@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { declaredResponses, idParamsSchema, offsetListOf, offsetPageOf } from '../checkout/checkout.validators';
@@ -11,7 +12,7 @@ const one = { params: idParamsSchema, response: declaredResponses({ 200: invoice
 
 /** Invoices: create (DRAFT), list, read, finalize/send (OPEN, with a checkout session), void. */
 export function invoiceRoutes(app: RestApp, core: Core) {
-  app.post('/api/v1/business/invoices', { schema: { body: createInvoiceBodySchema, response: declaredResponses({ 201: invoiceSchema }) } }, async (request, reply) => {
+  app.post('/api/v1/business/invoices', { schema: { body: createInvoiceBodySchema, response: declaredResponses({ 201: invoiceSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const invoice = await core.invoices.create(authenticated(request), createInvoiceCommand(request.body));
     return reply.status(201).send(success(invoiceJson(invoice)));
   });

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { declaredResponses, idParamsSchema, offsetListOf, offsetPageOf } from '../checkout/checkout.validators';
@@ -11,7 +12,7 @@ const one = { params: idParamsSchema, response: declaredResponses({ 200: payment
 
 /** Payment links: create, list, read, deactivate. */
 export function paymentLinkRoutes(app: RestApp, core: Core) {
-  app.post('/api/v1/business/payment-links', { schema: { body: createLinkBodySchema, response: declaredResponses({ 201: paymentLinkSchema }) } }, async (request, reply) => {
+  app.post('/api/v1/business/payment-links', { schema: { body: createLinkBodySchema, response: declaredResponses({ 201: paymentLinkSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const link = await core.paymentLinks.create(authenticated(request), createLinkCommand(request.body));
     return reply.status(201).send(success(paymentLinkJson(core, link)));
   });

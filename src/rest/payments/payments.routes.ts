@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { Payment } from '../../domain/payments/payment.entities';
 import { RequestContext } from '../../domain/shared/context';
@@ -21,7 +22,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
     disputes: (await payments.disputesOf(ctx, [payment.id])).map(disputeJson),
   });
 
-  app.post('/api/v1/business/payment/charge', { schema: { body: chargeBodySchema, response: responses({ 201: paymentSchema }) } }, async (request, reply) => {
+  app.post('/api/v1/business/payment/charge', { schema: { body: chargeBodySchema, response: responses({ 201: paymentSchema }, [ErrorCode.UNSUPPORTED_CURRENCY, ErrorCode.CARD_DECLINED]) } }, async (request, reply) => {
     const payment = await charges.charge(authenticated(request), chargeCommandOf(request.body));
     reply.status(201);
     return success(paymentJson(payment));
@@ -42,7 +43,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
     success(paymentJson(await charges.completeThreeDSecure(authenticated(request), request.params.id))));
 
   app.post('/api/v1/business/payments/:id/refunds', {
-    schema: { params: idParamsSchema, body: refundBodySchema, response: responses({ 201: refundResultSchema }) },
+    schema: { params: idParamsSchema, body: refundBodySchema, response: responses({ 201: refundResultSchema }, [ErrorCode.INSUFFICIENT_FUNDS]) },
   }, async (request, reply) => {
     const { refund, payment } = await refunds.refund(authenticated(request), refundCommandOf(request.params.id, request.body));
     reply.status(201);
@@ -64,11 +65,11 @@ export function paymentRoutes(app: RestApp, core: Core) {
   app.get('/api/v1/business/disputes/:id', { schema: { params: idParamsSchema, response: responses({ 200: disputeSchema }) } }, async (request) =>
     success(disputeJson(await disputes.get(authenticated(request), request.params.id))));
 
-  app.post('/api/v1/business/sandbox/payments/:id/settle', { schema: { params: idParamsSchema, response: responses({ 200: paymentSchema }) } }, async (request) =>
+  app.post('/api/v1/business/sandbox/payments/:id/settle', { schema: { params: idParamsSchema, response: responses({ 200: paymentSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.INSUFFICIENT_FUNDS]) } }, async (request) =>
     success(paymentJson(await settlements.sandboxSettle(authenticated(request), request.params.id))));
 
   app.post('/api/v1/business/sandbox/payments/:id/dispute', {
-    schema: { params: idParamsSchema, body: disputeBodySchema, response: responses({ 201: disputeResultSchema }) },
+    schema: { params: idParamsSchema, body: disputeBodySchema, response: responses({ 201: disputeResultSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.INSUFFICIENT_FUNDS]) },
   }, async (request, reply) => {
     const { dispute, payment } = await disputes.open(authenticated(request), openDisputeCommandOf(request.params.id, request.body));
     reply.status(201);
@@ -76,7 +77,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
   });
 
   app.post('/api/v1/business/sandbox/disputes/:id/resolve', {
-    schema: { params: idParamsSchema, body: resolveDisputeBodySchema, response: responses({ 200: disputeResultSchema }) },
+    schema: { params: idParamsSchema, body: resolveDisputeBodySchema, response: responses({ 200: disputeResultSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.INSUFFICIENT_FUNDS]) },
   }, async (request) => {
     const { dispute, payment } = await disputes.resolve(authenticated(request), resolveDisputeCommandOf(request.params.id, request.body));
     return success({ ...disputeJson(dispute), payment: paymentJson(payment) });

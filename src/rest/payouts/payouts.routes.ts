@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { ListPage } from '../../domain/shared/pagination';
 import { payoutObject } from '../../domain/payouts/payouts.events';
@@ -27,7 +28,7 @@ const payoutOut = (payout: Parameters<typeof payoutObject>[0]) => payoutJson(pay
 export function payoutRoutes(app: RestApp, core: Core) {
   const { recipients, quotes, payouts, payoutBatches } = core;
 
-  app.post(`${PAYOUTS}/recipients`, { schema: { body: createRecipientBodySchema, response: responses({ 200: recipientSchema, 201: recipientSchema }) } }, async (request, reply) => {
+  app.post(`${PAYOUTS}/recipients`, { schema: { body: createRecipientBodySchema, response: responses({ 200: recipientSchema, 201: recipientSchema }, [ErrorCode.SANCTIONS_MATCH, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const { recipient, created } = await recipients.create(authenticated(request), toCreateRecipientCommand(request.body));
     reply.status(created ? 201 : 200);
     return success(recipientJson(recipient));
@@ -44,13 +45,13 @@ export function payoutRoutes(app: RestApp, core: Core) {
   app.delete(`${PAYOUTS}/recipients/:id`, { schema: { ...byId, response: responses({ 200: recipientSchema }) } }, async (request) =>
     success(recipientJson(await recipients.archive(authenticated(request), request.params.id))));
 
-  app.post(`${PAYOUTS}/quote`, { schema: { body: createQuoteBodySchema, response: responses({ 201: quoteSchema }) } }, async (request, reply) => {
+  app.post(`${PAYOUTS}/quote`, { schema: { body: createQuoteBodySchema, response: responses({ 201: quoteSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const quote = await quotes.create(authenticated(request), toCreateQuoteCommand(request.body));
     reply.status(201);
     return success(quoteJson(quote));
   });
 
-  app.post(PAYOUTS, { schema: { body: createPayoutBodySchema, response: responses({ 201: payoutSchema }) } }, async (request, reply) => {
+  app.post(PAYOUTS, { schema: { body: createPayoutBodySchema, response: responses({ 201: payoutSchema }, [ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const payout = await payouts.create(authenticated(request), toCreatePayoutCommand(request.body));
     reply.status(201);
     return success(payoutOut(payout));
@@ -73,7 +74,7 @@ export function payoutRoutes(app: RestApp, core: Core) {
   app.post(`${PAYOUTS}/:id/reject`, { schema: { ...byId, body: rejectPayoutBodySchema, response: responses({ 200: payoutSchema }) } }, async (request) =>
     success(payoutOut(await payouts.reject(authenticated(request), { payoutId: request.params.id, reason: request.body.reason }))));
 
-  app.post(`${PAYOUTS}/batches`, { schema: { body: createBatchBodySchema, response: responses({ 201: batchSchema }) } }, async (request, reply) => {
+  app.post(`${PAYOUTS}/batches`, { schema: { body: createBatchBodySchema, response: responses({ 201: batchSchema }, [ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const batch = await payoutBatches.create(authenticated(request), toCreateBatchCommand(request.body));
     reply.status(201);
     return success(batchJson(batch));
@@ -94,6 +95,6 @@ export function payoutRoutes(app: RestApp, core: Core) {
     return success(listOf(await payoutBatches.payouts(authenticated(request), request.params.id, toPayoutFilters(request.query), page), page, payoutOut));
   });
 
-  app.post('/api/v1/business/sandbox/payouts/:id/advance', { schema: { ...byId, body: advancePayoutBodySchema, response: responses({ 200: payoutSchema }) } }, async (request) =>
+  app.post('/api/v1/business/sandbox/payouts/:id/advance', { schema: { ...byId, body: advancePayoutBodySchema, response: responses({ 200: payoutSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request) =>
     success(payoutOut(await payouts.sandboxAdvance(authenticated(request), toAdvancePayoutCommand(request.params.id, request.body)))));
 }

@@ -83,7 +83,14 @@ export const quoteSchema = z.object({
   country: z.string().describe("The destination's country; empty for crypto"),
   rail: z.enum(PayoutRailKind),
   expiresAt: timestampSchema,
-}).meta({ id: 'PayoutQuote' });
+}).meta({
+  id: 'Quote',
+  // docs/payouts.md, Quotes, FX and fees: the worked example.
+  examples: [{
+    id: '2c4e6a8b-1d3f-4b5a-9c7e-8f0a2b4c6d8e', amount: '100.00', currency: 'usd', dstAmount: '154225.00', rate: '1542.25000000',
+    serviceFee: '1.00', serviceFeeCurrency: 'usd', destinationCurrency: 'ngn', country: 'NG', rail: 'LOCAL_BANK', expiresAt: '2026-04-15T10:05:00.000Z',
+  }],
+});
 
 export const quoteJson = (quote: PayoutQuote): z.input<typeof quoteSchema> => ({
   id: quote.id,
@@ -130,7 +137,18 @@ export const payoutSchema = z.object({
   livemode: z.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-}).meta({ id: 'Payout' });
+}).meta({
+  id: 'Payout',
+  // docs/payouts.md, Payouts: 100.00 USD to a Nigerian bank account, priced at 1542.25.
+  examples: [{
+    id: '9b2f6c1e-4a7d-4f0e-8c3b-2d5e7f9a1b3c', object: 'payout', status: 'CREATED', rail: 'LOCAL_BANK', amount: '100.00', currency: 'usd',
+    recipientId: '5e8a1c3d-7b2f-4e9a-a6c4-1d3f5b7e9a2c', destinationMasked: { country: 'NG', accountNumber: '****6789', bankName: 'GTBank' },
+    providerRef: null, settledAt: null,
+    quote: { dstAmount: '154225.00', rate: '1542.25000000', serviceFee: '1.00', serviceFeeCurrency: 'usd', currency: 'ngn', country: 'NG' },
+    failureReason: null, reference: 'order_1042', metadata: null, batchId: null, livemode: false,
+    createdAt: '2026-04-15T10:00:00.000Z', updatedAt: '2026-04-15T10:00:00.000Z',
+  }],
+});
 
 /** The read shape is the domain's event object, field for field (so REST and webhooks cannot drift). */
 export const payoutJson = (object: PayoutObject): z.input<typeof payoutSchema> => object;
@@ -148,7 +166,7 @@ export const batchSchema = z.object({
   }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-}).meta({ id: 'PayoutBatch' });
+}).meta({ id: 'Batch' });
 
 export const batchJson = ({ batch, counts, status }: BatchView): z.input<typeof batchSchema> => ({
   id: batch.id,

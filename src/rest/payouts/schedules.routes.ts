@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { PayoutSchedule, PayoutScheduleRun } from '../../domain/payouts/schedule.entities';
 import { scheduleObject, scheduleRunObject } from '../../domain/payouts/schedules.events';
@@ -24,7 +25,7 @@ export function scheduleRoutes(app: RestApp, core: Core) {
   const { payoutSchedules: schedules } = core;
   const one = { schema: { ...byId, response: responses({ 200: scheduleSchema }) } };
 
-  app.post(SCHEDULES, { schema: { body: createScheduleBodySchema, response: responses({ 201: scheduleSchema }) } }, async (request, reply) => {
+  app.post(SCHEDULES, { schema: { body: createScheduleBodySchema, response: responses({ 201: scheduleSchema }, [ErrorCode.INVALID_PIN, ErrorCode.PIN_LOCKED, ErrorCode.PIN_NOT_SET, ErrorCode.SANCTIONS_MATCH, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const schedule = await schedules.create(authenticated(request), toCreateScheduleCommand(request.body));
     reply.status(201);
     return success(scheduleOut(schedule));
@@ -37,7 +38,7 @@ export function scheduleRoutes(app: RestApp, core: Core) {
 
   app.get(`${SCHEDULES}/:id`, one, async (request) => success(scheduleOut(await schedules.get(authenticated(request), request.params.id))));
 
-  app.patch(`${SCHEDULES}/:id`, { schema: { ...byId, body: updateScheduleBodySchema, response: responses({ 200: scheduleSchema }) } }, async (request) =>
+  app.patch(`${SCHEDULES}/:id`, { schema: { ...byId, body: updateScheduleBodySchema, response: responses({ 200: scheduleSchema }, [ErrorCode.INVALID_PIN, ErrorCode.PIN_LOCKED, ErrorCode.PIN_NOT_SET, ErrorCode.SANCTIONS_MATCH, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request) =>
     success(scheduleOut(await schedules.update(authenticated(request), toUpdateScheduleCommand(request.params.id, request.body)))));
 
   app.post(`${SCHEDULES}/:id/pause`, one, async (request) => success(scheduleOut(await schedules.pause(authenticated(request), request.params.id))));

@@ -39,7 +39,7 @@ export const scheduleSchema = z.object({
   authorizedAt: timestampSchema.describe('When PIN and screening were completed (renewed by a new payload)'),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-}).meta({ id: 'PayoutSchedule' });
+}).meta({ id: 'Schedule' });
 
 /** The read shape is the domain's event object, field for field (so REST and webhooks cannot drift). */
 export const scheduleJson = (object: ScheduleObject): z.input<typeof scheduleSchema> => object;
@@ -51,6 +51,6 @@ export const scheduleRunSchema = z.object({
   reason: z.string().nullable().describe('FAILED: CAP_EXCEEDED, INSUFFICIENT_FUNDS, RECIPIENT_NOT_PAYABLE or PAYOUT_REFUSED; null when SUCCEEDED'),
   payoutIds: z.array(z.string()).describe('The payouts the run created (none when it failed)'),
   batchId: z.string().nullable().describe('BATCH schedules: the batch the run created'),
-}).meta({ id: 'PayoutScheduleRun' });
+}).meta({ id: 'ScheduleRun' });
 
 export const scheduleRunJson = (object: ScheduleRunObject): z.input<typeof scheduleRunSchema> => object;

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { declaredResponses, idParamsSchema, offsetListOf, offsetPageOf } from '../checkout/checkout.validators';
@@ -27,6 +28,8 @@ export function recurringGiftRoutes(app: RestApp, core: Core) {
   app.post('/api/v1/business/recurring-gifts/:id/resume', { schema: one }, async (request) =>
     success(recurringGiftJson(await gifts.resume(authenticated(request), request.params.id))));
 
-  app.post('/api/v1/business/sandbox/recurring-gifts/:id/charge-now', { schema: one }, async (request) =>
+  app.post('/api/v1/business/sandbox/recurring-gifts/:id/charge-now', {
+    schema: { ...one, response: declaredResponses({ 200: recurringGiftSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.CARD_DECLINED]) },
+  }, async (request) =>
     success(recurringGiftJson(await gifts.sandboxChargeNow(authenticated(request), request.params.id))));
 }

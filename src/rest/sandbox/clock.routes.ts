@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { ClockState } from '../../domain/sandbox/clock.service';
@@ -41,9 +42,9 @@ const clockJson = (clock: ClockState): z.input<typeof clockSchema> =>
 export function sandboxClockRoutes(app: RestApp, core: Core) {
   const { sandboxClock } = core;
 
-  app.get(CLOCK, { schema: { response: responses({ 200: clockSchema }) } }, async (request) =>
+  app.get(CLOCK, { schema: { response: responses({ 200: clockSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request) =>
     success(clockJson(await sandboxClock.state(authenticated(request)))));
 
-  app.post(`${CLOCK}/advance`, { schema: { body: advanceClockBodySchema, response: responses({ 200: clockSchema }) } }, async (request) =>
+  app.post(`${CLOCK}/advance`, { schema: { body: advanceClockBodySchema, response: responses({ 200: clockSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request) =>
     success(clockJson(await sandboxClock.advance(authenticated(request), toAdvanceClockCommand(request.body)))));
 }

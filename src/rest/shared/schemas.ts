@@ -22,24 +22,60 @@ export const errorEnvelopeSchema = z.object({
 }).meta({ id: 'ErrorEnvelope' });
 
 /**
- * The error statuses every operation declares with a body of its own, whose `error.code` is an
- * enum of the taxonomy's codes for that status (so a typed client can narrow on
- * `INSUFFICIENT_FUNDS`); rarer ones (402, 405, 413, 503, …) fall under `4XX` and `5XX`.
+ * The error statuses every operation declares with a body of its own (the interface document's
+ * list); rarer ones (402, 405, 413, 503, …) fall under `4XX` and `5XX`.
  */
 export const DECLARED_ERROR_STATUSES = [400, 401, 403, 404, 409, 422, 429, 500] as const;
+export type DeclaredErrorStatus = (typeof DECLARED_ERROR_STATUSES)[number];
 
 /** The codes of the taxonomy (src/http/status.ts) that answer with `status`. */
 export const errorCodesOf = (status: number) => (Object.keys(httpStatusOf) as ErrorCode[]).filter((code) => httpStatusOf[code] === status);
 
-const errorEnvelopesByStatus = Object.fromEntries(DECLARED_ERROR_STATUSES.map((status) => [status, z.object({
+/**
+ * What any operation may answer at each declared status, whatever it does: its input refused
+ * (400), no or a bad credential (401), a role without the permission (403), a missing object
+ * (404), a conflict or an `Idempotency-Key` in use (409), the generic refusal (422), the rate
+ * limit (429) and the unexpected (500). An operation adds the codes of its own rules with
+ * `responses(…, refusals)`.
+ */
+export const SURFACE_ERROR_CODES: Record<DeclaredErrorStatus, readonly ErrorCode[]> = {
+  400: [ErrorCode.VALIDATION_ERROR, ErrorCode.BAD_REQUEST],
+  401: [ErrorCode.UNAUTHORIZED],
+  403: [ErrorCode.FORBIDDEN],
+  404: [ErrorCode.NOT_FOUND],
+  409: [ErrorCode.CONFLICT, ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED],
+  422: [ErrorCode.UNPROCESSABLE],
+  429: [ErrorCode.RATE_LIMITED],
+  500: [ErrorCode.INTERNAL_ERROR],
+};
+
+const errorEnvelopeOf = (status: DeclaredErrorStatus, codes: readonly ErrorCode[]) => z.object({
   success: z.literal(false),
   error: z.object({
-    code: z.enum(errorCodesOf(status) as [ErrorCode, ...ErrorCode[]]).describe(`The error codes that answer ${status} (docs/rest-api.md, Errors)`),
+    code: z.enum(codes as [ErrorCode, ...ErrorCode[]]).describe(`The error codes this operation answers with ${status} (docs/rest-api.md, Errors)`),
     message: z.string(),
     statusCode: z.literal(status).describe('The HTTP status, repeated'),
     errors: fieldErrorsSchema.optional(),
   }),
-}).meta({ id: `ErrorEnvelope${status}` })]));
+});
+
+/** The error body of a status where an operation answers only what any operation may: one named component per status. */
+const surfaceErrorEnvelopes = Object.fromEntries(DECLARED_ERROR_STATUSES.map((status) =>
+  [status, errorEnvelopeOf(status, SURFACE_ERROR_CODES[status]).meta({ id: `ErrorEnvelope${status}` })])) as Record<number, z.ZodType>;
+
+/**
+ * The error bodies of an operation by declared status: `error.code` is an enum of what any
+ * operation may answer at that status and of the operation's own `refusals` of that status, so a
+ * typed client narrows on `INSUFFICIENT_FUNDS` where an operation can answer it, and the suite's
+ * response check fails an answer with a code the operation did not declare. A refusal of a status
+ * not declared on its own (`CARD_DECLINED`, 402) is under `4XX`.
+ */
+export function errorResponses(refusals: readonly ErrorCode[] = []) {
+  return Object.fromEntries(DECLARED_ERROR_STATUSES.map((status) => {
+    const own = refusals.filter((code) => httpStatusOf[code] === status && !SURFACE_ERROR_CODES[status].includes(code));
+    return [status, own.length === 0 ? surfaceErrorEnvelopes[status] : errorEnvelopeOf(status, [...SURFACE_ERROR_CODES[status], ...own])];
+  })) as Record<number, z.ZodType>;
+}
 
 /** `{ success: true, data }` around a route's data. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
@@ -77,11 +113,15 @@ export type Responses = Partial<Record<200 | 201 | 202, z.ZodType>>;
 /** The declared success answers, each in the envelope (typed, so that a handler's return is checked against them). */
 type Enveloped<D extends Responses> = { [S in keyof D]: D[S] extends z.ZodType ? ReturnType<typeof envelope<D[S]>> : never };
 
-/** The route schema's `response`: each declared `data` in the success envelope, plus the error envelope for 4xx and 5xx. */
-export function responses<const D extends Responses>(declared: D) {
+/**
+ * The route schema's `response`: each declared `data` in the success envelope, the error envelope
+ * of each declared error status with the codes the operation answers (`refusals`: the codes of its
+ * own rules, beyond what any operation may answer), and the whole taxonomy under 4xx and 5xx.
+ */
+export function responses<const D extends Responses>(declared: D, refusals: readonly ErrorCode[] = []) {
   const enveloped: Record<string, z.ZodType> = {};
   for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data as z.ZodType);
-  return { ...enveloped, ...errorEnvelopesByStatus, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D> & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
+  return { ...enveloped, ...errorResponses(refusals), '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D> & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
 }
 
 /** A route schema's `response` when the body is not the envelope (the OpenAPI document itself). */

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { FastifyRequest } from 'fastify';
 import { Core } from '../../domain/core';
 import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
@@ -64,13 +65,13 @@ export function treasuryRoutes(app: RestApp, core: Core) {
   app.get(`${USER}/kyc`, { schema: { ...byId, response: responses({ 200: kycSchema }) } }, async (request) =>
     success(kycJson(kycObject(await kyc.get(authenticated(request), request.params.id)))));
 
-  app.post(`${USER}/kyc/sandbox-approve`, { ...first('sandbox'), schema: { ...byId, response: responses({ 200: kycSchema }) } }, async (request) =>
+  app.post(`${USER}/kyc/sandbox-approve`, { ...first('sandbox'), schema: { ...byId, response: responses({ 200: kycSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request) =>
     success(kycJson(kycObject(await kyc.sandboxApprove(authenticated(request), request.params.id)))));
 
-  app.post(`${USER}/kyc/sandbox-reject`, { ...first('sandbox'), schema: { ...byId, body: rejectKycBodySchema, response: responses({ 200: kycSchema }) } }, async (request) =>
+  app.post(`${USER}/kyc/sandbox-reject`, { ...first('sandbox'), schema: { ...byId, body: rejectKycBodySchema, response: responses({ 200: kycSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request) =>
     success(kycJson(kycObject(await kyc.sandboxReject(authenticated(request), toRejectKycCommand(request.params.id, request.body))))));
 
-  app.post(`${USER}/wallets`, { ...first('write'), schema: { ...byId, body: createTreasuryWalletBodySchema, response: responses({ 201: walletSchema }) } }, async (request, reply) => {
+  app.post(`${USER}/wallets`, { ...first('write'), schema: { ...byId, body: createTreasuryWalletBodySchema, response: responses({ 201: walletSchema }, [ErrorCode.KYC_REQUIRED, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const wallet = await wallets.create(authenticated(request), toCreateTreasuryWalletCommand(request.params.id, request.body));
     reply.status(201);
     return success(walletOut(wallet));
@@ -88,13 +89,13 @@ export function treasuryRoutes(app: RestApp, core: Core) {
     success(depositInstructionsJson(depositInstructionsObject(
       await wallets.depositInstructions(authenticated(request), { endUserId: request.params.id, walletId: request.params.walletId })))));
 
-  app.post(`${TREASURY}/sandbox/users/:id/wallets/:walletId/deposit`, { ...first('sandbox'), schema: { ...byWallet, body: sandboxDepositBodySchema, response: responses({ 201: depositSchema }) } }, async (request, reply) => {
+  app.post(`${TREASURY}/sandbox/users/:id/wallets/:walletId/deposit`, { ...first('sandbox'), schema: { ...byWallet, body: sandboxDepositBodySchema, response: responses({ 201: depositSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request, reply) => {
     const deposit = await wallets.sandboxDeposit(authenticated(request), toSandboxDepositCommand(request.params.id, request.params.walletId, request.body));
     reply.status(201);
     return success(depositJson(depositObject(deposit)));
   });
 
-  app.post(`${TREASURY}/payouts`, { ...first('write'), schema: { body: createTreasuryPayoutBodySchema, response: responses({ 201: treasuryPayoutSchema }) } }, async (request, reply) => {
+  app.post(`${TREASURY}/payouts`, { ...first('write'), schema: { body: createTreasuryPayoutBodySchema, response: responses({ 201: treasuryPayoutSchema }, [ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.KYC_REQUIRED, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const payout = await payouts.create(authenticated(request), toCreateTreasuryPayoutCommand(request.body));
     reply.status(201);
     return success(payoutOut(payout));

@@ -30,7 +30,7 @@ export const endUserSchema = z.object({
   name: z.string().nullable(),
   phone: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
-}).meta({ id: 'TreasuryEndUser' });
+}).meta({ id: 'EndUser' });
 
 /** The documented Treasury KYC record, exactly its fields. */
 export const kycSchema = z.object({
@@ -41,7 +41,7 @@ export const kycSchema = z.object({
   level: z.enum(KycLevel),
   rejectionReasons: z.array(z.string()).describe('Empty unless REJECTED'),
   kycLinkUrl: z.string().describe('The page the end-user opens to go through the check (in the sandbox, Tessera\'s own page where the tester decides)'),
-}).meta({ id: 'TreasuryKycRecord' });
+}).meta({ id: 'KycRecord' });
 
 export const walletSchema = z.object({
   id: z.string(),
@@ -68,7 +68,7 @@ export const depositInstructionsSchema = z.object({
   cryptoDepositChain: nullableText.describe('USDC: its chain (ethereum)'),
   walletAddress: nullableText.describe('USDC: the same address'),
   chain: nullableText.describe('USDC: the same chain'),
-}).meta({ id: 'TreasuryDepositInstructions' });
+}).meta({ id: 'DepositInstructions' });
 
 export const depositSchema = z.object({
   id: z.string().describe('The ledger transaction of the deposit'),

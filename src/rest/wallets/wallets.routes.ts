@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
@@ -27,7 +28,7 @@ export function walletRoutes(app: RestApp, core: Core) {
     return success({ items: page.items.map(walletEntryJson), hasMore: page.hasNextPage, nextCursor: page.hasNextPage ? page.endCursor : null });
   });
 
-  app.post('/api/v1/business/sandbox/wallets/fund', { schema: { body: fundBodySchema, response: responses({ 201: fundResultSchema }) } }, async (request, reply) => {
+  app.post('/api/v1/business/sandbox/wallets/fund', { schema: { body: fundBodySchema, response: responses({ 201: fundResultSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
     const { wallet, transaction } = await wallets.sandboxFund(authenticated(request), fundCommandOf(request.body));
     reply.status(201);
     return success({ wallet: walletJson(wallet), transactionId: transaction.id });

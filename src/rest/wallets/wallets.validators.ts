@@ -34,7 +34,14 @@ export const walletSchema = z.object({
   livemode: z.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-}).meta({ id: 'Wallet' });
+}).meta({
+  id: 'Wallet',
+  // docs/rest-api.md, GET /api/v1/business/wallets/{walletId}.
+  examples: [{
+    id: 'f8edc742-6f4b-44fb-873e-4b1ba9ccc93b', object: 'wallet', currency: 'usd', balance: '125.50', balanceMinor: '12550', livemode: false,
+    createdAt: '2026-11-22T07:57:02.134Z', updatedAt: '2026-11-22T07:57:32.197Z',
+  }],
+});
 
 export const walletEntrySchema = z.object({
   id: z.string().describe('The entry sequence number (entries are ordered by it)'),

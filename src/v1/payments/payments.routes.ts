@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
 import { v1Caller } from '../guards';
 import { v1Responses } from '../schemas';
@@ -14,7 +15,7 @@ const byId = { params: z.object({ id: z.string() }) };
 export function paymentRoutes(app: V1App, core: Core) {
   const { v1Payments } = core;
 
-  app.post('/payments', { schema: { body: createPaymentBodySchema, response: v1Responses({ 201: paymentSchema }) }, config: { v1Budget: 'create' } }, async (request, reply) => {
+  app.post('/payments', { schema: { body: createPaymentBodySchema, response: v1Responses({ 201: paymentSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) }, config: { v1Budget: 'create' } }, async (request, reply) => {
     const payment = await v1Payments.create(v1Caller(request), toCreatePaymentCommand(request.body));
     reply.status(201);
     return paymentJson(payment);

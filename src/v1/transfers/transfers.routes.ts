@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../domain/shared/errors';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { v1Caller } from '../guards';
@@ -11,7 +12,7 @@ const byId = { params: z.object({ id: z.string() }) };
 export function transferRoutes(app: V1App, core: Core) {
   const { v1Transfers } = core;
 
-  app.post('/transfers', { schema: { body: createTransferBodySchema, response: v1Responses({ 201: transferSchema }) }, config: { v1Budget: 'create' } }, async (request, reply) => {
+  app.post('/transfers', { schema: { body: createTransferBodySchema, response: v1Responses({ 201: transferSchema }, [ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY, ErrorCode.SANCTIONS_MATCH]) }, config: { v1Budget: 'create' } }, async (request, reply) => {
     const transfer = await v1Transfers.create(v1Caller(request), toCreateTransferCommand(request.body));
     reply.status(201);
     return transferJson(transfer);
