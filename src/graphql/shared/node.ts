@@ -8,7 +8,11 @@ import { GraphQLContext } from './context';
  * UUIDs are unique across every type, so an id names one object (what Relay and Apollo Client's
  * cache need) and one id works on both faces. `node(id:)` finds the type from the id.
  */
-@InterfaceType({ description: 'An object with an identity: node(id:) and nodes(ids:) answer it, to the callers who may see it' })
+@InterfaceType({
+  description: 'An object with an identity: node(id:) and nodes(ids:) answer it, to the callers who may see it',
+  // The object's own class, not the first class it is an instance of (TreasuryWebhookEndpoint extends WebhookEndpoint).
+  resolveType: (value: object) => value.constructor as ClassType,
+})
 export abstract class Node {
   @Field(() => ID, { description: "The object's id (a UUID, the same on the REST face)" }) id: string;
 }
