@@ -1,6 +1,6 @@
 import {
   GraphQLArgument, GraphQLField, GraphQLInputType, GraphQLNamedType, GraphQLObjectType, GraphQLSchema, buildClientSchema,
-  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType,
+  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType,
 } from 'graphql';
 import { Topic } from '../../../src/domain/events/pubsub';
 import { TestServer, collect, overSocket } from '../../support/harness';
@@ -119,6 +119,8 @@ const typeText = (type: GraphQLInputType): string => type.toString();
 
 /** Scalars of the type, and `id`/`__typename` of its object fields (and connection nodes): enough to see a leak. */
 function selection(type: GraphQLNamedType, depth = 0): string {
+  // An interface (node, nodes): what every implementation has; an answer that differs from an unknown id's is caught as distinguishable.
+  if (isInterfaceType(type)) return `__typename ${Object.keys(type.getFields()).join(' ')}`;
   if (!isObjectType(type)) return '';
   const parts: string[] = ['__typename'];
   for (const [name, field] of Object.entries((type as GraphQLObjectType).getFields())) {

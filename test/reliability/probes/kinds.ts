@@ -128,6 +128,8 @@ export const ANY_KIND_OF_TABLE: Record<string, string> = {
   redeliverWebhook: 'as POST /api/v1/webhook-deliveries/{id}/redeliver',
   'POST /api/v1/events/{id}/replay': "replays to an endpoint of either registry (a treasury one while the product is enabled), as WebhookService.replayEvent documents",
   replayEvent: 'as POST /api/v1/events/{id}/replay',
+  node: "takes the id of any type (Relay's object identification): another type's own id answers that object",
+  nodes: 'as node, for up to 100 ids',
 };
 
 /** A name that says "an id" (a query parameter, a body field, a GraphQL argument or input field). */
@@ -163,6 +165,8 @@ export const GRAPHQL_RULES: Record<string, Kind | null> = {
   'PaySandboxCollectionInput.id': 'collection', collection: 'collection', collectionUpdated: 'collection',
   'UpdateCustomerInput.id': 'customer', customer: 'customer',
   'CompleteThreeDSecureInput.id': 'payment', 'SandboxSettlePaymentInput.id': 'payment',
+  // node and nodes take an id of any type; payouts stand for them all (the answer is null for any id the caller may not see).
+  'node.id': 'payout', 'nodes.ids': 'payout',
   'DeleteFraudRuleInput.id': 'fraud_rule', 'UpdateFraudRuleInput.id': 'fraud_rule', fraudRule: 'fraud_rule',
   'RemoveBlocklistEntryInput.id': 'blocklist_entry',
   'DeleteWebhookEndpointInput.id': 'webhook_endpoint', 'UpdateWebhookEndpointInput.id': 'webhook_endpoint', webhookEndpoint: 'webhook_endpoint',
