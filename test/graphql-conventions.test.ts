@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, buildSchema, getNamedType, isObjectType } from 'graphql';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, overSocket, startTestServer } from './support/harness';
 import { apiKey, createRecipient, dashboard, fundWallet } from './support/payouts';
 
 /**
@@ -196,6 +196,22 @@ describe('GraphQL conventions', () => {
       expect(stored).toEqual([{ state: 'in_flight', response_body: null }]);
       const broke1 = await server.runtime.dataSource.query('SELECT state FROM idempotency_keys WHERE key = $1', ['broke-1']);
       expect(broke1).toEqual([{ state: 'completed' }]);
+    });
+
+    test('over a WebSocket the same rule holds: a CONFLICT userError under extensions.idempotencyKey is not stored', async () => {
+      const { who, payoutId } = await merchantWithPayout();
+      const CANCEL = 'mutation($input: CancelPayoutInput!) { cancelPayout(input: $input) { payout { id status } userErrors { field message ... on PayoutUserError { code } } } }';
+      expect((await server.graphql(CANCEL, { input: { id: payoutId } }, apiKey(who))).body.data.cancelPayout.payout.status).toBe('CANCELLED');
+      const socket = server.socket({ apiKey: who.apiKey });
+      try {
+        await socket.connected;
+        const outcome = await overSocket(socket.client, CANCEL, { input: { id: payoutId } }, { idempotencyKey: 'ws-cancel-1' });
+        expect(outcome.result?.data?.cancelPayout.userErrors).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
+      } finally {
+        await socket.client.dispose();
+      }
+      const stored = await server.runtime.dataSource.query('SELECT state, response_body FROM idempotency_keys WHERE key = $1', ['ws-cancel-1']);
+      expect(stored).toEqual([{ state: 'in_flight', response_body: null }]);
     });
 
     test('the per-business singletons are nodes by their <Type>:<key> ids: the own business\'s answers, another\'s and the other mode\'s are null', async () => {

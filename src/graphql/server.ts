@@ -2,18 +2,17 @@ import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { GraphQLSchema } from 'graphql';
 import { Core } from '../domain/core';
-import { markNotStored, storesStatus } from '../http/idempotency';
+import { markNotStored } from '../http/idempotency';
 import { DatabaseOutage, RETRY_AFTER_SECONDS } from '../http/outage';
 import { ErrorCode } from '../domain/shared/errors';
-import { httpStatusOf } from '../http/status';
 import { bearerOf, originOf } from '../http/request-context';
 import { guardCredentialSurface } from '../http/surface';
 import { prefersExplorer, registerExplorer } from './explorer';
 import { limitRules, operationLimitsOf, operationLimitsPlugin } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
-import { INTERNAL_SERVER_ERROR, graphQLErrorFormatter, logUnexpectedErrors } from './shared/errors';
+import { graphQLErrorFormatter, logUnexpectedErrors, storesResult } from './shared/errors';
 import { registerGraphQLSocket } from './socket';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -34,13 +33,7 @@ function notStoredPlugin(): ApolloServerPlugin<GraphQLContext> {
         async willSendResponse({ contextValue, response }) {
           const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
           const request = (contextValue as WithFastifyRequest)[FASTIFY_REQUEST];
-          const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
-            || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
-          // A payload's userErrors are the domain errors REST answers with a status: the same rule.
-          const userErrorNotStored = (payload: unknown) => Array.isArray((payload as { userErrors?: unknown })?.userErrors)
-            && (payload as { userErrors: Array<{ code?: unknown }> }).userErrors.some((userError) =>
-              typeof userError.code === 'string' && !storesStatus(httpStatusOf[userError.code as ErrorCode] ?? 500));
-          if (request && (result?.errors?.some(notStored) || Object.values(result?.data ?? {}).some(userErrorNotStored))) markNotStored(request);
+          if (request && result && !storesResult(result)) markNotStored(request);
         },
       };
     },

@@ -14,13 +14,13 @@ import { AccessRevocation, Topic } from '../domain/events/pubsub';
 import { RequestContext } from '../domain/shared/context';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
-import { idempotencyKeyOf, idempotencyScopeOf, storesStatus } from '../http/idempotency';
+import { idempotencyKeyOf, idempotencyScopeOf } from '../http/idempotency';
 import { budgetOwnerOf } from '../http/rate-limit';
 import { CallerCredentials, bearerOf, resolveCaller } from '../http/request-context';
 import { clientAddressOf, trustFunctionOf } from '../http/client-address';
 import { operationLimitsOf, operationRefusal, validateOperation } from './limits';
 import { GraphQLContext, graphQLContext } from './shared/context';
-import { INTERNAL_SERVER_ERROR, graphQLErrorFormatter, logUnexpectedErrors } from './shared/errors';
+import { graphQLErrorFormatter, logUnexpectedErrors, storesResult } from './shared/errors';
 import { subscribeSharingReads } from './shared/publication';
 
 /** Close codes: graphql-ws's own 4403 Forbidden, and 4429 for too many (the WebSocket twin of HTTP 429). */
@@ -396,9 +396,7 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
     const executed = await execute({ ...args, contextValue: claimed });
     logUnexpected(args, executed);
     const result = formatResult(format)(executed);
-    const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
-      || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
-    if (result.errors?.some(notStored)) {
+    if (!storesResult(result)) {
       await core.idempotency.abandon(core.dataSource, begun.recordId);
     } else {
       await core.idempotency.complete(core.dataSource, begun.recordId, 200, JSON.stringify(result), 'application/json');

@@ -1,7 +1,8 @@
 import { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
-import { statusOf } from '../../http/status';
+import { httpStatusOf, statusOf } from '../../http/status';
+import { storesStatus } from '../../http/idempotency';
 import { DatabaseOutage, unavailableErrorOf } from '../../http/outage';
 
 export const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
@@ -91,4 +92,18 @@ export function graphQLErrorFormatter({ hideSuggestions }: { hideSuggestions: bo
     }
     return { message: 'An unexpected error occurred', path: formatted.path, extensions: { code: INTERNAL_SERVER_ERROR } };
   };
+}
+
+/**
+ * Whether a GraphQL result may be stored under an Idempotency-Key, by REST's rule (no 409, 429 or
+ * server error): neither its errors nor its payloads' userErrors carry a code REST does not store.
+ * The one rule for HTTP (src/graphql/server.ts) and WebSocket (src/graphql/socket.ts).
+ */
+export function storesResult(result: { errors?: readonly GraphQLFormattedError[]; data?: Record<string, unknown> | null }): boolean {
+  const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
+    || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
+  const userErrorNotStored = (payload: unknown) => Array.isArray((payload as { userErrors?: unknown })?.userErrors)
+    && (payload as { userErrors: Array<{ code?: unknown }> }).userErrors.some((userError) =>
+      typeof userError.code === 'string' && !storesStatus(httpStatusOf[userError.code as ErrorCode] ?? 500));
+  return !(result.errors?.some(notStored) || Object.values(result.data ?? {}).some(userErrorNotStored));
 }
