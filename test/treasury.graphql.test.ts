@@ -630,8 +630,14 @@ describe('Treasury over GraphQL', () => {
       const completing = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '2.00' })) }, apiKey(partner));
       const received = await all.done;
       expect(received.every((message: any) => message.treasuryPayoutUpdated.treasuryPayout.id === completing.id)).toBe(true);
-      expect(received.map((message: any) => [message.treasuryPayoutUpdated.previousStatus, message.treasuryPayoutUpdated.treasuryPayout.status, message.treasuryPayoutUpdated.changedFields]))
-        .toEqual([[null, 'PENDING', ['status']], ['PENDING', 'PROCESSING', ['status']], ['PROCESSING', 'COMPLETED', ['status', 'completedAt']]]);
+      expect(received.map((message: any) => [message.treasuryPayoutUpdated.previousStatus, message.treasuryPayoutUpdated.changedFields]))
+        .toEqual([[null, ['status']], ['PENDING', ['status']], ['PROCESSING', ['status', 'completedAt']]]);
+      // The object is read when the message is sent (docs/graphql-api.md): a rail quicker than the
+      // socket can show a later status than the move, never an earlier one, and the last is final.
+      const order = ['PENDING', 'PROCESSING', 'COMPLETED'];
+      received.forEach((message: any, index: number) =>
+        expect(order.indexOf(message.treasuryPayoutUpdated.treasuryPayout.status)).toBeGreaterThanOrEqual(index));
+      expect(received.at(-1).treasuryPayoutUpdated.treasuryPayout.status).toBe('COMPLETED');
       expect(received.at(-1).treasuryPayoutUpdated.treasuryPayout.completedAt).toEqual(expect.any(String));
       await made(CANCEL, { id: watched.id }, apiKey(partner));
       expect(await one.done).toEqual([{ treasuryPayoutUpdated: { treasuryPayout: { id: watched.id, status: 'CANCELLED' } } }]);

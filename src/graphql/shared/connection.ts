@@ -37,3 +37,9 @@ export function toConnection<TItem, TNode>(page: Page<TItem>, toNode: (item: TIt
     },
   };
 }
+
+/** The options of a connection's `first` argument: `@Arg('first', () => Int, FIRST_ARG)`. */
+export const FIRST_ARG = { nullable: true, description: 'How many edges to answer: 1 to 100, default 20' } as const;
+
+/** The options of a connection's `after` argument: `@Arg('after', () => String, AFTER_ARG)`. */
+export const AFTER_ARG = { nullable: true, description: "Answer the edges after this cursor (the previous page's pageInfo.endCursor)" } as const;
