@@ -36,6 +36,41 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * What each code means, in one line for a client developer: the GraphQL schema's descriptions of
+ * the userError codes (docs/rest-api.md has the full table with statuses and where each is raised).
+ */
+export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'An input field is not valid; field says which, message says why',
+  BAD_REQUEST: 'The request itself could not be read',
+  UNAUTHORIZED: 'A credential is missing or not valid, or a secret given to confirm an action is wrong',
+  FORBIDDEN: "The caller's role does not allow the operation",
+  NOT_FOUND: "No such object in the caller's business and mode",
+  METHOD_NOT_ALLOWED: 'The path exists, but not with this method',
+  REQUEST_TIMEOUT: 'The request did not finish arriving in time',
+  CONFLICT: "The object already exists, or the change would break a rule of the object's state",
+  IDEMPOTENCY_KEY_REUSED: 'The idempotency key was used before with a different request',
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: 'The first request with this idempotency key is still running; retry later',
+  IDEMPOTENCY_REQUEST_INTERRUPTED: 'The first request with this idempotency key changed data but its answer was never stored: look the result up',
+  INSUFFICIENT_FUNDS: 'The debit would take the wallet below zero; nothing was written',
+  CARD_DECLINED: 'The card was declined',
+  SANCTIONS_MATCH: 'A party matched a sanctions list',
+  INVALID_PIN: 'The payout PIN is wrong; the message says how many tries are left',
+  PIN_LOCKED: 'The payout PIN is locked after too many wrong tries; the message says when it unlocks',
+  PIN_NOT_SET: 'The operation needs the payout PIN and the business has none set',
+  KYC_REQUIRED: "The end-user's KYC check is not approved yet",
+  SANDBOX_ONLY: 'A sandbox-only operation was called in live mode',
+  UNSUPPORTED_CURRENCY: 'The currency is not supported; the message lists the supported codes',
+  UNPROCESSABLE: 'The operation cannot be done in this mode or at this size (for example live cards while no acquirer is configured)',
+  PAYLOAD_TOO_LARGE: 'The body is larger than the limit',
+  UNSUPPORTED_MEDIA_TYPE: 'The body is not JSON',
+  URI_TOO_LONG: 'A path parameter is too long',
+  HEADERS_TOO_LARGE: 'The request line and headers are too large',
+  RATE_LIMITED: 'Too many requests; retry after the time given',
+  INTERNAL_ERROR: 'An unexpected failure',
+  SERVICE_UNAVAILABLE: 'Something the request needs did not answer; retry later',
+};
+
 
 export type FieldErrors = Record<string, string[]>;
 

@@ -11,16 +11,16 @@ export class PageInfo {
 
 /** A Relay-style connection type (`edges { cursor node }`, `pageInfo`) for a node type. */
 export function Connection<TNode extends object>(Node: ClassType<TNode>, name: string) {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { description: `One ${name} of a page, with its cursor` })
   class Edge {
-    @Field() cursor: string;
-    @Field(() => Node) node: TNode;
+    @Field({ description: 'Where this edge sits: pass it as after to answer the edges that follow it' }) cursor: string;
+    @Field(() => Node, { description: `The ${name}` }) node: TNode;
   }
 
   @ObjectType()
   abstract class ConnectionType {
-    @Field(() => [Edge]) edges: Edge[];
-    @Field(() => PageInfo) pageInfo: PageInfo;
+    @Field(() => [Edge], { description: 'The page, in the list\'s order' }) edges: Edge[];
+    @Field(() => PageInfo, { description: 'Where the page sits in the list' }) pageInfo: PageInfo;
   }
   return ConnectionType;
 }

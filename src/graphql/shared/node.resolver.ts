@@ -6,13 +6,13 @@ import { MAX_NODES, Node, resolveNodes } from './node';
 @Resolver()
 export class NodeResolver {
   @Query(() => Node, { nullable: true, description: 'The object with this id, when the caller may see it (its business and mode); null otherwise' })
-  async node(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<object | null> {
+  async node(@Arg('id', () => ID, { description: "Any object's id, as the API answers it" }) id: string, @Ctx() context: GraphQLContext): Promise<object | null> {
     caller(context);
     return (await resolveNodes(context, [id]))[0];
   }
 
   @Query(() => [Node], { nullable: 'items', description: `The objects of ids, in order, each null when the caller may not see it (at most ${MAX_NODES} ids)` })
-  async nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() context: GraphQLContext): Promise<Array<object | null>> {
+  async nodes(@Arg('ids', () => [ID], { description: `Ids of objects of any types, at most ${MAX_NODES}` }) ids: string[], @Ctx() context: GraphQLContext): Promise<Array<object | null>> {
     caller(context);
     return resolveNodes(context, ids);
   }

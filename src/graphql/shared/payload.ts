@@ -1,5 +1,5 @@
 import { ClassType, Field, InputType, InterfaceType, ObjectType, registerEnumType, ID } from 'type-graphql';
-import { DomainError, ErrorCode } from '../../domain/shared/errors';
+import { DomainError, ERROR_CODE_MEANINGS, ErrorCode } from '../../domain/shared/errors';
 
 /**
  * Mutations answer a payload: the object they made or changed, and `userErrors`, the failures the
@@ -33,7 +33,11 @@ export interface UserErrors {
  */
 export function defineUserErrors(area: string, codes: readonly ErrorCode[], description: string): UserErrors {
   const codeEnum = Object.fromEntries(codes.map((code) => [code, code]));
-  registerEnumType(codeEnum, { name: `${area}ErrorCode`, description: `What a ${description} mutation can refuse, in the area's own terms` });
+  registerEnumType(codeEnum, {
+    name: `${area}ErrorCode`,
+    description: `What a ${description} mutation can refuse, in the area's own terms`,
+    valuesConfig: Object.fromEntries(codes.map((code) => [code, { description: ERROR_CODE_MEANINGS[code] }])),
+  });
 
   @ObjectType(`${area}UserError`, { implements: UserError, description: `A failure of a ${description} mutation the caller can fix` })
   class AreaUserError extends UserError {
@@ -91,7 +95,7 @@ export async function payloadOf<T>(PayloadType: ClassType, run: () => Promise<T>
 
 /** `<Name>Input { id: ID! }`: the input of a mutation on one object. */
 export function IdInput(name: string, description: string): ClassType<{ id: string }> {
-  @InputType(`${name}Input`)
+  @InputType(`${name}Input`, { description: `The input of ${name.charAt(0).toLowerCase()}${name.slice(1)}` })
   class ByIdInput {
     @Field(() => ID, { description }) id: string;
   }
