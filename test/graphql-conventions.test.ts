@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Linter } from 'eslint';
 import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, buildSchema, getNamedType, isObjectType } from 'graphql';
 import { TestMerchant, TestServer, overSocket, startTestServer } from './support/harness';
 import { apiKey, createRecipient, dashboard, fundWallet } from './support/payouts';
@@ -54,6 +55,38 @@ describe('GraphQL conventions', () => {
       const run = spawnSync(process.execPath, [cli, SCHEMA_FILE, '--rules', rules.join(','), '--format', 'compact'], { encoding: 'utf8' });
       expect((run.stdout + run.stderr).trim()).toBe('');
       expect(run.status).toBe(0);
+    });
+
+    test("@graphql-eslint's relay rules report nothing but the edge of a documented non-node (WalletEntry)", () => {
+      // @graphql-eslint 3 (4 needs Node 22 dependencies, docs/decisions.md) reads the schema from
+      // context.parserServices, which ESLint 9 moved to context.sourceCode: each rule is given it.
+      const plugin = require('@graphql-eslint/eslint-plugin');
+      const withParserServices = (rule: any) => ({
+        ...rule,
+        create: (context: any) => rule.create(Object.create(context, { parserServices: { value: context.sourceCode.parserServices } })),
+      });
+      const relayRules = Object.fromEntries(Object.keys(plugin.configs.relay.rules).map((id) => [id.replace('@graphql-eslint/', ''), withParserServices(plugin.rules[id.replace('@graphql-eslint/', '')])]));
+      const linter = new Linter({ configType: 'flat' });
+      const messages = linter.verify(fs.readFileSync(SCHEMA_FILE, 'utf8'), [{
+        files: ['**/*.graphql'],
+        plugins: { '@graphql-eslint': { rules: relayRules } },
+        languageOptions: { parser: plugin, parserOptions: { schema: SCHEMA_FILE } },
+        rules: {
+          ...plugin.configs.relay.rules,
+          // Two documented choices (docs/decisions.md): pages go forward only (first/after), and
+          // lists that are not pages stay lists (userErrors, a bounded root list, a payout's events).
+          '@graphql-eslint/relay-arguments': ['error', { includeBoth: false }],
+          '@graphql-eslint/relay-edge-types': ['error', { withEdgeSuffix: true, shouldImplementNode: true, listTypeCanWrapOnlyEdgeType: false }],
+        },
+      }], SCHEMA_FILE);
+      expect(Object.keys(plugin.configs.relay.rules)).toEqual(expect.arrayContaining(['@graphql-eslint/relay-arguments', '@graphql-eslint/relay-connection-types', '@graphql-eslint/relay-edge-types', '@graphql-eslint/relay-page-info']));
+      // Reported at a type's name: the only findings are the edges of the documented non-nodes.
+      const lines = fs.readFileSync(SCHEMA_FILE, 'utf8').split('\n');
+      const found = messages.map((message) => `${lines[(message.line ?? 1) - 1].trim()} (${message.line}:${message.column}) ${message.ruleId}: ${message.message}`);
+      const edgesOfNotNodes = Object.keys(NOT_NODES).filter((name) => schema.getType(`${name}Edge`))
+        .map((name) => expect.stringMatching(new RegExp(`^type ${name}Edge .*relay-edge-types: Edge type's field \`node\` must implement \`Node\` interface\\.$`)));
+      expect(found).toEqual(edgesOfNotNodes);
+      expect(edgesOfNotNodes).toHaveLength(1);
     });
 
     test('every object type with an id implements Node', () => {
