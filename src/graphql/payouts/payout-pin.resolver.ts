@@ -31,7 +31,7 @@ export class PayoutPinResolver {
   @Mutation(() => SetPayoutPinPayload, {
     description: 'Sets or changes the payout PIN (OWNER only). Wrong currentPin: INVALID_PIN; 5 wrong in a row lock it for the credential for 15 minutes, 10 from several credentials for the business (PIN_LOCKED)',
   })
-  async setPayoutPin(@Arg('input') input: SetPayoutPinInput, @Ctx() context: GraphQLContext): Promise<SetPayoutPinPayload> {
+  async setPayoutPin(@Arg('input', { description: 'The new PIN, and the current one when changing it' }) input: SetPayoutPinInput, @Ctx() context: GraphQLContext): Promise<SetPayoutPinPayload> {
     const who = caller(context);
     return payloadOf(SetPayoutPinPayload, async () => {
       const status = await context.core.payoutPins.set(who, SetPayoutPinInput.toCommand(input));

@@ -7,7 +7,7 @@ import { PayoutPinStatus as PayoutPinStatusData, SetPayoutPinCommand } from '../
   implements: Node,
 })
 export class PayoutPinStatus extends Node {
-  @Field() isSet: boolean;
+  @Field({ description: 'Whether the business has a payout PIN (one for test and live mode alike)' }) isSet: boolean;
   @Field(() => Date, { nullable: true, description: 'When the lock that applies to the caller ends (of its own credential, or of the whole business); null when not locked' }) lockedUntil: Date | null;
   @Field(() => Date, { nullable: true, description: 'When the PIN was last set or changed; null when never set' }) updatedAt: Date | null;
 

@@ -9,7 +9,7 @@ import {
 } from '../../wire/payouts';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { payloadOf } from '../shared/payload';
 import { defineNode } from '../shared/node';
@@ -46,19 +46,19 @@ export class PayoutResolver {
   @Query(() => PayoutConnection, { description: 'Payouts of the active business and mode, newest first', complexity: perRow })
   async payouts(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => PayoutStatus, { nullable: true }) status?: PayoutStatus,
-    @Arg('recipientId', () => ID, { nullable: true }) recipientId?: string,
-    @Arg('batchId', () => ID, { nullable: true }) batchId?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => PayoutStatus, { nullable: true, description: 'Only payouts in this status' }) status?: PayoutStatus,
+    @Arg('recipientId', () => ID, { nullable: true, description: 'Only payouts to this recipient' }) recipientId?: string,
+    @Arg('batchId', () => ID, { nullable: true, description: 'Only the payouts of this batch' }) batchId?: string,
   ): Promise<PayoutConnection> {
     const filters = { status: status ?? undefined, recipientId: recipientId ?? undefined, batchId: batchId ?? undefined };
     const page = await context.core.payouts.list(caller(context), filters, keyset(first, after));
     return toConnection(page, Payout.from);
   }
 
-  @Query(() => Payout)
-  async payout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payout> {
+  @Query(() => Payout, { description: "One payout of the active business and mode (NOT_FOUND for another business's or the other mode's)" })
+  async payout(@Arg('id', () => ID, { description: "The payout's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<Payout> {
     return Payout.from(await context.core.payouts.get(caller(context), id));
   }
 
@@ -70,7 +70,7 @@ export class PayoutResolver {
   }
 
   @Mutation(() => CreatePayoutPayload, { description: 'Debits the wallet (amount + service fee) and creates the payout (CREATED, or PENDING_REVIEW when held)' })
-  async createPayout(@Arg('input') input: CreatePayoutInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutPayload> {
+  async createPayout(@Arg('input', { description: 'The recipient, amount and wallet currency, optionally a quote, reference and metadata' }) input: CreatePayoutInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutPayload> {
     const who = caller(context);
     return payloadOf(CreatePayoutPayload, async () => {
       const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(input)));
@@ -79,19 +79,19 @@ export class PayoutResolver {
   }
 
   @Mutation(() => CancelPayoutPayload, { description: 'Only a CREATED payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
-  async cancelPayout(@Arg('input') input: CancelPayoutInput, @Ctx() context: GraphQLContext): Promise<CancelPayoutPayload> {
+  async cancelPayout(@Arg('input', { description: 'The CREATED payout to cancel' }) input: CancelPayoutInput, @Ctx() context: GraphQLContext): Promise<CancelPayoutPayload> {
     const who = caller(context);
     return payloadOf(CancelPayoutPayload, async () => Payout.from(await context.core.payouts.cancel(who, input.id)));
   }
 
   @Mutation(() => ApprovePayoutPayload, { description: 'OWNER or ADMIN of the dashboard: a payout held for review goes on to dispatch' })
-  async approvePayout(@Arg('input') input: ApprovePayoutInput, @Ctx() context: GraphQLContext): Promise<ApprovePayoutPayload> {
+  async approvePayout(@Arg('input', { description: 'The PENDING_REVIEW payout to approve' }) input: ApprovePayoutInput, @Ctx() context: GraphQLContext): Promise<ApprovePayoutPayload> {
     const who = caller(context);
     return payloadOf(ApprovePayoutPayload, async () => Payout.from(await context.core.payouts.approve(who, input.id)));
   }
 
   @Mutation(() => RejectPayoutPayload, { description: 'OWNER or ADMIN of the dashboard: a payout held for review FAILS with the reason, and its debit is reversed' })
-  async rejectPayout(@Arg('input') input: RejectPayoutInput, @Ctx() context: GraphQLContext): Promise<RejectPayoutPayload> {
+  async rejectPayout(@Arg('input', { description: 'The PENDING_REVIEW payout to reject, and why' }) input: RejectPayoutInput, @Ctx() context: GraphQLContext): Promise<RejectPayoutPayload> {
     const who = caller(context);
     return payloadOf(RejectPayoutPayload, async () => {
       const request = parseInput(rejectPayoutBodySchema, { reason: input.reason });
@@ -100,7 +100,7 @@ export class PayoutResolver {
   }
 
   @Mutation(() => AdvanceSandboxPayoutPayload, { description: 'Sandbox only: one legal transition to SUBMITTED, SETTLED or FAILED (the current status again changes nothing)' })
-  async advanceSandboxPayout(@Arg('input') input: AdvanceSandboxPayoutInput, @Ctx() context: GraphQLContext): Promise<AdvanceSandboxPayoutPayload> {
+  async advanceSandboxPayout(@Arg('input', { description: 'The test-mode payout and the status to move it to' }) input: AdvanceSandboxPayoutInput, @Ctx() context: GraphQLContext): Promise<AdvanceSandboxPayoutPayload> {
     const who = caller(context);
     return payloadOf(AdvanceSandboxPayoutPayload, async () => {
       const command = toAdvancePayoutCommand(input.id, parseInput(advancePayoutBodySchema, definedFields({ status: input.status, reason: input.reason ?? undefined })));
@@ -117,7 +117,7 @@ export class PayoutResolver {
   async payoutUpdated(
     @Root() change: PayoutChange,
     @Ctx() context: GraphQLContext,
-    @Arg('id', () => ID, { nullable: true }) _id?: string,
+    @Arg('id', () => ID, { nullable: true, description: "Only this payout's changes; every payout of the subscriber's business and mode when omitted" }) _id?: string,
   ): Promise<PayoutUpdate> {
     caller(context);
     // Through the publication's shared loader (core.payouts.byIds): one read for every subscriber of this process.
@@ -132,24 +132,24 @@ export class PayoutRecipientResolver {
   @Query(() => PayoutRecipientConnection, { description: 'Recipients of the active business and mode, newest first (archived ones when asked)', complexity: perRow })
   async payoutRecipients(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('rail', () => PayoutRailKind, { nullable: true }) rail?: PayoutRailKind,
-    @Arg('includeArchived', () => Boolean, { nullable: true }) includeArchived?: boolean,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('rail', () => PayoutRailKind, { nullable: true, description: 'Only recipients of this rail' }) rail?: PayoutRailKind,
+    @Arg('includeArchived', () => Boolean, { nullable: true, description: 'True to list archived recipients too (default false)' }) includeArchived?: boolean,
   ): Promise<PayoutRecipientConnection> {
     const page = await context.core.recipients.list(caller(context), { rail: rail ?? undefined, includeArchived: includeArchived ?? false }, keyset(first, after));
     return toConnection(page, PayoutRecipient.from);
   }
 
-  @Query(() => PayoutRecipient)
-  async payoutRecipient(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutRecipient> {
+  @Query(() => PayoutRecipient, { description: "One recipient of the active business and mode, archived or not (NOT_FOUND for another business's or the other mode's)" })
+  async payoutRecipient(@Arg('id', () => ID, { description: "The recipient's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<PayoutRecipient> {
     return PayoutRecipient.from(await context.core.recipients.get(caller(context), id));
   }
 
   @Mutation(() => CreatePayoutRecipientPayload, {
     description: 'Saves a destination (the same destination answers the existing recipient, created false). A dashboard create is screened: SANCTIONS_MATCH stores nothing',
   })
-  async createPayoutRecipient(@Arg('input') input: CreatePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutRecipientPayload> {
+  async createPayoutRecipient(@Arg('input', { description: "The recipient's label and destination details" }) input: CreatePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutRecipientPayload> {
     const who = caller(context);
     let created: boolean | null = null;
     const payload: CreatePayoutRecipientPayload = await payloadOf(CreatePayoutRecipientPayload, async () => {
@@ -162,13 +162,13 @@ export class PayoutRecipientResolver {
   }
 
   @Mutation(() => ArchivePayoutRecipientPayload, { description: 'Archives the recipient: it takes no new payouts (archiving again changes nothing)' })
-  async archivePayoutRecipient(@Arg('input') input: ArchivePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<ArchivePayoutRecipientPayload> {
+  async archivePayoutRecipient(@Arg('input', { description: 'The recipient to archive' }) input: ArchivePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<ArchivePayoutRecipientPayload> {
     const who = caller(context);
     return payloadOf(ArchivePayoutRecipientPayload, async () => PayoutRecipient.from(await context.core.recipients.archive(who, input.id)));
   }
 
   @Mutation(() => CreatePayoutQuotePayload, { description: 'Prices a payout for 5 minutes (a payout may name it)' })
-  async createPayoutQuote(@Arg('input') input: CreatePayoutQuoteInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutQuotePayload> {
+  async createPayoutQuote(@Arg('input', { description: 'The amount and wallet currency, and the destination currency, country and rail to price' }) input: CreatePayoutQuoteInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutQuotePayload> {
     const who = caller(context);
     return payloadOf(CreatePayoutQuotePayload, async () => {
       const command = toCreateQuoteCommand(parseInput(createQuoteBodySchema, definedFields(input)));
@@ -182,14 +182,14 @@ export class PayoutBatchResolver {
   @Query(() => PayoutBatchConnection, { description: 'Payout batches of the active business and mode, newest first, with their counts', complexity: perRow })
   async payoutBatches(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<PayoutBatchConnection> {
     return toConnection(await context.core.payoutBatches.list(caller(context), keyset(first, after)), PayoutBatch.from);
   }
 
-  @Query(() => PayoutBatch)
-  async payoutBatch(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutBatch> {
+  @Query(() => PayoutBatch, { description: "One payout batch of the active business and mode, with its counts (NOT_FOUND for another business's or the other mode's)" })
+  async payoutBatch(@Arg('id', () => ID, { description: "The batch's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<PayoutBatch> {
     return PayoutBatch.from(await context.core.payoutBatches.get(caller(context), id));
   }
 
@@ -197,8 +197,8 @@ export class PayoutBatchResolver {
   async payouts(
     @Root() batch: PayoutBatch,
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<PayoutConnection> {
     caller(context);
     const page = await context.loaders.payoutsOfBatch.load({ batchId: batch.id, first: first ?? null, after: after ?? null });
@@ -206,7 +206,7 @@ export class PayoutBatchResolver {
   }
 
   @Mutation(() => CreatePayoutBatchPayload, { description: 'Every item is checked first (errors on input.items.N.field); the total debit fits the balance or nothing is created' })
-  async createPayoutBatch(@Arg('input') input: CreatePayoutBatchInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutBatchPayload> {
+  async createPayoutBatch(@Arg('input', { description: 'The batch name and its 1 to 1,000 items' }) input: CreatePayoutBatchInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutBatchPayload> {
     const who = caller(context);
     return payloadOf(CreatePayoutBatchPayload, async () => {
       const body = parseInput(createBatchBodySchema, { ...definedFields(input), items: input.items?.map((item) => definedFields(item)) });

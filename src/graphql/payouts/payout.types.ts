@@ -11,26 +11,50 @@ import { Money } from '../shared/money.type';
 registerEnumType(PayoutStatus, {
   name: 'PayoutStatus',
   description: 'CREATED (wallet debited) -> SUBMITTED (with the rail) -> SETTLED or FAILED (debit reversed); CANCELLED before dispatch; PENDING_REVIEW held for an OWNER or ADMIN',
+  valuesConfig: {
+    CREATED: { description: 'Accepted and the wallet debited (amount + service fee); not yet with the rail, and the only status that can be cancelled' },
+    SUBMITTED: { description: 'Claimed for dispatch and handed to the rail (providerRef is set once the rail answers); it can no longer be cancelled' },
+    SETTLED: { description: 'Final: the rail delivered the money to the recipient (settledAt is set)' },
+    FAILED: { description: 'Final: the rail failed it or a reviewer rejected it; the debit, fee included, was reversed (failureReason says why)' },
+    CANCELLED: { description: 'Final: cancelled while CREATED, before dispatch; the debit, fee included, was reversed' },
+    PENDING_REVIEW: {
+      description: "Held for review (USD value at or above the business's review threshold, or the rail's compliance check): an OWNER or ADMIN approves it (CREATED, then dispatched) or rejects it (FAILED)",
+    },
+  },
 });
-registerEnumType(PayoutRailKind, { name: 'PayoutRail', description: 'How money reaches the recipient' });
+registerEnumType(PayoutRailKind, {
+  name: 'PayoutRail',
+  description: 'How money reaches the recipient',
+  valuesConfig: {
+    LOCAL_BANK: { description: 'A bank account: country, currency, bank code and name, account number and holder (sandbox service fee 1 %)' },
+    MOBILE_MONEY: { description: 'A mobile-money wallet: country, currency, network, phone and holder (sandbox service fee 1.5 %)' },
+    CRYPTO: { description: 'A wallet address on a chain, paid in USDC (sandbox service fee 0.5 %)' },
+  },
+});
 registerEnumType(BatchStatus, {
   name: 'PayoutBatchStatus',
   description: 'PROCESSING while any payout can still move; then COMPLETED (all settled), FAILED (none settled) or PARTIALLY_COMPLETED',
+  valuesConfig: {
+    PROCESSING: { description: 'At least one payout of the batch is still CREATED, SUBMITTED or PENDING_REVIEW' },
+    COMPLETED: { description: 'Every payout of the batch SETTLED' },
+    PARTIALLY_COMPLETED: { description: 'Every payout ended, some SETTLED and some FAILED or CANCELLED' },
+    FAILED: { description: 'Every payout ended and none SETTLED (all FAILED or CANCELLED)' },
+  },
 });
 
 @ObjectType({ description: 'A saved payout destination; account numbers, phones and addresses show their last 4 characters only', implements: Node })
 export class PayoutRecipient extends Node {
   @Field(() => ID, { description: 'The business the recipient belongs to (as in the REST Recipient)' }) businessId: string;
-  @Field() label: string;
-  @Field(() => PayoutRailKind) rail: PayoutRailKind;
+  @Field({ description: 'The name the business gave the recipient (1 to 200 characters)' }) label: string;
+  @Field(() => PayoutRailKind, { description: "The rail of the recipient's account, which decides the fields of detailsMasked" }) rail: PayoutRailKind;
   @Field({ description: 'The currency the recipient receives' }) currency: string;
   @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2; null for crypto' }) country: string | null;
   @Field(() => GraphQLJSONObject, { description: "The rail's account fields, masked" }) detailsMasked: Record<string, string>;
   @Field(() => Date, { nullable: true, description: 'When a dashboard create screened it clean; null when never screened (API-key creates)' })
   screenedAt: Date | null;
   @Field(() => Date, { nullable: true, description: 'Archived recipients take no new payouts' }) archivedAt: Date | null;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
+  @Field({ description: 'When the recipient was created (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({ description: 'When the recipient last changed: archived, un-archived or screened by a later create (ISO 8601, UTC)' }) updatedAt: Date;
 
   static from(row: RecipientRow): PayoutRecipient {
     return Object.assign(new PayoutRecipient(), {
@@ -40,7 +64,7 @@ export class PayoutRecipient extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of payout recipients, newest first' })
 export class PayoutRecipientConnection extends Connection(PayoutRecipient, 'PayoutRecipient') {}
 
 @ObjectType({ description: 'A conversion offered for 5 minutes: `amount` of the wallet currency pays out `dstAmount`, for `serviceFee`', implements: Node })
@@ -50,9 +74,9 @@ export class PayoutQuote extends Node {
   @Field(() => Money, { description: 'In the source wallet currency, debited on top of the amount' }) serviceFee: Money;
   @Field({ description: 'Destination units per source unit, spread included (8 decimals)' }) rate: string;
   @Field({ description: "ISO 3166-1 alpha-2; '' for crypto" }) country: string;
-  @Field(() => PayoutRailKind) rail: PayoutRailKind;
-  @Field() expiresAt: Date;
-  @Field() createdAt: Date;
+  @Field(() => PayoutRailKind, { description: 'The rail the quote prices (it decides the service fee rate)' }) rail: PayoutRailKind;
+  @Field({ description: 'When the quote stops being honoured: 5 minutes after createdAt (ISO 8601, UTC)' }) expiresAt: Date;
+  @Field({ description: 'When the quote was made (ISO 8601, UTC)' }) createdAt: Date;
 
   static from(row: PayoutQuoteRow): PayoutQuote {
     return Object.assign(new PayoutQuote(), {
@@ -65,30 +89,32 @@ export class PayoutQuote extends Node {
 
 @ObjectType({ description: 'The destination as a payout shows it (for mobile money the network, for crypto the chain, stands as bankName)' })
 export class PayoutDestinationMasked {
-  @Field() country: string;
-  @Field() accountNumber: string;
-  @Field() bankName: string;
+  @Field({ description: "The destination's country, ISO 3166-1 alpha-2 (e.g. NG); empty for crypto" }) country: string;
+  @Field({ description: 'The account number, phone or address, masked to its last 4 characters (e.g. ****6789)' }) accountNumber: string;
+  @Field({ description: 'The bank; the mobile network id (e.g. mtn-gh) for MOBILE_MONEY, the chain (e.g. ethereum) for CRYPTO' }) bankName: string;
 }
 
 @ObjectType({ description: 'Money out of a merchant wallet to a recipient', implements: Node })
 export class Payout extends Node {
-  @Field(() => PayoutStatus) status: PayoutStatus;
-  @Field(() => PayoutRailKind) rail: PayoutRailKind;
+  @Field(() => PayoutStatus, { description: "Where the payout is in its life (see PayoutStatus)" }) status: PayoutStatus;
+  @Field(() => PayoutRailKind, { description: "The recipient's rail the payout goes by" }) rail: PayoutRailKind;
   @Field(() => Money, { description: 'Debited from the wallet, before the fee' }) amount: Money;
   @Field(() => Money, { description: 'Debited from the wallet on top of the amount (returned on failure or cancellation)' }) serviceFee: Money;
   @Field(() => Money, { description: 'What the recipient receives' }) destinationAmount: Money;
   @Field({ description: 'Destination units per source unit (8 decimals)' }) rate: string;
-  @Field(() => ID) recipientId: string;
-  @Field(() => PayoutDestinationMasked) destinationMasked: PayoutDestinationMasked;
+  @Field(() => ID, { description: 'The id of the recipient paid (UUID); the recipient field answers the object' }) recipientId: string;
+  @Field(() => PayoutDestinationMasked, { description: "The recipient's destination as it was when the payout was created, masked" }) destinationMasked: PayoutDestinationMasked;
   @Field(() => String, { nullable: true, description: "The rail's reference, once submitted" }) providerRef: string | null;
-  @Field(() => String, { nullable: true }) failureReason: string | null;
-  @Field(() => String, { nullable: true }) reference: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata: Record<string, unknown> | null;
-  @Field(() => ID, { nullable: true }) batchId: string | null;
-  @Field(() => Date, { nullable: true }) settledAt: Date | null;
-  @Field() livemode: boolean;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
+  @Field(() => String, { nullable: true, description: "Why the payout FAILED: the rail's reason (e.g. account_invalid) or the reviewer's reject reason; null otherwise" })
+  failureReason: string | null;
+  @Field(() => String, { nullable: true, description: 'The reference given at creation (up to 200 characters); null when none was given' }) reference: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The JSON object given at creation (up to 8 KB), as given; null when none was given' })
+  metadata: Record<string, unknown> | null;
+  @Field(() => ID, { nullable: true, description: 'The batch the payout was created in; null for a payout made on its own' }) batchId: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the rail settled the payout (ISO 8601, UTC); null until SETTLED' }) settledAt: Date | null;
+  @Field({ description: 'True for a live-mode payout, false for a test (sandbox) one' }) livemode: boolean;
+  @Field({ description: 'When the payout was accepted and the wallet debited (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({ description: 'When the payout last changed (ISO 8601, UTC)' }) updatedAt: Date;
 
   static from(row: PayoutRow): Payout {
     return Object.assign(new Payout(), {
@@ -104,28 +130,28 @@ export class Payout extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of payouts, newest first' })
 export class PayoutConnection extends Connection(Payout, 'Payout') {}
 
 @ObjectType({ description: "How many of a batch's payouts are in each status" })
 export class PayoutBatchCounts implements BatchCounts {
-  @Field(() => Int) created: number;
-  @Field(() => Int) submitted: number;
-  @Field(() => Int) settled: number;
-  @Field(() => Int) failed: number;
-  @Field(() => Int) cancelled: number;
-  @Field(() => Int) pendingReview: number;
+  @Field(() => Int, { description: 'Payouts of the batch now CREATED' }) created: number;
+  @Field(() => Int, { description: 'Payouts of the batch now SUBMITTED' }) submitted: number;
+  @Field(() => Int, { description: 'Payouts of the batch now SETTLED' }) settled: number;
+  @Field(() => Int, { description: 'Payouts of the batch now FAILED' }) failed: number;
+  @Field(() => Int, { description: 'Payouts of the batch now CANCELLED' }) cancelled: number;
+  @Field(() => Int, { description: 'Payouts of the batch now PENDING_REVIEW' }) pendingReview: number;
 }
 
 @ObjectType({ description: 'Payouts created together, all or none; each is an ordinary payout', implements: Node })
 export class PayoutBatch extends Node {
-  @Field(() => String, { nullable: true }) name: string | null;
-  @Field(() => BatchStatus) status: BatchStatus;
-  @Field(() => Int) itemCount: number;
+  @Field(() => String, { nullable: true, description: 'The name given at creation (up to 200 characters); null when none was given' }) name: string | null;
+  @Field(() => BatchStatus, { description: "Read from the batch's payouts now (see PayoutBatchStatus)" }) status: BatchStatus;
+  @Field(() => Int, { description: 'How many payouts the batch created (1 to 1,000)' }) itemCount: number;
   @Field(() => Money, { description: "Sum of the items' amounts (fees not included)" }) totalAmount: Money;
-  @Field(() => PayoutBatchCounts) counts: PayoutBatchCounts;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
+  @Field(() => PayoutBatchCounts, { description: "How many of the batch's payouts are in each status now" }) counts: PayoutBatchCounts;
+  @Field({ description: 'When the batch and its payouts were created (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({ description: 'When the batch last changed (ISO 8601, UTC): a batch does not change after creation, so this is createdAt (status and counts are read from its payouts)' }) updatedAt: Date;
 
   static from({ batch, counts, status }: BatchView): PayoutBatch {
     return Object.assign(new PayoutBatch(), {
@@ -135,7 +161,7 @@ export class PayoutBatch extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of payout batches, newest first' })
 export class PayoutBatchConnection extends Connection(PayoutBatch, 'PayoutBatch') {}
 
 /**
@@ -150,7 +176,7 @@ export function changedFieldsOf(object: object, changed: readonly string[] | nul
 
 @ObjectType({ description: 'One change of a payout: the payout as it now reads, its status before the change and the fields the change set' })
 export class PayoutUpdate {
-  @Field(() => Payout) payout: Payout;
+  @Field(() => Payout, { description: 'The payout as read when this message is sent (a quicker later change may already show)' }) payout: Payout;
   @Field(() => PayoutStatus, { nullable: true, description: 'The status before this change (the same as payout.status when the status did not change); null when the change created the payout' })
   previousStatus: PayoutStatus | null;
   @Field(() => [String], { description: 'The fields of payout this change set (every field when it created the payout; updatedAt is not listed), e.g. ["status"], ["providerRef"], ["status", "failureReason"]' })

@@ -26,27 +26,29 @@ export class PayoutScheduleLocalCapInput {
 
 @InputType({ description: 'POST /business/payouts/schedules: the payload is frozen, the PIN checked and every recipient screened' })
 export class CreatePayoutScheduleInput {
-  @Field() name: string;
-  @Field(() => ScheduleCadence) cadence: ScheduleCadence;
+  @Field({ description: 'A label for the schedule, 1 to 200 characters' }) name: string;
+  @Field(() => ScheduleCadence, { description: 'How often it runs, anchored at startAt' }) cadence: ScheduleCadence;
   @Field(() => Int, { nullable: true, description: 'MONTHLY only (required then): 1 to 28' }) dayOfMonth?: number | null;
   @Field({ description: 'The first run (MONTHLY: the first dayOfMonth on or after it, at its UTC time of day)' }) startAt: Date;
   @Field(() => Date, { nullable: true, description: 'No run after it; not before the first run' }) endAt?: Date | null;
-  @Field(() => SchedulePayloadKind) payloadKind: SchedulePayloadKind;
-  @Field(() => PayoutSchedulePayloadInput) payload: PayoutSchedulePayloadInput;
+  @Field(() => SchedulePayloadKind, { description: "SINGLE or BATCH: which of payload's fields apply (the other kind's are refused)" }) payloadKind: SchedulePayloadKind;
+  @Field(() => PayoutSchedulePayloadInput, { description: 'What every run pays, checked as a payout made now and frozen' }) payload: PayoutSchedulePayloadInput;
   @Field({ description: 'The most a run may pay, in US dollars at the mid rate of run time, e.g. "10000.00"' }) maxRunAmountUsd: string;
   @Field(() => [PayoutScheduleLocalCapInput], { nullable: true, description: 'null: the USD cap only' }) maxRunLocalCaps?: PayoutScheduleLocalCapInput[] | null;
   @Field({ description: 'The payout PIN, 6 digits' }) pin: string;
 }
 
-@InputType({ description: 'PATCH /business/payouts/schedules/{id}: absent fields stay; null clears dayOfMonth, endAt, maxRunLocalCaps' })
+@InputType({ description: 'PATCH /business/payouts/schedules/{id}: absent fields stay; null clears endAt and maxRunLocalCaps (dayOfMonth is cleared by leaving MONTHLY)' })
 export class UpdatePayoutScheduleInput {
   @Field(() => ID, { description: 'The ACTIVE or PAUSED schedule to edit' }) id: string;
-  @Field({ nullable: true }) name?: string;
-  @Field(() => ScheduleCadence, { nullable: true }) cadence?: ScheduleCadence;
-  @Field(() => Int, { nullable: true }) dayOfMonth?: number | null;
-  @Field(() => Date, { nullable: true }) endAt?: Date | null;
-  @Field({ nullable: true }) maxRunAmountUsd?: string;
-  @Field(() => [PayoutScheduleLocalCapInput], { nullable: true }) maxRunLocalCaps?: PayoutScheduleLocalCapInput[] | null;
+  @Field({ nullable: true, description: 'A new label, 1 to 200 characters' }) name?: string;
+  @Field(() => ScheduleCadence, { nullable: true, description: 'A new cadence, still anchored at startAt: nextRunAt moves to its first occurrence from now (leaving MONTHLY clears dayOfMonth)' })
+  cadence?: ScheduleCadence;
+  @Field(() => Int, { nullable: true, description: 'MONTHLY only: 1 to 28 (required when switching to MONTHLY; omitted keeps the current day); null or omitted for other cadences' }) dayOfMonth?: number | null;
+  @Field(() => Date, { nullable: true, description: 'No run after it, not before nextRunAt; null clears it' }) endAt?: Date | null;
+  @Field({ nullable: true, description: 'A new per-run cap in US dollars at the mid rate of run time, e.g. "10000.00" (up to 8 decimals)' }) maxRunAmountUsd?: string;
+  @Field(() => [PayoutScheduleLocalCapInput], { nullable: true, description: 'New per-currency run caps (at most 20, one per currency), replacing the old ones; null clears them' })
+  maxRunLocalCaps?: PayoutScheduleLocalCapInput[] | null;
   @Field(() => SchedulePayloadKind, { nullable: true, description: 'With payload: its kind' }) payloadKind?: SchedulePayloadKind;
   @Field(() => PayoutSchedulePayloadInput, { nullable: true, description: 'A new payload: needs pin (and payloadKind); authorizedAt is renewed' })
   payload?: PayoutSchedulePayloadInput;

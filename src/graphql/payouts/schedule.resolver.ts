@@ -4,7 +4,7 @@ import { notFound } from '../../domain/shared/errors';
 import { PageQuery } from '../../domain/shared/pagination';
 import { createScheduleBodySchema, toCreateScheduleCommand, toUpdateScheduleCommand, updateScheduleBodySchema } from '../../wire/schedules';
 import { parseInput } from '../../wire/validation';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -38,16 +38,16 @@ export class PayoutScheduleResolver {
   @Query(() => PayoutScheduleConnection, { description: 'Schedules of the active business and mode, newest first', complexity: perRow })
   async payoutSchedules(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => ScheduleStatus, { nullable: true }) status?: ScheduleStatus,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => ScheduleStatus, { nullable: true, description: 'Only schedules in this status' }) status?: ScheduleStatus,
   ): Promise<PayoutScheduleConnection> {
     const page = await context.core.payoutSchedules.list(caller(context), { status: status ?? undefined }, keyset(first, after));
     return toConnection(page, PayoutSchedule.from);
   }
 
-  @Query(() => PayoutSchedule)
-  async payoutSchedule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
+  @Query(() => PayoutSchedule, { description: "One schedule of the active business and mode (NOT_FOUND for another business's or the other mode's)" })
+  async payoutSchedule(@Arg('id', () => ID, { description: "The schedule's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<PayoutSchedule> {
     return PayoutSchedule.from(await context.core.payoutSchedules.get(caller(context), id));
   }
 
@@ -55,8 +55,8 @@ export class PayoutScheduleResolver {
   async runs(
     @Root() schedule: PayoutSchedule,
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<PayoutScheduleRunConnection> {
     caller(context);
     const page = await context.loaders.runsOfSchedule.load({ scheduleId: schedule.id, first: first ?? null, after: after ?? null });
@@ -66,7 +66,7 @@ export class PayoutScheduleResolver {
   @Mutation(() => CreatePayoutSchedulePayload, {
     description: 'Freezes the payload, checks the PIN (INVALID_PIN; PIN_LOCKED after 5 wrong from the credential, or 10 from several) and screens every recipient (SANCTIONS_MATCH): ACTIVE',
   })
-  async createPayoutSchedule(@Arg('input') input: CreatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutSchedulePayload> {
+  async createPayoutSchedule(@Arg('input', { description: 'The cadence, the payload each run pays, the caps and the payout PIN' }) input: CreatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutSchedulePayload> {
     const who = caller(context);
     return payloadOf(CreatePayoutSchedulePayload, async () => {
       const command = toCreateScheduleCommand(parseInput(createScheduleBodySchema, scheduleBodyOf(input)));
@@ -75,7 +75,7 @@ export class PayoutScheduleResolver {
   }
 
   @Mutation(() => UpdatePayoutSchedulePayload, { description: 'An ACTIVE or PAUSED schedule only (CONFLICT otherwise); a new payload needs the PIN again' })
-  async updatePayoutSchedule(@Arg('input') input: UpdatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<UpdatePayoutSchedulePayload> {
+  async updatePayoutSchedule(@Arg('input', { description: 'The schedule and the fields to change (absent fields stay)' }) input: UpdatePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<UpdatePayoutSchedulePayload> {
     const who = caller(context);
     return payloadOf(UpdatePayoutSchedulePayload, async () => {
       const { id, ...changes } = input;
@@ -85,19 +85,19 @@ export class PayoutScheduleResolver {
   }
 
   @Mutation(() => PausePayoutSchedulePayload, { description: 'ACTIVE -> PAUSED (CONFLICT otherwise): no run fires until resumed' })
-  async pausePayoutSchedule(@Arg('input') input: PausePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<PausePayoutSchedulePayload> {
+  async pausePayoutSchedule(@Arg('input', { description: 'The ACTIVE schedule to pause' }) input: PausePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<PausePayoutSchedulePayload> {
     const who = caller(context);
     return payloadOf(PausePayoutSchedulePayload, async () => PayoutSchedule.from(await context.core.payoutSchedules.pause(who, input.id)));
   }
 
   @Mutation(() => ResumePayoutSchedulePayload, { description: 'PAUSED -> ACTIVE at the next future occurrence, missed runs skipped (COMPLETED when none is left); CONFLICT otherwise' })
-  async resumePayoutSchedule(@Arg('input') input: ResumePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<ResumePayoutSchedulePayload> {
+  async resumePayoutSchedule(@Arg('input', { description: 'The PAUSED schedule to resume' }) input: ResumePayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<ResumePayoutSchedulePayload> {
     const who = caller(context);
     return payloadOf(ResumePayoutSchedulePayload, async () => PayoutSchedule.from(await context.core.payoutSchedules.resume(who, input.id)));
   }
 
   @Mutation(() => CancelPayoutSchedulePayload, { description: 'ACTIVE or PAUSED -> CANCELLED, for good (CONFLICT otherwise)' })
-  async cancelPayoutSchedule(@Arg('input') input: CancelPayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<CancelPayoutSchedulePayload> {
+  async cancelPayoutSchedule(@Arg('input', { description: 'The ACTIVE or PAUSED schedule to cancel' }) input: CancelPayoutScheduleInput, @Ctx() context: GraphQLContext): Promise<CancelPayoutSchedulePayload> {
     const who = caller(context);
     return payloadOf(CancelPayoutSchedulePayload, async () => PayoutSchedule.from(await context.core.payoutSchedules.cancel(who, input.id)));
   }
@@ -111,7 +111,7 @@ export class PayoutScheduleResolver {
   async payoutScheduleUpdated(
     @Root() change: PayoutScheduleChange,
     @Ctx() context: GraphQLContext,
-    @Arg('id', () => ID, { nullable: true }) _id?: string,
+    @Arg('id', () => ID, { nullable: true, description: "Only this schedule's changes; every schedule of the subscriber's business and mode when omitted" }) _id?: string,
   ): Promise<PayoutScheduleUpdate> {
     caller(context);
     // Through the publication's shared loader (core.payoutSchedules.byIds): one read for every subscriber of this process.

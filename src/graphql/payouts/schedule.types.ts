@@ -10,13 +10,39 @@ import { changedFieldsOf } from './payout.types';
 registerEnumType(ScheduleCadence, {
   name: 'PayoutScheduleCadence',
   description: 'ONCE (at startAt), WEEKLY and BIWEEKLY (same weekday and UTC time as startAt), MONTHLY (dayOfMonth 1 to 28, at the UTC time of startAt)',
+  valuesConfig: {
+    ONCE: { description: 'One run, at startAt; then COMPLETED' },
+    WEEKLY: { description: 'Every 7 days from startAt, at its weekday and UTC time of day' },
+    BIWEEKLY: { description: 'Every 14 days from startAt, at its weekday and UTC time of day' },
+    MONTHLY: { description: "On day dayOfMonth (1 to 28) of every month at startAt's UTC time of day, from the first such instant on or after startAt" },
+  },
 });
-registerEnumType(SchedulePayloadKind, { name: 'PayoutSchedulePayloadKind', description: 'Each run pays one payout (SINGLE) or a batch (BATCH)' });
+registerEnumType(SchedulePayloadKind, {
+  name: 'PayoutSchedulePayloadKind',
+  description: 'Each run pays one payout (SINGLE) or a batch (BATCH)',
+  valuesConfig: {
+    SINGLE: { description: 'Each run creates one payout to one recipient' },
+    BATCH: { description: 'Each run creates a payout batch of 1 to 1,000 payouts in one currency' },
+  },
+});
 registerEnumType(ScheduleStatus, {
   name: 'PayoutScheduleStatus',
   description: 'ACTIVE <-> PAUSED; ACTIVE or PAUSED -> CANCELLED; COMPLETED after its last run (ONCE, or the next run would fall after endAt)',
+  valuesConfig: {
+    ACTIVE: { description: 'Runs fire at nextRunAt; it can be edited, paused or cancelled' },
+    PAUSED: { description: 'No run fires; resume skips the occurrences missed meanwhile; it can be edited or cancelled' },
+    COMPLETED: { description: 'Final: its last run fired (ONCE, or the next occurrence would fall after endAt), or it was resumed with nothing left to run' },
+    CANCELLED: { description: 'Final: cancelled while ACTIVE or PAUSED; no run fires again' },
+  },
 });
-registerEnumType(ScheduleRunStatus, { name: 'PayoutScheduleRunStatus', description: 'FAILED runs create no payout (reason says why)' });
+registerEnumType(ScheduleRunStatus, {
+  name: 'PayoutScheduleRunStatus',
+  description: 'FAILED runs create no payout (reason says why)',
+  valuesConfig: {
+    SUCCEEDED: { description: 'The run created its payouts (payoutIds; batchId for a BATCH schedule)' },
+    FAILED: { description: 'The run created no payout (reason says why); the schedule still moved on to its next occurrence' },
+  },
+});
 
 @ObjectType({ description: "A per-currency run cap: the sum of a run's destination amounts in that currency, never converted" })
 export class PayoutScheduleLocalCap {
@@ -30,12 +56,12 @@ export class PayoutScheduleLocalCap {
  */
 @ObjectType({ description: 'Payouts run on a cadence, frozen and authorised (PIN, screening) at creation, within per-run caps', implements: Node })
 export class PayoutSchedule extends Node {
-  @Field(() => ID) businessId: string;
+  @Field(() => ID, { description: 'The business the schedule belongs to' }) businessId: string;
   @Field({ description: 'Human label' }) name: string;
-  @Field(() => ScheduleCadence) cadence: ScheduleCadence;
+  @Field(() => ScheduleCadence, { description: 'How often it runs, anchored at the startAt it was created with' }) cadence: ScheduleCadence;
   @Field(() => Int, { nullable: true, description: 'Day of month 1 to 28 for MONTHLY; null for other cadences' }) dayOfMonth: number | null;
-  @Field(() => SchedulePayloadKind) payloadKind: SchedulePayloadKind;
-  @Field(() => ScheduleStatus) status: ScheduleStatus;
+  @Field(() => SchedulePayloadKind, { description: 'Whether each run pays one payout (SINGLE) or a batch (BATCH)' }) payloadKind: SchedulePayloadKind;
+  @Field(() => ScheduleStatus, { description: 'Where the schedule is in its life (see PayoutScheduleStatus)' }) status: ScheduleStatus;
   @Field(() => Int, { description: 'Number of payout specs in the frozen payload' }) itemCount: number;
   @Field({ description: 'When the next run fires (COMPLETED and CANCELLED: as it was when the schedule ended)' }) nextRunAt: Date;
   @Field(() => Date, { nullable: true, description: 'When the last run fired (its occurrence)' }) lastRunAt: Date | null;
@@ -45,8 +71,8 @@ export class PayoutSchedule extends Node {
   @Field(() => [PayoutScheduleLocalCap], { nullable: true, description: 'Per-currency run caps; null means USD-only capping' })
   maxRunLocalCaps: PayoutScheduleLocalCap[] | null;
   @Field({ description: 'When PIN and screening were completed (renewed by a new payload)' }) authorizedAt: Date;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
+  @Field({ description: 'When the schedule was created (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({ description: 'When the schedule last changed: an edit, a status change or a run (ISO 8601, UTC)' }) updatedAt: Date;
 
   static from(row: PayoutScheduleRow): PayoutSchedule {
     return Object.assign(new PayoutSchedule(), {
@@ -59,13 +85,13 @@ export class PayoutSchedule extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of payout schedules, newest first' })
 export class PayoutScheduleConnection extends Connection(PayoutSchedule, 'PayoutSchedule') {}
 
 @ObjectType({ description: 'One fired occurrence of a schedule (the shape of REST GET /payouts/schedules/{id}/runs)', implements: Node })
 export class PayoutScheduleRun extends Node {
   @Field({ description: 'The occurrence this run stands for' }) runAt: Date;
-  @Field(() => ScheduleRunStatus) status: ScheduleRunStatus;
+  @Field(() => ScheduleRunStatus, { description: 'Whether the run created its payouts (SUCCEEDED) or none (FAILED)' }) status: ScheduleRunStatus;
   @Field(() => String, { nullable: true, description: 'FAILED: CAP_EXCEEDED, INSUFFICIENT_FUNDS, RECIPIENT_NOT_PAYABLE or PAYOUT_REFUSED; null when SUCCEEDED' })
   reason: string | null;
   @Field(() => [ID], { description: 'The payouts the run created (none when it failed)' }) payoutIds: string[];
@@ -78,12 +104,12 @@ export class PayoutScheduleRun extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: "A page of a schedule's runs, the latest occurrence first" })
 export class PayoutScheduleRunConnection extends Connection(PayoutScheduleRun, 'PayoutScheduleRun') {}
 
 @ObjectType({ description: 'One change of a schedule: the schedule as it now reads, its status before the change and the fields the change set' })
 export class PayoutScheduleUpdate {
-  @Field(() => PayoutSchedule) payoutSchedule: PayoutSchedule;
+  @Field(() => PayoutSchedule, { description: 'The schedule as read when this message is sent (a quicker later change may already show)' }) payoutSchedule: PayoutSchedule;
   @Field(() => ScheduleStatus, { nullable: true, description: 'The status before this change (the same as payoutSchedule.status when the status did not change); null when the change created the schedule' })
   previousStatus: ScheduleStatus | null;
   @Field(() => [String], { description: 'The fields of payoutSchedule this change set (every field when it created the schedule; updatedAt is not listed), e.g. ["status"], ["runCount", "lastRunAt", "nextRunAt"]' })
