@@ -3,7 +3,7 @@ import { CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/check
 import { checkoutSessionFiltersSchema, createCheckoutSessionCommand, createCheckoutSessionSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { CheckoutSession as CheckoutSessionRow } from '../../domain/checkout/checkout-session.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -24,22 +24,22 @@ export class CheckoutSessionResolver {
   })
   async checkoutSessions(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => CheckoutSessionStatus, { nullable: true }) status?: CheckoutSessionStatus,
-    @Arg('source', () => CheckoutSessionSource, { nullable: true }) source?: CheckoutSessionSource,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => CheckoutSessionStatus, { nullable: true, description: 'Only sessions in this status' }) status?: CheckoutSessionStatus,
+    @Arg('source', () => CheckoutSessionSource, { nullable: true, description: 'Only sessions opened by this source' }) source?: CheckoutSessionSource,
   ): Promise<CheckoutSessionConnection> {
     const page = await context.core.checkout.list(caller(context), parseInput(checkoutSessionFiltersSchema, { status, source }), { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, (row) => CheckoutSession.from(row, context.core));
   }
 
-  @Query(() => CheckoutSession)
-  async checkoutSession(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutSession> {
+  @Query(() => CheckoutSession, { description: 'One checkout session of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
+  async checkoutSession(@Arg('id', () => ID, { description: "The session's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutSession> {
     return CheckoutSession.from(await context.core.checkout.get(caller(context), id), context.core);
   }
 
   @Mutation(() => CreateCheckoutSessionPayload, { description: 'Opens a hosted checkout session (REST: POST /business/checkout/session)' })
-  async createCheckoutSession(@Arg('input') input: CreateCheckoutSessionInput, @Ctx() context: GraphQLContext): Promise<CreateCheckoutSessionPayload> {
+  async createCheckoutSession(@Arg('input', { description: 'The amount, currency, URLs and what the page offers' }) input: CreateCheckoutSessionInput, @Ctx() context: GraphQLContext): Promise<CreateCheckoutSessionPayload> {
     const who = caller(context);
     return payloadOf(CreateCheckoutSessionPayload, async () => {
       const command = createCheckoutSessionCommand(parseInput(createCheckoutSessionSchema, { ...input }));

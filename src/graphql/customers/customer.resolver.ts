@@ -7,7 +7,7 @@ import {
 } from '../../wire/customers';
 import { emailSchema, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../../domain/customers/customer.entities';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -42,7 +42,7 @@ defineNode({
 @Resolver(() => Customer)
 export class CustomerResolver {
   @Query(() => Customer, { description: 'A customer who has paid the business in this mode (NOT_FOUND otherwise, as in REST)' })
-  async customer(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Customer> {
+  async customer(@Arg('id', () => ID, { description: "The customer's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Customer> {
     return primed(context, await context.core.customers.get(caller(context), id));
   }
 
@@ -52,9 +52,9 @@ export class CustomerResolver {
   })
   async customers(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('email', () => String, { nullable: true }) email?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('email', () => String, { nullable: true, description: 'Only the profile with this email (any case)' }) email?: string,
   ): Promise<CustomerConnection> {
     const ctx = caller(context);
     const filters = parseInput(customerFilterSchema, { email });
@@ -63,14 +63,14 @@ export class CustomerResolver {
   }
 
   @Mutation(() => CreateCustomerPayload, { description: 'Creates a profile (CONFLICT when the email has one); earlier payments of the email become its payments' })
-  async createCustomer(@Arg('input') input: CreateCustomerInput, @Ctx() context: GraphQLContext): Promise<CreateCustomerPayload> {
+  async createCustomer(@Arg('input', { description: 'The email and optional profile fields' }) input: CreateCustomerInput, @Ctx() context: GraphQLContext): Promise<CreateCustomerPayload> {
     const who = caller(context);
     return payloadOf(CreateCustomerPayload, async () =>
       primed(context, await context.core.customers.create(who, toCreateCustomerCommand(parseInput(createCustomerBodySchema, definedFields(input))))));
   }
 
   @Mutation(() => UpdateCustomerPayload, { description: 'Changes profile fields; null clears an optional one. A new email links that email\'s earlier payments' })
-  async updateCustomer(@Arg('input') input: UpdateCustomerInput, @Ctx() context: GraphQLContext): Promise<UpdateCustomerPayload> {
+  async updateCustomer(@Arg('input', { description: 'The customer and the fields to change' }) input: UpdateCustomerInput, @Ctx() context: GraphQLContext): Promise<UpdateCustomerPayload> {
     const who = caller(context);
     const { id, ...fields } = input;
     return payloadOf(UpdateCustomerPayload, async () =>
@@ -78,7 +78,7 @@ export class CustomerResolver {
   }
 
   @Mutation(() => AttachPaymentMethodPayload, { description: 'Saves a card (or consumes a card token) for the customer; the first card becomes the default' })
-  async attachPaymentMethod(@Arg('input') input: AttachPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<AttachPaymentMethodPayload> {
+  async attachPaymentMethod(@Arg('input', { description: 'The customer and the card (or card token)' }) input: AttachPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<AttachPaymentMethodPayload> {
     const who = caller(context);
     const { customerId, ...source } = input;
     return payloadOf(AttachPaymentMethodPayload, async () => {
@@ -89,7 +89,7 @@ export class CustomerResolver {
   }
 
   @Mutation(() => DetachPaymentMethodPayload, { description: 'Removes a saved card; the newest remaining card becomes the default if it was' })
-  async detachPaymentMethod(@Arg('input') input: DetachPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<DetachPaymentMethodPayload> {
+  async detachPaymentMethod(@Arg('input', { description: 'The customer and the saved card' }) input: DetachPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<DetachPaymentMethodPayload> {
     const who = caller(context);
     const { customerId, paymentMethodId } = input;
     return payloadOf(DetachPaymentMethodPayload, async () =>
@@ -97,7 +97,7 @@ export class CustomerResolver {
   }
 
   @Mutation(() => SetDefaultPaymentMethodPayload, { description: "Makes a saved card the customer's default" })
-  async setDefaultPaymentMethod(@Arg('input') input: SetDefaultPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<SetDefaultPaymentMethodPayload> {
+  async setDefaultPaymentMethod(@Arg('input', { description: 'The customer and the saved card' }) input: SetDefaultPaymentMethodInput, @Ctx() context: GraphQLContext): Promise<SetDefaultPaymentMethodPayload> {
     const who = caller(context);
     const { customerId, paymentMethodId } = input;
     return payloadOf(SetDefaultPaymentMethodPayload, async () =>
@@ -109,7 +109,7 @@ export class CustomerResolver {
     return (await loaders.paymentMethodsByCustomerId.load(customer.id)).map(PaymentMethod.from);
   }
 
-  @FieldResolver(() => PaymentMethod, { nullable: true })
+  @FieldResolver(() => PaymentMethod, { nullable: true, description: 'The card charged when none is named (the first card saved becomes it); null without saved cards' })
   async defaultPaymentMethod(@Root() customer: Customer, @Ctx() { loaders }: GraphQLContext): Promise<PaymentMethod | null> {
     if (!customer.defaultPaymentMethodId) return null;
     const method = (await loaders.paymentMethodsByCustomerId.load(customer.id)).find((row) => row.id === customer.defaultPaymentMethodId);

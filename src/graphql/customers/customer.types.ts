@@ -9,11 +9,11 @@ import { Node } from '../shared/node';
 @ObjectType({ description: "A card saved for a customer; the number stays with the acquirer", implements: Node })
 export class PaymentMethod extends Node {
   @Field({ description: 'One of visa, mastercard, amex, discover or unknown' }) brand: string;
-  @Field() last4: string;
-  @Field(() => Int) expiryMonth: number;
-  @Field(() => Int) expiryYear: number;
+  @Field({ description: 'The last four digits of the card number' }) last4: string;
+  @Field(() => Int, { description: 'Expiry month, 1 to 12' }) expiryMonth: number;
+  @Field(() => Int, { description: 'Expiry year, four digits' }) expiryYear: number;
   @Field({ description: 'Issuing country (ISO 3166-1 alpha-2)' }) country: string;
-  @Field() createdAt: Date;
+  @Field({ description: 'When the card was saved (ISO 8601, UTC)' }) createdAt: Date;
   customerId: string;
 
   static from(row: PaymentMethodRow): PaymentMethod {
@@ -26,16 +26,16 @@ export class PaymentMethod extends Node {
 
 @ObjectType({ description: "One of a customer's recent payments to the business" })
 export class CustomerPayment {
-  @Field(() => ID) paymentId: string;
-  @Field(() => Money) amount: Money;
+  @Field(() => ID, { description: 'The payment (a Payment node: read it with payment or node for more)' }) paymentId: string;
+  @Field(() => Money, { description: 'The amount charged' }) amount: Money;
   @Field({ description: 'PENDING, REQUIRES_ACTION, COMPLETED, SETTLED, FAILED or REFUNDED' }) status: string;
   @Field(() => String, { nullable: true, description: 'Why a FAILED payment failed (card_declined, blocked, …)' }) failureReason: string | null;
-  @Field(() => Money) amountRefunded: Money;
-  @Field() email: string;
-  @Field() cardBrand: string;
-  @Field() cardLast4: string;
-  @Field(() => ID, { nullable: true }) paymentMethodId: string | null;
-  @Field() createdAt: Date;
+  @Field(() => Money, { description: 'Refunded so far (zero when never refunded)' }) amountRefunded: Money;
+  @Field({ description: 'The payer email used for this payment, lower case' }) email: string;
+  @Field({ description: 'Card brand in lower case: visa, mastercard, amex, discover or unknown' }) cardBrand: string;
+  @Field({ description: 'The last four digits of the card charged' }) cardLast4: string;
+  @Field(() => ID, { nullable: true, description: 'The saved card charged; null when the card was typed or tokenized' }) paymentMethodId: string | null;
+  @Field({ description: 'When the payment was created (ISO 8601, UTC)' }) createdAt: Date;
 
   static from(row: PaymentRow): CustomerPayment {
     return Object.assign(new CustomerPayment(), {
@@ -48,13 +48,13 @@ export class CustomerPayment {
 
 @ObjectType({ description: 'A customer profile of the business in one mode, with saved cards and recent payments', implements: Node })
 export class Customer extends Node {
-  @Field() email: string;
+  @Field({ description: 'Lower case; unique per business and mode' }) email: string;
   @Field(() => String, { nullable: true, description: "The merchant's own id for the customer" }) userId: string | null;
-  @Field(() => String, { nullable: true }) firstName: string | null;
-  @Field(() => String, { nullable: true }) lastName: string | null;
-  @Field(() => String, { nullable: true }) phoneNumber: string | null;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
+  @Field(() => String, { nullable: true, description: 'Null when not given' }) firstName: string | null;
+  @Field(() => String, { nullable: true, description: 'Null when not given' }) lastName: string | null;
+  @Field(() => String, { nullable: true, description: 'As given (+, digits, spaces and ()-.); null when not given' }) phoneNumber: string | null;
+  @Field({ description: 'When the profile was created (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({ description: 'When the profile last changed (ISO 8601, UTC)' }) updatedAt: Date;
   defaultPaymentMethodId: string | null;
 
   static from(row: CustomerRow): Customer {
@@ -65,45 +65,45 @@ export class Customer extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of customer profiles, newest first' })
 export class CustomerConnection extends Connection(Customer, 'Customer') {}
 
-@InputType()
+@InputType({ description: 'A new customer profile (REST: POST /business/customers)' })
 export class CreateCustomerInput {
-  @Field() email: string;
-  @Field({ nullable: true }) userId?: string;
-  @Field({ nullable: true }) firstName?: string;
-  @Field({ nullable: true }) lastName?: string;
-  @Field({ nullable: true }) phoneNumber?: string;
+  @Field({ description: 'Unique per business and mode, any case (CONFLICT when it has a profile)' }) email: string;
+  @Field({ nullable: true, description: 'Your own id for the customer' }) userId?: string;
+  @Field({ nullable: true, description: "The customer's first name" }) firstName?: string;
+  @Field({ nullable: true, description: "The customer's last name" }) lastName?: string;
+  @Field({ nullable: true, description: '+, digits, spaces and ()-. only' }) phoneNumber?: string;
 }
 
 @InputType({ description: 'Fields to change; null clears an optional field' })
 export class UpdateCustomerInput {
   @Field(() => ID, { description: 'The customer to change' }) id: string;
-  @Field({ nullable: true }) email?: string;
-  @Field(() => String, { nullable: true }) userId?: string | null;
-  @Field(() => String, { nullable: true }) firstName?: string | null;
-  @Field(() => String, { nullable: true }) lastName?: string | null;
-  @Field(() => String, { nullable: true }) phoneNumber?: string | null;
+  @Field({ nullable: true, description: "A new email, free in this business and mode; links that email's unlinked payments" }) email?: string;
+  @Field(() => String, { nullable: true, description: 'Your own id for the customer; null clears it' }) userId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Null clears it' }) firstName?: string | null;
+  @Field(() => String, { nullable: true, description: 'Null clears it' }) lastName?: string | null;
+  @Field(() => String, { nullable: true, description: '+, digits, spaces and ()-. only; null clears it' }) phoneNumber?: string | null;
 }
 
 @InputType({ description: 'Exactly one of card or token' })
 export class AttachPaymentMethodInput {
-  @Field(() => ID) customerId: string;
-  @Field(() => CardInput, { nullable: true }) card?: CardInput;
+  @Field(() => ID, { description: 'The customer to save the card for' }) customerId: string;
+  @Field(() => CardInput, { nullable: true, description: 'The card details; vaulted with the acquirer, never stored' }) card?: CardInput;
   @Field({ nullable: true, description: 'A card token (tok_…) made with the publishable key; consumed' }) token?: string;
 }
 
 @InputType({ description: 'A saved card of a customer' })
 export class DetachPaymentMethodInput {
-  @Field(() => ID) customerId: string;
-  @Field(() => ID) paymentMethodId: string;
+  @Field(() => ID, { description: 'The customer the card belongs to' }) customerId: string;
+  @Field(() => ID, { description: 'The saved card to remove' }) paymentMethodId: string;
 }
 
 @InputType({ description: 'A saved card of the customer, to charge by default' })
 export class SetDefaultPaymentMethodInput {
-  @Field(() => ID) customerId: string;
-  @Field(() => ID) paymentMethodId: string;
+  @Field(() => ID, { description: 'The customer the card belongs to' }) customerId: string;
+  @Field(() => ID, { description: 'The saved card to make the default' }) paymentMethodId: string;
 }
 
 /** GraphQL input objects as plain data: fields the client left out are absent, not undefined. */

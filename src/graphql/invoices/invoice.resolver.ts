@@ -4,7 +4,7 @@ import { CheckoutSession } from '../checkout/checkout-session.types';
 import { createInvoiceCommand, createInvoiceSchema, invoiceFiltersSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { Invoice as InvoiceRow } from '../../domain/invoices/invoice.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -22,21 +22,21 @@ export class InvoiceResolver {
   })
   async invoices(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => InvoiceStatus, { nullable: true }) status?: InvoiceStatus,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => InvoiceStatus, { nullable: true, description: 'Only invoices in this status' }) status?: InvoiceStatus,
   ): Promise<InvoiceConnection> {
     const page = await context.core.invoices.list(caller(context), parseInput(invoiceFiltersSchema, { status }), { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, Invoice.from);
   }
 
-  @Query(() => Invoice)
-  async invoice(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
+  @Query(() => Invoice, { description: 'One invoice of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
+  async invoice(@Arg('id', () => ID, { description: "The invoice's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
     return Invoice.from(await context.core.invoices.get(caller(context), id));
   }
 
   @Mutation(() => CreateInvoicePayload, { description: 'Creates a DRAFT invoice with the next invoice number' })
-  async createInvoice(@Arg('input') input: CreateInvoiceInput, @Ctx() context: GraphQLContext): Promise<CreateInvoicePayload> {
+  async createInvoice(@Arg('input', { description: 'The customer, currency and lines (or amount)' }) input: CreateInvoiceInput, @Ctx() context: GraphQLContext): Promise<CreateInvoicePayload> {
     const who = caller(context);
     return payloadOf(CreateInvoicePayload, async () => {
       const items = input.items?.map((item) => ({ ...item }));
@@ -46,13 +46,13 @@ export class InvoiceResolver {
   }
 
   @Mutation(() => FinalizeInvoicePayload, { description: 'Sends a DRAFT invoice: OPEN, with a checkout session to pay it' })
-  async finalizeInvoice(@Arg('input') input: FinalizeInvoiceInput, @Ctx() context: GraphQLContext): Promise<FinalizeInvoicePayload> {
+  async finalizeInvoice(@Arg('input', { description: 'The DRAFT invoice to send' }) input: FinalizeInvoiceInput, @Ctx() context: GraphQLContext): Promise<FinalizeInvoicePayload> {
     const who = caller(context);
     return payloadOf(FinalizeInvoicePayload, async () => Invoice.from(await context.core.invoices.finalize(who, input.id)));
   }
 
   @Mutation(() => VoidInvoicePayload, { description: 'Withdraws a DRAFT or OPEN invoice' })
-  async voidInvoice(@Arg('input') input: VoidInvoiceInput, @Ctx() context: GraphQLContext): Promise<VoidInvoicePayload> {
+  async voidInvoice(@Arg('input', { description: 'The invoice to withdraw' }) input: VoidInvoiceInput, @Ctx() context: GraphQLContext): Promise<VoidInvoicePayload> {
     const who = caller(context);
     return payloadOf(VoidInvoicePayload, async () => Invoice.from(await context.core.invoices.void(who, input.id)));
   }

@@ -12,18 +12,18 @@ import { IdInput } from '../shared/payload';
 @ObjectType({ description: 'A fixed amount behind a reusable public URL; each visit opens a new checkout session', implements: Node })
 export class PaymentLink extends Node {
   @Field({ description: 'The public URL to share (/pay/…)' }) url: string;
-  @Field() name: string;
-  @Field(() => String, { nullable: true }) description: string | null;
-  @Field(() => Money) amount: Money;
+  @Field({ description: 'What the payer is paying for, shown on the page' }) name: string;
+  @Field(() => String, { nullable: true, description: 'Shown on the page; null when none' }) description: string | null;
+  @Field(() => Money, { description: 'The fixed amount every session of the link asks for' }) amount: Money;
   @Field({ description: 'False once deactivated: the URL then shows a "no longer active" page' }) active: boolean;
-  @Field() allowRecurring: boolean;
-  @Field(() => RecurringIntervalValue, { nullable: true }) recurringInterval: RecurringIntervalValue | null;
-  @Field(() => String, { nullable: true }) successUrl: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata: Record<string, unknown> | null;
-  @Field(() => Mode) mode: Mode;
-  @Field(() => Date, { nullable: true }) deactivatedAt: Date | null;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
+  @Field({ description: 'Whether payers may turn their payment into a recurring gift' }) allowRecurring: boolean;
+  @Field(() => RecurringIntervalValue, { nullable: true, description: 'The interval of its recurring gifts; null unless allowRecurring' }) recurringInterval: RecurringIntervalValue | null;
+  @Field(() => String, { nullable: true, description: "Where payers land once paid; null: Tessera's receipt page" }) successUrl: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Your key-value data as sent; null when none' }) metadata: Record<string, unknown> | null;
+  @Field(() => Mode, { description: 'TEST or LIVE (REST: livemode)' }) mode: Mode;
+  @Field(() => Date, { nullable: true, description: 'When it was deactivated (ISO 8601, UTC); null while active' }) deactivatedAt: Date | null;
+  @Field({ description: 'When it was created (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({ description: 'When it last changed (ISO 8601, UTC)' }) updatedAt: Date;
 
   static from(row: PaymentLinkRow, core: Core): PaymentLink {
     return Object.assign(new PaymentLink(), {
@@ -35,19 +35,19 @@ export class PaymentLink extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of payment links, newest first' })
 export class PaymentLinkConnection extends Connection(PaymentLink, 'PaymentLink') {}
 
-@InputType()
+@InputType({ description: 'A payment link (REST: POST /business/payment-links): a fixed amount behind a reusable URL' })
 export class CreatePaymentLinkInput {
-  @Field() name: string;
-  @Field({ nullable: true }) description?: string;
+  @Field({ description: 'What the payer is paying for (1 to 200 characters)' }) name: string;
+  @Field({ nullable: true, description: 'Shown on the page (at most 500 characters)' }) description?: string;
   @Field({ description: 'Decimal amount in major units' }) amount: string;
-  @Field() currency: string;
+  @Field({ description: 'Currency code, any case' }) currency: string;
   @Field({ nullable: true, description: 'Payers may turn their payment into a recurring gift' }) allowRecurring?: boolean;
   @Field(() => RecurringIntervalValue, { nullable: true, description: 'MONTHLY when allowRecurring and omitted' }) recurringInterval?: RecurringIntervalValue;
-  @Field({ nullable: true }) successUrl?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field({ nullable: true, description: "Absolute http(s) URL payers land on once paid; Tessera's receipt page when omitted" }) successUrl?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Your key-value data, a JSON object of at most 8 KB' }) metadata?: Record<string, unknown>;
 }
 
 export const DeactivatePaymentLinkInput = IdInput('DeactivatePaymentLink', 'The payment link to deactivate (deactivating again changes nothing)');

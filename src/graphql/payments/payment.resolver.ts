@@ -8,7 +8,7 @@ import { chargeCommandOf, chargeRequestSchema, disputeFilterFields, openDisputeR
 import { parseInput } from '../../wire/validation';
 import { z } from 'zod';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { Customer } from '../customers/customer.types';
@@ -38,16 +38,16 @@ export class PaymentResolver {
   })
   async payments(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('filter', () => PaymentFilter, { nullable: true }) filter?: PaymentFilter,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('filter', () => PaymentFilter, { nullable: true, description: 'Narrows the list (status, reference, email, customerId, from, to)' }) filter?: PaymentFilter,
   ): Promise<PaymentConnection> {
     const filters = parseInput(paymentFilterSchema, { ...filter });
     return toConnection(await context.core.payments.list(caller(context), filters, keyset(first, after)), Payment.from);
   }
 
-  @Query(() => Payment)
-  async payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment> {
+  @Query(() => Payment, { description: 'One payment of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
+  async payment(@Arg('id', () => ID, { description: "The payment's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Payment> {
     return Payment.from(await context.core.payments.get(caller(context), id));
   }
 
@@ -58,16 +58,16 @@ export class PaymentResolver {
   })
   async disputeList(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => DisputeStatus, { nullable: true }) status?: DisputeStatus,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => DisputeStatus, { nullable: true, description: 'Only disputes in this status' }) status?: DisputeStatus,
   ): Promise<DisputeConnection> {
     const filters = parseInput(disputeFilterSchema, { status });
     return toConnection(await context.core.disputes.list(caller(context), filters, keyset(first, after)), Dispute.from);
   }
 
-  @Query(() => Dispute)
-  async dispute(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
+  @Query(() => Dispute, { description: 'One dispute of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
+  async dispute(@Arg('id', () => ID, { description: "The dispute's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
     return Dispute.from(await context.core.disputes.get(caller(context), id));
   }
 
@@ -89,7 +89,7 @@ export class PaymentResolver {
   }
 
   @Mutation(() => ChargeCardPayload, { description: 'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment' })
-  async chargeCard(@Arg('input') input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<ChargeCardPayload> {
+  async chargeCard(@Arg('input', { description: 'The card (or token, or saved card), amount, currency and payer' }) input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<ChargeCardPayload> {
     const who = caller(context);
     return payloadOf(ChargeCardPayload, async () => {
       const request = parseInput(chargeRequestSchema, { ...input, card: input.card ? { ...input.card } : undefined });
@@ -98,13 +98,13 @@ export class PaymentResolver {
   }
 
   @Mutation(() => CompleteThreeDSecurePayload, { description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)' })
-  async completeThreeDSecure(@Arg('input') input: CompleteThreeDSecureInput, @Ctx() context: GraphQLContext): Promise<CompleteThreeDSecurePayload> {
+  async completeThreeDSecure(@Arg('input', { description: 'The payment waiting for 3-D Secure' }) input: CompleteThreeDSecureInput, @Ctx() context: GraphQLContext): Promise<CompleteThreeDSecurePayload> {
     const who = caller(context);
     return payloadOf(CompleteThreeDSecurePayload, async () => Payment.from(await context.core.charges.completeThreeDSecure(who, input.id)));
   }
 
   @Mutation(() => RefundPaymentPayload, { description: 'Refunds all (amount omitted) or part of a captured payment' })
-  async refundPayment(@Arg('input') input: RefundPaymentInput, @Ctx() context: GraphQLContext): Promise<RefundPaymentPayload> {
+  async refundPayment(@Arg('input', { description: 'The payment, and the amount when not all of it' }) input: RefundPaymentInput, @Ctx() context: GraphQLContext): Promise<RefundPaymentPayload> {
     const who = caller(context);
     let payment: Payment | null = null;
     const payload = await payloadOf(RefundPaymentPayload, async () => {
@@ -117,13 +117,13 @@ export class PaymentResolver {
   }
 
   @Mutation(() => SandboxSettlePaymentPayload, { description: 'Sandbox only: settles a COMPLETED payment now' })
-  async sandboxSettlePayment(@Arg('input') input: SandboxSettlePaymentInput, @Ctx() context: GraphQLContext): Promise<SandboxSettlePaymentPayload> {
+  async sandboxSettlePayment(@Arg('input', { description: 'The COMPLETED payment to settle' }) input: SandboxSettlePaymentInput, @Ctx() context: GraphQLContext): Promise<SandboxSettlePaymentPayload> {
     const who = caller(context);
     return payloadOf(SandboxSettlePaymentPayload, async () => Payment.from(await context.core.settlements.sandboxSettle(who, input.id)));
   }
 
   @Mutation(() => SandboxOpenDisputePayload, { description: 'Sandbox only: the cardholder disputes the payment' })
-  async sandboxOpenDispute(@Arg('input') input: SandboxOpenDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxOpenDisputePayload> {
+  async sandboxOpenDispute(@Arg('input', { description: 'The payment to dispute and the reason' }) input: SandboxOpenDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxOpenDisputePayload> {
     const who = caller(context);
     let payment: Payment | null = null;
     const payload = await payloadOf(SandboxOpenDisputePayload, async () => {
@@ -136,7 +136,7 @@ export class PaymentResolver {
   }
 
   @Mutation(() => SandboxResolveDisputePayload, { description: 'Sandbox only: resolves an open dispute, won or lost' })
-  async sandboxResolveDispute(@Arg('input') input: SandboxResolveDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxResolveDisputePayload> {
+  async sandboxResolveDispute(@Arg('input', { description: 'The OPEN dispute and whether the merchant won' }) input: SandboxResolveDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxResolveDisputePayload> {
     const who = caller(context);
     let payment: Payment | null = null;
     const payload = await payloadOf(SandboxResolveDisputePayload, async () => {
@@ -149,7 +149,7 @@ export class PaymentResolver {
   }
 
   @Mutation(() => SetServerToServerChargingPayload, { description: 'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)' })
-  async setServerToServerCharging(@Arg('input') input: SetServerToServerChargingInput, @Ctx() context: GraphQLContext): Promise<SetServerToServerChargingPayload> {
+  async setServerToServerCharging(@Arg('input', { description: 'On or off' }) input: SetServerToServerChargingInput, @Ctx() context: GraphQLContext): Promise<SetServerToServerChargingPayload> {
     const who = caller(context);
     return payloadOf(SetServerToServerChargingPayload, async () => (await setServerToServerCharging(who, input.enabled)).serverToServerCharging);
   }
@@ -163,7 +163,7 @@ export class PaymentResolver {
   async paymentUpdated(
     @Root() change: PaymentChange,
     @Ctx() context: GraphQLContext,
-    @Arg('paymentId', () => ID, { nullable: true }) _paymentId?: string,
+    @Arg('paymentId', () => ID, { nullable: true, description: "Only this payment's changes; every payment of the business and mode when omitted" }) _paymentId?: string,
   ): Promise<PaymentUpdate> {
     caller(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
