@@ -52,7 +52,7 @@ export const checkoutSessionSchema = z.object({
   successUrl: z.string().describe("Where the payer lands once paid (session_id is appended); Tessera's receipt page when none was given"),
   cancelUrl: z.string().nullable(),
   checkoutUrl: z.string().describe('The hosted payment page'),
-  source: z.enum(CheckoutSessionSource).describe('What opened the session: the API, a payment link or an invoice'),
+  source: z.enum(CheckoutSessionSource).describe('What opened the session: the API, a payment link, an invoice or a /v1 payment'),
   sourceId: z.string().nullable().describe('The payment link or invoice that opened the session'),
   paymentId: z.string().nullable().describe('The payment that paid the session'),
   paymentMethods: z.array(z.enum(CheckoutPaymentMethod)).describe('What the hosted page offers: card and/or the local rails bank, momo, eft'),
