@@ -8,7 +8,7 @@ import { notFound } from '../../domain/shared/errors';
 import { eventFilterSchema, toEventFilters } from '../../wire/events';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { deliveryFiltersSchema } from '../../wire/webhooks';
@@ -39,8 +39,8 @@ export class EventResolver {
   })
   async events(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
     @Arg('type', () => String, { nullable: true, description: 'Only events of this type' }) type?: string,
     @Arg('from', () => Date, { nullable: true, description: 'Created at or after' }) from?: Date,
     @Arg('to', () => Date, { nullable: true, description: 'Created at or before' }) to?: Date,
@@ -51,8 +51,8 @@ export class EventResolver {
     return toConnection(page, Event.from);
   }
 
-  @Query(() => Event)
-  async event(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Event> {
+  @Query(() => Event, { description: 'One event of the active business and mode (NOT_FOUND otherwise)' })
+  async event(@Arg('id', () => ID, { description: "The event's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<Event> {
     return Event.from(await context.core.eventLog.get(caller(context), id));
   }
 
@@ -62,7 +62,7 @@ export class EventResolver {
   }
 
   @Mutation(() => RedeliverWebhookPayload, { description: 'Sends a delivery again (a new delivery of the same event to the same URL)' })
-  async redeliverWebhook(@Arg('input') input: RedeliverWebhookInput, @Ctx() context: GraphQLContext): Promise<RedeliverWebhookPayload> {
+  async redeliverWebhook(@Arg('input', { description: 'The delivery to send again' }) input: RedeliverWebhookInput, @Ctx() context: GraphQLContext): Promise<RedeliverWebhookPayload> {
     const ctx = caller(context);
     return payloadOf(RedeliverWebhookPayload, async () => WebhookDelivery.from(await context.core.webhooks.redeliver(ctx, input.id)));
   }
@@ -73,9 +73,9 @@ export class EventResolver {
   })
   async webhookUrlDeliveries(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => String, { nullable: true, description: 'pending, succeeded, failed or permanently_failed' }) status?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => String, { nullable: true, description: 'One of pending, succeeded, failed or permanently_failed' }) status?: string,
     @Arg('eventType', () => String, { nullable: true, description: 'The event type, for example wallet.funded' }) eventType?: string,
   ): Promise<WebhookDeliveryConnection> {
     const ctx = caller(context);
@@ -86,7 +86,7 @@ export class EventResolver {
 
   @Mutation(() => RedeliverWebhookUrlDeliveryPayload, { description: "Sends a delivery to the business's webhookUrl again (NOT_FOUND for an endpoint's delivery)" })
   async redeliverWebhookUrlDelivery(
-    @Arg('input') input: RedeliverWebhookUrlDeliveryInput,
+    @Arg('input', { description: "The webhookUrl's delivery to send again" }) input: RedeliverWebhookUrlDeliveryInput,
     @Ctx() context: GraphQLContext,
   ): Promise<RedeliverWebhookUrlDeliveryPayload> {
     const ctx = caller(context);
@@ -94,7 +94,7 @@ export class EventResolver {
   }
 
   @Mutation(() => ReplayEventPayload, { description: "Replays an event to an endpoint, or to the business's webhookUrl" })
-  async replayEvent(@Arg('input') input: ReplayEventInput, @Ctx() context: GraphQLContext): Promise<ReplayEventPayload> {
+  async replayEvent(@Arg('input', { description: 'The event and, optionally, the endpoint to send it to' }) input: ReplayEventInput, @Ctx() context: GraphQLContext): Promise<ReplayEventPayload> {
     const ctx = caller(context);
     return payloadOf(ReplayEventPayload, async () =>
       WebhookDelivery.from(await context.core.webhooks.replayEvent(ctx, { eventId: input.eventId, endpointId: input.endpointId ?? undefined })));

@@ -10,25 +10,30 @@ import { WebhookUserErrors } from '../webhooks/webhook.errors';
 
 @ObjectType({ description: 'One attempt series of sending an event to a webhook URL', implements: Node })
 export class WebhookDelivery extends Node {
-  @Field(() => ID) eventId: string;
-  @Field() eventType: string;
-  @Field() url: string;
+  @Field(() => ID, { description: 'The event it delivers' }) eventId: string;
+  @Field({ description: 'The type of that event, for example wallet.funded' }) eventType: string;
+  @Field({ description: "The URL it is POSTed to, as it was when the delivery was created (a redelivery keeps the original delivery's)" }) url: string;
   @Field({ description: 'The exact body every attempt sends and signs (JSON text): verify a signature over these bytes' })
   requestBody: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: "The headers of the latest attempt's request, signatures included; null before the first attempt or when it sent nothing" })
   requestHeaders: Record<string, string> | null;
   @Field({ description: 'One of pending, succeeded, failed (a retry is scheduled) or permanently_failed' }) status: string;
-  @Field(() => Int) attemptCount: number;
-  @Field(() => Date, { nullable: true }) lastAttemptAt: Date | null;
-  @Field(() => Date, { nullable: true }) nextRetryAt: Date | null;
-  @Field(() => Int, { nullable: true }) responseStatus: number | null;
-  @Field(() => String, { nullable: true }) responseBody: string | null;
-  @Field(() => Int, { nullable: true }) responseTimeMs: number | null;
-  @Field(() => String, { nullable: true }) errorMessage: string | null;
+  @Field(() => Int, { description: 'Attempts made so far (5 at most on the default retry schedule)' }) attemptCount: number;
+  @Field(() => Date, { nullable: true, description: 'When the latest attempt was made (ISO 8601, UTC); null before the first' }) lastAttemptAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the next automatic attempt is due after a failed one (ISO 8601, UTC); null when none is scheduled' })
+  nextRetryAt: Date | null;
+  @Field(() => Int, { nullable: true, description: "The HTTP status of the latest attempt's answer; null before the first attempt or when there was no answer" })
+  responseStatus: number | null;
+  @Field(() => String, { nullable: true, description: "The first 2 KB of the latest attempt's answer body; null without an answer, and always for a private target" })
+  responseBody: string | null;
+  @Field(() => Int, { nullable: true, description: 'Milliseconds the latest attempt took (0 when nothing was sent); null before the first attempt, or when a private target gave no answer' })
+  responseTimeMs: number | null;
+  @Field(() => String, { nullable: true, description: 'Why the latest attempt failed (for example "The endpoint answered HTTP 500"); null when it did not' })
+  errorMessage: string | null;
   @Field(() => ID, { nullable: true, description: 'The treasury partner (its business id) on deliveries to a treasury endpoint; null otherwise' })
   partnerId: string | null;
-  @Field() createdAt: Date;
-  @Field() updatedAt: Date;
+  @Field({ description: 'When the delivery was created (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({ description: 'When the delivery last changed, by an attempt or otherwise (ISO 8601, UTC)' }) updatedAt: Date;
 
   static from(row: WebhookDeliveryRow): WebhookDelivery {
     return Object.assign(new WebhookDelivery(), row);
@@ -38,9 +43,9 @@ export class WebhookDelivery extends Node {
 @ObjectType({ description: 'Something that happened in the business (the event log)', implements: Node })
 export class Event extends Node {
   @Field({ description: 'The event type, for example wallet.funded' }) type: string;
-  @Field(() => Mode) mode: Mode;
+  @Field(() => Mode, { description: 'The mode the event happened in (REST: livemode)' }) mode: Mode;
   @Field(() => GraphQLJSONObject, { description: 'The event payload, as sent in webhooks' }) data: Record<string, unknown>;
-  @Field() createdAt: Date;
+  @Field({ description: 'When the event was recorded (ISO 8601, UTC)' }) createdAt: Date;
 
   static from(row: DomainEvent): Event {
     return Object.assign(new Event(), {
@@ -56,10 +61,10 @@ export class WebhookDeliveryUpdate {
   @Field(() => [String], { description: 'The fields of WebhookDelivery this change set (on creation, every field)' }) changedFields: string[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of the event log, newest first' })
 export class EventConnection extends Connection(Event, 'Event') {}
 
-@ObjectType()
+@ObjectType({ description: 'A page of webhook deliveries, newest first' })
 export class WebhookDeliveryConnection extends Connection(WebhookDelivery, 'WebhookDelivery') {}
 
 export const RedeliverWebhookInput = IdInput('RedeliverWebhook', 'The delivery to send again');
@@ -67,9 +72,9 @@ export type RedeliverWebhookInput = InstanceType<typeof RedeliverWebhookInput>;
 export const RedeliverWebhookUrlDeliveryInput = IdInput('RedeliverWebhookUrlDelivery', "A delivery to the business's webhookUrl");
 export type RedeliverWebhookUrlDeliveryInput = InstanceType<typeof RedeliverWebhookUrlDeliveryInput>;
 
-@InputType()
+@InputType({ description: 'The event to send again, and where to' })
 export class ReplayEventInput {
-  @Field(() => ID) eventId: string;
+  @Field(() => ID, { description: 'The event to replay, of the active business and mode' }) eventId: string;
   @Field(() => ID, { nullable: true, description: "An endpoint of the business (either registry); the business's webhookUrl when omitted" }) endpointId?: string | null;
 }
 

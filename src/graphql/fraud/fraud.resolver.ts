@@ -6,7 +6,7 @@ import {
 } from '../../wire/fraud';
 import { enumFilter, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { pageOfList } from '../identity/list-page';
@@ -39,35 +39,35 @@ export class FraudResolver {
   })
   async fraudRules(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<FraudRuleConnection> {
     const rules = await context.core.fraud.listRules(caller(context));
     return toConnection(pageOfList(rules, 'oldestFirst', 'fraudRules', { first, after }), FraudRule.from);
   }
 
-  @Query(() => FraudRule)
-  async fraudRule(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<FraudRule> {
+  @Query(() => FraudRule, { description: 'One rule of the active business and mode (NOT_FOUND otherwise)' })
+  async fraudRule(@Arg('id', () => ID, { description: "The rule's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<FraudRule> {
     return FraudRule.from(await context.core.fraud.getRule(caller(context), id));
   }
 
-  @Mutation(() => CreateFraudRulePayload)
-  async createFraudRule(@Arg('input') input: CreateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<CreateFraudRulePayload> {
+  @Mutation(() => CreateFraudRulePayload, { description: 'Adds a rule, screened after the older ones; a 101st rule of a mode is CONFLICT' })
+  async createFraudRule(@Arg('input', { description: 'The rule type and its parameters' }) input: CreateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<CreateFraudRulePayload> {
     const ctx = caller(context);
     return payloadOf(CreateFraudRulePayload, async () =>
       FraudRule.from(await context.core.fraud.createRule(ctx, toCreateRuleCommand(parseInput(createRuleBodySchema, definedFields(input))))));
   }
 
   @Mutation(() => UpdateFraudRulePayload, { description: 'Enables or disables a rule, or changes its parameters' })
-  async updateFraudRule(@Arg('input') input: UpdateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<UpdateFraudRulePayload> {
+  async updateFraudRule(@Arg('input', { description: 'The rule and the fields to change (its type cannot change)' }) input: UpdateFraudRuleInput, @Ctx() context: GraphQLContext): Promise<UpdateFraudRulePayload> {
     const ctx = caller(context);
     const { id, ...changes } = input;
     return payloadOf(UpdateFraudRulePayload, async () =>
       FraudRule.from(await context.core.fraud.updateRule(ctx, toUpdateRuleCommand(id, parseInput(updateRuleBodySchema, definedFields(changes))))));
   }
 
-  @Mutation(() => DeleteFraudRulePayload)
-  async deleteFraudRule(@Arg('input') input: DeleteFraudRuleInput, @Ctx() context: GraphQLContext): Promise<DeleteFraudRulePayload> {
+  @Mutation(() => DeleteFraudRulePayload, { description: 'Deletes a rule; charges are no longer screened against it' })
+  async deleteFraudRule(@Arg('input', { description: 'The rule to delete' }) input: DeleteFraudRuleInput, @Ctx() context: GraphQLContext): Promise<DeleteFraudRulePayload> {
     const ctx = caller(context);
     return payloadOf(DeleteFraudRulePayload, async () => FraudRule.from(await context.core.fraud.deleteRule(ctx, input.id)));
   }
@@ -78,8 +78,8 @@ export class FraudResolver {
   })
   async blocklistEntries(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
     @Arg('type', () => String, { nullable: true, description: 'One of email, card_fingerprint or ip' }) type?: string,
   ): Promise<BlocklistEntryConnection> {
     const ctx = caller(context);
@@ -89,14 +89,14 @@ export class FraudResolver {
   }
 
   @Mutation(() => AddBlocklistEntryPayload, { description: 'Blocks an email, card fingerprint or IP address (CONFLICT when already blocked)' })
-  async addBlocklistEntry(@Arg('input') input: AddBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<AddBlocklistEntryPayload> {
+  async addBlocklistEntry(@Arg('input', { description: 'The kind of value, the value and a note' }) input: AddBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<AddBlocklistEntryPayload> {
     const ctx = caller(context);
     return payloadOf(AddBlocklistEntryPayload, async () =>
       BlocklistEntry.from(await context.core.fraud.addToBlocklist(ctx, toAddBlocklistEntryCommand(parseInput(blocklistBodySchema, definedFields(input))))));
   }
 
-  @Mutation(() => RemoveBlocklistEntryPayload)
-  async removeBlocklistEntry(@Arg('input') input: RemoveBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<RemoveBlocklistEntryPayload> {
+  @Mutation(() => RemoveBlocklistEntryPayload, { description: 'Removes an entry from the block list: its value no longer blocks charges' })
+  async removeBlocklistEntry(@Arg('input', { description: 'The entry to remove' }) input: RemoveBlocklistEntryInput, @Ctx() context: GraphQLContext): Promise<RemoveBlocklistEntryPayload> {
     const ctx = caller(context);
     return payloadOf(RemoveBlocklistEntryPayload, async () => BlocklistEntry.from(await context.core.fraud.removeFromBlocklist(ctx, input.id)));
   }

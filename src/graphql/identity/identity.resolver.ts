@@ -5,7 +5,7 @@ import {
 import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
@@ -95,7 +95,7 @@ export class AuthResolver {
   @Mutation(() => SignUpPayload, {
     description: 'Starts a sign-up: emails the address a 6-digit code (or, when it already has an account, a notice to sign in). Same answer either way',
   })
-  async signUp(@Arg('input') input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpPayload> {
+  async signUp(@Arg('input', { description: 'The new account: email, password, name and business name' }) input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpPayload> {
     return payloadOf(SignUpPayload, async () => core.signUps.start(core.anonymousContext(origin), parseInput(newAccountSchema, input)));
   }
 
@@ -103,7 +103,7 @@ export class AuthResolver {
     description: 'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials. '
       + 'A wrong, expired or used code is one userError on code, whatever the reason',
   })
-  async confirmSignUp(@Arg('input') input: ConfirmSignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<ConfirmSignUpPayload> {
+  async confirmSignUp(@Arg('input', { description: 'The token signUp answered and the 6-digit code emailed to the address' }) input: ConfirmSignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<ConfirmSignUpPayload> {
     return payloadOf(ConfirmSignUpPayload, async () => {
       const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), { signUpToken: input.signUpToken, code: input.code });
       return { token, expiresIn: core.config.jwtTtlSeconds, user: as(User, user), business: as(Business, business), testCredentials: credentials };
@@ -113,7 +113,7 @@ export class AuthResolver {
   @Mutation(() => SignInPayload, {
     description: 'A dashboard JWT. An unknown email, a wrong password and a locked account are the same userError (UNAUTHORIZED, no field)',
   })
-  async signIn(@Arg('input') input: SignInInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignInPayload> {
+  async signIn(@Arg('input', { description: 'The email and password to sign in with' }) input: SignInInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignInPayload> {
     return payloadOf(SignInPayload, async () => {
       const { user, token, expiresIn } = await core.identity.auth.signIn(core.anonymousContext(origin), input);
       return { token, expiresIn, user: as(User, user) };
@@ -139,13 +139,13 @@ export class UserResolver {
 
 @Resolver(() => Membership)
 export class MembershipResolver {
-  @FieldResolver(() => User)
+  @FieldResolver(() => User, { description: 'The member' })
   async user(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<User> {
     const user = (await loaders.userById.load(membership.userId))!;
     return as(User, { ...user, reachedThroughBusinessId: membership.businessId });
   }
 
-  @FieldResolver(() => Business)
+  @FieldResolver(() => Business, { description: 'The business the user belongs to' })
   async business(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<Business> {
     return as(Business, (await loaders.businessById.load(membership.businessId))!);
   }
@@ -164,7 +164,7 @@ export class BusinessResolver {
   }
 
   @Mutation(() => UpdateBusinessSettingsPayload, { description: 'The business name (OWNER/ADMIN) and the webhook URL of the active mode' })
-  async updateBusinessSettings(@Arg('input') input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<UpdateBusinessSettingsPayload> {
+  async updateBusinessSettings(@Arg('input', { description: 'The name and/or webhook URL to set' }) input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<UpdateBusinessSettingsPayload> {
     const ctx = caller(context);
     ctx.requireRole(...WRITE_ROLES); // refused callers learn nothing of the shape (checked again by the domain)
     return payloadOf(UpdateBusinessSettingsPayload, async () =>
@@ -185,7 +185,7 @@ export class BusinessResolver {
   }
 
   @Mutation(() => RegenerateApiKeyPayload, { description: 'Replaces the API key of a mode; the old key stops working at once' })
-  async regenerateApiKey(@Arg('input') input: RegenerateApiKeyInput, @Ctx() context: GraphQLContext): Promise<RegenerateApiKeyPayload> {
+  async regenerateApiKey(@Arg('input', { description: 'The mode whose key is replaced' }) input: RegenerateApiKeyInput, @Ctx() context: GraphQLContext): Promise<RegenerateApiKeyPayload> {
     const ctx = caller(context);
     return payloadOf(RegenerateApiKeyPayload, async () => context.core.identity.credentials.regenerateApiKey(ctx, { mode: input.mode }));
   }
@@ -193,22 +193,22 @@ export class BusinessResolver {
   @Query(() => MembershipConnection, { description: 'Team members of the active business, oldest first', complexity: perRow })
   async teamMembers(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<MembershipConnection> {
     const members = await context.core.identity.team.members(caller(context));
     return toConnection(pageOfList(members, 'oldestFirst', 'teamMembers', { first, after }), (row) => as(Membership, row));
   }
 
   @Mutation(() => ChangeTeamMemberRolePayload, { description: "Another member's role (OWNER/ADMIN); the last OWNER keeps the role (CONFLICT)" })
-  async changeTeamMemberRole(@Arg('input') input: ChangeTeamMemberRoleInput, @Ctx() context: GraphQLContext): Promise<ChangeTeamMemberRolePayload> {
+  async changeTeamMemberRole(@Arg('input', { description: 'The membership and its new role' }) input: ChangeTeamMemberRoleInput, @Ctx() context: GraphQLContext): Promise<ChangeTeamMemberRolePayload> {
     const ctx = caller(context);
     return payloadOf(ChangeTeamMemberRolePayload, async () =>
       as(Membership, await context.core.identity.team.changeMemberRole(ctx, { membershipId: input.membershipId, role: input.role })));
   }
 
   @Mutation(() => RemoveTeamMemberPayload, { description: 'Removes a member; the last OWNER cannot be removed (CONFLICT)' })
-  async removeTeamMember(@Arg('input') input: RemoveTeamMemberInput, @Ctx() context: GraphQLContext): Promise<RemoveTeamMemberPayload> {
+  async removeTeamMember(@Arg('input', { description: 'The membership to remove' }) input: RemoveTeamMemberInput, @Ctx() context: GraphQLContext): Promise<RemoveTeamMemberPayload> {
     const ctx = caller(context);
     return payloadOf(RemoveTeamMemberPayload, async () => as(Membership, await context.core.identity.team.removeMember(ctx, input.id)));
   }

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
 import { GraphQLContext, caller } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
@@ -32,21 +32,21 @@ export class TreasuryWebhookEndpointResolver {
   @Query(() => TreasuryWebhookEndpointConnection, { description: 'Treasury webhook endpoints of the active business and mode, newest first', complexity: perRow })
   async treasuryWebhookEndpoints(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<TreasuryWebhookEndpointConnection> {
     const page = await context.core.treasuryWebhookEndpoints.page(caller(context), { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, TreasuryWebhookEndpoint.from);
   }
 
-  @Query(() => TreasuryWebhookEndpoint)
-  async treasuryWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryWebhookEndpoint> {
+  @Query(() => TreasuryWebhookEndpoint, { description: "One treasury endpoint of the active business and mode (NOT_FOUND otherwise, a merchant endpoint's id included)" })
+  async treasuryWebhookEndpoint(@Arg('id', () => ID, { description: "The endpoint's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryWebhookEndpoint> {
     return TreasuryWebhookEndpoint.from(await context.core.treasuryWebhookEndpoints.get(caller(context), id));
   }
 
   @Mutation(() => CreateTreasuryWebhookEndpointPayload, { description: 'Registers an endpoint; its signing secret is answered only here' })
   async createTreasuryWebhookEndpoint(
-    @Arg('input') input: CreateTreasuryWebhookEndpointInput,
+    @Arg('input', { description: 'The URL, event types, status, note and interface version of the endpoint' }) input: CreateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<CreateTreasuryWebhookEndpointPayload> {
     const ctx = caller(context);
@@ -59,7 +59,7 @@ export class TreasuryWebhookEndpointResolver {
     description: 'Issues a new signing secret; the replaced one keeps signing for gracePeriodHours (0 to 168, default 24)',
   })
   async rotateTreasuryWebhookEndpointSecret(
-    @Arg('input') input: RotateTreasuryWebhookEndpointSecretInput,
+    @Arg('input', { description: 'The endpoint and the grace period of its replaced secret' }) input: RotateTreasuryWebhookEndpointSecretInput,
     @Ctx() context: GraphQLContext,
   ): Promise<RotateTreasuryWebhookEndpointSecretPayload> {
     const ctx = caller(context);
@@ -71,9 +71,9 @@ export class TreasuryWebhookEndpointResolver {
     });
   }
 
-  @Mutation(() => UpdateTreasuryWebhookEndpointPayload)
+  @Mutation(() => UpdateTreasuryWebhookEndpointPayload, { description: 'Changes the fields given; the others stay as they are (the signing secret changes only by rotation)' })
   async updateTreasuryWebhookEndpoint(
-    @Arg('input') input: UpdateTreasuryWebhookEndpointInput,
+    @Arg('input', { description: 'The endpoint and the fields to change' }) input: UpdateTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<UpdateTreasuryWebhookEndpointPayload> {
     const ctx = caller(context);
@@ -87,7 +87,7 @@ export class TreasuryWebhookEndpointResolver {
 
   @Mutation(() => DeleteTreasuryWebhookEndpointPayload, { description: 'Deletes the endpoint; past deliveries are kept' })
   async deleteTreasuryWebhookEndpoint(
-    @Arg('input') input: DeleteTreasuryWebhookEndpointInput,
+    @Arg('input', { description: 'The endpoint to delete' }) input: DeleteTreasuryWebhookEndpointInput,
     @Ctx() context: GraphQLContext,
   ): Promise<DeleteTreasuryWebhookEndpointPayload> {
     const ctx = caller(context);

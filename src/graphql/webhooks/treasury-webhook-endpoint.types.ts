@@ -9,7 +9,7 @@ import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint
 @ObjectType({ description: "A URL that receives a treasury partner's events of one mode, signed with the endpoint's own secret", implements: Node })
 export class TreasuryWebhookEndpoint extends WebhookEndpoint {
   @Field({ description: 'The signing secret as it may be shown again: whsk_… and its last 4 characters' }) signingSecretHint: string;
-  @Field(() => ID) businessId: string;
+  @Field(() => ID, { description: "The partner's business id (the same as partnerId)" }) businessId: string;
   @Field(() => ID, { description: "The partner: the business's id" }) partnerId: string;
   @Field({ description: 'Interface version of the payloads (2026-04-15)' }) apiVersion: string;
 
@@ -32,7 +32,7 @@ export class TreasuryWebhookEndpoint extends WebhookEndpoint {
 
 @ObjectType({ description: 'An endpoint with its signing secret, answered once by creation and by each rotation' })
 export class TreasuryWebhookEndpointWithSecret {
-  @Field(() => TreasuryWebhookEndpoint) endpoint: TreasuryWebhookEndpoint;
+  @Field(() => TreasuryWebhookEndpoint, { description: 'The endpoint, with signingSecretHint naming the secret below' }) endpoint: TreasuryWebhookEndpoint;
   @Field({ description: 'The secret (whsk_…): keep it; later reads show only signingSecretHint' }) signingSecret: string;
 
   static from(issued: IssuedSigningSecret): TreasuryWebhookEndpointWithSecret {
@@ -43,21 +43,21 @@ export class TreasuryWebhookEndpointWithSecret {
   }
 }
 
-@InputType()
+@InputType({ description: 'A new treasury endpoint of the active business and mode (at most 20 per mode); its signing secret is generated' })
 export class CreateTreasuryWebhookEndpointInput extends CreateWebhookEndpointInput {
   @Field({ nullable: true, description: '2026-04-15 (the default)' }) apiVersion?: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of treasury webhook endpoints, newest first' })
 export class TreasuryWebhookEndpointConnection extends Connection(TreasuryWebhookEndpoint, 'TreasuryWebhookEndpoint') {}
 
 @InputType({ description: 'The fields given change; the others stay' })
 export class UpdateTreasuryWebhookEndpointInput extends UpdateWebhookEndpointInput {
   @Field(() => ID, { description: 'The endpoint changed' }) id: string;
-  @Field({ nullable: true }) apiVersion?: string;
+  @Field({ nullable: true, description: 'The new interface version of the payloads: 2026-04-15 only' }) apiVersion?: string;
 }
 
-@InputType()
+@InputType({ description: 'The endpoint whose signing secret is replaced, and how long the replaced one keeps signing' })
 export class RotateTreasuryWebhookEndpointSecretInput {
   @Field(() => ID, { description: 'The endpoint whose secret is replaced' }) id: string;
   @Field(() => Int, { nullable: true, description: 'How long the replaced secret keeps signing: 0 to 168 hours (default 24)' }) gracePeriodHours?: number;

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
 import { GraphQLContext, caller } from '../shared/context';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
@@ -28,20 +28,20 @@ export class WebhookEndpointResolver {
   })
   async webhookEndpoints(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<WebhookEndpointConnection> {
     const endpoints = await context.core.webhookEndpoints.list(caller(context));
     return toConnection(pageOfList(endpoints, 'newestFirst', 'webhookEndpoints', { first, after }), WebhookEndpoint.from);
   }
 
-  @Query(() => WebhookEndpoint)
-  async webhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookEndpoint> {
+  @Query(() => WebhookEndpoint, { description: 'One endpoint of the merchant registry, of the active business and mode (NOT_FOUND otherwise)' })
+  async webhookEndpoint(@Arg('id', () => ID, { description: "The endpoint's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<WebhookEndpoint> {
     return WebhookEndpoint.from(await context.core.webhookEndpoints.get(caller(context), id));
   }
 
-  @Mutation(() => CreateWebhookEndpointPayload)
-  async createWebhookEndpoint(@Arg('input') input: CreateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<CreateWebhookEndpointPayload> {
+  @Mutation(() => CreateWebhookEndpointPayload, { description: 'Registers an endpoint for some event types of the active mode; a 21st endpoint of a mode is CONFLICT' })
+  async createWebhookEndpoint(@Arg('input', { description: 'The URL, event types, status and note of the endpoint' }) input: CreateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<CreateWebhookEndpointPayload> {
     const ctx = caller(context);
     await context.core.webhookEndpoints.assertAccess(ctx, 'write');
     return payloadOf(CreateWebhookEndpointPayload, async () =>
@@ -49,7 +49,7 @@ export class WebhookEndpointResolver {
   }
 
   @Mutation(() => UpdateWebhookEndpointPayload, { description: 'Changes the fields given; the others stay as they are' })
-  async updateWebhookEndpoint(@Arg('input') input: UpdateWebhookEndpointByIdInput, @Ctx() context: GraphQLContext): Promise<UpdateWebhookEndpointPayload> {
+  async updateWebhookEndpoint(@Arg('input', { description: 'The endpoint and the fields to change' }) input: UpdateWebhookEndpointByIdInput, @Ctx() context: GraphQLContext): Promise<UpdateWebhookEndpointPayload> {
     const ctx = caller(context);
     await context.core.webhookEndpoints.assertAccess(ctx, 'write');
     const { id, ...changes } = input;
@@ -60,7 +60,7 @@ export class WebhookEndpointResolver {
   }
 
   @Mutation(() => DeleteWebhookEndpointPayload, { description: 'Deletes the endpoint; past deliveries are kept' })
-  async deleteWebhookEndpoint(@Arg('input') input: DeleteWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<DeleteWebhookEndpointPayload> {
+  async deleteWebhookEndpoint(@Arg('input', { description: 'The endpoint to delete' }) input: DeleteWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<DeleteWebhookEndpointPayload> {
     const ctx = caller(context);
     return payloadOf(DeleteWebhookEndpointPayload, async () => WebhookEndpoint.from(await context.core.webhookEndpoints.delete(ctx, input.id)));
   }
