@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { Role } from './identity.entities';
 
-/** PENDING until the invitee accepts or declines, an admin revokes it, or it expires. */
+/** PENDING until the invitee accepts or declines or an admin revokes it; past expiresAt it stays PENDING and can no longer be accepted. */
 export enum TeamInvitationStatus {
   PENDING = 'PENDING',
   ACCEPTED = 'ACCEPTED',
