@@ -3,18 +3,25 @@ import { ClockState } from '../../domain/sandbox/clock.service';
 import { ClockAdvanceStatus, SandboxClockAdvance as ClockAdvance } from '../../domain/sandbox/sandbox-clock.entity';
 import { Node } from '../shared/node';
 
-registerEnumType(ClockAdvanceStatus, { name: 'SandboxClockAdvanceStatus', description: 'running while its due work is being fired in the background, then completed' });
+registerEnumType(ClockAdvanceStatus, {
+  name: 'SandboxClockAdvanceStatus',
+  description: 'RUNNING while its due work is being fired in the background, then COMPLETED; REST writes them running, completed',
+  valuesConfig: {
+    RUNNING: { description: 'The due runs are firing in background slices; another advance meanwhile is CONFLICT' },
+    COMPLETED: { description: 'Every due run has fired (or nothing fell due); completedAt says when' },
+  },
+});
 
 @ObjectType({ description: "An advance of the business's test clock: what fell due, counted before the clock moved, and what has fired", implements: Node })
 export class SandboxClockAdvance extends Node {
   @Field(() => Int, { description: 'How far this advance moved the clock' }) seconds: number;
-  @Field(() => ClockAdvanceStatus) status: ClockAdvanceStatus;
+  @Field(() => ClockAdvanceStatus, { description: 'RUNNING until its due work has fired, then COMPLETED' }) status: ClockAdvanceStatus;
   @Field(() => Int, { description: 'Scheduled-payout runs that fell due, counted before the clock moved' }) runsDue: number;
   @Field(() => Int, { description: 'Payouts those runs would create, each run its payload size' }) payoutsDue: number;
   @Field(() => Int, { description: 'Runs fired so far; equals runsDue when completed, unless schedules changed meanwhile' }) runsFired: number;
   @Field({ description: "The business's clock time the advance fires the due work up to" }) untilAt: Date;
-  @Field() createdAt: Date;
-  @Field(() => Date, { nullable: true }) completedAt: Date | null;
+  @Field({ description: 'When the advance was asked for, in wall-clock time (ISO 8601, UTC)' }) createdAt: Date;
+  @Field(() => Date, { nullable: true, description: 'When its due work had all fired, in wall-clock time (null while RUNNING)' }) completedAt: Date | null;
 
   static from(advance: ClockAdvance): SandboxClockAdvance {
     const { id, seconds, status, runsDue, payoutsDue, runsFired, untilAt, createdAt, completedAt } = advance;

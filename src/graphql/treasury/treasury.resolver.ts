@@ -15,7 +15,7 @@ import {
 } from '../../wire/treasury';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -96,17 +96,17 @@ export class TreasuryEndUserResolver {
   @Query(() => TreasuryEndUserConnection, { description: "The partner's end-users in the active mode, newest first", complexity: perRow })
   async treasuryEndUsers(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => EndUserStatus, { nullable: true }) status?: EndUserStatus,
-    @Arg('externalId', () => String, { nullable: true }) externalId?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => EndUserStatus, { nullable: true, description: 'Only the end-users in this status' }) status?: EndUserStatus,
+    @Arg('externalId', () => String, { nullable: true, description: 'Only the end-user with this externalId (exact match)' }) externalId?: string,
   ): Promise<TreasuryEndUserConnection> {
     const filters = { status: status ?? undefined, externalId: externalId ?? undefined };
     return toConnection(await context.core.treasuryEndUsers.list(caller(context), filters, keyset(first, after)), TreasuryEndUser.from);
   }
 
-  @Query(() => TreasuryEndUser)
-  async treasuryEndUser(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+  @Query(() => TreasuryEndUser, { description: "One of the partner's end-users in the active mode (NOT_FOUND for another partner's or mode's id)" })
+  async treasuryEndUser(@Arg('id', () => ID, { description: "The end-user's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
     return TreasuryEndUser.from(await context.core.treasuryEndUsers.get(caller(context), id));
   }
 
@@ -122,7 +122,7 @@ export class TreasuryEndUserResolver {
   }
 
   @Mutation(() => CreateTreasuryEndUserPayload, { description: 'A new end-user, PENDING_KYC (CONFLICT when the externalId is taken in this mode)' })
-  async createTreasuryEndUser(@Arg('input') input: CreateTreasuryEndUserInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryEndUserPayload> {
+  async createTreasuryEndUser(@Arg('input', { description: "The end-user's fields, as REST's body" }) input: CreateTreasuryEndUserInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryEndUserPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(CreateTreasuryEndUserPayload, async () => {
       const command = toCreateEndUserCommand(parseInput(createEndUserBodySchema, definedFields(input)));
@@ -134,21 +134,21 @@ export class TreasuryEndUserResolver {
 @Resolver(() => TreasuryKycCheck)
 export class TreasuryKycResolver {
   @Query(() => TreasuryKycCheck, { description: "The end-user's KYC record: its latest check (NOT_FOUND before the first)" })
-  async treasuryKycCheck(@Arg('endUserId', () => ID) endUserId: string, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck> {
+  async treasuryKycCheck(@Arg('endUserId', () => ID, { description: 'The id of the end-user whose latest check to read' }) endUserId: string, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck> {
     return TreasuryKycCheck.from(await context.core.treasuryKyc.get(caller(context), endUserId));
   }
 
   @Query(() => TreasuryKycCheckConnection, { description: "The end-user's checks, newest first", complexity: perRow })
   async treasuryKycChecks(
-    @Arg('endUserId', () => ID) endUserId: string,
+    @Arg('endUserId', () => ID, { description: 'The id of the end-user whose checks to list' }) endUserId: string,
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<TreasuryKycCheckConnection> {
     return toConnection(await context.core.treasuryKyc.list(caller(context), { endUserId }, keyset(first, after)), TreasuryKycCheck.from);
   }
 
-  @FieldResolver(() => TreasuryEndUser)
+  @FieldResolver(() => TreasuryEndUser, { description: 'The end-user checked' })
   async endUser(@Root() check: TreasuryKycCheck, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
     const row = await context.loaders.treasuryEndUserById.load(check.partnerEndUserId);
     if (!row) throw notFound('End-user');
@@ -158,7 +158,7 @@ export class TreasuryKycResolver {
   @Mutation(() => StartTreasuryKycPayload, {
     description: 'Starts a check (PENDING, with kycLinkUrl); the PENDING one when there is one (created false); CONFLICT once APPROVED',
   })
-  async startTreasuryKyc(@Arg('input') input: StartTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<StartTreasuryKycPayload> {
+  async startTreasuryKyc(@Arg('input', { description: 'The end-user to check, and the level' }) input: StartTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<StartTreasuryKycPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(StartTreasuryKycPayload, async () => {
       const command = toStartKycCommand(input.endUserId, parseInput(startKycBodySchema, definedFields({ level: input.level })));
@@ -168,13 +168,13 @@ export class TreasuryKycResolver {
   }
 
   @Mutation(() => ApproveSandboxTreasuryKycPayload, { description: "Sandbox only: approves the end-user's PENDING check (CONFLICT otherwise); the end-user becomes ACTIVE" })
-  async approveSandboxTreasuryKyc(@Arg('input') input: ApproveSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<ApproveSandboxTreasuryKycPayload> {
+  async approveSandboxTreasuryKyc(@Arg('input', { description: 'The end-user whose PENDING check to approve' }) input: ApproveSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<ApproveSandboxTreasuryKycPayload> {
     const ctx = await partner(context, 'sandbox');
     return payloadOf(ApproveSandboxTreasuryKycPayload, async () => TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxApprove(ctx, input.endUserId)));
   }
 
   @Mutation(() => RejectSandboxTreasuryKycPayload, { description: "Sandbox only: rejects the end-user's PENDING check with 1 to 10 reasons (CONFLICT otherwise); the end-user becomes REJECTED" })
-  async rejectSandboxTreasuryKyc(@Arg('input') input: RejectSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<RejectSandboxTreasuryKycPayload> {
+  async rejectSandboxTreasuryKyc(@Arg('input', { description: 'The end-user whose PENDING check to reject, and the reasons' }) input: RejectSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<RejectSandboxTreasuryKycPayload> {
     const ctx = await partner(context, 'sandbox');
     return payloadOf(RejectSandboxTreasuryKycPayload, async () => {
       const command = toRejectKycCommand(input.endUserId, parseInput(rejectKycBodySchema, { reasons: input.reasons }));
@@ -190,7 +190,7 @@ export class TreasuryKycResolver {
   async treasuryKycUpdated(
     @Root() change: TreasuryKycChange,
     @Ctx() context: GraphQLContext,
-    @Arg('endUserId', () => ID, { nullable: true }) _endUserId?: string,
+    @Arg('endUserId', () => ID, { nullable: true, description: "Only this end-user's checks (every end-user's when omitted)" }) _endUserId?: string,
   ): Promise<TreasuryKycUpdate> {
     await partnerSubscriber(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
@@ -204,24 +204,24 @@ export class TreasuryKycResolver {
 export class TreasuryWalletResolver {
   @Query(() => TreasuryWalletConnection, { description: "The end-user's wallets, newest first", complexity: perRow })
   async treasuryWallets(
-    @Arg('endUserId', () => ID) endUserId: string,
+    @Arg('endUserId', () => ID, { description: 'The id of the end-user whose wallets to list' }) endUserId: string,
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<TreasuryWalletConnection> {
     return toConnection(await context.core.treasuryWallets.list(caller(context), { endUserId }, keyset(first, after)), TreasuryWallet.from);
   }
 
   @Query(() => TreasuryWallet, { description: "The end-user's wallet with its balance and deposit instructions (a wallet of another end-user is NOT_FOUND)" })
   async treasuryWallet(
-    @Arg('endUserId', () => ID) endUserId: string,
-    @Arg('walletId', () => ID) walletId: string,
+    @Arg('endUserId', () => ID, { description: 'The id of the end-user who owns the wallet' }) endUserId: string,
+    @Arg('walletId', () => ID, { description: "The wallet's id (UUID, as REST answers it)" }) walletId: string,
     @Ctx() context: GraphQLContext,
   ): Promise<TreasuryWallet> {
     return TreasuryWallet.from(await context.core.treasuryWallets.get(caller(context), { endUserId, walletId }));
   }
 
-  @FieldResolver(() => TreasuryEndUser)
+  @FieldResolver(() => TreasuryEndUser, { description: 'The end-user who owns the wallet' })
   async endUser(@Root() wallet: TreasuryWallet, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
     const row = await context.loaders.treasuryEndUserById.load(wallet.partnerEndUserId);
     if (!row) throw notFound('End-user');
@@ -229,7 +229,7 @@ export class TreasuryWalletResolver {
   }
 
   @Mutation(() => CreateTreasuryWalletPayload, { description: 'Opens a wallet in a currency (KYC_REQUIRED before KYC approval; CONFLICT for a second wallet of a currency)' })
-  async createTreasuryWallet(@Arg('input') input: CreateTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryWalletPayload> {
+  async createTreasuryWallet(@Arg('input', { description: "The end-user and the wallet's currency" }) input: CreateTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryWalletPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(CreateTreasuryWalletPayload, async () => {
       const command = toCreateTreasuryWalletCommand(input.endUserId, parseInput(createTreasuryWalletBodySchema, { currency: input.currency }));
@@ -238,7 +238,7 @@ export class TreasuryWalletResolver {
   }
 
   @Mutation(() => DepositSandboxTreasuryWalletPayload, { description: "Sandbox only: money arrives on the wallet's deposit account (amount in major units of the wallet's currency)" })
-  async depositSandboxTreasuryWallet(@Arg('input') input: DepositSandboxTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<DepositSandboxTreasuryWalletPayload> {
+  async depositSandboxTreasuryWallet(@Arg('input', { description: 'The wallet credited, and the amount that arrives' }) input: DepositSandboxTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<DepositSandboxTreasuryWalletPayload> {
     const ctx = await partner(context, 'sandbox');
     return payloadOf(DepositSandboxTreasuryWalletPayload, async () => {
       const command = toSandboxDepositCommand(input.endUserId, input.walletId, parseInput(sandboxDepositBodySchema, { amount: input.amount }));
@@ -252,22 +252,22 @@ export class TreasuryPayoutResolver {
   @Query(() => TreasuryPayoutConnection, { description: "The partner's treasury payouts in the active mode, newest first", complexity: perRow })
   async treasuryPayouts(
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('status', () => TreasuryPayoutStatus, { nullable: true }) status?: TreasuryPayoutStatus,
-    @Arg('partnerEndUserId', () => ID, { nullable: true }) partnerEndUserId?: string,
-    @Arg('partnerWalletId', () => ID, { nullable: true }) partnerWalletId?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => TreasuryPayoutStatus, { nullable: true, description: 'Only the payouts in this status' }) status?: TreasuryPayoutStatus,
+    @Arg('partnerEndUserId', () => ID, { nullable: true, description: "Only this end-user's payouts" }) partnerEndUserId?: string,
+    @Arg('partnerWalletId', () => ID, { nullable: true, description: 'Only the payouts from this wallet' }) partnerWalletId?: string,
   ): Promise<TreasuryPayoutConnection> {
     const filters = { status: status ?? undefined, endUserId: partnerEndUserId ?? undefined, walletId: partnerWalletId ?? undefined };
     return toConnection(await context.core.treasuryPayouts.list(caller(context), filters, keyset(first, after)), TreasuryPayout.from);
   }
 
-  @Query(() => TreasuryPayout)
-  async treasuryPayout(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
+  @Query(() => TreasuryPayout, { description: "One of the partner's treasury payouts in the active mode (NOT_FOUND for another partner's or mode's id)" })
+  async treasuryPayout(@Arg('id', () => ID, { description: "The payout's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
     return TreasuryPayout.from(await context.core.treasuryPayouts.get(caller(context), id));
   }
 
-  @FieldResolver(() => TreasuryEndUser)
+  @FieldResolver(() => TreasuryEndUser, { description: 'The end-user paying out' })
   async endUser(@Root() payout: TreasuryPayout, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
     const row = await context.loaders.treasuryEndUserById.load(payout.partnerEndUserId);
     if (!row) throw notFound('End-user');
@@ -282,7 +282,7 @@ export class TreasuryPayoutResolver {
   }
 
   @Mutation(() => CreateTreasuryPayoutPayload, { description: 'Debits the wallet and creates the payout, PENDING (INSUFFICIENT_FUNDS writes nothing)' })
-  async createTreasuryPayout(@Arg('input') input: CreateTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryPayoutPayload> {
+  async createTreasuryPayout(@Arg('input', { description: "The payout request, as REST's body" }) input: CreateTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryPayoutPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(CreateTreasuryPayoutPayload, async () => {
       const command = toCreateTreasuryPayoutCommand(parseInput(createTreasuryPayoutBodySchema, definedFields(input)));
@@ -291,7 +291,7 @@ export class TreasuryPayoutResolver {
   }
 
   @Mutation(() => CancelTreasuryPayoutPayload, { description: 'Only a PENDING payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
-  async cancelTreasuryPayout(@Arg('input') input: CancelTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CancelTreasuryPayoutPayload> {
+  async cancelTreasuryPayout(@Arg('input', { description: 'The PENDING payout to cancel' }) input: CancelTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CancelTreasuryPayoutPayload> {
     const ctx = caller(context);
     return payloadOf(CancelTreasuryPayoutPayload, async () => TreasuryPayout.from(await context.core.treasuryPayouts.cancel(ctx, input.id)));
   }
@@ -304,7 +304,7 @@ export class TreasuryPayoutResolver {
   async treasuryPayoutUpdated(
     @Root() change: TreasuryPayoutChange,
     @Ctx() context: GraphQLContext,
-    @Arg('id', () => ID, { nullable: true }) _id?: string,
+    @Arg('id', () => ID, { nullable: true, description: "Only this payout's changes (every payout's when omitted)" }) _id?: string,
   ): Promise<TreasuryPayoutUpdate> {
     await partnerSubscriber(context);
     const payout = await context.loaders.treasuryPayoutById.load(change.payoutId);

@@ -34,7 +34,7 @@ export class V1KeyResolver {
   @Mutation(() => IssueV1ApiKeyPayload, {
     description: 'Issues the /v1 secret key of a mode (OWNER of a verified business only); shown once. The previous key of that mode stops working at once',
   })
-  async issueV1ApiKey(@Arg('input') input: IssueV1ApiKeyInput, @Ctx() context: GraphQLContext): Promise<IssueV1ApiKeyPayload> {
+  async issueV1ApiKey(@Arg('input', { description: 'The mode of the key to issue' }) input: IssueV1ApiKeyInput, @Ctx() context: GraphQLContext): Promise<IssueV1ApiKeyPayload> {
     const ctx = caller(context);
     return payloadOf(IssueV1ApiKeyPayload, async () => IssuedV1ApiKey.from(await context.core.v1Keys.issue(ctx, { mode: input.mode })));
   }
@@ -47,7 +47,7 @@ export class V1KeyResolver {
   @Mutation(() => SetV1WebhookUrlPayload, {
     description: "Sets (null removes) the URL that receives the business's /v1 events of the caller's mode; the main surface's webhookUrl and endpoints never receive them",
   })
-  async setV1WebhookUrl(@Arg('input') input: SetV1WebhookUrlInput, @Ctx() context: GraphQLContext): Promise<SetV1WebhookUrlPayload> {
+  async setV1WebhookUrl(@Arg('input', { description: 'The URL to set, or null to remove it' }) input: SetV1WebhookUrlInput, @Ctx() context: GraphQLContext): Promise<SetV1WebhookUrlPayload> {
     const ctx = caller(context);
     return payloadOf(SetV1WebhookUrlPayload, async () => {
       const { webhookUrl } = parseInput(v1WebhookUrlSchema, { webhookUrl: input.webhookUrl ?? null });

@@ -9,9 +9,9 @@ import { V1UserErrors } from './v1.errors';
 @ObjectType({ description: 'A secret key of the alternate surface /v1, shown this once (Authorization: Bearer <apiKey> on /v1)' })
 export class IssuedV1ApiKey {
   @Field({ description: 'The key (tessera_test_sk_… or tessera_live_sk_…): store it now, it cannot be read again' }) apiKey: string;
-  @Field(() => Mode) mode: Mode;
+  @Field(() => Mode, { description: 'The mode whose data the key reaches: TEST (sandbox) or LIVE' }) mode: Mode;
   @Field({ description: 'The first characters of the key, safe to display' }) keyHint: string;
-  @Field() createdAt: Date;
+  @Field({ description: 'When the key was issued (ISO 8601, UTC)' }) createdAt: Date;
 
   static from(issued: IssuedV1KeyData): IssuedV1ApiKey {
     return Object.assign(new IssuedV1ApiKey(), issued);
@@ -20,9 +20,9 @@ export class IssuedV1ApiKey {
 
 @ObjectType({ description: 'An active /v1 secret key of the business: its hint only (the key is shown once, when issued)', implements: Node })
 export class V1ApiKey extends Node {
-  @Field(() => Mode) mode: Mode;
+  @Field(() => Mode, { description: 'The mode whose data the key reaches: TEST (sandbox) or LIVE' }) mode: Mode;
   @Field({ description: 'The first characters of the key' }) keyHint: string;
-  @Field() createdAt: Date;
+  @Field({ description: 'When the key was issued (ISO 8601, UTC)' }) createdAt: Date;
 
   static from(row: V1ApiKeyRow): V1ApiKey {
     return Object.assign(new V1ApiKey(), { id: row.id, mode: row.livemode ? Mode.LIVE : Mode.TEST, keyHint: row.keyHint, createdAt: row.createdAt });
@@ -31,17 +31,17 @@ export class V1ApiKey extends Node {
 
 @ObjectType({ description: "/v1's own settings of the caller's mode: where the business's /v1 events go (never the main surface's webhookUrl or endpoints)" })
 export class V1WebhookSettings {
-  @Field(() => Mode) mode: Mode;
+  @Field(() => Mode, { description: "The mode these settings belong to: the caller's" }) mode: Mode;
   @Field(() => String, { nullable: true, description: "Receives every /v1 event of the mode (besides a payment's own webhook_url), signed with the /v1 key in Service-Signature; null: none" })
   webhookUrl: string | null;
 }
 
-@InputType()
+@InputType({ description: "Which mode's /v1 secret key to issue" })
 export class IssueV1ApiKeyInput {
   @Field(() => Mode, { defaultValue: Mode.TEST, description: 'The mode of the key (TEST when omitted)' }) mode: Mode;
 }
 
-@InputType()
+@InputType({ description: "The /v1 webhook URL of the caller's mode" })
 export class SetV1WebhookUrlInput {
   @Field(() => String, { nullable: true, description: 'An absolute http(s) URL, or null to remove it' }) webhookUrl: string | null;
 }

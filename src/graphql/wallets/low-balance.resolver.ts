@@ -32,7 +32,7 @@ export class WalletLowBalanceThresholdResolver {
     description: 'Sets (threshold null: removes) the low-balance threshold of a currency in the active mode; OWNER or ADMIN. walletLowBalanceThreshold is null when removed',
   })
   async setWalletLowBalanceThreshold(
-    @Arg('input') input: SetWalletLowBalanceThresholdInput, @Ctx() context: GraphQLContext,
+    @Arg('input', { description: 'The currency, and its threshold (null removes it)' }) input: SetWalletLowBalanceThresholdInput, @Ctx() context: GraphQLContext,
   ): Promise<SetWalletLowBalanceThresholdPayload> {
     const who = caller(context);
     return payloadOf(SetWalletLowBalanceThresholdPayload, async () => {

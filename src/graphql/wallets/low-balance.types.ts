@@ -7,7 +7,7 @@ import { WalletLowBalanceThreshold as ThresholdRow } from '../../domain/wallets/
 export class WalletLowBalanceThreshold extends Node {
   @Field({ description: 'Currency code, upper case' }) currency: string;
   @Field({ description: 'Decimal amount in major units, e.g. "100.00"' }) threshold: string;
-  @Field() updatedAt: Date;
+  @Field({ description: 'When the threshold was last set (ISO 8601, UTC)' }) updatedAt: Date;
 
   static from(row: ThresholdRow): WalletLowBalanceThreshold {
     const id = `WalletLowBalanceThreshold:${row.businessId}:${row.livemode ? 'live' : 'test'}:${row.currency}`;
@@ -15,7 +15,7 @@ export class WalletLowBalanceThreshold extends Node {
   }
 }
 
-@InputType()
+@InputType({ description: 'The low-balance threshold of a currency in the active mode: set it, or null to remove it' })
 export class SetWalletLowBalanceThresholdInput {
   @Field({ description: 'Currency code of the wallet, e.g. USD' }) currency: string;
   @Field(() => String, { nullable: true, description: 'Decimal amount in major units, e.g. "100.00"; null removes the threshold' }) threshold: string | null;

@@ -7,7 +7,7 @@ import { PayoutUserErrors } from '../payouts/payout.errors';
 import { GraphQLContext, caller } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { Payload, payloadOf } from '../shared/payload';
-import { toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { SandboxFundWalletInput, Wallet, WalletBalanceUpdate, WalletEntry, WalletEntryConnection } from './wallet.types';
 
 /** Wallets carry the payouts area's money: their refusals are PayoutErrorCode's. */
@@ -23,24 +23,24 @@ export class WalletResolver {
     return (await context.core.wallets.wallets(caller(context))).map(Wallet.from);
   }
 
-  @Query(() => Wallet)
-  async wallet(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Wallet> {
+  @Query(() => Wallet, { description: "One wallet of the active business and mode (NOT_FOUND for another business's or mode's id)" })
+  async wallet(@Arg('id', () => ID, { description: "The wallet's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<Wallet> {
     return Wallet.from(await context.core.wallets.wallet(caller(context), id));
   }
 
-  @FieldResolver(() => WalletEntryConnection, { complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity })
+  @FieldResolver(() => WalletEntryConnection, { description: "The wallet's ledger entries, newest first", complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity })
   async entries(
     @Root() wallet: Wallet,
     @Ctx() context: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<WalletEntryConnection> {
     const page = await context.core.wallets.entries(caller(context), wallet.id, { kind: 'keyset', first: first ?? null, after: after ?? null });
     return toConnection(page, WalletEntry.from);
   }
 
   @Mutation(() => SandboxFundWalletPayload, { description: 'Sandbox only: adds play money to a wallet (refused in live mode)' })
-  async sandboxFundWallet(@Arg('input') input: SandboxFundWalletInput, @Ctx() context: GraphQLContext): Promise<SandboxFundWalletPayload> {
+  async sandboxFundWallet(@Arg('input', { description: 'The currency and the amount to add' }) input: SandboxFundWalletInput, @Ctx() context: GraphQLContext): Promise<SandboxFundWalletPayload> {
     const who = caller(context);
     return payloadOf(SandboxFundWalletPayload, async () => {
       const command = fundCommandOf(parseInput(fundRequestSchema, { ...input }));
