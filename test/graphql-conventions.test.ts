@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Linter } from 'eslint';
-import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, buildSchema, getNamedType, isObjectType } from 'graphql';
+import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, buildSchema, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isObjectType } from 'graphql';
 import { TestMerchant, TestServer, overSocket, startTestServer } from './support/harness';
 import { apiKey, createRecipient, dashboard, fundWallet } from './support/payouts';
 
@@ -45,16 +45,34 @@ describe('GraphQL conventions', () => {
   });
 
   describe('the schema', () => {
-    test('graphql-schema-linter reports nothing on the relay and naming rules', () => {
+    test('graphql-schema-linter reports nothing on the relay, naming and description rules', () => {
       const cli = require.resolve('graphql-schema-linter/lib/cli.js');
       const rules = [
         'relay-connection-types-spec', 'relay-connection-arguments-spec', 'relay-page-info-spec',
         'types-are-capitalized', 'fields-are-camel-cased', 'enum-values-all-caps', 'input-object-values-are-camel-cased',
         'defined-types-are-used', 'descriptions-are-capitalized', 'deprecations-have-a-reason',
+        'types-have-descriptions', 'fields-have-descriptions', 'arguments-have-descriptions',
+        'enum-values-have-descriptions', 'input-object-values-have-descriptions',
       ];
       const run = spawnSync(process.execPath, [cli, SCHEMA_FILE, '--rules', rules.join(','), '--format', 'compact'], { encoding: 'utf8' });
       expect((run.stdout + run.stderr).trim()).toBe('');
       expect(run.status).toBe(0);
+    });
+
+    test('every description starts with a capital letter or a non-letter (the linter checks only object fields)', () => {
+      const described: Array<[string, string | null | undefined]> = [];
+      for (const type of Object.values(schema.getTypeMap()).filter((type) => !type.name.startsWith('__'))) {
+        described.push([type.name, type.description]);
+        if (isEnumType(type)) type.getValues().forEach((value) => described.push([`${type.name}.${value.name}`, value.description]));
+        if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
+          for (const field of Object.values(type.getFields())) {
+            described.push([`${type.name}.${field.name}`, field.description]);
+            if ('args' in field) field.args.forEach((arg) => described.push([`${type.name}.${field.name}(${arg.name})`, arg.description]));
+          }
+        }
+      }
+      expect(described.length).toBeGreaterThan(1_500);
+      expect(described.filter(([, description]) => !description || /^[a-z]/.test(description)).map(([name]) => name)).toEqual([]);
     });
 
     test("@graphql-eslint's relay rules report nothing but the edge of a documented non-node (WalletEntry)", () => {

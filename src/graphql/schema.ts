@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { GraphQLSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { GraphQLSchema, OperationTypeNode } from 'graphql';
+import { buildSchema, emitSchemaDefinitionFile } from 'type-graphql';
 import { TesseraPubSub } from '../domain/events/pubsub';
 import { AuthResolver, BusinessResolver, MembershipResolver, UserResolver } from './identity/identity.resolver';
 import { TeamInvitationResolver } from './identity/team-invitation.resolver';
@@ -39,11 +39,19 @@ export const resolvers = [
 
 export const SCHEMA_FILE = path.join(PROJECT_ROOT, 'schema.graphql');
 
+/** The root types' descriptions: type-graphql has no option for them, so they are set on the built schema. */
+const ROOT_DESCRIPTIONS = {
+  query: "Reads, of the caller's business in the caller's mode (the test/live switch)",
+  mutation: 'Writes: each takes one input and answers a payload with the object and userErrors',
+  subscription: "Live changes over graphql-ws, of the subscriber's business and mode only",
+} as const;
+
 export async function buildTesseraSchema(pubSub: TesseraPubSub, emitSchemaFile: string | false = false): Promise<GraphQLSchema> {
-  return buildSchema({
-    resolvers,
-    pubSub,
-    validate: false,
-    emitSchemaFile: emitSchemaFile ? { path: emitSchemaFile, sortedSchema: true } : false,
-  });
+  const schema = await buildSchema({ resolvers, pubSub, validate: false });
+  for (const [operation, description] of Object.entries(ROOT_DESCRIPTIONS)) {
+    const root = schema.getRootType(operation as OperationTypeNode);
+    if (root) root.description = description;
+  }
+  if (emitSchemaFile) await emitSchemaDefinitionFile(emitSchemaFile, schema, { sortedSchema: true });
+  return schema;
 }

@@ -34,7 +34,7 @@ export class CreatePayoutScheduleInput {
   @Field(() => SchedulePayloadKind, { description: "SINGLE or BATCH: which of payload's fields apply (the other kind's are refused)" }) payloadKind: SchedulePayloadKind;
   @Field(() => PayoutSchedulePayloadInput, { description: 'What every run pays, checked as a payout made now and frozen' }) payload: PayoutSchedulePayloadInput;
   @Field({ description: 'The most a run may pay, in US dollars at the mid rate of run time, e.g. "10000.00"' }) maxRunAmountUsd: string;
-  @Field(() => [PayoutScheduleLocalCapInput], { nullable: true, description: 'null: the USD cap only' }) maxRunLocalCaps?: PayoutScheduleLocalCapInput[] | null;
+  @Field(() => [PayoutScheduleLocalCapInput], { nullable: true, description: 'Caps per local currency besides the USD cap; null or absent: the USD cap only' }) maxRunLocalCaps?: PayoutScheduleLocalCapInput[] | null;
   @Field({ description: 'The payout PIN, 6 digits' }) pin: string;
 }
 
