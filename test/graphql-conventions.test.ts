@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Linter } from 'eslint';
-import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, buildSchema, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isObjectType } from 'graphql';
+import { GraphQLArgument, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, buildSchema, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isObjectType } from 'graphql';
 import { TestMerchant, TestServer, overSocket, startTestServer } from './support/harness';
 import { apiKey, createRecipient, dashboard, fundWallet } from './support/payouts';
 
@@ -67,7 +67,8 @@ describe('GraphQL conventions', () => {
         if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
           for (const field of Object.values(type.getFields())) {
             described.push([`${type.name}.${field.name}`, field.description]);
-            if ('args' in field) field.args.forEach((arg) => described.push([`${type.name}.${field.name}(${arg.name})`, arg.description]));
+            const args: readonly GraphQLArgument[] = 'args' in field ? field.args : [];
+            args.forEach((arg) => described.push([`${type.name}.${field.name}(${arg.name})`, arg.description]));
           }
         }
       }
