@@ -98,6 +98,18 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('imports of one face from another', offenders)).toBe('');
   });
 
+  test("one mapper of Fastify's own failures: its error codes (FST_ERR_…) are named only in src/http/framework-errors.ts", () => {
+    const offenders: string[] = [];
+    for (const source of loaded.sources.filter((file) => relative(file.fileName) !== 'src/http/framework-errors.ts')) {
+      const visit = (node: ts.Node) => {
+        if (ts.isStringLiteralLike(node) && node.text.startsWith('FST_ERR_')) offenders.push(`${where(node)} names '${node.text}'`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(report("mappings of Fastify's failures outside src/http/framework-errors.ts", offenders)).toBe('');
+  });
+
   test('no public method of a domain service takes a parameter typed unknown (each takes a typed command)', () => {
     const { checker } = loaded;
     const offenders: string[] = [];

@@ -1,9 +1,92 @@
 import http from 'node:http';
 import { Duplex } from 'node:stream';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../domain/shared/errors';
+import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
 import { errorEnvelope } from '../rest/shared/envelope';
 import { v1ErrorBody } from '../v1/errors';
+import { httpStatusOf } from './status';
+
+/**
+ * A failure as the HTTP faces answer it: the taxonomy's code, its HTTP status, the message and, on
+ * VALIDATION_ERROR, the fields. Each face renders it in its own body (REST's envelope, `/v1`'s
+ * `{ error }` with its own status table).
+ */
+export interface HttpFailure {
+  code: ErrorCode;
+  status: number;
+  message: string;
+  fieldErrors?: FieldErrors;
+}
+
+const failure = (code: ErrorCode, message: string, fieldErrors?: FieldErrors): HttpFailure =>
+  ({ code, status: httpStatusOf[code], message, ...(fieldErrors ? { fieldErrors } : {}) });
+
+/** A domain error as the failure a face answers. */
+export const failureOfDomain = (error: DomainError): HttpFailure => failure(error.code, error.message, error.fieldErrors);
+
+/** Client-error statuses that Fastify or a plugin may raise, by their code in the taxonomy. */
+const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: ErrorCode.BAD_REQUEST,
+  401: ErrorCode.UNAUTHORIZED,
+  403: ErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  405: ErrorCode.METHOD_NOT_ALLOWED,
+  408: ErrorCode.REQUEST_TIMEOUT,
+  409: ErrorCode.CONFLICT,
+  413: ErrorCode.PAYLOAD_TOO_LARGE,
+  414: ErrorCode.URI_TOO_LONG,
+  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  422: ErrorCode.UNPROCESSABLE,
+  429: ErrorCode.RATE_LIMITED,
+  431: ErrorCode.HEADERS_TOO_LARGE,
+};
+
+/** Route-schema (Ajv) failures as the per-field errors: `/amount` → `amount`, missing → its name. */
+function fieldErrorsOfSchema(error: FastifyError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.validation ?? []) {
+    const missing = (issue.params as { missingProperty?: unknown } | undefined)?.missingProperty;
+    const pointer = [issue.instancePath, typeof missing === 'string' ? missing : '']
+      .join('/').split('/').filter(Boolean).join('.');
+    (errors[pointer || '_'] ??= []).push(issue.message ?? 'is invalid');
+  }
+  return errors;
+}
+
+const NOT_JSON = 'Request body is not valid JSON';
+
+/**
+ * The one mapper of Fastify's own failures (body parsing, route schemas, limits) onto the taxonomy,
+ * for every face that answers JSON; null when the error is not the client's (a 500). A body with
+ * another Content-Type is UNSUPPORTED_MEDIA_TYPE (REST answers 415, `/v1` its documented 400
+ * `bad_request`). An empty body sent as `application/json` never gets here: registerJsonParser
+ * (src/http/input.ts) reads it as no body, for every face; a parser that refused one would be
+ * answered as malformed JSON.
+ */
+export function frameworkFailureOf(error: unknown): HttpFailure | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return failure(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return failure(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return failure(ErrorCode.BAD_REQUEST, NOT_JSON);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return failure(ErrorCode.BAD_REQUEST, 'Content-Length does not match the body');
+    default:
+      break;
+  }
+  if (Array.isArray(fastifyError.validation)) return failure(ErrorCode.VALIDATION_ERROR, 'Validation failed', fieldErrorsOfSchema(fastifyError));
+  // Only errors that declare a client status are the client's fault; a stray SyntaxError or
+  // TypeError thrown by our own code is a 500.
+  const status = fastifyError.statusCode ?? 500;
+  if (error instanceof SyntaxError && status === 400) return failure(ErrorCode.BAD_REQUEST, NOT_JSON);
+  if (status >= 400 && status < 500) return failure(CODE_OF_CLIENT_STATUS[status] ?? ErrorCode.BAD_REQUEST, fastifyError.message || 'Bad request');
+  return null;
+}
 
 /** Longest path parameter (ids, hosted-page tokens) the router matches; longer is 414. */
 export const MAX_PARAM_LENGTH = 100;
