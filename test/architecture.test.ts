@@ -98,6 +98,19 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('imports of one face from another', offenders)).toBe('');
   });
 
+  test('src/http, the kernel the faces share, imports no face: src/rest, src/v1, src/graphql or src/hosted (the server is assembled in src/server)', () => {
+    const faces = ['rest', 'v1', 'graphql', 'hosted'];
+    const offenders: string[] = [];
+    for (const source of loaded.sources.filter((file) => under(file.fileName, 'http'))) {
+      for (const { specifier, node } of importsOf(source)) {
+        const target = resolveIn(source, specifier);
+        const face = target && faces.find((folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep));
+        if (face) offenders.push(`${where(node)} imports '${specifier}' (src/${face})`);
+      }
+    }
+    expect(report('imports of a face from src/http', offenders)).toBe('');
+  });
+
   test("one mapper of Fastify's own failures: its error codes (FST_ERR_…) are named only in src/http/framework-errors.ts", () => {
     const offenders: string[] = [];
     for (const source of loaded.sources.filter((file) => relative(file.fileName) !== 'src/http/framework-errors.ts')) {

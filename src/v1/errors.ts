@@ -3,7 +3,7 @@ import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
 import { httpStatusOf } from '../http/status';
 import { allowedMethods } from '../http/surface';
 import { outageErrorOf, retryLater } from '../http/outage';
-import { failureOfDomain, frameworkFailureOf } from '../http/framework-errors';
+import { HttpFailure, failureOfDomain, frameworkFailureOf } from '../http/framework-errors';
 
 /**
  * The error body of the alternate surface: `{ error: { code, message } }` with a snake_case code
@@ -29,6 +29,9 @@ export function v1StatusOf(code: ErrorCode): [number, string] {
   return V1_CODES[code] ?? [httpStatusOf[code], code.toLowerCase()];
 }
 
+/** A path of the alternate surface `/v1`, whose failures have its own body (not `/v1/business/…`, the main surface's documented alias). */
+export const isV1Path = (url: string) => /^\/v1(\/|\?|$)/.test(url) && !url.startsWith('/v1/business/');
+
 /** `settleIn` → `settle_in`: the domain names a command's fields, `/v1` names them as its clients sent them. */
 const snakeCase = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
@@ -37,6 +40,9 @@ export function v1ErrorBody(code: ErrorCode, message: string, details?: FieldErr
   const named = details ? Object.fromEntries(Object.entries(details).map(([field, messages]) => [snakeCase(field), messages])) : {};
   return { error: { code: v1Code, message, ...(Object.keys(named).length > 0 ? { details: named } : {}) } };
 }
+
+/** A failure the server answers before any `/v1` route sees the request (router, Node's parser, shutdown), in the `/v1` body. */
+export const v1FailureBody = (failure: HttpFailure) => v1ErrorBody(failure.code, failure.message, failure.fieldErrors);
 
 /** The one `/v1` error mapper: every failure leaves as `{ error: { code, message } }`, never with a stack. */
 export function sendV1Error(error: unknown, request: FastifyRequest, reply: FastifyReply) {

@@ -1,19 +1,13 @@
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ErrorCode, FieldErrors } from '../../domain/shared/errors';
-import { httpStatusOf } from '../../http/status';
+import { DomainError, ErrorCode } from '../../domain/shared/errors';
+import { errorEnvelope } from '../../http/envelope';
 import { outageErrorOf, retryLater } from '../../http/outage';
 import { failureOfDomain, frameworkFailureOf } from '../../http/framework-errors';
 
-export interface ErrorEnvelope {
-  success: false;
-  error: { code: string; message: string; statusCode: number; errors?: FieldErrors };
-}
+export { errorEnvelope };
+export type { ErrorEnvelope } from '../../http/envelope';
 
 export const success = <T>(data: T) => ({ success: true as const, data });
-
-export function errorEnvelope(code: ErrorCode, message: string, errors?: FieldErrors): ErrorEnvelope {
-  return { success: false, error: { code, message, statusCode: httpStatusOf[code], ...(errors ? { errors } : {}) } };
-}
 
 /** The one REST error mapper: every failure leaves as the error envelope, never with a stack. */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
