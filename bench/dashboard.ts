@@ -13,7 +13,7 @@ import { RequestContext } from '../src/domain/shared/context';
 import { encodeCursor } from '../src/domain/shared/pagination';
 import { setServerToServerCharging } from '../src/domain/payments/payments.settings';
 import { buildTesseraSchema } from '../src/graphql/schema';
-import { buildApp } from '../src/http/app';
+import { buildApp } from '../src/server/app';
 import { Runtime } from '../src/runtime';
 import { captureStatements } from './sql-capture';
 import { LoadResult, load, profiled } from './util';

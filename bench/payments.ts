@@ -14,7 +14,7 @@ import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { inTransaction } from '../src/domain/shared/context';
 import { RequestContext } from '../src/domain/shared/context';
 import { buildTesseraSchema } from '../src/graphql/schema';
-import { buildApp } from '../src/http/app';
+import { buildApp } from '../src/server/app';
 import { Runtime } from '../src/runtime';
 import { captureStatements, replay } from './sql-capture';
 import { load, profiled } from './util';

@@ -10,7 +10,7 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind, LedgerAccount } from '../src/domain/ledger/ledger.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { buildTesseraSchema } from '../src/graphql/schema';
-import { buildApp } from '../src/http/app';
+import { buildApp } from '../src/server/app';
 import { Runtime } from '../src/runtime';
 import { captureStatements } from './sql-capture';
 import { load } from './util';

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { Client } from 'pg';
 import { Runtime } from '../src/runtime';
 import { buildTesseraSchema } from '../src/graphql/schema';
-import { buildApp } from '../src/http/app';
+import { buildApp } from '../src/server/app';
 import { captureStatements } from './sql-capture';
 import { load } from './util';
 

@@ -11,7 +11,7 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { setServerToServerCharging } from '../src/domain/payments/payments.settings';
 import { RequestContext } from '../src/domain/shared/context';
 import { buildTesseraSchema } from '../src/graphql/schema';
-import { buildApp } from '../src/http/app';
+import { buildApp } from '../src/server/app';
 import { Runtime } from '../src/runtime';
 import { CapturedStatement, captureStatements } from './sql-capture';
 import { JsonLinesChild, collectGarbage, epochNow, percentile, startJsonLinesChild } from './util';

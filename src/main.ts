@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { AddressInfo } from 'node:net';
 import { loadConfig } from './config';
 import { buildTesseraSchema } from './graphql/schema';
-import { buildApp } from './http/app';
+import { buildApp } from './server/app';
 import { startWorker, stopWorker } from './jobs/worker';
 import { openRuntime, seedSandboxBusiness } from './runtime';
 import { StartupError, startupFailureLine } from './startup-error';

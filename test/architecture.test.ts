@@ -98,6 +98,31 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('imports of one face from another', offenders)).toBe('');
   });
 
+  test('src/http, the kernel the faces share, imports no face: src/rest, src/v1, src/graphql or src/hosted (the server is assembled in src/server)', () => {
+    const faces = ['rest', 'v1', 'graphql', 'hosted'];
+    const offenders: string[] = [];
+    for (const source of loaded.sources.filter((file) => under(file.fileName, 'http'))) {
+      for (const { specifier, node } of importsOf(source)) {
+        const target = resolveIn(source, specifier);
+        const face = target && faces.find((folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep));
+        if (face) offenders.push(`${where(node)} imports '${specifier}' (src/${face})`);
+      }
+    }
+    expect(report('imports of a face from src/http', offenders)).toBe('');
+  });
+
+  test("one mapper of Fastify's own failures: its error codes (FST_ERR_…) are named only in src/http/framework-errors.ts", () => {
+    const offenders: string[] = [];
+    for (const source of loaded.sources.filter((file) => relative(file.fileName) !== 'src/http/framework-errors.ts')) {
+      const visit = (node: ts.Node) => {
+        if (ts.isStringLiteralLike(node) && node.text.startsWith('FST_ERR_')) offenders.push(`${where(node)} names '${node.text}'`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(report("mappings of Fastify's failures outside src/http/framework-errors.ts", offenders)).toBe('');
+  });
+
   test('no public method of a domain service takes a parameter typed unknown (each takes a typed command)', () => {
     const { checker } = loaded;
     const offenders: string[] = [];
@@ -126,9 +151,9 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('public domain methods taking unknown', offenders)).toBe('');
   });
 
-  test('the REST, GraphQL and /v1 faces reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
+  test('the REST, GraphQL and /v1 faces and the operator CLI reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
     const offenders: string[] = [];
-    const faces = loaded.sources.filter((source) => ['rest', 'graphql', 'v1'].some((face) => under(source.fileName, face)));
+    const faces = loaded.sources.filter((source) => ['rest', 'graphql', 'v1', 'cli'].some((face) => under(source.fileName, face)));
     for (const source of faces) {
       for (const { specifier, node } of importsOf(source)) {
         if (specifier === 'typeorm' || specifier.startsWith('typeorm/')) offenders.push(`${where(node)} imports '${specifier}'`);

@@ -192,6 +192,31 @@ describe('/v1: the alternate reference surface', () => {
       expect(await countRows(server, 'v1_payments')).toBe(before);
     });
 
+    test.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])(
+      'a body with Content-Type %s answers 400 bad_request (REST answers 415) and writes nothing',
+      async (contentType) => {
+        const merchant = await v1Merchant(server);
+        const before = await countRows(server, 'v1_payments');
+        const response = await server.request('POST', '/v1/payments', {
+          rawBody: 'amount=1050&currency=usd', headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': contentType },
+        });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ error: { code: 'bad_request', message: 'Unsupported Content-Type; send application/json' } });
+        expect(await countRows(server, 'v1_payments')).toBe(before);
+      },
+    );
+
+    test('an empty body with Content-Type application/json is no body, as on REST: 422 validation_failed naming the missing fields', async () => {
+      const merchant = await v1Merchant(server);
+      const response = await server.request('POST', '/v1/payments', {
+        rawBody: '', headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json; charset=utf-8' },
+      });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual({
+        error: { code: 'validation_failed', message: 'Validation failed', details: { amount: [expect.stringMatching(/^is required/)], currency: [expect.stringMatching(/^is required/)] } },
+      });
+    });
+
     test('an oversized body answers 413 payload_too_large in the /v1 body', async () => {
       const merchant = await v1Merchant(server);
       const response = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ description: 'x'.repeat(1_100_000) }));

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import type { DataSource } from 'typeorm';
 import { loadConfig } from '../config';
 import { TESSERA_VERSION } from '../project';
 import { Business, BusinessSettings, Mode } from '../domain/identity/identity.entities';
@@ -55,7 +54,7 @@ async function withRuntime(work: (runtime: Runtime) => Promise<void>): Promise<v
 }
 
 /** The operator's context for a business and mode (`--live` or test). */
-const operatorContext = (dataSource: DataSource, businessId: string | null, live?: boolean) =>
+const operatorContext = (dataSource: Database['dataSource'], businessId: string | null, live?: boolean) =>
   RequestContext.system(dataSource, 'cli', businessId, live ? Mode.LIVE : Mode.TEST);
 
 program
@@ -295,7 +294,7 @@ update.action(async (id: string, options: Record<string, boolean | number | bigi
   await withRuntime(async (runtime) => {
     const ctx = operatorContext(runtime.dataSource, id, options.live === true);
     const updated = await runtime.core.identity.businesses.updateAsOperator(ctx, update);
-    const settings = await runtime.dataSource.getRepository(BusinessSettings).find({ where: { businessId: updated.id }, order: { livemode: 'ASC' } });
+    const settings = await businessDirectory().settings(ctx);
     print(businessJson(updated, settings));
   });
 });

@@ -4,7 +4,6 @@ import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
 import { RequestContext } from '../domain/shared/context';
 import { sha256Hex } from '../domain/shared/crypto';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
-import { canonicalPath } from '../rest/shared/aliases';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,7 +72,11 @@ export function markNotStored(request: FastifyRequest) {
 export interface IdempotencyOptions {
   /** GraphQL: the key may also come as `extensions.idempotencyKey` in the body (see idempotencyKeyOf). */
   keyInExtensions?: boolean;
+  /** The path a key is bound to (REST: an alias's canonical path); the request's path by default. */
+  pathOf?: (request: FastifyRequest) => string;
 }
+
+const requestPath = (request: FastifyRequest) => request.url.split('?')[0];
 
 /**
  * `Idempotency-Key` on every POST, REST and GraphQL alike (design section 5): the first response
@@ -95,7 +98,7 @@ export function registerIdempotency(scope: FastifyInstance, core: Core, options:
       scope: scopeOf(request),
       key,
       method: request.method,
-      path: canonicalPath(request),
+      path: (options.pathOf ?? requestPath)(request),
       body: request.body === undefined ? '' : JSON.stringify(request.body),
     });
     if (outcome.kind === 'replay') {

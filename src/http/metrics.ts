@@ -6,7 +6,7 @@ import { Config } from '../config';
 import { SubscriptionListeners } from '../domain/events/pubsub';
 import { safeEqual } from '../domain/shared/crypto';
 import { ErrorCode } from '../domain/shared/errors';
-import { errorEnvelope } from '../rest/shared/envelope';
+import { errorEnvelope } from './envelope';
 import { bearerOf } from './request-context';
 
 export const METRICS_PATH = '/metrics';

@@ -8,7 +8,7 @@ import { authenticated, publishableCaller } from '../http/request-context';
 import { referencePageRoutes } from '../http/reference-page';
 import { guardCredentialSurface, zodScope } from '../http/surface';
 import { registerRestRoutes } from './routes';
-import { API_PREFIX } from './shared/aliases';
+import { API_PREFIX, canonicalPath } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
 import { openApiPath, responseChecker } from './shared/response-check';
@@ -70,7 +70,7 @@ const idempotencyHeader = {
 export async function registerRestSurface(app: FastifyInstance, core: Core, options: RestSurfaceOptions = {}) {
   await app.register(async (plain) => {
     const scope = zodScope(plain, sendError);
-    guardCredentialSurface(scope, core);
+    guardCredentialSurface(scope, core, { pathOf: canonicalPath });
     scope.addHook('preValidation', async (request) => requireCaller(request));
     // Paths no surface serves answer here, in the envelope: after the guards above, so they are
     // rate limited too.

@@ -1,8 +1,9 @@
-import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
 import { httpStatusOf } from '../http/status';
 import { allowedMethods } from '../http/surface';
 import { outageErrorOf, retryLater } from '../http/outage';
+import { HttpFailure, failureOfDomain, frameworkFailureOf } from '../http/framework-errors';
 
 /**
  * The error body of the alternate surface: `{ error: { code, message } }` with a snake_case code
@@ -19,12 +20,17 @@ const V1_CODES: Partial<Record<ErrorCode, [number, string]>> = {
   UNAUTHORIZED: [401, 'invalid_api_key'],
   INSUFFICIENT_FUNDS: [422, 'insufficient_balance'],
   PAYLOAD_TOO_LARGE: [413, 'payload_too_large'],
+  // docs/alt-v1.md: a Content-Type other than JSON is a 400 bad_request (REST answers 415).
+  UNSUPPORTED_MEDIA_TYPE: [400, 'bad_request'],
 };
 
 /** The status and `/v1` code of a domain error: the table above, else its usual status and its code in lowercase. */
 export function v1StatusOf(code: ErrorCode): [number, string] {
   return V1_CODES[code] ?? [httpStatusOf[code], code.toLowerCase()];
 }
+
+/** A path of the alternate surface `/v1`, whose failures have its own body (not `/v1/business/…`, the main surface's documented alias). */
+export const isV1Path = (url: string) => /^\/v1(\/|\?|$)/.test(url) && !url.startsWith('/v1/business/');
 
 /** `settleIn` → `settle_in`: the domain names a command's fields, `/v1` names them as its clients sent them. */
 const snakeCase = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -35,41 +41,23 @@ export function v1ErrorBody(code: ErrorCode, message: string, details?: FieldErr
   return { error: { code: v1Code, message, ...(Object.keys(named).length > 0 ? { details: named } : {}) } };
 }
 
-/** Fastify's own failures (body parsing, limits) in the taxonomy; anything else is ours (500). */
-function fromFastifyError(error: FastifyError): DomainError | null {
-  if (typeof error !== 'object' || error === null) return null;
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new DomainError(ErrorCode.BAD_REQUEST, 'Unsupported Content-Type; send application/json');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new DomainError(ErrorCode.BAD_REQUEST, 'Content-Length does not match the body');
-    default:
-      break;
-  }
-  const status = error.statusCode ?? 500;
-  if (error instanceof SyntaxError && status === 400) return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
-  if (status >= 400 && status < 500) return new DomainError(status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.BAD_REQUEST, error.message || 'Bad request');
-  return null;
-}
+/** A failure the server answers before any `/v1` route sees the request (router, Node's parser, shutdown), in the `/v1` body. */
+export const v1FailureBody = (failure: HttpFailure) => v1ErrorBody(failure.code, failure.message, failure.fieldErrors);
 
 /** The one `/v1` error mapper: every failure leaves as `{ error: { code, message } }`, never with a stack. */
 export function sendV1Error(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   // A database outage is logged by the outage watch, once, not here per request.
   const outage = outageErrorOf(request.server.databaseOutage, error);
-  const domain = outage ?? (error instanceof DomainError ? error : fromFastifyError(error as FastifyError));
-  if (!domain) {
+  const known = outage ?? (error instanceof DomainError ? error : null);
+  const failure = known ? failureOfDomain(known) : frameworkFailureOf(error);
+  if (!failure) {
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(v1ErrorBody(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; retry with exponential backoff'));
   }
-  const [status] = v1StatusOf(domain.code);
+  const [status] = v1StatusOf(failure.code);
   if (status >= 500 && !outage) request.log.error({ err: error }, 'server error');
   if (status === 503) retryLater(reply);
-  return reply.status(status).send(v1ErrorBody(domain.code, domain.message, domain.fieldErrors));
+  return reply.status(status).send(v1ErrorBody(failure.code, failure.message, failure.fieldErrors));
 }
 
 /** Every path under `/v1` that no route serves: 405 with `Allow` when other methods serve it, else 404. */

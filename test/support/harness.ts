@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { Config, loadConfig } from '../../src/config';
 import { buildTesseraSchema } from '../../src/graphql/schema';
 import { RequestContext } from '../../src/domain/shared/context';
-import { BuildOptions, buildApp } from '../../src/http/app';
+import { BuildOptions, buildApp } from '../../src/server/app';
 import { guardCredentialSurface } from '../../src/http/surface';
 import { startWorker, stopWorker } from '../../src/jobs/worker';
 import { Runtime, openRuntime } from '../../src/runtime';

@@ -39,8 +39,13 @@ export class BusinessDirectory {
     if (!business) throw notFound('Business');
     const credentials = await this.credentialsOf(ctx, [business]);
     const [listing] = await this.withOwnersAndModes(ctx, [business], credentials);
-    const settings = await ctx.repo(BusinessSettings).find({ where: { businessId }, order: { livemode: 'ASC' } });
-    return { ...listing, settings, credentials };
+    return { ...listing, settings: await this.settings(ctx), credentials };
+  }
+
+  /** Both modes' settings of the context's business, test first (`business show`, and `business update`'s answer). */
+  async settings(ctx: RequestContext): Promise<BusinessSettings[]> {
+    ctx.requireOperator();
+    return ctx.repo(BusinessSettings).find({ where: { businessId: ctx.requireBusiness() }, order: { livemode: 'ASC' } });
   }
 
   private async credentialsOf(ctx: RequestContext, businesses: Business[]): Promise<ApiCredential[]> {

@@ -3,7 +3,7 @@ import { FastifyInstance } from 'fastify';
 import { Config } from '../config';
 import { escapeHtml, layout } from '../hosted/html';
 import { TESSERA_VERSION } from '../project';
-import { preferredType } from './negotiation';
+import { preferredType } from '../http/negotiation';
 
 /** One way in, as the landing page lists it. */
 export interface FrontDoorLink {
@@ -14,7 +14,7 @@ export interface FrontDoorLink {
   description: string;
 }
 
-/** Where the landing page's links point: each surface's own paths, passed in by the server (src/http/app.ts). */
+/** Where the landing page's links point: each surface's own paths, passed in by the server (src/server/app.ts). */
 export interface FrontDoorPaths {
   restReference: string;
   restDocument: string;

@@ -10,17 +10,17 @@ import { errorEnvelope, sendError } from '../rest/shared/envelope';
 import { DOCS_PATH, OPENAPI_PATH, registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
 import { V1_DOCS_PATH, V1_OPENAPI_PATH, registerV1Surface } from '../v1/surface';
-import { v1ErrorBody } from '../v1/errors';
-import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, isV1Path } from './framework-errors';
-import { registerInputChecks, registerJsonParser } from './input';
+import { isV1Path, v1ErrorBody, v1FailureBody } from '../v1/errors';
+import { FailureBodyAt, MAX_PARAM_LENGTH, clientErrorsAnsweredBy, routerErrorsAnsweredBy } from '../http/framework-errors';
+import { registerInputChecks, registerJsonParser } from '../http/input';
 import { landingPageRoute } from './landing-page';
-import { errorForLog } from './logging';
-import { registerMetrics } from './metrics';
-import { redactCapabilities, refuseUnredactedCapability } from './capabilities';
-import { outageErrorOf, registerOutageWatch, retryLater } from './outage';
-import { registerRateLimit } from './rate-limit';
-import { declareSurfaceState } from './surface';
-import { trustFunctionOf } from './client-address';
+import { errorForLog } from '../http/logging';
+import { registerMetrics } from '../http/metrics';
+import { redactCapabilities, refuseUnredactedCapability } from '../http/capabilities';
+import { outageErrorOf, registerOutageWatch, retryLater } from '../http/outage';
+import { registerRateLimit } from '../http/rate-limit';
+import { declareSurfaceState } from '../http/surface';
+import { trustFunctionOf } from '../http/client-address';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -41,9 +41,13 @@ export interface BuildOptions {
 }
 
 
+/** The error body of a failure before any route of a face sees the request: `/v1`'s on its paths, else the error envelope. */
+const failureBodyAt: FailureBodyAt = (path) => (isV1Path(path) ? v1FailureBody : (failure) => errorEnvelope(failure.code, failure.message, failure.fieldErrors));
+
 /**
  * One HTTP server: the landing page at /, health, readiness and metrics, then its surfaces, each an encapsulated plugin
- * with its own guards (src/http/surface.ts): REST, the hosted pages and GraphQL (HTTP + WebSocket).
+ * with its own guards (src/http/surface.ts): REST, `/v1`, the hosted pages and GraphQL (HTTP + WebSocket). The one
+ * place that knows the faces: src/http, the kernel they share, imports none of them.
  */
 export async function buildApp(core: Core, schema: GraphQLSchema, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = core;
@@ -65,8 +69,8 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors,
-    clientErrorHandler,
+    frameworkErrors: routerErrorsAnsweredBy(failureBodyAt),
+    clientErrorHandler: clientErrorsAnsweredBy(failureBodyAt),
     bodyLimit: config.bodyLimitBytes,
     // request.ip (rate limits, fraud rules, logs, the domain's ctx.clientIp) is X-Forwarded-For's
     // client only behind proxies the operator trusts; otherwise a header anyone can send.
