@@ -151,9 +151,9 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('public domain methods taking unknown', offenders)).toBe('');
   });
 
-  test('the REST, GraphQL and /v1 faces and the operator CLI reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
+  test('the REST, GraphQL and /v1 faces, the hosted pages and the operator CLI reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
     const offenders: string[] = [];
-    const faces = loaded.sources.filter((source) => ['rest', 'graphql', 'v1', 'cli'].some((face) => under(source.fileName, face)));
+    const faces = loaded.sources.filter((source) => ['rest', 'graphql', 'v1', 'hosted', 'cli'].some((face) => under(source.fileName, face)));
     for (const source of faces) {
       for (const { specifier, node } of importsOf(source)) {
         if (specifier === 'typeorm' || specifier.startsWith('typeorm/')) offenders.push(`${where(node)} imports '${specifier}'`);
