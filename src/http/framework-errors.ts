@@ -2,6 +2,7 @@ import http from 'node:http';
 import { Duplex } from 'node:stream';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../domain/shared/errors';
+import { ApiErrorCode, HttpErrorCode } from './error-codes';
 import { errorEnvelope } from '../rest/shared/envelope';
 import { v1ErrorBody } from '../v1/errors';
 
@@ -17,13 +18,13 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   reply.header('x-request-id', request.id);
   const body = isV1Path(request.url) ? v1ErrorBody : errorEnvelope;
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return reply.status(414).send(body(ErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+    return reply.status(414).send(body(HttpErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
   }
   if (error.code === 'FST_ERR_BAD_URL') {
     return reply.status(400).send(body(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
   }
   request.log.error({ err: error }, 'router error');
-  return reply.status(500).send(body(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+  return reply.status(500).send(body(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
 }
 
 /**
@@ -39,12 +40,12 @@ function requestPathOf(error: NodeJS.ErrnoException): string {
 /** A path of the alternate surface `/v1`, whose failures have its own body (not `/v1/business/…`, the main surface's documented alias). */
 export const isV1Path = (url: string) => /^\/v1(\/|\?|$)/.test(url) && !url.startsWith('/v1/business/');
 
-function clientFailure(error: NodeJS.ErrnoException): [number, ErrorCode, string] {
+function clientFailure(error: NodeJS.ErrnoException): [number, ApiErrorCode, string] {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, ErrorCode.HEADERS_TOO_LARGE, 'The request line and headers are too large'];
+      return [431, HttpErrorCode.HEADERS_TOO_LARGE, 'The request line and headers are too large'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, ErrorCode.REQUEST_TIMEOUT, 'The request did not arrive in time'];
+      return [408, HttpErrorCode.REQUEST_TIMEOUT, 'The request did not arrive in time'];
     default:
       return [400, ErrorCode.BAD_REQUEST, 'Malformed HTTP request'];
   }

@@ -1,5 +1,6 @@
 import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, FieldErrors } from '../../domain/shared/errors';
+import { ApiError, ApiErrorCode, HttpErrorCode } from '../../http/error-codes';
 import { httpStatusOf, statusOf } from '../../http/status';
 import { outageErrorOf, retryLater } from '../../http/outage';
 
@@ -10,25 +11,25 @@ export interface ErrorEnvelope {
 
 export const success = <T>(data: T) => ({ success: true as const, data });
 
-export function errorEnvelope(code: ErrorCode, message: string, errors?: FieldErrors): ErrorEnvelope {
+export function errorEnvelope(code: ApiErrorCode, message: string, errors?: FieldErrors): ErrorEnvelope {
   return { success: false, error: { code, message, statusCode: httpStatusOf[code], ...(errors ? { errors } : {}) } };
 }
 
 /** Client-error statuses that Fastify or a plugin may raise, by their code in the taxonomy. */
-const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
+const CODE_OF_CLIENT_STATUS: Partial<Record<number, ApiErrorCode>> = {
   400: ErrorCode.BAD_REQUEST,
   401: ErrorCode.UNAUTHORIZED,
   403: ErrorCode.FORBIDDEN,
   404: ErrorCode.NOT_FOUND,
-  405: ErrorCode.METHOD_NOT_ALLOWED,
-  408: ErrorCode.REQUEST_TIMEOUT,
+  405: HttpErrorCode.METHOD_NOT_ALLOWED,
+  408: HttpErrorCode.REQUEST_TIMEOUT,
   409: ErrorCode.CONFLICT,
-  413: ErrorCode.PAYLOAD_TOO_LARGE,
-  414: ErrorCode.URI_TOO_LONG,
-  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  413: HttpErrorCode.PAYLOAD_TOO_LARGE,
+  414: HttpErrorCode.URI_TOO_LONG,
+  415: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
   422: ErrorCode.UNPROCESSABLE,
-  429: ErrorCode.RATE_LIMITED,
-  431: ErrorCode.HEADERS_TOO_LARGE,
+  429: HttpErrorCode.RATE_LIMITED,
+  431: HttpErrorCode.HEADERS_TOO_LARGE,
 };
 
 /** Route-schema (Ajv) failures as the per-field `errors` map: `/amount` → `amount`, missing → its name. */
@@ -44,13 +45,13 @@ function fieldErrorsOfSchema(error: FastifyError): FieldErrors {
 }
 
 /** Maps Fastify's own failures (body parsing, route schemas, limits) onto the domain taxonomy. */
-function fromFastifyError(error: FastifyError): DomainError | null {
+function fromFastifyError(error: FastifyError): ApiError | null {
   if (typeof error !== 'object' || error === null) return null;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
+      return new DomainError(HttpErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json');
+      return new DomainError(HttpErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new DomainError(ErrorCode.BAD_REQUEST, 'Request body is not valid JSON');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -77,7 +78,7 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   const domain = outage ?? (error instanceof DomainError ? error : fromFastifyError(error as FastifyError));
   if (!domain) {
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+    return reply.status(500).send(errorEnvelope(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
   }
   if (statusOf(domain) >= 500 && !outage) request.log.error({ err: error }, 'server error');
   if (statusOf(domain) === 503) retryLater(reply);
