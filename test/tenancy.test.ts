@@ -169,6 +169,19 @@ describe('Tenant isolation', () => {
       }
     });
 
+    test("the answers that reach identity rows another way keep them: a sign-in's user lists its memberships, a removed member's answer its user", async () => {
+      const signedIn = await server.graphql(
+        'mutation($input: SignInInput!) { signIn(input: $input) { session { user { memberships { business { id } } } } userErrors { code } } }',
+        { input: { email: a.email, password: a.password } });
+      expect(signedIn.body.data.signIn.session.user.memberships.map((m: { business: { id: string } }) => m.business.id)).toContain(a.businessId);
+
+      const leaving = await server.signUp();
+      const membershipId = await server.addTeamMember(a, leaving, 'VIEWER');
+      const removed = await server.graphql('mutation($id: ID!) { removeTeamMember(input: { id: $id }) { membership { id user { email } } userErrors { code } } }',
+        { id: membershipId }, { authorization: `Bearer ${a.token}` });
+      expect(removed.body.data.removeTeamMember).toEqual({ membership: { id: membershipId, user: { email: leaving.email } }, userErrors: [] });
+    });
+
     test("a teammate's memberships in other businesses are not answered, the caller's own in every business are", async () => {
       const { team } = server.runtime.core.identity;
       const teammate = await server.signUp();
