@@ -168,4 +168,49 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     }
     expect(report('database accesses from a face', offenders)).toBe('');
   });
+
+  test("every code of the domain's ErrorCode is raised somewhere in src/domain (the HTTP layer's own codes live in src/http/error-codes.ts)", () => {
+    // Codes the domain declares before it raises them, each with the reason.
+    const reserved: Record<string, string> = {
+      CARD_DECLINED: 'documented on createCharge and the recurring gift charge for card payments; not raised yet (docs/rest-api.md, Errors)',
+    };
+    const errorsFile = path.join(SRC, 'domain', 'shared', 'errors.ts');
+    const domain = loaded.sources.filter((source) => under(source.fileName, 'domain'));
+    const codesNamedIn = (node: ts.Node) => {
+      const codes: string[] = [];
+      const visit = (child: ts.Node) => {
+        if (ts.isPropertyAccessExpression(child) && ts.isIdentifier(child.expression) && child.expression.text === 'ErrorCode') codes.push(child.name.text);
+        ts.forEachChild(child, visit);
+      };
+      visit(node);
+      return codes;
+    };
+    const errors = domain.find((source) => path.resolve(source.fileName) === errorsFile)!;
+    const declared = new Map<string, string[]>(); // ErrorCode's codes, and the helpers of errors.ts that raise each
+    const helpers = new Map<string, string[]>();
+    for (const statement of errors.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
+        if (declaration.name.text === 'ErrorCode' && ts.isAsExpression(declaration.initializer) && ts.isObjectLiteralExpression(declaration.initializer.expression)) {
+          for (const property of declaration.initializer.expression.properties) if (property.name && ts.isIdentifier(property.name)) declared.set(property.name.text, []);
+        } else if (ts.isArrowFunction(declaration.initializer)) {
+          helpers.set(declaration.name.text, codesNamedIn(declaration.initializer));
+        }
+      }
+    }
+    expect(declared.size).toBeGreaterThan(10);
+    const raised = new Set<string>();
+    for (const source of domain.filter((file) => file !== errors)) {
+      codesNamedIn(source).forEach((code) => raised.add(code));
+      const visit = (node: ts.Node) => {
+        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) (helpers.get(node.expression.text) ?? []).forEach((code) => raised.add(code));
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    const offenders = [...declared.keys()].filter((code) => !raised.has(code) && !(code in reserved)).map((code) => `src/domain/shared/errors.ts: ${code}`);
+    const raisedAfterAll = Object.keys(reserved).filter((code) => raised.has(code)).map((code) => `${code} is raised now: take it off the reserved list`);
+    expect(report('codes the domain never raises (an HTTP-level code belongs in src/http/error-codes.ts)', [...offenders, ...raisedAfterAll])).toBe('');
+  });
 });

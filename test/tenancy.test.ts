@@ -150,6 +150,50 @@ describe('Tenant isolation', () => {
       .toEqual([a.businessId, shared.businessId].sort());
   });
 
+  describe('identity reads by id (the domain scopes them, whichever face asks)', () => {
+    const asDashboardOf = (merchant: TestMerchant) =>
+      server.runtime.core.identity.auth.authenticate(server.runtime.core.anonymousContext(), { bearerToken: merchant.token });
+    const asApiKeyOf = (merchant: TestMerchant) =>
+      server.runtime.core.identity.auth.authenticate(server.runtime.core.anonymousContext(), { apiKey: merchant.apiKey });
+    const membershipOf = async (merchant: TestMerchant): Promise<string> => (await server.runtime.dataSource.query(
+      'SELECT id FROM memberships WHERE business_id = $1 AND user_id = $2', [merchant.businessId, merchant.userId]))[0].id;
+
+    test("a membership id of another business is not answered; the caller's own is", async () => {
+      const { team } = server.runtime.core.identity;
+      const [own, ofB] = [await membershipOf(a), await membershipOf(b)];
+      for (const ctx of [await asDashboardOf(a), await asApiKeyOf(a)]) {
+        expect((await team.membershipsByIds(ctx, [own, ofB])).map((membership) => membership.id)).toEqual([own]);
+        expect(await team.membershipsOfUsers(ctx, [b.userId])).toEqual([]);
+        expect(await team.usersByIds(ctx, [b.userId])).toEqual([]);
+        expect(await team.businessesByIds(ctx, [b.businessId])).toEqual([]);
+      }
+    });
+
+    test("the answers that reach identity rows another way keep them: a sign-in's user lists its memberships, a removed member's answer its user", async () => {
+      const signedIn = await server.graphql(
+        'mutation($input: SignInInput!) { signIn(input: $input) { session { user { memberships { business { id } } } } userErrors { code } } }',
+        { input: { email: a.email, password: a.password } });
+      expect(signedIn.body.data.signIn.session.user.memberships.map((m: { business: { id: string } }) => m.business.id)).toContain(a.businessId);
+
+      const leaving = await server.signUp();
+      const membershipId = await server.addTeamMember(a, leaving, 'VIEWER');
+      const removed = await server.graphql('mutation($id: ID!) { removeTeamMember(input: { id: $id }) { membership { id user { email } } userErrors { code } } }',
+        { id: membershipId }, { authorization: `Bearer ${a.token}` });
+      expect(removed.body.data.removeTeamMember).toEqual({ membership: { id: membershipId, user: { email: leaving.email } }, userErrors: [] });
+    });
+
+    test("a teammate's memberships in other businesses are not answered, the caller's own in every business are", async () => {
+      const { team } = server.runtime.core.identity;
+      const teammate = await server.signUp();
+      await server.addTeamMember(a, teammate, 'VIEWER');
+      const ofTeammate = await team.membershipsOfUsers(await asDashboardOf(a), [teammate.userId]);
+      expect(ofTeammate.map((membership) => membership.businessId)).toEqual([a.businessId]);
+      const own = await team.membershipsOfUsers(await asDashboardOf(teammate), [teammate.userId]);
+      expect(own.map((membership) => membership.businessId).sort()).toEqual([a.businessId, teammate.businessId].sort());
+      expect(await team.businessesByIds(await asDashboardOf(a), [teammate.businessId])).toEqual([]);
+    });
+  });
+
   test("a dashboard user of A naming B in X-Service-Business-Id answers 404 / NOT_FOUND", async () => {
     expectNotFound(await server.request('GET', '/api/v1/business/config', {
       headers: { authorization: `Bearer ${a.token}`, 'x-service-business-id': b.businessId },

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { FastifyInstance, FastifyReply } from 'fastify';
-import { CORRECT_THE_FIELDS, CheckoutOutcome } from '../domain/checkout/checkout.service';
+import { CORRECT_THE_FIELDS, CheckoutOutcome, CheckoutRefusal } from '../domain/checkout/checkout.service';
 import type { SessionRail } from '../domain/collections/collection.service';
 import { Core } from '../domain/core';
 import { limitRequests } from '../http/rate-limit';
@@ -51,6 +51,9 @@ const urlOriginOf = (url: string | null): string[] => {
   }
 };
 
+/** The status of the payment form shown again: the fields to correct 400, a declined card 402, a payment not made 422. */
+const FORM_STATUS: Record<CheckoutRefusal, number> = { invalid_fields: 400, declined: 402, not_made: 422 };
+
 function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutFormValues = {}, rails: SessionRail[] = []) {
   const nonce = crypto.randomBytes(16).toString('base64');
   if (outcome.kind === 'redirect') {
@@ -58,7 +61,7 @@ function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutF
   }
   const targets = urlOriginOf(outcome.view.session.successUrl);
   switch (outcome.kind) {
-    case 'form': return send(reply, outcome.status, checkoutForm(outcome.view, { ...outcome, values }, nonce, rails), nonce, targets);
+    case 'form': return send(reply, outcome.refusal ? FORM_STATUS[outcome.refusal] : 200, checkoutForm(outcome.view, { ...outcome, values }, nonce, rails), nonce, targets);
     case 'three_ds': return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
     case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
     case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
@@ -122,7 +125,7 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
         if (!(error instanceof DomainError) || error.code !== ErrorCode.VALIDATION_ERROR) throw error;
         const outcome = await core.checkout.hosted.showPage(ctx, request.params.token);
         const refused: CheckoutOutcome = outcome.kind === 'form'
-          ? { ...outcome, status: 400, errors: payerCollectionErrors(error.fieldErrors ?? {}), message: CORRECT_THE_FIELDS } : outcome;
+          ? { ...outcome, refusal: 'invalid_fields', errors: payerCollectionErrors(error.fieldErrors ?? {}), message: CORRECT_THE_FIELDS } : outcome;
         return render(reply, refused, collectionFormValues(request.body), withRails(refused));
       }
     });

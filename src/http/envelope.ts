@@ -1,4 +1,5 @@
-import { ErrorCode, FieldErrors } from '../domain/shared/errors';
+import { FieldErrors } from '../domain/shared/errors';
+import { ApiErrorCode } from './error-codes';
 import { httpStatusOf } from './status';
 
 /**
@@ -10,6 +11,6 @@ export interface ErrorEnvelope {
   error: { code: string; message: string; statusCode: number; errors?: FieldErrors };
 }
 
-export function errorEnvelope(code: ErrorCode, message: string, errors?: FieldErrors): ErrorEnvelope {
+export function errorEnvelope(code: ApiErrorCode, message: string, errors?: FieldErrors): ErrorEnvelope {
   return { success: false, error: { code, message, statusCode: httpStatusOf[code], ...(errors ? { errors } : {}) } };
 }

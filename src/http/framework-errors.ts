@@ -2,6 +2,7 @@ import http from 'node:http';
 import { Duplex } from 'node:stream';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
+import { ApiErrorCode, HttpErrorCode } from './error-codes';
 import { httpStatusOf } from './status';
 
 /**
@@ -10,33 +11,33 @@ import { httpStatusOf } from './status';
  * `{ error }` with its own status table).
  */
 export interface HttpFailure {
-  code: ErrorCode;
+  code: ApiErrorCode;
   status: number;
   message: string;
   fieldErrors?: FieldErrors;
 }
 
-const failure = (code: ErrorCode, message: string, fieldErrors?: FieldErrors): HttpFailure =>
+const failure = (code: ApiErrorCode, message: string, fieldErrors?: FieldErrors): HttpFailure =>
   ({ code, status: httpStatusOf[code], message, ...(fieldErrors ? { fieldErrors } : {}) });
 
 /** A domain error as the failure a face answers. */
 export const failureOfDomain = (error: DomainError): HttpFailure => failure(error.code, error.message, error.fieldErrors);
 
 /** Client-error statuses that Fastify or a plugin may raise, by their code in the taxonomy. */
-const CODE_OF_CLIENT_STATUS: Partial<Record<number, ErrorCode>> = {
+const CODE_OF_CLIENT_STATUS: Partial<Record<number, ApiErrorCode>> = {
   400: ErrorCode.BAD_REQUEST,
   401: ErrorCode.UNAUTHORIZED,
   403: ErrorCode.FORBIDDEN,
   404: ErrorCode.NOT_FOUND,
-  405: ErrorCode.METHOD_NOT_ALLOWED,
-  408: ErrorCode.REQUEST_TIMEOUT,
+  405: HttpErrorCode.METHOD_NOT_ALLOWED,
+  408: HttpErrorCode.REQUEST_TIMEOUT,
   409: ErrorCode.CONFLICT,
-  413: ErrorCode.PAYLOAD_TOO_LARGE,
-  414: ErrorCode.URI_TOO_LONG,
-  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  413: HttpErrorCode.PAYLOAD_TOO_LARGE,
+  414: HttpErrorCode.URI_TOO_LONG,
+  415: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
   422: ErrorCode.UNPROCESSABLE,
-  429: ErrorCode.RATE_LIMITED,
-  431: ErrorCode.HEADERS_TOO_LARGE,
+  429: HttpErrorCode.RATE_LIMITED,
+  431: HttpErrorCode.HEADERS_TOO_LARGE,
 };
 
 /** Route-schema (Ajv) failures as the per-field errors: `/amount` → `amount`, missing → its name. */
@@ -66,9 +67,9 @@ export function frameworkFailureOf(error: unknown): HttpFailure | null {
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return failure(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
+      return failure(HttpErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return failure(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json');
+      return failure(HttpErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Type; send application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return failure(ErrorCode.BAD_REQUEST, NOT_JSON);
@@ -105,13 +106,13 @@ export function routerErrorsAnsweredBy(bodyAt: FailureBodyAt) {
     reply.header('x-request-id', request.id);
     const answer = (refused: HttpFailure) => reply.status(refused.status).send(bodyAt(request.url)(refused));
     if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-      return answer(failure(ErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+      return answer(failure(HttpErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
     }
     if (error.code === 'FST_ERR_BAD_URL') {
       return answer(failure(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
     }
     request.log.error({ err: error }, 'router error');
-    return answer(failure(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+    return answer(failure(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
   };
 }
 
@@ -128,9 +129,9 @@ function requestPathOf(error: NodeJS.ErrnoException): string {
 function clientFailure(error: NodeJS.ErrnoException): HttpFailure {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return failure(ErrorCode.HEADERS_TOO_LARGE, 'The request line and headers are too large');
+      return failure(HttpErrorCode.HEADERS_TOO_LARGE, 'The request line and headers are too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return failure(ErrorCode.REQUEST_TIMEOUT, 'The request did not arrive in time');
+      return failure(HttpErrorCode.REQUEST_TIMEOUT, 'The request did not arrive in time');
     default:
       return failure(ErrorCode.BAD_REQUEST, 'Malformed HTTP request');
   }

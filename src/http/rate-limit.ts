@@ -3,7 +3,8 @@ import rateLimit from '@fastify/rate-limit';
 import Redis from 'ioredis';
 import { Config } from '../config';
 import { RequestContext } from '../domain/shared/context';
-import { DomainError, ErrorCode } from '../domain/shared/errors';
+import { DomainError } from '../domain/shared/errors';
+import { ApiError, HttpErrorCode } from './error-codes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,12 +34,12 @@ type LimitedRequest = Pick<FastifyRequest, 'tesseraContext' | 'ip' | 'url'>;
  */
 const rateLimitKey = (request: LimitedRequest): string => budgetOwnerOf(request.tesseraContext) ?? `ip:${request.ip}`;
 
-export type RateLimitVerdict = { allowed: true } | { allowed: false; error: DomainError };
+export type RateLimitVerdict = { allowed: true } | { allowed: false; error: ApiError };
 
 /** One request of `ctx`'s budget (of `ip`'s when `ctx` is null or refused), spent by a WebSocket operation. */
 export type SpendRateLimit = (ctx: RequestContext | null, ip: string, path: string) => Promise<RateLimitVerdict>;
 
-const tooManyRequests = (after: string) => new DomainError(ErrorCode.RATE_LIMITED, `Too many requests; retry in ${after}`);
+const tooManyRequests = (after: string) => new DomainError(HttpErrorCode.RATE_LIMITED, `Too many requests; retry in ${after}`);
 
 /**
  * The Redis client of the shared counters. While it cannot reach Redis (not yet up, or a connect

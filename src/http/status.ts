@@ -1,7 +1,7 @@
-import { DomainError, ErrorCode } from '../domain/shared/errors';
+import { ApiError, ApiErrorCode } from './error-codes';
 
-/** The HTTP status of each domain error code, for the HTTP surfaces (REST, hosted pages, GraphQL's extensions.statusCode). */
-export const httpStatusOf: Record<ErrorCode, number> = {
+/** The HTTP status of each error code (the domain's and the HTTP layer's), for the HTTP surfaces (REST, hosted pages, GraphQL's extensions.statusCode). */
+export const httpStatusOf: Record<ApiErrorCode, number> = {
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -32,5 +32,8 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** Every code an error envelope carries, in the order of the documented table (docs/rest-api.md, Errors). */
+export const API_ERROR_CODES = Object.keys(httpStatusOf) as ApiErrorCode[];
+
 /** The HTTP status a domain error answers with. */
-export const statusOf = (error: DomainError): number => httpStatusOf[error.code];
+export const statusOf = (error: ApiError): number => httpStatusOf[error.code];

@@ -1,5 +1,6 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
+import { ApiErrorCode, HttpErrorCode } from '../http/error-codes';
 import { httpStatusOf } from '../http/status';
 import { allowedMethods } from '../http/surface';
 import { outageErrorOf, retryLater } from '../http/outage';
@@ -14,7 +15,7 @@ export interface V1ErrorBody {
 }
 
 /** Where the taxonomy's codes answer otherwise on `/v1` than their lowercase name and usual status. */
-const V1_CODES: Partial<Record<ErrorCode, [number, string]>> = {
+const V1_CODES: Partial<Record<ApiErrorCode, [number, string]>> = {
   VALIDATION_ERROR: [422, 'validation_failed'],
   UNSUPPORTED_CURRENCY: [422, 'validation_failed'],
   UNAUTHORIZED: [401, 'invalid_api_key'],
@@ -25,7 +26,7 @@ const V1_CODES: Partial<Record<ErrorCode, [number, string]>> = {
 };
 
 /** The status and `/v1` code of a domain error: the table above, else its usual status and its code in lowercase. */
-export function v1StatusOf(code: ErrorCode): [number, string] {
+export function v1StatusOf(code: ApiErrorCode): [number, string] {
   return V1_CODES[code] ?? [httpStatusOf[code], code.toLowerCase()];
 }
 
@@ -35,7 +36,7 @@ export const isV1Path = (url: string) => /^\/v1(\/|\?|$)/.test(url) && !url.star
 /** `settleIn` → `settle_in`: the domain names a command's fields, `/v1` names them as its clients sent them. */
 const snakeCase = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-export function v1ErrorBody(code: ErrorCode, message: string, details?: FieldErrors): V1ErrorBody {
+export function v1ErrorBody(code: ApiErrorCode, message: string, details?: FieldErrors): V1ErrorBody {
   const [, v1Code] = v1StatusOf(code);
   const named = details ? Object.fromEntries(Object.entries(details).map(([field, messages]) => [snakeCase(field), messages])) : {};
   return { error: { code: v1Code, message, ...(Object.keys(named).length > 0 ? { details: named } : {}) } };
@@ -52,7 +53,7 @@ export function sendV1Error(error: unknown, request: FastifyRequest, reply: Fast
   const failure = known ? failureOfDomain(known) : frameworkFailureOf(error);
   if (!failure) {
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send(v1ErrorBody(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; retry with exponential backoff'));
+    return reply.status(500).send(v1ErrorBody(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; retry with exponential backoff'));
   }
   const [status] = v1StatusOf(failure.code);
   if (status >= 500 && !outage) request.log.error({ err: error }, 'server error');
@@ -67,7 +68,7 @@ export function registerV1NotFound(scope: FastifyInstance) {
     const allowed = allowedMethods(scope, path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return reply.status(405).send(v1ErrorBody(ErrorCode.METHOD_NOT_ALLOWED, `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`));
+      return reply.status(405).send(v1ErrorBody(HttpErrorCode.METHOD_NOT_ALLOWED, `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`));
     }
     return reply.status(404).send(v1ErrorBody(ErrorCode.NOT_FOUND, `No route for ${request.method} ${path}`));
   });

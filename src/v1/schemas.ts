@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../domain/shared/errors';
+import { ApiErrorCode, HttpErrorCode } from '../http/error-codes';
+import { API_ERROR_CODES } from '../http/status';
 import { v1StatusOf } from './errors';
 
 /**
@@ -22,10 +24,10 @@ type V1DeclaredErrorStatus = (typeof V1_DECLARED_ERROR_STATUSES)[number];
 
 /** The `/v1` codes that answer with `status` (src/v1/errors.ts). */
 export const v1ErrorCodesOf = (status: number) =>
-  [...new Set(Object.values(ErrorCode).map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code))];
+  [...new Set(API_ERROR_CODES.map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code))];
 
 /** The `/v1` codes of the domain's `codes` that answer with `status`. */
-const v1CodesAt = (status: number, codes: readonly ErrorCode[]) =>
+const v1CodesAt = (status: number, codes: readonly ApiErrorCode[]) =>
   [...new Set(codes.map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code))];
 
 /**
@@ -33,10 +35,10 @@ const v1CodesAt = (status: number, codes: readonly ErrorCode[]) =>
  * malformed request, a bad key, a missing object, an `Idempotency-Key` in use, a refused field, the
  * rate limit, the unexpected. An operation adds the codes of its own rules with `v1Responses(…, refusals)`.
  */
-export const V1_SURFACE_ERROR_CODES: readonly ErrorCode[] = [
+export const V1_SURFACE_ERROR_CODES: readonly ApiErrorCode[] = [
   ErrorCode.BAD_REQUEST, ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND,
   ErrorCode.CONFLICT, ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
-  ErrorCode.UNPROCESSABLE, ErrorCode.RATE_LIMITED, ErrorCode.INTERNAL_ERROR,
+  ErrorCode.UNPROCESSABLE, HttpErrorCode.RATE_LIMITED, HttpErrorCode.INTERNAL_ERROR,
 ];
 
 const v1ErrorOf = (status: V1DeclaredErrorStatus, codes: string[]) => z.object({
@@ -51,7 +53,7 @@ const v1SurfaceErrors = Object.fromEntries(V1_DECLARED_ERROR_STATUSES.map((statu
   [status, v1ErrorOf(status, v1CodesAt(status, V1_SURFACE_ERROR_CODES)).meta({ id: `V1Error${status}` })])) as Record<number, z.ZodType>;
 
 /** The `/v1` error bodies of an operation by declared status: what any operation may answer, and its own `refusals`. */
-function v1ErrorResponses(refusals: readonly ErrorCode[]) {
+function v1ErrorResponses(refusals: readonly ApiErrorCode[]) {
   return Object.fromEntries(V1_DECLARED_ERROR_STATUSES.map((status) => {
     const surface = v1CodesAt(status, V1_SURFACE_ERROR_CODES);
     const own = v1CodesAt(status, refusals).filter((code) => !surface.includes(code));
@@ -66,7 +68,7 @@ export const v1TimestampSchema = z.string().describe('ISO 8601 date-time in UTC'
  * A route's `response`: its success bodies by status, the `/v1` error body of each declared error
  * status with the codes the operation answers (`refusals`: those of its own rules), and any code under 4xx and 5xx.
  */
-export function v1Responses<const D extends Partial<Record<200 | 201, z.ZodType>>>(declared: D, refusals: readonly ErrorCode[] = []) {
+export function v1Responses<const D extends Partial<Record<200 | 201, z.ZodType>>>(declared: D, refusals: readonly ApiErrorCode[] = []) {
   return { ...declared, ...v1ErrorResponses(refusals), '4xx': v1ErrorSchema, '5xx': v1ErrorSchema };
 }
 

@@ -36,9 +36,15 @@ export interface CheckoutView {
   offerRecurring: boolean;
 }
 
+/**
+ * Why the payment form is shown again: fields the payer corrects, a declined card, or a payment
+ * that could not be made (nothing was charged); null when it is simply shown.
+ */
+export type CheckoutRefusal = 'invalid_fields' | 'declined' | 'not_made';
+
 /** What the hosted page answers, decided by the domain and rendered by the face. */
 export type CheckoutOutcome =
-  | { kind: 'form'; view: CheckoutView; status: number; errors: FieldErrors; message: string | null }
+  | { kind: 'form'; view: CheckoutView; refusal: CheckoutRefusal | null; errors: FieldErrors; message: string | null }
   | { kind: 'redirect'; url: string }
   | { kind: 'three_ds'; view: CheckoutView; paymentId: string }
   | { kind: 'processing'; view: CheckoutView }
@@ -88,7 +94,7 @@ export class HostedCheckoutService {
       const routed = await this.route(tx, session);
       if (routed) return routed;
       if (Object.keys(errors).length > 0 || !email || !vaulted) {
-        return this.form(tx, session, { status: 400, errors, message: CORRECT_THE_FIELDS });
+        return this.form(tx, session, { refusal: 'invalid_fields', errors, message: CORRECT_THE_FIELDS });
       }
       if (isClaimed(session)) return { kind: 'processing', view: await this.viewOf(tx, session) };
       const reached = await this.cardTesting.limitReached(tx, session, vaulted.fingerprint);
@@ -131,7 +137,7 @@ export class HostedCheckoutService {
       session.claimedUntil = null;
       if (payment) session.attemptPaymentId = payment.id;
       await tx.repo(CheckoutSession).save(session);
-      if (!payment) return this.form(tx, session, { status: 422, errors: {}, message: `This payment could not be made, and nothing was charged (${(refusal ?? "").replace(/\.$/, '')}). Try again later, or ask the merchant for another way to pay.` });
+      if (!payment) return this.form(tx, session, { refusal: 'not_made', errors: {}, message: `This payment could not be made, and nothing was charged (${(refusal ?? "").replace(/\.$/, '')}). Try again later, or ask the merchant for another way to pay.` });
       return this.afterAttempt(tx, session, payment);
     });
   }
@@ -232,14 +238,14 @@ export class HostedCheckoutService {
         await this.cardTesting.lockOut(tx, session, reached);
         return { kind: 'locked', view: await this.viewOf(tx, session), message };
       }
-      return this.form(tx, session, { status: 402, errors: {}, message });
+      return this.form(tx, session, { refusal: 'declined', errors: {}, message });
     }
     return { kind: 'processing', view: await this.viewOf(tx, session) };
   }
 
   private async form(
     tx: RequestContext, session: CheckoutSession,
-    state: { status: number; errors: FieldErrors; message: string | null } = { status: 200, errors: {}, message: null },
+    state: { refusal: CheckoutRefusal | null; errors: FieldErrors; message: string | null } = { refusal: null, errors: {}, message: null },
   ): Promise<CheckoutOutcome> {
     return { kind: 'form', view: await this.viewOf(tx, session), ...state };
   }

@@ -123,6 +123,11 @@ export class AuthService {
     return this.tokens.sign({ kind: 'dashboard', sub: userId });
   }
 
+  /** The context a user's new session will have, without an active business: it reads their own memberships and businesses. */
+  signedInContext(base: RequestContext, userId: string): RequestContext {
+    return new RequestContext(base.dataSource, { kind: 'dashboard', userId, role: null }, null, Mode.TEST, base.origin);
+  }
+
   async currentUser(ctx: RequestContext): Promise<User> {
     if (ctx.actor.kind !== 'dashboard') throw unauthorized('Sign in to the dashboard for this operation');
     return ctx.repo(User).findOneOrFail({ where: { id: ctx.actor.userId } });

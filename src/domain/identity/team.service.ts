@@ -1,4 +1,4 @@
-import { In } from 'typeorm';
+import { Brackets } from 'typeorm';
 import { Business, Membership, Role, User } from './identity.entities';
 import { ChangeMemberRole } from './identity.commands';
 import { announceRevocation, memberRevoked } from './identity.events';
@@ -6,6 +6,12 @@ import { assertMayGrant, lockTeam } from './team-lock';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, forbidden, notFound } from '../shared/errors';
 import { TesseraPubSub } from '../events/pubsub';
+import { isUuid } from '../shared/ids';
+
+/** Whom the caller is (a dashboard user's id) and which business they act for; null matches no row. */
+function callerScope(ctx: RequestContext): { me: string | null; active: string | null } {
+  return { me: ctx.actor.kind === 'dashboard' ? ctx.actor.userId : null, active: ctx.businessId };
+}
 
 /**
  * The members of a business and their roles; a business always keeps at least one OWNER, and
@@ -41,25 +47,66 @@ export class TeamService {
       const { tx, target: membership } = await this.lockedMember(transaction, membershipId);
       assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER) await this.assertAnotherOwner(tx, membership);
+      // The caller reaches the removed member's user by id no more; the answer carries it.
+      membership.user = await tx.repo(User).findOneByOrFail({ id: membership.userId });
       await tx.repo(Membership).delete({ id: membership.id });
       announceRevocation(tx, this.pubSub, memberRevoked(membership.businessId, membership.userId));
       return membership;
     });
   }
 
-  // Batch reads for the dashboard's DataLoaders. Callers only pass ids they reached through the
-  // caller's own memberships, so these do not re-check tenancy.
-  async usersByIds(ctx: RequestContext, ids: string[]): Promise<User[]> {
-    return ctx.repo(User).find({ where: { id: In(ids) } });
+  // Batch reads by id for the faces (the dashboard's DataLoaders and node(id:)). Each answers only
+  // what the caller may see, scoped in SQL: their own memberships (a dashboard user's, in every
+  // business they belong to) and those of the active business, the users and businesses those
+  // reach, and a business that invited the signed-in user. Any other id is left out.
+
+  /** Memberships of the ids the caller may see. */
+  async membershipsByIds(ctx: RequestContext, ids: string[]): Promise<Membership[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    return this.visibleMemberships(ctx).andWhere('membership.id IN (:...valid)', { valid }).getMany();
   }
 
-  async businessesByIds(ctx: RequestContext, ids: string[]): Promise<Business[]> {
-    return ctx.repo(Business).find({ where: { id: In(ids) } });
-  }
-
-  /** Every membership of the users; the GraphQL face narrows other users' lists to the business it reached them through. */
+  /** The memberships of the users the caller may see: all of the caller's own, only the active business's of anyone else. */
   async membershipsOfUsers(ctx: RequestContext, userIds: string[]): Promise<Membership[]> {
-    return ctx.repo(Membership).find({ where: { userId: In(userIds) }, order: { createdAt: 'ASC' } });
+    const valid = userIds.filter(isUuid);
+    if (valid.length === 0) return [];
+    return this.visibleMemberships(ctx).andWhere('membership.userId IN (:...valid)', { valid }).getMany();
+  }
+
+  /** The caller and the members of the active business. */
+  async usersByIds(ctx: RequestContext, ids: string[]): Promise<User[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    const { me, active } = callerScope(ctx);
+    return ctx.repo(User).createQueryBuilder('candidate')
+      .where('candidate.id IN (:...valid)', { valid })
+      .andWhere(new Brackets((scope) => scope
+        .where('candidate.id = :me', { me })
+        .orWhere('EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = candidate.id AND m.business_id = :active)', { active })))
+      .getMany();
+  }
+
+  /** The active business, the businesses the caller belongs to, and those that invited the signed-in user. */
+  async businessesByIds(ctx: RequestContext, ids: string[]): Promise<Business[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    const { me, active } = callerScope(ctx);
+    return ctx.repo(Business).createQueryBuilder('business')
+      .where('business.id IN (:...valid)', { valid })
+      .andWhere(new Brackets((scope) => scope
+        .where('business.id = :active', { active })
+        .orWhere('EXISTS (SELECT 1 FROM memberships m WHERE m.business_id = business.id AND m.user_id = :me)', { me })
+        .orWhere(`EXISTS (SELECT 1 FROM team_invitations i JOIN users u ON u.email = i.email
+                          WHERE i.business_id = business.id AND u.id = :me)`, { me })))
+      .getMany();
+  }
+
+  private visibleMemberships(ctx: RequestContext) {
+    const { me, active } = callerScope(ctx);
+    return ctx.repo(Membership).createQueryBuilder('membership')
+      .where(new Brackets((scope) => scope.where('membership.userId = :me', { me }).orWhere('membership.businessId = :active', { active })))
+      .orderBy('membership.createdAt', 'ASC');
   }
 
   /** The team locked, the caller authorised again as of now, and the member the operation changes (404 when not of this business). */

@@ -1,7 +1,9 @@
 /**
- * The one error taxonomy of the domain. The domain knows no HTTP: each face maps a code to its
+ * The one error taxonomy of the domain: every code here is one the domain throws
+ * (test/architecture.test.ts checks it). The domain knows no HTTP: each face maps a code to its
  * own answer (REST: src/http/status.ts and src/rest/shared/envelope.ts; GraphQL: extensions.code
- * in src/graphql/shared/errors.ts).
+ * in src/graphql/shared/errors.ts). Failures of an HTTP request itself (its method, size, pace,
+ * arrival) and the unexpected have codes of the HTTP layer (src/http/error-codes.ts).
  */
 export const ErrorCode = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
@@ -9,8 +11,6 @@ export const ErrorCode = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
-  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
-  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   CONFLICT: 'CONFLICT',
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 'IDEMPOTENCY_REQUEST_IN_PROGRESS',
@@ -26,12 +26,6 @@ export const ErrorCode = {
   SANDBOX_ONLY: 'SANDBOX_ONLY',
   UNSUPPORTED_CURRENCY: 'UNSUPPORTED_CURRENCY',
   UNPROCESSABLE: 'UNPROCESSABLE',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  URI_TOO_LONG: 'URI_TOO_LONG',
-  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
-  RATE_LIMITED: 'RATE_LIMITED',
-  INTERNAL_ERROR: 'INTERNAL_ERROR',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -46,8 +40,6 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   UNAUTHORIZED: 'A credential is missing or not valid, or a secret given to confirm an action is wrong',
   FORBIDDEN: "The caller's role does not allow the operation",
   NOT_FOUND: "No such object in the caller's business and mode",
-  METHOD_NOT_ALLOWED: 'The path exists, but not with this method',
-  REQUEST_TIMEOUT: 'The request did not finish arriving in time',
   CONFLICT: "The object already exists, or the change would break a rule of the object's state",
   IDEMPOTENCY_KEY_REUSED: 'The idempotency key was used before with a different request',
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 'The first request with this idempotency key is still running; retry later',
@@ -62,21 +54,16 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   SANDBOX_ONLY: 'A sandbox-only operation was called in live mode',
   UNSUPPORTED_CURRENCY: 'The currency is not supported; the message lists the supported codes',
   UNPROCESSABLE: 'The operation cannot be done in this mode or at this size (for example live cards while no acquirer is configured)',
-  PAYLOAD_TOO_LARGE: 'The body is larger than the limit',
-  UNSUPPORTED_MEDIA_TYPE: 'The body is not JSON',
-  URI_TOO_LONG: 'A path parameter is too long',
-  HEADERS_TOO_LARGE: 'The request line and headers are too large',
-  RATE_LIMITED: 'Too many requests; retry after the time given',
-  INTERNAL_ERROR: 'An unexpected failure',
   SERVICE_UNAVAILABLE: 'Something the request needs did not answer; retry later',
 };
 
 
 export type FieldErrors = Record<string, string[]>;
 
-export class DomainError extends Error {
+/** A refusal with its code; the HTTP layer raises its own codes in the same shape (src/http/error-codes.ts). */
+export class DomainError<Code extends string = ErrorCode> extends Error {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: Code,
     message: string,
     readonly fieldErrors?: FieldErrors,
   ) {

@@ -5,6 +5,7 @@ import {
 import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';
+import { createLoaders } from '../shared/loaders';
 import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -23,24 +24,17 @@ import { pageOfList } from './list-page';
 const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
 const as = <T extends object>(Type: new () => T, row: object): T => Object.assign(new Type(), row);
 
-/** The memberships of a dashboard caller (every business they belong to); none for an API credential. */
-async function ownMemberships(context: GraphQLContext) {
-  const ctx = caller(context);
-  return ctx.actor.kind === 'dashboard' ? context.loaders.membershipsByUserId.load(ctx.actor.userId) : [];
-}
-
 // node(id:) answers what the dashboard reaches: the signed-in user and their memberships and
 // businesses, and the active business's members, settings (of the active mode) and credentials.
+// Which users, businesses and memberships a caller reaches is the domain's rule (TeamService).
 defineNode({
   type: User,
   entity: UserRow,
   load: async (context, id) => {
-    const ctx = caller(context);
-    if (ctx.actor.kind === 'dashboard' && ctx.actor.userId === id) return as(User, await context.core.identity.auth.currentUser(ctx));
-    const member = ctx.businessId ? (await context.core.identity.team.members(ctx)).find((membership) => membership.userId === id) : undefined;
-    const user = member ? await context.loaders.userById.load(id) : null;
-    if (!member || !user) throw notFound('User');
-    return as(User, { ...user, reachedThroughBusinessId: member.businessId });
+    caller(context);
+    const user = await context.loaders.userById.load(id);
+    if (!user) throw notFound('User');
+    return as(User, user);
   },
 });
 defineNode({
@@ -49,7 +43,7 @@ defineNode({
   load: async (context, id) => {
     const ctx = caller(context);
     if (ctx.businessId === id) return as(Business, await context.core.identity.businesses.business(ctx));
-    const business = (await ownMemberships(context)).some((membership) => membership.businessId === id) ? await context.loaders.businessById.load(id) : null;
+    const business = await context.loaders.businessById.load(id);
     if (!business) throw notFound('Business');
     return as(Business, business);
   },
@@ -58,9 +52,8 @@ defineNode({
   type: Membership,
   entity: MembershipRow,
   load: async (context, id) => {
-    const ctx = caller(context);
-    const own = (await ownMemberships(context)).find((membership) => membership.id === id);
-    const membership = own ?? (ctx.businessId ? (await context.core.identity.team.members(ctx)).find((member) => member.id === id) : undefined);
+    caller(context);
+    const membership = await context.loaders.membershipById.load(id);
     if (!membership) throw notFound('Membership');
     return as(Membership, membership);
   },
@@ -84,6 +77,11 @@ defineNode({
   },
 });
 
+/** The payload of a sign-in or sign-up is read as its new session reads (the user's own memberships), not as the anonymous caller. */
+function readAsSignedIn(context: GraphQLContext, userId: string): void {
+  context.loaders = createLoaders(context.core, context.core.identity.auth.signedInContext(context.core.anonymousContext(context.origin), userId));
+}
+
 /**
  * Sign-up and sign-in take no credential. Their refusals are userErrors (AuthErrorCode): the input
  * is what the caller fixes. Each keeps one answer for every reason, so none tells whether an email
@@ -103,9 +101,11 @@ export class AuthResolver {
     description: 'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials. '
       + 'A wrong, expired or used code is one userError on code, whatever the reason',
   })
-  async confirmSignUp(@Arg('input', { description: 'The token signUp answered and the 6-digit code emailed to the address' }) input: ConfirmSignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<ConfirmSignUpPayload> {
+  async confirmSignUp(@Arg('input', { description: 'The token signUp answered and the 6-digit code emailed to the address' }) input: ConfirmSignUpInput, @Ctx() context: GraphQLContext): Promise<ConfirmSignUpPayload> {
+    const { core, origin } = context;
     return payloadOf(ConfirmSignUpPayload, async () => {
       const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), { signUpToken: input.signUpToken, code: input.code });
+      readAsSignedIn(context, user.id);
       return { token, expiresIn: core.config.jwtTtlSeconds, user: as(User, user), business: as(Business, business), testCredentials: credentials };
     });
   }
@@ -113,9 +113,11 @@ export class AuthResolver {
   @Mutation(() => SignInPayload, {
     description: 'A dashboard JWT. An unknown email, a wrong password and a locked account are the same userError (UNAUTHORIZED, no field)',
   })
-  async signIn(@Arg('input', { description: 'The email and password to sign in with' }) input: SignInInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignInPayload> {
+  async signIn(@Arg('input', { description: 'The email and password to sign in with' }) input: SignInInput, @Ctx() context: GraphQLContext): Promise<SignInPayload> {
+    const { core, origin } = context;
     return payloadOf(SignInPayload, async () => {
       const { user, token, expiresIn } = await core.identity.auth.signIn(core.anonymousContext(origin), input);
+      readAsSignedIn(context, user.id);
       return { token, expiresIn, user: as(User, user) };
     });
   }
@@ -130,10 +132,7 @@ export class AuthResolver {
 export class UserResolver {
   @FieldResolver(() => [Membership], { description: "The user's businesses and roles" })
   async memberships(@Root() user: User, @Ctx() { loaders }: GraphQLContext): Promise<Membership[]> {
-    const memberships = await loaders.membershipsByUserId.load(user.id);
-    // A teammate's other businesses belong to other tenants.
-    const scope = user.reachedThroughBusinessId;
-    return (scope ? memberships.filter((membership) => membership.businessId === scope) : memberships).map((row) => as(Membership, row));
+    return (await loaders.membershipsByUserId.load(user.id)).map((row) => as(Membership, row));
   }
 }
 
@@ -141,8 +140,7 @@ export class UserResolver {
 export class MembershipResolver {
   @FieldResolver(() => User, { description: 'The member' })
   async user(@Root() membership: Membership, @Ctx() { loaders }: GraphQLContext): Promise<User> {
-    const user = (await loaders.userById.load(membership.userId))!;
-    return as(User, { ...user, reachedThroughBusinessId: membership.businessId });
+    return as(User, membership.user ?? (await loaders.userById.load(membership.userId))!);
   }
 
   @FieldResolver(() => Business, { description: 'The business the user belongs to' })

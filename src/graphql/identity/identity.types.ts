@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { ApiCredential as ApiCredentialRow, BusinessSettings as BusinessSettingsRow, Mode, Role } from '../../domain/identity/identity.entities';
+import { ApiCredential as ApiCredentialRow, BusinessSettings as BusinessSettingsRow, Mode, Role, User as UserRow } from '../../domain/identity/identity.entities';
 import { TeamInvitationStatus } from '../../domain/identity/team-invitation.entity';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
@@ -38,8 +38,6 @@ export class User extends Node {
   @Field({ description: "The user's sign-in email address (lower case)" }) email: string;
   @Field({ description: "The user's name, as given at sign-up" }) name: string;
   @Field({ description: 'When the account was created (ISO 8601, UTC)' }) createdAt: Date;
-  /** Set when the user was reached through a membership: only that business's memberships are shown. */
-  reachedThroughBusinessId?: string;
 }
 
 @ObjectType({ description: 'A merchant business', implements: Node })
@@ -57,6 +55,8 @@ export class Membership extends Node {
   @Field({ description: 'When the user joined the business (ISO 8601, UTC)' }) createdAt: Date;
   userId: string;
   businessId: string;
+  /** The member's user when the domain answered it (a removed member, whom the caller no longer reaches by id). */
+  user?: UserRow;
 }
 
 @ObjectType({ description: 'Settings of the active business in the active mode (one per business and mode: its id stays the same)', implements: Node })

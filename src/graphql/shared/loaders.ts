@@ -17,6 +17,9 @@ import { alignTo, groupBy } from './keyed';
 export interface Loaders extends PayoutLoaders, ScheduleLoaders, CollectionLoaders, TreasuryLoaders {
   userById: DataLoader<string, User | null>;
   businessById: DataLoader<string, Business | null>;
+  /** Memberships the caller may see (their own and the active business's; null for any other id). */
+  membershipById: DataLoader<string, Membership | null>;
+  /** A user's memberships the caller may see: all of their own, only the active business's of anyone else. */
   membershipsByUserId: DataLoader<string, Membership[]>;
   deliveriesByEventId: DataLoader<string, WebhookDelivery[]>;
   /** Webhook deliveries of the caller's business and mode (null for any other id). */
@@ -40,10 +43,10 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
     userById: new DataLoader(async (ids) => alignTo(ids, await core.identity.team.usersByIds(ctx, [...ids]), (user) => user.id)),
     businessById: new DataLoader(async (ids) =>
       alignTo(ids, await core.identity.team.businessesByIds(ctx, [...ids]), (business) => business.id)),
-    membershipsByUserId: new DataLoader(async (userIds) => {
-      const memberships = await core.identity.team.membershipsOfUsers(ctx, [...userIds]);
-      return userIds.map((userId) => memberships.filter((membership) => membership.userId === userId));
-    }),
+    membershipById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.identity.team.membershipsByIds(ctx, [...ids]), (membership) => membership.id)),
+    membershipsByUserId: new DataLoader(async (userIds) =>
+      groupBy(userIds, await core.identity.team.membershipsOfUsers(ctx, [...userIds]), (membership) => membership.userId)),
     deliveriesByEventId: new DataLoader(async (eventIds) =>
       groupBy(eventIds, await core.eventLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId)),
     deliveryById: new DataLoader(async (ids) => alignTo(ids, await core.eventLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id)),

@@ -1,5 +1,6 @@
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
+import { HttpErrorCode } from '../../http/error-codes';
 import { errorEnvelope } from '../../http/envelope';
 import { outageErrorOf, retryLater } from '../../http/outage';
 import { failureOfDomain, frameworkFailureOf } from '../../http/framework-errors';
@@ -17,7 +18,7 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   const failure = known ? failureOfDomain(known) : frameworkFailureOf(error);
   if (!failure) {
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send(errorEnvelope(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+    return reply.status(500).send(errorEnvelope(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
   }
   if (failure.status >= 500 && !outage) request.log.error({ err: error }, 'server error');
   if (failure.status === 503) retryLater(reply);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../domain/shared/errors';
-import { httpStatusOf } from '../../http/status';
+import { ApiErrorCode, HttpErrorCode } from '../../http/error-codes';
+import { API_ERROR_CODES, httpStatusOf } from '../../http/status';
 
 /**
  * Response declarations of the REST surface: each route declares what it answers, in zod, and
@@ -14,7 +15,7 @@ export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   error: z.object({
-    code: z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]).describe('The error code of the taxonomy (docs/rest-api.md, Errors)'),
+    code: z.enum(API_ERROR_CODES as [ApiErrorCode, ...ApiErrorCode[]]).describe('The error code of the taxonomy (docs/rest-api.md, Errors)'),
     message: z.string(),
     statusCode: z.number().int().describe('The HTTP status, repeated'),
     errors: fieldErrorsSchema.optional(),
@@ -29,7 +30,7 @@ export const DECLARED_ERROR_STATUSES = [400, 401, 403, 404, 409, 422, 429, 500] 
 export type DeclaredErrorStatus = (typeof DECLARED_ERROR_STATUSES)[number];
 
 /** The codes of the taxonomy (src/http/status.ts) that answer with `status`. */
-export const errorCodesOf = (status: number) => (Object.keys(httpStatusOf) as ErrorCode[]).filter((code) => httpStatusOf[code] === status);
+export const errorCodesOf = (status: number) => (Object.keys(httpStatusOf) as ApiErrorCode[]).filter((code) => httpStatusOf[code] === status);
 
 /**
  * What any operation may answer at each declared status, whatever it does: its input refused
@@ -38,21 +39,21 @@ export const errorCodesOf = (status: number) => (Object.keys(httpStatusOf) as Er
  * limit (429) and the unexpected (500). An operation adds the codes of its own rules with
  * `responses(…, refusals)`.
  */
-export const SURFACE_ERROR_CODES: Record<DeclaredErrorStatus, readonly ErrorCode[]> = {
+export const SURFACE_ERROR_CODES: Record<DeclaredErrorStatus, readonly ApiErrorCode[]> = {
   400: [ErrorCode.VALIDATION_ERROR, ErrorCode.BAD_REQUEST],
   401: [ErrorCode.UNAUTHORIZED],
   403: [ErrorCode.FORBIDDEN],
   404: [ErrorCode.NOT_FOUND],
   409: [ErrorCode.CONFLICT, ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED],
   422: [ErrorCode.UNPROCESSABLE],
-  429: [ErrorCode.RATE_LIMITED],
-  500: [ErrorCode.INTERNAL_ERROR],
+  429: [HttpErrorCode.RATE_LIMITED],
+  500: [HttpErrorCode.INTERNAL_ERROR],
 };
 
-const errorEnvelopeOf = (status: DeclaredErrorStatus, codes: readonly ErrorCode[]) => z.object({
+const errorEnvelopeOf = (status: DeclaredErrorStatus, codes: readonly ApiErrorCode[]) => z.object({
   success: z.literal(false),
   error: z.object({
-    code: z.enum(codes as [ErrorCode, ...ErrorCode[]]).describe(`The error codes this operation answers with ${status} (docs/rest-api.md, Errors)`),
+    code: z.enum(codes as [ApiErrorCode, ...ApiErrorCode[]]).describe(`The error codes this operation answers with ${status} (docs/rest-api.md, Errors)`),
     message: z.string(),
     statusCode: z.literal(status).describe('The HTTP status, repeated'),
     errors: fieldErrorsSchema.optional(),
@@ -70,7 +71,7 @@ const surfaceErrorEnvelopes = Object.fromEntries(DECLARED_ERROR_STATUSES.map((st
  * response check fails an answer with a code the operation did not declare. A refusal of a status
  * not declared on its own (`CARD_DECLINED`, 402) is under `4XX`.
  */
-export function errorResponses(refusals: readonly ErrorCode[] = []) {
+export function errorResponses(refusals: readonly ApiErrorCode[] = []) {
   return Object.fromEntries(DECLARED_ERROR_STATUSES.map((status) => {
     const own = refusals.filter((code) => httpStatusOf[code] === status && !SURFACE_ERROR_CODES[status].includes(code));
     return [status, own.length === 0 ? surfaceErrorEnvelopes[status] : errorEnvelopeOf(status, [...SURFACE_ERROR_CODES[status], ...own])];
@@ -118,7 +119,7 @@ type Enveloped<D extends Responses> = { [S in keyof D]: D[S] extends z.ZodType ?
  * of each declared error status with the codes the operation answers (`refusals`: the codes of its
  * own rules, beyond what any operation may answer), and the whole taxonomy under 4xx and 5xx.
  */
-export function responses<const D extends Responses>(declared: D, refusals: readonly ErrorCode[] = []) {
+export function responses<const D extends Responses>(declared: D, refusals: readonly ApiErrorCode[] = []) {
   const enveloped: Record<string, z.ZodType> = {};
   for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data as z.ZodType);
   return { ...enveloped, ...errorResponses(refusals), '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D> & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };

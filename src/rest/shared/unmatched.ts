@@ -1,5 +1,6 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../domain/shared/errors';
+import { HttpErrorCode } from '../../http/error-codes';
 import { allowedMethods } from '../../http/surface';
 import { errorEnvelope } from './envelope';
 import { API_PREFIX } from './aliases';
@@ -23,7 +24,7 @@ export function registerUnmatchedHandler(app: FastifyInstance) {
     const allowed = allowedMethods(app, path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return reply.status(405).send(errorEnvelope(ErrorCode.METHOD_NOT_ALLOWED,
+      return reply.status(405).send(errorEnvelope(HttpErrorCode.METHOD_NOT_ALLOWED,
         `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`));
     }
     const suggestion = prefixedPath(app, path);
