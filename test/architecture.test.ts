@@ -144,3 +144,20 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('database accesses from a face', offenders)).toBe('');
   });
 });
+
+/** The files of src/ whose text contains `needle`, as paths relative to the repository. */
+const filesContaining = (sources: readonly ts.SourceFile[], needle: string | RegExp) =>
+  sources.filter((source) => (typeof needle === 'string' ? source.text.includes(needle) : needle.test(source.text)))
+    .map((source) => relative(source.fileName)).sort();
+
+describe('Architecture: one of each (issue 28)', () => {
+  let sources: ts.SourceFile[];
+
+  beforeAll(() => {
+    sources = loadProgram().sources;
+  });
+
+  test("PostgreSQL's unique_violation (23505) is recognised in one file: src/domain/shared/unique-violation.ts", () => {
+    expect(filesContaining(sources, "'23505'")).toEqual(['src/domain/shared/unique-violation.ts']);
+  });
+});

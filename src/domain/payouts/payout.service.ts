@@ -13,6 +13,7 @@ import { normalizeCurrency } from '../shared/money';
 import { ListPage, PageQuery, cursorEncoder, keysetPosition, newestFirst, pageSize, paginate, toPage } from '../shared/pagination';
 import { EntityRows, entityFromRow } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
+import { isUniqueViolationOf } from '../shared/unique-violation';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
 import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
@@ -39,11 +40,6 @@ export interface PreparedPayout {
   held: boolean;
   dispatch: 'auto' | 'manual';
 }
-
-const isUniqueViolationOf = (error: unknown, constraint: string) => {
-  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
-  return driver?.code === '23505' && driver.constraint === constraint;
-};
 
 /**
  * Payouts: money out of a merchant wallet to a recipient (design section 8). Each status change is
