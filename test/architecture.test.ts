@@ -160,4 +160,10 @@ describe('Architecture: one of each (issue 28)', () => {
   test("PostgreSQL's unique_violation (23505) is recognised in one file: src/domain/shared/unique-violation.ts", () => {
     expect(filesContaining(sources, "'23505'")).toEqual(['src/domain/shared/unique-violation.ts']);
   });
+
+  test('one page contract: ListPage and PageQuery; the deprecated Page, PageRequest and OffsetPage are gone', () => {
+    expect(filesContaining(sources, /\b(PageRequest|OffsetPage|offsetPage)\b/)).toEqual([]);
+    expect(filesContaining(sources, /import\s*(type\s*)?\{[^}]*\bPage\b[^}]*\}\s*from\s*'[^']*\/pagination'/)).toEqual([]);
+    expect(filesContaining(sources, /export (interface|type) Page\b/)).toEqual([]);
+  });
 });
