@@ -166,4 +166,8 @@ describe('Architecture: one of each (issue 28)', () => {
     expect(filesContaining(sources, /import\s*(type\s*)?\{[^}]*\bPage\b[^}]*\}\s*from\s*'[^']*\/pagination'/)).toEqual([]);
     expect(filesContaining(sources, /export (interface|type) Page\b/)).toEqual([]);
   });
+
+  test('the per-parent keyset page (one statement, a page per parent) is written once: keysetPagesPerParent', () => {
+    expect(filesContaining(sources, 'PARTITION BY wanted.slot')).toEqual(['src/domain/shared/pagination.ts']);
+  });
 });

@@ -154,3 +154,53 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
   const cursorAt = cursorEncoder(filters);
   return { ...toPage(entities, limit, (row) => cursorAt([timeOf.get(row.id)!, row.id])), hasPreviousPage: Boolean(request.after) };
 }
+
+/** One parent's page in `keysetPagesPerParent`: its id and the cursor it continues after. */
+export interface ParentPage {
+  parentId: string;
+  after: string | null;
+}
+
+/**
+ * A keyset page of child rows for each of several parents (a batch's payouts, a schedule's runs) of
+ * the context's business and mode, in one statement, aligned to `pages` (an unknown or foreign
+ * parent has none): `row_number()` over each requested page's rows, newest first by `orderColumn`
+ * then id, keeps the first `first` + 1 of each (the extra row says whether there is a next page).
+ * Cursors are on (created_at, id) and bound to `filtersOf(parentId)`, the filters of the parent's
+ * own list, so a page continues with either; `orderColumn` must order as created_at does.
+ */
+export async function keysetPagesPerParent<T extends ObjectLiteral & { id: string }>(
+  ctx: RequestContext, entity: EntityTarget<T>,
+  { alias, parentColumn, orderColumn, first, pages, filtersOf }: {
+    alias: string; parentColumn: string; orderColumn: string; first: number | null;
+    pages: readonly ParentPage[]; filtersOf: (parentId: string) => unknown;
+  },
+): Promise<Array<ListPage<T>>> {
+  const limit = pageSize(first);
+  const positions = pages.map((page) => (page.after ? keysetPosition(page.after, filtersOf(page.parentId)) : [null, null]));
+  const rows = EntityRows.of(ctx, entity);
+  const raw: Array<Record<string, unknown>> = pages.length === 0 ? [] : await ctx.em.query(
+    `SELECT * FROM (
+       SELECT ${rows.selectList(alias)}, wanted.slot::int AS wanted_slot,
+              to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at,
+              row_number() OVER (PARTITION BY wanted.slot ORDER BY ${alias}.${orderColumn} DESC, ${alias}.id DESC) AS position
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) WITH ORDINALITY AS wanted(parent_id, after_created_at, after_id, slot)
+         JOIN "${rows.tableName}" ${alias} ON ${alias}.${parentColumn} = wanted.parent_id
+        WHERE ${alias}.business_id = $4 AND ${alias}.livemode = $5
+          AND (wanted.after_id IS NULL OR (${alias}.created_at, ${alias}.id) < (wanted.after_created_at, wanted.after_id))
+     ) ranked WHERE position <= $6 ORDER BY wanted_slot, position`,
+    [pages.map((page) => (isUuid(page.parentId) ? page.parentId : null)), positions.map(([createdAt]) => createdAt),
+      positions.map(([, id]) => id), ctx.requireBusiness(), ctx.livemode, limit + 1],
+  );
+  const bySlot: T[][] = pages.map(() => []);
+  const timeOf = new Map<string, string>();
+  for (const row of raw) {
+    const child = rows.hydrate(row, alias);
+    timeOf.set(child.id, row.cursor_created_at as string);
+    bySlot[(row.wanted_slot as number) - 1].push(child);
+  }
+  return pages.map(({ parentId }, slot) => {
+    const cursorAt = cursorEncoder(filtersOf(parentId));
+    return toPage(bySlot[slot], limit, (child) => cursorAt([timeOf.get(child.id)!, child.id]));
+  });
+}
