@@ -170,4 +170,8 @@ describe('Architecture: one of each (issue 28)', () => {
   test('the per-parent keyset page (one statement, a page per parent) is written once: keysetPagesPerParent', () => {
     expect(filesContaining(sources, 'PARTITION BY wanted.slot')).toEqual(['src/domain/shared/pagination.ts']);
   });
+
+  test("a rail's acceptance is recorded in one place for payouts and treasury payouts: dispatchToRail", () => {
+    expect(filesContaining(sources, /SET provider_ref = /)).toEqual(['src/domain/shared/row-transition.ts']);
+  });
 });

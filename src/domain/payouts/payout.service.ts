@@ -11,15 +11,15 @@ import { isUuid } from '../shared/ids';
 import { JobRequest, enqueueJob } from '../shared/jobs';
 import { normalizeCurrency } from '../shared/money';
 import { ListPage, PageQuery, keysetPagesPerParent, newestFirst, paginate } from '../shared/pagination';
-import { EntityRows, entityFromRow } from '../shared/rows';
+import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { isUniqueViolationOf } from '../shared/unique-violation';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
 import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
-import { claimForRail, moveRow, redispatchStalled } from '../shared/row-transition';
+import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
-import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
+import { dispatchJob, railCallbackJob } from './payouts.jobs';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';
@@ -244,27 +244,20 @@ export class PayoutService {
    * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
-    const payout = await claimForRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announceMove(tx, row, 'submit', { submitted_at: null }));
-    if (!payout) return null;
-    const rail = this.providers.providerFor(ctx, 'payout-rail');
-    const acceptance = await rail.submit({
-      payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),
-    });
-    return inTransaction(ctx, async (tx) => {
-      const result = await tx.em.query(
-        `UPDATE payouts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [payoutId, acceptance.providerRef]);
-      const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
-      if (rows.length === 0) return null;
-      if (acceptance.callback) {
-        await enqueueJob(tx, RAIL_CALLBACK_TASK, { payoutId, businessId: payout.businessId, livemode: payout.livemode, outcome: acceptance.callback.outcome },
-          { runAt: new Date(Date.now() + acceptance.callback.afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payoutId}` });
-      }
-      const submitted = entityFromRow(tx, Payout, rows[0]);
-      // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
-      if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
-      // The claim announced the status; this change only adds the rail's reference.
-      this.announce(tx, submitted, submitted.status, ['providerRef']);
-      return submitted;
+    return dispatchToRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announceMove(tx, row, 'submit', { submitted_at: null }), {
+      submit: async (payout) => {
+        const rail = this.providers.providerFor(ctx, 'payout-rail');
+        return rail.submit({
+          payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),
+        });
+      },
+      callbackJobOf: railCallbackJob,
+      accepted: async (tx, submitted) => {
+        // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
+        if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
+        // The claim announced the status; this change only adds the rail's reference.
+        this.announce(tx, submitted, submitted.status, ['providerRef']);
+      },
     });
   }
 
