@@ -174,4 +174,10 @@ describe('Architecture: one of each (issue 28)', () => {
   test("a rail's acceptance is recorded in one place for payouts and treasury payouts: dispatchToRail", () => {
     expect(filesContaining(sources, /SET provider_ref = /)).toEqual(['src/domain/shared/row-transition.ts']);
   });
+
+  test('every row machine is declared through rowMachine, which refuses an action leading to two statuses', () => {
+    const declaring = filesContaining(sources, /RowMachine</).filter((file) => file !== 'src/domain/shared/row-transition.ts');
+    expect(declaring.length).toBeGreaterThan(0);
+    expect(declaring.filter((file) => !sources.find((source) => relative(source.fileName) === file)!.text.includes('rowMachine('))).toEqual([]);
+  });
 });

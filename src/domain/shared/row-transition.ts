@@ -3,6 +3,7 @@ import { RequestContext, inTransaction } from './context';
 import { DomainError, ErrorCode, notFound } from './errors';
 import { isUuid } from './ids';
 import { JobRequest, enqueueJob } from './jobs';
+import { TransitionTable } from './states';
 import { entityFromRow } from './rows';
 import { MutableTenantEntity, findOwned } from './tenancy';
 
@@ -18,6 +19,25 @@ export interface RowMachine<E extends MutableTenantEntity & { status: S }, S ext
   transition: (from: S, action: A) => S;
   /** The statuses from which `action` is allowed; each leads to the same status. */
   allowing: (action: A) => S[];
+}
+
+/**
+ * Declares an aggregate's row machine from its transition table, and refuses (throws, at module
+ * load) a table where an action leads to more than one status: `moveRow` moves every status that
+ * allows an action to one status, in one UPDATE, so it has to be the only one.
+ */
+export function rowMachine<E extends MutableTenantEntity & { status: S }, S extends string, A extends string>(
+  transitions: TransitionTable<S, A>, machine: RowMachine<E, S, A>,
+): RowMachine<E, S, A> {
+  const targets = new Map<A, Set<S>>();
+  for (const moves of Object.values(transitions) as Array<Partial<Record<A, S>>>) {
+    for (const [action, to] of Object.entries(moves) as Array<[A, S]>) targets.set(action, (targets.get(action) ?? new Set<S>()).add(to));
+  }
+  const ambiguous = [...targets].filter(([, to]) => to.size > 1).map(([action, to]) => `${action} leads to ${[...to].join(' and ')}`);
+  if (ambiguous.length > 0) {
+    throw new Error(`${machine.noun}: moveRow needs each action to lead to one status, but ${ambiguous.join('; ')}`);
+  }
+  return machine;
 }
 
 /**
