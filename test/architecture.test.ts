@@ -180,4 +180,8 @@ describe('Architecture: one of each (issue 28)', () => {
     expect(declaring.length).toBeGreaterThan(0);
     expect(declaring.filter((file) => !sources.find((source) => relative(source.fileName) === file)!.text.includes('rowMachine('))).toEqual([]);
   });
+
+  test("graphile-worker's schema (its job tables and functions) is read and written by one jobs-port module: src/domain/shared/jobs.ts", () => {
+    expect(filesContaining(sources, 'graphile_worker.')).toEqual(['src/domain/shared/jobs.ts']);
+  });
 });

@@ -2,7 +2,7 @@ import { EntityTarget } from 'typeorm';
 import { RequestContext, inTransaction } from './context';
 import { DomainError, ErrorCode, notFound } from './errors';
 import { isUuid } from './ids';
-import { JobRequest, enqueueJob } from './jobs';
+import { JobRequest, enqueueJob, liveJobWithKey } from './jobs';
 import { TransitionTable } from './states';
 import { entityFromRow } from './rows';
 import { MutableTenantEntity, findOwned } from './tenancy';
@@ -169,8 +169,7 @@ async function stalledDispatches<E extends RailRow<S>, S extends string, A exten
     `SELECT row.id, row.business_id, row.livemode FROM "${machine.table}" row
       WHERE row.status = $1::"${machine.statusType}" AND row.provider_ref IS NULL
         AND row."${claimedAtColumn}" < now() - make_interval(secs => $2)
-        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs job
-                         WHERE job.key = $3 || row.id AND (job.attempts < job.max_attempts OR job.locked_at IS NOT NULL))
+        AND NOT ${liveJobWithKey('$3 || row.id')}
       ORDER BY row."${claimedAtColumn}" LIMIT $4`,
     [claimedStatus, olderThanSeconds, jobKeyPrefix, limit],
   );
