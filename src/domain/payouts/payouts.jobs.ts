@@ -43,7 +43,7 @@ export const dispatchJob = (payout: Pick<Payout, 'id' | 'businessId' | 'livemode
   options: { jobKey: `${DISPATCH_PAYOUT_TASK}:${payout.id}`, maxAttempts: 10 },
 });
 
-/** The rail's report on a submitted payout, after `afterMs`, at most one pending per payout. */
+/** The rail's report on a submitted payout, after `afterMs`, at most one pending per payout (the default 5 attempts). */
 export const railCallbackJob = (payout: Pick<Payout, 'id' | 'businessId' | 'livemode'>, outcome: RailOutcome, afterMs: number): JobRequest => ({
   task: RAIL_CALLBACK_TASK,
   payload: { payoutId: payout.id, businessId: payout.businessId, livemode: payout.livemode, outcome },
