@@ -214,3 +214,44 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('codes the domain never raises (an HTTP-level code belongs in src/http/error-codes.ts)', [...offenders, ...raisedAfterAll])).toBe('');
   });
 });
+
+/** The files of src/ whose text contains `needle`, as paths relative to the repository. */
+const filesContaining = (sources: readonly ts.SourceFile[], needle: string | RegExp) =>
+  sources.filter((source) => (typeof needle === 'string' ? source.text.includes(needle) : needle.test(source.text)))
+    .map((source) => relative(source.fileName)).sort();
+
+describe('Architecture: one of each (issue 28)', () => {
+  let sources: ts.SourceFile[];
+
+  beforeAll(() => {
+    sources = loadProgram().sources;
+  });
+
+  test("PostgreSQL's unique_violation (23505) is recognised in one file: src/domain/shared/unique-violation.ts", () => {
+    expect(filesContaining(sources, "'23505'")).toEqual(['src/domain/shared/unique-violation.ts']);
+  });
+
+  test('one page contract: ListPage and PageQuery; the deprecated Page, PageRequest and OffsetPage are gone', () => {
+    expect(filesContaining(sources, /\b(PageRequest|OffsetPage|offsetPage)\b/)).toEqual([]);
+    expect(filesContaining(sources, /import\s*(type\s*)?\{[^}]*\bPage\b[^}]*\}\s*from\s*'[^']*\/pagination'/)).toEqual([]);
+    expect(filesContaining(sources, /export (interface|type) Page\b/).filter((file) => file.endsWith('/pagination.ts'))).toEqual([]);
+  });
+
+  test('the per-parent keyset page (one statement, a page per parent) is written once: keysetPagesPerParent', () => {
+    expect(filesContaining(sources, 'PARTITION BY wanted.slot')).toEqual(['src/domain/shared/pagination.ts']);
+  });
+
+  test("a rail's acceptance is recorded in one place for payouts and treasury payouts: dispatchToRail", () => {
+    expect(filesContaining(sources, /SET provider_ref = /)).toEqual(['src/domain/shared/row-transition.ts']);
+  });
+
+  test('every row machine is declared through rowMachine, which refuses an action leading to two statuses', () => {
+    const declaring = filesContaining(sources, /RowMachine</).filter((file) => file !== 'src/domain/shared/row-transition.ts');
+    expect(declaring.length).toBeGreaterThan(0);
+    expect(declaring.filter((file) => !sources.find((source) => relative(source.fileName) === file)!.text.includes('rowMachine('))).toEqual([]);
+  });
+
+  test("graphile-worker's schema (its job tables and functions) is read and written by one jobs-port module: src/domain/shared/jobs.ts", () => {
+    expect(filesContaining(sources, 'graphile_worker.')).toEqual(['src/domain/shared/jobs.ts']);
+  });
+});

@@ -49,14 +49,14 @@ describe('EntityRows reads the entities TypeORM reads', () => {
   });
 
   test('a keyset page holds the entities TypeORM reads, newest first', async () => {
-    const page = await keysetPage(newestFirst(ctx, Payment, 'payment'), 'payment', { first: 2 }, {});
+    const page = await keysetPage(newestFirst(ctx, Payment, 'payment'), 'payment', { kind: 'keyset', first: 2, after: null }, {});
     const expected = await ctx.repo(Payment).find({ where: { businessId: merchant.businessId }, order: { createdAt: 'DESC', id: 'DESC' }, take: 2 });
     expect(page.items).toStrictEqual(expected);
     expect(page.hasNextPage).toBe(true);
   });
 
   test('a keyset page of an entity with relations (webhook deliveries) leaves them unloaded, as TypeORM does without a join', async () => {
-    const page = await keysetPage(newestFirst(ctx, WebhookDelivery, 'delivery'), 'delivery', { first: 3 }, {});
+    const page = await keysetPage(newestFirst(ctx, WebhookDelivery, 'delivery'), 'delivery', { kind: 'keyset', first: 3, after: null }, {});
     const expected = await newestFirst(ctx, WebhookDelivery, 'delivery').take(3).getMany();
     expect(expected.length).toBeGreaterThan(0);
     expect(page.items).toStrictEqual(expected);

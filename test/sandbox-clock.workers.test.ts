@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
-import { releaseStalledJobs } from '../src/jobs/worker';
+import { releaseStalledJobs } from '../src/domain/shared/jobs';
 import { TestServer, startTestServer, waitFor } from './support/harness';
 import { apiKey, createRecipient, fundWallet } from './support/payouts';
 import { Spawned, spawnBudget, spawnTs } from './support/process';

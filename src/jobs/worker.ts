@@ -1,6 +1,5 @@
 import { Logger, TaskList, runMigrations } from 'graphile-worker';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
 import { whileHoldingMigrationLock } from '../db/migration-lock';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
@@ -11,7 +10,7 @@ import { paymentJobs } from '../domain/payments/payments.jobs';
 import { payoutJobs } from '../domain/payouts/payouts.jobs';
 import { recurringGiftJobs } from '../domain/recurring-gifts/recurring-gifts.jobs';
 import { sandboxJobs } from '../domain/sandbox/sandbox.jobs';
-import { AreaJobs, cronLine } from '../domain/shared/jobs';
+import { AreaJobs, cronLine, releaseStalledJobs } from '../domain/shared/jobs';
 import { DeliveryPump } from '../domain/webhooks/delivery-pump';
 import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
 import { treasuryJobs } from '../domain/treasury/treasury.jobs';
@@ -72,22 +71,6 @@ const quietLogger = (log: (line: string) => void) => new Logger(() => (level, me
  */
 export async function installJobQueue(databaseUrl: string, log: (line: string) => void = () => undefined): Promise<void> {
   await whileHoldingMigrationLock(databaseUrl, () => runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) }));
-}
-
-/**
- * A job can only be locked this long by a live worker (the longest task is one webhook attempt,
- * bounded by its timeout); a longer lock belongs to a worker that died. Those workers' jobs are
- * unlocked, and graphile-worker runs them again (at-least-once: receivers deduplicate).
- */
-export async function releaseStalledJobs(dataSource: DataSource, stalledAfterMs: number): Promise<number> {
-  const stalled: Array<{ locked_by: string }> = await dataSource.query(
-    `SELECT DISTINCT locked_by FROM graphile_worker.jobs
-     WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1)`,
-    [stalledAfterMs / 1000],
-  );
-  if (stalled.length === 0) return 0;
-  await dataSource.query(`SELECT graphile_worker.force_unlock_workers($1::text[])`, [stalled.map((row) => row.locked_by)]);
-  return stalled.length;
 }
 
 export interface Worker {

@@ -18,6 +18,7 @@ import { enqueueJob } from '../shared/jobs';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
+import { isUniqueViolationOf } from '../shared/unique-violation';
 import { ChannelFilters, CollectionFilters, CreateCollectionCommand, PayCollectionCommand, StartSessionCollectionCommand } from './collection.commands';
 import { Collection, CollectionCustomer, CollectionInstructions, CollectionRailKind, CollectionSource, CollectionStatus } from './collection.entities';
 import { AMOUNT_MISMATCH, COLLECTION_ROWS, CollectionAction, collectionTransition, statusesAllowing } from './collection.states';
@@ -64,11 +65,6 @@ const COUNTRY = /^[A-Za-z]{2}$/;
 const BUSINESS_PAYMENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const HOSTED_TOKEN = /^col_(test|live)_[A-Za-z0-9_-]{32}$/;
 const PHONE = /^\+?[0-9][0-9 ()-]{6,19}$/;
-
-const isUniqueViolationOf = (error: unknown, constraint: string) => {
-  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
-  return driver?.code === '23505' && driver.constraint === constraint;
-};
 
 
 /**

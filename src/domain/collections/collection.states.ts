@@ -1,4 +1,4 @@
-import { RowMachine } from '../shared/row-transition';
+import { RowMachine, rowMachine } from '../shared/row-transition';
 import { TransitionTable, assertTransition } from '../shared/states';
 import { Collection, CollectionStatus } from './collection.entities';
 
@@ -39,6 +39,6 @@ export const TERMINAL_COLLECTION_STATUSES: readonly CollectionStatus[] = [COMPLE
 export const AMOUNT_MISMATCH = 'amount_mismatch';
 
 /** Where collections live and how they move, for `moveRow` (one conditional UPDATE per move). */
-export const COLLECTION_ROWS: RowMachine<Collection, CollectionStatus, CollectionAction> = {
+export const COLLECTION_ROWS: RowMachine<Collection, CollectionStatus, CollectionAction> = rowMachine(COLLECTION_TRANSITIONS, {
   entity: Collection, table: 'collections', statusType: 'collection_status', noun: 'Collection', transition: collectionTransition, allowing: statusesAllowing,
-};
+});

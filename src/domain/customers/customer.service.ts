@@ -7,6 +7,7 @@ import { DomainError, ErrorCode, notFound, validationError } from '../shared/err
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned, lockOwned } from '../shared/tenancy';
+import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { VaultedCard } from '../../providers/card-acquirer/port';
 import {
@@ -26,8 +27,6 @@ export interface CustomerView {
   recentPayments: Payment[];
 }
 
-const isUniqueViolation = (error: unknown) =>
-  (error as { driverError?: { code?: string } } | null)?.driverError?.code === '23505';
 const emailTaken = () =>
   new DomainError(ErrorCode.CONFLICT, 'A customer with this email already exists', { email: ['already has a customer profile'] });
 
@@ -52,7 +51,7 @@ export class CustomerService {
       }));
       await this.linkPayments(tx, customer);
       return this.view(tx, customer);
-    }).catch((error: unknown) => { throw isUniqueViolation(error) ? emailTaken() : error; });
+    }).catch(conflictOnUniqueViolation(emailTaken));
   }
 
   /**
@@ -108,7 +107,7 @@ export class CustomerService {
       await tx.repo(Customer).save(customer);
       if (emailChanged) await this.linkPayments(tx, customer);
       return this.view(tx, customer);
-    }).catch((error: unknown) => { throw isUniqueViolation(error) ? emailTaken() : error; });
+    }).catch(conflictOnUniqueViolation(emailTaken));
   }
 
   /** Every profile of the business and mode, newest first, with its cards and recent payments; keyset cursors carry the email filter. */

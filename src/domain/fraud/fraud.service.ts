@@ -6,6 +6,7 @@ import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { MAX_AMOUNT_MINOR, normalizeCurrency, toMajor, toMinor } from '../shared/money';
 import { findOwned, lockOwned } from '../shared/tenancy';
+import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { BusinessSettings } from '../identity/identity.entities';
 import { AddBlocklistEntryCommand, BlocklistFilters, CreateFraudRuleCommand, FraudRuleParameters, UpdateFraudRuleCommand } from './fraud.commands';
 import { BlocklistEntry, BlocklistEntryType, FraudRule, FraudRuleType } from './fraud.entities';
@@ -35,8 +36,6 @@ export function canonicalIp(value: string | null | undefined): string | null {
   return ipaddr.process(value).toString();
 }
 
-const isUniqueViolation = (error: unknown) =>
-  (error as { driverError?: { code?: string } } | null)?.driverError?.code === '23505';
 const alreadyBlocked = () => new DomainError(ErrorCode.CONFLICT, 'This value is already on the block list', { value: ['is already blocked'] });
 
 /**
@@ -174,7 +173,7 @@ export class FraudService {
       const scope = { businessId: tx.requireBusiness(), livemode: tx.livemode };
       if (await tx.repo(BlocklistEntry).exists({ where: { ...scope, type: command.type, value } })) throw alreadyBlocked();
       return tx.repo(BlocklistEntry).save(tx.repo(BlocklistEntry).create({ ...scope, type: command.type, value, description: command.description ?? null }));
-    }).catch((error: unknown) => { throw isUniqueViolation(error) ? alreadyBlocked() : error; });
+    }).catch(conflictOnUniqueViolation(alreadyBlocked));
   }
 
   /** The block list, newest first; keyset cursors carry the type filter. */

@@ -2,7 +2,7 @@ import { Business, BusinessSettings, Membership, Mode, Role, User } from './iden
 import { BusinessSettingsChanges, NewAccount, OperatorAccount, OperatorBusinessUpdate, WebhookUrlConfig } from './identity.commands';
 import { AuthService } from './auth.service';
 import { CredentialService, IssuedCredentials } from './credential.service';
-import { conflictOnUniqueViolation } from './unique-violation';
+import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { ADMIN_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { hashPassword } from '../shared/crypto';

@@ -6,7 +6,7 @@ import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared
 import { DomainError, ErrorCode, forbidden, notFound } from '../shared/errors';
 import { SecretBox } from '../shared/crypto';
 import { TesseraPubSub } from '../events/pubsub';
-import { conflictOnUniqueViolation } from './unique-violation';
+import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { lockOwnBusiness } from './business.service';
 
 export interface IssuedCredentials {

@@ -10,15 +10,16 @@ import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { JobRequest, enqueueJob } from '../shared/jobs';
 import { normalizeCurrency } from '../shared/money';
-import { ListPage, PageQuery, cursorEncoder, keysetPosition, newestFirst, pageSize, paginate, toPage } from '../shared/pagination';
-import { EntityRows, entityFromRow } from '../shared/rows';
+import { ListPage, PageQuery, keysetPagesPerParent, newestFirst, paginate } from '../shared/pagination';
+import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
+import { isUniqueViolationOf } from '../shared/unique-violation';
 import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
 import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
-import { claimForRail, moveRow, redispatchStalled } from '../shared/row-transition';
+import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
-import { RAIL_CALLBACK_TASK, dispatchJob } from './payouts.jobs';
+import { dispatchJob, railCallbackJob } from './payouts.jobs';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';
@@ -39,11 +40,6 @@ export interface PreparedPayout {
   held: boolean;
   dispatch: 'auto' | 'manual';
 }
-
-const isUniqueViolationOf = (error: unknown, constraint: string) => {
-  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
-  return driver?.code === '23505' && driver.constraint === constraint;
-};
 
 /**
  * Payouts: money out of a merchant wallet to a recipient (design section 8). Each status change is
@@ -248,27 +244,20 @@ export class PayoutService {
    * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
-    const payout = await claimForRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announceMove(tx, row, 'submit', { submitted_at: null }));
-    if (!payout) return null;
-    const rail = this.providers.providerFor(ctx, 'payout-rail');
-    const acceptance = await rail.submit({
-      payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),
-    });
-    return inTransaction(ctx, async (tx) => {
-      const result = await tx.em.query(
-        `UPDATE payouts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [payoutId, acceptance.providerRef]);
-      const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
-      if (rows.length === 0) return null;
-      if (acceptance.callback) {
-        await enqueueJob(tx, RAIL_CALLBACK_TASK, { payoutId, businessId: payout.businessId, livemode: payout.livemode, outcome: acceptance.callback.outcome },
-          { runAt: new Date(Date.now() + acceptance.callback.afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payoutId}` });
-      }
-      const submitted = entityFromRow(tx, Payout, rows[0]);
-      // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
-      if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
-      // The claim announced the status; this change only adds the rail's reference.
-      this.announce(tx, submitted, submitted.status, ['providerRef']);
-      return submitted;
+    return dispatchToRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announceMove(tx, row, 'submit', { submitted_at: null }), {
+      submit: async (payout) => {
+        const rail = this.providers.providerFor(ctx, 'payout-rail');
+        return rail.submit({
+          payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),
+        });
+      },
+      callbackJobOf: railCallbackJob,
+      accepted: async (tx, submitted) => {
+        // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
+        if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
+        // The claim announced the status; this change only adds the rail's reference.
+        this.announce(tx, submitted, submitted.status, ['providerRef']);
+      },
     });
   }
 
@@ -325,40 +314,12 @@ export class PayoutService {
     return paginate(query, 'payout', page, payoutListFilters(filters));
   }
 
-  /**
-   * A page of payouts for each of several batches of the context's business and mode, in one
-   * statement, aligned to `query.pages`: `row_number()` over each requested page's payouts, newest
-   * first, keeps the first `first` + 1 of each (the extra row says whether there is a next page).
-   * Cursors are those of `list` with the batch filter, so a page continues with either.
-   */
+  /** A page of payouts for each of several batches, in one statement (`keysetPagesPerParent`), with the cursors of `list`'s batch filter. */
   async ofBatches(ctx: RequestContext, query: BatchPayoutsQuery): Promise<Array<ListPage<Payout>>> {
     ctx.requireRole(...ALL_ROLES);
-    const limit = pageSize(query.first);
-    const positions = query.pages.map((page) => (page.after ? keysetPosition(page.after, payoutListFilters({ batchId: page.batchId })) : [null, null]));
-    const rows = EntityRows.of(ctx, Payout);
-    const raw: Array<Record<string, unknown>> = query.pages.length === 0 ? [] : await ctx.em.query(
-      `SELECT * FROM (
-         SELECT ${rows.selectList('payout')}, wanted.slot::int AS wanted_slot,
-                to_char(payout.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at,
-                row_number() OVER (PARTITION BY wanted.slot ORDER BY payout.created_at DESC, payout.id DESC) AS position
-           FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) WITH ORDINALITY AS wanted(batch_id, after_created_at, after_id, slot)
-           JOIN payouts payout ON payout.batch_id = wanted.batch_id
-          WHERE payout.business_id = $4 AND payout.livemode = $5
-            AND (wanted.after_id IS NULL OR (payout.created_at, payout.id) < (wanted.after_created_at, wanted.after_id))
-       ) ranked WHERE position <= $6 ORDER BY wanted_slot, position`,
-      [query.pages.map((page) => (isUuid(page.batchId) ? page.batchId : null)), positions.map(([createdAt]) => createdAt), positions.map(([, id]) => id),
-        ctx.requireBusiness(), ctx.livemode, limit + 1],
-    );
-    const bySlot: Payout[][] = query.pages.map(() => []);
-    const timeOf = new Map<string, string>();
-    for (const row of raw) {
-      const payout = rows.hydrate(row, 'payout');
-      timeOf.set(payout.id, row.cursor_created_at as string);
-      bySlot[(row.wanted_slot as number) - 1].push(payout);
-    }
-    return query.pages.map(({ batchId }, slot) => {
-      const cursorAt = cursorEncoder(payoutListFilters({ batchId }));
-      return { ...toPage(bySlot[slot], limit, (payout) => cursorAt([timeOf.get(payout.id)!, payout.id])), total: null };
+    return keysetPagesPerParent(ctx, Payout, {
+      alias: 'payout', parentColumn: 'batch_id', orderColumn: 'created_at', first: query.first,
+      pages: query.pages.map(({ batchId, after }) => ({ parentId: batchId, after })), filtersOf: (batchId) => payoutListFilters({ batchId }),
     });
   }
 

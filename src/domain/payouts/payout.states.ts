@@ -1,4 +1,4 @@
-import { RowMachine } from '../shared/row-transition';
+import { RowMachine, rowMachine } from '../shared/row-transition';
 import { TransitionTable, assertTransition } from '../shared/states';
 import { Payout, PayoutStatus } from './payout.entities';
 
@@ -39,6 +39,6 @@ export const statusesAllowing = (action: PayoutAction): PayoutStatus[] =>
 export const TERMINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = [PayoutStatus.SETTLED, PayoutStatus.FAILED, PayoutStatus.CANCELLED];
 
 /** Where payouts live and how they move, for `moveRow` (one conditional UPDATE per move). */
-export const PAYOUT_ROWS: RowMachine<Payout, PayoutStatus, PayoutAction> = {
+export const PAYOUT_ROWS: RowMachine<Payout, PayoutStatus, PayoutAction> = rowMachine(PAYOUT_TRANSITIONS, {
   entity: Payout, table: 'payouts', statusType: 'payout_status', noun: 'Payout', transition: payoutTransition, allowing: statusesAllowing,
-};
+});

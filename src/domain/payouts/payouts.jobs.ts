@@ -43,6 +43,13 @@ export const dispatchJob = (payout: Pick<Payout, 'id' | 'businessId' | 'livemode
   options: { jobKey: `${DISPATCH_PAYOUT_TASK}:${payout.id}`, maxAttempts: 10 },
 });
 
+/** The rail's report on a submitted payout, after `afterMs`, at most one pending per payout (the default 5 attempts). */
+export const railCallbackJob = (payout: Pick<Payout, 'id' | 'businessId' | 'livemode'>, outcome: RailOutcome, afterMs: number): JobRequest => ({
+  task: RAIL_CALLBACK_TASK,
+  payload: { payoutId: payout.id, businessId: payout.businessId, livemode: payout.livemode, outcome },
+  options: { runAt: new Date(Date.now() + afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payout.id}` },
+});
+
 export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled'>, schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>): AreaJobs {
   return {
     actor: 'payouts',

@@ -6,7 +6,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { CURRENCY_EXPONENTS } from '../shared/money';
-import { ListPage, PageQuery, cursorEncoder, keysetPosition, newestFirst, pageSize, paginate, toPage } from '../shared/pagination';
+import { ListPage, PageQuery, keysetPagesPerParent, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows } from '../shared/rows';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { BatchService } from './batch.service';
@@ -125,40 +125,14 @@ export class ScheduleService {
   }
 
   /**
-   * A page of runs for each of several schedules of the context's business and mode, in one
-   * statement, aligned to `query.pages` (an unknown or foreign schedule has no runs):
-   * `row_number()` over each requested page's runs, in the order of `runs`, keeps the first
-   * `first` + 1 of each (the extra row says whether there is a next page). Cursors are those of
-   * `runs`, so a page continues with either.
+   * A page of runs for each of several schedules, in one statement (`keysetPagesPerParent`), in the
+   * order of `runs` and with its cursors (an unknown or foreign schedule has no runs).
    */
   async runsOf(ctx: RequestContext, query: ScheduleRunsQuery): Promise<Array<ListPage<PayoutScheduleRun>>> {
     ctx.requireRole(...ALL_ROLES);
-    const limit = pageSize(query.first);
-    const positions = query.pages.map((page) => (page.after ? keysetPosition(page.after, runListFilters(page.scheduleId)) : [null, null]));
-    const rows = EntityRows.of(ctx, PayoutScheduleRun);
-    const raw: Array<Record<string, unknown>> = query.pages.length === 0 ? [] : await ctx.em.query(
-      `SELECT * FROM (
-         SELECT ${rows.selectList('run')}, wanted.slot::int AS wanted_slot,
-                to_char(run.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at,
-                row_number() OVER (PARTITION BY wanted.slot ORDER BY run.due_at DESC, run.id DESC) AS position
-           FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) WITH ORDINALITY AS wanted(schedule_id, after_created_at, after_id, slot)
-           JOIN payout_schedule_runs run ON run.schedule_id = wanted.schedule_id
-          WHERE run.business_id = $4 AND run.livemode = $5
-            AND (wanted.after_id IS NULL OR (run.created_at, run.id) < (wanted.after_created_at, wanted.after_id))
-       ) ranked WHERE position <= $6 ORDER BY wanted_slot, position`,
-      [query.pages.map((page) => (isUuid(page.scheduleId) ? page.scheduleId : null)), positions.map(([createdAt]) => createdAt),
-        positions.map(([, id]) => id), ctx.requireBusiness(), ctx.livemode, limit + 1],
-    );
-    const bySlot: PayoutScheduleRun[][] = query.pages.map(() => []);
-    const timeOf = new Map<string, string>();
-    for (const row of raw) {
-      const run = rows.hydrate(row, 'run');
-      timeOf.set(run.id, row.cursor_created_at as string);
-      bySlot[(row.wanted_slot as number) - 1].push(run);
-    }
-    return query.pages.map(({ scheduleId }, slot) => {
-      const cursorAt = cursorEncoder(runListFilters(scheduleId));
-      return { ...toPage(bySlot[slot], limit, (run) => cursorAt([timeOf.get(run.id)!, run.id])), total: null };
+    return keysetPagesPerParent(ctx, PayoutScheduleRun, {
+      alias: 'run', parentColumn: 'schedule_id', orderColumn: 'due_at', first: query.first,
+      pages: query.pages.map(({ scheduleId, after }) => ({ parentId: scheduleId, after })), filtersOf: runListFilters,
     });
   }
 

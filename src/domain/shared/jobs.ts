@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import { RequestContext } from './context';
 
 export interface JobOptions {
@@ -100,6 +101,32 @@ export async function enqueueJob(tx: RequestContext, task: string, payload: Reco
   if (!tx.inTransaction) throw new Error('enqueueJob must run inside a transaction');
   const enqueued = jobsCtes([{ task, payload, options }], 1);
   await tx.em.query(`WITH ${enqueued.sql} SELECT ${enqueued.countSql} AS jobs`, enqueued.params);
+}
+
+/**
+ * A SQL condition, for a statement's own WHERE: a job keyed by the SQL expression `keySql` is
+ * waiting, retrying or running (a job that has used its last attempt and is not locked is as good
+ * as gone). graphile-worker's job view is read here only, beside the other statements on its schema.
+ */
+export const liveJobWithKey = (keySql: string): string =>
+  `EXISTS (SELECT 1 FROM graphile_worker.jobs job
+                         WHERE job.key = ${keySql} AND (job.attempts < job.max_attempts OR job.locked_at IS NOT NULL))`;
+
+/**
+ * A job can only be locked this long by a live worker (the longest task is one webhook attempt,
+ * bounded by its timeout); a longer lock belongs to a worker that died. Those workers' jobs are
+ * unlocked, and graphile-worker runs them again (at-least-once: receivers deduplicate). Answers how
+ * many workers' locks were released.
+ */
+export async function releaseStalledJobs(dataSource: DataSource, stalledAfterMs: number): Promise<number> {
+  const stalled: Array<{ locked_by: string }> = await dataSource.query(
+    `SELECT DISTINCT locked_by FROM graphile_worker.jobs
+     WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1)`,
+    [stalledAfterMs / 1000],
+  );
+  if (stalled.length === 0) return 0;
+  await dataSource.query(`SELECT graphile_worker.force_unlock_workers($1::text[])`, [stalled.map((row) => row.locked_by)]);
+  return stalled.length;
 }
 
 /** Where a task reports what it did or what failed inside Tessera (graphile-worker's logger). */

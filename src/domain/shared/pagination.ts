@@ -17,6 +17,9 @@ export type PageQuery =
   | { kind: 'skip'; skip: number; take: number }
   | { kind: 'keyset'; first: number | null; after: string | null };
 
+/** A keyset page request (GraphQL's `first`/`after`, REST's `limit`/`after` where a list pages by cursor). */
+export type KeysetQuery = Extract<PageQuery, { kind: 'keyset' }>;
+
 /** The one list result: offset pages also count `total`; keyset pages do not (null). */
 export interface ListPage<T> {
   items: T[];
@@ -32,7 +35,7 @@ export interface ListPage<T> {
 export async function paginate<T extends ObjectLiteral & { id: string; createdAt: Date }>(
   query: SelectQueryBuilder<T>, alias: string, page: PageQuery, filters: unknown,
 ): Promise<ListPage<T>> {
-  if (page.kind === 'keyset') return { ...await keysetPage(query, alias, page, filters), total: null };
+  if (page.kind === 'keyset') return keysetPage(query, alias, page, filters);
   if (page.kind === 'skip') return skipPage(query, page, filters);
   const limit = pageSize(page.limit, 20, 'limit');
   if (!Number.isSafeInteger(page.page) || page.page < 1) throw validationError({ page: ['must be an integer of at least 1'] });
@@ -51,21 +54,6 @@ async function skipPage<T extends ObjectLiteral & { id: string; createdAt: Date 
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
   return { items, total, hasNextPage: page.skip + items.length < total, hasPreviousPage: page.skip > 0, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
-}
-
-/** @deprecated Use PageQuery (kind 'keyset'). */
-export interface PageRequest {
-  first?: number | null;
-  after?: string | null;
-}
-
-/** @deprecated Use ListPage. */
-export interface Page<T> {
-  items: T[];
-  hasNextPage: boolean;
-  hasPreviousPage?: boolean;
-  endCursor: string | null;
-  cursorOf: (item: T) => string;
 }
 
 const filterDigest = (filters: unknown) =>
@@ -100,23 +88,16 @@ export function pageSize(first: number | null | undefined, fallback = 20, field 
   return first;
 }
 
-/** Turns `limit + 1` fetched rows into a page. */
-export function toPage<T>(rows: T[], limit: number, cursorOf: (item: T) => string): Page<T> {
+/** Turns `limit + 1` fetched rows into a keyset page (no total). */
+export function toPage<T>(rows: T[], limit: number, cursorOf: (item: T) => string): ListPage<T> {
   const items = rows.slice(0, limit);
   return {
     items,
+    total: null,
     hasNextPage: rows.length > limit,
     endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null,
     cursorOf,
   };
-}
-
-/** @deprecated Use ListPage. */
-export interface OffsetPage<T> {
-  items: T[];
-  total: number;
-  page: number;
-  limit: number;
 }
 
 /** The rows of the context's business and mode, newest first (on createdAt, then id). */
@@ -124,12 +105,6 @@ export function newestFirst<T extends ObjectLiteral>(ctx: RequestContext, entity
   return ctx.repo(entity).createQueryBuilder(alias)
     .where(`${alias}.business_id = :businessId AND ${alias}.livemode = :livemode`, { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
     .orderBy(`${alias}.created_at`, 'DESC').addOrderBy(`${alias}.id`, 'DESC');
-}
-
-/** @deprecated Use paginate. */
-export async function offsetPage<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, page = 1, limit = 20): Promise<OffsetPage<T>> {
-  const [items, total] = await query.skip((page - 1) * limit).take(limit).getManyAndCount();
-  return { items, total, page, limit };
 }
 
 /** A cursor's creation time: ISO 8601 in UTC with up to microseconds (older cursors carry milliseconds). */
@@ -151,8 +126,8 @@ export function keysetPosition(cursor: string, filters: unknown): [string, strin
  * skip the rows created later within the same millisecond as a page's last row.
  */
 export async function keysetPage<T extends ObjectLiteral & { id: string }>(
-  query: SelectQueryBuilder<T>, alias: string, request: PageRequest, filters: unknown,
-): Promise<Page<T>> {
+  query: SelectQueryBuilder<T>, alias: string, request: KeysetQuery, filters: unknown,
+): Promise<ListPage<T>> {
   const limit = pageSize(request.first);
   if (request.after) {
     const [createdAt, id] = keysetPosition(request.after, filters);
@@ -178,4 +153,54 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
   });
   const cursorAt = cursorEncoder(filters);
   return { ...toPage(entities, limit, (row) => cursorAt([timeOf.get(row.id)!, row.id])), hasPreviousPage: Boolean(request.after) };
+}
+
+/** One parent's page in `keysetPagesPerParent`: its id and the cursor it continues after. */
+export interface ParentPage {
+  parentId: string;
+  after: string | null;
+}
+
+/**
+ * A keyset page of child rows for each of several parents (a batch's payouts, a schedule's runs) of
+ * the context's business and mode, in one statement, aligned to `pages` (an unknown or foreign
+ * parent has none): `row_number()` over each requested page's rows, newest first by `orderColumn`
+ * then id, keeps the first `first` + 1 of each (the extra row says whether there is a next page).
+ * Cursors are on (created_at, id) and bound to `filtersOf(parentId)`, the filters of the parent's
+ * own list, so a page continues with either; `orderColumn` must order as created_at does.
+ */
+export async function keysetPagesPerParent<T extends ObjectLiteral & { id: string }>(
+  ctx: RequestContext, entity: EntityTarget<T>,
+  { alias, parentColumn, orderColumn, first, pages, filtersOf }: {
+    alias: string; parentColumn: string; orderColumn: string; first: number | null;
+    pages: readonly ParentPage[]; filtersOf: (parentId: string) => unknown;
+  },
+): Promise<Array<ListPage<T>>> {
+  const limit = pageSize(first);
+  const positions = pages.map((page) => (page.after ? keysetPosition(page.after, filtersOf(page.parentId)) : [null, null]));
+  const rows = EntityRows.of(ctx, entity);
+  const raw: Array<Record<string, unknown>> = pages.length === 0 ? [] : await ctx.em.query(
+    `SELECT * FROM (
+       SELECT ${rows.selectList(alias)}, wanted.slot::int AS wanted_slot,
+              to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at,
+              row_number() OVER (PARTITION BY wanted.slot ORDER BY ${alias}.${orderColumn} DESC, ${alias}.id DESC) AS position
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) WITH ORDINALITY AS wanted(parent_id, after_created_at, after_id, slot)
+         JOIN "${rows.tableName}" ${alias} ON ${alias}.${parentColumn} = wanted.parent_id
+        WHERE ${alias}.business_id = $4 AND ${alias}.livemode = $5
+          AND (wanted.after_id IS NULL OR (${alias}.created_at, ${alias}.id) < (wanted.after_created_at, wanted.after_id))
+     ) ranked WHERE position <= $6 ORDER BY wanted_slot, position`,
+    [pages.map((page) => (isUuid(page.parentId) ? page.parentId : null)), positions.map(([createdAt]) => createdAt),
+      positions.map(([, id]) => id), ctx.requireBusiness(), ctx.livemode, limit + 1],
+  );
+  const bySlot: T[][] = pages.map(() => []);
+  const timeOf = new Map<string, string>();
+  for (const row of raw) {
+    const child = rows.hydrate(row, alias);
+    timeOf.set(child.id, row.cursor_created_at as string);
+    bySlot[(row.wanted_slot as number) - 1].push(child);
+  }
+  return pages.map(({ parentId }, slot) => {
+    const cursorAt = cursorEncoder(filtersOf(parentId));
+    return toPage(bySlot[slot], limit, (child) => cursorAt([timeOf.get(child.id)!, child.id]));
+  });
 }

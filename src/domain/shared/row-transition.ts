@@ -2,7 +2,8 @@ import { EntityTarget } from 'typeorm';
 import { RequestContext, inTransaction } from './context';
 import { DomainError, ErrorCode, notFound } from './errors';
 import { isUuid } from './ids';
-import { JobRequest, enqueueJob } from './jobs';
+import { JobRequest, enqueueJob, liveJobWithKey } from './jobs';
+import { TransitionTable } from './states';
 import { entityFromRow } from './rows';
 import { MutableTenantEntity, findOwned } from './tenancy';
 
@@ -18,6 +19,25 @@ export interface RowMachine<E extends MutableTenantEntity & { status: S }, S ext
   transition: (from: S, action: A) => S;
   /** The statuses from which `action` is allowed; each leads to the same status. */
   allowing: (action: A) => S[];
+}
+
+/**
+ * Declares an aggregate's row machine from its transition table, and refuses (throws, at module
+ * load) a table where an action leads to more than one status: `moveRow` moves every status that
+ * allows an action to one status, in one UPDATE, so it has to be the only one.
+ */
+export function rowMachine<E extends MutableTenantEntity & { status: S }, S extends string, A extends string>(
+  transitions: TransitionTable<S, A>, machine: RowMachine<E, S, A>,
+): RowMachine<E, S, A> {
+  const targets = new Map<A, Set<S>>();
+  for (const moves of Object.values(transitions) as Array<Partial<Record<A, S>>>) {
+    for (const [action, to] of Object.entries(moves) as Array<[A, S]>) targets.set(action, (targets.get(action) ?? new Set<S>()).add(to));
+  }
+  const ambiguous = [...targets].filter(([, to]) => to.size > 1).map(([action, to]) => `${action} leads to ${[...to].join(' and ')}`);
+  if (ambiguous.length > 0) {
+    throw new Error(`${machine.noun}: moveRow needs each action to lead to one status, but ${ambiguous.join('; ')}`);
+  }
+  return machine;
 }
 
 /**
@@ -60,7 +80,7 @@ type RailRow<S extends string> = MutableTenantEntity & { status: S; providerRef:
  * (`providerRef` set). A crash after the claim leaves it claimed without a reference, so the retry
  * submits it again under the same id, which is the rail's idempotency reference.
  */
-export async function claimForRail<E extends RailRow<S>, S extends string, A extends string>(
+async function claimForRail<E extends RailRow<S>, S extends string, A extends string>(
   ctx: RequestContext, machine: RowMachine<E, S, A>, id: string, action: A, changes: Record<string, unknown>,
   announce: (tx: RequestContext, row: E) => void,
 ): Promise<E | null> {
@@ -79,6 +99,51 @@ export async function claimForRail<E extends RailRow<S>, S extends string, A ext
   } else if (current.status !== claimedStatus || current.providerRef) return null;
   const row = await findOwned(ctx, machine.entity, id, machine.noun);
   return row.status === claimedStatus && !row.providerRef ? row : null;
+}
+
+/** What a rail answers when it accepts a row: its reference, and the report it will make later (its callback), if any. */
+export interface RailAccepted<O> {
+  providerRef: string;
+  callback: { outcome: O; afterMs: number } | null;
+}
+
+/** What a dispatch does after its claim: the rail's submission, the job of its later report, and the area's own record of the acceptance. */
+export interface RailDispatch<E, O> {
+  /** Hands the claimed row to the rail, outside any transaction, under the row's id. */
+  submit: (row: E) => Promise<RailAccepted<O>>;
+  /** The job that applies the rail's later report `outcome` after `afterMs` (keyed per row: one pending at most). */
+  callbackJobOf: (row: E, outcome: O, afterMs: number) => JobRequest;
+  /** Runs in the transaction that records the reference, after the callback job (an area's event). */
+  accepted?: (tx: RequestContext, row: E) => Promise<void>;
+}
+
+/**
+ * A dispatch job: claims the row by `action` (`claimForRail`), submits it outside any transaction,
+ * then, in one transaction, records the rail's reference (`UPDATE … WHERE provider_ref IS NULL`, so
+ * a retry that finds it recorded changes nothing), enqueues the rail's report when it will come
+ * later, and runs `accepted`. Answers the row as it then reads; null when there was nothing to send
+ * or the reference was already recorded.
+ */
+export async function dispatchToRail<E extends RailRow<S>, S extends string, A extends string, O>(
+  ctx: RequestContext, machine: RowMachine<E, S, A>, id: string, action: A, changes: Record<string, unknown>,
+  announce: (tx: RequestContext, row: E) => void, rail: RailDispatch<E, O>,
+): Promise<E | null> {
+  const claimed = await claimForRail(ctx, machine, id, action, changes, announce);
+  if (!claimed) return null;
+  const acceptance = await rail.submit(claimed);
+  return inTransaction(ctx, async (tx) => {
+    const result = await tx.em.query(
+      `UPDATE ${machine.table} SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [id, acceptance.providerRef]);
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
+    if (rows.length === 0) return null;
+    const submitted = entityFromRow(tx, machine.entity, rows[0]);
+    if (acceptance.callback) {
+      const job = rail.callbackJobOf(submitted, acceptance.callback.outcome, acceptance.callback.afterMs);
+      await enqueueJob(tx, job.task, job.payload, job.options);
+    }
+    await rail.accepted?.(tx, submitted);
+    return submitted;
+  });
 }
 
 /** A dispatch left stalled: a claimed row the rail has no reference for, and no job that will send it again. */
@@ -104,8 +169,7 @@ async function stalledDispatches<E extends RailRow<S>, S extends string, A exten
     `SELECT row.id, row.business_id, row.livemode FROM "${machine.table}" row
       WHERE row.status = $1::"${machine.statusType}" AND row.provider_ref IS NULL
         AND row."${claimedAtColumn}" < now() - make_interval(secs => $2)
-        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs job
-                         WHERE job.key = $3 || row.id AND (job.attempts < job.max_attempts OR job.locked_at IS NOT NULL))
+        AND NOT ${liveJobWithKey('$3 || row.id')}
       ORDER BY row."${claimedAtColumn}" LIMIT $4`,
     [claimedStatus, olderThanSeconds, jobKeyPrefix, limit],
   );

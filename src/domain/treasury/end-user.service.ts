@@ -1,5 +1,5 @@
 import { EventService } from '../events/event.service';
-import { conflictOnUniqueViolation } from '../identity/unique-violation';
+import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';

@@ -3,7 +3,7 @@ import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, Topic, TreasuryKycChange } from '../events/pubsub';
 import { Business, Mode } from '../identity/identity.entities';
-import { isUniqueViolationOf } from '../identity/unique-violation';
+import { isUniqueViolationOf } from '../shared/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';

@@ -8,17 +8,17 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { SecretBox } from '../shared/crypto';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
-import { JobRequest, enqueueJob } from '../shared/jobs';
+import { JobRequest } from '../shared/jobs';
 import { positiveMinor } from '../shared/money';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
-import { EntityRows, entityFromRow } from '../shared/rows';
+import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { CreateTreasuryPayoutCommand, TreasuryPayoutFilters } from './treasury.commands';
 import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
 import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
-import { claimForRail, moveRow, redispatchStalled } from '../shared/row-transition';
+import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { maskTail } from '../payouts/recipient.service';
 import { TreasuryWalletService } from './treasury-wallet.service';
 import { requireTreasuryPartner } from './treasury.settings';
@@ -127,24 +127,12 @@ export class TreasuryPayoutService {
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout | null> {
     const claim = { processing_at: new Date() };
-    const payout = await claimForRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', claim, (tx, row) => this.announce(tx, row, 'dispatch', claim));
-    if (!payout) return null;
-    const rail = this.providers.providerFor(ctx, 'treasury-rail');
-    const acceptance = await rail.submit({
-      payoutId, amountMinor: payout.amount, currency: payout.currency,
-      destination: JSON.parse(this.secretBox.open(payout.destinationSealed)) as TreasuryDestination, testOutcome: testOutcomeOf(payout.metadata),
-    });
-    return inTransaction(ctx, async (tx) => {
-      const result = await tx.em.query(
-        `UPDATE treasury_payouts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [payoutId, acceptance.providerRef]);
-      const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
-      if (rows.length === 0) return null;
-      const submitted = entityFromRow(tx, TreasuryPayout, rows[0]);
-      if (acceptance.callback) {
-        const job = treasuryRailCallbackJob(submitted, acceptance.callback.outcome, acceptance.callback.afterMs);
-        await enqueueJob(tx, job.task, job.payload, job.options);
-      }
-      return submitted;
+    return dispatchToRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', claim, (tx, row) => this.announce(tx, row, 'dispatch', claim), {
+      submit: (payout) => this.providers.providerFor(ctx, 'treasury-rail').submit({
+        payoutId, amountMinor: payout.amount, currency: payout.currency,
+        destination: JSON.parse(this.secretBox.open(payout.destinationSealed)) as TreasuryDestination, testOutcome: testOutcomeOf(payout.metadata),
+      }),
+      callbackJobOf: treasuryRailCallbackJob,
     });
   }
 

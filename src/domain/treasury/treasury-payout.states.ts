@@ -1,4 +1,4 @@
-import { RowMachine } from '../shared/row-transition';
+import { RowMachine, rowMachine } from '../shared/row-transition';
 import { TransitionTable, assertTransition } from '../shared/states';
 import { TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
 
@@ -31,7 +31,7 @@ export const statusesAllowing = (action: TreasuryPayoutAction): TreasuryPayoutSt
 export const TERMINAL_TREASURY_PAYOUT_STATUSES: readonly TreasuryPayoutStatus[] = [COMPLETED, FAILED, CANCELLED];
 
 /** Where treasury payouts live and how they move, for `moveRow` (one conditional UPDATE per move). */
-export const TREASURY_PAYOUT_ROWS: RowMachine<TreasuryPayout, TreasuryPayoutStatus, TreasuryPayoutAction> = {
+export const TREASURY_PAYOUT_ROWS: RowMachine<TreasuryPayout, TreasuryPayoutStatus, TreasuryPayoutAction> = rowMachine(TREASURY_PAYOUT_TRANSITIONS, {
   entity: TreasuryPayout, table: 'treasury_payouts', statusType: 'treasury_payout_status', noun: 'Treasury payout',
   transition: treasuryPayoutTransition, allowing: statusesAllowing,
-};
+});

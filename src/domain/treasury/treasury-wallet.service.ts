@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { isUniqueViolationOf } from '../identity/unique-violation';
+import { isUniqueViolationOf } from '../shared/unique-violation';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';

@@ -1,4 +1,4 @@
-import { Page, cursorEncoder, keysetPosition, pageSize } from '../../domain/shared/pagination';
+import { ListPage, cursorEncoder, keysetPosition, pageSize } from '../../domain/shared/pagination';
 
 type Position = [createdAt: string, id: string];
 const positionOf = (item: { id: string; createdAt: Date }): Position => [item.createdAt.toISOString(), item.id];
@@ -12,7 +12,7 @@ const compare = (a: Position, b: Position) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 
  */
 export function pageOfList<T extends { id: string; createdAt: Date }>(
   items: readonly T[], order: 'oldestFirst' | 'newestFirst', list: string, args: { first?: number | null; after?: string | null },
-): Page<T> {
+): ListPage<T> {
   const limit = pageSize(args.first);
   const filters = { list };
   const sign = order === 'newestFirst' ? -1 : 1;
@@ -23,7 +23,7 @@ export function pageOfList<T extends { id: string; createdAt: Date }>(
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt(positionOf(item));
   return {
-    items: page, hasNextPage: rest.length > limit, hasPreviousPage: after !== null,
+    items: page, total: null, hasNextPage: rest.length > limit, hasPreviousPage: after !== null,
     endCursor: page.length > 0 ? cursorOf(page[page.length - 1]) : null, cursorOf,
   };
 }

@@ -1,5 +1,5 @@
 import { ClassType, Field, ObjectType } from 'type-graphql';
-import { Page } from '../../domain/shared/pagination';
+import { ListPage } from '../../domain/shared/pagination';
 
 @ObjectType({ description: "Where a page sits in its list (Relay's PageInfo); pages go forward with first and after" })
 export class PageInfo {
@@ -25,7 +25,7 @@ export function Connection<TNode extends object>(Node: ClassType<TNode>, name: s
   return ConnectionType;
 }
 
-export function toConnection<TItem, TNode>(page: Page<TItem>, toNode: (item: TItem) => TNode) {
+export function toConnection<TItem, TNode>(page: ListPage<TItem>, toNode: (item: TItem) => TNode) {
   const edges = page.items.map((item) => ({ cursor: page.cursorOf(item), node: toNode(item) }));
   return {
     edges,

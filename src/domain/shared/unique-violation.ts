@@ -1,4 +1,4 @@
-import { DomainError } from '../shared/errors';
+import { DomainError } from './errors';
 
 /** PostgreSQL's unique_violation: a concurrent request inserted the same row first. */
 const isUniqueViolation = (error: unknown) =>
