@@ -148,7 +148,7 @@ async function explainEndpoint(runtime: Runtime, base: string, merchant: Merchan
       let explained: Explained | null = null;
       let fastest = Infinity;
       for (let run = 0; run < EXPLAIN_RUNS; run += 1) {
-        const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text}`, statement.values as unknown[]);
+        const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text}`, statement.values);
         [explained] = rows[0]['QUERY PLAN'] as Explained[];
         fastest = Math.min(fastest, explained['Execution Time']);
       }

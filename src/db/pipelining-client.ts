@@ -102,7 +102,7 @@ export class PipeliningClient extends Client {
   /** Sends a statement, by its prepared name once the text has been used PREPARE_AFTER_USES times here. */
   private send(text: string, values: unknown[] | undefined): Promise<unknown> {
     const name = values === undefined || !PREPARABLE.test(text) ? undefined : this.preparedName(text);
-    if (name === undefined) return super.query(text, values) as unknown as Promise<unknown>;
+    if (name === undefined) return super.query(text, values);
     const sent = super.query({ name, text, values }) as unknown as Promise<unknown>;
     // A table changed under it since it was prepared ("cached plan must not change result type"):
     // this execution fails, the next one prepares the text again.

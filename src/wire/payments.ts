@@ -39,7 +39,7 @@ export type ChargeRequest = z.output<typeof chargeRequestSchema>;
 export function chargeCommandOf(request: ChargeRequest): ChargeCommand {
   const amount = toMinor(request.amount, request.currency);
   const card: CardSource = request.card
-    ? { kind: 'card', details: request.card as CardDetails }
+    ? { kind: 'card', details: request.card }
     : request.token !== undefined
       ? { kind: 'token', token: request.token }
       : { kind: 'saved', paymentMethodId: request.paymentMethodId! };

@@ -208,7 +208,7 @@ export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown)
       removeEventListener: (topic: string, listener: any) => local.removeEventListener(topic, listener),
       dispatchEvent: (event: Event) => local.dispatchEvent(event),
     });
-    return { pubSub: Object.assign(createPubSub<Topics>({ eventTarget: target as never }), { listeners }), close: async () => undefined };
+    return { pubSub: Object.assign(createPubSub<Topics>({ eventTarget: target }), { listeners }), close: async () => undefined };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });

@@ -37,7 +37,7 @@ export async function subscribeSharingReads(core: Core, args: ExecutionArgs): Pr
   const stream = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in stream)) return stream;
   const context = args.contextValue as GraphQLContext;
-  return mapAsyncIterable(stream as AsyncIterable<unknown>, (payload) => execute({
+  return mapAsyncIterable(stream, (payload) => execute({
     ...args,
     rootValue: payload,
     contextValue: { ...context, loaders: publicationLoaders(core, payload, context.ctx) },
