@@ -13,17 +13,19 @@ export const MAX_PARAM_LENGTH = 100;
  * over MAX_PARAM_LENGTH, percent-encoding that does not decode), in the error envelope like every
  * other failure (under `/v1`, in that surface's error body).
  */
-export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
   const body = isV1Path(request.url) ? v1ErrorBody : errorEnvelope;
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return reply.status(414).send(body(ErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+    reply.status(414).send(body(ErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+    return;
   }
   if (error.code === 'FST_ERR_BAD_URL') {
-    return reply.status(400).send(body(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
+    reply.status(400).send(body(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
+    return;
   }
   request.log.error({ err: error }, 'router error');
-  return reply.status(500).send(body(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+  reply.status(500).send(body(ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
 }
 
 /**

@@ -4,7 +4,6 @@
  * a bad request with the same field messages, and one mapping to the domain's commands.
  */
 import { z } from 'zod';
-import { CardDetails } from '../domain/payments/card';
 import { CardSource, ChargeCommand } from '../domain/payments/payment.commands';
 import { DisputeStatus, PaymentStatus } from '../domain/payments/payment.entities';
 import { referenceDigitsOf } from '../domain/payments/payment-reference';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import {
-  AdvancePayoutCommand, CreateBatchCommand, CreatePayoutCommand, CreateQuoteCommand, CreateRecipientCommand, RecipientDetails,
+  AdvancePayoutCommand, CreateBatchCommand, CreatePayoutCommand, CreateQuoteCommand, CreateRecipientCommand,
 } from '../domain/payouts/payout.commands';
 import { PayoutRailKind, PayoutStatus } from '../domain/payouts/payout.entities';
 import { MAX_BATCH_ITEMS } from '../domain/payouts/payouts.settings';

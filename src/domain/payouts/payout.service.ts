@@ -255,7 +255,7 @@ export class PayoutService {
       payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),
     });
     return inTransaction(ctx, async (tx) => {
-      const result = await tx.em.query(
+      const result = await tx.em.query<unknown[]>(
         `UPDATE payouts SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [payoutId, acceptance.providerRef]);
       const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
       if (rows.length === 0) return null;

@@ -18,7 +18,7 @@ const loadersByPublication = new WeakMap<object, Map<string, Loaders>>();
 function publicationLoaders(core: Core, payload: unknown, ctx: RequestContext | null): Loaders {
   if (!ctx?.businessId || typeof payload !== 'object' || payload === null) return createLoaders(core, ctx ?? core.anonymousContext());
   let byTenant = loadersByPublication.get(payload);
-  if (!byTenant) loadersByPublication.set(payload, (byTenant = new Map()));
+  if (!byTenant) loadersByPublication.set(payload, (byTenant = new Map<string, Loaders>()));
   const tenant = `${ctx.businessId}:${ctx.mode}`;
   let loaders = byTenant.get(tenant);
   if (!loaders) {

@@ -7,7 +7,7 @@ import { ListPage, PageQuery } from '../../domain/shared/pagination';
 import { toMajor } from '../../domain/shared/money';
 import { checkoutSessionFiltersSchema, createCheckoutSessionCommand, createCheckoutSessionSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';
-import { currencyCodeSchema, decimalStringSchema, envelope, errorEnvelopeSchema, idParamsSchema, offsetListSchema, Responses, responses, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, idParamsSchema, offsetListSchema, Responses, responses, timestampSchema } from '../shared/schemas';
 
 export { idParamsSchema };
 
