@@ -95,7 +95,7 @@ type Formatter = ReturnType<typeof graphQLErrorFormatter>;
 const formatError = (format: Formatter) => (error: GraphQLError | GraphQLFormattedError): GraphQLFormattedError =>
   (error instanceof GraphQLError ? format(error.toJSON(), error) : error);
 const formatResult = (format: Formatter) => (result: ExecutionResult | FormattedExecutionResult): FormattedExecutionResult =>
-  (result.errors ? { ...result, errors: result.errors.map(formatError(format)) } : (result));
+  (result.errors ? { ...result, errors: result.errors.map(formatError(format)) } : result);
 
 /** Who holds which sockets and subscriptions in this process, for the caps and for revocations. */
 class SocketRegistry {

@@ -94,7 +94,7 @@ export const toCreatePayoutCommand = (body: z.output<typeof createPayoutBodySche
   const currency = normalizeCurrency(body.currency);
   return {
     recipientId: body.recipientId, amount: toMinor(body.amount, currency), currency, quoteId: body.quoteId ?? null,
-    reference: body.reference || null, metadata: (body.metadata ?? null),
+    reference: body.reference || null, metadata: body.metadata ?? null,
   };
 };
 

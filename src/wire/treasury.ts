@@ -45,7 +45,7 @@ export const toCreateEndUserCommand = (body: z.output<typeof createEndUserBodySc
   email: body.email,
   name: body.name ?? null,
   phone: body.phone ?? null,
-  metadata: (body.metadata ?? null),
+  metadata: body.metadata ?? null,
 });
 
 export const endUsersQuerySchema = z.object({
@@ -165,7 +165,7 @@ export const toCreateTreasuryPayoutCommand = (body: z.output<typeof createTreasu
   amount: body.amount,
   destination: destinationOf(body.destinationType, body.destination),
   idempotencyKey: body.idempotencyKey ?? null,
-  metadata: (body.metadata ?? null),
+  metadata: body.metadata ?? null,
 });
 
 export const treasuryPayoutsQuerySchema = z.object({
