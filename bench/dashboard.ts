@@ -59,7 +59,7 @@ SELECT
 async function startCeiling(pool: Pool, businessId: string, livemode: boolean) {
   const app = Fastify();
   app.post('/graphql', async (_request, reply) => {
-    const { rows: [row] } = await pool.query(CEILING_SQL, [businessId, livemode]);
+    const { rows: [row] } = await pool.query<{ last_position: string | null; has_next_page: boolean; edges: string }>(CEILING_SQL, [businessId, livemode]);
     const [createdAt, id] = row.last_position ? String(row.last_position).split(' ') : [];
     const pageInfo = { hasNextPage: row.has_next_page, endCursor: createdAt ? encodeCursor([createdAt, id], {}) : null };
     reply.type('application/json');

@@ -72,7 +72,7 @@ async function start(args: string[], env: Record<string, string>): Promise<Start
   // The server says when its embedded PostgreSQL is up: the start splits into the database's part and the rest.
   let databaseUpMs: number | null = null;
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
     if (databaseUpMs === null && output.includes('Started embedded PostgreSQL')) databaseUpMs = performance.now() - spawnedAt;
   });

@@ -64,7 +64,7 @@ async function ceilingCharge(ledger: LedgerService, merchant: RequestContext, bu
   ]);
   if (tight) await merchant.dataSource.query(`INSERT INTO graphile_worker._private_tasks (identifier) VALUES ('bench_ceiling') ON CONFLICT DO NOTHING`);
   const run = (client: PoolClient, name: string, text: string, values: unknown[]) =>
-    client.query(tight ? { name: `ceiling_${name}`, text, values } : { text, values });
+    client.query<{ id: string }>(tight ? { name: `ceiling_${name}`, text, values } : { text, values });
   return async (client: PoolClient) => {
     await client.query('BEGIN');
     const [{ id: paymentId }] = (await run(client, 'payment',
@@ -120,7 +120,7 @@ export async function benchPayments(runtime: Runtime) {
     let paymentId = '';
     const statements = await captureStatements(async () => { paymentId = (await chargeOnce('2.00')).data.id; });
     if (process.env.BENCH_SHOW_SQL) statements.forEach((statement, index) => console.log(`  ${index + 1}. [round trip ${statement.roundTrip}] ${statement.text.replace(/\s+/g, ' ').slice(0, 160)}`));
-    const [{ dedupe_key: dedupeKey }] = await runtime.dataSource.query(`SELECT dedupe_key FROM payments WHERE id = $1`, [paymentId]);
+    const [{ dedupe_key: dedupeKey }] = await runtime.dataSource.query<Array<{ dedupe_key: string }>>(`SELECT dedupe_key FROM payments WHERE id = $1`, [paymentId]);
 
     // Warm-up first, so the JIT has compiled the path being measured; then the load, and the CPU
     // time this process (the server; the load generator is a child process) spent per charge:

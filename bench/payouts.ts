@@ -49,11 +49,11 @@ async function merchant(runtime: Runtime, index: number): Promise<BenchMerchant>
 /** The same debit transaction by hand: BEGIN, payout, wallet update, journal + entries, event, COMMIT (6 statements). */
 async function rawPayout(client: PoolClient, m: BenchMerchant) {
   await client.query('BEGIN');
-  const [{ id }] = (await client.query(
+  const [{ id }] = (await client.query<{ id: string }>(
     `INSERT INTO payouts (business_id, livemode, recipient_id, rail, status, amount, currency, service_fee, dst_amount, destination_currency, rate, country, destination_masked)
      VALUES ($1, false, $2, 'LOCAL_BANK', 'CREATED', 100, 'USD', 1, 154225, 'NGN', '1542.25000000', 'NG', '{"country":"NG","accountNumber":"****3333","bankName":"GTBank"}')
      RETURNING id`, [m.businessId, m.recipientId])).rows;
-  const updated = await client.query(`UPDATE ledger_accounts SET balance = balance - 101 WHERE id = $1 AND balance - 101 >= 0 RETURNING balance`, [m.wallet.id]);
+  const updated = await client.query<{ balance: string }>(`UPDATE ledger_accounts SET balance = balance - 101 WHERE id = $1 AND balance - 101 >= 0 RETURNING balance`, [m.wallet.id]);
   await client.query(
     `WITH journal AS (INSERT INTO journal_transactions (business_id, livemode, kind, reference_type, reference_id) VALUES ($1, false, 'payout_debit', 'payout', $2) RETURNING id)
      INSERT INTO journal_entries (transaction_id, account_id, currency, amount, balance_after)

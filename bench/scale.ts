@@ -148,8 +148,8 @@ async function explainEndpoint(runtime: Runtime, base: string, merchant: Merchan
       let explained: Explained | null = null;
       let fastest = Infinity;
       for (let run = 0; run < EXPLAIN_RUNS; run += 1) {
-        const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text}`, statement.values as unknown[]);
-        [explained] = rows[0]['QUERY PLAN'] as Explained[];
+        const { rows } = await client.query<{ 'QUERY PLAN': Explained[] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text}`, statement.values);
+        [explained] = rows[0]['QUERY PLAN'];
         fastest = Math.min(fastest, explained['Execution Time']);
       }
       const nodes = flatten(explained!.Plan);

@@ -58,7 +58,7 @@ export async function benchSchedules(runtime: Runtime) {
     let fired = 0;
     while (fired < SCHEDULES && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      fired = (await dataSource.query(`SELECT count(*)::int AS n FROM payout_schedule_runs`))[0].n;
+      fired = (await dataSource.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM payout_schedule_runs`))[0].n;
     }
     const seconds = (performance.now() - started) / 1000;
     const runsPerSecond = fired / seconds;

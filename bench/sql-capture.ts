@@ -19,6 +19,7 @@ export interface CapturedStatement {
  */
 export async function captureStatements(work: () => Promise<unknown>): Promise<CapturedStatement[] & { socketWrites: number }> {
   const captured: CapturedStatement[] = [];
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called by the patch with the client as this
   const original = Client.prototype.query;
   let roundTrips = 0;
   let unanswered = 0;
@@ -30,6 +31,9 @@ export async function captureStatements(work: () => Promise<unknown>): Promise<C
   const pgSockets = new WeakSet<object>();
   socket._write = function counted(this: object, ...args: unknown[]) { if (pgSockets.has(this)) socketWrites += 1; return originalWrite.apply(this, args); };
   socket._writev = function counted(this: object, ...args: unknown[]) { if (pgSockets.has(this)) socketWrites += 1; return originalWritev.apply(this, args); };
+  // pg's query is overloaded (text or config; a promise, a callback or a stream): the patch takes and answers
+  // whatever each overload does, so it is typed `any` on purpose.
+  /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return */
   Client.prototype.query = function patched(this: Client, ...args: any[]) {
     const [config, values] = args;
     const text = typeof config === 'string' ? config : config?.text;
@@ -49,6 +53,7 @@ export async function captureStatements(work: () => Promise<unknown>): Promise<C
     }
     return result;
   } as typeof Client.prototype.query;
+  /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return */
   try {
     await work();
   } finally {
@@ -75,7 +80,7 @@ export async function replay(client: Client, statements: CapturedStatement[], fr
     return out;
   };
   for (const statement of statements) {
-    const result = await client.query(statement.text, statement.values.map(swap));
+    const result = await client.query<Record<string, unknown>>(statement.text, statement.values.map(swap));
     statement.rows.forEach((row, index) => {
       for (const [column, value] of Object.entries(row)) {
         const now = result.rows[index]?.[column];

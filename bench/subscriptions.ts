@@ -190,7 +190,7 @@ async function measureBareBroadcast(payload: string): Promise<Figures> {
 }
 
 async function expectMessage<T>(child: JsonLinesChild, type: string): Promise<T> {
-  const message = await child.next();
+  const message = (await child.next()) as { type: string };
   if (message.type !== type) throw new Error(`expected "${type}" from a bench child process, got ${JSON.stringify(message)}`);
   return message as T;
 }

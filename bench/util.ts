@@ -53,6 +53,8 @@ export function collectGarbage() {
 }
 
 /** A child process that talks in JSON lines: one message per line on stdout, commands on stdin. */
+// A child's messages are its JSON lines, read as they come (`any` by default, as the bench's callers read them).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export class JsonLinesChild<T = any> {
   private readonly messages: T[] = [];
   private waiting: Array<(message: T) => void> = [];

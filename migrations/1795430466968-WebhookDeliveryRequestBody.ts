@@ -12,9 +12,9 @@ export class WebhookDeliveryRequestBody1795430466968 implements MigrationInterfa
     await queryRunner.query(`ALTER TABLE "webhook_deliveries" ADD "request_body" text`);
     await queryRunner.query(`ALTER TABLE "webhook_deliveries" ADD "request_headers" jsonb`);
     for (;;) {
-      const rows: Array<{ id: string; payload: { event: string; timestamp: string; data: unknown } }> = await queryRunner.query(
+      const rows = (await queryRunner.query(
         `SELECT id, payload FROM "webhook_deliveries" WHERE "request_body" IS NULL ORDER BY id LIMIT 1000`,
-      );
+      )) as Array<{ id: string; payload: { event: string; timestamp: string; data: unknown } }>;
       if (rows.length === 0) break;
       const bodies = rows.map(({ payload }) => JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data }));
       await queryRunner.query(

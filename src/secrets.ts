@@ -83,7 +83,7 @@ const KEY_CHECK_LABEL = 'tessera:master-key-check:v1';
  * generates a new key) starts, answers 500 on every token exchange and cannot sign webhooks.
  */
 export async function verifyMasterKey(dataSource: DataSource, secrets: ResolvedSecrets): Promise<void> {
-  const [table] = await dataSource.query(`SELECT to_regclass('master_key_check') IS NOT NULL AS present`);
+  const [table] = await dataSource.query<Array<{ present: boolean }>>(`SELECT to_regclass('master_key_check') IS NOT NULL AS present`);
   if (!table.present) return; // not migrated yet (`tessera migrate`): the next start checks
   const box = new SecretBox(secrets.masterKey);
   const expected = box.mac(KEY_CHECK_LABEL);
@@ -92,7 +92,7 @@ export async function verifyMasterKey(dataSource: DataSource, secrets: ResolvedS
     + 'Set TESSERA_MASTER_KEY to the key the server uses, or run with the server\'s data directory (TESSERA_DATA_DIR, whose secrets.json holds its generated key).',
   );
   const stored = async (): Promise<string | null> =>
-    ((await dataSource.query(`SELECT check_value FROM master_key_check WHERE id = 1`)) as Array<{ check_value: string }>)[0]?.check_value ?? null;
+    (await dataSource.query<Array<{ check_value: string }>>(`SELECT check_value FROM master_key_check WHERE id = 1`))[0]?.check_value ?? null;
 
   let checkValue = await stored();
   if (checkValue === null) {

@@ -213,6 +213,27 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     const raisedAfterAll = Object.keys(reserved).filter((code) => raised.has(code)).map((code) => `${code} is raised now: take it off the reserved list`);
     expect(report('codes the domain never raises (an HTTP-level code belongs in src/http/error-codes.ts)', [...offenders, ...raisedAfterAll])).toBe('');
   });
+
+  test('no static method reads this, so one passed on unbound (.map(Payment.from)) works: the lint lets them be (eslint.config.mjs)', () => {
+    const offenders: string[] = [];
+    // `this` inside a nested function or class is another `this`; inside an arrow it is the method's.
+    const readsThis = (node: ts.Node): ts.Node | undefined => {
+      if (node.kind === ts.SyntaxKind.ThisKeyword) return node;
+      if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isClassLike(node)) return undefined;
+      return ts.forEachChild(node, readsThis);
+    };
+    for (const source of loaded.sources) {
+      const visit = (node: ts.Node) => {
+        if (ts.isMethodDeclaration(node) && node.body && ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Static) {
+          const found = readsThis(node.body);
+          if (found) offenders.push(`${where(found)} static ${node.name.getText()} reads this`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(report('static methods reading this', offenders)).toBe('');
+  });
 });
 
 /** The files of src/ whose text contains `needle`, as paths relative to the repository. */

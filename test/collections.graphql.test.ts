@@ -55,14 +55,14 @@ describe('Collections over GraphQL', () => {
 
   /** Runs a mutation and answers the collection of its payload, failing the test on any error or userError. */
   async function made(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
-    const [payload] = Object.values(await ok(query, variables, headers)) as any[];
+    const [payload]: any[] = Object.values(await ok(query, variables, headers));
     expect(payload.userErrors).toEqual([]);
     return payload.collection;
   }
 
   /** The userErrors of a mutation the caller can fix: no GraphQL error, and no collection. */
   async function userErrorsOf(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<any[]> {
-    const [payload] = Object.values(await ok(query, variables, headers)) as any[];
+    const [payload]: any[] = Object.values(await ok(query, variables, headers));
     expect(payload.collection).toBeNull();
     expect(payload.userErrors.length).toBeGreaterThan(0);
     return payload.userErrors;

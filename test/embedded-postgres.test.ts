@@ -113,11 +113,11 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     const run = spawnTs(MAIN, [], env, { cwd: checkout });
     const clusterDir = await ready(run, env.PORT);
 
-    expect(clusterDir.startsWith(path.join(env.TESSERA_SYSTEM_DIR!, 'clusters') + path.sep)).toBe(true);
+    expect(clusterDir.startsWith(path.join(env.TESSERA_SYSTEM_DIR, 'clusters') + path.sep)).toBe(true);
     const postgresUid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     expect(fs.statSync(clusterDir).uid).toBe(postgresUid);
     expect(fs.statSync(clusterDir).mode & 0o777).toBe(0o700);
-    expect(fs.existsSync(path.join(env.TESSERA_SYSTEM_DIR!, 'postgresql-18.4.0-beta.17', 'bin', 'postgres'))).toBe(true);
+    expect(fs.existsSync(path.join(env.TESSERA_SYSTEM_DIR, 'postgresql-18.4.0-beta.17', 'bin', 'postgres'))).toBe(true);
     // The user's own directories keep their permissions; secrets stay in the checkout's .data.
     expect(fs.statSync(home).mode & 0o777).toBe(0o700);
     expect(fs.existsSync(path.join(checkout, '.data', 'secrets.json'))).toBe(true);
@@ -139,8 +139,8 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
       // Drop to an unprivileged account, with a checkout that account can read.
       const checkout = path.join(home, 'tessera');
       copyCheckout(checkout);
-      fs.mkdirSync(env.TESSERA_DATA_DIR!);
-      fs.chownSync(env.TESSERA_DATA_DIR!, NOBODY, NOBODY);
+      fs.mkdirSync(env.TESSERA_DATA_DIR);
+      fs.chownSync(env.TESSERA_DATA_DIR, NOBODY, NOBODY);
       // The node binary too: it may sit where nobody else can enter (nvm under /root, a private prefix).
       const node = path.join(home, 'node');
       try { fs.linkSync(process.execPath, node); } catch { fs.copyFileSync(process.execPath, node); }
@@ -148,8 +148,8 @@ describe('npm start with the embedded PostgreSQL, from any directory', () => {
     }
     const run = spawnTs(MAIN, [], { ...env, HOME: home }, options);
     const clusterDir = await ready(run, env.PORT);
-    expect(clusterDir).toBe(path.join(env.TESSERA_DATA_DIR!, 'pg'));
-    expect(fs.readdirSync(env.TESSERA_SYSTEM_DIR!)).toEqual([]);
+    expect(clusterDir).toBe(path.join(env.TESSERA_DATA_DIR, 'pg'));
+    expect(fs.readdirSync(env.TESSERA_SYSTEM_DIR)).toEqual([]);
     await stopped(run);
   }, spawnBudget(2));
 
@@ -228,7 +228,7 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
 
   test('a data directory made by another PostgreSQL major version', async () => {
     const env = await embeddedEnv();
-    const clusterDir = path.join(env.TESSERA_DATA_DIR!, 'pg');
+    const clusterDir = path.join(env.TESSERA_DATA_DIR, 'pg');
     fs.mkdirSync(clusterDir, { recursive: true });
     fs.writeFileSync(path.join(clusterDir, 'PG_VERSION'), '16\n');
     const result = await failedStart(env);
@@ -245,16 +245,16 @@ describe('every way the embedded PostgreSQL cannot start ends in one line with t
 
   mountTest('a data directory on a read-only disk', async () => {
     const env = await embeddedEnv();
-    fs.mkdirSync(env.TESSERA_DATA_DIR!);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', env.TESSERA_DATA_DIR!]);
-    mounts.push(env.TESSERA_DATA_DIR!);
+    fs.mkdirSync(env.TESSERA_DATA_DIR);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', env.TESSERA_DATA_DIR]);
+    mounts.push(env.TESSERA_DATA_DIR);
     const result = await failedStart(env);
     expectOneClearLine(result, /cannot write its data directory .*EROFS: read-only file system/);
   }, spawnBudget(1));
 
   mountTest('a full disk under the data', async () => {
     const env = await embeddedEnv();
-    const clusters = path.join(env.TESSERA_SYSTEM_DIR!, 'clusters');
+    const clusters = path.join(env.TESSERA_SYSTEM_DIR, 'clusters');
     fs.mkdirSync(clusters);
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0755', 'tmpfs', clusters]);
     mounts.push(clusters);

@@ -14,7 +14,6 @@ const RESPONSE = '.result-window .CodeMirror';
 type CodeMirrorElement = Element & { CodeMirror: { setValue(text: string): void; getValue(): string } };
 /** The page's globals, in the functions Playwright runs in the browser (the test program has no DOM types). */
 declare const document: { querySelector(selector: string): (Element & { textContent: string | null }) | null };
-declare const window: unknown;
 
 const setEditor = (page: Page, selector: string, text: string) =>
   page.$eval(selector, (element, value) => (element as CodeMirrorElement).CodeMirror.setValue(value), text);

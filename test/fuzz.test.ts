@@ -519,7 +519,7 @@ describe('Fuzzing every REST route and GraphQL root field: never a 5xx, every fa
 
     const operationsOf = (root: GraphQLObjectType | null | undefined, kind: 'query' | 'mutation') =>
       Object.values(root?.getFields() ?? {}).map((field: GraphQLField<unknown, unknown>) => {
-        const definitions = field.args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ');
+        const definitions = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
         const args = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
         const selection = isCompositeType(getNamedType(field.type)) ? ' { __typename }' : '';
         return {

@@ -24,7 +24,7 @@ describe('Ledger', () => {
     const merchant = await server.signUp();
     const ctx = RequestContext.system(server.runtime.dataSource, 'test', merchant.businessId, Mode.TEST);
     const { wallet } = await core.wallets.sandboxFund(ctx, { currency: 'USD', amount: toMinor(amount, 'USD') });
-    return { ctx, wallet: wallet as LedgerAccount };
+    return { ctx, wallet };
   }
 
   const balanceOf = async (accountId: string): Promise<bigint> => {

@@ -5,7 +5,7 @@ import { ConfigError } from '../src/startup-error';
 import { createMailer } from '../src/providers/mail';
 import { SandboxMailbox } from '../src/providers/mail/sandbox';
 import { SmtpMailer } from '../src/providers/mail/smtp';
-import { TestServer, startTestServer } from './support/harness';
+import { startTestServer } from './support/harness';
 import { SmtpSink } from './support/smtp-sink';
 
 /**

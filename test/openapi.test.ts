@@ -147,7 +147,7 @@ async function spectralFindings(document: unknown) {
   spectral.setRuleset({ extends: [[oas as never, 'recommended']] } as never);
   const results = await spectral.run(new SpectralDocument(JSON.stringify(document), SpectralParsers.Json, 'openapi.json'));
   // Spectral's severities: 0 error, 1 warning (DiagnosticSeverity of @stoplight/types).
-  const list = (severity: 0 | 1) => results.filter((result) => result.severity === severity)
+  const list = (severity: 0 | 1) => results.filter((result) => (result.severity as number) === severity)
     .map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`);
   return { errors: list(0), warnings: list(1) };
 }
@@ -178,7 +178,7 @@ function invalidExamples(document: Document) {
       const bodies = [
         ['request', operation.requestBody?.content?.['application/json']] as const,
         ...Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status))
-          .map(([status, response]) => [status, response.content?.['application/json'] as { schema?: object; example?: unknown } | undefined] as const),
+          .map(([status, response]): readonly [string, { schema?: object; example?: unknown } | undefined] => [status, response.content?.['application/json']]),
       ];
       for (const [which, media] of bodies) {
         if (!media?.schema) continue;
@@ -249,7 +249,7 @@ describe('The OpenAPI document of the REST surface', () => {
             method,
             url: route.url,
             auth: route.config?.auth ?? 'credential',
-            hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide),
+            hidden: Boolean(route.schema?.hide),
             alias: Boolean(route.config?.aliasOf),
             aliasOf: route.config?.aliasOf,
           });
@@ -609,7 +609,7 @@ describe('The OpenAPI document of the /v1 surface', () => {
         for (const method of [route.method].flat()) {
           registered.push({
             method, url: route.url,
-            hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide),
+            hidden: Boolean(route.schema?.hide),
             isPublic: route.config?.v1Auth === 'public',
           });
         }
@@ -635,10 +635,10 @@ describe('The OpenAPI document of the /v1 surface', () => {
     for (const route of v1Routes()) {
       const operation = document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
       expect({ route, documented: Boolean(operation) }).toEqual({ route, documented: true });
-      const statuses = Object.keys(operation!.responses ?? {});
+      const statuses = Object.keys(operation.responses ?? {});
       expect(statuses.some((status) => /^2\d\d$/.test(status))).toBe(true);
       expect(statuses).toEqual(expect.arrayContaining(['4XX', '5XX']));
-      expect(operation!.security).toEqual([{ secretKey: [] }]);
+      expect(operation.security).toEqual([{ secretKey: [] }]);
     }
     expect(Object.keys(document.paths).every((path) => path.startsWith('/v1/') && !path.startsWith('/v1/business/'))).toBe(true);
   });

@@ -83,7 +83,7 @@ const containerEnv = (service: ComposeService, vars: Record<string, string | und
 
 describe('Dockerfile', () => {
   test('passes the dockerfile-utils linter, warnings included', () => {
-    const problems = validate(read('Dockerfile')).map((problem) => `line ${problem.range.start.line + 1}: ${problem.message}`);
+    const problems = validate(read('Dockerfile')).map((problem) => `line ${problem.range.start.line + 1}: ${typeof problem.message === 'string' ? problem.message : problem.message.value}`);
     expect(problems).toEqual([]);
   });
 

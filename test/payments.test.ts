@@ -233,7 +233,7 @@ describe('server-to-server card charges', () => {
     const { core } = server.runtime;
     const ctx = await core.identity.auth.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
     const acquirer = core.providers.inMode('card-acquirer', 'test');
-    const authorize = acquirer.authorize;
+    const authorize = acquirer.authorize.bind(acquirer);
     acquirer.authorize = () => new Promise(() => undefined); // the process dies while the acquirer answers
     void core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body())));
     const rows = await waitFor(

@@ -54,7 +54,7 @@ describe('Payouts over GraphQL', () => {
   /** The userErrors of a mutation the caller can fix: no GraphQL error, and the payload's object null. */
   async function userErrors(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
     const data = await ok(query, variables, headers);
-    const [payload] = Object.values(data) as any[];
+    const [payload]: any[] = Object.values(data);
     const object = Object.keys(payload).find((key) => key !== 'userErrors' && key !== 'created')!;
     expect(payload[object]).toBeNull();
     expect(payload.userErrors.length).toBeGreaterThan(0);

@@ -207,7 +207,7 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     /** A thrown error's code, or the payload's only userError (its object null), as `userError CODE`. */
     const refusalOf = (body: any) => {
       if (body.errors) return body.errors[0]?.extensions?.code;
-      const [payload] = Object.values(body.data) as any[];
+      const [payload]: any[] = Object.values(body.data);
       const [, object] = Object.entries(payload).find(([key]) => key !== 'userErrors')!;
       return object === null && payload.userErrors.length === 1 && payload.userErrors[0].field === null ? `userError ${payload.userErrors[0].code}` : JSON.stringify(body);
     };

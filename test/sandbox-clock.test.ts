@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { TestMerchant, TestServer, PATIENCE_MS, startDeliveringServer, waitFor, within } from './support/harness';
 import { PAYOUTS, apiKey, createPayout, createRecipient, fundWallet } from './support/payouts';
-import { CLOCK, DAY, PIN, SCHEDULES, advanceCompleted, createSchedule, readClock, scheduleBody, setPin } from './support/schedules';
+import { CLOCK, DAY, SCHEDULES, advanceCompleted, createSchedule, readClock, scheduleBody, setPin } from './support/schedules';
 
 const ADVANCE = `${CLOCK}/advance`;
 const GQL_CLOCK = '{ sandboxClock { now offsetSeconds advance { id seconds status runsDue payoutsDue runsFired untilAt createdAt completedAt } } }';

@@ -23,7 +23,7 @@ describe('GraphQL treasury webhook endpoint registry', () => {
   const done = async (query: string, variables: Record<string, unknown>, merchant: TestMerchant) => {
     const response = await server.graphql(query, variables, auth(merchant));
     expect(response.body.errors).toBeUndefined();
-    const [payload] = Object.values(response.body.data) as any[];
+    const [payload]: any[] = Object.values(response.body.data);
     expect(payload.userErrors).toEqual([]);
     return payload;
   };
@@ -31,7 +31,7 @@ describe('GraphQL treasury webhook endpoint registry', () => {
   const userErrorsOf = async (query: string, variables: Record<string, unknown>, merchant: TestMerchant): Promise<any[]> => {
     const response = await server.graphql(query, variables, auth(merchant));
     expect(response.body.errors).toBeUndefined();
-    const [payload] = Object.values(response.body.data) as any[];
+    const [payload]: any[] = Object.values(response.body.data);
     expect(Object.entries(payload).filter(([key]) => key !== 'userErrors').map(([, value]) => value)).toEqual([null]);
     return payload.userErrors;
   };

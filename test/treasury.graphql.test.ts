@@ -92,7 +92,7 @@ describe('Treasury over GraphQL', () => {
 
   /** Runs a mutation and answers the object of its payload, failing the test on any error or userError. */
   async function made<T = any>(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
-    const [payload] = Object.values(await ok(query, variables, headers)) as Array<Record<string, unknown>>;
+    const [payload]: Array<Record<string, unknown>> = Object.values(await ok(query, variables, headers));
     expect(payload.userErrors).toEqual([]);
     const [object] = Object.entries(payload).filter(([key]) => key !== 'userErrors').map(([, value]) => value);
     return object as T;
@@ -100,7 +100,7 @@ describe('Treasury over GraphQL', () => {
 
   /** The userErrors of a mutation the caller can fix: no GraphQL error, and no object in the payload. */
   async function userErrorsOf(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<any[]> {
-    const [payload] = Object.values(await ok(query, variables, headers)) as Array<Record<string, unknown>>;
+    const [payload]: Array<Record<string, unknown>> = Object.values(await ok(query, variables, headers));
     const objects = Object.entries(payload).filter(([key]) => key !== 'userErrors').map(([, value]) => value);
     expect(objects).toEqual([null]);
     expect((payload.userErrors as unknown[]).length).toBeGreaterThan(0);
@@ -687,7 +687,7 @@ describe('Treasury over GraphQL', () => {
       await waitFor(async () => subscriber.received.length, (count) => count >= 1);
       await server.setTreasury(partner.businessId, false);
       // The next change of the payout, as the domain announces it after a commit (the dispatch job needs no partner check).
-      await server.runtime.core.pubSub.publish(Topic.TREASURY_PAYOUT, {
+      server.runtime.core.pubSub.publish(Topic.TREASURY_PAYOUT, {
         businessId: partner.businessId, livemode: false, payoutId: payout.id, previousStatus: TreasuryPayoutStatus.PENDING, changed: ['status'],
       });
       await expect(subscriber.done).rejects.toThrow(/FORBIDDEN/);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { TestServer, overSocket, startTestServer } from './support/harness';
 import { countRows, issueV1Key, paymentBody, setVerified, v1, v1Merchant } from './support/v1';
@@ -27,7 +28,7 @@ describe('/v1: the alternate reference surface', () => {
       const merchant = await v1Merchant(server);
       const rows = await server.runtime.dataSource.query('SELECT key_hash, key_ciphertext, key_hint FROM v1_api_keys WHERE business_id = $1', [merchant.businessId]);
       expect(rows).toHaveLength(1);
-      expect(rows[0].key_hash).toBe(require('node:crypto').createHash('sha256').update(merchant.testKey).digest('hex'));
+      expect(rows[0].key_hash).toBe(crypto.createHash('sha256').update(merchant.testKey).digest('hex'));
       expect(rows[0].key_ciphertext).not.toContain(merchant.testKey);
       expect(rows[0].key_hint).toBe(`${merchant.testKey.slice(0, 20)}…`);
     });

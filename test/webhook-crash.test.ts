@@ -53,9 +53,9 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
     doomed.child.kill('SIGKILL');
     await doomed.exited;
 
-    const statuses = () => server.runtime.dataSource.query(
+    const statuses = () => server.runtime.dataSource.query<Array<{ id: string; status: string }>>(
       `SELECT id, status FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [merchant.businessId],
-    ) as Promise<Array<{ id: string; status: string }>>;
+    );
     const beforeRestart = await statuses();
     expect(beforeRestart).toHaveLength(6);
     expect(beforeRestart.filter((row) => row.status === 'succeeded').length).toBeLessThan(6);

@@ -105,7 +105,7 @@ describe('finding 5: GraphQL controls and fan-out over the socket', () => {
         return spy.mock.calls.length;
       } finally {
         spy.mockRestore();
-        await Promise.all(clients.map((client) => client.dispose()));
+        await Promise.all(clients.map(async (client) => client.dispose()));
       }
     }
 

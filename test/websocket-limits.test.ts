@@ -16,7 +16,7 @@ function rawSocket(url: string) {
   const opened = new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject); });
   const closed = new Promise<CloseInfo>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   const acknowledged = new Promise<boolean>((resolve) => {
-    socket.on('message', (data) => { if (JSON.parse(String(data)).type === 'connection_ack') resolve(true); });
+    socket.on('message', (data) => { if (JSON.parse((data as Buffer).toString('utf8')).type === 'connection_ack') resolve(true); });
     socket.once('close', () => resolve(false));
   });
   opened.catch(() => undefined);

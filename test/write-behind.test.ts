@@ -109,7 +109,7 @@ describe('statements written behind', () => {
     await single.initialize();
     try {
       const one = new RequestContext(single, { kind: 'system', name: 'test' }, businessId, Mode.TEST);
-      const pid = async (tx: RequestContext) => ((await tx.em.query(`SELECT pg_backend_pid() AS pid`)) as Array<{ pid: number }>)[0].pid;
+      const pid = async (tx: RequestContext) => (await tx.em.query<Array<{ pid: number }>>(`SELECT pg_backend_pid() AS pid`))[0].pid;
       let firstPid = 0;
       // The failure answered by the COMMIT (the behind statement is the transaction's last).
       await expect(inTransaction(one, async (tx) => {

@@ -8,7 +8,7 @@ import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded';
 export interface Database {
   dataSource: DataSource;
   databaseUrl: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
@@ -75,9 +75,9 @@ function cannotOpen(databaseUrl: string, error: unknown): StartupError {
 /** Tessera's migrations this database has not run, in order (all of them on an empty database). */
 export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
   const table = dataSource.options.migrationsTableName ?? 'migrations';
-  const [{ present }] = await dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [table]);
+  const [{ present }] = await dataSource.query<Array<{ present: boolean }>>(`SELECT to_regclass($1) IS NOT NULL AS present`, [table]);
   const ran = new Set<string>(present
-    ? ((await dataSource.query(`SELECT name FROM ${dataSource.driver.escape(table)}`)) as Array<{ name: string }>).map((row) => row.name)
+    ? (await dataSource.query<Array<{ name: string }>>(`SELECT name FROM ${dataSource.driver.escape(table)}`)).map((row) => row.name)
     : []);
   return dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name).filter((name) => !ran.has(name));
 }

@@ -3,6 +3,8 @@ import { Client, ClientConfig, QueryResult } from 'pg';
 const noop = () => undefined;
 
 /** node-postgres's own conversion of a query value to what it sends (the driver applies it again: a no-op on its result). */
+// require: pg declares no types for its lib/ files.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => unknown };
 
 /**
@@ -59,11 +61,13 @@ export class PipeliningClient extends Client {
     super(typeof config === 'string' ? { connectionString: config, pipeline: true } : { ...config, pipeline: true });
   }
 
-  query(...args: any[]): any {
+  // The override answers what each of pg's overloads answers: only `any` is all of them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query(...args: unknown[]): any {
     const [text, values, callback] = args;
     // TypeORM sends (text) and (text, values) and awaits the promise; any other form goes as it is.
     if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined) {
-      return (super.query as (...all: any[]) => any)(...args);
+      return (super.query as (...all: unknown[]) => unknown)(...args);
     }
     if (text === 'START TRANSACTION') {
       this.deallocateEvicted();
@@ -81,7 +85,7 @@ export class PipeliningClient extends Client {
     }
     if (!this.transactionOpen) this.deallocateEvicted();
     this.cork();
-    const own = this.send(text, values) as Promise<QueryResult>;
+    const own = this.send(text, values as unknown[] | undefined) as Promise<QueryResult>;
     const earlier = this.unanswered.splice(0);
     return earlier.length === 0 ? own : answerAfter(earlier, own);
   }
@@ -90,19 +94,19 @@ export class PipeliningClient extends Client {
    * Sends a statement of the open transaction without waiting for its answer (see the class
    * comment); `onRows` gets its rows before the transaction's next statement answers.
    */
-  writeBehind(text: string, values: unknown[], onRows?: (rows: any[]) => void): void {
+  writeBehind<Row>(text: string, values: unknown[], onRows?: (rows: Row[]) => void): void {
     if (!this.transactionOpen) throw new Error('writeBehind needs an open transaction');
     // A value the driver cannot send fails here, at the call: failing inside the driver, the
     // statement would never reach the server, and a COMMIT sent next would commit without it.
     const prepared = values.map(prepareValue);
     this.cork();
-    this.sendUnanswered((this.send(text, prepared) as Promise<QueryResult>).then((result) => onRows?.(result.rows)));
+    this.sendUnanswered((this.send(text, prepared) as Promise<QueryResult>).then((result) => onRows?.(result.rows as Row[])));
   }
 
   /** Sends a statement, by its prepared name once the text has been used PREPARE_AFTER_USES times here. */
   private send(text: string, values: unknown[] | undefined): Promise<unknown> {
     const name = values === undefined || !PREPARABLE.test(text) ? undefined : this.preparedName(text);
-    if (name === undefined) return super.query(text, values) as unknown as Promise<unknown>;
+    if (name === undefined) return super.query(text, values);
     const sent = super.query({ name, text, values }) as unknown as Promise<unknown>;
     // A table changed under it since it was prepared ("cached plan must not change result type"):
     // this execution fails, the next one prepares the text again.

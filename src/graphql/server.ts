@@ -7,7 +7,7 @@ import { Core } from '../domain/core';
 import { markNotStored } from '../http/idempotency';
 import { DatabaseOutage, RETRY_AFTER_SECONDS } from '../http/outage';
 import { ErrorCode } from '../domain/shared/errors';
-import { bearerOf, originOf } from '../http/request-context';
+import { originOf } from '../http/request-context';
 import { guardCredentialSurface } from '../http/surface';
 import { prefersExplorer, registerExplorer } from './explorer';
 import { limitRules, operationLimitsOf, operationLimitsPlugin } from './limits';

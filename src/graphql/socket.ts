@@ -56,7 +56,7 @@ type Extra = { session?: Session };
 type SocketContext = Context<Record<string, unknown>, Extra & { socket: WebSocket; request: IncomingMessage }>;
 
 const text = (params: Record<string, unknown>, ...names: string[]): string | null => {
-  for (const name of names) if (typeof params[name] === 'string' && params[name] !== '') return params[name] as string;
+  for (const name of names) if (typeof params[name] === 'string' && params[name] !== '') return params[name];
   return null;
 };
 
@@ -95,7 +95,7 @@ type Formatter = ReturnType<typeof graphQLErrorFormatter>;
 const formatError = (format: Formatter) => (error: GraphQLError | GraphQLFormattedError): GraphQLFormattedError =>
   (error instanceof GraphQLError ? format(error.toJSON(), error) : error);
 const formatResult = (format: Formatter) => (result: ExecutionResult | FormattedExecutionResult): FormattedExecutionResult =>
-  (result.errors ? { ...result, errors: result.errors.map(formatError(format)) } : (result as FormattedExecutionResult));
+  (result.errors ? { ...result, errors: result.errors.map(formatError(format)) } : result);
 
 /** Who holds which sockets and subscriptions in this process, for the caps and for revocations. */
 class SocketRegistry {
@@ -350,8 +350,8 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
     execute: (args: ExecutionArgs) => executeOnce(args) as Promise<ExecutionResult>,
     subscribe: (args: ExecutionArgs) => subscribeSharingReads(core, args),
     onNext: (_context, _id, _payload, args, result) => {
-      logUnexpected(args, result as ExecutionResult);
-      return formatResult(format)(result as ExecutionResult);
+      logUnexpected(args, result);
+      return formatResult(format)(result);
     },
     onError: (_context, _id, payload, errors) => {
       logUnexpectedErrors(app.log, errors, payload.operationName ?? null, app.databaseOutage);

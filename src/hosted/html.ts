@@ -1,5 +1,6 @@
 import { CheckoutView } from '../domain/checkout/checkout.service';
 import type { CollectionPage, SessionRail } from '../domain/collections/collection.service';
+import { CollectionRailKind, CollectionStatus } from '../domain/collections/collection.entities';
 import type { Payment } from '../domain/payments/payment.entities';
 import { paymentReferenceOf } from '../domain/payments/payment-reference';
 import type { CheckoutFormValues } from './checkout-form';
@@ -7,7 +8,7 @@ import { FieldErrors } from '../domain/shared/errors';
 import { toMajor } from '../domain/shared/money';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -152,7 +153,7 @@ function localRailForms(token: string, rails: SessionRail[], afterCard: boolean,
   if (rails.length === 0) return '';
   const forms = rails.map(({ rail, networks }) => {
     let momo = '';
-    if (rail === 'momo') {
+    if (rail === CollectionRailKind.MOMO) {
       const network = fieldStatus(fields, 'networkId', 'momo-network');
       const options = networks.map(({ id, name }) =>
         `<option value="${escapeHtml(id)}"${values.networkId === id ? ' selected' : ''}>${escapeHtml(name)}</option>`).join('');
@@ -181,13 +182,13 @@ export function collectionPage(page: Extract<CollectionPage, { kind: 'page' }>, 
   const { collection, railInstructions: rail } = page;
   const amount = amountOf(collection.amount, collection.currency);
   const status = page.expired ? 'expired' : collection.status;
-  const live = status === 'pending' || status === 'processing';
+  const live = status === CollectionStatus.PENDING || status === CollectionStatus.PROCESSING;
   const row = (id: string, label: string, value: string | null) => (value ? `<dt>${escapeHtml(label)}</dt><dd id="${id}">${escapeHtml(value)}</dd>` : '');
   const instructions = !live ? '' : rail.kind === 'momo_prompt'
     ? `<p id="momo-prompt">${escapeHtml(rail.prompt)}</p>`
     : `<p>Transfer exactly <strong>${escapeHtml(amount)}</strong> to:</p>
 <dl class="facts">${row('bank-name', 'Bank', rail.bankName)}${row('account-number', 'Account number', rail.accountNumber)}${row('account-name', 'Account name', rail.accountName)}${row('reference', 'Reference', rail.reference)}</dl>`;
-  const failure = status === 'failed' ? `: ${escapeHtml(collection.failureReason ?? 'rejected')}` : '';
+  const failure = status === CollectionStatus.FAILED ? `: ${escapeHtml(collection.failureReason ?? 'rejected')}` : '';
   const test = collection.livemode ? '' : live
     ? `<div class="test">Test mode: no real money moves. Simulate the payer with POST /api/v1/business/sandbox/collections/${escapeHtml(collection.id)}/pay.</div>`
     : testMarker(false);

@@ -1,5 +1,6 @@
 import { DecideKycOnPageCommand } from '../domain/treasury/treasury.commands';
 import { KycPage, MAX_REASONS, MAX_REASON_LENGTH } from '../domain/treasury/kyc.service';
+import { KycStatus } from '../domain/treasury/treasury.entities';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../domain/shared/errors';
 import { escapeHtml, fieldState, fieldStatus, layout } from './html';
 
@@ -26,7 +27,7 @@ export function kycPage(page: KycPage, nonce: string, errors: FieldErrors = {}):
   const problems = Object.entries(errors).filter(([name]) => name !== 'reasons').flatMap(([, messages]) => messages)
     .map((message) => `<div class="alert" role="alert">${escapeHtml(message)}</div>`).join('');
   const reasonsField = fieldStatus(fields, 'reasons', 'reasons');
-  const decide = check.status !== 'PENDING' ? '' : `
+  const decide = check.status !== KycStatus.PENDING ? '' : `
 <form method="post" action="/kyc/${token}/approve" id="approve"><button type="submit" id="approve-button">Approve verification</button></form>
 <section class="danger-zone" aria-labelledby="reject-heading">
 <h2 id="reject-heading">Reject this verification</h2>

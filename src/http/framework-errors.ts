@@ -102,17 +102,21 @@ export type FailureBodyAt = (path: string) => (failure: HttpFailure) => unknown;
  * over MAX_PARAM_LENGTH, percent-encoding that does not decode), in the error body of the path's face.
  */
 export function routerErrorsAnsweredBy(bodyAt: FailureBodyAt) {
-  return function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  return function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
     reply.header('x-request-id', request.id);
-    const answer = (refused: HttpFailure) => reply.status(refused.status).send(bodyAt(request.url)(refused));
+    const answer = (refused: HttpFailure) => {
+      reply.status(refused.status).send(bodyAt(request.url)(refused));
+    };
     if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-      return answer(failure(HttpErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+      answer(failure(HttpErrorCode.URI_TOO_LONG, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+      return;
     }
     if (error.code === 'FST_ERR_BAD_URL') {
-      return answer(failure(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
+      answer(failure(ErrorCode.BAD_REQUEST, 'The URL is not valid: it contains percent-encoding that does not decode'));
+      return;
     }
     request.log.error({ err: error }, 'router error');
-    return answer(failure(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
+    answer(failure(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred'));
   };
 }
 

@@ -102,6 +102,7 @@ export function identifyCallers(scope: FastifyInstance, core: Core) {
  * 403 for a publishable key (it only creates card tokens).
  */
 export function authenticated(request: FastifyRequest): RequestContext {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- what authentication threw (a caught value), thrown as it was
   if (request.tesseraAuthError) throw request.tesseraAuthError;
   if (!request.tesseraContext) throw unauthorized('Send x-api-key or Authorization: Bearer <token>');
   if (request.tesseraContext.actor.kind === 'publishable') throw publishableKeyRefused();
@@ -110,6 +111,7 @@ export function authenticated(request: FastifyRequest): RequestContext {
 
 /** The card-token route's caller: a publishable key only (a secret key or token is refused with 403). */
 export function publishableCaller(request: FastifyRequest): RequestContext {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- what authentication threw (a caught value), thrown as it was
   if (request.tesseraAuthError) throw request.tesseraAuthError;
   if (!request.tesseraContext) throw unauthorized('Send your publishable key: x-publishable-key: pk_test_… (or Authorization: Bearer pk_…)');
   if (request.tesseraContext.actor.kind !== 'publishable') {

@@ -61,8 +61,10 @@ export function taskList(core: Core): TaskList {
 
 const crontabOf = (core: Core) => areaJobs(core).flatMap((area) => area.crontab ?? []).join('\n');
 
+// graphile-worker's LogLevel is an ambient const enum, which isolated-module builds cannot read: its levels compare as the strings they are.
+const isLoud = (level: string) => level === 'error' || level === 'warning';
 const quietLogger = (log: (line: string) => void) => new Logger(() => (level, message) => {
-  if (level === 'error' || level === 'warning') log(`[worker] ${message}`);
+  if (isLoud(level)) log(`[worker] ${message}`);
 });
 
 /**

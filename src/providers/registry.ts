@@ -74,7 +74,7 @@ export class ProviderRegistry {
   providerFor<K extends ProviderKind>(ctx: { livemode: boolean }, kind: K): ProviderOf<K> {
     const provider = this.inMode(kind, ctx.livemode ? 'live' : 'test');
     if (!provider) throw new DomainError(ErrorCode.UNPROCESSABLE, NO_PROVIDER[kind]);
-    return (kind === 'fx' ? this.reachable(provider as FxProvider) : provider) as ProviderOf<K>;
+    return (kind === 'fx' ? this.reachable(provider as FxProvider) : provider);
   }
 
   /** FX providers as the domain calls them: one that does not answer is SERVICE_UNAVAILABLE (ReachableFx). */

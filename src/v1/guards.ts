@@ -72,6 +72,7 @@ export function requireV1Keys(scope: FastifyInstance) {
 
 /** The context of a `/v1` request's key; 401 `invalid_api_key` without a valid one. */
 export function v1Caller(request: FastifyRequest): RequestContext {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- what authentication threw (a caught value), thrown as it was
   if (request.tesseraAuthError) throw request.tesseraAuthError;
   if (!request.tesseraContext) throw invalidV1Key('Send your secret key: Authorization: Bearer tessera_test_sk_… (or tessera_live_sk_…)');
   return request.tesseraContext;

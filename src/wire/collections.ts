@@ -54,7 +54,7 @@ export const toCreateCollectionCommand = (body: z.output<typeof createCollection
     email: body.customer?.email ?? null, name: body.customer?.name ?? null,
     phone: body.customer?.phone ?? null, networkId: body.customer?.networkId ?? null,
   },
-  metadata: (body.metadata ?? null) as Record<string, unknown> | null,
+  metadata: body.metadata ?? null,
   expiresInSeconds: body.expiresInSeconds ?? null,
   businessPaymentId: body.businessPaymentId ?? null,
 });

@@ -4,7 +4,6 @@
  * a bad request with the same field messages, and one mapping to the domain's commands.
  */
 import { z } from 'zod';
-import { CardDetails } from '../domain/payments/card';
 import { CardSource, ChargeCommand } from '../domain/payments/payment.commands';
 import { DisputeStatus, PaymentStatus } from '../domain/payments/payment.entities';
 import { referenceDigitsOf } from '../domain/payments/payment-reference';
@@ -39,7 +38,7 @@ export type ChargeRequest = z.output<typeof chargeRequestSchema>;
 export function chargeCommandOf(request: ChargeRequest): ChargeCommand {
   const amount = toMinor(request.amount, request.currency);
   const card: CardSource = request.card
-    ? { kind: 'card', details: request.card as CardDetails }
+    ? { kind: 'card', details: request.card }
     : request.token !== undefined
       ? { kind: 'token', token: request.token }
       : { kind: 'saved', paymentMethodId: request.paymentMethodId! };

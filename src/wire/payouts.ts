@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import {
-  AdvancePayoutCommand, CreateBatchCommand, CreatePayoutCommand, CreateQuoteCommand, CreateRecipientCommand, RecipientDetails,
+  AdvancePayoutCommand, CreateBatchCommand, CreatePayoutCommand, CreateQuoteCommand, CreateRecipientCommand,
 } from '../domain/payouts/payout.commands';
 import { PayoutRailKind, PayoutStatus } from '../domain/payouts/payout.entities';
 import { MAX_BATCH_ITEMS } from '../domain/payouts/payouts.settings';
@@ -58,7 +58,7 @@ export const createRecipientBodySchema = z.object({
 }, { error: 'must be a JSON object' });
 
 export const toCreateRecipientCommand = (body: z.output<typeof createRecipientBodySchema>): CreateRecipientCommand =>
-  ({ label: body.label, details: body.details as RecipientDetails });
+  ({ label: body.label, details: body.details });
 
 const railSchema = z.enum(PayoutRailKind, { error: required(`one of ${RAILS}`) });
 
@@ -94,7 +94,7 @@ export const toCreatePayoutCommand = (body: z.output<typeof createPayoutBodySche
   const currency = normalizeCurrency(body.currency);
   return {
     recipientId: body.recipientId, amount: toMinor(body.amount, currency), currency, quoteId: body.quoteId ?? null,
-    reference: body.reference || null, metadata: (body.metadata ?? null) as Record<string, unknown> | null,
+    reference: body.reference || null, metadata: body.metadata ?? null,
   };
 };
 

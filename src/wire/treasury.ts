@@ -45,7 +45,7 @@ export const toCreateEndUserCommand = (body: z.output<typeof createEndUserBodySc
   email: body.email,
   name: body.name ?? null,
   phone: body.phone ?? null,
-  metadata: (body.metadata ?? null) as Record<string, unknown> | null,
+  metadata: body.metadata ?? null,
 });
 
 export const endUsersQuerySchema = z.object({
@@ -133,7 +133,7 @@ export const createTreasuryPayoutBodySchema = z.object({
   const destination = body.destination as unknown;
   if (typeof type === 'string' && type in destinationSchemas && destination && typeof destination === 'object' && !Array.isArray(destination)) {
     const checked = destinationSchemas[type as TreasuryDestinationType].safeParse(destination);
-    if (!checked.success) for (const issue of checked.error.issues) context.addIssue({ code: 'custom', path: ['destination', ...issue.path as PropertyKey[]], message: issue.message });
+    if (!checked.success) for (const issue of checked.error.issues) context.addIssue({ code: 'custom', path: ['destination', ...issue.path], message: issue.message });
   }
   const metadata = body.metadata as unknown;
   const outcome = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>).test_outcome : undefined;
@@ -165,7 +165,7 @@ export const toCreateTreasuryPayoutCommand = (body: z.output<typeof createTreasu
   amount: body.amount,
   destination: destinationOf(body.destinationType, body.destination),
   idempotencyKey: body.idempotencyKey ?? null,
-  metadata: (body.metadata ?? null) as Record<string, unknown> | null,
+  metadata: body.metadata ?? null,
 });
 
 export const treasuryPayoutsQuerySchema = z.object({

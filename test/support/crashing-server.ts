@@ -22,10 +22,12 @@ const die = (): Promise<never> => {
 switch (process.env.TESSERA_TEST_CRASH_AT) {
   case 'before-payment-commits': {
     // The charge records payment.created with recordBehind (not waited for); either door dies there.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
     const record = EventService.prototype.record;
     EventService.prototype.record = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof record>) {
       return args[1] === 'payment.created' ? die() : record.apply(this, args);
     };
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
     const recordBehind = EventService.prototype.recordBehind;
     EventService.prototype.recordBehind = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof recordBehind>) {
       if (args[1] === 'payment.created') void die();

@@ -12,7 +12,6 @@ import { Client } from 'pg';
 import { ROOT, freePort } from './process';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __TESSERA_EMBEDDED_PG__: { db: EmbeddedDatabase; dataDir: string } | undefined;
 }
 

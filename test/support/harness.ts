@@ -281,7 +281,7 @@ export async function startTestServer(
       await runtime.core.identity.businesses.updateAsOperator(RequestContext.system(runtime.dataSource, 'test', businessId), { treasuryEnabled: enabled });
     },
     close: async () => {
-      await Promise.all(sockets.map((socket) => socket.dispose()));
+      await Promise.all(sockets.map(async (socket) => socket.dispose()));
       await app.close();
       await runtime.close();
       if (ownsDatabase) await dropTestDatabase(databaseUrl);
@@ -300,7 +300,7 @@ export async function startTestServer(
 export async function startDeliveringServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 10_000, workerPollIntervalMs: 50, ...overrides });
   const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
-  const closeServer = server.close;
+  const closeServer = server.close.bind(server);
   server.close = async () => {
     await stopWorker(worker);
     await closeServer();

@@ -86,8 +86,8 @@ export function spawnTs(
   });
   let output = '';
   let errors = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; errors += chunk; });
+  child.stdout.on('data', (chunk) => { output += chunk; });
+  child.stderr.on('data', (chunk) => { output += chunk; errors += chunk; });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (pattern: RegExp, timeoutMs = SPAWN_PATIENCE_MS) =>
     new Promise<string>((resolve, reject) => {

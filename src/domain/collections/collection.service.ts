@@ -8,8 +8,7 @@ import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
 import { CollectionChange, TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
 import { Business, Mode } from '../identity/identity.entities';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { LedgerService } from '../ledger/ledger.service';
 import { ClockService } from '../sandbox/clock.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
@@ -65,6 +64,8 @@ const COUNTRY = /^[A-Za-z]{2}$/;
 const BUSINESS_PAYMENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const HOSTED_TOKEN = /^col_(test|live)_[A-Za-z0-9_-]{32}$/;
 const PHONE = /^\+?[0-9][0-9 ()-]{6,19}$/;
+/** The rail port names rails by the values of the domain's enums ('bank', 'momo', 'eft'): the same rail is the same string. */
+const sameRail = (a: string, b: string) => a === b;
 
 
 /**
@@ -151,7 +152,7 @@ export class CollectionService {
     }
     if (customer.phone !== null && !PHONE.test(customer.phone)) fail('customer.phone', 'must be a phone number in international format such as +233241234567');
 
-    const candidates = all.filter((channel) => channel.country === country && channel.currency === currency && channel.rail === command.rail
+    const candidates = all.filter((channel) => channel.country === country && channel.currency === currency && sameRail(channel.rail, command.rail)
       && (command.channelId === null || channel.id === command.channelId));
     const channel = candidates[0];
     if (!channel && !errors.channelId && !errors.country) {
@@ -161,7 +162,7 @@ export class CollectionService {
         fail('country', `has no collection channel (channels collect in ${[...new Set(all.map((item) => item.country))].join(', ')})`);
       } else if (!inCountry.some((item) => item.currency === currency)) {
         fail('currency', `cannot be collected in ${country} (offered there: ${listed(inCountry)})`);
-      } else if (!inCountry.some((item) => item.currency === currency && item.rail === command.rail)) {
+      } else if (!inCountry.some((item) => item.currency === currency && sameRail(item.rail, command.rail))) {
         fail('rail', `${command.rail} is not offered for ${currency.toLowerCase()} in ${country} (offered there: ${listed(inCountry)})`);
       } else {
         fail('channelId', `channel ${command.channelId} does not collect ${currency.toLowerCase()} by ${command.rail} in ${country}`);
@@ -171,7 +172,7 @@ export class CollectionService {
       if (command.amount > 0n && (command.amount < channel.minAmount || command.amount > channel.maxAmount)) {
         fail('amount', `must be from ${channel.minAmount} to ${channel.maxAmount} (minor units of ${currency.toLowerCase()}) on channel ${channel.id}`);
       }
-      if (channel.rail === CollectionRailKind.MOMO) {
+      if (sameRail(channel.rail, CollectionRailKind.MOMO)) {
         if (customer.phone === null) fail('customer.phone', 'is required for mobile money: the phone the prompt is sent to');
         const ids = networkIdsOf(channel) ?? [];
         if (customer.networkId === null) fail('customer.networkId', `is required for mobile money: one of ${ids.join(', ')}`);
@@ -375,7 +376,7 @@ export class CollectionService {
     if (!(session.paymentMethods as string[]).includes(command.rail)) throw validationError({ rail: [`is not offered by this checkout (it offers ${session.paymentMethods.join(', ')})`] });
     const open = await this.openOfSession(system, session.id, command.rail);
     if (open) return { session, collection: open };
-    const country = rail.channels().find((channel) => channel.currency === session.currency && channel.rail === command.rail)?.country ?? '';
+    const country = rail.channels().find((channel) => channel.currency === session.currency && sameRail(channel.rail, command.rail))?.country ?? '';
     const customer: CollectionCustomer = { email: session.customerEmail, name: null, phone: command.phone, networkId: command.networkId };
     const channel = this.channelFor(rail, {
       amount: session.amount, currency: session.currency, country, rail: command.rail, channelId: null, customer,
@@ -431,7 +432,7 @@ export class CollectionService {
     if (!rail) return [];
     const channels = rail.channels();
     return session.paymentMethods.flatMap((method) => {
-      const channel = channels.find((item) => item.rail === method && item.currency === session.currency);
+      const channel = channels.find((item) => sameRail(item.rail, method) && item.currency === session.currency);
       return channel ? [{ rail: channel.rail as CollectionRailKind, networks: channel.networks ?? [] }] : [];
     });
   }

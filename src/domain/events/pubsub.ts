@@ -159,9 +159,11 @@ export interface SubscriptionListeners {
   readyCount(): number;
 }
 
+type Listener = Parameters<EventTarget['addEventListener']>[1];
+
 interface ListenerTarget {
-  addEventListener(topic: string, listener: any): void;
-  removeEventListener(topic: string, listener: any): void;
+  addEventListener(topic: string, listener: Listener): void;
+  removeEventListener(topic: string, listener: Listener): void;
 }
 
 /** Topics the server itself listens to (not GraphQL subscriptions): not counted as subscriptions. */
@@ -174,13 +176,13 @@ function withListenerCounts<T extends ListenerTarget>(target: T, confirm: (topic
   const listeners: SubscriptionListeners = { active: () => new Map(active), readyCount: () => ready };
   const counted: T = {
     ...target,
-    addEventListener(topic: string, listener: unknown) {
+    addEventListener(topic: string, listener: Listener) {
       target.addEventListener(topic, listener);
       if (INTERNAL_TOPICS.has(topic)) return;
       active.set(topic, (active.get(topic) ?? 0) + 1);
       confirm(topic).then(() => { ready += 1; }, () => undefined);
     },
-    removeEventListener(topic: string, listener: unknown) {
+    removeEventListener(topic: string, listener: Listener) {
       target.removeEventListener(topic, listener);
       if (INTERNAL_TOPICS.has(topic)) return;
       const left = (active.get(topic) ?? 1) - 1;
@@ -204,11 +206,11 @@ export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown)
     // Every subscription is a listener; Node's leak warning (at 11 per topic) does not apply.
     setMaxListeners(0, local);
     const { target, listeners } = withListenerCounts({
-      addEventListener: (topic: string, listener: any) => local.addEventListener(topic, listener),
-      removeEventListener: (topic: string, listener: any) => local.removeEventListener(topic, listener),
+      addEventListener: (topic: string, listener: Listener) => local.addEventListener(topic, listener),
+      removeEventListener: (topic: string, listener: Listener) => local.removeEventListener(topic, listener),
       dispatchEvent: (event: Event) => local.dispatchEvent(event),
     });
-    return { pubSub: Object.assign(createPubSub<Topics>({ eventTarget: target as never }), { listeners }), close: async () => undefined };
+    return { pubSub: Object.assign(createPubSub<Topics>({ eventTarget: target }), { listeners }), close: async () => undefined };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });

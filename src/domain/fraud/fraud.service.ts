@@ -219,7 +219,8 @@ export class FraudService {
   /** An update names the rule's own type (if any) and only parameters of that type. */
   private assertOwnParameters(rule: FraudRule, command: UpdateFraudRuleCommand): void {
     const errors: FieldErrors = {};
-    if (command.type !== undefined && command.type !== rule.type) errors.type = ['cannot be changed; delete the rule and create another'];
+    const ruleType: string = rule.type;
+    if (command.type !== undefined && command.type !== ruleType) errors.type = ['cannot be changed; delete the rule and create another'];
     const foreign = ALL_PARAMETER_FIELDS.filter((field) => command[field] !== undefined && !PARAMETER_FIELDS[rule.type].includes(field));
     if (foreign.length > 0) errors._ = [FOREIGN_PARAMETERS_MESSAGE];
     if (Object.keys(errors).length > 0) throw validationError(errors);

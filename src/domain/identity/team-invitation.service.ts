@@ -1,5 +1,5 @@
 import { MoreThan } from 'typeorm';
-import { Business, Membership, Role, User } from './identity.entities';
+import { Business, Membership, User } from './identity.entities';
 import { TeamInvitation, TeamInvitationStatus } from './team-invitation.entity';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, unauthorized } from '../shared/errors';
@@ -28,7 +28,7 @@ export class TeamInvitationService {
       assertMayGrant(tx, data.role);
       const businessId = tx.requireBusiness();
       // A member is visible in teamMembers anyway; whether a non-member has an account is never told.
-      const [member] = await tx.em.query(
+      const [member] = await tx.em.query<unknown[]>(
         `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = $1 AND u.email = $2`, [businessId, data.email]);
       if (member) throw alreadyMember();
       const invitation = await tx.repo(TeamInvitation).findOne({ where: { businessId, email: data.email, status: TeamInvitationStatus.PENDING } })

@@ -57,12 +57,12 @@ export class InvoiceService {
 
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
-      const [{ last_number: number }] = await tx.em.query(
+      const [{ last_number: number }] = await tx.em.query<Array<{ last_number: number }>>(
         `INSERT INTO invoice_counters (business_id, livemode, last_number) VALUES ($1, $2, 1)
          ON CONFLICT (business_id, livemode) DO UPDATE SET last_number = invoice_counters.last_number + 1
          RETURNING last_number`,
         [businessId, tx.livemode],
-      ) as Array<{ last_number: number }>;
+      );
       const invoice = await tx.repo(Invoice).save(tx.repo(Invoice).create({
         businessId, livemode: tx.livemode, number, invoiceNumber: formatInvoiceNumber(number), status: InvoiceStatus.DRAFT,
         customerEmail: command.customerEmail, currency: command.currency, items, totalAmount, description: command.description, dueDate: command.dueDate,

@@ -127,7 +127,7 @@ export class LedgerService {
     const ordered = [...posting.lines].sort((a, b) => a.account.id.localeCompare(b.account.id));
     for (const line of ordered) {
       if (!CACHED_BALANCE_KINDS.has(line.account.kind)) continue;
-      const rows: Array<{ balance: string }> = await ctx.em.query(
+      const rows = await ctx.em.query<Array<{ balance: string }>>(
         `UPDATE ledger_accounts SET balance = balance + $2, updated_at = now()
          WHERE id = $1 AND (allow_negative OR balance + $2 >= 0)
          RETURNING balance`,

@@ -98,7 +98,7 @@ export class PaymentStore {
     const sets = Object.entries({ ...changes, status: () => status, updatedAt: new Date() }).map(([property, value]) => {
       const column = metadata.findColumnWithPropertyName(property);
       if (!column) throw new Error(`Payment has no column ${property}`);
-      const sql = typeof value === 'function' ? (value as () => string)() : `$${params.push(metadata.connection.driver.preparePersistentValue(value, column))}`;
+      const sql = typeof value === 'function' ? value() : `$${params.push(metadata.connection.driver.preparePersistentValue(value, column))}`;
       return `"${column.databaseName}" = ${sql}`;
     });
     const raw: unknown = await tx.em.query(

@@ -19,7 +19,7 @@ export interface RequestOrigin {
 
 /** A connection that can send a statement without waiting for its answer (src/db/pipelining-client.ts). */
 interface WriteBehindConnection {
-  writeBehind(sql: string, params: unknown[], onRows?: (rows: any[]) => void): void;
+  writeBehind<Row>(sql: string, params: unknown[], onRows?: (rows: Row[]) => void): void;
 }
 
 const NO_ORIGIN: RequestOrigin = { requestId: null, clientIp: null };
@@ -88,7 +88,7 @@ export class RequestContext {
    * nothing in the transaction needs back (an event row, a journal posting); `onRows` gets the
    * rows before the next statement answers. The connection is src/db/pipelining-client.ts.
    */
-  writeBehind(sql: string, params: unknown[], onRows?: (rows: any[]) => void): void {
+  writeBehind<Row>(sql: string, params: unknown[], onRows?: (rows: Row[]) => void): void {
     const connection = (this.manager?.queryRunner as { databaseConnection?: Partial<WriteBehindConnection> } | undefined)?.databaseConnection;
     if (!connection?.writeBehind) throw new Error('writeBehind needs a transaction on a pipelining connection');
     connection.writeBehind(sql, params, onRows);

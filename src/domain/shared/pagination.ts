@@ -116,7 +116,7 @@ export function keysetPosition(cursor: string, filters: unknown): [string, strin
   if (typeof createdAt !== 'string' || !CURSOR_TIME.test(createdAt) || !isUuid(id)) {
     throw validationError({ after: ['is not a valid cursor for these filters'] });
   }
-  return [createdAt, id as string];
+  return [createdAt, id];
 }
 
 /**

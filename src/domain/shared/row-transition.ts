@@ -56,7 +56,7 @@ export async function moveRow<E extends MutableTenantEntity & { status: S }, S e
   const to = machine.transition(from[0], action);
   const columns = Object.keys(changes);
   const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
-  const result = await tx.em.query(
+  const result = await tx.em.query<unknown[]>(
     `UPDATE ${machine.table} SET status = $4, updated_at = now()${assignments}
      WHERE id = $1 AND business_id = $2 AND livemode = $3 AND status = ANY($${columns.length + 5}::${machine.statusType}[]) RETURNING *`,
     [id, tx.requireBusiness(), tx.livemode, to, ...columns.map((column) => changes[column]), from],

@@ -61,14 +61,14 @@ export class CardTokenService {
  */
 export async function redeemCardToken(tx: RequestContext, tokenId: string, field = 'token'): Promise<VaultedCard> {
   const scope = { id: tokenId, businessId: tx.requireBusiness(), livemode: tx.livemode };
-  const { raw } = TOKEN_ID.test(tokenId)
+  const updated: { raw: unknown } = TOKEN_ID.test(tokenId)
     ? await tx.repo(CardToken).createQueryBuilder().update(CardToken)
       .set({ usedAt: () => 'now()' })
       .where('id = :id AND business_id = :businessId AND livemode = :livemode AND used_at IS NULL AND expires_at > now()', scope)
       .returning('*')
       .execute()
     : { raw: [] };
-  const row = (raw as Array<Record<string, string | number>>)[0];
+  const row = (updated.raw as Array<Record<string, string | number>>)[0];
   if (row) {
     return {
       providerRef: String(row.provider_ref), brand: String(row.brand), last4: String(row.last4), bin: String(row.bin),

@@ -138,7 +138,7 @@ export class V1TransferService {
   }
 
   private recipientOf(name: string, details: RecipientDetails): V1TransferRecipient {
-    if (details.rail !== V1_TRANSFER_RAIL) throw new Error('A /v1 transfer goes to a bank account');
+    if (details.rail !== 'LOCAL_BANK') throw new Error('A /v1 transfer goes to a bank account');
     return { name, sortCode: details.bankCode, accountNumber: maskTail(details.accountNumber), country: details.country };
   }
 

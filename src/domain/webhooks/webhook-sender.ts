@@ -179,12 +179,12 @@ export async function readTruncated(body: Readable, limit: number): Promise<stri
   const chunks: Buffer[] = [];
   let length = 0;
   // Leaving the loop early destroys the body: the rest is never read.
-  for await (const chunk of body) {
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
     chunks.push(Buffer.from(chunk));
     length += chunk.byteLength;
     if (length >= limit) break;
   }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8').replace(/\u0000/g, '\uFFFD');
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8').replaceAll('\u0000', '\uFFFD');
 }
 
 /**

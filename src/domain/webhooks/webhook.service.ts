@@ -90,7 +90,7 @@ async function updateDeliveries(ctx: RequestContext, records: Array<{ delivery: 
   return records.map(({ delivery, changes }) => {
     const at = updatedAt.get(delivery.id);
     // A new object: the attempt's delivery stays as it was, what the change is announced against.
-    return at === undefined ? null : Object.assign(Object.create(Object.getPrototypeOf(delivery)) as WebhookDelivery, delivery, changes, { updatedAt: at });
+    return at === undefined ? null : Object.assign(Object.create(Object.getPrototypeOf(delivery) as object) as WebhookDelivery, delivery, changes, { updatedAt: at });
   });
 }
 
@@ -479,7 +479,9 @@ export class WebhookService {
 
   /** Announces recorded attempts to subscribers (`webhookDeliveryUpdated`): `recorded[i]` is `sent[i]`'s delivery as stored. */
   async announceRecorded(recorded: ReadonlyArray<WebhookDelivery | null>, sent: readonly SentAttempt[]): Promise<void> {
-    await Promise.all(recorded.map((delivery, index) => delivery && publishDeliveryChange(this.pubSub, delivery, sent[index].delivery)));
+    await Promise.all(recorded.map(async (delivery, index) => {
+      if (delivery) await publishDeliveryChange(this.pubSub, delivery, sent[index].delivery);
+    }));
   }
 
   /**

@@ -32,5 +32,5 @@ export function announceDelivery(tx: RequestContext, pubSub: TesseraPubSub, deli
 
 /** Announces an attempt already committed (a write outside any transaction, or after its commit): `before` is the delivery it was made on. */
 export async function publishDeliveryChange(pubSub: TesseraPubSub, delivery: WebhookDelivery, before: WebhookDelivery): Promise<void> {
-  await pubSub.publish(Topic.WEBHOOK_DELIVERY, deliveryChanged(delivery, before));
+  pubSub.publish(Topic.WEBHOOK_DELIVERY, deliveryChanged(delivery, before));
 }

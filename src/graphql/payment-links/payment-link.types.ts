@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
 import { Core } from '../../domain/core';
 import { Mode } from '../../domain/identity/identity.entities';
 import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links/payment-link.entity';

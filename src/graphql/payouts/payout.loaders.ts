@@ -27,7 +27,7 @@ export function createPayoutLoaders(core: Core, ctx: RequestContext): PayoutLoad
     recipientById: new DataLoader(async (ids) => alignTo(ids, await core.recipients.byIds(ctx, [...ids]), (recipient) => recipient.id)),
     payoutById: new DataLoader(async (ids) => alignTo(ids, await core.payouts.byIds(ctx, [...ids]), (payout) => payout.id)),
     payoutsOfBatch: new DataLoader(async (keys) => {
-      const pages: Array<ListPage<Payout>> = new Array(keys.length);
+      const pages = new Array<ListPage<Payout>>(keys.length);
       await Promise.all([...new Set(keys.map((key) => key.first))].map(async (first) => {
         const slots = keys.flatMap((key, slot) => (key.first === first ? [slot] : []));
         const found = await core.payouts.ofBatches(ctx, { pages: slots.map((slot) => ({ batchId: keys[slot].batchId, after: keys[slot].after })), first });

@@ -152,7 +152,7 @@ export class PayoutRecipientResolver {
   async createPayoutRecipient(@Arg('input', { description: "The recipient's label and destination details" }) input: CreatePayoutRecipientInput, @Ctx() context: GraphQLContext): Promise<CreatePayoutRecipientPayload> {
     const who = caller(context);
     let created: boolean | null = null;
-    const payload: CreatePayoutRecipientPayload = await payloadOf(CreatePayoutRecipientPayload, async () => {
+    const payload = await payloadOf(CreatePayoutRecipientPayload, async () => {
       const command = toCreateRecipientCommand(parseInput(createRecipientBodySchema, definedFields(input)));
       const saved = await context.core.recipients.create(who, command);
       created = saved.created;

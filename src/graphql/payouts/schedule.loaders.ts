@@ -24,7 +24,7 @@ export function createScheduleLoaders(core: Core, ctx: RequestContext): Schedule
   return {
     payoutScheduleById: new DataLoader(async (ids) => alignTo(ids, await core.payoutSchedules.byIds(ctx, [...ids]), (schedule) => schedule.id)),
     runsOfSchedule: new DataLoader(async (keys) => {
-      const pages: Array<ListPage<PayoutScheduleRun>> = new Array(keys.length);
+      const pages = new Array<ListPage<PayoutScheduleRun>>(keys.length);
       await Promise.all([...new Set(keys.map((key) => key.first))].map(async (first) => {
         const slots = keys.flatMap((key, slot) => (key.first === first ? [slot] : []));
         const found = await core.payoutSchedules.runsOf(ctx, { pages: slots.map((slot) => ({ scheduleId: keys[slot].scheduleId, after: keys[slot].after })), first });

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ClockState } from '../../domain/sandbox/clock.service';
 import { ClockAdvanceStatus, SandboxClockAdvance as ClockAdvance } from '../../domain/sandbox/sandbox-clock.entity';
 import { Node } from '../shared/node';

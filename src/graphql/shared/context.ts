@@ -21,6 +21,7 @@ export function graphQLContext(core: Core, ctx: RequestContext | null, authError
 
 /** The caller's context; an UNAUTHENTICATED error when the request carries no valid credential. */
 export function caller(context: GraphQLContext): RequestContext {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- what authentication threw (a caught value), thrown as it was
   if (context.authError) throw context.authError;
   if (!context.ctx) throw unauthorized('Sign in, or send x-api-key / Authorization: Bearer');
   if (context.ctx.actor.kind === 'publishable') throw publishableKeyRefused();

@@ -25,7 +25,7 @@ export type NodeKind = {
   load(context: GraphQLContext, id: string): Promise<object>;
 } & (
   /** The entity class whose primary key (a UUID) is the type's id. */
-  | { entity: Function; prefix?: undefined }
+  | { entity: new () => object; prefix?: undefined }
   /** Or: a type that is one per business (and mode), whose id is `<prefix>:<key>` (SandboxClock:<businessId>). */
   | { prefix: string; entity?: undefined }
 );

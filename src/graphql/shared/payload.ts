@@ -81,7 +81,7 @@ export function Payload(name: string, field: string, Type: () => ClassType | obj
  * of the area's codes becomes userErrors (nothing was written: the domain refuses before it
  * writes, or its transaction rolled back); anything else is thrown, as before.
  */
-export async function payloadOf<T>(PayloadType: ClassType, run: () => Promise<T>): Promise<any> {
+export async function payloadOf<P extends object, T>(PayloadType: ClassType<P>, run: () => Promise<T>): Promise<P> {
   const shape = shapes.get(PayloadType);
   if (!shape) throw new Error(`${PayloadType.name} is not a Payload type`);
   try {

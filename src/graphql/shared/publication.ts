@@ -18,7 +18,7 @@ const loadersByPublication = new WeakMap<object, Map<string, Loaders>>();
 function publicationLoaders(core: Core, payload: unknown, ctx: RequestContext | null): Loaders {
   if (!ctx?.businessId || typeof payload !== 'object' || payload === null) return createLoaders(core, ctx ?? core.anonymousContext());
   let byTenant = loadersByPublication.get(payload);
-  if (!byTenant) loadersByPublication.set(payload, (byTenant = new Map()));
+  if (!byTenant) loadersByPublication.set(payload, (byTenant = new Map<string, Loaders>()));
   const tenant = `${ctx.businessId}:${ctx.mode}`;
   let loaders = byTenant.get(tenant);
   if (!loaders) {
@@ -37,7 +37,7 @@ export async function subscribeSharingReads(core: Core, args: ExecutionArgs): Pr
   const stream = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in stream)) return stream;
   const context = args.contextValue as GraphQLContext;
-  return mapAsyncIterable(stream as AsyncIterable<unknown>, (payload) => execute({
+  return mapAsyncIterable(stream, (payload) => execute({
     ...args,
     rootValue: payload,
     contextValue: { ...context, loaders: publicationLoaders(core, payload, context.ctx) },

@@ -7,7 +7,7 @@ import { ListPage, PageQuery } from '../../domain/shared/pagination';
 import { toMajor } from '../../domain/shared/money';
 import { checkoutSessionFiltersSchema, createCheckoutSessionCommand, createCheckoutSessionSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';
-import { currencyCodeSchema, decimalStringSchema, envelope, errorEnvelopeSchema, idParamsSchema, offsetListSchema, Responses, responses, timestampSchema } from '../shared/schemas';
+import { currencyCodeSchema, decimalStringSchema, idParamsSchema, offsetListSchema, Responses, responses, timestampSchema } from '../shared/schemas';
 
 export { idParamsSchema };
 
@@ -16,7 +16,7 @@ export { idParamsSchema };
  * handler's answer against the declared success schema (responses() alone types only the errors).
  */
 export const declaredResponses = <const D extends Responses>(declared: D, refusals: readonly ErrorCode[] = []) =>
-  responses(declared, refusals) as unknown as { [K in keyof D]: D[K] extends z.ZodType ? ReturnType<typeof envelope<D[K]>> : never } & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
+  responses(declared, refusals);
 
 /** The `page` and `limit` of a REST list (1 and 20 when absent) as the domain's offset page. */
 export const offsetPageOf = (query: { page?: number; limit?: number }): PageQuery & { kind: 'offset' } =>

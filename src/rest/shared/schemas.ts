@@ -121,7 +121,7 @@ type Enveloped<D extends Responses> = { [S in keyof D]: D[S] extends z.ZodType ?
  */
 export function responses<const D extends Responses>(declared: D, refusals: readonly ApiErrorCode[] = []) {
   const enveloped: Record<string, z.ZodType> = {};
-  for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data as z.ZodType);
+  for (const [status, data] of Object.entries(declared)) enveloped[status] = envelope(data);
   return { ...enveloped, ...errorResponses(refusals), '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as Enveloped<D> & { '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
 }
 

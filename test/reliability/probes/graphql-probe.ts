@@ -172,7 +172,7 @@ const outcomeOf = (body: any): Outcome => {
     ? `${body.errors[0].extensions?.code} at ${(body.errors[0].path ?? []).join('.')}`
     : userError ? `${userError.code} at ${root}` : (body?.success === false ? body.error?.code : null);
   const values = (value: unknown) => (value !== null && typeof value === 'object' && Array.isArray((value as any).userErrors)
-    ? Object.entries(value as object).filter(([key]) => key !== 'userErrors' && key !== '__typename').map(([, inner]) => inner)
+    ? Object.entries(value).filter(([key]) => key !== 'userErrors' && key !== '__typename').map(([, inner]) => inner)
     : [value]);
   return {
     code,

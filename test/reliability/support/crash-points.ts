@@ -38,6 +38,7 @@ const [kind, ...rest] = point.split(':');
 const target = rest.join(':');
 
 if (kind === 'in-tx' || kind === 'after-commit') {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
   const record = EventService.prototype.record;
   EventService.prototype.record = async function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof record>) {
     if (args[1] !== target) return record.apply(this, args);
@@ -46,6 +47,7 @@ if (kind === 'in-tx' || kind === 'after-commit') {
     args[0].afterCommit(() => void die());
     return event;
   };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
   const recordBehind = EventService.prototype.recordBehind;
   EventService.prototype.recordBehind = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof recordBehind>) {
     if (args[1] === target && kind === 'in-tx') void die();
