@@ -52,7 +52,7 @@ const resolveIn = (source: ts.SourceFile, specifier: string) =>
   (specifier.startsWith('.') ? path.resolve(path.dirname(source.fileName), specifier) : null);
 
 const isPrivate = (member: ts.ClassElement) =>
-  (ts.getCombinedModifierFlags(member as ts.Declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0
+  (ts.getCombinedModifierFlags(member) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0
   || (member.name !== undefined && ts.isPrivateIdentifier(member.name));
 
 const report = (what: string, offenders: string[]) =>

@@ -9,7 +9,8 @@ import { originOf } from '../http/request-context';
 import { statusOf } from '../http/status';
 import { outageErrorOf, retryLater } from '../http/outage';
 import { capabilityRoute } from '../http/capabilities';
-import { DomainError, ErrorCode } from '../domain/shared/errors';
+import { ErrorCode, isDomainError } from '../domain/shared/errors';
+import { isApiError } from '../http/error-codes';
 import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
 import { collectionFormValues, payerCollectionErrors, readCollectionForm } from './collection-form';
 import { kycPage, kycPageErrors, readKycDecision } from './kyc-page';
@@ -83,11 +84,11 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
 
     scope.setErrorHandler((error, request, reply) => {
       const nonce = crypto.randomBytes(16).toString('base64');
-      if (error instanceof DomainError && error.code === ErrorCode.NOT_FOUND) {
+      if (isApiError(error) && error.code === ErrorCode.NOT_FOUND) {
         const what = request.url.startsWith('/kyc/') ? 'verification' : 'payment';
         return send(reply, 404, messagePage('Not found', `This ${what} page does not exist. Check the link you were given.`, nonce), nonce);
       }
-      const status = error instanceof DomainError ? statusOf(error) : (error as { statusCode?: number }).statusCode;
+      const status = isApiError(error) ? statusOf(error) : (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return send(reply, status, messagePage('Request refused', 'The request could not be processed.', nonce), nonce);
       }
@@ -122,7 +123,7 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
         const { collection } = await core.collections.startFromSession(ctx, readCollectionForm(request.params.token, request.body));
         return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', `/collect/${collection.hostedToken}`).send();
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== ErrorCode.VALIDATION_ERROR) throw error;
+        if (!(isApiError(error)) || error.code !== ErrorCode.VALIDATION_ERROR) throw error;
         const outcome = await core.checkout.hosted.showPage(ctx, request.params.token);
         const refused: CheckoutOutcome = outcome.kind === 'form'
           ? { ...outcome, refusal: 'invalid_fields', errors: payerCollectionErrors(error.fieldErrors ?? {}), message: CORRECT_THE_FIELDS } : outcome;
@@ -152,7 +153,7 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
           const page = await core.treasuryKyc.decideOnPage(ctx, readKycDecision(request.params.token, decision, request.body));
           return send(reply, 200, kycPage(page, nonce), nonce);
         } catch (error) {
-          if (!(error instanceof DomainError) || (error.code !== ErrorCode.VALIDATION_ERROR && error.code !== ErrorCode.CONFLICT)) throw error;
+          if (!isDomainError(error) || (error.code !== ErrorCode.VALIDATION_ERROR && error.code !== ErrorCode.CONFLICT)) throw error;
           const page = await core.treasuryKyc.hostedPage(ctx, request.params.token);
           return send(reply, statusOf(error), kycPage(page, nonce, kycPageErrors(error)), nonce);
         }

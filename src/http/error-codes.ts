@@ -34,3 +34,6 @@ export const HTTP_ERROR_CODE_MEANINGS: Readonly<Record<HttpErrorCode, string>> =
 
 /** An error the HTTP faces answer: the domain's, or one the HTTP layer raises itself (too many requests, a body too large). */
 export type ApiError = DomainError<ApiErrorCode>;
+
+/** Narrows to an error the faces answer with its code (`instanceof` alone narrows the generic class to `DomainError<any>`). */
+export const isApiError = (error: unknown): error is ApiError => error instanceof DomainError;

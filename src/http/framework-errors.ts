@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { Duplex } from 'node:stream';
 import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
-import { ApiErrorCode, HttpErrorCode } from './error-codes';
+import { ErrorCode, FieldErrors } from '../domain/shared/errors';
+import { ApiError, ApiErrorCode, HttpErrorCode } from './error-codes';
 import { httpStatusOf } from './status';
 
 /**
@@ -21,7 +21,7 @@ const failure = (code: ApiErrorCode, message: string, fieldErrors?: FieldErrors)
   ({ code, status: httpStatusOf[code], message, ...(fieldErrors ? { fieldErrors } : {}) });
 
 /** A domain error as the failure a face answers. */
-export const failureOfDomain = (error: DomainError): HttpFailure => failure(error.code, error.message, error.fieldErrors);
+export const failureOfDomain = (error: ApiError): HttpFailure => failure(error.code, error.message, error.fieldErrors);
 
 /** Client-error statuses that Fastify or a plugin may raise, by their code in the taxonomy. */
 const CODE_OF_CLIENT_STATUS: Partial<Record<number, ApiErrorCode>> = {

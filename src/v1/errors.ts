@@ -1,6 +1,6 @@
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ErrorCode, FieldErrors } from '../domain/shared/errors';
-import { ApiErrorCode, HttpErrorCode } from '../http/error-codes';
+import { ErrorCode, FieldErrors } from '../domain/shared/errors';
+import { ApiErrorCode, HttpErrorCode, isApiError } from '../http/error-codes';
 import { httpStatusOf } from '../http/status';
 import { allowedMethods } from '../http/surface';
 import { outageErrorOf, retryLater } from '../http/outage';
@@ -49,7 +49,7 @@ export const v1FailureBody = (failure: HttpFailure) => v1ErrorBody(failure.code,
 export function sendV1Error(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   // A database outage is logged by the outage watch, once, not here per request.
   const outage = outageErrorOf(request.server.databaseOutage, error);
-  const known = outage ?? (error instanceof DomainError ? error : null);
+  const known = outage ?? (isApiError(error) ? error : null);
   const failure = known ? failureOfDomain(known) : frameworkFailureOf(error);
   if (!failure) {
     request.log.error({ err: error }, 'unexpected error');

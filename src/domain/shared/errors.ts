@@ -79,3 +79,9 @@ export const forbidden = (message = 'You do not have permission to do this') =>
   new DomainError(ErrorCode.FORBIDDEN, message);
 export const validationError = (fieldErrors: FieldErrors, message = 'Validation failed') =>
   new DomainError(ErrorCode.VALIDATION_ERROR, message, fieldErrors);
+
+/**
+ * Narrows to a domain error (`instanceof` alone narrows the generic class to `DomainError<any>`).
+ * Its code is the domain's by type; callers that act on a code compare it first.
+ */
+export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;

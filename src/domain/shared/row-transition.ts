@@ -30,7 +30,7 @@ export function rowMachine<E extends MutableTenantEntity & { status: S }, S exte
   transitions: TransitionTable<S, A>, machine: RowMachine<E, S, A>,
 ): RowMachine<E, S, A> {
   const targets = new Map<A, Set<S>>();
-  for (const moves of Object.values(transitions) as Array<Partial<Record<A, S>>>) {
+  for (const moves of Object.values<Partial<Record<A, S>>>(transitions)) {
     for (const [action, to] of Object.entries(moves) as Array<[A, S]>) targets.set(action, (targets.get(action) ?? new Set<S>()).add(to));
   }
   const ambiguous = [...targets].filter(([, to]) => to.size > 1).map(([action, to]) => `${action} leads to ${[...to].join(' and ')}`);
@@ -132,7 +132,7 @@ export async function dispatchToRail<E extends RailRow<S>, S extends string, A e
   if (!claimed) return null;
   const acceptance = await rail.submit(claimed);
   return inTransaction(ctx, async (tx) => {
-    const result = await tx.em.query(
+    const result = await tx.em.query<unknown[]>(
       `UPDATE ${machine.table} SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [id, acceptance.providerRef]);
     const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
     if (rows.length === 0) return null;

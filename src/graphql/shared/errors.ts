@@ -1,14 +1,15 @@
 import { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
-import { DomainError, ErrorCode } from '../../domain/shared/errors';
+import { ErrorCode } from '../../domain/shared/errors';
 import { httpStatusOf, statusOf } from '../../http/status';
+import { ApiErrorCode, isApiError } from '../../http/error-codes';
 import { storesStatus } from '../../http/idempotency';
 import { DatabaseOutage, unavailableErrorOf } from '../../http/outage';
 
 export const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
 
 /** Domain codes as GraphQL `extensions.code`; the two auth codes use Apollo's usual names. */
-const graphqlCodeOf = (code: ErrorCode): string => {
+const graphqlCodeOf = (code: ApiErrorCode): string => {
   if (code === ErrorCode.UNAUTHORIZED) return 'UNAUTHENTICATED';
   if (code === ErrorCode.VALIDATION_ERROR) return 'BAD_USER_INPUT';
   return code;
@@ -34,7 +35,7 @@ const originalOf = (error: unknown) => {
  */
 export function isUnexpectedError(error: unknown): boolean {
   const original = originalOf(error);
-  if (original instanceof DomainError) return false;
+  if (isApiError(original)) return false;
   const code = error instanceof GraphQLError ? error.extensions?.code : undefined;
   if (typeof code === 'string' && code !== INTERNAL_SERVER_ERROR) return false;
   return !(original instanceof GraphQLError && !original.originalError);
@@ -55,7 +56,7 @@ export function logUnexpectedErrors(log: FastifyBaseLogger, errors: readonly (Gr
     }
     const original = originalOf(error);
     // A domain error of the server's side (an outside party that did not answer), as REST logs it.
-    if (original instanceof DomainError && statusOf(original) >= 500) log.error({ err: original, operationName, path: error.path?.join('.') }, 'server error');
+    if (isApiError(original) && statusOf(original) >= 500) log.error({ err: original, operationName, path: error.path?.join('.') }, 'server error');
     else if (isUnexpectedError(error)) log.error({ err: error.originalError ?? error, operationName, path: error.path?.join('.') }, 'unexpected GraphQL error');
   }
 }
@@ -69,7 +70,7 @@ export function graphQLErrorFormatter({ hideSuggestions }: { hideSuggestions: bo
   const message = (text: string) => (hideSuggestions ? withoutSuggestions(text) : text);
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = originalOf(error);
-    if (original instanceof DomainError) {
+    if (isApiError(original)) {
       return {
         message: original.message,
         locations: formatted.locations,

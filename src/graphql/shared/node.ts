@@ -1,6 +1,6 @@
 import { ClassType, Field, ID, InterfaceType } from 'type-graphql';
 import { entitiesHolding } from '../../domain/shared/row-lookup';
-import { DomainError, ErrorCode, validationError } from '../../domain/shared/errors';
+import { ErrorCode, isDomainError, validationError } from '../../domain/shared/errors';
 import { GraphQLContext } from './context';
 
 /**
@@ -66,7 +66,7 @@ export async function resolveNodes(context: GraphQLContext, ids: readonly string
       try {
         return await kind.load(context, UUID.test(id) ? id.toLowerCase() : id);
       } catch (error) {
-        if (!(error instanceof DomainError && HIDDEN.has(error.code))) throw error;
+        if (!(isDomainError(error) && HIDDEN.has(error.code))) throw error;
       }
     }
     return null;

@@ -1,5 +1,5 @@
 import { ClassType, Field, InputType, InterfaceType, ObjectType, registerEnumType, ID } from 'type-graphql';
-import { DomainError, ERROR_CODE_MEANINGS, ErrorCode } from '../../domain/shared/errors';
+import { DomainError, ERROR_CODE_MEANINGS, ErrorCode, isDomainError } from '../../domain/shared/errors';
 
 /**
  * Mutations answer a payload: the object they made or changed, and `userErrors`, the failures the
@@ -87,7 +87,7 @@ export async function payloadOf<P extends object, T>(PayloadType: ClassType<P>, 
   try {
     return Object.assign(new PayloadType(), { [shape.field]: await run(), userErrors: [] });
   } catch (error) {
-    if (!(error instanceof DomainError) || !shape.errors.codes.has(error.code)) throw error;
+    if (!(isDomainError(error)) || !shape.errors.codes.has(error.code)) throw error;
     const userErrors = userErrorsOf(error).map((userError) => Object.assign(new shape.errors.type(), userError));
     return Object.assign(new PayloadType(), { [shape.field]: null, userErrors });
   }

@@ -1,6 +1,5 @@
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ErrorCode } from '../../domain/shared/errors';
-import { HttpErrorCode } from '../../http/error-codes';
+import { HttpErrorCode, isApiError } from '../../http/error-codes';
 import { errorEnvelope } from '../../http/envelope';
 import { outageErrorOf, retryLater } from '../../http/outage';
 import { failureOfDomain, frameworkFailureOf } from '../../http/framework-errors';
@@ -14,7 +13,7 @@ export const success = <T>(data: T) => ({ success: true as const, data });
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   // A database outage is logged by the outage watch, once, not here per request.
   const outage = outageErrorOf(request.server.databaseOutage, error);
-  const known = outage ?? (error instanceof DomainError ? error : null);
+  const known = outage ?? (isApiError(error) ? error : null);
   const failure = known ? failureOfDomain(known) : frameworkFailureOf(error);
   if (!failure) {
     request.log.error({ err: error }, 'unexpected error');
