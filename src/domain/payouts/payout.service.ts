@@ -151,7 +151,7 @@ export class PayoutService {
     });
     const dispatch: JobRequest[] = !prepared.held && prepared.dispatch === 'auto' ? [dispatchJob(payout)] : [];
     if (prepared.held) {
-      await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData({ ...payout, status: PayoutStatus.CREATED } as Payout));
+      await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData({ ...payout, status: PayoutStatus.CREATED }));
       await this.events.record(tx, PayoutEvent.REVIEW, payoutEventData(payout));
     } else {
       await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData(payout), dispatch);

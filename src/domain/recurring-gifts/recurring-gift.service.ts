@@ -8,7 +8,7 @@ import { Mode } from '../identity/identity.entities';
 import { Payment, PaymentSource, PaymentStatus } from '../payments/payment.entities';
 import { PaymentService, vaultedOf } from '../payments/payment.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode } from '../shared/errors';
+import { DomainError, ErrorCode, isDomainError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned, lockOwned } from '../shared/tenancy';
