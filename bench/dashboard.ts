@@ -59,9 +59,17 @@ SELECT
 async function startCeiling(pool: Pool, businessId: string, livemode: boolean) {
   const app = Fastify();
   app.post('/graphql', async (_request, reply) => {
-    const { rows: [row] } = await pool.query<{ last_position: string | null; has_next_page: boolean; edges: string }>(CEILING_SQL, [businessId, livemode]);
+    const {
+      rows: [row],
+    } = await pool.query<{ last_position: string | null; has_next_page: boolean; edges: string }>(CEILING_SQL, [
+      businessId,
+      livemode,
+    ]);
     const [createdAt, id] = row.last_position ? String(row.last_position).split(' ') : [];
-    const pageInfo = { hasNextPage: row.has_next_page, endCursor: createdAt ? encodeCursor([createdAt, id], {}) : null };
+    const pageInfo = {
+      hasNextPage: row.has_next_page,
+      endCursor: createdAt ? encodeCursor([createdAt, id], {}) : null,
+    };
     reply.type('application/json');
     return `{"data":{"payments":{"edges":${row.edges},"pageInfo":${JSON.stringify(pageInfo)}}}}`;
   });
@@ -79,8 +87,14 @@ async function seedDashboard(runtime: Runtime, base: string, apiKey: string, mer
   const { core } = runtime;
   for (let index = 0; index < LIST_SIZE + 10; index += 1) {
     const response = await fetch(`${base}/api/v1/business/payment/charge`, {
-      method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: `${10 + index}.25`, currency: 'usd', email: `payer${index % 20}@example.com`, card: { number: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' } }),
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        amount: `${10 + index}.25`,
+        currency: 'usd',
+        email: `payer${index % 20}@example.com`,
+        card: { number: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' },
+      }),
     });
     if (response.status !== 201) throw new Error(`charge answered ${response.status}: ${await response.text()}`);
   }
@@ -98,12 +112,16 @@ async function seedDashboard(runtime: Runtime, base: string, apiKey: string, mer
   await core.disputes.open(merchant, { paymentId: recent.items[1].id, reason: 'fraudulent' });
 }
 
-
 /**
  * The load, and the CPU time this process (where both servers run) spent per request meanwhile:
  * on a shared machine, requests/s follow whatever else runs; CPU per request much less so.
  */
-async function measured(url: string, headers: Record<string, string>, body: string, profile = false): Promise<LoadResult & { cpuMs: number }> {
+async function measured(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  profile = false,
+): Promise<LoadResult & { cpuMs: number }> {
   // Warm-up first: a few hundred requests, so the JIT has compiled the path being measured.
   await load({ url, method: 'POST', headers, concurrency: LIST_CLIENTS, seconds: WARMUP_SECONDS, body });
   const before = process.cpuUsage();
@@ -118,9 +136,14 @@ const describe = (name: string, result: LoadResult & { cpuMs: number }) =>
 
 export async function benchDashboard(runtime: Runtime) {
   const { core } = runtime;
-  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
-    email: 'bench-dashboard@example.com', password: 'bench password 1', name: 'Bench dashboard',
-  });
+  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(
+    core.anonymousContext(),
+    {
+      email: 'bench-dashboard@example.com',
+      password: 'bench password 1',
+      name: 'Bench dashboard',
+    },
+  );
   const merchant = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
   await setServerToServerCharging(merchant, true);
   const app = await buildApp(core, await buildTesseraSchema(core.pubSub));
@@ -134,13 +157,22 @@ export async function benchDashboard(runtime: Runtime) {
 
     const body = JSON.stringify({ query: PAYMENTS_QUERY });
     const post = async (url: string) => {
-      const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
-      const result = (await response.json()) as { data?: { payments: { edges: Array<{ node: { customer: unknown } }> } }; errors?: unknown };
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
+      });
+      const result = (await response.json()) as {
+        data?: { payments: { edges: Array<{ node: { customer: unknown } }> } };
+        errors?: unknown;
+      };
       if (!result.data) throw new Error(`payments list failed: ${JSON.stringify(result.errors)}`);
       return result.data;
     };
     let answer: Awaited<ReturnType<typeof post>> | undefined;
-    const statements = await captureStatements(async () => { answer = await post(`${base}/graphql`); });
+    const statements = await captureStatements(async () => {
+      answer = await post(`${base}/graphql`);
+    });
     // The ceiling only counts if it serves what the dashboard gets.
     assert.deepEqual(await post(`${baseOf(ceiling)}/graphql`), answer);
     const rows = answer!.payments.edges.length;
@@ -148,10 +180,16 @@ export async function benchDashboard(runtime: Runtime) {
 
     const graphql = await measured(`${base}/graphql`, headers, body, true);
     const bare = await measured(`${baseOf(ceiling)}/graphql`, headers, body);
-    console.log(`dashboard: ${describe('GraphQL payments-list', graphql)}; ${rows} rows (${withCustomer} with a customer) with refunds and disputes`);
-    console.log(`dashboard: ${statements.length} SQL statements per request: ${statements.map((statement) => statement.text.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}`);
+    console.log(
+      `dashboard: ${describe('GraphQL payments-list', graphql)}; ${rows} rows (${withCustomer} with a customer) with refunds and disputes`,
+    );
+    console.log(
+      `dashboard: ${statements.length} SQL statements per request: ${statements.map((statement) => statement.text.split(/\s+/).slice(0, 2).join(' ')).join(' | ')}`,
+    );
     console.log(`ceiling:   ${describe('bare Fastify + one json_agg query', bare)}`);
-    console.log(`ratio:     ${(graphql.perSecond / bare.perSecond).toFixed(2)} of the ceiling (Node CPU per request: ${(graphql.cpuMs / bare.cpuMs).toFixed(1)}x the ceiling's)`);
+    console.log(
+      `ratio:     ${(graphql.perSecond / bare.perSecond).toFixed(2)} of the ceiling (Node CPU per request: ${(graphql.cpuMs / bare.cpuMs).toFixed(1)}x the ceiling's)`,
+    );
   } finally {
     await ceiling.close();
     await pool.end();

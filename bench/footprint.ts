@@ -21,8 +21,17 @@ app.get('/readyz', async () => ({ status: 'ok' }));
 app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 `;
 
-interface Started { child: ChildProcess; startMs: number; databaseUpMs: number | null }
-interface Footprint { startMs: number; databaseUpMs: number | null; rssBytes: number; companions: { processes: number; pssBytes: number } }
+interface Started {
+  child: ChildProcess;
+  startMs: number;
+  databaseUpMs: number | null;
+}
+interface Footprint {
+  startMs: number;
+  databaseUpMs: number | null;
+  rssBytes: number;
+  companions: { processes: number; pssBytes: number };
+}
 
 export async function benchFootprint() {
   buildOnce();
@@ -31,15 +40,31 @@ export async function benchFootprint() {
   fs.chmodSync(dataDir, 0o777);
   fs.chmodSync(systemDir, 0o755);
   try {
-    const env = { TESSERA_DATA_DIR: dataDir, TESSERA_SYSTEM_DIR: systemDir, EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: '', LOG_LEVEL: 'warn' };
+    const env = {
+      TESSERA_DATA_DIR: dataDir,
+      TESSERA_SYSTEM_DIR: systemDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+    };
     const fresh = await measure([MAIN], env);
     const warm = await measure([MAIN], env);
     const bare = await measure(['-e', HELLO_WORLD], {});
-    console.log(`footprint: node dist/src/main.js (npm start after its build), idle ${IDLE_SECONDS} s after /readyz answered 200`);
-    console.log(`footprint: fresh data dir: ready in ${seconds(fresh.startMs)}${databasePart(fresh)}, idle RSS ${mib(fresh.rssBytes)} (embedded PostgreSQL besides: ${fresh.companions.processes} processes, ${mib(fresh.companions.pssBytes)} PSS)`);
-    console.log(`footprint: warm start (same data dir): ready in ${seconds(warm.startMs)}${databasePart(warm)}, idle RSS ${mib(warm.rssBytes)} (embedded PostgreSQL besides: ${warm.companions.processes} processes, ${mib(warm.companions.pssBytes)} PSS)`);
-    console.log(`baseline:  bare Fastify hello-world: ready in ${seconds(bare.startMs)}, idle RSS ${mib(bare.rssBytes)}`);
-    console.log(`ratio:     warm start ${(warm.startMs / bare.startMs).toFixed(1)}x the baseline's; idle RSS ${(fresh.rssBytes / bare.rssBytes).toFixed(1)}x`);
+    console.log(
+      `footprint: node dist/src/main.js (npm start after its build), idle ${IDLE_SECONDS} s after /readyz answered 200`,
+    );
+    console.log(
+      `footprint: fresh data dir: ready in ${seconds(fresh.startMs)}${databasePart(fresh)}, idle RSS ${mib(fresh.rssBytes)} (embedded PostgreSQL besides: ${fresh.companions.processes} processes, ${mib(fresh.companions.pssBytes)} PSS)`,
+    );
+    console.log(
+      `footprint: warm start (same data dir): ready in ${seconds(warm.startMs)}${databasePart(warm)}, idle RSS ${mib(warm.rssBytes)} (embedded PostgreSQL besides: ${warm.companions.processes} processes, ${mib(warm.companions.pssBytes)} PSS)`,
+    );
+    console.log(
+      `baseline:  bare Fastify hello-world: ready in ${seconds(bare.startMs)}, idle RSS ${mib(bare.rssBytes)}`,
+    );
+    console.log(
+      `ratio:     warm start ${(warm.startMs / bare.startMs).toFixed(1)}x the baseline's; idle RSS ${(fresh.rssBytes / bare.rssBytes).toFixed(1)}x`,
+    );
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(systemDir, { recursive: true, force: true });
@@ -51,7 +76,9 @@ function buildOnce() {
   const started = performance.now();
   const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`npm run build exited with ${built.status}`);
-  console.log(`footprint: npm run build (npm start's build step) in ${seconds(performance.now() - started)}, not counted below`);
+  console.log(
+    `footprint: npm run build (npm start's build step) in ${seconds(performance.now() - started)}, not counted below`,
+  );
 }
 
 /** Starts a node process, times it to /readyz 200, lets it idle, reads its memory, and stops it. */
@@ -59,7 +86,12 @@ async function measure(args: string[], env: Record<string, string>): Promise<Foo
   const started = await start(args, env);
   try {
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
-    return { startMs: started.startMs, databaseUpMs: started.databaseUpMs, rssBytes: rssOf(started.child.pid!), companions: descendantsMemory(started.child.pid!) };
+    return {
+      startMs: started.startMs,
+      databaseUpMs: started.databaseUpMs,
+      rssBytes: rssOf(started.child.pid!),
+      companions: descendantsMemory(started.child.pid!),
+    };
   } finally {
     await stop(started.child);
   }
@@ -68,19 +100,28 @@ async function measure(args: string[], env: Record<string, string>): Promise<Foo
 async function start(args: string[], env: Record<string, string>): Promise<Started> {
   const port = await freePort();
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // The server says when its embedded PostgreSQL is up: the start splits into the database's part and the rest.
   let databaseUpMs: number | null = null;
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
-    if (databaseUpMs === null && output.includes('Started embedded PostgreSQL')) databaseUpMs = performance.now() - spawnedAt;
+    if (databaseUpMs === null && output.includes('Started embedded PostgreSQL'))
+      databaseUpMs = performance.now() - spawnedAt;
   });
   const deadline = Date.now() + 180_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${args[0]} exited with ${child.exitCode} before it was ready:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`${args[0]} exited with ${child.exitCode} before it was ready:\n${output}`);
     if (Date.now() > deadline) throw new Error(`${args[0]} was not ready within 180 s:\n${output}`);
-    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.status, () => 0);
+    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) return { child, startMs: performance.now() - spawnedAt, databaseUpMs };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -117,7 +158,8 @@ function descendantsMemory(pid: number): { processes: number; pssBytes: number }
     }
   }
   const isDescendant = (candidate: number): boolean => {
-    for (let parent = parentOf.get(candidate); parent !== undefined && parent > 1; parent = parentOf.get(parent)) if (parent === pid) return true;
+    for (let parent = parentOf.get(candidate); parent !== undefined && parent > 1; parent = parentOf.get(parent))
+      if (parent === pid) return true;
     return false;
   };
   const descendants = [...parentOf.keys()].filter(isDescendant);
@@ -132,6 +174,7 @@ function descendantsMemory(pid: number): { processes: number; pssBytes: number }
   return { processes: descendants.length, pssBytes };
 }
 
-const databasePart = ({ databaseUpMs }: Footprint) => (databaseUpMs === null ? '' : ` (embedded PostgreSQL up at ${seconds(databaseUpMs)})`);
+const databasePart = ({ databaseUpMs }: Footprint) =>
+  databaseUpMs === null ? '' : ` (embedded PostgreSQL up at ${seconds(databaseUpMs)})`;
 const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(2)} s`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -29,14 +29,27 @@ interface BenchMerchant {
 
 async function merchant(runtime: Runtime, index: number): Promise<BenchMerchant> {
   const { core } = runtime;
-  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
-    email: `bench-payouts-${index}@example.com`, password: 'bench password 1', name: `Bench payouts ${index}`,
-  });
+  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(
+    core.anonymousContext(),
+    {
+      email: `bench-payouts-${index}@example.com`,
+      password: 'bench password 1',
+      name: `Bench payouts ${index}`,
+    },
+  );
   const ctx = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
   await core.wallets.sandboxFund(ctx, { currency: 'USD', amount: 100_000_000n });
   const { recipient } = await core.recipients.create(ctx, {
     label: 'Bench supplier',
-    details: { rail: 'LOCAL_BANK', country: 'NG', currency: 'NGN', bankCode: '058', bankName: 'GTBank', accountNumber: `01234${String(index).padStart(2, '0')}3333`, accountName: 'Bench' },
+    details: {
+      rail: 'LOCAL_BANK',
+      country: 'NG',
+      currency: 'NGN',
+      bankCode: '058',
+      bankName: 'GTBank',
+      accountNumber: `01234${String(index).padStart(2, '0')}3333`,
+      accountName: 'Bench',
+    },
   });
   const [wallet, inFlight, fees] = await inTransaction(ctx, async (tx) => [
     await core.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: 'USD', businessId: business.id }),
@@ -49,18 +62,29 @@ async function merchant(runtime: Runtime, index: number): Promise<BenchMerchant>
 /** The same debit transaction by hand: BEGIN, payout, wallet update, journal + entries, event, COMMIT (6 statements). */
 async function rawPayout(client: PoolClient, m: BenchMerchant) {
   await client.query('BEGIN');
-  const [{ id }] = (await client.query<{ id: string }>(
-    `INSERT INTO payouts (business_id, livemode, recipient_id, rail, status, amount, currency, service_fee, dst_amount, destination_currency, rate, country, destination_masked)
+  const [{ id }] = (
+    await client.query<{ id: string }>(
+      `INSERT INTO payouts (business_id, livemode, recipient_id, rail, status, amount, currency, service_fee, dst_amount, destination_currency, rate, country, destination_masked)
      VALUES ($1, false, $2, 'LOCAL_BANK', 'CREATED', 100, 'USD', 1, 154225, 'NGN', '1542.25000000', 'NG', '{"country":"NG","accountNumber":"****3333","bankName":"GTBank"}')
-     RETURNING id`, [m.businessId, m.recipientId])).rows;
-  const updated = await client.query<{ balance: string }>(`UPDATE ledger_accounts SET balance = balance - 101 WHERE id = $1 AND balance - 101 >= 0 RETURNING balance`, [m.wallet.id]);
+     RETURNING id`,
+      [m.businessId, m.recipientId],
+    )
+  ).rows;
+  const updated = await client.query<{ balance: string }>(
+    `UPDATE ledger_accounts SET balance = balance - 101 WHERE id = $1 AND balance - 101 >= 0 RETURNING balance`,
+    [m.wallet.id],
+  );
   await client.query(
     `WITH journal AS (INSERT INTO journal_transactions (business_id, livemode, kind, reference_type, reference_id) VALUES ($1, false, 'payout_debit', 'payout', $2) RETURNING id)
      INSERT INTO journal_entries (transaction_id, account_id, currency, amount, balance_after)
      SELECT journal.id, line.account_id, 'USD', line.amount, line.balance_after FROM journal,
        (VALUES ($3::uuid, -101::bigint, $6::bigint), ($4::uuid, 100::bigint, NULL::bigint), ($5::uuid, 1::bigint, NULL::bigint)) AS line (account_id, amount, balance_after)`,
-    [m.businessId, id, m.wallet.id, m.inFlight.id, m.fees.id, updated.rows[0].balance]);
-  await client.query(`INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, 'payout.initiated', $2)`, [m.businessId, JSON.stringify({ object: { id }, livemode: false })]);
+    [m.businessId, id, m.wallet.id, m.inFlight.id, m.fees.id, updated.rows[0].balance],
+  );
+  await client.query(
+    `INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, 'payout.initiated', $2)`,
+    [m.businessId, JSON.stringify({ object: { id }, livemode: false })],
+  );
   await client.query('COMMIT');
 }
 
@@ -68,17 +92,19 @@ async function rawPerSecond(pool: Pool, merchants: BenchMerchant[]): Promise<num
   let done = 0;
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CLIENTS }, async (_, index) => {
-    const client = await pool.connect();
-    try {
-      while (performance.now() < deadline) {
-        await rawPayout(client, merchants[index % merchants.length]);
-        done += 1;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, index) => {
+      const client = await pool.connect();
+      try {
+        while (performance.now() < deadline) {
+          await rawPayout(client, merchants[index % merchants.length]);
+          done += 1;
+        }
+      } finally {
+        client.release();
       }
-    } finally {
-      client.release();
-    }
-  }));
+    }),
+  );
   return done / ((performance.now() - started) / 1000);
 }
 
@@ -92,20 +118,42 @@ export async function benchPayouts(runtime: Runtime) {
   const pool = new Pool({ connectionString: runtime.databaseUrl, max: CLIENTS });
   pool.on('error', () => undefined);
   const bodyOf = (m: BenchMerchant) => JSON.stringify({ recipientId: m.recipientId, amount: '1.00', currency: 'USD' });
-  const clientsOf = (group: BenchMerchant[]) => group.map((m) => ({ headers: { 'x-api-key': m.apiKey }, body: bodyOf(m) }));
+  const clientsOf = (group: BenchMerchant[]) =>
+    group.map((m) => ({ headers: { 'x-api-key': m.apiKey }, body: bodyOf(m) }));
   try {
     const one = merchants[0];
-    const once = () => fetch(url, { method: 'POST', headers: { 'x-api-key': one.apiKey, 'content-type': 'application/json' }, body: bodyOf(one) });
+    const once = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'x-api-key': one.apiKey, 'content-type': 'application/json' },
+        body: bodyOf(one),
+      });
     if ((await once()).status !== 201) throw new Error('a bench payout was refused');
     const statements = await captureStatements(once);
-    for (const [label, group] of [['one wallet', [one]], [`${CLIENTS} wallets`, merchants]] as const) {
-      const rest = await load({ url, method: 'POST', headers: {}, concurrency: CLIENTS, seconds: SECONDS, perClient: clientsOf([...group]) });
+    for (const [label, group] of [
+      ['one wallet', [one]],
+      [`${CLIENTS} wallets`, merchants],
+    ] as const) {
+      const rest = await load({
+        url,
+        method: 'POST',
+        headers: {},
+        concurrency: CLIENTS,
+        seconds: SECONDS,
+        perClient: clientsOf([...group]),
+      });
       const created = (rest.statuses['201'] ?? 0) / (rest.requests / rest.perSecond);
       const raw = await rawPerSecond(pool, [...group]);
-      console.log(`payouts:  ${label}: ${created.toFixed(0)} REST payouts/s (${CLIENTS} clients, statuses ${JSON.stringify(rest.statuses)}), p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms`);
-      console.log(`payouts:  ${label}: raw-pg baseline ${raw.toFixed(0)} debit transactions/s (6 statements), ratio ${(created / raw).toFixed(2)}`);
+      console.log(
+        `payouts:  ${label}: ${created.toFixed(0)} REST payouts/s (${CLIENTS} clients, statuses ${JSON.stringify(rest.statuses)}), p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms`,
+      );
+      console.log(
+        `payouts:  ${label}: raw-pg baseline ${raw.toFixed(0)} debit transactions/s (6 statements), ratio ${(created / raw).toFixed(2)}`,
+      );
     }
-    console.log(`payouts:  ${statements.length} SQL statements per REST payout (transactions included), captured from the driver`);
+    console.log(
+      `payouts:  ${statements.length} SQL statements per REST payout (transactions included), captured from the driver`,
+    );
   } finally {
     await pool.end();
     await app.close();

@@ -31,17 +31,21 @@ async function main() {
 async function benchInProcess(only: string | undefined) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
   fs.chmodSync(dataDir, 0o777);
-  const runtime = await openRuntime({
-    ...loadConfig(),
-    dataDir,
-    embeddedPgPort: await freePort(),
-    logLevel: 'silent',
-    workerConcurrency: WEBHOOK_CONCURRENCY,
-    workerPollIntervalMs: 100,
-    rateLimitMax: 1_000_000_000,
-    masterKey: 'bench', jwtSecret: 'bench',
-    ...SUBSCRIPTION_CAPS,
-  }, { throwaway: true });
+  const runtime = await openRuntime(
+    {
+      ...loadConfig(),
+      dataDir,
+      embeddedPgPort: await freePort(),
+      logLevel: 'silent',
+      workerConcurrency: WEBHOOK_CONCURRENCY,
+      workerPollIntervalMs: 100,
+      rateLimitMax: 1_000_000_000,
+      masterKey: 'bench',
+      jwtSecret: 'bench',
+      ...SUBSCRIPTION_CAPS,
+    },
+    { throwaway: true },
+  );
   try {
     if (!only || only === 'webhooks') await benchWebhooks(runtime);
     if (!only || only === 'payments') await benchPayments(runtime);

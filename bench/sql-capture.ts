@@ -17,7 +17,9 @@ export interface CapturedStatement {
  * Records every statement sent through node-postgres (TypeORM's and graphile-worker's included)
  * while `work` runs: the SQL, its parameters, the rows it returned and its round trip.
  */
-export async function captureStatements(work: () => Promise<unknown>): Promise<CapturedStatement[] & { socketWrites: number }> {
+export async function captureStatements(
+  work: () => Promise<unknown>,
+): Promise<CapturedStatement[] & { socketWrites: number }> {
   const captured: CapturedStatement[] = [];
   // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called by the patch with the client as this
   const original = Client.prototype.query;
@@ -29,8 +31,14 @@ export async function captureStatements(work: () => Promise<unknown>): Promise<C
   const originalWrite = socket._write;
   const originalWritev = socket._writev;
   const pgSockets = new WeakSet<object>();
-  socket._write = function counted(this: object, ...args: unknown[]) { if (pgSockets.has(this)) socketWrites += 1; return originalWrite.apply(this, args); };
-  socket._writev = function counted(this: object, ...args: unknown[]) { if (pgSockets.has(this)) socketWrites += 1; return originalWritev.apply(this, args); };
+  socket._write = function counted(this: object, ...args: unknown[]) {
+    if (pgSockets.has(this)) socketWrites += 1;
+    return originalWrite.apply(this, args);
+  };
+  socket._writev = function counted(this: object, ...args: unknown[]) {
+    if (pgSockets.has(this)) socketWrites += 1;
+    return originalWritev.apply(this, args);
+  };
   // pg's query is overloaded (text or config; a promise, a callback or a stream): the patch takes and answers
   // whatever each overload does, so it is typed `any` on purpose.
   /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return */
@@ -46,10 +54,15 @@ export async function captureStatements(work: () => Promise<unknown>): Promise<C
       unanswered += 1;
       const entry: CapturedStatement = { text, values: params, rows: [], roundTrip: roundTrips };
       captured.push(entry);
-      result.then((res: any) => {
-        unanswered -= 1;
-        entry.rows = Array.isArray(res) ? res.flatMap((r: any) => r.rows ?? []) : res?.rows ?? [];
-      }, () => { unanswered -= 1; });
+      result.then(
+        (res: any) => {
+          unanswered -= 1;
+          entry.rows = Array.isArray(res) ? res.flatMap((r: any) => r.rows ?? []) : (res?.rows ?? []);
+        },
+        () => {
+          unanswered -= 1;
+        },
+      );
     }
     return result;
   } as typeof Client.prototype.query;
@@ -71,7 +84,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * generated (returned UUIDs, the given `fresh` values) are swapped for this replay's own wherever they
  * appear in later parameters, so each replay writes new rows exactly as the original did.
  */
-export async function replay(client: Client, statements: CapturedStatement[], fresh: Map<string, string>): Promise<void> {
+export async function replay(
+  client: Client,
+  statements: CapturedStatement[],
+  fresh: Map<string, string>,
+): Promise<void> {
   const swaps = new Map(fresh);
   const swap = (value: unknown): unknown => {
     if (typeof value !== 'string') return value;
@@ -84,7 +101,8 @@ export async function replay(client: Client, statements: CapturedStatement[], fr
     statement.rows.forEach((row, index) => {
       for (const [column, value] of Object.entries(row)) {
         const now = result.rows[index]?.[column];
-        if (typeof value === 'string' && UUID.test(value) && typeof now === 'string' && now !== value) swaps.set(value, now);
+        if (typeof value === 'string' && UUID.test(value) && typeof now === 'string' && now !== value)
+          swaps.set(value, now);
       }
     });
   }

@@ -24,23 +24,37 @@ const ROUNDS = Number(process.env.BENCH_SUBSCRIPTION_ROUNDS ?? 10);
  * bench's subscribers are one dashboard user on one address, so the bench's runtime raises them.
  */
 export const SUBSCRIPTION_CAPS = {
-  wsMaxConnectionsPerIp: SUBSCRIBERS, wsMaxSocketsPerCredential: SUBSCRIBERS, wsMaxSubscriptionsPerCredential: SUBSCRIBERS,
+  wsMaxConnectionsPerIp: SUBSCRIBERS,
+  wsMaxSocketsPerCredential: SUBSCRIBERS,
+  wsMaxSubscriptionsPerCredential: SUBSCRIBERS,
 };
 
 const PAYMENT_UPDATES = `subscription { paymentUpdated {
   payment { id status email amount { amount currency } amountRefunded { amount } card { brand last4 } updatedAt } previousStatus changedFields
 } }`;
 
-interface Round { deliveredAt: number[]; sample: string }
-interface Figures { lastMs: number[]; allMs: number[]; perConnection: { rss: number; heap: number } }
+interface Round {
+  deliveredAt: number[];
+  sample: string;
+}
+interface Figures {
+  lastMs: number[];
+  allMs: number[];
+  perConnection: { rss: number; heap: number };
+}
 
 type Memory = { rss: number; heapUsed: number };
 
 export async function benchSubscriptions(runtime: Runtime) {
   const { core } = runtime;
-  const { business, credentials, token } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
-    email: 'bench-subscriptions@example.com', password: 'bench password 1', name: 'Bench subscriptions',
-  });
+  const { business, credentials, token } = await core.identity.businesses.createBusinessWithOwnerAccount(
+    core.anonymousContext(),
+    {
+      email: 'bench-subscriptions@example.com',
+      password: 'bench password 1',
+      name: 'Bench subscriptions',
+    },
+  );
   const merchant = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
   await setServerToServerCharging(merchant, true);
   const app = await buildApp(core, await buildTesseraSchema(core.pubSub));
@@ -60,8 +74,14 @@ export async function benchSubscriptions(runtime: Runtime) {
 /** A captured payment large enough for every round's 0.01 refund. */
 async function chargeOnce(base: string, apiKey: string): Promise<string> {
   const response = await fetch(`${base}/api/v1/business/payment/charge`, {
-    method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ amount: '100.00', currency: 'usd', email: 'subscribed@example.com', card: { number: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' } }),
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: '100.00',
+      currency: 'usd',
+      email: 'subscribed@example.com',
+      card: { number: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' },
+    }),
   });
   if (response.status !== 201) throw new Error(`charge answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { data: { id: string } }).data.id;
@@ -77,8 +97,10 @@ async function memoryNow(): Promise<Memory> {
   return { rss, heapUsed };
 }
 
-const perConnection = (before: Memory, after: Memory, connections: number) =>
-  ({ rss: (after.rss - before.rss) / connections, heap: (after.heapUsed - before.heapUsed) / connections });
+const perConnection = (before: Memory, after: Memory, connections: number) => ({
+  rss: (after.rss - before.rss) / connections,
+  heap: (after.heapUsed - before.heapUsed) / connections,
+});
 
 /** The app's subscribers: memory they cost this (the server's) process, then a warm-up refund and ROUNDS measured ones. */
 async function measureApp(runtime: Runtime, merchant: RequestContext, url: string, token: string, paymentId: string) {
@@ -86,7 +108,11 @@ async function measureApp(runtime: Runtime, merchant: RequestContext, url: strin
   const commits = commitTimes(runtime);
   const before = await memoryNow();
   const subscribers = startJsonLinesChild('subscribers.mjs', {
-    url, count: SUBSCRIBERS, protocol: 'graphql-ws', connectionParams: { authorization: `Bearer ${token}` }, query: PAYMENT_UPDATES,
+    url,
+    count: SUBSCRIBERS,
+    protocol: 'graphql-ws',
+    connectionParams: { authorization: `Bearer ${token}` },
+    query: PAYMENT_UPDATES,
   });
   try {
     await expectMessage(subscribers, 'ready');
@@ -107,7 +133,10 @@ async function measureApp(runtime: Runtime, merchant: RequestContext, url: strin
       allMs: measured.flatMap(({ committedAt, round }) => round.deliveredAt.map((at) => at - committedAt)),
       perConnection: perConnection(before, after, SUBSCRIBERS),
     };
-    if (process.env.BENCH_SHOW_SQL) statements.forEach((statement, index) => console.log(`  ${index + 1}. ${statement.text.replace(/\s+/g, ' ').slice(0, 160)}`));
+    if (process.env.BENCH_SHOW_SQL)
+      statements.forEach((statement, index) =>
+        console.log(`  ${index + 1}. ${statement.text.replace(/\s+/g, ' ').slice(0, 160)}`),
+      );
     return { figures, statements: sqlOfRound(statements), payload: rounds[rounds.length - 1].round.sample };
   } finally {
     await closeChild(subscribers);
@@ -145,7 +174,8 @@ function commitTimes(runtime: Runtime) {
     }
   })();
   return {
-    next: () => (times.length > 0 ? Promise.resolve(times.shift()!) : new Promise<number>((resolve) => waiting.push(resolve))),
+    next: () =>
+      times.length > 0 ? Promise.resolve(times.shift()!) : new Promise<number>((resolve) => waiting.push(resolve)),
     stop: () => void publications.return(undefined),
   };
 }
@@ -154,7 +184,10 @@ function commitTimes(runtime: Runtime) {
 async function listening(runtime: Runtime, count: number) {
   const deadline = Date.now() + 120_000;
   while ((runtime.core.pubSub.listeners.active().get(Topic.PAYMENT) ?? 0) < count) {
-    if (Date.now() > deadline) throw new Error(`only ${runtime.core.pubSub.listeners.active().get(Topic.PAYMENT) ?? 0} of ${count} payment listeners registered`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `only ${runtime.core.pubSub.listeners.active().get(Topic.PAYMENT) ?? 0} of ${count} payment listeners registered`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -165,12 +198,17 @@ async function measureBareBroadcast(payload: string): Promise<Figures> {
   const { port } = await expectMessage<{ port: number }>(server, 'listening');
   server.send({ type: 'memory' });
   const before = await expectMessage<Memory>(server, 'memory');
-  const clients = startJsonLinesChild('subscribers.mjs', { url: `ws://127.0.0.1:${port}`, count: SUBSCRIBERS, protocol: 'plain' });
+  const clients = startJsonLinesChild('subscribers.mjs', {
+    url: `ws://127.0.0.1:${port}`,
+    count: SUBSCRIBERS,
+    protocol: 'plain',
+  });
   try {
     await expectMessage(clients, 'ready');
     server.send({ type: 'memory' });
     const after = await expectMessage<Memory & { connections: number }>(server, 'memory');
-    if (after.connections !== SUBSCRIBERS) throw new Error(`the bare server holds ${after.connections} of ${SUBSCRIBERS} clients`);
+    if (after.connections !== SUBSCRIBERS)
+      throw new Error(`the bare server holds ${after.connections} of ${SUBSCRIBERS} clients`);
     const rounds: Array<{ sentAt: number; round: Round }> = [];
     for (let round = 0; round <= ROUNDS; round += 1) {
       server.send({ type: 'broadcast', payload });
@@ -191,7 +229,8 @@ async function measureBareBroadcast(payload: string): Promise<Figures> {
 
 async function expectMessage<T>(child: JsonLinesChild, type: string): Promise<T> {
   const message = (await child.next()) as { type: string };
-  if (message.type !== type) throw new Error(`expected "${type}" from a bench child process, got ${JSON.stringify(message)}`);
+  if (message.type !== type)
+    throw new Error(`expected "${type}" from a bench child process, got ${JSON.stringify(message)}`);
   return message as T;
 }
 
@@ -206,14 +245,30 @@ async function closeChild(child: JsonLinesChild) {
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
-function print({ figures: app, statements, payload }: { figures: Figures; statements: { refund: number; deliveries: number; meanwhile: number }; payload: string }, baseline: Figures) {
-  const line = (figures: Figures) => `time to last delivery p50 ${ms(percentile(figures.lastMs, 50))}, p95 ${ms(percentile(figures.lastMs, 95))}`
-    + ` (each delivery p50 ${ms(percentile(figures.allMs, 50))}); memory per connection ${kib(figures.perConnection.rss)} RSS, ${kib(figures.perConnection.heap)} heap`;
-  console.log(`subscriptions: ${SUBSCRIBERS} graphql-ws subscribers of one business, one refund per round, ${ROUNDS} rounds after a warm-up, timed from the commit`);
+function print(
+  {
+    figures: app,
+    statements,
+    payload,
+  }: { figures: Figures; statements: { refund: number; deliveries: number; meanwhile: number }; payload: string },
+  baseline: Figures,
+) {
+  const line = (figures: Figures) =>
+    `time to last delivery p50 ${ms(percentile(figures.lastMs, 50))}, p95 ${ms(percentile(figures.lastMs, 95))}` +
+    ` (each delivery p50 ${ms(percentile(figures.allMs, 50))}); memory per connection ${kib(figures.perConnection.rss)} RSS, ${kib(figures.perConnection.heap)} heap`;
+  console.log(
+    `subscriptions: ${SUBSCRIBERS} graphql-ws subscribers of one business, one refund per round, ${ROUNDS} rounds after a warm-up, timed from the commit`,
+  );
   console.log(`subscriptions: ${line(app)}`);
-  console.log(`subscriptions: ${statements.deliveries} SQL read(s) of the payment after the commit for all ${SUBSCRIBERS} deliveries of a round`
-    + ` (the refund's own transaction: ${statements.refund} statements; ${statements.meanwhile} other statements ran meanwhile)`);
-  console.log(`baseline:      bare ws broadcast of the same ${Buffer.byteLength(payload)}-byte payload to ${SUBSCRIBERS} plain ws clients: ${line(baseline)}`);
-  console.log(`ratio:         time to last delivery p50 ${(percentile(app.lastMs, 50) / percentile(baseline.lastMs, 50)).toFixed(1)}x the baseline;`
-    + ` memory per connection ${(app.perConnection.rss / baseline.perConnection.rss).toFixed(1)}x RSS, ${(app.perConnection.heap / baseline.perConnection.heap).toFixed(1)}x heap`);
+  console.log(
+    `subscriptions: ${statements.deliveries} SQL read(s) of the payment after the commit for all ${SUBSCRIBERS} deliveries of a round` +
+      ` (the refund's own transaction: ${statements.refund} statements; ${statements.meanwhile} other statements ran meanwhile)`,
+  );
+  console.log(
+    `baseline:      bare ws broadcast of the same ${Buffer.byteLength(payload)}-byte payload to ${SUBSCRIBERS} plain ws clients: ${line(baseline)}`,
+  );
+  console.log(
+    `ratio:         time to last delivery p50 ${(percentile(app.lastMs, 50) / percentile(baseline.lastMs, 50)).toFixed(1)}x the baseline;` +
+      ` memory per connection ${(app.perConnection.rss / baseline.perConnection.rss).toFixed(1)}x RSS, ${(app.perConnection.heap / baseline.perConnection.heap).toFixed(1)}x heap`,
+  );
 }

@@ -6,12 +6,13 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-export const freePort = () => new Promise<number>((resolve) => {
-  const server = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as net.AddressInfo;
-    server.close(() => resolve(port));
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
-});
 
 export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((x, y) => x - y);
@@ -29,14 +30,26 @@ export interface LoadResult {
 /** Runs bench/load.mjs in a child process against `url`. */
 /** `perClient`: client i sends with `perClient[i % n]`'s headers and body instead (several callers at once). */
 export function load(options: {
-  url: string; method: string; headers: Record<string, string>; concurrency: number; seconds: number; body?: string; chargeBodies?: boolean;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  concurrency: number;
+  seconds: number;
+  body?: string;
+  chargeBodies?: boolean;
   perClient?: Array<{ headers: Record<string, string>; body: string }>;
 }): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'load.mjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(__dirname, 'load.mjs'), JSON.stringify(options)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`)),
+    );
   });
 }
 
@@ -71,11 +84,13 @@ export class JsonLinesChild<T = any> {
         if (line.trim()) this.deliver(JSON.parse(line) as T);
       }
     });
-    this.exited = new Promise((resolve) => child.on('exit', (code) => {
-      this.exitedWith = code ?? -1;
-      for (const waiter of this.waiting.splice(0)) waiter({ type: 'exit', code } as T);
-      resolve(code);
-    }));
+    this.exited = new Promise((resolve) =>
+      child.on('exit', (code) => {
+        this.exitedWith = code ?? -1;
+        for (const waiter of this.waiting.splice(0)) waiter({ type: 'exit', code } as T);
+        resolve(code);
+      }),
+    );
   }
 
   /** The next message, or `{ type: 'exit' }` if the child ends first; rejects after `timeoutMs`. */
@@ -83,8 +98,14 @@ export class JsonLinesChild<T = any> {
     if (this.messages.length > 0) return Promise.resolve(this.messages.shift()!);
     if (this.exitedWith !== null) return Promise.resolve({ type: 'exit', code: this.exitedWith } as T);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no message from the child process within ${timeoutMs} ms`)), timeoutMs);
-      this.waiting.push((message) => { clearTimeout(timer); resolve(message); });
+      const timer = setTimeout(
+        () => reject(new Error(`no message from the child process within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.waiting.push((message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
     });
   }
 
@@ -101,7 +122,9 @@ export class JsonLinesChild<T = any> {
 
 /** Starts a bench script (bench/<name>) in its own node process, speaking JSON lines. */
 export function startJsonLinesChild(script: string, options: unknown, nodeFlags: string[] = []): JsonLinesChild {
-  const child = spawn(process.execPath, [...nodeFlags, path.join(__dirname, script), JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeFlags, path.join(__dirname, script), JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   return new JsonLinesChild(child);
 }
 

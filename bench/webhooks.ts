@@ -39,11 +39,16 @@ async function startReceiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`;
   /** Resolves once `seq` has arrived (or after the deadline, so a lost delivery shows as a missing arrival). */
-  const arrivalOf = (seq: number, timeoutMs = 30_000) => new Promise<void>((resolve) => {
-    if (arrivals.has(seq)) return resolve();
-    const timer = setTimeout(resolve, timeoutMs);
-    waiting.set(seq, () => { clearTimeout(timer); waiting.delete(seq); resolve(); });
-  });
+  const arrivalOf = (seq: number, timeoutMs = 30_000) =>
+    new Promise<void>((resolve) => {
+      if (arrivals.has(seq)) return resolve();
+      const timer = setTimeout(resolve, timeoutMs);
+      waiting.set(seq, () => {
+        clearTimeout(timer);
+        waiting.delete(seq);
+        resolve();
+      });
+    });
   const allArrived = async (count: number) => {
     const deadline = Date.now() + 120_000;
     while (arrivals.size < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -72,7 +77,9 @@ export async function benchWebhooks(runtime: Runtime) {
   const { core } = runtime;
   try {
     const { business } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
-      email: 'bench-webhooks@example.com', password: 'bench password 1', name: 'Bench',
+      email: 'bench-webhooks@example.com',
+      password: 'bench password 1',
+      name: 'Bench',
     });
     const ctx = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
     await core.identity.businesses.updateSettings(ctx, { webhookUrl: url });
@@ -85,13 +92,19 @@ export async function benchWebhooks(runtime: Runtime) {
       let next = 0;
       const cpu = process.cpuUsage();
       const started = performance.now();
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (next < count) {
-          next += 1;
-          const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-          await response.text();
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < count) {
+            next += 1;
+            const response = await fetch(url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body,
+            });
+            await response.text();
+          }
+        }),
+      );
       return { perSecond: count / ((performance.now() - started) / 1000), cpuMs: cpuMsSince(cpu) / count };
     };
     let seq = 0;
@@ -135,7 +148,9 @@ export async function benchWebhooks(runtime: Runtime) {
 
     // Statements per delivery: a worker started and stopped with COUNTED_EVENTS deliveries waiting,
     // minus one started and stopped with none (its start-up, cron and polling statements).
-    const idle = await captureStatements(async () => stopWorker(await startWorker(core, runtime.databaseUrl, () => undefined)));
+    const idle = await captureStatements(async () =>
+      stopWorker(await startWorker(core, runtime.databaseUrl, () => undefined)),
+    );
     for (const end = seq + COUNTED_EVENTS; seq < end; seq += 1) await recordTick(seq);
     const counted = await captureStatements(async () => {
       const countingWorker = await startWorker(core, runtime.databaseUrl, () => undefined);
@@ -144,15 +159,26 @@ export async function benchWebhooks(runtime: Runtime) {
     });
     const perDelivery = (counted.length - idle.length) / COUNTED_EVENTS;
 
-    console.log(`webhooks: ${arrivals.size}/${seq} deliveries arrived (${warmedUp} of them the warm-up's); one worker, concurrency ${CONCURRENCY}`);
+    console.log(
+      `webhooks: ${arrivals.size}/${seq} deliveries arrived (${warmedUp} of them the warm-up's); one worker, concurrency ${CONCURRENCY}`,
+    );
     console.log(`webhooks: ${perSecond.toFixed(0)} deliveries/s draining a backlog of ${EVENTS}`);
-    console.log(`webhooks: commit -> first attempt p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (${latencies.length} events recorded one at a time)`);
-    console.log(`webhooks: ${perDelivery.toFixed(1)} SQL statements per delivery (worker's included), captured from the driver`);
+    console.log(
+      `webhooks: commit -> first attempt p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (${latencies.length} events recorded one at a time)`,
+    );
+    console.log(
+      `webhooks: ${perDelivery.toFixed(1)} SQL statements per delivery (worker's included), captured from the driver`,
+    );
     if (process.env.BENCH_SHOW_SQL) {
-      for (const [shape, count] of shapesOf(counted)) console.log(`  ${(count / COUNTED_EVENTS).toFixed(2)} x ${shape}`);
+      for (const [shape, count] of shapesOf(counted))
+        console.log(`  ${(count / COUNTED_EVENTS).toFixed(2)} x ${shape}`);
     }
-    console.log(`webhooks: ${cpuMsPerDelivery.toFixed(2)} ms of this process's CPU per delivery (receiver included), against ${((before.cpuMs + after.cpuMs) / 2).toFixed(2)} ms per plain fetch`);
-    console.log(`baseline: ${baselinePerSecond.toFixed(0)} plain fetch POSTs/s to the same receiver, same concurrency (${before.perSecond.toFixed(0)} before the drain, ${after.perSecond.toFixed(0)} after)`);
+    console.log(
+      `webhooks: ${cpuMsPerDelivery.toFixed(2)} ms of this process's CPU per delivery (receiver included), against ${((before.cpuMs + after.cpuMs) / 2).toFixed(2)} ms per plain fetch`,
+    );
+    console.log(
+      `baseline: ${baselinePerSecond.toFixed(0)} plain fetch POSTs/s to the same receiver, same concurrency (${before.perSecond.toFixed(0)} before the drain, ${after.perSecond.toFixed(0)} after)`,
+    );
     console.log(`ratio:    ${(perSecond / baselinePerSecond).toFixed(2)} of the baseline`);
   } finally {
     receiver.close();

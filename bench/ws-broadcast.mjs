@@ -9,7 +9,9 @@ import { WebSocketServer } from 'ws';
 const epochNow = () => performance.timeOrigin + performance.now();
 const say = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
-const server = new WebSocketServer({ host: '127.0.0.1', port: 0 }, () => say({ type: 'listening', port: server.address().port }));
+const server = new WebSocketServer({ host: '127.0.0.1', port: 0 }, () =>
+  say({ type: 'listening', port: server.address().port }),
+);
 
 /** As the bench reads the app's memory: three collections, each followed by a moment for freed pages to go back. */
 async function settledMemory() {

@@ -5,11 +5,15 @@ export class TreasuryWebhookEndpoints1795343101160 implements MigrationInterface
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TYPE "public"."webhook_registry" AS ENUM('merchant', 'treasury')`);
-    await queryRunner.query(`ALTER TABLE "webhook_endpoints" ADD "registry" "public"."webhook_registry" NOT NULL DEFAULT 'merchant'`);
+    await queryRunner.query(
+      `ALTER TABLE "webhook_endpoints" ADD "registry" "public"."webhook_registry" NOT NULL DEFAULT 'merchant'`,
+    );
     await queryRunner.query(`ALTER TABLE "webhook_endpoints" ADD "secret_ciphertext" text`);
     await queryRunner.query(`ALTER TABLE "webhook_endpoints" ADD "secret_hint" text`);
     await queryRunner.query(`ALTER TABLE "webhook_endpoints" ADD "previous_secret_ciphertext" text`);
-    await queryRunner.query(`ALTER TABLE "webhook_endpoints" ADD "previous_secret_expires_at" TIMESTAMP WITH TIME ZONE`);
+    await queryRunner.query(
+      `ALTER TABLE "webhook_endpoints" ADD "previous_secret_expires_at" TIMESTAMP WITH TIME ZONE`,
+    );
     await queryRunner.query(`ALTER TABLE "webhook_endpoints" ADD "api_version" text`);
     await queryRunner.query(`ALTER TABLE "webhook_deliveries" ADD "partner_id" uuid`);
   }

@@ -16,7 +16,9 @@ export class WebhookDeliveryRequestBody1795430466968 implements MigrationInterfa
         `SELECT id, payload FROM "webhook_deliveries" WHERE "request_body" IS NULL ORDER BY id LIMIT 1000`,
       )) as Array<{ id: string; payload: { event: string; timestamp: string; data: unknown } }>;
       if (rows.length === 0) break;
-      const bodies = rows.map(({ payload }) => JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data }));
+      const bodies = rows.map(({ payload }) =>
+        JSON.stringify({ event: payload.event, timestamp: payload.timestamp, data: payload.data }),
+      );
       await queryRunner.query(
         `UPDATE "webhook_deliveries" d SET "request_body" = b.body FROM unnest($1::uuid[], $2::text[]) AS b(id, body) WHERE d.id = b.id`,
         [rows.map((row) => row.id), bodies],

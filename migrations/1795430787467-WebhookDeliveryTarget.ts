@@ -16,7 +16,9 @@ export class WebhookDeliveryTarget1795430787467 implements MigrationInterface {
       `UPDATE "webhook_deliveries" SET "target" = CASE WHEN "endpoint_id" IS NULL AND "partner_id" IS NULL THEN 'webhook_url' ELSE 'endpoint' END`,
     );
     await queryRunner.query(`ALTER TABLE "webhook_deliveries" ALTER COLUMN "target" SET NOT NULL`);
-    await queryRunner.query(`CREATE INDEX "ix_webhook_deliveries_webhook_url_created" ON "webhook_deliveries"  ("business_id", "livemode", "created_at") WHERE "target" = 'webhook_url'`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_webhook_deliveries_webhook_url_created" ON "webhook_deliveries"  ("business_id", "livemode", "created_at") WHERE "target" = 'webhook_url'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -9,7 +9,9 @@ export class MasterKeyCheck1795432233718 implements MigrationInterface {
   name = 'MasterKeyCheck1795432233718';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE TABLE "master_key_check" ("id" smallint NOT NULL, "check_value" text NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "ck_master_key_check_single_row" CHECK ("id" = 1), CONSTRAINT "PK_5a1a8f87004406b2906abadd8cc" PRIMARY KEY ("id"))`);
+    await queryRunner.query(
+      `CREATE TABLE "master_key_check" ("id" smallint NOT NULL, "check_value" text NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "ck_master_key_check_single_row" CHECK ("id" = 1), CONSTRAINT "PK_5a1a8f87004406b2906abadd8cc" PRIMARY KEY ("id"))`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -14,8 +14,12 @@ export class FxClearing1796170000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     // PostgreSQL cannot drop an enum value: the type is rebuilt without it (fails while an account uses it).
-    await queryRunner.query(`CREATE TYPE "public"."ledger_account_kind_old" AS ENUM('merchant_wallet', 'end_user_wallet', 'fees_revenue', 'provider_clearing', 'dispute_reserve', 'payout_in_flight', 'sandbox_funding', 'merchant_pending')`);
-    await queryRunner.query(`ALTER TABLE "ledger_accounts" ALTER COLUMN "kind" TYPE "public"."ledger_account_kind_old" USING "kind"::"text"::"public"."ledger_account_kind_old"`);
+    await queryRunner.query(
+      `CREATE TYPE "public"."ledger_account_kind_old" AS ENUM('merchant_wallet', 'end_user_wallet', 'fees_revenue', 'provider_clearing', 'dispute_reserve', 'payout_in_flight', 'sandbox_funding', 'merchant_pending')`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "ledger_accounts" ALTER COLUMN "kind" TYPE "public"."ledger_account_kind_old" USING "kind"::"text"::"public"."ledger_account_kind_old"`,
+    );
     await queryRunner.query(`DROP TYPE "public"."ledger_account_kind"`);
     await queryRunner.query(`ALTER TYPE "public"."ledger_account_kind_old" RENAME TO "ledger_account_kind"`);
   }

@@ -12,8 +12,12 @@ export class WebhookDeliveryPump1796200000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "webhook_deliveries" ADD "due_at" TIMESTAMP WITH TIME ZONE DEFAULT now()`);
     await queryRunner.query(`ALTER TABLE "webhook_deliveries" ADD "claimed_at" TIMESTAMP WITH TIME ZONE`);
-    await queryRunner.query(`UPDATE "webhook_deliveries" SET "due_at" = CASE WHEN "status" IN ('pending', 'failed') THEN coalesce("next_retry_at", "created_at") END`);
-    await queryRunner.query(`CREATE INDEX "ix_webhook_deliveries_due" ON "webhook_deliveries" ("due_at") WHERE "due_at" IS NOT NULL`);
+    await queryRunner.query(
+      `UPDATE "webhook_deliveries" SET "due_at" = CASE WHEN "status" IN ('pending', 'failed') THEN coalesce("next_retry_at", "created_at") END`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "ix_webhook_deliveries_due" ON "webhook_deliveries" ("due_at") WHERE "due_at" IS NOT NULL`,
+    );
     await queryRunner.query(`
       DO $$ BEGIN
         IF to_regclass('graphile_worker._private_jobs') IS NOT NULL THEN

@@ -27,7 +27,9 @@ function newestMtime(target) {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stat.mtimeMs);
+  return fs
+    .readdirSync(target)
+    .reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stat.mtimeMs);
 }
 
 function isCurrent() {
@@ -45,14 +47,19 @@ function loadEsbuild() {
 
 function precompress(file) {
   const content = fs.readFileSync(file);
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  fs.writeFileSync(
+    `${file}.br`,
+    zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
 }
 
 async function build() {
   const esbuild = loadEsbuild();
   if (!esbuild) {
-    say('The GraphQL explorer is not built: esbuild, GraphiQL and React are dev dependencies (install with `npm ci`, not `--omit=dev`). /graphql answers API clients as usual.');
+    say(
+      'The GraphQL explorer is not built: esbuild, GraphiQL and React are dev dependencies (install with `npm ci`, not `--omit=dev`). /graphql answers API clients as usual.',
+    );
     return;
   }
   say('Building the GraphQL explorer (GraphiQL, once per dependency change)…');
@@ -80,14 +87,17 @@ async function build() {
     script: outputs.find((name) => name.endsWith('.js')),
     style: outputs.find((name) => name.endsWith('.css')),
   };
-  if (!manifest.script || !manifest.style) throw new Error(`esbuild wrote ${outputs.join(', ')}: expected one .js and one .css`);
+  if (!manifest.script || !manifest.style)
+    throw new Error(`esbuild wrote ${outputs.join(', ')}: expected one .js and one .css`);
   for (const name of [manifest.script, manifest.style]) precompress(path.join(staging, name));
   // Written last in the staging folder, which then replaces the old output whole: a manifest never names a missing file.
   fs.writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.renameSync(staging, OUT);
   const kb = (name) => `${Math.round(fs.statSync(path.join(OUT, name)).size / 1024)} kB`;
-  say(`GraphQL explorer built: ${manifest.script} ${kb(manifest.script)} (brotli ${kb(`${manifest.script}.br`)}), ${manifest.style} ${kb(manifest.style)}`);
+  say(
+    `GraphQL explorer built: ${manifest.script} ${kb(manifest.script)} (brotli ${kb(`${manifest.script}.br`)}), ${manifest.style} ${kb(manifest.style)}`,
+  );
 }
 
 if (!isCurrent()) {

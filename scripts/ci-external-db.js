@@ -18,7 +18,9 @@ async function main() {
     } else if (command === 'drop') {
       const name = new URL(url).pathname.slice(1);
       const { rows } = await admin.query(
-        `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE 'tessera_test_%'`, [name]);
+        `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE 'tessera_test_%'`,
+        [name],
+      );
       for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
     }
   } finally {

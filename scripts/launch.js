@@ -18,7 +18,15 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..');
 
 /** What the build reads: a change to any of these makes dist/ stale. */
-const SOURCES = ['src', 'migrations', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const SOURCES = [
+  'src',
+  'migrations',
+  'scripts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+];
 
 /** The build, in order; each step is a command run in the project's folder. */
 const BUILD_STEPS = [
@@ -38,7 +46,10 @@ function filesUnder(root, entry) {
     return [];
   }
   if (!stat.isDirectory()) return [entry];
-  return fs.readdirSync(full).sort().flatMap((name) => filesUnder(root, path.join(entry, name)));
+  return fs
+    .readdirSync(full)
+    .sort()
+    .flatMap((name) => filesUnder(root, path.join(entry, name)));
 }
 
 /** The content hash of the build's sources (names and bytes), or null when there are none (an installed build without its sources). */
@@ -113,7 +124,8 @@ function ensureBuilt({ root = ROOT, sources = SOURCES, steps = BUILD_STEPS, log 
   const stampFile = path.join(dist, '.build-stamp');
   const wanted = sourceHash(root, sources);
   // A dist/ whose files were deleted by hand is not current, whatever its stamp says.
-  const current = () => readOr(stampFile, '').trim() === wanted && (entry === null || fs.existsSync(path.join(dist, entry)));
+  const current = () =>
+    readOr(stampFile, '').trim() === wanted && (entry === null || fs.existsSync(path.join(dist, entry)));
   if (wanted === null || current()) return true;
   return withBuildLock(dist, () => {
     if (current()) return true; // built by the process we waited for
@@ -132,7 +144,11 @@ function ensureBuilt({ root = ROOT, sources = SOURCES, steps = BUILD_STEPS, log 
       // The build's output goes to stderr: a command's own output on stdout stays its alone.
       const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 2, 2] });
       if (result.status !== 0) {
-        const how = result.error ? `could not run (${result.error.message})` : result.signal ? `was stopped by ${result.signal}` : `exited with code ${result.status}`;
+        const how = result.error
+          ? `could not run (${result.error.message})`
+          : result.signal
+            ? `was stopped by ${result.signal}`
+            : `exited with code ${result.status}`;
         log(`the build failed: ${step.name} ${how}. Fix what it reported above and start again.`);
         return false;
       }

@@ -124,10 +124,15 @@ export function trustProxyOf(env: NodeJS.ProcessEnv): TrustProxy {
   if (raw === '' || /^(false|no|off)$/i.test(raw)) return false;
   if (/^(true|yes|on)$/i.test(raw)) return true;
   if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const invalid = entries.filter((entry) => !PROXY_RANGE_NAMES.has(entry) && !ipaddr.isValid(entry) && !isCidr(entry));
   if (entries.length === 0 || invalid.length > 0) {
-    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses and CIDRs (or loopback, linklocal, uniquelocal), got "${raw}"`);
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses and CIDRs (or loopback, linklocal, uniquelocal), got "${raw}"`,
+    );
   }
   return entries;
 }
@@ -190,7 +195,9 @@ function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
     // reported below
   }
   if (protocol !== 'smtp:' && protocol !== 'smtps:') {
-    throw new ConfigError('MAIL_SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com:465');
+    throw new ConfigError(
+      'MAIL_SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com:465',
+    );
   }
   return raw;
 }
@@ -201,11 +208,16 @@ const SANDBOX_MAIL_FROM = 'Tessera <no-reply@tessera.local>';
 function mailFrom(env: NodeJS.ProcessEnv, smtp: string | undefined): string {
   const raw = (env.MAIL_FROM ?? '').trim();
   if (raw === '') {
-    if (smtp) throw new ConfigError('MAIL_SMTP_URL is set but MAIL_FROM is not: set the sender of outgoing mail, such as "Tessera <no-reply@pay.example.com>"');
+    if (smtp)
+      throw new ConfigError(
+        'MAIL_SMTP_URL is set but MAIL_FROM is not: set the sender of outgoing mail, such as "Tessera <no-reply@pay.example.com>"',
+      );
     return SANDBOX_MAIL_FROM;
   }
   if (!/^[^@\s<>]+@[^@\s<>]+$|<[^@\s<>]+@[^@\s<>]+>$/.test(raw)) {
-    throw new ConfigError(`MAIL_FROM must be an email address, optionally with a name ("Tessera <no-reply@pay.example.com>"), got "${raw}"`);
+    throw new ConfigError(
+      `MAIL_FROM must be an email address, optionally with a name ("Tessera <no-reply@pay.example.com>"), got "${raw}"`,
+    );
   }
   return raw;
 }
@@ -226,7 +238,9 @@ interface MetricsSettings {
 function metricsSettings(env: NodeJS.ProcessEnv, port: number): MetricsSettings {
   const token = env.METRICS_TOKEN || undefined;
   if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH) {
-    throw new ConfigError(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (a random string, such as the output of openssl rand -hex 32)`);
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (a random string, such as the output of openssl rand -hex 32)`,
+    );
   }
   const rawPort = env.METRICS_PORT ?? '';
   const metricsPort = rawPort === '' ? undefined : Number(rawPort);
@@ -234,10 +248,14 @@ function metricsSettings(env: NodeJS.ProcessEnv, port: number): MetricsSettings 
     throw new ConfigError(`METRICS_PORT must be a port number (1 to 65535), got "${rawPort}"`);
   }
   if (metricsPort !== undefined && metricsPort === port) {
-    throw new ConfigError(`METRICS_PORT (${metricsPort}) must differ from PORT: it is the listener that keeps /metrics off the public port`);
+    throw new ConfigError(
+      `METRICS_PORT (${metricsPort}) must differ from PORT: it is the listener that keeps /metrics off the public port`,
+    );
   }
   if (env.METRICS_HOST && metricsPort === undefined) {
-    throw new ConfigError('METRICS_HOST is set but METRICS_PORT is not: set the port of the metrics listener too, such as METRICS_PORT=9464');
+    throw new ConfigError(
+      'METRICS_HOST is set but METRICS_PORT is not: set the port of the metrics listener too, such as METRICS_PORT=9464',
+    );
   }
   return { metricsToken: token, metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1' };
 }
@@ -253,7 +271,10 @@ function requireInProduction(env: NodeJS.ProcessEnv) {
     ['JWT_SECRET', 'it signs access tokens'],
     ['PUBLIC_BASE_URL', 'checkout and payment links must not point payers at localhost'],
     ['MAIL_SMTP_URL', 'sign-up codes must reach people; without it mail stays in the sandbox mailbox'],
-    ['HOST', 'the address to listen on, such as 0.0.0.0 in a container or behind a proxy; the default outside production is loopback only'],
+    [
+      'HOST',
+      'the address to listen on, such as 0.0.0.0 in a container or behind a proxy; the default outside production is loopback only',
+    ],
   ].filter(([name]) => !env[name]);
   if (missing.length === 0) return;
   const names = missing.map(([name]) => name).join(', ');
@@ -269,8 +290,10 @@ function requireInProduction(env: NodeJS.ProcessEnv) {
  */
 function requireStallAfterTwoTimeouts(jobStallAfterMs: number, webhookTimeoutMs: number): void {
   if (jobStallAfterMs > 2 * webhookTimeoutMs) return;
-  throw new ConfigError(`JOB_STALL_AFTER_MS (${jobStallAfterMs}) must be more than twice WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs}): `
-    + 'a live worker may take that long to send and record a webhook delivery it claimed, and another worker would send it again');
+  throw new ConfigError(
+    `JOB_STALL_AFTER_MS (${jobStallAfterMs}) must be more than twice WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs}): ` +
+      'a live worker may take that long to send and record a webhook delivery it claimed, and another worker would send it again',
+  );
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -65,7 +65,9 @@ async function main() {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     if (worker) await stopWorker(worker);
     await runtime.close();
-    throw new StartupError(`Port ${config.port} on ${config.host} is in use by another program. Stop it or set PORT to a free port.`);
+    throw new StartupError(
+      `Port ${config.port} on ${config.host} is in use by another program. Stop it or set PORT to a free port.`,
+    );
   }
   say(`Ready on ${listeningOn(config.host, app.addresses())}; GraphQL at /graphql, REST at /api/v1)`);
 }
@@ -73,7 +75,11 @@ async function main() {
 /** The address to open and those the server is bound to, from the sockets themselves: `http://localhost:4000 (listening on 127.0.0.1 and ::1`. */
 function listeningOn(host: string, addresses: Array<AddressInfo | string>): string {
   const sockets = addresses.filter((address): address is AddressInfo => typeof address !== 'string');
-  const bound = new Set(sockets.map(({ address }) => (address === '0.0.0.0' || address === '::' ? `every interface (${address})` : address)));
+  const bound = new Set(
+    sockets.map(({ address }) =>
+      address === '0.0.0.0' || address === '::' ? `every interface (${address})` : address,
+    ),
+  );
   return `http://${host.includes(':') ? `[${host}]` : host}:${sockets[0].port} (listening on ${[...bound].join(' and ')}`;
 }
 

@@ -36,7 +36,8 @@ export interface RuntimeOptions {
  * migrations (Tessera's, then the job queue's), refuses a master key the database's secrets were not sealed with, and wires the domain. Used by the server, the workers, the CLI and the tests.
  */
 export async function openRuntime(
-  config: Config, { create = true, migrate = true, throwaway = false, log = () => undefined }: RuntimeOptions = {},
+  config: Config,
+  { create = true, migrate = true, throwaway = false, log = () => undefined }: RuntimeOptions = {},
 ): Promise<Runtime> {
   // The database first: where a project was never started, it is the cause to name.
   const { dataSource, databaseUrl, close: closeDatabase } = await openDatabase(config, { create, throwaway, log });
@@ -84,9 +85,14 @@ export async function seedSandboxBusiness(core: Core) {
   if (existing > 0) return null;
   const password = crypto.randomBytes(12).toString('base64url');
   const email = 'sandbox@tessera.local';
-  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
-    name: 'Sandbox Business', email, password,
-  });
+  const { business, credentials } = await core.identity.businesses.createBusinessWithOwnerAccount(
+    core.anonymousContext(),
+    {
+      name: 'Sandbox Business',
+      email,
+      password,
+    },
+  );
   const operator = RequestContext.system(core.dataSource, 'first-start', business.id, Mode.TEST);
   await core.identity.businesses.updateAsOperator(operator, { verified: true });
   const v1Key = await core.v1Keys.issue(operator, { mode: Mode.TEST });

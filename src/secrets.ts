@@ -31,7 +31,12 @@ export interface ResolvedSecrets extends Secrets {
  */
 export function resolveSecrets(config: Config, { generate = true }: { generate?: boolean } = {}): ResolvedSecrets {
   if (config.masterKey && config.jwtSecret) {
-    return { masterKey: config.masterKey, jwtSecret: config.jwtSecret, masterKeyOrigin: 'set in TESSERA_MASTER_KEY', persist: () => undefined };
+    return {
+      masterKey: config.masterKey,
+      jwtSecret: config.jwtSecret,
+      masterKeyOrigin: 'set in TESSERA_MASTER_KEY',
+      persist: () => undefined,
+    };
   }
   if (process.env.NODE_ENV === 'production') {
     throw new ConfigError('TESSERA_MASTER_KEY and JWT_SECRET must be set in production');
@@ -42,7 +47,9 @@ export function resolveSecrets(config: Config, { generate = true }: { generate?:
     try {
       stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Secrets>;
     } catch (error) {
-      throw new StartupError(`${file} cannot be read (${(error as Error).message}). Restore it from a backup; without it stored API secrets cannot be decrypted.`);
+      throw new StartupError(
+        `${file} cannot be read (${(error as Error).message}). Restore it from a backup; without it stored API secrets cannot be decrypted.`,
+      );
     }
   }
   if (!generate && !config.masterKey && !stored.masterKey) {
@@ -56,7 +63,9 @@ export function resolveSecrets(config: Config, { generate = true }: { generate?:
   };
   const masterKeyOrigin = config.masterKey
     ? 'set in TESSERA_MASTER_KEY'
-    : stored.masterKey ? `read from ${file}` : `generated just now, because ${file} does not exist, and not saved`;
+    : stored.masterKey
+      ? `read from ${file}`
+      : `generated just now, because ${file} does not exist, and not saved`;
   return {
     ...secrets,
     masterKeyOrigin,
@@ -83,21 +92,26 @@ const KEY_CHECK_LABEL = 'tessera:master-key-check:v1';
  * generates a new key) starts, answers 500 on every token exchange and cannot sign webhooks.
  */
 export async function verifyMasterKey(dataSource: DataSource, secrets: ResolvedSecrets): Promise<void> {
-  const [table] = await dataSource.query<Array<{ present: boolean }>>(`SELECT to_regclass('master_key_check') IS NOT NULL AS present`);
+  const [table] = await dataSource.query<Array<{ present: boolean }>>(
+    `SELECT to_regclass('master_key_check') IS NOT NULL AS present`,
+  );
   if (!table.present) return; // not migrated yet (`tessera migrate`): the next start checks
   const box = new SecretBox(secrets.masterKey);
   const expected = box.mac(KEY_CHECK_LABEL);
-  const refuse = () => new StartupError(
-    `The master key does not open the secrets stored in this database: it is not the key they were sealed with; this one was ${secrets.masterKeyOrigin}. `
-    + 'Set TESSERA_MASTER_KEY to the key the server uses, or run with the server\'s data directory (TESSERA_DATA_DIR, whose secrets.json holds its generated key).',
-  );
+  const refuse = () =>
+    new StartupError(
+      `The master key does not open the secrets stored in this database: it is not the key they were sealed with; this one was ${secrets.masterKeyOrigin}. ` +
+        "Set TESSERA_MASTER_KEY to the key the server uses, or run with the server's data directory (TESSERA_DATA_DIR, whose secrets.json holds its generated key).",
+    );
   const stored = async (): Promise<string | null> =>
-    (await dataSource.query<Array<{ check_value: string }>>(`SELECT check_value FROM master_key_check WHERE id = 1`))[0]?.check_value ?? null;
+    (await dataSource.query<Array<{ check_value: string }>>(`SELECT check_value FROM master_key_check WHERE id = 1`))[0]
+      ?.check_value ?? null;
 
   let checkValue = await stored();
   if (checkValue === null) {
     const [sample]: Array<{ secret_ciphertext: string }> = await dataSource.query(
-      `SELECT secret_ciphertext FROM api_credentials ORDER BY created_at LIMIT 1`);
+      `SELECT secret_ciphertext FROM api_credentials ORDER BY created_at LIMIT 1`,
+    );
     if (sample) {
       try {
         box.open(sample.secret_ciphertext);
@@ -105,7 +119,10 @@ export async function verifyMasterKey(dataSource: DataSource, secrets: ResolvedS
         throw refuse();
       }
     }
-    await dataSource.query(`INSERT INTO master_key_check (id, check_value) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [expected]);
+    await dataSource.query(
+      `INSERT INTO master_key_check (id, check_value) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`,
+      [expected],
+    );
     checkValue = await stored(); // another process may have recorded its key first
   }
   if (!checkValue || !safeEqual(checkValue, expected)) throw refuse();

@@ -34,11 +34,18 @@ export function startupFailureLine(error: unknown, env: NodeJS.ProcessEnv = proc
 export function fsReason(error: unknown): string {
   const failure = error as NodeJS.ErrnoException;
   const reasons: Record<string, string> = {
-    EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system',
-    ENOSPC: 'no space left on device', ENOTDIR: 'a path component is a file, not a directory',
-    EEXIST: 'a file of that name exists', ENOENT: 'no such file or directory', EDQUOT: 'disk quota exceeded',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on device',
+    ENOTDIR: 'a path component is a file, not a directory',
+    EEXIST: 'a file of that name exists',
+    ENOENT: 'no such file or directory',
+    EDQUOT: 'disk quota exceeded',
   };
-  return failure?.code ? `${failure.code}: ${reasons[failure.code] ?? failure.message}` : String(failure?.message ?? error);
+  return failure?.code
+    ? `${failure.code}: ${reasons[failure.code] ?? failure.message}`
+    : String(failure?.message ?? error);
 }
 
 /** TESSERA_DATA_DIR (secrets, the embedded database's log, and its data for an ordinary user) cannot be written. */

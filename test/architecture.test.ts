@@ -18,12 +18,21 @@ const where = (node: ts.Node) => `${relative(node.getSourceFile().fileName)}:${l
 
 /** The project as tsconfig.json compiles it, restricted to src/, with its type checker. */
 function loadProgram() {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => { throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')); },
-  });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
   if (!parsed) throw new Error('tsconfig.json could not be read');
-  const program = ts.createProgram({ rootNames: parsed.fileNames.filter((file) => path.resolve(file).startsWith(SRC + path.sep)), options: parsed.options });
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames.filter((file) => path.resolve(file).startsWith(SRC + path.sep)),
+    options: parsed.options,
+  });
   const sources = program.getSourceFiles().filter((source) => path.resolve(source.fileName).startsWith(SRC + path.sep));
   return { program, checker: program.getTypeChecker(), sources };
 }
@@ -32,14 +41,31 @@ function loadProgram() {
 function importsOf(source: ts.SourceFile): Array<{ specifier: string; node: ts.Node }> {
   const found: Array<{ specifier: string; node: ts.Node }> = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       found.push({ specifier: node.moduleSpecifier.text, node });
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       found.push({ specifier: node.moduleReference.expression.text, node });
-    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])
-      && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0]) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    ) {
       found.push({ specifier: node.arguments[0].text, node });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       found.push({ specifier: node.argument.literal.text, node });
     }
     ts.forEachChild(node, visit);
@@ -49,14 +75,14 @@ function importsOf(source: ts.SourceFile): Array<{ specifier: string; node: ts.N
 }
 
 const resolveIn = (source: ts.SourceFile, specifier: string) =>
-  (specifier.startsWith('.') ? path.resolve(path.dirname(source.fileName), specifier) : null);
+  specifier.startsWith('.') ? path.resolve(path.dirname(source.fileName), specifier) : null;
 
 const isPrivate = (member: ts.ClassElement) =>
-  (ts.getCombinedModifierFlags(member) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0
-  || (member.name !== undefined && ts.isPrivateIdentifier(member.name));
+  (ts.getCombinedModifierFlags(member) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0 ||
+  (member.name !== undefined && ts.isPrivateIdentifier(member.name));
 
 const report = (what: string, offenders: string[]) =>
-  (offenders.length === 0 ? '' : `${offenders.length} ${what}:\n  ${offenders.join('\n  ')}`);
+  offenders.length === 0 ? '' : `${offenders.length} ${what}:\n  ${offenders.join('\n  ')}`;
 
 describe('Architecture: the layers of docs/architecture.md', () => {
   let loaded: ReturnType<typeof loadProgram>;
@@ -76,7 +102,11 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     for (const source of loaded.sources.filter((file) => under(file.fileName, 'domain'))) {
       for (const { specifier, node } of importsOf(source)) {
         const target = resolveIn(source, specifier);
-        const face = target && FACES.find((folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep));
+        const face =
+          target &&
+          FACES.find(
+            (folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep),
+          );
         if (face) offenders.push(`${where(node)} imports '${specifier}' (src/${face})`);
       }
     }
@@ -84,13 +114,21 @@ describe('Architecture: the layers of docs/architecture.md', () => {
   });
 
   test('the faces do not import each other: src/rest, src/graphql and src/v1 never import one another or src/hosted', () => {
-    const forbidden: Record<string, string[]> = { rest: ['graphql', 'hosted', 'v1'], graphql: ['rest', 'hosted', 'v1'], v1: ['rest', 'graphql', 'hosted'] };
+    const forbidden: Record<string, string[]> = {
+      rest: ['graphql', 'hosted', 'v1'],
+      graphql: ['rest', 'hosted', 'v1'],
+      v1: ['rest', 'graphql', 'hosted'],
+    };
     const offenders: string[] = [];
     for (const [face, others] of Object.entries(forbidden)) {
       for (const source of loaded.sources.filter((file) => under(file.fileName, face))) {
         for (const { specifier, node } of importsOf(source)) {
           const target = resolveIn(source, specifier);
-          const other = target && others.find((folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep));
+          const other =
+            target &&
+            others.find(
+              (folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep),
+            );
           if (other) offenders.push(`${where(node)} imports '${specifier}' (src/${other})`);
         }
       }
@@ -104,7 +142,11 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     for (const source of loaded.sources.filter((file) => under(file.fileName, 'http'))) {
       for (const { specifier, node } of importsOf(source)) {
         const target = resolveIn(source, specifier);
-        const face = target && faces.find((folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep));
+        const face =
+          target &&
+          faces.find(
+            (folder) => target === path.join(SRC, folder) || target.startsWith(path.join(SRC, folder) + path.sep),
+          );
         if (face) offenders.push(`${where(node)} imports '${specifier}' (src/${face})`);
       }
     }
@@ -115,7 +157,8 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     const offenders: string[] = [];
     for (const source of loaded.sources.filter((file) => relative(file.fileName) !== 'src/http/framework-errors.ts')) {
       const visit = (node: ts.Node) => {
-        if (ts.isStringLiteralLike(node) && node.text.startsWith('FST_ERR_')) offenders.push(`${where(node)} names '${node.text}'`);
+        if (ts.isStringLiteralLike(node) && node.text.startsWith('FST_ERR_'))
+          offenders.push(`${where(node)} names '${node.text}'`);
         ts.forEachChild(node, visit);
       };
       visit(source);
@@ -126,20 +169,28 @@ describe('Architecture: the layers of docs/architecture.md', () => {
   test('no public method of a domain service takes a parameter typed unknown (each takes a typed command)', () => {
     const { checker } = loaded;
     const offenders: string[] = [];
-    const services = loaded.sources.filter((source) => under(source.fileName, 'domain') && source.fileName.endsWith('.service.ts'));
+    const services = loaded.sources.filter(
+      (source) => under(source.fileName, 'domain') && source.fileName.endsWith('.service.ts'),
+    );
     expect(services.length).toBeGreaterThan(10);
     for (const source of services) {
       const visit = (node: ts.Node) => {
         if (ts.isClassDeclaration(node)) {
           for (const member of node.members) {
             if (isPrivate(member) || ts.isConstructorDeclaration(member)) continue;
-            const fn = ts.isMethodDeclaration(member) ? member
-              : ts.isPropertyDeclaration(member) && member.initializer && (ts.isArrowFunction(member.initializer) || ts.isFunctionExpression(member.initializer))
-                ? member.initializer : null;
+            const fn = ts.isMethodDeclaration(member)
+              ? member
+              : ts.isPropertyDeclaration(member) &&
+                  member.initializer &&
+                  (ts.isArrowFunction(member.initializer) || ts.isFunctionExpression(member.initializer))
+                ? member.initializer
+                : null;
             if (!fn) continue;
             for (const parameter of fn.parameters) {
               if (checker.getTypeAtLocation(parameter).flags & ts.TypeFlags.Unknown) {
-                offenders.push(`${where(parameter)} ${node.name?.text ?? '(class)'}.${member.name?.getText()}(${parameter.name.getText()}: unknown)`);
+                offenders.push(
+                  `${where(parameter)} ${node.name?.text ?? '(class)'}.${member.name?.getText()}(${parameter.name.getText()}: unknown)`,
+                );
               }
             }
           }
@@ -153,13 +204,19 @@ describe('Architecture: the layers of docs/architecture.md', () => {
 
   test('the REST, GraphQL and /v1 faces, the hosted pages and the operator CLI reach the database only through the domain: no typeorm import, no repository or entity manager', () => {
     const offenders: string[] = [];
-    const faces = loaded.sources.filter((source) => ['rest', 'graphql', 'v1', 'hosted', 'cli'].some((face) => under(source.fileName, face)));
+    const faces = loaded.sources.filter((source) =>
+      ['rest', 'graphql', 'v1', 'hosted', 'cli'].some((face) => under(source.fileName, face)),
+    );
     for (const source of faces) {
       for (const { specifier, node } of importsOf(source)) {
-        if (specifier === 'typeorm' || specifier.startsWith('typeorm/')) offenders.push(`${where(node)} imports '${specifier}'`);
+        if (specifier === 'typeorm' || specifier.startsWith('typeorm/'))
+          offenders.push(`${where(node)} imports '${specifier}'`);
       }
       const visit = (node: ts.Node) => {
-        if (ts.isPropertyAccessExpression(node) && ['getRepository', 'repo', 'createQueryBuilder', 'manager', 'em'].includes(node.name.text)) {
+        if (
+          ts.isPropertyAccessExpression(node) &&
+          ['getRepository', 'repo', 'createQueryBuilder', 'manager', 'em'].includes(node.name.text)
+        ) {
           offenders.push(`${where(node)} uses .${node.name.text} (a repository or entity manager)`);
         }
         ts.forEachChild(node, visit);
@@ -172,14 +229,20 @@ describe('Architecture: the layers of docs/architecture.md', () => {
   test("every code of the domain's ErrorCode is raised somewhere in src/domain (the HTTP layer's own codes live in src/http/error-codes.ts)", () => {
     // Codes the domain declares before it raises them, each with the reason.
     const reserved: Record<string, string> = {
-      CARD_DECLINED: 'documented on createCharge and the recurring gift charge for card payments; not raised yet (docs/rest-api.md, Errors)',
+      CARD_DECLINED:
+        'documented on createCharge and the recurring gift charge for card payments; not raised yet (docs/rest-api.md, Errors)',
     };
     const errorsFile = path.join(SRC, 'domain', 'shared', 'errors.ts');
     const domain = loaded.sources.filter((source) => under(source.fileName, 'domain'));
     const codesNamedIn = (node: ts.Node) => {
       const codes: string[] = [];
       const visit = (child: ts.Node) => {
-        if (ts.isPropertyAccessExpression(child) && ts.isIdentifier(child.expression) && child.expression.text === 'ErrorCode') codes.push(child.name.text);
+        if (
+          ts.isPropertyAccessExpression(child) &&
+          ts.isIdentifier(child.expression) &&
+          child.expression.text === 'ErrorCode'
+        )
+          codes.push(child.name.text);
         ts.forEachChild(child, visit);
       };
       visit(node);
@@ -192,8 +255,13 @@ describe('Architecture: the layers of docs/architecture.md', () => {
       if (!ts.isVariableStatement(statement)) continue;
       for (const declaration of statement.declarationList.declarations) {
         if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
-        if (declaration.name.text === 'ErrorCode' && ts.isAsExpression(declaration.initializer) && ts.isObjectLiteralExpression(declaration.initializer.expression)) {
-          for (const property of declaration.initializer.expression.properties) if (property.name && ts.isIdentifier(property.name)) declared.set(property.name.text, []);
+        if (
+          declaration.name.text === 'ErrorCode' &&
+          ts.isAsExpression(declaration.initializer) &&
+          ts.isObjectLiteralExpression(declaration.initializer.expression)
+        ) {
+          for (const property of declaration.initializer.expression.properties)
+            if (property.name && ts.isIdentifier(property.name)) declared.set(property.name.text, []);
         } else if (ts.isArrowFunction(declaration.initializer)) {
           helpers.set(declaration.name.text, codesNamedIn(declaration.initializer));
         }
@@ -204,14 +272,24 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     for (const source of domain.filter((file) => file !== errors)) {
       codesNamedIn(source).forEach((code) => raised.add(code));
       const visit = (node: ts.Node) => {
-        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) (helpers.get(node.expression.text) ?? []).forEach((code) => raised.add(code));
+        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression))
+          (helpers.get(node.expression.text) ?? []).forEach((code) => raised.add(code));
         ts.forEachChild(node, visit);
       };
       visit(source);
     }
-    const offenders = [...declared.keys()].filter((code) => !raised.has(code) && !(code in reserved)).map((code) => `src/domain/shared/errors.ts: ${code}`);
-    const raisedAfterAll = Object.keys(reserved).filter((code) => raised.has(code)).map((code) => `${code} is raised now: take it off the reserved list`);
-    expect(report('codes the domain never raises (an HTTP-level code belongs in src/http/error-codes.ts)', [...offenders, ...raisedAfterAll])).toBe('');
+    const offenders = [...declared.keys()]
+      .filter((code) => !raised.has(code) && !(code in reserved))
+      .map((code) => `src/domain/shared/errors.ts: ${code}`);
+    const raisedAfterAll = Object.keys(reserved)
+      .filter((code) => raised.has(code))
+      .map((code) => `${code} is raised now: take it off the reserved list`);
+    expect(
+      report('codes the domain never raises (an HTTP-level code belongs in src/http/error-codes.ts)', [
+        ...offenders,
+        ...raisedAfterAll,
+      ]),
+    ).toBe('');
   });
 
   test('no static method reads this, so one passed on unbound (.map(Payment.from)) works: the lint lets them be (eslint.config.mjs)', () => {
@@ -238,8 +316,10 @@ describe('Architecture: the layers of docs/architecture.md', () => {
 
 /** The files of src/ whose text contains `needle`, as paths relative to the repository. */
 const filesContaining = (sources: readonly ts.SourceFile[], needle: string | RegExp) =>
-  sources.filter((source) => (typeof needle === 'string' ? source.text.includes(needle) : needle.test(source.text)))
-    .map((source) => relative(source.fileName)).sort();
+  sources
+    .filter((source) => (typeof needle === 'string' ? source.text.includes(needle) : needle.test(source.text)))
+    .map((source) => relative(source.fileName))
+    .sort();
 
 describe('Architecture: one of each (issue 28)', () => {
   let sources: ts.SourceFile[];
@@ -254,8 +334,12 @@ describe('Architecture: one of each (issue 28)', () => {
 
   test('one page contract: ListPage and PageQuery; the deprecated Page, PageRequest and OffsetPage are gone', () => {
     expect(filesContaining(sources, /\b(PageRequest|OffsetPage|offsetPage)\b/)).toEqual([]);
-    expect(filesContaining(sources, /import\s*(type\s*)?\{[^}]*\bPage\b[^}]*\}\s*from\s*'[^']*\/pagination'/)).toEqual([]);
-    expect(filesContaining(sources, /export (interface|type) Page\b/).filter((file) => file.endsWith('/pagination.ts'))).toEqual([]);
+    expect(filesContaining(sources, /import\s*(type\s*)?\{[^}]*\bPage\b[^}]*\}\s*from\s*'[^']*\/pagination'/)).toEqual(
+      [],
+    );
+    expect(
+      filesContaining(sources, /export (interface|type) Page\b/).filter((file) => file.endsWith('/pagination.ts')),
+    ).toEqual([]);
   });
 
   test('the per-parent keyset page (one statement, a page per parent) is written once: keysetPagesPerParent', () => {
@@ -267,9 +351,15 @@ describe('Architecture: one of each (issue 28)', () => {
   });
 
   test('every row machine is declared through rowMachine, which refuses an action leading to two statuses', () => {
-    const declaring = filesContaining(sources, /RowMachine</).filter((file) => file !== 'src/domain/shared/row-transition.ts');
+    const declaring = filesContaining(sources, /RowMachine</).filter(
+      (file) => file !== 'src/domain/shared/row-transition.ts',
+    );
     expect(declaring.length).toBeGreaterThan(0);
-    expect(declaring.filter((file) => !sources.find((source) => relative(source.fileName) === file)!.text.includes('rowMachine('))).toEqual([]);
+    expect(
+      declaring.filter(
+        (file) => !sources.find((source) => relative(source.fileName) === file)!.text.includes('rowMachine('),
+      ),
+    ).toEqual([]);
   });
 
   test("graphile-worker's schema (its job tables and functions) is read and written by one jobs-port module: src/domain/shared/jobs.ts", () => {

@@ -49,14 +49,20 @@ describe('Authentication (interface document, Authentication)', () => {
 
   /** Live credentials, issued the documented way: GraphQL createLiveCredentials with the owner's JWT. */
   async function liveCredentialsOf(owner: TestMerchant): Promise<Credentials> {
-    const response = await server.graphql('mutation { createLiveCredentials { credentials { apiKey apiSecret } } }', {}, withBearer(owner.token));
+    const response = await server.graphql(
+      'mutation { createLiveCredentials { credentials { apiKey apiSecret } } }',
+      {},
+      withBearer(owner.token),
+    );
     expect(response.body.errors).toBeUndefined();
     return response.body.data.createLiveCredentials.credentials;
   }
 
   async function credentialRow(businessId: string, livemode: boolean) {
     const [row] = await server.runtime.dataSource.query(
-      'SELECT id, key_hash, key_version FROM api_credentials WHERE business_id = $1 AND livemode = $2', [businessId, livemode]);
+      'SELECT id, key_hash, key_version FROM api_credentials WHERE business_id = $1 AND livemode = $2',
+      [businessId, livemode],
+    );
     return row as { id: string; key_hash: string; key_version: number };
   }
 
@@ -66,9 +72,16 @@ describe('Authentication (interface document, Authentication)', () => {
       const operation = document.paths['/api/v1/business/auth/token'].post;
       const body = operation.requestBody.content['application/json'].schema;
       expect(body.required.sort()).toEqual(['apiKey', 'apiSecret']);
-      const resolve = (schema: { $ref?: string }) => (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!] : schema);
+      const resolve = (schema: { $ref?: string }) =>
+        schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!] : schema;
       const data = resolve(resolve(operation.responses['200'].content['application/json'].schema).properties.data);
-      expect(Object.keys(data.properties).sort()).toEqual(['accessToken', 'businessId', 'businessName', 'expiresIn', 'tokenType']);
+      expect(Object.keys(data.properties).sort()).toEqual([
+        'accessToken',
+        'businessId',
+        'businessName',
+        'expiresIn',
+        'tokenType',
+      ]);
       expect(data.properties.tokenType).toMatchObject({ const: 'Bearer' });
       expect(operation.security).toBeUndefined();
     });
@@ -102,7 +115,12 @@ describe('Authentication (interface document, Authentication)', () => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
         success: false,
-        error: { code: 'VALIDATION_ERROR', message: expect.any(String), statusCode: 400, errors: { [field]: expect.any(Array) } },
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: expect.any(String),
+          statusCode: 400,
+          errors: { [field]: expect.any(Array) },
+        },
       });
     });
 
@@ -119,13 +137,19 @@ describe('Authentication (interface document, Authentication)', () => {
     });
 
     test('token exchange answers 401 in the error envelope when the apiKey is unknown', async () => {
-      const response = await exchange({ apiKey: `bk_test_${crypto.randomBytes(24).toString('base64url')}`, apiSecret: merchant.apiSecret });
+      const response = await exchange({
+        apiKey: `bk_test_${crypto.randomBytes(24).toString('base64url')}`,
+        apiSecret: merchant.apiSecret,
+      });
       expect(response.status).toBe(401);
       expect(response.body).toEqual(unauthorizedEnvelope);
     });
 
     test('token exchange answers 401 when the apiKey has neither the bk_test_ nor the bk_live_ prefix', async () => {
-      const response = await exchange({ apiKey: merchant.apiKey.replace('bk_test_', 'xx_test_'), apiSecret: merchant.apiSecret });
+      const response = await exchange({
+        apiKey: merchant.apiKey.replace('bk_test_', 'xx_test_'),
+        apiSecret: merchant.apiSecret,
+      });
       expect(response.status).toBe(401);
       expect(response.body).toEqual(unauthorizedEnvelope);
     });
@@ -143,7 +167,10 @@ describe('Authentication (interface document, Authentication)', () => {
     });
 
     test('an unknown apiKey and a wrong apiSecret get the same 401 message, so keys cannot be probed', async () => {
-      const unknownKey = await exchange({ apiKey: `bk_test_${crypto.randomBytes(24).toString('base64url')}`, apiSecret: 'bs_test_x' });
+      const unknownKey = await exchange({
+        apiKey: `bk_test_${crypto.randomBytes(24).toString('base64url')}`,
+        apiSecret: 'bs_test_x',
+      });
       const wrongSecret = await exchange({ apiKey: merchant.apiKey, apiSecret: 'bs_test_x' });
       expect(unknownKey.body.error.message).toBe(wrongSecret.body.error.message);
     });
@@ -180,7 +207,10 @@ describe('Authentication (interface document, Authentication)', () => {
       ['an API key sent as the bearer token', { authorization: 'Bearer bk_test_abc' }],
       ['an unknown x-api-key', { 'x-api-key': `bk_test_${crypto.randomBytes(24).toString('base64url')}` }],
       ['an x-api-key without a known prefix', { 'x-api-key': 'sk_test_abc' }],
-      ['Basic authorization instead of Bearer', { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` }],
+      [
+        'Basic authorization instead of Bearer',
+        { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` },
+      ],
     ])('%s answers 401 in the error envelope', async (_name, headers) => {
       for (const path of [WALLETS, CONFIG]) {
         const response = await server.request('GET', path, { headers });
@@ -195,18 +225,25 @@ describe('Authentication (interface document, Authentication)', () => {
     });
 
     test('x-api-key wins over Authorization when a request carries both', async () => {
-      const response = await server.request('GET', CONFIG, { headers: { ...withKey(merchant.apiKey), authorization: 'Bearer garbage' } });
+      const response = await server.request('GET', CONFIG, {
+        headers: { ...withKey(merchant.apiKey), authorization: 'Bearer garbage' },
+      });
       expect(response.status).toBe(200);
       expect(response.body.data.businessId).toBe(merchant.businessId);
     });
 
-    test("X-Service-Business-Id of another business answers 404 with an API key and with a token", async () => {
+    test('X-Service-Business-Id of another business answers 404 with an API key and with a token', async () => {
       const header = { 'x-service-business-id': other.businessId };
       const byKey = await server.request('GET', CONFIG, { headers: { ...withKey(merchant.apiKey), ...header } });
-      const byToken = await server.request('GET', CONFIG, { headers: { ...withBearer(await accessToken(merchant)), ...header } });
+      const byToken = await server.request('GET', CONFIG, {
+        headers: { ...withBearer(await accessToken(merchant)), ...header },
+      });
       for (const response of [byKey, byToken]) {
         expect(response.status).toBe(404);
-        expect(response.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String), statusCode: 404 } });
+        expect(response.body).toEqual({
+          success: false,
+          error: { code: 'NOT_FOUND', message: expect.any(String), statusCode: 404 },
+        });
       }
     });
 
@@ -257,7 +294,10 @@ describe('Authentication (interface document, Authentication)', () => {
 
     test('an expired token is refused with 401', async () => {
       const now = Math.floor(Date.now() / 1000);
-      const token = jwt.sign({ ...claims, iat: now - 7200, exp: now - 60 }, JWT_SECRET, { algorithm: 'HS256', issuer: ISSUER });
+      const token = jwt.sign({ ...claims, iat: now - 7200, exp: now - 60 }, JWT_SECRET, {
+        algorithm: 'HS256',
+        issuer: ISSUER,
+      });
       expectRefused(await getConfig(token));
     });
 
@@ -272,17 +312,29 @@ describe('Authentication (interface document, Authentication)', () => {
     });
 
     test("a token whose bid is not its credential's business is refused with 401", async () => {
-      const token = jwt.sign({ ...claims, bid: other.businessId }, JWT_SECRET, { algorithm: 'HS256', issuer: ISSUER, expiresIn: 60 });
+      const token = jwt.sign({ ...claims, bid: other.businessId }, JWT_SECRET, {
+        algorithm: 'HS256',
+        issuer: ISSUER,
+        expiresIn: 60,
+      });
       expectRefused(await getConfig(token));
     });
 
     test("a token whose mode is not its credential's mode is refused with 401, so a test credential never reads live data", async () => {
-      const token = jwt.sign({ ...claims, mode: 'live' }, JWT_SECRET, { algorithm: 'HS256', issuer: ISSUER, expiresIn: 60 });
+      const token = jwt.sign({ ...claims, mode: 'live' }, JWT_SECRET, {
+        algorithm: 'HS256',
+        issuer: ISSUER,
+        expiresIn: 60,
+      });
       expectRefused(await getConfig(token));
     });
 
     test("a token for a key version other than the credential's is refused with 401", async () => {
-      const token = jwt.sign({ ...claims, kv: claims.kv + 1 }, JWT_SECRET, { algorithm: 'HS256', issuer: ISSUER, expiresIn: 60 });
+      const token = jwt.sign({ ...claims, kv: claims.kv + 1 }, JWT_SECRET, {
+        algorithm: 'HS256',
+        issuer: ISSUER,
+        expiresIn: 60,
+      });
       expectRefused(await getConfig(token));
     });
   });
@@ -304,15 +356,26 @@ describe('Authentication (interface document, Authentication)', () => {
       expect(regenerated.status).toBe(200);
       expect(regenerated.body).toEqual({
         success: true,
-        data: { apiKey: expect.stringMatching(/^bk_test_[A-Za-z0-9_-]{32}$/), keyHint: expect.any(String), mode: 'test', businessId: owner.businessId },
+        data: {
+          apiKey: expect.stringMatching(/^bk_test_[A-Za-z0-9_-]{32}$/),
+          keyHint: expect.any(String),
+          mode: 'test',
+          businessId: owner.businessId,
+        },
       });
       expect(newKey).not.toBe(owner.apiKey);
       expect(regenerated.body.data.keyHint).toBe(`${newKey.slice(0, 12)}…`);
     });
 
     test('the new key is never shown again: apiCredentials returns only its hint', async () => {
-      const response = await server.graphql('{ apiCredentials { mode keyHint keyVersion } }', {}, withBearer(owner.token));
-      expect(response.body.data.apiCredentials).toEqual([{ mode: 'TEST', keyHint: `${newKey.slice(0, 12)}…`, keyVersion: 2 }]);
+      const response = await server.graphql(
+        '{ apiCredentials { mode keyHint keyVersion } }',
+        {},
+        withBearer(owner.token),
+      );
+      expect(response.body.data.apiCredentials).toEqual([
+        { mode: 'TEST', keyHint: `${newKey.slice(0, 12)}…`, keyVersion: 2 },
+      ]);
       expect(JSON.stringify(response.body)).not.toContain(newKey);
     });
 
@@ -401,7 +464,9 @@ describe('Authentication (interface document, Authentication)', () => {
     test('the secret is kept as AES-256-GCM ciphertext, different for equal inputs and not a hash of the secret', async () => {
       const business = await server.signUp();
       const [row] = await server.runtime.dataSource.query(
-        'SELECT secret_ciphertext FROM api_credentials WHERE business_id = $1', [business.businessId]);
+        'SELECT secret_ciphertext FROM api_credentials WHERE business_id = $1',
+        [business.businessId],
+      );
       const sha256 = crypto.createHash('sha256').update(business.apiSecret).digest('hex');
       expect(row.secret_ciphertext).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/);
       expect(row.secret_ciphertext).not.toContain(sha256);
@@ -446,21 +511,32 @@ describe('Authentication (interface document, Authentication)', () => {
       ['"http://" (no host)', 'http://'],
       ['an empty string', ''],
       ['longer than 2048 characters', `https://example.com/${'a'.repeat(2048)}`],
-    ])('a webhookUrl that is %s is refused with 400 VALIDATION_ERROR and errors.webhookUrl, and nothing changes', async (_name, webhookUrl) => {
-      await put(business.apiKey, { webhookUrl: 'https://before.example.com/hook' });
-      const response = await put(business.apiKey, { webhookUrl });
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({
-        success: false,
-        error: { code: 'VALIDATION_ERROR', message: expect.any(String), statusCode: 400, errors: { webhookUrl: [expect.any(String)] } },
-      });
-      expect(await webhookUrlOf(business.apiKey)).toBe('https://before.example.com/hook');
-    });
+    ])(
+      'a webhookUrl that is %s is refused with 400 VALIDATION_ERROR and errors.webhookUrl, and nothing changes',
+      async (_name, webhookUrl) => {
+        await put(business.apiKey, { webhookUrl: 'https://before.example.com/hook' });
+        const response = await put(business.apiKey, { webhookUrl });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({
+          success: false,
+          error: {
+            code: 'VALIDATION_ERROR',
+            message: expect.any(String),
+            statusCode: 400,
+            errors: { webhookUrl: [expect.any(String)] },
+          },
+        });
+        expect(await webhookUrlOf(business.apiKey)).toBe('https://before.example.com/hook');
+      },
+    );
 
     test('a webhookUrl that is not a string is refused with 400 VALIDATION_ERROR', async () => {
       const response = await put(business.apiKey, { webhookUrl: 42 });
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: expect.any(Array) } });
+      expect(response.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: { webhookUrl: expect.any(Array) },
+      });
     });
 
     test('webhookUrl null removes the URL', async () => {
@@ -476,7 +552,10 @@ describe('Authentication (interface document, Authentication)', () => {
       for (const body of [{}, { url: 'https://other.example.com' }]) {
         const response = await put(business.apiKey, body);
         expect(response.status).toBe(400);
-        expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: expect.any(Array) } });
+        expect(response.body.error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          errors: { webhookUrl: expect.any(Array) },
+        });
       }
       expect(await webhookUrlOf(business.apiKey)).toBe('https://before.example.com/hook');
     });
@@ -491,12 +570,16 @@ describe('Authentication (interface document, Authentication)', () => {
       await put(live.apiKey, { webhookUrl: 'https://live.example.com/hook' });
       const byKey = await put(live.apiKey, { webhookUrl: 'http://live.example.com/hook' });
       const byToken = await server.request('PUT', CONFIG, {
-        body: { webhookUrl: 'http://live.example.com/hook' }, headers: withBearer(await accessToken(live)),
+        body: { webhookUrl: 'http://live.example.com/hook' },
+        headers: withBearer(await accessToken(live)),
       });
       for (const response of [byKey, byToken]) {
         expect(response.status).toBe(400);
         expect(response.body.error).toEqual({
-          code: 'VALIDATION_ERROR', message: expect.any(String), statusCode: 400, errors: { webhookUrl: [expect.stringMatching(/https/)] },
+          code: 'VALIDATION_ERROR',
+          message: expect.any(String),
+          statusCode: 400,
+          errors: { webhookUrl: [expect.stringMatching(/https/)] },
         });
       }
       expect(await webhookUrlOf(live.apiKey)).toBe('https://live.example.com/hook');
@@ -535,18 +618,31 @@ describe('Authentication (interface document, Authentication)', () => {
     });
 
     test('a webhook URL set with test credentials is not visible with live credentials, and the reverse', async () => {
-      await server.request('PUT', CONFIG, { body: { webhookUrl: 'https://test-only.example.com/hook' }, headers: withKey(business.apiKey) });
+      await server.request('PUT', CONFIG, {
+        body: { webhookUrl: 'https://test-only.example.com/hook' },
+        headers: withKey(business.apiKey),
+      });
       expect((await get(live.apiKey, CONFIG)).body.data.webhookUrl).toBeNull();
 
-      await server.request('PUT', CONFIG, { body: { webhookUrl: 'https://live-only.example.com/hook' }, headers: withKey(live.apiKey) });
+      await server.request('PUT', CONFIG, {
+        body: { webhookUrl: 'https://live-only.example.com/hook' },
+        headers: withKey(live.apiKey),
+      });
       expect((await get(business.apiKey, CONFIG)).body.data.webhookUrl).toBe('https://test-only.example.com/hook');
       expect((await get(live.apiKey, CONFIG)).body.data.webhookUrl).toBe('https://live-only.example.com/hook');
     });
 
     test('test and live credentials see different wallets', async () => {
-      const funded = await server.request('POST', FUND, { body: { currency: 'USD', amount: '10.00' }, headers: withKey(business.apiKey) });
+      const funded = await server.request('POST', FUND, {
+        body: { currency: 'USD', amount: '10.00' },
+        headers: withKey(business.apiKey),
+      });
       expect(funded.status).toBe(201);
-      const testWallets = (await get(business.apiKey, WALLETS)).body.data.items as Array<{ id: string; livemode: boolean; balance: string }>;
+      const testWallets = (await get(business.apiKey, WALLETS)).body.data.items as Array<{
+        id: string;
+        livemode: boolean;
+        balance: string;
+      }>;
       const liveWallets = (await get(live.apiKey, WALLETS)).body.data.items as Array<{ id: string; livemode: boolean }>;
       expect(testWallets.length).toBeGreaterThan(0);
       expect(testWallets.every((wallet) => !wallet.livemode)).toBe(true);
@@ -561,27 +657,42 @@ describe('Authentication (interface document, Authentication)', () => {
     });
 
     test('sandbox funding with live credentials is refused with 403 SANDBOX_ONLY and changes nothing', async () => {
-      const ledgerOf = () => server.runtime.dataSource.query(
-        `SELECT a.id, a.livemode, a.balance::text,
+      const ledgerOf = () =>
+        server.runtime.dataSource.query(
+          `SELECT a.id, a.livemode, a.balance::text,
                 (SELECT count(*)::int FROM journal_entries e WHERE e.account_id = a.id) AS entries
          FROM ledger_accounts a WHERE a.business_id = $1 ORDER BY a.id`,
-        [business.businessId],
-      );
-      const transactionsOf = () => server.runtime.dataSource.query(
-        'SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1', [business.businessId]);
+          [business.businessId],
+        );
+      const transactionsOf = () =>
+        server.runtime.dataSource.query(
+          'SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1',
+          [business.businessId],
+        );
       const [ledgerBefore, transactionsBefore] = [await ledgerOf(), await transactionsOf()];
 
-      const byKey = await server.request('POST', FUND, { body: { currency: 'USD', amount: '10.00' }, headers: withKey(live.apiKey) });
+      const byKey = await server.request('POST', FUND, {
+        body: { currency: 'USD', amount: '10.00' },
+        headers: withKey(live.apiKey),
+      });
       const byToken = await server.request('POST', FUND, {
-        body: { currency: 'USD', amount: '10.00' }, headers: withBearer(await accessToken(live)),
+        body: { currency: 'USD', amount: '10.00' },
+        headers: withBearer(await accessToken(live)),
       });
       for (const response of [byKey, byToken]) {
         expect(response.status).toBe(403);
-        expect(response.body).toEqual({ success: false, error: { code: 'SANDBOX_ONLY', message: expect.any(String), statusCode: 403 } });
+        expect(response.body).toEqual({
+          success: false,
+          error: { code: 'SANDBOX_ONLY', message: expect.any(String), statusCode: 403 },
+        });
       }
       expect(await ledgerOf()).toEqual(ledgerBefore);
       expect(await transactionsOf()).toEqual(transactionsBefore);
-      expect((await get(live.apiKey, WALLETS)).body.data.items.filter((wallet: { balance: string }) => wallet.balance !== '0.00')).toEqual([]);
+      expect(
+        (await get(live.apiKey, WALLETS)).body.data.items.filter(
+          (wallet: { balance: string }) => wallet.balance !== '0.00',
+        ),
+      ).toEqual([]);
     });
   });
 });

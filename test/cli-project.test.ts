@@ -25,17 +25,26 @@ afterAll(() => {
 /** Every file and directory under `dir` (symbolic links not followed), relative to it; [] when it does not exist. */
 function filesUnder(dir: string, prefix = ''): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const name = path.join(prefix, entry.name);
-    return entry.isDirectory() ? [name, ...filesUnder(path.join(dir, entry.name), name)] : [name];
-  }).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const name = path.join(prefix, entry.name);
+      return entry.isDirectory() ? [name, ...filesUnder(path.join(dir, entry.name), name)] : [name];
+    })
+    .sort();
 }
 
 /** A project that was never started: the checkout's code and a link to its node_modules, no .data. */
 function neverStartedProject(): string {
   const project = path.join(scratch('project'), 'tessera');
   // dist/ too when the run built it: the copy's commands then load the built code (test/support/process.ts).
-  for (const entry of ['src', 'migrations', 'package.json', 'tsconfig.json', ...(process.env.TESSERA_TEST_DIST === 'current' ? ['dist'] : [])]) {
+  for (const entry of [
+    'src',
+    'migrations',
+    'package.json',
+    'tsconfig.json',
+    ...(process.env.TESSERA_TEST_DIST === 'current' ? ['dist'] : []),
+  ]) {
     fs.cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
   }
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
@@ -52,14 +61,16 @@ async function refused(entry: string, args: string[], env: Record<string, string
   return { code, errorLines: run.errorOutput().trim().split('\n') };
 }
 
-describe('the operator CLI and the project\'s data directory', () => {
-  test('TESSERA_DATA_DIR, unset or relative, is taken from the project\'s folder, not from the current directory', () => {
+describe("the operator CLI and the project's data directory", () => {
+  test("TESSERA_DATA_DIR, unset or relative, is taken from the project's folder, not from the current directory", () => {
     const elsewhere = scratch('cwd');
     const before = process.cwd();
     process.chdir(elsewhere);
     try {
       expect(loadConfig({}).dataDir).toBe(path.join(PROJECT_ROOT, '.data'));
-      expect(loadConfig({ TESSERA_DATA_DIR: 'state/tessera' }).dataDir).toBe(path.join(PROJECT_ROOT, 'state', 'tessera'));
+      expect(loadConfig({ TESSERA_DATA_DIR: 'state/tessera' }).dataDir).toBe(
+        path.join(PROJECT_ROOT, 'state', 'tessera'),
+      );
       expect(loadConfig({ TESSERA_DATA_DIR: '/srv/tessera' }).dataDir).toBe('/srv/tessera');
     } finally {
       process.chdir(before);
@@ -71,15 +82,29 @@ describe('the operator CLI and the project\'s data directory', () => {
     const cwd = scratch('elsewhere');
     const systemDir = path.join(scratch('system'), 'tessera');
     const env = {
-      DATABASE_URL: undefined, TESSERA_DATA_DIR: undefined, TESSERA_MASTER_KEY: undefined, JWT_SECRET: undefined,
-      TESSERA_SYSTEM_DIR: systemDir, EMBEDDED_PG_PORT: String(await freePort()), TS_NODE_PROJECT: path.join(project, 'tsconfig.json'),
+      DATABASE_URL: undefined,
+      TESSERA_DATA_DIR: undefined,
+      TESSERA_MASTER_KEY: undefined,
+      JWT_SECRET: undefined,
+      TESSERA_SYSTEM_DIR: systemDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      TS_NODE_PROJECT: path.join(project, 'tsconfig.json'),
     };
     const projectFiles = filesUnder(project);
     const cli = path.join(project, 'src', 'cli', 'index.ts');
     const dataDir = path.join(project, '.data');
     for (const args of [
       ['business', 'list'],
-      ['business', 'create', '--name', 'Elsewhere Ltd', '--email', 'ops@elsewhere.test', '--password', 'long enough password'],
+      [
+        'business',
+        'create',
+        '--name',
+        'Elsewhere Ltd',
+        '--email',
+        'ops@elsewhere.test',
+        '--password',
+        'long enough password',
+      ],
       ['migrate'],
       ['worker'],
     ]) {
@@ -99,13 +124,25 @@ describe('the operator CLI and the project\'s data directory', () => {
   test('a DATABASE_URL that cannot be reached is refused with one line naming it (without its password), and nothing is created', async () => {
     const dataDir = path.join(scratch('data'), 'never-made');
     const url = `postgres://operator:hunter2-secret@127.0.0.1:${await freePort()}/tessera`;
-    const { code, errorLines } = await refused('src/cli/index.ts', ['business', 'list'], {
-      DATABASE_URL: url, TESSERA_DATA_DIR: dataDir, TESSERA_MASTER_KEY: undefined, JWT_SECRET: undefined,
-    }, ROOT);
+    const { code, errorLines } = await refused(
+      'src/cli/index.ts',
+      ['business', 'list'],
+      {
+        DATABASE_URL: url,
+        TESSERA_DATA_DIR: dataDir,
+        TESSERA_MASTER_KEY: undefined,
+        JWT_SECRET: undefined,
+      },
+      ROOT,
+    );
     expect(code).toBe(1);
     expect(errorLines).toHaveLength(1);
     const { error } = JSON.parse(errorLines[0]);
-    expect(error).toMatch(new RegExp(`^Cannot open the database at DATABASE_URL \\(postgres://operator@127\\.0\\.0\\.1:\\d+/tessera\\): .*ECONNREFUSED`));
+    expect(error).toMatch(
+      new RegExp(
+        `^Cannot open the database at DATABASE_URL \\(postgres://operator@127\\.0\\.0\\.1:\\d+/tessera\\): .*ECONNREFUSED`,
+      ),
+    );
     expect(error).not.toContain('hunter2');
     expect(fs.existsSync(dataDir)).toBe(false);
   }, 120_000);

@@ -12,17 +12,44 @@ const COLLECTIONS = '/api/v1/business/collections';
 const PAY = (id: string) => `/api/v1/business/sandbox/collections/${id}/pay`;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const COLLECTION_FIELDS = [
-  'id', 'object', 'status', 'amount', 'currency', 'country', 'expiresAt', 'channel', 'instructions', 'metadata', 'businessPaymentId', 'source', 'createdAt',
-  'livemode', 'updatedAt', 'amountReceived', 'failureReason', 'settlement',
+  'id',
+  'object',
+  'status',
+  'amount',
+  'currency',
+  'country',
+  'expiresAt',
+  'channel',
+  'instructions',
+  'metadata',
+  'businessPaymentId',
+  'source',
+  'createdAt',
+  'livemode',
+  'updatedAt',
+  'amountReceived',
+  'failureReason',
+  'settlement',
 ].sort();
 
 /** A Nigerian bank-transfer collection of 50,000.00 NGN (5,000,000 kobo). */
 const ngBank = (overrides: Record<string, unknown> = {}) => ({
-  amount: 5_000_000, currency: 'ngn', country: 'NG', rail: 'bank', customer: { email: 'ada@example.com', name: 'Ada Obi' }, metadata: { orderId: 'A-1' }, ...overrides,
+  amount: 5_000_000,
+  currency: 'ngn',
+  country: 'NG',
+  rail: 'bank',
+  customer: { email: 'ada@example.com', name: 'Ada Obi' },
+  metadata: { orderId: 'A-1' },
+  ...overrides,
 });
 /** A Ghanaian mobile-money collection of 50.00 GHS on MTN. */
 const ghMomo = (overrides: Record<string, unknown> = {}) => ({
-  amount: 5_000, currency: 'ghs', country: 'GH', rail: 'momo', customer: { phone: '+233241234567', networkId: 'mtn-gh' }, ...overrides,
+  amount: 5_000,
+  currency: 'ghs',
+  country: 'GH',
+  rail: 'momo',
+  customer: { phone: '+233241234567', networkId: 'mtn-gh' },
+  ...overrides,
 });
 
 /** Collections over local rails (design section 9; interface document: Collection, Collection status, collection.* events). */
@@ -35,17 +62,28 @@ describe('Collections', () => {
   afterAll(async () => server.close());
 
   const db = () => server.runtime.dataSource;
-  const create = (merchant: TestMerchant, body: unknown, headers: Record<string, string> = apiKey(merchant)) => server.request('POST', COLLECTIONS, { headers, body });
+  const create = (merchant: TestMerchant, body: unknown, headers: Record<string, string> = apiKey(merchant)) =>
+    server.request('POST', COLLECTIONS, { headers, body });
   const created = async (merchant: TestMerchant, body: unknown) => {
     const response = await create(merchant, body);
     if (response.status !== 201) throw new Error(`collection failed: ${JSON.stringify(response.body)}`);
     return response.body.data;
   };
-  const read = async (merchant: TestMerchant, id: string) => (await server.request('GET', `${COLLECTIONS}/${id}`, { headers: apiKey(merchant) })).body.data;
-  const pay = (merchant: TestMerchant, id: string, amount: unknown) => server.request('POST', PAY(id), { headers: apiKey(merchant), body: { amount } });
-  const countOf = async (businessId: string) => Number((await db().query(`SELECT count(*) AS n FROM collections WHERE business_id = $1`, [businessId]))[0].n);
+  const read = async (merchant: TestMerchant, id: string) =>
+    (await server.request('GET', `${COLLECTIONS}/${id}`, { headers: apiKey(merchant) })).body.data;
+  const pay = (merchant: TestMerchant, id: string, amount: unknown) =>
+    server.request('POST', PAY(id), { headers: apiKey(merchant), body: { amount } });
+  const countOf = async (businessId: string) =>
+    Number((await db().query(`SELECT count(*) AS n FROM collections WHERE business_id = $1`, [businessId]))[0].n);
   const settlementsOf = async (collectionId: string) =>
-    Number((await db().query(`SELECT count(*) AS n FROM journal_transactions WHERE reference_type = 'collection' AND reference_id = $1`, [collectionId]))[0].n);
+    Number(
+      (
+        await db().query(
+          `SELECT count(*) AS n FROM journal_transactions WHERE reference_type = 'collection' AND reference_id = $1`,
+          [collectionId],
+        )
+      )[0].n,
+    );
   const expectFieldError = (response: { status: number; body: any }, field: string) => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400 } });
@@ -53,8 +91,12 @@ describe('Collections', () => {
   };
   /** Advances the business's test clock and waits for its advance to complete (expiry fires in the background). */
   const advanceClock = async (merchant: TestMerchant, seconds: number) => {
-    const response = await server.request('POST', '/api/v1/business/sandbox/clock/advance', { headers: apiKey(merchant), body: { seconds } });
-    if (response.status === 200 && response.body.data.advance.status === 'running') await advanceCompleted(server, merchant, response.body.data.advance.id);
+    const response = await server.request('POST', '/api/v1/business/sandbox/clock/advance', {
+      headers: apiKey(merchant),
+      body: { seconds },
+    });
+    if (response.status === 200 && response.body.data.advance.status === 'running')
+      await advanceCompleted(server, merchant, response.body.data.advance.id);
     return response;
   };
 
@@ -64,10 +106,44 @@ describe('Collections', () => {
       const response = await server.request('GET', `${COLLECTIONS}/channels`, { headers: apiKey(merchant) });
       expect(response.status).toBe(200);
       expect(response.body.data.items).toEqual([
-        { id: 'sbx_ch_ng_bank', country: 'NG', currency: 'ngn', rail: 'bank', provider: 'sandbox-bank', minAmount: 10_000, maxAmount: 1_000_000_000 },
-        { id: 'sbx_ch_gh_momo', country: 'GH', currency: 'ghs', rail: 'momo', provider: 'sandbox-momo', networkIds: ['mtn-gh', 'vodafone-gh', 'airteltigo-gh'], minAmount: 100, maxAmount: 2_000_000 },
-        { id: 'sbx_ch_ke_momo', country: 'KE', currency: 'kes', rail: 'momo', provider: 'sandbox-momo', networkIds: ['safaricom-ke', 'airtel-ke'], minAmount: 1_000, maxAmount: 15_000_000 },
-        { id: 'sbx_ch_za_eft', country: 'ZA', currency: 'zar', rail: 'eft', provider: 'sandbox-eft', minAmount: 1_000, maxAmount: 100_000_000 },
+        {
+          id: 'sbx_ch_ng_bank',
+          country: 'NG',
+          currency: 'ngn',
+          rail: 'bank',
+          provider: 'sandbox-bank',
+          minAmount: 10_000,
+          maxAmount: 1_000_000_000,
+        },
+        {
+          id: 'sbx_ch_gh_momo',
+          country: 'GH',
+          currency: 'ghs',
+          rail: 'momo',
+          provider: 'sandbox-momo',
+          networkIds: ['mtn-gh', 'vodafone-gh', 'airteltigo-gh'],
+          minAmount: 100,
+          maxAmount: 2_000_000,
+        },
+        {
+          id: 'sbx_ch_ke_momo',
+          country: 'KE',
+          currency: 'kes',
+          rail: 'momo',
+          provider: 'sandbox-momo',
+          networkIds: ['safaricom-ke', 'airtel-ke'],
+          minAmount: 1_000,
+          maxAmount: 15_000_000,
+        },
+        {
+          id: 'sbx_ch_za_eft',
+          country: 'ZA',
+          currency: 'zar',
+          rail: 'eft',
+          provider: 'sandbox-eft',
+          minAmount: 1_000,
+          maxAmount: 100_000_000,
+        },
       ]);
     });
 
@@ -77,7 +153,10 @@ describe('Collections', () => {
       expect(ghana.body.data.items.map((channel: any) => channel.id)).toEqual(['sbx_ch_gh_momo']);
       const none = await server.request('GET', `${COLLECTIONS}/channels?country=US`, { headers: apiKey(merchant) });
       expect(none.body.data.items).toEqual([]);
-      expectFieldError(await server.request('GET', `${COLLECTIONS}/channels?country=Nigeria`, { headers: apiKey(merchant) }), 'country');
+      expectFieldError(
+        await server.request('GET', `${COLLECTIONS}/channels?country=Nigeria`, { headers: apiKey(merchant) }),
+        'country',
+      );
     });
   });
 
@@ -91,12 +170,30 @@ describe('Collections', () => {
       const collection = response.body.data;
       expect(Object.keys(collection).sort()).toEqual(COLLECTION_FIELDS);
       expect(collection).toEqual({
-        id: expect.any(String), object: 'collection', status: 'pending', amount: 5_000_000, currency: 'ngn', country: 'NG',
+        id: expect.any(String),
+        object: 'collection',
+        status: 'pending',
+        amount: 5_000_000,
+        currency: 'ngn',
+        country: 'NG',
         expiresAt: expect.stringMatching(ISO),
         channel: { rail: 'bank', provider: 'sandbox-bank', channelId: 'sbx_ch_ng_bank', networkId: null },
-        instructions: { kind: 'bank_transfer', bankName: 'Sandbox Bank', accountNumber: expect.stringMatching(/^99\d{8}$/), accountName: expect.stringContaining('via Tessera'), reference: null },
-        metadata: { orderId: 'A-1' }, businessPaymentId: 'order-1001', source: 'api', createdAt: expect.stringMatching(ISO),
-        livemode: false, updatedAt: expect.stringMatching(ISO), amountReceived: null, failureReason: null, settlement: null,
+        instructions: {
+          kind: 'bank_transfer',
+          bankName: 'Sandbox Bank',
+          accountNumber: expect.stringMatching(/^99\d{8}$/),
+          accountName: expect.stringContaining('via Tessera'),
+          reference: null,
+        },
+        metadata: { orderId: 'A-1' },
+        businessPaymentId: 'order-1001',
+        source: 'api',
+        createdAt: expect.stringMatching(ISO),
+        livemode: false,
+        updatedAt: expect.stringMatching(ISO),
+        amountReceived: null,
+        failureReason: null,
+        settlement: null,
       });
       expect(Number.isInteger(collection.amount)).toBe(true);
       // Default expiry: one hour.
@@ -112,7 +209,9 @@ describe('Collections', () => {
       const prefixed = await server.request('GET', `${COLLECTIONS}/${collection.id}`, { headers: apiKey(merchant) });
       expect(prefixed.status).toBe(200);
       expect(prefixed.body.data).toEqual(collection);
-      const unprefixed = await server.request('GET', `/business/collections/${collection.id}`, { headers: apiKey(merchant) });
+      const unprefixed = await server.request('GET', `/business/collections/${collection.id}`, {
+        headers: apiKey(merchant),
+      });
       expect(unprefixed.status).toBe(200);
       expect(unprefixed.body).toEqual({ success: true, data: collection });
       expect((await server.request('GET', `/business/collections`, { headers: apiKey(merchant) })).status).toBe(404);
@@ -122,22 +221,45 @@ describe('Collections', () => {
       const merchant = await server.signUp();
       const collection = await created(merchant, ghMomo());
       expect(collection).toMatchObject({
-        amount: 5_000, currency: 'ghs', country: 'GH',
+        amount: 5_000,
+        currency: 'ghs',
+        country: 'GH',
         channel: { rail: 'momo', provider: 'sandbox-momo', channelId: 'sbx_ch_gh_momo', networkId: 'mtn-gh' },
         instructions: { kind: 'momo_prompt', phone: '+233241234567', prompt: expect.stringContaining('GHS 50.00') },
       });
       expect(Object.keys(collection.instructions).sort()).toEqual(['kind', 'phone', 'prompt']);
-      const kenya = await created(merchant, { amount: 150_000, currency: 'KES', country: 'ke', rail: 'momo', channelId: 'sbx_ch_ke_momo', customer: { phone: '+254712345678', networkId: 'safaricom-ke' } });
-      expect(kenya).toMatchObject({ currency: 'kes', country: 'KE', channel: { channelId: 'sbx_ch_ke_momo', networkId: 'safaricom-ke' }, instructions: { prompt: expect.stringContaining('M-Pesa') } });
+      const kenya = await created(merchant, {
+        amount: 150_000,
+        currency: 'KES',
+        country: 'ke',
+        rail: 'momo',
+        channelId: 'sbx_ch_ke_momo',
+        customer: { phone: '+254712345678', networkId: 'safaricom-ke' },
+      });
+      expect(kenya).toMatchObject({
+        currency: 'kes',
+        country: 'KE',
+        channel: { channelId: 'sbx_ch_ke_momo', networkId: 'safaricom-ke' },
+        instructions: { prompt: expect.stringContaining('M-Pesa') },
+      });
     });
 
     test('ZA EFT: hosted_page instructions point at a real page Tessera serves with the account and reference to pay', async () => {
       const merchant = await server.signUp();
       const collection = await created(merchant, { amount: 25_000, currency: 'zar', country: 'ZA', rail: 'eft' });
       const base = server.runtime.core.config.publicBaseUrl;
-      expect(collection.instructions).toEqual({ kind: 'hosted_page', url: expect.stringMatching(/\/collect\/col_test_[A-Za-z0-9_-]{32}$/), provider: 'sandbox-eft' });
+      expect(collection.instructions).toEqual({
+        kind: 'hosted_page',
+        url: expect.stringMatching(/\/collect\/col_test_[A-Za-z0-9_-]{32}$/),
+        provider: 'sandbox-eft',
+      });
       expect(collection.instructions.url.startsWith(`${base}/collect/`)).toBe(true);
-      expect(collection.channel).toEqual({ rail: 'eft', provider: 'sandbox-eft', channelId: 'sbx_ch_za_eft', networkId: null });
+      expect(collection.channel).toEqual({
+        rail: 'eft',
+        provider: 'sandbox-eft',
+        channelId: 'sbx_ch_za_eft',
+        networkId: null,
+      });
       const page = await hostedPage(server, 'GET', pathOf(collection.instructions.url));
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/text\/html/);
@@ -158,7 +280,7 @@ describe('Collections', () => {
       expect(await read(merchant, collection.id)).toEqual(collection);
     });
 
-    test('GET /business/collections lists newest first as { items, total, skip, take }, filters by status, and shows only the caller\'s business', async () => {
+    test("GET /business/collections lists newest first as { items, total, skip, take }, filters by status, and shows only the caller's business", async () => {
       const merchant = await server.signUp();
       const other = await server.signUp();
       const first = await created(merchant, ngBank());
@@ -172,7 +294,10 @@ describe('Collections', () => {
       expect(list.body.data.items[0]).toEqual(await read(merchant, second.id));
       const completed = await server.request('GET', `${COLLECTIONS}?status=COMPLETED`, { headers: apiKey(merchant) });
       expect(completed.body.data.items.map((item: any) => item.id)).toEqual([first.id]);
-      expectFieldError(await server.request('GET', `${COLLECTIONS}?status=paid`, { headers: apiKey(merchant) }), 'status');
+      expectFieldError(
+        await server.request('GET', `${COLLECTIONS}?status=paid`, { headers: apiKey(merchant) }),
+        'status',
+      );
     });
 
     test('a businessPaymentId is unique per business and mode: a second use is 409 and writes nothing', async () => {
@@ -199,15 +324,27 @@ describe('Collections', () => {
       ['a malformed country', ngBank({ country: 'NGA' }), 'country'],
       ['a currency the country is not collected in', ngBank({ currency: 'usd' }), 'currency'],
       ['an unsupported currency code', ngBank({ currency: 'xyz' }), 'currency'],
-      ['a rail not offered for the country', ngBank({ rail: 'momo', customer: { phone: '+2348012345678', networkId: 'mtn-gh' } }), 'rail'],
+      [
+        'a rail not offered for the country',
+        ngBank({ rail: 'momo', customer: { phone: '+2348012345678', networkId: 'mtn-gh' } }),
+        'rail',
+      ],
       ['an unknown rail', ngBank({ rail: 'card' }), 'rail'],
       ['mobile money without a phone', ghMomo({ customer: { networkId: 'mtn-gh' } }), 'customer.phone'],
       ['mobile money without a network', ghMomo({ customer: { phone: '+233241234567' } }), 'customer.networkId'],
-      ['mobile money on a network the channel does not route to', ghMomo({ customer: { phone: '+233241234567', networkId: 'safaricom-ke' } }), 'customer.networkId'],
+      [
+        'mobile money on a network the channel does not route to',
+        ghMomo({ customer: { phone: '+233241234567', networkId: 'safaricom-ke' } }),
+        'customer.networkId',
+      ],
       ['a network id on a bank transfer', ngBank({ customer: { networkId: 'mtn-gh' } }), 'customer.networkId'],
       ['an unknown channelId', ngBank({ channelId: 'sbx_ch_nowhere' }), 'channelId'],
       ['a channelId of another country', ngBank({ channelId: 'sbx_ch_za_eft' }), 'channelId'],
-      ['a channel id sent as customer.networkId', ghMomo({ customer: { phone: '+233241234567', networkId: 'sbx_ch_gh_momo' } }), 'customer.networkId'],
+      [
+        'a channel id sent as customer.networkId',
+        ghMomo({ customer: { phone: '+233241234567', networkId: 'sbx_ch_gh_momo' } }),
+        'customer.networkId',
+      ],
       ['a network id sent as channelId', ghMomo({ channelId: 'mtn-gh' }), 'channelId'],
       ['metadata that is an array', ngBank({ metadata: ['a'] }), 'metadata'],
       ['metadata that is a string', ngBank({ metadata: 'order 1' }), 'metadata'],
@@ -229,7 +366,13 @@ describe('Collections', () => {
       const merchant = await server.createMerchant();
       const response = await create(merchant, { amount: 1.5, currency: 7, country: 'N', rail: 'pigeon', metadata: 3 });
       expect(response.status).toBe(400);
-      expect(Object.keys(response.body.error.errors).sort()).toEqual(['amount', 'country', 'currency', 'metadata', 'rail']);
+      expect(Object.keys(response.body.error.errors).sort()).toEqual([
+        'amount',
+        'country',
+        'currency',
+        'metadata',
+        'rail',
+      ]);
       const missing = await create(merchant, {});
       expect(Object.keys(missing.body.error.errors).sort()).toEqual(['amount', 'country', 'currency', 'rail']);
       expect(missing.body.error.errors.amount[0]).toMatch(/^is required/);
@@ -267,7 +410,9 @@ describe('Collections', () => {
     const asViewer = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': owner.businessId };
     expect((await server.request('GET', `${COLLECTIONS}/${collection.id}`, { headers: asViewer })).status).toBe(200);
     expect((await create(owner, ngBank(), asViewer)).status).toBe(403);
-    expect((await server.request('POST', PAY(collection.id), { headers: asViewer, body: { amount: 5_000_000 } })).status).toBe(403);
+    expect(
+      (await server.request('POST', PAY(collection.id), { headers: asViewer, body: { amount: 5_000_000 } })).status,
+    ).toBe(403);
     expect((await read(owner, collection.id)).status).toBe('pending');
   });
 
@@ -276,8 +421,12 @@ describe('Collections', () => {
       const owner = await server.signUp();
       const stranger = await server.signUp();
       const collection = await created(owner, ngBank());
-      expect((await server.request('GET', `${COLLECTIONS}/${collection.id}`, { headers: apiKey(stranger) })).status).toBe(404);
-      expect((await server.request('GET', `/business/collections/${collection.id}`, { headers: apiKey(stranger) })).status).toBe(404);
+      expect(
+        (await server.request('GET', `${COLLECTIONS}/${collection.id}`, { headers: apiKey(stranger) })).status,
+      ).toBe(404);
+      expect(
+        (await server.request('GET', `/business/collections/${collection.id}`, { headers: apiKey(stranger) })).status,
+      ).toBe(404);
       const paid = await pay(stranger, collection.id, 5_000_000);
       expect(paid.status).toBe(404);
       expect(paid.body.error.code).toBe('NOT_FOUND');
@@ -291,14 +440,29 @@ describe('Collections', () => {
       const testCollection = await created(merchant, ngBank());
       const refused = await create(merchant, ngBank(), live);
       expect(refused.status).toBe(422);
-      expect(refused.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: 'No collection rail is configured for live mode, so live collections cannot be taken; use test credentials in the sandbox' });
+      expect(refused.body.error).toMatchObject({
+        code: 'UNPROCESSABLE',
+        message:
+          'No collection rail is configured for live mode, so live collections cannot be taken; use test credentials in the sandbox',
+      });
       expect((await server.request('GET', `${COLLECTIONS}/channels`, { headers: live })).status).toBe(422);
       expect((await server.request('GET', `${COLLECTIONS}/${testCollection.id}`, { headers: live })).status).toBe(404);
       expect((await server.request('GET', COLLECTIONS, { headers: live })).body.data.total).toBe(0);
-      const livePay = await server.request('POST', PAY(testCollection.id), { headers: live, body: { amount: 5_000_000 } });
+      const livePay = await server.request('POST', PAY(testCollection.id), {
+        headers: live,
+        body: { amount: 5_000_000 },
+      });
       expect(livePay.status).toBe(403);
       expect(livePay.body.error.code).toBe('SANDBOX_ONLY');
-      expect(Number((await db().query(`SELECT count(*) AS n FROM collections WHERE business_id = $1 AND livemode`, [merchant.businessId]))[0].n)).toBe(0);
+      expect(
+        Number(
+          (
+            await db().query(`SELECT count(*) AS n FROM collections WHERE business_id = $1 AND livemode`, [
+              merchant.businessId,
+            ])
+          )[0].n,
+        ),
+      ).toBe(0);
     });
   });
 
@@ -310,27 +474,40 @@ describe('Collections', () => {
       expect(response.status).toBe(200);
       // 50,000.00 NGN at the sandbox's 1550 NGN per USD less the 0.5% spread: rate 0.00064193 (8 decimals, rounded down);
       // 5,000,000 kobo x 0.00064193 = 32.096500 USDC (rounded down to 6 decimals); 1% fee = 0.320965 (rounded up); net 31.775535.
-      const rate = (10n ** 8n / 1550n) * 9950n / 10_000n;
+      const rate = ((10n ** 8n / 1550n) * 9950n) / 10_000n;
       expect(rate).toBe(64193n);
-      const gross = 5_000_000n * rate * 10n ** 6n / 10n ** 10n;
+      const gross = (5_000_000n * rate * 10n ** 6n) / 10n ** 10n;
       const fee = (gross * 100n + 9_999n) / 10_000n;
       expect([gross, fee]).toEqual([32_096_500n, 320_965n]);
       expect(response.body.data).toMatchObject({
-        status: 'completed', amountReceived: 5_000_000, failureReason: null,
-        settlement: { currency: 'usdc', rate: '0.00064193', grossAmount: 32_096_500, fee: 320_965, netAmount: 31_775_535 },
+        status: 'completed',
+        amountReceived: 5_000_000,
+        failureReason: null,
+        settlement: {
+          currency: 'usdc',
+          rate: '0.00064193',
+          grossAmount: 32_096_500,
+          fee: 320_965,
+          netAmount: 31_775_535,
+        },
       });
       expect(await read(merchant, collection.id)).toEqual(response.body.data);
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(31_775_535n);
       const entries = await db().query(
         `SELECT a.kind, e.currency, e.amount::text AS amount FROM journal_transactions t JOIN journal_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
-          WHERE t.reference_type = 'collection' AND t.reference_id = $1`, [collection.id]);
+          WHERE t.reference_type = 'collection' AND t.reference_id = $1`,
+        [collection.id],
+      );
       expect(entries.sort((a: any, b: any) => a.kind.localeCompare(b.kind))).toEqual([
         { kind: 'fees_revenue', currency: 'USDC', amount: '320965' },
         { kind: 'merchant_wallet', currency: 'USDC', amount: '31775535' },
         { kind: 'provider_clearing', currency: 'USDC', amount: '-32096500' },
       ]);
-      expect((await eventsOf(server, merchant.businessId)).filter((event) => event.type.startsWith('collection.')).map((event) => event.type))
-        .toEqual(['collection.created', 'collection.processing', 'collection.completed']);
+      expect(
+        (await eventsOf(server, merchant.businessId))
+          .filter((event) => event.type.startsWith('collection.'))
+          .map((event) => event.type),
+      ).toEqual(['collection.created', 'collection.processing', 'collection.completed']);
       await expectLedgerBalanced(server);
     });
 
@@ -339,7 +516,13 @@ describe('Collections', () => {
       const collection = await created(merchant, ghMomo());
       const response = await pay(merchant, collection.id, 5_000);
       // 50.00 GHS: rate 0.06546052; gross 3.273026 USDC; fee 1.5% = 0.04909539 -> 0.049096; net 3.223930.
-      expect(response.body.data.settlement).toEqual({ currency: 'usdc', rate: '0.06546052', grossAmount: 3_273_026, fee: 49_096, netAmount: 3_223_930 });
+      expect(response.body.data.settlement).toEqual({
+        currency: 'usdc',
+        rate: '0.06546052',
+        grossAmount: 3_273_026,
+        fee: 49_096,
+        netAmount: 3_223_930,
+      });
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(3_223_930n);
     });
 
@@ -348,11 +531,19 @@ describe('Collections', () => {
       const collection = await created(merchant, ngBank());
       const response = await pay(merchant, collection.id, 4_999_999);
       expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({ status: 'failed', failureReason: 'amount_mismatch', amountReceived: 4_999_999, settlement: null });
+      expect(response.body.data).toMatchObject({
+        status: 'failed',
+        failureReason: 'amount_mismatch',
+        amountReceived: 4_999_999,
+        settlement: null,
+      });
       expect(await settlementsOf(collection.id)).toBe(0);
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(0n);
-      expect((await eventsOf(server, merchant.businessId)).filter((event) => event.type.startsWith('collection.')).map((event) => event.type))
-        .toEqual(['collection.created', 'collection.processing', 'collection.failed']);
+      expect(
+        (await eventsOf(server, merchant.businessId))
+          .filter((event) => event.type.startsWith('collection.'))
+          .map((event) => event.type),
+      ).toEqual(['collection.created', 'collection.processing', 'collection.failed']);
       const again = await pay(merchant, collection.id, 5_000_000);
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe('CONFLICT');
@@ -362,13 +553,22 @@ describe('Collections', () => {
       const merchant = await server.signUp();
       const collection = await created(merchant, ngBank());
       const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
-      const results = await Promise.all([1, 2, 3].map(() => server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000_000n })));
+      const results = await Promise.all(
+        [1, 2, 3].map(() =>
+          server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000_000n }),
+        ),
+      );
       expect(results.filter((result) => result !== null)).toHaveLength(1);
       expect(await settlementsOf(collection.id)).toBe(1);
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(31_775_535n);
       expect(await eventsOf(server, merchant.businessId, 'collection.completed')).toHaveLength(1);
       // A late "funds detected" report after settlement changes nothing either.
-      expect(await server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'received', amount: 5_000_000n })).toBeNull();
+      expect(
+        await server.runtime.core.collections.applyRailReport(ctx, collection.id, {
+          kind: 'received',
+          amount: 5_000_000n,
+        }),
+      ).toBeNull();
       expect((await read(merchant, collection.id)).status).toBe('completed');
       await expectLedgerBalanced(server);
     });
@@ -377,9 +577,17 @@ describe('Collections', () => {
       const merchant = await server.signUp();
       const collection = await created(merchant, ngBank());
       const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
-      const failed = await server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 4_000_000n });
+      const failed = await server.runtime.core.collections.applyRailReport(ctx, collection.id, {
+        kind: 'settled',
+        amount: 4_000_000n,
+      });
       expect(failed).not.toBeNull();
-      expect(await read(merchant, collection.id)).toMatchObject({ status: 'failed', failureReason: 'amount_mismatch', amountReceived: 4_000_000, settlement: null });
+      expect(await read(merchant, collection.id)).toMatchObject({
+        status: 'failed',
+        failureReason: 'amount_mismatch',
+        amountReceived: 4_000_000,
+        settlement: null,
+      });
       expect(await settlementsOf(collection.id)).toBe(0);
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(0n);
       expect(await eventsOf(server, merchant.businessId, 'collection.completed')).toEqual([]);
@@ -389,15 +597,25 @@ describe('Collections', () => {
     test("a rail's rejection (queued as a rail-report job, run by the worker) fails the collection with the rail's reason; a later settlement is refused and credits nothing", async () => {
       const merchant = await server.signUp();
       const collection = await created(merchant, ghMomo());
-      await db().query(`SELECT graphile_worker.add_job('collection_rail_report', $1::json)`, [JSON.stringify({
-        collectionId: collection.id, businessId: merchant.businessId, livemode: false, report: { kind: 'failed', reason: 'rejected_by_payer' },
-      })]);
-      const failed = await waitFor(() => read(merchant, collection.id), (current) => current.status === 'failed');
+      await db().query(`SELECT graphile_worker.add_job('collection_rail_report', $1::json)`, [
+        JSON.stringify({
+          collectionId: collection.id,
+          businessId: merchant.businessId,
+          livemode: false,
+          report: { kind: 'failed', reason: 'rejected_by_payer' },
+        }),
+      ]);
+      const failed = await waitFor(
+        () => read(merchant, collection.id),
+        (current) => current.status === 'failed',
+      );
       expect(failed).toMatchObject({ failureReason: 'rejected_by_payer', amountReceived: null, settlement: null });
       const [event] = await eventsOf(server, merchant.businessId, 'collection.failed');
       expect(event.data).toEqual({ livemode: false, object: failed });
       const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
-      await expect(server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000n })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(
+        server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000n }),
+      ).rejects.toMatchObject({ code: 'CONFLICT' });
       expect(await settlementsOf(collection.id)).toBe(0);
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(0n);
     });
@@ -412,11 +630,22 @@ describe('Collections', () => {
         await settling.startTransaction();
         // Stands in for the settlement's transaction: it holds the row, moved on, not yet committed.
         await settling.query(`UPDATE collections SET status = 'completed' WHERE id = $1`, [collection.id]);
-        const late = server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'received', amount: 5_000_000n });
+        const late = server.runtime.core.collections.applyRailReport(ctx, collection.id, {
+          kind: 'received',
+          amount: 5_000_000n,
+        });
         // The report read "pending" and its conditional UPDATE now waits for the row.
-        await waitFor(async () => Number((await db().query(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE collections SET status = $4%'`))[0].n),
-        (waiting) => waiting >= 1);
+        await waitFor(
+          async () =>
+            Number(
+              (
+                await db().query(
+                  `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE collections SET status = $4%'`,
+                )
+              )[0].n,
+            ),
+          (waiting) => waiting >= 1,
+        );
         await settling.commitTransaction();
         await expect(late).resolves.toBeNull();
       } finally {
@@ -430,18 +659,32 @@ describe('Collections', () => {
       const merchant = await server.signUp();
       const collection = await created(merchant, ngBank());
       const ctx = RequestContext.system(db(), 'rail-callback', merchant.businessId, Mode.TEST);
-      await db().query(`CREATE FUNCTION refuse_posting_of_${collection.id.replace(/-/g, '')}() RETURNS trigger LANGUAGE plpgsql AS $$
+      await db()
+        .query(`CREATE FUNCTION refuse_posting_of_${collection.id.replace(/-/g, '')}() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN IF NEW.reference_id = '${collection.id}' THEN RAISE EXCEPTION 'posting refused by the test'; END IF; RETURN NEW; END $$`);
-      await db().query(`CREATE TRIGGER refuse_posting BEFORE INSERT ON journal_transactions FOR EACH ROW EXECUTE FUNCTION refuse_posting_of_${collection.id.replace(/-/g, '')}()`);
+      await db().query(
+        `CREATE TRIGGER refuse_posting BEFORE INSERT ON journal_transactions FOR EACH ROW EXECUTE FUNCTION refuse_posting_of_${collection.id.replace(/-/g, '')}()`,
+      );
       try {
-        await expect(server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000_000n })).rejects.toThrow(/posting refused by the test/);
+        await expect(
+          server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000_000n }),
+        ).rejects.toThrow(/posting refused by the test/);
       } finally {
         await db().query(`DROP TRIGGER refuse_posting ON journal_transactions`);
       }
-      expect(await read(merchant, collection.id)).toMatchObject({ status: 'pending', settlement: null, amountReceived: null });
+      expect(await read(merchant, collection.id)).toMatchObject({
+        status: 'pending',
+        settlement: null,
+        amountReceived: null,
+      });
       expect(await eventsOf(server, merchant.businessId, 'collection.completed')).toEqual([]);
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(0n);
-      expect(await server.runtime.core.collections.applyRailReport(ctx, collection.id, { kind: 'settled', amount: 5_000_000n })).not.toBeNull();
+      expect(
+        await server.runtime.core.collections.applyRailReport(ctx, collection.id, {
+          kind: 'settled',
+          amount: 5_000_000n,
+        }),
+      ).not.toBeNull();
       expect(await settlementsOf(collection.id)).toBe(1);
       expect(await walletBalance(server, merchant.businessId, 'USDC')).toBe(31_775_535n);
       expect(await eventsOf(server, merchant.businessId, 'collection.completed')).toHaveLength(1);
@@ -487,18 +730,32 @@ describe('Collections', () => {
       const collection = await created(merchant, ngBank({ expiresInSeconds: 900 }));
       // expiresAt is on the business's clock, two hours ahead; the job waits on the wall clock.
       expect(Date.parse(collection.expiresAt) - Date.now()).toBeGreaterThan(7200_000 + 800_000);
-      const [job] = await db().query(`SELECT task_identifier, run_at FROM graphile_worker.jobs WHERE key = $1`, [`expire_collection:${collection.id}`]);
+      const [job] = await db().query(`SELECT task_identifier, run_at FROM graphile_worker.jobs WHERE key = $1`, [
+        `expire_collection:${collection.id}`,
+      ]);
       expect(job.task_identifier).toBe('expire_collection');
-      expect(Math.abs(new Date(job.run_at).getTime() - (Date.parse(collection.expiresAt) - 7200_000))).toBeLessThan(1000);
+      expect(Math.abs(new Date(job.run_at).getTime() - (Date.parse(collection.expiresAt) - 7200_000))).toBeLessThan(
+        1000,
+      );
       // The job run early (before the clock reaches expiresAt) leaves it pending.
       const ctx = RequestContext.system(db(), 'collections', merchant.businessId, Mode.TEST);
       expect(await server.runtime.core.collections.expireDue(ctx, collection.id)).toBeNull();
       expect((await read(merchant, collection.id)).status).toBe('pending');
       // Once the business's clock is past expiresAt, the job (run by the worker) expires it.
-      await db().query(`UPDATE sandbox_clocks SET offset_seconds = offset_seconds + 1000 WHERE business_id = $1`, [merchant.businessId]);
-      await db().query(`SELECT graphile_worker.add_job('expire_collection', $1::json, run_at := now(), job_key := $2)`,
-        [JSON.stringify({ collectionId: collection.id, businessId: merchant.businessId, livemode: false }), `expire_collection:${collection.id}`]);
-      await waitFor(() => read(merchant, collection.id), (current) => current.status === 'expired');
+      await db().query(`UPDATE sandbox_clocks SET offset_seconds = offset_seconds + 1000 WHERE business_id = $1`, [
+        merchant.businessId,
+      ]);
+      await db().query(
+        `SELECT graphile_worker.add_job('expire_collection', $1::json, run_at := now(), job_key := $2)`,
+        [
+          JSON.stringify({ collectionId: collection.id, businessId: merchant.businessId, livemode: false }),
+          `expire_collection:${collection.id}`,
+        ],
+      );
+      await waitFor(
+        () => read(merchant, collection.id),
+        (current) => current.status === 'expired',
+      );
       expect(await eventsOf(server, merchant.businessId, 'collection.expired')).toHaveLength(1);
     });
   });
@@ -511,7 +768,10 @@ describe('Collections', () => {
     test('every collection.* event reaches the webhook receiver signed, as { livemode, object } with object equal to the read shape at that moment', async () => {
       const merchant = await server.signUp();
       const path = `/collections-${crypto.randomBytes(3).toString('hex')}`;
-      const configured = await server.request('PUT', '/api/v1/business/config', { headers: apiKey(merchant), body: { webhookUrl: receiver.url(path) } });
+      const configured = await server.request('PUT', '/api/v1/business/config', {
+        headers: apiKey(merchant),
+        body: { webhookUrl: receiver.url(path) },
+      });
       expect(configured.status).toBe(200);
 
       const completing = await created(merchant, ngBank());
@@ -523,14 +783,28 @@ describe('Collections', () => {
       const expired = await read(merchant, expiring.id);
       expect(expired.status).toBe('expired');
 
-      const processingOf = (done: any, failedOrSettled: Record<string, unknown>) => ({ ...done, status: 'processing', updatedAt: expect.stringMatching(ISO), ...failedOrSettled });
+      const processingOf = (done: any, failedOrSettled: Record<string, unknown>) => ({
+        ...done,
+        status: 'processing',
+        updatedAt: expect.stringMatching(ISO),
+        ...failedOrSettled,
+      });
       const expected: Array<[string, any]> = [
-        ['collection.created', completing], ['collection.processing', processingOf(completed, { settlement: null })], ['collection.completed', completed],
-        ['collection.created', failing], ['collection.processing', processingOf(failed, { failureReason: null })], ['collection.failed', failed],
-        ['collection.created', expiring], ['collection.expired', expired],
+        ['collection.created', completing],
+        ['collection.processing', processingOf(completed, { settlement: null })],
+        ['collection.completed', completed],
+        ['collection.created', failing],
+        ['collection.processing', processingOf(failed, { failureReason: null })],
+        ['collection.failed', failed],
+        ['collection.created', expiring],
+        ['collection.expired', expired],
       ];
-      const requests = () => receiver.at(path).filter((request) => String(request.headers['x-service-event']).startsWith('collection.'));
-      await waitFor(async () => requests().length, (count) => count >= expected.length);
+      const requests = () =>
+        receiver.at(path).filter((request) => String(request.headers['x-service-event']).startsWith('collection.'));
+      await waitFor(
+        async () => requests().length,
+        (count) => count >= expected.length,
+      );
       await deliveriesAtRest(server, merchant.businessId); // anything sent twice has arrived by now
       const received = requests();
       expect(received).toHaveLength(expected.length);
@@ -550,7 +824,10 @@ describe('Collections', () => {
 
   describe('hosted checkout', () => {
     const sessionWith = async (merchant: TestMerchant, body: Record<string, unknown>) =>
-      server.request('POST', '/api/v1/business/checkout/session', { headers: apiKey(merchant), body: { successUrl: 'https://shop.example.com/thanks', ...body } });
+      server.request('POST', '/api/v1/business/checkout/session', {
+        headers: apiKey(merchant),
+        body: { successUrl: 'https://shop.example.com/thanks', ...body },
+      });
     const tokenOf = (session: { checkoutUrl: string }) => new URL(session.checkoutUrl).pathname.split('/').pop();
 
     test('a session offering bank transfer opens a collection with source "session" from the page; paying it completes the session', async () => {
@@ -575,13 +852,26 @@ describe('Collections', () => {
       const list = (await server.request('GET', COLLECTIONS, { headers: apiKey(merchant) })).body.data;
       expect(list.total).toBe(1);
       const collection = list.items[0];
-      expect(collection).toMatchObject({ source: 'session', status: 'pending', amount: 5_000_000, currency: 'ngn', country: 'NG', instructions: { kind: 'bank_transfer' } });
+      expect(collection).toMatchObject({
+        source: 'session',
+        status: 'pending',
+        amount: 5_000_000,
+        currency: 'ngn',
+        country: 'NG',
+        instructions: { kind: 'bank_transfer' },
+      });
 
       await pay(merchant, collection.id, 5_000_000);
-      const read = (await server.request('GET', `/api/v1/business/checkout/sessions/${session.id}`, { headers: apiKey(merchant) })).body.data;
+      const read = (
+        await server.request('GET', `/api/v1/business/checkout/sessions/${session.id}`, { headers: apiKey(merchant) })
+      ).body.data;
       expect(read).toMatchObject({ status: 'COMPLETED', collectionId: collection.id, paymentId: null });
       const [completedEvent] = await eventsOf(server, merchant.businessId, 'payment_link.session.completed');
-      expect(completedEvent.data).toMatchObject({ sessionId: session.id, collectionId: collection.id, paymentId: null });
+      expect(completedEvent.data).toMatchObject({
+        sessionId: session.id,
+        collectionId: collection.id,
+        paymentId: null,
+      });
       const landing = await hostedPage(server, 'GET', started.location!);
       expect(landing.status).toBe(303);
       expect(landing.location).toBe(`https://shop.example.com/thanks?session_id=${session.id}`);
@@ -590,11 +880,13 @@ describe('Collections', () => {
     test("a collection opened on the checkout page after the test clock advanced expires on the business's clock, at most an hour on, and can be paid", async () => {
       const merchant = await server.signUp();
       expect((await advanceClock(merchant, 7200)).status).toBe(200);
-      const session = (await sessionWith(merchant, { amount: '50000.00', currency: 'ngn', paymentMethods: ['bank'] })).body.data;
+      const session = (await sessionWith(merchant, { amount: '50000.00', currency: 'ngn', paymentMethods: ['bank'] }))
+        .body.data;
       const started = await hostedPage(server, 'POST', `/checkout/${tokenOf(session)}/collection`, { rail: 'bank' });
       expect(started.status).toBe(303);
       const collection = (await server.request('GET', COLLECTIONS, { headers: apiKey(merchant) })).body.data.items[0];
-      const clock = (await server.request('GET', '/api/v1/business/sandbox/clock', { headers: apiKey(merchant) })).body.data;
+      const clock = (await server.request('GET', '/api/v1/business/sandbox/clock', { headers: apiKey(merchant) })).body
+        .data;
       const lifetime = Date.parse(collection.expiresAt) - Date.parse(clock.now);
       expect(lifetime).toBeGreaterThan(60_000);
       expect(lifetime).toBeLessThanOrEqual(3600_000);
@@ -605,9 +897,11 @@ describe('Collections', () => {
       expect(paid.body.data.status).toBe('completed');
     });
 
-    test('mobile money on the page needs the phone and network (refusals shown on their fields in a payer\'s words); a session may only offer rails that collect its currency', async () => {
+    test("mobile money on the page needs the phone and network (refusals shown on their fields in a payer's words); a session may only offer rails that collect its currency", async () => {
       const merchant = await server.signUp();
-      const session = (await sessionWith(merchant, { amount: '50.00', currency: 'ghs', paymentMethods: ['card', 'momo'] })).body.data;
+      const session = (
+        await sessionWith(merchant, { amount: '50.00', currency: 'ghs', paymentMethods: ['card', 'momo'] })
+      ).body.data;
       const token = tokenOf(session);
       const page = (await hostedPage(server, 'GET', `/checkout/${token}`)).body;
       expect(page).toContain('id="number"');
@@ -616,22 +910,45 @@ describe('Collections', () => {
       const missing = await hostedPage(server, 'POST', `/checkout/${token}/collection`, { rail: 'momo' });
       expect(missing.status).toBe(400);
       // The domain's refusal (customer.phone, customer.networkId) shows on the page's own fields, in a payer's words.
-      expect(missing.body).toMatch(/<input id="momo-phone" [^>]*aria-invalid="true" aria-describedby="momo-phone-error"[^>]* autofocus>/);
-      expect(missing.body).toContain('<div class="field-error" id="momo-phone-error">Enter the phone number of your mobile money account</div>');
-      expect(missing.body).toContain('<div class="field-error" id="momo-network-error">Choose the mobile network of your phone number</div>');
+      expect(missing.body).toMatch(
+        /<input id="momo-phone" [^>]*aria-invalid="true" aria-describedby="momo-phone-error"[^>]* autofocus>/,
+      );
+      expect(missing.body).toContain(
+        '<div class="field-error" id="momo-phone-error">Enter the phone number of your mobile money account</div>',
+      );
+      expect(missing.body).toContain(
+        '<div class="field-error" id="momo-network-error">Choose the mobile network of your phone number</div>',
+      );
       expect(missing.body).not.toContain('is required for mobile money');
-      const badPhone = await hostedPage(server, 'POST', `/checkout/${token}/collection`, { rail: 'momo', phone: '12', networkId: 'vodafone-gh' });
-      expect(badPhone.body).toContain('id="momo-phone-error">Enter your mobile money number with its country code, like +233 24 123 4567</div>');
+      const badPhone = await hostedPage(server, 'POST', `/checkout/${token}/collection`, {
+        rail: 'momo',
+        phone: '12',
+        networkId: 'vodafone-gh',
+      });
+      expect(badPhone.body).toContain(
+        'id="momo-phone-error">Enter your mobile money number with its country code, like +233 24 123 4567</div>',
+      );
       expect(badPhone.body).toContain('<option value="vodafone-gh" selected>Vodafone Cash</option>');
       expect(await countOf(merchant.businessId)).toBe(0);
-      const started = await hostedPage(server, 'POST', `/checkout/${token}/collection`, { rail: 'momo', phone: '+233241234567', networkId: 'vodafone-gh' });
+      const started = await hostedPage(server, 'POST', `/checkout/${token}/collection`, {
+        rail: 'momo',
+        phone: '+233241234567',
+        networkId: 'vodafone-gh',
+      });
       expect(started.status).toBe(303);
       const collection = (await server.request('GET', COLLECTIONS, { headers: apiKey(merchant) })).body.data.items[0];
-      expect(collection).toMatchObject({ source: 'session', channel: { networkId: 'vodafone-gh', channelId: 'sbx_ch_gh_momo' }, instructions: { kind: 'momo_prompt', phone: '+233241234567' } });
+      expect(collection).toMatchObject({
+        source: 'session',
+        channel: { networkId: 'vodafone-gh', channelId: 'sbx_ch_gh_momo' },
+        instructions: { kind: 'momo_prompt', phone: '+233241234567' },
+      });
 
       const refused = await sessionWith(merchant, { amount: '50.00', currency: 'usd', paymentMethods: ['bank'] });
       expectFieldError(refused, 'paymentMethods');
-      expectFieldError(await sessionWith(merchant, { amount: '50.00', currency: 'ngn', paymentMethods: ['cash'] }), 'paymentMethods.0');
+      expectFieldError(
+        await sessionWith(merchant, { amount: '50.00', currency: 'ngn', paymentMethods: ['cash'] }),
+        'paymentMethods.0',
+      );
     });
   });
 });

@@ -8,7 +8,10 @@ describe('customers (REST)', () => {
   let merchant: TestMerchant;
 
   const call = (who: TestMerchant | string, method: string, path: string, body?: unknown) =>
-    server.request(method, path, { headers: { 'x-api-key': typeof who === 'string' ? who : who.apiKey }, ...(body === undefined ? {} : { body }) });
+    server.request(method, path, {
+      headers: { 'x-api-key': typeof who === 'string' ? who : who.apiKey },
+      ...(body === undefined ? {} : { body }),
+    });
   let emailCounter = 0;
   const newEmail = () => `customer-${Date.now()}-${emailCounter++}@example.com`;
   const createCustomer = async (who: TestMerchant | string, body: Record<string, unknown>) => {
@@ -19,7 +22,11 @@ describe('customers (REST)', () => {
   const pay = (who: TestMerchant, email: string, amount: number | string = 10, extra: Record<string, unknown> = {}) =>
     charge(server, who.apiKey, { amount, currency: 'usd', card: card(), email, ...extra });
   const countRows = async (table: string, businessId: string) =>
-    (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [businessId]))[0].n;
+    (
+      await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [
+        businessId,
+      ])
+    )[0].n;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -30,24 +37,55 @@ describe('customers (REST)', () => {
 
   test('retrieve returns the documented fields: saved cards, recent payments and the default card', async () => {
     const email = newEmail();
-    const created = await createCustomer(merchant, { email, userId: 'user-42', firstName: 'Ada', lastName: 'Lovelace', phoneNumber: '+44 20 7946 0958' });
-    const attached = await call(merchant, 'POST', `/api/v1/business/customers/${created.customerId}/payment-methods`, { card: card(CARDS.mastercard) });
+    const created = await createCustomer(merchant, {
+      email,
+      userId: 'user-42',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phoneNumber: '+44 20 7946 0958',
+    });
+    const attached = await call(merchant, 'POST', `/api/v1/business/customers/${created.customerId}/payment-methods`, {
+      card: card(CARDS.mastercard),
+    });
     expect(attached.status).toBe(201);
     const payment = await pay(merchant, email, '25.50');
     const response = await call(merchant, 'GET', `/api/v1/business/customers/${created.customerId}`);
     expect(response.status).toBe(200);
-    const method = { id: attached.body.data.id, brand: 'mastercard', last4: '4444', expiryMonth: 12, expiryYear: card().expiryYear };
+    const method = {
+      id: attached.body.data.id,
+      brand: 'mastercard',
+      last4: '4444',
+      expiryMonth: 12,
+      expiryYear: card().expiryYear,
+    };
     expect(response.body).toEqual({
       success: true,
       data: {
-        customerId: created.customerId, email, userId: 'user-42', firstName: 'Ada', lastName: 'Lovelace', phoneNumber: '+44 20 7946 0958',
+        customerId: created.customerId,
+        email,
+        userId: 'user-42',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phoneNumber: '+44 20 7946 0958',
         paymentMethods: [method],
         defaultPaymentMethod: method,
-        recentPayments: [{
-          paymentId: payment.id, amount: '25.50', amountMinor: '2550', currency: 'usd', status: 'COMPLETED', failureReason: null,
-          amountRefunded: '0.00', email, card: { brand: 'visa', last4: '4242' }, paymentMethodId: null, createdAt: payment.createdAt.toISOString(),
-        }],
-        createdAt: expect.any(String), updatedAt: expect.any(String),
+        recentPayments: [
+          {
+            paymentId: payment.id,
+            amount: '25.50',
+            amountMinor: '2550',
+            currency: 'usd',
+            status: 'COMPLETED',
+            failureReason: null,
+            amountRefunded: '0.00',
+            email,
+            card: { brand: 'visa', last4: '4242' },
+            paymentMethodId: null,
+            createdAt: payment.createdAt.toISOString(),
+          },
+        ],
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       },
     });
   });
@@ -68,14 +106,26 @@ describe('customers (REST)', () => {
     await pay(other, email);
     expect((await call(other, 'GET', `/api/v1/business/customers/${theirs.customerId}`)).status).toBe(200);
     expect((await call(merchant, 'GET', `/api/v1/business/customers/${theirs.customerId}`)).status).toBe(404);
-    expect((await call(merchant, 'PATCH', `/api/v1/business/customers/${theirs.customerId}`, { firstName: 'X' })).status).toBe(404);
-    expect((await call(merchant, 'POST', `/api/v1/business/customers/${theirs.customerId}/payment-methods`, { card: card() })).status).toBe(404);
+    expect(
+      (await call(merchant, 'PATCH', `/api/v1/business/customers/${theirs.customerId}`, { firstName: 'X' })).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(merchant, 'POST', `/api/v1/business/customers/${theirs.customerId}/payment-methods`, {
+          card: card(),
+        })
+      ).status,
+    ).toBe(404);
   });
 
   test('404 for a customer of the other mode', async () => {
     const owner = await server.signUp();
     await enableCharging(server, owner);
-    const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${owner.token}` });
+    const issued = await server.graphql(
+      'mutation { createLiveCredentials { credentials { apiKey } } }',
+      {},
+      { authorization: `Bearer ${owner.token}` },
+    );
     const liveKey = issued.body.data.createLiveCredentials.credentials.apiKey;
     const email = newEmail();
     const testCustomer = await createCustomer(owner, { email });
@@ -127,8 +177,15 @@ describe('customers (REST)', () => {
     expect(refund.body.data.payment.status).toBe('REFUNDED');
     const response = await call(merchant, 'GET', `/api/v1/business/customers/${profile.customerId}`);
     expect(response.status).toBe(200);
-    expect(response.body.data.recentPayments.map((payment: { paymentId: string; status: string }) => [payment.paymentId, payment.status]))
-      .toEqual([[captured.id, 'REFUNDED'], [declined.id, 'FAILED']]);
+    expect(
+      response.body.data.recentPayments.map((payment: { paymentId: string; status: string }) => [
+        payment.paymentId,
+        payment.status,
+      ]),
+    ).toEqual([
+      [captured.id, 'REFUNDED'],
+      [declined.id, 'FAILED'],
+    ]);
   });
 
   test('a payer with payments but no stored profile has no customer; creating the profile links the earlier payments', async () => {
@@ -138,8 +195,14 @@ describe('customers (REST)', () => {
     const listed = await call(merchant, 'GET', `/api/v1/business/customers?email=${encodeURIComponent(email)}`);
     expect(listed.body.data).toMatchObject({ items: [], total: 0 });
     const profile = await createCustomer(merchant, { email });
-    expect(profile.recentPayments.map((payment: { paymentId: string }) => payment.paymentId)).toEqual([earlier[1].id, earlier[0].id]);
-    const linked = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payments WHERE customer_id = $1`, [profile.customerId]);
+    expect(profile.recentPayments.map((payment: { paymentId: string }) => payment.paymentId)).toEqual([
+      earlier[1].id,
+      earlier[0].id,
+    ]);
+    const linked = await server.runtime.dataSource.query(
+      `SELECT count(*)::int AS n FROM payments WHERE customer_id = $1`,
+      [profile.customerId],
+    );
     expect(linked[0].n).toBe(2);
     const later = await pay(merchant, email, 13);
     expect(later.customerId).toBe(profile.customerId);
@@ -153,7 +216,12 @@ describe('customers (REST)', () => {
     for (let index = 1; index <= 22; index++) payments.push(await pay(merchant, email, index));
     const response = await call(merchant, 'GET', `/api/v1/business/customers/${profile.customerId}`);
     const ids = response.body.data.recentPayments.map((payment: { paymentId: string }) => payment.paymentId);
-    expect(ids).toEqual(payments.slice(2).reverse().map((payment) => payment.id));
+    expect(ids).toEqual(
+      payments
+        .slice(2)
+        .reverse()
+        .map((payment) => payment.id),
+    );
   });
 
   test('creating a profile for an email that has one is 409 CONFLICT', async () => {
@@ -169,7 +237,10 @@ describe('customers (REST)', () => {
     const cases: Array<[unknown, string[]]> = [
       [{}, ['email']],
       [{ email: 'not-an-email' }, ['email']],
-      [{ email: newEmail(), phoneNumber: 'call me', firstName: 42, userId: '' }, ['phoneNumber', 'firstName', 'userId']],
+      [
+        { email: newEmail(), phoneNumber: 'call me', firstName: 42, userId: '' },
+        ['phoneNumber', 'firstName', 'userId'],
+      ],
       [['email'], ['_']],
     ];
     for (const [body, fields] of cases) {
@@ -184,13 +255,21 @@ describe('customers (REST)', () => {
   test('PATCH changes fields, null clears them, and a taken email is 409', async () => {
     const email = newEmail();
     const profile = await createCustomer(merchant, { email, firstName: 'Grace', phoneNumber: '+1 415 555 0100' });
-    const updated = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, { lastName: 'Hopper', phoneNumber: null });
+    const updated = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, {
+      lastName: 'Hopper',
+      phoneNumber: null,
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', phoneNumber: null, email });
     const taken = await createCustomer(merchant, { email: newEmail() });
-    const conflict = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, { email: taken.email });
+    const conflict = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, {
+      email: taken.email,
+    });
     expect(conflict.status).toBe(409);
-    const bad = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, { email: null, firstName: '' });
+    const bad = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, {
+      email: null,
+      firstName: '',
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.error.errors).sort()).toEqual(['email', 'firstName']);
   });
@@ -199,7 +278,9 @@ describe('customers (REST)', () => {
     const profile = await createCustomer(merchant, { email: newEmail() });
     const newAddress = newEmail();
     const payment = await pay(merchant, newAddress);
-    const updated = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, { email: newAddress });
+    const updated = await call(merchant, 'PATCH', `/api/v1/business/customers/${profile.customerId}`, {
+      email: newAddress,
+    });
     expect(updated.body.data.recentPayments.map((item: { paymentId: string }) => item.paymentId)).toEqual([payment.id]);
   });
 
@@ -212,7 +293,11 @@ describe('customers (REST)', () => {
     expect(first.body.data.items.map((item: { email: string }) => item.email)).toEqual([emails[2], emails[1]]);
     const second = await call(owner, 'GET', '/api/v1/business/customers?limit=2&page=2');
     expect(second.body.data.items.map((item: { email: string }) => item.email)).toEqual([emails[0]]);
-    const filtered = await call(owner, 'GET', `/api/v1/business/customers?email=${encodeURIComponent(emails[1].toUpperCase())}`);
+    const filtered = await call(
+      owner,
+      'GET',
+      `/api/v1/business/customers?email=${encodeURIComponent(emails[1].toUpperCase())}`,
+    );
     expect(filtered.body.data).toMatchObject({ total: 1, items: [{ email: emails[1] }] });
     for (const query of ['limit=0', 'limit=101', 'page=x', 'email=nope']) {
       const bad = await call(owner, 'GET', `/api/v1/business/customers?${query}`);
@@ -223,15 +308,30 @@ describe('customers (REST)', () => {
 
   test('attaching a card vaults it (the number is never stored or returned); the first card becomes the default', async () => {
     const profile = await createCustomer(merchant, { email: newEmail() });
-    const first = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, { card: card(CARDS.gb) });
+    const first = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, {
+      card: card(CARDS.gb),
+    });
     expect(first.status).toBe(201);
     expect(first.body.data).toEqual({
-      id: expect.any(String), object: 'payment_method', customerId: profile.customerId, brand: 'visa', last4: '0000',
-      expiryMonth: 12, expiryYear: card().expiryYear, country: 'GB', isDefault: true, createdAt: expect.any(String),
+      id: expect.any(String),
+      object: 'payment_method',
+      customerId: profile.customerId,
+      brand: 'visa',
+      last4: '0000',
+      expiryMonth: 12,
+      expiryYear: card().expiryYear,
+      country: 'GB',
+      isDefault: true,
+      createdAt: expect.any(String),
     });
-    const second = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, { card: card(CARDS.mastercard) });
+    const second = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, {
+      card: card(CARDS.mastercard),
+    });
     expect(second.body.data.isDefault).toBe(false);
-    const rows = await server.runtime.dataSource.query(`SELECT row_to_json(m)::text AS json FROM payment_methods m WHERE customer_id = $1`, [profile.customerId]);
+    const rows = await server.runtime.dataSource.query(
+      `SELECT row_to_json(m)::text AS json FROM payment_methods m WHERE customer_id = $1`,
+      [profile.customerId],
+    );
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.json).not.toContain(CARDS.gb);
@@ -241,15 +341,24 @@ describe('customers (REST)', () => {
 
   test('attaching by card token consumes the token', async () => {
     const profile = await createCustomer(merchant, { email: newEmail() });
-    const keys = await server.graphql('{ apiCredentials { publishableKey } }', {}, { authorization: `Bearer ${merchant.token}` });
+    const keys = await server.graphql(
+      '{ apiCredentials { publishableKey } }',
+      {},
+      { authorization: `Bearer ${merchant.token}` },
+    );
     const tokenResponse = await server.request('POST', '/api/v1/tokens', {
-      body: { card: card(CARDS.ng) }, headers: { 'x-publishable-key': keys.body.data.apiCredentials[0].publishableKey },
+      body: { card: card(CARDS.ng) },
+      headers: { 'x-publishable-key': keys.body.data.apiCredentials[0].publishableKey },
     });
     const token = tokenResponse.body.data.id;
-    const attached = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, { token });
+    const attached = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, {
+      token,
+    });
     expect(attached.status).toBe(201);
     expect(attached.body.data).toMatchObject({ last4: '0002', country: 'NG', isDefault: true });
-    const again = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, { token });
+    const again = await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, {
+      token,
+    });
     expect(again.status).toBe(400);
     expect(again.body.error.errors.token[0]).toContain('already been used');
   });
@@ -269,7 +378,13 @@ describe('customers (REST)', () => {
       expect(response.status).toBe(400);
       expect(response.body.error.errors).toHaveProperty([field]);
     }
-    expect((await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payment_methods WHERE customer_id = $1`, [profile.customerId]))[0].n).toBe(0);
+    expect(
+      (
+        await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payment_methods WHERE customer_id = $1`, [
+          profile.customerId,
+        ])
+      )[0].n,
+    ).toBe(0);
   });
 
   test('detaching the default card makes the newest remaining card the default; set default chooses one', async () => {
@@ -278,12 +393,18 @@ describe('customers (REST)', () => {
     await pay(merchant, email);
     const path = `/api/v1/business/customers/${profile.customerId}/payment-methods`;
     const ids: string[] = [];
-    for (const number of [CARDS.visa, CARDS.gb, CARDS.mastercard]) ids.push((await call(merchant, 'POST', path, { card: card(number) })).body.data.id);
+    for (const number of [CARDS.visa, CARDS.gb, CARDS.mastercard])
+      ids.push((await call(merchant, 'POST', path, { card: card(number) })).body.data.id);
     const chosen = await call(merchant, 'POST', `${path}/${ids[1]}/default`);
     expect(chosen.status).toBe(200);
     expect(chosen.body.data.defaultPaymentMethod.id).toBe(ids[1]);
     const detached = await call(merchant, 'DELETE', `${path}/${ids[1]}`);
-    expect(detached.body.data).toEqual({ id: ids[1], object: 'payment_method', customerId: profile.customerId, deleted: true });
+    expect(detached.body.data).toEqual({
+      id: ids[1],
+      object: 'payment_method',
+      customerId: profile.customerId,
+      deleted: true,
+    });
     const read = await call(merchant, 'GET', `/api/v1/business/customers/${profile.customerId}`);
     expect(read.body.data.paymentMethods.map((method: { id: string }) => method.id)).toEqual([ids[2], ids[0]]);
     expect(read.body.data.defaultPaymentMethod.id).toBe(ids[2]);
@@ -296,29 +417,61 @@ describe('customers (REST)', () => {
   test("another customer's card cannot be detached or made default (404)", async () => {
     const mine = await createCustomer(merchant, { email: newEmail() });
     const theirs = await createCustomer(merchant, { email: newEmail() });
-    const method = (await call(merchant, 'POST', `/api/v1/business/customers/${theirs.customerId}/payment-methods`, { card: card() })).body.data;
-    expect((await call(merchant, 'POST', `/api/v1/business/customers/${mine.customerId}/payment-methods/${method.id}/default`)).status).toBe(404);
-    expect((await call(merchant, 'DELETE', `/api/v1/business/customers/${mine.customerId}/payment-methods/${method.id}`)).status).toBe(404);
-    expect((await call(merchant, 'DELETE', `/api/v1/business/customers/${mine.customerId}/payment-methods/nope`)).status).toBe(404);
+    const method = (
+      await call(merchant, 'POST', `/api/v1/business/customers/${theirs.customerId}/payment-methods`, { card: card() })
+    ).body.data;
+    expect(
+      (
+        await call(
+          merchant,
+          'POST',
+          `/api/v1/business/customers/${mine.customerId}/payment-methods/${method.id}/default`,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(merchant, 'DELETE', `/api/v1/business/customers/${mine.customerId}/payment-methods/${method.id}`))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call(merchant, 'DELETE', `/api/v1/business/customers/${mine.customerId}/payment-methods/nope`)).status,
+    ).toBe(404);
   });
 
   test('charging a saved card by paymentMethodId links the payment to the customer and the card', async () => {
     const email = newEmail();
     const profile = await createCustomer(merchant, { email });
-    const method = (await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, { card: card(CARDS.gb) })).body.data;
+    const method = (
+      await call(merchant, 'POST', `/api/v1/business/customers/${profile.customerId}/payment-methods`, {
+        card: card(CARDS.gb),
+      })
+    ).body.data;
     const payment = await charge(server, merchant.apiKey, { amount: 30, currency: 'usd', paymentMethodId: method.id });
-    expect(payment).toMatchObject({ status: 'COMPLETED', email, customerId: profile.customerId, paymentMethodId: method.id, cardLast4: '0000', cardCountry: 'GB' });
+    expect(payment).toMatchObject({
+      status: 'COMPLETED',
+      email,
+      customerId: profile.customerId,
+      paymentMethodId: method.id,
+      cardLast4: '0000',
+      cardCountry: 'GB',
+    });
     const read = await call(merchant, 'GET', `/api/v1/business/customers/${profile.customerId}`);
     expect(read.body.data.recentPayments[0]).toMatchObject({ paymentId: payment.id, paymentMethodId: method.id });
   });
 
-  test("a paymentMethodId that is not a saved card of this business is 400 on paymentMethodId", async () => {
+  test('a paymentMethodId that is not a saved card of this business is 400 on paymentMethodId', async () => {
     const other = await server.signUp();
     const theirs = await createCustomer(other, { email: newEmail() });
-    const method = (await call(other, 'POST', `/api/v1/business/customers/${theirs.customerId}/payment-methods`, { card: card() })).body.data;
+    const method = (
+      await call(other, 'POST', `/api/v1/business/customers/${theirs.customerId}/payment-methods`, { card: card() })
+    ).body.data;
     for (const paymentMethodId of [method.id, 'pm_nope']) {
-      await expect(charge(server, merchant.apiKey, { amount: 10, currency: 'usd', paymentMethodId }))
-        .rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR, fieldErrors: { paymentMethodId: expect.any(Array) } });
+      await expect(
+        charge(server, merchant.apiKey, { amount: 10, currency: 'usd', paymentMethodId }),
+      ).rejects.toMatchObject({
+        code: ErrorCode.VALIDATION_ERROR,
+        fieldErrors: { paymentMethodId: expect.any(Array) },
+      });
     }
   });
 
@@ -327,7 +480,10 @@ describe('customers (REST)', () => {
     await server.addTeamMember(merchant, viewer, 'VIEWER');
     const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': merchant.businessId };
     expect((await server.request('GET', '/api/v1/business/customers', { headers })).status).toBe(200);
-    const created = await server.request('POST', '/api/v1/business/customers', { headers, body: { email: newEmail() } });
+    const created = await server.request('POST', '/api/v1/business/customers', {
+      headers,
+      body: { email: newEmail() },
+    });
     expect(created.status).toBe(403);
   });
 });

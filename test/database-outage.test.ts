@@ -2,7 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { Client } from 'pg';
 import { isDatabaseUnreachable } from '../src/db/outage';
 import { ExecutionResult } from 'graphql';
-import { TestServer, capturedLog, createTestDatabase, dropTestDatabase, startTestServer, waitFor, waitUntil } from './support/harness';
+import {
+  TestServer,
+  capturedLog,
+  createTestDatabase,
+  dropTestDatabase,
+  startTestServer,
+  waitFor,
+  waitUntil,
+} from './support/harness';
 import { TcpProxy, startTcpProxy } from './support/tcp-proxy';
 import { v1, v1Merchant } from './support/v1';
 
@@ -21,7 +29,9 @@ describe('a database outage', () => {
   beforeAll(async () => {
     realDatabaseUrl = await createTestDatabase();
     proxy = await startTcpProxy(realDatabaseUrl);
-    server = await startTestServer({ databaseUrl: proxy.urlFor(realDatabaseUrl), logLevel: 'info' }, undefined, { logStream });
+    server = await startTestServer({ databaseUrl: proxy.urlFor(realDatabaseUrl), logLevel: 'info' }, undefined, {
+      logStream,
+    });
   });
   afterAll(async () => {
     await proxy.restore().catch(() => undefined);
@@ -30,14 +40,20 @@ describe('a database outage', () => {
     await dropTestDatabase(realDatabaseUrl);
   });
 
-  const socketQuery = (socket: ReturnType<TestServer['socket']>, query: string) => new Promise<ExecutionResult | readonly unknown[]>((resolve) => {
-    let result: ExecutionResult | null = null;
-    socket.client.subscribe({ query }, {
-      next: (value) => { result = value as ExecutionResult; },
-      error: (errors) => resolve(errors as readonly unknown[]),
-      complete: () => resolve(result!),
+  const socketQuery = (socket: ReturnType<TestServer['socket']>, query: string) =>
+    new Promise<ExecutionResult | readonly unknown[]>((resolve) => {
+      let result: ExecutionResult | null = null;
+      socket.client.subscribe(
+        { query },
+        {
+          next: (value) => {
+            result = value as ExecutionResult;
+          },
+          error: (errors) => resolve(errors as readonly unknown[]),
+          complete: () => resolve(result!),
+        },
+      );
     });
-  });
 
   test('answers 503 SERVICE_UNAVAILABLE with Retry-After on every face, logs the outage once, and recovers without a manual step', async () => {
     const merchant = await server.createMerchant();
@@ -53,7 +69,10 @@ describe('a database outage', () => {
       const rest = await server.request('GET', '/api/v1/business/wallets', { headers: apiKey });
       expect(rest.status).toBe(503);
       expect(rest.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(rest.body).toEqual({ success: false, error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503, message: expect.any(String) } });
+      expect(rest.body).toEqual({
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503, message: expect.any(String) },
+      });
 
       const keyed = await server.request('POST', '/api/v1/business/payouts/quote', {
         headers: { ...apiKey, 'idempotency-key': `outage-${round}` },
@@ -70,7 +89,11 @@ describe('a database outage', () => {
       const graphql = await server.graphql('{ business { id } }', {}, apiKey);
       expect(graphql.status).toBe(503);
       expect(graphql.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(graphql.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 }) })]);
+      expect(graphql.body.errors).toEqual([
+        expect.objectContaining({
+          extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 }),
+        }),
+      ]);
 
       const hosted = await server.request('GET', `/checkout/cs_test_${'x'.repeat(43)}`);
       expect(hosted.status).toBe(503);
@@ -82,7 +105,9 @@ describe('a database outage', () => {
 
       const overSocket = await socketQuery(socket, '{ business { id } }');
       const socketErrors = Array.isArray(overSocket) ? overSocket : (overSocket as ExecutionResult).errors;
-      expect(socketErrors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }) })]);
+      expect(socketErrors).toEqual([
+        expect.objectContaining({ extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }) }),
+      ]);
     }
 
     // One line when the outage starts, none per request, no stack.
@@ -91,7 +116,10 @@ describe('a database outage', () => {
     expect(lines.filter((line) => line.err?.stack)).toEqual([]);
 
     await proxy.restore();
-    const back = await waitFor(() => server.request('GET', '/api/v1/business/wallets', { headers: apiKey }), (response) => response.status === 200);
+    const back = await waitFor(
+      () => server.request('GET', '/api/v1/business/wallets', { headers: apiKey }),
+      (response) => response.status === 200,
+    );
     expect(back.status).toBe(200);
     expect((await server.graphql('{ business { id } }', {}, apiKey)).body.data.business.id).toBe(merchant.businessId);
     expect((await server.request('GET', '/readyz')).status).toBe(200);
@@ -105,10 +133,16 @@ describe('a database outage', () => {
 describe('what counts as the database being unreachable', () => {
   test('a Unix socket that is not there (the embedded PostgreSQL stopped) is an outage; a missing file elsewhere is not', async () => {
     const client = new Client({ host: '/nonexistent-tessera-socket-dir', database: 'postgres' });
-    const refused = await client.connect().then(() => null, (error: unknown) => error);
+    const refused = await client.connect().then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(refused).toMatchObject({ code: 'ENOENT', syscall: 'connect' });
     expect(isDatabaseUnreachable(refused)).toBe(true);
-    const missingFile = await readFile('/nonexistent-tessera-file').then(() => null, (error: unknown) => error);
+    const missingFile = await readFile('/nonexistent-tessera-file').then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(isDatabaseUnreachable(missingFile)).toBe(false);
   });
 });

@@ -7,29 +7,45 @@ describe('event log', () => {
   let b: TestMerchant;
 
   const fund = (merchant: TestMerchant, amount: string) =>
-    server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount } });
-  const get = (merchant: TestMerchant, path: string) => server.request('GET', path, { headers: { 'x-api-key': merchant.apiKey } });
+    server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+      headers: { 'x-api-key': merchant.apiKey },
+      body: { currency: 'USD', amount },
+    });
+  const get = (merchant: TestMerchant, path: string) =>
+    server.request('GET', path, { headers: { 'x-api-key': merchant.apiKey } });
 
   beforeAll(async () => {
     server = await startTestServer();
     [a, b] = [await server.signUp(), await server.signUp()];
-    await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': a.apiKey }, body: { webhookUrl: 'http://127.0.0.1:9/hooks' } });
+    await server.request('PUT', '/api/v1/business/config', {
+      headers: { 'x-api-key': a.apiKey },
+      body: { webhookUrl: 'http://127.0.0.1:9/hooks' },
+    });
     for (const amount of ['1.00', '2.00', '3.00']) expect((await fund(a, amount)).status).toBe(201);
     expect((await fund(b, '9.00')).status).toBe(201);
   });
   afterAll(async () => server.close());
 
-  test('GET /api/v1/events lists the business\'s events newest first as { items, total, page, limit }, with their deliveries', async () => {
+  test("GET /api/v1/events lists the business's events newest first as { items, total, page, limit }, with their deliveries", async () => {
     const response = await get(a, '/api/v1/events?limit=2');
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ total: 3, page: 1, limit: 2 });
-    expect(response.body.data.items.map((event: { data: { amount: string } }) => event.data.amount)).toEqual(['3.00', '2.00']);
+    expect(response.body.data.items.map((event: { data: { amount: string } }) => event.data.amount)).toEqual([
+      '3.00',
+      '2.00',
+    ]);
     const [first] = response.body.data.items;
     expect(first).toMatchObject({ object: 'event', type: 'wallet.funded', livemode: false });
-    expect(first.deliveries).toEqual([expect.objectContaining({
-      eventId: first.id, eventType: 'wallet.funded', status: 'pending', attemptCount: 0, partnerId: null,
-      payload: { event: 'wallet.funded', timestamp: first.createdAt, data: first.data },
-    })]);
+    expect(first.deliveries).toEqual([
+      expect.objectContaining({
+        eventId: first.id,
+        eventType: 'wallet.funded',
+        status: 'pending',
+        attemptCount: 0,
+        partnerId: null,
+        payload: { event: 'wallet.funded', timestamp: first.createdAt, data: first.data },
+      }),
+    ]);
     const second = await get(a, '/api/v1/events?limit=2&page=2');
     expect(second.body.data.items.map((event: { data: { amount: string } }) => event.data.amount)).toEqual(['1.00']);
   });
@@ -43,7 +59,11 @@ describe('event log', () => {
   });
 
   test.each([
-    ['page=0', 'page'], ['limit=101', 'limit'], ['limit=abc', 'limit'], ['from=yesterday', 'from'], ['type=Not%20A%20Type', 'type'],
+    ['page=0', 'page'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['from=yesterday', 'from'],
+    ['type=Not%20A%20Type', 'type'],
   ])('bad query %s answers 400 VALIDATION_ERROR on %s', async (query, field) => {
     const response = await get(a, `/api/v1/events?${query}`);
     expect(response.status).toBe(400);
@@ -57,10 +77,18 @@ describe('event log', () => {
     expect(own.body.data).toEqual(event);
     expect((await get(b, `/api/v1/events/${event.id}`)).status).toBe(404);
     expect((await get(a, '/api/v1/events/not-a-uuid')).status).toBe(404);
-    const live = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${a.token}` });
+    const live = await server.graphql(
+      'mutation { createLiveCredentials { credentials { apiKey } } }',
+      {},
+      { authorization: `Bearer ${a.token}` },
+    );
     const liveKey = live.body.data.createLiveCredentials.credentials.apiKey;
-    expect((await server.request('GET', `/api/v1/events/${event.id}`, { headers: { 'x-api-key': liveKey } })).status).toBe(404);
-    expect((await server.request('GET', '/api/v1/events', { headers: { 'x-api-key': liveKey } })).body.data.total).toBe(0);
+    expect(
+      (await server.request('GET', `/api/v1/events/${event.id}`, { headers: { 'x-api-key': liveKey } })).status,
+    ).toBe(404);
+    expect((await server.request('GET', '/api/v1/events', { headers: { 'x-api-key': liveKey } })).body.data.total).toBe(
+      0,
+    );
   });
 
   test('business B sees only its own events', async () => {
@@ -80,14 +108,25 @@ describe('event log', () => {
     const second = await server.graphql(query, { after: page1.pageInfo.endCursor }, headers);
     const page2 = second.body.data.events;
     expect(page2.pageInfo.hasNextPage).toBe(false);
-    const amounts = [...page1.edges, ...page2.edges].map((edge: { node: { data: { amount: string } } }) => edge.node.data.amount);
+    const amounts = [...page1.edges, ...page2.edges].map(
+      (edge: { node: { data: { amount: string } } }) => edge.node.data.amount,
+    );
     expect(amounts).toEqual(['3.00', '2.00', '1.00']);
-    expect(page1.edges[0].node.deliveries).toEqual([{ eventId: page1.edges[0].node.id, status: 'pending', attemptCount: 0 }]);
+    expect(page1.edges[0].node.deliveries).toEqual([
+      { eventId: page1.edges[0].node.id, status: 'pending', attemptCount: 0 },
+    ]);
 
-    const other = await server.graphql(`query($id: ID!) { event(id: $id) { id } }`, { id: page1.edges[0].node.id }, { 'x-api-key': b.apiKey });
+    const other = await server.graphql(
+      `query($id: ID!) { event(id: $id) { id } }`,
+      { id: page1.edges[0].node.id },
+      { 'x-api-key': b.apiKey },
+    );
     expect(other.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    const reused = await server.graphql(`query($after: String) { events(first: 2, after: $after) { edges { cursor } } }`,
-      { after: page1.pageInfo.endCursor }, headers);
+    const reused = await server.graphql(
+      `query($after: String) { events(first: 2, after: $after) { edges { cursor } } }`,
+      { after: page1.pageInfo.endCursor },
+      headers,
+    );
     expect(reused.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

@@ -22,9 +22,11 @@ describe('event and delivery subscriptions', () => {
     await server.close();
   });
 
-  const fund = (merchant: TestMerchant, amount = '2.50') => server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
-    headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount },
-  });
+  const fund = (merchant: TestMerchant, amount = '2.50') =>
+    server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+      headers: { 'x-api-key': merchant.apiKey },
+      body: { currency: 'USD', amount },
+    });
 
   test('eventCreated reaches the business that owns the event, and no other', async () => {
     const query = 'subscription { eventCreated { type mode data } }';
@@ -35,15 +37,24 @@ describe('event and delivery subscriptions', () => {
     expect((await fund(a, '2.50')).status).toBe(201);
     expect((await fund(b, '0.75')).status).toBe(201);
     expect((await fund(a, '0.25')).status).toBe(201);
-    const funded = (amount: string) => ({ eventCreated: { type: 'wallet.funded', mode: 'TEST', data: expect.objectContaining({ amount }) } });
+    const funded = (amount: string) => ({
+      eventCreated: { type: 'wallet.funded', mode: 'TEST', data: expect.objectContaining({ amount }) },
+    });
     expect(await ofA.done).toEqual([funded('2.50'), funded('0.25')]);
     expect(await ofB.done).toEqual([funded('0.75')]);
   });
 
   test('webhookDeliveryUpdated shows a delivery created and then succeeded, to its own business only', async () => {
-    await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': a.apiKey }, body: { webhookUrl: receiver.url('/a') } });
-    await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': b.apiKey }, body: { webhookUrl: receiver.url('/b') } });
-    const query = 'subscription { webhookDeliveryUpdated { webhookDelivery { id eventType status attemptCount responseStatus } previousStatus changedFields } }';
+    await server.request('PUT', '/api/v1/business/config', {
+      headers: { 'x-api-key': a.apiKey },
+      body: { webhookUrl: receiver.url('/a') },
+    });
+    await server.request('PUT', '/api/v1/business/config', {
+      headers: { 'x-api-key': b.apiKey },
+      body: { webhookUrl: receiver.url('/b') },
+    });
+    const query =
+      'subscription { webhookDeliveryUpdated { webhookDelivery { id eventType status attemptCount responseStatus } previousStatus changedFields } }';
     const ofA = collect(server.subscribe({ apiKey: a.apiKey }), query, 2);
     const ofB = collect(server.subscribe({ apiKey: b.apiKey }), query, 1);
     await Promise.all([ofA.ready, ofB.ready]);
@@ -52,16 +63,43 @@ describe('event and delivery subscriptions', () => {
     // One update per change: the creation (no previous status; every field is new), then the attempt (what it changed).
     expect(changes.map(({ previousStatus }) => previousStatus)).toEqual([null, 'pending']);
     expect(changes[0].changedFields).toEqual([
-      'id', 'eventId', 'eventType', 'url', 'requestBody', 'requestHeaders', 'status', 'attemptCount', 'lastAttemptAt', 'nextRetryAt',
-      'responseStatus', 'responseBody', 'responseTimeMs', 'errorMessage', 'partnerId', 'createdAt', 'updatedAt',
+      'id',
+      'eventId',
+      'eventType',
+      'url',
+      'requestBody',
+      'requestHeaders',
+      'status',
+      'attemptCount',
+      'lastAttemptAt',
+      'nextRetryAt',
+      'responseStatus',
+      'responseBody',
+      'responseTimeMs',
+      'errorMessage',
+      'partnerId',
+      'createdAt',
+      'updatedAt',
     ]);
-    expect(changes[1].changedFields).toEqual(expect.arrayContaining(['status', 'attemptCount', 'lastAttemptAt', 'requestHeaders', 'responseStatus', 'responseTimeMs']));
-    for (const unchanged of ['id', 'eventId', 'url', 'requestBody', 'createdAt']) expect(changes[1].changedFields).not.toContain(unchanged);
+    expect(changes[1].changedFields).toEqual(
+      expect.arrayContaining([
+        'status',
+        'attemptCount',
+        'lastAttemptAt',
+        'requestHeaders',
+        'responseStatus',
+        'responseTimeMs',
+      ]),
+    );
+    for (const unchanged of ['id', 'eventId', 'url', 'requestBody', 'createdAt'])
+      expect(changes[1].changedFields).not.toContain(unchanged);
     const updates = changes.map((change) => change.webhookDelivery);
-    expect(updates.map(({ id: _id, ...rest }) => rest)).toEqual([
-      { eventType: 'wallet.funded', status: 'pending', attemptCount: 0, responseStatus: null },
-      { eventType: 'wallet.funded', status: 'succeeded', attemptCount: 1, responseStatus: 200 },
-    ].slice(-updates.length));
+    expect(updates.map(({ id: _id, ...rest }) => rest)).toEqual(
+      [
+        { eventType: 'wallet.funded', status: 'pending', attemptCount: 0, responseStatus: null },
+        { eventType: 'wallet.funded', status: 'succeeded', attemptCount: 1, responseStatus: 200 },
+      ].slice(-updates.length),
+    );
     expect(updates[0].id).toBe(updates[1].id);
     // Published after both of A's updates: B's first message is its own delivery, never A's.
     expect((await fund(b)).status).toBe(201);

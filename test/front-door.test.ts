@@ -54,8 +54,13 @@ describe('The front door', () => {
       expect(response.body).toMatchObject({ name: 'Tessera', version: TESSERA_VERSION, mode: 'sandbox' });
       const links: Array<{ rel: string; href: string }> = response.body.links;
       expect(Object.fromEntries(links.map((link) => [link.rel, link.href]))).toEqual({
-        'rest-reference': '/docs', 'rest-openapi': '/api/v1/openapi.json', 'v1-reference': '/v1/docs', 'v1-openapi': '/v1/openapi.json',
-        'graphql-explorer': '/graphql', health: '/healthz', readiness: '/readyz',
+        'rest-reference': '/docs',
+        'rest-openapi': '/api/v1/openapi.json',
+        'v1-reference': '/v1/docs',
+        'v1-openapi': '/v1/openapi.json',
+        'graphql-explorer': '/graphql',
+        health: '/healthz',
+        readiness: '/readyz',
       });
       const page: string = (await server.request('GET', '/', { headers: html })).body;
       expect(referencesOf(page).filter((reference) => reference !== 'data:,')).toEqual(links.map((link) => link.href));
@@ -85,7 +90,9 @@ describe('The front door', () => {
         expect(asset).toMatch(/^\/graphql\/explorer\/explorer-\w+\.(js|css)$/);
         const answer = await fetch(`${server.baseUrl}${asset}`, { headers: { 'accept-encoding': 'identity' } });
         expect({ asset, status: answer.status }).toEqual({ asset, status: 200 });
-        expect(answer.headers.get('content-type')).toMatch(asset.endsWith('.js') ? /^application\/javascript/ : /^text\/css/);
+        expect(answer.headers.get('content-type')).toMatch(
+          asset.endsWith('.js') ? /^application\/javascript/ : /^text\/css/,
+        );
         expect(answer.headers.get('cache-control')).toContain('immutable');
         const body = await answer.text();
         expect(body.length).toBeGreaterThan(10_000);
@@ -94,8 +101,12 @@ describe('The front door', () => {
     });
 
     test('its assets are sent brotli- or gzip-compressed to a client that accepts it', async () => {
-      const script = referencesOf((await server.request('GET', '/graphql', { headers: html })).body).find((asset) => asset.endsWith('.js'))!;
-      const plain = await (await fetch(`${server.baseUrl}${script}`, { headers: { 'accept-encoding': 'identity' } })).text();
+      const script = referencesOf((await server.request('GET', '/graphql', { headers: html })).body).find((asset) =>
+        asset.endsWith('.js'),
+      )!;
+      const plain = await (
+        await fetch(`${server.baseUrl}${script}`, { headers: { 'accept-encoding': 'identity' } })
+      ).text();
       for (const encoding of ['br', 'gzip']) {
         const answer = await fetch(`${server.baseUrl}${script}`, { headers: { 'accept-encoding': encoding } });
         expect(answer.headers.get('content-encoding')).toBe(encoding);
@@ -105,7 +116,9 @@ describe('The front door', () => {
     });
 
     test('API clients keep getting GraphQL at the same path: GET ?query= and POST', async () => {
-      const get = await server.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { ...json, 'apollo-require-preflight': 'true' } });
+      const get = await server.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}`, {
+        headers: { ...json, 'apollo-require-preflight': 'true' },
+      });
       expect(get.status).toBe(200);
       expect(get.body).toEqual({ data: { __typename: 'Query' } });
       const post = await server.graphql('{ __typename }');
@@ -128,7 +141,13 @@ describe('The front door', () => {
       expect(response.body).toContain('data-document="/v1/openapi.json"');
       expect(response.body).toContain('<title>Tessera /v1 API reference</title>');
       const assets = referencesOf(response.body);
-      expect(assets).toEqual(expect.arrayContaining(['/v1/docs/assets/swagger-ui.css', '/v1/docs/assets/swagger-ui-bundle.js', '/v1/docs/init.js']));
+      expect(assets).toEqual(
+        expect.arrayContaining([
+          '/v1/docs/assets/swagger-ui.css',
+          '/v1/docs/assets/swagger-ui-bundle.js',
+          '/v1/docs/init.js',
+        ]),
+      );
       for (const asset of assets) {
         const answer = await fetch(`${server.baseUrl}${asset}`);
         expect({ asset, status: answer.status }).toEqual({ asset, status: 200 });
@@ -143,7 +162,15 @@ describe('The front door', () => {
 });
 
 describe('The front door in production', () => {
-  const production = { NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 's', PUBLIC_BASE_URL: 'https://pay.example.com', MAIL_SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'pay@example.com', HOST: '127.0.0.1' };
+  const production = {
+    NODE_ENV: 'production',
+    TESSERA_MASTER_KEY: 'k',
+    JWT_SECRET: 's',
+    PUBLIC_BASE_URL: 'https://pay.example.com',
+    MAIL_SMTP_URL: 'smtp://mail.example.com',
+    MAIL_FROM: 'pay@example.com',
+    HOST: '127.0.0.1',
+  };
   let off: TestServer;
   let on: TestServer;
 
@@ -152,19 +179,25 @@ describe('The front door in production', () => {
     const config = loadConfig(production);
     off = await startTestServer({ production: config.production, graphqlExplorer: config.graphqlExplorer });
     const turnedOn = loadConfig({ ...production, GRAPHQL_EXPLORER: 'on' });
-    on = await startTestServer({ databaseUrl: off.databaseUrl, production: turnedOn.production, graphqlExplorer: turnedOn.graphqlExplorer });
+    on = await startTestServer({
+      databaseUrl: off.databaseUrl,
+      production: turnedOn.production,
+      graphqlExplorer: turnedOn.graphqlExplorer,
+    });
   }, 360_000);
   afterAll(async () => {
     await on?.close();
     await off?.close();
   });
 
-  test('the explorer is off unless GRAPHQL_EXPLORER turns it on: a browser gets Apollo\'s plain answer, and no asset is served', async () => {
+  test("the explorer is off unless GRAPHQL_EXPLORER turns it on: a browser gets Apollo's plain answer, and no asset is served", async () => {
     const page = await off.request('GET', '/graphql', { headers: html });
     expect(page.status).toBe(400);
     expect(page.headers.get('content-type')).toMatch(/^application\/json/);
     expect(JSON.stringify(page.body)).not.toMatch(/explorer|graphiql|https?:/i);
-    const script = referencesOf((await on.request('GET', '/graphql', { headers: html })).body).find((asset) => asset.endsWith('.js'))!;
+    const script = referencesOf((await on.request('GET', '/graphql', { headers: html })).body).find((asset) =>
+      asset.endsWith('.js'),
+    )!;
     expect((await fetch(`${off.baseUrl}${script}`)).status).toBe(404);
   });
 
@@ -181,6 +214,8 @@ describe('The front door in production', () => {
     const page: string = (await off.request('GET', '/', { headers: html })).body;
     expect(page).toContain('Production');
     expect(page).not.toContain('Sandbox');
-    expect((await on.request('GET', '/', { headers: json })).body.links.map((link: { rel: string }) => link.rel)).toContain('graphql-explorer');
+    expect(
+      (await on.request('GET', '/', { headers: json })).body.links.map((link: { rel: string }) => link.rel),
+    ).toContain('graphql-explorer');
   });
 });

@@ -28,24 +28,42 @@ describe('the exchange-rate provider does not answer', () => {
     jest.spyOn(fx, 'midRate').mockRejectedValue(failure);
   };
   const count = async (table: string, businessId: string) =>
-    (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [businessId]))[0].n as number;
+    (
+      await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [
+        businessId,
+      ])
+    )[0].n as number;
   const quoteBody = { amount: '10.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' };
 
   test('REST: a quote is 503 SERVICE_UNAVAILABLE in the envelope and stores no quote; once it answers again, 201', async () => {
     const merchant = await server.signUp();
     unreachable();
-    const refused = await server.request('POST', `${PAYOUTS}/quote`, { headers: { ...apiKey(merchant), 'x-request-id': 'fx-down-rest' }, body: quoteBody });
+    const refused = await server.request('POST', `${PAYOUTS}/quote`, {
+      headers: { ...apiKey(merchant), 'x-request-id': 'fx-down-rest' },
+      body: quoteBody,
+    });
     expect(refused.status).toBe(503);
     // The provider's own error is for the server's log, not the client.
-    expect(lines.filter((line) => line.reqId === 'fx-down-rest' && line.level === 50)).toEqual([expect.objectContaining({
-      msg: 'server error', err: expect.objectContaining({ message: FX_UNAVAILABLE, cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.7:443' }) }),
-    })]);
-    expect(refused.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503, message: FX_UNAVAILABLE } });
+    expect(lines.filter((line) => line.reqId === 'fx-down-rest' && line.level === 50)).toEqual([
+      expect.objectContaining({
+        msg: 'server error',
+        err: expect.objectContaining({
+          message: FX_UNAVAILABLE,
+          cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.7:443' }),
+        }),
+      }),
+    ]);
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503, message: FX_UNAVAILABLE },
+    });
     expect(JSON.stringify(refused.body)).not.toContain('ECONNREFUSED');
     expect(await count('payout_quotes', merchant.businessId)).toBe(0);
 
     jest.restoreAllMocks();
-    expect((await server.request('POST', `${PAYOUTS}/quote`, { headers: apiKey(merchant), body: quoteBody })).status).toBe(201);
+    expect(
+      (await server.request('POST', `${PAYOUTS}/quote`, { headers: apiKey(merchant), body: quoteBody })).status,
+    ).toBe(201);
   });
 
   test('REST: a payout needing a conversion is 503 and debits nothing', async () => {
@@ -55,22 +73,41 @@ describe('the exchange-rate provider does not answer', () => {
     unreachable();
     const refused = await createPayout(server, merchant, { recipientId: recipient.id, amount: '10.00' });
     expect(refused.status).toBe(503);
-    expect(refused.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: FX_UNAVAILABLE } });
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', message: FX_UNAVAILABLE },
+    });
     expect(await count('payouts', merchant.businessId)).toBe(0);
     const wallets = await server.request('GET', '/api/v1/business/wallets', { headers: apiKey(merchant) });
-    expect(wallets.body.data.items.find((wallet: { currency: string }) => wallet.currency === 'usd').balance).toBe('50.00');
+    expect(wallets.body.data.items.find((wallet: { currency: string }) => wallet.currency === 'usd').balance).toBe(
+      '50.00',
+    );
   });
 
   test('GraphQL: createPayoutQuote answers the error with code SERVICE_UNAVAILABLE', async () => {
     const merchant = await server.signUp();
     unreachable();
-    const response = await server.graphql(`mutation Quote($input: CreatePayoutQuoteInput!) { createPayoutQuote(input: $input) { quote { id } userErrors { code } } }`,
-      { input: quoteBody }, { ...apiKey(merchant), 'x-request-id': 'fx-down-graphql' });
-    expect(lines.filter((line) => line.reqId === 'fx-down-graphql' && line.level === 50)).toEqual([expect.objectContaining({
-      msg: 'server error', operationName: 'Quote', err: expect.objectContaining({ cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.7:443' }) }),
-    })]);
+    const response = await server.graphql(
+      `mutation Quote($input: CreatePayoutQuoteInput!) { createPayoutQuote(input: $input) { quote { id } userErrors { code } } }`,
+      { input: quoteBody },
+      { ...apiKey(merchant), 'x-request-id': 'fx-down-graphql' },
+    );
+    expect(lines.filter((line) => line.reqId === 'fx-down-graphql' && line.level === 50)).toEqual([
+      expect.objectContaining({
+        msg: 'server error',
+        operationName: 'Quote',
+        err: expect.objectContaining({
+          cause: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.7:443' }),
+        }),
+      }),
+    ]);
     expect(response.body.data).toBeNull();
-    expect(response.body.errors).toEqual([expect.objectContaining({ message: FX_UNAVAILABLE, extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }) })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({
+        message: FX_UNAVAILABLE,
+        extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }),
+      }),
+    ]);
     expect(await count('payout_quotes', merchant.businessId)).toBe(0);
   });
 
@@ -90,10 +127,15 @@ describe('the exchange-rate provider does not answer', () => {
     const refusal = FxPairNotQuoted.refusal('USD', 'NGN');
     const rates = await v1(server, merchant.testKey)('GET', '/v1/rates?from=USD&to=NGN');
     expect(rates.status).toBe(422);
-    expect(rates.body).toEqual({ error: { code: 'validation_failed', message: expect.any(String), details: { to: [refusal] } } });
+    expect(rates.body).toEqual({
+      error: { code: 'validation_failed', message: expect.any(String), details: { to: [refusal] } },
+    });
     const quote = await server.request('POST', `${PAYOUTS}/quote`, { headers: apiKey(merchant), body: quoteBody });
     expect(quote.status).toBe(400);
-    expect(quote.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', errors: { destinationCurrency: [refusal] } } });
+    expect(quote.body).toMatchObject({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', errors: { destinationCurrency: [refusal] } },
+    });
     expect(await count('payout_quotes', merchant.businessId)).toBe(0);
   });
 });

@@ -44,7 +44,10 @@ describe('GraphQL errors carry extensions.code and never a stack trace', () => {
   test('no credential: UNAUTHENTICATED', async () => {
     const response = await server.graphql('{ wallets { id } }');
     expect(response.body.errors).toEqual([
-      expect.objectContaining({ message: expect.any(String), extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+      expect.objectContaining({
+        message: expect.any(String),
+        extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+      }),
     ]);
     expectNoStacktrace(response.body);
   });
@@ -58,7 +61,12 @@ describe('GraphQL errors carry extensions.code and never a stack trace', () => {
   test('invalid input of a mutation: userErrors on the input field, with the code VALIDATION_ERROR', async () => {
     const response = await server.graphql(FUND_MUTATION, { input: { currency: 'USD', amount: 'ten dollars' } }, auth());
     expect(response.body).toEqual({
-      data: { sandboxFundWallet: { wallet: null, userErrors: [{ field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }] } },
+      data: {
+        sandboxFundWallet: {
+          wallet: null,
+          userErrors: [{ field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }],
+        },
+      },
     });
   });
 
@@ -70,7 +78,11 @@ describe('GraphQL errors carry extensions.code and never a stack trace', () => {
   });
 
   test('a missing record: NOT_FOUND', async () => {
-    const response = await server.graphql('query($id: ID!) { wallet(id: $id) { id } }', { id: crypto.randomUUID() }, auth());
+    const response = await server.graphql(
+      'query($id: ID!) { wallet(id: $id) { id } }',
+      { id: crypto.randomUUID() },
+      auth(),
+    );
     expect(response.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expectNoStacktrace(response.body);
   });
@@ -90,7 +102,8 @@ describe('GraphQL errors carry extensions.code and never a stack trace', () => {
   });
 
   test('an unexpected exception: INTERNAL_SERVER_ERROR with a generic message', async () => {
-    const spy = jest.spyOn(server.runtime.core.wallets, 'wallets')
+    const spy = jest
+      .spyOn(server.runtime.core.wallets, 'wallets')
       .mockRejectedValueOnce(new Error('relation "ledger_accounts" does not exist at /srv/db.ts:12'));
     try {
       const response = await server.graphql('{ wallets { id } }', undefined, auth());
@@ -139,7 +152,9 @@ describe('Query limits', () => {
   });
 
   test('a query within the depth limit runs', async () => {
-    const response = await shallow.graphql('{ me { memberships { business { name } } } }', undefined, { authorization: `Bearer ${merchant.token}` });
+    const response = await shallow.graphql('{ me { memberships { business { name } } } }', undefined, {
+      authorization: `Bearer ${merchant.token}`,
+    });
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data.me.memberships).toHaveLength(1);
   });
@@ -166,10 +181,12 @@ describe('Query limits', () => {
       );
       expect(response.status).toBe(400);
       expect(response.body.data).toBeUndefined();
-      expect(response.body.errors?.[0]).toEqual(expect.objectContaining({
-        message: expect.stringMatching(/exceeds the maximum of 150/),
-        extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY', maxCost: 150 }),
-      }));
+      expect(response.body.errors?.[0]).toEqual(
+        expect.objectContaining({
+          message: expect.stringMatching(/exceeds the maximum of 150/),
+          extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY', maxCost: 150 }),
+        }),
+      );
       expect(spy).not.toHaveBeenCalled();
     } finally {
       spy.mockRestore();
@@ -177,11 +194,9 @@ describe('Query limits', () => {
   });
 
   test('the same query with a small page runs', async () => {
-    const response = await cheap.graphql(
-      '{ wallets { entries(first: 5) { edges { node { id } } } } }',
-      undefined,
-      { 'x-api-key': cheapMerchant.apiKey },
-    );
+    const response = await cheap.graphql('{ wallets { entries(first: 5) { edges { node { id } } } } }', undefined, {
+      'x-api-key': cheapMerchant.apiKey,
+    });
     expect(response.body.errors).toBeUndefined();
   });
 });
@@ -214,9 +229,13 @@ describe('CSRF prevention and introspection', () => {
   });
 
   test('a mutation over GET is refused', async () => {
-    const response = await server.request('GET', `/graphql?query=${encodeURIComponent('mutation { createLiveCredentials { credentials { apiKey } } }')}`, {
-      headers: { 'apollo-require-preflight': 'true' },
-    });
+    const response = await server.request(
+      'GET',
+      `/graphql?query=${encodeURIComponent('mutation { createLiveCredentials { credentials { apiKey } } }')}`,
+      {
+        headers: { 'apollo-require-preflight': 'true' },
+      },
+    );
     expect(response.status).toBe(405);
   });
 
@@ -251,7 +270,6 @@ describe('DataLoader batching', () => {
 
   const MEMBERSHIPS = '{ me { memberships { role business { name } user { email } } } }';
 
-
   test('me { memberships { business user } } of a user with several businesses costs no query per row', async () => {
     const member = await server.signUp({ businessName: 'First Co' });
     const headers = { authorization: `Bearer ${member.token}` };
@@ -263,7 +281,9 @@ describe('DataLoader batching', () => {
     }
 
     let response: any;
-    const withThree = await countStatements(server, async () => { response = await server.graphql(MEMBERSHIPS, undefined, headers); });
+    const withThree = await countStatements(server, async () => {
+      response = await server.graphql(MEMBERSHIPS, undefined, headers);
+    });
     expect(response.body.errors).toBeUndefined();
     const memberships = response.body.data.me.memberships;
     expect(memberships.map((m: any) => m.business.name).sort()).toEqual(['First Co', 'Second Co', 'Third Co']);

@@ -22,28 +22,38 @@ function expectNoStackTrace(response: ApiResponse) {
 /** A GET sent from a chosen loopback address, i.e. as another client machine would. */
 function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
-    http.get(url, { localAddress, headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve({
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        body: response.headers['content-type']?.startsWith('application/json') ? JSON.parse(text) : text,
-      }));
-    }).on('error', reject);
+    http
+      .get(url, { localAddress, headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: response.headers['content-type']?.startsWith('application/json') ? JSON.parse(text) : text,
+          }),
+        );
+      })
+      .on('error', reject);
   });
 }
 
 async function usdBalance(server: TestServer, merchant: TestMerchant): Promise<string> {
-  const response = await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': merchant.apiKey } });
+  const response = await server.request('GET', '/api/v1/business/wallets', {
+    headers: { 'x-api-key': merchant.apiKey },
+  });
   const usd = response.body.data.items.find((wallet: { currency: string }) => wallet.currency === 'usd');
   return usd.balanceMinor;
 }
 
 async function journalTransactionCount(server: TestServer, businessId: string): Promise<number> {
   const [row] = await server.runtime.dataSource.query(
-    'SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1', [businessId]);
+    'SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1',
+    [businessId],
+  );
   return row.count;
 }
 
@@ -63,15 +73,19 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
       app.get('/api/v1/test-only/forbidden', async () => {
         throw Object.assign(new Error('Not allowed here'), { statusCode: 403 });
       });
-      app.post('/api/v1/test-only/schema', {
-        schema: {
-          body: {
-            type: 'object',
-            required: ['name'],
-            properties: { name: { type: 'string' }, age: { type: 'integer' } },
+      app.post(
+        '/api/v1/test-only/schema',
+        {
+          schema: {
+            body: {
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string' }, age: { type: 'integer' } },
+            },
           },
         },
-      }, async () => ({ success: true, data: null }));
+        async () => ({ success: true, data: null }),
+      );
     });
     merchant = await server.signUp();
   });
@@ -105,26 +119,39 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
   });
 
   test('an empty body with Content-Type application/json on a route that needs a body is a 400 naming the missing fields', async () => {
-    const response = await server.request('POST', FUND, { rawBody: '', headers: { ...auth(), 'content-type': 'application/json' } });
+    const response = await server.request('POST', FUND, {
+      rawBody: '',
+      headers: { ...auth(), 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
-      error: { code: 'VALIDATION_ERROR', message: 'Validation failed', statusCode: 400, errors: { currency: [expect.stringMatching(/^is required/)], amount: [expect.stringMatching(/^is required/)] } },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Validation failed',
+        statusCode: 400,
+        errors: { currency: [expect.stringMatching(/^is required/)], amount: [expect.stringMatching(/^is required/)] },
+      },
     });
   });
 
   test('a POST that takes no body accepts an empty body sent with Content-Type application/json', async () => {
     const other = await server.signUp();
     const response = await server.request('POST', '/api/v1/business/regenerate-api-key', {
-      rawBody: '', headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json; charset=utf-8' },
+      rawBody: '',
+      headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json; charset=utf-8' },
     });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, data: expect.objectContaining({ apiKey: expect.stringMatching(/^bk_test_/), mode: 'test' }) });
+    expect(response.body).toEqual({
+      success: true,
+      data: expect.objectContaining({ apiKey: expect.stringMatching(/^bk_test_/), mode: 'test' }),
+    });
   });
 
   test('JSON that tries to poison a prototype is still refused with 400', async () => {
     const response = await server.request('POST', FUND, {
-      rawBody: '{"currency":"usd","amount":"1.00","__proto__":{"admin":true}}', headers: { ...auth(), 'content-type': 'application/json' },
+      rawBody: '{"currency":"usd","amount":"1.00","__proto__":{"admin":true}}',
+      headers: { ...auth(), 'content-type': 'application/json' },
     });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(envelope('BAD_REQUEST', 400));
@@ -135,7 +162,10 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
     async (contentType) => {
       const before = await usdBalance(server, merchant);
       const response = await server.request('POST', FUND, {
-        rawBody: contentType === 'application/xml' ? '<fund><currency>USD</currency><amount>10</amount></fund>' : 'currency=USD&amount=10',
+        rawBody:
+          contentType === 'application/xml'
+            ? '<fund><currency>USD</currency><amount>10</amount></fund>'
+            : 'currency=USD&amount=10',
         headers: { ...auth(), 'content-type': contentType },
       });
       expect(response.status).toBe(415);
@@ -210,11 +240,17 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
   test('an error that declares a client status keeps it (403 FORBIDDEN)', async () => {
     const response = await server.request('GET', '/api/v1/test-only/forbidden', { headers: auth() });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ success: false, error: { code: 'FORBIDDEN', message: 'Not allowed here', statusCode: 403 } });
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'FORBIDDEN', message: 'Not allowed here', statusCode: 403 },
+    });
   });
 
   test('a route-schema failure answers 400 VALIDATION_ERROR with per-field errors', async () => {
-    const response = await server.request('POST', '/api/v1/test-only/schema', { body: { age: 'old' }, headers: auth() });
+    const response = await server.request('POST', '/api/v1/test-only/schema', {
+      body: { age: 'old' },
+      headers: auth(),
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
@@ -225,7 +261,10 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
         errors: { name: [expect.any(String)] },
       },
     });
-    const typed = await server.request('POST', '/api/v1/test-only/schema', { body: { name: 'Ada', age: 'old' }, headers: auth() });
+    const typed = await server.request('POST', '/api/v1/test-only/schema', {
+      body: { name: 'Ada', age: 'old' },
+      headers: auth(),
+    });
     expect(typed.body.error.errors).toEqual({ age: [expect.stringMatching(/integer/)] });
   });
 
@@ -237,7 +276,10 @@ describe('HTTP errors leave in the error envelope, never with a stack trace', ()
 
   test('a well-formed request still succeeds under the small body limit', async () => {
     const before = BigInt(await usdBalance(server, merchant));
-    const response = await server.request('POST', FUND, { body: { currency: 'USD', amount: '10.00' }, headers: auth() });
+    const response = await server.request('POST', FUND, {
+      body: { currency: 'USD', amount: '10.00' },
+      headers: auth(),
+    });
     expect(response.status).toBe(201);
     expect(BigInt(await usdBalance(server, merchant))).toBe(before + 1000n);
   });
@@ -257,10 +299,19 @@ describe('Paths the interface document writes without /api/v1 answer there too',
   const chargeBody = (amount: number) => ({ amount, currency: 'usd', card: card(), email: 'payer@example.com' });
 
   test('POST /business/payment/charge is the documented charge: same envelope, same 60-second de-duplication', async () => {
-    const unprefixed = await server.request('POST', '/business/payment/charge', { body: chargeBody(12.5), headers: auth() });
+    const unprefixed = await server.request('POST', '/business/payment/charge', {
+      body: chargeBody(12.5),
+      headers: auth(),
+    });
     expect(unprefixed.status).toBe(201);
-    expect(unprefixed.body).toEqual({ success: true, data: expect.objectContaining({ object: 'payment', status: 'COMPLETED', amount: '12.50', currency: 'usd' }) });
-    const prefixed = await server.request('POST', '/api/v1/business/payment/charge', { body: chargeBody(12.5), headers: auth() });
+    expect(unprefixed.body).toEqual({
+      success: true,
+      data: expect.objectContaining({ object: 'payment', status: 'COMPLETED', amount: '12.50', currency: 'usd' }),
+    });
+    const prefixed = await server.request('POST', '/api/v1/business/payment/charge', {
+      body: chargeBody(12.5),
+      headers: auth(),
+    });
     expect(prefixed.body.data.paymentId).toBe(unprefixed.body.data.paymentId);
   });
 
@@ -270,7 +321,10 @@ describe('Paths the interface document writes without /api/v1 answer there too',
     expect(anonymous.body).toEqual(envelope('UNAUTHORIZED', 401));
     const invalid = await server.request('POST', '/business/payment/charge', { body: { amount: 1 }, headers: auth() });
     expect(invalid.status).toBe(400);
-    expect(invalid.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: expect.objectContaining({ currency: expect.any(Array) }) });
+    expect(invalid.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: expect.objectContaining({ currency: expect.any(Array) }),
+    });
   });
 
   test('an Idempotency-Key used on /business/payment/charge replays on /api/v1/business/payment/charge: one operation', async () => {
@@ -284,38 +338,66 @@ describe('Paths the interface document writes without /api/v1 answer there too',
     expect(different.body).toEqual(envelope('IDEMPOTENCY_KEY_REUSED', 409));
   });
 
-  test.each(['/business/checkout/session', '/business/payment/session'])('POST %s is the documented checkout session creation: same envelope, validation and idempotency', async (path) => {
-    const body = { amount: 25.5, currency: 'usd', successUrl: 'https://shop.example.com/thanks' };
-    const headers = { ...auth(), 'idempotency-key': `alias-session-${path}` };
-    const unprefixed = await server.request('POST', path, { body, headers });
-    expect(unprefixed.status).toBe(201);
-    expect(unprefixed.body).toEqual({ success: true, data: expect.objectContaining({ object: 'checkout_session', status: 'OPEN', amount: '25.50', checkoutUrl: expect.any(String) }) });
-    const again = await server.request('POST', `/api/v1${path}`, { body, headers });
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body).toEqual(unprefixed.body);
-    const invalid = await server.request('POST', path, { body: { amount: 0, currency: 'usd', successUrl: 'https://a.example' }, headers: auth() });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { amount: expect.any(Array) } });
-    expect((await server.request('POST', path, { body })).status).toBe(401);
-  });
+  test.each(['/business/checkout/session', '/business/payment/session'])(
+    'POST %s is the documented checkout session creation: same envelope, validation and idempotency',
+    async (path) => {
+      const body = { amount: 25.5, currency: 'usd', successUrl: 'https://shop.example.com/thanks' };
+      const headers = { ...auth(), 'idempotency-key': `alias-session-${path}` };
+      const unprefixed = await server.request('POST', path, { body, headers });
+      expect(unprefixed.status).toBe(201);
+      expect(unprefixed.body).toEqual({
+        success: true,
+        data: expect.objectContaining({
+          object: 'checkout_session',
+          status: 'OPEN',
+          amount: '25.50',
+          checkoutUrl: expect.any(String),
+        }),
+      });
+      const again = await server.request('POST', `/api/v1${path}`, { body, headers });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(unprefixed.body);
+      const invalid = await server.request('POST', path, {
+        body: { amount: 0, currency: 'usd', successUrl: 'https://a.example' },
+        headers: auth(),
+      });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { amount: expect.any(Array) } });
+      expect((await server.request('POST', path, { body })).status).toBe(401);
+    },
+  );
 
   test('PUT and GET /business/config set and read the webhook URL like /api/v1/business/config', async () => {
-    const put = await server.request('PUT', '/business/config', { body: { webhookUrl: 'http://localhost:9000/hooks' }, headers: auth() });
+    const put = await server.request('PUT', '/business/config', {
+      body: { webhookUrl: 'http://localhost:9000/hooks' },
+      headers: auth(),
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ success: true, data: expect.objectContaining({ businessId: merchant.businessId, webhookUrl: 'http://localhost:9000/hooks' }) });
+    expect(put.body).toEqual({
+      success: true,
+      data: expect.objectContaining({ businessId: merchant.businessId, webhookUrl: 'http://localhost:9000/hooks' }),
+    });
     const prefixed = await server.request('GET', '/api/v1/business/config', { headers: auth() });
     const unprefixed = await server.request('GET', '/business/config', { headers: auth() });
     expect(unprefixed.status).toBe(200);
     expect(unprefixed.body).toEqual(prefixed.body);
-    const refused = await server.request('PUT', '/business/config', { body: { webhookUrl: 'ftp://example.com' }, headers: auth() });
-    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: ['must be an absolute http(s) URL'] } });
+    const refused = await server.request('PUT', '/business/config', {
+      body: { webhookUrl: 'ftp://example.com' },
+      headers: auth(),
+    });
+    expect(refused.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: { webhookUrl: ['must be an absolute http(s) URL'] },
+    });
   });
 
   test('the unprefixed paths share the rate-limit budget of the caller', async () => {
     const first = await server.request('GET', '/api/v1/business/config', { headers: auth() });
     const second = await server.request('GET', '/business/config', { headers: auth() });
     expect(second.headers.get('x-ratelimit-limit')).toBe(first.headers.get('x-ratelimit-limit'));
-    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    );
   });
 
   test('only the documented paths answer unprefixed; a 404 for another names its /api/v1 path', async () => {
@@ -323,25 +405,40 @@ describe('Paths the interface document writes without /api/v1 answer there too',
     expect(wallets.status).toBe(404);
     expect(wallets.body).toEqual({
       success: false,
-      error: { code: 'NOT_FOUND', message: 'No route for GET /business/wallets; did you mean /api/v1/business/wallets?', statusCode: 404 },
+      error: {
+        code: 'NOT_FOUND',
+        message: 'No route for GET /business/wallets; did you mean /api/v1/business/wallets?',
+        statusCode: 404,
+      },
     });
-    const payment = await server.request('GET', '/business/payments/5b1f0c9e-0000-4000-8000-000000000000', { headers: auth() });
-    expect(payment.body.error.message).toMatch(/did you mean \/api\/v1\/business\/payments\/5b1f0c9e-0000-4000-8000-000000000000\?$/);
+    const payment = await server.request('GET', '/business/payments/5b1f0c9e-0000-4000-8000-000000000000', {
+      headers: auth(),
+    });
+    expect(payment.body.error.message).toMatch(
+      /did you mean \/api\/v1\/business\/payments\/5b1f0c9e-0000-4000-8000-000000000000\?$/,
+    );
     const nowhere = await server.request('GET', '/business/nowhere', { headers: auth() });
     expect(nowhere.body.error.message).toBe('No route for GET /business/nowhere');
   });
 
   test('an alias is one line: a parametric alias serves its canonical route, and one without a route stops the start', async () => {
     const app = Fastify();
-    registerAliases(app, [{ method: 'GET', path: '/v1/business/payouts/:id', canonical: '/api/v1/business/payouts/:id' }]);
-    app.get<{ Params: { id: string } }>('/api/v1/business/payouts/:id', async (request) => ({ id: request.params.id, route: request.routeOptions.url }));
+    registerAliases(app, [
+      { method: 'GET', path: '/v1/business/payouts/:id', canonical: '/api/v1/business/payouts/:id' },
+    ]);
+    app.get<{ Params: { id: string } }>('/api/v1/business/payouts/:id', async (request) => ({
+      id: request.params.id,
+      route: request.routeOptions.url,
+    }));
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const response = await fetch(`${address}/v1/business/payouts/po_1`);
     expect(await response.json()).toEqual({ id: 'po_1', route: '/v1/business/payouts/:id' });
     await app.close();
 
     const broken = Fastify();
-    registerAliases(broken, [{ method: 'GET', path: '/business/collections/:id', canonical: '/api/v1/business/collections/:id' }]);
+    registerAliases(broken, [
+      { method: 'GET', path: '/business/collections/:id', canonical: '/api/v1/business/collections/:id' },
+    ]);
     await expect(broken.ready()).rejects.toThrow(/GET \/business\/collections\/:id/);
   });
 });
@@ -370,7 +467,11 @@ describe('A wrong method on a known path is 405 with Allow; unknown paths stay 4
     expect(response.headers.get('allow')).toBe(allow);
     expect(response.body).toEqual({
       success: false,
-      error: { code: 'METHOD_NOT_ALLOWED', message: `Method ${method} is not allowed for ${path}; allowed: ${allow}`, statusCode: 405 },
+      error: {
+        code: 'METHOD_NOT_ALLOWED',
+        message: `Method ${method} is not allowed for ${path}; allowed: ${allow}`,
+        statusCode: 405,
+      },
     });
   });
 
@@ -390,7 +491,10 @@ describe('A wrong method on a known path is 405 with Allow; unknown paths stay 4
     const response = await server.request('DELETE', '/api/v1/business/nowhere', { headers: auth() });
     expect(response.status).toBe(404);
     expect(response.headers.get('allow')).toBeNull();
-    expect(response.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'No route for DELETE /api/v1/business/nowhere', statusCode: 404 } });
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'No route for DELETE /api/v1/business/nowhere', statusCode: 404 },
+    });
   });
 });
 
@@ -510,15 +614,23 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
   });
 
   test('a bearer token exchanged for the same API key shares its budget', async () => {
-    const { accessToken } = await server.runtime.core.identity.auth.exchangeToken(server.runtime.core.anonymousContext(), {
-      apiKey: merchant.apiKey, apiSecret: merchant.apiSecret,
+    const { accessToken } = await server.runtime.core.identity.auth.exchangeToken(
+      server.runtime.core.anonymousContext(),
+      {
+        apiKey: merchant.apiKey,
+        apiSecret: merchant.apiSecret,
+      },
+    );
+    const response = await server.request('GET', '/api/v1/business/wallets', {
+      headers: { authorization: `Bearer ${accessToken}` },
     });
-    const response = await server.request('GET', '/api/v1/business/wallets', { headers: { authorization: `Bearer ${accessToken}` } });
     expect(response.status).toBe(429);
   });
 
   test('limits are counted per credential: another API key still gets through', async () => {
-    const response = await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': other.apiKey } });
+    const response = await server.request('GET', '/api/v1/business/wallets', {
+      headers: { 'x-api-key': other.apiKey },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-remaining')).toBe('2');
   });
@@ -533,7 +645,9 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
   test('a new made-up API key per request does not buy a new budget: refused credentials count per client', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) {
-      const response = await getFrom('127.0.0.5', `${server.baseUrl}/api/v1/business/wallets`, { 'x-api-key': `bk_test_made_up_${i}` });
+      const response = await getFrom('127.0.0.5', `${server.baseUrl}/api/v1/business/wallets`, {
+        'x-api-key': `bk_test_made_up_${i}`,
+      });
       statuses.push(response.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
@@ -541,13 +655,15 @@ describe('Rate limiting (X-RateLimit-Limit, -Remaining, -Reset; 429 in the envel
 
   test('unknown routes are limited too', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await getFrom('127.0.0.6', `${server.baseUrl}/api/v1/nowhere-${i}`)).status);
+    for (let i = 0; i < 4; i += 1)
+      statuses.push((await getFrom('127.0.0.6', `${server.baseUrl}/api/v1/nowhere-${i}`)).status);
     expect(statuses).toEqual([404, 404, 404, 429]);
   });
 
   test('the hosted pages take no credential: a payer spends the budget of their address, and the 429 is a page', async () => {
     const answers = [];
-    for (let i = 0; i < 4; i += 1) answers.push(await getFrom('127.0.0.7', `${server.baseUrl}/checkout/no-such-token-${i}`));
+    for (let i = 0; i < 4; i += 1)
+      answers.push(await getFrom('127.0.0.7', `${server.baseUrl}/checkout/no-such-token-${i}`));
     expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 429]);
     expect(answers[3].headers['content-type']).toMatch(/^text\/html/);
     expect(answers[3].headers['retry-after']).toMatch(/^\d+$/);

@@ -41,7 +41,8 @@ const CASES: Record<string, Case> = {
     request: async (server) => {
       const merchant = await chargingMerchant(server);
       const paid = await server.request('POST', '/api/v1/business/payment/charge', {
-        headers: { 'x-api-key': merchant.apiKey }, body: { amount: 25, currency: 'usd', card: card(), email: 'refund@example.com' },
+        headers: { 'x-api-key': merchant.apiKey },
+        body: { amount: 25, currency: 'usd', card: card(), email: 'refund@example.com' },
       });
       expect(paid.status).toBe(201);
       return { merchant, path: `/api/v1/business/payments/${paid.body.data.id}/refunds`, body: { amount: '10.00' } };
@@ -61,7 +62,13 @@ const CASES: Record<string, Case> = {
     request: async (server) => ({
       merchant: await server.signUp(),
       path: '/api/v1/business/collections',
-      body: { amount: 5_000_000, currency: 'ngn', country: 'NG', rail: 'bank', customer: { email: 'ada@example.com', name: 'Ada Obi' } },
+      body: {
+        amount: 5_000_000,
+        currency: 'ngn',
+        country: 'NG',
+        rail: 'bank',
+        customer: { email: 'ada@example.com', name: 'Ada Obi' },
+      },
     }),
     table: 'collections',
     postings: null,
@@ -82,7 +89,10 @@ const CASES: Record<string, Case> = {
     request: async (server) => ({
       merchant: await server.signUp(),
       path: `${PAYOUTS}/recipients`,
-      body: { label: 'Supplier', details: bankDetails('6789', { accountNumber: `01${crypto.randomInt(10_000_000, 99_999_999)}` }) },
+      body: {
+        label: 'Supplier',
+        details: bankDetails('6789', { accountNumber: `01${crypto.randomInt(10_000_000, 99_999_999)}` }),
+      },
     }),
     table: 'payout_recipients',
     postings: null,
@@ -109,51 +119,75 @@ describe('finding 26.7: a keyed request killed after its object committed answer
     const [row] = await sql(
       `SELECT (SELECT array_agg(id::text) FROM ${table} WHERE business_id = $1) AS ids,
               (SELECT count(*)::int FROM journal_transactions WHERE business_id = $1 AND kind = $2) AS postings`,
-      [merchant.businessId, postings ?? '-']);
+      [merchant.businessId, postings ?? '-'],
+    );
     return { ids: (row.ids ?? []) as string[], postings: row.postings as number };
   }
 
   /** The real server in a child process, killed with SIGKILL once the request committed, before its response is stored. */
-  async function sendToServerKilledBeforeTheResponseIsStored(name: string, merchant: TestMerchant, route: string, key: string, body: unknown) {
+  async function sendToServerKilledBeforeTheResponseIsStored(
+    name: string,
+    merchant: TestMerchant,
+    route: string,
+    key: string,
+    body: unknown,
+  ) {
     const port = await freePort();
     const child = spawnTs('test/support/crashing-server.ts', [], {
-      DATABASE_URL: server.databaseUrl, PORT: String(port), TESSERA_MASTER_KEY: 'test-master-key', JWT_SECRET: 'test-jwt-secret',
-      TESSERA_DATA_DIR: path.join(scratch, name.replace(/\W/g, '-')), WORKER_IN_PROCESS: 'false', SEED_SANDBOX_BUSINESS: 'false',
+      DATABASE_URL: server.databaseUrl,
+      PORT: String(port),
+      TESSERA_MASTER_KEY: 'test-master-key',
+      JWT_SECRET: 'test-jwt-secret',
+      TESSERA_DATA_DIR: path.join(scratch, name.replace(/\W/g, '-')),
+      WORKER_IN_PROCESS: 'false',
+      SEED_SANDBOX_BUSINESS: 'false',
       TESSERA_TEST_CRASH_AT: 'before-response-stored',
     });
     await child.waitFor(/Ready on/);
     const answer = fetch(`http://127.0.0.1:${port}${route}`, {
-      method: 'POST', headers: { ...headers(merchant, key), 'content-type': 'application/json' }, body: JSON.stringify(body),
-    }).then((response) => `HTTP ${response.status}`, () => 'connection lost');
+      method: 'POST',
+      headers: { ...headers(merchant, key), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(
+      (response) => `HTTP ${response.status}`,
+      () => 'connection lost',
+    );
     expect(await child.exited).toBeNull(); // killed by a signal
     expect(await answer).toBe('connection lost');
   }
 
-  test.each(Object.keys(CASES))('%s: killed between its commit and the stored response, a retry after the lease answers 201 from the object, made once', async (name) => {
-    const kind = CASES[name];
-    const { merchant, path: route, body } = await kind.request(server);
-    const before = await made(merchant, kind);
-    const key = `resume-${name.replace(/\W/g, '-')}-${crypto.randomUUID()}`;
-    await sendToServerKilledBeforeTheResponseIsStored(name, merchant, route, key, body);
-    const committed = await made(merchant, kind);
-    expect(committed.ids).toHaveLength(before.ids.length + 1);
-    const [object] = committed.ids.filter((id) => !before.ids.includes(id));
+  test.each(Object.keys(CASES))(
+    '%s: killed between its commit and the stored response, a retry after the lease answers 201 from the object, made once',
+    async (name) => {
+      const kind = CASES[name];
+      const { merchant, path: route, body } = await kind.request(server);
+      const before = await made(merchant, kind);
+      const key = `resume-${name.replace(/\W/g, '-')}-${crypto.randomUUID()}`;
+      await sendToServerKilledBeforeTheResponseIsStored(name, merchant, route, key, body);
+      const committed = await made(merchant, kind);
+      expect(committed.ids).toHaveLength(before.ids.length + 1);
+      const [object] = committed.ids.filter((id) => !before.ids.includes(id));
 
-    const retry = () => server.request('POST', route, { headers: headers(merchant, key), body });
-    const early = await retry(); // within the lease the holder may still be alive
-    expect({ status: early.status, code: early.body.error?.code }).toEqual({ status: 409, code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' });
-    // Six minutes pass for the key: past its 5-minute lease.
-    await sql(`UPDATE idempotency_keys SET leased_until = leased_until - interval '6 minutes' WHERE key = $1`, [key]);
+      const retry = () => server.request('POST', route, { headers: headers(merchant, key), body });
+      const early = await retry(); // within the lease the holder may still be alive
+      expect({ status: early.status, code: early.body.error?.code }).toEqual({
+        status: 409,
+        code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+      });
+      // Six minutes pass for the key: past its 5-minute lease.
+      await sql(`UPDATE idempotency_keys SET leased_until = leased_until - interval '6 minutes' WHERE key = $1`, [key]);
 
-    const answered = await retry();
-    expect({ status: answered.status, code: answered.body.error?.code }).toEqual({ status: 201, code: undefined });
-    expect(answered.headers.get('idempotent-replayed')).toBeNull();
-    expect((kind.idOf ?? ((data) => data.id))(answered.body.data)).toBe(object);
-    const replayed = await retry();
-    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    expect(replayed.body).toEqual(answered.body);
-    expect(await made(merchant, kind)).toEqual(committed);
-    if (kind.postings) expect(committed.postings).toBe(before.postings + 1);
-    await expectLedgerBalanced(server);
-  }, spawnBudget(1));
+      const answered = await retry();
+      expect({ status: answered.status, code: answered.body.error?.code }).toEqual({ status: 201, code: undefined });
+      expect(answered.headers.get('idempotent-replayed')).toBeNull();
+      expect((kind.idOf ?? ((data) => data.id))(answered.body.data)).toBe(object);
+      const replayed = await retry();
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(replayed.body).toEqual(answered.body);
+      expect(await made(merchant, kind)).toEqual(committed);
+      if (kind.postings) expect(committed.postings).toBe(before.postings + 1);
+      await expectLedgerBalanced(server);
+    },
+    spawnBudget(1),
+  );
 });

@@ -14,16 +14,22 @@ const newKey = () => `idem-${crypto.randomUUID()}`;
 /** A JSON POST sent from a chosen loopback address, i.e. as another client machine would. */
 function postFrom(localAddress: string, url: string, body: unknown, idempotencyKey: string) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const request = http.request(url, {
-      method: 'POST',
-      localAddress,
-      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-    }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-    });
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
@@ -84,7 +90,9 @@ describe('Idempotency-Key', () => {
     });
     expect(regenerated.status).toBe(200);
     merchant.apiKey = regenerated.body.data.apiKey;
-    const [row] = await server.runtime.dataSource.query(`SELECT response_body FROM idempotency_keys WHERE key = $1`, [key]);
+    const [row] = await server.runtime.dataSource.query(`SELECT response_body FROM idempotency_keys WHERE key = $1`, [
+      key,
+    ]);
     expect(row.response_body).not.toContain(merchant.apiKey);
     expect(row.response_body).not.toContain('success');
     const replay = await server.request('POST', '/api/v1/business/regenerate-api-key', {
@@ -98,7 +106,9 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     await fund(key);
     const [record] = await server.runtime.dataSource.query(
-      `SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM idempotency_keys WHERE key = $1`, [key]);
+      `SELECT extract(epoch FROM expires_at - created_at)::int AS seconds FROM idempotency_keys WHERE key = $1`,
+      [key],
+    );
     expect(record.seconds).toBeGreaterThanOrEqual(24 * 3600 - 5);
     expect(record.seconds).toBeLessThanOrEqual(24 * 3600 + 5);
   });
@@ -107,7 +117,10 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     const before = await fundings(merchant.businessId);
     await fund(key);
-    await server.runtime.dataSource.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
+    await server.runtime.dataSource.query(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
     const again = await fund(key);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
@@ -117,9 +130,15 @@ describe('Idempotency-Key', () => {
   test('expired records are purged', async () => {
     const key = newKey();
     await fund(key);
-    await server.runtime.dataSource.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`, [key]);
+    await server.runtime.dataSource.query(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
     expect(await server.runtime.core.idempotency.purgeExpired(server.runtime.dataSource)).toBeGreaterThanOrEqual(1);
-    const [row] = await server.runtime.dataSource.query(`SELECT count(*)::int AS count FROM idempotency_keys WHERE key = $1`, [key]);
+    const [row] = await server.runtime.dataSource.query(
+      `SELECT count(*)::int AS count FROM idempotency_keys WHERE key = $1`,
+      [key],
+    );
     expect(row.count).toBe(0);
   });
 
@@ -141,7 +160,8 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     await fund(key, {});
     const other = await server.request('POST', '/api/v1/business/regenerate-api-key', {
-      body: {}, headers: { ...auth(), 'idempotency-key': key },
+      body: {},
+      headers: { ...auth(), 'idempotency-key': key },
     });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
@@ -150,16 +170,21 @@ describe('Idempotency-Key', () => {
   test('an Idempotency-Key longer than 255 characters answers 400 VALIDATION_ERROR', async () => {
     const response = await fund('k'.repeat(256));
     expect(response.status).toBe(400);
-    expect(response.body.error).toEqual(expect.objectContaining({
-      code: 'VALIDATION_ERROR', errors: { 'Idempotency-Key': [expect.any(String)] },
-    }));
+    expect(response.body.error).toEqual(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        errors: { 'Idempotency-Key': [expect.any(String)] },
+      }),
+    );
   });
 
   test('concurrent duplicates: exactly one executes, the others replay it or answer 409 IDEMPOTENCY_REQUEST_IN_PROGRESS', async () => {
     const key = newKey();
     const before = await fundings(merchant.businessId);
 
-    const responses = await Promise.all(Array.from({ length: 10 }, () => fund(key, { currency: 'USD', amount: '7.00' })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => fund(key, { currency: 'USD', amount: '7.00' })),
+    );
 
     const executed = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null);
     const replayed = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === 'true');
@@ -168,7 +193,9 @@ describe('Idempotency-Key', () => {
     expect(replayed.length + inProgress.length).toBe(9);
     for (const response of replayed) expect(response.body).toEqual(executed[0].body);
     for (const response of inProgress) {
-      expect(response.body.error).toEqual(expect.objectContaining({ code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS', statusCode: 409 }));
+      expect(response.body.error).toEqual(
+        expect.objectContaining({ code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS', statusCode: 409 }),
+      );
     }
     expect(await fundings(merchant.businessId)).toBe(before + 1);
 
@@ -196,7 +223,12 @@ describe('Idempotency-Key', () => {
   test('callers without a credential share keys only with themselves (scoped by client address)', async () => {
     const key = newKey();
     const tokenRequest = (localAddress: string, apiSecret: string) =>
-      postFrom(localAddress, `${server.baseUrl}/api/v1/business/auth/token`, { apiKey: merchant.apiKey, apiSecret }, key);
+      postFrom(
+        localAddress,
+        `${server.baseUrl}/api/v1/business/auth/token`,
+        { apiKey: merchant.apiKey, apiSecret },
+        key,
+      );
     const first = await tokenRequest('127.0.0.2', merchant.apiSecret);
     expect(first.status).toBe(200);
     const elsewhere = await tokenRequest('127.0.0.3', 'bs_test_wrong');
@@ -223,12 +255,18 @@ describe('Idempotency-Key', () => {
 
     const reused = await server.graphql(FUND_MUTATION, { input: { currency: 'USD', amount: '4.00' } }, headers);
     expect(reused.status).toBe(409);
-    expect(reused.body).toEqual(expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'IDEMPOTENCY_KEY_REUSED' }) }));
+    expect(reused.body).toEqual(
+      expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'IDEMPOTENCY_KEY_REUSED' }) }),
+    );
   });
 
   test('a 5xx response is not stored: a retry with the same key runs again', async () => {
     const key = newKey();
-    const post = () => server.request('POST', '/api/v1/test-only/flaky', { body: { n: 1 }, headers: { ...auth(), 'idempotency-key': key } });
+    const post = () =>
+      server.request('POST', '/api/v1/test-only/flaky', {
+        body: { n: 1 },
+        headers: { ...auth(), 'idempotency-key': key },
+      });
 
     const failed = await post();
     expect(failed.status).toBe(500);
@@ -250,7 +288,9 @@ describe('Idempotency-Key', () => {
     const before = await fundings(merchant.businessId);
     const headers = { ...auth(), 'idempotency-key': key };
     const variables = { input: { currency: 'USD', amount: '5.00' } };
-    const spy = jest.spyOn(server.runtime.core.wallets, 'sandboxFund').mockRejectedValueOnce(new Error('connection reset'));
+    const spy = jest
+      .spyOn(server.runtime.core.wallets, 'sandboxFund')
+      .mockRejectedValueOnce(new Error('connection reset'));
     try {
       const failed = await server.graphql(FUND_MUTATION, variables, headers);
       expect(failed.body.errors?.[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
@@ -266,21 +306,30 @@ describe('Idempotency-Key', () => {
 
   /** A keyed request whose response could not be stored (the connection lost): 500, its effect committed. */
   async function lostResponse(send: () => Promise<ApiResponse>): Promise<void> {
-    const spy = jest.spyOn(server.runtime.core.idempotency, 'complete').mockRejectedValueOnce(new Error('connection lost while storing the response'));
+    const spy = jest
+      .spyOn(server.runtime.core.idempotency, 'complete')
+      .mockRejectedValueOnce(new Error('connection lost while storing the response'));
     try {
       expect((await send()).status).toBe(500);
     } finally {
       spy.mockRestore();
     }
   }
-  const pastLease = (key: string) => server.runtime.dataSource.query(
-    `UPDATE idempotency_keys SET created_at = created_at - interval '6 minutes', leased_until = leased_until - interval '6 minutes' WHERE key = $1`, [key]);
+  const pastLease = (key: string) =>
+    server.runtime.dataSource.query(
+      `UPDATE idempotency_keys SET created_at = created_at - interval '6 minutes', leased_until = leased_until - interval '6 minutes' WHERE key = $1`,
+      [key],
+    );
 
   test('finding 2: a request that changed data but lost its response is never run again, even after its lease: 409 IDEMPOTENCY_REQUEST_INTERRUPTED', async () => {
     // A customer names no object on its key (docs/security.md): its retry cannot answer from one.
     const key = newKey();
-    const customers = async () => (await server.runtime.dataSource.query(
-      `SELECT count(*)::int AS n FROM customers WHERE business_id = $1`, [merchant.businessId]))[0].n as number;
+    const customers = async () =>
+      (
+        await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM customers WHERE business_id = $1`, [
+          merchant.businessId,
+        ])
+      )[0].n as number;
     const create = (body: unknown = { email: 'lost-answer@example.com', name: 'Lost Answer' }) =>
       server.request('POST', '/api/v1/business/customers', { body, headers: { ...auth(), 'idempotency-key': key } });
     const before = await customers();
@@ -291,9 +340,13 @@ describe('Idempotency-Key', () => {
 
     const retried = await create();
     expect(retried.status).toBe(409);
-    expect(retried.body.error).toEqual(expect.objectContaining({ code: 'IDEMPOTENCY_REQUEST_INTERRUPTED', statusCode: 409 }));
+    expect(retried.body.error).toEqual(
+      expect.objectContaining({ code: 'IDEMPOTENCY_REQUEST_INTERRUPTED', statusCode: 409 }),
+    );
     expect(await customers()).toBe(before + 1);
-    expect((await create({ email: 'other@example.com', name: 'Other' })).body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await create({ email: 'other@example.com', name: 'Other' })).body.error.code).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
   });
 
   test('a sandbox funding that lost its response answers its retry after the lease from the funding it made (201), never a second one', async () => {
@@ -307,7 +360,9 @@ describe('Idempotency-Key', () => {
     const retried = await fund(key);
     expect(retried.status).toBe(201);
     const [made] = await server.runtime.dataSource.query(
-      `SELECT id FROM journal_transactions WHERE business_id = $1 AND kind = 'sandbox_funding' ORDER BY created_at DESC LIMIT 1`, [merchant.businessId]);
+      `SELECT id FROM journal_transactions WHERE business_id = $1 AND kind = 'sandbox_funding' ORDER BY created_at DESC LIMIT 1`,
+      [merchant.businessId],
+    );
     expect(retried.body.data.transactionId).toBe(made.id);
     expect(await fundings(merchant.businessId)).toBe(before + 1);
     expect((await fund(key, { currency: 'USD', amount: '1.00' })).body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
@@ -317,7 +372,9 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     const before = await fundings(merchant.businessId);
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const sandboxFund = server.runtime.core.wallets.sandboxFund.bind(server.runtime.core.wallets);
     const spy = jest.spyOn(server.runtime.core.wallets, 'sandboxFund').mockImplementationOnce(async (...args) => {
       await held;
@@ -325,9 +382,14 @@ describe('Idempotency-Key', () => {
     });
     try {
       const slow = fund(key);
-      await waitFor(async () => spy.mock.calls.length, (calls) => calls === 1);
+      await waitFor(
+        async () => spy.mock.calls.length,
+        (calls) => calls === 1,
+      );
       await server.runtime.dataSource.query(
-        `UPDATE idempotency_keys SET created_at = created_at - interval '6 minutes', leased_until = leased_until - interval '6 minutes' WHERE key = $1`, [key]);
+        `UPDATE idempotency_keys SET created_at = created_at - interval '6 minutes', leased_until = leased_until - interval '6 minutes' WHERE key = $1`,
+        [key],
+      );
       const retried = await fund(key);
       expect(retried.status).toBe(201);
       release();
@@ -344,8 +406,12 @@ describe('Idempotency-Key', () => {
 
   test('a GET ignores Idempotency-Key', async () => {
     const key = newKey();
-    const first = await server.request('GET', '/api/v1/business/wallets', { headers: { ...auth(), 'idempotency-key': key } });
-    const second = await server.request('GET', '/api/v1/business/wallets', { headers: { ...auth(), 'idempotency-key': key } });
+    const first = await server.request('GET', '/api/v1/business/wallets', {
+      headers: { ...auth(), 'idempotency-key': key },
+    });
+    const second = await server.request('GET', '/api/v1/business/wallets', {
+      headers: { ...auth(), 'idempotency-key': key },
+    });
     expect(first.status).toBe(200);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
   });

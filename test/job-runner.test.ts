@@ -33,27 +33,50 @@ describe('the job runner after the database went away under a running job', () =
   test('a slot that could not record its job is replaced: jobs added after the database came back run', async () => {
     let started = false;
     let finish: () => void = () => undefined;
-    const finished = new Promise<void>((resolve) => { finish = resolve; });
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     const ran: number[] = [];
     const lines: string[] = [];
-    runner = await JobRunner.start({
-      pgPool: pool, concurrency: 1, noHandleSignals: true, pollInterval: 100,
-      taskList: {
-        hold: async () => { started = true; await finished; },
-        mark: async (payload) => { ran.push((payload as { n: number }).n); },
+    runner = await JobRunner.start(
+      {
+        pgPool: pool,
+        concurrency: 1,
+        noHandleSignals: true,
+        pollInterval: 100,
+        taskList: {
+          hold: async () => {
+            started = true;
+            await finished;
+          },
+          mark: async (payload) => {
+            ran.push((payload as { n: number }).n);
+          },
+        },
+        logger: new Logger(() => () => undefined),
       },
-      logger: new Logger(() => () => undefined),
-    }, (line) => lines.push(line), 100);
+      (line) => lines.push(line),
+      100,
+    );
     const utils = await makeWorkerUtils({ connectionString: databaseUrl }); // straight to PostgreSQL, not through the proxy
     try {
       await utils.addJob('hold', {});
-      await waitFor(async () => started, (value) => value);
+      await waitFor(
+        async () => started,
+        (value) => value,
+      );
       await proxy.cut();
       finish(); // the job ends while the database is unreachable: its outcome cannot be recorded
-      await waitFor(async () => lines.join('\n'), (log) => log.includes('a job slot stopped'));
+      await waitFor(
+        async () => lines.join('\n'),
+        (log) => log.includes('a job slot stopped'),
+      );
       await proxy.restore();
       await utils.addJob('mark', { n: 1 });
-      await waitFor(async () => ran, (seen) => seen.includes(1));
+      await waitFor(
+        async () => ran,
+        (seen) => seen.includes(1),
+      );
       expect(runner.replacements).toBeGreaterThanOrEqual(1);
       expect(lines).toContain('[worker] job runner restarted');
     } finally {

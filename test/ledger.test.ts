@@ -28,7 +28,10 @@ describe('Ledger', () => {
   }
 
   const balanceOf = async (accountId: string): Promise<bigint> => {
-    const [row] = await server.runtime.dataSource.query(`SELECT balance::text AS balance FROM ledger_accounts WHERE id = $1`, [accountId]);
+    const [row] = await server.runtime.dataSource.query(
+      `SELECT balance::text AS balance FROM ledger_accounts WHERE id = $1`,
+      [accountId],
+    );
     return BigInt(row.balance);
   };
 
@@ -42,7 +45,10 @@ describe('Ledger', () => {
       const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
       return core.ledger.post(tx, {
         kind: 'test_debit',
-        lines: [{ account: wallet, amount: -amount }, { account: sink, amount }],
+        lines: [
+          { account: wallet, amount: -amount },
+          { account: sink, amount },
+        ],
       });
     });
 
@@ -54,13 +60,16 @@ describe('Ledger', () => {
 
     const posted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
-    expect(refused.every((error) => error instanceof DomainError && error.code === ErrorCode.INSUFFICIENT_FUNDS)).toBe(true);
+    expect(refused.every((error) => error instanceof DomainError && error.code === ErrorCode.INSUFFICIENT_FUNDS)).toBe(
+      true,
+    );
     expect(posted).toHaveLength(33);
     expect(refused).toHaveLength(17);
     expect(await balanceOf(wallet.id)).toBe(10n);
 
     const balancesAfter: Array<{ balance_after: string }> = await server.runtime.dataSource.query(
-      `SELECT balance_after::text FROM journal_entries WHERE account_id = $1 ORDER BY seq`, [wallet.id],
+      `SELECT balance_after::text FROM journal_entries WHERE account_id = $1 ORDER BY seq`,
+      [wallet.id],
     );
     expect(balancesAfter).toHaveLength(34);
     expect(balancesAfter.every((row) => BigInt(row.balance_after) >= 0n)).toBe(true);
@@ -70,7 +79,8 @@ describe('Ledger', () => {
     );
 
     const [postedDebits] = await server.runtime.dataSource.query(
-      `SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1 AND kind = 'test_debit'`, [ctx.businessId],
+      `SELECT count(*)::int AS count FROM journal_transactions WHERE business_id = $1 AND kind = 'test_debit'`,
+      [ctx.businessId],
     );
     expect(postedDebits.count).toBe(33);
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
@@ -88,13 +98,18 @@ describe('Ledger', () => {
   test('an unbalanced posting throws and writes nothing', async () => {
     const { ctx, wallet } = await fundedBusiness('5.00');
     const [entries, transactions] = [await countRows('journal_entries'), await countRows('journal_transactions')];
-    await expect(inTransaction(ctx, async (tx) => {
-      const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
-      return core.ledger.post(tx, {
-        kind: 'test_unbalanced',
-        lines: [{ account: wallet, amount: -100n }, { account: sink, amount: 99n }],
-      });
-    })).rejects.toThrow(/Unbalanced/);
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
+        return core.ledger.post(tx, {
+          kind: 'test_unbalanced',
+          lines: [
+            { account: wallet, amount: -100n },
+            { account: sink, amount: 99n },
+          ],
+        });
+      }),
+    ).rejects.toThrow(/Unbalanced/);
     expect(await balanceOf(wallet.id)).toBe(500n);
     expect(await countRows('journal_entries')).toBe(entries);
     expect(await countRows('journal_transactions')).toBe(transactions);
@@ -102,18 +117,33 @@ describe('Ledger', () => {
 
   test('a posting that balances per currency only in total (USD against EUR) is refused', async () => {
     const { ctx, wallet } = await fundedBusiness('5.00');
-    await expect(inTransaction(ctx, async (tx) => {
-      const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'EUR' });
-      return core.ledger.post(tx, { kind: 'test_cross_currency', lines: [{ account: wallet, amount: -100n }, { account: sink, amount: 100n }] });
-    })).rejects.toThrow(/Unbalanced/);
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'EUR' });
+        return core.ledger.post(tx, {
+          kind: 'test_cross_currency',
+          lines: [
+            { account: wallet, amount: -100n },
+            { account: sink, amount: 100n },
+          ],
+        });
+      }),
+    ).rejects.toThrow(/Unbalanced/);
     expect(await balanceOf(wallet.id)).toBe(500n);
   });
 
   test('a posting outside a database transaction is refused', async () => {
     const { ctx, wallet } = await fundedBusiness('5.00');
     const sink = await core.ledger.account(ctx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
-    await expect(core.ledger.post(ctx, { kind: 'test_debit', lines: [{ account: wallet, amount: -1n }, { account: sink, amount: 1n }] }))
-      .rejects.toThrow(/inside a transaction/);
+    await expect(
+      core.ledger.post(ctx, {
+        kind: 'test_debit',
+        lines: [
+          { account: wallet, amount: -1n },
+          { account: sink, amount: 1n },
+        ],
+      }),
+    ).rejects.toThrow(/inside a transaction/);
   });
 
   test('an account listed on several lines of one posting gets one running balance per entry', async () => {
@@ -122,11 +152,16 @@ describe('Ledger', () => {
       const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
       return core.ledger.post(tx, {
         kind: 'test_split_debit',
-        lines: [{ account: wallet, amount: -30n }, { account: wallet, amount: -20n }, { account: sink, amount: 50n }],
+        lines: [
+          { account: wallet, amount: -30n },
+          { account: wallet, amount: -20n },
+          { account: sink, amount: 50n },
+        ],
       });
     });
     const rows: Array<{ amount: string; balance_after: string }> = await server.runtime.dataSource.query(
-      `SELECT amount::text, balance_after::text FROM journal_entries WHERE account_id = $1 ORDER BY seq`, [wallet.id],
+      `SELECT amount::text, balance_after::text FROM journal_entries WHERE account_id = $1 ORDER BY seq`,
+      [wallet.id],
     );
     expect(rows).toEqual([
       { amount: '100', balance_after: '100' },
@@ -140,31 +175,47 @@ describe('Ledger', () => {
   test('a credit that would overflow a balance is refused as UNPROCESSABLE and writes nothing', async () => {
     const { ctx, wallet } = await fundedBusiness('1.00');
     const huge = 2n ** 63n - 1n - 50n;
-    await expect(inTransaction(ctx, async (tx) => {
-      const source = await core.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: 'USD' });
-      return core.ledger.post(tx, { kind: 'test_overflow', lines: [{ account: wallet, amount: huge }, { account: source, amount: -huge }] });
-    })).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        const source = await core.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: 'USD' });
+        return core.ledger.post(tx, {
+          kind: 'test_overflow',
+          lines: [
+            { account: wallet, amount: huge },
+            { account: source, amount: -huge },
+          ],
+        });
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.UNPROCESSABLE });
     expect(await balanceOf(wallet.id)).toBe(100n);
   });
 
   test('journal entries and transactions are append-only: UPDATE and DELETE are refused by the database', async () => {
     const { wallet } = await fundedBusiness('1.00');
     const [entry] = await server.runtime.dataSource.query(
-      `SELECT seq, transaction_id FROM journal_entries WHERE account_id = $1`, [wallet.id],
+      `SELECT seq, transaction_id FROM journal_entries WHERE account_id = $1`,
+      [wallet.id],
     );
     const db = server.runtime.dataSource;
-    await expect(db.query(`UPDATE journal_entries SET amount = amount + 1 WHERE seq = $1`, [entry.seq])).rejects.toThrow(/append-only/);
+    await expect(
+      db.query(`UPDATE journal_entries SET amount = amount + 1 WHERE seq = $1`, [entry.seq]),
+    ).rejects.toThrow(/append-only/);
     await expect(db.query(`DELETE FROM journal_entries WHERE seq = $1`, [entry.seq])).rejects.toThrow(/append-only/);
-    await expect(db.query(`UPDATE journal_transactions SET kind = 'edited' WHERE id = $1`, [entry.transaction_id])).rejects.toThrow(/append-only/);
-    await expect(db.query(`DELETE FROM journal_transactions WHERE id = $1`, [entry.transaction_id])).rejects.toThrow(/append-only/);
+    await expect(
+      db.query(`UPDATE journal_transactions SET kind = 'edited' WHERE id = $1`, [entry.transaction_id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(db.query(`DELETE FROM journal_transactions WHERE id = $1`, [entry.transaction_id])).rejects.toThrow(
+      /append-only/,
+    );
     const [row] = await db.query(`SELECT amount::text FROM journal_entries WHERE seq = $1`, [entry.seq]);
     expect(row.amount).toBe('100');
   });
 
   test('the database refuses a negative wallet balance even when the service is bypassed', async () => {
     const { wallet } = await fundedBusiness('1.00');
-    await expect(server.runtime.dataSource.query(`UPDATE ledger_accounts SET balance = -1 WHERE id = $1`, [wallet.id]))
-      .rejects.toThrow(/ck_ledger_accounts_no_overdraft/);
+    await expect(
+      server.runtime.dataSource.query(`UPDATE ledger_accounts SET balance = -1 WHERE id = $1`, [wallet.id]),
+    ).rejects.toThrow(/ck_ledger_accounts_no_overdraft/);
   });
 
   test('check() detects a cached balance that no longer matches its entries', async () => {
@@ -185,33 +236,62 @@ describe('Ledger', () => {
   test('accounts are per mode: a posting cannot mix test and live accounts', async () => {
     const { ctx, wallet } = await fundedBusiness('1.00');
     const live = ctx.forBusiness(ctx.businessId!, Mode.LIVE);
-    await expect(inTransaction(live, async (tx) => {
-      const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
-      return core.ledger.post(tx, { kind: 'test_debit', lines: [{ account: wallet, amount: -1n }, { account: sink, amount: 1n }] });
-    })).rejects.toThrow(/mix test and live/);
+    await expect(
+      inTransaction(live, async (tx) => {
+        const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
+        return core.ledger.post(tx, {
+          kind: 'test_debit',
+          lines: [
+            { account: wallet, amount: -1n },
+            { account: sink, amount: 1n },
+          ],
+        });
+      }),
+    ).rejects.toThrow(/mix test and live/);
     expect(await balanceOf(wallet.id)).toBe(100n);
   });
 
-  test('money moved with ledger.move announces each moved wallet\'s new balance once committed, and nothing when rolled back', async () => {
+  test("money moved with ledger.move announces each moved wallet's new balance once committed, and nothing when rolled back", async () => {
     const { ctx, wallet } = await fundedBusiness('10.00');
     const publish = jest.spyOn(core.pubSub, 'publish');
     try {
-      const move = (tx: RequestContext) => core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' })
-        .then((sink) => core.ledger.move(tx, { kind: 'test_debit', lines: [{ account: wallet, amount: -250n }, { account: sink, amount: 250n }] }));
+      const move = (tx: RequestContext) =>
+        core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' }).then((sink) =>
+          core.ledger.move(tx, {
+            kind: 'test_debit',
+            lines: [
+              { account: wallet, amount: -250n },
+              { account: sink, amount: 250n },
+            ],
+          }),
+        );
       const posted = await inTransaction(ctx, async (tx) => {
         const moved = await move(tx);
         expect(publish).not.toHaveBeenCalled();
         return moved;
       });
-      expect(publish.mock.calls.filter(([topic]) => topic === Topic.WALLET_BALANCE)).toEqual([[Topic.WALLET_BALANCE, {
-        businessId: wallet.businessId, livemode: false, walletId: wallet.id, currency: 'USD', balanceMinor: '750', changeMinor: '-250',
-        journalTransactionId: posted.transaction.id, occurredAt: posted.transaction.createdAt.toISOString(),
-      }]]);
+      expect(publish.mock.calls.filter(([topic]) => topic === Topic.WALLET_BALANCE)).toEqual([
+        [
+          Topic.WALLET_BALANCE,
+          {
+            businessId: wallet.businessId,
+            livemode: false,
+            walletId: wallet.id,
+            currency: 'USD',
+            balanceMinor: '750',
+            changeMinor: '-250',
+            journalTransactionId: posted.transaction.id,
+            occurredAt: posted.transaction.createdAt.toISOString(),
+          },
+        ],
+      ]);
       publish.mockClear();
-      await expect(inTransaction(ctx, async (tx) => {
-        await move(tx);
-        throw new Error('rolled back');
-      })).rejects.toThrow('rolled back');
+      await expect(
+        inTransaction(ctx, async (tx) => {
+          await move(tx);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
       expect(publish).not.toHaveBeenCalled();
       expect(await balanceOf(wallet.id)).toBe(750n);
     } finally {

@@ -14,7 +14,9 @@ describe('capability tokens in the log', () => {
   const { logStream, lines } = capturedLog();
 
   beforeAll(async () => {
-    server = await startTestServer({ logLevel: 'debug', publicBaseUrl: 'https://pay.tessera.test' }, undefined, { logStream });
+    server = await startTestServer({ logLevel: 'debug', publicBaseUrl: 'https://pay.tessera.test' }, undefined, {
+      logStream,
+    });
   });
   afterAll(async () => server.close());
 
@@ -36,7 +38,11 @@ describe('capability tokens in the log', () => {
     expect((await page(server, 'GET', challenged.location!)).status).toBe(200);
     await page(server, 'GET', `${checkout}/complete`);
 
-    const localRails = await createSession(server, merchant, { amount: '50000.00', currency: 'ngn', paymentMethods: ['bank'] });
+    const localRails = await createSession(server, merchant, {
+      amount: '50000.00',
+      currency: 'ngn',
+      paymentMethods: ['bank'],
+    });
     tokens.push(tokenOf(localRails.checkoutUrl));
     const started = await page(server, 'POST', `${pathOf(localRails.checkoutUrl)}/collection`, { rail: 'bank' });
     expect(started.location).toMatch(/^\/collect\//);
@@ -44,13 +50,22 @@ describe('capability tokens in the log', () => {
     expect((await page(server, 'GET', started.location!)).status).toBe(200);
 
     // A collection's own hosted page (hosted_page instructions).
-    const collection = await api(server, merchant)('POST', '/api/v1/business/collections', { amount: 25_000, currency: 'zar', country: 'ZA', rail: 'eft' });
+    const collection = await api(server, merchant)('POST', '/api/v1/business/collections', {
+      amount: 25_000,
+      currency: 'zar',
+      country: 'ZA',
+      rail: 'eft',
+    });
     expect(collection.status).toBe(201);
     tokens.push(tokenOf(collection.body.data.instructions.url));
     expect((await page(server, 'GET', pathOf(collection.body.data.instructions.url))).status).toBe(200);
 
     // A payment link's public URL (which opens a checkout session of its own).
-    const link = await api(server, merchant)('POST', '/api/v1/business/payment-links', { name: 'Gift', amount: '10', currency: 'usd' });
+    const link = await api(server, merchant)('POST', '/api/v1/business/payment-links', {
+      name: 'Gift',
+      amount: '10',
+      currency: 'usd',
+    });
     expect(link.status).toBe(201);
     tokens.push(tokenOf(link.body.data.url));
     const visited = await page(server, 'GET', pathOf(link.body.data.url));
@@ -71,7 +86,13 @@ describe('capability tokens in the log', () => {
 
     expect(tokens.every((token) => token && token.length > 20)).toBe(true);
     const text = logged();
-    for (const page of ['/checkout/[redacted]', '/checkout/3ds/[redacted]', '/collect/[redacted]', '/pay/[redacted]', '/kyc/[redacted]']) {
+    for (const page of [
+      '/checkout/[redacted]',
+      '/checkout/3ds/[redacted]',
+      '/collect/[redacted]',
+      '/pay/[redacted]',
+      '/kyc/[redacted]',
+    ]) {
       expect(text).toContain(page);
     }
     for (const token of tokens) expect(text).not.toContain(token);
@@ -79,7 +100,11 @@ describe('capability tokens in the log', () => {
 
   test("an error's message and stack lose the token of a page they name", () => {
     const token = 'kyc_test_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
-    const logged = JSON.stringify(errorForLog(new Error(`No route for GET /kyc/${token}/x; referer https://pay.example.com/collect/col_test_${token}`)));
+    const logged = JSON.stringify(
+      errorForLog(
+        new Error(`No route for GET /kyc/${token}/x; referer https://pay.example.com/collect/col_test_${token}`),
+      ),
+    );
     expect(logged).not.toContain(token);
     expect(logged).toContain('/kyc/[redacted]');
   });

@@ -13,7 +13,13 @@ import { SmtpSink } from './support/smtp-sink';
  * the log, and SMTP (MAIL_SMTP_URL, MAIL_FROM) for real deployments, which production requires.
  */
 
-const PRODUCTION = { NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 'j', PUBLIC_BASE_URL: 'https://pay.example.com', HOST: '0.0.0.0' };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  TESSERA_MASTER_KEY: 'k',
+  JWT_SECRET: 'j',
+  PUBLIC_BASE_URL: 'https://pay.example.com',
+  HOST: '0.0.0.0',
+};
 const FROM = 'Tessera <no-reply@pay.example.com>';
 const uniqueEmail = (label: string) => `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
 /** The body of a received message (after the headers). */
@@ -23,22 +29,38 @@ describe('which mailer runs, and what production requires', () => {
   test('SMTP when MAIL_SMTP_URL is set, otherwise the sandbox mailbox', () => {
     const dataSource = {} as never;
     expect(createMailer(loadConfig({}), dataSource, () => undefined).name).toBe('sandbox');
-    expect(createMailer(loadConfig({ MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: FROM }), dataSource, () => undefined).name).toBe('smtp');
+    expect(
+      createMailer(loadConfig({ MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: FROM }), dataSource, () => undefined)
+        .name,
+    ).toBe('smtp');
   });
 
   test('NODE_ENV=production without MAIL_SMTP_URL refuses to start: sign-up codes must reach people', () => {
     expect(() => loadConfig(PRODUCTION)).toThrow(ConfigError);
-    expect(() => loadConfig(PRODUCTION)).toThrow(/NODE_ENV=production requires MAIL_SMTP_URL to be set \(MAIL_SMTP_URL: sign-up codes must reach people/);
-    expect(loadConfig({ ...PRODUCTION, MAIL_SMTP_URL: 'smtps://user:pw@smtp.example.com', MAIL_FROM: FROM })).toMatchObject({
-      mailSmtpUrl: 'smtps://user:pw@smtp.example.com', mailFrom: FROM,
+    expect(() => loadConfig(PRODUCTION)).toThrow(
+      /NODE_ENV=production requires MAIL_SMTP_URL to be set \(MAIL_SMTP_URL: sign-up codes must reach people/,
+    );
+    expect(
+      loadConfig({ ...PRODUCTION, MAIL_SMTP_URL: 'smtps://user:pw@smtp.example.com', MAIL_FROM: FROM }),
+    ).toMatchObject({
+      mailSmtpUrl: 'smtps://user:pw@smtp.example.com',
+      mailFrom: FROM,
     });
   });
 
   test('MAIL_SMTP_URL needs MAIL_FROM and an smtp:// or smtps:// URL; the error never repeats the URL, which may hold a password', () => {
-    expect(() => loadConfig({ MAIL_SMTP_URL: 'smtp://127.0.0.1:2525' })).toThrow(/MAIL_SMTP_URL is set but MAIL_FROM is not/);
-    expect(() => loadConfig({ MAIL_SMTP_URL: 'https://user:secret@mail.example.com', MAIL_FROM: FROM })).toThrow(/MAIL_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
-    expect(() => loadConfig({ MAIL_SMTP_URL: 'https://user:secret@mail.example.com', MAIL_FROM: FROM })).not.toThrow(/secret/);
-    expect(() => loadConfig({ MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM must be an email address/);
+    expect(() => loadConfig({ MAIL_SMTP_URL: 'smtp://127.0.0.1:2525' })).toThrow(
+      /MAIL_SMTP_URL is set but MAIL_FROM is not/,
+    );
+    expect(() => loadConfig({ MAIL_SMTP_URL: 'https://user:secret@mail.example.com', MAIL_FROM: FROM })).toThrow(
+      /MAIL_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/,
+    );
+    expect(() => loadConfig({ MAIL_SMTP_URL: 'https://user:secret@mail.example.com', MAIL_FROM: FROM })).not.toThrow(
+      /secret/,
+    );
+    expect(() => loadConfig({ MAIL_SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'nobody' })).toThrow(
+      /MAIL_FROM must be an email address/,
+    );
     expect(loadConfig({ MAIL_FROM: 'ops@example.com' }).mailFrom).toBe('ops@example.com');
     expect(loadConfig({})).toMatchObject({ mailSmtpUrl: undefined, mailFrom: 'Tessera <no-reply@tessera.local>' });
   });
@@ -94,7 +116,13 @@ describe('sign-up mail', () => {
       expect(lines[0]).toBe(`[sandbox mail] to ${to}: "Hello": Line one Your code is 123456`);
       expect(lines).toHaveLength(2);
       const kept = await mailbox.messages({ to: to.toLowerCase() });
-      expect(kept).toEqual([expect.objectContaining({ recipient: to.toLowerCase(), subject: 'Hello', text: 'Line one\n\nYour code is 123456\n' })]);
+      expect(kept).toEqual([
+        expect.objectContaining({
+          recipient: to.toLowerCase(),
+          subject: 'Hello',
+          text: 'Line one\n\nYour code is 123456\n',
+        }),
+      ]);
       expect((await mailbox.messages({ limit: 1 })).map((message) => message.subject)).toEqual(['Other']);
     } finally {
       await server.close();
@@ -108,8 +136,10 @@ describe('sign-up mail', () => {
     try {
       expect(server.runtime.core.mailer.name).toBe('smtp');
       const email = uniqueEmail('smtp');
-      const started = await server.graphql('mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } } }',
-        { input: { email, password: 'correct horse battery', name: 'Sam', businessName: 'Sam Co' } });
+      const started = await server.graphql(
+        'mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } } }',
+        { input: { email, password: 'correct horse battery', name: 'Sam', businessName: 'Sam Co' } },
+      );
       const received = sink.messages.find((message) => message.to.includes(email))!;
       expect(received.data).toMatch(/^Subject: Your Tessera sign-up code$/m);
       const code = /\b(\d{6})\b/.exec(bodyOf(received.data))![1];
@@ -117,7 +147,8 @@ describe('sign-up mail', () => {
 
       const confirmed = await server.graphql(
         'mutation($t: String!, $c: String!) { confirmSignUp(input: { signUpToken: $t, code: $c }) { account { user { email } } userErrors { code } } }',
-        { t: started.body.data.signUp.pendingSignUp.signUpToken, c: code });
+        { t: started.body.data.signUp.pendingSignUp.signUpToken, c: code },
+      );
       expect(confirmed.body).toEqual({ data: { confirmSignUp: { account: { user: { email } }, userErrors: [] } } });
     } finally {
       await server.close();

@@ -8,8 +8,13 @@ import { freePort } from './support/process';
  * production it stays open on the (loopback by default) public port, and takes the same settings.
  */
 const PRODUCTION = {
-  NODE_ENV: 'production', TESSERA_MASTER_KEY: 'k', JWT_SECRET: 'j', PUBLIC_BASE_URL: 'https://pay.example.com',
-  MAIL_SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'no-reply@example.com', HOST: '0.0.0.0',
+  NODE_ENV: 'production',
+  TESSERA_MASTER_KEY: 'k',
+  JWT_SECRET: 'j',
+  PUBLIC_BASE_URL: 'https://pay.example.com',
+  MAIL_SMTP_URL: 'smtp://mail.example.com',
+  MAIL_FROM: 'no-reply@example.com',
+  HOST: '0.0.0.0',
 };
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -34,15 +39,24 @@ describe('METRICS_TOKEN, METRICS_PORT and METRICS_HOST are checked at start, wit
 
   test('production without either setting keeps /metrics off the public port; outside production it stays open there', () => {
     expect(loadConfig(PRODUCTION)).toMatchObject({ metricsToken: undefined, metricsPort: undefined });
-    expect(loadConfig({ ...PRODUCTION, METRICS_TOKEN: TOKEN, METRICS_PORT: '9464' })).toMatchObject({ metricsToken: TOKEN, metricsPort: 9464, metricsHost: '127.0.0.1' });
-    expect(loadConfig({ ...PRODUCTION, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9464, metricsHost: '0.0.0.0' });
+    expect(loadConfig({ ...PRODUCTION, METRICS_TOKEN: TOKEN, METRICS_PORT: '9464' })).toMatchObject({
+      metricsToken: TOKEN,
+      metricsPort: 9464,
+      metricsHost: '127.0.0.1',
+    });
+    expect(loadConfig({ ...PRODUCTION, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+    });
   });
 });
 
 describe('/metrics', () => {
   let databaseUrl: string;
   let server: TestServer | null = null;
-  beforeAll(async () => { databaseUrl = await createTestDatabase(); });
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+  });
   afterEach(async () => {
     await server?.close();
     server = null;
@@ -54,7 +68,10 @@ describe('/metrics', () => {
     return server;
   };
   const scrape = (url: string, authorization?: string) =>
-    fetch(url, { headers: authorization ? { authorization } : {} }).then(async (response) => ({ status: response.status, body: await response.text() }));
+    fetch(url, { headers: authorization ? { authorization } : {} }).then(async (response) => ({
+      status: response.status,
+      body: await response.text(),
+    }));
 
   test('outside production: open on the public port, as before', async () => {
     const { baseUrl } = await start({});
@@ -94,7 +111,12 @@ describe('/metrics', () => {
     server = null;
 
     const guardedPort = await freePort();
-    const guarded = await start({ production: true, metricsPort: guardedPort, metricsHost: '127.0.0.1', metricsToken: TOKEN });
+    const guarded = await start({
+      production: true,
+      metricsPort: guardedPort,
+      metricsHost: '127.0.0.1',
+      metricsToken: TOKEN,
+    });
     expect((await scrape(`${guarded.baseUrl}/metrics`, `Bearer ${TOKEN}`)).status).toBe(404);
     expect((await scrape(`http://127.0.0.1:${guardedPort}/metrics`)).status).toBe(401);
     expect((await scrape(`http://127.0.0.1:${guardedPort}/metrics`, `Bearer ${TOKEN}`)).status).toBe(200);

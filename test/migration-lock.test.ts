@@ -10,7 +10,10 @@ describe('several processes migrating one database at once', () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
-    processes = [createDataSource({ url: databaseUrl, poolSize: 2 }), createDataSource({ url: databaseUrl, poolSize: 2 })];
+    processes = [
+      createDataSource({ url: databaseUrl, poolSize: 2 }),
+      createDataSource({ url: databaseUrl, poolSize: 2 }),
+    ];
     await Promise.all(processes.map((dataSource) => dataSource.initialize()));
   });
   afterAll(async () => {
@@ -23,7 +26,7 @@ describe('several processes migrating one database at once', () => {
     expect(ran.map((names) => names.length).sort((a, b) => a - b)).toEqual([0, migrations.length]);
   });
 
-  test('both installing the job queue\'s schema at once succeed', async () => {
+  test("both installing the job queue's schema at once succeed", async () => {
     await expect(Promise.all([installJobQueue(databaseUrl), installJobQueue(databaseUrl)])).resolves.toHaveLength(2);
     const [{ count }] = await processes[0].query(`SELECT count(*)::int AS count FROM graphile_worker.migrations`);
     expect(count).toBeGreaterThan(0);

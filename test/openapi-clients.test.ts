@@ -20,10 +20,17 @@ const ROOT = path.join(__dirname, '..');
 
 /** Runs `script` (an ES module, as both generators are) in a Node process from the project root, with `input` as JSON on stdin. */
 async function runModule(script: string, input: unknown): Promise<void> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stderr.on('data', (chunk) => { output += chunk; });
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   child.stdin.end(JSON.stringify(input));
   const code = await exited;
@@ -32,10 +39,18 @@ async function runModule(script: string, input: unknown): Promise<void> {
 
 /** Runs the project's tsc on a tsconfig; answers its diagnostics ('' when the flow type-checks). */
 async function typeCheck(project: string): Promise<string> {
-  const child = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', project, '--noEmit', '--pretty', 'false'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', project, '--noEmit', '--pretty', 'false'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stderr.on('data', (chunk) => { output += chunk; });
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return code === 0 ? '' : output || `tsc exited with ${code}`;
 }
@@ -160,13 +175,22 @@ describe('Clients generated from the served OpenAPI documents', () => {
     fs.writeFileSync(path.join(dir, 'rest-flow.openapi-typescript.ts'), REST_FLOW_OPENAPI_TYPESCRIPT);
     fs.writeFileSync(path.join(dir, 'rest-flow.hey-api.ts'), REST_FLOW_HEY_API);
     fs.writeFileSync(path.join(dir, 'v1-flow.ts'), V1_FLOW);
-    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ESNext', moduleResolution: 'Bundler',
-        strict: true, skipLibCheck: true, noEmit: true, types: [],
-      },
-      include: ['*.ts', '*-hey-api/**/*.ts'],
-    }));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: [],
+        },
+        include: ['*.ts', '*-hey-api/**/*.ts'],
+      }),
+    );
     expect(await typeCheck(path.join(dir, 'tsconfig.json'))).toBe('');
   }, 180_000);
 });

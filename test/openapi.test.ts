@@ -10,7 +10,14 @@ import { TESSERA_VERSION } from '../src/project';
 import { servedDocument } from '../src/http/openapi';
 import { V1_DECLARED_ERROR_STATUSES, V1_SURFACE_ERROR_CODES, v1ErrorCodesOf } from '../src/v1/schemas';
 import { v1StatusOf } from '../src/v1/errors';
-import { DECLARED_ERROR_STATUSES, SURFACE_ERROR_CODES, errorCodesOf, idParamsSchema, responses, timestampSchema } from '../src/rest/shared/schemas';
+import {
+  DECLARED_ERROR_STATUSES,
+  SURFACE_ERROR_CODES,
+  errorCodesOf,
+  idParamsSchema,
+  responses,
+  timestampSchema,
+} from '../src/rest/shared/schemas';
 import { ErrorCode } from '../src/domain/shared/errors';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import Ajv2020 from 'ajv/dist/2020';
@@ -60,7 +67,9 @@ async function validateOpenApi(document: unknown): Promise<{ valid: boolean; ver
     });`;
   const child = spawn(process.execPath, ['-e', script], { cwd: __dirname, stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   child.stdin.end(JSON.stringify(document));
   const code = await exited;
@@ -86,10 +95,16 @@ interface RegisteredRoute {
  */
 function expectStableOperationIds(document: Document, surface: 'rest' | 'v1') {
   const named = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.operationId] as const));
+    Object.entries(methods).map(
+      ([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.operationId] as const,
+    ),
+  );
   expect(named.filter(([, id]) => !id || !/^[a-z][A-Za-z0-9]*$/.test(id)).map(([route]) => route)).toEqual([]);
-  const undescribed = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods)
-    .filter(([, operation]) => !operation.summary?.trim() || !operation.description?.trim()).map(([method]) => `${method.toUpperCase()} ${path}`));
+  const undescribed = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([, operation]) => !operation.summary?.trim() || !operation.description?.trim())
+      .map(([method]) => `${method.toUpperCase()} ${path}`),
+  );
   expect(undescribed).toEqual([]);
   const ids = named.map(([, id]) => id);
   expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
@@ -97,7 +112,8 @@ function expectStableOperationIds(document: Document, surface: 'rest' | 'v1') {
 }
 
 /** The `$ref` names of component schemas anywhere in `value`. */
-const refsIn = (value: unknown): string[] => [...JSON.stringify(value ?? null).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]);
+const refsIn = (value: unknown): string[] =>
+  [...JSON.stringify(value ?? null).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]);
 
 /**
  * Each resource an operation answers is a named component, referenced with `$ref` (inline only: a
@@ -107,16 +123,26 @@ const refsIn = (value: unknown): string[] => [...JSON.stringify(value ?? null).m
 function expectNamedResources(document: Document, resources: string[]) {
   const schemas = document.components.schemas ?? {};
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })));
-  const inline = operations.flatMap(({ route, operation }) => Object.entries(operation.responses ?? {})
-    .filter(([status]) => /^2\d\d$/.test(status))
-    .map(([status, response]) => {
-      const body = response.content?.['application/json']?.schema as { properties?: Record<string, any>; $ref?: string; type?: string; items?: { $ref?: string } } | undefined;
-      const data = body?.properties?.data ?? body;
-      const named = !data || data.$ref !== undefined || (data.type === 'array' && data.items?.$ref !== undefined)
-        || data.properties?.items?.items?.$ref !== undefined || data.properties?.deleted !== undefined;
-      return named ? null : `${route} ${status}`;
-    })).filter(Boolean);
+    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })),
+  );
+  const inline = operations
+    .flatMap(({ route, operation }) =>
+      Object.entries(operation.responses ?? {})
+        .filter(([status]) => /^2\d\d$/.test(status))
+        .map(([status, response]) => {
+          const body = response.content?.['application/json']?.schema as
+            { properties?: Record<string, any>; $ref?: string; type?: string; items?: { $ref?: string } } | undefined;
+          const data = body?.properties?.data ?? body;
+          const named =
+            !data ||
+            data.$ref !== undefined ||
+            (data.type === 'array' && data.items?.$ref !== undefined) ||
+            data.properties?.items?.items?.$ref !== undefined ||
+            data.properties?.deleted !== undefined;
+          return named ? null : `${route} ${status}`;
+        }),
+    )
+    .filter(Boolean);
   expect(inline).toEqual([]);
 
   const used = new Set(refsIn(document.paths));
@@ -130,7 +156,10 @@ function expectNamedResources(document: Document, resources: string[]) {
 
 /** `info` has a contact and the surface's interface version (Tessera's own beside it); `servers` is PUBLIC_BASE_URL. */
 function expectOrigin(document: Document, server: TestServer, interfaceVersion: string) {
-  const info = document.info as Document['info'] & { contact?: { name?: string; url?: string }; 'x-tessera-version'?: string };
+  const info = document.info as Document['info'] & {
+    contact?: { name?: string; url?: string };
+    'x-tessera-version'?: string;
+  };
   expect(info.version).toBe(interfaceVersion);
   expect(info['x-tessera-version']).toBe(TESSERA_VERSION);
   expect(info.contact).toEqual({ name: 'Tessera', url: expect.stringMatching(/^https?:\/\//) });
@@ -145,10 +174,14 @@ function expectOrigin(document: Document, server: TestServer, interfaceVersion: 
 async function spectralFindings(document: unknown) {
   const spectral = new Spectral();
   spectral.setRuleset({ extends: [[oas as never, 'recommended']] } as never);
-  const results = await spectral.run(new SpectralDocument(JSON.stringify(document), SpectralParsers.Json, 'openapi.json'));
+  const results = await spectral.run(
+    new SpectralDocument(JSON.stringify(document), SpectralParsers.Json, 'openapi.json'),
+  );
   // Spectral's severities: 0 error, 1 warning (DiagnosticSeverity of @stoplight/types).
-  const list = (severity: 0 | 1) => results.filter((result) => (result.severity as number) === severity)
-    .map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`);
+  const list = (severity: 0 | 1) =>
+    results
+      .filter((result) => (result.severity as number) === severity)
+      .map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`);
   return { errors: list(0), warnings: list(1) };
 }
 
@@ -159,7 +192,10 @@ async function spectralFindings(document: unknown) {
 async function expectSpectralClean(document: unknown, ceiling: number, surface: string) {
   const { errors, warnings } = await spectralFindings(document);
   expect(errors).toEqual([]);
-  if (warnings.length > 0) process.stdout.write(`Spectral spectral:oas on the ${surface} document: 0 errors, ${warnings.length} warnings (${[...new Set(warnings.map((warning) => warning.split(' ')[0]))].join(', ')})\n`);
+  if (warnings.length > 0)
+    process.stdout.write(
+      `Spectral spectral:oas on the ${surface} document: 0 errors, ${warnings.length} warnings (${[...new Set(warnings.map((warning) => warning.split(' ')[0]))].join(', ')})\n`,
+    );
   expect(warnings.length).toBeLessThanOrEqual(ceiling);
 }
 
@@ -170,15 +206,22 @@ async function expectSpectralClean(document: unknown, ceiling: number, surface: 
 function invalidExamples(document: Document) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
-  for (const [id, schema] of Object.entries(document.components.schemas ?? {})) ajv.addSchema(schema, `#/components/schemas/${id}`);
+  for (const [id, schema] of Object.entries(document.components.schemas ?? {}))
+    ajv.addSchema(schema, `#/components/schemas/${id}`);
   const missing: string[] = [];
   const invalid: string[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(methods) as Array<[string, Operation & { requestBody?: { content?: Record<string, { schema?: object; example?: unknown }> } }]>) {
+    for (const [method, operation] of Object.entries(methods) as Array<
+      [string, Operation & { requestBody?: { content?: Record<string, { schema?: object; example?: unknown }> } }]
+    >) {
       const bodies = [
         ['request', operation.requestBody?.content?.['application/json']] as const,
-        ...Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status))
-          .map(([status, response]): readonly [string, { schema?: object; example?: unknown } | undefined] => [status, response.content?.['application/json']]),
+        ...Object.entries(operation.responses ?? {})
+          .filter(([status]) => /^2\d\d$/.test(status))
+          .map(([status, response]): readonly [string, { schema?: object; example?: unknown } | undefined] => [
+            status,
+            response.content?.['application/json'],
+          ]),
       ];
       for (const [which, media] of bodies) {
         if (!media?.schema) continue;
@@ -194,9 +237,12 @@ function invalidExamples(document: Document) {
 /** Where `additionalProperties: false` closes an object: under each operation's answers, and in the components. */
 function closedObjects(document: Document) {
   const count = (value: unknown) => (JSON.stringify(value ?? null).match(/"additionalProperties":false/g) ?? []).length;
-  const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods)) as Array<Operation & { requestBody?: unknown }>;
+  const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods)) as Array<
+    Operation & { requestBody?: unknown }
+  >;
   return {
-    answers: operations.reduce((sum, operation) => sum + count(operation.responses), 0) + count(document.components.schemas),
+    answers:
+      operations.reduce((sum, operation) => sum + count(operation.responses), 0) + count(document.components.schemas),
     requests: operations.reduce((sum, operation) => sum + count(operation.requestBody), 0),
   };
 }
@@ -205,9 +251,12 @@ function closedObjects(document: Document) {
 function safeIntegerBounds(value: unknown, at = '#'): string[] {
   if (!value || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, item]) =>
-    (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(key) && typeof item === 'number' && Math.abs(item) >= Number.MAX_SAFE_INTEGER)
+    ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].includes(key) &&
+    typeof item === 'number' &&
+    Math.abs(item) >= Number.MAX_SAFE_INTEGER
       ? [`${at}/${key}`]
-      : safeIntegerBounds(item, `${at}/${key}`));
+      : safeIntegerBounds(item, `${at}/${key}`),
+  );
 }
 
 /** One tag per area, each described; every operation has exactly one tag, from that list; no tag unused. */
@@ -218,9 +267,18 @@ function expectAreaTags(document: Document) {
   const names = tags.map((tag) => tag.name);
   expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, tags: operation.tags ?? [] })));
-  expect(operations.filter((operation) => operation.tags.length !== 1 || !names.includes(operation.tags[0]) || !operation.tags[0].trim())
-    .map((operation) => `${operation.route} ${JSON.stringify(operation.tags)}`)).toEqual([]);
+    Object.entries(methods).map(([method, operation]) => ({
+      route: `${method.toUpperCase()} ${path}`,
+      tags: operation.tags ?? [],
+    })),
+  );
+  expect(
+    operations
+      .filter(
+        (operation) => operation.tags.length !== 1 || !names.includes(operation.tags[0]) || !operation.tags[0].trim(),
+      )
+      .map((operation) => `${operation.route} ${JSON.stringify(operation.tags)}`),
+  ).toEqual([]);
   const used = new Set(operations.flatMap((operation) => operation.tags));
   expect(names.filter((name) => !used.has(name))).toEqual([]);
 }
@@ -235,7 +293,8 @@ describe('The OpenAPI document of the REST surface', () => {
    * enumerates them): every `/api/v1` route and the documented unprefixed aliases. HEAD routes are
    * the ones Fastify adds beside each GET; OpenAPI has no separate operation for them.
    */
-  const restRoutes = () => registered.filter((route) => (route.url.startsWith('/api/v1/') || route.alias) && route.method !== 'HEAD');
+  const restRoutes = () =>
+    registered.filter((route) => (route.url.startsWith('/api/v1/') || route.alias) && route.method !== 'HEAD');
   /** The routes the document lists: all but the hidden ones and the aliases (documented as the operation they serve). */
   const documented = () => restRoutes().filter((route) => !route.hidden && !route.alias);
   const operationOf = (route: { method: string; url: string }): Operation | undefined =>
@@ -292,7 +351,9 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(authenticatedRoutes.length).toBeGreaterThan(40);
     const offenders = authenticatedRoutes.filter((route) => {
       const operation = operationOf(route);
-      const header = operation?.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'x-service-business-id');
+      const header = operation?.parameters?.find(
+        (parameter) => parameter.in === 'header' && parameter.name === 'x-service-business-id',
+      );
       return JSON.stringify(operation?.security) !== JSON.stringify(CREDENTIAL_SECURITY) || !header || header.required;
     });
     expect(offenders.map((route) => `${route.method} ${route.url}`)).toEqual([]);
@@ -309,7 +370,9 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(tokens?.parameters?.map((parameter) => parameter.name)).not.toContain('x-service-business-id');
 
     const notCredential = documented().filter((route) => route.auth !== 'credential');
-    const requiringAKey = notCredential.filter((route) => operationOf(route)?.security?.some((requirement) => 'apiKey' in requirement || 'bearerAuth' in requirement));
+    const requiringAKey = notCredential.filter((route) =>
+      operationOf(route)?.security?.some((requirement) => 'apiKey' in requirement || 'bearerAuth' in requirement),
+    );
     expect(requiringAKey.map((route) => `${route.method} ${route.url}`)).toEqual([]);
   });
 
@@ -320,13 +383,19 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(aliases.length).toBeGreaterThan(0);
     // Served (the routes exist), documented once: under the canonical path, never as a second operation.
     expect(aliases.filter((route) => operationOf(route)).map((route) => `${route.method} ${route.url}`)).toEqual([]);
-    expect(aliases.filter((route) => !operationOf({ method: route.method, url: route.aliasOf! })).map((route) => route.aliasOf)).toEqual([]);
+    expect(
+      aliases
+        .filter((route) => !operationOf({ method: route.method, url: route.aliasOf! }))
+        .map((route) => route.aliasOf),
+    ).toEqual([]);
 
     const hidden = registered.filter((route) => route.hidden && route.method !== 'HEAD');
     expect(hidden.map((route) => route.url)).toEqual(expect.arrayContaining([OPENAPI_PATH, '/docs', '/docs/init.js']));
     expect(hidden.filter((route) => operationOf(route)).map((route) => route.url)).toEqual([]);
 
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(operations.length).toBe(documented().length);
   });
 
@@ -341,9 +410,15 @@ describe('The OpenAPI document of the REST surface', () => {
   test('docs/rest-api.md lists every operation by name, area and path (Operations by name)', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'rest-api.md'), 'utf8');
     const listed = [...doc.matchAll(/^\| ([^|]+) \| `([A-Za-z]+)` \| ([A-Z]+) `([^`]+)` \|$/gm)]
-      .map(([, tag, id, method, route]) => `${tag} ${id} ${method} ${route}`).sort();
-    const operations = Object.entries(document.paths).flatMap(([route, methods]) => Object.entries(methods)
-      .map(([method, operation]) => `${operation.tags?.[0]} ${operation.operationId} ${method.toUpperCase()} ${route}`)).sort();
+      .map(([, tag, id, method, route]) => `${tag} ${id} ${method} ${route}`)
+      .sort();
+    const operations = Object.entries(document.paths)
+      .flatMap(([route, methods]) =>
+        Object.entries(methods).map(
+          ([method, operation]) => `${operation.tags?.[0]} ${operation.operationId} ${method.toUpperCase()} ${route}`,
+        ),
+      )
+      .sort();
     expect(listed).toEqual(operations);
   });
 
@@ -356,34 +431,68 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(closedObjects(document).requests).toBeGreaterThan(0);
   });
 
-  test('info names a contact and the interface version 2026-04-15 (Tessera\'s own in x-tessera-version); servers is PUBLIC_BASE_URL', () => {
+  test("info names a contact and the interface version 2026-04-15 (Tessera's own in x-tessera-version); servers is PUBLIC_BASE_URL", () => {
     expectOrigin(document, server, '2026-04-15');
   });
 
   test('no integer bound is the ±2^53 artefact: fields have their real bounds (a card expiry month is 1–12) or none', () => {
     expect(safeIntegerBounds(document)).toEqual([]);
-    const schemas = document.components.schemas as Record<string, { properties: Record<string, { minimum?: number; maximum?: number }> }>;
+    const schemas = document.components.schemas as Record<
+      string,
+      { properties: Record<string, { minimum?: number; maximum?: number }> }
+    >;
     expect(schemas.PaymentMethod.properties.expiryMonth).toMatchObject({ minimum: 1, maximum: 12 });
     expect(schemas.PaymentMethod.properties.expiryYear).toMatchObject({ minimum: 1000, maximum: 9999 });
   });
 
   test('every resource is a named component referenced by the operations, and the document carries only the components it uses', () => {
     expectNamedResources(document, [
-      'Payment', 'Refund', 'Dispute', 'Wallet', 'WalletEntry', 'Quote', 'Payout', 'PayoutRecipient', 'Batch',
-      'Schedule', 'ScheduleRun', 'Collection', 'EndUser', 'KycRecord', 'TreasuryWallet', 'DepositInstructions', 'TreasuryPayout',
-      'WebhookEndpoint', 'WebhookDelivery', 'Event', 'Customer', 'PaymentMethod', 'CardToken', 'FraudRule', 'BlocklistEntry',
-      'CheckoutSession', 'PaymentLink', 'Invoice', 'RecurringGift', 'BusinessConfig', 'PayoutPinStatus', 'ErrorEnvelope',
+      'Payment',
+      'Refund',
+      'Dispute',
+      'Wallet',
+      'WalletEntry',
+      'Quote',
+      'Payout',
+      'PayoutRecipient',
+      'Batch',
+      'Schedule',
+      'ScheduleRun',
+      'Collection',
+      'EndUser',
+      'KycRecord',
+      'TreasuryWallet',
+      'DepositInstructions',
+      'TreasuryPayout',
+      'WebhookEndpoint',
+      'WebhookDelivery',
+      'Event',
+      'Customer',
+      'PaymentMethod',
+      'CardToken',
+      'FraudRule',
+      'BlocklistEntry',
+      'CheckoutSession',
+      'PaymentLink',
+      'Invoice',
+      'RecurringGift',
+      'BusinessConfig',
+      'PayoutPinStatus',
+      'ErrorEnvelope',
     ]);
   });
 
   test('every operation that declares its answers declares the success envelope and the error envelope for 4xx and 5xx', () => {
-    const declaring = documented().filter((route) => Object.values(operationOf(route)?.responses ?? {}).some((response) => response.content));
+    const declaring = documented().filter((route) =>
+      Object.values(operationOf(route)?.responses ?? {}).some((response) => response.content),
+    );
     const offenders = declaring.filter((route) => {
       const answers = operationOf(route)!.responses!;
       // 204 No Content (the CORS preflight) has no body, so no envelope.
       const success = Object.entries(answers).filter(([status]) => /^2\d\d$/.test(status) && status !== '204');
       const enveloped = success.every(([, response]) => {
-        const schema = response.content?.['application/json']?.schema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+        const schema = response.content?.['application/json']?.schema as
+          { properties?: Record<string, unknown>; required?: string[] } | undefined;
         return !response.content || (schema?.properties?.success !== undefined && schema.required?.includes('data'));
       });
       return !enveloped || !answers['4XX']?.content || !answers['5XX']?.content;
@@ -392,32 +501,55 @@ describe('The OpenAPI document of the REST surface', () => {
   });
 
   /** The `error.code` enum each operation declares for `status`, by `METHOD /path`. */
-  const declaredCodes = (status: number) => Object.fromEntries(documented().filter((route) => route.method !== 'OPTIONS').map((route) => {
-    const schema = operationOf(route)?.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string; properties?: any } | undefined;
-    const resolved = schema?.$ref ? (document.components.schemas as Record<string, any>)[schema.$ref.split('/').pop()!] : schema;
-    return [`${route.method} ${route.url}`, (resolved?.properties?.error?.properties?.code?.enum as string[] | undefined)?.slice().sort()];
-  }));
+  const declaredCodes = (status: number) =>
+    Object.fromEntries(
+      documented()
+        .filter((route) => route.method !== 'OPTIONS')
+        .map((route) => {
+          const schema = operationOf(route)?.responses?.[String(status)]?.content?.['application/json']?.schema as
+            { $ref?: string; properties?: any } | undefined;
+          const resolved = schema?.$ref
+            ? (document.components.schemas as Record<string, any>)[schema.$ref.split('/').pop()!]
+            : schema;
+          return [
+            `${route.method} ${route.url}`,
+            (resolved?.properties?.error?.properties?.code?.enum as string[] | undefined)?.slice().sort(),
+          ];
+        }),
+    );
 
   test('every operation declares 400, 401, 403, 404, 409, 422, 429 and 500, error.code an enum of what any operation answers there and of its own refusals', () => {
     for (const status of DECLARED_ERROR_STATUSES) {
-      const offenders = Object.entries(declaredCodes(status)).filter(([, codes]) => !codes
-        || !SURFACE_ERROR_CODES[status].every((code) => codes.includes(code))
-        || !codes.every((code) => errorCodesOf(status).includes(code as never)));
+      const offenders = Object.entries(declaredCodes(status)).filter(
+        ([, codes]) =>
+          !codes ||
+          !SURFACE_ERROR_CODES[status].every((code) => codes.includes(code)) ||
+          !codes.every((code) => errorCodesOf(status).includes(code as never)),
+      );
       expect({ status, offenders }).toEqual({ status, offenders: [] });
     }
   });
 
   test('error.code is narrowed per operation: INSUFFICIENT_FUNDS where money leaves a wallet, SANDBOX_ONLY on the sandbox helpers, PIN codes where a PIN is checked', () => {
     const at422 = declaredCodes(422);
-    const insufficient = Object.keys(at422).filter((route) => at422[route]?.includes('INSUFFICIENT_FUNDS')).sort();
-    expect(insufficient).toEqual(expect.arrayContaining([
-      'POST /api/v1/business/payouts', 'POST /api/v1/business/payouts/batches', 'POST /api/v1/business/payments/:id/refunds', 'POST /api/v1/treasury/payouts',
-    ]));
+    const insufficient = Object.keys(at422)
+      .filter((route) => at422[route]?.includes('INSUFFICIENT_FUNDS'))
+      .sort();
+    expect(insufficient).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/business/payouts',
+        'POST /api/v1/business/payouts/batches',
+        'POST /api/v1/business/payments/:id/refunds',
+        'POST /api/v1/treasury/payouts',
+      ]),
+    );
     expect(insufficient).not.toContain('GET /api/v1/business/payouts');
     expect(at422['GET /api/v1/business/payouts']).toEqual(['UNPROCESSABLE']);
     expect(at422['POST /api/v1/treasury/users/:id/wallets']).toEqual(['KYC_REQUIRED', 'UNPROCESSABLE']);
     const at403 = declaredCodes(403);
-    const sandbox = documented().filter((route) => /\/sandbox(\/|-)/.test(route.url)).map((route) => `${route.method} ${route.url}`);
+    const sandbox = documented()
+      .filter((route) => /\/sandbox(\/|-)/.test(route.url))
+      .map((route) => `${route.method} ${route.url}`);
     expect(sandbox.filter((route) => !at403[route]?.includes('SANDBOX_ONLY'))).toEqual([]);
     expect(at403['POST /api/v1/business/payouts/recipients']).toEqual(['FORBIDDEN', 'SANCTIONS_MATCH']);
     expect(declaredCodes(429)['POST /api/v1/business/payouts/schedules']).toEqual(['PIN_LOCKED', 'RATE_LIMITED']);
@@ -426,9 +558,15 @@ describe('The OpenAPI document of the REST surface', () => {
   test('docs/rest-api.md lists the codes each operation adds to what any operation answers (Error codes by operation)', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'rest-api.md'), 'utf8');
     const section = doc.slice(doc.indexOf('### Error codes by operation'));
-    const listed = Object.fromEntries([...section.matchAll(/^\| `([A-Za-z]+)` \| ((?:`[A-Z_]+` \d{3}(?:, )?)+) \|$/gm)]
-      .map(([, id, codes]) => [id, [...codes.matchAll(/`([A-Z_]+)` (\d{3})/g)]
-        .filter(([, , status]) => (DECLARED_ERROR_STATUSES as readonly number[]).includes(Number(status))).map(([, code]) => code).sort()]));
+    const listed = Object.fromEntries(
+      [...section.matchAll(/^\| `([A-Za-z]+)` \| ((?:`[A-Z_]+` \d{3}(?:, )?)+) \|$/gm)].map(([, id, codes]) => [
+        id,
+        [...codes.matchAll(/`([A-Z_]+)` (\d{3})/g)]
+          .filter(([, , status]) => (DECLARED_ERROR_STATUSES as readonly number[]).includes(Number(status)))
+          .map(([, code]) => code)
+          .sort(),
+      ]),
+    );
     const own: Record<string, string[]> = {};
     for (const status of DECLARED_ERROR_STATUSES) {
       for (const [route, codes] of Object.entries(declaredCodes(status))) {
@@ -442,13 +580,20 @@ describe('The OpenAPI document of the REST surface', () => {
     expect(listed).toEqual(own);
   });
 
-  test('the suite\'s response check refuses a code the operation did not declare: INSUFFICIENT_FUNDS from a list of payouts', () => {
+  test("the suite's response check refuses a code the operation did not declare: INSUFFICIENT_FUNDS from a list of payouts", () => {
     const check = responseChecker(document);
-    const refusal = (code: string, statusCode: number) => ({ success: false, error: { code, message: 'm', statusCode } });
+    const refusal = (code: string, statusCode: number) => ({
+      success: false,
+      error: { code, message: 'm', statusCode },
+    });
     expect(check('POST', '/api/v1/business/payouts', 422, refusal('INSUFFICIENT_FUNDS', 422))).toBeNull();
-    expect(check('GET', '/api/v1/business/payouts', 422, refusal('INSUFFICIENT_FUNDS', 422))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('GET', '/api/v1/business/payouts', 422, refusal('INSUFFICIENT_FUNDS', 422))).toMatch(
+      /\/error\/code must be equal to one of the allowed values/,
+    );
     expect(check('GET', '/api/v1/business/payouts', 422, refusal('UNPROCESSABLE', 422))).toBeNull();
-    expect(check('POST', '/api/v1/business/payouts', 403, refusal('SANDBOX_ONLY', 403))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('POST', '/api/v1/business/payouts', 403, refusal('SANDBOX_ONLY', 403))).toMatch(
+      /\/error\/code must be equal to one of the allowed values/,
+    );
     expect(check('POST', '/api/v1/business/sandbox/wallets/fund', 403, refusal('SANDBOX_ONLY', 403))).toBeNull();
   });
 
@@ -459,8 +604,10 @@ describe('The OpenAPI document of the REST surface', () => {
   test('every REST route declares its success responses', () => {
     const undeclared = documented().filter((route) => {
       const answers = operationOf(route)?.responses ?? {};
-      return !Object.entries(answers).some(([status, response]) =>
-        /^2\d\d$/.test(status) && (response.content?.['application/json']?.schema !== undefined || status === '204'));
+      return !Object.entries(answers).some(
+        ([status, response]) =>
+          /^2\d\d$/.test(status) && (response.content?.['application/json']?.schema !== undefined || status === '204'),
+      );
     });
     expect(undeclared.map((route) => `${route.method} ${route.url}`)).toEqual([]);
   });
@@ -484,9 +631,14 @@ describe('The OpenAPI document of the REST surface', () => {
     test('every asset the page loads (CSS, JS, icon) is served by this server, with the CSP', async () => {
       const page: string = (await server.request('GET', '/docs')).body;
       const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-      expect(assets).toEqual(expect.arrayContaining([
-        '/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui-standalone-preset.js', '/docs/init.js',
-      ]));
+      expect(assets).toEqual(
+        expect.arrayContaining([
+          '/docs/assets/swagger-ui.css',
+          '/docs/assets/swagger-ui-bundle.js',
+          '/docs/assets/swagger-ui-standalone-preset.js',
+          '/docs/init.js',
+        ]),
+      );
       for (const asset of assets) {
         const response = await fetch(`${server.baseUrl}${asset}`);
         const body = await response.arrayBuffer();
@@ -527,8 +679,16 @@ describe('Checking answers against the document', () => {
       transform: jsonSchemaTransform,
       transformObject: jsonSchemaTransformObject,
     });
-    app.get('/things/:id', { schema: { params: idParamsSchema, response: responses({ 200: thingSchema }) } }, async () => undefined);
-    app.post('/things', { schema: { response: responses({ 201: thingSchema }, [ErrorCode.INSUFFICIENT_FUNDS]) } }, async () => undefined);
+    app.get(
+      '/things/:id',
+      { schema: { params: idParamsSchema, response: responses({ 200: thingSchema }) } },
+      async () => undefined,
+    );
+    app.post(
+      '/things',
+      { schema: { response: responses({ 201: thingSchema }, [ErrorCode.INSUFFICIENT_FUNDS]) } },
+      async () => undefined,
+    );
     await app.ready();
     document = app.swagger() as OpenApiDocument;
     check = responseChecker(document);
@@ -543,28 +703,55 @@ describe('Checking answers against the document', () => {
   });
 
   test('an error answer in the envelope matches the declared 4xx and 5xx', () => {
-    expect(check('GET', '/things/:id', 404, { success: false, error: { code: 'NOT_FOUND', message: 'Thing not found', statusCode: 404 } })).toBeNull();
-    expect(check('POST', '/things', 400, {
-      success: false, error: { code: 'VALIDATION_ERROR', message: 'Validation failed', statusCode: 400, errors: { amount: ['is required'] } },
-    })).toBeNull();
-    expect(check('POST', '/things', 500, { success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal error', statusCode: 500 } })).toBeNull();
+    expect(
+      check('GET', '/things/:id', 404, {
+        success: false,
+        error: { code: 'NOT_FOUND', message: 'Thing not found', statusCode: 404 },
+      }),
+    ).toBeNull();
+    expect(
+      check('POST', '/things', 400, {
+        success: false,
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: 'Validation failed',
+          statusCode: 400,
+          errors: { amount: ['is required'] },
+        },
+      }),
+    ).toBeNull();
+    expect(
+      check('POST', '/things', 500, {
+        success: false,
+        error: { code: 'INTERNAL_ERROR', message: 'Internal error', statusCode: 500 },
+      }),
+    ).toBeNull();
   });
 
   test('a body that does not match the declared schema is reported, with the fields at fault', () => {
-    const problem = check('GET', '/things/:id', 200, { success: true, data: { ...thing, amount: 1000, note: undefined } });
+    const problem = check('GET', '/things/:id', 200, {
+      success: true,
+      data: { ...thing, amount: 1000, note: undefined },
+    });
     expect(problem).toMatch(/^GET \/things\/:id 200 does not match the document: /);
     expect(problem).toContain('/data/amount');
     expect(problem).toContain('note');
     expect(check('GET', '/things/:id', 200, thing)).toMatch(/does not match the document/);
-    expect(check('GET', '/things/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(/does not match the document/);
+    expect(check('GET', '/things/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(
+      /does not match the document/,
+    );
   });
 
   test('the served document accepts an added field; the generated one, which the suite checks answers against, reports it', () => {
     const added = { success: true, data: { ...thing, addedLater: 'a new field' } };
     expect(check('GET', '/things/:id', 200, added)).toMatch(/must NOT have additional properties/);
     expect(responseChecker(servedDocument(document as never))('GET', '/things/:id', 200, added)).toBeNull();
-    expect(responseChecker(servedDocument(document as never))('GET', '/things/:id', 200, { success: true, data: { ...thing, amount: 1000 } }))
-      .toMatch(/does not match the document/);
+    expect(
+      responseChecker(servedDocument(document as never))('GET', '/things/:id', 200, {
+        success: true,
+        data: { ...thing, amount: 1000 },
+      }),
+    ).toMatch(/does not match the document/);
   });
 
   test('an error status declared on its own takes only the codes of that status that the operation declares', () => {
@@ -572,28 +759,42 @@ describe('Checking answers against the document', () => {
     expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 422))).toBeNull();
     expect(check('POST', '/things', 422, error('UNPROCESSABLE', 422))).toBeNull();
     // A code of the status that this operation does not declare: what a typed client cannot narrow to.
-    expect(check('POST', '/things', 422, error('KYC_REQUIRED', 422))).toMatch(/\/error\/code must be equal to one of the allowed values/);
-    expect(check('GET', '/things/:id', 422, error('INSUFFICIENT_FUNDS', 422))).toMatch(/\/error\/code must be equal to one of the allowed values/);
-    expect(check('POST', '/things', 404, error('INSUFFICIENT_FUNDS', 404))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('POST', '/things', 422, error('KYC_REQUIRED', 422))).toMatch(
+      /\/error\/code must be equal to one of the allowed values/,
+    );
+    expect(check('GET', '/things/:id', 422, error('INSUFFICIENT_FUNDS', 422))).toMatch(
+      /\/error\/code must be equal to one of the allowed values/,
+    );
+    expect(check('POST', '/things', 404, error('INSUFFICIENT_FUNDS', 404))).toMatch(
+      /\/error\/code must be equal to one of the allowed values/,
+    );
     expect(check('POST', '/things', 422, error('INSUFFICIENT_FUNDS', 400))).toMatch(/\/error\/statusCode/);
     // A rarer status falls under 4XX: any code of the taxonomy.
     expect(check('POST', '/things', 402, error('CARD_DECLINED', 402))).toBeNull();
-    expect(check('POST', '/things', 402, error('PAYMENT_REQUIRED', 402))).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(check('POST', '/things', 402, error('PAYMENT_REQUIRED', 402))).toMatch(
+      /\/error\/code must be equal to one of the allowed values/,
+    );
   });
 
   test('a status the route does not declare is reported', () => {
-    expect(check('POST', '/things', 200, { success: true, data: thing }))
-      .toBe('POST /things declares no response for status 200 (declared: 201, 400, 401, 403, 404, 409, 422, 429, 500, 4XX, 5XX)');
-    expect(check('GET', '/things/:id', 302, undefined)).toMatch(/^GET \/things\/:id declares no response for status 302/);
+    expect(check('POST', '/things', 200, { success: true, data: thing })).toBe(
+      'POST /things declares no response for status 200 (declared: 201, 400, 401, 403, 404, 409, 422, 429, 500, 4XX, 5XX)',
+    );
+    expect(check('GET', '/things/:id', 302, undefined)).toMatch(
+      /^GET \/things\/:id declares no response for status 302/,
+    );
   });
 
   test('a route the document does not have is reported', () => {
-    expect(check('DELETE', '/things/:id', 200, { success: true, data: thing })).toBe('DELETE /things/:id is not in the OpenAPI document');
+    expect(check('DELETE', '/things/:id', 200, { success: true, data: thing })).toBe(
+      'DELETE /things/:id is not in the OpenAPI document',
+    );
   });
 
   test('Fastify route patterns are OpenAPI paths with braces', () => {
-    expect(openApiPath('/api/v1/business/customers/:customerId/payment-methods/:paymentMethodId'))
-      .toBe('/api/v1/business/customers/{customerId}/payment-methods/{paymentMethodId}');
+    expect(openApiPath('/api/v1/business/customers/:customerId/payment-methods/:paymentMethodId')).toBe(
+      '/api/v1/business/customers/{customerId}/payment-methods/{paymentMethodId}',
+    );
     expect(Object.keys(document.paths ?? {})).toEqual(['/things/{id}', '/things']);
   });
 });
@@ -608,7 +809,8 @@ describe('The OpenAPI document of the /v1 surface', () => {
       onRoute: (route: RouteOptions) => {
         for (const method of [route.method].flat()) {
           registered.push({
-            method, url: route.url,
+            method,
+            url: route.url,
             hidden: Boolean(route.schema?.hide),
             isPublic: route.config?.v1Auth === 'public',
           });
@@ -621,7 +823,14 @@ describe('The OpenAPI document of the /v1 surface', () => {
     await server?.close();
   });
 
-  const v1Routes = () => registered.filter((route) => route.url.startsWith('/v1/') && !route.url.startsWith('/v1/business/') && route.method !== 'HEAD' && !route.hidden);
+  const v1Routes = () =>
+    registered.filter(
+      (route) =>
+        route.url.startsWith('/v1/') &&
+        !route.url.startsWith('/v1/business/') &&
+        route.method !== 'HEAD' &&
+        !route.hidden,
+    );
 
   test('GET /v1/openapi.json answers a valid OpenAPI 3.1 document, without a key', async () => {
     expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Tessera alternate reference surface' } });
@@ -640,7 +849,9 @@ describe('The OpenAPI document of the /v1 surface', () => {
       expect(statuses).toEqual(expect.arrayContaining(['4XX', '5XX']));
       expect(operation.security).toEqual([{ secretKey: [] }]);
     }
-    expect(Object.keys(document.paths).every((path) => path.startsWith('/v1/') && !path.startsWith('/v1/business/'))).toBe(true);
+    expect(
+      Object.keys(document.paths).every((path) => path.startsWith('/v1/') && !path.startsWith('/v1/business/')),
+    ).toBe(true);
   });
 
   test('every operation has a camelCase operationId, unique in the document, and the names are the committed ones', () => {
@@ -666,7 +877,8 @@ describe('The OpenAPI document of the /v1 surface', () => {
   test('every /v1 operation declares 400, 401, 403, 404, 409, 422, 429 and 500, error.code an enum of what any operation answers there and of its own refusals', () => {
     const schemas = document.components.schemas as Record<string, any>;
     const codesOf = (operation: Operation, status: number) => {
-      const schema = operation.responses?.[String(status)]?.content?.['application/json']?.schema as { $ref?: string; properties?: any } | undefined;
+      const schema = operation.responses?.[String(status)]?.content?.['application/json']?.schema as
+        { $ref?: string; properties?: any } | undefined;
       const resolved = schema?.$ref ? schemas[schema.$ref.split('/').pop()!] : schema;
       return (resolved?.properties?.error?.properties?.code?.enum as string[] | undefined) ?? [];
     };
@@ -674,13 +886,21 @@ describe('The OpenAPI document of the /v1 surface', () => {
       for (const [method, operation] of Object.entries(methods)) {
         for (const status of V1_DECLARED_ERROR_STATUSES) {
           const codes = codesOf(operation, status);
-          const surface = V1_SURFACE_ERROR_CODES.map(v1StatusOf).filter(([answered]) => answered === status).map(([, code]) => code);
-          expect({ operation: `${method} ${path} ${status}`, declared: codes.length > 0, surface: surface.every((code) => codes.includes(code)), known: codes.every((code) => v1ErrorCodesOf(status).includes(code)) })
-            .toEqual({ operation: `${method} ${path} ${status}`, declared: true, surface: true, known: true });
+          const surface = V1_SURFACE_ERROR_CODES.map(v1StatusOf)
+            .filter(([answered]) => answered === status)
+            .map(([, code]) => code);
+          expect({
+            operation: `${method} ${path} ${status}`,
+            declared: codes.length > 0,
+            surface: surface.every((code) => codes.includes(code)),
+            known: codes.every((code) => v1ErrorCodesOf(status).includes(code)),
+          }).toEqual({ operation: `${method} ${path} ${status}`, declared: true, surface: true, known: true });
         }
       }
     }
-    expect(codesOf(document.paths['/v1/transfers'].post, 422)).toEqual(expect.arrayContaining(['validation_failed', 'insufficient_balance']));
+    expect(codesOf(document.paths['/v1/transfers'].post, 422)).toEqual(
+      expect.arrayContaining(['validation_failed', 'insufficient_balance']),
+    );
     expect(codesOf(document.paths['/v1/payments'].get, 422)).not.toContain('insufficient_balance');
     expect(invalidExamples(document)).toEqual({ missing: [], invalid: [] });
   });
@@ -688,9 +908,17 @@ describe('The OpenAPI document of the /v1 surface', () => {
   test('the check the suite runs on every /v1 answer refuses a body that does not match the document', () => {
     const check = responseChecker(document);
     expect(check('GET', '/v1/payments/:id', 200, { id: 'x', status: 'PAID' })).toMatch(/does not match the document/);
-    expect(check('GET', '/v1/payments/:id', 404, { error: { code: 'not_found', message: 'Payment not found' } })).toBeNull();
-    expect(check('GET', '/v1/payments/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(/does not match the document/);
-    expect(check('POST', '/v1/transfers', 422, { error: { code: 'insufficient_balance', message: 'Insufficient balance' } })).toBeNull();
-    expect(check('GET', '/v1/payments', 422, { error: { code: 'insufficient_balance', message: 'Insufficient balance' } })).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(
+      check('GET', '/v1/payments/:id', 404, { error: { code: 'not_found', message: 'Payment not found' } }),
+    ).toBeNull();
+    expect(check('GET', '/v1/payments/:id', 404, { success: false, error: { code: 'NOT_FOUND' } })).toMatch(
+      /does not match the document/,
+    );
+    expect(
+      check('POST', '/v1/transfers', 422, { error: { code: 'insufficient_balance', message: 'Insufficient balance' } }),
+    ).toBeNull();
+    expect(
+      check('GET', '/v1/payments', 422, { error: { code: 'insufficient_balance', message: 'Insufficient balance' } }),
+    ).toMatch(/\/error\/code must be equal to one of the allowed values/);
   });
 });

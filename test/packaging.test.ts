@@ -15,12 +15,20 @@ import { ConfigError } from '../src/startup-error';
 const ROOT = path.resolve(__dirname, '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
-interface Instruction { keyword: string; args: string }
+interface Instruction {
+  keyword: string;
+  args: string;
+}
 
 /** The Dockerfile's instructions (continuation lines joined, comments dropped), one list per stage. */
 function dockerfileStages(text: string): Instruction[][] {
   const stages: Instruction[][] = [];
-  const lines = text.split('\n').filter((line) => !/^\s*#/.test(line)).join('\n').replace(/\\\n/g, ' ').split('\n');
+  const lines = text
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n')
+    .replace(/\\\n/g, ' ')
+    .split('\n');
   for (const line of lines) {
     const match = /^\s*([A-Za-z]+)\s+(.*)$/.exec(line);
     if (!match) continue;
@@ -32,17 +40,26 @@ function dockerfileStages(text: string): Instruction[][] {
 }
 
 /** `ENV A=1 B=2` instructions of a stage, as a map. */
-const envOf = (stage: Instruction[]) => Object.fromEntries(stage.filter((i) => i.keyword === 'ENV')
-  .flatMap((i) => i.args.split(' ').map((pair) => pair.split('=') as [string, string])));
+const envOf = (stage: Instruction[]) =>
+  Object.fromEntries(
+    stage
+      .filter((i) => i.keyword === 'ENV')
+      .flatMap((i) => i.args.split(' ').map((pair) => pair.split('=') as [string, string])),
+  );
 
 /** `KEY=value` lines of an env file. */
-const envFile = (text: string): Record<string, string> => Object.fromEntries(text.split('\n')
-  .filter((line) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(line))
-  .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+const envFile = (text: string): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split('\n')
+      .filter((line) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
 
 /** Compose's interpolation: `$$`, `$VAR`, `${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`. */
 function interpolate(value: string, vars: Record<string, string | undefined>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
     (whole, name?: string, colon?: string, operator?: string, operand?: string, bare?: string) => {
       if (whole === '$$') return '$';
       const key = (name ?? bare)!;
@@ -51,7 +68,8 @@ function interpolate(value: string, vars: Record<string, string | undefined>): s
       if (operator === '?' && missing) throw new Error(`${key}: ${operand}`);
       if (operator === '-' && missing) return operand!;
       return current ?? '';
-    });
+    },
+  );
 }
 
 interface ComposeService {
@@ -72,18 +90,29 @@ const finalStage = stages.at(-1)!;
 const imageEnv = envOf(finalStage);
 const example = envFile(read('compose.env.example'));
 /** What an operator writes into .env: the example, with each secret it leaves empty filled in. */
-const operatorEnv = Object.fromEntries(Object.entries(example).map(([key, value]) => [key, value || crypto.randomBytes(24).toString('hex')]));
-const packageJson = JSON.parse(read('package.json')) as { main: string; bin: Record<string, string>; scripts: Record<string, string> };
+const operatorEnv = Object.fromEntries(
+  Object.entries(example).map(([key, value]) => [key, value || crypto.randomBytes(24).toString('hex')]),
+);
+const packageJson = JSON.parse(read('package.json')) as {
+  main: string;
+  bin: Record<string, string>;
+  scripts: Record<string, string>;
+};
 
 /** A service's environment as the container sees it: the image's ENV, then compose's (interpolated from `vars`). */
 const containerEnv = (service: ComposeService, vars: Record<string, string | undefined>) => ({
   ...imageEnv,
-  ...Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value), vars)])),
+  ...Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value), vars)]),
+  ),
 });
 
 describe('Dockerfile', () => {
   test('passes the dockerfile-utils linter, warnings included', () => {
-    const problems = validate(read('Dockerfile')).map((problem) => `line ${problem.range.start.line + 1}: ${typeof problem.message === 'string' ? problem.message : problem.message.value}`);
+    const problems = validate(read('Dockerfile')).map(
+      (problem) =>
+        `line ${problem.range.start.line + 1}: ${typeof problem.message === 'string' ? problem.message : problem.message.value}`,
+    );
     expect(problems).toEqual([]);
   });
 
@@ -113,17 +142,25 @@ describe('Dockerfile', () => {
     expect(finalStage.map((i) => i.keyword)).toContain('EXPOSE');
   });
 
-  test('its entry commands exist: CMD runs package.json\'s main, and `tessera` is the package\'s bin', () => {
+  test("its entry commands exist: CMD runs package.json's main, and `tessera` is the package's bin", () => {
     const cmd = JSON.parse(finalStage.filter((i) => i.keyword === 'CMD').at(-1)!.args) as string[];
     expect(cmd).toEqual(['node', packageJson.main]);
     // npm start runs the same entry through the launcher, which builds dist/ first when a source changed.
     expect(packageJson.scripts.start).toBe(`node scripts/launch.js ${path.relative('dist', packageJson.main)}`);
     expect(fs.existsSync(path.join(ROOT, packageJson.bin.tessera))).toBe(true);
-    expect(finalStage).toContainEqual({ keyword: 'RUN', args: expect.stringContaining(`ln -s /app/${packageJson.bin.tessera} /usr/local/bin/tessera`) });
-    expect(finalStage).toContainEqual({ keyword: 'COPY', args: `${path.dirname(packageJson.bin.tessera)} ./${path.dirname(packageJson.bin.tessera)}` });
+    expect(finalStage).toContainEqual({
+      keyword: 'RUN',
+      args: expect.stringContaining(`ln -s /app/${packageJson.bin.tessera} /usr/local/bin/tessera`),
+    });
+    expect(finalStage).toContainEqual({
+      keyword: 'COPY',
+      args: `${path.dirname(packageJson.bin.tessera)} ./${path.dirname(packageJson.bin.tessera)}`,
+    });
     // What the bin loads from outside its folder is in the image too (bin/tessera.js runs the CLI through scripts/launch.js).
     const binDir = path.dirname(packageJson.bin.tessera);
-    const loaded = [...read(packageJson.bin.tessera).matchAll(/require\('(\.\.\/[^']+)'\)/g)].map((match) => path.join(binDir, match[1]));
+    const loaded = [...read(packageJson.bin.tessera).matchAll(/require\('(\.\.\/[^']+)'\)/g)].map((match) =>
+      path.join(binDir, match[1]),
+    );
     expect(loaded).not.toEqual([]);
     for (const file of loaded) {
       expect(finalStage).toContainEqual({ keyword: 'COPY', args: `${file} ./${file}` });
@@ -131,7 +168,9 @@ describe('Dockerfile', () => {
   });
 
   test('.dockerignore keeps installed and built output, local data, secrets and history out of the build', () => {
-    const ignored = read('.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.data', '.env', '.git']));
   });
 });
@@ -146,7 +185,12 @@ describe('compose.yaml: the production shape', () => {
   test('each command the image runs is one the CLI has', () => {
     const cliCommands = [...read('src/cli/index.ts').matchAll(/\.command\('([^' ]+)/g)].map((match) => match[1]);
     const commands = tesseraServices.map(([, service]) => service.command).filter((command) => command !== undefined);
-    expect(commands).toEqual(expect.arrayContaining([['tessera', 'migrate'], ['tessera', 'worker']]));
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        ['tessera', 'migrate'],
+        ['tessera', 'worker'],
+      ]),
+    );
     for (const [bin, sub] of commands) {
       expect(Object.keys(packageJson.bin)).toContain(bin);
       expect(cliCommands).toContain(sub);
@@ -175,20 +219,25 @@ describe('compose.yaml: the production shape', () => {
     expect(new Set(published).size).toBe(2);
   });
 
-  test('every Tessera process passes src/config.ts\'s production checks with what compose gives it', () => {
+  test("every Tessera process passes src/config.ts's production checks with what compose gives it", () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     for (const [name, service] of tesseraServices) {
       const env = containerEnv(service, operatorEnv);
       expect({ name, NODE_ENV: env.NODE_ENV }).toEqual({ name, NODE_ENV: 'production' });
       expect(() => loadConfig(env)).not.toThrow();
       const config = loadConfig(env);
-      expect({ name, database: config.databaseUrl, redis: config.redisUrl })
-        .toEqual({ name, database: expect.stringMatching(/^postgres:\/\/.*@db:5432\//), redis: 'redis://redis:6379' });
+      expect({ name, database: config.databaseUrl, redis: config.redisUrl }).toEqual({
+        name,
+        database: expect.stringMatching(/^postgres:\/\/.*@db:5432\//),
+        redis: 'redis://redis:6379',
+      });
     }
   });
 
-  test('the secrets come only from the operator\'s .env: compose refuses to start without each one', () => {
-    const secrets = Object.entries(example).filter(([, value]) => value === '').map(([key]) => key);
+  test("the secrets come only from the operator's .env: compose refuses to start without each one", () => {
+    const secrets = Object.entries(example)
+      .filter(([, value]) => value === '')
+      .map(([key]) => key);
     expect(secrets).toEqual(expect.arrayContaining(['POSTGRES_PASSWORD', 'TESSERA_MASTER_KEY', 'JWT_SECRET']));
     for (const secret of secrets) {
       const without = { ...operatorEnv, [secret]: '' };

@@ -32,10 +32,14 @@ describe('keyset pagination of GraphQL connections', () => {
     for (let page = 0; page < 20; page += 1) {
       const response: ApiResponse = await server.graphql(
         `query($after: String) { ${field}(first: 1, after: $after${args}) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`,
-        { after }, { 'x-api-key': merchant.apiKey },
+        { after },
+        { 'x-api-key': merchant.apiKey },
       );
       expect(response.body.errors).toBeUndefined();
-      const connection: { edges: Array<{ node: { id: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string } } = response.body.data[field];
+      const connection: {
+        edges: Array<{ node: { id: string } }>;
+        pageInfo: { hasNextPage: boolean; endCursor: string };
+      } = response.body.data[field];
       seen.push(...connection.edges.map((edge) => edge.node.id));
       if (!connection.pageInfo.hasNextPage) break;
       after = connection.pageInfo.endCursor;
@@ -46,7 +50,12 @@ describe('keyset pagination of GraphQL connections', () => {
   test('rows created within the same millisecond are all paged through, newest first, none skipped or repeated', async () => {
     const payments: string[] = [];
     for (let i = 0; i < 4; i += 1) {
-      const response = await charge(server, merchant, { amount: 10 + i, currency: 'usd', card: card(), email: `same-ms-${i}@example.com` });
+      const response = await charge(server, merchant, {
+        amount: 10 + i,
+        currency: 'usd',
+        card: card(),
+        email: `same-ms-${i}@example.com`,
+      });
       expect(response.status).toBe(201);
       payments.push(response.body.data.id);
     }
@@ -56,7 +65,8 @@ describe('keyset pagination of GraphQL connections', () => {
     const customers: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       const created = await server.request('POST', '/api/v1/business/customers', {
-        headers: { 'x-api-key': merchant.apiKey }, body: { email: `customer-${i}@example.com`, firstName: `Customer ${i}` },
+        headers: { 'x-api-key': merchant.apiKey },
+        body: { email: `customer-${i}@example.com`, firstName: `Customer ${i}` },
       });
       expect(created.status).toBe(201);
       customers.push(created.body.data.customerId);
@@ -65,18 +75,32 @@ describe('keyset pagination of GraphQL connections', () => {
     expect(await pageThrough('customers')).toEqual([...customers].reverse());
 
     const events: Array<{ id: string }> = await server.runtime.dataSource.query(
-      `SELECT id FROM events WHERE business_id = $1 ORDER BY created_at, id`, [merchant.businessId]);
-    await sameMillisecond('events', events.map((event) => event.id));
+      `SELECT id FROM events WHERE business_id = $1 ORDER BY created_at, id`,
+      [merchant.businessId],
+    );
+    await sameMillisecond(
+      'events',
+      events.map((event) => event.id),
+    );
     expect(await pageThrough('events')).toEqual(events.map((event) => event.id).reverse());
   });
 
   test('a cursor from before this fix (millisecond time) is still accepted', async () => {
-    const first = await server.graphql('{ payments(first: 1) { pageInfo { endCursor } } }', {}, { 'x-api-key': merchant.apiKey });
+    const first = await server.graphql(
+      '{ payments(first: 1) { pageInfo { endCursor } } }',
+      {},
+      { 'x-api-key': merchant.apiKey },
+    );
     const decoded = JSON.parse(Buffer.from(first.body.data.payments.pageInfo.endCursor, 'base64url').toString('utf8'));
     expect(decoded.p[0]).toMatch(/\.\d{6}Z$/);
-    const legacy = Buffer.from(JSON.stringify({ ...decoded, p: [decoded.p[0].replace(/(\.\d{3})\d{3}Z$/, '$1Z'), decoded.p[1]] })).toString('base64url');
-    const next = await server.graphql('query($after: String) { payments(first: 1, after: $after) { edges { node { id } } } }',
-      { after: legacy }, { 'x-api-key': merchant.apiKey });
+    const legacy = Buffer.from(
+      JSON.stringify({ ...decoded, p: [decoded.p[0].replace(/(\.\d{3})\d{3}Z$/, '$1Z'), decoded.p[1]] }),
+    ).toString('base64url');
+    const next = await server.graphql(
+      'query($after: String) { payments(first: 1, after: $after) { edges { node { id } } } }',
+      { after: legacy },
+      { 'x-api-key': merchant.apiKey },
+    );
     expect(next.body.errors).toBeUndefined();
   });
 });

@@ -13,7 +13,8 @@ import { createSchedule, scheduleBody } from './support/schedules';
  */
 
 const PIN_PATH = '/api/v1/business/payouts/pin';
-const SET_PIN = 'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { isSet lockedUntil updatedAt } userErrors { field message code } } }';
+const SET_PIN =
+  'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { isSet lockedUntil updatedAt } userErrors { field message code } } }';
 const PIN_STATUS = '{ payoutPin { isSet lockedUntil updatedAt } }';
 /** The userErrors of a setPayoutPin that was refused: no GraphQL error, and no status in the payload. */
 const userErrorsOf = (body: any) => {
@@ -22,7 +23,10 @@ const userErrorsOf = (body: any) => {
   return body.data.setPayoutPin.userErrors;
 };
 
-const dashboard = (who: TestMerchant, businessId = who.businessId) => ({ authorization: `Bearer ${who.token}`, 'x-service-business-id': businessId });
+const dashboard = (who: TestMerchant, businessId = who.businessId) => ({
+  authorization: `Bearer ${who.token}`,
+  'x-service-business-id': businessId,
+});
 const apiKey = (who: TestMerchant) => ({ 'x-api-key': who.apiKey });
 
 describe('payout PIN', () => {
@@ -43,7 +47,11 @@ describe('payout PIN', () => {
   });
   afterAll(async () => server.close());
 
-  const putPin = (who: TestMerchant, body: Record<string, unknown>, headers: Record<string, string> = dashboard(who)) => {
+  const putPin = (
+    who: TestMerchant,
+    body: Record<string, unknown>,
+    headers: Record<string, string> = dashboard(who),
+  ) => {
     for (const value of [body.pin, body.currentPin]) if (typeof value === 'string') sentPins.add(value);
     return server.request('PUT', PIN_PATH, { body, headers });
   };
@@ -55,10 +63,19 @@ describe('payout PIN', () => {
   const pinRow = async (businessId: string) =>
     (await server.runtime.dataSource.query('SELECT * FROM payout_pins WHERE business_id = $1', [businessId]))[0];
   const failureRow = async (businessId: string, credential: string) =>
-    (await server.runtime.dataSource.query('SELECT * FROM payout_pin_failures WHERE business_id = $1 AND credential = $2', [businessId, credential]))[0];
-  const errorOf = (response: { status: number; body: any }) => ({ status: response.status, code: response.body.error?.code });
+    (
+      await server.runtime.dataSource.query(
+        'SELECT * FROM payout_pin_failures WHERE business_id = $1 AND credential = $2',
+        [businessId, credential],
+      )
+    )[0];
+  const errorOf = (response: { status: number; body: any }) => ({
+    status: response.status,
+    code: response.body.error?.code,
+  });
   /** The context of a scheduled-payout creation: a domain caller checking the PIN. */
-  const systemContext = (who: TestMerchant) => RequestContext.system(server.runtime.dataSource, 'payout-pin-test', who.businessId);
+  const systemContext = (who: TestMerchant) =>
+    RequestContext.system(server.runtime.dataSource, 'payout-pin-test', who.businessId);
   const verifyDirectly = async (who: TestMerchant, pin: string): Promise<string> => {
     try {
       await server.runtime.core.payoutPins.verify(systemContext(who), pin);
@@ -76,7 +93,10 @@ describe('payout PIN', () => {
 
     const response = await putPin(owner, { pin: '123456' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, data: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) } });
+    expect(response.body).toEqual({
+      success: true,
+      data: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) },
+    });
     expect(Date.now() - Date.parse(response.body.data.updatedAt)).toBeLessThan(60_000);
 
     const row = await pinRow(owner.businessId);
@@ -97,11 +117,19 @@ describe('payout PIN', () => {
 
     const missing = await putPin(owner, { pin: '222222' });
     expect(missing.status).toBe(400);
-    expect(missing.body.error).toMatchObject({ code: 'VALIDATION_ERROR', statusCode: 400, errors: { currentPin: [expect.stringContaining('required')] } });
+    expect(missing.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      statusCode: 400,
+      errors: { currentPin: [expect.stringContaining('required')] },
+    });
 
     const wrong = await putPin(owner, { pin: '222222', currentPin: '999999' });
     expect(wrong.status).toBe(403);
-    expect(wrong.body.error).toMatchObject({ code: 'INVALID_PIN', statusCode: 403, message: expect.stringContaining('4 tries left') });
+    expect(wrong.body.error).toMatchObject({
+      code: 'INVALID_PIN',
+      statusCode: 403,
+      message: expect.stringContaining('4 tries left'),
+    });
     expect(await verifyDirectly(owner, '111111')).toBe('OK');
 
     const changed = await setPin(owner, '222222', '111111');
@@ -129,10 +157,20 @@ describe('payout PIN', () => {
     expect(await pinRow(owner.businessId)).toBeUndefined();
 
     await setPin(owner, '123456');
-    for (const headers of [dashboard(viewer, owner.businessId), dashboard(developer, owner.businessId), apiKey(owner)]) {
+    for (const headers of [
+      dashboard(viewer, owner.businessId),
+      dashboard(developer, owner.businessId),
+      apiKey(owner),
+    ]) {
       const status = await server.request('GET', PIN_PATH, { headers });
-      expect(status.body).toEqual({ success: true, data: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) } });
-      expect((await server.graphql(PIN_STATUS, {}, headers)).body.data.payoutPin).toMatchObject({ isSet: true, lockedUntil: null });
+      expect(status.body).toEqual({
+        success: true,
+        data: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) },
+      });
+      expect((await server.graphql(PIN_STATUS, {}, headers)).body.data.payoutPin).toMatchObject({
+        isSet: true,
+        lockedUntil: null,
+      });
     }
   });
 
@@ -142,12 +180,18 @@ describe('payout PIN', () => {
       const response = await putPin(owner, { pin });
       expect(response.status).toBe(400);
       expect(response.body.error).toEqual({
-        code: 'VALIDATION_ERROR', message: expect.any(String), statusCode: 400, errors: { pin: ['must be exactly 6 digits'] },
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        statusCode: 400,
+        errors: { pin: ['must be exactly 6 digits'] },
       });
     }
     const wrongTypes = await putPin(owner, { pin: 123456, currentPin: 5 });
     expect(wrongTypes.status).toBe(400);
-    expect(wrongTypes.body.error.errors).toEqual({ pin: ['must be a string'], currentPin: ['must be a string or null'] });
+    expect(wrongTypes.body.error.errors).toEqual({
+      pin: ['must be a string'],
+      currentPin: ['must be a string or null'],
+    });
     const absent = await putPin(owner, {});
     expect(absent.body.error.errors).toEqual({ pin: [expect.stringMatching(/^is required/)] });
     for (const body of [null, [], 'pin=123456', { pin: '123456', extra: true }]) {
@@ -158,7 +202,10 @@ describe('payout PIN', () => {
 
     expect((await putPin(owner, { pin: '123456', currentPin: null })).status).toBe(200);
     const both = await putPin(owner, { pin: '12' });
-    expect(both.body.error.errors).toEqual({ pin: ['must be exactly 6 digits'], currentPin: [expect.stringContaining('required')] });
+    expect(both.body.error.errors).toEqual({
+      pin: ['must be exactly 6 digits'],
+      currentPin: [expect.stringContaining('required')],
+    });
     const badCurrent = await putPin(owner, { pin: '654321', currentPin: '12' });
     expect(badCurrent.body.error.errors).toEqual({ currentPin: ['must be exactly 6 digits'] });
     expect((await pinRow(owner.businessId)).failed_attempts).toBe(0);
@@ -190,7 +237,10 @@ describe('payout PIN', () => {
     expect(await verifyDirectly(owner, '123456')).toBe('OK');
 
     // Fifteen minutes later (the lock moved into the past): the right PIN works again.
-    await server.runtime.dataSource.query(`UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`, [owner.businessId]);
+    await server.runtime.dataSource.query(
+      `UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`,
+      [owner.businessId],
+    );
     expect((await server.request('GET', PIN_PATH, { headers: dashboard(owner) })).body.data.lockedUntil).toBeNull();
     await setPin(owner, '654321', '123456');
     expect(await pinRow(owner.businessId)).toMatchObject({ failed_attempts: 0, locked_until: null });
@@ -200,7 +250,8 @@ describe('payout PIN', () => {
     const owner = await server.signUp();
     await setPin(owner, '123456');
     for (let round = 0; round < 3; round += 1) {
-      for (let attempt = 0; attempt < 4; attempt += 1) expect(await verifyDirectly(owner, '000000')).toBe('INVALID_PIN');
+      for (let attempt = 0; attempt < 4; attempt += 1)
+        expect(await verifyDirectly(owner, '000000')).toBe('INVALID_PIN');
       expect(await verifyDirectly(owner, '123456')).toBe('OK');
     }
     expect(await pinRow(owner.businessId)).toMatchObject({ failed_attempts: 0, locked_until: null });
@@ -209,11 +260,16 @@ describe('payout PIN', () => {
   test('10 concurrent wrong tries are serialised: exactly 5 answer INVALID_PIN and the other 5 PIN_LOCKED', async () => {
     const owner = await server.signUp();
     await setPin(owner, '123456');
-    const answers = await Promise.all(Array.from({ length: 10 }, () => putPin(owner, { pin: '654321', currentPin: '000000' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => putPin(owner, { pin: '654321', currentPin: '000000' })),
+    );
     const codes = answers.map((answer) => answer.body.error.code).sort();
     expect(codes).toEqual([...Array(5).fill('INVALID_PIN'), ...Array(5).fill('PIN_LOCKED')]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(5).fill(403), ...Array(5).fill(429)]);
-    expect(errorOf(await putPin(owner, { pin: '654321', currentPin: '123456' }))).toEqual({ status: 429, code: 'PIN_LOCKED' });
+    expect(errorOf(await putPin(owner, { pin: '654321', currentPin: '123456' }))).toEqual({
+      status: 429,
+      code: 'PIN_LOCKED',
+    });
   });
 
   test("a wrong PIN counts even when the caller's transaction rolls back", async () => {
@@ -222,13 +278,19 @@ describe('payout PIN', () => {
     const caller = systemContext(owner);
     const rolledBack = new Error('the caller gives up on INVALID_PIN');
     let verdict: unknown = null;
-    await expect(inTransaction(caller, async (tx) => {
-      await tx.em.query(`UPDATE businesses SET name = 'renamed in the rolled-back transaction' WHERE id = $1`, [owner.businessId]);
-      verdict = await server.runtime.core.payoutPins.verify(tx, '000000').catch((error: DomainError) => error.code);
-      throw rolledBack;
-    })).rejects.toBe(rolledBack);
+    await expect(
+      inTransaction(caller, async (tx) => {
+        await tx.em.query(`UPDATE businesses SET name = 'renamed in the rolled-back transaction' WHERE id = $1`, [
+          owner.businessId,
+        ]);
+        verdict = await server.runtime.core.payoutPins.verify(tx, '000000').catch((error: DomainError) => error.code);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
     expect(verdict).toBe('INVALID_PIN');
-    const [business] = await server.runtime.dataSource.query('SELECT name FROM businesses WHERE id = $1', [owner.businessId]);
+    const [business] = await server.runtime.dataSource.query('SELECT name FROM businesses WHERE id = $1', [
+      owner.businessId,
+    ]);
     expect(business.name).not.toBe('renamed in the rolled-back transaction');
     expect((await pinRow(owner.businessId)).failed_attempts).toBe(1);
 
@@ -243,10 +305,14 @@ describe('payout PIN', () => {
 
   test('checking a PIN when none is set is 422 PIN_NOT_SET; a PIN of another format is 400 on pin, never counted', async () => {
     const owner = await server.signUp();
-    const notSet = await server.runtime.core.payoutPins.verify(systemContext(owner), '123456').catch((error: DomainError) => error);
+    const notSet = await server.runtime.core.payoutPins
+      .verify(systemContext(owner), '123456')
+      .catch((error: DomainError) => error);
     expect(notSet).toMatchObject({ code: 'PIN_NOT_SET', message: expect.stringContaining('No payout PIN is set') });
     await setPin(owner, '123456');
-    const malformed = await server.runtime.core.payoutPins.verify(systemContext(owner), '12 34').catch((error: DomainError) => error);
+    const malformed = await server.runtime.core.payoutPins
+      .verify(systemContext(owner), '12 34')
+      .catch((error: DomainError) => error);
     expect(malformed).toMatchObject({ code: 'VALIDATION_ERROR', fieldErrors: { pin: ['must be exactly 6 digits'] } });
     expect((await pinRow(owner.businessId)).failed_attempts).toBe(0);
   });
@@ -256,33 +322,59 @@ describe('payout PIN', () => {
     await setPin(owner, '123456');
     const live = await server.graphql(PIN_STATUS, {}, { ...dashboard(owner), 'x-service-mode': 'live' });
     expect(live.body.data.payoutPin).toMatchObject({ isSet: true });
-    const wrongInLive = await server.graphql(SET_PIN, { input: { pin: '654321', currentPin: '000000' } }, { ...dashboard(owner), 'x-service-mode': 'live' });
+    const wrongInLive = await server.graphql(
+      SET_PIN,
+      { input: { pin: '654321', currentPin: '000000' } },
+      { ...dashboard(owner), 'x-service-mode': 'live' },
+    );
     expect(userErrorsOf(wrongInLive.body)).toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
     expect((await pinRow(owner.businessId)).failed_attempts).toBe(1);
   });
 
   test('GraphQL: setPayoutPin and payoutPin work with the dashboard JWT; a refusal the caller can fix is a userError, on its input field when it has one', async () => {
     const owner = await server.signUp();
-    expect((await server.graphql(PIN_STATUS, {}, dashboard(owner))).body.data.payoutPin).toEqual({ isSet: false, lockedUntil: null, updatedAt: null });
+    expect((await server.graphql(PIN_STATUS, {}, dashboard(owner))).body.data.payoutPin).toEqual({
+      isSet: false,
+      lockedUntil: null,
+      updatedAt: null,
+    });
 
     sentPins.add('135790');
     const set = await server.graphql(SET_PIN, { input: { pin: '135790' } }, dashboard(owner));
-    expect(set.body.data.setPayoutPin).toEqual({ payoutPin: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) }, userErrors: [] });
+    expect(set.body.data.setPayoutPin).toEqual({
+      payoutPin: { isSet: true, lockedUntil: null, updatedAt: expect.any(String) },
+      userErrors: [],
+    });
     expect(JSON.stringify(set.body)).not.toContain('135790');
     // A stable id for a client's cache: the business's, the same from the query and the mutation, in either mode.
     const modes: Array<Record<string, string>> = [{}, { 'x-service-mode': 'live' }];
-    const ids = await Promise.all(modes.map(async (mode) =>
-      (await server.graphql('{ payoutPin { id } }', {}, { ...dashboard(owner), ...mode })).body.data.payoutPin.id));
+    const ids = await Promise.all(
+      modes.map(
+        async (mode) =>
+          (await server.graphql('{ payoutPin { id } }', {}, { ...dashboard(owner), ...mode })).body.data.payoutPin.id,
+      ),
+    );
     expect(ids).toEqual([`PayoutPinStatus:${owner.businessId}`, `PayoutPinStatus:${owner.businessId}`]);
-    const setWithId = await server.graphql('mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { id } } }',
-      { input: { pin: '135790', currentPin: '135790' } }, dashboard(owner));
+    const setWithId = await server.graphql(
+      'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { id } } }',
+      { input: { pin: '135790', currentPin: '135790' } },
+      dashboard(owner),
+    );
     expect(setWithId.body.data.setPayoutPin.payoutPin.id).toBe(ids[0]);
     const hashSet = (await pinRow(owner.businessId)).pin_hash;
 
     const missing = await server.graphql(SET_PIN, { input: { pin: '246801' } }, dashboard(owner));
-    expect(userErrorsOf(missing.body)).toEqual([{ field: ['input', 'currentPin'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
-    const badFormat = await server.graphql(SET_PIN, { input: { pin: '24680', currentPin: '135790' } }, dashboard(owner));
-    expect(userErrorsOf(badFormat.body)).toEqual([{ field: ['input', 'pin'], code: 'VALIDATION_ERROR', message: 'must be exactly 6 digits' }]);
+    expect(userErrorsOf(missing.body)).toEqual([
+      { field: ['input', 'currentPin'], code: 'VALIDATION_ERROR', message: expect.any(String) },
+    ]);
+    const badFormat = await server.graphql(
+      SET_PIN,
+      { input: { pin: '24680', currentPin: '135790' } },
+      dashboard(owner),
+    );
+    expect(userErrorsOf(badFormat.body)).toEqual([
+      { field: ['input', 'pin'], code: 'VALIDATION_ERROR', message: 'must be exactly 6 digits' },
+    ]);
     expect((await pinRow(owner.businessId)).failed_attempts).toBe(0);
 
     for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -297,7 +389,9 @@ describe('payout PIN', () => {
     expect(Date.parse(status.lockedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
 
     const other = await server.signUp();
-    const notSet = await server.runtime.core.payoutPins.verify(systemContext(other), '135790').catch((error: DomainError) => error);
+    const notSet = await server.runtime.core.payoutPins
+      .verify(systemContext(other), '135790')
+      .catch((error: DomainError) => error);
     expect(notSet).toMatchObject({ code: 'PIN_NOT_SET' });
 
     const hashField = await server.graphql('{ payoutPin { isSet pinHash } }', {}, dashboard(owner));
@@ -317,8 +411,12 @@ describe('payout PIN', () => {
       await setPin(owner, '123456');
       const recipientId = await recipientFor(owner);
       const answers = [];
-      for (let attempt = 0; attempt < 7; attempt += 1) answers.push(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner))));
-      expect(answers).toEqual([...Array(5).fill({ status: 403, code: 'INVALID_PIN' }), ...Array(2).fill({ status: 429, code: 'PIN_LOCKED' })]);
+      for (let attempt = 0; attempt < 7; attempt += 1)
+        answers.push(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner))));
+      expect(answers).toEqual([
+        ...Array(5).fill({ status: 403, code: 'INVALID_PIN' }),
+        ...Array(2).fill({ status: 429, code: 'PIN_LOCKED' }),
+      ]);
       // The key is locked even with the right PIN; the status it reads says so.
       const keyRight = await schedule(owner, recipientId, '123456', apiKey(owner));
       expect(errorOf(keyRight)).toEqual({ status: 429, code: 'PIN_LOCKED' });
@@ -337,12 +435,21 @@ describe('payout PIN', () => {
       await setPin(owner, '123456');
       const recipientId = await recipientFor(owner);
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        expect(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner)))).toEqual({ status: 403, code: 'INVALID_PIN' });
+        expect(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner)))).toEqual({
+          status: 403,
+          code: 'INVALID_PIN',
+        });
       }
       // The same key again after its lock ended: still only that key is locked, however often it comes back.
-      await server.runtime.dataSource.query(`UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`, [owner.businessId]);
+      await server.runtime.dataSource.query(
+        `UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`,
+        [owner.businessId],
+      );
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        expect(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner)))).toEqual({ status: 403, code: 'INVALID_PIN' });
+        expect(errorOf(await schedule(owner, recipientId, '000000', apiKey(owner)))).toEqual({
+          status: 403,
+          code: 'INVALID_PIN',
+        });
       }
       expect((await pinRow(owner.businessId)).locked_until).toBeNull();
       expect((await schedule(owner, recipientId, '123456', dashboard(owner))).status).toBe(201);
@@ -350,10 +457,14 @@ describe('payout PIN', () => {
       // A right PIN restarts the count; then 5 from the key and 5 from a member's session lock the business.
       const developer = await server.signUp();
       await server.addTeamMember(owner, developer, 'DEVELOPER');
-      await server.runtime.dataSource.query(`UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`, [owner.businessId]);
+      await server.runtime.dataSource.query(
+        `UPDATE payout_pin_failures SET locked_until = now() - interval '1 second' WHERE business_id = $1`,
+        [owner.businessId],
+      );
       for (let attempt = 0; attempt < 5; attempt += 1) await schedule(owner, recipientId, '000000', apiKey(owner));
       const codes = [];
-      for (let attempt = 0; attempt < 5; attempt += 1) codes.push(errorOf(await schedule(owner, recipientId, '000000', dashboard(developer, owner.businessId))).code);
+      for (let attempt = 0; attempt < 5; attempt += 1)
+        codes.push(errorOf(await schedule(owner, recipientId, '000000', dashboard(developer, owner.businessId))).code);
       expect(codes).toEqual(Array(5).fill('INVALID_PIN'));
       expect((await pinRow(owner.businessId)).locked_until).not.toBeNull();
       const ownerLocked = await schedule(owner, recipientId, '123456', dashboard(owner));

@@ -1,5 +1,13 @@
 import { Topic } from '../src/domain/events/pubsub';
-import { TestMerchant, TestServer, collect, countStatements, heardBefore, startDeliveringServer, waitFor } from './support/harness';
+import {
+  TestMerchant,
+  TestServer,
+  collect,
+  countStatements,
+  heardBefore,
+  startDeliveringServer,
+  waitFor,
+} from './support/harness';
 import { apiKey, bankDetails, createRecipient, fundWallet } from './support/payouts';
 import { DAY, PIN, SCHEDULES, setPin } from './support/schedules';
 
@@ -30,7 +38,8 @@ const SCHEDULES_WITH_RUNS = `query($first: Int, $runs: Int) { payoutSchedules(fi
 const CLOCK = '{ sandboxClock { now offsetSeconds advance { id status runsDue runsFired } } }';
 const ADVANCE = `mutation($input: AdvanceSandboxClockInput!) { advanceSandboxClock(input: $input) {
   sandboxClock { now offsetSeconds advance { id status runsDue runsFired } } ${USER_ERRORS} } }`;
-const SCHEDULE_UPDATED = 'subscription { payoutScheduleUpdated { payoutSchedule { id status } previousStatus changedFields } }';
+const SCHEDULE_UPDATED =
+  'subscription { payoutScheduleUpdated { payoutSchedule { id status } previousStatus changedFields } }';
 /** A schedule's own id as a mutation's input. */
 const byId = (id: string) => ({ input: { id } });
 
@@ -47,7 +56,11 @@ describe('Scheduled payouts over GraphQL', () => {
   const asDashboard = (merchant: TestMerchant) => ({ authorization: `Bearer ${merchant.token}` });
 
   /** Runs an operation and answers its data, failing the test on any error. */
-  async function ok<T = any>(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+  async function ok<T = any>(
+    query: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<T> {
     const response = await server.graphql<T>(query, variables, headers);
     expect(response.body.errors).toBeUndefined();
     return response.body.data as T;
@@ -73,8 +86,15 @@ describe('Scheduled payouts over GraphQL', () => {
   /** Advances the test clock and waits until its advance completed (its runs fire in the background); answers the clock then. */
   async function advanced(seconds: number, headers: Record<string, string>): Promise<any> {
     const started = (await ok(ADVANCE, { input: { seconds } }, headers)).advanceSandboxClock.sandboxClock;
-    const clock = await waitFor(async () => (await ok(CLOCK, {}, headers)).sandboxClock, (current) => current.advance?.status === 'COMPLETED');
-    expect(clock.advance).toMatchObject({ id: started.advance.id, status: 'COMPLETED', runsFired: started.advance.runsDue });
+    const clock = await waitFor(
+      async () => (await ok(CLOCK, {}, headers)).sandboxClock,
+      (current) => current.advance?.status === 'COMPLETED',
+    );
+    expect(clock.advance).toMatchObject({
+      id: started.advance.id,
+      status: 'COMPLETED',
+      runsFired: started.advance.runsDue,
+    });
     return clock;
   }
 
@@ -95,42 +115,94 @@ describe('Scheduled payouts over GraphQL', () => {
   /** A WEEKLY SINGLE schedule's input, the first run an hour after the business's clock. */
   async function scheduleInput(who: TestMerchant, recipientId: string, overrides: Record<string, unknown> = {}) {
     return {
-      name: 'Supplier retainer', cadence: 'WEEKLY', startAt: await clockPlus(who, HOUR_MS), payloadKind: 'SINGLE',
-      payload: { recipientId, amount: '10.00', currency: 'USD' }, maxRunAmountUsd: '1000.00', pin: PIN, ...overrides,
+      name: 'Supplier retainer',
+      cadence: 'WEEKLY',
+      startAt: await clockPlus(who, HOUR_MS),
+      payloadKind: 'SINGLE',
+      payload: { recipientId, amount: '10.00', currency: 'USD' },
+      maxRunAmountUsd: '1000.00',
+      pin: PIN,
+      ...overrides,
     };
   }
 
-  async function createSchedule(who: TestMerchant, recipientId: string, overrides: Record<string, unknown> = {}, headers: Record<string, string> = apiKey(who)) {
-    return (await ok(CREATE, { input: await scheduleInput(who, recipientId, overrides) }, headers)).createPayoutSchedule.payoutSchedule;
+  async function createSchedule(
+    who: TestMerchant,
+    recipientId: string,
+    overrides: Record<string, unknown> = {},
+    headers: Record<string, string> = apiKey(who),
+  ) {
+    return (await ok(CREATE, { input: await scheduleInput(who, recipientId, overrides) }, headers)).createPayoutSchedule
+      .payoutSchedule;
   }
 
   const countRows = async (table: string, businessId: string) =>
-    (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [businessId]))[0].n as number;
-
-
+    (
+      await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [
+        businessId,
+      ])
+    )[0].n as number;
 
   describe('creating', () => {
     test('the Schedule read over GraphQL is REST GET /payouts/schedules/{id}, field for field (same names, values and types)', async () => {
       const { who, recipientId } = await readyMerchant();
       const second = await createRecipient(server, who, bankDetails('5678'), 'Second supplier');
-      const monthly = await createSchedule(who, recipientId, {
-        cadence: 'MONTHLY', dayOfMonth: 28, startAt: '2099-01-30T10:00:00.000Z', endAt: '2099-12-31T00:00:00.000Z', payloadKind: 'BATCH',
-        payload: { items: [{ recipientId, amount: '5.00', currency: 'USD' }, { recipientId: second.id, amount: '7.50', currency: 'usd', reference: 'inv-7' }] },
-        maxRunAmountUsd: '12.5', maxRunLocalCaps: [{ currency: 'ngn', amount: '19000.12345678' }],
-      }, asDashboard(who));
+      const monthly = await createSchedule(
+        who,
+        recipientId,
+        {
+          cadence: 'MONTHLY',
+          dayOfMonth: 28,
+          startAt: '2099-01-30T10:00:00.000Z',
+          endAt: '2099-12-31T00:00:00.000Z',
+          payloadKind: 'BATCH',
+          payload: {
+            items: [
+              { recipientId, amount: '5.00', currency: 'USD' },
+              { recipientId: second.id, amount: '7.50', currency: 'usd', reference: 'inv-7' },
+            ],
+          },
+          maxRunAmountUsd: '12.5',
+          maxRunLocalCaps: [{ currency: 'ngn', amount: '19000.12345678' }],
+        },
+        asDashboard(who),
+      );
       expect(monthly).toMatchObject({
-        businessId: who.businessId, cadence: 'MONTHLY', dayOfMonth: 28, payloadKind: 'BATCH', status: 'ACTIVE', itemCount: 2,
-        nextRunAt: '2099-02-28T10:00:00.000Z', lastRunAt: null, endAt: '2099-12-31T00:00:00.000Z', runCount: 0,
-        maxRunAmountUsd: '12.5', maxRunLocalCaps: [{ currency: 'NGN', amount: '19000.12345678' }],
+        businessId: who.businessId,
+        cadence: 'MONTHLY',
+        dayOfMonth: 28,
+        payloadKind: 'BATCH',
+        status: 'ACTIVE',
+        itemCount: 2,
+        nextRunAt: '2099-02-28T10:00:00.000Z',
+        lastRunAt: null,
+        endAt: '2099-12-31T00:00:00.000Z',
+        runCount: 0,
+        maxRunAmountUsd: '12.5',
+        maxRunLocalCaps: [{ currency: 'NGN', amount: '19000.12345678' }],
       });
       const weekly = await createSchedule(who, recipientId);
-      expect(weekly).toMatchObject({ cadence: 'WEEKLY', dayOfMonth: null, payloadKind: 'SINGLE', itemCount: 1, endAt: null, maxRunLocalCaps: null });
+      expect(weekly).toMatchObject({
+        cadence: 'WEEKLY',
+        dayOfMonth: null,
+        payloadKind: 'SINGLE',
+        itemCount: 1,
+        endAt: null,
+        maxRunLocalCaps: null,
+      });
 
       for (const created of [monthly, weekly]) {
         const rest = await server.request('GET', `${SCHEDULES}/${created.id}`, { headers: apiKey(who) });
         expect(rest.status).toBe(200);
         // The same schedule; only the currency case differs: upper in GraphQL, lower on REST (docs/graphql-api.md, docs/rest-api.md).
-        const upperCase = { ...rest.body.data, maxRunLocalCaps: rest.body.data.maxRunLocalCaps?.map((cap: { currency: string }) => ({ ...cap, currency: cap.currency.toUpperCase() })) ?? null };
+        const upperCase = {
+          ...rest.body.data,
+          maxRunLocalCaps:
+            rest.body.data.maxRunLocalCaps?.map((cap: { currency: string }) => ({
+              ...cap,
+              currency: cap.currency.toUpperCase(),
+            })) ?? null,
+        };
         expect(created).toEqual(upperCase);
         expect((await ok(READ, { id: created.id }, asDashboard(who))).payoutSchedule).toEqual(upperCase);
       }
@@ -138,7 +210,11 @@ describe('Scheduled payouts over GraphQL', () => {
 
     test('a wrong PIN is the userError INVALID_PIN and nothing is stored', async () => {
       const { who, recipientId } = await readyMerchant();
-      const errors = await userErrors(CREATE, { input: await scheduleInput(who, recipientId, { pin: '999999' }) }, apiKey(who));
+      const errors = await userErrors(
+        CREATE,
+        { input: await scheduleInput(who, recipientId, { pin: '999999' }) },
+        apiKey(who),
+      );
       expect(errors).toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
@@ -156,16 +232,40 @@ describe('Scheduled payouts over GraphQL', () => {
 
     test('bad input is VALIDATION_ERROR userErrors on the fields REST names (input.dayOfMonth, input.payload.amount), and nothing is stored', async () => {
       const { who, recipientId } = await readyMerchant();
-      const input = await scheduleInput(who, recipientId, { cadence: 'MONTHLY', payload: { recipientId, amount: '1.001', currency: 'USD' } });
+      const input = await scheduleInput(who, recipientId, {
+        cadence: 'MONTHLY',
+        payload: { recipientId, amount: '1.001', currency: 'USD' },
+      });
       const errors = await userErrors(CREATE, { input }, apiKey(who));
-      expect(errors.every((error) => error.code === 'VALIDATION_ERROR' && typeof error.message === 'string')).toBe(true);
+      expect(errors.every((error) => error.code === 'VALIDATION_ERROR' && typeof error.message === 'string')).toBe(
+        true,
+      );
       expect(errors.map((error) => error.field)).toEqual(expect.arrayContaining([['input', 'payload', 'amount']]));
-      const monthlyWithoutDay = await userErrors(CREATE, { input: await scheduleInput(who, recipientId, { cadence: 'MONTHLY' }) }, apiKey(who));
-      expect(monthlyWithoutDay).toEqual([{ field: ['input', 'dayOfMonth'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
-      const batchFieldsOnSingle = await userErrors(CREATE, {
-        input: await scheduleInput(who, recipientId, { payload: { recipientId, amount: '1.00', currency: 'USD', items: [{ recipientId, amount: '1.00', currency: 'USD' }] } }),
-      }, apiKey(who));
-      expect(batchFieldsOnSingle).toEqual([{ field: ['input', 'payload', 'items'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
+      const monthlyWithoutDay = await userErrors(
+        CREATE,
+        { input: await scheduleInput(who, recipientId, { cadence: 'MONTHLY' }) },
+        apiKey(who),
+      );
+      expect(monthlyWithoutDay).toEqual([
+        { field: ['input', 'dayOfMonth'], code: 'VALIDATION_ERROR', message: expect.any(String) },
+      ]);
+      const batchFieldsOnSingle = await userErrors(
+        CREATE,
+        {
+          input: await scheduleInput(who, recipientId, {
+            payload: {
+              recipientId,
+              amount: '1.00',
+              currency: 'USD',
+              items: [{ recipientId, amount: '1.00', currency: 'USD' }],
+            },
+          }),
+        },
+        apiKey(who),
+      );
+      expect(batchFieldsOnSingle).toEqual([
+        { field: ['input', 'payload', 'items'], code: 'VALIDATION_ERROR', message: expect.any(String) },
+      ]);
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
   });
@@ -174,26 +274,45 @@ describe('Scheduled payouts over GraphQL', () => {
     test('payoutSchedules is a keyset connection, newest first, filtered by status', async () => {
       const { who, recipientId } = await readyMerchant();
       const [first, second, third] = [
-        await createSchedule(who, recipientId, { name: 'S1' }), await createSchedule(who, recipientId, { name: 'S2' }), await createSchedule(who, recipientId, { name: 'S3' }),
+        await createSchedule(who, recipientId, { name: 'S1' }),
+        await createSchedule(who, recipientId, { name: 'S2' }),
+        await createSchedule(who, recipientId, { name: 'S3' }),
       ];
       await ok(PAUSE, byId(second.id), apiKey(who));
       await ok(CANCEL, byId(first.id), apiKey(who));
 
       const all = (await ok(LIST, {}, apiKey(who))).payoutSchedules;
       expect(all.edges.map((edge: any) => edge.node)).toEqual([
-        { id: third.id, name: 'S3', status: 'ACTIVE' }, { id: second.id, name: 'S2', status: 'PAUSED' }, { id: first.id, name: 'S1', status: 'CANCELLED' },
+        { id: third.id, name: 'S3', status: 'ACTIVE' },
+        { id: second.id, name: 'S2', status: 'PAUSED' },
+        { id: first.id, name: 'S1', status: 'CANCELLED' },
       ]);
       expect(all.pageInfo.hasNextPage).toBe(false);
-      expect((await ok(LIST, { status: 'PAUSED' }, apiKey(who))).payoutSchedules.edges.map((edge: any) => edge.node.id)).toEqual([second.id]);
+      expect(
+        (await ok(LIST, { status: 'PAUSED' }, apiKey(who))).payoutSchedules.edges.map((edge: any) => edge.node.id),
+      ).toEqual([second.id]);
       expect((await ok(LIST, { status: 'COMPLETED' }, apiKey(who))).payoutSchedules.edges).toEqual([]);
 
       const page = (await ok(LIST, { first: 2 }, apiKey(who))).payoutSchedules;
-      expect(page.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: page.edges[0].cursor, endCursor: page.edges[1].cursor });
+      expect(page.pageInfo).toEqual({
+        hasNextPage: true,
+        hasPreviousPage: false,
+        startCursor: page.edges[0].cursor,
+        endCursor: page.edges[1].cursor,
+      });
       const rest = (await ok(LIST, { first: 2, after: page.pageInfo.endCursor }, apiKey(who))).payoutSchedules;
       expect(rest.edges.map((edge: any) => edge.node.id)).toEqual([first.id]);
-      expect(rest.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: rest.edges[0].cursor, endCursor: rest.edges[0].cursor });
+      expect(rest.pageInfo).toEqual({
+        hasNextPage: false,
+        hasPreviousPage: true,
+        startCursor: rest.edges[0].cursor,
+        endCursor: rest.edges[0].cursor,
+      });
       // A cursor carries its filters: it does not page another status.
-      expect((await refused(LIST, { first: 2, after: page.pageInfo.endCursor, status: 'ACTIVE' }, apiKey(who))).extensions.errors).toEqual({ after: [expect.any(String)] });
+      expect(
+        (await refused(LIST, { first: 2, after: page.pageInfo.endCursor, status: 'ACTIVE' }, apiKey(who))).extensions
+          .errors,
+      ).toEqual({ after: [expect.any(String)] });
       // Another business sees none of them.
       const other = await server.signUp();
       expect((await ok(LIST, {}, apiKey(other))).payoutSchedules.edges).toEqual([]);
@@ -205,35 +324,72 @@ describe('Scheduled payouts over GraphQL', () => {
       const schedule = await createSchedule(who, recipientId);
       const conflict = [{ field: null, code: 'CONFLICT', message: expect.any(String) }];
       expect(await userErrors(RESUME, byId(schedule.id), apiKey(who))).toEqual(conflict);
-      expect((await ok(PAUSE, byId(schedule.id), apiKey(who))).pausePayoutSchedule).toMatchObject({ payoutSchedule: { status: 'PAUSED' }, userErrors: [] });
+      expect((await ok(PAUSE, byId(schedule.id), apiKey(who))).pausePayoutSchedule).toMatchObject({
+        payoutSchedule: { status: 'PAUSED' },
+        userErrors: [],
+      });
       expect(await userErrors(PAUSE, byId(schedule.id), apiKey(who))).toEqual(conflict);
       const resumed = (await ok(RESUME, byId(schedule.id), asDashboard(who))).resumePayoutSchedule.payoutSchedule;
       expect(resumed).toEqual({ id: schedule.id, status: 'ACTIVE', nextRunAt: schedule.nextRunAt });
-      expect((await ok(CANCEL, byId(schedule.id), apiKey(who))).cancelPayoutSchedule.payoutSchedule.status).toBe('CANCELLED');
-      for (const operation of [PAUSE, RESUME, CANCEL]) expect(await userErrors(operation, byId(schedule.id), apiKey(who))).toEqual(conflict);
+      expect((await ok(CANCEL, byId(schedule.id), apiKey(who))).cancelPayoutSchedule.payoutSchedule.status).toBe(
+        'CANCELLED',
+      );
+      for (const operation of [PAUSE, RESUME, CANCEL])
+        expect(await userErrors(operation, byId(schedule.id), apiKey(who))).toEqual(conflict);
       expect(await userErrors(UPDATE, { input: { id: schedule.id, name: 'Late' } }, apiKey(who))).toEqual(conflict);
       // Another business's schedule is NOT_FOUND, as an id that names nothing.
       const other = await server.signUp();
-      expect(await userErrors(PAUSE, byId(schedule.id), apiKey(other))).toEqual([{ field: null, code: 'NOT_FOUND', message: expect.any(String) }]);
-      expect((await ok(READ, { id: schedule.id }, apiKey(who))).payoutSchedule).toMatchObject({ status: 'CANCELLED', name: 'Supplier retainer' });
+      expect(await userErrors(PAUSE, byId(schedule.id), apiKey(other))).toEqual([
+        { field: null, code: 'NOT_FOUND', message: expect.any(String) },
+      ]);
+      expect((await ok(READ, { id: schedule.id }, apiKey(who))).payoutSchedule).toMatchObject({
+        status: 'CANCELLED',
+        name: 'Supplier retainer',
+      });
     });
 
     test('updatePayoutSchedule changes only the fields given; null clears endAt; a new payload needs the PIN (pin error, then INVALID_PIN)', async () => {
       const { who, recipientId } = await readyMerchant();
       const schedule = await createSchedule(who, recipientId, { endAt: '2099-01-01T00:00:00.000Z' });
-      const renamed = (await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed', maxRunLocalCaps: [{ currency: 'NGN', amount: '500000' }] } }, apiKey(who)))
-        .updatePayoutSchedule.payoutSchedule;
-      expect(renamed).toMatchObject({ name: 'Renamed', endAt: '2099-01-01T00:00:00.000Z', maxRunLocalCaps: [{ currency: 'NGN', amount: '500000' }], cadence: 'WEEKLY' });
-      const cleared = (await ok(UPDATE, { input: { id: schedule.id, endAt: null, maxRunLocalCaps: null } }, apiKey(who))).updatePayoutSchedule.payoutSchedule;
+      const renamed = (
+        await ok(
+          UPDATE,
+          { input: { id: schedule.id, name: 'Renamed', maxRunLocalCaps: [{ currency: 'NGN', amount: '500000' }] } },
+          apiKey(who),
+        )
+      ).updatePayoutSchedule.payoutSchedule;
+      expect(renamed).toMatchObject({
+        name: 'Renamed',
+        endAt: '2099-01-01T00:00:00.000Z',
+        maxRunLocalCaps: [{ currency: 'NGN', amount: '500000' }],
+        cadence: 'WEEKLY',
+      });
+      const cleared = (
+        await ok(UPDATE, { input: { id: schedule.id, endAt: null, maxRunLocalCaps: null } }, apiKey(who))
+      ).updatePayoutSchedule.payoutSchedule;
       expect(cleared).toMatchObject({ name: 'Renamed', endAt: null, maxRunLocalCaps: null });
 
       const payload = { items: [{ recipientId, amount: '3.00', currency: 'USD' }] };
-      const withoutPin = await userErrors(UPDATE, { input: { id: schedule.id, payloadKind: 'BATCH', payload } }, apiKey(who));
+      const withoutPin = await userErrors(
+        UPDATE,
+        { input: { id: schedule.id, payloadKind: 'BATCH', payload } },
+        apiKey(who),
+      );
       expect(withoutPin).toEqual([{ field: ['input', 'pin'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
-      expect(await userErrors(UPDATE, { input: { id: schedule.id, payloadKind: 'BATCH', payload, pin: '000000' } }, apiKey(who)))
-        .toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
-      expect((await ok(READ, { id: schedule.id }, apiKey(who))).payoutSchedule).toMatchObject({ payloadKind: 'SINGLE', authorizedAt: schedule.authorizedAt });
-      const renewed = (await ok(UPDATE, { input: { id: schedule.id, payloadKind: 'BATCH', payload, pin: PIN } }, apiKey(who))).updatePayoutSchedule.payoutSchedule;
+      expect(
+        await userErrors(
+          UPDATE,
+          { input: { id: schedule.id, payloadKind: 'BATCH', payload, pin: '000000' } },
+          apiKey(who),
+        ),
+      ).toEqual([{ field: null, code: 'INVALID_PIN', message: expect.any(String) }]);
+      expect((await ok(READ, { id: schedule.id }, apiKey(who))).payoutSchedule).toMatchObject({
+        payloadKind: 'SINGLE',
+        authorizedAt: schedule.authorizedAt,
+      });
+      const renewed = (
+        await ok(UPDATE, { input: { id: schedule.id, payloadKind: 'BATCH', payload, pin: PIN } }, apiKey(who))
+      ).updatePayoutSchedule.payoutSchedule;
       expect(renewed).toMatchObject({ payloadKind: 'BATCH', itemCount: 1 });
       expect(Date.parse(renewed.authorizedAt)).toBeGreaterThan(Date.parse(schedule.authorizedAt));
     });
@@ -257,21 +413,44 @@ describe('Scheduled payouts over GraphQL', () => {
       const read = (await ok(RUNS, { id: schedule.id }, apiKey(who))).payoutSchedule;
       const runs = read.runs.edges.map((edge: any) => edge.node);
       const firstRunAt = Date.parse(schedule.nextRunAt);
-      expect(runs.map((run: any) => run.runAt)).toEqual([new Date(firstRunAt + 7 * DAY * 1000).toISOString(), schedule.nextRunAt]);
-      expect(runs.every((run: any) => run.status === 'SUCCEEDED' && run.reason === null && run.payoutIds.length === 1 && run.batchId === null)).toBe(true);
-      expect(read).toMatchObject({ runCount: 2, lastRunAt: runs[0].runAt, nextRunAt: new Date(firstRunAt + 14 * DAY * 1000).toISOString() });
+      expect(runs.map((run: any) => run.runAt)).toEqual([
+        new Date(firstRunAt + 7 * DAY * 1000).toISOString(),
+        schedule.nextRunAt,
+      ]);
+      expect(
+        runs.every(
+          (run: any) =>
+            run.status === 'SUCCEEDED' && run.reason === null && run.payoutIds.length === 1 && run.batchId === null,
+        ),
+      ).toBe(true);
+      expect(read).toMatchObject({
+        runCount: 2,
+        lastRunAt: runs[0].runAt,
+        nextRunAt: new Date(firstRunAt + 14 * DAY * 1000).toISOString(),
+      });
       expect(await countRows('payout_schedule_runs', who.businessId)).toBe(2);
       expect(await countRows('payouts', who.businessId)).toBe(2);
-      const payout = await ok('query($id: ID!) { payout(id: $id) { id amount { amount currency } recipientId } }', { id: runs[0].payoutIds[0] }, apiKey(who));
-      expect(payout.payout).toEqual({ id: runs[0].payoutIds[0], amount: { amount: '10.00', currency: 'USD' }, recipientId });
+      const payout = await ok(
+        'query($id: ID!) { payout(id: $id) { id amount { amount currency } recipientId } }',
+        { id: runs[0].payoutIds[0] },
+        apiKey(who),
+      );
+      expect(payout.payout).toEqual({
+        id: runs[0].payoutIds[0],
+        amount: { amount: '10.00', currency: 'USD' },
+        recipientId,
+      });
 
       // The same runs as REST's /runs, and a page continues from its cursor.
       const rest = await server.request('GET', `${SCHEDULES}/${schedule.id}/runs`, { headers: apiKey(who) });
       expect(runs).toEqual(rest.body.data.items);
       const firstPage = (await ok(RUNS, { id: schedule.id, first: 1 }, apiKey(who))).payoutSchedule.runs;
       expect(firstPage.pageInfo.hasNextPage).toBe(true);
-      const nextPage = (await ok(RUNS, { id: schedule.id, first: 1, after: firstPage.pageInfo.endCursor }, apiKey(who))).payoutSchedule.runs;
-      expect([...firstPage.edges, ...nextPage.edges].map((edge: any) => edge.node.id)).toEqual(runs.map((run: any) => run.id));
+      const nextPage = (await ok(RUNS, { id: schedule.id, first: 1, after: firstPage.pageInfo.endCursor }, apiKey(who)))
+        .payoutSchedule.runs;
+      expect([...firstPage.edges, ...nextPage.edges].map((edge: any) => edge.node.id)).toEqual(
+        runs.map((run: any) => run.id),
+      );
       expect(nextPage.pageInfo.hasNextPage).toBe(false);
     });
 
@@ -279,8 +458,12 @@ describe('Scheduled payouts over GraphQL', () => {
       const who = await server.signUp();
       const liveKey = await server.liveKeyOf(who);
       expect((await refused(CLOCK, {}, { 'x-api-key': liveKey })).extensions.code).toBe('SANDBOX_ONLY');
-      expect((await refused(ADVANCE, { input: { seconds: 60 } }, { 'x-api-key': liveKey })).extensions.code).toBe('SANDBOX_ONLY');
-      expect(await userErrors(ADVANCE, { input: { seconds: 0 } }, apiKey(who))).toEqual([{ field: ['input', 'seconds'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
+      expect((await refused(ADVANCE, { input: { seconds: 60 } }, { 'x-api-key': liveKey })).extensions.code).toBe(
+        'SANDBOX_ONLY',
+      );
+      expect(await userErrors(ADVANCE, { input: { seconds: 0 } }, apiKey(who))).toEqual([
+        { field: ['input', 'seconds'], code: 'VALIDATION_ERROR', message: expect.any(String) },
+      ]);
       expect((await ok(CLOCK, {}, apiKey(who))).sandboxClock.offsetSeconds).toBe(0);
     });
 
@@ -293,14 +476,18 @@ describe('Scheduled payouts over GraphQL', () => {
       for (let index = 0; index < 3; index += 1) await createSchedule(who, recipientId);
       await advanced(3_660, apiKey(who));
       let data: any;
-      const four = await countStatements(server, async () => { data = await ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who)); });
+      const four = await countStatements(server, async () => {
+        data = await ok(SCHEDULES_WITH_RUNS, { first: 20, runs: 5 }, apiKey(who));
+      });
       expect(four).toBe(one);
       const schedules = data.payoutSchedules.edges.map((edge: any) => edge.node);
       expect(schedules).toHaveLength(4);
       for (const schedule of schedules) {
         expect(schedule.runs.edges).toHaveLength(1);
         const rest = await server.request('GET', `${SCHEDULES}/${schedule.id}/runs`, { headers: apiKey(who) });
-        expect(schedule.runs.edges.map((edge: any) => edge.node.id)).toEqual(rest.body.data.items.map((run: any) => run.id));
+        expect(schedule.runs.edges.map((edge: any) => edge.node.id)).toEqual(
+          rest.body.data.items.map((run: any) => run.id),
+        );
       }
     });
 
@@ -308,7 +495,9 @@ describe('Scheduled payouts over GraphQL', () => {
       const who = await server.signUp();
       const list = jest.spyOn(server.runtime.core.payoutSchedules, 'list');
       try {
-        expect((await refused(SCHEDULES_WITH_RUNS, { first: 100, runs: 100 }, apiKey(who))).extensions.code).toBe('QUERY_TOO_COSTLY');
+        expect((await refused(SCHEDULES_WITH_RUNS, { first: 100, runs: 100 }, apiKey(who))).extensions.code).toBe(
+          'QUERY_TOO_COSTLY',
+        );
         expect(list).not.toHaveBeenCalled();
         await ok(SCHEDULES_WITH_RUNS, { first: 10, runs: 5 }, apiKey(who));
         expect(list).toHaveBeenCalledTimes(1);
@@ -332,53 +521,134 @@ describe('Scheduled payouts over GraphQL', () => {
       // The other business's change first: had it leaked, it would be among the owner's messages.
       const ofOther = await createSchedule(other, otherRecipient);
       const schedule = await createSchedule(owner, recipientId);
-      await waitFor(async () => mine.received.length, (count) => count >= 1);
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 1,
+      );
       await ok(PAUSE, byId(schedule.id), apiKey(owner));
-      await waitFor(async () => mine.received.length, (count) => count >= 2);
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 2,
+      );
       await ok(RESUME, byId(schedule.id), apiKey(owner));
-      await waitFor(async () => mine.received.length, (count) => count >= 3);
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 3,
+      );
       await ok(CANCEL, byId(schedule.id), apiKey(owner));
 
       const received = await mine.done;
-      expect(received.map(({ payoutScheduleUpdated: update }: any) => [update.payoutSchedule.id, update.previousStatus, update.payoutSchedule.status])).toEqual([
-        [schedule.id, null, 'ACTIVE'], [schedule.id, 'ACTIVE', 'PAUSED'], [schedule.id, 'PAUSED', 'ACTIVE'], [schedule.id, 'ACTIVE', 'CANCELLED'],
+      expect(
+        received.map(({ payoutScheduleUpdated: update }: any) => [
+          update.payoutSchedule.id,
+          update.previousStatus,
+          update.payoutSchedule.status,
+        ]),
+      ).toEqual([
+        [schedule.id, null, 'ACTIVE'],
+        [schedule.id, 'ACTIVE', 'PAUSED'],
+        [schedule.id, 'PAUSED', 'ACTIVE'],
+        [schedule.id, 'ACTIVE', 'CANCELLED'],
       ]);
-      expect(received[0].payoutScheduleUpdated.changedFields).toEqual(expect.arrayContaining(['id', 'name', 'status', 'nextRunAt']));
-      expect(received.slice(1).map((message: any) => message.payoutScheduleUpdated.changedFields)).toEqual([['status'], ['status'], ['status']]);
-      expect(await theirs.done).toEqual([{
-        payoutScheduleUpdated: { payoutSchedule: { id: ofOther.id, status: 'ACTIVE' }, previousStatus: null, changedFields: expect.arrayContaining(['status']) },
-      }]);
+      expect(received[0].payoutScheduleUpdated.changedFields).toEqual(
+        expect.arrayContaining(['id', 'name', 'status', 'nextRunAt']),
+      );
+      expect(received.slice(1).map((message: any) => message.payoutScheduleUpdated.changedFields)).toEqual([
+        ['status'],
+        ['status'],
+        ['status'],
+      ]);
+      expect(await theirs.done).toEqual([
+        {
+          payoutScheduleUpdated: {
+            payoutSchedule: { id: ofOther.id, status: 'ACTIVE' },
+            previousStatus: null,
+            changedFields: expect.arrayContaining(['status']),
+          },
+        },
+      ]);
       // Live mode cannot create schedules in the sandbox: the live subscriber's silence is ended by a change published last.
-      expect(await heardBefore(server, live, (pubSub, scheduleId) =>
-        pubSub.publish(Topic.PAYOUT_SCHEDULE, { businessId: owner.businessId, livemode: true, scheduleId, previousStatus: null, changedFields: null }))).toEqual([]);
+      expect(
+        await heardBefore(server, live, (pubSub, scheduleId) =>
+          pubSub.publish(Topic.PAYOUT_SCHEDULE, {
+            businessId: owner.businessId,
+            livemode: true,
+            scheduleId,
+            previousStatus: null,
+            changedFields: null,
+          }),
+        ),
+      ).toEqual([]);
     });
 
     test('a run is a change too (runCount, lastRunAt, nextRunAt); payoutScheduleUpdated(id) delivers that schedule only', async () => {
       const { who, recipientId } = await readyMerchant();
       const watched = await createSchedule(who, recipientId);
       const unwatched = await createSchedule(who, recipientId);
-      const one = collect(server.subscribe({ apiKey: who.apiKey }),
-        `subscription { payoutScheduleUpdated(id: "${watched.id}") { payoutSchedule { id status runCount } previousStatus changedFields } }`, 1);
+      const one = collect(
+        server.subscribe({ apiKey: who.apiKey }),
+        `subscription { payoutScheduleUpdated(id: "${watched.id}") { payoutSchedule { id status runCount } previousStatus changedFields } }`,
+        1,
+      );
       await one.ready;
       await ok(PAUSE, byId(unwatched.id), apiKey(who));
       await ok(ADVANCE, { input: { seconds: 3_660 } }, apiKey(who));
-      expect(await one.done).toEqual([{
-        payoutScheduleUpdated: { payoutSchedule: { id: watched.id, status: 'ACTIVE', runCount: 1 }, previousStatus: 'ACTIVE', changedFields: ['runCount', 'lastRunAt', 'nextRunAt'] },
-      }]);
+      expect(await one.done).toEqual([
+        {
+          payoutScheduleUpdated: {
+            payoutSchedule: { id: watched.id, status: 'ACTIVE', runCount: 1 },
+            previousStatus: 'ACTIVE',
+            changedFields: ['runCount', 'lastRunAt', 'nextRunAt'],
+          },
+        },
+      ]);
     });
 
     test('an edit says the fields it changed: a new name and caps are ["name", "maxRunLocalCaps"]; the same values again are not listed', async () => {
       const { who, recipientId } = await readyMerchant();
       const schedule = await createSchedule(who, recipientId);
-      const two = collect(server.subscribe({ apiKey: who.apiKey }),
-        `subscription { payoutScheduleUpdated(id: "${schedule.id}") { payoutSchedule { name } previousStatus changedFields } }`, 2);
+      const two = collect(
+        server.subscribe({ apiKey: who.apiKey }),
+        `subscription { payoutScheduleUpdated(id: "${schedule.id}") { payoutSchedule { name } previousStatus changedFields } }`,
+        2,
+      );
       await two.ready;
-      await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed', maxRunAmountUsd: schedule.maxRunAmountUsd, maxRunLocalCaps: [{ currency: 'NGN', amount: '1000' }] } }, apiKey(who));
-      await waitFor(async () => two.received.length, (count) => count >= 1);
-      await ok(UPDATE, { input: { id: schedule.id, name: 'Renamed again', maxRunLocalCaps: [{ currency: 'ngn', amount: '1000' }] } }, apiKey(who));
+      await ok(
+        UPDATE,
+        {
+          input: {
+            id: schedule.id,
+            name: 'Renamed',
+            maxRunAmountUsd: schedule.maxRunAmountUsd,
+            maxRunLocalCaps: [{ currency: 'NGN', amount: '1000' }],
+          },
+        },
+        apiKey(who),
+      );
+      await waitFor(
+        async () => two.received.length,
+        (count) => count >= 1,
+      );
+      await ok(
+        UPDATE,
+        { input: { id: schedule.id, name: 'Renamed again', maxRunLocalCaps: [{ currency: 'ngn', amount: '1000' }] } },
+        apiKey(who),
+      );
       expect(await two.done).toEqual([
-        { payoutScheduleUpdated: { payoutSchedule: { name: 'Renamed' }, previousStatus: 'ACTIVE', changedFields: ['name', 'maxRunLocalCaps'] } },
-        { payoutScheduleUpdated: { payoutSchedule: { name: 'Renamed again' }, previousStatus: 'ACTIVE', changedFields: ['name'] } },
+        {
+          payoutScheduleUpdated: {
+            payoutSchedule: { name: 'Renamed' },
+            previousStatus: 'ACTIVE',
+            changedFields: ['name', 'maxRunLocalCaps'],
+          },
+        },
+        {
+          payoutScheduleUpdated: {
+            payoutSchedule: { name: 'Renamed again' },
+            previousStatus: 'ACTIVE',
+            changedFields: ['name'],
+          },
+        },
       ]);
     });
   });
@@ -392,8 +662,14 @@ describe('Scheduled payouts over GraphQL', () => {
       const liveKey = await server.liveKeyOf(who);
       const schedule = await createSchedule(who, recipientId);
       const clock = await advanced(3_660, apiKey(who));
-      const [run] = (await ok(RUNS, { id: schedule.id }, apiKey(who))).payoutSchedule.runs.edges.map((edge: any) => edge.node);
-      for (const [typename, id] of [['PayoutSchedule', schedule.id], ['PayoutScheduleRun', run.id], ['SandboxClockAdvance', clock.advance.id]]) {
+      const [run] = (await ok(RUNS, { id: schedule.id }, apiKey(who))).payoutSchedule.runs.edges.map(
+        (edge: any) => edge.node,
+      );
+      for (const [typename, id] of [
+        ['PayoutSchedule', schedule.id],
+        ['PayoutScheduleRun', run.id],
+        ['SandboxClockAdvance', clock.advance.id],
+      ]) {
         expect((await ok(NODE, { id }, apiKey(who))).node).toEqual({ __typename: typename, id });
         expect((await ok(NODE, { id }, apiKey(other))).node).toBeNull();
         expect((await ok(NODE, { id }, { 'x-api-key': liveKey })).node).toBeNull();

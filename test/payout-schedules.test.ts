@@ -10,8 +10,23 @@ import { CLOCK, DAY, PIN, SCHEDULES, advanceClock, createSchedule, scheduleBody,
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SCHEDULE_FIELDS = [
-  'id', 'businessId', 'name', 'cadence', 'dayOfMonth', 'payloadKind', 'status', 'itemCount', 'nextRunAt', 'lastRunAt', 'endAt',
-  'runCount', 'maxRunAmountUsd', 'maxRunLocalCaps', 'authorizedAt', 'createdAt', 'updatedAt',
+  'id',
+  'businessId',
+  'name',
+  'cadence',
+  'dayOfMonth',
+  'payloadKind',
+  'status',
+  'itemCount',
+  'nextRunAt',
+  'lastRunAt',
+  'endAt',
+  'runCount',
+  'maxRunAmountUsd',
+  'maxRunLocalCaps',
+  'authorizedAt',
+  'createdAt',
+  'updatedAt',
 ].sort();
 
 /** Every documented field with its documented type and nullability (interface document, Schedule). */
@@ -21,7 +36,8 @@ function expectDocumentedSchedule(schedule: any) {
   expect(['ONCE', 'WEEKLY', 'BIWEEKLY', 'MONTHLY']).toContain(schedule.cadence);
   expect(['SINGLE', 'BATCH']).toContain(schedule.payloadKind);
   expect(['ACTIVE', 'PAUSED', 'COMPLETED', 'CANCELLED']).toContain(schedule.status);
-  if (schedule.cadence === 'MONTHLY') expect(Number.isInteger(schedule.dayOfMonth) && schedule.dayOfMonth >= 1 && schedule.dayOfMonth <= 28).toBe(true);
+  if (schedule.cadence === 'MONTHLY')
+    expect(Number.isInteger(schedule.dayOfMonth) && schedule.dayOfMonth >= 1 && schedule.dayOfMonth <= 28).toBe(true);
   else expect(schedule.dayOfMonth).toBeNull();
   expect(Number.isInteger(schedule.itemCount)).toBe(true);
   expect(Number.isInteger(schedule.runCount)).toBe(true);
@@ -37,7 +53,10 @@ function expectDocumentedSchedule(schedule: any) {
   }
 }
 
-const errorOf = (response: { status: number; body: any }) => ({ status: response.status, code: response.body.error?.code });
+const errorOf = (response: { status: number; body: any }) => ({
+  status: response.status,
+  code: response.body.error?.code,
+});
 
 /** Scheduled payouts over REST (design section 8; interface document, Schedule, List scheduled payouts, Limits). */
 describe('Scheduled payouts', () => {
@@ -46,11 +65,18 @@ describe('Scheduled payouts', () => {
   let recipientId: string;
 
   const get = (who: TestMerchant, path: string) => server.request('GET', path, { headers: apiKey(who) });
-  const post = (who: TestMerchant, path: string, body?: unknown) => server.request('POST', path, { headers: apiKey(who), body });
-  const patch = (who: TestMerchant, id: string, body: unknown) => server.request('PATCH', `${SCHEDULES}/${id}`, { headers: apiKey(who), body });
+  const post = (who: TestMerchant, path: string, body?: unknown) =>
+    server.request('POST', path, { headers: apiKey(who), body });
+  const patch = (who: TestMerchant, id: string, body: unknown) =>
+    server.request('PATCH', `${SCHEDULES}/${id}`, { headers: apiKey(who), body });
   const countRows = async (table: string, businessId: string) =>
-    (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [businessId]))[0].n as number;
-  const runsOf = async (who: TestMerchant, id: string) => (await get(who, `${SCHEDULES}/${id}/runs?take=100`)).body.data;
+    (
+      await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [
+        businessId,
+      ])
+    )[0].n as number;
+  const runsOf = async (who: TestMerchant, id: string) =>
+    (await get(who, `${SCHEDULES}/${id}/runs?take=100`)).body.data;
   /** A merchant with a PIN, a funded USD wallet and a payable NGN recipient. */
   const readyMerchant = async (funds = '1000.00') => {
     const who = await server.signUp();
@@ -74,8 +100,19 @@ describe('Scheduled payouts', () => {
       const schedule = created.body.data;
       expectDocumentedSchedule(schedule);
       expect(schedule).toMatchObject({
-        businessId: merchant.businessId, name: 'Supplier retainer', cadence: 'WEEKLY', dayOfMonth: null, payloadKind: 'SINGLE', status: 'ACTIVE',
-        itemCount: 1, nextRunAt: body.startAt, lastRunAt: null, endAt: null, runCount: 0, maxRunAmountUsd: '1000.00', maxRunLocalCaps: null,
+        businessId: merchant.businessId,
+        name: 'Supplier retainer',
+        cadence: 'WEEKLY',
+        dayOfMonth: null,
+        payloadKind: 'SINGLE',
+        status: 'ACTIVE',
+        itemCount: 1,
+        nextRunAt: body.startAt,
+        lastRunAt: null,
+        endAt: null,
+        runCount: 0,
+        maxRunAmountUsd: '1000.00',
+        maxRunLocalCaps: null,
       });
       expect(Date.parse(schedule.authorizedAt)).toBeLessThanOrEqual(Date.now());
       expect((await get(merchant, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
@@ -83,16 +120,36 @@ describe('Scheduled payouts', () => {
 
     test('a MONTHLY BATCH schedule keeps dayOfMonth, counts its frozen items and stores the caps exactly as given', async () => {
       const second = await createRecipient(server, merchant, bankDetails('5678'), 'Second supplier');
-      const created = await createSchedule(server, merchant, scheduleBody(recipientId, {
-        cadence: 'MONTHLY', dayOfMonth: 28, startAt: '2099-01-30T10:00:00.000Z', endAt: '2099-12-31T00:00:00.000Z', payloadKind: 'BATCH',
-        payload: { items: [{ recipientId, amount: '5.00', currency: 'USD' }, { recipientId: second.id, amount: '7.50', currency: 'usd', reference: 'inv-7' }] },
-        maxRunAmountUsd: '12.5', maxRunLocalCaps: [{ currency: 'ngn', amount: '19000.12345678' }],
-      }));
+      const created = await createSchedule(
+        server,
+        merchant,
+        scheduleBody(recipientId, {
+          cadence: 'MONTHLY',
+          dayOfMonth: 28,
+          startAt: '2099-01-30T10:00:00.000Z',
+          endAt: '2099-12-31T00:00:00.000Z',
+          payloadKind: 'BATCH',
+          payload: {
+            items: [
+              { recipientId, amount: '5.00', currency: 'USD' },
+              { recipientId: second.id, amount: '7.50', currency: 'usd', reference: 'inv-7' },
+            ],
+          },
+          maxRunAmountUsd: '12.5',
+          maxRunLocalCaps: [{ currency: 'ngn', amount: '19000.12345678' }],
+        }),
+      );
       expect(created.status).toBe(201);
       expectDocumentedSchedule(created.body.data);
       expect(created.body.data).toMatchObject({
-        cadence: 'MONTHLY', dayOfMonth: 28, payloadKind: 'BATCH', itemCount: 2, nextRunAt: '2099-02-28T10:00:00.000Z', endAt: '2099-12-31T00:00:00.000Z',
-        maxRunAmountUsd: '12.5', maxRunLocalCaps: [{ currency: 'ngn', amount: '19000.12345678' }],
+        cadence: 'MONTHLY',
+        dayOfMonth: 28,
+        payloadKind: 'BATCH',
+        itemCount: 2,
+        nextRunAt: '2099-02-28T10:00:00.000Z',
+        endAt: '2099-12-31T00:00:00.000Z',
+        maxRunAmountUsd: '12.5',
+        maxRunLocalCaps: [{ currency: 'ngn', amount: '19000.12345678' }],
       });
     });
 
@@ -104,7 +161,10 @@ describe('Scheduled payouts', () => {
       const one = await get(merchant, `${SCHEDULES}/${id}`);
       expect(one.body.data.cadence).toBeDefined();
       expect(errorOf(await get(merchant, `${PAYOUTS}/${id}`))).toEqual({ status: 404, code: 'NOT_FOUND' });
-      expect(errorOf(await get(merchant, `${SCHEDULES}/00000000-0000-4000-8000-000000000000`))).toEqual({ status: 404, code: 'NOT_FOUND' });
+      expect(errorOf(await get(merchant, `${SCHEDULES}/00000000-0000-4000-8000-000000000000`))).toEqual({
+        status: 404,
+        code: 'NOT_FOUND',
+      });
       expect(errorOf(await get(merchant, `${SCHEDULES}/not-an-id`))).toEqual({ status: 404, code: 'NOT_FOUND' });
     });
   });
@@ -117,7 +177,9 @@ describe('Scheduled payouts', () => {
       const ready = await readyMerchant();
       lister = ready.who;
       for (let index = 0; index < 3; index += 1) {
-        ids.unshift((await createSchedule(server, lister, scheduleBody(ready.recipientId, { name: `S${index}` }))).body.data.id);
+        ids.unshift(
+          (await createSchedule(server, lister, scheduleBody(ready.recipientId, { name: `S${index}` }))).body.data.id,
+        );
       }
       await post(lister, `${SCHEDULES}/${ids[0]}/pause`);
     });
@@ -143,7 +205,11 @@ describe('Scheduled payouts', () => {
       expect(paused).toMatchObject({ total: 1 });
       expect(paused.items[0].id).toBe(ids[0]);
       expect((await get(lister, `${SCHEDULES}?status=active`)).body.data.total).toBe(2);
-      for (const [query, field] of [['status=RUNNING', 'status'], ['skip=-1', 'skip'], ['take=0', 'take']]) {
+      for (const [query, field] of [
+        ['status=RUNNING', 'status'],
+        ['skip=-1', 'skip'],
+        ['take=0', 'take'],
+      ]) {
         const response = await get(lister, `${SCHEDULES}?${query}`);
         expect(errorOf(response)).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
         expect(Object.keys(response.body.error.errors)).toEqual([field]);
@@ -185,7 +251,10 @@ describe('Scheduled payouts', () => {
       expect((await post(merchant, `${SCHEDULES}/${id}/cancel`)).body.data.status).toBe('CANCELLED');
       const before = await stateOf();
       for (const action of ['pause', 'resume', 'cancel']) {
-        expect(errorOf(await post(merchant, `${SCHEDULES}/${id}/${action}`))).toEqual({ status: 409, code: 'CONFLICT' });
+        expect(errorOf(await post(merchant, `${SCHEDULES}/${id}/${action}`))).toEqual({
+          status: 409,
+          code: 'CONFLICT',
+        });
       }
       expect(errorOf(await patch(merchant, id, { name: 'Renamed' }))).toEqual({ status: 409, code: 'CONFLICT' });
       expect(await stateOf()).toEqual(before);
@@ -210,18 +279,32 @@ describe('Scheduled payouts', () => {
       const schedule = (await createSchedule(server, who, scheduleBody(payee, { cadence: 'ONCE' }, 60_000))).body.data;
       await post(who, `${SCHEDULES}/${schedule.id}/pause`);
       await advanceClock(server, who, DAY);
-      expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 0 });
+      expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({
+        status: 'COMPLETED',
+        runCount: 0,
+      });
       expect(await countRows('payouts', who.businessId)).toBe(0);
     });
 
     test('a resumed schedule whose next occurrence would fall after endAt is COMPLETED at once (payout_schedule.completed), never fired', async () => {
       const { who, recipientId: payee } = await readyMerchant();
       const body = scheduleBody(payee, {}, 60_000);
-      const schedule = (await createSchedule(server, who, { ...body, endAt: new Date(Date.parse(body.startAt) + 3 * DAY * 1000).toISOString() })).body.data;
+      const schedule = (
+        await createSchedule(server, who, {
+          ...body,
+          endAt: new Date(Date.parse(body.startAt) + 3 * DAY * 1000).toISOString(),
+        })
+      ).body.data;
       await post(who, `${SCHEDULES}/${schedule.id}/pause`);
       await advanceClock(server, who, 2 * DAY);
-      expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 0, lastRunAt: null });
-      expect((await eventsOf(server, who.businessId, 'payout_schedule.completed')).map((event) => event.data.object.id)).toEqual([schedule.id]);
+      expect((await post(who, `${SCHEDULES}/${schedule.id}/resume`)).body.data).toMatchObject({
+        status: 'COMPLETED',
+        runCount: 0,
+        lastRunAt: null,
+      });
+      expect(
+        (await eventsOf(server, who.businessId, 'payout_schedule.completed')).map((event) => event.data.object.id),
+      ).toEqual([schedule.id]);
       await advanceClock(server, who, 14 * DAY);
       expect((await runsOf(who, schedule.id)).total).toBe(0);
       expect(await countRows('payouts', who.businessId)).toBe(0);
@@ -230,28 +313,53 @@ describe('Scheduled payouts', () => {
 
   describe('editing', () => {
     test('name, cadence, dayOfMonth, endAt and caps change without the PIN; a new cadence moves nextRunAt to its series', async () => {
-      const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId, { startAt: '2099-03-10T08:00:00.000Z' }))).body.data;
+      const schedule = (
+        await createSchedule(server, merchant, scheduleBody(recipientId, { startAt: '2099-03-10T08:00:00.000Z' }))
+      ).body.data;
       const edited = await patch(merchant, schedule.id, {
-        name: 'Monthly now', cadence: 'MONTHLY', dayOfMonth: 1, endAt: '2099-12-01T08:00:00.000Z',
-        maxRunAmountUsd: '50', maxRunLocalCaps: [{ currency: 'NGN', amount: '100000' }],
+        name: 'Monthly now',
+        cadence: 'MONTHLY',
+        dayOfMonth: 1,
+        endAt: '2099-12-01T08:00:00.000Z',
+        maxRunAmountUsd: '50',
+        maxRunLocalCaps: [{ currency: 'NGN', amount: '100000' }],
       });
       expect(edited.status).toBe(200);
       expectDocumentedSchedule(edited.body.data);
       expect(edited.body.data).toMatchObject({
-        name: 'Monthly now', cadence: 'MONTHLY', dayOfMonth: 1, nextRunAt: '2099-04-01T08:00:00.000Z', endAt: '2099-12-01T08:00:00.000Z',
-        maxRunAmountUsd: '50', maxRunLocalCaps: [{ currency: 'ngn', amount: '100000' }], authorizedAt: schedule.authorizedAt,
+        name: 'Monthly now',
+        cadence: 'MONTHLY',
+        dayOfMonth: 1,
+        nextRunAt: '2099-04-01T08:00:00.000Z',
+        endAt: '2099-12-01T08:00:00.000Z',
+        maxRunAmountUsd: '50',
+        maxRunLocalCaps: [{ currency: 'ngn', amount: '100000' }],
+        authorizedAt: schedule.authorizedAt,
       });
       const weekly = (await patch(merchant, schedule.id, { cadence: 'WEEKLY', maxRunLocalCaps: null })).body.data;
-      expect(weekly).toMatchObject({ cadence: 'WEEKLY', dayOfMonth: null, nextRunAt: '2099-03-10T08:00:00.000Z', maxRunLocalCaps: null });
+      expect(weekly).toMatchObject({
+        cadence: 'WEEKLY',
+        dayOfMonth: null,
+        nextRunAt: '2099-03-10T08:00:00.000Z',
+        maxRunLocalCaps: null,
+      });
     });
 
     test('a new payload needs the PIN again (absent: 400 on pin; wrong: 403 INVALID_PIN) and renews authorizedAt', async () => {
       const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
-      const payload = { items: [{ recipientId, amount: '1.00', currency: 'USD' }, { recipientId, amount: '2.00', currency: 'USD' }] };
+      const payload = {
+        items: [
+          { recipientId, amount: '1.00', currency: 'USD' },
+          { recipientId, amount: '2.00', currency: 'USD' },
+        ],
+      };
       const missing = await patch(merchant, schedule.id, { payloadKind: 'BATCH', payload });
       expect(errorOf(missing)).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
       expect(Object.keys(missing.body.error.errors)).toEqual(['pin']);
-      expect(errorOf(await patch(merchant, schedule.id, { payloadKind: 'BATCH', payload, pin: '000000' }))).toEqual({ status: 403, code: 'INVALID_PIN' });
+      expect(errorOf(await patch(merchant, schedule.id, { payloadKind: 'BATCH', payload, pin: '000000' }))).toEqual({
+        status: 403,
+        code: 'INVALID_PIN',
+      });
       expect((await get(merchant, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
       const edited = (await patch(merchant, schedule.id, { payloadKind: 'BATCH', payload, pin: PIN })).body.data;
       expect(edited).toMatchObject({ payloadKind: 'BATCH', itemCount: 2 });
@@ -282,10 +390,19 @@ describe('Scheduled payouts', () => {
 
     test('fields a schedule cannot change (startAt, status) and a payload without payloadKind are 400', async () => {
       const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
-      expect(errorOf(await patch(merchant, schedule.id, { status: 'ACTIVE' }))).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
-      const noKind = await patch(merchant, schedule.id, { payload: { recipientId, amount: '1.00', currency: 'USD' }, pin: PIN });
+      expect(errorOf(await patch(merchant, schedule.id, { status: 'ACTIVE' }))).toEqual({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
+      const noKind = await patch(merchant, schedule.id, {
+        payload: { recipientId, amount: '1.00', currency: 'USD' },
+        pin: PIN,
+      });
       expect(noKind.body.error.errors).toHaveProperty('payloadKind');
-      expect(errorOf(await patch(merchant, schedule.id, { endAt: '2000-01-01T00:00:00.000Z' }))).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(errorOf(await patch(merchant, schedule.id, { endAt: '2000-01-01T00:00:00.000Z' }))).toEqual({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
       expect((await get(merchant, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
     });
   });
@@ -303,33 +420,99 @@ describe('Scheduled payouts', () => {
       ['dayOfMonth 29', () => ({ cadence: 'MONTHLY', dayOfMonth: 29 }), 'dayOfMonth'],
       ['MONTHLY without dayOfMonth', () => ({ cadence: 'MONTHLY' }), 'dayOfMonth'],
       ['dayOfMonth set for WEEKLY', () => ({ dayOfMonth: 5 }), 'dayOfMonth'],
-      ['a local cap currency of 2 characters', () => ({ maxRunLocalCaps: [{ currency: 'NG', amount: '10' }] }), 'maxRunLocalCaps.0.currency'],
-      ['a local cap currency of 9 characters', () => ({ maxRunLocalCaps: [{ currency: 'NGNNGNNGN', amount: '10' }] }), 'maxRunLocalCaps.0.currency'],
-      ['a local cap amount with 9 decimals', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.123456789' }] }), 'maxRunLocalCaps.0.amount'],
-      ['a local cap amount not matching the pattern', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '1e5' }] }), 'maxRunLocalCaps.0.amount'],
-      ['two local caps on one currency', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10' }, { currency: 'ngn', amount: '20' }] }), 'maxRunLocalCaps.1.currency'],
-      ['a local cap on a currency Tessera does not know', () => ({ maxRunLocalCaps: [{ currency: 'NOTACUR', amount: '10' }] }), 'maxRunLocalCaps.0.currency'],
-      ['a local cap amount ending with a dot', () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.' }] }), 'maxRunLocalCaps.0.amount'],
+      [
+        'a local cap currency of 2 characters',
+        () => ({ maxRunLocalCaps: [{ currency: 'NG', amount: '10' }] }),
+        'maxRunLocalCaps.0.currency',
+      ],
+      [
+        'a local cap currency of 9 characters',
+        () => ({ maxRunLocalCaps: [{ currency: 'NGNNGNNGN', amount: '10' }] }),
+        'maxRunLocalCaps.0.currency',
+      ],
+      [
+        'a local cap amount with 9 decimals',
+        () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.123456789' }] }),
+        'maxRunLocalCaps.0.amount',
+      ],
+      [
+        'a local cap amount not matching the pattern',
+        () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '1e5' }] }),
+        'maxRunLocalCaps.0.amount',
+      ],
+      [
+        'two local caps on one currency',
+        () => ({
+          maxRunLocalCaps: [
+            { currency: 'NGN', amount: '10' },
+            { currency: 'ngn', amount: '20' },
+          ],
+        }),
+        'maxRunLocalCaps.1.currency',
+      ],
+      [
+        'a local cap on a currency Tessera does not know',
+        () => ({ maxRunLocalCaps: [{ currency: 'NOTACUR', amount: '10' }] }),
+        'maxRunLocalCaps.0.currency',
+      ],
+      [
+        'a local cap amount ending with a dot',
+        () => ({ maxRunLocalCaps: [{ currency: 'NGN', amount: '10.' }] }),
+        'maxRunLocalCaps.0.amount',
+      ],
       ['maxRunAmountUsd as a number', () => ({ maxRunAmountUsd: 100 }), 'maxRunAmountUsd'],
       ['maxRunAmountUsd zero', () => ({ maxRunAmountUsd: '0.00' }), 'maxRunAmountUsd'],
       ['endAt before the first run', () => ({ endAt: new Date(Date.now() + 60_000).toISOString() }), 'endAt'],
       ['startAt in the past', () => ({ startAt: '2020-01-01T00:00:00.000Z' }), 'startAt'],
       ['an empty BATCH', () => ({ payloadKind: 'BATCH', payload: { items: [] } }), 'payload.items'],
-      ['a BATCH of 1,001 items', (recipient) => ({
-        payloadKind: 'BATCH', payload: { items: Array.from({ length: 1001 }, () => ({ recipientId: recipient, amount: '0.01', currency: 'USD' })) },
-      }), 'payload.items'],
-      ['a SINGLE payload without amount', (recipient) => ({ payload: { recipientId: recipient, currency: 'USD' } }), 'payload.amount'],
-      ['a recipient of another business', (_recipient, foreign) => ({ payload: { recipientId: foreign, amount: '1.00', currency: 'USD' } }), 'payload.recipientId'],
-      ['a batch item of another business', (recipient, foreign) => ({
-        payloadKind: 'BATCH', payload: { items: [{ recipientId: recipient, amount: '1.00', currency: 'USD' }, { recipientId: foreign, amount: '1.00', currency: 'USD' }] },
-      }), 'payload.items.1.recipientId'],
-      ['a currency without a wallet', (recipient) => ({ payload: { recipientId: recipient, amount: '1.00', currency: 'GBP' } }), 'payload.currency'],
+      [
+        'a BATCH of 1,001 items',
+        (recipient) => ({
+          payloadKind: 'BATCH',
+          payload: {
+            items: Array.from({ length: 1001 }, () => ({ recipientId: recipient, amount: '0.01', currency: 'USD' })),
+          },
+        }),
+        'payload.items',
+      ],
+      [
+        'a SINGLE payload without amount',
+        (recipient) => ({ payload: { recipientId: recipient, currency: 'USD' } }),
+        'payload.amount',
+      ],
+      [
+        'a recipient of another business',
+        (_recipient, foreign) => ({ payload: { recipientId: foreign, amount: '1.00', currency: 'USD' } }),
+        'payload.recipientId',
+      ],
+      [
+        'a batch item of another business',
+        (recipient, foreign) => ({
+          payloadKind: 'BATCH',
+          payload: {
+            items: [
+              { recipientId: recipient, amount: '1.00', currency: 'USD' },
+              { recipientId: foreign, amount: '1.00', currency: 'USD' },
+            ],
+          },
+        }),
+        'payload.items.1.recipientId',
+      ],
+      [
+        'a currency without a wallet',
+        (recipient) => ({ payload: { recipientId: recipient, amount: '1.00', currency: 'GBP' } }),
+        'payload.currency',
+      ],
       ['a PIN that is not 6 digits', () => ({ pin: '12' }), 'pin'],
     ];
 
     test.each(cases)('%s: 400 VALIDATION_ERROR naming the field, nothing written', async (_name, change, field) => {
       const before = await countRows('payout_schedules', merchant.businessId);
-      const response = await createSchedule(server, merchant, scheduleBody(recipientId, change(recipientId, other.recipientId)));
+      const response = await createSchedule(
+        server,
+        merchant,
+        scheduleBody(recipientId, change(recipientId, other.recipientId)),
+      );
       expect(errorOf(response)).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
       expect(response.body.error.errors).toHaveProperty([field]);
       expect(await countRows('payout_schedules', merchant.businessId)).toBe(before);
@@ -338,9 +521,15 @@ describe('Scheduled payouts', () => {
     test('a wrong PIN is 403 INVALID_PIN; after 5 wrong ones the PIN is locked (429 PIN_LOCKED, even with the right one); nothing written', async () => {
       const { who, recipientId: payee } = await readyMerchant();
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        expect(errorOf(await createSchedule(server, who, scheduleBody(payee, { pin: '999999' })))).toEqual({ status: 403, code: 'INVALID_PIN' });
+        expect(errorOf(await createSchedule(server, who, scheduleBody(payee, { pin: '999999' })))).toEqual({
+          status: 403,
+          code: 'INVALID_PIN',
+        });
       }
-      expect(errorOf(await createSchedule(server, who, scheduleBody(payee)))).toEqual({ status: 429, code: 'PIN_LOCKED' });
+      expect(errorOf(await createSchedule(server, who, scheduleBody(payee)))).toEqual({
+        status: 429,
+        code: 'PIN_LOCKED',
+      });
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
 
@@ -348,23 +537,41 @@ describe('Scheduled payouts', () => {
       const who = await server.signUp();
       await fundWallet(server, who, '10.00');
       const payee = await createRecipient(server, who);
-      expect(errorOf(await createSchedule(server, who, scheduleBody(payee.id)))).toEqual({ status: 422, code: 'PIN_NOT_SET' });
+      expect(errorOf(await createSchedule(server, who, scheduleBody(payee.id)))).toEqual({
+        status: 422,
+        code: 'PIN_NOT_SET',
+      });
       expect(await countRows('payout_schedules', who.businessId)).toBe(0);
     });
 
     test('a new payload paying a recipient that matches screening is 403 SANCTIONS_MATCH and the schedule is unchanged', async () => {
       const schedule = (await createSchedule(server, merchant, scheduleBody(recipientId))).body.data;
       const flagged = await createRecipient(server, merchant, bankDetails('4322'), 'SANCTIONED supplier');
-      const response = await patch(merchant, schedule.id, { payloadKind: 'SINGLE', payload: { recipientId: flagged.id, amount: '1.00', currency: 'USD' }, pin: PIN });
+      const response = await patch(merchant, schedule.id, {
+        payloadKind: 'SINGLE',
+        payload: { recipientId: flagged.id, amount: '1.00', currency: 'USD' },
+        pin: PIN,
+      });
       expect(errorOf(response)).toEqual({ status: 403, code: 'SANCTIONS_MATCH' });
       expect((await get(merchant, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
     });
 
     test('a recipient matching screening is 403 SANCTIONS_MATCH and nothing is stored, whoever asks', async () => {
-      const flagged = await createRecipient(server, merchant, bankDetails('4321', { accountName: 'Sanctioned Trading' }), 'Vendor');
+      const flagged = await createRecipient(
+        server,
+        merchant,
+        bankDetails('4321', { accountName: 'Sanctioned Trading' }),
+        'Vendor',
+      );
       const before = await countRows('payout_schedules', merchant.businessId);
-      expect(errorOf(await createSchedule(server, merchant, scheduleBody(flagged.id)))).toEqual({ status: 403, code: 'SANCTIONS_MATCH' });
-      expect(errorOf(await createSchedule(server, merchant, scheduleBody(flagged.id), dashboard(merchant)))).toEqual({ status: 403, code: 'SANCTIONS_MATCH' });
+      expect(errorOf(await createSchedule(server, merchant, scheduleBody(flagged.id)))).toEqual({
+        status: 403,
+        code: 'SANCTIONS_MATCH',
+      });
+      expect(errorOf(await createSchedule(server, merchant, scheduleBody(flagged.id), dashboard(merchant)))).toEqual({
+        status: 403,
+        code: 'SANCTIONS_MATCH',
+      });
       expect(await countRows('payout_schedules', merchant.businessId)).toBe(before);
     });
 
@@ -397,14 +604,21 @@ describe('Scheduled payouts', () => {
       const runs = await runsOf(who, schedule.id);
       expect(runs.total).toBe(3);
       const start = Date.parse(body.startAt);
-      expect(runs.items.map((run: any) => run.runAt)).toEqual([14, 7, 0].map((days) => new Date(start + days * DAY * 1000).toISOString()));
+      expect(runs.items.map((run: any) => run.runAt)).toEqual(
+        [14, 7, 0].map((days) => new Date(start + days * DAY * 1000).toISOString()),
+      );
       for (const run of runs.items) {
         expect(Object.keys(run).sort()).toEqual(['batchId', 'id', 'payoutIds', 'reason', 'runAt', 'status']);
         expect(run).toMatchObject({ status: 'SUCCEEDED', reason: null, batchId: null });
         expect(run.payoutIds).toHaveLength(1);
       }
       const state = (await get(who, `${SCHEDULES}/${schedule.id}`)).body.data;
-      expect(state).toMatchObject({ status: 'ACTIVE', runCount: 3, lastRunAt: runs.items[0].runAt, nextRunAt: new Date(start + 21 * DAY * 1000).toISOString() });
+      expect(state).toMatchObject({
+        status: 'ACTIVE',
+        runCount: 3,
+        lastRunAt: runs.items[0].runAt,
+        nextRunAt: new Date(start + 21 * DAY * 1000).toISOString(),
+      });
       expect(await countRows('payouts', who.businessId)).toBe(3);
       const payout = (await get(who, `${PAYOUTS}/${runs.items[0].payoutIds[0]}`)).body.data;
       expect(payout).toMatchObject({ amount: '10.00', currency: 'usd', recipientId: payee });
@@ -416,7 +630,10 @@ describe('Scheduled payouts', () => {
       await advanceClock(server, who, 60);
       expect((await runsOf(who, schedule.id)).total).toBe(3);
       // Ordinary payouts: dispatched and settled by the rail, with their own events.
-      const settled = await waitFor(() => get(who, `${PAYOUTS}/${runs.items[2].payoutIds[0]}`), (response) => response.body.data.status === 'SETTLED');
+      const settled = await waitFor(
+        () => get(who, `${PAYOUTS}/${runs.items[2].payoutIds[0]}`),
+        (response) => response.body.data.status === 'SETTLED',
+      );
       expect(settled.body.data.status).toBe('SETTLED');
       expect(await eventsOf(server, who.businessId, 'payout.initiated')).toHaveLength(3);
     });
@@ -427,7 +644,9 @@ describe('Scheduled payouts', () => {
       const late = (await createSchedule(server, who, scheduleBody(payee, { name: 'late' }, 2 * DAY * 1000))).body.data;
       await advanceClock(server, who, 10 * DAY);
       const fired: Array<{ schedule_id: string; due_at: Date }> = await server.runtime.dataSource.query(
-        `SELECT schedule_id, due_at FROM payout_schedule_runs WHERE business_id = $1 ORDER BY fired_at, created_at`, [who.businessId]);
+        `SELECT schedule_id, due_at FROM payout_schedule_runs WHERE business_id = $1 ORDER BY fired_at, created_at`,
+        [who.businessId],
+      );
       expect(fired.map((run) => run.schedule_id)).toEqual([early.id, late.id, early.id, late.id]);
       const dueTimes = fired.map((run) => run.due_at.getTime());
       expect(dueTimes).toEqual([...dueTimes].sort((a, b) => a - b));
@@ -436,10 +655,17 @@ describe('Scheduled payouts', () => {
     test('a recipient archived since the schedule was authorised fails the run (RECIPIENT_NOT_PAYABLE), no payout, and the schedule continues', async () => {
       const { who, recipientId: payee } = await readyMerchant();
       const schedule = (await createSchedule(server, who, scheduleBody(payee, {}, 60_000))).body.data;
-      expect((await server.request('DELETE', `${PAYOUTS}/recipients/${payee}`, { headers: apiKey(who) })).status).toBe(200);
+      expect((await server.request('DELETE', `${PAYOUTS}/recipients/${payee}`, { headers: apiKey(who) })).status).toBe(
+        200,
+      );
       await advanceClock(server, who, 120);
-      expect((await runsOf(who, schedule.id)).items.map((run: any) => [run.status, run.reason, run.payoutIds])).toEqual([['FAILED', 'RECIPIENT_NOT_PAYABLE', []]]);
-      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({ status: 'ACTIVE', runCount: 1 });
+      expect((await runsOf(who, schedule.id)).items.map((run: any) => [run.status, run.reason, run.payoutIds])).toEqual(
+        [['FAILED', 'RECIPIENT_NOT_PAYABLE', []]],
+      );
+      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({
+        status: 'ACTIVE',
+        runCount: 1,
+      });
       expect(await countRows('payouts', who.businessId)).toBe(0);
     });
 
@@ -449,14 +675,35 @@ describe('Scheduled payouts', () => {
       await post(who, `${SCHEDULES}/${schedule.id}/pause`);
       await advanceClock(server, who, 8 * DAY);
       expect((await runsOf(who, schedule.id)).total).toBe(0);
-      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({ status: 'PAUSED', runCount: 0, lastRunAt: null });
+      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({
+        status: 'PAUSED',
+        runCount: 0,
+        lastRunAt: null,
+      });
     });
 
     test('a BATCH run writes one batch of every frozen item', async () => {
       const { who, recipientId: payee } = await readyMerchant();
-      const schedule = (await createSchedule(server, who, scheduleBody(payee, {
-        cadence: 'ONCE', payloadKind: 'BATCH', payload: { items: [{ recipientId: payee, amount: '1.00', currency: 'USD' }, { recipientId: payee, amount: '2.00', currency: 'USD' }] },
-      }, 60_000))).body.data;
+      const schedule = (
+        await createSchedule(
+          server,
+          who,
+          scheduleBody(
+            payee,
+            {
+              cadence: 'ONCE',
+              payloadKind: 'BATCH',
+              payload: {
+                items: [
+                  { recipientId: payee, amount: '1.00', currency: 'USD' },
+                  { recipientId: payee, amount: '2.00', currency: 'USD' },
+                ],
+              },
+            },
+            60_000,
+          ),
+        )
+      ).body.data;
       await advanceClock(server, who, 120);
       const [run] = (await runsOf(who, schedule.id)).items;
       expect(run.status).toBe('SUCCEEDED');
@@ -469,10 +716,18 @@ describe('Scheduled payouts', () => {
       const { who, recipientId: payee } = await readyMerchant();
       const once = (await createSchedule(server, who, scheduleBody(payee, { cadence: 'ONCE' }, 60_000))).body.data;
       const body = scheduleBody(payee, {}, 60_000);
-      const ending = (await createSchedule(server, who, { ...body, endAt: new Date(Date.parse(body.startAt) + 10 * DAY * 1000).toISOString() })).body.data;
+      const ending = (
+        await createSchedule(server, who, {
+          ...body,
+          endAt: new Date(Date.parse(body.startAt) + 10 * DAY * 1000).toISOString(),
+        })
+      ).body.data;
       await advanceClock(server, who, 30 * DAY);
       expect((await get(who, `${SCHEDULES}/${once.id}`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 1 });
-      expect((await get(who, `${SCHEDULES}/${ending.id}`)).body.data).toMatchObject({ status: 'COMPLETED', runCount: 2 });
+      expect((await get(who, `${SCHEDULES}/${ending.id}`)).body.data).toMatchObject({
+        status: 'COMPLETED',
+        runCount: 2,
+      });
       const completed = await eventsOf(server, who.businessId, 'payout_schedule.completed');
       expect(completed.map((event) => event.data.object.id).sort()).toEqual([once.id, ending.id].sort());
       expect(errorOf(await post(who, `${SCHEDULES}/${once.id}/pause`))).toEqual({ status: 409, code: 'CONFLICT' });
@@ -483,10 +738,16 @@ describe('Scheduled payouts', () => {
       const schedule = (await createSchedule(server, who, scheduleBody(payee, {}, 60_000))).body.data;
       await advanceClock(server, who, 8 * DAY);
       const runs = (await runsOf(who, schedule.id)).items;
-      expect(runs.map((run: any) => [run.status, run.reason, run.payoutIds.length])).toEqual([['FAILED', 'INSUFFICIENT_FUNDS', 0], ['SUCCEEDED', null, 1]]);
+      expect(runs.map((run: any) => [run.status, run.reason, run.payoutIds.length])).toEqual([
+        ['FAILED', 'INSUFFICIENT_FUNDS', 0],
+        ['SUCCEEDED', null, 1],
+      ]);
       expect(await countRows('payouts', who.businessId)).toBe(1);
       expect(await walletBalance(server, who.businessId)).toBe(1500n - 1010n);
-      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({ status: 'ACTIVE', runCount: 2 });
+      expect((await get(who, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({
+        status: 'ACTIVE',
+        runCount: 2,
+      });
       const failed = await eventsOf(server, who.businessId, 'payout_schedule.run.failed');
       expect(failed[0].data.run).toMatchObject({ status: 'FAILED', reason: 'INSUFFICIENT_FUNDS' });
     });
@@ -495,12 +756,31 @@ describe('Scheduled payouts', () => {
       const fx = server.runtime.core.providers.inMode('fx', 'test') as SandboxFxProvider;
       const { who } = await readyMerchant();
       await fundWallet(server, who, '1000.00', 'EUR');
-      const euro = await createRecipient(server, who, bankDetails('9876', { country: 'DE', currency: 'EUR', bankCode: 'DEUT', bankName: 'Deutsche' }), 'Berlin office');
+      const euro = await createRecipient(
+        server,
+        who,
+        bankDetails('9876', { country: 'DE', currency: 'EUR', bankCode: 'DEUT', bankName: 'Deutsche' }),
+        'Berlin office',
+      );
       const payload = { recipientId: euro.id, amount: '100.00', currency: 'EUR' };
-      const usdCapped = (await createSchedule(server, who, scheduleBody(euro.id, { payload, maxRunAmountUsd: '110.00' }, 60_000))).body.data;
-      const localCapped = (await createSchedule(server, who, scheduleBody(euro.id, {
-        payload, maxRunAmountUsd: '1000000', maxRunLocalCaps: [{ currency: 'EUR', amount: '100.00' }],
-      }, 60_000))).body.data;
+      const usdCapped = (
+        await createSchedule(server, who, scheduleBody(euro.id, { payload, maxRunAmountUsd: '110.00' }, 60_000))
+      ).body.data;
+      const localCapped = (
+        await createSchedule(
+          server,
+          who,
+          scheduleBody(
+            euro.id,
+            {
+              payload,
+              maxRunAmountUsd: '1000000',
+              maxRunLocalCaps: [{ currency: 'EUR', amount: '100.00' }],
+            },
+            60_000,
+          ),
+        )
+      ).body.data;
       try {
         await advanceClock(server, who, DAY); // 100 EUR at 0.92 EUR per USD = 108.70 USD
         fx.setRatePerUsd('EUR', '0.80'); // 100 EUR = 125.00 USD
@@ -508,49 +788,94 @@ describe('Scheduled payouts', () => {
       } finally {
         fx.setRatePerUsd('EUR', null);
       }
-      const outcomes = async (id: string) => (await runsOf(who, id)).items.reverse().map((run: any) => [run.status, run.reason]);
-      expect(await outcomes(usdCapped.id)).toEqual([['SUCCEEDED', null], ['FAILED', 'CAP_EXCEEDED']]);
-      expect(await outcomes(localCapped.id)).toEqual([['SUCCEEDED', null], ['SUCCEEDED', null]]);
+      const outcomes = async (id: string) =>
+        (await runsOf(who, id)).items.reverse().map((run: any) => [run.status, run.reason]);
+      expect(await outcomes(usdCapped.id)).toEqual([
+        ['SUCCEEDED', null],
+        ['FAILED', 'CAP_EXCEEDED'],
+      ]);
+      expect(await outcomes(localCapped.id)).toEqual([
+        ['SUCCEEDED', null],
+        ['SUCCEEDED', null],
+      ]);
     });
 
     test('a local cap breached by the destination amounts fails the run with CAP_EXCEEDED and no payout', async () => {
       const { who, recipientId: payee } = await readyMerchant();
       // 10.00 USD → 15,422.50 NGN at the sandbox rate (1,550 less the 0.5% spread)
-      const schedule = (await createSchedule(server, who, scheduleBody(payee, { cadence: 'ONCE', maxRunLocalCaps: [{ currency: 'NGN', amount: '15422.49' }] }, 60_000))).body.data;
+      const schedule = (
+        await createSchedule(
+          server,
+          who,
+          scheduleBody(payee, { cadence: 'ONCE', maxRunLocalCaps: [{ currency: 'NGN', amount: '15422.49' }] }, 60_000),
+        )
+      ).body.data;
       await advanceClock(server, who, 120);
-      expect((await runsOf(who, schedule.id)).items.map((run: any) => [run.status, run.reason, run.payoutIds])).toEqual([['FAILED', 'CAP_EXCEEDED', []]]);
+      expect((await runsOf(who, schedule.id)).items.map((run: any) => [run.status, run.reason, run.payoutIds])).toEqual(
+        [['FAILED', 'CAP_EXCEEDED', []]],
+      );
       expect(await countRows('payouts', who.businessId)).toBe(0);
     });
   });
 
   describe('tenancy and mode', () => {
-    test("another business cannot read, edit, move or list a schedule or its runs (404), and its clock advance fires none of them", async () => {
+    test('another business cannot read, edit, move or list a schedule or its runs (404), and its clock advance fires none of them', async () => {
       const { who: owner, recipientId: payee } = await readyMerchant();
       const schedule = (await createSchedule(server, owner, scheduleBody(payee, {}, 60_000))).body.data;
       const stranger = await server.signUp();
       await setPin(server, stranger);
       expect(errorOf(await get(stranger, `${SCHEDULES}/${schedule.id}`))).toEqual({ status: 404, code: 'NOT_FOUND' });
-      expect(errorOf(await get(stranger, `${SCHEDULES}/${schedule.id}/runs`))).toEqual({ status: 404, code: 'NOT_FOUND' });
+      expect(errorOf(await get(stranger, `${SCHEDULES}/${schedule.id}/runs`))).toEqual({
+        status: 404,
+        code: 'NOT_FOUND',
+      });
       expect(errorOf(await patch(stranger, schedule.id, { name: 'Mine' }))).toEqual({ status: 404, code: 'NOT_FOUND' });
       for (const action of ['pause', 'resume', 'cancel']) {
-        expect(errorOf(await post(stranger, `${SCHEDULES}/${schedule.id}/${action}`))).toEqual({ status: 404, code: 'NOT_FOUND' });
+        expect(errorOf(await post(stranger, `${SCHEDULES}/${schedule.id}/${action}`))).toEqual({
+          status: 404,
+          code: 'NOT_FOUND',
+        });
       }
       expect((await get(stranger, SCHEDULES)).body.data).toMatchObject({ items: [], total: 0 });
       await advanceClock(server, stranger, 30 * DAY);
-      expect((await get(owner, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({ status: 'ACTIVE', runCount: 0 });
+      expect((await get(owner, `${SCHEDULES}/${schedule.id}`)).body.data).toMatchObject({
+        status: 'ACTIVE',
+        runCount: 0,
+      });
     });
 
     test('live credentials see no test schedule, and the test clock is test mode only (403 SANDBOX_ONLY)', async () => {
       const { who, recipientId: payee } = await readyMerchant();
       const schedule = (await createSchedule(server, who, scheduleBody(payee))).body.data;
       const live = { 'x-api-key': await server.liveKeyOf(who) };
-      expect((await server.request('GET', SCHEDULES, { headers: live })).body.data).toMatchObject({ items: [], total: 0 });
-      expect(errorOf(await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: live }))).toEqual({ status: 404, code: 'NOT_FOUND' });
-      expect(errorOf(await server.request('GET', CLOCK, { headers: live }))).toEqual({ status: 403, code: 'SANDBOX_ONLY' });
-      expect(errorOf(await server.request('POST', `${CLOCK}/advance`, { headers: live, body: { seconds: 60 } }))).toEqual({ status: 403, code: 'SANDBOX_ONLY' });
+      expect((await server.request('GET', SCHEDULES, { headers: live })).body.data).toMatchObject({
+        items: [],
+        total: 0,
+      });
+      expect(errorOf(await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: live }))).toEqual({
+        status: 404,
+        code: 'NOT_FOUND',
+      });
+      expect(errorOf(await server.request('GET', CLOCK, { headers: live }))).toEqual({
+        status: 403,
+        code: 'SANDBOX_ONLY',
+      });
+      expect(
+        errorOf(await server.request('POST', `${CLOCK}/advance`, { headers: live, body: { seconds: 60 } })),
+      ).toEqual({ status: 403, code: 'SANDBOX_ONLY' });
       // Live mode has no payout rail in this build: refused before anything is written.
-      expect(errorOf(await server.request('POST', SCHEDULES, { headers: live, body: scheduleBody(payee) }))).toEqual({ status: 422, code: 'UNPROCESSABLE' });
-      expect((await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_schedules WHERE business_id = $1 AND livemode`, [who.businessId]))[0].n).toBe(0);
+      expect(errorOf(await server.request('POST', SCHEDULES, { headers: live, body: scheduleBody(payee) }))).toEqual({
+        status: 422,
+        code: 'UNPROCESSABLE',
+      });
+      expect(
+        (
+          await server.runtime.dataSource.query(
+            `SELECT count(*)::int AS n FROM payout_schedules WHERE business_id = $1 AND livemode`,
+            [who.businessId],
+          )
+        )[0].n,
+      ).toBe(0);
     });
 
     test('a VIEWER reads schedules but cannot create, edit or move them (403 FORBIDDEN)', async () => {
@@ -560,9 +885,17 @@ describe('Scheduled payouts', () => {
       await server.addTeamMember(owner, viewer, 'VIEWER');
       const headers = { authorization: `Bearer ${viewer.token}`, 'x-service-business-id': owner.businessId };
       expect((await server.request('GET', SCHEDULES, { headers })).body.data.total).toBe(1);
-      expect(errorOf(await server.request('POST', SCHEDULES, { headers, body: scheduleBody(payee) }))).toEqual({ status: 403, code: 'FORBIDDEN' });
-      expect(errorOf(await server.request('POST', `${SCHEDULES}/${schedule.id}/pause`, { headers }))).toEqual({ status: 403, code: 'FORBIDDEN' });
-      expect(errorOf(await server.request('PATCH', `${SCHEDULES}/${schedule.id}`, { headers, body: { name: 'x' } }))).toEqual({ status: 403, code: 'FORBIDDEN' });
+      expect(errorOf(await server.request('POST', SCHEDULES, { headers, body: scheduleBody(payee) }))).toEqual({
+        status: 403,
+        code: 'FORBIDDEN',
+      });
+      expect(errorOf(await server.request('POST', `${SCHEDULES}/${schedule.id}/pause`, { headers }))).toEqual({
+        status: 403,
+        code: 'FORBIDDEN',
+      });
+      expect(
+        errorOf(await server.request('PATCH', `${SCHEDULES}/${schedule.id}`, { headers, body: { name: 'x' } })),
+      ).toEqual({ status: 403, code: 'FORBIDDEN' });
       expect((await get(owner, `${SCHEDULES}/${schedule.id}`)).body.data).toEqual(schedule);
     });
   });
@@ -584,62 +917,117 @@ describe('Scheduled payouts with several workers', () => {
     const payee = (await createRecipient(server, who)).id;
     const bodies = [
       scheduleBody(payee, { name: 'weekly' }, 60_000),
-      scheduleBody(payee, { name: 'biweekly batch', cadence: 'BIWEEKLY', payloadKind: 'BATCH', payload: { items: [
-        { recipientId: payee, amount: '1.00', currency: 'USD' }, { recipientId: payee, amount: '2.00', currency: 'USD' }] } }, 60_000),
+      scheduleBody(
+        payee,
+        {
+          name: 'biweekly batch',
+          cadence: 'BIWEEKLY',
+          payloadKind: 'BATCH',
+          payload: {
+            items: [
+              { recipientId: payee, amount: '1.00', currency: 'USD' },
+              { recipientId: payee, amount: '2.00', currency: 'USD' },
+            ],
+          },
+        },
+        60_000,
+      ),
       scheduleBody(payee, { name: 'monthly', cadence: 'MONTHLY', dayOfMonth: 15 }, 60_000),
     ];
     const schedules = [];
     for (const body of bodies) schedules.push((await createSchedule(server, who, body)).body.data);
     const offset = 92 * DAY;
     // The clock moves without the advance's own firing: only the workers and the wake-ups below fire the runs.
-    await server.runtime.dataSource.query(`INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)`, [who.businessId, offset]);
-    const workers = await Promise.all([1, 2].map(() => startWorker(server.runtime.core, server.databaseUrl, () => undefined)));
+    await server.runtime.dataSource.query(`INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)`, [
+      who.businessId,
+      offset,
+    ]);
+    const workers = await Promise.all(
+      [1, 2].map(() => startWorker(server.runtime.core, server.databaseUrl, () => undefined)),
+    );
     try {
       const wake = (task: string, payload: Record<string, unknown>) =>
-        server.runtime.dataSource.query(`SELECT graphile_worker.add_job($1, $2::json)`, [task, JSON.stringify(payload)]);
+        server.runtime.dataSource.query(`SELECT graphile_worker.add_job($1, $2::json)`, [
+          task,
+          JSON.stringify(payload),
+        ]);
       const wakeUps: Array<Promise<unknown>> = [];
       for (let round = 0; round < 20; round += 1) {
         wakeUps.push(wake('run_due_payout_schedules', {}));
         for (const schedule of schedules) {
-          wakeUps.push(wake('run_payout_schedule', { scheduleId: schedule.id, businessId: who.businessId, livemode: false }));
+          wakeUps.push(
+            wake('run_payout_schedule', { scheduleId: schedule.id, businessId: who.businessId, livemode: false }),
+          );
         }
       }
       const system = RequestContext.system(server.runtime.dataSource, 'test');
       wakeUps.push(...[1, 2, 3].map(() => server.runtime.core.payoutScheduleRunner.runDue(system, { limit: 500 })));
       await Promise.all(wakeUps);
-      await waitFor(async () => (await server.runtime.dataSource.query(
-        `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier IN ('run_due_payout_schedules', 'run_payout_schedule') AND run_at <= now()`))[0].n,
-      (pending) => pending === 0, 30_000);
+      await waitFor(
+        async () =>
+          (
+            await server.runtime.dataSource.query(
+              `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier IN ('run_due_payout_schedules', 'run_payout_schedule') AND run_at <= now()`,
+            )
+          )[0].n,
+        (pending) => pending === 0,
+        30_000,
+      );
     } finally {
       await Promise.all(workers.map(stopWorker));
     }
     const now = new Date(Date.now() + offset * 1000);
-    const firedByWorkers = (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId]))[0].n;
+    const firedByWorkers = (
+      await server.runtime.dataSource.query(
+        `SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`,
+        [who.businessId],
+      )
+    )[0].n;
     let expectedPayouts = 0;
     for (const [index, schedule] of schedules.entries()) {
-      const rule = { cadence: schedule.cadence, dayOfMonth: schedule.dayOfMonth, anchorAt: new Date(bodies[index].startAt) };
+      const rule = {
+        cadence: schedule.cadence,
+        dayOfMonth: schedule.dayOfMonth,
+        anchorAt: new Date(bodies[index].startAt),
+      };
       let expected = 0;
-      for (let due: Date | null = firstOccurrence(rule); due && due <= now; due = occurrenceAfter(rule, due)) expected += 1;
+      for (let due: Date | null = firstOccurrence(rule); due && due <= now; due = occurrenceAfter(rule, due))
+        expected += 1;
       const runs: Array<{ due_at: Date; status: string; payout_ids: string[] }> = await server.runtime.dataSource.query(
-        `SELECT due_at, status, payout_ids FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`, [schedule.id]);
+        `SELECT due_at, status, payout_ids FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`,
+        [schedule.id],
+      );
       expect(runs).toHaveLength(expected);
       expect(new Set(runs.map((run) => run.due_at.toISOString())).size).toBe(expected);
-      expect(runs.every((run) => run.status === 'SUCCEEDED' && run.payout_ids.length === schedule.itemCount)).toBe(true);
+      expect(runs.every((run) => run.status === 'SUCCEEDED' && run.payout_ids.length === schedule.itemCount)).toBe(
+        true,
+      );
       const state = (await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: apiKey(who) })).body.data;
       expect(state.runCount).toBe(expected);
       expectedPayouts += expected * schedule.itemCount;
     }
     expect(expectedPayouts).toBeGreaterThan(20);
 
-    const [{ n: payouts }] = await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [who.businessId]);
+    const [{ n: payouts }] = await server.runtime.dataSource.query(
+      `SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`,
+      [who.businessId],
+    );
     expect(payouts).toBe(expectedPayouts);
     const [{ n: referenced }] = await server.runtime.dataSource.query(
-      `SELECT count(DISTINCT id)::int AS n FROM (SELECT unnest(payout_ids) AS id FROM payout_schedule_runs WHERE business_id = $1) ids`, [who.businessId]);
+      `SELECT count(DISTINCT id)::int AS n FROM (SELECT unnest(payout_ids) AS id FROM payout_schedule_runs WHERE business_id = $1) ids`,
+      [who.businessId],
+    );
     expect(referenced).toBe(expectedPayouts);
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
     // One more wake-up through the clock advance finds nothing left to fire.
     await advanceClock(server, who, 1);
-    expect((await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId]))[0].n)
-      .toBe(firedByWorkers);
+    expect(
+      (
+        await server.runtime.dataSource.query(
+          `SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`,
+          [who.businessId],
+        )
+      )[0].n,
+    ).toBe(firedByWorkers);
   });
 });

@@ -23,7 +23,8 @@ describe('Scheduled payouts fired by two worker processes', () => {
     await server.close();
   });
 
-  const count = async (sql: string, params: unknown[]) => (await server.runtime.dataSource.query(sql, params))[0].n as number;
+  const count = async (sql: string, params: unknown[]) =>
+    (await server.runtime.dataSource.query(sql, params))[0].n as number;
 
   test('two tessera worker processes and repeated wake-ups over three months of test clock fire each run exactly once (runs and payouts counted)', async () => {
     const who = await server.signUp();
@@ -33,8 +34,21 @@ describe('Scheduled payouts fired by two worker processes', () => {
     const payee = (await createRecipient(server, who, bankDetails('3333'))).id;
     const bodies = [
       scheduleBody(payee, { name: 'weekly' }, 60_000),
-      scheduleBody(payee, { name: 'biweekly batch', cadence: 'BIWEEKLY', payloadKind: 'BATCH', payload: { items: [
-        { recipientId: payee, amount: '1.00', currency: 'USD' }, { recipientId: payee, amount: '2.00', currency: 'USD' }] } }, 60_000),
+      scheduleBody(
+        payee,
+        {
+          name: 'biweekly batch',
+          cadence: 'BIWEEKLY',
+          payloadKind: 'BATCH',
+          payload: {
+            items: [
+              { recipientId: payee, amount: '1.00', currency: 'USD' },
+              { recipientId: payee, amount: '2.00', currency: 'USD' },
+            ],
+          },
+        },
+        60_000,
+      ),
       scheduleBody(payee, { name: 'monthly', cadence: 'MONTHLY', dayOfMonth: 3 }, 60_000),
     ];
     const schedules = [];
@@ -45,13 +59,21 @@ describe('Scheduled payouts fired by two worker processes', () => {
     }
     // Three months on the business's test clock, set without the advance's own firing: only the workers fire the runs.
     const offset = 92 * DAY;
-    await server.runtime.dataSource.query(`INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)`, [who.businessId, offset]);
+    await server.runtime.dataSource.query(`INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)`, [
+      who.businessId,
+      offset,
+    ]);
 
     for (let index = 0; index < 2; index += 1) {
-      workers.push(spawnTs('src/cli/index.ts', ['worker'], {
-        DATABASE_URL: server.databaseUrl, TESSERA_MASTER_KEY: 'test-master-key', JWT_SECRET: 'test-jwt-secret',
-        WORKER_CONCURRENCY: '4', WORKER_POLL_INTERVAL_MS: '50',
-      }));
+      workers.push(
+        spawnTs('src/cli/index.ts', ['worker'], {
+          DATABASE_URL: server.databaseUrl,
+          TESSERA_MASTER_KEY: 'test-master-key',
+          JWT_SECRET: 'test-jwt-secret',
+          WORKER_CONCURRENCY: '4',
+          WORKER_POLL_INTERVAL_MS: '50',
+        }),
+      );
     }
     await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/)));
 
@@ -60,12 +82,22 @@ describe('Scheduled payouts fired by two worker processes', () => {
     const wakeUps: Array<Promise<unknown>> = [];
     for (let round = 0; round < 20; round += 1) {
       wakeUps.push(wake('run_due_payout_schedules', {}));
-      for (const schedule of schedules) wakeUps.push(wake('run_payout_schedule', { scheduleId: schedule.id, businessId: who.businessId, livemode: false }));
+      for (const schedule of schedules)
+        wakeUps.push(
+          wake('run_payout_schedule', { scheduleId: schedule.id, businessId: who.businessId, livemode: false }),
+        );
     }
     await Promise.all(wakeUps);
-    const pending = await waitFor(() => count(
-      `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier IN ('run_due_payout_schedules', 'run_payout_schedule') AND run_at <= now()`, []),
-    (left) => left === 0, 120_000, 100);
+    const pending = await waitFor(
+      () =>
+        count(
+          `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier IN ('run_due_payout_schedules', 'run_payout_schedule') AND run_at <= now()`,
+          [],
+        ),
+      (left) => left === 0,
+      120_000,
+      100,
+    );
     expect(pending).toBe(0);
     for (const worker of workers) worker.child.kill('SIGTERM');
     await Promise.all(workers.map((worker) => worker.exited));
@@ -74,14 +106,23 @@ describe('Scheduled payouts fired by two worker processes', () => {
     let expectedRuns = 0;
     let expectedPayouts = 0;
     for (const [index, schedule] of schedules.entries()) {
-      const rule = { cadence: schedule.cadence, dayOfMonth: schedule.dayOfMonth, anchorAt: new Date(bodies[index].startAt) };
+      const rule = {
+        cadence: schedule.cadence,
+        dayOfMonth: schedule.dayOfMonth,
+        anchorAt: new Date(bodies[index].startAt),
+      };
       let expected = 0;
-      for (let due: Date | null = firstOccurrence(rule); due && due <= now; due = occurrenceAfter(rule, due)) expected += 1;
+      for (let due: Date | null = firstOccurrence(rule); due && due <= now; due = occurrenceAfter(rule, due))
+        expected += 1;
       const runs: Array<{ due_at: Date; status: string; payout_ids: string[] }> = await server.runtime.dataSource.query(
-        `SELECT due_at, status, payout_ids FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`, [schedule.id]);
+        `SELECT due_at, status, payout_ids FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`,
+        [schedule.id],
+      );
       expect([schedule.name, runs.length]).toEqual([schedule.name, expected]);
       expect(new Set(runs.map((run) => run.due_at.toISOString())).size).toBe(expected);
-      expect(runs.every((run) => run.status === 'SUCCEEDED' && run.payout_ids.length === schedule.itemCount)).toBe(true);
+      expect(runs.every((run) => run.status === 'SUCCEEDED' && run.payout_ids.length === schedule.itemCount)).toBe(
+        true,
+      );
       const state = (await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: apiKey(who) })).body.data;
       expect(state.runCount).toBe(expected);
       expectedRuns += expected;
@@ -90,13 +131,26 @@ describe('Scheduled payouts fired by two worker processes', () => {
     // Weekly over 92 days: 14 runs; biweekly: 7 runs of 2; monthly: 3. Far more wake-ups (80+) than runs.
     expect(expectedRuns).toBeGreaterThanOrEqual(23);
 
-    expect(await count(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [who.businessId])).toBe(expectedPayouts);
-    expect(await count(`SELECT count(DISTINCT id)::int AS n FROM (SELECT unnest(payout_ids) AS id FROM payout_schedule_runs WHERE business_id = $1) ids`, [who.businessId]))
-      .toBe(expectedPayouts);
-    expect(await count(`SELECT count(*)::int AS n FROM events WHERE business_id = $1 AND type = 'payout_schedule.run.succeeded'`, [who.businessId])).toBe(expectedRuns);
+    expect(await count(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [who.businessId])).toBe(
+      expectedPayouts,
+    );
+    expect(
+      await count(
+        `SELECT count(DISTINCT id)::int AS n FROM (SELECT unnest(payout_ids) AS id FROM payout_schedule_runs WHERE business_id = $1) ids`,
+        [who.businessId],
+      ),
+    ).toBe(expectedPayouts);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM events WHERE business_id = $1 AND type = 'payout_schedule.run.succeeded'`,
+        [who.businessId],
+      ),
+    ).toBe(expectedRuns);
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
     // One more wake-up, through the clock advance, finds nothing left to fire.
     await advanceClock(server, who, 1);
-    expect(await count(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId])).toBe(expectedRuns);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId]),
+    ).toBe(expectedRuns);
   }, 300_000);
 });

@@ -1,6 +1,16 @@
 import crypto from 'node:crypto';
 import { Topic } from '../src/domain/events/pubsub';
-import { PATIENCE_MS, TestMerchant, TestServer, collect, countStatements, heardBefore, startDeliveringServer, waitFor, within } from './support/harness';
+import {
+  PATIENCE_MS,
+  TestMerchant,
+  TestServer,
+  collect,
+  countStatements,
+  heardBefore,
+  startDeliveringServer,
+  waitFor,
+  within,
+} from './support/harness';
 
 /**
  * The GraphQL face of payouts (design section 8): the same commands and rules as REST, lists
@@ -45,7 +55,11 @@ describe('Payouts over GraphQL', () => {
   const asApiKey = (merchant: TestMerchant) => ({ 'x-api-key': merchant.apiKey });
 
   /** Runs an operation and answers its data, failing the test on any error. */
-  async function ok<T = any>(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+  async function ok<T = any>(
+    query: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<T> {
     const response = await server.graphql<T>(query, variables, headers);
     expect(response.body.errors).toBeUndefined();
     return response.body.data as T;
@@ -70,7 +84,10 @@ describe('Payouts over GraphQL', () => {
 
   async function fundedMerchant(amount = '1000.00'): Promise<TestMerchant> {
     const merchant = await server.signUp();
-    const funded = await server.request('POST', FUND, { body: { amount, currency: 'USD' }, headers: asApiKey(merchant) });
+    const funded = await server.request('POST', FUND, {
+      body: { amount, currency: 'USD' },
+      headers: asApiKey(merchant),
+    });
     expect(funded.status).toBe(201);
     return merchant;
   }
@@ -82,8 +99,13 @@ describe('Payouts over GraphQL', () => {
 
   /** A Nigerian bank account ending in `last4` (the sandbox rail's magic endings); unique otherwise. */
   const bank = (last4: string, accountName = 'Ada Obi') => ({
-    rail: 'LOCAL_BANK', country: 'NG', currency: 'NGN', bankCode: '058', bankName: 'GTBank',
-    accountNumber: `${crypto.randomInt(100_000, 999_999)}${last4}`, accountName,
+    rail: 'LOCAL_BANK',
+    country: 'NG',
+    currency: 'NGN',
+    bankCode: '058',
+    bankName: 'GTBank',
+    accountNumber: `${crypto.randomInt(100_000, 999_999)}${last4}`,
+    accountName,
   });
 
   async function recipient(merchant: TestMerchant, last4: string, headers = asApiKey(merchant)): Promise<string> {
@@ -95,9 +117,12 @@ describe('Payouts over GraphQL', () => {
     return (await ok(CREATE_PAYOUT, { input: { recipientId, amount, currency: 'USD' } }, headers)).createPayout.payout;
   }
 
-
   const recipientRows = async (businessId: string) =>
-    (await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_recipients WHERE business_id = $1', [businessId]))[0].n;
+    (
+      await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_recipients WHERE business_id = $1', [
+        businessId,
+      ])
+    )[0].n;
 
   describe('recipients', () => {
     test('a dashboard create is screened: screenedAt is set, only the last 4 digits of the account show, and the recipient names its businessId as REST does', async () => {
@@ -106,7 +131,15 @@ describe('Payouts over GraphQL', () => {
       const data = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details } }, asDashboard(owner));
       expect(data.createPayoutRecipient).toMatchObject({
         created: true,
-        recipient: { businessId: owner.businessId, label: 'Ada', rail: 'LOCAL_BANK', currency: 'NGN', country: 'NG', archivedAt: null, detailsMasked: expect.objectContaining({ accountNumber: '****5678', bankName: 'GTBank' }) },
+        recipient: {
+          businessId: owner.businessId,
+          label: 'Ada',
+          rail: 'LOCAL_BANK',
+          currency: 'NGN',
+          country: 'NG',
+          archivedAt: null,
+          detailsMasked: expect.objectContaining({ accountNumber: '****5678', bankName: 'GTBank' }),
+        },
       });
       expect(data.createPayoutRecipient.recipient.screenedAt).toEqual(expect.any(String));
       expect(JSON.stringify(data)).not.toContain(details.accountNumber);
@@ -114,16 +147,28 @@ describe('Payouts over GraphQL', () => {
 
     test('a dashboard create whose accountName or label contains SANCTIONED is refused with the userError SANCTIONS_MATCH and stores nothing', async () => {
       const owner = await server.signUp();
-      const byName = await userErrors(CREATE_RECIPIENT, { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } }, asDashboard(owner));
+      const byName = await userErrors(
+        CREATE_RECIPIENT,
+        { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } },
+        asDashboard(owner),
+      );
       expect(byName).toEqual([{ field: null, code: 'SANCTIONS_MATCH', message: expect.any(String) }]);
-      const byLabel = await userErrors(CREATE_RECIPIENT, { input: { label: 'a SANCTIONED supplier', details: bank('5678') } }, asDashboard(owner));
+      const byLabel = await userErrors(
+        CREATE_RECIPIENT,
+        { input: { label: 'a SANCTIONED supplier', details: bank('5678') } },
+        asDashboard(owner),
+      );
       expect(byLabel).toEqual([{ field: null, code: 'SANCTIONS_MATCH', message: expect.any(String) }]);
       expect(await recipientRows(owner.businessId)).toBe(0);
     });
 
     test('an API-key create is never screened: the same name is stored, screenedAt null', async () => {
       const owner = await server.signUp();
-      const data = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } }, asApiKey(owner));
+      const data = await ok(
+        CREATE_RECIPIENT,
+        { input: { label: 'Ada', details: bank('5678', 'Sanctioned Person') } },
+        asApiKey(owner),
+      );
       expect(data.createPayoutRecipient.recipient.screenedAt).toBeNull();
       expect(await recipientRows(owner.businessId)).toBe(1);
     });
@@ -132,28 +177,53 @@ describe('Payouts over GraphQL', () => {
       const owner = await server.signUp();
       const details = bank('5678');
       const first = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details } }, asApiKey(owner));
-      const again = await ok(CREATE_RECIPIENT, { input: { label: 'Ada again', details: { ...details, accountNumber: ` ${details.accountNumber} ` } } }, asApiKey(owner));
-      expect(again.createPayoutRecipient).toMatchObject({ created: false, recipient: { id: first.createPayoutRecipient.recipient.id } });
+      const again = await ok(
+        CREATE_RECIPIENT,
+        { input: { label: 'Ada again', details: { ...details, accountNumber: ` ${details.accountNumber} ` } } },
+        asApiKey(owner),
+      );
+      expect(again.createPayoutRecipient).toMatchObject({
+        created: false,
+        recipient: { id: first.createPayoutRecipient.recipient.id },
+      });
 
       const id = first.createPayoutRecipient.recipient.id;
       const archived = await ok(ARCHIVE, { input: { id } }, asApiKey(owner));
-      expect(archived.archivePayoutRecipient).toEqual({ recipient: { id, archivedAt: expect.any(String) }, userErrors: [] });
+      expect(archived.archivePayoutRecipient).toEqual({
+        recipient: { id, archivedAt: expect.any(String) },
+        userErrors: [],
+      });
       const LIST = 'query($all: Boolean) { payoutRecipients(includeArchived: $all) { edges { node { id } } } }';
       expect((await ok(LIST, { all: false }, asApiKey(owner))).payoutRecipients.edges).toEqual([]);
       expect((await ok(LIST, { all: true }, asApiKey(owner))).payoutRecipients.edges).toEqual([{ node: { id } }]);
-      expect((await ok('query($id: ID!) { payoutRecipient(id: $id) { id } }', { id }, asApiKey(owner))).payoutRecipient.id).toBe(id);
+      expect(
+        (await ok('query($id: ID!) { payoutRecipient(id: $id) { id } }', { id }, asApiKey(owner))).payoutRecipient.id,
+      ).toBe(id);
     });
 
     test('bad details answer VALIDATION_ERROR userErrors on each input field, created null, and nothing is stored', async () => {
       const owner = await server.signUp();
-      const answer = await ok(CREATE_RECIPIENT, { input: { label: 'Ada', details: { ...bank('5678'), accountNumber: '!!' } } }, asApiKey(owner));
+      const answer = await ok(
+        CREATE_RECIPIENT,
+        { input: { label: 'Ada', details: { ...bank('5678'), accountNumber: '!!' } } },
+        asApiKey(owner),
+      );
       expect(answer.createPayoutRecipient).toEqual({
-        created: null, recipient: null,
-        userErrors: [{ field: ['input', 'details', 'accountNumber'], code: 'VALIDATION_ERROR', message: expect.any(String) }],
+        created: null,
+        recipient: null,
+        userErrors: [
+          { field: ['input', 'details', 'accountNumber'], code: 'VALIDATION_ERROR', message: expect.any(String) },
+        ],
       });
-      const missing = await userErrors(CREATE_RECIPIENT, { input: { label: 'Ada', details: { rail: 'LOCAL_BANK', country: 'NG' } } }, asApiKey(owner));
+      const missing = await userErrors(
+        CREATE_RECIPIENT,
+        { input: { label: 'Ada', details: { rail: 'LOCAL_BANK', country: 'NG' } } },
+        asApiKey(owner),
+      );
       expect(missing.every((error) => error.code === 'VALIDATION_ERROR')).toBe(true);
-      expect(missing.map((error) => error.field!.join('.'))).toEqual(expect.arrayContaining(['input.details.currency', 'input.details.accountNumber']));
+      expect(missing.map((error) => error.field!.join('.'))).toEqual(
+        expect.arrayContaining(['input.details.currency', 'input.details.accountNumber']),
+      );
       expect(await recipientRows(owner.businessId)).toBe(0);
     });
   });
@@ -161,14 +231,19 @@ describe('Payouts over GraphQL', () => {
   describe('quotes and payouts', () => {
     test('a quote prices USD to NGN at the sandbox rate less the spread, with a 1% fee in the wallet currency', async () => {
       const owner = await fundedMerchant();
-      const data = await ok(CREATE_QUOTE, { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner));
+      const data = await ok(
+        CREATE_QUOTE,
+        { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } },
+        asApiKey(owner),
+      );
       expect(data.createPayoutQuote.userErrors).toEqual([]);
       expect(data.createPayoutQuote.quote).toMatchObject({
         amount: { amount: '100.00', currency: 'USD' },
         rate: '1542.25000000',
         dstAmount: { amount: '154225.00', amountMinor: '15422500', currency: 'NGN' },
         serviceFee: { amount: '1.00', amountMinor: '100', currency: 'USD' },
-        country: 'NG', rail: 'LOCAL_BANK',
+        country: 'NG',
+        rail: 'LOCAL_BANK',
       });
       expect(new Date(data.createPayoutQuote.quote.expiresAt).getTime()).toBeGreaterThan(Date.now() + 240_000);
     });
@@ -176,30 +251,77 @@ describe('Payouts over GraphQL', () => {
     test('createPayout with a quote answers CREATED and debits the wallet by amount + fee', async () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
-      const quote = (await ok(CREATE_QUOTE, { input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner))).createPayoutQuote.quote;
+      const quote = (
+        await ok(
+          CREATE_QUOTE,
+          {
+            input: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' },
+          },
+          asApiKey(owner),
+        )
+      ).createPayoutQuote.quote;
       const before = await balanceMinor(owner);
-      const created = (await ok(CREATE_PAYOUT, {
-        input: { recipientId, amount: '100.00', currency: 'USD', quoteId: quote.id, reference: 'INV-7', metadata: { order: 7 } },
-      }, asDashboard(owner))).createPayout.payout;
+      const created = (
+        await ok(
+          CREATE_PAYOUT,
+          {
+            input: {
+              recipientId,
+              amount: '100.00',
+              currency: 'USD',
+              quoteId: quote.id,
+              reference: 'INV-7',
+              metadata: { order: 7 },
+            },
+          },
+          asDashboard(owner),
+        )
+      ).createPayout.payout;
       expect(created).toMatchObject({
-        status: 'CREATED', rail: 'LOCAL_BANK', amount: { amount: '100.00', amountMinor: '10000', currency: 'USD' },
-        serviceFee: { amountMinor: '100', currency: 'USD' }, destinationAmount: { amount: '154225.00', currency: 'NGN' }, rate: '1542.25000000',
-        recipientId, destinationMasked: { country: 'NG', accountNumber: '****3333', bankName: 'GTBank' },
-        providerRef: null, failureReason: null, reference: 'INV-7', metadata: { order: 7 }, batchId: null, settledAt: null, livemode: false,
+        status: 'CREATED',
+        rail: 'LOCAL_BANK',
+        amount: { amount: '100.00', amountMinor: '10000', currency: 'USD' },
+        serviceFee: { amountMinor: '100', currency: 'USD' },
+        destinationAmount: { amount: '154225.00', currency: 'NGN' },
+        rate: '1542.25000000',
+        recipientId,
+        destinationMasked: { country: 'NG', accountNumber: '****3333', bankName: 'GTBank' },
+        providerRef: null,
+        failureReason: null,
+        reference: 'INV-7',
+        metadata: { order: 7 },
+        batchId: null,
+        settledAt: null,
+        livemode: false,
       });
       expect(await balanceMinor(owner)).toBe(before - 10_100n);
-      const read = await ok(`query($id: ID!) { payout(id: $id) { id status recipient { id } } }`, { id: created.id }, asApiKey(owner));
+      const read = await ok(
+        `query($id: ID!) { payout(id: $id) { id status recipient { id } } }`,
+        { id: created.id },
+        asApiKey(owner),
+      );
       expect(read.payout).toEqual({ id: created.id, status: 'CREATED', recipient: { id: recipientId } });
     });
 
     test('too little balance is the userError INSUFFICIENT_FUNDS and a bad amount VALIDATION_ERROR on input.amount; neither writes a payout', async () => {
       const owner = await fundedMerchant('5.00');
       const recipientId = await recipient(owner, '3333');
-      const poor = await userErrors(CREATE_PAYOUT, { input: { recipientId, amount: '5.00', currency: 'USD' } }, asApiKey(owner));
+      const poor = await userErrors(
+        CREATE_PAYOUT,
+        { input: { recipientId, amount: '5.00', currency: 'USD' } },
+        asApiKey(owner),
+      );
       expect(poor).toEqual([{ field: null, code: 'INSUFFICIENT_FUNDS', message: expect.any(String) }]);
-      const bad = await userErrors(CREATE_PAYOUT, { input: { recipientId, amount: '1.001', currency: 'USD' } }, asApiKey(owner));
+      const bad = await userErrors(
+        CREATE_PAYOUT,
+        { input: { recipientId, amount: '1.001', currency: 'USD' } },
+        asApiKey(owner),
+      );
       expect(bad).toEqual([{ field: ['input', 'amount'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
-      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payouts WHERE business_id = $1', [owner.businessId]);
+      const rows = await server.runtime.dataSource.query(
+        'SELECT count(*)::int AS n FROM payouts WHERE business_id = $1',
+        [owner.businessId],
+      );
       expect(rows[0].n).toBe(0);
       expect(await balanceMinor(owner)).toBe(500n);
     });
@@ -209,9 +331,18 @@ describe('Payouts over GraphQL', () => {
       const other = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
       const created = await payout(owner, recipientId);
-      expect((await refused('query($id: ID!) { payout(id: $id) { id } }', { id: created.id }, asApiKey(other))).extensions.code).toBe('NOT_FOUND');
-      expect(await userErrors(CANCEL, { input: { id: created.id } }, asApiKey(other))).toEqual([{ field: null, code: 'NOT_FOUND', message: expect.any(String) }]);
-      expect((await userErrors(CREATE_PAYOUT, { input: { recipientId, amount: '1.00', currency: 'USD' } }, asApiKey(other)))[0].code).toBe('NOT_FOUND');
+      expect(
+        (await refused('query($id: ID!) { payout(id: $id) { id } }', { id: created.id }, asApiKey(other))).extensions
+          .code,
+      ).toBe('NOT_FOUND');
+      expect(await userErrors(CANCEL, { input: { id: created.id } }, asApiKey(other))).toEqual([
+        { field: null, code: 'NOT_FOUND', message: expect.any(String) },
+      ]);
+      expect(
+        (
+          await userErrors(CREATE_PAYOUT, { input: { recipientId, amount: '1.00', currency: 'USD' } }, asApiKey(other))
+        )[0].code,
+      ).toBe('NOT_FOUND');
       const still = await ok('query($id: ID!) { payout(id: $id) { status } }', { id: created.id }, asApiKey(owner));
       expect(still.payout.status).toBe('CREATED');
     });
@@ -221,15 +352,23 @@ describe('Payouts over GraphQL', () => {
       const recipientId = await recipient(owner, '3333');
       const before = await balanceMinor(owner);
       const created = await payout(owner, recipientId);
-      expect((await ok(CANCEL, { input: { id: created.id } }, asApiKey(owner))).cancelPayout).toEqual({ payout: { id: created.id, status: 'CANCELLED' }, userErrors: [] });
+      expect((await ok(CANCEL, { input: { id: created.id } }, asApiKey(owner))).cancelPayout).toEqual({
+        payout: { id: created.id, status: 'CANCELLED' },
+        userErrors: [],
+      });
       expect(await balanceMinor(owner)).toBe(before);
 
       const second = await payout(owner, recipientId);
-      const submitted = (await ok(ADVANCE, { input: { id: second.id, status: 'SUBMITTED' } }, asApiKey(owner))).advanceSandboxPayout.payout;
+      const submitted = (await ok(ADVANCE, { input: { id: second.id, status: 'SUBMITTED' } }, asApiKey(owner)))
+        .advanceSandboxPayout.payout;
       expect(submitted).toMatchObject({ status: 'SUBMITTED', providerRef: expect.stringMatching(/^sbx_po_/) });
       const beforeConflict = await balanceMinor(owner);
-      expect(await userErrors(CANCEL, { input: { id: second.id } }, asApiKey(owner))).toEqual([{ field: null, code: 'CONFLICT', message: expect.stringMatching(/CREATED/) }]);
-      expect((await ok('query($id: ID!) { payout(id: $id) { status } }', { id: second.id }, asApiKey(owner))).payout.status).toBe('SUBMITTED');
+      expect(await userErrors(CANCEL, { input: { id: second.id } }, asApiKey(owner))).toEqual([
+        { field: null, code: 'CONFLICT', message: expect.stringMatching(/CREATED/) },
+      ]);
+      expect(
+        (await ok('query($id: ID!) { payout(id: $id) { status } }', { id: second.id }, asApiKey(owner))).payout.status,
+      ).toBe('SUBMITTED');
       expect(await balanceMinor(owner)).toBe(beforeConflict);
     });
 
@@ -237,7 +376,11 @@ describe('Payouts over GraphQL', () => {
       const owner = await fundedMerchant();
       const created = await payout(owner, await recipient(owner, '3333'));
       const liveKey = await server.liveKeyOf(owner);
-      const error = await refused(ADVANCE, { input: { id: created.id, status: 'SUBMITTED' } }, { 'x-api-key': liveKey });
+      const error = await refused(
+        ADVANCE,
+        { input: { id: created.id, status: 'SUBMITTED' } },
+        { 'x-api-key': liveKey },
+      );
       expect(error.extensions.code).toBe('SANDBOX_ONLY');
     });
   });
@@ -256,23 +399,36 @@ describe('Payouts over GraphQL', () => {
 
       for (const headers of [asApiKey(owner), asDeveloper]) {
         expect((await refused(APPROVE, { input: { id: held.id } }, headers)).extensions.code).toBe('FORBIDDEN');
-        expect((await refused(REJECT, { input: { id: toReject.id, reason: 'no' } }, headers)).extensions.code).toBe('FORBIDDEN');
+        expect((await refused(REJECT, { input: { id: toReject.id, reason: 'no' } }, headers)).extensions.code).toBe(
+          'FORBIDDEN',
+        );
       }
       const still = await ok(`query($id: ID!) { payout(id: $id) { status } }`, { id: held.id }, asApiKey(owner));
       expect(still.payout.status).toBe('PENDING_REVIEW');
 
-      expect((await ok(APPROVE, { input: { id: held.id } }, asDashboard(owner))).approvePayout.payout.status).toBe('CREATED');
-      const rejected = (await ok(REJECT, { input: { id: toReject.id, reason: 'unknown supplier' } }, asDashboard(owner))).rejectPayout;
-      expect(rejected).toEqual({ payout: { id: toReject.id, status: 'FAILED', failureReason: 'unknown supplier' }, userErrors: [] });
+      expect((await ok(APPROVE, { input: { id: held.id } }, asDashboard(owner))).approvePayout.payout.status).toBe(
+        'CREATED',
+      );
+      const rejected = (
+        await ok(REJECT, { input: { id: toReject.id, reason: 'unknown supplier' } }, asDashboard(owner))
+      ).rejectPayout;
+      expect(rejected).toEqual({
+        payout: { id: toReject.id, status: 'FAILED', failureReason: 'unknown supplier' },
+        userErrors: [],
+      });
       // The rejected payout's debit (amount + fee) is back; the approved one's stands.
       expect(await balanceMinor(owner)).toBe(before - 1_010n);
-      expect(await userErrors(APPROVE, { input: { id: toReject.id } }, asDashboard(owner))).toEqual([{ field: null, code: 'CONFLICT', message: expect.any(String) }]);
+      expect(await userErrors(APPROVE, { input: { id: toReject.id } }, asDashboard(owner))).toEqual([
+        { field: null, code: 'CONFLICT', message: expect.any(String) },
+      ]);
       // A blank reason is a userError on input.reason; the held payout stays held.
       const another = await payout(owner, recipientId);
       expect(await userErrors(REJECT, { input: { id: another.id, reason: '' } }, asDashboard(owner))).toEqual([
         { field: ['input', 'reason'], code: 'VALIDATION_ERROR', message: expect.any(String) },
       ]);
-      expect((await ok(`query($id: ID!) { payout(id: $id) { status } }`, { id: another.id }, asApiKey(owner))).payout.status).toBe('PENDING_REVIEW');
+      expect(
+        (await ok(`query($id: ID!) { payout(id: $id) { status } }`, { id: another.id }, asApiKey(owner))).payout.status,
+      ).toBe('PENDING_REVIEW');
     });
   });
 
@@ -284,25 +440,53 @@ describe('Payouts over GraphQL', () => {
       const other = await fundedMerchant();
       const liveKey = await server.liveKeyOf(owner);
       const recipientId = await recipient(owner, '3333');
-      const quote = (await ok(CREATE_QUOTE, { input: { amount: '10.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' } }, asApiKey(owner))).createPayoutQuote.quote;
+      const quote = (
+        await ok(
+          CREATE_QUOTE,
+          {
+            input: { amount: '10.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' },
+          },
+          asApiKey(owner),
+        )
+      ).createPayoutQuote.quote;
       const created = await payout(owner, recipientId);
-      const batch = (await ok(CREATE_BATCH, { input: { items: [{ recipientId, amount: '1.00', currency: 'USD' }] } }, asApiKey(owner))).createPayoutBatch.batch;
-      const wallet = (await ok('{ wallets { id currency } }', {}, asApiKey(owner))).wallets.find((each: any) => each.currency === 'USD');
-      const objects = [['Payout', created.id], ['PayoutRecipient', recipientId], ['PayoutQuote', quote.id], ['PayoutBatch', batch.id], ['Wallet', wallet.id]];
+      const batch = (
+        await ok(
+          CREATE_BATCH,
+          { input: { items: [{ recipientId, amount: '1.00', currency: 'USD' }] } },
+          asApiKey(owner),
+        )
+      ).createPayoutBatch.batch;
+      const wallet = (await ok('{ wallets { id currency } }', {}, asApiKey(owner))).wallets.find(
+        (each: any) => each.currency === 'USD',
+      );
+      const objects = [
+        ['Payout', created.id],
+        ['PayoutRecipient', recipientId],
+        ['PayoutQuote', quote.id],
+        ['PayoutBatch', batch.id],
+        ['Wallet', wallet.id],
+      ];
       for (const [typename, id] of objects) {
         expect((await ok(NODE, { id }, asApiKey(owner))).node).toEqual({ __typename: typename, id });
         expect((await ok(NODE, { id }, asDashboard(owner))).node).toEqual({ __typename: typename, id });
         expect((await ok(NODE, { id }, asApiKey(other))).node).toBeNull();
         expect((await ok(NODE, { id }, { 'x-api-key': liveKey })).node).toBeNull();
       }
-      const many = await ok('query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on PayoutRecipient { label } ... on Wallet { currency } } }',
-        { ids: [recipientId, wallet.id] }, asApiKey(owner));
-      expect(many.nodes).toEqual([{ __typename: 'PayoutRecipient', label: 'Supplier 3333' }, { __typename: 'Wallet', currency: 'USD' }]);
+      const many = await ok(
+        'query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on PayoutRecipient { label } ... on Wallet { currency } } }',
+        { ids: [recipientId, wallet.id] },
+        asApiKey(owner),
+      );
+      expect(many.nodes).toEqual([
+        { __typename: 'PayoutRecipient', label: 'Supplier 3333' },
+        { __typename: 'Wallet', currency: 'USD' },
+      ]);
     });
   });
 
   describe('lists without a query per row', () => {
-    test('the payouts connection with each payout\'s recipient costs the same SQL statements for 20 payouts as for 1', async () => {
+    test("the payouts connection with each payout's recipient costs the same SQL statements for 20 payouts as for 1", async () => {
       const owner = await fundedMerchant();
       const recipients: string[] = [];
       for (let i = 0; i < 20; i += 1) recipients.push(await recipient(owner, '3333'));
@@ -311,37 +495,66 @@ describe('Payouts over GraphQL', () => {
 
       for (const recipientId of recipients.slice(1)) await payout(owner, recipientId);
       let data: any;
-      const twenty = await countStatements(server, async () => { data = await ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner)); });
+      const twenty = await countStatements(server, async () => {
+        data = await ok(PAYOUTS_WITH_RECIPIENTS, { first: 20 }, asApiKey(owner));
+      });
       expect(data.payouts.edges).toHaveLength(20);
       expect(new Set(data.payouts.edges.map((edge: any) => edge.node.recipient.id))).toEqual(new Set(recipients));
       expect(twenty).toBe(one);
 
       const firstPage = await ok(PAYOUTS_WITH_RECIPIENTS, { first: 15 }, asApiKey(owner));
       expect(firstPage.payouts.pageInfo.hasNextPage).toBe(true);
-      const rest = await ok(`query($after: String) { payouts(first: 15, after: $after) { edges { node { id } } pageInfo { hasNextPage } } }`,
-        { after: firstPage.payouts.pageInfo.endCursor }, asApiKey(owner));
+      const rest = await ok(
+        `query($after: String) { payouts(first: 15, after: $after) { edges { node { id } } pageInfo { hasNextPage } } }`,
+        { after: firstPage.payouts.pageInfo.endCursor },
+        asApiKey(owner),
+      );
       expect(rest.payouts.edges).toHaveLength(5);
       expect(rest.payouts.pageInfo.hasNextPage).toBe(false);
     });
 
     test('a list of batches with their counts and payouts costs the same SQL statements for 3 batches as for 1', async () => {
       const owner = await fundedMerchant();
-      const [r1, r2, r3] = [await recipient(owner, '3333'), await recipient(owner, '3333'), await recipient(owner, '3333')];
-      const items = [{ recipientId: r1, amount: '1.00', currency: 'USD' }, { recipientId: r2, amount: '2.00', currency: 'USD' }, { recipientId: r3, amount: '3.00', currency: 'USD', reference: 'x' }];
-      const first = (await ok(CREATE_BATCH, { input: { name: 'March', items } }, asApiKey(owner))).createPayoutBatch.batch;
+      const [r1, r2, r3] = [
+        await recipient(owner, '3333'),
+        await recipient(owner, '3333'),
+        await recipient(owner, '3333'),
+      ];
+      const items = [
+        { recipientId: r1, amount: '1.00', currency: 'USD' },
+        { recipientId: r2, amount: '2.00', currency: 'USD' },
+        { recipientId: r3, amount: '3.00', currency: 'USD', reference: 'x' },
+      ];
+      const first = (await ok(CREATE_BATCH, { input: { name: 'March', items } }, asApiKey(owner))).createPayoutBatch
+        .batch;
       expect(first).toMatchObject({
-        name: 'March', status: 'PROCESSING', itemCount: 3, totalAmount: { amount: '6.00', currency: 'USD' },
+        name: 'March',
+        status: 'PROCESSING',
+        itemCount: 3,
+        totalAmount: { amount: '6.00', currency: 'USD' },
         counts: { created: 3, submitted: 0, settled: 0, failed: 0, cancelled: 0, pendingReview: 0 },
       });
-      const one = await countStatements(server, () => ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)));
+      const one = await countStatements(server, () =>
+        ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)),
+      );
 
-      const second = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 2) } }, asApiKey(owner))).createPayoutBatch.batch;
-      const third = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 1) } }, asApiKey(owner))).createPayoutBatch.batch;
-      const [cancelled] = (await ok(`query($id: ID!) { payouts(batchId: $id) { edges { node { id } } } }`, { id: second.id }, asApiKey(owner))).payouts.edges;
+      const second = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 2) } }, asApiKey(owner)))
+        .createPayoutBatch.batch;
+      const third = (await ok(CREATE_BATCH, { input: { items: items.slice(0, 1) } }, asApiKey(owner))).createPayoutBatch
+        .batch;
+      const [cancelled] = (
+        await ok(
+          `query($id: ID!) { payouts(batchId: $id) { edges { node { id } } } }`,
+          { id: second.id },
+          asApiKey(owner),
+        )
+      ).payouts.edges;
       await ok(CANCEL, { input: { id: cancelled.node.id } }, asApiKey(owner));
 
       let data: any;
-      const three = await countStatements(server, async () => { data = await ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner)); });
+      const three = await countStatements(server, async () => {
+        data = await ok(BATCHES_WITH_PAYOUTS, { first: 10, payouts: 2 }, asApiKey(owner));
+      });
       expect(three).toBe(one);
       const batches = data.payoutBatches.edges.map((edge: any) => edge.node);
       expect(batches.map((batch: any) => batch.id)).toEqual([third.id, second.id, first.id]);
@@ -356,11 +569,18 @@ describe('Payouts over GraphQL', () => {
 
       // The page continues from its cursor, as the payouts list with the batch filter does (a batch's payouts share
       // their creation time: the order is then the id's).
-      const rest = await ok(`query($id: ID!, $after: String) { payoutBatch(id: $id) { payouts(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage } } } }`,
-        { id: first.id, after: batches[2].payouts.pageInfo.endCursor }, asApiKey(owner));
+      const rest = await ok(
+        `query($id: ID!, $after: String) { payoutBatch(id: $id) { payouts(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage } } } }`,
+        { id: first.id, after: batches[2].payouts.pageInfo.endCursor },
+        asApiKey(owner),
+      );
       expect(rest.payoutBatch.payouts.pageInfo.hasNextPage).toBe(false);
       const paged = [...batches[2].payouts.edges, ...rest.payoutBatch.payouts.edges].map((edge: any) => edge.node.id);
-      const listed = await ok(`query($id: ID!) { payouts(batchId: $id) { edges { node { id } } } }`, { id: first.id }, asApiKey(owner));
+      const listed = await ok(
+        `query($id: ID!) { payouts(batchId: $id) { edges { node { id } } } }`,
+        { id: first.id },
+        asApiKey(owner),
+      );
       expect(paged).toEqual(listed.payouts.edges.map((edge: any) => edge.node.id));
       expect(new Set(paged).size).toBe(3);
     });
@@ -382,22 +602,39 @@ describe('Payouts over GraphQL', () => {
     test('a batch with a bad item is refused with a userError on input.items.N.field, and nothing is created', async () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
-      const errors = await userErrors(CREATE_BATCH, { input: { items: [
-        { recipientId, amount: '1.00', currency: 'USD' }, { recipientId, amount: '1.001', currency: 'USD' },
-      ] } }, asApiKey(owner));
-      expect(errors).toEqual([{ field: ['input', 'items', '1', 'amount'], code: 'VALIDATION_ERROR', message: expect.any(String) }]);
-      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payout_batches WHERE business_id = $1', [owner.businessId]);
+      const errors = await userErrors(
+        CREATE_BATCH,
+        {
+          input: {
+            items: [
+              { recipientId, amount: '1.00', currency: 'USD' },
+              { recipientId, amount: '1.001', currency: 'USD' },
+            ],
+          },
+        },
+        asApiKey(owner),
+      );
+      expect(errors).toEqual([
+        { field: ['input', 'items', '1', 'amount'], code: 'VALIDATION_ERROR', message: expect.any(String) },
+      ]);
+      const rows = await server.runtime.dataSource.query(
+        'SELECT count(*)::int AS n FROM payout_batches WHERE business_id = $1',
+        [owner.businessId],
+      );
       expect(rows[0].n).toBe(0);
     });
   });
 
   describe('payoutUpdated', () => {
     /** Each message as (previousStatus -> status: changedFields). */
-    const changesOf = (messages: any[]) => messages.map(({ payoutUpdated: update }) =>
-      `${update.previousStatus} -> ${update.payout.status}: ${update.changedFields.join(',')}`);
+    const changesOf = (messages: any[]) =>
+      messages.map(
+        ({ payoutUpdated: update }) =>
+          `${update.previousStatus} -> ${update.payout.status}: ${update.changedFields.join(',')}`,
+      );
     const statusesOf = (messages: any[]) => messages.map((message) => message.payoutUpdated.payout.status);
 
-    test('a subscriber receives each change of its own payout once, with its previous status and the fields it set (the rail\'s reference is a change of its own), nothing of another business or of the other mode', async () => {
+    test("a subscriber receives each change of its own payout once, with its previous status and the fields it set (the rail's reference is a change of its own), nothing of another business or of the other mode", async () => {
       const owner = await fundedMerchant();
       const other = await fundedMerchant();
       const liveKey = await server.liveKeyOf(owner);
@@ -413,22 +650,52 @@ describe('Payouts over GraphQL', () => {
       // The other business's payout first: had it leaked, it would be among the owner's messages.
       const ofOther = await payout(other, otherRecipient);
       const created = await payout(owner, ownRecipient);
-      await waitFor(async () => mine.received.length, (count) => count >= 1);
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 1,
+      );
       await ok(ADVANCE, { input: { id: created.id, status: 'SUBMITTED' } }, asApiKey(owner));
-      await waitFor(async () => mine.received.length, (count) => count >= 3);
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 3,
+      );
       await ok(ADVANCE, { input: { id: created.id, status: 'SETTLED' } }, asApiKey(owner));
       const received = await mine.done;
-      expect(received.every((message: any) => message.payoutUpdated.payout.id === created.id && message.payoutUpdated.payout.livemode === false)).toBe(true);
+      expect(
+        received.every(
+          (message: any) =>
+            message.payoutUpdated.payout.id === created.id && message.payoutUpdated.payout.livemode === false,
+        ),
+      ).toBe(true);
       const [creation, ...moves] = changesOf(received);
       expect(creation).toMatch(/^null -> CREATED: id,status,rail,amount,/);
       expect(received[0].payoutUpdated.changedFields).not.toContain('updatedAt');
-      expect(moves).toEqual(['CREATED -> SUBMITTED: status', 'SUBMITTED -> SUBMITTED: providerRef', 'SUBMITTED -> SETTLED: status,settledAt']);
-      expect(await theirs.done).toEqual([{
-        payoutUpdated: { payout: { id: ofOther.id, status: 'CREATED', livemode: false }, previousStatus: null, changedFields: expect.arrayContaining(['status', 'amount']) },
-      }]);
+      expect(moves).toEqual([
+        'CREATED -> SUBMITTED: status',
+        'SUBMITTED -> SUBMITTED: providerRef',
+        'SUBMITTED -> SETTLED: status,settledAt',
+      ]);
+      expect(await theirs.done).toEqual([
+        {
+          payoutUpdated: {
+            payout: { id: ofOther.id, status: 'CREATED', livemode: false },
+            previousStatus: null,
+            changedFields: expect.arrayContaining(['status', 'amount']),
+          },
+        },
+      ]);
       // Live mode cannot pay out in the sandbox: the live subscriber's silence is ended by a change published last.
-      expect(await heardBefore(server, live, (pubSub, payoutId) =>
-        pubSub.publish(Topic.PAYOUT, { businessId: owner.businessId, livemode: true, payoutId, previousStatus: null, changedFields: null }))).toEqual([]);
+      expect(
+        await heardBefore(server, live, (pubSub, payoutId) =>
+          pubSub.publish(Topic.PAYOUT, {
+            businessId: owner.businessId,
+            livemode: true,
+            payoutId,
+            previousStatus: null,
+            changedFields: null,
+          }),
+        ),
+      ).toEqual([]);
     });
 
     test('a payout to an ordinary account is dispatched and settled by the sandbox rail, and its subscriber hears it settle', async () => {
@@ -440,21 +707,44 @@ describe('Payouts over GraphQL', () => {
       const received = await subscriber.done;
       expect(received.every((message: any) => message.payoutUpdated.payout.id === created.id)).toBe(true);
       expect(statusesOf(received).at(-1)).toBe('SETTLED');
-      expect(changesOf(received).slice(1)).toEqual(['CREATED -> SUBMITTED: status', 'SUBMITTED -> SUBMITTED: providerRef', 'SUBMITTED -> SETTLED: status,settledAt']);
-      const settled = await ok(`query($id: ID!) { payout(id: $id) { status providerRef settledAt } }`, { id: created.id }, asApiKey(owner));
-      expect(settled.payout).toMatchObject({ status: 'SETTLED', providerRef: expect.stringMatching(/^sbx_po_/), settledAt: expect.any(String) });
+      expect(changesOf(received).slice(1)).toEqual([
+        'CREATED -> SUBMITTED: status',
+        'SUBMITTED -> SUBMITTED: providerRef',
+        'SUBMITTED -> SETTLED: status,settledAt',
+      ]);
+      const settled = await ok(
+        `query($id: ID!) { payout(id: $id) { status providerRef settledAt } }`,
+        { id: created.id },
+        asApiKey(owner),
+      );
+      expect(settled.payout).toMatchObject({
+        status: 'SETTLED',
+        providerRef: expect.stringMatching(/^sbx_po_/),
+        settledAt: expect.any(String),
+      });
     });
 
     test('payoutUpdated(id) delivers that payout only', async () => {
       const owner = await fundedMerchant();
       const recipientId = await recipient(owner, '3333');
       const watched = await payout(owner, recipientId);
-      const one = collect(server.subscribe({ apiKey: owner.apiKey }),
-        `subscription { payoutUpdated(id: "${watched.id}") { payout { id status } previousStatus changedFields } }`, 1);
+      const one = collect(
+        server.subscribe({ apiKey: owner.apiKey }),
+        `subscription { payoutUpdated(id: "${watched.id}") { payout { id status } previousStatus changedFields } }`,
+        1,
+      );
       await one.ready;
       await payout(owner, recipientId);
       await ok(CANCEL, { input: { id: watched.id } }, asApiKey(owner));
-      expect(await one.done).toEqual([{ payoutUpdated: { payout: { id: watched.id, status: 'CANCELLED' }, previousStatus: 'CREATED', changedFields: ['status'] } }]);
+      expect(await one.done).toEqual([
+        {
+          payoutUpdated: {
+            payout: { id: watched.id, status: 'CANCELLED' },
+            previousStatus: 'CREATED',
+            changedFields: ['status'],
+          },
+        },
+      ]);
     });
 
     test('a subscriber whose API key is regenerated is closed (4403) and receives nothing more', async () => {
@@ -464,7 +754,9 @@ describe('Payouts over GraphQL', () => {
       const subscriber = collect(socket.client, PAYOUT_UPDATED, 1);
       await subscriber.ready;
 
-      const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', { headers: asApiKey(owner) });
+      const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', {
+        headers: asApiKey(owner),
+      });
       expect(regenerated.status).toBe(200);
       expect(await within(socket.closed, PATIENCE_MS, 'close after regeneration')).toMatchObject({ code: 4403 });
 
@@ -472,26 +764,45 @@ describe('Payouts over GraphQL', () => {
       expect(created.status).toBe('CREATED');
       await subscriber.done.catch(() => undefined);
       expect(subscriber.received).toEqual([]);
-      const rows = await waitFor(() => server.runtime.dataSource.query('SELECT status FROM payouts WHERE id = $1', [created.id]), (found) => found.length === 1);
+      const rows = await waitFor(
+        () => server.runtime.dataSource.query('SELECT status FROM payouts WHERE id = $1', [created.id]),
+        (found) => found.length === 1,
+      );
       expect(rows[0].status).toBe('CREATED');
     });
   });
 
   describe('finding 26.5: extensions.idempotencyKey over HTTP', () => {
-    const keyed = (merchant: TestMerchant, recipientId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    const keyed = (
+      merchant: TestMerchant,
+      recipientId: string,
+      body: Record<string, unknown>,
+      headers: Record<string, string> = {},
+    ) =>
       server.request('POST', '/graphql', {
         headers: { ...asApiKey(merchant), ...headers },
-        body: { query: CREATE_PAYOUT, variables: { input: { recipientId, amount: '10.00', currency: 'USD' } }, ...body },
+        body: {
+          query: CREATE_PAYOUT,
+          variables: { input: { recipientId, amount: '10.00', currency: 'USD' } },
+          ...body,
+        },
       });
-    const debits = async (merchant: TestMerchant) => (await server.runtime.dataSource.query(
-      `SELECT (SELECT count(*)::int FROM payouts WHERE business_id = $1) AS payouts,
-              (SELECT count(*)::int FROM journal_transactions WHERE business_id = $1 AND kind = 'payout_debit') AS debits`, [merchant.businessId]))[0];
+    const debits = async (merchant: TestMerchant) =>
+      (
+        await server.runtime.dataSource.query(
+          `SELECT (SELECT count(*)::int FROM payouts WHERE business_id = $1) AS payouts,
+              (SELECT count(*)::int FROM journal_transactions WHERE business_id = $1 AND kind = 'payout_debit') AS debits`,
+          [merchant.businessId],
+        )
+      )[0];
 
     test('50 concurrent createPayout with the same extensions.idempotencyKey make one payout and one ledger debit', async () => {
       const merchant = await fundedMerchant();
       const recipientId = await recipient(merchant, '6789');
       const key = `ext-${crypto.randomUUID()}`;
-      const answers = await Promise.all(Array.from({ length: 50 }, () => keyed(merchant, recipientId, { extensions: { idempotencyKey: key } })));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => keyed(merchant, recipientId, { extensions: { idempotencyKey: key } })),
+      );
       expect(await debits(merchant)).toEqual({ payouts: 1, debits: 1 });
       const made = answers.filter((answer) => answer.body.data?.createPayout);
       expect(made.length).toBeGreaterThanOrEqual(1);
@@ -507,18 +818,42 @@ describe('Payouts over GraphQL', () => {
     test('the header and the extension together must agree: different keys answer 400 and write nothing; the same key is one key', async () => {
       const merchant = await fundedMerchant();
       const recipientId = await recipient(merchant, '6789');
-      const differ = await keyed(merchant, recipientId, { extensions: { idempotencyKey: 'one-key' } }, { 'idempotency-key': 'another-key' });
+      const differ = await keyed(
+        merchant,
+        recipientId,
+        { extensions: { idempotencyKey: 'one-key' } },
+        { 'idempotency-key': 'another-key' },
+      );
       expect(differ.status).toBe(400);
-      expect(differ.body).toMatchObject({ success: false, error: { code: 'BAD_REQUEST', message: expect.stringMatching(/Idempotency-Key header and extensions\.idempotencyKey differ/) } });
+      expect(differ.body).toMatchObject({
+        success: false,
+        error: {
+          code: 'BAD_REQUEST',
+          message: expect.stringMatching(/Idempotency-Key header and extensions\.idempotencyKey differ/),
+        },
+      });
       const notAString = await keyed(merchant, recipientId, { extensions: { idempotencyKey: 42 } });
       expect(notAString.status).toBe(400);
-      expect(notAString.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { 'extensions.idempotencyKey': [expect.any(String)] } });
+      expect(notAString.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: { 'extensions.idempotencyKey': [expect.any(String)] },
+      });
       expect(await debits(merchant)).toEqual({ payouts: 0, debits: 0 });
 
       const key = `both-${crypto.randomUUID()}`;
-      const first = await keyed(merchant, recipientId, { extensions: { idempotencyKey: key } }, { 'idempotency-key': key });
+      const first = await keyed(
+        merchant,
+        recipientId,
+        { extensions: { idempotencyKey: key } },
+        { 'idempotency-key': key },
+      );
       expect(first.body.errors).toBeUndefined();
-      const byHeaderOnly = await keyed(merchant, recipientId, { extensions: { idempotencyKey: key } }, { 'idempotency-key': key });
+      const byHeaderOnly = await keyed(
+        merchant,
+        recipientId,
+        { extensions: { idempotencyKey: key } },
+        { 'idempotency-key': key },
+      );
       expect(byHeaderOnly.headers.get('idempotent-replayed')).toBe('true');
       expect(await debits(merchant)).toEqual({ payouts: 1, debits: 1 });
     });

@@ -24,11 +24,19 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
   afterAll(async () => server.close());
 
   const db = () => server.runtime.dataSource;
-  const read = (merchant: TestMerchant, id: string) => server.request('GET', `${PAYOUTS}/${id}`, { headers: apiKey(merchant) });
+  const read = (merchant: TestMerchant, id: string) =>
+    server.request('GET', `${PAYOUTS}/${id}`, { headers: apiKey(merchant) });
   const countOf = async (table: string, businessId: string) =>
     Number((await db().query(`SELECT count(*) AS n FROM ${table} WHERE business_id = $1`, [businessId]))[0].n);
   const reversalsOf = async (payoutId: string) =>
-    Number((await db().query(`SELECT count(*) AS n FROM journal_transactions WHERE reference_type = 'payout' AND reference_id = $1 AND kind = 'payout_reverse'`, [payoutId]))[0].n);
+    Number(
+      (
+        await db().query(
+          `SELECT count(*) AS n FROM journal_transactions WHERE reference_type = 'payout' AND reference_id = $1 AND kind = 'payout_reverse'`,
+          [payoutId],
+        )
+      )[0].n,
+    );
 
   /** A funded test-mode merchant with a recipient ending 3333 (stays CREATED), a payout to it, a held payout (2222) and a batch. */
   async function ownerWithEverything() {
@@ -38,15 +46,24 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     const heldRecipient = await createRecipient(server, owner, bankDetails('2222'));
     const payout = (await createPayout(server, owner, { recipientId: recipient.id, amount: '1.00' })).body.data;
     const held = (await createPayout(server, owner, { recipientId: heldRecipient.id, amount: '1.00' })).body.data;
-    const batch = (await server.request('POST', BATCHES, { headers: apiKey(owner), body: { items: [{ recipientId: recipient.id, amount: '1.00', currency: 'USD' }] } })).body.data;
+    const batch = (
+      await server.request('POST', BATCHES, {
+        headers: apiKey(owner),
+        body: { items: [{ recipientId: recipient.id, amount: '1.00', currency: 'USD' }] },
+      })
+    ).body.data;
     expect([payout.status, held.status, batch.itemCount]).toEqual(['CREATED', 'PENDING_REVIEW', 1]);
     return { owner, recipient, heldRecipient, payout, held, batch };
   }
 
   /** What the owner can see of its rows, to show a refused call changed nothing. */
-  async function snapshot(owner: TestMerchant, ids: { recipient: { id: string }; payout: { id: string }; held: { id: string }; batch: { id: string } }) {
+  async function snapshot(
+    owner: TestMerchant,
+    ids: { recipient: { id: string }; payout: { id: string }; held: { id: string }; batch: { id: string } },
+  ) {
     return {
-      recipient: (await server.request('GET', `${RECIPIENTS}/${ids.recipient.id}`, { headers: apiKey(owner) })).body.data,
+      recipient: (await server.request('GET', `${RECIPIENTS}/${ids.recipient.id}`, { headers: apiKey(owner) })).body
+        .data,
       payout: (await read(owner, ids.payout.id)).body.data,
       held: (await read(owner, ids.held.id)).body.data,
       batch: (await server.request('GET', `${BATCHES}/${ids.batch.id}`, { headers: apiKey(owner) })).body.data,
@@ -91,7 +108,10 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
       expect([method, path, response.status, response.body.error?.code]).toEqual([method, path, 404, 'NOT_FOUND']);
     }
     // A batch paying the owner's recipient: the item's recipient is unknown to the stranger.
-    const batch = await server.request('POST', BATCHES, { headers: apiKey(stranger), body: { items: [{ recipientId: rows.recipient.id, amount: '1.00', currency: 'USD' }] } });
+    const batch = await server.request('POST', BATCHES, {
+      headers: apiKey(stranger),
+      body: { items: [{ recipientId: rows.recipient.id, amount: '1.00', currency: 'USD' }] },
+    });
     expect(batch.status).toBe(400);
     expect(Object.keys(batch.body.error.errors)).toEqual(['items.0.recipientId']);
     for (const path of lists) {
@@ -100,7 +120,8 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     }
 
     expect(await snapshot(rows.owner, rows)).toEqual(before);
-    for (const table of ['payouts', 'payout_batches', 'payout_recipients']) expect(await countOf(table, stranger.businessId)).toBe(0);
+    for (const table of ['payouts', 'payout_batches', 'payout_recipients'])
+      expect(await countOf(table, stranger.businessId)).toBe(0);
     expect(await walletBalance(server, stranger.businessId)).toBe(10000n);
   });
 
@@ -111,12 +132,24 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     const before = await snapshot(rows.owner, rows);
 
     for (const [method, path, body] of idRoutes(rows)) {
-      for (const [who, headers] of [['live key', liveKey], ['live dashboard', liveDashboard]] as const) {
+      for (const [who, headers] of [
+        ['live key', liveKey],
+        ['live dashboard', liveDashboard],
+      ] as const) {
         const response = await server.request(method, path, { headers, body });
         // Refused outright in live mode, before any lookup: the sandbox helper, and a new payout (no live rail in this
         // build). Every other route does not find the test row.
-        const expected = path.includes('/sandbox/') ? [403, 'SANDBOX_ONLY'] : method === 'POST' && path === PAYOUTS ? [422, 'UNPROCESSABLE'] : [404, 'NOT_FOUND'];
-        expect([who, method, path, response.status, response.body.error?.code]).toEqual([who, method, path, ...expected]);
+        const expected = path.includes('/sandbox/')
+          ? [403, 'SANDBOX_ONLY']
+          : method === 'POST' && path === PAYOUTS
+            ? [422, 'UNPROCESSABLE']
+            : [404, 'NOT_FOUND'];
+        expect([who, method, path, response.status, response.body.error?.code]).toEqual([
+          who,
+          method,
+          path,
+          ...expected,
+        ]);
       }
     }
     for (const [method, path, body] of reviewRoutes(rows)) {
@@ -130,7 +163,15 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
       }
     }
     expect(await snapshot(rows.owner, rows)).toEqual(before);
-    expect(Number((await db().query(`SELECT count(*) AS n FROM payouts WHERE business_id = $1 AND livemode`, [rows.owner.businessId]))[0].n)).toBe(0);
+    expect(
+      Number(
+        (
+          await db().query(`SELECT count(*) AS n FROM payouts WHERE business_id = $1 AND livemode`, [
+            rows.owner.businessId,
+          ])
+        )[0].n,
+      ),
+    ).toBe(0);
   });
 
   test('an ADMIN approves and an OWNER rejects a held payout; an API token from the token exchange is 403 like the API key', async () => {
@@ -142,11 +183,16 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     const first = (await createPayout(server, owner, { recipientId: recipient.id, amount: '1.00' })).body.data;
     const second = (await createPayout(server, owner, { recipientId: recipient.id, amount: '2.00' })).body.data;
 
-    const exchanged = await server.request('POST', '/api/v1/business/auth/token', { body: { apiKey: owner.apiKey, apiSecret: owner.apiSecret } });
+    const exchanged = await server.request('POST', '/api/v1/business/auth/token', {
+      body: { apiKey: owner.apiKey, apiSecret: owner.apiSecret },
+    });
     expect(exchanged.status).toBe(200);
     const apiToken = { authorization: `Bearer ${exchanged.body.data.accessToken}` };
     expect((await server.request('GET', `${PAYOUTS}/${first.id}`, { headers: apiToken })).status).toBe(200);
-    for (const [path, body] of [[`${PAYOUTS}/${first.id}/approve`, undefined], [`${PAYOUTS}/${first.id}/reject`, { reason: 'no' }]] as const) {
+    for (const [path, body] of [
+      [`${PAYOUTS}/${first.id}/approve`, undefined],
+      [`${PAYOUTS}/${first.id}/reject`, { reason: 'no' }],
+    ] as const) {
       const response = await server.request('POST', path, { headers: apiToken, body });
       expect([path, response.status, response.body.error?.code]).toEqual([path, 403, 'FORBIDDEN']);
     }
@@ -155,7 +201,10 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     const asAdmin = { authorization: `Bearer ${admin.token}`, 'x-service-business-id': owner.businessId };
     const approved = await server.request('POST', `${PAYOUTS}/${first.id}/approve`, { headers: asAdmin });
     expect([approved.status, approved.body.data?.status]).toEqual([200, 'CREATED']);
-    const rejected = await server.request('POST', `${PAYOUTS}/${second.id}/reject`, { headers: dashboard(owner), body: { reason: 'duplicate invoice' } });
+    const rejected = await server.request('POST', `${PAYOUTS}/${second.id}/reject`, {
+      headers: dashboard(owner),
+      body: { reason: 'duplicate invoice' },
+    });
     expect(rejected.status).toBe(200);
     expect(rejected.body.data).toMatchObject({ status: 'FAILED', failureReason: 'duplicate invoice' });
     expect(await reversalsOf(second.id)).toBe(1);
@@ -167,11 +216,32 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
   test('cancel only from CREATED: a PENDING_REVIEW, SETTLED or FAILED payout is 409 CONFLICT, unchanged, with no further reversal', async () => {
     const merchant = await server.signUp();
     await fundWallet(server, merchant, '100.00');
-    const held = (await createPayout(server, merchant, { recipientId: (await createRecipient(server, merchant, bankDetails('2222'))).id, amount: '1.00' })).body.data;
-    const settling = (await createPayout(server, merchant, { recipientId: (await createRecipient(server, merchant, bankDetails('6789'))).id, amount: '1.00' })).body.data;
-    const failing = (await createPayout(server, merchant, { recipientId: (await createRecipient(server, merchant, bankDetails('1111'))).id, amount: '1.00' })).body.data;
-    await waitFor(() => read(merchant, settling.id), (response) => response.body.data.status === 'SETTLED');
-    await waitFor(() => read(merchant, failing.id), (response) => response.body.data.status === 'FAILED');
+    const held = (
+      await createPayout(server, merchant, {
+        recipientId: (await createRecipient(server, merchant, bankDetails('2222'))).id,
+        amount: '1.00',
+      })
+    ).body.data;
+    const settling = (
+      await createPayout(server, merchant, {
+        recipientId: (await createRecipient(server, merchant, bankDetails('6789'))).id,
+        amount: '1.00',
+      })
+    ).body.data;
+    const failing = (
+      await createPayout(server, merchant, {
+        recipientId: (await createRecipient(server, merchant, bankDetails('1111'))).id,
+        amount: '1.00',
+      })
+    ).body.data;
+    await waitFor(
+      () => read(merchant, settling.id),
+      (response) => response.body.data.status === 'SETTLED',
+    );
+    await waitFor(
+      () => read(merchant, failing.id),
+      (response) => response.body.data.status === 'FAILED',
+    );
 
     for (const payout of [held, settling, failing]) {
       const before = (await read(merchant, payout.id)).body.data;
@@ -184,7 +254,15 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
     }
     // The held and the settled payouts stay debited; the failed one was reversed once, by the rail.
     expect(await walletBalance(server, merchant.businessId)).toBe(10000n - 2n * 101n);
-    expect(Number((await db().query(`SELECT count(*) AS n FROM events WHERE business_id = $1 AND type = 'payout.cancelled'`, [merchant.businessId]))[0].n)).toBe(0);
+    expect(
+      Number(
+        (
+          await db().query(`SELECT count(*) AS n FROM events WHERE business_id = $1 AND type = 'payout.cancelled'`, [
+            merchant.businessId,
+          ])
+        )[0].n,
+      ),
+    ).toBe(0);
   });
 
   describe('over GraphQL', () => {
@@ -193,23 +271,45 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
       payoutRecipient: 'query($id: ID!) { payoutRecipient(id: $id) { id } }',
       payoutBatch: 'query($id: ID!) { payoutBatch(id: $id) { id } }',
     };
-    const LISTS = '{ payouts { edges { node { id } } } payoutRecipients(includeArchived: true) { edges { node { id } } } payoutBatches { edges { node { id } } } }';
-    const WRITES: Array<[string, string, (rows: Awaited<ReturnType<typeof ownerWithEverything>>) => Record<string, unknown>]> = [
-      ['cancelPayout', 'mutation($input: CancelPayoutInput!) { cancelPayout(input: $input) { payout { id } userErrors { field code } } }', (rows) => ({ input: { id: rows.payout.id } })],
-      ['archivePayoutRecipient', 'mutation($input: ArchivePayoutRecipientInput!) { archivePayoutRecipient(input: $input) { recipient { id } userErrors { field code } } }',
-        (rows) => ({ input: { id: rows.recipient.id } })],
-      ['approvePayout', 'mutation($input: ApprovePayoutInput!) { approvePayout(input: $input) { payout { id } userErrors { field code } } }', (rows) => ({ input: { id: rows.held.id } })],
-      ['rejectPayout', 'mutation($input: RejectPayoutInput!) { rejectPayout(input: $input) { payout { id } userErrors { field code } } }',
-        (rows) => ({ input: { id: rows.held.id, reason: 'no' } })],
-      ['createPayout', 'mutation($input: CreatePayoutInput!) { createPayout(input: $input) { payout { id } userErrors { field code } } }',
-        (rows) => ({ input: { recipientId: rows.recipient.id, amount: '1.00', currency: 'USD' } })],
+    const LISTS =
+      '{ payouts { edges { node { id } } } payoutRecipients(includeArchived: true) { edges { node { id } } } payoutBatches { edges { node { id } } } }';
+    const WRITES: Array<
+      [string, string, (rows: Awaited<ReturnType<typeof ownerWithEverything>>) => Record<string, unknown>]
+    > = [
+      [
+        'cancelPayout',
+        'mutation($input: CancelPayoutInput!) { cancelPayout(input: $input) { payout { id } userErrors { field code } } }',
+        (rows) => ({ input: { id: rows.payout.id } }),
+      ],
+      [
+        'archivePayoutRecipient',
+        'mutation($input: ArchivePayoutRecipientInput!) { archivePayoutRecipient(input: $input) { recipient { id } userErrors { field code } } }',
+        (rows) => ({ input: { id: rows.recipient.id } }),
+      ],
+      [
+        'approvePayout',
+        'mutation($input: ApprovePayoutInput!) { approvePayout(input: $input) { payout { id } userErrors { field code } } }',
+        (rows) => ({ input: { id: rows.held.id } }),
+      ],
+      [
+        'rejectPayout',
+        'mutation($input: RejectPayoutInput!) { rejectPayout(input: $input) { payout { id } userErrors { field code } } }',
+        (rows) => ({ input: { id: rows.held.id, reason: 'no' } }),
+      ],
+      [
+        'createPayout',
+        'mutation($input: CreatePayoutInput!) { createPayout(input: $input) { payout { id } userErrors { field code } } }',
+        (rows) => ({ input: { recipientId: rows.recipient.id, amount: '1.00', currency: 'USD' } }),
+      ],
     ];
     /** A thrown error's code, or the payload's only userError (its object null), as `userError CODE`. */
     const refusalOf = (body: any) => {
       if (body.errors) return body.errors[0]?.extensions?.code;
       const [payload]: any[] = Object.values(body.data);
       const [, object] = Object.entries(payload).find(([key]) => key !== 'userErrors')!;
-      return object === null && payload.userErrors.length === 1 && payload.userErrors[0].field === null ? `userError ${payload.userErrors[0].code}` : JSON.stringify(body);
+      return object === null && payload.userErrors.length === 1 && payload.userErrors[0].field === null
+        ? `userError ${payload.userErrors[0].code}`
+        : JSON.stringify(body);
     };
 
     test("another business and live mode get NOT_FOUND for the owner's payouts, recipients and batches, list none, and change nothing", async () => {
@@ -219,12 +319,15 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
       await fundWallet(server, stranger, '100.00');
       const liveKey = await server.liveKeyOf(rows.owner);
       const callers: Array<[string, Record<string, string>]> = [
-        ['stranger key', apiKey(stranger)], ['stranger OWNER', dashboard(stranger)],
-        ['live key', { 'x-api-key': liveKey }], ['live OWNER', { ...dashboard(rows.owner), 'x-service-mode': 'live' }],
+        ['stranger key', apiKey(stranger)],
+        ['stranger OWNER', dashboard(stranger)],
+        ['live key', { 'x-api-key': liveKey }],
+        ['live OWNER', { ...dashboard(rows.owner), 'x-service-mode': 'live' }],
       ];
       for (const [who, headers] of callers) {
         for (const [name, query] of Object.entries(READS)) {
-          const id = name === 'payout' ? rows.payout.id : name === 'payoutRecipient' ? rows.recipient.id : rows.batch.id;
+          const id =
+            name === 'payout' ? rows.payout.id : name === 'payoutRecipient' ? rows.recipient.id : rows.batch.id;
           const response = await server.graphql(query, { id }, headers);
           expect([who, name, response.body.errors?.[0]?.extensions?.code]).toEqual([who, name, 'NOT_FOUND']);
         }
@@ -233,12 +336,16 @@ describe('Payouts: isolation, review permissions and cancel on every route', () 
           if ((name === 'approvePayout' || name === 'rejectPayout') && 'x-api-key' in headers) continue;
           const response = await server.graphql(query, variables(rows), headers);
           // Live mode has no payout rail in this build: a new payout is refused before any lookup.
-          const expected = name === 'createPayout' && who.startsWith('live') ? 'userError UNPROCESSABLE' : 'userError NOT_FOUND';
+          const expected =
+            name === 'createPayout' && who.startsWith('live') ? 'userError UNPROCESSABLE' : 'userError NOT_FOUND';
           expect([who, name, refusalOf(response.body)]).toEqual([who, name, expected]);
         }
         const listed = await server.graphql(LISTS, {}, headers);
         expect(listed.body.errors).toBeUndefined();
-        expect([who, listed.body.data]).toEqual([who, { payouts: { edges: [] }, payoutRecipients: { edges: [] }, payoutBatches: { edges: [] } }]);
+        expect([who, listed.body.data]).toEqual([
+          who,
+          { payouts: { edges: [] }, payoutRecipients: { edges: [] }, payoutBatches: { edges: [] } },
+        ]);
       }
       expect(await snapshot(rows.owner, rows)).toEqual(before);
     });

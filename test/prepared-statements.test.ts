@@ -22,8 +22,11 @@ describe('statements prepared per connection', () => {
   afterAll(async () => server.close());
 
   const preparedHere = async (): Promise<string[]> =>
-    ((await client.query('SELECT statement FROM pg_prepared_statements ORDER BY prepare_time')) as { rows: Array<{ statement: string }> })
-      .rows.map((row) => row.statement);
+    (
+      (await client.query('SELECT statement FROM pg_prepared_statements ORDER BY prepare_time')) as {
+        rows: Array<{ statement: string }>;
+      }
+    ).rows.map((row) => row.statement);
 
   test(`a statement sent ${PREPARE_AFTER_USES} times is prepared on the connection, with the same answers before and after`, async () => {
     const text = 'SELECT $1::int + 1 AS next, $2::text AS label';
@@ -50,7 +53,8 @@ describe('statements prepared per connection', () => {
     expect(prepared).not.toContain(textOf(0));
     expect(prepared).toContain(textOf(MAX_PREPARED_PER_CONNECTION + 4));
     // An evicted text is counted and prepared again from scratch, and answers as before.
-    for (let use = 0; use < PREPARE_AFTER_USES; use += 1) expect((await client.query(textOf(0), [use])).rows[0]).toEqual({ n: use, which: 0 });
+    for (let use = 0; use < PREPARE_AFTER_USES; use += 1)
+      expect((await client.query(textOf(0), [use])).rows[0]).toEqual({ n: use, which: 0 });
     expect(await preparedHere()).toContain(textOf(0));
   });
 
@@ -68,8 +72,9 @@ describe('statements prepared per connection', () => {
     await client.query('CREATE TEMP TABLE prepared_shape (id int)');
     await client.query('INSERT INTO prepared_shape VALUES (1)');
     const text = 'SELECT * FROM prepared_shape WHERE id = $1';
-    for (let use = 0; use < PREPARE_AFTER_USES; use += 1) expect((await client.query(text, [1])).rows).toEqual([{ id: 1 }]);
-    await client.query('ALTER TABLE prepared_shape ADD COLUMN note text DEFAULT \'added\'');
+    for (let use = 0; use < PREPARE_AFTER_USES; use += 1)
+      expect((await client.query(text, [1])).rows).toEqual([{ id: 1 }]);
+    await client.query("ALTER TABLE prepared_shape ADD COLUMN note text DEFAULT 'added'");
     await expect(client.query(text, [1])).rejects.toThrow(/cached plan must not change result type/);
     expect((await client.query(text, [1])).rows).toEqual([{ id: 1, note: 'added' }]);
   });

@@ -14,9 +14,14 @@ describe('providerFor(ctx, kind)', () => {
   const acquirer = new SandboxCardAcquirer('a-master-key-for-tests');
   const mailer: Mailer = { name: 'memory', send: async () => undefined, close: async () => undefined };
   const providers = new ProviderRegistry({
-    'card-acquirer': { test: acquirer, live: null }, mail: { test: mailer, live: mailer },
-    'payout-rail': { test: new SandboxPayoutRail(2000), live: null }, 'collection-rail': { test: new SandboxCollectionRail(), live: null }, fx: { test: new SandboxFxProvider(), live: null }, screening: { test: new SandboxScreening(), live: null },
-    kyc: { test: new SandboxKycProvider(), live: null }, 'treasury-rail': { test: new SandboxTreasuryRail(2000), live: null },
+    'card-acquirer': { test: acquirer, live: null },
+    mail: { test: mailer, live: mailer },
+    'payout-rail': { test: new SandboxPayoutRail(2000), live: null },
+    'collection-rail': { test: new SandboxCollectionRail(), live: null },
+    fx: { test: new SandboxFxProvider(), live: null },
+    screening: { test: new SandboxScreening(), live: null },
+    kyc: { test: new SandboxKycProvider(), live: null },
+    'treasury-rail': { test: new SandboxTreasuryRail(2000), live: null },
   });
   const testMode = { livemode: false };
   const liveMode = { livemode: true };
@@ -35,7 +40,8 @@ describe('providerFor(ctx, kind)', () => {
     expect(refusal).toBeInstanceOf(DomainError);
     expect(refusal).toMatchObject({
       code: ErrorCode.UNPROCESSABLE,
-      message: 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
+      message:
+        'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
     });
   });
 
@@ -51,7 +57,9 @@ describe('providerFor(ctx, kind)', () => {
 
   test('live mode has no KYC provider nor treasury rail yet: refused with UNPROCESSABLE, saying so', () => {
     expect(() => providers.providerFor(liveMode, 'kyc')).toThrow('No KYC provider is configured for live mode');
-    expect(() => providers.providerFor(liveMode, 'treasury-rail')).toThrow('No treasury banking partner is configured for live mode');
+    expect(() => providers.providerFor(liveMode, 'treasury-rail')).toThrow(
+      'No treasury banking partner is configured for live mode',
+    );
     expect(providers.providerFor(testMode, 'kyc').name).toBe('sandbox-kyc');
   });
 });

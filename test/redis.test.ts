@@ -2,7 +2,17 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import Fastify from 'fastify';
 import { registerRateLimit } from '../src/http/rate-limit';
-import { PATIENCE_MS, TestServer, capturedLog, collect, overSocket, startTestServer, testConfig, waitFor, within } from './support/harness';
+import {
+  PATIENCE_MS,
+  TestServer,
+  capturedLog,
+  collect,
+  overSocket,
+  startTestServer,
+  testConfig,
+  waitFor,
+  within,
+} from './support/harness';
 import { freePort } from './support/process';
 
 const REDIS_URL = process.env.TESSERA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -14,9 +24,15 @@ function redisAnswers(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port || 6379) });
     socket.setTimeout(500);
-    socket.once('connect', () => { socket.end(); resolve(true); });
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
-    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -31,11 +47,24 @@ describe('several API processes with REDIS_URL', () => {
   beforeAll(async () => {
     available = await redisAnswers(REDIS_URL);
     if (!available) {
-      console.warn(`Skipping the Redis tests: no Redis answers at ${REDIS_URL} (set TESSERA_TEST_REDIS_URL to run them)`);
+      console.warn(
+        `Skipping the Redis tests: no Redis answers at ${REDIS_URL} (set TESSERA_TEST_REDIS_URL to run them)`,
+      );
       return;
     }
-    first = await startTestServer({ redisUrl: REDIS_URL, redisKeyPrefix: PREFIX, rateLimitMax: 5, subscriptionRecheckMs: 3_600_000 });
-    second = await startTestServer({ redisUrl: REDIS_URL, redisKeyPrefix: PREFIX, rateLimitMax: 5, subscriptionRecheckMs: 3_600_000, databaseUrl: first.databaseUrl });
+    first = await startTestServer({
+      redisUrl: REDIS_URL,
+      redisKeyPrefix: PREFIX,
+      rateLimitMax: 5,
+      subscriptionRecheckMs: 3_600_000,
+    });
+    second = await startTestServer({
+      redisUrl: REDIS_URL,
+      redisKeyPrefix: PREFIX,
+      rateLimitMax: 5,
+      subscriptionRecheckMs: 3_600_000,
+      databaseUrl: first.databaseUrl,
+    });
   });
   afterAll(async () => {
     await second?.close();
@@ -49,7 +78,8 @@ describe('several API processes with REDIS_URL', () => {
     const { ready, done } = collect(client, SUBSCRIPTION, 1);
     await ready;
     const funded = await first.request('POST', '/api/v1/business/sandbox/wallets/fund', {
-      headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount: '12.34' },
+      headers: { 'x-api-key': merchant.apiKey },
+      body: { currency: 'USD', amount: '12.34' },
     });
     expect(funded.status).toBe(201);
     expect(await done).toEqual([{ walletBalanceUpdated: { balance: { amount: '12.34' } } }]);
@@ -60,7 +90,9 @@ describe('several API processes with REDIS_URL', () => {
     const merchant = await first.createMerchant();
     const socket = second.socket({ apiKey: merchant.apiKey });
     await collect(socket.client, SUBSCRIPTION, 1).ready;
-    const regenerated = await first.request('POST', '/api/v1/business/regenerate-api-key', { headers: { 'x-api-key': merchant.apiKey } });
+    const regenerated = await first.request('POST', '/api/v1/business/regenerate-api-key', {
+      headers: { 'x-api-key': merchant.apiKey },
+    });
     expect(regenerated.status).toBe(200);
     // The periodic re-check is an hour away: the revocation travelled through Redis.
     expect(await within(socket.closed, PATIENCE_MS, 'close on the other process')).toMatchObject({ code: 4403 });
@@ -87,12 +119,14 @@ describe('several API processes with REDIS_URL', () => {
     expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors).toBeUndefined(); // 3
     expect((await first.request('GET', '/api/v1/business/wallets', { headers })).status).toBe(200); // 4
     expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors).toBeUndefined(); // 5
-    expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+    expect((await overSocket(socket.client, '{ wallets { id } }')).result?.errors?.[0].extensions.code).toBe(
+      'RATE_LIMITED',
+    );
     expect((await first.request('GET', '/api/v1/business/wallets', { headers })).status).toBe(429);
   });
 });
 
-describe('the rate-limit counters\' Redis, while it does not answer', () => {
+describe("the rate-limit counters' Redis, while it does not answer", () => {
   test('the log says once that requests go unlimited, and once that they are limited again when it answers; no stack trace', async () => {
     const [redisPort, available] = [Number(new URL(REDIS_URL).port || 6379), await redisAnswers(REDIS_URL)];
     if (!available) return;
@@ -109,12 +143,23 @@ describe('the rate-limit counters\' Redis, while it does not answer', () => {
     });
     try {
       await registerRateLimit(app, testConfig('postgres://unused', { redisUrl: `redis://127.0.0.1:${port}` }));
-      const messages = () => lines.map((line) => line.msg as string).filter((msg) => msg.startsWith('Redis of the rate-limit counters'));
-      await waitFor(async () => messages(), (found) => found.length > 0, 30_000);
+      const messages = () =>
+        lines.map((line) => line.msg as string).filter((msg) => msg.startsWith('Redis of the rate-limit counters'));
+      await waitFor(
+        async () => messages(),
+        (found) => found.length > 0,
+        30_000,
+      );
       await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
-      await waitFor(async () => messages(), (found) => found.length > 1, 30_000);
+      await waitFor(
+        async () => messages(),
+        (found) => found.length > 1,
+        30_000,
+      );
       expect(messages()).toEqual([
-        expect.stringMatching(/^Redis of the rate-limit counters is unreachable \(.*ECONNREFUSED.*\): requests are not limited until it answers$/),
+        expect.stringMatching(
+          /^Redis of the rate-limit counters is unreachable \(.*ECONNREFUSED.*\): requests are not limited until it answers$/,
+        ),
         'Redis of the rate-limit counters answers again: requests are limited',
       ]);
       expect(unhandled.mock.calls.filter(([first]) => String(first).includes('Unhandled error event'))).toEqual([]);

@@ -2,10 +2,20 @@ import { Client } from 'pg';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { TestMerchant, TestServer, PATIENCE_MS, startDeliveringServer, waitFor, within } from './support/harness';
 import { PAYOUTS, apiKey, createPayout, createRecipient, fundWallet } from './support/payouts';
-import { CLOCK, DAY, SCHEDULES, advanceCompleted, createSchedule, readClock, scheduleBody, setPin } from './support/schedules';
+import {
+  CLOCK,
+  DAY,
+  SCHEDULES,
+  advanceCompleted,
+  createSchedule,
+  readClock,
+  scheduleBody,
+  setPin,
+} from './support/schedules';
 
 const ADVANCE = `${CLOCK}/advance`;
-const GQL_CLOCK = '{ sandboxClock { now offsetSeconds advance { id seconds status runsDue payoutsDue runsFired untilAt createdAt completedAt } } }';
+const GQL_CLOCK =
+  '{ sandboxClock { now offsetSeconds advance { id seconds status runsDue payoutsDue runsFired untilAt createdAt completedAt } } }';
 const GQL_ADVANCE = `mutation($input: AdvanceSandboxClockInput!) { advanceSandboxClock(input: $input) {
   sandboxClock { offsetSeconds advance { id status runsDue payoutsDue runsFired } } userErrors { field message code } } }`;
 
@@ -23,8 +33,10 @@ describe('The test clock: a bounded advance fired in the background', () => {
   });
   afterAll(async () => server.close());
 
-  const post = (who: TestMerchant, path: string, body?: unknown) => server.request('POST', path, { headers: apiKey(who), body });
-  const count = async (sql: string, params: unknown[]) => (await server.runtime.dataSource.query(sql, params))[0].n as number;
+  const post = (who: TestMerchant, path: string, body?: unknown) =>
+    server.request('POST', path, { headers: apiKey(who), body });
+  const count = async (sql: string, params: unknown[]) =>
+    (await server.runtime.dataSource.query(sql, params))[0].n as number;
   const readyMerchant = async (funds = '1000.00') => {
     const who = await server.signUp();
     await setPin(server, who);
@@ -39,9 +51,17 @@ describe('The test clock: a bounded advance fired in the background', () => {
 
   test('an advance that would fire more payouts than one advance may is refused with 422 saying how many, the limit and how far to advance; nothing changes', async () => {
     const { who, recipientId } = await readyMerchant('100000.00');
-    const items = Array.from({ length: 200 }, (_, index) => ({ recipientId, amount: '1.00', currency: 'USD', reference: `item ${index}` }));
+    const items = Array.from({ length: 200 }, (_, index) => ({
+      recipientId,
+      amount: '1.00',
+      currency: 'USD',
+      reference: `item ${index}`,
+    }));
     // The probe's case: a 200-item weekly schedule advanced 366 days would make 53 runs, 10,600 payouts.
-    const schedule = await scheduled(who, scheduleBody(recipientId, { payloadKind: 'BATCH', payload: { items }, maxRunAmountUsd: '100000.00' }));
+    const schedule = await scheduled(
+      who,
+      scheduleBody(recipientId, { payloadKind: 'BATCH', payload: { items }, maxRunAmountUsd: '100000.00' }),
+    );
 
     const refused = await post(who, ADVANCE, { seconds: 366 * DAY });
     expect(refused.status).toBe(422);
@@ -58,15 +78,22 @@ describe('The test clock: a bounded advance fired in the background', () => {
 
     // Nothing changed: the clock, the schedule, no runs, no payouts, no advance.
     expect(await readClock(server, who)).toMatchObject({ offsetSeconds: 0, advance: null });
-    expect((await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: apiKey(who) })).body.data).toMatchObject({ runCount: 0, nextRunAt: schedule.nextRunAt });
-    expect(await count(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId])).toBe(0);
+    expect(
+      (await server.request('GET', `${SCHEDULES}/${schedule.id}`, { headers: apiKey(who) })).body.data,
+    ).toMatchObject({ runCount: 0, nextRunAt: schedule.nextRunAt });
+    expect(
+      await count(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE business_id = $1`, [who.businessId]),
+    ).toBe(0);
     expect(await count(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [who.businessId])).toBe(0);
 
     // GraphQL refuses the same, with the same message (its advice a moment later: the wall clock moved on).
     const graphql = await server.graphql<any>(GQL_ADVANCE, { input: { seconds: 366 * DAY } }, apiKey(who));
     const sameBut = (text: string) => text.replace(/at most [\d,]+ seconds/, 'at most N seconds');
     expect(graphql.body.errors).toBeUndefined();
-    expect(graphql.body.data.advanceSandboxClock).toEqual({ sandboxClock: null, userErrors: [{ field: ['input', 'seconds'], code: 'UNPROCESSABLE', message: expect.any(String) }] });
+    expect(graphql.body.data.advanceSandboxClock).toEqual({
+      sandboxClock: null,
+      userErrors: [{ field: ['input', 'seconds'], code: 'UNPROCESSABLE', message: expect.any(String) }],
+    });
     expect(sameBut(graphql.body.data.advanceSandboxClock.userErrors[0].message)).toBe(sameBut(message));
     expect((await readClock(server, who)).offsetSeconds).toBe(0);
   });
@@ -83,11 +110,21 @@ describe('The test clock: a bounded advance fired in the background', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT id FROM payout_schedules WHERE id = $1 FOR UPDATE', [later.id]);
 
-      const answered = await within(post(a.who, ADVANCE, { seconds: 60 * DAY }), PATIENCE_MS, 'the advance answers while its work waits');
+      const answered = await within(
+        post(a.who, ADVANCE, { seconds: 60 * DAY }),
+        PATIENCE_MS,
+        'the advance answers while its work waits',
+      );
       expect(answered.status).toBe(200);
-      expect(answered.body.data).toMatchObject({ offsetSeconds: 60 * DAY, advance: { seconds: 60 * DAY, status: 'running', runsDue: 15, payoutsDue: 15, completedAt: null } });
+      expect(answered.body.data).toMatchObject({
+        offsetSeconds: 60 * DAY,
+        advance: { seconds: 60 * DAY, status: 'running', runsDue: 15, payoutsDue: 15, completedAt: null },
+      });
       const advanceId: string = answered.body.data.advance.id;
-      const held = await waitFor(() => readClock(server, a.who), (clock) => clock.advance?.runsFired === 3);
+      const held = await waitFor(
+        () => readClock(server, a.who),
+        (clock) => clock.advance?.runsFired === 3,
+      );
       expect(held.advance).toMatchObject({ id: advanceId, status: 'running', runsFired: 3 });
 
       // A second advance while one runs: 409, the progress in the message, nothing changed.
@@ -101,11 +138,18 @@ describe('The test clock: a bounded advance fired in the background', () => {
       const b = await readyMerchant();
       const payout = await createPayout(server, b.who, { recipientId: b.recipientId, amount: '5.00' });
       expect(payout.status).toBe(201);
-      const settled = await waitFor(async () => (await server.request('GET', `${PAYOUTS}/${payout.body.data.id}`, { headers: apiKey(b.who) })).body.data,
-        (current) => current.status === 'SETTLED');
+      const settled = await waitFor(
+        async () =>
+          (await server.request('GET', `${PAYOUTS}/${payout.body.data.id}`, { headers: apiKey(b.who) })).body.data,
+        (current) => current.status === 'SETTLED',
+      );
       expect(settled.status).toBe('SETTLED');
       // ...while A's advance is still where it was: B did not wait behind it.
-      expect((await readClock(server, a.who)).advance).toMatchObject({ id: advanceId, status: 'running', runsFired: 3 });
+      expect((await readClock(server, a.who)).advance).toMatchObject({
+        id: advanceId,
+        status: 'running',
+        runsFired: 3,
+      });
       // GraphQL shows the same progress.
       const overGraphql = (await server.graphql<any>(GQL_CLOCK, {}, apiKey(a.who))).body.data.sandboxClock;
       expect(overGraphql.advance).toMatchObject({ id: advanceId, status: 'RUNNING', runsDue: 15, runsFired: 3 });
@@ -117,40 +161,67 @@ describe('The test clock: a bounded advance fired in the background', () => {
     const done = await advanceCompleted(server, a.who, (await readClock(server, a.who)).advance!.id);
     expect(done.advance).toMatchObject({ status: 'completed', runsDue: 15, runsFired: 15 });
     expect(Date.parse(done.advance!.completedAt!)).toBeGreaterThanOrEqual(Date.parse(done.advance!.createdAt));
-    for (const [schedule, runs] of [[weekly, 9], [later, 6]] as const) {
-      const rows: Array<{ due_at: Date }> = await server.runtime.dataSource.query(`SELECT due_at FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`, [schedule.id]);
+    for (const [schedule, runs] of [
+      [weekly, 9],
+      [later, 6],
+    ] as const) {
+      const rows: Array<{ due_at: Date }> = await server.runtime.dataSource.query(
+        `SELECT due_at FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`,
+        [schedule.id],
+      );
       expect(rows).toHaveLength(runs);
-      expect(rows.map((row) => row.due_at.getTime())).toEqual(Array.from({ length: runs }, (_, index) => Date.parse(schedule.nextRunAt) + index * 7 * DAY * 1000));
+      expect(rows.map((row) => row.due_at.getTime())).toEqual(
+        Array.from({ length: runs }, (_, index) => Date.parse(schedule.nextRunAt) + index * 7 * DAY * 1000),
+      );
     }
     expect(await count(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [a.who.businessId])).toBe(15);
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
   }, 120_000);
 
-  test("an advance whose slice job gave up resumes when another advance is asked for (that one is 409)", async () => {
+  test('an advance whose slice job gave up resumes when another advance is asked for (that one is 409)', async () => {
     const { who, recipientId } = await readyMerchant();
     const schedule = await scheduled(who, scheduleBody(recipientId));
     // As if an advance of two hours had been recorded and its slice job had given up and gone.
-    await server.runtime.dataSource.query(`INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, 7200)`, [who.businessId]);
+    await server.runtime.dataSource.query(
+      `INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, 7200)`,
+      [who.businessId],
+    );
     const [{ id }] = await server.runtime.dataSource.query(
       `INSERT INTO sandbox_clock_advances (business_id, seconds, from_at, until_at, runs_due, payouts_due, status)
-       VALUES ($1, 7200, now(), now() + interval '2 hours', 1, 1, 'running') RETURNING id`, [who.businessId]);
+       VALUES ($1, 7200, now(), now() + interval '2 hours', 1, 1, 'running') RETURNING id`,
+      [who.businessId],
+    );
     const refused = await post(who, ADVANCE, { seconds: 60 });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/0 of 1 runs/);
     const done = await advanceCompleted(server, who, id);
     expect(done).toMatchObject({ offsetSeconds: 7200, advance: { id, status: 'completed', runsDue: 1, runsFired: 1 } });
-    expect(await count(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE schedule_id = $1`, [schedule.id])).toBe(1);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM payout_schedule_runs WHERE schedule_id = $1`, [schedule.id]),
+    ).toBe(1);
   });
 
   test('an advance with nothing due completes at once; GraphQL advances and reads the same progress', async () => {
     const { who } = await readyMerchant();
     const answered = await post(who, ADVANCE, { seconds: DAY });
     expect(answered.status).toBe(200);
-    expect(answered.body.data.advance).toMatchObject({ status: 'completed', runsDue: 0, payoutsDue: 0, runsFired: 0, seconds: DAY });
-    const advanced = (await server.graphql<any>(GQL_ADVANCE, { input: { seconds: 60 } }, apiKey(who))).body.data.advanceSandboxClock;
+    expect(answered.body.data.advance).toMatchObject({
+      status: 'completed',
+      runsDue: 0,
+      payoutsDue: 0,
+      runsFired: 0,
+      seconds: DAY,
+    });
+    const advanced = (await server.graphql<any>(GQL_ADVANCE, { input: { seconds: 60 } }, apiKey(who))).body.data
+      .advanceSandboxClock;
     expect(advanced.userErrors).toEqual([]);
     const overGraphql = advanced.sandboxClock;
-    expect(overGraphql).toMatchObject({ offsetSeconds: DAY + 60, advance: { status: 'COMPLETED', runsDue: 0, runsFired: 0 } });
-    expect((await server.graphql<any>(GQL_CLOCK, {}, apiKey(who))).body.data.sandboxClock.advance.id).toBe(overGraphql.advance.id);
+    expect(overGraphql).toMatchObject({
+      offsetSeconds: DAY + 60,
+      advance: { status: 'COMPLETED', runsDue: 0, runsFired: 0 },
+    });
+    expect((await server.graphql<any>(GQL_CLOCK, {}, apiKey(who))).body.data.sandboxClock.advance.id).toBe(
+      overGraphql.advance.id,
+    );
   });
 });

@@ -11,7 +11,8 @@ import { ApiResponse, TestServer, codeIn, startTestServer } from './support/harn
 
 type GraphQLResponse = ApiResponse<{ data?: any; errors?: any[] }>;
 
-const SIGN_UP = 'mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken expiresIn } userErrors { field message code } } }';
+const SIGN_UP =
+  'mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken expiresIn } userErrors { field message code } } }';
 const CONFIRM = `mutation($signUpToken: String!, $code: String!) {
   confirmSignUp(input: { signUpToken: $signUpToken, code: $code }) { account { token user { id email } business { id } } userErrors { field message code } }
 }`;
@@ -19,11 +20,17 @@ const CONFIRM = `mutation($signUpToken: String!, $code: String!) {
 const REFUSED = {
   confirmSignUp: {
     account: null,
-    userErrors: [{ field: ['input', 'code'], message: 'is wrong or has expired; check the email, or sign up again for a new code', code: 'VALIDATION_ERROR' }],
+    userErrors: [
+      {
+        field: ['input', 'code'],
+        message: 'is wrong or has expired; check the email, or sign up again for a new code',
+        code: 'VALIDATION_ERROR',
+      },
+    ],
   },
 };
-const refusedAlike = (response: ApiResponse<{ data?: any; errors?: any[] }>) => response.body.errors === undefined
-  && JSON.stringify(response.body.data) === JSON.stringify(REFUSED);
+const refusedAlike = (response: ApiResponse<{ data?: any; errors?: any[] }>) =>
+  response.body.errors === undefined && JSON.stringify(response.body.data) === JSON.stringify(REFUSED);
 
 const uniqueEmail = (label: string) => `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -35,10 +42,12 @@ describe('sign-up tells no one but the owner of an address whether it is registe
   });
   afterAll(async () => server.close());
 
-  const signUp = (email: string, extra: Record<string, string> = {}) => server.graphql(SIGN_UP, {
-    input: { email, password: 'another long password', name: 'Eve', businessName: 'Eve Co', ...extra },
-  }) as Promise<GraphQLResponse>;
-  const confirm = (signUpToken: string, code: string) => server.graphql(CONFIRM, { signUpToken, code }) as Promise<GraphQLResponse>;
+  const signUp = (email: string, extra: Record<string, string> = {}) =>
+    server.graphql(SIGN_UP, {
+      input: { email, password: 'another long password', name: 'Eve', businessName: 'Eve Co', ...extra },
+    }) as Promise<GraphQLResponse>;
+  const confirm = (signUpToken: string, code: string) =>
+    server.graphql(CONFIRM, { signUpToken, code }) as Promise<GraphQLResponse>;
   const tokenOf = (response: GraphQLResponse): string => response.body.data!.signUp.pendingSignUp.signUpToken;
 
   async function counts(email: string) {
@@ -47,7 +56,9 @@ describe('sign-up tells no one but the owner of an address whether it is registe
               (SELECT count(*)::int FROM users) AS all_users,
               (SELECT count(*)::int FROM businesses) AS businesses,
               (SELECT count(*)::int FROM memberships) AS memberships,
-              (SELECT count(*)::int FROM api_credentials) AS credentials`, [email]);
+              (SELECT count(*)::int FROM api_credentials) AS credentials`,
+      [email],
+    );
     return row as { users: number; all_users: number; businesses: number; memberships: number; credentials: number };
   }
 
@@ -63,7 +74,12 @@ describe('sign-up tells no one but the owner of an address whether it is registe
     for (const response of [...registered, fresh]) {
       expect(response.status).toBe(200);
       expect(response.body.errors).toBeUndefined();
-      expect(response.body.data).toEqual({ signUp: { pendingSignUp: { signUpToken: expect.stringMatching(/^su_[A-Za-z0-9_-]{43}$/), expiresIn: 900 }, userErrors: [] } });
+      expect(response.body.data).toEqual({
+        signUp: {
+          pendingSignUp: { signUpToken: expect.stringMatching(/^su_[A-Za-z0-9_-]{43}$/), expiresIn: 900 },
+          userErrors: [],
+        },
+      });
       expect([...response.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort());
     }
     // No user, business, membership or credential: neither for the registered address nor (until confirmed) for the new one.
@@ -103,7 +119,9 @@ describe('sign-up tells no one but the owner of an address whether it is registe
 
     // Nothing can confirm it: the stored sign-up has no code at all.
     const [row] = await server.runtime.dataSource.query(
-      'SELECT code_hash FROM pending_sign_ups WHERE token_hash = $1', [crypto.createHash('sha256').update(tokenOf(response)).digest('hex')]);
+      'SELECT code_hash FROM pending_sign_ups WHERE token_hash = $1',
+      [crypto.createHash('sha256').update(tokenOf(response)).digest('hex')],
+    );
     expect(row).toEqual({ code_hash: null });
     const refused = await confirm(tokenOf(response), '000000');
     expect(refused.body).toEqual({ data: REFUSED });
@@ -124,14 +142,18 @@ describe('sign-up tells no one but the owner of an address whether it is registe
     const expiredEmail = uniqueEmail('expired');
     const expired = await signUp(expiredEmail);
     await server.runtime.dataSource.query(
-      `UPDATE pending_sign_ups SET expires_at = now() - interval '1 second' WHERE email = $1`, [expiredEmail]);
+      `UPDATE pending_sign_ups SET expires_at = now() - interval '1 second' WHERE email = $1`,
+      [expiredEmail],
+    );
     answers.push(['expired', await confirm(tokenOf(expired), codeIn((await server.mailTo(expiredEmail))[0])!)]);
 
     // Five wrong codes, then the right one: the sixth attempt.
     const guessedEmail = uniqueEmail('guessed');
     const guessed = await signUp(guessedEmail);
     const rightCode = codeIn((await server.mailTo(guessedEmail))[0])!;
-    const wrongCodes = ['111111', '222222', '333333', '444444', '555555', '666666'].filter((code) => code !== rightCode).slice(0, 5);
+    const wrongCodes = ['111111', '222222', '333333', '444444', '555555', '666666']
+      .filter((code) => code !== rightCode)
+      .slice(0, 5);
     for (const code of wrongCodes) answers.push([`wrong code ${code}`, await confirm(tokenOf(guessed), code)]);
     answers.push(['sixth attempt', await confirm(tokenOf(guessed), rightCode)]);
 
@@ -151,7 +173,9 @@ describe('sign-up tells no one but the owner of an address whether it is registe
     const email = uniqueEmail('concurrent-guesses');
     const started = await signUp(email);
     const rightCode = codeIn((await server.mailTo(email))[0])!;
-    const guesses = ['101010', '202020', '303030', '404040', '505050', '606060'].filter((code) => code !== rightCode).slice(0, 5);
+    const guesses = ['101010', '202020', '303030', '404040', '505050', '606060']
+      .filter((code) => code !== rightCode)
+      .slice(0, 5);
     const answers = await Promise.all(guesses.map((code) => confirm(tokenOf(started), code)));
     expect(answers.every(refusedAlike)).toBe(true);
     const last = await confirm(tokenOf(started), rightCode);
@@ -164,16 +188,29 @@ describe('sign-up tells no one but the owner of an address whether it is registe
       // Several sign-ups of one new address each get a working code; confirming all at once makes one account.
       const email = uniqueEmail('race');
       const started: string[] = [];
-      for (let i = 0; i < 3; i += 1) started.push(tokenOf(await signUp(email, { password: `correct horse battery ${i}` })));
+      for (let i = 0; i < 3; i += 1)
+        started.push(tokenOf(await signUp(email, { password: `correct horse battery ${i}` })));
       const codes = (await server.mailTo(email)).map(codeIn).reverse();
       expect(codes).toHaveLength(3);
       // Each sign-up confirmed twice at once, too.
-      const responses = await Promise.all(started.flatMap((token, i) => [confirm(token, codes[i]!), confirm(token, codes[i]!)]));
-      const outcomes = responses.map((response) => (response.body.data?.confirmSignUp.account ? 'OK' : refusedAlike(response) ? 'REFUSED' : JSON.stringify(response.body))).sort();
+      const responses = await Promise.all(
+        started.flatMap((token, i) => [confirm(token, codes[i]!), confirm(token, codes[i]!)]),
+      );
+      const outcomes = responses
+        .map((response) =>
+          response.body.data?.confirmSignUp.account
+            ? 'OK'
+            : refusedAlike(response)
+              ? 'REFUSED'
+              : JSON.stringify(response.body),
+        )
+        .sort();
       expect(outcomes).toEqual(['OK', 'REFUSED', 'REFUSED', 'REFUSED', 'REFUSED', 'REFUSED']);
       expect((await counts(email)).users).toBe(1);
       const [row] = await server.runtime.dataSource.query(
-        'SELECT count(*)::int AS count FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1', [email]);
+        'SELECT count(*)::int AS count FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1',
+        [email],
+      );
       expect(row.count).toBe(1);
     }
   });
@@ -191,13 +228,23 @@ describe('sign-up tells no one but the owner of an address whether it is registe
   test('a sign-up whose mail cannot be sent answers SERVICE_UNAVAILABLE and keeps nothing, for a new and a registered address alike', async () => {
     const owner = await server.signUp();
     const broken = new SignUpService(server.runtime.core.identity.businesses, {
-      name: 'broken', send: async () => { throw new Error('mail server down'); }, close: async () => undefined,
+      name: 'broken',
+      send: async () => {
+        throw new Error('mail server down');
+      },
+      close: async () => undefined,
     });
     const ctx = server.runtime.core.anonymousContext();
-    const [pendingBefore] = await server.runtime.dataSource.query('SELECT count(*)::int AS count FROM pending_sign_ups');
+    const [pendingBefore] = await server.runtime.dataSource.query(
+      'SELECT count(*)::int AS count FROM pending_sign_ups',
+    );
     for (const email of [uniqueEmail('unsent'), owner.email]) {
-      await expect(broken.start(ctx, { email, password: 'correct horse battery', name: 'N', businessName: 'N Co' }))
-        .rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The email could not be sent; try again in a moment' });
+      await expect(
+        broken.start(ctx, { email, password: 'correct horse battery', name: 'N', businessName: 'N Co' }),
+      ).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The email could not be sent; try again in a moment',
+      });
     }
     const [pendingAfter] = await server.runtime.dataSource.query('SELECT count(*)::int AS count FROM pending_sign_ups');
     expect(pendingAfter.count).toBe(pendingBefore.count);

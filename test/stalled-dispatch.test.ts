@@ -33,13 +33,22 @@ describe('payouts whose dispatch stalled are sent again', () => {
 
   /** The payout's dispatch job as a worker leaves it after a failed attempt (due again in an hour), or after its last one. */
   const failedJobOf = async (task: string, id: string, attemptsLeft: boolean) => {
-    await db().query(`SELECT graphile_worker.add_job($1, json_build_object('payoutId', $2::text), job_key := $1 || ':' || $2,
-                        max_attempts := 10, run_at := now() + interval '1 hour')`, [task, id]);
-    await db().query(`UPDATE graphile_worker._private_jobs SET attempts = CASE WHEN $2 THEN 1 ELSE max_attempts END, last_error = 'the rail did not answer'
-                       WHERE key = $1`, [`${task}:${id}`, attemptsLeft]);
+    await db().query(
+      `SELECT graphile_worker.add_job($1, json_build_object('payoutId', $2::text), job_key := $1 || ':' || $2,
+                        max_attempts := 10, run_at := now() + interval '1 hour')`,
+      [task, id],
+    );
+    await db().query(
+      `UPDATE graphile_worker._private_jobs SET attempts = CASE WHEN $2 THEN 1 ELSE max_attempts END, last_error = 'the rail did not answer'
+                       WHERE key = $1`,
+      [`${task}:${id}`, attemptsLeft],
+    );
   };
   const rowOf = async (table: string, id: string) =>
-    (await db().query(`SELECT status::text AS status, provider_ref FROM ${table} WHERE id = $1`, [id]))[0] as { status: string; provider_ref: string | null };
+    (await db().query(`SELECT status::text AS status, provider_ref FROM ${table} WHERE id = $1`, [id]))[0] as {
+      status: string;
+      provider_ref: string | null;
+    };
 
   async function stallsThenIsSent({ table, task, rail, dispatch, sweep }: Case, id: string, claimedStatus: string) {
     const submitted: string[] = [];
@@ -71,7 +80,10 @@ describe('payouts whose dispatch stalled are sent again', () => {
       return realSubmit(submission);
     });
     try {
-      const sent = await waitFor(() => rowOf(table, id), (row) => row.provider_ref !== null);
+      const sent = await waitFor(
+        () => rowOf(table, id),
+        (row) => row.provider_ref !== null,
+      );
       expect(sent.provider_ref).not.toBeNull();
     } finally {
       watch.mockRestore();
@@ -81,7 +93,7 @@ describe('payouts whose dispatch stalled are sent again', () => {
     expect(await sweep(0)).not.toContain(id);
   }
 
-  test('a merchant payout claimed (SUBMITTED) without the rail\'s reference, its job out of attempts, is dispatched again and submitted once', async () => {
+  test("a merchant payout claimed (SUBMITTED) without the rail's reference, its job out of attempts, is dispatched again and submitted once", async () => {
     const merchant = await server.signUp();
     await fundWallet(server, merchant, '20.00');
     // The account ending 3333: the sandbox rail takes it and reports nothing, so no dispatch job runs by itself.
@@ -89,30 +101,52 @@ describe('payouts whose dispatch stalled are sent again', () => {
     const payout = (await createPayout(server, merchant, { recipientId: recipient.id, amount: '5.00' })).body.data;
     const ctx = system().forBusiness(merchant.businessId, Mode.TEST);
     const { payouts, providers } = server.runtime.core;
-    await stallsThenIsSent({
-      table: 'payouts', task: 'dispatch_payout', rail: providers.providerFor(ctx, 'payout-rail'),
-      dispatch: (id) => payouts.dispatch(ctx, id), sweep: (olderThanSeconds) => payouts.redispatchStalled(system(), { olderThanSeconds }),
-    }, payout.id, 'SUBMITTED');
+    await stallsThenIsSent(
+      {
+        table: 'payouts',
+        task: 'dispatch_payout',
+        rail: providers.providerFor(ctx, 'payout-rail'),
+        dispatch: (id) => payouts.dispatch(ctx, id),
+        sweep: (olderThanSeconds) => payouts.redispatchStalled(system(), { olderThanSeconds }),
+      },
+      payout.id,
+      'SUBMITTED',
+    );
     expect((await rowOf('payouts', payout.id)).status).toBe('SUBMITTED');
     await expectLedgerBalanced(server);
   });
 
-  test('a treasury payout claimed (PROCESSING) without the rail\'s reference, its job out of attempts, is dispatched again and completes once', async () => {
+  test("a treasury payout claimed (PROCESSING) without the rail's reference, its job out of attempts, is dispatched again and completes once", async () => {
     const { partner, user, wallet } = await fundedWallet(server, '10.00');
     // test_outcome pending: no dispatch job of its own; the rail completes it once it is dispatched.
-    const payout = (await server.request('POST', TREASURY_PAYOUTS, {
-      headers: apiKey(partner), body: payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } }),
-    })).body.data;
+    const payout = (
+      await server.request('POST', TREASURY_PAYOUTS, {
+        headers: apiKey(partner),
+        body: payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } }),
+      })
+    ).body.data;
     const ctx = system().forBusiness(partner.businessId, Mode.TEST);
     const { treasuryPayouts, providers } = server.runtime.core;
-    await stallsThenIsSent({
-      table: 'treasury_payouts', task: 'dispatch_treasury_payout', rail: providers.providerFor(ctx, 'treasury-rail'),
-      dispatch: (id) => treasuryPayouts.dispatch(ctx, id), sweep: (olderThanSeconds) => treasuryPayouts.redispatchStalled(system(), { olderThanSeconds }),
-    }, payout.id, 'PROCESSING');
-    const done = await waitFor(() => rowOf('treasury_payouts', payout.id), (row) => row.status === 'COMPLETED');
+    await stallsThenIsSent(
+      {
+        table: 'treasury_payouts',
+        task: 'dispatch_treasury_payout',
+        rail: providers.providerFor(ctx, 'treasury-rail'),
+        dispatch: (id) => treasuryPayouts.dispatch(ctx, id),
+        sweep: (olderThanSeconds) => treasuryPayouts.redispatchStalled(system(), { olderThanSeconds }),
+      },
+      payout.id,
+      'PROCESSING',
+    );
+    const done = await waitFor(
+      () => rowOf('treasury_payouts', payout.id),
+      (row) => row.status === 'COMPLETED',
+    );
     expect(done.status).toBe('COMPLETED');
     const settlements = await db().query(
-      `SELECT count(*)::int AS n FROM journal_transactions WHERE reference_type = 'treasury_payout' AND reference_id = $1 AND kind = 'treasury_payout_settle'`, [payout.id]);
+      `SELECT count(*)::int AS n FROM journal_transactions WHERE reference_type = 'treasury_payout' AND reference_id = $1 AND kind = 'treasury_payout_settle'`,
+      [payout.id],
+    );
     expect(settlements[0].n).toBe(1);
     await expectLedgerBalanced(server);
   });

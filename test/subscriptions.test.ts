@@ -7,7 +7,16 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { ErrorCode } from '../src/domain/shared/errors';
-import { PATIENCE_MS, TestMerchant, TestServer, collect, sleep, startTestServer, waitUntil, within } from './support/harness';
+import {
+  PATIENCE_MS,
+  TestMerchant,
+  TestServer,
+  collect,
+  sleep,
+  startTestServer,
+  waitUntil,
+  within,
+} from './support/harness';
 
 /**
  * Live wallet balances over graphql-ws (design section 6): authenticated in `connectionParams`,
@@ -43,13 +52,22 @@ describe('Subscriptions: walletBalanceUpdated', () => {
   }
 
   async function fund(merchant: TestMerchant, amount: string, currency = 'USD') {
-    const response = await server.request('POST', FUND, { body: { currency, amount }, headers: { 'x-api-key': merchant.apiKey } });
+    const response = await server.request('POST', FUND, {
+      body: { currency, amount },
+      headers: { 'x-api-key': merchant.apiKey },
+    });
     expect(response.status).toBe(201);
     return response.body.data.wallet as { id: string; balance: string; balanceMinor: string };
   }
 
-  const update = (wallet: { id: string; balance: string }, change: string) =>
-    ({ walletBalanceUpdated: { walletId: wallet.id, balance: { amount: wallet.balance, currency: 'USD' }, change: { amount: change }, mode: 'TEST' } });
+  const update = (wallet: { id: string; balance: string }, change: string) => ({
+    walletBalanceUpdated: {
+      walletId: wallet.id,
+      balance: { amount: wallet.balance, currency: 'USD' },
+      change: { amount: change },
+      mode: 'TEST',
+    },
+  });
 
   test("each business sees its own wallet's updates and nothing of another business", async () => {
     const dashboardOfA = listen(asDashboard(a), 2);
@@ -64,7 +82,11 @@ describe('Subscriptions: walletBalanceUpdated', () => {
   });
 
   test('a subscriber with live credentials never sees test-mode funding of the same business', async () => {
-    const issued = await server.graphql(`mutation { createLiveCredentials { credentials { apiKey } } }`, {}, asDashboard(a));
+    const issued = await server.graphql(
+      `mutation { createLiveCredentials { credentials { apiKey } } }`,
+      {},
+      asDashboard(a),
+    );
     expect(issued.body.errors).toBeUndefined();
     const liveKey: string = issued.body.data!.createLiveCredentials.credentials.apiKey;
     expect(liveKey).toMatch(/^bk_live_/);
@@ -80,8 +102,14 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     // subscribers' silence; messages arrive in order, so a leaked test-mode one would come first.
     const marker = crypto.randomUUID();
     core.pubSub.publish(Topic.WALLET_BALANCE, {
-      businessId: a.businessId, livemode: true, walletId: marker, currency: 'USD', balanceMinor: '0', changeMinor: '0',
-      journalTransactionId: marker, occurredAt: new Date().toISOString(),
+      businessId: a.businessId,
+      livemode: true,
+      walletId: marker,
+      currency: 'USD',
+      balanceMinor: '0',
+      changeMinor: '0',
+      journalTransactionId: marker,
+      occurredAt: new Date().toISOString(),
     });
     const onlyTheMarker = [{ walletBalanceUpdated: expect.objectContaining({ walletId: marker, mode: 'LIVE' }) }];
     expect(await live.done).toEqual(onlyTheMarker);
@@ -93,11 +121,17 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     ['an unknown API key', { apiKey: 'bk_test_not_a_real_key' }],
     ['a malformed API key', { apiKey: 'nonsense' }],
     ['an invalid JWT', { authorization: 'Bearer not.a.jwt' }],
-    ["a business the user does not belong to", { businessIdOf: 'b' }],
+    ['a business the user does not belong to', { businessIdOf: 'b' }],
   ])('a connection with %s is refused', async (_case, params) => {
     const connectionParams = 'businessIdOf' in params ? { ...asDashboard(a), businessId: b.businessId } : params;
     // Lazy, so the refusal reaches the subscription rather than the client's connection-error log.
-    const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: server.wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+      lazy: true,
+    });
     try {
       const { done } = collect(client, BALANCE_UPDATES, 1);
       await expect(done).rejects.toMatchObject({ code: 4403, reason: 'Forbidden' });
@@ -109,7 +143,10 @@ describe('Subscriptions: walletBalanceUpdated', () => {
   test('a sandbox funding that fails validation announces nothing', async () => {
     const subscriber = listen(asApiKey(a), 1);
     await subscriber.ready;
-    const response = await server.request('POST', FUND, { body: { currency: 'USD', amount: '1.234' }, headers: { 'x-api-key': a.apiKey } });
+    const response = await server.request('POST', FUND, {
+      body: { currency: 'USD', amount: '1.234' },
+      headers: { 'x-api-key': a.apiKey },
+    });
     expect(response.status).toBe(400);
     const valid = await fund(a, '0.02');
     expect(await subscriber.done).toEqual([update(valid, '0.02')]);
@@ -122,19 +159,35 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     await subscriber.ready;
 
     // A credit is posted and announced, then a debit in the same transaction is refused: both roll back.
-    await expect(inTransaction(ctx, async (tx) => {
-      const wallet = await core.wallets.provisionWallet(tx, 'USD');
-      const source = await core.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: 'USD' });
-      const credit = await core.ledger.post(tx, { kind: 'test_credit', lines: [{ account: wallet, amount: 500n }, { account: source, amount: -500n }] });
-      core.wallets.announceBalance(tx, wallet, credit.balances.get(wallet.id)!, 500n, credit.transaction);
-      const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
-      await core.ledger.post(tx, { kind: 'test_debit', lines: [{ account: wallet, amount: -(walletBefore.balance + 1_000n) }, { account: sink, amount: walletBefore.balance + 1_000n }] });
-    })).rejects.toMatchObject({ code: ErrorCode.INSUFFICIENT_FUNDS });
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        const wallet = await core.wallets.provisionWallet(tx, 'USD');
+        const source = await core.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: 'USD' });
+        const credit = await core.ledger.post(tx, {
+          kind: 'test_credit',
+          lines: [
+            { account: wallet, amount: 500n },
+            { account: source, amount: -500n },
+          ],
+        });
+        core.wallets.announceBalance(tx, wallet, credit.balances.get(wallet.id)!, 500n, credit.transaction);
+        const sink = await core.ledger.account(tx, { kind: AccountKind.PAYOUT_IN_FLIGHT, currency: 'USD' });
+        await core.ledger.post(tx, {
+          kind: 'test_debit',
+          lines: [
+            { account: wallet, amount: -(walletBefore.balance + 1_000n) },
+            { account: sink, amount: walletBefore.balance + 1_000n },
+          ],
+        });
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.INSUFFICIENT_FUNDS });
 
     // What does commit is announced, with the balance the rolled-back credit never touched.
     const funded = await fund(a, '0.01');
     const received = await subscriber.done;
-    expect(received).toEqual([{ walletBalanceUpdated: expect.objectContaining({ walletId: funded.id, change: { amount: '0.01' } }) }]);
+    expect(received).toEqual([
+      { walletBalanceUpdated: expect.objectContaining({ walletId: funded.id, change: { amount: '0.01' } }) },
+    ]);
     expect(BigInt(funded.balanceMinor)).toBe(walletBefore.balance + 1n);
   });
 
@@ -145,7 +198,9 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     await Promise.all(Array.from({ length: 10 }, () => fund(merchant, '1.00')));
     const received = await subscriber.done;
     expect(received).toHaveLength(10);
-    const balances = received.map((message) => message.walletBalanceUpdated.balance.amount).sort((x, y) => x.localeCompare(y, 'en', { numeric: true }));
+    const balances = received
+      .map((message) => message.walletBalanceUpdated.balance.amount)
+      .sort((x, y) => x.localeCompare(y, 'en', { numeric: true }));
     expect(balances).toEqual(Array.from({ length: 10 }, (_, index) => `${index + 1}.00`));
   });
 
@@ -156,11 +211,24 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     const reported: unknown[] = [];
     const { pubSub, close } = createTesseraPubSub('redis://127.0.0.1:1', (error) => reported.push(error));
     try {
-      expect(() => pubSub.publish(Topic.WALLET_BALANCE, {
-        businessId: a.businessId, livemode: false, walletId: a.businessId, currency: 'USD',
-        balanceMinor: '1', changeMinor: '1', journalTransactionId: a.businessId, occurredAt: new Date().toISOString(),
-      })).not.toThrow();
-      await waitUntil(() => reported.some((error) => /max retries/i.test(String(error))), 'the failure reported', undefined, 50);
+      expect(() =>
+        pubSub.publish(Topic.WALLET_BALANCE, {
+          businessId: a.businessId,
+          livemode: false,
+          walletId: a.businessId,
+          currency: 'USD',
+          balanceMinor: '1',
+          changeMinor: '1',
+          journalTransactionId: a.businessId,
+          occurredAt: new Date().toISOString(),
+        }),
+      ).not.toThrow();
+      await waitUntil(
+        () => reported.some((error) => /max retries/i.test(String(error))),
+        'the failure reported',
+        undefined,
+        50,
+      );
       await sleep(50);
       expect(reported.some((error) => /max retries/i.test(String(error)))).toBe(true);
       expect(unhandled).toEqual([]);
@@ -175,7 +243,9 @@ describe('Subscriptions: walletBalanceUpdated', () => {
 
 describe('Subscriptions: credentials are re-checked while the socket is open', () => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTestServer({ subscriptionRecheckMs: 150, graphqlMaxCost: 200 }); });
+  beforeAll(async () => {
+    server = await startTestServer({ subscriptionRecheckMs: 150, graphqlMaxCost: 200 });
+  });
   afterAll(async () => server.close());
 
   // Revocations close sockets at once (test/websocket-access.test.ts). These changes are made in
@@ -189,28 +259,40 @@ describe('Subscriptions: credentials are re-checked while the socket is open', (
     await collect(socket.client, BALANCE_UPDATES, 1).ready;
     await server.runtime.dataSource.query(
       `UPDATE api_credentials SET key_hash = $2, key_version = key_version + 1 WHERE business_id = $1 AND livemode = false`,
-      [merchant.businessId, `elsewhere-${merchant.businessId}`]);
-    expect(await within(socket.closed, RECHECKED_MS, 'close')).toEqual({ code: 4403, reason: 'Forbidden: credential no longer valid' });
+      [merchant.businessId, `elsewhere-${merchant.businessId}`],
+    );
+    expect(await within(socket.closed, RECHECKED_MS, 'close')).toEqual({
+      code: 4403,
+      reason: 'Forbidden: credential no longer valid',
+    });
   });
 
   test.each([
     ['removed', 'DELETE FROM memberships WHERE id = $1'],
     ['re-roled', `UPDATE memberships SET role = 'DEVELOPER' WHERE id = $1`],
-  ])('the re-check closes the dashboard socket of a member %s without a revocation message (4403)', async (_case, change) => {
-    const owner = await server.signUp();
-    const member = await server.signUp();
-    const membershipId = await server.addTeamMember(owner, member, 'VIEWER');
-    const socket = server.socket({ authorization: `Bearer ${member.token}`, businessId: owner.businessId });
-    await collect(socket.client, BALANCE_UPDATES, 1).ready;
-    await server.runtime.dataSource.query(change, [membershipId]);
-    expect(await within(socket.closed, RECHECKED_MS, 'close')).toMatchObject({ code: 4403 });
-  });
+  ])(
+    'the re-check closes the dashboard socket of a member %s without a revocation message (4403)',
+    async (_case, change) => {
+      const owner = await server.signUp();
+      const member = await server.signUp();
+      const membershipId = await server.addTeamMember(owner, member, 'VIEWER');
+      const socket = server.socket({ authorization: `Bearer ${member.token}`, businessId: owner.businessId });
+      await collect(socket.client, BALANCE_UPDATES, 1).ready;
+      await server.runtime.dataSource.query(change, [membershipId]);
+      expect(await within(socket.closed, RECHECKED_MS, 'close')).toMatchObject({ code: 4403 });
+    },
+  );
 
   test('a subscription whose estimated cost exceeds the limit is refused with QUERY_TOO_COSTLY', async () => {
     const merchant = await server.signUp();
     const client = server.subscribe({ apiKey: merchant.apiKey });
     const costly = `subscription { walletBalanceUpdated { ${Array.from({ length: 250 }, (_, i) => `f${i}: walletId`).join(' ')} } }`;
-    const refusal = await collect(client, costly, 1).done.then(() => null, (errors: unknown) => errors);
-    expect(refusal).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Query cost \d+ exceeds the maximum of 200$/) })]);
+    const refusal = await collect(client, costly, 1).done.then(
+      () => null,
+      (errors: unknown) => errors,
+    );
+    expect(refusal).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/^Query cost \d+ exceeds the maximum of 200$/) }),
+    ]);
   });
 });

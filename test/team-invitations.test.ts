@@ -40,10 +40,15 @@ describe('team invitations', () => {
   });
   afterAll(async () => server.close());
 
-  const gql = async (query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<any> =>
-    (await server.graphql(query, variables, headers)).body;
+  const gql = async (
+    query: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<any> => (await server.graphql(query, variables, headers)).body;
   const membershipsOf = async (userId: string): Promise<string[]> =>
-    (await server.runtime.dataSource.query('SELECT business_id FROM memberships WHERE user_id = $1', [userId])).map((row: any) => row.business_id);
+    (await server.runtime.dataSource.query('SELECT business_id FROM memberships WHERE user_id = $1', [userId])).map(
+      (row: any) => row.business_id,
+    );
 
   test('inviting an email that has an account and one that has none answer exactly the same way', async () => {
     const existing = await server.signUp();
@@ -55,10 +60,24 @@ describe('team invitations', () => {
     }
     const shape = (answer: any) => {
       const invitation = answer.body.data.inviteTeamMember.teamInvitation;
-      return { ...answer, body: { ...invitation, userErrors: answer.body.data.inviteTeamMember.userErrors, id: typeof invitation.id, email: typeof invitation.email, expiresAt: typeof invitation.expiresAt, createdAt: typeof invitation.createdAt } };
+      return {
+        ...answer,
+        body: {
+          ...invitation,
+          userErrors: answer.body.data.inviteTeamMember.userErrors,
+          id: typeof invitation.id,
+          email: typeof invitation.email,
+          expiresAt: typeof invitation.expiresAt,
+          createdAt: typeof invitation.createdAt,
+        },
+      };
     };
     expect(shape(answers[0])).toEqual(shape(answers[1]));
-    expect(answers[0].body.data.inviteTeamMember.teamInvitation).toMatchObject({ role: 'DEVELOPER', status: 'PENDING', business: { id: owner.businessId, name: 'Inviting Co' } });
+    expect(answers[0].body.data.inviteTeamMember.teamInvitation).toMatchObject({
+      role: 'DEVELOPER',
+      status: 'PENDING',
+      business: { id: owner.businessId, name: 'Inviting Co' },
+    });
     expect(await membershipsOf(existing.userId)).toEqual([existing.businessId]);
   });
 
@@ -69,9 +88,19 @@ describe('team invitations', () => {
     expect((await gql('{ business { id } }', {}, bearer(invitee))).data.business.id).toBe(invitee.businessId);
 
     const mine = await gql(MINE, {}, bearer(invitee));
-    expect(nodes(mine.data.myInvitations)).toEqual([{ id: invited.data.inviteTeamMember.teamInvitation.id, role: 'ADMIN', status: 'PENDING', business: { id: owner.businessId, name: 'Inviting Co' } }]);
+    expect(nodes(mine.data.myInvitations)).toEqual([
+      {
+        id: invited.data.inviteTeamMember.teamInvitation.id,
+        role: 'ADMIN',
+        status: 'PENDING',
+        business: { id: owner.businessId, name: 'Inviting Co' },
+      },
+    ]);
     const accepted = await gql(ACCEPT, { id: invited.data.inviteTeamMember.teamInvitation.id }, bearer(invitee));
-    expect(accepted.data.acceptTeamInvitation).toEqual({ membership: { id: expect.any(String), role: 'ADMIN' }, userErrors: [] });
+    expect(accepted.data.acceptTeamInvitation).toEqual({
+      membership: { id: expect.any(String), role: 'ADMIN' },
+      userErrors: [],
+    });
     expect((await membershipsOf(invitee.userId)).sort()).toEqual([invitee.businessId, owner.businessId].sort());
     expect(nodes((await gql(MINE, {}, bearer(invitee))).data.myInvitations)).toEqual([]);
   });
@@ -83,22 +112,35 @@ describe('team invitations', () => {
     const rest = await server.request('GET', '/api/v1/business/config', { headers: bearer(invitee) });
     expect(rest.status).toBe(200);
     expect(rest.body.data.businessId).toBe(invitee.businessId);
-    const funded = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: bearer(invitee), body: { currency: 'USD', amount: '1.00' } });
+    const funded = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+      headers: bearer(invitee),
+      body: { currency: 'USD', amount: '1.00' },
+    });
     expect(funded.status).toBe(201);
-    const picked = await gql('{ business { id } }', {}, { ...bearer(invitee), 'x-service-business-id': owner.businessId });
+    const picked = await gql(
+      '{ business { id } }',
+      {},
+      { ...bearer(invitee), 'x-service-business-id': owner.businessId },
+    );
     expect(picked.data.business.id).toBe(owner.businessId);
   });
 
   test('only the invitee sees and answers an invitation: anyone else gets NOT_FOUND, and an answered invitation cannot be answered again', async () => {
     const invitee = await server.signUp();
     const intruder = await server.signUp();
-    const { id } = (await gql(INVITE, { input: { email: invitee.email, role: 'VIEWER' } }, bearer(owner))).data.inviteTeamMember.teamInvitation;
+    const { id } = (await gql(INVITE, { input: { email: invitee.email, role: 'VIEWER' } }, bearer(owner))).data
+      .inviteTeamMember.teamInvitation;
     expect(nodes((await gql(MINE, {}, bearer(intruder))).data.myInvitations)).toEqual([]);
-    for (const [mutation, name] of [[ACCEPT, 'acceptTeamInvitation'], [DECLINE, 'declineTeamInvitation']]) {
+    for (const [mutation, name] of [
+      [ACCEPT, 'acceptTeamInvitation'],
+      [DECLINE, 'declineTeamInvitation'],
+    ]) {
       expect(refusal(await gql(mutation, { id }, bearer(intruder)), name)).toEqual(NOT_FOUND);
     }
     expect(await membershipsOf(intruder.userId)).toEqual([intruder.businessId]);
-    expect((await gql(DECLINE, { id }, bearer(invitee))).data.declineTeamInvitation.teamInvitation.status).toBe('DECLINED');
+    expect((await gql(DECLINE, { id }, bearer(invitee))).data.declineTeamInvitation.teamInvitation.status).toBe(
+      'DECLINED',
+    );
     expect(refusal(await gql(ACCEPT, { id }, bearer(invitee)), 'acceptTeamInvitation')).toEqual(NOT_FOUND);
     expect(await membershipsOf(invitee.userId)).toEqual([invitee.businessId]);
     const apiKey = await server.graphql(MINE, {}, { 'x-api-key': invitee.apiKey });
@@ -110,31 +152,49 @@ describe('team invitations', () => {
     await server.addTeamMember(owner, admin, 'ADMIN');
     const asAdmin = { ...bearer(admin), 'x-service-business-id': owner.businessId };
     const invitee = await server.signUp();
-    expect((await gql(INVITE, { input: { email: invitee.email, role: 'OWNER' } }, asAdmin)).errors[0].extensions.code).toBe('FORBIDDEN');
-    const ownerInvite = (await gql(INVITE, { input: { email: invitee.email, role: 'OWNER' } }, bearer(owner))).data.inviteTeamMember.teamInvitation;
+    expect(
+      (await gql(INVITE, { input: { email: invitee.email, role: 'OWNER' } }, asAdmin)).errors[0].extensions.code,
+    ).toBe('FORBIDDEN');
+    const ownerInvite = (await gql(INVITE, { input: { email: invitee.email, role: 'OWNER' } }, bearer(owner))).data
+      .inviteTeamMember.teamInvitation;
     expect((await gql(REVOKE, { id: ownerInvite.id }, asAdmin)).errors[0].extensions.code).toBe('FORBIDDEN');
     expect(nodes((await gql(PENDING, {}, asAdmin)).data.teamInvitations)).toEqual(
-      expect.arrayContaining([{ id: ownerInvite.id, email: invitee.email, role: 'OWNER', status: 'PENDING' }]));
-    expect((await gql(REVOKE, { id: ownerInvite.id }, bearer(owner))).data.revokeTeamInvitation.teamInvitation.status).toBe('REVOKED');
-    expect(refusal(await gql(ACCEPT, { id: ownerInvite.id }, bearer(invitee)), 'acceptTeamInvitation')).toEqual(NOT_FOUND);
+      expect.arrayContaining([{ id: ownerInvite.id, email: invitee.email, role: 'OWNER', status: 'PENDING' }]),
+    );
+    expect(
+      (await gql(REVOKE, { id: ownerInvite.id }, bearer(owner))).data.revokeTeamInvitation.teamInvitation.status,
+    ).toBe('REVOKED');
+    expect(refusal(await gql(ACCEPT, { id: ownerInvite.id }, bearer(invitee)), 'acceptTeamInvitation')).toEqual(
+      NOT_FOUND,
+    );
     expect(await membershipsOf(invitee.userId)).toEqual([invitee.businessId]);
   });
 
   test('an invitation to an email without an account is waiting for that person once they sign up', async () => {
     const address = email('later');
-    const { id } = (await gql(INVITE, { input: { email: address, role: 'DEVELOPER' } }, bearer(owner))).data.inviteTeamMember.teamInvitation;
+    const { id } = (await gql(INVITE, { input: { email: address, role: 'DEVELOPER' } }, bearer(owner))).data
+      .inviteTeamMember.teamInvitation;
     const newcomer = await server.signUp({ email: address });
-    expect(nodes((await gql(MINE, {}, bearer(newcomer))).data.myInvitations).map((invitation: any) => invitation.id)).toEqual([id]);
+    expect(
+      nodes((await gql(MINE, {}, bearer(newcomer))).data.myInvitations).map((invitation: any) => invitation.id),
+    ).toEqual([id]);
     expect((await gql(ACCEPT, { id }, bearer(newcomer))).data.acceptTeamInvitation.membership.role).toBe('DEVELOPER');
   });
   test('an invalid email is a VALIDATION_ERROR userError on input.email, and no invitation is written', async () => {
-    const before = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM team_invitations WHERE business_id = $1', [owner.businessId]);
+    const before = await server.runtime.dataSource.query(
+      'SELECT count(*)::int AS n FROM team_invitations WHERE business_id = $1',
+      [owner.businessId],
+    );
     const response = await gql(INVITE, { input: { email: 'not an email', role: 'VIEWER' } }, bearer(owner));
     expect(response.errors).toBeUndefined();
     expect(response.data.inviteTeamMember).toEqual({
-      teamInvitation: null, userErrors: [{ field: ['input', 'email'], message: expect.any(String), code: 'VALIDATION_ERROR' }],
+      teamInvitation: null,
+      userErrors: [{ field: ['input', 'email'], message: expect.any(String), code: 'VALIDATION_ERROR' }],
     });
-    const after = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM team_invitations WHERE business_id = $1', [owner.businessId]);
+    const after = await server.runtime.dataSource.query(
+      'SELECT count(*)::int AS n FROM team_invitations WHERE business_id = $1',
+      [owner.businessId],
+    );
     expect(after).toEqual(before);
   });
 
@@ -142,8 +202,15 @@ describe('team invitations', () => {
     const member = await server.signUp();
     await server.addTeamMember(owner, member, 'VIEWER');
     const response = await gql(INVITE, { input: { email: member.email, role: 'ADMIN' } }, bearer(owner));
-    expect(refusal(response, 'inviteTeamMember')).toEqual({ field: null, message: 'This user is already a member', code: 'CONFLICT' });
-    const rows = await server.runtime.dataSource.query(`SELECT 1 FROM team_invitations WHERE business_id = $1 AND email = $2 AND status = 'PENDING'`, [owner.businessId, member.email]);
+    expect(refusal(response, 'inviteTeamMember')).toEqual({
+      field: null,
+      message: 'This user is already a member',
+      code: 'CONFLICT',
+    });
+    const rows = await server.runtime.dataSource.query(
+      `SELECT 1 FROM team_invitations WHERE business_id = $1 AND email = $2 AND status = 'PENDING'`,
+      [owner.businessId, member.email],
+    );
     expect(rows).toEqual([]);
   });
 
@@ -153,20 +220,35 @@ describe('team invitations', () => {
     const others = await Promise.all([1, 2].map(() => server.signUp()));
     const ids: string[] = [];
     for (const address of [invitee.email, ...others.map((other) => other.email)]) {
-      ids.push((await gql(INVITE, { input: { email: address, role: 'VIEWER' } }, bearer(inviter))).data.inviteTeamMember.teamInvitation.id);
+      ids.push(
+        (await gql(INVITE, { input: { email: address, role: 'VIEWER' } }, bearer(inviter))).data.inviteTeamMember
+          .teamInvitation.id,
+      );
     }
     const PAGE = `query($after: String) { teamInvitations(first: 2, after: $after) {
       edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
     const first = (await gql(PAGE, {}, bearer(inviter))).data.teamInvitations;
     expect(nodes(first)).toEqual([{ id: ids[2] }, { id: ids[1] }]);
-    expect(first.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: first.edges[0].cursor, endCursor: first.edges[1].cursor });
+    expect(first.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: first.edges[0].cursor,
+      endCursor: first.edges[1].cursor,
+    });
     const second = (await gql(PAGE, { after: first.pageInfo.endCursor }, bearer(inviter))).data.teamInvitations;
     expect(nodes(second)).toEqual([{ id: ids[0] }]);
-    expect(second.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: second.edges[0].cursor });
+    expect(second.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: second.edges[0].cursor,
+      endCursor: second.edges[0].cursor,
+    });
 
     const other = await server.signUp();
-    const second2 = (await gql(INVITE, { input: { email: invitee.email, role: 'ADMIN' } }, bearer(other))).data.inviteTeamMember.teamInvitation.id;
-    const MY_PAGE = 'query($after: String) { myInvitations(first: 1, after: $after) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
+    const second2 = (await gql(INVITE, { input: { email: invitee.email, role: 'ADMIN' } }, bearer(other))).data
+      .inviteTeamMember.teamInvitation.id;
+    const MY_PAGE =
+      'query($after: String) { myInvitations(first: 1, after: $after) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
     const mine = (await gql(MY_PAGE, {}, bearer(invitee))).data.myInvitations;
     expect(nodes(mine)).toEqual([{ id: second2 }]);
     expect(mine.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
@@ -178,7 +260,8 @@ describe('team invitations', () => {
   test('node(id:) answers a pending invitation to its business and to its invitee, and null to anyone else or once answered', async () => {
     const invitee = await server.signUp();
     const stranger = await server.signUp();
-    const { id } = (await gql(INVITE, { input: { email: invitee.email, role: 'VIEWER' } }, bearer(owner))).data.inviteTeamMember.teamInvitation;
+    const { id } = (await gql(INVITE, { input: { email: invitee.email, role: 'VIEWER' } }, bearer(owner))).data
+      .inviteTeamMember.teamInvitation;
     const NODE = 'query($id: ID!) { node(id: $id) { __typename id ... on TeamInvitation { status } } }';
     const expected = { __typename: 'TeamInvitation', id, status: 'PENDING' };
     expect((await gql(NODE, { id }, bearer(owner))).data.node).toEqual(expected);

@@ -9,8 +9,19 @@ import { Received, Receiver, standardHeadersOf, verifiesServiceSignature } from 
 const PATH = '/api/v1/treasury/webhook-endpoints';
 const API_VERSION = '2026-04-15';
 const ENDPOINT_FIELDS = [
-  'id', 'object', 'url', 'events', 'status', 'signingSecretHint', 'createdAt', 'updatedAt', 'businessId', 'partnerId',
-  'description', 'apiVersion', 'livemode',
+  'id',
+  'object',
+  'url',
+  'events',
+  'status',
+  'signingSecretHint',
+  'createdAt',
+  'updatedAt',
+  'businessId',
+  'partnerId',
+  'description',
+  'apiVersion',
+  'livemode',
 ].sort();
 
 /** Verifies the Standard Webhooks headers with the `standardwebhooks` package, keyed with the secret's bytes. */
@@ -57,9 +68,10 @@ describe('treasury webhook endpoint registry', () => {
     return response.body.data as { endpoint: any; signingSecret: string };
   };
 
-  const endpointRows = (businessId: string): Promise<any[]> => server.runtime.dataSource.query(
-    `SELECT * FROM webhook_endpoints WHERE business_id = $1 ORDER BY created_at`, [businessId],
-  );
+  const endpointRows = (businessId: string): Promise<any[]> =>
+    server.runtime.dataSource.query(`SELECT * FROM webhook_endpoints WHERE business_id = $1 ORDER BY created_at`, [
+      businessId,
+    ]);
 
   const fund = async (merchant: TestMerchant, amount = '5.00') => {
     const response = await call(merchant, 'POST', '/api/v1/business/sandbox/wallets/fund', { currency: 'USD', amount });
@@ -67,9 +79,10 @@ describe('treasury webhook endpoint registry', () => {
     return response.body.data;
   };
 
-  const deliveriesOf = (businessId: string): Promise<any[]> => server.runtime.dataSource.query(
-    `SELECT * FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [businessId],
-  );
+  const deliveriesOf = (businessId: string): Promise<any[]> =>
+    server.runtime.dataSource.query(`SELECT * FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [
+      businessId,
+    ]);
 
   const settled = (count: number) => (rows: any[]) =>
     rows.length >= count && rows.every((row) => ['succeeded', 'permanently_failed'].includes(row.status));
@@ -86,14 +99,25 @@ describe('treasury webhook endpoint registry', () => {
   test('create answers the signing secret once; reads show only signingSecretHint, and the database keeps it sealed', async () => {
     const merchant = await partner();
     const { endpoint, signingSecret } = await createEndpoint(merchant, {
-      url: 'https://partner.example.com/hooks', events: ['wallet.funded', 'wallet.funded'], description: 'Ledger sync',
+      url: 'https://partner.example.com/hooks',
+      events: ['wallet.funded', 'wallet.funded'],
+      description: 'Ledger sync',
     });
     expect(signingSecret).toMatch(/^whsk_[A-Za-z0-9_-]{43}$/);
     expect(endpoint).toEqual({
-      id: expect.any(String), object: 'treasury_webhook_endpoint', url: 'https://partner.example.com/hooks',
-      events: ['wallet.funded'], status: 'enabled', signingSecretHint: `whsk_…${signingSecret.slice(-4)}`,
-      createdAt: expect.any(String), updatedAt: expect.any(String), businessId: merchant.businessId,
-      partnerId: merchant.businessId, description: 'Ledger sync', apiVersion: API_VERSION, livemode: false,
+      id: expect.any(String),
+      object: 'treasury_webhook_endpoint',
+      url: 'https://partner.example.com/hooks',
+      events: ['wallet.funded'],
+      status: 'enabled',
+      signingSecretHint: `whsk_…${signingSecret.slice(-4)}`,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      businessId: merchant.businessId,
+      partnerId: merchant.businessId,
+      description: 'Ledger sync',
+      apiVersion: API_VERSION,
+      livemode: false,
     });
 
     const list = await call(merchant, 'GET', PATH);
@@ -105,29 +129,54 @@ describe('treasury webhook endpoint registry', () => {
     for (const response of [list, read]) expect(JSON.stringify(response.body)).not.toContain(signingSecret.slice(5));
 
     const [row] = await endpointRows(merchant.businessId);
-    expect(row).toMatchObject({ registry: 'treasury', secret_hint: endpoint.signingSecretHint, previous_secret_ciphertext: null, api_version: API_VERSION });
+    expect(row).toMatchObject({
+      registry: 'treasury',
+      secret_hint: endpoint.signingSecretHint,
+      previous_secret_ciphertext: null,
+      api_version: API_VERSION,
+    });
     expect(row.secret_ciphertext).toMatch(/^v1\./);
     expect(row.secret_ciphertext).not.toContain(signingSecret.slice(5));
     expect(new SecretBox(server.runtime.config.masterKey!).open(row.secret_ciphertext)).toBe(signingSecret);
 
-    const second = await createEndpoint(merchant, { url: 'http://127.0.0.1:9/b', events: ['*'], apiVersion: API_VERSION });
+    const second = await createEndpoint(merchant, {
+      url: 'http://127.0.0.1:9/b',
+      events: ['*'],
+      apiVersion: API_VERSION,
+    });
     expect(second.signingSecret).not.toBe(signingSecret);
     expect(second.endpoint).toMatchObject({ events: ['*'], apiVersion: API_VERSION, description: null });
   });
 
   test('update, partial update and delete', async () => {
     const merchant = await partner();
-    const { endpoint } = await createEndpoint(merchant, { url: 'https://partner.example.com/a', events: ['wallet.funded'] });
+    const { endpoint } = await createEndpoint(merchant, {
+      url: 'https://partner.example.com/a',
+      events: ['wallet.funded'],
+    });
     const updated = await call(merchant, 'PATCH', `${PATH}/${endpoint.id}`, {
-      url: 'https://partner.example.com/renamed', events: ['payment.completed', '*'], status: 'disabled', description: 'Ops', apiVersion: API_VERSION,
+      url: 'https://partner.example.com/renamed',
+      events: ['payment.completed', '*'],
+      status: 'disabled',
+      description: 'Ops',
+      apiVersion: API_VERSION,
     });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toEqual({
-      ...endpoint, url: 'https://partner.example.com/renamed', events: ['payment.completed', '*'], status: 'disabled',
-      description: 'Ops', updatedAt: expect.any(String),
+      ...endpoint,
+      url: 'https://partner.example.com/renamed',
+      events: ['payment.completed', '*'],
+      status: 'disabled',
+      description: 'Ops',
+      updatedAt: expect.any(String),
     });
     const partial = await call(merchant, 'PATCH', `${PATH}/${endpoint.id}`, { status: 'enabled', description: null });
-    expect(partial.body.data).toMatchObject({ url: 'https://partner.example.com/renamed', status: 'enabled', description: null, signingSecretHint: endpoint.signingSecretHint });
+    expect(partial.body.data).toMatchObject({
+      url: 'https://partner.example.com/renamed',
+      status: 'enabled',
+      description: null,
+      signingSecretHint: endpoint.signingSecretHint,
+    });
 
     const deleted = await call(merchant, 'DELETE', `${PATH}/${endpoint.id}`);
     expect(deleted.status).toBe(200);
@@ -141,16 +190,29 @@ describe('treasury webhook endpoint registry', () => {
     const { endpoint } = await createEndpoint(merchant, { url: 'https://partner.example.com/a', events: ['*'] });
     await server.setTreasury(merchant.businessId, false);
     const stranger = await server.signUp();
-    for (const [caller, id] of [[merchant, endpoint.id], [stranger, crypto.randomUUID()]] as const) {
+    for (const [caller, id] of [
+      [merchant, endpoint.id],
+      [stranger, crypto.randomUUID()],
+    ] as const) {
       for (const [method, suffix, body] of [
-        ['POST', '', { url: 'https://partner.example.com/b', events: ['*'] }], ['POST', '', { url: 'nope' }], ['GET', '', undefined],
-        ['GET', `/${id}`, undefined], ['PATCH', `/${id}`, { status: 'disabled' }], ['DELETE', `/${id}`, undefined],
-        ['GET', `/${id}/deliveries`, undefined], ['POST', `/${id}/rotate-secret`, { gracePeriodHours: 0 }],
+        ['POST', '', { url: 'https://partner.example.com/b', events: ['*'] }],
+        ['POST', '', { url: 'nope' }],
+        ['GET', '', undefined],
+        ['GET', `/${id}`, undefined],
+        ['PATCH', `/${id}`, { status: 'disabled' }],
+        ['DELETE', `/${id}`, undefined],
+        ['GET', `/${id}/deliveries`, undefined],
+        ['POST', `/${id}/rotate-secret`, { gracePeriodHours: 0 }],
       ] as const) {
         const response = await call(caller, method, `${PATH}${suffix}`, body);
         expect(response.status).toBe(403);
         expect(response.body).toEqual({
-          success: false, error: { code: 'FORBIDDEN', message: 'The treasury product is not enabled for this business', statusCode: 403 },
+          success: false,
+          error: {
+            code: 'FORBIDDEN',
+            message: 'The treasury product is not enabled for this business',
+            statusCode: 403,
+          },
         });
       }
     }
@@ -164,16 +226,25 @@ describe('treasury webhook endpoint registry', () => {
     const owner = await partner();
     const other = await partner();
     const { endpoint } = await createEndpoint(owner, { url: 'https://partner.example.com/a', events: ['*'] });
-    const merchantEndpoint = await call(owner, 'POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.com/m', events: ['*'] });
+    const merchantEndpoint = await call(owner, 'POST', '/api/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/m',
+      events: ['*'],
+    });
     const ownerLiveKey = await server.liveKeyOf(owner);
     const callers: Array<[string, string]> = [
-      [other.apiKey, endpoint.id], [ownerLiveKey, endpoint.id], [owner.apiKey, merchantEndpoint.body.data.id],
-      [owner.apiKey, 'not-a-uuid'], [owner.apiKey, crypto.randomUUID()],
+      [other.apiKey, endpoint.id],
+      [ownerLiveKey, endpoint.id],
+      [owner.apiKey, merchantEndpoint.body.data.id],
+      [owner.apiKey, 'not-a-uuid'],
+      [owner.apiKey, crypto.randomUUID()],
     ];
     for (const [caller, id] of callers) {
       for (const [method, suffix, body] of [
-        ['GET', '', undefined], ['PATCH', '', { status: 'disabled' }], ['DELETE', '', undefined],
-        ['GET', '/deliveries', undefined], ['POST', '/rotate-secret', {}],
+        ['GET', '', undefined],
+        ['PATCH', '', { status: 'disabled' }],
+        ['DELETE', '', undefined],
+        ['GET', '/deliveries', undefined],
+        ['POST', '/rotate-secret', {}],
       ] as const) {
         const response = await call(caller, method, `${PATH}/${id}${suffix}`, body);
         expect(response.status).toBe(404);
@@ -184,7 +255,9 @@ describe('treasury webhook endpoint registry', () => {
     expect((await call(other, 'GET', PATH)).body.data.total).toBe(0);
     expect((await call(ownerLiveKey, 'GET', PATH)).body.data.total).toBe(0);
     expect((await call(owner, 'GET', PATH)).body.data.items).toEqual([endpoint]);
-    expect((await call(owner, 'GET', '/api/v1/webhook-endpoints')).body.data.items.map((item: any) => item.id)).toEqual([merchantEndpoint.body.data.id]);
+    expect((await call(owner, 'GET', '/api/v1/webhook-endpoints')).body.data.items.map((item: any) => item.id)).toEqual(
+      [merchantEndpoint.body.data.id],
+    );
     expect((await call(owner, 'GET', `/api/v1/webhook-endpoints/${endpoint.id}`)).status).toBe(404);
     const [row] = (await endpointRows(owner.businessId)).filter((candidate) => candidate.id === endpoint.id);
     expect(row).toMatchObject({ status: 'enabled', secret_hint: endpoint.signingSecretHint });
@@ -196,39 +269,71 @@ describe('treasury webhook endpoint registry', () => {
     ['ftp url', { url: 'ftp://partner.example.com/x', events: ['*'] }, 'url'],
     ['missing events', { url: 'https://partner.example.com/x' }, 'events'],
     ['empty events', { url: 'https://partner.example.com/x', events: [] }, 'events'],
-    ['badly named event', { url: 'https://partner.example.com/x', events: ['wallet.funded', 'Wallet Funded'] }, 'events.1'],
-    ['unknown apiVersion', { url: 'https://partner.example.com/x', events: ['*'], apiVersion: '2025-01-01' }, 'apiVersion'],
-    ['apiVersion not a string', { url: 'https://partner.example.com/x', events: ['*'], apiVersion: 20260415 }, 'apiVersion'],
-    ['description too long', { url: 'https://partner.example.com/x', events: ['*'], description: 'x'.repeat(501) }, 'description'],
+    [
+      'badly named event',
+      { url: 'https://partner.example.com/x', events: ['wallet.funded', 'Wallet Funded'] },
+      'events.1',
+    ],
+    [
+      'unknown apiVersion',
+      { url: 'https://partner.example.com/x', events: ['*'], apiVersion: '2025-01-01' },
+      'apiVersion',
+    ],
+    [
+      'apiVersion not a string',
+      { url: 'https://partner.example.com/x', events: ['*'], apiVersion: 20260415 },
+      'apiVersion',
+    ],
+    [
+      'description too long',
+      { url: 'https://partner.example.com/x', events: ['*'], description: 'x'.repeat(501) },
+      'description',
+    ],
   ])('POST with %s → 400 VALIDATION_ERROR on that field, nothing written', async (_name, body, field) => {
     const merchant = await partner();
     const response = await call(merchant, 'POST', PATH, body);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400 } });
     expect(response.body.error.errors[field]).toEqual([expect.any(String)]);
-    if (field === 'apiVersion') expect(response.body.error.errors.apiVersion).toEqual([`must be one of: ${API_VERSION}`]);
+    if (field === 'apiVersion')
+      expect(response.body.error.errors.apiVersion).toEqual([`must be one of: ${API_VERSION}`]);
     expect(await endpointRows(merchant.businessId)).toEqual([]);
   });
 
   test('PATCH and rotate-secret with bad input → 400 per field, and the endpoint and its secret are unchanged', async () => {
     const merchant = await partner();
-    const { endpoint } = await createEndpoint(merchant, { url: 'https://partner.example.com/a', events: ['wallet.funded'] });
+    const { endpoint } = await createEndpoint(merchant, {
+      url: 'https://partner.example.com/a',
+      events: ['wallet.funded'],
+    });
     const [before] = await endpointRows(merchant.businessId);
-    const bad = await call(merchant, 'PATCH', `${PATH}/${endpoint.id}`, { url: 'nope', events: [], status: 'off', apiVersion: 'latest' });
+    const bad = await call(merchant, 'PATCH', `${PATH}/${endpoint.id}`, {
+      url: 'nope',
+      events: [],
+      status: 'off',
+      apiVersion: 'latest',
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.error.errors).sort()).toEqual(['apiVersion', 'events', 'status', 'url']);
 
     for (const gracePeriodHours of [-1, 169, 1.5, '24', null]) {
       const response = await call(merchant, 'POST', `${PATH}/${endpoint.id}/rotate-secret`, { gracePeriodHours });
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { gracePeriodHours: ['must be an integer between 0 and 168'] } });
+      expect(response.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: { gracePeriodHours: ['must be an integer between 0 and 168'] },
+      });
     }
     const notAnObject = await call(merchant, 'POST', `${PATH}/${endpoint.id}/rotate-secret`, [24]);
     expect(notAnObject.status).toBe(400);
     expect((await call(merchant, 'GET', `${PATH}/${endpoint.id}`)).body.data).toEqual(endpoint);
     expect(await endpointRows(merchant.businessId)).toEqual([before]);
 
-    for (const [query, field] of [['limit=0', 'limit'], ['page=x', 'page'], ['status=done', 'status']]) {
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['page=x', 'page'],
+      ['status=done', 'status'],
+    ]) {
       const response = await call(merchant, 'GET', `${PATH}/${endpoint.id}/deliveries?${query}`);
       expect(response.status).toBe(400);
       expect(response.body.error.errors).toEqual({ [field]: [expect.any(String)] });
@@ -238,11 +343,17 @@ describe('treasury webhook endpoint registry', () => {
   test('live endpoints must be https and publicly reachable; sandbox ones may be local http', async () => {
     const merchant = await partner();
     const liveKey = await server.liveKeyOf(merchant);
-    for (const [url, reason] of [['http://93.184.216.34/hook', /https/], ['https://127.0.0.1/hook', /publicly reachable/],
-      ['https://169.254.169.254/hook', /publicly reachable/]] as const) {
+    for (const [url, reason] of [
+      ['http://93.184.216.34/hook', /https/],
+      ['https://127.0.0.1/hook', /publicly reachable/],
+      ['https://169.254.169.254/hook', /publicly reachable/],
+    ] as const) {
       const response = await call(liveKey, 'POST', PATH, { url, events: ['*'] });
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { url: [expect.stringMatching(reason)] } });
+      expect(response.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: { url: [expect.stringMatching(reason)] },
+      });
     }
     expect(await endpointRows(merchant.businessId)).toEqual([]);
     const live = await createEndpoint(liveKey, { url: 'https://93.184.216.34/hook', events: ['*'] });
@@ -254,18 +365,27 @@ describe('treasury webhook endpoint registry', () => {
 
   test('at most 20 treasury endpoints per business and mode, counted apart from the merchant registry', async () => {
     const merchant = await partner();
-    for (let i = 0; i < 20; i += 1) await createEndpoint(merchant, { url: `https://partner.example.com/${i}`, events: ['*'] });
+    for (let i = 0; i < 20; i += 1)
+      await createEndpoint(merchant, { url: `https://partner.example.com/${i}`, events: ['*'] });
     const response = await call(merchant, 'POST', PATH, { url: 'https://partner.example.com/21', events: ['*'] });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('CONFLICT');
-    expect((await call(merchant, 'POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.com/m', events: ['*'] })).status).toBe(201);
+    expect(
+      (await call(merchant, 'POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.com/m', events: ['*'] }))
+        .status,
+    ).toBe(201);
     expect((await endpointRows(merchant.businessId)).filter((row) => row.registry === 'treasury')).toHaveLength(20);
   });
 
   test("a subscribed event reaches the partner's endpoint signed with the endpoint's own secret; others get nothing", async () => {
     const merchant = await partner();
     const stranger = await partner();
-    const paths = { funded: pathFor('t-funded'), payments: pathFor('t-payments'), disabled: pathFor('t-disabled'), strangers: pathFor('t-strangers') };
+    const paths = {
+      funded: pathFor('t-funded'),
+      payments: pathFor('t-payments'),
+      disabled: pathFor('t-disabled'),
+      strangers: pathFor('t-strangers'),
+    };
     const funded = await createEndpoint(merchant, { url: receiver.url(paths.funded), events: ['wallet.funded'] });
     await createEndpoint(merchant, { url: receiver.url(paths.payments), events: ['payment.completed'] });
     await createEndpoint(merchant, { url: receiver.url(paths.disabled), events: ['*'], status: 'disabled' });
@@ -277,7 +397,11 @@ describe('treasury webhook endpoint registry', () => {
     for (const path of [paths.payments, paths.disabled, paths.strangers]) expect(receiver.at(path)).toHaveLength(0);
     expect(await deliveriesOf(stranger.businessId)).toEqual([]);
     expect(await deliveriesOf(merchant.businessId)).toHaveLength(1);
-    expect(delivery).toMatchObject({ endpoint_id: funded.endpoint.id, partner_id: merchant.businessId, status: 'succeeded' });
+    expect(delivery).toMatchObject({
+      endpoint_id: funded.endpoint.id,
+      partner_id: merchant.businessId,
+      status: 'succeeded',
+    });
 
     const [request] = receiver.at(paths.funded);
     expect(JSON.parse(request.body)).toMatchObject({ event: 'wallet.funded', data: { amount: '4.50', transactionId } });
@@ -293,10 +417,16 @@ describe('treasury webhook endpoint registry', () => {
     const listed = await call(merchant, 'GET', `${PATH}/${funded.endpoint.id}/deliveries`);
     expect(listed.body.data).toMatchObject({ total: 1, page: 1, limit: 20 });
     expect(listed.body.data.items[0]).toMatchObject({
-      id: delivery.id, endpointId: funded.endpoint.id, partnerId: merchant.businessId, eventType: 'wallet.funded', status: 'succeeded',
+      id: delivery.id,
+      endpointId: funded.endpoint.id,
+      partnerId: merchant.businessId,
+      eventType: 'wallet.funded',
+      status: 'succeeded',
     });
     const events = await call(merchant, 'GET', '/api/v1/events');
-    expect(events.body.data.items[0].deliveries).toEqual([expect.objectContaining({ id: delivery.id, partnerId: merchant.businessId })]);
+    expect(events.body.data.items[0].deliveries).toEqual([
+      expect.objectContaining({ id: delivery.id, partnerId: merchant.businessId }),
+    ]);
   });
 
   test('merchant deliveries keep the API secret and partnerId null beside a treasury endpoint of the same business', async () => {
@@ -326,13 +456,18 @@ describe('treasury webhook endpoint registry', () => {
   test('redelivery and replay to a treasury endpoint keep partnerId and the endpoint secret', async () => {
     const merchant = await partner();
     const path = pathFor('t-again');
-    const { endpoint, signingSecret } = await createEndpoint(merchant, { url: receiver.url(path), events: ['wallet.funded'] });
+    const { endpoint, signingSecret } = await createEndpoint(merchant, {
+      url: receiver.url(path),
+      events: ['wallet.funded'],
+    });
     await deliverOne(merchant, path);
     const [original] = await deliveriesOf(merchant.businessId);
     const redelivered = await call(merchant, 'POST', `/api/v1/webhook-deliveries/${original.id}/redeliver`);
     expect(redelivered.status).toBe(201);
     expect(redelivered.body.data).toMatchObject({ endpointId: endpoint.id, partnerId: merchant.businessId });
-    const replayed = await call(merchant, 'POST', `/api/v1/events/${original.event_id}/replay`, { endpointId: endpoint.id });
+    const replayed = await call(merchant, 'POST', `/api/v1/events/${original.event_id}/replay`, {
+      endpointId: endpoint.id,
+    });
     expect(replayed.status).toBe(201);
     expect(replayed.body.data).toMatchObject({ endpointId: endpoint.id, partnerId: merchant.businessId });
     await waitFor(() => deliveriesOf(merchant.businessId), settled(3));
@@ -340,7 +475,7 @@ describe('treasury webhook endpoint registry', () => {
     expect(receiver.at(path).every((request) => verifiesServiceSignature(request, signingSecret))).toBe(true);
   });
 
-  test("a delivery whose treasury endpoint was deleted fails with a clear message and is never signed with the API secret", async () => {
+  test('a delivery whose treasury endpoint was deleted fails with a clear message and is never signed with the API secret', async () => {
     const merchant = await partner();
     const path = pathFor('t-deleted');
     const { endpoint } = await createEndpoint(merchant, { url: receiver.url(path), events: ['*'] });
@@ -353,8 +488,13 @@ describe('treasury webhook endpoint registry', () => {
     });
     const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled(1));
     expect(delivery).toMatchObject({
-      endpoint_id: null, partner_id: merchant.businessId, status: 'permanently_failed', attempt_count: 1, response_status: null,
-      error_message: 'Not delivered: the treasury webhook endpoint was deleted, and its deliveries are signed only with its own signing secret',
+      endpoint_id: null,
+      partner_id: merchant.businessId,
+      status: 'permanently_failed',
+      attempt_count: 1,
+      response_status: null,
+      error_message:
+        'Not delivered: the treasury webhook endpoint was deleted, and its deliveries are signed only with its own signing secret',
     });
     expect(receiver.at(path)).toHaveLength(0);
   });
@@ -369,9 +509,15 @@ describe('treasury webhook endpoint registry', () => {
       const { endpoint, signingSecret } = rotated.body.data;
       expect(signingSecret).toMatch(/^whsk_[A-Za-z0-9_-]{43}$/);
       expect(signingSecret).not.toBe(created.signingSecret);
-      expect(endpoint).toEqual({ ...created.endpoint, signingSecretHint: `whsk_…${signingSecret.slice(-4)}`, updatedAt: expect.any(String) });
+      expect(endpoint).toEqual({
+        ...created.endpoint,
+        signingSecretHint: `whsk_…${signingSecret.slice(-4)}`,
+        updatedAt: expect.any(String),
+      });
       const [row] = await endpointRows(merchant.businessId);
-      expect(new SecretBox(server.runtime.config.masterKey!).open(row.previous_secret_ciphertext)).toBe(created.signingSecret);
+      expect(new SecretBox(server.runtime.config.masterKey!).open(row.previous_secret_ciphertext)).toBe(
+        created.signingSecret,
+      );
       expect(Math.abs(row.previous_secret_expires_at.getTime() - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
 
       const request = await deliverOne(merchant, path);
@@ -389,8 +535,12 @@ describe('treasury webhook endpoint registry', () => {
       const merchant = await partner();
       const path = pathFor('t-rotate-twice');
       const first = await createEndpoint(merchant, { url: receiver.url(path), events: ['*'] });
-      const second = (await call(merchant, 'POST', `${PATH}/${first.endpoint.id}/rotate-secret`, { gracePeriodHours: 48 })).body.data;
-      const third = (await call(merchant, 'POST', `${PATH}/${first.endpoint.id}/rotate-secret`, { gracePeriodHours: 1 })).body.data;
+      const second = (
+        await call(merchant, 'POST', `${PATH}/${first.endpoint.id}/rotate-secret`, { gracePeriodHours: 48 })
+      ).body.data;
+      const third = (
+        await call(merchant, 'POST', `${PATH}/${first.endpoint.id}/rotate-secret`, { gracePeriodHours: 1 })
+      ).body.data;
       const [row] = await endpointRows(merchant.businessId);
       expect(Math.abs(row.previous_secret_expires_at.getTime() - (Date.now() + 3_600_000))).toBeLessThan(60_000);
 
@@ -407,7 +557,9 @@ describe('treasury webhook endpoint registry', () => {
       const merchant = await partner();
       const path = pathFor('t-rotate-now');
       const created = await createEndpoint(merchant, { url: receiver.url(path), events: ['*'] });
-      const rotated = await call(merchant, 'POST', `${PATH}/${created.endpoint.id}/rotate-secret`, { gracePeriodHours: 0 });
+      const rotated = await call(merchant, 'POST', `${PATH}/${created.endpoint.id}/rotate-secret`, {
+        gracePeriodHours: 0,
+      });
       expect(rotated.status).toBe(200);
       const [row] = await endpointRows(merchant.businessId);
       expect(row).toMatchObject({ previous_secret_ciphertext: null, previous_secret_expires_at: null });
@@ -424,9 +576,13 @@ describe('treasury webhook endpoint registry', () => {
       const merchant = await partner();
       const path = pathFor('t-grace-over');
       const created = await createEndpoint(merchant, { url: receiver.url(path), events: ['*'] });
-      const rotated = (await call(merchant, 'POST', `${PATH}/${created.endpoint.id}/rotate-secret`, { gracePeriodHours: 1 })).body.data;
+      const rotated = (
+        await call(merchant, 'POST', `${PATH}/${created.endpoint.id}/rotate-secret`, { gracePeriodHours: 1 })
+      ).body.data;
       await server.runtime.dataSource.query(
-        `UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [created.endpoint.id]);
+        `UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+        [created.endpoint.id],
+      );
 
       const request = await deliverOne(merchant, path);
       expect(verifiesServiceSignature(request, rotated.signingSecret)).toBe(true);

@@ -3,10 +3,30 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext } from '../src/domain/shared/context';
 import { Topic } from '../src/domain/events/pubsub';
 import { TreasuryPayoutStatus } from '../src/domain/treasury/treasury.entities';
-import { TestMerchant, TestServer, collect, countStatements, heardBefore, overSocket, startDeliveringServer, waitFor } from './support/harness';
 import {
-  TREASURY, TREASURY_PAYOUTS, USERS, activeEndUser, apiKey, countOf, createEndUser, createWallet, deposit, fundedWallet,
-  ledgerBalanceOf, payoutBody, treasuryPartner,
+  TestMerchant,
+  TestServer,
+  collect,
+  countStatements,
+  heardBefore,
+  overSocket,
+  startDeliveringServer,
+  waitFor,
+} from './support/harness';
+import {
+  TREASURY,
+  TREASURY_PAYOUTS,
+  USERS,
+  activeEndUser,
+  apiKey,
+  countOf,
+  createEndUser,
+  createWallet,
+  deposit,
+  fundedWallet,
+  ledgerBalanceOf,
+  payoutBody,
+  treasuryPartner,
 } from './support/treasury';
 
 /**
@@ -17,9 +37,9 @@ import {
  * partner business and mode.
  */
 
-
 const END_USER_FIELDS = 'id partnerId externalId email status name phone metadata livemode createdAt updatedAt';
-const KYC_FIELDS = 'id partnerEndUserId status level rejectionReasons kycLinkUrl decidedAt livemode createdAt updatedAt';
+const KYC_FIELDS =
+  'id partnerEndUserId status level rejectionReasons kycLinkUrl decidedAt livemode createdAt updatedAt';
 const INSTRUCTION_FIELDS = `walletId currency accountNumber routingNumber iban bankName accountType depositInstructions
   cryptoDepositAddress cryptoDepositChain walletAddress chain`;
 const WALLET_FIELDS = `id partnerEndUserId currency balance { amount amountMinor currency } status livemode createdAt depositInstructions { ${INSTRUCTION_FIELDS} }`;
@@ -53,11 +73,16 @@ const PAYOUTS = `query($first: Int, $after: String, $status: TreasuryPayoutStatu
   treasuryPayouts(first: $first, after: $after, status: $status, partnerEndUserId: $partnerEndUserId, partnerWalletId: $partnerWalletId) {
     edges { node { id status amount { amount } } } pageInfo { hasNextPage endCursor } } }`;
 const CANCEL = `mutation($id: ID!) { cancelTreasuryPayout(input: { id: $id }) { treasuryPayout { id status } ${USER_ERRORS} } }`;
-const PAYOUT_UPDATED = 'subscription { treasuryPayoutUpdated { treasuryPayout { id status livemode } previousStatus changedFields } }';
-const KYC_UPDATED = 'subscription { treasuryKycUpdated { treasuryKycCheck { id partnerEndUserId status livemode } previousStatus changedFields } }';
+const PAYOUT_UPDATED =
+  'subscription { treasuryPayoutUpdated { treasuryPayout { id status livemode } previousStatus changedFields } }';
+const KYC_UPDATED =
+  'subscription { treasuryKycUpdated { treasuryKycCheck { id partnerEndUserId status livemode } previousStatus changedFields } }';
 
 /** A REST payout body as the GraphQL input (the destination type as its enum name). */
-const payoutInput = (body: Record<string, unknown>) => ({ ...body, destinationType: String(body.destinationType).toUpperCase() });
+const payoutInput = (body: Record<string, unknown>) => ({
+  ...body,
+  destinationType: String(body.destinationType).toUpperCase(),
+});
 
 describe('Treasury over GraphQL', () => {
   let server: TestServer;
@@ -76,7 +101,11 @@ describe('Treasury over GraphQL', () => {
   };
 
   /** Runs an operation and answers its data, failing the test on any error. */
-  async function ok<T = any>(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+  async function ok<T = any>(
+    query: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<T> {
     const response = await server.graphql<T>(query, variables, headers);
     expect(response.body.errors).toBeUndefined();
     return response.body.data as T;
@@ -89,19 +118,30 @@ describe('Treasury over GraphQL', () => {
     return response.body.errors![0];
   }
 
-
   /** Runs a mutation and answers the object of its payload, failing the test on any error or userError. */
-  async function made<T = any>(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+  async function made<T = any>(
+    query: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<T> {
     const [payload]: Array<Record<string, unknown>> = Object.values(await ok(query, variables, headers));
     expect(payload.userErrors).toEqual([]);
-    const [object] = Object.entries(payload).filter(([key]) => key !== 'userErrors').map(([, value]) => value);
+    const [object] = Object.entries(payload)
+      .filter(([key]) => key !== 'userErrors')
+      .map(([, value]) => value);
     return object as T;
   }
 
   /** The userErrors of a mutation the caller can fix: no GraphQL error, and no object in the payload. */
-  async function userErrorsOf(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<any[]> {
+  async function userErrorsOf(
+    query: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<any[]> {
     const [payload]: Array<Record<string, unknown>> = Object.values(await ok(query, variables, headers));
-    const objects = Object.entries(payload).filter(([key]) => key !== 'userErrors').map(([, value]) => value);
+    const objects = Object.entries(payload)
+      .filter(([key]) => key !== 'userErrors')
+      .map(([, value]) => value);
     expect(objects).toEqual([null]);
     expect((payload.userErrors as unknown[]).length).toBeGreaterThan(0);
     return payload.userErrors as any[];
@@ -109,25 +149,52 @@ describe('Treasury over GraphQL', () => {
 
   /** NOT_FOUND as the operation answers it: a query's GraphQL error, a mutation's one userError. */
   async function expectNotFound(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
-    if (query.startsWith('mutation')) expect(await userErrorsOf(query, variables, headers)).toEqual([{ field: null, message: expect.any(String), code: 'NOT_FOUND' }]);
+    if (query.startsWith('mutation'))
+      expect(await userErrorsOf(query, variables, headers)).toEqual([
+        { field: null, message: expect.any(String), code: 'NOT_FOUND' },
+      ]);
     else expect((await refused(query, variables, headers)).extensions.code).toBe('NOT_FOUND');
   }
 
-  const restGet = async (partner: TestMerchant, path: string) => (await server.request('GET', path, { headers: apiKey(partner) })).body.data;
+  const restGet = async (partner: TestMerchant, path: string) =>
+    (await server.request('GET', path, { headers: apiKey(partner) })).body.data;
 
   describe('end-users and KYC', () => {
     test('createTreasuryEndUser answers the end-user REST reads, PENDING_KYC, with no KYC record and no wallets yet', async () => {
       const partner = await treasuryPartner(server);
-      const input = { externalId: 'gql-0001', email: 'Amara@Example.com', name: 'Amara Obi', phone: '+2348012345678', metadata: { tier: 'gold' } };
+      const input = {
+        externalId: 'gql-0001',
+        email: 'Amara@Example.com',
+        name: 'Amara Obi',
+        phone: '+2348012345678',
+        metadata: { tier: 'gold' },
+      };
       const user = await made(CREATE_END_USER, { input }, asDashboard(partner));
       const rest = await restGet(partner, `${USERS}/${user.id}`);
       expect(user).toEqual({
-        id: rest.id, partnerId: partner.businessId, externalId: 'gql-0001', email: 'amara@example.com', status: 'PENDING_KYC', name: 'Amara Obi',
-        phone: '+2348012345678', metadata: { tier: 'gold' }, livemode: false, createdAt: rest.createdAt, updatedAt: rest.updatedAt,
+        id: rest.id,
+        partnerId: partner.businessId,
+        externalId: 'gql-0001',
+        email: 'amara@example.com',
+        status: 'PENDING_KYC',
+        name: 'Amara Obi',
+        phone: '+2348012345678',
+        metadata: { tier: 'gold' },
+        livemode: false,
+        createdAt: rest.createdAt,
+        updatedAt: rest.updatedAt,
       });
       expect(rest.status).toBe('pending_kyc');
-      expect((await ok(END_USER, { id: user.id }, apiKey(partner))).treasuryEndUser).toEqual({ ...user, kyc: null, wallets: [] });
-      const again = await userErrorsOf(CREATE_END_USER, { input: { externalId: 'gql-0001', email: 'x@example.com' } }, apiKey(partner));
+      expect((await ok(END_USER, { id: user.id }, apiKey(partner))).treasuryEndUser).toEqual({
+        ...user,
+        kyc: null,
+        wallets: [],
+      });
+      const again = await userErrorsOf(
+        CREATE_END_USER,
+        { input: { externalId: 'gql-0001', email: 'x@example.com' } },
+        apiKey(partner),
+      );
       expect(again).toEqual([{ field: ['input', 'externalId'], message: expect.any(String), code: 'CONFLICT' }]);
       expect(await countOf(server, 'treasury_end_users', partner.businessId)).toBe(1);
     });
@@ -135,20 +202,28 @@ describe('Treasury over GraphQL', () => {
     test('treasuryEndUsers is a cursor connection, newest first, filtered by status and externalId; a cursor is bound to its filters', async () => {
       const partner = await treasuryPartner(server);
       const ids: string[] = [];
-      for (let index = 0; index < 3; index += 1) ids.push((await createEndUser(server, partner, { externalId: `page-${index}` })).id);
+      for (let index = 0; index < 3; index += 1)
+        ids.push((await createEndUser(server, partner, { externalId: `page-${index}` })).id);
       await activeEndUser(server, partner, { externalId: 'page-active' });
       const first = (await ok(END_USERS, { first: 2, status: 'PENDING_KYC' }, apiKey(partner))).treasuryEndUsers;
       expect(first.edges.map((edge: any) => edge.node.id)).toEqual([ids[2], ids[1]]);
       expect(first.pageInfo.hasNextPage).toBe(true);
-      const rest = (await ok(END_USERS, { first: 2, after: first.pageInfo.endCursor, status: 'PENDING_KYC' }, apiKey(partner))).treasuryEndUsers;
+      const rest = (
+        await ok(END_USERS, { first: 2, after: first.pageInfo.endCursor, status: 'PENDING_KYC' }, apiKey(partner))
+      ).treasuryEndUsers;
       expect(rest.edges.map((edge: any) => edge.node.id)).toEqual([ids[0]]);
       expect(rest.pageInfo.hasNextPage).toBe(false);
       const active = (await ok(END_USERS, { status: 'ACTIVE' }, apiKey(partner))).treasuryEndUsers;
-      expect(active.edges.map((edge: any) => edge.node)).toEqual([{ id: expect.any(String), externalId: 'page-active', status: 'ACTIVE' }]);
+      expect(active.edges.map((edge: any) => edge.node)).toEqual([
+        { id: expect.any(String), externalId: 'page-active', status: 'ACTIVE' },
+      ]);
       const byExternalId = (await ok(END_USERS, { externalId: 'page-1' }, apiKey(partner))).treasuryEndUsers;
       expect(byExternalId.edges.map((edge: any) => edge.node.id)).toEqual([ids[1]]);
       const crossed = await refused(END_USERS, { first: 2, after: first.pageInfo.endCursor }, apiKey(partner));
-      expect(crossed.extensions).toMatchObject({ domainCode: 'VALIDATION_ERROR', errors: { after: [expect.any(String)] } });
+      expect(crossed.extensions).toMatchObject({
+        domainCode: 'VALIDATION_ERROR',
+        errors: { after: [expect.any(String)] },
+      });
     });
 
     test('startTreasuryKyc starts a PENDING check (created true) with a kycLinkUrl, then answers that same check (created false); it reads as REST reads it', async () => {
@@ -158,8 +233,16 @@ describe('Treasury over GraphQL', () => {
       expect(started).toEqual({
         created: true,
         kyc: {
-          id: expect.any(String), partnerEndUserId: user.id, status: 'PENDING', level: 'FULL', rejectionReasons: [], decidedAt: null, livemode: false,
-          kycLinkUrl: expect.stringMatching(/\/kyc\/kyc_test_[A-Za-z0-9_-]{32}$/), createdAt: expect.any(String), updatedAt: expect.any(String),
+          id: expect.any(String),
+          partnerEndUserId: user.id,
+          status: 'PENDING',
+          level: 'FULL',
+          rejectionReasons: [],
+          decidedAt: null,
+          livemode: false,
+          kycLinkUrl: expect.stringMatching(/\/kyc\/kyc_test_[A-Za-z0-9_-]{32}$/),
+          createdAt: expect.any(String),
+          updatedAt: expect.any(String),
         },
       });
       const again = await made(START_KYC, { endUserId: user.id }, apiKey(partner));
@@ -167,7 +250,13 @@ describe('Treasury over GraphQL', () => {
       const read = (await ok(KYC, { endUserId: user.id }, apiKey(partner))).treasuryKycCheck;
       expect(read).toEqual({ ...started.kyc, endUser: { id: user.id, status: 'PENDING_KYC' } });
       const rest = await restGet(partner, `${USERS}/${user.id}/kyc`);
-      expect(rest).toMatchObject({ id: read.id, status: 'PENDING', level: 'full', kycLinkUrl: read.kycLinkUrl, updatedAt: read.updatedAt });
+      expect(rest).toMatchObject({
+        id: read.id,
+        status: 'PENDING',
+        level: 'full',
+        kycLinkUrl: read.kycLinkUrl,
+        updatedAt: read.updatedAt,
+      });
       const none = await createEndUser(server, partner);
       expect((await refused(KYC, { endUserId: none.id }, apiKey(partner))).extensions.code).toBe('NOT_FOUND');
     });
@@ -177,24 +266,46 @@ describe('Treasury over GraphQL', () => {
       const approvedUser = await createEndUser(server, partner);
       await made(START_KYC, { endUserId: approvedUser.id }, apiKey(partner));
       const approved = await made(APPROVE, { endUserId: approvedUser.id }, asDashboard(partner));
-      expect(approved).toMatchObject({ status: 'APPROVED', level: 'BASIC', rejectionReasons: [], decidedAt: expect.any(String) });
-      expect((await ok(END_USER, { id: approvedUser.id }, apiKey(partner))).treasuryEndUser).toMatchObject({ status: 'ACTIVE', kyc: { id: approved.id, status: 'APPROVED' } });
-      expect(await userErrorsOf(APPROVE, { endUserId: approvedUser.id }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
-      expect(await userErrorsOf(START_KYC, { endUserId: approvedUser.id }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
+      expect(approved).toMatchObject({
+        status: 'APPROVED',
+        level: 'BASIC',
+        rejectionReasons: [],
+        decidedAt: expect.any(String),
+      });
+      expect((await ok(END_USER, { id: approvedUser.id }, apiKey(partner))).treasuryEndUser).toMatchObject({
+        status: 'ACTIVE',
+        kyc: { id: approved.id, status: 'APPROVED' },
+      });
+      expect(await userErrorsOf(APPROVE, { endUserId: approvedUser.id }, apiKey(partner))).toEqual([
+        { field: null, message: expect.any(String), code: 'CONFLICT' },
+      ]);
+      expect(await userErrorsOf(START_KYC, { endUserId: approvedUser.id }, apiKey(partner))).toEqual([
+        { field: null, message: expect.any(String), code: 'CONFLICT' },
+      ]);
 
       const rejectedUser = await createEndUser(server, partner);
       await made(START_KYC, { endUserId: rejectedUser.id }, apiKey(partner));
-      const rejected = await made(REJECT, { endUserId: rejectedUser.id, reasons: ['document_expired', 'selfie_mismatch'] }, apiKey(partner));
+      const rejected = await made(
+        REJECT,
+        { endUserId: rejectedUser.id, reasons: ['document_expired', 'selfie_mismatch'] },
+        apiKey(partner),
+      );
       expect(rejected).toMatchObject({ status: 'REJECTED', rejectionReasons: ['document_expired', 'selfie_mismatch'] });
       expect((await restGet(partner, `${USERS}/${rejectedUser.id}`)).status).toBe('rejected');
-      expect(await userErrorsOf(REJECT, { endUserId: rejectedUser.id, reasons: ['again'] }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
+      expect(await userErrorsOf(REJECT, { endUserId: rejectedUser.id, reasons: ['again'] }, apiKey(partner))).toEqual([
+        { field: null, message: expect.any(String), code: 'CONFLICT' },
+      ]);
 
       const restarted = await made(START_KYC, { endUserId: rejectedUser.id }, apiKey(partner));
       expect(restarted.created).toBe(true);
       const page = (await ok(KYC_CHECKS, { endUserId: rejectedUser.id, first: 1 }, apiKey(partner))).treasuryKycChecks;
-      expect(page.edges.map((edge: any) => edge.node)).toEqual([{ id: restarted.kyc.id, status: 'PENDING', rejectionReasons: [] }]);
+      expect(page.edges.map((edge: any) => edge.node)).toEqual([
+        { id: restarted.kyc.id, status: 'PENDING', rejectionReasons: [] },
+      ]);
       expect(page.pageInfo.hasNextPage).toBe(true);
-      const older = (await ok(KYC_CHECKS, { endUserId: rejectedUser.id, first: 1, after: page.pageInfo.endCursor }, apiKey(partner))).treasuryKycChecks;
+      const older = (
+        await ok(KYC_CHECKS, { endUserId: rejectedUser.id, first: 1, after: page.pageInfo.endCursor }, apiKey(partner))
+      ).treasuryKycChecks;
       expect(older.edges.map((edge: any) => edge.node.id)).toEqual([rejected.id]);
       expect(older.pageInfo.hasNextPage).toBe(false);
     });
@@ -205,31 +316,53 @@ describe('Treasury over GraphQL', () => {
       const partner = await treasuryPartner(server);
       const pending = await createEndUser(server, partner);
       const early = await userErrorsOf(CREATE_WALLET, { endUserId: pending.id, currency: 'usd' }, apiKey(partner));
-      expect(early).toEqual([{ field: null, message: "The end-user's KYC must be APPROVED before a wallet can be opened", code: 'KYC_REQUIRED' }]);
+      expect(early).toEqual([
+        {
+          field: null,
+          message: "The end-user's KYC must be APPROVED before a wallet can be opened",
+          code: 'KYC_REQUIRED',
+        },
+      ]);
       expect(await countOf(server, 'treasury_wallets', partner.businessId)).toBe(0);
 
       const user = await activeEndUser(server, partner);
       const usd = await made(CREATE_WALLET, { endUserId: user.id, currency: 'usd' }, asDashboard(partner));
       expect(usd).toMatchObject({
-        partnerEndUserId: user.id, currency: 'USD', balance: { amount: '0.00', amountMinor: '0', currency: 'USD' }, status: 'ACTIVE', livemode: false,
+        partnerEndUserId: user.id,
+        currency: 'USD',
+        balance: { amount: '0.00', amountMinor: '0', currency: 'USD' },
+        status: 'ACTIVE',
+        livemode: false,
       });
       const restWallet = await restGet(partner, `${USERS}/${user.id}/wallets/${usd.id}`);
       expect(restWallet).toMatchObject({ id: usd.id, currency: 'usd', balance: '0.00', createdAt: usd.createdAt });
       const restInstructions = await restGet(partner, `${USERS}/${user.id}/wallets/${usd.id}/deposit_instructions`);
       expect(usd.depositInstructions).toEqual({ ...restInstructions, currency: 'USD' }); // GraphQL upper case, REST lower case
-      expect(usd.depositInstructions).toMatchObject({ routingNumber: '110000000', accountType: 'checking', cryptoDepositAddress: null });
+      expect(usd.depositInstructions).toMatchObject({
+        routingNumber: '110000000',
+        accountType: 'checking',
+        cryptoDepositAddress: null,
+      });
 
       const usdc = await made(CREATE_WALLET, { endUserId: user.id, currency: 'USDC' }, apiKey(partner));
       expect(usdc.depositInstructions).toMatchObject({
-        accountNumber: null, routingNumber: null, cryptoDepositChain: 'ethereum', cryptoDepositAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+        accountNumber: null,
+        routingNumber: null,
+        cryptoDepositChain: 'ethereum',
+        cryptoDepositAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/),
       });
       expect(usdc.depositInstructions.walletAddress).toBe(usdc.depositInstructions.cryptoDepositAddress);
       const twice = await userErrorsOf(CREATE_WALLET, { endUserId: user.id, currency: 'USD' }, apiKey(partner));
       expect(twice.map((error) => error.code)).toEqual(['CONFLICT']);
-      expect((await ok(END_USER, { id: user.id }, apiKey(partner))).treasuryEndUser.wallets).toEqual([{ id: usd.id, currency: 'USD' }, { id: usdc.id, currency: 'USDC' }]);
+      expect((await ok(END_USER, { id: user.id }, apiKey(partner))).treasuryEndUser.wallets).toEqual([
+        { id: usd.id, currency: 'USD' },
+        { id: usdc.id, currency: 'USDC' },
+      ]);
       const page = (await ok(WALLETS, { endUserId: user.id, first: 1 }, apiKey(partner))).treasuryWallets;
       expect(page.edges.map((edge: any) => edge.node.id)).toEqual([usdc.id]);
-      const rest = (await ok(WALLETS, { endUserId: user.id, first: 1, after: page.pageInfo.endCursor }, apiKey(partner))).treasuryWallets;
+      const rest = (
+        await ok(WALLETS, { endUserId: user.id, first: 1, after: page.pageInfo.endCursor }, apiKey(partner))
+      ).treasuryWallets;
       expect(rest.edges.map((edge: any) => edge.node.id)).toEqual([usd.id]);
       expect(rest.pageInfo.hasNextPage).toBe(false);
     });
@@ -240,7 +373,9 @@ describe('Treasury over GraphQL', () => {
       const wallet = await createWallet(server, partner, user.id, 'usd');
       const first = await made(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '100.50' }, apiKey(partner));
       expect(first).toMatchObject({
-        walletId: wallet.id, partnerEndUserId: user.id, amount: { amount: '100.50', amountMinor: '10050', currency: 'USD' },
+        walletId: wallet.id,
+        partnerEndUserId: user.id,
+        amount: { amount: '100.50', amountMinor: '10050', currency: 'USD' },
         balance: { amount: '100.50', amountMinor: '10050', currency: 'USD' },
       });
       const second = await made(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '0.5' }, apiKey(partner));
@@ -248,10 +383,18 @@ describe('Treasury over GraphQL', () => {
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(10_100n);
       const read = (await ok(WALLET, { endUserId: user.id, walletId: wallet.id }, apiKey(partner))).treasuryWallet;
       expect(read).toMatchObject({ id: wallet.id, balance: { amount: '101.00' }, endUser: { id: user.id } });
-      const tooPrecise = await userErrorsOf(DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.001' }, apiKey(partner));
-      expect(tooPrecise).toEqual([{ field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }]);
+      const tooPrecise = await userErrorsOf(
+        DEPOSIT,
+        { endUserId: user.id, walletId: wallet.id, amount: '1.001' },
+        apiKey(partner),
+      );
+      expect(tooPrecise).toEqual([
+        { field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' },
+      ]);
       const otherUser = await activeEndUser(server, partner);
-      expect((await refused(WALLET, { endUserId: otherUser.id, walletId: wallet.id }, apiKey(partner))).extensions.code).toBe('NOT_FOUND');
+      expect(
+        (await refused(WALLET, { endUserId: otherUser.id, walletId: wallet.id }, apiKey(partner))).extensions.code,
+      ).toBe('NOT_FOUND');
       await expectNotFound(DEPOSIT, { endUserId: otherUser.id, walletId: wallet.id, amount: '1.00' }, apiKey(partner));
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(10_100n);
     });
@@ -260,41 +403,96 @@ describe('Treasury over GraphQL', () => {
   describe('treasury payouts', () => {
     test('createTreasuryPayout answers PENDING with Money and the masked destination, debits the wallet at once, and reads as REST reads it', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '100.00');
-      const input = payoutInput(payoutBody(user.id, wallet.id, { amount: '25.5', idempotencyKey: 'order-7781', metadata: { orderId: '7781', test_outcome: 'pending' } }));
+      const input = payoutInput(
+        payoutBody(user.id, wallet.id, {
+          amount: '25.5',
+          idempotencyKey: 'order-7781',
+          metadata: { orderId: '7781', test_outcome: 'pending' },
+        }),
+      );
       const payout = await made(CREATE_PAYOUT, { input }, asDashboard(partner));
       expect(payout).toEqual({
-        id: expect.any(String), partnerId: partner.businessId, partnerEndUserId: user.id, partnerWalletId: wallet.id,
-        amount: { amount: '25.50', amountMinor: '2550', currency: 'USD' }, destinationType: 'BANK_ACCOUNT',
-        destinationDetails: { accountNumber: '****6789', routingNumber: '021000021', accountName: 'Amara Obi', country: 'US' },
-        status: 'PENDING', failureReason: null, metadata: { orderId: '7781', test_outcome: 'pending', idempotencyKey: 'order-7781' }, completedAt: null,
-        livemode: false, createdAt: expect.any(String), updatedAt: expect.any(String),
+        id: expect.any(String),
+        partnerId: partner.businessId,
+        partnerEndUserId: user.id,
+        partnerWalletId: wallet.id,
+        amount: { amount: '25.50', amountMinor: '2550', currency: 'USD' },
+        destinationType: 'BANK_ACCOUNT',
+        destinationDetails: {
+          accountNumber: '****6789',
+          routingNumber: '021000021',
+          accountName: 'Amara Obi',
+          country: 'US',
+        },
+        status: 'PENDING',
+        failureReason: null,
+        metadata: { orderId: '7781', test_outcome: 'pending', idempotencyKey: 'order-7781' },
+        completedAt: null,
+        livemode: false,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       });
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(7_450n);
       const rest = await restGet(partner, `${TREASURY_PAYOUTS}/${payout.id}`);
-      expect(rest).toMatchObject({ id: payout.id, amount: '25.50', currency: 'usd', destinationType: 'bank_account', status: 'PENDING', createdAt: payout.createdAt });
+      expect(rest).toMatchObject({
+        id: payout.id,
+        amount: '25.50',
+        currency: 'usd',
+        destinationType: 'bank_account',
+        status: 'PENDING',
+        createdAt: payout.createdAt,
+      });
       const read = (await ok(PAYOUT, { id: payout.id }, apiKey(partner))).treasuryPayout;
-      expect(read).toMatchObject({ id: payout.id, endUser: { id: user.id }, wallet: { id: wallet.id, balance: { amountMinor: '7450' } } });
+      expect(read).toMatchObject({
+        id: payout.id,
+        endUser: { id: user.id },
+        wallet: { id: wallet.id, balance: { amountMinor: '7450' } },
+      });
     });
 
     test('cancelTreasuryPayout: a PENDING payout is CANCELLED with the debit reversed once; cancelling again is CONFLICT', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '50.00');
-      const input = payoutInput(payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }));
+      const input = payoutInput(
+        payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }),
+      );
       const payout = await made(CREATE_PAYOUT, { input }, apiKey(partner));
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(3_000n);
       expect(await made(CANCEL, { id: payout.id }, apiKey(partner))).toEqual({ id: payout.id, status: 'CANCELLED' });
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(5_000n);
-      expect(await userErrorsOf(CANCEL, { id: payout.id }, apiKey(partner))).toEqual([{ field: null, message: expect.any(String), code: 'CONFLICT' }]);
+      expect(await userErrorsOf(CANCEL, { id: payout.id }, apiKey(partner))).toEqual([
+        { field: null, message: expect.any(String), code: 'CONFLICT' },
+      ]);
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(5_000n);
       expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
     });
 
     test('the sandbox rail completes a payout (test_outcome success) and fails one (failed) with its reason and the debit reversed', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '50.00');
-      const completed = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '10.00' })) }, apiKey(partner));
-      const failed = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '5.00', metadata: { test_outcome: 'failed' } })) }, apiKey(partner));
+      const completed = await made(
+        CREATE_PAYOUT,
+        { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '10.00' })) },
+        apiKey(partner),
+      );
+      const failed = await made(
+        CREATE_PAYOUT,
+        {
+          input: payoutInput(payoutBody(user.id, wallet.id, { amount: '5.00', metadata: { test_outcome: 'failed' } })),
+        },
+        apiKey(partner),
+      );
       const statusOf = async (id: string) => (await ok(PAYOUT, { id }, apiKey(partner))).treasuryPayout;
-      expect(await waitFor(() => statusOf(completed.id), (payout) => payout.status === 'COMPLETED')).toMatchObject({ status: 'COMPLETED', completedAt: expect.any(String) });
-      expect(await waitFor(() => statusOf(failed.id), (payout) => payout.status === 'FAILED')).toMatchObject({ status: 'FAILED', failureReason: 'sandbox_test_outcome_failed' });
+      expect(
+        await waitFor(
+          () => statusOf(completed.id),
+          (payout) => payout.status === 'COMPLETED',
+        ),
+      ).toMatchObject({ status: 'COMPLETED', completedAt: expect.any(String) });
+      expect(
+        await waitFor(
+          () => statusOf(failed.id),
+          (payout) => payout.status === 'FAILED',
+        ),
+      ).toMatchObject({ status: 'FAILED', failureReason: 'sandbox_test_outcome_failed' });
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(4_000n);
       const failedOnly = (await ok(PAYOUTS, { status: 'FAILED' }, apiKey(partner))).treasuryPayouts;
       expect(failedOnly.edges.map((edge: any) => edge.node.id)).toEqual([failed.id]);
@@ -302,7 +500,9 @@ describe('Treasury over GraphQL', () => {
 
     test('the same Idempotency-Key on createTreasuryPayout answers the first payout again and debits the wallet once', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '50.00');
-      const input = payoutInput(payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }));
+      const input = payoutInput(
+        payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }),
+      );
       const headers = { ...apiKey(partner), 'idempotency-key': 'gql-treasury-payout-1' };
       const first = await made(CREATE_PAYOUT, { input }, headers);
       const again = await server.graphql(CREATE_PAYOUT, { input }, headers);
@@ -313,25 +513,51 @@ describe('Treasury over GraphQL', () => {
 
     test('too little balance is INSUFFICIENT_FUNDS and writes nothing; treasuryPayouts pages newest first and filters by end-user and wallet', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '30.00');
-      const poor = await userErrorsOf(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '30.01' })) }, apiKey(partner));
-      expect(poor).toEqual([{ field: null, message: 'Insufficient funds in the USD wallet', code: 'INSUFFICIENT_FUNDS' }]);
+      const poor = await userErrorsOf(
+        CREATE_PAYOUT,
+        { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '30.01' })) },
+        apiKey(partner),
+      );
+      expect(poor).toEqual([
+        { field: null, message: 'Insufficient funds in the USD wallet', code: 'INSUFFICIENT_FUNDS' },
+      ]);
       expect(await countOf(server, 'treasury_payouts', partner.businessId)).toBe(0);
       expect(await ledgerBalanceOf(server, wallet.id)).toBe(3_000n);
 
       const ids: string[] = [];
       for (const amount of ['1.00', '2.00', '3.00']) {
-        ids.push((await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount, metadata: { test_outcome: 'pending' } })) }, apiKey(partner))).id);
+        ids.push(
+          (
+            await made(
+              CREATE_PAYOUT,
+              { input: payoutInput(payoutBody(user.id, wallet.id, { amount, metadata: { test_outcome: 'pending' } })) },
+              apiKey(partner),
+            )
+          ).id,
+        );
       }
       const other = await activeEndUser(server, partner);
       const otherWallet = await createWallet(server, partner, other.id, 'usd');
       await deposit(server, partner, other.id, otherWallet.id, '5.00');
-      const ofOther = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(other.id, otherWallet.id, { amount: '5.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+      const ofOther = await made(
+        CREATE_PAYOUT,
+        {
+          input: payoutInput(
+            payoutBody(other.id, otherWallet.id, { amount: '5.00', metadata: { test_outcome: 'pending' } }),
+          ),
+        },
+        apiKey(partner),
+      );
 
       const first = (await ok(PAYOUTS, { first: 2, partnerEndUserId: user.id }, apiKey(partner))).treasuryPayouts;
       expect(first.edges.map((edge: any) => edge.node.id)).toEqual([ids[2], ids[1]]);
       expect(first.pageInfo.hasNextPage).toBe(true);
-      const rest = (await ok(PAYOUTS, { first: 2, after: first.pageInfo.endCursor, partnerEndUserId: user.id }, apiKey(partner))).treasuryPayouts;
-      expect(rest.edges.map((edge: any) => edge.node)).toEqual([{ id: ids[0], status: 'PENDING', amount: { amount: '1.00' } }]);
+      const rest = (
+        await ok(PAYOUTS, { first: 2, after: first.pageInfo.endCursor, partnerEndUserId: user.id }, apiKey(partner))
+      ).treasuryPayouts;
+      expect(rest.edges.map((edge: any) => edge.node)).toEqual([
+        { id: ids[0], status: 'PENDING', amount: { amount: '1.00' } },
+      ]);
       const byWallet = (await ok(PAYOUTS, { partnerWalletId: otherWallet.id }, apiKey(partner))).treasuryPayouts;
       expect(byWallet.edges.map((edge: any) => edge.node.id)).toEqual([ofOther.id]);
       expect((await ok(PAYOUTS, {}, apiKey(partner))).treasuryPayouts.edges).toHaveLength(4);
@@ -340,13 +566,21 @@ describe('Treasury over GraphQL', () => {
 
   describe('bad input', () => {
     /** The REST answer and the userErrors of the same bad request: one userError per REST field message, on the same field under input. */
-    async function expectSameRefusal(rest: { status: number; body: any }, query: string, variables: Record<string, unknown>, partner: TestMerchant) {
+    async function expectSameRefusal(
+      rest: { status: number; body: any },
+      query: string,
+      variables: Record<string, unknown>,
+      partner: TestMerchant,
+    ) {
       const userErrors = await userErrorsOf(query, variables, apiKey(partner));
       expect(rest.status).toBe(400);
       expect(rest.body.error.code).toBe('VALIDATION_ERROR');
       const errors = rest.body.error.errors as Record<string, string[]>;
-      expect(userErrors).toEqual(Object.entries(errors).flatMap(([field, messages]) =>
-        messages.map((message) => ({ field: ['input', ...field.split('.')], message, code: 'VALIDATION_ERROR' }))));
+      expect(userErrors).toEqual(
+        Object.entries(errors).flatMap(([field, messages]) =>
+          messages.map((message) => ({ field: ['input', ...field.split('.')], message, code: 'VALIDATION_ERROR' })),
+        ),
+      );
       return errors;
     }
 
@@ -355,10 +589,23 @@ describe('Treasury over GraphQL', () => {
       const cases: Array<[Record<string, unknown>, string[]]> = [
         [payoutBody('short', 'tiny', { amount: '1.2.3' }), ['partnerEndUserId', 'partnerWalletId', 'amount']],
         [payoutBody(user.id, wallet.id, { amount: '-5' }), ['amount']],
-        [payoutBody(user.id, wallet.id, { destination: { accountNumber: '!!', accountName: 'Amara Obi', country: 'USA' } }),
-          ['destination.accountNumber', 'destination.country', 'destination.routingNumber']],
-        [payoutBody(user.id, wallet.id, { destinationType: 'mobile_money', destination: { networkId: 'mtn-gh', country: 'GH' } }), ['destination.phone']],
-        [payoutBody(user.id, wallet.id, { destinationType: 'crypto', destination: { address: '0xabc' } }), ['destination.chain']],
+        [
+          payoutBody(user.id, wallet.id, {
+            destination: { accountNumber: '!!', accountName: 'Amara Obi', country: 'USA' },
+          }),
+          ['destination.accountNumber', 'destination.country', 'destination.routingNumber'],
+        ],
+        [
+          payoutBody(user.id, wallet.id, {
+            destinationType: 'mobile_money',
+            destination: { networkId: 'mtn-gh', country: 'GH' },
+          }),
+          ['destination.phone'],
+        ],
+        [
+          payoutBody(user.id, wallet.id, { destinationType: 'crypto', destination: { address: '0xabc' } }),
+          ['destination.chain'],
+        ],
         [payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'maybe' } }), ['metadata.test_outcome']],
       ];
       for (const [body, fields] of cases) {
@@ -376,7 +623,11 @@ describe('Treasury over GraphQL', () => {
         const rest = await server.request('GET', `${TREASURY_PAYOUTS}?${field}=nope`, { headers: apiKey(partner) });
         const error = await refused(PAYOUTS, { [field]: 'nope' }, apiKey(partner));
         expect(rest.status).toBe(400);
-        expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', domainCode: 'VALIDATION_ERROR', statusCode: 400 });
+        expect(error.extensions).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          domainCode: 'VALIDATION_ERROR',
+          statusCode: 400,
+        });
         expect(error.message).toBe(rest.body.error.message);
         expect(error.extensions.errors).toEqual(rest.body.error.errors);
         expect(Object.keys(error.extensions.errors)).toEqual([field]);
@@ -392,15 +643,29 @@ describe('Treasury over GraphQL', () => {
       const before = await countOf(server, 'treasury_end_users', partner.businessId);
 
       const badUser = { externalId: ' ', email: 'not-an-email' };
-      await expectSameRefusal(await server.request('POST', USERS, { headers: apiKey(partner), body: badUser }), CREATE_END_USER, { input: badUser }, partner);
+      await expectSameRefusal(
+        await server.request('POST', USERS, { headers: apiKey(partner), body: badUser }),
+        CREATE_END_USER,
+        { input: badUser },
+        partner,
+      );
       for (const reasons of [[], ['']]) {
-        const rest = await server.request('POST', `${USERS}/${pending.id}/kyc/sandbox-reject`, { headers: apiKey(partner), body: { reasons } });
+        const rest = await server.request('POST', `${USERS}/${pending.id}/kyc/sandbox-reject`, {
+          headers: apiKey(partner),
+          body: { reasons },
+        });
         await expectSameRefusal(rest, REJECT, { endUserId: pending.id, reasons }, partner);
       }
-      const restWallet = await server.request('POST', `${USERS}/${user.id}/wallets`, { headers: apiKey(partner), body: { currency: 'dollars' } });
+      const restWallet = await server.request('POST', `${USERS}/${user.id}/wallets`, {
+        headers: apiKey(partner),
+        body: { currency: 'dollars' },
+      });
       await expectSameRefusal(restWallet, CREATE_WALLET, { endUserId: user.id, currency: 'dollars' }, partner);
       for (const amount of ['1.2.3', '-5', '']) {
-        const rest = await server.request('POST', `${TREASURY}/sandbox/users/${user.id}/wallets/${wallet.id}/deposit`, { headers: apiKey(partner), body: { amount } });
+        const rest = await server.request('POST', `${TREASURY}/sandbox/users/${user.id}/wallets/${wallet.id}/deposit`, {
+          headers: apiKey(partner),
+          body: { amount },
+        });
         await expectSameRefusal(rest, DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount }, partner);
       }
       expect(await countOf(server, 'treasury_end_users', partner.businessId)).toBe(before);
@@ -414,18 +679,37 @@ describe('Treasury over GraphQL', () => {
     test('a business without the treasury product gets FORBIDDEN on every treasury query and mutation, even with bad input', async () => {
       const merchant = await server.signUp();
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
-      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+      const payout = await made(
+        CREATE_PAYOUT,
+        {
+          input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })),
+        },
+        apiKey(partner),
+      );
       const operations: Array<[string, Record<string, unknown>]> = [
-        [END_USERS, {}], [END_USER, { id: user.id }], [KYC, { endUserId: user.id }], [KYC_CHECKS, { endUserId: user.id }],
-        [WALLETS, { endUserId: user.id }], [WALLET, { endUserId: user.id, walletId: wallet.id }], [PAYOUTS, {}], [PAYOUT, { id: payout.id }],
-        [CREATE_END_USER, { input: { externalId: ' ', email: 'bad' } }], [START_KYC, { endUserId: user.id }], [APPROVE, { endUserId: user.id }],
-        [REJECT, { endUserId: user.id, reasons: [] }], [CREATE_WALLET, { endUserId: user.id, currency: '??' }],
+        [END_USERS, {}],
+        [END_USER, { id: user.id }],
+        [KYC, { endUserId: user.id }],
+        [KYC_CHECKS, { endUserId: user.id }],
+        [WALLETS, { endUserId: user.id }],
+        [WALLET, { endUserId: user.id, walletId: wallet.id }],
+        [PAYOUTS, {}],
+        [PAYOUT, { id: payout.id }],
+        [CREATE_END_USER, { input: { externalId: ' ', email: 'bad' } }],
+        [START_KYC, { endUserId: user.id }],
+        [APPROVE, { endUserId: user.id }],
+        [REJECT, { endUserId: user.id, reasons: [] }],
+        [CREATE_WALLET, { endUserId: user.id, currency: '??' }],
         [DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: 'x' }],
-        [CREATE_PAYOUT, { input: payoutInput(payoutBody('short', 'short', { amount: '-1' })) }], [CANCEL, { id: payout.id }],
+        [CREATE_PAYOUT, { input: payoutInput(payoutBody('short', 'short', { amount: '-1' })) }],
+        [CANCEL, { id: payout.id }],
       ];
       for (const [query, variables] of operations) {
         for (const headers of [apiKey(merchant), asDashboard(merchant)]) {
-          expect((await refused(query, variables, headers)).extensions).toMatchObject({ code: 'FORBIDDEN', statusCode: 403 });
+          expect((await refused(query, variables, headers)).extensions).toMatchObject({
+            code: 'FORBIDDEN',
+            statusCode: 403,
+          });
         }
       }
       expect(await countOf(server, 'treasury_end_users', merchant.businessId)).toBe(0);
@@ -437,11 +721,17 @@ describe('Treasury over GraphQL', () => {
       const viewer = await server.signUp();
       await server.addTeamMember(partner, viewer, 'VIEWER');
       const asViewer = { ...asDashboard(viewer), 'x-service-business-id': partner.businessId };
-      expect((await ok(END_USERS, {}, asViewer)).treasuryEndUsers.edges.map((edge: any) => edge.node.id)).toEqual([user.id]);
-      expect((await ok(WALLET, { endUserId: user.id, walletId: wallet.id }, asViewer)).treasuryWallet.balance.amount).toBe('10.00');
+      expect((await ok(END_USERS, {}, asViewer)).treasuryEndUsers.edges.map((edge: any) => edge.node.id)).toEqual([
+        user.id,
+      ]);
+      expect(
+        (await ok(WALLET, { endUserId: user.id, walletId: wallet.id }, asViewer)).treasuryWallet.balance.amount,
+      ).toBe('10.00');
       for (const [query, variables] of [
-        [CREATE_END_USER, { input: { externalId: 'v-1', email: 'v@example.com' } }], [CREATE_WALLET, { endUserId: user.id, currency: 'EUR' }],
-        [DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.00' }], [CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00' })) }],
+        [CREATE_END_USER, { input: { externalId: 'v-1', email: 'v@example.com' } }],
+        [CREATE_WALLET, { endUserId: user.id, currency: 'EUR' }],
+        [DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.00' }],
+        [CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00' })) }],
       ] as const) {
         expect((await refused(query, variables, asViewer)).extensions.code).toBe('FORBIDDEN');
       }
@@ -453,13 +743,27 @@ describe('Treasury over GraphQL', () => {
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
       const other = await treasuryPartner(server);
       await server.request('POST', `${USERS}/${user.id}/kyc`, { headers: apiKey(partner), body: {} });
-      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+      const payout = await made(
+        CREATE_PAYOUT,
+        {
+          input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })),
+        },
+        apiKey(partner),
+      );
       const operations: Array<[string, Record<string, unknown>]> = [
-        [END_USER, { id: user.id }], [KYC, { endUserId: user.id }], [KYC_CHECKS, { endUserId: user.id }], [WALLETS, { endUserId: user.id }],
-        [WALLET, { endUserId: user.id, walletId: wallet.id }], [PAYOUT, { id: payout.id }], [START_KYC, { endUserId: user.id }],
-        [APPROVE, { endUserId: user.id }], [REJECT, { endUserId: user.id, reasons: ['x'] }], [CREATE_WALLET, { endUserId: user.id, currency: 'EUR' }],
+        [END_USER, { id: user.id }],
+        [KYC, { endUserId: user.id }],
+        [KYC_CHECKS, { endUserId: user.id }],
+        [WALLETS, { endUserId: user.id }],
+        [WALLET, { endUserId: user.id, walletId: wallet.id }],
+        [PAYOUT, { id: payout.id }],
+        [START_KYC, { endUserId: user.id }],
+        [APPROVE, { endUserId: user.id }],
+        [REJECT, { endUserId: user.id, reasons: ['x'] }],
+        [CREATE_WALLET, { endUserId: user.id, currency: 'EUR' }],
         [DEPOSIT, { endUserId: user.id, walletId: wallet.id, amount: '1.00' }],
-        [CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00' })) }], [CANCEL, { id: payout.id }],
+        [CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00' })) }],
+        [CANCEL, { id: payout.id }],
       ];
       for (const [query, variables] of operations) await expectNotFound(query, variables, apiKey(other));
       expect((await ok(END_USERS, {}, apiKey(other))).treasuryEndUsers.edges).toEqual([]);
@@ -472,22 +776,46 @@ describe('Treasury over GraphQL', () => {
     test('live credentials see no test rows and test credentials no live ones; sandbox mutations with live credentials are SANDBOX_ONLY before the input is read', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
       const live = { 'x-api-key': await liveKeyOf(partner) };
-      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
-      const liveUser = await made(CREATE_END_USER, { input: { externalId: 'live-1', email: 'live@example.com' } }, live);
+      const payout = await made(
+        CREATE_PAYOUT,
+        {
+          input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })),
+        },
+        apiKey(partner),
+      );
+      const liveUser = await made(
+        CREATE_END_USER,
+        { input: { externalId: 'live-1', email: 'live@example.com' } },
+        live,
+      );
       expect(liveUser.livemode).toBe(true);
 
-      for (const [query, variables] of [[END_USER, { id: user.id }], [WALLET, { endUserId: user.id, walletId: wallet.id }], [PAYOUT, { id: payout.id }], [CANCEL, { id: payout.id }]] as const) {
+      for (const [query, variables] of [
+        [END_USER, { id: user.id }],
+        [WALLET, { endUserId: user.id, walletId: wallet.id }],
+        [PAYOUT, { id: payout.id }],
+        [CANCEL, { id: payout.id }],
+      ] as const) {
         await expectNotFound(query, variables, live);
       }
-      expect((await ok(END_USERS, {}, live)).treasuryEndUsers.edges.map((edge: any) => edge.node.id)).toEqual([liveUser.id]);
+      expect((await ok(END_USERS, {}, live)).treasuryEndUsers.edges.map((edge: any) => edge.node.id)).toEqual([
+        liveUser.id,
+      ]);
       expect((await ok(PAYOUTS, {}, live)).treasuryPayouts.edges).toEqual([]);
       expect((await refused(END_USER, { id: liveUser.id }, apiKey(partner))).extensions.code).toBe('NOT_FOUND');
-      expect((await ok(END_USERS, {}, apiKey(partner))).treasuryEndUsers.edges.map((edge: any) => edge.node.id)).toEqual([user.id]);
+      expect(
+        (await ok(END_USERS, {}, apiKey(partner))).treasuryEndUsers.edges.map((edge: any) => edge.node.id),
+      ).toEqual([user.id]);
 
       for (const [query, variables] of [
-        [APPROVE, { endUserId: liveUser.id }], [REJECT, { endUserId: liveUser.id, reasons: [] }], [DEPOSIT, { endUserId: liveUser.id, walletId: wallet.id, amount: '-1' }],
+        [APPROVE, { endUserId: liveUser.id }],
+        [REJECT, { endUserId: liveUser.id, reasons: [] }],
+        [DEPOSIT, { endUserId: liveUser.id, walletId: wallet.id, amount: '-1' }],
       ] as const) {
-        expect((await refused(query, variables, live)).extensions).toMatchObject({ code: 'SANDBOX_ONLY', statusCode: 403 });
+        expect((await refused(query, variables, live)).extensions).toMatchObject({
+          code: 'SANDBOX_ONLY',
+          statusCode: 403,
+        });
       }
       const liveKyc = await userErrorsOf(START_KYC, { endUserId: liveUser.id }, live);
       expect(liveKyc.map((error) => [error.field, error.code])).toEqual([[null, 'UNPROCESSABLE']]);
@@ -502,7 +830,13 @@ describe('Treasury over GraphQL', () => {
     test('node(id:) answers an end-user, a KYC check, a wallet and a payout to their partner in their mode; null for another partner and for the other mode', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '10.00');
       const check = (await ok(KYC, { endUserId: user.id }, apiKey(partner))).treasuryKycCheck;
-      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+      const payout = await made(
+        CREATE_PAYOUT,
+        {
+          input: payoutInput(payoutBody(user.id, wallet.id, { amount: '1.00', metadata: { test_outcome: 'pending' } })),
+        },
+        apiKey(partner),
+      );
       const other = await treasuryPartner(server);
       const live = { 'x-api-key': await liveKeyOf(partner) };
       const expected: Array<[string, Record<string, unknown>]> = [
@@ -517,7 +851,9 @@ describe('Treasury over GraphQL', () => {
         expect((await ok(NODE, { id }, live)).node).toBeNull();
       }
       const ids = expected.map(([id]) => id);
-      expect((await ok('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids }, apiKey(partner))).nodes).toEqual(ids.map((id) => ({ id })));
+      expect((await ok('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids }, apiKey(partner))).nodes).toEqual(
+        ids.map((id) => ({ id })),
+      );
     });
   });
 
@@ -538,7 +874,9 @@ describe('Treasury over GraphQL', () => {
         await createWallet(server, partner, user.id, 'eur');
       }
       let data: any;
-      const eight = await countStatements(server, async () => { data = await ok(END_USERS_WITH_RELATIONS, {}, apiKey(partner)); });
+      const eight = await countStatements(server, async () => {
+        data = await ok(END_USERS_WITH_RELATIONS, {}, apiKey(partner));
+      });
       expect(eight).toBe(one);
       const nodes = data.treasuryEndUsers.edges.map((edge: any) => edge.node);
       expect(nodes).toHaveLength(8);
@@ -555,7 +893,15 @@ describe('Treasury over GraphQL', () => {
         const user = await activeEndUser(server, partner);
         const wallet = await createWallet(server, partner, user.id, 'usd');
         await deposit(server, partner, user.id, wallet.id, '10.00');
-        await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
+        await made(
+          CREATE_PAYOUT,
+          {
+            input: payoutInput(
+              payoutBody(user.id, wallet.id, { amount: '4.00', metadata: { test_outcome: 'pending' } }),
+            ),
+          },
+          apiKey(partner),
+        );
         return { user, wallet };
       };
       await pay();
@@ -563,7 +909,9 @@ describe('Treasury over GraphQL', () => {
       const paid: Array<{ user: { id: string } }> = [];
       for (let index = 0; index < 5; index += 1) paid.push(await pay());
       let data: any;
-      const six = await countStatements(server, async () => { data = await ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner)); });
+      const six = await countStatements(server, async () => {
+        data = await ok(PAYOUTS_WITH_RELATIONS, {}, apiKey(partner));
+      });
       expect(six).toBe(one);
       const nodes = data.treasuryPayouts.edges.map((edge: any) => edge.node);
       expect(nodes).toHaveLength(6);
@@ -582,12 +930,23 @@ describe('Treasury over GraphQL', () => {
       const restarted = (await made(START_KYC, { endUserId: rejected.id }, apiKey(partner))).kyc;
       const other = await fundedWallet(server, '1.00');
       const { treasuryKyc, treasuryWallets } = server.runtime.core;
-      const ctxOf = (businessId: string, mode = Mode.TEST) => RequestContext.system(server.runtime.dataSource, 'test', businessId, mode);
+      const ctxOf = (businessId: string, mode = Mode.TEST) =>
+        RequestContext.system(server.runtime.dataSource, 'test', businessId, mode);
       const mine = ctxOf(partner.businessId);
       const latest = await treasuryKyc.latestOfEndUsers(mine, [user.id, rejected.id, other.user.id, 'nope']);
-      expect(latest.map((check) => [check.endUserId, check.status]).sort()).toEqual([[user.id, 'APPROVED'], [rejected.id, 'PENDING']].sort());
+      expect(latest.map((check) => [check.endUserId, check.status]).sort()).toEqual(
+        [
+          [user.id, 'APPROVED'],
+          [rejected.id, 'PENDING'],
+        ].sort(),
+      );
       expect(latest.find((check) => check.endUserId === rejected.id)!.id).toBe(restarted.id);
-      expect((await treasuryWallets.ofEndUsers(mine, [user.id, other.user.id])).map((view) => [view.wallet.id, view.balance])).toEqual([[wallet.id, 1_000n]]);
+      expect(
+        (await treasuryWallets.ofEndUsers(mine, [user.id, other.user.id])).map((view) => [
+          view.wallet.id,
+          view.balance,
+        ]),
+      ).toEqual([[wallet.id, 1_000n]]);
       expect(await treasuryKyc.latestOfEndUsers(ctxOf(other.partner.businessId), [user.id])).toEqual([]);
       expect(await treasuryKyc.latestOfEndUsers(ctxOf(partner.businessId, Mode.LIVE), [user.id])).toEqual([]);
       expect(await treasuryWallets.ofEndUsers(ctxOf(partner.businessId, Mode.LIVE), [user.id])).toEqual([]);
@@ -604,43 +963,109 @@ describe('Treasury over GraphQL', () => {
       await Promise.all([mine.ready, theirs.ready, live.ready]);
 
       // The other partner's payout first: had it leaked, it would be among the partner's messages.
-      const ofOther = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(otherUser.id, otherWallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(other));
-      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
-      await waitFor(async () => mine.received.length, (count) => count >= 1);
+      const ofOther = await made(
+        CREATE_PAYOUT,
+        { input: payoutInput(payoutBody(otherUser.id, otherWallet.id, { metadata: { test_outcome: 'pending' } })) },
+        apiKey(other),
+      );
+      const payout = await made(
+        CREATE_PAYOUT,
+        { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) },
+        apiKey(partner),
+      );
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 1,
+      );
       await made(CANCEL, { id: payout.id }, apiKey(partner));
       expect(await mine.done).toEqual([
-        { treasuryPayoutUpdated: { treasuryPayout: { id: payout.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'] } },
-        { treasuryPayoutUpdated: { treasuryPayout: { id: payout.id, status: 'CANCELLED', livemode: false }, previousStatus: 'PENDING', changedFields: ['status'] } },
+        {
+          treasuryPayoutUpdated: {
+            treasuryPayout: { id: payout.id, status: 'PENDING', livemode: false },
+            previousStatus: null,
+            changedFields: ['status'],
+          },
+        },
+        {
+          treasuryPayoutUpdated: {
+            treasuryPayout: { id: payout.id, status: 'CANCELLED', livemode: false },
+            previousStatus: 'PENDING',
+            changedFields: ['status'],
+          },
+        },
       ]);
       expect(await theirs.done).toEqual([
-        { treasuryPayoutUpdated: { treasuryPayout: { id: ofOther.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'] } },
+        {
+          treasuryPayoutUpdated: {
+            treasuryPayout: { id: ofOther.id, status: 'PENDING', livemode: false },
+            previousStatus: null,
+            changedFields: ['status'],
+          },
+        },
       ]);
       // Live mode has no treasury rail: the live subscriber's silence is ended by a change published last.
-      expect(await heardBefore(server, live, (pubSub, payoutId) =>
-        pubSub.publish(Topic.TREASURY_PAYOUT, { businessId: partner.businessId, livemode: true, payoutId, previousStatus: null, changed: ['status'] }))).toEqual([]);
+      expect(
+        await heardBefore(server, live, (pubSub, payoutId) =>
+          pubSub.publish(Topic.TREASURY_PAYOUT, {
+            businessId: partner.businessId,
+            livemode: true,
+            payoutId,
+            previousStatus: null,
+            changed: ['status'],
+          }),
+        ),
+      ).toEqual([]);
     });
 
     test('treasuryPayoutUpdated(id) follows one payout through the sandbox rail to COMPLETED: each move once, with the status it left and the fields it set', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '20.00');
-      const watched = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
-      const one = collect(server.subscribe({ apiKey: partner.apiKey }), `subscription { treasuryPayoutUpdated(id: "${watched.id}") { treasuryPayout { id status } } }`, 1);
-      const all = collect(server.subscribe({ apiKey: partner.apiKey }),
-        'subscription { treasuryPayoutUpdated { treasuryPayout { id status completedAt } previousStatus changedFields } }', 3);
+      const watched = await made(
+        CREATE_PAYOUT,
+        { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) },
+        apiKey(partner),
+      );
+      const one = collect(
+        server.subscribe({ apiKey: partner.apiKey }),
+        `subscription { treasuryPayoutUpdated(id: "${watched.id}") { treasuryPayout { id status } } }`,
+        1,
+      );
+      const all = collect(
+        server.subscribe({ apiKey: partner.apiKey }),
+        'subscription { treasuryPayoutUpdated { treasuryPayout { id status completedAt } previousStatus changedFields } }',
+        3,
+      );
       await Promise.all([one.ready, all.ready]);
-      const completing = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '2.00' })) }, apiKey(partner));
+      const completing = await made(
+        CREATE_PAYOUT,
+        { input: payoutInput(payoutBody(user.id, wallet.id, { amount: '2.00' })) },
+        apiKey(partner),
+      );
       const received = await all.done;
-      expect(received.every((message: any) => message.treasuryPayoutUpdated.treasuryPayout.id === completing.id)).toBe(true);
-      expect(received.map((message: any) => [message.treasuryPayoutUpdated.previousStatus, message.treasuryPayoutUpdated.changedFields]))
-        .toEqual([[null, ['status']], ['PENDING', ['status']], ['PROCESSING', ['status', 'completedAt']]]);
+      expect(received.every((message: any) => message.treasuryPayoutUpdated.treasuryPayout.id === completing.id)).toBe(
+        true,
+      );
+      expect(
+        received.map((message: any) => [
+          message.treasuryPayoutUpdated.previousStatus,
+          message.treasuryPayoutUpdated.changedFields,
+        ]),
+      ).toEqual([
+        [null, ['status']],
+        ['PENDING', ['status']],
+        ['PROCESSING', ['status', 'completedAt']],
+      ]);
       // The object is read when the message is sent (docs/graphql-api.md): a rail quicker than the
       // socket can show a later status than the move, never an earlier one, and the last is final.
       const order = ['PENDING', 'PROCESSING', 'COMPLETED'];
       received.forEach((message: any, index: number) =>
-        expect(order.indexOf(message.treasuryPayoutUpdated.treasuryPayout.status)).toBeGreaterThanOrEqual(index));
+        expect(order.indexOf(message.treasuryPayoutUpdated.treasuryPayout.status)).toBeGreaterThanOrEqual(index),
+      );
       expect(received.at(-1).treasuryPayoutUpdated.treasuryPayout.status).toBe('COMPLETED');
       expect(received.at(-1).treasuryPayoutUpdated.treasuryPayout.completedAt).toEqual(expect.any(String));
       await made(CANCEL, { id: watched.id }, apiKey(partner));
-      expect(await one.done).toEqual([{ treasuryPayoutUpdated: { treasuryPayout: { id: watched.id, status: 'CANCELLED' } } }]);
+      expect(await one.done).toEqual([
+        { treasuryPayoutUpdated: { treasuryPayout: { id: watched.id, status: 'CANCELLED' } } },
+      ]);
     });
 
     test('treasuryKycUpdated: a partner hears its own checks started and decided (also on the hosted page), nothing of another partner; endUserId narrows it to one end-user', async () => {
@@ -650,49 +1075,98 @@ describe('Treasury over GraphQL', () => {
       const second = await createEndUser(server, partner);
       const otherUser = await createEndUser(server, other);
       const mine = collect(server.subscribe({ apiKey: partner.apiKey }), KYC_UPDATED, 4);
-      const one = collect(server.subscribe({ apiKey: partner.apiKey }), `subscription { treasuryKycUpdated(endUserId: "${second.id}") { treasuryKycCheck { partnerEndUserId status } } }`, 2);
+      const one = collect(
+        server.subscribe({ apiKey: partner.apiKey }),
+        `subscription { treasuryKycUpdated(endUserId: "${second.id}") { treasuryKycCheck { partnerEndUserId status } } }`,
+        2,
+      );
       const theirs = collect(server.subscribe({ apiKey: other.apiKey }), KYC_UPDATED, 1);
       await Promise.all([mine.ready, one.ready, theirs.ready]);
 
       const ofOther = (await made(START_KYC, { endUserId: otherUser.id }, apiKey(other))).kyc;
       const started = (await made(START_KYC, { endUserId: user.id }, apiKey(partner))).kyc;
-      await waitFor(async () => mine.received.length, (count) => count >= 1);
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 1,
+      );
       await made(APPROVE, { endUserId: user.id }, apiKey(partner));
-      await waitFor(async () => mine.received.length, (count) => count >= 2);
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 2,
+      );
       const link = new URL((await made(START_KYC, { endUserId: second.id }, apiKey(partner))).kyc.kycLinkUrl).pathname;
-      await waitFor(async () => mine.received.length, (count) => count >= 3);
-      const page = await fetch(`${server.baseUrl}${link}/reject`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'reasons=blurry_photo' });
+      await waitFor(
+        async () => mine.received.length,
+        (count) => count >= 3,
+      );
+      const page = await fetch(`${server.baseUrl}${link}/reject`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'reasons=blurry_photo',
+      });
       expect(page.status).toBe(200);
 
       const received = (await mine.done).map((message: any) => message.treasuryKycUpdated);
-      expect(received.map((update: any) => [update.treasuryKycCheck.partnerEndUserId, update.previousStatus, update.treasuryKycCheck.status, update.changedFields])).toEqual([
-        [user.id, null, 'PENDING', ['status']], [user.id, 'PENDING', 'APPROVED', ['status', 'decidedAt']],
-        [second.id, null, 'PENDING', ['status']], [second.id, 'PENDING', 'REJECTED', ['status', 'rejectionReasons', 'decidedAt']],
+      expect(
+        received.map((update: any) => [
+          update.treasuryKycCheck.partnerEndUserId,
+          update.previousStatus,
+          update.treasuryKycCheck.status,
+          update.changedFields,
+        ]),
+      ).toEqual([
+        [user.id, null, 'PENDING', ['status']],
+        [user.id, 'PENDING', 'APPROVED', ['status', 'decidedAt']],
+        [second.id, null, 'PENDING', ['status']],
+        [second.id, 'PENDING', 'REJECTED', ['status', 'rejectionReasons', 'decidedAt']],
       ]);
       expect(received[0].treasuryKycCheck).toMatchObject({ id: started.id, livemode: false });
       expect(await one.done).toEqual([
         { treasuryKycUpdated: { treasuryKycCheck: { partnerEndUserId: second.id, status: 'PENDING' } } },
         { treasuryKycUpdated: { treasuryKycCheck: { partnerEndUserId: second.id, status: 'REJECTED' } } },
       ]);
-      expect(await theirs.done).toEqual([{ treasuryKycUpdated: {
-        treasuryKycCheck: { id: ofOther.id, partnerEndUserId: otherUser.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'],
-      } }]);
+      expect(await theirs.done).toEqual([
+        {
+          treasuryKycUpdated: {
+            treasuryKycCheck: { id: ofOther.id, partnerEndUserId: otherUser.id, status: 'PENDING', livemode: false },
+            previousStatus: null,
+            changedFields: ['status'],
+          },
+        },
+      ]);
     });
 
     test('a subscription outlives no product switch: once the treasury product is turned off, the next change is FORBIDDEN, not delivered', async () => {
       const { partner, user, wallet } = await fundedWallet(server, '20.00');
       const subscriber = collect(server.subscribe({ apiKey: partner.apiKey }), PAYOUT_UPDATED, 2);
       await subscriber.ready;
-      const payout = await made(CREATE_PAYOUT, { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) }, apiKey(partner));
-      await waitFor(async () => subscriber.received.length, (count) => count >= 1);
+      const payout = await made(
+        CREATE_PAYOUT,
+        { input: payoutInput(payoutBody(user.id, wallet.id, { metadata: { test_outcome: 'pending' } })) },
+        apiKey(partner),
+      );
+      await waitFor(
+        async () => subscriber.received.length,
+        (count) => count >= 1,
+      );
       await server.setTreasury(partner.businessId, false);
       // The next change of the payout, as the domain announces it after a commit (the dispatch job needs no partner check).
       server.runtime.core.pubSub.publish(Topic.TREASURY_PAYOUT, {
-        businessId: partner.businessId, livemode: false, payoutId: payout.id, previousStatus: TreasuryPayoutStatus.PENDING, changed: ['status'],
+        businessId: partner.businessId,
+        livemode: false,
+        payoutId: payout.id,
+        previousStatus: TreasuryPayoutStatus.PENDING,
+        changed: ['status'],
       });
       await expect(subscriber.done).rejects.toThrow(/FORBIDDEN/);
       expect(subscriber.received).toEqual([
-        { treasuryPayoutUpdated: { treasuryPayout: { id: payout.id, status: 'PENDING', livemode: false }, previousStatus: null, changedFields: ['status'] } },
+        {
+          treasuryPayoutUpdated: {
+            treasuryPayout: { id: payout.id, status: 'PENDING', livemode: false },
+            previousStatus: null,
+            changedFields: ['status'],
+          },
+        },
       ]);
     });
 
@@ -701,7 +1175,9 @@ describe('Treasury over GraphQL', () => {
       const client = server.subscribe({ apiKey: merchant.apiKey });
       for (const query of [PAYOUT_UPDATED, KYC_UPDATED]) {
         const outcome = await overSocket(client, query);
-        expect(outcome.result?.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
+        expect(outcome.result?.errors).toEqual([
+          expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) }),
+        ]);
       }
     });
   });

@@ -19,7 +19,9 @@ async function payFrom(server: TestServer, checkoutUrl: string, forwardedFor: st
 
 async function paymentOf(server: TestServer, sessionId: string) {
   const [row] = await server.runtime.dataSource.query(
-    `SELECT status, ip_address, failure_message FROM payments WHERE source_id = $1 ORDER BY created_at DESC LIMIT 1`, [sessionId]);
+    `SELECT status, ip_address, failure_message FROM payments WHERE source_id = $1 ORDER BY created_at DESC LIMIT 1`,
+    [sessionId],
+  );
   return row as { status: string; ip_address: string | null; failure_message: string | null };
 }
 
@@ -30,7 +32,12 @@ describe('TRUST_PROXY: the setting', () => {
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.10,loopback, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.0.2.10', 'loopback', '::1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.10,loopback, ::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.10',
+      'loopback',
+      '::1',
+    ]);
     expect(() => loadConfig({ TRUST_PROXY: 'the-balancer' })).toThrow(ConfigError);
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
   });
@@ -57,7 +64,9 @@ describe('TRUST_PROXY off (default): X-Forwarded-For is a header anyone can send
     const merchant = await server.signUp();
     const call = (method: string, path: string, body?: unknown) =>
       server.request(method, path, { headers: { 'x-api-key': merchant.apiKey }, body });
-    expect((await call('POST', '/api/v1/business/fraud/blocklist', { type: 'ip', value: '203.0.113.9' })).status).toBe(201);
+    expect((await call('POST', '/api/v1/business/fraud/blocklist', { type: 'ip', value: '203.0.113.9' })).status).toBe(
+      201,
+    );
     const session = await createSession(server, merchant);
     const response = await payFrom(server, session.checkoutUrl, '203.0.113.9');
     expect(response.status).toBe(303);
@@ -75,8 +84,11 @@ describe('TRUST_PROXY set: the client address is the one the trusted proxy forwa
   });
 
   test('behind the balancer every anonymous caller has their own rate-limit bucket', async () => {
-    const remaining = async (address: string) => (await anonymous(server, address)).headers.get('x-ratelimit-remaining');
-    expect([await remaining('198.51.100.1'), await remaining('198.51.100.1'), await remaining('198.51.100.1')]).toEqual(['49', '48', '47']);
+    const remaining = async (address: string) =>
+      (await anonymous(server, address)).headers.get('x-ratelimit-remaining');
+    expect([await remaining('198.51.100.1'), await remaining('198.51.100.1'), await remaining('198.51.100.1')]).toEqual(
+      ['49', '48', '47'],
+    );
     expect(await remaining('198.51.100.2')).toBe('49');
     expect(await remaining('198.51.100.1')).toBe('46');
   });
@@ -84,7 +96,9 @@ describe('TRUST_PROXY set: the client address is the one the trusted proxy forwa
   test('an IP block-list entry blocks the payer behind the balancer, and the payment records their address', async () => {
     const merchant = await server.signUp();
     const call = api(server, merchant);
-    expect((await call('POST', '/api/v1/business/fraud/blocklist', { type: 'ip', value: '203.0.113.9' })).status).toBe(201);
+    expect((await call('POST', '/api/v1/business/fraud/blocklist', { type: 'ip', value: '203.0.113.9' })).status).toBe(
+      201,
+    );
     const blocked = await createSession(server, merchant);
     expect((await payFrom(server, blocked.checkoutUrl, '203.0.113.9')).status).toBe(402);
     expect(await paymentOf(server, blocked.id)).toMatchObject({ status: 'FAILED', ip_address: '203.0.113.9' });

@@ -17,9 +17,12 @@ const setWebhookUrl = (server: TestServer, merchant: V1Merchant, webhookUrl: str
 
 /** The signed /v1 deliveries a receiver path got (those carrying Service-Signature), with their bodies parsed. */
 const v1DeliveriesAt = (receiver: Receiver, path: string) =>
-  receiver.at(path).filter((request) => request.headers['service-signature']).map((request) => ({ ...request, json: JSON.parse(request.body) }));
+  receiver
+    .at(path)
+    .filter((request) => request.headers['service-signature'])
+    .map((request) => ({ ...request, json: JSON.parse(request.body) }));
 
-describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_url and the business\'s /v1 webhook URL', () => {
+describe("/v1 events: signed with Service-Signature, to the payment's webhook_url and the business's /v1 webhook URL", () => {
   let server: TestServer;
   let receiver: Receiver;
   let merchantSite: http.Server;
@@ -30,11 +33,17 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     receiver = new Receiver();
     await receiver.start();
     merchantSite = http.createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Thanks</title><h1 id="thanks">Paid</h1>');
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Thanks</title><h1 id="thanks">Paid</h1>');
     });
     await new Promise<void>((resolve) => merchantSite.listen(0, '127.0.0.1', resolve));
     merchantUrl = `http://127.0.0.1:${(merchantSite.address() as AddressInfo).port}`;
-    server = await startDeliveringServer({ checkoutMaxFailedAttemptsPerSession: 2, checkoutMaxFailedAttemptsPerCard: 50, webhookRetryScheduleSeconds: [0, 1] });
+    server = await startDeliveringServer({
+      checkoutMaxFailedAttemptsPerSession: 2,
+      checkoutMaxFailedAttemptsPerCard: 50,
+      webhookRetryScheduleSeconds: [0, 1],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -48,9 +57,17 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     const merchant = await v1Merchant(server);
     expect((await setWebhookUrl(server, merchant, receiver.url('/business-hooks'))).status).toBe(200);
     await setV1WebhookUrl(server, merchant, receiver.url('/v1-business-hooks'));
-    const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({
-      amount: 1999, description: 'Order 7', redirect_url: `${merchantUrl}/thanks`, webhook_url: receiver.url('/payment-hooks'), metadata: { order: 7 },
-    }));
+    const created = await v1(server, merchant.testKey)(
+      'POST',
+      '/v1/payments',
+      paymentBody({
+        amount: 1999,
+        description: 'Order 7',
+        redirect_url: `${merchantUrl}/thanks`,
+        webhook_url: receiver.url('/payment-hooks'),
+        metadata: { order: 7 },
+      }),
+    );
     expect(created.status).toBe(201);
 
     browser = await launchChromium();
@@ -63,13 +80,19 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     await browserPage.fill('#expiryMonth', '12');
     await browserPage.fill('#expiryYear', FUTURE_YEAR);
     await browserPage.fill('#cvv', '123');
-    await Promise.all([browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: PATIENCE_MS }), browserPage.click('#pay')]);
+    await Promise.all([
+      browserPage.waitForURL(`${merchantUrl}/thanks?**`, { timeout: PATIENCE_MS }),
+      browserPage.click('#pay'),
+    ]);
     expect(await browserPage.textContent('#thanks')).toBe('Paid');
 
     const read = await v1(server, merchant.testKey)('GET', `/v1/payments/${created.body.id}`);
     expect(read.body.status).toBe('completed');
 
-    const [delivery] = await waitFor(async () => v1DeliveriesAt(receiver, '/payment-hooks'), (found) => found.length > 0);
+    const [delivery] = await waitFor(
+      async () => v1DeliveriesAt(receiver, '/payment-hooks'),
+      (found) => found.length > 0,
+    );
     expect(delivery.headers['service-signature']).toBe(signatureOf(delivery.body, merchant.testKey));
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(delivery.headers['x-service-signature']).toBeUndefined();
@@ -81,7 +104,10 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
     expect(delivery.headers['service-signature']).not.toBe(signatureOf(delivery.body, merchant.apiSecret));
 
     // The business's /v1 webhook URL gets the same /v1 event, signed alike; the main webhookUrl gets only the main surface's own events.
-    const atBusiness = await waitFor(async () => v1DeliveriesAt(receiver, '/v1-business-hooks'), (found) => found.length > 0);
+    const atBusiness = await waitFor(
+      async () => v1DeliveriesAt(receiver, '/v1-business-hooks'),
+      (found) => found.length > 0,
+    );
     expect(atBusiness.map((request) => request.json.event)).toEqual(['payment.completed']);
     expect(atBusiness[0].headers['service-signature']).toBe(signatureOf(atBusiness[0].body, merchant.testKey));
     expect(atBusiness[0].json.data.id).toBe(created.body.id);
@@ -98,45 +124,90 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
 
   test('an unpaid payment expires at expires_at by its durable job: status expired, signed payment.expired', async () => {
     const merchant = await v1Merchant(server);
-    const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ webhook_url: receiver.url('/expiry-hooks') }));
-    const [job] = await server.runtime.dataSource.query('SELECT run_at FROM graphile_worker.jobs WHERE key = $1', [`checkout-expire:${created.body.id}`]);
+    const created = await v1(server, merchant.testKey)(
+      'POST',
+      '/v1/payments',
+      paymentBody({ webhook_url: receiver.url('/expiry-hooks') }),
+    );
+    const [job] = await server.runtime.dataSource.query('SELECT run_at FROM graphile_worker.jobs WHERE key = $1', [
+      `checkout-expire:${created.body.id}`,
+    ]);
     expect(new Date(job.run_at).toISOString()).toBe(created.body.expires_at);
     // Bring expires_at (and its job) to now instead of waiting 24 hours.
     await server.runtime.dataSource.transaction(async (manager) => {
       await manager.query('UPDATE checkout_sessions SET expires_at = now() WHERE id = $1', [created.body.id]);
-      await manager.query(`SELECT graphile_worker.add_job('expire_checkout_session', json_build_object('sessionId', $1::text), job_key := $2)`,
-        [created.body.id, `checkout-expire:${created.body.id}`]);
+      await manager.query(
+        `SELECT graphile_worker.add_job('expire_checkout_session', json_build_object('sessionId', $1::text), job_key := $2)`,
+        [created.body.id, `checkout-expire:${created.body.id}`],
+      );
     });
-    const read = await waitFor(() => v1(server, merchant.testKey)('GET', `/v1/payments/${created.body.id}`), (answer) => answer.body.status === 'expired');
+    const read = await waitFor(
+      () => v1(server, merchant.testKey)('GET', `/v1/payments/${created.body.id}`),
+      (answer) => answer.body.status === 'expired',
+    );
     expect(read.body.status).toBe('expired');
-    const [delivery] = await waitFor(async () => v1DeliveriesAt(receiver, '/expiry-hooks'), (found) => found.length > 0);
+    const [delivery] = await waitFor(
+      async () => v1DeliveriesAt(receiver, '/expiry-hooks'),
+      (found) => found.length > 0,
+    );
     expect(delivery.json).toMatchObject({ event: 'payment.expired', data: { id: created.body.id, status: 'expired' } });
     expect(delivery.headers['service-signature']).toBe(signatureOf(delivery.body, merchant.testKey));
-    expect((await v1(server, merchant.testKey)('GET', '/v1/payments?status=expired')).body.data.map((payment: { id: string }) => payment.id)).toEqual([created.body.id]);
+    expect(
+      (await v1(server, merchant.testKey)('GET', '/v1/payments?status=expired')).body.data.map(
+        (payment: { id: string }) => payment.id,
+      ),
+    ).toEqual([created.body.id]);
     // The event log keeps it as v1.payment.expired, with its delivery; the webhookUrl's own list does not show it.
-    const logged = await server.request('GET', '/api/v1/events?type=v1.payment.expired', { headers: { 'x-api-key': merchant.apiKey } });
+    const logged = await server.request('GET', '/api/v1/events?type=v1.payment.expired', {
+      headers: { 'x-api-key': merchant.apiKey },
+    });
     expect(logged.body.data.items).toHaveLength(1);
-    expect(logged.body.data.items[0]).toMatchObject({ type: 'v1.payment.expired', data: { id: created.body.id, status: 'expired' } });
-    expect(logged.body.data.items[0].deliveries.map((delivery: { eventType: string }) => delivery.eventType)).toEqual(['payment.expired']);
-    const urlDeliveries = await server.request('GET', '/api/v1/business/config/webhook-deliveries', { headers: { 'x-api-key': merchant.apiKey } });
+    expect(logged.body.data.items[0]).toMatchObject({
+      type: 'v1.payment.expired',
+      data: { id: created.body.id, status: 'expired' },
+    });
+    expect(logged.body.data.items[0].deliveries.map((delivery: { eventType: string }) => delivery.eventType)).toEqual([
+      'payment.expired',
+    ]);
+    const urlDeliveries = await server.request('GET', '/api/v1/business/config/webhook-deliveries', {
+      headers: { 'x-api-key': merchant.apiKey },
+    });
     expect(urlDeliveries.status).toBe(200);
     expect(urlDeliveries.body.data.items).toEqual([]);
     // A main-surface replay would send it unsigned by the /v1 key, to main-surface targets: refused, nothing queued.
     expect((await setWebhookUrl(server, merchant, receiver.url('/main-surface-hooks'))).status).toBe(200);
-    const deliveriesBefore = await server.runtime.dataSource.query('SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = $1', [logged.body.data.items[0].id]);
-    const replay = await server.request('POST', `/api/v1/events/${logged.body.data.items[0].id}/replay`, { headers: { 'x-api-key': merchant.apiKey }, body: {} });
+    const deliveriesBefore = await server.runtime.dataSource.query(
+      'SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = $1',
+      [logged.body.data.items[0].id],
+    );
+    const replay = await server.request('POST', `/api/v1/events/${logged.body.data.items[0].id}/replay`, {
+      headers: { 'x-api-key': merchant.apiKey },
+      body: {},
+    });
     expect([replay.status, replay.body.error?.code]).toEqual([409, 'CONFLICT']);
-    expect(await server.runtime.dataSource.query('SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = $1', [logged.body.data.items[0].id])).toEqual(deliveriesBefore);
+    expect(
+      await server.runtime.dataSource.query('SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = $1', [
+        logged.body.data.items[0].id,
+      ]),
+    ).toEqual(deliveriesBefore);
   });
 
   test('a payment locked after too many declined attempts is failed: signed payment.failed', async () => {
     const merchant = await v1Merchant(server);
-    const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ webhook_url: receiver.url('/failed-hooks') }));
+    const created = await v1(server, merchant.testKey)(
+      'POST',
+      '/v1/payments',
+      paymentBody({ webhook_url: receiver.url('/failed-hooks') }),
+    );
     const url = pathOf(created.body.payment_url);
-    for (let attempt = 0; attempt < 2; attempt += 1) await page(server, 'POST', url, cardForm(CARDS.declined, { email: 'payer@example.com' }));
+    for (let attempt = 0; attempt < 2; attempt += 1)
+      await page(server, 'POST', url, cardForm(CARDS.declined, { email: 'payer@example.com' }));
     const read = await v1(server, merchant.testKey)('GET', `/v1/payments/${created.body.id}`);
     expect(read.body.status).toBe('failed');
-    const [delivery] = await waitFor(async () => v1DeliveriesAt(receiver, '/failed-hooks'), (found) => found.length > 0);
+    const [delivery] = await waitFor(
+      async () => v1DeliveriesAt(receiver, '/failed-hooks'),
+      (found) => found.length > 0,
+    );
     expect(delivery.json).toMatchObject({ event: 'payment.failed', data: { id: created.body.id, status: 'failed' } });
     expect(delivery.headers['service-signature']).toBe(signatureOf(delivery.body, merchant.testKey));
   });
@@ -144,20 +215,31 @@ describe('/v1 events: signed with Service-Signature, to the payment\'s webhook_u
   test('a /v1 delivery that fails is retried by the same durable delivery machinery, the same bytes signed alike', async () => {
     const merchant = await v1Merchant(server);
     receiver.program('/flaky-hooks', [{ status: 500 }]);
-    const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ webhook_url: receiver.url('/flaky-hooks') }));
+    const created = await v1(server, merchant.testKey)(
+      'POST',
+      '/v1/payments',
+      paymentBody({ webhook_url: receiver.url('/flaky-hooks') }),
+    );
     await server.runtime.dataSource.transaction(async (manager) => {
       await manager.query('UPDATE checkout_sessions SET expires_at = now() WHERE id = $1', [created.body.id]);
-      await manager.query(`SELECT graphile_worker.add_job('expire_checkout_session', json_build_object('sessionId', $1::text), job_key := $2)`,
-        [created.body.id, `checkout-expire:${created.body.id}`]);
+      await manager.query(
+        `SELECT graphile_worker.add_job('expire_checkout_session', json_build_object('sessionId', $1::text), job_key := $2)`,
+        [created.body.id, `checkout-expire:${created.body.id}`],
+      );
     });
     const [row] = await waitFor(
-      () => server.runtime.dataSource.query('SELECT target, status, attempt_count, response_status FROM webhook_deliveries WHERE url = $1', [receiver.url('/flaky-hooks')]),
+      () =>
+        server.runtime.dataSource.query(
+          'SELECT target, status, attempt_count, response_status FROM webhook_deliveries WHERE url = $1',
+          [receiver.url('/flaky-hooks')],
+        ),
       (rows: Array<{ status: string }>) => rows.length === 1 && rows[0].status === 'succeeded',
     );
     expect(row).toMatchObject({ target: 'v1', status: 'succeeded', attempt_count: 2, response_status: 200 });
     const deliveries = v1DeliveriesAt(receiver, '/flaky-hooks');
     expect(deliveries).toHaveLength(2);
     expect(deliveries[1].body).toBe(deliveries[0].body);
-    for (const delivery of deliveries) expect(delivery.headers['service-signature']).toBe(signatureOf(delivery.body, merchant.testKey));
+    for (const delivery of deliveries)
+      expect(delivery.headers['service-signature']).toBe(signatureOf(delivery.body, merchant.testKey));
   });
 });

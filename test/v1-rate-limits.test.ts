@@ -29,7 +29,10 @@ describe('/v1 rate limits per key', () => {
       await call('GET', '/v1/nothing'),
       await call('POST', '/v1/payments', { amount: 0, currency: 'usd' }),
       await v1(server, 'tessera_test_sk_nope')('GET', '/v1/payments'),
-      await server.request('POST', '/v1/payments', { rawBody: '{', headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json' } }),
+      await server.request('POST', '/v1/payments', {
+        rawBody: '{',
+        headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json' },
+      }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 404, 422, 401, 400]);
     const nowSeconds = Date.now() / 1000;
@@ -55,20 +58,31 @@ describe('/v1 rate limits per key', () => {
     expect(limited.body.error.code).toBe('rate_limited');
     expect(Object.keys(limited.body)).toEqual(['error']);
     expect(headersOf(limited)).toMatchObject({ limit: LIMITS.testRead, remaining: 0 });
-    const reset = await waitFor(() => call('GET', '/v1/payments'), (answer) => answer.status === 200, undefined, 100);
+    const reset = await waitFor(
+      () => call('GET', '/v1/payments'),
+      (answer) => answer.status === 200,
+      undefined,
+      100,
+    );
     expect(reset.status).toBe(200);
   });
 
   test('payment creation has its own, smaller budget: reads still go through when creation is exhausted', async () => {
     const merchant = await v1Merchant(server);
     const call = v1(server, merchant.testKey);
-    const created = [await call('POST', '/v1/payments', paymentBody()), await call('POST', '/v1/payments', paymentBody())];
+    const created = [
+      await call('POST', '/v1/payments', paymentBody()),
+      await call('POST', '/v1/payments', paymentBody()),
+    ];
     expect(created.map((answer) => answer.status)).toEqual([201, 201]);
     expect(headersOf(created[0]).limit).toBe(LIMITS.testCreate);
     const refused = await call('POST', '/v1/payments', paymentBody());
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
-    const [count] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM v1_payments WHERE business_id = $1', [merchant.businessId]);
+    const [count] = await server.runtime.dataSource.query(
+      'SELECT count(*)::int AS n FROM v1_payments WHERE business_id = $1',
+      [merchant.businessId],
+    );
     expect(count.n).toBe(2);
     const read = await call('GET', '/v1/payments');
     expect(read.status).toBe(200);

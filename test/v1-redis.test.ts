@@ -12,9 +12,15 @@ function redisAnswers(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port || 6379) });
     socket.setTimeout(500);
-    socket.once('connect', () => { socket.end(); resolve(true); });
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
-    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -28,11 +34,18 @@ describe('/v1 rate limits with REDIS_URL: one budget per key across API processe
   beforeAll(async () => {
     available = await redisAnswers(REDIS_URL);
     if (!available) {
-      console.warn(`Skipping the /v1 Redis test: no Redis answers at ${REDIS_URL} (set TESSERA_TEST_REDIS_URL to run it)`);
+      console.warn(
+        `Skipping the /v1 Redis test: no Redis answers at ${REDIS_URL} (set TESSERA_TEST_REDIS_URL to run it)`,
+      );
       return;
     }
     first = await startTestServer({ redisUrl: REDIS_URL, redisKeyPrefix: PREFIX, v1RateLimits: LIMITS });
-    second = await startTestServer({ redisUrl: REDIS_URL, redisKeyPrefix: PREFIX, v1RateLimits: LIMITS, databaseUrl: first.databaseUrl });
+    second = await startTestServer({
+      redisUrl: REDIS_URL,
+      redisKeyPrefix: PREFIX,
+      v1RateLimits: LIMITS,
+      databaseUrl: first.databaseUrl,
+    });
   });
   afterAll(async () => {
     await second?.close();
@@ -43,7 +56,8 @@ describe('/v1 rate limits with REDIS_URL: one budget per key across API processe
     if (!available) return;
     const merchant = await v1Merchant(first);
     const statuses: number[] = [];
-    for (const server of [first, second, first, second]) statuses.push((await v1(server, merchant.testKey)('GET', '/v1/payments')).status);
+    for (const server of [first, second, first, second])
+      statuses.push((await v1(server, merchant.testKey)('GET', '/v1/payments')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });

@@ -3,7 +3,19 @@ import { Mode } from '../src/domain/identity/identity.entities';
 import { TestServer, overSocket, startTestServer } from './support/harness';
 import { countRows, issueV1Key, paymentBody, setVerified, v1, v1Merchant } from './support/v1';
 
-const PAYMENT_FIELDS = ['id', 'status', 'amount', 'currency', 'payment_url', 'expires_at', 'settle_in', 'description', 'redirect_url', 'metadata', 'created_at'].sort();
+const PAYMENT_FIELDS = [
+  'id',
+  'status',
+  'amount',
+  'currency',
+  'payment_url',
+  'expires_at',
+  'settle_in',
+  'description',
+  'redirect_url',
+  'metadata',
+  'created_at',
+].sort();
 
 describe('/v1: the alternate reference surface', () => {
   let server: TestServer;
@@ -26,7 +38,10 @@ describe('/v1: the alternate reference surface', () => {
 
     test('keys are stored as a SHA-256 hash and a sealed copy, never in plain text', async () => {
       const merchant = await v1Merchant(server);
-      const rows = await server.runtime.dataSource.query('SELECT key_hash, key_ciphertext, key_hint FROM v1_api_keys WHERE business_id = $1', [merchant.businessId]);
+      const rows = await server.runtime.dataSource.query(
+        'SELECT key_hash, key_ciphertext, key_hint FROM v1_api_keys WHERE business_id = $1',
+        [merchant.businessId],
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0].key_hash).toBe(crypto.createHash('sha256').update(merchant.testKey).digest('hex'));
       expect(rows[0].key_ciphertext).not.toContain(merchant.testKey);
@@ -41,14 +56,19 @@ describe('/v1: the alternate reference surface', () => {
         expect(response.body.error.code).toBe('invalid_api_key');
         expect(Object.keys(response.body)).toEqual(['error']);
       }
-      const withApiKeyHeader = await server.request('GET', '/v1/payments', { headers: { 'x-api-key': merchant.apiKey } });
+      const withApiKeyHeader = await server.request('GET', '/v1/payments', {
+        headers: { 'x-api-key': merchant.apiKey },
+      });
       expect(withApiKeyHeader.status).toBe(401);
       expect(withApiKeyHeader.body.error.code).toBe('invalid_api_key');
     });
 
     test('a tessera_ key on the main surface /api/v1 is refused there with the main envelope 401', async () => {
       const merchant = await v1Merchant(server);
-      for (const headers of [{ 'x-api-key': merchant.testKey }, { authorization: `Bearer ${merchant.testKey}` }] as Array<Record<string, string>>) {
+      for (const headers of [
+        { 'x-api-key': merchant.testKey },
+        { authorization: `Bearer ${merchant.testKey}` },
+      ] as Array<Record<string, string>>) {
         const response = await server.request('GET', '/api/v1/business/payouts', { headers });
         expect(response.status).toBe(401);
         expect(response.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', statusCode: 401 } });
@@ -64,7 +84,10 @@ describe('/v1: the alternate reference surface', () => {
       await setVerified(server, merchant.businessId, false);
       const refused = await v1(server, key)('GET', '/v1/payments');
       expect(refused.status).toBe(401);
-      expect(refused.body.error).toEqual({ code: 'invalid_api_key', message: 'API access requires a verified business account' });
+      expect(refused.body.error).toEqual({
+        code: 'invalid_api_key',
+        message: 'API access requires a verified business account',
+      });
     });
 
     test('reissuing a key revokes the previous key of that mode at once, and leaves the other mode alone', async () => {
@@ -80,28 +103,48 @@ describe('/v1: the alternate reference surface', () => {
 
     test('an OWNER issues a key over GraphQL (shown once); other roles and unverified businesses are refused', async () => {
       const owner = await server.signUp();
-      const mutation = 'mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { apiKey mode keyHint createdAt } } }';
+      const mutation =
+        'mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { apiKey mode keyHint createdAt } } }';
       const unverified = await server.graphql(mutation, {}, { authorization: `Bearer ${owner.token}` });
       expect(unverified.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       await setVerified(server, owner.businessId, true);
       const issued = await server.graphql(mutation, {}, { authorization: `Bearer ${owner.token}` });
-      expect(issued.body.data.issueV1ApiKey.issuedV1ApiKey).toMatchObject({ mode: 'TEST', apiKey: expect.stringMatching(/^tessera_test_sk_/) });
+      expect(issued.body.data.issueV1ApiKey.issuedV1ApiKey).toMatchObject({
+        mode: 'TEST',
+        apiKey: expect.stringMatching(/^tessera_test_sk_/),
+      });
       const key = issued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey;
       expect((await v1(server, key)('GET', '/v1/payments')).status).toBe(200);
       const reissued = await server.graphql(mutation, { mode: 'TEST' }, { authorization: `Bearer ${owner.token}` });
       expect((await v1(server, key)('GET', '/v1/payments')).status).toBe(401);
-      expect((await v1(server, reissued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey)('GET', '/v1/payments')).status).toBe(200);
+      expect(
+        (await v1(server, reissued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey)('GET', '/v1/payments')).status,
+      ).toBe(200);
 
       const developer = await server.signUp();
       await server.addTeamMember(owner, developer, 'DEVELOPER');
-      const refused = await server.graphql(mutation, {}, { authorization: `Bearer ${developer.token}`, 'x-service-business-id': owner.businessId });
+      const refused = await server.graphql(
+        mutation,
+        {},
+        { authorization: `Bearer ${developer.token}`, 'x-service-business-id': owner.businessId },
+      );
       expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       const withApiKey = await server.graphql(mutation, {}, { 'x-api-key': owner.apiKey });
       expect(withApiKey.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
       // Any member reads the active keys' hints, never the keys.
-      const hints = await server.graphql('{ v1ApiKeys { mode keyHint createdAt } }', {}, { authorization: `Bearer ${developer.token}`, 'x-service-business-id': owner.businessId });
-      expect(hints.body.data.v1ApiKeys).toEqual([{ mode: 'TEST', keyHint: reissued.body.data.issueV1ApiKey.issuedV1ApiKey.keyHint, createdAt: expect.any(String) }]);
+      const hints = await server.graphql(
+        '{ v1ApiKeys { mode keyHint createdAt } }',
+        {},
+        { authorization: `Bearer ${developer.token}`, 'x-service-business-id': owner.businessId },
+      );
+      expect(hints.body.data.v1ApiKeys).toEqual([
+        {
+          mode: 'TEST',
+          keyHint: reissued.body.data.issueV1ApiKey.issuedV1ApiKey.keyHint,
+          createdAt: expect.any(String),
+        },
+      ]);
       expect(JSON.stringify(hints.body)).not.toContain(reissued.body.data.issueV1ApiKey.issuedV1ApiKey.apiKey);
     });
 
@@ -111,23 +154,41 @@ describe('/v1: the alternate reference surface', () => {
       await setVerified(server, owner.businessId, true);
       const issue = 'mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { keyHint } } }';
       await server.graphql(issue, {}, { authorization: `Bearer ${owner.token}` });
-      const [key] = (await server.graphql('{ v1ApiKeys { id mode keyHint } }', {}, { authorization: `Bearer ${owner.token}` })).body.data.v1ApiKeys;
+      const [key] = (
+        await server.graphql('{ v1ApiKeys { id mode keyHint } }', {}, { authorization: `Bearer ${owner.token}` })
+      ).body.data.v1ApiKeys;
       const NODE = 'query($id: ID!) { node(id: $id) { __typename id ... on V1ApiKey { mode keyHint } } }';
-      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node).toEqual({ __typename: 'V1ApiKey', ...key });
-      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${stranger.token}` })).body.data.node).toBeNull();
+      expect(
+        (await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node,
+      ).toEqual({ __typename: 'V1ApiKey', ...key });
+      expect(
+        (await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${stranger.token}` })).body.data.node,
+      ).toBeNull();
       await server.graphql(issue, { mode: 'TEST' }, { authorization: `Bearer ${owner.token}` });
-      expect((await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node).toBeNull();
+      expect(
+        (await server.graphql(NODE, { id: key.id }, { authorization: `Bearer ${owner.token}` })).body.data.node,
+      ).toBeNull();
     });
 
     test('issueV1ApiKey with a mode that is no Mode is refused before anything is written', async () => {
       const owner = await server.signUp();
       await setVerified(server, owner.businessId, true);
-      const refused = await server.graphql('mutation { issueV1ApiKey(input: { mode: SANDBOX }) { issuedV1ApiKey { apiKey } } }', {}, { authorization: `Bearer ${owner.token}` });
+      const refused = await server.graphql(
+        'mutation { issueV1ApiKey(input: { mode: SANDBOX }) { issuedV1ApiKey { apiKey } } }',
+        {},
+        { authorization: `Bearer ${owner.token}` },
+      );
       expect(refused.body.data).toBeUndefined();
       expect(refused.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-      const byVariable = await server.graphql('mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { apiKey } } }', { mode: 'sandbox' }, { authorization: `Bearer ${owner.token}` });
+      const byVariable = await server.graphql(
+        'mutation($mode: Mode) { issueV1ApiKey(input: { mode: $mode }) { issuedV1ApiKey { apiKey } } }',
+        { mode: 'sandbox' },
+        { authorization: `Bearer ${owner.token}` },
+      );
       expect(byVariable.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-      expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId])).toEqual([]);
+      expect(
+        await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId]),
+      ).toEqual([]);
     });
 
     test('over WebSocket as over HTTP: only an OWNER issues a key; a DEVELOPER or an API key is refused (FORBIDDEN) and nothing is written', async () => {
@@ -136,26 +197,45 @@ describe('/v1: the alternate reference surface', () => {
       const developer = await server.signUp();
       await server.addTeamMember(owner, developer, 'DEVELOPER');
       const mutation = 'mutation { issueV1ApiKey(input: {}) { issuedV1ApiKey { apiKey mode } } }';
-      for (const params of [{ authorization: `Bearer ${developer.token}`, businessId: owner.businessId }, { apiKey: owner.apiKey }]) {
+      for (const params of [
+        { authorization: `Bearer ${developer.token}`, businessId: owner.businessId },
+        { apiKey: owner.apiKey },
+      ]) {
         const refused = await overSocket(server.subscribe(params), mutation);
         expect(refused.result?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       }
-      expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId])).toEqual([]);
-      const issued = await overSocket(server.subscribe({ authorization: `Bearer ${owner.token}`, businessId: owner.businessId }), mutation);
-      expect(issued.result?.data?.issueV1ApiKey.issuedV1ApiKey).toMatchObject({ mode: 'TEST', apiKey: expect.stringMatching(/^tessera_test_sk_/) });
+      expect(
+        await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [owner.businessId]),
+      ).toEqual([]);
+      const issued = await overSocket(
+        server.subscribe({ authorization: `Bearer ${owner.token}`, businessId: owner.businessId }),
+        mutation,
+      );
+      expect(issued.result?.data?.issueV1ApiKey.issuedV1ApiKey).toMatchObject({
+        mode: 'TEST',
+        apiKey: expect.stringMatching(/^tessera_test_sk_/),
+      });
     });
 
-    test('an OWNER naming another business gets NOT_FOUND from issueV1ApiKey and v1ApiKeys: no key issued, the business\'s key still works', async () => {
+    test("an OWNER naming another business gets NOT_FOUND from issueV1ApiKey and v1ApiKeys: no key issued, the business's key still works", async () => {
       const merchant = await v1Merchant(server);
       const stranger = await server.signUp();
       await setVerified(server, stranger.businessId, true);
       const asStranger = { authorization: `Bearer ${stranger.token}`, 'x-service-business-id': merchant.businessId };
-      const issued = await server.graphql('mutation { issueV1ApiKey(input: {}) { issuedV1ApiKey { apiKey } } }', {}, asStranger);
+      const issued = await server.graphql(
+        'mutation { issueV1ApiKey(input: {}) { issuedV1ApiKey { apiKey } } }',
+        {},
+        asStranger,
+      );
       expect(issued.body.data?.issueV1ApiKey ?? null).toBeNull();
       expect(issued.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
       const hints = await server.graphql('{ v1ApiKeys { keyHint } }', {}, asStranger);
       expect(hints.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-      expect(await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [merchant.businessId])).toHaveLength(1);
+      expect(
+        await server.runtime.dataSource.query('SELECT 1 FROM v1_api_keys WHERE business_id = $1', [
+          merchant.businessId,
+        ]),
+      ).toHaveLength(1);
       expect((await v1(server, merchant.testKey)('GET', '/v1/payments')).status).toBe(200);
     });
   });
@@ -169,8 +249,12 @@ describe('/v1: the alternate reference surface', () => {
       }
       for (const path of ['/v1', '/v1/', '/v1/business/nothing']) {
         const response = await server.request('GET', path);
-        expect({ path, status: response.status, code: response.body.error?.code, keys: Object.keys(response.body) })
-          .toEqual({ path, status: 404, code: 'not_found', keys: ['error'] });
+        expect({
+          path,
+          status: response.status,
+          code: response.body.error?.code,
+          keys: Object.keys(response.body),
+        }).toEqual({ path, status: 404, code: 'not_found', keys: ['error'] });
       }
     });
 
@@ -186,7 +270,8 @@ describe('/v1: the alternate reference surface', () => {
       const merchant = await v1Merchant(server);
       const before = await countRows(server, 'v1_payments');
       const response = await server.request('POST', '/v1/payments', {
-        rawBody: '{"amount": 10', headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json' },
+        rawBody: '{"amount": 10',
+        headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json' },
       });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: { code: 'bad_request', message: 'Request body is not valid JSON' } });
@@ -199,10 +284,13 @@ describe('/v1: the alternate reference surface', () => {
         const merchant = await v1Merchant(server);
         const before = await countRows(server, 'v1_payments');
         const response = await server.request('POST', '/v1/payments', {
-          rawBody: 'amount=1050&currency=usd', headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': contentType },
+          rawBody: 'amount=1050&currency=usd',
+          headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': contentType },
         });
         expect(response.status).toBe(400);
-        expect(response.body).toEqual({ error: { code: 'bad_request', message: 'Unsupported Content-Type; send application/json' } });
+        expect(response.body).toEqual({
+          error: { code: 'bad_request', message: 'Unsupported Content-Type; send application/json' },
+        });
         expect(await countRows(server, 'v1_payments')).toBe(before);
       },
     );
@@ -210,28 +298,44 @@ describe('/v1: the alternate reference surface', () => {
     test('an empty body with Content-Type application/json is no body, as on REST: 422 validation_failed naming the missing fields', async () => {
       const merchant = await v1Merchant(server);
       const response = await server.request('POST', '/v1/payments', {
-        rawBody: '', headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json; charset=utf-8' },
+        rawBody: '',
+        headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json; charset=utf-8' },
       });
       expect(response.status).toBe(422);
       expect(response.body).toEqual({
-        error: { code: 'validation_failed', message: 'Validation failed', details: { amount: [expect.stringMatching(/^is required/)], currency: [expect.stringMatching(/^is required/)] } },
+        error: {
+          code: 'validation_failed',
+          message: 'Validation failed',
+          details: {
+            amount: [expect.stringMatching(/^is required/)],
+            currency: [expect.stringMatching(/^is required/)],
+          },
+        },
       });
     });
 
     test('an oversized body answers 413 payload_too_large in the /v1 body', async () => {
       const merchant = await v1Merchant(server);
-      const response = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ description: 'x'.repeat(1_100_000) }));
+      const response = await v1(server, merchant.testKey)(
+        'POST',
+        '/v1/payments',
+        paymentBody({ description: 'x'.repeat(1_100_000) }),
+      );
       expect(response.status).toBe(413);
       expect(response.body).toEqual({ error: { code: 'payload_too_large', message: 'Request body is too large' } });
     });
 
     test('an unexpected failure answers 500 internal_error, without a stack or the cause', async () => {
       const merchant = await v1Merchant(server);
-      const failing = jest.spyOn(server.runtime.core.v1Payments, 'get').mockRejectedValueOnce(new TypeError('secret internal detail'));
+      const failing = jest
+        .spyOn(server.runtime.core.v1Payments, 'get')
+        .mockRejectedValueOnce(new TypeError('secret internal detail'));
       try {
         const response = await v1(server, merchant.testKey)('GET', '/v1/payments/00000000-0000-4000-8000-000000000000');
         expect(response.status).toBe(500);
-        expect(response.body).toEqual({ error: { code: 'internal_error', message: 'An unexpected error occurred; retry with exponential backoff' } });
+        expect(response.body).toEqual({
+          error: { code: 'internal_error', message: 'An unexpected error occurred; retry with exponential backoff' },
+        });
       } finally {
         failing.mockRestore();
       }
@@ -268,7 +372,13 @@ describe('/v1: the alternate reference surface', () => {
       const payment = response.body;
       expect(Object.keys(payment).sort()).toEqual(PAYMENT_FIELDS);
       expect(payment).toMatchObject({
-        status: 'pending', amount: 1050, currency: 'USD', settle_in: 'USD', description: null, redirect_url: null, metadata: null,
+        status: 'pending',
+        amount: 1050,
+        currency: 'USD',
+        settle_in: 'USD',
+        description: null,
+        redirect_url: null,
+        metadata: null,
       });
       expect(payment.payment_url).toMatch(/\/checkout\/cs_test_[A-Za-z0-9_-]{43}$/);
       const lifetime = Date.parse(payment.expires_at) - Date.parse(payment.created_at);
@@ -278,13 +388,25 @@ describe('/v1: the alternate reference surface', () => {
 
     test('keeps settle_in, description, redirect_url and metadata as sent', async () => {
       const merchant = await v1Merchant(server);
-      const response = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({
-        currency: 'EUR', settle_in: 'eur', description: 'Order 42', redirect_url: 'https://shop.example.com/done',
-        webhook_url: 'https://shop.example.com/hooks', metadata: { order: 42, tags: ['a'] },
-      }));
+      const response = await v1(server, merchant.testKey)(
+        'POST',
+        '/v1/payments',
+        paymentBody({
+          currency: 'EUR',
+          settle_in: 'eur',
+          description: 'Order 42',
+          redirect_url: 'https://shop.example.com/done',
+          webhook_url: 'https://shop.example.com/hooks',
+          metadata: { order: 42, tags: ['a'] },
+        }),
+      );
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({
-        currency: 'EUR', settle_in: 'EUR', description: 'Order 42', redirect_url: 'https://shop.example.com/done', metadata: { order: 42, tags: ['a'] },
+        currency: 'EUR',
+        settle_in: 'EUR',
+        description: 'Order 42',
+        redirect_url: 'https://shop.example.com/done',
+        metadata: { order: 42, tags: ['a'] },
       });
       const read = await v1(server, merchant.testKey)('GET', `/v1/payments/${response.body.id}`);
       expect(read.status).toBe(200);
@@ -306,9 +428,16 @@ describe('/v1: the alternate reference surface', () => {
     test('the payment is the hosted checkout session of the same id on the main surface', async () => {
       const merchant = await v1Merchant(server);
       const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody({ amount: 2500 }));
-      const session = await server.request('GET', `/api/v1/business/checkout/sessions/${created.body.id}`, { headers: { 'x-api-key': merchant.apiKey } });
+      const session = await server.request('GET', `/api/v1/business/checkout/sessions/${created.body.id}`, {
+        headers: { 'x-api-key': merchant.apiKey },
+      });
       expect(session.status).toBe(200);
-      expect(session.body.data).toMatchObject({ id: created.body.id, source: 'v1', status: 'OPEN', checkoutUrl: created.body.payment_url });
+      expect(session.body.data).toMatchObject({
+        id: created.body.id,
+        source: 'v1',
+        status: 'OPEN',
+        checkoutUrl: created.body.payment_url,
+      });
     });
 
     test.each([
@@ -345,11 +474,15 @@ describe('/v1: the alternate reference surface', () => {
       expect([await countRows(server, 'v1_payments'), await countRows(server, 'checkout_sessions')]).toEqual(before);
     });
 
-    test('a live key refuses private webhook_url and redirect_url addresses (422), like the main surface\'s URL policy', async () => {
+    test("a live key refuses private webhook_url and redirect_url addresses (422), like the main surface's URL policy", async () => {
       const merchant = await v1Merchant(server);
       const live = await issueV1Key(server, merchant.businessId, Mode.LIVE);
       const before = await countRows(server, 'v1_payments');
-      const response = await v1(server, live)('POST', '/v1/payments', paymentBody({ webhook_url: 'http://127.0.0.1:9/hook', redirect_url: 'https://10.0.0.1/done' }));
+      const response = await v1(server, live)(
+        'POST',
+        '/v1/payments',
+        paymentBody({ webhook_url: 'http://127.0.0.1:9/hook', redirect_url: 'https://10.0.0.1/done' }),
+      );
       expect(response.status).toBe(422);
       expect(response.body.error.code).toBe('validation_failed');
       expect(Object.keys(response.body.error.details).sort()).toEqual(['redirect_url', 'webhook_url']);
@@ -362,7 +495,8 @@ describe('/v1: the alternate reference surface', () => {
       const merchant = await v1Merchant(server);
       const call = v1(server, merchant.testKey);
       const ids: string[] = [];
-      for (let index = 0; index < 5; index += 1) ids.push((await call('POST', '/v1/payments', paymentBody({ amount: 100 + index }))).body.id);
+      for (let index = 0; index < 5; index += 1)
+        ids.push((await call('POST', '/v1/payments', paymentBody({ amount: 100 + index }))).body.id);
       const newestFirst = [...ids].reverse();
       const first = await call('GET', '/v1/payments?limit=2');
       expect(first.body).toMatchObject({ object: 'list', has_more: true });
@@ -390,7 +524,7 @@ describe('/v1: the alternate reference surface', () => {
       expect(Object.keys(response.body.error.details)).toEqual([field]);
     });
 
-    test('test and live keys never see each other\'s payments', async () => {
+    test("test and live keys never see each other's payments", async () => {
       const merchant = await v1Merchant(server);
       const live = await issueV1Key(server, merchant.businessId, Mode.LIVE);
       const created = await v1(server, merchant.testKey)('POST', '/v1/payments', paymentBody());
@@ -401,7 +535,7 @@ describe('/v1: the alternate reference surface', () => {
   });
 
   describe('GET /v1/rates', () => {
-    test('answers the FX provider\'s rate and fee as numbers, as payouts get them', async () => {
+    test("answers the FX provider's rate and fee as numbers, as payouts get them", async () => {
       const merchant = await v1Merchant(server);
       const response = await v1(server, merchant.testKey)('GET', '/v1/rates?from=usd&to=NGN');
       expect(response.status).toBe(200);
@@ -409,20 +543,24 @@ describe('/v1: the alternate reference surface', () => {
       // The sandbox: 1550 NGN per USD less the 0.5% spread; the local-bank fee is 1%.
       expect(response.body).toMatchObject({ from: 'USD', to: 'NGN', rate: 1542.25, fee_pct: 1 });
       const quote = await server.request('POST', '/api/v1/business/payouts/quote', {
-        headers: { 'x-api-key': merchant.apiKey }, body: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', rail: 'LOCAL_BANK', country: 'NG' },
+        headers: { 'x-api-key': merchant.apiKey },
+        body: { amount: '100.00', currency: 'USD', destinationCurrency: 'NGN', rail: 'LOCAL_BANK', country: 'NG' },
       });
       expect(quote.status).toBe(201);
       expect(Number(quote.body.data.rate)).toBe(response.body.rate);
       expect(Date.parse(response.body.expires_at)).toBeGreaterThan(Date.now());
     });
 
-    test.each([['a 2-letter from', 'from=us&to=ngn'], ['a missing to', 'from=usd'], ['an unknown currency', 'from=usd&to=xyz']])(
-      '%s answers 422 validation_failed', async (_name, query) => {
-        const merchant = await v1Merchant(server);
-        const response = await v1(server, merchant.testKey)('GET', `/v1/rates?${query}`);
-        expect(response.status).toBe(422);
-        expect(response.body.error.code).toBe('validation_failed');
-      });
+    test.each([
+      ['a 2-letter from', 'from=us&to=ngn'],
+      ['a missing to', 'from=usd'],
+      ['an unknown currency', 'from=usd&to=xyz'],
+    ])('%s answers 422 validation_failed', async (_name, query) => {
+      const merchant = await v1Merchant(server);
+      const response = await v1(server, merchant.testKey)('GET', `/v1/rates?${query}`);
+      expect(response.status).toBe(422);
+      expect(response.body.error.code).toBe('validation_failed');
+    });
   });
 
   describe('the OpenAPI document', () => {
@@ -430,15 +568,23 @@ describe('/v1: the alternate reference surface', () => {
       const response = await server.request('GET', '/v1/openapi.json');
       expect(response.status).toBe(200);
       expect(response.body.openapi).toBe('3.1.0');
-      expect(Object.keys(response.body.paths).sort()).toEqual(['/v1/payments', '/v1/payments/{id}', '/v1/rates', '/v1/transfers', '/v1/transfers/{id}']);
+      expect(Object.keys(response.body.paths).sort()).toEqual([
+        '/v1/payments',
+        '/v1/payments/{id}',
+        '/v1/rates',
+        '/v1/transfers',
+        '/v1/transfers/{id}',
+      ]);
       expect(response.body.paths['/v1/payments'].post.security).toEqual([{ secretKey: [] }]);
       expect(response.body.paths['/v1/payments'].post.responses['201']).toBeDefined();
     });
   });
 
-  test('GET /v1/business/payouts/:id stays the main surface\'s documented path, with its envelope and credentials', async () => {
+  test("GET /v1/business/payouts/:id stays the main surface's documented path, with its envelope and credentials", async () => {
     const merchant = await v1Merchant(server);
-    const response = await server.request('GET', '/v1/business/payouts/00000000-0000-4000-8000-000000000000', { headers: { 'x-api-key': merchant.apiKey } });
+    const response = await server.request('GET', '/v1/business/payouts/00000000-0000-4000-8000-000000000000', {
+      headers: { 'x-api-key': merchant.apiKey },
+    });
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
   });

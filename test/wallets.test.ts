@@ -15,7 +15,8 @@ describe('Wallets', () => {
   afterAll(async () => server.close());
 
   const auth = (merchant: TestMerchant) => ({ 'x-api-key': merchant.apiKey });
-  const fund = (merchant: TestMerchant, body: unknown) => server.request('POST', FUND, { body, headers: auth(merchant) });
+  const fund = (merchant: TestMerchant, body: unknown) =>
+    server.request('POST', FUND, { body, headers: auth(merchant) });
   const get = (merchant: TestMerchant, path: string) => server.request('GET', path, { headers: auth(merchant) });
 
   async function usdWallet(merchant: TestMerchant) {
@@ -40,10 +41,18 @@ describe('Wallets', () => {
       expect(response.body).toEqual({
         success: true,
         data: {
-          items: [{
-            id: expect.any(String), object: 'wallet', currency: 'usd', balance: '0.00', balanceMinor: '0',
-            livemode: false, createdAt: expect.any(String), updatedAt: expect.any(String),
-          }],
+          items: [
+            {
+              id: expect.any(String),
+              object: 'wallet',
+              currency: 'usd',
+              balance: '0.00',
+              balanceMinor: '0',
+              livemode: false,
+              createdAt: expect.any(String),
+              updatedAt: expect.any(String),
+            },
+          ],
           total: 1,
         },
       });
@@ -75,7 +84,12 @@ describe('Wallets', () => {
       const response = await fund(merchant, { currency: 'USD', amount: '100.50' });
       expect(response.status).toBe(201);
       expect(response.body.success).toBe(true);
-      expect(response.body.data.wallet).toMatchObject({ currency: 'usd', balance: '100.50', balanceMinor: '10050', livemode: false });
+      expect(response.body.data.wallet).toMatchObject({
+        currency: 'usd',
+        balance: '100.50',
+        balanceMinor: '10050',
+        livemode: false,
+      });
       expect(response.body.data.transactionId).toEqual(expect.any(String));
       expect(await usdWallet(merchant)).toEqual(response.body.data.wallet);
 
@@ -105,7 +119,12 @@ describe('Wallets', () => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
         success: false,
-        error: { code: expect.any(String), message: expect.any(String), statusCode: 400, errors: { [field]: expect.any(Array) } },
+        error: {
+          code: expect.any(String),
+          message: expect.any(String),
+          statusCode: 400,
+          errors: { [field]: expect.any(Array) },
+        },
       });
       expect(['VALIDATION_ERROR', 'UNSUPPORTED_CURRENCY']).toContain(response.body.error.code);
       expect(await snapshot(merchant)).toEqual(before);
@@ -122,9 +141,15 @@ describe('Wallets', () => {
     test('sandbox funding names the type a field must have, and a malformed amount beside a bad currency', async () => {
       const merchant = await server.signUp();
       const wrongTypes = await fund(merchant, { currency: 5, amount: true });
-      expect(wrongTypes.body.error.errors).toEqual({ currency: ['must be a string'], amount: ['must be a number or a string'] });
+      expect(wrongTypes.body.error.errors).toEqual({
+        currency: ['must be a string'],
+        amount: ['must be a number or a string'],
+      });
       const both = await fund(merchant, { currency: 'u', amount: 'ten' });
-      expect(both.body.error.errors).toEqual({ currency: ['must be a currency code'], amount: ['must be a positive decimal amount such as "100.50"'] });
+      expect(both.body.error.errors).toEqual({
+        currency: ['must be a currency code'],
+        amount: ['must be a positive decimal amount such as "100.50"'],
+      });
     });
 
     test('sandbox funding accepts up to 1,000,000,000 units of the currency per request', async () => {
@@ -149,8 +174,13 @@ describe('Wallets', () => {
       expect((await fund(merchant, { currency: 'USDC', amount: '0.0000001' })).status).toBe(400);
 
       const list = await get(merchant, WALLETS);
-      expect(list.body.data.items.map((wallet: { currency: string; balance: string }) => [wallet.currency, wallet.balance]))
-        .toEqual([['ugx', '5000'], ['usd', '0.00'], ['usdc', '1.123457']]);
+      expect(
+        list.body.data.items.map((wallet: { currency: string; balance: string }) => [wallet.currency, wallet.balance]),
+      ).toEqual([
+        ['ugx', '5000'],
+        ['usd', '0.00'],
+        ['usdc', '1.123457'],
+      ]);
     });
 
     test('entries are listed newest first with cursor pagination, each exactly once', async () => {
@@ -163,7 +193,10 @@ describe('Wallets', () => {
       const pages: number[] = [];
       let after: string | null = null;
       do {
-        const response = await get(merchant, `${WALLETS}/${wallet.id}/entries?limit=2${after ? `&after=${after}` : ''}`);
+        const response = await get(
+          merchant,
+          `${WALLETS}/${wallet.id}/entries?limit=2${after ? `&after=${after}` : ''}`,
+        );
         expect(response.status).toBe(200);
         const { items, hasMore, nextCursor } = response.body.data;
         pages.push(items.length);
@@ -176,7 +209,12 @@ describe('Wallets', () => {
       expect(new Set(seen.map((entry) => entry.id)).size).toBe(5);
       expect(seen.map((entry) => entry.amount)).toEqual(['5.00', '4.00', '3.00', '2.00', '1.00']);
       expect(seen.map((entry) => entry.balanceAfter)).toEqual(['15.00', '10.00', '6.00', '3.00', '1.00']);
-      expect(seen[0]).toMatchObject({ object: 'wallet_entry', kind: 'sandbox_funding', currency: 'usd', amountMinor: '500' });
+      expect(seen[0]).toMatchObject({
+        object: 'wallet_entry',
+        kind: 'sandbox_funding',
+        currency: 'usd',
+        amountMinor: '500',
+      });
 
       const all = await get(merchant, `${WALLETS}/${wallet.id}/entries?limit=100`);
       expect(all.body.data).toMatchObject({ hasMore: false, nextCursor: null });
@@ -194,7 +232,11 @@ describe('Wallets', () => {
       expect(cursor).toEqual(expect.any(String));
 
       const forged = encodeCursor(['not-a-sequence'], { walletId: usd.id });
-      for (const [walletId, after] of [[eur.id, cursor], [usd.id, 'garbage'], [usd.id, forged]]) {
+      for (const [walletId, after] of [
+        [eur.id, cursor],
+        [usd.id, 'garbage'],
+        [usd.id, forged],
+      ]) {
         const response = await get(merchant, `${WALLETS}/${walletId}/entries?after=${after}`);
         expect(response.status).toBe(400);
         expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { after: expect.any(Array) } });
@@ -207,14 +249,21 @@ describe('Wallets', () => {
       const response = await get(merchant, `${WALLETS}/${wallet.id}/entries?limit=${limit}`);
       expect(response.status).toBe(400);
       // docs/rest-api.md: the field reported is `limit`, whether it is not an integer or out of range.
-      expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', statusCode: 400, errors: { limit: expect.any(Array) } } });
+      expect(response.body).toMatchObject({
+        success: false,
+        error: { code: 'VALIDATION_ERROR', statusCode: 400, errors: { limit: expect.any(Array) } },
+      });
       expect(Object.keys(response.body.error.errors)).toEqual(['limit']);
     });
 
     test('live credentials come with their own live USD wallet, see only live wallets, and sandbox funding is refused in live mode', async () => {
       const merchant = await server.signUp();
       const testWallet = await usdWallet(merchant);
-      const issued = await server.graphql(`mutation { createLiveCredentials { credentials { apiKey } } }`, {}, { authorization: `Bearer ${merchant.token}` });
+      const issued = await server.graphql(
+        `mutation { createLiveCredentials { credentials { apiKey } } }`,
+        {},
+        { authorization: `Bearer ${merchant.token}` },
+      );
       const liveKey = issued.body.data.createLiveCredentials.credentials.apiKey;
       const live = { 'x-api-key': liveKey };
 
@@ -241,7 +290,12 @@ describe('Wallets', () => {
       const response = await server.graphql(`{ wallets { ${WALLET_FIELDS} } }`, {}, asOwner(merchant));
       expect(response.body.errors).toBeUndefined();
       expect(response.body.data!.wallets).toEqual([
-        { id: expect.any(String), currency: 'USD', mode: 'TEST', balance: { amount: '0.00', amountMinor: '0', currency: 'USD' } },
+        {
+          id: expect.any(String),
+          currency: 'USD',
+          mode: 'TEST',
+          balance: { amount: '0.00', amountMinor: '0', currency: 'USD' },
+        },
       ]);
     });
 
@@ -254,7 +308,12 @@ describe('Wallets', () => {
       );
       expect(response.body.errors).toBeUndefined();
       expect(response.body.data!.sandboxFundWallet).toMatchObject({
-        wallet: { currency: 'USDC', mode: 'TEST', balance: { amount: '2.500001', amountMinor: '2500001', currency: 'USDC' } }, userErrors: [],
+        wallet: {
+          currency: 'USDC',
+          mode: 'TEST',
+          balance: { amount: '2.500001', amountMinor: '2500001', currency: 'USDC' },
+        },
+        userErrors: [],
       });
     });
 
@@ -262,10 +321,17 @@ describe('Wallets', () => {
       const merchant = await server.signUp();
       const before = await snapshot(merchant);
       const response = await server.graphql(
-        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.234" }) { wallet { id } userErrors { field message code } } }`, {}, auth(merchant),
+        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.234" }) { wallet { id } userErrors { field message code } } }`,
+        {},
+        auth(merchant),
       );
       expect(response.body).toEqual({
-        data: { sandboxFundWallet: { wallet: null, userErrors: [{ field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }] } },
+        data: {
+          sandboxFundWallet: {
+            wallet: null,
+            userErrors: [{ field: ['input', 'amount'], message: expect.any(String), code: 'VALIDATION_ERROR' }],
+          },
+        },
       });
       expect(await snapshot(merchant)).toEqual(before);
     });
@@ -273,7 +339,8 @@ describe('Wallets', () => {
     test('sandboxFundWallet is refused in live mode with SANDBOX_ONLY', async () => {
       const merchant = await server.signUp();
       const response = await server.graphql(
-        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { wallet { id } } }`, {},
+        `mutation { sandboxFundWallet(input: { currency: "USD", amount: "1.00" }) { wallet { id } } }`,
+        {},
         { ...asOwner(merchant), 'x-service-mode': 'live' },
       );
       expect(response.body.errors![0].extensions.code).toBe('SANDBOX_ONLY');
@@ -294,19 +361,31 @@ describe('Wallets', () => {
       const page1 = first.body.data.wallet;
       expect(page1.balance).toEqual({ amount: '6.00', amountMinor: '600', currency: 'USD' });
       expect(page1.entries.edges.map((edge: any) => edge.node.amount.amount)).toEqual(['3.00', '2.00']);
-      expect(page1.entries.edges[0].node).toMatchObject({ kind: 'sandbox_funding', amount: { amountMinor: '300', currency: 'USD' }, balanceAfter: { amount: '6.00' } });
+      expect(page1.entries.edges[0].node).toMatchObject({
+        kind: 'sandbox_funding',
+        amount: { amountMinor: '300', currency: 'USD' },
+        balanceAfter: { amount: '6.00' },
+      });
       expect(page1.entries.pageInfo).toEqual({ hasNextPage: true, endCursor: page1.entries.edges[1].cursor });
 
-      const second = await server.graphql(query, { id: walletId, after: page1.entries.pageInfo.endCursor }, asOwner(merchant));
+      const second = await server.graphql(
+        query,
+        { id: walletId, after: page1.entries.pageInfo.endCursor },
+        asOwner(merchant),
+      );
       const page2 = second.body.data.wallet.entries;
       expect(page2.edges.map((edge: any) => edge.node.amount.amount)).toEqual(['1.00']);
       expect(page2.pageInfo).toEqual({ hasNextPage: false, endCursor: page2.edges[0].cursor });
     });
 
-    test("wallet(id) of another business is NOT_FOUND", async () => {
+    test('wallet(id) of another business is NOT_FOUND', async () => {
       const [owner, other] = [await server.signUp(), await server.signUp()];
       const walletId = (await usdWallet(owner)).id;
-      const response = await server.graphql(`query($id: ID!) { wallet(id: $id) { id } }`, { id: walletId }, asOwner(other));
+      const response = await server.graphql(
+        `query($id: ID!) { wallet(id: $id) { id } }`,
+        { id: walletId },
+        asOwner(other),
+      );
       expect(response.body.errors![0].extensions.code).toBe('NOT_FOUND');
     });
 
@@ -314,7 +393,9 @@ describe('Wallets', () => {
       const merchant = await server.signUp();
       const walletId = (await usdWallet(merchant)).id;
       const response = await server.graphql(
-        `query($id: ID!) { wallet(id: $id) { entries(first: 101) { pageInfo { hasNextPage } } } }`, { id: walletId }, asOwner(merchant),
+        `query($id: ID!) { wallet(id: $id) { entries(first: 101) { pageInfo { hasNextPage } } } }`,
+        { id: walletId },
+        asOwner(merchant),
       );
       expect(response.body.errors).toBeDefined();
       expect(response.body.data?.wallet ?? null).toBeNull();

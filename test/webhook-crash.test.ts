@@ -18,12 +18,18 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
   beforeAll(async () => {
     // The replacement worker runs in this process, beside the receiver: a generous time limit, so a
     // busy machine's late answer is still a success (a failure would wait for its retry).
-    server = await startTestServer({ jobStallAfterMs: STALL_AFTER_MS, workerPollIntervalMs: 50, webhookTimeoutMs: 10_000 });
+    server = await startTestServer({
+      jobStallAfterMs: STALL_AFTER_MS,
+      workerPollIntervalMs: 50,
+      webhookTimeoutMs: 10_000,
+    });
     receiver = http.createServer((request, response) => {
       request.resume();
       request.on('end', () => {
         received.push(String(request.headers['webhook-id']));
-        setTimeout(() => { if (!response.destroyed) response.end('ok'); }, 400);
+        setTimeout(() => {
+          if (!response.destroyed) response.end('ok');
+        }, 400);
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -38,24 +44,35 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
   test('every delivery succeeds after the killed worker is replaced', async () => {
     const merchant = await server.signUp();
     const headers = { 'x-api-key': merchant.apiKey };
-    expect((await server.request('PUT', '/api/v1/business/config', { headers, body: { webhookUrl: receiverUrl } })).status).toBe(200);
+    expect(
+      (await server.request('PUT', '/api/v1/business/config', { headers, body: { webhookUrl: receiverUrl } })).status,
+    ).toBe(200);
     for (let i = 0; i < 6; i += 1) {
-      const funded = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers, body: { currency: 'USD', amount: '1.00' } });
+      const funded = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+        headers,
+        body: { currency: 'USD', amount: '1.00' },
+      });
       expect(funded.status).toBe(201);
     }
 
     const doomed = spawnTs('src/cli/index.ts', ['worker'], {
-      DATABASE_URL: server.databaseUrl, TESSERA_MASTER_KEY: 'test-master-key', JWT_SECRET: 'test-jwt-secret',
-      WORKER_CONCURRENCY: '2', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '1000',
+      DATABASE_URL: server.databaseUrl,
+      TESSERA_MASTER_KEY: 'test-master-key',
+      JWT_SECRET: 'test-jwt-secret',
+      WORKER_CONCURRENCY: '2',
+      WORKER_POLL_INTERVAL_MS: '50',
+      WEBHOOK_TIMEOUT_MS: '1000',
     });
     // A worker through ts-node: seconds of CPU to start, a minute or more on a busy machine.
     await waitUntil(() => received.length > 0, 'a delivery from the doomed worker', 150_000);
     doomed.child.kill('SIGKILL');
     await doomed.exited;
 
-    const statuses = () => server.runtime.dataSource.query<Array<{ id: string; status: string }>>(
-      `SELECT id, status FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [merchant.businessId],
-    );
+    const statuses = () =>
+      server.runtime.dataSource.query<Array<{ id: string; status: string }>>(
+        `SELECT id, status FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`,
+        [merchant.businessId],
+      );
     const beforeRestart = await statuses();
     expect(beforeRestart).toHaveLength(6);
     expect(beforeRestart.filter((row) => row.status === 'succeeded').length).toBeLessThan(6);

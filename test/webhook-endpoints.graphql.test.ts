@@ -11,7 +11,9 @@ describe('GraphQL webhook endpoint registry', () => {
   }`;
   const LIST = '{ webhookEndpoints { edges { node { id url } } } }';
   const listOf = async (merchant: TestMerchant) =>
-    (await server.graphql(LIST, {}, auth(merchant))).body.data.webhookEndpoints.edges.map((edge: { node: unknown }) => edge.node);
+    (await server.graphql(LIST, {}, auth(merchant))).body.data.webhookEndpoints.edges.map(
+      (edge: { node: unknown }) => edge.node,
+    );
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -20,18 +22,36 @@ describe('GraphQL webhook endpoint registry', () => {
   afterAll(async () => server.close());
 
   test('create, list, update and delete', async () => {
-    const created = await server.graphql(CREATE, { input: { url: 'http://127.0.0.1:9/a', events: ['wallet.funded'], description: 'ops' } }, auth(a));
+    const created = await server.graphql(
+      CREATE,
+      { input: { url: 'http://127.0.0.1:9/a', events: ['wallet.funded'], description: 'ops' } },
+      auth(a),
+    );
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data.createWebhookEndpoint.userErrors).toEqual([]);
     const endpoint = created.body.data.createWebhookEndpoint.webhookEndpoint;
-    expect(endpoint).toMatchObject({ url: 'http://127.0.0.1:9/a', events: ['wallet.funded'], status: 'enabled', description: 'ops' });
+    expect(endpoint).toMatchObject({
+      url: 'http://127.0.0.1:9/a',
+      events: ['wallet.funded'],
+      status: 'enabled',
+      description: 'ops',
+    });
 
     expect(await listOf(a)).toEqual([{ id: endpoint.id, url: endpoint.url }]);
     const updated = await server.graphql(
       'mutation($input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $input) { webhookEndpoint { events status } userErrors { code } } }',
-      { input: { id: endpoint.id, events: ['*'], status: 'disabled' } }, auth(a));
-    expect(updated.body.data.updateWebhookEndpoint).toEqual({ webhookEndpoint: { events: ['*'], status: 'disabled' }, userErrors: [] });
-    const deleted = await server.graphql('mutation($id: ID!) { deleteWebhookEndpoint(input: { id: $id }) { webhookEndpoint { id } } }', { id: endpoint.id }, auth(a));
+      { input: { id: endpoint.id, events: ['*'], status: 'disabled' } },
+      auth(a),
+    );
+    expect(updated.body.data.updateWebhookEndpoint).toEqual({
+      webhookEndpoint: { events: ['*'], status: 'disabled' },
+      userErrors: [],
+    });
+    const deleted = await server.graphql(
+      'mutation($id: ID!) { deleteWebhookEndpoint(input: { id: $id }) { webhookEndpoint { id } } }',
+      { id: endpoint.id },
+      auth(a),
+    );
     expect(deleted.body.data.deleteWebhookEndpoint.webhookEndpoint.id).toBe(endpoint.id);
     expect(await listOf(a)).toEqual([]);
   });
@@ -41,10 +61,12 @@ describe('GraphQL webhook endpoint registry', () => {
     expect(response.body.errors).toBeUndefined();
     const { webhookEndpoint, userErrors } = response.body.data.createWebhookEndpoint;
     expect(webhookEndpoint).toBeNull();
-    expect(userErrors).toEqual(expect.arrayContaining([
-      { field: ['input', 'url'], message: expect.any(String), code: 'VALIDATION_ERROR' },
-      { field: ['input', 'events'], message: expect.any(String), code: 'VALIDATION_ERROR' },
-    ]));
+    expect(userErrors).toEqual(
+      expect.arrayContaining([
+        { field: ['input', 'url'], message: expect.any(String), code: 'VALIDATION_ERROR' },
+        { field: ['input', 'events'], message: expect.any(String), code: 'VALIDATION_ERROR' },
+      ]),
+    );
     expect(userErrors.every((error: { code: string }) => error.code === 'VALIDATION_ERROR')).toBe(true);
     expect(await listOf(a)).toEqual([]);
   });
@@ -55,12 +77,21 @@ describe('GraphQL webhook endpoint registry', () => {
     const read = await server.graphql('query($id: ID!) { webhookEndpoint(id: $id) { id } }', { id }, auth(a));
     expect(read.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     for (const [name, mutation] of [
-      ['updateWebhookEndpoint', 'mutation($id: ID!) { updateWebhookEndpoint(input: { id: $id, status: "disabled" }) { webhookEndpoint { id } userErrors { field message code } } }'],
-      ['deleteWebhookEndpoint', 'mutation($id: ID!) { deleteWebhookEndpoint(input: { id: $id }) { webhookEndpoint { id } userErrors { field message code } } }'],
+      [
+        'updateWebhookEndpoint',
+        'mutation($id: ID!) { updateWebhookEndpoint(input: { id: $id, status: "disabled" }) { webhookEndpoint { id } userErrors { field message code } } }',
+      ],
+      [
+        'deleteWebhookEndpoint',
+        'mutation($id: ID!) { deleteWebhookEndpoint(input: { id: $id }) { webhookEndpoint { id } userErrors { field message code } } }',
+      ],
     ]) {
       const response = await server.graphql(mutation, { id }, auth(a));
       expect(response.body.errors).toBeUndefined();
-      expect(response.body.data[name]).toEqual({ webhookEndpoint: null, userErrors: [{ field: null, message: 'Webhook endpoint not found', code: 'NOT_FOUND' }] });
+      expect(response.body.data[name]).toEqual({
+        webhookEndpoint: null,
+        userErrors: [{ field: null, message: 'Webhook endpoint not found', code: 'NOT_FOUND' }],
+      });
     }
     const stillThere = await server.graphql('query($id: ID!) { webhookEndpoint(id: $id) { status } }', { id }, auth(b));
     expect(stillThere.body.data.webhookEndpoint.status).toBe('enabled');
@@ -79,23 +110,43 @@ describe('GraphQL webhook endpoint registry', () => {
     const merchant = await server.signUp();
     const ids: string[] = [];
     for (const path of ['p1', 'p2', 'p3']) {
-      const created = await server.graphql(CREATE, { input: { url: `http://127.0.0.1:9/${path}`, events: ['*'] } }, auth(merchant));
+      const created = await server.graphql(
+        CREATE,
+        { input: { url: `http://127.0.0.1:9/${path}`, events: ['*'] } },
+        auth(merchant),
+      );
       ids.push(created.body.data.createWebhookEndpoint.webhookEndpoint.id);
     }
-    const PAGE = 'query($after: String) { webhookEndpoints(first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
+    const PAGE =
+      'query($after: String) { webhookEndpoints(first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
     const first = (await server.graphql(PAGE, {}, auth(merchant))).body.data.webhookEndpoints;
     expect(first.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([ids[2], ids[1]]);
-    expect(first.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: first.edges[0].cursor, endCursor: first.edges[1].cursor });
-    const second = (await server.graphql(PAGE, { after: first.pageInfo.endCursor }, auth(merchant))).body.data.webhookEndpoints;
+    expect(first.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: first.edges[0].cursor,
+      endCursor: first.edges[1].cursor,
+    });
+    const second = (await server.graphql(PAGE, { after: first.pageInfo.endCursor }, auth(merchant))).body.data
+      .webhookEndpoints;
     expect(second.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([ids[0]]);
-    expect(second.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: second.edges[0].cursor });
+    expect(second.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: second.edges[0].cursor,
+      endCursor: second.edges[0].cursor,
+    });
   });
 
   test('node(id:) answers an endpoint to its business in its mode, and null to another business or in the other mode', async () => {
     const created = await server.graphql(CREATE, { input: { url: 'http://127.0.0.1:9/node', events: ['*'] } }, auth(a));
     const id = created.body.data.createWebhookEndpoint.webhookEndpoint.id;
     const NODE = 'query($id: ID!) { node(id: $id) { __typename id ... on WebhookEndpoint { url } } }';
-    expect((await server.graphql(NODE, { id }, auth(a))).body.data.node).toEqual({ __typename: 'WebhookEndpoint', id, url: 'http://127.0.0.1:9/node' });
+    expect((await server.graphql(NODE, { id }, auth(a))).body.data.node).toEqual({
+      __typename: 'WebhookEndpoint',
+      id,
+      url: 'http://127.0.0.1:9/node',
+    });
     expect((await server.graphql(NODE, { id }, auth(b))).body.data.node).toBeNull();
     expect((await server.graphql(NODE, { id }, { ...auth(a), 'x-service-mode': 'live' })).body.data.node).toBeNull();
   });

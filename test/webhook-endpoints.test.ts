@@ -3,10 +3,25 @@ import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './supp
 import { Receiver } from './support/receiver';
 
 const DELIVERY_FIELDS = [
-  'id', 'endpointId', 'eventId', 'eventType', 'payload', 'status', 'attemptCount', 'createdAt', 'updatedAt', 'partnerId',
-  'nextRetryAt', 'lastAttemptAt', 'responseStatus', 'responseBody', 'responseTimeMs', 'errorMessage',
+  'id',
+  'endpointId',
+  'eventId',
+  'eventType',
+  'payload',
+  'status',
+  'attemptCount',
+  'createdAt',
+  'updatedAt',
+  'partnerId',
+  'nextRetryAt',
+  'lastAttemptAt',
+  'responseStatus',
+  'responseBody',
+  'responseTimeMs',
+  'errorMessage',
   // Added to the documented fields: the exact bytes sent and the latest request's headers.
-  'requestBody', 'requestHeaders',
+  'requestBody',
+  'requestHeaders',
 ].sort();
 
 /** Interface document, Registries (merchant): /api/v1/webhook-endpoints and its deliveries. */
@@ -27,7 +42,10 @@ describe('merchant webhook endpoint registry', () => {
   const as = (apiKey: string) => ({ 'x-api-key': apiKey });
 
   const call = (merchant: TestMerchant | string, method: string, path: string, body?: unknown) =>
-    server.request(method, path, { headers: as(typeof merchant === 'string' ? merchant : merchant.apiKey), ...(body === undefined ? {} : { body }) });
+    server.request(method, path, {
+      headers: as(typeof merchant === 'string' ? merchant : merchant.apiKey),
+      ...(body === undefined ? {} : { body }),
+    });
 
   const createEndpoint = async (merchant: TestMerchant, body: Record<string, unknown>) => {
     const response = await call(merchant, 'POST', '/api/v1/webhook-endpoints', body);
@@ -36,7 +54,13 @@ describe('merchant webhook endpoint registry', () => {
   };
 
   const endpointCount = async (businessId: string) =>
-    Number((await server.runtime.dataSource.query(`SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1`, [businessId]))[0].n);
+    Number(
+      (
+        await server.runtime.dataSource.query(`SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1`, [
+          businessId,
+        ])
+      )[0].n,
+    );
 
   const fund = async (merchant: TestMerchant, amount = '5.00') => {
     const response = await call(merchant, 'POST', '/api/v1/business/sandbox/wallets/fund', { currency: 'USD', amount });
@@ -44,19 +68,31 @@ describe('merchant webhook endpoint registry', () => {
     return response.body.data;
   };
 
-  const deliveriesOf = (businessId: string): Promise<any[]> => server.runtime.dataSource.query(
-    `SELECT * FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [businessId],
-  );
+  const deliveriesOf = (businessId: string): Promise<any[]> =>
+    server.runtime.dataSource.query(`SELECT * FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [
+      businessId,
+    ]);
 
   const settled = (count: number) => (rows: any[]) =>
     rows.length >= count && rows.every((row) => ['succeeded', 'permanently_failed'].includes(row.status));
 
   test('create, list, read, update and delete an endpoint', async () => {
     const merchant = await server.signUp();
-    const created = await createEndpoint(merchant, { url: 'https://hooks.example.com/a', events: ['wallet.funded', 'wallet.funded'], description: 'Ops' });
+    const created = await createEndpoint(merchant, {
+      url: 'https://hooks.example.com/a',
+      events: ['wallet.funded', 'wallet.funded'],
+      description: 'Ops',
+    });
     expect(created).toEqual({
-      id: expect.any(String), object: 'webhook_endpoint', url: 'https://hooks.example.com/a', events: ['wallet.funded'],
-      status: 'enabled', description: 'Ops', livemode: false, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      object: 'webhook_endpoint',
+      url: 'https://hooks.example.com/a',
+      events: ['wallet.funded'],
+      status: 'enabled',
+      description: 'Ops',
+      livemode: false,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const second = await createEndpoint(merchant, { url: 'http://127.0.0.1:9/b', events: ['*'], status: 'disabled' });
     expect(second).toMatchObject({ events: ['*'], status: 'disabled', description: null });
@@ -69,11 +105,18 @@ describe('merchant webhook endpoint registry', () => {
     expect(read.body).toEqual({ success: true, data: created });
 
     const updated = await call(merchant, 'PATCH', `/api/v1/webhook-endpoints/${created.id}`, {
-      url: 'https://hooks.example.com/renamed', events: ['payment.completed', '*'], status: 'disabled', description: null,
+      url: 'https://hooks.example.com/renamed',
+      events: ['payment.completed', '*'],
+      status: 'disabled',
+      description: null,
     });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({
-      id: created.id, url: 'https://hooks.example.com/renamed', events: ['payment.completed', '*'], status: 'disabled', description: null,
+      id: created.id,
+      url: 'https://hooks.example.com/renamed',
+      events: ['payment.completed', '*'],
+      status: 'disabled',
+      description: null,
     });
     const partial = await call(merchant, 'PATCH', `/api/v1/webhook-endpoints/${created.id}`, { status: 'enabled' });
     expect(partial.body.data).toMatchObject({ url: 'https://hooks.example.com/renamed', status: 'enabled' });
@@ -93,10 +136,18 @@ describe('merchant webhook endpoint registry', () => {
     ['missing events', { url: 'https://hooks.example.com/x' }, 'events'],
     ['events not an array', { url: 'https://hooks.example.com/x', events: 'wallet.funded' }, 'events'],
     ['empty events', { url: 'https://hooks.example.com/x', events: [] }, 'events'],
-    ['badly named event', { url: 'https://hooks.example.com/x', events: ['wallet.funded', 'Wallet Funded'] }, 'events.1'],
+    [
+      'badly named event',
+      { url: 'https://hooks.example.com/x', events: ['wallet.funded', 'Wallet Funded'] },
+      'events.1',
+    ],
     ['event not a string', { url: 'https://hooks.example.com/x', events: [7] }, 'events.0'],
     ['unknown status', { url: 'https://hooks.example.com/x', events: ['*'], status: 'paused' }, 'status'],
-    ['description too long', { url: 'https://hooks.example.com/x', events: ['*'], description: 'x'.repeat(501) }, 'description'],
+    [
+      'description too long',
+      { url: 'https://hooks.example.com/x', events: ['*'], description: 'x'.repeat(501) },
+      'description',
+    ],
   ])('POST with %s → 400 VALIDATION_ERROR on that field, nothing written', async (_name, body, field) => {
     const merchant = await server.signUp();
     const response = await call(merchant, 'POST', '/api/v1/webhook-endpoints', body);
@@ -110,28 +161,51 @@ describe('merchant webhook endpoint registry', () => {
     const merchant = await server.signUp();
     const endpoint = await createEndpoint(merchant, { url: 'https://hooks.example.com/a', events: ['wallet.funded'] });
     const bad = await call(merchant, 'PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, {
-      url: 'nope', events: [], status: 'off', description: 5,
+      url: 'nope',
+      events: [],
+      status: 'off',
+      description: 5,
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     expect(Object.keys(bad.body.error.errors).sort()).toEqual(['description', 'events', 'status', 'url']);
     expect((await call(merchant, 'GET', `/api/v1/webhook-endpoints/${endpoint.id}`)).body.data).toEqual(endpoint);
 
-    for (const [query, field] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=x', 'limit'], ['page=0', 'page'], ['page=1.5', 'page'],
-      ['status=done', 'status'], ['eventType=Not%20An%20Event', 'eventType']]) {
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=x', 'limit'],
+      ['page=0', 'page'],
+      ['page=1.5', 'page'],
+      ['status=done', 'status'],
+      ['eventType=Not%20An%20Event', 'eventType'],
+    ]) {
       const response = await call(merchant, 'GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries?${query}`);
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { [field]: [expect.any(String)] } });
+      expect(response.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: { [field]: [expect.any(String)] },
+      });
     }
   });
 
-  test('another business\'s endpoint, another mode\'s endpoint and malformed ids are 404 on every route', async () => {
+  test("another business's endpoint, another mode's endpoint and malformed ids are 404 on every route", async () => {
     const owner = await server.signUp();
     const other = await server.signUp();
     const endpoint = await createEndpoint(owner, { url: 'https://hooks.example.com/a', events: ['*'] });
     const ownerLiveKey = await server.liveKeyOf(owner);
-    for (const [caller, id] of [[other.apiKey, endpoint.id], [ownerLiveKey, endpoint.id], [owner.apiKey, 'not-a-uuid'], [owner.apiKey, crypto.randomUUID()]]) {
-      for (const [method, suffix, body] of [['GET', '', undefined], ['PATCH', '', { status: 'disabled' }], ['DELETE', '', undefined], ['GET', '/deliveries', undefined]] as const) {
+    for (const [caller, id] of [
+      [other.apiKey, endpoint.id],
+      [ownerLiveKey, endpoint.id],
+      [owner.apiKey, 'not-a-uuid'],
+      [owner.apiKey, crypto.randomUUID()],
+    ]) {
+      for (const [method, suffix, body] of [
+        ['GET', '', undefined],
+        ['PATCH', '', { status: 'disabled' }],
+        ['DELETE', '', undefined],
+        ['GET', '/deliveries', undefined],
+      ] as const) {
         const response = await call(caller, method, `/api/v1/webhook-endpoints/${id}${suffix}`, body);
         expect(response.status).toBe(404);
         expect(response.body.error.code).toBe('NOT_FOUND');
@@ -145,30 +219,51 @@ describe('merchant webhook endpoint registry', () => {
   test('live endpoints must be https and publicly reachable, at create and at update', async () => {
     const merchant = await server.signUp();
     const liveKey = await server.liveKeyOf(merchant);
-    for (const [url, reason] of [['http://93.184.216.34/hook', /https/], ['https://127.0.0.1/hook', /publicly reachable/],
-      ['https://10.1.2.3/hook', /publicly reachable/], ['https://localhost/hook', /publicly reachable/]] as const) {
+    for (const [url, reason] of [
+      ['http://93.184.216.34/hook', /https/],
+      ['https://127.0.0.1/hook', /publicly reachable/],
+      ['https://10.1.2.3/hook', /publicly reachable/],
+      ['https://localhost/hook', /publicly reachable/],
+    ] as const) {
       const response = await call(liveKey, 'POST', '/api/v1/webhook-endpoints', { url, events: ['*'] });
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { url: [expect.stringMatching(reason)] } });
+      expect(response.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: { url: [expect.stringMatching(reason)] },
+      });
     }
     expect(await endpointCount(merchant.businessId)).toBe(0);
 
-    const created = await call(liveKey, 'POST', '/api/v1/webhook-endpoints', { url: 'https://93.184.216.34/hook', events: ['*'] });
+    const created = await call(liveKey, 'POST', '/api/v1/webhook-endpoints', {
+      url: 'https://93.184.216.34/hook',
+      events: ['*'],
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.livemode).toBe(true);
-    const refused = await call(liveKey, 'PATCH', `/api/v1/webhook-endpoints/${created.body.data.id}`, { url: 'https://192.168.0.7/hook' });
+    const refused = await call(liveKey, 'PATCH', `/api/v1/webhook-endpoints/${created.body.data.id}`, {
+      url: 'https://192.168.0.7/hook',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.errors.url).toEqual([expect.stringMatching(/publicly reachable/)]);
-    expect((await call(liveKey, 'GET', `/api/v1/webhook-endpoints/${created.body.data.id}`)).body.data.url).toBe('https://93.184.216.34/hook');
+    expect((await call(liveKey, 'GET', `/api/v1/webhook-endpoints/${created.body.data.id}`)).body.data.url).toBe(
+      'https://93.184.216.34/hook',
+    );
 
     // Sandbox endpoints may be plain http and local.
-    expect((await call(merchant, 'POST', '/api/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] })).status).toBe(201);
+    expect(
+      (await call(merchant, 'POST', '/api/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] }))
+        .status,
+    ).toBe(201);
   });
 
   test('at most 20 endpoints per business and mode: the 21st is a CONFLICT', async () => {
     const merchant = await server.signUp();
-    for (let i = 0; i < 20; i += 1) await createEndpoint(merchant, { url: `https://hooks.example.com/${i}`, events: ['*'] });
-    const response = await call(merchant, 'POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.com/21', events: ['*'] });
+    for (let i = 0; i < 20; i += 1)
+      await createEndpoint(merchant, { url: `https://hooks.example.com/${i}`, events: ['*'] });
+    const response = await call(merchant, 'POST', '/api/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/21',
+      events: ['*'],
+    });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('CONFLICT');
     expect(await endpointCount(merchant.businessId)).toBe(20);
@@ -177,11 +272,24 @@ describe('merchant webhook endpoint registry', () => {
   test('an event goes only to enabled endpoints of its business and mode subscribed to its type (or "*")', async () => {
     const merchant = await server.signUp();
     const stranger = await server.signUp();
-    const paths = { funded: pathFor('funded'), all: pathFor('all'), payments: pathFor('payments'), disabled: pathFor('disabled'), strangers: pathFor('strangers') };
+    const paths = {
+      funded: pathFor('funded'),
+      all: pathFor('all'),
+      payments: pathFor('payments'),
+      disabled: pathFor('disabled'),
+      strangers: pathFor('strangers'),
+    };
     const funded = await createEndpoint(merchant, { url: receiver.url(paths.funded), events: ['wallet.funded'] });
     const all = await createEndpoint(merchant, { url: receiver.url(paths.all), events: ['*'] });
-    const payments = await createEndpoint(merchant, { url: receiver.url(paths.payments), events: ['payment.completed'] });
-    const disabled = await createEndpoint(merchant, { url: receiver.url(paths.disabled), events: ['wallet.funded'], status: 'disabled' });
+    const payments = await createEndpoint(merchant, {
+      url: receiver.url(paths.payments),
+      events: ['payment.completed'],
+    });
+    const disabled = await createEndpoint(merchant, {
+      url: receiver.url(paths.disabled),
+      events: ['wallet.funded'],
+      status: 'disabled',
+    });
     await createEndpoint(stranger, { url: receiver.url(paths.strangers), events: ['*'] });
 
     const { transactionId } = await fund(merchant, '4.50');
@@ -191,14 +299,18 @@ describe('merchant webhook endpoint registry', () => {
     expect(receiver.at(paths.funded)).toHaveLength(1);
     expect(receiver.at(paths.all)).toHaveLength(1);
     for (const path of [paths.payments, paths.disabled, paths.strangers]) expect(receiver.at(path)).toHaveLength(0);
-    expect((await deliveriesOf(merchant.businessId)).map((row) => row.endpoint_id).sort()).toEqual([funded.id, all.id].sort());
+    expect((await deliveriesOf(merchant.businessId)).map((row) => row.endpoint_id).sort()).toEqual(
+      [funded.id, all.id].sort(),
+    );
     expect(rows.every((row) => row.status === 'succeeded')).toBe(true);
     expect(await deliveriesOf(stranger.businessId)).toHaveLength(0);
 
     // Signed like the business webhookUrl: with the API secret of the mode.
     const [request] = receiver.at(paths.funded);
     expect(request.headers['x-service-event']).toBe('wallet.funded');
-    expect(request.headers['x-service-signature']).toBe(crypto.createHmac('sha256', merchant.apiSecret).update(request.body).digest('hex'));
+    expect(request.headers['x-service-signature']).toBe(
+      crypto.createHmac('sha256', merchant.apiSecret).update(request.body).digest('hex'),
+    );
     expect(JSON.parse(request.body)).toMatchObject({ event: 'wallet.funded', data: { amount: '4.50', transactionId } });
 
     for (const endpoint of [payments, disabled]) {
@@ -232,13 +344,31 @@ describe('merchant webhook endpoint registry', () => {
     const items = all.body.data.items;
     expect(items.map((item: any) => item.payload.data.amount)).toEqual(['3.00', '2.00', '1.00']);
     for (const item of items) expect(Object.keys(item).sort()).toEqual(DELIVERY_FIELDS);
-    const [events] = [await server.runtime.dataSource.query(`SELECT id FROM events WHERE business_id = $1`, [merchant.businessId])];
+    const [events] = [
+      await server.runtime.dataSource.query(`SELECT id FROM events WHERE business_id = $1`, [merchant.businessId]),
+    ];
     expect(items[2]).toEqual({
-      id: expect.any(String), endpointId: endpoint.id, eventId: expect.any(String), eventType: 'wallet.funded',
-      payload: { event: 'wallet.funded', timestamp: expect.any(String), data: expect.objectContaining({ amount: '1.00' }) },
-      requestBody: expect.stringContaining('"amount":"1.00"'), requestHeaders: expect.objectContaining({ 'x-service-event': 'wallet.funded' }),
-      status: 'permanently_failed', attemptCount: 1, createdAt: expect.any(String), updatedAt: expect.any(String), partnerId: null,
-      nextRetryAt: null, lastAttemptAt: expect.any(String), responseStatus: 500, responseBody: null, responseTimeMs: expect.any(Number),
+      id: expect.any(String),
+      endpointId: endpoint.id,
+      eventId: expect.any(String),
+      eventType: 'wallet.funded',
+      payload: {
+        event: 'wallet.funded',
+        timestamp: expect.any(String),
+        data: expect.objectContaining({ amount: '1.00' }),
+      },
+      requestBody: expect.stringContaining('"amount":"1.00"'),
+      requestHeaders: expect.objectContaining({ 'x-service-event': 'wallet.funded' }),
+      status: 'permanently_failed',
+      attemptCount: 1,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      partnerId: null,
+      nextRetryAt: null,
+      lastAttemptAt: expect.any(String),
+      responseStatus: 500,
+      responseBody: null,
+      responseTimeMs: expect.any(Number),
       errorMessage: 'The endpoint answered HTTP 500',
     });
     expect(events.map((row: any) => row.id)).toContain(items[2].eventId);
@@ -260,8 +390,14 @@ describe('merchant webhook endpoint registry', () => {
     expect(failed.body.data.items.map((item: any) => item.id)).toEqual([items[2].id]);
     const anyCase = await call(merchant, 'GET', `${url}?status=PERMANENTLY_FAILED`);
     expect(anyCase.body.data.items.map((item: any) => item.id)).toEqual([items[2].id]);
-    expect((await call(merchant, 'GET', `${url}?eventType=wallet.funded&status=succeeded&limit=1`)).body.data)
-      .toMatchObject({ total: 2, limit: 1, items: [expect.objectContaining({ id: items[0].id })] });
-    expect((await call(merchant, 'GET', `${url}?eventType=payment.completed`)).body.data).toEqual({ items: [], total: 0, page: 1, limit: 20 });
+    expect(
+      (await call(merchant, 'GET', `${url}?eventType=wallet.funded&status=succeeded&limit=1`)).body.data,
+    ).toMatchObject({ total: 2, limit: 1, items: [expect.objectContaining({ id: items[0].id })] });
+    expect((await call(merchant, 'GET', `${url}?eventType=payment.completed`)).body.data).toEqual({
+      items: [],
+      total: 0,
+      page: 1,
+      limit: 20,
+    });
   });
 });

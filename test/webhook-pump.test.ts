@@ -37,34 +37,66 @@ describe('webhook delivery pump claims', () => {
     const headers = { 'x-api-key': merchant.apiKey };
     await server.request('PUT', '/api/v1/business/config', { headers, body: { webhookUrl: receiver.url(path) } });
     for (let i = 0; i < count; i += 1) {
-      expect((await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers, body: { currency: 'USD', amount: '0.01' } })).status).toBe(201);
+      expect(
+        (
+          await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+            headers,
+            body: { currency: 'USD', amount: '0.01' },
+          })
+        ).status,
+      ).toBe(201);
     }
     return merchant;
   };
-  const rowsOf = (businessId: string): Promise<Array<{ id: string; status: string; due: boolean; claimed: boolean; next_retry_at: Date | null; due_at: Date | null }>> =>
+  const rowsOf = (
+    businessId: string,
+  ): Promise<
+    Array<{
+      id: string;
+      status: string;
+      due: boolean;
+      claimed: boolean;
+      next_retry_at: Date | null;
+      due_at: Date | null;
+    }>
+  > =>
     server.runtime.dataSource.query(
       `SELECT id, status, due_at, next_retry_at, due_at <= now() AS due, claimed_at IS NOT NULL AS claimed
-         FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [businessId]);
+         FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`,
+      [businessId],
+    );
   const claimOnly = async (businessId: string, limit: number, staleMs = STALE_MS) =>
-    (await server.runtime.core.webhooks.claimDue(system, limit, staleMs)).filter((due) => due.delivery.businessId === businessId);
+    (await server.runtime.core.webhooks.claimDue(system, limit, staleMs)).filter(
+      (due) => due.delivery.businessId === businessId,
+    );
 
   test('an event writes its deliveries due now and unclaimed, with no graphile-worker job', async () => {
     const merchant = await merchantWithDeliveries(2);
     const rows = await rowsOf(merchant.businessId);
-    expect(rows.map(({ status, due, claimed }) => ({ status, due, claimed }))).toEqual(Array(2).fill({ status: 'pending', due: true, claimed: false }));
-    const [{ jobs }] = await server.runtime.dataSource.query(`SELECT count(*)::int AS jobs FROM graphile_worker.jobs WHERE task_identifier = 'deliver_webhook'`);
+    expect(rows.map(({ status, due, claimed }) => ({ status, due, claimed }))).toEqual(
+      Array(2).fill({ status: 'pending', due: true, claimed: false }),
+    );
+    const [{ jobs }] = await server.runtime.dataSource.query(
+      `SELECT count(*)::int AS jobs FROM graphile_worker.jobs WHERE task_identifier = 'deliver_webhook'`,
+    );
     expect(jobs).toBe(0);
   });
 
   test('concurrent claims never share a delivery; a fresh claim is not taken over, a stale one is', async () => {
     const merchant = await merchantWithDeliveries(6);
     const claims = await Promise.all([1, 2, 3].map(() => server.runtime.core.webhooks.claimDue(system, 4, STALE_MS)));
-    const ids = claims.flat().filter((due) => due.delivery.businessId === merchant.businessId).map((due) => due.delivery.id);
+    const ids = claims
+      .flat()
+      .filter((due) => due.delivery.businessId === merchant.businessId)
+      .map((due) => due.delivery.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.sort()).toEqual((await rowsOf(merchant.businessId)).map((row) => row.id).sort());
     expect(await claimOnly(merchant.businessId, 10)).toEqual([]);
     // A claim older than the claimer's stall time belongs to a dead worker.
-    await server.runtime.dataSource.query(`UPDATE webhook_deliveries SET claimed_at = now() - interval '2 minutes' WHERE id = $1`, [ids[0]]);
+    await server.runtime.dataSource.query(
+      `UPDATE webhook_deliveries SET claimed_at = now() - interval '2 minutes' WHERE id = $1`,
+      [ids[0]],
+    );
     expect((await claimOnly(merchant.businessId, 10)).map((due) => due.delivery.id)).toEqual([ids[0]]);
   });
 
@@ -92,9 +124,30 @@ describe('webhook delivery pump claims', () => {
     const at = new Date('2026-11-25T01:02:03.456Z');
     const awkward = 'quote " backslash \\ comma , braces {} NULL é ☃ \n newline';
     const outcomes: AttemptOutcome[] = [
-      { ok: true, requestHeaders: { 'x-service-signature': 'abc', 'x-odd': awkward }, responseStatus: 200, responseBody: awkward, responseTimeMs: 12, errorMessage: null },
-      { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: 'Not delivered: because' },
-      { ok: false, requestHeaders: { a: '1' }, responseStatus: 500, responseBody: '', responseTimeMs: 3, errorMessage: 'The endpoint answered HTTP 500' },
+      {
+        ok: true,
+        requestHeaders: { 'x-service-signature': 'abc', 'x-odd': awkward },
+        responseStatus: 200,
+        responseBody: awkward,
+        responseTimeMs: 12,
+        errorMessage: null,
+      },
+      {
+        ok: false,
+        requestHeaders: null,
+        responseStatus: null,
+        responseBody: null,
+        responseTimeMs: 0,
+        errorMessage: 'Not delivered: because',
+      },
+      {
+        ok: false,
+        requestHeaders: { a: '1' },
+        responseStatus: 500,
+        responseBody: '',
+        responseTimeMs: 3,
+        errorMessage: 'The endpoint answered HTTP 500',
+      },
     ];
     const sent = claimed.map((due, index) => ({ delivery: due.delivery, attemptedAt: at, outcome: outcomes[index] }));
 
@@ -109,16 +162,30 @@ describe('webhook delivery pump claims', () => {
     const stored: any[] = await server.runtime.dataSource.query(
       `SELECT id, status, attempt_count, last_attempt_at, request_headers, response_status, response_body, response_time_ms, error_message,
               due_at IS NOT NULL AS due, claimed_at IS NOT NULL AS claimed, updated_at
-         FROM webhook_deliveries WHERE business_id = $1`, [merchant.businessId]);
+         FROM webhook_deliveries WHERE business_id = $1`,
+      [merchant.businessId],
+    );
     const byId = new Map(stored.map((row) => [row.id, row]));
     claimed.forEach((due, index) => {
       const row = byId.get(due.delivery.id);
       const outcome = outcomes[index];
       expect(row).toMatchObject({
-        attempt_count: 1, request_headers: outcome.requestHeaders, response_status: outcome.responseStatus, response_body: outcome.responseBody,
-        response_time_ms: outcome.responseTimeMs, error_message: outcome.errorMessage, last_attempt_at: at, claimed: false,
+        attempt_count: 1,
+        request_headers: outcome.requestHeaders,
+        response_status: outcome.responseStatus,
+        response_body: outcome.responseBody,
+        response_time_ms: outcome.responseTimeMs,
+        error_message: outcome.errorMessage,
+        last_attempt_at: at,
+        claimed: false,
       });
-      expect(recorded[index]).toMatchObject({ id: due.delivery.id, status: row.status, attemptCount: 1, updatedAt: row.updated_at, claimedAt: null });
+      expect(recorded[index]).toMatchObject({
+        id: due.delivery.id,
+        status: row.status,
+        attemptCount: 1,
+        updatedAt: row.updated_at,
+        claimedAt: null,
+      });
     });
     // The first succeeded; the other two failed with a retry due (the schedule has three attempts).
     expect(claimed.map((due) => byId.get(due.delivery.id).status)).toEqual(['succeeded', 'failed', 'failed']);
@@ -128,16 +195,27 @@ describe('webhook delivery pump claims', () => {
   test('a delivery no longer there is answered null and the others are recorded; a statement that fails records none', async () => {
     const merchant = await merchantWithDeliveries(2, '/pump-batch-missing');
     const [first, second] = await claimOnly(merchant.businessId, 100);
-    const outcome: AttemptOutcome = { ok: true, requestHeaders: null, responseStatus: 200, responseBody: 'ok', responseTimeMs: 1, errorMessage: null };
+    const outcome: AttemptOutcome = {
+      ok: true,
+      requestHeaders: null,
+      responseStatus: 200,
+      responseBody: 'ok',
+      responseTimeMs: 1,
+      errorMessage: null,
+    };
     const gone = Object.assign(new WebhookDelivery(), first.delivery, { id: '00000000-0000-4000-8000-000000000000' });
 
     // PostgreSQL's text cannot hold a NUL: the one statement fails, and neither row changes.
     const unstorable = { ...outcome, responseBody: 'a\u0000b' };
-    await expect(server.runtime.core.webhooks.recordAllSent(system, [
-      { delivery: first.delivery, attemptedAt: new Date(), outcome },
-      { delivery: second.delivery, attemptedAt: new Date(), outcome: unstorable },
-    ])).rejects.toThrow();
-    expect((await rowsOf(merchant.businessId)).map((row) => ({ status: row.status, claimed: row.claimed }))).toEqual(Array(2).fill({ status: 'pending', claimed: true }));
+    await expect(
+      server.runtime.core.webhooks.recordAllSent(system, [
+        { delivery: first.delivery, attemptedAt: new Date(), outcome },
+        { delivery: second.delivery, attemptedAt: new Date(), outcome: unstorable },
+      ]),
+    ).rejects.toThrow();
+    expect((await rowsOf(merchant.businessId)).map((row) => ({ status: row.status, claimed: row.claimed }))).toEqual(
+      Array(2).fill({ status: 'pending', claimed: true }),
+    );
     expect(first.delivery.attemptCount).toBe(0);
 
     const recorded = await server.runtime.core.webhooks.recordAllSent(system, [
@@ -148,11 +226,15 @@ describe('webhook delivery pump claims', () => {
     const rows = await rowsOf(merchant.businessId);
     expect(rows.find((row) => row.id === first.delivery.id)).toMatchObject({ status: 'succeeded', claimed: false });
     expect(rows.find((row) => row.id === second.delivery.id)).toMatchObject({ status: 'pending', claimed: true });
-    await expect(server.runtime.core.webhooks.recordSent(system, { delivery: gone, attemptedAt: new Date(), outcome })).rejects.toThrow(/disappeared/);
+    await expect(
+      server.runtime.core.webhooks.recordSent(system, { delivery: gone, attemptedAt: new Date(), outcome }),
+    ).rejects.toThrow(/disappeared/);
   });
 
   test('a pump writes the outcomes that arrive while it is writing in one statement, and each on its own when that statement fails', async () => {
-    const deliveries = Array.from({ length: 12 }, (_, index) => Object.assign(new WebhookDelivery(), { id: `delivery-${index}` }));
+    const deliveries = Array.from({ length: 12 }, (_, index) =>
+      Object.assign(new WebhookDelivery(), { id: `delivery-${index}` }),
+    );
     let claimedOnce = false;
     const writes: string[][] = [];
     let failBatches = false;
@@ -182,11 +264,25 @@ describe('webhook delivery pump claims', () => {
       claimedOnce = false;
       writes.length = 0;
       logged.length = 0;
-      const pump = new DeliveryPump(fake, () => system, createTesseraPubSub().pubSub, {
-        concurrency: 12, pollIntervalMs: 3_600_000, stalledAfterMs: STALE_MS, databaseUrl: server.databaseUrl,
-      }, (line) => logged.push(line));
+      const pump = new DeliveryPump(
+        fake,
+        () => system,
+        createTesseraPubSub().pubSub,
+        {
+          concurrency: 12,
+          pollIntervalMs: 3_600_000,
+          stalledAfterMs: STALE_MS,
+          databaseUrl: server.databaseUrl,
+        },
+        (line) => logged.push(line),
+      );
       pump.start();
-      await waitFor(async () => writes.flat().length, (written) => written >= 12, undefined, 10);
+      await waitFor(
+        async () => writes.flat().length,
+        (written) => written >= 12,
+        undefined,
+        10,
+      );
       await pump.stop();
     };
 
@@ -211,20 +307,36 @@ describe('webhook delivery pump claims', () => {
 
   test('a pump in another process (its own pub/sub) is woken by the NOTIFY after the commit, not by its poll', async () => {
     const { pubSub: elsewhere } = createTesseraPubSub();
-    const pump = new DeliveryPump(server.runtime.core.webhooks, () => system, elsewhere, {
-      concurrency: 2, pollIntervalMs: 3_600_000, stalledAfterMs: STALE_MS, databaseUrl: server.databaseUrl,
-    }, () => undefined);
+    const pump = new DeliveryPump(
+      server.runtime.core.webhooks,
+      () => system,
+      elsewhere,
+      {
+        concurrency: 2,
+        pollIntervalMs: 3_600_000,
+        stalledAfterMs: STALE_MS,
+        databaseUrl: server.databaseUrl,
+      },
+      () => undefined,
+    );
     pump.start();
     try {
       // Listening (its first claim follows at once, before the delivery below exists).
-      const listening = async () => (await server.runtime.dataSource.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN tessera_webhooks_due' AND datname = current_database()`))[0].n;
+      const listening = async () =>
+        (
+          await server.runtime.dataSource.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN tessera_webhooks_due' AND datname = current_database()`,
+          )
+        )[0].n;
       await waitUntil(async () => (await listening()) > 0, 'the pump listening');
       expect(await listening()).toBe(1);
       const before = receiver.at('/pump-notify').length;
       const merchant = await merchantWithDeliveries(1, '/pump-notify');
       // The receiver gets the POST before the pump writes its outcome: wait for the row, which is what is asserted.
-      const rows = await waitFor(() => rowsOf(merchant.businessId), (found) => found.length > 0 && found.every((row) => row.status !== 'pending'));
+      const rows = await waitFor(
+        () => rowsOf(merchant.businessId),
+        (found) => found.length > 0 && found.every((row) => row.status !== 'pending'),
+      );
       expect(rows.map((row) => row.status)).toEqual(['succeeded']);
       expect(receiver.at('/pump-notify')).toHaveLength(before + 1);
     } finally {
@@ -234,9 +346,11 @@ describe('webhook delivery pump claims', () => {
 });
 
 describe('JOB_STALL_AFTER_MS against WEBHOOK_TIMEOUT_MS', () => {
-  test('a claim must outlast two attempts\' time limits (a wait for a slot, then its own), or the start is refused', () => {
+  test("a claim must outlast two attempts' time limits (a wait for a slot, then its own), or the start is refused", () => {
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '30000', JOB_STALL_AFTER_MS: '60000' })).toThrow(ConfigError);
-    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '30000', JOB_STALL_AFTER_MS: '60000' })).toThrow(/JOB_STALL_AFTER_MS \(60000\) must be more than twice WEBHOOK_TIMEOUT_MS \(30000\)/);
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '30000', JOB_STALL_AFTER_MS: '60000' })).toThrow(
+      /JOB_STALL_AFTER_MS \(60000\) must be more than twice WEBHOOK_TIMEOUT_MS \(30000\)/,
+    );
     expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '30000', JOB_STALL_AFTER_MS: '60001' }).jobStallAfterMs).toBe(60_001);
     // The defaults: 30 s, and twice that and 30 s more for the claims, whatever the time limit.
     expect(loadConfig({})).toMatchObject({ webhookTimeoutMs: 30_000, jobStallAfterMs: 90_000 });

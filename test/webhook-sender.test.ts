@@ -19,18 +19,25 @@ describe('a webhook attempt over HTTP', () => {
   const received: Array<{ path: string; headers: http.IncomingHttpHeaders; body: string }> = [];
   const handlers = new Map<string, (response: http.ServerResponse) => void>();
 
-  const policy = (privateTarget: boolean) => ({
-    refusal: async () => null,
-    allowsPrivateTargets: () => privateTarget,
-    isPrivateTarget: async () => privateTarget,
-  }) as unknown as WebhookTargetPolicy;
-  const sender = (privateTarget = false) => new WebhookSender({ timeoutMs: TIMEOUT_MS, retryScheduleSeconds: [0], targets: policy(privateTarget) });
+  const policy = (privateTarget: boolean) =>
+    ({
+      refusal: async () => null,
+      allowsPrivateTargets: () => privateTarget,
+      isPrivateTarget: async () => privateTarget,
+    }) as unknown as WebhookTargetPolicy;
+  const sender = (privateTarget = false) =>
+    new WebhookSender({ timeoutMs: TIMEOUT_MS, retryScheduleSeconds: [0], targets: policy(privateTarget) });
   const senders: WebhookSender[] = [];
 
-  const delivery = (url: string) => Object.assign(new WebhookDelivery(), {
-    id: crypto.randomUUID(), url, livemode: false, target: WebhookDeliveryTarget.WEBHOOK_URL, eventType: 'bench.tick',
-    requestBody: JSON.stringify({ event: 'bench.tick', data: { n: 1 } }),
-  });
+  const delivery = (url: string) =>
+    Object.assign(new WebhookDelivery(), {
+      id: crypto.randomUUID(),
+      url,
+      livemode: false,
+      target: WebhookDeliveryTarget.WEBHOOK_URL,
+      eventType: 'bench.tick',
+      requestBody: JSON.stringify({ event: 'bench.tick', data: { n: 1 } }),
+    });
   const postTo = (url: string, privateTarget = false) => {
     const made = sender(privateTarget);
     senders.push(made);
@@ -43,7 +50,11 @@ describe('a webhook attempt over HTTP', () => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk) => chunks.push(chunk));
       request.on('end', () => {
-        received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          path: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         const handler = handlers.get(new URL(request.url ?? '/', 'http://x').pathname);
         if (handler) handler(response);
         else response.writeHead(404).end();
@@ -71,7 +82,9 @@ describe('a webhook attempt over HTTP', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  beforeEach(() => { received.length = 0; });
+  beforeEach(() => {
+    received.length = 0;
+  });
 
   test('a 2xx is a success: the stored body byte for byte, signed, with the query string kept', async () => {
     const outcome = await post('/ok?source=tessera');
@@ -83,7 +96,7 @@ describe('a webhook attempt over HTTP', () => {
     expect(outcome.requestHeaders?.['x-service-signature']).toBe(expected);
   });
 
-  test('a public target\'s answer keeps its first 2 KB', async () => {
+  test("a public target's answer keeps its first 2 KB", async () => {
     const outcome = await post('/large');
     expect(outcome).toMatchObject({ ok: false, responseStatus: 500, errorMessage: 'The endpoint answered HTTP 500' });
     expect(outcome.responseBody).toBe('y'.repeat(2048));
@@ -113,7 +126,7 @@ describe('a webhook attempt over HTTP', () => {
     expect(received).toHaveLength(0);
   });
 
-  test('a private target\'s answer is its status only, and its connections are reused', async () => {
+  test("a private target's answer is its status only, and its connections are reused", async () => {
     const made = sender(true);
     senders.push(made);
     const connections = new Set<unknown>();
@@ -121,8 +134,17 @@ describe('a webhook attempt over HTTP', () => {
     server.on('request', onRequest);
     try {
       for (let i = 0; i < 6; i += 1) {
-        const outcome = await made.post(delivery(`${base}/secret`), { current: 'sk_test_secret', previous: null }, new Date());
-        expect(outcome).toMatchObject({ ok: false, responseStatus: 503, responseBody: null, responseTimeMs: expect.any(Number) });
+        const outcome = await made.post(
+          delivery(`${base}/secret`),
+          { current: 'sk_test_secret', previous: null },
+          new Date(),
+        );
+        expect(outcome).toMatchObject({
+          ok: false,
+          responseStatus: 503,
+          responseBody: null,
+          responseTimeMs: expect.any(Number),
+        });
       }
     } finally {
       server.off('request', onRequest);
@@ -133,8 +155,14 @@ describe('a webhook attempt over HTTP', () => {
     expect(connections.size).toBeLessThanOrEqual(3);
   });
 
-  test('a private target\'s answer whose body is still coming at the time limit is no answer, as a public one\'s', async () => {
+  test("a private target's answer whose body is still coming at the time limit is no answer, as a public one's", async () => {
     const outcome = await post('/slow-body', true);
-    expect(outcome).toMatchObject({ ok: false, responseStatus: null, responseBody: null, responseTimeMs: null, errorMessage: NO_ANSWER });
+    expect(outcome).toMatchObject({
+      ok: false,
+      responseStatus: null,
+      responseBody: null,
+      responseTimeMs: null,
+      errorMessage: NO_ANSWER,
+    });
   });
 });

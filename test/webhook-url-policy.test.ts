@@ -3,7 +3,13 @@ import net, { AddressInfo, LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
 import { Mode } from '../src/domain/identity/identity.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { HostResolver, NonPublicAddressError, WebhookTargetPolicy, liveUrlRefusal, publicAddressLookup } from '../src/domain/webhooks/url-policy';
+import {
+  HostResolver,
+  NonPublicAddressError,
+  WebhookTargetPolicy,
+  liveUrlRefusal,
+  publicAddressLookup,
+} from '../src/domain/webhooks/url-policy';
 import { WebhookService } from '../src/domain/webhooks/webhook.service';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { TestServer, startTestServer, waitFor } from './support/harness';
@@ -33,7 +39,9 @@ describe('webhook URL policy', () => {
     });
 
     test('accepts a host name whose addresses are all public, and a public IP literal', async () => {
-      expect(await liveUrlRefusal('https://hooks.example/x', async () => ['93.184.216.34', '2606:2800:220:1::1'])).toBeNull();
+      expect(
+        await liveUrlRefusal('https://hooks.example/x', async () => ['93.184.216.34', '2606:2800:220:1::1']),
+      ).toBeNull();
       expect(await liveUrlRefusal('https://93.184.216.34/x')).toBeNull();
     });
 
@@ -55,7 +63,11 @@ describe('webhook URL policy', () => {
       [['93.184.216.34', '10.0.0.1'], /resolves to 10\.0\.0\.1 \(private\)/],
       [['::ffff:127.0.0.1'], /loopback/],
     ])('refuses a host that resolves to %j', async (addresses, reason) => {
-      const { error } = await lookUp(publicAddressLookup(async () => addresses), 'rebind.example', { all: true });
+      const { error } = await lookUp(
+        publicAddressLookup(async () => addresses),
+        'rebind.example',
+        { all: true },
+      );
       expect(error).toBeInstanceOf(NonPublicAddressError);
       expect(error!.message).toMatch(reason);
       expect(error!.message).toMatch(/^must be publicly reachable/);
@@ -64,30 +76,54 @@ describe('webhook URL policy', () => {
     test('hands the connection exactly the public addresses it checked, in both callback forms', async () => {
       const resolver = async () => ['93.184.216.34', '2606:2800:220:1::1'];
       expect(await lookUp(publicAddressLookup(resolver), 'hooks.example', { all: true })).toEqual({
-        error: null, address: [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }], family: undefined,
+        error: null,
+        address: [
+          { address: '93.184.216.34', family: 4 },
+          { address: '2606:2800:220:1::1', family: 6 },
+        ],
+        family: undefined,
       });
-      expect(await lookUp(publicAddressLookup(resolver), 'hooks.example')).toEqual({ error: null, address: '93.184.216.34', family: 4 });
-      expect(await lookUp(publicAddressLookup(resolver), 'hooks.example', { family: 6 })).toEqual({ error: null, address: '2606:2800:220:1::1', family: 6 });
+      expect(await lookUp(publicAddressLookup(resolver), 'hooks.example')).toEqual({
+        error: null,
+        address: '93.184.216.34',
+        family: 4,
+      });
+      expect(await lookUp(publicAddressLookup(resolver), 'hooks.example', { family: 6 })).toEqual({
+        error: null,
+        address: '2606:2800:220:1::1',
+        family: 6,
+      });
     });
 
     test('resolves once per connection: an answer that changes after the URL check is judged again', async () => {
       const answers = [['93.184.216.34'], ['127.0.0.1']];
       const rebinding: HostResolver = async () => answers.shift() ?? [];
       expect(await liveUrlRefusal('https://rebind.example/x', rebinding)).toBeNull();
-      expect((await lookUp(publicAddressLookup(rebinding), 'rebind.example')).error).toBeInstanceOf(NonPublicAddressError);
+      expect((await lookUp(publicAddressLookup(rebinding), 'rebind.example')).error).toBeInstanceOf(
+        NonPublicAddressError,
+      );
     });
 
     test('a request through it to a host resolving to 127.0.0.1 never opens a connection; the same request without it does', async () => {
       let connections = 0;
       const target = http.createServer((_request, response) => response.end('ok'));
-      target.on('connection', () => { connections += 1; });
+      target.on('connection', () => {
+        connections += 1;
+      });
       await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
       const port = (target.address() as AddressInfo).port;
       const toLoopback: HostResolver = async () => ['127.0.0.1'];
       const pinned = new Agent({ connect: { lookup: publicAddressLookup(toLoopback) } });
-      const unchecked = new Agent({ connect: { lookup: (_host: string, _options: unknown, callback: (...args: unknown[]) => void) => callback(null, [{ address: '127.0.0.1', family: 4 }]) } as never });
+      const unchecked = new Agent({
+        connect: {
+          lookup: (_host: string, _options: unknown, callback: (...args: unknown[]) => void) =>
+            callback(null, [{ address: '127.0.0.1', family: 4 }]),
+        } as never,
+      });
       try {
-        const refused = await fetch(`http://rebind.example:${port}/x`, { dispatcher: pinned }).catch((error: Error) => error);
+        const refused = await fetch(`http://rebind.example:${port}/x`, { dispatcher: pinned }).catch(
+          (error: Error) => error,
+        );
         expect(refused).toBeInstanceOf(Error);
         expect((refused as Error).cause).toBeInstanceOf(NonPublicAddressError);
         expect(connections).toBe(0);
@@ -106,21 +142,42 @@ describe('webhook URL policy', () => {
   describe('over the API and at delivery', () => {
     let server: TestServer;
     // A refusal comes before any connection; the generous time limit only keeps a busy machine's slow lookup from passing for one.
-    beforeAll(async () => { server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 10_000, workerPollIntervalMs: 50 }); });
+    beforeAll(async () => {
+      server = await startTestServer({
+        webhookRetryScheduleSeconds: [0],
+        webhookTimeoutMs: 10_000,
+        workerPollIntervalMs: 50,
+      });
+    });
     afterAll(async () => server.close());
 
     async function liveKeyOf(token: string): Promise<string> {
-      const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } } }', {}, { authorization: `Bearer ${token}` });
+      const issued = await server.graphql(
+        'mutation { createLiveCredentials { credentials { apiKey } } }',
+        {},
+        { authorization: `Bearer ${token}` },
+      );
       return issued.body.data.createLiveCredentials.credentials.apiKey;
     }
 
     test('PUT /business/config with live credentials refuses private and loopback URLs, and nothing changes', async () => {
       const merchant = await server.signUp();
       const liveKey = await liveKeyOf(merchant.token);
-      for (const webhookUrl of ['https://127.0.0.1/hook', 'https://localhost/hook', 'https://169.254.169.254/hook', 'https://[::1]/hook']) {
-        const response = await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': liveKey }, body: { webhookUrl } });
+      for (const webhookUrl of [
+        'https://127.0.0.1/hook',
+        'https://localhost/hook',
+        'https://169.254.169.254/hook',
+        'https://[::1]/hook',
+      ]) {
+        const response = await server.request('PUT', '/api/v1/business/config', {
+          headers: { 'x-api-key': liveKey },
+          body: { webhookUrl },
+        });
         expect(response.status).toBe(400);
-        expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: { webhookUrl: [expect.stringMatching(/publicly reachable/)] } });
+        expect(response.body.error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          errors: { webhookUrl: [expect.stringMatching(/publicly reachable/)] },
+        });
       }
       const config = await server.request('GET', '/api/v1/business/config', { headers: { 'x-api-key': liveKey } });
       expect(config.body.data.webhookUrl).toBeNull();
@@ -129,14 +186,18 @@ describe('webhook URL policy', () => {
     test('sandbox credentials may register a plain http URL on this machine', async () => {
       const merchant = await server.signUp();
       const response = await server.request('PUT', '/api/v1/business/config', {
-        headers: { 'x-api-key': merchant.apiKey }, body: { webhookUrl: 'http://127.0.0.1:9/hook' },
+        headers: { 'x-api-key': merchant.apiKey },
+        body: { webhookUrl: 'http://127.0.0.1:9/hook' },
       });
       expect(response.status).toBe(200);
     });
 
     test('a live URL that now points at a private address is not called at delivery time', async () => {
       const hits: string[] = [];
-      const receiver = http.createServer((request, response) => { hits.push(request.url ?? ''); response.end('ok'); });
+      const receiver = http.createServer((request, response) => {
+        hits.push(request.url ?? '');
+        response.end('ok');
+      });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const port = (receiver.address() as AddressInfo).port;
       const merchant = await server.signUp();
@@ -148,11 +209,30 @@ describe('webhook URL policy', () => {
       );
       const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
       try {
-        const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.LIVE);
+        const ctx = new RequestContext(
+          server.runtime.dataSource,
+          { kind: 'system', name: 'test' },
+          merchant.businessId,
+          Mode.LIVE,
+        );
         await inTransaction(ctx, (tx) => server.runtime.core.events.record(tx, 'test.live_event', { n: 1 }));
-        const rows = await waitFor((): Promise<Array<{ status: string; error_message: string | null; attempt_count: number }>> => server.runtime.dataSource.query(
-          `SELECT status, error_message, attempt_count FROM webhook_deliveries WHERE business_id = $1`, [merchant.businessId]), (found) => found[0]?.attempt_count > 0, undefined, 50);
-        expect(rows).toEqual([{ status: 'permanently_failed', attempt_count: 1, error_message: expect.stringMatching(/^Not delivered: the URL must be publicly reachable/) }]);
+        const rows = await waitFor(
+          (): Promise<Array<{ status: string; error_message: string | null; attempt_count: number }>> =>
+            server.runtime.dataSource.query(
+              `SELECT status, error_message, attempt_count FROM webhook_deliveries WHERE business_id = $1`,
+              [merchant.businessId],
+            ),
+          (found) => found[0]?.attempt_count > 0,
+          undefined,
+          50,
+        );
+        expect(rows).toEqual([
+          {
+            status: 'permanently_failed',
+            attempt_count: 1,
+            error_message: expect.stringMatching(/^Not delivered: the URL must be publicly reachable/),
+          },
+        ]);
         expect(hits).toEqual([]);
       } finally {
         await stopWorker(worker);
@@ -163,7 +243,9 @@ describe('webhook URL policy', () => {
     test('a live host that passes the URL check and then resolves to 127.0.0.1 (DNS rebinding) is refused at connect time', async () => {
       let connections = 0;
       const target = net.createServer((socket) => socket.destroy());
-      target.on('connection', () => { connections += 1; });
+      target.on('connection', () => {
+        connections += 1;
+      });
       await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
       const port = (target.address() as AddressInfo).port;
       const merchant = await server.signUp();
@@ -178,10 +260,23 @@ describe('webhook URL policy', () => {
         return lookups.length === 1 ? ['93.184.216.34'] : ['127.0.0.1'];
       };
       const core = server.runtime.core;
-      const webhooks = new WebhookService({ timeoutMs: 500, retryScheduleSeconds: [0], targets: new WebhookTargetPolicy({ allowPrivateTestTargets: true, resolveHost: rebinding }) },
-        () => 'bs_live_secret', core.treasuryWebhookEndpoints, core.pubSub);
+      const webhooks = new WebhookService(
+        {
+          timeoutMs: 500,
+          retryScheduleSeconds: [0],
+          targets: new WebhookTargetPolicy({ allowPrivateTestTargets: true, resolveHost: rebinding }),
+        },
+        () => 'bs_live_secret',
+        core.treasuryWebhookEndpoints,
+        core.pubSub,
+      );
       try {
-        const ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, merchant.businessId, Mode.LIVE);
+        const ctx = new RequestContext(
+          server.runtime.dataSource,
+          { kind: 'system', name: 'test' },
+          merchant.businessId,
+          Mode.LIVE,
+        );
         const [delivery] = await inTransaction(ctx, async (tx) => {
           const event = await core.events.record(tx, 'test.rebinding', { n: 1 });
           return core.eventLog.deliveriesOf(tx, [event.id]);
@@ -189,8 +284,11 @@ describe('webhook URL policy', () => {
         const attempted = await webhooks.attempt(ctx, delivery.id);
         expect(lookups).toEqual(['rebind.example', 'rebind.example']);
         expect(attempted).toMatchObject({
-          status: 'permanently_failed', attemptCount: 1, responseStatus: null,
-          errorMessage: 'Not delivered: the URL must be publicly reachable: rebind.example resolves to 127.0.0.1 (loopback)',
+          status: 'permanently_failed',
+          attemptCount: 1,
+          responseStatus: null,
+          errorMessage:
+            'Not delivered: the URL must be publicly reachable: rebind.example resolves to 127.0.0.1 (loopback)',
         });
         expect(connections).toBe(0);
       } finally {

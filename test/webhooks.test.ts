@@ -19,7 +19,10 @@ describe('webhook delivery to the business webhookUrl', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    server = await startDeliveringServer({ webhookTimeoutMs: TIMEOUT_MS, webhookRetryScheduleSeconds: SCHEDULE_SECONDS });
+    server = await startDeliveringServer({
+      webhookTimeoutMs: TIMEOUT_MS,
+      webhookRetryScheduleSeconds: SCHEDULE_SECONDS,
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -29,23 +32,29 @@ describe('webhook delivery to the business webhookUrl', () => {
   const pathFor = (name: string) => `/${name}-${crypto.randomBytes(3).toString('hex')}`;
 
   const configureWebhook = async (merchant: TestMerchant, webhookUrl: string | null) => {
-    const response = await server.request('PUT', '/api/v1/business/config', { headers: { 'x-api-key': merchant.apiKey }, body: { webhookUrl } });
+    const response = await server.request('PUT', '/api/v1/business/config', {
+      headers: { 'x-api-key': merchant.apiKey },
+      body: { webhookUrl },
+    });
     expect(response.status).toBe(200);
   };
 
   const fund = async (merchant: TestMerchant, amount = '5.00') => {
     const response = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
-      headers: { 'x-api-key': merchant.apiKey }, body: { currency: 'USD', amount },
+      headers: { 'x-api-key': merchant.apiKey },
+      body: { currency: 'USD', amount },
     });
     expect(response.status).toBe(201);
     return response.body.data;
   };
 
-  const deliveriesOf = (businessId: string): Promise<any[]> => server.runtime.dataSource.query(
-    `SELECT * FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [businessId],
-  );
+  const deliveriesOf = (businessId: string): Promise<any[]> =>
+    server.runtime.dataSource.query(`SELECT * FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`, [
+      businessId,
+    ]);
 
-  const settled = (rows: any[], count = 1) => rows.length >= count && rows.every((row) => ['succeeded', 'permanently_failed'].includes(row.status));
+  const settled = (rows: any[], count = 1) =>
+    rows.length >= count && rows.every((row) => ['succeeded', 'permanently_failed'].includes(row.status));
 
   test('a sandbox funding is POSTed to the webhookUrl as the documented { event, timestamp, data } envelope', async () => {
     const merchant = await server.signUp();
@@ -54,7 +63,9 @@ describe('webhook delivery to the business webhookUrl', () => {
     const funded = await fund(merchant, '7.25');
 
     const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
-    const [event] = await server.runtime.dataSource.query(`SELECT id, created_at FROM events WHERE business_id = $1`, [merchant.businessId]);
+    const [event] = await server.runtime.dataSource.query(`SELECT id, created_at FROM events WHERE business_id = $1`, [
+      merchant.businessId,
+    ]);
     const [request] = receiver.at(path);
     expect(receiver.at(path)).toHaveLength(1);
     expect(request.headers['content-type']).toBe('application/json');
@@ -63,12 +74,26 @@ describe('webhook delivery to the business webhookUrl', () => {
     expect(JSON.parse(request.body)).toEqual({
       event: 'wallet.funded',
       timestamp: new Date(event.created_at).toISOString(),
-      data: { walletId: funded.wallet.id, currency: 'usd', amount: '7.25', balance: '7.25', transactionId: funded.transactionId },
+      data: {
+        walletId: funded.wallet.id,
+        currency: 'usd',
+        amount: '7.25',
+        balance: '7.25',
+        transactionId: funded.transactionId,
+      },
     });
     expect(delivery).toMatchObject({
-      event_id: event.id, event_type: 'wallet.funded', url: receiver.url(path), livemode: false,
+      event_id: event.id,
+      event_type: 'wallet.funded',
+      url: receiver.url(path),
+      livemode: false,
       // The receiver is on loopback: of a private target's answer only the status is kept.
-      status: 'succeeded', attempt_count: 1, response_status: 200, response_body: null, error_message: null, next_retry_at: null,
+      status: 'succeeded',
+      attempt_count: 1,
+      response_status: 200,
+      response_body: null,
+      error_message: null,
+      next_retry_at: null,
     });
     expect(delivery.payload).toEqual(JSON.parse(request.body));
     expect(delivery.last_attempt_at).toBeInstanceOf(Date);
@@ -85,7 +110,9 @@ describe('webhook delivery to the business webhookUrl', () => {
     const [request] = receiver.at(path);
     expect(request.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
     expect(verifiesServiceSignature(request, merchant.apiSecret)).toBe(true);
-    expect(verifiesServiceSignature({ ...request, body: request.body.replace('5.00', '6.00') }, merchant.apiSecret)).toBe(false);
+    expect(
+      verifiesServiceSignature({ ...request, body: request.body.replace('5.00', '6.00') }, merchant.apiSecret),
+    ).toBe(false);
   });
 
   test('a listed delivery keeps the exact bytes every attempt sent: X-Service-Signature verifies over its requestBody (REST and GraphQL)', async () => {
@@ -103,23 +130,48 @@ describe('webhook delivery to the business webhookUrl', () => {
     const [listed] = event.deliveries;
     expect(listed).toMatchObject({ status: 'succeeded', attemptCount: 2 });
     // The bytes as the event was recorded: `data` keeps its keys' order (a jsonb round trip sorts them).
-    expect(listed.requestBody).toBe(JSON.stringify({
-      event: 'wallet.funded', timestamp: event.createdAt,
-      data: { walletId: funded.wallet.id, currency: 'usd', amount: '4.20', balance: '4.20', transactionId: funded.transactionId },
-    }));
+    expect(listed.requestBody).toBe(
+      JSON.stringify({
+        event: 'wallet.funded',
+        timestamp: event.createdAt,
+        data: {
+          walletId: funded.wallet.id,
+          currency: 'usd',
+          amount: '4.20',
+          balance: '4.20',
+          transactionId: funded.transactionId,
+        },
+      }),
+    );
     for (const attempt of attempts) expect(attempt.body).toBe(listed.requestBody);
 
     // The receiver's rule, applied to the listed delivery: HMAC-SHA256 of the listed bytes with the API secret.
-    const signature = crypto.createHmac('sha256', merchant.apiSecret).update(Buffer.from(listed.requestBody, 'utf8')).digest('hex');
+    const signature = crypto
+      .createHmac('sha256', merchant.apiSecret)
+      .update(Buffer.from(listed.requestBody, 'utf8'))
+      .digest('hex');
     expect(verifiesServiceSignature({ ...attempts[1], body: listed.requestBody }, merchant.apiSecret)).toBe(true);
     expect(listed.requestHeaders).toEqual({
-      'content-type': 'application/json', 'user-agent': 'Tessera-Webhooks/1', 'x-service-signature': signature, 'x-service-event': 'wallet.funded',
-      'webhook-id': listed.id, 'webhook-timestamp': attempts[1].headers['webhook-timestamp'], 'webhook-signature': attempts[1].headers['webhook-signature'],
+      'content-type': 'application/json',
+      'user-agent': 'Tessera-Webhooks/1',
+      'x-service-signature': signature,
+      'x-service-event': 'wallet.funded',
+      'webhook-id': listed.id,
+      'webhook-timestamp': attempts[1].headers['webhook-timestamp'],
+      'webhook-signature': attempts[1].headers['webhook-signature'],
     });
-    expect(new Webhook(merchant.apiSecret, { format: 'raw' }).verify(listed.requestBody, listed.requestHeaders)).toEqual(JSON.parse(listed.requestBody));
+    expect(
+      new Webhook(merchant.apiSecret, { format: 'raw' }).verify(listed.requestBody, listed.requestHeaders),
+    ).toEqual(JSON.parse(listed.requestBody));
 
-    const gql = await server.graphql('query { events(first: 1) { edges { node { deliveries { id requestBody requestHeaders } } } } }', {}, { 'x-api-key': merchant.apiKey });
-    expect(gql.body.data.events.edges[0].node.deliveries).toEqual([{ id: listed.id, requestBody: listed.requestBody, requestHeaders: listed.requestHeaders }]);
+    const gql = await server.graphql(
+      'query { events(first: 1) { edges { node { deliveries { id requestBody requestHeaders } } } } }',
+      {},
+      { 'x-api-key': merchant.apiKey },
+    );
+    expect(gql.body.data.events.edges[0].node.deliveries).toEqual([
+      { id: listed.id, requestBody: listed.requestBody, requestHeaders: listed.requestHeaders },
+    ]);
   });
 
   test('the Standard Webhooks headers verify with the standardwebhooks package, keyed with the API secret bytes', async () => {
@@ -134,9 +186,15 @@ describe('webhook delivery to the business webhookUrl', () => {
     expect(headers['webhook-id']).toBe(delivery.id);
     expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
-    expect(new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body, headers)).toEqual(JSON.parse(request.body));
-    expect(new Webhook(Buffer.from(merchant.apiSecret).toString('base64')).verify(request.body, headers)).toEqual(JSON.parse(request.body));
-    expect(() => new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body.replace('5.00', '6.00'), headers)).toThrow();
+    expect(new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body, headers)).toEqual(
+      JSON.parse(request.body),
+    );
+    expect(new Webhook(Buffer.from(merchant.apiSecret).toString('base64')).verify(request.body, headers)).toEqual(
+      JSON.parse(request.body),
+    );
+    expect(() =>
+      new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body.replace('5.00', '6.00'), headers),
+    ).toThrow();
     const stale = { ...headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) };
     expect(() => new Webhook(merchant.apiSecret, { format: 'raw' }).verify(request.body, stale)).toThrow();
   });
@@ -144,13 +202,19 @@ describe('webhook delivery to the business webhookUrl', () => {
   test('failed attempts are retried on the schedule and the fifth failure makes the delivery permanently_failed', async () => {
     const merchant = await server.signUp();
     const path = pathFor('failing');
-    receiver.program(path, Array.from({ length: 5 }, () => ({ status: 500, body: 'x'.repeat(5000) })));
+    receiver.program(
+      path,
+      Array.from({ length: 5 }, () => ({ status: 500, body: 'x'.repeat(5000) })),
+    );
     await configureWebhook(merchant, receiver.url(path));
     await fund(merchant);
 
     const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
     expect(delivery).toMatchObject({
-      status: 'permanently_failed', attempt_count: 5, response_status: 500, next_retry_at: null,
+      status: 'permanently_failed',
+      attempt_count: 5,
+      response_status: 500,
+      next_retry_at: null,
       error_message: 'The endpoint answered HTTP 500',
     });
     expect(delivery.response_body).toBeNull();
@@ -174,23 +238,40 @@ describe('webhook delivery to the business webhookUrl', () => {
     const path = pathFor('unsealable');
     await configureWebhook(merchant, receiver.url(path));
     const [credential] = await server.runtime.dataSource.query(
-      `SELECT id, secret_ciphertext FROM api_credentials WHERE business_id = $1 AND livemode = false`, [merchant.businessId]);
+      `SELECT id, secret_ciphertext FROM api_credentials WHERE business_id = $1 AND livemode = false`,
+      [merchant.businessId],
+    );
     // Sealed with another master key, as a CLI run without the server's data directory would have done.
-    await server.runtime.dataSource.query(`UPDATE api_credentials SET secret_ciphertext = $2 WHERE id = $1`,
-      [credential.id, new SecretBox('some-other-master-key').seal(merchant.apiSecret)]);
+    await server.runtime.dataSource.query(`UPDATE api_credentials SET secret_ciphertext = $2 WHERE id = $1`, [
+      credential.id,
+      new SecretBox('some-other-master-key').seal(merchant.apiSecret),
+    ]);
     await fund(merchant);
 
     const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
     expect(delivery).toMatchObject({
-      status: 'permanently_failed', attempt_count: SCHEDULE_SECONDS.length, response_status: null, next_retry_at: null,
+      status: 'permanently_failed',
+      attempt_count: SCHEDULE_SECONDS.length,
+      response_status: null,
+      next_retry_at: null,
       error_message: 'Not delivered: an internal error stopped this attempt; it is retried on the schedule',
     });
     expect(receiver.at(path)).toHaveLength(0);
 
-    await server.runtime.dataSource.query(`UPDATE api_credentials SET secret_ciphertext = $2 WHERE id = $1`, [credential.id, credential.secret_ciphertext]);
-    const redelivered = await server.request('POST', `/api/v1/business/config/webhook-deliveries/${delivery.id}/redeliver`, { headers: { 'x-api-key': merchant.apiKey } });
+    await server.runtime.dataSource.query(`UPDATE api_credentials SET secret_ciphertext = $2 WHERE id = $1`, [
+      credential.id,
+      credential.secret_ciphertext,
+    ]);
+    const redelivered = await server.request(
+      'POST',
+      `/api/v1/business/config/webhook-deliveries/${delivery.id}/redeliver`,
+      { headers: { 'x-api-key': merchant.apiKey } },
+    );
     expect(redelivered.status).toBe(201);
-    const rows = await waitFor(() => deliveriesOf(merchant.businessId), (found) => settled(found, 2));
+    const rows = await waitFor(
+      () => deliveriesOf(merchant.businessId),
+      (found) => settled(found, 2),
+    );
     expect(rows[1]).toMatchObject({ status: 'succeeded', attempt_count: 1 });
     expect(verifiesServiceSignature(receiver.at(path)[0], merchant.apiSecret)).toBe(true);
   });
@@ -203,13 +284,32 @@ describe('webhook delivery to the business webhookUrl', () => {
     await configureWebhook(merchant, receiver.url(path));
     await fund(merchant);
 
-    const [failed] = await waitFor(() => deliveriesOf(merchant.businessId), (rows) => rows[0]?.attempt_count >= 1, undefined, 10);
+    const [failed] = await waitFor(
+      () => deliveriesOf(merchant.businessId),
+      (rows) => rows[0]?.attempt_count >= 1,
+      undefined,
+      10,
+    );
     // A private target's failed connection keeps neither its cause nor its duration (no port scanning).
-    expect(failed).toMatchObject({ status: 'failed', attempt_count: 1, response_status: null, error_message: NO_ANSWER, response_time_ms: null });
-    expect(failed.next_retry_at.getTime() - failed.last_attempt_at.getTime()).toBeGreaterThanOrEqual(SCHEDULE_SECONDS[1] * 1000);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempt_count: 1,
+      response_status: null,
+      error_message: NO_ANSWER,
+      response_time_ms: null,
+    });
+    expect(failed.next_retry_at.getTime() - failed.last_attempt_at.getTime()).toBeGreaterThanOrEqual(
+      SCHEDULE_SECONDS[1] * 1000,
+    );
 
     const [delivery] = await waitFor(() => deliveriesOf(merchant.businessId), settled);
-    expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 2, response_status: 204, error_message: null, next_retry_at: null });
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      attempt_count: 2,
+      response_status: 204,
+      error_message: null,
+      next_retry_at: null,
+    });
     expect(receiver.at(path)).toHaveLength(2);
   });
 
@@ -233,15 +333,33 @@ describe('webhook delivery to the business webhookUrl', () => {
     await fund(a, '1.00');
     await fund(a, '2.00');
     await fund(b, '3.00');
-    await waitFor(() => deliveriesOf(a.businessId), (rows) => settled(rows, 2));
+    await waitFor(
+      () => deliveriesOf(a.businessId),
+      (rows) => settled(rows, 2),
+    );
     await waitFor(() => deliveriesOf(b.businessId), settled);
 
-    expect((await deliveriesOf(a.businessId)).map((row) => row.url)).toEqual([receiver.url(pathA), receiver.url(pathA)]);
+    expect((await deliveriesOf(a.businessId)).map((row) => row.url)).toEqual([
+      receiver.url(pathA),
+      receiver.url(pathA),
+    ]);
     expect((await deliveriesOf(b.businessId)).map((row) => row.url)).toEqual([receiver.url(pathB)]);
-    expect(receiver.at(pathA).map((request) => JSON.parse(request.body).data.amount).sort()).toEqual(['1.00', '2.00']);
+    expect(
+      receiver
+        .at(pathA)
+        .map((request) => JSON.parse(request.body).data.amount)
+        .sort(),
+    ).toEqual(['1.00', '2.00']);
     expect(receiver.at(pathB).map((request) => JSON.parse(request.body).data.amount)).toEqual(['3.00']);
     expect(receiver.at(pathA).every((request) => verifiesServiceSignature(request, a.apiSecret))).toBe(true);
-    expect(receiver.at(pathB).every((request) => verifiesServiceSignature(request, b.apiSecret) && !verifiesServiceSignature(request, a.apiSecret))).toBe(true);
+    expect(
+      receiver
+        .at(pathB)
+        .every(
+          (request) =>
+            verifiesServiceSignature(request, b.apiSecret) && !verifiesServiceSignature(request, a.apiSecret),
+        ),
+    ).toBe(true);
   });
 
   test('a test-mode event goes to the test webhookUrl, never to the live one', async () => {
@@ -250,7 +368,8 @@ describe('webhook delivery to the business webhookUrl', () => {
     await configureWebhook(merchant, receiver.url(testPath));
     // Set directly: live URLs must be https through the API, and this receiver is plain http.
     await server.runtime.dataSource.query(
-      `UPDATE business_settings SET webhook_url = $2 WHERE business_id = $1 AND livemode = true`, [merchant.businessId, receiver.url(livePath)],
+      `UPDATE business_settings SET webhook_url = $2 WHERE business_id = $1 AND livemode = true`,
+      [merchant.businessId, receiver.url(livePath)],
     );
     await fund(merchant);
     const deliveries = await waitFor(() => deliveriesOf(merchant.businessId), settled);

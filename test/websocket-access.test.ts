@@ -14,15 +14,21 @@ import { PATIENCE_MS, TestMerchant, TestServer, collect, overSocket, startTestSe
 const AT_ONCE_MS = PATIENCE_MS;
 const NO_RECHECK = { subscriptionRecheckMs: 3_600_000 };
 
-const CHANGE_ROLE = 'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(input: { membershipId: $id, role: $role }) { membership { id role } userErrors { code } } }';
-const INVITE_MEMBER = 'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { teamInvitation { id } userErrors { code } } }';
-const REMOVE_MEMBER = 'mutation($id: ID!) { removeTeamMember(input: { id: $id }) { membership { id } userErrors { code } } }';
-const REGENERATE = 'mutation { regenerateApiKey(input: { mode: TEST }) { regeneratedApiKey { apiKey keyHint } userErrors { code } } }';
+const CHANGE_ROLE =
+  'mutation($id: ID!, $role: Role!) { changeTeamMemberRole(input: { membershipId: $id, role: $role }) { membership { id role } userErrors { code } } }';
+const INVITE_MEMBER =
+  'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { teamInvitation { id } userErrors { code } } }';
+const REMOVE_MEMBER =
+  'mutation($id: ID!) { removeTeamMember(input: { id: $id }) { membership { id } userErrors { code } } }';
+const REGENERATE =
+  'mutation { regenerateApiKey(input: { mode: TEST }) { regeneratedApiKey { apiKey keyHint } userErrors { code } } }';
 const BALANCES = 'subscription { walletBalanceUpdated { walletId } }';
 
 describe('finding 1: revoked access keeps working on an open graphql-ws socket', () => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTestServer(NO_RECHECK); });
+  beforeAll(async () => {
+    server = await startTestServer(NO_RECHECK);
+  });
   afterAll(async () => server.close());
 
   const asDashboard = (merchant: TestMerchant) => ({ authorization: `Bearer ${merchant.token}` });
@@ -41,12 +47,23 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
   }
 
   const roleOf = async (membershipId: string) =>
-    (await server.runtime.dataSource.query('SELECT role FROM memberships WHERE id = $1', [membershipId]))[0]?.role ?? null;
+    (await server.runtime.dataSource.query('SELECT role FROM memberships WHERE id = $1', [membershipId]))[0]?.role ??
+    null;
   /** Invitations not yet answered (the one the member accepted to join is answered). */
   const pendingInvitationsOf = async (businessId: string) =>
-    (await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM team_invitations WHERE business_id = $1 AND status = 'PENDING'`, [businessId]))[0].n;
+    (
+      await server.runtime.dataSource.query(
+        `SELECT count(*)::int AS n FROM team_invitations WHERE business_id = $1 AND status = 'PENDING'`,
+        [businessId],
+      )
+    )[0].n;
   const membershipOf = async (userId: string, businessId: string) =>
-    (await server.runtime.dataSource.query('SELECT role FROM memberships WHERE user_id = $1 AND business_id = $2', [userId, businessId]))[0] ?? null;
+    (
+      await server.runtime.dataSource.query('SELECT role FROM memberships WHERE user_id = $1 AND business_id = $2', [
+        userId,
+        businessId,
+      ])
+    )[0] ?? null;
 
   test('a member demoted to VIEWER cannot promote themselves back to ADMIN over the socket they opened as ADMIN (FORBIDDEN), even when no revocation message arrives', async () => {
     const { membershipId, socket } = await teamWithAdmin();
@@ -63,7 +80,10 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     const demoted = await server.graphql(CHANGE_ROLE, { id: membershipId, role: 'VIEWER' }, asDashboard(owner));
     expect(demoted.body.errors).toBeUndefined();
     expect(demoted.body.data.changeTeamMemberRole.userErrors).toEqual([]);
-    expect(await within(socket.closed, AT_ONCE_MS, 'close after demotion')).toEqual({ code: 4403, reason: expect.stringMatching(/^Forbidden/) });
+    expect(await within(socket.closed, AT_ONCE_MS, 'close after demotion')).toEqual({
+      code: 4403,
+      reason: expect.stringMatching(/^Forbidden/),
+    });
 
     const promoted = await overSocket(socket.client, CHANGE_ROLE, { id: membershipId, role: 'ADMIN' });
     expect(promoted.result?.errors?.[0].extensions.code).toBe('FORBIDDEN');
@@ -94,16 +114,20 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     expect(await pendingInvitationsOf(owner.businessId)).toBe(0);
   });
 
-  test("sockets opened with an API key or its token close with 4403 as soon as the key is regenerated, and cannot mint a key", async () => {
+  test('sockets opened with an API key or its token close with 4403 as soon as the key is regenerated, and cannot mint a key', async () => {
     const merchant = await server.signUp();
-    const token = await server.request('POST', '/api/v1/business/auth/token', { body: { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret } });
+    const token = await server.request('POST', '/api/v1/business/auth/token', {
+      body: { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret },
+    });
     expect(token.status).toBe(200);
     const withKey = server.socket({ apiKey: merchant.apiKey });
     const withToken = server.socket({ authorization: `Bearer ${token.body.data.accessToken}` });
     const listening = [collect(withKey.client, BALANCES, 1), collect(withToken.client, BALANCES, 1)];
     await Promise.all(listening.map((subscription) => subscription.ready));
 
-    const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', { headers: { 'x-api-key': merchant.apiKey } });
+    const regenerated = await server.request('POST', '/api/v1/business/regenerate-api-key', {
+      headers: { 'x-api-key': merchant.apiKey },
+    });
     expect(regenerated.status).toBe(200);
     const newKey: string = regenerated.body.data.apiKey;
     expect(await within(withKey.closed, AT_ONCE_MS, 'key socket close')).toMatchObject({ code: 4403 });
@@ -114,9 +138,13 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
       expect(minted.closed?.code).toBe(4403);
     }
     const [credential] = await server.runtime.dataSource.query(
-      'SELECT key_hint FROM api_credentials WHERE business_id = $1 AND livemode = false', [merchant.businessId]);
+      'SELECT key_hint FROM api_credentials WHERE business_id = $1 AND livemode = false',
+      [merchant.businessId],
+    );
     expect(credential.key_hint).toBe(regenerated.body.data.keyHint);
-    expect((await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': newKey } })).status).toBe(200);
+    expect((await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': newKey } })).status).toBe(
+      200,
+    );
   });
 
   test('a key regenerated over the socket opened with it is delivered before that socket closes (4403)', async () => {
@@ -129,7 +157,9 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     expect(await within(socket.closed, AT_ONCE_MS, 'close after regeneration')).toMatchObject({ code: 4403 });
     await listening.done; // the subscription was completed (not left hanging) when access went
     const newKey = regenerated.result!.data.regenerateApiKey.regeneratedApiKey.apiKey;
-    expect((await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': newKey } })).status).toBe(200);
+    expect((await server.request('GET', '/api/v1/business/wallets', { headers: { 'x-api-key': newKey } })).status).toBe(
+      200,
+    );
   });
 
   test('a socket whose API key no longer authenticates cannot mint a key (it closes with 4403), even when no revocation message arrives', async () => {
@@ -138,12 +168,15 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     await socket.connected;
     await server.runtime.dataSource.query(
       `UPDATE api_credentials SET key_hash = $2, key_version = key_version + 1 WHERE business_id = $1 AND livemode = false`,
-      [merchant.businessId, `replaced-${merchant.businessId}`]);
+      [merchant.businessId, `replaced-${merchant.businessId}`],
+    );
 
     const minted = await overSocket(socket.client, REGENERATE);
     expect(minted.closed?.code).toBe(4403);
     const [credential] = await server.runtime.dataSource.query(
-      'SELECT key_hash FROM api_credentials WHERE business_id = $1 AND livemode = false', [merchant.businessId]);
+      'SELECT key_hash FROM api_credentials WHERE business_id = $1 AND livemode = false',
+      [merchant.businessId],
+    );
     expect(credential.key_hash).toBe(`replaced-${merchant.businessId}`);
   });
 
@@ -152,14 +185,18 @@ describe('finding 1: revoked access keeps working on an open graphql-ws socket',
     const socket = server.socket({ apiKey: merchant.apiKey });
     await socket.connected;
     await server.runtime.dataSource.query(
-      `UPDATE api_credentials SET key_hash = $2 WHERE business_id = $1 AND livemode = false`, [merchant.businessId, `replaced-${merchant.businessId}`]);
+      `UPDATE api_credentials SET key_hash = $2 WHERE business_id = $1 AND livemode = false`,
+      [merchant.businessId, `replaced-${merchant.businessId}`],
+    );
     await expect(collect(socket.client, BALANCES, 1).done).rejects.toMatchObject({ code: 4403 });
   });
 });
 
 describe('finding 1: an expired JWT closes its socket', () => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTestServer({ ...NO_RECHECK, jwtTtlSeconds: 2 }); });
+  beforeAll(async () => {
+    server = await startTestServer({ ...NO_RECHECK, jwtTtlSeconds: 2 });
+  });
   afterAll(async () => server.close());
 
   test('a dashboard socket closes with 4403 when its JWT expires, not at the next re-check', async () => {

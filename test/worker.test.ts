@@ -3,7 +3,9 @@ import { TestServer, startTestServer, waitFor } from './support/harness';
 
 describe('background worker (graphile-worker in the same database)', () => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTestServer(); });
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
   afterAll(async () => server.close());
 
   test('a job added in SQL is picked up and purges expired Idempotency-Key records, keeping live ones', async () => {
@@ -16,8 +18,15 @@ describe('background worker (graphile-worker in the same database)', () => {
     const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
     try {
       await dataSource.query(`SELECT graphile_worker.add_job('purge_expired_idempotency_keys', '{}'::json)`);
-      const keys = await waitFor(async () => (await dataSource.query(`SELECT key FROM idempotency_keys WHERE scope = 'test' ORDER BY key`))
-        .map((row: { key: string }) => row.key), (found: string[]) => !found.includes('expired'), undefined, 100);
+      const keys = await waitFor(
+        async () =>
+          (await dataSource.query(`SELECT key FROM idempotency_keys WHERE scope = 'test' ORDER BY key`)).map(
+            (row: { key: string }) => row.key,
+          ),
+        (found: string[]) => !found.includes('expired'),
+        undefined,
+        100,
+      );
       expect(keys).toEqual(['live']);
     } finally {
       await stopWorker(worker);

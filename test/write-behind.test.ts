@@ -28,14 +28,20 @@ describe('statements written behind', () => {
   afterAll(async () => server.close());
 
   const eventTypes = async (): Promise<string[]> =>
-    (await server.runtime.dataSource.query(`SELECT type FROM events WHERE business_id = $1 ORDER BY created_at, type`, [businessId]))
-      .map((row: { type: string }) => row.type);
+    (
+      await server.runtime.dataSource.query(
+        `SELECT type FROM events WHERE business_id = $1 ORDER BY created_at, type`,
+        [businessId],
+      )
+    ).map((row: { type: string }) => row.type);
 
-  test('an event recorded behind is seen by the transaction\'s next statement and commits with it', async () => {
+  test("an event recorded behind is seen by the transaction's next statement and commits with it", async () => {
     const seen = await inTransaction(ctx, async (tx) => {
       server.runtime.core.events.recordBehind(tx, 'test.behind_seen', { n: 1 });
       const [row]: Array<{ count: string }> = await tx.em.query(
-        `SELECT count(*)::text AS count FROM events WHERE business_id = $1 AND type = 'test.behind_seen'`, [businessId]);
+        `SELECT count(*)::text AS count FROM events WHERE business_id = $1 AND type = 'test.behind_seen'`,
+        [businessId],
+      );
       return row.count;
     });
     expect(seen).toBe('1');
@@ -48,59 +54,107 @@ describe('statements written behind', () => {
     });
     expect(await eventTypes()).toContain('test.behind_last');
     await waitUntil(() => published.some((event) => event.type === 'test.behind_last'), 'the publication');
-    expect(published.filter((event) => event.businessId === businessId).map((event) => event.type)).toContain('test.behind_last');
+    expect(published.filter((event) => event.businessId === businessId).map((event) => event.type)).toContain(
+      'test.behind_last',
+    );
   });
 
   test('a statement written behind that fails fails its transaction, and nothing of the transaction commits', async () => {
-    await expect(inTransaction(ctx, async (tx) => {
-      await server.runtime.core.events.record(tx, 'test.before_failure', { n: 3 });
-      tx.writeBehind(`INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, NULL, '{}')`, [businessId]);
-      server.runtime.core.events.recordBehind(tx, 'test.after_failure', { n: 4 });
-    })).rejects.toThrow(/null value in column "type"/);
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        await server.runtime.core.events.record(tx, 'test.before_failure', { n: 3 });
+        tx.writeBehind(`INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, NULL, '{}')`, [
+          businessId,
+        ]);
+        server.runtime.core.events.recordBehind(tx, 'test.after_failure', { n: 4 });
+      }),
+    ).rejects.toThrow(/null value in column "type"/);
     const types = await eventTypes();
     expect(types).not.toContain('test.before_failure');
     expect(types).not.toContain('test.after_failure');
   });
 
   test('the failure of a statement written behind is what the next statement of the transaction answers', async () => {
-    await expect(inTransaction(ctx, async (tx) => {
-      tx.writeBehind(`SELECT 1 / 0`, []);
-      await tx.em.query(`SELECT 1`);
-    })).rejects.toThrow(/division by zero/);
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        tx.writeBehind(`SELECT 1 / 0`, []);
+        await tx.em.query(`SELECT 1`);
+      }),
+    ).rejects.toThrow(/division by zero/);
   });
 
   test('a posting written behind commits its journal transaction and balanced entries with the transaction', async () => {
     const { ledger } = server.runtime.core;
-    const pending = await inTransaction(ctx, (tx) => ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: 'USD', businessId }));
-    const clearing = await inTransaction(ctx, (tx) => ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' }));
+    const pending = await inTransaction(ctx, (tx) =>
+      ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: 'USD', businessId }),
+    );
+    const clearing = await inTransaction(ctx, (tx) =>
+      ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' }),
+    );
     await inTransaction(ctx, async (tx) => {
-      ledger.moveBehind(tx, { kind: 'test_behind', lines: [{ account: pending, amount: 150n }, { account: clearing, amount: -150n }] });
+      ledger.moveBehind(tx, {
+        kind: 'test_behind',
+        lines: [
+          { account: pending, amount: 150n },
+          { account: clearing, amount: -150n },
+        ],
+      });
     });
     const entries: Array<{ amount: string }> = await server.runtime.dataSource.query(
       `SELECT e.amount::text AS amount FROM journal_entries e JOIN journal_transactions t ON t.id = e.transaction_id
-        WHERE t.business_id = $1 AND t.kind = 'test_behind' ORDER BY e.amount`, [businessId]);
+        WHERE t.business_id = $1 AND t.kind = 'test_behind' ORDER BY e.amount`,
+      [businessId],
+    );
     expect(entries).toEqual([{ amount: '-150' }, { amount: '150' }]);
     expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
   });
 
   test('a posting to an account with a cached balance (a wallet) cannot be written behind: its overdraft check needs the answer first', async () => {
     const { ledger } = server.runtime.core;
-    const wallet = await inTransaction(ctx, (tx) => ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: 'USD', businessId }));
-    const clearing = await inTransaction(ctx, (tx) => ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' }));
-    await expect(inTransaction(ctx, async (tx) => {
-      ledger.moveBehind(tx, { kind: 'test_refused', lines: [{ account: wallet, amount: -100n }, { account: clearing, amount: 100n }] });
-    })).rejects.toThrow(/cached balance/);
-    expect(await server.runtime.dataSource.query(`SELECT 1 FROM journal_transactions WHERE kind = 'test_refused'`)).toEqual([]);
+    const wallet = await inTransaction(ctx, (tx) =>
+      ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: 'USD', businessId }),
+    );
+    const clearing = await inTransaction(ctx, (tx) =>
+      ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' }),
+    );
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        ledger.moveBehind(tx, {
+          kind: 'test_refused',
+          lines: [
+            { account: wallet, amount: -100n },
+            { account: clearing, amount: 100n },
+          ],
+        });
+      }),
+    ).rejects.toThrow(/cached balance/);
+    expect(
+      await server.runtime.dataSource.query(`SELECT 1 FROM journal_transactions WHERE kind = 'test_refused'`),
+    ).toEqual([]);
   });
 
   test('an unbalanced posting is refused before anything is written behind', async () => {
     const { ledger } = server.runtime.core;
-    const pending = await inTransaction(ctx, (tx) => ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: 'USD', businessId }));
-    const clearing = await inTransaction(ctx, (tx) => ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' }));
-    await expect(inTransaction(ctx, async (tx) => {
-      ledger.moveBehind(tx, { kind: 'test_unbalanced', lines: [{ account: pending, amount: 100n }, { account: clearing, amount: -99n }] });
-    })).rejects.toThrow(/Unbalanced/);
-    expect(await server.runtime.dataSource.query(`SELECT 1 FROM journal_transactions WHERE kind = 'test_unbalanced'`)).toEqual([]);
+    const pending = await inTransaction(ctx, (tx) =>
+      ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: 'USD', businessId }),
+    );
+    const clearing = await inTransaction(ctx, (tx) =>
+      ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' }),
+    );
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        ledger.moveBehind(tx, {
+          kind: 'test_unbalanced',
+          lines: [
+            { account: pending, amount: 100n },
+            { account: clearing, amount: -99n },
+          ],
+        });
+      }),
+    ).rejects.toThrow(/Unbalanced/);
+    expect(
+      await server.runtime.dataSource.query(`SELECT 1 FROM journal_transactions WHERE kind = 'test_unbalanced'`),
+    ).toEqual([]);
   });
 
   test('after a statement written behind fails and its transaction rolls back, the pooled connection serves the next transaction and autocommit queries normally', async () => {
@@ -109,19 +163,24 @@ describe('statements written behind', () => {
     await single.initialize();
     try {
       const one = new RequestContext(single, { kind: 'system', name: 'test' }, businessId, Mode.TEST);
-      const pid = async (tx: RequestContext) => (await tx.em.query<Array<{ pid: number }>>(`SELECT pg_backend_pid() AS pid`))[0].pid;
+      const pid = async (tx: RequestContext) =>
+        (await tx.em.query<Array<{ pid: number }>>(`SELECT pg_backend_pid() AS pid`))[0].pid;
       let firstPid = 0;
       // The failure answered by the COMMIT (the behind statement is the transaction's last).
-      await expect(inTransaction(one, async (tx) => {
-        firstPid = await pid(tx);
-        tx.writeBehind(`SELECT 1 / 0`, []);
-      })).rejects.toThrow(/division by zero/);
+      await expect(
+        inTransaction(one, async (tx) => {
+          firstPid = await pid(tx);
+          tx.writeBehind(`SELECT 1 / 0`, []);
+        }),
+      ).rejects.toThrow(/division by zero/);
       // The failure answered by the next statement, then the rollback.
-      await expect(inTransaction(one, async (tx) => {
-        expect(await pid(tx)).toBe(firstPid);
-        tx.writeBehind(`SELECT 1 / 0`, []);
-        await tx.em.query(`SELECT 1`);
-      })).rejects.toThrow(/division by zero/);
+      await expect(
+        inTransaction(one, async (tx) => {
+          expect(await pid(tx)).toBe(firstPid);
+          tx.writeBehind(`SELECT 1 / 0`, []);
+          await tx.em.query(`SELECT 1`);
+        }),
+      ).rejects.toThrow(/division by zero/);
       // The same connection: a fresh transaction, its own answers in order, a commit that holds.
       const answers = await inTransaction(one, async (tx) => {
         expect(await pid(tx)).toBe(firstPid);
@@ -142,12 +201,17 @@ describe('statements written behind', () => {
   test('a statement written behind whose values cannot be sent is refused where it is written, and its transaction commits nothing', async () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    await expect(inTransaction(ctx, async (tx) => {
-      await server.runtime.core.events.record(tx, 'test.before_unsendable', { n: 6 });
-      // The driver fails such a value before anything is sent: the server never sees the statement,
-      // so only the client can stop the COMMIT that follows from committing without it.
-      tx.writeBehind(`INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, 'test.unsendable', $2)`, [businessId, circular]);
-    })).rejects.toThrow(/circular/i);
+    await expect(
+      inTransaction(ctx, async (tx) => {
+        await server.runtime.core.events.record(tx, 'test.before_unsendable', { n: 6 });
+        // The driver fails such a value before anything is sent: the server never sees the statement,
+        // so only the client can stop the COMMIT that follows from committing without it.
+        tx.writeBehind(
+          `INSERT INTO events (business_id, livemode, type, data) VALUES ($1, false, 'test.unsendable', $2)`,
+          [businessId, circular],
+        );
+      }),
+    ).rejects.toThrow(/circular/i);
     const types = await eventTypes();
     expect(types).not.toContain('test.before_unsendable');
     expect(types).not.toContain('test.unsendable');

@@ -25,18 +25,27 @@ export interface OpenDatabaseOptions {
 
 /** Opens the database (no migrations: see runMigrations and requireCurrentSchema). Imports nothing of the domain's services. */
 export async function openDatabase(
-  config: Config, { create = true, throwaway = false, log = () => undefined }: OpenDatabaseOptions = {},
+  config: Config,
+  { create = true, throwaway = false, log = () => undefined }: OpenDatabaseOptions = {},
 ): Promise<Database> {
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir, port: config.embeddedPgPort, systemDir: config.systemDir, systemUser: config.embeddedPgSystemUser,
-      socket: config.embeddedPgSocket, persistent: !throwaway, create, log,
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      systemDir: config.systemDir,
+      systemUser: config.embeddedPgSystemUser,
+      socket: config.embeddedPgSocket,
+      persistent: !throwaway,
+      create,
+      log,
     });
-    log(embedded.sharedWithPid === null
-      ? `Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${embedded.port})`
-      : `Connected to the embedded PostgreSQL another Tessera process started (pid ${embedded.sharedWithPid}, data in ${embedded.clusterDir}, port ${embedded.port})`);
+    log(
+      embedded.sharedWithPid === null
+        ? `Started embedded PostgreSQL (data in ${embedded.clusterDir}, port ${embedded.port})`
+        : `Connected to the embedded PostgreSQL another Tessera process started (pid ${embedded.sharedWithPid}, data in ${embedded.clusterDir}, port ${embedded.port})`,
+    );
     databaseUrl = embedded.url;
   }
   const dataSource = createDataSource({ url: databaseUrl });
@@ -69,17 +78,28 @@ function shown(databaseUrl: string): string {
 
 function cannotOpen(databaseUrl: string, error: unknown): StartupError {
   const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-  return new StartupError(`Cannot open the database at DATABASE_URL (${shown(databaseUrl)}): ${reason}. Check that its server runs and that DATABASE_URL names it.`);
+  return new StartupError(
+    `Cannot open the database at DATABASE_URL (${shown(databaseUrl)}): ${reason}. Check that its server runs and that DATABASE_URL names it.`,
+  );
 }
 
 /** Tessera's migrations this database has not run, in order (all of them on an empty database). */
 export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
   const table = dataSource.options.migrationsTableName ?? 'migrations';
-  const [{ present }] = await dataSource.query<Array<{ present: boolean }>>(`SELECT to_regclass($1) IS NOT NULL AS present`, [table]);
-  const ran = new Set<string>(present
-    ? (await dataSource.query<Array<{ name: string }>>(`SELECT name FROM ${dataSource.driver.escape(table)}`)).map((row) => row.name)
-    : []);
-  return dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name).filter((name) => !ran.has(name));
+  const [{ present }] = await dataSource.query<Array<{ present: boolean }>>(
+    `SELECT to_regclass($1) IS NOT NULL AS present`,
+    [table],
+  );
+  const ran = new Set<string>(
+    present
+      ? (await dataSource.query<Array<{ name: string }>>(`SELECT name FROM ${dataSource.driver.escape(table)}`)).map(
+          (row) => row.name,
+        )
+      : [],
+  );
+  return dataSource.migrations
+    .map((migration) => migration.name ?? migration.constructor.name)
+    .filter((name) => !ran.has(name));
 }
 
 /**
@@ -91,7 +111,7 @@ export async function requireCurrentSchema(dataSource: DataSource): Promise<void
   if (pending.length === 0) return;
   const names = pending.length > 3 ? `${pending.slice(0, 3).join(', ')}, …` : pending.join(', ');
   throw new StartupError(
-    `The database is not migrated to this version of Tessera: ${pending.length} migration${pending.length === 1 ? '' : 's'} pending (${names}). `
-    + 'Run npm run tessera -- migrate, or start the server (npm start), which migrates; then try again.',
+    `The database is not migrated to this version of Tessera: ${pending.length} migration${pending.length === 1 ? '' : 's'} pending (${names}). ` +
+      'Run npm run tessera -- migrate, or start the server (npm start), which migrates; then try again.',
   );
 }

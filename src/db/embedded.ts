@@ -89,9 +89,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const tcpUrl = (port: number, name: string) => `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${port}/${name}`;
   // The application's connections go over the cluster's Unix socket where it has one: each SQL
   // round trip costs less than over loopback TCP (docs/performance.md). TCP stays open for tools.
-  const urlFor = (port: number, name: string, socketDir: string | null) => (socketDir
-    ? `postgres://${DB_USER}:${DB_PASSWORD}@${encodeURIComponent(socketDir)}:${port}/${name}`
-    : tcpUrl(port, name));
+  const urlFor = (port: number, name: string, socketDir: string | null) =>
+    socketDir
+      ? `postgres://${DB_USER}:${DB_PASSWORD}@${encodeURIComponent(socketDir)}:${port}/${name}`
+      : tcpUrl(port, name);
 
   const running = runningServer(clusterDir, log);
   if (running) {
@@ -116,9 +117,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const socketDir = options.socket === false ? null : socketDirOf(clusterDir);
-  const child = await startServer(binaries, clusterDir, { ...options, settings: { unix_socket_directories: socketDir ?? '', ...options.settings } }, account, logFile);
+  const child = await startServer(
+    binaries,
+    clusterDir,
+    { ...options, settings: { unix_socket_directories: socketDir ?? '', ...options.settings } },
+    account,
+    logFile,
+  );
   if (options.create !== false) await ensureDatabase(tcpUrl(options.port, 'postgres'), database);
-  const stopOnExit = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); };
+  const stopOnExit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  };
   process.once('exit', stopOnExit);
   return {
     url: urlFor(options.port, database, socketDir),
@@ -205,18 +214,25 @@ function requireExistingCluster(options: EmbeddedPostgresOptions) {
 
 function noCluster(dataDir: string, places: string[]): StartupError {
   return new StartupError(
-    `No database to open: there is no embedded PostgreSQL cluster for the data directory ${dataDir} (looked in ${places.join(' and ')}). `
-    + 'Only the server creates one: start it once with npm start, or set TESSERA_DATA_DIR (or DATABASE_URL) to the server\'s.',
+    `No database to open: there is no embedded PostgreSQL cluster for the data directory ${dataDir} (looked in ${places.join(' and ')}). ` +
+      "Only the server creates one: start it once with npm start, or set TESSERA_DATA_DIR (or DATABASE_URL) to the server's.",
   );
 }
 
 /** Copies the packaged binaries once per version into the system directory, where the server's user can run them. */
-function installBinariesFor(account: Account, packaged: Binaries, systemDir: string, log: (line: string) => void): Binaries {
+function installBinariesFor(
+  account: Account,
+  packaged: Binaries,
+  systemDir: string,
+  log: (line: string) => void,
+): Binaries {
   const target = path.join(systemDir, `postgresql-${packaged.version}`);
   const complete = path.join(target, '.complete');
   if (fs.existsSync(complete)) return { ...packaged, dir: target };
   makeSystemDir(systemDir, account);
-  log(`Copying the embedded PostgreSQL binaries to ${target} (once per version), where the "${account.name}" user can run them…`);
+  log(
+    `Copying the embedded PostgreSQL binaries to ${target} (once per version), where the "${account.name}" user can run them…`,
+  );
   const staging = `${target}.partial-${process.pid}`;
   try {
     fs.rmSync(staging, { recursive: true, force: true });
@@ -293,7 +309,8 @@ function reachableBy(dir: string, account: Account): boolean {
 
 function lookupAccount(name: string): Account | null {
   try {
-    const read = (flag: string) => execFileSync('id', [flag, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const read = (flag: string) =>
+      execFileSync('id', [flag, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const groups = read('-G').split(/\s+/).map(Number);
     return { name, uid: Number(read('-u')), gid: Number(read('-g')), groups };
   } catch {
@@ -313,19 +330,35 @@ function ensureAccount(name: string): Account {
     }
   })();
   try {
-    execFileSync('useradd', [
-      '--system', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin',
-      ...(groupExists ? ['--gid', name] : ['--user-group']), name,
-    ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(
+      'useradd',
+      [
+        '--system',
+        '--no-create-home',
+        '--home-dir',
+        '/nonexistent',
+        '--shell',
+        '/usr/sbin/nologin',
+        ...(groupExists ? ['--gid', name] : ['--user-group']),
+        name,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    const reason = failure.code === 'ENOENT' ? 'useradd is not installed' : (failure.stderr ?? failure.message).trim().split('\n')[0];
+    const reason =
+      failure.code === 'ENOENT'
+        ? 'useradd is not installed'
+        : (failure.stderr ?? failure.message).trim().split('\n')[0];
     throw new StartupError(
       `PostgreSQL cannot run as root, and the system user "${name}" that should run it does not exist and could not be created (${reason}). Create it (useradd --system ${name}), run Tessera as an ordinary user, or set DATABASE_URL to a PostgreSQL server.`,
     );
   }
   const created = lookupAccount(name);
-  if (!created) throw new StartupError(`The system user "${name}" was created but cannot be looked up; check /etc/passwd, or set DATABASE_URL.`);
+  if (!created)
+    throw new StartupError(
+      `The system user "${name}" was created but cannot be looked up; check /etc/passwd, or set DATABASE_URL.`,
+    );
   return created;
 }
 
@@ -344,7 +377,10 @@ function socketDirOf(clusterDir: string): string | null {
   return Buffer.byteLength(path.join(clusterDir, '.s.PGSQL.65535')) <= MAX_SOCKET_PATH ? clusterDir : null;
 }
 
-function runningServer(clusterDir: string, log: (line: string) => void): { pid: number; port: number; socketDir: string | null } | null {
+function runningServer(
+  clusterDir: string,
+  log: (line: string) => void,
+): { pid: number; port: number; socketDir: string | null } | null {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   let lines: string[];
   try {
@@ -355,9 +391,12 @@ function runningServer(clusterDir: string, log: (line: string) => void): { pid: 
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   // Line 5 of postmaster.pid: the server's first socket directory, empty when it has none.
-  if (isPostmaster(pid, clusterDir) && Number.isInteger(port) && port > 0) return { pid, port, socketDir: lines[4]?.trim() || null };
+  if (isPostmaster(pid, clusterDir) && Number.isInteger(port) && port > 0)
+    return { pid, port, socketDir: lines[4]?.trim() || null };
   fs.rmSync(pidFile, { force: true });
-  log(`Removed a stale postmaster.pid: process ${lines[0]} is not this database's server (it was stopped without a clean shutdown)`);
+  log(
+    `Removed a stale postmaster.pid: process ${lines[0]} is not this database's server (it was stopped without a clean shutdown)`,
+  );
   return null;
 }
 
@@ -410,7 +449,10 @@ async function assertPortFree(port: number) {
 // Running the server
 
 async function initialise(binaries: Binaries, clusterDir: string, account: Account | null, logFile: string) {
-  const passwordFile = path.join(path.dirname(clusterDir), `.${path.basename(clusterDir)}-${crypto.randomBytes(6).toString('hex')}.pw`);
+  const passwordFile = path.join(
+    path.dirname(clusterDir),
+    `.${path.basename(clusterDir)}-${crypto.randomBytes(6).toString('hex')}.pw`,
+  );
   try {
     fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(passwordFile, `${DB_PASSWORD}\n`, { mode: 0o600 });
@@ -423,10 +465,19 @@ async function initialise(binaries: Binaries, clusterDir: string, account: Accou
     throw unwritable(clusterDir, account, fsReason(error));
   }
   try {
-    const { code, output } = await run(binary(binaries, 'initdb'), [
-      `--pgdata=${clusterDir}`, '--auth=password', `--username=${DB_USER}`, `--pwfile=${passwordFile}`,
-      '--encoding=UTF8', '--no-locale', '--no-instructions',
-    ], account);
+    const { code, output } = await run(
+      binary(binaries, 'initdb'),
+      [
+        `--pgdata=${clusterDir}`,
+        '--auth=password',
+        `--username=${DB_USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--no-locale',
+        '--no-instructions',
+      ],
+      account,
+    );
     fs.appendFileSync(logFile, output);
     if (code !== 0) throw explainFailure(output, clusterDir, account, logFile, 'initdb');
   } finally {
@@ -438,9 +489,15 @@ function run(file: string, args: string[], account: Account | null): Promise<{ c
   return new Promise((resolve) => {
     let output = '';
     const child = spawn(file, args, { ...identity(account), env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (chunk) => { output += chunk; });
-    child.stderr.on('data', (chunk) => { output += chunk; });
-    child.once('error', (error) => resolve({ code: -1, output: `${output}\ncould not run ${file}: ${fsReason(error)}\n` }));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.once('error', (error) =>
+      resolve({ code: -1, output: `${output}\ncould not run ${file}: ${fsReason(error)}\n` }),
+    );
     child.once('close', (code) => resolve({ code: code ?? -1, output }));
   });
 }
@@ -450,28 +507,57 @@ const identity = (account: Account | null) => (account ? { uid: account.uid, gid
 const serverEnv = () => ({ ...process.env, LC_MESSAGES: 'C', LC_ALL: 'C' });
 
 async function startServer(
-  binaries: Binaries, clusterDir: string, options: EmbeddedPostgresOptions, account: Account | null, logFile: string,
+  binaries: Binaries,
+  clusterDir: string,
+  options: EmbeddedPostgresOptions,
+  account: Account | null,
+  logFile: string,
 ): Promise<ChildProcess> {
   const settings = { listen_addresses: '127.0.0.1', ...options.settings };
-  const args = ['-D', clusterDir, '-p', String(options.port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+  const args = [
+    '-D',
+    clusterDir,
+    '-p',
+    String(options.port),
+    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
   const logOffset = fs.statSync(logFile).size;
   const logFd = fs.openSync(logFile, 'a');
   // Its own process group: a Ctrl-C in the terminal reaches Tessera, which drains requests and then
   // stops the database; the log is a file, so the server keeps logging if Tessera dies.
-  const child = spawn(binary(binaries, 'postgres'), args, { ...identity(account), env: serverEnv(), stdio: ['ignore', logFd, logFd], detached: true });
+  const child = spawn(binary(binaries, 'postgres'), args, {
+    ...identity(account),
+    env: serverEnv(),
+    stdio: ['ignore', logFd, logFd],
+    detached: true,
+  });
   fs.closeSync(logFd);
   let spawnError: Error | null = null;
-  child.once('error', (error) => { spawnError = error; });
+  child.once('error', (error) => {
+    spawnError = error;
+  });
   const logSinceStart = () => {
     const text = fs.readFileSync(logFile, 'utf8').slice(logOffset);
     return spawnError ? `${text}\ncould not run postgres: ${fsReason(spawnError)}` : text;
   };
-  await waitUntilReady(`postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${options.port}/postgres`, child, logSinceStart, logFile, clusterDir, account);
+  await waitUntilReady(
+    `postgres://${DB_USER}:${DB_PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    child,
+    logSinceStart,
+    logFile,
+    clusterDir,
+    account,
+  );
   return child;
 }
 
 async function waitUntilReady(
-  url: string, child: ChildProcess | null, logSinceStart: () => string, logFile: string, clusterDir: string, account: Account | null = null,
+  url: string,
+  child: ChildProcess | null,
+  logSinceStart: () => string,
+  logFile: string,
+  clusterDir: string,
+  account: Account | null = null,
 ) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
@@ -488,7 +574,9 @@ async function waitUntilReady(
     if (gone) throw explainFailure(logSinceStart(), clusterDir, account, logFile, 'postgres');
     if (Date.now() > deadline) {
       child?.kill('SIGQUIT');
-      throw new StartupError(`The embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s; its log is ${logFile}.`);
+      throw new StartupError(
+        `The embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s; its log is ${logFile}.`,
+      );
     }
   }
 }
@@ -520,7 +608,6 @@ async function stopServer(child: ChildProcess) {
 // ---------------------------------------------------------------------------------------------
 // One line per failure, with its fix
 
-
 function unwritable(clusterDir: string, account: Account | null, reason: string): StartupError {
   const who = account ? `the system user "${account.name}"` : 'you';
   const where = account ? 'TESSERA_SYSTEM_DIR' : 'TESSERA_DATA_DIR';
@@ -529,31 +616,53 @@ function unwritable(clusterDir: string, account: Account | null, reason: string)
   );
 }
 
-function explainFailure(output: string, clusterDir: string, account: Account | null, logFile: string, program: string): StartupError {
+function explainFailure(
+  output: string,
+  clusterDir: string,
+  account: Account | null,
+  logFile: string,
+  program: string,
+): StartupError {
   const where = account ? 'TESSERA_SYSTEM_DIR' : 'TESSERA_DATA_DIR';
-  const line = (pattern: RegExp) => output.split('\n').find((candidate) => pattern.test(candidate))?.trim() ?? '';
+  const line = (pattern: RegExp) =>
+    output
+      .split('\n')
+      .find((candidate) => pattern.test(candidate))
+      ?.trim() ?? '';
   if (/No space left on device|Disk quota exceeded/i.test(output)) {
     return new StartupError(
       `The disk holding the embedded PostgreSQL data (${clusterDir}) is full (${line(/No space left|quota/i).replace(/^\S+:\s+/, '')}). Free some space, or set ${where} to a disk with room.`,
     );
   }
   if (/could not bind IPv[46] address|Address already in use/.test(output)) {
-    return new StartupError(`The embedded PostgreSQL's port is in use by another program (${line(/could not bind|already in use/)}). Stop that program or set EMBEDDED_PG_PORT to a free port.`);
+    return new StartupError(
+      `The embedded PostgreSQL's port is in use by another program (${line(/could not bind|already in use/)}). Stop that program or set EMBEDDED_PG_PORT to a free port.`,
+    );
   }
   if (/pre-existing shared memory block .* is still in use/.test(output)) {
-    return new StartupError(`Processes of an earlier PostgreSQL server of ${clusterDir} are still running (it was stopped with kill -9). Wait a few seconds for them to exit, or stop them, then start again.`);
+    return new StartupError(
+      `Processes of an earlier PostgreSQL server of ${clusterDir} are still running (it was stopped with kill -9). Wait a few seconds for them to exit, or stop them, then start again.`,
+    );
   }
   if (/lock file "postmaster.pid" already exists/.test(output)) {
-    return new StartupError(`Another PostgreSQL server already runs the data directory ${clusterDir}. Stop it, or set TESSERA_DATA_DIR to another directory.`);
+    return new StartupError(
+      `Another PostgreSQL server already runs the data directory ${clusterDir}. Stop it, or set TESSERA_DATA_DIR to another directory.`,
+    );
   }
   if (/database files are incompatible with server/.test(output)) {
-    return new StartupError(`The embedded PostgreSQL data in ${clusterDir} belongs to another PostgreSQL version (${line(/initialized by|incompatible/)}). Move that directory away to start with a new database, or set DATABASE_URL.`);
+    return new StartupError(
+      `The embedded PostgreSQL data in ${clusterDir} belongs to another PostgreSQL version (${line(/initialized by|incompatible/)}). Move that directory away to start with a new database, or set DATABASE_URL.`,
+    );
   }
   if (/has wrong ownership|has invalid permissions/.test(output)) {
-    return new StartupError(`The embedded PostgreSQL data directory ${clusterDir} has the wrong owner or permissions (${line(/ownership|permissions/)}). It must belong to ${account ? `"${account.name}"` : 'you'} with mode 0700; fix it or move it away.`);
+    return new StartupError(
+      `The embedded PostgreSQL data directory ${clusterDir} has the wrong owner or permissions (${line(/ownership|permissions/)}). It must belong to ${account ? `"${account.name}"` : 'you'} with mode 0700; fix it or move it away.`,
+    );
   }
   if (/could not create (any )?Unix[- ]domain socket|could not create Unix socket/i.test(output)) {
-    return new StartupError(`The embedded PostgreSQL could not create its Unix socket in ${clusterDir} (${line(/Unix[- ]domain socket|Unix socket/i)}). Set EMBEDDED_PG_SOCKET=off to connect over TCP only.`);
+    return new StartupError(
+      `The embedded PostgreSQL could not create its Unix socket in ${clusterDir} (${line(/Unix[- ]domain socket|Unix socket/i)}). Set EMBEDDED_PG_SOCKET=off to connect over TCP only.`,
+    );
   }
   if (/Permission denied|Read-only file system|Operation not permitted|EACCES|EROFS/i.test(output)) {
     return unwritable(clusterDir, account, line(/Permission denied|Read-only|not permitted|EACCES|EROFS/i));

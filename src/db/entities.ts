@@ -19,7 +19,12 @@ import { PayoutPin, PayoutPinFailure } from '../domain/payouts/payout-pin.entity
 import { PayoutSchedule, PayoutScheduleRun } from '../domain/payouts/schedule.entities';
 import { Collection } from '../domain/collections/collection.entities';
 import { SandboxClock, SandboxClockAdvance } from '../domain/sandbox/sandbox-clock.entity';
-import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWallet } from '../domain/treasury/treasury.entities';
+import {
+  TreasuryEndUser,
+  TreasuryKycCheck,
+  TreasuryPayout,
+  TreasuryWallet,
+} from '../domain/treasury/treasury.entities';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
 import { V1ApiKey, V1Payment } from '../domain/v1/v1.entities';

@@ -41,11 +41,17 @@ ${down.map((sql) => `    await queryRunner.query(${quote(sql)});`).join('\n')}
   const indexFile = path.join(MIGRATIONS_DIR, 'index.ts');
   const index = fs.readFileSync(indexFile, 'utf8');
   const withImport = `import { ${className} } from './${fileBase}';\n${index}`;
-  const updated = withImport.replace(/export const migrations: Function\[\] = \[([\s\S]*?)\];/, (_match, list: string) => {
-    const items = list.split(',').map((item) => item.trim()).filter(Boolean);
-    items.push(className);
-    return `export const migrations: Function[] = [\n${items.map((item) => `  ${item},`).join('\n')}\n];`;
-  });
+  const updated = withImport.replace(
+    /export const migrations: Function\[\] = \[([\s\S]*?)\];/,
+    (_match, list: string) => {
+      const items = list
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      items.push(className);
+      return `export const migrations: Function[] = [\n${items.map((item) => `  ${item},`).join('\n')}\n];`;
+    },
+  );
   fs.writeFileSync(indexFile, updated);
   return fileBase;
 }

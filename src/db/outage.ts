@@ -7,7 +7,17 @@
  */
 
 /** Node's socket errors on connecting to, or while talking to, PostgreSQL. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs of a server that is going away or not there yet: 57P01 admin_shutdown, 57P02
@@ -35,7 +45,8 @@ function* chainOf(error: unknown, depth = 0): Generator<Record<string, unknown>>
   if (typeof error !== 'object' || error === null || depth > 5) return;
   const fields = error as Record<string, unknown>;
   yield fields;
-  for (const inner of [fields.cause, fields.driverError, fields.originalError, fields.thrownValue]) yield* chainOf(inner, depth + 1);
+  for (const inner of [fields.cause, fields.driverError, fields.originalError, fields.thrownValue])
+    yield* chainOf(inner, depth + 1);
   if (Array.isArray(fields.errors)) for (const inner of fields.errors) yield* chainOf(inner, depth + 1);
 }
 
@@ -128,7 +139,10 @@ export class DatabaseOutage {
     } catch {
       const now = Date.now();
       if (now - this.lastSummaryAt >= this.timings.summaryMs) {
-        this.log.warn({ downForMs: now - startedAt, refused: this.refusedTotal, refusedSinceLast: this.refusedSinceSummary }, 'database still unreachable');
+        this.log.warn(
+          { downForMs: now - startedAt, refused: this.refusedTotal, refusedSinceLast: this.refusedSinceSummary },
+          'database still unreachable',
+        );
         this.lastSummaryAt = now;
         this.refusedSinceSummary = 0;
       }
@@ -145,6 +159,8 @@ export class DatabaseOutage {
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('probe timed out')), ms); });
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('probe timed out')), ms);
+  });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -100,7 +100,9 @@ export class PipeliningClient extends Client {
     // statement would never reach the server, and a COMMIT sent next would commit without it.
     const prepared = values.map(prepareValue);
     this.cork();
-    this.sendUnanswered((this.send(text, prepared) as Promise<QueryResult>).then((result) => onRows?.(result.rows as Row[])));
+    this.sendUnanswered(
+      (this.send(text, prepared) as Promise<QueryResult>).then((result) => onRows?.(result.rows as Row[])),
+    );
   }
 
   /** Sends a statement, by its prepared name once the text has been used PREPARE_AFTER_USES times here. */
@@ -148,7 +150,8 @@ export class PipeliningClient extends Client {
   /** Deallocates the evicted prepared statements (outside a transaction, not waiting for the answer). */
   private deallocateEvicted(): void {
     if (this.evicted.length === 0) return;
-    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
+      .parsedStatements;
     for (const name of this.evicted.splice(0)) {
       delete parsed[name];
       // An answer nobody waits for: a statement whose Parse had failed is simply not there.
@@ -169,7 +172,8 @@ export class PipeliningClient extends Client {
    */
   private cork(): void {
     if (this.corked) return;
-    const stream = (this as unknown as { connection: { stream: NodeJS.WritableStream & { cork(): void } } }).connection.stream;
+    const stream = (this as unknown as { connection: { stream: NodeJS.WritableStream & { cork(): void } } }).connection
+      .stream;
     stream.cork();
     this.corked = true;
     process.nextTick(() => this.uncork());

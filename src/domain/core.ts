@@ -128,7 +128,13 @@ export interface CoreOptions {
   log?: (line: string) => void;
 }
 
-export function createCore(config: Config, secrets: Secrets, dataSource: DataSource, pubSub: TesseraPubSub, { log = () => undefined }: CoreOptions = {}): Core {
+export function createCore(
+  config: Config,
+  secrets: Secrets,
+  dataSource: DataSource,
+  pubSub: TesseraPubSub,
+  { log = () => undefined }: CoreOptions = {},
+): Core {
   const ledger = new LedgerService(pubSub);
   const providers = createProviders(config, secrets, dataSource, log);
   const mailer = providers.inMode('mail', 'test');
@@ -142,11 +148,19 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
       await wallets.provisionWallet(ctx, 'USD');
     },
     webhookTargets,
-    lockout: { maxFailures: config.signInMaxFailures, windowSeconds: config.signInFailureWindowSeconds, lockoutSeconds: config.signInLockoutSeconds },
+    lockout: {
+      maxFailures: config.signInMaxFailures,
+      windowSeconds: config.signInFailureWindowSeconds,
+      lockoutSeconds: config.signInLockoutSeconds,
+    },
   });
   const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
   const webhooks = new WebhookService(
-    { timeoutMs: config.webhookTimeoutMs, retryScheduleSeconds: config.webhookRetryScheduleSeconds, targets: webhookTargets },
+    {
+      timeoutMs: config.webhookTimeoutMs,
+      retryScheduleSeconds: config.webhookRetryScheduleSeconds,
+      targets: webhookTargets,
+    },
     (sealed) => secretBox.open(sealed),
     treasuryWebhookEndpoints,
     pubSub,
@@ -157,7 +171,10 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const fraud = new FraudService();
   const paymentStore = new PaymentStore(pubSub);
   const charges = new ChargeService(
-    { settlementDelaySeconds: config.paymentSettlementDelaySeconds, sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs },
+    {
+      settlementDelaySeconds: config.paymentSettlementDelaySeconds,
+      sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs,
+    },
     providers,
     ledger,
     events,
@@ -167,32 +184,57 @@ export function createCore(config: Config, secrets: Secrets, dataSource: DataSou
   const settlements = new SettlementService(ledger, events, paymentStore, providers);
   const disputes = new DisputeService(ledger, events, paymentStore, settlements);
   const payments = new PaymentService(paymentStore, charges, settlements, disputes);
-  const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) => payments.vaultCard(ctx, card);
+  const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) =>
+    payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
   const sandboxClock = new ClockService();
-  const checkout = new CheckoutService({
-    publicBaseUrl: config.publicBaseUrl,
-    sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs,
-    attemptLimits: {
-      perSession: config.checkoutMaxFailedAttemptsPerSession,
-      perSource: config.checkoutMaxFailedAttemptsPerLink,
-      perCard: config.checkoutMaxFailedAttemptsPerCard,
-      windowSeconds: config.checkoutFailedAttemptsWindowSeconds,
+  const checkout = new CheckoutService(
+    {
+      publicBaseUrl: config.publicBaseUrl,
+      sandbox3dsAutoCompleteMs: config.sandbox3dsAutoCompleteMs,
+      attemptLimits: {
+        perSession: config.checkoutMaxFailedAttemptsPerSession,
+        perSource: config.checkoutMaxFailedAttemptsPerLink,
+        perCard: config.checkoutMaxFailedAttemptsPerCard,
+        windowSeconds: config.checkoutFailedAttemptsWindowSeconds,
+      },
     },
-  }, payments, events, sandboxClock);
+    payments,
+    events,
+    sandboxClock,
+  );
   const recurringGifts = new RecurringGiftService(
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
-    checkout, payments, customers, events,
+    checkout,
+    payments,
+    customers,
+    events,
   );
   const recipients = new RecipientService(providers, secretBox);
   const quotes = new QuoteService(providers);
   const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub);
   const payoutBatches = new BatchService(payouts);
   const payoutPins = new PayoutPinService();
-  const payoutSchedules = new ScheduleService(providers, events, recipients, payouts, payoutBatches, payoutPins, sandboxClock, pubSub);
+  const payoutSchedules = new ScheduleService(
+    providers,
+    events,
+    recipients,
+    payouts,
+    payoutBatches,
+    payoutPins,
+    sandboxClock,
+    pubSub,
+  );
   const payoutScheduleRunner = new ScheduleRunner(providers, events, payouts, payoutBatches, sandboxClock, pubSub);
   const collections = new CollectionService(
-    { publicBaseUrl: config.publicBaseUrl }, providers, ledger, events, new CollectionSettlementService(providers, ledger), checkout, sandboxClock, pubSub,
+    { publicBaseUrl: config.publicBaseUrl },
+    providers,
+    ledger,
+    events,
+    new CollectionSettlementService(providers, ledger),
+    checkout,
+    sandboxClock,
+    pubSub,
   );
   const treasuryWallets = new TreasuryWalletService(providers, ledger, events);
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));

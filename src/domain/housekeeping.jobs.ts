@@ -5,8 +5,12 @@ import { AreaJobs, cronLine } from './shared/jobs';
 import type { CardTokenService } from './tokens/card-token.service';
 
 /** Hourly purges of rows past their lifetime: stored Idempotency-Key answers, card tokens, unconfirmed sign-ups. */
-export function housekeepingJobs(dataSource: DataSource, idempotency: Pick<IdempotencyService, 'purgeExpired'>,
-  cardTokens: Pick<CardTokenService, 'purgeExpired'>, signUps: Pick<SignUpService, 'purgeExpired'>): AreaJobs {
+export function housekeepingJobs(
+  dataSource: DataSource,
+  idempotency: Pick<IdempotencyService, 'purgeExpired'>,
+  cardTokens: Pick<CardTokenService, 'purgeExpired'>,
+  signUps: Pick<SignUpService, 'purgeExpired'>,
+): AreaJobs {
   return {
     actor: 'housekeeping',
     tasks: {

@@ -50,7 +50,8 @@ function labelEditors(root: HTMLElement) {
   ];
   for (const [pane, labels] of panes) {
     root.querySelectorAll(`${pane} .CodeMirror textarea`).forEach((field, index) => {
-      if (labels[index] && field.getAttribute('aria-label') !== labels[index]) field.setAttribute('aria-label', labels[index]);
+      if (labels[index] && field.getAttribute('aria-label') !== labels[index])
+        field.setAttribute('aria-label', labels[index]);
     });
   }
 }

@@ -1,11 +1,29 @@
 import { createHash } from 'node:crypto';
 import { ApolloServerPlugin } from '@apollo/server';
 import {
-  ASTVisitor, DocumentNode, FragmentDefinitionNode, GraphQLError, GraphQLSchema, Kind, NoSchemaIntrospectionCustomRule,
-  OperationDefinitionNode, OperationTypeNode, SelectionSetNode, ValidationContext, ValidationRule, getVariableValues,
-  specifiedRules, validate, visit,
+  ASTVisitor,
+  DocumentNode,
+  FragmentDefinitionNode,
+  GraphQLError,
+  GraphQLSchema,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  OperationDefinitionNode,
+  OperationTypeNode,
+  SelectionSetNode,
+  ValidationContext,
+  ValidationRule,
+  getVariableValues,
+  specifiedRules,
+  validate,
+  visit,
 } from 'graphql';
-import { ComplexityEstimator, fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import {
+  ComplexityEstimator,
+  fieldExtensionsEstimator,
+  getComplexity,
+  simpleEstimator,
+} from 'graphql-query-complexity';
 import { Config } from '../config';
 import { unsafeInputErrors } from '../wire/validation';
 import { withoutSuggestions } from './shared/errors';
@@ -68,7 +86,8 @@ function operationDepth(operation: OperationDefinitionNode, fragments: Map<strin
     for (const selection of selectionSet.selections) {
       let depth = 0;
       if (selection.kind === Kind.FIELD) {
-        if (!selection.name.value.startsWith('__') && selection.selectionSet) depth = 1 + depthOf(selection.selectionSet);
+        if (!selection.name.value.startsWith('__') && selection.selectionSet)
+          depth = 1 + depthOf(selection.selectionSet);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         depth = depthOf(selection.selectionSet);
       } else {
@@ -88,9 +107,12 @@ function operationDepth(operation: OperationDefinitionNode, fragments: Map<strin
   return depthOf(operation.selectionSet);
 }
 
-const fragmentsOf = (document: DocumentNode) => new Map(document.definitions
-  .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
-  .map((fragment) => [fragment.name.value, fragment]));
+const fragmentsOf = (document: DocumentNode) =>
+  new Map(
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
 
 /** GRAPHQL_MAX_DEPTH as a validation rule ("'Name' exceeds maximum operation depth of 10"). */
 export function maxDepthRule(maxDepth: number): ValidationRule {
@@ -99,7 +121,11 @@ export function maxDepthRule(maxDepth: number): ValidationRule {
     return {
       OperationDefinition(operation) {
         if (operationDepth(operation, fragments) > maxDepth) {
-          context.reportError(new GraphQLError(`'${operation.name?.value ?? ''}' exceeds maximum operation depth of ${maxDepth}`, { nodes: [operation] }));
+          context.reportError(
+            new GraphQLError(`'${operation.name?.value ?? ''}' exceeds maximum operation depth of ${maxDepth}`, {
+              nodes: [operation],
+            }),
+          );
         }
       },
     };
@@ -112,27 +138,41 @@ export function maxDepthRule(maxDepth: number): ValidationRule {
  * cycles, no unknown fragments or fields): Apollo runs them in a second pass because
  * `maxRecursiveSelections` is set, and `validateOperation` (WebSocket) does the same.
  */
-export const limitRules = (limits: OperationLimits): ValidationRule[] =>
-  [maxDepthRule(limits.maxDepth), ...(limits.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+export const limitRules = (limits: OperationLimits): ValidationRule[] => [
+  maxDepthRule(limits.maxDepth),
+  ...(limits.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+];
 
 /**
  * Validates a document for the WebSocket the way Apollo does for HTTP: graphql's specified rules
  * first, Tessera's rules only once those pass.
  */
-export function validateOperation(schema: GraphQLSchema, document: DocumentNode, limits: OperationLimits): readonly GraphQLError[] {
+export function validateOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: OperationLimits,
+): readonly GraphQLError[] {
   let errors = validate(schema, document, specifiedRules);
   if (errors.length === 0) errors = validate(schema, document, limitRules(limits));
   if (!limits.hideSuggestions) return errors;
-  return errors.map((error) => new GraphQLError(withoutSuggestions(error.message), { nodes: error.nodes, extensions: error.extensions }));
+  return errors.map(
+    (error) =>
+      new GraphQLError(withoutSuggestions(error.message), { nodes: error.nodes, extensions: error.extensions }),
+  );
 }
 
 function selectedOperation(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
-  return document.definitions.find((definition): definition is OperationDefinitionNode =>
-    definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName));
+  return document.definitions.find(
+    (definition): definition is OperationDefinitionNode =>
+      definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
+  );
 }
 
 /** The root fields one operation executes: distinct response keys, through fragments, each fragment once. */
-function rootResponseKeys(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): Set<string> {
+function rootResponseKeys(
+  operation: OperationDefinitionNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+): Set<string> {
   const keys = new Set<string>();
   const seen = new Set<string>();
   const collect = (selectionSet: SelectionSetNode) => {
@@ -159,7 +199,8 @@ function literalPath(path: readonly (string | number)[], nodes: readonly unknown
     const node = ancestor as { kind?: string; name?: { value: string }; variable?: { name: { value: string } } };
     if (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) parts.push(node.name!.value);
     else if (node.kind === Kind.VARIABLE_DEFINITION) parts.push(node.variable!.name.value);
-    else if (Array.isArray(ancestor) && (nodes[index - 1] as { kind?: string })?.kind === Kind.LIST) parts.push(String(path[index]));
+    else if (Array.isArray(ancestor) && (nodes[index - 1] as { kind?: string })?.kind === Kind.LIST)
+      parts.push(String(path[index]));
   });
   return parts.join('.');
 }
@@ -181,12 +222,14 @@ function costEstimators(schema: GraphQLSchema): ComplexityEstimator[] {
   const ordinary = simpleEstimator({ defaultComplexity: 1 });
   const mutation = schema.getMutationType();
   const roots = new Set([schema.getQueryType(), schema.getSubscriptionType()].filter(Boolean));
-  return [(args) => {
-    const own = declared(args) ?? ordinary(args) ?? 1;
-    if (args.field.name.startsWith('__')) return own;
-    if (args.type === mutation) return own + MUTATION_FIELD_COST;
-    return roots.has(args.type as never) ? own + ROOT_QUERY_FIELD_COST : own;
-  }];
+  return [
+    (args) => {
+      const own = declared(args) ?? ordinary(args) ?? 1;
+      if (args.field.name.startsWith('__')) return own;
+      if (args.type === mutation) return own + MUTATION_FIELD_COST;
+      return roots.has(args.type as never) ? own + ROOT_QUERY_FIELD_COST : own;
+    },
+  ];
 }
 
 /**
@@ -198,8 +241,13 @@ function costEstimators(schema: GraphQLSchema): ComplexityEstimator[] {
  * refusal, or null. Variables that do not fit their types are left to execution, which answers
  * BAD_USER_INPUT for them before any resolver runs too.
  */
-export function operationRefusal(schema: GraphQLSchema, limits: OperationLimits, document: DocumentNode,
-  variables: Record<string, unknown> | null | undefined, operationName?: string | null): GraphQLError | null {
+export function operationRefusal(
+  schema: GraphQLSchema,
+  limits: OperationLimits,
+  document: DocumentNode,
+  variables: Record<string, unknown> | null | undefined,
+  operationName?: string | null,
+): GraphQLError | null {
   const unsafe = { ...unsafeLiteralErrors(document), ...unsafeInputErrors(variables ?? {}, '') };
   if (Object.keys(unsafe).length > 0) return badUserInput('Validation failed', unsafe);
 
@@ -208,23 +256,32 @@ export function operationRefusal(schema: GraphQLSchema, limits: OperationLimits,
   if (operation.operation === OperationTypeNode.MUTATION) {
     const count = rootResponseKeys(operation, fragmentsOf(document)).size;
     if (count > limits.maxMutationFields) {
-      return tooCostly(`The operation has ${count} mutation fields; at most ${limits.maxMutationFields} are allowed in one request`,
-        { mutationFields: count, maxMutationFields: limits.maxMutationFields });
+      return tooCostly(
+        `The operation has ${count} mutation fields; at most ${limits.maxMutationFields} are allowed in one request`,
+        { mutationFields: count, maxMutationFields: limits.maxMutationFields },
+      );
     }
   }
   if (getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).errors) return null;
   let cost: number;
   try {
     cost = getComplexity({
-      schema, query: document, operationName: operationName ?? undefined, variables: variables ?? {},
-      estimators: costEstimators(schema), maxQueryNodes: MAX_COSTED_NODES,
+      schema,
+      query: document,
+      operationName: operationName ?? undefined,
+      variables: variables ?? {},
+      estimators: costEstimators(schema),
+      maxQueryNodes: MAX_COSTED_NODES,
     });
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
-    return tooCostly(`Query cost exceeds the maximum of ${limits.maxCost}: it asks for more than ${MAX_COSTED_NODES} fields`,
-      { maxCost: limits.maxCost });
+    return tooCostly(
+      `Query cost exceeds the maximum of ${limits.maxCost}: it asks for more than ${MAX_COSTED_NODES} fields`,
+      { maxCost: limits.maxCost },
+    );
   }
-  if (cost > limits.maxCost) return tooCostly(`Query cost ${cost} exceeds the maximum of ${limits.maxCost}`, { cost, maxCost: limits.maxCost });
+  if (cost > limits.maxCost)
+    return tooCostly(`Query cost ${cost} exceeds the maximum of ${limits.maxCost}`, { cost, maxCost: limits.maxCost });
   return null;
 }
 
@@ -238,7 +295,10 @@ const MAX_ACCEPTANCE_KEY_LENGTH = 1024;
  * passwords and payout PINs, which must not stay in the process's memory); null when they cannot
  * be written as JSON or are too long (never remembered).
  */
-function acceptanceKey(operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): string | null {
+function acceptanceKey(
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): string | null {
   try {
     const text = JSON.stringify([operationName ?? null, variables ?? {}]);
     return text.length <= MAX_ACCEPTANCE_KEY_LENGTH ? createHash('sha256').update(text).digest('base64') : null;
@@ -254,7 +314,10 @@ function acceptanceKey(operationName: string | null | undefined, variables: Reco
  * operation sent again (a dashboard polling its list) is not analysed again (the cost analysis
  * walks the whole document: a few percent of a 50-row list's CPU). Refusals are always recomputed, so every refusal is a fresh error.
  */
-export function operationLimitsPlugin<T extends object>(schema: GraphQLSchema, limits: OperationLimits): ApolloServerPlugin<T> {
+export function operationLimitsPlugin<T extends object>(
+  schema: GraphQLSchema,
+  limits: OperationLimits,
+): ApolloServerPlugin<T> {
   const acceptedByDocument = new WeakMap<DocumentNode, Set<string>>();
   return {
     async requestDidStart() {

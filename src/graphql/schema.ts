@@ -20,7 +20,12 @@ import { CollectionResolver } from './collections/collection.resolver';
 import { PayoutBatchResolver, PayoutRecipientResolver, PayoutResolver } from './payouts/payout.resolver';
 import { PayoutScheduleResolver } from './payouts/schedule.resolver';
 import { SandboxClockResolver } from './sandbox/clock.resolver';
-import { TreasuryEndUserResolver, TreasuryKycResolver, TreasuryPayoutResolver, TreasuryWalletResolver } from './treasury/treasury.resolver';
+import {
+  TreasuryEndUserResolver,
+  TreasuryKycResolver,
+  TreasuryPayoutResolver,
+  TreasuryWalletResolver,
+} from './treasury/treasury.resolver';
 import { V1KeyResolver } from './v1/v1-key.resolver';
 import { WalletLowBalanceThresholdResolver } from './wallets/low-balance.resolver';
 import { PROJECT_ROOT } from '../project';
@@ -28,11 +33,33 @@ import { NodeResolver } from './shared/node.resolver';
 
 export const resolvers = [
   NodeResolver,
-  AuthResolver, UserResolver, MembershipResolver, BusinessResolver, TeamInvitationResolver, WalletResolver, EventResolver, WebhookEndpointResolver,
-  TreasuryWebhookEndpointResolver, PaymentResolver, CustomerResolver, FraudResolver,
-  CheckoutSessionResolver, PaymentLinkResolver, InvoiceResolver, RecurringGiftResolver, PayoutPinResolver,
-  PayoutRecipientResolver, PayoutResolver, PayoutBatchResolver, PayoutScheduleResolver, SandboxClockResolver, CollectionResolver,
-  TreasuryEndUserResolver, TreasuryKycResolver, TreasuryWalletResolver, TreasuryPayoutResolver,
+  AuthResolver,
+  UserResolver,
+  MembershipResolver,
+  BusinessResolver,
+  TeamInvitationResolver,
+  WalletResolver,
+  EventResolver,
+  WebhookEndpointResolver,
+  TreasuryWebhookEndpointResolver,
+  PaymentResolver,
+  CustomerResolver,
+  FraudResolver,
+  CheckoutSessionResolver,
+  PaymentLinkResolver,
+  InvoiceResolver,
+  RecurringGiftResolver,
+  PayoutPinResolver,
+  PayoutRecipientResolver,
+  PayoutResolver,
+  PayoutBatchResolver,
+  PayoutScheduleResolver,
+  SandboxClockResolver,
+  CollectionResolver,
+  TreasuryEndUserResolver,
+  TreasuryKycResolver,
+  TreasuryWalletResolver,
+  TreasuryPayoutResolver,
   V1KeyResolver,
   WalletLowBalanceThresholdResolver,
 ] as const;
@@ -46,7 +73,10 @@ const ROOT_DESCRIPTIONS = {
   subscription: "Live changes over graphql-ws, of the subscriber's business and mode only",
 } as const;
 
-export async function buildTesseraSchema(pubSub: TesseraPubSub, emitSchemaFile: string | false = false): Promise<GraphQLSchema> {
+export async function buildTesseraSchema(
+  pubSub: TesseraPubSub,
+  emitSchemaFile: string | false = false,
+): Promise<GraphQLSchema> {
   const schema = await buildSchema({ resolvers, pubSub, validate: false });
   for (const [operation, description] of Object.entries(ROOT_DESCRIPTIONS)) {
     const root = schema.getRootType(operation as OperationTypeNode);

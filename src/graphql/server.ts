@@ -1,5 +1,8 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLSchema } from 'graphql';
@@ -44,7 +47,10 @@ function notStoredPlugin(): ApolloServerPlugin<GraphQLContext> {
  * Logs every unexpected failure (the client only sees INTERNAL_SERVER_ERROR) at error level, on
  * the Fastify request's logger, which carries the request id.
  */
-function unexpectedErrorLogPlugin(fallback: FastifyBaseLogger, outage: DatabaseOutage): ApolloServerPlugin<GraphQLContext> {
+function unexpectedErrorLogPlugin(
+  fallback: FastifyBaseLogger,
+  outage: DatabaseOutage,
+): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
@@ -92,7 +98,8 @@ function noStorePlugin(): ApolloServerPlugin<GraphQLContext> {
       return {
         async willSendResponse({ response }) {
           const existing = response.http.headers.get('cache-control');
-          if (existing === undefined || existing === 'no-store' || CACHEABLE_HEADER.test(existing)) response.http.headers.set('cache-control', 'no-store');
+          if (existing === undefined || existing === 'no-store' || CACHEABLE_HEADER.test(existing))
+            response.http.headers.set('cache-control', 'no-store');
         },
       };
     },
@@ -102,7 +109,7 @@ function noStorePlugin(): ApolloServerPlugin<GraphQLContext> {
 /** Apollo's own messages (a failing plugin, an unexpected failure outside execution) go to the server's log. */
 const apolloLogger = (log: FastifyBaseLogger) => {
   const line = (level: 'debug' | 'info' | 'warn' | 'error') => (message?: unknown) =>
-    (message instanceof Error ? log[level]({ err: message }, 'apollo') : log[level](String(message)));
+    message instanceof Error ? log[level]({ err: message }, 'apollo') : log[level](String(message));
   return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 };
 

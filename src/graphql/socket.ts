@@ -3,8 +3,17 @@ import { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
 import { FastifyInstance } from 'fastify';
 import {
-  DocumentNode, ExecutionArgs, ExecutionResult, FormattedExecutionResult, GraphQLError, GraphQLFormattedError, GraphQLSchema,
-  OperationTypeNode, execute, getOperationAST, parse,
+  DocumentNode,
+  ExecutionArgs,
+  ExecutionResult,
+  FormattedExecutionResult,
+  GraphQLError,
+  GraphQLFormattedError,
+  GraphQLSchema,
+  OperationTypeNode,
+  execute,
+  getOperationAST,
+  parse,
 } from 'graphql';
 import { Context, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -81,21 +90,31 @@ const roleOf = (ctx: RequestContext) => (ctx.actor.kind === 'dashboard' ? ctx.ac
 
 function withCode(error: GraphQLError, code: string): GraphQLError {
   return new GraphQLError(error.message, {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
-    originalError: error.originalError, extensions: { ...error.extensions, code },
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
   });
 }
 
 const asGraphQLError = (error: unknown) =>
-  (error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error as Error }));
+  error instanceof GraphQLError
+    ? error
+    : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error as Error });
 
 type Formatter = ReturnType<typeof graphQLErrorFormatter>;
 
 /** The one GraphQL error mapper (as over HTTP); errors already formatted (a replayed response) pass through. */
-const formatError = (format: Formatter) => (error: GraphQLError | GraphQLFormattedError): GraphQLFormattedError =>
-  (error instanceof GraphQLError ? format(error.toJSON(), error) : error);
-const formatResult = (format: Formatter) => (result: ExecutionResult | FormattedExecutionResult): FormattedExecutionResult =>
-  (result.errors ? { ...result, errors: result.errors.map(formatError(format)) } : result);
+const formatError =
+  (format: Formatter) =>
+  (error: GraphQLError | GraphQLFormattedError): GraphQLFormattedError =>
+    error instanceof GraphQLError ? format(error.toJSON(), error) : error;
+const formatResult =
+  (format: Formatter) =>
+  (result: ExecutionResult | FormattedExecutionResult): FormattedExecutionResult =>
+    result.errors ? { ...result, errors: result.errors.map(formatError(format)) } : result;
 
 /** Who holds which sockets and subscriptions in this process, for the caps and for revocations. */
 class SocketRegistry {
@@ -150,10 +169,13 @@ class SocketRegistry {
 
   /** The sockets a revocation concerns: the credential's (its key and its tokens), or the member's in that business. */
   concernedBy(revocation: AccessRevocation): Session[] {
-    return [...this.sessionsByOwner.values()].flatMap((sessions) => [...sessions]).filter(({ connectedAs: { actor, businessId } }) =>
-      (revocation.kind === 'credential'
-        ? actor.kind === 'api' && actor.credentialId === revocation.credentialId
-        : actor.kind === 'dashboard' && actor.userId === revocation.userId && businessId === revocation.businessId));
+    return [...this.sessionsByOwner.values()]
+      .flatMap((sessions) => [...sessions])
+      .filter(({ connectedAs: { actor, businessId } }) =>
+        revocation.kind === 'credential'
+          ? actor.kind === 'api' && actor.credentialId === revocation.credentialId
+          : actor.kind === 'dashboard' && actor.userId === revocation.userId && businessId === revocation.businessId,
+      );
   }
 }
 
@@ -202,9 +224,13 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       if (running && 'return' in running) void running.return(undefined);
     }
     if (session.executingIds.size === 0) close(session.socket, CLOSE_FORBIDDEN, session.revoked);
-    else session.timers.push(setTimeout(() => close(session.socket, CLOSE_FORBIDDEN, session.revoked!), REVOKED_GRACE_MS).unref());
+    else
+      session.timers.push(
+        setTimeout(() => close(session.socket, CLOSE_FORBIDDEN, session.revoked!), REVOKED_GRACE_MS).unref(),
+      );
   };
-  const authenticate = (session: Session, requestId: string | null = null) => resolveCaller(core, session.credentials, { requestId, clientIp: session.ip });
+  const authenticate = (session: Session, requestId: string | null = null) =>
+    resolveCaller(core, session.credentials, { requestId, clientIp: session.ip });
   /** A refusal by the domain (unknown key, expired token, not a member); anything else is a failure, not a verdict. */
   const refused = (authError: unknown) => authError instanceof DomainError;
 
@@ -225,7 +251,11 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
     wsServer.handleUpgrade(request, stream, head, (socket) => {
       const ip = clientAddressOf(request, trustClient);
       if (!registry.admitConnection(ip, config.wsMaxConnectionsPerIp)) {
-        close(socket, CLOSE_TOO_MANY, `Too many connections from this address (at most ${config.wsMaxConnectionsPerIp})`);
+        close(
+          socket,
+          CLOSE_TOO_MANY,
+          `Too many connections from this address (at most ${config.wsMaxConnectionsPerIp})`,
+        );
         return;
       }
       socket.once('close', () => registry.releaseConnection(ip));
@@ -239,125 +269,157 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
   };
   app.server.on('upgrade', onUpgrade);
 
-  const wsCleanup = useServer<Record<string, unknown>, Extra>({
-    schema,
+  const wsCleanup = useServer<Record<string, unknown>, Extra>(
+    {
+      schema,
 
-    onConnect: async (context: SocketContext) => {
-      const { socket, request } = context.extra;
-      const ip = clientAddressOf(request, trustClient);
-      const credentials = credentialsOf(context.connectionParams ?? {});
-      const { ctx } = await resolveCaller(core, credentials, { requestId: crypto.randomUUID(), clientIp: ip });
-      // Counted like a request: on the credential, or on the IP when it is refused.
-      const verdict = await app.spendRateLimit(ctx, ip, path);
-      if (!verdict.allowed) {
-        close(socket, CLOSE_TOO_MANY, verdict.error.message);
-        return false;
-      }
-      const owner = budgetOwnerOf(ctx);
-      if (!ctx?.businessId || !owner || socket.readyState !== WebSocket.OPEN) return false;
-      if (registry.socketsOf(owner) >= config.wsMaxSocketsPerCredential) {
-        close(socket, CLOSE_TOO_MANY, `Too many open sockets for this credential (at most ${config.wsMaxSocketsPerCredential})`);
-        return false;
-      }
-      const session: Session = {
-        socket, protocol: context, ip, connectedAs: ctx, owner, subscriptionIds: new Set(), executingIds: new Set(), revoked: null, timers: [],
-        credentials: { ...credentials, businessId: ctx.businessId },
-      };
-      registry.add(session);
-      context.extra.session = session;
-      const check = setInterval(() => void recheck(session).catch(() => undefined), config.subscriptionRecheckMs);
-      session.timers.push(check);
-      const expiresAt = core.identity.auth.credentialExpiresAt({ apiKey: credentials.apiKey, bearerToken: bearerOf(credentials.authorization) });
-      if (expiresAt) {
-        const inMs = Math.min(Math.max(0, expiresAt.getTime() - Date.now()), 2 ** 31 - 1);
-        session.timers.push(setTimeout(() => refuse(session, 'token expired'), inMs));
-      }
-      for (const timer of session.timers) timer.unref();
-      return true;
+      onConnect: async (context: SocketContext) => {
+        const { socket, request } = context.extra;
+        const ip = clientAddressOf(request, trustClient);
+        const credentials = credentialsOf(context.connectionParams ?? {});
+        const { ctx } = await resolveCaller(core, credentials, { requestId: crypto.randomUUID(), clientIp: ip });
+        // Counted like a request: on the credential, or on the IP when it is refused.
+        const verdict = await app.spendRateLimit(ctx, ip, path);
+        if (!verdict.allowed) {
+          close(socket, CLOSE_TOO_MANY, verdict.error.message);
+          return false;
+        }
+        const owner = budgetOwnerOf(ctx);
+        if (!ctx?.businessId || !owner || socket.readyState !== WebSocket.OPEN) return false;
+        if (registry.socketsOf(owner) >= config.wsMaxSocketsPerCredential) {
+          close(
+            socket,
+            CLOSE_TOO_MANY,
+            `Too many open sockets for this credential (at most ${config.wsMaxSocketsPerCredential})`,
+          );
+          return false;
+        }
+        const session: Session = {
+          socket,
+          protocol: context,
+          ip,
+          connectedAs: ctx,
+          owner,
+          subscriptionIds: new Set(),
+          executingIds: new Set(),
+          revoked: null,
+          timers: [],
+          credentials: { ...credentials, businessId: ctx.businessId },
+        };
+        registry.add(session);
+        context.extra.session = session;
+        const check = setInterval(() => void recheck(session).catch(() => undefined), config.subscriptionRecheckMs);
+        session.timers.push(check);
+        const expiresAt = core.identity.auth.credentialExpiresAt({
+          apiKey: credentials.apiKey,
+          bearerToken: bearerOf(credentials.authorization),
+        });
+        if (expiresAt) {
+          const inMs = Math.min(Math.max(0, expiresAt.getTime() - Date.now()), 2 ** 31 - 1);
+          session.timers.push(setTimeout(() => refuse(session, 'token expired'), inMs));
+        }
+        for (const timer of session.timers) timer.unref();
+        return true;
+      },
+
+      onClose: (context: SocketContext) => {
+        const { session } = context.extra;
+        if (!session) return;
+        for (const timer of session.timers) clearInterval(timer);
+        registry.remove(session);
+      },
+
+      onSubscribe: async (context: SocketContext, id, payload) => {
+        const session = context.extra.session!;
+        if (session.revoked) return [new GraphQLError(session.revoked, { extensions: { code: 'FORBIDDEN' } })];
+        const requestId = crypto.randomUUID();
+        // Authorised as an HTTP request is, against the credential, membership and role of now.
+        const { ctx, authError } = await authenticate(session, requestId);
+        if (session.socket.readyState !== WebSocket.OPEN) return [new GraphQLError('The socket is closed')];
+        if (authError && !refused(authError)) return [asGraphQLError(authError)];
+        if (!ctx || !sameTenant(ctx, session.connectedAs)) {
+          refuse(session, 'credential no longer valid');
+          return [
+            asGraphQLError(authError ?? new DomainError(ErrorCode.FORBIDDEN, 'Access to this business was revoked')),
+          ];
+        }
+        const verdict = await app.spendRateLimit(ctx, session.ip, path);
+        if (!verdict.allowed) return [asGraphQLError(verdict.error)];
+
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          return [withCode(asGraphQLError(error), 'GRAPHQL_PARSE_FAILED')];
+        }
+        const invalid = validateOperation(schema, document, limits);
+        if (invalid.length > 0) return invalid.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+        const refusal = operationRefusal(schema, limits, document, payload.variables, payload.operationName);
+        if (refusal) return [refusal];
+        const operation = getOperationAST(document, payload.operationName);
+        if (!operation)
+          return [withCode(new GraphQLError('Unable to identify the operation to run'), 'GRAPHQL_VALIDATION_FAILED')];
+
+        let idempotencyKey: string | null;
+        try {
+          idempotencyKey = idempotencyKeyOf({ extensions: payload.extensions });
+        } catch (error) {
+          return [asGraphQLError(error)];
+        }
+        if (session.revoked) return [new GraphQLError(session.revoked, { extensions: { code: 'FORBIDDEN' } })];
+        if (operation.operation !== OperationTypeNode.SUBSCRIPTION) {
+          session.executingIds.add(id);
+        } else if (!registry.startSubscription(session, id, config.wsMaxSubscriptionsPerCredential)) {
+          const max = config.wsMaxSubscriptionsPerCredential;
+          return [
+            new GraphQLError(
+              `This credential already has ${max} subscriptions running (the most allowed); complete one first`,
+              {
+                extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', maxSubscriptions: max },
+              },
+            ),
+          ];
+        }
+        const contextValue: GraphQLContext = graphQLContext(core, ctx, null, { requestId, clientIp: session.ip });
+        operations.set(contextValue, {
+          payload,
+          idempotencyKey: operation.operation === OperationTypeNode.SUBSCRIPTION ? null : idempotencyKey,
+        });
+        return {
+          schema,
+          document,
+          variableValues: payload.variables ?? undefined,
+          operationName: payload.operationName ?? undefined,
+          contextValue,
+        };
+      },
+
+      onComplete: (context: SocketContext, id) => {
+        const { session } = context.extra;
+        if (!session) return;
+        registry.endSubscription(session, id);
+        // graphql-ws has sent the result and sends `complete` right after this hook: a revoked
+        // socket closes once that is on its way too.
+        if (session.executingIds.delete(id) && session.revoked && session.executingIds.size === 0) {
+          const reason = session.revoked;
+          setImmediate(() => close(session.socket, CLOSE_FORBIDDEN, reason));
+        }
+      },
+
+      // A stored (replayed) result carries formatted errors; onNext passes those through as they are.
+      execute: (args: ExecutionArgs) => executeOnce(args) as Promise<ExecutionResult>,
+      subscribe: (args: ExecutionArgs) => subscribeSharingReads(core, args),
+      onNext: (_context, _id, _payload, args, result) => {
+        logUnexpected(args, result);
+        return formatResult(format)(result);
+      },
+      onError: (_context, _id, payload, errors) => {
+        logUnexpectedErrors(app.log, errors, payload.operationName ?? null, app.databaseOutage);
+        return errors.map(formatError(format));
+      },
     },
-
-    onClose: (context: SocketContext) => {
-      const { session } = context.extra;
-      if (!session) return;
-      for (const timer of session.timers) clearInterval(timer);
-      registry.remove(session);
-    },
-
-    onSubscribe: async (context: SocketContext, id, payload) => {
-      const session = context.extra.session!;
-      if (session.revoked) return [new GraphQLError(session.revoked, { extensions: { code: 'FORBIDDEN' } })];
-      const requestId = crypto.randomUUID();
-      // Authorised as an HTTP request is, against the credential, membership and role of now.
-      const { ctx, authError } = await authenticate(session, requestId);
-      if (session.socket.readyState !== WebSocket.OPEN) return [new GraphQLError('The socket is closed')];
-      if (authError && !refused(authError)) return [asGraphQLError(authError)];
-      if (!ctx || !sameTenant(ctx, session.connectedAs)) {
-        refuse(session, 'credential no longer valid');
-        return [asGraphQLError(authError ?? new DomainError(ErrorCode.FORBIDDEN, 'Access to this business was revoked'))];
-      }
-      const verdict = await app.spendRateLimit(ctx, session.ip, path);
-      if (!verdict.allowed) return [asGraphQLError(verdict.error)];
-
-      let document: DocumentNode;
-      try {
-        document = parse(payload.query);
-      } catch (error) {
-        return [withCode(asGraphQLError(error), 'GRAPHQL_PARSE_FAILED')];
-      }
-      const invalid = validateOperation(schema, document, limits);
-      if (invalid.length > 0) return invalid.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
-      const refusal = operationRefusal(schema, limits, document, payload.variables, payload.operationName);
-      if (refusal) return [refusal];
-      const operation = getOperationAST(document, payload.operationName);
-      if (!operation) return [withCode(new GraphQLError('Unable to identify the operation to run'), 'GRAPHQL_VALIDATION_FAILED')];
-
-      let idempotencyKey: string | null;
-      try {
-        idempotencyKey = idempotencyKeyOf({ extensions: payload.extensions });
-      } catch (error) {
-        return [asGraphQLError(error)];
-      }
-      if (session.revoked) return [new GraphQLError(session.revoked, { extensions: { code: 'FORBIDDEN' } })];
-      if (operation.operation !== OperationTypeNode.SUBSCRIPTION) {
-        session.executingIds.add(id);
-      } else if (!registry.startSubscription(session, id, config.wsMaxSubscriptionsPerCredential)) {
-        const max = config.wsMaxSubscriptionsPerCredential;
-        return [new GraphQLError(`This credential already has ${max} subscriptions running (the most allowed); complete one first`, {
-          extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', maxSubscriptions: max },
-        })];
-      }
-      const contextValue: GraphQLContext = graphQLContext(core, ctx, null, { requestId, clientIp: session.ip });
-      operations.set(contextValue, {
-        payload,
-        idempotencyKey: operation.operation === OperationTypeNode.SUBSCRIPTION ? null : idempotencyKey,
-      });
-      return { schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
-    },
-
-    onComplete: (context: SocketContext, id) => {
-      const { session } = context.extra;
-      if (!session) return;
-      registry.endSubscription(session, id);
-      // graphql-ws has sent the result and sends `complete` right after this hook: a revoked
-      // socket closes once that is on its way too.
-      if (session.executingIds.delete(id) && session.revoked && session.executingIds.size === 0) {
-        const reason = session.revoked;
-        setImmediate(() => close(session.socket, CLOSE_FORBIDDEN, reason));
-      }
-    },
-
-    // A stored (replayed) result carries formatted errors; onNext passes those through as they are.
-    execute: (args: ExecutionArgs) => executeOnce(args) as Promise<ExecutionResult>,
-    subscribe: (args: ExecutionArgs) => subscribeSharingReads(core, args),
-    onNext: (_context, _id, _payload, args, result) => {
-      logUnexpected(args, result);
-      return formatResult(format)(result);
-    },
-    onError: (_context, _id, payload, errors) => {
-      logUnexpectedErrors(app.log, errors, payload.operationName ?? null, app.databaseOutage);
-      return errors.map(formatError(format));
-    },
-  }, wsServer);
+    wsServer,
+  );
 
   /** Unexpected failures are logged as over HTTP (formatted errors, already logged, are skipped). */
   function logUnexpected(args: ExecutionArgs, result: ExecutionResult | FormattedExecutionResult) {
@@ -381,7 +443,10 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
     let begun;
     try {
       begun = await core.idempotency.begin(core.dataSource, {
-        scope, key: operation.idempotencyKey, method: 'WS', path,
+        scope,
+        key: operation.idempotencyKey,
+        method: 'WS',
+        path,
         body: JSON.stringify({ query, variables: variables ?? null, operationName: operationName ?? null }),
       });
     } catch (error) {
@@ -392,7 +457,10 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
       return { ...stored, extensions: { ...stored.extensions, idempotentReplayed: true } };
     }
     // The operation's transactions enter the claim, as an HTTP request's do (a crash never repeats an effect).
-    const claimed: GraphQLContext = { ...context, ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId, begun.made)) ?? null };
+    const claimed: GraphQLContext = {
+      ...context,
+      ctx: context.ctx?.withIdempotency(new IdempotencyClaim(begun.recordId, begun.made)) ?? null,
+    };
     const executed = await execute({ ...args, contextValue: claimed });
     logUnexpected(args, executed);
     const result = formatResult(format)(executed);

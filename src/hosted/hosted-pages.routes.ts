@@ -14,7 +14,17 @@ import { isApiError } from '../http/error-codes';
 import { CheckoutFormValues, readCheckoutForm } from './checkout-form';
 import { collectionFormValues, payerCollectionErrors, readCollectionForm } from './collection-form';
 import { kycPage, kycPageErrors, readKycDecision } from './kyc-page';
-import { checkoutForm, collectionPage, expiredPage, inactiveLinkPage, lockedPage, messagePage, processingPage, receiptPage, threeDSecurePage } from './html';
+import {
+  checkoutForm,
+  collectionPage,
+  expiredPage,
+  inactiveLinkPage,
+  lockedPage,
+  messagePage,
+  processingPage,
+  receiptPage,
+  threeDSecurePage,
+} from './html';
 
 type ByToken = { Params: { token: string } };
 
@@ -38,8 +48,10 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string, 
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
-    .header('content-security-policy',
-      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    )
     .send(html);
 }
 
@@ -55,19 +67,41 @@ const urlOriginOf = (url: string | null): string[] => {
 /** The status of the payment form shown again: the fields to correct 400, a declined card 402, a payment not made 422. */
 const FORM_STATUS: Record<CheckoutRefusal, number> = { invalid_fields: 400, declined: 402, not_made: 422 };
 
-function render(reply: FastifyReply, outcome: CheckoutOutcome, values: CheckoutFormValues = {}, rails: SessionRail[] = []) {
+function render(
+  reply: FastifyReply,
+  outcome: CheckoutOutcome,
+  values: CheckoutFormValues = {},
+  rails: SessionRail[] = [],
+) {
   const nonce = crypto.randomBytes(16).toString('base64');
   if (outcome.kind === 'redirect') {
-    return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', outcome.url).send();
+    return reply
+      .status(303)
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('location', outcome.url)
+      .send();
   }
   const targets = urlOriginOf(outcome.view.session.successUrl);
   switch (outcome.kind) {
-    case 'form': return send(reply, outcome.refusal ? FORM_STATUS[outcome.refusal] : 200, checkoutForm(outcome.view, { ...outcome, values }, nonce, rails), nonce, targets);
-    case 'three_ds': return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
-    case 'processing': return send(reply, 409, processingPage(outcome.view, nonce), nonce);
-    case 'expired': return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
-    case 'locked': return send(reply, 423, lockedPage(outcome.view, outcome.message, nonce), nonce);
-    case 'receipt': return send(reply, 200, receiptPage(outcome.view, outcome.payment, nonce), nonce);
+    case 'form':
+      return send(
+        reply,
+        outcome.refusal ? FORM_STATUS[outcome.refusal] : 200,
+        checkoutForm(outcome.view, { ...outcome, values }, nonce, rails),
+        nonce,
+        targets,
+      );
+    case 'three_ds':
+      return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
+    case 'processing':
+      return send(reply, 409, processingPage(outcome.view, nonce), nonce);
+    case 'expired':
+      return send(reply, 410, expiredPage(outcome.view, nonce), nonce);
+    case 'locked':
+      return send(reply, 423, lockedPage(outcome.view, outcome.message, nonce), nonce);
+    case 'receipt':
+      return send(reply, 200, receiptPage(outcome.view, outcome.payment, nonce), nonce);
   }
 }
 
@@ -86,7 +120,12 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       const nonce = crypto.randomBytes(16).toString('base64');
       if (isApiError(error) && error.code === ErrorCode.NOT_FOUND) {
         const what = request.url.startsWith('/kyc/') ? 'verification' : 'payment';
-        return send(reply, 404, messagePage('Not found', `This ${what} page does not exist. Check the link you were given.`, nonce), nonce);
+        return send(
+          reply,
+          404,
+          messagePage('Not found', `This ${what} page does not exist. Check the link you were given.`, nonce),
+          nonce,
+        );
       }
       const status = isApiError(error) ? statusOf(error) : (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -97,16 +136,34 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
       if (!outage) request.log.error({ err: error }, 'hosted page error');
       if (outage || status === 503) {
         retryLater(reply);
-        return send(reply, 503, messagePage('Try again in a moment', 'This page is unavailable for a moment; reload it shortly.', nonce), nonce);
+        return send(
+          reply,
+          503,
+          messagePage('Try again in a moment', 'This page is unavailable for a moment; reload it shortly.', nonce),
+          nonce,
+        );
       }
-      return send(reply, 500, messagePage('Something went wrong', 'The payment page failed. No card was charged twice; try again in a moment.', nonce), nonce);
+      return send(
+        reply,
+        500,
+        messagePage(
+          'Something went wrong',
+          'The payment page failed. No card was charged twice; try again in a moment.',
+          nonce,
+        ),
+        nonce,
+      );
     });
 
     /** The page's outcome with the local rails its session offers (collections), for the form. */
-    const withRails = (outcome: CheckoutOutcome): SessionRail[] => ('view' in outcome ? core.collections.sessionRails(outcome.view.session) : []);
+    const withRails = (outcome: CheckoutOutcome): SessionRail[] =>
+      'view' in outcome ? core.collections.sessionRails(outcome.view.session) : [];
 
     scope.get<ByToken>(capabilityRoute('/checkout'), async (request, reply) => {
-      const outcome = await core.checkout.hosted.showPage(core.anonymousContext(originOf(request)), request.params.token);
+      const outcome = await core.checkout.hosted.showPage(
+        core.anonymousContext(originOf(request)),
+        request.params.token,
+      );
       return render(reply, outcome, {}, withRails(outcome));
     });
 
@@ -120,13 +177,28 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     scope.post<ByToken>(capabilityRoute('/checkout', '/collection'), async (request, reply) => {
       const ctx = core.anonymousContext(originOf(request));
       try {
-        const { collection } = await core.collections.startFromSession(ctx, readCollectionForm(request.params.token, request.body));
-        return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', `/collect/${collection.hostedToken}`).send();
+        const { collection } = await core.collections.startFromSession(
+          ctx,
+          readCollectionForm(request.params.token, request.body),
+        );
+        return reply
+          .status(303)
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .header('location', `/collect/${collection.hostedToken}`)
+          .send();
       } catch (error) {
-        if (!(isApiError(error)) || error.code !== ErrorCode.VALIDATION_ERROR) throw error;
+        if (!isApiError(error) || error.code !== ErrorCode.VALIDATION_ERROR) throw error;
         const outcome = await core.checkout.hosted.showPage(ctx, request.params.token);
-        const refused: CheckoutOutcome = outcome.kind === 'form'
-          ? { ...outcome, refusal: 'invalid_fields', errors: payerCollectionErrors(error.fieldErrors ?? {}), message: CORRECT_THE_FIELDS } : outcome;
+        const refused: CheckoutOutcome =
+          outcome.kind === 'form'
+            ? {
+                ...outcome,
+                refusal: 'invalid_fields',
+                errors: payerCollectionErrors(error.fieldErrors ?? {}),
+                message: CORRECT_THE_FIELDS,
+              }
+            : outcome;
         return render(reply, refused, collectionFormValues(request.body), withRails(refused));
       }
     });
@@ -134,7 +206,13 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     /** Tessera's page of a collection (`hosted_page` instructions, and collections started on a checkout page). */
     scope.get<ByToken>(capabilityRoute('/collect'), async (request, reply) => {
       const page = await core.collections.hostedPage(core.anonymousContext(originOf(request)), request.params.token);
-      if (page.kind === 'redirect') return reply.status(303).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('location', page.url).send();
+      if (page.kind === 'redirect')
+        return reply
+          .status(303)
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .header('location', page.url)
+          .send();
       const nonce = crypto.randomBytes(16).toString('base64');
       return send(reply, 200, collectionPage(page, nonce), nonce);
     });
@@ -142,7 +220,15 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     /** The sandbox's hosted KYC page behind a check's kycLinkUrl: shows the check; the tester approves or rejects it. */
     scope.get<ByToken>(capabilityRoute('/kyc'), async (request, reply) => {
       const nonce = crypto.randomBytes(16).toString('base64');
-      return send(reply, 200, kycPage(await core.treasuryKyc.hostedPage(core.anonymousContext(originOf(request)), request.params.token), nonce), nonce);
+      return send(
+        reply,
+        200,
+        kycPage(
+          await core.treasuryKyc.hostedPage(core.anonymousContext(originOf(request)), request.params.token),
+          nonce,
+        ),
+        nonce,
+      );
     });
 
     for (const decision of ['approve', 'reject'] as const) {
@@ -150,10 +236,14 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
         const ctx = core.anonymousContext(originOf(request));
         const nonce = crypto.randomBytes(16).toString('base64');
         try {
-          const page = await core.treasuryKyc.decideOnPage(ctx, readKycDecision(request.params.token, decision, request.body));
+          const page = await core.treasuryKyc.decideOnPage(
+            ctx,
+            readKycDecision(request.params.token, decision, request.body),
+          );
           return send(reply, 200, kycPage(page, nonce), nonce);
         } catch (error) {
-          if (!isDomainError(error) || (error.code !== ErrorCode.VALIDATION_ERROR && error.code !== ErrorCode.CONFLICT)) throw error;
+          if (!isDomainError(error) || (error.code !== ErrorCode.VALIDATION_ERROR && error.code !== ErrorCode.CONFLICT))
+            throw error;
           const page = await core.treasuryKyc.hostedPage(ctx, request.params.token);
           return send(reply, statusOf(error), kycPage(page, nonce, kycPageErrors(error)), nonce);
         }
@@ -161,17 +251,30 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
     }
 
     scope.get<ByToken>(capabilityRoute('/checkout/3ds'), async (request, reply) =>
-      render(reply, await core.checkout.hosted.showThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
+      render(
+        reply,
+        await core.checkout.hosted.showThreeDSecure(core.anonymousContext(originOf(request)), request.params.token),
+      ),
+    );
 
     scope.post<ByToken>(capabilityRoute('/checkout/3ds'), async (request, reply) =>
-      render(reply, await core.checkout.hosted.completeThreeDSecure(core.anonymousContext(originOf(request)), request.params.token)));
+      render(
+        reply,
+        await core.checkout.hosted.completeThreeDSecure(core.anonymousContext(originOf(request)), request.params.token),
+      ),
+    );
 
     scope.get<ByToken>(capabilityRoute('/checkout', '/complete'), async (request, reply) =>
-      render(reply, await core.checkout.hosted.showReceipt(core.anonymousContext(originOf(request)), request.params.token)));
+      render(
+        reply,
+        await core.checkout.hosted.showReceipt(core.anonymousContext(originOf(request)), request.params.token),
+      ),
+    );
 
     scope.get<ByToken>(capabilityRoute('/pay'), async (request, reply) => {
       const visit = await core.paymentLinks.visit(core.anonymousContext(originOf(request)), request.params.token);
-      if (visit.kind === 'session') return reply.status(303).header('cache-control', 'no-store').header('location', visit.checkoutPath).send();
+      if (visit.kind === 'session')
+        return reply.status(303).header('cache-control', 'no-store').header('location', visit.checkoutPath).send();
       const nonce = crypto.randomBytes(16).toString('base64');
       return send(reply, 410, inactiveLinkPage(visit.merchantName, visit.link.name, nonce), nonce);
     });

@@ -62,9 +62,11 @@ const testMarker = (livemode: boolean) => (livemode ? '' : '<div class="badge">T
 /** The top of every checkout page; `hints` adds the sandbox cards to try (the card form only). */
 function header(view: CheckoutView, hints = false): string {
   const { session } = view;
-  const test = session.livemode ? '' : hints
-    ? '<div class="test">Test mode: no real money moves. Try card 4242 4242 4242 4242, any future expiry, any CVV.</div>'
-    : testMarker(false);
+  const test = session.livemode
+    ? ''
+    : hints
+      ? '<div class="test">Test mode: no real money moves. Try card 4242 4242 4242 4242, any future expiry, any CVV.</div>'
+      : testMarker(false);
   return `${test}
 <h1>${escapeHtml(view.merchantName)}</h1>
 <div class="amount">${escapeHtml(money(view))}</div>
@@ -80,8 +82,10 @@ export interface FieldState {
   focus: string | null;
 }
 
-export const fieldState = (errors: FieldErrors, order: readonly string[]): FieldState =>
-  ({ errors, focus: order.find((name) => (errors[name] ?? []).length > 0) ?? null });
+export const fieldState = (errors: FieldErrors, order: readonly string[]): FieldState => ({
+  errors,
+  focus: order.find((name) => (errors[name] ?? []).length > 0) ?? null,
+});
 
 /**
  * The attributes and message of a field named `name` with element id `id`: when refused,
@@ -97,7 +101,10 @@ export function fieldStatus(state: FieldState, name: string, id: string): { attr
 }
 
 /** A labelled text input with its error state. */
-function textField(state: FieldState, spec: { id: string; name: string; label: string; attrs: string; value?: string }): string {
+function textField(
+  state: FieldState,
+  spec: { id: string; name: string; label: string; attrs: string; value?: string },
+): string {
   const { attrs, message } = fieldStatus(state, spec.name, spec.id);
   const value = spec.value ? ` value="${escapeHtml(spec.value)}"` : '';
   return `<label for="${spec.id}">${escapeHtml(spec.label)}</label>
@@ -116,7 +123,10 @@ const RAIL_FIELDS = ['phone', 'networkId'] as const;
 
 /** The card form. The card number and CVV are never written back into the page. */
 export function checkoutForm(
-  view: CheckoutView, state: { errors: FieldErrors; message: string | null; values: CheckoutFormValues }, nonce: string, rails: SessionRail[] = [],
+  view: CheckoutView,
+  state: { errors: FieldErrors; message: string | null; values: CheckoutFormValues },
+  nonce: string,
+  rails: SessionRail[] = [],
 ): string {
   const { session } = view;
   const offersCard = session.paymentMethods.includes('card' as never);
@@ -124,14 +134,27 @@ export function checkoutForm(
   const fields = fieldState(state.errors, [...CARD_FIELDS, ...RAIL_FIELDS]);
   const interval = session.recurringInterval === 'weekly' ? 'week' : 'month';
   const known = new Set<string>([...CARD_FIELDS, ...RAIL_FIELDS]);
-  const otherErrors = Object.entries(state.errors).filter(([name]) => !known.has(name)).flatMap(([, messages]) => messages);
-  const card = (id: string, label: string, attrs: string, value?: string) => textField(fields, { id, name: id, label, attrs, value });
+  const otherErrors = Object.entries(state.errors)
+    .filter(([name]) => !known.has(name))
+    .flatMap(([, messages]) => messages);
+  const card = (id: string, label: string, attrs: string, value?: string) =>
+    textField(fields, { id, name: id, label, attrs, value });
   const body = `${header(view, offersCard)}
 ${formAlert(state.message, otherErrors)}
-${offersCard ? `<form method="post" action="/checkout/${escapeHtml(session.token)}" autocomplete="on" novalidate>
-${view.askEmail
-    ? textField(fields, { id: 'email', name: 'email', label: 'Email', attrs: 'type="email" autocomplete="email"', value: values.email })
-    : `<p class="muted">Receipt to ${escapeHtml(session.customerEmail)}</p>`}
+${
+  offersCard
+    ? `<form method="post" action="/checkout/${escapeHtml(session.token)}" autocomplete="on" novalidate>
+${
+  view.askEmail
+    ? textField(fields, {
+        id: 'email',
+        name: 'email',
+        label: 'Email',
+        attrs: 'type="email" autocomplete="email"',
+        value: values.email,
+      })
+    : `<p class="muted">Receipt to ${escapeHtml(session.customerEmail)}</p>`
+}
 ${card('number', 'Card number', 'type="text" inputmode="numeric" autocomplete="cc-number" placeholder="1234 1234 1234 1234"')}
 <div class="row">
 <div>${card('expiryMonth', 'Month', 'type="text" inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM"', values.expiryMonth)}</div>
@@ -140,23 +163,39 @@ ${card('number', 'Card number', 'type="text" inputmode="numeric" autocomplete="c
 </div>
 ${view.offerRecurring ? `<label class="check"><input type="checkbox" id="recurring" name="recurring" value="on"${values.recurring ? ' checked' : ''}> Give this amount every ${interval} (the card is saved; you can ask the merchant to cancel at any time)</label>` : ''}
 <button type="submit" id="pay">Pay ${escapeHtml(money(view))}</button>
-</form>` : ''}
+</form>`
+    : ''
+}
 ${localRailForms(session.token, rails, offersCard, fields, values)}
 ${session.cancelUrl ? `<p class="muted"><a href="${escapeHtml(session.cancelUrl)}">Cancel and return</a></p>` : ''}`;
   return layout(`Pay ${view.merchantName}`, body, nonce);
 }
 
-const RAIL_BUTTONS: Record<string, string> = { bank: 'Pay by bank transfer', momo: 'Pay with mobile money', eft: 'Pay by EFT' };
+const RAIL_BUTTONS: Record<string, string> = {
+  bank: 'Pay by bank transfer',
+  momo: 'Pay with mobile money',
+  eft: 'Pay by EFT',
+};
 
 /** One small form per local rail the session offers (collections); mobile money asks for the phone and the network (by its name). */
-function localRailForms(token: string, rails: SessionRail[], afterCard: boolean, fields: FieldState, values: CheckoutFormValues): string {
+function localRailForms(
+  token: string,
+  rails: SessionRail[],
+  afterCard: boolean,
+  fields: FieldState,
+  values: CheckoutFormValues,
+): string {
   if (rails.length === 0) return '';
   const forms = rails.map(({ rail, networks }) => {
     let momo = '';
     if (rail === CollectionRailKind.MOMO) {
       const network = fieldStatus(fields, 'networkId', 'momo-network');
-      const options = networks.map(({ id, name }) =>
-        `<option value="${escapeHtml(id)}"${values.networkId === id ? ' selected' : ''}>${escapeHtml(name)}</option>`).join('');
+      const options = networks
+        .map(
+          ({ id, name }) =>
+            `<option value="${escapeHtml(id)}"${values.networkId === id ? ' selected' : ''}>${escapeHtml(name)}</option>`,
+        )
+        .join('');
       momo = `${textField(fields, { id: 'momo-phone', name: 'phone', label: 'Mobile money phone number', attrs: 'type="text" inputmode="tel" autocomplete="tel" placeholder="+233 24 123 4567"', value: values.phone })}
 <label for="momo-network">Mobile network</label>
 <div class="select"><select id="momo-network" name="networkId"${network.attrs}>${options}</select></div>${network.message}`;
@@ -183,23 +222,32 @@ export function collectionPage(page: Extract<CollectionPage, { kind: 'page' }>, 
   const amount = amountOf(collection.amount, collection.currency);
   const status = page.expired ? 'expired' : collection.status;
   const live = status === CollectionStatus.PENDING || status === CollectionStatus.PROCESSING;
-  const row = (id: string, label: string, value: string | null) => (value ? `<dt>${escapeHtml(label)}</dt><dd id="${id}">${escapeHtml(value)}</dd>` : '');
-  const instructions = !live ? '' : rail.kind === 'momo_prompt'
-    ? `<p id="momo-prompt">${escapeHtml(rail.prompt)}</p>`
-    : `<p>Transfer exactly <strong>${escapeHtml(amount)}</strong> to:</p>
+  const row = (id: string, label: string, value: string | null) =>
+    value ? `<dt>${escapeHtml(label)}</dt><dd id="${id}">${escapeHtml(value)}</dd>` : '';
+  const instructions = !live
+    ? ''
+    : rail.kind === 'momo_prompt'
+      ? `<p id="momo-prompt">${escapeHtml(rail.prompt)}</p>`
+      : `<p>Transfer exactly <strong>${escapeHtml(amount)}</strong> to:</p>
 <dl class="facts">${row('bank-name', 'Bank', rail.bankName)}${row('account-number', 'Account number', rail.accountNumber)}${row('account-name', 'Account name', rail.accountName)}${row('reference', 'Reference', rail.reference)}</dl>`;
   const failure = status === CollectionStatus.FAILED ? `: ${escapeHtml(collection.failureReason ?? 'rejected')}` : '';
-  const test = collection.livemode ? '' : live
-    ? `<div class="test">Test mode: no real money moves. Simulate the payer with POST /api/v1/business/sandbox/collections/${escapeHtml(collection.id)}/pay.</div>`
-    : testMarker(false);
+  const test = collection.livemode
+    ? ''
+    : live
+      ? `<div class="test">Test mode: no real money moves. Simulate the payer with POST /api/v1/business/sandbox/collections/${escapeHtml(collection.id)}/pay.</div>`
+      : testMarker(false);
   const body = `${test}
 <h1>${escapeHtml(page.merchantName)}</h1>
 <div class="amount">${escapeHtml(amount)}</div>
 <p id="collection-status" role="status" data-status="${escapeHtml(status)}" data-collection-id="${escapeHtml(collection.id)}">${escapeHtml(STATUS_TEXT[status] ?? status)}${failure}</p>
 ${instructions}
-${live ? `<p class="muted">Pay before ${escapeHtml(collection.expiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>
+${
+  live
+    ? `<p class="muted">Pay before ${escapeHtml(collection.expiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>
 <noscript><p><a href="">Refresh</a> to see whether your payment arrived.</p></noscript>
-<script nonce="${nonce}">${RELOAD_ON_CHANGE}</script>` : ''}`;
+<script nonce="${nonce}">${RELOAD_ON_CHANGE}</script>`
+    : ''
+}`;
   return layout(`Pay ${page.merchantName}`, body, nonce);
 }
 
@@ -228,20 +276,37 @@ export function threeDSecurePage(view: CheckoutView, nonce: string): string {
 /** Another submit of the session is being charged: the page goes back to the session's page (the outcome) after a moment. */
 export function processingPage(view: CheckoutView, nonce: string): string {
   const url = `/checkout/${escapeHtml(view.session.token)}`;
-  return layout('Processing', `${header(view)}<p role="status">Your payment is being processed. This page shows the outcome in a moment.</p><p><a href="${url}" id="outcome">See the outcome</a></p>
-<script nonce="${nonce}">setTimeout(function(){location.replace(document.getElementById('outcome').href);},2000);</script>`, nonce);
+  return layout(
+    'Processing',
+    `${header(view)}<p role="status">Your payment is being processed. This page shows the outcome in a moment.</p><p><a href="${url}" id="outcome">See the outcome</a></p>
+<script nonce="${nonce}">setTimeout(function(){location.replace(document.getElementById('outcome').href);},2000);</script>`,
+    nonce,
+  );
 }
 
 export function expiredPage(view: CheckoutView, nonce: string): string {
-  return layout('Checkout expired', `${header(view)}<div class="alert" role="alert">This checkout is no longer available: it expired or was withdrawn. Ask ${escapeHtml(view.merchantName)} for a new link.</div>`, nonce);
+  return layout(
+    'Checkout expired',
+    `${header(view)}<div class="alert" role="alert">This checkout is no longer available: it expired or was withdrawn. Ask ${escapeHtml(view.merchantName)} for a new link.</div>`,
+    nonce,
+  );
 }
 
 export function lockedPage(view: CheckoutView, message: string | null, nonce: string): string {
   const reason = message ? `<p>${escapeHtml(message)}</p>` : '';
-  return layout('Checkout locked', `${header(view)}<div class="alert" role="alert">${reason}<p><strong>This checkout is locked</strong> after too many failed payment attempts, to protect cardholders. No further payment can be made on this page. Ask ${escapeHtml(view.merchantName)} for a new link.</p></div>`, nonce);
+  return layout(
+    'Checkout locked',
+    `${header(view)}<div class="alert" role="alert">${reason}<p><strong>This checkout is locked</strong> after too many failed payment attempts, to protect cardholders. No further payment can be made on this page. Ask ${escapeHtml(view.merchantName)} for a new link.</p></div>`,
+    nonce,
+  );
 }
 
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover' };
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+};
 
 const receiptDate = (date: Date) =>
   `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
@@ -253,11 +318,14 @@ const receiptDate = (date: Date) =>
 export function receiptPage(view: CheckoutView, payment: Payment | null, nonce: string): string {
   const { session } = view;
   const paidAt = payment?.capturedAt ?? session.completedAt ?? session.updatedAt;
-  const fact = (id: string, label: string, value: string) => `<dt>${escapeHtml(label)}</dt><dd id="${id}">${escapeHtml(value)}</dd>`;
+  const fact = (id: string, label: string, value: string) =>
+    `<dt>${escapeHtml(label)}</dt><dd id="${id}">${escapeHtml(value)}</dd>`;
   const facts = [
     fact('receipt-amount', 'Amount', payment ? amountOf(payment.amount, payment.currency) : money(view)),
     fact('receipt-date', 'Date', receiptDate(paidAt)),
-    payment ? fact('receipt-card', 'Card', `${BRANDS[payment.cardBrand] ?? 'Card'} ending in ${payment.cardLast4}`) : '',
+    payment
+      ? fact('receipt-card', 'Card', `${BRANDS[payment.cardBrand] ?? 'Card'} ending in ${payment.cardLast4}`)
+      : '',
     payment ? fact('receipt-reference', 'Reference', paymentReferenceOf(payment.id)) : '',
   ].join('');
   const body = `${testMarker(session.livemode)}
@@ -270,7 +338,11 @@ ${payment ? `<p class="muted">Quote the reference if you contact ${escapeHtml(vi
 }
 
 export function inactiveLinkPage(merchantName: string, linkName: string, nonce: string): string {
-  return layout('Link no longer active', `<h1>${escapeHtml(merchantName)}</h1><p class="muted">${escapeHtml(linkName)}</p><div class="alert" role="alert">This payment link is no longer active. Ask ${escapeHtml(merchantName)} for a new one.</div>`, nonce);
+  return layout(
+    'Link no longer active',
+    `<h1>${escapeHtml(merchantName)}</h1><p class="muted">${escapeHtml(linkName)}</p><div class="alert" role="alert">This payment link is no longer active. Ask ${escapeHtml(merchantName)} for a new one.</div>`,
+    nonce,
+  );
 }
 
 export function messagePage(title: string, message: string, nonce: string): string {

@@ -22,12 +22,20 @@ export function kycPage(page: KycPage, nonce: string, errors: FieldErrors = {}):
   const { check, endUser } = page;
   const token = escapeHtml(check.hostedToken);
   const fields = fieldState(errors, ['reasons']);
-  const reasons = check.rejectionReasons.length > 0
-    ? `<h2>Rejection reasons</h2><ul id="rejection-reasons">${check.rejectionReasons.map((reason) => `<li>${escapeHtml(reason)}</li>`).join('')}</ul>` : '';
-  const problems = Object.entries(errors).filter(([name]) => name !== 'reasons').flatMap(([, messages]) => messages)
-    .map((message) => `<div class="alert" role="alert">${escapeHtml(message)}</div>`).join('');
+  const reasons =
+    check.rejectionReasons.length > 0
+      ? `<h2>Rejection reasons</h2><ul id="rejection-reasons">${check.rejectionReasons.map((reason) => `<li>${escapeHtml(reason)}</li>`).join('')}</ul>`
+      : '';
+  const problems = Object.entries(errors)
+    .filter(([name]) => name !== 'reasons')
+    .flatMap(([, messages]) => messages)
+    .map((message) => `<div class="alert" role="alert">${escapeHtml(message)}</div>`)
+    .join('');
   const reasonsField = fieldStatus(fields, 'reasons', 'reasons');
-  const decide = check.status !== KycStatus.PENDING ? '' : `
+  const decide =
+    check.status !== KycStatus.PENDING
+      ? ''
+      : `
 <form method="post" action="/kyc/${token}/approve" id="approve"><button type="submit" id="approve-button">Approve verification</button></form>
 <section class="danger-zone" aria-labelledby="reject-heading">
 <h2 id="reject-heading">Reject this verification</h2>
@@ -51,15 +59,26 @@ export function readKycDecision(token: string, decision: 'approve' | 'reject', b
   if (decision === 'approve') return { token, decision, reasons: [] };
   const form = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const raw = typeof form.reasons === 'string' ? form.reasons : '';
-  if (raw.length > MAX_REASONS_LENGTH) throw validationError({ reasons: [`must be at most ${MAX_REASONS_LENGTH} characters`] });
-  return { token, decision, reasons: raw.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0) };
+  if (raw.length > MAX_REASONS_LENGTH)
+    throw validationError({ reasons: [`must be at most ${MAX_REASONS_LENGTH} characters`] });
+  return {
+    token,
+    decision,
+    reasons: raw
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line.length > 0),
+  };
 }
 
 /** The domain's refusal of a decision on the page, in the tester's words: the reasons on their field, a decided check as the page's message. */
 export function kycPageErrors(error: DomainError): FieldErrors {
-  if (error.code === ErrorCode.CONFLICT) return { _: ['This verification was already decided: the page shows its outcome.'] };
+  if (error.code === ErrorCode.CONFLICT)
+    return { _: ['This verification was already decided: the page shows its outcome.'] };
   if (error.fieldErrors?.reasons) {
-    return { reasons: [`Enter 1 to ${MAX_REASONS} reasons, one per line, each at most ${MAX_REASON_LENGTH} characters`] };
+    return {
+      reasons: [`Enter 1 to ${MAX_REASONS} reasons, one per line, each at most ${MAX_REASON_LENGTH} characters`],
+    };
   }
   return { _: [error.message] };
 }

@@ -13,7 +13,17 @@ export type CapabilityPage = (typeof CAPABILITY_PAGES)[number];
 const CAPABILITY_PARAMS = ['token'];
 
 /** Query-string parameters whose value is a capability or a credential, wherever they appear. */
-const CAPABILITY_QUERY_PARAMS = ['token', 'signUpToken', 'apiKey', 'api_key', 'apiSecret', 'key', 'secret', 'access_token', 'code'];
+const CAPABILITY_QUERY_PARAMS = [
+  'token',
+  'signUpToken',
+  'apiKey',
+  'api_key',
+  'apiSecret',
+  'key',
+  'secret',
+  'access_token',
+  'code',
+];
 
 export const REDACTED = '[redacted]';
 
@@ -24,8 +34,14 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest first, so `/checkout/3ds/<token>` is not read as `/checkout/<"3ds">`. A page's path
 // starts a URL's path: the start of the text, after a space, quote or bracket, or after a scheme
 // and host (`https://pay.example.com/kyc/…`); `/api/v1/business/checkout/session` is no page.
-const pages = [...CAPABILITY_PAGES].sort((a, b) => b.length - a.length).map(escape).join('|');
-const PAGE_TOKEN = new RegExp(`((?:^|[\\s"'(<\\[=,;])(?:[a-z][a-z0-9+.-]*://[^/\\s"'<>]+)?)(${pages})/[^/?#\\s"'<>]+`, 'gi');
+const pages = [...CAPABILITY_PAGES]
+  .sort((a, b) => b.length - a.length)
+  .map(escape)
+  .join('|');
+const PAGE_TOKEN = new RegExp(
+  `((?:^|[\\s"'(<\\[=,;])(?:[a-z][a-z0-9+.-]*://[^/\\s"'<>]+)?)(${pages})/[^/?#\\s"'<>]+`,
+  'gi',
+);
 const QUERY_TOKEN = new RegExp(`([?&](?:${CAPABILITY_QUERY_PARAMS.map(escape).join('|')})=)[^&#\\s"'<>]*`, 'gi');
 
 /** `text` with the token of every capability page it names, and every capability query parameter's value, as `[redacted]`. */
@@ -38,10 +54,16 @@ export function redactCapabilities(text: string): string {
  * page belongs in CAPABILITY_PAGES and its route is declared with `capabilityRoute`.
  */
 export function refuseUnredactedCapability(url: string) {
-  const params = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]).filter((name) => CAPABILITY_PARAMS.includes(name));
+  const params = [...url.matchAll(/:([A-Za-z0-9_]+)/g)]
+    .map((match) => match[1])
+    .filter((name) => CAPABILITY_PARAMS.includes(name));
   if (params.length === 0) return;
-  const sample = url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => (CAPABILITY_PARAMS.includes(name) ? 'capability_sample_value' : 'x'));
+  const sample = url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
+    CAPABILITY_PARAMS.includes(name) ? 'capability_sample_value' : 'x',
+  );
   if (redactCapabilities(sample).includes('capability_sample_value')) {
-    throw new Error(`The route ${url} takes a capability (:${params.join(', :')}) that the log would show: add its page to CAPABILITY_PAGES (src/http/capabilities.ts) and declare it with capabilityRoute`);
+    throw new Error(
+      `The route ${url} takes a capability (:${params.join(', :')}) that the log would show: add its page to CAPABILITY_PAGES (src/http/capabilities.ts) and declare it with capabilityRoute`,
+    );
   }
 }

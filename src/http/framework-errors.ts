@@ -17,8 +17,12 @@ export interface HttpFailure {
   fieldErrors?: FieldErrors;
 }
 
-const failure = (code: ApiErrorCode, message: string, fieldErrors?: FieldErrors): HttpFailure =>
-  ({ code, status: httpStatusOf[code], message, ...(fieldErrors ? { fieldErrors } : {}) });
+const failure = (code: ApiErrorCode, message: string, fieldErrors?: FieldErrors): HttpFailure => ({
+  code,
+  status: httpStatusOf[code],
+  message,
+  ...(fieldErrors ? { fieldErrors } : {}),
+});
 
 /** A domain error as the failure a face answers. */
 export const failureOfDomain = (error: ApiError): HttpFailure => failure(error.code, error.message, error.fieldErrors);
@@ -46,7 +50,10 @@ function fieldErrorsOfSchema(error: FastifyError): FieldErrors {
   for (const issue of error.validation ?? []) {
     const missing = (issue.params as { missingProperty?: unknown } | undefined)?.missingProperty;
     const pointer = [issue.instancePath, typeof missing === 'string' ? missing : '']
-      .join('/').split('/').filter(Boolean).join('.');
+      .join('/')
+      .split('/')
+      .filter(Boolean)
+      .join('.');
     (errors[pointer || '_'] ??= []).push(issue.message ?? 'is invalid');
   }
   return errors;
@@ -78,12 +85,14 @@ export function frameworkFailureOf(error: unknown): HttpFailure | null {
     default:
       break;
   }
-  if (Array.isArray(fastifyError.validation)) return failure(ErrorCode.VALIDATION_ERROR, 'Validation failed', fieldErrorsOfSchema(fastifyError));
+  if (Array.isArray(fastifyError.validation))
+    return failure(ErrorCode.VALIDATION_ERROR, 'Validation failed', fieldErrorsOfSchema(fastifyError));
   // Only errors that declare a client status are the client's fault; a stray SyntaxError or
   // TypeError thrown by our own code is a 500.
   const status = fastifyError.statusCode ?? 500;
   if (error instanceof SyntaxError && status === 400) return failure(ErrorCode.BAD_REQUEST, NOT_JSON);
-  if (status >= 400 && status < 500) return failure(CODE_OF_CLIENT_STATUS[status] ?? ErrorCode.BAD_REQUEST, fastifyError.message || 'Bad request');
+  if (status >= 400 && status < 500)
+    return failure(CODE_OF_CLIENT_STATUS[status] ?? ErrorCode.BAD_REQUEST, fastifyError.message || 'Bad request');
   return null;
 }
 
@@ -154,8 +163,10 @@ export function clientErrorsAnsweredBy(bodyAt: FailureBodyAt) {
     this.log.debug({ err: error }, 'client error');
     if (socket.writable) {
       const body = JSON.stringify(bodyAt(requestPathOf(error))(refused));
-      socket.write(`HTTP/1.1 ${refused.status} ${http.STATUS_CODES[refused.status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
-        + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${refused.status} ${http.STATUS_CODES[refused.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     }
     socket.destroy(error);
   };

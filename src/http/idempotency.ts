@@ -32,7 +32,8 @@ function scopeOf(request: FastifyRequest): string {
   const scope = idempotencyScopeOf(request.tesseraContext);
   if (scope) return scope;
   // Without a valid credential, two unrelated clients must not share (or block) each other's keys.
-  const credential = request.headers['x-api-key'] ?? request.headers.authorization ?? request.headers['x-publishable-key'] ?? '';
+  const credential =
+    request.headers['x-api-key'] ?? request.headers.authorization ?? request.headers['x-publishable-key'] ?? '';
   return `anon:${sha256Hex(`${request.ip}\n${String(credential)}`)}`;
 }
 
@@ -43,17 +44,20 @@ function scopeOf(request: FastifyRequest): string {
  */
 export function idempotencyKeyOf(given: { header?: unknown; extensions?: unknown }): string | null {
   const header = typeof given.header === 'string' ? given.header : null;
-  const extensions = given.extensions && typeof given.extensions === 'object' && !Array.isArray(given.extensions)
-    ? (given.extensions as Record<string, unknown>).idempotencyKey
-    : undefined;
+  const extensions =
+    given.extensions && typeof given.extensions === 'object' && !Array.isArray(given.extensions)
+      ? (given.extensions as Record<string, unknown>).idempotencyKey
+      : undefined;
   if (extensions !== undefined && typeof extensions !== 'string') {
     throw new DomainError(ErrorCode.VALIDATION_ERROR, 'Invalid idempotency key', {
       'extensions.idempotencyKey': ['must be a string of 1 to 255 characters'],
     });
   }
   if (header !== null && extensions !== undefined && header !== extensions) {
-    throw new DomainError(ErrorCode.BAD_REQUEST,
-      'The Idempotency-Key header and extensions.idempotencyKey differ; send the key once, or the same key in both');
+    throw new DomainError(
+      ErrorCode.BAD_REQUEST,
+      'The Idempotency-Key header and extensions.idempotencyKey differ; send the key once, or the same key in both',
+    );
   }
   return header ?? extensions ?? null;
 }
@@ -107,7 +111,8 @@ export function registerIdempotency(scope: FastifyInstance, core: Core, options:
       return reply.status(outcome.status).send(outcome.body);
     }
     request.idempotencyRecordId = outcome.recordId;
-    request.tesseraContext = request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId, outcome.made)) ?? null;
+    request.tesseraContext =
+      request.tesseraContext?.withIdempotency(new IdempotencyClaim(outcome.recordId, outcome.made)) ?? null;
   });
 
   scope.addHook('onSend', async (request, reply, payload) => {
@@ -118,8 +123,13 @@ export function registerIdempotency(scope: FastifyInstance, core: Core, options:
       await core.idempotency.abandon(core.dataSource, recordId);
     } else {
       const contentType = reply.getHeader('content-type');
-      await core.idempotency.complete(core.dataSource, recordId, reply.statusCode, payload,
-        typeof contentType === 'string' ? contentType : null);
+      await core.idempotency.complete(
+        core.dataSource,
+        recordId,
+        reply.statusCode,
+        payload,
+        typeof contentType === 'string' ? contentType : null,
+      );
     }
     return payload;
   });

@@ -31,7 +31,13 @@ export function registerJsonParser(app: FastifyInstance) {
     return parseJson(request, body as string, (error, parsed) => {
       if (error) return done(error, undefined);
       if (nestedDeeperThan(parsed, MAX_INPUT_DEPTH)) {
-        return done(new DomainError(ErrorCode.BAD_REQUEST, `Request body is nested too deeply: at most ${MAX_INPUT_DEPTH} levels of objects and arrays`), undefined);
+        return done(
+          new DomainError(
+            ErrorCode.BAD_REQUEST,
+            `Request body is nested too deeply: at most ${MAX_INPUT_DEPTH} levels of objects and arrays`,
+          ),
+          undefined,
+        );
       }
       return done(null, parsed);
     });
@@ -39,7 +45,8 @@ export function registerJsonParser(app: FastifyInstance) {
 }
 
 const merge = (target: FieldErrors, source: FieldErrors) => {
-  for (const [field, messages] of Object.entries(source)) (target[field] ??= []).push(...messages.filter((message) => !target[field]?.includes(message)));
+  for (const [field, messages] of Object.entries(source))
+    (target[field] ??= []).push(...messages.filter((message) => !target[field]?.includes(message)));
   return target;
 };
 

@@ -27,8 +27,13 @@ export const redactQuotedValues = (message: string) =>
 /** A pg DatabaseError, TypeORM's QueryFailedError or another TypeORM error that may quote criteria. */
 function isDatabaseError(error: Error): boolean {
   const fields = error as unknown as Record<string, unknown>;
-  return typeof fields.query === 'string' || (typeof fields.severity === 'string' && typeof fields.routine === 'string')
-    || error.name === 'QueryFailedError' || error.name === 'EntityNotFoundError' || error.constructor?.name === 'EntityNotFoundError';
+  return (
+    typeof fields.query === 'string' ||
+    (typeof fields.severity === 'string' && typeof fields.routine === 'string') ||
+    error.name === 'QueryFailedError' ||
+    error.name === 'EntityNotFoundError' ||
+    error.constructor?.name === 'EntityNotFoundError'
+  );
 }
 
 /**

@@ -62,7 +62,11 @@ export function registerMetrics(app: FastifyInstance, listeners: SubscriptionLis
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched'),
+      status: String(reply.statusCode),
+    };
     duration.observe(labels, reply.elapsedTime / 1000);
     requests.inc(labels);
   });
@@ -71,7 +75,10 @@ export function registerMetrics(app: FastifyInstance, listeners: SubscriptionLis
   if (placement === 'public-port') {
     app.get(METRICS_PATH, async (request, reply) => {
       if (!mayRead(access.metricsToken, request.headers.authorization)) {
-        return reply.status(401).header('www-authenticate', CHALLENGE).send(errorEnvelope(ErrorCode.UNAUTHORIZED, REFUSED));
+        return reply
+          .status(401)
+          .header('www-authenticate', CHALLENGE)
+          .send(errorEnvelope(ErrorCode.UNAUTHORIZED, REFUSED));
       }
       reply.header('content-type', registry.contentType);
       return registry.metrics();
@@ -87,7 +94,9 @@ function serveOnOwnListener(app: FastifyInstance, registry: Registry, access: Me
   const listener = http.createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://metrics.invalid').pathname;
     if (path !== METRICS_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: this listener serves GET /metrics only\n');
+      response
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('Not found: this listener serves GET /metrics only\n');
       return;
     }
     if (!mayRead(access.metricsToken, request.headers.authorization)) {
@@ -95,7 +104,10 @@ function serveOnOwnListener(app: FastifyInstance, registry: Registry, access: Me
       return;
     }
     registry.metrics().then(
-      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(request.method === 'HEAD' ? undefined : text),
+      (text) =>
+        response
+          .writeHead(200, { 'content-type': registry.contentType })
+          .end(request.method === 'HEAD' ? undefined : text),
       (error) => {
         app.log.error({ err: error }, 'metrics could not be collected');
         response.writeHead(500, { 'content-type': 'text/plain' }).end('Metrics could not be collected\n');

@@ -46,7 +46,8 @@ const STRING_BY_NAME: Array<[RegExp, string]> = [
 ];
 
 /** Nullable fields that a newly made object has null (a new payout is not settled, has no failure). */
-const NULL_WHEN_NEW = /^(settledAt|archivedAt|deletedAt|canceledAt|cancelledAt|completedAt|failedAt|voidedAt|reviewedAt|reviewedBy|failureReason|providerRef|batchId|lastError|nextCursor|quoteId)$/;
+const NULL_WHEN_NEW =
+  /^(settledAt|archivedAt|deletedAt|canceledAt|cancelledAt|completedAt|failedAt|voidedAt|reviewedAt|reviewedBy|failureReason|providerRef|batchId|lastError|nextCursor|quoteId)$/;
 
 const SAMPLE_BY_FORMAT: Record<string, string> = {
   'date-time': '2026-04-15T10:00:00.000Z',
@@ -58,7 +59,18 @@ const SAMPLE_BY_FORMAT: Record<string, string> = {
 };
 
 /** A few strings to try, in order, when a pattern or a length bound rules out the first. */
-const FALLBACK_STRINGS = ['example', 'usd', 'USD', 'NG', '100.00', '100', 'ada@example.com', 'https://merchant.example.com', 'example', 'a'];
+const FALLBACK_STRINGS = [
+  'example',
+  'usd',
+  'USD',
+  'NG',
+  '100.00',
+  '100',
+  'ada@example.com',
+  'https://merchant.example.com',
+  'example',
+  'a',
+];
 
 function fitsString(schema: Schema, value: string): boolean {
   if (typeof schema.minLength === 'number' && value.length < schema.minLength) return false;
@@ -87,11 +99,27 @@ function sampleString(schema: Schema, name: string): string | undefined {
 
 function sampleNumber(schema: Schema, name: string): number {
   const integer = schema.type === 'integer';
-  let value = /amount|Amount/.test(name) ? (integer ? 10000 : 100) : /limit|take|first/.test(name) ? 20 : /page/.test(name) ? 1 : /month|Month/.test(name) ? 12 : /year|Year/.test(name) ? 2030 : /day|Day/.test(name) ? 15 : 1;
+  let value = /amount|Amount/.test(name)
+    ? integer
+      ? 10000
+      : 100
+    : /limit|take|first/.test(name)
+      ? 20
+      : /page/.test(name)
+        ? 1
+        : /month|Month/.test(name)
+          ? 12
+          : /year|Year/.test(name)
+            ? 2030
+            : /day|Day/.test(name)
+              ? 15
+              : 1;
   if (typeof schema.minimum === 'number' && value < schema.minimum) value = schema.minimum;
-  if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) value = schema.exclusiveMinimum + 1;
+  if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum)
+    value = schema.exclusiveMinimum + 1;
   if (typeof schema.maximum === 'number' && value > schema.maximum) value = schema.maximum;
-  if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum) value = schema.exclusiveMaximum - 1;
+  if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum)
+    value = schema.exclusiveMaximum - 1;
   return integer ? Math.ceil(value) : value;
 }
 
@@ -103,7 +131,12 @@ const typeOf = (schema: Schema): string | undefined =>
  * A value of `schema`, or undefined when none could be made (a pattern no candidate fits): the
  * test that validates every example then names the body, which gets an `examples` of its own.
  */
-export function sampleOf(schema: Schema | undefined, components: Record<string, Schema>, name = '', depth = 0): unknown {
+export function sampleOf(
+  schema: Schema | undefined,
+  components: Record<string, Schema>,
+  name = '',
+  depth = 0,
+): unknown {
   if (!schema || typeof schema !== 'object' || depth > 12) return undefined;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (schema.example !== undefined) return schema.example;
@@ -116,9 +149,14 @@ export function sampleOf(schema: Schema | undefined, components: Record<string, 
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(schema[key])) {
       if (NULL_WHEN_NEW.test(name) && (schema[key] as Schema[]).some((branch) => branch.type === 'null')) return null;
-      const branches = (schema[key] as Schema[]).filter((branch) => branch.type !== 'null')
+      const branches = (schema[key] as Schema[])
+        .filter((branch) => branch.type !== 'null')
         // An amount is written as a decimal string where a body takes both ("100.50").
-        .sort((a, b) => Number(/amount|Amount/.test(name) && b.type === 'string') - Number(/amount|Amount/.test(name) && a.type === 'string'));
+        .sort(
+          (a, b) =>
+            Number(/amount|Amount/.test(name) && b.type === 'string') -
+            Number(/amount|Amount/.test(name) && a.type === 'string'),
+        );
       for (const branch of branches.length > 0 ? branches : schema[key]) {
         const value = sampleOf(branch, components, name, depth + 1);
         if (value !== undefined) return value;
@@ -128,7 +166,9 @@ export function sampleOf(schema: Schema | undefined, components: Record<string, 
   }
   if (Array.isArray(schema.allOf)) {
     const parts = schema.allOf.map((part: Schema) => sampleOf(part, components, name, depth + 1));
-    return parts.every((part: unknown) => part && typeof part === 'object' && !Array.isArray(part)) ? Object.assign({}, ...parts) : parts[0];
+    return parts.every((part: unknown) => part && typeof part === 'object' && !Array.isArray(part))
+      ? Object.assign({}, ...parts)
+      : parts[0];
   }
   if (Array.isArray(schema.type) && schema.type.includes('null') && NULL_WHEN_NEW.test(name)) return null;
   switch (typeOf(schema)) {
@@ -142,7 +182,11 @@ export function sampleOf(schema: Schema | undefined, components: Record<string, 
         }
         result[property] = value;
       }
-      if (Object.keys(result).length === 0 && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+      if (
+        Object.keys(result).length === 0 &&
+        schema.additionalProperties &&
+        typeof schema.additionalProperties === 'object'
+      ) {
         const value = sampleOf(schema.additionalProperties, components, name, depth + 1);
         if (value !== undefined) return { orderId: value };
       }
@@ -154,40 +198,76 @@ export function sampleOf(schema: Schema | undefined, components: Record<string, 
       if (item === undefined) return count === 0 ? [] : undefined;
       return Array.from({ length: count }, () => item);
     }
-    case 'string': return sampleString(schema, name);
+    case 'string':
+      return sampleString(schema, name);
     case 'integer':
-    case 'number': return sampleNumber(schema, name);
-    case 'boolean': return /^(livemode|deleted)$/.test(name) ? false : true;
-    case 'null': return null;
-    default: return schema.type === undefined && !schema.properties ? undefined : {};
+    case 'number':
+      return sampleNumber(schema, name);
+    case 'boolean':
+      return /^(livemode|deleted)$/.test(name) ? false : true;
+    case 'null':
+      return null;
+    default:
+      return schema.type === undefined && !schema.properties ? undefined : {};
   }
 }
 
-interface MediaType { schema?: Schema; example?: unknown; examples?: unknown }
-interface Operation { requestBody?: { content?: Record<string, MediaType> }; responses?: Record<string, { content?: Record<string, MediaType> }> }
+interface MediaType {
+  schema?: Schema;
+  example?: unknown;
+  examples?: unknown;
+}
+interface Operation {
+  requestBody?: { content?: Record<string, MediaType> };
+  responses?: Record<string, { content?: Record<string, MediaType> }>;
+}
 
 /**
  * The document with an `example` on each JSON request body and each JSON success answer of every
  * operation (an error answer shows the envelope's shape in its schema; its codes are an enum).
  */
-export function withExamples<T extends { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+export function withExamples<
+  T extends { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } },
+>(document: T): T {
   const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
   const exemplify = (media: MediaType | undefined) => {
     if (!media?.schema || media.example !== undefined || media.examples !== undefined) return media;
     const example = sampleOf(media.schema, components);
     return example === undefined ? media : { ...media, example };
   };
-  const paths = Object.fromEntries(Object.entries((document.paths ?? {}) as Record<string, Record<string, Operation>>).map(([path, operations]) => [path,
-    Object.fromEntries(Object.entries(operations).map(([method, operation]) => {
-      if (!operation || typeof operation !== 'object') return [method, operation];
-      const json = operation.requestBody?.content?.['application/json'];
-      const requestBody = json ? { ...operation.requestBody, content: { ...operation.requestBody!.content, 'application/json': exemplify(json) } } : operation.requestBody;
-      const responses = operation.responses && Object.fromEntries(Object.entries(operation.responses).map(([status, response]) => {
-        const body = response?.content?.['application/json'];
-        return [status, /^2\d\d$/.test(status) && body ? { ...response, content: { ...response.content, 'application/json': exemplify(body) } } : response];
-      }));
-      return [method, { ...operation, ...(requestBody ? { requestBody } : {}), ...(responses ? { responses } : {}) }];
-    })),
-  ]));
+  const paths = Object.fromEntries(
+    Object.entries((document.paths ?? {}) as Record<string, Record<string, Operation>>).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => {
+          if (!operation || typeof operation !== 'object') return [method, operation];
+          const json = operation.requestBody?.content?.['application/json'];
+          const requestBody = json
+            ? {
+                ...operation.requestBody,
+                content: { ...operation.requestBody!.content, 'application/json': exemplify(json) },
+              }
+            : operation.requestBody;
+          const responses =
+            operation.responses &&
+            Object.fromEntries(
+              Object.entries(operation.responses).map(([status, response]) => {
+                const body = response?.content?.['application/json'];
+                return [
+                  status,
+                  /^2\d\d$/.test(status) && body
+                    ? { ...response, content: { ...response.content, 'application/json': exemplify(body) } }
+                    : response,
+                ];
+              }),
+            );
+          return [
+            method,
+            { ...operation, ...(requestBody ? { requestBody } : {}), ...(responses ? { responses } : {}) },
+          ];
+        }),
+      ),
+    ]),
+  );
   return { ...document, paths };
 }

@@ -36,9 +36,11 @@ export interface OperationNames {
 export function operationNamer(areas: Record<string, OperationArea>) {
   const byRoute = new Map<string, OperationNames>();
   for (const [tag, area] of Object.entries(areas)) {
-    for (const [route, { id, summary, description }] of Object.entries(area.operations)) byRoute.set(route, { operationId: id, summary, description, tags: [tag] });
+    for (const [route, { id, summary, description }] of Object.entries(area.operations))
+      byRoute.set(route, { operationId: id, summary, description, tags: [tag] });
   }
-  return (method: string, openApiPath: string): Partial<OperationNames> => byRoute.get(`${method.toUpperCase()} ${openApiPath}`) ?? {};
+  return (method: string, openApiPath: string): Partial<OperationNames> =>
+    byRoute.get(`${method.toUpperCase()} ${openApiPath}`) ?? {};
 }
 
 /** The document's top-level `tags`: one per area, in the table's order, with its description. */
@@ -88,9 +90,15 @@ function withUsedComponentsOnly<T extends OpenApiObject>(document: T): T {
 function withoutSafeIntegerBounds<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds) as T;
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value)
-    .filter(([key, item]) => !(key === 'minimum' && item === Number.MIN_SAFE_INTEGER) && !(key === 'maximum' && item === Number.MAX_SAFE_INTEGER))
-    .map(([key, item]) => [key, withoutSafeIntegerBounds(item)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(
+        ([key, item]) =>
+          !(key === 'minimum' && item === Number.MIN_SAFE_INTEGER) &&
+          !(key === 'maximum' && item === Number.MAX_SAFE_INTEGER),
+      )
+      .map(([key, item]) => [key, withoutSafeIntegerBounds(item)]),
+  ) as T;
 }
 
 /**
@@ -128,9 +136,11 @@ export function documentOrigin(publicBaseUrl: string, interfaceVersion: string, 
 function withoutClosedObjects<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutClosedObjects) as T;
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value)
-    .filter(([key, item]) => !(key === 'additionalProperties' && item === false))
-    .map(([key, item]) => [key, withoutClosedObjects(item)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, item]) => !(key === 'additionalProperties' && item === false))
+      .map(([key, item]) => [key, withoutClosedObjects(item)]),
+  ) as T;
 }
 
 type Operations = Record<string, Record<string, { responses?: unknown }>>;
@@ -142,10 +152,23 @@ type Operations = Record<string, Record<string, { responses?: unknown }>>;
  * the generated document, where answers are closed: an undeclared field there is a mismatch.
  */
 export function servedDocument<T extends OpenApiObject>(document: T): T {
-  const paths = Object.fromEntries(Object.entries((document.paths ?? {}) as Operations).map(([path, operations]) => [path,
-    Object.fromEntries(Object.entries(operations).map(([method, operation]) =>
-      [method, operation && typeof operation === 'object' && 'responses' in operation ? { ...operation, responses: withoutClosedObjects(operation.responses) } : operation])),
-  ]));
+  const paths = Object.fromEntries(
+    Object.entries((document.paths ?? {}) as Operations).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => [
+          method,
+          operation && typeof operation === 'object' && 'responses' in operation
+            ? { ...operation, responses: withoutClosedObjects(operation.responses) }
+            : operation,
+        ]),
+      ),
+    ]),
+  );
   const schemas = document.components?.schemas;
-  return { ...document, paths, ...(schemas ? { components: { ...document.components, schemas: withoutClosedObjects(schemas) } } : {}) };
+  return {
+    ...document,
+    paths,
+    ...(schemas ? { components: { ...document.components, schemas: withoutClosedObjects(schemas) } } : {}),
+  };
 }

@@ -39,7 +39,8 @@ export type RateLimitVerdict = { allowed: true } | { allowed: false; error: ApiE
 /** One request of `ctx`'s budget (of `ip`'s when `ctx` is null or refused), spent by a WebSocket operation. */
 export type SpendRateLimit = (ctx: RequestContext | null, ip: string, path: string) => Promise<RateLimitVerdict>;
 
-const tooManyRequests = (after: string) => new DomainError(HttpErrorCode.RATE_LIMITED, `Too many requests; retry in ${after}`);
+const tooManyRequests = (after: string) =>
+  new DomainError(HttpErrorCode.RATE_LIMITED, `Too many requests; retry in ${after}`);
 
 /**
  * The Redis client of the shared counters. While it cannot reach Redis (not yet up, or a connect
@@ -53,7 +54,9 @@ function rateLimitRedis(app: FastifyInstance, url: string): Redis {
   redis.on('error', (error: Error) => {
     if (unreachable) return;
     unreachable = true;
-    app.log.warn(`Redis of the rate-limit counters is unreachable (${error.message}): requests are not limited until it answers`);
+    app.log.warn(
+      `Redis of the rate-limit counters is unreachable (${error.message}): requests are not limited until it answers`,
+    );
   });
   redis.on('ready', () => {
     if (!unreachable) return;
@@ -80,18 +83,31 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
     redis,
     nameSpace: `${config.redisKeyPrefix}rate-limit:`,
     skipOnError: true,
-    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    addHeaders: {
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': true,
+      'retry-after': true,
+    },
     errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
   });
   // Without options, createRateLimit uses the very store (and counters) of the surfaces' hooks; with
   // any option it would get a store of its own, and a socket could go around the budget.
   const limiter = app.createRateLimit();
-  app.decorate('spendRateLimit', async (ctx: RequestContext | null, ip: string, path: string): Promise<RateLimitVerdict> => {
-    const request: LimitedRequest & Pick<FastifyRequest, 'routeOptions'> = { tesseraContext: ctx, ip, url: path, routeOptions: { config: {} } as FastifyRequest['routeOptions'] };
-    const limit = await limiter(request as FastifyRequest);
-    if (limit.isAllowed || !limit.isExceeded) return { allowed: true };
-    return { allowed: false, error: tooManyRequests(`${limit.ttlInSeconds} seconds`) };
-  });
+  app.decorate(
+    'spendRateLimit',
+    async (ctx: RequestContext | null, ip: string, path: string): Promise<RateLimitVerdict> => {
+      const request: LimitedRequest & Pick<FastifyRequest, 'routeOptions'> = {
+        tesseraContext: ctx,
+        ip,
+        url: path,
+        routeOptions: { config: {} } as FastifyRequest['routeOptions'],
+      };
+      const limit = await limiter(request as FastifyRequest);
+      if (limit.isAllowed || !limit.isExceeded) return { allowed: true };
+      return { allowed: false, error: tooManyRequests(`${limit.ttlInSeconds} seconds`) };
+    },
+  );
   app.addHook('onSend', async (_request, reply, payload) => {
     const secondsLeft = reply.getHeader('x-ratelimit-reset');
     if (secondsLeft !== undefined) {

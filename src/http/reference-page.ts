@@ -49,7 +49,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:";
 
 /**
  * Serves the page, its init script and Swagger UI's assets on `scope` (paths relative to the
@@ -63,12 +64,18 @@ export function referencePageRoutes(scope: FastifyInstance, page: ReferencePage)
   const body = html(page);
 
   scope.get(local, options, async (_request, reply) =>
-    reply.headers(headers).type('text/html; charset=utf-8').send(body));
+    reply.headers(headers).type('text/html; charset=utf-8').send(body),
+  );
   scope.get(`${local}/`, options, async (_request, reply) => reply.redirect(page.path, 301));
   scope.get(`${local}/init.js`, options, async (_request, reply) =>
-    reply.headers(headers).type('application/javascript; charset=utf-8').send(INIT));
+    reply.headers(headers).type('application/javascript; charset=utf-8').send(INIT),
+  );
   for (const [file, type] of Object.entries(ASSETS)) {
     scope.get(`${local}/assets/${file}`, options, async (_request, reply) =>
-      reply.headers({ ...headers, 'cache-control': 'public, max-age=86400' }).type(type).send(await readFile(path.join(assetsDir, file))));
+      reply
+        .headers({ ...headers, 'cache-control': 'public, max-age=86400' })
+        .type(type)
+        .send(await readFile(path.join(assetsDir, file))),
+    );
   }
 }

@@ -24,7 +24,10 @@ const header = (request: FastifyRequest, name: string): string | null => {
  * it, in which case Fastify takes the address from X-Forwarded-For (only as far as the proxies
  * trusted): the one place every rate limit, fraud rule, log line and domain context gets it from.
  */
-export const originOf = (request: FastifyRequest): RequestOrigin => ({ requestId: request.id, clientIp: request.ip ?? null });
+export const originOf = (request: FastifyRequest): RequestOrigin => ({
+  requestId: request.id,
+  clientIp: request.ip ?? null,
+});
 
 export function bearerOf(authorization: string | null): string | null {
   if (!authorization) return null;
@@ -54,7 +57,11 @@ export interface Caller {
  * X-Service-Mode. A publishable key (x-publishable-key, or a Bearer pk_…) gives a context that
  * only `publishableCaller` accepts.
  */
-export async function resolveCaller(core: Core, credentials: CallerCredentials, origin: RequestOrigin): Promise<Caller> {
+export async function resolveCaller(
+  core: Core,
+  credentials: CallerCredentials,
+  origin: RequestOrigin,
+): Promise<Caller> {
   const { apiKey } = credentials;
   const bearer = bearerOf(credentials.authorization);
   const bearerToken = bearer && !isPublishableKey(bearer) ? bearer : null;
@@ -62,10 +69,16 @@ export async function resolveCaller(core: Core, credentials: CallerCredentials, 
   if (!apiKey && !bearerToken && !publishableKey) return { ctx: null, authError: null };
   try {
     if (!apiKey && !bearerToken) {
-      return { ctx: await core.identity.auth.authenticatePublishableKey(core.anonymousContext(origin), publishableKey!), authError: null };
+      return {
+        ctx: await core.identity.auth.authenticatePublishableKey(core.anonymousContext(origin), publishableKey!),
+        authError: null,
+      };
     }
     const ctx = await core.identity.auth.authenticate(core.anonymousContext(origin), {
-      apiKey, bearerToken, businessIdHeader: credentials.businessId, modeHeader: credentials.mode,
+      apiKey,
+      bearerToken,
+      businessIdHeader: credentials.businessId,
+      modeHeader: credentials.mode,
     });
     return { ctx, authError: null };
   } catch (error) {
@@ -85,13 +98,17 @@ export function declareCaller(app: FastifyInstance) {
  */
 export function identifyCallers(scope: FastifyInstance, core: Core) {
   scope.addHook('preValidation', async (request) => {
-    const caller = await resolveCaller(core, {
-      apiKey: header(request, 'x-api-key'),
-      authorization: header(request, 'authorization'),
-      publishableKey: header(request, 'x-publishable-key'),
-      businessId: header(request, 'x-service-business-id'),
-      mode: header(request, 'x-service-mode'),
-    }, originOf(request));
+    const caller = await resolveCaller(
+      core,
+      {
+        apiKey: header(request, 'x-api-key'),
+        authorization: header(request, 'authorization'),
+        publishableKey: header(request, 'x-publishable-key'),
+        businessId: header(request, 'x-service-business-id'),
+        mode: header(request, 'x-service-mode'),
+      },
+      originOf(request),
+    );
     request.tesseraContext = caller.ctx;
     request.tesseraAuthError = caller.authError;
   });
@@ -113,7 +130,8 @@ export function authenticated(request: FastifyRequest): RequestContext {
 export function publishableCaller(request: FastifyRequest): RequestContext {
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- what authentication threw (a caught value), thrown as it was
   if (request.tesseraAuthError) throw request.tesseraAuthError;
-  if (!request.tesseraContext) throw unauthorized('Send your publishable key: x-publishable-key: pk_test_… (or Authorization: Bearer pk_…)');
+  if (!request.tesseraContext)
+    throw unauthorized('Send your publishable key: x-publishable-key: pk_test_… (or Authorization: Bearer pk_…)');
   if (request.tesseraContext.actor.kind !== 'publishable') {
     throw forbidden('Card tokens are created with the publishable key (pk_…), not with a secret API key or token');
   }

@@ -30,7 +30,8 @@ export function responseChecker(document: OpenApiDocument) {
     if (!operation) return `${method} ${route} is not in the OpenAPI document`;
     const declared = operation.responses ?? {};
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => candidate in declared);
-    if (!key) return `${method} ${route} declares no response for status ${status} (declared: ${Object.keys(declared).join(', ') || 'none'})`;
+    if (!key)
+      return `${method} ${route} declares no response for status ${status} (declared: ${Object.keys(declared).join(', ') || 'none'})`;
     const schema = declared[key].content?.['application/json']?.schema;
     if (!schema) return body === undefined ? null : `${method} ${route} ${status} declares no JSON body`;
     const cacheKey = `${method} ${route} ${key}`;
@@ -40,7 +41,9 @@ export function responseChecker(document: OpenApiDocument) {
       compiled.set(cacheKey, validate);
     }
     if (validate(body)) return null;
-    const problems = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message}`);
+    const problems = (validate.errors ?? [])
+      .slice(0, 5)
+      .map((error) => `${error.instancePath || '/'} ${error.message}`);
     return `${method} ${route} ${status} does not match the document: ${problems.join('; ')}`;
   };
 }

@@ -34,10 +34,16 @@ export function guardCredentialSurface(scope: FastifyInstance, core: Core, idemp
  * as `{}`), answers sent as plain JSON (the response schemas document them, they never reshape an
  * answer), and every failure answered by the surface's own error mapper.
  */
-export function zodScope(plain: FastifyInstance, sendError: (error: unknown, request: FastifyRequest, reply: FastifyReply) => unknown) {
+export function zodScope(
+  plain: FastifyInstance,
+  sendError: (error: unknown, request: FastifyRequest, reply: FastifyReply) => unknown,
+) {
   const scope = plain.withTypeProvider<ZodTypeProvider>();
-  scope.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) =>
-    checkShape(schema, httpPart === 'body' ? data ?? {} : data));
+  scope.setValidatorCompiler<z.ZodType>(
+    ({ schema, httpPart }) =>
+      (data) =>
+        checkShape(schema, httpPart === 'body' ? (data ?? {}) : data),
+  );
   scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
   scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   return scope;

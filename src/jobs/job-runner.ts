@@ -39,7 +39,9 @@ export class JobRunner {
 
   private replace(error: unknown): void {
     if (this.stopped || this.replacing) return;
-    this.log(`[worker] a job slot stopped (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); restarting the job runner`);
+    this.log(
+      `[worker] a job slot stopped (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); restarting the job runner`,
+    );
     this.replacing = (async () => {
       await this.current.stop().catch(() => undefined);
       await this.current.promise.catch(() => undefined);

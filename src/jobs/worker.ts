@@ -59,20 +59,29 @@ export function taskList(core: Core): TaskList {
   return list;
 }
 
-const crontabOf = (core: Core) => areaJobs(core).flatMap((area) => area.crontab ?? []).join('\n');
+const crontabOf = (core: Core) =>
+  areaJobs(core)
+    .flatMap((area) => area.crontab ?? [])
+    .join('\n');
 
 // graphile-worker's LogLevel is an ambient const enum, which isolated-module builds cannot read: its levels compare as the strings they are.
 const isLoud = (level: string) => level === 'error' || level === 'warning';
-const quietLogger = (log: (line: string) => void) => new Logger(() => (level, message) => {
-  if (isLoud(level)) log(`[worker] ${message}`);
-});
+const quietLogger = (log: (line: string) => void) =>
+  new Logger(() => (level, message) => {
+    if (isLoud(level)) log(`[worker] ${message}`);
+  });
 
 /**
  * Creates or upgrades graphile-worker's schema, so jobs can be enqueued in SQL (as events do in
  * their transaction) before any worker has started against the database.
  */
-export async function installJobQueue(databaseUrl: string, log: (line: string) => void = () => undefined): Promise<void> {
-  await whileHoldingMigrationLock(databaseUrl, () => runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) }));
+export async function installJobQueue(
+  databaseUrl: string,
+  log: (line: string) => void = () => undefined,
+): Promise<void> {
+  await whileHoldingMigrationLock(databaseUrl, () =>
+    runMigrations({ connectionString: databaseUrl, logger: quietLogger(log) }),
+  );
 }
 
 export interface Worker {
@@ -88,19 +97,31 @@ export async function startWorker(core: Core, databaseUrl: string, log: (line: s
   pool.on('error', (error) => log(`[worker] database connection error: ${error.message}`));
   const released = await releaseStalledJobs(core.dataSource, core.config.jobStallAfterMs);
   if (released > 0) log(`[worker] released the jobs of ${released} stalled worker(s)`);
-  const runner = await JobRunner.start({
-    pgPool: pool,
-    concurrency: core.config.workerConcurrency,
-    noHandleSignals: true,
-    pollInterval: core.config.workerPollIntervalMs,
-    taskList: taskList(core),
-    crontab: crontabOf(core),
-    logger: quietLogger(log),
-  }, log);
+  const runner = await JobRunner.start(
+    {
+      pgPool: pool,
+      concurrency: core.config.workerConcurrency,
+      noHandleSignals: true,
+      pollInterval: core.config.workerPollIntervalMs,
+      taskList: taskList(core),
+      crontab: crontabOf(core),
+      logger: quietLogger(log),
+    },
+    log,
+  );
   // Webhook deliveries are not graphile-worker jobs: the pump claims due rows (docs/webhooks.md).
-  const deliveries = new DeliveryPump(core.webhooks, () => RequestContext.system(core.dataSource, 'webhooks'), core.pubSub, {
-    concurrency: core.config.workerConcurrency, pollIntervalMs: core.config.workerPollIntervalMs, stalledAfterMs: core.config.jobStallAfterMs, databaseUrl,
-  }, log);
+  const deliveries = new DeliveryPump(
+    core.webhooks,
+    () => RequestContext.system(core.dataSource, 'webhooks'),
+    core.pubSub,
+    {
+      concurrency: core.config.workerConcurrency,
+      pollIntervalMs: core.config.workerPollIntervalMs,
+      stalledAfterMs: core.config.jobStallAfterMs,
+      databaseUrl,
+    },
+    log,
+  );
   deliveries.start();
   return { runner, pool, deliveries };
 }

@@ -52,14 +52,19 @@ export type ProviderOf<K extends ProviderKind> = NonNullable<ProviderChoice[K]['
 
 /** What a caller in a mode is told when the build has no provider of the kind for that mode. */
 const NO_PROVIDER: Record<ProviderKind, string> = {
-  'card-acquirer': 'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
+  'card-acquirer':
+    'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
   mail: 'No mail provider is configured for live mode',
-  'payout-rail': 'No payout rail is configured for live mode, so live payouts cannot be sent; use test credentials in the sandbox',
-  'collection-rail': 'No collection rail is configured for live mode, so live collections cannot be taken; use test credentials in the sandbox',
+  'payout-rail':
+    'No payout rail is configured for live mode, so live payouts cannot be sent; use test credentials in the sandbox',
+  'collection-rail':
+    'No collection rail is configured for live mode, so live collections cannot be taken; use test credentials in the sandbox',
   fx: 'No exchange-rate provider is configured for live mode; use test credentials in the sandbox',
-  screening: 'No sanctions-screening provider is configured for live mode, so live recipients cannot be screened; use test credentials in the sandbox',
+  screening:
+    'No sanctions-screening provider is configured for live mode, so live recipients cannot be screened; use test credentials in the sandbox',
   kyc: 'No KYC provider is configured for live mode, so live end-users cannot be verified; use test credentials in the sandbox',
-  'treasury-rail': 'No treasury banking partner is configured for live mode, so live treasury wallets and payouts are not available; use test credentials in the sandbox',
+  'treasury-rail':
+    'No treasury banking partner is configured for live mode, so live treasury wallets and payouts are not available; use test credentials in the sandbox',
 };
 
 /** The providers of the server, chosen once at start; the only place that decides which one a mode gets. */
@@ -74,7 +79,7 @@ export class ProviderRegistry {
   providerFor<K extends ProviderKind>(ctx: { livemode: boolean }, kind: K): ProviderOf<K> {
     const provider = this.inMode(kind, ctx.livemode ? 'live' : 'test');
     if (!provider) throw new DomainError(ErrorCode.UNPROCESSABLE, NO_PROVIDER[kind]);
-    return (kind === 'fx' ? this.reachable(provider as FxProvider) : provider);
+    return kind === 'fx' ? this.reachable(provider as FxProvider) : provider;
   }
 
   /** FX providers as the domain calls them: one that does not answer is SERVICE_UNAVAILABLE (ReachableFx). */
@@ -102,7 +107,10 @@ export class ProviderRegistry {
 
 /** The providers this build has: the sandbox acquirer in test mode and none in live; SMTP or the sandbox mailbox. */
 export function createProviders(
-  config: Pick<Config, 'mailSmtpUrl' | 'mailFrom' | 'payoutSandboxSettleMs'>, secrets: Pick<Secrets, 'masterKey'>, dataSource: DataSource, log: MailLog,
+  config: Pick<Config, 'mailSmtpUrl' | 'mailFrom' | 'payoutSandboxSettleMs'>,
+  secrets: Pick<Secrets, 'masterKey'>,
+  dataSource: DataSource,
+  log: MailLog,
 ): ProviderRegistry {
   const mailer = createMailer(config, dataSource, log);
   return new ProviderRegistry({

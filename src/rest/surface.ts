@@ -12,7 +12,14 @@ import { API_PREFIX, canonicalPath } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
 import { openApiPath, responseChecker } from './shared/response-check';
-import { INTERFACE_VERSION, documentOrigin, documentTags, finishedDocument, operationNamer, servedDocument } from '../http/openapi';
+import {
+  INTERFACE_VERSION,
+  documentOrigin,
+  documentTags,
+  finishedDocument,
+  operationNamer,
+  servedDocument,
+} from '../http/openapi';
 import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
@@ -27,7 +34,13 @@ declare module 'fastify' {
 }
 
 /** The Fastify instance REST routes are declared on: zod schemas give typed body, query and params. */
-export type RestApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse<IncomingMessage>, FastifyBaseLogger, ZodTypeProvider>;
+export type RestApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse<IncomingMessage>,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
@@ -41,9 +54,14 @@ function requireCaller(request: FastifyRequest) {
   // A path no route serves answers 404/405 to anyone: there is nothing to protect.
   if (request.is404) return;
   switch (request.routeOptions.config.auth ?? 'credential') {
-    case 'credential': authenticated(request); break;
-    case 'publishable': publishableCaller(request); break;
-    default: break;
+    case 'credential':
+      authenticated(request);
+      break;
+    case 'publishable':
+      publishableCaller(request);
+      break;
+    default:
+      break;
   }
 }
 
@@ -52,12 +70,23 @@ const nameOperation = operationNamer(REST_OPERATIONS);
 const businessHeader = {
   type: 'object',
   properties: {
-    'x-service-business-id': { type: 'string', description: 'With a dashboard token of a user in several businesses: the business to act for' },
-    'x-service-mode': { type: 'string', enum: ['test', 'live'], description: 'With a dashboard token: the mode to act in (default test)' },
+    'x-service-business-id': {
+      type: 'string',
+      description: 'With a dashboard token of a user in several businesses: the business to act for',
+    },
+    'x-service-mode': {
+      type: 'string',
+      enum: ['test', 'live'],
+      description: 'With a dashboard token: the mode to act in (default test)',
+    },
   },
 };
 const idempotencyHeader = {
-  'idempotency-key': { type: 'string', maxLength: 255, description: 'Makes a POST safe to retry: the first answer is stored for 24 h and replayed' },
+  'idempotency-key': {
+    type: 'string',
+    maxLength: 255,
+    description: 'Makes a POST safe to retry: the first answer is stored for 24 h and replayed',
+  },
 };
 
 /**
@@ -83,15 +112,31 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         info: {
           title: 'Tessera REST API',
           ...origin.info,
-          description: 'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
+          description:
+            'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
         },
         servers: origin.servers,
         tags: documentTags(REST_OPERATIONS),
         components: {
           securitySchemes: {
-            apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The business API key, bk_test_… or bk_live_…' },
-            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API token (POST /api/v1/business/auth/token) or a dashboard token' },
-            publishableKey: { type: 'apiKey', in: 'header', name: 'x-publishable-key', description: 'The publishable key, pk_test_… or pk_live_… (card tokens only)' },
+            apiKey: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'x-api-key',
+              description: 'The business API key, bk_test_… or bk_live_…',
+            },
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: 'An API token (POST /api/v1/business/auth/token) or a dashboard token',
+            },
+            publishableKey: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'x-publishable-key',
+              description: 'The publishable key, pk_test_… or pk_live_… (card tokens only)',
+            },
           },
         },
       },
@@ -102,10 +147,14 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
         const auth = input.route.config?.auth ?? 'credential';
         const schema = output.schema as Record<string, unknown>;
-        const post = input.route.method === 'POST' || (Array.isArray(input.route.method) && input.route.method.includes('POST'));
+        const post =
+          input.route.method === 'POST' || (Array.isArray(input.route.method) && input.route.method.includes('POST'));
         const headers = {
           type: 'object',
-          properties: { ...(auth === 'credential' ? businessHeader.properties : {}), ...(post ? idempotencyHeader : {}) },
+          properties: {
+            ...(auth === 'credential' ? businessHeader.properties : {}),
+            ...(post ? idempotencyHeader : {}),
+          },
         };
         output.schema = {
           ...schema,
@@ -119,8 +168,17 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
       transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
     });
     let served: unknown;
-    scope.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: 'public' } }, async () => (served ??= servedDocument(scope.swagger() as never)));
-    referencePageRoutes(scope, { title: 'Tessera REST API reference', path: DOCS_PATH, documentUrl: OPENAPI_PATH, routeConfig: { auth: 'public' } });
+    scope.get(
+      OPENAPI_PATH,
+      { schema: { hide: true }, config: { auth: 'public' } },
+      async () => (served ??= servedDocument(scope.swagger() as never)),
+    );
+    referencePageRoutes(scope, {
+      title: 'Tessera REST API reference',
+      path: DOCS_PATH,
+      documentUrl: OPENAPI_PATH,
+      routeConfig: { auth: 'public' },
+    });
 
     if (options.onResponseMismatch) {
       const report = options.onResponseMismatch;
@@ -129,7 +187,8 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         // An alias is checked as the operation it serves (the document lists the canonical path only).
         const route = request.routeOptions.config.aliasOf ?? request.routeOptions.url;
         // HEAD is Fastify's automatic twin of a GET (no body): the document describes the GET.
-        if (!route || request.method === 'HEAD' || route.startsWith(DOCS_PATH) || route === OPENAPI_PATH) return payload;
+        if (!route || request.method === 'HEAD' || route.startsWith(DOCS_PATH) || route === OPENAPI_PATH)
+          return payload;
         check ??= responseChecker(scope.swagger() as never);
         let body: unknown;
         try {

@@ -11,7 +11,12 @@ import { DOCS_PATH, OPENAPI_PATH, registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
 import { V1_DOCS_PATH, V1_OPENAPI_PATH, registerV1Surface } from '../v1/surface';
 import { isV1Path, v1ErrorBody, v1FailureBody } from '../v1/errors';
-import { FailureBodyAt, MAX_PARAM_LENGTH, clientErrorsAnsweredBy, routerErrorsAnsweredBy } from '../http/framework-errors';
+import {
+  FailureBodyAt,
+  MAX_PARAM_LENGTH,
+  clientErrorsAnsweredBy,
+  routerErrorsAnsweredBy,
+} from '../http/framework-errors';
 import { registerInputChecks, registerJsonParser } from '../http/input';
 import { landingPageRoute } from './landing-page';
 import { errorForLog } from '../http/logging';
@@ -26,10 +31,18 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Never logged: credentials, secrets, passwords and card data. */
 const REDACT = [
-  'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie',
-  '*.apiKey', '*.apiSecret', '*.password', '*.card', '*.number', '*.cvv', '*.secret', '*.token',
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  '*.apiKey',
+  '*.apiSecret',
+  '*.password',
+  '*.card',
+  '*.number',
+  '*.cvv',
+  '*.secret',
+  '*.token',
 ];
-
 
 export interface BuildOptions {
   /** Where log lines go instead of stdout (tests read them). */
@@ -40,16 +53,20 @@ export interface BuildOptions {
   onResponseMismatch?: (problem: string) => void;
 }
 
-
 /** The error body of a failure before any route of a face sees the request: `/v1`'s on its paths, else the error envelope. */
-const failureBodyAt: FailureBodyAt = (path) => (isV1Path(path) ? v1FailureBody : (failure) => errorEnvelope(failure.code, failure.message, failure.fieldErrors));
+const failureBodyAt: FailureBodyAt = (path) =>
+  isV1Path(path) ? v1FailureBody : (failure) => errorEnvelope(failure.code, failure.message, failure.fieldErrors);
 
 /**
  * One HTTP server: the landing page at /, health, readiness and metrics, then its surfaces, each an encapsulated plugin
  * with its own guards (src/http/surface.ts): REST, `/v1`, the hosted pages and GraphQL (HTTP + WebSocket). The one
  * place that knows the faces: src/http, the kernel they share, imports none of them.
  */
-export async function buildApp(core: Core, schema: GraphQLSchema, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  core: Core,
+  schema: GraphQLSchema,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const { config } = core;
   const app = Fastify({
     logger: {
@@ -57,13 +74,22 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
         // Hosted pages carry their capability token in the path: logs keep the page, not the token.
-        req: (request) => ({ method: request.method, url: redactCapabilities(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+        req: (request) => ({
+          method: request.method,
+          url: redactCapabilities(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
         err: (error) => errorForLog(error) as { type: string; message: string; stack: string },
       },
       hooks: {
         // A message that names a hosted page's URL loses its token too (errors: errorForLog).
         logMethod(args, method) {
-          return method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactCapabilities(arg) : arg)) as Parameters<typeof method>);
+          return method.apply(
+            this,
+            args.map((arg) => (typeof arg === 'string' ? redactCapabilities(arg) : arg)) as Parameters<typeof method>,
+          );
         },
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -90,7 +116,9 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   // While shutting down, requests that still arrive on open connections get a 503 in the envelope
   // (under /v1, in that surface's body).
   let closing = false;
-  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
@@ -111,7 +139,13 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   declareSurfaceState(app);
   await registerRateLimit(app, config);
 
-  landingPageRoute(app, config, { restReference: DOCS_PATH, restDocument: OPENAPI_PATH, v1Reference: V1_DOCS_PATH, v1Document: V1_OPENAPI_PATH, graphql: GRAPHQL_PATH });
+  landingPageRoute(app, config, {
+    restReference: DOCS_PATH,
+    restDocument: OPENAPI_PATH,
+    v1Reference: V1_DOCS_PATH,
+    v1Document: V1_OPENAPI_PATH,
+    graphql: GRAPHQL_PATH,
+  });
   app.get('/healthz', async () => ({ status: 'ok', version: TESSERA_VERSION }));
   app.get('/readyz', async (_request, reply) => {
     try {
@@ -119,7 +153,9 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
       return { status: 'ready' };
     } catch (error) {
       outageErrorOf(app.databaseOutage, error);
-      return retryLater(reply).status(503).send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable'));
+      return retryLater(reply)
+        .status(503)
+        .send(errorEnvelope(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable'));
     }
   });
 
@@ -129,4 +165,3 @@ export async function buildApp(core: Core, schema: GraphQLSchema, options: Build
   await registerGraphQL(app, core, schema);
   return app;
 }
-

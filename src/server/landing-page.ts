@@ -31,7 +31,8 @@ export interface FrontDoor {
   links: FrontDoorLink[];
 }
 
-const DESCRIPTION = 'An open payments core: payments, wallets, payouts, collections and treasury behind a GraphQL API and a REST API.';
+const DESCRIPTION =
+  'An open payments core: payments, wallets, payouts, collections and treasury behind a GraphQL API and a REST API.';
 
 /**
  * What GET / tells a person or a program: what this server is, its version and mode, and where to
@@ -39,29 +40,64 @@ const DESCRIPTION = 'An open payments core: payments, wallets, payouts, collecti
  */
 export function frontDoorOf(config: Config, paths: FrontDoorPaths): FrontDoor {
   const links: FrontDoorLink[] = [
-    { rel: 'rest-reference', title: 'REST API reference', href: paths.restReference, description: 'Every /api/v1 route, tried from the browser' },
-    { rel: 'rest-openapi', title: 'REST OpenAPI document', href: paths.restDocument, description: 'OpenAPI 3.1, for client generators' },
-    { rel: 'v1-reference', title: '/v1 API reference', href: paths.v1Reference, description: 'The alternate surface: snake_case, tessera_…_sk_ keys' },
+    {
+      rel: 'rest-reference',
+      title: 'REST API reference',
+      href: paths.restReference,
+      description: 'Every /api/v1 route, tried from the browser',
+    },
+    {
+      rel: 'rest-openapi',
+      title: 'REST OpenAPI document',
+      href: paths.restDocument,
+      description: 'OpenAPI 3.1, for client generators',
+    },
+    {
+      rel: 'v1-reference',
+      title: '/v1 API reference',
+      href: paths.v1Reference,
+      description: 'The alternate surface: snake_case, tessera_…_sk_ keys',
+    },
     { rel: 'v1-openapi', title: '/v1 OpenAPI document', href: paths.v1Document, description: 'OpenAPI 3.1 of /v1' },
     ...(config.graphqlExplorer
-      ? [{ rel: 'graphql-explorer', title: 'GraphQL explorer', href: paths.graphql, description: 'GraphiQL: queries, mutations and subscriptions with your API key' }]
+      ? [
+          {
+            rel: 'graphql-explorer',
+            title: 'GraphQL explorer',
+            href: paths.graphql,
+            description: 'GraphiQL: queries, mutations and subscriptions with your API key',
+          },
+        ]
       : []),
     { rel: 'health', title: 'Health', href: '/healthz', description: 'Liveness: the process answers' },
     { rel: 'readiness', title: 'Readiness', href: '/readyz', description: 'The database answers' },
   ];
-  return { name: 'Tessera', description: DESCRIPTION, version: TESSERA_VERSION, mode: config.production ? 'production' : 'sandbox', links };
+  return {
+    name: 'Tessera',
+    description: DESCRIPTION,
+    version: TESSERA_VERSION,
+    mode: config.production ? 'production' : 'sandbox',
+    links,
+  };
 }
 
 function html(door: FrontDoor, graphqlPath: string, nonce: string): string {
-  const items = door.links.map((link) =>
-    `<li><a href="${escapeHtml(link.href)}">${escapeHtml(link.title)}</a><br><span class="muted">${escapeHtml(link.description)}</span></li>`).join('\n');
-  const mode = door.mode === 'sandbox'
-    ? '<div class="test"><strong>Sandbox</strong>: test credentials, sandbox providers, no real money moves.</div>'
-    : '<p><strong>Production</strong> mode.</p>';
+  const items = door.links
+    .map(
+      (link) =>
+        `<li><a href="${escapeHtml(link.href)}">${escapeHtml(link.title)}</a><br><span class="muted">${escapeHtml(link.description)}</span></li>`,
+    )
+    .join('\n');
+  const mode =
+    door.mode === 'sandbox'
+      ? '<div class="test"><strong>Sandbox</strong>: test credentials, sandbox providers, no real money moves.</div>'
+      : '<p><strong>Production</strong> mode.</p>';
   const graphql = door.links.some((link) => link.rel === 'graphql-explorer')
     ? `GraphQL answers at <code>${escapeHtml(graphqlPath)}</code> (POST, and graphql-ws on the same path); open it in a browser for the explorer.`
     : `GraphQL answers at <code>${escapeHtml(graphqlPath)}</code> (POST, and graphql-ws on the same path). The explorer is off (GRAPHQL_EXPLORER).`;
-  return layout(`Tessera ${door.version}`, `${mode}
+  return layout(
+    `Tessera ${door.version}`,
+    `${mode}
 <h1>Tessera <span class="muted">${escapeHtml(door.version)}</span></h1>
 <p>${escapeHtml(door.description)}</p>
 <p>${graphql}</p>
@@ -69,7 +105,10 @@ function html(door: FrontDoor, graphqlPath: string, nonce: string): string {
 <ul>
 ${items}
 </ul>
-<p class="muted">Docs: README.md and docs/ in the checkout.</p>`, nonce, '<link rel="icon" href="data:,">');
+<p class="muted">Docs: README.md and docs/ in the checkout.</p>`,
+    nonce,
+    '<link rel="icon" href="data:,">',
+  );
 }
 
 /** GET /: the landing page, or the same facts as JSON for a client that prefers JSON. */
@@ -80,7 +119,10 @@ export function landingPageRoute(app: FastifyInstance, config: Config, paths: Fr
     if (preferredType(request, ['text/html', 'application/json']) === 'application/json') return door;
     const nonce = crypto.randomBytes(16).toString('base64');
     return reply
-      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`)
+      .header(
+        'content-security-policy',
+        `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      )
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8')
       .send(html(door, paths.graphql, nonce));

@@ -38,7 +38,9 @@ const snakeCase = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${let
 
 export function v1ErrorBody(code: ApiErrorCode, message: string, details?: FieldErrors): V1ErrorBody {
   const [, v1Code] = v1StatusOf(code);
-  const named = details ? Object.fromEntries(Object.entries(details).map(([field, messages]) => [snakeCase(field), messages])) : {};
+  const named = details
+    ? Object.fromEntries(Object.entries(details).map(([field, messages]) => [snakeCase(field), messages]))
+    : {};
   return { error: { code: v1Code, message, ...(Object.keys(named).length > 0 ? { details: named } : {}) } };
 }
 
@@ -53,7 +55,9 @@ export function sendV1Error(error: unknown, request: FastifyRequest, reply: Fast
   const failure = known ? failureOfDomain(known) : frameworkFailureOf(error);
   if (!failure) {
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send(v1ErrorBody(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; retry with exponential backoff'));
+    return reply
+      .status(500)
+      .send(v1ErrorBody(HttpErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; retry with exponential backoff'));
   }
   const [status] = v1StatusOf(failure.code);
   if (status >= 500 && !outage) request.log.error({ err: error }, 'server error');
@@ -68,7 +72,14 @@ export function registerV1NotFound(scope: FastifyInstance) {
     const allowed = allowedMethods(scope, path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return reply.status(405).send(v1ErrorBody(HttpErrorCode.METHOD_NOT_ALLOWED, `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`));
+      return reply
+        .status(405)
+        .send(
+          v1ErrorBody(
+            HttpErrorCode.METHOD_NOT_ALLOWED,
+            `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`,
+          ),
+        );
     }
     return reply.status(404).send(v1ErrorBody(ErrorCode.NOT_FOUND, `No route for ${request.method} ${path}`));
   });

@@ -51,15 +51,18 @@ export function limitV1Requests(scope: FastifyInstance, limits: V1RateLimits) {
     if (budget === 'create') return live ? limits.liveCreate : limits.testCreate;
     return live ? limits.liveRead : limits.testRead;
   };
-  scope.addHook('onRequest', scope.rateLimit({
-    keyGenerator: (request: FastifyRequest) => {
-      const ctx = request.tesseraContext;
-      const owner = ctx?.actor.kind === 'api' ? `key:${ctx.actor.credentialId}` : `ip:${request.ip}`;
-      return `v1:${owner}:${budgetOf(request)}`;
-    },
-    max: (request: FastifyRequest) => maxOf(request.tesseraContext, budgetOf(request)),
-    timeWindow: limits.windowMs,
-  }));
+  scope.addHook(
+    'onRequest',
+    scope.rateLimit({
+      keyGenerator: (request: FastifyRequest) => {
+        const ctx = request.tesseraContext;
+        const owner = ctx?.actor.kind === 'api' ? `key:${ctx.actor.credentialId}` : `ip:${request.ip}`;
+        return `v1:${owner}:${budgetOf(request)}`;
+      },
+      max: (request: FastifyRequest) => maxOf(request.tesseraContext, budgetOf(request)),
+      timeWindow: limits.windowMs,
+    }),
+  );
 }
 
 /** A route that needs a key refuses a request without a valid one (401 `invalid_api_key`); unmatched paths answer 404 to anyone. */
@@ -74,6 +77,7 @@ export function requireV1Keys(scope: FastifyInstance) {
 export function v1Caller(request: FastifyRequest): RequestContext {
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- what authentication threw (a caught value), thrown as it was
   if (request.tesseraAuthError) throw request.tesseraAuthError;
-  if (!request.tesseraContext) throw invalidV1Key('Send your secret key: Authorization: Bearer tessera_test_sk_… (or tessera_live_sk_…)');
+  if (!request.tesseraContext)
+    throw invalidV1Key('Send your secret key: Authorization: Bearer tessera_test_sk_… (or tessera_live_sk_…)');
   return request.tesseraContext;
 }

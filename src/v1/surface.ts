@@ -15,7 +15,13 @@ import { identifyV1Callers, limitV1Requests, requireV1Keys } from './guards';
 import { registerV1Routes } from './routes';
 
 /** The Fastify instance `/v1` routes are declared on (paths relative to the `/v1` prefix). */
-export type V1App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse<IncomingMessage>, FastifyBaseLogger, ZodTypeProvider>;
+export type V1App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse<IncomingMessage>,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 export const V1_PREFIX = '/v1';
 export const V1_OPENAPI_PATH = `${V1_PREFIX}/openapi.json`;
@@ -39,75 +45,106 @@ export interface V1SurfaceOptions {
  * document is not this surface's: the REST surface serves it, with its envelope and credentials.
  */
 export async function registerV1Surface(app: FastifyInstance, core: Core, options: V1SurfaceOptions = {}) {
-  await app.register(async (plain) => {
-    const scope = zodScope(plain, sendV1Error);
-    // In this order, on every request before its body is read: who calls, their budget, the key check.
-    identifyV1Callers(scope, core);
-    limitV1Requests(scope, core.config.v1RateLimits);
-    requireV1Keys(scope);
-    registerIdempotency(scope, core);
-    registerV1NotFound(scope);
+  await app.register(
+    async (plain) => {
+      const scope = zodScope(plain, sendV1Error);
+      // In this order, on every request before its body is read: who calls, their budget, the key check.
+      identifyV1Callers(scope, core);
+      limitV1Requests(scope, core.config.v1RateLimits);
+      requireV1Keys(scope);
+      registerIdempotency(scope, core);
+      registerV1NotFound(scope);
 
-    const origin = documentOrigin(core.config.publicBaseUrl, V1_INTERFACE_VERSION, TESSERA_VERSION);
-    await scope.register(fastifySwagger, {
-      openapi: {
-        openapi: '3.1.0',
-        servers: origin.servers,
-        info: {
-          title: 'Tessera alternate reference surface',
-          ...origin.info,
-          description: 'The alternate reference surface (`/v1`): snake_case bodies, `{ error: { code, message } }` errors, keys `tessera_test_sk_…` / `tessera_live_sk_…`. See docs/alt-v1.md.',
-        },
-        tags: documentTags(V1_OPERATIONS),
-        components: {
-          securitySchemes: {
-            secretKey: { type: 'http', scheme: 'bearer', description: 'Your /v1 secret key, tessera_test_sk_… or tessera_live_sk_…' },
+      const origin = documentOrigin(core.config.publicBaseUrl, V1_INTERFACE_VERSION, TESSERA_VERSION);
+      await scope.register(fastifySwagger, {
+        openapi: {
+          openapi: '3.1.0',
+          servers: origin.servers,
+          info: {
+            title: 'Tessera alternate reference surface',
+            ...origin.info,
+            description:
+              'The alternate reference surface (`/v1`): snake_case bodies, `{ error: { code, message } }` errors, keys `tessera_test_sk_…` / `tessera_live_sk_…`. See docs/alt-v1.md.',
+          },
+          tags: documentTags(V1_OPERATIONS),
+          components: {
+            securitySchemes: {
+              secretKey: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'Your /v1 secret key, tessera_test_sk_… or tessera_live_sk_…',
+              },
+            },
           },
         },
-      },
-      transform: (input) => {
-        const output = jsonSchemaTransform(input);
-        const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
-        const isPublic = input.route.config?.v1Auth === 'public';
-        const schema = output.schema as Record<string, unknown>;
-        output.schema = {
-          ...schema,
-          ...named,
-          headers: {
-            type: 'object',
-            properties: input.route.method === 'POST'
-              ? { 'idempotency-key': { type: 'string', maxLength: 255, description: 'Makes a POST safe to retry: the first answer is stored for 24 h and replayed' } }
-              : {},
-          },
-          ...(isPublic ? {} : { security: [{ secretKey: [] }] }),
-        };
-        return output;
-      },
-      transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
-    });
-    let served: unknown;
-    scope.get('/openapi.json', { schema: { hide: true }, config: { v1Auth: 'public' } }, async () => (served ??= servedDocument(scope.swagger() as never)));
-    referencePageRoutes(scope, { title: 'Tessera /v1 API reference', path: V1_DOCS_PATH, documentUrl: V1_OPENAPI_PATH, routeConfig: { v1Auth: 'public' } });
-
-    if (options.onResponseMismatch) {
-      const report = options.onResponseMismatch;
-      let check: ReturnType<typeof responseChecker> | null = null;
-      scope.addHook('onSend', async (request, reply, payload) => {
-        const route = request.routeOptions.url;
-        if (!route || request.method === 'HEAD' || route === V1_OPENAPI_PATH || route.startsWith(V1_DOCS_PATH) || request.is404) return payload;
-        check ??= responseChecker(scope.swagger() as never);
-        let body: unknown;
-        try {
-          body = typeof payload === 'string' && payload.length > 0 ? JSON.parse(payload) : undefined;
-        } catch {
-          body = payload;
-        }
-        const problem = check(request.method, route, reply.statusCode, body);
-        if (problem) report(`/v1: ${problem}`);
-        return payload;
+        transform: (input) => {
+          const output = jsonSchemaTransform(input);
+          const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
+          const isPublic = input.route.config?.v1Auth === 'public';
+          const schema = output.schema as Record<string, unknown>;
+          output.schema = {
+            ...schema,
+            ...named,
+            headers: {
+              type: 'object',
+              properties:
+                input.route.method === 'POST'
+                  ? {
+                      'idempotency-key': {
+                        type: 'string',
+                        maxLength: 255,
+                        description: 'Makes a POST safe to retry: the first answer is stored for 24 h and replayed',
+                      },
+                    }
+                  : {},
+            },
+            ...(isPublic ? {} : { security: [{ secretKey: [] }] }),
+          };
+          return output;
+        },
+        transformObject: (input) => finishedDocument(jsonSchemaTransformObject(input) as never),
       });
-    }
+      let served: unknown;
+      scope.get(
+        '/openapi.json',
+        { schema: { hide: true }, config: { v1Auth: 'public' } },
+        async () => (served ??= servedDocument(scope.swagger() as never)),
+      );
+      referencePageRoutes(scope, {
+        title: 'Tessera /v1 API reference',
+        path: V1_DOCS_PATH,
+        documentUrl: V1_OPENAPI_PATH,
+        routeConfig: { v1Auth: 'public' },
+      });
 
-    registerV1Routes(scope, core);
-  }, { prefix: V1_PREFIX });
+      if (options.onResponseMismatch) {
+        const report = options.onResponseMismatch;
+        let check: ReturnType<typeof responseChecker> | null = null;
+        scope.addHook('onSend', async (request, reply, payload) => {
+          const route = request.routeOptions.url;
+          if (
+            !route ||
+            request.method === 'HEAD' ||
+            route === V1_OPENAPI_PATH ||
+            route.startsWith(V1_DOCS_PATH) ||
+            request.is404
+          )
+            return payload;
+          check ??= responseChecker(scope.swagger() as never);
+          let body: unknown;
+          try {
+            body = typeof payload === 'string' && payload.length > 0 ? JSON.parse(payload) : undefined;
+          } catch {
+            body = payload;
+          }
+          const problem = check(request.method, route, reply.statusCode, body);
+          if (problem) report(`/v1: ${problem}`);
+          return payload;
+        });
+      }
+
+      registerV1Routes(scope, core);
+    },
+    { prefix: V1_PREFIX },
+  );
 }

@@ -24,12 +24,16 @@ export const tokenExchangeSchema = z.object({
 
 /** `PUT /business/config`. */
 export const webhookConfigSchema = z.object({
-  webhookUrl: z.union([absoluteUrlSchema, z.null()], { error: required('an absolute http(s) URL, or null to remove it') }),
+  webhookUrl: z.union([absoluteUrlSchema, z.null()], {
+    error: required('an absolute http(s) URL, or null to remove it'),
+  }),
 });
 
 /** `/v1`'s webhook URL of a mode (GraphQL setV1WebhookUrl, `tessera v1-webhook-url`): an absolute http(s) URL, or null to remove it. */
 export const v1WebhookUrlSchema = z.object({
-  webhookUrl: z.union([absoluteUrlSchema, z.null()], { error: required('an absolute http(s) URL, or null to remove it') }),
+  webhookUrl: z.union([absoluteUrlSchema, z.null()], {
+    error: required('an absolute http(s) URL, or null to remove it'),
+  }),
 });
 
 /** The business profile and webhook URL (GraphQL updateBusinessSettings). */

@@ -9,12 +9,19 @@ import { dateTimeSchema } from './validation';
 
 /** The event log's filters, as both faces take them (GraphQL sends null for an absent one). */
 export const eventFilterFields = {
-  type: z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, 'must be an event type such as wallet.funded').nullish().describe('Only events of this type'),
+  type: z
+    .string()
+    .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, 'must be an event type such as wallet.funded')
+    .nullish()
+    .describe('Only events of this type'),
   from: dateTimeSchema.nullish().describe('Created at or after (ISO 8601)'),
   to: dateTimeSchema.nullish().describe('Created at or before (ISO 8601)'),
 };
 
 export const eventFilterSchema = z.object(eventFilterFields);
 
-export const toEventFilters = (filters: z.output<typeof eventFilterSchema>): EventFilters =>
-  ({ type: filters.type ?? undefined, from: filters.from ?? undefined, to: filters.to ?? undefined });
+export const toEventFilters = (filters: z.output<typeof eventFilterSchema>): EventFilters => ({
+  type: filters.type ?? undefined,
+  from: filters.from ?? undefined,
+  to: filters.to ?? undefined,
+});

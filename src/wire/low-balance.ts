@@ -10,5 +10,9 @@ export const lowBalanceThresholdSchema = z.object({
 });
 
 /** The threshold becomes minor units of the currency (an unsupported currency or too many decimals is a validation error). */
-export const lowBalanceCommandOf = (request: z.output<typeof lowBalanceThresholdSchema>): SetLowBalanceThresholdCommand =>
-  ({ currency: request.currency, threshold: request.threshold === null ? null : toMinor(request.threshold, request.currency, 'threshold') });
+export const lowBalanceCommandOf = (
+  request: z.output<typeof lowBalanceThresholdSchema>,
+): SetLowBalanceThresholdCommand => ({
+  currency: request.currency,
+  threshold: request.threshold === null ? null : toMinor(request.threshold, request.currency, 'threshold'),
+});

@@ -12,8 +12,16 @@ export { isUuid };
 import { MAX_PAGE_SIZE } from '../domain/shared/pagination';
 
 const TYPE_NAMES: Record<string, string> = {
-  string: 'a string', number: 'a number', int: 'an integer', bigint: 'an integer', boolean: 'a boolean',
-  object: 'an object', record: 'an object', array: 'an array', date: 'a date', null: 'null',
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  bigint: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  record: 'an object',
+  array: 'an array',
+  date: 'a date',
+  null: 'null',
 };
 
 type BranchIssue = { code: string; path: PropertyKey[]; expected?: string; values?: unknown[] };
@@ -23,7 +31,9 @@ function expectedOf(issue: BranchIssue & { errors?: BranchIssue[][] }): string |
   if (issue.code === 'invalid_type') return TYPE_NAMES[issue.expected ?? ''] ?? issue.expected;
   if (issue.code === 'invalid_value') return issue.values ? `one of ${issue.values.map(String).join(', ')}` : undefined;
   if (issue.code !== 'invalid_union' || !issue.errors) return undefined;
-  const branches = issue.errors.map((branch) => (branch.length === 1 && branch[0].path.length === 0 ? expectedOf(branch[0]) : undefined));
+  const branches = issue.errors.map((branch) =>
+    branch.length === 1 && branch[0].path.length === 0 ? expectedOf(branch[0]) : undefined,
+  );
   return branches.every(Boolean) ? [...new Set(branches)].join(' or ') : undefined;
 }
 
@@ -47,7 +57,10 @@ function typeMessage(issue: z.core.$ZodRawIssue, hint?: string): string | undefi
  * string" when it is of another type. Never write "is required" as a plain `error` string: it would
  * be the message of every type failure too.
  */
-export const required = (hint?: string): z.core.$ZodErrorMap => (issue) => typeMessage(issue, hint);
+export const required =
+  (hint?: string): z.core.$ZodErrorMap =>
+  (issue) =>
+    typeMessage(issue, hint);
 
 /**
  * Options for an object-level rule (`superRefine`) that must run even when a field failed, so that
@@ -70,7 +83,10 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
 }
 
 /** Checks a wire value's shape: the parsed value, or VALIDATION_ERROR with every bad field. */
-export function checkShape<S extends z.ZodType>(schema: S, input: unknown): { value: z.output<S> } | { error: DomainError } {
+export function checkShape<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { value: z.output<S> } | { error: DomainError } {
   const result = schema.safeParse(input, { error: (issue) => typeMessage(issue) });
   return result.success ? { value: result.data } : { error: validationError(fieldErrorsOf(result.error)) };
 }
@@ -97,7 +113,6 @@ export const absoluteUrlSchema = z
     }
   }, 'must be an absolute http(s) URL');
 
-
 /**
  * A list filter on one of an enum's values (status, source, type): any letter case and
  * surrounding spaces name the same value, so `completed`, `Completed` and `COMPLETED` filter alike.
@@ -105,13 +120,16 @@ export const absoluteUrlSchema = z
 export function enumFilter<const T extends z.core.util.EnumLike>(values: T) {
   const allowed = Object.values(values).filter((value): value is string => typeof value === 'string');
   const canonical = (input: unknown) =>
-    typeof input === 'string' ? allowed.find((value) => value.toLowerCase() === input.trim().toLowerCase()) ?? input : input;
+    typeof input === 'string'
+      ? (allowed.find((value) => value.toLowerCase() === input.trim().toLowerCase()) ?? input)
+      : input;
   return z.preprocess(canonical, z.enum(values, { error: `must be one of ${allowed.join(', ')}` }));
 }
 
 /** An optional query-string integer in [1, max] (query values arrive as strings). */
 export const integerParam = (max: number) => {
-  const message = max === Number.MAX_SAFE_INTEGER ? 'must be an integer of at least 1' : `must be an integer between 1 and ${max}`;
+  const message =
+    max === Number.MAX_SAFE_INTEGER ? 'must be an integer of at least 1' : `must be an integer between 1 and ${max}`;
   return z
     .union([z.string(), z.number()], { error: message })
     .refine((value) => /^\d+$/.test(String(value)) && Number(value) >= 1 && Number(value) <= max, message)
@@ -126,9 +144,14 @@ export const integerParam = (max: number) => {
 export const decimalAmount = (hint?: string) =>
   z.union([z.number(), z.string()], { error: required(hint) }).refine(isDecimalAmount, DECIMAL_AMOUNT_MESSAGE);
 export const amountSchema = decimalAmount('a positive decimal amount such as 25.00');
-export const currencySchema = z.string({ error: required('a currency code such as usd') }).min(3, 'must be a currency code such as usd').max(8, 'must be a currency code such as usd');
-export const metadataSchema = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' })
-  .refine((value) => JSON.stringify(value).length <= 8192, 'must be at most 8 KB of JSON').nullish();
+export const currencySchema = z
+  .string({ error: required('a currency code such as usd') })
+  .min(3, 'must be a currency code such as usd')
+  .max(8, 'must be a currency code such as usd');
+export const metadataSchema = z
+  .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  .refine((value) => JSON.stringify(value).length <= 8192, 'must be at most 8 KB of JSON')
+  .nullish();
 
 /** Objects and arrays nest at most this deep in any request (JSON bodies, GraphQL variables). */
 export const MAX_INPUT_DEPTH = 32;
@@ -158,7 +181,8 @@ export function unsafeTextMessages(text: string): string[] {
 export function unsafeInputErrors(value: unknown, path: string): FieldErrors {
   const errors: FieldErrors = {};
   const report = (at: string, messages: string[]) => {
-    if (messages.length > 0) (errors[at || '_'] ??= []).push(...messages.filter((message) => !errors[at || '_']?.includes(message)));
+    if (messages.length > 0)
+      (errors[at || '_'] ??= []).push(...messages.filter((message) => !errors[at || '_']?.includes(message)));
   };
   const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value, path, depth: 0 }];
   while (pending.length > 0) {
@@ -195,20 +219,18 @@ const DATE_RANGE_MESSAGE = 'must be a date-time between 0001-01-01 and 9999-12-3
  * DateTimeISO scalar), within the years 0001 to 9999. `new Date` alone accepts years such as
  * 99999 or -271821 that PostgreSQL cannot store.
  */
-export const dateTimeSchema = z
-  .union([z.string(), z.date()], { error: DATE_MESSAGE })
-  .transform((value, context) => {
-    const date = typeof value === 'string' ? new Date(value.trim()) : value;
-    if (Number.isNaN(date.getTime())) {
-      context.addIssue({ code: 'custom', message: DATE_MESSAGE });
-      return z.NEVER;
-    }
-    if (date < EARLIEST_DATE || date > LATEST_DATE) {
-      context.addIssue({ code: 'custom', message: DATE_RANGE_MESSAGE });
-      return z.NEVER;
-    }
-    return date;
-  });
+export const dateTimeSchema = z.union([z.string(), z.date()], { error: DATE_MESSAGE }).transform((value, context) => {
+  const date = typeof value === 'string' ? new Date(value.trim()) : value;
+  if (Number.isNaN(date.getTime())) {
+    context.addIssue({ code: 'custom', message: DATE_MESSAGE });
+    return z.NEVER;
+  }
+  if (date < EARLIEST_DATE || date > LATEST_DATE) {
+    context.addIssue({ code: 'custom', message: DATE_RANGE_MESSAGE });
+    return z.NEVER;
+  }
+  return date;
+});
 
 /** `page` (from 1) and `limit` (1 to 100) of REST lists. */
 export const pageParams = {
@@ -221,10 +243,14 @@ export const pageParams = {
  * family's lists (design section 8, interface document Limits).
  */
 export const skipTakeParams = {
-  skip: z.union([z.string(), z.number()], { error: 'must be an integer of at least 0' })
+  skip: z
+    .union([z.string(), z.number()], { error: 'must be an integer of at least 0' })
     .refine((value) => /^\d{1,15}$/.test(String(value)), 'must be an integer of at least 0')
-    .transform((value) => Number(value)).optional(),
-  take: z.union([z.string(), z.number()], { error: 'must be an integer of at least 1' })
+    .transform((value) => Number(value))
+    .optional(),
+  take: z
+    .union([z.string(), z.number()], { error: 'must be an integer of at least 1' })
     .refine((value) => /^\d{1,15}$/.test(String(value)) && Number(value) >= 1, 'must be an integer of at least 1')
-    .transform((value) => Math.min(Number(value), MAX_PAGE_SIZE)).optional(),
+    .transform((value) => Math.min(Number(value), MAX_PAGE_SIZE))
+    .optional(),
 };

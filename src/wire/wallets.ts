@@ -10,5 +10,7 @@ export const fundRequestSchema = z.object({
 });
 
 /** The amount becomes minor units of the currency (an unsupported currency or too many decimals is a 400 here). */
-export const fundCommandOf = (request: z.output<typeof fundRequestSchema>): FundWalletCommand =>
-  ({ currency: request.currency, amount: toMinor(request.amount, request.currency) });
+export const fundCommandOf = (request: z.output<typeof fundRequestSchema>): FundWalletCommand => ({
+  currency: request.currency,
+  amount: toMinor(request.amount, request.currency),
+});

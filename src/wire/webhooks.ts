@@ -9,14 +9,22 @@ import { absoluteUrlSchema, enumFilter, pageParams, required } from './validatio
 import { WebhookDeliveryStatus } from '../domain/webhooks/webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpointStatus } from '../domain/webhooks/webhook-endpoint.entity';
 import {
-  API_VERSION_MESSAGE, GRACE_PERIOD_MESSAGE, MAX_GRACE_PERIOD_HOURS, TREASURY_WEBHOOK_API_VERSIONS,
+  API_VERSION_MESSAGE,
+  GRACE_PERIOD_MESSAGE,
+  MAX_GRACE_PERIOD_HOURS,
+  TREASURY_WEBHOOK_API_VERSIONS,
 } from '../domain/webhooks/treasury-webhook-endpoint.service';
 
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)*$/;
 
 const eventsSchema = z
   .array(
-    z.string().refine((value) => value === ALL_EVENTS || EVENT_TYPE.test(value), 'must be an event type such as wallet.funded, or "*"'),
+    z
+      .string()
+      .refine(
+        (value) => value === ALL_EVENTS || EVENT_TYPE.test(value),
+        'must be an event type such as wallet.funded, or "*"',
+      ),
     { error: required('a non-empty array of event types, or ["*"]') },
   )
   .min(1, 'must list at least one event type, or "*"')
@@ -29,32 +37,41 @@ const urlSchema = z.string({ error: required('an absolute http(s) URL') }).pipe(
 const apiVersionSchema = z.enum(TREASURY_WEBHOOK_API_VERSIONS, { error: API_VERSION_MESSAGE });
 
 /** The body that creates a merchant endpoint. */
-export const endpointCreateSchema = z.object({
-  url: urlSchema,
-  events: eventsSchema,
-  status: statusSchema.optional(),
-  description: descriptionSchema.optional(),
-}, { error: 'must be a JSON object' });
+export const endpointCreateSchema = z.object(
+  {
+    url: urlSchema,
+    events: eventsSchema,
+    status: statusSchema.optional(),
+    description: descriptionSchema.optional(),
+  },
+  { error: 'must be a JSON object' },
+);
 
 /** The body that changes an endpoint: any of the fields, absent ones unchanged. */
-export const endpointUpdateSchema = z.object({
-  url: urlSchema.optional(),
-  events: eventsSchema.optional(),
-  status: statusSchema.optional(),
-  description: descriptionSchema.optional(),
-}, { error: 'must be a JSON object' });
+export const endpointUpdateSchema = z.object(
+  {
+    url: urlSchema.optional(),
+    events: eventsSchema.optional(),
+    status: statusSchema.optional(),
+    description: descriptionSchema.optional(),
+  },
+  { error: 'must be a JSON object' },
+);
 
 export const treasuryEndpointCreateSchema = endpointCreateSchema.extend({ apiVersion: apiVersionSchema.optional() });
 export const treasuryEndpointUpdateSchema = endpointUpdateSchema.extend({ apiVersion: apiVersionSchema.optional() });
 
-export const rotateSecretSchema = z.object({
-  gracePeriodHours: z
-    .number({ error: GRACE_PERIOD_MESSAGE })
-    .int(GRACE_PERIOD_MESSAGE)
-    .min(0, GRACE_PERIOD_MESSAGE)
-    .max(MAX_GRACE_PERIOD_HOURS, GRACE_PERIOD_MESSAGE)
-    .optional(),
-}, { error: 'must be a JSON object' });
+export const rotateSecretSchema = z.object(
+  {
+    gracePeriodHours: z
+      .number({ error: GRACE_PERIOD_MESSAGE })
+      .int(GRACE_PERIOD_MESSAGE)
+      .min(0, GRACE_PERIOD_MESSAGE)
+      .max(MAX_GRACE_PERIOD_HOURS, GRACE_PERIOD_MESSAGE)
+      .optional(),
+  },
+  { error: 'must be a JSON object' },
+);
 
 /** The filters of every delivery list: `status` (any letter case) and `eventType`. */
 export const deliveryFiltersSchema = z.object({

@@ -8,7 +8,13 @@ import { Violations, recordFigures } from './support/figures';
 import { LEDGER_CLASSES, checkLedger } from './support/ledger-checks';
 import { Tally, major } from './support/load';
 import { Merchant, endUserWallet, keyed, recipientOf, signUpMerchant } from './support/merchants';
-import { OBJECT_CLASSES, checkEvents, checkNothingStuck, checkObjectsAgainstLedger, checkRepeatedPostings } from './support/object-checks';
+import {
+  OBJECT_CLASSES,
+  checkEvents,
+  checkNothingStuck,
+  checkObjectsAgainstLedger,
+  checkRepeatedPostings,
+} from './support/object-checks';
 import { scaleOf } from './support/scale';
 
 /**
@@ -25,7 +31,12 @@ import { scaleOf } from './support/scale';
 const scale = scaleOf();
 
 type Path = 'charge' | 'payout' | 'treasury payout' | 'collection' | 'collection pay';
-interface Cell { path: Path; process: 'api' | 'worker'; point: string; ci?: boolean }
+interface Cell {
+  path: Path;
+  process: 'api' | 'worker';
+  point: string;
+  ci?: boolean;
+}
 
 /**
  * Where the matrix kills: `ci` marks the steps RELIABILITY_SCALE=ci runs (at least one per path,
@@ -56,8 +67,14 @@ const MATRIX: Cell[] = [
 const cells = MATRIX.filter((cell) => scale.crash.everyPoint || cell.ci);
 
 const CLASSES = [
-  'double effect', 'lost acknowledged write', 'interrupted although the object exists', 'answer names another object',
-  'answer 5xx', 'crash point not reached', ...OBJECT_CLASSES, ...LEDGER_CLASSES,
+  'double effect',
+  'lost acknowledged write',
+  'interrupted although the object exists',
+  'answer names another object',
+  'answer 5xx',
+  'crash point not reached',
+  ...OBJECT_CLASSES,
+  ...LEDGER_CLASSES,
 ];
 
 /** One keyed request of the matrix: what it sends, where its object lives, and what it got. */
@@ -91,8 +108,15 @@ describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kil
   });
   afterAll(async () => {
     recordFigures({
-      file: 'crash', scale: scale.name, operations: keys.length, snapshots: 1, kills: fleet?.kills ?? 0, retries,
-      violations: violations.byClass, counts: { 'process starts': fleet?.starts ?? 0, ...tally.counts }, examples: violations.examples,
+      file: 'crash',
+      scale: scale.name,
+      operations: keys.length,
+      snapshots: 1,
+      kills: fleet?.kills ?? 0,
+      retries,
+      violations: violations.byClass,
+      counts: { 'process starts': fleet?.starts ?? 0, ...tally.counts },
+      examples: violations.examples,
     });
     await deployment?.close();
   });
@@ -104,31 +128,84 @@ describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kil
     const amount = major(100 + Math.floor(Math.random() * 900));
     switch (cell.path) {
       case 'charge':
-        return { key, cell, merchant: shop.merchant, table: 'payments', path: '/api/v1/business/payment/charge',
-          body: { amount, currency: 'usd', card: card(), email: `${key}@example.com`, metadata } };
+        return {
+          key,
+          cell,
+          merchant: shop.merchant,
+          table: 'payments',
+          path: '/api/v1/business/payment/charge',
+          body: { amount, currency: 'usd', card: card(), email: `${key}@example.com`, metadata },
+        };
       case 'payout':
-        return { key, cell, merchant: shop.merchant, table: 'payouts', path: '/api/v1/business/payouts',
-          body: { recipientId: shop.recipient, amount, currency: 'USD', metadata } };
+        return {
+          key,
+          cell,
+          merchant: shop.merchant,
+          table: 'payouts',
+          path: '/api/v1/business/payouts',
+          body: { recipientId: shop.recipient, amount, currency: 'USD', metadata },
+        };
       case 'treasury payout':
-        return { key, cell, merchant: partner.merchant, table: 'treasury_payouts', path: '/api/v1/treasury/payouts',
-          body: { partnerEndUserId: partner.wallet.userId, partnerWalletId: partner.wallet.walletId, amount, destinationType: 'bank_account',
-            destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Amara Obi', country: 'US' }, metadata } };
+        return {
+          key,
+          cell,
+          merchant: partner.merchant,
+          table: 'treasury_payouts',
+          path: '/api/v1/treasury/payouts',
+          body: {
+            partnerEndUserId: partner.wallet.userId,
+            partnerWalletId: partner.wallet.walletId,
+            amount,
+            destinationType: 'bank_account',
+            destination: {
+              accountNumber: '000123456789',
+              routingNumber: '021000021',
+              accountName: 'Amara Obi',
+              country: 'US',
+            },
+            metadata,
+          },
+        };
       case 'collection':
-        return { key, cell, merchant: shop.merchant, table: 'collections', path: '/api/v1/business/collections', body: collectionBody(key) };
+        return {
+          key,
+          cell,
+          merchant: shop.merchant,
+          table: 'collections',
+          path: '/api/v1/business/collections',
+          body: collectionBody(key),
+        };
       case 'collection pay':
         throw new Error('a collection is paid by payOperation');
     }
   }
 
-  const collectionBody = (key: string) =>
-    ({ amount: 500_000, currency: 'ngn', country: 'NG', rail: 'bank', customer: { email: 'ada@example.com', name: 'Ada Obi' }, metadata: { rk: key } });
+  const collectionBody = (key: string) => ({
+    amount: 500_000,
+    currency: 'ngn',
+    country: 'NG',
+    rail: 'bank',
+    customer: { email: 'ada@example.com', name: 'Ada Obi' },
+    metadata: { rk: key },
+  });
 
   /** The payer's payment of a collection made beforehand (on the process that stays up): its object is the collection, once completed. */
   async function payOperation(cell: Cell): Promise<Keyed> {
     const key = `crash-${crypto.randomUUID()}`;
-    const collection = await fleet.answer('api-b', 'POST', '/api/v1/business/collections', { headers: keyed(shop.merchant), body: collectionBody(key) });
+    const collection = await fleet.answer('api-b', 'POST', '/api/v1/business/collections', {
+      headers: keyed(shop.merchant),
+      body: collectionBody(key),
+    });
     const id: string = collection.body.data.id;
-    return { key, cell, merchant: shop.merchant, table: 'collections', path: `/api/v1/business/sandbox/collections/${id}/pay`, body: { amount: 500_000 }, paid: id };
+    return {
+      key,
+      cell,
+      merchant: shop.merchant,
+      table: 'collections',
+      path: `/api/v1/business/sandbox/collections/${id}/pay`,
+      body: { amount: 500_000 },
+      paid: id,
+    };
   }
 
   /** The objects a key made: rows marked with it; for a payment of a collection, the collection once completed. */
@@ -139,26 +216,34 @@ describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kil
     return rows.rows.map((row) => row.id as string);
   }
 
-  const send = (api: ProcessName, op: Keyed) => fleet.request(api, 'POST', op.path, { headers: keyed(op.merchant, op.key), body: op.body });
-  const idOf = (outcome: Outcome) => (isAnswer(outcome) && outcome.status < 300 ? outcome.body?.data?.id as string : undefined);
+  const send = (api: ProcessName, op: Keyed) =>
+    fleet.request(api, 'POST', op.path, { headers: keyed(op.merchant, op.key), body: op.body });
+  const idOf = (outcome: Outcome) =>
+    isAnswer(outcome) && outcome.status < 300 ? (outcome.body?.data?.id as string) : undefined;
 
   /** Sends the cell's operations towards the process that will die, and waits for it to die. */
   async function kill(cell: Cell) {
     const target: ProcessName = cell.process === 'api' ? 'api-a' : 'api-b';
     const ops: Keyed[] = [];
-    for (let index = 0; index < scale.crash.operationsPerKill; index += 1) ops.push(cell.path === 'collection pay' ? await payOperation(cell) : keyedOperation(cell));
+    for (let index = 0; index < scale.crash.operationsPerKill; index += 1)
+      ops.push(cell.path === 'collection pay' ? await payOperation(cell) : keyedOperation(cell));
     keys.push(...ops);
-    const outcomes = await Promise.all(ops.map(async (op) => {
-      const outcome = await send(target, op);
-      op.acknowledged = idOf(outcome);
-      tally.add(`${cell.path} before the kill: ${isAnswer(outcome) ? outcome.status : 'connection lost'}`);
-      return outcome;
-    }));
+    const outcomes = await Promise.all(
+      ops.map(async (op) => {
+        const outcome = await send(target, op);
+        op.acknowledged = idOf(outcome);
+        tally.add(`${cell.path} before the kill: ${isAnswer(outcome) ? outcome.status : 'connection lost'}`);
+        return outcome;
+      }),
+    );
     const processName: ProcessName = cell.process === 'api' ? 'api-a' : 'worker';
     try {
       await fleet.crashed(processName);
     } catch (error) {
-      violations.add('crash point not reached', `${cell.path} ${cell.process} ${cell.point}: ${(error as Error).message.slice(0, 200)}; answers ${JSON.stringify(outcomes.map((o) => (isAnswer(o) ? o.status : 'lost')))}`);
+      violations.add(
+        'crash point not reached',
+        `${cell.path} ${cell.process} ${cell.point}: ${(error as Error).message.slice(0, 200)}; answers ${JSON.stringify(outcomes.map((o) => (isAnswer(o) ? o.status : 'lost')))}`,
+      );
       await fleet.kill(processName);
     }
   }
@@ -166,11 +251,18 @@ describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kil
   test('after every kill and restart, each key answers for one effect: no double effect, nothing acknowledged lost, nothing stuck, each event once', async () => {
     shop = { merchant: await signUpMerchant(fleet, db, 'api-b', { charging: true }), recipient: '' };
     shop.recipient = await recipientOf(fleet, 'api-b', shop.merchant, '6789');
-    await fleet.answer('api-b', 'POST', '/api/v1/business/sandbox/wallets/fund', { headers: keyed(shop.merchant), body: { amount: '100000.00', currency: 'usd' } });
+    await fleet.answer('api-b', 'POST', '/api/v1/business/sandbox/wallets/fund', {
+      headers: keyed(shop.merchant),
+      body: { amount: '100000.00', currency: 'usd' },
+    });
     const partnerMerchant = await signUpMerchant(fleet, db, 'api-b', { treasury: true });
     partner = { merchant: partnerMerchant, wallet: await endUserWallet(fleet, 'api-b', partnerMerchant) };
-    await fleet.answer('api-b', 'POST', `/api/v1/treasury/sandbox/users/${partner.wallet.userId}/wallets/${partner.wallet.walletId}/deposit`,
-      { headers: keyed(partner.merchant), body: { amount: '100000.00' } });
+    await fleet.answer(
+      'api-b',
+      'POST',
+      `/api/v1/treasury/sandbox/users/${partner.wallet.userId}/wallets/${partner.wallet.walletId}/deposit`,
+      { headers: keyed(partner.merchant), body: { amount: '100000.00' } },
+    );
 
     // API cells: API process A is started to die at each step in turn (B stays up); then worker cells.
     for (const cell of cells.filter((c) => c.process === 'api')) {
@@ -185,27 +277,47 @@ describe(`the crash matrix (RELIABILITY_SCALE=${scale.name}: ${cells.length} kil
     await fleet.launch('worker');
 
     // The lease of every key whose holder died, and the acquirer's silence, have run out.
-    await db.query(`UPDATE idempotency_keys SET leased_until = now() WHERE state = 'in_flight' AND key = ANY($1)`, [keys.map((op) => op.key)]);
+    await db.query(`UPDATE idempotency_keys SET leased_until = now() WHERE state = 'in_flight' AND key = ANY($1)`, [
+      keys.map((op) => op.key),
+    ]);
     await db.query(`UPDATE payments SET created_at = created_at - interval '3 minutes' WHERE status = 'PENDING'`);
 
     // Every key again, over both processes, until it answers for good (not "in progress").
     let turn = 0;
     for (const op of keys) {
-      const final = await waitFor(async () => {
-        retries += 1;
-        turn += 1;
-        return send(turn % 2 ? 'api-a' : 'api-b', op);
-      }, (outcome) => isAnswer(outcome) && outcome.body?.error?.code !== 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 180_000, 500);
+      const final = await waitFor(
+        async () => {
+          retries += 1;
+          turn += 1;
+          return send(turn % 2 ? 'api-a' : 'api-b', op);
+        },
+        (outcome) => isAnswer(outcome) && outcome.body?.error?.code !== 'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+        180_000,
+        500,
+      );
       const code = isAnswer(final) ? (final.body?.error?.code ?? final.status) : 'connection lost';
       tally.add(`${op.cell.path} retried: ${code}`);
-      if (!isAnswer(final) || final.status >= 500) violations.add('answer 5xx', `${op.cell.point} ${op.key}: ${JSON.stringify(isAnswer(final) ? final.body : final)}`);
+      if (!isAnswer(final) || final.status >= 500)
+        violations.add(
+          'answer 5xx',
+          `${op.cell.point} ${op.key}: ${JSON.stringify(isAnswer(final) ? final.body : final)}`,
+        );
       const objects = await objectsOf(op);
       const answered = idOf(final);
       const where = `${op.cell.path} killed at ${op.cell.point} (${op.cell.process}), key ${op.key}`;
       if (objects.length > 1) violations.add('double effect', `${where}: ${objects.length} objects`);
-      if (op.acknowledged && !objects.includes(op.acknowledged)) violations.add('lost acknowledged write', `${where}: acknowledged ${op.acknowledged}, found ${objects.join(', ') || 'none'}`);
-      if (answered && !objects.includes(answered)) violations.add(objects.length ? 'answer names another object' : 'lost acknowledged write', `${where}: answered ${answered}, found ${objects.join(', ') || 'none'}`);
-      if (op.acknowledged && answered && answered !== op.acknowledged) violations.add('answer names another object', `${where}: acknowledged ${op.acknowledged}, then ${answered}`);
+      if (op.acknowledged && !objects.includes(op.acknowledged))
+        violations.add(
+          'lost acknowledged write',
+          `${where}: acknowledged ${op.acknowledged}, found ${objects.join(', ') || 'none'}`,
+        );
+      if (answered && !objects.includes(answered))
+        violations.add(
+          objects.length ? 'answer names another object' : 'lost acknowledged write',
+          `${where}: answered ${answered}, found ${objects.join(', ') || 'none'}`,
+        );
+      if (op.acknowledged && answered && answered !== op.acknowledged)
+        violations.add('answer names another object', `${where}: acknowledged ${op.acknowledged}, then ${answered}`);
       if (isAnswer(final) && final.body?.error?.code === 'IDEMPOTENCY_REQUEST_INTERRUPTED' && objects.length > 0) {
         violations.add('interrupted although the object exists', `${where}: ${objects[0]}`);
       }

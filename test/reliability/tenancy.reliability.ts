@@ -45,18 +45,53 @@ describe('Tenancy probes generated from the OpenAPI documents and the GraphQL sc
       ['v1', (await server.request('GET', '/v1/openapi.json')).body],
     ] as const;
     operations = documents.flatMap(([name, document]) => operationsOf(document, name));
-    const crossTenant = (caller: Variant['caller'], document: Variant['document'], mode: 'test' | 'live'): Variant =>
-      ({ name: `${b.name} ${caller} -> ${a.name} ${mode} ids`, owner: b, caller, ownMode: mode, victim: a, victimMode: mode, document });
-    const crossMode = (caller: Variant['caller'], document: Variant['document'], own: 'test' | 'live'): Variant =>
-      ({ name: `${a.name} ${caller} -> own ${own === 'test' ? 'live' : 'test'} ids`, owner: a, caller, ownMode: own, victim: a, victimMode: own === 'test' ? 'live' : 'test', document });
+    const crossTenant = (caller: Variant['caller'], document: Variant['document'], mode: 'test' | 'live'): Variant => ({
+      name: `${b.name} ${caller} -> ${a.name} ${mode} ids`,
+      owner: b,
+      caller,
+      ownMode: mode,
+      victim: a,
+      victimMode: mode,
+      document,
+    });
+    const crossMode = (caller: Variant['caller'], document: Variant['document'], own: 'test' | 'live'): Variant => ({
+      name: `${a.name} ${caller} -> own ${own === 'test' ? 'live' : 'test'} ids`,
+      owner: a,
+      caller,
+      ownMode: own,
+      victim: a,
+      victimMode: own === 'test' ? 'live' : 'test',
+      document,
+    });
     variants = [
-      crossTenant('testKey', 'api', 'test'), crossTenant('dashboard', 'api', 'test'), crossTenant('liveKey', 'api', 'live'),
+      crossTenant('testKey', 'api', 'test'),
+      crossTenant('dashboard', 'api', 'test'),
+      crossTenant('liveKey', 'api', 'live'),
       crossTenant('dashboardNamingOther', 'api', 'test'),
-      { name: `${b.name} testKey -> own ids of another kind`, owner: b, caller: 'testKey', ownMode: 'test', victim: b, victimMode: 'test', document: 'api', sibling: true },
-      crossMode('testKey', 'api', 'test'), crossMode('liveKey', 'api', 'live'),
-      crossTenant('v1Test', 'v1', 'test'), crossTenant('v1Live', 'v1', 'live'), crossMode('v1Test', 'v1', 'test'), crossMode('v1Live', 'v1', 'live'),
+      {
+        name: `${b.name} testKey -> own ids of another kind`,
+        owner: b,
+        caller: 'testKey',
+        ownMode: 'test',
+        victim: b,
+        victimMode: 'test',
+        document: 'api',
+        sibling: true,
+      },
+      crossMode('testKey', 'api', 'test'),
+      crossMode('liveKey', 'api', 'live'),
+      crossTenant('v1Test', 'v1', 'test'),
+      crossTenant('v1Live', 'v1', 'live'),
+      crossMode('v1Test', 'v1', 'test'),
+      crossMode('v1Live', 'v1', 'live'),
     ];
-    if (SCALE === 'full') variants.push(crossTenant('dashboardLive', 'api', 'live'), crossTenant('apiToken', 'api', 'test'), crossMode('dashboard', 'api', 'test'), crossMode('dashboardLive', 'api', 'live'));
+    if (SCALE === 'full')
+      variants.push(
+        crossTenant('dashboardLive', 'api', 'live'),
+        crossTenant('apiToken', 'api', 'test'),
+        crossMode('dashboard', 'api', 'test'),
+        crossMode('dashboardLive', 'api', 'live'),
+      );
   }, BACKSTOP_MS);
 
   afterAll(async () => {
@@ -75,52 +110,81 @@ describe('Tenancy probes generated from the OpenAPI documents and the GraphQL sc
     expect(listed.filter((key) => !operations.some((operation) => operation.key === key))).toEqual([]);
   });
 
-  test('REST: another tenant\'s and another mode\'s ids answer like ids that do not exist, reveal nothing and change nothing', async () => {
-    let before = await snapshot(server, tally, a.merchant.businessId);
-    const withIds = operations.filter((operation) => !operation.skipped && operation.slots.length > 0);
-    for (const operation of withIds) {
-      const { reached, controls } = await probeOperation(server, tally, operation, variants, IDS_PER_KIND);
-      tally.operations[operation.document] += 1;
-      if (!reached) {
-        // Unknown ids refused otherwise than NOT_FOUND: the probe counts when B's own ids succeed.
-        const own = await ownIdsAnswers(server, tally, operation, b, operation.document === 'api' ? 'testKey' : 'v1Test');
-        if (!own.some((answer) => answer.status < 300)) {
-          unprobed.push(`${operation.key} (unknown ids answered ${[...controls].join(', ')}; own ids ${own.map((answer) => `${answer.status} ${answer.text.slice(0, 100)}`).join(', ')})`);
+  test(
+    "REST: another tenant's and another mode's ids answer like ids that do not exist, reveal nothing and change nothing",
+    async () => {
+      let before = await snapshot(server, tally, a.merchant.businessId);
+      const withIds = operations.filter((operation) => !operation.skipped && operation.slots.length > 0);
+      for (const operation of withIds) {
+        const { reached, controls } = await probeOperation(server, tally, operation, variants, IDS_PER_KIND);
+        tally.operations[operation.document] += 1;
+        if (!reached) {
+          // Unknown ids refused otherwise than NOT_FOUND: the probe counts when B's own ids succeed.
+          const own = await ownIdsAnswers(
+            server,
+            tally,
+            operation,
+            b,
+            operation.document === 'api' ? 'testKey' : 'v1Test',
+          );
+          if (!own.some((answer) => answer.status < 300)) {
+            unprobed.push(
+              `${operation.key} (unknown ids answered ${[...controls].join(', ')}; own ids ${own.map((answer) => `${answer.status} ${answer.text.slice(0, 100)}`).join(', ')})`,
+            );
+          }
         }
+        if (operation.writes) before = await unchanged(server, tally, a, before, operation.key);
       }
-      if (operation.writes) before = await unchanged(server, tally, a, before, operation.key);
-    }
-    // Operations without ids, called as B: their answers hold nothing of A.
-    for (const operation of operations.filter((candidate) => !candidate.skipped && candidate.slots.length === 0)) {
-      const callers = operation.document === 'api' ? (['testKey', 'liveKey'] as const) : (['v1Test', 'v1Live'] as const);
-      for (const caller of callers) await probeWithoutIds(server, tally, operation, b, b.callers[caller], a);
-      tally.operations[operation.document] += 1;
-    }
-    await unchanged(server, tally, a, before, 'the operations without ids');
-    for (const document of ['api', 'v1'] as const) tally.operationsPresent[document] = operations.filter((operation) => operation.document === document).length;
+      // Operations without ids, called as B: their answers hold nothing of A.
+      for (const operation of operations.filter((candidate) => !candidate.skipped && candidate.slots.length === 0)) {
+        const callers =
+          operation.document === 'api' ? (['testKey', 'liveKey'] as const) : (['v1Test', 'v1Live'] as const);
+        for (const caller of callers) await probeWithoutIds(server, tally, operation, b, b.callers[caller], a);
+        tally.operations[operation.document] += 1;
+      }
+      await unchanged(server, tally, a, before, 'the operations without ids');
+      for (const document of ['api', 'v1'] as const)
+        tally.operationsPresent[document] = operations.filter((operation) => operation.document === document).length;
 
-    // A GET with B's own ids answers 2xx: the kinds given to each path parameter are right.
-    const wrongKinds: string[] = [];
-    for (const operation of withIds.filter((candidate) => candidate.method === 'GET' && /\{\{/.test(candidate.templates[0].path.split('?')[0]))) {
-      const [answer] = await ownIdsAnswers(server, tally, operation, b, operation.document === 'api' ? 'testKey' : 'v1Test');
-      if (answer.status >= 300) wrongKinds.push(`${operation.key} -> ${answer.status} ${answer.text.slice(0, 160)}`);
-    }
-    expect(wrongKinds).toEqual([]);
-    expect(unprobed).toEqual([]);
-    expect(tally.violations).toEqual({});
-    expect(tally.operations.api + Object.keys(SKIPPED).length).toBe(tally.operationsPresent.api);
-    expect(tally.operations.v1).toBe(tally.operationsPresent.v1);
-  }, BACKSTOP_MS);
+      // A GET with B's own ids answers 2xx: the kinds given to each path parameter are right.
+      const wrongKinds: string[] = [];
+      for (const operation of withIds.filter(
+        (candidate) => candidate.method === 'GET' && /\{\{/.test(candidate.templates[0].path.split('?')[0]),
+      )) {
+        const [answer] = await ownIdsAnswers(
+          server,
+          tally,
+          operation,
+          b,
+          operation.document === 'api' ? 'testKey' : 'v1Test',
+        );
+        if (answer.status >= 300) wrongKinds.push(`${operation.key} -> ${answer.status} ${answer.text.slice(0, 160)}`);
+      }
+      expect(wrongKinds).toEqual([]);
+      expect(unprobed).toEqual([]);
+      expect(tally.violations).toEqual({});
+      expect(tally.operations.api + Object.keys(SKIPPED).length).toBe(tally.operationsPresent.api);
+      expect(tally.operations.v1).toBe(tally.operationsPresent.v1);
+    },
+    BACKSTOP_MS,
+  );
 
-  test('GraphQL: every root field with an ID argument, over HTTP and WebSocket, and the subscriptions', async () => {
-    const restViolations = new Set(Object.values(tally.violations).flat());
-    const { unprobed: unprobedFields, unknown } = await graphqlProbes(server, tally, a, b, SCALE, IDS_PER_KIND);
-    for (const what of unknown) tally.violation('unknown_id_kind', what);
-    unprobed.push(...unprobedFields);
-    expect(unknown).toEqual([]);
-    expect(unprobedFields).toEqual([]);
-    const graphqlViolations = Object.fromEntries(Object.entries(tally.violations)
-      .map(([kind, details]) => [kind, details.filter((detail) => !restViolations.has(detail))]).filter(([, details]) => details.length > 0));
-    expect(graphqlViolations).toEqual({});
-  }, BACKSTOP_MS);
+  test(
+    'GraphQL: every root field with an ID argument, over HTTP and WebSocket, and the subscriptions',
+    async () => {
+      const restViolations = new Set(Object.values(tally.violations).flat());
+      const { unprobed: unprobedFields, unknown } = await graphqlProbes(server, tally, a, b, SCALE, IDS_PER_KIND);
+      for (const what of unknown) tally.violation('unknown_id_kind', what);
+      unprobed.push(...unprobedFields);
+      expect(unknown).toEqual([]);
+      expect(unprobedFields).toEqual([]);
+      const graphqlViolations = Object.fromEntries(
+        Object.entries(tally.violations)
+          .map(([kind, details]) => [kind, details.filter((detail) => !restViolations.has(detail))])
+          .filter(([, details]) => details.length > 0),
+      );
+      expect(graphqlViolations).toEqual({});
+    },
+    BACKSTOP_MS,
+  );
 });

@@ -10,14 +10,25 @@ export const hasChromium = fs.existsSync(CHROMIUM);
 /** `test`, or `test.skip` with a warning naming the missing browser and how to install it. */
 export function browserTestFor(file: string): jest.It {
   if (hasChromium) return test;
-  console.warn(`[${file}] ${CHROMIUM} is missing, so its headless-browser tests are skipped. Install it with: apt-get install -y chromium`);
+  console.warn(
+    `[${file}] ${CHROMIUM} is missing, so its headless-browser tests are skipped. Install it with: apt-get install -y chromium`,
+  );
   return test.skip;
 }
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -15,7 +15,12 @@ export const CARDS = {
   mastercard: '5555555555554444',
 };
 
-export const card = (number = CARDS.visa) => ({ number, expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' });
+export const card = (number = CARDS.visa) => ({
+  number,
+  expiryMonth: 12,
+  expiryYear: new Date().getUTCFullYear() + 2,
+  cvv: '123',
+});
 
 /** Server-to-server charging is off by default; the tests turn it on as an operator would. */
 export async function enableCharging(server: TestServer, merchant: TestMerchant, livemode = false): Promise<void> {
@@ -30,12 +35,22 @@ export async function enableCharging(server: TestServer, merchant: TestMerchant,
  * The documented charge, straight to ChargeService with the merchant's credential and a chosen
  * client address (the body is checked and mapped to the command as the faces do).
  */
-export async function charge(server: TestServer, apiKey: string, body: Record<string, unknown>, ipAddress: string | null = null): Promise<Payment> {
+export async function charge(
+  server: TestServer,
+  apiKey: string,
+  body: Record<string, unknown>,
+  ipAddress: string | null = null,
+): Promise<Payment> {
   const { core } = server.runtime;
-  const ctx = await core.identity.auth.authenticate(core.anonymousContext({ requestId: null, clientIp: ipAddress }), { apiKey });
+  const ctx = await core.identity.auth.authenticate(core.anonymousContext({ requestId: null, clientIp: ipAddress }), {
+    apiKey,
+  });
   return core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body)));
 }
 
 export async function eventsOf(server: TestServer, businessId: string): Promise<Array<{ type: string; data: any }>> {
-  return server.runtime.dataSource.query(`SELECT type, data FROM events WHERE business_id = $1 ORDER BY created_at, id`, [businessId]);
+  return server.runtime.dataSource.query(
+    `SELECT type, data FROM events WHERE business_id = $1 ORDER BY created_at, id`,
+    [businessId],
+  );
 }

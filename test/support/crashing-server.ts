@@ -10,9 +10,14 @@
 import { projectModule } from './process';
 
 // The classes patched here are those of the code the server runs: dist/ when the run built it.
-const { EventService } = projectModule<typeof import('../../src/domain/events/event.service')>('domain/events/event.service');
-const { IdempotencyService } = projectModule<typeof import('../../src/domain/idempotency/idempotency.service')>('domain/idempotency/idempotency.service');
-const { SandboxCardAcquirer } = projectModule<typeof import('../../src/providers/card-acquirer/sandbox')>('providers/card-acquirer/sandbox');
+const { EventService } =
+  projectModule<typeof import('../../src/domain/events/event.service')>('domain/events/event.service');
+const { IdempotencyService } = projectModule<typeof import('../../src/domain/idempotency/idempotency.service')>(
+  'domain/idempotency/idempotency.service',
+);
+const { SandboxCardAcquirer } = projectModule<typeof import('../../src/providers/card-acquirer/sandbox')>(
+  'providers/card-acquirer/sandbox',
+);
 
 const die = (): Promise<never> => {
   process.kill(process.pid, 'SIGKILL');
@@ -24,12 +29,18 @@ switch (process.env.TESSERA_TEST_CRASH_AT) {
     // The charge records payment.created with recordBehind (not waited for); either door dies there.
     // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
     const record = EventService.prototype.record;
-    EventService.prototype.record = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof record>) {
+    EventService.prototype.record = function (
+      this: InstanceType<typeof EventService>,
+      ...args: Parameters<typeof record>
+    ) {
       return args[1] === 'payment.created' ? die() : record.apply(this, args);
     };
     // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
     const recordBehind = EventService.prototype.recordBehind;
-    EventService.prototype.recordBehind = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof recordBehind>) {
+    EventService.prototype.recordBehind = function (
+      this: InstanceType<typeof EventService>,
+      ...args: Parameters<typeof recordBehind>
+    ) {
       if (args[1] === 'payment.created') void die();
       else recordBehind.apply(this, args);
     };

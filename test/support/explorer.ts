@@ -10,5 +10,7 @@ export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q
  * it from there. Returns at once when it is current; a first build takes a while on a busy machine.
  */
 export async function buildExplorer(): Promise<void> {
-  await promisify(execFile)(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'build-explorer.js')], { timeout: 300_000 });
+  await promisify(execFile)(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'build-explorer.js')], {
+    timeout: 300_000,
+  });
 }

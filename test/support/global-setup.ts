@@ -21,7 +21,9 @@ declare global {
  */
 function buildForSpawnedProcesses(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { ensureBuilt } = require('../../scripts/launch.js') as { ensureBuilt: (options?: { log?: (line: string) => void }) => boolean };
+  const { ensureBuilt } = require('../../scripts/launch.js') as {
+    ensureBuilt: (options?: { log?: (line: string) => void }) => boolean;
+  };
   if (ensureBuilt({ log: (line) => console.log(`[tests] ${line}`) })) process.env.TESSERA_TEST_DIST = 'current';
   else console.warn('[tests] the build failed: spawned processes run through ts-node');
 }
@@ -42,7 +44,14 @@ async function buildTemplateDatabase(adminUrl: string): Promise<void> {
     url.pathname = `/${name}`;
     const migrate = spawnSync(process.execPath, [`${ROOT}/dist/src/cli/index.js`, 'migrate'], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: url.toString(), TESSERA_MASTER_KEY: 'test-master-key', JWT_SECRET: 'test-jwt-secret', LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: url.toString(),
+        TESSERA_MASTER_KEY: 'test-master-key',
+        JWT_SECRET: 'test-jwt-secret',
+        LOG_LEVEL: 'silent',
+      },
       encoding: 'utf8',
     });
     if (migrate.status === 0) {
@@ -50,7 +59,9 @@ async function buildTemplateDatabase(adminUrl: string): Promise<void> {
       console.log(`[tests] test databases are copies of ${name}, built by the migrations`);
       return;
     }
-    console.warn(`[tests] the template database could not be migrated; each test database migrates on its own:\n${migrate.stderr}`);
+    console.warn(
+      `[tests] the template database could not be migrated; each test database migrates on its own:\n${migrate.stderr}`,
+    );
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
   } finally {
     await admin.end();

@@ -33,8 +33,16 @@ export interface TestServer {
   databaseUrl: string;
   /** Set by `startDeliveringServer`: a worker runs this server's jobs on the same DataSource. */
   hasWorker?: boolean;
-  request<T = any>(method: string, path: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   subscribe(connectionParams: Record<string, unknown>): WsClient;
   /** A graphql-ws client that also reports when the server acknowledged it and when (and how) the socket closed. */
   socket(connectionParams: Record<string, unknown>): TestSocket;
@@ -42,7 +50,9 @@ export interface TestServer {
    * A merchant as the dashboard makes one: `signUp`, the code from the sandbox mailbox, then
    * `confirmSignUp`. Returns the new OWNER's token and the business's test credentials.
    */
-  signUp(overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>): Promise<TestMerchant>;
+  signUp(
+    overrides?: Partial<{ email: string; password: string; name: string; businessName: string }>,
+  ): Promise<TestMerchant>;
   /** A merchant made as `tessera business create` makes one, without HTTP requests (no rate-limit budget spent). */
   createMerchant(): Promise<TestMerchant>;
   /** The sandbox mailbox's messages to `email`, newest first. */
@@ -77,7 +87,8 @@ export interface SandboxMessage {
 }
 
 /** The 6-digit code of a sign-up mail. */
-export const codeIn = (message: SandboxMessage | undefined): string | null => /\b(\d{6})\b/.exec(message?.text ?? '')?.[1] ?? null;
+export const codeIn = (message: SandboxMessage | undefined): string | null =>
+  /\b(\d{6})\b/.exec(message?.text ?? '')?.[1] ?? null;
 
 export interface TestMerchant {
   userId: string;
@@ -158,7 +169,10 @@ export async function startTestServer(
   const runtime = await openRuntime(testConfig(databaseUrl, overrides));
   const schema = await buildTesseraSchema(runtime.core.pubSub);
   const mismatches: string[] = [];
-  const app = await buildApp(runtime.core, schema, { onResponseMismatch: (problem) => mismatches.push(problem), ...build });
+  const app = await buildApp(runtime.core, schema, {
+    onResponseMismatch: (problem) => mismatches.push(problem),
+    ...build,
+  });
   if (configure) {
     await app.register(async (scope) => {
       guardCredentialSurface(scope, runtime.core);
@@ -202,10 +216,19 @@ export async function startTestServer(
     socket: (connectionParams) => {
       let onConnected: () => void = () => undefined;
       let onClosed: (info: CloseInfo) => void = () => undefined;
-      const connected = new Promise<void>((resolve) => { onConnected = resolve; });
-      const closed = new Promise<CloseInfo>((resolve) => { onClosed = resolve; });
+      const connected = new Promise<void>((resolve) => {
+        onConnected = resolve;
+      });
+      const closed = new Promise<CloseInfo>((resolve) => {
+        onClosed = resolve;
+      });
       const client = createClient({
-        url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined,
+        url: wsUrl,
+        webSocketImpl: WebSocket,
+        connectionParams,
+        retryAttempts: 0,
+        lazy: false,
+        onNonLazyError: () => undefined,
         on: {
           connected: () => onConnected(),
           closed: (event) => onClosed({ code: (event as CloseInfo).code, reason: String((event as CloseInfo).reason) }),
@@ -225,7 +248,9 @@ export async function startTestServer(
         ...overrides,
       };
       const started = await server.graphql(
-        'mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } userErrors { field message code } } }', { input });
+        'mutation($input: SignUpInput!) { signUp(input: $input) { pendingSignUp { signUpToken } userErrors { field message code } } }',
+        { input },
+      );
       if (!started.body.data?.signUp.pendingSignUp) throw new Error(`signUp failed: ${JSON.stringify(started.body)}`);
       const [mail] = await server.mailTo(input.email);
       const code = codeIn(mail);
@@ -239,7 +264,8 @@ export async function startTestServer(
         }`,
         { input: { signUpToken: started.body.data.signUp.pendingSignUp.signUpToken, code } },
       );
-      if (!response.body.data?.confirmSignUp.account) throw new Error(`confirmSignUp failed: ${JSON.stringify(response.body)}`);
+      if (!response.body.data?.confirmSignUp.account)
+        throw new Error(`confirmSignUp failed: ${JSON.stringify(response.body)}`);
       const result = response.body.data.confirmSignUp.account;
       return {
         userId: result.user.id,
@@ -251,34 +277,62 @@ export async function startTestServer(
         password: input.password,
       };
     },
-    mailTo: (email) => runtime.dataSource.query(
-      'SELECT subject, text FROM sandbox_mail WHERE recipient = lower($1) ORDER BY created_at DESC, id DESC', [email.trim()]),
+    mailTo: (email) =>
+      runtime.dataSource.query(
+        'SELECT subject, text FROM sandbox_mail WHERE recipient = lower($1) ORDER BY created_at DESC, id DESC',
+        [email.trim()],
+      ),
     createMerchant: async () => {
       const email = `operator-${crypto.randomBytes(4).toString('hex')}@example.com`;
       const password = 'correct horse battery';
-      const { user, business, credentials, token } = await runtime.core.identity.businesses.createBusinessWithOwnerAccount(
-        runtime.core.anonymousContext(), { name: 'Operator Co', email, password });
-      return { userId: user.id, businessId: business.id, token, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, email, password };
+      const { user, business, credentials, token } =
+        await runtime.core.identity.businesses.createBusinessWithOwnerAccount(runtime.core.anonymousContext(), {
+          name: 'Operator Co',
+          email,
+          password,
+        });
+      return {
+        userId: user.id,
+        businessId: business.id,
+        token,
+        apiKey: credentials.apiKey,
+        apiSecret: credentials.apiSecret,
+        email,
+        password,
+      };
     },
     addTeamMember: async (owner, member, role) => {
       const invited = await server.graphql(
         'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { teamInvitation { id } userErrors { field message code } } }',
-        { input: { email: member.email, role } }, { authorization: `Bearer ${owner.token}`, 'x-service-business-id': owner.businessId });
-      if (!invited.body.data?.inviteTeamMember.teamInvitation) throw new Error(`inviteTeamMember failed: ${JSON.stringify(invited.body)}`);
+        { input: { email: member.email, role } },
+        { authorization: `Bearer ${owner.token}`, 'x-service-business-id': owner.businessId },
+      );
+      if (!invited.body.data?.inviteTeamMember.teamInvitation)
+        throw new Error(`inviteTeamMember failed: ${JSON.stringify(invited.body)}`);
       const accepted = await server.graphql(
         'mutation($input: AcceptTeamInvitationInput!) { acceptTeamInvitation(input: $input) { membership { id } userErrors { field message code } } }',
-        { input: { id: invited.body.data.inviteTeamMember.teamInvitation.id } }, { authorization: `Bearer ${member.token}` });
-      if (!accepted.body.data?.acceptTeamInvitation.membership) throw new Error(`acceptTeamInvitation failed: ${JSON.stringify(accepted.body)}`);
+        { input: { id: invited.body.data.inviteTeamMember.teamInvitation.id } },
+        { authorization: `Bearer ${member.token}` },
+      );
+      if (!accepted.body.data?.acceptTeamInvitation.membership)
+        throw new Error(`acceptTeamInvitation failed: ${JSON.stringify(accepted.body)}`);
       return accepted.body.data.acceptTeamInvitation.membership.id;
     },
     liveKeyOf: async (merchant) => {
-      const issued = await server.graphql('mutation { createLiveCredentials { credentials { apiKey } userErrors { field message code } } }', {},
-        { authorization: `Bearer ${merchant.token}` });
-      if (!issued.body.data?.createLiveCredentials.credentials) throw new Error(`createLiveCredentials failed: ${JSON.stringify(issued.body)}`);
+      const issued = await server.graphql(
+        'mutation { createLiveCredentials { credentials { apiKey } userErrors { field message code } } }',
+        {},
+        { authorization: `Bearer ${merchant.token}` },
+      );
+      if (!issued.body.data?.createLiveCredentials.credentials)
+        throw new Error(`createLiveCredentials failed: ${JSON.stringify(issued.body)}`);
       return issued.body.data.createLiveCredentials.credentials.apiKey;
     },
     setTreasury: async (businessId, enabled) => {
-      await runtime.core.identity.businesses.updateAsOperator(RequestContext.system(runtime.dataSource, 'test', businessId), { treasuryEnabled: enabled });
+      await runtime.core.identity.businesses.updateAsOperator(
+        RequestContext.system(runtime.dataSource, 'test', businessId),
+        { treasuryEnabled: enabled },
+      );
     },
     close: async () => {
       await Promise.all(sockets.map(async (socket) => socket.dispose()));
@@ -286,7 +340,8 @@ export async function startTestServer(
       await runtime.close();
       if (ownsDatabase) await dropTestDatabase(databaseUrl);
       const failing = [...new Set(mismatches)];
-      if (failing.length > 0) throw new Error(`REST and /v1 answers that do not match their OpenAPI document:\n${failing.join('\n')}`);
+      if (failing.length > 0)
+        throw new Error(`REST and /v1 answers that do not match their OpenAPI document:\n${failing.join('\n')}`);
     },
   };
   return server;
@@ -298,7 +353,12 @@ export async function startTestServer(
  * answer from this same busy process, and an answer late by a loaded machine is still a success.
  */
 export async function startDeliveringServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const server = await startTestServer({ webhookRetryScheduleSeconds: [0], webhookTimeoutMs: 10_000, workerPollIntervalMs: 50, ...overrides });
+  const server = await startTestServer({
+    webhookRetryScheduleSeconds: [0],
+    webhookTimeoutMs: 10_000,
+    workerPollIntervalMs: 50,
+    ...overrides,
+  });
   const worker = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
   const closeServer = server.close.bind(server);
   server.close = async () => {
@@ -316,10 +376,13 @@ export async function startDeliveringServer(overrides: Partial<Config> = {}): Pr
  */
 export async function jobsAtRest(server: TestServer): Promise<void> {
   await waitFor(
-    async () => (await server.runtime.dataSource.query(
-      `SELECT count(*)::int AS n FROM graphile_worker.jobs
+    async () =>
+      (
+        await server.runtime.dataSource.query(
+          `SELECT count(*)::int AS n FROM graphile_worker.jobs
         WHERE attempts < max_attempts AND (locked_at IS NOT NULL OR run_at < now() + interval '5 seconds')`,
-    ))[0].n as number,
+        )
+      )[0].n as number,
     (busy) => busy === 0,
   );
 }
@@ -371,22 +434,35 @@ export type SocketOutcome =
  * Runs one query or mutation over a graphql-ws client and returns its result, or how the socket
  * closed instead; rejects when neither happens by the deadline.
  */
-export function overSocket(client: WsClient, query: string, variables?: Record<string, unknown>,
-  extensions?: Record<string, unknown>, timeoutMs = PATIENCE_MS): Promise<SocketOutcome> {
+export function overSocket(
+  client: WsClient,
+  query: string,
+  variables?: Record<string, unknown>,
+  extensions?: Record<string, unknown>,
+  timeoutMs = PATIENCE_MS,
+): Promise<SocketOutcome> {
   return new Promise((resolve, reject) => {
     let result: SocketOutcome['result'];
     const timer = setTimeout(() => reject(new Error(`no result or close within ${timeoutMs} ms`)), timeoutMs);
-    client.subscribe({ query, variables, extensions }, {
-      next: (value) => { result = value as SocketOutcome['result']; },
-      error: (error) => {
-        clearTimeout(timer);
-        const close = error as Partial<CloseInfo>;
-        if (typeof close?.code === 'number') resolve({ closed: { code: close.code, reason: String(close.reason) } });
-        else if (Array.isArray(error)) resolve({ result: { errors: error } });
-        else reject(error);
+    client.subscribe(
+      { query, variables, extensions },
+      {
+        next: (value) => {
+          result = value as SocketOutcome['result'];
+        },
+        error: (error) => {
+          clearTimeout(timer);
+          const close = error as Partial<CloseInfo>;
+          if (typeof close?.code === 'number') resolve({ closed: { code: close.code, reason: String(close.reason) } });
+          else if (Array.isArray(error)) resolve({ result: { errors: error } });
+          else reject(error);
+        },
+        complete: () => {
+          clearTimeout(timer);
+          resolve({ result: result ?? {} });
+        },
       },
-      complete: () => { clearTimeout(timer); resolve({ result: result ?? {} }); },
-    });
+    );
   });
 }
 
@@ -402,7 +478,12 @@ const lastClaim = new WeakMap<SubscriptionListeners, number>();
  * subscriber does see: delivery is in order, so once it arrives anything wrongly sent before it
  * would have arrived too.
  */
-export function collect<T = any>(client: WsClient, query: string, count: number, timeoutMs = PATIENCE_MS): { done: Promise<T[]>; ready: Promise<void>; received: T[] } {
+export function collect<T = any>(
+  client: WsClient,
+  query: string,
+  count: number,
+  timeoutMs = PATIENCE_MS,
+): { done: Promise<T[]>; ready: Promise<void>; received: T[] } {
   const listeners = serverOfClient.get(client);
   const claim = listeners ? Math.max(listeners.readyCount(), lastClaim.get(listeners) ?? 0) + 1 : 0;
   if (listeners) lastClaim.set(listeners, claim);
@@ -410,18 +491,45 @@ export function collect<T = any>(client: WsClient, query: string, count: number,
   let settled = false;
   const done = new Promise<T[]>((resolve, reject) => {
     let unsubscribe: () => void = () => undefined;
-    const timer = setTimeout(() => { unsubscribe(); resolve(results); }, timeoutMs);
-    unsubscribe = client.subscribe<T>({ query }, {
-      next: (value) => {
-        if (value.errors) { clearTimeout(timer); reject(new Error(JSON.stringify(value.errors))); return; }
-        results.push(value.data as T);
-        if (results.length >= count) { clearTimeout(timer); unsubscribe(); resolve(results); }
+    const timer = setTimeout(() => {
+      unsubscribe();
+      resolve(results);
+    }, timeoutMs);
+    unsubscribe = client.subscribe<T>(
+      { query },
+      {
+        next: (value) => {
+          if (value.errors) {
+            clearTimeout(timer);
+            reject(new Error(JSON.stringify(value.errors)));
+            return;
+          }
+          results.push(value.data as T);
+          if (results.length >= count) {
+            clearTimeout(timer);
+            unsubscribe();
+            resolve(results);
+          }
+        },
+        error: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+        complete: () => {
+          clearTimeout(timer);
+          resolve(results);
+        },
       },
-      error: (error) => { clearTimeout(timer); reject(error); },
-      complete: () => { clearTimeout(timer); resolve(results); },
-    });
+    );
   });
-  const finished = done.then(() => undefined, () => undefined).finally(() => { settled = true; });
+  const finished = done
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => {
+      settled = true;
+    });
   const listening = (async () => {
     if (!listeners) throw new Error('collect(): only a client from server.subscribe() can tell when it listens');
     const deadline = Date.now() + timeoutMs;
@@ -443,8 +551,11 @@ export function collect<T = any>(client: WsClient, query: string, count: number,
  * whatever was wrongly sent to it before has arrived by then: returns what arrived before it.
  * For a mode that has no rows to change (live mode in the sandbox), where no real message can end the silence.
  */
-export async function heardBefore<T>(server: TestServer, subscriber: { done: Promise<T[]>; received: T[] },
-  publishLast: (pubSub: TesseraPubSub, unknownId: string) => void): Promise<T[]> {
+export async function heardBefore<T>(
+  server: TestServer,
+  subscriber: { done: Promise<T[]>; received: T[] },
+  publishLast: (pubSub: TesseraPubSub, unknownId: string) => void,
+): Promise<T[]> {
   publishLast(server.runtime.core.pubSub, crypto.randomUUID());
   await expect(subscriber.done).rejects.toThrow(/NOT_FOUND/);
   return subscriber.received;

@@ -13,14 +13,24 @@ export const CARDS = {
 
 export const futureYear = new Date().getUTCFullYear() + 2;
 
-export const card = (number: string = CARDS.success, overrides: Record<string, unknown> = {}) =>
-  ({ number, expiryMonth: 12, expiryYear: futureYear, cvv: '123', ...overrides });
+export const card = (number: string = CARDS.success, overrides: Record<string, unknown> = {}) => ({
+  number,
+  expiryMonth: 12,
+  expiryYear: futureYear,
+  cvv: '123',
+  ...overrides,
+});
 
 /** A signed-up merchant whose OWNER turned server-to-server charging on for test mode (GraphQL). */
 export async function chargingMerchant(server: TestServer): Promise<TestMerchant> {
   const merchant = await server.signUp();
-  const enabled = await server.graphql('mutation { setServerToServerCharging(input: { enabled: true }) { serverToServerCharging userErrors { field message code } } }', {}, { authorization: `Bearer ${merchant.token}` });
-  if (enabled.body.data?.setServerToServerCharging?.serverToServerCharging !== true) throw new Error(`could not enable charging: ${JSON.stringify(enabled.body)}`);
+  const enabled = await server.graphql(
+    'mutation { setServerToServerCharging(input: { enabled: true }) { serverToServerCharging userErrors { field message code } } }',
+    {},
+    { authorization: `Bearer ${merchant.token}` },
+  );
+  if (enabled.body.data?.setServerToServerCharging?.serverToServerCharging !== true)
+    throw new Error(`could not enable charging: ${JSON.stringify(enabled.body)}`);
   return merchant;
 }
 
@@ -41,7 +51,11 @@ export async function walletBalance(server: TestServer, businessId: string, curr
   return rows.length ? BigInt(rows[0].balance) : 0n;
 }
 
-export async function eventsOf(server: TestServer, businessId: string, type?: string): Promise<Array<{ type: string; data: any }>> {
+export async function eventsOf(
+  server: TestServer,
+  businessId: string,
+  type?: string,
+): Promise<Array<{ type: string; data: any }>> {
   return server.runtime.dataSource.query(
     `SELECT type, data FROM events WHERE business_id = $1 ${type ? 'AND type = $2' : ''} ORDER BY created_at, id`,
     type ? [businessId, type] : [businessId],

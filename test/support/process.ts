@@ -71,12 +71,16 @@ export function projectModule<T = unknown>(module: string): T {
 
 /** Runs a TypeScript entry point of the project (from dist/ when built, otherwise through ts-node) as a real child process. */
 export function spawnTs(
-  entry: string, args: string[], env: Record<string, string | undefined>,
+  entry: string,
+  args: string[],
+  env: Record<string, string | undefined>,
   options: { cwd?: string; uid?: number; gid?: number; node?: string } = {},
 ): Spawned {
   const built = builtEntry(entry, options.cwd ?? ROOT);
   // ts-node of the folder it runs in, or of this checkout when that folder has none (a folder outside any checkout).
-  const runner = built ? [built] : ['-r', require.resolve('ts-node/register/transpile-only', { paths: [options.cwd ?? ROOT, ROOT] }), entry];
+  const runner = built
+    ? [built]
+    : ['-r', require.resolve('ts-node/register/transpile-only', { paths: [options.cwd ?? ROOT, ROOT] }), entry];
   const child = spawn(options.node ?? process.execPath, [...runner, ...args], {
     cwd: options.cwd ?? ROOT,
     uid: options.uid,
@@ -86,16 +90,23 @@ export function spawnTs(
   });
   let output = '';
   let errors = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stderr.on('data', (chunk) => { output += chunk; errors += chunk; });
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+    errors += chunk;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (pattern: RegExp, timeoutMs = SPAWN_PATIENCE_MS) =>
     new Promise<string>((resolve, reject) => {
       const started = Date.now();
       const timer = setInterval(() => {
         const match = pattern.exec(output);
-        if (match) { clearInterval(timer); resolve(match[0]); }
-        else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+        if (match) {
+          clearInterval(timer);
+          resolve(match[0]);
+        } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
           clearInterval(timer);
           reject(new Error(`did not see ${pattern} (exit ${child.exitCode}); output:\n${output}`));
         }

@@ -26,7 +26,12 @@ export class Receiver {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
-      this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      this.received.push({
+        path,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       const answer = this.answers.get(path)?.shift() ?? { status: 200 };
       setTimeout(() => {
         if (response.destroyed) return;
@@ -85,7 +90,9 @@ export const standardHeadersOf = (request: Received) => ({
 export async function deliveriesAtRest(server: TestServer, businessId: string): Promise<void> {
   await waitUntil(async () => {
     const [{ busy }] = await server.runtime.dataSource.query(
-      `SELECT count(*)::int AS busy FROM webhook_deliveries WHERE business_id = $1 AND (claimed_at IS NOT NULL OR due_at <= now())`, [businessId]);
+      `SELECT count(*)::int AS busy FROM webhook_deliveries WHERE business_id = $1 AND (claimed_at IS NOT NULL OR due_at <= now())`,
+      [businessId],
+    );
     return busy === 0;
   }, `the webhook deliveries of business ${businessId} at rest`);
 }

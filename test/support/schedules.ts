@@ -24,8 +24,12 @@ export const scheduleBody = (recipientId: string, overrides: Record<string, unkn
   ...overrides,
 });
 
-export const createSchedule = (server: TestServer, merchant: TestMerchant, body: Record<string, unknown>, headers: Record<string, string> = apiKey(merchant)) =>
-  server.request('POST', SCHEDULES, { headers, body });
+export const createSchedule = (
+  server: TestServer,
+  merchant: TestMerchant,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = apiKey(merchant),
+) => server.request('POST', SCHEDULES, { headers, body });
 
 /** An advance of the test clock as the clock's answers show it (docs/sandbox.md, Test clock). */
 export interface ClockAdvance {
@@ -52,9 +56,19 @@ export async function readClock(server: TestServer, merchant: TestMerchant): Pro
 }
 
 /** Waits until the clock's advance `id` has completed (its runs fire in background jobs), and answers the clock then. */
-export async function advanceCompleted(server: TestServer, merchant: TestMerchant, id: string, timeoutMs?: number): Promise<ClockState> {
-  const clock = await waitFor(() => readClock(server, merchant), (state) => state.advance?.id !== id || state.advance.status === 'completed', timeoutMs);
-  if (clock.advance?.id !== id || clock.advance.status !== 'completed') throw new Error(`advance ${id} did not complete: ${JSON.stringify(clock)}`);
+export async function advanceCompleted(
+  server: TestServer,
+  merchant: TestMerchant,
+  id: string,
+  timeoutMs?: number,
+): Promise<ClockState> {
+  const clock = await waitFor(
+    () => readClock(server, merchant),
+    (state) => state.advance?.id !== id || state.advance.status === 'completed',
+    timeoutMs,
+  );
+  if (clock.advance?.id !== id || clock.advance.status !== 'completed')
+    throw new Error(`advance ${id} did not complete: ${JSON.stringify(clock)}`);
   return clock;
 }
 

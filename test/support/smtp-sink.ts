@@ -59,11 +59,19 @@ export class SmtpSink {
         const verb = line.slice(0, 4).toUpperCase();
         const address = /<([^>]*)>/.exec(line)?.[1] ?? '';
         if (verb === 'EHLO' || verb === 'HELO') reply('250 sink');
-        else if (verb === 'MAIL') { current.from = address; reply('250 OK'); }
-        else if (verb === 'RCPT') { current.to.push(address); reply('250 OK'); }
-        else if (verb === 'DATA') { inData = true; reply('354 End data with <CR><LF>.<CR><LF>'); }
-        else if (verb === 'QUIT') { reply('221 Bye'); socket.end(); }
-        else if (verb === 'RSET' || verb === 'NOOP') reply('250 OK');
+        else if (verb === 'MAIL') {
+          current.from = address;
+          reply('250 OK');
+        } else if (verb === 'RCPT') {
+          current.to.push(address);
+          reply('250 OK');
+        } else if (verb === 'DATA') {
+          inData = true;
+          reply('354 End data with <CR><LF>.<CR><LF>');
+        } else if (verb === 'QUIT') {
+          reply('221 Bye');
+          socket.end();
+        } else if (verb === 'RSET' || verb === 'NOOP') reply('250 OK');
         else reply('502 Command not implemented');
       }
     });

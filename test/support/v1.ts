@@ -29,11 +29,24 @@ export async function v1Merchant(server: TestServer): Promise<V1Merchant> {
 }
 
 /** A `/v1` request with `Authorization: Bearer <key>`. */
-export const v1 = (server: TestServer, key: string | null) =>
-  <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> =>
-    server.request<T>(method, path, { body, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+export const v1 =
+  (server: TestServer, key: string | null) =>
+  <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> =>
+    server.request<T>(method, path, {
+      body,
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    });
 
-export const paymentBody = (overrides: Record<string, unknown> = {}) => ({ amount: 1050, currency: 'usd', ...overrides });
+export const paymentBody = (overrides: Record<string, unknown> = {}) => ({
+  amount: 1050,
+  currency: 'usd',
+  ...overrides,
+});
 
 /** Rows of a table of the `/v1` area, to show that a refused request wrote nothing. */
 export async function countRows(server: TestServer, table: 'v1_payments' | 'checkout_sessions'): Promise<number> {
@@ -44,7 +57,10 @@ export async function countRows(server: TestServer, table: 'v1_payments' | 'chec
 /** Sets the business's `/v1` webhook URL of the test mode (GraphQL setV1WebhookUrl, as an OWNER): where its `/v1` events go. */
 export async function setV1WebhookUrl(server: TestServer, merchant: TestMerchant, url: string | null): Promise<void> {
   const answer = await server.graphql(
-    'mutation($url: String) { setV1WebhookUrl(input: { webhookUrl: $url }) { v1WebhookSettings { webhookUrl } userErrors { field message code } } }', { url },
-    { authorization: `Bearer ${merchant.token}`, 'x-service-business-id': merchant.businessId });
-  if (answer.body.errors || answer.body.data?.setV1WebhookUrl.v1WebhookSettings?.webhookUrl !== url) throw new Error(`setV1WebhookUrl failed: ${JSON.stringify(answer.body)}`);
+    'mutation($url: String) { setV1WebhookUrl(input: { webhookUrl: $url }) { v1WebhookSettings { webhookUrl } userErrors { field message code } } }',
+    { url },
+    { authorization: `Bearer ${merchant.token}`, 'x-service-business-id': merchant.businessId },
+  );
+  if (answer.body.errors || answer.body.data?.setV1WebhookUrl.v1WebhookSettings?.webhookUrl !== url)
+    throw new Error(`setV1WebhookUrl failed: ${JSON.stringify(answer.body)}`);
 }

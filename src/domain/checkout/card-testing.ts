@@ -41,7 +41,11 @@ export class CardTestingGuard {
    * blocked, failed 3-D Secure): of the session, ever; of all the sessions of its payment link or
    * invoice, and of the card at the business, within the window. Null: attempts may go on.
    */
-  async limitReached(tx: RequestContext, session: CheckoutSession, fingerprint: string | null): Promise<LimitReached | null> {
+  async limitReached(
+    tx: RequestContext,
+    session: CheckoutSession,
+    fingerprint: string | null,
+  ): Promise<LimitReached | null> {
     const limits = this.limits;
     const [counts]: Array<{ session: number; source: number; card: number }> = await tx.em.query(
       `SELECT
@@ -54,11 +58,23 @@ export class CardTestingGuard {
            SELECT count(*) FROM payments p
             WHERE p.livemode = $8 AND p.card_fingerprint = $7 AND p.business_id = $5 AND p.status = $3 AND p.created_at > now() - make_interval(secs => $6)
          ) END::int AS card`,
-      [session.id, PaymentSource.CHECKOUT_SESSION, PaymentStatus.FAILED, session.sourceId, session.businessId, limits.windowSeconds, fingerprint, session.livemode],
+      [
+        session.id,
+        PaymentSource.CHECKOUT_SESSION,
+        PaymentStatus.FAILED,
+        session.sourceId,
+        session.businessId,
+        limits.windowSeconds,
+        fingerprint,
+        session.livemode,
+      ],
     );
-    if (counts.session >= limits.perSession) return { reason: CheckoutLockReason.SESSION, failedAttempts: counts.session, limit: limits.perSession };
-    if (counts.source >= limits.perSource) return { reason: CheckoutLockReason.SOURCE, failedAttempts: counts.source, limit: limits.perSource };
-    if (counts.card >= limits.perCard) return { reason: CheckoutLockReason.CARD, failedAttempts: counts.card, limit: limits.perCard };
+    if (counts.session >= limits.perSession)
+      return { reason: CheckoutLockReason.SESSION, failedAttempts: counts.session, limit: limits.perSession };
+    if (counts.source >= limits.perSource)
+      return { reason: CheckoutLockReason.SOURCE, failedAttempts: counts.source, limit: limits.perSource };
+    if (counts.card >= limits.perCard)
+      return { reason: CheckoutLockReason.CARD, failedAttempts: counts.card, limit: limits.perCard };
     return null;
   }
 

@@ -55,7 +55,12 @@ export class CheckoutSession extends MutableTenantEntity {
   /** `cs_test_…` / `cs_live_…`: 32 random bytes, the last path segment of checkoutUrl. */
   @Column('text') token: string;
 
-  @Column({ type: 'enum', enum: CheckoutSessionStatus, enumName: 'checkout_session_status', default: CheckoutSessionStatus.OPEN })
+  @Column({
+    type: 'enum',
+    enum: CheckoutSessionStatus,
+    enumName: 'checkout_session_status',
+    default: CheckoutSessionStatus.OPEN,
+  })
   status: CheckoutSessionStatus;
 
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
@@ -98,5 +103,4 @@ export class CheckoutSession extends MutableTenantEntity {
 
   @Column('timestamptz') expiresAt: Date;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
-
 }

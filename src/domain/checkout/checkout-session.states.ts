@@ -21,12 +21,16 @@ const TRANSITIONS: TransitionTable<CheckoutSessionStatus, CheckoutSessionAction>
 };
 
 const refusal = (from: CheckoutSessionStatus, action: CheckoutSessionAction) =>
-  (from === COMPLETED ? 'The checkout session is already paid' : `Cannot ${action} the checkout session: it is ${from}`);
+  from === COMPLETED ? 'The checkout session is already paid' : `Cannot ${action} the checkout session: it is ${from}`;
 
 /** The status a session moves to, or CONFLICT when the table does not allow the action from `from`. */
-export function checkoutSessionTransition(from: CheckoutSessionStatus, action: CheckoutSessionAction): CheckoutSessionStatus {
+export function checkoutSessionTransition(
+  from: CheckoutSessionStatus,
+  action: CheckoutSessionAction,
+): CheckoutSessionStatus {
   return assertTransition(TRANSITIONS, from, action, refusal);
 }
 
 /** Whether the table allows the action (jobs that find a session already moved on do nothing). */
-export const checkoutSessionAllows = (from: CheckoutSessionStatus, action: CheckoutSessionAction) => TRANSITIONS[from][action] !== undefined;
+export const checkoutSessionAllows = (from: CheckoutSessionStatus, action: CheckoutSessionAction) =>
+  TRANSITIONS[from][action] !== undefined;

@@ -21,12 +21,21 @@ export async function sessionByToken(ctx: RequestContext, token: string): Promis
 
 /** The session row locked for update until the transaction ends (every status change is made under it). */
 export async function lockSession(tx: RequestContext, sessionId: string): Promise<CheckoutSession> {
-  return tx.repo(CheckoutSession).createQueryBuilder('session').setLock('pessimistic_write').where('session.id = :id', { id: sessionId }).getOneOrFail();
+  return tx
+    .repo(CheckoutSession)
+    .createQueryBuilder('session')
+    .setLock('pessimistic_write')
+    .where('session.id = :id', { id: sessionId })
+    .getOneOrFail();
 }
 
 /** A submit is charging the card for this session right now: another one must wait, never charge again. */
-export const isClaimed = (session: CheckoutSession): boolean => session.claimedUntil !== null && session.claimedUntil.getTime() > Date.now();
+export const isClaimed = (session: CheckoutSession): boolean =>
+  session.claimedUntil !== null && session.claimedUntil.getTime() > Date.now();
 
 /** The hosted page and the jobs act for the session's business and mode, as the system (the payer has no credential). */
-export const systemContextFor = (ctx: RequestContext, session: CheckoutSession, actor = 'hosted-checkout'): RequestContext =>
-  ctx.asSystem(actor, session.businessId, session.livemode ? Mode.LIVE : Mode.TEST);
+export const systemContextFor = (
+  ctx: RequestContext,
+  session: CheckoutSession,
+  actor = 'hosted-checkout',
+): RequestContext => ctx.asSystem(actor, session.businessId, session.livemode ? Mode.LIVE : Mode.TEST);

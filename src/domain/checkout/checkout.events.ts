@@ -14,24 +14,38 @@ export type CheckoutEventType = EventNameOf<typeof CheckoutEvents>;
 export type CheckoutEvent = DomainEvent<CheckoutEventType>;
 
 const sessionFacts = (session: CheckoutSession) => ({
-  sessionId: session.id, source: session.source, sourceId: session.sourceId, status: session.status,
+  sessionId: session.id,
+  source: session.source,
+  sourceId: session.sourceId,
+  status: session.status,
 });
 
 /** `paymentId` when a card paid the session; null with `collectionId` when a local rail did. */
-export const sessionCompleted = (session: CheckoutSession, paid: { paymentId: string | null; collectionId?: string | null }): CheckoutEvent => ({
+export const sessionCompleted = (
+  session: CheckoutSession,
+  paid: { paymentId: string | null; collectionId?: string | null },
+): CheckoutEvent => ({
   type: CheckoutEvents.SESSION_COMPLETED,
   data: {
-    ...sessionFacts(session), amount: toMajor(session.amount, session.currency), currency: session.currency.toLowerCase(),
-    paymentId: paid.paymentId, ...(paid.collectionId ? { collectionId: paid.collectionId } : {}),
+    ...sessionFacts(session),
+    amount: toMajor(session.amount, session.currency),
+    currency: session.currency.toLowerCase(),
+    paymentId: paid.paymentId,
+    ...(paid.collectionId ? { collectionId: paid.collectionId } : {}),
   },
 });
 
 export const sessionLocked = (
-  session: CheckoutSession, reached: { reason: CheckoutLockReason; failedAttempts: number; limit: number }, windowSeconds: number,
+  session: CheckoutSession,
+  reached: { reason: CheckoutLockReason; failedAttempts: number; limit: number },
+  windowSeconds: number,
 ): CheckoutEvent => ({
   type: CheckoutEvents.SESSION_LOCKED,
   data: {
-    ...sessionFacts(session), reason: reached.reason, failedAttempts: reached.failedAttempts, limit: reached.limit,
+    ...sessionFacts(session),
+    reason: reached.reason,
+    failedAttempts: reached.failedAttempts,
+    limit: reached.limit,
     windowSeconds: reached.reason === CheckoutLockReason.SESSION ? null : windowSeconds,
   },
 });

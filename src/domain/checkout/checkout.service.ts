@@ -11,9 +11,21 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { findOwned } from '../shared/tenancy';
 import { isUuid } from '../shared/ids';
 import { CardTestingGuard, CheckoutAttemptLimits } from './card-testing';
-import { CheckoutPaymentMethod, CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus, RecurringInterval } from './checkout-session.entity';
+import {
+  CheckoutPaymentMethod,
+  CheckoutSession,
+  CheckoutSessionSource,
+  CheckoutSessionStatus,
+  RecurringInterval,
+} from './checkout-session.entity';
 import { checkoutSessionAllows, checkoutSessionTransition } from './checkout-session.states';
-import { CLAIM_MS, EXPIRE_CHECKOUT_SESSION_TASK, isClaimed, lockSession, systemContextFor } from './checkout-session.store';
+import {
+  CLAIM_MS,
+  EXPIRE_CHECKOUT_SESSION_TASK,
+  isClaimed,
+  lockSession,
+  systemContextFor,
+} from './checkout-session.store';
 import { CheckoutSessionFilters, CreateCheckoutSessionCommand } from './checkout.commands';
 import { sessionCompleted } from './checkout.events';
 import { HostedCheckoutService } from './hosted-checkout.service';
@@ -78,12 +90,22 @@ export class CheckoutService {
     private readonly events: EventService,
     private readonly clock: ClockService,
   ) {
-    this.hosted = new HostedCheckoutService(settings, payments, this, new CardTestingGuard(settings.attemptLimits, events,
-      (tx, session) => this.sessionEnded(tx, session)));
+    this.hosted = new HostedCheckoutService(
+      settings,
+      payments,
+      this,
+      new CardTestingGuard(settings.attemptLimits, events, (tx, session) => this.sessionEnded(tx, session)),
+    );
     // A test clock's advance expires the open sessions (API, payment links, invoices, /v1 payments) it passed, in its background slices.
     clock.onAdvance({
-      due: async (tx, until) => ({ runs: 0, payouts: 0, stopBefore: null, other: (await this.openDueBy(tx, until, 1)).length > 0 }),
-      fire: (ctx, window, budget) => this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
+      due: async (tx, until) => ({
+        runs: 0,
+        payouts: 0,
+        stopBefore: null,
+        other: (await this.openDueBy(tx, until, 1)).length > 0,
+      }),
+      fire: (ctx, window, budget) =>
+        this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
     });
   }
 
@@ -101,7 +123,9 @@ export class CheckoutService {
     for (const { id } of due) await this.expireDue(ctx, id);
     // A full slice of sessions all left open (each waiting on its own payment) would be picked again: stop there.
     const [{ open }]: Array<{ open: number }> = await ctx.em.query(
-      `SELECT count(*)::int AS open FROM checkout_sessions WHERE id = ANY($1) AND status = $2`, [due.map(({ id }) => id), CheckoutSessionStatus.OPEN]);
+      `SELECT count(*)::int AS open FROM checkout_sessions WHERE id = ANY($1) AND status = $2`,
+      [due.map(({ id }) => id), CheckoutSessionStatus.OPEN],
+    );
     return { used: due.length, done: due.length < limit || open === due.length };
   }
 
@@ -182,7 +206,9 @@ export class CheckoutService {
       if (!this.localRailsCheck) throw validationError({ paymentMethods: ['local rails are not available'] });
       this.localRailsCheck(ctx, command.currency, rails);
     }
-    return inTransaction(ctx, (tx) => this.open(tx, { ...command, paymentMethods: methods, source: CheckoutSessionSource.API, sourceId: null }));
+    return inTransaction(ctx, (tx) =>
+      this.open(tx, { ...command, paymentMethods: methods, source: CheckoutSessionSource.API, sourceId: null }),
+    );
   }
 
   /**
@@ -196,28 +222,35 @@ export class CheckoutService {
     // Stamped on the business's clock (the test clock in the sandbox), which also drives the expiry.
     const offsetMs = tx.livemode ? 0 : (await this.clock.offsetOf(tx, tx.requireBusiness())) * 1000;
     const now = new Date(Date.now() + offsetMs);
-    const session = await tx.repo(CheckoutSession).save(tx.repo(CheckoutSession).create({
-      businessId: tx.requireBusiness(),
-      livemode: tx.livemode,
-      token: `cs_${tx.livemode ? 'live' : 'test'}_${crypto.randomBytes(32).toString('base64url')}`,
-      status: CheckoutSessionStatus.OPEN,
-      amount: spec.amount,
-      currency: spec.currency,
-      customerEmail: spec.customerEmail,
-      successUrl: spec.successUrl,
-      cancelUrl: spec.cancelUrl ?? null,
-      description: spec.description,
-      metadata: spec.metadata,
-      source: spec.source,
-      sourceId: spec.sourceId,
-      recurringInterval: spec.recurringInterval ?? null,
-      paymentMethods,
-      collectionId: null,
-      expiresAt: spec.expiresAt ?? new Date(now.getTime() + SESSION_LIFETIME_MS),
-      createdAt: now,
-    }));
+    const session = await tx.repo(CheckoutSession).save(
+      tx.repo(CheckoutSession).create({
+        businessId: tx.requireBusiness(),
+        livemode: tx.livemode,
+        token: `cs_${tx.livemode ? 'live' : 'test'}_${crypto.randomBytes(32).toString('base64url')}`,
+        status: CheckoutSessionStatus.OPEN,
+        amount: spec.amount,
+        currency: spec.currency,
+        customerEmail: spec.customerEmail,
+        successUrl: spec.successUrl,
+        cancelUrl: spec.cancelUrl ?? null,
+        description: spec.description,
+        metadata: spec.metadata,
+        source: spec.source,
+        sourceId: spec.sourceId,
+        recurringInterval: spec.recurringInterval ?? null,
+        paymentMethods,
+        collectionId: null,
+        expiresAt: spec.expiresAt ?? new Date(now.getTime() + SESSION_LIFETIME_MS),
+        createdAt: now,
+      }),
+    );
     // The job runs on the wall clock: when the session's expiresAt comes on the business's clock (an advance may bring it sooner).
-    await enqueueJob(tx, EXPIRE_CHECKOUT_SESSION_TASK, { sessionId: session.id }, { runAt: new Date(session.expiresAt.getTime() - offsetMs), jobKey: `checkout-expire:${session.id}` });
+    await enqueueJob(
+      tx,
+      EXPIRE_CHECKOUT_SESSION_TASK,
+      { sessionId: session.id },
+      { runAt: new Date(session.expiresAt.getTime() - offsetMs), jobKey: `checkout-expire:${session.id}` },
+    );
     return session;
   }
 
@@ -226,7 +259,11 @@ export class CheckoutService {
     return findOwned(ctx, CheckoutSession, id, 'Checkout session');
   }
 
-  async list(ctx: RequestContext, filters: CheckoutSessionFilters, page: PageQuery): Promise<ListPage<CheckoutSession>> {
+  async list(
+    ctx: RequestContext,
+    filters: CheckoutSessionFilters,
+    page: PageQuery,
+  ): Promise<ListPage<CheckoutSession>> {
     ctx.requireRole(...ALL_ROLES);
     const query = newestFirst(ctx, CheckoutSession, 'session');
     if (filters.status) query.andWhere('session.status = :status', { status: filters.status });
@@ -237,8 +274,14 @@ export class CheckoutService {
   async byIds(ctx: RequestContext, ids: string[]): Promise<CheckoutSession[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return ctx.repo(CheckoutSession).createQueryBuilder('session')
-      .where('session.id IN (:...ids) AND session.business_id = :businessId AND session.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+    return ctx
+      .repo(CheckoutSession)
+      .createQueryBuilder('session')
+      .where('session.id IN (:...ids) AND session.business_id = :businessId AND session.livemode = :livemode', {
+        ids: valid,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+      })
       .getMany();
   }
 
@@ -251,7 +294,10 @@ export class CheckoutService {
     const status = checkoutSessionTransition(session.status, 'withdraw');
     if (status === session.status) return;
     if (isClaimed(session) || (await this.attemptOf(tx, session))?.status === PaymentStatus.REQUIRES_ACTION) {
-      throw new DomainError(ErrorCode.CONFLICT, 'A payment of this checkout session is in progress; try again in a minute');
+      throw new DomainError(
+        ErrorCode.CONFLICT,
+        'A payment of this checkout session is in progress; try again in a minute',
+      );
     }
     session.status = status;
     await tx.repo(CheckoutSession).save(session);
@@ -305,14 +351,19 @@ export class CheckoutService {
     if (!row || !checkoutSessionAllows(row.status, 'expire')) return;
     await inTransaction(systemContextFor(system, row), async (tx) => {
       const session = await lockSession(tx, sessionId);
-      if (!checkoutSessionAllows(session.status, 'expire') || session.expiresAt > await this.clock.now(tx)) return;
+      if (!checkoutSessionAllows(session.status, 'expire') || session.expiresAt > (await this.clock.now(tx))) return;
       const attempt = await this.attemptOf(tx, session);
       if (attempt?.capturedAt) {
         await this.complete(tx, session, attempt);
         return;
       }
       if (isClaimed(session) || attempt?.status === PaymentStatus.REQUIRES_ACTION) {
-        await enqueueJob(tx, EXPIRE_CHECKOUT_SESSION_TASK, { sessionId }, { runAt: new Date(Date.now() + CLAIM_MS), jobKey: `checkout-expire:${sessionId}` });
+        await enqueueJob(
+          tx,
+          EXPIRE_CHECKOUT_SESSION_TASK,
+          { sessionId },
+          { runAt: new Date(Date.now() + CLAIM_MS), jobKey: `checkout-expire:${sessionId}` },
+        );
         return;
       }
       session.status = checkoutSessionTransition(session.status, 'expire');

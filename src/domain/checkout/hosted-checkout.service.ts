@@ -7,7 +7,14 @@ import { enqueueJob } from '../shared/jobs';
 import { CardTestingGuard } from './card-testing';
 import { CheckoutSession, CheckoutSessionStatus } from './checkout-session.entity';
 import { checkoutSessionAllows } from './checkout-session.states';
-import { CLAIM_MS, RECONCILE_CHECKOUT_SESSION_TASK, isClaimed, lockSession, sessionByToken, systemContextFor } from './checkout-session.store';
+import {
+  CLAIM_MS,
+  RECONCILE_CHECKOUT_SESSION_TASK,
+  isClaimed,
+  lockSession,
+  sessionByToken,
+  systemContextFor,
+} from './checkout-session.store';
 import type { CheckoutService, CheckoutSettings } from './checkout.service';
 import { PayCheckoutSessionCommand } from './checkout.commands';
 
@@ -20,7 +27,8 @@ const DECLINE_MESSAGES: Record<string, string> = {
   [PaymentFailureReason.INSUFFICIENT_FUNDS]: 'Your card was declined: not enough funds. Try another card.',
   [PaymentFailureReason.AUTHENTICATION_FAILED]: '3-D Secure authentication failed. Try again or use another card.',
   [PaymentFailureReason.BLOCKED]: 'This card cannot be used for this payment. Try another card.',
-  [PaymentFailureReason.PROCESSING_ERROR]: 'The payment could not be processed. Nothing was charged; try again in a moment.',
+  [PaymentFailureReason.PROCESSING_ERROR]:
+    'The payment could not be processed. Nothing was charged; try again in a moment.',
 };
 
 /** How often a session waiting on a 3-D Secure payment is looked at again (when the payer does not come back). */
@@ -87,7 +95,10 @@ export class HostedCheckoutService {
     }
 
     // Vaulted before the session is claimed, so that the card's earlier failures can refuse it.
-    const vaulted = card.ok && email && found.status === CheckoutSessionStatus.OPEN ? await this.payments.vaultCard(system, card.value) : null;
+    const vaulted =
+      card.ok && email && found.status === CheckoutSessionStatus.OPEN
+        ? await this.payments.vaultCard(system, card.value)
+        : null;
 
     const claim = await inTransaction(system, async (tx): Promise<CheckoutOutcome | null> => {
       const session = await lockSession(tx, found.id);
@@ -122,8 +133,12 @@ export class HostedCheckoutService {
     let refusal: string | null = null;
     try {
       payment = await this.payments.charge(system, {
-        amount: found.amount, currency: found.currency, email: email!, card: { kind: 'vaulted', vaulted: vaulted! },
-        origin: { source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id }, metadata: found.metadata,
+        amount: found.amount,
+        currency: found.currency,
+        email: email!,
+        card: { kind: 'vaulted', vaulted: vaulted! },
+        origin: { source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id },
+        metadata: found.metadata,
       });
     } catch (error) {
       if (!(error instanceof DomainError)) {
@@ -137,7 +152,12 @@ export class HostedCheckoutService {
       session.claimedUntil = null;
       if (payment) session.attemptPaymentId = payment.id;
       await tx.repo(CheckoutSession).save(session);
-      if (!payment) return this.form(tx, session, { refusal: 'not_made', errors: {}, message: `This payment could not be made, and nothing was charged (${(refusal ?? "").replace(/\.$/, '')}). Try again later, or ask the merchant for another way to pay.` });
+      if (!payment)
+        return this.form(tx, session, {
+          refusal: 'not_made',
+          errors: {},
+          message: `This payment could not be made, and nothing was charged (${(refusal ?? '').replace(/\.$/, '')}). Try again later, or ask the merchant for another way to pay.`,
+        });
       return this.afterAttempt(tx, session, payment);
     });
   }
@@ -150,7 +170,8 @@ export class HostedCheckoutService {
       const routed = await this.route(tx, locked, { threeDSPage: true });
       if (routed) return routed;
       const attempt = await this.sessions.attemptOf(tx, locked);
-      if (attempt?.status === PaymentStatus.REQUIRES_ACTION) return { kind: 'three_ds', view: await this.viewOf(tx, locked), paymentId: attempt.id };
+      if (attempt?.status === PaymentStatus.REQUIRES_ACTION)
+        return { kind: 'three_ds', view: await this.viewOf(tx, locked), paymentId: attempt.id };
       return { kind: 'redirect', url: this.sessions.pathOf(locked) };
     });
   }
@@ -160,7 +181,8 @@ export class HostedCheckoutService {
     const found = await sessionByToken(ctx, token);
     const system = systemContextFor(ctx, found);
     const attempt = await this.sessions.attemptOf(system, found);
-    if (found.status !== CheckoutSessionStatus.OPEN || attempt?.status !== PaymentStatus.REQUIRES_ACTION) return this.showPage(ctx, token);
+    if (found.status !== CheckoutSessionStatus.OPEN || attempt?.status !== PaymentStatus.REQUIRES_ACTION)
+      return this.showPage(ctx, token);
     try {
       await this.payments.completeThreeDSecure(system, attempt.id);
     } catch (error) {
@@ -177,7 +199,8 @@ export class HostedCheckoutService {
   /** GET /checkout/<token>/complete: Tessera's receipt page, for sessions without a successUrl. */
   async showReceipt(ctx: RequestContext, token: string): Promise<CheckoutOutcome> {
     const session = await sessionByToken(ctx, token);
-    if (session.status !== CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.pathOf(session) };
+    if (session.status !== CheckoutSessionStatus.COMPLETED)
+      return { kind: 'redirect', url: this.sessions.pathOf(session) };
     const system = systemContextFor(ctx, session);
     const payment = session.paymentId ? await this.payments.get(system, session.paymentId) : null;
     return { kind: 'receipt', view: await this.viewOf(system, session), payment };
@@ -191,8 +214,13 @@ export class HostedCheckoutService {
       const session = await lockSession(tx, sessionId);
       if (await this.route(tx, session)) return;
       const attempt = await this.sessions.attemptOf(tx, session);
-      if (attempt?.status === PaymentStatus.REQUIRES_ACTION && session.expiresAt > await this.sessions.now(tx)) {
-        await enqueueJob(tx, RECONCILE_CHECKOUT_SESSION_TASK, { sessionId }, { runAt: new Date(Date.now() + RECONCILE_RETRY_MS), jobKey: `checkout-reconcile:${sessionId}` });
+      if (attempt?.status === PaymentStatus.REQUIRES_ACTION && session.expiresAt > (await this.sessions.now(tx))) {
+        await enqueueJob(
+          tx,
+          RECONCILE_CHECKOUT_SESSION_TASK,
+          { sessionId },
+          { runAt: new Date(Date.now() + RECONCILE_RETRY_MS), jobKey: `checkout-reconcile:${sessionId}` },
+        );
       }
     });
   }
@@ -202,38 +230,57 @@ export class HostedCheckoutService {
    * if its last attempt was captured meanwhile), waiting for 3-D Secure → the 3DS page, past its
    * time → the expired page. Null: show the form.
    */
-  private async route(tx: RequestContext, session: CheckoutSession, options: { threeDSPage?: boolean } = {}): Promise<CheckoutOutcome | null> {
-    if (session.status === CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
+  private async route(
+    tx: RequestContext,
+    session: CheckoutSession,
+    options: { threeDSPage?: boolean } = {},
+  ): Promise<CheckoutOutcome | null> {
+    if (session.status === CheckoutSessionStatus.COMPLETED)
+      return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
     const attempt = await this.sessions.attemptOf(tx, session);
     if (attempt?.capturedAt && session.status === CheckoutSessionStatus.OPEN) {
       await this.sessions.complete(tx, session, attempt);
       return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
     }
-    if (session.status === CheckoutSessionStatus.EXPIRED) return { kind: 'expired', view: await this.viewOf(tx, session) };
-    if (session.status === CheckoutSessionStatus.LOCKED) return { kind: 'locked', view: await this.viewOf(tx, session), message: null };
+    if (session.status === CheckoutSessionStatus.EXPIRED)
+      return { kind: 'expired', view: await this.viewOf(tx, session) };
+    if (session.status === CheckoutSessionStatus.LOCKED)
+      return { kind: 'locked', view: await this.viewOf(tx, session), message: null };
     if (attempt?.status === PaymentStatus.REQUIRES_ACTION) {
       return options.threeDSPage ? null : { kind: 'redirect', url: this.sessions.threeDSecurePathOf(session) };
     }
     // expiresAt is on the business's clock (the test clock in the sandbox).
-    if (session.expiresAt <= await this.sessions.now(tx) && !isClaimed(session)) return { kind: 'expired', view: await this.viewOf(tx, session) };
+    if (session.expiresAt <= (await this.sessions.now(tx)) && !isClaimed(session))
+      return { kind: 'expired', view: await this.viewOf(tx, session) };
     return null;
   }
 
   private async afterAttempt(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<CheckoutOutcome> {
-    if (session.status === CheckoutSessionStatus.COMPLETED) return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
+    if (session.status === CheckoutSessionStatus.COMPLETED)
+      return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
     if (payment.capturedAt) {
       await this.sessions.complete(tx, session, payment);
       return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
     }
     if (payment.status === PaymentStatus.REQUIRES_ACTION) {
-      await enqueueJob(tx, RECONCILE_CHECKOUT_SESSION_TASK, { sessionId: session.id }, {
-        runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs + 2000), jobKey: `checkout-reconcile:${session.id}`,
-      });
+      await enqueueJob(
+        tx,
+        RECONCILE_CHECKOUT_SESSION_TASK,
+        { sessionId: session.id },
+        {
+          runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs + 2000),
+          jobKey: `checkout-reconcile:${session.id}`,
+        },
+      );
       return { kind: 'redirect', url: this.sessions.threeDSecurePathOf(session) };
     }
     if (payment.status === PaymentStatus.FAILED) {
-      const message = DECLINE_MESSAGES[payment.failureReason ?? PaymentFailureReason.CARD_DECLINED] ?? DECLINE_MESSAGES[PaymentFailureReason.CARD_DECLINED];
-      const reached = checkoutSessionAllows(session.status, 'lock') ? await this.cardTesting.limitReached(tx, session, payment.cardFingerprint) : null;
+      const message =
+        DECLINE_MESSAGES[payment.failureReason ?? PaymentFailureReason.CARD_DECLINED] ??
+        DECLINE_MESSAGES[PaymentFailureReason.CARD_DECLINED];
+      const reached = checkoutSessionAllows(session.status, 'lock')
+        ? await this.cardTesting.limitReached(tx, session, payment.cardFingerprint)
+        : null;
       if (reached) {
         await this.cardTesting.lockOut(tx, session, reached);
         return { kind: 'locked', view: await this.viewOf(tx, session), message };
@@ -244,14 +291,26 @@ export class HostedCheckoutService {
   }
 
   private async form(
-    tx: RequestContext, session: CheckoutSession,
-    state: { refusal: CheckoutRefusal | null; errors: FieldErrors; message: string | null } = { refusal: null, errors: {}, message: null },
+    tx: RequestContext,
+    session: CheckoutSession,
+    state: { refusal: CheckoutRefusal | null; errors: FieldErrors; message: string | null } = {
+      refusal: null,
+      errors: {},
+      message: null,
+    },
   ): Promise<CheckoutOutcome> {
     return { kind: 'form', view: await this.viewOf(tx, session), ...state };
   }
 
   private async viewOf(ctx: RequestContext, session: CheckoutSession): Promise<CheckoutView> {
-    const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: session.businessId } });
-    return { session, merchantName: business?.name ?? 'Merchant', askEmail: !session.customerEmail, offerRecurring: session.recurringInterval !== null };
+    const business = await ctx
+      .repo(Business)
+      .findOne({ select: { id: true, name: true }, where: { id: session.businessId } });
+    return {
+      session,
+      merchantName: business?.name ?? 'Merchant',
+      askEmail: !session.customerEmail,
+      offerRecurring: session.recurringInterval !== null,
+    };
   }
 }

@@ -34,7 +34,11 @@ export class CollectionSettlementService {
   /** The terms at the FX rate of now (an external call: made outside any transaction). */
   async price(ctx: RequestContext, collection: Collection): Promise<SettlementTerms> {
     const fx = this.providers.providerFor(ctx, 'fx');
-    const offer = await fx.offer({ sourceCurrency: collection.currency, destinationCurrency: SETTLEMENT_CURRENCY, rail: FX_RAIL_OF[collection.rail] });
+    const offer = await fx.offer({
+      sourceCurrency: collection.currency,
+      destinationCurrency: SETTLEMENT_CURRENCY,
+      rail: FX_RAIL_OF[collection.rail],
+    });
     return settlementTerms(collection.amount, collection.currency, offer.rate, COLLECTION_FEE_BPS[collection.rail]);
   }
 
@@ -45,22 +49,45 @@ export class CollectionSettlementService {
    * USDC: the rail converts and settles in USDC, so the local currency never enters the books.
    */
   async post(tx: RequestContext, collection: Collection, terms: SettlementTerms): Promise<void> {
-    const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: SETTLEMENT_CURRENCY });
-    const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: SETTLEMENT_CURRENCY, businessId: collection.businessId });
+    const clearing = await this.ledger.account(tx, {
+      kind: AccountKind.PROVIDER_CLEARING,
+      currency: SETTLEMENT_CURRENCY,
+    });
+    const wallet = await this.ledger.account(tx, {
+      kind: AccountKind.MERCHANT_WALLET,
+      currency: SETTLEMENT_CURRENCY,
+      businessId: collection.businessId,
+    });
     const lines: PostingLine[] = [{ account: clearing, amount: -terms.gross }];
     if (terms.net > 0n) lines.push({ account: wallet, amount: terms.net });
-    if (terms.fee > 0n) lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: SETTLEMENT_CURRENCY }), amount: terms.fee });
+    if (terms.fee > 0n)
+      lines.push({
+        account: await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: SETTLEMENT_CURRENCY }),
+        amount: terms.fee,
+      });
     await this.ledger.move(tx, {
-      kind: 'collection_settlement', referenceType: 'collection', referenceId: collection.id,
-      description: `Collection settled: ${collection.amount} ${collection.currency} minor units at ${terms.rate}`, lines,
+      kind: 'collection_settlement',
+      referenceType: 'collection',
+      referenceId: collection.id,
+      description: `Collection settled: ${collection.amount} ${collection.currency} minor units at ${terms.rate}`,
+      lines,
     });
   }
 }
 
 /** The settlement arithmetic on its own (docs/collections.md has a worked example). */
-export function settlementTerms(amount: bigint, currency: string, rate: { units: bigint; scale: number }, feeBps: number): SettlementTerms {
+export function settlementTerms(
+  amount: bigint,
+  currency: string,
+  rate: { units: bigint; scale: number },
+  feeBps: number,
+): SettlementTerms {
   const gross = convertAtRate(amount, currency, SETTLEMENT_CURRENCY, rate);
-  if (gross <= 0n) throw new DomainError(ErrorCode.UNPROCESSABLE, `The collection converts to less than one USDC minor unit at ${formatDecimal(rate)}`);
+  if (gross <= 0n)
+    throw new DomainError(
+      ErrorCode.UNPROCESSABLE,
+      `The collection converts to less than one USDC minor unit at ${formatDecimal(rate)}`,
+    );
   const fee = divideRounded(gross * BigInt(feeBps), 10_000n, 'up');
   return { rate: formatDecimal(rate), gross, fee, net: gross - fee };
 }

@@ -49,10 +49,14 @@ export interface CollectionCustomer {
 @Index('ix_collections_pending_expiry', ['businessId', 'livemode', 'expiresAt'], { where: `"status" = 'pending'` })
 @Index('uq_collections_business_payment_id', ['businessId', 'livemode', 'businessPaymentId'], { unique: true })
 @Index('uq_collections_hosted_token', ['hostedToken'], { unique: true })
-@Index('uq_collections_session_open', ['checkoutSessionId', 'rail'], { unique: true, where: `"checkout_session_id" IS NOT NULL AND "status" IN ('pending', 'processing')` })
+@Index('uq_collections_session_open', ['checkoutSessionId', 'rail'], {
+  unique: true,
+  where: `"checkout_session_id" IS NOT NULL AND "status" IN ('pending', 'processing')`,
+})
 @Index('ix_collections_session', ['checkoutSessionId'], { where: '"checkout_session_id" IS NOT NULL' })
 export class Collection extends MutableTenantEntity {
-  @Column({ type: 'enum', enum: CollectionStatus, enumName: 'collection_status', default: CollectionStatus.PENDING }) status: CollectionStatus;
+  @Column({ type: 'enum', enum: CollectionStatus, enumName: 'collection_status', default: CollectionStatus.PENDING })
+  status: CollectionStatus;
   /** Minor units of `currency`. */
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
   /** Upper-case ISO code; lower-cased at the edge. */

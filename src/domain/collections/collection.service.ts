@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { In } from 'typeorm';
-import { CollectionChannel, CollectionNetwork, CollectionRail, CollectionRailReport, RailInstructions, networkIdsOf } from '../../providers/collection-rail/port';
+import {
+  CollectionChannel,
+  CollectionNetwork,
+  CollectionRail,
+  CollectionRailReport,
+  RailInstructions,
+  networkIdsOf,
+} from '../../providers/collection-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { CheckoutSession, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
@@ -18,14 +25,36 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { isUniqueViolationOf } from '../shared/unique-violation';
-import { ChannelFilters, CollectionFilters, CreateCollectionCommand, PayCollectionCommand, StartSessionCollectionCommand } from './collection.commands';
-import { Collection, CollectionCustomer, CollectionInstructions, CollectionRailKind, CollectionSource, CollectionStatus } from './collection.entities';
-import { AMOUNT_MISMATCH, COLLECTION_ROWS, CollectionAction, collectionTransition, statusesAllowing } from './collection.states';
+import {
+  ChannelFilters,
+  CollectionFilters,
+  CreateCollectionCommand,
+  PayCollectionCommand,
+  StartSessionCollectionCommand,
+} from './collection.commands';
+import {
+  Collection,
+  CollectionCustomer,
+  CollectionInstructions,
+  CollectionRailKind,
+  CollectionSource,
+  CollectionStatus,
+} from './collection.entities';
+import {
+  AMOUNT_MISMATCH,
+  COLLECTION_ROWS,
+  CollectionAction,
+  collectionTransition,
+  statusesAllowing,
+} from './collection.states';
 import { moveRow } from '../shared/row-transition';
 import { COLLECTION_EVENT_OF_STATUS, collectionEventData } from './collections.events';
 import { expiryJob } from './collections.jobs';
 import {
-  DEFAULT_EXPIRES_IN_SECONDS, MAX_BUSINESS_PAYMENT_ID_LENGTH, MAX_EXPIRES_IN_SECONDS, MIN_EXPIRES_IN_SECONDS,
+  DEFAULT_EXPIRES_IN_SECONDS,
+  MAX_BUSINESS_PAYMENT_ID_LENGTH,
+  MAX_EXPIRES_IN_SECONDS,
+  MIN_EXPIRES_IN_SECONDS,
 } from './collections.settings';
 import { CollectionSettlementService, SettlementTerms } from './collection-settlement.service';
 import { madeEarlier } from '../idempotency/idempotency-claim';
@@ -33,7 +62,13 @@ import { madeEarlier } from '../idempotency/idempotency-claim';
 /** Tessera's page for a collection (`/collect/<token>`), as the domain decides it: the instructions, or where to go once paid. */
 export type CollectionPage =
   | { kind: 'redirect'; url: string }
-  | { kind: 'page'; collection: Collection; merchantName: string; railInstructions: RailInstructions; expired: boolean };
+  | {
+      kind: 'page';
+      collection: Collection;
+      merchantName: string;
+      railInstructions: RailInstructions;
+      expired: boolean;
+    };
 
 /** A local rail a checkout session offers on its hosted page, with the networks a payer picks from (mobile money). */
 export interface SessionRail {
@@ -67,7 +102,6 @@ const PHONE = /^\+?[0-9][0-9 ()-]{6,19}$/;
 /** The rail port names rails by the values of the domain's enums ('bank', 'momo', 'eft'): the same rail is the same string. */
 const sameRail = (a: string, b: string) => a === b;
 
-
 /**
  * Collections over local rails (design section 9): deposit instructions opened with a
  * collection-rail provider, the rail's reports moving the collection through its five states, and
@@ -88,8 +122,14 @@ export class CollectionService {
     private readonly pubSub: TesseraPubSub,
   ) {
     clock.onAdvance({
-      due: async (tx, until) => ({ runs: 0, payouts: 0, stopBefore: null, other: (await this.pendingDueBy(tx, until, 1)).length > 0 }),
-      fire: (ctx, window, budget) => this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
+      due: async (tx, until) => ({
+        runs: 0,
+        payouts: 0,
+        stopBefore: null,
+        other: (await this.pendingDueBy(tx, until, 1)).length > 0,
+      }),
+      fire: (ctx, window, budget) =>
+        this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
     });
   }
 
@@ -97,7 +137,8 @@ export class CollectionService {
   async channels(ctx: RequestContext, filters: ChannelFilters): Promise<CollectionChannel[]> {
     ctx.requireRole(...ALL_ROLES);
     const rail = this.providers.providerFor(ctx, 'collection-rail');
-    if (filters.country !== undefined && !COUNTRY.test(filters.country)) throw validationError({ country: ['must be a two-letter country code such as NG'] });
+    if (filters.country !== undefined && !COUNTRY.test(filters.country))
+      throw validationError({ country: ['must be a two-letter country code such as NG'] });
     return rail.channels(filters.country?.toUpperCase());
   }
 
@@ -109,11 +150,22 @@ export class CollectionService {
     const channel = this.channelFor(rail, command);
     const expiresIn = command.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
     const businessPaymentId = command.businessPaymentId ?? `bp_${crypto.randomBytes(12).toString('hex')}`;
-    return this.openAndWrite(ctx, rail, {
-      id: crypto.randomUUID(), channel, amount: command.amount, customer: command.customer, metadata: command.metadata,
-      businessPaymentId, source: CollectionSource.API, checkoutSessionId: null,
-      expiresAt: new Date((await this.clock.now(ctx)).getTime() + expiresIn * 1000),
-    }, true);
+    return this.openAndWrite(
+      ctx,
+      rail,
+      {
+        id: crypto.randomUUID(),
+        channel,
+        amount: command.amount,
+        customer: command.customer,
+        metadata: command.metadata,
+        businessPaymentId,
+        source: CollectionSource.API,
+        checkoutSessionId: null,
+        expiresAt: new Date((await this.clock.now(ctx)).getTime() + expiresIn * 1000),
+      },
+      true,
+    );
   }
 
   /**
@@ -123,7 +175,9 @@ export class CollectionService {
    */
   private channelFor(rail: CollectionRail, command: CreateCollectionCommand): CollectionChannel {
     const errors: FieldErrors = {};
-    const fail = (field: string, message: string) => { (errors[field] ??= []).push(message); };
+    const fail = (field: string, message: string) => {
+      (errors[field] ??= []).push(message);
+    };
     const all = rail.channels();
     const channelIds = new Set(all.map((channel) => channel.id));
     const networkIds = new Set(all.flatMap((channel) => networkIdsOf(channel) ?? []));
@@ -134,48 +188,87 @@ export class CollectionService {
     if (command.amount <= 0n) fail('amount', 'must be a positive integer in minor units of the currency');
     if (!COUNTRY.test(country)) fail('country', 'must be a two-letter country code such as NG');
     const expiresIn = command.expiresInSeconds;
-    if (expiresIn !== null && (!Number.isSafeInteger(expiresIn) || expiresIn < MIN_EXPIRES_IN_SECONDS || expiresIn > MAX_EXPIRES_IN_SECONDS)) {
-      fail('expiresInSeconds', `must be an integer from ${MIN_EXPIRES_IN_SECONDS} to ${MAX_EXPIRES_IN_SECONDS} (7 days)`);
+    if (
+      expiresIn !== null &&
+      (!Number.isSafeInteger(expiresIn) || expiresIn < MIN_EXPIRES_IN_SECONDS || expiresIn > MAX_EXPIRES_IN_SECONDS)
+    ) {
+      fail(
+        'expiresInSeconds',
+        `must be an integer from ${MIN_EXPIRES_IN_SECONDS} to ${MAX_EXPIRES_IN_SECONDS} (7 days)`,
+      );
     }
     const reference = command.businessPaymentId;
-    if (reference !== null && (reference.length > MAX_BUSINESS_PAYMENT_ID_LENGTH || !BUSINESS_PAYMENT_ID.test(reference))) {
-      fail('businessPaymentId', `must be 1 to ${MAX_BUSINESS_PAYMENT_ID_LENGTH} letters, digits and . _ : - (starting with a letter or digit)`);
+    if (
+      reference !== null &&
+      (reference.length > MAX_BUSINESS_PAYMENT_ID_LENGTH || !BUSINESS_PAYMENT_ID.test(reference))
+    ) {
+      fail(
+        'businessPaymentId',
+        `must be 1 to ${MAX_BUSINESS_PAYMENT_ID_LENGTH} letters, digits and . _ : - (starting with a letter or digit)`,
+      );
     }
     // A channel id and a network id are never interchangeable: each sent in the other's place is refused by name.
     if (customer.networkId !== null && channelIds.has(customer.networkId)) {
-      fail('customer.networkId', `"${customer.networkId}" is a channel id: send it as channelId; customer.networkId takes an operator network id such as mtn-gh`);
+      fail(
+        'customer.networkId',
+        `"${customer.networkId}" is a channel id: send it as channelId; customer.networkId takes an operator network id such as mtn-gh`,
+      );
     }
     if (command.channelId !== null && networkIds.has(command.channelId)) {
-      fail('channelId', `"${command.channelId}" is an operator network id: send it as customer.networkId; channelId takes a channel id from GET /business/collections/channels`);
+      fail(
+        'channelId',
+        `"${command.channelId}" is an operator network id: send it as customer.networkId; channelId takes a channel id from GET /business/collections/channels`,
+      );
     } else if (command.channelId !== null && !channelIds.has(command.channelId)) {
       fail('channelId', 'is not a channel of this rail provider (see GET /business/collections/channels)');
     }
-    if (customer.phone !== null && !PHONE.test(customer.phone)) fail('customer.phone', 'must be a phone number in international format such as +233241234567');
+    if (customer.phone !== null && !PHONE.test(customer.phone))
+      fail('customer.phone', 'must be a phone number in international format such as +233241234567');
 
-    const candidates = all.filter((channel) => channel.country === country && channel.currency === currency && sameRail(channel.rail, command.rail)
-      && (command.channelId === null || channel.id === command.channelId));
+    const candidates = all.filter(
+      (channel) =>
+        channel.country === country &&
+        channel.currency === currency &&
+        sameRail(channel.rail, command.rail) &&
+        (command.channelId === null || channel.id === command.channelId),
+    );
     const channel = candidates[0];
     if (!channel && !errors.channelId && !errors.country) {
       const inCountry = all.filter((item) => item.country === country);
-      const listed = (items: CollectionChannel[]) => items.map((item) => `${item.rail} in ${item.currency.toLowerCase()}`).join(', ');
+      const listed = (items: CollectionChannel[]) =>
+        items.map((item) => `${item.rail} in ${item.currency.toLowerCase()}`).join(', ');
       if (inCountry.length === 0) {
-        fail('country', `has no collection channel (channels collect in ${[...new Set(all.map((item) => item.country))].join(', ')})`);
+        fail(
+          'country',
+          `has no collection channel (channels collect in ${[...new Set(all.map((item) => item.country))].join(', ')})`,
+        );
       } else if (!inCountry.some((item) => item.currency === currency)) {
         fail('currency', `cannot be collected in ${country} (offered there: ${listed(inCountry)})`);
       } else if (!inCountry.some((item) => item.currency === currency && sameRail(item.rail, command.rail))) {
-        fail('rail', `${command.rail} is not offered for ${currency.toLowerCase()} in ${country} (offered there: ${listed(inCountry)})`);
+        fail(
+          'rail',
+          `${command.rail} is not offered for ${currency.toLowerCase()} in ${country} (offered there: ${listed(inCountry)})`,
+        );
       } else {
-        fail('channelId', `channel ${command.channelId} does not collect ${currency.toLowerCase()} by ${command.rail} in ${country}`);
+        fail(
+          'channelId',
+          `channel ${command.channelId} does not collect ${currency.toLowerCase()} by ${command.rail} in ${country}`,
+        );
       }
     }
     if (channel) {
       if (command.amount > 0n && (command.amount < channel.minAmount || command.amount > channel.maxAmount)) {
-        fail('amount', `must be from ${channel.minAmount} to ${channel.maxAmount} (minor units of ${currency.toLowerCase()}) on channel ${channel.id}`);
+        fail(
+          'amount',
+          `must be from ${channel.minAmount} to ${channel.maxAmount} (minor units of ${currency.toLowerCase()}) on channel ${channel.id}`,
+        );
       }
       if (sameRail(channel.rail, CollectionRailKind.MOMO)) {
-        if (customer.phone === null) fail('customer.phone', 'is required for mobile money: the phone the prompt is sent to');
+        if (customer.phone === null)
+          fail('customer.phone', 'is required for mobile money: the phone the prompt is sent to');
         const ids = networkIdsOf(channel) ?? [];
-        if (customer.networkId === null) fail('customer.networkId', `is required for mobile money: one of ${ids.join(', ')}`);
+        if (customer.networkId === null)
+          fail('customer.networkId', `is required for mobile money: one of ${ids.join(', ')}`);
         else if (!channelIds.has(customer.networkId) && !ids.includes(customer.networkId)) {
           fail('customer.networkId', `must be one of ${ids.join(', ')} on channel ${channel.id}`);
         }
@@ -193,38 +286,88 @@ export class CollectionService {
    * expiry job in one transaction.
    */
   /** `answersRetries`: the request's retry answers from this collection (`create`; never a caller that makes more than it). */
-  private async openAndWrite(ctx: RequestContext, rail: CollectionRail, prepared: PreparedCollection, answersRetries = false): Promise<Collection> {
+  private async openAndWrite(
+    ctx: RequestContext,
+    rail: CollectionRail,
+    prepared: PreparedCollection,
+    answersRetries = false,
+  ): Promise<Collection> {
     const { channel } = prepared;
-    const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: ctx.requireBusiness() } });
+    const business = await ctx
+      .repo(Business)
+      .findOne({ select: { id: true, name: true }, where: { id: ctx.requireBusiness() } });
     const opening = await rail.open({
-      collectionId: prepared.id, channel, amountMinor: prepared.amount, currency: channel.currency, customer: prepared.customer,
-      merchantName: business?.name ?? 'Merchant', expiresAt: prepared.expiresAt,
+      collectionId: prepared.id,
+      channel,
+      amountMinor: prepared.amount,
+      currency: channel.currency,
+      customer: prepared.customer,
+      merchantName: business?.name ?? 'Merchant',
+      expiresAt: prepared.expiresAt,
     });
     const hostedToken = `col_${ctx.livemode ? 'live' : 'test'}_${crypto.randomBytes(24).toString('base64url')}`;
-    const instructions: CollectionInstructions = opening.instructions.kind === 'hosted_page'
-      ? { kind: 'hosted_page', url: `${this.settings.publicBaseUrl}/collect/${hostedToken}`, provider: channel.provider }
-      : opening.instructions;
+    const instructions: CollectionInstructions =
+      opening.instructions.kind === 'hosted_page'
+        ? {
+            kind: 'hosted_page',
+            url: `${this.settings.publicBaseUrl}/collect/${hostedToken}`,
+            provider: channel.provider,
+          }
+        : opening.instructions;
     return inTransaction(ctx, async (tx) => {
       const repo = tx.repo(Collection);
       // createdAt on the business's clock, like expiresAt (the test clock in the sandbox).
       const createdAt = await this.clock.now(tx);
-      const collection = await repo.save(repo.create({
-        id: prepared.id, businessId: tx.requireBusiness(), createdAt, livemode: tx.livemode, status: CollectionStatus.PENDING,
-        amount: prepared.amount, currency: channel.currency, country: channel.country, rail: channel.rail as CollectionRailKind,
-        provider: channel.provider, channelId: channel.id, networkId: prepared.customer.networkId, customer: prepared.customer,
-        instructions, railInstructions: opening.instructions, metadata: prepared.metadata, businessPaymentId: prepared.businessPaymentId,
-        source: prepared.source, checkoutSessionId: prepared.checkoutSessionId, hostedToken, providerRef: opening.providerRef,
-        expiresAt: prepared.expiresAt, amountReceived: null, failureReason: null, settlementRate: null, settlementGross: null,
-        settlementFee: null, settlementNet: null, processingAt: null, completedAt: null, failedAt: null, expiredAt: null,
-      } as Partial<Collection>)).catch((error: unknown) => {
-        if (isUniqueViolationOf(error, 'uq_collections_business_payment_id')) {
-          throw new DomainError(ErrorCode.CONFLICT, 'A collection with this businessPaymentId already exists', { businessPaymentId: ['is already used by another collection of this business'] });
-        }
-        throw error;
-      });
+      const collection = await repo
+        .save(
+          repo.create({
+            id: prepared.id,
+            businessId: tx.requireBusiness(),
+            createdAt,
+            livemode: tx.livemode,
+            status: CollectionStatus.PENDING,
+            amount: prepared.amount,
+            currency: channel.currency,
+            country: channel.country,
+            rail: channel.rail as CollectionRailKind,
+            provider: channel.provider,
+            channelId: channel.id,
+            networkId: prepared.customer.networkId,
+            customer: prepared.customer,
+            instructions,
+            railInstructions: opening.instructions,
+            metadata: prepared.metadata,
+            businessPaymentId: prepared.businessPaymentId,
+            source: prepared.source,
+            checkoutSessionId: prepared.checkoutSessionId,
+            hostedToken,
+            providerRef: opening.providerRef,
+            expiresAt: prepared.expiresAt,
+            amountReceived: null,
+            failureReason: null,
+            settlementRate: null,
+            settlementGross: null,
+            settlementFee: null,
+            settlementNet: null,
+            processingAt: null,
+            completedAt: null,
+            failedAt: null,
+            expiredAt: null,
+          } as Partial<Collection>),
+        )
+        .catch((error: unknown) => {
+          if (isUniqueViolationOf(error, 'uq_collections_business_payment_id')) {
+            throw new DomainError(ErrorCode.CONFLICT, 'A collection with this businessPaymentId already exists', {
+              businessPaymentId: ['is already used by another collection of this business'],
+            });
+          }
+          throw error;
+        });
       if (answersRetries) await tx.idempotency?.recordResource(tx, 'collection', collection.id);
       const offset = tx.livemode ? 0 : await this.clock.offsetOf(tx, collection.businessId);
-      await this.events.record(tx, COLLECTION_EVENT_OF_STATUS[collection.status], collectionEventData(collection), [expiryJob(collection, offset)]);
+      await this.events.record(tx, COLLECTION_EVENT_OF_STATUS[collection.status], collectionEventData(collection), [
+        expiryJob(collection, offset),
+      ]);
       this.announce(tx, collection, null, {});
       return collection;
     });
@@ -246,8 +389,12 @@ export class CollectionService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<Collection[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, Collection).select(ctx, 'collection',
-      'WHERE collection.id = ANY($1::uuid[]) AND collection.business_id = $2 AND collection.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+    return EntityRows.of(ctx, Collection).select(
+      ctx,
+      'collection',
+      'WHERE collection.id = ANY($1::uuid[]) AND collection.business_id = $2 AND collection.livemode = $3',
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 
   /**
@@ -256,13 +403,20 @@ export class CollectionService {
    * a later one (funds detected after settlement) changes nothing. A settlement of another amount
    * than the collection's fails it (`amount_mismatch`) and credits nothing. Null when nothing changed.
    */
-  async applyRailReport(ctx: RequestContext, collectionId: string, report: CollectionRailReport): Promise<Collection | null> {
+  async applyRailReport(
+    ctx: RequestContext,
+    collectionId: string,
+    report: CollectionRailReport,
+  ): Promise<Collection | null> {
     // Each stage is stamped on the business's clock (the test clock in the sandbox), like createdAt and expiresAt.
     const at = await this.clock.now(ctx);
     if (report.kind === 'received') {
       const current = await findOwned(ctx, Collection, collectionId, 'Collection');
       if (current.status !== CollectionStatus.PENDING) return null;
-      return this.move(ctx, collectionId, 'receive', { amount_received: report.amount.toString(), processing_at: at }).catch((error: unknown) => {
+      return this.move(ctx, collectionId, 'receive', {
+        amount_received: report.amount.toString(),
+        processing_at: at,
+      }).catch((error: unknown) => {
         // A later report (settled, failed) committed between the read above and the UPDATE: funds detected late change nothing.
         if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
         throw error;
@@ -275,15 +429,29 @@ export class CollectionService {
     if (current.status === CollectionStatus.COMPLETED) return null;
     if (report.amount !== current.amount) {
       // The rule is Tessera's, whatever the rail does with it: only the collection's exact amount is credited.
-      return this.move(ctx, collectionId, 'fail', { amount_received: report.amount.toString(), failure_reason: AMOUNT_MISMATCH, failed_at: at });
+      return this.move(ctx, collectionId, 'fail', {
+        amount_received: report.amount.toString(),
+        failure_reason: AMOUNT_MISMATCH,
+        failed_at: at,
+      });
     }
     collectionTransition(current.status, 'settle');
     // Priced outside the transaction (the FX provider is an external call); the posting uses exactly these terms.
     const terms = await this.settlements.price(ctx, current);
-    return this.move(ctx, collectionId, 'settle', {
-      amount_received: report.amount.toString(), completed_at: at, settlement_rate: terms.rate,
-      settlement_gross: terms.gross.toString(), settlement_fee: terms.fee.toString(), settlement_net: terms.net.toString(),
-    }, terms);
+    return this.move(
+      ctx,
+      collectionId,
+      'settle',
+      {
+        amount_received: report.amount.toString(),
+        completed_at: at,
+        settlement_rate: terms.rate,
+        settlement_gross: terms.gross.toString(),
+        settlement_fee: terms.fee.toString(),
+        settlement_net: terms.net.toString(),
+      },
+      terms,
+    );
   }
 
   /**
@@ -298,11 +466,12 @@ export class CollectionService {
     if (earlier) return earlier; // a retry of a payment whose reports committed before the answer was stored
     const rail = this.providers.providerFor(ctx, 'collection-rail');
     const collection = await findOwned(ctx, Collection, command.collectionId, 'Collection');
-    if (command.amount <= 0n) throw validationError({ amount: ['must be a positive integer in minor units of the collection currency'] });
+    if (command.amount <= 0n)
+      throw validationError({ amount: ['must be a positive integer in minor units of the collection currency'] });
     if (collection.status === CollectionStatus.FAILED || collection.status === CollectionStatus.EXPIRED) {
       throw new DomainError(ErrorCode.CONFLICT, `Cannot pay a collection that is ${collection.status}`);
     }
-    if (collection.status === CollectionStatus.PENDING && collection.expiresAt <= await this.clock.now(ctx)) {
+    if (collection.status === CollectionStatus.PENDING && collection.expiresAt <= (await this.clock.now(ctx))) {
       await this.expire(ctx, collection.id);
       throw new DomainError(ErrorCode.CONFLICT, 'Cannot pay a collection that is expired');
     }
@@ -325,7 +494,7 @@ export class CollectionService {
   async expireDue(ctx: RequestContext, collectionId: string): Promise<Collection | null> {
     const collection = await findOwned(ctx, Collection, collectionId, 'Collection');
     if (collection.status !== CollectionStatus.PENDING) return null;
-    if (collection.expiresAt <= await this.clock.now(ctx)) return this.expire(ctx, collectionId);
+    if (collection.expiresAt <= (await this.clock.now(ctx))) return this.expire(ctx, collectionId);
     // The job ran early for this clock (it never runs late for the test clock: advancing runs expireUntil).
     await inTransaction(ctx, async (tx) => {
       const offset = tx.livemode ? 0 : await this.clock.offsetOf(tx, collection.businessId);
@@ -365,7 +534,10 @@ export class CollectionService {
    * The hosted checkout page: the payer chose a local rail the session offers. Opens a collection
    * of the session's amount (source `session`), or answers the one already open for that rail.
    */
-  async startFromSession(ctx: RequestContext, command: StartSessionCollectionCommand): Promise<{ session: CheckoutSession; collection: Collection }> {
+  async startFromSession(
+    ctx: RequestContext,
+    command: StartSessionCollectionCommand,
+  ): Promise<{ session: CheckoutSession; collection: Collection }> {
     const session = await sessionByToken(ctx, command.token);
     const system = systemContextFor(ctx, session);
     const rail = this.providers.providerFor(system, 'collection-rail');
@@ -373,22 +545,46 @@ export class CollectionService {
     if (session.status !== CheckoutSessionStatus.OPEN || session.expiresAt <= now) {
       throw new DomainError(ErrorCode.CONFLICT, 'This checkout is no longer open');
     }
-    if (!(session.paymentMethods as string[]).includes(command.rail)) throw validationError({ rail: [`is not offered by this checkout (it offers ${session.paymentMethods.join(', ')})`] });
+    if (!(session.paymentMethods as string[]).includes(command.rail))
+      throw validationError({
+        rail: [`is not offered by this checkout (it offers ${session.paymentMethods.join(', ')})`],
+      });
     const open = await this.openOfSession(system, session.id, command.rail);
     if (open) return { session, collection: open };
-    const country = rail.channels().find((channel) => channel.currency === session.currency && sameRail(channel.rail, command.rail))?.country ?? '';
-    const customer: CollectionCustomer = { email: session.customerEmail, name: null, phone: command.phone, networkId: command.networkId };
+    const country =
+      rail.channels().find((channel) => channel.currency === session.currency && sameRail(channel.rail, command.rail))
+        ?.country ?? '';
+    const customer: CollectionCustomer = {
+      email: session.customerEmail,
+      name: null,
+      phone: command.phone,
+      networkId: command.networkId,
+    };
     const channel = this.channelFor(rail, {
-      amount: session.amount, currency: session.currency, country, rail: command.rail, channelId: null, customer,
-      metadata: session.metadata, expiresInSeconds: null, businessPaymentId: null,
+      amount: session.amount,
+      currency: session.currency,
+      country,
+      rail: command.rail,
+      channelId: null,
+      customer,
+      metadata: session.metadata,
+      expiresInSeconds: null,
+      businessPaymentId: null,
     });
     // expiresAt is on the business's clock (the test clock in the sandbox), as the session's own: it ends with the session at the latest.
     const lifetime = Math.min(DEFAULT_EXPIRES_IN_SECONDS * 1000, session.expiresAt.getTime() - now.getTime());
     const expiresAt = new Date(now.getTime() + lifetime);
     try {
       const collection = await this.openAndWrite(system, rail, {
-        id: crypto.randomUUID(), channel, amount: session.amount, customer, metadata: session.metadata,
-        businessPaymentId: `bp_${crypto.randomBytes(12).toString('hex')}`, source: CollectionSource.SESSION, checkoutSessionId: session.id, expiresAt,
+        id: crypto.randomUUID(),
+        channel,
+        amount: session.amount,
+        customer,
+        metadata: session.metadata,
+        businessPaymentId: `bp_${crypto.randomBytes(12).toString('hex')}`,
+        source: CollectionSource.SESSION,
+        checkoutSessionId: session.id,
+        expiresAt,
       });
       return { session, collection };
     } catch (error) {
@@ -401,14 +597,20 @@ export class CollectionService {
   /** The session's collection on a rail that can still be paid or is being paid, if any. */
   async openOfSession(ctx: RequestContext, sessionId: string, rail?: CollectionRailKind): Promise<Collection | null> {
     return ctx.repo(Collection).findOne({
-      where: { checkoutSessionId: sessionId, ...(rail ? { rail } : {}), status: In([CollectionStatus.PENDING, CollectionStatus.PROCESSING]) },
+      where: {
+        checkoutSessionId: sessionId,
+        ...(rail ? { rail } : {}),
+        status: In([CollectionStatus.PENDING, CollectionStatus.PROCESSING]),
+      },
       order: { createdAt: 'DESC' },
     });
   }
 
   /** The collection behind Tessera's instructions page (`hosted_page` instructions): the token is the capability. */
   async byHostedToken(ctx: RequestContext, token: string): Promise<Collection> {
-    const collection = HOSTED_TOKEN.test(token) ? await ctx.repo(Collection).findOne({ where: { hostedToken: token } }) : null;
+    const collection = HOSTED_TOKEN.test(token)
+      ? await ctx.repo(Collection).findOne({ where: { hostedToken: token } })
+      : null;
     if (!collection) throw notFound('Collection');
     return collection;
   }
@@ -420,10 +622,23 @@ export class CollectionService {
       const session = await ctx.repo(CheckoutSession).findOneByOrFail({ id: collection.checkoutSessionId });
       return { kind: 'redirect', url: this.checkout.redirectUrlOf(session) };
     }
-    const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: collection.businessId } });
-    const expired = collection.status === CollectionStatus.EXPIRED
-      || (collection.status === CollectionStatus.PENDING && collection.expiresAt <= await this.clock.now(ctx.asSystem('hosted-collection', collection.businessId, collection.livemode ? Mode.LIVE : Mode.TEST)));
-    return { kind: 'page', collection, merchantName: business?.name ?? 'Merchant', railInstructions: collection.railInstructions, expired };
+    const business = await ctx
+      .repo(Business)
+      .findOne({ select: { id: true, name: true }, where: { id: collection.businessId } });
+    const expired =
+      collection.status === CollectionStatus.EXPIRED ||
+      (collection.status === CollectionStatus.PENDING &&
+        collection.expiresAt <=
+          (await this.clock.now(
+            ctx.asSystem('hosted-collection', collection.businessId, collection.livemode ? Mode.LIVE : Mode.TEST),
+          )));
+    return {
+      kind: 'page',
+      collection,
+      merchantName: business?.name ?? 'Merchant',
+      railInstructions: collection.railInstructions,
+      expired,
+    };
   }
 
   /** The local rails a session's hosted page offers (those with a channel in its currency), with their networks. */
@@ -444,19 +659,32 @@ export class CollectionService {
   assertSessionRails(ctx: RequestContext, currency: string, rails: readonly string[]): void {
     if (rails.length === 0) return;
     const channels = this.providers.providerFor(ctx, 'collection-rail').channels();
-    const missing = rails.filter((rail) => !channels.some((channel) => channel.rail === rail && channel.currency === currency));
+    const missing = rails.filter(
+      (rail) => !channels.some((channel) => channel.rail === rail && channel.currency === currency),
+    );
     if (missing.length > 0) {
-      throw validationError({ paymentMethods: [`${missing.join(', ')} cannot collect ${currency.toLowerCase()} (see GET /business/collections/channels)`] });
+      throw validationError({
+        paymentMethods: [
+          `${missing.join(', ')} cannot collect ${currency.toLowerCase()} (see GET /business/collections/channels)`,
+        ],
+      });
     }
   }
 
-  private async move(ctx: RequestContext, collectionId: string, action: CollectionAction, changes: Record<string, unknown>, settlement: SettlementTerms | null = null): Promise<Collection | null> {
+  private async move(
+    ctx: RequestContext,
+    collectionId: string,
+    action: CollectionAction,
+    changes: Record<string, unknown>,
+    settlement: SettlementTerms | null = null,
+  ): Promise<Collection | null> {
     return inTransaction(ctx, async (tx) => {
       const collection = await this.transition(tx, collectionId, action, changes);
       if (!collection) return null;
       if (settlement) {
         await this.settlements.post(tx, collection, settlement);
-        if (collection.checkoutSessionId) await this.checkout.completeWithCollection(tx, collection.checkoutSessionId, collection.id);
+        if (collection.checkoutSessionId)
+          await this.checkout.completeWithCollection(tx, collection.checkoutSessionId, collection.id);
       }
       await this.events.record(tx, COLLECTION_EVENT_OF_STATUS[collection.status], collectionEventData(collection));
       this.announce(tx, collection, action, changes);
@@ -465,7 +693,12 @@ export class CollectionService {
   }
 
   /** Moves the collection by `action` in one conditional UPDATE (`moveRow`): null when already done (a repeated report), CONFLICT when elsewhere. */
-  private transition(tx: RequestContext, collectionId: string, action: CollectionAction, changes: Record<string, unknown>): Promise<Collection | null> {
+  private transition(
+    tx: RequestContext,
+    collectionId: string,
+    action: CollectionAction,
+    changes: Record<string, unknown>,
+  ): Promise<Collection | null> {
     return moveRow(tx, COLLECTION_ROWS, collectionId, action, changes);
   }
 
@@ -474,11 +707,25 @@ export class CollectionService {
    * columns it set. settle and fail also leave pending (a rail may skip the funds report): the row
    * says which, as only receive stamps processing_at.
    */
-  private announce(tx: RequestContext, collection: Collection, action: CollectionAction | null, changes: Record<string, unknown>): void {
+  private announce(
+    tx: RequestContext,
+    collection: Collection,
+    action: CollectionAction | null,
+    changes: Record<string, unknown>,
+  ): void {
     const from = action === null ? [] : statusesAllowing(action);
-    const previousStatus = from.length <= 1 ? from[0] ?? null : collection.processingAt ? CollectionStatus.PROCESSING : CollectionStatus.PENDING;
+    const previousStatus =
+      from.length <= 1
+        ? (from[0] ?? null)
+        : collection.processingAt
+          ? CollectionStatus.PROCESSING
+          : CollectionStatus.PENDING;
     const change: CollectionChange = {
-      businessId: collection.businessId, livemode: collection.livemode, collectionId: collection.id, previousStatus, changed: changedProperties(changes),
+      businessId: collection.businessId,
+      livemode: collection.livemode,
+      collectionId: collection.id,
+      previousStatus,
+      changed: changedProperties(changes),
     };
     tx.afterCommit(() => this.pubSub.publish(Topic.COLLECTION, change));
   }

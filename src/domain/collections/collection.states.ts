@@ -26,12 +26,19 @@ export const COLLECTION_TRANSITIONS: TransitionTable<CollectionStatus, Collectio
 
 /** The status `action` leads to from `from`, or CONFLICT. */
 export function collectionTransition(from: CollectionStatus, action: CollectionAction): CollectionStatus {
-  return assertTransition(COLLECTION_TRANSITIONS, from, action, (state, act) => `Cannot ${act} a collection that is ${state}`);
+  return assertTransition(
+    COLLECTION_TRANSITIONS,
+    from,
+    action,
+    (state, act) => `Cannot ${act} a collection that is ${state}`,
+  );
 }
 
 /** The statuses from which `action` is allowed. */
 export const statusesAllowing = (action: CollectionAction): CollectionStatus[] =>
-  (Object.keys(COLLECTION_TRANSITIONS) as CollectionStatus[]).filter((status) => COLLECTION_TRANSITIONS[status][action] !== undefined);
+  (Object.keys(COLLECTION_TRANSITIONS) as CollectionStatus[]).filter(
+    (status) => COLLECTION_TRANSITIONS[status][action] !== undefined,
+  );
 
 export const TERMINAL_COLLECTION_STATUSES: readonly CollectionStatus[] = [COMPLETED, FAILED, EXPIRED];
 
@@ -39,6 +46,14 @@ export const TERMINAL_COLLECTION_STATUSES: readonly CollectionStatus[] = [COMPLE
 export const AMOUNT_MISMATCH = 'amount_mismatch';
 
 /** Where collections live and how they move, for `moveRow` (one conditional UPDATE per move). */
-export const COLLECTION_ROWS: RowMachine<Collection, CollectionStatus, CollectionAction> = rowMachine(COLLECTION_TRANSITIONS, {
-  entity: Collection, table: 'collections', statusType: 'collection_status', noun: 'Collection', transition: collectionTransition, allowing: statusesAllowing,
-});
+export const COLLECTION_ROWS: RowMachine<Collection, CollectionStatus, CollectionAction> = rowMachine(
+  COLLECTION_TRANSITIONS,
+  {
+    entity: Collection,
+    table: 'collections',
+    statusType: 'collection_status',
+    noun: 'Collection',
+    transition: collectionTransition,
+    allowing: statusesAllowing,
+  },
+);

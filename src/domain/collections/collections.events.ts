@@ -52,16 +52,22 @@ export function collectionObject(collection: Collection) {
     updatedAt: collection.updatedAt.toISOString(),
     amountReceived: collection.amountReceived === null ? null : integer(collection.amountReceived),
     failureReason: collection.failureReason,
-    settlement: collection.settlementNet === null ? null : {
-      currency: 'usdc' as const,
-      rate: collection.settlementRate!,
-      grossAmount: integer(collection.settlementGross!),
-      fee: integer(collection.settlementFee!),
-      netAmount: integer(collection.settlementNet),
-    },
+    settlement:
+      collection.settlementNet === null
+        ? null
+        : {
+            currency: 'usdc' as const,
+            rate: collection.settlementRate!,
+            grossAmount: integer(collection.settlementGross!),
+            fee: integer(collection.settlementFee!),
+            netAmount: integer(collection.settlementNet),
+          },
   };
 }
 
 export type CollectionObject = ReturnType<typeof collectionObject>;
 
-export const collectionEventData = (collection: Collection) => ({ livemode: collection.livemode, object: collectionObject(collection) });
+export const collectionEventData = (collection: Collection) => ({
+  livemode: collection.livemode,
+  object: collectionObject(collection),
+});

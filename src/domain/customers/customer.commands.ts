@@ -22,9 +22,7 @@ export interface UpdateCustomerCommand extends CustomerProfileFields {
 }
 
 /** The card to save: typed by the payer (vaulted with the acquirer) or a card token made in the browser (consumed). */
-export type CardSource =
-  | { kind: 'card'; card: CardDetails }
-  | { kind: 'token'; token: string };
+export type CardSource = { kind: 'card'; card: CardDetails } | { kind: 'token'; token: string };
 
 export interface AttachPaymentMethodCommand {
   customerId: string;

@@ -11,7 +11,12 @@ import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { VaultedCard } from '../../providers/card-acquirer/port';
 import {
-  AttachPaymentMethodCommand, CreateCustomerCommand, CustomerFilters, PaymentMethodRef, SaveCardCommand, UpdateCustomerCommand,
+  AttachPaymentMethodCommand,
+  CreateCustomerCommand,
+  CustomerFilters,
+  PaymentMethodRef,
+  SaveCardCommand,
+  UpdateCustomerCommand,
 } from './customer.commands';
 import { Customer, PaymentMethod } from './customer.entities';
 
@@ -28,7 +33,9 @@ export interface CustomerView {
 }
 
 const emailTaken = () =>
-  new DomainError(ErrorCode.CONFLICT, 'A customer with this email already exists', { email: ['already has a customer profile'] });
+  new DomainError(ErrorCode.CONFLICT, 'A customer with this email already exists', {
+    email: ['already has a customer profile'],
+  });
 
 /**
  * Customer profiles of a business and mode, the cards saved for them, and their payments.
@@ -43,12 +50,22 @@ export class CustomerService {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
-      const exists = await tx.repo(Customer).exists({ where: { businessId, livemode: tx.livemode, email: data.email } });
+      const exists = await tx
+        .repo(Customer)
+        .exists({ where: { businessId, livemode: tx.livemode, email: data.email } });
       if (exists) throw emailTaken();
-      const customer = await tx.repo(Customer).save(tx.repo(Customer).create({
-        businessId, livemode: tx.livemode, email: data.email, userId: data.userId ?? null, firstName: data.firstName ?? null,
-        lastName: data.lastName ?? null, phoneNumber: data.phoneNumber ?? null, defaultPaymentMethodId: null,
-      }));
+      const customer = await tx.repo(Customer).save(
+        tx.repo(Customer).create({
+          businessId,
+          livemode: tx.livemode,
+          email: data.email,
+          userId: data.userId ?? null,
+          firstName: data.firstName ?? null,
+          lastName: data.lastName ?? null,
+          phoneNumber: data.phoneNumber ?? null,
+          defaultPaymentMethodId: null,
+        }),
+      );
       await this.linkPayments(tx, customer);
       return this.view(tx, customer);
     }).catch(conflictOnUniqueViolation(emailTaken));
@@ -64,15 +81,22 @@ export class CustomerService {
   async get(ctx: RequestContext, customerId: string): Promise<CustomerView> {
     ctx.requireRole(...ALL_ROLES);
     const customer = isUuid(customerId)
-      ? await newestFirst(ctx, Customer, 'customer').andWhere('customer.id = :customerId', { customerId })
-        .andWhere(`EXISTS (SELECT 1 FROM payments paid
+      ? await newestFirst(ctx, Customer, 'customer')
+          .andWhere('customer.id = :customerId', { customerId })
+          .andWhere(
+            `EXISTS (SELECT 1 FROM payments paid
                     WHERE paid.business_id = customer.business_id AND paid.livemode = customer.livemode
                       AND (paid.customer_id = customer.id OR (paid.customer_id IS NULL AND paid.email = customer.email))
-                      AND paid.status IN (:...captured))`, { captured: CAPTURED_PAYMENT_STATUSES })
-        .getOne()
+                      AND paid.status IN (:...captured))`,
+            { captured: CAPTURED_PAYMENT_STATUSES },
+          )
+          .getOne()
       : null;
     if (!customer) {
-      throw new DomainError(ErrorCode.NOT_FOUND, 'Customer not found: a customer can be retrieved once they have paid this business in this mode');
+      throw new DomainError(
+        ErrorCode.NOT_FOUND,
+        'Customer not found: a customer can be retrieved once they have paid this business in this mode',
+      );
     }
     return this.view(ctx, customer);
   }
@@ -96,7 +120,9 @@ export class CustomerService {
       const customer = await lockOwned(tx, Customer, data.customerId, 'Customer');
       const emailChanged = data.email !== undefined && data.email !== customer.email;
       if (emailChanged) {
-        const taken = await tx.repo(Customer).exists({ where: { businessId: customer.businessId, livemode: customer.livemode, email: data.email } });
+        const taken = await tx
+          .repo(Customer)
+          .exists({ where: { businessId: customer.businessId, livemode: customer.livemode, email: data.email } });
         if (taken) throw emailTaken();
         customer.email = data.email!;
       }
@@ -116,14 +142,21 @@ export class CustomerService {
     const query = newestFirst(ctx, Customer, 'customer');
     if (filters.email) query.andWhere('customer.email = :email', { email: filters.email });
     const customers = await paginate(query, 'customer', page, { email: filters.email ?? null });
-    return { ...customers, items: await this.views(ctx, customers.items), cursorOf: (view) => customers.cursorOf(view.customer) };
+    return {
+      ...customers,
+      items: await this.views(ctx, customers.items),
+      cursorOf: (view) => customers.cursorOf(view.customer),
+    };
   }
 
   /**
    * Saves a card for the customer, given as `card` (vaulted with the acquirer; the number is
    * never stored) or as a card `token` (consumed). The first card becomes the default.
    */
-  async attachPaymentMethod(ctx: RequestContext, { customerId, source }: AttachPaymentMethodCommand): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
+  async attachPaymentMethod(
+    ctx: RequestContext,
+    { customerId, source }: AttachPaymentMethodCommand,
+  ): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
     ctx.requireRole(...WRITE_ROLES);
     await findOwned(ctx, Customer, customerId, 'Customer');
     const vaulted = source.kind === 'card' ? await this.vault(ctx, source.card) : null;
@@ -136,14 +169,19 @@ export class CustomerService {
   }
 
   /** Removes a saved card; when it was the default, the newest remaining card becomes the default. */
-  async detachPaymentMethod(ctx: RequestContext, { customerId, paymentMethodId }: PaymentMethodRef): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
+  async detachPaymentMethod(
+    ctx: RequestContext,
+    { customerId, paymentMethodId }: PaymentMethodRef,
+  ): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
       const customer = await lockOwned(tx, Customer, customerId, 'Customer');
       const paymentMethod = await this.findMethod(tx, customer, paymentMethodId);
       await tx.repo(PaymentMethod).delete({ id: paymentMethod.id });
       if (customer.defaultPaymentMethodId === paymentMethod.id) {
-        const next = await tx.repo(PaymentMethod).findOne({ where: { customerId: customer.id }, order: { createdAt: 'DESC', id: 'DESC' } });
+        const next = await tx
+          .repo(PaymentMethod)
+          .findOne({ where: { customerId: customer.id }, order: { createdAt: 'DESC', id: 'DESC' } });
         customer.defaultPaymentMethodId = next?.id ?? null;
         await tx.repo(Customer).save(customer);
       }
@@ -152,7 +190,10 @@ export class CustomerService {
   }
 
   /** Makes one of the customer's saved cards the default. */
-  async setDefaultPaymentMethod(ctx: RequestContext, { customerId, paymentMethodId }: PaymentMethodRef): Promise<CustomerView> {
+  async setDefaultPaymentMethod(
+    ctx: RequestContext,
+    { customerId, paymentMethodId }: PaymentMethodRef,
+  ): Promise<CustomerView> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
       const customer = await lockOwned(tx, Customer, customerId, 'Customer');
@@ -166,15 +207,25 @@ export class CustomerService {
    * Saves a vaulted card for the customer with this email, creating the profile when there is
    * none; the first card saved becomes the default.
    */
-  async saveCard(ctx: RequestContext, input: SaveCardCommand): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
+  async saveCard(
+    ctx: RequestContext,
+    input: SaveCardCommand,
+  ): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       const inserted: Array<{ id: string }> = await tx.em.query(
         `INSERT INTO customers (business_id, livemode, email) VALUES ($1, $2, $3) ON CONFLICT (business_id, livemode, email) DO NOTHING RETURNING id`,
         [businessId, tx.livemode, input.email],
       );
-      const customer = await tx.repo(Customer).createQueryBuilder('customer').setLock('pessimistic_write')
-        .where('customer.business_id = :businessId AND customer.livemode = :livemode AND customer.email = :email', { businessId, livemode: tx.livemode, email: input.email })
+      const customer = await tx
+        .repo(Customer)
+        .createQueryBuilder('customer')
+        .setLock('pessimistic_write')
+        .where('customer.business_id = :businessId AND customer.livemode = :livemode AND customer.email = :email', {
+          businessId,
+          livemode: tx.livemode,
+          email: input.email,
+        })
         .getOneOrFail();
       if (inserted.length > 0) await this.linkPayments(tx, customer);
       const paymentMethod = await this.addCard(tx, customer, input.card);
@@ -187,8 +238,12 @@ export class CustomerService {
   async customersByIds(ctx: RequestContext, ids: string[]): Promise<Customer[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, Customer).select(ctx, 'customer',
-      'WHERE customer.id = ANY($1::uuid[]) AND customer.business_id = $2 AND customer.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+    return EntityRows.of(ctx, Customer).select(
+      ctx,
+      'customer',
+      'WHERE customer.id = ANY($1::uuid[]) AND customer.business_id = $2 AND customer.livemode = $3',
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 
   /** Saved cards of the customers, newest first. */
@@ -204,7 +259,10 @@ export class CustomerService {
    * The 20 most recent payments of each customer, newest first, in one query: payments linked to
    * the customer, and unlinked payments made with the customer's email.
    */
-  async recentPaymentsOf(ctx: RequestContext, customers: Array<Pick<Customer, 'id' | 'email'>>): Promise<Map<string, Payment[]>> {
+  async recentPaymentsOf(
+    ctx: RequestContext,
+    customers: Array<Pick<Customer, 'id' | 'email'>>,
+  ): Promise<Map<string, Payment[]>> {
     const result = new Map<string, Payment[]>(customers.map((customer) => [customer.id, []]));
     if (customers.length === 0) return result;
     const rows: Array<{ customer_id: string; payment_id: string }> = await ctx.em.query(
@@ -217,10 +275,18 @@ export class CustomerService {
             ORDER BY payments.created_at DESC, payments.id DESC
             LIMIT $5) p
         ORDER BY p.created_at DESC, p.id DESC`,
-      [customers.map((customer) => customer.id), customers.map((customer) => customer.email), ctx.requireBusiness(), ctx.livemode, RECENT_PAYMENTS_LIMIT],
+      [
+        customers.map((customer) => customer.id),
+        customers.map((customer) => customer.email),
+        ctx.requireBusiness(),
+        ctx.livemode,
+        RECENT_PAYMENTS_LIMIT,
+      ],
     );
     if (rows.length === 0) return result;
-    const payments = await ctx.repo(Payment).find({ where: { id: In([...new Set(rows.map((row) => row.payment_id))]) } });
+    const payments = await ctx
+      .repo(Payment)
+      .find({ where: { id: In([...new Set(rows.map((row) => row.payment_id))]) } });
     const byId = new Map(payments.map((payment) => [payment.id, payment]));
     for (const row of rows) {
       const payment = byId.get(row.payment_id);
@@ -237,7 +303,10 @@ export class CustomerService {
 
   private async views(ctx: RequestContext, customers: Customer[]): Promise<CustomerView[]> {
     const ids = customers.map((customer) => customer.id);
-    const [methods, recent] = await Promise.all([this.paymentMethodsOf(ctx, ids), this.recentPaymentsOf(ctx, customers)]);
+    const [methods, recent] = await Promise.all([
+      this.paymentMethodsOf(ctx, ids),
+      this.recentPaymentsOf(ctx, customers),
+    ]);
     return customers.map((customer) => ({
       customer,
       paymentMethods: methods.filter((method) => method.customerId === customer.id),
@@ -254,10 +323,21 @@ export class CustomerService {
   }
 
   private async addCard(tx: RequestContext, customer: Customer, card: VaultedCard): Promise<PaymentMethod> {
-    const paymentMethod = await tx.repo(PaymentMethod).save(tx.repo(PaymentMethod).create({
-      businessId: customer.businessId, livemode: customer.livemode, customerId: customer.id, providerRef: card.providerRef, brand: card.brand,
-      last4: card.last4, bin: card.bin, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, fingerprint: card.fingerprint, country: card.country,
-    }));
+    const paymentMethod = await tx.repo(PaymentMethod).save(
+      tx.repo(PaymentMethod).create({
+        businessId: customer.businessId,
+        livemode: customer.livemode,
+        customerId: customer.id,
+        providerRef: card.providerRef,
+        brand: card.brand,
+        last4: card.last4,
+        bin: card.bin,
+        expiryMonth: card.expiryMonth,
+        expiryYear: card.expiryYear,
+        fingerprint: card.fingerprint,
+        country: card.country,
+      }),
+    );
     if (!customer.defaultPaymentMethodId) {
       customer.defaultPaymentMethodId = paymentMethod.id;
       await tx.repo(Customer).save(customer);
@@ -277,16 +357,29 @@ export class CustomerService {
  * A saved card to charge (`paymentMethodId` of the charge): a card of a customer of the context's
  * business and mode, with that customer; otherwise a VALIDATION_ERROR on `field`.
  */
-export async function savedCardForCharge(ctx: RequestContext, paymentMethodId: string, field = 'paymentMethodId'): Promise<{ method: PaymentMethod; customer: Customer }> {
+export async function savedCardForCharge(
+  ctx: RequestContext,
+  paymentMethodId: string,
+  field = 'paymentMethodId',
+): Promise<{ method: PaymentMethod; customer: Customer }> {
   const scope = { businessId: ctx.requireBusiness(), livemode: ctx.livemode };
-  const method = isUuid(paymentMethodId) ? await ctx.repo(PaymentMethod).findOne({ where: { id: paymentMethodId, ...scope } }) : null;
+  const method = isUuid(paymentMethodId)
+    ? await ctx.repo(PaymentMethod).findOne({ where: { id: paymentMethodId, ...scope } })
+    : null;
   const customer = method ? await ctx.repo(Customer).findOne({ where: { id: method.customerId, ...scope } }) : null;
-  if (!method || !customer) throw validationError({ [field]: ['is not a saved card of a customer of this business and mode'] });
+  if (!method || !customer)
+    throw validationError({ [field]: ['is not a saved card of a customer of this business and mode'] });
   return { method, customer };
 }
 
 /** A saved card as the acquirer knows it, to charge it again. */
 export const vaultedCardOf = (method: PaymentMethod): VaultedCard => ({
-  providerRef: method.providerRef, brand: method.brand, last4: method.last4, bin: method.bin, expiryMonth: method.expiryMonth,
-  expiryYear: method.expiryYear, fingerprint: method.fingerprint, country: method.country,
+  providerRef: method.providerRef,
+  brand: method.brand,
+  last4: method.last4,
+  bin: method.bin,
+  expiryMonth: method.expiryMonth,
+  expiryYear: method.expiryYear,
+  fingerprint: method.fingerprint,
+  country: method.country,
 });

@@ -16,7 +16,11 @@ export class EventLogService {
     if (filters.type) query.andWhere('e.type = :type', { type: filters.type });
     if (filters.from) query.andWhere('e.created_at >= :from', { from: filters.from });
     if (filters.to) query.andWhere('e.created_at <= :to', { to: filters.to });
-    const cursorFilters = { type: filters.type ?? null, from: filters.from?.toISOString() ?? null, to: filters.to?.toISOString() ?? null };
+    const cursorFilters = {
+      type: filters.type ?? null,
+      from: filters.from?.toISOString() ?? null,
+      to: filters.to?.toISOString() ?? null,
+    };
     return paginate(query, 'e', page, cursorFilters);
   }
 
@@ -38,6 +42,8 @@ export class EventLogService {
   async deliveriesByIds(ctx: RequestContext, ids: string[]): Promise<WebhookDelivery[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return ctx.repo(WebhookDelivery).find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    return ctx
+      .repo(WebhookDelivery)
+      .find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
   }
 }

@@ -16,7 +16,12 @@ export class EventService {
   ) {}
 
   /** `jobs`: jobs the recorded change schedules, enqueued in the event's own statement (one round trip for both). */
-  async record(ctx: RequestContext, type: string, data: Record<string, unknown>, jobs: JobRequest[] = []): Promise<DomainEvent> {
+  async record(
+    ctx: RequestContext,
+    type: string,
+    data: Record<string, unknown>,
+    jobs: JobRequest[] = [],
+  ): Promise<DomainEvent> {
     const { event } = await this.webhooks.recordWithDeliveries(ctx, this.insertOf(ctx, type, data, jobs));
     this.publishAfterCommit(ctx, event);
     return event;
@@ -29,7 +34,9 @@ export class EventService {
    * event row back (the charge's events): one round trip less.
    */
   recordBehind(ctx: RequestContext, type: string, data: Record<string, unknown>, jobs: JobRequest[] = []): void {
-    this.webhooks.recordWithDeliveriesBehind(ctx, this.insertOf(ctx, type, data, jobs), (event) => this.publishAfterCommit(ctx, event));
+    this.webhooks.recordWithDeliveriesBehind(ctx, this.insertOf(ctx, type, data, jobs), (event) =>
+      this.publishAfterCommit(ctx, event),
+    );
   }
 
   private insertOf(ctx: RequestContext, type: string, data: Record<string, unknown>, jobs: JobRequest[]): EventInsert {

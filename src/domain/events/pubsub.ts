@@ -68,8 +68,10 @@ export interface StatusChange<S extends string> {
 }
 
 /** `status` and the entity properties of the columns a move wrote (`failure_reason` is `failureReason`). */
-export const changedProperties = (columns: Record<string, unknown>): string[] =>
-  ['status', ...Object.keys(columns).map((column) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()))];
+export const changedProperties = (columns: Record<string, unknown>): string[] => [
+  'status',
+  ...Object.keys(columns).map((column) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())),
+];
 
 /** A collection was created or its status changed; subscribers read its current state. */
 export interface CollectionChange extends StatusChange<CollectionStatus> {
@@ -170,7 +172,10 @@ interface ListenerTarget {
 const INTERNAL_TOPICS = new Set<string>([Topic.ACCESS_REVOKED, Topic.WEBHOOKS_DUE]);
 
 /** Wraps an event target to keep the listener bookkeeping; `confirm` resolves once a topic's messages can arrive. */
-function withListenerCounts<T extends ListenerTarget>(target: T, confirm: (topic: string) => Promise<unknown> = async () => undefined) {
+function withListenerCounts<T extends ListenerTarget>(
+  target: T,
+  confirm: (topic: string) => Promise<unknown> = async () => undefined,
+) {
   const active = new Map<string, number>();
   let ready = 0;
   const listeners: SubscriptionListeners = { active: () => new Map(active), readyCount: () => ready };
@@ -180,7 +185,12 @@ function withListenerCounts<T extends ListenerTarget>(target: T, confirm: (topic
       target.addEventListener(topic, listener);
       if (INTERNAL_TOPICS.has(topic)) return;
       active.set(topic, (active.get(topic) ?? 0) + 1);
-      confirm(topic).then(() => { ready += 1; }, () => undefined);
+      confirm(topic).then(
+        () => {
+          ready += 1;
+        },
+        () => undefined,
+      );
     },
     removeEventListener(topic: string, listener: Listener) {
       target.removeEventListener(topic, listener);
@@ -200,7 +210,11 @@ const reportToStderr = (error: unknown) => console.error('[pubsub]', error insta
  * Publishing runs after a commit, so it must never throw: while Redis is unreachable, messages are
  * dropped and reported to `onError` (the committed event rows stay in the outbox).
  */
-export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown) => void = reportToStderr, keyPrefix = 'tessera:') {
+export function createTesseraPubSub(
+  redisUrl?: string,
+  onError: (error: unknown) => void = reportToStderr,
+  keyPrefix = 'tessera:',
+) {
   if (!redisUrl) {
     const local = new EventTarget();
     // Every subscription is a listener; Node's leak warning (at 11 per topic) does not apply.
@@ -210,7 +224,10 @@ export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown)
       removeEventListener: (topic: string, listener: Listener) => local.removeEventListener(topic, listener),
       dispatchEvent: (event: Event) => local.dispatchEvent(event),
     });
-    return { pubSub: Object.assign(createPubSub<Topics>({ eventTarget: target }), { listeners }), close: async () => undefined };
+    return {
+      pubSub: Object.assign(createPubSub<Topics>({ eventTarget: target }), { listeners }),
+      close: async () => undefined,
+    };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
@@ -226,7 +243,9 @@ export function createTesseraPubSub(redisUrl?: string, onError: (error: unknown)
   };
   // The library subscribes to a topic's channel without waiting; the same SUBSCRIBE again is
   // answered after it, so its reply says the channel is live.
-  const { target: countedTarget, listeners } = withListenerCounts(prefixed, (topic) => subscribeClient.subscribe(channel(topic)));
+  const { target: countedTarget, listeners } = withListenerCounts(prefixed, (topic) =>
+    subscribeClient.subscribe(channel(topic)),
+  );
   const eventTarget: typeof redisTarget = {
     ...countedTarget,
     // The library's own dispatch leaves the publish promise unhandled, which would end the process.

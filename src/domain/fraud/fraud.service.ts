@@ -8,7 +8,13 @@ import { MAX_AMOUNT_MINOR, normalizeCurrency, toMajor, toMinor } from '../shared
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { BusinessSettings } from '../identity/identity.entities';
-import { AddBlocklistEntryCommand, BlocklistFilters, CreateFraudRuleCommand, FraudRuleParameters, UpdateFraudRuleCommand } from './fraud.commands';
+import {
+  AddBlocklistEntryCommand,
+  BlocklistFilters,
+  CreateFraudRuleCommand,
+  FraudRuleParameters,
+  UpdateFraudRuleCommand,
+} from './fraud.commands';
 import { BlocklistEntry, BlocklistEntryType, FraudRule, FraudRuleType } from './fraud.entities';
 
 /** At most this many rules per business and mode; creating one more is a CONFLICT. */
@@ -36,7 +42,8 @@ export function canonicalIp(value: string | null | undefined): string | null {
   return ipaddr.process(value).toString();
 }
 
-const alreadyBlocked = () => new DomainError(ErrorCode.CONFLICT, 'This value is already on the block list', { value: ['is already blocked'] });
+const alreadyBlocked = () =>
+  new DomainError(ErrorCode.CONFLICT, 'This value is already on the block list', { value: ['is already blocked'] });
 
 /**
  * Fraud screening per business and mode: rules (card country, BIN, email domain, amount, card
@@ -55,7 +62,15 @@ export class FraudService {
     // list entry, and the enabled rules in the order they are checked, as JSON.
     const [{ entry, rules }]: Array<{
       entry: { id: string; type: BlocklistEntryType; value: string } | null;
-      rules: Array<{ id: string; type: FraudRuleType; values: string[]; amount: string | null; currency: string | null; max_attempts_per_hour: number | null; attempts: number | null }>;
+      rules: Array<{
+        id: string;
+        type: FraudRuleType;
+        values: string[];
+        amount: string | null;
+        currency: string | null;
+        max_attempts_per_hour: number | null;
+        attempts: number | null;
+      }>;
     }> = await tx.em.query(
       `SELECT
          (SELECT row_to_json(b) FROM (
@@ -120,18 +135,31 @@ export class FraudService {
       await this.lockMode(tx);
       const count = await tx.repo(FraudRule).count({ where: { businessId, livemode: tx.livemode } });
       if (count >= MAX_RULES_PER_MODE) {
-        throw new DomainError(ErrorCode.CONFLICT, `A business may have at most ${MAX_RULES_PER_MODE} fraud rules per mode; delete one first`);
+        throw new DomainError(
+          ErrorCode.CONFLICT,
+          `A business may have at most ${MAX_RULES_PER_MODE} fraud rules per mode; delete one first`,
+        );
       }
-      return tx.repo(FraudRule).save(tx.repo(FraudRule).create({
-        ...parameters, type: command.type, enabled: command.enabled ?? true, description: command.description ?? null, businessId, livemode: tx.livemode,
-      }));
+      return tx.repo(FraudRule).save(
+        tx.repo(FraudRule).create({
+          ...parameters,
+          type: command.type,
+          enabled: command.enabled ?? true,
+          description: command.description ?? null,
+          businessId,
+          livemode: tx.livemode,
+        }),
+      );
     });
   }
 
   /** Every rule of the business and mode, in the order screening checks them (oldest first); never paged (at most 100). */
   async listRules(ctx: RequestContext): Promise<FraudRule[]> {
     ctx.requireRole(...ALL_ROLES);
-    return ctx.repo(FraudRule).find({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return ctx.repo(FraudRule).find({
+      where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
   }
 
   async getRule(ctx: RequestContext, id: string): Promise<FraudRule> {
@@ -171,13 +199,24 @@ export class FraudService {
     const value = this.normalizeBlockedValue(command.type, command.value);
     return inTransaction(ctx, async (tx) => {
       const scope = { businessId: tx.requireBusiness(), livemode: tx.livemode };
-      if (await tx.repo(BlocklistEntry).exists({ where: { ...scope, type: command.type, value } })) throw alreadyBlocked();
-      return tx.repo(BlocklistEntry).save(tx.repo(BlocklistEntry).create({ ...scope, type: command.type, value, description: command.description ?? null }));
+      if (await tx.repo(BlocklistEntry).exists({ where: { ...scope, type: command.type, value } }))
+        throw alreadyBlocked();
+      return tx
+        .repo(BlocklistEntry)
+        .save(
+          tx
+            .repo(BlocklistEntry)
+            .create({ ...scope, type: command.type, value, description: command.description ?? null }),
+        );
     }).catch(conflictOnUniqueViolation(alreadyBlocked));
   }
 
   /** The block list, newest first; keyset cursors carry the type filter. */
-  async listBlocklist(ctx: RequestContext, filters: BlocklistFilters, page: PageQuery): Promise<ListPage<BlocklistEntry>> {
+  async listBlocklist(
+    ctx: RequestContext,
+    filters: BlocklistFilters,
+    page: PageQuery,
+  ): Promise<ListPage<BlocklistEntry>> {
     ctx.requireRole(...ALL_ROLES);
     const query = newestFirst(ctx, BlocklistEntry, 'entry');
     if (filters.type) query.andWhere('entry.type = :type', { type: filters.type });
@@ -199,20 +238,27 @@ export class FraudService {
   // ---------------------------------------------------------------- internals
 
   /** The columns of a new rule's parameters; an amount must be in a supported currency and within the maximum. */
-  private storedParameters(parameters: FraudRuleParameters): Pick<FraudRule, 'values' | 'amount' | 'currency' | 'maxAttemptsPerHour'> {
+  private storedParameters(
+    parameters: FraudRuleParameters,
+  ): Pick<FraudRule, 'values' | 'amount' | 'currency' | 'maxAttemptsPerHour'> {
     const none = { values: [], amount: null, currency: null, maxAttemptsPerHour: null };
     switch (parameters.type) {
-      case FraudRuleType.CARD_COUNTRY: return { ...none, values: parameters.countries };
-      case FraudRuleType.CARD_BIN: return { ...none, values: parameters.bins };
-      case FraudRuleType.EMAIL_DOMAIN: return { ...none, values: parameters.domains };
-      case FraudRuleType.VELOCITY_CARD: return { ...none, maxAttemptsPerHour: parameters.maxAttemptsPerHour };
+      case FraudRuleType.CARD_COUNTRY:
+        return { ...none, values: parameters.countries };
+      case FraudRuleType.CARD_BIN:
+        return { ...none, values: parameters.bins };
+      case FraudRuleType.EMAIL_DOMAIN:
+        return { ...none, values: parameters.domains };
+      case FraudRuleType.VELOCITY_CARD:
+        return { ...none, maxAttemptsPerHour: parameters.maxAttemptsPerHour };
       case FraudRuleType.AMOUNT_ABOVE: {
         const currency = normalizeCurrency(parameters.currency);
         if (parameters.amount < 0n) throw validationError({ amount: ['must not be negative'] });
         if (parameters.amount > MAX_AMOUNT_MINOR) throw validationError({ amount: ['is too large'] });
         return { ...none, amount: parameters.amount, currency };
       }
-      default: throw new Error('unknown fraud rule type');
+      default:
+        throw new Error('unknown fraud rule type');
     }
   }
 
@@ -220,8 +266,11 @@ export class FraudService {
   private assertOwnParameters(rule: FraudRule, command: UpdateFraudRuleCommand): void {
     const errors: FieldErrors = {};
     const ruleType: string = rule.type;
-    if (command.type !== undefined && command.type !== ruleType) errors.type = ['cannot be changed; delete the rule and create another'];
-    const foreign = ALL_PARAMETER_FIELDS.filter((field) => command[field] !== undefined && !PARAMETER_FIELDS[rule.type].includes(field));
+    if (command.type !== undefined && command.type !== ruleType)
+      errors.type = ['cannot be changed; delete the rule and create another'];
+    const foreign = ALL_PARAMETER_FIELDS.filter(
+      (field) => command[field] !== undefined && !PARAMETER_FIELDS[rule.type].includes(field),
+    );
     if (foreign.length > 0) errors._ = [FOREIGN_PARAMETERS_MESSAGE];
     if (Object.keys(errors).length > 0) throw validationError(errors);
   }
@@ -241,7 +290,8 @@ export class FraudService {
     switch (type) {
       case BlocklistEntryType.EMAIL: {
         const email = raw.trim().toLowerCase();
-        if (!z.regexes.email.test(email) || email.length > 254) throw validationError({ value: ['must be a valid email address for type email'] });
+        if (!z.regexes.email.test(email) || email.length > 254)
+          throw validationError({ value: ['must be a valid email address for type email'] });
         return email;
       }
       case BlocklistEntryType.IP: {
@@ -250,15 +300,22 @@ export class FraudService {
         return ip;
       }
       default:
-        if (!/^[A-Za-z0-9_-]{8,64}$/.test(raw)) throw validationError({ value: ['must be a card fingerprint as shown on a payment (card.fingerprint)'] });
+        if (!/^[A-Za-z0-9_-]{8,64}$/.test(raw))
+          throw validationError({ value: ['must be a card fingerprint as shown on a payment (card.fingerprint)'] });
         return raw;
     }
   }
 
   /** Serializes rule creations of one business and mode, so the limit holds under concurrency. */
   private async lockMode(tx: RequestContext): Promise<void> {
-    await tx.repo(BusinessSettings).createQueryBuilder('settings').setLock('pessimistic_write')
-      .where('settings.business_id = :businessId AND settings.livemode = :livemode', { businessId: tx.requireBusiness(), livemode: tx.livemode })
+    await tx
+      .repo(BusinessSettings)
+      .createQueryBuilder('settings')
+      .setLock('pessimistic_write')
+      .where('settings.business_id = :businessId AND settings.livemode = :livemode', {
+        businessId: tx.requireBusiness(),
+        livemode: tx.livemode,
+      })
       .getOne();
   }
 }

@@ -7,7 +7,8 @@ import { DomainError, ErrorCode } from '../shared/errors';
  * keyed operation that creates one object names it in the transaction that commits it, and answers
  * a resumed request from it (issue 26, finding 7; docs/security.md).
  */
-export type IdempotentResource = 'payment' | 'payout' | 'refund' | 'treasury_payout' | 'collection' | 'recipient' | 'sandbox_funding';
+export type IdempotentResource =
+  'payment' | 'payout' | 'refund' | 'treasury_payout' | 'collection' | 'recipient' | 'sandbox_funding';
 
 export interface MadeResource {
   type: IdempotentResource;
@@ -31,7 +32,10 @@ export class IdempotencyClaim {
   private resources = new Map<IdempotentResource, string>();
 
   /** `made`: what an earlier run of the request named (IdempotencyService.begin resumes such a key). */
-  constructor(readonly recordId: string, made: MadeResource | null = null) {
+  constructor(
+    readonly recordId: string,
+    made: MadeResource | null = null,
+  ) {
     if (made) this.resources.set(made.type, made.id);
   }
 
@@ -42,8 +46,10 @@ export class IdempotencyClaim {
       [this.recordId],
     );
     if (!record) {
-      throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
-        'A retry with this Idempotency-Key took it over after this request outlived its lease; this request changed nothing');
+      throw new DomainError(
+        ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        'A retry with this Idempotency-Key took it over after this request outlived its lease; this request changed nothing',
+      );
     }
     if (record.resource_type && record.resource_id) this.resources.set(record.resource_type, record.resource_id);
   }
@@ -60,7 +66,9 @@ export class IdempotencyClaim {
       `UPDATE idempotency_keys SET resource_type = $2, resource_id = $3 WHERE id = $1 AND resource_id IS NULL`,
       [this.recordId, type, id],
     );
-    tx.afterCommit(() => { this.resources.set(type, id); });
+    tx.afterCommit(() => {
+      this.resources.set(type, id);
+    });
   }
 }
 
@@ -70,7 +78,9 @@ export class IdempotencyClaim {
  * any check a second run would fail (the funds the first one spent, the quote it used).
  */
 export async function madeEarlier<T extends { id: string; businessId: string }>(
-  ctx: RequestContext, type: IdempotentResource, entity: EntityTarget<T>,
+  ctx: RequestContext,
+  type: IdempotentResource,
+  entity: EntityTarget<T>,
 ): Promise<T | null> {
   const id = ctx.idempotency?.resourceOf(type);
   if (!id) return null;

@@ -48,5 +48,6 @@ export class IdempotencyRecord {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 
   @Index('ix_idempotency_keys_expires')
-  @Column('timestamptz') expiresAt: Date;
+  @Column('timestamptz')
+  expiresAt: Date;
 }

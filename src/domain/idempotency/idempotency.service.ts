@@ -33,7 +33,10 @@ export class IdempotencyService {
    * Stored responses are sealed with the master key: some carry credentials shown once (a
    * regenerated key, new live credentials), which must never sit in the database in plain text.
    */
-  constructor(private readonly ttlHours: number, private readonly box: SecretBox) {}
+  constructor(
+    private readonly ttlHours: number,
+    private readonly box: SecretBox,
+  ) {}
 
   /**
    * Reserves the key, or answers from it. A key whose holder outlived its lease (the process died,
@@ -64,9 +67,17 @@ export class IdempotencyService {
       if (inserted.length > 0) return { kind: 'proceed', recordId: inserted[0].id, made: null };
 
       const [existing]: Array<{
-        id: string; request_hash: string; state: string; response_status: number | null; response_body: string | null;
-        response_content_type: string | null; expired: boolean; lapsed: boolean; took_effect: boolean;
-        resource_type: IdempotentResource | null; resource_id: string | null;
+        id: string;
+        request_hash: string;
+        state: string;
+        response_status: number | null;
+        response_body: string | null;
+        response_content_type: string | null;
+        expired: boolean;
+        lapsed: boolean;
+        took_effect: boolean;
+        resource_type: IdempotentResource | null;
+        resource_id: string | null;
       }> = await dataSource.query(
         `SELECT id, request_hash, state, response_status, response_body, response_content_type, resource_type, resource_id,
                 expires_at <= now() AS expired,
@@ -90,8 +101,10 @@ export class IdempotencyService {
         continue;
       }
       if (existing.request_hash !== requestHash) {
-        throw new DomainError(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-          'This Idempotency-Key was already used with a different request');
+        throw new DomainError(
+          ErrorCode.IDEMPOTENCY_KEY_REUSED,
+          'This Idempotency-Key was already used with a different request',
+        );
       }
       if (existing.state !== 'in_flight') {
         return {
@@ -102,8 +115,10 @@ export class IdempotencyService {
         };
       }
       if (!existing.lapsed) {
-        throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
-          'A request with this Idempotency-Key is still being processed; retry later');
+        throw new DomainError(
+          ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+          'A request with this Idempotency-Key is still being processed; retry later',
+        );
       }
       if (existing.resource_type && existing.resource_id) {
         const [resumed]: Array<{ id: string }> = await dataSource.query(
@@ -113,12 +128,19 @@ export class IdempotencyService {
            SELECT id FROM resumed`,
           [existing.id, IN_FLIGHT_LEASE_SECONDS],
         );
-        if (resumed) return { kind: 'proceed', recordId: resumed.id, made: { type: existing.resource_type, id: existing.resource_id } };
+        if (resumed)
+          return {
+            kind: 'proceed',
+            recordId: resumed.id,
+            made: { type: existing.resource_type, id: existing.resource_id },
+          };
         continue;
       }
-      throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
-        'The request with this Idempotency-Key changed data but its response was never stored (it was interrupted, or is still running past its lease); '
-        + 'it is never run twice. Look up the result before retrying with a new key');
+      throw new DomainError(
+        ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
+        'The request with this Idempotency-Key changed data but its response was never stored (it was interrupted, or is still running past its lease); ' +
+          'it is never run twice. Look up the result before retrying with a new key',
+      );
     }
     throw new DomainError(ErrorCode.CONFLICT, 'Could not reserve the Idempotency-Key; retry');
   }
@@ -139,11 +161,15 @@ export class IdempotencyService {
   async abandon(dataSource: DataSource, recordId: string) {
     await dataSource.query(`DELETE FROM idempotency_keys WHERE id = $1 AND effects_at IS NULL`, [recordId]);
     await dataSource.query(
-      `UPDATE idempotency_keys SET leased_until = least(leased_until, now()) WHERE id = $1 AND state = 'in_flight'`, [recordId]);
+      `UPDATE idempotency_keys SET leased_until = least(leased_until, now()) WHERE id = $1 AND state = 'in_flight'`,
+      [recordId],
+    );
   }
 
   async purgeExpired(dataSource: DataSource): Promise<number> {
-    const result: [unknown[], number] = await dataSource.query(`DELETE FROM idempotency_keys WHERE expires_at <= now()`);
+    const result: [unknown[], number] = await dataSource.query(
+      `DELETE FROM idempotency_keys WHERE expires_at <= now()`,
+    );
     return Array.isArray(result) ? Number(result[1] ?? 0) : 0;
   }
 }

@@ -28,7 +28,9 @@ const WITHIN = `coalesce(failed_sign_ins_since > now() - make_interval(secs => $
 
 /** A publishable key reaching anything but the card-token route. */
 export const publishableKeyRefused = () =>
-  forbidden('A publishable key (pk_…) can only create card tokens (POST /api/v1/tokens); use the secret API key or a token here');
+  forbidden(
+    'A publishable key (pk_…) can only create card tokens (POST /api/v1/tokens); use the secret API key or a token here',
+  );
 
 /**
  * Who is calling: API keys, API tokens, publishable keys and dashboard tokens turned into a
@@ -47,7 +49,8 @@ export class AuthService {
    * only business) and the mode from `X-Service-Mode` (test by default).
    */
   async authenticate(base: RequestContext, presented: PresentedCredentials): Promise<RequestContext> {
-    if ([presented.apiKey, presented.bearerToken].some((value) => value && isPublishableKey(value))) throw publishableKeyRefused();
+    if ([presented.apiKey, presented.bearerToken].some((value) => value && isPublishableKey(value)))
+      throw publishableKeyRefused();
     if (presented.apiKey) return this.authenticateApiKey(base, presented.apiKey, presented.businessIdHeader);
     if (presented.bearerToken) {
       const claims = this.tokens.verify(presented.bearerToken);
@@ -70,8 +73,13 @@ export class AuthService {
     const mode = modeOfPublishableKey(publishableKey);
     const credential = mode ? await base.repo(ApiCredential).findOne({ where: { publishableKey } }) : null;
     if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid publishable key');
-    return new RequestContext(base.dataSource, { kind: 'publishable', credentialId: credential.id }, credential.businessId,
-      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin);
+    return new RequestContext(
+      base.dataSource,
+      { kind: 'publishable', credentialId: credential.id },
+      credential.businessId,
+      credential.livemode ? Mode.LIVE : Mode.TEST,
+      base.origin,
+    );
   }
 
   /** `POST /business/auth/token`: 401 when the key or the secret is wrong. */
@@ -85,7 +93,13 @@ export class AuthService {
     if (!credential || !secretMatches) throw unauthorized('Invalid apiKey or apiSecret');
     const business = await base.repo(Business).findOneOrFail({ where: { id: credential.businessId } });
     await base.repo(ApiCredential).update({ id: credential.id }, { lastUsedAt: new Date() });
-    const claims: TokenClaims = { kind: 'api', sub: credential.id, bid: business.id, mode: mode!, kv: credential.keyVersion };
+    const claims: TokenClaims = {
+      kind: 'api',
+      sub: credential.id,
+      bid: business.id,
+      mode: mode!,
+      kv: credential.keyVersion,
+    };
     return {
       accessToken: this.tokens.sign(claims),
       tokenType: 'Bearer',
@@ -104,7 +118,9 @@ export class AuthService {
   async signIn(base: RequestContext, signIn: SignIn) {
     const email = typeof signIn.email === 'string' ? signIn.email.trim().toLowerCase() : '';
     const user = email ? await base.repo(User).findOne({ where: { email } }) : null;
-    const valid = user ? await verifyPassword(String(signIn.password ?? ''), user.passwordHash) : await hashPassword('timing-equaliser').then(() => false);
+    const valid = user
+      ? await verifyPassword(String(signIn.password ?? ''), user.passwordHash)
+      : await hashPassword('timing-equaliser').then(() => false);
     const refused = () => unauthorized('Invalid email or password');
     if (!user) throw refused();
     if (user.signInLockedUntil && user.signInLockedUntil.getTime() > Date.now()) throw refused();
@@ -113,7 +129,9 @@ export class AuthService {
       throw refused();
     }
     if (user.failedSignIns > 0 || user.signInLockedUntil) {
-      await base.repo(User).update({ id: user.id }, { failedSignIns: 0, failedSignInsSince: null, signInLockedUntil: null });
+      await base
+        .repo(User)
+        .update({ id: user.id }, { failedSignIns: 0, failedSignInsSince: null, signInLockedUntil: null });
     }
     return { user, token: this.dashboardToken(user.id), expiresIn: this.tokens.ttlSeconds };
   }
@@ -160,8 +178,17 @@ export class AuthService {
     const credential = found?.credential;
     if (!credential || credential.livemode !== (mode === Mode.LIVE)) throw unauthorized('Invalid API key');
     this.assertBusinessHeader(credential.businessId, businessIdHeader);
-    return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-      credential.livemode ? Mode.LIVE : Mode.TEST, base.origin, null, null, null, found.settings);
+    return new RequestContext(
+      base.dataSource,
+      { kind: 'api', credentialId: credential.id },
+      credential.businessId,
+      credential.livemode ? Mode.LIVE : Mode.TEST,
+      base.origin,
+      null,
+      null,
+      null,
+      found.settings,
+    );
   }
 
   /**
@@ -170,7 +197,10 @@ export class AuthService {
    * hydrated by EntityRows: TypeORM's select builder and result transformer were a visible share
    * of every API request's CPU.
    */
-  private async credentialWithSettings(base: RequestContext, keyHash: string): Promise<{ credential: ApiCredential; settings: BusinessSettings | null } | null> {
+  private async credentialWithSettings(
+    base: RequestContext,
+    keyHash: string,
+  ): Promise<{ credential: ApiCredential; settings: BusinessSettings | null } | null> {
     const credentials = EntityRows.of(base, ApiCredential);
     const settings = EntityRows.of(base, BusinessSettings);
     const [row]: Array<Record<string, unknown>> = await base.em.query(
@@ -191,19 +221,34 @@ export class AuthService {
     if (claims.kind === 'api') {
       const credential = await base.repo(ApiCredential).findOne({ where: { id: claims.sub } });
       const mode = credential?.livemode ? Mode.LIVE : Mode.TEST;
-      if (!credential || credential.keyVersion !== claims.kv || credential.businessId !== claims.bid || mode !== claims.mode) {
+      if (
+        !credential ||
+        credential.keyVersion !== claims.kv ||
+        credential.businessId !== claims.bid ||
+        mode !== claims.mode
+      ) {
         throw unauthorized('Invalid or expired token');
       }
       this.assertBusinessHeader(credential.businessId, presented.businessIdHeader);
-      return new RequestContext(base.dataSource, { kind: 'api', credentialId: credential.id }, credential.businessId,
-        mode, base.origin);
+      return new RequestContext(
+        base.dataSource,
+        { kind: 'api', credentialId: credential.id },
+        credential.businessId,
+        mode,
+        base.origin,
+      );
     }
     const user = await base.repo(User).findOne({ where: { id: claims.sub } });
     if (!user) throw unauthorized('Invalid or expired token');
     const mode = this.parseMode(presented.modeHeader);
     const membership = await this.activeMembership(base, user.id, presented.businessIdHeader);
-    return new RequestContext(base.dataSource, { kind: 'dashboard', userId: user.id, role: membership?.role ?? null },
-      membership?.businessId ?? null, mode, base.origin);
+    return new RequestContext(
+      base.dataSource,
+      { kind: 'dashboard', userId: user.id, role: membership?.role ?? null },
+      membership?.businessId ?? null,
+      mode,
+      base.origin,
+    );
   }
 
   private async activeMembership(ctx: RequestContext, userId: string, businessIdHeader?: string | null) {

@@ -45,20 +45,31 @@ export class BusinessDirectory {
   /** Both modes' settings of the context's business, test first (`business show`, and `business update`'s answer). */
   async settings(ctx: RequestContext): Promise<BusinessSettings[]> {
     ctx.requireOperator();
-    return ctx.repo(BusinessSettings).find({ where: { businessId: ctx.requireBusiness() }, order: { livemode: 'ASC' } });
+    return ctx
+      .repo(BusinessSettings)
+      .find({ where: { businessId: ctx.requireBusiness() }, order: { livemode: 'ASC' } });
   }
 
   private async credentialsOf(ctx: RequestContext, businesses: Business[]): Promise<ApiCredential[]> {
     if (businesses.length === 0) return [];
-    return ctx.repo(ApiCredential).find({ where: { businessId: In(businesses.map(({ id }) => id)) }, order: { livemode: 'ASC' } });
+    return ctx
+      .repo(ApiCredential)
+      .find({ where: { businessId: In(businesses.map(({ id }) => id)) }, order: { livemode: 'ASC' } });
   }
 
-  private async withOwnersAndModes(ctx: RequestContext, businesses: Business[], credentials: ApiCredential[]): Promise<BusinessListing[]> {
-    const owners = businesses.length === 0 ? [] : await ctx.repo(Membership).find({
-      where: { businessId: In(businesses.map(({ id }) => id)), role: Role.OWNER },
-      relations: { user: true },
-      order: { createdAt: 'ASC' },
-    });
+  private async withOwnersAndModes(
+    ctx: RequestContext,
+    businesses: Business[],
+    credentials: ApiCredential[],
+  ): Promise<BusinessListing[]> {
+    const owners =
+      businesses.length === 0
+        ? []
+        : await ctx.repo(Membership).find({
+            where: { businessId: In(businesses.map(({ id }) => id)), role: Role.OWNER },
+            relations: { user: true },
+            order: { createdAt: 'ASC' },
+          });
     const ownersOf = groupBy(owners, (member) => member.businessId);
     const credentialsOf = groupBy(credentials, (credential) => credential.businessId);
     return businesses.map((business) => ({

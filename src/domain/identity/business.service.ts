@@ -1,5 +1,11 @@
 import { Business, BusinessSettings, Membership, Mode, Role, User } from './identity.entities';
-import { BusinessSettingsChanges, NewAccount, OperatorAccount, OperatorBusinessUpdate, WebhookUrlConfig } from './identity.commands';
+import {
+  BusinessSettingsChanges,
+  NewAccount,
+  OperatorAccount,
+  OperatorBusinessUpdate,
+  WebhookUrlConfig,
+} from './identity.commands';
 import { AuthService } from './auth.service';
 import { CredentialService, IssuedCredentials } from './credential.service';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
@@ -20,7 +26,9 @@ export interface OpenedAccount {
 }
 
 const emailTaken = () =>
-  new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', { email: ['is already registered'] });
+  new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', {
+    email: ['is already registered'],
+  });
 
 /**
  * The context's business, locked for the rest of the transaction (`FOR UPDATE`): what a change of
@@ -57,13 +65,21 @@ export class BusinessService {
     return inTransaction(ctx, async (tx) => {
       const existing = await tx.repo(User).findOne({ where: { email: account.email } });
       if (existing) throw emailTaken();
-      const user = await tx.repo(User).save(tx.repo(User).create({ email: account.email, name: account.name, passwordHash: account.passwordHash }));
-      const business = await tx.repo(Business).save(tx.repo(Business).create({ name: account.businessName, email: account.email }));
-      await tx.repo(BusinessSettings).save([
-        tx.repo(BusinessSettings).create({ businessId: business.id, livemode: false, webhookUrl: null }),
-        tx.repo(BusinessSettings).create({ businessId: business.id, livemode: true, webhookUrl: null }),
-      ]);
-      await tx.repo(Membership).save(tx.repo(Membership).create({ userId: user.id, businessId: business.id, role: Role.OWNER }));
+      const user = await tx
+        .repo(User)
+        .save(tx.repo(User).create({ email: account.email, name: account.name, passwordHash: account.passwordHash }));
+      const business = await tx
+        .repo(Business)
+        .save(tx.repo(Business).create({ name: account.businessName, email: account.email }));
+      await tx
+        .repo(BusinessSettings)
+        .save([
+          tx.repo(BusinessSettings).create({ businessId: business.id, livemode: false, webhookUrl: null }),
+          tx.repo(BusinessSettings).create({ businessId: business.id, livemode: true, webhookUrl: null }),
+        ]);
+      await tx
+        .repo(Membership)
+        .save(tx.repo(Membership).create({ userId: user.id, businessId: business.id, role: Role.OWNER }));
       const credentials = await this.credentials.issue(tx, business.id, Mode.TEST);
       return { user, business, credentials, token: this.auth.dashboardToken(user.id) };
     }).catch(conflictOnUniqueViolation(emailTaken));
@@ -77,7 +93,12 @@ export class BusinessService {
   async createBusinessWithOwnerAccount(base: RequestContext, account: OperatorAccount): Promise<OpenedAccount> {
     const email = account.email.trim().toLowerCase();
     const name = account.name.trim();
-    return this.openAccount(base, { email, name, businessName: name, passwordHash: await hashPassword(account.password) });
+    return this.openAccount(base, {
+      email,
+      name,
+      businessName: name,
+      passwordHash: await hashPassword(account.password),
+    });
   }
 
   /**
@@ -110,14 +131,19 @@ export class BusinessService {
 
   /** The settings row of the context's business and mode (the webhook URL; products read their own fields). */
   async settings(ctx: RequestContext): Promise<BusinessSettings> {
-    return ctx.repo(BusinessSettings).findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    return ctx
+      .repo(BusinessSettings)
+      .findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
   }
 
   /**
    * Updates the business name and the webhook URL of the context's mode. The webhook URL must pass
    * the target policy of the mode (live: https and public; test: private only where allowed).
    */
-  async updateSettings(ctx: RequestContext, changes: BusinessSettingsChanges): Promise<{ business: Business; settings: BusinessSettings }> {
+  async updateSettings(
+    ctx: RequestContext,
+    changes: BusinessSettingsChanges,
+  ): Promise<{ business: Business; settings: BusinessSettings }> {
     ctx.requireRole(...WRITE_ROLES);
     const refusal = changes.webhookUrl ? await this.webhookTargets.refusal(changes.webhookUrl, ctx.livemode) : null;
     if (refusal) throw validationError({ webhookUrl: [refusal] });
@@ -127,7 +153,9 @@ export class BusinessService {
         await tx.repo(Business).update({ id: tx.requireBusiness() }, { name: changes.name });
       }
       if (changes.webhookUrl !== undefined) {
-        await tx.repo(BusinessSettings).update({ businessId: tx.requireBusiness(), livemode: tx.livemode }, { webhookUrl: changes.webhookUrl });
+        await tx
+          .repo(BusinessSettings)
+          .update({ businessId: tx.requireBusiness(), livemode: tx.livemode }, { webhookUrl: changes.webhookUrl });
       }
       return { business: await this.business(tx), settings: await this.settings(tx) };
     });

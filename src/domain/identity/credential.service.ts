@@ -38,16 +38,22 @@ export class CredentialService {
   /** Hints of the business's credentials: both modes for dashboard users, its own mode for an API credential. */
   async list(ctx: RequestContext): Promise<ApiCredential[]> {
     ctx.requireRole(...ALL_ROLES);
-    const where = { businessId: ctx.requireBusiness(), ...(ctx.actor.kind === 'api' ? { livemode: ctx.livemode } : {}) };
+    const where = {
+      businessId: ctx.requireBusiness(),
+      ...(ctx.actor.kind === 'api' ? { livemode: ctx.livemode } : {}),
+    };
     return ctx.repo(ApiCredential).find({ where, order: { livemode: 'ASC' } });
   }
 
   /** Issues the business's first live credential (OWNER, signed in to the dashboard). Shown once. */
   async createLive(ctx: RequestContext): Promise<IssuedCredentials> {
     ctx.requireDashboardRole(Role.OWNER);
-    const alreadyIssued = () => new DomainError(ErrorCode.CONFLICT, 'Live credentials already exist; regenerate the key instead');
+    const alreadyIssued = () =>
+      new DomainError(ErrorCode.CONFLICT, 'Live credentials already exist; regenerate the key instead');
     return inTransaction(ctx, async (tx) => {
-      const existing = await tx.repo(ApiCredential).findOne({ where: { businessId: tx.requireBusiness(), livemode: true } });
+      const existing = await tx
+        .repo(ApiCredential)
+        .findOne({ where: { businessId: tx.requireBusiness(), livemode: true } });
       if (existing) throw alreadyIssued();
       return this.issue(tx, tx.requireBusiness(), Mode.LIVE);
     }).catch(conflictOnUniqueViolation(alreadyIssued));
@@ -58,7 +64,8 @@ export class CredentialService {
     const mode = command.mode ?? ctx.mode;
     ctx.requireRole(...ADMIN_ROLES, Role.DEVELOPER);
     // A test credential must never reach live data, and a new live key is live data.
-    if (ctx.actor.kind === 'api' && mode !== ctx.mode) throw forbidden(`A ${ctx.mode} credential cannot regenerate the ${mode} key`);
+    if (ctx.actor.kind === 'api' && mode !== ctx.mode)
+      throw forbidden(`A ${ctx.mode} credential cannot regenerate the ${mode} key`);
     return inTransaction(ctx, async (tx) => {
       const apiKey = newApiKey(mode);
       await this.replace(tx, mode, { apiKey });
@@ -76,7 +83,12 @@ export class CredentialService {
     ctx.requireOperator();
     return inTransaction(ctx, async (tx) => {
       await lockOwnBusiness(tx);
-      const issued = { mode: Mode.TEST, apiKey: newApiKey(Mode.TEST), apiSecret: newApiSecret(Mode.TEST), publishableKey: newPublishableKey(Mode.TEST) };
+      const issued = {
+        mode: Mode.TEST,
+        apiKey: newApiKey(Mode.TEST),
+        apiSecret: newApiSecret(Mode.TEST),
+        publishableKey: newPublishableKey(Mode.TEST),
+      };
       await this.replace(tx, Mode.TEST, issued);
       return issued;
     });
@@ -87,17 +99,28 @@ export class CredentialService {
    * of the mode, inside the caller's transaction; tokens of the old key die with its version, and
    * the revocation is announced once the change commits.
    */
-  private async replace(tx: RequestContext, mode: Mode, fresh: { apiKey: string; apiSecret?: string; publishableKey?: string }): Promise<void> {
+  private async replace(
+    tx: RequestContext,
+    mode: Mode,
+    fresh: { apiKey: string; apiSecret?: string; publishableKey?: string },
+  ): Promise<void> {
     const credential = await tx.repo(ApiCredential).findOne({
       where: { businessId: tx.requireBusiness(), livemode: mode === Mode.LIVE },
       lock: { mode: 'pessimistic_write' },
     });
     if (!credential) throw notFound('API credential');
-    await tx.repo(ApiCredential).update({ id: credential.id }, {
-      keyHash: hashApiKey(fresh.apiKey), keyHint: hintOf(fresh.apiKey), keyVersion: credential.keyVersion + 1,
-      ...(fresh.apiSecret ? { secretCiphertext: this.secretBox.seal(fresh.apiSecret), secretHint: hintOf(fresh.apiSecret) } : {}),
-      ...(fresh.publishableKey ? { publishableKey: fresh.publishableKey } : {}),
-    });
+    await tx.repo(ApiCredential).update(
+      { id: credential.id },
+      {
+        keyHash: hashApiKey(fresh.apiKey),
+        keyHint: hintOf(fresh.apiKey),
+        keyVersion: credential.keyVersion + 1,
+        ...(fresh.apiSecret
+          ? { secretCiphertext: this.secretBox.seal(fresh.apiSecret), secretHint: hintOf(fresh.apiSecret) }
+          : {}),
+        ...(fresh.publishableKey ? { publishableKey: fresh.publishableKey } : {}),
+      },
+    );
     announceRevocation(tx, this.pubSub, credentialRevoked(credential.businessId, credential.id));
   }
 
@@ -106,15 +129,17 @@ export class CredentialService {
     const apiKey = newApiKey(mode);
     const apiSecret = newApiSecret(mode);
     const publishableKey = newPublishableKey(mode);
-    await tx.repo(ApiCredential).save(tx.repo(ApiCredential).create({
-      publishableKey,
-      businessId,
-      livemode: mode === Mode.LIVE,
-      keyHash: hashApiKey(apiKey),
-      keyHint: hintOf(apiKey),
-      secretCiphertext: this.secretBox.seal(apiSecret),
-      secretHint: hintOf(apiSecret),
-    }));
+    await tx.repo(ApiCredential).save(
+      tx.repo(ApiCredential).create({
+        publishableKey,
+        businessId,
+        livemode: mode === Mode.LIVE,
+        keyHash: hashApiKey(apiKey),
+        keyHint: hintOf(apiKey),
+        secretCiphertext: this.secretBox.seal(apiSecret),
+        secretHint: hintOf(apiSecret),
+      }),
+    );
     await this.onModeEnabled(tx.forBusiness(businessId, mode));
     return { mode, apiKey, apiSecret, publishableKey };
   }

@@ -1,5 +1,14 @@
 import { bigintTransformer } from '../shared/money';
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 
 export enum Role {
   OWNER = 'OWNER',
@@ -21,7 +30,8 @@ export class User {
   @PrimaryGeneratedColumn('uuid') id: string;
 
   @Index('uq_users_email', { unique: true })
-  @Column('text') email: string;
+  @Column('text')
+  email: string;
 
   @Column('text') name: string;
 
@@ -103,7 +113,8 @@ export class Membership {
   user?: User;
 
   @Index('ix_memberships_business')
-  @Column('uuid') businessId: string;
+  @Column('uuid')
+  businessId: string;
 
   @ManyToOne(() => Business, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'business_id' })
@@ -133,7 +144,8 @@ export class ApiCredential {
   @Column('boolean') livemode: boolean;
 
   @Index('uq_api_credentials_key_hash', { unique: true })
-  @Column('text') keyHash: string;
+  @Column('text')
+  keyHash: string;
 
   /** First characters of the key, safe to display ("bk_test_AbCd"). */
   @Column('text') keyHint: string;
@@ -150,7 +162,8 @@ export class ApiCredential {
    * plain text and shown whenever asked. Regenerating the API key leaves it unchanged.
    */
   @Index('uq_api_credentials_publishable_key', { unique: true })
-  @Column('text') publishableKey: string;
+  @Column('text')
+  publishableKey: string;
 
   @Column('timestamptz', { nullable: true }) lastUsedAt: Date | null;
 

@@ -12,7 +12,8 @@ export class PendingSignUp {
 
   /** SHA-256 (hex) of the sign-up token handed to the caller; the token itself is never stored. */
   @Index('uq_pending_sign_ups_token_hash', { unique: true })
-  @Column('text') tokenHash: string;
+  @Column('text')
+  tokenHash: string;
 
   /** Lower-cased. */
   @Column('text') email: string;

@@ -23,30 +23,34 @@ export interface SignUpStarted {
 }
 
 /** The one answer of every confirmation that does not create an account, whatever the reason. */
-const signUpRefused = () => validationError(
-  { code: ['is wrong or has expired; check the email, or sign up again for a new code'] },
-  'The sign-up code is wrong or has expired',
-);
+const signUpRefused = () =>
+  validationError(
+    { code: ['is wrong or has expired; check the email, or sign up again for a new code'] },
+    'The sign-up code is wrong or has expired',
+  );
 
 const minutes = Math.round(SIGN_UP_LIFETIME_SECONDS / 60);
 
 const codeMail = (to: string, code: string): MailMessage => ({
   to,
   subject: 'Your Tessera sign-up code',
-  text: `Your code to finish signing up to Tessera is ${code}.\n\n`
-    + `It expires in ${minutes} minutes. If you did not sign up, ignore this email: no account is created without the code.\n`,
+  text:
+    `Your code to finish signing up to Tessera is ${code}.\n\n` +
+    `It expires in ${minutes} minutes. If you did not sign up, ignore this email: no account is created without the code.\n`,
 });
 
 const alreadyRegisteredMail = (to: string): MailMessage => ({
   to,
   subject: 'Your Tessera sign-up',
-  text: 'Someone, perhaps you, tried to sign up to Tessera with this email address, but you already have an account.\n\n'
-    + 'Sign in with this address, or reset your password if you have forgotten it. '
-    + 'If it was not you, ignore this email: nothing has changed.\n',
+  text:
+    'Someone, perhaps you, tried to sign up to Tessera with this email address, but you already have an account.\n\n' +
+    'Sign in with this address, or reset your password if you have forgotten it. ' +
+    'If it was not you, ignore this email: nothing has changed.\n',
 });
 
 /** The code, bound to its sign-up: a leaked table alone cannot be searched for codes without the tokens. */
-const codeHashOf = (signUpToken: string, code: string) => crypto.createHmac('sha256', signUpToken).update(code).digest('hex');
+const codeHashOf = (signUpToken: string, code: string) =>
+  crypto.createHmac('sha256', signUpToken).update(code).digest('hex');
 
 /**
  * Dashboard sign-up with proof of the address. `start` answers the same, after the same work,
@@ -56,7 +60,10 @@ const codeHashOf = (signUpToken: string, code: string) => crypto.createHmac('sha
  * the same error. So sign-up never tells anyone but the owner of an address whether it is registered.
  */
 export class SignUpService {
-  constructor(private readonly businesses: BusinessService, private readonly mailer: Mailer) {}
+  constructor(
+    private readonly businesses: BusinessService,
+    private readonly mailer: Mailer,
+  ) {}
 
   async start(base: RequestContext, data: NewAccountRequest): Promise<SignUpStarted> {
     const passwordHash = await hashPassword(data.password);
@@ -95,16 +102,26 @@ export class SignUpService {
        RETURNING id, code_hash`,
       [sha256Hex(signUpToken), SIGN_UP_MAX_ATTEMPTS],
     );
-    const [pending] = (Array.isArray(result[0]) ? result[0] : result) as Array<{ id: string; code_hash: string | null }>;
+    const [pending] = (Array.isArray(result[0]) ? result[0] : result) as Array<{
+      id: string;
+      code_hash: string | null;
+    }>;
     const codeIsRight = pending?.code_hash ? safeEqual(codeHashOf(signUpToken, code), pending.code_hash) : false;
     if (!pending || !codeIsRight) throw signUpRefused();
     return inTransaction(base, async (tx) => {
       // Locked and re-read, so two confirmations of one sign-up create one account.
-      const row = await tx.repo(PendingSignUp).findOne({ where: { id: pending.id, confirmedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+      const row = await tx
+        .repo(PendingSignUp)
+        .findOne({ where: { id: pending.id, confirmedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
       if (!row) throw signUpRefused();
       await tx.repo(PendingSignUp).update({ id: row.id }, { confirmedAt: new Date() });
       // Two sign-ups of one new address both got a code; the unique email lets only the first confirmation through.
-      return this.businesses.openAccount(tx, { email: row.email, name: row.name, businessName: row.businessName, passwordHash: row.passwordHash });
+      return this.businesses.openAccount(tx, {
+        email: row.email,
+        name: row.name,
+        businessName: row.businessName,
+        passwordHash: row.passwordHash,
+      });
     }).catch((error: unknown) => {
       throw error instanceof DomainError && error.code === ErrorCode.CONFLICT ? signUpRefused() : error;
     });
@@ -112,7 +129,10 @@ export class SignUpService {
 
   /** Deletes sign-ups a day after they expired (hourly housekeeping). */
   async purgeExpired(system: RequestContext): Promise<number> {
-    const result = await system.repo(PendingSignUp).createQueryBuilder().delete()
+    const result = await system
+      .repo(PendingSignUp)
+      .createQueryBuilder()
+      .delete()
       .where('expires_at < now() - make_interval(secs => :retention)', { retention: SIGN_UP_RETENTION_SECONDS })
       .execute();
     return result.affected ?? 0;

@@ -26,7 +26,12 @@ export class TeamInvitation {
 
   @Column({ type: 'enum', enum: Role, enumName: 'membership_role' }) role: Role;
 
-  @Column({ type: 'enum', enum: TeamInvitationStatus, enumName: 'team_invitation_status', default: TeamInvitationStatus.PENDING })
+  @Column({
+    type: 'enum',
+    enum: TeamInvitationStatus,
+    enumName: 'team_invitation_status',
+    default: TeamInvitationStatus.PENDING,
+  })
   status: TeamInvitationStatus;
 
   @Column('uuid', { nullable: true }) invitedByUserId: string | null;

@@ -29,10 +29,15 @@ export class TeamInvitationService {
       const businessId = tx.requireBusiness();
       // A member is visible in teamMembers anyway; whether a non-member has an account is never told.
       const [member] = await tx.em.query<unknown[]>(
-        `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = $1 AND u.email = $2`, [businessId, data.email]);
+        `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.business_id = $1 AND u.email = $2`,
+        [businessId, data.email],
+      );
       if (member) throw alreadyMember();
-      const invitation = await tx.repo(TeamInvitation).findOne({ where: { businessId, email: data.email, status: TeamInvitationStatus.PENDING } })
-        ?? tx.repo(TeamInvitation).create({ businessId, email: data.email, status: TeamInvitationStatus.PENDING });
+      const invitation =
+        (await tx
+          .repo(TeamInvitation)
+          .findOne({ where: { businessId, email: data.email, status: TeamInvitationStatus.PENDING } })) ??
+        tx.repo(TeamInvitation).create({ businessId, email: data.email, status: TeamInvitationStatus.PENDING });
       invitation.role = data.role;
       invitation.invitedByUserId = tx.actor.kind === 'dashboard' ? tx.actor.userId : null;
       invitation.expiresAt = new Date(Date.now() + INVITATION_LIFETIME_MS);
@@ -64,17 +69,25 @@ export class TeamInvitationService {
     return inTransaction(ctx, async (tx) => {
       const invitation = await this.answerable(tx, user, invitationId);
       await tx.repo(Business).findOne({ where: { id: invitation.businessId }, lock: { mode: 'for_no_key_update' } });
-      const existing = await tx.repo(Membership).findOne({ where: { userId: user.id, businessId: invitation.businessId } });
+      const existing = await tx
+        .repo(Membership)
+        .findOne({ where: { userId: user.id, businessId: invitation.businessId } });
       if (existing) throw alreadyMember();
       await this.respond(tx, invitation, TeamInvitationStatus.ACCEPTED);
-      return tx.repo(Membership).save(tx.repo(Membership).create({ userId: user.id, businessId: invitation.businessId, role: invitation.role }));
+      return tx
+        .repo(Membership)
+        .save(
+          tx.repo(Membership).create({ userId: user.id, businessId: invitation.businessId, role: invitation.role }),
+        );
     });
   }
 
   /** Declines one of the signed-in user's invitations. */
   async decline(ctx: RequestContext, invitationId: string): Promise<TeamInvitation> {
     const user = await this.invitee(ctx);
-    return inTransaction(ctx, async (tx) => this.respond(tx, await this.answerable(tx, user, invitationId), TeamInvitationStatus.DECLINED));
+    return inTransaction(ctx, async (tx) =>
+      this.respond(tx, await this.answerable(tx, user, invitationId), TeamInvitationStatus.DECLINED),
+    );
   }
 
   /** Withdraws a pending invitation of the business (OWNER, ADMIN; an OWNER invitation only by an OWNER). */
@@ -84,9 +97,9 @@ export class TeamInvitationService {
       const { tx } = await lockTeam(transaction, ADMIN_ROLES);
       const invitation = isUuid(invitationId)
         ? await tx.repo(TeamInvitation).findOne({
-          where: { id: invitationId, businessId: tx.requireBusiness(), status: TeamInvitationStatus.PENDING },
-          lock: { mode: 'pessimistic_write' },
-        })
+            where: { id: invitationId, businessId: tx.requireBusiness(), status: TeamInvitationStatus.PENDING },
+            lock: { mode: 'pessimistic_write' },
+          })
         : null;
       if (!invitation) throw notFound('Invitation');
       assertMayGrant(tx, invitation.role);
@@ -95,22 +108,33 @@ export class TeamInvitationService {
   }
 
   private async invitee(ctx: RequestContext): Promise<User> {
-    if (ctx.actor.kind !== 'dashboard') throw unauthorized('Sign in to the dashboard to see and answer your invitations');
+    if (ctx.actor.kind !== 'dashboard')
+      throw unauthorized('Sign in to the dashboard to see and answer your invitations');
     return ctx.repo(User).findOneOrFail({ where: { id: ctx.actor.userId } });
   }
 
   /** A pending, unexpired invitation to the user's email; anything else (another's, answered, expired) is NOT_FOUND. */
   private async answerable(tx: RequestContext, user: User, invitationId: string): Promise<TeamInvitation> {
     const invitation = isUuid(invitationId)
-      ? await tx.repo(TeamInvitation).findOne({ where: { id: invitationId, email: user.email }, lock: { mode: 'pessimistic_write' } })
+      ? await tx
+          .repo(TeamInvitation)
+          .findOne({ where: { id: invitationId, email: user.email }, lock: { mode: 'pessimistic_write' } })
       : null;
-    if (!invitation || invitation.status !== TeamInvitationStatus.PENDING || invitation.expiresAt.getTime() <= Date.now()) {
+    if (
+      !invitation ||
+      invitation.status !== TeamInvitationStatus.PENDING ||
+      invitation.expiresAt.getTime() <= Date.now()
+    ) {
       throw notFound('Invitation');
     }
     return invitation;
   }
 
-  private async respond(tx: RequestContext, invitation: TeamInvitation, status: TeamInvitationStatus): Promise<TeamInvitation> {
+  private async respond(
+    tx: RequestContext,
+    invitation: TeamInvitation,
+    status: TeamInvitationStatus,
+  ): Promise<TeamInvitation> {
     invitation.status = status;
     invitation.respondedAt = new Date();
     return tx.repo(TeamInvitation).save(invitation);

@@ -26,7 +26,11 @@ export interface LockedTeam {
  * the role of now: a request authorised before a demotion committed, and held until after it,
  * would otherwise act with the role it lost (issue 26, finding 1).
  */
-export async function lockTeam(tx: RequestContext, roles: Role[], targetMembershipId: string | null = null): Promise<LockedTeam> {
+export async function lockTeam(
+  tx: RequestContext,
+  roles: Role[],
+  targetMembershipId: string | null = null,
+): Promise<LockedTeam> {
   const businessId = tx.requireBusiness();
   await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'for_no_key_update' } });
   const callerUserId = tx.actor.kind === 'dashboard' ? tx.actor.userId : null;
@@ -34,14 +38,17 @@ export async function lockTeam(tx: RequestContext, roles: Role[], targetMembersh
   const wanted: Array<FindOptionsWhere<Membership>> = [];
   if (callerUserId) wanted.push({ businessId, userId: callerUserId });
   if (targetId) wanted.push({ businessId, id: targetId });
-  const rows = wanted.length > 0
-    ? await tx.repo(Membership).find({ where: wanted, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } })
-    : [];
-  const caller = callerUserId ? rows.find((row) => row.userId === callerUserId) ?? null : null;
-  const target = targetId ? rows.find((row) => row.id === targetId) ?? null : null;
+  const rows =
+    wanted.length > 0
+      ? await tx.repo(Membership).find({ where: wanted, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } })
+      : [];
+  const caller = callerUserId ? (rows.find((row) => row.userId === callerUserId) ?? null) : null;
+  const target = targetId ? (rows.find((row) => row.id === targetId) ?? null) : null;
   if (tx.actor.kind !== 'dashboard') return { tx, caller, target };
   if (!caller || !roles.includes(caller.role)) {
-    throw forbidden(`Your role in this business changed before this request could apply; it needs one of the roles ${roles.join(', ')}`);
+    throw forbidden(
+      `Your role in this business changed before this request could apply; it needs one of the roles ${roles.join(', ')}`,
+    );
   }
   return { tx: tx.forBusiness(businessId, tx.mode, caller.role), caller, target };
 }

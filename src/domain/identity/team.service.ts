@@ -31,11 +31,13 @@ export class TeamService {
     assertMayGrant(ctx, role);
     return inTransaction(ctx, async (transaction) => {
       const { tx, caller, target: membership } = await this.lockedMember(transaction, membershipId);
-      if (membership.id === caller?.id) throw forbidden('You cannot change your own role; another OWNER or ADMIN of the business can');
+      if (membership.id === caller?.id)
+        throw forbidden('You cannot change your own role; another OWNER or ADMIN of the business can');
       assertMayGrant(tx, role);
       assertMayGrant(tx, membership.role);
       if (membership.role === Role.OWNER && role !== Role.OWNER) await this.assertAnotherOwner(tx, membership);
-      if (membership.role !== role) announceRevocation(tx, this.pubSub, memberRevoked(membership.businessId, membership.userId));
+      if (membership.role !== role)
+        announceRevocation(tx, this.pubSub, memberRevoked(membership.businessId, membership.userId));
       membership.role = role;
       return tx.repo(Membership).save(membership);
     });
@@ -79,11 +81,20 @@ export class TeamService {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
     const { me, active } = callerScope(ctx);
-    return ctx.repo(User).createQueryBuilder('candidate')
+    return ctx
+      .repo(User)
+      .createQueryBuilder('candidate')
       .where('candidate.id IN (:...valid)', { valid })
-      .andWhere(new Brackets((scope) => scope
-        .where('candidate.id = :me', { me })
-        .orWhere('EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = candidate.id AND m.business_id = :active)', { active })))
+      .andWhere(
+        new Brackets((scope) =>
+          scope
+            .where('candidate.id = :me', { me })
+            .orWhere(
+              'EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = candidate.id AND m.business_id = :active)',
+              { active },
+            ),
+        ),
+      )
       .getMany();
   }
 
@@ -92,20 +103,37 @@ export class TeamService {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
     const { me, active } = callerScope(ctx);
-    return ctx.repo(Business).createQueryBuilder('business')
+    return ctx
+      .repo(Business)
+      .createQueryBuilder('business')
       .where('business.id IN (:...valid)', { valid })
-      .andWhere(new Brackets((scope) => scope
-        .where('business.id = :active', { active })
-        .orWhere('EXISTS (SELECT 1 FROM memberships m WHERE m.business_id = business.id AND m.user_id = :me)', { me })
-        .orWhere(`EXISTS (SELECT 1 FROM team_invitations i JOIN users u ON u.email = i.email
-                          WHERE i.business_id = business.id AND u.id = :me)`, { me })))
+      .andWhere(
+        new Brackets((scope) =>
+          scope
+            .where('business.id = :active', { active })
+            .orWhere('EXISTS (SELECT 1 FROM memberships m WHERE m.business_id = business.id AND m.user_id = :me)', {
+              me,
+            })
+            .orWhere(
+              `EXISTS (SELECT 1 FROM team_invitations i JOIN users u ON u.email = i.email
+                          WHERE i.business_id = business.id AND u.id = :me)`,
+              { me },
+            ),
+        ),
+      )
       .getMany();
   }
 
   private visibleMemberships(ctx: RequestContext) {
     const { me, active } = callerScope(ctx);
-    return ctx.repo(Membership).createQueryBuilder('membership')
-      .where(new Brackets((scope) => scope.where('membership.userId = :me', { me }).orWhere('membership.businessId = :active', { active })))
+    return ctx
+      .repo(Membership)
+      .createQueryBuilder('membership')
+      .where(
+        new Brackets((scope) =>
+          scope.where('membership.userId = :me', { me }).orWhere('membership.businessId = :active', { active }),
+        ),
+      )
       .orderBy('membership.createdAt', 'ASC');
   }
 

@@ -8,9 +8,7 @@ export interface InvoiceLineCommand {
 }
 
 /** What an invoice bills: itemised lines, or one amount due. */
-export type InvoiceLinesCommand =
-  | { kind: 'items'; items: InvoiceLineCommand[] }
-  | { kind: 'amount'; amount: bigint };
+export type InvoiceLinesCommand = { kind: 'items'; items: InvoiceLineCommand[] } | { kind: 'amount'; amount: bigint };
 
 /** POST /business/invoices: a DRAFT invoice with the next number of the business and mode. */
 export interface CreateInvoiceCommand {

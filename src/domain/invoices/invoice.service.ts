@@ -23,7 +23,9 @@ function linesOf(command: CreateInvoiceCommand): InvoiceItem[] {
   if (lines.kind === 'amount') {
     if (lines.amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
     const amount = lines.amount.toString();
-    return [{ description: command.description ?? 'Amount due', quantity: 1, unitAmountMinor: amount, amountMinor: amount }];
+    return [
+      { description: command.description ?? 'Amount due', quantity: 1, unitAmountMinor: amount, amountMinor: amount },
+    ];
   }
   const errors: FieldErrors = {};
   lines.items.forEach((item, index) => {
@@ -31,7 +33,9 @@ function linesOf(command: CreateInvoiceCommand): InvoiceItem[] {
   });
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return lines.items.map((item) => ({
-    description: item.description, quantity: item.quantity, unitAmountMinor: item.unitAmount.toString(),
+    description: item.description,
+    quantity: item.quantity,
+    unitAmountMinor: item.unitAmount.toString(),
     amountMinor: (item.unitAmount * BigInt(item.quantity)).toString(),
   }));
 }
@@ -46,7 +50,9 @@ export class InvoiceService {
     private readonly checkout: CheckoutService,
     private readonly events: EventService,
   ) {
-    checkout.onSessionCompleted(CheckoutSessionSource.INVOICE, (tx, session, payment) => this.markPaid(tx, session, payment));
+    checkout.onSessionCompleted(CheckoutSessionSource.INVOICE, (tx, session, payment) =>
+      this.markPaid(tx, session, payment),
+    );
   }
 
   async create(ctx: RequestContext, command: CreateInvoiceCommand): Promise<Invoice> {
@@ -63,11 +69,23 @@ export class InvoiceService {
          RETURNING last_number`,
         [businessId, tx.livemode],
       );
-      const invoice = await tx.repo(Invoice).save(tx.repo(Invoice).create({
-        businessId, livemode: tx.livemode, number, invoiceNumber: formatInvoiceNumber(number), status: InvoiceStatus.DRAFT,
-        customerEmail: command.customerEmail, currency: command.currency, items, totalAmount, description: command.description, dueDate: command.dueDate,
-        successUrl: command.successUrl, metadata: command.metadata,
-      }));
+      const invoice = await tx.repo(Invoice).save(
+        tx.repo(Invoice).create({
+          businessId,
+          livemode: tx.livemode,
+          number,
+          invoiceNumber: formatInvoiceNumber(number),
+          status: InvoiceStatus.DRAFT,
+          customerEmail: command.customerEmail,
+          currency: command.currency,
+          items,
+          totalAmount,
+          description: command.description,
+          dueDate: command.dueDate,
+          successUrl: command.successUrl,
+          metadata: command.metadata,
+        }),
+      );
       await this.record(tx, invoiceCreated(invoice));
       return invoice;
     });
@@ -96,9 +114,15 @@ export class InvoiceService {
       const status = invoiceTransition(invoice.status, 'finalize');
       if (status === invoice.status) return invoice;
       const session = await this.checkout.open(tx, {
-        amount: invoice.totalAmount, currency: invoice.currency, customerEmail: invoice.customerEmail, successUrl: invoice.successUrl,
-        description: `Invoice ${invoice.invoiceNumber}${invoice.description ? `: ${invoice.description}` : ''}`, metadata: invoice.metadata,
-        source: CheckoutSessionSource.INVOICE, sourceId: invoice.id, expiresAt: new Date((await this.checkout.now(tx)).getTime() + INVOICE_PAYABLE_DAYS * 24 * 3600 * 1000),
+        amount: invoice.totalAmount,
+        currency: invoice.currency,
+        customerEmail: invoice.customerEmail,
+        successUrl: invoice.successUrl,
+        description: `Invoice ${invoice.invoiceNumber}${invoice.description ? `: ${invoice.description}` : ''}`,
+        metadata: invoice.metadata,
+        source: CheckoutSessionSource.INVOICE,
+        sourceId: invoice.id,
+        expiresAt: new Date((await this.checkout.now(tx)).getTime() + INVOICE_PAYABLE_DAYS * 24 * 3600 * 1000),
       });
       invoice.status = status;
       invoice.checkoutSessionId = session.id;

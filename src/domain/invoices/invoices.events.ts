@@ -17,7 +17,12 @@ const facts = (invoice: Invoice) => ({ invoiceId: invoice.id, invoiceNumber: inv
 
 export const invoiceCreated = (invoice: Invoice): InvoiceEvent => ({
   type: InvoiceEvents.CREATED,
-  data: { ...facts(invoice), status: invoice.status, totalAmount: toMajor(invoice.totalAmount, invoice.currency), currency: invoice.currency.toLowerCase() },
+  data: {
+    ...facts(invoice),
+    status: invoice.status,
+    totalAmount: toMajor(invoice.totalAmount, invoice.currency),
+    currency: invoice.currency.toLowerCase(),
+  },
 });
 
 export const invoiceFinalized = (invoice: Invoice, sessionId: string): InvoiceEvent => ({

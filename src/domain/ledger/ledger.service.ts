@@ -1,5 +1,11 @@
 import { DataSource } from 'typeorm';
-import { AccountKind, CACHED_BALANCE_KINDS, JournalTransaction, LedgerAccount, PLATFORM_BUSINESS_ID } from './ledger.entities';
+import {
+  AccountKind,
+  CACHED_BALANCE_KINDS,
+  JournalTransaction,
+  LedgerAccount,
+  PLATFORM_BUSINESS_ID,
+} from './ledger.entities';
 import { TesseraPubSub, Topic, WalletBalanceChange } from '../events/pubsub';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
@@ -108,7 +114,10 @@ export class LedgerService {
       where: { kind: ref.kind, livemode: ctx.livemode, currency, businessId, ownerRef },
     });
     // Only once committed: an account created by a transaction that rolls back must not be remembered.
-    if (ctx.inTransaction) ctx.afterCommit(() => { this.accounts.set(key, account); });
+    if (ctx.inTransaction)
+      ctx.afterCommit(() => {
+        this.accounts.set(key, account);
+      });
     else this.accounts.set(key, account);
     return account;
   }
@@ -127,20 +136,28 @@ export class LedgerService {
     const ordered = [...posting.lines].sort((a, b) => a.account.id.localeCompare(b.account.id));
     for (const line of ordered) {
       if (!CACHED_BALANCE_KINDS.has(line.account.kind)) continue;
-      const rows = await ctx.em.query<Array<{ balance: string }>>(
-        `UPDATE ledger_accounts SET balance = balance + $2, updated_at = now()
+      const rows = await ctx.em
+        .query<Array<{ balance: string }>>(
+          `UPDATE ledger_accounts SET balance = balance + $2, updated_at = now()
          WHERE id = $1 AND (allow_negative OR balance + $2 >= 0)
          RETURNING balance`,
-        [line.account.id, line.amount.toString()],
-      ).catch((error: unknown) => {
-        if (isNumericOverflow(error)) {
-          throw new DomainError(ErrorCode.UNPROCESSABLE, `The ${line.account.currency} balance would exceed the largest amount the ledger holds`);
-        }
-        throw error;
-      });
+          [line.account.id, line.amount.toString()],
+        )
+        .catch((error: unknown) => {
+          if (isNumericOverflow(error)) {
+            throw new DomainError(
+              ErrorCode.UNPROCESSABLE,
+              `The ${line.account.currency} balance would exceed the largest amount the ledger holds`,
+            );
+          }
+          throw error;
+        });
       const updated = Array.isArray(rows[0]) ? (rows[0] as Array<{ balance: string }>) : rows;
       if (updated.length === 0) {
-        throw new DomainError(ErrorCode.INSUFFICIENT_FUNDS, `Insufficient funds in the ${line.account.currency} wallet`);
+        throw new DomainError(
+          ErrorCode.INSUFFICIENT_FUNDS,
+          `Insufficient funds in the ${line.account.currency} wallet`,
+        );
       }
       balances.set(line.account.id, BigInt(updated[0].balance));
       balanceAfter.set(line, BigInt(updated[0].balance));
@@ -155,7 +172,11 @@ export class LedgerService {
    * so one round trip instead of two. Cached balances are updated before, each entry records its
    * line's balance after.
    */
-  private async writeJournal(ctx: RequestContext, posting: Posting, balanceAfter: Map<PostingLine, bigint>): Promise<JournalTransaction> {
+  private async writeJournal(
+    ctx: RequestContext,
+    posting: Posting,
+    balanceAfter: Map<PostingLine, bigint>,
+  ): Promise<JournalTransaction> {
     const { header, sql, values } = this.journalStatement(ctx, posting, balanceAfter);
     const [row]: Array<{ id: string; created_at: Date }> = await ctx.em.query(sql, values);
     return ctx.repo(JournalTransaction).create({ ...header, id: row.id, createdAt: row.created_at });
@@ -170,9 +191,21 @@ export class LedgerService {
       referenceId: posting.referenceId ?? null,
       description: posting.description ?? null,
     };
-    const values: unknown[] = [header.businessId, header.livemode, header.kind, header.referenceType, header.referenceId, header.description];
+    const values: unknown[] = [
+      header.businessId,
+      header.livemode,
+      header.kind,
+      header.referenceType,
+      header.referenceId,
+      header.description,
+    ];
     const tuples = posting.lines.map((line) => {
-      values.push(line.account.id, line.account.currency, line.amount.toString(), balanceAfter.get(line)?.toString() ?? null);
+      values.push(
+        line.account.id,
+        line.account.currency,
+        line.amount.toString(),
+        balanceAfter.get(line)?.toString() ?? null,
+      );
       const base = values.length - 4;
       return `($${base + 1}::uuid, $${base + 2}::text, $${base + 3}::bigint, $${base + 4}::bigint)`;
     });
@@ -238,7 +271,13 @@ export class LedgerService {
   }
 
   /** Publishes a wallet's new balance to subscribers once the transaction has committed. */
-  announceBalance(tx: RequestContext, wallet: LedgerAccount, balance: bigint, change: bigint, transaction: JournalTransaction): void {
+  announceBalance(
+    tx: RequestContext,
+    wallet: LedgerAccount,
+    balance: bigint,
+    change: bigint,
+    transaction: JournalTransaction,
+  ): void {
     const pubSub = this.pubSub;
     if (!pubSub) return;
     const message: WalletBalanceChange = {
@@ -259,7 +298,8 @@ export class LedgerService {
     const sums = new Map<string, bigint>();
     for (const { account, amount } of posting.lines) {
       if (amount === 0n) throw new Error('A journal entry cannot be zero');
-      if (amount > MAX_ENTRY_AMOUNT || amount < -MAX_ENTRY_AMOUNT) throw new Error('A journal entry amount is out of range');
+      if (amount > MAX_ENTRY_AMOUNT || amount < -MAX_ENTRY_AMOUNT)
+        throw new Error('A journal entry amount is out of range');
       if (account.livemode !== livemode) throw new Error('A journal transaction cannot mix test and live accounts');
       sums.set(account.currency, (sums.get(account.currency) ?? 0n) + amount);
     }
@@ -285,8 +325,16 @@ export class LedgerService {
     );
     return {
       balanced: unbalanced.length === 0 && mismatches.length === 0 && negative.length === 0,
-      unbalancedTransactions: unbalanced.map((row) => ({ transactionId: row.transaction_id, currency: row.currency, sum: row.sum })),
-      cachedBalanceMismatches: mismatches.map((row) => ({ accountId: row.id, cached: row.cached, fromEntries: row.from_entries })),
+      unbalancedTransactions: unbalanced.map((row) => ({
+        transactionId: row.transaction_id,
+        currency: row.currency,
+        sum: row.sum,
+      })),
+      cachedBalanceMismatches: mismatches.map((row) => ({
+        accountId: row.id,
+        cached: row.cached,
+        fromEntries: row.from_entries,
+      })),
       negativeBalances: negative.map((row) => ({ accountId: row.id, balance: row.balance })),
     };
   }

@@ -27,5 +27,4 @@ export class PaymentLink extends MutableTenantEntity {
   @Column('jsonb', { nullable: true }) metadata: Record<string, unknown> | null;
 
   @Column('timestamptz', { nullable: true }) deactivatedAt: Date | null;
-
 }

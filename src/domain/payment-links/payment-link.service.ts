@@ -14,8 +14,7 @@ const TOKEN = /^plink_(test|live)_[A-Za-z0-9_-]{22}$/;
 
 /** What visiting a link's public URL leads to. */
 export type LinkVisit =
-  | { kind: 'session'; checkoutPath: string }
-  | { kind: 'inactive'; link: PaymentLink; merchantName: string };
+  { kind: 'session'; checkoutPath: string } | { kind: 'inactive'; link: PaymentLink; merchantName: string };
 
 /**
  * Payment links: a fixed amount behind a reusable public URL. Each visit opens a new checkout
@@ -40,20 +39,24 @@ export class PaymentLinkService {
     }
     // Every visit would open a session, and opening one would be refused.
     this.checkout.requireCardPayments(ctx);
-    return inTransaction(ctx, async (tx) => tx.repo(PaymentLink).save(tx.repo(PaymentLink).create({
-      businessId: tx.requireBusiness(),
-      livemode: tx.livemode,
-      token: `plink_${tx.livemode ? 'live' : 'test'}_${crypto.randomBytes(16).toString('base64url')}`,
-      name: command.name,
-      description: command.description,
-      amount: command.amount,
-      currency: command.currency,
-      active: true,
-      allowRecurring: command.allowRecurring,
-      recurringInterval: command.allowRecurring ? command.recurringInterval ?? 'monthly' : null,
-      successUrl: command.successUrl,
-      metadata: command.metadata,
-    })));
+    return inTransaction(ctx, async (tx) =>
+      tx.repo(PaymentLink).save(
+        tx.repo(PaymentLink).create({
+          businessId: tx.requireBusiness(),
+          livemode: tx.livemode,
+          token: `plink_${tx.livemode ? 'live' : 'test'}_${crypto.randomBytes(16).toString('base64url')}`,
+          name: command.name,
+          description: command.description,
+          amount: command.amount,
+          currency: command.currency,
+          active: true,
+          allowRecurring: command.allowRecurring,
+          recurringInterval: command.allowRecurring ? (command.recurringInterval ?? 'monthly') : null,
+          successUrl: command.successUrl,
+          metadata: command.metadata,
+        }),
+      ),
+    );
   }
 
   async get(ctx: RequestContext, id: string): Promise<PaymentLink> {
@@ -71,8 +74,14 @@ export class PaymentLinkService {
   async byIds(ctx: RequestContext, ids: string[]): Promise<PaymentLink[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return ctx.repo(PaymentLink).createQueryBuilder('link')
-      .where('link.id IN (:...ids) AND link.business_id = :businessId AND link.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+    return ctx
+      .repo(PaymentLink)
+      .createQueryBuilder('link')
+      .where('link.id IN (:...ids) AND link.business_id = :businessId AND link.livemode = :livemode', {
+        ids: valid,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+      })
       .getMany();
   }
 
@@ -94,14 +103,24 @@ export class PaymentLinkService {
     if (!link) throw notFound('Payment link');
     const system = ctx.asSystem('payment-link', link.businessId, link.livemode ? Mode.LIVE : Mode.TEST);
     if (!link.active) {
-      const business = await ctx.repo(Business).findOne({ select: { id: true, name: true }, where: { id: link.businessId } });
+      const business = await ctx
+        .repo(Business)
+        .findOne({ select: { id: true, name: true }, where: { id: link.businessId } });
       return { kind: 'inactive', link, merchantName: business?.name ?? 'Merchant' };
     }
-    const session = await inTransaction(system, (tx) => this.checkout.open(tx, {
-      amount: link.amount, currency: link.currency, customerEmail: null, successUrl: link.successUrl, description: link.description ?? link.name,
-      metadata: link.metadata, source: CheckoutSessionSource.PAYMENT_LINK, sourceId: link.id,
-      recurringInterval: link.allowRecurring ? link.recurringInterval : null,
-    }));
+    const session = await inTransaction(system, (tx) =>
+      this.checkout.open(tx, {
+        amount: link.amount,
+        currency: link.currency,
+        customerEmail: null,
+        successUrl: link.successUrl,
+        description: link.description ?? link.name,
+        metadata: link.metadata,
+        source: CheckoutSessionSource.PAYMENT_LINK,
+        sourceId: link.id,
+        recurringInterval: link.allowRecurring ? link.recurringInterval : null,
+      }),
+    );
     return { kind: 'session', checkoutPath: this.checkout.pathOf(session) };
   }
 }

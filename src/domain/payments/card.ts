@@ -31,4 +31,3 @@ export function brandOf(digits: string): string {
 export function notExpired(month: number, year: number, now = new Date()): boolean {
   return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
 }
-

@@ -59,7 +59,9 @@ class RecentDedupeClaim extends Error {}
 type AnswerStage = 'authorize' | 'authenticate';
 
 const unreachable = (error: unknown): Authorization => ({
-  outcome: 'declined', reason: 'card_declined', message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
+  outcome: 'declined',
+  reason: 'card_declined',
+  message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
 });
 
 /**
@@ -93,9 +95,14 @@ export class ChargeService {
     const amount = command.amount;
     if (amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
     if (amount > MAX_AMOUNT_MINOR) throw validationError({ amount: ['is too large'] });
-    if (!command.origin && !(ctx.settingsAsAuthenticated ?? await this.store.settingsOf(ctx)).serverToServerCharging) {
-      throw new DomainError(ErrorCode.BAD_REQUEST,
-        `Server-to-server charging is not enabled for this business in ${ctx.livemode ? 'live' : 'test'} mode; ask an operator to enable it, or use a hosted checkout session`);
+    if (
+      !command.origin &&
+      !(ctx.settingsAsAuthenticated ?? (await this.store.settingsOf(ctx))).serverToServerCharging
+    ) {
+      throw new DomainError(
+        ErrorCode.BAD_REQUEST,
+        `Server-to-server charging is not enabled for this business in ${ctx.livemode ? 'live' : 'test'} mode; ask an operator to enable it, or use a hosted checkout session`,
+      );
     }
     let email = command.email;
     let customerId: string | null = null;
@@ -126,8 +133,10 @@ export class ChargeService {
         customerId = source.customerId ?? null;
         break;
     }
-    if (email === undefined) throw validationError({ email: ['is required: the payer\'s email address'] });
-    const dedupe = command.origin ? null : [amount.toString(), currency, ...instrument, email, command.metadata ?? null];
+    if (email === undefined) throw validationError({ email: ["is required: the payer's email address"] });
+    const dedupe = command.origin
+      ? null
+      : [amount.toString(), currency, ...instrument, email, command.metadata ?? null];
     return this.create(ctx, { ...command, amount, currency, email, customerId, paymentMethodId, card, dedupe });
   }
 
@@ -145,82 +154,118 @@ export class ChargeService {
     this.acquirerFor(ctx);
   }
 
-  private async create(ctx: RequestContext, request: Omit<ChargeCommand, 'card'> & {
-    email: string; customerId: string | null; paymentMethodId: string | null; card: ResolvedCard; dedupe: unknown[] | null;
-  }): Promise<Payment> {
+  private async create(
+    ctx: RequestContext,
+    request: Omit<ChargeCommand, 'card'> & {
+      email: string;
+      customerId: string | null;
+      paymentMethodId: string | null;
+      card: ResolvedCard;
+      dedupe: unknown[] | null;
+    },
+  ): Promise<Payment> {
     const acquirer = this.acquirerFor(ctx);
     const given = 'vaulted' in request.card ? request.card.vaulted : null;
     const dedupeKey = request.dedupe
-      ? crypto.createHash('sha256').update(JSON.stringify([...request.dedupe, given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null])).digest('base64url')
+      ? crypto
+          .createHash('sha256')
+          .update(
+            JSON.stringify([
+              ...request.dedupe,
+              given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null,
+            ]),
+          )
+          .digest('base64url')
       : null;
     // The dedupe claim is sent with the payment's INSERT, not waited for first: a claim that turns
     // out recent (the same charge within the window, rare) rolls that transaction back unseen, and
     // the charge runs again claim first, reading the payment it repeats. A token charge claims
     // first: redeeming the token of a repeated charge would refuse it as used.
-    const recordPayment = (claimFirst: boolean) => inTransaction(ctx, async (tx): Promise<RecordedPayment> => {
-      const businessId = tx.requireBusiness();
-      const earlier = tx.idempotency?.resourceOf('payment');
-      if (earlier) {
-        const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
-        if (made) return { payment: made, proceed: false, card: given, resumed: true };
-      }
-      let claimed: Promise<boolean> | null = null;
-      if (dedupeKey && !claimFirst) {
-        claimed = this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS);
-        claimed.catch(() => undefined);
-      } else if (dedupeKey && !(await this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS))) {
-        const existing = await tx.repo(Payment).createQueryBuilder('payment')
-          .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', { businessId, livemode: tx.livemode, key: dedupeKey })
-          .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, { window: CHARGE_DEDUPE_WINDOW_SECONDS })
-          .orderBy('payment.created_at', 'DESC')
-          .getOne();
-        if (existing) {
-          await tx.idempotency?.recordResource(tx, 'payment', existing.id);
-          return { payment: existing, proceed: false, card: given, resumed: false };
+    const recordPayment = (claimFirst: boolean) =>
+      inTransaction(ctx, async (tx): Promise<RecordedPayment> => {
+        const businessId = tx.requireBusiness();
+        const earlier = tx.idempotency?.resourceOf('payment');
+        if (earlier) {
+          const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
+          if (made) return { payment: made, proceed: false, card: given, resumed: true };
         }
-        await this.store.renewDedupeClaim(tx, dedupeKey);
-      }
-      const card = given ?? await redeemCardToken(tx, (request.card as { token: string }).token);
-      const created = await this.store.insert(tx, {
-        businessId,
-        livemode: tx.livemode,
-        amount: request.amount,
-        currency: request.currency,
-        status: PaymentStatus.PENDING,
-        email: request.email,
-        customerId: request.customerId,
-        paymentMethodId: request.paymentMethodId,
-        cardBrand: card.brand,
-        cardLast4: card.last4,
-        cardExpiryMonth: card.expiryMonth,
-        cardExpiryYear: card.expiryYear,
-        cardFingerprint: card.fingerprint,
-        cardCountry: card.country,
-        cardProviderRef: card.providerRef,
-        source: request.origin?.source ?? PaymentSource.API,
-        sourceId: request.origin?.sourceId ?? null,
-        dedupeKey,
-        ipAddress: tx.clientIp,
-        metadata: request.metadata ?? null,
-      }, request.customerId ? null : request.email).catch(async (error: unknown) => {
-        // A failed claim aborts the transaction, so the INSERT after it answers "current transaction
-        // is aborted": the claim's own error is the cause to report.
-        if (claimed) await claimed;
-        throw error;
+        let claimed: Promise<boolean> | null = null;
+        if (dedupeKey && !claimFirst) {
+          claimed = this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS);
+          claimed.catch(() => undefined);
+        } else if (dedupeKey && !(await this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS))) {
+          const existing = await tx
+            .repo(Payment)
+            .createQueryBuilder('payment')
+            .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', {
+              businessId,
+              livemode: tx.livemode,
+              key: dedupeKey,
+            })
+            .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, {
+              window: CHARGE_DEDUPE_WINDOW_SECONDS,
+            })
+            .orderBy('payment.created_at', 'DESC')
+            .getOne();
+          if (existing) {
+            await tx.idempotency?.recordResource(tx, 'payment', existing.id);
+            return { payment: existing, proceed: false, card: given, resumed: false };
+          }
+          await this.store.renewDedupeClaim(tx, dedupeKey);
+        }
+        const card = given ?? (await redeemCardToken(tx, (request.card as { token: string }).token));
+        const created = await this.store
+          .insert(
+            tx,
+            {
+              businessId,
+              livemode: tx.livemode,
+              amount: request.amount,
+              currency: request.currency,
+              status: PaymentStatus.PENDING,
+              email: request.email,
+              customerId: request.customerId,
+              paymentMethodId: request.paymentMethodId,
+              cardBrand: card.brand,
+              cardLast4: card.last4,
+              cardExpiryMonth: card.expiryMonth,
+              cardExpiryYear: card.expiryYear,
+              cardFingerprint: card.fingerprint,
+              cardCountry: card.country,
+              cardProviderRef: card.providerRef,
+              source: request.origin?.source ?? PaymentSource.API,
+              sourceId: request.origin?.sourceId ?? null,
+              dedupeKey,
+              ipAddress: tx.clientIp,
+              metadata: request.metadata ?? null,
+            },
+            request.customerId ? null : request.email,
+          )
+          .catch(async (error: unknown) => {
+            // A failed claim aborts the transaction, so the INSERT after it answers "current transaction
+            // is aborted": the claim's own error is the cause to report.
+            if (claimed) await claimed;
+            throw error;
+          });
+        if (claimed && !(await claimed)) throw new RecentDedupeClaim();
+        await tx.idempotency?.recordResource(tx, 'payment', created.id);
+        this.events.recordBehind(tx, PaymentEvent.CREATED, paymentCreated(created));
+        const blocked = await this.screen(tx, {
+          amount: request.amount,
+          currency: request.currency,
+          email: request.email,
+          card,
+          ipAddress: tx.clientIp,
+        });
+        if (blocked) {
+          paymentTransition(created.status, 'block');
+          // Created and failed in one transaction: subscribers hear of it once, as created.
+          await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked, null);
+          return { payment: created, proceed: false, card, resumed: false };
+        }
+        this.store.announceCreated(tx, created);
+        return { payment: created, proceed: true, card, resumed: false };
       });
-      if (claimed && !(await claimed)) throw new RecentDedupeClaim();
-      await tx.idempotency?.recordResource(tx, 'payment', created.id);
-      this.events.recordBehind(tx, PaymentEvent.CREATED, paymentCreated(created));
-      const blocked = await this.screen(tx, { amount: request.amount, currency: request.currency, email: request.email, card, ipAddress: tx.clientIp });
-      if (blocked) {
-        paymentTransition(created.status, 'block');
-        // Created and failed in one transaction: subscribers hear of it once, as created.
-        await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked, null);
-        return { payment: created, proceed: false, card, resumed: false };
-      }
-      this.store.announceCreated(tx, created);
-      return { payment: created, proceed: true, card, resumed: false };
-    });
     const { payment, proceed, card, resumed } = await recordPayment(given === null).catch((error: unknown) => {
       if (error instanceof RecentDedupeClaim) return recordPayment(true);
       throw error;
@@ -228,11 +273,15 @@ export class ChargeService {
     if (resumed && payment.status === PaymentStatus.PENDING) {
       // Its first run died (or is still waiting) between recording the payment and recording the
       // acquirer's answer; the recovery sweep asks the acquirer again, idempotently on the payment id.
-      throw new DomainError(ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
-        'The charge made with this Idempotency-Key is waiting for the acquirer\'s answer; retry later to get the payment');
+      throw new DomainError(
+        ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        "The charge made with this Idempotency-Key is waiting for the acquirer's answer; retry later to get the payment",
+      );
     }
     if (!proceed || !card) return payment;
-    const authorization = await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card }).catch(unreachable);
+    const authorization = await acquirer
+      .authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card })
+      .catch(unreachable);
     return this.recordAnswer(ctx, payment.id, authorization, 'authorize').catch(async (error: unknown) => {
       // The recovery sweep recorded the same answer first (this call outlived its two minutes).
       if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
@@ -258,10 +307,19 @@ export class ChargeService {
       const acquirer = this.providers.inMode('card-acquirer', row.livemode ? 'live' : 'test');
       const payment = await ctx.repo(Payment).findOneOrFail({ where: { id: row.id } });
       const authorization: Authorization = acquirer
-        ? await acquirer.authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment) }).catch(unreachable)
+        ? await acquirer
+            .authorize({
+              paymentId: payment.id,
+              amount: payment.amount,
+              currency: payment.currency,
+              card: vaultedOf(payment),
+            })
+            .catch(unreachable)
         : { outcome: 'declined', reason: 'card_declined', message: 'No card acquirer is configured for this mode' };
       await this.recordAnswer(ctx, payment.id, authorization, 'authorize')
-        .then(() => { reconciled += 1; })
+        .then(() => {
+          reconciled += 1;
+        })
         .catch((error: unknown) => {
           if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
         });
@@ -275,7 +333,10 @@ export class ChargeService {
     const payment = await this.store.find(ctx, paymentId);
     paymentTransition(payment.status, 'complete_authentication');
     const authorization = await this.acquirerFor(ctx).completeAuthentication({
-      paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment),
+      paymentId: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      card: vaultedOf(payment),
     });
     return this.recordAnswer(ctx, payment.id, authorization, 'authenticate');
   }
@@ -286,7 +347,10 @@ export class ChargeService {
     if (!payment || !paymentAllows(payment.status, 'complete_authentication') || payment.livemode) return;
     const ctx = system.forBusiness(payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST);
     const authorization = await this.providers.inMode('card-acquirer', 'test').completeAuthentication({
-      paymentId: payment.id, amount: payment.amount, currency: payment.currency, card: vaultedOf(payment),
+      paymentId: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      card: vaultedOf(payment),
     });
     await this.recordAnswer(ctx, payment.id, authorization, 'authenticate').catch((error) => {
       if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
@@ -299,12 +363,18 @@ export class ChargeService {
   }
 
   /** Records the acquirer's answer once; an answer to a payment that already moved on is a CONFLICT. */
-  private async recordAnswer(ctx: RequestContext, paymentId: string, authorization: Authorization, stage: AnswerStage): Promise<Payment> {
+  private async recordAnswer(
+    ctx: RequestContext,
+    paymentId: string,
+    authorization: Authorization,
+    stage: AnswerStage,
+  ): Promise<Payment> {
     return inTransaction(ctx, async (tx) => {
       if (authorization.outcome === 'approved') {
         // The common answer moves the payment in one UPDATE ... RETURNING (no locking read first).
         const captured = await this.store.advance(tx, paymentId, `${stage}_approved`, {
-          capturedAt: new Date(), threeDSecure: () => `CASE WHEN three_dsecure = 'pending' THEN 'succeeded' ELSE three_dsecure END`,
+          capturedAt: new Date(),
+          threeDSecure: () => `CASE WHEN three_dsecure = 'pending' THEN 'succeeded' ELSE three_dsecure END`,
         });
         // Only a payment that waited for 3-D Secure (authenticate) had its threeDSecure set here.
         return stage === 'authorize'
@@ -314,47 +384,102 @@ export class ChargeService {
       const payment = await this.store.lock(tx, paymentId);
       if (authorization.outcome === 'declined') {
         paymentTransition(payment.status, `${stage}_declined`);
-        if (payment.threeDSecure === 'pending') payment.threeDSecure = authorization.reason === 'authentication_failed' ? 'failed' : 'succeeded';
-        return this.fail(tx, payment, authorization.reason as PaymentFailureReason, authorization.message, payment.status);
+        if (payment.threeDSecure === 'pending')
+          payment.threeDSecure = authorization.reason === 'authentication_failed' ? 'failed' : 'succeeded';
+        return this.fail(
+          tx,
+          payment,
+          authorization.reason as PaymentFailureReason,
+          authorization.message,
+          payment.status,
+        );
       }
       const previousStatus = payment.status;
       const status = paymentTransition(payment.status, `${stage}_challenged`);
       await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
       if (!tx.livemode) {
-        await enqueueJob(tx, COMPLETE_3DS_TASK, { paymentId: payment.id }, {
-          runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs), jobKey: `3ds:${payment.id}`,
-        });
+        await enqueueJob(
+          tx,
+          COMPLETE_3DS_TASK,
+          { paymentId: payment.id },
+          {
+            runAt: new Date(Date.now() + this.settings.sandbox3dsAutoCompleteMs),
+            jobKey: `3ds:${payment.id}`,
+          },
+        );
       }
-      this.store.announce(tx, payment, previousStatus, previousStatus === status ? ['threeDSecure'] : ['status', 'threeDSecure']);
+      this.store.announce(
+        tx,
+        payment,
+        previousStatus,
+        previousStatus === status ? ['threeDSecure'] : ['status', 'threeDSecure'],
+      );
       return payment;
     });
   }
 
   /** Books a payment just moved to COMPLETED: the ledger posting, the event and the settlement job (written behind). */
-  private async capture(tx: RequestContext, payment: Payment, previousStatus: PaymentStatus, changedFields: PaymentChangedField[]): Promise<Payment> {
-    const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
+  private async capture(
+    tx: RequestContext,
+    payment: Payment,
+    previousStatus: PaymentStatus,
+    changedFields: PaymentChangedField[],
+  ): Promise<Payment> {
+    const pending = await this.ledger.account(tx, {
+      kind: AccountKind.MERCHANT_PENDING,
+      currency: payment.currency,
+      businessId: payment.businessId,
+    });
     const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
     // Neither account keeps a cached balance (no overdraft to check): the posting and the event go
     // out behind the capture's UPDATE and are answered before its COMMIT is.
     this.ledger.moveBehind(tx, {
-      kind: 'card_capture', referenceType: 'payment', referenceId: payment.id, description: 'Card payment captured',
-      lines: [{ account: pending, amount: payment.amount }, { account: clearing, amount: -payment.amount }],
+      kind: 'card_capture',
+      referenceType: 'payment',
+      referenceId: payment.id,
+      description: 'Card payment captured',
+      lines: [
+        { account: pending, amount: payment.amount },
+        { account: clearing, amount: -payment.amount },
+      ],
     });
-    this.events.recordBehind(tx, PaymentEvent.COMPLETED, paymentCompleted(payment), [{
-      task: SETTLE_PAYMENT_TASK, payload: { paymentId: payment.id },
-      // No key: the capture that enqueues it happens once per payment, and settling is idempotent.
-      options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), rowOnly: true },
-    }]);
+    this.events.recordBehind(tx, PaymentEvent.COMPLETED, paymentCompleted(payment), [
+      {
+        task: SETTLE_PAYMENT_TASK,
+        payload: { paymentId: payment.id },
+        // No key: the capture that enqueues it happens once per payment, and settling is idempotent.
+        options: { runAt: new Date(Date.now() + this.settings.settlementDelaySeconds * 1000), rowOnly: true },
+      },
+    ]);
     this.store.announce(tx, payment, previousStatus, changedFields);
     return payment;
   }
 
   /** Fails the payment; previousStatus null for one created in this transaction (told once, as created). */
-  private async fail(tx: RequestContext, payment: Payment, reason: PaymentFailureReason, message: string, previousStatus: PaymentStatus | null): Promise<Payment> {
-    await this.store.persist(tx, payment, { status: PaymentStatus.FAILED, failureReason: reason, failureMessage: message, threeDSecure: payment.threeDSecure });
+  private async fail(
+    tx: RequestContext,
+    payment: Payment,
+    reason: PaymentFailureReason,
+    message: string,
+    previousStatus: PaymentStatus | null,
+  ): Promise<Payment> {
+    await this.store.persist(tx, payment, {
+      status: PaymentStatus.FAILED,
+      failureReason: reason,
+      failureMessage: message,
+      threeDSecure: payment.threeDSecure,
+    });
     await this.events.record(tx, PaymentEvent.FAILED, paymentFailed(payment, reason));
     if (previousStatus === null) this.store.announceCreated(tx, payment);
-    else this.store.announce(tx, payment, previousStatus, payment.threeDSecure === null ? ['status', 'failureReason', 'failureMessage'] : ['status', 'failureReason', 'failureMessage', 'threeDSecure']);
+    else
+      this.store.announce(
+        tx,
+        payment,
+        previousStatus,
+        payment.threeDSecure === null
+          ? ['status', 'failureReason', 'failureMessage']
+          : ['status', 'failureReason', 'failureMessage', 'threeDSecure'],
+      );
     return payment;
   }
 

@@ -34,24 +34,43 @@ export class DisputeService {
     // that wallet, at the FX rates of now, asked before the transaction.
     const found = await this.store.find(ctx, command.paymentId);
     const rate = await this.settlements.rateFor(ctx, found);
-    const returnRate = rate && await this.settlements.returnRateFor(ctx, found);
+    const returnRate = rate && (await this.settlements.returnRateFor(ctx, found));
     return inTransaction(ctx, async (tx) => {
       let payment = await this.store.lockOwned(tx, command.paymentId);
-      const earlier = await tx.repo(Dispute).findOne({ select: { status: true }, where: { paymentId: payment.id }, order: { createdAt: 'DESC' } });
+      const earlier = await tx
+        .repo(Dispute)
+        .findOne({ select: { status: true }, where: { paymentId: payment.id }, order: { createdAt: 'DESC' } });
       const status = disputeTransition(earlier?.status ?? UNDISPUTED, 'open');
       if (paymentAllows(payment.status, 'settle')) payment = await this.settlements.settle(tx, payment, rate);
       paymentTransition(payment.status, 'dispute');
       const amount = payment.amount - payment.amountRefunded;
       const fee = (await this.store.settingsOf(tx)).disputeFeeMinor;
-      const dispute = await tx.repo(Dispute).save(tx.repo(Dispute).create({
-        businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, fee, currency: payment.currency,
-        reason: command.reason ?? 'fraudulent', status,
-      }));
+      const dispute = await tx.repo(Dispute).save(
+        tx.repo(Dispute).create({
+          businessId: payment.businessId,
+          livemode: payment.livemode,
+          paymentId: payment.id,
+          amount,
+          fee,
+          currency: payment.currency,
+          reason: command.reason ?? 'fraudulent',
+          status,
+        }),
+      );
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: payment.currency });
       const fees = await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: payment.currency });
-      const lines: PostingLine[] = [...await this.settlements.settledWalletDebit(tx, payment, amount + fee, returnRate), { account: reserve, amount }];
+      const lines: PostingLine[] = [
+        ...(await this.settlements.settledWalletDebit(tx, payment, amount + fee, returnRate)),
+        { account: reserve, amount },
+      ];
       if (fee > 0n) lines.push({ account: fees, amount: fee });
-      await this.ledger.move(tx, { kind: 'dispute_opened', referenceType: 'dispute', referenceId: dispute.id, description: 'Dispute opened', lines });
+      await this.ledger.move(tx, {
+        kind: 'dispute_opened',
+        referenceType: 'dispute',
+        referenceId: dispute.id,
+        description: 'Dispute opened',
+        lines,
+      });
       await this.store.persist(tx, payment, { amountDisputed: amount });
       await this.events.record(tx, PaymentEvent.DISPUTED, paymentDisputed(payment, dispute));
       this.store.announce(tx, payment, payment.status, ['amountDisputed', 'disputes']);
@@ -66,7 +85,12 @@ export class DisputeService {
     const { won } = command;
     // Won: the amount goes back to the wallet the payment settled into, converted at the FX rate of now
     // when that is another currency (asked before the transaction).
-    const rate = won ? await this.settlements.rateFor(ctx, await this.store.find(ctx, (await findOwned(ctx, Dispute, command.disputeId, 'Dispute')).paymentId)) : null;
+    const rate = won
+      ? await this.settlements.rateFor(
+          ctx,
+          await this.store.find(ctx, (await findOwned(ctx, Dispute, command.disputeId, 'Dispute')).paymentId),
+        )
+      : null;
     return inTransaction(ctx, async (tx) => {
       const found = await findOwned(tx, Dispute, command.disputeId, 'Dispute');
       const payment = await this.store.lock(tx, found.paymentId);
@@ -75,17 +99,33 @@ export class DisputeService {
       const reserve = await this.ledger.account(tx, { kind: AccountKind.DISPUTE_RESERVE, currency: dispute.currency });
       const destination: PostingLine[] = won
         ? (await this.settlements.settledWalletCredit(tx, payment, dispute.amount, rate)).lines
-        : [{ account: await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: dispute.currency }), amount: dispute.amount }];
+        : [
+            {
+              account: await this.ledger.account(tx, {
+                kind: AccountKind.PROVIDER_CLEARING,
+                currency: dispute.currency,
+              }),
+              amount: dispute.amount,
+            },
+          ];
       await this.ledger.move(tx, {
-        kind: won ? 'dispute_won' : 'dispute_lost', referenceType: 'dispute', referenceId: dispute.id,
-        description: won ? 'Dispute won: charge amount re-credited' : 'Dispute lost: charge amount returned to the cardholder',
+        kind: won ? 'dispute_won' : 'dispute_lost',
+        referenceType: 'dispute',
+        referenceId: dispute.id,
+        description: won
+          ? 'Dispute won: charge amount re-credited'
+          : 'Dispute lost: charge amount returned to the cardholder',
         lines: [{ account: reserve, amount: -dispute.amount }, ...destination],
       });
       dispute.status = status;
       dispute.resolvedAt = new Date();
       await tx.repo(Dispute).save(dispute);
       await this.store.persist(tx, payment, won ? { amountDisputed: 0n } : {});
-      await this.events.record(tx, won ? PaymentEvent.DISPUTE_WON : PaymentEvent.DISPUTE_LOST, disputeResolved(payment, dispute, won));
+      await this.events.record(
+        tx,
+        won ? PaymentEvent.DISPUTE_WON : PaymentEvent.DISPUTE_LOST,
+        disputeResolved(payment, dispute, won),
+      );
       this.store.announce(tx, payment, payment.status, won ? ['amountDisputed', 'disputes'] : ['disputes']);
       return { payment, dispute };
     });
@@ -107,8 +147,11 @@ export class DisputeService {
   /** The disputes of these payments of the context's business and mode, oldest first. */
   async ofPayments(ctx: RequestContext, paymentIds: string[]): Promise<Dispute[]> {
     if (paymentIds.length === 0) return [];
-    return EntityRows.of(ctx, Dispute).select(ctx, 'dispute',
+    return EntityRows.of(ctx, Dispute).select(
+      ctx,
+      'dispute',
       'WHERE dispute.payment_id = ANY($1::uuid[]) AND dispute.business_id = $2 AND dispute.livemode = $3 ORDER BY dispute.created_at ASC',
-      [paymentIds, ctx.requireBusiness(), ctx.livemode]);
+      [paymentIds, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 }

@@ -20,7 +20,11 @@ export enum PaymentStatus {
  * The statuses of a payment whose money was taken: captured, then perhaps settled or refunded
  * (partial refunds keep COMPLETED or SETTLED). A customer with such a payment "has paid".
  */
-export const CAPTURED_PAYMENT_STATUSES: readonly PaymentStatus[] = [PaymentStatus.COMPLETED, PaymentStatus.SETTLED, PaymentStatus.REFUNDED];
+export const CAPTURED_PAYMENT_STATUSES: readonly PaymentStatus[] = [
+  PaymentStatus.COMPLETED,
+  PaymentStatus.SETTLED,
+  PaymentStatus.REFUNDED,
+];
 
 /** The `reason` of payment.failed. */
 export enum PaymentFailureReason {

@@ -17,7 +17,12 @@ import { SettlementService } from './settlement.service';
 export type { ChargeAttempt, FraudScreen } from './charge.service';
 export { CHARGE_DEDUPE_WINDOW_SECONDS } from './charge.service';
 export { cardFee, vaultedOf } from './payment.store';
-export { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, RECONCILE_PENDING_TASK, SETTLE_PAYMENT_TASK } from './payments.jobs';
+export {
+  COMPLETE_3DS_TASK,
+  PENDING_RECONCILE_AFTER_SECONDS,
+  RECONCILE_PENDING_TASK,
+  SETTLE_PAYMENT_TASK,
+} from './payments.jobs';
 
 /**
  * Payments as the rest of the domain reads them (get, list, the loaders' batch reads), and the one
@@ -67,11 +72,19 @@ export class PaymentService {
     if (filters.to) query.andWhere('payment.created_at <= :to', { to: filters.to });
     if (filters.reference) {
       const digits = referenceDigitsOf(filters.reference);
-      if (!digits) throw validationError({ reference: ['must be a payment reference: 12 hex digits such as 3F9AC21B-7E04'] });
+      if (!digits)
+        throw validationError({ reference: ['must be a payment reference: 12 hex digits such as 3F9AC21B-7E04'] });
       const { low, high } = paymentIdRangeOf(digits);
       query.andWhere('payment.id BETWEEN :low AND :high', { low, high });
     }
-    const cursorFilters = { status: filters.status, reference: filters.reference, email: filters.email, customerId: filters.customerId, from: filters.from?.toISOString(), to: filters.to?.toISOString() };
+    const cursorFilters = {
+      status: filters.status,
+      reference: filters.reference,
+      email: filters.email,
+      customerId: filters.customerId,
+      from: filters.from?.toISOString(),
+      to: filters.to?.toISOString(),
+    };
     return paginate(query, 'payment', page, cursorFilters);
   }
 
@@ -90,7 +103,9 @@ export class PaymentService {
   async byIds(ctx: RequestContext, ids: string[]): Promise<Payment[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return ctx.repo(Payment).find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    return ctx
+      .repo(Payment)
+      .find({ where: { id: In(valid), businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
   }
 
   /** The context's refund, or NOT_FOUND for another tenant's or a non-uuid id. */
@@ -101,8 +116,11 @@ export class PaymentService {
 
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {
     if (paymentIds.length === 0) return [];
-    return EntityRows.of(ctx, Refund).select(ctx, 'refund',
+    return EntityRows.of(ctx, Refund).select(
+      ctx,
+      'refund',
       'WHERE refund.payment_id = ANY($1::uuid[]) AND refund.business_id = $2 AND refund.livemode = $3 ORDER BY refund.created_at ASC',
-      [paymentIds, ctx.requireBusiness(), ctx.livemode]);
+      [paymentIds, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 }

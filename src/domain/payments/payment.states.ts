@@ -7,18 +7,34 @@ import { PaymentStatus } from './payment.entities';
  * recorded answer is never recorded twice, so a late second answer is a CONFLICT.
  */
 export type PaymentAction =
-  | 'authorize_approved' | 'authorize_declined' | 'authorize_challenged' | 'block'
-  | 'complete_authentication' | 'authenticate_approved' | 'authenticate_declined' | 'authenticate_challenged'
-  | 'settle' | 'refund_part' | 'refund_all' | 'dispute';
+  | 'authorize_approved'
+  | 'authorize_declined'
+  | 'authorize_challenged'
+  | 'block'
+  | 'complete_authentication'
+  | 'authenticate_approved'
+  | 'authenticate_declined'
+  | 'authenticate_challenged'
+  | 'settle'
+  | 'refund_part'
+  | 'refund_all'
+  | 'dispute';
 
 const { PENDING, REQUIRES_ACTION, COMPLETED, SETTLED, FAILED, REFUNDED } = PaymentStatus;
 
 /** Every allowed transition; anything else is a 409 CONFLICT that changes nothing. FAILED and REFUNDED are final. */
 const TRANSITIONS: TransitionTable<PaymentStatus, PaymentAction> = {
-  [PENDING]: { authorize_approved: COMPLETED, authorize_declined: FAILED, authorize_challenged: REQUIRES_ACTION, block: FAILED },
+  [PENDING]: {
+    authorize_approved: COMPLETED,
+    authorize_declined: FAILED,
+    authorize_challenged: REQUIRES_ACTION,
+    block: FAILED,
+  },
   [REQUIRES_ACTION]: {
     complete_authentication: REQUIRES_ACTION,
-    authenticate_approved: COMPLETED, authenticate_declined: FAILED, authenticate_challenged: REQUIRES_ACTION,
+    authenticate_approved: COMPLETED,
+    authenticate_declined: FAILED,
+    authenticate_challenged: REQUIRES_ACTION,
   },
   [COMPLETED]: { settle: SETTLED, refund_part: COMPLETED, refund_all: REFUNDED },
   [SETTLED]: { refund_part: SETTLED, refund_all: REFUNDED, dispute: SETTLED },
@@ -35,7 +51,8 @@ const REFUSALS: Readonly<Record<PaymentAction, (from: PaymentStatus) => string>>
   authenticate_approved: answered,
   authenticate_declined: answered,
   authenticate_challenged: answered,
-  complete_authentication: (from) => `The payment is ${from}; only a payment waiting for 3-D Secure (REQUIRES_ACTION) can complete it`,
+  complete_authentication: (from) =>
+    `The payment is ${from}; only a payment waiting for 3-D Secure (REQUIRES_ACTION) can complete it`,
   settle: (from) => `Only a COMPLETED payment can be settled; this one is ${from}`,
   refund_part: (from) => `A ${from} payment cannot be refunded`,
   refund_all: (from) => `A ${from} payment cannot be refunded`,

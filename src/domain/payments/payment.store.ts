@@ -32,7 +32,8 @@ export class PaymentStore {
   async insert(tx: RequestContext, fields: Partial<Payment>, customerEmail: string | null): Promise<Payment> {
     if (customerEmail === null) return insertReturning(tx, Payment, fields);
     return insertReturning(tx, Payment, fields, {
-      customerId: (bind) => `(SELECT id FROM customers WHERE business_id = ${bind(fields.businessId)} AND livemode = ${bind(fields.livemode)} AND email = ${bind(customerEmail)})`,
+      customerId: (bind) =>
+        `(SELECT id FROM customers WHERE business_id = ${bind(fields.businessId)} AND livemode = ${bind(fields.livemode)} AND email = ${bind(customerEmail)})`,
     });
   }
 
@@ -66,7 +67,10 @@ export class PaymentStore {
 
   /** Forgets dedupe claims past the window (housekeeping); returns how many. */
   async purgeDedupeClaims(ctx: RequestContext, windowSeconds: number): Promise<number> {
-    const { affected } = await ctx.repo(ChargeDedupeClaim).createQueryBuilder().delete()
+    const { affected } = await ctx
+      .repo(ChargeDedupeClaim)
+      .createQueryBuilder()
+      .delete()
       .where('claimed_at <= now() - make_interval(secs => :window)', { window: windowSeconds })
       .execute();
     return affected ?? 0;
@@ -79,7 +83,12 @@ export class PaymentStore {
 
   /** A payment already known to exist (a job's, a dispute's), locked until the transaction ends. */
   lock(tx: RequestContext, paymentId: string): Promise<Payment> {
-    return tx.repo(Payment).createQueryBuilder('payment').setLock('pessimistic_write').where('payment.id = :id', { id: paymentId }).getOneOrFail();
+    return tx
+      .repo(Payment)
+      .createQueryBuilder('payment')
+      .setLock('pessimistic_write')
+      .where('payment.id = :id', { id: paymentId })
+      .getOneOrFail();
   }
 
   /**
@@ -88,21 +97,33 @@ export class PaymentStore {
    * read and lock first, the UPDATE's row lock orders it with a concurrent answer. When no row
    * moved, the payment is read to refuse with the CONFLICT paymentTransition gives for its status.
    */
-  async advance(tx: RequestContext, paymentId: string, action: PaymentAction, changes: QueryDeepPartialEntity<Payment>): Promise<Payment> {
+  async advance(
+    tx: RequestContext,
+    paymentId: string,
+    action: PaymentAction,
+    changes: QueryDeepPartialEntity<Payment>,
+  ): Promise<Payment> {
     const moves = paymentMoves(action);
     const status = `CAST(CASE status ${moves.map(([from, to]) => `WHEN '${from}' THEN '${to}'`).join(' ')} END AS payment_status)`;
     // Hand-written rather than TypeORM's update builder (its share of a charge's CPU): values go
     // through the driver's preparePersistentValue as the builder's do; functions are SQL of the row's columns.
     const { metadata } = tx.repo(Payment);
     const params: unknown[] = [paymentId, ...moves.map(([from]) => from)];
-    const sets = Object.entries({ ...changes, status: () => status, updatedAt: new Date() }).map(([property, value]) => {
-      const column = metadata.findColumnWithPropertyName(property);
-      if (!column) throw new Error(`Payment has no column ${property}`);
-      const sql = typeof value === 'function' ? value() : `$${params.push(metadata.connection.driver.preparePersistentValue(value, column))}`;
-      return `"${column.databaseName}" = ${sql}`;
-    });
+    const sets = Object.entries({ ...changes, status: () => status, updatedAt: new Date() }).map(
+      ([property, value]) => {
+        const column = metadata.findColumnWithPropertyName(property);
+        if (!column) throw new Error(`Payment has no column ${property}`);
+        const sql =
+          typeof value === 'function'
+            ? value()
+            : `$${params.push(metadata.connection.driver.preparePersistentValue(value, column))}`;
+        return `"${column.databaseName}" = ${sql}`;
+      },
+    );
     const raw: unknown = await tx.em.query(
-      `UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status IN (${moves.map((_, index) => `$${index + 2}`).join(', ')}) RETURNING *`, params);
+      `UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status IN (${moves.map((_, index) => `$${index + 2}`).join(', ')}) RETURNING *`,
+      params,
+    );
     // TypeORM answers an UPDATE with [rows, count].
     const [row] = (raw as [Array<Record<string, unknown>>, number])[0];
     if (row) return entityFromRow(tx, Payment, row);
@@ -123,20 +144,35 @@ export class PaymentStore {
    * it had before (null for a payment created in this transaction) and the fields this change set.
    * Each change is told once.
    */
-  announce(tx: RequestContext, payment: Payment, previousStatus: PaymentStatus | null, changedFields: readonly PaymentChangedField[]): void {
-    const change: PaymentChange = { businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, previousStatus, changedFields: [...changedFields] };
+  announce(
+    tx: RequestContext,
+    payment: Payment,
+    previousStatus: PaymentStatus | null,
+    changedFields: readonly PaymentChangedField[],
+  ): void {
+    const change: PaymentChange = {
+      businessId: payment.businessId,
+      livemode: payment.livemode,
+      paymentId: payment.id,
+      previousStatus,
+      changedFields: [...changedFields],
+    };
     tx.afterCommit(() => this.pubSub.publish(Topic.PAYMENT, change));
   }
 
   /** Tells the payment's subscribers it was created: every field it was created with. */
   announceCreated(tx: RequestContext, payment: Payment): void {
-    const set = Object.entries(payment).filter(([field, value]) => value !== null && value !== undefined && field !== 'updatedAt').map(([field]) => field);
+    const set = Object.entries(payment)
+      .filter(([field, value]) => value !== null && value !== undefined && field !== 'updatedAt')
+      .map(([field]) => field);
     this.announce(tx, payment, null, set as PaymentChangedField[]);
   }
 
   /** Every business gets both modes' settings when it is created. */
   settingsOf(ctx: RequestContext): Promise<BusinessSettings> {
-    return ctx.repo(BusinessSettings).findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    return ctx
+      .repo(BusinessSettings)
+      .findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
   }
 }
 
@@ -148,7 +184,13 @@ export function cardFee(amount: bigint, settings: Pick<BusinessSettings, 'cardFe
 /** The card a payment was made with, as the acquirer knows it. */
 export function vaultedOf(payment: Payment): VaultedCard {
   return {
-    providerRef: payment.cardProviderRef, brand: payment.cardBrand, last4: payment.cardLast4, bin: '',
-    expiryMonth: payment.cardExpiryMonth, expiryYear: payment.cardExpiryYear, fingerprint: payment.cardFingerprint, country: payment.cardCountry,
+    providerRef: payment.cardProviderRef,
+    brand: payment.cardBrand,
+    last4: payment.cardLast4,
+    bin: '',
+    expiryMonth: payment.cardExpiryMonth,
+    expiryYear: payment.cardExpiryYear,
+    fingerprint: payment.cardFingerprint,
+    country: payment.cardCountry,
   };
 }

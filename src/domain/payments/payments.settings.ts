@@ -30,7 +30,10 @@ export function paymentSettingsErrors(changes: PaymentSettingsChanges): FieldErr
     if (!Number.isInteger(cardFeeBps) || cardFeeBps < 0) errors.cardFeeBps = ['must be a whole number of at least 0'];
     else if (cardFeeBps > MAX_CARD_FEE_BPS) errors.cardFeeBps = [`must be at most ${MAX_CARD_FEE_BPS} (100%)`];
   }
-  for (const [field, value] of [['cardFeeFixedMinor', cardFeeFixedMinor], ['disputeFeeMinor', disputeFeeMinor]] as const) {
+  for (const [field, value] of [
+    ['cardFeeFixedMinor', cardFeeFixedMinor],
+    ['disputeFeeMinor', disputeFeeMinor],
+  ] as const) {
     if (value === undefined) continue;
     if (value < 0n) errors[field] = ['must be a whole number of at least 0'];
     else if (value > MAX_FEE_MINOR) errors[field] = ['is too large'];
@@ -40,11 +43,16 @@ export function paymentSettingsErrors(changes: PaymentSettingsChanges): FieldErr
 
 /** The payments settings of the context's business and mode. */
 export async function paymentSettingsOf(ctx: RequestContext): Promise<BusinessSettings> {
-  return ctx.repo(BusinessSettings).findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+  return ctx
+    .repo(BusinessSettings)
+    .findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
 }
 
 /** Writes checked changes (see paymentSettingsErrors) for the context's business and mode, in the caller's transaction. */
-export async function writePaymentSettings(tx: RequestContext, changes: PaymentSettingsChanges): Promise<BusinessSettings> {
+export async function writePaymentSettings(
+  tx: RequestContext,
+  changes: PaymentSettingsChanges,
+): Promise<BusinessSettings> {
   const settings = await paymentSettingsOf(tx);
   if (changes.serverToServerCharging !== undefined) settings.serverToServerCharging = changes.serverToServerCharging;
   if (changes.cardFeeBps !== undefined) settings.cardFeeBps = changes.cardFeeBps;

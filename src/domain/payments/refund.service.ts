@@ -36,26 +36,59 @@ export class RefundService {
       const amount = command.amount === undefined ? refundable : positiveMinor(command.amount, payment.currency);
       if (refundable <= 0n) throw new DomainError(ErrorCode.CONFLICT, 'Nothing is left to refund on this payment');
       if (amount > refundable) {
-        throw validationError({ amount: [`must be at most ${toMajor(refundable, payment.currency)} (captured minus refunds and disputes)`] });
+        throw validationError({
+          amount: [`must be at most ${toMajor(refundable, payment.currency)} (captured minus refunds and disputes)`],
+        });
       }
       const amountRefunded = payment.amountRefunded + amount;
-      const status = paymentTransition(payment.status, amountRefunded === payment.amount ? 'refund_all' : 'refund_part');
-      const source: PostingLine[] = payment.status === PaymentStatus.SETTLED
-        ? await this.settlements.settledWalletDebit(tx, payment, amount, rate)
-        : [{ account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId }), amount: -amount }];
-      const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: payment.currency });
-      const refund = await tx.repo(Refund).save(tx.repo(Refund).create({
-        businessId: payment.businessId, livemode: payment.livemode, paymentId: payment.id, amount, currency: payment.currency, reason: command.reason ?? null,
-      }));
+      const status = paymentTransition(
+        payment.status,
+        amountRefunded === payment.amount ? 'refund_all' : 'refund_part',
+      );
+      const source: PostingLine[] =
+        payment.status === PaymentStatus.SETTLED
+          ? await this.settlements.settledWalletDebit(tx, payment, amount, rate)
+          : [
+              {
+                account: await this.ledger.account(tx, {
+                  kind: AccountKind.MERCHANT_PENDING,
+                  currency: payment.currency,
+                  businessId: payment.businessId,
+                }),
+                amount: -amount,
+              },
+            ];
+      const clearing = await this.ledger.account(tx, {
+        kind: AccountKind.PROVIDER_CLEARING,
+        currency: payment.currency,
+      });
+      const refund = await tx.repo(Refund).save(
+        tx.repo(Refund).create({
+          businessId: payment.businessId,
+          livemode: payment.livemode,
+          paymentId: payment.id,
+          amount,
+          currency: payment.currency,
+          reason: command.reason ?? null,
+        }),
+      );
       await tx.idempotency?.recordResource(tx, 'refund', refund.id);
       await this.ledger.move(tx, {
-        kind: 'card_refund', referenceType: 'refund', referenceId: refund.id, description: 'Card payment refunded',
+        kind: 'card_refund',
+        referenceType: 'refund',
+        referenceId: refund.id,
+        description: 'Card payment refunded',
         lines: [...source, { account: clearing, amount }],
       });
       const previousStatus = payment.status;
       await this.store.persist(tx, payment, { amountRefunded, status });
       await this.events.record(tx, PaymentEvent.REFUNDED, paymentRefunded(payment, refund));
-      this.store.announce(tx, payment, previousStatus, status === previousStatus ? ['amountRefunded', 'refunds'] : ['status', 'amountRefunded', 'refunds']);
+      this.store.announce(
+        tx,
+        payment,
+        previousStatus,
+        status === previousStatus ? ['amountRefunded', 'refunds'] : ['status', 'amountRefunded', 'refunds'],
+      );
       return { payment, refund };
     });
   }

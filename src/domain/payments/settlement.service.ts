@@ -68,7 +68,8 @@ export class SettlementService {
       return null;
     } catch (error) {
       if (error instanceof FxPairNotQuoted) return FxPairNotQuoted.refusal(from, to);
-      if (error instanceof DomainError && error.code === ErrorCode.UNPROCESSABLE) return `must be ${from} here, which needs no conversion: ${error.message}`;
+      if (error instanceof DomainError && error.code === ErrorCode.UNPROCESSABLE)
+        return `must be ${from} here, which needs no conversion: ${error.message}`;
       throw error;
     }
   }
@@ -119,17 +120,44 @@ export class SettlementService {
    * currency pays what buys `amount` at `rate` (returnRateFor; rounded up, costAtRate) through the
    * FX clearing accounts. The caller adds where `amount` goes.
    */
-  async settledWalletDebit(tx: RequestContext, payment: Payment, amount: bigint, rate: SettlementRate | null): Promise<PostingLine[]> {
+  async settledWalletDebit(
+    tx: RequestContext,
+    payment: Payment,
+    amount: bigint,
+    rate: SettlementRate | null,
+  ): Promise<PostingLine[]> {
     const settledIn = await this.currencyOf(tx, payment);
     if (settledIn === payment.currency) {
-      return [{ account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId }), amount: -amount }];
+      return [
+        {
+          account: await this.ledger.account(tx, {
+            kind: AccountKind.MERCHANT_WALLET,
+            currency: payment.currency,
+            businessId: payment.businessId,
+          }),
+          amount: -amount,
+        },
+      ];
     }
-    if (rate?.currency !== settledIn) throw new Error(`Payment ${payment.id} settled in ${settledIn}: the return rate must be quoted (returnRateFor) before the transaction`);
+    if (rate?.currency !== settledIn)
+      throw new Error(
+        `Payment ${payment.id} settled in ${settledIn}: the return rate must be quoted (returnRateFor) before the transaction`,
+      );
     const cost = costAtRate(amount, settledIn, payment.currency, rate.rate);
     return [
-      { account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: settledIn, businessId: payment.businessId }), amount: -cost },
+      {
+        account: await this.ledger.account(tx, {
+          kind: AccountKind.MERCHANT_WALLET,
+          currency: settledIn,
+          businessId: payment.businessId,
+        }),
+        amount: -cost,
+      },
       { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: settledIn }), amount: cost },
-      { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }), amount: -amount },
+      {
+        account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }),
+        amount: -amount,
+      },
     ];
   }
 
@@ -140,20 +168,46 @@ export class SettlementService {
    * gives, rounded down (convertAtRate), through the FX clearing accounts. Zero lines are left out.
    * The caller adds where `amount` comes from.
    */
-  async settledWalletCredit(tx: RequestContext, payment: Payment, amount: bigint, rate: SettlementRate | null): Promise<{ lines: PostingLine[]; converted: bigint | null }> {
+  async settledWalletCredit(
+    tx: RequestContext,
+    payment: Payment,
+    amount: bigint,
+    rate: SettlementRate | null,
+  ): Promise<{ lines: PostingLine[]; converted: bigint | null }> {
     const settleIn = await this.currencyOf(tx, payment);
     if (settleIn === payment.currency) {
-      const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: payment.currency, businessId: payment.businessId });
+      const wallet = await this.ledger.account(tx, {
+        kind: AccountKind.MERCHANT_WALLET,
+        currency: payment.currency,
+        businessId: payment.businessId,
+      });
       return { lines: amount > 0n ? [{ account: wallet, amount }] : [], converted: null };
     }
-    if (rate?.currency !== settleIn) throw new Error(`Payment ${payment.id} settles in ${settleIn}: its rate must be quoted (rateFor) before the transaction`);
+    if (rate?.currency !== settleIn)
+      throw new Error(
+        `Payment ${payment.id} settles in ${settleIn}: its rate must be quoted (rateFor) before the transaction`,
+      );
     const converted = convertAtRate(amount, payment.currency, settleIn, rate.rate);
     const lines: PostingLine[] = [];
-    if (amount > 0n) lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }), amount });
+    if (amount > 0n)
+      lines.push({
+        account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: payment.currency }),
+        amount,
+      });
     if (converted > 0n) {
       lines.push(
-        { account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: settleIn }), amount: -converted },
-        { account: await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency: settleIn, businessId: payment.businessId }), amount: converted },
+        {
+          account: await this.ledger.account(tx, { kind: AccountKind.FX_CLEARING, currency: settleIn }),
+          amount: -converted,
+        },
+        {
+          account: await this.ledger.account(tx, {
+            kind: AccountKind.MERCHANT_WALLET,
+            currency: settleIn,
+            businessId: payment.businessId,
+          }),
+          amount: converted,
+        },
       );
     }
     return { lines, converted };
@@ -171,21 +225,39 @@ export class SettlementService {
     const settling = payment.amount - payment.amountRefunded;
     const fee = minBig(cardFee(payment.amount, await this.store.settingsOf(tx)), settling);
     const net = settling - fee;
-    const pending = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_PENDING, currency: payment.currency, businessId: payment.businessId });
+    const pending = await this.ledger.account(tx, {
+      kind: AccountKind.MERCHANT_PENDING,
+      currency: payment.currency,
+      businessId: payment.businessId,
+    });
     const fees = await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency: payment.currency });
     const lines: PostingLine[] = [{ account: pending, amount: -settling }];
     if (fee > 0n) lines.push({ account: fees, amount: fee });
     const credit = await this.settledWalletCredit(tx, payment, net, rate);
     lines.push(...credit.lines);
-    const conversion: SettlementConversion | null = credit.converted === null ? null
-      : { currency: rate!.currency, amount: credit.converted, rate: formatDecimal(rate!.rate) };
-    const description = conversion === null ? 'Card payment settled'
-      : `Card payment settled in ${conversion.currency}: net ${net} ${payment.currency} minor units at ${conversion.rate} = ${conversion.amount} ${conversion.currency} minor units`;
-    await this.ledger.move(tx, { kind: 'card_settlement', referenceType: 'payment', referenceId: payment.id, description, lines });
+    const conversion: SettlementConversion | null =
+      credit.converted === null
+        ? null
+        : { currency: rate!.currency, amount: credit.converted, rate: formatDecimal(rate!.rate) };
+    const description =
+      conversion === null
+        ? 'Card payment settled'
+        : `Card payment settled in ${conversion.currency}: net ${net} ${payment.currency} minor units at ${conversion.rate} = ${conversion.amount} ${conversion.currency} minor units`;
+    await this.ledger.move(tx, {
+      kind: 'card_settlement',
+      referenceType: 'payment',
+      referenceId: payment.id,
+      description,
+      lines,
+    });
     const settledAt = new Date();
     const previousStatus = payment.status;
     await this.store.persist(tx, payment, { status, settledAt, feeAmount: fee });
-    await this.events.record(tx, PaymentEvent.SETTLED, paymentSettled(payment, { net, fee, gross: settling }, settledAt, conversion));
+    await this.events.record(
+      tx,
+      PaymentEvent.SETTLED,
+      paymentSettled(payment, { net, fee, gross: settling }, settledAt, conversion),
+    );
     this.store.announce(tx, payment, previousStatus, ['status', 'settledAt', 'feeAmount']);
     return payment;
   }
@@ -200,7 +272,9 @@ export class SettlementService {
   }
 
   private async quote(ctx: RequestContext, from: string, to: string): Promise<Decimal> {
-    const offer = await this.providers.providerFor(ctx, 'fx').offer({ sourceCurrency: from, destinationCurrency: to, rail: SETTLEMENT_FX_RAIL });
+    const offer = await this.providers
+      .providerFor(ctx, 'fx')
+      .offer({ sourceCurrency: from, destinationCurrency: to, rail: SETTLEMENT_FX_RAIL });
     return offer.rate;
   }
 }

@@ -36,7 +36,12 @@ export interface BatchView {
 }
 
 const COUNT_KEYS: Record<PayoutStatus, keyof BatchCounts> = {
-  CREATED: 'created', SUBMITTED: 'submitted', SETTLED: 'settled', FAILED: 'failed', CANCELLED: 'cancelled', PENDING_REVIEW: 'pendingReview',
+  CREATED: 'created',
+  SUBMITTED: 'submitted',
+  SETTLED: 'settled',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  PENDING_REVIEW: 'pendingReview',
 };
 
 export function batchStatusOf(counts: BatchCounts): BatchStatus {
@@ -58,8 +63,10 @@ export class BatchService {
   async create(ctx: RequestContext, command: CreateBatchCommand): Promise<BatchView> {
     ctx.requireRole(...WRITE_ROLES);
     const name = command.name?.trim() || null;
-    if (name && name.length > MAX_LABEL_LENGTH) throw validationError({ name: [`must be at most ${MAX_LABEL_LENGTH} characters`] });
-    if (command.items.length === 0 || command.items.length > MAX_BATCH_ITEMS) throw validationError({ items: [`must hold 1 to ${MAX_BATCH_ITEMS} payouts`] });
+    if (name && name.length > MAX_LABEL_LENGTH)
+      throw validationError({ name: [`must be at most ${MAX_LABEL_LENGTH} characters`] });
+    if (command.items.length === 0 || command.items.length > MAX_BATCH_ITEMS)
+      throw validationError({ items: [`must hold 1 to ${MAX_BATCH_ITEMS} payouts`] });
     const prepared = await this.prepareItems(ctx, command.items);
     return inTransaction(ctx, async (tx) => {
       const { batch } = await this.write(tx, name, prepared);
@@ -86,12 +93,15 @@ export class BatchService {
         prepared.push(await this.payoutService.prepare(ctx, { ...item, quoteId: null, metadata: null }, field));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        if (error.code === ErrorCode.VALIDATION_ERROR || error.code === ErrorCode.UNSUPPORTED_CURRENCY) Object.assign(errors, error.fieldErrors);
-        else if (error.code === ErrorCode.NOT_FOUND) errors[field('recipientId')] = ['is not a payable recipient of this business and mode'];
+        if (error.code === ErrorCode.VALIDATION_ERROR || error.code === ErrorCode.UNSUPPORTED_CURRENCY)
+          Object.assign(errors, error.fieldErrors);
+        else if (error.code === ErrorCode.NOT_FOUND)
+          errors[field('recipientId')] = ['is not a payable recipient of this business and mode'];
         else throw error;
       }
     }
-    if (Object.keys(errors).length > 0) throw validationError(errors, 'Some batch items are invalid; no payout was created');
+    if (Object.keys(errors).length > 0)
+      throw validationError(errors, 'Some batch items are invalid; no payout was created');
     return prepared;
   }
 
@@ -100,11 +110,21 @@ export class BatchService {
    * The wallet's conditional debit refuses the first payout that no longer fits: INSUFFICIENT_FUNDS
    * then rolls the caller's transaction (or savepoint) back, so the batch is all or nothing.
    */
-  async write(tx: RequestContext, name: string | null, prepared: PreparedPayout[]): Promise<{ batch: PayoutBatch; payouts: Payout[] }> {
-    const batch = await tx.repo(PayoutBatch).save(tx.repo(PayoutBatch).create({
-      businessId: tx.requireBusiness(), livemode: tx.livemode, name, itemCount: prepared.length, currency: prepared[0].terms.currency,
-      totalAmount: prepared.reduce((sum, item) => sum + item.terms.amount, 0n),
-    }));
+  async write(
+    tx: RequestContext,
+    name: string | null,
+    prepared: PreparedPayout[],
+  ): Promise<{ batch: PayoutBatch; payouts: Payout[] }> {
+    const batch = await tx.repo(PayoutBatch).save(
+      tx.repo(PayoutBatch).create({
+        businessId: tx.requireBusiness(),
+        livemode: tx.livemode,
+        name,
+        itemCount: prepared.length,
+        currency: prepared[0].terms.currency,
+        totalAmount: prepared.reduce((sum, item) => sum + item.terms.amount, 0n),
+      }),
+    );
     const payouts: Payout[] = [];
     for (const item of prepared) payouts.push(await this.payoutService.write(tx, item, batch.id));
     return { batch, payouts };
@@ -124,7 +144,12 @@ export class BatchService {
   }
 
   /** The batch's payouts (404 for another business's batch). */
-  async payouts(ctx: RequestContext, batchId: string, filters: Omit<PayoutFilters, 'batchId'>, page: PageQuery): Promise<ListPage<Payout>> {
+  async payouts(
+    ctx: RequestContext,
+    batchId: string,
+    filters: Omit<PayoutFilters, 'batchId'>,
+    page: PageQuery,
+  ): Promise<ListPage<Payout>> {
     const batch = await findOwned(ctx, PayoutBatch, batchId, 'Batch');
     return this.payoutService.list(ctx, { ...filters, batchId: batch.id }, page);
   }
@@ -147,8 +172,14 @@ export class BatchService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<BatchView[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const batches = await ctx.repo(PayoutBatch).createQueryBuilder('batch')
-      .where('batch.id IN (:...ids) AND batch.business_id = :businessId AND batch.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+    const batches = await ctx
+      .repo(PayoutBatch)
+      .createQueryBuilder('batch')
+      .where('batch.id IN (:...ids) AND batch.business_id = :businessId AND batch.livemode = :livemode', {
+        ids: valid,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+      })
       .getMany();
     return this.viewsOf(ctx, batches);
   }

@@ -26,13 +26,25 @@ export interface CadenceRule {
 }
 
 const DAY_MS = 86_400_000;
-const PERIOD_MS: Partial<Record<ScheduleCadence, number>> = { [ScheduleCadence.WEEKLY]: 7 * DAY_MS, [ScheduleCadence.BIWEEKLY]: 14 * DAY_MS };
+const PERIOD_MS: Partial<Record<ScheduleCadence, number>> = {
+  [ScheduleCadence.WEEKLY]: 7 * DAY_MS,
+  [ScheduleCadence.BIWEEKLY]: 14 * DAY_MS,
+};
 
 /** The MONTHLY occurrence `months` months after the anchor's month (it may fall before the anchor when months is 0). */
 function monthlyAt(rule: CadenceRule, months: number): Date {
   const anchor = rule.anchorAt;
-  return new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth() + months, rule.dayOfMonth!,
-    anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      anchor.getUTCFullYear(),
+      anchor.getUTCMonth() + months,
+      rule.dayOfMonth!,
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
+  );
 }
 
 function assertRule(rule: CadenceRule): void {
@@ -56,7 +68,11 @@ export function occurrenceAtOrAfter(rule: CadenceRule, at: Date): Date | null {
   if (rule.cadence === ScheduleCadence.ONCE) return anchor >= at.getTime() ? new Date(anchor) : null;
   if (period !== undefined) return new Date(anchor + Math.ceil((from - anchor) / period) * period);
   const target = new Date(from);
-  let months = (target.getUTCFullYear() - rule.anchorAt.getUTCFullYear()) * 12 + target.getUTCMonth() - rule.anchorAt.getUTCMonth() - 1;
+  let months =
+    (target.getUTCFullYear() - rule.anchorAt.getUTCFullYear()) * 12 +
+    target.getUTCMonth() -
+    rule.anchorAt.getUTCMonth() -
+    1;
   for (months = Math.max(months, 0); ; months += 1) {
     const candidate = monthlyAt(rule, months);
     if (candidate.getTime() >= from) return candidate;
@@ -67,4 +83,5 @@ export function occurrenceAtOrAfter(rule: CadenceRule, at: Date): Date | null {
 export const firstOccurrence = (rule: CadenceRule): Date => occurrenceAtOrAfter(rule, rule.anchorAt)!;
 
 /** The occurrence after `previous` (an occurrence of the series); null for ONCE. */
-export const occurrenceAfter = (rule: CadenceRule, previous: Date): Date | null => occurrenceAtOrAfter(rule, new Date(previous.getTime() + 1));
+export const occurrenceAfter = (rule: CadenceRule, previous: Date): Date | null =>
+  occurrenceAtOrAfter(rule, new Date(previous.getTime() + 1));

@@ -6,7 +6,12 @@ import { entityFromRow } from '../shared/rows';
 import { PayoutPinStatus, SetPayoutPinCommand } from './payout-pin.commands';
 import { PayoutPin, PayoutPinFailure } from './payout-pin.entity';
 import {
-  MAX_BUSINESS_PIN_FAILURES, MAX_PIN_FAILURES, MIN_BUSINESS_LOCK_CREDENTIALS, PIN_FORMAT, PIN_FORMAT_MESSAGE, PIN_LOCK_SECONDS,
+  MAX_BUSINESS_PIN_FAILURES,
+  MAX_PIN_FAILURES,
+  MIN_BUSINESS_LOCK_CREDENTIALS,
+  PIN_FORMAT,
+  PIN_FORMAT_MESSAGE,
+  PIN_LOCK_SECONDS,
 } from './payout-pin.settings';
 
 /** The outcome of one PIN check, decided (and its bookkeeping committed) before anything is thrown. */
@@ -26,23 +31,35 @@ type SetOutcome = FailedCheck | { kind: 'invalid'; errors: FieldErrors } | { kin
 
 const LOCK_MINUTES = PIN_LOCK_SECONDS / 60;
 
-const pinNotSet = () => new DomainError(ErrorCode.PIN_NOT_SET, 'No payout PIN is set for this business; an OWNER must set one first');
+const pinNotSet = () =>
+  new DomainError(ErrorCode.PIN_NOT_SET, 'No payout PIN is set for this business; an OWNER must set one first');
 
-const pinLocked = (until: Date, scope: LockScope) => new DomainError(ErrorCode.PIN_LOCKED, scope === 'credential'
-  ? `The payout PIN is locked for this credential after ${MAX_PIN_FAILURES} wrong attempts; try again after ${until.toISOString()}`
-  : `The payout PIN is locked for the whole business after ${MAX_BUSINESS_PIN_FAILURES} wrong attempts from several credentials; `
-    + `try again after ${until.toISOString()}`);
+const pinLocked = (until: Date, scope: LockScope) =>
+  new DomainError(
+    ErrorCode.PIN_LOCKED,
+    scope === 'credential'
+      ? `The payout PIN is locked for this credential after ${MAX_PIN_FAILURES} wrong attempts; try again after ${until.toISOString()}`
+      : `The payout PIN is locked for the whole business after ${MAX_BUSINESS_PIN_FAILURES} wrong attempts from several credentials; ` +
+          `try again after ${until.toISOString()}`,
+  );
 
-const invalidPin = (triesLeft: number, lockedUntil: Date | null) => new DomainError(ErrorCode.INVALID_PIN, lockedUntil
-  ? `Wrong payout PIN; it is now locked until ${lockedUntil.toISOString()}`
-  : `Wrong payout PIN; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left for this credential before it locks for ${LOCK_MINUTES} minutes`);
+const invalidPin = (triesLeft: number, lockedUntil: Date | null) =>
+  new DomainError(
+    ErrorCode.INVALID_PIN,
+    lockedUntil
+      ? `Wrong payout PIN; it is now locked until ${lockedUntil.toISOString()}`
+      : `Wrong payout PIN; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left for this credential before it locks for ${LOCK_MINUTES} minutes`,
+  );
 
 /** The error of a check that did not pass. */
 function pinError(check: FailedCheck): DomainError {
   switch (check.kind) {
-    case 'not-set': return pinNotSet();
-    case 'locked': return pinLocked(check.until, check.scope);
-    case 'wrong': return invalidPin(check.triesLeft, check.lockedUntil);
+    case 'not-set':
+      return pinNotSet();
+    case 'locked':
+      return pinLocked(check.until, check.scope);
+    case 'wrong':
+      return invalidPin(check.triesLeft, check.lockedUntil);
   }
 }
 
@@ -62,10 +79,14 @@ const statusOf = (pin: PayoutPin | null, failures: PayoutPinFailure | null = nul
 export function pinCredentialOf(ctx: RequestContext): string {
   switch (ctx.actor.kind) {
     case 'api':
-    case 'publishable': return `api:${ctx.actor.credentialId}`;
-    case 'dashboard': return `user:${ctx.actor.userId}`;
-    case 'system': return `system:${ctx.actor.name}`;
-    case 'anonymous': return 'anonymous';
+    case 'publishable':
+      return `api:${ctx.actor.credentialId}`;
+    case 'dashboard':
+      return `user:${ctx.actor.userId}`;
+    case 'system':
+      return `system:${ctx.actor.name}`;
+    case 'anonymous':
+      return 'anonymous';
   }
 }
 
@@ -133,8 +154,14 @@ export class PayoutPinService {
     const outcome = await inOwnTransaction(ctx, async (tx): Promise<SetOutcome> => {
       let current = await lockPin(tx, businessId);
       if (!current && pinHash) {
-        const inserted = await tx.repo(PayoutPin).createQueryBuilder().insert()
-          .values({ businessId, pinHash, failedAttempts: 0, lockedUntil: null }).orIgnore().returning('*').execute();
+        const inserted = await tx
+          .repo(PayoutPin)
+          .createQueryBuilder()
+          .insert()
+          .values({ businessId, pinHash, failedAttempts: 0, lockedUntil: null })
+          .orIgnore()
+          .returning('*')
+          .execute();
         const [row] = inserted.raw as Record<string, unknown>[];
         if (row) return { kind: 'set', pin: entityFromRow(tx, PayoutPin, row) };
         // Another first set committed meanwhile: this one is now a change, and needs currentPin.
@@ -144,10 +171,13 @@ export class PayoutPinService {
       const errors: FieldErrors = pinValid ? {} : { pin: [PIN_FORMAT_MESSAGE] };
       if (current && currentPin === null) errors.currentPin = ['is required to change the PIN that is set'];
       else if (current && currentPin !== null && !PIN_FORMAT.test(currentPin)) errors.currentPin = [PIN_FORMAT_MESSAGE];
-      if (!current || !pinHash || currentPin === null || Object.keys(errors).length > 0) return { kind: 'invalid', errors };
+      if (!current || !pinHash || currentPin === null || Object.keys(errors).length > 0)
+        return { kind: 'invalid', errors };
       const check = await this.check(tx, current, currentPin);
       if (check.kind !== 'right') return check;
-      await tx.repo(PayoutPin).update({ businessId }, { pinHash, failedAttempts: 0, lockedUntil: null, updatedAt: new Date() });
+      await tx
+        .repo(PayoutPin)
+        .update({ businessId }, { pinHash, failedAttempts: 0, lockedUntil: null, updatedAt: new Date() });
       await tx.repo(PayoutPinFailure).delete({ businessId });
       return { kind: 'set', pin: await tx.repo(PayoutPin).findOneByOrFail({ businessId }) };
     });
@@ -170,27 +200,44 @@ export class PayoutPinService {
     if (pin.lockedUntil && pin.lockedUntil > now) return { kind: 'locked', until: pin.lockedUntil, scope: 'business' };
     const key = { businessId: pin.businessId, credential: pinCredentialOf(tx) };
     const failures = await tx.repo(PayoutPinFailure).findOne({ where: key });
-    if (failures?.lockedUntil && failures.lockedUntil > now) return { kind: 'locked', until: failures.lockedUntil, scope: 'credential' };
+    if (failures?.lockedUntil && failures.lockedUntil > now)
+      return { kind: 'locked', until: failures.lockedUntil, scope: 'credential' };
     const pins = tx.repo(PayoutPin);
     if (await verifyPassword(candidate, pin.pinHash)) {
-      if (pin.failedAttempts > 0 || pin.lockedUntil) await pins.update({ businessId: pin.businessId }, { failedAttempts: 0, lockedUntil: null });
+      if (pin.failedAttempts > 0 || pin.lockedUntil)
+        await pins.update({ businessId: pin.businessId }, { failedAttempts: 0, lockedUntil: null });
       if (failures) await tx.repo(PayoutPinFailure).delete(key);
       return { kind: 'right' };
     }
     const lockEnd = new Date(now.getTime() + PIN_LOCK_SECONDS * 1000);
     const credentialFailures = (failures?.failedAttempts ?? 0) + 1;
     const credentialLock = credentialFailures >= MAX_PIN_FAILURES ? lockEnd : null;
-    await tx.repo(PayoutPinFailure).upsert({ ...key, failedAttempts: credentialLock ? 0 : credentialFailures, lockedUntil: credentialLock }, ['businessId', 'credential']);
+    await tx
+      .repo(PayoutPinFailure)
+      .upsert({ ...key, failedAttempts: credentialLock ? 0 : credentialFailures, lockedUntil: credentialLock }, [
+        'businessId',
+        'credential',
+      ]);
 
     const businessFailures = pin.failedAttempts + 1;
-    const credentials = businessFailures >= MAX_BUSINESS_PIN_FAILURES
-      ? await tx.repo(PayoutPinFailure).createQueryBuilder('failure')
-        .where('failure.business_id = :businessId', { businessId: pin.businessId })
-        .andWhere('(failure.failed_attempts > 0 OR failure.locked_until > :now)', { now })
-        .getCount()
-      : 0;
+    const credentials =
+      businessFailures >= MAX_BUSINESS_PIN_FAILURES
+        ? await tx
+            .repo(PayoutPinFailure)
+            .createQueryBuilder('failure')
+            .where('failure.business_id = :businessId', { businessId: pin.businessId })
+            .andWhere('(failure.failed_attempts > 0 OR failure.locked_until > :now)', { now })
+            .getCount()
+        : 0;
     const businessLock = credentials >= MIN_BUSINESS_LOCK_CREDENTIALS ? lockEnd : null;
-    await pins.update({ businessId: pin.businessId }, { failedAttempts: businessLock ? 0 : businessFailures, lockedUntil: businessLock });
-    return { kind: 'wrong', triesLeft: MAX_PIN_FAILURES - credentialFailures, lockedUntil: credentialLock ?? businessLock };
+    await pins.update(
+      { businessId: pin.businessId },
+      { failedAttempts: businessLock ? 0 : businessFailures, lockedUntil: businessLock },
+    );
+    return {
+      kind: 'wrong',
+      triesLeft: MAX_PIN_FAILURES - credentialFailures,
+      lockedUntil: credentialLock ?? businessLock,
+    };
   }
 }

@@ -90,7 +90,8 @@ export class Payout extends MutableTenantEntity {
   @Column('uuid', { nullable: true }) batchId: string | null;
   @Column('uuid', { nullable: true }) quoteId: string | null;
   @Column({ type: 'enum', enum: PayoutRailKind, enumName: 'payout_rail' }) rail: PayoutRailKind;
-  @Column({ type: 'enum', enum: PayoutStatus, enumName: 'payout_status', default: PayoutStatus.CREATED }) status: PayoutStatus;
+  @Column({ type: 'enum', enum: PayoutStatus, enumName: 'payout_status', default: PayoutStatus.CREATED })
+  status: PayoutStatus;
   /** Debited from the wallet in `currency` (minor units), before the fee. */
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
   @Column('text') currency: string;

@@ -14,7 +14,14 @@ import { ListPage, PageQuery, keysetPagesPerParent, newestFirst, paginate } from
 import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { isUniqueViolationOf } from '../shared/unique-violation';
-import { AdvancePayoutCommand, BatchPayoutsQuery, CreatePayoutCommand, PayoutFilters, RecipientDetails, RejectPayoutCommand } from './payout.commands';
+import {
+  AdvancePayoutCommand,
+  BatchPayoutsQuery,
+  CreatePayoutCommand,
+  PayoutFilters,
+  RecipientDetails,
+  RejectPayoutCommand,
+} from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
 import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
@@ -26,8 +33,11 @@ import { RecipientService, destinationMaskedOf } from './recipient.service';
 import { madeEarlier } from '../idempotency/idempotency-claim';
 
 /** What a payouts page's cursor is bound to: a cursor of one filter set is refused with another. */
-const payoutListFilters = (filters: PayoutFilters) =>
-  ({ status: filters.status ?? null, recipientId: filters.recipientId ?? null, batchId: filters.batchId ?? null });
+const payoutListFilters = (filters: PayoutFilters) => ({
+  status: filters.status ?? null,
+  recipientId: filters.recipientId ?? null,
+  batchId: filters.batchId ?? null,
+});
 
 /** A payout checked and priced, ready to be written (single payouts and batch items alike). */
 export interface PreparedPayout {
@@ -83,7 +93,11 @@ export class PayoutService {
    * Every check that needs no lock: the recipient is the caller's and payable, the mode has a rail,
    * the business holds a wallet in the currency, the quote (given or made now), the review decision.
    */
-  async prepare(ctx: RequestContext, command: CreatePayoutCommand, field = (name: string) => name): Promise<PreparedPayout> {
+  async prepare(
+    ctx: RequestContext,
+    command: CreatePayoutCommand,
+    field = (name: string) => name,
+  ): Promise<PreparedPayout> {
     const currency = normalizeCurrency(command.currency, field('currency'));
     if (command.amount <= 0n) throw validationError({ [field('amount')]: ['must be greater than zero'] });
     if (command.reference !== null && command.reference.length > MAX_REFERENCE_LENGTH) {
@@ -100,27 +114,50 @@ export class PayoutService {
    * transfer saves its recipient in the transaction that writes the payout, and sets `recipientId`
    * then; '' until then).
    */
-  async prepareTo(ctx: RequestContext, recipientId: string, details: RecipientDetails, command: Omit<CreatePayoutCommand, 'recipientId'>, field = (name: string) => name): Promise<PreparedPayout> {
+  async prepareTo(
+    ctx: RequestContext,
+    recipientId: string,
+    details: RecipientDetails,
+    command: Omit<CreatePayoutCommand, 'recipientId'>,
+    field = (name: string) => name,
+  ): Promise<PreparedPayout> {
     const currency = normalizeCurrency(command.currency, field('currency'));
     if (command.amount <= 0n) throw validationError({ [field('amount')]: ['must be greater than zero'] });
     const rail = this.providers.providerFor(ctx, 'payout-rail');
     await this.assertWalletHeld(ctx, currency, field('currency'));
     const country = 'country' in details ? details.country : null;
-    const destination = { amount: command.amount, currency, destinationCurrency: details.currency, rail: details.rail as PayoutRailKind, country: country ?? '' };
+    const destination = {
+      amount: command.amount,
+      currency,
+      destinationCurrency: details.currency,
+      rail: details.rail as PayoutRailKind,
+      country: country ?? '',
+    };
     const quote = command.quoteId ? await this.quotes.forPayout(ctx, command.quoteId, destination) : null;
-    const terms: QuoteTerms = quote ?? await this.quotes.price(ctx, { ...destination, country });
+    const terms: QuoteTerms = quote ?? (await this.quotes.price(ctx, { ...destination, country }));
     return {
-      recipientId, details, terms, quoteId: quote?.id ?? null, reference: command.reference, metadata: command.metadata,
+      recipientId,
+      details,
+      terms,
+      quoteId: quote?.id ?? null,
+      reference: command.reference,
+      metadata: command.metadata,
       held: await this.heldForReview(ctx, rail, details, command.amount, currency),
       dispatch: rail.dispatchOf(details),
     };
   }
 
   /** Held when the rail's compliance check says so, or when the payout is worth at least the business's review threshold in USD. */
-  private async heldForReview(ctx: RequestContext, rail: PayoutRail, details: RecipientDetails, amount: bigint, currency: string): Promise<boolean> {
+  private async heldForReview(
+    ctx: RequestContext,
+    rail: PayoutRail,
+    details: RecipientDetails,
+    amount: bigint,
+    currency: string,
+  ): Promise<boolean> {
     if (rail.holdFor(details) === 'review') return true;
     const threshold = await reviewThresholdOf(ctx);
-    return threshold !== null && await this.quotes.usdValue(ctx, amount, currency) >= threshold;
+    return threshold !== null && (await this.quotes.usdValue(ctx, amount, currency)) >= threshold;
   }
 
   private async assertWalletHeld(ctx: RequestContext, currency: string, field: string): Promise<void> {
@@ -139,16 +176,40 @@ export class PayoutService {
   async write(tx: RequestContext, prepared: PreparedPayout, batchId: string | null): Promise<Payout> {
     const { terms } = prepared;
     const status = prepared.held ? payoutTransition(PayoutStatus.CREATED, 'hold') : PayoutStatus.CREATED;
-    const payout = await tx.repo(Payout).save(tx.repo(Payout).create({
-      businessId: tx.requireBusiness(), livemode: tx.livemode, recipientId: prepared.recipientId, batchId, quoteId: prepared.quoteId,
-      rail: terms.rail, status, amount: terms.amount, currency: terms.currency, serviceFee: terms.serviceFee, dstAmount: terms.dstAmount,
-      destinationCurrency: terms.destinationCurrency, rate: terms.rate, country: terms.country,
-      destinationMasked: destinationMaskedOf(prepared.details), reference: prepared.reference, metadata: prepared.metadata,
-      providerRef: null, failureReason: null, submittedAt: null, settledAt: null, reviewedBy: null, reviewedAt: null,
-    })).catch((error: unknown) => {
-      if (isUniqueViolationOf(error, 'uq_payouts_quote')) throw validationError({ quoteId: ['was already used by another payout'] });
-      throw error;
-    });
+    const payout = await tx
+      .repo(Payout)
+      .save(
+        tx.repo(Payout).create({
+          businessId: tx.requireBusiness(),
+          livemode: tx.livemode,
+          recipientId: prepared.recipientId,
+          batchId,
+          quoteId: prepared.quoteId,
+          rail: terms.rail,
+          status,
+          amount: terms.amount,
+          currency: terms.currency,
+          serviceFee: terms.serviceFee,
+          dstAmount: terms.dstAmount,
+          destinationCurrency: terms.destinationCurrency,
+          rate: terms.rate,
+          country: terms.country,
+          destinationMasked: destinationMaskedOf(prepared.details),
+          reference: prepared.reference,
+          metadata: prepared.metadata,
+          providerRef: null,
+          failureReason: null,
+          submittedAt: null,
+          settledAt: null,
+          reviewedBy: null,
+          reviewedAt: null,
+        }),
+      )
+      .catch((error: unknown) => {
+        if (isUniqueViolationOf(error, 'uq_payouts_quote'))
+          throw validationError({ quoteId: ['was already used by another payout'] });
+        throw error;
+      });
     const dispatch: JobRequest[] = !prepared.held && prepared.dispatch === 'auto' ? [dispatchJob(payout)] : [];
     if (prepared.held) {
       await this.events.record(tx, PayoutEvent.INITIATED, payoutEventData({ ...payout, status: PayoutStatus.CREATED }));
@@ -173,24 +234,56 @@ export class PayoutService {
     let lines: PostingLine[];
     if (kind === 'settle') {
       const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency });
-      lines = [{ account: inFlight, amount: -payout.amount }, { account: clearing, amount: payout.amount }];
+      lines = [
+        { account: inFlight, amount: -payout.amount },
+        { account: clearing, amount: payout.amount },
+      ];
     } else {
       const sign = kind === 'debit' ? 1n : -1n;
       const wallet = await this.ledger.account(tx, { kind: AccountKind.MERCHANT_WALLET, currency, businessId });
-      lines = [{ account: wallet, amount: -sign * (payout.amount + payout.serviceFee) }, { account: inFlight, amount: sign * payout.amount }];
-      if (payout.serviceFee > 0n) lines.push({ account: await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency }), amount: sign * payout.serviceFee });
+      lines = [
+        { account: wallet, amount: -sign * (payout.amount + payout.serviceFee) },
+        { account: inFlight, amount: sign * payout.amount },
+      ];
+      if (payout.serviceFee > 0n)
+        lines.push({
+          account: await this.ledger.account(tx, { kind: AccountKind.FEES_REVENUE, currency }),
+          amount: sign * payout.serviceFee,
+        });
     }
-    const description = { debit: 'Payout: wallet debited', reverse: 'Payout reversed: wallet re-credited', settle: 'Payout settled by the rail' }[kind];
-    await this.ledger.move(tx, { kind: `payout_${kind}`, referenceType: 'payout', referenceId: payout.id, description, lines });
+    const description = {
+      debit: 'Payout: wallet debited',
+      reverse: 'Payout reversed: wallet re-credited',
+      settle: 'Payout settled by the rail',
+    }[kind];
+    await this.ledger.move(tx, {
+      kind: `payout_${kind}`,
+      referenceType: 'payout',
+      referenceId: payout.id,
+      description,
+      lines,
+    });
   }
 
   /** Moves the payout by `action` in one conditional UPDATE (`moveRow`): null when already done, CONFLICT when elsewhere. */
-  private transition(tx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown> = {}): Promise<Payout | null> {
+  private transition(
+    tx: RequestContext,
+    payoutId: string,
+    action: PayoutAction,
+    changes: Record<string, unknown> = {},
+  ): Promise<Payout | null> {
     return moveRow(tx, PAYOUT_ROWS, payoutId, action, changes);
   }
 
   /** A status change with its posting and event, in one transaction; null when already done. */
-  private async move(ctx: RequestContext, payoutId: string, action: PayoutAction, changes: Record<string, unknown>, posting: 'reverse' | 'settle' | null, jobs: JobRequest[] = []): Promise<Payout | null> {
+  private async move(
+    ctx: RequestContext,
+    payoutId: string,
+    action: PayoutAction,
+    changes: Record<string, unknown>,
+    posting: 'reverse' | 'settle' | null,
+    jobs: JobRequest[] = [],
+  ): Promise<Payout | null> {
     return inTransaction(ctx, async (tx) => {
       const payout = await this.transition(tx, payoutId, action, changes);
       if (!payout) return null;
@@ -208,7 +301,8 @@ export class PayoutService {
   async cancel(ctx: RequestContext, payoutId: string): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
     const payout = await this.move(ctx, payoutId, 'cancel', {}, 'reverse');
-    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a CREATED payout can be cancelled; this one is CANCELLED');
+    if (!payout)
+      throw new DomainError(ErrorCode.CONFLICT, 'Only a CREATED payout can be cancelled; this one is CANCELLED');
     return payout;
   }
 
@@ -219,7 +313,14 @@ export class PayoutService {
     const held = await findOwned(ctx, Payout, payoutId, 'Payout');
     const rail = this.providers.providerFor(ctx, 'payout-rail');
     const jobs = rail.dispatchOf(await this.recipientDetails(ctx, held)) === 'auto' ? [dispatchJob(held)] : [];
-    const payout = await this.move(ctx, payoutId, 'approve', { reviewed_by: reviewer, reviewed_at: new Date() }, null, jobs);
+    const payout = await this.move(
+      ctx,
+      payoutId,
+      'approve',
+      { reviewed_by: reviewer, reviewed_at: new Date() },
+      null,
+      jobs,
+    );
     if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a payout held for review can be approved');
     return payout;
   }
@@ -230,7 +331,13 @@ export class PayoutService {
     const reason = command.reason.trim();
     if (reason.length === 0 || reason.length > 500) throw validationError({ reason: ['must be 1 to 500 characters'] });
     const reviewer = ctx.actor.kind === 'dashboard' ? ctx.actor.userId : null;
-    const payout = await this.move(ctx, command.payoutId, 'reject', { failure_reason: reason, reviewed_by: reviewer, reviewed_at: new Date() }, 'reverse');
+    const payout = await this.move(
+      ctx,
+      command.payoutId,
+      'reject',
+      { failure_reason: reason, reviewed_by: reviewer, reviewed_at: new Date() },
+      'reverse',
+    );
     if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a payout held for review can be rejected');
     return payout;
   }
@@ -244,21 +351,33 @@ export class PayoutService {
    * passing state no later read shows.
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<Payout | null> {
-    return dispatchToRail(ctx, PAYOUT_ROWS, payoutId, 'submit', { submitted_at: new Date() }, (tx, row) => this.announceMove(tx, row, 'submit', { submitted_at: null }), {
-      submit: async (payout) => {
-        const rail = this.providers.providerFor(ctx, 'payout-rail');
-        return rail.submit({
-          payoutId, amountMinor: payout.dstAmount, currency: payout.destinationCurrency, destination: await this.recipientDetails(ctx, payout),
-        });
+    return dispatchToRail(
+      ctx,
+      PAYOUT_ROWS,
+      payoutId,
+      'submit',
+      { submitted_at: new Date() },
+      (tx, row) => this.announceMove(tx, row, 'submit', { submitted_at: null }),
+      {
+        submit: async (payout) => {
+          const rail = this.providers.providerFor(ctx, 'payout-rail');
+          return rail.submit({
+            payoutId,
+            amountMinor: payout.dstAmount,
+            currency: payout.destinationCurrency,
+            destination: await this.recipientDetails(ctx, payout),
+          });
+        },
+        callbackJobOf: railCallbackJob,
+        accepted: async (tx, submitted) => {
+          // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
+          if (submitted.status === PayoutStatus.SUBMITTED)
+            await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
+          // The claim announced the status; this change only adds the rail's reference.
+          this.announce(tx, submitted, submitted.status, ['providerRef']);
+        },
       },
-      callbackJobOf: railCallbackJob,
-      accepted: async (tx, submitted) => {
-        // A payout the advance helper already moved on keeps the reference but gets no late payout.submitted.
-        if (submitted.status === PayoutStatus.SUBMITTED) await this.events.record(tx, PayoutEvent.SUBMITTED, payoutEventData(submitted));
-        // The claim announced the status; this change only adds the rail's reference.
-        this.announce(tx, submitted, submitted.status, ['providerRef']);
-      },
-    });
+    );
   }
 
   /**
@@ -267,8 +386,13 @@ export class PayoutService {
    * or out of attempts (`redispatchStalled`; the cron task `redispatch_stalled_payouts`). Answers
    * their ids.
    */
-  async redispatchStalled(system: RequestContext, options: { olderThanSeconds?: number; limit?: number } = {}): Promise<string[]> {
-    return (await redispatchStalled(system, PAYOUT_ROWS, 'submit', 'submitted_at', dispatchJob, options)).map((row) => row.id);
+  async redispatchStalled(
+    system: RequestContext,
+    options: { olderThanSeconds?: number; limit?: number } = {},
+  ): Promise<string[]> {
+    return (await redispatchStalled(system, PAYOUT_ROWS, 'submit', 'submitted_at', dispatchJob, options)).map(
+      (row) => row.id,
+    );
   }
 
   /** The rail's report (its callback): applied once however often and however concurrently it arrives. */
@@ -288,7 +412,10 @@ export class PayoutService {
       payoutTransition(payout.status, 'submit');
       await this.dispatch(ctx, payout.id);
     } else {
-      const outcome: RailOutcome = command.status === PayoutStatus.SETTLED ? { status: 'SETTLED' } : { status: 'FAILED', reason: command.reason ?? 'sandbox_failed' };
+      const outcome: RailOutcome =
+        command.status === PayoutStatus.SETTLED
+          ? { status: 'SETTLED' }
+          : { status: 'FAILED', reason: command.reason ?? 'sandbox_failed' };
       await this.applyRailOutcome(ctx, payout.id, outcome);
     }
     return this.get(ctx, payout.id);
@@ -318,8 +445,12 @@ export class PayoutService {
   async ofBatches(ctx: RequestContext, query: BatchPayoutsQuery): Promise<Array<ListPage<Payout>>> {
     ctx.requireRole(...ALL_ROLES);
     return keysetPagesPerParent(ctx, Payout, {
-      alias: 'payout', parentColumn: 'batch_id', orderColumn: 'created_at', first: query.first,
-      pages: query.pages.map(({ batchId, after }) => ({ parentId: batchId, after })), filtersOf: (batchId) => payoutListFilters({ batchId }),
+      alias: 'payout',
+      parentColumn: 'batch_id',
+      orderColumn: 'created_at',
+      first: query.first,
+      pages: query.pages.map(({ batchId, after }) => ({ parentId: batchId, after })),
+      filtersOf: (batchId) => payoutListFilters({ batchId }),
     });
   }
 
@@ -327,8 +458,12 @@ export class PayoutService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<Payout[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, Payout).select(ctx, 'payout',
-      'WHERE payout.id = ANY($1::uuid[]) AND payout.business_id = $2 AND payout.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+    return EntityRows.of(ctx, Payout).select(
+      ctx,
+      'payout',
+      'WHERE payout.id = ANY($1::uuid[]) AND payout.business_id = $2 AND payout.livemode = $3',
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 
   /** The full account details of the payout's recipient (archived or not: an accepted payout still goes out). */
@@ -337,8 +472,19 @@ export class PayoutService {
   }
 
   /** Tells subscribers, after commit, what one change did: the status before it, and the properties it set (null for both: created). */
-  private announce(tx: RequestContext, payout: Payout, previousStatus: PayoutStatus | null, changedFields: string[] | null): void {
-    const change: PayoutChange = { businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id, previousStatus, changedFields };
+  private announce(
+    tx: RequestContext,
+    payout: Payout,
+    previousStatus: PayoutStatus | null,
+    changedFields: string[] | null,
+  ): void {
+    const change: PayoutChange = {
+      businessId: payout.businessId,
+      livemode: payout.livemode,
+      payoutId: payout.id,
+      previousStatus,
+      changedFields,
+    };
     tx.afterCommit(() => this.pubSub.publish(Topic.PAYOUT, change));
   }
 
@@ -346,11 +492,18 @@ export class PayoutService {
    * A move by `action` (its status, and the columns of `changes`). Only `fail` has two sources:
    * a payout the rail never took (no submittedAt) fails from CREATED.
    */
-  private announceMove(tx: RequestContext, payout: Payout, action: PayoutAction, changes: Record<string, unknown>): void {
+  private announceMove(
+    tx: RequestContext,
+    payout: Payout,
+    action: PayoutAction,
+    changes: Record<string, unknown>,
+  ): void {
     const sources = statusesAllowing(action);
-    const previous = sources.length === 1 ? sources[0] : payout.submittedAt ? PayoutStatus.SUBMITTED : PayoutStatus.CREATED;
-    const properties = Object.keys(changes).map((column) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()));
+    const previous =
+      sources.length === 1 ? sources[0] : payout.submittedAt ? PayoutStatus.SUBMITTED : PayoutStatus.CREATED;
+    const properties = Object.keys(changes).map((column) =>
+      column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+    );
     this.announce(tx, payout, previous, ['status', ...properties]);
   }
 }
-

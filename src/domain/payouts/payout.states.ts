@@ -12,7 +12,12 @@ export type PayoutAction = 'hold' | 'approve' | 'reject' | 'submit' | 'settle' |
 
 /** Every allowed transition; anything else is a 409 CONFLICT that changes nothing. */
 export const PAYOUT_TRANSITIONS: TransitionTable<PayoutStatus, PayoutAction> = {
-  [PayoutStatus.CREATED]: { hold: PayoutStatus.PENDING_REVIEW, submit: PayoutStatus.SUBMITTED, fail: PayoutStatus.FAILED, cancel: PayoutStatus.CANCELLED },
+  [PayoutStatus.CREATED]: {
+    hold: PayoutStatus.PENDING_REVIEW,
+    submit: PayoutStatus.SUBMITTED,
+    fail: PayoutStatus.FAILED,
+    cancel: PayoutStatus.CANCELLED,
+  },
   [PayoutStatus.PENDING_REVIEW]: { approve: PayoutStatus.CREATED, reject: PayoutStatus.FAILED },
   [PayoutStatus.SUBMITTED]: { settle: PayoutStatus.SETTLED, fail: PayoutStatus.FAILED },
   [PayoutStatus.SETTLED]: {},
@@ -28,17 +33,33 @@ const REFUSALS: Partial<Record<PayoutAction, (from: PayoutStatus) => string>> = 
 
 /** The status `action` leads to from `from`, or CONFLICT. */
 export function payoutTransition(from: PayoutStatus, action: PayoutAction): PayoutStatus {
-  return assertTransition(PAYOUT_TRANSITIONS, from, action, (state, act) => REFUSALS[act]?.(state) ?? `Cannot ${act} a payout that is ${state}`);
+  return assertTransition(
+    PAYOUT_TRANSITIONS,
+    from,
+    action,
+    (state, act) => REFUSALS[act]?.(state) ?? `Cannot ${act} a payout that is ${state}`,
+  );
 }
 
 /** The statuses from which `action` is allowed. */
 export const statusesAllowing = (action: PayoutAction): PayoutStatus[] =>
-  (Object.keys(PAYOUT_TRANSITIONS) as PayoutStatus[]).filter((status) => PAYOUT_TRANSITIONS[status][action] !== undefined);
+  (Object.keys(PAYOUT_TRANSITIONS) as PayoutStatus[]).filter(
+    (status) => PAYOUT_TRANSITIONS[status][action] !== undefined,
+  );
 
 /** Statuses in which the payout's debit stands reversed, or the money has left. */
-export const TERMINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = [PayoutStatus.SETTLED, PayoutStatus.FAILED, PayoutStatus.CANCELLED];
+export const TERMINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = [
+  PayoutStatus.SETTLED,
+  PayoutStatus.FAILED,
+  PayoutStatus.CANCELLED,
+];
 
 /** Where payouts live and how they move, for `moveRow` (one conditional UPDATE per move). */
 export const PAYOUT_ROWS: RowMachine<Payout, PayoutStatus, PayoutAction> = rowMachine(PAYOUT_TRANSITIONS, {
-  entity: Payout, table: 'payouts', statusType: 'payout_status', noun: 'Payout', transition: payoutTransition, allowing: statusesAllowing,
+  entity: Payout,
+  table: 'payouts',
+  statusType: 'payout_status',
+  noun: 'Payout',
+  transition: payoutTransition,
+  allowing: statusesAllowing,
 });

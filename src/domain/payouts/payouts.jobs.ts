@@ -44,20 +44,30 @@ export const dispatchJob = (payout: Pick<Payout, 'id' | 'businessId' | 'livemode
 });
 
 /** The rail's report on a submitted payout, after `afterMs`, at most one pending per payout (the default 5 attempts). */
-export const railCallbackJob = (payout: Pick<Payout, 'id' | 'businessId' | 'livemode'>, outcome: RailOutcome, afterMs: number): JobRequest => ({
+export const railCallbackJob = (
+  payout: Pick<Payout, 'id' | 'businessId' | 'livemode'>,
+  outcome: RailOutcome,
+  afterMs: number,
+): JobRequest => ({
   task: RAIL_CALLBACK_TASK,
   payload: { payoutId: payout.id, businessId: payout.businessId, livemode: payout.livemode, outcome },
   options: { runAt: new Date(Date.now() + afterMs), jobKey: `${RAIL_CALLBACK_TASK}:${payout.id}` },
 });
 
-export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled'>, schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>): AreaJobs {
+export function payoutJobs(
+  payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled'>,
+  schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>,
+): AreaJobs {
   return {
     actor: 'payouts',
     tasks: {
       /** Hands a created payout to the rail (outside any transaction; the rail dedupes on the payout id). */
       [DISPATCH_PAYOUT_TASK]: async (payload, _log, system) => {
         const job = payload as PayoutJob;
-        await payouts.dispatch(system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST), job.payoutId);
+        await payouts.dispatch(
+          system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST),
+          job.payoutId,
+        );
       },
       /** The rail's report on a submitted payout (the sandbox rail's callback): settled or failed, applied once. */
       [RAIL_CALLBACK_TASK]: async (payload, log, system) => {
@@ -65,14 +75,16 @@ export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailO
         const ctx = system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST);
         await payouts.applyRailOutcome(ctx, job.payoutId, job.outcome).catch((error: unknown) => {
           // A report about a payout already moved elsewhere (cancelled, advanced by hand) changes nothing.
-          if ((error as { code?: string }).code === 'CONFLICT') log.warn(`payout ${job.payoutId}: rail report ${job.outcome.status} ignored (${(error as Error).message})`);
+          if ((error as { code?: string }).code === 'CONFLICT')
+            log.warn(`payout ${job.payoutId}: rail report ${job.outcome.status} ignored (${(error as Error).message})`);
           else throw error;
         });
       },
       /** Sends again the payouts claimed for the rail long ago, still without its reference, whose dispatch job gave up. */
       [REDISPATCH_STALLED_PAYOUTS_TASK]: async (_payload, log, system) => {
         const ids = await payouts.redispatchStalled(system());
-        if (ids.length > 0) log.warn(`dispatching again ${ids.length} payout(s) whose dispatch stalled: ${ids.join(', ')}`);
+        if (ids.length > 0)
+          log.warn(`dispatching again ${ids.length} payout(s) whose dispatch stalled: ${ids.join(', ')}`);
       },
       /** Fires every due run of every schedule (the backstop of the per-schedule jobs; any number of workers, each run once). */
       [RUN_DUE_SCHEDULES_TASK]: async (_payload, log, system) => {
@@ -82,7 +94,9 @@ export function payoutJobs(payouts: Pick<PayoutService, 'dispatch' | 'applyRailO
       /** Fires the due runs of one schedule. */
       [RUN_SCHEDULE_TASK]: async (payload, _log, system) => {
         const job = payload as ScheduleJob;
-        await schedules.runSchedule(system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST), { scheduleId: job.scheduleId });
+        await schedules.runSchedule(system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST), {
+          scheduleId: job.scheduleId,
+        });
       },
     },
     crontab: [cronLine('* * * * *', RUN_DUE_SCHEDULES_TASK), cronLine('*/5 * * * *', REDISPATCH_STALLED_PAYOUTS_TASK)],

@@ -32,10 +32,12 @@ export function payoutSettingsErrors(changes: PayoutSettingsChanges): FieldError
 /** Writes checked changes for the context's business and mode, in the caller's transaction. */
 export async function writePayoutSettings(tx: RequestContext, changes: PayoutSettingsChanges): Promise<void> {
   if (changes.payoutReviewThresholdUsdMinor === undefined) return;
-  await tx.repo(BusinessSettings).update(
-    { businessId: tx.requireBusiness(), livemode: tx.livemode },
-    { payoutReviewThresholdUsdMinor: changes.payoutReviewThresholdUsdMinor },
-  );
+  await tx
+    .repo(BusinessSettings)
+    .update(
+      { businessId: tx.requireBusiness(), livemode: tx.livemode },
+      { payoutReviewThresholdUsdMinor: changes.payoutReviewThresholdUsdMinor },
+    );
 }
 
 /** The review threshold of the context's business and mode, in US cents; null when off. */

@@ -44,9 +44,14 @@ export class QuoteService {
   async create(ctx: RequestContext, command: CreateQuoteCommand): Promise<PayoutQuote> {
     ctx.requireRole(...WRITE_ROLES);
     const terms = await this.price(ctx, command);
-    return ctx.repo(PayoutQuote).save(ctx.repo(PayoutQuote).create({
-      ...terms, businessId: ctx.requireBusiness(), livemode: ctx.livemode, expiresAt: new Date(Date.now() + QUOTE_TTL_SECONDS * 1000),
-    }));
+    return ctx.repo(PayoutQuote).save(
+      ctx.repo(PayoutQuote).create({
+        ...terms,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+        expiresAt: new Date(Date.now() + QUOTE_TTL_SECONDS * 1000),
+      }),
+    );
   }
 
   async get(ctx: RequestContext, quoteId: string): Promise<PayoutQuote> {
@@ -60,7 +65,13 @@ export class QuoteService {
     const from = normalizeCurrency(query.from, 'from');
     const to = normalizeCurrency(query.to, 'to');
     const offer = await this.offer(ctx, { sourceCurrency: from, destinationCurrency: to, rail: query.rail }, 'to');
-    return { from, to, rate: formatDecimal(offer.rate), serviceFeeBps: offer.serviceFeeBps, expiresAt: new Date(Date.now() + QUOTE_TTL_SECONDS * 1000) };
+    return {
+      from,
+      to,
+      rate: formatDecimal(offer.rate),
+      serviceFeeBps: offer.serviceFeeBps,
+      expiresAt: new Date(Date.now() + QUOTE_TTL_SECONDS * 1000),
+    };
   }
 
   /** The terms of a conversion now, from the FX provider of the context's mode. */
@@ -68,14 +79,34 @@ export class QuoteService {
     const currency = normalizeCurrency(command.currency);
     const destinationCurrency = normalizeCurrency(command.destinationCurrency, 'destinationCurrency');
     if (command.amount <= 0n) throw validationError({ amount: ['must be greater than zero'] });
-    if (command.rail !== PayoutRailKind.CRYPTO && !command.country) throw validationError({ country: ['is required for this rail'] });
-    const offer = await this.offer(ctx, { sourceCurrency: currency, destinationCurrency, rail: command.rail }, 'destinationCurrency');
-    const dstAmount = convertMinor(command.amount, offer.rate, exponentOf(currency), exponentOf(destinationCurrency), 'down');
-    if (dstAmount <= 0n) throw validationError({ amount: [`is too small: it converts to less than one minor unit of ${destinationCurrency}`] });
+    if (command.rail !== PayoutRailKind.CRYPTO && !command.country)
+      throw validationError({ country: ['is required for this rail'] });
+    const offer = await this.offer(
+      ctx,
+      { sourceCurrency: currency, destinationCurrency, rail: command.rail },
+      'destinationCurrency',
+    );
+    const dstAmount = convertMinor(
+      command.amount,
+      offer.rate,
+      exponentOf(currency),
+      exponentOf(destinationCurrency),
+      'down',
+    );
+    if (dstAmount <= 0n)
+      throw validationError({
+        amount: [`is too small: it converts to less than one minor unit of ${destinationCurrency}`],
+      });
     const serviceFee = divideRounded(command.amount * BigInt(offer.serviceFeeBps), 10_000n, 'up');
     return {
-      amount: command.amount, currency, destinationCurrency, dstAmount, rate: formatDecimal(offer.rate), serviceFee,
-      country: command.country?.toUpperCase() ?? '', rail: command.rail,
+      amount: command.amount,
+      currency,
+      destinationCurrency,
+      dstAmount,
+      rate: formatDecimal(offer.rate),
+      serviceFee,
+      country: command.country?.toUpperCase() ?? '',
+      rail: command.rail,
     };
   }
 
@@ -87,7 +118,10 @@ export class QuoteService {
     try {
       return await this.providers.providerFor(ctx, 'fx').offer(request);
     } catch (error) {
-      if (error instanceof FxPairNotQuoted) throw validationError({ [field]: [FxPairNotQuoted.refusal(request.sourceCurrency, request.destinationCurrency)] });
+      if (error instanceof FxPairNotQuoted)
+        throw validationError({
+          [field]: [FxPairNotQuoted.refusal(request.sourceCurrency, request.destinationCurrency)],
+        });
       throw error;
     }
   }
@@ -96,12 +130,19 @@ export class QuoteService {
    * The stored quote a payout names, checked against the payout: unknown, expired or not matching
    * is a field error on `quoteId` (never a 404: the quote is part of the payout's input).
    */
-  async forPayout(ctx: RequestContext, quoteId: string, payout: { amount: bigint; currency: string; destinationCurrency: string; rail: PayoutRailKind; country: string }): Promise<PayoutQuote> {
+  async forPayout(
+    ctx: RequestContext,
+    quoteId: string,
+    payout: { amount: bigint; currency: string; destinationCurrency: string; rail: PayoutRailKind; country: string },
+  ): Promise<PayoutQuote> {
     const quote = isUuid(quoteId)
-      ? await ctx.repo(PayoutQuote).findOne({ where: { id: quoteId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
+      ? await ctx
+          .repo(PayoutQuote)
+          .findOne({ where: { id: quoteId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
       : null;
     if (!quote) throw validationError({ quoteId: ['is not a quote of this business and mode'] });
-    if (quote.expiresAt.getTime() <= Date.now()) throw validationError({ quoteId: ['has expired: ask for a new quote'] });
+    if (quote.expiresAt.getTime() <= Date.now())
+      throw validationError({ quoteId: ['has expired: ask for a new quote'] });
     const mismatches = [
       quote.amount !== payout.amount && 'amount',
       quote.currency !== payout.currency && 'currency',
@@ -109,7 +150,8 @@ export class QuoteService {
       quote.rail !== payout.rail && "the recipient's rail",
       quote.country !== payout.country && "the recipient's country",
     ].filter(Boolean);
-    if (mismatches.length > 0) throw validationError({ quoteId: [`does not match the payout's ${mismatches.join(', ')}`] });
+    if (mismatches.length > 0)
+      throw validationError({ quoteId: [`does not match the payout's ${mismatches.join(', ')}`] });
     return quote;
   }
 

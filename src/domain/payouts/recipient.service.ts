@@ -47,19 +47,30 @@ export function normalizeDetails(details: RecipientDetails): RecipientDetails {
   switch (details.rail) {
     case 'LOCAL_BANK': {
       const accountNumber = details.accountNumber.replace(/[\s-]/g, '').toUpperCase();
-      if (!ACCOUNT_NUMBER.test(accountNumber)) errors['details.accountNumber'] = ['must be 4 to 34 letters or digits (spaces and dashes are ignored)'];
+      if (!ACCOUNT_NUMBER.test(accountNumber))
+        errors['details.accountNumber'] = ['must be 4 to 34 letters or digits (spaces and dashes are ignored)'];
       normalized = {
-        rail: 'LOCAL_BANK', country: country(details.country), currency: currency(details.currency), bankCode: details.bankCode.trim().toUpperCase(),
-        bankName: text(details.bankName), accountNumber, accountName: text(details.accountName),
+        rail: 'LOCAL_BANK',
+        country: country(details.country),
+        currency: currency(details.currency),
+        bankCode: details.bankCode.trim().toUpperCase(),
+        bankName: text(details.bankName),
+        accountNumber,
+        accountName: text(details.accountName),
       };
       break;
     }
     case 'MOBILE_MONEY': {
       const phone = details.phone.replace(/[\s()-]/g, '');
-      if (!PHONE.test(phone)) errors['details.phone'] = ['must be a phone number in international format, such as "+233241234567"'];
+      if (!PHONE.test(phone))
+        errors['details.phone'] = ['must be a phone number in international format, such as "+233241234567"'];
       normalized = {
-        rail: 'MOBILE_MONEY', country: country(details.country), currency: currency(details.currency), networkId: details.networkId.trim().toLowerCase(),
-        phone: phone.startsWith('+') ? phone : `+${phone}`, accountName: text(details.accountName),
+        rail: 'MOBILE_MONEY',
+        country: country(details.country),
+        currency: currency(details.currency),
+        networkId: details.networkId.trim().toLowerCase(),
+        phone: phone.startsWith('+') ? phone : `+${phone}`,
+        accountName: text(details.accountName),
       };
       break;
     }
@@ -67,12 +78,20 @@ export function normalizeDetails(details: RecipientDetails): RecipientDetails {
       const chain = details.chain.trim().toLowerCase();
       if (!CHAINS.has(chain)) errors['details.chain'] = [`must be one of ${[...CHAINS].join(', ')}`];
       const code = currency(details.currency);
-      if (!CRYPTO_CURRENCIES.has(code)) errors['details.currency'] = [`must be one of ${[...CRYPTO_CURRENCIES].join(', ')} for CRYPTO`];
+      if (!CRYPTO_CURRENCIES.has(code))
+        errors['details.currency'] = [`must be one of ${[...CRYPTO_CURRENCIES].join(', ')} for CRYPTO`];
       const address = details.address.trim();
-      if (EVM_CHAINS.has(chain) && !/^0x[0-9a-fA-F]{40}$/.test(address)) errors['details.address'] = [`is not a ${chain} address (0x followed by 40 hex digits)`];
-      else if (!/^[A-Za-z0-9]{20,100}$/.test(address)) errors['details.address'] = ['must be 20 to 100 letters or digits'];
+      if (EVM_CHAINS.has(chain) && !/^0x[0-9a-fA-F]{40}$/.test(address))
+        errors['details.address'] = [`is not a ${chain} address (0x followed by 40 hex digits)`];
+      else if (!/^[A-Za-z0-9]{20,100}$/.test(address))
+        errors['details.address'] = ['must be 20 to 100 letters or digits'];
       // EVM addresses are case-insensitive (the mixed case is only a checksum): one destination, one form.
-      normalized = { rail: 'CRYPTO', chain, address: EVM_CHAINS.has(chain) ? address.toLowerCase() : address, currency: code };
+      normalized = {
+        rail: 'CRYPTO',
+        chain,
+        address: EVM_CHAINS.has(chain) ? address.toLowerCase() : address,
+        currency: code,
+      };
       break;
     }
   }
@@ -83,26 +102,35 @@ export function normalizeDetails(details: RecipientDetails): RecipientDetails {
 /** The destination's identity: the rail and its normalised account fields (not the names or labels). */
 export const destinationIdentity = (details: RecipientDetails): string => {
   switch (details.rail) {
-    case 'LOCAL_BANK': return ['LOCAL_BANK', details.country, details.currency, details.bankCode, details.accountNumber].join('|');
-    case 'MOBILE_MONEY': return ['MOBILE_MONEY', details.country, details.currency, details.networkId, details.phone].join('|');
-    case 'CRYPTO': return ['CRYPTO', details.chain, details.currency, details.address].join('|');
+    case 'LOCAL_BANK':
+      return ['LOCAL_BANK', details.country, details.currency, details.bankCode, details.accountNumber].join('|');
+    case 'MOBILE_MONEY':
+      return ['MOBILE_MONEY', details.country, details.currency, details.networkId, details.phone].join('|');
+    case 'CRYPTO':
+      return ['CRYPTO', details.chain, details.currency, details.address].join('|');
   }
 };
 
 export function maskDetails(details: RecipientDetails): MaskedDetails {
   switch (details.rail) {
-    case 'LOCAL_BANK': return { ...details, accountNumber: maskTail(details.accountNumber) };
-    case 'MOBILE_MONEY': return { ...details, phone: maskTail(details.phone) };
-    case 'CRYPTO': return { ...details, address: maskTail(details.address) };
+    case 'LOCAL_BANK':
+      return { ...details, accountNumber: maskTail(details.accountNumber) };
+    case 'MOBILE_MONEY':
+      return { ...details, phone: maskTail(details.phone) };
+    case 'CRYPTO':
+      return { ...details, address: maskTail(details.address) };
   }
 }
 
 /** The payout's `destinationMasked`: country, masked account number, bank name (the network or the chain for other rails). */
 export function destinationMaskedOf(details: RecipientDetails): DestinationMasked {
   switch (details.rail) {
-    case 'LOCAL_BANK': return { country: details.country, accountNumber: maskTail(details.accountNumber), bankName: details.bankName };
-    case 'MOBILE_MONEY': return { country: details.country, accountNumber: maskTail(details.phone), bankName: details.networkId };
-    case 'CRYPTO': return { country: '', accountNumber: maskTail(details.address), bankName: details.chain };
+    case 'LOCAL_BANK':
+      return { country: details.country, accountNumber: maskTail(details.accountNumber), bankName: details.bankName };
+    case 'MOBILE_MONEY':
+      return { country: details.country, accountNumber: maskTail(details.phone), bankName: details.networkId };
+    case 'CRYPTO':
+      return { country: '', accountNumber: maskTail(details.address), bankName: details.chain };
   }
 }
 
@@ -130,7 +158,8 @@ export class RecipientService {
     const earlier = await madeEarlier(ctx, 'recipient', Recipient);
     if (earlier) return { recipient: earlier, created: true };
     const label = command.label.trim();
-    if (label.length === 0 || label.length > MAX_LABEL_LENGTH) throw validationError({ label: [`must be 1 to ${MAX_LABEL_LENGTH} characters`] });
+    if (label.length === 0 || label.length > MAX_LABEL_LENGTH)
+      throw validationError({ label: [`must be 1 to ${MAX_LABEL_LENGTH} characters`] });
     const details = normalizeDetails(command.details);
     const key = this.secretBox.mac(destinationIdentity(details));
     const screened = await this.screenForDashboard(ctx, label, details, key);
@@ -141,8 +170,18 @@ export class RecipientService {
         `INSERT INTO payout_recipients (business_id, livemode, label, rail, currency, country, destination_key, details_sealed, details_masked, screened_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)
          ON CONFLICT (business_id, livemode, destination_key) DO NOTHING RETURNING id`,
-        [businessId, tx.livemode, label, details.rail, details.currency, 'country' in details ? details.country : null, key,
-          this.secretBox.seal(JSON.stringify(details)), JSON.stringify(maskDetails(details)), screenedAt],
+        [
+          businessId,
+          tx.livemode,
+          label,
+          details.rail,
+          details.currency,
+          'country' in details ? details.country : null,
+          key,
+          this.secretBox.seal(JSON.stringify(details)),
+          JSON.stringify(maskDetails(details)),
+          screenedAt,
+        ],
       );
       if (inserted.length > 0) {
         // Only a recipient this request made is named: a retry answers it, created.
@@ -152,13 +191,22 @@ export class RecipientService {
       // The destination is already a recipient: that one is the answer. A screened create marks a
       // never-screened one, only when every name stored on it was among the names screened clean
       // (an API-key create may have stored other names), and a create brings an archived one back into use.
-      const [existing] = await EntityRows.of(tx, Recipient).select(tx, 'recipient',
-        `WHERE recipient.business_id = $1 AND recipient.livemode = $2 AND recipient.destination_key = $3 FOR UPDATE`, [businessId, tx.livemode, key]);
+      const [existing] = await EntityRows.of(tx, Recipient).select(
+        tx,
+        'recipient',
+        `WHERE recipient.business_id = $1 AND recipient.livemode = $2 AND recipient.destination_key = $3 FOR UPDATE`,
+        [businessId, tx.livemode, key],
+      );
       const changes: Partial<Recipient> = {};
-      if (screened && !existing.screenedAt && this.namesOf(existing).every((name) => screened.names.has(name))) changes.screenedAt = screened.at;
+      if (screened && !existing.screenedAt && this.namesOf(existing).every((name) => screened.names.has(name)))
+        changes.screenedAt = screened.at;
       if (existing.archivedAt) changes.archivedAt = null;
       if (Object.keys(changes).length > 0) await tx.repo(Recipient).update({ id: existing.id }, changes);
-      return { recipient: Object.keys(changes).length > 0 ? await tx.repo(Recipient).findOneByOrFail({ id: existing.id }) : existing, created: false };
+      return {
+        recipient:
+          Object.keys(changes).length > 0 ? await tx.repo(Recipient).findOneByOrFail({ id: existing.id }) : existing,
+        created: false,
+      };
     });
   }
 
@@ -173,16 +221,26 @@ export class RecipientService {
    * a recipient whose own names were not screened clean. Answers the names screened clean (trimmed,
    * lower case) and when.
    */
-  private async screenForDashboard(ctx: RequestContext, label: string, details: RecipientDetails, key: string): Promise<{ at: Date; names: Set<string> } | null> {
+  private async screenForDashboard(
+    ctx: RequestContext,
+    label: string,
+    details: RecipientDetails,
+    key: string,
+  ): Promise<{ at: Date; names: Set<string> } | null> {
     if (ctx.actor.kind !== 'dashboard') return null;
     const screening = this.providers.providerFor(ctx, 'screening');
     const country = 'country' in details ? details.country : null;
     const requested = details.rail === 'CRYPTO' ? [label] : [label, details.accountName];
-    const [stored] = await EntityRows.of(ctx, Recipient).select(ctx, 'recipient',
-      `WHERE recipient.business_id = $1 AND recipient.livemode = $2 AND recipient.destination_key = $3`, [ctx.requireBusiness(), ctx.livemode, key]);
+    const [stored] = await EntityRows.of(ctx, Recipient).select(
+      ctx,
+      'recipient',
+      `WHERE recipient.business_id = $1 AND recipient.livemode = $2 AND recipient.destination_key = $3`,
+      [ctx.requireBusiness(), ctx.livemode, key],
+    );
     const names = stored && !stored.screenedAt ? [...requested, ...this.namesOf(stored)] : requested;
     const result = await screening.screen({ names, country });
-    if (result.match) throw new DomainError(ErrorCode.SANCTIONS_MATCH, 'The recipient matches a sanctions list; it was not saved');
+    if (result.match)
+      throw new DomainError(ErrorCode.SANCTIONS_MATCH, 'The recipient matches a sanctions list; it was not saved');
     return { at: new Date(), names: new Set(names.map(screenedName)) };
   }
 
@@ -202,7 +260,10 @@ export class RecipientService {
     const query = newestFirst(ctx, Recipient, 'recipient');
     if (filters.rail) query.andWhere('recipient.rail = :rail', { rail: filters.rail });
     if (!filters.includeArchived) query.andWhere('recipient.archived_at IS NULL');
-    return paginate(query, 'recipient', page, { rail: filters.rail ?? null, includeArchived: filters.includeArchived ?? false });
+    return paginate(query, 'recipient', page, {
+      rail: filters.rail ?? null,
+      includeArchived: filters.includeArchived ?? false,
+    });
   }
 
   /** Archives the recipient (it takes no new payouts); archiving again changes nothing. */
@@ -220,7 +281,10 @@ export class RecipientService {
   }
 
   /** A recipient that takes payouts: the context's own and not archived (404 otherwise). */
-  async payable(ctx: RequestContext, recipientId: string): Promise<{ recipient: Recipient; details: RecipientDetails }> {
+  async payable(
+    ctx: RequestContext,
+    recipientId: string,
+  ): Promise<{ recipient: Recipient; details: RecipientDetails }> {
     const recipient = await findOwned(ctx, Recipient, recipientId, 'Recipient');
     if (recipient.archivedAt) throw notFound('Recipient');
     return { recipient, details: this.detailsOf(recipient) };
@@ -235,8 +299,11 @@ export class RecipientService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<Recipient[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, Recipient).select(ctx, 'recipient',
-      'WHERE recipient.id = ANY($1::uuid[]) AND recipient.business_id = $2 AND recipient.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+    return EntityRows.of(ctx, Recipient).select(
+      ctx,
+      'recipient',
+      'WHERE recipient.id = ANY($1::uuid[]) AND recipient.business_id = $2 AND recipient.livemode = $3',
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 }
-

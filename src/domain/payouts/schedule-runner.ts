@@ -14,7 +14,15 @@ import { Payout } from './payout.entities';
 import { PayoutService, PreparedPayout } from './payout.service';
 import { scheduleRunJob } from './payouts.jobs';
 import { withinLocalCap, withinUsdCap } from './schedule-caps';
-import { FrozenPayout, PayoutSchedule, PayoutScheduleRun, SchedulePayloadKind, ScheduleRunFailure, ScheduleRunStatus, ScheduleStatus } from './schedule.entities';
+import {
+  FrozenPayout,
+  PayoutSchedule,
+  PayoutScheduleRun,
+  SchedulePayloadKind,
+  ScheduleRunFailure,
+  ScheduleRunStatus,
+  ScheduleStatus,
+} from './schedule.entities';
 import { scheduleTransition } from './schedule.states';
 import { ScheduleEvent, scheduleEventData } from './schedules.events';
 
@@ -29,21 +37,32 @@ type RunPlan = { prepared: PreparedPayout[] } | { failure: ScheduleRunFailure };
 
 /** The first row an UPDATE … RETURNING gave (the driver answers `[rows, count]` for an UPDATE). */
 const firstReturned = (result: unknown): Record<string, unknown> => {
-  const rows = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as Array<Record<string, unknown>>;
+  const rows = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as Array<
+    Record<string, unknown>
+  >;
   return rows[0];
 };
 
-export const ruleOf = (schedule: Pick<PayoutSchedule, 'cadence' | 'dayOfMonth' | 'startAt'>): CadenceRule =>
-  ({ cadence: schedule.cadence, dayOfMonth: schedule.dayOfMonth, anchorAt: schedule.startAt });
+export const ruleOf = (schedule: Pick<PayoutSchedule, 'cadence' | 'dayOfMonth' | 'startAt'>): CadenceRule => ({
+  cadence: schedule.cadence,
+  dayOfMonth: schedule.dayOfMonth,
+  anchorAt: schedule.startAt,
+});
 
-const thawed = (payout: FrozenPayout): BatchItem =>
-  ({ recipientId: payout.recipientId, amount: BigInt(payout.amountMinor), currency: payout.currency, reference: payout.reference });
+const thawed = (payout: FrozenPayout): BatchItem => ({
+  recipientId: payout.recipientId,
+  amount: BigInt(payout.amountMinor),
+  currency: payout.currency,
+  reference: payout.reference,
+});
 
 /** Enqueues the schedule's wake-up at its nextRunAt on the wall clock (less its business's test-clock offset). */
 export async function enqueueWakeUp(tx: RequestContext, clock: ClockService, schedule: PayoutSchedule): Promise<void> {
   const offset = schedule.livemode ? 0 : await clock.offsetOf(tx, schedule.businessId);
-  const job = scheduleRunJob({ scheduleId: schedule.id, businessId: schedule.businessId, livemode: schedule.livemode },
-    new Date(schedule.nextRunAt.getTime() - offset * 1000));
+  const job = scheduleRunJob(
+    { scheduleId: schedule.id, businessId: schedule.businessId, livemode: schedule.livemode },
+    new Date(schedule.nextRunAt.getTime() - offset * 1000),
+  );
   await enqueueJob(tx, job.task, job.payload, job.options);
 }
 
@@ -52,9 +71,19 @@ export async function enqueueWakeUp(tx: RequestContext, clock: ClockService, sch
  * properties it set (null for both: the change created it).
  */
 export function announceSchedule(
-  tx: RequestContext, pubSub: TesseraPubSub, schedule: PayoutSchedule, previousStatus: ScheduleStatus | null, changedFields: string[] | null,
+  tx: RequestContext,
+  pubSub: TesseraPubSub,
+  schedule: PayoutSchedule,
+  previousStatus: ScheduleStatus | null,
+  changedFields: string[] | null,
 ): void {
-  const change: PayoutScheduleChange = { businessId: schedule.businessId, livemode: schedule.livemode, scheduleId: schedule.id, previousStatus, changedFields };
+  const change: PayoutScheduleChange = {
+    businessId: schedule.businessId,
+    livemode: schedule.livemode,
+    scheduleId: schedule.id,
+    previousStatus,
+    changedFields,
+  };
   tx.afterCommit(() => pubSub.publish(Topic.PAYOUT_SCHEDULE, change));
 }
 
@@ -75,7 +104,10 @@ export class ScheduleRunner {
     private readonly clock: ClockService,
     private readonly pubSub: TesseraPubSub,
   ) {
-    clock.onAdvance({ due: (tx, until, maxPayouts) => this.dueBy(tx, until, maxPayouts), fire: (ctx, window, budget) => this.fireForAdvance(ctx, window, budget) });
+    clock.onAdvance({
+      due: (tx, until, maxPayouts) => this.dueBy(tx, until, maxPayouts),
+      fire: (ctx, window, budget) => this.fireForAdvance(ctx, window, budget),
+    });
   }
 
   /**
@@ -113,11 +145,17 @@ export class ScheduleRunner {
    */
   private async dueBy(tx: RequestContext, until: Date, maxPayouts: number): Promise<DueWork> {
     const rows: Array<Record<string, unknown>> = await tx.em.query(
-      `SELECT * FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2`, [tx.requireBusiness(), until]);
+      `SELECT * FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2`,
+      [tx.requireBusiness(), until],
+    );
     const occurrences: Array<{ at: number; payouts: number }> = [];
     for (const schedule of rows.map((row) => entityFromRow(tx, PayoutSchedule, row))) {
       // At most 53 per schedule: the shortest cadence is a week and one advance at most 366 days.
-      for (let due: Date | null = schedule.nextRunAt; due && due <= until && (!schedule.endAt || due <= schedule.endAt); due = occurrenceAfter(ruleOf(schedule), due)) {
+      for (
+        let due: Date | null = schedule.nextRunAt;
+        due && due <= until && (!schedule.endAt || due <= schedule.endAt);
+        due = occurrenceAfter(ruleOf(schedule), due)
+      ) {
         occurrences.push({ at: due.getTime(), payouts: schedule.itemCount });
       }
     }
@@ -126,7 +164,9 @@ export class ScheduleRunner {
     const due: DueWork = { runs: occurrences.length, payouts, other: false, stopBefore: null };
     if (payouts <= maxPayouts) return due;
     const firstAt = occurrences[0].at;
-    const atFirst = occurrences.filter((occurrence) => occurrence.at === firstAt).reduce((sum, occurrence) => sum + occurrence.payouts, 0);
+    const atFirst = occurrences
+      .filter((occurrence) => occurrence.at === firstAt)
+      .reduce((sum, occurrence) => sum + occurrence.payouts, 0);
     if (atFirst > maxPayouts) {
       const later = occurrences.find((occurrence) => occurrence.at > firstAt);
       return { ...due, stopBefore: later ? new Date(later.at) : null };
@@ -142,15 +182,21 @@ export class ScheduleRunner {
    * payload size, at least 1). Waits for a run a worker is firing at the same moment rather than
    * skipping it. Each run fired is counted on the advance in its own transaction.
    */
-  private async fireForAdvance(ctx: RequestContext, window: AdvanceWindow, budget: number): Promise<{ used: number; done: boolean }> {
+  private async fireForAdvance(
+    ctx: RequestContext,
+    window: AdvanceWindow,
+    budget: number,
+  ): Promise<{ used: number; done: boolean }> {
     const owner = RequestContext.system(ctx.dataSource, 'payout-schedules', window.businessId, Mode.TEST);
     let used = 0;
     for (let attempt = 0; used < budget && attempt < 4 * budget; attempt += 1) {
       const [next]: Array<{ id: string; item_count: number }> = await owner.em.query(
         `SELECT id, item_count FROM payout_schedules WHERE business_id = $1 AND livemode = false AND status = 'ACTIVE' AND next_run_at <= $2
-         ORDER BY next_run_at, id LIMIT 1`, [window.businessId, window.until]);
+         ORDER BY next_run_at, id LIMIT 1`,
+        [window.businessId, window.until],
+      );
       if (!next) return { used, done: true };
-      if (await this.fireOnce(owner, next.id, window) === 'fired') used += Math.max(1, next.item_count);
+      if ((await this.fireOnce(owner, next.id, window)) === 'fired') used += Math.max(1, next.item_count);
     }
     return { used, done: false };
   }
@@ -173,28 +219,39 @@ export class ScheduleRunner {
    * that cannot cover them fails the run without undoing the run row) and the schedule advances.
    */
   private async fireOnce(ctx: RequestContext, scheduleId: string, advance: AdvanceWindow | null): Promise<FireOutcome> {
-    const schedule = await ctx.repo(PayoutSchedule).findOne({ where: { id: scheduleId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    const schedule = await ctx
+      .repo(PayoutSchedule)
+      .findOne({ where: { id: scheduleId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
     if (!schedule || schedule.status !== ScheduleStatus.ACTIVE) return 'not-due';
-    if (schedule.nextRunAt > await this.clock.now(ctx)) return 'not-due';
+    if (schedule.nextRunAt > (await this.clock.now(ctx))) return 'not-due';
     const plan = await this.plan(ctx, schedule);
     return inTransaction(ctx, async (tx) => {
       if (!advance && !ctx.livemode) {
         const [{ free }]: Array<{ free: boolean }> = await tx.em.query(
-          `SELECT pg_try_advisory_xact_lock_shared(hashtext($1)) AS free`, [clockLockKey(schedule.businessId)]);
+          `SELECT pg_try_advisory_xact_lock_shared(hashtext($1)) AS free`,
+          [clockLockKey(schedule.businessId)],
+        );
         // The business's test clock is advancing: the advance's slices fire its runs, in order.
-        if (!free || await this.clock.isAdvancing(tx, schedule.businessId)) return 'busy';
+        if (!free || (await this.clock.isAdvancing(tx, schedule.businessId))) return 'busy';
       }
       const rows: Array<Record<string, unknown>> = await tx.em.query(
-        `SELECT * FROM payout_schedules WHERE id = $1 FOR UPDATE${advance ? '' : ' SKIP LOCKED'}`, [scheduleId]);
+        `SELECT * FROM payout_schedules WHERE id = $1 FOR UPDATE${advance ? '' : ' SKIP LOCKED'}`,
+        [scheduleId],
+      );
       if (rows.length === 0) return 'busy';
       const locked = entityFromRow(tx, PayoutSchedule, rows[0]);
-      if (locked.status !== ScheduleStatus.ACTIVE || locked.nextRunAt.getTime() !== schedule.nextRunAt.getTime()
-        || locked.updatedAt.getTime() !== schedule.updatedAt.getTime()) return 'changed';
+      if (
+        locked.status !== ScheduleStatus.ACTIVE ||
+        locked.nextRunAt.getTime() !== schedule.nextRunAt.getTime() ||
+        locked.updatedAt.getTime() !== schedule.updatedAt.getTime()
+      )
+        return 'changed';
       const dueAt = locked.nextRunAt;
       const inserted: Array<{ id: string }> = await tx.em.query(
         `INSERT INTO payout_schedule_runs (business_id, livemode, schedule_id, due_at, fired_at, status, payout_ids)
          VALUES ($1, $2, $3, $4, now(), 'FAILED', '{}') ON CONFLICT (schedule_id, due_at) DO NOTHING RETURNING id`,
-        [locked.businessId, locked.livemode, locked.id, dueAt]);
+        [locked.businessId, locked.livemode, locked.id, dueAt],
+      );
       if (inserted.length === 0) return 'changed';
       if (advance) await advance.countRun(tx);
       const result = 'failure' in plan ? { failure: plan.failure } : await this.writePayouts(tx, locked, plan.prepared);
@@ -202,7 +259,14 @@ export class ScheduleRunner {
         `UPDATE payout_schedule_runs SET status = $2, reason = $3, payout_ids = $4::uuid[], batch_id = $5 WHERE id = $1 RETURNING *`,
         'failure' in result
           ? [inserted[0].id, ScheduleRunStatus.FAILED, result.failure, [], null]
-          : [inserted[0].id, ScheduleRunStatus.SUCCEEDED, null, result.payouts.map((payout) => payout.id), result.batchId]);
+          : [
+              inserted[0].id,
+              ScheduleRunStatus.SUCCEEDED,
+              null,
+              result.payouts.map((payout) => payout.id),
+              result.batchId,
+            ],
+      );
       await this.advance(tx, locked, entityFromRow(tx, PayoutScheduleRun, firstReturned(updated)));
       return 'fired';
     });
@@ -213,21 +277,28 @@ export class ScheduleRunner {
     const items = schedule.payload.map(thawed);
     let prepared: PreparedPayout[];
     try {
-      prepared = schedule.payloadKind === SchedulePayloadKind.BATCH
-        ? await this.batches.prepareItems(ctx, items)
-        : [await this.payouts.prepare(ctx, { ...items[0], quoteId: null, metadata: null })];
+      prepared =
+        schedule.payloadKind === SchedulePayloadKind.BATCH
+          ? await this.batches.prepareItems(ctx, items)
+          : [await this.payouts.prepare(ctx, { ...items[0], quoteId: null, metadata: null })];
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const recipientGone = error.code === ErrorCode.NOT_FOUND
-        || Object.entries(error.fieldErrors ?? {}).some(([field, messages]) => field.endsWith('recipientId') || messages.some((text) => text.includes('wallet')));
+      const recipientGone =
+        error.code === ErrorCode.NOT_FOUND ||
+        Object.entries(error.fieldErrors ?? {}).some(
+          ([field, messages]) => field.endsWith('recipientId') || messages.some((text) => text.includes('wallet')),
+        );
       return { failure: recipientGone ? ScheduleRunFailure.RECIPIENT_NOT_PAYABLE : ScheduleRunFailure.PAYOUT_REFUSED };
     }
     const currency = prepared[0].terms.currency;
     const total = prepared.reduce((sum, item) => sum + item.terms.amount, 0n);
     const rate = await this.providers.providerFor(ctx, 'fx').midRate(currency, 'USD');
-    if (!withinUsdCap(total, currency, rate, schedule.maxRunAmountUsd)) return { failure: ScheduleRunFailure.CAP_EXCEEDED };
+    if (!withinUsdCap(total, currency, rate, schedule.maxRunAmountUsd))
+      return { failure: ScheduleRunFailure.CAP_EXCEEDED };
     for (const cap of schedule.maxRunLocalCaps ?? []) {
-      const sent = prepared.filter((item) => item.terms.destinationCurrency === cap.currency).reduce((sum, item) => sum + item.terms.dstAmount, 0n);
+      const sent = prepared
+        .filter((item) => item.terms.destinationCurrency === cap.currency)
+        .reduce((sum, item) => sum + item.terms.dstAmount, 0n);
       if (!withinLocalCap(sent, cap.currency, cap.amount)) return { failure: ScheduleRunFailure.CAP_EXCEEDED };
     }
     return { prepared };
@@ -238,14 +309,21 @@ export class ScheduleRunner {
    * after-commit announcements are held apart and passed on only when the savepoint is kept, so a
    * run refused for funds announces nothing that was rolled back.
    */
-  private async writePayouts(tx: RequestContext, schedule: PayoutSchedule, prepared: PreparedPayout[]): Promise<{ payouts: Payout[]; batchId: string | null } | { failure: ScheduleRunFailure }> {
+  private async writePayouts(
+    tx: RequestContext,
+    schedule: PayoutSchedule,
+    prepared: PreparedPayout[],
+  ): Promise<{ payouts: Payout[]; batchId: string | null } | { failure: ScheduleRunFailure }> {
     const held = new RequestContext(tx.dataSource, tx.actor, tx.businessId, tx.mode);
     const inner = held.withManager(tx.em);
     await tx.em.query('SAVEPOINT schedule_run');
     try {
-      const written = schedule.payloadKind === SchedulePayloadKind.BATCH
-        ? await this.batches.write(inner, schedule.name, prepared).then(({ batch, payouts }) => ({ payouts, batchId: batch.id }))
-        : { payouts: [await this.payouts.write(inner, prepared[0], null)], batchId: null };
+      const written =
+        schedule.payloadKind === SchedulePayloadKind.BATCH
+          ? await this.batches
+              .write(inner, schedule.name, prepared)
+              .then(({ batch, payouts }) => ({ payouts, batchId: batch.id }))
+          : { payouts: [await this.payouts.write(inner, prepared[0], null)], batchId: null };
       await tx.em.query('RELEASE SAVEPOINT schedule_run');
       tx.afterCommit(() => held.runAfterCommitHooks());
       return written;
@@ -263,14 +341,19 @@ export class ScheduleRunner {
     const status = completes ? scheduleTransition(schedule.status, 'complete') : schedule.status;
     const advanced: unknown = await tx.em.query(
       `UPDATE payout_schedules SET run_count = run_count + 1, last_run_at = $2, next_run_at = $3, status = $4, updated_at = now() WHERE id = $1 RETURNING *`,
-      [schedule.id, run.dueAt, completes ? schedule.nextRunAt : next, status]);
+      [schedule.id, run.dueAt, completes ? schedule.nextRunAt : next, status],
+    );
     const saved = entityFromRow(tx, PayoutSchedule, firstReturned(advanced));
     const event = run.status === ScheduleRunStatus.SUCCEEDED ? ScheduleEvent.RUN_SUCCEEDED : ScheduleEvent.RUN_FAILED;
     await this.events.record(tx, event, scheduleEventData(saved, run));
     if (completes) await this.events.record(tx, ScheduleEvent.COMPLETED, scheduleEventData(saved));
     else await enqueueWakeUp(tx, this.clock, saved);
-    const changed = ['runCount', 'lastRunAt', ...(saved.nextRunAt.getTime() !== schedule.nextRunAt.getTime() ? ['nextRunAt'] : []), ...(completes ? ['status'] : [])];
+    const changed = [
+      'runCount',
+      'lastRunAt',
+      ...(saved.nextRunAt.getTime() !== schedule.nextRunAt.getTime() ? ['nextRunAt'] : []),
+      ...(completes ? ['status'] : []),
+    ];
     announceSchedule(tx, this.pubSub, saved, schedule.status, changed);
   }
-
 }

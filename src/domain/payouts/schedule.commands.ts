@@ -5,8 +5,7 @@ import { BatchItem } from './payout.commands';
 
 /** The payouts a schedule makes on each run: one (SINGLE) or a batch (BATCH), amounts in minor units. */
 export type SchedulePayload =
-  | { kind: SchedulePayloadKind.SINGLE; payout: BatchItem }
-  | { kind: SchedulePayloadKind.BATCH; items: BatchItem[] };
+  { kind: SchedulePayloadKind.SINGLE; payout: BatchItem } | { kind: SchedulePayloadKind.BATCH; items: BatchItem[] };
 
 export interface CreateScheduleCommand {
   name: string;

@@ -53,8 +53,10 @@ export class PayoutSchedule extends MutableTenantEntity {
   @Column('text') name: string;
   @Column({ type: 'enum', enum: ScheduleCadence, enumName: 'payout_schedule_cadence' }) cadence: ScheduleCadence;
   @Column('integer', { nullable: true }) dayOfMonth: number | null;
-  @Column({ type: 'enum', enum: SchedulePayloadKind, enumName: 'payout_schedule_payload_kind' }) payloadKind: SchedulePayloadKind;
-  @Column({ type: 'enum', enum: ScheduleStatus, enumName: 'payout_schedule_status', default: ScheduleStatus.ACTIVE }) status: ScheduleStatus;
+  @Column({ type: 'enum', enum: SchedulePayloadKind, enumName: 'payout_schedule_payload_kind' })
+  payloadKind: SchedulePayloadKind;
+  @Column({ type: 'enum', enum: ScheduleStatus, enumName: 'payout_schedule_status', default: ScheduleStatus.ACTIVE })
+  status: ScheduleStatus;
   @Column('jsonb') payload: FrozenPayout[];
   @Column('integer') itemCount: number;
   /** The `startAt` given: the anchor of the cadence's series (weekday, time of day). */

@@ -10,7 +10,14 @@ import { ListPage, PageQuery, keysetPagesPerParent, newestFirst, paginate } from
 import { EntityRows } from '../shared/rows';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { BatchService } from './batch.service';
-import { CadenceRule, MAX_DAY_OF_MONTH, MIN_DAY_OF_MONTH, ScheduleCadence, firstOccurrence, occurrenceAtOrAfter } from './cadence';
+import {
+  CadenceRule,
+  MAX_DAY_OF_MONTH,
+  MIN_DAY_OF_MONTH,
+  ScheduleCadence,
+  firstOccurrence,
+  occurrenceAtOrAfter,
+} from './cadence';
 import { BatchItem } from './payout.commands';
 import { PayoutPinService } from './payout-pin.service';
 import { PayoutService, PreparedPayout } from './payout.service';
@@ -18,8 +25,20 @@ import { MAX_BATCH_ITEMS, MAX_LABEL_LENGTH } from './payouts.settings';
 import { RecipientService } from './recipient.service';
 import { announceSchedule, enqueueWakeUp, ruleOf } from './schedule-runner';
 import { CAP_AMOUNT, CAP_AMOUNT_MESSAGE, LocalCap, MAX_LOCAL_CAPS } from './schedule-caps';
-import { CreateScheduleCommand, ScheduleFilters, SchedulePayload, ScheduleRunsQuery, UpdateScheduleCommand } from './schedule.commands';
-import { FrozenPayout, PayoutSchedule, PayoutScheduleRun, SchedulePayloadKind, ScheduleStatus } from './schedule.entities';
+import {
+  CreateScheduleCommand,
+  ScheduleFilters,
+  SchedulePayload,
+  ScheduleRunsQuery,
+  UpdateScheduleCommand,
+} from './schedule.commands';
+import {
+  FrozenPayout,
+  PayoutSchedule,
+  PayoutScheduleRun,
+  SchedulePayloadKind,
+  ScheduleStatus,
+} from './schedule.entities';
 import { EDITABLE_SCHEDULE_STATUSES, ScheduleAction, scheduleTransition } from './schedule.states';
 import { ScheduleEvent, scheduleEventData } from './schedules.events';
 
@@ -27,21 +46,38 @@ import { ScheduleEvent, scheduleEventData } from './schedules.events';
 const runListFilters = (scheduleId: string) => ({ scheduleId });
 /** The properties an edit can set (the subscription's changedFields compare them before and after). */
 const EDITABLE_FIELDS = [
-  'name', 'cadence', 'dayOfMonth', 'endAt', 'nextRunAt', 'maxRunAmountUsd', 'maxRunLocalCaps', 'payloadKind', 'itemCount', 'authorizedAt',
+  'name',
+  'cadence',
+  'dayOfMonth',
+  'endAt',
+  'nextRunAt',
+  'maxRunAmountUsd',
+  'maxRunLocalCaps',
+  'payloadKind',
+  'itemCount',
+  'authorizedAt',
 ] as const satisfies ReadonlyArray<keyof PayoutSchedule>;
 /** A value as JSON with its objects' keys sorted: a cap read back from jsonb equals the same cap as given. */
-const canonical = (value: unknown): string => JSON.stringify(value, (_key, inner: unknown) =>
-  (inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner));
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
 
 /** A startAt this far in the past is still accepted (clock skew, a slow request); its first run fires at once. */
 export const START_GRACE_MS = 5 * 60_000;
 
-const itemsOf = (payload: SchedulePayload): BatchItem[] => (payload.kind === SchedulePayloadKind.SINGLE ? [payload.payout] : payload.items);
+const itemsOf = (payload: SchedulePayload): BatchItem[] =>
+  payload.kind === SchedulePayloadKind.SINGLE ? [payload.payout] : payload.items;
 
-const frozen = (items: BatchItem[], prepared: PreparedPayout[]): FrozenPayout[] => items.map((item, index) => ({
-  recipientId: prepared[index].recipientId, amountMinor: prepared[index].terms.amount.toString(), currency: prepared[index].terms.currency,
-  reference: item.reference,
-}));
+const frozen = (items: BatchItem[], prepared: PreparedPayout[]): FrozenPayout[] =>
+  items.map((item, index) => ({
+    recipientId: prepared[index].recipientId,
+    amountMinor: prepared[index].terms.amount.toString(),
+    currency: prepared[index].terms.currency,
+    reference: item.reference,
+  }));
 
 /**
  * Scheduled payouts (design section 8; docs/schedules.md): a payload frozen and authorised (PIN,
@@ -67,10 +103,15 @@ export class ScheduleService {
     const now = await this.clock.now(ctx);
     const errors: FieldErrors = {};
     const name = this.checkName(command.name, errors);
-    const rule: CadenceRule = { cadence: command.cadence, dayOfMonth: this.checkDay(command.cadence, command.dayOfMonth, errors), anchorAt: command.startAt };
+    const rule: CadenceRule = {
+      cadence: command.cadence,
+      dayOfMonth: this.checkDay(command.cadence, command.dayOfMonth, errors),
+      anchorAt: command.startAt,
+    };
     if (command.startAt.getTime() < now.getTime() - START_GRACE_MS) errors.startAt = ['must not be in the past'];
     const firstRun = errors.dayOfMonth ? null : firstOccurrence(rule);
-    if (firstRun && command.endAt && command.endAt < firstRun) errors.endAt = [`must not be before the first run (${firstRun.toISOString()})`];
+    if (firstRun && command.endAt && command.endAt < firstRun)
+      errors.endAt = [`must not be before the first run (${firstRun.toISOString()})`];
     const caps = this.checkCaps(command.maxRunAmountUsd, command.maxRunLocalCaps, errors);
     const items = itemsOf(command.payload);
     const prepared = await this.preparePayload(ctx, command.payload, errors);
@@ -78,12 +119,27 @@ export class ScheduleService {
     await this.pins.verify(ctx, command.pin);
     await this.screen(ctx, prepared);
     const schedule = await inTransaction(ctx, async (tx) => {
-      const created = await tx.repo(PayoutSchedule).save(tx.repo(PayoutSchedule).create({
-        businessId: tx.requireBusiness(), livemode: tx.livemode, name, cadence: rule.cadence, dayOfMonth: rule.dayOfMonth,
-        payloadKind: command.payload.kind, status: ScheduleStatus.ACTIVE, payload: frozen(items, prepared), itemCount: items.length,
-        startAt: command.startAt, nextRunAt: firstRun!, lastRunAt: null, endAt: command.endAt, runCount: 0,
-        maxRunAmountUsd: caps.usd, maxRunLocalCaps: caps.local, authorizedAt: new Date(),
-      }));
+      const created = await tx.repo(PayoutSchedule).save(
+        tx.repo(PayoutSchedule).create({
+          businessId: tx.requireBusiness(),
+          livemode: tx.livemode,
+          name,
+          cadence: rule.cadence,
+          dayOfMonth: rule.dayOfMonth,
+          payloadKind: command.payload.kind,
+          status: ScheduleStatus.ACTIVE,
+          payload: frozen(items, prepared),
+          itemCount: items.length,
+          startAt: command.startAt,
+          nextRunAt: firstRun!,
+          lastRunAt: null,
+          endAt: command.endAt,
+          runCount: 0,
+          maxRunAmountUsd: caps.usd,
+          maxRunLocalCaps: caps.local,
+          authorizedAt: new Date(),
+        }),
+      );
       await this.wakeAt(tx, created);
       this.announce(tx, created, null, null);
       return created;
@@ -117,10 +173,16 @@ export class ScheduleService {
   async runs(ctx: RequestContext, scheduleId: string, page: PageQuery): Promise<ListPage<PayoutScheduleRun>> {
     ctx.requireRole(...ALL_ROLES);
     const schedule = await findOwned(ctx, PayoutSchedule, scheduleId, 'Schedule');
-    const query = ctx.repo(PayoutScheduleRun).createQueryBuilder('run')
-      .where('run.schedule_id = :scheduleId AND run.business_id = :businessId AND run.livemode = :livemode',
-        { scheduleId: schedule.id, businessId: schedule.businessId, livemode: schedule.livemode })
-      .orderBy('run.due_at', 'DESC').addOrderBy('run.id', 'DESC');
+    const query = ctx
+      .repo(PayoutScheduleRun)
+      .createQueryBuilder('run')
+      .where('run.schedule_id = :scheduleId AND run.business_id = :businessId AND run.livemode = :livemode', {
+        scheduleId: schedule.id,
+        businessId: schedule.businessId,
+        livemode: schedule.livemode,
+      })
+      .orderBy('run.due_at', 'DESC')
+      .addOrderBy('run.id', 'DESC');
     return paginate(query, 'run', page, runListFilters(schedule.id));
   }
 
@@ -131,8 +193,12 @@ export class ScheduleService {
   async runsOf(ctx: RequestContext, query: ScheduleRunsQuery): Promise<Array<ListPage<PayoutScheduleRun>>> {
     ctx.requireRole(...ALL_ROLES);
     return keysetPagesPerParent(ctx, PayoutScheduleRun, {
-      alias: 'run', parentColumn: 'schedule_id', orderColumn: 'due_at', first: query.first,
-      pages: query.pages.map(({ scheduleId, after }) => ({ parentId: scheduleId, after })), filtersOf: runListFilters,
+      alias: 'run',
+      parentColumn: 'schedule_id',
+      orderColumn: 'due_at',
+      first: query.first,
+      pages: query.pages.map(({ scheduleId, after }) => ({ parentId: scheduleId, after })),
+      filtersOf: runListFilters,
     });
   }
 
@@ -140,8 +206,12 @@ export class ScheduleService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<PayoutSchedule[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, PayoutSchedule).select(ctx, 'schedule',
-      'WHERE schedule.id = ANY($1::uuid[]) AND schedule.business_id = $2 AND schedule.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+    return EntityRows.of(ctx, PayoutSchedule).select(
+      ctx,
+      'schedule',
+      'WHERE schedule.id = ANY($1::uuid[]) AND schedule.business_id = $2 AND schedule.livemode = $3',
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 
   /**
@@ -152,26 +222,38 @@ export class ScheduleService {
   async update(ctx: RequestContext, command: UpdateScheduleCommand): Promise<PayoutSchedule> {
     ctx.requireRole(...WRITE_ROLES);
     const current = await findOwned(ctx, PayoutSchedule, command.scheduleId, 'Schedule');
-    if (!EDITABLE_SCHEDULE_STATUSES.includes(current.status)) throw new DomainError(ErrorCode.CONFLICT, `A ${current.status} schedule cannot be edited`);
+    if (!EDITABLE_SCHEDULE_STATUSES.includes(current.status))
+      throw new DomainError(ErrorCode.CONFLICT, `A ${current.status} schedule cannot be edited`);
     const errors: FieldErrors = {};
     const name = command.name === undefined ? current.name : this.checkName(command.name, errors);
     const cadence = command.cadence ?? current.cadence;
     // Leaving MONTHLY clears the day unless one is given (and then it is refused).
-    const day = command.dayOfMonth !== undefined ? command.dayOfMonth : cadence === ScheduleCadence.MONTHLY ? current.dayOfMonth : null;
+    const day =
+      command.dayOfMonth !== undefined
+        ? command.dayOfMonth
+        : cadence === ScheduleCadence.MONTHLY
+          ? current.dayOfMonth
+          : null;
     const rule: CadenceRule = { cadence, dayOfMonth: this.checkDay(cadence, day, errors), anchorAt: current.startAt };
     const endAt = command.endAt !== undefined ? command.endAt : current.endAt;
-    const caps = this.checkCaps(command.maxRunAmountUsd ?? current.maxRunAmountUsd,
-      command.maxRunLocalCaps !== undefined ? command.maxRunLocalCaps : current.maxRunLocalCaps, errors);
+    const caps = this.checkCaps(
+      command.maxRunAmountUsd ?? current.maxRunAmountUsd,
+      command.maxRunLocalCaps !== undefined ? command.maxRunLocalCaps : current.maxRunLocalCaps,
+      errors,
+    );
     const cadenceChanged = cadence !== current.cadence || rule.dayOfMonth !== current.dayOfMonth;
     let nextRunAt = current.nextRunAt;
     if (cadenceChanged && !errors.dayOfMonth) {
       const next = occurrenceAtOrAfter(rule, await this.clock.now(ctx));
-      if (!next) errors.cadence = ['leaves no run in the future (a ONCE schedule runs at its startAt, which has passed)'];
+      if (!next)
+        errors.cadence = ['leaves no run in the future (a ONCE schedule runs at its startAt, which has passed)'];
       else nextRunAt = next;
     }
-    if (endAt && endAt < nextRunAt && !errors.cadence) errors.endAt = [`must not be before the next run (${nextRunAt.toISOString()})`];
+    if (endAt && endAt < nextRunAt && !errors.cadence)
+      errors.endAt = [`must not be before the next run (${nextRunAt.toISOString()})`];
     const payload = command.payload;
-    if (payload && (command.pin === undefined || command.pin === null)) errors.pin = ['is required to change the payload'];
+    if (payload && (command.pin === undefined || command.pin === null))
+      errors.pin = ['is required to change the payload'];
     const prepared = payload ? await this.preparePayload(ctx, payload, errors) : null;
     if (Object.keys(errors).length > 0) throw validationError(errors, 'The schedule is invalid; nothing was changed');
     if (payload) {
@@ -180,20 +262,40 @@ export class ScheduleService {
     }
     return inTransaction(ctx, async (tx) => {
       const schedule = await lockOwned(tx, PayoutSchedule, command.scheduleId, 'Schedule');
-      if (!EDITABLE_SCHEDULE_STATUSES.includes(schedule.status)) throw new DomainError(ErrorCode.CONFLICT, `A ${schedule.status} schedule cannot be edited`);
+      if (!EDITABLE_SCHEDULE_STATUSES.includes(schedule.status))
+        throw new DomainError(ErrorCode.CONFLICT, `A ${schedule.status} schedule cannot be edited`);
       if (schedule.updatedAt.getTime() !== current.updatedAt.getTime()) {
-        throw new DomainError(ErrorCode.CONFLICT, 'The schedule changed (it ran or was edited) while this edit was checked; read it and try again');
+        throw new DomainError(
+          ErrorCode.CONFLICT,
+          'The schedule changed (it ran or was edited) while this edit was checked; read it and try again',
+        );
       }
       Object.assign(schedule, {
-        name, cadence, dayOfMonth: rule.dayOfMonth, endAt, nextRunAt, maxRunAmountUsd: caps.usd, maxRunLocalCaps: caps.local,
+        name,
+        cadence,
+        dayOfMonth: rule.dayOfMonth,
+        endAt,
+        nextRunAt,
+        maxRunAmountUsd: caps.usd,
+        maxRunLocalCaps: caps.local,
       });
       if (payload) {
         const items = itemsOf(payload);
-        Object.assign(schedule, { payloadKind: payload.kind, payload: frozen(items, prepared!), itemCount: items.length, authorizedAt: new Date() });
+        Object.assign(schedule, {
+          payloadKind: payload.kind,
+          payload: frozen(items, prepared!),
+          itemCount: items.length,
+          authorizedAt: new Date(),
+        });
       }
       const saved = await tx.repo(PayoutSchedule).save(schedule);
       if (saved.status === ScheduleStatus.ACTIVE) await this.wakeAt(tx, saved);
-      this.announce(tx, saved, current.status, EDITABLE_FIELDS.filter((field) => canonical(saved[field]) !== canonical(current[field])));
+      this.announce(
+        tx,
+        saved,
+        current.status,
+        EDITABLE_FIELDS.filter((field) => canonical(saved[field]) !== canonical(current[field])),
+      );
       return saved;
     });
   }
@@ -236,21 +338,29 @@ export class ScheduleService {
       const saved = await tx.repo(PayoutSchedule).save(schedule);
       if (completed) await this.events.record(tx, ScheduleEvent.COMPLETED, scheduleEventData(saved));
       if (saved.status === ScheduleStatus.ACTIVE) await this.wakeAt(tx, saved);
-      this.announce(tx, saved, previousStatus, saved.nextRunAt.getTime() !== previousRunAt.getTime() ? ['status', 'nextRunAt'] : ['status']);
+      this.announce(
+        tx,
+        saved,
+        previousStatus,
+        saved.nextRunAt.getTime() !== previousRunAt.getTime() ? ['status', 'nextRunAt'] : ['status'],
+      );
       return saved;
     });
   }
 
   private checkName(raw: string, errors: FieldErrors): string {
     const name = raw.trim();
-    if (name.length === 0 || name.length > MAX_LABEL_LENGTH) errors.name = [`must be 1 to ${MAX_LABEL_LENGTH} characters`];
+    if (name.length === 0 || name.length > MAX_LABEL_LENGTH)
+      errors.name = [`must be 1 to ${MAX_LABEL_LENGTH} characters`];
     return name;
   }
 
   private checkDay(cadence: ScheduleCadence, day: number | null, errors: FieldErrors): number | null {
     if (cadence === ScheduleCadence.MONTHLY) {
       if (day === null || !Number.isInteger(day) || day < MIN_DAY_OF_MONTH || day > MAX_DAY_OF_MONTH) {
-        errors.dayOfMonth = [`is required for MONTHLY: a day of the month from ${MIN_DAY_OF_MONTH} to ${MAX_DAY_OF_MONTH}`];
+        errors.dayOfMonth = [
+          `is required for MONTHLY: a day of the month from ${MIN_DAY_OF_MONTH} to ${MAX_DAY_OF_MONTH}`,
+        ];
       }
       return day;
     }
@@ -259,7 +369,11 @@ export class ScheduleService {
   }
 
   /** The caps as stored: the decimal texts as given (exact), currencies in upper case. */
-  private checkCaps(usd: string, local: LocalCap[] | null, errors: FieldErrors): { usd: string; local: LocalCap[] | null } {
+  private checkCaps(
+    usd: string,
+    local: LocalCap[] | null,
+    errors: FieldErrors,
+  ): { usd: string; local: LocalCap[] | null } {
     const positive = (text: string) => /[1-9]/.test(text);
     if (!CAP_AMOUNT.test(usd)) errors.maxRunAmountUsd = [CAP_AMOUNT_MESSAGE];
     else if (!positive(usd)) errors.maxRunAmountUsd = ['must be greater than zero'];
@@ -270,7 +384,8 @@ export class ScheduleService {
       const field = (name: string) => `maxRunLocalCaps.${index}.${name}`;
       const currency = cap.currency.trim().toUpperCase();
       if (currency.length < 3 || currency.length > 8) errors[field('currency')] = ['must be 3 to 8 characters'];
-      else if (!(currency in CURRENCY_EXPONENTS)) errors[field('currency')] = [`must be one of ${Object.keys(CURRENCY_EXPONENTS).join(', ')}`];
+      else if (!(currency in CURRENCY_EXPONENTS))
+        errors[field('currency')] = [`must be one of ${Object.keys(CURRENCY_EXPONENTS).join(', ')}`];
       else if (seen.has(currency)) errors[field('currency')] = ['has a cap already (one cap per currency)'];
       seen.add(currency);
       if (!CAP_AMOUNT.test(cap.amount)) errors[field('amount')] = [CAP_AMOUNT_MESSAGE];
@@ -284,7 +399,11 @@ export class ScheduleService {
    * Checks and prices the payload as a payout made now would be (recipients payable by this
    * business and mode, a wallet in the currency, amounts that convert), errors keyed `payload.…`.
    */
-  private async preparePayload(ctx: RequestContext, payload: SchedulePayload, errors: FieldErrors): Promise<PreparedPayout[]> {
+  private async preparePayload(
+    ctx: RequestContext,
+    payload: SchedulePayload,
+    errors: FieldErrors,
+  ): Promise<PreparedPayout[]> {
     try {
       if (payload.kind === SchedulePayloadKind.BATCH) {
         if (payload.items.length === 0 || payload.items.length > MAX_BATCH_ITEMS) {
@@ -297,8 +416,13 @@ export class ScheduleService {
       return [await this.payouts.prepare(ctx, { ...payload.payout, quoteId: null, metadata: null }, field)];
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      if (error.code === ErrorCode.NOT_FOUND) errors['payload.recipientId'] = ['is not a payable recipient of this business and mode'];
-      else if (error.fieldErrors && (error.code === ErrorCode.VALIDATION_ERROR || error.code === ErrorCode.UNSUPPORTED_CURRENCY)) Object.assign(errors, error.fieldErrors);
+      if (error.code === ErrorCode.NOT_FOUND)
+        errors['payload.recipientId'] = ['is not a payable recipient of this business and mode'];
+      else if (
+        error.fieldErrors &&
+        (error.code === ErrorCode.VALIDATION_ERROR || error.code === ErrorCode.UNSUPPORTED_CURRENCY)
+      )
+        Object.assign(errors, error.fieldErrors);
       else throw error;
       return [];
     }
@@ -313,7 +437,10 @@ export class ScheduleService {
       const names = details.rail === 'CRYPTO' ? [recipient.label] : [recipient.label, details.accountName];
       const result = await screening.screen({ names, country: 'country' in details ? details.country : null });
       if (result.match) {
-        throw new DomainError(ErrorCode.SANCTIONS_MATCH, `Recipient ${recipient.id} matches a sanctions list; the schedule was not saved`);
+        throw new DomainError(
+          ErrorCode.SANCTIONS_MATCH,
+          `Recipient ${recipient.id} matches a sanctions list; the schedule was not saved`,
+        );
       }
     }
   }
@@ -322,7 +449,12 @@ export class ScheduleService {
     return enqueueWakeUp(tx, this.clock, schedule);
   }
 
-  private announce(tx: RequestContext, schedule: PayoutSchedule, previousStatus: ScheduleStatus | null, changedFields: string[] | null): void {
+  private announce(
+    tx: RequestContext,
+    schedule: PayoutSchedule,
+    previousStatus: ScheduleStatus | null,
+    changedFields: string[] | null,
+  ): void {
     announceSchedule(tx, this.pubSub, schedule, previousStatus, changedFields);
   }
 }

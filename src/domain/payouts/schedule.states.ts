@@ -9,7 +9,11 @@ export type ScheduleAction = 'pause' | 'resume' | 'cancel' | 'complete';
 
 /** Every allowed transition; anything else is a 409 CONFLICT that changes nothing. */
 export const SCHEDULE_TRANSITIONS: TransitionTable<ScheduleStatus, ScheduleAction> = {
-  [ScheduleStatus.ACTIVE]: { pause: ScheduleStatus.PAUSED, cancel: ScheduleStatus.CANCELLED, complete: ScheduleStatus.COMPLETED },
+  [ScheduleStatus.ACTIVE]: {
+    pause: ScheduleStatus.PAUSED,
+    cancel: ScheduleStatus.CANCELLED,
+    complete: ScheduleStatus.COMPLETED,
+  },
   [ScheduleStatus.PAUSED]: { resume: ScheduleStatus.ACTIVE, cancel: ScheduleStatus.CANCELLED },
   [ScheduleStatus.COMPLETED]: {},
   [ScheduleStatus.CANCELLED]: {},

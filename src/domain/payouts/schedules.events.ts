@@ -26,7 +26,8 @@ export function scheduleObject(schedule: PayoutSchedule) {
     endAt: schedule.endAt?.toISOString() ?? null,
     runCount: schedule.runCount,
     maxRunAmountUsd: schedule.maxRunAmountUsd,
-    maxRunLocalCaps: schedule.maxRunLocalCaps?.map((cap) => ({ currency: cap.currency.toLowerCase(), amount: cap.amount })) ?? null,
+    maxRunLocalCaps:
+      schedule.maxRunLocalCaps?.map((cap) => ({ currency: cap.currency.toLowerCase(), amount: cap.amount })) ?? null,
     authorizedAt: schedule.authorizedAt.toISOString(),
     createdAt: schedule.createdAt.toISOString(),
     updatedAt: schedule.updatedAt.toISOString(),

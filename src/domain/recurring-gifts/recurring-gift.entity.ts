@@ -26,7 +26,12 @@ export class RecurringGift extends MutableTenantEntity {
   @Column('text') currency: string;
   @Column('text') interval: RecurringInterval;
 
-  @Column({ type: 'enum', enum: RecurringGiftStatus, enumName: 'recurring_gift_status', default: RecurringGiftStatus.ACTIVE })
+  @Column({
+    type: 'enum',
+    enum: RecurringGiftStatus,
+    enumName: 'recurring_gift_status',
+    default: RecurringGiftStatus.ACTIVE,
+  })
   status: RecurringGiftStatus;
 
   /** When the next charge is due; null unless ACTIVE. */
@@ -44,5 +49,4 @@ export class RecurringGift extends MutableTenantEntity {
 
   @Column('timestamptz', { nullable: true }) pausedAt: Date | null;
   @Column('timestamptz', { nullable: true }) cancelledAt: Date | null;
-
 }

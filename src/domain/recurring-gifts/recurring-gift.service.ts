@@ -30,7 +30,8 @@ export interface RecurringGiftSettings {
   retryDelaySeconds: number;
 }
 
-type ChargeResult = { payment: Payment; error: null } | { payment: Payment | null; error: { code: string; message: string } };
+type ChargeResult =
+  { payment: Payment; error: null } | { payment: Payment | null; error: { code: string; message: string } };
 
 /**
  * Recurring gifts on payment links. A payer who opts in on the page of a link that allows it has
@@ -47,7 +48,9 @@ export class RecurringGiftService {
     private readonly customers: CustomerService,
     private readonly events: EventService,
   ) {
-    checkout.onSessionCompleted(CheckoutSessionSource.PAYMENT_LINK, (tx, session, payment) => this.startFromSession(tx, session, payment));
+    checkout.onSessionCompleted(CheckoutSessionSource.PAYMENT_LINK, (tx, session, payment) =>
+      this.startFromSession(tx, session, payment),
+    );
   }
 
   async get(ctx: RequestContext, id: string): Promise<RecurringGift> {
@@ -59,7 +62,8 @@ export class RecurringGiftService {
     ctx.requireRole(...ALL_ROLES);
     const query = newestFirst(ctx, RecurringGift, 'gift');
     if (filters.status) query.andWhere('gift.status = :status', { status: filters.status });
-    if (filters.paymentLinkId) query.andWhere('gift.payment_link_id = :paymentLinkId', { paymentLinkId: filters.paymentLinkId });
+    if (filters.paymentLinkId)
+      query.andWhere('gift.payment_link_id = :paymentLinkId', { paymentLinkId: filters.paymentLinkId });
     return paginate(query, 'gift', page, { status: filters.status, paymentLinkId: filters.paymentLinkId });
   }
 
@@ -115,12 +119,27 @@ export class RecurringGiftService {
   /** The session of a link was paid: when the payer opted in, save the card and start the gift. */
   private async startFromSession(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<void> {
     if (!session.recurringOptIn || !session.recurringInterval) return;
-    const { customer, paymentMethod } = await this.customers.saveCard(tx, { email: payment.email, card: vaultedOf(payment) });
-    const gift = await tx.repo(RecurringGift).save(tx.repo(RecurringGift).create({
-      businessId: session.businessId, livemode: session.livemode, paymentLinkId: session.sourceId!, checkoutSessionId: session.id,
-      customerId: customer.id, paymentMethodId: paymentMethod.id, email: payment.email, amount: session.amount, currency: session.currency,
-      interval: session.recurringInterval, status: RecurringGiftStatus.ACTIVE, lastChargeAt: payment.capturedAt, lastPaymentId: payment.id,
-    }));
+    const { customer, paymentMethod } = await this.customers.saveCard(tx, {
+      email: payment.email,
+      card: vaultedOf(payment),
+    });
+    const gift = await tx.repo(RecurringGift).save(
+      tx.repo(RecurringGift).create({
+        businessId: session.businessId,
+        livemode: session.livemode,
+        paymentLinkId: session.sourceId!,
+        checkoutSessionId: session.id,
+        customerId: customer.id,
+        paymentMethodId: paymentMethod.id,
+        email: payment.email,
+        amount: session.amount,
+        currency: session.currency,
+        interval: session.recurringInterval,
+        status: RecurringGiftStatus.ACTIVE,
+        lastChargeAt: payment.capturedAt,
+        lastPaymentId: payment.id,
+      }),
+    );
     await this.schedule(tx, gift, addInterval(new Date(), gift.interval));
     await tx.repo(RecurringGift).save(gift);
   }
@@ -129,7 +148,11 @@ export class RecurringGiftService {
    * One charge: claim the gift (under its lock), charge the saved card outside any transaction,
    * then record the outcome under the lock again. Returns null when another charge holds the gift.
    */
-  private async charge(system: RequestContext, id: string, { force }: { force: boolean }): Promise<RecurringGift | null> {
+  private async charge(
+    system: RequestContext,
+    id: string,
+    { force }: { force: boolean },
+  ): Promise<RecurringGift | null> {
     const claimed = await inTransaction(system, async (tx) => {
       const gift = await lockOwned(tx, RecurringGift, id, 'Recurring gift');
       if (!recurringGiftAllows(gift.status, 'charge')) return force ? null : undefined;
@@ -137,7 +160,9 @@ export class RecurringGiftService {
       if (gift.claimedUntil && gift.claimedUntil.getTime() > Date.now()) return null;
       gift.claimedUntil = new Date(Date.now() + CLAIM_MS);
       await tx.repo(RecurringGift).save(gift);
-      const method = await tx.repo(PaymentMethod).findOne({ where: { id: gift.paymentMethodId, businessId: gift.businessId, livemode: gift.livemode } });
+      const method = await tx
+        .repo(PaymentMethod)
+        .findOne({ where: { id: gift.paymentMethodId, businessId: gift.businessId, livemode: gift.livemode } });
       return { gift, method };
     });
     if (claimed === undefined) return this.find(system, id);
@@ -153,19 +178,35 @@ export class RecurringGiftService {
     return inTransaction(system, (tx) => this.record(tx, id, result));
   }
 
-  private async chargeCard(system: RequestContext, gift: RecurringGift, method: PaymentMethod | null): Promise<ChargeResult> {
-    if (!method) return { payment: null, error: { code: 'payment_method_missing', message: 'The saved card is no longer available' } };
+  private async chargeCard(
+    system: RequestContext,
+    gift: RecurringGift,
+    method: PaymentMethod | null,
+  ): Promise<ChargeResult> {
+    if (!method)
+      return {
+        payment: null,
+        error: { code: 'payment_method_missing', message: 'The saved card is no longer available' },
+      };
     let payment: Payment;
     try {
       payment = await this.payments.charge(system, {
-        amount: gift.amount, currency: gift.currency, email: gift.email,
-        card: { kind: 'vaulted', vaulted: vaultedCardOf(method), paymentMethodId: method.id, customerId: gift.customerId },
+        amount: gift.amount,
+        currency: gift.currency,
+        email: gift.email,
+        card: {
+          kind: 'vaulted',
+          vaulted: vaultedCardOf(method),
+          paymentMethodId: method.id,
+          customerId: gift.customerId,
+        },
         origin: { source: PaymentSource.RECURRING_GIFT, sourceId: gift.id },
       });
       if (payment.status === PaymentStatus.REQUIRES_ACTION) {
         // The payer is not present for a recurring charge; in the sandbox the challenge completes on its own, so finish it now.
         payment = await this.payments.completeThreeDSecure(system, payment.id).catch(async (error: unknown) => {
-          if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return this.payments.get(system, payment.id);
+          if (error instanceof DomainError && error.code === ErrorCode.CONFLICT)
+            return this.payments.get(system, payment.id);
           throw error;
         });
       }
@@ -175,7 +216,13 @@ export class RecurringGiftService {
       return { payment: null, error: { code: error.code.toLowerCase(), message: error.message } };
     }
     if (payment.capturedAt) return { payment, error: null };
-    return { payment, error: { code: payment.failureReason ?? 'processing_error', message: payment.failureMessage ?? 'The charge did not complete' } };
+    return {
+      payment,
+      error: {
+        code: payment.failureReason ?? 'processing_error',
+        message: payment.failureMessage ?? 'The charge did not complete',
+      },
+    };
   }
 
   private async record(tx: RequestContext, id: string, result: ChargeResult): Promise<RecurringGift> {
@@ -211,7 +258,12 @@ export class RecurringGiftService {
   /** Sets nextChargeAt and (re)places the gift's one pending job at that time. */
   private async schedule(tx: RequestContext, gift: RecurringGift, at: Date): Promise<void> {
     gift.nextChargeAt = at;
-    await enqueueJob(tx, CHARGE_RECURRING_GIFT_TASK, { recurringGiftId: gift.id }, { runAt: at, jobKey: `recurring-gift:${gift.id}` });
+    await enqueueJob(
+      tx,
+      CHARGE_RECURRING_GIFT_TASK,
+      { recurringGiftId: gift.id },
+      { runAt: at, jobKey: `recurring-gift:${gift.id}` },
+    );
   }
 
   private systemFor(ctx: RequestContext, gift: RecurringGift): RequestContext {

@@ -32,4 +32,5 @@ export function recurringGiftTransition(from: RecurringGiftStatus, action: Recur
 }
 
 /** Whether the table allows the action (a job that finds the gift no longer ACTIVE does nothing). */
-export const recurringGiftAllows = (from: RecurringGiftStatus, action: RecurringGiftAction) => TRANSITIONS[from][action] !== undefined;
+export const recurringGiftAllows = (from: RecurringGiftStatus, action: RecurringGiftAction) =>
+  TRANSITIONS[from][action] !== undefined;

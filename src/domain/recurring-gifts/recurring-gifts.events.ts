@@ -14,15 +14,28 @@ export type RecurringGiftEvent = DomainEvent<RecurringGiftEventType>;
 export const chargeSucceeded = (gift: RecurringGift, paymentId: string): RecurringGiftEvent => ({
   type: RecurringGiftEvents.CHARGE_SUCCEEDED,
   data: {
-    recurringGiftId: gift.id, paymentLinkId: gift.paymentLinkId, amount: toMajor(gift.amount, gift.currency), currency: gift.currency.toLowerCase(),
-    chargeCount: gift.chargeCount, paymentIntentId: paymentId,
+    recurringGiftId: gift.id,
+    paymentLinkId: gift.paymentLinkId,
+    amount: toMajor(gift.amount, gift.currency),
+    currency: gift.currency.toLowerCase(),
+    chargeCount: gift.chargeCount,
+    paymentIntentId: paymentId,
   },
 });
 
-export const chargeFailed = (gift: RecurringGift, error: { code: string; message: string }, paymentId: string | null): RecurringGiftEvent => ({
+export const chargeFailed = (
+  gift: RecurringGift,
+  error: { code: string; message: string },
+  paymentId: string | null,
+): RecurringGiftEvent => ({
   type: RecurringGiftEvents.CHARGE_FAILED,
   data: {
-    recurringGiftId: gift.id, paymentLinkId: gift.paymentLinkId, error: error.code, message: error.message,
-    failureCount: gift.failureCount, paymentIntentId: paymentId, status: gift.status,
+    recurringGiftId: gift.id,
+    paymentLinkId: gift.paymentLinkId,
+    error: error.code,
+    message: error.message,
+    failureCount: gift.failureCount,
+    paymentIntentId: paymentId,
+    status: gift.status,
   },
 });

@@ -92,8 +92,13 @@ export class ClockService {
   /** One advance of the context business's test clock; NOT_FOUND for another business's, and in live mode (advances are test mode's). */
   async advanceById(ctx: RequestContext, advanceId: string): Promise<SandboxClockAdvance> {
     ctx.requireRole(...ALL_ROLES);
-    const [row]: Array<Record<string, unknown>> = ctx.livemode || !isUuid(advanceId) ? [] : await ctx.em.query(
-      `SELECT * FROM sandbox_clock_advances WHERE id = $1 AND business_id = $2`, [advanceId, ctx.requireBusiness()]);
+    const [row]: Array<Record<string, unknown>> =
+      ctx.livemode || !isUuid(advanceId)
+        ? []
+        : await ctx.em.query(`SELECT * FROM sandbox_clock_advances WHERE id = $1 AND business_id = $2`, [
+            advanceId,
+            ctx.requireBusiness(),
+          ]);
     if (!row) throw notFound('Clock advance');
     return entityFromRow(ctx, SandboxClockAdvance, row);
   }
@@ -106,14 +111,19 @@ export class ClockService {
 
   /** The offset in seconds of a business's test clock (0 without one); live mode ignores it. */
   async offsetOf(ctx: RequestContext, businessId: string): Promise<number> {
-    const [row]: Array<{ offset_seconds: number }> = await ctx.em.query(`SELECT offset_seconds FROM sandbox_clocks WHERE business_id = $1`, [businessId]);
+    const [row]: Array<{ offset_seconds: number }> = await ctx.em.query(
+      `SELECT offset_seconds FROM sandbox_clocks WHERE business_id = $1`,
+      [businessId],
+    );
     return row?.offset_seconds ?? 0;
   }
 
   /** Whether the business's test clock has an advance whose work is still being fired (workers leave its test-mode runs to it). */
   async isAdvancing(ctx: RequestContext, businessId: string): Promise<boolean> {
     const [row]: Array<{ running: boolean }> = await ctx.em.query(
-      `SELECT EXISTS (SELECT 1 FROM sandbox_clock_advances WHERE business_id = $1 AND status = $2) AS running`, [businessId, ClockAdvanceStatus.RUNNING]);
+      `SELECT EXISTS (SELECT 1 FROM sandbox_clock_advances WHERE business_id = $1 AND status = $2) AS running`,
+      [businessId, ClockAdvanceStatus.RUNNING],
+    );
     return row.running;
   }
 
@@ -137,12 +147,17 @@ export class ClockService {
       const latest = await this.latestAdvance(tx, businessId);
       if (latest?.status === ClockAdvanceStatus.RUNNING) {
         running = latest;
-        throw new DomainError(ErrorCode.CONFLICT, `The test clock is still advancing (advance ${latest.id}: ${latest.runsFired} of ${latest.runsDue} runs fired); `
-          + 'wait until GET /api/v1/business/sandbox/clock shows it completed, then advance again');
+        throw new DomainError(
+          ErrorCode.CONFLICT,
+          `The test clock is still advancing (advance ${latest.id}: ${latest.runsFired} of ${latest.runsDue} runs fired); ` +
+            'wait until GET /api/v1/business/sandbox/clock shows it completed, then advance again',
+        );
       }
       const offsetSeconds = await this.offsetOf(tx, businessId);
       if (offsetSeconds + command.seconds > MAX_OFFSET_SECONDS) {
-        throw validationError({ seconds: [`would put the clock more than ${MAX_OFFSET_SECONDS / 86_400} days ahead of the wall clock`] });
+        throw validationError({
+          seconds: [`would put the clock more than ${MAX_OFFSET_SECONDS / 86_400} days ahead of the wall clock`],
+        });
       }
       const from = new Date(Date.now() + offsetSeconds * 1000);
       const until = new Date(from.getTime() + command.seconds * 1000);
@@ -151,12 +166,23 @@ export class ClockService {
       await tx.em.query(
         `INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)
          ON CONFLICT (business_id) DO UPDATE SET offset_seconds = sandbox_clocks.offset_seconds + EXCLUDED.offset_seconds, updated_at = now()`,
-        [businessId, command.seconds]);
+        [businessId, command.seconds],
+      );
       const idle = due.runs === 0 && !due.other;
       const [{ id }]: Array<{ id: string }> = await tx.em.query(
         `INSERT INTO sandbox_clock_advances (business_id, seconds, from_at, until_at, runs_due, payouts_due, status, completed_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8 THEN now() END) RETURNING id`,
-        [businessId, command.seconds, from, until, due.runs, due.payouts, idle ? ClockAdvanceStatus.COMPLETED : ClockAdvanceStatus.RUNNING, idle]);
+        [
+          businessId,
+          command.seconds,
+          from,
+          until,
+          due.runs,
+          due.payouts,
+          idle ? ClockAdvanceStatus.COMPLETED : ClockAdvanceStatus.RUNNING,
+          idle,
+        ],
+      );
       if (!idle) {
         const job = advanceSliceJob({ advanceId: id, businessId });
         await enqueueJob(tx, job.task, job.payload, job.options);
@@ -190,13 +216,19 @@ export class ClockService {
   async runSlice(system: RequestContext, command: { advanceId: string; businessId: string }): Promise<void> {
     const owner = system.forBusiness(command.businessId, Mode.TEST);
     const [row]: Array<Record<string, unknown>> = await owner.em.query(
-      `SELECT * FROM sandbox_clock_advances WHERE id = $1 AND business_id = $2`, [command.advanceId, command.businessId]);
+      `SELECT * FROM sandbox_clock_advances WHERE id = $1 AND business_id = $2`,
+      [command.advanceId, command.businessId],
+    );
     if (!row) return;
     const advance = entityFromRow(owner, SandboxClockAdvance, row);
     if (advance.status !== ClockAdvanceStatus.RUNNING) return;
     const window: AdvanceWindow = {
-      id: advance.id, businessId: advance.businessId, until: advance.untilAt,
-      countRun: async (tx) => { await tx.em.query(`UPDATE sandbox_clock_advances SET runs_fired = runs_fired + 1 WHERE id = $1`, [advance.id]); },
+      id: advance.id,
+      businessId: advance.businessId,
+      until: advance.untilAt,
+      countRun: async (tx) => {
+        await tx.em.query(`UPDATE sandbox_clock_advances SET runs_fired = runs_fired + 1 WHERE id = $1`, [advance.id]);
+      },
     };
     let budget = ADVANCE_SLICE_BUDGET;
     let done = true;
@@ -211,20 +243,28 @@ export class ClockService {
         const job = advanceSliceJob({ advanceId: advance.id, businessId: advance.businessId });
         await enqueueJob(tx, job.task, job.payload, job.options);
       } else {
-        await tx.em.query(`UPDATE sandbox_clock_advances SET status = $2, completed_at = now() WHERE id = $1 AND status = $3`,
-          [advance.id, ClockAdvanceStatus.COMPLETED, ClockAdvanceStatus.RUNNING]);
+        await tx.em.query(
+          `UPDATE sandbox_clock_advances SET status = $2, completed_at = now() WHERE id = $1 AND status = $3`,
+          [advance.id, ClockAdvanceStatus.COMPLETED, ClockAdvanceStatus.RUNNING],
+        );
       }
     });
   }
 
   private async stateOf(ctx: RequestContext, businessId: string): Promise<ClockState> {
     const offsetSeconds = await this.offsetOf(ctx, businessId);
-    return { now: new Date(Date.now() + offsetSeconds * 1000), offsetSeconds, advance: await this.latestAdvance(ctx, businessId) };
+    return {
+      now: new Date(Date.now() + offsetSeconds * 1000),
+      offsetSeconds,
+      advance: await this.latestAdvance(ctx, businessId),
+    };
   }
 
   private async latestAdvance(ctx: RequestContext, businessId: string): Promise<SandboxClockAdvance | null> {
     const [row]: Array<Record<string, unknown>> = await ctx.em.query(
-      `SELECT * FROM sandbox_clock_advances WHERE business_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`, [businessId]);
+      `SELECT * FROM sandbox_clock_advances WHERE business_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [businessId],
+    );
     return row ? entityFromRow(ctx, SandboxClockAdvance, row) : null;
   }
 
@@ -243,11 +283,13 @@ export class ClockService {
   /** 422: how much the advance would fire, the bound, and the largest advance that stays within it now. */
   private overBound(due: DueWork, from: Date, seconds: number): DomainError {
     const fits = Math.max(0, Math.ceil((due.stopBefore!.getTime() - from.getTime()) / 1000) - 1);
-    const advice = fits >= 1
-      ? `Advance in smaller steps: at most ${thousands(fits)} seconds from now stays within the limit, then advance again once it completes.`
-      : 'More than that is already due: let the worker fire what is due (or pause or cancel schedules), then advance.';
-    const message = `This advance of ${thousands(seconds)} seconds would fire ${thousands(due.runs)} scheduled-payout runs creating ${thousands(due.payouts)} payouts; `
-      + `one advance may create at most ${thousands(MAX_ADVANCE_PAYOUTS)} payouts. ${advice}`;
+    const advice =
+      fits >= 1
+        ? `Advance in smaller steps: at most ${thousands(fits)} seconds from now stays within the limit, then advance again once it completes.`
+        : 'More than that is already due: let the worker fire what is due (or pause or cancel schedules), then advance.';
+    const message =
+      `This advance of ${thousands(seconds)} seconds would fire ${thousands(due.runs)} scheduled-payout runs creating ${thousands(due.payouts)} payouts; ` +
+      `one advance may create at most ${thousands(MAX_ADVANCE_PAYOUTS)} payouts. ${advice}`;
     return new DomainError(ErrorCode.UNPROCESSABLE, message, { seconds: [message] });
   }
 }

@@ -25,8 +25,10 @@ export const advanceSliceJob = (job: AdvanceSliceJob): JobRequest => ({
   task: ADVANCE_SANDBOX_CLOCK_TASK,
   payload: { advanceId: job.advanceId, businessId: job.businessId },
   options: {
-    jobKey: `${ADVANCE_SANDBOX_CLOCK_TASK}:${job.advanceId}`, queueName: `sandbox_clock:${job.businessId}`,
-    priority: ADVANCE_SLICE_PRIORITY, maxAttempts: 25,
+    jobKey: `${ADVANCE_SANDBOX_CLOCK_TASK}:${job.advanceId}`,
+    queueName: `sandbox_clock:${job.businessId}`,
+    priority: ADVANCE_SLICE_PRIORITY,
+    maxAttempts: 25,
   },
 });
 

@@ -89,7 +89,9 @@ export class RequestContext {
    * rows before the next statement answers. The connection is src/db/pipelining-client.ts.
    */
   writeBehind<Row>(sql: string, params: unknown[], onRows?: (rows: Row[]) => void): void {
-    const connection = (this.manager?.queryRunner as { databaseConnection?: Partial<WriteBehindConnection> } | undefined)?.databaseConnection;
+    const connection = (
+      this.manager?.queryRunner as { databaseConnection?: Partial<WriteBehindConnection> } | undefined
+    )?.databaseConnection;
     if (!connection?.writeBehind) throw new Error('writeBehind needs a transaction on a pipelining connection');
     connection.writeBehind(sql, params, onRows);
   }
@@ -101,7 +103,17 @@ export class RequestContext {
   /** The same actor acting for another business (used right after sign-up and by operators). */
   forBusiness(businessId: string, mode = this.mode, role: Role | null = null): RequestContext {
     const actor: Actor = this.actor.kind === 'dashboard' ? { ...this.actor, role } : this.actor;
-    return new RequestContext(this.dataSource, actor, businessId, mode, this.origin, this.manager, this.parent, this.idempotency, this.authenticatedSettings);
+    return new RequestContext(
+      this.dataSource,
+      actor,
+      businessId,
+      mode,
+      this.origin,
+      this.manager,
+      this.parent,
+      this.idempotency,
+      this.authenticatedSettings,
+    );
   }
 
   /**
@@ -109,16 +121,45 @@ export class RequestContext {
    * it keeps the request id and the request's Idempotency-Key claim.
    */
   asSystem(name: string, businessId: string, mode: Mode): RequestContext {
-    return new RequestContext(this.dataSource, { kind: 'system', name }, businessId, mode, this.origin, null, null, this.idempotency);
+    return new RequestContext(
+      this.dataSource,
+      { kind: 'system', name },
+      businessId,
+      mode,
+      this.origin,
+      null,
+      null,
+      this.idempotency,
+    );
   }
 
   withManager(manager: EntityManager): RequestContext {
-    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, manager, this, this.idempotency, this.authenticatedSettings);
+    return new RequestContext(
+      this.dataSource,
+      this.actor,
+      this.businessId,
+      this.mode,
+      this.origin,
+      manager,
+      this,
+      this.idempotency,
+      this.authenticatedSettings,
+    );
   }
 
   /** The same context holding the request's Idempotency-Key claim. */
   withIdempotency(claim: IdempotencyClaim): RequestContext {
-    return new RequestContext(this.dataSource, this.actor, this.businessId, this.mode, this.origin, this.manager, this.parent, claim, this.authenticatedSettings);
+    return new RequestContext(
+      this.dataSource,
+      this.actor,
+      this.businessId,
+      this.mode,
+      this.origin,
+      this.manager,
+      this.parent,
+      claim,
+      this.authenticatedSettings,
+    );
   }
 
   /** Runs after the outermost transaction commits; never when it rolls back. */
@@ -135,8 +176,10 @@ export class RequestContext {
   requireBusiness(): string {
     if (this.businessId) return this.businessId;
     if (this.actor.kind === 'dashboard') {
-      throw new DomainError(ErrorCode.BAD_REQUEST,
-        'Select a business with the X-Service-Business-Id header (you belong to none)');
+      throw new DomainError(
+        ErrorCode.BAD_REQUEST,
+        'Select a business with the X-Service-Business-Id header (you belong to none)',
+      );
     }
     throw unauthorized('This operation needs a business: authenticate with an API credential');
   }
@@ -155,9 +198,11 @@ export class RequestContext {
     this.requireBusiness();
     if (this.actor.kind === 'dashboard' && this.actor.role && roles.includes(this.actor.role)) return;
     if (this.actor.kind === 'system') return;
-    throw forbidden(this.actor.kind === 'api'
-      ? 'This operation needs a dashboard sign-in; API credentials cannot perform it'
-      : `This needs one of the roles ${roles.join(', ')}`);
+    throw forbidden(
+      this.actor.kind === 'api'
+        ? 'This operation needs a dashboard sign-in; API credentials cannot perform it'
+        : `This needs one of the roles ${roles.join(', ')}`,
+    );
   }
 
   /** Operator commands (the CLI): the system actor only, never a credential or a dashboard user. */
@@ -186,7 +231,17 @@ export const ALL_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER, Role.VIEWER];
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);
-  const root = new RequestContext(ctx.dataSource, ctx.actor, ctx.businessId, ctx.mode, ctx.origin, null, null, ctx.idempotency, ctx.settingsAsAuthenticated);
+  const root = new RequestContext(
+    ctx.dataSource,
+    ctx.actor,
+    ctx.businessId,
+    ctx.mode,
+    ctx.origin,
+    null,
+    null,
+    ctx.idempotency,
+    ctx.settingsAsAuthenticated,
+  );
   const result = await ctx.dataSource.transaction(async (manager) => {
     const tx = root.withManager(manager);
     await tx.idempotency?.enter(tx);

@@ -29,7 +29,8 @@ export type Rounding = 'down' | 'up' | 'half-up';
 
 /** numerator / denominator as an integer, rounded as asked (both non-negative). */
 export function divideRounded(numerator: bigint, denominator: bigint, rounding: Rounding): bigint {
-  if (denominator <= 0n || numerator < 0n) throw new Error('divideRounded takes a non-negative numerator and a positive denominator');
+  if (denominator <= 0n || numerator < 0n)
+    throw new Error('divideRounded takes a non-negative numerator and a positive denominator');
   const quotient = numerator / denominator;
   const remainder = numerator % denominator;
   if (remainder === 0n) return quotient;
@@ -45,7 +46,13 @@ const pow10 = (exponent: number) => 10n ** BigInt(exponent);
  * currency with `toExponent` digits at `rate` (units of the target per unit of the source),
  * rounded as asked: minor × rate × 10^(to − from).
  */
-export function convertMinor(amountMinor: bigint, rate: Decimal, fromExponent: number, toExponent: number, rounding: Rounding): bigint {
+export function convertMinor(
+  amountMinor: bigint,
+  rate: Decimal,
+  fromExponent: number,
+  toExponent: number,
+  rounding: Rounding,
+): bigint {
   const numerator = amountMinor * rate.units * pow10(toExponent);
   const denominator = pow10(rate.scale + fromExponent);
   return divideRounded(numerator, denominator, rounding);
@@ -61,6 +68,11 @@ export function divideDecimals(a: Decimal, b: Decimal, scale: number, rounding: 
 }
 
 /** The decimal multiplied by `numerator / denominator` (e.g. a spread in basis points), rounded down to its own scale. */
-export function scaleDecimal(value: Decimal, numerator: bigint, denominator: bigint, rounding: Rounding = 'down'): Decimal {
+export function scaleDecimal(
+  value: Decimal,
+  numerator: bigint,
+  denominator: bigint,
+  rounding: Rounding = 'down',
+): Decimal {
   return { units: divideRounded(value.units * numerator, denominator, rounding), scale: value.scale };
 }

@@ -43,7 +43,8 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   CONFLICT: "The object already exists, or the change would break a rule of the object's state",
   IDEMPOTENCY_KEY_REUSED: 'The idempotency key was used before with a different request',
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 'The first request with this idempotency key is still running; retry later',
-  IDEMPOTENCY_REQUEST_INTERRUPTED: 'The first request with this idempotency key changed data but its answer was never stored: look the result up',
+  IDEMPOTENCY_REQUEST_INTERRUPTED:
+    'The first request with this idempotency key changed data but its answer was never stored: look the result up',
   INSUFFICIENT_FUNDS: 'The debit would take the wallet below zero; nothing was written',
   CARD_DECLINED: 'The card was declined',
   SANCTIONS_MATCH: 'A party matched a sanctions list',
@@ -53,10 +54,10 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   KYC_REQUIRED: "The end-user's KYC check is not approved yet",
   SANDBOX_ONLY: 'A sandbox-only operation was called in live mode',
   UNSUPPORTED_CURRENCY: 'The currency is not supported; the message lists the supported codes',
-  UNPROCESSABLE: 'The operation cannot be done in this mode or at this size (for example live cards while no acquirer is configured)',
+  UNPROCESSABLE:
+    'The operation cannot be done in this mode or at this size (for example live cards while no acquirer is configured)',
   SERVICE_UNAVAILABLE: 'Something the request needs did not answer; retry later',
 };
-
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -73,8 +74,7 @@ export class DomainError<Code extends string = ErrorCode> extends Error {
 }
 
 export const notFound = (what: string) => new DomainError(ErrorCode.NOT_FOUND, `${what} not found`);
-export const unauthorized = (message = 'Authentication required') =>
-  new DomainError(ErrorCode.UNAUTHORIZED, message);
+export const unauthorized = (message = 'Authentication required') => new DomainError(ErrorCode.UNAUTHORIZED, message);
 export const forbidden = (message = 'You do not have permission to do this') =>
   new DomainError(ErrorCode.FORBIDDEN, message);
 export const validationError = (fieldErrors: FieldErrors, message = 'Validation failed') =>

@@ -20,5 +20,9 @@ export function convertAtRate(amount: bigint, from: CurrencyCode, to: CurrencyCo
  */
 export function costAtRate(target: bigint, from: CurrencyCode, to: CurrencyCode, rate: Decimal): bigint {
   if (rate.units <= 0n) throw new Error('A rate must be greater than zero');
-  return divideRounded(target * 10n ** BigInt(rate.scale + exponentOf(from)), rate.units * 10n ** BigInt(exponentOf(to)), 'up');
+  return divideRounded(
+    target * 10n ** BigInt(rate.scale + exponentOf(from)),
+    rate.units * 10n ** BigInt(exponentOf(to)),
+    'up',
+  );
 }

@@ -40,11 +40,22 @@ const ADD_JOB_PARAMS = 7;
  */
 export function addJobCall(job: JobRequest, first: number): { sql: string; params: unknown[] } {
   const options = job.options ?? {};
-  const [task, payload, runAt, jobKey, maxAttempts, queueName, priority] = [0, 1, 2, 3, 4, 5, 6].map((offset) => `$${first + offset}`);
+  const [task, payload, runAt, jobKey, maxAttempts, queueName, priority] = [0, 1, 2, 3, 4, 5, 6].map(
+    (offset) => `$${first + offset}`,
+  );
   return {
-    sql: `graphile_worker.add_job(${task}, ${payload}::json, run_at := ${runAt}::timestamptz, job_key := ${jobKey}::text, max_attempts := ${maxAttempts}::int, `
-      + `queue_name := ${queueName}::text, priority := ${priority}::int)`,
-    params: [job.task, JSON.stringify(job.payload), options.runAt ?? null, options.jobKey ?? null, options.maxAttempts ?? 5, options.queueName ?? null, options.priority ?? null],
+    sql:
+      `graphile_worker.add_job(${task}, ${payload}::json, run_at := ${runAt}::timestamptz, job_key := ${jobKey}::text, max_attempts := ${maxAttempts}::int, ` +
+      `queue_name := ${queueName}::text, priority := ${priority}::int)`,
+    params: [
+      job.task,
+      JSON.stringify(job.payload),
+      options.runAt ?? null,
+      options.jobKey ?? null,
+      options.maxAttempts ?? 5,
+      options.queueName ?? null,
+      options.priority ?? null,
+    ],
   };
 }
 
@@ -58,7 +69,8 @@ export function addJobCall(job: JobRequest, first: number): { sql: string; param
 function jobRowsInsert(jobs: JobRequest[], first: number): { newTasksSql: string; sql: string; params: unknown[] } {
   const values = jobs.map((job, index) => {
     const options = job.options ?? {};
-    if (options.jobKey !== undefined || options.queueName !== undefined || !options.runAt) throw new Error(`A row-only job has a runAt and no key or queue (${job.task})`);
+    if (options.jobKey !== undefined || options.queueName !== undefined || !options.runAt)
+      throw new Error(`A row-only job has a runAt and no key or queue (${job.task})`);
     const [task, payload, runAt, maxAttempts] = [0, 1, 2, 3].map((offset) => `$${first + index * 4 + offset}`);
     return `(${task}::text, ${payload}::json, ${runAt}::timestamptz, ${maxAttempts}::smallint)`;
   });
@@ -73,7 +85,12 @@ function jobRowsInsert(jobs: JobRequest[], first: number): { newTasksSql: string
           SELECT DISTINCT job.task FROM (VALUES ${values.join(', ')}) AS job (task, payload, run_at, max_attempts)
            WHERE NOT EXISTS (SELECT 1 FROM ${tasks} WHERE identifier = job.task)
           ON CONFLICT (identifier) DO UPDATE SET identifier = EXCLUDED.identifier RETURNING id, identifier`,
-    params: jobs.flatMap((job) => [job.task, JSON.stringify(job.payload), job.options!.runAt, job.options?.maxAttempts ?? 5]),
+    params: jobs.flatMap((job) => [
+      job.task,
+      JSON.stringify(job.payload),
+      job.options!.runAt,
+      job.options?.maxAttempts ?? 5,
+    ]),
   };
 }
 
@@ -84,7 +101,9 @@ function jobRowsInsert(jobs: JobRequest[], first: number): { newTasksSql: string
  */
 export function jobsCtes(jobs: JobRequest[], first: number): { sql: string; countSql: string; params: unknown[] } {
   const rowOnly = jobs.filter((job) => job.options?.rowOnly);
-  const calls = jobs.filter((job) => !job.options?.rowOnly).map((job, index) => addJobCall(job, first + index * ADD_JOB_PARAMS));
+  const calls = jobs
+    .filter((job) => !job.options?.rowOnly)
+    .map((job, index) => addJobCall(job, first + index * ADD_JOB_PARAMS));
   const scheduled = `scheduled AS (${calls.map((call) => `SELECT job.id FROM ${call.sql} AS job`).join(' UNION ALL ') || 'SELECT NULL::bigint AS id WHERE false'})`;
   const callParams = calls.flatMap((call) => call.params);
   if (rowOnly.length === 0) return { sql: scheduled, countSql: '(SELECT count(*) FROM scheduled)', params: callParams };
@@ -97,7 +116,12 @@ export function jobsCtes(jobs: JobRequest[], first: number): { sql: string; coun
 }
 
 /** Enqueues a graphile-worker job in the caller's transaction: it runs only if that transaction commits. */
-export async function enqueueJob(tx: RequestContext, task: string, payload: Record<string, unknown>, options: JobOptions = {}): Promise<void> {
+export async function enqueueJob(
+  tx: RequestContext,
+  task: string,
+  payload: Record<string, unknown>,
+  options: JobOptions = {},
+): Promise<void> {
   if (!tx.inTransaction) throw new Error('enqueueJob must run inside a transaction');
   const enqueued = jobsCtes([{ task, payload, options }], 1);
   await tx.em.query(`WITH ${enqueued.sql} SELECT ${enqueued.countSql} AS jobs`, enqueued.params);
@@ -125,7 +149,9 @@ export async function releaseStalledJobs(dataSource: DataSource, stalledAfterMs:
     [stalledAfterMs / 1000],
   );
   if (stalled.length === 0) return 0;
-  await dataSource.query(`SELECT graphile_worker.force_unlock_workers($1::text[])`, [stalled.map((row) => row.locked_by)]);
+  await dataSource.query(`SELECT graphile_worker.force_unlock_workers($1::text[])`, [
+    stalled.map((row) => row.locked_by),
+  ]);
   return stalled.length;
 }
 

@@ -2,8 +2,28 @@ import { DomainError, ErrorCode, validationError } from './errors';
 
 /** ISO 4217 (and USDC) exponents: the number of minor-unit digits of each currency. */
 export const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = Object.freeze({
-  USD: 2, EUR: 2, GBP: 2, CAD: 2, AUD: 2, CHF: 2, NGN: 2, KES: 2, GHS: 2, ZAR: 2, EGP: 2,
-  MAD: 2, TZS: 2, RWF: 0, UGX: 0, XOF: 0, XAF: 0, JPY: 0, INR: 2, BRL: 2, MXN: 2, USDC: 6,
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  CAD: 2,
+  AUD: 2,
+  CHF: 2,
+  NGN: 2,
+  KES: 2,
+  GHS: 2,
+  ZAR: 2,
+  EGP: 2,
+  MAD: 2,
+  TZS: 2,
+  RWF: 0,
+  UGX: 0,
+  XOF: 0,
+  XAF: 0,
+  JPY: 0,
+  INR: 2,
+  BRL: 2,
+  MXN: 2,
+  USDC: 6,
 });
 
 export type CurrencyCode = string;
@@ -29,7 +49,8 @@ const DECIMAL = /^(\d{1,18})(?:\.(\d{1,18}))?$/;
 
 export const DECIMAL_AMOUNT_MESSAGE = 'must be a positive decimal amount such as "100.50"';
 
-const decimalText = (amount: string | number) => (typeof amount === 'number' ? numberToPlainString(amount) : amount.trim());
+const decimalText = (amount: string | number) =>
+  typeof amount === 'number' ? numberToPlainString(amount) : amount.trim();
 
 /** Whether a request amount is a plain non-negative decimal ("100.50", 100.5); not whether its currency allows its decimals. */
 export const isDecimalAmount = (amount: string | number) => DECIMAL.test(decimalText(amount));

@@ -33,31 +33,58 @@ export interface ListPage<T> {
 
 /** The page of a query already ordered newest first (see `newestFirst`), paged as asked. */
 export async function paginate<T extends ObjectLiteral & { id: string; createdAt: Date }>(
-  query: SelectQueryBuilder<T>, alias: string, page: PageQuery, filters: unknown,
+  query: SelectQueryBuilder<T>,
+  alias: string,
+  page: PageQuery,
+  filters: unknown,
 ): Promise<ListPage<T>> {
   if (page.kind === 'keyset') return keysetPage(query, alias, page, filters);
   if (page.kind === 'skip') return skipPage(query, page, filters);
   const limit = pageSize(page.limit, 20, 'limit');
-  if (!Number.isSafeInteger(page.page) || page.page < 1) throw validationError({ page: ['must be an integer of at least 1'] });
-  const [items, total] = await query.skip((page.page - 1) * limit).take(limit).getManyAndCount();
+  if (!Number.isSafeInteger(page.page) || page.page < 1)
+    throw validationError({ page: ['must be an integer of at least 1'] });
+  const [items, total] = await query
+    .skip((page.page - 1) * limit)
+    .take(limit)
+    .getManyAndCount();
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
-  return { items, total, hasNextPage: page.page * limit < total, hasPreviousPage: page.page > 1, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
+  return {
+    items,
+    total,
+    hasNextPage: page.page * limit < total,
+    hasPreviousPage: page.page > 1,
+    endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null,
+    cursorOf,
+  };
 }
 
 async function skipPage<T extends ObjectLiteral & { id: string; createdAt: Date }>(
-  query: SelectQueryBuilder<T>, page: Extract<PageQuery, { kind: 'skip' }>, filters: unknown,
+  query: SelectQueryBuilder<T>,
+  page: Extract<PageQuery, { kind: 'skip' }>,
+  filters: unknown,
 ): Promise<ListPage<T>> {
   const take = pageSize(page.take, 20, 'take');
-  if (!Number.isSafeInteger(page.skip) || page.skip < 0) throw validationError({ skip: ['must be an integer of at least 0'] });
+  if (!Number.isSafeInteger(page.skip) || page.skip < 0)
+    throw validationError({ skip: ['must be an integer of at least 0'] });
   const [items, total] = await query.skip(page.skip).take(take).getManyAndCount();
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt([item.createdAt.toISOString(), item.id]);
-  return { items, total, hasNextPage: page.skip + items.length < total, hasPreviousPage: page.skip > 0, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
+  return {
+    items,
+    total,
+    hasNextPage: page.skip + items.length < total,
+    hasPreviousPage: page.skip > 0,
+    endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null,
+    cursorOf,
+  };
 }
 
 const filterDigest = (filters: unknown) =>
-  createHash('sha256').update(JSON.stringify(filters ?? null)).digest('base64url').slice(0, 12);
+  createHash('sha256')
+    .update(JSON.stringify(filters ?? null))
+    .digest('base64url')
+    .slice(0, 12);
 
 /** Opaque keyset cursor; it carries its filters, so a cursor cannot be replayed against other filters. */
 export function encodeCursor(position: Array<string | number>, filters: unknown): string {
@@ -101,10 +128,20 @@ export function toPage<T>(rows: T[], limit: number, cursorOf: (item: T) => strin
 }
 
 /** The rows of the context's business and mode, newest first (on createdAt, then id). */
-export function newestFirst<T extends ObjectLiteral>(ctx: RequestContext, entity: EntityTarget<T>, alias: string): SelectQueryBuilder<T> {
-  return ctx.repo(entity).createQueryBuilder(alias)
-    .where(`${alias}.business_id = :businessId AND ${alias}.livemode = :livemode`, { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-    .orderBy(`${alias}.created_at`, 'DESC').addOrderBy(`${alias}.id`, 'DESC');
+export function newestFirst<T extends ObjectLiteral>(
+  ctx: RequestContext,
+  entity: EntityTarget<T>,
+  alias: string,
+): SelectQueryBuilder<T> {
+  return ctx
+    .repo(entity)
+    .createQueryBuilder(alias)
+    .where(`${alias}.business_id = :businessId AND ${alias}.livemode = :livemode`, {
+      businessId: ctx.requireBusiness(),
+      livemode: ctx.livemode,
+    })
+    .orderBy(`${alias}.created_at`, 'DESC')
+    .addOrderBy(`${alias}.id`, 'DESC');
 }
 
 /** A cursor's creation time: ISO 8601 in UTC with up to microseconds (older cursors carry milliseconds). */
@@ -126,13 +163,18 @@ export function keysetPosition(cursor: string, filters: unknown): [string, strin
  * skip the rows created later within the same millisecond as a page's last row.
  */
 export async function keysetPage<T extends ObjectLiteral & { id: string }>(
-  query: SelectQueryBuilder<T>, alias: string, request: KeysetQuery, filters: unknown,
+  query: SelectQueryBuilder<T>,
+  alias: string,
+  request: KeysetQuery,
+  filters: unknown,
 ): Promise<ListPage<T>> {
   const limit = pageSize(request.first);
   if (request.after) {
     const [createdAt, id] = keysetPosition(request.after, filters);
-    query.andWhere(`(${alias}.created_at, ${alias}.id) < (CAST(:cursorCreatedAt AS timestamptz), CAST(:cursorId AS uuid))`,
-      { cursorCreatedAt: createdAt, cursorId: id });
+    query.andWhere(
+      `(${alias}.created_at, ${alias}.id) < (CAST(:cursorCreatedAt AS timestamptz), CAST(:cursorId AS uuid))`,
+      { cursorCreatedAt: createdAt, cursorId: id },
+    );
   }
   // One table only (EntityRows hydrates one row per entity; a join would repeat them), so LIMIT is the page.
   const { joinAttributes, relationIdAttributes } = query.expressionMap;
@@ -152,7 +194,10 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
     return entity;
   });
   const cursorAt = cursorEncoder(filters);
-  return { ...toPage(entities, limit, (row) => cursorAt([timeOf.get(row.id)!, row.id])), hasPreviousPage: Boolean(request.after) };
+  return {
+    ...toPage(entities, limit, (row) => cursorAt([timeOf.get(row.id)!, row.id])),
+    hasPreviousPage: Boolean(request.after),
+  };
 }
 
 /** One parent's page in `keysetPagesPerParent`: its id and the cursor it continues after. */
@@ -170,17 +215,34 @@ export interface ParentPage {
  * own list, so a page continues with either; `orderColumn` must order as created_at does.
  */
 export async function keysetPagesPerParent<T extends ObjectLiteral & { id: string }>(
-  ctx: RequestContext, entity: EntityTarget<T>,
-  { alias, parentColumn, orderColumn, first, pages, filtersOf }: {
-    alias: string; parentColumn: string; orderColumn: string; first: number | null;
-    pages: readonly ParentPage[]; filtersOf: (parentId: string) => unknown;
+  ctx: RequestContext,
+  entity: EntityTarget<T>,
+  {
+    alias,
+    parentColumn,
+    orderColumn,
+    first,
+    pages,
+    filtersOf,
+  }: {
+    alias: string;
+    parentColumn: string;
+    orderColumn: string;
+    first: number | null;
+    pages: readonly ParentPage[];
+    filtersOf: (parentId: string) => unknown;
   },
 ): Promise<Array<ListPage<T>>> {
   const limit = pageSize(first);
-  const positions = pages.map((page) => (page.after ? keysetPosition(page.after, filtersOf(page.parentId)) : [null, null]));
+  const positions = pages.map((page) =>
+    page.after ? keysetPosition(page.after, filtersOf(page.parentId)) : [null, null],
+  );
   const rows = EntityRows.of(ctx, entity);
-  const raw: Array<Record<string, unknown>> = pages.length === 0 ? [] : await ctx.em.query(
-    `SELECT * FROM (
+  const raw: Array<Record<string, unknown>> =
+    pages.length === 0
+      ? []
+      : await ctx.em.query(
+          `SELECT * FROM (
        SELECT ${rows.selectList(alias)}, wanted.slot::int AS wanted_slot,
               to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_created_at,
               row_number() OVER (PARTITION BY wanted.slot ORDER BY ${alias}.${orderColumn} DESC, ${alias}.id DESC) AS position
@@ -189,9 +251,15 @@ export async function keysetPagesPerParent<T extends ObjectLiteral & { id: strin
         WHERE ${alias}.business_id = $4 AND ${alias}.livemode = $5
           AND (wanted.after_id IS NULL OR (${alias}.created_at, ${alias}.id) < (wanted.after_created_at, wanted.after_id))
      ) ranked WHERE position <= $6 ORDER BY wanted_slot, position`,
-    [pages.map((page) => (isUuid(page.parentId) ? page.parentId : null)), positions.map(([createdAt]) => createdAt),
-      positions.map(([, id]) => id), ctx.requireBusiness(), ctx.livemode, limit + 1],
-  );
+          [
+            pages.map((page) => (isUuid(page.parentId) ? page.parentId : null)),
+            positions.map(([createdAt]) => createdAt),
+            positions.map(([, id]) => id),
+            ctx.requireBusiness(),
+            ctx.livemode,
+            limit + 1,
+          ],
+        );
   const bySlot: T[][] = pages.map(() => []);
   const timeOf = new Map<string, string>();
   for (const row of raw) {

@@ -27,13 +27,17 @@ export interface RowMachine<E extends MutableTenantEntity & { status: S }, S ext
  * allows an action to one status, in one UPDATE, so it has to be the only one.
  */
 export function rowMachine<E extends MutableTenantEntity & { status: S }, S extends string, A extends string>(
-  transitions: TransitionTable<S, A>, machine: RowMachine<E, S, A>,
+  transitions: TransitionTable<S, A>,
+  machine: RowMachine<E, S, A>,
 ): RowMachine<E, S, A> {
   const targets = new Map<A, Set<S>>();
   for (const moves of Object.values<Partial<Record<A, S>>>(transitions)) {
-    for (const [action, to] of Object.entries(moves) as Array<[A, S]>) targets.set(action, (targets.get(action) ?? new Set<S>()).add(to));
+    for (const [action, to] of Object.entries(moves) as Array<[A, S]>)
+      targets.set(action, (targets.get(action) ?? new Set<S>()).add(to));
   }
-  const ambiguous = [...targets].filter(([, to]) => to.size > 1).map(([action, to]) => `${action} leads to ${[...to].join(' and ')}`);
+  const ambiguous = [...targets]
+    .filter(([, to]) => to.size > 1)
+    .map(([action, to]) => `${action} leads to ${[...to].join(' and ')}`);
   if (ambiguous.length > 0) {
     throw new Error(`${machine.noun}: moveRow needs each action to lead to one status, but ${ambiguous.join('; ')}`);
   }
@@ -49,7 +53,11 @@ export function rowMachine<E extends MutableTenantEntity & { status: S }, S exte
  * context's. `changes` maps column names (the caller's own, never input) to their new values.
  */
 export async function moveRow<E extends MutableTenantEntity & { status: S }, S extends string, A extends string>(
-  tx: RequestContext, machine: RowMachine<E, S, A>, id: string, action: A, changes: Record<string, unknown> = {},
+  tx: RequestContext,
+  machine: RowMachine<E, S, A>,
+  id: string,
+  action: A,
+  changes: Record<string, unknown> = {},
 ): Promise<E | null> {
   if (!isUuid(id)) throw notFound(machine.noun);
   const from = machine.allowing(action);
@@ -81,7 +89,11 @@ type RailRow<S extends string> = MutableTenantEntity & { status: S; providerRef:
  * submits it again under the same id, which is the rail's idempotency reference.
  */
 async function claimForRail<E extends RailRow<S>, S extends string, A extends string>(
-  ctx: RequestContext, machine: RowMachine<E, S, A>, id: string, action: A, changes: Record<string, unknown>,
+  ctx: RequestContext,
+  machine: RowMachine<E, S, A>,
+  id: string,
+  action: A,
+  changes: Record<string, unknown>,
   announce: (tx: RequestContext, row: E) => void,
 ): Promise<E | null> {
   const claimedStatus = machine.transition(machine.allowing(action)[0], action);
@@ -125,15 +137,22 @@ export interface RailDispatch<E, O> {
  * or the reference was already recorded.
  */
 export async function dispatchToRail<E extends RailRow<S>, S extends string, A extends string, O>(
-  ctx: RequestContext, machine: RowMachine<E, S, A>, id: string, action: A, changes: Record<string, unknown>,
-  announce: (tx: RequestContext, row: E) => void, rail: RailDispatch<E, O>,
+  ctx: RequestContext,
+  machine: RowMachine<E, S, A>,
+  id: string,
+  action: A,
+  changes: Record<string, unknown>,
+  announce: (tx: RequestContext, row: E) => void,
+  rail: RailDispatch<E, O>,
 ): Promise<E | null> {
   const claimed = await claimForRail(ctx, machine, id, action, changes, announce);
   if (!claimed) return null;
   const acceptance = await rail.submit(claimed);
   return inTransaction(ctx, async (tx) => {
     const result = await tx.em.query<unknown[]>(
-      `UPDATE ${machine.table} SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`, [id, acceptance.providerRef]);
+      `UPDATE ${machine.table} SET provider_ref = $2, updated_at = now() WHERE id = $1 AND provider_ref IS NULL RETURNING *`,
+      [id, acceptance.providerRef],
+    );
     const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
     if (rows.length === 0) return null;
     const submitted = entityFromRow(tx, machine.entity, rows[0]);
@@ -161,8 +180,13 @@ export interface StalledDispatch {
  * `limit`, oldest first. A job still waiting, retrying or running is left to finish.
  */
 async function stalledDispatches<E extends RailRow<S>, S extends string, A extends string>(
-  ctx: RequestContext, machine: RowMachine<E, S, A>, action: A, claimedAtColumn: string, jobKeyPrefix: string,
-  olderThanSeconds: number, limit: number,
+  ctx: RequestContext,
+  machine: RowMachine<E, S, A>,
+  action: A,
+  claimedAtColumn: string,
+  jobKeyPrefix: string,
+  olderThanSeconds: number,
+  limit: number,
 ): Promise<StalledDispatch[]> {
   const claimedStatus = machine.transition(machine.allowing(action)[0], action);
   const rows: Array<{ id: string; business_id: string; livemode: boolean }> = await ctx.em.query(
@@ -187,9 +211,13 @@ export const STALLED_DISPATCH_AFTER_SECONDS = 15 * 60;
  * took before the failure is not sent twice. Answers the rows sent again.
  */
 export async function redispatchStalled<E extends RailRow<S>, S extends string, A extends string>(
-  ctx: RequestContext, machine: RowMachine<E, S, A>, action: A, claimedAtColumn: string,
+  ctx: RequestContext,
+  machine: RowMachine<E, S, A>,
+  action: A,
+  claimedAtColumn: string,
   /** The row's dispatch job, keyed by a prefix and then the row's id (as `dispatchJob` keys it). */
-  dispatchJobOf: (row: StalledDispatch) => JobRequest, { olderThanSeconds = STALLED_DISPATCH_AFTER_SECONDS, limit = 100 } = {},
+  dispatchJobOf: (row: StalledDispatch) => JobRequest,
+  { olderThanSeconds = STALLED_DISPATCH_AFTER_SECONDS, limit = 100 } = {},
 ): Promise<StalledDispatch[]> {
   const jobKeyPrefix = dispatchJobOf({ id: '', businessId: '', livemode: false }).options?.jobKey;
   if (jobKeyPrefix === undefined) throw new Error('A dispatch job needs its key: the sweep finds the job by it');
@@ -204,4 +232,3 @@ export async function redispatchStalled<E extends RailRow<S>, S extends string, 
   }
   return stalled;
 }
-

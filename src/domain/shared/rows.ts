@@ -16,7 +16,12 @@ export class EntityRows<T extends ObjectLiteral> {
   private readonly columns: readonly ColumnMetadata[];
 
   private constructor(private readonly metadata: EntityMetadata) {
-    if (metadata.embeddeds.length > 0 || metadata.discriminatorColumn || metadata.parentEntityMetadata || metadata.childEntityMetadatas.length > 0) {
+    if (
+      metadata.embeddeds.length > 0 ||
+      metadata.discriminatorColumn ||
+      metadata.parentEntityMetadata ||
+      metadata.childEntityMetadatas.length > 0
+    ) {
       throw new Error(`EntityRows reads single-table entities without embedded columns, not ${metadata.name}`);
     }
     this.columns = metadata.columns.filter((column) => !column.isVirtual);
@@ -43,9 +48,11 @@ export class EntityRows<T extends ObjectLiteral> {
   private keysOf(alias: string | null): readonly string[] {
     let keys = this.keysByAlias.get(alias);
     if (!keys) {
-      keys = this.columns.map((column) => (alias === null
-        ? column.databaseName
-        : DriverUtils.buildAlias(this.metadata.connection.driver, undefined, alias, column.databaseName)));
+      keys = this.columns.map((column) =>
+        alias === null
+          ? column.databaseName
+          : DriverUtils.buildAlias(this.metadata.connection.driver, undefined, alias, column.databaseName),
+      );
       this.keysByAlias.set(alias, keys);
     }
     return keys;
@@ -82,7 +89,9 @@ export class EntityRows<T extends ObjectLiteral> {
    */
   async select(ctx: RequestContext, alias: string, rest: string, parameters: unknown[]): Promise<T[]> {
     const rows: Record<string, unknown>[] = await ctx.em.query(
-      `SELECT ${this.selectList(alias)} FROM "${this.metadata.tableName}" "${alias}" ${rest}`, parameters);
+      `SELECT ${this.selectList(alias)} FROM "${this.metadata.tableName}" "${alias}" ${rest}`,
+      parameters,
+    );
     return rows.map((row) => this.hydrate(row, alias));
   }
 }
@@ -98,7 +107,10 @@ export type ColumnSql = (bind: (value: unknown) => string) => string;
  * (the builder writes DEFAULT), and `computed` columns are written as SQL.
  */
 export async function insertReturning<T extends ObjectLiteral>(
-  ctx: RequestContext, entity: EntityTarget<T>, fields: Partial<T>, computed: Partial<Record<keyof T & string, ColumnSql>> = {},
+  ctx: RequestContext,
+  entity: EntityTarget<T>,
+  fields: Partial<T>,
+  computed: Partial<Record<keyof T & string, ColumnSql>> = {},
 ): Promise<T> {
   const { metadata } = ctx.repo(entity);
   const { driver } = metadata.connection;
@@ -115,11 +127,17 @@ export async function insertReturning<T extends ObjectLiteral>(
     values.push(sql ? sql(bind) : bind(driver.preparePersistentValue(value, column)));
   }
   const [row]: Array<Record<string, unknown>> = await ctx.em.query(
-    `INSERT INTO "${metadata.tableName}" (${names.join(', ')}) VALUES (${values.join(', ')}) RETURNING *`, params);
+    `INSERT INTO "${metadata.tableName}" (${names.join(', ')}) VALUES (${values.join(', ')}) RETURNING *`,
+    params,
+  );
   return EntityRows.of(ctx, entity).hydrate(row, null);
 }
 
 /** An entity from a raw row of its table keyed by column names (`RETURNING *` of a hand-written statement). */
-export function entityFromRow<T extends ObjectLiteral>(ctx: RequestContext, entity: EntityTarget<T>, row: Record<string, unknown>): T {
+export function entityFromRow<T extends ObjectLiteral>(
+  ctx: RequestContext,
+  entity: EntityTarget<T>,
+  row: Record<string, unknown>,
+): T {
   return EntityRows.of(ctx, entity).hydrate(row, null);
 }

@@ -9,7 +9,9 @@ export type TransitionTable<S extends string, A extends string> = Readonly<Recor
 
 /** The state `action` leads to from `from`, or CONFLICT (nothing changes) when the table does not allow it. */
 export function assertTransition<S extends string, A extends string>(
-  table: TransitionTable<S, A>, from: S, action: A,
+  table: TransitionTable<S, A>,
+  from: S,
+  action: A,
   refusal: (from: S, action: A) => string = (state, act) => `Cannot ${act.replace(/_/g, ' ')}: it is ${state}`,
 ): S {
   const to = table[from]?.[action];
@@ -18,7 +20,10 @@ export function assertTransition<S extends string, A extends string>(
 }
 
 /** Every move `action` makes: the states it leaves and the state each leads to. */
-export function movesOf<S extends string, A extends string>(table: TransitionTable<S, A>, action: A): Array<[from: S, to: S]> {
+export function movesOf<S extends string, A extends string>(
+  table: TransitionTable<S, A>,
+  action: A,
+): Array<[from: S, to: S]> {
   return (Object.keys(table) as S[]).flatMap((from) => {
     const to = table[from][action];
     return to ? [[from, to] as [S, S]] : [];

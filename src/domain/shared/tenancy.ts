@@ -1,4 +1,11 @@
-import { Column, CreateDateColumn, EntityTarget, FindOptionsWhere, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  EntityTarget,
+  FindOptionsWhere,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 import { RequestContext } from './context';
 import { notFound } from './errors';
 import { isUuid } from './ids';
@@ -26,7 +33,12 @@ const ownedWhere = <T extends TenantEntity>(ctx: RequestContext, id: string) =>
   ({ id, businessId: ctx.requireBusiness(), livemode: ctx.livemode }) as FindOptionsWhere<T>;
 
 /** The context's own row with this id, or NOT_FOUND naming `what` ("Fraud rule not found"). */
-export async function findOwned<T extends TenantEntity>(ctx: RequestContext, entity: EntityTarget<T>, id: string, what: string): Promise<T> {
+export async function findOwned<T extends TenantEntity>(
+  ctx: RequestContext,
+  entity: EntityTarget<T>,
+  id: string,
+  what: string,
+): Promise<T> {
   const row = isUuid(id) ? await ctx.repo(entity).findOne({ where: ownedWhere<T>(ctx, id) }) : null;
   if (!row) throw notFound(what);
   return row;
@@ -36,7 +48,12 @@ export async function findOwned<T extends TenantEntity>(ctx: RequestContext, ent
  * The context's own row, locked for update until the transaction ends (state changes, refunds,
  * anything that reads a row and then writes it on that reading).
  */
-export async function lockOwned<T extends TenantEntity>(tx: RequestContext, entity: EntityTarget<T>, id: string, what: string): Promise<T> {
+export async function lockOwned<T extends TenantEntity>(
+  tx: RequestContext,
+  entity: EntityTarget<T>,
+  id: string,
+  what: string,
+): Promise<T> {
   if (!tx.inTransaction) throw new Error('lockOwned needs a transaction (use inTransaction)');
   const row = isUuid(id)
     ? await tx.repo(entity).findOne({ where: ownedWhere<T>(tx, id), lock: { mode: 'pessimistic_write' } })

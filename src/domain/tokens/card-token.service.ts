@@ -27,27 +27,32 @@ export class CardTokenService {
     if (ctx.actor.kind !== 'publishable') throw forbidden('Card tokens are created with the publishable key (pk_…)');
     const vaulted = await this.vault(ctx, card);
     const createdAt = new Date();
-    return ctx.repo(CardToken).save(ctx.repo(CardToken).create({
-      id: `tok_${randomToken(18)}`,
-      businessId: ctx.requireBusiness(),
-      livemode: ctx.livemode,
-      providerRef: vaulted.providerRef,
-      brand: vaulted.brand,
-      last4: vaulted.last4,
-      bin: vaulted.bin,
-      expiryMonth: vaulted.expiryMonth,
-      expiryYear: vaulted.expiryYear,
-      fingerprint: vaulted.fingerprint,
-      country: vaulted.country,
-      createdAt,
-      expiresAt: new Date(createdAt.getTime() + CARD_TOKEN_TTL_SECONDS * 1000),
-      usedAt: null,
-    }));
+    return ctx.repo(CardToken).save(
+      ctx.repo(CardToken).create({
+        id: `tok_${randomToken(18)}`,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+        providerRef: vaulted.providerRef,
+        brand: vaulted.brand,
+        last4: vaulted.last4,
+        bin: vaulted.bin,
+        expiryMonth: vaulted.expiryMonth,
+        expiryYear: vaulted.expiryYear,
+        fingerprint: vaulted.fingerprint,
+        country: vaulted.country,
+        createdAt,
+        expiresAt: new Date(createdAt.getTime() + CARD_TOKEN_TTL_SECONDS * 1000),
+        usedAt: null,
+      }),
+    );
   }
 
   /** Housekeeping (hourly job): deletes tokens that expired more than a day ago, used or not. */
   async purgeExpired(system: RequestContext): Promise<number> {
-    const result = await system.repo(CardToken).createQueryBuilder().delete()
+    const result = await system
+      .repo(CardToken)
+      .createQueryBuilder()
+      .delete()
       .where('expires_at < now() - make_interval(secs => :retention)', { retention: CARD_TOKEN_RETENTION_SECONDS })
       .execute();
     return result.affected ?? 0;
@@ -62,17 +67,29 @@ export class CardTokenService {
 export async function redeemCardToken(tx: RequestContext, tokenId: string, field = 'token'): Promise<VaultedCard> {
   const scope = { id: tokenId, businessId: tx.requireBusiness(), livemode: tx.livemode };
   const updated: { raw: unknown } = TOKEN_ID.test(tokenId)
-    ? await tx.repo(CardToken).createQueryBuilder().update(CardToken)
-      .set({ usedAt: () => 'now()' })
-      .where('id = :id AND business_id = :businessId AND livemode = :livemode AND used_at IS NULL AND expires_at > now()', scope)
-      .returning('*')
-      .execute()
+    ? await tx
+        .repo(CardToken)
+        .createQueryBuilder()
+        .update(CardToken)
+        .set({ usedAt: () => 'now()' })
+        .where(
+          'id = :id AND business_id = :businessId AND livemode = :livemode AND used_at IS NULL AND expires_at > now()',
+          scope,
+        )
+        .returning('*')
+        .execute()
     : { raw: [] };
   const row = (updated.raw as Array<Record<string, string | number>>)[0];
   if (row) {
     return {
-      providerRef: String(row.provider_ref), brand: String(row.brand), last4: String(row.last4), bin: String(row.bin),
-      expiryMonth: Number(row.expiry_month), expiryYear: Number(row.expiry_year), fingerprint: String(row.fingerprint), country: String(row.country),
+      providerRef: String(row.provider_ref),
+      brand: String(row.brand),
+      last4: String(row.last4),
+      bin: String(row.bin),
+      expiryMonth: Number(row.expiry_month),
+      expiryYear: Number(row.expiry_year),
+      fingerprint: String(row.fingerprint),
+      country: String(row.country),
     };
   }
   const token = TOKEN_ID.test(tokenId) ? await tx.repo(CardToken).findOne({ where: scope }) : null;

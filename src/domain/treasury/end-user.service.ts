@@ -12,7 +12,9 @@ import { TreasuryEvent, endUserObject, treasuryEventData } from './treasury.even
 import { TreasuryAccess, requireTreasuryAccess, requireTreasuryPartner } from './treasury.settings';
 
 const duplicateExternalId = (externalId: string) =>
-  new DomainError(ErrorCode.CONFLICT, `An end-user with externalId "${externalId}" already exists`, { externalId: ['is already used by another end-user'] });
+  new DomainError(ErrorCode.CONFLICT, `An end-user with externalId "${externalId}" already exists`, {
+    externalId: ['is already used by another end-user'],
+  });
 
 /**
  * A treasury partner's end-users (design section 10). Created `pending_kyc`; the KYC service moves
@@ -31,14 +33,29 @@ export class EndUserService {
     ctx.requireRole(...WRITE_ROLES);
     await requireTreasuryPartner(ctx);
     const externalId = command.externalId.trim();
-    if (externalId.length === 0 || externalId.length > 200) throw validationError({ externalId: ['must be 1 to 200 characters'] });
+    if (externalId.length === 0 || externalId.length > 200)
+      throw validationError({ externalId: ['must be 1 to 200 characters'] });
     return inTransaction(ctx, async (tx) => {
       const repo = tx.repo(TreasuryEndUser);
-      const user = await repo.save(repo.create({
-        businessId: tx.requireBusiness(), livemode: tx.livemode, externalId, email: command.email, name: command.name,
-        phone: command.phone, metadata: command.metadata, status: EndUserStatus.PENDING_KYC,
-      })).catch(conflictOnUniqueViolation(() => duplicateExternalId(externalId)));
-      await this.events.record(tx, TreasuryEvent.END_USER_CREATED, treasuryEventData(user.livemode, endUserObject(user)));
+      const user = await repo
+        .save(
+          repo.create({
+            businessId: tx.requireBusiness(),
+            livemode: tx.livemode,
+            externalId,
+            email: command.email,
+            name: command.name,
+            phone: command.phone,
+            metadata: command.metadata,
+            status: EndUserStatus.PENDING_KYC,
+          }),
+        )
+        .catch(conflictOnUniqueViolation(() => duplicateExternalId(externalId)));
+      await this.events.record(
+        tx,
+        TreasuryEvent.END_USER_CREATED,
+        treasuryEventData(user.livemode, endUserObject(user)),
+      );
       return user;
     });
   }
@@ -54,15 +71,23 @@ export class EndUserService {
     await requireTreasuryPartner(ctx);
     const query = newestFirst(ctx, TreasuryEndUser, 'end_user');
     if (filters.status) query.andWhere('end_user.status = :status', { status: filters.status });
-    if (filters.externalId !== undefined) query.andWhere('end_user.external_id = :externalId', { externalId: filters.externalId });
-    return paginate(query, 'end_user', page, { status: filters.status ?? null, externalId: filters.externalId ?? null });
+    if (filters.externalId !== undefined)
+      query.andWhere('end_user.external_id = :externalId', { externalId: filters.externalId });
+    return paginate(query, 'end_user', page, {
+      status: filters.status ?? null,
+      externalId: filters.externalId ?? null,
+    });
   }
 
   /** End-users of the context's partner and mode by id (the GraphQL loader's batch). */
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryEndUser[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, TreasuryEndUser).select(ctx, 'end_user',
-      'WHERE end_user.id = ANY($1::uuid[]) AND end_user.business_id = $2 AND end_user.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+    return EntityRows.of(ctx, TreasuryEndUser).select(
+      ctx,
+      'end_user',
+      'WHERE end_user.id = ANY($1::uuid[]) AND end_user.business_id = $2 AND end_user.livemode = $3',
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 }

@@ -40,7 +40,8 @@ const isPendingViolation = (error: unknown) => isUniqueViolationOf(error, 'uq_tr
 
 function checkedReasons(reasons: string[]): string[] {
   const trimmed = reasons.map((reason) => reason.trim());
-  if (trimmed.length === 0 || trimmed.length > MAX_REASONS) throw validationError({ reasons: [`must list 1 to ${MAX_REASONS} reasons`] });
+  if (trimmed.length === 0 || trimmed.length > MAX_REASONS)
+    throw validationError({ reasons: [`must list 1 to ${MAX_REASONS} reasons`] });
   if (trimmed.some((reason) => reason.length === 0 || reason.length > MAX_REASON_LENGTH)) {
     throw validationError({ reasons: [`each reason must be 1 to ${MAX_REASON_LENGTH} characters`] });
   }
@@ -72,20 +73,41 @@ export class KycService {
     const provider = this.providers.providerFor(ctx, 'kyc');
     const latest = await this.latestOf(ctx, endUser.id);
     if (latest?.status === KycStatus.PENDING) return { check: latest, created: false };
-    if (latest?.status === KycStatus.APPROVED) throw new DomainError(ErrorCode.CONFLICT, 'This end-user\'s KYC is already APPROVED');
+    if (latest?.status === KycStatus.APPROVED)
+      throw new DomainError(ErrorCode.CONFLICT, "This end-user's KYC is already APPROVED");
     const checkId = crypto.randomUUID();
     const level = command.level ?? KycLevel.BASIC;
-    const started = await provider.start({ checkId, endUserId: endUser.id, level, email: endUser.email, name: endUser.name });
+    const started = await provider.start({
+      checkId,
+      endUserId: endUser.id,
+      level,
+      email: endUser.email,
+      name: endUser.name,
+    });
     const hostedToken = `kyc_${ctx.livemode ? 'live' : 'test'}_${crypto.randomBytes(24).toString('base64url')}`;
     try {
       const check = await inTransaction(ctx, async (tx) => {
         const repo = tx.repo(TreasuryKycCheck);
-        const check = await repo.save(repo.create({
-          id: checkId, businessId: tx.requireBusiness(), livemode: tx.livemode, endUserId: endUser.id, level, status: KycStatus.PENDING,
-          rejectionReasons: [], provider: provider.name, providerRef: started.providerRef, hostedToken,
-          kycLinkUrl: started.hostedUrl ?? `${this.settings.publicBaseUrl}/kyc/${hostedToken}`, decidedAt: null,
-        }));
-        await tx.em.query(`UPDATE treasury_end_users SET status = $2, updated_at = now() WHERE id = $1`, [endUser.id, END_USER_STATUS_OF_KYC.PENDING]);
+        const check = await repo.save(
+          repo.create({
+            id: checkId,
+            businessId: tx.requireBusiness(),
+            livemode: tx.livemode,
+            endUserId: endUser.id,
+            level,
+            status: KycStatus.PENDING,
+            rejectionReasons: [],
+            provider: provider.name,
+            providerRef: started.providerRef,
+            hostedToken,
+            kycLinkUrl: started.hostedUrl ?? `${this.settings.publicBaseUrl}/kyc/${hostedToken}`,
+            decidedAt: null,
+          }),
+        );
+        await tx.em.query(`UPDATE treasury_end_users SET status = $2, updated_at = now() WHERE id = $1`, [
+          endUser.id,
+          END_USER_STATUS_OF_KYC.PENDING,
+        ]);
         this.announce(tx, check, null, ['status']);
         return check;
       });
@@ -127,7 +149,9 @@ export class KycService {
 
   /** The sandbox's hosted KYC page behind `kycLinkUrl`: the token is the capability (404 for anything else). */
   async hostedPage(ctx: RequestContext, token: string): Promise<KycPage> {
-    const check = HOSTED_TOKEN.test(token) ? await ctx.repo(TreasuryKycCheck).findOne({ where: { hostedToken: token, livemode: false } }) : null;
+    const check = HOSTED_TOKEN.test(token)
+      ? await ctx.repo(TreasuryKycCheck).findOne({ where: { hostedToken: token, livemode: false } })
+      : null;
     if (!check) throw notFound('KYC check');
     const endUser = await ctx.repo(TreasuryEndUser).findOneByOrFail({ id: check.endUserId });
     const partner = await ctx.repo(Business).findOneByOrFail({ id: check.businessId });
@@ -138,7 +162,10 @@ export class KycService {
   async decideOnPage(ctx: RequestContext, command: DecideKycOnPageCommand): Promise<KycPage> {
     const { check } = await this.hostedPage(ctx, command.token);
     const partner = ctx.asSystem('hosted-kyc', check.businessId, Mode.TEST);
-    const reasons = command.decision === 'reject' ? checkedReasons(command.reasons.length > 0 ? command.reasons : [PAGE_REJECTION_REASON]) : [];
+    const reasons =
+      command.decision === 'reject'
+        ? checkedReasons(command.reasons.length > 0 ? command.reasons : [PAGE_REJECTION_REASON])
+        : [];
     await this.decide(partner, check.endUserId, command.decision, reasons, check.id);
     return this.hostedPage(ctx, command.token);
   }
@@ -148,7 +175,9 @@ export class KycService {
     ctx.requireRole(...ALL_ROLES);
     await requireTreasuryPartner(ctx);
     const endUser = await findOwned(ctx, TreasuryEndUser, filters.endUserId, 'End-user');
-    const query = newestFirst(ctx, TreasuryKycCheck, 'kyc').andWhere('kyc.end_user_id = :endUserId', { endUserId: endUser.id });
+    const query = newestFirst(ctx, TreasuryKycCheck, 'kyc').andWhere('kyc.end_user_id = :endUserId', {
+      endUserId: endUser.id,
+    });
     return paginate(query, 'kyc', page, { endUserId: endUser.id });
   }
 
@@ -156,18 +185,27 @@ export class KycService {
   async latestOfEndUsers(ctx: RequestContext, endUserIds: readonly string[]): Promise<TreasuryKycCheck[]> {
     const valid = endUserIds.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, TreasuryKycCheck).select(ctx, 'kyc',
+    return EntityRows.of(ctx, TreasuryKycCheck).select(
+      ctx,
+      'kyc',
       `WHERE kyc.id IN (SELECT DISTINCT ON (end_user_id) id FROM treasury_kyc_checks
          WHERE end_user_id = ANY($1::uuid[]) AND business_id = $2 AND livemode = $3 ORDER BY end_user_id, created_at DESC, id DESC)`,
-      [valid, ctx.requireBusiness(), ctx.livemode]);
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 
   /** Checks of the context's partner and mode by id (the GraphQL loader's batch). */
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryKycCheck[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return ctx.repo(TreasuryKycCheck).createQueryBuilder('kyc')
-      .where('kyc.id IN (:...ids) AND kyc.business_id = :businessId AND kyc.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+    return ctx
+      .repo(TreasuryKycCheck)
+      .createQueryBuilder('kyc')
+      .where('kyc.id IN (:...ids) AND kyc.business_id = :businessId AND kyc.livemode = :livemode', {
+        ids: valid,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+      })
       .getMany();
   }
 
@@ -176,23 +214,42 @@ export class KycService {
    * end-user's status with it, and treasury.kyc.approved / rejected, in one transaction.
    * `onlyCheckId`: the hosted page decides its own check, not a newer one.
    */
-  private async decide(ctx: RequestContext, endUserId: string, action: KycAction, reasons: string[], onlyCheckId: string | null = null): Promise<TreasuryKycCheck> {
+  private async decide(
+    ctx: RequestContext,
+    endUserId: string,
+    action: KycAction,
+    reasons: string[],
+    onlyCheckId: string | null = null,
+  ): Promise<TreasuryKycCheck> {
     return inTransaction(ctx, async (tx) => {
       const endUser = await findOwned(tx, TreasuryEndUser, endUserId, 'End-user');
-      const check = await tx.repo(TreasuryKycCheck).createQueryBuilder('kyc')
+      const check = await tx
+        .repo(TreasuryKycCheck)
+        .createQueryBuilder('kyc')
         .where('kyc.end_user_id = :endUserId', { endUserId: endUser.id })
-        .orderBy('kyc.created_at', 'DESC').addOrderBy('kyc.id', 'DESC')
-        .limit(1).setLock('pessimistic_write').getOne();
+        .orderBy('kyc.created_at', 'DESC')
+        .addOrderBy('kyc.id', 'DESC')
+        .limit(1)
+        .setLock('pessimistic_write')
+        .getOne();
       if (!check || (onlyCheckId && check.id !== onlyCheckId)) throw notFound('KYC check');
       const previousStatus = check.status;
       check.status = kycTransition(check.status, action);
       check.rejectionReasons = reasons;
       check.decidedAt = new Date();
       const decided = await tx.repo(TreasuryKycCheck).save(check);
-      await tx.em.query(`UPDATE treasury_end_users SET status = $2, updated_at = now() WHERE id = $1`, [endUser.id, END_USER_STATUS_OF_KYC[decided.status]]);
+      await tx.em.query(`UPDATE treasury_end_users SET status = $2, updated_at = now() WHERE id = $1`, [
+        endUser.id,
+        END_USER_STATUS_OF_KYC[decided.status],
+      ]);
       const event = action === 'approve' ? TreasuryEvent.KYC_APPROVED : TreasuryEvent.KYC_REJECTED;
       await this.events.record(tx, event, treasuryEventData(decided.livemode, kycObject(decided)));
-      this.announce(tx, decided, previousStatus, action === 'approve' ? ['status', 'decidedAt'] : ['status', 'rejectionReasons', 'decidedAt']);
+      this.announce(
+        tx,
+        decided,
+        previousStatus,
+        action === 'approve' ? ['status', 'decidedAt'] : ['status', 'rejectionReasons', 'decidedAt'],
+      );
       return decided;
     });
   }
@@ -202,9 +259,19 @@ export class KycService {
   }
 
   /** Publishes one change of the check after commit: its start (previousStatus null) or its decision. */
-  private announce(tx: RequestContext, check: TreasuryKycCheck, previousStatus: KycStatus | null, changed: string[]): void {
+  private announce(
+    tx: RequestContext,
+    check: TreasuryKycCheck,
+    previousStatus: KycStatus | null,
+    changed: string[],
+  ): void {
     const change: TreasuryKycChange = {
-      businessId: check.businessId, livemode: check.livemode, endUserId: check.endUserId, checkId: check.id, previousStatus, changed,
+      businessId: check.businessId,
+      livemode: check.livemode,
+      endUserId: check.endUserId,
+      checkId: check.id,
+      previousStatus,
+      changed,
     };
     tx.afterCommit(() => this.pubSub.publish(Topic.TREASURY_KYC, change));
   }

@@ -12,7 +12,13 @@ export const KYC_TRANSITIONS: TransitionTable<KycStatus, KycAction> = {
 };
 
 export function kycTransition(from: KycStatus, action: KycAction): KycStatus {
-  return assertTransition(KYC_TRANSITIONS, from, action, (state, act) => `Only a PENDING KYC check can be ${act === 'approve' ? 'approved' : 'rejected'}; this one is ${state}`);
+  return assertTransition(
+    KYC_TRANSITIONS,
+    from,
+    action,
+    (state, act) =>
+      `Only a PENDING KYC check can be ${act === 'approve' ? 'approved' : 'rejected'}; this one is ${state}`,
+  );
 }
 
 /** The end-user's status follows its latest check: pending_kyc while PENDING, then active or rejected. */

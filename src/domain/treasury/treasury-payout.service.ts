@@ -69,18 +69,39 @@ export class TreasuryPayoutService {
     const rail = this.providers.providerFor(ctx, 'treasury-rail');
     const wallet = await this.wallets.owned(ctx, { endUserId: command.endUserId, walletId: command.walletId });
     const amount = positiveMinor(command.amount, wallet.currency);
-    const metadata = command.idempotencyKey === null ? command.metadata : { ...command.metadata, idempotencyKey: command.idempotencyKey };
+    const metadata =
+      command.idempotencyKey === null
+        ? command.metadata
+        : { ...command.metadata, idempotencyKey: command.idempotencyKey };
     return inTransaction(ctx, async (tx) => {
       const repo = tx.repo(TreasuryPayout);
-      const payout = await repo.save(repo.create({
-        businessId: tx.requireBusiness(), livemode: tx.livemode, endUserId: wallet.endUserId, walletId: wallet.id, amount, currency: wallet.currency,
-        destinationType: command.destination.type as TreasuryDestinationType, destinationDetails: maskDestination(command.destination),
-        destinationSealed: this.secretBox.seal(JSON.stringify(command.destination)), status: TreasuryPayoutStatus.PENDING,
-        metadata, failureReason: null, providerRef: null, processingAt: null, completedAt: null,
-      }));
+      const payout = await repo.save(
+        repo.create({
+          businessId: tx.requireBusiness(),
+          livemode: tx.livemode,
+          endUserId: wallet.endUserId,
+          walletId: wallet.id,
+          amount,
+          currency: wallet.currency,
+          destinationType: command.destination.type as TreasuryDestinationType,
+          destinationDetails: maskDestination(command.destination),
+          destinationSealed: this.secretBox.seal(JSON.stringify(command.destination)),
+          status: TreasuryPayoutStatus.PENDING,
+          metadata,
+          failureReason: null,
+          providerRef: null,
+          processingAt: null,
+          completedAt: null,
+        }),
+      );
       await tx.idempotency?.recordResource(tx, 'treasury_payout', payout.id);
       const jobs = rail.dispatchOf(testOutcomeOf(metadata)) === 'auto' ? [dispatchTreasuryPayoutJob(payout)] : [];
-      await this.events.record(tx, TREASURY_PAYOUT_EVENT_OF_STATUS.PENDING, treasuryEventData(payout.livemode, treasuryPayoutObject(payout)), jobs);
+      await this.events.record(
+        tx,
+        TREASURY_PAYOUT_EVENT_OF_STATUS.PENDING,
+        treasuryEventData(payout.livemode, treasuryPayoutObject(payout)),
+        jobs,
+      );
       // The debit comes last: its conditional update locks the wallet's balance row until commit, so
       // concurrent payouts of the wallet wait for one statement less. Too little: the whole transaction rolls back.
       await this.post(tx, payout, 'debit');
@@ -101,13 +122,20 @@ export class TreasuryPayoutService {
     const query = newestFirst(ctx, TreasuryPayout, 'payout');
     if (filters.status) query.andWhere('payout.status = :status', { status: filters.status });
     // Errors name the filter as both faces call it (partnerEndUserId, partnerWalletId).
-    for (const [field, column, name] of [['endUserId', 'end_user_id', 'partnerEndUserId'], ['walletId', 'wallet_id', 'partnerWalletId']] as const) {
+    for (const [field, column, name] of [
+      ['endUserId', 'end_user_id', 'partnerEndUserId'],
+      ['walletId', 'wallet_id', 'partnerWalletId'],
+    ] as const) {
       const value = filters[field];
       if (value === undefined) continue;
       if (!isUuid(value)) throw validationError({ [name]: ['must be an id'] });
       query.andWhere(`payout.${column} = :${field}`, { [field]: value });
     }
-    return paginate(query, 'payout', page, { status: filters.status ?? null, endUserId: filters.endUserId ?? null, walletId: filters.walletId ?? null });
+    return paginate(query, 'payout', page, {
+      status: filters.status ?? null,
+      endUserId: filters.endUserId ?? null,
+      walletId: filters.walletId ?? null,
+    });
   }
 
   /** PENDING → CANCELLED with the reversal; any other state (CANCELLED included) is 409. */
@@ -115,7 +143,11 @@ export class TreasuryPayoutService {
     ctx.requireRole(...WRITE_ROLES);
     await requireTreasuryPartner(ctx);
     const payout = await this.move(ctx, payoutId, 'cancel', {}, 'reverse');
-    if (!payout) throw new DomainError(ErrorCode.CONFLICT, 'Only a PENDING treasury payout can be cancelled; this one is CANCELLED');
+    if (!payout)
+      throw new DomainError(
+        ErrorCode.CONFLICT,
+        'Only a PENDING treasury payout can be cancelled; this one is CANCELLED',
+      );
     return payout;
   }
 
@@ -127,13 +159,25 @@ export class TreasuryPayoutService {
    */
   async dispatch(ctx: RequestContext, payoutId: string): Promise<TreasuryPayout | null> {
     const claim = { processing_at: new Date() };
-    return dispatchToRail(ctx, TREASURY_PAYOUT_ROWS, payoutId, 'dispatch', claim, (tx, row) => this.announce(tx, row, 'dispatch', claim), {
-      submit: (payout) => this.providers.providerFor(ctx, 'treasury-rail').submit({
-        payoutId, amountMinor: payout.amount, currency: payout.currency,
-        destination: JSON.parse(this.secretBox.open(payout.destinationSealed)) as TreasuryDestination, testOutcome: testOutcomeOf(payout.metadata),
-      }),
-      callbackJobOf: treasuryRailCallbackJob,
-    });
+    return dispatchToRail(
+      ctx,
+      TREASURY_PAYOUT_ROWS,
+      payoutId,
+      'dispatch',
+      claim,
+      (tx, row) => this.announce(tx, row, 'dispatch', claim),
+      {
+        submit: (payout) =>
+          this.providers.providerFor(ctx, 'treasury-rail').submit({
+            payoutId,
+            amountMinor: payout.amount,
+            currency: payout.currency,
+            destination: JSON.parse(this.secretBox.open(payout.destinationSealed)) as TreasuryDestination,
+            testOutcome: testOutcomeOf(payout.metadata),
+          }),
+        callbackJobOf: treasuryRailCallbackJob,
+      },
+    );
   }
 
   /**
@@ -142,12 +186,28 @@ export class TreasuryPayoutService {
    * gone or out of attempts (`redispatchStalled`; the cron task
    * `redispatch_stalled_treasury_payouts`). Answers their ids.
    */
-  async redispatchStalled(system: RequestContext, options: { olderThanSeconds?: number; limit?: number } = {}): Promise<string[]> {
-    return (await redispatchStalled(system, TREASURY_PAYOUT_ROWS, 'dispatch', 'processing_at', dispatchTreasuryPayoutJob, options)).map((row) => row.id);
+  async redispatchStalled(
+    system: RequestContext,
+    options: { olderThanSeconds?: number; limit?: number } = {},
+  ): Promise<string[]> {
+    return (
+      await redispatchStalled(
+        system,
+        TREASURY_PAYOUT_ROWS,
+        'dispatch',
+        'processing_at',
+        dispatchTreasuryPayoutJob,
+        options,
+      )
+    ).map((row) => row.id);
   }
 
   /** The rail's report on a PROCESSING payout: applied once however often and however concurrently it arrives. */
-  async applyRailOutcome(ctx: RequestContext, payoutId: string, outcome: TreasuryRailOutcome): Promise<TreasuryPayout | null> {
+  async applyRailOutcome(
+    ctx: RequestContext,
+    payoutId: string,
+    outcome: TreasuryRailOutcome,
+  ): Promise<TreasuryPayout | null> {
     return outcome.status === 'COMPLETED'
       ? this.move(ctx, payoutId, 'complete', { completed_at: new Date() }, 'settle')
       : this.move(ctx, payoutId, 'fail', { failure_reason: outcome.reason }, 'reverse');
@@ -157,8 +217,12 @@ export class TreasuryPayoutService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryPayout[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    return EntityRows.of(ctx, TreasuryPayout).select(ctx, 'payout',
-      'WHERE payout.id = ANY($1::uuid[]) AND payout.business_id = $2 AND payout.livemode = $3', [valid, ctx.requireBusiness(), ctx.livemode]);
+    return EntityRows.of(ctx, TreasuryPayout).select(
+      ctx,
+      'payout',
+      'WHERE payout.id = ANY($1::uuid[]) AND payout.business_id = $2 AND payout.livemode = $3',
+      [valid, ctx.requireBusiness(), ctx.livemode],
+    );
   }
 
   /**
@@ -171,29 +235,63 @@ export class TreasuryPayoutService {
     let lines: PostingLine[];
     if (kind === 'settle') {
       const clearing = await this.ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency });
-      lines = [{ account: inFlight, amount: -payout.amount }, { account: clearing, amount: payout.amount }];
+      lines = [
+        { account: inFlight, amount: -payout.amount },
+        { account: clearing, amount: payout.amount },
+      ];
     } else {
       const sign = kind === 'debit' ? 1n : -1n;
-      const wallet = await this.ledger.account(tx, { kind: AccountKind.END_USER_WALLET, currency, businessId: payout.businessId, ownerRef: payout.endUserId });
-      lines = [{ account: wallet, amount: -sign * payout.amount }, { account: inFlight, amount: sign * payout.amount }];
+      const wallet = await this.ledger.account(tx, {
+        kind: AccountKind.END_USER_WALLET,
+        currency,
+        businessId: payout.businessId,
+        ownerRef: payout.endUserId,
+      });
+      lines = [
+        { account: wallet, amount: -sign * payout.amount },
+        { account: inFlight, amount: sign * payout.amount },
+      ];
     }
-    const description = { debit: 'Treasury payout: end-user wallet debited', reverse: 'Treasury payout reversed: end-user wallet re-credited', settle: 'Treasury payout completed by the rail' }[kind];
-    await this.ledger.move(tx, { kind: `treasury_payout_${kind}`, referenceType: 'treasury_payout', referenceId: payout.id, description, lines });
+    const description = {
+      debit: 'Treasury payout: end-user wallet debited',
+      reverse: 'Treasury payout reversed: end-user wallet re-credited',
+      settle: 'Treasury payout completed by the rail',
+    }[kind];
+    await this.ledger.move(tx, {
+      kind: `treasury_payout_${kind}`,
+      referenceType: 'treasury_payout',
+      referenceId: payout.id,
+      description,
+      lines,
+    });
   }
 
   /** Moves the payout by `action` in one conditional UPDATE (`moveRow`): null when already done, CONFLICT when elsewhere. */
-  private transition(tx: RequestContext, payoutId: string, action: TreasuryPayoutAction, changes: Record<string, unknown>): Promise<TreasuryPayout | null> {
+  private transition(
+    tx: RequestContext,
+    payoutId: string,
+    action: TreasuryPayoutAction,
+    changes: Record<string, unknown>,
+  ): Promise<TreasuryPayout | null> {
     return moveRow(tx, TREASURY_PAYOUT_ROWS, payoutId, action, changes);
   }
 
   /** A status change with its posting and event, in one transaction; null when already done. */
-  private async move(ctx: RequestContext, payoutId: string, action: TreasuryPayoutAction, changes: Record<string, unknown>, posting: Posting, jobs: JobRequest[] = []): Promise<TreasuryPayout | null> {
+  private async move(
+    ctx: RequestContext,
+    payoutId: string,
+    action: TreasuryPayoutAction,
+    changes: Record<string, unknown>,
+    posting: Posting,
+    jobs: JobRequest[] = [],
+  ): Promise<TreasuryPayout | null> {
     return inTransaction(ctx, async (tx) => {
       const payout = await this.transition(tx, payoutId, action, changes);
       if (!payout) return null;
       await this.post(tx, payout, posting);
       const event = TREASURY_PAYOUT_EVENT_OF_STATUS[payout.status];
-      if (event) await this.events.record(tx, event, treasuryEventData(payout.livemode, treasuryPayoutObject(payout)), jobs);
+      if (event)
+        await this.events.record(tx, event, treasuryEventData(payout.livemode, treasuryPayoutObject(payout)), jobs);
       this.announce(tx, payout, action, changes);
       return payout;
     });
@@ -203,10 +301,18 @@ export class TreasuryPayoutService {
    * Publishes one change after commit: its creation (action null) or the move by `action`, which
    * leaves the one status the table allows it from, with the columns it set.
    */
-  private announce(tx: RequestContext, payout: TreasuryPayout, action: TreasuryPayoutAction | null, changes: Record<string, unknown>): void {
+  private announce(
+    tx: RequestContext,
+    payout: TreasuryPayout,
+    action: TreasuryPayoutAction | null,
+    changes: Record<string, unknown>,
+  ): void {
     const change: TreasuryPayoutChange = {
-      businessId: payout.businessId, livemode: payout.livemode, payoutId: payout.id,
-      previousStatus: action === null ? null : TREASURY_PAYOUT_ROWS.allowing(action)[0], changed: changedProperties(changes),
+      businessId: payout.businessId,
+      livemode: payout.livemode,
+      payoutId: payout.id,
+      previousStatus: action === null ? null : TREASURY_PAYOUT_ROWS.allowing(action)[0],
+      changed: changedProperties(changes),
     };
     tx.afterCommit(() => this.pubSub.publish(Topic.TREASURY_PAYOUT, change));
   }

@@ -10,15 +10,27 @@ import { isUuid } from '../shared/ids';
 import { CURRENCY_EXPONENTS, exponentOf, positiveMinor } from '../shared/money';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned, lockOwned } from '../shared/tenancy';
-import { CreateTreasuryWalletCommand, SandboxDepositCommand, TreasuryWalletFilters, TreasuryWalletRef } from './treasury.commands';
-import { EndUserStatus, TreasuryEndUser, TreasuryWallet, TreasuryWalletStatus, TreasuryWalletView } from './treasury.entities';
+import {
+  CreateTreasuryWalletCommand,
+  SandboxDepositCommand,
+  TreasuryWalletFilters,
+  TreasuryWalletRef,
+} from './treasury.commands';
+import {
+  EndUserStatus,
+  TreasuryEndUser,
+  TreasuryWallet,
+  TreasuryWalletStatus,
+  TreasuryWalletView,
+} from './treasury.entities';
 import { TreasuryDeposit, TreasuryEvent, depositObject, treasuryEventData, walletObject } from './treasury.events';
 import { requireTreasuryPartner } from './treasury.settings';
 
 /** Play money per sandbox deposit, in major units. */
 const MAX_SANDBOX_DEPOSIT = 1_000_000_000n;
 
-const kycRequired = () => new DomainError(ErrorCode.KYC_REQUIRED, 'The end-user\'s KYC must be APPROVED before a wallet can be opened');
+const kycRequired = () =>
+  new DomainError(ErrorCode.KYC_REQUIRED, "The end-user's KYC must be APPROVED before a wallet can be opened");
 
 /**
  * End-user wallets (design section 10): one per end-user and currency, opened after KYC approval,
@@ -43,23 +55,47 @@ export class TreasuryWalletService {
       throw validationError({ currency: [`must be one of ${rail.currencies.join(', ')}`] });
     }
     if (endUser.status !== EndUserStatus.ACTIVE) throw kycRequired();
-    if (await ctx.repo(TreasuryWallet).exists({ where: { endUserId: endUser.id, currency } })) throw this.duplicate(currency);
+    if (await ctx.repo(TreasuryWallet).exists({ where: { endUserId: endUser.id, currency } }))
+      throw this.duplicate(currency);
     const walletId = crypto.randomUUID();
-    const depositAccount = await rail.openDepositAccount({ walletId, currency, holderName: endUser.name ?? endUser.email });
+    const depositAccount = await rail.openDepositAccount({
+      walletId,
+      currency,
+      holderName: endUser.name ?? endUser.email,
+    });
     return inTransaction(ctx, async (tx) => {
       // Locked, so a KYC decision cannot slip between this check and the wallet's commit.
       const locked = await lockOwned(tx, TreasuryEndUser, endUser.id, 'End-user');
       if (locked.status !== EndUserStatus.ACTIVE) throw kycRequired();
-      const account = await this.ledger.account(tx, { kind: AccountKind.END_USER_WALLET, currency, businessId: tx.requireBusiness(), ownerRef: endUser.id });
-      const repo = tx.repo(TreasuryWallet);
-      const wallet = await repo.save(repo.create({
-        id: walletId, businessId: tx.requireBusiness(), livemode: tx.livemode, endUserId: endUser.id, currency,
-        ledgerAccountId: account.id, status: TreasuryWalletStatus.ACTIVE, depositAccount,
-      })).catch((error: unknown) => {
-        throw isUniqueViolationOf(error, 'uq_treasury_wallets_end_user_currency') ? this.duplicate(currency) : error;
+      const account = await this.ledger.account(tx, {
+        kind: AccountKind.END_USER_WALLET,
+        currency,
+        businessId: tx.requireBusiness(),
+        ownerRef: endUser.id,
       });
+      const repo = tx.repo(TreasuryWallet);
+      const wallet = await repo
+        .save(
+          repo.create({
+            id: walletId,
+            businessId: tx.requireBusiness(),
+            livemode: tx.livemode,
+            endUserId: endUser.id,
+            currency,
+            ledgerAccountId: account.id,
+            status: TreasuryWalletStatus.ACTIVE,
+            depositAccount,
+          }),
+        )
+        .catch((error: unknown) => {
+          throw isUniqueViolationOf(error, 'uq_treasury_wallets_end_user_currency') ? this.duplicate(currency) : error;
+        });
       const view = { wallet, balance: await this.balanceOf(tx, wallet) };
-      await this.events.record(tx, TreasuryEvent.WALLET_CREATED, treasuryEventData(wallet.livemode, walletObject(view)));
+      await this.events.record(
+        tx,
+        TreasuryEvent.WALLET_CREATED,
+        treasuryEventData(wallet.livemode, walletObject(view)),
+      );
       return view;
     });
   }
@@ -72,11 +108,17 @@ export class TreasuryWalletService {
     return { wallet, balance: await this.balanceOf(ctx, wallet) };
   }
 
-  async list(ctx: RequestContext, filters: TreasuryWalletFilters, page: PageQuery): Promise<ListPage<TreasuryWalletView>> {
+  async list(
+    ctx: RequestContext,
+    filters: TreasuryWalletFilters,
+    page: PageQuery,
+  ): Promise<ListPage<TreasuryWalletView>> {
     ctx.requireRole(...ALL_ROLES);
     await requireTreasuryPartner(ctx);
     const endUser = await findOwned(ctx, TreasuryEndUser, filters.endUserId, 'End-user');
-    const query = newestFirst(ctx, TreasuryWallet, 'wallet').andWhere('wallet.end_user_id = :endUserId', { endUserId: endUser.id });
+    const query = newestFirst(ctx, TreasuryWallet, 'wallet').andWhere('wallet.end_user_id = :endUserId', {
+      endUserId: endUser.id,
+    });
     const found = await paginate(query, 'wallet', page, { endUserId: endUser.id });
     const balances = await this.balancesOf(ctx, found.items);
     return {
@@ -110,11 +152,27 @@ export class TreasuryWalletService {
       const account = await this.accountOf(tx, wallet);
       const source = await this.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: wallet.currency });
       const { transaction, balances } = await this.ledger.move(tx, {
-        kind: 'treasury_deposit', referenceType: 'treasury_wallet', referenceId: wallet.id, description: 'Sandbox deposit to an end-user wallet',
-        lines: [{ account, amount }, { account: source, amount: -amount }],
+        kind: 'treasury_deposit',
+        referenceType: 'treasury_wallet',
+        referenceId: wallet.id,
+        description: 'Sandbox deposit to an end-user wallet',
+        lines: [
+          { account, amount },
+          { account: source, amount: -amount },
+        ],
       });
-      const deposit: TreasuryDeposit = { id: transaction.id, wallet, amount, balance: balances.get(account.id)!, createdAt: transaction.createdAt };
-      await this.events.record(tx, TreasuryEvent.DEPOSIT_RECEIVED, treasuryEventData(wallet.livemode, depositObject(deposit)));
+      const deposit: TreasuryDeposit = {
+        id: transaction.id,
+        wallet,
+        amount,
+        balance: balances.get(account.id)!,
+        createdAt: transaction.createdAt,
+      };
+      await this.events.record(
+        tx,
+        TreasuryEvent.DEPOSIT_RECEIVED,
+        treasuryEventData(wallet.livemode, depositObject(deposit)),
+      );
       return deposit;
     });
   }
@@ -123,8 +181,14 @@ export class TreasuryWalletService {
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryWalletView[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const wallets = await ctx.repo(TreasuryWallet).createQueryBuilder('wallet')
-      .where('wallet.id IN (:...ids) AND wallet.business_id = :businessId AND wallet.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
+    const wallets = await ctx
+      .repo(TreasuryWallet)
+      .createQueryBuilder('wallet')
+      .where('wallet.id IN (:...ids) AND wallet.business_id = :businessId AND wallet.livemode = :livemode', {
+        ids: valid,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+      })
       .getMany();
     const balances = await this.balancesOf(ctx, wallets);
     return wallets.map((wallet) => ({ wallet, balance: balances.get(wallet.ledgerAccountId) ?? 0n }));
@@ -134,9 +198,16 @@ export class TreasuryWalletService {
   async ofEndUsers(ctx: RequestContext, endUserIds: readonly string[]): Promise<TreasuryWalletView[]> {
     const valid = endUserIds.filter(isUuid);
     if (valid.length === 0) return [];
-    const wallets = await ctx.repo(TreasuryWallet).createQueryBuilder('wallet')
-      .where('wallet.end_user_id IN (:...ids) AND wallet.business_id = :businessId AND wallet.livemode = :livemode', { ids: valid, businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('wallet.created_at', 'ASC').addOrderBy('wallet.id', 'ASC')
+    const wallets = await ctx
+      .repo(TreasuryWallet)
+      .createQueryBuilder('wallet')
+      .where('wallet.end_user_id IN (:...ids) AND wallet.business_id = :businessId AND wallet.livemode = :livemode', {
+        ids: valid,
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+      })
+      .orderBy('wallet.created_at', 'ASC')
+      .addOrderBy('wallet.id', 'ASC')
       .getMany();
     const balances = await this.balancesOf(ctx, wallets);
     return wallets.map((wallet) => ({ wallet, balance: balances.get(wallet.ledgerAccountId) ?? 0n }));
@@ -152,11 +223,18 @@ export class TreasuryWalletService {
 
   /** The wallet's ledger account (END_USER_WALLET of its end-user and currency). */
   async accountOf(tx: RequestContext, wallet: TreasuryWallet) {
-    return this.ledger.account(tx, { kind: AccountKind.END_USER_WALLET, currency: wallet.currency, businessId: wallet.businessId, ownerRef: wallet.endUserId });
+    return this.ledger.account(tx, {
+      kind: AccountKind.END_USER_WALLET,
+      currency: wallet.currency,
+      businessId: wallet.businessId,
+      ownerRef: wallet.endUserId,
+    });
   }
 
   private duplicate(currency: string) {
-    return new DomainError(ErrorCode.CONFLICT, `This end-user already has a ${currency} wallet`, { currency: ['already has a wallet of this end-user'] });
+    return new DomainError(ErrorCode.CONFLICT, `This end-user already has a ${currency} wallet`, {
+      currency: ['already has a wallet of this end-user'],
+    });
   }
 
   private async balanceOf(ctx: RequestContext, wallet: TreasuryWallet): Promise<bigint> {
@@ -167,7 +245,8 @@ export class TreasuryWalletService {
     if (wallets.length === 0) return new Map();
     const rows: Array<{ id: string; balance: string }> = await ctx.em.query(
       `SELECT id, balance::text AS balance FROM ledger_accounts WHERE id = ANY($1::uuid[]) AND kind = $2`,
-      [wallets.map((wallet) => wallet.ledgerAccountId), AccountKind.END_USER_WALLET]);
+      [wallets.map((wallet) => wallet.ledgerAccountId), AccountKind.END_USER_WALLET],
+    );
     return new Map(rows.map((row) => [row.id, BigInt(row.balance)]));
   }
 }

@@ -52,7 +52,13 @@ export class TreasuryEndUser extends MutableTenantEntity {
   @Column('text', { nullable: true }) name: string | null;
   @Column('text', { nullable: true }) phone: string | null;
   @Column('jsonb', { nullable: true }) metadata: Record<string, unknown> | null;
-  @Column({ type: 'enum', enum: EndUserStatus, enumName: 'treasury_end_user_status', default: EndUserStatus.PENDING_KYC }) status: EndUserStatus;
+  @Column({
+    type: 'enum',
+    enum: EndUserStatus,
+    enumName: 'treasury_end_user_status',
+    default: EndUserStatus.PENDING_KYC,
+  })
+  status: EndUserStatus;
 }
 
 /**
@@ -67,7 +73,8 @@ export class TreasuryEndUser extends MutableTenantEntity {
 export class TreasuryKycCheck extends MutableTenantEntity {
   @Column('uuid') endUserId: string;
   @Column({ type: 'enum', enum: KycLevel, enumName: 'treasury_kyc_level' }) level: KycLevel;
-  @Column({ type: 'enum', enum: KycStatus, enumName: 'treasury_kyc_status', default: KycStatus.PENDING }) status: KycStatus;
+  @Column({ type: 'enum', enum: KycStatus, enumName: 'treasury_kyc_status', default: KycStatus.PENDING })
+  status: KycStatus;
   @Column('text', { array: true, default: () => `'{}'` }) rejectionReasons: string[];
   @Column('text') provider: string;
   @Column('text') providerRef: string;
@@ -103,7 +110,13 @@ export class TreasuryWallet extends MutableTenantEntity {
   @Column('uuid') endUserId: string;
   @Column('text') currency: string;
   @Column('uuid') ledgerAccountId: string;
-  @Column({ type: 'enum', enum: TreasuryWalletStatus, enumName: 'treasury_wallet_status', default: TreasuryWalletStatus.ACTIVE }) status: TreasuryWalletStatus;
+  @Column({
+    type: 'enum',
+    enum: TreasuryWalletStatus,
+    enumName: 'treasury_wallet_status',
+    default: TreasuryWalletStatus.ACTIVE,
+  })
+  status: TreasuryWalletStatus;
   @Column('jsonb') depositAccount: DepositAccount;
 }
 
@@ -127,10 +140,17 @@ export class TreasuryPayout extends MutableTenantEntity {
   @Column('uuid') walletId: string;
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
   @Column('text') currency: string;
-  @Column({ type: 'enum', enum: TreasuryDestinationType, enumName: 'treasury_destination_type' }) destinationType: TreasuryDestinationType;
+  @Column({ type: 'enum', enum: TreasuryDestinationType, enumName: 'treasury_destination_type' })
+  destinationType: TreasuryDestinationType;
   @Column('jsonb') destinationDetails: Record<string, string>;
   @Column('text') destinationSealed: string;
-  @Column({ type: 'enum', enum: TreasuryPayoutStatus, enumName: 'treasury_payout_status', default: TreasuryPayoutStatus.PENDING }) status: TreasuryPayoutStatus;
+  @Column({
+    type: 'enum',
+    enum: TreasuryPayoutStatus,
+    enumName: 'treasury_payout_status',
+    default: TreasuryPayoutStatus.PENDING,
+  })
+  status: TreasuryPayoutStatus;
   @Column('jsonb', { nullable: true }) metadata: Record<string, unknown> | null;
   @Column('text', { nullable: true }) failureReason: string | null;
   @Column('text', { nullable: true }) providerRef: string | null;

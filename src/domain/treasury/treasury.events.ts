@@ -1,6 +1,12 @@
 import { EventNameOf } from '../events/catalog';
 import { toMajor } from '../shared/money';
-import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWallet, TreasuryWalletView } from './treasury.entities';
+import {
+  TreasuryEndUser,
+  TreasuryKycCheck,
+  TreasuryPayout,
+  TreasuryWallet,
+  TreasuryWalletView,
+} from './treasury.entities';
 
 /**
  * The treasury.* events (design section 10): data `{ livemode, object }`, object the resource's read

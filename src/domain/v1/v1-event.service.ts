@@ -25,12 +25,25 @@ export class V1EventService {
   constructor(private readonly webhooks: WebhookService) {}
 
   async record(tx: RequestContext, record: V1EventRecord): Promise<DomainEvent> {
-    const event = await tx.repo(DomainEvent).save(tx.repo(DomainEvent).create({
-      businessId: record.businessId, livemode: record.livemode, type: v1EventRowType(record.name), data: record.data,
-    }));
-    const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: record.businessId, livemode: record.livemode } });
-    const urls = [...new Set([...record.alsoTo, settings?.v1WebhookUrl ?? null].filter((url): url is string => Boolean(url)))];
-    await this.webhooks.recordV1Deliveries(tx, event, urls, { event: record.name, timestamp: event.createdAt.toISOString(), data: record.data });
+    const event = await tx.repo(DomainEvent).save(
+      tx.repo(DomainEvent).create({
+        businessId: record.businessId,
+        livemode: record.livemode,
+        type: v1EventRowType(record.name),
+        data: record.data,
+      }),
+    );
+    const settings = await tx
+      .repo(BusinessSettings)
+      .findOne({ where: { businessId: record.businessId, livemode: record.livemode } });
+    const urls = [
+      ...new Set([...record.alsoTo, settings?.v1WebhookUrl ?? null].filter((url): url is string => Boolean(url))),
+    ];
+    await this.webhooks.recordV1Deliveries(tx, event, urls, {
+      event: record.name,
+      timestamp: event.createdAt.toISOString(),
+      data: record.data,
+    });
     return event;
   }
 }

@@ -12,10 +12,12 @@ import { V1ApiKey } from './v1.entities';
 export const v1KeyPrefix = (mode: Mode) => (mode === Mode.LIVE ? 'tessera_live_sk_' : 'tessera_test_sk_');
 export const isV1Key = (value: string) => value.startsWith('tessera_');
 const modeOfV1Key = (key: string): Mode | null =>
-  (key.startsWith(v1KeyPrefix(Mode.LIVE)) ? Mode.LIVE : key.startsWith(v1KeyPrefix(Mode.TEST)) ? Mode.TEST : null);
+  key.startsWith(v1KeyPrefix(Mode.LIVE)) ? Mode.LIVE : key.startsWith(v1KeyPrefix(Mode.TEST)) ? Mode.TEST : null;
 
 /** Every refusal of a presented key reads alike, so that a caller learns nothing of other keys. */
-export const invalidV1Key = (message = 'Invalid API key: send Authorization: Bearer tessera_test_sk_… (or tessera_live_sk_…)') => unauthorized(message);
+export const invalidV1Key = (
+  message = 'Invalid API key: send Authorization: Bearer tessera_test_sk_… (or tessera_live_sk_…)',
+) => unauthorized(message);
 
 /** A `/v1` key as issued: the key itself is shown this once. */
 export interface IssuedV1Key {
@@ -39,16 +41,28 @@ export class V1KeyService {
     return inTransaction(ctx, async (tx) => {
       const business = await lockOwnBusiness(tx);
       const businessId = business.id;
-      if (!business.verified) throw forbidden('Only a verified business gets /v1 API keys; ask the operator to verify the business');
+      if (!business.verified)
+        throw forbidden('Only a verified business gets /v1 API keys; ask the operator to verify the business');
       const livemode = command.mode === Mode.LIVE;
       // Under the business's lock, so two concurrent issues leave exactly one active key.
-      await tx.repo(V1ApiKey).createQueryBuilder().update(V1ApiKey).set({ revokedAt: () => 'now()' })
+      await tx
+        .repo(V1ApiKey)
+        .createQueryBuilder()
+        .update(V1ApiKey)
+        .set({ revokedAt: () => 'now()' })
         .where('business_id = :businessId AND livemode = :livemode AND revoked_at IS NULL', { businessId, livemode })
         .execute();
       const apiKey = `${v1KeyPrefix(command.mode)}${randomToken(24)}`;
-      const row = await tx.repo(V1ApiKey).save(tx.repo(V1ApiKey).create({
-        businessId, livemode, keyHash: sha256Hex(apiKey), keyHint: `${apiKey.slice(0, 20)}…`, keyCiphertext: this.secretBox.seal(apiKey), revokedAt: null,
-      }));
+      const row = await tx.repo(V1ApiKey).save(
+        tx.repo(V1ApiKey).create({
+          businessId,
+          livemode,
+          keyHash: sha256Hex(apiKey),
+          keyHint: `${apiKey.slice(0, 20)}…`,
+          keyCiphertext: this.secretBox.seal(apiKey),
+          revokedAt: null,
+        }),
+      );
       return { apiKey, mode: command.mode, keyHint: row.keyHint, createdAt: row.createdAt };
     });
   }
@@ -56,7 +70,11 @@ export class V1KeyService {
   /** The business's active `/v1` keys (hints only): both modes for dashboard users, its own mode for an API credential. */
   async active(ctx: RequestContext): Promise<V1ApiKey[]> {
     ctx.requireRole(...ALL_ROLES);
-    const where = { businessId: ctx.requireBusiness(), revokedAt: IsNull(), ...(ctx.actor.kind === 'api' ? { livemode: ctx.livemode } : {}) };
+    const where = {
+      businessId: ctx.requireBusiness(),
+      revokedAt: IsNull(),
+      ...(ctx.actor.kind === 'api' ? { livemode: ctx.livemode } : {}),
+    };
     return ctx.repo(V1ApiKey).find({ where, order: { livemode: 'ASC' } });
   }
 
@@ -67,13 +85,21 @@ export class V1KeyService {
   async authenticate(base: RequestContext, apiKey: string): Promise<RequestContext> {
     const mode = modeOfV1Key(apiKey);
     if (!mode) throw invalidV1Key();
-    const row = await base.repo(V1ApiKey).createQueryBuilder('key')
+    const row = await base
+      .repo(V1ApiKey)
+      .createQueryBuilder('key')
       .innerJoinAndMapOne('key.business', Business, 'business', 'business.id = key.business_id')
       .where('key.key_hash = :keyHash AND key.revoked_at IS NULL', { keyHash: sha256Hex(apiKey) })
       .getOne();
     if (!row || row.livemode !== (mode === Mode.LIVE)) throw invalidV1Key();
     if (!row.business?.verified) throw invalidV1Key('API access requires a verified business account');
-    return new RequestContext(base.dataSource, { kind: 'api', credentialId: row.id }, row.businessId, mode, base.origin);
+    return new RequestContext(
+      base.dataSource,
+      { kind: 'api', credentialId: row.id },
+      row.businessId,
+      mode,
+      base.origin,
+    );
   }
 
   /** The active key of a business and mode, unsealed: `/v1` events are signed with it. Null when none is active. */

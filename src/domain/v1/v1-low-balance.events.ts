@@ -10,8 +10,15 @@ import { V1Events } from './v1.events';
 export function announceLowBalanceOnV1(lowBalance: LowBalanceService, v1Events: V1EventService): void {
   lowBalance.onCrossedBelow(async (tx, crossing) => {
     await v1Events.record(tx, {
-      businessId: crossing.businessId, livemode: crossing.livemode, name: V1Events.WALLET_LOW_BALANCE,
-      data: { wallet_id: crossing.walletId, currency: crossing.currency, balance: Number(crossing.balance), threshold: Number(crossing.threshold) },
+      businessId: crossing.businessId,
+      livemode: crossing.livemode,
+      name: V1Events.WALLET_LOW_BALANCE,
+      data: {
+        wallet_id: crossing.walletId,
+        currency: crossing.currency,
+        balance: Number(crossing.balance),
+        threshold: Number(crossing.threshold),
+      },
       alsoTo: [],
     });
   });

@@ -83,7 +83,10 @@ export class V1PaymentService {
     const errors: FieldErrors = {};
     if (command.amount <= 0n) errors.amount = ['must be greater than zero'];
     else if (command.amount > MAX_AMOUNT_MINOR) errors.amount = [`must be at most ${MAX_AMOUNT_MINOR}`];
-    for (const [field, url] of [['redirectUrl', command.redirectUrl], ['webhookUrl', command.webhookUrl]] as const) {
+    for (const [field, url] of [
+      ['redirectUrl', command.redirectUrl],
+      ['webhookUrl', command.webhookUrl],
+    ] as const) {
       const refusal = url ? await this.webhookTargets.refusal(url, ctx.livemode) : null;
       if (refusal) errors[field] = [refusal];
     }
@@ -96,12 +99,26 @@ export class V1PaymentService {
     const createdAt = await this.checkout.now(ctx);
     return inTransaction(ctx, async (tx) => {
       const session = await this.checkout.open(tx, {
-        amount: command.amount, currency, customerEmail: null, successUrl: command.redirectUrl, description: command.description,
-        metadata: command.metadata, source: CheckoutSessionSource.V1, sourceId: null, expiresAt: new Date(createdAt.getTime() + SESSION_LIFETIME_MS),
+        amount: command.amount,
+        currency,
+        customerEmail: null,
+        successUrl: command.redirectUrl,
+        description: command.description,
+        metadata: command.metadata,
+        source: CheckoutSessionSource.V1,
+        sourceId: null,
+        expiresAt: new Date(createdAt.getTime() + SESSION_LIFETIME_MS),
       });
-      const payment = await tx.repo(V1Payment).save(tx.repo(V1Payment).create({
-        id: session.id, businessId: session.businessId, livemode: session.livemode, settleIn, webhookUrl: command.webhookUrl, createdAt,
-      }));
+      const payment = await tx.repo(V1Payment).save(
+        tx.repo(V1Payment).create({
+          id: session.id,
+          businessId: session.businessId,
+          livemode: session.livemode,
+          settleIn,
+          webhookUrl: command.webhookUrl,
+          createdAt,
+        }),
+      );
       return this.viewOf(payment, session);
     });
   }
@@ -116,24 +133,38 @@ export class V1PaymentService {
   async list(ctx: RequestContext, filters: V1PaymentFilters, page: V1PageQuery): Promise<V1PaymentPage> {
     ctx.requireRole(...ALL_ROLES);
     const limit = page.limit;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw validationError({ limit: [`must be an integer between 1 and ${MAX_PAGE_SIZE}`] });
-    const query = ctx.repo(V1Payment).createQueryBuilder('payment')
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
+      throw validationError({ limit: [`must be an integer between 1 and ${MAX_PAGE_SIZE}`] });
+    const query = ctx
+      .repo(V1Payment)
+      .createQueryBuilder('payment')
       .innerJoin(CheckoutSession, 'session', 'session.id = payment.id')
-      .where('payment.business_id = :businessId AND payment.livemode = :livemode', { businessId: ctx.requireBusiness(), livemode: ctx.livemode })
-      .orderBy('payment.created_at', 'DESC').addOrderBy('payment.id', 'DESC')
+      .where('payment.business_id = :businessId AND payment.livemode = :livemode', {
+        businessId: ctx.requireBusiness(),
+        livemode: ctx.livemode,
+      })
+      .orderBy('payment.created_at', 'DESC')
+      .addOrderBy('payment.id', 'DESC')
       .limit(limit + 1);
     if (filters.status) query.andWhere('session.status = :status', { status: SESSION_STATUS_OF[filters.status] });
     if (page.after !== null) {
       const anchor = isUuid(page.after)
-        ? await ctx.repo(V1Payment).findOne({ select: { id: true }, where: { id: page.after, businessId: ctx.requireBusiness(), livemode: ctx.livemode } })
+        ? await ctx.repo(V1Payment).findOne({
+            select: { id: true },
+            where: { id: page.after, businessId: ctx.requireBusiness(), livemode: ctx.livemode },
+          })
         : null;
       if (!anchor) throw validationError({ after: ['must be the id of a payment of this account'] });
       // The anchor's own created_at, compared in SQL at full (microsecond) precision.
-      query.andWhere('(payment.created_at, payment.id) < (SELECT a.created_at, a.id FROM v1_payments a WHERE a.id = :after)', { after: anchor.id });
+      query.andWhere(
+        '(payment.created_at, payment.id) < (SELECT a.created_at, a.id FROM v1_payments a WHERE a.id = :after)',
+        { after: anchor.id },
+      );
     }
     const rows = await query.getMany();
     const pageRows = rows.slice(0, limit);
-    const sessions = pageRows.length === 0 ? [] : await ctx.repo(CheckoutSession).findBy({ id: In(pageRows.map((row) => row.id)) });
+    const sessions =
+      pageRows.length === 0 ? [] : await ctx.repo(CheckoutSession).findBy({ id: In(pageRows.map((row) => row.id)) });
     const sessionOf = new Map(sessions.map((session) => [session.id, session]));
     return { items: pageRows.map((row) => this.viewOf(row, sessionOf.get(row.id)!)), hasMore: rows.length > limit };
   }
@@ -155,9 +186,14 @@ export class V1PaymentService {
   }
 
   /** The `settle_in` of the `/v1` payment a card payment pays (its checkout session), or null. */
-  private async settleInOf(ctx: RequestContext, payment: { source: PaymentSource; sourceId: string | null; businessId: string }): Promise<string | null> {
+  private async settleInOf(
+    ctx: RequestContext,
+    payment: { source: PaymentSource; sourceId: string | null; businessId: string },
+  ): Promise<string | null> {
     if (payment.source !== PaymentSource.CHECKOUT_SESSION || !payment.sourceId) return null;
-    const row = await ctx.repo(V1Payment).findOne({ select: { settleIn: true }, where: { id: payment.sourceId, businessId: payment.businessId } });
+    const row = await ctx
+      .repo(V1Payment)
+      .findOne({ select: { settleIn: true }, where: { id: payment.sourceId, businessId: payment.businessId } });
     return row?.settleIn ?? null;
   }
 
@@ -170,7 +206,11 @@ export class V1PaymentService {
     const payment = await tx.repo(V1Payment).findOneBy({ id: session.id });
     if (!name || !payment) return;
     await this.events.record(tx, {
-      businessId: session.businessId, livemode: session.livemode, name, data: v1PaymentData(this.viewOf(payment, session)), alsoTo: [payment.webhookUrl],
+      businessId: session.businessId,
+      livemode: session.livemode,
+      name,
+      data: v1PaymentData(this.viewOf(payment, session)),
+      alsoTo: [payment.webhookUrl],
     });
   }
 }

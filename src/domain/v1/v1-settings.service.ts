@@ -21,7 +21,9 @@ export class V1SettingsService {
 
   async get(ctx: RequestContext): Promise<V1Settings> {
     ctx.requireRole(...ALL_ROLES);
-    const settings = await ctx.repo(BusinessSettings).findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
+    const settings = await ctx
+      .repo(BusinessSettings)
+      .findOneOrFail({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
     return this.view(ctx, settings);
   }
 
@@ -32,8 +34,15 @@ export class V1SettingsService {
     if (refusal) throw validationError({ webhookUrl: [refusal] });
     return inTransaction(ctx, async (tx) => {
       tx.requireRole(...WRITE_ROLES);
-      await tx.repo(BusinessSettings).update({ businessId: tx.requireBusiness(), livemode: tx.livemode }, { v1WebhookUrl: webhookUrl });
-      return this.view(tx, await tx.repo(BusinessSettings).findOneOrFail({ where: { businessId: tx.requireBusiness(), livemode: tx.livemode } }));
+      await tx
+        .repo(BusinessSettings)
+        .update({ businessId: tx.requireBusiness(), livemode: tx.livemode }, { v1WebhookUrl: webhookUrl });
+      return this.view(
+        tx,
+        await tx
+          .repo(BusinessSettings)
+          .findOneOrFail({ where: { businessId: tx.requireBusiness(), livemode: tx.livemode } }),
+      );
     });
   }
 

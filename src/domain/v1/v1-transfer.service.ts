@@ -91,14 +91,28 @@ export class V1TransferService {
   async create(ctx: RequestContext, command: CreateV1TransferCommand): Promise<V1TransferView> {
     ctx.requireRole(...WRITE_ROLES);
     const { details, name } = this.destinationOf(command);
-    const prepared: PreparedPayout = await this.payouts.prepareTo(ctx, '', details, {
-      amount: command.sourceAmount, currency: command.sourceCurrency, quoteId: null, reference: null, metadata: null,
-    }).catch((error: unknown) => { throw inTransferTerms(error); });
+    const prepared: PreparedPayout = await this.payouts
+      .prepareTo(ctx, '', details, {
+        amount: command.sourceAmount,
+        currency: command.sourceCurrency,
+        quoteId: null,
+        reference: null,
+        metadata: null,
+      })
+      .catch((error: unknown) => {
+        throw inTransferTerms(error);
+      });
     const recipient = this.recipientOf(name, details);
     return inTransaction(ctx, async (tx) => {
       const saved = await this.recipients.create(tx, { label: name, details });
       const payout = await this.payouts.write(tx, { ...prepared, recipientId: saved.recipient.id }, null);
-      const transfer = await tx.repo(V1Transfer).save(tx.repo(V1Transfer).create({ id: payout.id, businessId: payout.businessId, livemode: payout.livemode, recipient }));
+      const transfer = await tx
+        .repo(V1Transfer)
+        .save(
+          tx
+            .repo(V1Transfer)
+            .create({ id: payout.id, businessId: payout.businessId, livemode: payout.livemode, recipient }),
+        );
       return this.viewOf(transfer, payout);
     });
   }
@@ -113,9 +127,11 @@ export class V1TransferService {
   private destinationOf(command: CreateV1TransferCommand): { details: RecipientDetails; name: string } {
     const errors: FieldErrors = {};
     const name = command.recipient.name.trim();
-    if (name.length === 0 || name.length > MAX_LABEL_LENGTH) errors['recipient.name'] = [`must be 1 to ${MAX_LABEL_LENGTH} characters`];
+    if (name.length === 0 || name.length > MAX_LABEL_LENGTH)
+      errors['recipient.name'] = [`must be 1 to ${MAX_LABEL_LENGTH} characters`];
     const sortCode = command.recipient.sortCode.trim();
-    if (!/^[A-Za-z0-9 -]{1,34}$/.test(sortCode)) errors['recipient.sortCode'] = ['must be 1 to 34 letters, digits, spaces or dashes'];
+    if (!/^[A-Za-z0-9 -]{1,34}$/.test(sortCode))
+      errors['recipient.sortCode'] = ['must be 1 to 34 letters, digits, spaces or dashes'];
     if (command.sourceAmount <= 0n) errors.sourceAmount = ['must be greater than zero'];
     else if (command.sourceAmount > MAX_AMOUNT_MINOR) errors.sourceAmount = [`must be at most ${MAX_AMOUNT_MINOR}`];
     const collect = <T>(work: () => T): T | null => {
@@ -124,22 +140,35 @@ export class V1TransferService {
       } catch (error) {
         const renamed = inTransferTerms(error);
         if (!(renamed instanceof DomainError) || !renamed.fieldErrors) throw error;
-        for (const [field, messages] of Object.entries(renamed.fieldErrors)) errors[field] = [...(errors[field] ?? []), ...messages];
+        for (const [field, messages] of Object.entries(renamed.fieldErrors))
+          errors[field] = [...(errors[field] ?? []), ...messages];
         return null;
       }
     };
     collect(() => normalizeCurrency(command.sourceCurrency, 'sourceCurrency'));
-    const details = collect(() => normalizeDetails({
-      rail: V1_TRANSFER_RAIL, country: command.recipient.country, currency: command.destinationCurrency, bankCode: sortCode,
-      bankName: '', accountNumber: command.recipient.accountNumber, accountName: name,
-    }));
+    const details = collect(() =>
+      normalizeDetails({
+        rail: V1_TRANSFER_RAIL,
+        country: command.recipient.country,
+        currency: command.destinationCurrency,
+        bankCode: sortCode,
+        bankName: '',
+        accountNumber: command.recipient.accountNumber,
+        accountName: name,
+      }),
+    );
     if (Object.keys(errors).length > 0 || !details) throw validationError(errors);
     return { details, name };
   }
 
   private recipientOf(name: string, details: RecipientDetails): V1TransferRecipient {
     if (details.rail !== 'LOCAL_BANK') throw new Error('A /v1 transfer goes to a bank account');
-    return { name, sortCode: details.bankCode, accountNumber: maskTail(details.accountNumber), country: details.country };
+    return {
+      name,
+      sortCode: details.bankCode,
+      accountNumber: maskTail(details.accountNumber),
+      country: details.country,
+    };
   }
 
   private viewOf(transfer: V1Transfer, payout: Payout): V1TransferView {
@@ -159,14 +188,23 @@ export class V1TransferService {
 
   /** A `/v1` transfer's payout settled or failed (in that transaction): `transfer.completed` / `transfer.failed`. */
   private async announce(tx: RequestContext, payout: Payout): Promise<void> {
-    const name = payout.status === PayoutStatus.SETTLED ? V1Events.TRANSFER_COMPLETED
-      : payout.status === PayoutStatus.FAILED ? V1Events.TRANSFER_FAILED : null;
+    const name =
+      payout.status === PayoutStatus.SETTLED
+        ? V1Events.TRANSFER_COMPLETED
+        : payout.status === PayoutStatus.FAILED
+          ? V1Events.TRANSFER_FAILED
+          : null;
     if (!name) return;
     const transfer = await tx.repo(V1Transfer).findOneBy({ id: payout.id });
     if (!transfer) return;
-    await this.v1Events.record(tx, { businessId: payout.businessId, livemode: payout.livemode, name, data: v1TransferData(this.viewOf(transfer, payout)), alsoTo: [] });
+    await this.v1Events.record(tx, {
+      businessId: payout.businessId,
+      livemode: payout.livemode,
+      name,
+      data: v1TransferData(this.viewOf(transfer, payout)),
+      alsoTo: [],
+    });
   }
-
 }
 
 /** The `data` of a `transfer.*` event: the transfer as `GET /v1/transfers/:id` answers it, at the moment of the change. */

@@ -1,4 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import { CheckoutSession } from '../checkout/checkout-session.entity';
 import { Business } from '../identity/identity.entities';
 
@@ -23,7 +32,8 @@ export class V1ApiKey {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 
   @Index('uq_v1_api_keys_key_hash', { unique: true })
-  @Column('text') keyHash: string;
+  @Column('text')
+  keyHash: string;
 
   /** The first characters of the key, safe to display. */
   @Column('text') keyHint: string;

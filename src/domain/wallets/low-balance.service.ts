@@ -49,7 +49,8 @@ export class LowBalanceService {
     const currency = normalizeCurrency(command.currency);
     const where = { businessId: ctx.requireBusiness(), livemode: ctx.livemode, currency };
     // The operator names the business (CLI): an unknown one is NOT_FOUND, not a foreign-key failure.
-    if (!isUuid(where.businessId) || !(await ctx.repo(Business).existsBy({ id: where.businessId }))) throw notFound('Business');
+    if (!isUuid(where.businessId) || !(await ctx.repo(Business).existsBy({ id: where.businessId })))
+      throw notFound('Business');
     if (command.threshold === null) {
       await ctx.repo(WalletLowBalanceThreshold).delete(where);
       return null;
@@ -67,7 +68,9 @@ export class LowBalanceService {
   /** The thresholds of the context's business and mode, by currency. */
   async list(ctx: RequestContext): Promise<WalletLowBalanceThreshold[]> {
     ctx.requireRole(...ALL_ROLES);
-    return ctx.repo(WalletLowBalanceThreshold).find({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode }, order: { currency: 'ASC' } });
+    return ctx
+      .repo(WalletLowBalanceThreshold)
+      .find({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode }, order: { currency: 'ASC' } });
   }
 
   private async judge(tx: RequestContext, { wallet, before, after }: WalletDebit): Promise<void> {
@@ -80,7 +83,12 @@ export class LowBalanceService {
     );
     if (rows.length === 0) return;
     const crossing: LowBalanceCrossing = {
-      businessId: wallet.businessId, livemode: wallet.livemode, walletId: wallet.id, currency: wallet.currency, balance: after, threshold: BigInt(rows[0].threshold),
+      businessId: wallet.businessId,
+      livemode: wallet.livemode,
+      walletId: wallet.id,
+      currency: wallet.currency,
+      balance: after,
+      threshold: BigInt(rows[0].threshold),
     };
     for (const handler of this.handlers) await handler(tx, crossing);
   }

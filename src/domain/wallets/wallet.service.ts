@@ -51,7 +51,12 @@ export class WalletService {
     ctx.requireRole(...ALL_ROLES);
     const wallet = isUuid(walletId)
       ? await ctx.repo(LedgerAccount).findOne({
-          where: { id: walletId, kind: AccountKind.MERCHANT_WALLET, businessId: ctx.requireBusiness(), livemode: ctx.livemode },
+          where: {
+            id: walletId,
+            kind: AccountKind.MERCHANT_WALLET,
+            businessId: ctx.requireBusiness(),
+            livemode: ctx.livemode,
+          },
         })
       : null;
     if (!wallet) throw notFound('Wallet');
@@ -62,24 +67,42 @@ export class WalletService {
    * The wallet's ledger entries, newest first, keyset-paginated on the entry sequence (an entry has
    * no creation-time order of its own: several share a transaction). Offset pages are not offered.
    */
-  async entries(ctx: RequestContext, walletId: string, page: Extract<PageQuery, { kind: 'keyset' }>): Promise<ListPage<WalletEntry>> {
+  async entries(
+    ctx: RequestContext,
+    walletId: string,
+    page: Extract<PageQuery, { kind: 'keyset' }>,
+  ): Promise<ListPage<WalletEntry>> {
     const wallet = await this.wallet(ctx, walletId);
     const limit = pageSize(page.first);
     const filters = { walletId: wallet.id };
     const afterSeq = page.after ? entrySeqOf(page.after, filters) : null;
-    const query = ctx.repo(JournalEntry).createQueryBuilder('e')
+    const query = ctx
+      .repo(JournalEntry)
+      .createQueryBuilder('e')
       .where('e.account_id = :accountId', { accountId: wallet.id })
       .orderBy('e.seq', 'DESC')
       .take(limit + 1);
     if (afterSeq) query.andWhere('e.seq < :seq', { seq: afterSeq });
     const entries = await query.getMany();
     const transactionIds = [...new Set(entries.map((entry) => entry.transactionId))];
-    const transactions = transactionIds.length === 0 ? [] : await ctx.repo(JournalTransaction)
-      .createQueryBuilder('t').where('t.id IN (:...ids)', { ids: transactionIds }).getMany();
+    const transactions =
+      transactionIds.length === 0
+        ? []
+        : await ctx
+            .repo(JournalTransaction)
+            .createQueryBuilder('t')
+            .where('t.id IN (:...ids)', { ids: transactionIds })
+            .getMany();
     const byId = new Map(transactions.map((transaction) => [transaction.id, transaction]));
     const items = entries.slice(0, limit).map((entry) => ({ entry, transaction: byId.get(entry.transactionId)! }));
     const cursorOf = (row: WalletEntry) => encodeCursor([row.entry.seq], filters);
-    return { items, total: null, hasNextPage: entries.length > limit, endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null, cursorOf };
+    return {
+      items,
+      total: null,
+      hasNextPage: entries.length > limit,
+      endCursor: items.length > 0 ? cursorOf(items[items.length - 1]) : null,
+      cursorOf,
+    };
   }
 
   /**
@@ -110,8 +133,11 @@ export class WalletService {
       });
       const funded = await tx.repo(LedgerAccount).findOneByOrFail({ id: wallet.id });
       await this.events.record(tx, 'wallet.funded', {
-        walletId: wallet.id, currency: currency.toLowerCase(), amount: toMajor(amount, currency),
-        balance: toMajor(balances.get(wallet.id)!, currency), transactionId: transaction.id,
+        walletId: wallet.id,
+        currency: currency.toLowerCase(),
+        amount: toMajor(amount, currency),
+        balance: toMajor(balances.get(wallet.id)!, currency),
+        transactionId: transaction.id,
       });
       await tx.idempotency?.recordResource(tx, 'sandbox_funding', transaction.id);
       return { wallet: funded, transaction, amount };
@@ -120,13 +146,21 @@ export class WalletService {
 
   /** A funding made earlier, as `sandboxFund` answers it: the wallet it credited (as it is now), the transaction, the amount. */
   private async fundingOf(ctx: RequestContext, transaction: JournalTransaction) {
-    const credit = await ctx.repo(JournalEntry).findOneOrFail({ where: { transactionId: transaction.id }, order: { amount: 'DESC' } });
+    const credit = await ctx
+      .repo(JournalEntry)
+      .findOneOrFail({ where: { transactionId: transaction.id }, order: { amount: 'DESC' } });
     const wallet = await ctx.repo(LedgerAccount).findOneByOrFail({ id: credit.accountId });
     return { wallet, transaction, amount: BigInt(credit.amount) };
   }
 
   /** @deprecated Money moves through `LedgerService.move`, which announces the balances itself. */
-  announceBalance(tx: RequestContext, wallet: Wallet, balance: bigint, change: bigint, transaction: JournalTransaction) {
+  announceBalance(
+    tx: RequestContext,
+    wallet: Wallet,
+    balance: bigint,
+    change: bigint,
+    transaction: JournalTransaction,
+  ) {
     this.ledger.announceBalance(tx, wallet, balance, change, transaction);
   }
 }

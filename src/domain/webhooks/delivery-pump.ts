@@ -125,7 +125,8 @@ export class DeliveryPump {
     this.listening = true;
     this.listener = client;
     const lost = (error?: Error) => {
-      if (this.listener === client && this.running) this.log(`[webhooks] the delivery pump's LISTEN connection was lost${error ? `: ${error.message}` : ''}`);
+      if (this.listener === client && this.running)
+        this.log(`[webhooks] the delivery pump's LISTEN connection was lost${error ? `: ${error.message}` : ''}`);
       if (this.listener === client) this.listener = null;
       this.listening = false;
     };
@@ -165,19 +166,22 @@ export class DeliveryPump {
       let sent: SentAttempt;
       try {
         sent = await this.webhooks.send(ctx, due, (error) =>
-          this.log(`[webhooks] delivery ${due.delivery.id}: the attempt failed inside Tessera: ${messageOf(error)}`));
+          this.log(`[webhooks] delivery ${due.delivery.id}: the attempt failed inside Tessera: ${messageOf(error)}`),
+        );
       } finally {
         this.sending -= 1;
         this.sendClaimed();
       }
       await this.record(sent);
-    })().catch((error) => {
-      // Not recorded (the database failed): the claim goes stale and another attempt follows.
-      this.log(`[webhooks] delivery ${due.delivery.id}: the attempt could not be recorded: ${messageOf(error)}`);
-    }).finally(() => {
-      this.unfinished.delete(attempt);
-      if (this.backlog && this.running) this.wake();
-    });
+    })()
+      .catch((error) => {
+        // Not recorded (the database failed): the claim goes stale and another attempt follows.
+        this.log(`[webhooks] delivery ${due.delivery.id}: the attempt could not be recorded: ${messageOf(error)}`);
+      })
+      .finally(() => {
+        this.unfinished.delete(attempt);
+        if (this.backlog && this.running) this.wake();
+      });
     this.unfinished.add(attempt);
   }
 
@@ -219,11 +223,22 @@ export class DeliveryPump {
    * outcomes are written, and writing them again would count their attempts twice.
    */
   private async recordEach(batch: typeof this.toRecord): Promise<void> {
-    const recorded = await this.webhooks.writeAllSent(this.system(), batch.map(({ sent }) => sent));
-    batch.forEach(({ sent, recorded: done, failed }, index) => (recorded[index]
-      ? done()
-      : failed(new Error(`Webhook delivery ${sent.delivery.id} disappeared during its attempt`))));
-    await this.webhooks.announceRecorded(recorded, batch.map(({ sent }) => sent)).catch((error) =>
-      this.log(`[webhooks] recorded attempts could not be announced to subscribers: ${messageOf(error)}`));
+    const recorded = await this.webhooks.writeAllSent(
+      this.system(),
+      batch.map(({ sent }) => sent),
+    );
+    batch.forEach(({ sent, recorded: done, failed }, index) =>
+      recorded[index]
+        ? done()
+        : failed(new Error(`Webhook delivery ${sent.delivery.id} disappeared during its attempt`)),
+    );
+    await this.webhooks
+      .announceRecorded(
+        recorded,
+        batch.map(({ sent }) => sent),
+      )
+      .catch((error) =>
+        this.log(`[webhooks] recorded attempts could not be announced to subscribers: ${messageOf(error)}`),
+      );
   }
 }

@@ -54,7 +54,10 @@ export interface SigningSecrets {
 export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
   protected readonly registry = WebhookRegistry.TREASURY;
 
-  constructor(targets: WebhookTargetPolicy, private readonly secretBox: SecretBox) {
+  constructor(
+    targets: WebhookTargetPolicy,
+    private readonly secretBox: SecretBox,
+  ) {
     super(targets);
   }
 
@@ -78,7 +81,9 @@ export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
   /** The endpoints a page at a time, newest first, for GraphQL's connection (the same rows as `list`). */
   async page(ctx: RequestContext, page: PageQuery): Promise<ListPage<WebhookEndpoint>> {
     await this.authorize(ctx, ALL_ROLES);
-    const query = newestFirst(ctx, WebhookEndpoint, 'endpoint').andWhere('endpoint.registry = :registry', { registry: this.registry });
+    const query = newestFirst(ctx, WebhookEndpoint, 'endpoint').andWhere('endpoint.registry = :registry', {
+      registry: this.registry,
+    });
     return paginate(query, 'endpoint', page, { registry: this.registry });
   }
 
@@ -118,11 +123,12 @@ export class TreasuryWebhookEndpointService extends WebhookEndpointRegistry {
   async signingSecretsOf(ctx: RequestContext, delivery: WebhookDelivery, at: Date): Promise<SigningSecrets | null> {
     const endpoint = delivery.endpointId
       ? await ctx.repo(WebhookEndpoint).findOne({
-        where: { id: delivery.endpointId, businessId: delivery.businessId, registry: this.registry },
-      })
+          where: { id: delivery.endpointId, businessId: delivery.businessId, registry: this.registry },
+        })
       : null;
     if (!endpoint?.secretCiphertext) return null;
-    const inGrace = endpoint.previousSecretCiphertext && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at;
+    const inGrace =
+      endpoint.previousSecretCiphertext && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at;
     return {
       current: this.secretBox.open(endpoint.secretCiphertext),
       previous: inGrace ? this.secretBox.open(endpoint.previousSecretCiphertext!) : null,

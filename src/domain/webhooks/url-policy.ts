@@ -25,7 +25,10 @@ export function nonPublicRange(address: string): string | null {
  * connection's lookup) gets the same here.
  */
 export function normalisedHost(hostname: string): string {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.+$/, '');
+  const host = hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.+$/, '');
   return ipaddr.IPv4.isValid(host) ? ipaddr.IPv4.parse(host).toString() : host;
 }
 
@@ -123,7 +126,9 @@ export class WebhookTargetPolicy {
    */
   async isPrivateTarget(url: string): Promise<boolean> {
     try {
-      return (await addressesOf(targetHostOf(url), this.resolveHost)).some((address) => nonPublicRange(address) !== null);
+      return (await addressesOf(targetHostOf(url), this.resolveHost)).some(
+        (address) => nonPublicRange(address) !== null,
+      );
     } catch {
       return false;
     }
@@ -147,21 +152,31 @@ const familyOf = (address: string) => (ipaddr.parse(address).kind() === 'ipv6' ?
 export function publicAddressLookup(resolve: HostResolver = resolveAll): LookupFunction {
   return (hostname, options, callback) => {
     const host = normalisedHost(hostname);
-    addressesOf(host, resolve).then((resolved) => {
-      const refusal = refusalOf(host, resolved);
-      if (refusal) {
-        callback(new NonPublicAddressError(refusal), '', 4);
-        return;
-      }
-      const wanted = options.family === 4 || options.family === 6 ? options.family : null;
-      const addresses = resolved.filter((address) => wanted === null || familyOf(address) === wanted);
-      if (addresses.length === 0) {
-        callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '', 4);
-      } else if (options.all) {
-        callback(null, addresses.map((address) => ({ address, family: familyOf(address) })));
-      } else {
-        callback(null, addresses[0], familyOf(addresses[0]));
-      }
-    }, (error: NodeJS.ErrnoException) => callback(error, '', 4));
+    addressesOf(host, resolve).then(
+      (resolved) => {
+        const refusal = refusalOf(host, resolved);
+        if (refusal) {
+          callback(new NonPublicAddressError(refusal), '', 4);
+          return;
+        }
+        const wanted = options.family === 4 || options.family === 6 ? options.family : null;
+        const addresses = resolved.filter((address) => wanted === null || familyOf(address) === wanted);
+        if (addresses.length === 0) {
+          callback(
+            Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }),
+            '',
+            4,
+          );
+        } else if (options.all) {
+          callback(
+            null,
+            addresses.map((address) => ({ address, family: familyOf(address) })),
+          );
+        } else {
+          callback(null, addresses[0], familyOf(addresses[0]));
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 4),
+    );
   };
 }

@@ -41,10 +41,13 @@ export interface WebhookPayload {
 @Entity('webhook_deliveries')
 @Index('ix_webhook_deliveries_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 @Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
-@Index('ix_webhook_deliveries_webhook_url_created', ['businessId', 'livemode', 'createdAt'], { where: `"target" = 'webhook_url'` })
+@Index('ix_webhook_deliveries_webhook_url_created', ['businessId', 'livemode', 'createdAt'], {
+  where: `"target" = 'webhook_url'`,
+})
 export class WebhookDelivery extends MutableTenantEntity {
   @Index('ix_webhook_deliveries_event')
-  @Column('uuid') eventId: string;
+  @Column('uuid')
+  eventId: string;
 
   @ManyToOne(() => DomainEvent)
   @JoinColumn({ name: 'event_id' })
@@ -82,7 +85,12 @@ export class WebhookDelivery extends MutableTenantEntity {
   /** The headers of the latest attempt's request, signatures included; null before the first attempt and when the latest one sent nothing. */
   @Column('jsonb', { nullable: true }) requestHeaders: Record<string, string> | null;
 
-  @Column({ type: 'enum', enum: WebhookDeliveryStatus, enumName: 'webhook_delivery_status', default: WebhookDeliveryStatus.PENDING })
+  @Column({
+    type: 'enum',
+    enum: WebhookDeliveryStatus,
+    enumName: 'webhook_delivery_status',
+    default: WebhookDeliveryStatus.PENDING,
+  })
   status: WebhookDeliveryStatus;
 
   @Column('integer', { default: 0 }) attemptCount: number;
@@ -106,7 +114,8 @@ export class WebhookDelivery extends MutableTenantEntity {
    * claim due rows (src/domain/webhooks/delivery-pump.ts).
    */
   @Index('ix_webhook_deliveries_due', { where: '"due_at" IS NOT NULL' })
-  @Column('timestamptz', { nullable: true, default: () => 'now()' }) dueAt: Date | null;
+  @Column('timestamptz', { nullable: true, default: () => 'now()' })
+  dueAt: Date | null;
 
   /**
    * When a pump claimed the delivery for its attempt (null when none holds it). A claim older than

@@ -11,7 +11,8 @@ import { WebhookTargetPolicy } from './url-policy';
 /** At most this many endpoints per business, mode and registry; creating one more is a CONFLICT. */
 export const MAX_ENDPOINTS_PER_MODE = 20;
 
-const endpointNoun = (registry: WebhookRegistry | null) => (registry === WebhookRegistry.TREASURY ? 'Treasury webhook endpoint' : 'Webhook endpoint');
+const endpointNoun = (registry: WebhookRegistry | null) =>
+  registry === WebhookRegistry.TREASURY ? 'Treasury webhook endpoint' : 'Webhook endpoint';
 
 /**
  * An endpoint of the caller's business and mode, in one registry or (registry null) in either;
@@ -24,7 +25,9 @@ export async function findEndpoint(
   options: { lock?: boolean } = {},
 ): Promise<WebhookEndpoint> {
   const what = endpointNoun(registry);
-  const endpoint = options.lock ? await lockOwned(ctx, WebhookEndpoint, id, what) : await findOwned(ctx, WebhookEndpoint, id, what);
+  const endpoint = options.lock
+    ? await lockOwned(ctx, WebhookEndpoint, id, what)
+    : await findOwned(ctx, WebhookEndpoint, id, what);
   if (registry && endpoint.registry !== registry) throw notFound(what);
   return endpoint;
 }
@@ -79,7 +82,11 @@ export abstract class WebhookEndpointRegistry {
   }
 
   /** Changes the fields present in the command; a refused URL changes nothing. */
-  async update(ctx: RequestContext, id: string, changes: UpdateEndpoint & { apiVersion?: string }): Promise<WebhookEndpoint> {
+  async update(
+    ctx: RequestContext,
+    id: string,
+    changes: UpdateEndpoint & { apiVersion?: string },
+  ): Promise<WebhookEndpoint> {
     await this.authorize(ctx, WRITE_ROLES);
     await findEndpoint(ctx, id, this.registry);
     if (changes.url !== undefined) await this.checkTarget(ctx, changes.url);
@@ -103,37 +110,63 @@ export abstract class WebhookEndpointRegistry {
   }
 
   /** Deliveries to one endpoint, newest first. */
-  async listDeliveries(ctx: RequestContext, filters: EndpointDeliveryFilters, page: PageQuery): Promise<ListPage<WebhookDelivery>> {
+  async listDeliveries(
+    ctx: RequestContext,
+    filters: EndpointDeliveryFilters,
+    page: PageQuery,
+  ): Promise<ListPage<WebhookDelivery>> {
     await this.authorize(ctx, ALL_ROLES);
     const endpoint = await findEndpoint(ctx, filters.endpointId, this.registry);
-    const query = deliveryQuery(ctx, filters).andWhere('delivery.endpoint_id = :endpointId', { endpointId: endpoint.id });
-    return paginate(query, 'delivery', page, { endpointId: endpoint.id, status: filters.status ?? null, eventType: filters.eventType ?? null });
+    const query = deliveryQuery(ctx, filters).andWhere('delivery.endpoint_id = :endpointId', {
+      endpointId: endpoint.id,
+    });
+    return paginate(query, 'delivery', page, {
+      endpointId: endpoint.id,
+      status: filters.status ?? null,
+      eventType: filters.eventType ?? null,
+    });
   }
 
   /** Inserts an endpoint, within the per-mode limit of the registry. */
-  protected async insert(ctx: RequestContext, data: CreateEndpoint, own: Partial<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
+  protected async insert(
+    ctx: RequestContext,
+    data: CreateEndpoint,
+    own: Partial<WebhookEndpoint> = {},
+  ): Promise<WebhookEndpoint> {
     await this.checkTarget(ctx, data.url);
     return inTransaction(ctx, async (tx) => {
       const businessId = tx.requireBusiness();
       // Serializes creations of one business and mode, so the limit holds under concurrency.
-      await tx.repo(BusinessSettings).createQueryBuilder('settings')
+      await tx
+        .repo(BusinessSettings)
+        .createQueryBuilder('settings')
         .setLock('pessimistic_write')
-        .where('settings.business_id = :businessId AND settings.livemode = :livemode', { businessId, livemode: tx.livemode })
+        .where('settings.business_id = :businessId AND settings.livemode = :livemode', {
+          businessId,
+          livemode: tx.livemode,
+        })
         .getOne();
-      const count = await tx.repo(WebhookEndpoint).count({ where: { businessId, livemode: tx.livemode, registry: this.registry } });
+      const count = await tx
+        .repo(WebhookEndpoint)
+        .count({ where: { businessId, livemode: tx.livemode, registry: this.registry } });
       if (count >= MAX_ENDPOINTS_PER_MODE) {
-        throw new DomainError(ErrorCode.CONFLICT, `A business may register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode; delete one first`);
+        throw new DomainError(
+          ErrorCode.CONFLICT,
+          `A business may register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode; delete one first`,
+        );
       }
-      return tx.repo(WebhookEndpoint).save(tx.repo(WebhookEndpoint).create({
-        businessId,
-        livemode: tx.livemode,
-        registry: this.registry,
-        url: data.url,
-        events: [...new Set(data.events)],
-        status: data.status ?? WebhookEndpointStatus.ENABLED,
-        description: data.description ?? null,
-        ...own,
-      }));
+      return tx.repo(WebhookEndpoint).save(
+        tx.repo(WebhookEndpoint).create({
+          businessId,
+          livemode: tx.livemode,
+          registry: this.registry,
+          url: data.url,
+          events: [...new Set(data.events)],
+          status: data.status ?? WebhookEndpointStatus.ENABLED,
+          description: data.description ?? null,
+          ...own,
+        }),
+      );
     });
   }
 

@@ -40,7 +40,12 @@ export class WebhookEndpoint extends MutableTenantEntity {
   /** Event types it receives (`wallet.funded`, …); `["*"]` means every type. */
   @Column('text', { array: true }) events: string[];
 
-  @Column({ type: 'enum', enum: WebhookEndpointStatus, enumName: 'webhook_endpoint_status', default: WebhookEndpointStatus.ENABLED })
+  @Column({
+    type: 'enum',
+    enum: WebhookEndpointStatus,
+    enumName: 'webhook_endpoint_status',
+    default: WebhookEndpointStatus.ENABLED,
+  })
   status: WebhookEndpointStatus;
 
   @Column('text', { nullable: true }) description: string | null;

@@ -40,10 +40,16 @@ export interface AttemptOutcome {
  * those bytes). During a treasury rotation's grace period the retired secret signs too:
  * `X-Service-Signature-Previous`, and a second `v1,` entry in `webhook-signature`.
  */
-export function signedHeaders(body: string, secrets: SigningSecrets, delivery: { id: string; eventType: string }, sentAt: Date): Record<string, string> {
+export function signedHeaders(
+  body: string,
+  secrets: SigningSecrets,
+  delivery: { id: string; eventType: string },
+  sentAt: Date,
+): Record<string, string> {
   const timestamp = Math.floor(sentAt.getTime() / 1000).toString();
   const keys = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current];
-  const hmac = (secret: string, message: string) => crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8');
+  const hmac = (secret: string, message: string) =>
+    crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(message, 'utf8');
   return {
     'content-type': 'application/json',
     'user-agent': 'Tessera-Webhooks/1',
@@ -52,7 +58,9 @@ export function signedHeaders(body: string, secrets: SigningSecrets, delivery: {
     'x-service-event': delivery.eventType,
     'webhook-id': delivery.id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': keys.map((secret) => `v1,${hmac(secret, `${delivery.id}.${timestamp}.${body}`).digest('base64')}`).join(' '),
+    'webhook-signature': keys
+      .map((secret) => `v1,${hmac(secret, `${delivery.id}.${timestamp}.${body}`).digest('base64')}`)
+      .join(' '),
   };
 }
 
@@ -99,13 +107,22 @@ export class WebhookSender {
     const { targets } = this.settings;
     const refusal = await targets.refusal(delivery.url, delivery.livemode);
     if (refusal) {
-      return { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: `Not delivered: the URL ${refusal}` };
+      return {
+        ok: false,
+        requestHeaders: null,
+        responseStatus: null,
+        responseBody: null,
+        responseTimeMs: 0,
+        errorMessage: `Not delivered: the URL ${refusal}`,
+      };
     }
-    const privateTarget = targets.allowsPrivateTargets(delivery.livemode) && await targets.isPrivateTarget(delivery.url);
+    const privateTarget =
+      targets.allowsPrivateTargets(delivery.livemode) && (await targets.isPrivateTarget(delivery.url));
     const body = delivery.requestBody;
-    const headers = delivery.target === WebhookDeliveryTarget.V1
-      ? v1SignedHeaders(body, secrets.current, delivery)
-      : signedHeaders(body, secrets, delivery, sentAt);
+    const headers =
+      delivery.target === WebhookDeliveryTarget.V1
+        ? v1SignedHeaders(body, secrets.current, delivery)
+        : signedHeaders(body, secrets, delivery, sentAt);
     // undici's request, not fetch: no WHATWG Request, Response, streams or AbortSignal per attempt
     // (they were a third of the process's CPU per delivery, docs/performance.md). It follows no
     // redirect; the time limit covers the body too, as `abort` destroys the request at any stage.
@@ -125,7 +142,9 @@ export class WebhookSender {
         body,
         signal: abort,
       });
-      const responseBody = privateTarget ? await discardBody(response.body) : await readTruncated(response.body, RESPONSE_BODY_LIMIT_BYTES);
+      const responseBody = privateTarget
+        ? await discardBody(response.body)
+        : await readTruncated(response.body, RESPONSE_BODY_LIMIT_BYTES);
       // The time limit covers the body: one still coming when it struck is no answer.
       if (timedOut) throw new Error('The answer did not end within the time limit');
       const ok = response.statusCode >= 200 && response.statusCode < 300;

@@ -5,7 +5,12 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { ListPage, PageQuery, paginate } from '../shared/pagination';
 import { findOwned } from '../shared/tenancy';
-import { WebhookDelivery, WebhookDeliveryStatus, WebhookDeliveryTarget, WebhookPayload } from './webhook-delivery.entity';
+import {
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookDeliveryTarget,
+  WebhookPayload,
+} from './webhook-delivery.entity';
 import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
 import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
@@ -20,7 +25,8 @@ export { NO_ANSWER, readTruncated, signedHeaders } from './webhook-sender';
 export type { WebhookSettings } from './webhook-sender';
 
 /** The error recorded on an attempt that Tessera itself could not make; the cause is in the server's log. */
-export const ATTEMPT_INTERNAL_ERROR = 'Not delivered: an internal error stopped this attempt; it is retried on the schedule';
+export const ATTEMPT_INTERNAL_ERROR =
+  'Not delivered: an internal error stopped this attempt; it is retried on the schedule';
 
 /** Where a delivery goes: the webhookUrl (no endpoint) or a registered endpoint, and its treasury partner if any. */
 interface DeliveryTarget {
@@ -57,8 +63,20 @@ export interface SentAttempt {
 }
 
 /** What an attempt writes on its delivery. */
-type AttemptRecord = Pick<WebhookDelivery, 'status' | 'attemptCount' | 'lastAttemptAt' | 'nextRetryAt' | 'requestHeaders'
-  | 'responseStatus' | 'responseBody' | 'responseTimeMs' | 'errorMessage' | 'dueAt' | 'claimedAt'>;
+type AttemptRecord = Pick<
+  WebhookDelivery,
+  | 'status'
+  | 'attemptCount'
+  | 'lastAttemptAt'
+  | 'nextRetryAt'
+  | 'requestHeaders'
+  | 'responseStatus'
+  | 'responseBody'
+  | 'responseTimeMs'
+  | 'errorMessage'
+  | 'dueAt'
+  | 'claimedAt'
+>;
 
 /**
  * Writes the attempts' records, one per delivery, in one UPDATE, and returns the deliveries as
@@ -66,7 +84,10 @@ type AttemptRecord = Pick<WebhookDelivery, 'status' | 'attemptCount' | 'lastAtte
  * (RETURNING), instead of reading them again; null for a delivery no longer there. The records arrive as one array per column
  * (`unnest`): one statement text whatever their number, prepared once per connection.
  */
-async function updateDeliveries(ctx: RequestContext, records: Array<{ delivery: WebhookDelivery; changes: AttemptRecord }>): Promise<Array<WebhookDelivery | null>> {
+async function updateDeliveries(
+  ctx: RequestContext,
+  records: Array<{ delivery: WebhookDelivery; changes: AttemptRecord }>,
+): Promise<Array<WebhookDelivery | null>> {
   const column = <K extends keyof AttemptRecord>(key: K) => records.map(({ changes }) => changes[key]);
   const [rows]: [Array<{ id: string; updated_at: Date }>, number] = await ctx.em.query(
     `UPDATE "${EntityRows.of(ctx, WebhookDelivery).tableName}" AS "delivery" SET
@@ -81,16 +102,28 @@ async function updateDeliveries(ctx: RequestContext, records: Array<{ delivery: 
       WHERE "delivery"."id" = record.id
       RETURNING "delivery"."id", "delivery"."updated_at"`,
     [
-      records.map(({ delivery }) => delivery.id), column('status'), column('attemptCount'), column('lastAttemptAt'), column('nextRetryAt'),
+      records.map(({ delivery }) => delivery.id),
+      column('status'),
+      column('attemptCount'),
+      column('lastAttemptAt'),
+      column('nextRetryAt'),
       column('requestHeaders').map((headers) => (headers === null ? null : JSON.stringify(headers))),
-      column('responseStatus'), column('responseBody'), column('responseTimeMs'), column('errorMessage'), column('dueAt'),
+      column('responseStatus'),
+      column('responseBody'),
+      column('responseTimeMs'),
+      column('errorMessage'),
+      column('dueAt'),
     ],
   );
   const updatedAt = new Map(rows.map((row) => [row.id, row.updated_at]));
   return records.map(({ delivery, changes }) => {
     const at = updatedAt.get(delivery.id);
     // A new object: the attempt's delivery stays as it was, what the change is announced against.
-    return at === undefined ? null : Object.assign(Object.create(Object.getPrototypeOf(delivery) as object) as WebhookDelivery, delivery, changes, { updatedAt: at });
+    return at === undefined
+      ? null
+      : Object.assign(Object.create(Object.getPrototypeOf(delivery) as object) as WebhookDelivery, delivery, changes, {
+          updatedAt: at,
+        });
   });
 }
 
@@ -103,7 +136,14 @@ interface RecordedEventRow {
   id: string;
   created_at: Date;
   jobs: string;
-  deliveries: Array<{ id: string; target: WebhookDeliveryTarget; url: string; endpoint_id: string | null; partner_id: string | null; created_at: string }>;
+  deliveries: Array<{
+    id: string;
+    target: WebhookDeliveryTarget;
+    url: string;
+    endpoint_id: string | null;
+    partner_id: string | null;
+    created_at: string;
+  }>;
 }
 
 export interface EventInsert {
@@ -143,9 +183,17 @@ const targetsSql = (at: (index: number) => string) => `
      AND (e.registry = ${at(7)} OR EXISTS (SELECT 1 FROM businesses b WHERE b.id = e.business_id AND b.treasury_enabled))
      AND (e.registry = ${at(5)} OR NOT ${isTreasuryEventSql(at(3))})`;
 
-const targetsParams = (businessId: string, livemode: boolean, type: string) =>
-  [businessId, livemode, type, ALL_EVENTS, WebhookRegistry.TREASURY, WebhookEndpointStatus.ENABLED, WebhookRegistry.MERCHANT,
-    WebhookDeliveryTarget.WEBHOOK_URL, WebhookDeliveryTarget.ENDPOINT];
+const targetsParams = (businessId: string, livemode: boolean, type: string) => [
+  businessId,
+  livemode,
+  type,
+  ALL_EVENTS,
+  WebhookRegistry.TREASURY,
+  WebhookEndpointStatus.ENABLED,
+  WebhookRegistry.MERCHANT,
+  WebhookDeliveryTarget.WEBHOOK_URL,
+  WebhookDeliveryTarget.ENDPOINT,
+];
 
 /** The secrets an attempt signs with, or why it cannot be signed (and so is not sent). */
 type Signing = { secrets: SigningSecrets; unsignable?: never } | { secrets: null; unsignable: string };
@@ -204,8 +252,12 @@ export class WebhookService {
    * EventService's INSERT of the event row (RETURNING it); the delivery's body is built in SQL
    * from the event's own timestamp, byte for byte what `bodyOf` makes of the stored event.
    */
-  async recordWithDeliveries(tx: RequestContext, insertEvent: EventInsert): Promise<{ event: DomainEvent; deliveries: WebhookDelivery[] }> {
-    if (!tx.inTransaction) throw new Error('WebhookService.recordWithDeliveries must run inside the event\'s transaction');
+  async recordWithDeliveries(
+    tx: RequestContext,
+    insertEvent: EventInsert,
+  ): Promise<{ event: DomainEvent; deliveries: WebhookDelivery[] }> {
+    if (!tx.inTransaction)
+      throw new Error("WebhookService.recordWithDeliveries must run inside the event's transaction");
     const { sql, params } = this.eventWithDeliveriesStatement(insertEvent);
     const [row]: RecordedEventRow[] = await tx.em.query(sql, params);
     return this.recordedFrom(tx, insertEvent, row);
@@ -216,10 +268,17 @@ export class WebhookService {
    * the same statement in the same transaction, answered before the transaction's next statement
    * or its COMMIT; `onRecorded` gets the event then.
    */
-  recordWithDeliveriesBehind(tx: RequestContext, insertEvent: EventInsert, onRecorded: (event: DomainEvent) => void): void {
-    if (!tx.inTransaction) throw new Error('WebhookService.recordWithDeliveries must run inside the event\'s transaction');
+  recordWithDeliveriesBehind(
+    tx: RequestContext,
+    insertEvent: EventInsert,
+    onRecorded: (event: DomainEvent) => void,
+  ): void {
+    if (!tx.inTransaction)
+      throw new Error("WebhookService.recordWithDeliveries must run inside the event's transaction");
     const { sql, params } = this.eventWithDeliveriesStatement(insertEvent);
-    tx.writeBehind(sql, params, ([row]: RecordedEventRow[]) => onRecorded(this.recordedFrom(tx, insertEvent, row).event));
+    tx.writeBehind(sql, params, ([row]: RecordedEventRow[]) =>
+      onRecorded(this.recordedFrom(tx, insertEvent, row).event),
+    );
   }
 
   private eventWithDeliveriesStatement(insertEvent: EventInsert): { sql: string; params: unknown[] } {
@@ -245,20 +304,43 @@ export class WebhookService {
        SELECT event.id, event.created_at, ${scheduled.countSql} AS jobs,
               (SELECT coalesce(json_agg(deliveries), '[]') FROM deliveries) AS deliveries
          FROM event`,
-      params: [...insertEvent.params, ...targetsParams(businessId, livemode, type),
-        `{"event":${JSON.stringify(type)},"timestamp":"`, `","data":${JSON.stringify(data)}}`, runAt, ...scheduled.params],
+      params: [
+        ...insertEvent.params,
+        ...targetsParams(businessId, livemode, type),
+        `{"event":${JSON.stringify(type)},"timestamp":"`,
+        `","data":${JSON.stringify(data)}}`,
+        runAt,
+        ...scheduled.params,
+      ],
     };
   }
 
   /** The event and its deliveries as the statement wrote them; each delivery announced once the transaction commits. */
-  private recordedFrom(tx: RequestContext, insertEvent: EventInsert, row: RecordedEventRow): { event: DomainEvent; deliveries: WebhookDelivery[] } {
+  private recordedFrom(
+    tx: RequestContext,
+    insertEvent: EventInsert,
+    row: RecordedEventRow,
+  ): { event: DomainEvent; deliveries: WebhookDelivery[] } {
     const { businessId, livemode, type, data } = insertEvent.event;
-    const event = tx.repo(DomainEvent).create({ id: row.id, businessId, livemode, type, data, createdAt: row.created_at });
-    const deliveries = row.deliveries.map((delivery) => tx.repo(WebhookDelivery).create({
-      id: delivery.id, businessId, livemode, eventId: event.id, eventType: type, target: delivery.target, url: delivery.url,
-      endpointId: delivery.endpoint_id, partnerId: delivery.partner_id, status: WebhookDeliveryStatus.PENDING,
-      createdAt: new Date(delivery.created_at), updatedAt: new Date(delivery.created_at),
-    }));
+    const event = tx
+      .repo(DomainEvent)
+      .create({ id: row.id, businessId, livemode, type, data, createdAt: row.created_at });
+    const deliveries = row.deliveries.map((delivery) =>
+      tx.repo(WebhookDelivery).create({
+        id: delivery.id,
+        businessId,
+        livemode,
+        eventId: event.id,
+        eventType: type,
+        target: delivery.target,
+        url: delivery.url,
+        endpointId: delivery.endpoint_id,
+        partnerId: delivery.partner_id,
+        status: WebhookDeliveryStatus.PENDING,
+        createdAt: new Date(delivery.created_at),
+        updatedAt: new Date(delivery.created_at),
+      }),
+    );
     for (const delivery of deliveries) announceDelivery(tx, this.pubSub, delivery);
     if (deliveries.length > 0) this.announceDue(tx, deliveries.length);
     return { event, deliveries };
@@ -287,8 +369,13 @@ export class WebhookService {
    * transaction: the same rows, jobs and retry schedule as every delivery, with the `/v1` body
    * (`{ event, timestamp, data }` in the `/v1` names) and the `/v1` signature (target V1).
    */
-  async recordV1Deliveries(tx: RequestContext, event: DomainEvent, urls: string[], payload: WebhookPayload): Promise<WebhookDelivery[]> {
-    if (!tx.inTransaction) throw new Error('WebhookService.recordV1Deliveries must run inside the event\'s transaction');
+  async recordV1Deliveries(
+    tx: RequestContext,
+    event: DomainEvent,
+    urls: string[],
+    payload: WebhookPayload,
+  ): Promise<WebhookDelivery[]> {
+    if (!tx.inTransaction) throw new Error("WebhookService.recordV1Deliveries must run inside the event's transaction");
     const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
     const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
     const content = { payload, requestBody: bodyOf(payload) };
@@ -309,9 +396,15 @@ export class WebhookService {
    * Deliveries to the business's own webhookUrl of the mode (whatever the URL was when each was
    * made), newest first, filtered like an endpoint's deliveries.
    */
-  async listWebhookUrlDeliveries(ctx: RequestContext, filters: DeliveryFilters, page: PageQuery): Promise<ListPage<WebhookDelivery>> {
+  async listWebhookUrlDeliveries(
+    ctx: RequestContext,
+    filters: DeliveryFilters,
+    page: PageQuery,
+  ): Promise<ListPage<WebhookDelivery>> {
     ctx.requireRole(...ALL_ROLES);
-    const query = deliveryQuery(ctx, filters).andWhere('delivery.target = :target', { target: WebhookDeliveryTarget.WEBHOOK_URL });
+    const query = deliveryQuery(ctx, filters).andWhere('delivery.target = :target', {
+      target: WebhookDeliveryTarget.WEBHOOK_URL,
+    });
     return paginate(query, 'delivery', page, { status: filters.status ?? null, eventType: filters.eventType ?? null });
   }
 
@@ -320,14 +413,30 @@ export class WebhookService {
     return this.redeliverOne(ctx, deliveryId, WebhookDeliveryTarget.WEBHOOK_URL);
   }
 
-  private async redeliverOne(ctx: RequestContext, deliveryId: string, only: WebhookDeliveryTarget | null): Promise<WebhookDelivery> {
+  private async redeliverOne(
+    ctx: RequestContext,
+    deliveryId: string,
+    only: WebhookDeliveryTarget | null,
+  ): Promise<WebhookDelivery> {
     ctx.requireRole(...WRITE_ROLES);
     return inTransaction(ctx, async (tx) => {
       const original = await findOwned(tx, WebhookDelivery, deliveryId, 'Webhook delivery');
       if (only && original.target !== only) throw notFound('Webhook delivery');
       const event = await tx.repo(DomainEvent).findOneOrFail({ where: { id: original.eventId } });
-      const target = { target: original.target, url: original.url, endpointId: original.endpointId, partnerId: original.partnerId };
-      return this.createDelivery(tx, event, target, null, { payload: original.payload, requestBody: original.requestBody }, original.eventType);
+      const target = {
+        target: original.target,
+        url: original.url,
+        endpointId: original.endpointId,
+        partnerId: original.partnerId,
+      };
+      return this.createDelivery(
+        tx,
+        event,
+        target,
+        null,
+        { payload: original.payload, requestBody: original.requestBody },
+        original.eventType,
+      );
     });
   }
 
@@ -343,9 +452,16 @@ export class WebhookService {
     return inTransaction(ctx, async (tx) => {
       const event = await findOwned(tx, DomainEvent, eventId, 'Event');
       if (isV1Event(event.type)) {
-        throw new DomainError(ErrorCode.CONFLICT, 'A /v1 event goes only to its /v1 targets, signed with the /v1 key: redeliver one of its deliveries instead');
+        throw new DomainError(
+          ErrorCode.CONFLICT,
+          'A /v1 event goes only to its /v1 targets, signed with the /v1 key: redeliver one of its deliveries instead',
+        );
       }
-      const treasuryOnly = () => new DomainError(ErrorCode.CONFLICT, 'Treasury events are delivered to treasury webhook endpoints only; name one as endpointId');
+      const treasuryOnly = () =>
+        new DomainError(
+          ErrorCode.CONFLICT,
+          'Treasury events are delivered to treasury webhook endpoints only; name one as endpointId',
+        );
       if (endpointId) {
         const endpoint = await findEndpoint(tx, endpointId, null);
         if (endpoint.registry === WebhookRegistry.TREASURY) await requireTreasuryPartner(tx);
@@ -353,30 +469,49 @@ export class WebhookService {
         return this.createDelivery(tx, event, targetOf(endpoint), null);
       }
       if (isTreasuryEvent(event.type)) throw treasuryOnly();
-      const settings = await tx.repo(BusinessSettings).findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
+      const settings = await tx
+        .repo(BusinessSettings)
+        .findOne({ where: { businessId: event.businessId, livemode: event.livemode } });
       if (!settings?.webhookUrl) {
-        throw new DomainError(ErrorCode.CONFLICT, 'No webhookUrl is set for this mode; name an endpointId to replay to');
+        throw new DomainError(
+          ErrorCode.CONFLICT,
+          'No webhookUrl is set for this mode; name an endpointId to replay to',
+        );
       }
-      return this.createDelivery(tx, event, { target: WebhookDeliveryTarget.WEBHOOK_URL, url: settings.webhookUrl, endpointId: null, partnerId: null }, null);
+      return this.createDelivery(
+        tx,
+        event,
+        { target: WebhookDeliveryTarget.WEBHOOK_URL, url: settings.webhookUrl, endpointId: null, partnerId: null },
+        null,
+      );
     });
   }
 
-  private async createDelivery(tx: RequestContext, event: DomainEvent, target: DeliveryTarget, runAt: Date | null, content = contentOf(event), eventType = event.type) {
-    const delivery = await tx.repo(WebhookDelivery).save(tx.repo(WebhookDelivery).create({
-      businessId: event.businessId,
-      livemode: event.livemode,
-      eventId: event.id,
-      eventType,
-      target: target.target,
-      endpointId: target.endpointId,
-      partnerId: target.partnerId,
-      url: target.url,
-      payload: content.payload,
-      requestBody: content.requestBody,
-      status: WebhookDeliveryStatus.PENDING,
-      // Without a time, the column's default: due now (the database's clock, which claims compare with).
-      dueAt: runAt ?? undefined,
-    }));
+  private async createDelivery(
+    tx: RequestContext,
+    event: DomainEvent,
+    target: DeliveryTarget,
+    runAt: Date | null,
+    content = contentOf(event),
+    eventType = event.type,
+  ) {
+    const delivery = await tx.repo(WebhookDelivery).save(
+      tx.repo(WebhookDelivery).create({
+        businessId: event.businessId,
+        livemode: event.livemode,
+        eventId: event.id,
+        eventType,
+        target: target.target,
+        endpointId: target.endpointId,
+        partnerId: target.partnerId,
+        url: target.url,
+        payload: content.payload,
+        requestBody: content.requestBody,
+        status: WebhookDeliveryStatus.PENDING,
+        // Without a time, the column's default: due now (the database's clock, which claims compare with).
+        dueAt: runAt ?? undefined,
+      }),
+    );
     announceDelivery(tx, this.pubSub, delivery);
     if (!runAt) this.announceDue(tx, 1);
     return delivery;
@@ -404,7 +539,10 @@ export class WebhookService {
            WHERE "credential"."business_id" = "delivery"."business_id" AND "credential"."livemode" = "delivery"."livemode") AS "sealed_api_secret"`,
       [limit, stalledAfterMs / 1000],
     );
-    return rows.map((row) => ({ delivery: deliveries.hydrate(row, 'delivery'), sealedApiSecret: row.sealed_api_secret as string | null }));
+    return rows.map((row) => ({
+      delivery: deliveries.hydrate(row, 'delivery'),
+      sealedApiSecret: row.sealed_api_secret as string | null,
+    }));
   }
 
   /**
@@ -415,13 +553,21 @@ export class WebhookService {
    * `reportError`, the server's log, never to the merchant) and retried by the schedule. Thrown
    * instead, it would leave the delivery claimed and unrecorded, with no error to see.
    */
-  async attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void = () => undefined): Promise<WebhookDelivery | null> {
+  async attempt(
+    ctx: RequestContext,
+    deliveryId: string,
+    reportError: (error: unknown) => void = () => undefined,
+  ): Promise<WebhookDelivery | null> {
     const due = await this.dueDelivery(ctx, deliveryId);
     return due ? this.attemptDue(ctx, due, reportError) : null;
   }
 
   /** One attempt of a delivery read (or claimed) with its sealed API secret; see `attempt`. */
-  async attemptDue(ctx: RequestContext, due: DueDelivery, reportError: (error: unknown) => void = () => undefined): Promise<WebhookDelivery> {
+  async attemptDue(
+    ctx: RequestContext,
+    due: DueDelivery,
+    reportError: (error: unknown) => void = () => undefined,
+  ): Promise<WebhookDelivery> {
     return this.recordSent(ctx, await this.send(ctx, due, reportError));
   }
 
@@ -429,7 +575,11 @@ export class WebhookService {
    * The attempt's request (signed, sent, answered or failed), not yet recorded: the delivery pump
    * frees the request's slot before `writeAllSent` writes it.
    */
-  async send(ctx: RequestContext, due: DueDelivery, reportError: (error: unknown) => void = () => undefined): Promise<SentAttempt> {
+  async send(
+    ctx: RequestContext,
+    due: DueDelivery,
+    reportError: (error: unknown) => void = () => undefined,
+  ): Promise<SentAttempt> {
     const { delivery } = due;
     const attemptedAt = new Date();
     let outcome: AttemptOutcome;
@@ -437,10 +587,24 @@ export class WebhookService {
       const signing = await this.signingOf(ctx, due, attemptedAt);
       outcome = signing.secrets
         ? await this.sender.post(delivery, signing.secrets, attemptedAt)
-        : { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: signing.unsignable };
+        : {
+            ok: false,
+            requestHeaders: null,
+            responseStatus: null,
+            responseBody: null,
+            responseTimeMs: 0,
+            errorMessage: signing.unsignable,
+          };
     } catch (error) {
       reportError(error);
-      outcome = { ok: false, requestHeaders: null, responseStatus: null, responseBody: null, responseTimeMs: 0, errorMessage: ATTEMPT_INTERNAL_ERROR };
+      outcome = {
+        ok: false,
+        requestHeaders: null,
+        responseStatus: null,
+        responseBody: null,
+        responseTimeMs: 0,
+        errorMessage: ATTEMPT_INTERNAL_ERROR,
+      };
     }
     return { delivery, attemptedAt, outcome };
   }
@@ -472,16 +636,22 @@ export class WebhookService {
    */
   async writeAllSent(ctx: RequestContext, sent: readonly SentAttempt[]): Promise<Array<WebhookDelivery | null>> {
     if (sent.length === 0) return [];
-    return updateDeliveries(ctx, sent.map(({ delivery, attemptedAt, outcome }) => ({
-      delivery, changes: this.attemptRecord(delivery, attemptedAt, outcome),
-    })));
+    return updateDeliveries(
+      ctx,
+      sent.map(({ delivery, attemptedAt, outcome }) => ({
+        delivery,
+        changes: this.attemptRecord(delivery, attemptedAt, outcome),
+      })),
+    );
   }
 
   /** Announces recorded attempts to subscribers (`webhookDeliveryUpdated`): `recorded[i]` is `sent[i]`'s delivery as stored. */
   async announceRecorded(recorded: ReadonlyArray<WebhookDelivery | null>, sent: readonly SentAttempt[]): Promise<void> {
-    await Promise.all(recorded.map(async (delivery, index) => {
-      if (delivery) await publishDeliveryChange(this.pubSub, delivery, sent[index].delivery);
-    }));
+    await Promise.all(
+      recorded.map(async (delivery, index) => {
+        if (delivery) await publishDeliveryChange(this.pubSub, delivery, sent[index].delivery);
+      }),
+    );
   }
 
   /**
@@ -499,7 +669,12 @@ export class WebhookService {
       [deliveryId],
     );
     const delivery = row ? deliveries.hydrate(row, 'delivery') : null;
-    if (!row || !delivery || delivery.status === WebhookDeliveryStatus.SUCCEEDED || delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED) {
+    if (
+      !row ||
+      !delivery ||
+      delivery.status === WebhookDeliveryStatus.SUCCEEDED ||
+      delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED
+    ) {
       return null;
     }
     return { delivery, sealedApiSecret: row.sealed_api_secret as string | null };
@@ -512,7 +687,9 @@ export class WebhookService {
     const nextRetryAt = retryDelaySeconds === undefined ? null : new Date(Date.now() + retryDelaySeconds * 1000);
     const status = outcome.ok
       ? WebhookDeliveryStatus.SUCCEEDED
-      : nextRetryAt ? WebhookDeliveryStatus.FAILED : WebhookDeliveryStatus.PERMANENTLY_FAILED;
+      : nextRetryAt
+        ? WebhookDeliveryStatus.FAILED
+        : WebhookDeliveryStatus.PERMANENTLY_FAILED;
     return {
       status,
       attemptCount,
@@ -534,7 +711,7 @@ export class WebhookService {
    */
   private async signingOf(ctx: RequestContext, { delivery, sealedApiSecret }: DueDelivery, at: Date): Promise<Signing> {
     if (delivery.target === WebhookDeliveryTarget.V1) {
-      const key = await this.v1SigningKey?.(ctx, delivery.businessId, delivery.livemode) ?? null;
+      const key = (await this.v1SigningKey?.(ctx, delivery.businessId, delivery.livemode)) ?? null;
       return key
         ? { secrets: { current: key, previous: null } }
         : { secrets: null, unsignable: 'Not delivered: the business has no active /v1 key of this mode to sign with' };
@@ -543,7 +720,11 @@ export class WebhookService {
       const secrets = await this.treasuryEndpoints.signingSecretsOf(ctx, delivery, at);
       return secrets
         ? { secrets }
-        : { secrets: null, unsignable: 'Not delivered: the treasury webhook endpoint was deleted, and its deliveries are signed only with its own signing secret' };
+        : {
+            secrets: null,
+            unsignable:
+              'Not delivered: the treasury webhook endpoint was deleted, and its deliveries are signed only with its own signing secret',
+          };
     }
     const apiSecret = sealedApiSecret === null ? null : this.openSecret(sealedApiSecret);
     return apiSecret

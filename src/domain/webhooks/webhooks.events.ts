@@ -4,12 +4,29 @@ import { WebhookDelivery } from './webhook-delivery.entity';
 
 /** The fields of a delivery its readers see (webhookDeliveryUpdated's changedFields name them). */
 const SHOWN_FIELDS = [
-  'id', 'eventId', 'eventType', 'url', 'requestBody', 'requestHeaders', 'status', 'attemptCount', 'lastAttemptAt', 'nextRetryAt',
-  'responseStatus', 'responseBody', 'responseTimeMs', 'errorMessage', 'partnerId', 'createdAt', 'updatedAt',
+  'id',
+  'eventId',
+  'eventType',
+  'url',
+  'requestBody',
+  'requestHeaders',
+  'status',
+  'attemptCount',
+  'lastAttemptAt',
+  'nextRetryAt',
+  'responseStatus',
+  'responseBody',
+  'responseTimeMs',
+  'errorMessage',
+  'partnerId',
+  'createdAt',
+  'updatedAt',
 ] as const satisfies ReadonlyArray<keyof WebhookDelivery>;
 
 const sameValue = (a: unknown, b: unknown) =>
-  (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : JSON.stringify(a ?? null) === JSON.stringify(b ?? null));
+  a instanceof Date && b instanceof Date
+    ? a.getTime() === b.getTime()
+    : JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * What the webhook area announces: a delivery was created (`before` null: every field is new) or
@@ -17,12 +34,17 @@ const sameValue = (a: unknown, b: unknown) =>
  * re-read the delivery. Published after commit, so a subscriber never reads a delivery that was
  * rolled back.
  */
-export const deliveryChanged = (delivery: WebhookDelivery, before: WebhookDelivery | null = null): WebhookDeliveryChange => ({
+export const deliveryChanged = (
+  delivery: WebhookDelivery,
+  before: WebhookDelivery | null = null,
+): WebhookDeliveryChange => ({
   businessId: delivery.businessId,
   livemode: delivery.livemode,
   deliveryId: delivery.id,
   previousStatus: before?.status ?? null,
-  changedFields: before ? SHOWN_FIELDS.filter((field) => !sameValue(before[field], delivery[field])) : [...SHOWN_FIELDS],
+  changedFields: before
+    ? SHOWN_FIELDS.filter((field) => !sameValue(before[field], delivery[field]))
+    : [...SHOWN_FIELDS],
 });
 
 export function announceDelivery(tx: RequestContext, pubSub: TesseraPubSub, delivery: WebhookDelivery): void {
@@ -31,6 +53,10 @@ export function announceDelivery(tx: RequestContext, pubSub: TesseraPubSub, deli
 }
 
 /** Announces an attempt already committed (a write outside any transaction, or after its commit): `before` is the delivery it was made on. */
-export async function publishDeliveryChange(pubSub: TesseraPubSub, delivery: WebhookDelivery, before: WebhookDelivery): Promise<void> {
+export async function publishDeliveryChange(
+  pubSub: TesseraPubSub,
+  delivery: WebhookDelivery,
+  before: WebhookDelivery,
+): Promise<void> {
   pubSub.publish(Topic.WEBHOOK_DELIVERY, deliveryChanged(delivery, before));
 }

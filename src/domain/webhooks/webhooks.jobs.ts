@@ -9,7 +9,9 @@ import { AreaJobs } from '../shared/jobs';
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
 
 /** The area's tasks for the worker (src/jobs/worker.ts gathers them). */
-export function webhookJobs(webhooks: { attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void): Promise<unknown> }): AreaJobs {
+export function webhookJobs(webhooks: {
+  attempt(ctx: RequestContext, deliveryId: string, reportError: (error: unknown) => void): Promise<unknown>;
+}): AreaJobs {
   return {
     actor: 'webhooks',
     tasks: {
@@ -17,7 +19,10 @@ export function webhookJobs(webhooks: { attempt(ctx: RequestContext, deliveryId:
       [DELIVER_WEBHOOK_TASK]: async (payload, log, system) => {
         const { deliveryId } = payload as { deliveryId: string };
         await webhooks.attempt(system(), deliveryId, (error) =>
-          log.error(`webhook delivery ${deliveryId}: the attempt failed inside Tessera: ${error instanceof Error ? error.message : String(error)}`));
+          log.error(
+            `webhook delivery ${deliveryId}: the attempt failed inside Tessera: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
       },
     },
   };

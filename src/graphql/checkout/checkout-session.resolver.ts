@@ -1,6 +1,10 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
-import { checkoutSessionFiltersSchema, createCheckoutSessionCommand, createCheckoutSessionSchema } from '../../wire/checkout';
+import {
+  checkoutSessionFiltersSchema,
+  createCheckoutSessionCommand,
+  createCheckoutSessionSchema,
+} from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
@@ -11,7 +15,8 @@ import { CreateCheckoutSessionPayload } from './checkout-session.payloads';
 import { CheckoutSession, CheckoutSessionConnection, CreateCheckoutSessionInput } from './checkout-session.types';
 
 defineNode({
-  type: CheckoutSession, entity: CheckoutSessionRow,
+  type: CheckoutSession,
+  entity: CheckoutSessionRow,
   load: async (context, id) => CheckoutSession.from(await context.core.checkout.get(caller(context), id), context.core),
 });
 
@@ -26,20 +31,38 @@ export class CheckoutSessionResolver {
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('status', () => CheckoutSessionStatus, { nullable: true, description: 'Only sessions in this status' }) status?: CheckoutSessionStatus,
-    @Arg('source', () => CheckoutSessionSource, { nullable: true, description: 'Only sessions opened by this source' }) source?: CheckoutSessionSource,
+    @Arg('status', () => CheckoutSessionStatus, { nullable: true, description: 'Only sessions in this status' })
+    status?: CheckoutSessionStatus,
+    @Arg('source', () => CheckoutSessionSource, { nullable: true, description: 'Only sessions opened by this source' })
+    source?: CheckoutSessionSource,
   ): Promise<CheckoutSessionConnection> {
-    const page = await context.core.checkout.list(caller(context), parseInput(checkoutSessionFiltersSchema, { status, source }), { kind: 'keyset', first: first ?? null, after: after ?? null });
+    const page = await context.core.checkout.list(
+      caller(context),
+      parseInput(checkoutSessionFiltersSchema, { status, source }),
+      { kind: 'keyset', first: first ?? null, after: after ?? null },
+    );
     return toConnection(page, (row) => CheckoutSession.from(row, context.core));
   }
 
-  @Query(() => CheckoutSession, { description: 'One checkout session of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
-  async checkoutSession(@Arg('id', () => ID, { description: "The session's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutSession> {
+  @Query(() => CheckoutSession, {
+    description:
+      'One checkout session of the active business and mode (NOT_FOUND for an unknown id or another business or mode)',
+  })
+  async checkoutSession(
+    @Arg('id', () => ID, { description: "The session's id (UUID)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CheckoutSession> {
     return CheckoutSession.from(await context.core.checkout.get(caller(context), id), context.core);
   }
 
-  @Mutation(() => CreateCheckoutSessionPayload, { description: 'Opens a hosted checkout session (REST: POST /business/checkout/session)' })
-  async createCheckoutSession(@Arg('input', { description: 'The amount, currency, URLs and what the page offers' }) input: CreateCheckoutSessionInput, @Ctx() context: GraphQLContext): Promise<CreateCheckoutSessionPayload> {
+  @Mutation(() => CreateCheckoutSessionPayload, {
+    description: 'Opens a hosted checkout session (REST: POST /business/checkout/session)',
+  })
+  async createCheckoutSession(
+    @Arg('input', { description: 'The amount, currency, URLs and what the page offers' })
+    input: CreateCheckoutSessionInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateCheckoutSessionPayload> {
     const who = caller(context);
     return payloadOf(CreateCheckoutSessionPayload, async () => {
       const command = createCheckoutSessionCommand(parseInput(createCheckoutSessionSchema, { ...input }));

@@ -12,6 +12,8 @@ export interface CollectionLoaders {
 
 export function createCollectionLoaders(core: Core, ctx: RequestContext): CollectionLoaders {
   return {
-    collectionById: new DataLoader(async (ids) => alignTo(ids, await core.collections.byIds(ctx, [...ids]), (collection) => collection.id)),
+    collectionById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.collections.byIds(ctx, [...ids]), (collection) => collection.id),
+    ),
   };
 }

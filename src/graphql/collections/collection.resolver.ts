@@ -2,7 +2,13 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from
 import { CollectionChange, Topic } from '../../domain/events/pubsub';
 import { Collection as CollectionRow, CollectionStatus } from '../../domain/collections/collection.entities';
 import { notFound } from '../../domain/shared/errors';
-import { channelsQuerySchema, createCollectionBodySchema, payCollectionBodySchema, toCreateCollectionCommand, toPayCollectionCommand } from '../../wire/collections';
+import {
+  channelsQuerySchema,
+  createCollectionBodySchema,
+  payCollectionBodySchema,
+  toCreateCollectionCommand,
+  toPayCollectionCommand,
+} from '../../wire/collections';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
 import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
@@ -10,15 +16,28 @@ import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { CreateCollectionPayload, PaySandboxCollectionPayload } from './collection.payloads';
-import { Collection, CollectionChannel, CollectionConnection, CollectionUpdate, CreateCollectionInput, PaySandboxCollectionInput } from './collection.types';
+import {
+  Collection,
+  CollectionChannel,
+  CollectionConnection,
+  CollectionUpdate,
+  CreateCollectionInput,
+  PaySandboxCollectionInput,
+} from './collection.types';
 
 /** A connection costs its page size times its selection (src/graphql/limits.ts). */
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
+  (args.first ?? 20) * childComplexity;
 
 /** GraphQL's minor-unit strings become the JSON integers the shared shape takes; anything else is left for it to refuse. */
-const minorOf = (value: string | undefined) => (value !== undefined && /^\s*-?\d{1,16}(\.\d{1,16})?\s*$/.test(value) ? Number(value) : value);
+const minorOf = (value: string | undefined) =>
+  value !== undefined && /^\s*-?\d{1,16}(\.\d{1,16})?\s*$/.test(value) ? Number(value) : value;
 
-defineNode({ type: Collection, entity: CollectionRow, load: async (context, id) => Collection.from(await context.core.collections.get(caller(context), id)) });
+defineNode({
+  type: Collection,
+  entity: CollectionRow,
+  load: async (context, id) => Collection.from(await context.core.collections.get(caller(context), id)),
+});
 
 /**
  * Collections for the dashboard (design section 9): the same operations and commands as
@@ -27,30 +46,60 @@ defineNode({ type: Collection, entity: CollectionRow, load: async (context, id) 
 @Resolver(() => Collection)
 export class CollectionResolver {
   // A plain list: the rail provider's own channel list, a handful per country (docs/graphql-api.md, lists that are not connections).
-  @Query(() => [CollectionChannel], { description: "The collection rail's channels (of one country when asked), with their limits; the provider's list, a few per country, so not paged" })
-  async collectionChannels(@Ctx() context: GraphQLContext, @Arg('country', () => String, { nullable: true, description: "ISO 3166-1 alpha-2, any case; every country's channels when omitted" }) country?: string): Promise<CollectionChannel[]> {
+  @Query(() => [CollectionChannel], {
+    description:
+      "The collection rail's channels (of one country when asked), with their limits; the provider's list, a few per country, so not paged",
+  })
+  async collectionChannels(
+    @Ctx() context: GraphQLContext,
+    @Arg('country', () => String, {
+      nullable: true,
+      description: "ISO 3166-1 alpha-2, any case; every country's channels when omitted",
+    })
+    country?: string,
+  ): Promise<CollectionChannel[]> {
     const query = parseInput(channelsQuerySchema, definedFields({ country: country ?? undefined }));
     return (await context.core.collections.channels(caller(context), query)).map(CollectionChannel.from);
   }
 
-  @Query(() => CollectionConnection, { description: 'Collections of the active business and mode, newest first', complexity: perRow })
+  @Query(() => CollectionConnection, {
+    description: 'Collections of the active business and mode, newest first',
+    complexity: perRow,
+  })
   async collections(
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('status', () => CollectionStatus, { nullable: true, description: 'Only collections in this status' }) status?: CollectionStatus,
+    @Arg('status', () => CollectionStatus, { nullable: true, description: 'Only collections in this status' })
+    status?: CollectionStatus,
   ): Promise<CollectionConnection> {
-    const page = await context.core.collections.list(caller(context), { status: status ?? undefined }, { kind: 'keyset', first: first ?? null, after: after ?? null });
+    const page = await context.core.collections.list(
+      caller(context),
+      { status: status ?? undefined },
+      { kind: 'keyset', first: first ?? null, after: after ?? null },
+    );
     return toConnection(page, Collection.from);
   }
 
-  @Query(() => Collection, { description: 'One collection of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
-  async collection(@Arg('id', () => ID, { description: "The collection's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Collection> {
+  @Query(() => Collection, {
+    description:
+      'One collection of the active business and mode (NOT_FOUND for an unknown id or another business or mode)',
+  })
+  async collection(
+    @Arg('id', () => ID, { description: "The collection's id (UUID)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Collection> {
     return Collection.from(await context.core.collections.get(caller(context), id));
   }
 
-  @Mutation(() => CreateCollectionPayload, { description: 'Opens deposit instructions with the rail: the collection is pending until the payer pays or it expires' })
-  async createCollection(@Arg('input', { description: 'The amount, currency, country, rail and payer' }) input: CreateCollectionInput, @Ctx() context: GraphQLContext): Promise<CreateCollectionPayload> {
+  @Mutation(() => CreateCollectionPayload, {
+    description:
+      'Opens deposit instructions with the rail: the collection is pending until the payer pays or it expires',
+  })
+  async createCollection(
+    @Arg('input', { description: 'The amount, currency, country, rail and payer' }) input: CreateCollectionInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateCollectionPayload> {
     const ctx = caller(context);
     return payloadOf(CreateCollectionPayload, async () => {
       const body = parseInput(createCollectionBodySchema, { ...definedFields(input), amount: minorOf(input.amount) });
@@ -59,9 +108,13 @@ export class CollectionResolver {
   }
 
   @Mutation(() => PaySandboxCollectionPayload, {
-    description: 'Sandbox only: the payer sends amount (minor units, as a string of digits); the same amount completes it, another fails it (amount_mismatch)',
+    description:
+      'Sandbox only: the payer sends amount (minor units, as a string of digits); the same amount completes it, another fails it (amount_mismatch)',
   })
-  async paySandboxCollection(@Arg('input', { description: 'The collection and the amount the payer sends' }) input: PaySandboxCollectionInput, @Ctx() context: GraphQLContext): Promise<PaySandboxCollectionPayload> {
+  async paySandboxCollection(
+    @Arg('input', { description: 'The collection and the amount the payer sends' }) input: PaySandboxCollectionInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<PaySandboxCollectionPayload> {
     const ctx = caller(context);
     return payloadOf(PaySandboxCollectionPayload, async () => {
       const body = parseInput(payCollectionBodySchema, { amount: minorOf(input.amount) });
@@ -71,14 +124,26 @@ export class CollectionResolver {
 
   @Subscription(() => CollectionUpdate, {
     topics: Topic.COLLECTION,
-    description: "Each change of the subscriber's collections once (one collection when id is given): created, then each status; its business and mode only",
-    filter: ({ payload, args, context }: { payload: CollectionChange; args: { id?: string }; context: GraphQLContext }) =>
-      ownedBySubscriber(payload, context) && (!args.id || args.id === payload.collectionId),
+    description:
+      "Each change of the subscriber's collections once (one collection when id is given): created, then each status; its business and mode only",
+    filter: ({
+      payload,
+      args,
+      context,
+    }: {
+      payload: CollectionChange;
+      args: { id?: string };
+      context: GraphQLContext;
+    }) => ownedBySubscriber(payload, context) && (!args.id || args.id === payload.collectionId),
   })
   async collectionUpdated(
     @Root() change: CollectionChange,
     @Ctx() context: GraphQLContext,
-    @Arg('id', () => ID, { nullable: true, description: "Only this collection's changes; every collection of the business and mode when omitted" }) _id?: string,
+    @Arg('id', () => ID, {
+      nullable: true,
+      description: "Only this collection's changes; every collection of the business and mode when omitted",
+    })
+    _id?: string,
   ): Promise<CollectionUpdate> {
     caller(context);
     const collection = await context.loaders.collectionById.load(change.collectionId);

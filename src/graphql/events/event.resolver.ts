@@ -13,11 +13,24 @@ import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { deliveryFiltersSchema } from '../../wire/webhooks';
 import {
-  Event, EventConnection, RedeliverWebhookInput, RedeliverWebhookPayload, RedeliverWebhookUrlDeliveryInput, RedeliverWebhookUrlDeliveryPayload,
-  ReplayEventInput, ReplayEventPayload, WebhookDelivery, WebhookDeliveryConnection, WebhookDeliveryUpdate,
+  Event,
+  EventConnection,
+  RedeliverWebhookInput,
+  RedeliverWebhookPayload,
+  RedeliverWebhookUrlDeliveryInput,
+  RedeliverWebhookUrlDeliveryPayload,
+  ReplayEventInput,
+  ReplayEventPayload,
+  WebhookDelivery,
+  WebhookDeliveryConnection,
+  WebhookDeliveryUpdate,
 } from './event.types';
 
-defineNode({ type: Event, entity: DomainEvent, load: async (context, id) => Event.from(await context.core.eventLog.get(caller(context), id)) });
+defineNode({
+  type: Event,
+  entity: DomainEvent,
+  load: async (context, id) => Event.from(await context.core.eventLog.get(caller(context), id)),
+});
 // A delivery of the caller's business and mode (to its webhookUrl, an endpoint, or a /v1 target), as event.deliveries answers it.
 defineNode({
   type: WebhookDelivery,
@@ -47,12 +60,19 @@ export class EventResolver {
   ): Promise<EventConnection> {
     const ctx = caller(context);
     const filters = toEventFilters(parseInput(eventFilterSchema, { type, from, to }));
-    const page = await context.core.eventLog.list(ctx, filters, { kind: 'keyset', first: first ?? null, after: after ?? null });
+    const page = await context.core.eventLog.list(ctx, filters, {
+      kind: 'keyset',
+      first: first ?? null,
+      after: after ?? null,
+    });
     return toConnection(page, Event.from);
   }
 
   @Query(() => Event, { description: 'One event of the active business and mode (NOT_FOUND otherwise)' })
-  async event(@Arg('id', () => ID, { description: "The event's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<Event> {
+  async event(
+    @Arg('id', () => ID, { description: "The event's id (UUID, as REST answers it)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Event> {
     return Event.from(await context.core.eventLog.get(caller(context), id));
   }
 
@@ -61,66 +81,112 @@ export class EventResolver {
     return (await loaders.deliveriesByEventId.load(event.id)).map(WebhookDelivery.from);
   }
 
-  @Mutation(() => RedeliverWebhookPayload, { description: 'Sends a delivery again (a new delivery of the same event to the same URL)' })
-  async redeliverWebhook(@Arg('input', { description: 'The delivery to send again' }) input: RedeliverWebhookInput, @Ctx() context: GraphQLContext): Promise<RedeliverWebhookPayload> {
+  @Mutation(() => RedeliverWebhookPayload, {
+    description: 'Sends a delivery again (a new delivery of the same event to the same URL)',
+  })
+  async redeliverWebhook(
+    @Arg('input', { description: 'The delivery to send again' }) input: RedeliverWebhookInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RedeliverWebhookPayload> {
     const ctx = caller(context);
-    return payloadOf(RedeliverWebhookPayload, async () => WebhookDelivery.from(await context.core.webhooks.redeliver(ctx, input.id)));
+    return payloadOf(RedeliverWebhookPayload, async () =>
+      WebhookDelivery.from(await context.core.webhooks.redeliver(ctx, input.id)),
+    );
   }
 
   @Query(() => WebhookDeliveryConnection, {
-    description: "Deliveries to the business's own webhookUrl of the active mode (REST GET /business/config/webhook-deliveries), newest first",
+    description:
+      "Deliveries to the business's own webhookUrl of the active mode (REST GET /business/config/webhook-deliveries), newest first",
     complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
   })
   async webhookUrlDeliveries(
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('status', () => String, { nullable: true, description: 'One of pending, succeeded, failed or permanently_failed' }) status?: string,
-    @Arg('eventType', () => String, { nullable: true, description: 'The event type, for example wallet.funded' }) eventType?: string,
+    @Arg('status', () => String, {
+      nullable: true,
+      description: 'One of pending, succeeded, failed or permanently_failed',
+    })
+    status?: string,
+    @Arg('eventType', () => String, { nullable: true, description: 'The event type, for example wallet.funded' })
+    eventType?: string,
   ): Promise<WebhookDeliveryConnection> {
     const ctx = caller(context);
     const filters = parseInput(deliveryFiltersSchema, { status, eventType });
-    const page = await context.core.webhooks.listWebhookUrlDeliveries(ctx, filters, { kind: 'keyset', first: first ?? null, after: after ?? null });
+    const page = await context.core.webhooks.listWebhookUrlDeliveries(ctx, filters, {
+      kind: 'keyset',
+      first: first ?? null,
+      after: after ?? null,
+    });
     return toConnection(page, WebhookDelivery.from);
   }
 
-  @Mutation(() => RedeliverWebhookUrlDeliveryPayload, { description: "Sends a delivery to the business's webhookUrl again (NOT_FOUND for an endpoint's delivery)" })
+  @Mutation(() => RedeliverWebhookUrlDeliveryPayload, {
+    description: "Sends a delivery to the business's webhookUrl again (NOT_FOUND for an endpoint's delivery)",
+  })
   async redeliverWebhookUrlDelivery(
     @Arg('input', { description: "The webhookUrl's delivery to send again" }) input: RedeliverWebhookUrlDeliveryInput,
     @Ctx() context: GraphQLContext,
   ): Promise<RedeliverWebhookUrlDeliveryPayload> {
     const ctx = caller(context);
-    return payloadOf(RedeliverWebhookUrlDeliveryPayload, async () => WebhookDelivery.from(await context.core.webhooks.redeliverWebhookUrlDelivery(ctx, input.id)));
+    return payloadOf(RedeliverWebhookUrlDeliveryPayload, async () =>
+      WebhookDelivery.from(await context.core.webhooks.redeliverWebhookUrlDelivery(ctx, input.id)),
+    );
   }
 
-  @Mutation(() => ReplayEventPayload, { description: "Replays an event to an endpoint, or to the business's webhookUrl" })
-  async replayEvent(@Arg('input', { description: 'The event and, optionally, the endpoint to send it to' }) input: ReplayEventInput, @Ctx() context: GraphQLContext): Promise<ReplayEventPayload> {
+  @Mutation(() => ReplayEventPayload, {
+    description: "Replays an event to an endpoint, or to the business's webhookUrl",
+  })
+  async replayEvent(
+    @Arg('input', { description: 'The event and, optionally, the endpoint to send it to' }) input: ReplayEventInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ReplayEventPayload> {
     const ctx = caller(context);
     return payloadOf(ReplayEventPayload, async () =>
-      WebhookDelivery.from(await context.core.webhooks.replayEvent(ctx, { eventId: input.eventId, endpointId: input.endpointId ?? undefined })));
+      WebhookDelivery.from(
+        await context.core.webhooks.replayEvent(ctx, {
+          eventId: input.eventId,
+          endpointId: input.endpointId ?? undefined,
+        }),
+      ),
+    );
   }
 
   @Subscription(() => Event, {
     topics: Topic.EVENT,
     description: "Events of the subscriber's business and mode, as they are committed",
-    filter: ({ payload, context }: { payload: PublishedEvent; context: GraphQLContext }) => ownedBySubscriber(payload, context),
+    filter: ({ payload, context }: { payload: PublishedEvent; context: GraphQLContext }) =>
+      ownedBySubscriber(payload, context),
   })
   eventCreated(@Root() event: PublishedEvent): Event {
     return Object.assign(new Event(), {
-      id: event.id, type: event.type, mode: event.livemode ? Mode.LIVE : Mode.TEST, data: event.data, createdAt: new Date(event.createdAt),
+      id: event.id,
+      type: event.type,
+      mode: event.livemode ? Mode.LIVE : Mode.TEST,
+      data: event.data,
+      createdAt: new Date(event.createdAt),
     });
   }
 
   @Subscription(() => WebhookDeliveryUpdate, {
     topics: Topic.WEBHOOK_DELIVERY,
-    description: "A webhook delivery of the subscriber's business and mode was created or attempted: one update per change, with what it changed",
-    filter: ({ payload, context }: { payload: WebhookDeliveryChange; context: GraphQLContext }) => ownedBySubscriber(payload, context),
+    description:
+      "A webhook delivery of the subscriber's business and mode was created or attempted: one update per change, with what it changed",
+    filter: ({ payload, context }: { payload: WebhookDeliveryChange; context: GraphQLContext }) =>
+      ownedBySubscriber(payload, context),
   })
-  async webhookDeliveryUpdated(@Root() change: WebhookDeliveryChange, @Ctx() context: GraphQLContext): Promise<WebhookDeliveryUpdate> {
+  async webhookDeliveryUpdated(
+    @Root() change: WebhookDeliveryChange,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookDeliveryUpdate> {
     caller(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
     const delivery = await context.loaders.deliveryById.load(change.deliveryId);
     if (!delivery) throw notFound('Webhook delivery');
-    return { webhookDelivery: WebhookDelivery.from(delivery), previousStatus: change.previousStatus ?? null, changedFields: change.changedFields ?? [] };
+    return {
+      webhookDelivery: WebhookDelivery.from(delivery),
+      previousStatus: change.previousStatus ?? null,
+      changedFields: change.changedFields ?? [],
+    };
   }
 }

@@ -8,7 +8,15 @@ import { defineUserErrors } from '../shared/payload';
  * request's own. Every refusal of confirmSignUp is the same VALIDATION_ERROR on `code`, whether or
  * not the address has an account.
  */
-export const AuthUserErrors = defineUserErrors('Auth', [ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED], 'sign-up or sign-in');
+export const AuthUserErrors = defineUserErrors(
+  'Auth',
+  [ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED],
+  'sign-up or sign-in',
+);
 
 /** What the business's settings, credentials, team and invitations refuse that the caller can fix (AccountErrorCode). */
-export const AccountUserErrors = defineUserErrors('Account', [ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT], 'business account or team');
+export const AccountUserErrors = defineUserErrors(
+  'Account',
+  [ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
+  'business account or team',
+);

@@ -4,7 +4,10 @@ import { IdInput } from '../shared/payload';
 
 @InputType({ description: 'A new account; the code to confirm it is emailed to the address' })
 export class SignUpInput {
-  @Field({ description: 'The email address of the new account (stored lower case); the confirmation code is sent there' }) email: string;
+  @Field({
+    description: 'The email address of the new account (stored lower case); the confirmation code is sent there',
+  })
+  email: string;
   @Field({ description: 'At least 10 characters' }) password: string;
   @Field({ description: "The user's name: 1 to 200 characters" }) name: string;
   @Field({ description: "The name of the account's first business: 1 to 200 characters" }) businessName: string;
@@ -24,7 +27,8 @@ export class SignInInput {
 
 @InputType({ description: 'The fields to change; an omitted field stays as it is' })
 export class UpdateBusinessSettingsInput {
-  @Field({ nullable: true, description: "The business's new name, 1 to 200 characters (OWNER or ADMIN only)" }) name?: string;
+  @Field({ nullable: true, description: "The business's new name, 1 to 200 characters (OWNER or ADMIN only)" })
+  name?: string;
   @Field(() => String, { nullable: true, description: 'Set to null to remove' }) webhookUrl?: string | null;
 }
 
@@ -44,8 +48,13 @@ export type RemoveTeamMemberInput = InstanceType<typeof RemoveTeamMemberInput>;
 
 @InputType({ description: 'Who to invite to the active business, and with which role' })
 export class InviteTeamMemberInput {
-  @Field({ description: 'The email address invited (stored lower case); only the signed-in user with this email can answer the invitation' }) email: string;
-  @Field(() => Role, { description: 'The role the invitee gets on accepting (inviting an OWNER needs an OWNER)' }) role: Role;
+  @Field({
+    description:
+      'The email address invited (stored lower case); only the signed-in user with this email can answer the invitation',
+  })
+  email: string;
+  @Field(() => Role, { description: 'The role the invitee gets on accepting (inviting an OWNER needs an OWNER)' })
+  role: Role;
 }
 
 export const AcceptTeamInvitationInput = IdInput('AcceptTeamInvitation', 'One of your pending invitations');

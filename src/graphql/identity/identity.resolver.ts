@@ -1,6 +1,10 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import {
-  ApiCredential as ApiCredentialRow, Business as BusinessRow, BusinessSettings as BusinessSettingsRow, Membership as MembershipRow, User as UserRow,
+  ApiCredential as ApiCredentialRow,
+  Business as BusinessRow,
+  BusinessSettings as BusinessSettingsRow,
+  Membership as MembershipRow,
+  User as UserRow,
 } from '../../domain/identity/identity.entities';
 import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
@@ -12,16 +16,29 @@ import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
 import { businessSettingsSchema, newAccountSchema } from '../../wire/accounts';
 import {
-  ChangeTeamMemberRoleInput, ConfirmSignUpInput, RegenerateApiKeyInput, RemoveTeamMemberInput, SignInInput, SignUpInput, UpdateBusinessSettingsInput,
+  ChangeTeamMemberRoleInput,
+  ConfirmSignUpInput,
+  RegenerateApiKeyInput,
+  RemoveTeamMemberInput,
+  SignInInput,
+  SignUpInput,
+  UpdateBusinessSettingsInput,
 } from './identity.inputs';
 import {
-  ChangeTeamMemberRolePayload, ConfirmSignUpPayload, CreateLiveCredentialsPayload, RegenerateApiKeyPayload, RemoveTeamMemberPayload, SignInPayload,
-  SignUpPayload, UpdateBusinessSettingsPayload,
+  ChangeTeamMemberRolePayload,
+  ConfirmSignUpPayload,
+  CreateLiveCredentialsPayload,
+  RegenerateApiKeyPayload,
+  RemoveTeamMemberPayload,
+  SignInPayload,
+  SignUpPayload,
+  UpdateBusinessSettingsPayload,
 } from './identity.payloads';
 import { ApiCredential, Business, BusinessSettings, Membership, MembershipConnection, User } from './identity.types';
 import { pageOfList } from './list-page';
 
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
+  (args.first ?? 20) * childComplexity;
 const as = <T extends object>(Type: new () => T, row: object): T => Object.assign(new Type(), row);
 
 // node(id:) answers what the dashboard reaches: the signed-in user and their memberships and
@@ -79,7 +96,10 @@ defineNode({
 
 /** The payload of a sign-in or sign-up is read as its new session reads (the user's own memberships), not as the anonymous caller. */
 function readAsSignedIn(context: GraphQLContext, userId: string): void {
-  context.loaders = createLoaders(context.core, context.core.identity.auth.signedInContext(context.core.anonymousContext(context.origin), userId));
+  context.loaders = createLoaders(
+    context.core,
+    context.core.identity.auth.signedInContext(context.core.anonymousContext(context.origin), userId),
+  );
 }
 
 /**
@@ -91,29 +111,53 @@ function readAsSignedIn(context: GraphQLContext, userId: string): void {
 @Resolver()
 export class AuthResolver {
   @Mutation(() => SignUpPayload, {
-    description: 'Starts a sign-up: emails the address a 6-digit code (or, when it already has an account, a notice to sign in). Same answer either way',
+    description:
+      'Starts a sign-up: emails the address a 6-digit code (or, when it already has an account, a notice to sign in). Same answer either way',
   })
-  async signUp(@Arg('input', { description: 'The new account: email, password, name and business name' }) input: SignUpInput, @Ctx() { core, origin }: GraphQLContext): Promise<SignUpPayload> {
-    return payloadOf(SignUpPayload, async () => core.signUps.start(core.anonymousContext(origin), parseInput(newAccountSchema, input)));
+  async signUp(
+    @Arg('input', { description: 'The new account: email, password, name and business name' }) input: SignUpInput,
+    @Ctx() { core, origin }: GraphQLContext,
+  ): Promise<SignUpPayload> {
+    return payloadOf(SignUpPayload, async () =>
+      core.signUps.start(core.anonymousContext(origin), parseInput(newAccountSchema, input)),
+    );
   }
 
   @Mutation(() => ConfirmSignUpPayload, {
-    description: 'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials. '
-      + 'A wrong, expired or used code is one userError on code, whatever the reason',
+    description:
+      'Finishes a sign-up with the emailed code: creates the user, their first business and its test credentials. ' +
+      'A wrong, expired or used code is one userError on code, whatever the reason',
   })
-  async confirmSignUp(@Arg('input', { description: 'The token signUp answered and the 6-digit code emailed to the address' }) input: ConfirmSignUpInput, @Ctx() context: GraphQLContext): Promise<ConfirmSignUpPayload> {
+  async confirmSignUp(
+    @Arg('input', { description: 'The token signUp answered and the 6-digit code emailed to the address' })
+    input: ConfirmSignUpInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ConfirmSignUpPayload> {
     const { core, origin } = context;
     return payloadOf(ConfirmSignUpPayload, async () => {
-      const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), { signUpToken: input.signUpToken, code: input.code });
+      const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), {
+        signUpToken: input.signUpToken,
+        code: input.code,
+      });
       readAsSignedIn(context, user.id);
-      return { token, expiresIn: core.config.jwtTtlSeconds, user: as(User, user), business: as(Business, business), testCredentials: credentials };
+      return {
+        token,
+        expiresIn: core.config.jwtTtlSeconds,
+        user: as(User, user),
+        business: as(Business, business),
+        testCredentials: credentials,
+      };
     });
   }
 
   @Mutation(() => SignInPayload, {
-    description: 'A dashboard JWT. An unknown email, a wrong password and a locked account are the same userError (UNAUTHORIZED, no field)',
+    description:
+      'A dashboard JWT. An unknown email, a wrong password and a locked account are the same userError (UNAUTHORIZED, no field)',
   })
-  async signIn(@Arg('input', { description: 'The email and password to sign in with' }) input: SignInInput, @Ctx() context: GraphQLContext): Promise<SignInPayload> {
+  async signIn(
+    @Arg('input', { description: 'The email and password to sign in with' }) input: SignInInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SignInPayload> {
     const { core, origin } = context;
     return payloadOf(SignInPayload, async () => {
       const { user, token, expiresIn } = await core.identity.auth.signIn(core.anonymousContext(origin), input);
@@ -161,53 +205,93 @@ export class BusinessResolver {
     return BusinessSettings.from(await context.core.identity.businesses.settings(caller(context)));
   }
 
-  @Mutation(() => UpdateBusinessSettingsPayload, { description: 'The business name (OWNER/ADMIN) and the webhook URL of the active mode' })
-  async updateBusinessSettings(@Arg('input', { description: 'The name and/or webhook URL to set' }) input: UpdateBusinessSettingsInput, @Ctx() context: GraphQLContext): Promise<UpdateBusinessSettingsPayload> {
+  @Mutation(() => UpdateBusinessSettingsPayload, {
+    description: 'The business name (OWNER/ADMIN) and the webhook URL of the active mode',
+  })
+  async updateBusinessSettings(
+    @Arg('input', { description: 'The name and/or webhook URL to set' }) input: UpdateBusinessSettingsInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<UpdateBusinessSettingsPayload> {
     const ctx = caller(context);
     ctx.requireRole(...WRITE_ROLES); // refused callers learn nothing of the shape (checked again by the domain)
     return payloadOf(UpdateBusinessSettingsPayload, async () =>
-      BusinessSettings.from((await context.core.identity.businesses.updateSettings(ctx, parseInput(businessSettingsSchema, input))).settings));
+      BusinessSettings.from(
+        (await context.core.identity.businesses.updateSettings(ctx, parseInput(businessSettingsSchema, input)))
+          .settings,
+      ),
+    );
   }
 
   @Query(() => [ApiCredential], {
-    description: "The business's credentials, at most one per mode (both modes for a dashboard user, its own for an API credential), so not paged",
+    description:
+      "The business's credentials, at most one per mode (both modes for a dashboard user, its own for an API credential), so not paged",
   })
   async apiCredentials(@Ctx() context: GraphQLContext): Promise<ApiCredential[]> {
     return (await context.core.identity.credentials.list(caller(context))).map(ApiCredential.from);
   }
 
-  @Mutation(() => CreateLiveCredentialsPayload, { description: 'Issues live credentials (OWNER only); shown once. CONFLICT when they exist' })
+  @Mutation(() => CreateLiveCredentialsPayload, {
+    description: 'Issues live credentials (OWNER only); shown once. CONFLICT when they exist',
+  })
   async createLiveCredentials(@Ctx() context: GraphQLContext): Promise<CreateLiveCredentialsPayload> {
     const ctx = caller(context);
     return payloadOf(CreateLiveCredentialsPayload, async () => context.core.identity.credentials.createLive(ctx));
   }
 
-  @Mutation(() => RegenerateApiKeyPayload, { description: 'Replaces the API key of a mode; the old key stops working at once' })
-  async regenerateApiKey(@Arg('input', { description: 'The mode whose key is replaced' }) input: RegenerateApiKeyInput, @Ctx() context: GraphQLContext): Promise<RegenerateApiKeyPayload> {
+  @Mutation(() => RegenerateApiKeyPayload, {
+    description: 'Replaces the API key of a mode; the old key stops working at once',
+  })
+  async regenerateApiKey(
+    @Arg('input', { description: 'The mode whose key is replaced' }) input: RegenerateApiKeyInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RegenerateApiKeyPayload> {
     const ctx = caller(context);
-    return payloadOf(RegenerateApiKeyPayload, async () => context.core.identity.credentials.regenerateApiKey(ctx, { mode: input.mode }));
+    return payloadOf(RegenerateApiKeyPayload, async () =>
+      context.core.identity.credentials.regenerateApiKey(ctx, { mode: input.mode }),
+    );
   }
 
-  @Query(() => MembershipConnection, { description: 'Team members of the active business, oldest first', complexity: perRow })
+  @Query(() => MembershipConnection, {
+    description: 'Team members of the active business, oldest first',
+    complexity: perRow,
+  })
   async teamMembers(
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<MembershipConnection> {
     const members = await context.core.identity.team.members(caller(context));
-    return toConnection(pageOfList(members, 'oldestFirst', 'teamMembers', { first, after }), (row) => as(Membership, row));
+    return toConnection(pageOfList(members, 'oldestFirst', 'teamMembers', { first, after }), (row) =>
+      as(Membership, row),
+    );
   }
 
-  @Mutation(() => ChangeTeamMemberRolePayload, { description: "Another member's role (OWNER/ADMIN); the last OWNER keeps the role (CONFLICT)" })
-  async changeTeamMemberRole(@Arg('input', { description: 'The membership and its new role' }) input: ChangeTeamMemberRoleInput, @Ctx() context: GraphQLContext): Promise<ChangeTeamMemberRolePayload> {
+  @Mutation(() => ChangeTeamMemberRolePayload, {
+    description: "Another member's role (OWNER/ADMIN); the last OWNER keeps the role (CONFLICT)",
+  })
+  async changeTeamMemberRole(
+    @Arg('input', { description: 'The membership and its new role' }) input: ChangeTeamMemberRoleInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ChangeTeamMemberRolePayload> {
     const ctx = caller(context);
     return payloadOf(ChangeTeamMemberRolePayload, async () =>
-      as(Membership, await context.core.identity.team.changeMemberRole(ctx, { membershipId: input.membershipId, role: input.role })));
+      as(
+        Membership,
+        await context.core.identity.team.changeMemberRole(ctx, { membershipId: input.membershipId, role: input.role }),
+      ),
+    );
   }
 
-  @Mutation(() => RemoveTeamMemberPayload, { description: 'Removes a member; the last OWNER cannot be removed (CONFLICT)' })
-  async removeTeamMember(@Arg('input', { description: 'The membership to remove' }) input: RemoveTeamMemberInput, @Ctx() context: GraphQLContext): Promise<RemoveTeamMemberPayload> {
+  @Mutation(() => RemoveTeamMemberPayload, {
+    description: 'Removes a member; the last OWNER cannot be removed (CONFLICT)',
+  })
+  async removeTeamMember(
+    @Arg('input', { description: 'The membership to remove' }) input: RemoveTeamMemberInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RemoveTeamMemberPayload> {
     const ctx = caller(context);
-    return payloadOf(RemoveTeamMemberPayload, async () => as(Membership, await context.core.identity.team.removeMember(ctx, input.id)));
+    return payloadOf(RemoveTeamMemberPayload, async () =>
+      as(Membership, await context.core.identity.team.removeMember(ctx, input.id)),
+    );
   }
 }

@@ -2,7 +2,8 @@ import { ListPage, cursorEncoder, keysetPosition, pageSize } from '../../domain/
 
 type Position = [createdAt: string, id: string];
 const positionOf = (item: { id: string; createdAt: Date }): Position => [item.createdAt.toISOString(), item.id];
-const compare = (a: Position, b: Position) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+const compare = (a: Position, b: Position) =>
+  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
 /**
  * A connection page of a list its service answers whole (a business's team, its invitations, its
@@ -11,7 +12,10 @@ const compare = (a: Position, b: Position) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 
  * `list` names the list in the cursor, so a cursor of one list is refused by another.
  */
 export function pageOfList<T extends { id: string; createdAt: Date }>(
-  items: readonly T[], order: 'oldestFirst' | 'newestFirst', list: string, args: { first?: number | null; after?: string | null },
+  items: readonly T[],
+  order: 'oldestFirst' | 'newestFirst',
+  list: string,
+  args: { first?: number | null; after?: string | null },
 ): ListPage<T> {
   const limit = pageSize(args.first);
   const filters = { list };
@@ -23,7 +27,11 @@ export function pageOfList<T extends { id: string; createdAt: Date }>(
   const cursorAt = cursorEncoder(filters);
   const cursorOf = (item: T) => cursorAt(positionOf(item));
   return {
-    items: page, total: null, hasNextPage: rest.length > limit, hasPreviousPage: after !== null,
-    endCursor: page.length > 0 ? cursorOf(page[page.length - 1]) : null, cursorOf,
+    items: page,
+    total: null,
+    hasNextPage: rest.length > limit,
+    hasPreviousPage: after !== null,
+    endCursor: page.length > 0 ? cursorOf(page[page.length - 1]) : null,
+    cursorOf,
   };
 }

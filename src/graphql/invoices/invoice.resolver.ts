@@ -9,9 +9,19 @@ import { Invoice as InvoiceRow } from '../../domain/invoices/invoice.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { CreateInvoicePayload, FinalizeInvoicePayload, VoidInvoicePayload } from './invoice.payloads';
-import { CreateInvoiceInput, FinalizeInvoiceInput, Invoice, InvoiceConnection, VoidInvoiceInput } from './invoice.types';
+import {
+  CreateInvoiceInput,
+  FinalizeInvoiceInput,
+  Invoice,
+  InvoiceConnection,
+  VoidInvoiceInput,
+} from './invoice.types';
 
-defineNode({ type: Invoice, entity: InvoiceRow, load: async (context, id) => Invoice.from(await context.core.invoices.get(caller(context), id)) });
+defineNode({
+  type: Invoice,
+  entity: InvoiceRow,
+  load: async (context, id) => Invoice.from(await context.core.invoices.get(caller(context), id)),
+});
 
 /** Invoices, the same operations as /api/v1/business/invoices. */
 @Resolver(() => Invoice)
@@ -24,19 +34,33 @@ export class InvoiceResolver {
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('status', () => InvoiceStatus, { nullable: true, description: 'Only invoices in this status' }) status?: InvoiceStatus,
+    @Arg('status', () => InvoiceStatus, { nullable: true, description: 'Only invoices in this status' })
+    status?: InvoiceStatus,
   ): Promise<InvoiceConnection> {
-    const page = await context.core.invoices.list(caller(context), parseInput(invoiceFiltersSchema, { status }), { kind: 'keyset', first: first ?? null, after: after ?? null });
+    const page = await context.core.invoices.list(caller(context), parseInput(invoiceFiltersSchema, { status }), {
+      kind: 'keyset',
+      first: first ?? null,
+      after: after ?? null,
+    });
     return toConnection(page, Invoice.from);
   }
 
-  @Query(() => Invoice, { description: 'One invoice of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
-  async invoice(@Arg('id', () => ID, { description: "The invoice's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Invoice> {
+  @Query(() => Invoice, {
+    description:
+      'One invoice of the active business and mode (NOT_FOUND for an unknown id or another business or mode)',
+  })
+  async invoice(
+    @Arg('id', () => ID, { description: "The invoice's id (UUID)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Invoice> {
     return Invoice.from(await context.core.invoices.get(caller(context), id));
   }
 
   @Mutation(() => CreateInvoicePayload, { description: 'Creates a DRAFT invoice with the next invoice number' })
-  async createInvoice(@Arg('input', { description: 'The customer, currency and lines (or amount)' }) input: CreateInvoiceInput, @Ctx() context: GraphQLContext): Promise<CreateInvoicePayload> {
+  async createInvoice(
+    @Arg('input', { description: 'The customer, currency and lines (or amount)' }) input: CreateInvoiceInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateInvoicePayload> {
     const who = caller(context);
     return payloadOf(CreateInvoicePayload, async () => {
       const items = input.items?.map((item) => ({ ...item }));
@@ -45,19 +69,32 @@ export class InvoiceResolver {
     });
   }
 
-  @Mutation(() => FinalizeInvoicePayload, { description: 'Sends a DRAFT invoice: OPEN, with a checkout session to pay it' })
-  async finalizeInvoice(@Arg('input', { description: 'The DRAFT invoice to send' }) input: FinalizeInvoiceInput, @Ctx() context: GraphQLContext): Promise<FinalizeInvoicePayload> {
+  @Mutation(() => FinalizeInvoicePayload, {
+    description: 'Sends a DRAFT invoice: OPEN, with a checkout session to pay it',
+  })
+  async finalizeInvoice(
+    @Arg('input', { description: 'The DRAFT invoice to send' }) input: FinalizeInvoiceInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<FinalizeInvoicePayload> {
     const who = caller(context);
-    return payloadOf(FinalizeInvoicePayload, async () => Invoice.from(await context.core.invoices.finalize(who, input.id)));
+    return payloadOf(FinalizeInvoicePayload, async () =>
+      Invoice.from(await context.core.invoices.finalize(who, input.id)),
+    );
   }
 
   @Mutation(() => VoidInvoicePayload, { description: 'Withdraws a DRAFT or OPEN invoice' })
-  async voidInvoice(@Arg('input', { description: 'The invoice to withdraw' }) input: VoidInvoiceInput, @Ctx() context: GraphQLContext): Promise<VoidInvoicePayload> {
+  async voidInvoice(
+    @Arg('input', { description: 'The invoice to withdraw' }) input: VoidInvoiceInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<VoidInvoicePayload> {
     const who = caller(context);
     return payloadOf(VoidInvoicePayload, async () => Invoice.from(await context.core.invoices.void(who, input.id)));
   }
 
-  @FieldResolver(() => CheckoutSession, { nullable: true, description: 'The session the customer pays through (once sent)' })
+  @FieldResolver(() => CheckoutSession, {
+    nullable: true,
+    description: 'The session the customer pays through (once sent)',
+  })
   async checkoutSession(@Root() invoice: Invoice, @Ctx() context: GraphQLContext): Promise<CheckoutSession | null> {
     if (!invoice.checkoutSessionId) return null;
     const session = await context.loaders.checkoutSessionById.load(invoice.checkoutSessionId);

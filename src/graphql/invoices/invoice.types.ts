@@ -29,35 +29,66 @@ export class InvoiceItem {
 @ObjectType({ description: 'An invoice, paid through its checkout session once sent', implements: Node })
 export class Invoice extends Node {
   @Field({ description: 'INV-000001, sequential per business and mode' }) invoiceNumber: string;
-  @Field(() => InvoiceStatus, { description: 'DRAFT until sent, then OPEN until paid (PAID) or withdrawn (VOID)' }) status: InvoiceStatus;
+  @Field(() => InvoiceStatus, { description: 'DRAFT until sent, then OPEN until paid (PAID) or withdrawn (VOID)' })
+  status: InvoiceStatus;
   @Field({ description: 'The email of the customer who pays it' }) customerEmail: string;
-  @Field(() => [InvoiceItem], { description: 'The lines (a single "Amount due" line when created with amount)' }) items: InvoiceItem[];
+  @Field(() => [InvoiceItem], { description: 'The lines (a single "Amount due" line when created with amount)' })
+  items: InvoiceItem[];
   @Field(() => Money, { description: 'The sum of the lines: what the customer pays' }) totalAmount: Money;
-  @Field(() => String, { nullable: true, description: 'Shown with the invoice; null when none' }) description: string | null;
+  @Field(() => String, { nullable: true, description: 'Shown with the invoice; null when none' }) description:
+    string | null;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) dueDate: string | null;
-  @Field(() => String, { nullable: true, description: "Where the customer lands once paid; null: Tessera's receipt page" }) successUrl: string | null;
-  @Field(() => ID, { nullable: true, description: 'The checkout session that pays it; null until sent' }) checkoutSessionId: string | null;
-  @Field(() => String, { nullable: true, description: 'Where the customer pays (once sent)' }) checkoutUrl: string | null;
-  @Field(() => ID, { nullable: true, description: 'The payment that paid it; null unless PAID' }) paymentId: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Your key-value data as sent; null when none' }) metadata: Record<string, unknown> | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "Where the customer lands once paid; null: Tessera's receipt page",
+  })
+  successUrl: string | null;
+  @Field(() => ID, { nullable: true, description: 'The checkout session that pays it; null until sent' })
+  checkoutSessionId: string | null;
+  @Field(() => String, { nullable: true, description: 'Where the customer pays (once sent)' }) checkoutUrl:
+    string | null;
+  @Field(() => ID, { nullable: true, description: 'The payment that paid it; null unless PAID' }) paymentId:
+    string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Your key-value data as sent; null when none' })
+  metadata: Record<string, unknown> | null;
   @Field(() => Mode, { description: 'TEST or LIVE (REST: livemode)' }) mode: Mode;
-  @Field(() => Date, { nullable: true, description: 'When it was sent (ISO 8601, UTC); null while DRAFT' }) finalizedAt: Date | null;
-  @Field(() => Date, { nullable: true, description: 'When it was paid (ISO 8601, UTC); null unless PAID' }) paidAt: Date | null;
-  @Field(() => Date, { nullable: true, description: 'When it was voided (ISO 8601, UTC); null unless VOID' }) voidedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When it was sent (ISO 8601, UTC); null while DRAFT' })
+  finalizedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When it was paid (ISO 8601, UTC); null unless PAID' })
+  paidAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When it was voided (ISO 8601, UTC); null unless VOID' })
+  voidedAt: Date | null;
   @Field({ description: 'When it was created (ISO 8601, UTC)' }) createdAt: Date;
   @Field({ description: 'When it last changed (ISO 8601, UTC)' }) updatedAt: Date;
 
   static from(row: InvoiceRow): Invoice {
     return Object.assign(new Invoice(), {
-      id: row.id, invoiceNumber: row.invoiceNumber, status: row.status, customerEmail: row.customerEmail,
-      items: row.items.map((item) => Object.assign(new InvoiceItem(), {
-        description: item.description, quantity: item.quantity,
-        unitAmount: Money.of(BigInt(item.unitAmountMinor), row.currency), amount: Money.of(BigInt(item.amountMinor), row.currency),
-      })),
-      totalAmount: Money.of(row.totalAmount, row.currency), description: row.description, dueDate: row.dueDate, successUrl: row.successUrl,
-      checkoutSessionId: row.checkoutSessionId, checkoutUrl: row.checkoutUrl, paymentId: row.paymentId, metadata: row.metadata,
-      mode: row.livemode ? Mode.LIVE : Mode.TEST, finalizedAt: row.finalizedAt, paidAt: row.paidAt, voidedAt: row.voidedAt,
-      createdAt: row.createdAt, updatedAt: row.updatedAt,
+      id: row.id,
+      invoiceNumber: row.invoiceNumber,
+      status: row.status,
+      customerEmail: row.customerEmail,
+      items: row.items.map((item) =>
+        Object.assign(new InvoiceItem(), {
+          description: item.description,
+          quantity: item.quantity,
+          unitAmount: Money.of(BigInt(item.unitAmountMinor), row.currency),
+          amount: Money.of(BigInt(item.amountMinor), row.currency),
+        }),
+      ),
+      totalAmount: Money.of(row.totalAmount, row.currency),
+      description: row.description,
+      dueDate: row.dueDate,
+      successUrl: row.successUrl,
+      checkoutSessionId: row.checkoutSessionId,
+      checkoutUrl: row.checkoutUrl,
+      paymentId: row.paymentId,
+      metadata: row.metadata,
+      mode: row.livemode ? Mode.LIVE : Mode.TEST,
+      finalizedAt: row.finalizedAt,
+      paidAt: row.paidAt,
+      voidedAt: row.voidedAt,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     });
   }
 }
@@ -76,12 +107,18 @@ export class InvoiceItemInput {
 export class CreateInvoiceInput {
   @Field({ description: 'The email of the customer who pays it' }) customerEmail: string;
   @Field({ description: 'Currency code, any case' }) currency: string;
-  @Field(() => [InvoiceItemInput], { nullable: true, description: '1 to 100 lines (or send amount instead)' }) items?: InvoiceItemInput[];
+  @Field(() => [InvoiceItemInput], { nullable: true, description: '1 to 100 lines (or send amount instead)' })
+  items?: InvoiceItemInput[];
   @Field({ nullable: true, description: 'A single amount instead of items' }) amount?: string;
   @Field({ nullable: true, description: 'Shown with the invoice (at most 500 characters)' }) description?: string;
   @Field({ nullable: true, description: 'YYYY-MM-DD, today or later' }) dueDate?: string;
-  @Field({ nullable: true, description: "Absolute http(s) URL the customer lands on once paid; Tessera's receipt page when omitted" }) successUrl?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Your key-value data, a JSON object of at most 8 KB' }) metadata?: Record<string, unknown>;
+  @Field({
+    nullable: true,
+    description: "Absolute http(s) URL the customer lands on once paid; Tessera's receipt page when omitted",
+  })
+  successUrl?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Your key-value data, a JSON object of at most 8 KB' })
+  metadata?: Record<string, unknown>;
 }
 
 export const FinalizeInvoiceInput = IdInput('FinalizeInvoice', 'The DRAFT invoice to send');

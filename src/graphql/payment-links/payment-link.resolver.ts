@@ -7,10 +7,16 @@ import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links/paymen
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { CreatePaymentLinkPayload, DeactivatePaymentLinkPayload } from './payment-link.payloads';
-import { CreatePaymentLinkInput, DeactivatePaymentLinkInput, PaymentLink, PaymentLinkConnection } from './payment-link.types';
+import {
+  CreatePaymentLinkInput,
+  DeactivatePaymentLinkInput,
+  PaymentLink,
+  PaymentLinkConnection,
+} from './payment-link.types';
 
 defineNode({
-  type: PaymentLink, entity: PaymentLinkRow,
+  type: PaymentLink,
+  entity: PaymentLinkRow,
   load: async (context, id) => PaymentLink.from(await context.core.paymentLinks.get(caller(context), id), context.core),
 });
 
@@ -25,19 +31,38 @@ export class PaymentLinkResolver {
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('active', () => Boolean, { nullable: true, description: 'Only active (true) or deactivated (false) links; both when omitted' }) active?: boolean,
+    @Arg('active', () => Boolean, {
+      nullable: true,
+      description: 'Only active (true) or deactivated (false) links; both when omitted',
+    })
+    active?: boolean,
   ): Promise<PaymentLinkConnection> {
-    const page = await context.core.paymentLinks.list(caller(context), parseInput(paymentLinkFiltersSchema, { active }), { kind: 'keyset', first: first ?? null, after: after ?? null });
+    const page = await context.core.paymentLinks.list(
+      caller(context),
+      parseInput(paymentLinkFiltersSchema, { active }),
+      { kind: 'keyset', first: first ?? null, after: after ?? null },
+    );
     return toConnection(page, (row) => PaymentLink.from(row, context.core));
   }
 
-  @Query(() => PaymentLink, { description: 'One payment link of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
-  async paymentLink(@Arg('id', () => ID, { description: "The payment link's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<PaymentLink> {
+  @Query(() => PaymentLink, {
+    description:
+      'One payment link of the active business and mode (NOT_FOUND for an unknown id or another business or mode)',
+  })
+  async paymentLink(
+    @Arg('id', () => ID, { description: "The payment link's id (UUID)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<PaymentLink> {
     return PaymentLink.from(await context.core.paymentLinks.get(caller(context), id), context.core);
   }
 
-  @Mutation(() => CreatePaymentLinkPayload, { description: 'Creates an active payment link (REST: POST /business/payment-links)' })
-  async createPaymentLink(@Arg('input', { description: 'The name, amount, currency and recurring options' }) input: CreatePaymentLinkInput, @Ctx() context: GraphQLContext): Promise<CreatePaymentLinkPayload> {
+  @Mutation(() => CreatePaymentLinkPayload, {
+    description: 'Creates an active payment link (REST: POST /business/payment-links)',
+  })
+  async createPaymentLink(
+    @Arg('input', { description: 'The name, amount, currency and recurring options' }) input: CreatePaymentLinkInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreatePaymentLinkPayload> {
     const who = caller(context);
     return payloadOf(CreatePaymentLinkPayload, async () => {
       const command = createPaymentLinkCommand(parseInput(createPaymentLinkSchema, { ...input }));
@@ -46,8 +71,13 @@ export class PaymentLinkResolver {
   }
 
   @Mutation(() => DeactivatePaymentLinkPayload, { description: 'Stops the link from opening new checkout sessions' })
-  async deactivatePaymentLink(@Arg('input', { description: 'The payment link to deactivate' }) input: DeactivatePaymentLinkInput, @Ctx() context: GraphQLContext): Promise<DeactivatePaymentLinkPayload> {
+  async deactivatePaymentLink(
+    @Arg('input', { description: 'The payment link to deactivate' }) input: DeactivatePaymentLinkInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<DeactivatePaymentLinkPayload> {
     const who = caller(context);
-    return payloadOf(DeactivatePaymentLinkPayload, async () => PaymentLink.from(await context.core.paymentLinks.deactivate(who, input.id), context.core));
+    return payloadOf(DeactivatePaymentLinkPayload, async () =>
+      PaymentLink.from(await context.core.paymentLinks.deactivate(who, input.id), context.core),
+    );
   }
 }

@@ -7,7 +7,15 @@ import { defineUserErrors } from '../shared/payload';
  * not found, a state that does not allow the change, an unsupported currency, or an amount the
  * mode cannot process (UNPROCESSABLE: no card acquirer, a balance the ledger cannot hold).
  */
-export const PaymentUserErrors = defineUserErrors('Payment', [
-  ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT, ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY,
-  ErrorCode.UNPROCESSABLE,
-], 'payment');
+export const PaymentUserErrors = defineUserErrors(
+  'Payment',
+  [
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.CONFLICT,
+    ErrorCode.INSUFFICIENT_FUNDS,
+    ErrorCode.UNSUPPORTED_CURRENCY,
+    ErrorCode.UNPROCESSABLE,
+  ],
+  'payment',
+);

@@ -5,7 +5,10 @@ import { Dispute, Payment, Refund } from './payment.types';
 
 /** A payload that also carries the payment after the change (null when userErrors is not empty). */
 function withPayment<T extends ReturnType<typeof Payload>>(PayloadType: T): T {
-  Field(() => Payment, { nullable: true, description: 'The payment after the change; null when userErrors is not empty' })(PayloadType.prototype, 'payment');
+  Field(() => Payment, {
+    nullable: true,
+    description: 'The payment after the change; null when userErrors is not empty',
+  })(PayloadType.prototype, 'payment');
   return PayloadType;
 }
 
@@ -17,10 +20,19 @@ export const RefundPaymentPayload = withPayment(Payload('RefundPayment', 'refund
 export type RefundPaymentPayload = InstanceType<typeof RefundPaymentPayload>;
 export const SandboxSettlePaymentPayload = Payload('SandboxSettlePayment', 'payment', () => Payment, PaymentUserErrors);
 export type SandboxSettlePaymentPayload = InstanceType<typeof SandboxSettlePaymentPayload>;
-export const SandboxOpenDisputePayload = withPayment(Payload('SandboxOpenDispute', 'dispute', () => Dispute, PaymentUserErrors));
+export const SandboxOpenDisputePayload = withPayment(
+  Payload('SandboxOpenDispute', 'dispute', () => Dispute, PaymentUserErrors),
+);
 export type SandboxOpenDisputePayload = InstanceType<typeof SandboxOpenDisputePayload>;
-export const SandboxResolveDisputePayload = withPayment(Payload('SandboxResolveDispute', 'dispute', () => Dispute, PaymentUserErrors));
+export const SandboxResolveDisputePayload = withPayment(
+  Payload('SandboxResolveDispute', 'dispute', () => Dispute, PaymentUserErrors),
+);
 export type SandboxResolveDisputePayload = InstanceType<typeof SandboxResolveDisputePayload>;
-export const SetServerToServerChargingPayload = Payload('SetServerToServerCharging', 'serverToServerCharging', () => Boolean, PaymentUserErrors,
-  'The result of setServerToServerCharging: whether the business may now charge cards server to server in this mode');
+export const SetServerToServerChargingPayload = Payload(
+  'SetServerToServerCharging',
+  'serverToServerCharging',
+  () => Boolean,
+  PaymentUserErrors,
+  'The result of setServerToServerCharging: whether the business may now charge cards server to server in this mode',
+);
 export type SetServerToServerChargingPayload = InstanceType<typeof SetServerToServerChargingPayload>;

@@ -1,10 +1,23 @@
 import { setServerToServerCharging } from '../../domain/payments/payments.settings';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PaymentChange, Topic } from '../../domain/events/pubsub';
-import { Dispute as DisputeRow, DisputeStatus, Payment as PaymentRow, Refund as RefundRow } from '../../domain/payments/payment.entities';
+import {
+  Dispute as DisputeRow,
+  DisputeStatus,
+  Payment as PaymentRow,
+  Refund as RefundRow,
+} from '../../domain/payments/payment.entities';
 import { notFound } from '../../domain/shared/errors';
 import { PageQuery } from '../../domain/shared/pagination';
-import { chargeCommandOf, chargeRequestSchema, disputeFilterFields, openDisputeRequestSchema, paymentFilterFields, refundRequestSchema, resolveDisputeRequestSchema } from '../../wire/payments';
+import {
+  chargeCommandOf,
+  chargeRequestSchema,
+  disputeFilterFields,
+  openDisputeRequestSchema,
+  paymentFilterFields,
+  refundRequestSchema,
+  resolveDisputeRequestSchema,
+} from '../../wire/payments';
 import { parseInput } from '../../wire/validation';
 import { z } from 'zod';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
@@ -13,21 +26,54 @@ import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { Customer } from '../customers/customer.types';
 import {
-  ChargeCardPayload, CompleteThreeDSecurePayload, RefundPaymentPayload, SandboxOpenDisputePayload, SandboxResolveDisputePayload, SandboxSettlePaymentPayload,
+  ChargeCardPayload,
+  CompleteThreeDSecurePayload,
+  RefundPaymentPayload,
+  SandboxOpenDisputePayload,
+  SandboxResolveDisputePayload,
+  SandboxSettlePaymentPayload,
   SetServerToServerChargingPayload,
 } from './payment.payloads';
 import {
-  ChargeCardInput, CompleteThreeDSecureInput, Dispute, DisputeConnection, Payment, PaymentConnection, PaymentFilter, PaymentUpdate, Refund, RefundPaymentInput,
-  SandboxOpenDisputeInput, SandboxResolveDisputeInput, SandboxSettlePaymentInput, SetServerToServerChargingInput,
+  ChargeCardInput,
+  CompleteThreeDSecureInput,
+  Dispute,
+  DisputeConnection,
+  Payment,
+  PaymentConnection,
+  PaymentFilter,
+  PaymentUpdate,
+  Refund,
+  RefundPaymentInput,
+  SandboxOpenDisputeInput,
+  SandboxResolveDisputeInput,
+  SandboxSettlePaymentInput,
+  SetServerToServerChargingInput,
 } from './payment.types';
 
 const paymentFilterSchema = z.object(paymentFilterFields);
 const disputeFilterSchema = z.object(disputeFilterFields);
-const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
+const keyset = (first?: number, after?: string): PageQuery => ({
+  kind: 'keyset',
+  first: first ?? null,
+  after: after ?? null,
+});
 
-defineNode({ type: Payment, entity: PaymentRow, load: async (context, id) => Payment.from(await context.core.payments.get(caller(context), id)) });
-defineNode({ type: Refund, entity: RefundRow, load: async (context, id) => Refund.from(await context.core.payments.getRefund(caller(context), id)) });
-defineNode({ type: Dispute, entity: DisputeRow, load: async (context, id) => Dispute.from(await context.core.disputes.get(caller(context), id)) });
+defineNode({
+  type: Payment,
+  entity: PaymentRow,
+  load: async (context, id) => Payment.from(await context.core.payments.get(caller(context), id)),
+});
+defineNode({
+  type: Refund,
+  entity: RefundRow,
+  load: async (context, id) => Refund.from(await context.core.payments.getRefund(caller(context), id)),
+});
+defineNode({
+  type: Dispute,
+  entity: DisputeRow,
+  load: async (context, id) => Dispute.from(await context.core.disputes.get(caller(context), id)),
+});
 
 /** Card payments for the dashboard: the same operations (and commands) as /api/v1/business/payment(s). */
 @Resolver(() => Payment)
@@ -40,14 +86,24 @@ export class PaymentResolver {
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('filter', () => PaymentFilter, { nullable: true, description: 'Narrows the list (status, reference, email, customerId, from, to)' }) filter?: PaymentFilter,
+    @Arg('filter', () => PaymentFilter, {
+      nullable: true,
+      description: 'Narrows the list (status, reference, email, customerId, from, to)',
+    })
+    filter?: PaymentFilter,
   ): Promise<PaymentConnection> {
     const filters = parseInput(paymentFilterSchema, { ...filter });
     return toConnection(await context.core.payments.list(caller(context), filters, keyset(first, after)), Payment.from);
   }
 
-  @Query(() => Payment, { description: 'One payment of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
-  async payment(@Arg('id', () => ID, { description: "The payment's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Payment> {
+  @Query(() => Payment, {
+    description:
+      'One payment of the active business and mode (NOT_FOUND for an unknown id or another business or mode)',
+  })
+  async payment(
+    @Arg('id', () => ID, { description: "The payment's id (UUID)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Payment> {
     return Payment.from(await context.core.payments.get(caller(context), id));
   }
 
@@ -60,25 +116,37 @@ export class PaymentResolver {
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('status', () => DisputeStatus, { nullable: true, description: 'Only disputes in this status' }) status?: DisputeStatus,
+    @Arg('status', () => DisputeStatus, { nullable: true, description: 'Only disputes in this status' })
+    status?: DisputeStatus,
   ): Promise<DisputeConnection> {
     const filters = parseInput(disputeFilterSchema, { status });
     return toConnection(await context.core.disputes.list(caller(context), filters, keyset(first, after)), Dispute.from);
   }
 
-  @Query(() => Dispute, { description: 'One dispute of the active business and mode (NOT_FOUND for an unknown id or another business or mode)' })
-  async dispute(@Arg('id', () => ID, { description: "The dispute's id (UUID)" }) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
+  @Query(() => Dispute, {
+    description:
+      'One dispute of the active business and mode (NOT_FOUND for an unknown id or another business or mode)',
+  })
+  async dispute(
+    @Arg('id', () => ID, { description: "The dispute's id (UUID)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Dispute> {
     return Dispute.from(await context.core.disputes.get(caller(context), id));
   }
 
-  @FieldResolver(() => Customer, { nullable: true, description: 'The stored customer profile the payment belongs to, if any' })
+  @FieldResolver(() => Customer, {
+    nullable: true,
+    description: 'The stored customer profile the payment belongs to, if any',
+  })
   async customer(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Customer | null> {
     if (!payment.customerId) return null;
     const row = await loaders.customerById.load(payment.customerId);
     return row ? Customer.from(row) : null;
   }
 
-  @FieldResolver(() => [Refund], { description: 'Every refund of the payment, oldest first (a payment has few: they cannot exceed its amount)' })
+  @FieldResolver(() => [Refund], {
+    description: 'Every refund of the payment, oldest first (a payment has few: they cannot exceed its amount)',
+  })
   async refunds(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Refund[]> {
     return (await loaders.refundsByPaymentId.load(payment.id)).map(Refund.from);
   }
@@ -88,8 +156,15 @@ export class PaymentResolver {
     return (await loaders.disputesByPaymentId.load(payment.id)).map(Dispute.from);
   }
 
-  @Mutation(() => ChargeCardPayload, { description: 'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment' })
-  async chargeCard(@Arg('input', { description: 'The card (or token, or saved card), amount, currency and payer' }) input: ChargeCardInput, @Ctx() context: GraphQLContext): Promise<ChargeCardPayload> {
+  @Mutation(() => ChargeCardPayload, {
+    description:
+      'Server-to-server card charge (must be enabled for the business and mode); the same parameters within 60 s return the same payment',
+  })
+  async chargeCard(
+    @Arg('input', { description: 'The card (or token, or saved card), amount, currency and payer' })
+    input: ChargeCardInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ChargeCardPayload> {
     const who = caller(context);
     return payloadOf(ChargeCardPayload, async () => {
       const request = parseInput(chargeRequestSchema, { ...input, card: input.card ? { ...input.card } : undefined });
@@ -97,19 +172,33 @@ export class PaymentResolver {
     });
   }
 
-  @Mutation(() => CompleteThreeDSecurePayload, { description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)' })
-  async completeThreeDSecure(@Arg('input', { description: 'The payment waiting for 3-D Secure' }) input: CompleteThreeDSecureInput, @Ctx() context: GraphQLContext): Promise<CompleteThreeDSecurePayload> {
+  @Mutation(() => CompleteThreeDSecurePayload, {
+    description: 'Finishes a payment waiting for 3-D Secure (REQUIRES_ACTION)',
+  })
+  async completeThreeDSecure(
+    @Arg('input', { description: 'The payment waiting for 3-D Secure' }) input: CompleteThreeDSecureInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CompleteThreeDSecurePayload> {
     const who = caller(context);
-    return payloadOf(CompleteThreeDSecurePayload, async () => Payment.from(await context.core.charges.completeThreeDSecure(who, input.id)));
+    return payloadOf(CompleteThreeDSecurePayload, async () =>
+      Payment.from(await context.core.charges.completeThreeDSecure(who, input.id)),
+    );
   }
 
   @Mutation(() => RefundPaymentPayload, { description: 'Refunds all (amount omitted) or part of a captured payment' })
-  async refundPayment(@Arg('input', { description: 'The payment, and the amount when not all of it' }) input: RefundPaymentInput, @Ctx() context: GraphQLContext): Promise<RefundPaymentPayload> {
+  async refundPayment(
+    @Arg('input', { description: 'The payment, and the amount when not all of it' }) input: RefundPaymentInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RefundPaymentPayload> {
     const who = caller(context);
     let payment: Payment | null = null;
     const payload = await payloadOf(RefundPaymentPayload, async () => {
       const request = parseInput(refundRequestSchema, { amount: input.amount ?? undefined, reason: input.reason });
-      const result = await context.core.refunds.refund(who, { paymentId: input.paymentId, amount: request.amount, reason: request.reason ?? null });
+      const result = await context.core.refunds.refund(who, {
+        paymentId: input.paymentId,
+        amount: request.amount,
+        reason: request.reason ?? null,
+      });
       payment = Payment.from(result.payment);
       return Refund.from(result.refund);
     });
@@ -117,13 +206,21 @@ export class PaymentResolver {
   }
 
   @Mutation(() => SandboxSettlePaymentPayload, { description: 'Sandbox only: settles a COMPLETED payment now' })
-  async sandboxSettlePayment(@Arg('input', { description: 'The COMPLETED payment to settle' }) input: SandboxSettlePaymentInput, @Ctx() context: GraphQLContext): Promise<SandboxSettlePaymentPayload> {
+  async sandboxSettlePayment(
+    @Arg('input', { description: 'The COMPLETED payment to settle' }) input: SandboxSettlePaymentInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SandboxSettlePaymentPayload> {
     const who = caller(context);
-    return payloadOf(SandboxSettlePaymentPayload, async () => Payment.from(await context.core.settlements.sandboxSettle(who, input.id)));
+    return payloadOf(SandboxSettlePaymentPayload, async () =>
+      Payment.from(await context.core.settlements.sandboxSettle(who, input.id)),
+    );
   }
 
   @Mutation(() => SandboxOpenDisputePayload, { description: 'Sandbox only: the cardholder disputes the payment' })
-  async sandboxOpenDispute(@Arg('input', { description: 'The payment to dispute and the reason' }) input: SandboxOpenDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxOpenDisputePayload> {
+  async sandboxOpenDispute(
+    @Arg('input', { description: 'The payment to dispute and the reason' }) input: SandboxOpenDisputeInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SandboxOpenDisputePayload> {
     const who = caller(context);
     let payment: Payment | null = null;
     const payload = await payloadOf(SandboxOpenDisputePayload, async () => {
@@ -136,7 +233,10 @@ export class PaymentResolver {
   }
 
   @Mutation(() => SandboxResolveDisputePayload, { description: 'Sandbox only: resolves an open dispute, won or lost' })
-  async sandboxResolveDispute(@Arg('input', { description: 'The OPEN dispute and whether the merchant won' }) input: SandboxResolveDisputeInput, @Ctx() context: GraphQLContext): Promise<SandboxResolveDisputePayload> {
+  async sandboxResolveDispute(
+    @Arg('input', { description: 'The OPEN dispute and whether the merchant won' }) input: SandboxResolveDisputeInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SandboxResolveDisputePayload> {
     const who = caller(context);
     let payment: Payment | null = null;
     const payload = await payloadOf(SandboxResolveDisputePayload, async () => {
@@ -148,22 +248,43 @@ export class PaymentResolver {
     return Object.assign(payload, { payment });
   }
 
-  @Mutation(() => SetServerToServerChargingPayload, { description: 'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)' })
-  async setServerToServerCharging(@Arg('input', { description: 'On or off' }) input: SetServerToServerChargingInput, @Ctx() context: GraphQLContext): Promise<SetServerToServerChargingPayload> {
+  @Mutation(() => SetServerToServerChargingPayload, {
+    description:
+      'OWNER, test mode only: turns server-to-server charging on or off (live mode: operators, with the CLI)',
+  })
+  async setServerToServerCharging(
+    @Arg('input', { description: 'On or off' }) input: SetServerToServerChargingInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SetServerToServerChargingPayload> {
     const who = caller(context);
-    return payloadOf(SetServerToServerChargingPayload, async () => (await setServerToServerCharging(who, input.enabled)).serverToServerCharging);
+    return payloadOf(
+      SetServerToServerChargingPayload,
+      async () => (await setServerToServerCharging(who, input.enabled)).serverToServerCharging,
+    );
   }
 
   @Subscription(() => PaymentUpdate, {
     topics: Topic.PAYMENT,
-    description: "Each change of the subscriber's payments once (one payment when paymentId is given), in its business and mode only",
-    filter: ({ payload, args, context }: { payload: PaymentChange; args: { paymentId?: string }; context: GraphQLContext }) =>
-      ownedBySubscriber(payload, context) && (!args.paymentId || args.paymentId === payload.paymentId),
+    description:
+      "Each change of the subscriber's payments once (one payment when paymentId is given), in its business and mode only",
+    filter: ({
+      payload,
+      args,
+      context,
+    }: {
+      payload: PaymentChange;
+      args: { paymentId?: string };
+      context: GraphQLContext;
+    }) => ownedBySubscriber(payload, context) && (!args.paymentId || args.paymentId === payload.paymentId),
   })
   async paymentUpdated(
     @Root() change: PaymentChange,
     @Ctx() context: GraphQLContext,
-    @Arg('paymentId', () => ID, { nullable: true, description: "Only this payment's changes; every payment of the business and mode when omitted" }) _paymentId?: string,
+    @Arg('paymentId', () => ID, {
+      nullable: true,
+      description: "Only this payment's changes; every payment of the business and mode when omitted",
+    })
+    _paymentId?: string,
   ): Promise<PaymentUpdate> {
     caller(context);
     // Through the publication's shared loader: one read for every subscriber of this process.

@@ -10,7 +10,8 @@ export const SetPayoutPinPayload = Payload('SetPayoutPin', 'payoutPin', () => Pa
 export type SetPayoutPinPayload = InstanceType<typeof SetPayoutPinPayload>;
 
 defineNode({
-  type: PayoutPinStatus, prefix: 'PayoutPinStatus',
+  type: PayoutPinStatus,
+  prefix: 'PayoutPinStatus',
   load: async (context, id) => {
     const who = caller(context);
     if (id !== `PayoutPinStatus:${who.requireBusiness()}`) throw notFound('PayoutPinStatus');
@@ -29,9 +30,13 @@ export class PayoutPinResolver {
   }
 
   @Mutation(() => SetPayoutPinPayload, {
-    description: 'Sets or changes the payout PIN (OWNER only). Wrong currentPin: INVALID_PIN; 5 wrong in a row lock it for the credential for 15 minutes, 10 from several credentials for the business (PIN_LOCKED)',
+    description:
+      'Sets or changes the payout PIN (OWNER only). Wrong currentPin: INVALID_PIN; 5 wrong in a row lock it for the credential for 15 minutes, 10 from several credentials for the business (PIN_LOCKED)',
   })
-  async setPayoutPin(@Arg('input', { description: 'The new PIN, and the current one when changing it' }) input: SetPayoutPinInput, @Ctx() context: GraphQLContext): Promise<SetPayoutPinPayload> {
+  async setPayoutPin(
+    @Arg('input', { description: 'The new PIN, and the current one when changing it' }) input: SetPayoutPinInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SetPayoutPinPayload> {
     const who = caller(context);
     return payloadOf(SetPayoutPinPayload, async () => {
       const status = await context.core.payoutPins.set(who, SetPayoutPinInput.toCommand(input));

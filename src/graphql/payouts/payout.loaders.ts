@@ -24,16 +24,30 @@ export interface PayoutLoaders {
 
 export function createPayoutLoaders(core: Core, ctx: RequestContext): PayoutLoaders {
   return {
-    recipientById: new DataLoader(async (ids) => alignTo(ids, await core.recipients.byIds(ctx, [...ids]), (recipient) => recipient.id)),
-    payoutById: new DataLoader(async (ids) => alignTo(ids, await core.payouts.byIds(ctx, [...ids]), (payout) => payout.id)),
-    payoutsOfBatch: new DataLoader(async (keys) => {
-      const pages = new Array<ListPage<Payout>>(keys.length);
-      await Promise.all([...new Set(keys.map((key) => key.first))].map(async (first) => {
-        const slots = keys.flatMap((key, slot) => (key.first === first ? [slot] : []));
-        const found = await core.payouts.ofBatches(ctx, { pages: slots.map((slot) => ({ batchId: keys[slot].batchId, after: keys[slot].after })), first });
-        slots.forEach((slot, index) => { pages[slot] = found[index]; });
-      }));
-      return pages;
-    }, { cacheKeyFn: (key) => `${key.batchId}|${key.first ?? ''}|${key.after ?? ''}` }),
+    recipientById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.recipients.byIds(ctx, [...ids]), (recipient) => recipient.id),
+    ),
+    payoutById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.payouts.byIds(ctx, [...ids]), (payout) => payout.id),
+    ),
+    payoutsOfBatch: new DataLoader(
+      async (keys) => {
+        const pages = new Array<ListPage<Payout>>(keys.length);
+        await Promise.all(
+          [...new Set(keys.map((key) => key.first))].map(async (first) => {
+            const slots = keys.flatMap((key, slot) => (key.first === first ? [slot] : []));
+            const found = await core.payouts.ofBatches(ctx, {
+              pages: slots.map((slot) => ({ batchId: keys[slot].batchId, after: keys[slot].after })),
+              first,
+            });
+            slots.forEach((slot, index) => {
+              pages[slot] = found[index];
+            });
+          }),
+        );
+        return pages;
+      },
+      { cacheKeyFn: (key) => `${key.batchId}|${key.first ?? ''}|${key.after ?? ''}` },
+    ),
   };
 }

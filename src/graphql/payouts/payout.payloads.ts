@@ -14,13 +14,28 @@ export type RejectPayoutPayload = InstanceType<typeof RejectPayoutPayload>;
 export const AdvanceSandboxPayoutPayload = Payload('AdvanceSandboxPayout', 'payout', () => Payout, PayoutUserErrors);
 export type AdvanceSandboxPayoutPayload = InstanceType<typeof AdvanceSandboxPayoutPayload>;
 
-export const CreatePayoutRecipientPayload = Payload('CreatePayoutRecipient', 'recipient', () => PayoutRecipient, PayoutUserErrors,
-  'The recipient, and whether this create made it (false: the same destination was already a recipient)');
-export type CreatePayoutRecipientPayload = InstanceType<typeof CreatePayoutRecipientPayload> & { created: boolean | null };
-Field(() => Boolean, { nullable: true, description: 'True when this create made the recipient; false when the destination was already one; null when userErrors is not empty' })(
-  CreatePayoutRecipientPayload.prototype, 'created');
+export const CreatePayoutRecipientPayload = Payload(
+  'CreatePayoutRecipient',
+  'recipient',
+  () => PayoutRecipient,
+  PayoutUserErrors,
+  'The recipient, and whether this create made it (false: the same destination was already a recipient)',
+);
+export type CreatePayoutRecipientPayload = InstanceType<typeof CreatePayoutRecipientPayload> & {
+  created: boolean | null;
+};
+Field(() => Boolean, {
+  nullable: true,
+  description:
+    'True when this create made the recipient; false when the destination was already one; null when userErrors is not empty',
+})(CreatePayoutRecipientPayload.prototype, 'created');
 
-export const ArchivePayoutRecipientPayload = Payload('ArchivePayoutRecipient', 'recipient', () => PayoutRecipient, PayoutUserErrors);
+export const ArchivePayoutRecipientPayload = Payload(
+  'ArchivePayoutRecipient',
+  'recipient',
+  () => PayoutRecipient,
+  PayoutUserErrors,
+);
 export type ArchivePayoutRecipientPayload = InstanceType<typeof ArchivePayoutRecipientPayload>;
 export const CreatePayoutQuotePayload = Payload('CreatePayoutQuote', 'quote', () => PayoutQuote, PayoutUserErrors);
 export type CreatePayoutQuotePayload = InstanceType<typeof CreatePayoutQuotePayload>;

@@ -22,15 +22,27 @@ export interface ScheduleLoaders {
 
 export function createScheduleLoaders(core: Core, ctx: RequestContext): ScheduleLoaders {
   return {
-    payoutScheduleById: new DataLoader(async (ids) => alignTo(ids, await core.payoutSchedules.byIds(ctx, [...ids]), (schedule) => schedule.id)),
-    runsOfSchedule: new DataLoader(async (keys) => {
-      const pages = new Array<ListPage<PayoutScheduleRun>>(keys.length);
-      await Promise.all([...new Set(keys.map((key) => key.first))].map(async (first) => {
-        const slots = keys.flatMap((key, slot) => (key.first === first ? [slot] : []));
-        const found = await core.payoutSchedules.runsOf(ctx, { pages: slots.map((slot) => ({ scheduleId: keys[slot].scheduleId, after: keys[slot].after })), first });
-        slots.forEach((slot, index) => { pages[slot] = found[index]; });
-      }));
-      return pages;
-    }, { cacheKeyFn: (key) => `${key.scheduleId}|${key.first ?? ''}|${key.after ?? ''}` }),
+    payoutScheduleById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.payoutSchedules.byIds(ctx, [...ids]), (schedule) => schedule.id),
+    ),
+    runsOfSchedule: new DataLoader(
+      async (keys) => {
+        const pages = new Array<ListPage<PayoutScheduleRun>>(keys.length);
+        await Promise.all(
+          [...new Set(keys.map((key) => key.first))].map(async (first) => {
+            const slots = keys.flatMap((key, slot) => (key.first === first ? [slot] : []));
+            const found = await core.payoutSchedules.runsOf(ctx, {
+              pages: slots.map((slot) => ({ scheduleId: keys[slot].scheduleId, after: keys[slot].after })),
+              first,
+            });
+            slots.forEach((slot, index) => {
+              pages[slot] = found[index];
+            });
+          }),
+        );
+        return pages;
+      },
+      { cacheKeyFn: (key) => `${key.scheduleId}|${key.first ?? ''}|${key.after ?? ''}` },
+    ),
   };
 }

@@ -4,9 +4,12 @@ import { ListPage } from '../../domain/shared/pagination';
 @ObjectType({ description: "Where a page sits in its list (Relay's PageInfo); pages go forward with first and after" })
 export class PageInfo {
   @Field({ description: 'Whether more edges follow this page (ask again with after: endCursor)' }) hasNextPage: boolean;
-  @Field({ description: 'Whether edges come before this page: true when it was asked for after a cursor' }) hasPreviousPage: boolean;
-  @Field(() => String, { nullable: true, description: "The first edge's cursor (null for an empty page)" }) startCursor: string | null;
-  @Field(() => String, { nullable: true, description: "The last edge's cursor (null for an empty page)" }) endCursor: string | null;
+  @Field({ description: 'Whether edges come before this page: true when it was asked for after a cursor' })
+  hasPreviousPage: boolean;
+  @Field(() => String, { nullable: true, description: "The first edge's cursor (null for an empty page)" })
+  startCursor: string | null;
+  @Field(() => String, { nullable: true, description: "The last edge's cursor (null for an empty page)" }) endCursor:
+    string | null;
 }
 
 /** A Relay-style connection type (`edges { cursor node }`, `pageInfo`) for a node type. */
@@ -19,7 +22,7 @@ export function Connection<TNode extends object>(Node: ClassType<TNode>, name: s
 
   @ObjectType()
   abstract class ConnectionType {
-    @Field(() => [Edge], { description: 'The page, in the list\'s order' }) edges: Edge[];
+    @Field(() => [Edge], { description: "The page, in the list's order" }) edges: Edge[];
     @Field(() => PageInfo, { description: 'Where the page sits in the list' }) pageInfo: PageInfo;
   }
   return ConnectionType;
@@ -42,4 +45,7 @@ export function toConnection<TItem, TNode>(page: ListPage<TItem>, toNode: (item:
 export const FIRST_ARG = { nullable: true, description: 'How many edges to answer: 1 to 100, default 20' } as const;
 
 /** The options of a connection's `after` argument: `@Arg('after', () => String, AFTER_ARG)`. */
-export const AFTER_ARG = { nullable: true, description: "Answer the edges after this cursor (the previous page's pageInfo.endCursor)" } as const;
+export const AFTER_ARG = {
+  nullable: true,
+  description: "Answer the edges after this cursor (the previous page's pageInfo.endCursor)",
+} as const;

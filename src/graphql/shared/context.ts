@@ -14,7 +14,12 @@ export interface GraphQLContext {
   origin: RequestOrigin;
 }
 
-export function graphQLContext(core: Core, ctx: RequestContext | null, authError: unknown, origin: RequestOrigin): GraphQLContext {
+export function graphQLContext(
+  core: Core,
+  ctx: RequestContext | null,
+  authError: unknown,
+  origin: RequestOrigin,
+): GraphQLContext {
   const loaderCtx = ctx ?? core.anonymousContext(origin);
   return { core, ctx, authError, loaders: createLoaders(core, loaderCtx), origin };
 }
@@ -29,6 +34,9 @@ export function caller(context: GraphQLContext): RequestContext {
 }
 
 /** Subscriptions only ever deliver the subscriber's own business and mode. */
-export function ownedBySubscriber(payload: { businessId: string; livemode: boolean }, context: GraphQLContext): boolean {
+export function ownedBySubscriber(
+  payload: { businessId: string; livemode: boolean },
+  context: GraphQLContext,
+): boolean {
   return !!context.ctx && payload.businessId === context.ctx.businessId && payload.livemode === context.ctx.livemode;
 }

@@ -23,7 +23,7 @@ export const withoutSuggestions = (message: string) => message.replace(/ ?Did yo
 
 /** The error behind a GraphQL error; a database outage as the SERVICE_UNAVAILABLE domain error every face answers with. */
 const originalOf = (error: unknown) => {
-  const original = error instanceof GraphQLError ? error.originalError ?? error : error;
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   return unavailableErrorOf(original) ?? original;
 };
 
@@ -46,7 +46,12 @@ export function isUnexpectedError(error: unknown): boolean {
  * field's path; `log` carries the request id (a Fastify request's logger, or a child with it). An
  * error of a database outage is counted on `outage` instead.
  */
-export function logUnexpectedErrors(log: FastifyBaseLogger, errors: readonly (GraphQLError | GraphQLFormattedError)[], operationName: string | null, outage: DatabaseOutage) {
+export function logUnexpectedErrors(
+  log: FastifyBaseLogger,
+  errors: readonly (GraphQLError | GraphQLFormattedError)[],
+  operationName: string | null,
+  outage: DatabaseOutage,
+) {
   for (const error of errors) {
     if (!(error instanceof GraphQLError)) continue;
     // A database outage is logged by the outage watch, once, not here per request.
@@ -56,8 +61,13 @@ export function logUnexpectedErrors(log: FastifyBaseLogger, errors: readonly (Gr
     }
     const original = originalOf(error);
     // A domain error of the server's side (an outside party that did not answer), as REST logs it.
-    if (isApiError(original) && statusOf(original) >= 500) log.error({ err: original, operationName, path: error.path?.join('.') }, 'server error');
-    else if (isUnexpectedError(error)) log.error({ err: error.originalError ?? error, operationName, path: error.path?.join('.') }, 'unexpected GraphQL error');
+    if (isApiError(original) && statusOf(original) >= 500)
+      log.error({ err: original, operationName, path: error.path?.join('.') }, 'server error');
+    else if (isUnexpectedError(error))
+      log.error(
+        { err: error.originalError ?? error, operationName, path: error.path?.join('.') },
+        'unexpected GraphQL error',
+      );
   }
 }
 
@@ -89,9 +99,18 @@ export function graphQLErrorFormatter({ hideSuggestions }: { hideSuggestions: bo
       return { ...formatted, message: message(formatted.message), extensions };
     }
     if (original instanceof GraphQLError && !original.originalError) {
-      return { message: message(formatted.message), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
+      return {
+        message: message(formatted.message),
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: 'BAD_REQUEST' },
+      };
     }
-    return { message: 'An unexpected error occurred', path: formatted.path, extensions: { code: INTERNAL_SERVER_ERROR } };
+    return {
+      message: 'An unexpected error occurred',
+      path: formatted.path,
+      extensions: { code: INTERNAL_SERVER_ERROR },
+    };
   };
 }
 
@@ -100,11 +119,18 @@ export function graphQLErrorFormatter({ hideSuggestions }: { hideSuggestions: bo
  * server error): neither its errors nor its payloads' userErrors carry a code REST does not store.
  * The one rule for HTTP (src/graphql/server.ts) and WebSocket (src/graphql/socket.ts).
  */
-export function storesResult(result: { errors?: readonly GraphQLFormattedError[]; data?: Record<string, unknown> | null }): boolean {
-  const notStored = (error: GraphQLFormattedError) => error.extensions?.code === INTERNAL_SERVER_ERROR
-    || (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
-  const userErrorNotStored = (payload: unknown) => Array.isArray((payload as { userErrors?: unknown })?.userErrors)
-    && (payload as { userErrors: Array<{ code?: unknown }> }).userErrors.some((userError) =>
-      typeof userError.code === 'string' && !storesStatus(httpStatusOf[userError.code as ErrorCode] ?? 500));
+export function storesResult(result: {
+  errors?: readonly GraphQLFormattedError[];
+  data?: Record<string, unknown> | null;
+}): boolean {
+  const notStored = (error: GraphQLFormattedError) =>
+    error.extensions?.code === INTERNAL_SERVER_ERROR ||
+    (typeof error.extensions?.statusCode === 'number' && !storesStatus(error.extensions.statusCode));
+  const userErrorNotStored = (payload: unknown) =>
+    Array.isArray((payload as { userErrors?: unknown })?.userErrors) &&
+    (payload as { userErrors: Array<{ code?: unknown }> }).userErrors.some(
+      (userError) =>
+        typeof userError.code === 'string' && !storesStatus(httpStatusOf[userError.code as ErrorCode] ?? 500),
+    );
   return !(result.errors?.some(notStored) || Object.values(result.data ?? {}).some(userErrorNotStored));
 }

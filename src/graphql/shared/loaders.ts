@@ -40,31 +40,56 @@ export interface Loaders extends PayoutLoaders, ScheduleLoaders, CollectionLoade
 
 export function createLoaders(core: Core, ctx: RequestContext): Loaders {
   return {
-    userById: new DataLoader(async (ids) => alignTo(ids, await core.identity.team.usersByIds(ctx, [...ids]), (user) => user.id)),
+    userById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.identity.team.usersByIds(ctx, [...ids]), (user) => user.id),
+    ),
     businessById: new DataLoader(async (ids) =>
-      alignTo(ids, await core.identity.team.businessesByIds(ctx, [...ids]), (business) => business.id)),
+      alignTo(ids, await core.identity.team.businessesByIds(ctx, [...ids]), (business) => business.id),
+    ),
     membershipById: new DataLoader(async (ids) =>
-      alignTo(ids, await core.identity.team.membershipsByIds(ctx, [...ids]), (membership) => membership.id)),
+      alignTo(ids, await core.identity.team.membershipsByIds(ctx, [...ids]), (membership) => membership.id),
+    ),
     membershipsByUserId: new DataLoader(async (userIds) =>
-      groupBy(userIds, await core.identity.team.membershipsOfUsers(ctx, [...userIds]), (membership) => membership.userId)),
+      groupBy(
+        userIds,
+        await core.identity.team.membershipsOfUsers(ctx, [...userIds]),
+        (membership) => membership.userId,
+      ),
+    ),
     deliveriesByEventId: new DataLoader(async (eventIds) =>
-      groupBy(eventIds, await core.eventLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId)),
-    deliveryById: new DataLoader(async (ids) => alignTo(ids, await core.eventLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id)),
-    paymentById: new DataLoader(async (ids) => alignTo(ids, await core.payments.byIds(ctx, [...ids]), (payment) => payment.id)),
+      groupBy(eventIds, await core.eventLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId),
+    ),
+    deliveryById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.eventLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id),
+    ),
+    paymentById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.payments.byIds(ctx, [...ids]), (payment) => payment.id),
+    ),
     refundsByPaymentId: new DataLoader(async (paymentIds) =>
-      groupBy(paymentIds, await core.payments.refundsOf(ctx, [...paymentIds]), (refund) => refund.paymentId)),
+      groupBy(paymentIds, await core.payments.refundsOf(ctx, [...paymentIds]), (refund) => refund.paymentId),
+    ),
     disputesByPaymentId: new DataLoader(async (paymentIds) =>
-      groupBy(paymentIds, await core.payments.disputesOf(ctx, [...paymentIds]), (dispute) => dispute.paymentId)),
+      groupBy(paymentIds, await core.payments.disputesOf(ctx, [...paymentIds]), (dispute) => dispute.paymentId),
+    ),
     customerById: new DataLoader(async (ids) =>
-      alignTo(ids, await core.customers.customersByIds(ctx, [...ids]), (customer) => customer.id)),
+      alignTo(ids, await core.customers.customersByIds(ctx, [...ids]), (customer) => customer.id),
+    ),
     paymentMethodsByCustomerId: new DataLoader(async (customerIds) =>
-      groupBy(customerIds, await core.customers.paymentMethodsOf(ctx, [...customerIds]), (method) => method.customerId)),
-    recentPaymentsByCustomer: new DataLoader(async (customers) => {
-      const recent = await core.customers.recentPaymentsOf(ctx, [...customers]);
-      return customers.map((customer) => recent.get(customer.id) ?? []);
-    }, { cacheKeyFn: (customer) => customer.id }),
-    checkoutSessionById: new DataLoader(async (ids) => alignTo(ids, await core.checkout.byIds(ctx, [...ids]), (session) => session.id)),
-    paymentLinkById: new DataLoader(async (ids) => alignTo(ids, await core.paymentLinks.byIds(ctx, [...ids]), (link) => link.id)),
+      groupBy(customerIds, await core.customers.paymentMethodsOf(ctx, [...customerIds]), (method) => method.customerId),
+    ),
+    recentPaymentsByCustomer: new DataLoader(
+      async (customers) => {
+        const recent = await core.customers.recentPaymentsOf(ctx, [...customers]);
+        return customers.map((customer) => recent.get(customer.id) ?? []);
+      },
+      { cacheKeyFn: (customer) => customer.id },
+    ),
+    checkoutSessionById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.checkout.byIds(ctx, [...ids]), (session) => session.id),
+    ),
+    paymentLinkById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.paymentLinks.byIds(ctx, [...ids]), (link) => link.id),
+    ),
     ...createPayoutLoaders(core, ctx),
     ...createCollectionLoaders(core, ctx),
     ...createScheduleLoaders(core, ctx),

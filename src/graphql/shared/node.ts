@@ -23,12 +23,13 @@ export type NodeKind = {
   type: ClassType;
   /** The object as its own query answers it (tenant and mode checked); NOT_FOUND when the caller may not see it. */
   load(context: GraphQLContext, id: string): Promise<object>;
-} & (
+} &
   /** The entity class whose primary key (a UUID) is the type's id. */
-  | { entity: new () => object; prefix?: undefined }
-  /** Or: a type that is one per business (and mode), whose id is `<prefix>:<key>` (SandboxClock:<businessId>). */
-  | { prefix: string; entity?: undefined }
-);
+  (
+    | { entity: new () => object; prefix?: undefined }
+    /** Or: a type that is one per business (and mode), whose id is `<prefix>:<key>` (SandboxClock:<businessId>). */
+    | { prefix: string; entity?: undefined }
+  );
 
 const kinds: NodeKind[] = [];
 
@@ -54,21 +55,27 @@ export async function resolveNodes(context: GraphQLContext, ids: readonly string
   if (ids.length > MAX_NODES) throw validationError({ ids: [`at most ${MAX_NODES} ids`] });
   const candidates = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
   const tables = kinds.filter((kind) => kind.entity);
-  const holders = await entitiesHolding(context.core.dataSource, tables.map((kind) => kind.entity!), candidates);
+  const holders = await entitiesHolding(
+    context.core.dataSource,
+    tables.map((kind) => kind.entity!),
+    candidates,
+  );
   const kindsOf = (id: string): NodeKind[] => {
     if (UUID.test(id)) return (holders.get(id.toLowerCase()) ?? []).map((holder) => tables[holder]);
     const prefix = id.slice(0, id.indexOf(':'));
     return kinds.filter((kind) => kind.prefix !== undefined && kind.prefix === prefix);
   };
-  return Promise.all(ids.map(async (id) => {
-    // Types that share a table (merchant and treasury webhook endpoints) each try the id; the first that may show it answers.
-    for (const kind of kindsOf(id)) {
-      try {
-        return await kind.load(context, UUID.test(id) ? id.toLowerCase() : id);
-      } catch (error) {
-        if (!(isDomainError(error) && HIDDEN.has(error.code))) throw error;
+  return Promise.all(
+    ids.map(async (id) => {
+      // Types that share a table (merchant and treasury webhook endpoints) each try the id; the first that may show it answers.
+      for (const kind of kindsOf(id)) {
+        try {
+          return await kind.load(context, UUID.test(id) ? id.toLowerCase() : id);
+        } catch (error) {
+          if (!(isDomainError(error) && HIDDEN.has(error.code))) throw error;
+        }
       }
-    }
-    return null;
-  }));
+      return null;
+    }),
+  );
 }

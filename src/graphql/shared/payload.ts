@@ -10,11 +10,14 @@ import { DomainError, ERROR_CODE_MEANINGS, ErrorCode, isDomainError } from '../.
  * Authentication, permission, rate limits, idempotency conflicts and the unexpected stay GraphQL
  * errors (`errors[].extensions.code`), as before.
  */
-@InterfaceType({ description: 'A failure the caller can fix: the input field it concerns, what is wrong, and a code to act on' })
+@InterfaceType({
+  description: 'A failure the caller can fix: the input field it concerns, what is wrong, and a code to act on',
+})
 export abstract class UserError {
   @Field(() => [String], {
     nullable: true,
-    description: 'The path of the input field, from the mutation\'s arguments (["input", "items", "0", "amount"]); null when no single field is at fault',
+    description:
+      'The path of the input field, from the mutation\'s arguments (["input", "items", "0", "amount"]); null when no single field is at fault',
   })
   field: string[] | null;
 
@@ -39,7 +42,10 @@ export function defineUserErrors(area: string, codes: readonly ErrorCode[], desc
     valuesConfig: Object.fromEntries(codes.map((code) => [code, { description: ERROR_CODE_MEANINGS[code] }])),
   });
 
-  @ObjectType(`${area}UserError`, { implements: UserError, description: `A failure of a ${description} mutation the caller can fix` })
+  @ObjectType(`${area}UserError`, {
+    implements: UserError,
+    description: `A failure of a ${description} mutation the caller can fix`,
+  })
   class AreaUserError extends UserError {
     @Field(() => codeEnum, { description: 'The error code (the same as REST answers in error.code)' }) code: ErrorCode;
   }
@@ -51,7 +57,8 @@ export function userErrorsOf(error: DomainError): Array<{ field: string[] | null
   const fields = Object.entries(error.fieldErrors ?? {});
   if (fields.length === 0) return [{ field: null, message: error.message, code: error.code }];
   return fields.flatMap(([field, messages]) =>
-    messages.map((message) => ({ field: ['input', ...field.split('.')], message, code: error.code })));
+    messages.map((message) => ({ field: ['input', ...field.split('.')], message, code: error.code })),
+  );
 }
 
 /** A payload type's field name for the object and its class. */
@@ -65,13 +72,26 @@ const shapes = new WeakMap<object, PayloadShape>();
  * `<Mutation>Payload { <field>: Type, userErrors: [<Area>UserError!]! }`: the object is null when
  * userErrors is not empty.
  */
-export function Payload(name: string, field: string, Type: () => ClassType | object, errors: UserErrors, description?: string): ClassType {
-  @ObjectType(`${name}Payload`, { description: description ?? `The result of ${name.charAt(0).toLowerCase()}${name.slice(1)}` })
+export function Payload(
+  name: string,
+  field: string,
+  Type: () => ClassType | object,
+  errors: UserErrors,
+  description?: string,
+): ClassType {
+  @ObjectType(`${name}Payload`, {
+    description: description ?? `The result of ${name.charAt(0).toLowerCase()}${name.slice(1)}`,
+  })
   class PayloadType {
-    @Field(() => [errors.type], { description: 'The failures the caller can fix; empty when the mutation did what it was asked' })
+    @Field(() => [errors.type], {
+      description: 'The failures the caller can fix; empty when the mutation did what it was asked',
+    })
     userErrors: UserError[];
   }
-  Field(Type as never, { nullable: true, description: 'Null when userErrors is not empty' })(PayloadType.prototype, field);
+  Field(Type as never, { nullable: true, description: 'Null when userErrors is not empty' })(
+    PayloadType.prototype,
+    field,
+  );
   shapes.set(PayloadType, { field, errors });
   return PayloadType;
 }
@@ -87,7 +107,7 @@ export async function payloadOf<P extends object, T>(PayloadType: ClassType<P>, 
   try {
     return Object.assign(new PayloadType(), { [shape.field]: await run(), userErrors: [] });
   } catch (error) {
-    if (!(isDomainError(error)) || !shape.errors.codes.has(error.code)) throw error;
+    if (!isDomainError(error) || !shape.errors.codes.has(error.code)) throw error;
     const userErrors = userErrorsOf(error).map((userError) => Object.assign(new shape.errors.type(), userError));
     return Object.assign(new PayloadType(), { [shape.field]: null, userErrors });
   }

@@ -16,7 +16,8 @@ import { Loaders, createLoaders } from './loaders';
 const loadersByPublication = new WeakMap<object, Map<string, Loaders>>();
 
 function publicationLoaders(core: Core, payload: unknown, ctx: RequestContext | null): Loaders {
-  if (!ctx?.businessId || typeof payload !== 'object' || payload === null) return createLoaders(core, ctx ?? core.anonymousContext());
+  if (!ctx?.businessId || typeof payload !== 'object' || payload === null)
+    return createLoaders(core, ctx ?? core.anonymousContext());
   let byTenant = loadersByPublication.get(payload);
   if (!byTenant) loadersByPublication.set(payload, (byTenant = new Map<string, Loaders>()));
   const tenant = `${ctx.businessId}:${ctx.mode}`;
@@ -33,15 +34,20 @@ function publicationLoaders(core: Core, payload: unknown, ctx: RequestContext | 
  * loaders are the publication's shared ones (see above), instead of one context (and one loader
  * cache, which would also go stale) for the subscription's whole life.
  */
-export async function subscribeSharingReads(core: Core, args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+export async function subscribeSharingReads(
+  core: Core,
+  args: ExecutionArgs,
+): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in stream)) return stream;
   const context = args.contextValue as GraphQLContext;
-  return mapAsyncIterable(stream, (payload) => execute({
-    ...args,
-    rootValue: payload,
-    contextValue: { ...context, loaders: publicationLoaders(core, payload, context.ctx) },
-  }));
+  return mapAsyncIterable(stream, (payload) =>
+    execute({
+      ...args,
+      rootValue: payload,
+      contextValue: { ...context, loaders: publicationLoaders(core, payload, context.ctx) },
+    }),
+  );
 }
 
 /**
@@ -50,7 +56,9 @@ export async function subscribeSharingReads(core: Core, args: ExecutionArgs): Pr
  */
 function mapAsyncIterable<T, U>(source: AsyncIterable<T>, map: (value: T) => U | Promise<U>): AsyncGenerator<U> {
   const iterator = source[Symbol.asyncIterator]();
-  const close = async () => { await iterator.return?.(); };
+  const close = async () => {
+    await iterator.return?.();
+  };
   const mapped = async (result: IteratorResult<T>): Promise<IteratorResult<U>> => {
     if (result.done) return { value: undefined, done: true };
     try {
@@ -62,8 +70,14 @@ function mapAsyncIterable<T, U>(source: AsyncIterable<T>, map: (value: T) => U |
   };
   const generator: AsyncGenerator<U> = {
     next: () => iterator.next().then(mapped),
-    return: async () => { await close(); return { value: undefined, done: true }; },
-    throw: async (error) => { await close(); throw error; },
+    return: async () => {
+      await close();
+      return { value: undefined, done: true };
+    },
+    throw: async (error) => {
+      await close();
+      throw error;
+    },
     [Symbol.asyncIterator]: () => generator,
     [Symbol.asyncDispose]: close,
   };

@@ -6,7 +6,16 @@ import { defineUserErrors } from '../shared/payload';
  * refuse that the caller can fix (TreasuryErrorCode). The product not being enabled, a role, a
  * sandbox helper called live, and idempotency conflicts stay GraphQL errors.
  */
-export const TreasuryUserErrors = defineUserErrors('Treasury', [
-  ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT, ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.KYC_REQUIRED,
-  ErrorCode.UNSUPPORTED_CURRENCY, ErrorCode.UNPROCESSABLE,
-], 'treasury');
+export const TreasuryUserErrors = defineUserErrors(
+  'Treasury',
+  [
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.CONFLICT,
+    ErrorCode.INSUFFICIENT_FUNDS,
+    ErrorCode.KYC_REQUIRED,
+    ErrorCode.UNSUPPORTED_CURRENCY,
+    ErrorCode.UNPROCESSABLE,
+  ],
+  'treasury',
+);

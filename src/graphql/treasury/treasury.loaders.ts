@@ -2,7 +2,12 @@ import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
 import { requireTreasuryPartner } from '../../domain/treasury/treasury.settings';
-import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWalletView } from '../../domain/treasury/treasury.entities';
+import {
+  TreasuryEndUser,
+  TreasuryKycCheck,
+  TreasuryPayout,
+  TreasuryWalletView,
+} from '../../domain/treasury/treasury.entities';
 import { alignTo, groupBy } from '../shared/keyed';
 
 /**
@@ -31,14 +36,29 @@ export interface TreasuryLoaders {
 
 export function createTreasuryLoaders(core: Core, ctx: RequestContext): TreasuryLoaders {
   return {
-    treasuryEndUserById: new DataLoader(async (ids) => alignTo(ids, await core.treasuryEndUsers.byIds(ctx, ids), (user) => user.id)),
-    treasuryKycOfEndUser: new DataLoader(async (ids) => alignTo(ids, await core.treasuryKyc.latestOfEndUsers(ctx, ids), (check) => check.endUserId)),
-    treasuryWalletsOfEndUser: new DataLoader(async (ids) => groupBy(ids, await core.treasuryWallets.ofEndUsers(ctx, ids), (view) => view.wallet.endUserId)),
-    treasuryWalletById: new DataLoader(async (ids) => alignTo(ids, await core.treasuryWallets.byIds(ctx, ids), (view) => view.wallet.id)),
-    treasuryPayoutById: new DataLoader(async (ids) => alignTo(ids, await core.treasuryPayouts.byIds(ctx, ids), (payout) => payout.id)),
-    treasuryKycCheckById: new DataLoader(async (ids) => alignTo(ids, await core.treasuryKyc.byIds(ctx, ids), (check) => check.id)),
+    treasuryEndUserById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.treasuryEndUsers.byIds(ctx, ids), (user) => user.id),
+    ),
+    treasuryKycOfEndUser: new DataLoader(async (ids) =>
+      alignTo(ids, await core.treasuryKyc.latestOfEndUsers(ctx, ids), (check) => check.endUserId),
+    ),
+    treasuryWalletsOfEndUser: new DataLoader(async (ids) =>
+      groupBy(ids, await core.treasuryWallets.ofEndUsers(ctx, ids), (view) => view.wallet.endUserId),
+    ),
+    treasuryWalletById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.treasuryWallets.byIds(ctx, ids), (view) => view.wallet.id),
+    ),
+    treasuryPayoutById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.treasuryPayouts.byIds(ctx, ids), (payout) => payout.id),
+    ),
+    treasuryKycCheckById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.treasuryKyc.byIds(ctx, ids), (check) => check.id),
+    ),
     treasuryProductEnabled: new DataLoader(async (businessIds) => {
-      const enabled = await requireTreasuryPartner(ctx).then(() => true, () => false);
+      const enabled = await requireTreasuryPartner(ctx).then(
+        () => true,
+        () => false,
+      );
       return businessIds.map((businessId) => enabled && businessId === ctx.businessId);
     }),
   };

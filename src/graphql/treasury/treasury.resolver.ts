@@ -4,14 +4,28 @@ import { Topic, TreasuryKycChange, TreasuryPayoutChange } from '../../domain/eve
 import { forbidden, notFound } from '../../domain/shared/errors';
 import { PageQuery } from '../../domain/shared/pagination';
 import {
-  EndUserStatus, TreasuryEndUser as EndUserRow, TreasuryKycCheck as KycCheckRow, TreasuryPayout as PayoutRow, TreasuryPayoutStatus,
-  TreasuryWallet as WalletRow, TreasuryWalletView,
+  EndUserStatus,
+  TreasuryEndUser as EndUserRow,
+  TreasuryKycCheck as KycCheckRow,
+  TreasuryPayout as PayoutRow,
+  TreasuryPayoutStatus,
+  TreasuryWallet as WalletRow,
+  TreasuryWalletView,
 } from '../../domain/treasury/treasury.entities';
 import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
 import {
-  createEndUserBodySchema, createTreasuryPayoutBodySchema, createTreasuryWalletBodySchema, rejectKycBodySchema, sandboxDepositBodySchema,
-  startKycBodySchema, toCreateEndUserCommand, toCreateTreasuryPayoutCommand, toCreateTreasuryWalletCommand, toRejectKycCommand,
-  toSandboxDepositCommand, toStartKycCommand,
+  createEndUserBodySchema,
+  createTreasuryPayoutBodySchema,
+  createTreasuryWalletBodySchema,
+  rejectKycBodySchema,
+  sandboxDepositBodySchema,
+  startKycBodySchema,
+  toCreateEndUserCommand,
+  toCreateTreasuryPayoutCommand,
+  toCreateTreasuryWalletCommand,
+  toRejectKycCommand,
+  toSandboxDepositCommand,
+  toStartKycCommand,
 } from '../../wire/treasury';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
@@ -20,21 +34,48 @@ import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import {
-  ApproveSandboxTreasuryKycInput, CancelTreasuryPayoutInput, CreateTreasuryEndUserInput, CreateTreasuryPayoutInput, CreateTreasuryWalletInput,
-  DepositSandboxTreasuryWalletInput, RejectSandboxTreasuryKycInput, StartTreasuryKycInput,
+  ApproveSandboxTreasuryKycInput,
+  CancelTreasuryPayoutInput,
+  CreateTreasuryEndUserInput,
+  CreateTreasuryPayoutInput,
+  CreateTreasuryWalletInput,
+  DepositSandboxTreasuryWalletInput,
+  RejectSandboxTreasuryKycInput,
+  StartTreasuryKycInput,
 } from './treasury.inputs';
 import {
-  ApproveSandboxTreasuryKycPayload, CancelTreasuryPayoutPayload, CreateTreasuryEndUserPayload, CreateTreasuryPayoutPayload, CreateTreasuryWalletPayload,
-  DepositSandboxTreasuryWalletPayload, RejectSandboxTreasuryKycPayload, StartTreasuryKycPayload,
+  ApproveSandboxTreasuryKycPayload,
+  CancelTreasuryPayoutPayload,
+  CreateTreasuryEndUserPayload,
+  CreateTreasuryPayoutPayload,
+  CreateTreasuryWalletPayload,
+  DepositSandboxTreasuryWalletPayload,
+  RejectSandboxTreasuryKycPayload,
+  StartTreasuryKycPayload,
 } from './treasury.payloads';
 import {
-  StartTreasuryKycResult, TreasuryDeposit, TreasuryEndUser, TreasuryEndUserConnection, TreasuryKycCheck, TreasuryKycCheckConnection, TreasuryKycUpdate,
-  TreasuryPayout, TreasuryPayoutConnection, TreasuryPayoutUpdate, TreasuryWallet, TreasuryWalletConnection,
+  StartTreasuryKycResult,
+  TreasuryDeposit,
+  TreasuryEndUser,
+  TreasuryEndUserConnection,
+  TreasuryKycCheck,
+  TreasuryKycCheckConnection,
+  TreasuryKycUpdate,
+  TreasuryPayout,
+  TreasuryPayoutConnection,
+  TreasuryPayoutUpdate,
+  TreasuryWallet,
+  TreasuryWalletConnection,
 } from './treasury.types';
 
-const keyset = (first?: number, after?: string): PageQuery => ({ kind: 'keyset', first: first ?? null, after: after ?? null });
+const keyset = (first?: number, after?: string): PageQuery => ({
+  kind: 'keyset',
+  first: first ?? null,
+  after: after ?? null,
+});
 /** A connection costs its page size times its selection (src/graphql/limits.ts). */
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) => (args.first ?? 20) * childComplexity;
+const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
+  (args.first ?? 20) * childComplexity;
 
 /**
  * The caller, once the treasury product's refusals (role, partner, test credentials for the sandbox
@@ -48,22 +89,42 @@ async function partner(context: GraphQLContext, access: TreasuryAccess) {
 }
 
 /** The first row of a read by ids, or NOT_FOUND (what node(id:) answers null for). */
-const only = <T>(what: string) => (rows: readonly T[]): T => {
-  if (rows.length === 0) throw notFound(what);
-  return rows[0];
-};
+const only =
+  <T>(what: string) =>
+  (rows: readonly T[]): T => {
+    if (rows.length === 0) throw notFound(what);
+    return rows[0];
+  };
 
 // Each object as its own query reads it: the caller's partner and mode, with the product enabled.
-defineNode({ type: TreasuryEndUser, entity: EndUserRow, load: async (context, id) => TreasuryEndUser.from(await context.core.treasuryEndUsers.get(caller(context), id)) });
 defineNode({
-  type: TreasuryKycCheck, entity: KycCheckRow,
-  load: async (context, id) => TreasuryKycCheck.from(only<KycCheckRow>('KYC check')(await context.core.treasuryKyc.byIds(await partner(context, 'read'), [id]))),
+  type: TreasuryEndUser,
+  entity: EndUserRow,
+  load: async (context, id) => TreasuryEndUser.from(await context.core.treasuryEndUsers.get(caller(context), id)),
 });
 defineNode({
-  type: TreasuryWallet, entity: WalletRow,
-  load: async (context, id) => TreasuryWallet.from(only<TreasuryWalletView>('Wallet')(await context.core.treasuryWallets.byIds(await partner(context, 'read'), [id]))),
+  type: TreasuryKycCheck,
+  entity: KycCheckRow,
+  load: async (context, id) =>
+    TreasuryKycCheck.from(
+      only<KycCheckRow>('KYC check')(await context.core.treasuryKyc.byIds(await partner(context, 'read'), [id])),
+    ),
 });
-defineNode({ type: TreasuryPayout, entity: PayoutRow, load: async (context, id) => TreasuryPayout.from(await context.core.treasuryPayouts.get(caller(context), id)) });
+defineNode({
+  type: TreasuryWallet,
+  entity: WalletRow,
+  load: async (context, id) =>
+    TreasuryWallet.from(
+      only<TreasuryWalletView>('Wallet')(
+        await context.core.treasuryWallets.byIds(await partner(context, 'read'), [id]),
+      ),
+    ),
+});
+defineNode({
+  type: TreasuryPayout,
+  entity: PayoutRow,
+  load: async (context, id) => TreasuryPayout.from(await context.core.treasuryPayouts.get(caller(context), id)),
+});
 
 /**
  * The subscriber of a treasury change, asked again on every change: a socket outlives the
@@ -72,7 +133,8 @@ defineNode({ type: TreasuryPayout, entity: PayoutRow, load: async (context, id) 
  */
 async function partnerSubscriber(context: GraphQLContext) {
   const ctx = caller(context);
-  if (!(await context.loaders.treasuryProductEnabled.load(ctx.requireBusiness()))) throw forbidden('The treasury product is not enabled for this business');
+  if (!(await context.loaders.treasuryProductEnabled.load(ctx.requireBusiness())))
+    throw forbidden('The treasury product is not enabled for this business');
   return ctx;
 }
 
@@ -81,10 +143,15 @@ async function partnerSubscriber(context: GraphQLContext) {
  * without the product, then only the changes of the subscriber's own business and mode.
  */
 async function partnerChanges<T extends { businessId: string; livemode: boolean }>(
-  context: GraphQLContext, subscribe: () => AsyncIterable<T>, wanted: (change: T) => boolean,
+  context: GraphQLContext,
+  subscribe: () => AsyncIterable<T>,
+  wanted: (change: T) => boolean,
 ): Promise<AsyncIterable<T>> {
   await partner(context, 'read');
-  return pipe(subscribe(), filter((change: T) => ownedBySubscriber(change, context) && wanted(change)));
+  return pipe(
+    subscribe(),
+    filter((change: T) => ownedBySubscriber(change, context) && wanted(change)),
+  );
 }
 
 /**
@@ -93,24 +160,43 @@ async function partnerChanges<T extends { businessId: string; livemode: boolean 
  */
 @Resolver(() => TreasuryEndUser)
 export class TreasuryEndUserResolver {
-  @Query(() => TreasuryEndUserConnection, { description: "The partner's end-users in the active mode, newest first", complexity: perRow })
+  @Query(() => TreasuryEndUserConnection, {
+    description: "The partner's end-users in the active mode, newest first",
+    complexity: perRow,
+  })
   async treasuryEndUsers(
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('status', () => EndUserStatus, { nullable: true, description: 'Only the end-users in this status' }) status?: EndUserStatus,
-    @Arg('externalId', () => String, { nullable: true, description: 'Only the end-user with this externalId (exact match)' }) externalId?: string,
+    @Arg('status', () => EndUserStatus, { nullable: true, description: 'Only the end-users in this status' })
+    status?: EndUserStatus,
+    @Arg('externalId', () => String, {
+      nullable: true,
+      description: 'Only the end-user with this externalId (exact match)',
+    })
+    externalId?: string,
   ): Promise<TreasuryEndUserConnection> {
     const filters = { status: status ?? undefined, externalId: externalId ?? undefined };
-    return toConnection(await context.core.treasuryEndUsers.list(caller(context), filters, keyset(first, after)), TreasuryEndUser.from);
+    return toConnection(
+      await context.core.treasuryEndUsers.list(caller(context), filters, keyset(first, after)),
+      TreasuryEndUser.from,
+    );
   }
 
-  @Query(() => TreasuryEndUser, { description: "One of the partner's end-users in the active mode (NOT_FOUND for another partner's or mode's id)" })
-  async treasuryEndUser(@Arg('id', () => ID, { description: "The end-user's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryEndUser> {
+  @Query(() => TreasuryEndUser, {
+    description: "One of the partner's end-users in the active mode (NOT_FOUND for another partner's or mode's id)",
+  })
+  async treasuryEndUser(
+    @Arg('id', () => ID, { description: "The end-user's id (UUID, as REST answers it)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<TreasuryEndUser> {
     return TreasuryEndUser.from(await context.core.treasuryEndUsers.get(caller(context), id));
   }
 
-  @FieldResolver(() => TreasuryKycCheck, { nullable: true, description: 'Its KYC record: the latest check (null before the first)' })
+  @FieldResolver(() => TreasuryKycCheck, {
+    nullable: true,
+    description: 'Its KYC record: the latest check (null before the first)',
+  })
   async kyc(@Root() endUser: TreasuryEndUser, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck | null> {
     const check = await context.loaders.treasuryKycOfEndUser.load(endUser.id);
     return check && TreasuryKycCheck.from(check);
@@ -121,8 +207,13 @@ export class TreasuryEndUserResolver {
     return (await context.loaders.treasuryWalletsOfEndUser.load(endUser.id)).map(TreasuryWallet.from);
   }
 
-  @Mutation(() => CreateTreasuryEndUserPayload, { description: 'A new end-user, PENDING_KYC (CONFLICT when the externalId is taken in this mode)' })
-  async createTreasuryEndUser(@Arg('input', { description: "The end-user's fields, as REST's body" }) input: CreateTreasuryEndUserInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryEndUserPayload> {
+  @Mutation(() => CreateTreasuryEndUserPayload, {
+    description: 'A new end-user, PENDING_KYC (CONFLICT when the externalId is taken in this mode)',
+  })
+  async createTreasuryEndUser(
+    @Arg('input', { description: "The end-user's fields, as REST's body" }) input: CreateTreasuryEndUserInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateTreasuryEndUserPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(CreateTreasuryEndUserPayload, async () => {
       const command = toCreateEndUserCommand(parseInput(createEndUserBodySchema, definedFields(input)));
@@ -133,8 +224,13 @@ export class TreasuryEndUserResolver {
 
 @Resolver(() => TreasuryKycCheck)
 export class TreasuryKycResolver {
-  @Query(() => TreasuryKycCheck, { description: "The end-user's KYC record: its latest check (NOT_FOUND before the first)" })
-  async treasuryKycCheck(@Arg('endUserId', () => ID, { description: 'The id of the end-user whose latest check to read' }) endUserId: string, @Ctx() context: GraphQLContext): Promise<TreasuryKycCheck> {
+  @Query(() => TreasuryKycCheck, {
+    description: "The end-user's KYC record: its latest check (NOT_FOUND before the first)",
+  })
+  async treasuryKycCheck(
+    @Arg('endUserId', () => ID, { description: 'The id of the end-user whose latest check to read' }) endUserId: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<TreasuryKycCheck> {
     return TreasuryKycCheck.from(await context.core.treasuryKyc.get(caller(context), endUserId));
   }
 
@@ -145,7 +241,10 @@ export class TreasuryKycResolver {
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<TreasuryKycCheckConnection> {
-    return toConnection(await context.core.treasuryKyc.list(caller(context), { endUserId }, keyset(first, after)), TreasuryKycCheck.from);
+    return toConnection(
+      await context.core.treasuryKyc.list(caller(context), { endUserId }, keyset(first, after)),
+      TreasuryKycCheck.from,
+    );
   }
 
   @FieldResolver(() => TreasuryEndUser, { description: 'The end-user checked' })
@@ -156,25 +255,47 @@ export class TreasuryKycResolver {
   }
 
   @Mutation(() => StartTreasuryKycPayload, {
-    description: 'Starts a check (PENDING, with kycLinkUrl); the PENDING one when there is one (created false); CONFLICT once APPROVED',
+    description:
+      'Starts a check (PENDING, with kycLinkUrl); the PENDING one when there is one (created false); CONFLICT once APPROVED',
   })
-  async startTreasuryKyc(@Arg('input', { description: 'The end-user to check, and the level' }) input: StartTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<StartTreasuryKycPayload> {
+  async startTreasuryKyc(
+    @Arg('input', { description: 'The end-user to check, and the level' }) input: StartTreasuryKycInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<StartTreasuryKycPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(StartTreasuryKycPayload, async () => {
-      const command = toStartKycCommand(input.endUserId, parseInput(startKycBodySchema, definedFields({ level: input.level })));
+      const command = toStartKycCommand(
+        input.endUserId,
+        parseInput(startKycBodySchema, definedFields({ level: input.level })),
+      );
       const { check, created } = await context.core.treasuryKyc.start(ctx, command);
       return Object.assign(new StartTreasuryKycResult(), { kyc: TreasuryKycCheck.from(check), created });
     });
   }
 
-  @Mutation(() => ApproveSandboxTreasuryKycPayload, { description: "Sandbox only: approves the end-user's PENDING check (CONFLICT otherwise); the end-user becomes ACTIVE" })
-  async approveSandboxTreasuryKyc(@Arg('input', { description: 'The end-user whose PENDING check to approve' }) input: ApproveSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<ApproveSandboxTreasuryKycPayload> {
+  @Mutation(() => ApproveSandboxTreasuryKycPayload, {
+    description:
+      "Sandbox only: approves the end-user's PENDING check (CONFLICT otherwise); the end-user becomes ACTIVE",
+  })
+  async approveSandboxTreasuryKyc(
+    @Arg('input', { description: 'The end-user whose PENDING check to approve' }) input: ApproveSandboxTreasuryKycInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ApproveSandboxTreasuryKycPayload> {
     const ctx = await partner(context, 'sandbox');
-    return payloadOf(ApproveSandboxTreasuryKycPayload, async () => TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxApprove(ctx, input.endUserId)));
+    return payloadOf(ApproveSandboxTreasuryKycPayload, async () =>
+      TreasuryKycCheck.from(await context.core.treasuryKyc.sandboxApprove(ctx, input.endUserId)),
+    );
   }
 
-  @Mutation(() => RejectSandboxTreasuryKycPayload, { description: "Sandbox only: rejects the end-user's PENDING check with 1 to 10 reasons (CONFLICT otherwise); the end-user becomes REJECTED" })
-  async rejectSandboxTreasuryKyc(@Arg('input', { description: 'The end-user whose PENDING check to reject, and the reasons' }) input: RejectSandboxTreasuryKycInput, @Ctx() context: GraphQLContext): Promise<RejectSandboxTreasuryKycPayload> {
+  @Mutation(() => RejectSandboxTreasuryKycPayload, {
+    description:
+      "Sandbox only: rejects the end-user's PENDING check with 1 to 10 reasons (CONFLICT otherwise); the end-user becomes REJECTED",
+  })
+  async rejectSandboxTreasuryKyc(
+    @Arg('input', { description: 'The end-user whose PENDING check to reject, and the reasons' })
+    input: RejectSandboxTreasuryKycInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RejectSandboxTreasuryKycPayload> {
     const ctx = await partner(context, 'sandbox');
     return payloadOf(RejectSandboxTreasuryKycPayload, async () => {
       const command = toRejectKycCommand(input.endUserId, parseInput(rejectKycBodySchema, { reasons: input.reasons }));
@@ -183,14 +304,23 @@ export class TreasuryKycResolver {
   }
 
   @Subscription(() => TreasuryKycUpdate, {
-    description: "Each change of the partner's KYC checks once (one end-user's when endUserId is given): started, approved, rejected; its business and mode only",
-    subscribe: ({ args, context }: { args: { endUserId?: string }; context: GraphQLContext }) => partnerChanges(context,
-      () => context.core.pubSub.subscribe(Topic.TREASURY_KYC), (change) => !args.endUserId || args.endUserId === change.endUserId),
+    description:
+      "Each change of the partner's KYC checks once (one end-user's when endUserId is given): started, approved, rejected; its business and mode only",
+    subscribe: ({ args, context }: { args: { endUserId?: string }; context: GraphQLContext }) =>
+      partnerChanges(
+        context,
+        () => context.core.pubSub.subscribe(Topic.TREASURY_KYC),
+        (change) => !args.endUserId || args.endUserId === change.endUserId,
+      ),
   })
   async treasuryKycUpdated(
     @Root() change: TreasuryKycChange,
     @Ctx() context: GraphQLContext,
-    @Arg('endUserId', () => ID, { nullable: true, description: "Only this end-user's checks (every end-user's when omitted)" }) _endUserId?: string,
+    @Arg('endUserId', () => ID, {
+      nullable: true,
+      description: "Only this end-user's checks (every end-user's when omitted)",
+    })
+    _endUserId?: string,
   ): Promise<TreasuryKycUpdate> {
     await partnerSubscriber(context);
     // Through the publication's shared loader: one read for every subscriber of this process.
@@ -209,10 +339,16 @@ export class TreasuryWalletResolver {
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<TreasuryWalletConnection> {
-    return toConnection(await context.core.treasuryWallets.list(caller(context), { endUserId }, keyset(first, after)), TreasuryWallet.from);
+    return toConnection(
+      await context.core.treasuryWallets.list(caller(context), { endUserId }, keyset(first, after)),
+      TreasuryWallet.from,
+    );
   }
 
-  @Query(() => TreasuryWallet, { description: "The end-user's wallet with its balance and deposit instructions (a wallet of another end-user is NOT_FOUND)" })
+  @Query(() => TreasuryWallet, {
+    description:
+      "The end-user's wallet with its balance and deposit instructions (a wallet of another end-user is NOT_FOUND)",
+  })
   async treasuryWallet(
     @Arg('endUserId', () => ID, { description: 'The id of the end-user who owns the wallet' }) endUserId: string,
     @Arg('walletId', () => ID, { description: "The wallet's id (UUID, as REST answers it)" }) walletId: string,
@@ -228,20 +364,40 @@ export class TreasuryWalletResolver {
     return TreasuryEndUser.from(row);
   }
 
-  @Mutation(() => CreateTreasuryWalletPayload, { description: 'Opens a wallet in a currency (KYC_REQUIRED before KYC approval; CONFLICT for a second wallet of a currency)' })
-  async createTreasuryWallet(@Arg('input', { description: "The end-user and the wallet's currency" }) input: CreateTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryWalletPayload> {
+  @Mutation(() => CreateTreasuryWalletPayload, {
+    description:
+      'Opens a wallet in a currency (KYC_REQUIRED before KYC approval; CONFLICT for a second wallet of a currency)',
+  })
+  async createTreasuryWallet(
+    @Arg('input', { description: "The end-user and the wallet's currency" }) input: CreateTreasuryWalletInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateTreasuryWalletPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(CreateTreasuryWalletPayload, async () => {
-      const command = toCreateTreasuryWalletCommand(input.endUserId, parseInput(createTreasuryWalletBodySchema, { currency: input.currency }));
+      const command = toCreateTreasuryWalletCommand(
+        input.endUserId,
+        parseInput(createTreasuryWalletBodySchema, { currency: input.currency }),
+      );
       return TreasuryWallet.from(await context.core.treasuryWallets.create(ctx, command));
     });
   }
 
-  @Mutation(() => DepositSandboxTreasuryWalletPayload, { description: "Sandbox only: money arrives on the wallet's deposit account (amount in major units of the wallet's currency)" })
-  async depositSandboxTreasuryWallet(@Arg('input', { description: 'The wallet credited, and the amount that arrives' }) input: DepositSandboxTreasuryWalletInput, @Ctx() context: GraphQLContext): Promise<DepositSandboxTreasuryWalletPayload> {
+  @Mutation(() => DepositSandboxTreasuryWalletPayload, {
+    description:
+      "Sandbox only: money arrives on the wallet's deposit account (amount in major units of the wallet's currency)",
+  })
+  async depositSandboxTreasuryWallet(
+    @Arg('input', { description: 'The wallet credited, and the amount that arrives' })
+    input: DepositSandboxTreasuryWalletInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<DepositSandboxTreasuryWalletPayload> {
     const ctx = await partner(context, 'sandbox');
     return payloadOf(DepositSandboxTreasuryWalletPayload, async () => {
-      const command = toSandboxDepositCommand(input.endUserId, input.walletId, parseInput(sandboxDepositBodySchema, { amount: input.amount }));
+      const command = toSandboxDepositCommand(
+        input.endUserId,
+        input.walletId,
+        parseInput(sandboxDepositBodySchema, { amount: input.amount }),
+      );
       return TreasuryDeposit.from(await context.core.treasuryWallets.sandboxDeposit(ctx, command));
     });
   }
@@ -249,21 +405,40 @@ export class TreasuryWalletResolver {
 
 @Resolver(() => TreasuryPayout)
 export class TreasuryPayoutResolver {
-  @Query(() => TreasuryPayoutConnection, { description: "The partner's treasury payouts in the active mode, newest first", complexity: perRow })
+  @Query(() => TreasuryPayoutConnection, {
+    description: "The partner's treasury payouts in the active mode, newest first",
+    complexity: perRow,
+  })
   async treasuryPayouts(
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
-    @Arg('status', () => TreasuryPayoutStatus, { nullable: true, description: 'Only the payouts in this status' }) status?: TreasuryPayoutStatus,
-    @Arg('partnerEndUserId', () => ID, { nullable: true, description: "Only this end-user's payouts" }) partnerEndUserId?: string,
-    @Arg('partnerWalletId', () => ID, { nullable: true, description: 'Only the payouts from this wallet' }) partnerWalletId?: string,
+    @Arg('status', () => TreasuryPayoutStatus, { nullable: true, description: 'Only the payouts in this status' })
+    status?: TreasuryPayoutStatus,
+    @Arg('partnerEndUserId', () => ID, { nullable: true, description: "Only this end-user's payouts" })
+    partnerEndUserId?: string,
+    @Arg('partnerWalletId', () => ID, { nullable: true, description: 'Only the payouts from this wallet' })
+    partnerWalletId?: string,
   ): Promise<TreasuryPayoutConnection> {
-    const filters = { status: status ?? undefined, endUserId: partnerEndUserId ?? undefined, walletId: partnerWalletId ?? undefined };
-    return toConnection(await context.core.treasuryPayouts.list(caller(context), filters, keyset(first, after)), TreasuryPayout.from);
+    const filters = {
+      status: status ?? undefined,
+      endUserId: partnerEndUserId ?? undefined,
+      walletId: partnerWalletId ?? undefined,
+    };
+    return toConnection(
+      await context.core.treasuryPayouts.list(caller(context), filters, keyset(first, after)),
+      TreasuryPayout.from,
+    );
   }
 
-  @Query(() => TreasuryPayout, { description: "One of the partner's treasury payouts in the active mode (NOT_FOUND for another partner's or mode's id)" })
-  async treasuryPayout(@Arg('id', () => ID, { description: "The payout's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<TreasuryPayout> {
+  @Query(() => TreasuryPayout, {
+    description:
+      "One of the partner's treasury payouts in the active mode (NOT_FOUND for another partner's or mode's id)",
+  })
+  async treasuryPayout(
+    @Arg('id', () => ID, { description: "The payout's id (UUID, as REST answers it)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<TreasuryPayout> {
     return TreasuryPayout.from(await context.core.treasuryPayouts.get(caller(context), id));
   }
 
@@ -281,8 +456,13 @@ export class TreasuryPayoutResolver {
     return TreasuryWallet.from(view);
   }
 
-  @Mutation(() => CreateTreasuryPayoutPayload, { description: 'Debits the wallet and creates the payout, PENDING (INSUFFICIENT_FUNDS writes nothing)' })
-  async createTreasuryPayout(@Arg('input', { description: "The payout request, as REST's body" }) input: CreateTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CreateTreasuryPayoutPayload> {
+  @Mutation(() => CreateTreasuryPayoutPayload, {
+    description: 'Debits the wallet and creates the payout, PENDING (INSUFFICIENT_FUNDS writes nothing)',
+  })
+  async createTreasuryPayout(
+    @Arg('input', { description: "The payout request, as REST's body" }) input: CreateTreasuryPayoutInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateTreasuryPayoutPayload> {
     const ctx = await partner(context, 'write');
     return payloadOf(CreateTreasuryPayoutPayload, async () => {
       const command = toCreateTreasuryPayoutCommand(parseInput(createTreasuryPayoutBodySchema, definedFields(input)));
@@ -290,21 +470,34 @@ export class TreasuryPayoutResolver {
     });
   }
 
-  @Mutation(() => CancelTreasuryPayoutPayload, { description: 'Only a PENDING payout (CONFLICT otherwise): CANCELLED, and the debit reversed' })
-  async cancelTreasuryPayout(@Arg('input', { description: 'The PENDING payout to cancel' }) input: CancelTreasuryPayoutInput, @Ctx() context: GraphQLContext): Promise<CancelTreasuryPayoutPayload> {
+  @Mutation(() => CancelTreasuryPayoutPayload, {
+    description: 'Only a PENDING payout (CONFLICT otherwise): CANCELLED, and the debit reversed',
+  })
+  async cancelTreasuryPayout(
+    @Arg('input', { description: 'The PENDING payout to cancel' }) input: CancelTreasuryPayoutInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CancelTreasuryPayoutPayload> {
     const ctx = caller(context);
-    return payloadOf(CancelTreasuryPayoutPayload, async () => TreasuryPayout.from(await context.core.treasuryPayouts.cancel(ctx, input.id)));
+    return payloadOf(CancelTreasuryPayoutPayload, async () =>
+      TreasuryPayout.from(await context.core.treasuryPayouts.cancel(ctx, input.id)),
+    );
   }
 
   @Subscription(() => TreasuryPayoutUpdate, {
-    description: "Each change of the partner's treasury payouts once (one payout when id is given): created, then each status; its business and mode only",
-    subscribe: ({ args, context }: { args: { id?: string }; context: GraphQLContext }) => partnerChanges(context,
-      () => context.core.pubSub.subscribe(Topic.TREASURY_PAYOUT), (change) => !args.id || args.id === change.payoutId),
+    description:
+      "Each change of the partner's treasury payouts once (one payout when id is given): created, then each status; its business and mode only",
+    subscribe: ({ args, context }: { args: { id?: string }; context: GraphQLContext }) =>
+      partnerChanges(
+        context,
+        () => context.core.pubSub.subscribe(Topic.TREASURY_PAYOUT),
+        (change) => !args.id || args.id === change.payoutId,
+      ),
   })
   async treasuryPayoutUpdated(
     @Root() change: TreasuryPayoutChange,
     @Ctx() context: GraphQLContext,
-    @Arg('id', () => ID, { nullable: true, description: "Only this payout's changes (every payout's when omitted)" }) _id?: string,
+    @Arg('id', () => ID, { nullable: true, description: "Only this payout's changes (every payout's when omitted)" })
+    _id?: string,
   ): Promise<TreasuryPayoutUpdate> {
     await partnerSubscriber(context);
     const payout = await context.loaders.treasuryPayoutById.load(change.payoutId);

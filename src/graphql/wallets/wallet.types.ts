@@ -8,33 +8,56 @@ import { Node } from '../shared/node';
 
 @ObjectType({ description: "A merchant wallet: the business's balance in one currency and mode", implements: Node })
 export class Wallet extends Node {
-  @Field({ description: 'ISO 4217 currency code, upper case (USDC for the stablecoin; REST answers it lower case)' }) currency: string;
+  @Field({ description: 'ISO 4217 currency code, upper case (USDC for the stablecoin; REST answers it lower case)' })
+  currency: string;
   @Field(() => Money, { description: "The wallet's balance, in its currency" }) balance: Money;
   @Field(() => Mode, { description: 'The mode the wallet belongs to: TEST or LIVE' }) mode: Mode;
   @Field({ description: 'When the wallet was opened (ISO 8601, UTC)' }) createdAt: Date;
-  @Field({ description: "When the balance last changed (ISO 8601, UTC); in sandboxFundWallet's answer, the value read before that funding" }) updatedAt: Date;
+  @Field({
+    description:
+      "When the balance last changed (ISO 8601, UTC); in sandboxFundWallet's answer, the value read before that funding",
+  })
+  updatedAt: Date;
 
   static from(row: WalletRow): Wallet {
     return Object.assign(new Wallet(), {
-      id: row.id, currency: row.currency, balance: Money.of(row.balance, row.currency),
-      mode: row.livemode ? Mode.LIVE : Mode.TEST, createdAt: row.createdAt, updatedAt: row.updatedAt,
+      id: row.id,
+      currency: row.currency,
+      balance: Money.of(row.balance, row.currency),
+      mode: row.livemode ? Mode.LIVE : Mode.TEST,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     });
   }
 }
 
 @ObjectType({ description: 'One ledger entry of a wallet' })
 export class WalletEntry {
-  @Field(() => ID, { description: "The entry's ledger sequence number, its place in the wallet's statement (not a Node id)" }) id: string;
+  @Field(() => ID, {
+    description: "The entry's ledger sequence number, its place in the wallet's statement (not a Node id)",
+  })
+  id: string;
   @Field(() => ID, { description: 'The id of the journal transaction the entry belongs to' }) transactionId: string;
   @Field({ description: 'What moved the money, e.g. sandbox_funding' }) kind: string;
-  @Field(() => String, { nullable: true, description: "The transaction's description, e.g. Sandbox wallet funding (null when it has none)" }) description: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The transaction's description, e.g. Sandbox wallet funding (null when it has none)",
+  })
+  description: string | null;
   @Field(() => Money, { description: 'Positive credits the wallet, negative debits it' }) amount: Money;
-  @Field(() => Money, { nullable: true, description: "The wallet's balance right after this entry (null if the ledger did not record it)" }) balanceAfter: Money | null;
+  @Field(() => Money, {
+    nullable: true,
+    description: "The wallet's balance right after this entry (null if the ledger did not record it)",
+  })
+  balanceAfter: Money | null;
   @Field({ description: 'When the entry was posted (ISO 8601, UTC)' }) createdAt: Date;
 
   static from({ entry, transaction }: WalletEntryRow): WalletEntry {
     return Object.assign(new WalletEntry(), {
-      id: entry.seq, transactionId: transaction.id, kind: transaction.kind, description: transaction.description,
+      id: entry.seq,
+      transactionId: transaction.id,
+      kind: transaction.kind,
+      description: transaction.description,
       amount: Money.of(entry.amount, entry.currency),
       balanceAfter: entry.balanceAfter === null ? null : Money.of(entry.balanceAfter, entry.currency),
       createdAt: entry.createdAt,
@@ -50,8 +73,12 @@ export class WalletBalanceUpdate {
   @Field(() => ID, { description: 'The id of the wallet whose balance changed' }) walletId: string;
   @Field(() => Mode, { description: "The wallet's mode: TEST or LIVE" }) mode: Mode;
   @Field(() => Money, { description: "The wallet's new balance" }) balance: Money;
-  @Field(() => Money, { description: 'The signed amount of the change: positive credits the wallet, negative debits it' }) change: Money;
-  @Field(() => ID, { description: 'The id of the journal transaction that changed the balance' }) journalTransactionId: string;
+  @Field(() => Money, {
+    description: 'The signed amount of the change: positive credits the wallet, negative debits it',
+  })
+  change: Money;
+  @Field(() => ID, { description: 'The id of the journal transaction that changed the balance' })
+  journalTransactionId: string;
   @Field({ description: 'When that transaction was recorded (ISO 8601, UTC)' }) occurredAt: Date;
 
   static from(message: WalletBalanceChange): WalletBalanceUpdate {

@@ -4,12 +4,32 @@ import { TreasuryWebhookEndpoint, TreasuryWebhookEndpointWithSecret } from './tr
 
 // The treasury product's endpoints answer the treasury area's user errors (TreasuryErrorCode).
 export const CreateTreasuryWebhookEndpointPayload = Payload(
-  'CreateTreasuryWebhookEndpoint', 'endpointWithSecret', () => TreasuryWebhookEndpointWithSecret, TreasuryUserErrors);
+  'CreateTreasuryWebhookEndpoint',
+  'endpointWithSecret',
+  () => TreasuryWebhookEndpointWithSecret,
+  TreasuryUserErrors,
+);
 export type CreateTreasuryWebhookEndpointPayload = InstanceType<typeof CreateTreasuryWebhookEndpointPayload>;
 export const RotateTreasuryWebhookEndpointSecretPayload = Payload(
-  'RotateTreasuryWebhookEndpointSecret', 'endpointWithSecret', () => TreasuryWebhookEndpointWithSecret, TreasuryUserErrors);
-export type RotateTreasuryWebhookEndpointSecretPayload = InstanceType<typeof RotateTreasuryWebhookEndpointSecretPayload>;
-export const UpdateTreasuryWebhookEndpointPayload = Payload('UpdateTreasuryWebhookEndpoint', 'treasuryWebhookEndpoint', () => TreasuryWebhookEndpoint, TreasuryUserErrors);
+  'RotateTreasuryWebhookEndpointSecret',
+  'endpointWithSecret',
+  () => TreasuryWebhookEndpointWithSecret,
+  TreasuryUserErrors,
+);
+export type RotateTreasuryWebhookEndpointSecretPayload = InstanceType<
+  typeof RotateTreasuryWebhookEndpointSecretPayload
+>;
+export const UpdateTreasuryWebhookEndpointPayload = Payload(
+  'UpdateTreasuryWebhookEndpoint',
+  'treasuryWebhookEndpoint',
+  () => TreasuryWebhookEndpoint,
+  TreasuryUserErrors,
+);
 export type UpdateTreasuryWebhookEndpointPayload = InstanceType<typeof UpdateTreasuryWebhookEndpointPayload>;
-export const DeleteTreasuryWebhookEndpointPayload = Payload('DeleteTreasuryWebhookEndpoint', 'treasuryWebhookEndpoint', () => TreasuryWebhookEndpoint, TreasuryUserErrors);
+export const DeleteTreasuryWebhookEndpointPayload = Payload(
+  'DeleteTreasuryWebhookEndpoint',
+  'treasuryWebhookEndpoint',
+  () => TreasuryWebhookEndpoint,
+  TreasuryUserErrors,
+);
 export type DeleteTreasuryWebhookEndpointPayload = InstanceType<typeof DeleteTreasuryWebhookEndpointPayload>;

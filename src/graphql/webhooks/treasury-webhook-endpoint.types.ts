@@ -6,9 +6,13 @@ import { Node } from '../shared/node';
 import { IdInput } from '../shared/payload';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEndpoint } from './webhook-endpoint.types';
 
-@ObjectType({ description: "A URL that receives a treasury partner's events of one mode, signed with the endpoint's own secret", implements: Node })
+@ObjectType({
+  description: "A URL that receives a treasury partner's events of one mode, signed with the endpoint's own secret",
+  implements: Node,
+})
 export class TreasuryWebhookEndpoint extends WebhookEndpoint {
-  @Field({ description: 'The signing secret as it may be shown again: whsk_… and its last 4 characters' }) signingSecretHint: string;
+  @Field({ description: 'The signing secret as it may be shown again: whsk_… and its last 4 characters' })
+  signingSecretHint: string;
   @Field(() => ID, { description: "The partner's business id (the same as partnerId)" }) businessId: string;
   @Field(() => ID, { description: "The partner: the business's id" }) partnerId: string;
   @Field({ description: 'Interface version of the payloads (2026-04-15)' }) apiVersion: string;
@@ -32,8 +36,10 @@ export class TreasuryWebhookEndpoint extends WebhookEndpoint {
 
 @ObjectType({ description: 'An endpoint with its signing secret, answered once by creation and by each rotation' })
 export class TreasuryWebhookEndpointWithSecret {
-  @Field(() => TreasuryWebhookEndpoint, { description: 'The endpoint, with signingSecretHint naming the secret below' }) endpoint: TreasuryWebhookEndpoint;
-  @Field({ description: 'The secret (whsk_…): keep it; later reads show only signingSecretHint' }) signingSecret: string;
+  @Field(() => TreasuryWebhookEndpoint, { description: 'The endpoint, with signingSecretHint naming the secret below' })
+  endpoint: TreasuryWebhookEndpoint;
+  @Field({ description: 'The secret (whsk_…): keep it; later reads show only signingSecretHint' })
+  signingSecret: string;
 
   static from(issued: IssuedSigningSecret): TreasuryWebhookEndpointWithSecret {
     return Object.assign(new TreasuryWebhookEndpointWithSecret(), {
@@ -43,7 +49,10 @@ export class TreasuryWebhookEndpointWithSecret {
   }
 }
 
-@InputType({ description: 'A new treasury endpoint of the active business and mode (at most 20 per mode); its signing secret is generated' })
+@InputType({
+  description:
+    'A new treasury endpoint of the active business and mode (at most 20 per mode); its signing secret is generated',
+})
 export class CreateTreasuryWebhookEndpointInput extends CreateWebhookEndpointInput {
   @Field({ nullable: true, description: '2026-04-15 (the default)' }) apiVersion?: string;
 }
@@ -54,14 +63,24 @@ export class TreasuryWebhookEndpointConnection extends Connection(TreasuryWebhoo
 @InputType({ description: 'The fields given change; the others stay' })
 export class UpdateTreasuryWebhookEndpointInput extends UpdateWebhookEndpointInput {
   @Field(() => ID, { description: 'The endpoint changed' }) id: string;
-  @Field({ nullable: true, description: 'The new interface version of the payloads: 2026-04-15 only' }) apiVersion?: string;
+  @Field({ nullable: true, description: 'The new interface version of the payloads: 2026-04-15 only' })
+  apiVersion?: string;
 }
 
-@InputType({ description: 'The endpoint whose signing secret is replaced, and how long the replaced one keeps signing' })
+@InputType({
+  description: 'The endpoint whose signing secret is replaced, and how long the replaced one keeps signing',
+})
 export class RotateTreasuryWebhookEndpointSecretInput {
   @Field(() => ID, { description: 'The endpoint whose secret is replaced' }) id: string;
-  @Field(() => Int, { nullable: true, description: 'How long the replaced secret keeps signing: 0 to 168 hours (default 24)' }) gracePeriodHours?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'How long the replaced secret keeps signing: 0 to 168 hours (default 24)',
+  })
+  gracePeriodHours?: number;
 }
 
-export const DeleteTreasuryWebhookEndpointInput = IdInput('DeleteTreasuryWebhookEndpoint', 'The endpoint deleted (its past deliveries are kept)');
+export const DeleteTreasuryWebhookEndpointInput = IdInput(
+  'DeleteTreasuryWebhookEndpoint',
+  'The endpoint deleted (its past deliveries are kept)',
+);
 export type DeleteTreasuryWebhookEndpointInput = InstanceType<typeof DeleteTreasuryWebhookEndpointInput>;

@@ -8,8 +8,14 @@ import { parseInput } from '../../wire/validation';
 import { endpointCreateSchema, endpointUpdateSchema } from '../../wire/webhooks';
 import { pageOfList } from '../identity/list-page';
 import {
-  CreateWebhookEndpointInput, CreateWebhookEndpointPayload, DeleteWebhookEndpointInput, DeleteWebhookEndpointPayload, UpdateWebhookEndpointByIdInput,
-  UpdateWebhookEndpointPayload, WebhookEndpoint, WebhookEndpointConnection,
+  CreateWebhookEndpointInput,
+  CreateWebhookEndpointPayload,
+  DeleteWebhookEndpointInput,
+  DeleteWebhookEndpointPayload,
+  UpdateWebhookEndpointByIdInput,
+  UpdateWebhookEndpointPayload,
+  WebhookEndpoint,
+  WebhookEndpointConnection,
 } from './webhook-endpoint.types';
 
 // The merchant registry's endpoints only: a treasury endpoint's id (the same table) is NOT_FOUND here.
@@ -32,36 +38,65 @@ export class WebhookEndpointResolver {
     @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<WebhookEndpointConnection> {
     const endpoints = await context.core.webhookEndpoints.list(caller(context));
-    return toConnection(pageOfList(endpoints, 'newestFirst', 'webhookEndpoints', { first, after }), WebhookEndpoint.from);
+    return toConnection(
+      pageOfList(endpoints, 'newestFirst', 'webhookEndpoints', { first, after }),
+      WebhookEndpoint.from,
+    );
   }
 
-  @Query(() => WebhookEndpoint, { description: 'One endpoint of the merchant registry, of the active business and mode (NOT_FOUND otherwise)' })
-  async webhookEndpoint(@Arg('id', () => ID, { description: "The endpoint's id (UUID, as REST answers it)" }) id: string, @Ctx() context: GraphQLContext): Promise<WebhookEndpoint> {
+  @Query(() => WebhookEndpoint, {
+    description: 'One endpoint of the merchant registry, of the active business and mode (NOT_FOUND otherwise)',
+  })
+  async webhookEndpoint(
+    @Arg('id', () => ID, { description: "The endpoint's id (UUID, as REST answers it)" }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookEndpoint> {
     return WebhookEndpoint.from(await context.core.webhookEndpoints.get(caller(context), id));
   }
 
-  @Mutation(() => CreateWebhookEndpointPayload, { description: 'Registers an endpoint for some event types of the active mode; a 21st endpoint of a mode is CONFLICT' })
-  async createWebhookEndpoint(@Arg('input', { description: 'The URL, event types, status and note of the endpoint' }) input: CreateWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<CreateWebhookEndpointPayload> {
+  @Mutation(() => CreateWebhookEndpointPayload, {
+    description: 'Registers an endpoint for some event types of the active mode; a 21st endpoint of a mode is CONFLICT',
+  })
+  async createWebhookEndpoint(
+    @Arg('input', { description: 'The URL, event types, status and note of the endpoint' })
+    input: CreateWebhookEndpointInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateWebhookEndpointPayload> {
     const ctx = caller(context);
     await context.core.webhookEndpoints.assertAccess(ctx, 'write');
     return payloadOf(CreateWebhookEndpointPayload, async () =>
-      WebhookEndpoint.from(await context.core.webhookEndpoints.create(ctx, parseInput(endpointCreateSchema, { ...input }))));
+      WebhookEndpoint.from(
+        await context.core.webhookEndpoints.create(ctx, parseInput(endpointCreateSchema, { ...input })),
+      ),
+    );
   }
 
-  @Mutation(() => UpdateWebhookEndpointPayload, { description: 'Changes the fields given; the others stay as they are' })
-  async updateWebhookEndpoint(@Arg('input', { description: 'The endpoint and the fields to change' }) input: UpdateWebhookEndpointByIdInput, @Ctx() context: GraphQLContext): Promise<UpdateWebhookEndpointPayload> {
+  @Mutation(() => UpdateWebhookEndpointPayload, {
+    description: 'Changes the fields given; the others stay as they are',
+  })
+  async updateWebhookEndpoint(
+    @Arg('input', { description: 'The endpoint and the fields to change' }) input: UpdateWebhookEndpointByIdInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<UpdateWebhookEndpointPayload> {
     const ctx = caller(context);
     await context.core.webhookEndpoints.assertAccess(ctx, 'write');
     const { id, ...changes } = input;
     return payloadOf(UpdateWebhookEndpointPayload, async () => {
       await context.core.webhookEndpoints.assertAccess(ctx, 'write', id); // NOT_FOUND before the shape, as REST answers
-      return WebhookEndpoint.from(await context.core.webhookEndpoints.update(ctx, id, parseInput(endpointUpdateSchema, changes)));
+      return WebhookEndpoint.from(
+        await context.core.webhookEndpoints.update(ctx, id, parseInput(endpointUpdateSchema, changes)),
+      );
     });
   }
 
   @Mutation(() => DeleteWebhookEndpointPayload, { description: 'Deletes the endpoint; past deliveries are kept' })
-  async deleteWebhookEndpoint(@Arg('input', { description: 'The endpoint to delete' }) input: DeleteWebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<DeleteWebhookEndpointPayload> {
+  async deleteWebhookEndpoint(
+    @Arg('input', { description: 'The endpoint to delete' }) input: DeleteWebhookEndpointInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<DeleteWebhookEndpointPayload> {
     const ctx = caller(context);
-    return payloadOf(DeleteWebhookEndpointPayload, async () => WebhookEndpoint.from(await context.core.webhookEndpoints.delete(ctx, input.id)));
+    return payloadOf(DeleteWebhookEndpointPayload, async () =>
+      WebhookEndpoint.from(await context.core.webhookEndpoints.delete(ctx, input.id)),
+    );
   }
 }

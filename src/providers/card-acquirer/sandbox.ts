@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { CardDetails, brandOf } from '../../domain/payments/card';
 import { Authorization, AuthorizationRequest, CardAcquirer, VaultedCard } from './port';
 
-type SandboxBehaviour = 'success' | 'declined' | 'three_ds_success' | 'three_ds_failure' | 'insufficient_funds' | 'three_ds2';
+type SandboxBehaviour =
+  'success' | 'declined' | 'three_ds_success' | 'three_ds_failure' | 'insufficient_funds' | 'three_ds2';
 
 /** The sandbox card numbers of the interface document (docs/sandbox.md); any other valid number succeeds. */
 export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = Object.freeze({
@@ -16,7 +17,11 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxBehaviour>> = Object.
 
 /** Issuing countries by BIN prefix in the sandbox (for fraud rules by card country); otherwise US. */
 export const SANDBOX_BIN_COUNTRIES: ReadonlyArray<[prefix: string, country: string]> = [
-  ['400000826', 'GB'], ['400000124', 'CA'], ['400000076', 'BR'], ['400000566', 'NG'], ['400000404', 'KE'],
+  ['400000826', 'GB'],
+  ['400000124', 'CA'],
+  ['400000076', 'BR'],
+  ['400000566', 'NG'],
+  ['400000404', 'KE'],
 ];
 
 const BEHAVIOURS: ReadonlySet<string> = new Set(Object.values(SANDBOX_CARDS).concat('success'));
@@ -43,19 +48,28 @@ export class SandboxCardAcquirer implements CardAcquirer {
       bin: card.number.slice(0, 6),
       expiryMonth: card.expiryMonth,
       expiryYear: card.expiryYear,
-      fingerprint: crypto.createHmac('sha256', this.fingerprintKey).update(card.number).digest('base64url').slice(0, 22),
+      fingerprint: crypto
+        .createHmac('sha256', this.fingerprintKey)
+        .update(card.number)
+        .digest('base64url')
+        .slice(0, 22),
       country: SANDBOX_BIN_COUNTRIES.find(([prefix]) => card.number.startsWith(prefix))?.[1] ?? 'US',
     };
   }
 
   async authorize({ card }: AuthorizationRequest): Promise<Authorization> {
     switch (behaviourOf(card)) {
-      case 'declined': return { outcome: 'declined', reason: 'card_declined', message: 'The card was declined' };
-      case 'insufficient_funds': return { outcome: 'declined', reason: 'insufficient_funds', message: 'The card has insufficient funds' };
+      case 'declined':
+        return { outcome: 'declined', reason: 'card_declined', message: 'The card was declined' };
+      case 'insufficient_funds':
+        return { outcome: 'declined', reason: 'insufficient_funds', message: 'The card has insufficient funds' };
       case 'three_ds_success':
-      case 'three_ds_failure': return { outcome: 'authentication_required', version: '1' };
-      case 'three_ds2': return { outcome: 'authentication_required', version: '2' };
-      default: return { outcome: 'approved' };
+      case 'three_ds_failure':
+        return { outcome: 'authentication_required', version: '1' };
+      case 'three_ds2':
+        return { outcome: 'authentication_required', version: '2' };
+      default:
+        return { outcome: 'approved' };
     }
   }
 

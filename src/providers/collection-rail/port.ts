@@ -27,7 +27,8 @@ export interface CollectionNetwork {
 }
 
 /** The ids of a channel's operator networks (null for rails without networks). */
-export const networkIdsOf = (channel: CollectionChannel): string[] | null => channel.networks?.map((network) => network.id) ?? null;
+export const networkIdsOf = (channel: CollectionChannel): string[] | null =>
+  channel.networks?.map((network) => network.id) ?? null;
 
 /** A collection as the rail needs it to open deposit instructions. */
 export interface CollectionOpening {
@@ -62,9 +63,7 @@ export interface RailOpening {
  * sent, in minor units), the collection settled to Tessera (`settled`), or it failed for good.
  */
 export type CollectionRailReport =
-  | { kind: 'received'; amount: bigint }
-  | { kind: 'settled'; amount: bigint }
-  | { kind: 'failed'; reason: string };
+  { kind: 'received'; amount: bigint } | { kind: 'settled'; amount: bigint } | { kind: 'failed'; reason: string };
 
 /** A collection rail (bank transfer, mobile money, EFT): lists its channels and opens deposit instructions. */
 export interface CollectionRail {

@@ -27,7 +27,11 @@ export class FxPairNotQuoted extends Error {
     return `must be a currency ${from} converts into: the exchange-rate provider does not quote ${from} to ${to}`;
   }
 
-  constructor(readonly sourceCurrency: string, readonly destinationCurrency: string, detail: string) {
+  constructor(
+    readonly sourceCurrency: string,
+    readonly destinationCurrency: string,
+    detail: string,
+  ) {
     super(detail);
     this.name = 'FxPairNotQuoted';
   }

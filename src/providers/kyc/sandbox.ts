@@ -11,6 +11,9 @@ export class SandboxKycProvider implements KycProvider {
 
   async start(request: KycCheckRequest): Promise<KycCheckStarted> {
     // The same check id always gets the same reference: a repeated start is the same check.
-    return { providerRef: `sbx_kyc_${createHash('sha256').update(request.checkId).digest('hex').slice(0, 20)}`, hostedUrl: null };
+    return {
+      providerRef: `sbx_kyc_${createHash('sha256').update(request.checkId).digest('hex').slice(0, 20)}`,
+      hostedUrl: null,
+    };
   }
 }

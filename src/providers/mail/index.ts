@@ -5,6 +5,12 @@ import { SandboxMailbox } from './sandbox';
 import { SmtpMailer } from './smtp';
 
 /** SMTP when MAIL_SMTP_URL is set, otherwise the sandbox mailbox (which production refuses; see loadConfig). */
-export function createMailer(config: Pick<Config, 'mailSmtpUrl' | 'mailFrom'>, dataSource: DataSource, log: MailLog): Mailer {
-  return config.mailSmtpUrl ? new SmtpMailer(config.mailSmtpUrl, config.mailFrom, log) : new SandboxMailbox(dataSource, log);
+export function createMailer(
+  config: Pick<Config, 'mailSmtpUrl' | 'mailFrom'>,
+  dataSource: DataSource,
+  log: MailLog,
+): Mailer {
+  return config.mailSmtpUrl
+    ? new SmtpMailer(config.mailSmtpUrl, config.mailFrom, log)
+    : new SandboxMailbox(dataSource, log);
 }

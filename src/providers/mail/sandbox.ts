@@ -13,7 +13,10 @@ export const SANDBOX_MAIL_READ_LIMIT = 100;
 export class SandboxMailbox implements Mailer {
   readonly name = 'sandbox';
 
-  constructor(private readonly dataSource: DataSource, private readonly log: MailLog = () => undefined) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly log: MailLog = () => undefined,
+  ) {}
 
   async send({ to, subject, text }: MailMessage): Promise<void> {
     await this.dataSource.getRepository(SandboxMail).insert({ recipient: to.toLowerCase(), subject, text });

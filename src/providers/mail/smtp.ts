@@ -10,7 +10,11 @@ export class SmtpMailer implements Mailer {
   readonly name = 'smtp';
   private readonly transport: Transporter;
 
-  constructor(smtpUrl: string, private readonly from: string, private readonly log: MailLog = () => undefined) {
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+    private readonly log: MailLog = () => undefined,
+  ) {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 

@@ -1,6 +1,14 @@
 /** Where a payout goes, as the rail needs it (full account details; never logged). */
 export type PayoutDestination =
-  | { rail: 'LOCAL_BANK'; country: string; currency: string; bankCode: string; bankName: string; accountNumber: string; accountName: string }
+  | {
+      rail: 'LOCAL_BANK';
+      country: string;
+      currency: string;
+      bankCode: string;
+      bankName: string;
+      accountNumber: string;
+      accountName: string;
+    }
   | { rail: 'MOBILE_MONEY'; country: string; currency: string; networkId: string; phone: string; accountName: string }
   | { rail: 'CRYPTO'; chain: string; address: string; currency: string };
 
@@ -14,9 +22,7 @@ export interface PayoutSubmission {
 }
 
 /** What the rail will report later about a submitted payout (its callback). */
-export type RailOutcome =
-  | { status: 'SETTLED' }
-  | { status: 'FAILED'; reason: string };
+export type RailOutcome = { status: 'SETTLED' } | { status: 'FAILED'; reason: string };
 
 export interface RailAcceptance {
   providerRef: string;
@@ -39,7 +45,11 @@ export interface PayoutRail {
 
 /** The last 4 characters of the destination's account number, phone or address. */
 export function destinationLast4(destination: PayoutDestination): string {
-  const account = destination.rail === 'LOCAL_BANK' ? destination.accountNumber
-    : destination.rail === 'MOBILE_MONEY' ? destination.phone : destination.address;
+  const account =
+    destination.rail === 'LOCAL_BANK'
+      ? destination.accountNumber
+      : destination.rail === 'MOBILE_MONEY'
+        ? destination.phone
+        : destination.address;
   return account.slice(-4);
 }

@@ -7,7 +7,12 @@ import { PayoutDestination, PayoutRail, PayoutSubmission, RailAcceptance, destin
  * `2222` is held for review, `3333` stays CREATED until advanced, `4444` stays SUBMITTED until
  * advanced; anything else settles `settleAfterMs` after SUBMITTED.
  */
-export const SANDBOX_PAYOUT_ENDINGS = { FAILS: '1111', REVIEW: '2222', STAYS_CREATED: '3333', STAYS_SUBMITTED: '4444' } as const;
+export const SANDBOX_PAYOUT_ENDINGS = {
+  FAILS: '1111',
+  REVIEW: '2222',
+  STAYS_CREATED: '3333',
+  STAYS_SUBMITTED: '4444',
+} as const;
 
 export class SandboxPayoutRail implements PayoutRail {
   readonly name = 'sandbox-payout-rail';
@@ -26,9 +31,13 @@ export class SandboxPayoutRail implements PayoutRail {
     // The same payout id always gets the same reference: a repeated submission is the same payout.
     const providerRef = `sbx_po_${createHash('sha256').update(submission.payoutId).digest('hex').slice(0, 20)}`;
     const ending = destinationLast4(submission.destination);
-    if (ending === SANDBOX_PAYOUT_ENDINGS.STAYS_SUBMITTED || ending === SANDBOX_PAYOUT_ENDINGS.STAYS_CREATED) return { providerRef, callback: null };
+    if (ending === SANDBOX_PAYOUT_ENDINGS.STAYS_SUBMITTED || ending === SANDBOX_PAYOUT_ENDINGS.STAYS_CREATED)
+      return { providerRef, callback: null };
     if (ending === SANDBOX_PAYOUT_ENDINGS.FAILS) {
-      return { providerRef, callback: { outcome: { status: 'FAILED', reason: 'account_invalid' }, afterMs: this.settleAfterMs } };
+      return {
+        providerRef,
+        callback: { outcome: { status: 'FAILED', reason: 'account_invalid' }, afterMs: this.settleAfterMs },
+      };
     }
     return { providerRef, callback: { outcome: { status: 'SETTLED' }, afterMs: this.settleAfterMs } };
   }

@@ -1,6 +1,14 @@
 /** Where a treasury payout goes, as the rail needs it (full details; never logged). */
 export type TreasuryDestination =
-  | { type: 'bank_account'; accountNumber: string; routingNumber: string | null; bankCode: string | null; accountName: string; country: string; bankName: string | null }
+  | {
+      type: 'bank_account';
+      accountNumber: string;
+      routingNumber: string | null;
+      bankCode: string | null;
+      accountName: string;
+      country: string;
+      bankName: string | null;
+    }
   | { type: 'mobile_money'; phone: string; networkId: string; country: string; accountName: string | null }
   | { type: 'crypto'; address: string; chain: string };
 
@@ -15,9 +23,7 @@ export interface TreasuryPayoutSubmission {
 }
 
 /** What the rail reports later about a payout it took. */
-export type TreasuryRailOutcome =
-  | { status: 'COMPLETED' }
-  | { status: 'FAILED'; reason: string };
+export type TreasuryRailOutcome = { status: 'COMPLETED' } | { status: 'FAILED'; reason: string };
 
 export interface TreasuryRailAcceptance {
   providerRef: string;
@@ -47,6 +53,10 @@ export interface TreasuryRail {
   readonly currencies: readonly string[];
   /** Whether a created payout is dispatched at once ('auto') or stays PENDING until cancelled ('manual', sandbox only). */
   dispatchOf(testOutcome: string | null): 'auto' | 'manual';
-  openDepositAccount(request: { walletId: string; currency: string; holderName: string }): Promise<OpenedDepositAccount>;
+  openDepositAccount(request: {
+    walletId: string;
+    currency: string;
+    holderName: string;
+  }): Promise<OpenedDepositAccount>;
   submit(submission: TreasuryPayoutSubmission): Promise<TreasuryRailAcceptance>;
 }

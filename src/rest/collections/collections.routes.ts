@@ -4,13 +4,24 @@ import { Collection } from '../../domain/collections/collection.entities';
 import { collectionObject } from '../../domain/collections/collections.events';
 import { authenticated } from '../../http/request-context';
 import {
-  channelsQuerySchema, collectionsQuerySchema, createCollectionBodySchema, payCollectionBodySchema, toCreateCollectionCommand, toPayCollectionCommand,
+  channelsQuerySchema,
+  collectionsQuerySchema,
+  createCollectionBodySchema,
+  payCollectionBodySchema,
+  toCreateCollectionCommand,
+  toPayCollectionCommand,
 } from '../../wire/collections';
 import { skipTakeListSchema, skipTakeOf } from '../payouts/payouts.validators';
 import { success } from '../shared/envelope';
 import { idParamsSchema, responses } from '../shared/schemas';
 import type { RestApp } from '../surface';
-import { channelJson, channelListSchema, collectionJson, collectionSchema, toCollectionFilters } from './collections.validators';
+import {
+  channelJson,
+  channelListSchema,
+  collectionJson,
+  collectionSchema,
+  toCollectionFilters,
+} from './collections.validators';
 
 const COLLECTIONS = '/api/v1/business/collections';
 const byId = { params: idParamsSchema };
@@ -21,24 +32,72 @@ const collectionOut = (collection: Collection) => collectionJson(collectionObjec
 export function collectionRoutes(app: RestApp, core: Core) {
   const { collections } = core;
 
-  app.get(`${COLLECTIONS}/channels`, { schema: { querystring: channelsQuerySchema, response: responses({ 200: channelListSchema }) } }, async (request) =>
-    success({ items: (await collections.channels(authenticated(request), { country: request.query.country })).map(channelJson) }));
+  app.get(
+    `${COLLECTIONS}/channels`,
+    { schema: { querystring: channelsQuerySchema, response: responses({ 200: channelListSchema }) } },
+    async (request) =>
+      success({
+        items: (await collections.channels(authenticated(request), { country: request.query.country })).map(
+          channelJson,
+        ),
+      }),
+  );
 
-  app.post(COLLECTIONS, { schema: { body: createCollectionBodySchema, response: responses({ 201: collectionSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) } }, async (request, reply) => {
-    const collection = await collections.create(authenticated(request), toCreateCollectionCommand(request.body));
-    reply.status(201);
-    return success(collectionOut(collection));
-  });
+  app.post(
+    COLLECTIONS,
+    {
+      schema: {
+        body: createCollectionBodySchema,
+        response: responses({ 201: collectionSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]),
+      },
+    },
+    async (request, reply) => {
+      const collection = await collections.create(authenticated(request), toCreateCollectionCommand(request.body));
+      reply.status(201);
+      return success(collectionOut(collection));
+    },
+  );
 
-  app.get(COLLECTIONS, { schema: { querystring: collectionsQuerySchema, response: responses({ 200: skipTakeListSchema(collectionSchema) }) } }, async (request) => {
-    const page = skipTakeOf(request.query);
-    const found = await collections.list(authenticated(request), toCollectionFilters(request.query), page);
-    return success({ items: found.items.map(collectionOut), total: found.total ?? found.items.length, skip: page.skip, take: page.take });
-  });
+  app.get(
+    COLLECTIONS,
+    {
+      schema: {
+        querystring: collectionsQuerySchema,
+        response: responses({ 200: skipTakeListSchema(collectionSchema) }),
+      },
+    },
+    async (request) => {
+      const page = skipTakeOf(request.query);
+      const found = await collections.list(authenticated(request), toCollectionFilters(request.query), page);
+      return success({
+        items: found.items.map(collectionOut),
+        total: found.total ?? found.items.length,
+        skip: page.skip,
+        take: page.take,
+      });
+    },
+  );
 
-  app.get(`${COLLECTIONS}/:id`, { schema: { ...byId, response: responses({ 200: collectionSchema }) } }, async (request) =>
-    success(collectionOut(await collections.get(authenticated(request), request.params.id))));
+  app.get(
+    `${COLLECTIONS}/:id`,
+    { schema: { ...byId, response: responses({ 200: collectionSchema }) } },
+    async (request) => success(collectionOut(await collections.get(authenticated(request), request.params.id))),
+  );
 
-  app.post('/api/v1/business/sandbox/collections/:id/pay', { schema: { ...byId, body: payCollectionBodySchema, response: responses({ 200: collectionSchema }, [ErrorCode.SANDBOX_ONLY]) } }, async (request) =>
-    success(collectionOut(await collections.sandboxPay(authenticated(request), toPayCollectionCommand(request.params.id, request.body)))));
+  app.post(
+    '/api/v1/business/sandbox/collections/:id/pay',
+    {
+      schema: {
+        ...byId,
+        body: payCollectionBodySchema,
+        response: responses({ 200: collectionSchema }, [ErrorCode.SANDBOX_ONLY]),
+      },
+    },
+    async (request) =>
+      success(
+        collectionOut(
+          await collections.sandboxPay(authenticated(request), toPayCollectionCommand(request.params.id, request.body)),
+        ),
+      ),
+  );
 }

@@ -14,29 +14,35 @@ export const customerQuerySchema = z.object({
 export const customerParamsSchema = z.object({ customerId: z.string() });
 export const paymentMethodParamsSchema = z.object({ customerId: z.string(), paymentMethodId: z.string() });
 
-export const toCustomerFilters = (query: z.output<typeof customerQuerySchema>): CustomerFilters => ({ email: query.email });
+export const toCustomerFilters = (query: z.output<typeof customerQuerySchema>): CustomerFilters => ({
+  email: query.email,
+});
 
 export const toPaymentMethodRef = (params: z.output<typeof paymentMethodParamsSchema>): PaymentMethodRef => params;
 
 // ---------------------------------------------------------------- responses
 
 /** The documented saved-card item. */
-export const paymentMethodSchema = z.object({
-  id: z.string(),
-  brand: z.string().describe('visa, mastercard, amex, discover or unknown'),
-  last4: z.string(),
-  expiryMonth: z.number().int().min(1).max(12),
-  expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
-}).meta({ id: 'PaymentMethod' });
+export const paymentMethodSchema = z
+  .object({
+    id: z.string(),
+    brand: z.string().describe('visa, mastercard, amex, discover or unknown'),
+    last4: z.string(),
+    expiryMonth: z.number().int().min(1).max(12),
+    expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
+  })
+  .meta({ id: 'PaymentMethod' });
 
 /** A saved card as the attach operation returns it: the documented item plus its customer and whether it is the default. */
-export const attachedPaymentMethodSchema = paymentMethodSchema.extend({
-  object: z.literal('payment_method'),
-  customerId: z.string(),
-  country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
-  isDefault: z.boolean(),
-  createdAt: timestampSchema,
-}).meta({ id: 'AttachedPaymentMethod' });
+export const attachedPaymentMethodSchema = paymentMethodSchema
+  .extend({
+    object: z.literal('payment_method'),
+    customerId: z.string(),
+    country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
+    isDefault: z.boolean(),
+    createdAt: timestampSchema,
+  })
+  .meta({ id: 'AttachedPaymentMethod' });
 
 /** An item of `recentPayments` (the interface document leaves its fields open). */
 export const recentPaymentSchema = z.object({
@@ -54,25 +60,31 @@ export const recentPaymentSchema = z.object({
 });
 
 /** The documented Customer resource (plus createdAt and updatedAt). */
-export const customerSchema = z.object({
-  customerId: z.string(),
-  email: z.string(),
-  paymentMethods: z.array(paymentMethodSchema).describe('Saved cards, newest first'),
-  recentPayments: z.array(recentPaymentSchema).describe('The 20 most recent payments to the business in this mode, newest first'),
-  userId: z.string().nullable().describe("The merchant's own id for the customer"),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  phoneNumber: z.string().nullable(),
-  defaultPaymentMethod: paymentMethodSchema.nullable(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-}).meta({ id: 'Customer' });
+export const customerSchema = z
+  .object({
+    customerId: z.string(),
+    email: z.string(),
+    paymentMethods: z.array(paymentMethodSchema).describe('Saved cards, newest first'),
+    recentPayments: z
+      .array(recentPaymentSchema)
+      .describe('The 20 most recent payments to the business in this mode, newest first'),
+    userId: z.string().nullable().describe("The merchant's own id for the customer"),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    defaultPaymentMethod: paymentMethodSchema.nullable(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Customer' });
 
 export const customerPageSchema = offsetListSchema(customerSchema);
 
-export const detachedPaymentMethodSchema = z.object({
-  id: z.string(),
-  object: z.literal('payment_method'),
-  customerId: z.string(),
-  deleted: z.literal(true),
-}).meta({ id: 'DetachedPaymentMethod' });
+export const detachedPaymentMethodSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('payment_method'),
+    customerId: z.string(),
+    deleted: z.literal(true),
+  })
+  .meta({ id: 'DetachedPaymentMethod' });

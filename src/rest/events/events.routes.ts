@@ -10,9 +10,14 @@ import type { RestApp } from '../surface';
 import { webhookDeliveryJson } from '../webhooks/webhook-endpoints.routes';
 import { toEventFilters } from '../../wire/events';
 import {
-  eventPageSchema, eventParamsSchema, eventQuerySchema, eventSchema, replayEventBodySchema, toEventPage, webhookDeliverySchema,
+  eventPageSchema,
+  eventParamsSchema,
+  eventQuerySchema,
+  eventSchema,
+  replayEventBodySchema,
+  toEventPage,
+  webhookDeliverySchema,
 } from './events.validators';
-
 
 const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]): z.input<typeof eventSchema> => ({
   id: event.id,
@@ -26,7 +31,10 @@ const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]): z.input<t
 
 /** The events with their deliveries, read in one query. */
 async function eventsJson(core: Core, ctx: RequestContext, events: DomainEvent[]) {
-  const deliveries = await core.eventLog.deliveriesOf(ctx, events.map((event) => event.id));
+  const deliveries = await core.eventLog.deliveriesOf(
+    ctx,
+    events.map((event) => event.id),
+  );
   return events.map((event) => eventJson(event, deliveries));
 }
 
@@ -34,11 +42,20 @@ const byId = { params: eventParamsSchema };
 
 /** The event log: `GET /api/v1/events` (type, from, to, page, limit), `GET /api/v1/events/{id}` and its replay. */
 export function eventRoutes(app: RestApp, core: Core) {
-  app.get('/api/v1/events', { schema: { querystring: eventQuerySchema, response: responses({ 200: eventPageSchema }) } }, async (request) => {
-    const ctx = authenticated(request);
-    const list = await core.eventLog.list(ctx, toEventFilters(request.query), toEventPage(request.query));
-    return success({ items: await eventsJson(core, ctx, list.items), total: list.total!, page: request.query.page, limit: request.query.limit });
-  });
+  app.get(
+    '/api/v1/events',
+    { schema: { querystring: eventQuerySchema, response: responses({ 200: eventPageSchema }) } },
+    async (request) => {
+      const ctx = authenticated(request);
+      const list = await core.eventLog.list(ctx, toEventFilters(request.query), toEventPage(request.query));
+      return success({
+        items: await eventsJson(core, ctx, list.items),
+        total: list.total!,
+        page: request.query.page,
+        limit: request.query.limit,
+      });
+    },
+  );
 
   app.get('/api/v1/events/:id', { schema: { ...byId, response: responses({ 200: eventSchema }) } }, async (request) => {
     const ctx = authenticated(request);
@@ -46,9 +63,16 @@ export function eventRoutes(app: RestApp, core: Core) {
     return success(event);
   });
 
-  app.post('/api/v1/events/:id/replay', { schema: { ...byId, body: replayEventBodySchema, response: responses({ 201: webhookDeliverySchema }) } }, async (request, reply) => {
-    const delivery = await core.webhooks.replayEvent(authenticated(request), { eventId: request.params.id, endpointId: request.body.endpointId });
-    reply.status(201);
-    return success(webhookDeliveryJson(delivery));
-  });
+  app.post(
+    '/api/v1/events/:id/replay',
+    { schema: { ...byId, body: replayEventBodySchema, response: responses({ 201: webhookDeliverySchema }) } },
+    async (request, reply) => {
+      const delivery = await core.webhooks.replayEvent(authenticated(request), {
+        eventId: request.params.id,
+        endpointId: request.body.endpointId,
+      });
+      reply.status(201);
+      return success(webhookDeliveryJson(delivery));
+    },
+  );
 }

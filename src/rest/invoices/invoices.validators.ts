@@ -14,7 +14,9 @@ export { createInvoiceCommand };
 
 export const listInvoicesQuerySchema = z.object({ ...pageParams, ...invoiceFiltersSchema.shape });
 
-export const invoiceFiltersOf = (query: z.output<typeof listInvoicesQuerySchema>): InvoiceFilters => ({ status: query.status });
+export const invoiceFiltersOf = (query: z.output<typeof listInvoicesQuerySchema>): InvoiceFilters => ({
+  status: query.status,
+});
 
 // ---------------------------------------------------------------- responses
 
@@ -25,30 +27,32 @@ const invoiceItemSchema = z.object({
   amount: decimalStringSchema.describe('quantity × unitAmount'),
 });
 
-export const invoiceSchema = z.object({
-  id: z.string(),
-  object: z.literal('invoice'),
-  invoiceNumber: z.string().describe('INV-000001, sequential per business and mode'),
-  status: z.enum(InvoiceStatus).describe('DRAFT, OPEN (sent, payable), PAID or VOID'),
-  customerEmail: z.string(),
-  currency: currencyCodeSchema,
-  items: z.array(invoiceItemSchema),
-  totalAmount: decimalStringSchema,
-  totalAmountMinor: z.string().describe('The total in minor units of the currency, as a string of digits'),
-  description: z.string().nullable(),
-  dueDate: z.string().nullable().describe('Calendar date (YYYY-MM-DD)'),
-  successUrl: z.string().nullable(),
-  checkoutSessionId: z.string().nullable().describe('The checkout session the customer pays through (once sent)'),
-  checkoutUrl: z.string().nullable().describe('Where the customer pays (once sent)'),
-  paymentId: z.string().nullable(),
-  metadata: metadataJsonSchema,
-  finalizedAt: timestampSchema.nullable(),
-  paidAt: timestampSchema.nullable(),
-  voidedAt: timestampSchema.nullable(),
-  livemode: z.boolean(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-}).meta({ id: 'Invoice' });
+export const invoiceSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('invoice'),
+    invoiceNumber: z.string().describe('INV-000001, sequential per business and mode'),
+    status: z.enum(InvoiceStatus).describe('DRAFT, OPEN (sent, payable), PAID or VOID'),
+    customerEmail: z.string(),
+    currency: currencyCodeSchema,
+    items: z.array(invoiceItemSchema),
+    totalAmount: decimalStringSchema,
+    totalAmountMinor: z.string().describe('The total in minor units of the currency, as a string of digits'),
+    description: z.string().nullable(),
+    dueDate: z.string().nullable().describe('Calendar date (YYYY-MM-DD)'),
+    successUrl: z.string().nullable(),
+    checkoutSessionId: z.string().nullable().describe('The checkout session the customer pays through (once sent)'),
+    checkoutUrl: z.string().nullable().describe('Where the customer pays (once sent)'),
+    paymentId: z.string().nullable(),
+    metadata: metadataJsonSchema,
+    finalizedAt: timestampSchema.nullable(),
+    paidAt: timestampSchema.nullable(),
+    voidedAt: timestampSchema.nullable(),
+    livemode: z.boolean(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Invoice' });
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

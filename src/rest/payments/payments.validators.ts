@@ -1,9 +1,29 @@
 import { z } from 'zod';
-import { DisputeFilters, OpenDisputeCommand, PaymentFilters, RefundCommand, ResolveDisputeCommand } from '../../domain/payments/payment.commands';
-import { Dispute, DisputeStatus, Payment, PaymentFailureReason, PaymentSource, PaymentStatus, Refund } from '../../domain/payments/payment.entities';
+import {
+  DisputeFilters,
+  OpenDisputeCommand,
+  PaymentFilters,
+  RefundCommand,
+  ResolveDisputeCommand,
+} from '../../domain/payments/payment.commands';
+import {
+  Dispute,
+  DisputeStatus,
+  Payment,
+  PaymentFailureReason,
+  PaymentSource,
+  PaymentStatus,
+  Refund,
+} from '../../domain/payments/payment.entities';
 import { toMajor } from '../../domain/shared/money';
 import { PageQuery } from '../../domain/shared/pagination';
-import { disputeFilterFields, openDisputeRequestSchema, paymentFilterFields, refundRequestSchema, resolveDisputeRequestSchema } from '../../wire/payments';
+import {
+  disputeFilterFields,
+  openDisputeRequestSchema,
+  paymentFilterFields,
+  refundRequestSchema,
+  resolveDisputeRequestSchema,
+} from '../../wire/payments';
 import { pageParams } from '../../wire/validation';
 import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 
@@ -19,88 +39,116 @@ export const disputeListQuerySchema = z.object({ ...pageParams, ...disputeFilter
 
 type Paged = { page?: number; limit?: number };
 /** The documented page of REST lists: `page` from 1, `limit` 20 by default. */
-export const offsetPageOf = (query: Paged): Extract<PageQuery, { kind: 'offset' }> => ({ kind: 'offset', page: query.page ?? 1, limit: query.limit ?? 20 });
+export const offsetPageOf = (query: Paged): Extract<PageQuery, { kind: 'offset' }> => ({
+  kind: 'offset',
+  page: query.page ?? 1,
+  limit: query.limit ?? 20,
+});
 
-export const paymentFiltersOf = ({ status, reference, email, customerId, from, to }: z.output<typeof paymentListQuerySchema>): PaymentFilters =>
-  ({ status, reference, email, customerId, from, to });
+export const paymentFiltersOf = ({
+  status,
+  reference,
+  email,
+  customerId,
+  from,
+  to,
+}: z.output<typeof paymentListQuerySchema>): PaymentFilters => ({ status, reference, email, customerId, from, to });
 export const disputeFiltersOf = ({ status }: z.output<typeof disputeListQuerySchema>): DisputeFilters => ({ status });
 
-export const refundCommandOf = (paymentId: string, body: z.output<typeof refundBodySchema>): RefundCommand =>
-  ({ paymentId, amount: body.amount, reason: body.reason ?? null });
-export const openDisputeCommandOf = (paymentId: string, body: z.output<typeof disputeBodySchema>): OpenDisputeCommand =>
-  ({ paymentId, reason: body.reason });
-export const resolveDisputeCommandOf = (disputeId: string, body: z.output<typeof resolveDisputeBodySchema>): ResolveDisputeCommand =>
-  ({ disputeId, won: body.won });
+export const refundCommandOf = (paymentId: string, body: z.output<typeof refundBodySchema>): RefundCommand => ({
+  paymentId,
+  amount: body.amount,
+  reason: body.reason ?? null,
+});
+export const openDisputeCommandOf = (
+  paymentId: string,
+  body: z.output<typeof disputeBodySchema>,
+): OpenDisputeCommand => ({ paymentId, reason: body.reason });
+export const resolveDisputeCommandOf = (
+  disputeId: string,
+  body: z.output<typeof resolveDisputeBodySchema>,
+): ResolveDisputeCommand => ({ disputeId, won: body.won });
 
 // ---------------------------------------------------------------- responses
 
-export const paymentSchema = z.object({
-  id: z.string(),
-  paymentId: z.string().describe('The same as id (the documented name)'),
-  object: z.literal('payment'),
-  status: z.enum(PaymentStatus),
-  amount: decimalStringSchema,
-  currency: currencyCodeSchema,
-  email: z.string(),
-  customerId: z.string().nullable().describe('The stored customer profile the payment belongs to, if any'),
-  card: z.object({
-    brand: z.string(),
-    last4: z.string(),
-    expiryMonth: z.number().int().min(1).max(12),
-    expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
-    country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
-    fingerprint: z.string().describe('The same card has the same fingerprint (usable in the fraud block list)'),
-  }),
-  failureReason: z.enum(PaymentFailureReason).nullable(),
-  failureMessage: z.string().nullable(),
-  threeDSecure: z.enum(['pending', 'succeeded', 'failed']).nullable().describe('Set when 3-D Secure was required'),
-  nextAction: z.object({
-    type: z.literal('three_d_secure'),
-    complete: z.string().describe('The call that completes the challenge'),
-  }).nullable().describe('What the payment waits for (REQUIRES_ACTION only)'),
-  source: z.enum(PaymentSource).describe('What created the payment'),
-  sourceId: z.string().nullable(),
-  amountRefunded: decimalStringSchema,
-  amountDisputed: decimalStringSchema.describe('Charge amount taken back by an open or lost dispute'),
-  fee: decimalStringSchema.describe('Fee kept at settlement'),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-  livemode: z.boolean(),
-  capturedAt: timestampSchema.nullable(),
-  settledAt: timestampSchema.nullable(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-}).meta({ id: 'Payment' });
+export const paymentSchema = z
+  .object({
+    id: z.string(),
+    paymentId: z.string().describe('The same as id (the documented name)'),
+    object: z.literal('payment'),
+    status: z.enum(PaymentStatus),
+    amount: decimalStringSchema,
+    currency: currencyCodeSchema,
+    email: z.string(),
+    customerId: z.string().nullable().describe('The stored customer profile the payment belongs to, if any'),
+    card: z.object({
+      brand: z.string(),
+      last4: z.string(),
+      expiryMonth: z.number().int().min(1).max(12),
+      expiryYear: z.number().int().min(1000).max(9999).describe('Four-digit year'),
+      country: z.string().describe('Issuing country (ISO 3166-1 alpha-2)'),
+      fingerprint: z.string().describe('The same card has the same fingerprint (usable in the fraud block list)'),
+    }),
+    failureReason: z.enum(PaymentFailureReason).nullable(),
+    failureMessage: z.string().nullable(),
+    threeDSecure: z.enum(['pending', 'succeeded', 'failed']).nullable().describe('Set when 3-D Secure was required'),
+    nextAction: z
+      .object({
+        type: z.literal('three_d_secure'),
+        complete: z.string().describe('The call that completes the challenge'),
+      })
+      .nullable()
+      .describe('What the payment waits for (REQUIRES_ACTION only)'),
+    source: z.enum(PaymentSource).describe('What created the payment'),
+    sourceId: z.string().nullable(),
+    amountRefunded: decimalStringSchema,
+    amountDisputed: decimalStringSchema.describe('Charge amount taken back by an open or lost dispute'),
+    fee: decimalStringSchema.describe('Fee kept at settlement'),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    livemode: z.boolean(),
+    capturedAt: timestampSchema.nullable(),
+    settledAt: timestampSchema.nullable(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Payment' });
 
-export const refundSchema = z.object({
-  id: z.string(),
-  refundId: z.string().describe('The same as id'),
-  object: z.literal('refund'),
-  paymentId: z.string(),
-  amount: decimalStringSchema,
-  currency: currencyCodeSchema,
-  reason: z.string().nullable(),
-  status: z.string().describe('Refunds are booked at once: always succeeded'),
-  livemode: z.boolean(),
-  createdAt: timestampSchema,
-}).meta({ id: 'Refund' });
+export const refundSchema = z
+  .object({
+    id: z.string(),
+    refundId: z.string().describe('The same as id'),
+    object: z.literal('refund'),
+    paymentId: z.string(),
+    amount: decimalStringSchema,
+    currency: currencyCodeSchema,
+    reason: z.string().nullable(),
+    status: z.string().describe('Refunds are booked at once: always succeeded'),
+    livemode: z.boolean(),
+    createdAt: timestampSchema,
+  })
+  .meta({ id: 'Refund' });
 
-export const disputeSchema = z.object({
-  id: z.string(),
-  disputeId: z.string().describe('The same as id'),
-  object: z.literal('dispute'),
-  paymentId: z.string(),
-  status: z.enum(DisputeStatus),
-  amount: decimalStringSchema.describe('Charge amount debited from the wallet'),
-  fee: decimalStringSchema.describe('Non-refundable dispute fee'),
-  currency: currencyCodeSchema,
-  reason: z.string(),
-  livemode: z.boolean(),
-  resolvedAt: timestampSchema.nullable(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-}).meta({ id: 'Dispute' });
+export const disputeSchema = z
+  .object({
+    id: z.string(),
+    disputeId: z.string().describe('The same as id'),
+    object: z.literal('dispute'),
+    paymentId: z.string(),
+    status: z.enum(DisputeStatus),
+    amount: decimalStringSchema.describe('Charge amount debited from the wallet'),
+    fee: decimalStringSchema.describe('Non-refundable dispute fee'),
+    currency: currencyCodeSchema,
+    reason: z.string(),
+    livemode: z.boolean(),
+    resolvedAt: timestampSchema.nullable(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Dispute' });
 
-export const paymentDetailSchema = paymentSchema.extend({ refunds: z.array(refundSchema), disputes: z.array(disputeSchema) }).meta({ id: 'PaymentDetail' });
+export const paymentDetailSchema = paymentSchema
+  .extend({ refunds: z.array(refundSchema), disputes: z.array(disputeSchema) })
+  .meta({ id: 'PaymentDetail' });
 export const refundResultSchema = refundSchema.extend({ payment: paymentSchema }).meta({ id: 'RefundResult' });
 export const disputeResultSchema = disputeSchema.extend({ payment: paymentSchema }).meta({ id: 'DisputeResult' });
 export const paymentListSchema = offsetListSchema(paymentSchema);
@@ -131,9 +179,10 @@ export const paymentJson = (payment: Payment): z.input<typeof paymentSchema> => 
   failureReason: payment.failureReason,
   failureMessage: payment.failureMessage,
   threeDSecure: payment.threeDSecure as z.input<typeof paymentSchema>['threeDSecure'],
-  nextAction: payment.status === PaymentStatus.REQUIRES_ACTION
-    ? { type: 'three_d_secure', complete: `POST /api/v1/business/payments/${payment.id}/3ds/complete` }
-    : null,
+  nextAction:
+    payment.status === PaymentStatus.REQUIRES_ACTION
+      ? { type: 'three_d_secure', complete: `POST /api/v1/business/payments/${payment.id}/3ds/complete` }
+      : null,
   source: payment.source,
   sourceId: payment.sourceId,
   amountRefunded: major(payment.amountRefunded, payment.currency),

@@ -10,9 +10,21 @@ import { payoutPinStatusJson, payoutPinStatusSchema, setPinBodySchema, toSetPinC
 export function payoutPinRoutes(app: RestApp, core: Core) {
   const { payoutPins } = core;
 
-  app.put('/api/v1/business/payouts/pin', { schema: { body: setPinBodySchema, response: responses({ 200: payoutPinStatusSchema }, [ErrorCode.INVALID_PIN, ErrorCode.PIN_LOCKED]) } }, async (request) =>
-    success(payoutPinStatusJson(await payoutPins.set(authenticated(request), toSetPinCommand(request.body)))));
+  app.put(
+    '/api/v1/business/payouts/pin',
+    {
+      schema: {
+        body: setPinBodySchema,
+        response: responses({ 200: payoutPinStatusSchema }, [ErrorCode.INVALID_PIN, ErrorCode.PIN_LOCKED]),
+      },
+    },
+    async (request) =>
+      success(payoutPinStatusJson(await payoutPins.set(authenticated(request), toSetPinCommand(request.body)))),
+  );
 
-  app.get('/api/v1/business/payouts/pin', { schema: { response: responses({ 200: payoutPinStatusSchema }) } }, async (request) =>
-    success(payoutPinStatusJson(await payoutPins.status(authenticated(request)))));
+  app.get(
+    '/api/v1/business/payouts/pin',
+    { schema: { response: responses({ 200: payoutPinStatusSchema }) } },
+    async (request) => success(payoutPinStatusJson(await payoutPins.status(authenticated(request)))),
+  );
 }

@@ -8,39 +8,45 @@ import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSch
 
 // ---------------------------------------------------------------- requests
 
-
 export const listGiftsQuerySchema = z.object({ ...pageParams, ...recurringGiftFiltersSchema.shape });
 
-export const giftFiltersOf = (query: z.output<typeof recurringGiftFiltersSchema>): RecurringGiftFilters =>
-  ({ status: query.status, paymentLinkId: query.paymentLinkId });
+export const giftFiltersOf = (query: z.output<typeof recurringGiftFiltersSchema>): RecurringGiftFilters => ({
+  status: query.status,
+  paymentLinkId: query.paymentLinkId,
+});
 
 // ---------------------------------------------------------------- responses
 
-export const recurringGiftSchema = z.object({
-  id: z.string(),
-  object: z.literal('recurring_gift'),
-  status: z.enum(RecurringGiftStatus).describe('ACTIVE, PAUSED (after too many failed charges) or CANCELLED'),
-  paymentLinkId: z.string(),
-  checkoutSessionId: z.string().describe('The session whose payment started the gift (its first gift)'),
-  customerId: z.string(),
-  paymentMethodId: z.string().describe('The saved card charged every interval'),
-  email: z.string(),
-  amount: decimalStringSchema,
-  amountMinor: z.string().describe('The amount in minor units of the currency, as a string of digits'),
-  currency: currencyCodeSchema,
-  interval: z.enum(['weekly', 'monthly']),
-  nextChargeAt: timestampSchema.nullable().describe('When the next charge is due; null unless ACTIVE'),
-  chargeCount: z.number().int().describe('Successful recurring charges (the first gift, paid on the page, not counted)'),
-  failureCount: z.number().int().describe('Consecutive failed charges'),
-  lastChargeAt: timestampSchema.nullable(),
-  lastPaymentId: z.string().nullable(),
-  lastError: z.string().nullable(),
-  pausedAt: timestampSchema.nullable(),
-  cancelledAt: timestampSchema.nullable(),
-  livemode: z.boolean(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-}).meta({ id: 'RecurringGift' });
+export const recurringGiftSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('recurring_gift'),
+    status: z.enum(RecurringGiftStatus).describe('ACTIVE, PAUSED (after too many failed charges) or CANCELLED'),
+    paymentLinkId: z.string(),
+    checkoutSessionId: z.string().describe('The session whose payment started the gift (its first gift)'),
+    customerId: z.string(),
+    paymentMethodId: z.string().describe('The saved card charged every interval'),
+    email: z.string(),
+    amount: decimalStringSchema,
+    amountMinor: z.string().describe('The amount in minor units of the currency, as a string of digits'),
+    currency: currencyCodeSchema,
+    interval: z.enum(['weekly', 'monthly']),
+    nextChargeAt: timestampSchema.nullable().describe('When the next charge is due; null unless ACTIVE'),
+    chargeCount: z
+      .number()
+      .int()
+      .describe('Successful recurring charges (the first gift, paid on the page, not counted)'),
+    failureCount: z.number().int().describe('Consecutive failed charges'),
+    lastChargeAt: timestampSchema.nullable(),
+    lastPaymentId: z.string().nullable(),
+    lastError: z.string().nullable(),
+    pausedAt: timestampSchema.nullable(),
+    cancelledAt: timestampSchema.nullable(),
+    livemode: z.boolean(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'RecurringGift' });
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

@@ -43,7 +43,8 @@ const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.
  */
 export function registerAliases(app: FastifyInstance, aliases: readonly RouteAlias[] = DOCUMENTED_ALIASES) {
   for (const alias of aliases) {
-    if (!alias.canonical.endsWith(alias.path)) throw new Error(`Alias ${alias.path} must be ${alias.canonical} without a prefix`);
+    if (!alias.canonical.endsWith(alias.path))
+      throw new Error(`Alias ${alias.path} must be ${alias.canonical} without a prefix`);
   }
   const registered = new Set<RouteAlias>();
   app.addHook('onRoute', function registerAliasOf(route) {
@@ -51,13 +52,20 @@ export function registerAliases(app: FastifyInstance, aliases: readonly RouteAli
     for (const alias of aliases) {
       if (alias.canonical !== route.url || !methodsOf(route).includes(alias.method)) continue;
       registered.add(alias);
-      this.route({ ...route, method: alias.method, url: alias.path, config: { ...route.config, aliasOf: alias.canonical } });
+      this.route({
+        ...route,
+        method: alias.method,
+        url: alias.path,
+        config: { ...route.config, aliasOf: alias.canonical },
+      });
     }
   });
   app.addHook('onReady', async () => {
     const missing = aliases.filter((alias) => !registered.has(alias));
     if (missing.length > 0) {
-      throw new Error(`No route serves the documented aliases ${missing.map((alias) => `${alias.method} ${alias.path} → ${alias.canonical}`).join(', ')}`);
+      throw new Error(
+        `No route serves the documented aliases ${missing.map((alias) => `${alias.method} ${alias.path} → ${alias.canonical}`).join(', ')}`,
+      );
     }
   });
 }

@@ -24,8 +24,14 @@ export function registerUnmatchedHandler(app: FastifyInstance) {
     const allowed = allowedMethods(app, path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return reply.status(405).send(errorEnvelope(HttpErrorCode.METHOD_NOT_ALLOWED,
-        `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`));
+      return reply
+        .status(405)
+        .send(
+          errorEnvelope(
+            HttpErrorCode.METHOD_NOT_ALLOWED,
+            `Method ${request.method} is not allowed for ${path}; allowed: ${allowed.join(', ')}`,
+          ),
+        );
     }
     const suggestion = prefixedPath(app, path);
     const message = `No route for ${request.method} ${path}${suggestion ? `; did you mean ${suggestion}?` : ''}`;

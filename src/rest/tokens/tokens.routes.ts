@@ -15,7 +15,8 @@ const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers': 'content-type, x-publishable-key, authorization, idempotency-key, x-request-id',
-  'access-control-expose-headers': 'x-request-id, idempotent-replayed, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after',
+  'access-control-expose-headers':
+    'x-request-id, idempotent-replayed, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after',
   'access-control-max-age': '600',
 };
 
@@ -28,7 +29,13 @@ const withCors = async (_request: FastifyRequest, reply: FastifyReply, payload: 
 export const cardTokenJson = (token: CardToken): z.input<typeof cardTokenSchema> => ({
   id: token.id,
   object: 'card_token',
-  card: { brand: token.brand, last4: token.last4, expiryMonth: token.expiryMonth, expiryYear: token.expiryYear, country: token.country },
+  card: {
+    brand: token.brand,
+    last4: token.last4,
+    expiryMonth: token.expiryMonth,
+    expiryYear: token.expiryYear,
+    country: token.country,
+  },
   livemode: token.livemode,
   expiresAt: token.expiresAt.toISOString(),
   createdAt: token.createdAt.toISOString(),
@@ -36,19 +43,33 @@ export const cardTokenJson = (token: CardToken): z.input<typeof cardTokenSchema>
 
 /** Card tokenisation for the browser SDK, authenticated with the publishable key. */
 export function tokenRoutes(app: RestApp, core: Core) {
-  app.options(TOKENS_PATH, {
-    onSend: withCors,
-    config: { auth: 'public' },
-    schema: { response: { 204: z.null().describe('CORS preflight: no body'), '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } },
-  }, async (_request, reply) => (reply as FastifyReply).status(204).send());
+  app.options(
+    TOKENS_PATH,
+    {
+      onSend: withCors,
+      config: { auth: 'public' },
+      schema: {
+        response: {
+          204: z.null().describe('CORS preflight: no body'),
+          '4xx': errorEnvelopeSchema,
+          '5xx': errorEnvelopeSchema,
+        },
+      },
+    },
+    async (_request, reply) => (reply as FastifyReply).status(204).send(),
+  );
 
-  app.post(TOKENS_PATH, {
-    onSend: withCors,
-    config: { auth: 'publishable' },
-    schema: { body: createCardTokenBodySchema, response: responses({ 201: cardTokenSchema }) },
-  }, async (request, reply) => {
-    const token = await core.cardTokens.create(publishableCaller(request), toCreateCardTokenCommand(request.body));
-    reply.status(201);
-    return success(cardTokenJson(token));
-  });
+  app.post(
+    TOKENS_PATH,
+    {
+      onSend: withCors,
+      config: { auth: 'publishable' },
+      schema: { body: createCardTokenBodySchema, response: responses({ 201: cardTokenSchema }) },
+    },
+    async (request, reply) => {
+      const token = await core.cardTokens.create(publishableCaller(request), toCreateCardTokenCommand(request.body));
+      reply.status(201);
+      return success(cardTokenJson(token));
+    },
+  );
 }

@@ -5,8 +5,13 @@ import { idParamsSchema, responses } from '../shared/schemas';
 import type { RestApp } from '../surface';
 import { accessFirst, registryRoutes } from './webhook-endpoints.routes';
 import {
-  issuedJson, issuedSigningSecretSchema, rotateSecretSchema, treasuryEndpointCreateSchema, treasuryEndpointUpdateSchema,
-  treasuryWebhookEndpointJson, treasuryWebhookEndpointSchema,
+  issuedJson,
+  issuedSigningSecretSchema,
+  rotateSecretSchema,
+  treasuryEndpointCreateSchema,
+  treasuryEndpointUpdateSchema,
+  treasuryWebhookEndpointJson,
+  treasuryWebhookEndpointSchema,
 } from './webhooks.validators';
 
 export { treasuryWebhookEndpointJson } from './webhooks.validators';
@@ -15,12 +20,18 @@ const PATH = '/api/v1/treasury/webhook-endpoints';
 
 /** The treasury partners' webhook endpoint registry; creation and rotation answer the secret, once. */
 export function treasuryWebhookEndpointRoutes(app: RestApp, core: Core) {
-  app.post(PATH, { preValidation: accessFirst(core.treasuryWebhookEndpoints, 'write'), schema: { body: treasuryEndpointCreateSchema, response: responses({ 201: issuedSigningSecretSchema }) } },
+  app.post(
+    PATH,
+    {
+      preValidation: accessFirst(core.treasuryWebhookEndpoints, 'write'),
+      schema: { body: treasuryEndpointCreateSchema, response: responses({ 201: issuedSigningSecretSchema }) },
+    },
     async (request, reply) => {
       const issued = await core.treasuryWebhookEndpoints.create(authenticated(request), request.body);
       reply.status(201);
       return success(issuedJson(issued));
-    });
+    },
+  );
 
   registryRoutes(app, PATH, core.treasuryWebhookEndpoints, {
     endpointSchema: treasuryWebhookEndpointSchema,
@@ -30,9 +41,21 @@ export function treasuryWebhookEndpointRoutes(app: RestApp, core: Core) {
     toChanges: (body) => body,
   });
 
-  app.post(`${PATH}/:id/rotate-secret`, {
-    preValidation: accessFirst(core.treasuryWebhookEndpoints, 'write', true),
-    schema: { params: idParamsSchema, body: rotateSecretSchema, response: responses({ 200: issuedSigningSecretSchema }) },
-  }, async (request) =>
-    success(issuedJson(await core.treasuryWebhookEndpoints.rotateSecret(authenticated(request), request.params.id, request.body))));
+  app.post(
+    `${PATH}/:id/rotate-secret`,
+    {
+      preValidation: accessFirst(core.treasuryWebhookEndpoints, 'write', true),
+      schema: {
+        params: idParamsSchema,
+        body: rotateSecretSchema,
+        response: responses({ 200: issuedSigningSecretSchema }),
+      },
+    },
+    async (request) =>
+      success(
+        issuedJson(
+          await core.treasuryWebhookEndpoints.rotateSecret(authenticated(request), request.params.id, request.body),
+        ),
+      ),
+  );
 }

@@ -5,8 +5,15 @@ import { v1Responses } from '../schemas';
 import type { V1App } from '../surface';
 import { z } from 'zod';
 import {
-  createPaymentBodySchema, listPaymentsQuerySchema, paymentJson, paymentListJson, paymentListSchema, paymentSchema,
-  toCreatePaymentCommand, toPageQuery, toPaymentFilters,
+  createPaymentBodySchema,
+  listPaymentsQuerySchema,
+  paymentJson,
+  paymentListJson,
+  paymentListSchema,
+  paymentSchema,
+  toCreatePaymentCommand,
+  toPageQuery,
+  toPaymentFilters,
 } from './payments.validators';
 
 const byId = { params: z.object({ id: z.string() }) };
@@ -15,15 +22,32 @@ const byId = { params: z.object({ id: z.string() }) };
 export function paymentRoutes(app: V1App, core: Core) {
   const { v1Payments } = core;
 
-  app.post('/payments', { schema: { body: createPaymentBodySchema, response: v1Responses({ 201: paymentSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]) }, config: { v1Budget: 'create' } }, async (request, reply) => {
-    const payment = await v1Payments.create(v1Caller(request), toCreatePaymentCommand(request.body));
-    reply.status(201);
-    return paymentJson(payment);
-  });
+  app.post(
+    '/payments',
+    {
+      schema: {
+        body: createPaymentBodySchema,
+        response: v1Responses({ 201: paymentSchema }, [ErrorCode.UNSUPPORTED_CURRENCY]),
+      },
+      config: { v1Budget: 'create' },
+    },
+    async (request, reply) => {
+      const payment = await v1Payments.create(v1Caller(request), toCreatePaymentCommand(request.body));
+      reply.status(201);
+      return paymentJson(payment);
+    },
+  );
 
   app.get('/payments/:id', { schema: { ...byId, response: v1Responses({ 200: paymentSchema }) } }, async (request) =>
-    paymentJson(await v1Payments.get(v1Caller(request), request.params.id)));
+    paymentJson(await v1Payments.get(v1Caller(request), request.params.id)),
+  );
 
-  app.get('/payments', { schema: { querystring: listPaymentsQuerySchema, response: v1Responses({ 200: paymentListSchema }) } }, async (request) =>
-    paymentListJson(await v1Payments.list(v1Caller(request), toPaymentFilters(request.query), toPageQuery(request.query))));
+  app.get(
+    '/payments',
+    { schema: { querystring: listPaymentsQuerySchema, response: v1Responses({ 200: paymentListSchema }) } },
+    async (request) =>
+      paymentListJson(
+        await v1Payments.list(v1Caller(request), toPaymentFilters(request.query), toPageQuery(request.query)),
+      ),
+  );
 }

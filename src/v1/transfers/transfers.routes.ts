@@ -4,7 +4,12 @@ import { Core } from '../../domain/core';
 import { v1Caller } from '../guards';
 import { v1Responses } from '../schemas';
 import type { V1App } from '../surface';
-import { createTransferBodySchema, toCreateTransferCommand, transferJson, transferSchema } from './transfers.validators';
+import {
+  createTransferBodySchema,
+  toCreateTransferCommand,
+  transferJson,
+  transferSchema,
+} from './transfers.validators';
 
 const byId = { params: z.object({ id: z.string() }) };
 
@@ -12,12 +17,27 @@ const byId = { params: z.object({ id: z.string() }) };
 export function transferRoutes(app: V1App, core: Core) {
   const { v1Transfers } = core;
 
-  app.post('/transfers', { schema: { body: createTransferBodySchema, response: v1Responses({ 201: transferSchema }, [ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY, ErrorCode.SANCTIONS_MATCH]) }, config: { v1Budget: 'create' } }, async (request, reply) => {
-    const transfer = await v1Transfers.create(v1Caller(request), toCreateTransferCommand(request.body));
-    reply.status(201);
-    return transferJson(transfer);
-  });
+  app.post(
+    '/transfers',
+    {
+      schema: {
+        body: createTransferBodySchema,
+        response: v1Responses({ 201: transferSchema }, [
+          ErrorCode.INSUFFICIENT_FUNDS,
+          ErrorCode.UNSUPPORTED_CURRENCY,
+          ErrorCode.SANCTIONS_MATCH,
+        ]),
+      },
+      config: { v1Budget: 'create' },
+    },
+    async (request, reply) => {
+      const transfer = await v1Transfers.create(v1Caller(request), toCreateTransferCommand(request.body));
+      reply.status(201);
+      return transferJson(transfer);
+    },
+  );
 
   app.get('/transfers/:id', { schema: { ...byId, response: v1Responses({ 200: transferSchema }) } }, async (request) =>
-    transferJson(await v1Transfers.get(v1Caller(request), request.params.id)));
+    transferJson(await v1Transfers.get(v1Caller(request), request.params.id)),
+  );
 }

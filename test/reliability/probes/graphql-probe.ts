@@ -1,6 +1,21 @@
 import {
-  GraphQLArgument, GraphQLField, GraphQLInputType, GraphQLNamedType, GraphQLObjectType, GraphQLSchema, buildClientSchema,
-  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType,
+  GraphQLArgument,
+  GraphQLField,
+  GraphQLInputType,
+  GraphQLNamedType,
+  GraphQLObjectType,
+  GraphQLSchema,
+  buildClientSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
 } from 'graphql';
 import { Topic } from '../../../src/domain/events/pubsub';
 import { TestServer, collect, overSocket } from '../../support/harness';
@@ -34,41 +49,69 @@ export const GRAPHQL_SKIPPED: Record<string, string> = {
   signIn: "signs in with the caller's own email and password: no tenant id",
   regenerateApiKey: "replaces the caller's own key (takes a mode, no id); it would end the probing credential",
   createLiveCredentials: "issues the caller's own live credentials: no tenant id",
-  setPayoutPin: "sets the caller's own PIN: no tenant id, and changing it would refuse the probes' later schedule bodies",
+  setPayoutPin:
+    "sets the caller's own PIN: no tenant id, and changing it would refuse the probes' later schedule bodies",
   setServerToServerCharging: "switches the caller's own setting: no tenant id, answers whether it is on",
 };
 
 /** Values for arguments and input fields that carry no id, by name; otherwise by type. */
 const VALUES: Record<string, unknown> = {
-  amount: '1.00', currency: 'usd', reason: 'probe', reasons: 'probe', status: undefined, seconds: 1, gracePeriodHours: 1,
-  email: 'probe@example.com', url: 'http://127.0.0.1:9/probe', pin: '246810', won: true, countries: ['KP'], level: 'basic', role: 'VIEWER',
+  amount: '1.00',
+  currency: 'usd',
+  reason: 'probe',
+  reasons: 'probe',
+  status: undefined,
+  seconds: 1,
+  gracePeriodHours: 1,
+  email: 'probe@example.com',
+  url: 'http://127.0.0.1:9/probe',
+  pin: '246810',
+  won: true,
+  countries: ['KP'],
+  level: 'basic',
+  role: 'VIEWER',
 };
 
 /** Variables the generic builder cannot make valid, by root field; `{{kind}}` placeholders are ids. */
 const CARD = { number: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' };
 const OVERRIDES: Record<string, Record<string, unknown>> = {
   chargeCard: { input: { amount: '1.00', currency: 'usd', paymentMethodId: '{{payment_method}}' } },
-  createPayout: { input: { recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD', quoteId: '{{payout_quote}}' } },
+  createPayout: {
+    input: { recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD', quoteId: '{{payout_quote}}' },
+  },
   createPayoutBatch: { input: { items: [{ recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD' }] } },
-  createTreasuryPayout: { input: {
-    partnerEndUserId: '{{treasury_end_user}}', partnerWalletId: '{{treasury_wallet}}', amount: '1.00', destinationType: 'BANK_ACCOUNT',
-    destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
-  } },
+  createTreasuryPayout: {
+    input: {
+      partnerEndUserId: '{{treasury_end_user}}',
+      partnerWalletId: '{{treasury_wallet}}',
+      amount: '1.00',
+      destinationType: 'BANK_ACCOUNT',
+      destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
+    },
+  },
   advanceSandboxPayout: { input: { id: '{{payout}}', status: 'SUBMITTED' } },
   createTreasuryWallet: { input: { endUserId: '{{treasury_end_user}}', currency: 'eur' } },
   attachPaymentMethod: { input: { customerId: '{{customer}}', card: CARD } },
   paySandboxCollection: { input: { id: '{{collection}}', amount: '5000' } },
-  createPayoutSchedule: { input: {
-    name: 'Probe', cadence: 'WEEKLY', startAt: '2099-01-01T00:00:00.000Z', maxRunAmountUsd: '1000.00', pin: '246810',
-    payloadKind: 'SINGLE', payload: { recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' },
-  } },
+  createPayoutSchedule: {
+    input: {
+      name: 'Probe',
+      cadence: 'WEEKLY',
+      startAt: '2099-01-01T00:00:00.000Z',
+      maxRunAmountUsd: '1000.00',
+      pin: '246810',
+      payloadKind: 'SINGLE',
+      payload: { recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' },
+    },
+  },
 };
 
 const placeholder = (kind: Kind) => `{{${kind}}}`;
 const PLACEHOLDER = /\{\{([a-z0-9_]+)\}\}/g;
 
 function kindOfArgument(field: string, argument: string, parentInput?: string): Kind | null | undefined {
-  for (const key of [parentInput ? `${parentInput}.${argument}` : `${field}.${argument}`, `*.${argument}`]) if (key in GRAPHQL_RULES) return GRAPHQL_RULES[key];
+  for (const key of [parentInput ? `${parentInput}.${argument}` : `${field}.${argument}`, `*.${argument}`])
+    if (key in GRAPHQL_RULES) return GRAPHQL_RULES[key];
   if (argument === 'id' && !parentInput && field in GRAPHQL_RULES) return GRAPHQL_RULES[field];
   return undefined;
 }
@@ -76,7 +119,16 @@ function kindOfArgument(field: string, argument: string, parentInput?: string): 
 const isIdType = (type: GraphQLInputType) => getNamedType(type).name === 'ID';
 
 /** A minimal value of an input type; ids become placeholders (slots), unknown ids are reported. */
-function valueOf(type: GraphQLInputType, name: string, field: string, path: string, slots: Slot[], unknown: string[], parentInput?: string, depth = 0): unknown {
+function valueOf(
+  type: GraphQLInputType,
+  name: string,
+  field: string,
+  path: string,
+  slots: Slot[],
+  unknown: string[],
+  parentInput?: string,
+  depth = 0,
+): unknown {
   if (isIdType(type) || (looksLikeId(name) && getNamedType(type).name === 'String')) {
     const kind = kindOfArgument(field, name, parentInput);
     if (kind === undefined) unknown.push(`${field}: ${path}`);
@@ -104,12 +156,24 @@ function valueOf(type: GraphQLInputType, name: string, field: string, path: stri
   }
   if (isScalarType(inner)) {
     switch (inner.name) {
-      case 'Int': return 1;
-      case 'Float': return 1;
-      case 'Boolean': return true;
-      case 'DateTimeISO': return '2099-01-01T00:00:00.000Z';
-      case 'JSONObject': return {};
-      default: return /amount/i.test(name) ? '1.00' : /currency/i.test(name) ? 'usd' : /url/i.test(name) ? 'http://127.0.0.1:9/probe' : 'probe';
+      case 'Int':
+        return 1;
+      case 'Float':
+        return 1;
+      case 'Boolean':
+        return true;
+      case 'DateTimeISO':
+        return '2099-01-01T00:00:00.000Z';
+      case 'JSONObject':
+        return {};
+      default:
+        return /amount/i.test(name)
+          ? '1.00'
+          : /currency/i.test(name)
+            ? 'usd'
+            : /url/i.test(name)
+              ? 'http://127.0.0.1:9/probe'
+              : 'probe';
     }
   }
   return 'probe';
@@ -140,15 +204,22 @@ function fieldProbe(root: 'Query' | 'Mutation', field: GraphQLField<unknown, unk
   const slots: Slot[] = [];
   const unknown: string[] = [];
   const variables: Record<string, unknown> = {};
-  const argumentsNeeded = field.args.filter((argument: GraphQLArgument) =>
-    isNonNullType(argument.type) || isIdType(argument.type) || looksLikeId(argument.name) || (isInputObjectType(getNamedType(argument.type)) && argument.name === 'filter'));
+  const argumentsNeeded = field.args.filter(
+    (argument: GraphQLArgument) =>
+      isNonNullType(argument.type) ||
+      isIdType(argument.type) ||
+      looksLikeId(argument.name) ||
+      (isInputObjectType(getNamedType(argument.type)) && argument.name === 'filter'),
+  );
   for (const argument of argumentsNeeded) {
     const value = valueOf(argument.type, argument.name, field.name, argument.name, slots, unknown);
     if (value !== undefined) variables[argument.name] = value;
   }
   const override = OVERRIDES[field.name];
   const finalVariables = override ?? variables;
-  const finalSlots = override ? [...JSON.stringify(override).matchAll(PLACEHOLDER)].map((match) => ({ path: match[0], kind: match[1] as Kind })) : slots;
+  const finalSlots = override
+    ? [...JSON.stringify(override).matchAll(PLACEHOLDER)].map((match) => ({ path: match[0], kind: match[1] as Kind }))
+    : slots;
   const used = field.args.filter((argument) => argument.name in finalVariables);
   const declarations = used.map((argument) => `$${argument.name}: ${typeText(argument.type)}`).join(', ');
   const call = used.map((argument) => `${argument.name}: $${argument.name}`).join(', ');
@@ -157,7 +228,12 @@ function fieldProbe(root: 'Query' | 'Mutation', field: GraphQLField<unknown, unk
   return { root, name: field.name, document, variables: finalVariables, slots: finalSlots, unknown };
 }
 
-interface Outcome { code: string | null; hasData: boolean; text: string; internal: boolean }
+interface Outcome {
+  code: string | null;
+  hasData: boolean;
+  text: string;
+  internal: boolean;
+}
 
 /**
  * The first error's code and where it arose: a row of another tenant that the root field found
@@ -170,49 +246,152 @@ const outcomeOf = (body: any): Outcome => {
   const userError = (payload as any)?.userErrors?.[0];
   const code = body?.errors?.[0]
     ? `${body.errors[0].extensions?.code} at ${(body.errors[0].path ?? []).join('.')}`
-    : userError ? `${userError.code} at ${root}` : (body?.success === false ? body.error?.code : null);
-  const values = (value: unknown) => (value !== null && typeof value === 'object' && Array.isArray((value as any).userErrors)
-    ? Object.entries(value).filter(([key]) => key !== 'userErrors' && key !== '__typename').map(([, inner]) => inner)
-    : [value]);
+    : userError
+      ? `${userError.code} at ${root}`
+      : body?.success === false
+        ? body.error?.code
+        : null;
+  const values = (value: unknown) =>
+    value !== null && typeof value === 'object' && Array.isArray((value as any).userErrors)
+      ? Object.entries(value)
+          .filter(([key]) => key !== 'userErrors' && key !== '__typename')
+          .map(([, inner]) => inner)
+      : [value];
   return {
     code,
-    hasData: body?.data != null && Object.values(body.data).flatMap(values).some((value) => value !== null),
+    hasData:
+      body?.data != null &&
+      Object.values(body.data)
+        .flatMap(values)
+        .some((value) => value !== null),
     text: JSON.stringify(body),
-    internal: (body?.errors ?? []).some((error: any) => error?.extensions?.code === 'INTERNAL_SERVER_ERROR') || (body?.error?.statusCode ?? 0) >= 500,
+    internal:
+      (body?.errors ?? []).some((error: any) => error?.extensions?.code === 'INTERNAL_SERVER_ERROR') ||
+      (body?.error?.statusCode ?? 0) >= 500,
   };
 };
 
-const fill = (value: unknown, idFor: (kind: Kind) => string) => JSON.parse(JSON.stringify(value).replace(PLACEHOLDER, (_, kind: Kind) => idFor(kind)));
+const fill = (value: unknown, idFor: (kind: Kind) => string) =>
+  JSON.parse(JSON.stringify(value).replace(PLACEHOLDER, (_, kind: Kind) => idFor(kind)));
 
-interface GraphQLVariant extends IdSource { name: string; caller: Caller; ownMode: 'test' | 'live' }
+interface GraphQLVariant extends IdSource {
+  name: string;
+  caller: Caller;
+  ownMode: 'test' | 'live';
+}
 
-export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant, b: Tenant, scale: 'ci' | 'full', idsPerKind: number): Promise<{ unprobed: string[]; unknown: string[] }> {
+export async function graphqlProbes(
+  server: TestServer,
+  tally: Tally,
+  a: Tenant,
+  b: Tenant,
+  scale: 'ci' | 'full',
+  idsPerKind: number,
+): Promise<{ unprobed: string[]; unknown: string[] }> {
   const introspection = await server.graphql(getIntrospectionQuery(), {}, b.callers.testKey);
   const schema: GraphQLSchema = buildClientSchema(introspection.body.data);
   const probes: FieldProbe[] = [];
   for (const root of ['Query', 'Mutation'] as const) {
-    for (const field of Object.values(root === 'Query' ? schema.getQueryType()!.getFields() : schema.getMutationType()!.getFields())) probes.push(fieldProbe(root, field));
+    for (const field of Object.values(
+      root === 'Query' ? schema.getQueryType()!.getFields() : schema.getMutationType()!.getFields(),
+    ))
+      probes.push(fieldProbe(root, field));
   }
   const subscriptionFields = Object.values(schema.getSubscriptionType()?.getFields() ?? {});
   tally.graphqlFieldsPresent = probes.length + subscriptionFields.length;
-  const unknown = [...probes.flatMap((probe) => probe.unknown), ...subscriptionFields.filter((field) => !(field.name in SUBSCRIPTIONS)).map((field) => `subscription ${field.name}`)];
+  const unknown = [
+    ...probes.flatMap((probe) => probe.unknown),
+    ...subscriptionFields
+      .filter((field) => !(field.name in SUBSCRIPTIONS))
+      .map((field) => `subscription ${field.name}`),
+  ];
   // The lists name fields that exist.
   const names = new Set([...probes.map((probe) => probe.name), ...subscriptionFields.map((field) => field.name)]);
-  const listed = [...Object.keys(GRAPHQL_SKIPPED), ...Object.keys(ANY_KIND_OF_TABLE).filter((key) => !key.includes(' ')), ...Object.keys(SUBSCRIPTIONS)];
-  unknown.push(...listed.filter((name) => !names.has(name)).map((name) => `${name} is listed but the schema has no such field`));
+  const listed = [
+    ...Object.keys(GRAPHQL_SKIPPED),
+    ...Object.keys(ANY_KIND_OF_TABLE).filter((key) => !key.includes(' ')),
+    ...Object.keys(SUBSCRIPTIONS),
+  ];
+  unknown.push(
+    ...listed.filter((name) => !names.has(name)).map((name) => `${name} is listed but the schema has no such field`),
+  );
 
   const variants: GraphQLVariant[] = [
-    { name: `${b.name} testKey -> ${a.name} test ids`, owner: b, caller: 'testKey', ownMode: 'test', victim: a, victimMode: 'test' },
-    { name: `${b.name} dashboard -> ${a.name} test ids`, owner: b, caller: 'dashboard', ownMode: 'test', victim: a, victimMode: 'test' },
-    { name: `${b.name} liveKey -> ${a.name} live ids`, owner: b, caller: 'liveKey', ownMode: 'live', victim: a, victimMode: 'live' },
-    { name: `${b.name} dashboard naming ${a.name}'s business -> ${a.name} test ids`, owner: b, caller: 'dashboardNamingOther', ownMode: 'test', victim: a, victimMode: 'test' },
-    { name: `${a.name} testKey -> own live ids`, owner: a, caller: 'testKey', ownMode: 'test', victim: a, victimMode: 'live' },
-    { name: `${a.name} liveKey -> own test ids`, owner: a, caller: 'liveKey', ownMode: 'live', victim: a, victimMode: 'test' },
-    { name: `${b.name} testKey -> own ids of another kind`, owner: b, caller: 'testKey', ownMode: 'test', victim: b, victimMode: 'test', sibling: true },
+    {
+      name: `${b.name} testKey -> ${a.name} test ids`,
+      owner: b,
+      caller: 'testKey',
+      ownMode: 'test',
+      victim: a,
+      victimMode: 'test',
+    },
+    {
+      name: `${b.name} dashboard -> ${a.name} test ids`,
+      owner: b,
+      caller: 'dashboard',
+      ownMode: 'test',
+      victim: a,
+      victimMode: 'test',
+    },
+    {
+      name: `${b.name} liveKey -> ${a.name} live ids`,
+      owner: b,
+      caller: 'liveKey',
+      ownMode: 'live',
+      victim: a,
+      victimMode: 'live',
+    },
+    {
+      name: `${b.name} dashboard naming ${a.name}'s business -> ${a.name} test ids`,
+      owner: b,
+      caller: 'dashboardNamingOther',
+      ownMode: 'test',
+      victim: a,
+      victimMode: 'test',
+    },
+    {
+      name: `${a.name} testKey -> own live ids`,
+      owner: a,
+      caller: 'testKey',
+      ownMode: 'test',
+      victim: a,
+      victimMode: 'live',
+    },
+    {
+      name: `${a.name} liveKey -> own test ids`,
+      owner: a,
+      caller: 'liveKey',
+      ownMode: 'live',
+      victim: a,
+      victimMode: 'test',
+    },
+    {
+      name: `${b.name} testKey -> own ids of another kind`,
+      owner: b,
+      caller: 'testKey',
+      ownMode: 'test',
+      victim: b,
+      victimMode: 'test',
+      sibling: true,
+    },
   ];
   if (scale === 'full') {
-    variants.push({ name: `${b.name} dashboardLive -> ${a.name} live ids`, owner: b, caller: 'dashboardLive', ownMode: 'live', victim: a, victimMode: 'live' });
-    variants.push({ name: `${b.name} apiToken -> ${a.name} test ids`, owner: b, caller: 'apiToken', ownMode: 'test', victim: a, victimMode: 'test' });
+    variants.push({
+      name: `${b.name} dashboardLive -> ${a.name} live ids`,
+      owner: b,
+      caller: 'dashboardLive',
+      ownMode: 'live',
+      victim: a,
+      victimMode: 'live',
+    });
+    variants.push({
+      name: `${b.name} apiToken -> ${a.name} test ids`,
+      owner: b,
+      caller: 'apiToken',
+      ownMode: 'test',
+      victim: a,
+      victimMode: 'test',
+    });
   }
 
   const unprobed: string[] = [];
@@ -228,9 +407,11 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
       // No id: called as B, the answer holds nothing of A.
       for (const caller of ['testKey', 'dashboard'] as const) {
         const answer = await send(b.callers[caller], probe.document, probe.variables);
-        if (answer.internal) tally.violation('server_error', `${probe.name} as ${b.name} ${caller}: ${answer.text.slice(0, 200)}`);
+        if (answer.internal)
+          tally.violation('server_error', `${probe.name} as ${b.name} ${caller}: ${answer.text.slice(0, 200)}`);
         const leaked = revealed(answer.text, secretsOf(a), '', a.marker);
-        if (leaked.length > 0) tally.violation('cross_tenant_leak', `${probe.name} as ${b.name} ${caller} holds ${leaked.join(', ')}`);
+        if (leaked.length > 0)
+          tally.violation('cross_tenant_leak', `${probe.name} as ${b.name} ${caller} holds ${leaked.join(', ')}`);
       }
       tally.graphqlFields += 1;
       continue;
@@ -240,28 +421,46 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
     const slotSets = kinds.length > 1 ? [kinds, ...kinds.map((kind) => [kind])] : [kinds];
     for (const variant of variants.filter((candidate) => !(candidate.sibling && ANY_KIND_OF_TABLE[probe.name]))) {
       const crossTenant = variant.owner !== variant.victim;
-      const secrets = variant.sibling ? new Set<string>() : secretsOf(variant.victim, crossTenant ? 'both' : variant.victimMode);
+      const secrets = variant.sibling
+        ? new Set<string>()
+        : secretsOf(variant.victim, crossTenant ? 'both' : variant.victimMode);
       const own = (kind: Kind) => variant.owner.ids[kind][variant.ownMode][0] ?? variant.owner.ids[kind].test[0];
       for (const foreign of slotSets) {
         const victimIds = (kind: Kind) => victimIdsOf(variant, kind);
         if (foreign.some((kind) => victimIds(kind).length === 0)) continue;
         const count = Math.min(idsPerKind, Math.max(...foreign.map((kind) => victimIds(kind).length)));
         for (let index = 0; index < count; index += 1) {
-          const probeId = (kind: Kind) => (foreign.includes(kind) ? victimIds(kind)[index] ?? victimIds(kind)[0] : own(kind));
+          const probeId = (kind: Kind) =>
+            foreign.includes(kind) ? (victimIds(kind)[index] ?? victimIds(kind)[0]) : own(kind);
           const unknownIds = new Map<Kind, string>();
-          const controlId = (kind: Kind) => (foreign.includes(kind) ? unknownIds.get(kind) ?? unknownIds.set(kind, unknownLike(probeId(kind))).get(kind)! : own(kind));
+          const controlId = (kind: Kind) =>
+            foreign.includes(kind)
+              ? (unknownIds.get(kind) ?? unknownIds.set(kind, unknownLike(probeId(kind))).get(kind)!)
+              : own(kind);
           const variables = fill(probe.variables, probeId);
           const headers = variant.owner.callers[variant.caller];
-          const [answer, control] = await Promise.all([send(headers, probe.document, variables), send(headers, probe.document, fill(probe.variables, controlId))]);
+          const [answer, control] = await Promise.all([
+            send(headers, probe.document, variables),
+            send(headers, probe.document, fill(probe.variables, controlId)),
+          ]);
           const label = `${probe.name} [${variant.name}; foreign ${foreign.join('+')}] ${JSON.stringify(variables).slice(0, 160)}`;
           if (answer.internal) tally.violation('server_error', `${label}: ${answer.text.slice(0, 200)}`);
           if (answer.code !== control.code || answer.hasData !== control.hasData) {
-            tally.violation(classOf(variant, 'distinguishable'), `${label} -> ${answer.code} (data: ${answer.hasData}) but an unknown id -> ${control.code} (data: ${control.hasData}): ${answer.text.slice(0, 200)}`);
+            tally.violation(
+              classOf(variant, 'distinguishable'),
+              `${label} -> ${answer.code} (data: ${answer.hasData}) but an unknown id -> ${control.code} (data: ${control.hasData}): ${answer.text.slice(0, 200)}`,
+            );
           }
-          const leaked = revealed(answer.text, secrets, JSON.stringify(variables), crossTenant ? variant.victim.marker : undefined);
+          const leaked = revealed(
+            answer.text,
+            secrets,
+            JSON.stringify(variables),
+            crossTenant ? variant.victim.marker : undefined,
+          );
           if (leaked.length > 0) tally.violation(classOf(variant, 'leak'), `${label} holds ${leaked.join(', ')}`);
           // A lookup answers NOT_FOUND; a list filtered by an id answers (an empty page).
-          if (control.code === `NOT_FOUND at ${probe.name}` || (probe.root === 'Query' && control.code === null)) reached = true;
+          if (control.code === `NOT_FOUND at ${probe.name}` || (probe.root === 'Query' && control.code === null))
+            reached = true;
           controls.add(`${control.code} ${control.text.slice(0, 160)}`);
         }
       }
@@ -269,16 +468,27 @@ export async function graphqlProbes(server: TestServer, tally: Tally, a: Tenant,
     if (probe.root === 'Query') await overWebSocket(server, tally, probe, a, b);
     if (!reached) {
       // Unknown ids refused otherwise than NOT_FOUND (a batch item's VALIDATION_ERROR): the probe counts when B's own ids succeed.
-      const own = await Promise.all((['testKey', 'dashboard'] as const).map((caller) => send(b.callers[caller], probe.document, fill(probe.variables, (kind) => b.ids[kind].test[0]))));
+      const own = await Promise.all(
+        (['testKey', 'dashboard'] as const).map((caller) =>
+          send(
+            b.callers[caller],
+            probe.document,
+            fill(probe.variables, (kind) => b.ids[kind].test[0]),
+          ),
+        ),
+      );
       if (!own.some((answer) => answer.code === null && answer.hasData)) {
-        unprobed.push(`${probe.name} (unknown ids: ${[...controls].join(' | ')}; own ids: ${own.map((answer) => answer.text.slice(0, 160)).join(' | ')})`);
+        unprobed.push(
+          `${probe.name} (unknown ids: ${[...controls].join(' | ')}; own ids: ${own.map((answer) => answer.text.slice(0, 160)).join(' | ')})`,
+        );
       }
     }
     tally.graphqlFields += 1;
     if (probe.root === 'Mutation') {
       const after = await snapshot(server, tally, a.merchant.businessId);
       const changed = changes(before, after);
-      if (changed.length > 0) tally.violation('victim_changed', `${probe.name} changed ${a.name}'s rows:\n${changed.slice(0, 6).join('\n')}`);
+      if (changed.length > 0)
+        tally.violation('victim_changed', `${probe.name} changed ${a.name}'s rows:\n${changed.slice(0, 6).join('\n')}`);
       before = after;
     }
   }
@@ -304,7 +514,10 @@ async function overWebSocket(server: TestServer, tally: Tally, probe: FieldProbe
     const label = `${probe.name} over WebSocket [${b.name} -> ${a.name} test ids]`;
     if (answer.internal) tally.violation('server_error', `${label}: ${answer.text.slice(0, 200)}`);
     if (answer.code !== control.code || answer.hasData !== control.hasData) {
-      tally.violation('cross_tenant_distinguishable', `${label} -> ${answer.code} but an unknown id -> ${control.code}: ${answer.text.slice(0, 200)}`);
+      tally.violation(
+        'cross_tenant_distinguishable',
+        `${label} -> ${answer.code} but an unknown id -> ${control.code}: ${answer.text.slice(0, 200)}`,
+      );
     }
     const leaked = revealed(answer.text, secretsOf(a), JSON.stringify(variables), a.marker);
     if (leaked.length > 0) tally.violation('cross_tenant_leak', `${label} holds ${leaked.join(', ')}`);
@@ -319,21 +532,58 @@ async function overWebSocket(server: TestServer, tally: Tally, probe: FieldProbe
  * id as if it were B's (what only a forged payload could say): B must hear nothing of the first
  * and NOT_FOUND for the second. One without an id hears A's real change, then B's: B's comes first.
  */
-const SUBSCRIPTIONS: Record<string, { topic: Topic; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }> = {
-  collectionUpdated: { topic: Topic.COLLECTION, argument: 'id', kind: 'collection', payload: (id) => ({ collectionId: id }) },
-  paymentUpdated: { topic: Topic.PAYMENT, argument: 'paymentId', kind: 'payment', payload: (id) => ({ paymentId: id, previousStatus: null, changedFields: [] }) },
-  payoutScheduleUpdated: {
-    topic: Topic.PAYOUT_SCHEDULE, argument: 'id', kind: 'payout_schedule', payload: (id) => ({ scheduleId: id, previousStatus: 'ACTIVE', changedFields: ['status'] }),
+const SUBSCRIPTIONS: Record<
+  string,
+  { topic: Topic; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }
+> = {
+  collectionUpdated: {
+    topic: Topic.COLLECTION,
+    argument: 'id',
+    kind: 'collection',
+    payload: (id) => ({ collectionId: id }),
   },
-  payoutUpdated: { topic: Topic.PAYOUT, argument: 'id', kind: 'payout', payload: (id) => ({ payoutId: id, previousStatus: 'CREATED', changedFields: ['status'] }) },
-  treasuryKycUpdated: { topic: Topic.TREASURY_KYC, argument: 'endUserId', kind: 'treasury_end_user', payload: (id) => ({ endUserId: id, checkId: id }) },
-  treasuryPayoutUpdated: { topic: Topic.TREASURY_PAYOUT, argument: 'id', kind: 'treasury_payout', payload: (id) => ({ payoutId: id }) },
+  paymentUpdated: {
+    topic: Topic.PAYMENT,
+    argument: 'paymentId',
+    kind: 'payment',
+    payload: (id) => ({ paymentId: id, previousStatus: null, changedFields: [] }),
+  },
+  payoutScheduleUpdated: {
+    topic: Topic.PAYOUT_SCHEDULE,
+    argument: 'id',
+    kind: 'payout_schedule',
+    payload: (id) => ({ scheduleId: id, previousStatus: 'ACTIVE', changedFields: ['status'] }),
+  },
+  payoutUpdated: {
+    topic: Topic.PAYOUT,
+    argument: 'id',
+    kind: 'payout',
+    payload: (id) => ({ payoutId: id, previousStatus: 'CREATED', changedFields: ['status'] }),
+  },
+  treasuryKycUpdated: {
+    topic: Topic.TREASURY_KYC,
+    argument: 'endUserId',
+    kind: 'treasury_end_user',
+    payload: (id) => ({ endUserId: id, checkId: id }),
+  },
+  treasuryPayoutUpdated: {
+    topic: Topic.TREASURY_PAYOUT,
+    argument: 'id',
+    kind: 'treasury_payout',
+    payload: (id) => ({ payoutId: id }),
+  },
   eventCreated: { topic: Topic.EVENT },
   walletBalanceUpdated: { topic: Topic.WALLET_BALANCE },
   webhookDeliveryUpdated: { topic: Topic.WEBHOOK_DELIVERY },
 };
 
-async function probeSubscriptions(server: TestServer, tally: Tally, a: Tenant, b: Tenant, fields: Array<GraphQLField<unknown, unknown>>) {
+async function probeSubscriptions(
+  server: TestServer,
+  tally: Tally,
+  a: Tenant,
+  b: Tenant,
+  fields: Array<GraphQLField<unknown, unknown>>,
+) {
   const pubSub = server.runtime.core.pubSub as unknown as { publish(topic: string, payload: unknown): void };
   const withoutId: Array<{ field: string; subscriber: ReturnType<typeof collect> }> = [];
   for (const { name: field, type } of fields) {
@@ -343,7 +593,10 @@ async function probeSubscriptions(server: TestServer, tally: Tally, a: Tenant, b
     tally.graphqlFields += 1;
     const client = server.subscribe({ apiKey: b.merchant.apiKey });
     if (!spec.argument) {
-      withoutId.push({ field, subscriber: collect(client, `subscription { ${field} { ${selection(getNamedType(type))} } }`, 1) });
+      withoutId.push({
+        field,
+        subscriber: collect(client, `subscription { ${field} { ${selection(getNamedType(type))} } }`, 1),
+      });
       continue;
     }
     const victimId = a.ids[spec.kind!].test[0];
@@ -357,20 +610,35 @@ async function probeSubscriptions(server: TestServer, tally: Tally, a: Tenant, b
       const received = await subscriber.done;
       outcome = `data ${JSON.stringify(received).slice(0, 200)}`;
     } catch (error) {
-      outcome = /NOT_FOUND/.test(String(error)) && subscriber.received.length === 0 ? 'NOT_FOUND' : `${String(error).slice(0, 200)} after ${JSON.stringify(subscriber.received)}`;
+      outcome =
+        /NOT_FOUND/.test(String(error)) && subscriber.received.length === 0
+          ? 'NOT_FOUND'
+          : `${String(error).slice(0, 200)} after ${JSON.stringify(subscriber.received)}`;
     }
-    if (outcome !== 'NOT_FOUND') tally.violation('cross_tenant_leak', `subscription ${field}(${spec.argument}: ${a.name}'s id) as ${b.name}: ${outcome}`);
+    if (outcome !== 'NOT_FOUND')
+      tally.violation(
+        'cross_tenant_leak',
+        `subscription ${field}(${spec.argument}: ${a.name}'s id) as ${b.name}: ${outcome}`,
+      );
   }
   if (withoutId.length === 0) return;
   for (const { subscriber } of withoutId) await subscriber.ready;
   // A's real change first, then B's: each of B's subscriptions hears B's change first, nothing of A.
   tally.requests += 2;
-  await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: a.callers.testKey, body: { currency: 'USD', amount: '1.00' } });
-  await server.request('POST', '/api/v1/business/sandbox/wallets/fund', { headers: b.callers.testKey, body: { currency: 'USD', amount: '1.00' } });
+  await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+    headers: a.callers.testKey,
+    body: { currency: 'USD', amount: '1.00' },
+  });
+  await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+    headers: b.callers.testKey,
+    body: { currency: 'USD', amount: '1.00' },
+  });
   for (const { field, subscriber } of withoutId) {
     const received = await subscriber.done;
     const leaked = revealed(JSON.stringify(received), secretsOf(a), '', a.marker);
-    if (received.length === 0) tally.violation('unprobed', `subscription ${field}: heard nothing of ${b.name}'s own change`);
-    if (leaked.length > 0) tally.violation('cross_tenant_leak', `subscription ${field} as ${b.name} heard ${leaked.join(', ')}`);
+    if (received.length === 0)
+      tally.violation('unprobed', `subscription ${field}: heard nothing of ${b.name}'s own change`);
+    if (leaked.length > 0)
+      tally.violation('cross_tenant_leak', `subscription ${field} as ${b.name} heard ${leaked.join(', ')}`);
   }
 }

@@ -6,11 +6,39 @@
  */
 
 export type Kind =
-  | 'merchant_wallet' | 'merchant_pending_account' | 'end_user_wallet_account' | 'webhook_endpoint' | 'treasury_webhook_endpoint' | 'endpoint_delivery' | 'url_delivery'
-  | 'treasury_delivery' | 'event' | 'payment' | 'dispute' | 'refund' | 'customer' | 'payment_method' | 'fraud_rule'
-  | 'blocklist_entry' | 'checkout_session' | 'payment_link' | 'invoice' | 'recurring_gift' | 'payout_schedule'
-  | 'payout_recipient' | 'payout_quote' | 'payout' | 'payout_batch' | 'collection' | 'treasury_end_user'
-  | 'treasury_kyc_check' | 'treasury_wallet' | 'treasury_payout' | 'v1_payment' | 'v1_transfer' | 'membership'
+  | 'merchant_wallet'
+  | 'merchant_pending_account'
+  | 'end_user_wallet_account'
+  | 'webhook_endpoint'
+  | 'treasury_webhook_endpoint'
+  | 'endpoint_delivery'
+  | 'url_delivery'
+  | 'treasury_delivery'
+  | 'event'
+  | 'payment'
+  | 'dispute'
+  | 'refund'
+  | 'customer'
+  | 'payment_method'
+  | 'fraud_rule'
+  | 'blocklist_entry'
+  | 'checkout_session'
+  | 'payment_link'
+  | 'invoice'
+  | 'recurring_gift'
+  | 'payout_schedule'
+  | 'payout_recipient'
+  | 'payout_quote'
+  | 'payout'
+  | 'payout_batch'
+  | 'collection'
+  | 'treasury_end_user'
+  | 'treasury_kyc_check'
+  | 'treasury_wallet'
+  | 'treasury_payout'
+  | 'v1_payment'
+  | 'v1_transfer'
+  | 'membership'
   | 'team_invitation';
 
 /**
@@ -109,10 +137,30 @@ export const FIELD_RULES: Array<{ path: RegExp; field: string; kind: Kind | null
   { path: /^\/v1\/payments$/, field: 'after', kind: 'v1_payment' },
   { path: /.*/, field: 'userId', kind: null, reason: "the merchant's own reference for its customer, free text" },
   { path: /.*/, field: 'externalId', kind: null, reason: "the partner's own reference for its end-user, free text" },
-  { path: /.*/, field: 'details.networkId', kind: null, reason: 'a mobile network of the collection or payout rail (mtn-gh), not a tenant row' },
-  { path: /.*/, field: 'customer.networkId', kind: null, reason: 'a mobile network of the collection rail, not a tenant row' },
-  { path: /.*/, field: 'channelId', kind: null, reason: "a collection channel of the rail's catalogue, shared by every business" },
-  { path: /.*/, field: 'businessPaymentId', kind: null, reason: "the merchant's own reference for the collection, free text" },
+  {
+    path: /.*/,
+    field: 'details.networkId',
+    kind: null,
+    reason: 'a mobile network of the collection or payout rail (mtn-gh), not a tenant row',
+  },
+  {
+    path: /.*/,
+    field: 'customer.networkId',
+    kind: null,
+    reason: 'a mobile network of the collection rail, not a tenant row',
+  },
+  {
+    path: /.*/,
+    field: 'channelId',
+    kind: null,
+    reason: "a collection channel of the rail's catalogue, shared by every business",
+  },
+  {
+    path: /.*/,
+    field: 'businessPaymentId',
+    kind: null,
+    reason: "the merchant's own reference for the collection, free text",
+  },
 ];
 
 /** Other kinds whose rows share the kind's table (a treasury endpoint beside a merchant one): the kind-confusion probes send them. */
@@ -124,9 +172,11 @@ export const siblingsOf = (kind: Kind): Kind[] =>
  * kind-confusion probes (a sibling kind's id) do not apply to them: each with why.
  */
 export const ANY_KIND_OF_TABLE: Record<string, string> = {
-  'POST /api/v1/webhook-deliveries/{id}/redeliver': 'manual redelivery takes any delivery of the business and mode, to its URL or to an endpoint (docs/rest-api.md, Manual redelivery)',
+  'POST /api/v1/webhook-deliveries/{id}/redeliver':
+    'manual redelivery takes any delivery of the business and mode, to its URL or to an endpoint (docs/rest-api.md, Manual redelivery)',
   redeliverWebhook: 'as POST /api/v1/webhook-deliveries/{id}/redeliver',
-  'POST /api/v1/events/{id}/replay': "replays to an endpoint of either registry (a treasury one while the product is enabled), as WebhookService.replayEvent documents",
+  'POST /api/v1/events/{id}/replay':
+    'replays to an endpoint of either registry (a treasury one while the product is enabled), as WebhookService.replayEvent documents',
   replayEvent: 'as POST /api/v1/events/{id}/replay',
   node: "takes the id of any type (Relay's object identification): another type's own id answers that object",
   nodes: 'as node, for up to 100 ids',
@@ -140,40 +190,96 @@ export const looksLikeId = (name: string) => /(^id$|Id$|Ids$|_id$)/.test(name);
  * argument named `id`, the field's name. Input object fields use `Input.field`.
  */
 export const GRAPHQL_RULES: Record<string, Kind | null> = {
-  '*.paymentId': 'payment', '*.customerId': 'customer', '*.paymentMethodId': 'payment_method', '*.disputeId': 'dispute',
-  '*.endUserId': 'treasury_end_user', '*.walletId': 'treasury_wallet', '*.membershipId': 'membership',
-  '*.recipientId': 'payout_recipient', '*.batchId': 'payout_batch', '*.paymentLinkId': 'payment_link',
-  '*.partnerEndUserId': 'treasury_end_user', '*.partnerWalletId': 'treasury_wallet', '*.quoteId': 'payout_quote',
-  '*.endpointId': 'webhook_endpoint', '*.eventId': 'event',
-  'RedeliverWebhookInput.id': 'endpoint_delivery', 'RedeliverWebhookUrlDeliveryInput.id': 'url_delivery',
-  'AcceptTeamInvitationInput.id': 'team_invitation', 'DeclineTeamInvitationInput.id': 'team_invitation', 'RevokeTeamInvitationInput.id': 'team_invitation',
+  '*.paymentId': 'payment',
+  '*.customerId': 'customer',
+  '*.paymentMethodId': 'payment_method',
+  '*.disputeId': 'dispute',
+  '*.endUserId': 'treasury_end_user',
+  '*.walletId': 'treasury_wallet',
+  '*.membershipId': 'membership',
+  '*.recipientId': 'payout_recipient',
+  '*.batchId': 'payout_batch',
+  '*.paymentLinkId': 'payment_link',
+  '*.partnerEndUserId': 'treasury_end_user',
+  '*.partnerWalletId': 'treasury_wallet',
+  '*.quoteId': 'payout_quote',
+  '*.endpointId': 'webhook_endpoint',
+  '*.eventId': 'event',
+  'RedeliverWebhookInput.id': 'endpoint_delivery',
+  'RedeliverWebhookUrlDeliveryInput.id': 'url_delivery',
+  'AcceptTeamInvitationInput.id': 'team_invitation',
+  'DeclineTeamInvitationInput.id': 'team_invitation',
+  'RevokeTeamInvitationInput.id': 'team_invitation',
   'RemoveTeamMemberInput.id': 'membership',
-  advanceSandboxPayout: 'payout', approvePayout: 'payout', cancelPayout: 'payout', rejectPayout: 'payout', payout: 'payout', payoutUpdated: 'payout',
-  archivePayoutRecipient: 'payout_recipient', payoutRecipient: 'payout_recipient',
-  cancelPayoutSchedule: 'payout_schedule', pausePayoutSchedule: 'payout_schedule', resumePayoutSchedule: 'payout_schedule',
-  updatePayoutSchedule: 'payout_schedule', payoutSchedule: 'payout_schedule', payoutScheduleUpdated: 'payout_schedule',
-  'ApprovePayoutInput.id': 'payout', 'RejectPayoutInput.id': 'payout', 'CancelPayoutInput.id': 'payout', 'AdvanceSandboxPayoutInput.id': 'payout',
-  'ArchivePayoutRecipientInput.id': 'payout_recipient', 'UpdatePayoutScheduleInput.id': 'payout_schedule', 'PausePayoutScheduleInput.id': 'payout_schedule',
-  'ResumePayoutScheduleInput.id': 'payout_schedule', 'CancelPayoutScheduleInput.id': 'payout_schedule',
-  'CancelRecurringGiftInput.id': 'recurring_gift', 'ResumeRecurringGiftInput.id': 'recurring_gift', 'SandboxChargeRecurringGiftInput.id': 'recurring_gift',
+  advanceSandboxPayout: 'payout',
+  approvePayout: 'payout',
+  cancelPayout: 'payout',
+  rejectPayout: 'payout',
+  payout: 'payout',
+  payoutUpdated: 'payout',
+  archivePayoutRecipient: 'payout_recipient',
+  payoutRecipient: 'payout_recipient',
+  cancelPayoutSchedule: 'payout_schedule',
+  pausePayoutSchedule: 'payout_schedule',
+  resumePayoutSchedule: 'payout_schedule',
+  updatePayoutSchedule: 'payout_schedule',
+  payoutSchedule: 'payout_schedule',
+  payoutScheduleUpdated: 'payout_schedule',
+  'ApprovePayoutInput.id': 'payout',
+  'RejectPayoutInput.id': 'payout',
+  'CancelPayoutInput.id': 'payout',
+  'AdvanceSandboxPayoutInput.id': 'payout',
+  'ArchivePayoutRecipientInput.id': 'payout_recipient',
+  'UpdatePayoutScheduleInput.id': 'payout_schedule',
+  'PausePayoutScheduleInput.id': 'payout_schedule',
+  'ResumePayoutScheduleInput.id': 'payout_schedule',
+  'CancelPayoutScheduleInput.id': 'payout_schedule',
+  'CancelRecurringGiftInput.id': 'recurring_gift',
+  'ResumeRecurringGiftInput.id': 'recurring_gift',
+  'SandboxChargeRecurringGiftInput.id': 'recurring_gift',
   recurringGift: 'recurring_gift',
-  'CancelTreasuryPayoutInput.id': 'treasury_payout', treasuryPayout: 'treasury_payout', treasuryPayoutUpdated: 'treasury_payout',
-  'DeactivatePaymentLinkInput.id': 'payment_link', paymentLink: 'payment_link',
-  'DeleteTreasuryWebhookEndpointInput.id': 'treasury_webhook_endpoint', 'UpdateTreasuryWebhookEndpointInput.id': 'treasury_webhook_endpoint',
-  'RotateTreasuryWebhookEndpointSecretInput.id': 'treasury_webhook_endpoint', treasuryWebhookEndpoint: 'treasury_webhook_endpoint',
-  'FinalizeInvoiceInput.id': 'invoice', 'VoidInvoiceInput.id': 'invoice', invoice: 'invoice',
-  'PaySandboxCollectionInput.id': 'collection', collection: 'collection', collectionUpdated: 'collection',
-  'UpdateCustomerInput.id': 'customer', customer: 'customer',
-  'CompleteThreeDSecureInput.id': 'payment', 'SandboxSettlePaymentInput.id': 'payment',
+  'CancelTreasuryPayoutInput.id': 'treasury_payout',
+  treasuryPayout: 'treasury_payout',
+  treasuryPayoutUpdated: 'treasury_payout',
+  'DeactivatePaymentLinkInput.id': 'payment_link',
+  paymentLink: 'payment_link',
+  'DeleteTreasuryWebhookEndpointInput.id': 'treasury_webhook_endpoint',
+  'UpdateTreasuryWebhookEndpointInput.id': 'treasury_webhook_endpoint',
+  'RotateTreasuryWebhookEndpointSecretInput.id': 'treasury_webhook_endpoint',
+  treasuryWebhookEndpoint: 'treasury_webhook_endpoint',
+  'FinalizeInvoiceInput.id': 'invoice',
+  'VoidInvoiceInput.id': 'invoice',
+  invoice: 'invoice',
+  'PaySandboxCollectionInput.id': 'collection',
+  collection: 'collection',
+  collectionUpdated: 'collection',
+  'UpdateCustomerInput.id': 'customer',
+  customer: 'customer',
+  'CompleteThreeDSecureInput.id': 'payment',
+  'SandboxSettlePaymentInput.id': 'payment',
   // node and nodes take an id of any type; payouts stand for them all (the answer is null for any id the caller may not see).
-  'node.id': 'payout', 'nodes.ids': 'payout',
-  'DeleteFraudRuleInput.id': 'fraud_rule', 'UpdateFraudRuleInput.id': 'fraud_rule', fraudRule: 'fraud_rule',
+  'node.id': 'payout',
+  'nodes.ids': 'payout',
+  'DeleteFraudRuleInput.id': 'fraud_rule',
+  'UpdateFraudRuleInput.id': 'fraud_rule',
+  fraudRule: 'fraud_rule',
   'RemoveBlocklistEntryInput.id': 'blocklist_entry',
-  'DeleteWebhookEndpointInput.id': 'webhook_endpoint', 'UpdateWebhookEndpointInput.id': 'webhook_endpoint', webhookEndpoint: 'webhook_endpoint',
-  checkoutSession: 'checkout_session', dispute: 'dispute', event: 'event', payment: 'payment',
-  payoutBatch: 'payout_batch', treasuryEndUser: 'treasury_end_user', wallet: 'merchant_wallet',
+  'DeleteWebhookEndpointInput.id': 'webhook_endpoint',
+  'UpdateWebhookEndpointInput.id': 'webhook_endpoint',
+  webhookEndpoint: 'webhook_endpoint',
+  checkoutSession: 'checkout_session',
+  dispute: 'dispute',
+  event: 'event',
+  payment: 'payment',
+  payoutBatch: 'payout_batch',
+  treasuryEndUser: 'treasury_end_user',
+  wallet: 'merchant_wallet',
   // Not tenant ids (the reasons are FIELD_RULES'): never substituted.
-  '*.userId': null, '*.externalId': null, '*.channelId': null, '*.businessPaymentId': null, '*.networkId': null,
+  '*.userId': null,
+  '*.externalId': null,
+  '*.channelId': null,
+  '*.businessPaymentId': null,
+  '*.networkId': null,
 };
 
 /**
@@ -181,8 +287,10 @@ export const GRAPHQL_RULES: Record<string, Kind | null> = {
  * so they are not called as the other tenant: each with why. Every other operation is probed.
  */
 export const SKIPPED: Record<string, string> = {
-  'POST /api/v1/business/auth/token': 'exchanges the caller\'s own key and secret for a token; no tenant id, and the probes use its tokens',
-  'POST /api/v1/business/regenerate-api-key': "replaces the caller's own key (takes no id); calling it would end the probing credential",
+  'POST /api/v1/business/auth/token':
+    "exchanges the caller's own key and secret for a token; no tenant id, and the probes use its tokens",
+  'POST /api/v1/business/regenerate-api-key':
+    "replaces the caller's own key (takes no id); calling it would end the probing credential",
   'OPTIONS /api/v1/tokens': 'the CORS preflight of card tokenisation: no credential, no body, no data',
   'POST /api/v1/tokens': 'card tokenisation with a publishable key: takes no tenant id and answers only the new token',
 };

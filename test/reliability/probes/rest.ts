@@ -38,19 +38,41 @@ function fieldKind(path: string, field: string): Kind | null | undefined {
  * `METHOD path`; `{{kind}}` placeholders are tenant ids. Several bodies: each is probed.
  */
 const CARD = { number: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvv: '123' };
-const SINGLE = (extra: Record<string, unknown> = {}) => ({ payloadKind: 'SINGLE', payload: { recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' }, pin: '246810', ...extra });
-const BATCH = (extra: Record<string, unknown> = {}) => ({ payloadKind: 'BATCH', payload: { items: [{ recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' }] }, pin: '246810', ...extra });
+const SINGLE = (extra: Record<string, unknown> = {}) => ({
+  payloadKind: 'SINGLE',
+  payload: { recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' },
+  pin: '246810',
+  ...extra,
+});
+const BATCH = (extra: Record<string, unknown> = {}) => ({
+  payloadKind: 'BATCH',
+  payload: { items: [{ recipientId: '{{payout_recipient}}', amount: '10.00', currency: 'USD' }] },
+  pin: '246810',
+  ...extra,
+});
 const SCHEDULE = { name: 'Probe', cadence: 'WEEKLY', startAt: '2099-01-01T00:00:00.000Z', maxRunAmountUsd: '1000.00' };
 export const BODIES: Record<string, unknown[]> = {
   'POST /api/v1/business/payment/charge': [{ amount: 5, currency: 'usd', paymentMethodId: '{{payment_method}}' }],
-  'POST /api/v1/business/payouts/schedules': [{ ...SCHEDULE, ...SINGLE() }, { ...SCHEDULE, ...BATCH() }],
+  'POST /api/v1/business/payouts/schedules': [
+    { ...SCHEDULE, ...SINGLE() },
+    { ...SCHEDULE, ...BATCH() },
+  ],
   'PATCH /api/v1/business/payouts/schedules/{id}': [{ name: 'Probe' }, SINGLE(), BATCH()],
-  'POST /api/v1/business/payouts': [{ recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD', quoteId: '{{payout_quote}}' }],
-  'POST /api/v1/business/payouts/batches': [{ items: [{ recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD' }] }],
-  'POST /api/v1/treasury/payouts': [{
-    partnerEndUserId: '{{treasury_end_user}}', partnerWalletId: '{{treasury_wallet}}', amount: '1.00', destinationType: 'bank_account',
-    destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
-  }],
+  'POST /api/v1/business/payouts': [
+    { recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD', quoteId: '{{payout_quote}}' },
+  ],
+  'POST /api/v1/business/payouts/batches': [
+    { items: [{ recipientId: '{{payout_recipient}}', amount: '1.00', currency: 'USD' }] },
+  ],
+  'POST /api/v1/treasury/payouts': [
+    {
+      partnerEndUserId: '{{treasury_end_user}}',
+      partnerWalletId: '{{treasury_wallet}}',
+      amount: '1.00',
+      destinationType: 'bank_account',
+      destination: { accountNumber: '000123456789', routingNumber: '021000021', accountName: 'Probe', country: 'US' },
+    },
+  ],
   'POST /api/v1/events/{id}/replay': [{}, { endpointId: '{{webhook_endpoint}}' }],
   'POST /api/v1/business/customers/{customerId}/payment-methods': [{ card: CARD }],
   'POST /api/v1/business/payments/{id}/refunds': [{ amount: '0.01' }],
@@ -78,14 +100,44 @@ export const BODIES: Record<string, unknown[]> = {
   'POST /api/v1/business/payment/session': [{ amount: 5, currency: 'usd', successUrl: 'https://example.com/ok' }],
   'POST /api/v1/business/payment-links': [{ name: 'Probe', amount: 5, currency: 'usd' }],
   'POST /api/v1/business/invoices': [{ customerEmail: 'probe@example.com', currency: 'usd', amount: 5 }],
-  'POST /api/v1/business/payouts/recipients': [{ label: 'Probe', details: { rail: 'LOCAL_BANK', country: 'NG', currency: 'NGN', bankCode: '058', bankName: 'GTBank', accountNumber: '0123459876', accountName: 'Probe' } }],
-  'POST /api/v1/business/payouts/quote': [{ amount: '10.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' }],
-  'POST /api/v1/business/collections': [{ amount: 5_000, currency: 'ghs', country: 'GH', rail: 'momo', customer: { phone: '+233241234567', networkId: 'mtn-gh' } }],
+  'POST /api/v1/business/payouts/recipients': [
+    {
+      label: 'Probe',
+      details: {
+        rail: 'LOCAL_BANK',
+        country: 'NG',
+        currency: 'NGN',
+        bankCode: '058',
+        bankName: 'GTBank',
+        accountNumber: '0123459876',
+        accountName: 'Probe',
+      },
+    },
+  ],
+  'POST /api/v1/business/payouts/quote': [
+    { amount: '10.00', currency: 'USD', destinationCurrency: 'NGN', country: 'NG', rail: 'LOCAL_BANK' },
+  ],
+  'POST /api/v1/business/collections': [
+    {
+      amount: 5_000,
+      currency: 'ghs',
+      country: 'GH',
+      rail: 'momo',
+      customer: { phone: '+233241234567', networkId: 'mtn-gh' },
+    },
+  ],
   'POST /api/v1/treasury/users': [{ externalId: 'probe-ext', email: 'probe@example.com' }],
   'POST /api/v1/business/sandbox/wallets/fund': [{ currency: 'USD', amount: '1.00' }],
   'POST /api/v1/business/customers': [{ email: 'probe-customer@example.com' }],
   'POST /v1/payments': [{ amount: 100, currency: 'usd' }],
-  'POST /v1/transfers': [{ source_amount: 100, source_currency: 'USD', destination_currency: 'NGN', recipient: { name: 'Probe', sort_code: '058', account_number: '0123456789', country: 'NG' } }],
+  'POST /v1/transfers': [
+    {
+      source_amount: 100,
+      source_currency: 'USD',
+      destination_currency: 'NGN',
+      recipient: { name: 'Probe', sort_code: '058', account_number: '0123456789', country: 'NG' },
+    },
+  ],
 };
 
 /** Query values the generic builder uses for required query parameters that carry no id. */
@@ -102,7 +154,8 @@ function propertyPaths(document: Schema, schema: Schema | undefined, prefix = ''
   if (!resolved || seen.has(resolved)) return [];
   seen.add(resolved);
   const paths: string[] = [];
-  for (const key of ['anyOf', 'oneOf', 'allOf']) for (const branch of resolved[key] ?? []) paths.push(...propertyPaths(document, branch, prefix, seen));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const branch of resolved[key] ?? []) paths.push(...propertyPaths(document, branch, prefix, seen));
   for (const [name, property] of Object.entries<Schema>(resolved.properties ?? {})) {
     paths.push(`${prefix}${name}`);
     paths.push(...propertyPaths(document, property, `${prefix}${name}.`, seen));
@@ -117,13 +170,22 @@ function minimal(document: Schema, schema: Schema | undefined, name = ''): unkno
   if (resolved.const !== undefined) return resolved.const;
   if (resolved.enum) return resolved.enum[0];
   for (const key of ['anyOf', 'oneOf']) {
-    if (resolved[key]) return minimal(document, resolved[key].find((branch: Schema) => resolve(document, branch)?.type !== 'null') ?? resolved[key][0], name);
+    if (resolved[key])
+      return minimal(
+        document,
+        resolved[key].find((branch: Schema) => resolve(document, branch)?.type !== 'null') ?? resolved[key][0],
+        name,
+      );
   }
-  if (resolved.allOf) return Object.assign({}, ...resolved.allOf.map((branch: Schema) => minimal(document, branch, name)));
-  const type = Array.isArray(resolved.type) ? resolved.type.find((candidate: string) => candidate !== 'null') : resolved.type;
+  if (resolved.allOf)
+    return Object.assign({}, ...resolved.allOf.map((branch: Schema) => minimal(document, branch, name)));
+  const type = Array.isArray(resolved.type)
+    ? resolved.type.find((candidate: string) => candidate !== 'null')
+    : resolved.type;
   if (type === 'object' || resolved.properties) {
     const value: Record<string, unknown> = {};
-    for (const property of resolved.required ?? []) value[property] = minimal(document, resolved.properties?.[property], property);
+    for (const property of resolved.required ?? [])
+      value[property] = minimal(document, resolved.properties?.[property], property);
     return value;
   }
   if (type === 'array') return [minimal(document, resolved.items, name)];
@@ -174,8 +236,10 @@ export function operationsOf(document: Schema, name: 'api' | 'v1'): Operation[] 
       for (const parameter of (operation.parameters ?? []).filter((candidate: Schema) => candidate.in === 'query')) {
         const kind = fieldKind(path, parameter.name);
         if (kind) query.push(`${parameter.name}=${placeholder(kind)}`);
-        else if (kind === undefined && looksLikeId(parameter.name)) unknown.push(`query parameter ${parameter.name} of ${key}`);
-        else if (parameter.required) query.push(`${parameter.name}=${encodeURIComponent(QUERY_VALUES[parameter.name] ?? 'probe')}`);
+        else if (kind === undefined && looksLikeId(parameter.name))
+          unknown.push(`query parameter ${parameter.name} of ${key}`);
+        else if (parameter.required)
+          query.push(`${parameter.name}=${encodeURIComponent(QUERY_VALUES[parameter.name] ?? 'probe')}`);
       }
       // Body fields that carry ids.
       const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
@@ -195,12 +259,22 @@ export function operationsOf(document: Schema, name: 'api' | 'v1'): Operation[] 
       }
       // An id field the bodies never carry is not probed: a coverage failure like an unknown kind.
       const carried = JSON.stringify(bodies ?? []);
-      for (const [field, kind] of idFields) if (!carried.includes(placeholder(kind))) unknown.push(`body field ${field} of ${key} (no body carries it)`);
+      for (const [field, kind] of idFields)
+        if (!carried.includes(placeholder(kind))) unknown.push(`body field ${field} of ${key} (no body carries it)`);
       const fullPath = query.length ? `${templatePath}?${query.join('&')}` : templatePath;
       const templates = (bodies ?? [undefined]).map((body) => ({ path: fullPath, body }));
-      const slots = templates.flatMap((template) => [...JSON.stringify(template).matchAll(PLACEHOLDER)].map((match) => match[1] as Kind));
+      const slots = templates.flatMap((template) =>
+        [...JSON.stringify(template).matchAll(PLACEHOLDER)].map((match) => match[1] as Kind),
+      );
       operations.push({
-        document: name, method, path, key, templates, slots: [...new Set(slots)], unknown, skipped: SKIPPED[key],
+        document: name,
+        method,
+        path,
+        key,
+        templates,
+        slots: [...new Set(slots)],
+        unknown,
+        skipped: SKIPPED[key],
         writes: method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS',
       });
     }

@@ -14,7 +14,10 @@ export class SuiteCluster {
   private running: EmbeddedDatabase | null = null;
   private clusterDir = '';
 
-  private constructor(private readonly options: EmbeddedPostgresOptions, readonly url: string) {}
+  private constructor(
+    private readonly options: EmbeddedPostgresOptions,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<SuiteCluster> {
     const config = loadConfig({ ...process.env, NODE_ENV: 'test' });

@@ -16,11 +16,20 @@
 import { projectModule } from '../../support/process';
 
 // The classes patched here are those of the code the process runs: dist/ when the run built it.
-const { EventService } = projectModule<typeof import('../../../src/domain/events/event.service')>('domain/events/event.service');
-const { IdempotencyService } = projectModule<typeof import('../../../src/domain/idempotency/idempotency.service')>('domain/idempotency/idempotency.service');
-const { SandboxCardAcquirer } = projectModule<typeof import('../../../src/providers/card-acquirer/sandbox')>('providers/card-acquirer/sandbox');
-const { SandboxPayoutRail } = projectModule<typeof import('../../../src/providers/payout-rail/sandbox')>('providers/payout-rail/sandbox');
-const { SandboxTreasuryRail } = projectModule<typeof import('../../../src/providers/treasury-rail/sandbox')>('providers/treasury-rail/sandbox');
+const { EventService } =
+  projectModule<typeof import('../../../src/domain/events/event.service')>('domain/events/event.service');
+const { IdempotencyService } = projectModule<typeof import('../../../src/domain/idempotency/idempotency.service')>(
+  'domain/idempotency/idempotency.service',
+);
+const { SandboxCardAcquirer } = projectModule<typeof import('../../../src/providers/card-acquirer/sandbox')>(
+  'providers/card-acquirer/sandbox',
+);
+const { SandboxPayoutRail } = projectModule<typeof import('../../../src/providers/payout-rail/sandbox')>(
+  'providers/payout-rail/sandbox',
+);
+const { SandboxTreasuryRail } = projectModule<typeof import('../../../src/providers/treasury-rail/sandbox')>(
+  'providers/treasury-rail/sandbox',
+);
 
 const die = (): Promise<never> => {
   process.kill(process.pid, 'SIGKILL');
@@ -40,7 +49,10 @@ const target = rest.join(':');
 if (kind === 'in-tx' || kind === 'after-commit') {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
   const record = EventService.prototype.record;
-  EventService.prototype.record = async function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof record>) {
+  EventService.prototype.record = async function (
+    this: InstanceType<typeof EventService>,
+    ...args: Parameters<typeof record>
+  ) {
     if (args[1] !== target) return record.apply(this, args);
     if (kind === 'in-tx') return die();
     const event = await record.apply(this, args);
@@ -49,7 +61,10 @@ if (kind === 'in-tx' || kind === 'after-commit') {
   };
   // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the instance as this
   const recordBehind = EventService.prototype.recordBehind;
-  EventService.prototype.recordBehind = function (this: InstanceType<typeof EventService>, ...args: Parameters<typeof recordBehind>) {
+  EventService.prototype.recordBehind = function (
+    this: InstanceType<typeof EventService>,
+    ...args: Parameters<typeof recordBehind>
+  ) {
     if (args[1] === target && kind === 'in-tx') void die();
     else {
       recordBehind.apply(this, args);
@@ -62,7 +77,9 @@ if (kind === 'in-tx' || kind === 'after-commit') {
 } else if (kind === 'response-store') {
   IdempotencyService.prototype.complete = die;
 } else {
-  throw new Error(`TESSERA_TEST_CRASH_AT must name a crash point (in-tx:<event>, after-commit:<event>, call:<provider>, response-store), not '${point}'`);
+  throw new Error(
+    `TESSERA_TEST_CRASH_AT must name a crash point (in-tx:<event>, after-commit:<event>, call:<provider>, response-store), not '${point}'`,
+  );
 }
 
 const entry = process.env.TESSERA_CRASH_ENTRY;

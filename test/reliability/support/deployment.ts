@@ -16,13 +16,18 @@ export interface Deployment {
  * Two API processes and a worker on `databaseUrl`, or on a fresh database of the run's PostgreSQL
  * (dropped on close) when none is given.
  */
-export async function deploy(databaseUrl?: string, release: () => Promise<void> = async () => undefined): Promise<Deployment> {
-  const url = databaseUrl ?? await createTestDatabase();
+export async function deploy(
+  databaseUrl?: string,
+  release: () => Promise<void> = async () => undefined,
+): Promise<Deployment> {
+  const url = databaseUrl ?? (await createTestDatabase());
   const fleet = await Fleet.start(url);
   const db = new Pool({ connectionString: url, max: 4 });
   db.on('error', () => undefined); // an idle connection dies with a stopped server; the next query opens a new one
   return {
-    fleet, db, databaseUrl: url,
+    fleet,
+    db,
+    databaseUrl: url,
     close: async () => {
       await db.end();
       await fleet.stop();

@@ -30,7 +30,8 @@ export class Violations {
   add(name: string, example: string): void {
     if (!(name in this.counts)) throw new Error(`unknown violation class ${name}`);
     this.counts[name] += 1;
-    if (this.examples.filter((line) => line.startsWith(`${name}:`)).length < 5) this.examples.push(`${name}: ${example}`);
+    if (this.examples.filter((line) => line.startsWith(`${name}:`)).length < 5)
+      this.examples.push(`${name}: ${example}`);
   }
 
   get byClass(): Record<string, number> {
@@ -64,7 +65,8 @@ export function summaryBlock(title: string, figures: Omit<Figures, 'file'>): str
     `  ${pad('violations')}${total}`,
     ...violations.map(([name, count]) => `    ${name.padEnd(50)} ${count}`),
   ];
-  if (figures.counts) lines.push(...Object.entries(figures.counts).map(([name, count]) => `  ${name.padEnd(52)} ${count}`));
+  if (figures.counts)
+    lines.push(...Object.entries(figures.counts).map(([name, count]) => `  ${name.padEnd(52)} ${count}`));
   if (figures.examples?.length) lines.push('  examples:', ...figures.examples.map((line) => `    ${line}`));
   return lines.join('\n');
 }
@@ -78,6 +80,10 @@ export function combine(all: Figures[]): Omit<Figures, 'file'> {
   const sum = (pick: (figures: Figures) => number) => all.reduce((total, figures) => total + pick(figures), 0);
   return {
     scale: [...new Set(all.map((figures) => figures.scale))].join(','),
-    operations: sum((f) => f.operations), snapshots: sum((f) => f.snapshots), kills: sum((f) => f.kills), retries: sum((f) => f.retries), violations,
+    operations: sum((f) => f.operations),
+    snapshots: sum((f) => f.snapshots),
+    kills: sum((f) => f.kills),
+    retries: sum((f) => f.retries),
+    violations,
   };
 }

@@ -51,7 +51,11 @@ export class Fleet {
   starts = 0;
   private readonly members = new Map<ProcessName, Member>();
 
-  private constructor(readonly databaseUrl: string, private readonly dataDir: string, private readonly env: Record<string, string>) {}
+  private constructor(
+    readonly databaseUrl: string,
+    private readonly dataDir: string,
+    private readonly env: Record<string, string>,
+  ) {}
 
   /** Starts the two API processes and the worker on `databaseUrl` (the first API process migrates it). */
   static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<Fleet> {
@@ -84,8 +88,13 @@ export class Fleet {
     const entry = name === 'worker' ? 'src/cli/index.ts' : 'src/main.ts';
     const args = name === 'worker' ? ['worker'] : [];
     const env: Record<string, string | undefined> = {
-      ...SUITE_ENV, ...this.env, DATABASE_URL: this.databaseUrl, TESSERA_DATA_DIR: this.dataDir,
-      PORT: member.port ? String(member.port) : undefined, TESSERA_TEST_CRASH_AT: crashAt, TESSERA_CRASH_ENTRY: crashAt ? entry : undefined,
+      ...SUITE_ENV,
+      ...this.env,
+      DATABASE_URL: this.databaseUrl,
+      TESSERA_DATA_DIR: this.dataDir,
+      PORT: member.port ? String(member.port) : undefined,
+      TESSERA_TEST_CRASH_AT: crashAt,
+      TESSERA_CRASH_ENTRY: crashAt ? entry : undefined,
     };
     const spawned = spawnTs(crashAt ? 'test/reliability/support/crash-points.ts' : entry, args, env);
     member.process = spawned;
@@ -112,7 +121,8 @@ export class Fleet {
   async crashed(name: ProcessName, timeoutMs = 120_000): Promise<void> {
     const spawned = this.member(name).process!;
     await waitUntil(() => !this.running(name), `${name} to die at ${spawned.child.spawnargs.join(' ')}`, timeoutMs, 50);
-    if (spawned.child.signalCode !== 'SIGKILL') throw new Error(`${name} exited with ${spawned.child.exitCode} instead of being killed:\n${spawned.output()}`);
+    if (spawned.child.signalCode !== 'SIGKILL')
+      throw new Error(`${name} exited with ${spawned.child.exitCode} instead of being killed:\n${spawned.output()}`);
     this.kills += 1;
   }
 
@@ -120,17 +130,27 @@ export class Fleet {
     return this.member(name).process?.output() ?? '';
   }
 
-  async request<T = any>(name: ProcessName, method: string, urlPath: string,
-    options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Outcome<T>> {
+  async request<T = any>(
+    name: ProcessName,
+    method: string,
+    urlPath: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Outcome<T>> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     try {
       const response = await fetch(`${this.url(name)}${urlPath}`, {
-        method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
       });
       const text = await response.text();
       let body: unknown = text;
-      try { body = text ? JSON.parse(text) : null; } catch { /* not JSON: kept as text */ }
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON: kept as text */
+      }
       return { status: response.status, headers: response.headers, body: body as T };
     } catch (error) {
       return { lost: (error as Error).cause ? String((error as { cause: unknown }).cause) : String(error) };
@@ -138,11 +158,18 @@ export class Fleet {
   }
 
   /** A request that must be answered (setup and checks): throws with what came back otherwise. */
-  async answer<T = any>(name: ProcessName, method: string, urlPath: string,
-    options: { body?: unknown; headers?: Record<string, string> } = {}, expected: number[] = [200, 201]): Promise<Answer<T>> {
+  async answer<T = any>(
+    name: ProcessName,
+    method: string,
+    urlPath: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+    expected: number[] = [200, 201],
+  ): Promise<Answer<T>> {
     const outcome = await this.request<T>(name, method, urlPath, options);
     if (!isAnswer(outcome) || !expected.includes(outcome.status)) {
-      throw new Error(`${method} ${urlPath} on ${name}: ${JSON.stringify(isAnswer(outcome) ? { status: outcome.status, body: outcome.body } : outcome)}`);
+      throw new Error(
+        `${method} ${urlPath} on ${name}: ${JSON.stringify(isAnswer(outcome) ? { status: outcome.status, body: outcome.body } : outcome)}`,
+      );
     }
     return outcome;
   }

@@ -50,27 +50,39 @@ export async function checkLedger(db: Pool, violations: Violations, inflows: Inf
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const unbalanced = await client.query(
-      `SELECT transaction_id, currency, sum(amount)::text AS sum FROM journal_entries GROUP BY transaction_id, currency HAVING sum(amount) <> 0 LIMIT 20`);
-    for (const row of unbalanced.rows) violations.add('unbalanced journal transaction', `${row.transaction_id} ${row.currency} sums to ${row.sum}`);
+      `SELECT transaction_id, currency, sum(amount)::text AS sum FROM journal_entries GROUP BY transaction_id, currency HAVING sum(amount) <> 0 LIMIT 20`,
+    );
+    for (const row of unbalanced.rows)
+      violations.add('unbalanced journal transaction', `${row.transaction_id} ${row.currency} sums to ${row.sum}`);
     const sums = await client.query(
       `SELECT a.livemode, e.currency, sum(e.amount)::text AS sum FROM journal_entries e JOIN ledger_accounts a ON a.id = e.account_id
-       GROUP BY a.livemode, e.currency HAVING sum(e.amount) <> 0`);
-    for (const row of sums.rows) violations.add('currency does not sum to zero', `${row.currency} (livemode ${row.livemode}) sums to ${row.sum}`);
+       GROUP BY a.livemode, e.currency HAVING sum(e.amount) <> 0`,
+    );
+    for (const row of sums.rows)
+      violations.add('currency does not sum to zero', `${row.currency} (livemode ${row.livemode}) sums to ${row.sum}`);
     const mismatches = await client.query(
       `SELECT a.id, a.kind, a.balance::text AS cached, coalesce(sum(e.amount), 0)::text AS entries
          FROM ledger_accounts a LEFT JOIN journal_entries e ON e.account_id = a.id
         WHERE a.kind IN ('merchant_wallet', 'end_user_wallet')
-        GROUP BY a.id HAVING a.balance <> coalesce(sum(e.amount), 0)`);
-    for (const row of mismatches.rows) violations.add('wallet balance differs from its entries', `${row.kind} ${row.id}: cached ${row.cached}, entries ${row.entries}`);
+        GROUP BY a.id HAVING a.balance <> coalesce(sum(e.amount), 0)`,
+    );
+    for (const row of mismatches.rows)
+      violations.add(
+        'wallet balance differs from its entries',
+        `${row.kind} ${row.id}: cached ${row.cached}, entries ${row.entries}`,
+      );
     const negative = await client.query(
       `SELECT a.id, a.kind, a.balance::text AS cached, coalesce(sum(e.amount), 0)::text AS entries
          FROM ledger_accounts a LEFT JOIN journal_entries e ON e.account_id = a.id
-        WHERE NOT a.allow_negative GROUP BY a.id HAVING a.balance < 0 OR coalesce(sum(e.amount), 0) < 0`);
-    for (const row of negative.rows) violations.add('negative balance', `${row.kind} ${row.id}: cached ${row.cached}, entries ${row.entries}`);
+        WHERE NOT a.allow_negative GROUP BY a.id HAVING a.balance < 0 OR coalesce(sum(e.amount), 0) < 0`,
+    );
+    for (const row of negative.rows)
+      violations.add('negative balance', `${row.kind} ${row.id}: cached ${row.cached}, entries ${row.entries}`);
     if (inflows && before) {
       const funding = await client.query(
         `SELECT e.currency, (-sum(e.amount))::text AS given FROM journal_entries e JOIN ledger_accounts a ON a.id = e.account_id
-          WHERE a.kind = 'sandbox_funding' AND NOT a.livemode GROUP BY e.currency`);
+          WHERE a.kind = 'sandbox_funding' AND NOT a.livemode GROUP BY e.currency`,
+      );
       await client.query('COMMIT');
       const after = inflows.bounds();
       const given = new Map<string, bigint>(funding.rows.map((row) => [row.currency, BigInt(row.given)]));
@@ -78,7 +90,11 @@ export async function checkLedger(db: Pool, violations: Violations, inflows: Inf
         const seen = given.get(currency) ?? 0n;
         const low = before.low.get(currency) ?? 0n;
         const high = after.high.get(currency) ?? 0n;
-        if (seen < low || seen > high) violations.add('sandbox money differs from acknowledged fundings', `${currency}: the ledger gave ${seen}, acknowledged ${low}..${high}`);
+        if (seen < low || seen > high)
+          violations.add(
+            'sandbox money differs from acknowledged fundings',
+            `${currency}: the ledger gave ${seen}, acknowledged ${low}..${high}`,
+          );
       }
     } else {
       await client.query('COMMIT');

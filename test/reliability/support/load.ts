@@ -10,11 +10,16 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export const seedOf = (env: NodeJS.ProcessEnv = process.env) => (env.RELIABILITY_SEED ? Number(env.RELIABILITY_SEED) : Math.floor(Math.random() * 2 ** 31));
+export const seedOf = (env: NodeJS.ProcessEnv = process.env) =>
+  env.RELIABILITY_SEED ? Number(env.RELIABILITY_SEED) : Math.floor(Math.random() * 2 ** 31);
 
 /** Runs `count` tasks with at most `concurrency` at once, calling `between(done)` after each (snapshots hook in there). */
-export async function runPool(count: number, concurrency: number, task: (index: number) => Promise<void>,
-  between: (done: number) => Promise<void> = async () => undefined): Promise<void> {
+export async function runPool(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<void>,
+  between: (done: number) => Promise<void> = async () => undefined,
+): Promise<void> {
   let next = 0;
   let done = 0;
   const lanes = Array.from({ length: Math.min(concurrency, count) }, async () => {

@@ -11,17 +11,25 @@ export const OBJECT_CLASSES = [
   'stuck row',
 ] as const;
 
-const q = async <T = any>(db: Pool, sql: string, params: unknown[] = []): Promise<T[]> => (await db.query(sql, params)).rows as T[];
+const q = async <T = any>(db: Pool, sql: string, params: unknown[] = []): Promise<T[]> =>
+  (await db.query(sql, params)).rows as T[];
 
 /** Objects whose every posting kind happens once (a wallet, by contrast, receives many deposits). */
 const ONE_SHOT_REFERENCES = ['payment', 'refund', 'payout', 'treasury_payout', 'collection', 'dispute'];
 
 /** A business operation is posted once: two journal transactions of one kind for one object are a double effect. */
 export async function checkRepeatedPostings(db: Pool, violations: Violations): Promise<void> {
-  const repeated = await q(db,
+  const repeated = await q(
+    db,
     `SELECT reference_type, reference_id, kind, count(*)::int AS n FROM journal_transactions
-      WHERE reference_type = ANY($1) GROUP BY reference_type, reference_id, kind HAVING count(*) > 1`, [ONE_SHOT_REFERENCES]);
-  for (const row of repeated) violations.add('repeated ledger posting', `${row.kind} of ${row.reference_type} ${row.reference_id} posted ${row.n} times`);
+      WHERE reference_type = ANY($1) GROUP BY reference_type, reference_id, kind HAVING count(*) > 1`,
+    [ONE_SHOT_REFERENCES],
+  );
+  for (const row of repeated)
+    violations.add(
+      'repeated ledger posting',
+      `${row.kind} of ${row.reference_type} ${row.reference_id} posted ${row.n} times`,
+    );
 }
 
 /**
@@ -31,71 +39,111 @@ export async function checkRepeatedPostings(db: Pool, violations: Violations): P
  * refunded beyond its amount.
  */
 export async function checkObjectsAgainstLedger(db: Pool, violations: Violations): Promise<void> {
-  const payouts = await q(db,
+  const payouts = await q(
+    db,
     `SELECT p.id, p.status, (p.amount + p.service_fee)::text AS debit, coalesce(sum(e.amount), 0)::text AS wallet
        FROM payouts p
        LEFT JOIN journal_transactions t ON t.reference_type = 'payout' AND t.reference_id = p.id::text
        LEFT JOIN journal_entries e ON e.transaction_id = t.id AND e.account_id IN (SELECT id FROM ledger_accounts WHERE kind = 'merchant_wallet')
-      GROUP BY p.id`);
+      GROUP BY p.id`,
+  );
   for (const row of payouts) {
     const expected = ['FAILED', 'CANCELLED'].includes(row.status) ? 0n : -BigInt(row.debit);
-    if (BigInt(row.wallet) !== expected) violations.add('ledger disagrees with the object', `payout ${row.id} ${row.status}: wallet moved ${row.wallet}, expected ${expected}`);
+    if (BigInt(row.wallet) !== expected)
+      violations.add(
+        'ledger disagrees with the object',
+        `payout ${row.id} ${row.status}: wallet moved ${row.wallet}, expected ${expected}`,
+      );
   }
-  const treasury = await q(db,
+  const treasury = await q(
+    db,
     `SELECT p.id, p.status, p.amount::text AS amount, coalesce(sum(e.amount), 0)::text AS wallet
        FROM treasury_payouts p
        LEFT JOIN journal_transactions t ON t.reference_type = 'treasury_payout' AND t.reference_id = p.id::text
        LEFT JOIN journal_entries e ON e.transaction_id = t.id AND e.account_id IN (SELECT id FROM ledger_accounts WHERE kind = 'end_user_wallet')
-      GROUP BY p.id`);
+      GROUP BY p.id`,
+  );
   for (const row of treasury) {
     const wallet = BigInt(row.wallet);
     const reversed = ['FAILED', 'CANCELLED'].includes(row.status);
     if (reversed ? wallet !== 0n : wallet > -BigInt(row.amount)) {
-      violations.add('ledger disagrees with the object', `treasury payout ${row.id} ${row.status}: wallet moved ${wallet}, amount ${row.amount}`);
+      violations.add(
+        'ledger disagrees with the object',
+        `treasury payout ${row.id} ${row.status}: wallet moved ${wallet}, amount ${row.amount}`,
+      );
     }
   }
-  const payments = await q(db,
+  const payments = await q(
+    db,
     `SELECT p.id, p.status, p.amount::text AS amount,
             (SELECT count(*)::int FROM journal_transactions t WHERE t.reference_type = 'payment' AND t.reference_id = p.id::text AND t.kind = 'card_capture') AS captures,
             (SELECT coalesce(sum(r.amount), 0)::text FROM refunds r WHERE r.payment_id = p.id) AS refunded
-       FROM payments p`);
+       FROM payments p`,
+  );
   for (const row of payments) {
     const captured = ['COMPLETED', 'SETTLED', 'REFUNDED'].includes(row.status) ? 1 : 0;
-    if (row.captures !== captured) violations.add('ledger disagrees with the object', `payment ${row.id} ${row.status}: ${row.captures} captures`);
-    if (BigInt(row.refunded) > BigInt(row.amount)) violations.add('ledger disagrees with the object', `payment ${row.id}: refunded ${row.refunded} of ${row.amount}`);
+    if (row.captures !== captured)
+      violations.add('ledger disagrees with the object', `payment ${row.id} ${row.status}: ${row.captures} captures`);
+    if (BigInt(row.refunded) > BigInt(row.amount))
+      violations.add(
+        'ledger disagrees with the object',
+        `payment ${row.id}: refunded ${row.refunded} of ${row.amount}`,
+      );
   }
 }
 
 /** Exact counts of each event type for an object in a final status; any type of the family not listed must not occur. */
 type Expected = Record<string, number | [number, number]>;
 
-const FAMILIES: Array<{ table: string; family: string; idKey: string; /* the SQL of the object id in the event's data */ expected: Record<string, Expected> }> = [
+const FAMILIES: Array<{
+  table: string;
+  family: string;
+  idKey: string;
+  /* the SQL of the object id in the event's data */ expected: Record<string, Expected>;
+}> = [
   {
-    table: 'payouts', family: 'payout.', idKey: `e.data->'object'->>'id'`, expected: {
+    table: 'payouts',
+    family: 'payout.',
+    idKey: `e.data->'object'->>'id'`,
+    expected: {
       SETTLED: { 'payout.initiated': 1, 'payout.submitted': 1, 'payout.settled': 1 },
       FAILED: { 'payout.initiated': 1, 'payout.submitted': [0, 1], 'payout.review': [0, 1], 'payout.failed': 1 },
       CANCELLED: { 'payout.initiated': 1, 'payout.cancelled': 1 },
     },
   },
   {
-    table: 'treasury_payouts', family: 'treasury.payout.', idKey: `e.data->'object'->>'id'`, expected: {
+    table: 'treasury_payouts',
+    family: 'treasury.payout.',
+    idKey: `e.data->'object'->>'id'`,
+    expected: {
       COMPLETED: { 'treasury.payout.created': 1, 'treasury.payout.completed': 1 },
       FAILED: { 'treasury.payout.created': 1, 'treasury.payout.failed': 1 },
       CANCELLED: { 'treasury.payout.created': 1, 'treasury.payout.cancelled': 1 },
     },
   },
   {
-    table: 'collections', family: 'collection.', idKey: `e.data->'object'->>'id'`, expected: {
+    table: 'collections',
+    family: 'collection.',
+    idKey: `e.data->'object'->>'id'`,
+    expected: {
       completed: { 'collection.created': 1, 'collection.processing': 1, 'collection.completed': 1 },
       failed: { 'collection.created': 1, 'collection.processing': [0, 1], 'collection.failed': 1 },
       pending: { 'collection.created': 1 },
     },
   },
   {
-    table: 'payments', family: 'payment.', idKey: `e.data->>'paymentId'`, expected: {
+    table: 'payments',
+    family: 'payment.',
+    idKey: `e.data->>'paymentId'`,
+    expected: {
       COMPLETED: { 'payment.created': 1, 'payment.completed': 1, 'payment.refunded': [0, 1000] },
       SETTLED: { 'payment.created': 1, 'payment.completed': 1, 'payment.settled': 1, 'payment.refunded': [0, 1000] },
-      REFUNDED: { 'payment.created': 1, 'payment.completed': 1, 'payment.settled': [0, 1], 'payment.refunded': [1, 1000] },
+      REFUNDED: {
+        'payment.created': 1,
+        'payment.completed': 1,
+        'payment.settled': [0, 1],
+        'payment.refunded': [1, 1000],
+      },
       FAILED: { 'payment.created': 1, 'payment.failed': 1 },
     },
   },
@@ -107,11 +155,13 @@ const FAMILIES: Array<{ table: string; family: string; idKey: string; /* the SQL
  */
 export async function checkEvents(db: Pool, violations: Violations): Promise<void> {
   for (const { table, family, idKey, expected } of FAMILIES) {
-    const rows = await q(db,
+    const rows = await q(
+      db,
       `SELECT o.id, o.status::text AS status, e.type, count(e.id)::int AS n
          FROM ${table} o LEFT JOIN events e ON e.type LIKE $1 AND ${idKey} = o.id::text
         WHERE o.status::text = ANY($2) GROUP BY o.id, o.status, e.type`,
-      [`${family}%`, Object.keys(expected)]);
+      [`${family}%`, Object.keys(expected)],
+    );
     const byObject = new Map<string, { status: string; counts: Map<string, number> }>();
     for (const row of rows) {
       const entry = byObject.get(row.id) ?? { status: row.status, counts: new Map<string, number>() };
@@ -149,7 +199,12 @@ const MOVING = `
  */
 export async function checkNothingStuck(db: Pool, violations: Violations, timeoutMs = 180_000): Promise<number> {
   const first = await q(db, MOVING);
-  const left = await waitFor(() => q(db, MOVING), (rows) => rows.length === 0, timeoutMs, 250);
+  const left = await waitFor(
+    () => q(db, MOVING),
+    (rows) => rows.length === 0,
+    timeoutMs,
+    250,
+  );
   for (const row of left) violations.add('stuck row', `${row.kind} ${row.id} still ${row.status}`);
   return first.length;
 }

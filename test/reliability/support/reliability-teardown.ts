@@ -12,14 +12,23 @@ export default async function reliabilityTeardown() {
   const dir = process.env.RELIABILITY_RESULTS_DIR;
   try {
     if (!dir) return;
-    const files: Figures[] = fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort()
+    const files: Figures[] = fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
       .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
     if (files.length === 0) return;
     const combined = combine(files);
-    const blocks = [...files.map((figures) => summaryBlock(figures.file, figures)), summaryBlock('all files', combined)];
+    const blocks = [
+      ...files.map((figures) => summaryBlock(figures.file, figures)),
+      summaryBlock('all files', combined),
+    ];
     console.log(`\n[reliability] figures of this run\n${blocks.join('\n')}\n`);
     const report = process.env.RELIABILITY_REPORT || path.join(ROOT, 'reliability-report.json');
-    fs.writeFileSync(report, `${JSON.stringify({ finishedAt: new Date().toISOString(), node: process.version, combined, files }, null, 2)}\n`);
+    fs.writeFileSync(
+      report,
+      `${JSON.stringify({ finishedAt: new Date().toISOString(), node: process.version, combined, files }, null, 2)}\n`,
+    );
     console.log(`[reliability] figures written to ${report}`);
   } finally {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });

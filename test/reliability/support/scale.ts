@@ -41,7 +41,14 @@ const SCALES: Record<ScaleName, Scale> = {
   },
   full: {
     name: 'full',
-    bank: { merchants: 20, treasuryPartners: 6, endUsersPerPartner: 3, operations: 5000, snapshots: 10, concurrency: 24 },
+    bank: {
+      merchants: 20,
+      treasuryPartners: 6,
+      endUsersPerPartner: 3,
+      operations: 5000,
+      snapshots: 10,
+      concurrency: 24,
+    },
     crash: { operationsPerKill: 10, everyPoint: true },
     pgRestart: { restarts: 3, operationsPerRestart: 400, concurrency: 16 },
   },
