@@ -212,7 +212,7 @@ export class RecurringGiftService {
       }
     } catch (error) {
       // A charge still waiting for its acquirer answer (an interrupted earlier run of the same request) is not a failure.
-      if (!(error instanceof DomainError) || error.code === ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS) throw error;
+      if (!isDomainError(error) || error.code === ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS) throw error;
       return { payment: null, error: { code: error.code.toLowerCase(), message: error.message } };
     }
     if (payment.capturedAt) return { payment, error: null };
