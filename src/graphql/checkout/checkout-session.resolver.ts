@@ -7,7 +7,7 @@ import {
 } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { CheckoutSession as CheckoutSessionRow } from '../../domain/checkout/checkout-session.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -25,7 +25,7 @@ defineNode({
 export class CheckoutSessionResolver {
   @Query(() => CheckoutSessionConnection, {
     description: 'Checkout sessions of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async checkoutSessions(
     @Ctx() context: GraphQLContext,

@@ -11,7 +11,7 @@ import {
 } from '../../wire/collections';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -24,10 +24,6 @@ import {
   CreateCollectionInput,
   PaySandboxCollectionInput,
 } from './collection.types';
-
-/** A connection costs its page size times its selection (src/graphql/limits.ts). */
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 
 /** GraphQL's minor-unit strings become the JSON integers the shared shape takes; anything else is left for it to refuse. */
 const minorOf = (value: string | undefined) =>

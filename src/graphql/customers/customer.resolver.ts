@@ -11,7 +11,7 @@ import {
 } from '../../wire/customers';
 import { emailSchema, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../../domain/customers/customer.entities';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -74,7 +74,7 @@ export class CustomerResolver {
 
   @Query(() => CustomerConnection, {
     description: 'Customer profiles of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async customers(
     @Ctx() context: GraphQLContext,

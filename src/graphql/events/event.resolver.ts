@@ -8,7 +8,7 @@ import { notFound } from '../../domain/shared/errors';
 import { eventFilterSchema, toEventFilters } from '../../wire/events';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { deliveryFiltersSchema } from '../../wire/webhooks';
@@ -48,7 +48,7 @@ defineNode({
 export class EventResolver {
   @Query(() => EventConnection, {
     description: 'The event log of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async events(
     @Ctx() context: GraphQLContext,
@@ -97,7 +97,7 @@ export class EventResolver {
   @Query(() => WebhookDeliveryConnection, {
     description:
       "Deliveries to the business's own webhookUrl of the active mode (REST GET /business/config/webhook-deliveries), newest first",
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async webhookUrlDeliveries(
     @Ctx() context: GraphQLContext,

@@ -15,7 +15,7 @@ import {
 } from '../../wire/fraud';
 import { enumFilter, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { pageOfList } from '../identity/list-page';
@@ -38,8 +38,6 @@ import {
 } from './fraud.types';
 
 const blocklistFilterSchema = z.object({ type: enumFilter(BlocklistEntryType).nullish() });
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 
 defineNode({
   type: FraudRule,
@@ -128,7 +126,7 @@ export class FraudResolver {
 
   @Query(() => BlocklistEntryConnection, {
     description: 'The block list of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async blocklistEntries(
     @Ctx() context: GraphQLContext,

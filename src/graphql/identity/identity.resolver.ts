@@ -10,7 +10,7 @@ import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';
 import { createLoaders } from '../shared/loaders';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
@@ -37,8 +37,6 @@ import {
 import { ApiCredential, Business, BusinessSettings, Membership, MembershipConnection, User } from './identity.types';
 import { pageOfList } from './list-page';
 
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 const as = <T extends object>(Type: new () => T, row: object): T => Object.assign(new Type(), row);
 
 // node(id:) answers what the dashboard reaches: the signed-in user and their memberships and

@@ -3,7 +3,7 @@ import { TeamInvitation as TeamInvitationRow } from '../../domain/identity/team-
 import { ADMIN_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
@@ -23,8 +23,6 @@ import {
 import { Business, Membership, TeamInvitation, TeamInvitationConnection } from './identity.types';
 import { pageOfList } from './list-page';
 
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 const invitationOf = (row: TeamInvitationRow): TeamInvitation => Object.assign(new TeamInvitation(), row);
 
 // A pending invitation, to the business that sent it or to the signed-in invitee (as teamInvitations and myInvitations answer it).

@@ -4,7 +4,7 @@ import { CheckoutSession } from '../checkout/checkout-session.types';
 import { createInvoiceCommand, createInvoiceSchema, invoiceFiltersSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { Invoice as InvoiceRow } from '../../domain/invoices/invoice.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -28,7 +28,7 @@ defineNode({
 export class InvoiceResolver {
   @Query(() => InvoiceConnection, {
     description: 'Invoices of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async invoices(
     @Ctx() context: GraphQLContext,

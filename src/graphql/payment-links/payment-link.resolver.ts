@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { createPaymentLinkCommand, createPaymentLinkSchema, paymentLinkFiltersSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links/payment-link.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -25,7 +25,7 @@ defineNode({
 export class PaymentLinkResolver {
   @Query(() => PaymentLinkConnection, {
     description: 'Payment links of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async paymentLinks(
     @Ctx() context: GraphQLContext,

@@ -8,7 +8,6 @@ import {
   Refund as RefundRow,
 } from '../../domain/payments/payment.entities';
 import { notFound } from '../../domain/shared/errors';
-import { PageQuery } from '../../domain/shared/pagination';
 import {
   chargeCommandOf,
   chargeRequestSchema,
@@ -21,7 +20,7 @@ import {
 import { parseInput } from '../../wire/validation';
 import { z } from 'zod';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { Customer } from '../customers/customer.types';
@@ -53,11 +52,6 @@ import {
 
 const paymentFilterSchema = z.object(paymentFilterFields);
 const disputeFilterSchema = z.object(disputeFilterFields);
-const keyset = (first?: number, after?: string): PageQuery => ({
-  kind: 'keyset',
-  first: first ?? null,
-  after: after ?? null,
-});
 
 defineNode({
   type: Payment,
@@ -80,7 +74,7 @@ defineNode({
 export class PaymentResolver {
   @Query(() => PaymentConnection, {
     description: 'Payments of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async payments(
     @Ctx() context: GraphQLContext,
@@ -93,7 +87,10 @@ export class PaymentResolver {
     filter?: PaymentFilter,
   ): Promise<PaymentConnection> {
     const filters = parseInput(paymentFilterSchema, { ...filter });
-    return toConnection(await context.core.payments.list(caller(context), filters, keyset(first, after)), Payment.from);
+    return toConnection(
+      await context.core.payments.list(caller(context), filters, keysetPage(first, after)),
+      Payment.from,
+    );
   }
 
   @Query(() => Payment, {
@@ -110,7 +107,7 @@ export class PaymentResolver {
   @Query(() => DisputeConnection, {
     name: 'disputes',
     description: 'Disputes of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async disputeList(
     @Ctx() context: GraphQLContext,
@@ -120,7 +117,10 @@ export class PaymentResolver {
     status?: DisputeStatus,
   ): Promise<DisputeConnection> {
     const filters = parseInput(disputeFilterSchema, { status });
-    return toConnection(await context.core.disputes.list(caller(context), filters, keyset(first, after)), Dispute.from);
+    return toConnection(
+      await context.core.disputes.list(caller(context), filters, keysetPage(first, after)),
+      Dispute.from,
+    );
   }
 
   @Query(() => Dispute, {

@@ -2,7 +2,6 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import { PayoutChange, Topic } from '../../domain/events/pubsub';
 import { PayoutRailKind, PayoutStatus } from '../../domain/payouts/payout.entities';
 import { notFound } from '../../domain/shared/errors';
-import { PageQuery } from '../../domain/shared/pagination';
 import {
   advancePayoutBodySchema,
   createBatchBodySchema,
@@ -18,7 +17,7 @@ import {
 } from '../../wire/payouts';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { payloadOf } from '../shared/payload';
 import { defineNode } from '../shared/node';
@@ -60,15 +59,6 @@ import {
   PayoutRecipientConnection,
   PayoutUpdate,
 } from './payout.types';
-
-const keyset = (first?: number, after?: string): PageQuery => ({
-  kind: 'keyset',
-  first: first ?? null,
-  after: after ?? null,
-});
-/** A connection costs its page size times its selection (src/graphql/limits.ts). */
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 
 defineNode({
   type: Payout,
@@ -116,7 +106,7 @@ export class PayoutResolver {
       recipientId: recipientId ?? undefined,
       batchId: batchId ?? undefined,
     };
-    const page = await context.core.payouts.list(caller(context), filters, keyset(first, after));
+    const page = await context.core.payouts.list(caller(context), filters, keysetPage(first, after));
     return toConnection(page, Payout.from);
   }
 
@@ -256,7 +246,7 @@ export class PayoutRecipientResolver {
     const page = await context.core.recipients.list(
       caller(context),
       { rail: rail ?? undefined, includeArchived: includeArchived ?? false },
-      keyset(first, after),
+      keysetPage(first, after),
     );
     return toConnection(page, PayoutRecipient.from);
   }
@@ -331,7 +321,10 @@ export class PayoutBatchResolver {
     @Arg('first', () => Int, FIRST_ARG) first?: number,
     @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<PayoutBatchConnection> {
-    return toConnection(await context.core.payoutBatches.list(caller(context), keyset(first, after)), PayoutBatch.from);
+    return toConnection(
+      await context.core.payoutBatches.list(caller(context), keysetPage(first, after)),
+      PayoutBatch.from,
+    );
   }
 
   @Query(() => PayoutBatch, {

@@ -1,7 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PayoutScheduleChange, Topic } from '../../domain/events/pubsub';
 import { notFound } from '../../domain/shared/errors';
-import { PageQuery } from '../../domain/shared/pagination';
 import {
   createScheduleBodySchema,
   toCreateScheduleCommand,
@@ -9,7 +8,7 @@ import {
   updateScheduleBodySchema,
 } from '../../wire/schedules';
 import { parseInput } from '../../wire/validation';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -40,15 +39,6 @@ import {
   PayoutScheduleRunConnection,
   PayoutScheduleUpdate,
 } from './schedule.types';
-
-const keyset = (first?: number, after?: string): PageQuery => ({
-  kind: 'keyset',
-  first: first ?? null,
-  after: after ?? null,
-});
-/** A connection costs its page size times its selection (src/graphql/limits.ts). */
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 
 defineNode({
   type: PayoutSchedule,
@@ -82,7 +72,7 @@ export class PayoutScheduleResolver {
     const page = await context.core.payoutSchedules.list(
       caller(context),
       { status: status ?? undefined },
-      keyset(first, after),
+      keysetPage(first, after),
     );
     return toConnection(page, PayoutSchedule.from);
   }

@@ -4,7 +4,7 @@ import { PaymentLink } from '../payment-links/payment-link.types';
 import { recurringGiftFiltersSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { RecurringGift as RecurringGiftRow } from '../../domain/recurring-gifts/recurring-gift.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -32,7 +32,7 @@ defineNode({
 export class RecurringGiftResolver {
   @Query(() => RecurringGiftConnection, {
     description: 'Recurring gifts of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async recurringGifts(
     @Ctx() context: GraphQLContext,

@@ -1,5 +1,5 @@
 import { ClassType, Field, ObjectType } from 'type-graphql';
-import { ListPage } from '../../domain/shared/pagination';
+import { ListPage, PageQuery } from '../../domain/shared/pagination';
 
 @ObjectType({ description: "Where a page sits in its list (Relay's PageInfo); pages go forward with first and after" })
 export class PageInfo {
@@ -49,3 +49,14 @@ export const AFTER_ARG = {
   nullable: true,
   description: "Answer the edges after this cursor (the previous page's pageInfo.endCursor)",
 } as const;
+
+/** A keyset page of a connection's `first` and `after` arguments. */
+export const keysetPage = (first?: number, after?: string): PageQuery => ({
+  kind: 'keyset',
+  first: first ?? null,
+  after: after ?? null,
+});
+
+/** A connection costs its page size (default 20) times its selection (src/graphql/limits.ts). */
+export const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
+  (args.first ?? 20) * childComplexity;

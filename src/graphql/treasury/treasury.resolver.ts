@@ -2,7 +2,6 @@ import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Topic, TreasuryKycChange, TreasuryPayoutChange } from '../../domain/events/pubsub';
 import { forbidden, notFound } from '../../domain/shared/errors';
-import { PageQuery } from '../../domain/shared/pagination';
 import {
   EndUserStatus,
   TreasuryEndUser as EndUserRow,
@@ -29,7 +28,7 @@ import {
 } from '../../wire/treasury';
 import { parseInput } from '../../wire/validation';
 import { definedFields } from '../customers/customer.types';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../shared/connection';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
@@ -67,15 +66,6 @@ import {
   TreasuryWallet,
   TreasuryWalletConnection,
 } from './treasury.types';
-
-const keyset = (first?: number, after?: string): PageQuery => ({
-  kind: 'keyset',
-  first: first ?? null,
-  after: after ?? null,
-});
-/** A connection costs its page size times its selection (src/graphql/limits.ts). */
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 
 /**
  * The caller, once the treasury product's refusals (role, partner, test credentials for the sandbox
@@ -178,7 +168,7 @@ export class TreasuryEndUserResolver {
   ): Promise<TreasuryEndUserConnection> {
     const filters = { status: status ?? undefined, externalId: externalId ?? undefined };
     return toConnection(
-      await context.core.treasuryEndUsers.list(caller(context), filters, keyset(first, after)),
+      await context.core.treasuryEndUsers.list(caller(context), filters, keysetPage(first, after)),
       TreasuryEndUser.from,
     );
   }
@@ -242,7 +232,7 @@ export class TreasuryKycResolver {
     @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<TreasuryKycCheckConnection> {
     return toConnection(
-      await context.core.treasuryKyc.list(caller(context), { endUserId }, keyset(first, after)),
+      await context.core.treasuryKyc.list(caller(context), { endUserId }, keysetPage(first, after)),
       TreasuryKycCheck.from,
     );
   }
@@ -340,7 +330,7 @@ export class TreasuryWalletResolver {
     @Arg('after', () => String, AFTER_ARG) after?: string,
   ): Promise<TreasuryWalletConnection> {
     return toConnection(
-      await context.core.treasuryWallets.list(caller(context), { endUserId }, keyset(first, after)),
+      await context.core.treasuryWallets.list(caller(context), { endUserId }, keysetPage(first, after)),
       TreasuryWallet.from,
     );
   }
@@ -426,7 +416,7 @@ export class TreasuryPayoutResolver {
       walletId: partnerWalletId ?? undefined,
     };
     return toConnection(
-      await context.core.treasuryPayouts.list(caller(context), filters, keyset(first, after)),
+      await context.core.treasuryPayouts.list(caller(context), filters, keysetPage(first, after)),
       TreasuryPayout.from,
     );
   }

@@ -7,7 +7,7 @@ import { PayoutUserErrors } from '../payouts/payout.errors';
 import { GraphQLContext, caller } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { Payload, payloadOf } from '../shared/payload';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import {
   SandboxFundWalletInput,
   Wallet,
@@ -48,7 +48,7 @@ export class WalletResolver {
 
   @FieldResolver(() => WalletEntryConnection, {
     description: "The wallet's ledger entries, newest first",
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async entries(
     @Root() wallet: Wallet,

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
@@ -21,10 +21,6 @@ import {
   TreasuryWebhookEndpointWithSecret,
   UpdateTreasuryWebhookEndpointInput,
 } from './treasury-webhook-endpoint.types';
-
-/** A connection costs its page size times its selection (src/graphql/limits.ts). */
-const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  (args.first ?? 20) * childComplexity;
 
 defineNode({
   type: TreasuryWebhookEndpoint,

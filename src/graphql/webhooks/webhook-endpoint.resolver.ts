@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
 import { GraphQLContext, caller } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
@@ -30,7 +30,7 @@ defineNode({
 export class WebhookEndpointResolver {
   @Query(() => WebhookEndpointConnection, {
     description: 'Webhook endpoints of the active business and mode, newest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 20) * childComplexity,
+    complexity: perRow,
   })
   async webhookEndpoints(
     @Ctx() context: GraphQLContext,
