@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext } from '../src/domain/shared/context';
 import { encodeCursor } from '../src/domain/shared/pagination';
 import { setServerToServerCharging } from '../src/domain/payments/payments.settings';

@@ -8,7 +8,7 @@ import { setServerToServerCharging } from '../src/domain/payments/payments.setti
  */
 import crypto from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { inTransaction } from '../src/domain/shared/context';

@@ -6,7 +6,7 @@
  * rail's "stays CREATED": the bench measures creation, not dispatch.
  */
 import { Pool, PoolClient } from 'pg';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { AccountKind, LedgerAccount } from '../src/domain/ledger/ledger.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { buildTesseraSchema } from '../src/graphql/schema';

@@ -8,7 +8,7 @@
  * Then the largest test clock advance one call may ask for (MAX_ADVANCE_PAYOUTS: a 200-item weekly
  * schedule over 29 days, 5 runs, 1,000 payouts): from the call to its advance `completed`.
  */
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { MAX_ADVANCE_PAYOUTS } from '../src/domain/sandbox/clock.service';
 import { ClockAdvanceStatus } from '../src/domain/sandbox/sandbox-clock.entity';
 import { SchedulePayloadKind, ScheduleCadence } from '../src/domain/payouts/schedule.entities';

@@ -7,7 +7,7 @@
  * sending the same payload to as many plain `ws` clients.
  */
 import { Topic } from '../src/domain/events/pubsub';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { setServerToServerCharging } from '../src/domain/payments/payments.settings';
 import { RequestContext } from '../src/domain/shared/context';
 import { buildTesseraSchema } from '../src/graphql/schema';

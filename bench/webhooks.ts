@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { Runtime } from '../src/runtime';

@@ -1,6 +1,6 @@
 import { DomainError, ErrorCode } from '../src/domain/shared/errors';
 import { redeemCardToken } from '../src/domain/tokens/card-token.service';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { CARDS, card, charge, enableCharging } from './support/charges';
 import { TestMerchant, TestServer, codeIn, startTestServer } from './support/harness';
 

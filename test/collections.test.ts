@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext } from '../src/domain/shared/context';
 import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { apiKey } from './support/payouts';

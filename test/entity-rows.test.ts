@@ -1,5 +1,5 @@
 import { Customer } from '../src/domain/customers/customer.entities';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { Dispute, Payment, Refund } from '../src/domain/payments/payment.entities';
 import { RequestContext } from '../src/domain/shared/context';
 import { keysetPage, newestFirst } from '../src/domain/shared/pagination';

@@ -1,5 +1,5 @@
 import { Topic } from '../src/domain/events/pubsub';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { TestMerchant, TestServer, startTestServer, waitUntil } from './support/harness';
 

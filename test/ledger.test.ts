@@ -1,5 +1,5 @@
 import { Core } from '../src/domain/core';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { AccountKind, LedgerAccount } from '../src/domain/ledger/ledger.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';

@@ -3,7 +3,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Core } from '../src/domain/core';
 import { Topic, createTesseraPubSub } from '../src/domain/events/pubsub';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { ErrorCode } from '../src/domain/shared/errors';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext } from '../src/domain/shared/context';
 import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { eventsOf, walletBalance } from './support/payments';

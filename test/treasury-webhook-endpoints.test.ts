@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { SecretBox } from '../src/domain/shared/crypto';
 import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';

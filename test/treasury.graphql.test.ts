@@ -1,5 +1,5 @@
 import { LedgerService } from '../src/domain/ledger/ledger.service';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext } from '../src/domain/shared/context';
 import { Topic } from '../src/domain/events/pubsub';
 import { TreasuryPayoutStatus } from '../src/domain/treasury/treasury.entities';

@@ -1,4 +1,4 @@
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { TestServer, startTestServer, waitFor } from './support/harness';
 import { issueV1Key, paymentBody, v1, v1Merchant } from './support/v1';
 

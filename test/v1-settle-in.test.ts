@@ -1,4 +1,4 @@
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { FxPairNotQuoted } from '../src/providers/fx/port';
 import { RATE_SCALE, SANDBOX_MID_RATES, SANDBOX_SPREAD_BPS, SandboxFxProvider } from '../src/providers/fx/sandbox';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { RequestContext } from '../src/domain/shared/context';
 import { TestServer, overSocket, startDeliveringServer, waitFor } from './support/harness';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { TestServer, overSocket, startTestServer } from './support/harness';
 import { countRows, issueV1Key, paymentBody, setVerified, v1, v1Merchant } from './support/v1';
 

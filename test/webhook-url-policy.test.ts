@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net, { AddressInfo, LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import {
   HostResolver,

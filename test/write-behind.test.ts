@@ -1,6 +1,6 @@
 import { createDataSource } from '../src/db/data-source';
 import { Topic } from '../src/domain/events/pubsub';
-import { Mode } from '../src/domain/identity/identity.entities';
+import { Mode } from '../src/domain/shared/modes';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';

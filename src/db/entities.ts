@@ -1,4 +1,5 @@
-import { ApiCredential, Business, BusinessSettings, Membership, User } from '../domain/identity/identity.entities';
+import { ApiCredential, Business, Membership, User } from '../domain/identity/identity.entities';
+import { BusinessSettings } from '../domain/shared/business-settings.entity';
 import { TeamInvitation } from '../domain/identity/team-invitation.entity';
 import { PendingSignUp } from '../domain/identity/pending-sign-up.entity';
 import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from '../domain/ledger/ledger.entities';

@@ -5,7 +5,7 @@ import { IdentityService } from './identity/identity.service';
 import { TokenSigner } from './identity/tokens';
 import { TeamInvitationService } from './identity/team-invitation.service';
 import { SignUpService } from './identity/sign-up.service';
-import { Mode } from './identity/identity.entities';
+import { Mode } from './shared/modes';
 import { LedgerService } from './ledger/ledger.service';
 import { WalletService } from './wallets/wallet.service';
 import { EventService } from './events/event.service';

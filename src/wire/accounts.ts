@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { absoluteUrlSchema, emailSchema, required } from './validation';
-import { Role } from '../domain/identity/identity.entities';
+import { Role } from '../domain/shared/modes';
 
 const nameSchema = z.string().trim().min(1, 'must not be empty').max(200);
 

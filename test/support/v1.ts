@@ -1,4 +1,4 @@
-import { Mode } from '../../src/domain/identity/identity.entities';
+import { Mode } from '../../src/domain/shared/modes';
 import { RequestContext } from '../../src/domain/shared/context';
 import { ApiResponse, TestMerchant, TestServer } from './harness';
 

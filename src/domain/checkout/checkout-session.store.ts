@@ -1,4 +1,4 @@
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { RequestContext } from '../shared/context';
 import { notFound } from '../shared/errors';
 import { CheckoutSession } from './checkout-session.entity';

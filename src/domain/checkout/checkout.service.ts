@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { ClockService } from '../sandbox/clock.service';
 import { EventService } from '../events/event.service';
 import { Payment, PaymentStatus } from '../payments/payment.entities';

@@ -14,7 +14,8 @@ import { sessionByToken, systemContextFor } from '../checkout/checkout-session.s
 import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
 import { CollectionChange, TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
-import { Business, Mode } from '../identity/identity.entities';
+import { Business } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { LedgerService } from '../ledger/ledger.service';
 import { ClockService } from '../sandbox/clock.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';

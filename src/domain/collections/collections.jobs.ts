@@ -1,5 +1,5 @@
 import type { CollectionRailReport } from '../../providers/collection-rail/port';
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { AreaJobs, JobRequest } from '../shared/jobs';
 import type { Collection } from './collection.entities';
 import type { CollectionService } from './collection.service';

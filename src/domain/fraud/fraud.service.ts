@@ -7,7 +7,7 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { MAX_AMOUNT_MINOR, normalizeCurrency, toMajor, toMinor } from '../shared/money';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
-import { BusinessSettings } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
 import {
   AddBlocklistEntryCommand,
   BlocklistFilters,

@@ -1,4 +1,6 @@
-import { ApiCredential, Business, BusinessSettings, Membership, Mode, User } from './identity.entities';
+import { ApiCredential, Business, Membership, User } from './identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
+import { Mode } from '../shared/modes';
 import { hashApiKey, isPublishableKey, modeOfKey, modeOfPublishableKey } from './credentials';
 import { PresentedCredentials, SignIn, TokenExchange } from './identity.commands';
 import { TokenClaims, TokenSigner } from './tokens';

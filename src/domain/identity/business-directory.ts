@@ -1,5 +1,7 @@
 import { In } from 'typeorm';
-import { ApiCredential, Business, BusinessSettings, Membership, Mode, Role } from './identity.entities';
+import { ApiCredential, Business, Membership } from './identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
+import { Mode, Role } from '../shared/modes';
 import { RequestContext } from '../shared/context';
 import { notFound } from '../shared/errors';
 import { isUuid } from '../shared/ids';

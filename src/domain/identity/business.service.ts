@@ -1,4 +1,6 @@
-import { Business, BusinessSettings, Membership, Mode, Role, User } from './identity.entities';
+import { Business, Membership, User } from './identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
+import { Mode, Role } from '../shared/modes';
 import {
   BusinessSettingsChanges,
   NewAccount,

@@ -1,4 +1,5 @@
-import { ApiCredential, Mode, Role } from './identity.entities';
+import { ApiCredential } from './identity.entities';
+import { Mode, Role } from '../shared/modes';
 import { hashApiKey, hintOf, newApiKey, newApiSecret, newPublishableKey } from './credentials';
 import { RegenerateApiKey } from './identity.commands';
 import { announceRevocation, credentialRevoked } from './identity.events';

@@ -1,4 +1,4 @@
-import { Mode } from './identity.entities';
+import { Mode } from '../shared/modes';
 import { randomToken, sha256Hex } from '../shared/crypto';
 
 export const keyPrefix = (mode: Mode) => (mode === Mode.LIVE ? 'bk_live_' : 'bk_test_');

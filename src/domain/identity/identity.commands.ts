@@ -1,4 +1,4 @@
-import { Mode, Role } from './identity.entities';
+import { Mode, Role } from '../shared/modes';
 
 /**
  * What the faces (REST, GraphQL, the operator CLI) ask of identity, in domain terms. A face checks

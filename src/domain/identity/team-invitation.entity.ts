@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { Role } from './identity.entities';
+import { Role } from '../shared/modes';
 
 /** PENDING until the invitee accepts or declines or an admin revokes it; past expiresAt it stays PENDING and can no longer be accepted. */
 export enum TeamInvitationStatus {

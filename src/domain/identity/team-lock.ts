@@ -1,5 +1,6 @@
 import { FindOptionsWhere } from 'typeorm';
-import { Business, Membership, Role } from './identity.entities';
+import { Business, Membership } from './identity.entities';
+import { Role } from '../shared/modes';
 import { RequestContext } from '../shared/context';
 import { forbidden } from '../shared/errors';
 import { isUuid } from '../shared/ids';

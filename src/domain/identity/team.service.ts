@@ -1,5 +1,6 @@
 import { Brackets } from 'typeorm';
-import { Business, Membership, Role, User } from './identity.entities';
+import { Business, Membership, User } from './identity.entities';
+import { Role } from '../shared/modes';
 import { ChangeMemberRole } from './identity.commands';
 import { announceRevocation, memberRevoked } from './identity.events';
 import { assertMayGrant, lockTeam } from './team-lock';

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { Mode } from './identity.entities';
+import { Mode } from '../shared/modes';
 
 export type TokenClaims =
   { kind: 'api'; sub: string; bid: string; mode: Mode; kv: number } | { kind: 'dashboard'; sub: string };

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import { Business, Mode } from '../identity/identity.entities';
+import { Business } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';

@@ -3,7 +3,7 @@ import { ProviderRegistry } from '../../providers/registry';
 import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { EventService } from '../events/event.service';
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService } from '../ledger/ledger.service';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';

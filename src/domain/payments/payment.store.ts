@@ -1,5 +1,5 @@
 import { PaymentChange, TesseraPubSub, Topic } from '../events/pubsub';
-import { BusinessSettings } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { entityFromRow, insertReturning } from '../shared/rows';

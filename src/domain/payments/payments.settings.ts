@@ -1,4 +1,5 @@
-import { BusinessSettings, Role } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
+import { Role } from '../shared/modes';
 import { RequestContext, inTransaction } from '../shared/context';
 import { FieldErrors, forbidden } from '../shared/errors';
 

@@ -1,7 +1,7 @@
 import { FxPairNotQuoted, FxRail } from '../../providers/fx/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';

@@ -1,4 +1,4 @@
-import { Role } from '../identity/identity.entities';
+import { Role } from '../shared/modes';
 import { ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { hashPassword, verifyPassword } from '../shared/crypto';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';

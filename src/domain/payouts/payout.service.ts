@@ -2,7 +2,7 @@ import { PayoutRail, RailOutcome } from '../../providers/payout-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { PayoutChange, TesseraPubSub, Topic } from '../events/pubsub';
-import { Role } from '../identity/identity.entities';
+import { Role } from '../shared/modes';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';

@@ -1,5 +1,5 @@
 import type { RailOutcome } from '../../providers/payout-rail/port';
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { AreaJobs, JobRequest, cronLine } from '../shared/jobs';
 import type { Payout } from './payout.entities';
 import type { PayoutService } from './payout.service';

@@ -1,4 +1,4 @@
-import { BusinessSettings } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { FieldErrors } from '../shared/errors';
 import { MAX_AMOUNT_MINOR } from '../shared/money';

@@ -4,7 +4,7 @@ import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-ses
 import { CustomerService, vaultedCardOf } from '../customers/customer.service';
 import { PaymentMethod } from '../customers/customer.entities';
 import { EventService } from '../events/event.service';
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { Payment, PaymentSource, PaymentStatus } from '../payments/payment.entities';
 import { PaymentService, vaultedOf } from '../payments/payment.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';

@@ -1,4 +1,4 @@
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';

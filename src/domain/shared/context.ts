@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { IdempotencyClaim } from '../idempotency/idempotency-claim';
-import { BusinessSettings, Mode, Role } from '../identity/identity.entities';
+import { BusinessSettings } from './business-settings.entity';
+import { Mode, Role } from './modes';
 import { DomainError, ErrorCode, forbidden, unauthorized } from './errors';
 
 export type Actor =

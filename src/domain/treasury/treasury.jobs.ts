@@ -1,5 +1,5 @@
 import type { TreasuryRailOutcome } from '../../providers/treasury-rail/port';
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 import { AreaJobs, JobRequest, cronLine } from '../shared/jobs';
 import type { TreasuryPayout } from './treasury.entities';
 import type { TreasuryPayoutService } from './treasury-payout.service';

@@ -1,5 +1,5 @@
 import { DomainEvent } from '../events/event.entity';
-import { BusinessSettings } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { WebhookService } from '../webhooks/webhook.service';
 import { v1EventRowType } from './v1.events';

@@ -1,6 +1,7 @@
 import { IsNull } from 'typeorm';
 import { lockOwnBusiness } from '../identity/business.service';
-import { Business, Mode, Role } from '../identity/identity.entities';
+import { Business } from '../identity/identity.entities';
+import { Mode, Role } from '../shared/modes';
 import { ALL_ROLES } from '../shared/context';
 import { RequestContext, inTransaction } from '../shared/context';
 import { SecretBox, randomToken, sha256Hex } from '../shared/crypto';

@@ -1,4 +1,5 @@
-import { BusinessSettings, Mode } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
+import { Mode } from '../shared/modes';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { validationError } from '../shared/errors';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';

@@ -1,4 +1,4 @@
-import { Mode } from '../identity/identity.entities';
+import { Mode } from '../shared/modes';
 
 /** Issue (or reissue) the `/v1` secret key of a business's mode; the previous key is revoked at once. */
 export interface IssueV1KeyCommand {

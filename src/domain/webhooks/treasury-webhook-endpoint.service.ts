@@ -1,4 +1,4 @@
-import { Role } from '../identity/identity.entities';
+import { Role } from '../shared/modes';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';

@@ -1,4 +1,5 @@
-import { BusinessSettings, Role } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
+import { Role } from '../shared/modes';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';

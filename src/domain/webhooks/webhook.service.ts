@@ -1,5 +1,6 @@
 import { DomainEvent } from '../events/event.entity';
-import { ApiCredential, BusinessSettings } from '../identity/identity.entities';
+import { ApiCredential } from '../identity/identity.entities';
+import { BusinessSettings } from '../shared/business-settings.entity';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';

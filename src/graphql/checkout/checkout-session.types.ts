@@ -7,7 +7,7 @@ import {
   CheckoutSessionSource,
   CheckoutSessionStatus,
 } from '../../domain/checkout/checkout-session.entity';
-import { Mode } from '../../domain/identity/identity.entities';
+import { Mode } from '../../domain/shared/modes';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
 import { Node } from '../shared/node';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
 import { DomainEvent } from '../../domain/events/event.entity';
-import { Mode } from '../../domain/identity/identity.entities';
+import { Mode } from '../../domain/shared/modes';
 import { ALL_ROLES } from '../../domain/shared/context';
 import { WebhookDelivery as WebhookDeliveryRow } from '../../domain/webhooks/webhook-delivery.entity';
 import { notFound } from '../../domain/shared/errors';

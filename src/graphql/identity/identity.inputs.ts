@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { Mode, Role } from '../../domain/identity/identity.entities';
+import { Mode, Role } from '../../domain/shared/modes';
 import { IdInput } from '../shared/payload';
 
 @InputType({ description: 'A new account; the code to confirm it is emailed to the address' })

@@ -2,10 +2,10 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import {
   ApiCredential as ApiCredentialRow,
   Business as BusinessRow,
-  BusinessSettings as BusinessSettingsRow,
   Membership as MembershipRow,
   User as UserRow,
 } from '../../domain/identity/identity.entities';
+import { BusinessSettings as BusinessSettingsRow } from '../../domain/shared/business-settings.entity';
 import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';

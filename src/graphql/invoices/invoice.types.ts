@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Mode } from '../../domain/identity/identity.entities';
+import { Mode } from '../../domain/shared/modes';
 import { Invoice as InvoiceRow, InvoiceStatus } from '../../domain/invoices/invoice.entity';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Mode } from '../../domain/identity/identity.entities';
+import { Mode } from '../../domain/shared/modes';
 import {
   RecurringGift as RecurringGiftRow,
   RecurringGiftStatus,

@@ -1,5 +1,5 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
-import { Mode } from '../../domain/identity/identity.entities';
+import { Mode } from '../../domain/shared/modes';
 import { IssuedV1Key as IssuedV1KeyData } from '../../domain/v1/v1-key.service';
 import { V1ApiKey as V1ApiKeyRow } from '../../domain/v1/v1.entities';
 import { Node } from '../shared/node';

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { Mode } from '../../domain/identity/identity.entities';
+import { Mode } from '../../domain/shared/modes';
 import { Wallet as WalletRow, WalletEntry as WalletEntryRow } from '../../domain/wallets/wallet.service';
 import { WalletBalanceChange } from '../../domain/events/pubsub';
 import { Money } from '../shared/money.type';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { Business, BusinessSettings, Mode } from '../../domain/identity/identity.entities';
+import { Business } from '../../domain/identity/identity.entities';
+import { BusinessSettings } from '../../domain/shared/business-settings.entity';
+import { Mode } from '../../domain/shared/modes';
 import { timestampSchema } from '../shared/schemas';
 
 export { tokenExchangeSchema, webhookConfigSchema } from '../../wire/accounts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Mode } from '../../../src/domain/identity/identity.entities';
+import { Mode } from '../../../src/domain/shared/modes';
 import { TestMerchant, TestServer } from '../../support/harness';
 import { CARDS, cardForm, page, pathOf } from '../../support/checkout';
 import { card } from '../../support/payments';
