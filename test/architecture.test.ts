@@ -113,6 +113,15 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('imports of a face from the domain', offenders)).toBe('');
   });
 
+  test("no folder of src/domain is named after a face (a face's names and views live in the face)", () => {
+    const folders = new Set(
+      loaded.sources
+        .filter((source) => under(source.fileName, 'domain'))
+        .map((source) => relative(source.fileName).split('/')[2]),
+    );
+    expect(FACES.filter((face) => folders.has(face)).map((face) => `src/domain/${face}/`)).toEqual([]);
+  });
+
   test('the faces do not import each other: src/rest, src/graphql and src/v1 never import one another or src/hosted', () => {
     const forbidden: Record<string, string[]> = {
       rest: ['graphql', 'hosted', 'v1'],

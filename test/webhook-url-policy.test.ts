@@ -269,6 +269,7 @@ describe('webhook URL policy', () => {
         () => 'bs_live_secret',
         core.treasuryWebhookEndpoints,
         core.pubSub,
+        core.v1Keys,
       );
       try {
         const ctx = new RequestContext(

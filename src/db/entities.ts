@@ -28,8 +28,9 @@ import {
 } from '../domain/treasury/treasury.entities';
 import { MasterKeyCheck } from './master-key-check.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
-import { V1ApiKey, V1Payment } from '../domain/v1/v1.entities';
-import { V1Transfer } from '../domain/v1/v1-transfer.entity';
+import { V1ApiKey } from '../domain/identity/v1-key.entity';
+import { V1Payment } from '../domain/payments/v1-payment.entity';
+import { V1Transfer } from '../domain/payouts/v1-transfer.entity';
 import { WalletLowBalanceThreshold } from '../domain/wallets/low-balance.entity';
 
 export const entities = [

@@ -47,13 +47,13 @@ import { EndUserService } from './treasury/end-user.service';
 import { KycService } from './treasury/kyc.service';
 import { TreasuryWalletService } from './treasury/treasury-wallet.service';
 import { TreasuryPayoutService } from './treasury/treasury-payout.service';
-import { V1KeyService } from './v1/v1-key.service';
-import { V1PaymentService } from './v1/v1-payment.service';
-import { V1EventService } from './v1/v1-event.service';
-import { V1SettingsService } from './v1/v1-settings.service';
+import { V1KeyService } from './identity/v1-key.service';
+import { V1PaymentService } from './checkout/v1-payment.service';
+import { V1EventService } from './webhooks/v1-event.service';
+import { V1SettingsService } from './webhooks/v1-settings.service';
 import { LowBalanceService } from './wallets/low-balance.service';
-import { V1TransferService } from './v1/v1-transfer.service';
-import { announceLowBalanceOnV1 } from './v1/v1-low-balance.events';
+import { V1TransferService } from './payouts/v1-transfer.service';
+import { announceLowBalanceOnV1 } from './wallets/v1-low-balance.events';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -155,6 +155,7 @@ export function createCore(
     },
   });
   const treasuryWebhookEndpoints = new TreasuryWebhookEndpointService(webhookTargets, secretBox);
+  const v1Keys = new V1KeyService(secretBox);
   const webhooks = new WebhookService(
     {
       timeoutMs: config.webhookTimeoutMs,
@@ -164,6 +165,7 @@ export function createCore(
     (sealed) => secretBox.open(sealed),
     treasuryWebhookEndpoints,
     pubSub,
+    v1Keys,
   );
   const events = new EventService(pubSub, webhooks);
   const wallets = new WalletService(ledger, events);
@@ -238,8 +240,6 @@ export function createCore(
   );
   const treasuryWallets = new TreasuryWalletService(providers, ledger, events);
   checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
-  const v1Keys = new V1KeyService(secretBox);
-  webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
   const v1Events = new V1EventService(webhooks);
   const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets, settlements);
   const lowBalance = new LowBalanceService(ledger);

@@ -99,3 +99,8 @@ export interface OperatorBusinessUpdate {
   /** The business is verified: only then does it get `/v1` keys and `/v1` access (design section 11). */
   verified?: boolean;
 }
+
+/** Issue (or reissue) the `/v1` secret key of a business's mode; the previous key is revoked at once. */
+export interface IssueV1KeyCommand {
+  mode: Mode;
+}

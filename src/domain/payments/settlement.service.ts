@@ -8,10 +8,11 @@ import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { Decimal, formatDecimal } from '../shared/decimal';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { convertAtRate, costAtRate } from '../shared/fx';
-import { Payment } from './payment.entities';
+import { Payment, PaymentSource } from './payment.entities';
 import { paymentAllows, paymentTransition } from './payment.states';
 import { PaymentStore, cardFee } from './payment.store';
 import { PaymentEvent, SettlementConversion, paymentSettled } from './payments.events';
+import { V1Payment } from './v1-payment.entity';
 
 const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
 
@@ -20,12 +21,6 @@ const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
  * rate a merchant reads there is the rate its payments settle at in that moment.
  */
 export const SETTLEMENT_FX_RAIL: FxRail = 'LOCAL_BANK';
-
-/**
- * The currency a payment settles in when it is not its own (a `/v1` payment's `settle_in`), or
- * null. Registered by the product that knows it (src/domain/v1), so payments know no product.
- */
-export type SettlementCurrencyOf = (ctx: RequestContext, payment: Payment) => Promise<string | null>;
 
 /** The FX provider's rate for a settlement into another currency, quoted before the settling transaction. */
 export interface SettlementRate {
@@ -42,19 +37,12 @@ export interface SettlementRate {
  * time (docs/payments.md, Settlement in another currency).
  */
 export class SettlementService {
-  private readonly settlementCurrencies: SettlementCurrencyOf[] = [];
-
   constructor(
     private readonly ledger: LedgerService,
     private readonly events: EventService,
     private readonly store: PaymentStore,
     private readonly providers: ProviderRegistry,
   ) {}
-
-  /** A product's rule for the currency its payments settle in (see SettlementCurrencyOf). */
-  settlesIn(rule: SettlementCurrencyOf): void {
-    this.settlementCurrencies.push(rule);
-  }
 
   /**
    * Why `from` cannot settle in `to` (the FX provider of the context's mode does not quote the
@@ -262,13 +250,13 @@ export class SettlementService {
     return payment;
   }
 
-  /** The currency the payment settles in: the first product rule that names one, else its own. */
+  /** The currency the payment settles in: the `settle_in` of the `/v1` payment it pays (its checkout session), else its own. */
   private async currencyOf(ctx: RequestContext, payment: Payment): Promise<string> {
-    for (const rule of this.settlementCurrencies) {
-      const currency = await rule(ctx, payment);
-      if (currency) return currency;
-    }
-    return payment.currency;
+    if (payment.source !== PaymentSource.CHECKOUT_SESSION || !payment.sourceId) return payment.currency;
+    const v1Payment = await ctx
+      .repo(V1Payment)
+      .findOne({ select: { settleIn: true }, where: { id: payment.sourceId, businessId: payment.businessId } });
+    return v1Payment?.settleIn ?? payment.currency;
   }
 
   private async quote(ctx: RequestContext, from: string, to: string): Promise<Decimal> {

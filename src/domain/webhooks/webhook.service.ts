@@ -1,5 +1,6 @@
 import { DomainEvent } from '../events/event.entity';
 import { ApiCredential } from '../identity/identity.entities';
+import { V1KeyService } from '../identity/v1-key.service';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -43,9 +44,6 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
   endpointId: endpoint.id,
   partnerId: endpoint.registry === WebhookRegistry.TREASURY ? endpoint.businessId : null,
 });
-
-/** The active `/v1` key of a business and mode, unsealed; null when none is active. */
-export type V1SigningKey = (ctx: RequestContext, businessId: string, livemode: boolean) => Promise<string | null>;
 
 /** A delivery to attempt, and the sealed API secret of its business and mode (null when none was issued). */
 export interface DueDelivery {
@@ -161,7 +159,7 @@ export interface EventInsert {
  */
 const TREASURY_EVENT_PREFIX = 'treasury.';
 const isTreasuryEvent = (type: string) => type.startsWith(TREASURY_EVENT_PREFIX);
-/** `/v1` events (rows named by `v1EventRowType`, src/domain/v1/v1.events.ts) go only to `/v1` targets, signed with the `/v1` key. */
+/** `/v1` events (rows named by `v1EventRowType`, ./v1.events.ts) go only to `/v1` targets, signed with the `/v1` key. */
 const isV1Event = (type: string) => type.startsWith('v1.');
 const isTreasuryEventSql = (type: string) => `starts_with(${type}::text, '${TREASURY_EVENT_PREFIX}')`;
 
@@ -225,8 +223,6 @@ const contentOf = (event: DomainEvent): DeliveryContent => {
  */
 export class WebhookService {
   private readonly sender: WebhookSender;
-  /** The `/v1` secret key that signs `/v1` deliveries of a business and mode (set by the `/v1` area). */
-  private v1SigningKey: V1SigningKey | null = null;
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -234,6 +230,8 @@ export class WebhookService {
     private readonly openSecret: (sealed: string) => string,
     private readonly treasuryEndpoints: TreasuryWebhookEndpointService,
     private readonly pubSub: TesseraPubSub,
+    /** Holds the `/v1` keys that sign `/v1` deliveries (design section 11). */
+    private readonly v1Keys: V1KeyService,
   ) {
     this.sender = new WebhookSender(settings);
   }
@@ -358,11 +356,6 @@ export class WebhookService {
       void tx.dataSource.query(`SELECT pg_notify('${WEBHOOKS_DUE_CHANNEL}', '')`).catch(() => undefined);
       return this.pubSub.publish(Topic.WEBHOOKS_DUE, { deliveries });
     });
-  }
-
-  /** Lets the `/v1` area sign its deliveries with the business's `/v1` key. */
-  signV1DeliveriesWith(signingKey: V1SigningKey): void {
-    this.v1SigningKey = signingKey;
   }
 
   /**
@@ -712,7 +705,7 @@ export class WebhookService {
    */
   private async signingOf(ctx: RequestContext, { delivery, sealedApiSecret }: DueDelivery, at: Date): Promise<Signing> {
     if (delivery.target === WebhookDeliveryTarget.V1) {
-      const key = (await this.v1SigningKey?.(ctx, delivery.businessId, delivery.livemode)) ?? null;
+      const key = await this.v1Keys.signingKeyOf(ctx, delivery.businessId, delivery.livemode);
       return key
         ? { secrets: { current: key, previous: null } }
         : { secrets: null, unsignable: 'Not delivered: the business has no active /v1 key of this mode to sign with' };

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { CreateV1PaymentCommand, V1PageQuery, V1PaymentFilters, V1PaymentStatus } from '../../domain/v1/v1.commands';
-import { V1PaymentPage, V1PaymentView } from '../../domain/v1/v1-payment.service';
-import { v1PaymentData } from '../../domain/v1/v1.events';
-import { MAX_PAGE_SIZE } from '../../domain/shared/pagination';
+import { CreateV1PaymentCommand, V1PaymentFilters, V1PaymentStatus } from '../../domain/checkout/v1-payment.commands';
+import { V1PaymentView, v1PaymentData } from '../../domain/checkout/v1-payment.service';
+import { KeysetQuery, ListPage, MAX_PAGE_SIZE } from '../../domain/shared/pagination';
 import { absoluteUrlSchema, integerParam, isUuid, metadataSchema } from '../../wire/validation';
 import { currencyCodeSchema, settlementCurrencySchema, v1ListSchema, v1TimestampSchema } from '../schemas';
 
@@ -79,16 +78,18 @@ export const toCreatePaymentCommand = (body: z.output<typeof createPaymentBodySc
 export const toPaymentFilters = (query: z.output<typeof listPaymentsQuerySchema>): V1PaymentFilters => ({
   status: query.status,
 });
-export const toPageQuery = (query: z.output<typeof listPaymentsQuerySchema>): V1PageQuery => ({
-  limit: query.limit ?? DEFAULT_PAYMENT_PAGE,
+/** `/v1` pages by `limit` after a payment's id: a keyset page whose cursor is the id. */
+export const toPageQuery = (query: z.output<typeof listPaymentsQuerySchema>): KeysetQuery => ({
+  kind: 'keyset',
+  first: query.limit ?? DEFAULT_PAYMENT_PAGE,
   after: query.after ?? null,
 });
 
 /** The read shape is the events' payment object (one mapping), checked here against the declared schema. */
 export const paymentJson = (payment: V1PaymentView): z.input<typeof paymentSchema> => v1PaymentData(payment);
 
-export const paymentListJson = (page: V1PaymentPage): z.input<typeof paymentListSchema> => ({
+export const paymentListJson = (page: ListPage<V1PaymentView>): z.input<typeof paymentListSchema> => ({
   object: 'list',
   data: page.items.map(paymentJson),
-  has_more: page.hasMore,
+  has_more: page.hasNextPage,
 });

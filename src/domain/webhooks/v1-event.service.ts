@@ -1,7 +1,7 @@
 import { DomainEvent } from '../events/event.entity';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
-import { WebhookService } from '../webhooks/webhook.service';
+import { WebhookService } from './webhook.service';
 import { v1EventRowType } from './v1.events';
 
 /** A `/v1` event about to be recorded: its `/v1` name, its data, and the URLs it goes to besides the business's `/v1` webhook URL. */

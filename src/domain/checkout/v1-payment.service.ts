@@ -1,19 +1,18 @@
 import { In } from 'typeorm';
-import { CheckoutService, SESSION_LIFETIME_MS } from '../checkout/checkout.service';
-import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { FieldErrors, validationError } from '../shared/errors';
 import { findOwned } from '../shared/tenancy';
 import { isUuid } from '../shared/ids';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
-import { MAX_PAGE_SIZE } from '../shared/pagination';
-import { PaymentSource } from '../payments/payment.entities';
+import { KeysetQuery, ListPage, pageSize, toPage } from '../shared/pagination';
 import { SettlementService } from '../payments/settlement.service';
+import { V1Payment } from '../payments/v1-payment.entity';
+import { V1EventService } from '../webhooks/v1-event.service';
+import { V1EventName, V1Events } from '../webhooks/v1.events';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
-import { CreateV1PaymentCommand, V1PageQuery, V1PaymentFilters, V1PaymentStatus } from './v1.commands';
-import { V1Payment } from './v1.entities';
-import { V1EventName, V1Events, v1PaymentData } from './v1.events';
-import { V1EventService } from './v1-event.service';
+import { CheckoutService, SESSION_LIFETIME_MS } from './checkout.service';
+import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from './checkout-session.entity';
+import { CreateV1PaymentCommand, V1PaymentFilters, V1PaymentStatus } from './v1-payment.commands';
 
 /** A `/v1` payment as the surface shows it: its checkout session in `/v1` terms. */
 export interface V1PaymentView {
@@ -28,11 +27,6 @@ export interface V1PaymentView {
   redirectUrl: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: Date;
-}
-
-export interface V1PaymentPage {
-  items: V1PaymentView[];
-  hasMore: boolean;
 }
 
 const STATUS_OF: Record<CheckoutSessionStatus, V1PaymentStatus> = {
@@ -60,7 +54,7 @@ const EVENT_OF: Partial<Record<CheckoutSessionStatus, V1EventName>> = {
  * hosted page, its card rules, the 24-hour expiry job and the ledger are the checkout domain's.
  * This service adds only what `/v1` knows: `settle_in` (the card payment that pays the session
  * settles into the wallet of that currency, converted at the FX rate of settlement time by the
- * payments domain's SettlementService, to which it names the currency), the per-payment `webhook_url`, the
+ * payments domain's SettlementService, which reads it from the V1Payment row), the per-payment `webhook_url`, the
  * lowercase statuses, its list, and its events (`payment.completed`, `payment.failed` when the
  * page locks the payment after too many failed attempts, `payment.expired`), each written in the
  * transaction of the session's change by V1EventService.
@@ -73,7 +67,6 @@ export class V1PaymentService {
     private readonly settlements: SettlementService,
   ) {
     checkout.onSessionEnded(CheckoutSessionSource.V1, (tx, session) => this.announce(tx, session));
-    settlements.settlesIn((ctx, payment) => this.settleInOf(ctx, payment));
   }
 
   async create(ctx: RequestContext, command: CreateV1PaymentCommand): Promise<V1PaymentView> {
@@ -129,12 +122,10 @@ export class V1PaymentService {
     return this.viewOf(payment, await ctx.repo(CheckoutSession).findOneByOrFail({ id: payment.id }));
   }
 
-  /** Newest first; `after` is the id of a payment of the list (the last one of the previous page). */
-  async list(ctx: RequestContext, filters: V1PaymentFilters, page: V1PageQuery): Promise<V1PaymentPage> {
+  /** Newest first; `after` is the id of a payment of the list (the last one of the previous page), its cursor. */
+  async list(ctx: RequestContext, filters: V1PaymentFilters, page: KeysetQuery): Promise<ListPage<V1PaymentView>> {
     ctx.requireRole(...ALL_ROLES);
-    const limit = page.limit;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
-      throw validationError({ limit: [`must be an integer between 1 and ${MAX_PAGE_SIZE}`] });
+    const limit = pageSize(page.first, undefined, 'limit');
     const query = ctx
       .repo(V1Payment)
       .createQueryBuilder('payment')
@@ -161,12 +152,17 @@ export class V1PaymentService {
         { after: anchor.id },
       );
     }
-    const rows = await query.getMany();
-    const pageRows = rows.slice(0, limit);
+    const rows = toPage(await query.getMany(), limit, (row) => row.id);
     const sessions =
-      pageRows.length === 0 ? [] : await ctx.repo(CheckoutSession).findBy({ id: In(pageRows.map((row) => row.id)) });
+      rows.items.length === 0
+        ? []
+        : await ctx.repo(CheckoutSession).findBy({ id: In(rows.items.map((row) => row.id)) });
     const sessionOf = new Map(sessions.map((session) => [session.id, session]));
-    return { items: pageRows.map((row) => this.viewOf(row, sessionOf.get(row.id)!)), hasMore: rows.length > limit };
+    return {
+      ...rows,
+      items: rows.items.map((row) => this.viewOf(row, sessionOf.get(row.id)!)),
+      cursorOf: (payment) => payment.id,
+    };
   }
 
   private viewOf(payment: V1Payment, session: CheckoutSession): V1PaymentView {
@@ -185,18 +181,6 @@ export class V1PaymentService {
     };
   }
 
-  /** The `settle_in` of the `/v1` payment a card payment pays (its checkout session), or null. */
-  private async settleInOf(
-    ctx: RequestContext,
-    payment: { source: PaymentSource; sourceId: string | null; businessId: string },
-  ): Promise<string | null> {
-    if (payment.source !== PaymentSource.CHECKOUT_SESSION || !payment.sourceId) return null;
-    const row = await ctx
-      .repo(V1Payment)
-      .findOne({ select: { settleIn: true }, where: { id: payment.sourceId, businessId: payment.businessId } });
-    return row?.settleIn ?? null;
-  }
-
   /**
    * The session of a `/v1` payment left OPEN (in that transaction): its event, to the payment's
    * `webhook_url` and the business's webhook URL of the mode.
@@ -213,4 +197,39 @@ export class V1PaymentService {
       alsoTo: [payment.webhookUrl],
     });
   }
+}
+
+/** A `/v1` payment as its receivers and readers see it: snake_case, `amount` in the smallest unit. */
+export type V1PaymentObject = {
+  id: string;
+  status: V1PaymentView['status'];
+  amount: number;
+  currency: string;
+  payment_url: string;
+  expires_at: string;
+  settle_in: string;
+  description: string | null;
+  redirect_url: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+};
+
+/**
+ * The payment as `GET /v1/payments/:id` answers it and as the `data` of a `payment.*` event carries
+ * it at the moment of the change (docs/alt-v1.md, Events): one mapping for both.
+ */
+export function v1PaymentData(payment: V1PaymentView): V1PaymentObject {
+  return {
+    id: payment.id,
+    status: payment.status,
+    amount: Number(payment.amount),
+    currency: payment.currency,
+    payment_url: payment.paymentUrl,
+    expires_at: payment.expiresAt.toISOString(),
+    settle_in: payment.settleIn,
+    description: payment.description,
+    redirect_url: payment.redirectUrl,
+    metadata: payment.metadata,
+    created_at: payment.createdAt.toISOString(),
+  };
 }

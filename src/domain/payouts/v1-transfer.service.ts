@@ -1,16 +1,16 @@
-import { RecipientDetails } from '../payouts/payout.commands';
-import { Payout, PayoutRailKind, PayoutStatus } from '../payouts/payout.entities';
-import { PayoutService, PreparedPayout } from '../payouts/payout.service';
-import { MAX_LABEL_LENGTH } from '../payouts/payouts.settings';
-import { RecipientService, maskTail, normalizeDetails } from '../payouts/recipient.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, FieldErrors, validationError } from '../shared/errors';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { findOwned } from '../shared/tenancy';
-import { V1EventService } from './v1-event.service';
+import { V1EventService } from '../webhooks/v1-event.service';
+import { V1Events } from '../webhooks/v1.events';
+import { RecipientDetails } from './payout.commands';
+import { Payout, PayoutRailKind, PayoutStatus } from './payout.entities';
+import { PayoutService, PreparedPayout } from './payout.service';
+import { MAX_LABEL_LENGTH } from './payouts.settings';
+import { RecipientService, maskTail, normalizeDetails } from './recipient.service';
 import { V1Transfer, V1TransferRecipient } from './v1-transfer.entity';
-import { CreateV1TransferCommand, V1TransferStatus } from './v1.commands';
-import { V1Events } from './v1.events';
+import { CreateV1TransferCommand, V1TransferStatus } from './v1-transfer.commands';
 
 /** The payout rail of every `/v1` transfer (to a bank account): its rate and fee are what `GET /v1/rates` quotes. */
 export const V1_TRANSFER_RAIL = PayoutRailKind.LOCAL_BANK;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Payout } from '../payouts/payout.entities';
+import { Payout } from './payout.entities';
 
 /** The recipient of a `/v1` transfer as the transfer shows it: the account number masked to its last 4 characters. */
 export interface V1TransferRecipient {

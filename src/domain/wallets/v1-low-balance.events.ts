@@ -1,6 +1,6 @@
-import { LowBalanceService } from '../wallets/low-balance.service';
-import { V1EventService } from './v1-event.service';
-import { V1Events } from './v1.events';
+import { V1EventService } from '../webhooks/v1-event.service';
+import { V1Events } from '../webhooks/v1.events';
+import { LowBalanceService } from './low-balance.service';
 
 /**
  * `wallet.low_balance` on `/v1`: each crossing the wallets' low-balance rule finds (in the debit's

@@ -1,13 +1,13 @@
 import { IsNull } from 'typeorm';
-import { lockOwnBusiness } from '../identity/business.service';
-import { Business } from '../identity/identity.entities';
+import { lockOwnBusiness } from './business.service';
+import { Business } from './identity.entities';
 import { Mode, Role } from '../shared/modes';
 import { ALL_ROLES } from '../shared/context';
 import { RequestContext, inTransaction } from '../shared/context';
 import { SecretBox, randomToken, sha256Hex } from '../shared/crypto';
 import { forbidden, unauthorized } from '../shared/errors';
-import { IssueV1KeyCommand } from './v1.commands';
-import { V1ApiKey } from './v1.entities';
+import { IssueV1KeyCommand } from './identity.commands';
+import { V1ApiKey } from './v1-key.entity';
 
 /** The prefix of `/v1` secret keys: the service's name, the mode, `sk_`. */
 export const v1KeyPrefix = (mode: Mode) => (mode === Mode.LIVE ? 'tessera_live_sk_' : 'tessera_test_sk_');
