@@ -40,8 +40,7 @@ describe('An area is one line in src/areas.ts', () => {
   });
 
   test("its job is one of the worker's tasks", async () => {
-    const task = taskList(server.runtime.core).greet;
-    expect(task).toBeDefined();
+    const task = taskList(server.runtime.core).greet!;
     await task({ name: 'Ada' }, { logger: console } as never);
     expect(greeted).toEqual([{ name: 'Ada' }]);
   });
