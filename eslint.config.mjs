@@ -73,6 +73,18 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The list of areas loads a face's module when that surface is built (src/areas.ts, area()):
+    // the database layer and the CLI read the list for the entities and must not load the faces.
+    files: ['src/areas.ts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Each area adds its DataLoaders to the request's `Loaders` by declaration merging
+    // (`interface Loaders extends PayoutLoaders {}`), which is an interface extending one other.
+    files: ['src/graphql/**/*.loaders.ts'],
+    rules: { '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }] },
+  },
+  {
     // The OpenAPI example builder walks JSON Schema documents, which are untyped JSON: its schemas
     // are `Record<string, any>` on purpose, as the tests' answers are.
     files: ['src/http/openapi-examples.ts'],

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { entities } from './entities';
+import { areaMigrations, entities } from './entities';
 import { whileHoldingMigrationLock } from './migration-lock';
 import { migrations } from '../../migrations';
 import { SnakeNamingStrategy } from './naming';
@@ -17,7 +17,7 @@ export function createDataSource({ url, poolSize = 20, applicationName = 'tesser
     type: 'postgres',
     url,
     entities,
-    migrations,
+    migrations: [...migrations, ...areaMigrations],
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     namingStrategy: new SnakeNamingStrategy(),

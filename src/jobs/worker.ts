@@ -1,19 +1,12 @@
 import { Logger, TaskList, runMigrations } from 'graphile-worker';
 import { Pool } from 'pg';
+import { AREAS } from '../areas';
 import { whileHoldingMigrationLock } from '../db/migration-lock';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
-import { collectionJobs } from '../domain/collections/collections.jobs';
-import { checkoutJobs } from '../domain/checkout/checkout.jobs';
 import { housekeepingJobs } from '../domain/housekeeping.jobs';
-import { paymentJobs } from '../domain/payments/payments.jobs';
-import { payoutJobs } from '../domain/payouts/payouts.jobs';
-import { recurringGiftJobs } from '../domain/recurring-gifts/recurring-gifts.jobs';
-import { sandboxJobs } from '../domain/sandbox/sandbox.jobs';
 import { AreaJobs, cronLine, releaseStalledJobs } from '../domain/shared/jobs';
 import { DeliveryPump } from '../domain/webhooks/delivery-pump';
-import { webhookJobs } from '../domain/webhooks/webhooks.jobs';
-import { treasuryJobs } from '../domain/treasury/treasury.jobs';
 import { JobRunner } from './job-runner';
 
 /**
@@ -21,17 +14,10 @@ import { JobRunner } from './job-runner';
  * through LISTEN/NOTIFY. Any number of worker processes may run against one database; each job
  * runs once at a time. `npm start` runs one worker in-process; `npm run worker` runs more.
  */
-/** Every area's job catalog; this file only gathers them. */
+/** Every area's job catalog (src/areas.ts), and the kernel's: housekeeping and the release of stalled jobs. */
 export function areaJobs(core: Core): AreaJobs[] {
   return [
-    paymentJobs(core.payments, core.charges),
-    payoutJobs(core.payouts, core.payoutScheduleRunner),
-    collectionJobs(core.collections),
-    sandboxJobs(core.sandboxClock),
-    checkoutJobs(core.checkout),
-    recurringGiftJobs(core.recurringGifts),
-    webhookJobs(core.webhooks),
-    treasuryJobs(core.treasuryPayouts),
+    ...AREAS.flatMap((area) => area.domain.jobs?.(core) ?? []),
     housekeepingJobs(core.dataSource, core.idempotency, core.cardTokens, core.signUps),
     {
       actor: 'worker',

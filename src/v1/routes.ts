@@ -1,12 +1,8 @@
+import { AREAS } from '../areas';
 import { Core } from '../domain/core';
-import { paymentRoutes } from './payments/payments.routes';
-import { rateRoutes } from './rates/rates.routes';
-import { transferRoutes } from './transfers/transfers.routes';
 import type { V1App } from './surface';
 
-/** Every route of `/v1`, by family (paths relative to the `/v1` prefix). */
+/** Every route of `/v1`, area by area (src/areas.ts; paths relative to the `/v1` prefix). */
 export function registerV1Routes(app: V1App, core: Core) {
-  paymentRoutes(app, core);
-  rateRoutes(app, core);
-  transferRoutes(app, core);
+  for (const area of AREAS) area.v1?.().routes(app, core);
 }

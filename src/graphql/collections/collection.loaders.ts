@@ -4,10 +4,14 @@ import { Collection } from '../../domain/collections/collection.entities';
 import { RequestContext } from '../../domain/shared/context';
 import { alignTo } from '../shared/keyed';
 
-/** The collections area's per-request DataLoaders (gathered into the request's Loaders). */
+/** The collections area's per-request DataLoaders. */
 export interface CollectionLoaders {
   /** Collections of the caller's business and mode (null for any other id); the subscription's re-read. */
   collectionById: DataLoader<string, Collection | null>;
+}
+
+declare module '../shared/loaders' {
+  interface Loaders extends CollectionLoaders {}
 }
 
 export function createCollectionLoaders(core: Core, ctx: RequestContext): CollectionLoaders {

@@ -12,7 +12,7 @@ export interface BatchPayoutsKey {
   after: string | null;
 }
 
-/** The payouts area's per-request DataLoaders (gathered into the request's Loaders). */
+/** The payouts area's per-request DataLoaders. */
 export interface PayoutLoaders {
   /** Recipients of the caller's business and mode (null for any other id): `Payout.recipient` for a whole page in one query. */
   recipientById: DataLoader<string, Recipient | null>;
@@ -20,6 +20,10 @@ export interface PayoutLoaders {
   payoutById: DataLoader<string, Payout | null>;
   /** A page of each batch's payouts: every batch of a list in one statement (one per distinct `first`). */
   payoutsOfBatch: DataLoader<BatchPayoutsKey, ListPage<Payout>, string>;
+}
+
+declare module '../shared/loaders' {
+  interface Loaders extends PayoutLoaders {}
 }
 
 export function createPayoutLoaders(core: Core, ctx: RequestContext): PayoutLoaders {

@@ -12,12 +12,16 @@ export interface ScheduleRunsKey {
   after: string | null;
 }
 
-/** The schedules' per-request DataLoaders (gathered into the request's Loaders). */
+/** The schedules' per-request DataLoaders. */
 export interface ScheduleLoaders {
   /** Schedules of the caller's business and mode (null for any other id); the subscription's re-read. */
   payoutScheduleById: DataLoader<string, PayoutSchedule | null>;
   /** A page of each schedule's runs: every schedule of a list in one statement (one per distinct `first`). */
   runsOfSchedule: DataLoader<ScheduleRunsKey, ListPage<PayoutScheduleRun>, string>;
+}
+
+declare module '../shared/loaders' {
+  interface Loaders extends ScheduleLoaders {}
 }
 
 export function createScheduleLoaders(core: Core, ctx: RequestContext): ScheduleLoaders {

@@ -11,7 +11,7 @@ import {
 import { alignTo, groupBy } from '../shared/keyed';
 
 /**
- * The treasury area's per-request DataLoaders (gathered into the request's Loaders). Each reads
+ * The treasury area's per-request DataLoaders. Each reads
  * the caller's partner and mode only (null or empty for any other id), one statement per batch.
  */
 export interface TreasuryLoaders {
@@ -32,6 +32,10 @@ export interface TreasuryLoaders {
    * ask on every change, as a socket outlives the product's switch. One read per publication.
    */
   treasuryProductEnabled: DataLoader<string, boolean>;
+}
+
+declare module '../shared/loaders' {
+  interface Loaders extends TreasuryLoaders {}
 }
 
 export function createTreasuryLoaders(core: Core, ctx: RequestContext): TreasuryLoaders {

@@ -18,30 +18,20 @@ export interface RouteAlias {
   canonical: string;
 }
 
-/**
- * Paths the interface document writes without the `/api/v1` prefix (design section 5). Each also
- * answers at the literal path, served by the very route declared for its canonical path: the same
- * handler, hooks, authentication, envelope, idempotency and rate limit. Only these: other `/api/v1`
- * paths do not answer unprefixed. Listed in docs/rest-api.md (Paths without the prefix).
- */
-export const DOCUMENTED_ALIASES: readonly RouteAlias[] = [
-  { method: 'POST', path: '/business/payment/charge', canonical: '/api/v1/business/payment/charge' },
-  { method: 'POST', path: '/business/checkout/session', canonical: '/api/v1/business/checkout/session' },
-  { method: 'POST', path: '/business/payment/session', canonical: '/api/v1/business/payment/session' },
-  { method: 'PUT', path: '/business/config', canonical: '/api/v1/business/config' },
-  { method: 'GET', path: '/business/config', canonical: '/api/v1/business/config' },
-  { method: 'GET', path: '/v1/business/payouts/:id', canonical: '/api/v1/business/payouts/:id' },
-  { method: 'GET', path: '/business/collections/:id', canonical: '/api/v1/business/collections/:id' },
-];
-
 const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]);
 
 /**
+ * The paths the interface document writes without the `/api/v1` prefix (design section 5), each
+ * area's REST module listing its own (`aliases` in src/rest/<area>/index.ts). Each also answers at the literal path, served by the
+ * very route declared for its canonical path: the same handler, hooks, authentication, envelope,
+ * idempotency and rate limit. Only these: other `/api/v1` paths do not answer unprefixed. Listed in
+ * docs/rest-api.md (Paths without the prefix).
+ *
  * Registers each alias beside its canonical route, as that route is declared (so it must run
  * before the routes are). A listed alias whose canonical route never appears stops the server
  * from starting, so a typo in the list cannot pass unnoticed.
  */
-export function registerAliases(app: FastifyInstance, aliases: readonly RouteAlias[] = DOCUMENTED_ALIASES) {
+export function registerAliases(app: FastifyInstance, aliases: readonly RouteAlias[]) {
   for (const alias of aliases) {
     if (!alias.canonical.endsWith(alias.path))
       throw new Error(`Alias ${alias.path} must be ${alias.canonical} without a prefix`);

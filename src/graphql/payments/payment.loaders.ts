@@ -1,0 +1,31 @@
+import DataLoader from 'dataloader';
+import { Core } from '../../domain/core';
+import { RequestContext } from '../../domain/shared/context';
+import { Dispute, Payment, Refund } from '../../domain/payments/payment.entities';
+import { alignTo, groupBy } from '../shared/keyed';
+
+/** The payments area's per-request DataLoaders. */
+export interface PaymentLoaders {
+  /** Payments of the caller's business and mode (null for any other id). */
+  paymentById: DataLoader<string, Payment | null>;
+  refundsByPaymentId: DataLoader<string, Refund[]>;
+  disputesByPaymentId: DataLoader<string, Dispute[]>;
+}
+
+declare module '../shared/loaders' {
+  interface Loaders extends PaymentLoaders {}
+}
+
+export function createPaymentLoaders(core: Core, ctx: RequestContext): PaymentLoaders {
+  return {
+    paymentById: new DataLoader(async (ids) =>
+      alignTo(ids, await core.payments.byIds(ctx, [...ids]), (payment) => payment.id),
+    ),
+    refundsByPaymentId: new DataLoader(async (paymentIds) =>
+      groupBy(paymentIds, await core.payments.refundsOf(ctx, [...paymentIds]), (refund) => refund.paymentId),
+    ),
+    disputesByPaymentId: new DataLoader(async (paymentIds) =>
+      groupBy(paymentIds, await core.payments.disputesOf(ctx, [...paymentIds]), (dispute) => dispute.paymentId),
+    ),
+  };
+}

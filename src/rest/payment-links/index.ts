@@ -1,0 +1,8 @@
+import type { Core } from '../../domain/core';
+import type { RestApp } from '../surface';
+import { paymentLinkRoutes } from './payment-links.routes';
+
+/** The payment-links area's REST routes (src/areas.ts). */
+export function routes(app: RestApp, core: Core) {
+  paymentLinkRoutes(app, core);
+}

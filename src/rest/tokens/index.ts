@@ -1,0 +1,8 @@
+import type { Core } from '../../domain/core';
+import type { RestApp } from '../surface';
+import { tokenRoutes } from './tokens.routes';
+
+/** The tokens area's REST routes (src/areas.ts). */
+export function routes(app: RestApp, core: Core) {
+  tokenRoutes(app, core);
+}

@@ -1,0 +1,8 @@
+import type { Core } from '../../domain/core';
+import type { RestApp } from '../surface';
+import { treasuryRoutes } from './treasury.routes';
+
+/** The treasury area's REST routes (src/areas.ts). */
+export function routes(app: RestApp, core: Core) {
+  treasuryRoutes(app, core);
+}
