@@ -5,7 +5,7 @@ import { RequestContext } from '../src/domain/shared/context';
 import { DeliveryPump } from '../src/domain/webhooks/delivery-pump';
 import { WebhookDelivery } from '../src/domain/webhooks/webhook-delivery.entity';
 import { AttemptOutcome } from '../src/domain/webhooks/webhook-sender';
-import { SentAttempt } from '../src/domain/webhooks/webhook.service';
+import { SentAttempt } from '../src/domain/webhooks/delivery-attempts';
 import { TestServer, startTestServer, waitFor, waitUntil } from './support/harness';
 import { Receiver } from './support/receiver';
 
