@@ -1,5 +1,7 @@
-import { Bind, DeliveryRoute, RoutedEvent } from './delivery-route';
+import { Bind, DeliveryRoute, EndpointRegistryRoute, RoutedEvent } from './delivery-route';
 import { treasuryEndpointsRoute } from './treasury-webhook-endpoint.route';
+import { WebhookDeliveryTarget } from './webhook-delivery.entity';
+import { ALL_EVENTS, WebhookEndpointStatus } from './webhook-endpoint.entity';
 import { merchantEndpointsRoute } from './webhook-endpoint.route';
 import { webhookUrlRoute } from './webhook-url.route';
 
@@ -14,6 +16,24 @@ export const DELIVERY_ROUTES: readonly DeliveryRoute[] = [
 export function routesOf(type: string): readonly DeliveryRoute[] {
   const owner = DELIVERY_ROUTES.find((route) => route.owns !== undefined && type.startsWith(route.owns));
   return owner ? [owner] : DELIVERY_ROUTES;
+}
+
+/** The endpoints of the registries routed to, in one scan: each registry's endpoints with its own condition. */
+function endpointsSql(event: RoutedEvent, registries: readonly EndpointRegistryRoute[], bind: Bind): string {
+  const admitted = registries
+    .map((route) => `(e.registry = ${bind(route.registry)}${route.admits ? ` AND ${route.admits(bind)}` : ''})`)
+    .join(' OR ');
+  const partners = registries.filter((route) => route.forPartner).map((route) => route.registry);
+  const partnerId =
+    partners.length > 0
+      ? `CASE WHEN e.registry = ANY(${bind(partners)}::webhook_registry[]) THEN e.business_id END`
+      : 'NULL::uuid';
+  return `
+    SELECT ${bind(WebhookDeliveryTarget.ENDPOINT)}::text AS target, e.url, e.id AS endpoint_id, ${partnerId} AS partner_id,
+           1 AS rank, e.created_at
+      FROM webhook_endpoints e
+     WHERE e.business_id = ${event.businessId} AND e.livemode = ${event.livemode} AND e.status = ${bind(WebhookEndpointStatus.ENABLED)}
+       AND e.events && ARRAY[${event.type}, ${bind(ALL_EVENTS)}]::text[] AND (${admitted})`;
 }
 
 /**
@@ -39,7 +59,10 @@ export function targetsSql(event: { businessId: string; livemode: boolean; type:
       return type();
     },
   };
-  return routesOf(event.type)
-    .map((route) => route.targets(routed, bind))
-    .join('\n  UNION ALL');
+  const routes = routesOf(event.type);
+  const registries = routes.filter((route): route is EndpointRegistryRoute => 'registry' in route);
+  return [
+    ...routes.flatMap((route) => ('targets' in route ? [route.targets(routed, bind)] : [])),
+    ...(registries.length > 0 ? [endpointsSql(routed, registries, bind)] : []),
+  ].join('\n  UNION ALL');
 }

@@ -121,10 +121,10 @@ export class WebhookService {
   }
 
   /**
-   * Records an event and, in the same statement, one delivery to the business's `webhookUrl` of
-   * the event's mode (when set) and one to each enabled registered endpoint of that business and
-   * mode subscribed to the event's type (or "*"), each due for its first attempt, and the jobs the
-   * change schedules. One statement because it runs for every event, inside the transaction of the
+   * Records an event and, in the same statement, one delivery to each target its routes name
+   * (delivery-routing.ts: the business's `webhookUrl` of the event's mode when set, then each
+   * enabled registered endpoint of that business and mode subscribed to the event's type or "*"),
+   * each due for its first attempt (the retry schedule's), and the jobs the change schedules. One statement because it runs for every event, inside the transaction of the
    * change the event records: one round trip instead of an insert, a read of the targets and a
    * write per target. `insertEvent` is
    * EventService's INSERT of the event row (RETURNING it); the delivery's body is built in SQL
