@@ -5,7 +5,7 @@ import { RequestContext } from '../src/domain/shared/context';
 import { DeliveryPump } from '../src/domain/webhooks/delivery-pump';
 import { WebhookDelivery } from '../src/domain/webhooks/webhook-delivery.entity';
 import { AttemptOutcome } from '../src/domain/webhooks/webhook-sender';
-import { SentAttempt } from '../src/domain/webhooks/webhook.service';
+import { SentAttempt } from '../src/domain/webhooks/delivery-attempts';
 import { TestServer, startTestServer, waitFor, waitUntil } from './support/harness';
 import { Receiver } from './support/receiver';
 
@@ -229,6 +229,32 @@ describe('webhook delivery pump claims', () => {
     await expect(
       server.runtime.core.webhooks.recordSent(system, { delivery: gone, attemptedAt: new Date(), outcome }),
     ).rejects.toThrow(/disappeared/);
+  });
+
+  test('an outcome arriving after another attempt finished the delivery (a stale claim taken over) leaves it finished', async () => {
+    const merchant = await merchantWithDeliveries(2, '/pump-late');
+    const [first, second] = await claimOnly(merchant.businessId, 100);
+    const success: AttemptOutcome = {
+      ok: true,
+      requestHeaders: null,
+      responseStatus: 200,
+      responseBody: 'ok',
+      responseTimeMs: 1,
+      errorMessage: null,
+    };
+    const failure: AttemptOutcome = { ...success, ok: false, responseStatus: 500, errorMessage: 'HTTP 500' };
+    await server.runtime.core.webhooks.recordAllSent(system, [
+      { delivery: first.delivery, attemptedAt: new Date(), outcome: success },
+    ]);
+
+    const late = await server.runtime.core.webhooks.recordAllSent(system, [
+      { delivery: first.delivery, attemptedAt: new Date(), outcome: failure },
+      { delivery: second.delivery, attemptedAt: new Date(), outcome: failure },
+    ]);
+    expect(late.map((delivery) => delivery?.status ?? null)).toEqual([null, 'failed']);
+    const rows = await rowsOf(merchant.businessId);
+    expect(rows.find((row) => row.id === first.delivery.id)).toMatchObject({ status: 'succeeded', due_at: null });
+    expect(rows.find((row) => row.id === second.delivery.id)).toMatchObject({ status: 'failed', claimed: false });
   });
 
   test('a pump writes the outcomes that arrive while it is writing in one statement, and each on its own when that statement fails', async () => {

@@ -232,3 +232,49 @@ export async function redispatchStalled<E extends RailRow<S>, S extends string, 
   }
   return stalled;
 }
+
+/** One row of a batch move: the row, its action, and its own values of the changed columns. */
+export interface RowMove<A extends string> {
+  id: string;
+  action: A;
+  changes: Record<string, unknown>;
+}
+
+/**
+ * `moveRow` for a batch of rows a system job holds, of any business (a delivery pump's attempts):
+ * every row moved by its own action, with its own changes, in one `UPDATE … FROM unnest(…)`. A
+ * row changes only when its status allows its action at that instant; one that does not (moved
+ * elsewhere first), or is gone, is left as it is and answered null. `columnTypes` names the
+ * changed columns (the caller's own, never input) with their SQL types: the values travel as one
+ * array per column, so the statement's text is the same whatever the number of rows. Answers, in
+ * the order of `moves`, the id and the `returning` columns of each moved row.
+ */
+export async function moveRows<E extends MutableTenantEntity & { status: S }, S extends string, A extends string>(
+  ctx: RequestContext,
+  machine: RowMachine<E, S, A>,
+  moves: ReadonlyArray<RowMove<A>>,
+  columnTypes: Record<string, string>,
+  returning: readonly string[],
+): Promise<Array<Record<string, unknown> | null>> {
+  const columns = Object.keys(columnTypes);
+  const actions = [...new Set(moves.map((move) => move.action))];
+  // "<from> <action>" for every status that allows each action: the guard reads the row's status as it is when updated.
+  const allowed = actions.flatMap((action) => machine.allowing(action).map((from) => `${from} ${action}`));
+  const [rows]: [Array<Record<string, unknown>>, number] = await ctx.em.query(
+    `UPDATE "${machine.table}" AS "row" SET status = move.status${columns.map((column) => `, ${column} = move.${column}`).join('')},
+        updated_at = now()
+       FROM unnest($1::uuid[], $2::text[], $3::"${machine.statusType}"[]${columns.map((column, index) => `, $${index + 5}::${columnTypes[column]}[]`).join('')})
+         AS move(id, action, status${columns.map((column) => `, ${column}`).join('')})
+      WHERE "row".id = move.id AND ("row".status::text || ' ' || move.action) = ANY($4::text[])
+      RETURNING "row".id${returning.map((column) => `, "row".${column}`).join('')}`,
+    [
+      moves.map((move) => move.id),
+      moves.map((move) => move.action),
+      moves.map((move) => machine.transition(machine.allowing(move.action)[0], move.action)),
+      allowed,
+      ...columns.map((column) => moves.map((move) => move.changes[column] ?? null)),
+    ],
+  );
+  const byId = new Map(rows.map((row) => [row.id as string, row]));
+  return moves.map((move) => byId.get(move.id) ?? null);
+}

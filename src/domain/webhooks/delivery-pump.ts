@@ -1,7 +1,8 @@
 import { Client } from 'pg';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { RequestContext } from '../shared/context';
-import { DueDelivery, SentAttempt, WEBHOOKS_DUE_CHANNEL, WebhookService } from './webhook.service';
+import { DueDelivery, SentAttempt } from './delivery-attempts';
+import { WEBHOOKS_DUE_CHANNEL, WebhookService } from './webhook.service';
 
 export interface DeliveryPumpOptions {
   /** Attempts in flight at most (`WORKER_CONCURRENCY`). */

@@ -1,5 +1,4 @@
 import { DomainEvent } from '../events/event.entity';
-import { ApiCredential } from '../identity/identity.entities';
 import { V1KeyService } from '../identity/v1-key.service';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
@@ -13,22 +12,20 @@ import {
   WebhookDeliveryTarget,
   WebhookPayload,
 } from './webhook-delivery.entity';
-import { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
+import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
 import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
-import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
-import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
+import { TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
+import { WebhookSettings } from './webhook-sender';
 import { TesseraPubSub, Topic } from '../events/pubsub';
 import { JobRequest, jobsCtes } from '../shared/jobs';
-import { EntityRows } from '../shared/rows';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
-import { announceDelivery, publishDeliveryChange } from './webhooks.events';
+import { announceDelivery } from './webhooks.events';
+import { DeliveryAttempts, DueDelivery, SentAttempt, Signing } from './delivery-attempts';
+import { targetsSql } from './delivery-routing';
+import { isTreasuryEvent } from './treasury-webhook-endpoint.route';
 
 export { NO_ANSWER, readTruncated, signedHeaders } from './webhook-sender';
 export type { WebhookSettings } from './webhook-sender';
-
-/** The error recorded on an attempt that Tessera itself could not make; the cause is in the server's log. */
-export const ATTEMPT_INTERNAL_ERROR =
-  'Not delivered: an internal error stopped this attempt; it is retried on the schedule';
 
 /** Where a delivery goes: the webhookUrl (no endpoint) or a registered endpoint, and its treasury partner if any. */
 interface DeliveryTarget {
@@ -45,91 +42,9 @@ const targetOf = (endpoint: WebhookEndpoint): DeliveryTarget => ({
   partnerId: endpoint.registry === WebhookRegistry.TREASURY ? endpoint.businessId : null,
 });
 
-/** A delivery to attempt, and the sealed API secret of its business and mode (null when none was issued). */
-export interface DueDelivery {
-  delivery: WebhookDelivery;
-  sealedApiSecret: string | null;
-}
-
 /** The PostgreSQL channel on which delivery pumps are told that deliveries are due (DeliveryPump listens). */
 export const WEBHOOKS_DUE_CHANNEL = 'tessera_webhooks_due';
 
-/** An attempt's request, made and answered (or failed), before it is recorded. */
-export interface SentAttempt {
-  delivery: WebhookDelivery;
-  attemptedAt: Date;
-  outcome: AttemptOutcome;
-}
-
-/** What an attempt writes on its delivery. */
-type AttemptRecord = Pick<
-  WebhookDelivery,
-  | 'status'
-  | 'attemptCount'
-  | 'lastAttemptAt'
-  | 'nextRetryAt'
-  | 'requestHeaders'
-  | 'responseStatus'
-  | 'responseBody'
-  | 'responseTimeMs'
-  | 'errorMessage'
-  | 'dueAt'
-  | 'claimedAt'
->;
-
-/**
- * Writes the attempts' records, one per delivery, in one UPDATE, and returns the deliveries as
- * stored: each row read before its attempt with its changes and the update time the database set
- * (RETURNING), instead of reading them again; null for a delivery no longer there. The records arrive as one array per column
- * (`unnest`): one statement text whatever their number, prepared once per connection.
- */
-async function updateDeliveries(
-  ctx: RequestContext,
-  records: Array<{ delivery: WebhookDelivery; changes: AttemptRecord }>,
-): Promise<Array<WebhookDelivery | null>> {
-  const column = <K extends keyof AttemptRecord>(key: K) => records.map(({ changes }) => changes[key]);
-  const [rows]: [Array<{ id: string; updated_at: Date }>, number] = await ctx.em.query(
-    `UPDATE "${EntityRows.of(ctx, WebhookDelivery).tableName}" AS "delivery" SET
-        status = record.status, attempt_count = record.attempt_count, last_attempt_at = record.last_attempt_at,
-        next_retry_at = record.next_retry_at, request_headers = record.request_headers, response_status = record.response_status,
-        response_body = record.response_body, response_time_ms = record.response_time_ms, error_message = record.error_message,
-        due_at = record.due_at, claimed_at = NULL, updated_at = CURRENT_TIMESTAMP
-       FROM unnest($1::uuid[], $2::"public"."webhook_delivery_status"[], $3::integer[], $4::timestamptz[], $5::timestamptz[],
-                   $6::jsonb[], $7::integer[], $8::text[], $9::integer[], $10::text[], $11::timestamptz[])
-         AS record(id, status, attempt_count, last_attempt_at, next_retry_at, request_headers, response_status,
-                   response_body, response_time_ms, error_message, due_at)
-      WHERE "delivery"."id" = record.id
-      RETURNING "delivery"."id", "delivery"."updated_at"`,
-    [
-      records.map(({ delivery }) => delivery.id),
-      column('status'),
-      column('attemptCount'),
-      column('lastAttemptAt'),
-      column('nextRetryAt'),
-      column('requestHeaders').map((headers) => (headers === null ? null : JSON.stringify(headers))),
-      column('responseStatus'),
-      column('responseBody'),
-      column('responseTimeMs'),
-      column('errorMessage'),
-      column('dueAt'),
-    ],
-  );
-  const updatedAt = new Map(rows.map((row) => [row.id, row.updated_at]));
-  return records.map(({ delivery, changes }) => {
-    const at = updatedAt.get(delivery.id);
-    // A new object: the attempt's delivery stays as it was, what the change is announced against.
-    return at === undefined
-      ? null
-      : Object.assign(Object.create(Object.getPrototypeOf(delivery) as object) as WebhookDelivery, delivery, changes, {
-          updatedAt: at,
-        });
-  });
-}
-
-/**
- * The event's own columns, EventService's INSERT of its row (RETURNING it) with its parameters
- * numbered from $1, and the jobs the event's change schedules (written in the same statement).
- */
 /** What the event-with-deliveries statement answers. */
 interface RecordedEventRow {
   id: string;
@@ -145,6 +60,10 @@ interface RecordedEventRow {
   }>;
 }
 
+/**
+ * The event's own columns, EventService's INSERT of its row (RETURNING it) with its parameters
+ * numbered from $1, and the jobs the event's change schedules (written in the same statement).
+ */
 export interface EventInsert {
   event: Pick<DomainEvent, 'businessId' | 'livemode' | 'type' | 'data'>;
   sql: string;
@@ -152,50 +71,8 @@ export interface EventInsert {
   jobs: JobRequest[];
 }
 
-/**
- * Treasury events (`treasury.*`, design section 10) belong to the treasury product: they go to the
- * treasury registry's endpoints only, never to the webhookUrl nor to merchant endpoints (even those
- * subscribed to "*"). Every other event keeps its targets.
- */
-const TREASURY_EVENT_PREFIX = 'treasury.';
-const isTreasuryEvent = (type: string) => type.startsWith(TREASURY_EVENT_PREFIX);
 /** `/v1` events (rows named by `v1EventRowType`, ./v1.events.ts) go only to `/v1` targets, signed with the `/v1` key. */
 const isV1Event = (type: string) => type.startsWith('v1.');
-const isTreasuryEventSql = (type: string) => `starts_with(${type}::text, '${TREASURY_EVENT_PREFIX}')`;
-
-/**
- * Where an event goes: the business's webhookUrl of the event's mode, then its enabled endpoints
- * subscribed to the type (or "*"), oldest first (ordered by rank, created_at, endpoint_id);
- * treasury endpoints only while the business has the treasury product; treasury events to
- * treasury endpoints only (see TREASURY_EVENT_PREFIX). Its nine parameters are targetsParams,
- * numbered by `at(1)` to `at(9)`.
- */
-const targetsSql = (at: (index: number) => string) => `
-  SELECT ${at(8)}::text AS target, s.webhook_url AS url, NULL::uuid AS endpoint_id, NULL::uuid AS partner_id, 0 AS rank, NULL::timestamptz AS created_at
-    FROM business_settings s
-   WHERE s.business_id = ${at(1)} AND s.livemode = ${at(2)} AND s.webhook_url IS NOT NULL
-     AND NOT ${isTreasuryEventSql(at(3))}
-  UNION ALL
-  SELECT ${at(9)}::text, e.url, e.id, CASE WHEN e.registry = ${at(5)} THEN e.business_id END, 1, e.created_at
-    FROM webhook_endpoints e
-   WHERE e.business_id = ${at(1)} AND e.livemode = ${at(2)} AND e.status = ${at(6)} AND e.events && ARRAY[${at(3)}, ${at(4)}]::text[]
-     AND (e.registry = ${at(7)} OR EXISTS (SELECT 1 FROM businesses b WHERE b.id = e.business_id AND b.treasury_enabled))
-     AND (e.registry = ${at(5)} OR NOT ${isTreasuryEventSql(at(3))})`;
-
-const targetsParams = (businessId: string, livemode: boolean, type: string) => [
-  businessId,
-  livemode,
-  type,
-  ALL_EVENTS,
-  WebhookRegistry.TREASURY,
-  WebhookEndpointStatus.ENABLED,
-  WebhookRegistry.MERCHANT,
-  WebhookDeliveryTarget.WEBHOOK_URL,
-  WebhookDeliveryTarget.ENDPOINT,
-];
-
-/** The secrets an attempt signs with, or why it cannot be signed (and so is not sent). */
-type Signing = { secrets: SigningSecrets; unsignable?: never } | { secrets: null; unsignable: string };
 
 /** What a delivery sends: the body as an object, and the exact bytes of it every attempt POSTs. */
 interface DeliveryContent {
@@ -222,10 +99,10 @@ const contentOf = (event: DomainEvent): DeliveryContent => {
  * schedule's next time in the same UPDATE that records it.
  */
 export class WebhookService {
-  private readonly sender: WebhookSender;
+  private readonly attempts: DeliveryAttempts;
 
   constructor(
-    private readonly settings: WebhookSettings,
+    settings: WebhookSettings,
     /** Unseals a stored secret (the business's API secret, read with the delivery it signs). */
     private readonly openSecret: (sealed: string) => string,
     private readonly treasuryEndpoints: TreasuryWebhookEndpointService,
@@ -233,19 +110,19 @@ export class WebhookService {
     /** Holds the `/v1` keys that sign `/v1` deliveries (design section 11). */
     private readonly v1Keys: V1KeyService,
   ) {
-    this.sender = new WebhookSender(settings);
+    this.attempts = new DeliveryAttempts(settings, (ctx, due, at) => this.signingOf(ctx, due, at), pubSub);
   }
 
   /** Closes the deliveries' idle connections. */
   async close(): Promise<void> {
-    await this.sender.close();
+    await this.attempts.close();
   }
 
   /**
-   * Records an event and, in the same statement, one delivery to the business's `webhookUrl` of
-   * the event's mode (when set) and one to each enabled registered endpoint of that business and
-   * mode subscribed to the event's type (or "*"), each due for its first attempt, and the jobs the
-   * change schedules. One statement because it runs for every event, inside the transaction of the
+   * Records an event and, in the same statement, one delivery to each target its routes name
+   * (delivery-routing.ts: the business's `webhookUrl` of the event's mode when set, then each
+   * enabled registered endpoint of that business and mode subscribed to the event's type or "*"),
+   * each due for its first attempt (the retry schedule's), and the jobs the change schedules. One statement because it runs for every event, inside the transaction of the
    * change the event records: one round trip instead of an insert, a read of the targets and a
    * write per target. `insertEvent` is
    * EventService's INSERT of the event row (RETURNING it); the delivery's body is built in SQL
@@ -281,21 +158,24 @@ export class WebhookService {
   }
 
   private eventWithDeliveriesStatement(insertEvent: EventInsert): { sql: string; params: unknown[] } {
-    const { businessId, livemode, type, data } = insertEvent.event;
-    const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
-    const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
-    const at = (index: number) => `$${insertEvent.params.length + index}`;
-    // Numbered after the event's parameters and the twelve of this statement (targets, body, first attempt).
-    const scheduled = jobsCtes(insertEvent.jobs, insertEvent.params.length + 13);
+    const { type, data } = insertEvent.event;
+    const params = [...insertEvent.params];
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    const targets = targetsSql(insertEvent.event, bind);
+    const bodyStart = bind(`{"event":${JSON.stringify(type)},"timestamp":"`);
+    const bodyEnd = bind(`","data":${JSON.stringify(data)}}`);
+    const firstAttemptAt = bind(this.attempts.schedule.firstAttemptAt());
+    // Numbered after every parameter bound above.
+    const scheduled = jobsCtes(insertEvent.jobs, params.length + 1);
     return {
       sql: `WITH event AS (${insertEvent.sql}),
        stamp AS (SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso FROM event),
-       targets AS (${targetsSql(at)}),
+       targets AS (${targets}),
        deliveries AS (
          INSERT INTO webhook_deliveries (business_id, livemode, event_id, event_type, target, endpoint_id, partner_id, url, payload, request_body, status, due_at)
          SELECT event.business_id, event.livemode, event.id, event.type, targets.target, targets.endpoint_id, targets.partner_id, targets.url,
                 jsonb_build_object('event', event.type, 'timestamp', stamp.iso, 'data', event.data),
-                ${at(10)} || stamp.iso || ${at(11)}, '${WebhookDeliveryStatus.PENDING}', coalesce(${at(12)}::timestamptz, now())
+                ${bodyStart} || stamp.iso || ${bodyEnd}, '${WebhookDeliveryStatus.PENDING}', coalesce(${firstAttemptAt}::timestamptz, now())
            FROM event, stamp, targets ORDER BY targets.rank, targets.created_at, targets.endpoint_id
          RETURNING id, target, url, endpoint_id, partner_id, created_at
        ),
@@ -303,14 +183,7 @@ export class WebhookService {
        SELECT event.id, event.created_at, ${scheduled.countSql} AS jobs,
               (SELECT coalesce(json_agg(deliveries), '[]') FROM deliveries) AS deliveries
          FROM event`,
-      params: [
-        ...insertEvent.params,
-        ...targetsParams(businessId, livemode, type),
-        `{"event":${JSON.stringify(type)},"timestamp":"`,
-        `","data":${JSON.stringify(data)}}`,
-        runAt,
-        ...scheduled.params,
-      ],
+      params: [...params, ...scheduled.params],
     };
   }
 
@@ -370,8 +243,7 @@ export class WebhookService {
     payload: WebhookPayload,
   ): Promise<WebhookDelivery[]> {
     if (!tx.inTransaction) throw new Error("WebhookService.recordV1Deliveries must run inside the event's transaction");
-    const firstDelaySeconds = this.settings.retryScheduleSeconds[0] ?? 0;
-    const runAt = firstDelaySeconds > 0 ? new Date(Date.now() + firstDelaySeconds * 1000) : null;
+    const runAt = this.attempts.schedule.firstAttemptAt();
     const content = { payload, requestBody: bodyOf(payload) };
     const deliveries: WebhookDelivery[] = [];
     for (const url of urls) {
@@ -513,30 +385,11 @@ export class WebhookService {
 
   /**
    * Claims up to `limit` due deliveries (the delivery pump): rows due now that no pump holds, or
-   * whose claim is older than `stalledAfterMs` (its worker died), oldest due first, skipping rows
-   * another transaction is claiming; each with its business's sealed API secret. One statement for
-   * the batch.
+   * whose claim is older than `stalledAfterMs` (its worker died), oldest due first; each with its
+   * business's sealed API secret. One statement for the batch.
    */
   async claimDue(ctx: RequestContext, limit: number, stalledAfterMs: number): Promise<DueDelivery[]> {
-    const deliveries = EntityRows.of(ctx, WebhookDelivery);
-    const [rows]: [Array<Record<string, unknown>>, number] = await ctx.em.query(
-      `WITH due AS (
-         SELECT id FROM "${deliveries.tableName}"
-          WHERE due_at <= now() AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2))
-          ORDER BY due_at
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED)
-       UPDATE "${deliveries.tableName}" AS "delivery" SET claimed_at = now()
-         FROM due WHERE "delivery"."id" = due.id
-       RETURNING ${deliveries.selectList('delivery')},
-         (SELECT "credential"."secret_ciphertext" FROM "${ctx.repo(ApiCredential).metadata.tableName}" "credential"
-           WHERE "credential"."business_id" = "delivery"."business_id" AND "credential"."livemode" = "delivery"."livemode") AS "sealed_api_secret"`,
-      [limit, stalledAfterMs / 1000],
-    );
-    return rows.map((row) => ({
-      delivery: deliveries.hydrate(row, 'delivery'),
-      sealedApiSecret: row.sealed_api_secret as string | null,
-    }));
+    return this.attempts.claimDue(ctx, limit, stalledAfterMs);
   }
 
   /**
@@ -552,8 +405,7 @@ export class WebhookService {
     deliveryId: string,
     reportError: (error: unknown) => void = () => undefined,
   ): Promise<WebhookDelivery | null> {
-    const due = await this.dueDelivery(ctx, deliveryId);
-    return due ? this.attemptDue(ctx, due, reportError) : null;
+    return this.attempts.attempt(ctx, deliveryId, reportError);
   }
 
   /** One attempt of a delivery read (or claimed) with its sealed API secret; see `attempt`. */
@@ -562,7 +414,7 @@ export class WebhookService {
     due: DueDelivery,
     reportError: (error: unknown) => void = () => undefined,
   ): Promise<WebhookDelivery> {
-    return this.recordSent(ctx, await this.send(ctx, due, reportError));
+    return this.attempts.attemptDue(ctx, due, reportError);
   }
 
   /**
@@ -574,129 +426,27 @@ export class WebhookService {
     due: DueDelivery,
     reportError: (error: unknown) => void = () => undefined,
   ): Promise<SentAttempt> {
-    const { delivery } = due;
-    const attemptedAt = new Date();
-    let outcome: AttemptOutcome;
-    try {
-      const signing = await this.signingOf(ctx, due, attemptedAt);
-      outcome = signing.secrets
-        ? await this.sender.post(delivery, signing.secrets, attemptedAt)
-        : {
-            ok: false,
-            requestHeaders: null,
-            responseStatus: null,
-            responseBody: null,
-            responseTimeMs: 0,
-            errorMessage: signing.unsignable,
-          };
-    } catch (error) {
-      reportError(error);
-      outcome = {
-        ok: false,
-        requestHeaders: null,
-        responseStatus: null,
-        responseBody: null,
-        responseTimeMs: 0,
-        errorMessage: ATTEMPT_INTERNAL_ERROR,
-      };
-    }
-    return { delivery, attemptedAt, outcome };
+    return this.attempts.send(ctx, due, reportError);
   }
 
   /** Records a sent attempt on its delivery (see `recordAllSent`) and announces the change. */
   async recordSent(ctx: RequestContext, sent: SentAttempt): Promise<WebhookDelivery> {
-    const [recorded] = await this.recordAllSent(ctx, [sent]);
-    if (!recorded) throw new Error(`Webhook delivery ${sent.delivery.id} disappeared during its attempt`);
-    return recorded;
+    return this.attempts.recordSent(ctx, sent);
   }
 
-  /**
-   * Records sent attempts, each on its own delivery, in one statement (`writeAllSent`), and
-   * announces each change (`announceRecorded`): the deliveries as stored, in order, null for one no
-   * longer there.
-   */
+  /** Records sent attempts in one statement (`writeAllSent`) and announces each change (`announceRecorded`). */
   async recordAllSent(ctx: RequestContext, sent: readonly SentAttempt[]): Promise<Array<WebhookDelivery | null>> {
-    const recorded = await this.writeAllSent(ctx, sent);
-    await this.announceRecorded(recorded, sent);
-    return recorded;
+    return this.attempts.recordAllSent(ctx, sent);
   }
 
-  /**
-   * Writes sent attempts, each on its own delivery, in one statement (a pump writes together the
-   * outcomes that arrived while its last write was running): the deliveries as stored, in order,
-   * null for one no longer there. A failure with another attempt due makes the row due again then
-   * (so a delivery is never left failed with nothing scheduled); a success or the last failure
-   * leaves nothing due. Each claim is released. One statement: when it fails, none is written.
-   */
+  /** Writes sent attempts, each a move of its own delivery, in one statement (DeliveryAttempts.writeAllSent). */
   async writeAllSent(ctx: RequestContext, sent: readonly SentAttempt[]): Promise<Array<WebhookDelivery | null>> {
-    if (sent.length === 0) return [];
-    return updateDeliveries(
-      ctx,
-      sent.map(({ delivery, attemptedAt, outcome }) => ({
-        delivery,
-        changes: this.attemptRecord(delivery, attemptedAt, outcome),
-      })),
-    );
+    return this.attempts.writeAllSent(ctx, sent);
   }
 
   /** Announces recorded attempts to subscribers (`webhookDeliveryUpdated`): `recorded[i]` is `sent[i]`'s delivery as stored. */
   async announceRecorded(recorded: ReadonlyArray<WebhookDelivery | null>, sent: readonly SentAttempt[]): Promise<void> {
-    await Promise.all(
-      recorded.map(async (delivery, index) => {
-        if (delivery) await publishDeliveryChange(this.pubSub, delivery, sent[index].delivery);
-      }),
-    );
-  }
-
-  /**
-   * The delivery to attempt, with the sealed API secret of its business and mode, in one query
-   * (it runs for every attempt); null when it is gone or already finished.
-   */
-  private async dueDelivery(ctx: RequestContext, deliveryId: string): Promise<DueDelivery | null> {
-    const deliveries = EntityRows.of(ctx, WebhookDelivery);
-    const [row]: Array<Record<string, unknown>> = await ctx.em.query(
-      `SELECT ${deliveries.selectList('delivery')}, "credential"."secret_ciphertext" AS "sealed_api_secret"
-         FROM "${deliveries.tableName}" "delivery"
-         LEFT JOIN "${ctx.repo(ApiCredential).metadata.tableName}" "credential"
-           ON "credential"."business_id" = "delivery"."business_id" AND "credential"."livemode" = "delivery"."livemode"
-        WHERE "delivery"."id" = $1`,
-      [deliveryId],
-    );
-    const delivery = row ? deliveries.hydrate(row, 'delivery') : null;
-    if (
-      !row ||
-      !delivery ||
-      delivery.status === WebhookDeliveryStatus.SUCCEEDED ||
-      delivery.status === WebhookDeliveryStatus.PERMANENTLY_FAILED
-    ) {
-      return null;
-    }
-    return { delivery, sealedApiSecret: row.sealed_api_secret as string | null };
-  }
-
-  /** What an attempt's outcome writes on its delivery: its status, the retry due, what was sent and answered. */
-  private attemptRecord(delivery: WebhookDelivery, attemptedAt: Date, outcome: AttemptOutcome): AttemptRecord {
-    const attemptCount = delivery.attemptCount + 1;
-    const retryDelaySeconds = outcome.ok ? undefined : this.settings.retryScheduleSeconds[attemptCount];
-    const nextRetryAt = retryDelaySeconds === undefined ? null : new Date(Date.now() + retryDelaySeconds * 1000);
-    const status = outcome.ok
-      ? WebhookDeliveryStatus.SUCCEEDED
-      : nextRetryAt
-        ? WebhookDeliveryStatus.FAILED
-        : WebhookDeliveryStatus.PERMANENTLY_FAILED;
-    return {
-      status,
-      attemptCount,
-      lastAttemptAt: attemptedAt,
-      nextRetryAt,
-      requestHeaders: outcome.requestHeaders,
-      responseStatus: outcome.responseStatus,
-      responseBody: outcome.responseBody,
-      responseTimeMs: outcome.responseTimeMs,
-      errorMessage: outcome.errorMessage,
-      dueAt: nextRetryAt,
-      claimedAt: null,
-    };
+    return this.attempts.announceRecorded(recorded, sent);
   }
 
   /**
