@@ -312,19 +312,19 @@ describe('server-to-server card charges', () => {
     const ctx = await core.identity.auth.authenticate(core.anonymousContext(), { apiKey: merchant.apiKey });
     const store = (
       core.charges as unknown as {
-        store: { claimDedupeKey: (tx: RequestContext, ...rest: unknown[]) => Promise<boolean> };
+        chargeStore: { claimKey: (tx: RequestContext, ...rest: unknown[]) => Promise<boolean> };
       }
-    ).store;
-    const claim = store.claimDedupeKey;
+    ).chargeStore;
+    const claim = store.claimKey;
     // The claim statement fails on the server (as a lock or statement timeout would): the INSERT
     // pipelined behind it answers "current transaction is aborted", which must not hide the cause.
-    store.claimDedupeKey = async (tx) => (await tx.em.query(`SELECT 1 / 0 AS claimed`)).length > 0;
+    store.claimKey = async (tx) => (await tx.em.query(`SELECT 1 / 0 AS claimed`)).length > 0;
     try {
       await expect(
         core.charges.charge(ctx, chargeCommandOf(parseInput(chargeRequestSchema, body(CARDS.success, { amount: 31 })))),
       ).rejects.toThrow(/division by zero/);
     } finally {
-      store.claimDedupeKey = claim;
+      store.claimKey = claim;
     }
     expect(await paymentCount(merchant.businessId)).toBe(0);
     await expectLedgerBalanced(server);

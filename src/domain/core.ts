@@ -18,6 +18,7 @@ import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { PaymentService } from './payments/payment.service';
 import { ChargeService } from './payments/charge.service';
+import { ChargeStore } from './payments/charge.store';
 import { SettlementService } from './payments/settlement.service';
 import { RefundService } from './payments/refund.service';
 import { DisputeService } from './payments/dispute.service';
@@ -181,6 +182,7 @@ export function createCore(
     ledger,
     events,
     paymentStore,
+    new ChargeStore(),
     (tx, attempt) => fraud.screen(tx, attempt),
   );
   const settlements = new SettlementService(ledger, events, paymentStore, providers);

@@ -12,6 +12,7 @@ import { enqueueJob } from '../shared/jobs';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
 import { CardDetails } from './card';
+import { ChargeDedupe, ChargeStore, DedupeClaim } from './charge.store';
 import { ChargeCommand } from './payment.commands';
 import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from './payment.entities';
 import { paymentAllows, paymentTransition } from './payment.states';
@@ -44,6 +45,17 @@ export type FraudScreen = (tx: RequestContext, attempt: ChargeAttempt) => Promis
 /** The card of a charge once resolved: known now, or a single-use token the payment's own transaction redeems. */
 type ResolvedCard = { vaulted: VaultedCard } | { token: string };
 
+/** A charge once its rules are checked and its card and payer are known: what its transactions record. */
+interface ResolvedCharge extends Omit<ChargeCommand, 'card'> {
+  currency: string;
+  email: string;
+  customerId: string | null;
+  paymentMethodId: string | null;
+  card: ResolvedCard;
+  /** Two server-to-server charges with the same key within the window are one; null: not de-duplicated. */
+  dedupeKey: string | null;
+}
+
 /** What the charge's first transaction recorded, and whether the acquirer is asked next. */
 interface RecordedPayment {
   payment: Payment;
@@ -51,9 +63,6 @@ interface RecordedPayment {
   card: VaultedCard | null;
   resumed: boolean;
 }
-
-/** The charge's dedupe claim was recent: its first transaction rolls back and runs again, claim first. */
-class RecentDedupeClaim extends Error {}
 
 /** Which acquirer answer is being recorded: to the authorization of a PENDING payment, or to its 3-D Secure completion. */
 type AnswerStage = 'authorize' | 'authenticate';
@@ -76,6 +85,7 @@ export class ChargeService {
     private readonly ledger: LedgerService,
     private readonly events: EventService,
     private readonly store: PaymentStore,
+    private readonly chargeStore: ChargeStore,
     private readonly screen: FraudScreen,
   ) {}
 
@@ -134,10 +144,10 @@ export class ChargeService {
         break;
     }
     if (email === undefined) throw validationError({ email: ["is required: the payer's email address"] });
-    const dedupe = command.origin
+    const dedupeKey = command.origin
       ? null
-      : [amount.toString(), currency, ...instrument, email, command.metadata ?? null];
-    return this.create(ctx, { ...command, amount, currency, email, customerId, paymentMethodId, card, dedupe });
+      : dedupeKeyOf([amount.toString(), currency, ...instrument, email, command.metadata ?? null], card);
+    return this.create(ctx, { ...command, currency, email, customerId, paymentMethodId, card, dedupeKey });
   }
 
   /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
@@ -154,122 +164,22 @@ export class ChargeService {
     this.acquirerFor(ctx);
   }
 
-  private async create(
-    ctx: RequestContext,
-    request: Omit<ChargeCommand, 'card'> & {
-      email: string;
-      customerId: string | null;
-      paymentMethodId: string | null;
-      card: ResolvedCard;
-      dedupe: unknown[] | null;
-    },
-  ): Promise<Payment> {
+  /**
+   * Records the PENDING payment (or finds the one this charge repeats), asks the acquirer outside
+   * any transaction, then records its answer: on approval, in one transaction, the captured payment,
+   * its ledger posting and its event.
+   */
+  private async create(ctx: RequestContext, charge: ResolvedCharge): Promise<Payment> {
     const acquirer = this.acquirerFor(ctx);
-    const given = 'vaulted' in request.card ? request.card.vaulted : null;
-    const dedupeKey = request.dedupe
-      ? crypto
-          .createHash('sha256')
-          .update(
-            JSON.stringify([
-              ...request.dedupe,
-              given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null,
-            ]),
-          )
-          .digest('base64url')
-      : null;
-    // The dedupe claim is sent with the payment's INSERT, not waited for first: a claim that turns
-    // out recent (the same charge within the window, rare) rolls that transaction back unseen, and
-    // the charge runs again claim first, reading the payment it repeats. A token charge claims
-    // first: redeeming the token of a repeated charge would refuse it as used.
-    const recordPayment = (claimFirst: boolean) =>
-      inTransaction(ctx, async (tx): Promise<RecordedPayment> => {
-        const businessId = tx.requireBusiness();
-        const earlier = tx.idempotency?.resourceOf('payment');
-        if (earlier) {
-          const made = await tx.repo(Payment).findOne({ where: { id: earlier, businessId, livemode: tx.livemode } });
-          if (made) return { payment: made, proceed: false, card: given, resumed: true };
-        }
-        let claimed: Promise<boolean> | null = null;
-        if (dedupeKey && !claimFirst) {
-          claimed = this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS);
-          claimed.catch(() => undefined);
-        } else if (dedupeKey && !(await this.store.claimDedupeKey(tx, dedupeKey, CHARGE_DEDUPE_WINDOW_SECONDS))) {
-          const existing = await tx
-            .repo(Payment)
-            .createQueryBuilder('payment')
-            .where('payment.business_id = :businessId AND payment.livemode = :livemode AND payment.dedupe_key = :key', {
-              businessId,
-              livemode: tx.livemode,
-              key: dedupeKey,
-            })
-            .andWhere(`payment.created_at > now() - make_interval(secs => :window)`, {
-              window: CHARGE_DEDUPE_WINDOW_SECONDS,
-            })
-            .orderBy('payment.created_at', 'DESC')
-            .getOne();
-          if (existing) {
-            await tx.idempotency?.recordResource(tx, 'payment', existing.id);
-            return { payment: existing, proceed: false, card: given, resumed: false };
-          }
-          await this.store.renewDedupeClaim(tx, dedupeKey);
-        }
-        const card = given ?? (await redeemCardToken(tx, (request.card as { token: string }).token));
-        const created = await this.store
-          .insert(
-            tx,
-            {
-              businessId,
-              livemode: tx.livemode,
-              amount: request.amount,
-              currency: request.currency,
-              status: PaymentStatus.PENDING,
-              email: request.email,
-              customerId: request.customerId,
-              paymentMethodId: request.paymentMethodId,
-              cardBrand: card.brand,
-              cardLast4: card.last4,
-              cardExpiryMonth: card.expiryMonth,
-              cardExpiryYear: card.expiryYear,
-              cardFingerprint: card.fingerprint,
-              cardCountry: card.country,
-              cardProviderRef: card.providerRef,
-              source: request.origin?.source ?? PaymentSource.API,
-              sourceId: request.origin?.sourceId ?? null,
-              dedupeKey,
-              ipAddress: tx.clientIp,
-              metadata: request.metadata ?? null,
-            },
-            request.customerId ? null : request.email,
-          )
-          .catch(async (error: unknown) => {
-            // A failed claim aborts the transaction, so the INSERT after it answers "current transaction
-            // is aborted": the claim's own error is the cause to report.
-            if (claimed) await claimed;
-            throw error;
-          });
-        if (claimed && !(await claimed)) throw new RecentDedupeClaim();
-        await tx.idempotency?.recordResource(tx, 'payment', created.id);
-        this.events.recordBehind(tx, PaymentEvent.CREATED, paymentCreated(created));
-        const blocked = await this.screen(tx, {
-          amount: request.amount,
-          currency: request.currency,
-          email: request.email,
-          card,
-          ipAddress: tx.clientIp,
-        });
-        if (blocked) {
-          paymentTransition(created.status, 'block');
-          // Created and failed in one transaction: subscribers hear of it once, as created.
-          await this.fail(tx, created, PaymentFailureReason.BLOCKED, blocked, null);
-          return { payment: created, proceed: false, card, resumed: false };
-        }
-        this.store.announceCreated(tx, created);
-        return { payment: created, proceed: true, card, resumed: false };
-      });
-    const { payment, proceed, card, resumed } = await recordPayment(given === null).catch((error: unknown) => {
-      if (error instanceof RecentDedupeClaim) return recordPayment(true);
-      throw error;
-    });
+    const dedupe: ChargeDedupe = {
+      key: charge.dedupeKey,
+      windowSeconds: CHARGE_DEDUPE_WINDOW_SECONDS,
+      // Redeeming the token of a repeated charge would refuse it as used: the claim is settled first.
+      claimFirst: 'token' in charge.card,
+    };
+    const { payment, proceed, card, resumed } = await this.chargeStore.transaction(ctx, dedupe, (tx, claim) =>
+      this.recordPending(tx, claim, charge),
+    );
     if (resumed && payment.status === PaymentStatus.PENDING) {
       // Its first run died (or is still waiting) between recording the payment and recording the
       // acquirer's answer; the recovery sweep asks the acquirer again, idempotently on the payment id.
@@ -287,6 +197,50 @@ export class ChargeService {
       if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
       return ctx.repo(Payment).findOneOrFail({ where: { id: payment.id } });
     });
+  }
+
+  /**
+   * The charge's first transaction, before the acquirer sees the card: the payment an earlier run
+   * of the Idempotency-Key made, or the one this charge repeats within the window, or a new PENDING
+   * payment, recorded on the key with its event and screened for fraud.
+   */
+  private async recordPending(
+    tx: RequestContext,
+    claim: DedupeClaim,
+    charge: ResolvedCharge,
+  ): Promise<RecordedPayment> {
+    const given = 'vaulted' in charge.card ? charge.card.vaulted : null;
+    const earlier = await this.chargeStore.madeEarlier(tx);
+    if (earlier) return { payment: earlier, proceed: false, card: given, resumed: true };
+    const repeated = await this.chargeStore.repeated(tx, claim);
+    if (repeated) {
+      await tx.idempotency?.recordResource(tx, 'payment', repeated.id);
+      return { payment: repeated, proceed: false, card: given, resumed: false };
+    }
+    const card = 'vaulted' in charge.card ? charge.card.vaulted : await redeemCardToken(tx, charge.card.token);
+    const payment = await this.chargeStore.insert(
+      tx,
+      claim,
+      pendingPaymentOf(tx, charge, card),
+      charge.customerId ? null : charge.email,
+    );
+    await tx.idempotency?.recordResource(tx, 'payment', payment.id);
+    this.events.recordBehind(tx, PaymentEvent.CREATED, paymentCreated(payment));
+    const blocked = await this.screen(tx, {
+      amount: charge.amount,
+      currency: charge.currency,
+      email: charge.email,
+      card,
+      ipAddress: tx.clientIp,
+    });
+    if (blocked) {
+      paymentTransition(payment.status, 'block');
+      // Created and failed in one transaction: subscribers hear of it once, as created.
+      await this.fail(tx, payment, PaymentFailureReason.BLOCKED, blocked, null);
+      return { payment, proceed: false, card, resumed: false };
+    }
+    this.store.announceCreated(tx, payment);
+    return { payment, proceed: true, card, resumed: false };
   }
 
   /**
@@ -359,7 +313,7 @@ export class ChargeService {
 
   /** Forgets charge de-duplication claims past the window (an hourly housekeeping job); returns how many. */
   async purgeDedupeClaims(system: RequestContext): Promise<number> {
-    return this.store.purgeDedupeClaims(system, CHARGE_DEDUPE_WINDOW_SECONDS);
+    return this.chargeStore.purgeDedupeClaims(system, CHARGE_DEDUPE_WINDOW_SECONDS);
   }
 
   /** Records the acquirer's answer once; an answer to a payment that already moved on is a CONFLICT. */
@@ -487,4 +441,39 @@ export class ChargeService {
   private acquirerFor(ctx: RequestContext): CardAcquirer {
     return this.providers.providerFor(ctx, 'card-acquirer');
   }
+}
+
+/** The dedupe key of a server-to-server charge: its parameters and, when known now, the card's identity, hashed. */
+function dedupeKeyOf(parameters: unknown[], card: ResolvedCard): string {
+  const given = 'vaulted' in card ? card.vaulted : null;
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([...parameters, given ? [given.fingerprint, given.expiryMonth, given.expiryYear] : null]))
+    .digest('base64url');
+}
+
+/** The new payment's row: PENDING, with the card as the acquirer vaulted it and the caller's address. */
+function pendingPaymentOf(tx: RequestContext, charge: ResolvedCharge, card: VaultedCard): Partial<Payment> {
+  return {
+    businessId: tx.requireBusiness(),
+    livemode: tx.livemode,
+    amount: charge.amount,
+    currency: charge.currency,
+    status: PaymentStatus.PENDING,
+    email: charge.email,
+    customerId: charge.customerId,
+    paymentMethodId: charge.paymentMethodId,
+    cardBrand: card.brand,
+    cardLast4: card.last4,
+    cardExpiryMonth: card.expiryMonth,
+    cardExpiryYear: card.expiryYear,
+    cardFingerprint: card.fingerprint,
+    cardCountry: card.country,
+    cardProviderRef: card.providerRef,
+    source: charge.origin?.source ?? PaymentSource.API,
+    sourceId: charge.origin?.sourceId ?? null,
+    dedupeKey: charge.dedupeKey,
+    ipAddress: tx.clientIp,
+    metadata: charge.metadata ?? null,
+  };
 }

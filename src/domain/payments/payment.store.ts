@@ -2,11 +2,11 @@ import { PaymentChange, TesseraPubSub, Topic } from '../events/pubsub';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
-import { entityFromRow, insertReturning } from '../shared/rows';
+import { entityFromRow } from '../shared/rows';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { VaultedCard } from '../../providers/card-acquirer/port';
-import { ChargeDedupeClaim, Payment, PaymentStatus } from './payment.entities';
+import { Payment, PaymentStatus } from './payment.entities';
 import { PaymentAction, paymentMoves, paymentTransition } from './payment.states';
 
 /** A field of the payment a change sets: a column, or its list of refunds or disputes. */
@@ -22,58 +22,6 @@ export class PaymentStore {
   /** The context's payment, or NOT_FOUND ("Payment not found") for another tenant's or a non-uuid id. */
   find(ctx: RequestContext, paymentId: string): Promise<Payment> {
     return findOwned(ctx, Payment, paymentId, 'Payment');
-  }
-
-  /**
-   * Writes a new payment and returns it as stored. Given `customerEmail`, the payment is linked to
-   * the business's customer with that email, if there is one, looked up inside the INSERT: one
-   * round trip, where a read and then a write made two in every charge's transaction.
-   */
-  async insert(tx: RequestContext, fields: Partial<Payment>, customerEmail: string | null): Promise<Payment> {
-    if (customerEmail === null) return insertReturning(tx, Payment, fields);
-    return insertReturning(tx, Payment, fields, {
-      customerId: (bind) =>
-        `(SELECT id FROM customers WHERE business_id = ${bind(fields.businessId)} AND livemode = ${bind(fields.livemode)} AND email = ${bind(customerEmail)})`,
-    });
-  }
-
-  /**
-   * Claims a charge's dedupe key for this transaction, in one statement where a lock and a read
-   * made two: true when the key's last claim is older than `windowSeconds` (or there is none), and
-   * the claim is now this transaction's; false when it is recent, and so a payment with the key may
-   * be in the window (the caller reads it). Either way the claim row stays locked until this
-   * transaction ends, so a concurrent identical charge waits, then sees what this one did. A
-   * claim's time is its payment's `created_at` (the same transaction's now()), so an expired claim
-   * means no payment with the key in the window.
-   */
-  async claimDedupeKey(tx: RequestContext, dedupeKey: string, windowSeconds: number): Promise<boolean> {
-    const rows: unknown[] = await tx.em.query(
-      `INSERT INTO charge_dedupe_claims (business_id, livemode, dedupe_key, claimed_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (business_id, livemode, dedupe_key) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
-        WHERE charge_dedupe_claims.claimed_at <= now() - make_interval(secs => $4)
-       RETURNING 1`,
-      [tx.requireBusiness(), tx.livemode, dedupeKey, windowSeconds],
-    );
-    return rows.length > 0;
-  }
-
-  /** Moves a recent claim to this transaction's payment, when the payment it was made for is no longer in the window. */
-  async renewDedupeClaim(tx: RequestContext, dedupeKey: string): Promise<void> {
-    await tx.em.query(
-      `UPDATE charge_dedupe_claims SET claimed_at = greatest(claimed_at, now()) WHERE business_id = $1 AND livemode = $2 AND dedupe_key = $3`,
-      [tx.requireBusiness(), tx.livemode, dedupeKey],
-    );
-  }
-
-  /** Forgets dedupe claims past the window (housekeeping); returns how many. */
-  async purgeDedupeClaims(ctx: RequestContext, windowSeconds: number): Promise<number> {
-    const { affected } = await ctx
-      .repo(ChargeDedupeClaim)
-      .createQueryBuilder()
-      .delete()
-      .where('claimed_at <= now() - make_interval(secs => :window)', { window: windowSeconds })
-      .execute();
-    return affected ?? 0;
   }
 
   /** The context's payment, locked until the transaction ends. */
