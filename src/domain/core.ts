@@ -53,7 +53,15 @@ import { V1EventService } from './v1/v1-event.service';
 import { V1SettingsService } from './v1/v1-settings.service';
 import { LowBalanceService } from './wallets/low-balance.service';
 import { V1TransferService } from './v1/v1-transfer.service';
-import { announceLowBalanceOnV1 } from './v1/v1-low-balance.events';
+import { DomainEventBus } from './shared/domain-events';
+import { checkoutSubscriptions } from './checkout/checkout.subscriptions';
+import { payoutsSubscriptions } from './payouts/payouts.subscriptions';
+import { collectionsSubscriptions } from './collections/collections.subscriptions';
+import { invoicesSubscriptions } from './invoices/invoices.subscriptions';
+import { recurringGiftsSubscriptions } from './recurring-gifts/recurring-gifts.subscriptions';
+import { walletsSubscriptions } from './wallets/wallets.subscriptions';
+import { v1Subscriptions } from './v1/v1.subscriptions';
+import { webhooksSubscriptions } from './webhooks/webhooks.subscriptions';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -135,7 +143,8 @@ export function createCore(
   pubSub: TesseraPubSub,
   { log = () => undefined }: CoreOptions = {},
 ): Core {
-  const ledger = new LedgerService(pubSub);
+  const bus = new DomainEventBus();
+  const ledger = new LedgerService(bus, pubSub);
   const providers = createProviders(config, secrets, dataSource, log);
   const mailer = providers.inMode('mail', 'test');
   const secretBox = new SecretBox(secrets.masterKey);
@@ -144,9 +153,7 @@ export function createCore(
     tokens: new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
     secretBox,
     pubSub,
-    onModeEnabled: async (ctx) => {
-      await wallets.provisionWallet(ctx, 'USD');
-    },
+    bus,
     webhookTargets,
     lockout: {
       maxFailures: config.signInMaxFailures,
@@ -165,7 +172,7 @@ export function createCore(
     treasuryWebhookEndpoints,
     pubSub,
   );
-  const events = new EventService(pubSub, webhooks);
+  const events = new EventService(pubSub, bus);
   const wallets = new WalletService(ledger, events);
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
   const fraud = new FraudService();
@@ -187,7 +194,7 @@ export function createCore(
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) =>
     payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
-  const sandboxClock = new ClockService();
+  const sandboxClock = new ClockService(bus);
   const checkout = new CheckoutService(
     {
       publicBaseUrl: config.publicBaseUrl,
@@ -202,17 +209,17 @@ export function createCore(
     payments,
     events,
     sandboxClock,
+    bus,
   );
   const recurringGifts = new RecurringGiftService(
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
-    checkout,
     payments,
     customers,
     events,
   );
   const recipients = new RecipientService(providers, secretBox);
   const quotes = new QuoteService(providers);
-  const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub);
+  const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub, bus);
   const payoutBatches = new BatchService(payouts);
   const payoutPins = new PayoutPinService();
   const payoutSchedules = new ScheduleService(
@@ -237,14 +244,26 @@ export function createCore(
     pubSub,
   );
   const treasuryWallets = new TreasuryWalletService(providers, ledger, events);
-  checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   const v1Keys = new V1KeyService(secretBox);
   webhooks.signV1DeliveriesWith((ctx, businessId, livemode) => v1Keys.signingKeyOf(ctx, businessId, livemode));
   const v1Events = new V1EventService(webhooks);
   const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets, settlements);
-  const lowBalance = new LowBalanceService(ledger);
+  const lowBalance = new LowBalanceService(bus);
   const v1Transfers = new V1TransferService(recipients, payouts, v1Events);
-  announceLowBalanceOnV1(lowBalance, v1Events);
+  const invoices = new InvoiceService(checkout, events);
+  // Each area declares what it hears; the bus tells subscribers of one event in this order (a test
+  // clock's slice fires checkout's expiries, then scheduled payouts, then collections' expiries).
+  for (const subscription of [
+    ...webhooksSubscriptions({ webhooks }),
+    ...checkoutSubscriptions({ checkout }),
+    ...payoutsSubscriptions({ payoutScheduleRunner }),
+    ...collectionsSubscriptions({ collections }),
+    ...invoicesSubscriptions({ invoices }),
+    ...recurringGiftsSubscriptions({ recurringGifts }),
+    ...walletsSubscriptions({ wallets, lowBalance }),
+    ...v1Subscriptions({ v1Events, v1Payments, v1Transfers }),
+  ])
+    bus.subscribe(subscription);
   return {
     config,
     dataSource,
@@ -272,7 +291,7 @@ export function createCore(
     fraud,
     checkout,
     paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
-    invoices: new InvoiceService(checkout, events),
+    invoices,
     recurringGifts,
     recipients,
     quotes,

@@ -1,4 +1,5 @@
 import { DomainEvent } from '../events/event.entity';
+import { EventInsert } from '../events/event-recording';
 import { ApiCredential } from '../identity/identity.entities';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
@@ -17,7 +18,7 @@ import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { SigningSecrets, TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender, WebhookSettings } from './webhook-sender';
 import { TesseraPubSub, Topic } from '../events/pubsub';
-import { JobRequest, jobsCtes } from '../shared/jobs';
+import { jobsCtes } from '../shared/jobs';
 import { EntityRows } from '../shared/rows';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery, publishDeliveryChange } from './webhooks.events';
@@ -145,13 +146,6 @@ interface RecordedEventRow {
     partner_id: string | null;
     created_at: string;
   }>;
-}
-
-export interface EventInsert {
-  event: Pick<DomainEvent, 'businessId' | 'livemode' | 'type' | 'data'>;
-  sql: string;
-  params: unknown[];
-  jobs: JobRequest[];
 }
 
 /**
