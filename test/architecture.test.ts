@@ -455,3 +455,86 @@ describe('Architecture: one of each (issue 28)', () => {
     expect(filesContaining(sources, 'graphile_worker.')).toEqual(['src/domain/shared/jobs.ts']);
   });
 });
+
+describe('Architecture: areas reach each other through the domain event bus (issue 28)', () => {
+  let sources: ts.SourceFile[];
+
+  beforeAll(() => {
+    sources = loadProgram().sources;
+  });
+
+  const isFunction = (node: ts.Node) =>
+    ts.isArrowFunction(node) ||
+    ts.isFunctionExpression(node) ||
+    ts.isFunctionDeclaration(node) ||
+    ts.isMethodDeclaration(node);
+
+  test('no domain class or options bag takes a hook by a setter or an on… callback (onPayoutMoved, onModeEnabled, …): areas subscribe to events', () => {
+    const offenders: string[] = [];
+    const HOOK = /^on[A-Z]\w*$/;
+    for (const source of sources.filter((file) => under(file.fileName, 'domain'))) {
+      const visit = (node: ts.Node) => {
+        if (ts.isClassDeclaration(node)) {
+          for (const member of node.members) {
+            if (isPrivate(member) || !member.name || !HOOK.test(member.name.getText())) continue;
+            if (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member))
+              offenders.push(`${where(member)} ${node.name?.text ?? '(class)'}.${member.name.getText()}`);
+          }
+        }
+        if (
+          (ts.isPropertySignature(node) || ts.isMethodSignature(node)) &&
+          HOOK.test(node.name.getText()) &&
+          (ts.isMethodSignature(node) || (node.type !== undefined && ts.isFunctionTypeNode(node.type)))
+        ) {
+          offenders.push(`${where(node)} ${node.name.getText()}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(report('hook registrations outside the event bus', offenders)).toBe('');
+  });
+
+  test('the composition root calls no method of a service it built, but bus.subscribe in its one subscription loop', () => {
+    const core = sources.find((source) => relative(source.fileName) === 'src/domain/core.ts')!;
+    const createCore = core.statements.find(
+      (statement): statement is ts.FunctionDeclaration =>
+        ts.isFunctionDeclaration(statement) && statement.name?.text === 'createCore',
+    )!;
+    // Reads, not wiring: the test-mode mailer. The `/v1` signing key is set until src/domain/v1 is dissolved (issue 28).
+    const allowed = new Set(['providers.inMode', 'webhooks.signV1DeliveriesWith']);
+    const offenders: string[] = [];
+    const subscribeCalls: ts.Node[] = [];
+    const visit = (node: ts.Node) => {
+      if (node !== createCore && isFunction(node)) return; // runs later, when a service calls it
+      // A statement run for its effect alone (announceLowBalanceOnV1(lowBalance, v1Events)) wires areas by hand.
+      if (ts.isExpressionStatement(node) && node.parent === createCore.body) {
+        const call = ts.isCallExpression(node.expression) ? node.expression.expression.getText() : null;
+        if (!call || !allowed.has(call)) offenders.push(`${where(node)} ${node.getText().split('(')[0]}(…)`);
+        return;
+      }
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+        const callee = node.expression.getText();
+        if (callee === 'bus.subscribe') subscribeCalls.push(node);
+        else if (!allowed.has(callee)) offenders.push(`${where(node)} ${callee}(…)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(createCore);
+    expect(report('calls on built services in createCore', offenders)).toBe('');
+    expect(subscribeCalls).toHaveLength(1);
+    let loop: ts.Node | undefined = subscribeCalls[0].parent;
+    while (loop && !ts.isForOfStatement(loop)) loop = loop.parent;
+    expect(loop && ts.isForOfStatement(loop) && loop.parent === createCore.body).toBe(true);
+  });
+
+  test('the bus lives in src/domain/shared and names no area: areas add their events by module augmentation', () => {
+    const bus = sources.find((source) => relative(source.fileName) === 'src/domain/shared/domain-events.ts')!;
+    expect(importsOf(bus).map(({ specifier }) => specifier)).toEqual(['./context']);
+    const augmenting = filesContaining(sources, "declare module '../shared/domain-events'");
+    expect(augmenting.length).toBeGreaterThan(5);
+    expect(
+      augmenting.filter((file) => file.startsWith('src/domain/shared/') && !file.endsWith('/domain-events.ts')),
+    ).toEqual([]);
+  });
+});

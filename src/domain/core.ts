@@ -54,7 +54,14 @@ import { V1EventService } from './webhooks/v1-event.service';
 import { V1SettingsService } from './webhooks/v1-settings.service';
 import { LowBalanceService } from './wallets/low-balance.service';
 import { V1TransferService } from './payouts/v1-transfer.service';
-import { announceLowBalanceOnV1 } from './wallets/v1-low-balance.events';
+import { DomainEventBus } from './shared/domain-events';
+import { checkoutSubscriptions } from './checkout/checkout.subscriptions';
+import { payoutsSubscriptions } from './payouts/payouts.subscriptions';
+import { collectionsSubscriptions } from './collections/collections.subscriptions';
+import { invoicesSubscriptions } from './invoices/invoices.subscriptions';
+import { recurringGiftsSubscriptions } from './recurring-gifts/recurring-gifts.subscriptions';
+import { walletsSubscriptions } from './wallets/wallets.subscriptions';
+import { webhooksSubscriptions } from './webhooks/webhooks.subscriptions';
 
 /** The domain, wired once: both faces, the CLI and the workers use these services. */
 export interface Core {
@@ -136,7 +143,8 @@ export function createCore(
   pubSub: TesseraPubSub,
   { log = () => undefined }: CoreOptions = {},
 ): Core {
-  const ledger = new LedgerService(pubSub);
+  const bus = new DomainEventBus();
+  const ledger = new LedgerService(bus, pubSub);
   const providers = createProviders(config, secrets, dataSource, log);
   const mailer = providers.inMode('mail', 'test');
   const secretBox = new SecretBox(secrets.masterKey);
@@ -145,9 +153,7 @@ export function createCore(
     tokens: new TokenSigner(secrets.jwtSecret, config.jwtTtlSeconds),
     secretBox,
     pubSub,
-    onModeEnabled: async (ctx) => {
-      await wallets.provisionWallet(ctx, 'USD');
-    },
+    bus,
     webhookTargets,
     lockout: {
       maxFailures: config.signInMaxFailures,
@@ -168,7 +174,7 @@ export function createCore(
     pubSub,
     v1Keys,
   );
-  const events = new EventService(pubSub, webhooks);
+  const events = new EventService(pubSub, bus);
   const wallets = new WalletService(ledger, events);
   const idempotency = new IdempotencyService(config.idempotencyTtlHours, secretBox);
   const fraud = new FraudService();
@@ -191,7 +197,7 @@ export function createCore(
   const vaultCard = (ctx: RequestContext, card: Parameters<PaymentService['vaultCard']>[1]) =>
     payments.vaultCard(ctx, card);
   const customers = new CustomerService(vaultCard);
-  const sandboxClock = new ClockService();
+  const sandboxClock = new ClockService(bus);
   const checkout = new CheckoutService(
     {
       publicBaseUrl: config.publicBaseUrl,
@@ -206,17 +212,17 @@ export function createCore(
     payments,
     events,
     sandboxClock,
+    bus,
   );
   const recurringGifts = new RecurringGiftService(
     { maxFailures: config.recurringGiftMaxFailures, retryDelaySeconds: config.recurringGiftRetryDelaySeconds },
-    checkout,
     payments,
     customers,
     events,
   );
   const recipients = new RecipientService(providers, secretBox);
   const quotes = new QuoteService(providers);
-  const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub);
+  const payouts = new PayoutService(providers, ledger, events, recipients, quotes, pubSub, bus);
   const payoutBatches = new BatchService(payouts);
   const payoutPins = new PayoutPinService();
   const payoutSchedules = new ScheduleService(
@@ -241,12 +247,23 @@ export function createCore(
     pubSub,
   );
   const treasuryWallets = new TreasuryWalletService(providers, ledger, events);
-  checkout.offerLocalRails((ctx, currency, rails) => collections.assertSessionRails(ctx, currency, rails));
   const v1Events = new V1EventService(webhooks);
   const v1Payments = new V1PaymentService(checkout, v1Events, webhookTargets, settlements);
-  const lowBalance = new LowBalanceService(ledger);
+  const lowBalance = new LowBalanceService(bus);
   const v1Transfers = new V1TransferService(recipients, payouts, v1Events);
-  announceLowBalanceOnV1(lowBalance, v1Events);
+  const invoices = new InvoiceService(checkout, events);
+  // Each area declares what it hears; the bus tells subscribers of one event in this order (a test
+  // clock's slice fires checkout's expiries, then scheduled payouts, then collections' expiries).
+  for (const subscription of [
+    ...webhooksSubscriptions({ webhooks }),
+    ...checkoutSubscriptions({ checkout, v1Payments }),
+    ...payoutsSubscriptions({ payoutScheduleRunner, v1Transfers }),
+    ...collectionsSubscriptions({ collections }),
+    ...invoicesSubscriptions({ invoices }),
+    ...recurringGiftsSubscriptions({ recurringGifts }),
+    ...walletsSubscriptions({ wallets, lowBalance, v1Events }),
+  ])
+    bus.subscribe(subscription);
   return {
     config,
     dataSource,
@@ -274,7 +291,7 @@ export function createCore(
     fraud,
     checkout,
     paymentLinks: new PaymentLinkService(config.publicBaseUrl, checkout),
-    invoices: new InvoiceService(checkout, events),
+    invoices,
     recurringGifts,
     recipients,
     quotes,

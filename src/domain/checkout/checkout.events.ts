@@ -1,6 +1,7 @@
 import { DomainEvent, EventNameOf } from '../events/catalog';
 import { toMajor } from '../shared/money';
-import { CheckoutLockReason, CheckoutSession } from './checkout-session.entity';
+import { Payment } from '../payments/payment.entities';
+import { CheckoutLockReason, CheckoutPaymentMethod, CheckoutSession } from './checkout-session.entity';
 
 /** The events checkout sessions record (docs/webhooks.md). */
 export const CheckoutEvents = {
@@ -49,3 +50,28 @@ export const sessionLocked = (
     windowSeconds: reached.reason === CheckoutLockReason.SESSION ? null : windowSeconds,
   },
 });
+
+/** A session was paid by a card, told in the transaction that completes it (its source's product: invoice paid, gift started). */
+export interface SessionCompleted {
+  session: CheckoutSession;
+  payment: Payment;
+}
+
+/** A session left OPEN for good (COMPLETED, EXPIRED or LOCKED), told in the transaction that moved it. */
+export interface SessionEnded {
+  session: CheckoutSession;
+}
+
+/** A session is asked to offer local rails (before it is opened): a subscriber that cannot collect them refuses (422). */
+export interface LocalRailsOffered {
+  currency: string;
+  rails: CheckoutPaymentMethod[];
+}
+
+declare module '../shared/domain-events' {
+  interface DomainEvents {
+    'checkout.session-completed': SessionCompleted;
+    'checkout.session-ended': SessionEnded;
+    'checkout.local-rails-offered': LocalRailsOffered;
+  }
+}

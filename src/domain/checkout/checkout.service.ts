@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { Mode } from '../shared/modes';
 import { ClockService } from '../sandbox/clock.service';
+import { ClockAdvancing, ClockSlice } from '../sandbox/sandbox.events';
+import { DomainEventBus } from '../shared/domain-events';
 import { EventService } from '../events/event.service';
 import { Payment, PaymentStatus } from '../payments/payment.entities';
 import { PaymentService } from '../payments/payment.service';
@@ -62,15 +64,6 @@ export interface SessionSpec {
   paymentMethods?: CheckoutPaymentMethod[];
 }
 
-/** Checks that the local rails a session offers can collect its currency in the context's mode (the collections area). */
-export type LocalRailsCheck = (ctx: RequestContext, currency: string, rails: CheckoutPaymentMethod[]) => void;
-
-/** Runs in the transaction that completes a session of its source (invoice paid, recurring gift started). */
-export type SessionCompletedHandler = (tx: RequestContext, session: CheckoutSession, payment: Payment) => Promise<void>;
-
-/** Runs in the transaction in which a session of its source leaves OPEN for good: COMPLETED, EXPIRED or LOCKED. */
-export type SessionEndedHandler = (tx: RequestContext, session: CheckoutSession) => Promise<void>;
-
 /**
  * Checkout sessions: opening them (the API, payment link visits, invoices), reading them, taking
  * them off sale, completing and expiring them. Paying one on the hosted page is `hosted`
@@ -78,9 +71,6 @@ export type SessionEndedHandler = (tx: RequestContext, session: CheckoutSession)
  * once: every status change happens under the session row's lock.
  */
 export class CheckoutService {
-  private readonly completedHandlers = new Map<CheckoutSessionSource, SessionCompletedHandler>();
-  private readonly endedHandlers = new Map<CheckoutSessionSource, SessionEndedHandler>();
-  private localRailsCheck: LocalRailsCheck | null = null;
   /** The hosted payment page: shows a session and pays it. */
   readonly hosted: HostedCheckoutService;
 
@@ -89,6 +79,7 @@ export class CheckoutService {
     private readonly payments: PaymentService,
     private readonly events: EventService,
     private readonly clock: ClockService,
+    private readonly bus: DomainEventBus,
   ) {
     this.hosted = new HostedCheckoutService(
       settings,
@@ -96,17 +87,6 @@ export class CheckoutService {
       this,
       new CardTestingGuard(settings.attemptLimits, events, (tx, session) => this.sessionEnded(tx, session)),
     );
-    // A test clock's advance expires the open sessions (API, payment links, invoices, /v1 payments) it passed, in its background slices.
-    clock.onAdvance({
-      due: async (tx, until) => ({
-        runs: 0,
-        payouts: 0,
-        stopBefore: null,
-        other: (await this.openDueBy(tx, until, 1)).length > 0,
-      }),
-      fire: (ctx, window, budget) =>
-        this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
-    });
   }
 
   /** "Now" on the session's business clock: the test clock in the sandbox, the wall clock in live mode. */
@@ -114,11 +94,26 @@ export class CheckoutService {
     return this.clock.now(ctx);
   }
 
+  /** A test clock is advancing (`sandbox.clock-advancing`): whether an open session would expire by then. */
+  async countExpiring(tx: RequestContext, advancing: ClockAdvancing): Promise<void> {
+    const other = (await this.openDueBy(tx, advancing.until, 1)).length > 0;
+    advancing.count({ runs: 0, payouts: 0, stopBefore: null, other });
+  }
+
   /**
-   * A slice of a test clock's advance to `until`: up to `limit` open test-mode sessions of the
-   * business whose expiresAt it passed expire, in order (a payment under way is left to its own job).
+   * A slice of a test clock's advance (`sandbox.clock-slice`): expires the open sessions (API,
+   * payment links, invoices, /v1 payments) it passed, within its budget.
    */
-  async expireUntil(ctx: RequestContext, until: Date, limit: number): Promise<{ used: number; done: boolean }> {
+  async expireOnAdvance(ctx: RequestContext, slice: ClockSlice): Promise<void> {
+    const owner = ctx.forBusiness(slice.window.businessId, Mode.TEST);
+    await slice.fire((budget) => this.expireUntil(owner, slice.window.until, budget));
+  }
+
+  /**
+   * Up to `limit` open test-mode sessions of the business whose expiresAt `until` passed expire, in
+   * order (a payment under way is left to its own job).
+   */
+  private async expireUntil(ctx: RequestContext, until: Date, limit: number): Promise<{ used: number; done: boolean }> {
     const due = await this.openDueBy(ctx, until, limit);
     for (const { id } of due) await this.expireDue(ctx, id);
     // A full slice of sessions all left open (each waiting on its own payment) would be picked again: stop there.
@@ -137,24 +132,9 @@ export class CheckoutService {
     );
   }
 
-  /** Lets the product behind a source react, in the same transaction, when one of its sessions is paid. */
-  onSessionCompleted(source: CheckoutSessionSource, handler: SessionCompletedHandler): void {
-    this.completedHandlers.set(source, handler);
-  }
-
-  /** Lets the product behind a source react, in the same transaction, when one of its sessions is paid, expires or is locked. */
-  onSessionEnded(source: CheckoutSessionSource, handler: SessionEndedHandler): void {
-    this.endedHandlers.set(source, handler);
-  }
-
   /** Tells the product behind the session's source that the session left OPEN (in the transaction that moved it). */
   private async sessionEnded(tx: RequestContext, session: CheckoutSession): Promise<void> {
-    await this.endedHandlers.get(session.source)?.(tx, session);
-  }
-
-  /** Lets the collections area judge the local rails a session offers (without it, sessions offer cards only). */
-  offerLocalRails(check: LocalRailsCheck): void {
-    this.localRailsCheck = check;
+    await this.bus.publish(tx, 'checkout.session-ended', { session });
   }
 
   /** Refuses (422) to offer a card form in a mode that cannot take card payments: sessions, and links that open them. */
@@ -202,10 +182,9 @@ export class CheckoutService {
     const methods = [...new Set(command.paymentMethods)];
     if (methods.length === 0) throw validationError({ paymentMethods: ['must offer at least one payment method'] });
     const rails = methods.filter((method) => method !== CheckoutPaymentMethod.CARD);
-    if (rails.length > 0) {
-      if (!this.localRailsCheck) throw validationError({ paymentMethods: ['local rails are not available'] });
-      this.localRailsCheck(ctx, command.currency, rails);
-    }
+    // Before the transaction, as a check of the command: the collections area refuses rails that cannot collect the currency.
+    if (rails.length > 0)
+      await this.bus.publish(ctx, 'checkout.local-rails-offered', { currency: command.currency, rails });
     return inTransaction(ctx, (tx) =>
       this.open(tx, { ...command, paymentMethods: methods, source: CheckoutSessionSource.API, sourceId: null }),
     );
@@ -321,7 +300,7 @@ export class CheckoutService {
     await tx.repo(CheckoutSession).save(session);
     const event = sessionCompleted(session, { paymentId: payment.id });
     await this.events.record(tx, event.type, event.data);
-    await this.completedHandlers.get(session.source)?.(tx, session, payment);
+    await this.bus.publish(tx, 'checkout.session-completed', { session, payment });
     await this.sessionEnded(tx, session);
   }
 
@@ -329,7 +308,7 @@ export class CheckoutService {
    * A collection of the session (a local rail) completed, in the transaction that completed it:
    * the session is COMPLETED once, under its lock. A session already paid otherwise (a card, another
    * rail) stays as it is; the collection's own completion stands and the merchant sees both.
-   * Only API sessions offer local rails, so no source handler (invoice, gift) runs here.
+   * Only API sessions offer local rails, so no `checkout.session-completed` (invoice, gift) is told here.
    */
   async completeWithCollection(tx: RequestContext, sessionId: string, collectionId: string): Promise<boolean> {
     const session = await lockSession(tx, sessionId);

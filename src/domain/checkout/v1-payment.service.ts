@@ -66,7 +66,6 @@ export class V1PaymentService {
     private readonly webhookTargets: WebhookTargetPolicy,
     private readonly settlements: SettlementService,
   ) {
-    checkout.onSessionEnded(CheckoutSessionSource.V1, (tx, session) => this.announce(tx, session));
   }
 
   async create(ctx: RequestContext, command: CreateV1PaymentCommand): Promise<V1PaymentView> {
@@ -185,7 +184,8 @@ export class V1PaymentService {
    * The session of a `/v1` payment left OPEN (in that transaction): its event, to the payment's
    * `webhook_url` and the business's webhook URL of the mode.
    */
-  private async announce(tx: RequestContext, session: CheckoutSession): Promise<void> {
+  /** A `/v1` payment's session left OPEN (`checkout.session-ended`, in its transaction): its `/v1` event. */
+  async announce(tx: RequestContext, session: CheckoutSession): Promise<void> {
     const name = EVENT_OF[session.status];
     const payment = await tx.repo(V1Payment).findOneBy({ id: session.id });
     if (!name || !payment) return;

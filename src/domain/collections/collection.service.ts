@@ -18,6 +18,7 @@ import { Business } from '../identity/identity.entities';
 import { Mode } from '../shared/modes';
 import { LedgerService } from '../ledger/ledger.service';
 import { ClockService } from '../sandbox/clock.service';
+import { ClockAdvancing, ClockSlice } from '../sandbox/sandbox.events';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
@@ -121,18 +122,7 @@ export class CollectionService {
     private readonly checkout: CheckoutService,
     private readonly clock: ClockService,
     private readonly pubSub: TesseraPubSub,
-  ) {
-    clock.onAdvance({
-      due: async (tx, until) => ({
-        runs: 0,
-        payouts: 0,
-        stopBefore: null,
-        other: (await this.pendingDueBy(tx, until, 1)).length > 0,
-      }),
-      fire: (ctx, window, budget) =>
-        this.expireUntil(ctx.forBusiness(window.businessId, Mode.TEST), window.until, budget),
-    });
-  }
+  ) {}
 
   /** GET /business/collections/channels: the rail's channels (of one country when asked). Live mode without a rail is refused. */
   async channels(ctx: RequestContext, filters: ChannelFilters): Promise<CollectionChannel[]> {
@@ -505,11 +495,23 @@ export class CollectionService {
     return null;
   }
 
+  /** A test clock is advancing (`sandbox.clock-advancing`): whether a pending collection would expire by then. */
+  async countExpiring(tx: RequestContext, advancing: ClockAdvancing): Promise<void> {
+    const other = (await this.pendingDueBy(tx, advancing.until, 1)).length > 0;
+    advancing.count({ runs: 0, payouts: 0, stopBefore: null, other });
+  }
+
+  /** A slice of a test clock's advance (`sandbox.clock-slice`): expires the pending collections it passed, within its budget. */
+  async expireOnAdvance(ctx: RequestContext, slice: ClockSlice): Promise<void> {
+    const owner = ctx.forBusiness(slice.window.businessId, Mode.TEST);
+    await slice.fire((budget) => this.expireUntil(owner, slice.window.until, budget));
+  }
+
   /**
    * A slice of the business's test clock's advance to `until`: up to `limit` pending collections of
    * its test mode due by then expire, in order; `done` when none is left.
    */
-  async expireUntil(ctx: RequestContext, until: Date, limit: number): Promise<{ used: number; done: boolean }> {
+  private async expireUntil(ctx: RequestContext, until: Date, limit: number): Promise<{ used: number; done: boolean }> {
     const due = await this.pendingDueBy(ctx, until, limit);
     for (const { id } of due) await this.expire(ctx, id);
     return { used: due.length, done: due.length < limit };

@@ -1,18 +1,20 @@
 import { RequestContext } from '../shared/context';
-import { JobRequest } from '../shared/jobs';
-import { EventInsert, WebhookService } from '../webhooks/webhook.service';
+import { DomainEventBus } from '../shared/domain-events';
+import { JobRequest, jobsCtes } from '../shared/jobs';
 import { DomainEvent } from './event.entity';
+import { EventInsert, EventRecording } from './event-recording';
 import { PublishedEvent, TesseraPubSub, Topic } from './pubsub';
 
 /**
  * The one event emitter. `record` writes the event row in the caller's transaction (the
- * transactional outbox), with its webhook delivery and that delivery's job, and publishes it to
+ * transactional outbox), telling `event.recorded` to its subscribers there (the webhooks area
+ * writes the event's deliveries and their jobs in the same statement), and publishes it to
  * subscribers only after that transaction commits.
  */
 export class EventService {
   constructor(
     private readonly pubSub: TesseraPubSub,
-    private readonly webhooks: WebhookService,
+    private readonly bus: DomainEventBus,
   ) {}
 
   /** `jobs`: jobs the recorded change schedules, enqueued in the event's own statement (one round trip for both). */
@@ -22,7 +24,14 @@ export class EventService {
     data: Record<string, unknown>,
     jobs: JobRequest[] = [],
   ): Promise<DomainEvent> {
-    const { event } = await this.webhooks.recordWithDeliveries(ctx, this.insertOf(ctx, type, data, jobs));
+    const recording = new EventRecording(this.insertOf(ctx, type, data, jobs), false);
+    await this.bus.publish(ctx, 'event.recorded', recording);
+    if (!recording.isSent) {
+      const { sql, params } = this.aloneStatement(recording.insert);
+      const [row]: Array<{ id: string; created_at: Date }> = await ctx.em.query(sql, params);
+      recording.send()(this.eventOf(ctx, recording.insert, row));
+    }
+    const event = recording.row!;
     this.publishAfterCommit(ctx, event);
     return event;
   }
@@ -34,8 +43,15 @@ export class EventService {
    * event row back (the charge's events): one round trip less.
    */
   recordBehind(ctx: RequestContext, type: string, data: Record<string, unknown>, jobs: JobRequest[] = []): void {
-    this.webhooks.recordWithDeliveriesBehind(ctx, this.insertOf(ctx, type, data, jobs), (event) =>
+    const recording = new EventRecording(this.insertOf(ctx, type, data, jobs), true, (event) =>
       this.publishAfterCommit(ctx, event),
+    );
+    this.bus.publishSync(ctx, 'event.recorded', recording);
+    if (recording.isSent) return;
+    const { sql, params } = this.aloneStatement(recording.insert);
+    const written = recording.send();
+    ctx.writeBehind(sql, params, ([row]: Array<{ id: string; created_at: Date }>) =>
+      written(this.eventOf(ctx, recording.insert, row)),
     );
   }
 
@@ -48,6 +64,20 @@ export class EventService {
       params: [businessId, ctx.livemode, type, JSON.stringify(data)],
       jobs,
     };
+  }
+
+  /** The event row and its jobs in one statement, when no subscriber wrote it with rows of its own. */
+  private aloneStatement(insert: EventInsert): { sql: string; params: unknown[] } {
+    const scheduled = jobsCtes(insert.jobs, insert.params.length + 1);
+    return {
+      // `scheduled` calls add_job in a SELECT, which runs only when read: hence its count.
+      sql: `WITH event AS (${insert.sql}), ${scheduled.sql} SELECT event.id, event.created_at, ${scheduled.countSql} AS jobs FROM event`,
+      params: [...insert.params, ...scheduled.params],
+    };
+  }
+
+  private eventOf(ctx: RequestContext, insert: EventInsert, row: { id: string; created_at: Date }): DomainEvent {
+    return ctx.repo(DomainEvent).create({ ...insert.event, id: row.id, createdAt: row.created_at });
   }
 
   private publishAfterCommit(ctx: RequestContext, event: DomainEvent): void {

@@ -4,6 +4,7 @@ import { hashApiKey, hintOf, newApiKey, newApiSecret, newPublishableKey } from '
 import { RegenerateApiKey } from './identity.commands';
 import { announceRevocation, credentialRevoked } from './identity.events';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
+import { DomainEventBus } from '../shared/domain-events';
 import { DomainError, ErrorCode, forbidden, notFound } from '../shared/errors';
 import { SecretBox } from '../shared/crypto';
 import { TesseraPubSub } from '../events/pubsub';
@@ -32,8 +33,7 @@ export class CredentialService {
   constructor(
     private readonly secretBox: SecretBox,
     private readonly pubSub: TesseraPubSub,
-    /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
-    private readonly onModeEnabled: (ctx: RequestContext) => Promise<void>,
+    private readonly bus: DomainEventBus,
   ) {}
 
   /** Hints of the business's credentials: both modes for dashboard users, its own mode for an API credential. */
@@ -141,7 +141,7 @@ export class CredentialService {
         secretHint: hintOf(apiSecret),
       }),
     );
-    await this.onModeEnabled(tx.forBusiness(businessId, mode));
+    await this.bus.publish(tx.forBusiness(businessId, mode), 'identity.mode-enabled', { businessId, mode });
     return { mode, apiKey, apiSecret, publishableKey };
   }
 }

@@ -1,5 +1,6 @@
 import { AccessRevocation, TesseraPubSub, Topic } from '../events/pubsub';
 import { RequestContext } from '../shared/context';
+import { Mode } from '../shared/modes';
 
 /**
  * What identity announces: access taken away (a regenerated key, a member removed or given another
@@ -20,4 +21,20 @@ export const memberRevoked = (businessId: string, userId: string): AccessRevocat
 
 export function announceRevocation(tx: RequestContext, pubSub: TesseraPubSub, revocation: AccessRevocation): void {
   tx.afterCommit(() => pubSub.publish(Topic.ACCESS_REVOKED, revocation));
+}
+
+/**
+ * A business has credentials in a mode for the first time (`identity.mode-enabled`, in the
+ * transaction that issued them, told in a context of that business and mode): what the business
+ * needs in the mode (its default wallet) is provisioned there.
+ */
+export interface ModeEnabled {
+  businessId: string;
+  mode: Mode;
+}
+
+declare module '../shared/domain-events' {
+  interface DomainEvents {
+    'identity.mode-enabled': ModeEnabled;
+  }
 }

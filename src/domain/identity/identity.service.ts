@@ -1,4 +1,4 @@
-import { RequestContext } from '../shared/context';
+import { DomainEventBus } from '../shared/domain-events';
 import { SecretBox } from '../shared/crypto';
 import { TesseraPubSub } from '../events/pubsub';
 import { WebhookTargetPolicy } from '../webhooks/url-policy';
@@ -16,8 +16,7 @@ export interface IdentityOptions {
   tokens: TokenSigner;
   secretBox: SecretBox;
   pubSub: TesseraPubSub;
-  /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
-  onModeEnabled: (ctx: RequestContext) => Promise<void>;
+  bus: DomainEventBus;
   webhookTargets: WebhookTargetPolicy;
   lockout: SignInLockout;
 }
@@ -35,7 +34,7 @@ export class IdentityService {
 
   constructor(options: IdentityOptions) {
     this.auth = new AuthService(options.tokens, options.secretBox, options.lockout);
-    this.credentials = new CredentialService(options.secretBox, options.pubSub, options.onModeEnabled);
+    this.credentials = new CredentialService(options.secretBox, options.pubSub, options.bus);
     this.team = new TeamService(options.pubSub);
     this.businesses = new BusinessService(this.auth, this.credentials, options.webhookTargets);
   }

@@ -1,7 +1,7 @@
 import { CheckoutService } from '../checkout/checkout.service';
-import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
+import { CheckoutSessionSource } from '../checkout/checkout-session.entity';
+import { SessionCompleted } from '../checkout/checkout.events';
 import { EventService } from '../events/event.service';
-import { Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { FieldErrors, validationError } from '../shared/errors';
 import { MAX_AMOUNT_MINOR } from '../shared/money';
@@ -49,11 +49,7 @@ export class InvoiceService {
   constructor(
     private readonly checkout: CheckoutService,
     private readonly events: EventService,
-  ) {
-    checkout.onSessionCompleted(CheckoutSessionSource.INVOICE, (tx, session, payment) =>
-      this.markPaid(tx, session, payment),
-    );
-  }
+  ) {}
 
   async create(ctx: RequestContext, command: CreateInvoiceCommand): Promise<Invoice> {
     ctx.requireRole(...WRITE_ROLES);
@@ -150,8 +146,8 @@ export class InvoiceService {
     });
   }
 
-  /** Its checkout session was paid (same transaction): PAID, and invoice.paid. */
-  private async markPaid(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<void> {
+  /** Its checkout session was paid (`checkout.session-completed`, same transaction): PAID, and invoice.paid. */
+  async markPaid(tx: RequestContext, { session, payment }: SessionCompleted): Promise<void> {
     const invoice = await lockOwned(tx, Invoice, session.sourceId!, 'Invoice');
     if (!invoiceAllows(invoice.status, 'pay')) return;
     invoice.status = invoiceTransition(invoice.status, 'pay');

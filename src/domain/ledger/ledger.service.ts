@@ -10,6 +10,7 @@ import { TesseraPubSub, Topic, WalletBalanceChange } from '../events/pubsub';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { normalizeCurrency } from '../shared/money';
+import { DomainEventBus } from '../shared/domain-events';
 
 export interface AccountRef {
   kind: AccountKind;
@@ -38,16 +39,6 @@ export interface PostedTransaction {
   balances: Map<string, bigint>;
 }
 
-/** A merchant wallet a posting took money from: its balance before and after, under the wallet row's lock. */
-export interface WalletDebit {
-  wallet: LedgerAccount;
-  before: bigint;
-  after: bigint;
-}
-
-/** Told of each wallet debit inside the debit's transaction (it may write in it; a throw rolls the debit back). */
-export type WalletDebitListener = (tx: RequestContext, debit: WalletDebit) => Promise<void>;
-
 export interface LedgerCheck {
   balanced: boolean;
   unbalancedTransactions: Array<{ transactionId: string; currency: string; sum: string }>;
@@ -75,25 +66,16 @@ const isNumericOverflow = (error: unknown) =>
  * entries sum to zero per currency, written in the caller's database transaction.
  */
 export class LedgerService {
-  constructor(private readonly pubSub: TesseraPubSub | null = null) {}
+  constructor(
+    private readonly bus: DomainEventBus,
+    private readonly pubSub: TesseraPubSub | null = null,
+  ) {}
 
   /**
    * Account identities (never their balances) by kind, mode, currency, business and owner. An
    * account row is never deleted or re-keyed, so once committed its id is good for the process.
    */
   private readonly accounts = new Map<string, LedgerAccount>();
-
-  private readonly debitListeners: WalletDebitListener[] = [];
-
-  /**
-   * Listens to every merchant wallet debit made through `move`, in the debit's transaction. The
-   * balances come from the conditional UPDATE that holds the wallet's row lock until commit, so
-   * concurrent debits of one wallet each see their own before and after, in commit order: a
-   * listener judging a crossing from them needs no lock of its own.
-   */
-  onWalletDebited(listener: WalletDebitListener): void {
-    this.debitListeners.push(listener);
-  }
 
   /** Finds or creates the account, in the context's mode. The returned `balance` is not to be relied on. */
   async account(ctx: RequestContext, ref: AccountRef): Promise<LedgerAccount> {
@@ -251,11 +233,11 @@ export class LedgerService {
         this.announceBalance(tx, line.account, balance, line.amount, posted.transaction);
       }
     }
-    if (this.debitListeners.length > 0) await this.tellDebits(tx, posting, posted);
+    await this.tellDebits(tx, posting, posted);
     return posted;
   }
 
-  /** Each merchant wallet the posting took money from on balance (its lines netted), to the debit listeners. */
+  /** Each merchant wallet the posting took money from on balance (its lines netted): `ledger.wallet-debited`. */
   private async tellDebits(tx: RequestContext, posting: Posting, posted: PostedTransaction): Promise<void> {
     const changes = new Map<string, { wallet: LedgerAccount; change: bigint }>();
     for (const { account, amount } of posting.lines) {
@@ -266,7 +248,7 @@ export class LedgerService {
     for (const { wallet, change } of changes.values()) {
       const after = posted.balances.get(wallet.id);
       if (change >= 0n || after === undefined) continue;
-      for (const listener of this.debitListeners) await listener(tx, { wallet, before: after - change, after });
+      await this.bus.publish(tx, 'ledger.wallet-debited', { wallet, before: after - change, after });
     }
   }
 

@@ -12,6 +12,7 @@ import { JobRequest, enqueueJob } from '../shared/jobs';
 import { normalizeCurrency } from '../shared/money';
 import { ListPage, PageQuery, keysetPagesPerParent, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows } from '../shared/rows';
+import { DomainEventBus } from '../shared/domain-events';
 import { findOwned } from '../shared/tenancy';
 import { isUniqueViolationOf } from '../shared/unique-violation';
 import {
@@ -57,12 +58,7 @@ export interface PreparedPayout {
  * report moves the payout once, and its ledger posting and event are written in that same
  * transaction. The rail is called outside any transaction, by a durable job.
  */
-/** Told of each status change of a payout made by `move` (the rail's report, cancel, review), in its transaction. */
-export type PayoutMovedListener = (tx: RequestContext, payout: Payout) => Promise<void>;
-
 export class PayoutService {
-  private readonly movedListeners: PayoutMovedListener[] = [];
-
   constructor(
     private readonly providers: ProviderRegistry,
     private readonly ledger: LedgerService,
@@ -70,12 +66,8 @@ export class PayoutService {
     private readonly recipients: RecipientService,
     private readonly quotes: QuoteService,
     private readonly pubSub: TesseraPubSub,
+    private readonly bus: DomainEventBus,
   ) {}
-
-  /** Listens to the status changes of `move` (settled, failed, cancelled, approved, rejected), in their transaction (`/v1` transfer events). */
-  onPayoutMoved(listener: PayoutMovedListener): void {
-    this.movedListeners.push(listener);
-  }
 
   async create(ctx: RequestContext, command: CreatePayoutCommand): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
@@ -291,7 +283,7 @@ export class PayoutService {
       const event = PAYOUT_EVENT_OF_STATUS[payout.status];
       if (payout.status !== PayoutStatus.CREATED) await this.events.record(tx, event, payoutEventData(payout), jobs);
       else for (const job of jobs) await enqueueJob(tx, job.task, job.payload, job.options);
-      for (const listener of this.movedListeners) await listener(tx, payout);
+      await this.bus.publish(tx, 'payout.moved', { payout });
       this.announceMove(tx, payout, action, changes);
       return payout;
     });

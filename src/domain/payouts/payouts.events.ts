@@ -61,3 +61,14 @@ export const PAYOUT_EVENT_OF_STATUS = {
   CANCELLED: PayoutEvent.CANCELLED,
   PENDING_REVIEW: PayoutEvent.REVIEW,
 } as const;
+
+/** A status change of a payout made by `move` (the rail's report, cancel, review), told in its transaction. */
+export interface PayoutMoved {
+  payout: Payout;
+}
+
+declare module '../shared/domain-events' {
+  interface DomainEvents {
+    'payout.moved': PayoutMoved;
+  }
+}

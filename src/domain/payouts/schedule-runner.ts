@@ -2,7 +2,8 @@ import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { PayoutScheduleChange, TesseraPubSub, Topic } from '../events/pubsub';
 import { Mode } from '../shared/modes';
-import { AdvanceWindow, ClockService, DueWork, clockLockKey } from '../sandbox/clock.service';
+import { ClockService, clockLockKey } from '../sandbox/clock.service';
+import { AdvanceWindow, ClockAdvancing, ClockSlice, DueWork } from '../sandbox/sandbox.events';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
@@ -103,11 +104,16 @@ export class ScheduleRunner {
     private readonly batches: BatchService,
     private readonly clock: ClockService,
     private readonly pubSub: TesseraPubSub,
-  ) {
-    clock.onAdvance({
-      due: (tx, until, maxPayouts) => this.dueBy(tx, until, maxPayouts),
-      fire: (ctx, window, budget) => this.fireForAdvance(ctx, window, budget),
-    });
+  ) {}
+
+  /** A test clock is advancing (`sandbox.clock-advancing`): counts the runs and payouts that would fall due. */
+  async countDue(tx: RequestContext, advancing: ClockAdvancing): Promise<void> {
+    advancing.count(await this.dueBy(tx, advancing.until, advancing.maxPayouts));
+  }
+
+  /** A slice of a test clock's advance (`sandbox.clock-slice`): fires the runs that fell due, within its budget. */
+  async fireDue(ctx: RequestContext, slice: ClockSlice): Promise<void> {
+    await slice.fire((budget) => this.fireForAdvance(ctx, slice.window, budget));
   }
 
   /**

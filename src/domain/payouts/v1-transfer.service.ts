@@ -79,9 +79,7 @@ export class V1TransferService {
     private readonly recipients: RecipientService,
     private readonly payouts: PayoutService,
     private readonly v1Events: V1EventService,
-  ) {
-    payouts.onPayoutMoved((tx, payout) => this.announce(tx, payout));
-  }
+  ) {}
 
   /**
    * Checks and prices everything before writing (the FX provider is called outside any
@@ -187,7 +185,8 @@ export class V1TransferService {
   }
 
   /** A `/v1` transfer's payout settled or failed (in that transaction): `transfer.completed` / `transfer.failed`. */
-  private async announce(tx: RequestContext, payout: Payout): Promise<void> {
+  /** A payout moved (`payout.moved`, in its transaction): a transfer's settlement or failure is recorded as its `/v1` event. */
+  async announce(tx: RequestContext, payout: Payout): Promise<void> {
     const name =
       payout.status === PayoutStatus.SETTLED
         ? V1Events.TRANSFER_COMPLETED

@@ -1,6 +1,5 @@
 import { CHARGE_RECURRING_GIFT_TASK } from './recurring-gifts.jobs';
-import { CheckoutService } from '../checkout/checkout.service';
-import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
+import { SessionCompleted } from '../checkout/checkout.events';
 import { CustomerService, vaultedCardOf } from '../customers/customer.service';
 import { PaymentMethod } from '../customers/customer.entities';
 import { EventService } from '../events/event.service';
@@ -43,15 +42,10 @@ type ChargeResult =
 export class RecurringGiftService {
   constructor(
     private readonly settings: RecurringGiftSettings,
-    checkout: CheckoutService,
     private readonly payments: PaymentService,
     private readonly customers: CustomerService,
     private readonly events: EventService,
-  ) {
-    checkout.onSessionCompleted(CheckoutSessionSource.PAYMENT_LINK, (tx, session, payment) =>
-      this.startFromSession(tx, session, payment),
-    );
-  }
+  ) {}
 
   async get(ctx: RequestContext, id: string): Promise<RecurringGift> {
     ctx.requireRole(...ALL_ROLES);
@@ -114,10 +108,8 @@ export class RecurringGiftService {
     await this.charge(this.systemFor(system, gift), id, { force: false });
   }
 
-  // ---------------------------------------------------------------- internals
-
-  /** The session of a link was paid: when the payer opted in, save the card and start the gift. */
-  private async startFromSession(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<void> {
+  /** The session of a link was paid (`checkout.session-completed`): when the payer opted in, save the card and start the gift. */
+  async startFromSession(tx: RequestContext, { session, payment }: SessionCompleted): Promise<void> {
     if (!session.recurringOptIn || !session.recurringInterval) return;
     const { customer, paymentMethod } = await this.customers.saveCard(tx, {
       email: payment.email,
@@ -143,6 +135,8 @@ export class RecurringGiftService {
     await this.schedule(tx, gift, addInterval(new Date(), gift.interval));
     await tx.repo(RecurringGift).save(gift);
   }
+
+  // ---------------------------------------------------------------- internals
 
   /**
    * One charge: claim the gift (under its lock), charge the saved card outside any transaction,

@@ -6,6 +6,8 @@ import { enqueueJob } from '../shared/jobs';
 import { entityFromRow } from '../shared/rows';
 import { ClockAdvanceStatus, SandboxClockAdvance } from './sandbox-clock.entity';
 import { advanceSliceJob } from './sandbox.jobs';
+import { AdvanceWindow, ClockAdvancing, ClockSlice, DueWork } from './sandbox.events';
+import { DomainEventBus } from '../shared/domain-events';
 
 /** The longest single advance (one year and a day) and the furthest a clock may run ahead (ten years). */
 export const MAX_ADVANCE_SECONDS = 366 * 86_400;
@@ -30,38 +32,6 @@ export interface AdvanceClockCommand {
   seconds: number;
 }
 
-/** What an advance to `until` would fire, counted before the clock moves. */
-export interface DueWork {
-  runs: number;
-  payouts: number;
-  /** Whether anything else falls due (collections to expire): work the bounds do not count. */
-  other: boolean;
-  /**
-   * Set when `payouts` passes the bound given: the due time the advance must stop before (the
-   * first occurrence over the bound; when one instant alone is over it, the next instant after it).
-   */
-  stopBefore: Date | null;
-}
-
-/** The advance a slice works for: its id, its business and the time on the business's clock it fires up to. */
-export interface AdvanceWindow {
-  id: string;
-  businessId: string;
-  until: Date;
-  /** Counts a run the advance fired, in the transaction that fired it (so the count is exact after any crash). */
-  countRun(tx: RequestContext): Promise<void>;
-}
-
-/**
- * Work that falls due when a test clock moves (scheduled-payout runs, collection expiry): counted
- * before the clock moves, then fired in order by the advance's background slices.
- */
-export interface ClockWork {
-  due(tx: RequestContext, until: Date, maxPayouts: number): Promise<DueWork>;
-  /** Fires up to `budget` of what fell due by the window's end, in order; `done` when none is left. */
-  fire(ctx: RequestContext, window: AdvanceWindow, budget: number): Promise<{ used: number; done: boolean }>;
-}
-
 /** The transaction-scoped advisory lock between an advance being asked for (exclusive) and a worker firing a test-mode run (shared). */
 export const clockLockKey = (businessId: string) => `sandbox_clock:${businessId}`;
 
@@ -75,12 +45,7 @@ const thousands = (value: number) => value.toLocaleString('en-US');
  * (one job queue per business), reporting its progress on the clock.
  */
 export class ClockService {
-  private readonly works: ClockWork[] = [];
-
-  /** Registers work to fire when a clock advances (in registration order). */
-  onAdvance(work: ClockWork): void {
-    this.works.push(work);
-  }
+  constructor(private readonly bus: DomainEventBus) {}
 
   /** The business's clock: wall clock + offset in test mode, and its running or last advance. */
   async state(ctx: RequestContext): Promise<ClockState> {
@@ -161,7 +126,9 @@ export class ClockService {
       }
       const from = new Date(Date.now() + offsetSeconds * 1000);
       const until = new Date(from.getTime() + command.seconds * 1000);
-      const due = await this.dueBy(tx, until);
+      const advancing = new ClockAdvancing(until, MAX_ADVANCE_PAYOUTS);
+      await this.bus.publish(tx, 'sandbox.clock-advancing', advancing);
+      const due = advancing.due;
       if (due.stopBefore) throw this.overBound(due, from, command.seconds);
       await tx.em.query(
         `INSERT INTO sandbox_clocks (business_id, offset_seconds) VALUES ($1, $2)
@@ -230,16 +197,10 @@ export class ClockService {
         await tx.em.query(`UPDATE sandbox_clock_advances SET runs_fired = runs_fired + 1 WHERE id = $1`, [advance.id]);
       },
     };
-    let budget = ADVANCE_SLICE_BUDGET;
-    let done = true;
-    for (const work of this.works) {
-      const slice = await work.fire(owner, window, budget);
-      budget -= slice.used;
-      done = slice.done;
-      if (!done) break;
-    }
+    const slice = new ClockSlice(window, ADVANCE_SLICE_BUDGET);
+    await this.bus.publish(owner, 'sandbox.clock-slice', slice);
     await inTransaction(owner, async (tx) => {
-      if (!done) {
+      if (!slice.done) {
         const job = advanceSliceJob({ advanceId: advance.id, businessId: advance.businessId });
         await enqueueJob(tx, job.task, job.payload, job.options);
       } else {
@@ -266,18 +227,6 @@ export class ClockService {
       [businessId],
     );
     return row ? entityFromRow(ctx, SandboxClockAdvance, row) : null;
-  }
-
-  private async dueBy(tx: RequestContext, until: Date): Promise<DueWork> {
-    const total: DueWork = { runs: 0, payouts: 0, other: false, stopBefore: null };
-    for (const work of this.works) {
-      const due = await work.due(tx, until, MAX_ADVANCE_PAYOUTS);
-      total.runs += due.runs;
-      total.payouts += due.payouts;
-      total.other ||= due.other;
-      if (due.stopBefore && (!total.stopBefore || due.stopBefore < total.stopBefore)) total.stopBefore = due.stopBefore;
-    }
-    return total;
   }
 
   /** 422: how much the advance would fire, the bound, and the largest advance that stays within it now. */

@@ -148,6 +148,21 @@ export class RequestContext {
     );
   }
 
+  /** The same actor, business and mode once the transaction is over (after-commit work reads outside it). */
+  withoutTransaction(): RequestContext {
+    return new RequestContext(
+      this.dataSource,
+      this.actor,
+      this.businessId,
+      this.mode,
+      this.origin,
+      null,
+      null,
+      this.idempotency,
+      this.authenticatedSettings,
+    );
+  }
+
   /** The same context holding the request's Idempotency-Key claim. */
   withIdempotency(claim: IdempotencyClaim): RequestContext {
     return new RequestContext(

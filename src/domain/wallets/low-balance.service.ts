@@ -1,24 +1,13 @@
-import { LedgerService, WalletDebit } from '../ledger/ledger.service';
+import { WalletDebit } from '../ledger/ledger.events';
+import { DomainEventBus } from '../shared/domain-events';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { Business } from '../identity/identity.entities';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { WalletLowBalanceThreshold } from './low-balance.entity';
+import { LowBalanceCrossing } from './wallets.events';
 import { SetLowBalanceThresholdCommand } from './wallet.commands';
-
-/** A wallet's balance has just fallen below its threshold (from at or above it). */
-export interface LowBalanceCrossing {
-  businessId: string;
-  livemode: boolean;
-  walletId: string;
-  currency: string;
-  /** The balance after the debit, minor units. */
-  balance: bigint;
-  threshold: bigint;
-}
-
-export type LowBalanceHandler = (tx: RequestContext, crossing: LowBalanceCrossing) => Promise<void>;
 
 /**
  * Low-balance thresholds of merchant wallets, one per business, mode and currency, and the
@@ -29,16 +18,7 @@ export type LowBalanceHandler = (tx: RequestContext, crossing: LowBalanceCrossin
  * so concurrent debits give exactly one crossing per fall.
  */
 export class LowBalanceService {
-  private readonly handlers: LowBalanceHandler[] = [];
-
-  constructor(ledger: LedgerService) {
-    ledger.onWalletDebited((tx, debit) => this.judge(tx, debit));
-  }
-
-  /** Told of each crossing, in the debit's transaction (the `/v1` surface records `wallet.low_balance`). */
-  onCrossedBelow(handler: LowBalanceHandler): void {
-    this.handlers.push(handler);
-  }
+  constructor(private readonly bus: DomainEventBus) {}
 
   /**
    * Sets or (threshold null) removes the threshold of a currency in the context's mode: an OWNER or
@@ -73,8 +53,8 @@ export class LowBalanceService {
       .find({ where: { businessId: ctx.requireBusiness(), livemode: ctx.livemode }, order: { currency: 'ASC' } });
   }
 
-  private async judge(tx: RequestContext, { wallet, before, after }: WalletDebit): Promise<void> {
-    if (this.handlers.length === 0) return;
+  /** A wallet was debited (`ledger.wallet-debited`): a fall below its threshold is `wallet.low-balance-crossed`. */
+  async judge(tx: RequestContext, { wallet, before, after }: WalletDebit): Promise<void> {
     // The crossing test in SQL: one indexed read per debit, nothing when the wallet has no threshold.
     const rows: Array<{ threshold: string }> = await tx.em.query(
       `SELECT threshold::text AS threshold FROM wallet_low_balance_thresholds
@@ -90,6 +70,6 @@ export class LowBalanceService {
       balance: after,
       threshold: BigInt(rows[0].threshold),
     };
-    for (const handler of this.handlers) await handler(tx, crossing);
+    await this.bus.publish(tx, 'wallet.low-balance-crossed', crossing);
   }
 }

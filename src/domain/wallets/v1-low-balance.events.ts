@@ -1,14 +1,17 @@
+import { Subscription } from '../shared/domain-events';
 import { V1EventService } from '../webhooks/v1-event.service';
 import { V1Events } from '../webhooks/v1.events';
-import { LowBalanceService } from './low-balance.service';
 
 /**
  * `wallet.low_balance` on `/v1`: each crossing the wallets' low-balance rule finds (in the debit's
  * transaction) is recorded and delivered to the business's webhook URL of the mode, signed like
  * every `/v1` event. Data: `{ wallet_id, currency, balance, threshold }`, amounts in minor units.
  */
-export function announceLowBalanceOnV1(lowBalance: LowBalanceService, v1Events: V1EventService): void {
-  lowBalance.onCrossedBelow(async (tx, crossing) => {
+export const lowBalanceOnV1 = (v1Events: V1EventService): Subscription<'wallet.low-balance-crossed'> => ({
+  event: 'wallet.low-balance-crossed',
+  phase: 'in-transaction',
+  name: 'v1.wallet-low-balance',
+  handle: async (tx, crossing) => {
     await v1Events.record(tx, {
       businessId: crossing.businessId,
       livemode: crossing.livemode,
@@ -21,5 +24,5 @@ export function announceLowBalanceOnV1(lowBalance: LowBalanceService, v1Events: 
       },
       alsoTo: [],
     });
-  });
-}
+  },
+});

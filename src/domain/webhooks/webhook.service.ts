@@ -1,5 +1,6 @@
 import { DomainEvent } from '../events/event.entity';
 import { V1KeyService } from '../identity/v1-key.service';
+import { EventInsert } from '../events/event-recording';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { requireTreasuryPartner } from '../treasury/treasury.settings';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -17,7 +18,7 @@ import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { WebhookSettings } from './webhook-sender';
 import { TesseraPubSub, Topic } from '../events/pubsub';
-import { JobRequest, jobsCtes } from '../shared/jobs';
+import { jobsCtes } from '../shared/jobs';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery } from './webhooks.events';
 import { DeliveryAttempts, DueDelivery, SentAttempt, Signing } from './delivery-attempts';
@@ -61,16 +62,6 @@ interface RecordedEventRow {
 }
 
 /**
- * The event's own columns, EventService's INSERT of its row (RETURNING it) with its parameters
- * numbered from $1, and the jobs the event's change schedules (written in the same statement).
- */
-export interface EventInsert {
-  event: Pick<DomainEvent, 'businessId' | 'livemode' | 'type' | 'data'>;
-  sql: string;
-  params: unknown[];
-  jobs: JobRequest[];
-}
-
 /** `/v1` events (rows named by `v1EventRowType`, ./v1.events.ts) go only to `/v1` targets, signed with the `/v1` key. */
 const isV1Event = (type: string) => type.startsWith('v1.');
 
