@@ -179,22 +179,22 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     // Public methods that are not domain operations, each with the reason; a line whose method is
     // gone fails the test, so the list stays exact. Not checked at all: src/domain/shared/ (the kernel
     // operations are built from: the context, rows, crypto, the job port) and entities (rows).
-    const hook = 'wiring the composition root sets once, before any request: issue 28 replaces it with the event bus';
     const lifecycle = "the process's lifecycle (the worker or the server starts and stops it), for no actor";
     const beforeContext =
       "the HTTP layer's work around a request, before or after its context acts: the credential, the Idempotency-Key and its stored response";
     const view = 'what a row already read shows, computed from settings: no database, no actor';
     const adapter = 'an adapter to the outside world (HTTP, signatures), with no database and no actor';
+    const payload = "a domain event's payload, in its subscriber's hands: the subscriber's ctx already acts";
+    const schedule = 'arithmetic of the retry schedule: no database, no actor';
     const notOperations: Record<string, string> = {
-      'LedgerService.onWalletDebited': hook,
-      'SettlementService.settlesIn': hook,
-      'ClockService.onAdvance': hook,
-      'CheckoutService.onSessionCompleted': hook,
-      'CheckoutService.onSessionEnded': hook,
-      'CheckoutService.offerLocalRails': hook,
-      'PayoutService.onPayoutMoved': hook,
-      'LowBalanceService.onCrossedBelow': hook,
-      'WebhookService.signV1DeliveriesWith': hook,
+      'EventRecording.send': payload,
+      'ClockAdvancing.count': payload,
+      'ClockSlice.fire': payload,
+      'RetrySchedule.firstAttemptAt': schedule,
+      'RetrySchedule.afterAttempt': schedule,
+      'DeliveryAttempts.close': lifecycle,
+      'DeliveryAttempts.announceRecorded':
+        "the delivery pump's publication of the attempts it wrote, after their commit, for no actor",
       'DeliveryPump.start': lifecycle,
       'DeliveryPump.stop': lifecycle,
       'WebhookService.close': lifecycle,
