@@ -65,8 +65,7 @@ export class V1PaymentService {
     private readonly events: V1EventService,
     private readonly webhookTargets: WebhookTargetPolicy,
     private readonly settlements: SettlementService,
-  ) {
-  }
+  ) {}
 
   async create(ctx: RequestContext, command: CreateV1PaymentCommand): Promise<V1PaymentView> {
     ctx.requireRole(...WRITE_ROLES);
