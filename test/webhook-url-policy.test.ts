@@ -9,7 +9,7 @@ import {
   WebhookTargetPolicy,
   liveUrlRefusal,
   publicAddressLookup,
-} from '../src/domain/webhooks/url-policy';
+} from '../src/domain/shared/url-policy';
 import { WebhookService } from '../src/domain/webhooks/webhook.service';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { TestServer, startTestServer, waitFor } from './support/harness';

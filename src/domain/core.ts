@@ -26,7 +26,7 @@ import { CustomerService } from './customers/customer.service';
 import { Mailer } from '../providers/mail/port';
 import { ProviderRegistry, createProviders } from '../providers/registry';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
-import { WebhookTargetPolicy } from './webhooks/url-policy';
+import { WebhookTargetPolicy } from './shared/url-policy';
 import { CardTokenService } from './tokens/card-token.service';
 import { FraudService } from './fraud/fraud.service';
 import { CheckoutService } from './checkout/checkout.service';

@@ -15,7 +15,7 @@ import { ADMIN_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shar
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { hashPassword } from '../shared/crypto';
 import { isUuid } from '../shared/ids';
-import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 import { payoutSettingsErrors, writePayoutSettings } from '../payouts/payouts.settings';
 import { paymentSettingsErrors, writePaymentSettings } from '../payments/payments.settings';
 import { applyTreasurySettings } from '../treasury/treasury.settings';

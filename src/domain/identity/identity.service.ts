@@ -1,7 +1,7 @@
 import { RequestContext } from '../shared/context';
 import { SecretBox } from '../shared/crypto';
 import { TesseraPubSub } from '../events/pubsub';
-import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 import { AuthService, SignInLockout } from './auth.service';
 import { BusinessService } from './business.service';
 import { CredentialService } from './credential.service';

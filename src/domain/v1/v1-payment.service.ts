@@ -9,7 +9,7 @@ import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { MAX_PAGE_SIZE } from '../shared/pagination';
 import { PaymentSource } from '../payments/payment.entities';
 import { SettlementService } from '../payments/settlement.service';
-import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 import { CreateV1PaymentCommand, V1PageQuery, V1PaymentFilters, V1PaymentStatus } from './v1.commands';
 import { V1Payment } from './v1.entities';
 import { V1EventName, V1Events, v1PaymentData } from './v1.events';
