@@ -22,6 +22,7 @@ import { SettlementService } from './payments/settlement.service';
 import { RefundService } from './payments/refund.service';
 import { DisputeService } from './payments/dispute.service';
 import { PaymentStore } from './payments/payment.store';
+import { paymentProductSettings } from './payments/payments.settings';
 import { CustomerService } from './customers/customer.service';
 import { Mailer } from '../providers/mail/port';
 import { ProviderRegistry, createProviders } from '../providers/registry';
@@ -40,6 +41,7 @@ import { BatchService } from './payouts/batch.service';
 import { PayoutPinService } from './payouts/payout-pin.service';
 import { ScheduleService } from './payouts/schedule.service';
 import { ScheduleRunner } from './payouts/schedule-runner';
+import { payoutProductSettings } from './payouts/payouts.settings';
 import { ClockService } from './sandbox/clock.service';
 import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
@@ -47,6 +49,7 @@ import { EndUserService } from './treasury/end-user.service';
 import { KycService } from './treasury/kyc.service';
 import { TreasuryWalletService } from './treasury/treasury-wallet.service';
 import { TreasuryPayoutService } from './treasury/treasury-payout.service';
+import { treasuryProductSettings } from './treasury/treasury.settings';
 import { V1KeyService } from './v1/v1-key.service';
 import { V1PaymentService } from './v1/v1-payment.service';
 import { V1EventService } from './v1/v1-event.service';
@@ -148,6 +151,7 @@ export function createCore(
       await wallets.provisionWallet(ctx, 'USD');
     },
     webhookTargets,
+    productSettings: [paymentProductSettings, payoutProductSettings, treasuryProductSettings],
     lockout: {
       maxFailures: config.signInMaxFailures,
       windowSeconds: config.signInFailureWindowSeconds,

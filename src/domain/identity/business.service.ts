@@ -16,9 +16,7 @@ import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '
 import { hashPassword } from '../shared/crypto';
 import { isUuid } from '../shared/ids';
 import { WebhookTargetPolicy } from '../shared/url-policy';
-import { payoutSettingsErrors, writePayoutSettings } from '../payouts/payouts.settings';
-import { paymentSettingsErrors, writePaymentSettings } from '../payments/payments.settings';
-import { applyTreasurySettings } from '../treasury/treasury.settings';
+import { ProductSettings } from './product-settings';
 
 export interface OpenedAccount {
   user: User;
@@ -56,6 +54,8 @@ export class BusinessService {
     private readonly credentials: CredentialService,
     /** Judges the webhookUrl like every webhook target. */
     private readonly webhookTargets: WebhookTargetPolicy,
+    /** The settings of each product, contributed by its area. */
+    private readonly products: ReadonlyArray<ProductSettings<OperatorBusinessUpdate>>,
   ) {}
 
   /**
@@ -110,17 +110,14 @@ export class BusinessService {
    */
   async updateAsOperator(ctx: RequestContext, update: OperatorBusinessUpdate): Promise<Business> {
     ctx.requireOperator();
-    const { treasuryEnabled, payoutReviewThresholdUsdMinor, verified, ...payments } = update;
     const errors: FieldErrors = Object.values(update).some((value) => value !== undefined)
-      ? { ...paymentSettingsErrors(payments), ...payoutSettingsErrors({ payoutReviewThresholdUsdMinor }) }
+      ? Object.assign({}, ...this.products.map((product) => product.errors(update)))
       : { _: ['names no setting to change'] };
     if (Object.keys(errors).length > 0) throw validationError(errors);
     return inTransaction(ctx, async (tx) => {
       const business = await lockOwnBusiness(tx);
-      if (Object.values(payments).some((value) => value !== undefined)) await writePaymentSettings(tx, payments);
-      if (payoutReviewThresholdUsdMinor !== undefined) await writePayoutSettings(tx, { payoutReviewThresholdUsdMinor });
-      applyTreasurySettings(business, { treasuryEnabled });
-      if (verified !== undefined) business.verified = verified;
+      for (const product of this.products) await product.apply(tx, business, update);
+      if (update.verified !== undefined) business.verified = update.verified;
       return tx.repo(Business).save(business);
     });
   }

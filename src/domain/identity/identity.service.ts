@@ -7,6 +7,8 @@ import { BusinessService } from './business.service';
 import { CredentialService } from './credential.service';
 import { TeamService } from './team.service';
 import { TokenSigner } from './tokens';
+import { OperatorBusinessUpdate } from './identity.commands';
+import { ProductSettings } from './product-settings';
 
 export { publishableKeyRefused } from './auth.service';
 export type { SignInLockout, TokenResponse } from './auth.service';
@@ -19,6 +21,8 @@ export interface IdentityOptions {
   /** Provisions what a business needs in a mode (its default wallet) once that mode is enabled. */
   onModeEnabled: (ctx: RequestContext) => Promise<void>;
   webhookTargets: WebhookTargetPolicy;
+  /** What `tessera business update` may change besides identity's own fields, one entry per product. */
+  productSettings: ReadonlyArray<ProductSettings<OperatorBusinessUpdate>>;
   lockout: SignInLockout;
 }
 
@@ -37,6 +41,11 @@ export class IdentityService {
     this.auth = new AuthService(options.tokens, options.secretBox, options.lockout);
     this.credentials = new CredentialService(options.secretBox, options.pubSub, options.onModeEnabled);
     this.team = new TeamService(options.pubSub);
-    this.businesses = new BusinessService(this.auth, this.credentials, options.webhookTargets);
+    this.businesses = new BusinessService(
+      this.auth,
+      this.credentials,
+      options.webhookTargets,
+      options.productSettings,
+    );
   }
 }
