@@ -11,7 +11,7 @@ import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
-import { CardDetails } from './card';
+import { CardDetails } from '../shared/card';
 import { ChargeCommand } from './payment.commands';
 import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from './payment.entities';
 import { paymentAllows, paymentTransition } from './payment.states';
