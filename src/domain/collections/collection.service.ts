@@ -13,7 +13,8 @@ import { CheckoutSession, CheckoutSessionStatus } from '../checkout/checkout-ses
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
 import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
-import { CollectionChange, TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
+import { TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
+import { CollectionChange } from './collections.topics';
 import { Business } from '../identity/identity.entities';
 import { Mode } from '../shared/modes';
 import { LedgerService } from '../ledger/ledger.service';

@@ -1,7 +1,8 @@
 import { PayoutRail, RailOutcome } from '../../providers/payout-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { PayoutChange, TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PayoutChange } from './payouts.topics';
 import { Role } from '../shared/modes';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';

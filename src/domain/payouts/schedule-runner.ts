@@ -1,6 +1,7 @@
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { PayoutScheduleChange, TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PayoutScheduleChange } from './payouts.topics';
 import { Mode } from '../shared/modes';
 import { AdvanceWindow, ClockService, DueWork, clockLockKey } from '../sandbox/clock.service';
 import { RequestContext, inTransaction } from '../shared/context';

@@ -1,7 +1,8 @@
 import { TreasuryDestination, TreasuryRailOutcome } from '../../providers/treasury-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic, TreasuryPayoutChange, changedProperties } from '../events/pubsub';
+import { TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
+import { TreasuryPayoutChange } from './treasury.topics';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
