@@ -279,7 +279,7 @@ describe('webhook URL policy', () => {
         );
         const [delivery] = await inTransaction(ctx, async (tx) => {
           const event = await core.events.record(tx, 'test.rebinding', { n: 1 });
-          return core.eventLog.deliveriesOf(tx, [event.id]);
+          return core.deliveryLog.deliveriesOf(tx, [event.id]);
         });
         const attempted = await webhooks.attempt(ctx, delivery.id);
         expect(lookups).toEqual(['rebind.example', 'rebind.example']);

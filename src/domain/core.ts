@@ -16,6 +16,7 @@ import { RequestContext, RequestOrigin } from './shared/context';
 import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
+import { DeliveryLogService } from './webhooks/delivery-log.service';
 import { PaymentService } from './payments/payment.service';
 import { ChargeService } from './payments/charge.service';
 import { SettlementService } from './payments/settlement.service';
@@ -74,6 +75,7 @@ export interface Core {
   wallets: WalletService;
   events: EventService;
   eventLog: EventLogService;
+  deliveryLog: DeliveryLogService;
   idempotency: IdempotencyService;
   webhooks: WebhookService;
   webhookEndpoints: WebhookEndpointService;
@@ -262,6 +264,7 @@ export function createCore(
     wallets,
     events,
     eventLog: new EventLogService(),
+    deliveryLog: new DeliveryLogService(),
     idempotency,
     webhooks,
     webhookEndpoints: new WebhookEndpointService(webhookTargets),

@@ -39,7 +39,7 @@ defineNode({
   load: async (context, id) => {
     const ctx = caller(context);
     ctx.requireRole(...ALL_ROLES);
-    const [delivery] = await context.core.eventLog.deliveriesByIds(ctx, [id]);
+    const [delivery] = await context.core.deliveryLog.deliveriesByIds(ctx, [id]);
     if (!delivery) throw notFound('Webhook delivery');
     return WebhookDelivery.from(delivery);
   },

@@ -57,10 +57,10 @@ export function createLoaders(core: Core, ctx: RequestContext): Loaders {
       ),
     ),
     deliveriesByEventId: new DataLoader(async (eventIds) =>
-      groupBy(eventIds, await core.eventLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId),
+      groupBy(eventIds, await core.deliveryLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId),
     ),
     deliveryById: new DataLoader(async (ids) =>
-      alignTo(ids, await core.eventLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id),
+      alignTo(ids, await core.deliveryLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id),
     ),
     paymentById: new DataLoader(async (ids) =>
       alignTo(ids, await core.payments.byIds(ctx, [...ids]), (payment) => payment.id),
