@@ -51,7 +51,7 @@ import {
 } from './collection.states';
 import { moveRow } from '../shared/row-transition';
 import { COLLECTION_EVENT_OF_STATUS, collectionEventData } from './collections.events';
-import { expiryJob } from './collections.jobs';
+import { expiryJob } from './collections.job-names';
 import {
   DEFAULT_EXPIRES_IN_SECONDS,
   MAX_BUSINESS_PAYMENT_ID_LENGTH,

@@ -17,7 +17,7 @@ import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from './p
 import { paymentAllows, paymentTransition } from './payment.states';
 import { PaymentChangedField, PaymentStore, vaultedOf } from './payment.store';
 import { PaymentEvent, paymentCompleted, paymentCreated, paymentFailed } from './payments.events';
-import { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, SETTLE_PAYMENT_TASK } from './payments.jobs';
+import { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, SETTLE_PAYMENT_TASK } from './payments.job-names';
 
 /** The documented charge de-duplication window. */
 export const CHARGE_DEDUPE_WINDOW_SECONDS = 60;

@@ -27,7 +27,7 @@ import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entiti
 import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
-import { dispatchJob, railCallbackJob } from './payouts.jobs';
+import { dispatchJob, railCallbackJob } from './payouts.job-names';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';

@@ -13,7 +13,7 @@ import { CadenceRule, occurrenceAfter } from './cadence';
 import { BatchItem } from './payout.commands';
 import { Payout } from './payout.entities';
 import { PayoutService, PreparedPayout } from './payout.service';
-import { scheduleRunJob } from './payouts.jobs';
+import { scheduleRunJob } from './payouts.job-names';
 import { withinLocalCap, withinUsdCap } from './schedule-caps';
 import {
   FrozenPayout,

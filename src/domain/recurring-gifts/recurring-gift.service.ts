@@ -1,4 +1,4 @@
-import { CHARGE_RECURRING_GIFT_TASK } from './recurring-gifts.jobs';
+import { CHARGE_RECURRING_GIFT_TASK } from './recurring-gifts.job-names';
 import { CheckoutService } from '../checkout/checkout.service';
 import { CheckoutSession, CheckoutSessionSource } from '../checkout/checkout-session.entity';
 import { CustomerService, vaultedCardOf } from '../customers/customer.service';

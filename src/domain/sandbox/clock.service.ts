@@ -5,7 +5,7 @@ import { isUuid } from '../shared/ids';
 import { enqueueJob } from '../shared/jobs';
 import { entityFromRow } from '../shared/rows';
 import { ClockAdvanceStatus, SandboxClockAdvance } from './sandbox-clock.entity';
-import { advanceSliceJob } from './sandbox.jobs';
+import { advanceSliceJob } from './sandbox.job-names';
 
 /** The longest single advance (one year and a day) and the furthest a clock may run ahead (ten years). */
 export const MAX_ADVANCE_SECONDS = 366 * 86_400;

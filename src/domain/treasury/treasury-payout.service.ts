@@ -17,7 +17,7 @@ import { findOwned } from '../shared/tenancy';
 import { CreateTreasuryPayoutCommand, TreasuryPayoutFilters } from './treasury.commands';
 import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
 import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
-import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
+import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.job-names';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { maskTail } from '../payouts/recipient.service';
