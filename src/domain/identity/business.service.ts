@@ -10,11 +10,11 @@ import {
 } from './identity.commands';
 import { AuthService } from './auth.service';
 import { CredentialService, IssuedCredentials } from './credential.service';
+import { lockOwnBusiness } from './own-business';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { ADMIN_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { hashPassword } from '../shared/crypto';
-import { isUuid } from '../shared/ids';
 import { WebhookTargetPolicy } from '../shared/url-policy';
 import { ProductSettings } from './product-settings';
 
@@ -29,19 +29,6 @@ const emailTaken = () =>
   new DomainError(ErrorCode.CONFLICT, 'An account with this email already exists', {
     email: ['is already registered'],
   });
-
-/**
- * The context's business, locked for the rest of the transaction (`FOR UPDATE`): what a change of
- * the business's own settings or keys serialises on; NOT_FOUND when it does not exist.
- */
-export async function lockOwnBusiness(tx: RequestContext): Promise<Business> {
-  const businessId = tx.requireBusiness();
-  const business = isUuid(businessId)
-    ? await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'pessimistic_write' } })
-    : null;
-  if (!business) throw notFound('Business');
-  return business;
-}
 
 /**
  * Businesses: opening an account with its first business, the profile and the webhook URL of
@@ -111,7 +98,7 @@ export class BusinessService {
   async updateAsOperator(ctx: RequestContext, update: OperatorBusinessUpdate): Promise<Business> {
     ctx.requireOperator();
     const errors: FieldErrors = Object.values(update).some((value) => value !== undefined)
-      ? Object.assign({}, ...this.products.map((product) => product.errors(update)))
+      ? this.products.reduce<FieldErrors>((errors, product) => ({ ...errors, ...product.errors(update) }), {})
       : { _: ['names no setting to change'] };
     if (Object.keys(errors).length > 0) throw validationError(errors);
     return inTransaction(ctx, async (tx) => {

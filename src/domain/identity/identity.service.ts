@@ -41,11 +41,6 @@ export class IdentityService {
     this.auth = new AuthService(options.tokens, options.secretBox, options.lockout);
     this.credentials = new CredentialService(options.secretBox, options.pubSub, options.onModeEnabled);
     this.team = new TeamService(options.pubSub);
-    this.businesses = new BusinessService(
-      this.auth,
-      this.credentials,
-      options.webhookTargets,
-      options.productSettings,
-    );
+    this.businesses = new BusinessService(this.auth, this.credentials, options.webhookTargets, options.productSettings);
   }
 }

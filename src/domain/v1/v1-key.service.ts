@@ -1,5 +1,5 @@
 import { IsNull } from 'typeorm';
-import { lockOwnBusiness } from '../identity/business.service';
+import { lockOwnBusiness } from '../identity/own-business';
 import { Business } from '../identity/identity.entities';
 import { Mode, Role } from '../shared/modes';
 import { ALL_ROLES } from '../shared/context';
