@@ -44,7 +44,8 @@ export async function writePayoutSettings(tx: RequestContext, changes: PayoutSet
 /** The payouts settings `tessera business update` changes. */
 export const payoutProductSettings: ProductSettings<PayoutSettingsChanges> = {
   errors: payoutSettingsErrors,
-  apply: (tx, _business, { payoutReviewThresholdUsdMinor }) => writePayoutSettings(tx, { payoutReviewThresholdUsdMinor }),
+  apply: (tx, _business, { payoutReviewThresholdUsdMinor }) =>
+    writePayoutSettings(tx, { payoutReviewThresholdUsdMinor }),
 };
 
 /** The review threshold of the context's business and mode, in US cents; null when off. */
