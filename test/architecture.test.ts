@@ -77,6 +77,59 @@ function importsOf(source: ts.SourceFile): Array<{ specifier: string; node: ts.N
 const resolveIn = (source: ts.SourceFile, specifier: string) =>
   specifier.startsWith('.') ? path.resolve(path.dirname(source.fileName), specifier) : null;
 
+/**
+ * Whether an import is erased from the emitted JavaScript: `import type`, `export type`, an import
+ * whose every name is `type`, and `import('…')` in a type. Those cannot make a load-order circle.
+ */
+function erased(node: ts.Node): boolean {
+  if (ts.isImportTypeNode(node)) return true;
+  if (ts.isExportDeclaration(node)) return node.isTypeOnly;
+  if (!ts.isImportDeclaration(node) || !node.importClause) return false;
+  const clause = node.importClause;
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return (
+    !clause.name &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((element) => element.isTypeOnly)
+  );
+}
+
+/** The source file a relative specifier names (`./x` is `./x.ts` or `./x/index.ts`), if it is in the program. */
+function importedFile(byPath: Map<string, ts.SourceFile>, source: ts.SourceFile, specifier: string) {
+  const target = resolveIn(source, specifier);
+  if (!target) return undefined;
+  return byPath.get(`${target}.ts`) ?? byPath.get(path.join(target, 'index.ts')) ?? byPath.get(target);
+}
+
+/** A circle of the graph, as its nodes with the first repeated at the end, or null when there is none (a DFS). */
+function findCycle(graph: Map<string, Set<string>>): string[] | null {
+  const done = new Set<string>();
+  const trail: string[] = [];
+  const onTrail = new Set<string>();
+  const visit = (node: string): string[] | null => {
+    if (onTrail.has(node)) return [...trail.slice(trail.indexOf(node)), node];
+    if (done.has(node)) return null;
+    trail.push(node);
+    onTrail.add(node);
+    for (const next of [...(graph.get(node) ?? [])].sort()) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    trail.pop();
+    onTrail.delete(node);
+    done.add(node);
+    return null;
+  };
+  for (const node of [...graph.keys()].sort()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
 const isPrivate = (member: ts.ClassElement) =>
   (ts.getCombinedModifierFlags(member) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0 ||
   (member.name !== undefined && ts.isPrivateIdentifier(member.name));
@@ -536,5 +589,81 @@ describe('Architecture: areas reach each other through the domain event bus (iss
     expect(
       augmenting.filter((file) => file.startsWith('src/domain/shared/') && !file.endsWith('/domain-events.ts')),
     ).toEqual([]);
+  });
+});
+
+describe('Architecture: areas as modules (issue 28)', () => {
+  let loaded: ReturnType<typeof loadProgram>;
+  let byPath: Map<string, ts.SourceFile>;
+  const DOMAIN = path.join(SRC, 'domain');
+  /** The area of a file under src/domain (its first folder), or null for a file at the top of src/domain. */
+  const areaOf = (file: string) => {
+    const parts = path.relative(DOMAIN, path.resolve(file)).split(path.sep);
+    return parts[0] === '..' || parts.length < 2 ? null : parts[0];
+  };
+
+  beforeAll(() => {
+    loaded = loadProgram();
+    byPath = new Map(loaded.sources.map((source) => [path.resolve(source.fileName), source]));
+  });
+
+  test('the areas of src/domain form a DAG: no area imports, even a type, from an area that imports it, directly or around a circle', () => {
+    const graph = new Map<string, Set<string>>();
+    const edges = new Map<string, string[]>(); // "a -> b": the imports that make it
+    for (const source of loaded.sources) {
+      const from = areaOf(source.fileName);
+      if (!from) continue;
+      if (!graph.has(from)) graph.set(from, new Set());
+      for (const { specifier, node } of importsOf(source)) {
+        const target = importedFile(byPath, source, specifier);
+        const to = target && areaOf(target.fileName);
+        if (!to || to === from) continue;
+        graph.get(from)!.add(to);
+        const edge = `${from} -> ${to}`;
+        edges.set(edge, [...(edges.get(edge) ?? []), `${where(node)} imports '${specifier}'`]);
+      }
+    }
+    expect(graph.size).toBeGreaterThan(10);
+    const cycle = findCycle(graph);
+    const explained = (cycle ?? []).slice(1).map((to, index) => {
+      const edge = `${cycle![index]} -> ${to}`;
+      return `${edge}: ${edges.get(edge)!.join('; ')}`;
+    });
+    expect(cycle ? `areas importing each other around ${cycle.join(' -> ')}:\n  ${explained.join('\n  ')}` : '').toBe(
+      '',
+    );
+  });
+
+  test('src/domain/shared, the kernel, imports no area', () => {
+    const offenders: string[] = [];
+    for (const source of loaded.sources.filter((file) => areaOf(file.fileName) === 'shared')) {
+      for (const { specifier, node } of importsOf(source)) {
+        const target = importedFile(byPath, source, specifier);
+        const area = target && areaOf(target.fileName);
+        if (area && area !== 'shared') offenders.push(`${where(node)} imports '${specifier}' (${area})`);
+      }
+    }
+    expect(report('imports of an area from src/domain/shared', offenders)).toBe('');
+  });
+
+  test('no two files of src import each other, directly or around a circle (imports the compiler erases, import type, are left out: they load nothing)', () => {
+    const graph = new Map<string, Set<string>>();
+    const lines = new Map<string, string>(); // "a -> b": where a imports b
+    for (const source of loaded.sources) {
+      const from = relative(source.fileName);
+      if (!graph.has(from)) graph.set(from, new Set());
+      for (const { specifier, node } of importsOf(source)) {
+        if (erased(node)) continue;
+        const target = importedFile(byPath, source, specifier);
+        if (!target) continue;
+        const to = relative(target.fileName);
+        graph.get(from)!.add(to);
+        if (!lines.has(`${from} -> ${to}`)) lines.set(`${from} -> ${to}`, where(node));
+      }
+    }
+    expect(graph.size).toBeGreaterThan(100);
+    const cycle = findCycle(graph);
+    const explained = (cycle ?? []).slice(1).map((to, index) => lines.get(`${cycle![index]} -> ${to}`)!);
+    expect(cycle ? `files importing each other around a circle:\n  ${explained.join('\n  ')}` : '').toBe('');
   });
 });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { liveUrlRefusal } from '../src/domain/webhooks/url-policy';
+import { liveUrlRefusal } from '../src/domain/shared/url-policy';
 import { TestServer, startTestServer, waitFor } from './support/harness';
 import { Spawned, spawnBudget, spawnTs } from './support/process';
 import { Receiver } from './support/receiver';

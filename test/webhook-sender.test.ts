@@ -3,7 +3,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { WebhookDelivery, WebhookDeliveryTarget } from '../src/domain/webhooks/webhook-delivery.entity';
 import { NO_ANSWER, WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import { WebhookTargetPolicy } from '../src/domain/webhooks/url-policy';
+import { WebhookTargetPolicy } from '../src/domain/shared/url-policy';
 
 /**
  * The HTTP side of an attempt (WebhookSender.post) against a real local server: what the sender

@@ -9,7 +9,7 @@ import {
   WebhookTargetPolicy,
   liveUrlRefusal,
   publicAddressLookup,
-} from '../src/domain/webhooks/url-policy';
+} from '../src/domain/shared/url-policy';
 import { WebhookService } from '../src/domain/webhooks/webhook.service';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { TestServer, startTestServer, waitFor } from './support/harness';
@@ -280,7 +280,7 @@ describe('webhook URL policy', () => {
         );
         const [delivery] = await inTransaction(ctx, async (tx) => {
           const event = await core.events.record(tx, 'test.rebinding', { n: 1 });
-          return core.eventLog.deliveriesOf(tx, [event.id]);
+          return core.deliveryLog.deliveriesOf(tx, [event.id]);
         });
         const attempted = await webhooks.attempt(ctx, delivery.id);
         expect(lookups).toEqual(['rebind.example', 'rebind.example']);

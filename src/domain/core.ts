@@ -16,6 +16,7 @@ import { RequestContext, RequestOrigin } from './shared/context';
 import { SecretBox } from './shared/crypto';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
+import { DeliveryLogService } from './webhooks/delivery-log.service';
 import { PaymentService } from './payments/payment.service';
 import { ChargeService } from './payments/charge.service';
 import { ChargeStore } from './payments/charge.store';
@@ -23,11 +24,12 @@ import { SettlementService } from './payments/settlement.service';
 import { RefundService } from './payments/refund.service';
 import { DisputeService } from './payments/dispute.service';
 import { PaymentStore } from './payments/payment.store';
+import { paymentProductSettings } from './payments/payments.settings';
 import { CustomerService } from './customers/customer.service';
 import { Mailer } from '../providers/mail/port';
 import { ProviderRegistry, createProviders } from '../providers/registry';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
-import { WebhookTargetPolicy } from './webhooks/url-policy';
+import { WebhookTargetPolicy } from './shared/url-policy';
 import { CardTokenService } from './tokens/card-token.service';
 import { FraudService } from './fraud/fraud.service';
 import { CheckoutService } from './checkout/checkout.service';
@@ -41,6 +43,7 @@ import { BatchService } from './payouts/batch.service';
 import { PayoutPinService } from './payouts/payout-pin.service';
 import { ScheduleService } from './payouts/schedule.service';
 import { ScheduleRunner } from './payouts/schedule-runner';
+import { payoutProductSettings } from './payouts/payouts.settings';
 import { ClockService } from './sandbox/clock.service';
 import { CollectionService } from './collections/collection.service';
 import { CollectionSettlementService } from './collections/collection-settlement.service';
@@ -48,6 +51,7 @@ import { EndUserService } from './treasury/end-user.service';
 import { KycService } from './treasury/kyc.service';
 import { TreasuryWalletService } from './treasury/treasury-wallet.service';
 import { TreasuryPayoutService } from './treasury/treasury-payout.service';
+import { treasuryProductSettings } from './treasury/treasury.settings';
 import { V1KeyService } from './identity/v1-key.service';
 import { V1PaymentService } from './checkout/v1-payment.service';
 import { V1EventService } from './webhooks/v1-event.service';
@@ -79,6 +83,7 @@ export interface Core {
   wallets: WalletService;
   events: EventService;
   eventLog: EventLogService;
+  deliveryLog: DeliveryLogService;
   idempotency: IdempotencyService;
   webhooks: WebhookService;
   webhookEndpoints: WebhookEndpointService;
@@ -155,6 +160,7 @@ export function createCore(
     pubSub,
     bus,
     webhookTargets,
+    productSettings: [paymentProductSettings, payoutProductSettings, treasuryProductSettings],
     lockout: {
       maxFailures: config.signInMaxFailures,
       windowSeconds: config.signInFailureWindowSeconds,
@@ -277,6 +283,7 @@ export function createCore(
     wallets,
     events,
     eventLog: new EventLogService(),
+    deliveryLog: new DeliveryLogService(),
     idempotency,
     webhooks,
     webhookEndpoints: new WebhookEndpointService(webhookTargets),

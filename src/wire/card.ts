@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brandOf, luhnValid, notExpired } from '../domain/payments/card';
+import { brandOf, luhnValid, notExpired } from '../domain/shared/card';
 import { evenWhenFieldsFail, required } from './validation';
 
 const digitsOnly = (value: string) => value.replace(/[\s-]/g, '');

@@ -1,4 +1,4 @@
-import { CardDetails } from '../payments/card';
+import { CardDetails } from '../shared/card';
 import { FieldErrors } from '../shared/errors';
 import { CheckoutPaymentMethod, CheckoutSessionSource, CheckoutSessionStatus } from './checkout-session.entity';
 

@@ -15,7 +15,6 @@ import {
   sessionByToken,
   systemContextFor,
 } from './checkout-session.store';
-import type { CheckoutService, CheckoutSettings } from './checkout.service';
 import { PayCheckoutSessionCommand } from './checkout.commands';
 
 /** The form's summary when fields are refused (each field then carries its own message). */
@@ -65,11 +64,24 @@ export type CheckoutOutcome =
  * session row (under its lock) before charging, so a concurrent submit waits instead of charging
  * again; completing it happens in one transaction under the same lock.
  */
+/**
+ * What the hosted pages ask of the sessions' own service: CheckoutService, which builds this one
+ * (declared here so the two files do not import each other).
+ */
+export interface CheckoutSessions {
+  now(ctx: RequestContext): Promise<Date>;
+  pathOf(session: CheckoutSession): string;
+  threeDSecurePathOf(session: CheckoutSession): string;
+  redirectUrlOf(session: CheckoutSession): string;
+  attemptOf(ctx: RequestContext, session: CheckoutSession): Promise<Payment | null>;
+  complete(tx: RequestContext, session: CheckoutSession, payment: Payment): Promise<void>;
+}
+
 export class HostedCheckoutService {
   constructor(
-    private readonly settings: CheckoutSettings,
+    private readonly settings: { sandbox3dsAutoCompleteMs: number },
     private readonly payments: PaymentService,
-    private readonly sessions: CheckoutService,
+    private readonly sessions: CheckoutSessions,
     private readonly cardTesting: CardTestingGuard,
   ) {}
 

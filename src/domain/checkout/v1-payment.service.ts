@@ -9,7 +9,7 @@ import { SettlementService } from '../payments/settlement.service';
 import { V1Payment } from '../payments/v1-payment.entity';
 import { V1EventService } from '../webhooks/v1-event.service';
 import { V1EventName, V1Events } from '../webhooks/v1.events';
-import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 import { CheckoutService, SESSION_LIFETIME_MS } from './checkout.service';
 import { CheckoutSession, CheckoutSessionSource, CheckoutSessionStatus } from './checkout-session.entity';
 import { CreateV1PaymentCommand, V1PaymentFilters, V1PaymentStatus } from './v1-payment.commands';

@@ -13,7 +13,8 @@ import { CheckoutSession, CheckoutSessionStatus } from '../checkout/checkout-ses
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
 import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
-import { CollectionChange, TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
+import { TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
+import { CollectionChange } from './collections.topics';
 import { Business } from '../identity/identity.entities';
 import { Mode } from '../shared/modes';
 import { LedgerService } from '../ledger/ledger.service';
@@ -51,7 +52,7 @@ import {
 } from './collection.states';
 import { moveRow } from '../shared/row-transition';
 import { COLLECTION_EVENT_OF_STATUS, collectionEventData } from './collections.events';
-import { expiryJob } from './collections.jobs';
+import { expiryJob } from './collections.job-names';
 import {
   DEFAULT_EXPIRES_IN_SECONDS,
   MAX_BUSINESS_PAYMENT_ID_LENGTH,

@@ -1,5 +1,5 @@
 import { VaultedCard } from '../../providers/card-acquirer/port';
-import { CardDetails } from '../payments/card';
+import { CardDetails } from '../shared/card';
 
 /** The optional profile fields: absent leaves a field as it is, null clears it. */
 export interface CustomerProfileFields {

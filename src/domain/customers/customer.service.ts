@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { CardDetails } from '../payments/card';
+import { CardDetails } from '../shared/card';
 import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { EntityRows } from '../shared/rows';

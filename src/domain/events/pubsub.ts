@@ -2,12 +2,12 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { setMaxListeners } from 'node:events';
 import Redis from 'ioredis';
-import type { CollectionStatus } from '../collections/collection.entities';
-import type { KycStatus, TreasuryPayoutStatus } from '../treasury/treasury.entities';
-import type { PayoutStatus } from '../payouts/payout.entities';
-import type { ScheduleStatus } from '../payouts/schedule.entities';
 
-/** Topics published after commit; GraphQL subscriptions listen to them. */
+/**
+ * Topics published after commit; GraphQL subscriptions listen to them. What each carries is
+ * declared by the area that publishes it (`<area>.topics.ts` adds its entry to TopicPayloads), so
+ * this module depends on no area.
+ */
 export enum Topic {
   EVENT = 'EVENT',
   WALLET_BALANCE = 'WALLET_BALANCE',
@@ -22,39 +22,6 @@ export enum Topic {
   ACCESS_REVOKED = 'ACCESS_REVOKED',
   /** Webhook deliveries due now were committed: the workers' delivery pumps claim them at once instead of at their next poll. */
   WEBHOOKS_DUE = 'WEBHOOKS_DUE',
-}
-
-/**
- * Access taken away after a commit: an API credential's key was regenerated (its key and the
- * tokens made from it are dead), or a member's role in a business changed or the member was
- * removed. Every process closes the sockets it concerns.
- */
-export type AccessRevocation =
-  | { kind: 'credential'; businessId: string; credentialId: string }
-  | { kind: 'member'; businessId: string; userId: string };
-
-/**
- * A payment changed (its status, its refunds or its disputes); subscribers read its current state.
- * The change says what it was: the status before it (null when the payment was created) and the
- * payment's fields it set (entity property names, `refunds` and `disputes` for those lists).
- */
-export interface PaymentChange {
-  businessId: string;
-  livemode: boolean;
-  paymentId: string;
-  previousStatus: string | null;
-  changedFields: string[];
-}
-
-/** A payout was created or changed; subscribers read its current state. */
-export interface PayoutChange {
-  businessId: string;
-  livemode: boolean;
-  payoutId: string;
-  /** Its status before the change (its status still, when the change set other fields); null when the change created it. */
-  previousStatus: PayoutStatus | null;
-  /** The payout's properties the change set (updatedAt aside); null when the change created it. */
-  changedFields: string[] | null;
 }
 
 /**
@@ -73,50 +40,6 @@ export const changedProperties = (columns: Record<string, unknown>): string[] =>
   ...Object.keys(columns).map((column) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())),
 ];
 
-/** A collection was created or its status changed; subscribers read its current state. */
-export interface CollectionChange extends StatusChange<CollectionStatus> {
-  businessId: string;
-  livemode: boolean;
-  collectionId: string;
-}
-
-/** A treasury payout was created or its status changed; subscribers read its current state. */
-export interface TreasuryPayoutChange extends StatusChange<TreasuryPayoutStatus> {
-  businessId: string;
-  livemode: boolean;
-  payoutId: string;
-}
-
-/** A treasury end-user's KYC check changed (started, approved, rejected); subscribers read its current state. */
-export interface TreasuryKycChange extends StatusChange<KycStatus> {
-  businessId: string;
-  livemode: boolean;
-  endUserId: string;
-  checkId: string;
-}
-
-/** A payout schedule changed (edited, paused, resumed, cancelled, run, completed); subscribers read its current state. */
-export interface PayoutScheduleChange {
-  businessId: string;
-  livemode: boolean;
-  scheduleId: string;
-  /** Its status before the change (its status still, when the change set other fields); null when the change created it. */
-  previousStatus: ScheduleStatus | null;
-  /** The schedule's properties the change set (updatedAt aside); null when the change created it. */
-  changedFields: string[] | null;
-}
-
-/** A webhook delivery was created or attempted, and committed: what that change set. */
-export interface WebhookDeliveryChange {
-  businessId: string;
-  livemode: boolean;
-  deliveryId: string;
-  /** Its status before the change; null when the change created it. */
-  previousStatus: string | null;
-  /** The delivery's fields the change set (on creation, every field). */
-  changedFields: string[];
-}
-
 export interface PublishedEvent {
   id: string;
   businessId: string;
@@ -126,32 +49,19 @@ export interface PublishedEvent {
   createdAt: string;
 }
 
-export interface WalletBalanceChange {
-  businessId: string;
-  livemode: boolean;
-  walletId: string;
-  currency: string;
-  balanceMinor: string;
-  changeMinor: string;
-  journalTransactionId: string;
-  occurredAt: string;
-}
-
 export type TesseraPubSub = ReturnType<typeof createTesseraPubSub>['pubSub'];
 
-type Topics = {
+/**
+ * What each topic carries. An area declares its topics' payloads by augmenting this interface
+ * (`declare module '../events/pubsub'`, in its `<area>.topics.ts`); a topic without an entry cannot
+ * be published or subscribed to.
+ */
+export interface TopicPayloads {
   [Topic.EVENT]: [PublishedEvent];
-  [Topic.WALLET_BALANCE]: [WalletBalanceChange];
-  [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
-  [Topic.PAYMENT]: [PaymentChange];
-  [Topic.PAYOUT]: [PayoutChange];
-  [Topic.COLLECTION]: [CollectionChange];
-  [Topic.PAYOUT_SCHEDULE]: [PayoutScheduleChange];
-  [Topic.TREASURY_PAYOUT]: [TreasuryPayoutChange];
-  [Topic.TREASURY_KYC]: [TreasuryKycChange];
-  [Topic.ACCESS_REVOKED]: [AccessRevocation];
-  [Topic.WEBHOOKS_DUE]: [{ deliveries: number }];
-};
+}
+
+/** TopicPayloads as the map createPubSub takes (a mapped type has the index signature an interface lacks). */
+type Topics = { [Name in keyof TopicPayloads]: TopicPayloads[Name] };
 
 /** Who listens: the live GraphQL subscriptions' listeners per topic (a metrics gauge), and how many ever became ready. */
 export interface SubscriptionListeners {

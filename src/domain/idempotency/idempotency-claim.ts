@@ -1,14 +1,6 @@
 import type { EntityTarget, FindOptionsWhere } from 'typeorm';
-import type { RequestContext } from '../shared/context';
+import type { IdempotencyHold, IdempotentResource, RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
-
-/**
- * What a request's transactions made that a retry can answer from instead of doing it again: each
- * keyed operation that creates one object names it in the transaction that commits it, and answers
- * a resumed request from it (issue 26, finding 7; docs/security.md).
- */
-export type IdempotentResource =
-  'payment' | 'payout' | 'refund' | 'treasury_payout' | 'collection' | 'recipient' | 'sandbox_funding';
 
 export interface MadeResource {
   type: IdempotentResource;
@@ -28,7 +20,7 @@ export interface MadeResource {
  * An operation that can be resumed names what it made (`recordResource`); a retry after the lease
  * re-runs the request, and the operation answers from that resource instead of repeating it.
  */
-export class IdempotencyClaim {
+export class IdempotencyClaim implements IdempotencyHold {
   private resources = new Map<IdempotentResource, string>();
 
   /** `made`: what an earlier run of the request named (IdempotencyService.begin resumes such a key). */

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { SecretBox } from '../shared/crypto';
-import type { IdempotentResource, MadeResource } from './idempotency-claim';
+import type { IdempotentResource } from '../shared/context';
+import type { MadeResource } from './idempotency-claim';
 
 export type IdempotencyOutcome =
   /** `made`: what an earlier run of the request committed and named, which the operation answers from. */

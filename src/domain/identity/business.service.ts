@@ -10,15 +10,13 @@ import {
 } from './identity.commands';
 import { AuthService } from './auth.service';
 import { CredentialService, IssuedCredentials } from './credential.service';
+import { lockOwnBusiness } from './own-business';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
 import { ADMIN_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { hashPassword } from '../shared/crypto';
-import { isUuid } from '../shared/ids';
-import { WebhookTargetPolicy } from '../webhooks/url-policy';
-import { payoutSettingsErrors, writePayoutSettings } from '../payouts/payouts.settings';
-import { paymentSettingsErrors, writePaymentSettings } from '../payments/payments.settings';
-import { applyTreasurySettings } from '../treasury/treasury.settings';
+import { WebhookTargetPolicy } from '../shared/url-policy';
+import { ProductSettings } from './product-settings';
 
 export interface OpenedAccount {
   user: User;
@@ -33,19 +31,6 @@ const emailTaken = () =>
   });
 
 /**
- * The context's business, locked for the rest of the transaction (`FOR UPDATE`): what a change of
- * the business's own settings or keys serialises on; NOT_FOUND when it does not exist.
- */
-export async function lockOwnBusiness(tx: RequestContext): Promise<Business> {
-  const businessId = tx.requireBusiness();
-  const business = isUuid(businessId)
-    ? await tx.repo(Business).findOne({ where: { id: businessId }, lock: { mode: 'pessimistic_write' } })
-    : null;
-  if (!business) throw notFound('Business');
-  return business;
-}
-
-/**
  * Businesses: opening an account with its first business, the profile and the webhook URL of
  * each mode (a generic business_settings row; each product's own settings live in its area's
  * `<area>.settings.ts`), and the operator's product switches.
@@ -56,6 +41,8 @@ export class BusinessService {
     private readonly credentials: CredentialService,
     /** Judges the webhookUrl like every webhook target. */
     private readonly webhookTargets: WebhookTargetPolicy,
+    /** The settings of each product, contributed by its area. */
+    private readonly products: ReadonlyArray<ProductSettings<OperatorBusinessUpdate>>,
   ) {}
 
   /**
@@ -110,17 +97,14 @@ export class BusinessService {
    */
   async updateAsOperator(ctx: RequestContext, update: OperatorBusinessUpdate): Promise<Business> {
     ctx.requireOperator();
-    const { treasuryEnabled, payoutReviewThresholdUsdMinor, verified, ...payments } = update;
     const errors: FieldErrors = Object.values(update).some((value) => value !== undefined)
-      ? { ...paymentSettingsErrors(payments), ...payoutSettingsErrors({ payoutReviewThresholdUsdMinor }) }
+      ? this.products.reduce<FieldErrors>((errors, product) => ({ ...errors, ...product.errors(update) }), {})
       : { _: ['names no setting to change'] };
     if (Object.keys(errors).length > 0) throw validationError(errors);
     return inTransaction(ctx, async (tx) => {
       const business = await lockOwnBusiness(tx);
-      if (Object.values(payments).some((value) => value !== undefined)) await writePaymentSettings(tx, payments);
-      if (payoutReviewThresholdUsdMinor !== undefined) await writePayoutSettings(tx, { payoutReviewThresholdUsdMinor });
-      applyTreasurySettings(business, { treasuryEnabled });
-      if (verified !== undefined) business.verified = verified;
+      for (const product of this.products) await product.apply(tx, business, update);
+      if (update.verified !== undefined) business.verified = update.verified;
       return tx.repo(Business).save(business);
     });
   }

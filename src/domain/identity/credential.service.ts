@@ -9,7 +9,7 @@ import { DomainError, ErrorCode, forbidden, notFound } from '../shared/errors';
 import { SecretBox } from '../shared/crypto';
 import { TesseraPubSub } from '../events/pubsub';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
-import { lockOwnBusiness } from './business.service';
+import { lockOwnBusiness } from './own-business';
 
 export interface IssuedCredentials {
   mode: Mode;

@@ -1,4 +1,5 @@
-import { AccessRevocation, TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { AccessRevocation } from './identity.topics';
 import { RequestContext } from '../shared/context';
 import { Mode } from '../shared/modes';
 

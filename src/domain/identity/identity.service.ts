@@ -1,12 +1,14 @@
 import { DomainEventBus } from '../shared/domain-events';
 import { SecretBox } from '../shared/crypto';
 import { TesseraPubSub } from '../events/pubsub';
-import { WebhookTargetPolicy } from '../webhooks/url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 import { AuthService, SignInLockout } from './auth.service';
 import { BusinessService } from './business.service';
 import { CredentialService } from './credential.service';
 import { TeamService } from './team.service';
 import { TokenSigner } from './tokens';
+import { OperatorBusinessUpdate } from './identity.commands';
+import { ProductSettings } from './product-settings';
 
 export { publishableKeyRefused } from './auth.service';
 export type { SignInLockout, TokenResponse } from './auth.service';
@@ -18,6 +20,8 @@ export interface IdentityOptions {
   pubSub: TesseraPubSub;
   bus: DomainEventBus;
   webhookTargets: WebhookTargetPolicy;
+  /** What `tessera business update` may change besides identity's own fields, one entry per product. */
+  productSettings: ReadonlyArray<ProductSettings<OperatorBusinessUpdate>>;
   lockout: SignInLockout;
 }
 
@@ -36,6 +40,6 @@ export class IdentityService {
     this.auth = new AuthService(options.tokens, options.secretBox, options.lockout);
     this.credentials = new CredentialService(options.secretBox, options.pubSub, options.bus);
     this.team = new TeamService(options.pubSub);
-    this.businesses = new BusinessService(this.auth, this.credentials, options.webhookTargets);
+    this.businesses = new BusinessService(this.auth, this.credentials, options.webhookTargets, options.productSettings);
   }
 }

@@ -1,5 +1,5 @@
 import { IsNull } from 'typeorm';
-import { lockOwnBusiness } from './business.service';
+import { lockOwnBusiness } from './own-business';
 import { Business } from './identity.entities';
 import { Mode, Role } from '../shared/modes';
 import { ALL_ROLES } from '../shared/context';

@@ -6,7 +6,8 @@ import {
   LedgerAccount,
   PLATFORM_BUSINESS_ID,
 } from './ledger.entities';
-import { TesseraPubSub, Topic, WalletBalanceChange } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { WalletBalanceChange } from './ledger.topics';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { normalizeCurrency } from '../shared/money';

@@ -11,14 +11,14 @@ import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
-import { CardDetails } from './card';
+import { CardDetails } from '../shared/card';
 import { ChargeDedupe, ChargeStore, DedupeClaim } from './charge.store';
 import { ChargeCommand } from './payment.commands';
 import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from './payment.entities';
 import { paymentAllows, paymentTransition } from './payment.states';
 import { PaymentChangedField, PaymentStore, vaultedOf } from './payment.store';
 import { PaymentEvent, paymentCompleted, paymentCreated, paymentFailed } from './payments.events';
-import { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, SETTLE_PAYMENT_TASK } from './payments.jobs';
+import { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, SETTLE_PAYMENT_TASK } from './payments.job-names';
 
 /** The documented charge de-duplication window. */
 export const CHARGE_DEDUPE_WINDOW_SECONDS = 60;

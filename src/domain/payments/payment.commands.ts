@@ -1,5 +1,5 @@
 import type { VaultedCard } from '../../providers/card-acquirer/port';
-import type { CardDetails } from './card';
+import type { CardDetails } from '../shared/card';
 import type { DisputeStatus, PaymentSource, PaymentStatus } from './payment.entities';
 
 /**

@@ -22,7 +22,7 @@ export {
   PENDING_RECONCILE_AFTER_SECONDS,
   RECONCILE_PENDING_TASK,
   SETTLE_PAYMENT_TASK,
-} from './payments.jobs';
+} from './payments.job-names';
 
 /**
  * Payments as the rest of the domain reads them (get, list, the loaders' batch reads), and the one

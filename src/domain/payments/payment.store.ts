@@ -1,4 +1,5 @@
-import { PaymentChange, TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PaymentChange } from './payments.topics';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';

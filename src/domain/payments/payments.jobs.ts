@@ -1,15 +1,12 @@
 import { AreaJobs, cronLine } from '../shared/jobs';
 import type { ChargeService } from './charge.service';
 import type { PaymentService } from './payment.service';
-
-/** The payments area's background tasks (src/jobs/worker.ts runs them). */
-export const SETTLE_PAYMENT_TASK = 'settle_payment';
-export const COMPLETE_3DS_TASK = 'complete_sandbox_3ds';
-export const RECONCILE_PENDING_TASK = 'reconcile_pending_payments';
-export const PURGE_DEDUPE_CLAIMS_TASK = 'purge_charge_dedupe_claims';
-
-/** A payment still PENDING this long after creation lost its acquirer answer (the process died mid-charge). */
-export const PENDING_RECONCILE_AFTER_SECONDS = 120;
+import {
+  SETTLE_PAYMENT_TASK,
+  COMPLETE_3DS_TASK,
+  RECONCILE_PENDING_TASK,
+  PURGE_DEDUPE_CLAIMS_TASK,
+} from './payments.job-names';
 
 export function paymentJobs(
   payments: Pick<PaymentService, 'settleDue' | 'reconcilePending' | 'autoCompleteThreeDSecure'>,

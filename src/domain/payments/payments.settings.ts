@@ -2,6 +2,7 @@ import { BusinessSettings } from '../shared/business-settings.entity';
 import { Role } from '../shared/modes';
 import { RequestContext, inTransaction } from '../shared/context';
 import { FieldErrors, forbidden } from '../shared/errors';
+import type { ProductSettings } from '../identity/product-settings';
 
 /**
  * The payments product's settings of a business, per mode (kept on its business_settings row):
@@ -73,3 +74,12 @@ export async function setServerToServerCharging(ctx: RequestContext, enabled: bo
   }
   return inTransaction(ctx, (tx) => writePaymentSettings(tx, { serverToServerCharging: enabled }));
 }
+
+/** The payments settings `tessera business update` changes; written only when the update names one. */
+export const paymentProductSettings: ProductSettings<PaymentSettingsChanges> = {
+  errors: paymentSettingsErrors,
+  async apply(tx, _business, { serverToServerCharging, cardFeeBps, cardFeeFixedMinor, disputeFeeMinor }) {
+    const changes = { serverToServerCharging, cardFeeBps, cardFeeFixedMinor, disputeFeeMinor };
+    if (Object.values(changes).some((value) => value !== undefined)) await writePaymentSettings(tx, changes);
+  },
+};

@@ -1,7 +1,8 @@
 import { PayoutRail, RailOutcome } from '../../providers/payout-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { PayoutChange, TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PayoutChange } from './payouts.topics';
 import { Role } from '../shared/modes';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
@@ -27,7 +28,7 @@ import { Payout, PayoutRailKind, PayoutStatus, Recipient } from './payout.entiti
 import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from './payout.states';
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
-import { dispatchJob, railCallbackJob } from './payouts.jobs';
+import { dispatchJob, railCallbackJob } from './payouts.job-names';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';

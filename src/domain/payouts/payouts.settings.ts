@@ -2,6 +2,7 @@ import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { FieldErrors } from '../shared/errors';
 import { MAX_AMOUNT_MINOR } from '../shared/money';
+import type { ProductSettings } from '../identity/product-settings';
 
 /** A quote is honoured this long after it is made (design section 8). */
 export const QUOTE_TTL_SECONDS = 300;
@@ -39,6 +40,13 @@ export async function writePayoutSettings(tx: RequestContext, changes: PayoutSet
       { payoutReviewThresholdUsdMinor: changes.payoutReviewThresholdUsdMinor },
     );
 }
+
+/** The payouts settings `tessera business update` changes. */
+export const payoutProductSettings: ProductSettings<PayoutSettingsChanges> = {
+  errors: payoutSettingsErrors,
+  apply: (tx, _business, { payoutReviewThresholdUsdMinor }) =>
+    writePayoutSettings(tx, { payoutReviewThresholdUsdMinor }),
+};
 
 /** The review threshold of the context's business and mode, in US cents; null when off. */
 export async function reviewThresholdOf(ctx: RequestContext): Promise<bigint | null> {

@@ -1,6 +1,7 @@
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { PayoutScheduleChange, TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { PayoutScheduleChange } from './payouts.topics';
 import { Mode } from '../shared/modes';
 import { ClockService, clockLockKey } from '../sandbox/clock.service';
 import { AdvanceWindow, ClockAdvancing, ClockSlice, DueWork } from '../sandbox/sandbox.events';
@@ -13,7 +14,7 @@ import { CadenceRule, occurrenceAfter } from './cadence';
 import { BatchItem } from './payout.commands';
 import { Payout } from './payout.entities';
 import { PayoutService, PreparedPayout } from './payout.service';
-import { scheduleRunJob } from './payouts.jobs';
+import { scheduleRunJob } from './payouts.job-names';
 import { withinLocalCap, withinUsdCap } from './schedule-caps';
 import {
   FrozenPayout,

@@ -1,4 +1,4 @@
-import { CHARGE_RECURRING_GIFT_TASK } from './recurring-gifts.jobs';
+import { CHARGE_RECURRING_GIFT_TASK } from './recurring-gifts.job-names';
 import { SessionCompleted } from '../checkout/checkout.events';
 import { CustomerService, vaultedCardOf } from '../customers/customer.service';
 import { PaymentMethod } from '../customers/customer.entities';

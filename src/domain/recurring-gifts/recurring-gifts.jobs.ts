@@ -1,7 +1,6 @@
 import { AreaJobs } from '../shared/jobs';
 import type { RecurringGiftService } from './recurring-gift.service';
-
-export const CHARGE_RECURRING_GIFT_TASK = 'charge_recurring_gift';
+import { CHARGE_RECURRING_GIFT_TASK } from './recurring-gifts.job-names';
 
 /** Recurring gifts' background task (src/jobs/worker.ts runs it). */
 export function recurringGiftJobs(gifts: Pick<RecurringGiftService, 'chargeDue'>): AreaJobs {

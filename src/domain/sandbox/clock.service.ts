@@ -5,7 +5,7 @@ import { isUuid } from '../shared/ids';
 import { enqueueJob } from '../shared/jobs';
 import { entityFromRow } from '../shared/rows';
 import { ClockAdvanceStatus, SandboxClockAdvance } from './sandbox-clock.entity';
-import { advanceSliceJob } from './sandbox.jobs';
+import { advanceSliceJob } from './sandbox.job-names';
 import { AdvanceWindow, ClockAdvancing, ClockSlice, DueWork } from './sandbox.events';
 import { DomainEventBus } from '../shared/domain-events';
 

@@ -1,5 +1,4 @@
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
-import type { IdempotencyClaim } from '../idempotency/idempotency-claim';
 import { BusinessSettings } from './business-settings.entity';
 import { Mode, Role } from './modes';
 import { DomainError, ErrorCode, forbidden, unauthorized } from './errors';
@@ -23,6 +22,26 @@ interface WriteBehindConnection {
   writeBehind<Row>(sql: string, params: unknown[], onRows?: (rows: Row[]) => void): void;
 }
 
+/**
+ * What a retry can answer from instead of doing it again: each keyed operation that creates one
+ * object names it in the transaction that commits it (issue 26, finding 7; docs/security.md).
+ */
+export type IdempotentResource =
+  'payment' | 'payout' | 'refund' | 'treasury_payout' | 'collection' | 'recipient' | 'sandbox_funding';
+
+/**
+ * A request's hold on its `Idempotency-Key` record, as transactions and services use it. Declared
+ * here so the kernel names no area; the idempotency area implements it (IdempotencyClaim).
+ */
+export interface IdempotencyHold {
+  /** Entered first by each transaction of the request; fails when a retry took the key over. */
+  enter(tx: RequestContext): Promise<void>;
+  /** The id of the `type` an earlier run of this request made, if any. */
+  resourceOf(type: IdempotentResource): string | null;
+  /** Records, in the transaction that made it, what this request made. */
+  recordResource(tx: RequestContext, type: IdempotentResource, id: string): Promise<void>;
+}
+
 const NO_ORIGIN: RequestOrigin = { requestId: null, clientIp: null };
 
 /**
@@ -40,8 +59,8 @@ export class RequestContext {
     readonly origin: RequestOrigin = NO_ORIGIN,
     private readonly manager: EntityManager | null = null,
     private readonly parent: RequestContext | null = null,
-    /** The request's hold on its Idempotency-Key, entered by each of its transactions (see IdempotencyClaim). */
-    readonly idempotency: IdempotencyClaim | null = null,
+    /** The request's hold on its Idempotency-Key, entered by each of its transactions (see IdempotencyHold). */
+    readonly idempotency: IdempotencyHold | null = null,
     /** The settings of the business and mode, read with the API key that authenticated the request (see `settingsAsAuthenticated`). */
     private readonly authenticatedSettings: BusinessSettings | null = null,
   ) {}
@@ -164,7 +183,7 @@ export class RequestContext {
   }
 
   /** The same context holding the request's Idempotency-Key claim. */
-  withIdempotency(claim: IdempotencyClaim): RequestContext {
+  withIdempotency(claim: IdempotencyHold): RequestContext {
     return new RequestContext(
       this.dataSource,
       this.actor,
@@ -243,7 +262,7 @@ export const ALL_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER, Role.VIEWER];
  * The one transaction helper: runs `work` in a database transaction (joining the current one
  * when the context already has it), then runs the after-commit hooks of the outermost one. A
  * request with an Idempotency-Key enters its claim first, in the same transaction, so what the
- * transaction commits is tied to the key (see IdempotencyClaim).
+ * transaction commits is tied to the key (see IdempotencyHold).
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);

@@ -1,4 +1,4 @@
-import { CardDetails } from '../payments/card';
+import { CardDetails } from '../shared/card';
 
 /** Tokenises a card typed in the browser (vaulted with the acquirer; the number is never stored). */
 export interface CreateCardTokenCommand {

@@ -1,5 +1,5 @@
 import { VaultedCard } from '../../providers/card-acquirer/port';
-import { CardDetails } from '../payments/card';
+import { CardDetails } from '../shared/card';
 import { RequestContext } from '../shared/context';
 import { randomToken } from '../shared/crypto';
 import { forbidden, validationError } from '../shared/errors';

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic, TreasuryKycChange } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { TreasuryKycChange } from './treasury.topics';
 import { Business } from '../identity/identity.entities';
 import { Mode } from '../shared/modes';
 import { isUniqueViolationOf } from '../shared/unique-violation';

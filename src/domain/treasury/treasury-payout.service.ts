@@ -1,7 +1,8 @@
 import { TreasuryDestination, TreasuryRailOutcome } from '../../providers/treasury-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic, TreasuryPayoutChange, changedProperties } from '../events/pubsub';
+import { TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
+import { TreasuryPayoutChange } from './treasury.topics';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -16,7 +17,7 @@ import { findOwned } from '../shared/tenancy';
 import { CreateTreasuryPayoutCommand, TreasuryPayoutFilters } from './treasury.commands';
 import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
 import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
-import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.jobs';
+import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.job-names';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { maskTail } from '../payouts/recipient.service';

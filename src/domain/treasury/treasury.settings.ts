@@ -1,6 +1,7 @@
 import { ALL_ROLES, RequestContext, WRITE_ROLES } from '../shared/context';
 import { forbidden } from '../shared/errors';
 import { Business } from '../identity/identity.entities';
+import type { ProductSettings } from '../identity/product-settings';
 
 /**
  * The treasury product's switch: a treasury partner is a business with the treasury product
@@ -17,10 +18,13 @@ export async function requireTreasuryPartner(ctx: RequestContext): Promise<Busin
   return business;
 }
 
-/** Applies the changes to a business row the caller has locked and saves. */
-export function applyTreasurySettings(business: Business, changes: TreasurySettingsChanges): void {
-  if (changes.treasuryEnabled !== undefined) business.treasuryEnabled = changes.treasuryEnabled;
-}
+/** The treasury switch `tessera business update` changes: a column of the business row, which identity saves. */
+export const treasuryProductSettings: ProductSettings<TreasurySettingsChanges> = {
+  errors: () => ({}),
+  async apply(_tx, business, { treasuryEnabled }) {
+    if (treasuryEnabled !== undefined) business.treasuryEnabled = treasuryEnabled;
+  },
+};
 
 /** What a treasury operation needs: reading, writing, or a sandbox helper (writing with test credentials). */
 export type TreasuryAccess = 'read' | 'write' | 'sandbox';

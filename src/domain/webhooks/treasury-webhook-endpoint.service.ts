@@ -6,7 +6,7 @@ import { SecretBox, randomToken } from '../shared/crypto';
 import { validationError } from '../shared/errors';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
-import { WebhookTargetPolicy } from './url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 import { WebhookEndpointRegistry, findEndpoint } from './webhook-endpoint-registry';
 import { CreateTreasuryEndpoint, RotateSigningSecret, UpdateTreasuryEndpoint } from './webhooks.commands';
 

@@ -2,7 +2,7 @@ import { BusinessSettings } from '../shared/business-settings.entity';
 import { Mode } from '../shared/modes';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { validationError } from '../shared/errors';
-import { WebhookTargetPolicy } from './url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 
 /** The `/v1` settings of a business's mode. */
 export interface V1Settings {

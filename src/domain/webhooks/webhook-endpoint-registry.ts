@@ -7,7 +7,7 @@ import { findOwned, lockOwned } from '../shared/tenancy';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint, WebhookEndpointStatus, WebhookRegistry } from './webhook-endpoint.entity';
 import { CreateEndpoint, DeliveryFilters, EndpointDeliveryFilters, UpdateEndpoint } from './webhooks.commands';
-import { WebhookTargetPolicy } from './url-policy';
+import { WebhookTargetPolicy } from '../shared/url-policy';
 
 /** At most this many endpoints per business, mode and registry; creating one more is a CONFLICT. */
 export const MAX_ENDPOINTS_PER_MODE = 20;

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Agent, Dispatcher } from 'undici';
 import { WebhookDelivery, WebhookDeliveryTarget } from './webhook-delivery.entity';
 import { SigningSecrets } from './treasury-webhook-endpoint.service';
-import { NonPublicAddressError, WebhookTargetPolicy, publicAddressLookup } from './url-policy';
+import { NonPublicAddressError, WebhookTargetPolicy, publicAddressLookup } from '../shared/url-policy';
 
 const RESPONSE_BODY_LIMIT_BYTES = 2048;
 

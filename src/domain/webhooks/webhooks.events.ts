@@ -1,4 +1,5 @@
-import { TesseraPubSub, Topic, WebhookDeliveryChange } from '../events/pubsub';
+import { TesseraPubSub, Topic } from '../events/pubsub';
+import { WebhookDeliveryChange } from './webhooks.topics';
 import { RequestContext } from '../shared/context';
 import { WebhookDelivery } from './webhook-delivery.entity';
 

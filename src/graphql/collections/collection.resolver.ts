@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { CollectionChange, Topic } from '../../domain/events/pubsub';
+import { Topic } from '../../domain/events/pubsub';
+import { CollectionChange } from '../../domain/collections/collections.topics';
 import { Collection as CollectionRow, CollectionStatus } from '../../domain/collections/collection.entities';
 import { notFound } from '../../domain/shared/errors';
 import {

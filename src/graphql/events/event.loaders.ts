@@ -18,10 +18,10 @@ declare module '../shared/loaders' {
 export function createEventLoaders(core: Core, ctx: RequestContext): EventLoaders {
   return {
     deliveriesByEventId: new DataLoader(async (eventIds) =>
-      groupBy(eventIds, await core.eventLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId),
+      groupBy(eventIds, await core.deliveryLog.deliveriesOf(ctx, [...eventIds]), (delivery) => delivery.eventId),
     ),
     deliveryById: new DataLoader(async (ids) =>
-      alignTo(ids, await core.eventLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id),
+      alignTo(ids, await core.deliveryLog.deliveriesByIds(ctx, [...ids]), (delivery) => delivery.id),
     ),
   };
 }

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PublishedEvent, Topic, WebhookDeliveryChange } from '../../domain/events/pubsub';
+import { PublishedEvent, Topic } from '../../domain/events/pubsub';
+import { WebhookDeliveryChange } from '../../domain/webhooks/webhooks.topics';
 import { DomainEvent } from '../../domain/events/event.entity';
 import { Mode } from '../../domain/shared/modes';
 import { ALL_ROLES } from '../../domain/shared/context';
@@ -38,7 +39,7 @@ defineNode({
   load: async (context, id) => {
     const ctx = caller(context);
     ctx.requireRole(...ALL_ROLES);
-    const [delivery] = await context.core.eventLog.deliveriesByIds(ctx, [id]);
+    const [delivery] = await context.core.deliveryLog.deliveriesByIds(ctx, [id]);
     if (!delivery) throw notFound('Webhook delivery');
     return WebhookDelivery.from(delivery);
   },

@@ -1,6 +1,7 @@
 import { setServerToServerCharging } from '../../domain/payments/payments.settings';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PaymentChange, Topic } from '../../domain/events/pubsub';
+import { Topic } from '../../domain/events/pubsub';
+import { PaymentChange } from '../../domain/payments/payments.topics';
 import {
   Dispute as DisputeRow,
   DisputeStatus,

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PayoutChange, Topic } from '../../domain/events/pubsub';
+import { Topic } from '../../domain/events/pubsub';
+import { PayoutChange } from '../../domain/payouts/payouts.topics';
 import { PayoutRailKind, PayoutStatus } from '../../domain/payouts/payout.entities';
 import { notFound } from '../../domain/shared/errors';
 import {

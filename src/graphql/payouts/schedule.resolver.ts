@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PayoutScheduleChange, Topic } from '../../domain/events/pubsub';
+import { Topic } from '../../domain/events/pubsub';
+import { PayoutScheduleChange } from '../../domain/payouts/payouts.topics';
 import { notFound } from '../../domain/shared/errors';
 import {
   createScheduleBodySchema,

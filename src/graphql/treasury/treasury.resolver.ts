@@ -1,6 +1,7 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic, TreasuryKycChange, TreasuryPayoutChange } from '../../domain/events/pubsub';
+import { Topic } from '../../domain/events/pubsub';
+import { TreasuryKycChange, TreasuryPayoutChange } from '../../domain/treasury/treasury.topics';
 import { forbidden, notFound } from '../../domain/shared/errors';
 import {
   EndUserStatus,

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic, WalletBalanceChange } from '../../domain/events/pubsub';
+import { Topic } from '../../domain/events/pubsub';
+import { WalletBalanceChange } from '../../domain/ledger/ledger.topics';
 import { fundCommandOf, fundRequestSchema } from '../../wire/wallets';
 import { parseInput } from '../../wire/validation';
 import { LedgerAccount } from '../../domain/ledger/ledger.entities';

@@ -1,4 +1,4 @@
-import type { CardDetails } from '../../domain/payments/card';
+import type { CardDetails } from '../../domain/shared/card';
 
 /** What Tessera keeps of a card: the acquirer's reference and what may be shown. Never the number. */
 export interface VaultedCard {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { CardDetails, brandOf } from '../../domain/payments/card';
+import { CardDetails, brandOf } from '../../domain/shared/card';
 import { Authorization, AuthorizationRequest, CardAcquirer, VaultedCard } from './port';
 
 type SandboxBehaviour =

@@ -31,7 +31,7 @@ const eventJson = (event: DomainEvent, deliveries: WebhookDelivery[]): z.input<t
 
 /** The events with their deliveries, read in one query. */
 async function eventsJson(core: Core, ctx: RequestContext, events: DomainEvent[]) {
-  const deliveries = await core.eventLog.deliveriesOf(
+  const deliveries = await core.deliveryLog.deliveriesOf(
     ctx,
     events.map((event) => event.id),
   );

@@ -1,0 +1,16 @@
+import type { Topic } from '../events/pubsub';
+
+/**
+ * Access taken away after a commit: an API credential's key was regenerated (its key and the
+ * tokens made from it are dead), or a member's role in a business changed or the member was
+ * removed. Every process closes the sockets it concerns.
+ */
+export type AccessRevocation =
+  | { kind: 'credential'; businessId: string; credentialId: string }
+  | { kind: 'member'; businessId: string; userId: string };
+
+declare module '../events/pubsub' {
+  interface TopicPayloads {
+    [Topic.ACCESS_REVOKED]: [AccessRevocation];
+  }
+}

@@ -1,0 +1,20 @@
+import type { Topic } from '../events/pubsub';
+
+/**
+ * A payment changed (its status, its refunds or its disputes); subscribers read its current state.
+ * The change says what it was: the status before it (null when the payment was created) and the
+ * payment's fields it set (entity property names, `refunds` and `disputes` for those lists).
+ */
+export interface PaymentChange {
+  businessId: string;
+  livemode: boolean;
+  paymentId: string;
+  previousStatus: string | null;
+  changedFields: string[];
+}
+
+declare module '../events/pubsub' {
+  interface TopicPayloads {
+    [Topic.PAYMENT]: [PaymentChange];
+  }
+}
