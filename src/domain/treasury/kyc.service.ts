@@ -73,6 +73,7 @@ export class KycService {
     const endUser = await findOwned(ctx, TreasuryEndUser, command.endUserId, 'End-user');
     const provider = this.providers.providerFor(ctx, 'kyc');
     const latest = await this.latestOf(ctx, endUser.id);
+    // Starting while a check is PENDING leads where it is: that check stands. APPROVED refuses (409).
     if (latest?.status === kycTransition(latest?.status ?? NOT_STARTED, 'start'))
       return { check: latest, created: false };
     const checkId = crypto.randomUUID();
