@@ -454,6 +454,106 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     }
     expect(report('static methods reading this', offenders)).toBe('');
   });
+
+  test('every *.states.ts declares its machine as a TransitionTable (a RowMachine only through rowMachine), and no other file declares one', () => {
+    // rowMachine is for rows moved by moveRow (one conditional UPDATE of a tenant row, one status per
+    // action); a table applied under a lock, or to a state that is no row's status (NOT_STARTED,
+    // UNDISPUTED), is a TransitionTable applied with assertTransition. Both are TransitionTables.
+    const machines = loaded.sources.filter((source) => source.fileName.endsWith('.states.ts'));
+    expect(machines.length).toBeGreaterThan(10);
+    const withoutTable = machines
+      .filter((source) => !/: TransitionTable</.test(source.text))
+      .map((source) => `${relative(source.fileName)} declares no TransitionTable`);
+    const elsewhere = loaded.sources
+      .filter((source) => !source.fileName.endsWith('.states.ts'))
+      .filter(
+        (source) =>
+          !['src/domain/shared/states.ts', 'src/domain/shared/row-transition.ts'].includes(relative(source.fileName)),
+      )
+      .filter((source) => /: TransitionTable</.test(source.text))
+      .map((source) => `${relative(source.fileName)} declares a transition table outside a *.states.ts`);
+    expect(report('misplaced state machines', [...withoutTable, ...elsewhere])).toBe('');
+  });
+
+  test('no domain file outside *.states.ts gates a write on a status it compares: a refusal or an early exit by status reads its transition table', () => {
+    // Sites that compare a status to a literal before a throw or an early exit and are no move, each with the reason.
+    const exceptions: Record<string, string> = {
+      'src/domain/payments/charge.service.ts':
+        'answers an idempotent replay whose payment still waits for the acquirer (IDEMPOTENCY_REQUEST_IN_PROGRESS): it refuses an answer, it moves nothing',
+      'src/domain/webhooks/webhook.service.ts':
+        'a delivery already SUCCEEDED or PERMANENTLY_FAILED is not attempted again: its delivery.states.ts table is being written (issue 28, webhooks)',
+      'src/domain/sandbox/clock.service.ts':
+        "one advance at a time (RUNNING), a slice only of a RUNNING one: the advance's two statuses, not yet a table",
+    };
+    const isStatusRead = (node: ts.Node) => ts.isPropertyAccessExpression(node) && node.name.text === 'status';
+    // A status literal: 'pending', or a member of an enum named …Status (CollectionStatus.PENDING).
+    const isStatusLiteral = (node: ts.Node) =>
+      ts.isStringLiteralLike(node) ||
+      (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && /Status$/.test(node.expression.text));
+    const equality = [
+      ts.SyntaxKind.EqualsEqualsEqualsToken,
+      ts.SyntaxKind.ExclamationEqualsEqualsToken,
+      ts.SyntaxKind.EqualsEqualsToken,
+      ts.SyntaxKind.ExclamationEqualsToken,
+    ];
+    const comparesStatus = (node: ts.Node): boolean => {
+      if (
+        ts.isBinaryExpression(node) &&
+        equality.includes(node.operatorToken.kind) &&
+        ((isStatusRead(node.left) && isStatusLiteral(node.right)) ||
+          (isStatusRead(node.right) && isStatusLiteral(node.left)))
+      )
+        return true;
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        node.expression.name.text === 'includes' &&
+        node.arguments.some(isStatusRead)
+      )
+        return true;
+      return !ts.isFunctionLike(node) && (ts.forEachChild(node, comparesStatus) ?? false);
+    };
+    // A refusal (throw) or an early exit that answers nothing (return;, null, a boolean, an outcome's name).
+    const gates = (statement: ts.Statement): boolean => {
+      if (ts.isBlock(statement))
+        return statement.statements.length > 0 && gates(statement.statements[statement.statements.length - 1]);
+      if (ts.isThrowStatement(statement)) return true;
+      if (!ts.isReturnStatement(statement)) return false;
+      const value = statement.expression;
+      return (
+        !value ||
+        [ts.SyntaxKind.NullKeyword, ts.SyntaxKind.TrueKeyword, ts.SyntaxKind.FalseKeyword].includes(value.kind) ||
+        ts.isStringLiteralLike(value)
+      );
+    };
+    // An UPDATE that sets a status where the row's status is a literal ('pending'): a move the table does not drive.
+    const literalMove = /\bUPDATE\b[^;]*\bSET\b[^;]*\bstatus\s*=[^;]*\bWHERE\b[^;]*\bstatus\s*(=|IN\s*\()\s*'/i;
+    const offenders: string[] = [];
+    const excused = new Set<string>();
+    const sources = loaded.sources.filter(
+      (source) => under(source.fileName, 'domain') && !source.fileName.endsWith('.states.ts'),
+    );
+    for (const source of sources) {
+      const file = relative(source.fileName);
+      const flag = (node: ts.Node, what: string) =>
+        file in exceptions ? excused.add(file) : offenders.push(`${where(node)} ${what}`);
+      const visit = (node: ts.Node) => {
+        if (ts.isIfStatement(node) && comparesStatus(node.expression) && gates(node.thenStatement))
+          flag(node, `if (${node.expression.getText().replace(/\s+/g, ' ')})`);
+        if (
+          (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) &&
+          literalMove.test(node.getText())
+        )
+          flag(node, 'moves a status by a literal in SQL');
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    const stale = Object.keys(exceptions)
+      .filter((file) => !excused.has(file))
+      .map((file) => `${file} gates nothing by status now: take it off the exceptions`);
+    expect(report('status checks gating a write outside a transition table', [...offenders, ...stale])).toBe('');
+  });
 });
 
 /** The files of src/ whose text contains `needle`, as paths relative to the repository. */

@@ -167,6 +167,10 @@ describe('team invitations', () => {
     expect(refusal(await gql(ACCEPT, { id: ownerInvite.id }, bearer(invitee)), 'acceptTeamInvitation')).toEqual(
       NOT_FOUND,
     );
+    // Refused by the invitation's table now, not by a WHERE on PENDING: the same NOT_FOUND.
+    expect(refusal(await gql(REVOKE, { id: ownerInvite.id }, bearer(owner)), 'revokeTeamInvitation')).toEqual(
+      NOT_FOUND,
+    );
     expect(await membershipsOf(invitee.userId)).toEqual([invitee.businessId]);
   });
 

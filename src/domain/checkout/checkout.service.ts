@@ -4,8 +4,9 @@ import { ClockService } from '../sandbox/clock.service';
 import { ClockAdvancing, ClockSlice } from '../sandbox/sandbox.events';
 import { DomainEventBus } from '../shared/domain-events';
 import { EventService } from '../events/event.service';
-import { Payment, PaymentStatus } from '../payments/payment.entities';
+import { Payment } from '../payments/payment.entities';
 import { PaymentService } from '../payments/payment.service';
+import { awaitsAuthentication } from '../payments/payment.states';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
@@ -272,7 +273,7 @@ export class CheckoutService {
     const session = await lockSession(tx, sessionId);
     const status = checkoutSessionTransition(session.status, 'withdraw');
     if (status === session.status) return;
-    if (isClaimed(session) || (await this.attemptOf(tx, session))?.status === PaymentStatus.REQUIRES_ACTION) {
+    if (isClaimed(session) || awaitsAuthentication(await this.attemptOf(tx, session))) {
       throw new DomainError(
         ErrorCode.CONFLICT,
         'A payment of this checkout session is in progress; try again in a minute',
@@ -336,7 +337,7 @@ export class CheckoutService {
         await this.complete(tx, session, attempt);
         return;
       }
-      if (isClaimed(session) || attempt?.status === PaymentStatus.REQUIRES_ACTION) {
+      if (isClaimed(session) || awaitsAuthentication(attempt)) {
         await enqueueJob(
           tx,
           EXPIRE_CHECKOUT_SESSION_TASK,

@@ -1,6 +1,7 @@
 import { Business } from '../identity/identity.entities';
 import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from '../payments/payment.entities';
 import { PaymentService } from '../payments/payment.service';
+import { awaitsAuthentication } from '../payments/payment.states';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
@@ -108,7 +109,7 @@ export class HostedCheckoutService {
 
     // Vaulted before the session is claimed, so that the card's earlier failures can refuse it.
     const vaulted =
-      card.ok && email && found.status === CheckoutSessionStatus.OPEN
+      card.ok && email && checkoutSessionAllows(found.status, 'complete')
         ? await this.payments.vaultCard(system, card.value)
         : null;
 
@@ -182,7 +183,7 @@ export class HostedCheckoutService {
       const routed = await this.route(tx, locked, { threeDSPage: true });
       if (routed) return routed;
       const attempt = await this.sessions.attemptOf(tx, locked);
-      if (attempt?.status === PaymentStatus.REQUIRES_ACTION)
+      if (attempt && awaitsAuthentication(attempt))
         return { kind: 'three_ds', view: await this.viewOf(tx, locked), paymentId: attempt.id };
       return { kind: 'redirect', url: this.sessions.pathOf(locked) };
     });
@@ -193,7 +194,7 @@ export class HostedCheckoutService {
     const found = await sessionByToken(ctx, token);
     const system = systemContextFor(ctx, found);
     const attempt = await this.sessions.attemptOf(system, found);
-    if (found.status !== CheckoutSessionStatus.OPEN || attempt?.status !== PaymentStatus.REQUIRES_ACTION)
+    if (!checkoutSessionAllows(found.status, 'complete') || !attempt || !awaitsAuthentication(attempt))
       return this.showPage(ctx, token);
     try {
       await this.payments.completeThreeDSecure(system, attempt.id);
@@ -221,12 +222,12 @@ export class HostedCheckoutService {
   /** Completes a session whose 3-D Secure payment finished without the payer coming back to the page. */
   async reconcile(system: RequestContext, sessionId: string): Promise<void> {
     const row = await system.repo(CheckoutSession).findOne({ where: { id: sessionId } });
-    if (!row || row.status !== CheckoutSessionStatus.OPEN) return;
+    if (!row || !checkoutSessionAllows(row.status, 'complete')) return;
     await inTransaction(systemContextFor(system, row), async (tx) => {
       const session = await lockSession(tx, sessionId);
       if (await this.route(tx, session)) return;
       const attempt = await this.sessions.attemptOf(tx, session);
-      if (attempt?.status === PaymentStatus.REQUIRES_ACTION && session.expiresAt > (await this.sessions.now(tx))) {
+      if (awaitsAuthentication(attempt) && session.expiresAt > (await this.sessions.now(tx))) {
         await enqueueJob(
           tx,
           RECONCILE_CHECKOUT_SESSION_TASK,
@@ -250,7 +251,7 @@ export class HostedCheckoutService {
     if (session.status === CheckoutSessionStatus.COMPLETED)
       return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
     const attempt = await this.sessions.attemptOf(tx, session);
-    if (attempt?.capturedAt && session.status === CheckoutSessionStatus.OPEN) {
+    if (attempt?.capturedAt && checkoutSessionAllows(session.status, 'complete')) {
       await this.sessions.complete(tx, session, attempt);
       return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
     }
@@ -258,7 +259,7 @@ export class HostedCheckoutService {
       return { kind: 'expired', view: await this.viewOf(tx, session) };
     if (session.status === CheckoutSessionStatus.LOCKED)
       return { kind: 'locked', view: await this.viewOf(tx, session), message: null };
-    if (attempt?.status === PaymentStatus.REQUIRES_ACTION) {
+    if (awaitsAuthentication(attempt)) {
       return options.threeDSPage ? null : { kind: 'redirect', url: this.sessions.threeDSecurePathOf(session) };
     }
     // expiresAt is on the business's clock (the test clock in the sandbox).
@@ -274,7 +275,7 @@ export class HostedCheckoutService {
       await this.sessions.complete(tx, session, payment);
       return { kind: 'redirect', url: this.sessions.redirectUrlOf(session) };
     }
-    if (payment.status === PaymentStatus.REQUIRES_ACTION) {
+    if (awaitsAuthentication(payment)) {
       await enqueueJob(
         tx,
         RECONCILE_CHECKOUT_SESSION_TASK,

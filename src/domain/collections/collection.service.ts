@@ -9,7 +9,8 @@ import {
   networkIdsOf,
 } from '../../providers/collection-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
-import { CheckoutSession, CheckoutSessionStatus } from '../checkout/checkout-session.entity';
+import { CheckoutSession } from '../checkout/checkout-session.entity';
+import { checkoutSessionAllows } from '../checkout/checkout-session.states';
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
 import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
@@ -47,10 +48,12 @@ import {
   AMOUNT_MISMATCH,
   COLLECTION_ROWS,
   CollectionAction,
+  assertPayable,
+  collectionAllows,
   collectionTransition,
   statusesAllowing,
 } from './collection.states';
-import { moveRow } from '../shared/row-transition';
+import { moveRow, statusAfter } from '../shared/row-transition';
 import { COLLECTION_EVENT_OF_STATUS, collectionEventData } from './collections.events';
 import { expiryJob } from './collections.job-names';
 import {
@@ -404,7 +407,7 @@ export class CollectionService {
     const at = await this.clock.now(ctx);
     if (report.kind === 'received') {
       const current = await findOwned(ctx, Collection, collectionId, 'Collection');
-      if (current.status !== CollectionStatus.PENDING) return null;
+      if (!collectionAllows(current.status, 'receive')) return null;
       return this.move(ctx, collectionId, 'receive', {
         amount_received: report.amount.toString(),
         processing_at: at,
@@ -418,7 +421,7 @@ export class CollectionService {
       return this.move(ctx, collectionId, 'fail', { failure_reason: report.reason, failed_at: at });
     }
     const current = await findOwned(ctx, Collection, collectionId, 'Collection');
-    if (current.status === CollectionStatus.COMPLETED) return null;
+    if (current.status === statusAfter(COLLECTION_ROWS, 'settle')) return null;
     if (report.amount !== current.amount) {
       // The rule is Tessera's, whatever the rail does with it: only the collection's exact amount is credited.
       return this.move(ctx, collectionId, 'fail', {
@@ -460,10 +463,8 @@ export class CollectionService {
     const collection = await findOwned(ctx, Collection, command.collectionId, 'Collection');
     if (command.amount <= 0n)
       throw validationError({ amount: ['must be a positive integer in minor units of the collection currency'] });
-    if (collection.status === CollectionStatus.FAILED || collection.status === CollectionStatus.EXPIRED) {
-      throw new DomainError(ErrorCode.CONFLICT, `Cannot pay a collection that is ${collection.status}`);
-    }
-    if (collection.status === CollectionStatus.PENDING && collection.expiresAt <= (await this.clock.now(ctx))) {
+    assertPayable(collection.status);
+    if (collectionAllows(collection.status, 'expire') && collection.expiresAt <= (await this.clock.now(ctx))) {
       await this.expire(ctx, collection.id);
       throw new DomainError(ErrorCode.CONFLICT, 'Cannot pay a collection that is expired');
     }
@@ -485,7 +486,7 @@ export class CollectionService {
   /** The expiry job: a pending collection whose expiresAt has passed on its business's clock expires; one not yet due is looked at again then. */
   async expireDue(ctx: RequestContext, collectionId: string): Promise<Collection | null> {
     const collection = await findOwned(ctx, Collection, collectionId, 'Collection');
-    if (collection.status !== CollectionStatus.PENDING) return null;
+    if (!collectionAllows(collection.status, 'expire')) return null;
     if (collection.expiresAt <= (await this.clock.now(ctx))) return this.expire(ctx, collectionId);
     // The job ran early for this clock (it never runs late for the test clock: advancing runs expireUntil).
     await inTransaction(ctx, async (tx) => {
@@ -546,7 +547,8 @@ export class CollectionService {
     const system = systemContextFor(ctx, session);
     const rail = this.providers.providerFor(system, 'collection-rail');
     const now = await this.clock.now(system);
-    if (session.status !== CheckoutSessionStatus.OPEN || session.expiresAt <= now) {
+    // The collection would pay the session: only one the table still lets complete, before its expiry.
+    if (!checkoutSessionAllows(session.status, 'complete') || session.expiresAt <= now) {
       throw new DomainError(ErrorCode.CONFLICT, 'This checkout is no longer open');
     }
     if (!(session.paymentMethods as string[]).includes(command.rail))

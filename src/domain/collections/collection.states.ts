@@ -34,6 +34,20 @@ export function collectionTransition(from: CollectionStatus, action: CollectionA
   );
 }
 
+/** Whether the table allows `action` from `from` (a report or job that finds the collection moved on changes nothing). */
+export const collectionAllows = (from: CollectionStatus, action: CollectionAction): boolean =>
+  COLLECTION_TRANSITIONS[from][action] !== undefined;
+
+/**
+ * The sandbox's payment of a collection settles it, so it is refused (CONFLICT) where the table
+ * allows no settlement; except a COMPLETED one, where settlement leads: paying it again repeats
+ * the rail's reports, which change nothing.
+ */
+export function assertPayable(from: CollectionStatus): void {
+  if (from === COMPLETED) return;
+  assertTransition(COLLECTION_TRANSITIONS, from, 'settle', (state) => `Cannot pay a collection that is ${state}`);
+}
+
 /** The statuses from which `action` is allowed. */
 export const statusesAllowing = (action: CollectionAction): CollectionStatus[] =>
   (Object.keys(COLLECTION_TRANSITIONS) as CollectionStatus[]).filter(

@@ -1,6 +1,7 @@
 import { MoreThan } from 'typeorm';
 import { Business, Membership, User } from './identity.entities';
 import { TeamInvitation, TeamInvitationStatus } from './team-invitation.entity';
+import { TeamInvitationAction, teamInvitationTransition } from './team-invitation.states';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, unauthorized } from '../shared/errors';
 import { isUuid } from '../shared/ids';
@@ -67,13 +68,13 @@ export class TeamInvitationService {
   async accept(ctx: RequestContext, invitationId: string): Promise<Membership> {
     const user = await this.invitee(ctx);
     return inTransaction(ctx, async (tx) => {
-      const invitation = await this.answerable(tx, user, invitationId);
+      const invitation = await this.answerable(tx, user, invitationId, 'accept');
       await tx.repo(Business).findOne({ where: { id: invitation.businessId }, lock: { mode: 'for_no_key_update' } });
       const existing = await tx
         .repo(Membership)
         .findOne({ where: { userId: user.id, businessId: invitation.businessId } });
       if (existing) throw alreadyMember();
-      await this.respond(tx, invitation, TeamInvitationStatus.ACCEPTED);
+      await this.respond(tx, invitation, 'accept');
       return tx
         .repo(Membership)
         .save(
@@ -86,7 +87,7 @@ export class TeamInvitationService {
   async decline(ctx: RequestContext, invitationId: string): Promise<TeamInvitation> {
     const user = await this.invitee(ctx);
     return inTransaction(ctx, async (tx) =>
-      this.respond(tx, await this.answerable(tx, user, invitationId), TeamInvitationStatus.DECLINED),
+      this.respond(tx, await this.answerable(tx, user, invitationId, 'decline'), 'decline'),
     );
   }
 
@@ -97,13 +98,14 @@ export class TeamInvitationService {
       const { tx } = await lockTeam(transaction, ADMIN_ROLES);
       const invitation = isUuid(invitationId)
         ? await tx.repo(TeamInvitation).findOne({
-            where: { id: invitationId, businessId: tx.requireBusiness(), status: TeamInvitationStatus.PENDING },
+            where: { id: invitationId, businessId: tx.requireBusiness() },
             lock: { mode: 'pessimistic_write' },
           })
         : null;
       if (!invitation) throw notFound('Invitation');
+      teamInvitationTransition(invitation.status, 'revoke');
       assertMayGrant(tx, invitation.role);
-      return this.respond(tx, invitation, TeamInvitationStatus.REVOKED);
+      return this.respond(tx, invitation, 'revoke');
     });
   }
 
@@ -113,29 +115,29 @@ export class TeamInvitationService {
     return ctx.repo(User).findOneOrFail({ where: { id: ctx.actor.userId } });
   }
 
-  /** A pending, unexpired invitation to the user's email; anything else (another's, answered, expired) is NOT_FOUND. */
-  private async answerable(tx: RequestContext, user: User, invitationId: string): Promise<TeamInvitation> {
+  /** An unexpired invitation to the user's email that the table lets them answer; anything else (another's, answered, expired) is NOT_FOUND. */
+  private async answerable(
+    tx: RequestContext,
+    user: User,
+    invitationId: string,
+    action: TeamInvitationAction,
+  ): Promise<TeamInvitation> {
     const invitation = isUuid(invitationId)
       ? await tx
           .repo(TeamInvitation)
           .findOne({ where: { id: invitationId, email: user.email }, lock: { mode: 'pessimistic_write' } })
       : null;
-    if (
-      !invitation ||
-      invitation.status !== TeamInvitationStatus.PENDING ||
-      invitation.expiresAt.getTime() <= Date.now()
-    ) {
-      throw notFound('Invitation');
-    }
+    if (!invitation || invitation.expiresAt.getTime() <= Date.now()) throw notFound('Invitation');
+    teamInvitationTransition(invitation.status, action);
     return invitation;
   }
 
   private async respond(
     tx: RequestContext,
     invitation: TeamInvitation,
-    status: TeamInvitationStatus,
+    action: TeamInvitationAction,
   ): Promise<TeamInvitation> {
-    invitation.status = status;
+    invitation.status = teamInvitationTransition(invitation.status, action);
     invitation.respondedAt = new Date();
     return tx.repo(TeamInvitation).save(invitation);
   }

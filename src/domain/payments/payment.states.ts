@@ -74,5 +74,12 @@ export function paymentAllows(from: PaymentStatus, action: PaymentAction): boole
   return TRANSITIONS[from][action] !== undefined;
 }
 
+/**
+ * Whether the payment waits for its 3-D Secure completion (the one status the table lets complete
+ * it): a payment still under way, which holds its checkout session and is finished, never charged again.
+ */
+export const awaitsAuthentication = (payment: { status: PaymentStatus } | null | undefined): boolean =>
+  payment != null && paymentAllows(payment.status, 'complete_authentication');
+
 /** The statuses of a payment a source still counts as made or in flight (failed and fully refunded ones do not). */
 export const FINAL_WITHOUT_MONEY: readonly PaymentStatus[] = [FAILED, REFUNDED];

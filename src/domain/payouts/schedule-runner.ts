@@ -25,7 +25,7 @@ import {
   ScheduleRunStatus,
   ScheduleStatus,
 } from './schedule.entities';
-import { scheduleTransition } from './schedule.states';
+import { scheduleAllows, scheduleTransition } from './schedule.states';
 import { ScheduleEvent, scheduleEventData } from './schedules.events';
 
 /** One wake-up fires at most this many runs of one schedule (a schedule far behind catches up over several). */
@@ -229,7 +229,7 @@ export class ScheduleRunner {
     const schedule = await ctx
       .repo(PayoutSchedule)
       .findOne({ where: { id: scheduleId, businessId: ctx.requireBusiness(), livemode: ctx.livemode } });
-    if (!schedule || schedule.status !== ScheduleStatus.ACTIVE) return 'not-due';
+    if (!schedule || !scheduleAllows(schedule.status, 'run')) return 'not-due';
     if (schedule.nextRunAt > (await this.clock.now(ctx))) return 'not-due';
     const plan = await this.plan(ctx, schedule);
     return inTransaction(ctx, async (tx) => {
@@ -248,7 +248,7 @@ export class ScheduleRunner {
       if (rows.length === 0) return 'busy';
       const locked = entityFromRow(tx, PayoutSchedule, rows[0]);
       if (
-        locked.status !== ScheduleStatus.ACTIVE ||
+        !scheduleAllows(locked.status, 'run') ||
         locked.nextRunAt.getTime() !== schedule.nextRunAt.getTime() ||
         locked.updatedAt.getTime() !== schedule.updatedAt.getTime()
       )

@@ -39,7 +39,7 @@ import {
   SchedulePayloadKind,
   ScheduleStatus,
 } from './schedule.entities';
-import { EDITABLE_SCHEDULE_STATUSES, ScheduleAction, scheduleTransition } from './schedule.states';
+import { ScheduleAction, scheduleAllows, scheduleTransition } from './schedule.states';
 import { ScheduleEvent, scheduleEventData } from './schedules.events';
 
 /** The filters a runs cursor carries: one schedule's runs (so a cursor cannot page another schedule's). */
@@ -222,8 +222,7 @@ export class ScheduleService {
   async update(ctx: RequestContext, command: UpdateScheduleCommand): Promise<PayoutSchedule> {
     ctx.requireRole(...WRITE_ROLES);
     const current = await findOwned(ctx, PayoutSchedule, command.scheduleId, 'Schedule');
-    if (!EDITABLE_SCHEDULE_STATUSES.includes(current.status))
-      throw new DomainError(ErrorCode.CONFLICT, `A ${current.status} schedule cannot be edited`);
+    scheduleTransition(current.status, 'edit');
     const errors: FieldErrors = {};
     const name = command.name === undefined ? current.name : this.checkName(command.name, errors);
     const cadence = command.cadence ?? current.cadence;
@@ -262,8 +261,7 @@ export class ScheduleService {
     }
     return inTransaction(ctx, async (tx) => {
       const schedule = await lockOwned(tx, PayoutSchedule, command.scheduleId, 'Schedule');
-      if (!EDITABLE_SCHEDULE_STATUSES.includes(schedule.status))
-        throw new DomainError(ErrorCode.CONFLICT, `A ${schedule.status} schedule cannot be edited`);
+      scheduleTransition(schedule.status, 'edit');
       if (schedule.updatedAt.getTime() !== current.updatedAt.getTime()) {
         throw new DomainError(
           ErrorCode.CONFLICT,
@@ -289,7 +287,7 @@ export class ScheduleService {
         });
       }
       const saved = await tx.repo(PayoutSchedule).save(schedule);
-      if (saved.status === ScheduleStatus.ACTIVE) await this.wakeAt(tx, saved);
+      if (scheduleAllows(saved.status, 'run')) await this.wakeAt(tx, saved);
       this.announce(
         tx,
         saved,
@@ -337,7 +335,7 @@ export class ScheduleService {
       }
       const saved = await tx.repo(PayoutSchedule).save(schedule);
       if (completed) await this.events.record(tx, ScheduleEvent.COMPLETED, scheduleEventData(saved));
-      if (saved.status === ScheduleStatus.ACTIVE) await this.wakeAt(tx, saved);
+      if (scheduleAllows(saved.status, 'run')) await this.wakeAt(tx, saved);
       this.announce(
         tx,
         saved,

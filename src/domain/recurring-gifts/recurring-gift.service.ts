@@ -4,8 +4,9 @@ import { CustomerService, vaultedCardOf } from '../customers/customer.service';
 import { PaymentMethod } from '../customers/customer.entities';
 import { EventService } from '../events/event.service';
 import { Mode } from '../shared/modes';
-import { Payment, PaymentSource, PaymentStatus } from '../payments/payment.entities';
+import { Payment, PaymentSource } from '../payments/payment.entities';
 import { PaymentService, vaultedOf } from '../payments/payment.service';
+import { awaitsAuthentication } from '../payments/payment.states';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, isDomainError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
@@ -196,7 +197,7 @@ export class RecurringGiftService {
         },
         origin: { source: PaymentSource.RECURRING_GIFT, sourceId: gift.id },
       });
-      if (payment.status === PaymentStatus.REQUIRES_ACTION) {
+      if (awaitsAuthentication(payment)) {
         // The payer is not present for a recurring charge; in the sandbox the challenge completes on its own, so finish it now.
         payment = await this.payments.completeThreeDSecure(system, payment.id).catch(async (error: unknown) => {
           if (error instanceof DomainError && error.code === ErrorCode.CONFLICT)

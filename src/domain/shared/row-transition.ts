@@ -44,6 +44,12 @@ export function rowMachine<E extends MutableTenantEntity & { status: S }, S exte
   return machine;
 }
 
+/** The one status `action` leads to (as `rowMachine` asserts): a row found there already made the move. */
+export const statusAfter = <E extends MutableTenantEntity & { status: S }, S extends string, A extends string>(
+  machine: RowMachine<E, S, A>,
+  action: A,
+): S => machine.transition(machine.allowing(action)[0], action);
+
 /**
  * Moves one of the context's rows by `action` in one conditional `UPDATE … WHERE status = ANY(…)
  * RETURNING *`: applied only when its status allows the action at that instant, so concurrent
@@ -61,7 +67,7 @@ export async function moveRow<E extends MutableTenantEntity & { status: S }, S e
 ): Promise<E | null> {
   if (!isUuid(id)) throw notFound(machine.noun);
   const from = machine.allowing(action);
-  const to = machine.transition(from[0], action);
+  const to = statusAfter(machine, action);
   const columns = Object.keys(changes);
   const assignments = columns.map((column, index) => `, ${column} = $${index + 5}`).join('');
   const result = await tx.em.query<unknown[]>(
@@ -96,7 +102,7 @@ async function claimForRail<E extends RailRow<S>, S extends string, A extends st
   changes: Record<string, unknown>,
   announce: (tx: RequestContext, row: E) => void,
 ): Promise<E | null> {
-  const claimedStatus = machine.transition(machine.allowing(action)[0], action);
+  const claimedStatus = statusAfter(machine, action);
   const current = await findOwned(ctx, machine.entity, id, machine.noun);
   if (machine.allowing(action).includes(current.status)) {
     const claimed = await inTransaction(ctx, async (tx) => {
@@ -188,7 +194,7 @@ async function stalledDispatches<E extends RailRow<S>, S extends string, A exten
   olderThanSeconds: number,
   limit: number,
 ): Promise<StalledDispatch[]> {
-  const claimedStatus = machine.transition(machine.allowing(action)[0], action);
+  const claimedStatus = statusAfter(machine, action);
   const rows: Array<{ id: string; business_id: string; livemode: boolean }> = await ctx.em.query(
     `SELECT row.id, row.business_id, row.livemode FROM "${machine.table}" row
       WHERE row.status = $1::"${machine.statusType}" AND row.provider_ref IS NULL

@@ -7,7 +7,7 @@ import { Business } from '../identity/identity.entities';
 import { Mode } from '../shared/modes';
 import { isUniqueViolationOf } from '../shared/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows } from '../shared/rows';
@@ -15,7 +15,7 @@ import { findOwned } from '../shared/tenancy';
 import { DecideKycOnPageCommand, KycCheckFilters, RejectKycCommand, StartKycCommand } from './treasury.commands';
 import { KycLevel, KycStatus, TreasuryEndUser, TreasuryKycCheck } from './treasury.entities';
 import { TreasuryEvent, kycObject, treasuryEventData } from './treasury.events';
-import { END_USER_STATUS_OF_KYC, KycAction, kycTransition } from './kyc.states';
+import { END_USER_STATUS_OF_KYC, KycAction, NOT_STARTED, kycTransition } from './kyc.states';
 import { requireTreasuryPartner } from './treasury.settings';
 
 /** The sandbox page's token: `kyc_test_` + 24 random bytes (live checks have no Tessera page). */
@@ -74,9 +74,9 @@ export class KycService {
     const endUser = await findOwned(ctx, TreasuryEndUser, command.endUserId, 'End-user');
     const provider = this.providers.providerFor(ctx, 'kyc');
     const latest = await this.latestOf(ctx, endUser.id);
-    if (latest?.status === KycStatus.PENDING) return { check: latest, created: false };
-    if (latest?.status === KycStatus.APPROVED)
-      throw new DomainError(ErrorCode.CONFLICT, "This end-user's KYC is already APPROVED");
+    // Starting while a check is PENDING leads where it is: that check stands. APPROVED refuses (409).
+    if (latest?.status === kycTransition(latest?.status ?? NOT_STARTED, 'start'))
+      return { check: latest, created: false };
     const checkId = crypto.randomUUID();
     const level = command.level ?? KycLevel.BASIC;
     const started = await provider.start({
@@ -219,7 +219,7 @@ export class KycService {
   private async decide(
     ctx: RequestContext,
     endUserId: string,
-    action: KycAction,
+    action: Exclude<KycAction, 'start'>,
     reasons: string[],
     onlyCheckId: string | null = null,
   ): Promise<TreasuryKycCheck> {

@@ -16,21 +16,13 @@ import {
   TreasuryWalletFilters,
   TreasuryWalletRef,
 } from './treasury.commands';
-import {
-  EndUserStatus,
-  TreasuryEndUser,
-  TreasuryWallet,
-  TreasuryWalletStatus,
-  TreasuryWalletView,
-} from './treasury.entities';
+import { endUserTransition } from './end-user.states';
+import { TreasuryEndUser, TreasuryWallet, TreasuryWalletStatus, TreasuryWalletView } from './treasury.entities';
 import { TreasuryDeposit, TreasuryEvent, depositObject, treasuryEventData, walletObject } from './treasury.events';
 import { requireTreasuryPartner } from './treasury.settings';
 
 /** Play money per sandbox deposit, in major units. */
 const MAX_SANDBOX_DEPOSIT = 1_000_000_000n;
-
-const kycRequired = () =>
-  new DomainError(ErrorCode.KYC_REQUIRED, "The end-user's KYC must be APPROVED before a wallet can be opened");
 
 /**
  * End-user wallets (design section 10): one per end-user and currency, opened after KYC approval,
@@ -54,7 +46,7 @@ export class TreasuryWalletService {
     if (!rail.currencies.includes(currency) || !(currency in CURRENCY_EXPONENTS)) {
       throw validationError({ currency: [`must be one of ${rail.currencies.join(', ')}`] });
     }
-    if (endUser.status !== EndUserStatus.ACTIVE) throw kycRequired();
+    endUserTransition(endUser.status, 'open_wallet');
     if (await ctx.repo(TreasuryWallet).exists({ where: { endUserId: endUser.id, currency } }))
       throw this.duplicate(currency);
     const walletId = crypto.randomUUID();
@@ -66,7 +58,7 @@ export class TreasuryWalletService {
     return inTransaction(ctx, async (tx) => {
       // Locked, so a KYC decision cannot slip between this check and the wallet's commit.
       const locked = await lockOwned(tx, TreasuryEndUser, endUser.id, 'End-user');
-      if (locked.status !== EndUserStatus.ACTIVE) throw kycRequired();
+      endUserTransition(locked.status, 'open_wallet');
       const account = await this.ledger.account(tx, {
         kind: AccountKind.END_USER_WALLET,
         currency,
