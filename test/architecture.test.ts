@@ -266,9 +266,6 @@ describe('Architecture: the layers of docs/architecture.md', () => {
       'TokenSigner.verify': adapter,
       'TokenSigner.expiresAt': adapter,
       'WebhookSender.post': adapter,
-      'WebhookTargetPolicy.allowsPrivateTargets': adapter,
-      'WebhookTargetPolicy.refusal': adapter,
-      'WebhookTargetPolicy.isPrivateTarget': adapter,
       'CheckoutService.urlOf': view,
       'CheckoutService.pathOf': view,
       'CheckoutService.threeDSecurePathOf': view,
@@ -480,8 +477,6 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     const exceptions: Record<string, string> = {
       'src/domain/payments/charge.service.ts':
         'answers an idempotent replay whose payment still waits for the acquirer (IDEMPOTENCY_REQUEST_IN_PROGRESS): it refuses an answer, it moves nothing',
-      'src/domain/webhooks/webhook.service.ts':
-        'a delivery already SUCCEEDED or PERMANENTLY_FAILED is not attempted again: its delivery.states.ts table is being written (issue 28, webhooks)',
       'src/domain/sandbox/clock.service.ts':
         "one advance at a time (RUNNING), a slice only of a RUNNING one: the advance's two statuses, not yet a table",
     };

@@ -25,7 +25,7 @@ import { RefundService } from './payments/refund.service';
 import { DisputeService } from './payments/dispute.service';
 import { PaymentStore } from './payments/payment.store';
 import { paymentProductSettings } from './payments/payments.settings';
-import { CustomerService } from './customers/customer.service';
+import { CustomerService, savedCardToCharge } from './customers/customer.service';
 import { Mailer } from '../providers/mail/port';
 import { ProviderRegistry, createProviders } from '../providers/registry';
 import { TreasuryWebhookEndpointService } from './webhooks/treasury-webhook-endpoint.service';
@@ -196,6 +196,7 @@ export function createCore(
     paymentStore,
     new ChargeStore(),
     (tx, attempt) => fraud.screen(tx, attempt),
+    savedCardToCharge,
   );
   const settlements = new SettlementService(ledger, events, paymentStore, providers);
   const disputes = new DisputeService(ledger, events, paymentStore, settlements);

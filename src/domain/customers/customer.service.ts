@@ -1,6 +1,7 @@
 import { In } from 'typeorm';
 import { CardDetails } from '../shared/card';
 import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities';
+import type { SavedCardOf } from '../payments/charge.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { EntityRows } from '../shared/rows';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
@@ -371,6 +372,12 @@ export async function savedCardForCharge(
     throw validationError({ [field]: ['is not a saved card of a customer of this business and mode'] });
   return { method, customer };
 }
+
+/** The saved card a charge names, as payments charges it (`SavedCardOf`, src/domain/payments/charge.service.ts). */
+export const savedCardToCharge: SavedCardOf = async (ctx, paymentMethodId) => {
+  const { method, customer } = await savedCardForCharge(ctx, paymentMethodId);
+  return { card: vaultedCardOf(method), paymentMethodId: method.id, customerId: customer.id, email: customer.email };
+};
 
 /** A saved card as the acquirer knows it, to charge it again. */
 export const vaultedCardOf = (method: PaymentMethod): VaultedCard => ({

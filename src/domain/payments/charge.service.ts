@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
-import { savedCardForCharge, vaultedCardOf } from '../customers/customer.service';
 import { redeemCardToken } from '../tokens/card-token.service';
 import { EventService } from '../events/event.service';
 import { Mode } from '../shared/modes';
@@ -74,6 +73,16 @@ const unreachable = (error: unknown): Authorization => ({
 });
 
 /**
+ * A saved card a charge names (`paymentMethodId`): a card of a customer of the context's business
+ * and mode, found by the customers area (payments reads none of its tables); otherwise a
+ * VALIDATION_ERROR on `paymentMethodId`.
+ */
+export type SavedCardOf = (
+  ctx: RequestContext,
+  paymentMethodId: string,
+) => Promise<{ card: VaultedCard; paymentMethodId: string; customerId: string; email: string }>;
+
+/**
  * Card charges: creating the payment, fraud screening, authorization and capture, 3-D Secure, and
  * the recovery sweep of payments whose acquirer answer was lost. Capture books the acquirer's
  * receivable against the merchant's pending balance; settlement (SettlementService) moves it on.
@@ -87,6 +96,7 @@ export class ChargeService {
     private readonly store: PaymentStore,
     private readonly chargeStore: ChargeStore,
     private readonly screen: FraudScreen,
+    private readonly savedCard: SavedCardOf,
   ) {}
 
   /**
@@ -129,12 +139,12 @@ export class ChargeService {
         instrument = ['token', source.token];
         break;
       case 'saved': {
-        const { method, customer } = await savedCardForCharge(ctx, source.paymentMethodId);
-        card = { vaulted: vaultedCardOf(method) };
-        paymentMethodId = method.id;
-        instrument = ['payment_method', method.id];
-        email ??= customer.email;
-        customerId = customer.id;
+        const saved = await this.savedCard(ctx, source.paymentMethodId);
+        card = { vaulted: saved.card };
+        paymentMethodId = saved.paymentMethodId;
+        instrument = ['payment_method', saved.paymentMethodId];
+        email ??= saved.email;
+        customerId = saved.customerId;
         break;
       }
       case 'vaulted':

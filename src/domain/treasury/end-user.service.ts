@@ -9,7 +9,8 @@ import { findOwned } from '../shared/tenancy';
 import { CreateEndUserCommand, EndUserFilters } from './treasury.commands';
 import { EndUserStatus, TreasuryEndUser } from './treasury.entities';
 import { TreasuryEvent, endUserObject, treasuryEventData } from './treasury.events';
-import { TreasuryAccess, requireTreasuryAccess, requireTreasuryPartner } from './treasury.settings';
+import { requireTreasuryPartner } from '../identity/products';
+import { TreasuryAccess, requireTreasuryAccess } from './treasury.settings';
 
 const duplicateExternalId = (externalId: string) =>
   new DomainError(ErrorCode.CONFLICT, `An end-user with externalId "${externalId}" already exists`, {

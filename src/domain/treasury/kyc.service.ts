@@ -16,7 +16,7 @@ import { DecideKycOnPageCommand, KycCheckFilters, RejectKycCommand, StartKycComm
 import { KycLevel, KycStatus, TreasuryEndUser, TreasuryKycCheck } from './treasury.entities';
 import { TreasuryEvent, kycObject, treasuryEventData } from './treasury.events';
 import { END_USER_STATUS_OF_KYC, KycAction, NOT_STARTED, kycTransition } from './kyc.states';
-import { requireTreasuryPartner } from './treasury.settings';
+import { requireTreasuryPartner } from '../identity/products';
 
 /** The sandbox page's token: `kyc_test_` + 24 random bytes (live checks have no Tessera page). */
 const HOSTED_TOKEN = /^kyc_test_[A-Za-z0-9_-]{32}$/;

@@ -22,7 +22,7 @@ import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.st
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { maskTail } from '../payouts/recipient.service';
 import { TreasuryWalletService } from './treasury-wallet.service';
-import { requireTreasuryPartner } from './treasury.settings';
+import { requireTreasuryPartner } from '../identity/products';
 import { madeEarlier } from '../idempotency/idempotency-claim';
 
 const MASKED_FIELDS = new Set(['accountNumber', 'phone', 'address']);

@@ -19,7 +19,7 @@ import {
 import { endUserTransition } from './end-user.states';
 import { TreasuryEndUser, TreasuryWallet, TreasuryWalletStatus, TreasuryWalletView } from './treasury.entities';
 import { TreasuryDeposit, TreasuryEvent, depositObject, treasuryEventData, walletObject } from './treasury.events';
-import { requireTreasuryPartner } from './treasury.settings';
+import { requireTreasuryPartner } from '../identity/products';
 
 /** Play money per sandbox deposit, in major units. */
 const MAX_SANDBOX_DEPOSIT = 1_000_000_000n;

@@ -1,21 +1,15 @@
 import { ALL_ROLES, RequestContext, WRITE_ROLES } from '../shared/context';
-import { forbidden } from '../shared/errors';
 import { Business } from '../identity/identity.entities';
 import type { ProductSettings } from '../identity/product-settings';
+import { requireTreasuryPartner } from '../identity/products';
 
 /**
  * The treasury product's switch: a treasury partner is a business with the treasury product
- * enabled (design section 4); every treasury operation starts with `requireTreasuryPartner`.
+ * enabled (design section 4); every treasury operation starts with `requireTreasuryPartner` (src/domain/identity/products.ts).
  * Operators switch the product with `tessera business update --treasury on|off`.
  */
 export interface TreasurySettingsChanges {
   treasuryEnabled?: boolean;
-}
-
-export async function requireTreasuryPartner(ctx: RequestContext): Promise<Business> {
-  const business = await ctx.repo(Business).findOne({ where: { id: ctx.requireBusiness() } });
-  if (!business?.treasuryEnabled) throw forbidden('The treasury product is not enabled for this business');
-  return business;
 }
 
 /** The treasury switch `tessera business update` changes: a column of the business row, which identity saves. */

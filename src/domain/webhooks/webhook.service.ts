@@ -2,7 +2,7 @@ import { DomainEvent } from '../events/event.entity';
 import { V1KeyService } from '../identity/v1-key.service';
 import { EventInsert } from '../events/event-recording';
 import { BusinessSettings } from '../shared/business-settings.entity';
-import { requireTreasuryPartner } from '../treasury/treasury.settings';
+import { requireTreasuryPartner } from '../identity/products';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { ListPage, PageQuery, paginate } from '../shared/pagination';

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { requireTreasuryPartner } from '../../domain/treasury/treasury.settings';
+import { requireTreasuryPartner } from '../../domain/identity/products';
 import {
   TreasuryEndUser,
   TreasuryKycCheck,
