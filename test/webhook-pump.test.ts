@@ -15,6 +15,16 @@ import { Receiver } from './support/receiver';
  * delivery; a claim is taken over only once it is stale; an attempt's outcome makes the row due
  * again (a retry) or leaves nothing due, and releases the claim.
  */
+/** An attempt the endpoint answered 200. */
+const ANSWERED_200: AttemptOutcome = {
+  ok: true,
+  requestHeaders: null,
+  responseStatus: 200,
+  responseBody: 'ok',
+  responseTimeMs: 1,
+  errorMessage: null,
+};
+
 describe('webhook delivery pump claims', () => {
   let server: TestServer;
   const receiver = new Receiver();
@@ -195,14 +205,7 @@ describe('webhook delivery pump claims', () => {
   test('a delivery no longer there is answered null and the others are recorded; a statement that fails records none', async () => {
     const merchant = await merchantWithDeliveries(2, '/pump-batch-missing');
     const [first, second] = await claimOnly(merchant.businessId, 100);
-    const outcome: AttemptOutcome = {
-      ok: true,
-      requestHeaders: null,
-      responseStatus: 200,
-      responseBody: 'ok',
-      responseTimeMs: 1,
-      errorMessage: null,
-    };
+    const outcome = ANSWERED_200;
     const gone = Object.assign(new WebhookDelivery(), first.delivery, { id: '00000000-0000-4000-8000-000000000000' });
 
     // PostgreSQL's text cannot hold a NUL: the one statement fails, and neither row changes.
@@ -234,14 +237,7 @@ describe('webhook delivery pump claims', () => {
   test('an outcome arriving after another attempt finished the delivery (a stale claim taken over) leaves it finished', async () => {
     const merchant = await merchantWithDeliveries(2, '/pump-late');
     const [first, second] = await claimOnly(merchant.businessId, 100);
-    const success: AttemptOutcome = {
-      ok: true,
-      requestHeaders: null,
-      responseStatus: 200,
-      responseBody: 'ok',
-      responseTimeMs: 1,
-      errorMessage: null,
-    };
+    const success = ANSWERED_200;
     const failure: AttemptOutcome = { ...success, ok: false, responseStatus: 500, errorMessage: 'HTTP 500' };
     await server.runtime.core.webhooks.recordAllSent(system, [
       { delivery: first.delivery, attemptedAt: new Date(), outcome: success },

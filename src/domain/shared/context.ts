@@ -266,17 +266,7 @@ export const ALL_ROLES = [Role.OWNER, Role.ADMIN, Role.DEVELOPER, Role.VIEWER];
  */
 export async function inTransaction<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   if (ctx.inTransaction) return work(ctx);
-  const root = new RequestContext(
-    ctx.dataSource,
-    ctx.actor,
-    ctx.businessId,
-    ctx.mode,
-    ctx.origin,
-    null,
-    null,
-    ctx.idempotency,
-    ctx.settingsAsAuthenticated,
-  );
+  const root = ctx.withoutTransaction();
   const result = await ctx.dataSource.transaction(async (manager) => {
     const tx = root.withManager(manager);
     await tx.idempotency?.enter(tx);
