@@ -4,6 +4,7 @@ import { Config } from './config';
 import { runMigrations } from './db/data-source';
 import { openDatabase, requireCurrentSchema } from './db/database';
 import { Core, createCore } from './domain/core';
+import { AREAS } from './areas';
 import { createTesseraPubSub } from './domain/events/pubsub';
 import { Business } from './domain/identity/identity.entities';
 import { Mode } from './domain/shared/modes';
@@ -62,7 +63,14 @@ export async function openRuntime(
     throw error;
   }
   const { pubSub, close: closePubSub } = createTesseraPubSub(config.redisUrl, undefined, config.redisKeyPrefix);
-  const core = createCore(config, secrets, dataSource, pubSub, { log });
+  const core = createCore(
+    config,
+    secrets,
+    dataSource,
+    pubSub,
+    AREAS.map((area) => area.domain),
+    { log },
+  );
   return {
     config,
     core,

@@ -1,12 +1,16 @@
-import { Greeting, greeted } from './fixtures/greetings/domain';
+import { Greeting, GreetingService, greeted, welcomed } from './fixtures/greetings/domain';
+import { waitUntil } from './support/wait';
 import { entities } from '../src/db/entities';
 import { taskList } from '../src/jobs/worker';
+import { Core, createCore } from '../src/domain/core';
+import type { AreaManifest } from '../src/domain/shared/area';
 import { TestServer, startTestServer } from './support/harness';
 
 /*
  * Adding an area is one line in src/areas.ts: the example area of test/fixtures/greetings (one
- * entity with its migration, one job, one REST route, one GraphQL query) is added to the list here,
- * and nothing else, and every registry picks it up.
+ * entity with its migration, a service built from another area's, a subscription to another area's
+ * event, one job, one REST route, one GraphQL query) is added to the list here, and nothing else,
+ * and every registry picks it up.
  */
 jest.mock('../src/areas', () => {
   const actual = jest.requireActual<typeof import('../src/areas')>('../src/areas');
@@ -39,6 +43,40 @@ describe('An area is one line in src/areas.ts', () => {
     });
   });
 
+  test('its service is built once, from the service of another area it names', () => {
+    const { core } = server.runtime;
+    expect(core.greeter).toBeInstanceOf(GreetingService);
+    expect(core.greeter.events).toBe(core.events);
+    expect(core.greeter).toBe(core.greeter);
+  });
+
+  test("its subscription hears another area's event, after the commit", async () => {
+    const { businessId } = await server.signUp();
+    await waitUntil(() => welcomed.includes(businessId), 'the greetings area hears the mode enabled');
+    expect(welcomed.filter((id) => id === businessId)).toEqual([businessId]);
+  });
+
+  test('services that read each other in a circle, or one name declared twice, are refused at start', () => {
+    const { config, secrets, dataSource, pubSub } = server.runtime.core;
+    const build = (...areas: AreaManifest<Core>[]) => createCore(config, secrets, dataSource, pubSub, areas);
+    const reads = (name: string) => (core: Core) => (core as unknown as Record<string, unknown>)[name] as never;
+    expect(() =>
+      build(
+        { name: 'a', entities: [], services: { greeter: reads('events') } },
+        { name: 'b', entities: [], services: { events: reads('greeter') } },
+      ),
+    ).toThrow('Services read each other in a circle: greeter → events → greeter');
+    expect(() =>
+      build(
+        { name: 'a', entities: [], services: { greeter: reads('config') } },
+        { name: 'b', entities: [], services: { greeter: reads('config') } },
+      ),
+    ).toThrow('The b area declares the service greeter, which the a area declares too');
+    expect(() => build({ name: 'a', entities: [], services: { mailer: reads('config') } })).toThrow(
+      'The a area declares the service mailer, which the kernel declares too',
+    );
+  });
+
   test("its job is one of the worker's tasks", async () => {
     const task = taskList(server.runtime.core).greet!;
     await task({ name: 'Ada' }, { logger: console } as never);
@@ -48,7 +86,7 @@ describe('An area is one line in src/areas.ts', () => {
   test('its REST route answers, and is in the OpenAPI document', async () => {
     const response = await server.request('GET', '/api/v1/greetings/hello');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, data: { greeting: 'hello' } });
+    expect(response.body).toEqual({ success: true, data: { greeting: 'hello, world' } });
     const document = (await server.request('GET', '/api/v1/openapi.json')).body;
     expect(Object.keys(document.paths)).toContain('/api/v1/greetings/hello');
   });

@@ -1,8 +1,20 @@
+import type { Core } from '../core';
 import { defineArea } from '../shared/area';
 import { Customer, PaymentMethod } from './customer.entities';
+import { CustomerService, savedCardToCharge } from './customer.service';
+
+declare module '../core' {
+  interface Core {
+    customers: CustomerService;
+  }
+}
 
 /** The customers area: what the registries gather from it (src/areas.ts lists it). */
-export const customersArea = defineArea({
+export const customersArea = defineArea<Core>({
   name: 'customers',
   entities: [Customer, PaymentMethod],
+  savedCardOf: savedCardToCharge,
+  services: {
+    customers: (core) => new CustomerService((ctx, card) => core.payments.vaultCard(ctx, card)),
+  },
 });

@@ -1,8 +1,19 @@
+import type { Core } from '../core';
 import { defineArea } from '../shared/area';
 import { IdempotencyRecord } from './idempotency.entity';
+import { IdempotencyService } from './idempotency.service';
+
+declare module '../core' {
+  interface Core {
+    idempotency: IdempotencyService;
+  }
+}
 
 /** The idempotency area: what the registries gather from it (src/areas.ts lists it). */
-export const idempotencyArea = defineArea({
+export const idempotencyArea = defineArea<Core>({
   name: 'idempotency',
   entities: [IdempotencyRecord],
+  services: {
+    idempotency: (core) => new IdempotencyService(core.config.idempotencyTtlHours, core.secretBox),
+  },
 });

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../shared/context';
 import type { FieldErrors } from '../shared/errors';
 import type { Business } from './identity.entities';
+import type { OperatorBusinessUpdate } from './identity.commands';
 
 /**
  * A product's settings as the operator's business update (`tessera business update`) changes them.
@@ -15,4 +16,11 @@ export interface ProductSettings<Changes> {
    * `business` is locked, and saved once every product has applied its changes to it.
    */
   apply(tx: RequestContext, business: Business, changes: Changes): Promise<void>;
+}
+
+declare module '../shared/area' {
+  interface AreaContributions {
+    /** The product's settings in the operator's business update (identity gathers every area's). */
+    productSettings?: ProductSettings<OperatorBusinessUpdate>;
+  }
 }

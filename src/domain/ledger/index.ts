@@ -1,8 +1,19 @@
+import type { Core } from '../core';
 import { defineArea } from '../shared/area';
 import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from './ledger.entities';
+import { LedgerService } from './ledger.service';
+
+declare module '../core' {
+  interface Core {
+    ledger: LedgerService;
+  }
+}
 
 /** The ledger area: what the registries gather from it (src/areas.ts lists it). */
-export const ledgerArea = defineArea({
+export const ledgerArea = defineArea<Core>({
   name: 'ledger',
   entities: [Currency, LedgerAccount, JournalTransaction, JournalEntry],
+  services: {
+    ledger: (core) => new LedgerService(core.bus, core.pubSub),
+  },
 });

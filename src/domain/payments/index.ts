@@ -3,10 +3,67 @@ import { defineArea } from '../shared/area';
 import { V1Payment } from './v1-payment.entity';
 import { ChargeDedupeClaim, Dispute, Payment, Refund } from './payment.entities';
 import { paymentJobs } from './payments.jobs';
+import { PaymentService } from './payment.service';
+import { ChargeService, SavedCardOf } from './charge.service';
+import { ChargeStore } from './charge.store';
+import { SettlementService } from './settlement.service';
+import { RefundService } from './refund.service';
+import { DisputeService } from './dispute.service';
+import { PaymentStore } from './payment.store';
+import { paymentProductSettings } from './payments.settings';
+
+declare module '../core' {
+  interface Core {
+    /** Payment reads, and the charge and job operations other areas and the worker use. */
+    payments: PaymentService;
+    /** The payments' rows and their change messages, shared by the services below. */
+    paymentStore: PaymentStore;
+    charges: ChargeService;
+    settlements: SettlementService;
+    refunds: RefundService;
+    disputes: DisputeService;
+  }
+}
+
+declare module '../shared/area' {
+  interface AreaContributions {
+    /** How a charge finds the saved card it names: contributed by the area that keeps saved cards (customers). */
+    savedCardOf?: SavedCardOf;
+  }
+}
+
+/** The one `savedCardOf` an area contributes; a program without one cannot charge saved cards, and is refused at start. */
+function savedCardOf(core: Core): SavedCardOf {
+  const [contributed, ...others] = core.contributions('savedCardOf');
+  if (!contributed || others.length > 0) throw new Error('Exactly one area must contribute savedCardOf (customers)');
+  return contributed;
+}
 
 /** The payments area: what the registries gather from it (src/areas.ts lists it). */
 export const paymentsArea = defineArea<Core>({
   name: 'payments',
   entities: [Payment, ChargeDedupeClaim, Refund, Dispute, V1Payment],
+  productSettings: paymentProductSettings,
+  services: {
+    paymentStore: (core) => new PaymentStore(core.pubSub),
+    charges: (core) =>
+      new ChargeService(
+        {
+          settlementDelaySeconds: core.config.paymentSettlementDelaySeconds,
+          sandbox3dsAutoCompleteMs: core.config.sandbox3dsAutoCompleteMs,
+        },
+        core.providers,
+        core.ledger,
+        core.events,
+        core.paymentStore,
+        new ChargeStore(),
+        (tx, attempt) => core.fraud.screen(tx, attempt),
+        savedCardOf(core),
+      ),
+    settlements: (core) => new SettlementService(core.ledger, core.events, core.paymentStore, core.providers),
+    disputes: (core) => new DisputeService(core.ledger, core.events, core.paymentStore, core.settlements),
+    payments: (core) => new PaymentService(core.paymentStore, core.charges, core.settlements, core.disputes),
+    refunds: (core) => new RefundService(core.ledger, core.events, core.paymentStore, core.settlements),
+  },
   jobs: (core) => paymentJobs(core.payments, core.charges),
 });

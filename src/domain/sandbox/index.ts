@@ -2,10 +2,21 @@ import type { Core } from '../core';
 import { defineArea } from '../shared/area';
 import { SandboxClock, SandboxClockAdvance } from './sandbox-clock.entity';
 import { sandboxJobs } from './sandbox.jobs';
+import { ClockService } from './clock.service';
+
+declare module '../core' {
+  interface Core {
+    /** The sandbox's test clock: "now" for a business in test mode (the schedule runner, collection expiry). */
+    sandboxClock: ClockService;
+  }
+}
 
 /** The sandbox area: what the registries gather from it (src/areas.ts lists it). */
 export const sandboxArea = defineArea<Core>({
   name: 'sandbox',
   entities: [SandboxClock, SandboxClockAdvance],
+  services: {
+    sandboxClock: (core) => new ClockService(core.bus),
+  },
   jobs: (core) => sandboxJobs(core.sandboxClock),
 });

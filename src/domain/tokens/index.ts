@@ -1,8 +1,19 @@
+import type { Core } from '../core';
 import { defineArea } from '../shared/area';
 import { CardToken } from './card-token.entity';
+import { CardTokenService } from './card-token.service';
+
+declare module '../core' {
+  interface Core {
+    cardTokens: CardTokenService;
+  }
+}
 
 /** The tokens area: what the registries gather from it (src/areas.ts lists it). */
-export const tokensArea = defineArea({
+export const tokensArea = defineArea<Core>({
   name: 'tokens',
   entities: [CardToken],
+  services: {
+    cardTokens: (core) => new CardTokenService((ctx, card) => core.payments.vaultCard(ctx, card)),
+  },
 });
