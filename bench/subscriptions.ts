@@ -6,7 +6,7 @@
  * server's memory per connection. Baseline in the same run: a bare `ws` server (its own process)
  * sending the same payload to as many plain `ws` clients.
  */
-import { Topic } from '../src/domain/events/pubsub';
+import { PaymentTopic } from '../src/domain/payments/payments.topics';
 import { Mode } from '../src/domain/shared/modes';
 import { setServerToServerCharging } from '../src/domain/payments/payments.settings';
 import { RequestContext } from '../src/domain/shared/context';
@@ -162,7 +162,7 @@ function sqlOfRound(statements: CapturedStatement[]) {
  * it hears each publication first.
  */
 function commitTimes(runtime: Runtime) {
-  const publications = runtime.core.pubSub.subscribe(Topic.PAYMENT);
+  const publications = runtime.core.pubSub.subscribe(PaymentTopic.PAYMENT);
   const times: number[] = [];
   const waiting: Array<(at: number) => void> = [];
   void (async () => {
@@ -183,10 +183,10 @@ function commitTimes(runtime: Runtime) {
 /** Until `count` listeners of payment changes are registered in this process (the subscriptions are live). */
 async function listening(runtime: Runtime, count: number) {
   const deadline = Date.now() + 120_000;
-  while ((runtime.core.pubSub.listeners.active().get(Topic.PAYMENT) ?? 0) < count) {
+  while ((runtime.core.pubSub.listeners.active().get(PaymentTopic.PAYMENT) ?? 0) < count) {
     if (Date.now() > deadline)
       throw new Error(
-        `only ${runtime.core.pubSub.listeners.active().get(Topic.PAYMENT) ?? 0} of ${count} payment listeners registered`,
+        `only ${runtime.core.pubSub.listeners.active().get(PaymentTopic.PAYMENT) ?? 0} of ${count} payment listeners registered`,
       );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

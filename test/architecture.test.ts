@@ -747,6 +747,30 @@ describe('Architecture: areas as modules (issue 28)', () => {
     expect(report('imports of an area from src/domain/shared', offenders)).toBe('');
   });
 
+  test("each area declares its pub/sub topics in its <area>.topics.ts, and src/domain/events/pubsub.ts names no other area's topic", () => {
+    const pubsub = byPath.get(path.join(DOMAIN, 'events', 'pubsub.ts'))!;
+    const payloads = pubsub.statements.find(
+      (statement): statement is ts.InterfaceDeclaration =>
+        ts.isInterfaceDeclaration(statement) && statement.name.text === 'TopicPayloads',
+    )!;
+    const topics = loaded.checker.getDeclaredTypeOfSymbol(loaded.checker.getSymbolAtLocation(payloads.name)!);
+    const offenders: string[] = [];
+    const othersTopics: string[] = [];
+    for (const topic of topics.getProperties()) {
+      for (const declaration of topic.declarations ?? []) {
+        const file = declaration.getSourceFile().fileName;
+        const area = areaOf(file);
+        if (path.basename(file) !== `${area}.topics.ts`) offenders.push(`${where(declaration)} declares ${topic.name}`);
+        if (area !== 'events') othersTopics.push(topic.name);
+      }
+    }
+    expect(othersTopics.length).toBeGreaterThan(5);
+    for (const name of othersTopics) {
+      if (new RegExp(`\\b${name}\\b`).test(pubsub.text)) offenders.push(`src/domain/events/pubsub.ts names ${name}`);
+    }
+    expect(report('topics declared outside their area', offenders)).toBe('');
+  });
+
   test('no two files of src import each other, directly or around a circle (imports the compiler erases, import type, are left out: they load nothing)', () => {
     const graph = new Map<string, Set<string>>();
     const lines = new Map<string, string>(); // "a -> b": where a imports b

@@ -1,4 +1,4 @@
-import { Topic } from '../src/domain/events/pubsub';
+import { CollectionTopic } from '../src/domain/collections/collections.topics';
 import { TestMerchant, TestServer, collect, heardBefore, startTestServer, waitFor } from './support/harness';
 
 /**
@@ -375,7 +375,7 @@ describe('Collections over GraphQL', () => {
       // Live mode has no collection rail: the live subscriber's silence is ended by a change published last.
       expect(
         await heardBefore(server, live, (pubSub, collectionId) =>
-          pubSub.publish(Topic.COLLECTION, {
+          pubSub.publish(CollectionTopic.COLLECTION, {
             businessId: owner.businessId,
             livemode: true,
             collectionId,

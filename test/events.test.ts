@@ -1,4 +1,4 @@
-import { Topic } from '../src/domain/events/pubsub';
+import { EventTopic } from '../src/domain/events/events.topics';
 import { Mode } from '../src/domain/shared/modes';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { TestMerchant, TestServer, startTestServer, waitUntil } from './support/harness';
@@ -12,7 +12,7 @@ describe('event outbox', () => {
   beforeAll(async () => {
     server = await startTestServer();
     merchant = await server.signUp();
-    const subscription = server.runtime.core.pubSub.subscribe(Topic.EVENT);
+    const subscription = server.runtime.core.pubSub.subscribe(EventTopic.EVENT);
     void (async () => {
       for await (const event of subscription) published.push(event);
     })();

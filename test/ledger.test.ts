@@ -5,7 +5,7 @@ import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { toMinor } from '../src/domain/shared/money';
 import { DomainError, ErrorCode } from '../src/domain/shared/errors';
-import { Topic } from '../src/domain/events/pubsub';
+import { LedgerTopic } from '../src/domain/ledger/ledger.topics';
 import { TestServer, startTestServer } from './support/harness';
 
 /** The double-entry ledger (design section 3), against the real PostgreSQL. */
@@ -270,9 +270,9 @@ describe('Ledger', () => {
         expect(publish).not.toHaveBeenCalled();
         return moved;
       });
-      expect(publish.mock.calls.filter(([topic]) => topic === Topic.WALLET_BALANCE)).toEqual([
+      expect(publish.mock.calls.filter(([topic]) => topic === LedgerTopic.WALLET_BALANCE)).toEqual([
         [
-          Topic.WALLET_BALANCE,
+          LedgerTopic.WALLET_BALANCE,
           {
             businessId: wallet.businessId,
             livemode: false,

@@ -1,4 +1,4 @@
-import { Topic } from '../src/domain/events/pubsub';
+import { PayoutTopic } from '../src/domain/payouts/payouts.topics';
 import {
   TestMerchant,
   TestServer,
@@ -570,7 +570,7 @@ describe('Scheduled payouts over GraphQL', () => {
       // Live mode cannot create schedules in the sandbox: the live subscriber's silence is ended by a change published last.
       expect(
         await heardBefore(server, live, (pubSub, scheduleId) =>
-          pubSub.publish(Topic.PAYOUT_SCHEDULE, {
+          pubSub.publish(PayoutTopic.PAYOUT_SCHEDULE, {
             businessId: owner.businessId,
             livemode: true,
             scheduleId,

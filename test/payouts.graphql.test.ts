@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Topic } from '../src/domain/events/pubsub';
+import { PayoutTopic } from '../src/domain/payouts/payouts.topics';
 import {
   PATIENCE_MS,
   TestMerchant,
@@ -687,7 +687,7 @@ describe('Payouts over GraphQL', () => {
       // Live mode cannot pay out in the sandbox: the live subscriber's silence is ended by a change published last.
       expect(
         await heardBefore(server, live, (pubSub, payoutId) =>
-          pubSub.publish(Topic.PAYOUT, {
+          pubSub.publish(PayoutTopic.PAYOUT, {
             businessId: owner.businessId,
             livemode: true,
             payoutId,

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Core } from '../src/domain/core';
-import { Topic, createTesseraPubSub } from '../src/domain/events/pubsub';
+import { createTesseraPubSub } from '../src/domain/events/pubsub';
+import { LedgerTopic } from '../src/domain/ledger/ledger.topics';
 import { Mode } from '../src/domain/shared/modes';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
@@ -101,7 +102,7 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     // Live mode cannot be funded in the sandbox: a live-mode change published last ends the live
     // subscribers' silence; messages arrive in order, so a leaked test-mode one would come first.
     const marker = crypto.randomUUID();
-    core.pubSub.publish(Topic.WALLET_BALANCE, {
+    core.pubSub.publish(LedgerTopic.WALLET_BALANCE, {
       businessId: a.businessId,
       livemode: true,
       walletId: marker,
@@ -212,7 +213,7 @@ describe('Subscriptions: walletBalanceUpdated', () => {
     const { pubSub, close } = createTesseraPubSub('redis://127.0.0.1:1', (error) => reported.push(error));
     try {
       expect(() =>
-        pubSub.publish(Topic.WALLET_BALANCE, {
+        pubSub.publish(LedgerTopic.WALLET_BALANCE, {
           businessId: a.businessId,
           livemode: false,
           walletId: a.businessId,

@@ -1,7 +1,7 @@
 import { LedgerService } from '../src/domain/ledger/ledger.service';
 import { Mode } from '../src/domain/shared/modes';
 import { RequestContext } from '../src/domain/shared/context';
-import { Topic } from '../src/domain/events/pubsub';
+import { TreasuryTopic } from '../src/domain/treasury/treasury.topics';
 import { TreasuryPayoutStatus } from '../src/domain/treasury/treasury.entities';
 import {
   TestMerchant,
@@ -1006,7 +1006,7 @@ describe('Treasury over GraphQL', () => {
       // Live mode has no treasury rail: the live subscriber's silence is ended by a change published last.
       expect(
         await heardBefore(server, live, (pubSub, payoutId) =>
-          pubSub.publish(Topic.TREASURY_PAYOUT, {
+          pubSub.publish(TreasuryTopic.TREASURY_PAYOUT, {
             businessId: partner.businessId,
             livemode: true,
             payoutId,
@@ -1151,7 +1151,7 @@ describe('Treasury over GraphQL', () => {
       );
       await server.setTreasury(partner.businessId, false);
       // The next change of the payout, as the domain announces it after a commit (the dispatch job needs no partner check).
-      server.runtime.core.pubSub.publish(Topic.TREASURY_PAYOUT, {
+      server.runtime.core.pubSub.publish(TreasuryTopic.TREASURY_PAYOUT, {
         businessId: partner.businessId,
         livemode: false,
         payoutId: payout.id,

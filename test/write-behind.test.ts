@@ -1,5 +1,5 @@
 import { createDataSource } from '../src/db/data-source';
-import { Topic } from '../src/domain/events/pubsub';
+import { EventTopic } from '../src/domain/events/events.topics';
 import { Mode } from '../src/domain/shared/modes';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { LedgerService } from '../src/domain/ledger/ledger.service';
@@ -20,7 +20,7 @@ describe('statements written behind', () => {
     server = await startTestServer();
     businessId = (await server.signUp()).businessId;
     ctx = new RequestContext(server.runtime.dataSource, { kind: 'system', name: 'test' }, businessId, Mode.TEST);
-    const subscription = server.runtime.core.pubSub.subscribe(Topic.EVENT);
+    const subscription = server.runtime.core.pubSub.subscribe(EventTopic.EVENT);
     void (async () => {
       for await (const event of subscription) published.push(event);
     })();

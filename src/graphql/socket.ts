@@ -19,8 +19,7 @@ import { Context, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Core } from '../domain/core';
-import { Topic } from '../domain/events/pubsub';
-import { AccessRevocation } from '../domain/identity/identity.topics';
+import { AccessRevocation, IdentityTopic } from '../domain/identity/identity.topics';
 import { RequestContext } from '../domain/shared/context';
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
@@ -474,7 +473,7 @@ export function registerGraphQLSocket(app: FastifyInstance, core: Core, schema: 
   }
 
   // Revocations from any process (through Redis when configured) close the sockets they concern.
-  const revocations = core.pubSub.subscribe(Topic.ACCESS_REVOKED);
+  const revocations = core.pubSub.subscribe(IdentityTopic.ACCESS_REVOKED);
   void (async () => {
     for await (const revocation of revocations) {
       for (const session of registry.concernedBy(revocation)) refuse(session, 'access revoked');

@@ -14,8 +14,8 @@ import { checkoutSessionAllows } from '../checkout/checkout-session.states';
 import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
 import type { CheckoutService } from '../checkout/checkout.service';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
-import { CollectionChange } from './collections.topics';
+import { TesseraPubSub, changedProperties } from '../events/pubsub';
+import { CollectionChange, CollectionTopic } from './collections.topics';
 import { Business } from '../identity/identity.entities';
 import { Mode } from '../shared/modes';
 import { LedgerService } from '../ledger/ledger.service';
@@ -733,6 +733,6 @@ export class CollectionService {
       previousStatus,
       changed: changedProperties(changes),
     };
-    tx.afterCommit(() => this.pubSub.publish(Topic.COLLECTION, change));
+    tx.afterCommit(() => this.pubSub.publish(CollectionTopic.COLLECTION, change));
   }
 }

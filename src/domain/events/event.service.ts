@@ -3,7 +3,8 @@ import { DomainEventBus } from '../shared/domain-events';
 import { JobRequest, jobsCtes } from '../shared/jobs';
 import { DomainEvent } from './event.entity';
 import { EventInsert, EventRecording } from './event-recording';
-import { PublishedEvent, TesseraPubSub, Topic } from './pubsub';
+import { TesseraPubSub } from './pubsub';
+import { EventTopic, PublishedEvent } from './events.topics';
 
 /**
  * The one event emitter. `record` writes the event row in the caller's transaction (the
@@ -89,6 +90,6 @@ export class EventService {
       data: event.data,
       createdAt: event.createdAt.toISOString(),
     };
-    ctx.afterCommit(() => this.pubSub.publish(Topic.EVENT, published));
+    ctx.afterCommit(() => this.pubSub.publish(EventTopic.EVENT, published));
   }
 }

@@ -3,26 +3,11 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { setMaxListeners } from 'node:events';
 import Redis from 'ioredis';
 
-/**
- * Topics published after commit; GraphQL subscriptions listen to them. What each carries is
- * declared by the area that publishes it (`<area>.topics.ts` adds its entry to TopicPayloads), so
- * this module depends on no area.
+/*
+ * Topics published after commit; GraphQL subscriptions listen to them. Each area declares its
+ * topics, names and payloads, in its `<area>.topics.ts` (a const of names, and their entries added
+ * to TopicPayloads), so this module names no topic and depends on no area.
  */
-export enum Topic {
-  EVENT = 'EVENT',
-  WALLET_BALANCE = 'WALLET_BALANCE',
-  WEBHOOK_DELIVERY = 'WEBHOOK_DELIVERY',
-  PAYMENT = 'PAYMENT',
-  PAYOUT = 'PAYOUT',
-  PAYOUT_SCHEDULE = 'PAYOUT_SCHEDULE',
-  COLLECTION = 'COLLECTION',
-  TREASURY_PAYOUT = 'TREASURY_PAYOUT',
-  TREASURY_KYC = 'TREASURY_KYC',
-  /** Access taken away from a credential or a member: open sockets it concerns must close. */
-  ACCESS_REVOKED = 'ACCESS_REVOKED',
-  /** Webhook deliveries due now were committed: the workers' delivery pumps claim them at once instead of at their next poll. */
-  WEBHOOKS_DUE = 'WEBHOOKS_DUE',
-}
 
 /**
  * One change of a row with a status: the status it left (null when the change created it) and the
@@ -40,25 +25,23 @@ export const changedProperties = (columns: Record<string, unknown>): string[] =>
   ...Object.keys(columns).map((column) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())),
 ];
 
-export interface PublishedEvent {
-  id: string;
-  businessId: string;
-  livemode: boolean;
-  type: string;
-  data: Record<string, unknown>;
-  createdAt: string;
-}
-
 export type TesseraPubSub = ReturnType<typeof createTesseraPubSub>['pubSub'];
 
 /**
- * What each topic carries. An area declares its topics' payloads by augmenting this interface
- * (`declare module '../events/pubsub'`, in its `<area>.topics.ts`); a topic without an entry cannot
- * be published or subscribed to.
+ * What each topic carries, by name. Empty here: an area adds its topics by module augmentation, in
+ * its `<area>.topics.ts`, keyed by the const that names them on the wire (events.topics.ts):
+ *
+ *   export const EventTopic = { EVENT: 'EVENT' } as const;
+ *   declare module './pubsub' {
+ *     interface TopicPayloads { [EventTopic.EVENT]: [PublishedEvent] }
+ *   }
+ *
+ * A topic without an entry cannot be published or subscribed to.
  */
-export interface TopicPayloads {
-  [Topic.EVENT]: [PublishedEvent];
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface TopicPayloads {}
+
+export type TopicName = keyof TopicPayloads;
 
 /** TopicPayloads as the map createPubSub takes (a mapped type has the index signature an interface lacks). */
 type Topics = { [Name in keyof TopicPayloads]: TopicPayloads[Name] };
@@ -79,7 +62,17 @@ interface ListenerTarget {
 }
 
 /** Topics the server itself listens to (not GraphQL subscriptions): not counted as subscriptions. */
-const INTERNAL_TOPICS = new Set<string>([Topic.ACCESS_REVOKED, Topic.WEBHOOKS_DUE]);
+const INTERNAL_TOPICS = new Set<string>();
+
+/**
+ * Names a topic the server's own processes listen to, not a GraphQL subscription, in its area's
+ * `<area>.topics.ts` (`{ SOME_TOPIC: internalTopic('SOME_TOPIC') }`): the subscriptions gauge
+ * leaves its listeners out. A listener subscribes by that const, so the mark is made before it.
+ */
+export function internalTopic<const Name extends string>(name: Name): Name {
+  INTERNAL_TOPICS.add(name);
+  return name;
+}
 
 /** Wraps an event target to keep the listener bookkeeping; `confirm` resolves once a topic's messages can arrive. */
 function withListenerCounts<T extends ListenerTarget>(

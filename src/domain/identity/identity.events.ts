@@ -1,5 +1,5 @@
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { AccessRevocation } from './identity.topics';
+import { TesseraPubSub } from '../events/pubsub';
+import { AccessRevocation, IdentityTopic } from './identity.topics';
 import { RequestContext } from '../shared/context';
 import { Mode } from '../shared/modes';
 
@@ -21,7 +21,7 @@ export const memberRevoked = (businessId: string, userId: string): AccessRevocat
 });
 
 export function announceRevocation(tx: RequestContext, pubSub: TesseraPubSub, revocation: AccessRevocation): void {
-  tx.afterCommit(() => pubSub.publish(Topic.ACCESS_REVOKED, revocation));
+  tx.afterCommit(() => pubSub.publish(IdentityTopic.ACCESS_REVOKED, revocation));
 }
 
 /**

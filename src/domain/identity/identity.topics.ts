@@ -1,4 +1,10 @@
-import type { Topic } from '../events/pubsub';
+import { internalTopic } from '../events/pubsub';
+
+/** The identity area's topic, as named on the wire. */
+export const IdentityTopic = {
+  /** Access taken away from a credential or a member: open sockets it concerns must close. */
+  ACCESS_REVOKED: internalTopic('ACCESS_REVOKED'),
+} as const;
 
 /**
  * Access taken away after a commit: an API credential's key was regenerated (its key and the
@@ -11,6 +17,6 @@ export type AccessRevocation =
 
 declare module '../events/pubsub' {
   interface TopicPayloads {
-    [Topic.ACCESS_REVOKED]: [AccessRevocation];
+    [IdentityTopic.ACCESS_REVOKED]: [AccessRevocation];
   }
 }

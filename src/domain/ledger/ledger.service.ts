@@ -6,8 +6,8 @@ import {
   LedgerAccount,
   PLATFORM_BUSINESS_ID,
 } from './ledger.entities';
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { WalletBalanceChange } from './ledger.topics';
+import { TesseraPubSub } from '../events/pubsub';
+import { LedgerTopic, WalletBalanceChange } from './ledger.topics';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { normalizeCurrency } from '../shared/money';
@@ -273,7 +273,7 @@ export class LedgerService {
       journalTransactionId: transaction.id,
       occurredAt: transaction.createdAt.toISOString(),
     };
-    tx.afterCommit(() => pubSub.publish(Topic.WALLET_BALANCE, message));
+    tx.afterCommit(() => pubSub.publish(LedgerTopic.WALLET_BALANCE, message));
   }
 
   private assertBalanced(posting: Posting, livemode: boolean) {

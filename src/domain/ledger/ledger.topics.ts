@@ -1,5 +1,3 @@
-import type { Topic } from '../events/pubsub';
-
 export interface WalletBalanceChange {
   businessId: string;
   livemode: boolean;
@@ -11,8 +9,11 @@ export interface WalletBalanceChange {
   occurredAt: string;
 }
 
+/** The ledger area's topic, as named on the wire: a wallet's balance moved. */
+export const LedgerTopic = { WALLET_BALANCE: 'WALLET_BALANCE' } as const;
+
 declare module '../events/pubsub' {
   interface TopicPayloads {
-    [Topic.WALLET_BALANCE]: [WalletBalanceChange];
+    [LedgerTopic.WALLET_BALANCE]: [WalletBalanceChange];
   }
 }

@@ -1,5 +1,5 @@
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { PaymentChange } from './payments.topics';
+import { TesseraPubSub } from '../events/pubsub';
+import { PaymentChange, PaymentTopic } from './payments.topics';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
@@ -106,7 +106,7 @@ export class PaymentStore {
       previousStatus,
       changedFields: [...changedFields],
     };
-    tx.afterCommit(() => this.pubSub.publish(Topic.PAYMENT, change));
+    tx.afterCommit(() => this.pubSub.publish(PaymentTopic.PAYMENT, change));
   }
 
   /** Tells the payment's subscribers it was created: every field it was created with. */

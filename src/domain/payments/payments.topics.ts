@@ -1,5 +1,3 @@
-import type { Topic } from '../events/pubsub';
-
 /**
  * A payment changed (its status, its refunds or its disputes); subscribers read its current state.
  * The change says what it was: the status before it (null when the payment was created) and the
@@ -13,8 +11,11 @@ export interface PaymentChange {
   changedFields: string[];
 }
 
+/** The payments area's topic, as named on the wire: a payment changed. */
+export const PaymentTopic = { PAYMENT: 'PAYMENT' } as const;
+
 declare module '../events/pubsub' {
   interface TopicPayloads {
-    [Topic.PAYMENT]: [PaymentChange];
+    [PaymentTopic.PAYMENT]: [PaymentChange];
   }
 }

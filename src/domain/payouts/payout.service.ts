@@ -1,8 +1,8 @@
 import { PayoutRail, RailOutcome } from '../../providers/payout-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { PayoutChange } from './payouts.topics';
+import { TesseraPubSub } from '../events/pubsub';
+import { PayoutChange, PayoutTopic } from './payouts.topics';
 import { Role } from '../shared/modes';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
@@ -478,7 +478,7 @@ export class PayoutService {
       previousStatus,
       changedFields,
     };
-    tx.afterCommit(() => this.pubSub.publish(Topic.PAYOUT, change));
+    tx.afterCommit(() => this.pubSub.publish(PayoutTopic.PAYOUT, change));
   }
 
   /**

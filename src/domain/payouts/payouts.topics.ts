@@ -1,6 +1,8 @@
-import type { Topic } from '../events/pubsub';
 import type { PayoutStatus } from './payout.entities';
 import type { ScheduleStatus } from './schedule.entities';
+
+/** The payouts area's topics, as named on the wire. */
+export const PayoutTopic = { PAYOUT: 'PAYOUT', PAYOUT_SCHEDULE: 'PAYOUT_SCHEDULE' } as const;
 
 /** A payout was created or changed; subscribers read its current state. */
 export interface PayoutChange {
@@ -26,7 +28,7 @@ export interface PayoutScheduleChange {
 
 declare module '../events/pubsub' {
   interface TopicPayloads {
-    [Topic.PAYOUT]: [PayoutChange];
-    [Topic.PAYOUT_SCHEDULE]: [PayoutScheduleChange];
+    [PayoutTopic.PAYOUT]: [PayoutChange];
+    [PayoutTopic.PAYOUT_SCHEDULE]: [PayoutScheduleChange];
   }
 }

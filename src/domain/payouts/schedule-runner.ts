@@ -1,7 +1,7 @@
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { PayoutScheduleChange } from './payouts.topics';
+import { TesseraPubSub } from '../events/pubsub';
+import { PayoutScheduleChange, PayoutTopic } from './payouts.topics';
 import { Mode } from '../shared/modes';
 import { ClockService, clockLockKey } from '../sandbox/clock.service';
 import { AdvanceWindow, ClockAdvancing, ClockSlice, DueWork } from '../sandbox/sandbox.events';
@@ -86,7 +86,7 @@ export function announceSchedule(
     previousStatus,
     changedFields,
   };
-  tx.afterCommit(() => pubSub.publish(Topic.PAYOUT_SCHEDULE, change));
+  tx.afterCommit(() => pubSub.publish(PayoutTopic.PAYOUT_SCHEDULE, change));
 }
 
 /**

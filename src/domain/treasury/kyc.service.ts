@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { TreasuryKycChange } from './treasury.topics';
+import { TesseraPubSub } from '../events/pubsub';
+import { TreasuryKycChange, TreasuryTopic } from './treasury.topics';
 import { Business } from '../identity/identity.entities';
 import { Mode } from '../shared/modes';
 import { isUniqueViolationOf } from '../shared/unique-violation';
@@ -275,6 +275,6 @@ export class KycService {
       previousStatus,
       changed,
     };
-    tx.afterCommit(() => this.pubSub.publish(Topic.TREASURY_KYC, change));
+    tx.afterCommit(() => this.pubSub.publish(TreasuryTopic.TREASURY_KYC, change));
   }
 }

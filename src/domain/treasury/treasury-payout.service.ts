@@ -1,8 +1,8 @@
 import { TreasuryDestination, TreasuryRailOutcome } from '../../providers/treasury-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
-import { TesseraPubSub, Topic, changedProperties } from '../events/pubsub';
-import { TreasuryPayoutChange } from './treasury.topics';
+import { TesseraPubSub, changedProperties } from '../events/pubsub';
+import { TreasuryPayoutChange, TreasuryTopic } from './treasury.topics';
 import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService, PostingLine } from '../ledger/ledger.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -315,6 +315,6 @@ export class TreasuryPayoutService {
       previousStatus: action === null ? null : TREASURY_PAYOUT_ROWS.allowing(action)[0],
       changed: changedProperties(changes),
     };
-    tx.afterCommit(() => this.pubSub.publish(Topic.TREASURY_PAYOUT, change));
+    tx.afterCommit(() => this.pubSub.publish(TreasuryTopic.TREASURY_PAYOUT, change));
   }
 }

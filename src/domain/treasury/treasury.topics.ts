@@ -1,5 +1,8 @@
-import type { StatusChange, Topic } from '../events/pubsub';
+import type { StatusChange } from '../events/pubsub';
 import type { KycStatus, TreasuryPayoutStatus } from './treasury.entities';
+
+/** The treasury area's topics, as named on the wire. */
+export const TreasuryTopic = { TREASURY_PAYOUT: 'TREASURY_PAYOUT', TREASURY_KYC: 'TREASURY_KYC' } as const;
 
 /** A treasury payout was created or its status changed; subscribers read its current state. */
 export interface TreasuryPayoutChange extends StatusChange<TreasuryPayoutStatus> {
@@ -18,7 +21,7 @@ export interface TreasuryKycChange extends StatusChange<KycStatus> {
 
 declare module '../events/pubsub' {
   interface TopicPayloads {
-    [Topic.TREASURY_PAYOUT]: [TreasuryPayoutChange];
-    [Topic.TREASURY_KYC]: [TreasuryKycChange];
+    [TreasuryTopic.TREASURY_PAYOUT]: [TreasuryPayoutChange];
+    [TreasuryTopic.TREASURY_KYC]: [TreasuryKycChange];
   }
 }

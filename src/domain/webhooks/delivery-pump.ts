@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub } from '../events/pubsub';
+import { WebhookTopic } from './webhooks.topics';
 import { RequestContext } from '../shared/context';
 import { DueDelivery, SentAttempt } from './delivery-attempts';
 import { WEBHOOKS_DUE_CHANNEL, WebhookService } from './webhook.service';
@@ -26,7 +27,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * the job) plus an `add_job` with its NOTIFY in the event's transaction. A request's slot is free
  * as soon as it is answered (its outcome is written meanwhile), and the next batch is claimed
  * while the last one is still being sent, so a receiver never waits for the database between two
- * deliveries. It claims after a commit that made deliveries due (`Topic.WEBHOOKS_DUE`, across
+ * deliveries. It claims after a commit that made deliveries due (`WebhookTopic.WEBHOOKS_DUE`, across
  * processes when Redis is configured), while a backlog lasts, and otherwise every
  * `pollIntervalMs`. The claims of a worker that died are taken over once they are older than
  * `stalledAfterMs`, and another pump attempts those deliveries again: at least once, as before
@@ -66,7 +67,7 @@ export class DeliveryPump {
   start(): void {
     if (this.running) return;
     this.running = true;
-    const due = this.pubSub.subscribe(Topic.WEBHOOKS_DUE);
+    const due = this.pubSub.subscribe(WebhookTopic.WEBHOOKS_DUE);
     const iterator = due[Symbol.asyncIterator]();
     this.subscription = iterator;
     void (async () => {

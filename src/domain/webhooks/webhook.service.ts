@@ -17,7 +17,8 @@ import { WebhookEndpoint, WebhookRegistry } from './webhook-endpoint.entity';
 import { deliveryQuery, findEndpoint } from './webhook-endpoint-registry';
 import { TreasuryWebhookEndpointService } from './treasury-webhook-endpoint.service';
 import { WebhookSettings } from './webhook-sender';
-import { TesseraPubSub, Topic } from '../events/pubsub';
+import { TesseraPubSub } from '../events/pubsub';
+import { WebhookTopic } from './webhooks.topics';
 import { jobsCtes } from '../shared/jobs';
 import { DeliveryFilters, ReplayEvent } from './webhooks.commands';
 import { announceDelivery } from './webhooks.events';
@@ -218,7 +219,7 @@ export class WebhookService {
   private announceDue(tx: RequestContext, deliveries: number): void {
     tx.afterCommit(() => {
       void tx.dataSource.query(`SELECT pg_notify('${WEBHOOKS_DUE_CHANNEL}', '')`).catch(() => undefined);
-      return this.pubSub.publish(Topic.WEBHOOKS_DUE, { deliveries });
+      return this.pubSub.publish(WebhookTopic.WEBHOOKS_DUE, { deliveries });
     });
   }
 

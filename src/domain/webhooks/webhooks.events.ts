@@ -1,5 +1,5 @@
-import { TesseraPubSub, Topic } from '../events/pubsub';
-import { WebhookDeliveryChange } from './webhooks.topics';
+import { TesseraPubSub } from '../events/pubsub';
+import { WebhookDeliveryChange, WebhookTopic } from './webhooks.topics';
 import { RequestContext } from '../shared/context';
 import { WebhookDelivery } from './webhook-delivery.entity';
 
@@ -50,7 +50,7 @@ export const deliveryChanged = (
 
 export function announceDelivery(tx: RequestContext, pubSub: TesseraPubSub, delivery: WebhookDelivery): void {
   const change = deliveryChanged(delivery);
-  tx.afterCommit(() => pubSub.publish(Topic.WEBHOOK_DELIVERY, change));
+  tx.afterCommit(() => pubSub.publish(WebhookTopic.WEBHOOK_DELIVERY, change));
 }
 
 /** Announces an attempt already committed (a write outside any transaction, or after its commit): `before` is the delivery it was made on. */
@@ -59,5 +59,5 @@ export async function publishDeliveryChange(
   delivery: WebhookDelivery,
   before: WebhookDelivery,
 ): Promise<void> {
-  pubSub.publish(Topic.WEBHOOK_DELIVERY, deliveryChanged(delivery, before));
+  pubSub.publish(WebhookTopic.WEBHOOK_DELIVERY, deliveryChanged(delivery, before));
 }

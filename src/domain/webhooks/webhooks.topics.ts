@@ -1,4 +1,11 @@
-import type { Topic } from '../events/pubsub';
+import { internalTopic } from '../events/pubsub';
+
+/** The webhooks area's topics, as named on the wire. */
+export const WebhookTopic = {
+  WEBHOOK_DELIVERY: 'WEBHOOK_DELIVERY',
+  /** Webhook deliveries due now were committed: the workers' delivery pumps claim them at once instead of at their next poll. */
+  WEBHOOKS_DUE: internalTopic('WEBHOOKS_DUE'),
+} as const;
 
 /** A webhook delivery was created or attempted, and committed: what that change set. */
 export interface WebhookDeliveryChange {
@@ -13,7 +20,7 @@ export interface WebhookDeliveryChange {
 
 declare module '../events/pubsub' {
   interface TopicPayloads {
-    [Topic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
-    [Topic.WEBHOOKS_DUE]: [{ deliveries: number }];
+    [WebhookTopic.WEBHOOK_DELIVERY]: [WebhookDeliveryChange];
+    [WebhookTopic.WEBHOOKS_DUE]: [{ deliveries: number }];
   }
 }

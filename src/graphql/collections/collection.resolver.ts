@@ -1,6 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic } from '../../domain/events/pubsub';
-import { CollectionChange } from '../../domain/collections/collections.topics';
+import { CollectionChange, CollectionTopic } from '../../domain/collections/collections.topics';
 import { Collection as CollectionRow, CollectionStatus } from '../../domain/collections/collection.entities';
 import { notFound } from '../../domain/shared/errors';
 import {
@@ -120,7 +119,7 @@ export class CollectionResolver {
   }
 
   @Subscription(() => CollectionUpdate, {
-    topics: Topic.COLLECTION,
+    topics: CollectionTopic.COLLECTION,
     description:
       "Each change of the subscriber's collections once (one collection when id is given): created, then each status; its business and mode only",
     filter: ({

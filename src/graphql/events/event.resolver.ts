@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PublishedEvent, Topic } from '../../domain/events/pubsub';
-import { WebhookDeliveryChange } from '../../domain/webhooks/webhooks.topics';
+import { EventTopic, PublishedEvent } from '../../domain/events/events.topics';
+import { WebhookDeliveryChange, WebhookTopic } from '../../domain/webhooks/webhooks.topics';
 import { DomainEvent } from '../../domain/events/event.entity';
 import { Mode } from '../../domain/shared/modes';
 import { ALL_ROLES } from '../../domain/shared/context';
@@ -154,7 +154,7 @@ export class EventResolver {
   }
 
   @Subscription(() => Event, {
-    topics: Topic.EVENT,
+    topics: EventTopic.EVENT,
     description: "Events of the subscriber's business and mode, as they are committed",
     filter: ({ payload, context }: { payload: PublishedEvent; context: GraphQLContext }) =>
       ownedBySubscriber(payload, context),
@@ -170,7 +170,7 @@ export class EventResolver {
   }
 
   @Subscription(() => WebhookDeliveryUpdate, {
-    topics: Topic.WEBHOOK_DELIVERY,
+    topics: WebhookTopic.WEBHOOK_DELIVERY,
     description:
       "A webhook delivery of the subscriber's business and mode was created or attempted: one update per change, with what it changed",
     filter: ({ payload, context }: { payload: WebhookDeliveryChange; context: GraphQLContext }) =>

@@ -1,7 +1,6 @@
 import { setServerToServerCharging } from '../../domain/payments/payments.settings';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic } from '../../domain/events/pubsub';
-import { PaymentChange } from '../../domain/payments/payments.topics';
+import { PaymentChange, PaymentTopic } from '../../domain/payments/payments.topics';
 import {
   Dispute as DisputeRow,
   DisputeStatus,
@@ -265,7 +264,7 @@ export class PaymentResolver {
   }
 
   @Subscription(() => PaymentUpdate, {
-    topics: Topic.PAYMENT,
+    topics: PaymentTopic.PAYMENT,
     description:
       "Each change of the subscriber's payments once (one payment when paymentId is given), in its business and mode only",
     filter: ({

@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic } from '../../domain/events/pubsub';
-import { PayoutChange } from '../../domain/payouts/payouts.topics';
+import { PayoutChange, PayoutTopic } from '../../domain/payouts/payouts.topics';
 import { PayoutRailKind, PayoutStatus } from '../../domain/payouts/payout.entities';
 import { notFound } from '../../domain/shared/errors';
 import {
@@ -203,7 +202,7 @@ export class PayoutResolver {
   }
 
   @Subscription(() => PayoutUpdate, {
-    topics: Topic.PAYOUT,
+    topics: PayoutTopic.PAYOUT,
     description:
       "Every change of the subscriber's payouts (one payout when id is given), in its business and mode only: the payout, its status before the change and the fields the change set",
     filter: ({ payload, args, context }: { payload: PayoutChange; args: { id?: string }; context: GraphQLContext }) =>

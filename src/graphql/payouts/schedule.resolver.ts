@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic } from '../../domain/events/pubsub';
-import { PayoutScheduleChange } from '../../domain/payouts/payouts.topics';
+import { PayoutScheduleChange, PayoutTopic } from '../../domain/payouts/payouts.topics';
 import { notFound } from '../../domain/shared/errors';
 import {
   createScheduleBodySchema,
@@ -180,7 +179,7 @@ export class PayoutScheduleResolver {
   }
 
   @Subscription(() => PayoutScheduleUpdate, {
-    topics: Topic.PAYOUT_SCHEDULE,
+    topics: PayoutTopic.PAYOUT_SCHEDULE,
     description:
       "Every change of the subscriber's schedules (one schedule when id is given): created, edited, paused, resumed, cancelled, run, completed; its business and mode only. Each says the status before it and the fields it set",
     filter: ({

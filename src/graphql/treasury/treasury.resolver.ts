@@ -1,7 +1,6 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic } from '../../domain/events/pubsub';
-import { TreasuryKycChange, TreasuryPayoutChange } from '../../domain/treasury/treasury.topics';
+import { TreasuryKycChange, TreasuryPayoutChange, TreasuryTopic } from '../../domain/treasury/treasury.topics';
 import { forbidden, notFound } from '../../domain/shared/errors';
 import {
   EndUserStatus,
@@ -300,7 +299,7 @@ export class TreasuryKycResolver {
     subscribe: ({ args, context }: { args: { endUserId?: string }; context: GraphQLContext }) =>
       partnerChanges(
         context,
-        () => context.core.pubSub.subscribe(Topic.TREASURY_KYC),
+        () => context.core.pubSub.subscribe(TreasuryTopic.TREASURY_KYC),
         (change) => !args.endUserId || args.endUserId === change.endUserId,
       ),
   })
@@ -480,7 +479,7 @@ export class TreasuryPayoutResolver {
     subscribe: ({ args, context }: { args: { id?: string }; context: GraphQLContext }) =>
       partnerChanges(
         context,
-        () => context.core.pubSub.subscribe(Topic.TREASURY_PAYOUT),
+        () => context.core.pubSub.subscribe(TreasuryTopic.TREASURY_PAYOUT),
         (change) => !args.id || args.id === change.payoutId,
       ),
   })

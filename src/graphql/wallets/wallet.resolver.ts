@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Topic } from '../../domain/events/pubsub';
-import { WalletBalanceChange } from '../../domain/ledger/ledger.topics';
+import { LedgerTopic, WalletBalanceChange } from '../../domain/ledger/ledger.topics';
 import { fundCommandOf, fundRequestSchema } from '../../wire/wallets';
 import { parseInput } from '../../wire/validation';
 import { LedgerAccount } from '../../domain/ledger/ledger.entities';
@@ -80,7 +79,7 @@ export class WalletResolver {
   }
 
   @Subscription(() => WalletBalanceUpdate, {
-    topics: Topic.WALLET_BALANCE,
+    topics: LedgerTopic.WALLET_BALANCE,
     description: "Balance changes of the subscriber's wallets, in the subscriber's business and mode only",
     filter: ({ payload, context }: { payload: WalletBalanceChange; context: GraphQLContext }) => {
       const ctx = context.ctx;

@@ -17,7 +17,14 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
-import { Topic } from '../../../src/domain/events/pubsub';
+import type { TopicName } from '../../../src/domain/events/pubsub';
+import { CollectionTopic } from '../../../src/domain/collections/collections.topics';
+import { EventTopic } from '../../../src/domain/events/events.topics';
+import { LedgerTopic } from '../../../src/domain/ledger/ledger.topics';
+import { PaymentTopic } from '../../../src/domain/payments/payments.topics';
+import { PayoutTopic } from '../../../src/domain/payouts/payouts.topics';
+import { TreasuryTopic } from '../../../src/domain/treasury/treasury.topics';
+import { WebhookTopic } from '../../../src/domain/webhooks/webhooks.topics';
 import { TestServer, collect, overSocket } from '../../support/harness';
 import { ANY_KIND_OF_TABLE, GRAPHQL_RULES, Kind, looksLikeId } from './kinds';
 import { IdSource, Tally, changes, classOf, revealed, secretsOf, snapshot, unknownLike, victimIdsOf } from './tally';
@@ -534,47 +541,47 @@ async function overWebSocket(server: TestServer, tally: Tally, probe: FieldProbe
  */
 const SUBSCRIPTIONS: Record<
   string,
-  { topic: Topic; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }
+  { topic: TopicName; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }
 > = {
   collectionUpdated: {
-    topic: Topic.COLLECTION,
+    topic: CollectionTopic.COLLECTION,
     argument: 'id',
     kind: 'collection',
     payload: (id) => ({ collectionId: id }),
   },
   paymentUpdated: {
-    topic: Topic.PAYMENT,
+    topic: PaymentTopic.PAYMENT,
     argument: 'paymentId',
     kind: 'payment',
     payload: (id) => ({ paymentId: id, previousStatus: null, changedFields: [] }),
   },
   payoutScheduleUpdated: {
-    topic: Topic.PAYOUT_SCHEDULE,
+    topic: PayoutTopic.PAYOUT_SCHEDULE,
     argument: 'id',
     kind: 'payout_schedule',
     payload: (id) => ({ scheduleId: id, previousStatus: 'ACTIVE', changedFields: ['status'] }),
   },
   payoutUpdated: {
-    topic: Topic.PAYOUT,
+    topic: PayoutTopic.PAYOUT,
     argument: 'id',
     kind: 'payout',
     payload: (id) => ({ payoutId: id, previousStatus: 'CREATED', changedFields: ['status'] }),
   },
   treasuryKycUpdated: {
-    topic: Topic.TREASURY_KYC,
+    topic: TreasuryTopic.TREASURY_KYC,
     argument: 'endUserId',
     kind: 'treasury_end_user',
     payload: (id) => ({ endUserId: id, checkId: id }),
   },
   treasuryPayoutUpdated: {
-    topic: Topic.TREASURY_PAYOUT,
+    topic: TreasuryTopic.TREASURY_PAYOUT,
     argument: 'id',
     kind: 'treasury_payout',
     payload: (id) => ({ payoutId: id }),
   },
-  eventCreated: { topic: Topic.EVENT },
-  walletBalanceUpdated: { topic: Topic.WALLET_BALANCE },
-  webhookDeliveryUpdated: { topic: Topic.WEBHOOK_DELIVERY },
+  eventCreated: { topic: EventTopic.EVENT },
+  walletBalanceUpdated: { topic: LedgerTopic.WALLET_BALANCE },
+  webhookDeliveryUpdated: { topic: WebhookTopic.WEBHOOK_DELIVERY },
 };
 
 async function probeSubscriptions(
