@@ -2,6 +2,7 @@ import type { Core } from './domain/core';
 import type { AreaManifest, EntityClass } from './domain/shared/area';
 import type { RequestContext } from './domain/shared/context';
 import type { Loaders } from './graphql/shared/loaders';
+import type { OperationsByTag } from './http/openapi';
 import type { RouteAlias } from './rest/shared/aliases';
 import type { RestApp } from './rest/surface';
 import type { V1App } from './v1/surface';
@@ -24,9 +25,13 @@ import { treasuryArea } from './domain/treasury';
 import { walletsArea } from './domain/wallets';
 import { webhooksArea } from './domain/webhooks';
 
-/** An area's REST module (`src/rest/<area>/index.ts`): its routes, and the documented unprefixed aliases of some. */
+/**
+ * An area's REST module (`src/rest/<area>/index.ts`): its routes, their operations' names and tags
+ * in the OpenAPI document, and the documented unprefixed aliases of some.
+ */
 export interface RestArea {
   routes(app: RestApp, core: Core): void;
+  operations: OperationsByTag;
   aliases?: readonly RouteAlias[];
 }
 
@@ -36,9 +41,13 @@ export interface GraphQLArea {
   loaders?(core: Core, ctx: RequestContext): Partial<Loaders>;
 }
 
-/** An area's `/v1` module (`src/v1/<area>/index.ts`): its routes, relative to the `/v1` prefix. */
+/**
+ * An area's `/v1` module (`src/v1/<area>/index.ts`): its routes, relative to the `/v1` prefix, and
+ * their operations' names and tags in the `/v1` OpenAPI document.
+ */
 export interface V1Area {
   routes(app: V1App, core: Core): void;
+  operations: OperationsByTag;
 }
 
 /**
@@ -69,7 +78,7 @@ function area(domain: AreaManifest<Core>, ...faces: Face[]): Area {
 /**
  * Every area, one line each: adding an area is its folders and one line here (docs/architecture.md,
  * Where a new area puts its files). The order is the order of the REST routes, the resolvers,
- * the `/v1` routes and the entities.
+ * the `/v1` routes, the OpenAPI documents' tags and the entities.
  */
 export const AREAS: readonly Area[] = [
   area(identityArea, 'rest', 'graphql'),

@@ -9,8 +9,8 @@ import { TestServer, startTestServer } from './support/harness';
 /*
  * Adding an area is one line in src/areas.ts: the example area of test/fixtures/greetings (one
  * entity with its migration, a service built from another area's, a subscription to another area's
- * event, one job, one REST route, one GraphQL query) is added to the list here, and nothing else,
- * and every registry picks it up.
+ * event, one job, one REST route with its OpenAPI operation, one GraphQL query) is added to the
+ * list here, and nothing else, and every registry picks it up.
  */
 jest.mock('../src/areas', () => {
   const actual = jest.requireActual<typeof import('../src/areas')>('../src/areas');
@@ -83,12 +83,18 @@ describe('An area is one line in src/areas.ts', () => {
     expect(greeted).toEqual([{ name: 'Ada' }]);
   });
 
-  test('its REST route answers, and is in the OpenAPI document', async () => {
+  test('its REST route answers, and is in the OpenAPI document with the name and tag its module gives', async () => {
     const response = await server.request('GET', '/api/v1/greetings/hello');
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { greeting: 'hello, world' } });
     const document = (await server.request('GET', '/api/v1/openapi.json')).body;
-    expect(Object.keys(document.paths)).toContain('/api/v1/greetings/hello');
+    expect(document.paths['/api/v1/greetings/hello'].get).toMatchObject({
+      operationId: 'getGreeting',
+      summary: 'Get a greeting',
+      tags: ['Greetings'],
+    });
+    // The tags are in the order of the areas: the one added last comes last.
+    expect(document.tags.at(-1)).toEqual({ name: 'Greetings', description: 'The example area of test/areas.test.ts.' });
   });
 
   test('its GraphQL query is in the schema and answers', async () => {

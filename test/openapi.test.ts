@@ -7,7 +7,7 @@ import { ZodTypeProvider, jsonSchemaTransform, jsonSchemaTransformObject } from 
 import { z } from 'zod';
 import { OPENAPI_PATH } from '../src/rest/surface';
 import { TESSERA_VERSION } from '../src/project';
-import { servedDocument } from '../src/http/openapi';
+import { OperationsByTag, servedDocument, surfaceOperations } from '../src/http/openapi';
 import { V1_DECLARED_ERROR_STATUSES, V1_SURFACE_ERROR_CODES, v1ErrorCodesOf } from '../src/v1/schemas';
 import { v1StatusOf } from '../src/v1/errors';
 import {
@@ -659,6 +659,39 @@ describe('The OpenAPI document of the REST surface', () => {
  * src/rest/shared/response-check.ts: the check the suite runs on every REST answer, on a document
  * generated the way the surface generates it (zod declarations with `responses()`).
  */
+describe("A surface's operations, gathered from its areas' modules", () => {
+  const operation = (id: string) => ({ id, summary: `Do ${id}`, description: `Does ${id}.` });
+  const payouts: OperationsByTag = {
+    Payouts: { description: 'Payouts.', operations: { 'POST /payouts': operation('createPayout') } },
+    Sandbox: { operations: { 'POST /sandbox/payouts/{id}/advance': operation('advanceSandboxPayout') } },
+  };
+  const sandbox: OperationsByTag = {
+    Sandbox: { description: 'Test-mode controls.', operations: { 'GET /sandbox/clock': operation('getSandboxClock') } },
+  };
+
+  test("the tags are in the order of the areas that describe them; an area lists operations under another's tag", () => {
+    const gathered = surfaceOperations([payouts, sandbox]);
+    expect(gathered.tags).toEqual([
+      { name: 'Payouts', description: 'Payouts.' },
+      { name: 'Sandbox', description: 'Test-mode controls.' },
+    ]);
+    expect(gathered.nameOf('post', '/sandbox/payouts/{id}/advance')).toEqual({
+      operationId: 'advanceSandboxPayout',
+      summary: 'Do advanceSandboxPayout',
+      description: 'Does advanceSandboxPayout.',
+      tags: ['Sandbox'],
+    });
+    expect(gathered.nameOf('GET', '/unnamed')).toEqual({});
+  });
+
+  test('a tag described twice or never, or a route named twice, is refused', () => {
+    expect(() => surfaceOperations([payouts])).toThrow('No area describes the OpenAPI tag Sandbox');
+    expect(() => surfaceOperations([payouts, sandbox, sandbox])).toThrow('The OpenAPI tag Sandbox is described twice');
+    const again: OperationsByTag = { Payouts: { operations: { 'POST /payouts': operation('createPayoutAgain') } } };
+    expect(() => surfaceOperations([payouts, sandbox, again])).toThrow('The operation POST /payouts is named twice');
+  });
+});
+
 describe('Checking answers against the document', () => {
   const thingSchema = z.object({
     id: z.string(),

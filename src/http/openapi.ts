@@ -1,16 +1,24 @@
 /**
  * What the OpenAPI documents say about each operation beyond its zod declarations: the stable
  * `operationId` a client generator names its method after, its summary and description, and the
- * area (tag) it belongs to.
- * Each surface lists its operations by area in one table (src/rest/operations.ts,
- * src/v1/operations.ts); test/openapi.test.ts keeps the table and the routes in step and
- * snapshots the names, so renaming an operation is a visible change.
+ * tag it is listed under.
+ * Each area's face module lists its operations by tag (`operations`, in
+ * `src/rest/<area>/<area>.operations.ts` and `src/v1/<area>/<area>.operations.ts`); each surface
+ * gathers them in the order of the areas (src/areas.ts). test/openapi.test.ts fails for a route
+ * without its operation and snapshots the names, so renaming an operation is a visible change.
  */
 import { withExamples } from './openapi-examples';
 
-export interface OperationArea {
-  /** What the area covers, shown beside the tag in the document's `tags`. */
-  description: string;
+/**
+ * An area's operations on one surface, by tag. A tag is described once, by the area that owns it;
+ * another area lists its operations under that tag without a description (the sandbox helpers
+ * each area serves go under the sandbox area's `Sandbox`).
+ */
+export type OperationsByTag = Record<string, TaggedOperations>;
+
+export interface TaggedOperations {
+  /** What the tag covers, shown beside it in the document's `tags`: given only by the area that owns the tag. */
+  description?: string;
   /** `METHOD /openapi/path/{param}` → the operation. */
   operations: Record<string, Operation>;
 }
@@ -24,7 +32,7 @@ export interface Operation {
   description: string;
 }
 
-/** The fields of an OpenAPI operation that the table gives. */
+/** The fields of an OpenAPI operation that the areas' tables give. */
 export interface OperationNames {
   operationId: string;
   summary: string;
@@ -32,20 +40,37 @@ export interface OperationNames {
   tags: [string];
 }
 
-/** Looks up each operation of a surface's table by method and OpenAPI path (nothing for a route the table lacks). */
-export function operationNamer(areas: Record<string, OperationArea>) {
+/**
+ * A surface's operations, gathered from its areas' tables in the areas' order: the document's
+ * top-level `tags` (in the order their owners describe them) and the lookup of each operation by
+ * method and OpenAPI path (nothing for a route no table has). A tag described twice or never, or a
+ * route named twice, is refused when the surface is built.
+ */
+export function surfaceOperations(areas: readonly OperationsByTag[]) {
+  const tags: Array<{ name: string; description: string }> = [];
   const byRoute = new Map<string, OperationNames>();
-  for (const [tag, area] of Object.entries(areas)) {
-    for (const [route, { id, summary, description }] of Object.entries(area.operations))
-      byRoute.set(route, { operationId: id, summary, description, tags: [tag] });
+  for (const area of areas) {
+    for (const [tag, { description, operations }] of Object.entries(area)) {
+      if (description !== undefined) {
+        if (tags.some((known) => known.name === tag)) throw new Error(`The OpenAPI tag ${tag} is described twice`);
+        tags.push({ name: tag, description });
+      }
+      for (const [route, { id, summary, description }] of Object.entries(operations)) {
+        if (byRoute.has(route)) throw new Error(`The operation ${route} is named twice`);
+        byRoute.set(route, { operationId: id, summary, description, tags: [tag] });
+      }
+    }
   }
-  return (method: string, openApiPath: string): Partial<OperationNames> =>
-    byRoute.get(`${method.toUpperCase()} ${openApiPath}`) ?? {};
+  const undescribed = new Set(
+    [...byRoute.values()].map(({ tags: [tag] }) => tag).filter((tag) => !tags.some((known) => known.name === tag)),
+  );
+  if (undescribed.size > 0) throw new Error(`No area describes the OpenAPI tag ${[...undescribed].join(', ')}`);
+  return {
+    tags,
+    nameOf: (method: string, openApiPath: string): Partial<OperationNames> =>
+      byRoute.get(`${method.toUpperCase()} ${openApiPath}`) ?? {},
+  };
 }
-
-/** The document's top-level `tags`: one per area, in the table's order, with its description. */
-export const documentTags = (areas: Record<string, OperationArea>) =>
-  Object.entries(areas).map(([name, area]) => ({ name, description: area.description }));
 
 interface OpenApiObject {
   paths?: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { AREAS } from '../areas';
 import { Core } from '../domain/core';
+import type { OperationsByTag } from '../http/openapi';
 import { registerAliases } from './shared/aliases';
 import type { RestApp } from './surface';
 
@@ -12,3 +13,10 @@ export function registerRestRoutes(app: RestApp, core: Core) {
   );
   for (const face of faces) face.routes(app, core);
 }
+
+/**
+ * The operations of every REST route by tag, area by area (src/areas.ts): the OpenAPI document
+ * names and tags its operations from these.
+ */
+export const restOperations = (): OperationsByTag[] =>
+  AREAS.flatMap((area) => (area.rest ? [area.rest().operations] : []));

@@ -7,7 +7,7 @@ import { TESSERA_VERSION } from '../project';
 import { authenticated, publishableCaller } from '../http/request-context';
 import { referencePageRoutes } from '../http/reference-page';
 import { guardCredentialSurface, zodScope } from '../http/surface';
-import { registerRestRoutes } from './routes';
+import { registerRestRoutes, restOperations } from './routes';
 import { API_PREFIX, canonicalPath } from './shared/aliases';
 import { sendError } from './shared/envelope';
 import { registerUnmatchedHandler } from './shared/unmatched';
@@ -15,12 +15,10 @@ import { openApiPath, responseChecker } from './shared/response-check';
 import {
   INTERFACE_VERSION,
   documentOrigin,
-  documentTags,
   finishedDocument,
-  operationNamer,
   servedDocument,
+  surfaceOperations,
 } from '../http/openapi';
-import { REST_OPERATIONS } from './operations';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,8 +63,6 @@ function requireCaller(request: FastifyRequest) {
   }
 }
 
-const nameOperation = operationNamer(REST_OPERATIONS);
-
 const businessHeader = {
   type: 'object',
   properties: {
@@ -106,6 +102,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
     registerUnmatchedHandler(scope);
 
     const origin = documentOrigin(core.config.publicBaseUrl, INTERFACE_VERSION, TESSERA_VERSION);
+    const operations = surfaceOperations(restOperations());
     await scope.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
@@ -116,7 +113,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
             'The REST compatibility layer (`/api/v1`). Every answer is the envelope `{ success, data }` or `{ success: false, error }`. See docs/rest-api.md.',
         },
         servers: origin.servers,
-        tags: documentTags(REST_OPERATIONS),
+        tags: operations.tags,
         components: {
           securitySchemes: {
             apiKey: {
@@ -144,7 +141,7 @@ export async function registerRestSurface(app: FastifyInstance, core: Core, opti
         // A documented alias is its canonical route's operation, served at a second path: one operation in the document.
         if (input.route.config?.aliasOf) return { schema: { ...input.schema, hide: true }, url: input.url };
         const output = jsonSchemaTransform(input);
-        const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
+        const named = operations.nameOf([input.route.method].flat()[0], openApiPath(output.url));
         const auth = input.route.config?.auth ?? 'credential';
         const schema = output.schema as Record<string, unknown>;
         const post =

@@ -7,12 +7,11 @@ import { TESSERA_VERSION } from '../project';
 import { registerIdempotency } from '../http/idempotency';
 import { referencePageRoutes } from '../http/reference-page';
 import { openApiPath, responseChecker } from '../http/response-check';
-import { documentOrigin, documentTags, finishedDocument, operationNamer, servedDocument } from '../http/openapi';
-import { V1_OPERATIONS } from './operations';
+import { documentOrigin, finishedDocument, servedDocument, surfaceOperations } from '../http/openapi';
 import { zodScope } from '../http/surface';
 import { registerV1NotFound, sendV1Error } from './errors';
 import { identifyV1Callers, limitV1Requests, requireV1Keys } from './guards';
-import { registerV1Routes } from './routes';
+import { registerV1Routes, v1Operations } from './routes';
 
 /** The Fastify instance `/v1` routes are declared on (paths relative to the `/v1` prefix). */
 export type V1App = FastifyInstance<
@@ -28,8 +27,6 @@ export const V1_OPENAPI_PATH = `${V1_PREFIX}/openapi.json`;
 export const V1_DOCS_PATH = `${V1_PREFIX}/docs`;
 /** The interface document labels the alternate reference surface v1.0 (its Versioning section). */
 export const V1_INTERFACE_VERSION = '1.0';
-
-const nameOperation = operationNamer(V1_OPERATIONS);
 
 export interface V1SurfaceOptions {
   /** Called for each `/v1` answer that does not match its OpenAPI document (the test suite sets it). */
@@ -56,6 +53,7 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
       registerV1NotFound(scope);
 
       const origin = documentOrigin(core.config.publicBaseUrl, V1_INTERFACE_VERSION, TESSERA_VERSION);
+      const operations = surfaceOperations(v1Operations());
       await scope.register(fastifySwagger, {
         openapi: {
           openapi: '3.1.0',
@@ -66,7 +64,7 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
             description:
               'The alternate reference surface (`/v1`): snake_case bodies, `{ error: { code, message } }` errors, keys `tessera_test_sk_…` / `tessera_live_sk_…`. See docs/alt-v1.md.',
           },
-          tags: documentTags(V1_OPERATIONS),
+          tags: operations.tags,
           components: {
             securitySchemes: {
               secretKey: {
@@ -79,7 +77,7 @@ export async function registerV1Surface(app: FastifyInstance, core: Core, option
         },
         transform: (input) => {
           const output = jsonSchemaTransform(input);
-          const named = nameOperation([input.route.method].flat()[0], openApiPath(output.url));
+          const named = operations.nameOf([input.route.method].flat()[0], openApiPath(output.url));
           const isPublic = input.route.config?.v1Auth === 'public';
           const schema = output.schema as Record<string, unknown>;
           output.schema = {

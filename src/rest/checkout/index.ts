@@ -2,6 +2,7 @@ import type { Core } from '../../domain/core';
 import type { RouteAlias } from '../shared/aliases';
 import type { RestApp } from '../surface';
 import { checkoutSessionRoutes } from './checkout-sessions.routes';
+export { operations } from './checkout.operations';
 
 /** The checkout area's REST routes (src/areas.ts). */
 export function routes(app: RestApp, core: Core) {

@@ -2,6 +2,7 @@ import type { Core } from '../../domain/core';
 import type { RouteAlias } from '../shared/aliases';
 import type { RestApp } from '../surface';
 import { identityRoutes } from './identity.routes';
+export { operations } from './identity.operations';
 
 /** The identity area's REST routes (src/areas.ts). */
 export function routes(app: RestApp, core: Core) {

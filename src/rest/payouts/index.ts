@@ -4,6 +4,7 @@ import type { RestApp } from '../surface';
 import { scheduleRoutes } from './schedules.routes';
 import { payoutRoutes } from './payouts.routes';
 import { payoutPinRoutes } from './payout-pin.routes';
+export { operations } from './payouts.operations';
 
 /** The payouts area's REST routes (src/areas.ts). */
 export function routes(app: RestApp, core: Core) {
