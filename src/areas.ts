@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Core } from './domain/core';
 import type { AreaManifest, EntityClass } from './domain/shared/area';
 import type { RequestContext } from './domain/shared/context';
@@ -51,18 +52,28 @@ export interface V1Area {
 }
 
 /**
+ * An area's operator CLI module (`src/cli/<area>/index.ts`): its commands, declared on the program
+ * (or on a command another area declared, such as identity's `business`). An action loads what it
+ * needs when it runs (src/cli/shared/run.ts), so declaring the commands loads no domain service.
+ */
+export interface CliArea {
+  commands(program: Command): void;
+}
+
+/**
  * An area: its domain manifest and its face modules. A face module loads when its surface is
- * built, never with the list: the database layer and the operator CLI read the list for the
- * entities and load no face.
+ * built, never with the list: the database layer reads the list for the entities and loads no
+ * face, and the operator CLI loads the `cli` modules alone.
  */
 export interface Area {
   domain: AreaManifest<Core>;
   rest?: () => RestArea;
   graphql?: () => GraphQLArea;
   v1?: () => V1Area;
+  cli?: () => CliArea;
 }
 
-type Face = 'rest' | 'graphql' | 'v1';
+type Face = 'rest' | 'graphql' | 'v1' | 'cli';
 
 /** An area of src/: each face named has its module at `src/<face>/<area name>/index.ts`. */
 function area(domain: AreaManifest<Core>, ...faces: Face[]): Area {
@@ -78,13 +89,13 @@ function area(domain: AreaManifest<Core>, ...faces: Face[]): Area {
 /**
  * Every area, one line each: adding an area is its folders and one line here (docs/architecture.md,
  * Where a new area puts its files). The order is the order of the REST routes, the resolvers,
- * the `/v1` routes, the OpenAPI documents' tags and the entities.
+ * the `/v1` routes, the OpenAPI documents' tags, the entities and the operator CLI's commands.
  */
 export const AREAS: readonly Area[] = [
-  area(identityArea, 'rest', 'graphql'),
+  area(identityArea, 'rest', 'graphql', 'cli'),
   area(ledgerArea),
-  area(walletsArea, 'rest', 'graphql'),
-  area(webhooksArea, 'rest', 'graphql'),
+  area(walletsArea, 'rest', 'graphql', 'cli'),
+  area(webhooksArea, 'rest', 'graphql', 'cli'),
   area(eventsArea, 'rest', 'graphql'),
   area(idempotencyArea),
   area(paymentsArea, 'rest', 'graphql', 'v1'),

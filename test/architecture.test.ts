@@ -477,8 +477,6 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     const exceptions: Record<string, string> = {
       'src/domain/payments/charge.service.ts':
         'answers an idempotent replay whose payment still waits for the acquirer (IDEMPOTENCY_REQUEST_IN_PROGRESS): it refuses an answer, it moves nothing',
-      'src/domain/sandbox/clock.service.ts':
-        "one advance at a time (RUNNING), a slice only of a RUNNING one: the advance's two statuses, not yet a table",
     };
     const isStatusRead = (node: ts.Node) => ts.isPropertyAccessExpression(node) && node.name.text === 'status';
     // A status literal: 'pending', or a member of an enum named …Status (CollectionStatus.PENDING).

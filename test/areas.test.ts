@@ -1,5 +1,6 @@
 import { Greeting, GreetingService, greeted, welcomed } from './fixtures/greetings/domain';
 import { waitUntil } from './support/wait';
+import { operatorProgram } from '../src/cli/program';
 import { entities } from '../src/db/entities';
 import { taskList } from '../src/jobs/worker';
 import { Core, createCore } from '../src/domain/core';
@@ -9,8 +10,8 @@ import { TestServer, startTestServer } from './support/harness';
 /*
  * Adding an area is one line in src/areas.ts: the example area of test/fixtures/greetings (one
  * entity with its migration, a service built from another area's, a subscription to another area's
- * event, one job, one REST route with its OpenAPI operation, one GraphQL query) is added to the
- * list here, and nothing else, and every registry picks it up.
+ * event, one job, one REST route with its OpenAPI operation, one GraphQL query, one operator
+ * command) is added to the list here, and nothing else, and every registry picks it up.
  */
 jest.mock('../src/areas', () => {
   const actual = jest.requireActual<typeof import('../src/areas')>('../src/areas');
@@ -20,6 +21,7 @@ jest.mock('../src/areas', () => {
     domain: greetingsArea,
     rest: () => jest.requireActual('./fixtures/greetings/rest'),
     graphql: () => jest.requireActual('./fixtures/greetings/graphql'),
+    cli: () => jest.requireActual('./fixtures/greetings/cli'),
   };
   return { ...actual, AREAS: [...actual.AREAS, greetings] };
 });
@@ -100,5 +102,17 @@ describe('An area is one line in src/areas.ts', () => {
   test('its GraphQL query is in the schema and answers', async () => {
     const response = await server.graphql<{ greeting: string }>('{ greeting }');
     expect(response.body).toEqual({ data: { greeting: 'hello' } });
+  });
+
+  test('its operator command is in the CLI, after the kernel and the other areas, and runs', async () => {
+    const program = operatorProgram();
+    expect(program.commands.map((command) => command.name()).slice(-2)).toEqual(['v1-webhook-url', 'greeting']);
+    const written = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      await program.parseAsync(['greeting'], { from: 'user' });
+      expect(written).toHaveBeenCalledWith(`${JSON.stringify({ greeting: 'hello' }, null, 2)}\n`);
+    } finally {
+      written.mockRestore();
+    }
   });
 });

@@ -5,6 +5,8 @@ import { teamInvitationTransition } from '../src/domain/identity/team-invitation
 import { PaymentStatus } from '../src/domain/payments/payment.entities';
 import { awaitsAuthentication } from '../src/domain/payments/payment.states';
 import { ScheduleStatus } from '../src/domain/payouts/schedule.entities';
+import { NEVER_ADVANCED, clockAllows, clockStatusOf, clockTransition } from '../src/domain/sandbox/clock.states';
+import { ClockAdvanceStatus } from '../src/domain/sandbox/sandbox-clock.entity';
 import { scheduleAllows, scheduleTransition } from '../src/domain/payouts/schedule.states';
 import { endUserTransition } from '../src/domain/treasury/end-user.states';
 import { NOT_STARTED, kycTransition } from '../src/domain/treasury/kyc.states';
@@ -63,6 +65,19 @@ describe('refusals that were inline status checks, now read from the transition 
     );
     expect(collectionAllows(CollectionStatus.PROCESSING, 'expire')).toBe(false);
     expect(collectionAllows(CollectionStatus.PENDING, 'receive')).toBe(true);
+  });
+
+  test('the test clock advances one advance at a time, and only a running advance fires and completes', () => {
+    expect(clockStatusOf(null)).toBe(NEVER_ADVANCED);
+    expect(clockTransition(NEVER_ADVANCED, 'advance')).toBe(ClockAdvanceStatus.RUNNING);
+    expect(clockTransition(ClockAdvanceStatus.COMPLETED, 'advance')).toBe(ClockAdvanceStatus.RUNNING);
+    expect(clockAllows(ClockAdvanceStatus.RUNNING, 'advance')).toBe(false);
+    expect(clockTransition(ClockAdvanceStatus.RUNNING, 'fire')).toBe(ClockAdvanceStatus.RUNNING);
+    expect(clockTransition(ClockAdvanceStatus.RUNNING, 'complete')).toBe(ClockAdvanceStatus.COMPLETED);
+    expect(clockAllows(ClockAdvanceStatus.COMPLETED, 'fire')).toBe(false);
+    expect(() => clockTransition(ClockAdvanceStatus.COMPLETED, 'complete')).toThrow(
+      refused('CONFLICT', 'Cannot complete a test clock that is completed'),
+    );
   });
 
   test('a payment waits for 3-D Secure only while REQUIRES_ACTION', () => {

@@ -6,6 +6,7 @@ import { enqueueJob } from '../shared/jobs';
 import { entityFromRow } from '../shared/rows';
 import { ClockAdvanceStatus, SandboxClockAdvance } from './sandbox-clock.entity';
 import { advanceSliceJob } from './sandbox.job-names';
+import { advanceStatusesAllowing, clockAllows, clockStatusOf, clockTransition } from './clock.states';
 import { AdvanceWindow, ClockAdvancing, ClockSlice, DueWork } from './sandbox.events';
 import { DomainEventBus } from '../shared/domain-events';
 
@@ -110,7 +111,8 @@ export class ClockService {
       // Waits for a worker firing one of the business's test-mode runs right now (it holds the lock shared), and keeps new ones out until commit.
       await tx.em.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [clockLockKey(businessId)]);
       const latest = await this.latestAdvance(tx, businessId);
-      if (latest?.status === ClockAdvanceStatus.RUNNING) {
+      const clock = clockStatusOf(latest);
+      if (latest && !clockAllows(clock, 'advance')) {
         running = latest;
         throw new DomainError(
           ErrorCode.CONFLICT,
@@ -135,7 +137,9 @@ export class ClockService {
          ON CONFLICT (business_id) DO UPDATE SET offset_seconds = sandbox_clocks.offset_seconds + EXCLUDED.offset_seconds, updated_at = now()`,
         [businessId, command.seconds],
       );
+      // An advance with nothing due completes as it starts.
       const idle = due.runs === 0 && !due.other;
+      const started = clockTransition(clock, 'advance');
       const [{ id }]: Array<{ id: string }> = await tx.em.query(
         `INSERT INTO sandbox_clock_advances (business_id, seconds, from_at, until_at, runs_due, payouts_due, status, completed_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8 THEN now() END) RETURNING id`,
@@ -146,7 +150,7 @@ export class ClockService {
           until,
           due.runs,
           due.payouts,
-          idle ? ClockAdvanceStatus.COMPLETED : ClockAdvanceStatus.RUNNING,
+          idle ? clockTransition(started, 'complete') : started,
           idle,
         ],
       );
@@ -188,7 +192,7 @@ export class ClockService {
     );
     if (!row) return;
     const advance = entityFromRow(owner, SandboxClockAdvance, row);
-    if (advance.status !== ClockAdvanceStatus.RUNNING) return;
+    if (!clockAllows(advance.status, 'fire')) return;
     const window: AdvanceWindow = {
       id: advance.id,
       businessId: advance.businessId,
@@ -205,8 +209,8 @@ export class ClockService {
         await enqueueJob(tx, job.task, job.payload, job.options);
       } else {
         await tx.em.query(
-          `UPDATE sandbox_clock_advances SET status = $2, completed_at = now() WHERE id = $1 AND status = $3`,
-          [advance.id, ClockAdvanceStatus.COMPLETED, ClockAdvanceStatus.RUNNING],
+          `UPDATE sandbox_clock_advances SET status = $2, completed_at = now() WHERE id = $1 AND status = ANY($3::text[])`,
+          [advance.id, clockTransition(advance.status, 'complete'), advanceStatusesAllowing('complete')],
         );
       }
     });
