@@ -4,7 +4,11 @@ import { Mailer } from '../src/providers/mail/port';
 import { SandboxFxProvider } from '../src/providers/fx/sandbox';
 import { SandboxPayoutRail } from '../src/providers/payout-rail/sandbox';
 import { SandboxCollectionRail } from '../src/providers/collection-rail/sandbox';
-import { ProviderRegistry } from '../src/providers/registry';
+import { ProviderRegistry, createProviders } from '../src/providers/registry';
+import { PROVIDER_KINDS } from '../src/providers/kinds';
+import { loadConfig } from '../src/config';
+import type { Secrets } from '../src/secrets';
+import type { DataSource } from 'typeorm';
 import { SandboxScreening } from '../src/providers/screening/sandbox';
 import { SandboxKycProvider } from '../src/providers/kyc/sandbox';
 import { SandboxTreasuryRail } from '../src/providers/treasury-rail/sandbox';
@@ -61,5 +65,40 @@ describe('providerFor(ctx, kind)', () => {
       'No treasury banking partner is configured for live mode',
     );
     expect(providers.providerFor(testMode, 'kyc').name).toBe('sandbox-kyc');
+  });
+});
+
+/** src/providers/kinds.ts: each kind of outside party is one module, and the registry is a loop over them. */
+describe('provider kinds', () => {
+  test('each kind is declared once, and createProviders gives every kind its module’s choice', () => {
+    const kinds = PROVIDER_KINDS.map((module) => module.kind);
+    expect(new Set(kinds).size).toBe(kinds.length);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'card-acquirer',
+        'mail',
+        'payout-rail',
+        'collection-rail',
+        'fx',
+        'screening',
+        'kyc',
+        'treasury-rail',
+      ]),
+    );
+    const providers = createProviders({
+      config: loadConfig({ NODE_ENV: 'test' }),
+      secrets: { masterKey: 'a-master-key-for-tests', jwtSecret: 'a-jwt-secret' } as Secrets,
+      dataSource: {} as DataSource,
+      log: () => undefined,
+    });
+    for (const kind of kinds) {
+      expect(providers.inMode(kind, 'test')).toBeTruthy();
+      // Mail is one mailer for both modes; every other kind has no live provider in this build.
+      if (kind === 'mail') expect(providers.providerFor({ livemode: true }, kind)).toBe(providers.inMode(kind, 'test'));
+      else
+        expect(() => providers.providerFor({ livemode: true }, kind)).toThrow(
+          PROVIDER_KINDS.find((module) => module.kind === kind)!.missing,
+        );
+    }
   });
 });

@@ -60,7 +60,7 @@ export function createCore(
   areas: ReadonlyArray<AreaManifest<Core>>,
   { log = () => undefined }: CoreOptions = {},
 ): Core {
-  const providers = createProviders(config, secrets, dataSource, log);
+  const providers = createProviders({ config, secrets, dataSource, log });
   const kernel: Kernel = {
     config,
     secrets,

@@ -1,0 +1,25 @@
+import { defineProviderKind } from '../kind';
+import type { FxProvider } from './port';
+import { ReachableFx } from './reachable';
+import { SandboxFxProvider } from './sandbox';
+
+declare module '../registry' {
+  interface ProviderChoice {
+    fx: { test: FxProvider; live: FxProvider | null };
+  }
+}
+
+const reachable = new WeakMap<FxProvider, ReachableFx>();
+
+/** Exchange rates and conversion fees: the sandbox's fixed rates in test mode, none in live yet. */
+export const fxKind = defineProviderKind({
+  kind: 'fx',
+  missing: 'No exchange-rate provider is configured for live mode; use test credentials in the sandbox',
+  create: () => ({ test: new SandboxFxProvider(), live: null }),
+  // The domain calls it through ReachableFx: one that does not answer is SERVICE_UNAVAILABLE.
+  guard: (provider) => {
+    let guarded = reachable.get(provider);
+    if (!guarded) reachable.set(provider, (guarded = new ReachableFx(provider)));
+    return guarded;
+  },
+});
