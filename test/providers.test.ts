@@ -87,7 +87,7 @@ describe('provider kinds', () => {
     );
     const providers = createProviders({
       config: loadConfig({ NODE_ENV: 'test' }),
-      secrets: { masterKey: 'a-master-key-for-tests', jwtSecret: 'a-jwt-secret' } as Secrets,
+      secrets: { masterKey: 'a-master-key-for-tests', jwtSecret: 'a-jwt-secret' },
       dataSource: {} as DataSource,
       log: () => undefined,
     });
