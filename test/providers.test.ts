@@ -7,7 +7,6 @@ import { SandboxCollectionRail } from '../src/providers/collection-rail/sandbox'
 import { ProviderRegistry, createProviders } from '../src/providers/registry';
 import { PROVIDER_KINDS } from '../src/providers/kinds';
 import { loadConfig } from '../src/config';
-import type { Secrets } from '../src/secrets';
 import type { DataSource } from 'typeorm';
 import { SandboxScreening } from '../src/providers/screening/sandbox';
 import { SandboxKycProvider } from '../src/providers/kyc/sandbox';
