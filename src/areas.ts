@@ -89,15 +89,16 @@ function area(domain: AreaManifest<Core>, ...faces: Face[]): Area {
 /**
  * Every area, one line each: adding an area is its folders and one line here (docs/architecture.md,
  * Where a new area puts its files). The order is the order of the REST routes, the resolvers,
- * the `/v1` routes, the OpenAPI documents' tags, the entities and the operator CLI's commands.
+ * the `/v1` routes, the OpenAPI documents' tags, the entities, the operator CLI's commands and the
+ * areas' own error codes in the documented table.
  */
 export const AREAS: readonly Area[] = [
   area(identityArea, 'rest', 'graphql', 'cli'),
+  area(idempotencyArea),
   area(ledgerArea),
   area(walletsArea, 'rest', 'graphql', 'cli'),
   area(webhooksArea, 'rest', 'graphql', 'cli'),
   area(eventsArea, 'rest', 'graphql'),
-  area(idempotencyArea),
   area(paymentsArea, 'rest', 'graphql', 'v1'),
   area(customersArea, 'rest', 'graphql'),
   area(tokensArea, 'rest'),

@@ -365,7 +365,7 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     expect(report('database accesses from a face', offenders)).toBe('');
   });
 
-  test("every code of the domain's ErrorCode is raised somewhere in src/domain (the HTTP layer's own codes live in src/http/error-codes.ts)", () => {
+  test("every code of the domain's ErrorCode, the generic ones and each area's, is raised somewhere in src/domain (the HTTP layer's own codes live in src/http/error-codes.ts)", () => {
     // Codes the domain declares before it raises them, each with the reason.
     const reserved: Record<string, string> = {
       CARD_DECLINED:
@@ -373,13 +373,15 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     };
     const errorsFile = path.join(SRC, 'domain', 'shared', 'errors.ts');
     const domain = loaded.sources.filter((source) => under(source.fileName, 'domain'));
+    // The constants codes are raised by: the generic `ErrorCode`, and each area's `codesOf(<TABLE>)`.
+    const codeConstants = new Set(['ErrorCode']);
     const codesNamedIn = (node: ts.Node) => {
       const codes: string[] = [];
       const visit = (child: ts.Node) => {
         if (
           ts.isPropertyAccessExpression(child) &&
           ts.isIdentifier(child.expression) &&
-          child.expression.text === 'ErrorCode'
+          codeConstants.has(child.expression.text)
         )
           codes.push(child.name.text);
         ts.forEachChild(child, visit);
@@ -387,28 +389,43 @@ describe('Architecture: the layers of docs/architecture.md', () => {
       visit(node);
       return codes;
     };
-    const errors = domain.find((source) => path.resolve(source.fileName) === errorsFile)!;
-    const declared = new Map<string, string[]>(); // ErrorCode's codes, and the helpers of errors.ts that raise each
-    const helpers = new Map<string, string[]>();
-    for (const statement of errors.statements) {
-      if (!ts.isVariableStatement(statement)) continue;
-      for (const declaration of statement.declarationList.declarations) {
-        if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
-        if (
-          declaration.name.text === 'ErrorCode' &&
-          ts.isAsExpression(declaration.initializer) &&
-          ts.isObjectLiteralExpression(declaration.initializer.expression)
-        ) {
-          for (const property of declaration.initializer.expression.properties)
-            if (property.name && ts.isIdentifier(property.name)) declared.set(property.name.text, []);
-        } else if (ts.isArrowFunction(declaration.initializer)) {
-          helpers.set(declaration.name.text, codesNamedIn(declaration.initializer));
+    const objectOf = (expression: ts.Expression): ts.ObjectLiteralExpression | undefined => {
+      while (ts.isAsExpression(expression) || ts.isSatisfiesExpression(expression)) expression = expression.expression;
+      return ts.isObjectLiteralExpression(expression) ? expression : undefined;
+    };
+    const declared = new Map<string, string>(); // each code, and the file declaring it
+    const declaring = new Set<ts.SourceFile>();
+    const helpers = new Map<string, string[]>(); // the helpers of shared/errors.ts, and the codes each raises
+    for (const source of domain) {
+      const isShared = path.resolve(source.fileName) === errorsFile;
+      if (!isShared && !source.fileName.endsWith('.errors.ts')) continue;
+      declaring.add(source);
+      for (const statement of source.statements) {
+        if (!ts.isVariableStatement(statement)) continue;
+        for (const declaration of statement.declarationList.declarations) {
+          if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue;
+          const name = declaration.name.text;
+          const table = objectOf(declaration.initializer);
+          if (table && (isShared ? name === 'ErrorCode' : /^[A-Z_]+_ERRORS$/.test(name))) {
+            for (const property of table.properties)
+              if (property.name && ts.isIdentifier(property.name))
+                declared.set(property.name.text, relative(source.fileName));
+          } else if (
+            !isShared &&
+            ts.isCallExpression(declaration.initializer) &&
+            declaration.initializer.expression.getText() === 'codesOf'
+          ) {
+            codeConstants.add(name);
+          } else if (isShared && ts.isArrowFunction(declaration.initializer)) {
+            helpers.set(name, codesNamedIn(declaration.initializer));
+          }
         }
       }
     }
-    expect(declared.size).toBeGreaterThan(10);
+    expect(declared.size).toBeGreaterThan(15);
+    expect(codeConstants.size).toBeGreaterThan(4);
     const raised = new Set<string>();
-    for (const source of domain.filter((file) => file !== errors)) {
+    for (const source of domain.filter((file) => !declaring.has(file))) {
       codesNamedIn(source).forEach((code) => raised.add(code));
       const visit = (node: ts.Node) => {
         if (ts.isCallExpression(node) && ts.isIdentifier(node.expression))
@@ -417,9 +434,9 @@ describe('Architecture: the layers of docs/architecture.md', () => {
       };
       visit(source);
     }
-    const offenders = [...declared.keys()]
-      .filter((code) => !raised.has(code) && !(code in reserved))
-      .map((code) => `src/domain/shared/errors.ts: ${code}`);
+    const offenders = [...declared]
+      .filter(([code]) => !raised.has(code) && !(code in reserved))
+      .map(([code, file]) => `${file}: ${code}`);
     const raisedAfterAll = Object.keys(reserved)
       .filter((code) => raised.has(code))
       .map((code) => `${code} is raised now: take it off the reserved list`);

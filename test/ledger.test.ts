@@ -6,6 +6,7 @@ import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { toMinor } from '../src/domain/shared/money';
 import { DomainError, ErrorCode } from '../src/domain/shared/errors';
 import { LedgerTopic } from '../src/domain/ledger/ledger.topics';
+import { LedgerErrorCode } from '../src/domain/ledger/ledger.errors';
 import { TestServer, startTestServer } from './support/harness';
 
 /** The double-entry ledger (design section 3), against the real PostgreSQL. */
@@ -60,9 +61,9 @@ describe('Ledger', () => {
 
     const posted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
-    expect(refused.every((error) => error instanceof DomainError && error.code === ErrorCode.INSUFFICIENT_FUNDS)).toBe(
-      true,
-    );
+    expect(
+      refused.every((error) => error instanceof DomainError && error.code === LedgerErrorCode.INSUFFICIENT_FUNDS),
+    ).toBe(true);
     expect(posted).toHaveLength(33);
     expect(refused).toHaveLength(17);
     expect(await balanceOf(wallet.id)).toBe(10n);
@@ -89,7 +90,7 @@ describe('Ledger', () => {
   test('a debit larger than the balance is refused with INSUFFICIENT_FUNDS and writes nothing', async () => {
     const { ctx, wallet } = await fundedBusiness('1.00');
     const [entries, transactions] = [await countRows('journal_entries'), await countRows('journal_transactions')];
-    await expect(debit(ctx, wallet, 101n)).rejects.toMatchObject({ code: ErrorCode.INSUFFICIENT_FUNDS });
+    await expect(debit(ctx, wallet, 101n)).rejects.toMatchObject({ code: LedgerErrorCode.INSUFFICIENT_FUNDS });
     expect(await balanceOf(wallet.id)).toBe(100n);
     expect(await countRows('journal_entries')).toBe(entries);
     expect(await countRows('journal_transactions')).toBe(transactions);

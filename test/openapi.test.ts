@@ -18,7 +18,7 @@ import {
   responses,
   timestampSchema,
 } from '../src/rest/shared/schemas';
-import { ErrorCode } from '../src/domain/shared/errors';
+import { LedgerErrorCode } from '../src/domain/ledger/ledger.errors';
 import { OpenApiDocument, openApiPath, responseChecker } from '../src/rest/shared/response-check';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -719,7 +719,7 @@ describe('Checking answers against the document', () => {
     );
     app.post(
       '/things',
-      { schema: { response: responses({ 201: thingSchema }, [ErrorCode.INSUFFICIENT_FUNDS]) } },
+      { schema: { response: responses({ 201: thingSchema }, [LedgerErrorCode.INSUFFICIENT_FUNDS]) } },
       async () => undefined,
     );
     await app.ready();

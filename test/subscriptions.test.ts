@@ -7,7 +7,7 @@ import { LedgerTopic } from '../src/domain/ledger/ledger.topics';
 import { Mode } from '../src/domain/shared/modes';
 import { AccountKind } from '../src/domain/ledger/ledger.entities';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { ErrorCode } from '../src/domain/shared/errors';
+import { LedgerErrorCode } from '../src/domain/ledger/ledger.errors';
 import {
   PATIENCE_MS,
   TestMerchant,
@@ -181,7 +181,7 @@ describe('Subscriptions: walletBalanceUpdated', () => {
           ],
         });
       }),
-    ).rejects.toMatchObject({ code: ErrorCode.INSUFFICIENT_FUNDS });
+    ).rejects.toMatchObject({ code: LedgerErrorCode.INSUFFICIENT_FUNDS });
 
     // What does commit is announced, with the balance the rolled-back credit never touched.
     const funded = await fund(a, '0.01');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCode } from '../domain/shared/errors';
+import { IdempotencyErrorCode } from '../domain/idempotency/idempotency.errors';
 import { ApiErrorCode, HttpErrorCode } from '../http/error-codes';
 import { API_ERROR_CODES } from '../http/status';
 import { v1StatusOf } from './errors';
@@ -62,9 +63,9 @@ export const V1_SURFACE_ERROR_CODES: readonly ApiErrorCode[] = [
   ErrorCode.FORBIDDEN,
   ErrorCode.NOT_FOUND,
   ErrorCode.CONFLICT,
-  ErrorCode.IDEMPOTENCY_KEY_REUSED,
-  ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
-  ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
+  IdempotencyErrorCode.IDEMPOTENCY_KEY_REUSED,
+  IdempotencyErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+  IdempotencyErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
   ErrorCode.UNPROCESSABLE,
   HttpErrorCode.RATE_LIMITED,
   HttpErrorCode.INTERNAL_ERROR,

@@ -1,6 +1,7 @@
 import type { EntityTarget, FindOptionsWhere } from 'typeorm';
 import type { IdempotencyHold, IdempotentResource, RequestContext } from '../shared/context';
-import { DomainError, ErrorCode } from '../shared/errors';
+import { DomainError } from '../shared/errors';
+import { IdempotencyErrorCode } from './idempotency.errors';
 
 export interface MadeResource {
   type: IdempotentResource;
@@ -39,7 +40,7 @@ export class IdempotencyClaim implements IdempotencyHold {
     );
     if (!record) {
       throw new DomainError(
-        ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        IdempotencyErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
         'A retry with this Idempotency-Key took it over after this request outlived its lease; this request changed nothing',
       );
     }

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, ErrorCode } from '../shared/errors';
+import { IdempotencyErrorCode } from './idempotency.errors';
 import { SecretBox } from '../shared/crypto';
 import type { IdempotentResource } from '../shared/context';
 import type { MadeResource } from './idempotency-claim';
@@ -103,7 +104,7 @@ export class IdempotencyService {
       }
       if (existing.request_hash !== requestHash) {
         throw new DomainError(
-          ErrorCode.IDEMPOTENCY_KEY_REUSED,
+          IdempotencyErrorCode.IDEMPOTENCY_KEY_REUSED,
           'This Idempotency-Key was already used with a different request',
         );
       }
@@ -117,7 +118,7 @@ export class IdempotencyService {
       }
       if (!existing.lapsed) {
         throw new DomainError(
-          ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+          IdempotencyErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
           'A request with this Idempotency-Key is still being processed; retry later',
         );
       }
@@ -138,7 +139,7 @@ export class IdempotencyService {
         continue;
       }
       throw new DomainError(
-        ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
+        IdempotencyErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
         'The request with this Idempotency-Key changed data but its response was never stored (it was interrupted, or is still running past its lease); ' +
           'it is never run twice. Look up the result before retrying with a new key',
       );

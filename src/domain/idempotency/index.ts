@@ -1,5 +1,6 @@
 import type { Core } from '../core';
 import { defineArea } from '../shared/area';
+import { IDEMPOTENCY_ERRORS } from './idempotency.errors';
 import { IdempotencyRecord } from './idempotency.entity';
 import { IdempotencyService } from './idempotency.service';
 
@@ -16,4 +17,5 @@ export const idempotencyArea = defineArea<Core>({
   services: {
     idempotency: (core) => new IdempotencyService(core.config.idempotencyTtlHours, core.secretBox),
   },
+  errors: IDEMPOTENCY_ERRORS,
 });

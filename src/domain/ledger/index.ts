@@ -1,5 +1,6 @@
 import type { Core } from '../core';
 import { defineArea } from '../shared/area';
+import { LEDGER_ERRORS } from './ledger.errors';
 import { Currency, JournalEntry, JournalTransaction, LedgerAccount } from './ledger.entities';
 import { LedgerService } from './ledger.service';
 
@@ -16,4 +17,5 @@ export const ledgerArea = defineArea<Core>({
   services: {
     ledger: (core) => new LedgerService(core.bus, core.pubSub),
   },
+  errors: LEDGER_ERRORS,
 });

@@ -10,6 +10,7 @@ import { TesseraPubSub } from '../events/pubsub';
 import { LedgerTopic, WalletBalanceChange } from './ledger.topics';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
+import { LedgerErrorCode } from './ledger.errors';
 import { normalizeCurrency } from '../shared/money';
 import { DomainEventBus } from '../shared/domain-events';
 
@@ -138,7 +139,7 @@ export class LedgerService {
       const updated = Array.isArray(rows[0]) ? (rows[0] as Array<{ balance: string }>) : rows;
       if (updated.length === 0) {
         throw new DomainError(
-          ErrorCode.INSUFFICIENT_FUNDS,
+          LedgerErrorCode.INSUFFICIENT_FUNDS,
           `Insufficient funds in the ${line.account.currency} wallet`,
         );
       }

@@ -7,6 +7,7 @@ import { AccountKind } from '../ledger/ledger.entities';
 import { LedgerService } from '../ledger/ledger.service';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { IdempotencyErrorCode } from '../idempotency/idempotency.errors';
 import { enqueueJob } from '../shared/jobs';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
@@ -194,7 +195,7 @@ export class ChargeService {
       // Its first run died (or is still waiting) between recording the payment and recording the
       // acquirer's answer; the recovery sweep asks the acquirer again, idempotently on the payment id.
       throw new DomainError(
-        ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        IdempotencyErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
         "The charge made with this Idempotency-Key is waiting for the acquirer's answer; retry later to get the payment",
       );
     }

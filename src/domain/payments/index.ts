@@ -1,5 +1,6 @@
 import type { Core } from '../core';
 import { defineArea } from '../shared/area';
+import { PAYMENTS_ERRORS } from './payments.errors';
 import { V1Payment } from './v1-payment.entity';
 import { ChargeDedupeClaim, Dispute, Payment, Refund } from './payment.entities';
 import { paymentJobs } from './payments.jobs';
@@ -65,5 +66,6 @@ export const paymentsArea = defineArea<Core>({
     payments: (core) => new PaymentService(core.paymentStore, core.charges, core.settlements, core.disputes),
     refunds: (core) => new RefundService(core.ledger, core.events, core.paymentStore, core.settlements),
   },
+  errors: PAYMENTS_ERRORS,
   jobs: (core) => paymentJobs(core.payments, core.charges),
 });

@@ -1,5 +1,6 @@
 import type { Core } from '../core';
 import { defineArea } from '../shared/area';
+import { PAYOUTS_ERRORS } from './payouts.errors';
 import { V1Transfer } from './v1-transfer.entity';
 import { Payout, PayoutBatch, PayoutQuote, Recipient } from './payout.entities';
 import { PayoutPin, PayoutPinFailure } from './payout-pin.entity';
@@ -72,5 +73,6 @@ export const payoutsArea = defineArea<Core>({
     v1Transfers: (core) => new V1TransferService(core.recipients, core.payouts, core.v1Events),
   },
   subscriptions: payoutsSubscriptions,
+  errors: PAYOUTS_ERRORS,
   jobs: (core) => payoutJobs(core.payouts, core.payoutScheduleRunner),
 });

@@ -1,7 +1,8 @@
 import { Role } from '../shared/modes';
 import { ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { hashPassword, verifyPassword } from '../shared/crypto';
-import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
+import { DomainError, FieldErrors, validationError } from '../shared/errors';
+import { PayoutsErrorCode } from './payouts.errors';
 import { entityFromRow } from '../shared/rows';
 import { PayoutPinStatus, SetPayoutPinCommand } from './payout-pin.commands';
 import { PayoutPin, PayoutPinFailure } from './payout-pin.entity';
@@ -32,11 +33,11 @@ type SetOutcome = FailedCheck | { kind: 'invalid'; errors: FieldErrors } | { kin
 const LOCK_MINUTES = PIN_LOCK_SECONDS / 60;
 
 const pinNotSet = () =>
-  new DomainError(ErrorCode.PIN_NOT_SET, 'No payout PIN is set for this business; an OWNER must set one first');
+  new DomainError(PayoutsErrorCode.PIN_NOT_SET, 'No payout PIN is set for this business; an OWNER must set one first');
 
 const pinLocked = (until: Date, scope: LockScope) =>
   new DomainError(
-    ErrorCode.PIN_LOCKED,
+    PayoutsErrorCode.PIN_LOCKED,
     scope === 'credential'
       ? `The payout PIN is locked for this credential after ${MAX_PIN_FAILURES} wrong attempts; try again after ${until.toISOString()}`
       : `The payout PIN is locked for the whole business after ${MAX_BUSINESS_PIN_FAILURES} wrong attempts from several credentials; ` +
@@ -45,7 +46,7 @@ const pinLocked = (until: Date, scope: LockScope) =>
 
 const invalidPin = (triesLeft: number, lockedUntil: Date | null) =>
   new DomainError(
-    ErrorCode.INVALID_PIN,
+    PayoutsErrorCode.INVALID_PIN,
     lockedUntil
       ? `Wrong payout PIN; it is now locked until ${lockedUntil.toISOString()}`
       : `Wrong payout PIN; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left for this credential before it locks for ${LOCK_MINUTES} minutes`,

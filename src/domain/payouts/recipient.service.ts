@@ -1,7 +1,8 @@
 import { ProviderRegistry } from '../../providers/registry';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { SecretBox } from '../shared/crypto';
-import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { DomainError, notFound, validationError } from '../shared/errors';
+import { PayoutsErrorCode } from './payouts.errors';
 import { isUuid } from '../shared/ids';
 import { normalizeCurrency } from '../shared/money';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
@@ -240,7 +241,10 @@ export class RecipientService {
     const names = stored && !stored.screenedAt ? [...requested, ...this.namesOf(stored)] : requested;
     const result = await screening.screen({ names, country });
     if (result.match)
-      throw new DomainError(ErrorCode.SANCTIONS_MATCH, 'The recipient matches a sanctions list; it was not saved');
+      throw new DomainError(
+        PayoutsErrorCode.SANCTIONS_MATCH,
+        'The recipient matches a sanctions list; it was not saved',
+      );
     return { at: new Date(), names: new Set(names.map(screenedName)) };
   }
 

@@ -7,6 +7,7 @@ import { ClockService, clockLockKey } from '../sandbox/clock.service';
 import { AdvanceWindow, ClockAdvancing, ClockSlice, DueWork } from '../sandbox/sandbox.events';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
+import { LedgerErrorCode } from '../ledger/ledger.errors';
 import { enqueueJob } from '../shared/jobs';
 import { entityFromRow } from '../shared/rows';
 import { BatchService } from './batch.service';
@@ -335,7 +336,7 @@ export class ScheduleRunner {
       tx.afterCommit(() => held.runAfterCommitHooks());
       return written;
     } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== ErrorCode.INSUFFICIENT_FUNDS) throw error;
+      if (!(error instanceof DomainError) || error.code !== LedgerErrorCode.INSUFFICIENT_FUNDS) throw error;
       await tx.em.query('ROLLBACK TO SAVEPOINT schedule_run');
       return { failure: ScheduleRunFailure.INSUFFICIENT_FUNDS };
     }

@@ -4,6 +4,7 @@ import { TesseraPubSub } from '../events/pubsub';
 import { ClockService } from '../sandbox/clock.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
+import { PayoutsErrorCode } from './payouts.errors';
 import { isUuid } from '../shared/ids';
 import { CURRENCY_EXPONENTS } from '../shared/money';
 import { ListPage, PageQuery, keysetPagesPerParent, newestFirst, paginate } from '../shared/pagination';
@@ -436,7 +437,7 @@ export class ScheduleService {
       const result = await screening.screen({ names, country: 'country' in details ? details.country : null });
       if (result.match) {
         throw new DomainError(
-          ErrorCode.SANCTIONS_MATCH,
+          PayoutsErrorCode.SANCTIONS_MATCH,
           `Recipient ${recipient.id} matches a sanctions list; the schedule was not saved`,
         );
       }

@@ -9,6 +9,7 @@ import { PaymentService, vaultedOf } from '../payments/payment.service';
 import { awaitsAuthentication } from '../payments/payment.states';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, isDomainError } from '../shared/errors';
+import { IdempotencyErrorCode } from '../idempotency/idempotency.errors';
 import { enqueueJob } from '../shared/jobs';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned, lockOwned } from '../shared/tenancy';
@@ -207,7 +208,7 @@ export class RecurringGiftService {
       }
     } catch (error) {
       // A charge still waiting for its acquirer answer (an interrupted earlier run of the same request) is not a failure.
-      if (!isDomainError(error) || error.code === ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS) throw error;
+      if (!isDomainError(error) || error.code === IdempotencyErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS) throw error;
       return { payment: null, error: { code: error.code.toLowerCase(), message: error.message } };
     }
     if (payment.capturedAt) return { payment, error: null };

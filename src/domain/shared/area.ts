@@ -1,5 +1,6 @@
 import type { MigrationInterface } from 'typeorm';
 import type { AnySubscription } from './domain-events';
+import type { ErrorCodeTable } from './errors';
 import type { AreaJobs } from './jobs';
 
 /** A TypeORM entity class. */
@@ -49,6 +50,13 @@ export interface AreaManifest<Core = never> extends AreaContributions {
    * The bus tells subscribers of one event in the order of the areas in src/areas.ts.
    */
   subscriptions?(core: Core): readonly AnySubscription[];
+  /**
+   * Its own error codes, each with its meaning and kind (`<area>.errors.ts`, which also adds them to
+   * `ErrorCode` by module augmentation); the generic codes are src/domain/shared/errors.ts's. The
+   * faces gather them in the list's order: the GraphQL userError enums' descriptions
+   * (src/graphql/shared/payload.ts) and each code's HTTP status by its kind (src/http/status.ts).
+   */
+  errors?: ErrorCodeTable;
   /** Its job catalog (tasks and cron), built from the services it needs (src/jobs/worker.ts gathers them). */
   jobs?(core: Core): AreaJobs;
 }

@@ -1,9 +1,12 @@
 /**
- * The one error taxonomy of the domain: every code here is one the domain throws
- * (test/architecture.test.ts checks it). The domain knows no HTTP: each face maps a code to its
- * own answer (REST: src/http/status.ts and src/rest/shared/envelope.ts; GraphQL: extensions.code
- * in src/graphql/shared/errors.ts). Failures of an HTTP request itself (its method, size, pace,
- * arrival) and the unexpected have codes of the HTTP layer (src/http/error-codes.ts).
+ * The one error taxonomy of the domain: every code is one the domain throws
+ * (test/architecture.test.ts checks it). The generic codes, which any area raises, are declared
+ * here; an area's own codes are declared by the area (`<area>.errors.ts`, listed in its manifest's
+ * `errors`) and join `ErrorCode` by module augmentation of `AreaErrorCodes`. The domain knows no
+ * HTTP: each face maps a code to its own answer (REST: src/http/status.ts and
+ * src/rest/shared/envelope.ts; GraphQL: extensions.code in src/graphql/shared/errors.ts). Failures
+ * of an HTTP request itself (its method, size, pace, arrival) and the unexpected have codes of the
+ * HTTP layer (src/http/error-codes.ts).
  */
 export const ErrorCode = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
@@ -12,46 +15,64 @@ export const ErrorCode = {
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
-  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: 'IDEMPOTENCY_REQUEST_IN_PROGRESS',
-  IDEMPOTENCY_REQUEST_INTERRUPTED: 'IDEMPOTENCY_REQUEST_INTERRUPTED',
-  INSUFFICIENT_FUNDS: 'INSUFFICIENT_FUNDS',
-  CARD_DECLINED: 'CARD_DECLINED',
-  SANCTIONS_MATCH: 'SANCTIONS_MATCH',
-  INVALID_PIN: 'INVALID_PIN',
-  PIN_LOCKED: 'PIN_LOCKED',
-  PIN_NOT_SET: 'PIN_NOT_SET',
-  /** Treasury: the end-user's KYC check is not approved yet (design section 10). */
-  KYC_REQUIRED: 'KYC_REQUIRED',
   SANDBOX_ONLY: 'SANDBOX_ONLY',
   UNSUPPORTED_CURRENCY: 'UNSUPPORTED_CURRENCY',
   UNPROCESSABLE: 'UNPROCESSABLE',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 } as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export type GenericErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /**
- * What each code means, in one line for a client developer: the GraphQL schema's descriptions of
- * the userError codes (docs/rest-api.md has the full table with statuses and where each is raised).
+ * The codes the areas add, empty here so that shared/ names no area: an area declares its codes in
+ * its `<area>.errors.ts` and adds them by module augmentation:
+ *
+ *   type PayoutsErrors = typeof PAYOUTS_ERRORS;
+ *   declare module '../shared/errors' {
+ *     interface AreaErrorCodes extends PayoutsErrors {}
+ *   }
+ *
+ * Two areas declaring one code do not compile.
  */
-export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AreaErrorCodes {}
+
+/** A code the domain raises: a generic one, or one an area declares. */
+export type ErrorCode = GenericErrorCode | Extract<keyof AreaErrorCodes, string>;
+
+/**
+ * What kind of refusal an area's code is, in the domain's words, so that each face answers it as it
+ * answers that kind (the HTTP faces: one status per kind, src/http/status.ts): the caller may not
+ * (`forbidden`), the object's state or another request is in the way (`conflict`), the rules
+ * refuse it as asked (`refused`), an outside party declined the payment (`declined`), too many
+ * tries for now (`exhausted`).
+ */
+export type ErrorKind = 'forbidden' | 'conflict' | 'refused' | 'declined' | 'exhausted';
+
+/** An area's code: what it means, in one line for a client developer, and its kind. */
+export interface ErrorCodeDeclaration {
+  meaning: string;
+  kind: ErrorKind;
+}
+
+/** An area's codes with their declarations (`<area>.errors.ts`, and its manifest's `errors`). */
+export type ErrorCodeTable = Readonly<Record<string, ErrorCodeDeclaration>>;
+
+/** The codes of a table, as constants to raise and compare (`PayoutsErrorCode.INVALID_PIN`). */
+export const codesOf = <Table extends ErrorCodeTable>(table: Table) =>
+  Object.fromEntries(Object.keys(table).map((code) => [code, code])) as { readonly [Code in keyof Table]: Code };
+
+/**
+ * What each generic code means, in one line for a client developer: the GraphQL schema's
+ * descriptions of the userError codes, with the areas' meanings (docs/rest-api.md has the full
+ * table with statuses and where each is raised).
+ */
+export const ERROR_CODE_MEANINGS: Readonly<Record<GenericErrorCode, string>> = {
   VALIDATION_ERROR: 'An input field is not valid; field says which, message says why',
   BAD_REQUEST: 'The request itself could not be read',
   UNAUTHORIZED: 'A credential is missing or not valid, or a secret given to confirm an action is wrong',
   FORBIDDEN: "The caller's role does not allow the operation",
   NOT_FOUND: "No such object in the caller's business and mode",
   CONFLICT: "The object already exists, or the change would break a rule of the object's state",
-  IDEMPOTENCY_KEY_REUSED: 'The idempotency key was used before with a different request',
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: 'The first request with this idempotency key is still running; retry later',
-  IDEMPOTENCY_REQUEST_INTERRUPTED:
-    'The first request with this idempotency key changed data but its answer was never stored: look the result up',
-  INSUFFICIENT_FUNDS: 'The debit would take the wallet below zero; nothing was written',
-  CARD_DECLINED: 'The card was declined',
-  SANCTIONS_MATCH: 'A party matched a sanctions list',
-  INVALID_PIN: 'The payout PIN is wrong; the message says how many tries are left',
-  PIN_LOCKED: 'The payout PIN is locked after too many wrong tries; the message says when it unlocks',
-  PIN_NOT_SET: 'The operation needs the payout PIN and the business has none set',
-  KYC_REQUIRED: "The end-user's KYC check is not approved yet",
   SANDBOX_ONLY: 'A sandbox-only operation was called in live mode',
   UNSUPPORTED_CURRENCY: 'The currency is not supported; the message lists the supported codes',
   UNPROCESSABLE:

@@ -1,4 +1,5 @@
-import { DomainError, ErrorCode } from '../shared/errors';
+import { DomainError } from '../shared/errors';
+import { TreasuryErrorCode } from './treasury.errors';
 import { TransitionTable, assertTransition } from '../shared/states';
 import { EndUserStatus } from './treasury.entities';
 
@@ -16,7 +17,7 @@ export const END_USER_TRANSITIONS: TransitionTable<EndUserStatus, EndUserAction>
 };
 
 const kycRequired = () =>
-  new DomainError(ErrorCode.KYC_REQUIRED, "The end-user's KYC must be APPROVED before a wallet can be opened");
+  new DomainError(TreasuryErrorCode.KYC_REQUIRED, "The end-user's KYC must be APPROVED before a wallet can be opened");
 
 /** The end-user's status after `action`, or KYC_REQUIRED when its status does not allow it. */
 export function endUserTransition(from: EndUserStatus, action: EndUserAction): EndUserStatus {

@@ -1,5 +1,6 @@
 import type { Core } from '../core';
 import { defineArea } from '../shared/area';
+import { TREASURY_ERRORS } from './treasury.errors';
 import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWallet } from './treasury.entities';
 import { treasuryJobs } from './treasury.jobs';
 import { EndUserService } from './end-user.service';
@@ -38,5 +39,6 @@ export const treasuryArea = defineArea<Core>({
         core.pubSub,
       ),
   },
+  errors: TREASURY_ERRORS,
   jobs: (core) => treasuryJobs(core.treasuryPayouts),
 });

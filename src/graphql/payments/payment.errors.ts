@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
 import { defineUserErrors } from '../shared/payload';
 
 /**
@@ -13,7 +14,7 @@ export const PaymentUserErrors = defineUserErrors(
     ErrorCode.VALIDATION_ERROR,
     ErrorCode.NOT_FOUND,
     ErrorCode.CONFLICT,
-    ErrorCode.INSUFFICIENT_FUNDS,
+    LedgerErrorCode.INSUFFICIENT_FUNDS,
     ErrorCode.UNSUPPORTED_CURRENCY,
     ErrorCode.UNPROCESSABLE,
   ],

@@ -1,4 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
+import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
 import { defineUserErrors } from '../shared/payload';
 
 /** What payouts, recipients, quotes and batches refuse that the caller can fix (PayoutErrorCode). */
@@ -8,11 +10,11 @@ export const PayoutUserErrors = defineUserErrors(
     ErrorCode.VALIDATION_ERROR,
     ErrorCode.NOT_FOUND,
     ErrorCode.CONFLICT,
-    ErrorCode.INSUFFICIENT_FUNDS,
-    ErrorCode.INVALID_PIN,
-    ErrorCode.PIN_LOCKED,
-    ErrorCode.PIN_NOT_SET,
-    ErrorCode.SANCTIONS_MATCH,
+    LedgerErrorCode.INSUFFICIENT_FUNDS,
+    PayoutsErrorCode.INVALID_PIN,
+    PayoutsErrorCode.PIN_LOCKED,
+    PayoutsErrorCode.PIN_NOT_SET,
+    PayoutsErrorCode.SANCTIONS_MATCH,
     ErrorCode.UNSUPPORTED_CURRENCY,
     ErrorCode.UNPROCESSABLE,
   ],

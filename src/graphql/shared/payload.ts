@@ -1,4 +1,5 @@
 import { ClassType, Field, InputType, InterfaceType, ObjectType, registerEnumType, ID } from 'type-graphql';
+import { AREAS } from '../../areas';
 import { DomainError, ERROR_CODE_MEANINGS, ErrorCode, isDomainError } from '../../domain/shared/errors';
 
 /**
@@ -24,6 +25,14 @@ export abstract class UserError {
   @Field({ description: 'What is wrong, for a person' }) message: string;
 }
 
+/** What each code means: the generic codes', then each area's own (its manifest's `errors`). */
+const meaningOf: Readonly<Record<string, string>> = {
+  ...ERROR_CODE_MEANINGS,
+  ...Object.fromEntries(
+    AREAS.flatMap((area) => Object.entries(area.domain.errors ?? {}).map(([code, { meaning }]) => [code, meaning])),
+  ),
+};
+
 /** The user errors of one area: its GraphQL type and the domain codes it carries. */
 export interface UserErrors {
   type: ClassType<UserError>;
@@ -39,7 +48,7 @@ export function defineUserErrors(area: string, codes: readonly ErrorCode[], desc
   registerEnumType(codeEnum, {
     name: `${area}ErrorCode`,
     description: `What a ${description} mutation can refuse, in the area's own terms`,
-    valuesConfig: Object.fromEntries(codes.map((code) => [code, { description: ERROR_CODE_MEANINGS[code] }])),
+    valuesConfig: Object.fromEntries(codes.map((code) => [code, { description: meaningOf[code] }])),
   });
 
   @ObjectType(`${area}UserError`, {

@@ -1,4 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
+import { TreasuryErrorCode } from '../../domain/treasury/treasury.errors';
 import { defineUserErrors } from '../shared/payload';
 
 /**
@@ -12,8 +14,8 @@ export const TreasuryUserErrors = defineUserErrors(
     ErrorCode.VALIDATION_ERROR,
     ErrorCode.NOT_FOUND,
     ErrorCode.CONFLICT,
-    ErrorCode.INSUFFICIENT_FUNDS,
-    ErrorCode.KYC_REQUIRED,
+    LedgerErrorCode.INSUFFICIENT_FUNDS,
+    TreasuryErrorCode.KYC_REQUIRED,
     ErrorCode.UNSUPPORTED_CURRENCY,
     ErrorCode.UNPROCESSABLE,
   ],

@@ -1,4 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
+import { PaymentsErrorCode } from '../../domain/payments/payments.errors';
 import { Core } from '../../domain/core';
 import { Payment } from '../../domain/payments/payment.entities';
 import { RequestContext } from '../../domain/shared/context';
@@ -47,7 +49,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
     {
       schema: {
         body: chargeBodySchema,
-        response: responses({ 201: paymentSchema }, [ErrorCode.UNSUPPORTED_CURRENCY, ErrorCode.CARD_DECLINED]),
+        response: responses({ 201: paymentSchema }, [ErrorCode.UNSUPPORTED_CURRENCY, PaymentsErrorCode.CARD_DECLINED]),
       },
     },
     async (request, reply) => {
@@ -89,7 +91,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
       schema: {
         params: idParamsSchema,
         body: refundBodySchema,
-        response: responses({ 201: refundResultSchema }, [ErrorCode.INSUFFICIENT_FUNDS]),
+        response: responses({ 201: refundResultSchema }, [LedgerErrorCode.INSUFFICIENT_FUNDS]),
       },
     },
     async (request, reply) => {
@@ -133,7 +135,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
     {
       schema: {
         params: idParamsSchema,
-        response: responses({ 200: paymentSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.INSUFFICIENT_FUNDS]),
+        response: responses({ 200: paymentSchema }, [ErrorCode.SANDBOX_ONLY, LedgerErrorCode.INSUFFICIENT_FUNDS]),
       },
     },
     async (request) => success(paymentJson(await settlements.sandboxSettle(authenticated(request), request.params.id))),
@@ -145,7 +147,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
       schema: {
         params: idParamsSchema,
         body: disputeBodySchema,
-        response: responses({ 201: disputeResultSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.INSUFFICIENT_FUNDS]),
+        response: responses({ 201: disputeResultSchema }, [ErrorCode.SANDBOX_ONLY, LedgerErrorCode.INSUFFICIENT_FUNDS]),
       },
     },
     async (request, reply) => {
@@ -164,7 +166,7 @@ export function paymentRoutes(app: RestApp, core: Core) {
       schema: {
         params: idParamsSchema,
         body: resolveDisputeBodySchema,
-        response: responses({ 200: disputeResultSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.INSUFFICIENT_FUNDS]),
+        response: responses({ 200: disputeResultSchema }, [ErrorCode.SANDBOX_ONLY, LedgerErrorCode.INSUFFICIENT_FUNDS]),
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../domain/shared/errors';
+import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
@@ -15,7 +15,10 @@ export function payoutPinRoutes(app: RestApp, core: Core) {
     {
       schema: {
         body: setPinBodySchema,
-        response: responses({ 200: payoutPinStatusSchema }, [ErrorCode.INVALID_PIN, ErrorCode.PIN_LOCKED]),
+        response: responses({ 200: payoutPinStatusSchema }, [
+          PayoutsErrorCode.INVALID_PIN,
+          PayoutsErrorCode.PIN_LOCKED,
+        ]),
       },
     },
     async (request) =>

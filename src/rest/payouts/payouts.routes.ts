@@ -1,4 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
+import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
 import { Core } from '../../domain/core';
 import { ListPage } from '../../domain/shared/pagination';
 import { payoutObject } from '../../domain/payouts/payouts.events';
@@ -60,7 +62,7 @@ export function payoutRoutes(app: RestApp, core: Core) {
       schema: {
         body: createRecipientBodySchema,
         response: responses({ 200: recipientSchema, 201: recipientSchema }, [
-          ErrorCode.SANCTIONS_MATCH,
+          PayoutsErrorCode.SANCTIONS_MATCH,
           ErrorCode.UNSUPPORTED_CURRENCY,
         ]),
       },
@@ -124,7 +126,10 @@ export function payoutRoutes(app: RestApp, core: Core) {
     {
       schema: {
         body: createPayoutBodySchema,
-        response: responses({ 201: payoutSchema }, [ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY]),
+        response: responses({ 201: payoutSchema }, [
+          LedgerErrorCode.INSUFFICIENT_FUNDS,
+          ErrorCode.UNSUPPORTED_CURRENCY,
+        ]),
       },
     },
     async (request, reply) => {
@@ -177,7 +182,7 @@ export function payoutRoutes(app: RestApp, core: Core) {
     {
       schema: {
         body: createBatchBodySchema,
-        response: responses({ 201: batchSchema }, [ErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY]),
+        response: responses({ 201: batchSchema }, [LedgerErrorCode.INSUFFICIENT_FUNDS, ErrorCode.UNSUPPORTED_CURRENCY]),
       },
     },
     async (request, reply) => {

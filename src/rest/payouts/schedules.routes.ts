@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
 import { Core } from '../../domain/core';
 import { PayoutSchedule, PayoutScheduleRun } from '../../domain/payouts/schedule.entities';
 import { scheduleObject, scheduleRunObject } from '../../domain/payouts/schedules.events';
@@ -47,10 +48,10 @@ export function scheduleRoutes(app: RestApp, core: Core) {
       schema: {
         body: createScheduleBodySchema,
         response: responses({ 201: scheduleSchema }, [
-          ErrorCode.INVALID_PIN,
-          ErrorCode.PIN_LOCKED,
-          ErrorCode.PIN_NOT_SET,
-          ErrorCode.SANCTIONS_MATCH,
+          PayoutsErrorCode.INVALID_PIN,
+          PayoutsErrorCode.PIN_LOCKED,
+          PayoutsErrorCode.PIN_NOT_SET,
+          PayoutsErrorCode.SANCTIONS_MATCH,
           ErrorCode.UNSUPPORTED_CURRENCY,
         ]),
       },
@@ -84,10 +85,10 @@ export function scheduleRoutes(app: RestApp, core: Core) {
         ...byId,
         body: updateScheduleBodySchema,
         response: responses({ 200: scheduleSchema }, [
-          ErrorCode.INVALID_PIN,
-          ErrorCode.PIN_LOCKED,
-          ErrorCode.PIN_NOT_SET,
-          ErrorCode.SANCTIONS_MATCH,
+          PayoutsErrorCode.INVALID_PIN,
+          PayoutsErrorCode.PIN_LOCKED,
+          PayoutsErrorCode.PIN_NOT_SET,
+          PayoutsErrorCode.SANCTIONS_MATCH,
           ErrorCode.UNSUPPORTED_CURRENCY,
         ]),
       },

@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { PaymentsErrorCode } from '../../domain/payments/payments.errors';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { declaredResponses, idParamsSchema, offsetListOf, offsetPageOf } from '../checkout/checkout.validators';
@@ -52,7 +53,10 @@ export function recurringGiftRoutes(app: RestApp, core: Core) {
     {
       schema: {
         ...one,
-        response: declaredResponses({ 200: recurringGiftSchema }, [ErrorCode.SANDBOX_ONLY, ErrorCode.CARD_DECLINED]),
+        response: declaredResponses({ 200: recurringGiftSchema }, [
+          ErrorCode.SANDBOX_ONLY,
+          PaymentsErrorCode.CARD_DECLINED,
+        ]),
       },
     },
     async (request) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../domain/shared/errors';
+import { IdempotencyErrorCode } from '../../domain/idempotency/idempotency.errors';
 import { ApiErrorCode, HttpErrorCode } from '../../http/error-codes';
 import { API_ERROR_CODES, httpStatusOf } from '../../http/status';
 
@@ -52,9 +53,9 @@ export const SURFACE_ERROR_CODES: Record<DeclaredErrorStatus, readonly ApiErrorC
   404: [ErrorCode.NOT_FOUND],
   409: [
     ErrorCode.CONFLICT,
-    ErrorCode.IDEMPOTENCY_KEY_REUSED,
-    ErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
-    ErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
+    IdempotencyErrorCode.IDEMPOTENCY_KEY_REUSED,
+    IdempotencyErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+    IdempotencyErrorCode.IDEMPOTENCY_REQUEST_INTERRUPTED,
   ],
   422: [ErrorCode.UNPROCESSABLE],
   429: [HttpErrorCode.RATE_LIMITED],

@@ -1,4 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
+import { TreasuryErrorCode } from '../../domain/treasury/treasury.errors';
 import { FastifyRequest } from 'fastify';
 import { Core } from '../../domain/core';
 import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
@@ -155,7 +157,7 @@ export function treasuryRoutes(app: RestApp, core: Core) {
       schema: {
         ...byId,
         body: createTreasuryWalletBodySchema,
-        response: responses({ 201: walletSchema }, [ErrorCode.KYC_REQUIRED, ErrorCode.UNSUPPORTED_CURRENCY]),
+        response: responses({ 201: walletSchema }, [TreasuryErrorCode.KYC_REQUIRED, ErrorCode.UNSUPPORTED_CURRENCY]),
       },
     },
     async (request, reply) => {
@@ -237,8 +239,8 @@ export function treasuryRoutes(app: RestApp, core: Core) {
       schema: {
         body: createTreasuryPayoutBodySchema,
         response: responses({ 201: treasuryPayoutSchema }, [
-          ErrorCode.INSUFFICIENT_FUNDS,
-          ErrorCode.KYC_REQUIRED,
+          LedgerErrorCode.INSUFFICIENT_FUNDS,
+          TreasuryErrorCode.KYC_REQUIRED,
           ErrorCode.UNSUPPORTED_CURRENCY,
         ]),
       },

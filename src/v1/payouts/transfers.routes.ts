@@ -1,4 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
+import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
+import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { v1Caller } from '../guards';
@@ -23,9 +25,9 @@ export function transferRoutes(app: V1App, core: Core) {
       schema: {
         body: createTransferBodySchema,
         response: v1Responses({ 201: transferSchema }, [
-          ErrorCode.INSUFFICIENT_FUNDS,
+          LedgerErrorCode.INSUFFICIENT_FUNDS,
           ErrorCode.UNSUPPORTED_CURRENCY,
-          ErrorCode.SANCTIONS_MATCH,
+          PayoutsErrorCode.SANCTIONS_MATCH,
         ]),
       },
       config: { v1Budget: 'create' },
