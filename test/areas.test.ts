@@ -5,13 +5,15 @@ import { entities } from '../src/db/entities';
 import { taskList } from '../src/jobs/worker';
 import { Core, createCore } from '../src/domain/core';
 import type { AreaManifest } from '../src/domain/shared/area';
+import { httpStatusOf } from '../src/http/status';
 import { TestServer, startTestServer } from './support/harness';
 
 /*
  * Adding an area is one line in src/areas.ts: the example area of test/fixtures/greetings (one
  * entity with its migration, a service built from another area's, a subscription to another area's
- * event, one job, one REST route with its OpenAPI operation, one GraphQL query, one operator
- * command) is added to the list here, and nothing else, and every registry picks it up.
+ * event, one job, one error code, two REST routes with their OpenAPI operations, a GraphQL query and
+ * a mutation, one operator command) is added to the list here, and nothing else, and every registry
+ * picks it up.
  */
 jest.mock('../src/areas', () => {
   const actual = jest.requireActual<typeof import('../src/areas')>('../src/areas');
@@ -114,5 +116,39 @@ describe('An area is one line in src/areas.ts', () => {
     } finally {
       written.mockRestore();
     }
+  });
+
+  test("its error code answers with its kind's status on REST, in the envelope and the OpenAPI document", async () => {
+    expect(httpStatusOf.GREETING_REFUSED).toBe(422);
+    const response = await server.request('GET', '/api/v1/greetings/refused');
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'GREETING_REFUSED', message: 'No greeting for that name', statusCode: 422 },
+    });
+    const document = (await server.request('GET', '/api/v1/openapi.json')).body;
+    expect(document.components.schemas.ErrorEnvelope.properties.error.properties.code.enum).toContain(
+      'GREETING_REFUSED',
+    );
+  });
+
+  test('its error code is a userError code of its GraphQL enum, described by its meaning', async () => {
+    const refused = await server.graphql(
+      'mutation { refuseGreeting { greeting userErrors { field message ... on GreetingUserError { code } } } }',
+    );
+    expect(refused.body).toEqual({
+      data: {
+        refuseGreeting: {
+          greeting: null,
+          userErrors: [{ field: null, message: 'No greeting for that name', code: 'GREETING_REFUSED' }],
+        },
+      },
+    });
+    const described = await server.graphql('{ __type(name: "GreetingErrorCode") { enumValues { name description } } }');
+    expect(described.body.data).toEqual({
+      __type: {
+        enumValues: [{ name: 'GREETING_REFUSED', description: 'The example area does not greet that name' }],
+      },
+    });
   });
 });
