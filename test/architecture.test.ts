@@ -1,5 +1,7 @@
+import 'reflect-metadata';
 import path from 'node:path';
 import ts from 'typescript';
+import { httpStatusOf } from '../src/http/status';
 
 /**
  * The layers of docs/architecture.md, checked on the source: the domain knows no face, public
@@ -440,10 +442,15 @@ describe('Architecture: the layers of docs/architecture.md', () => {
     const raisedAfterAll = Object.keys(reserved)
       .filter((code) => raised.has(code))
       .map((code) => `${code} is raised now: take it off the reserved list`);
+    // An area's table reaches the faces only through its manifest's `errors` (src/http/status.ts gathers them).
+    const unlisted = [...declared]
+      .filter(([code]) => !(code in httpStatusOf))
+      .map(([code, file]) => `${file}: ${code} is in no area's manifest (errors)`);
     expect(
       report('codes the domain never raises (an HTTP-level code belongs in src/http/error-codes.ts)', [
         ...offenders,
         ...raisedAfterAll,
+        ...unlisted,
       ]),
     ).toBe('');
   });

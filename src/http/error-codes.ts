@@ -20,7 +20,7 @@ export type HttpErrorCode = (typeof HttpErrorCode)[keyof typeof HttpErrorCode];
 /** A code an error envelope carries: the domain's or the HTTP layer's. */
 export type ApiErrorCode = ErrorCode | HttpErrorCode;
 
-/** What each HTTP-level code means, in one line (as ERROR_CODE_MEANINGS in src/domain/shared/errors.ts for the domain's). */
+/** What each HTTP-level code means, in one line (as the domain's codes' meanings: src/domain/shared/errors.ts, <area>.errors.ts). */
 export const HTTP_ERROR_CODE_MEANINGS: Readonly<Record<HttpErrorCode, string>> = {
   METHOD_NOT_ALLOWED: 'The path exists, but not with this method',
   REQUEST_TIMEOUT: 'The request did not finish arriving in time',
