@@ -5,6 +5,7 @@ import { TestServer, startTestServer } from './support/harness';
 import { FUTURE_YEAR, api, createSession, pathOf } from './support/checkout';
 import { expectAccessible } from './support/axe';
 import { browserTestFor, docScreenshot, launchChromium } from './support/browser';
+import { PATIENCE_MS, within } from './support/wait';
 
 const browserTest = browserTestFor('checkout.browser');
 
@@ -22,20 +23,17 @@ const fieldStateOf = (page: Page, id: string) =>
   }, id);
 
 /**
- * Holds the requests matching `url` (and `method`) until `release` is called: a page that moves on by
- * itself (the 3-D Secure step submits itself, the processing page reloads) stays put, however slow
- * the machine, while the test checks it.
+ * Stops the page's clock (page.clock) before it loads a page that moves on by itself (the 3-D Secure
+ * step submits itself after 800 ms, the processing page reloads after 2 s): the page's timers fire
+ * only when the test resumes the clock, so the page stays put, however slow the machine, while the
+ * test checks it. Holding the navigation's request instead (page.route) deadlocks a busy machine:
+ * once the page's own navigation has started, its execution context is gone and every evaluation
+ * (axe-core's check, waitForSelector) waits for the next document, which the held request never
+ * delivers (issue 25). axe-core runs in a world of its own, on real timers (support/axe.ts).
  */
-async function holdRequests(page: Page, url: RegExp, method: string): Promise<() => Promise<void>> {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(url, async (route) => {
-    if (route.request().method() === method) await released;
-    await route.continue();
-  });
-  return async () => release();
+async function pauseTimers(page: Page): Promise<void> {
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1_000);
 }
 
 const focusedId = (page: Page) => page.evaluate(() => (globalThis as any).document.activeElement?.id ?? null);
@@ -54,7 +52,7 @@ describe('hosted checkout in headless Chromium', () => {
 
   const openPage = async () => {
     browser ??= await launchChromium();
-    const page = await browser.newPage();
+    const page = await within(browser.newPage(), PATIENCE_MS, 'a new page in Chromium');
     const cspViolations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -185,6 +183,7 @@ describe('hosted checkout in headless Chromium', () => {
       ).body.data;
       expect(link.url.startsWith('http://localhost:9/pay/')).toBe(true);
       const { page, cspViolations } = await openPage();
+      await pauseTimers(page);
       await page.goto(`${server.baseUrl}${pathOf(link.url)}`);
       // The link's redirect to its session keeps the host the payer opened.
       expect(page.url().startsWith(`${server.baseUrl}/checkout/cs_test_`)).toBe(true);
@@ -193,7 +192,6 @@ describe('hosted checkout in headless Chromium', () => {
       await page.fill('#expiryMonth', '12');
       await page.fill('#expiryYear', FUTURE_YEAR);
       await page.fill('#cvv', '123');
-      const releaseChallenge = await holdRequests(page, /\/checkout\/3ds\//, 'POST');
       await Promise.all([
         page.waitForURL(`${server.baseUrl}/checkout/3ds/**`, { timeout: 60_000 }),
         page.click('#pay'),
@@ -201,7 +199,7 @@ describe('hosted checkout in headless Chromium', () => {
       await page.waitForSelector('#confirm');
       await expectAccessible(page, 'the 3-D Secure step');
       // The step submits itself and the payer lands on the receipt, on the same host.
-      await releaseChallenge();
+      await page.clock.resume();
       await page.waitForURL(`${server.baseUrl}/checkout/*/complete`, { timeout: 60_000 });
       expect(cspViolations).toEqual([]);
 
@@ -241,6 +239,8 @@ describe('hosted checkout in headless Chromium', () => {
       const merchant = await server.signUp();
       const call = api(server, merchant);
       const { page } = await openPage();
+      // The processing page never reloads here: the later pages are opened by the test.
+      await pauseTimers(page);
 
       // Another submit of the same session in progress: the 409 page that refreshes itself.
       const busy = await createSession(server, merchant, { successUrl: `${merchantUrl}/thanks` });
@@ -253,7 +253,6 @@ describe('hosted checkout in headless Chromium', () => {
       await page.fill('#expiryMonth', '12');
       await page.fill('#expiryYear', FUTURE_YEAR);
       await page.fill('#cvv', '123');
-      const releaseOutcome = await holdRequests(page, /\/checkout\/cs_test_[^/]+$/, 'GET');
       const [processing] = await Promise.all([
         page.waitForResponse((response) => response.request().method() === 'POST'),
         page.click('#pay'),
@@ -261,7 +260,6 @@ describe('hosted checkout in headless Chromium', () => {
       expect(processing.status()).toBe(409);
       await page.waitForSelector('[role=status]');
       await expectAccessible(page, 'the processing page');
-      await releaseOutcome();
 
       const locked = await createSession(server, merchant);
       await server.runtime.dataSource.query(`UPDATE checkout_sessions SET status = 'LOCKED' WHERE id = $1`, [

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../src/project';
+import { PATIENCE_MS, within } from './wait';
 
 let axeSource: string | null = null;
 const axeScript = () =>
@@ -33,34 +34,60 @@ export function describeViolations(violations: AxeViolation[]): string {
     .join('\n');
 }
 
+/** What axe-core answers, as Runtime.evaluate returns it by value. */
+interface Evaluated<T> {
+  result: { value?: T };
+  exceptionDetails?: { text: string; exception?: { description?: string } };
+}
+
 /**
  * Runs axe-core (WCAG 2.x A and AA, plus axe's best practices) on the page as it stands and fails
- * with every violation listed when there is one. axe is evaluated through the DevTools protocol
- * rather than added as a <script> (page.addScriptTag): a page's CSP (the hosted pages allow no script
- * but their own nonce-tagged one) blocks an added script, not an evaluation, and the test must not
- * weaken the CSP it checks (no bypassCSP). `rules` turns rules off for widgets a page cannot change
- * (each such exception says why where it is made).
+ * with every violation listed when there is one. axe runs in an isolated world of its own (the
+ * DevTools protocol's Page.createIsolatedWorld), which shares the page's DOM and layout but not its
+ * globals: a page's CSP (the hosted pages allow no script but their own nonce-tagged one) does not
+ * apply to it, so the test never weakens the CSP it checks (no bypassCSP); and axe keeps the real
+ * timers when a test has paused the page's clock (page.clock) to hold a page that moves on by itself,
+ * so the check never races the page's own navigation. `rules` turns rules off for widgets a page
+ * cannot change (each such exception says why where it is made). The whole check has a deadline.
  */
 export async function expectAccessible(
   page: Page,
   state: string,
   rules: Record<string, { enabled: boolean }> = {},
 ): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeScript());
-  const violations = (await page.evaluate(async (ruleSettings) => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> };
-      }
-    ).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
-      resultTypes: ['violations'],
-      rules: ruleSettings,
-    });
-    return result.violations;
-  }, rules)) as AxeViolation[];
+  const violations = await within(axeViolations(page, rules), PATIENCE_MS, `axe-core's check of ${state}`);
   if (violations.length > 0)
     throw new Error(
       `axe-core found ${violations.length} accessibility violation(s) on ${state} (${page.url()}):\n${describeViolations(violations)}`,
     );
+}
+
+async function axeViolations(page: Page, rules: Record<string, { enabled: boolean }>): Promise<AxeViolation[]> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { frameTree } = await session.send('Page.getFrameTree');
+    const { executionContextId: contextId } = await session.send('Page.createIsolatedWorld', {
+      frameId: frameTree.frame.id,
+      worldName: 'axe-core',
+    });
+    const evaluate = async <T>(expression: string): Promise<T> => {
+      const evaluated = (await session.send('Runtime.evaluate', {
+        expression,
+        contextId,
+        awaitPromise: true,
+        returnByValue: true,
+      })) as Evaluated<T>;
+      if (evaluated.exceptionDetails)
+        throw new Error(
+          `axe-core failed: ${evaluated.exceptionDetails.exception?.description ?? evaluated.exceptionDetails.text}`,
+        );
+      return evaluated.result.value as T;
+    };
+    if (!(await evaluate<boolean>(`'axe' in globalThis`))) await evaluate(axeScript());
+    return await evaluate<AxeViolation[]>(
+      `axe.run(document, { resultTypes: ['violations'], rules: ${JSON.stringify(rules)} }).then((result) => result.violations)`,
+    );
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
 }
