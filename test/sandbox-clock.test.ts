@@ -7,6 +7,7 @@ import {
   DAY,
   SCHEDULES,
   advanceCompleted,
+  advancePatienceMs,
   createSchedule,
   readClock,
   scheduleBody,
@@ -14,6 +15,8 @@ import {
 } from './support/schedules';
 
 const ADVANCE = `${CLOCK}/advance`;
+/** The big advance's test, a backstop sized by its work: the waits before its advance completes, then its 15 runs. */
+const BIG_ADVANCE_TEST_MS = 4 * PATIENCE_MS + advancePatienceMs(15);
 const GQL_CLOCK =
   '{ sandboxClock { now offsetSeconds advance { id seconds status runsDue payoutsDue runsFired untilAt createdAt completedAt } } }';
 const GQL_ADVANCE = `mutation($input: AdvanceSandboxClockInput!) { advanceSandboxClock(input: $input) {
@@ -98,85 +101,89 @@ describe('The test clock: a bounded advance fired in the background', () => {
     expect((await readClock(server, who)).offsetSeconds).toBe(0);
   });
 
-  test("a big advance of business A runs in background slices: it answers at once with its progress, B's payout settles while A's advance is still running, a second advance of A is 409, and A's runs then all fire once", async () => {
-    const a = await readyMerchant('100000.00');
-    const weekly = await scheduled(a.who, scheduleBody(a.recipientId, { name: 'weekly' }));
-    const later = await scheduled(a.who, scheduleBody(a.recipientId, { name: 'later' }, 20 * DAY * 1000));
-    // Sixty days: weekly fires 9 runs (hour 1, then every 7 days), later 6 (day 20, then every 7 days).
-    // Holding later's row keeps A's advance in its slice after the three weekly runs before day 20: running, by construction.
-    const holder = new Client({ connectionString: server.databaseUrl });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT id FROM payout_schedules WHERE id = $1 FOR UPDATE', [later.id]);
+  test(
+    "a big advance of business A runs in background slices: it answers at once with its progress, B's payout settles while A's advance is still running, a second advance of A is 409, and A's runs then all fire once",
+    async () => {
+      const a = await readyMerchant('100000.00');
+      const weekly = await scheduled(a.who, scheduleBody(a.recipientId, { name: 'weekly' }));
+      const later = await scheduled(a.who, scheduleBody(a.recipientId, { name: 'later' }, 20 * DAY * 1000));
+      // Sixty days: weekly fires 9 runs (hour 1, then every 7 days), later 6 (day 20, then every 7 days).
+      // Holding later's row keeps A's advance in its slice after the three weekly runs before day 20: running, by construction.
+      const holder = new Client({ connectionString: server.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM payout_schedules WHERE id = $1 FOR UPDATE', [later.id]);
 
-      const answered = await within(
-        post(a.who, ADVANCE, { seconds: 60 * DAY }),
-        PATIENCE_MS,
-        'the advance answers while its work waits',
-      );
-      expect(answered.status).toBe(200);
-      expect(answered.body.data).toMatchObject({
-        offsetSeconds: 60 * DAY,
-        advance: { seconds: 60 * DAY, status: 'running', runsDue: 15, payoutsDue: 15, completedAt: null },
-      });
-      const advanceId: string = answered.body.data.advance.id;
-      const held = await waitFor(
-        () => readClock(server, a.who),
-        (clock) => clock.advance?.runsFired === 3,
-      );
-      expect(held.advance).toMatchObject({ id: advanceId, status: 'running', runsFired: 3 });
+        const answered = await within(
+          post(a.who, ADVANCE, { seconds: 60 * DAY }),
+          PATIENCE_MS,
+          'the advance answers while its work waits',
+        );
+        expect(answered.status).toBe(200);
+        expect(answered.body.data).toMatchObject({
+          offsetSeconds: 60 * DAY,
+          advance: { seconds: 60 * DAY, status: 'running', runsDue: 15, payoutsDue: 15, completedAt: null },
+        });
+        const advanceId: string = answered.body.data.advance.id;
+        const held = await waitFor(
+          () => readClock(server, a.who),
+          (clock) => clock.advance?.runsFired === 3,
+        );
+        expect(held.advance).toMatchObject({ id: advanceId, status: 'running', runsFired: 3 });
 
-      // A second advance while one runs: 409, the progress in the message, nothing changed.
-      const second = await post(a.who, ADVANCE, { seconds: 60 });
-      expect(second.status).toBe(409);
-      expect(second.body.error).toMatchObject({ code: 'CONFLICT' });
-      expect(second.body.error.message).toMatch(/3 of 15 runs/);
-      expect((await readClock(server, a.who)).offsetSeconds).toBe(60 * DAY);
+        // A second advance while one runs: 409, the progress in the message, nothing changed.
+        const second = await post(a.who, ADVANCE, { seconds: 60 });
+        expect(second.status).toBe(409);
+        expect(second.body.error).toMatchObject({ code: 'CONFLICT' });
+        expect(second.body.error.message).toMatch(/3 of 15 runs/);
+        expect((await readClock(server, a.who)).offsetSeconds).toBe(60 * DAY);
 
-      // Business B's payout dispatches and settles meanwhile.
-      const b = await readyMerchant();
-      const payout = await createPayout(server, b.who, { recipientId: b.recipientId, amount: '5.00' });
-      expect(payout.status).toBe(201);
-      const settled = await waitFor(
-        async () =>
-          (await server.request('GET', `${PAYOUTS}/${payout.body.data.id}`, { headers: apiKey(b.who) })).body.data,
-        (current) => current.status === 'SETTLED',
-      );
-      expect(settled.status).toBe('SETTLED');
-      // ...while A's advance is still where it was: B did not wait behind it.
-      expect((await readClock(server, a.who)).advance).toMatchObject({
-        id: advanceId,
-        status: 'running',
-        runsFired: 3,
-      });
-      // GraphQL shows the same progress.
-      const overGraphql = (await server.graphql<any>(GQL_CLOCK, {}, apiKey(a.who))).body.data.sandboxClock;
-      expect(overGraphql.advance).toMatchObject({ id: advanceId, status: 'RUNNING', runsDue: 15, runsFired: 3 });
-    } finally {
-      await holder.query('ROLLBACK').catch(() => undefined);
-      await holder.end();
-    }
+        // Business B's payout dispatches and settles meanwhile.
+        const b = await readyMerchant();
+        const payout = await createPayout(server, b.who, { recipientId: b.recipientId, amount: '5.00' });
+        expect(payout.status).toBe(201);
+        const settled = await waitFor(
+          async () =>
+            (await server.request('GET', `${PAYOUTS}/${payout.body.data.id}`, { headers: apiKey(b.who) })).body.data,
+          (current) => current.status === 'SETTLED',
+        );
+        expect(settled.status).toBe('SETTLED');
+        // ...while A's advance is still where it was: B did not wait behind it.
+        expect((await readClock(server, a.who)).advance).toMatchObject({
+          id: advanceId,
+          status: 'running',
+          runsFired: 3,
+        });
+        // GraphQL shows the same progress.
+        const overGraphql = (await server.graphql<any>(GQL_CLOCK, {}, apiKey(a.who))).body.data.sandboxClock;
+        expect(overGraphql.advance).toMatchObject({ id: advanceId, status: 'RUNNING', runsDue: 15, runsFired: 3 });
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        await holder.end();
+      }
 
-    const done = await advanceCompleted(server, a.who, (await readClock(server, a.who)).advance!.id);
-    expect(done.advance).toMatchObject({ status: 'completed', runsDue: 15, runsFired: 15 });
-    expect(Date.parse(done.advance!.completedAt!)).toBeGreaterThanOrEqual(Date.parse(done.advance!.createdAt));
-    for (const [schedule, runs] of [
-      [weekly, 9],
-      [later, 6],
-    ] as const) {
-      const rows: Array<{ due_at: Date }> = await server.runtime.dataSource.query(
-        `SELECT due_at FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`,
-        [schedule.id],
-      );
-      expect(rows).toHaveLength(runs);
-      expect(rows.map((row) => row.due_at.getTime())).toEqual(
-        Array.from({ length: runs }, (_, index) => Date.parse(schedule.nextRunAt) + index * 7 * DAY * 1000),
-      );
-    }
-    expect(await count(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [a.who.businessId])).toBe(15);
-    expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
-  }, 120_000);
+      const done = await advanceCompleted(server, a.who, (await readClock(server, a.who)).advance!.id);
+      expect(done.advance).toMatchObject({ status: 'completed', runsDue: 15, runsFired: 15 });
+      expect(Date.parse(done.advance!.completedAt!)).toBeGreaterThanOrEqual(Date.parse(done.advance!.createdAt));
+      for (const [schedule, runs] of [
+        [weekly, 9],
+        [later, 6],
+      ] as const) {
+        const rows: Array<{ due_at: Date }> = await server.runtime.dataSource.query(
+          `SELECT due_at FROM payout_schedule_runs WHERE schedule_id = $1 ORDER BY due_at`,
+          [schedule.id],
+        );
+        expect(rows).toHaveLength(runs);
+        expect(rows.map((row) => row.due_at.getTime())).toEqual(
+          Array.from({ length: runs }, (_, index) => Date.parse(schedule.nextRunAt) + index * 7 * DAY * 1000),
+        );
+      }
+      expect(await count(`SELECT count(*)::int AS n FROM payouts WHERE business_id = $1`, [a.who.businessId])).toBe(15);
+      expect((await LedgerService.check(server.runtime.dataSource)).balanced).toBe(true);
+    },
+    BIG_ADVANCE_TEST_MS,
+  );
 
   test('an advance whose slice job gave up resumes when another advance is asked for (that one is 409)', async () => {
     const { who, recipientId } = await readyMerchant();

@@ -1,6 +1,6 @@
 import { TestMerchant, TestServer } from './harness';
 import { PAYOUTS, apiKey, dashboard } from './payouts';
-import { waitFor } from './wait';
+import { PATIENCE_MS, sleep } from './wait';
 
 export const SCHEDULES = `${PAYOUTS}/schedules`;
 export const CLOCK = '/api/v1/business/sandbox/clock';
@@ -55,20 +55,42 @@ export async function readClock(server: TestServer, merchant: TestMerchant): Pro
   return response.body.data as ClockState;
 }
 
-/** Waits until the clock's advance `id` has completed (its runs fire in background jobs), and answers the clock then. */
+/**
+ * How long one run of an advance may take on a busy machine (a load average of 12 on two cores made
+ * them about 2.5 s each): an advance's deadline is derived from its count of runs, never a fixed time.
+ */
+export const RUN_PATIENCE_MS = 10_000;
+
+/** The final deadline of an advance of `runsDue` runs. */
+export const advancePatienceMs = (runsDue: number) => PATIENCE_MS + runsDue * RUN_PATIENCE_MS;
+
+/**
+ * Waits until the clock's advance `id` has completed (its runs fire in background jobs), and answers
+ * the clock then. It gives up when no run has fired for PATIENCE_MS (stuck, not slow), or at the
+ * final deadline: `timeoutMs` when given, else one sized by the advance's runs due.
+ */
 export async function advanceCompleted(
   server: TestServer,
   merchant: TestMerchant,
   id: string,
   timeoutMs?: number,
 ): Promise<ClockState> {
-  const clock = await waitFor(
-    () => readClock(server, merchant),
-    (state) => state.advance?.id !== id || state.advance.status === 'completed',
-    timeoutMs,
-  );
-  if (clock.advance?.id !== id || clock.advance.status !== 'completed')
-    throw new Error(`advance ${id} did not complete: ${JSON.stringify(clock)}`);
+  const startedAt = Date.now();
+  const finished = (state: ClockState) => state.advance?.id !== id || state.advance.status === 'completed';
+  let clock = await readClock(server, merchant);
+  let runsFired = clock.advance?.runsFired;
+  let progressAt = startedAt;
+  while (!finished(clock)) {
+    const deadlineMs = timeoutMs ?? advancePatienceMs(clock.advance?.runsDue ?? 0);
+    if (Date.now() - startedAt > deadlineMs)
+      throw new Error(`advance ${id} did not complete within ${deadlineMs} ms: ${JSON.stringify(clock)}`);
+    if (timeoutMs === undefined && Date.now() - progressAt > PATIENCE_MS)
+      throw new Error(`advance ${id} fired no run for ${PATIENCE_MS} ms: ${JSON.stringify(clock)}`);
+    await sleep(50);
+    clock = await readClock(server, merchant);
+    if (clock.advance?.runsFired !== runsFired) [runsFired, progressAt] = [clock.advance?.runsFired, Date.now()];
+  }
+  if (clock.advance?.id !== id) throw new Error(`advance ${id} is no longer the clock's: ${JSON.stringify(clock)}`);
   return clock;
 }
 
