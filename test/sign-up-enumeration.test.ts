@@ -33,6 +33,8 @@ const refusedAlike = (response: ApiResponse<{ data?: any; errors?: any[] }>) =>
   response.body.errors === undefined && JSON.stringify(response.body.data) === JSON.stringify(REFUSED);
 
 const uniqueEmail = (label: string) => `${label}-${crypto.randomBytes(4).toString('hex')}@example.com`;
+/** How many rounds of the timing comparison a busy machine gets (the test's comment says why). */
+const TIMING_ROUNDS = 3;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 describe('sign-up tells no one but the owner of an address whether it is registered', () => {
@@ -87,21 +89,29 @@ describe('sign-up tells no one but the owner of an address whether it is registe
 
     // Timing class: both do the same password hashing, database writes and one mail, so neither is
     // markedly faster (skipping the hashing for a registered address makes it several times faster).
-    // Interleaved samples, compared by their medians.
+    // Wall time on a shared machine is noisy (issue 25: a load average of 12 once gave a ratio of 2.02),
+    // so a round is nine interleaved pairs compared by their medians, and the check passes when one of
+    // up to three rounds is within a factor of 2. A real difference (a skipped hash) shows in every
+    // round; load spikes push a round over 2 by chance, not three rounds in a row. Counting the
+    // work instead (hash calls) would only prove what the code calls, not what the caller can measure.
     const timed = async (email: string) => {
       const started = performance.now();
       const response = await signUp(email);
       expect(response.body.errors).toBeUndefined();
       return performance.now() - started;
     };
-    const registeredTimes: number[] = [];
-    const newTimes: number[] = [];
-    for (let i = 0; i < 9; i += 1) {
-      registeredTimes.push(await timed(owner.email));
-      newTimes.push(await timed(uniqueEmail('timing')));
+    const ratios: number[] = [];
+    for (let round = 0; round < TIMING_ROUNDS && !ratios.some((ratio) => ratio < 2); round += 1) {
+      const registeredTimes: number[] = [];
+      const newTimes: number[] = [];
+      for (let i = 0; i < 9; i += 1) {
+        registeredTimes.push(await timed(owner.email));
+        newTimes.push(await timed(uniqueEmail('timing')));
+      }
+      const [registeredMedian, newMedian] = [median(registeredTimes), median(newTimes)];
+      ratios.push(Math.max(registeredMedian, newMedian) / Math.min(registeredMedian, newMedian));
     }
-    const [registeredMedian, newMedian] = [median(registeredTimes), median(newTimes)];
-    expect(Math.max(registeredMedian, newMedian) / Math.min(registeredMedian, newMedian)).toBeLessThan(2);
+    expect({ ratios, within: ratios.some((ratio) => ratio < 2) }).toEqual({ ratios, within: true });
     expect(await counts(owner.email)).toEqual(before);
   });
 
