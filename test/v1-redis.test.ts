@@ -11,7 +11,7 @@ function redisAnswers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-    socket.setTimeout(500);
+    socket.setTimeout(3000);
     socket.once('connect', () => {
       socket.end();
       resolve(true);
