@@ -5,6 +5,7 @@ import { validate } from 'dockerfile-utils';
 import YAML from 'yaml';
 import { loadConfig } from '../src/config';
 import { ConfigError } from '../src/startup-error';
+import { operatorProgram } from '../src/cli/program';
 
 /**
  * The container files, checked without a container engine: the Dockerfile's final stage, the
@@ -183,7 +184,8 @@ describe('compose.yaml: the production shape', () => {
   });
 
   test('each command the image runs is one the CLI has', () => {
-    const cliCommands = [...read('src/cli/index.ts').matchAll(/\.command\('([^' ]+)/g)].map((match) => match[1]);
+    // The commands the operator CLI declares, the kernel's and each area's (src/cli/program.ts).
+    const cliCommands = operatorProgram().commands.map((command) => command.name());
     const commands = tesseraServices.map(([, service]) => service.command).filter((command) => command !== undefined);
     expect(commands).toEqual(
       expect.arrayContaining([
