@@ -99,6 +99,18 @@ export interface Config {
   /** METRICS_PORT: `/metrics` is served on a listener of its own (METRICS_HOST, loopback by default), not on the public port. */
   metricsPort: number | undefined;
   metricsHost: string;
+  /** Stripe, the live card acquirer (docs/live.md): unset, live mode takes no card payments. */
+  stripe: StripeSettings | undefined;
+  /** TEST_MODE_CARD_ACQUIRER: test-mode card payments go to the built-in sandbox, or to a Stripe test account. */
+  testModeCardAcquirer: 'sandbox' | 'stripe';
+}
+
+/** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE: secrets, never logged. */
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe's API, or a local fake in tests. */
+  apiBase: string;
 }
 
 /** Requests a `/v1` key may make per window: payment creation and reads, for live and test keys. */
@@ -260,6 +272,46 @@ function metricsSettings(env: NodeJS.ProcessEnv, port: number): MetricsSettings 
   return { metricsToken: token, metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1' };
 }
 
+/**
+ * The Stripe settings, all or none: a secret key without the webhook secret would take payments
+ * whose later outcomes (refund failures, disputes) Tessera could not verify. The values are never
+ * repeated in an error: they are secrets.
+ */
+function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY || undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET || undefined;
+  if (!secretKey && !webhookSecret) return undefined;
+  if (!secretKey)
+    throw new ConfigError(
+      'STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set both, or neither (docs/live.md)',
+    );
+  if (!webhookSecret)
+    throw new ConfigError(
+      "STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not: set the signing secret of Stripe's webhook endpoint (whsec_…, docs/live.md)",
+    );
+  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(secretKey))
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or sk_test_…, or a restricted rk_ key)',
+    );
+  if (!/^whsec_[A-Za-z0-9+/=_-]+$/.test(webhookSecret))
+    throw new ConfigError("STRIPE_WEBHOOK_SECRET must be a webhook endpoint's signing secret (whsec_…)");
+  return { secretKey, webhookSecret, apiBase: url(env, 'STRIPE_API_BASE') ?? 'https://api.stripe.com' };
+}
+
+/** TEST_MODE_CARD_ACQUIRER: `stripe` sends test-mode card payments to a Stripe test account, never a live one. */
+function testModeCardAcquirer(env: NodeJS.ProcessEnv, stripe: StripeSettings | undefined): 'sandbox' | 'stripe' {
+  const raw = env.TEST_MODE_CARD_ACQUIRER || 'sandbox';
+  if (raw !== 'sandbox' && raw !== 'stripe')
+    throw new ConfigError(`TEST_MODE_CARD_ACQUIRER must be sandbox or stripe, got "${raw}"`);
+  if (raw === 'stripe' && !stripe)
+    throw new ConfigError('TEST_MODE_CARD_ACQUIRER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  if (raw === 'stripe' && /^(sk|rk)_live_/.test(stripe!.secretKey))
+    throw new ConfigError(
+      'TEST_MODE_CARD_ACQUIRER=stripe needs a Stripe test key (sk_test_…): test-mode payments must not move real money',
+    );
+  return raw;
+}
+
 /** HOST's default outside production (production requires HOST). */
 const LOOPBACK = 'localhost';
 
@@ -304,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 4000);
   const mailSmtpUrl = smtpUrl(env);
   const dataDir = path.resolve(PROJECT_ROOT, env.TESSERA_DATA_DIR || '.data');
+  const stripe = stripeSettings(env);
   return {
     production: env.NODE_ENV === 'production',
     port,
@@ -368,5 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       testRead: int(env, 'V1_RATE_LIMIT_TEST_READ', 250),
     },
     ...metricsSettings(env, port),
+    stripe,
+    testModeCardAcquirer: testModeCardAcquirer(env, stripe),
   };
 }

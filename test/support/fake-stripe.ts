@@ -104,9 +104,9 @@ export class FakeStripe {
   private readonly idempotent = new Map<string, { fingerprint: string; answer?: Answer }>();
   private readonly endpoints: { url: string; secret: string }[] = [];
   private readonly pendingDeliveries = new Set<Promise<void>>();
-  private readonly faults: { status: number }[] = [];
+  private readonly faults: { status: number; path?: string }[] = [];
   private delays: number[] = [];
-  private drops = 0;
+  private readonly drops: { path?: string }[] = [];
   private sequence = 0;
   private readonly server = http.createServer((request, response) => {
     this.receive(request, response).catch((failure: unknown) => {
@@ -163,9 +163,9 @@ export class FakeStripe {
     return [...this.objects.values()].filter((item) => item.object === kind).map((item) => structuredClone(item));
   }
 
-  /** The next `count` API requests answer `status` (Stripe's envelope for it) without being applied. */
-  failNext(count: number, status = 500): void {
-    for (let i = 0; i < count; i++) this.faults.push({ status });
+  /** The next `count` API requests (to `path` only, when given) answer `status` (Stripe's envelope for it) without being applied. */
+  failNext(count: number, status = 500, path?: string): void {
+    for (let i = 0; i < count; i++) this.faults.push({ status, path });
   }
 
   /** The next API request is applied, and its answer held back `ms` (longer than the SDK's timeout: it times out). */
@@ -173,9 +173,9 @@ export class FakeStripe {
     this.delays.push(ms);
   }
 
-  /** The next `count` API requests are applied, then their sockets destroyed before any answer: the unknown outcome. */
-  dropAfterCommit(count = 1): void {
-    this.drops += count;
+  /** The next `count` API requests (to `path` only, when given) are applied, then their sockets destroyed before any answer: the unknown outcome. */
+  dropAfterCommit(count = 1, path?: string): void {
+    for (let i = 0; i < count; i++) this.drops.push({ path });
   }
 
   /** The cardholder disputes a charge (by charge or PaymentIntent id): Stripe debits the amount and its fee. */
@@ -285,7 +285,7 @@ export class FakeStripe {
     };
     this.requests.push(entry);
 
-    const fault = this.faults.shift();
+    const fault = takeFor(this.faults, url.pathname);
     const delay = this.delays.shift() ?? 0;
     const fingerprint = JSON.stringify([method, url.pathname, canonical(body)]);
     let answer: Answer;
@@ -323,8 +323,7 @@ export class FakeStripe {
     }
     entry.status = answer.status;
 
-    if (this.drops > 0) {
-      this.drops -= 1;
+    if (takeFor(this.drops, url.pathname)) {
       request.socket.destroy();
       return;
     }
@@ -992,6 +991,12 @@ export class FakeStripe {
       this.pendingDeliveries.add(sending);
     }
   }
+}
+
+/** Takes the first of `queue` meant for `path` (or for any path). */
+function takeFor<T extends { path?: string }>(queue: T[], path: string): T | undefined {
+  const index = queue.findIndex((item) => item.path === undefined || item.path === path);
+  return index < 0 ? undefined : queue.splice(index, 1)[0];
 }
 
 interface RequestInfo {

@@ -67,11 +67,21 @@ interface RecordedPayment {
 /** Which acquirer answer is being recorded: to the authorization of a PENDING payment, or to its 3-D Secure completion. */
 type AnswerStage = 'authorize' | 'authenticate';
 
-const unreachable = (error: unknown): Authorization => ({
-  outcome: 'declined',
-  reason: 'card_declined',
-  message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
-});
+/**
+ * An acquirer's failure as a decline, except an acquirer that did not answer (SERVICE_UNAVAILABLE:
+ * a timeout, its outage): that is passed on (503, nothing captured) and the payment stays PENDING
+ * for the recovery sweep, which asks again on the same payment id.
+ */
+const unreachable = (error: unknown): Authorization => {
+  if (isUnavailable(error)) throw error;
+  return {
+    outcome: 'declined',
+    reason: 'card_declined',
+    message: `The acquirer could not process the card: ${error instanceof Error ? error.message : String(error)}`,
+  };
+};
+
+const isUnavailable = (error: unknown) => error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE;
 
 /**
  * A saved card a charge names (`paymentMethodId`): a card of a customer of the context's business
@@ -271,16 +281,22 @@ export class ChargeService {
       const ctx = system.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
       const acquirer = this.providers.inMode('card-acquirer', row.livemode ? 'live' : 'test');
       const payment = await ctx.repo(Payment).findOneOrFail({ where: { id: row.id } });
-      const authorization: Authorization = acquirer
-        ? await acquirer
-            .authorize({
-              paymentId: payment.id,
-              amount: payment.amount,
-              currency: payment.currency,
-              card: vaultedOf(payment),
-            })
-            .catch(unreachable)
-        : { outcome: 'declined', reason: 'card_declined', message: 'No card acquirer is configured for this mode' };
+      let authorization: Authorization;
+      try {
+        authorization = acquirer
+          ? await acquirer
+              .authorize({
+                paymentId: payment.id,
+                amount: payment.amount,
+                currency: payment.currency,
+                card: vaultedOf(payment),
+              })
+              .catch(unreachable)
+          : { outcome: 'declined', reason: 'card_declined', message: 'No card acquirer is configured for this mode' };
+      } catch (error) {
+        if (isUnavailable(error)) continue; // still PENDING: the next sweep asks again
+        throw error;
+      }
       await this.recordAnswer(ctx, payment.id, authorization, 'authorize')
         .then(() => {
           reconciled += 1;

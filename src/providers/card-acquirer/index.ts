@@ -1,6 +1,7 @@
 import { defineProviderKind } from '../kind';
 import type { CardAcquirer } from './port';
 import { SandboxCardAcquirer } from './sandbox';
+import { StripeCardAcquirer } from './stripe';
 
 declare module '../registry' {
   interface ProviderChoice {
@@ -8,10 +9,20 @@ declare module '../registry' {
   }
 }
 
-/** Card acquiring: the sandbox acquirer (Stripe's test cards, docs/sandbox.md) in test mode, none in live yet. */
+/**
+ * Card acquiring: the sandbox acquirer (Stripe's test cards, docs/sandbox.md) in test mode, unless
+ * TEST_MODE_CARD_ACQUIRER=stripe sends test mode to a Stripe test account; Stripe in live mode when
+ * STRIPE_SECRET_KEY is set (docs/live.md), none otherwise.
+ */
 export const cardAcquirerKind = defineProviderKind({
   kind: 'card-acquirer',
   missing:
     'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
-  create: ({ secrets }) => ({ test: new SandboxCardAcquirer(secrets.masterKey), live: null }),
+  create: ({ config, secrets }) => {
+    const stripe = config.stripe ? new StripeCardAcquirer(config.stripe) : null;
+    return {
+      test: config.testModeCardAcquirer === 'stripe' && stripe ? stripe : new SandboxCardAcquirer(secrets.masterKey),
+      live: stripe,
+    };
+  },
 });

@@ -1,0 +1,196 @@
+import Stripe from 'stripe';
+import type { StripeSettings } from '../../config';
+import { CardDetails } from '../../domain/shared/card';
+import { DomainError, ErrorCode } from '../../domain/shared/errors';
+import { exponentOf } from '../../domain/shared/money';
+import { Authorization, AuthorizationRequest, CardAcquirer, DeclineReason, VaultedCard } from './port';
+
+/** What a caller hears when Stripe did not answer, or answered that it could not (5xx, 429, a key in use). */
+export const CARD_ACQUIRER_UNAVAILABLE =
+  'The card acquirer could not be reached; nothing was charged, try again in a moment';
+
+/** Stripe's zero-decimal currencies (https://docs.stripe.com/currencies#zero-decimal): amounts in whole units. */
+export const STRIPE_ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
+
+/** Stripe's three-decimal currencies (https://docs.stripe.com/currencies#three-decimal). */
+export const STRIPE_THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
+
+/**
+ * An amount in Tessera's minor units (ISO 4217 exponents) as Stripe takes it: in Stripe's minor
+ * units for the currency, which for every currency Tessera and Stripe share are the same digits
+ * but are declared here once, so a currency where they differ is converted, or refused when
+ * Stripe cannot express it (USDC's six digits).
+ */
+export function stripeAmountOf(amount: bigint, currency: string): number {
+  const code = currency.toUpperCase();
+  const stripeExponent = STRIPE_ZERO_DECIMAL.has(code) ? 0 : STRIPE_THREE_DECIMAL.has(code) ? 3 : 2;
+  const shift = stripeExponent - exponentOf(code);
+  const scale = 10n ** BigInt(Math.abs(shift));
+  if (shift < 0 && amount % scale !== 0n)
+    throw new DomainError(ErrorCode.UNPROCESSABLE, `Card payments in ${code} cannot be taken by the card acquirer`);
+  return Number(shift >= 0 ? amount * scale : amount / scale);
+}
+
+/** The SDK's deadline for one request, and how often it retries a failure with the same Idempotency-Key. */
+const TIMEOUT_MS = 20_000;
+const NETWORK_RETRIES = 1;
+
+/**
+ * Stripe as the card acquirer, through its official SDK: a card becomes a PaymentMethod (Stripe
+ * keeps the number; Tessera its reference and what may be shown), an authorization a confirmed
+ * PaymentIntent keyed by Tessera's payment id (`Idempotency-Key` and `metadata.tessera_payment_id`),
+ * so asking again, after a crash or from the recovery sweep, returns the first answer and never
+ * charges twice. Not answering (a timeout, the network, 5xx, 429) is SERVICE_UNAVAILABLE: the
+ * payment stays PENDING for the recovery sweep. Neither the key nor card data is ever logged.
+ */
+export class StripeCardAcquirer implements CardAcquirer {
+  readonly name = 'stripe';
+  private readonly stripe: Stripe;
+
+  constructor(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>) {
+    const base = new URL(settings.apiBase);
+    this.stripe = new Stripe(settings.secretKey, {
+      host: base.hostname,
+      port: base.port ? Number(base.port) : base.protocol === 'http:' ? 80 : 443,
+      protocol: base.protocol === 'http:' ? 'http' : 'https',
+      timeout: TIMEOUT_MS,
+      maxNetworkRetries: NETWORK_RETRIES,
+      telemetry: false,
+      appInfo: { name: 'Tessera' },
+    });
+  }
+
+  async vault(card: CardDetails): Promise<VaultedCard> {
+    const method = await answered(() =>
+      this.stripe.paymentMethods.create({
+        type: 'card',
+        card: { number: card.number, exp_month: card.expiryMonth, exp_year: card.expiryYear, cvc: card.cvv },
+      }),
+    ).catch((error: unknown) => {
+      if (error instanceof Stripe.errors.StripeCardError)
+        throw new DomainError(ErrorCode.VALIDATION_ERROR, 'The card acquirer refused the card details', {
+          card: [error.message],
+        });
+      throw error;
+    });
+    const details = method.card!;
+    return {
+      providerRef: method.id,
+      brand: details.brand,
+      last4: details.last4,
+      bin: card.number.slice(0, 6),
+      expiryMonth: details.exp_month,
+      expiryYear: details.exp_year,
+      fingerprint: details.fingerprint ?? method.id,
+      country: details.country ?? 'US',
+    };
+  }
+
+  async authorize(request: AuthorizationRequest): Promise<Authorization> {
+    return authorizationOf(await this.confirmedIntent(request));
+  }
+
+  /** After the payer's 3-D Secure challenge: the intent as Stripe has it now. */
+  async completeAuthentication(request: AuthorizationRequest): Promise<Authorization> {
+    const { id } = await this.confirmedIntent(request);
+    const intent = await answered(() => this.stripe.paymentIntents.retrieve(id));
+    const authorization = authorizationOf(intent);
+    return authorization.outcome === 'authentication_required'
+      ? { outcome: 'declined', reason: 'authentication_failed', message: '3-D Secure authentication was not completed' }
+      : authorization;
+  }
+
+  /**
+   * The payment's PaymentIntent, created and confirmed on the first call; every later call with the
+   * same payment id is Stripe's replay of that first answer (a decline included, as its 402).
+   */
+  private async confirmedIntent(request: AuthorizationRequest): Promise<Stripe.PaymentIntent> {
+    try {
+      return await answered(() =>
+        this.stripe.paymentIntents.create(
+          {
+            amount: stripeAmountOf(request.amount, request.currency),
+            currency: request.currency.toLowerCase(),
+            payment_method: request.card.providerRef,
+            // A card only: no payment method that sends the payer away, so no return_url is needed to confirm.
+            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            capture_method: 'automatic',
+            confirm: true,
+            metadata: { tessera_payment_id: request.paymentId },
+          },
+          { idempotencyKey: request.paymentId },
+        ),
+      );
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) return error.payment_intent;
+      throw error;
+    }
+  }
+}
+
+function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
+  switch (intent.status) {
+    case 'succeeded':
+      return { outcome: 'approved' };
+    case 'requires_action':
+      return { outcome: 'authentication_required', version: '2' };
+    case 'requires_payment_method':
+      return declineOf(intent.last_payment_error);
+    default:
+      // processing, requires_capture, canceled, …: not an outcome the automatic capture of a card gives.
+      throw new Error(`Stripe answered the PaymentIntent ${intent.id} with status ${intent.status}`);
+  }
+}
+
+const DECLINES: Record<DeclineReason, string> = {
+  card_declined: 'The card was declined',
+  insufficient_funds: 'The card has insufficient funds',
+  authentication_failed: '3-D Secure authentication failed',
+};
+
+/** Stripe's decline codes (https://docs.stripe.com/declines/codes) as Tessera's reasons, with the sandbox's words. */
+function declineOf(error: Stripe.PaymentIntent.LastPaymentError | null): Authorization {
+  const reason: DeclineReason =
+    error?.decline_code === 'insufficient_funds'
+      ? 'insufficient_funds'
+      : error?.code === 'payment_intent_authentication_failure' || error?.decline_code === 'authentication_required'
+        ? 'authentication_failed'
+        : 'card_declined';
+  return { outcome: 'declined', reason, message: DECLINES[reason] };
+}
+
+/**
+ * Stripe's answer, or SERVICE_UNAVAILABLE when it gave none: the network or a timeout (the SDK's
+ * connection error), its own fault (5xx), its rate limit (429), or the same key still in progress
+ * (409). What it refused (4xx) is passed on as it came.
+ */
+async function answered<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const unavailable =
+      error instanceof Stripe.errors.StripeConnectionError ||
+      error instanceof Stripe.errors.StripeRateLimitError ||
+      (error instanceof Stripe.errors.StripeError && (error.statusCode ?? 500) >= 500) ||
+      (error instanceof Stripe.errors.StripeError && error.statusCode === 409);
+    if (!unavailable) throw error;
+    throw Object.assign(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, CARD_ACQUIRER_UNAVAILABLE), { cause: error });
+  }
+}
