@@ -99,6 +99,11 @@ export interface Config {
   /** METRICS_PORT: `/metrics` is served on a listener of its own (METRICS_HOST, loopback by default), not on the public port. */
   metricsPort: number | undefined;
   metricsHost: string;
+  /**
+   * STRIPE_WEBHOOK_SECRET: the signing secret (`whsec_…`) of the endpoint the operator adds in
+   * Stripe's dashboard for `POST /providers/stripe/webhooks`; unset, the route does not exist.
+   */
+  stripeWebhookSecret: string | undefined;
 }
 
 /** Requests a `/v1` key may make per window: payment creation and reads, for live and test keys. */
@@ -368,5 +373,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       testRead: int(env, 'V1_RATE_LIMIT_TEST_READ', 250),
     },
     ...metricsSettings(env, port),
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
   };
 }

@@ -1,6 +1,7 @@
 import { defineProviderKind } from '../kind';
 import type { CardAcquirer } from './port';
 import { SandboxCardAcquirer } from './sandbox';
+import { stripeWebhooks } from './stripe-webhooks';
 
 declare module '../registry' {
   interface ProviderChoice {
@@ -14,4 +15,5 @@ export const cardAcquirerKind = defineProviderKind({
   missing:
     'No card acquirer is configured for live mode, so live card payments cannot be taken; use test credentials in the sandbox',
   create: ({ secrets }) => ({ test: new SandboxCardAcquirer(secrets.masterKey), live: null }),
+  webhooks: ({ config }) => (config.stripeWebhookSecret ? [stripeWebhooks(config.stripeWebhookSecret)] : []),
 });
