@@ -36,7 +36,7 @@ function verifyStripeEvent(rawBody: Buffer, headers: IncomingHttpHeaders, secret
     event = Stripe.webhooks.constructEvent(rawBody, signature, secret, STRIPE_SIGNATURE_TOLERANCE_SECONDS);
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError)
-      return { verified: false, reason: `The Stripe signature does not verify: ${error.message}` };
+      return { verified: false, reason: `The Stripe signature does not verify: ${firstSentenceOf(error.message)}` };
     // A signed body that is not JSON (constructEvent parses it after the check).
     return { verified: false, reason: 'The body is not a Stripe event' };
   }
@@ -52,3 +52,6 @@ function verifyStripeEvent(rawBody: Buffer, headers: IncomingHttpHeaders, secret
     },
   };
 }
+
+/** The SDK's message without its advice and links (the provider is the reader, in its dashboard's delivery log). */
+const firstSentenceOf = (message: string) => message.split(/\.\s|\n/)[0].trim();
