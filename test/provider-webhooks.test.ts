@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import type { ProviderEventHandler } from '../src/providers/webhooks/port';
-import { TestServer, jobsAtRest, startDeliveringServer, startTestServer, waitFor } from './support/harness';
+import { TestServer, jobsAtRest, startDeliveringServer, startTestServer, waitFor, waitUntil } from './support/harness';
+import { spawnBudget, spawnTs } from './support/process';
 
 /**
  * Providers' webhooks (issues 29 and 30): `POST /providers/<provider>/webhooks` checks the
@@ -257,6 +258,74 @@ describe("Stripe's webhooks received while no worker runs (a crash between store
     }
     expect(handler).toHaveBeenCalledTimes(events.length);
   });
+});
+
+describe('a worker killed (SIGKILL) inside the transaction applying an event', () => {
+  const STALL_AFTER_MS = 1500;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      stripeWebhookSecret: SECRET,
+      jobStallAfterMs: STALL_AFTER_MS,
+      workerPollIntervalMs: 50,
+    });
+    await server.runtime.dataSource.query(`CREATE TABLE handler_writes (event_id text NOT NULL)`);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const handlerWrites = (eventId: string) =>
+    server.runtime.dataSource.query(`SELECT event_id FROM handler_writes WHERE event_id = $1`, [eventId]);
+
+  test(
+    'leaves nothing of the handler behind; a worker started after the lock is stale applies the event once',
+    async () => {
+      const event = stripeEvent('payment_intent.succeeded');
+      expect((await sendStripe(server, event)).status).toBe(200);
+
+      const doomed = spawnTs('test/support/crashing-worker.ts', ['worker'], {
+        DATABASE_URL: server.databaseUrl,
+        TESSERA_MASTER_KEY: 'test-master-key',
+        JWT_SECRET: 'test-jwt-secret',
+        STRIPE_WEBHOOK_SECRET: SECRET,
+        WORKER_POLL_INTERVAL_MS: '50',
+      });
+      expect(await doomed.exited).toBeNull(); // killed by its signal, in the handler
+      expect(await storedEvents(server, event.id)).toEqual([
+        expect.objectContaining({ applied_at: null, outcome: null }),
+      ]);
+      expect(await handlerWrites(event.id)).toEqual([]);
+
+      // The dead worker's lock on the job is stale after STALL_AFTER_MS: a worker starting then frees and runs it.
+      await waitUntil(
+        async () =>
+          (
+            await server.runtime.dataSource.query(
+              `SELECT count(*)::int AS n FROM graphile_worker.jobs
+                WHERE locked_at IS NOT NULL AND locked_at > now() - make_interval(secs => $1)`,
+              [STALL_AFTER_MS / 1000],
+            )
+          )[0].n === 0,
+        "the killed worker's lock going stale",
+      );
+      jest
+        .spyOn(stripeHandlers(server), 'payment_intent.succeeded')
+        .mockImplementation(async ({ tx, event: applied }) => {
+          await tx.em.query(`INSERT INTO handler_writes (event_id) VALUES ($1)`, [applied.id]);
+        });
+      const replacement = await startWorker(server.runtime.core, server.databaseUrl, () => undefined);
+      try {
+        expect(await appliedEvent(server, event.id)).toMatchObject({ outcome: 'applied', attempts: 1 });
+        await jobsAtRest(server);
+      } finally {
+        await stopWorker(replacement);
+      }
+      expect(await handlerWrites(event.id)).toEqual([{ event_id: event.id }]);
+    },
+    spawnBudget(1),
+  );
 });
 
 describe('a server without STRIPE_WEBHOOK_SECRET', () => {
