@@ -18,6 +18,7 @@ import { invoicesArea } from './domain/invoices';
 import { ledgerArea } from './domain/ledger';
 import { paymentLinksArea } from './domain/payment-links';
 import { paymentsArea } from './domain/payments';
+import { providerEventsArea } from './domain/provider-events';
 import { payoutsArea } from './domain/payouts';
 import { recurringGiftsArea } from './domain/recurring-gifts';
 import { sandboxArea } from './domain/sandbox';
@@ -111,4 +112,5 @@ export const AREAS: readonly Area[] = [
   area(collectionsArea, 'rest', 'graphql'),
   area(sandboxArea, 'rest', 'graphql'),
   area(treasuryArea, 'rest', 'graphql'),
+  area(providerEventsArea),
 ];

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Secrets } from '../secrets';
 import type { MailLog } from './mail/port';
 import type { ProviderChoice, ProviderKind, ProviderOf } from './registry';
+import type { InboundWebhooks } from './webhooks/port';
 
 /** What a kind's module builds its providers from: the server's configuration, secrets, database and log. */
 export interface ProviderSetting {
@@ -26,6 +27,13 @@ export interface ProviderKindModule<K extends ProviderKind = ProviderKind> {
   create(setting: ProviderSetting): ProviderChoice[K];
   /** How the domain calls the chosen provider, when not directly (fx: one that does not answer is SERVICE_UNAVAILABLE). */
   guard?(provider: ProviderOf<K>): ProviderOf<K>;
+  /**
+   * The webhooks its providers send this server, as the configuration enables them (Stripe's with
+   * STRIPE_WEBHOOK_SECRET): each is served at `POST /providers/<provider>/webhooks`. A provider
+   * serving several kinds (Yellow Card: payouts, collections, rates) declares its webhooks once, in
+   * one of them, with the handlers of all its events.
+   */
+  webhooks?(setting: ProviderSetting): InboundWebhooks[];
 }
 
 /** A kind's module, whichever kind it is (one per kind in src/providers/kinds.ts). */

@@ -1,6 +1,7 @@
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import type { ProviderKindModule, ProviderSetting } from './kind';
 import { PROVIDER_KINDS } from './kinds';
+import type { InboundWebhooks } from './webhooks/port';
 
 /**
  * The provider of each kind in each mode. `null`: this build has no real provider of that kind
@@ -18,7 +19,10 @@ export type ProviderOf<K extends ProviderKind> = NonNullable<ProviderChoice[K]['
 
 /** The providers of the server, chosen once at start; the only place that decides which one a mode gets. */
 export class ProviderRegistry {
-  constructor(private readonly choice: ProviderChoice) {}
+  constructor(
+    private readonly choice: ProviderChoice,
+    private readonly inbound: ReadonlyArray<InboundWebhooks> = [],
+  ) {}
 
   /**
    * The provider of `kind` for the context's mode. A mode without one (live card acquiring in this
@@ -44,6 +48,16 @@ export class ProviderRegistry {
   modesOf<K extends ProviderKind>(kind: K): ProviderChoice[K] {
     return this.choice[kind];
   }
+
+  /** The providers whose webhooks this server receives (each at `POST /providers/<provider>/webhooks`). */
+  inboundWebhooks(): ReadonlyArray<InboundWebhooks> {
+    return this.inbound;
+  }
+
+  /** The inbound webhooks of `provider` (the URL's segment), or undefined when the server receives none from it. */
+  inboundWebhooksOf(provider: string): InboundWebhooks | undefined {
+    return this.inbound.find((webhooks) => webhooks.provider === provider);
+  }
 }
 
 const moduleOf = <K extends ProviderKind>(kind: K) =>
@@ -55,5 +69,24 @@ export function createProviders(setting: ProviderSetting): ProviderRegistry {
     Object.fromEntries(
       PROVIDER_KINDS.map((module) => [module.kind, module.create(setting)]),
     ) as unknown as ProviderChoice,
+    inboundWebhooksOf(setting),
+  );
+}
+
+/** Every kind's inbound webhooks; a provider declared twice stops the start, naming it and its kinds. */
+function inboundWebhooksOf(setting: ProviderSetting): InboundWebhooks[] {
+  const declaredBy = new Map<string, string>();
+  return PROVIDER_KINDS.flatMap((module) =>
+    (module.webhooks?.(setting) ?? []).map((webhooks) => {
+      if (!/^[a-z0-9-]+$/.test(webhooks.provider))
+        throw new Error(
+          `The ${module.kind} kind declares webhooks of "${webhooks.provider}": a provider's name is a URL segment (a-z, 0-9, -)`,
+        );
+      const other = declaredBy.get(webhooks.provider);
+      if (other)
+        throw new Error(`The ${module.kind} and ${other} kinds both declare the webhooks of ${webhooks.provider}`);
+      declaredBy.set(webhooks.provider, module.kind);
+      return webhooks;
+    }),
   );
 }

@@ -19,6 +19,7 @@ import {
 } from '../http/framework-errors';
 import { registerInputChecks, registerJsonParser } from '../http/input';
 import { landingPageRoute } from './landing-page';
+import { providerWebhookPaths, registerProviderWebhooks } from './provider-webhooks';
 import { errorForLog } from '../http/logging';
 import { registerMetrics } from '../http/metrics';
 import { redactCapabilities, refuseUnredactedCapability } from '../http/capabilities';
@@ -58,7 +59,8 @@ const failureBodyAt: FailureBodyAt = (path) =>
   isV1Path(path) ? v1FailureBody : (failure) => errorEnvelope(failure.code, failure.message, failure.fieldErrors);
 
 /**
- * One HTTP server: the landing page at /, health, readiness and metrics, then its surfaces, each an encapsulated plugin
+ * One HTTP server: the landing page at /, health, readiness and metrics, the providers' webhooks
+ * (src/server/provider-webhooks.ts), then its surfaces, each an encapsulated plugin
  * with its own guards (src/http/surface.ts): REST, `/v1`, the hosted pages and GraphQL (HTTP + WebSocket). The one
  * place that knows the faces: src/http, the kernel they share, imports none of them.
  */
@@ -135,7 +137,7 @@ export async function buildApp(
 
   registerOutageWatch(app, core.dataSource);
   registerMetrics(app, core.pubSub.listeners, config);
-  registerInputChecks(app, [GRAPHQL_PATH]);
+  registerInputChecks(app, [GRAPHQL_PATH, ...providerWebhookPaths(core)]);
   declareSurfaceState(app);
   await registerRateLimit(app, config);
 
@@ -159,6 +161,7 @@ export async function buildApp(
     }
   });
 
+  await registerProviderWebhooks(app, core);
   await registerRestSurface(app, core, { onResponseMismatch: options.onResponseMismatch });
   await registerV1Surface(app, core, { onResponseMismatch: options.onResponseMismatch });
   await hostedPageRoutes(app, core);

@@ -2,6 +2,7 @@ import { defineProviderKind } from '../kind';
 import type { CardAcquirer } from './port';
 import { SandboxCardAcquirer } from './sandbox';
 import { StripeCardAcquirer } from './stripe';
+import { stripeWebhooks } from './stripe-webhooks';
 
 declare module '../registry' {
   interface ProviderChoice {
@@ -25,4 +26,5 @@ export const cardAcquirerKind = defineProviderKind({
       live: stripe,
     };
   },
+  webhooks: ({ config }) => (config.stripe ? [stripeWebhooks(config.stripe.webhookSecret)] : []),
 });
