@@ -6,7 +6,7 @@ import { openDatabase, requireCurrentSchema } from './db/database';
 import { Core, createCore } from './domain/core';
 import { AREAS } from './areas';
 import { createTesseraPubSub } from './domain/events/pubsub';
-import { Business } from './domain/identity/identity.entities';
+import { Business } from './domain/identity';
 import { Mode } from './domain/shared/modes';
 import { RequestContext } from './domain/shared/context';
 import { installJobQueue } from './jobs/worker';

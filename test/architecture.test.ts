@@ -757,6 +757,46 @@ describe('Architecture: areas as modules (issue 28)', () => {
     );
   });
 
+  test("outside an area, src imports it only through its index.ts, by the area's folder ('../domain/payments'): value and type imports alike", () => {
+    // The kernel's folders are no areas: src/domain/shared and src/domain/events are imported file by file.
+    const kernel = new Set(['shared', 'events']);
+    const offenders: string[] = [];
+    let throughIndex = 0;
+    for (const source of loaded.sources) {
+      const from = areaOf(source.fileName);
+      for (const { specifier } of importsOf(source)) {
+        const target = importedFile(byPath, source, specifier);
+        const to = target && areaOf(target.fileName);
+        if (!to || to === from || kernel.has(to)) continue;
+        const folder = path
+          .relative(path.dirname(source.fileName), path.join(DOMAIN, to))
+          .split(path.sep)
+          .join('/')
+          .replace(/^(?!\.)/, './');
+        if (path.resolve(target.fileName) !== path.join(DOMAIN, to, 'index.ts') || specifier.endsWith('/index'))
+          offenders.push(`${relative(source.fileName)}: '${specifier}' (import '${folder}')`);
+        else throughIndex += 1;
+      }
+    }
+    expect(throughIndex).toBeGreaterThan(100);
+    expect(report("imports of an area's files from outside it", offenders)).toBe('');
+  });
+
+  test('no file of an area imports its own index.ts (the index loads the area: that would be a load circle)', () => {
+    const offenders: string[] = [];
+    for (const source of loaded.sources) {
+      const area = areaOf(source.fileName);
+      if (!area || path.basename(source.fileName) === 'index.ts') continue;
+      const index = path.join(DOMAIN, area, 'index.ts');
+      for (const { specifier } of importsOf(source)) {
+        const target = importedFile(byPath, source, specifier);
+        if (target && path.resolve(target.fileName) === index)
+          offenders.push(`${relative(source.fileName)}: '${specifier}'`);
+      }
+    }
+    expect(report('imports of their own index from the files of an area', offenders)).toBe('');
+  });
+
   test('src/domain/shared, the kernel, imports no area', () => {
     const offenders: string[] = [];
     for (const source of loaded.sources.filter((file) => areaOf(file.fileName) === 'shared')) {

@@ -85,8 +85,7 @@ export function operatorProgram(): Command {
     .command('ledger:check')
     .description('Check the whole ledger: every transaction balances, cached balances match, none negative')
     .action(async () => {
-      const { LedgerService } =
-        require('../domain/ledger/ledger.service') as typeof import('../domain/ledger/ledger.service');
+      const { LedgerService } = require('../domain/ledger') as typeof import('../domain/ledger');
       await withDatabase(async ({ dataSource }) => {
         const result = await LedgerService.check(dataSource);
         print(result);

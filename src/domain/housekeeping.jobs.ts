@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import type { IdempotencyService } from './idempotency/idempotency.service';
-import type { SignUpService } from './identity/sign-up.service';
+import type { IdempotencyService } from './idempotency';
+import type { SignUpService } from './identity';
 import { AreaJobs, cronLine } from './shared/jobs';
-import type { CardTokenService } from './tokens/card-token.service';
+import type { CardTokenService } from './tokens';
 
 /** Hourly purges of rows past their lifetime: stored Idempotency-Key answers, card tokens, unconfirmed sign-ups. */
 export function housekeepingJobs(

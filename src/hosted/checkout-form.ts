@@ -1,4 +1,4 @@
-import { PayCheckoutSessionCommand } from '../domain/checkout/checkout.commands';
+import { PayCheckoutSessionCommand } from '../domain/checkout';
 import { CardMessages, cardSchemaWith } from '../wire/card';
 import { emailSchema, fieldErrorsOf } from '../wire/validation';
 

@@ -1,5 +1,4 @@
-import { StartSessionCollectionCommand } from '../domain/collections/collection.commands';
-import { CollectionRailKind } from '../domain/collections/collection.entities';
+import { CollectionRailKind, StartSessionCollectionCommand } from '../domain/collections';
 import { FieldErrors, validationError } from '../domain/shared/errors';
 import type { CheckoutFormValues } from './checkout-form';
 

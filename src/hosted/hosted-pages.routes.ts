@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { FastifyInstance, FastifyReply } from 'fastify';
-import { CORRECT_THE_FIELDS, CheckoutOutcome, CheckoutRefusal } from '../domain/checkout/checkout.service';
-import type { SessionRail } from '../domain/collections/collection.service';
+import { CORRECT_THE_FIELDS, CheckoutOutcome, CheckoutRefusal } from '../domain/checkout';
+import type { SessionRail } from '../domain/collections';
 import { Core } from '../domain/core';
 import { limitRequests } from '../http/rate-limit';
 import { originOf } from '../http/request-context';

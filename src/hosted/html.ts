@@ -1,8 +1,8 @@
-import { CheckoutView } from '../domain/checkout/checkout.service';
-import type { CollectionPage, SessionRail } from '../domain/collections/collection.service';
-import { CollectionRailKind, CollectionStatus } from '../domain/collections/collection.entities';
-import type { Payment } from '../domain/payments/payment.entities';
-import { paymentReferenceOf } from '../domain/payments/payment-reference';
+import { CheckoutView } from '../domain/checkout';
+import type { CollectionPage, SessionRail } from '../domain/collections';
+import { CollectionRailKind, CollectionStatus } from '../domain/collections';
+import type { Payment } from '../domain/payments';
+import { paymentReferenceOf } from '../domain/payments';
 import type { CheckoutFormValues } from './checkout-form';
 import { FieldErrors } from '../domain/shared/errors';
 import { toMajor } from '../domain/shared/money';

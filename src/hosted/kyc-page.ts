@@ -1,6 +1,4 @@
-import { DecideKycOnPageCommand } from '../domain/treasury/treasury.commands';
-import { KycPage, MAX_REASONS, MAX_REASON_LENGTH } from '../domain/treasury/kyc.service';
-import { KycStatus } from '../domain/treasury/treasury.entities';
+import { DecideKycOnPageCommand, KycPage, KycStatus, MAX_REASON_LENGTH, MAX_REASONS } from '../domain/treasury';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../domain/shared/errors';
 import { escapeHtml, fieldState, fieldStatus, layout } from './html';
 

@@ -1,6 +1,6 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { Core } from '../domain/core';
-import { IdempotencyClaim } from '../domain/idempotency/idempotency-claim';
+import { IdempotencyClaim } from '../domain/idempotency';
 import { RequestContext } from '../domain/shared/context';
 import { sha256Hex } from '../domain/shared/crypto';
 import { DomainError, ErrorCode } from '../domain/shared/errors';

@@ -1,8 +1,7 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { Core } from '../domain/core';
 import { RequestContext, RequestOrigin } from '../domain/shared/context';
-import { publishableKeyRefused } from '../domain/identity/identity.service';
-import { isPublishableKey } from '../domain/identity/credentials';
+import { isPublishableKey, publishableKeyRefused } from '../domain/identity';
 import { forbidden, unauthorized } from '../domain/shared/errors';
 
 declare module 'fastify' {

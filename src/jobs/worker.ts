@@ -6,7 +6,7 @@ import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
 import { housekeepingJobs } from '../domain/housekeeping.jobs';
 import { AreaJobs, cronLine, releaseStalledJobs } from '../domain/shared/jobs';
-import { DeliveryPump } from '../domain/webhooks/delivery-pump';
+import { DeliveryPump } from '../domain/webhooks';
 import { JobRunner } from './job-runner';
 
 /**

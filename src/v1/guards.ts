@@ -2,7 +2,7 @@ import { FastifyInstance, FastifyRequest } from 'fastify';
 import { V1RateLimits } from '../config';
 import { Core } from '../domain/core';
 import { RequestContext } from '../domain/shared/context';
-import { invalidV1Key } from '../domain/identity/v1-key.service';
+import { invalidV1Key } from '../domain/identity';
 import { bearerOf, originOf } from '../http/request-context';
 
 /** The request budgets of `/v1` keys (design section 11): creating payments, and reads. */

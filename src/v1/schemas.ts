@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorCode } from '../domain/shared/errors';
-import { IdempotencyErrorCode } from '../domain/idempotency/idempotency.errors';
+import { IdempotencyErrorCode } from '../domain/idempotency';
 import { ApiErrorCode, HttpErrorCode } from '../http/error-codes';
 import { API_ERROR_CODES } from '../http/status';
 import { v1StatusOf } from './errors';

@@ -4,18 +4,17 @@
  * commands: decimal amounts become minor units of the normalized currency here.
  */
 import { z } from 'zod';
-import { CreateCheckoutSessionCommand } from '../domain/checkout/checkout.commands';
-import { CreateInvoiceCommand, InvoiceLineCommand } from '../domain/invoices/invoice.commands';
-import { CreatePaymentLinkCommand } from '../domain/payment-links/payment-link.commands';
-import { DomainError, FieldErrors, validationError } from '../domain/shared/errors';
-import { normalizeCurrency, toMinor } from '../domain/shared/money';
 import {
   CheckoutPaymentMethod,
   CheckoutSessionSource,
   CheckoutSessionStatus,
-} from '../domain/checkout/checkout-session.entity';
-import { InvoiceStatus } from '../domain/invoices/invoice.entity';
-import { RecurringGiftStatus } from '../domain/recurring-gifts/recurring-gift.entity';
+  CreateCheckoutSessionCommand,
+} from '../domain/checkout';
+import { CreateInvoiceCommand, InvoiceLineCommand, InvoiceStatus } from '../domain/invoices';
+import { CreatePaymentLinkCommand } from '../domain/payment-links';
+import { DomainError, FieldErrors, validationError } from '../domain/shared/errors';
+import { normalizeCurrency, toMinor } from '../domain/shared/money';
+import { RecurringGiftStatus } from '../domain/recurring-gifts';
 import {
   absoluteUrlSchema,
   amountSchema,

@@ -6,8 +6,12 @@
  * wrong place.
  */
 import { z } from 'zod';
-import { CreateCollectionCommand, PayCollectionCommand } from '../domain/collections/collection.commands';
-import { CollectionRailKind, CollectionStatus } from '../domain/collections/collection.entities';
+import {
+  CollectionRailKind,
+  CollectionStatus,
+  CreateCollectionCommand,
+  PayCollectionCommand,
+} from '../domain/collections';
 import { MAX_AMOUNT_MINOR } from '../domain/shared/money';
 import { emailSchema, enumFilter, metadataSchema, required, skipTakeParams } from './validation';
 

@@ -4,11 +4,7 @@
  * a bad request with the same field messages, and one mapping to the domain's commands.
  */
 import { z } from 'zod';
-import {
-  AttachPaymentMethodCommand,
-  CreateCustomerCommand,
-  UpdateCustomerCommand,
-} from '../domain/customers/customer.commands';
+import { AttachPaymentMethodCommand, CreateCustomerCommand, UpdateCustomerCommand } from '../domain/customers';
 import { cardSchema } from './card';
 import { emailSchema, evenWhenFieldsFail, required } from './validation';
 

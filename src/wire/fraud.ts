@@ -6,11 +6,12 @@
 import { z } from 'zod';
 import {
   AddBlocklistEntryCommand,
+  BlocklistEntryType,
   CreateFraudRuleCommand,
   FraudRuleParameters,
+  FraudRuleType,
   UpdateFraudRuleCommand,
-} from '../domain/fraud/fraud.commands';
-import { BlocklistEntryType, FraudRuleType } from '../domain/fraud/fraud.entities';
+} from '../domain/fraud';
 import { normalizeCurrency, toMinor } from '../domain/shared/money';
 import { decimalAmount, required } from './validation';
 

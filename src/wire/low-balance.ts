@@ -1,7 +1,7 @@
 /** The low-balance threshold request as the GraphQL face and the CLI accept it. */
 import { z } from 'zod';
 import { toMinor } from '../domain/shared/money';
-import { SetLowBalanceThresholdCommand } from '../domain/wallets/wallet.commands';
+import { SetLowBalanceThresholdCommand } from '../domain/wallets';
 import { currencySchema, decimalAmount } from './validation';
 
 export const lowBalanceThresholdSchema = z.object({

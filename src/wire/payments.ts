@@ -4,9 +4,7 @@
  * a bad request with the same field messages, and one mapping to the domain's commands.
  */
 import { z } from 'zod';
-import { CardSource, ChargeCommand } from '../domain/payments/payment.commands';
-import { DisputeStatus, PaymentStatus } from '../domain/payments/payment.entities';
-import { referenceDigitsOf } from '../domain/payments/payment-reference';
+import { CardSource, ChargeCommand, DisputeStatus, PaymentStatus, referenceDigitsOf } from '../domain/payments';
 import { toMinor } from '../domain/shared/money';
 import { cardSchema } from './card';
 import {

@@ -10,9 +10,10 @@ import {
   CreatePayoutCommand,
   CreateQuoteCommand,
   CreateRecipientCommand,
-} from '../domain/payouts/payout.commands';
-import { PayoutRailKind, PayoutStatus } from '../domain/payouts/payout.entities';
-import { MAX_BATCH_ITEMS } from '../domain/payouts/payouts.settings';
+  MAX_BATCH_ITEMS,
+  PayoutRailKind,
+  PayoutStatus,
+} from '../domain/payouts';
 import { validationError } from '../domain/shared/errors';
 import { normalizeCurrency, toMinor } from '../domain/shared/money';
 import { currencySchema, decimalAmount, metadataSchema, required } from './validation';

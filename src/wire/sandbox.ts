@@ -1,6 +1,6 @@
 /** Requests of the sandbox helpers shared by both faces. */
 import { z } from 'zod';
-import { AdvanceClockCommand } from '../domain/sandbox/clock.service';
+import { AdvanceClockCommand } from '../domain/sandbox';
 import { required } from './validation';
 
 export const advanceClockBodySchema = z.object(

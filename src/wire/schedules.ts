@@ -4,12 +4,20 @@
  * to the domain's commands. Shape only; the domain decides the cadence rules, caps, recipients, PIN.
  */
 import { z } from 'zod';
-import { MAX_DAY_OF_MONTH, MIN_DAY_OF_MONTH, ScheduleCadence } from '../domain/payouts/cadence';
-import { BatchItem } from '../domain/payouts/payout.commands';
-import { MAX_BATCH_ITEMS } from '../domain/payouts/payouts.settings';
-import { CAP_AMOUNT, CAP_AMOUNT_MESSAGE, MAX_LOCAL_CAPS } from '../domain/payouts/schedule-caps';
-import { CreateScheduleCommand, SchedulePayload, UpdateScheduleCommand } from '../domain/payouts/schedule.commands';
-import { SchedulePayloadKind } from '../domain/payouts/schedule.entities';
+import {
+  BatchItem,
+  CAP_AMOUNT,
+  CAP_AMOUNT_MESSAGE,
+  CreateScheduleCommand,
+  MAX_BATCH_ITEMS,
+  MAX_DAY_OF_MONTH,
+  MAX_LOCAL_CAPS,
+  MIN_DAY_OF_MONTH,
+  ScheduleCadence,
+  SchedulePayload,
+  SchedulePayloadKind,
+  UpdateScheduleCommand,
+} from '../domain/payouts';
 import { FieldErrors, validationError } from '../domain/shared/errors';
 import { normalizeCurrency, toMinor } from '../domain/shared/money';
 import { currencySchema, dateTimeSchema, decimalAmount, evenWhenFieldsFail, required } from './validation';

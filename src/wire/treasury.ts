@@ -9,17 +9,15 @@ import {
   CreateEndUserCommand,
   CreateTreasuryPayoutCommand,
   CreateTreasuryWalletCommand,
+  EndUserStatus,
+  KycLevel,
   RejectKycCommand,
   SandboxDepositCommand,
   StartKycCommand,
-  TreasuryPayoutDestination,
-} from '../domain/treasury/treasury.commands';
-import {
-  EndUserStatus,
-  KycLevel,
   TreasuryDestinationType,
+  TreasuryPayoutDestination,
   TreasuryPayoutStatus,
-} from '../domain/treasury/treasury.entities';
+} from '../domain/treasury';
 import { SANDBOX_TEST_OUTCOMES } from '../providers/treasury-rail/sandbox';
 import {
   currencySchema,

@@ -1,7 +1,7 @@
 /** The sandbox wallet funding request as both faces accept it (REST body, GraphQL `SandboxFundWalletInput`). */
 import { z } from 'zod';
 import { toMinor } from '../domain/shared/money';
-import { FundWalletCommand } from '../domain/wallets/wallet.commands';
+import { FundWalletCommand } from '../domain/wallets';
 import { decimalAmount, required } from './validation';
 
 export const fundRequestSchema = z.object({

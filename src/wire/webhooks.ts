@@ -6,14 +6,15 @@
  */
 import { z } from 'zod';
 import { absoluteUrlSchema, enumFilter, pageParams, required } from './validation';
-import { WebhookDeliveryStatus } from '../domain/webhooks/webhook-delivery.entity';
-import { ALL_EVENTS, WebhookEndpointStatus } from '../domain/webhooks/webhook-endpoint.entity';
 import {
+  ALL_EVENTS,
   API_VERSION_MESSAGE,
   GRACE_PERIOD_MESSAGE,
   MAX_GRACE_PERIOD_HOURS,
   TREASURY_WEBHOOK_API_VERSIONS,
-} from '../domain/webhooks/treasury-webhook-endpoint.service';
+  WebhookDeliveryStatus,
+  WebhookEndpointStatus,
+} from '../domain/webhooks';
 
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)*$/;
 

@@ -1,8 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { Business } from '../../domain/identity/identity.entities';
+import { Business, OperatorBusinessUpdate } from '../../domain/identity';
 import { BusinessSettings } from '../../domain/shared/business-settings.entity';
 import { Mode } from '../../domain/shared/modes';
-import { OperatorBusinessUpdate } from '../../domain/identity/identity.commands';
 import { toMajor, toMinor } from '../../domain/shared/money';
 import { operatorContext, print, withDatabase, withRuntime } from '../shared/run';
 
@@ -77,8 +76,7 @@ export function businessCommands(program: Command) {
       "Print a business as JSON: its owners, both modes' settings and its API credentials by their hints (no secrets)",
     )
     .action(async (id: string) => {
-      const { hintOf } =
-        require('../../domain/identity/credentials') as typeof import('../../domain/identity/credentials');
+      const { hintOf } = require('../../domain/identity') as typeof import('../../domain/identity');
       await withDatabase(async ({ dataSource }) => {
         const {
           business: shown,
@@ -130,8 +128,7 @@ export function businessCommands(program: Command) {
 }
 
 function businessDirectory() {
-  const { BusinessDirectory } =
-    require('../../domain/identity/business-directory') as typeof import('../../domain/identity/business-directory');
+  const { BusinessDirectory } = require('../../domain/identity') as typeof import('../../domain/identity');
   return new BusinessDirectory();
 }
 

@@ -1,5 +1,5 @@
 import { EventService } from '../events/event.service';
-import { PaymentSource, PaymentStatus } from '../payments/payment.entities';
+import { PaymentSource, PaymentStatus } from '../payments';
 import { RequestContext } from '../shared/context';
 import { CheckoutLockReason, CheckoutSession } from './checkout-session.entity';
 import { checkoutSessionTransition } from './checkout-session.states';

@@ -1,6 +1,6 @@
 import { DomainEvent, EventNameOf } from '../events/catalog';
 import { toMajor } from '../shared/money';
-import { Payment } from '../payments/payment.entities';
+import { Payment } from '../payments';
 import { CheckoutLockReason, CheckoutPaymentMethod, CheckoutSession } from './checkout-session.entity';
 
 /** The events checkout sessions record (docs/webhooks.md). */

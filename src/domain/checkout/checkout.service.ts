@@ -1,12 +1,9 @@
 import crypto from 'node:crypto';
 import { Mode } from '../shared/modes';
-import { ClockService } from '../sandbox/clock.service';
-import { ClockAdvancing, ClockSlice } from '../sandbox/sandbox.events';
+import { ClockAdvancing, ClockService, ClockSlice } from '../sandbox';
 import { DomainEventBus } from '../shared/domain-events';
 import { EventService } from '../events/event.service';
-import { Payment } from '../payments/payment.entities';
-import { PaymentService } from '../payments/payment.service';
-import { awaitsAuthentication } from '../payments/payment.states';
+import { awaitsAuthentication, Payment, PaymentService } from '../payments';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';

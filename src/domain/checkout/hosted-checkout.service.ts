@@ -1,7 +1,12 @@
-import { Business } from '../identity/identity.entities';
-import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from '../payments/payment.entities';
-import { PaymentService } from '../payments/payment.service';
-import { awaitsAuthentication } from '../payments/payment.states';
+import { Business } from '../identity';
+import {
+  awaitsAuthentication,
+  Payment,
+  PaymentFailureReason,
+  PaymentService,
+  PaymentSource,
+  PaymentStatus,
+} from '../payments';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';

@@ -6,6 +6,29 @@ import { CheckoutService } from './checkout.service';
 import { V1PaymentService } from './v1-payment.service';
 import { checkoutSubscriptions } from './checkout.subscriptions';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export {
+  CheckoutPaymentMethod,
+  CheckoutSession,
+  CheckoutSessionSource,
+  CheckoutSessionStatus,
+} from './checkout-session.entity';
+export type { RecurringInterval } from './checkout-session.entity';
+export { checkoutSessionAllows } from './checkout-session.states';
+export { sessionByToken, systemContextFor } from './checkout-session.store';
+export type {
+  CheckoutSessionFilters,
+  CreateCheckoutSessionCommand,
+  PayCheckoutSessionCommand,
+} from './checkout.commands';
+export type { SessionCompleted } from './checkout.events';
+export { CheckoutService, CORRECT_THE_FIELDS } from './checkout.service';
+export type { CheckoutOutcome, CheckoutRefusal, CheckoutView } from './checkout.service';
+export { V1PaymentStatus } from './v1-payment.commands';
+export type { CreateV1PaymentCommand, V1PaymentFilters } from './v1-payment.commands';
+export { v1PaymentData } from './v1-payment.service';
+export type { V1PaymentView } from './v1-payment.service';
+
 declare module '../core' {
   interface Core {
     checkout: CheckoutService;

@@ -1,6 +1,5 @@
 import { ProviderRegistry } from '../../providers/registry';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { AccountKind, LedgerService, PostingLine } from '../ledger';
 import { RequestContext } from '../shared/context';
 import { DomainError, ErrorCode } from '../shared/errors';
 import { divideRounded, formatDecimal } from '../shared/decimal';

@@ -9,18 +9,15 @@ import {
   networkIdsOf,
 } from '../../providers/collection-rail/port';
 import { ProviderRegistry } from '../../providers/registry';
-import { CheckoutSession } from '../checkout/checkout-session.entity';
-import { checkoutSessionAllows } from '../checkout/checkout-session.states';
-import { sessionByToken, systemContextFor } from '../checkout/checkout-session.store';
-import type { CheckoutService } from '../checkout/checkout.service';
+import { CheckoutSession, checkoutSessionAllows, sessionByToken, systemContextFor } from '../checkout';
+import type { CheckoutService } from '../checkout';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, changedProperties } from '../events/pubsub';
 import { CollectionChange, CollectionTopic } from './collections.topics';
-import { Business } from '../identity/identity.entities';
+import { Business } from '../identity';
 import { Mode } from '../shared/modes';
-import { LedgerService } from '../ledger/ledger.service';
-import { ClockService } from '../sandbox/clock.service';
-import { ClockAdvancing, ClockSlice } from '../sandbox/sandbox.events';
+import { LedgerService } from '../ledger';
+import { ClockAdvancing, ClockService, ClockSlice } from '../sandbox';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
@@ -63,7 +60,7 @@ import {
   MIN_EXPIRES_IN_SECONDS,
 } from './collections.settings';
 import { CollectionSettlementService, SettlementTerms } from './collection-settlement.service';
-import { madeEarlier } from '../idempotency/idempotency-claim';
+import { madeEarlier } from '../idempotency';
 
 /** Tessera's page for a collection (`/collect/<token>`), as the domain decides it: the instructions, or where to go once paid. */
 export type CollectionPage =

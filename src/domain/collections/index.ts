@@ -6,6 +6,22 @@ import { CollectionService } from './collection.service';
 import { CollectionSettlementService } from './collection-settlement.service';
 import { collectionsSubscriptions } from './collections.subscriptions';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export type {
+  CollectionFilters,
+  CreateCollectionCommand,
+  PayCollectionCommand,
+  StartSessionCollectionCommand,
+} from './collection.commands';
+export { Collection, CollectionRailKind, CollectionSource, CollectionStatus } from './collection.entities';
+export type { CollectionInstructions } from './collection.entities';
+export type { CollectionPage, SessionRail } from './collection.service';
+export { collectionObject } from './collections.events';
+export type { CollectionObject } from './collections.events';
+export { SETTLEMENT_CURRENCY } from './collections.settings';
+export { CollectionTopic } from './collections.topics';
+export type { CollectionChange } from './collections.topics';
+
 declare module '../core' {
   interface Core {
     /** Collections over local rails (design section 9): channels, collections, the rail's reports, USDC settlement. */

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import { CardDetails } from '../shared/card';
-import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments/payment.entities';
-import type { SavedCardOf } from '../payments/charge.service';
+import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments';
+import type { SavedCardOf } from '../payments';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { EntityRows } from '../shared/rows';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
@@ -9,7 +9,7 @@ import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
-import { redeemCardToken } from '../tokens/card-token.service';
+import { redeemCardToken } from '../tokens';
 import { VaultedCard } from '../../providers/card-acquirer/port';
 import {
   AttachPaymentMethodCommand,

@@ -3,6 +3,18 @@ import { defineArea } from '../shared/area';
 import { Customer, PaymentMethod } from './customer.entities';
 import { CustomerService, savedCardToCharge } from './customer.service';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export type {
+  AttachPaymentMethodCommand,
+  CreateCustomerCommand,
+  CustomerFilters,
+  PaymentMethodRef,
+  UpdateCustomerCommand,
+} from './customer.commands';
+export { Customer, PaymentMethod } from './customer.entities';
+export { CustomerService, vaultedCardOf } from './customer.service';
+export type { CustomerView } from './customer.service';
+
 declare module '../core' {
   interface Core {
     customers: CustomerService;

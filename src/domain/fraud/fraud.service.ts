@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import type { ChargeAttempt } from '../payments/payment.service';
+import type { ChargeAttempt } from '../payments';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';

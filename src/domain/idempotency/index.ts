@@ -4,6 +4,11 @@ import { IDEMPOTENCY_ERRORS } from './idempotency.errors';
 import { IdempotencyRecord } from './idempotency.entity';
 import { IdempotencyService } from './idempotency.service';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export { IdempotencyClaim, madeEarlier } from './idempotency-claim';
+export { IdempotencyErrorCode } from './idempotency.errors';
+export { IdempotencyService } from './idempotency.service';
+
 declare module '../core' {
   interface Core {
     idempotency: IdempotencyService;

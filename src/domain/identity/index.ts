@@ -10,6 +10,22 @@ import { SignUpService } from './sign-up.service';
 import { TeamInvitationService } from './team-invitation.service';
 import { V1KeyService } from './v1-key.service';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export { BusinessDirectory } from './business-directory';
+export { hintOf, isPublishableKey } from './credentials';
+export type { OperatorBusinessUpdate } from './identity.commands';
+export { ApiCredential, Business, Membership, User } from './identity.entities';
+export { publishableKeyRefused } from './identity.service';
+export { IdentityTopic } from './identity.topics';
+export type { AccessRevocation } from './identity.topics';
+export type { ProductSettings } from './product-settings';
+export { requireTreasuryPartner } from './products';
+export { SignUpService } from './sign-up.service';
+export { TeamInvitation, TeamInvitationStatus } from './team-invitation.entity';
+export { V1ApiKey } from './v1-key.entity';
+export { invalidV1Key, V1KeyService } from './v1-key.service';
+export type { IssuedV1Key } from './v1-key.service';
+
 declare module '../core' {
   interface Core {
     identity: IdentityService;

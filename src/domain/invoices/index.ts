@@ -4,6 +4,10 @@ import { Invoice, InvoiceCounter } from './invoice.entity';
 import { InvoiceService } from './invoice.service';
 import { invoicesSubscriptions } from './invoices.subscriptions';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export type { CreateInvoiceCommand, InvoiceFilters, InvoiceLineCommand } from './invoice.commands';
+export { Invoice, InvoiceStatus } from './invoice.entity';
+
 declare module '../core' {
   interface Core {
     invoices: InvoiceService;

@@ -1,6 +1,4 @@
-import { CheckoutService } from '../checkout/checkout.service';
-import { CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import { SessionCompleted } from '../checkout/checkout.events';
+import { CheckoutService, CheckoutSessionSource, SessionCompleted } from '../checkout';
 import { EventService } from '../events/event.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { FieldErrors, validationError } from '../shared/errors';

@@ -1,4 +1,4 @@
-import { CheckoutSessionSource } from '../checkout/checkout-session.entity';
+import { CheckoutSessionSource } from '../checkout';
 import { AnySubscription } from '../shared/domain-events';
 import { InvoiceService } from './invoice.service';
 

@@ -3,6 +3,10 @@ import { defineArea } from '../shared/area';
 import { PaymentLink } from './payment-link.entity';
 import { PaymentLinkService } from './payment-link.service';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export type { CreatePaymentLinkCommand, PaymentLinkFilters } from './payment-link.commands';
+export { PaymentLink } from './payment-link.entity';
+
 declare module '../core' {
   interface Core {
     paymentLinks: PaymentLinkService;

@@ -1,4 +1,4 @@
-import { RecurringInterval } from '../checkout/checkout-session.entity';
+import { RecurringInterval } from '../checkout';
 
 /** POST /business/payment-links: a fixed amount (minor units of `currency`) behind a reusable public URL. */
 export interface CreatePaymentLinkCommand {

@@ -1,7 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
 import { MutableTenantEntity } from '../shared/tenancy';
-import { RecurringInterval } from '../checkout/checkout-session.entity';
+import { RecurringInterval } from '../checkout';
 
 /** A reusable public URL (`/pay/<token>`) for a fixed amount; each visit opens a new checkout session. */
 @Entity('payment_links')

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import { CheckoutService } from '../checkout/checkout.service';
-import { CheckoutSessionSource } from '../checkout/checkout-session.entity';
-import { Business } from '../identity/identity.entities';
+import { CheckoutService, CheckoutSessionSource } from '../checkout';
+import { Business } from '../identity';
 import { Mode } from '../shared/modes';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';

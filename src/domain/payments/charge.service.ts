@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
-import { redeemCardToken } from '../tokens/card-token.service';
+import { redeemCardToken } from '../tokens';
 import { EventService } from '../events/event.service';
 import { Mode } from '../shared/modes';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService } from '../ledger/ledger.service';
+import { AccountKind, LedgerService } from '../ledger';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
-import { IdempotencyErrorCode } from '../idempotency/idempotency.errors';
+import { IdempotencyErrorCode } from '../idempotency';
 import { enqueueJob } from '../shared/jobs';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';

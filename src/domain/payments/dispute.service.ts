@@ -1,6 +1,5 @@
 import { EventService } from '../events/event.service';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { AccountKind, LedgerService, PostingLine } from '../ledger';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { EntityRows } from '../shared/rows';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';

@@ -13,6 +13,38 @@ import { DisputeService } from './dispute.service';
 import { PaymentStore } from './payment.store';
 import { paymentProductSettings } from './payments.settings';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export type { SavedCardOf } from './charge.service';
+export { paymentReferenceOf, referenceDigitsOf } from './payment-reference';
+export type {
+  CardSource,
+  ChargeCommand,
+  DisputeFilters,
+  OpenDisputeCommand,
+  PaymentFilters,
+  RefundCommand,
+  ResolveDisputeCommand,
+} from './payment.commands';
+export {
+  CAPTURED_PAYMENT_STATUSES,
+  Dispute,
+  DisputeStatus,
+  Payment,
+  PaymentFailureReason,
+  PaymentSource,
+  PaymentStatus,
+  Refund,
+} from './payment.entities';
+export { PaymentService, vaultedOf } from './payment.service';
+export type { ChargeAttempt } from './payment.service';
+export { awaitsAuthentication } from './payment.states';
+export { PaymentsErrorCode } from './payments.errors';
+export { setServerToServerCharging } from './payments.settings';
+export { PaymentTopic } from './payments.topics';
+export type { PaymentChange } from './payments.topics';
+export { SettlementService } from './settlement.service';
+export { V1Payment } from './v1-payment.entity';
+
 declare module '../core' {
   interface Core {
     /** Payment reads, and the charge and job operations other areas and the worker use. */

@@ -2,7 +2,7 @@ import { BusinessSettings } from '../shared/business-settings.entity';
 import { Role } from '../shared/modes';
 import { RequestContext, inTransaction } from '../shared/context';
 import { FieldErrors, forbidden } from '../shared/errors';
-import type { ProductSettings } from '../identity/product-settings';
+import type { ProductSettings } from '../identity';
 
 /**
  * The payments product's settings of a business, per mode (kept on its business_settings row):

@@ -1,6 +1,5 @@
 import { EventService } from '../events/event.service';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { AccountKind, LedgerService, PostingLine } from '../ledger';
 import { RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { positiveMinor, toMajor } from '../shared/money';
@@ -10,7 +9,7 @@ import { paymentTransition } from './payment.states';
 import { PaymentStore } from './payment.store';
 import { PaymentEvent, paymentRefunded } from './payments.events';
 import { SettlementService } from './settlement.service';
-import { madeEarlier } from '../idempotency/idempotency-claim';
+import { madeEarlier } from '../idempotency';
 
 /** Refunds: money goes back to the cardholder from wherever the payment's money sits (pending or the wallet). */
 export class RefundService {

@@ -17,6 +17,51 @@ import { V1TransferService } from './v1-transfer.service';
 import { payoutProductSettings } from './payouts.settings';
 import { payoutsSubscriptions } from './payouts.subscriptions';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export { BatchStatus } from './batch.service';
+export type { BatchCounts, BatchView } from './batch.service';
+export { MAX_DAY_OF_MONTH, MIN_DAY_OF_MONTH, ScheduleCadence } from './cadence';
+export type { PayoutPinStatus, SetPayoutPinCommand } from './payout-pin.commands';
+export type {
+  AdvancePayoutCommand,
+  BatchItem,
+  CreateBatchCommand,
+  CreatePayoutCommand,
+  CreateQuoteCommand,
+  CreateRecipientCommand,
+  PayoutFilters,
+  RecipientFilters,
+} from './payout.commands';
+export { Payout, PayoutBatch, PayoutQuote, PayoutRailKind, PayoutStatus, Recipient } from './payout.entities';
+export { PayoutsErrorCode } from './payouts.errors';
+export { payoutObject } from './payouts.events';
+export type { PayoutObject } from './payouts.events';
+export { MAX_BATCH_ITEMS } from './payouts.settings';
+export { PayoutTopic } from './payouts.topics';
+export type { PayoutChange, PayoutScheduleChange } from './payouts.topics';
+export type { IndicativeRate } from './quote.service';
+export { maskTail } from './recipient.service';
+export { CAP_AMOUNT, CAP_AMOUNT_MESSAGE, MAX_LOCAL_CAPS } from './schedule-caps';
+export type {
+  CreateScheduleCommand,
+  ScheduleFilters,
+  SchedulePayload,
+  UpdateScheduleCommand,
+} from './schedule.commands';
+export {
+  PayoutSchedule,
+  PayoutScheduleRun,
+  SchedulePayloadKind,
+  ScheduleRunStatus,
+  ScheduleStatus,
+} from './schedule.entities';
+export { scheduleObject, scheduleRunObject } from './schedules.events';
+export type { ScheduleObject, ScheduleRunObject } from './schedules.events';
+export { V1TransferStatus } from './v1-transfer.commands';
+export type { CreateV1TransferCommand } from './v1-transfer.commands';
+export { V1_TRANSFER_RAIL, v1TransferData } from './v1-transfer.service';
+export type { V1TransferView } from './v1-transfer.service';
+
 declare module '../core' {
   interface Core {
     /** Payouts (design section 8): recipients, quotes, payouts and batches. */

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Business } from '../identity/identity.entities';
+import { Business } from '../identity';
 
 /**
  * The business's payout PIN, one for both modes (it guards the business's own money movements,

@@ -4,8 +4,7 @@ import { EventService } from '../events/event.service';
 import { TesseraPubSub } from '../events/pubsub';
 import { PayoutChange, PayoutTopic } from './payouts.topics';
 import { Role } from '../shared/modes';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { AccountKind, LedgerService, PostingLine } from '../ledger';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
@@ -32,7 +31,7 @@ import { dispatchJob, railCallbackJob } from './payouts.job-names';
 import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';
-import { madeEarlier } from '../idempotency/idempotency-claim';
+import { madeEarlier } from '../idempotency';
 
 /** What a payouts page's cursor is bound to: a cursor of one filter set is refused with another. */
 const payoutListFilters = (filters: PayoutFilters) => ({

@@ -2,7 +2,7 @@ import { BusinessSettings } from '../shared/business-settings.entity';
 import { RequestContext } from '../shared/context';
 import { FieldErrors } from '../shared/errors';
 import { MAX_AMOUNT_MINOR } from '../shared/money';
-import type { ProductSettings } from '../identity/product-settings';
+import type { ProductSettings } from '../identity';
 
 /** A quote is honoured this long after it is made (design section 8). */
 export const QUOTE_TTL_SECONDS = 300;

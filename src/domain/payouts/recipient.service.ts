@@ -11,7 +11,7 @@ import { findOwned } from '../shared/tenancy';
 import { CreateRecipientCommand, RecipientDetails, RecipientFilters } from './payout.commands';
 import { DestinationMasked, MaskedDetails, Recipient } from './payout.entities';
 import { MAX_LABEL_LENGTH } from './payouts.settings';
-import { madeEarlier } from '../idempotency/idempotency-claim';
+import { madeEarlier } from '../idempotency';
 
 const COUNTRY = /^[A-Z]{2}$/;
 const PHONE = /^\+?[0-9]{7,15}$/;

@@ -1,7 +1,7 @@
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub } from '../events/pubsub';
-import { ClockService } from '../sandbox/clock.service';
+import { ClockService } from '../sandbox';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
 import { PayoutsErrorCode } from './payouts.errors';

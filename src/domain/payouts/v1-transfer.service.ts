@@ -2,8 +2,7 @@ import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared
 import { DomainError, FieldErrors, validationError } from '../shared/errors';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { findOwned } from '../shared/tenancy';
-import { V1EventService } from '../webhooks/v1-event.service';
-import { V1Events } from '../webhooks/v1.events';
+import { V1Events, V1EventService } from '../webhooks';
 import { RecipientDetails } from './payout.commands';
 import { Payout, PayoutRailKind, PayoutStatus } from './payout.entities';
 import { PayoutService, PreparedPayout } from './payout.service';

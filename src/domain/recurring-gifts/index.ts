@@ -5,6 +5,10 @@ import { recurringGiftJobs } from './recurring-gifts.jobs';
 import { RecurringGiftService } from './recurring-gift.service';
 import { recurringGiftsSubscriptions } from './recurring-gifts.subscriptions';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export type { RecurringGiftFilters } from './recurring-gift.commands';
+export { RecurringGift, RecurringGiftStatus } from './recurring-gift.entity';
+
 declare module '../core' {
   interface Core {
     recurringGifts: RecurringGiftService;

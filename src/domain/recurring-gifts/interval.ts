@@ -1,4 +1,4 @@
-import { RecurringInterval } from '../checkout/checkout-session.entity';
+import { RecurringInterval } from '../checkout';
 
 /** Adds one interval to a date (monthly keeps the day of month, clamped to the month's last day). */
 export function addInterval(from: Date, interval: RecurringInterval): Date {

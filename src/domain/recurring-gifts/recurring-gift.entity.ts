@@ -1,7 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { bigintTransformer } from '../shared/money';
 import { MutableTenantEntity } from '../shared/tenancy';
-import { RecurringInterval } from '../checkout/checkout-session.entity';
+import { RecurringInterval } from '../checkout';
 
 /** ACTIVE: charged every interval. PAUSED: after too many consecutive failures (or resumed later). CANCELLED: final. */
 export enum RecurringGiftStatus {

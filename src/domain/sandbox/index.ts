@@ -4,6 +4,13 @@ import { SandboxClock, SandboxClockAdvance } from './sandbox-clock.entity';
 import { sandboxJobs } from './sandbox.jobs';
 import { ClockService } from './clock.service';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export { clockLockKey, ClockService } from './clock.service';
+export type { AdvanceClockCommand, ClockState } from './clock.service';
+export { ClockAdvanceStatus, SandboxClockAdvance } from './sandbox-clock.entity';
+export { ClockAdvancing, ClockSlice } from './sandbox.events';
+export type { AdvanceWindow, DueWork } from './sandbox.events';
+
 declare module '../core' {
   interface Core {
     /** The sandbox's test clock: "now" for a business in test mode (the schedule runner, collection expiry). */

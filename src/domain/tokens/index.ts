@@ -3,6 +3,11 @@ import { defineArea } from '../shared/area';
 import { CardToken } from './card-token.entity';
 import { CardTokenService } from './card-token.service';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export type { CreateCardTokenCommand } from './card-token.commands';
+export { CardToken } from './card-token.entity';
+export { CardTokenService, redeemCardToken } from './card-token.service';
+
 declare module '../core' {
   interface Core {
     cardTokens: CardTokenService;

@@ -9,7 +9,7 @@ import { findOwned } from '../shared/tenancy';
 import { CreateEndUserCommand, EndUserFilters } from './treasury.commands';
 import { EndUserStatus, TreasuryEndUser } from './treasury.entities';
 import { TreasuryEvent, endUserObject, treasuryEventData } from './treasury.events';
-import { requireTreasuryPartner } from '../identity/products';
+import { requireTreasuryPartner } from '../identity';
 import { TreasuryAccess, requireTreasuryAccess } from './treasury.settings';
 
 const duplicateExternalId = (externalId: string) =>

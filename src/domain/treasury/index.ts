@@ -9,6 +9,56 @@ import { TreasuryWalletService } from './treasury-wallet.service';
 import { TreasuryPayoutService } from './treasury-payout.service';
 import { treasuryProductSettings } from './treasury.settings';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export { MAX_REASON_LENGTH, MAX_REASONS } from './kyc.service';
+export type { KycPage } from './kyc.service';
+export type {
+  CreateEndUserCommand,
+  CreateTreasuryPayoutCommand,
+  CreateTreasuryWalletCommand,
+  DecideKycOnPageCommand,
+  EndUserFilters,
+  RejectKycCommand,
+  SandboxDepositCommand,
+  StartKycCommand,
+  TreasuryPayoutDestination,
+  TreasuryPayoutFilters,
+} from './treasury.commands';
+export {
+  EndUserStatus,
+  KycLevel,
+  KycStatus,
+  TreasuryDestinationType,
+  TreasuryEndUser,
+  TreasuryKycCheck,
+  TreasuryPayout,
+  TreasuryPayoutStatus,
+  TreasuryWallet,
+  TreasuryWalletStatus,
+} from './treasury.entities';
+export type { TreasuryWalletView } from './treasury.entities';
+export { TreasuryErrorCode } from './treasury.errors';
+export {
+  depositInstructionsObject,
+  depositObject,
+  endUserObject,
+  kycObject,
+  treasuryPayoutObject,
+  walletObject,
+} from './treasury.events';
+export type {
+  DepositInstructionsObject,
+  DepositObject,
+  EndUserObject,
+  KycObject,
+  TreasuryDeposit,
+  TreasuryPayoutObject,
+  WalletObject,
+} from './treasury.events';
+export type { TreasuryAccess } from './treasury.settings';
+export { TreasuryTopic } from './treasury.topics';
+export type { TreasuryKycChange, TreasuryPayoutChange } from './treasury.topics';
+
 declare module '../core' {
   interface Core {
     /** Treasury (design section 10): a partner's end-users, their KYC, wallets and payouts (docs/treasury.md, Domain API). */

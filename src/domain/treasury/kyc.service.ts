@@ -3,7 +3,7 @@ import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub } from '../events/pubsub';
 import { TreasuryKycChange, TreasuryTopic } from './treasury.topics';
-import { Business } from '../identity/identity.entities';
+import { Business, requireTreasuryPartner } from '../identity';
 import { Mode } from '../shared/modes';
 import { isUniqueViolationOf } from '../shared/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
@@ -16,7 +16,6 @@ import { DecideKycOnPageCommand, KycCheckFilters, RejectKycCommand, StartKycComm
 import { KycLevel, KycStatus, TreasuryEndUser, TreasuryKycCheck } from './treasury.entities';
 import { TreasuryEvent, kycObject, treasuryEventData } from './treasury.events';
 import { END_USER_STATUS_OF_KYC, KycAction, NOT_STARTED, kycTransition } from './kyc.states';
-import { requireTreasuryPartner } from '../identity/products';
 
 /** The sandbox page's token: `kyc_test_` + 24 random bytes (live checks have no Tessera page). */
 const HOSTED_TOKEN = /^kyc_test_[A-Za-z0-9_-]{32}$/;

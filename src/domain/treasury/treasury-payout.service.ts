@@ -3,8 +3,7 @@ import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub, changedProperties } from '../events/pubsub';
 import { TreasuryPayoutChange, TreasuryTopic } from './treasury.topics';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService, PostingLine } from '../ledger/ledger.service';
+import { AccountKind, LedgerService, PostingLine } from '../ledger';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { SecretBox } from '../shared/crypto';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
@@ -20,10 +19,10 @@ import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObjec
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.job-names';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
-import { maskTail } from '../payouts/recipient.service';
+import { maskTail } from '../payouts';
 import { TreasuryWalletService } from './treasury-wallet.service';
-import { requireTreasuryPartner } from '../identity/products';
-import { madeEarlier } from '../idempotency/idempotency-claim';
+import { requireTreasuryPartner } from '../identity';
+import { madeEarlier } from '../idempotency';
 
 const MASKED_FIELDS = new Set(['accountNumber', 'phone', 'address']);
 

@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { isUniqueViolationOf } from '../shared/unique-violation';
-import { AccountKind } from '../ledger/ledger.entities';
-import { LedgerService } from '../ledger/ledger.service';
+import { AccountKind, LedgerService } from '../ledger';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
@@ -19,7 +18,7 @@ import {
 import { endUserTransition } from './end-user.states';
 import { TreasuryEndUser, TreasuryWallet, TreasuryWalletStatus, TreasuryWalletView } from './treasury.entities';
 import { TreasuryDeposit, TreasuryEvent, depositObject, treasuryEventData, walletObject } from './treasury.events';
-import { requireTreasuryPartner } from '../identity/products';
+import { requireTreasuryPartner } from '../identity';
 
 /** Play money per sandbox deposit, in major units. */
 const MAX_SANDBOX_DEPOSIT = 1_000_000_000n;

@@ -1,7 +1,6 @@
 import { ALL_ROLES, RequestContext, WRITE_ROLES } from '../shared/context';
-import { Business } from '../identity/identity.entities';
-import type { ProductSettings } from '../identity/product-settings';
-import { requireTreasuryPartner } from '../identity/products';
+import { Business, requireTreasuryPartner } from '../identity';
+import type { ProductSettings } from '../identity';
 
 /**
  * The treasury product's switch: a treasury partner is a business with the treasury product

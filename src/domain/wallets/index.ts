@@ -5,6 +5,11 @@ import { WalletService } from './wallet.service';
 import { LowBalanceService } from './low-balance.service';
 import { walletsSubscriptions } from './wallets.subscriptions';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export { WalletLowBalanceThreshold } from './low-balance.entity';
+export type { FundWalletCommand, SetLowBalanceThresholdCommand } from './wallet.commands';
+export type { Wallet, WalletEntry } from './wallet.service';
+
 declare module '../core' {
   interface Core {
     wallets: WalletService;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { Business } from '../identity/identity.entities';
+import { Business } from '../identity';
 import { bigintTransformer } from '../shared/money';
 
 /**

@@ -1,9 +1,9 @@
-import { WalletDebit } from '../ledger/ledger.events';
+import { WalletDebit } from '../ledger';
 import { DomainEventBus } from '../shared/domain-events';
 import { ADMIN_ROLES, ALL_ROLES, RequestContext } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
-import { Business } from '../identity/identity.entities';
+import { Business } from '../identity';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
 import { WalletLowBalanceThreshold } from './low-balance.entity';
 import { LowBalanceCrossing } from './wallets.events';

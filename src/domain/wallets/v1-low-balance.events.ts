@@ -1,6 +1,5 @@
 import { Subscription } from '../shared/domain-events';
-import { V1EventService } from '../webhooks/v1-event.service';
-import { V1Events } from '../webhooks/v1.events';
+import { V1Events, V1EventService } from '../webhooks';
 
 /**
  * `wallet.low_balance` on `/v1`: each crossing the wallets' low-balance rule finds (in the debit's

@@ -1,5 +1,4 @@
-import { AccountKind, JournalEntry, JournalTransaction, LedgerAccount } from '../ledger/ledger.entities';
-import { LedgerService } from '../ledger/ledger.service';
+import { AccountKind, JournalEntry, JournalTransaction, LedgerAccount, LedgerService } from '../ledger';
 import { EventService } from '../events/event.service';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { notFound, validationError } from '../shared/errors';
@@ -7,7 +6,7 @@ import { isUuid } from '../shared/ids';
 import { exponentOf, normalizeCurrency, toMajor } from '../shared/money';
 import { ListPage, PageQuery, decodeCursor, encodeCursor, pageSize } from '../shared/pagination';
 import { FundWalletCommand } from './wallet.commands';
-import { madeEarlier } from '../idempotency/idempotency-claim';
+import { madeEarlier } from '../idempotency';
 
 export type Wallet = LedgerAccount;
 

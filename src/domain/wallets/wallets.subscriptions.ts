@@ -1,7 +1,7 @@
 import { AnySubscription } from '../shared/domain-events';
 import { LowBalanceService } from './low-balance.service';
 import { WalletService } from './wallet.service';
-import { V1EventService } from '../webhooks/v1-event.service';
+import { V1EventService } from '../webhooks';
 import { lowBalanceOnV1 } from './v1-low-balance.events';
 
 /**

@@ -1,5 +1,5 @@
 import { TesseraPubSub } from '../events/pubsub';
-import { ApiCredential } from '../identity/identity.entities';
+import { ApiCredential } from '../identity';
 import { RequestContext } from '../shared/context';
 import { moveRows } from '../shared/row-transition';
 import { EntityRows } from '../shared/rows';

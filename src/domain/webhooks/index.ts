@@ -11,6 +11,25 @@ import { V1EventService } from './v1-event.service';
 import { V1SettingsService } from './v1-settings.service';
 import { webhooksSubscriptions } from './webhooks.subscriptions';
 
+// The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
+export { DeliveryPump } from './delivery-pump';
+export {
+  API_VERSION_MESSAGE,
+  GRACE_PERIOD_MESSAGE,
+  MAX_GRACE_PERIOD_HOURS,
+  TREASURY_WEBHOOK_API_VERSIONS,
+} from './treasury-webhook-endpoint.service';
+export type { IssuedSigningSecret } from './treasury-webhook-endpoint.service';
+export { V1EventService } from './v1-event.service';
+export { V1Events } from './v1.events';
+export type { V1EventName } from './v1.events';
+export { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
+export { WebhookEndpointRegistry } from './webhook-endpoint-registry';
+export { ALL_EVENTS, WebhookEndpoint, WebhookEndpointStatus } from './webhook-endpoint.entity';
+export type { DeliveryFilters } from './webhooks.commands';
+export { WebhookTopic } from './webhooks.topics';
+export type { WebhookDeliveryChange } from './webhooks.topics';
+
 declare module '../core' {
   interface Core {
     webhooks: WebhookService;

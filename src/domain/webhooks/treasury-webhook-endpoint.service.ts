@@ -1,5 +1,5 @@
 import { Role } from '../shared/modes';
-import { requireTreasuryPartner } from '../identity/products';
+import { requireTreasuryPartner } from '../identity';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { SecretBox, randomToken } from '../shared/crypto';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
-import { Business } from '../identity/identity.entities';
+import { Business } from '../identity';
 import { MutableTenantEntity } from '../shared/tenancy';
 
 /**

@@ -1,8 +1,7 @@
 import { DomainEvent } from '../events/event.entity';
-import { V1KeyService } from '../identity/v1-key.service';
+import { requireTreasuryPartner, V1KeyService } from '../identity';
 import { EventInsert } from '../events/event-recording';
 import { BusinessSettings } from '../shared/business-settings.entity';
-import { requireTreasuryPartner } from '../identity/products';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound } from '../shared/errors';
 import { ListPage, PageQuery, paginate } from '../shared/pagination';

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { CheckoutSession } from '../../domain/checkout/checkout-session.entity';
+import { CheckoutSession } from '../../domain/checkout';
 import { alignTo } from '../shared/keyed';
 
 /** The checkout area's per-request DataLoaders. */

@@ -1,5 +1,9 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { CheckoutSessionSource, CheckoutSessionStatus } from '../../domain/checkout/checkout-session.entity';
+import {
+  CheckoutSession as CheckoutSessionRow,
+  CheckoutSessionSource,
+  CheckoutSessionStatus,
+} from '../../domain/checkout';
 import {
   checkoutSessionFiltersSchema,
   createCheckoutSessionCommand,
@@ -8,7 +12,6 @@ import {
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
-import { CheckoutSession as CheckoutSessionRow } from '../../domain/checkout/checkout-session.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { CreateCheckoutSessionPayload } from './checkout-session.payloads';

@@ -6,7 +6,7 @@ import {
   CheckoutSession as CheckoutSessionRow,
   CheckoutSessionSource,
   CheckoutSessionStatus,
-} from '../../domain/checkout/checkout-session.entity';
+} from '../../domain/checkout';
 import { Mode } from '../../domain/shared/modes';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';

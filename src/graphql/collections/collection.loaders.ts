@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
-import { Collection } from '../../domain/collections/collection.entities';
+import { Collection } from '../../domain/collections';
 import { RequestContext } from '../../domain/shared/context';
 import { alignTo } from '../shared/keyed';
 

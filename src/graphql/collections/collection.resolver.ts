@@ -1,6 +1,10 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { CollectionChange, CollectionTopic } from '../../domain/collections/collections.topics';
-import { Collection as CollectionRow, CollectionStatus } from '../../domain/collections/collection.entities';
+import {
+  Collection as CollectionRow,
+  CollectionChange,
+  CollectionStatus,
+  CollectionTopic,
+} from '../../domain/collections';
 import { notFound } from '../../domain/shared/errors';
 import {
   channelsQuerySchema,

@@ -6,8 +6,8 @@ import {
   CollectionRailKind,
   CollectionSource,
   CollectionStatus,
-} from '../../domain/collections/collection.entities';
-import { SETTLEMENT_CURRENCY } from '../../domain/collections/collections.settings';
+  SETTLEMENT_CURRENCY,
+} from '../../domain/collections';
 import { CollectionChannel as ChannelRow, networkIdsOf } from '../../providers/collection-rail/port';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';

@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { Customer, PaymentMethod } from '../../domain/customers/customer.entities';
-import { Payment } from '../../domain/payments/payment.entities';
+import { Customer, PaymentMethod } from '../../domain/customers';
+import { Payment } from '../../domain/payments';
 import { alignTo, groupBy } from '../shared/keyed';
 
 /** The customers area's per-request DataLoaders. */

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { z } from 'zod';
-import { CustomerView } from '../../domain/customers/customer.service';
+import { Customer as CustomerRow, CustomerView, PaymentMethod as PaymentMethodRow } from '../../domain/customers';
 import {
   attachPaymentMethodBodySchema,
   createCustomerBodySchema,
@@ -12,7 +12,6 @@ import {
 import { emailSchema, parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
-import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../../domain/customers/customer.entities';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import {

@@ -1,7 +1,7 @@
 import { CardInput } from '../payments/payment.types';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../../domain/customers/customer.entities';
-import { Payment as PaymentRow } from '../../domain/payments/payment.entities';
+import { Customer as CustomerRow, PaymentMethod as PaymentMethodRow } from '../../domain/customers';
+import { Payment as PaymentRow } from '../../domain/payments';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
 import { Node } from '../shared/node';

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
+import { WebhookDelivery } from '../../domain/webhooks';
 import { alignTo, groupBy } from '../shared/keyed';
 
 /** The events area's per-request DataLoaders: the webhook deliveries of events. */

@@ -1,10 +1,9 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { EventTopic, PublishedEvent } from '../../domain/events/events.topics';
-import { WebhookDeliveryChange, WebhookTopic } from '../../domain/webhooks/webhooks.topics';
+import { WebhookDelivery as WebhookDeliveryRow, WebhookDeliveryChange, WebhookTopic } from '../../domain/webhooks';
 import { DomainEvent } from '../../domain/events/event.entity';
 import { Mode } from '../../domain/shared/modes';
 import { ALL_ROLES } from '../../domain/shared/context';
-import { WebhookDelivery as WebhookDeliveryRow } from '../../domain/webhooks/webhook-delivery.entity';
 import { notFound } from '../../domain/shared/errors';
 import { eventFilterSchema, toEventFilters } from '../../wire/events';
 import { parseInput } from '../../wire/validation';

@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DomainEvent } from '../../domain/events/event.entity';
 import { Mode } from '../../domain/shared/modes';
-import { WebhookDelivery as WebhookDeliveryRow } from '../../domain/webhooks/webhook-delivery.entity';
+import { WebhookDelivery as WebhookDeliveryRow } from '../../domain/webhooks';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 import { IdInput, Payload } from '../shared/payload';

@@ -1,10 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { z } from 'zod';
-import {
-  BlocklistEntry as BlocklistEntryRow,
-  BlocklistEntryType,
-  FraudRule as FraudRuleRow,
-} from '../../domain/fraud/fraud.entities';
+import { BlocklistEntry as BlocklistEntryRow, BlocklistEntryType, FraudRule as FraudRuleRow } from '../../domain/fraud';
 import {
   blocklistBodySchema,
   createRuleBodySchema,

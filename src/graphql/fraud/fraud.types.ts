@@ -1,9 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import {
-  BlocklistEntry as BlocklistEntryRow,
-  FraudRule as FraudRuleRow,
-  FraudRuleType,
-} from '../../domain/fraud/fraud.entities';
+import { BlocklistEntry as BlocklistEntryRow, FraudRule as FraudRuleRow, FraudRuleType } from '../../domain/fraud';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
 import { Node } from '../shared/node';

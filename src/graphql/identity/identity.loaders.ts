@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { Business, Membership, User } from '../../domain/identity/identity.entities';
+import { Business, Membership, User } from '../../domain/identity';
 import { alignTo, groupBy } from '../shared/keyed';
 
 /** The identity area's per-request DataLoaders. */

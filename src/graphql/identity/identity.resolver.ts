@@ -4,7 +4,7 @@ import {
   Business as BusinessRow,
   Membership as MembershipRow,
   User as UserRow,
-} from '../../domain/identity/identity.entities';
+} from '../../domain/identity';
 import { BusinessSettings as BusinessSettingsRow } from '../../domain/shared/business-settings.entity';
 import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';

@@ -1,8 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { ApiCredential as ApiCredentialRow, User as UserRow } from '../../domain/identity/identity.entities';
+import { ApiCredential as ApiCredentialRow, TeamInvitationStatus, User as UserRow } from '../../domain/identity';
 import { BusinessSettings as BusinessSettingsRow } from '../../domain/shared/business-settings.entity';
 import { Mode, Role } from '../../domain/shared/modes';
-import { TeamInvitationStatus } from '../../domain/identity/team-invitation.entity';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { TeamInvitation as TeamInvitationRow } from '../../domain/identity/team-invitation.entity';
+import { TeamInvitation as TeamInvitationRow } from '../../domain/identity';
 import { ADMIN_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import { GraphQLContext, caller } from '../shared/context';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { notFound } from '../../domain/shared/errors';
-import { V1ApiKey as V1ApiKeyRow } from '../../domain/identity/v1-key.entity';
+import { V1ApiKey as V1ApiKeyRow } from '../../domain/identity';
 import { GraphQLContext, caller } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';

@@ -1,7 +1,6 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Mode } from '../../domain/shared/modes';
-import { IssuedV1Key as IssuedV1KeyData } from '../../domain/identity/v1-key.service';
-import { V1ApiKey as V1ApiKeyRow } from '../../domain/identity/v1-key.entity';
+import { IssuedV1Key as IssuedV1KeyData, V1ApiKey as V1ApiKeyRow } from '../../domain/identity';
 import { Node } from '../shared/node';
 import { Payload } from '../shared/payload';
 import { V1UserErrors } from './v1.errors';

@@ -1,11 +1,10 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { InvoiceStatus } from '../../domain/invoices/invoice.entity';
+import { Invoice as InvoiceRow, InvoiceStatus } from '../../domain/invoices';
 import { CheckoutSession } from '../checkout/checkout-session.types';
 import { createInvoiceCommand, createInvoiceSchema, invoiceFiltersSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
-import { Invoice as InvoiceRow } from '../../domain/invoices/invoice.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { CreateInvoicePayload, FinalizeInvoicePayload, VoidInvoicePayload } from './invoice.payloads';

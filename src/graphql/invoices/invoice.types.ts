@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Mode } from '../../domain/shared/modes';
-import { Invoice as InvoiceRow, InvoiceStatus } from '../../domain/invoices/invoice.entity';
+import { Invoice as InvoiceRow, InvoiceStatus } from '../../domain/invoices';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';
 import { Node } from '../shared/node';

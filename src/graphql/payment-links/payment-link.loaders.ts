@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
+import { PaymentLink } from '../../domain/payment-links';
 import { alignTo } from '../shared/keyed';
 
 /** The payment links area's per-request DataLoaders. */

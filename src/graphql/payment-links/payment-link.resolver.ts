@@ -3,7 +3,7 @@ import { createPaymentLinkCommand, createPaymentLinkSchema, paymentLinkFiltersSc
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
-import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links/payment-link.entity';
+import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { CreatePaymentLinkPayload, DeactivatePaymentLinkPayload } from './payment-link.payloads';

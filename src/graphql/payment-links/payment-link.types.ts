@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Core } from '../../domain/core';
 import { Mode } from '../../domain/shared/modes';
-import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links/payment-link.entity';
+import { PaymentLink as PaymentLinkRow } from '../../domain/payment-links';
 import { RecurringIntervalValue } from '../checkout/checkout-session.types';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
+import { LedgerErrorCode } from '../../domain/ledger';
 import { defineUserErrors } from '../shared/payload';
 
 /**

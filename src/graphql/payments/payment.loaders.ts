@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { Dispute, Payment, Refund } from '../../domain/payments/payment.entities';
+import { Dispute, Payment, Refund } from '../../domain/payments';
 import { alignTo, groupBy } from '../shared/keyed';
 
 /** The payments area's per-request DataLoaders. */

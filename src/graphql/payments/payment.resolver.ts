@@ -1,12 +1,13 @@
-import { setServerToServerCharging } from '../../domain/payments/payments.settings';
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PaymentChange, PaymentTopic } from '../../domain/payments/payments.topics';
 import {
   Dispute as DisputeRow,
   DisputeStatus,
   Payment as PaymentRow,
+  PaymentChange,
+  PaymentTopic,
   Refund as RefundRow,
-} from '../../domain/payments/payment.entities';
+  setServerToServerCharging,
+} from '../../domain/payments';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { notFound } from '../../domain/shared/errors';
 import {
   chargeCommandOf,

@@ -6,7 +6,7 @@ import {
   Payment as PaymentRow,
   PaymentStatus,
   Refund as RefundRow,
-} from '../../domain/payments/payment.entities';
+} from '../../domain/payments';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 import { Money } from '../shared/money.type';

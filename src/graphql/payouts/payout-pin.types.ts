@@ -1,6 +1,6 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Node } from '../shared/node';
-import { PayoutPinStatus as PayoutPinStatusData, SetPayoutPinCommand } from '../../domain/payouts/payout-pin.commands';
+import { PayoutPinStatus as PayoutPinStatusData, SetPayoutPinCommand } from '../../domain/payouts';
 
 @ObjectType({
   description:

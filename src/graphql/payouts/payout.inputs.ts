@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
-import { PayoutRailKind, PayoutStatus } from '../../domain/payouts/payout.entities';
+import { PayoutRailKind, PayoutStatus } from '../../domain/payouts';
 import { IdInput } from '../shared/payload';
 
 /**

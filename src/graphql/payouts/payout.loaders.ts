@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
-import { Payout, Recipient } from '../../domain/payouts/payout.entities';
+import { Payout, Recipient } from '../../domain/payouts';
 import { RequestContext } from '../../domain/shared/context';
 import { ListPage } from '../../domain/shared/pagination';
 import { alignTo } from '../shared/keyed';

@@ -1,6 +1,14 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PayoutChange, PayoutTopic } from '../../domain/payouts/payouts.topics';
-import { PayoutRailKind, PayoutStatus } from '../../domain/payouts/payout.entities';
+import {
+  Payout as PayoutRow,
+  PayoutBatch as PayoutBatchRow,
+  PayoutChange,
+  PayoutQuote as PayoutQuoteRow,
+  PayoutRailKind,
+  PayoutStatus,
+  PayoutTopic,
+  Recipient as RecipientRow,
+} from '../../domain/payouts';
 import { notFound } from '../../domain/shared/errors';
 import {
   advancePayoutBodySchema,
@@ -43,12 +51,6 @@ import {
   CreatePayoutRecipientPayload,
   RejectPayoutPayload,
 } from './payout.payloads';
-import {
-  Payout as PayoutRow,
-  PayoutBatch as PayoutBatchRow,
-  PayoutQuote as PayoutQuoteRow,
-  Recipient as RecipientRow,
-} from '../../domain/payouts/payout.entities';
 import {
   Payout,
   PayoutBatch,

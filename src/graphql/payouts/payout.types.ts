@@ -1,13 +1,15 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { BatchCounts, BatchStatus, BatchView } from '../../domain/payouts/batch.service';
 import {
+  BatchCounts,
+  BatchStatus,
+  BatchView,
   Payout as PayoutRow,
   PayoutQuote as PayoutQuoteRow,
   PayoutRailKind,
   PayoutStatus,
   Recipient as RecipientRow,
-} from '../../domain/payouts/payout.entities';
+} from '../../domain/payouts';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 import { Money } from '../shared/money.type';

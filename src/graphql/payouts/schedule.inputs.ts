@@ -1,6 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { ScheduleCadence } from '../../domain/payouts/cadence';
-import { SchedulePayloadKind } from '../../domain/payouts/schedule.entities';
+import { ScheduleCadence, SchedulePayloadKind } from '../../domain/payouts';
 import { IdInput } from '../shared/payload';
 import { PayoutBatchItemInput } from './payout.inputs';
 

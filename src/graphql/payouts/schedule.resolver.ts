@@ -1,5 +1,11 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { PayoutScheduleChange, PayoutTopic } from '../../domain/payouts/payouts.topics';
+import {
+  PayoutSchedule as PayoutScheduleRow,
+  PayoutScheduleChange,
+  PayoutScheduleRun as PayoutScheduleRunRow,
+  PayoutTopic,
+  ScheduleStatus,
+} from '../../domain/payouts';
 import { notFound } from '../../domain/shared/errors';
 import {
   createScheduleBodySchema,
@@ -12,11 +18,6 @@ import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../share
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
-import {
-  PayoutSchedule as PayoutScheduleRow,
-  PayoutScheduleRun as PayoutScheduleRunRow,
-  ScheduleStatus,
-} from '../../domain/payouts/schedule.entities';
 import {
   CancelPayoutScheduleInput,
   CreatePayoutScheduleInput,

@@ -1,12 +1,12 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { ScheduleCadence } from '../../domain/payouts/cadence';
 import {
   PayoutSchedule as PayoutScheduleRow,
   PayoutScheduleRun as PayoutScheduleRunRow,
+  ScheduleCadence,
   SchedulePayloadKind,
   ScheduleRunStatus,
   ScheduleStatus,
-} from '../../domain/payouts/schedule.entities';
+} from '../../domain/payouts';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 import { changedFieldsOf } from './payout.types';

@@ -1,11 +1,10 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { RecurringGiftStatus } from '../../domain/recurring-gifts/recurring-gift.entity';
+import { RecurringGift as RecurringGiftRow, RecurringGiftStatus } from '../../domain/recurring-gifts';
 import { PaymentLink } from '../payment-links/payment-link.types';
 import { recurringGiftFiltersSchema } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
-import { RecurringGift as RecurringGiftRow } from '../../domain/recurring-gifts/recurring-gift.entity';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import {

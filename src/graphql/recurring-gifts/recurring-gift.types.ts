@@ -1,9 +1,6 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Mode } from '../../domain/shared/modes';
-import {
-  RecurringGift as RecurringGiftRow,
-  RecurringGiftStatus,
-} from '../../domain/recurring-gifts/recurring-gift.entity';
+import { RecurringGift as RecurringGiftRow, RecurringGiftStatus } from '../../domain/recurring-gifts';
 import { RecurringIntervalValue } from '../checkout/checkout-session.types';
 import { Connection } from '../shared/connection';
 import { Money } from '../shared/money.type';

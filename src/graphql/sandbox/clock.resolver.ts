@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { SandboxClockAdvance as SandboxClockAdvanceRow } from '../../domain/sandbox/sandbox-clock.entity';
+import { SandboxClockAdvance as SandboxClockAdvanceRow } from '../../domain/sandbox';
 import { advanceClockBodySchema, toAdvanceClockCommand } from '../../wire/sandbox';
 import { parseInput } from '../../wire/validation';
 import { notFound } from '../../domain/shared/errors';

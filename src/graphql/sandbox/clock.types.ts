@@ -1,6 +1,5 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { ClockState } from '../../domain/sandbox/clock.service';
-import { ClockAdvanceStatus, SandboxClockAdvance as ClockAdvance } from '../../domain/sandbox/sandbox-clock.entity';
+import { ClockAdvanceStatus, ClockState, SandboxClockAdvance as ClockAdvance } from '../../domain/sandbox';
 import { Node } from '../shared/node';
 
 registerEnumType(ClockAdvanceStatus, {

@@ -1,7 +1,7 @@
 import { Core } from '../../domain/core';
 import { RequestContext, RequestOrigin } from '../../domain/shared/context';
 import { unauthorized } from '../../domain/shared/errors';
-import { publishableKeyRefused } from '../../domain/identity/identity.service';
+import { publishableKeyRefused } from '../../domain/identity';
 import { Loaders, createLoaders } from './loaders';
 
 /** What every resolver receives: the domain, the caller's context and per-request DataLoaders. */

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
-import { TreasuryErrorCode } from '../../domain/treasury/treasury.errors';
+import { LedgerErrorCode } from '../../domain/ledger';
+import { TreasuryErrorCode } from '../../domain/treasury';
 import { defineUserErrors } from '../shared/payload';
 
 /**

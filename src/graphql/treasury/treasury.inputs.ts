@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
-import { KycLevel, TreasuryDestinationType } from '../../domain/treasury/treasury.entities';
+import { KycLevel, TreasuryDestinationType } from '../../domain/treasury';
 import { IdInput } from '../shared/payload';
 
 /**

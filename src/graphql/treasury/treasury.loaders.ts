@@ -1,13 +1,8 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
-import { requireTreasuryPartner } from '../../domain/identity/products';
-import {
-  TreasuryEndUser,
-  TreasuryKycCheck,
-  TreasuryPayout,
-  TreasuryWalletView,
-} from '../../domain/treasury/treasury.entities';
+import { requireTreasuryPartner } from '../../domain/identity';
+import { TreasuryEndUser, TreasuryKycCheck, TreasuryPayout, TreasuryWalletView } from '../../domain/treasury';
 import { alignTo, groupBy } from '../shared/keyed';
 
 /**

@@ -1,17 +1,19 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { TreasuryKycChange, TreasuryPayoutChange, TreasuryTopic } from '../../domain/treasury/treasury.topics';
-import { forbidden, notFound } from '../../domain/shared/errors';
 import {
   EndUserStatus,
+  TreasuryAccess,
   TreasuryEndUser as EndUserRow,
+  TreasuryKycChange,
   TreasuryKycCheck as KycCheckRow,
   TreasuryPayout as PayoutRow,
+  TreasuryPayoutChange,
   TreasuryPayoutStatus,
+  TreasuryTopic,
   TreasuryWallet as WalletRow,
   TreasuryWalletView,
-} from '../../domain/treasury/treasury.entities';
-import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
+} from '../../domain/treasury';
+import { forbidden, notFound } from '../../domain/shared/errors';
 import {
   createEndUserBodySchema,
   createTreasuryPayoutBodySchema,

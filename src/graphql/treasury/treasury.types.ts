@@ -1,9 +1,11 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import {
+  depositInstructionsObject,
   EndUserStatus,
   KycLevel,
   KycStatus,
+  TreasuryDeposit as DepositRow,
   TreasuryDestinationType,
   TreasuryEndUser as EndUserRow,
   TreasuryKycCheck as KycCheckRow,
@@ -11,8 +13,7 @@ import {
   TreasuryPayoutStatus,
   TreasuryWalletStatus,
   TreasuryWalletView,
-} from '../../domain/treasury/treasury.entities';
-import { TreasuryDeposit as DepositRow, depositInstructionsObject } from '../../domain/treasury/treasury.events';
+} from '../../domain/treasury';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 import { Money } from '../shared/money.type';

@@ -1,7 +1,7 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Node } from '../shared/node';
 import { toMajor } from '../../domain/shared/money';
-import { WalletLowBalanceThreshold as ThresholdRow } from '../../domain/wallets/low-balance.entity';
+import { WalletLowBalanceThreshold as ThresholdRow } from '../../domain/wallets';
 
 @ObjectType({
   description:

@@ -1,8 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { LedgerTopic, WalletBalanceChange } from '../../domain/ledger/ledger.topics';
+import { LedgerAccount, LedgerTopic, WalletBalanceChange } from '../../domain/ledger';
 import { fundCommandOf, fundRequestSchema } from '../../wire/wallets';
 import { parseInput } from '../../wire/validation';
-import { LedgerAccount } from '../../domain/ledger/ledger.entities';
 import { PayoutUserErrors } from '../payouts/payout.errors';
 import { GraphQLContext, caller } from '../shared/context';
 import { defineNode } from '../shared/node';

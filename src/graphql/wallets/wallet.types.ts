@@ -1,7 +1,7 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { Mode } from '../../domain/shared/modes';
-import { Wallet as WalletRow, WalletEntry as WalletEntryRow } from '../../domain/wallets/wallet.service';
-import { WalletBalanceChange } from '../../domain/ledger/ledger.topics';
+import { Wallet as WalletRow, WalletEntry as WalletEntryRow } from '../../domain/wallets';
+import { WalletBalanceChange } from '../../domain/ledger';
 import { Money } from '../shared/money.type';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';

@@ -1,6 +1,5 @@
 import { Field, ID, Int, InputType, ObjectType } from 'type-graphql';
-import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
-import { IssuedSigningSecret } from '../../domain/webhooks/treasury-webhook-endpoint.service';
+import { IssuedSigningSecret, WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 import { IdInput } from '../shared/payload';

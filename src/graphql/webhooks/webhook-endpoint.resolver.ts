@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
+import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';

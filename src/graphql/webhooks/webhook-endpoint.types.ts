@@ -1,5 +1,5 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks/webhook-endpoint.entity';
+import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks';
 import { Connection } from '../shared/connection';
 import { Node } from '../shared/node';
 import { IdInput, Payload } from '../shared/payload';

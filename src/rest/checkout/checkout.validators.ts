@@ -3,10 +3,10 @@ import { ErrorCode } from '../../domain/shared/errors';
 import {
   CheckoutPaymentMethod,
   CheckoutSession,
+  CheckoutSessionFilters,
   CheckoutSessionSource,
   CheckoutSessionStatus,
-} from '../../domain/checkout/checkout-session.entity';
-import { CheckoutSessionFilters } from '../../domain/checkout/checkout.commands';
+} from '../../domain/checkout';
 import { Core } from '../../domain/core';
 import { ListPage, PageQuery } from '../../domain/shared/pagination';
 import { toMajor } from '../../domain/shared/money';

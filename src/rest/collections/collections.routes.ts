@@ -1,7 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
 import { Core } from '../../domain/core';
-import { Collection } from '../../domain/collections/collection.entities';
-import { collectionObject } from '../../domain/collections/collections.events';
+import { Collection, collectionObject } from '../../domain/collections';
 import { authenticated } from '../../http/request-context';
 import {
   channelsQuerySchema,

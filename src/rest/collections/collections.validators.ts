@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { CollectionFilters } from '../../domain/collections/collection.commands';
-import { CollectionRailKind, CollectionSource, CollectionStatus } from '../../domain/collections/collection.entities';
-import { CollectionObject } from '../../domain/collections/collections.events';
+import {
+  CollectionFilters,
+  CollectionObject,
+  CollectionRailKind,
+  CollectionSource,
+  CollectionStatus,
+} from '../../domain/collections';
 import { CollectionChannel, networkIdsOf } from '../../providers/collection-rail/port';
 import { collectionsQuerySchema } from '../../wire/collections';
 import { currencyCodeSchema, timestampSchema } from '../shared/schemas';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { Customer, PaymentMethod } from '../../domain/customers/customer.entities';
-import { CustomerView } from '../../domain/customers/customer.service';
-import { Payment } from '../../domain/payments/payment.entities';
+import { Customer, CustomerView, PaymentMethod } from '../../domain/customers';
+import { Payment } from '../../domain/payments';
 import { toMajor } from '../../domain/shared/money';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';

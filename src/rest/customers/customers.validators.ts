@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CustomerFilters, PaymentMethodRef } from '../../domain/customers/customer.commands';
-import { PaymentStatus } from '../../domain/payments/payment.entities';
+import { CustomerFilters, PaymentMethodRef } from '../../domain/customers';
+import { PaymentStatus } from '../../domain/payments';
 import { emailSchema, pageParams } from '../../wire/validation';
 import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { DomainEvent } from '../../domain/events/event.entity';
 import { RequestContext } from '../../domain/shared/context';
-import { WebhookDelivery } from '../../domain/webhooks/webhook-delivery.entity';
+import { WebhookDelivery } from '../../domain/webhooks';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
 import { responses } from '../shared/schemas';

@@ -1,7 +1,7 @@
 import { ErrorCode } from '../../domain/shared/errors';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { BlocklistEntry, FraudRule, FraudRuleType } from '../../domain/fraud/fraud.entities';
+import { BlocklistEntry, FraudRule, FraudRuleType } from '../../domain/fraud';
 import { toMajor } from '../../domain/shared/money';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';

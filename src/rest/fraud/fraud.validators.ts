@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { BlocklistFilters } from '../../domain/fraud/fraud.commands';
-import { BlocklistEntryType, FraudRuleType } from '../../domain/fraud/fraud.entities';
+import { BlocklistEntryType, BlocklistFilters, FraudRuleType } from '../../domain/fraud';
 import { enumFilter, pageParams } from '../../wire/validation';
 import { currencyCodeSchema, decimalStringSchema, offsetListSchema, timestampSchema } from '../shared/schemas';
 

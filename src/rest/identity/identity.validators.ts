@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Business } from '../../domain/identity/identity.entities';
+import { Business } from '../../domain/identity';
 import { BusinessSettings } from '../../domain/shared/business-settings.entity';
 import { Mode } from '../../domain/shared/modes';
 import { timestampSchema } from '../shared/schemas';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { InvoiceFilters } from '../../domain/invoices/invoice.commands';
-import { Invoice, InvoiceStatus } from '../../domain/invoices/invoice.entity';
+import { Invoice, InvoiceFilters, InvoiceStatus } from '../../domain/invoices';
 import { toMajor } from '../../domain/shared/money';
 import { createInvoiceCommand, createInvoiceSchema, invoiceFiltersSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { PaymentLinkFilters } from '../../domain/payment-links/payment-link.commands';
-import { PaymentLink } from '../../domain/payment-links/payment-link.entity';
+import { PaymentLink, PaymentLinkFilters } from '../../domain/payment-links';
 import { toMajor } from '../../domain/shared/money';
 import { createPaymentLinkCommand, createPaymentLinkSchema, paymentLinkFiltersSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';

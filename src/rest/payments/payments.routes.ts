@@ -1,8 +1,7 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
-import { PaymentsErrorCode } from '../../domain/payments/payments.errors';
+import { LedgerErrorCode } from '../../domain/ledger';
+import { Payment, PaymentsErrorCode } from '../../domain/payments';
 import { Core } from '../../domain/core';
-import { Payment } from '../../domain/payments/payment.entities';
 import { RequestContext } from '../../domain/shared/context';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';

@@ -1,20 +1,18 @@
 import { z } from 'zod';
 import {
-  DisputeFilters,
-  OpenDisputeCommand,
-  PaymentFilters,
-  RefundCommand,
-  ResolveDisputeCommand,
-} from '../../domain/payments/payment.commands';
-import {
   Dispute,
+  DisputeFilters,
   DisputeStatus,
+  OpenDisputeCommand,
   Payment,
   PaymentFailureReason,
+  PaymentFilters,
   PaymentSource,
   PaymentStatus,
   Refund,
-} from '../../domain/payments/payment.entities';
+  RefundCommand,
+  ResolveDisputeCommand,
+} from '../../domain/payments';
 import { toMajor } from '../../domain/shared/money';
 import { PageQuery } from '../../domain/shared/pagination';
 import {

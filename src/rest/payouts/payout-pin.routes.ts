@@ -1,4 +1,4 @@
-import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
+import { PayoutsErrorCode } from '../../domain/payouts';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PayoutPinStatus, SetPayoutPinCommand } from '../../domain/payouts/payout-pin.commands';
+import { PayoutPinStatus, SetPayoutPinCommand } from '../../domain/payouts';
 import { required } from '../../wire/validation';
 import { timestampSchema } from '../shared/schemas';
 

@@ -1,9 +1,8 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
-import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
+import { LedgerErrorCode } from '../../domain/ledger';
+import { payoutObject, PayoutsErrorCode } from '../../domain/payouts';
 import { Core } from '../../domain/core';
 import { ListPage } from '../../domain/shared/pagination';
-import { payoutObject } from '../../domain/payouts/payouts.events';
 import { authenticated } from '../../http/request-context';
 import {
   advancePayoutBodySchema,

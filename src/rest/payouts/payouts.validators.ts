@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import { BatchStatus, BatchView } from '../../domain/payouts/batch.service';
-import { PayoutFilters, RecipientFilters } from '../../domain/payouts/payout.commands';
-import { PayoutQuote, PayoutRailKind, PayoutStatus, Recipient } from '../../domain/payouts/payout.entities';
-import { PayoutObject } from '../../domain/payouts/payouts.events';
+import {
+  BatchStatus,
+  BatchView,
+  PayoutFilters,
+  PayoutObject,
+  PayoutQuote,
+  PayoutRailKind,
+  PayoutStatus,
+  Recipient,
+  RecipientFilters,
+} from '../../domain/payouts';
 import { PageQuery } from '../../domain/shared/pagination';
 import { toMajor } from '../../domain/shared/money';
 import { enumFilter, skipTakeParams } from '../../wire/validation';

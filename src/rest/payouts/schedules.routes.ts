@@ -1,8 +1,12 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
+import {
+  PayoutSchedule,
+  PayoutScheduleRun,
+  PayoutsErrorCode,
+  scheduleObject,
+  scheduleRunObject,
+} from '../../domain/payouts';
 import { Core } from '../../domain/core';
-import { PayoutSchedule, PayoutScheduleRun } from '../../domain/payouts/schedule.entities';
-import { scheduleObject, scheduleRunObject } from '../../domain/payouts/schedules.events';
 import { ListPage } from '../../domain/shared/pagination';
 import { authenticated } from '../../http/request-context';
 import {

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { ScheduleCadence } from '../../domain/payouts/cadence';
-import { ScheduleFilters } from '../../domain/payouts/schedule.commands';
-import { SchedulePayloadKind, ScheduleRunStatus, ScheduleStatus } from '../../domain/payouts/schedule.entities';
-import { ScheduleObject, ScheduleRunObject } from '../../domain/payouts/schedules.events';
+import {
+  ScheduleCadence,
+  ScheduleFilters,
+  ScheduleObject,
+  SchedulePayloadKind,
+  ScheduleRunObject,
+  ScheduleRunStatus,
+  ScheduleStatus,
+} from '../../domain/payouts';
 import { enumFilter, skipTakeParams } from '../../wire/validation';
 import { currencyCodeSchema, timestampSchema } from '../shared/schemas';
 

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { PaymentsErrorCode } from '../../domain/payments/payments.errors';
+import { PaymentsErrorCode } from '../../domain/payments';
 import { Core } from '../../domain/core';
 import { authenticated } from '../../http/request-context';
 import { declaredResponses, idParamsSchema, offsetListOf, offsetPageOf } from '../checkout/checkout.validators';

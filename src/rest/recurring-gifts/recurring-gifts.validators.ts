@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { RecurringGiftFilters } from '../../domain/recurring-gifts/recurring-gift.commands';
-import { RecurringGift, RecurringGiftStatus } from '../../domain/recurring-gifts/recurring-gift.entity';
+import { RecurringGift, RecurringGiftFilters, RecurringGiftStatus } from '../../domain/recurring-gifts';
 import { toMajor } from '../../domain/shared/money';
 import { recurringGiftFiltersSchema } from '../../wire/checkout';
 import { pageParams } from '../../wire/validation';

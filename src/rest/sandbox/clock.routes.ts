@@ -1,8 +1,7 @@
 import { ErrorCode } from '../../domain/shared/errors';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { ClockState } from '../../domain/sandbox/clock.service';
-import { ClockAdvanceStatus, SandboxClockAdvance } from '../../domain/sandbox/sandbox-clock.entity';
+import { ClockAdvanceStatus, ClockState, SandboxClockAdvance } from '../../domain/sandbox';
 import { authenticated } from '../../http/request-context';
 import { advanceClockBodySchema, toAdvanceClockCommand } from '../../wire/sandbox';
 import { success } from '../shared/envelope';

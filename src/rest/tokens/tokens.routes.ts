@@ -1,7 +1,7 @@
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { CardToken } from '../../domain/tokens/card-token.entity';
+import { CardToken } from '../../domain/tokens';
 import { publishableCaller } from '../../http/request-context';
 import { success } from '../shared/envelope';
 import { errorEnvelopeSchema, responses } from '../shared/schemas';

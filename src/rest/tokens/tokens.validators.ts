@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cardSchema } from '../../wire/card';
-import { CreateCardTokenCommand } from '../../domain/tokens/card-token.commands';
+import { CreateCardTokenCommand } from '../../domain/tokens';
 import { timestampSchema } from '../shared/schemas';
 
 export const createCardTokenBodySchema = z.object({ card: cardSchema }, { error: 'must be a JSON object with a card' });

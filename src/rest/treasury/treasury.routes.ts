@@ -1,19 +1,21 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
-import { TreasuryErrorCode } from '../../domain/treasury/treasury.errors';
-import { FastifyRequest } from 'fastify';
-import { Core } from '../../domain/core';
-import { TreasuryAccess } from '../../domain/treasury/treasury.settings';
-import { ListPage } from '../../domain/shared/pagination';
-import { TreasuryEndUser, TreasuryPayout, TreasuryWalletView } from '../../domain/treasury/treasury.entities';
+import { LedgerErrorCode } from '../../domain/ledger';
 import {
   depositInstructionsObject,
   depositObject,
   endUserObject,
   kycObject,
+  TreasuryAccess,
+  TreasuryEndUser,
+  TreasuryErrorCode,
+  TreasuryPayout,
   treasuryPayoutObject,
+  TreasuryWalletView,
   walletObject,
-} from '../../domain/treasury/treasury.events';
+} from '../../domain/treasury';
+import { FastifyRequest } from 'fastify';
+import { Core } from '../../domain/core';
+import { ListPage } from '../../domain/shared/pagination';
 import { authenticated } from '../../http/request-context';
 import {
   createEndUserBodySchema,

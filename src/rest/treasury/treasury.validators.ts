@@ -1,21 +1,20 @@
 import { z } from 'zod';
-import { EndUserFilters, TreasuryPayoutFilters } from '../../domain/treasury/treasury.commands';
-import {
-  EndUserStatus,
-  KycLevel,
-  KycStatus,
-  TreasuryDestinationType,
-  TreasuryPayoutStatus,
-  TreasuryWalletStatus,
-} from '../../domain/treasury/treasury.entities';
 import {
   DepositInstructionsObject,
   DepositObject,
+  EndUserFilters,
   EndUserObject,
+  EndUserStatus,
+  KycLevel,
   KycObject,
+  KycStatus,
+  TreasuryDestinationType,
+  TreasuryPayoutFilters,
   TreasuryPayoutObject,
+  TreasuryPayoutStatus,
+  TreasuryWalletStatus,
   WalletObject,
-} from '../../domain/treasury/treasury.events';
+} from '../../domain/treasury';
 import { endUsersQuerySchema, treasuryPayoutsQuerySchema } from '../../wire/treasury';
 import { currencyCodeSchema, decimalStringSchema, timestampSchema } from '../shared/schemas';
 

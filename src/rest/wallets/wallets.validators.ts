@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, PageQuery } from '../../domain/shared/pagination';
 import { toMajor } from '../../domain/shared/money';
-import { Wallet, WalletEntry } from '../../domain/wallets/wallet.service';
+import { Wallet, WalletEntry } from '../../domain/wallets';
 import { integerParam } from '../../wire/validation';
 import { fundCommandOf, fundRequestSchema } from '../../wire/wallets';
 import { currencyCodeSchema, decimalStringSchema, timestampSchema } from '../shared/schemas';

@@ -1,8 +1,7 @@
 import { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.entity';
-import { WebhookEndpointRegistry } from '../../domain/webhooks/webhook-endpoint-registry';
+import { WebhookEndpoint, WebhookEndpointRegistry } from '../../domain/webhooks';
 import { authenticated } from '../../http/request-context';
 import { success } from '../shared/envelope';
 import { deletedSchema, idParamsSchema, responses } from '../shared/schemas';

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { ListPage, PageQuery } from '../../domain/shared/pagination';
-import { WebhookDelivery, WebhookDeliveryStatus } from '../../domain/webhooks/webhook-delivery.entity';
-import { WebhookEndpoint, WebhookEndpointStatus } from '../../domain/webhooks/webhook-endpoint.entity';
-import { IssuedSigningSecret } from '../../domain/webhooks/treasury-webhook-endpoint.service';
-import { DeliveryFilters } from '../../domain/webhooks/webhooks.commands';
+import {
+  DeliveryFilters,
+  IssuedSigningSecret,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEndpoint,
+  WebhookEndpointStatus,
+} from '../../domain/webhooks';
 import { deliveriesQuerySchema } from '../../wire/webhooks';
 import { offsetListSchema, timestampSchema } from '../shared/schemas';
 

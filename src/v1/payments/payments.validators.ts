@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { CreateV1PaymentCommand, V1PaymentFilters, V1PaymentStatus } from '../../domain/checkout/v1-payment.commands';
-import { V1PaymentView, v1PaymentData } from '../../domain/checkout/v1-payment.service';
+import {
+  CreateV1PaymentCommand,
+  v1PaymentData,
+  V1PaymentFilters,
+  V1PaymentStatus,
+  V1PaymentView,
+} from '../../domain/checkout';
 import { KeysetQuery, ListPage, MAX_PAGE_SIZE } from '../../domain/shared/pagination';
 import { absoluteUrlSchema, integerParam, isUuid, metadataSchema } from '../../wire/validation';
 import { currencyCodeSchema, settlementCurrencySchema, v1ListSchema, v1TimestampSchema } from '../schemas';

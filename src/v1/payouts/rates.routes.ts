@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Core } from '../../domain/core';
-import { IndicativeRate } from '../../domain/payouts/quote.service';
-import { V1_TRANSFER_RAIL } from '../../domain/payouts/v1-transfer.service';
+import { IndicativeRate, V1_TRANSFER_RAIL } from '../../domain/payouts';
 import { v1Caller } from '../guards';
 import { currencyCodeSchema, v1Responses, v1TimestampSchema } from '../schemas';
 import type { V1App } from '../surface';

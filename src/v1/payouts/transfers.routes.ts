@@ -1,6 +1,6 @@
 import { ErrorCode } from '../../domain/shared/errors';
-import { LedgerErrorCode } from '../../domain/ledger/ledger.errors';
-import { PayoutsErrorCode } from '../../domain/payouts/payouts.errors';
+import { LedgerErrorCode } from '../../domain/ledger';
+import { PayoutsErrorCode } from '../../domain/payouts';
 import { z } from 'zod';
 import { Core } from '../../domain/core';
 import { v1Caller } from '../guards';

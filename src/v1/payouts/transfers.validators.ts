@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CreateV1TransferCommand, V1TransferStatus } from '../../domain/payouts/v1-transfer.commands';
-import { V1TransferView, v1TransferData } from '../../domain/payouts/v1-transfer.service';
+import { CreateV1TransferCommand, v1TransferData, V1TransferStatus, V1TransferView } from '../../domain/payouts';
 import { currencyCodeSchema, v1TimestampSchema } from '../schemas';
 
 const amountMessage = 'must be a positive integer in the smallest unit of source_currency, such as 1050 for 10.50';
