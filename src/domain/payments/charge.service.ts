@@ -9,12 +9,13 @@ import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { IdempotencyErrorCode } from '../idempotency';
 import { enqueueJob } from '../shared/jobs';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
-import { Authorization, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
+import { Authorization, AuthorizationRequest, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
 import { CardDetails } from '../shared/card';
+import { isUuid } from '../shared/ids';
 import { ChargeDedupe, ChargeStore, DedupeClaim } from './charge.store';
-import { ChargeCommand } from './payment.commands';
+import { AcquirerOutcomeCommand, AuthenticationReturnCommand, ChargeCommand } from './payment.commands';
 import { Payment, PaymentFailureReason, PaymentSource, PaymentStatus } from './payment.entities';
-import { paymentAllows, paymentTransition } from './payment.states';
+import { awaitsAuthentication, paymentAllows, paymentTransition } from './payment.states';
 import { PaymentChangedField, PaymentStore, vaultedOf } from './payment.store';
 import { PaymentEvent, paymentCompleted, paymentCreated, paymentFailed } from './payments.events';
 import { COMPLETE_3DS_TASK, PENDING_RECONCILE_AFTER_SECONDS, SETTLE_PAYMENT_TASK } from './payments.job-names';
@@ -27,7 +28,12 @@ export interface ChargeSettings {
   settlementDelaySeconds: number;
   /** Sandbox 3-D Secure challenges complete on their own after this long. */
   sandbox3dsAutoCompleteMs: number;
+  /** PUBLIC_BASE_URL: the acquirer's 3-D Secure page sends the payer back to Tessera under it. */
+  publicBaseUrl: string;
 }
+
+/** Tessera's return route from an acquirer's 3-D Secure page (src/hosted), by payment: the path finds the payment. */
+export const authenticationReturnPathOf = (paymentId: string) => `/3ds/return/${paymentId}`;
 
 /** A charge about to be made, as fraud screening sees it (before the acquirer is called). */
 export interface ChargeAttempt {
@@ -209,9 +215,7 @@ export class ChargeService {
       );
     }
     if (!proceed || !card) return payment;
-    const authorization = await acquirer
-      .authorize({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, card })
-      .catch(unreachable);
+    const authorization = await acquirer.authorize(this.requestOf(payment, card)).catch(unreachable);
     return this.recordAnswer(ctx, payment.id, authorization, 'authorize').catch(async (error: unknown) => {
       // The recovery sweep recorded the same answer first (this call outlived its two minutes).
       if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
@@ -283,14 +287,7 @@ export class ChargeService {
       let authorization: Authorization;
       try {
         authorization = acquirer
-          ? await acquirer
-              .authorize({
-                paymentId: payment.id,
-                amount: payment.amount,
-                currency: payment.currency,
-                card: vaultedOf(payment),
-              })
-              .catch(unreachable)
+          ? await acquirer.authorize(this.requestOf(payment)).catch(unreachable)
           : { outcome: 'declined', reason: 'card_declined', message: 'No card acquirer is configured for this mode' };
       } catch (error) {
         if (isUnavailable(error)) continue; // still PENDING: the next sweep asks again
@@ -312,26 +309,77 @@ export class ChargeService {
     ctx.requireRole(...WRITE_ROLES);
     const payment = await this.store.find(ctx, paymentId);
     paymentTransition(payment.status, 'complete_authentication');
-    const authorization = await this.acquirerFor(ctx).completeAuthentication({
-      paymentId: payment.id,
-      amount: payment.amount,
-      currency: payment.currency,
-      card: vaultedOf(payment),
-    });
+    const authorization = await this.acquirerFor(ctx).completeAuthentication(this.requestOf(payment));
     return this.recordAnswer(ctx, payment.id, authorization, 'authenticate');
+  }
+
+  /**
+   * The payer back from the acquirer's 3-D Secure page (Tessera's return route, no credential): the
+   * path's payment, if the acquirer sent its payer away (no other is found here), completed as the
+   * 3-D Secure completion does once the acquirer confirms the return is that payment's. A payment
+   * its acquirer's webhook (or an earlier return) finished is shown as it is.
+   */
+  async returnFromAuthentication(ctx: RequestContext, command: AuthenticationReturnCommand): Promise<Payment> {
+    const found = isUuid(command.paymentId)
+      ? await ctx.repo(Payment).findOne({ where: { id: command.paymentId } })
+      : null;
+    if (!found?.authenticationUrl) throw new DomainError(ErrorCode.NOT_FOUND, 'Payment not found');
+    const system = ctx.asSystem('3ds-return', found.businessId, found.livemode ? Mode.LIVE : Mode.TEST);
+    if (!awaitsAuthentication(found)) return found;
+    const authorization = await this.acquirerFor(system).completeAuthentication(this.requestOf(found), {
+      reference: command.reference,
+    });
+    return this.recordAnswer(system, found.id, authorization, 'authenticate').catch(async (error: unknown) => {
+      // Its acquirer's webhook (or another tab's return) recorded the outcome first: it stands.
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+      return system.repo(Payment).findOneOrFail({ where: { id: found.id } });
+    });
+  }
+
+  /**
+   * The acquirer's later word on a payment (its webhook, in the inbox's transaction): a payment
+   * still waiting for it (PENDING, its answer lost; REQUIRES_ACTION, its payer never back) is
+   * completed or failed as the answer or the 3-D Secure completion would have; any other is left
+   * alone, so the event applied twice, or after the payer's return, changes nothing. A payment of
+   * a mode another acquirer serves (the sandbox's) is not the acquirer's to settle. Returns the
+   * payment when this moved it.
+   */
+  async applyAcquirerOutcome(tx: RequestContext, command: AcquirerOutcomeCommand): Promise<Payment | null> {
+    const found = isUuid(command.paymentId)
+      ? await tx.repo(Payment).findOne({ where: { id: command.paymentId } })
+      : null;
+    if (!found || command.authorization.outcome === 'authentication_required') return null;
+    if (this.providers.inMode('card-acquirer', found.livemode ? 'live' : 'test')?.name !== command.acquirer) return null;
+    const stage: AnswerStage | null =
+      found.status === PaymentStatus.PENDING
+        ? 'authorize'
+        : found.status === PaymentStatus.REQUIRES_ACTION
+          ? 'authenticate'
+          : null;
+    if (!stage) return null;
+    const ctx = tx.forBusiness(found.businessId, found.livemode ? Mode.LIVE : Mode.TEST);
+    return this.recordAnswer(ctx, found.id, command.authorization, stage).catch((error: unknown) => {
+      // Moved meanwhile by the payer's return or the charge's own answer: that outcome stands.
+      if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
+      return null;
+    });
   }
 
   /** The sandbox's automatic 3-D Secure completion (job); a payment completed meanwhile is left alone. */
   async autoCompleteThreeDSecure(system: RequestContext, paymentId: string): Promise<void> {
     const payment = await system.repo(Payment).findOne({ where: { id: paymentId } });
-    if (!payment || !paymentAllows(payment.status, 'complete_authentication') || payment.livemode) return;
+    // A payment sent to the acquirer's own page is finished by the payer's return or its webhook.
+    if (
+      !payment ||
+      !paymentAllows(payment.status, 'complete_authentication') ||
+      payment.livemode ||
+      payment.authenticationUrl
+    )
+      return;
     const ctx = system.forBusiness(payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST);
-    const authorization = await this.providers.inMode('card-acquirer', 'test').completeAuthentication({
-      paymentId: payment.id,
-      amount: payment.amount,
-      currency: payment.currency,
-      card: vaultedOf(payment),
-    });
+    const authorization = await this.providers
+      .inMode('card-acquirer', 'test')
+      .completeAuthentication(this.requestOf(payment));
     await this.recordAnswer(ctx, payment.id, authorization, 'authenticate').catch((error) => {
       if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
     });
@@ -376,8 +424,10 @@ export class ChargeService {
       }
       const previousStatus = payment.status;
       const status = paymentTransition(payment.status, `${stage}_challenged`);
-      await this.store.persist(tx, payment, { status, threeDSecure: 'pending' });
-      if (!tx.livemode) {
+      const authenticationUrl = authorization.redirectUrl ?? null;
+      await this.store.persist(tx, payment, { status, threeDSecure: 'pending', authenticationUrl });
+      // Only the sandbox's own challenge completes by itself; an acquirer's page waits for the payer.
+      if (!tx.livemode && !authenticationUrl) {
         await enqueueJob(
           tx,
           COMPLETE_3DS_TASK,
@@ -461,6 +511,20 @@ export class ChargeService {
           : ['status', 'failureReason', 'failureMessage', 'threeDSecure'],
       );
     return payment;
+  }
+
+  /**
+   * What the acquirer is asked about a payment, the same on every call (a repeat is the same
+   * request at the acquirer): the return route on PUBLIC_BASE_URL included.
+   */
+  private requestOf(payment: Payment, card: VaultedCard = vaultedOf(payment)): AuthorizationRequest {
+    return {
+      paymentId: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      card,
+      returnUrl: `${this.settings.publicBaseUrl.replace(/\/+$/, '')}${authenticationReturnPathOf(payment.id)}`,
+    };
   }
 
   /** The mode's acquirer; live mode without one is refused in one place (ProviderRegistry.providerFor). */

@@ -15,8 +15,11 @@ import { paymentProductSettings } from './payments.settings';
 
 // The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
 export type { SavedCardOf } from './charge.service';
+export { authenticationReturnPathOf } from './charge.service';
 export { paymentReferenceOf, referenceDigitsOf } from './payment-reference';
 export type {
+  AcquirerOutcomeCommand,
+  AuthenticationReturnCommand,
   CardSource,
   ChargeCommand,
   DisputeFilters,
@@ -84,6 +87,7 @@ export const paymentsArea = defineArea<Core>({
         {
           settlementDelaySeconds: core.config.paymentSettlementDelaySeconds,
           sandbox3dsAutoCompleteMs: core.config.sandbox3dsAutoCompleteMs,
+          publicBaseUrl: core.config.publicBaseUrl,
         },
         core.providers,
         core.ledger,

@@ -1,4 +1,4 @@
-import type { VaultedCard } from '../../providers/card-acquirer/port';
+import type { Authorization, VaultedCard } from '../../providers/card-acquirer/port';
 import type { CardDetails } from '../shared/card';
 import type { DisputeStatus, PaymentSource, PaymentStatus } from './payment.entities';
 
@@ -68,4 +68,25 @@ export interface PaymentFilters {
 
 export interface DisputeFilters {
   status?: DisputeStatus;
+}
+
+/**
+ * The payer back from the acquirer's 3-D Secure page at Tessera's return route
+ * (`/3ds/return/<paymentId>`): the payment is the path's; `reference` is what the acquirer appended
+ * to the URL (Stripe's `payment_intent`), checked to be that payment's, never trusted to find it.
+ */
+export interface AuthenticationReturnCommand {
+  paymentId: string;
+  reference: string | null;
+}
+
+/**
+ * An acquirer's own later word on a payment it was asked to take (its signed webhook, applied by
+ * the inbox): the outcome of a payment whose payer never came back from 3-D Secure, or whose answer
+ * was lost. `acquirer` is the provider's name: a payment of a mode another acquirer serves is left alone.
+ */
+export interface AcquirerOutcomeCommand {
+  paymentId: string;
+  acquirer: string;
+  authorization: Authorization;
 }

@@ -89,6 +89,13 @@ export class Payment extends MutableTenantEntity {
   /** Set when 3-D Secure was required: pending, succeeded or failed. */
   @Column('text', { nullable: true }) threeDSecure: string | null;
 
+  /**
+   * The acquirer's 3-D Secure page the payer is sent to (Stripe's), set when the payment waits for
+   * it; null in the sandbox, whose challenge is Tessera's own page. Its return is Tessera's
+   * `/3ds/return/<payment id>`.
+   */
+  @Column('text', { nullable: true }) authenticationUrl: string | null;
+
   @Column('text', { nullable: true }) ipAddress: string | null;
   @Column('jsonb', { nullable: true }) metadata: Record<string, unknown> | null;
 

@@ -36,6 +36,7 @@ export class PaymentService {
   readonly requireCardPayments: ChargeService['requireCardPayments'];
   readonly completeThreeDSecure: ChargeService['completeThreeDSecure'];
   readonly autoCompleteThreeDSecure: ChargeService['autoCompleteThreeDSecure'];
+  readonly returnFromAuthentication: ChargeService['returnFromAuthentication'];
   readonly reconcilePending: ChargeService['reconcilePending'];
   readonly settleDue: SettlementService['settleDue'];
   readonly disputesOf: DisputeService['ofPayments'];
@@ -51,6 +52,7 @@ export class PaymentService {
     this.requireCardPayments = charges.requireCardPayments.bind(charges);
     this.completeThreeDSecure = charges.completeThreeDSecure.bind(charges);
     this.autoCompleteThreeDSecure = charges.autoCompleteThreeDSecure.bind(charges);
+    this.returnFromAuthentication = charges.returnFromAuthentication.bind(charges);
     this.reconcilePending = charges.reconcilePending.bind(charges);
     this.settleDue = settlements.settleDue.bind(settlements);
     this.disputesOf = disputes.ofPayments.bind(disputes);

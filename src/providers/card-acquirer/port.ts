@@ -19,13 +19,33 @@ export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'authentica
 export type Authorization =
   | { outcome: 'approved' }
   | { outcome: 'declined'; reason: DeclineReason; message: string }
-  | { outcome: 'authentication_required'; version: '1' | '2' };
+  | {
+      outcome: 'authentication_required';
+      version: '1' | '2';
+      /**
+       * The acquirer's own authentication page the payer is sent to (Stripe's
+       * `next_action.redirect_to_url.url`), which sends the payer back to the request's `returnUrl`;
+       * absent when the acquirer has none (the sandbox: Tessera shows its own challenge page).
+       */
+      redirectUrl?: string;
+    };
 
 export interface AuthorizationRequest {
   paymentId: string;
   amount: bigint;
   currency: string;
   card: VaultedCard;
+  /**
+   * Where the acquirer's authentication page sends the payer back (Tessera's return route, on
+   * PUBLIC_BASE_URL). The same for every call of one payment, so that a repeated call is the same request.
+   */
+  returnUrl?: string;
+}
+
+/** What the payer came back from the acquirer's authentication page with (the query of the return route). */
+export interface AuthenticationReturn {
+  /** The acquirer's reference of the authenticated payment (Stripe's `payment_intent`), as the query gave it; null when absent. */
+  reference: string | null;
 }
 
 /** A card acquirer: vaults cards, authorizes and captures payments, completes 3-D Secure. */
@@ -33,6 +53,10 @@ export interface CardAcquirer {
   readonly name: string;
   vault(card: CardDetails): Promise<VaultedCard>;
   authorize(request: AuthorizationRequest): Promise<Authorization>;
-  /** Finishes a 3-D Secure challenge; approved or declined with `authentication_failed`. */
-  completeAuthentication(request: AuthorizationRequest): Promise<Authorization>;
+  /**
+   * Finishes a 3-D Secure challenge; approved or declined with `authentication_failed`. With
+   * `returned` (the payer came back from the acquirer's page), refuses (BAD_REQUEST) a reference
+   * that is not the payment's.
+   */
+  completeAuthentication(request: AuthorizationRequest, returned?: AuthenticationReturn): Promise<Authorization>;
 }

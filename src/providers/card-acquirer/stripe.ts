@@ -3,7 +3,14 @@ import type { StripeSettings } from '../../config';
 import { CardDetails } from '../../domain/shared/card';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
 import { exponentOf } from '../../domain/shared/money';
-import { Authorization, AuthorizationRequest, CardAcquirer, DeclineReason, VaultedCard } from './port';
+import {
+  AuthenticationReturn,
+  Authorization,
+  AuthorizationRequest,
+  CardAcquirer,
+  DeclineReason,
+  VaultedCard,
+} from './port';
 
 /** What a caller hears when Stripe did not answer, or answered that it could not (5xx, 429, a key in use). */
 export const CARD_ACQUIRER_UNAVAILABLE =
@@ -107,9 +114,14 @@ export class StripeCardAcquirer implements CardAcquirer {
     return authorizationOf(await this.confirmedIntent(request));
   }
 
-  /** After the payer's 3-D Secure challenge: the intent as Stripe has it now. */
-  async completeAuthentication(request: AuthorizationRequest): Promise<Authorization> {
+  /**
+   * After the payer's 3-D Secure challenge: the intent as Stripe has it now. The payer's return
+   * (Stripe appends `payment_intent=pi_…` to the return_url) must name this payment's intent.
+   */
+  async completeAuthentication(request: AuthorizationRequest, returned?: AuthenticationReturn): Promise<Authorization> {
     const { id } = await this.confirmedIntent(request);
+    if (returned && returned.reference !== id)
+      throw new DomainError(ErrorCode.BAD_REQUEST, 'This return from 3-D Secure is not for this payment');
     const intent = await answered(() => this.stripe.paymentIntents.retrieve(id));
     const authorization = authorizationOf(intent);
     return authorization.outcome === 'authentication_required'
@@ -129,8 +141,11 @@ export class StripeCardAcquirer implements CardAcquirer {
             amount: stripeAmountOf(request.amount, request.currency),
             currency: request.currency.toLowerCase(),
             payment_method: request.card.providerRef,
-            // A card only: no payment method that sends the payer away, so no return_url is needed to confirm.
-            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            // With Tessera's return route, 3-D Secure is a redirect to Stripe's page and back
+            // (next_action.redirect_to_url); without one (nobody to send there), nothing may redirect.
+            ...(request.returnUrl
+              ? { automatic_payment_methods: { enabled: true }, return_url: request.returnUrl }
+              : { automatic_payment_methods: { enabled: true, allow_redirects: 'never' as const } }),
             capture_method: 'automatic',
             confirm: true,
             metadata: { tessera_payment_id: request.paymentId },
@@ -149,8 +164,10 @@ function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
   switch (intent.status) {
     case 'succeeded':
       return { outcome: 'approved' };
-    case 'requires_action':
-      return { outcome: 'authentication_required', version: '2' };
+    case 'requires_action': {
+      const redirectUrl = intent.next_action?.redirect_to_url?.url ?? undefined;
+      return { outcome: 'authentication_required', version: '2', ...(redirectUrl ? { redirectUrl } : {}) };
+    }
     case 'requires_payment_method':
       return declineOf(intent.last_payment_error);
     default:
