@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { FastifyInstance, FastifyReply } from 'fastify';
 import { CORRECT_THE_FIELDS, CheckoutOutcome, CheckoutRefusal } from '../domain/checkout';
+import { authenticationReturnPathOf } from '../domain/payments';
 import type { SessionRail } from '../domain/collections';
 import { Core } from '../domain/core';
 import { limitRequests } from '../http/rate-limit';
@@ -64,6 +65,15 @@ const urlOriginOf = (url: string | null): string[] => {
   }
 };
 
+/** What a payer back from 3-D Secure on a payment of no hosted page reads, by the payment's status. */
+const PAYMENT_OUTCOMES: Partial<Record<string, [number, string, string]>> & { PENDING: [number, string, string] } = {
+  COMPLETED: [200, 'Payment confirmed', 'Your payment is confirmed. You can close this window.'],
+  SETTLED: [200, 'Payment confirmed', 'Your payment is confirmed. You can close this window.'],
+  REFUNDED: [200, 'Payment confirmed', 'Your payment was confirmed, then refunded. You can close this window.'],
+  FAILED: [402, 'Payment not made', 'Your bank or card did not confirm this payment: nothing was charged.'],
+  PENDING: [202, 'Payment in progress', 'Your payment is being processed. You can close this window.'],
+};
+
 /** The status of the payment form shown again: the fields to correct 400, a declined card 402, a payment not made 422. */
 const FORM_STATUS: Record<CheckoutRefusal, number> = { invalid_fields: 400, declined: 402, not_made: 422 };
 
@@ -93,7 +103,7 @@ function render(
         targets,
       );
     case 'three_ds':
-      return send(reply, 200, threeDSecurePage(outcome.view, nonce), nonce, targets);
+      return send(reply, 200, threeDSecurePage(outcome.view, nonce, outcome.authenticationUrl), nonce, targets);
     case 'processing':
       return send(reply, 409, processingPage(outcome.view, nonce), nonce);
     case 'expired':
@@ -262,6 +272,25 @@ export async function hostedPageRoutes(app: FastifyInstance, core: Core) {
         reply,
         await core.checkout.hosted.completeThreeDSecure(core.anonymousContext(originOf(request)), request.params.token),
       ),
+    );
+
+    /**
+     * The payer back from the acquirer's 3-D Secure page (its return_url, on PUBLIC_BASE_URL): the
+     * path names the payment; Stripe's `payment_intent` query parameter is only checked against it.
+     */
+    scope.get<{ Params: { paymentId: string }; Querystring: Record<string, string | string[] | undefined> }>(
+      authenticationReturnPathOf(':paymentId'),
+      async (request, reply) => {
+        const reference = request.query.payment_intent;
+        const outcome = await core.checkout.hosted.returnFromAuthentication(core.anonymousContext(originOf(request)), {
+          paymentId: request.params.paymentId,
+          reference: typeof reference === 'string' ? reference : null,
+        });
+        if (outcome.kind !== 'payment') return render(reply, outcome);
+        const nonce = crypto.randomBytes(16).toString('base64');
+        const [status, title, message] = PAYMENT_OUTCOMES[outcome.payment.status] ?? PAYMENT_OUTCOMES.PENDING;
+        return send(reply, status, messagePage(title, message, nonce), nonce);
+      },
     );
 
     scope.get<ByToken>(capabilityRoute('/checkout', '/complete'), async (request, reply) =>

@@ -264,7 +264,23 @@ return r.text().then(function(t){var m=/data-status="([^"]+)"/.exec(t);if(m&&m[1
 setTimeout(poll,2000);})();`;
 
 /** The sandbox 3-D Secure step: submits itself (or the payer presses the button without JavaScript). */
-export function threeDSecurePage(view: CheckoutView, nonce: string): string {
+/**
+ * The 3-D Secure step. With the acquirer's page (live, Stripe), a link to it that the page follows
+ * by itself: a page of Tessera's own origin first, since a redirect of the card form's POST to
+ * another origin is refused by the form page's CSP form-action. Otherwise the sandbox's challenge.
+ */
+export function threeDSecurePage(view: CheckoutView, nonce: string, authenticationUrl: string | null = null): string {
+  if (authenticationUrl) {
+    return layout(
+      '3-D Secure',
+      `${header(view)}
+<h2>Confirm with your bank</h2>
+<p class="muted">Your bank asks you to confirm this payment on its own page; you come back here afterwards.</p>
+<p><a href="${escapeHtml(authenticationUrl)}" id="authenticate">Continue to your bank</a></p>
+<script nonce="${nonce}">setTimeout(function(){location.assign(document.getElementById('authenticate').href);},800);</script>`,
+      nonce,
+    );
+  }
   const body = `${header(view)}
 <h2>Confirm with your bank</h2>
 <p class="muted">${view.session.livemode ? 'Your bank asks you to confirm this payment.' : 'Sandbox 3-D Secure: the challenge completes automatically.'}</p>

@@ -23,6 +23,8 @@ const CAPABILITY_QUERY_PARAMS = [
   'secret',
   'access_token',
   'code',
+  // Stripe's, on the payer's return from 3-D Secure (/3ds/return/…): the PaymentIntent's client secret.
+  'payment_intent_client_secret',
 ];
 
 export const REDACTED = '[redacted]';

@@ -31,7 +31,12 @@ import { sessionCompleted } from './checkout.events';
 import { HostedCheckoutService } from './hosted-checkout.service';
 
 export type { CheckoutAttemptLimits } from './card-testing';
-export type { CheckoutOutcome, CheckoutRefusal, CheckoutView } from './hosted-checkout.service';
+export type {
+  AuthenticationReturnOutcome,
+  CheckoutOutcome,
+  CheckoutRefusal,
+  CheckoutView,
+} from './hosted-checkout.service';
 export { CORRECT_THE_FIELDS } from './hosted-checkout.service';
 
 export { EXPIRE_CHECKOUT_SESSION_TASK, RECONCILE_CHECKOUT_SESSION_TASK } from './checkout-session.store';

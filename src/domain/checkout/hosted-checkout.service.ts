@@ -1,5 +1,6 @@
 import { Business } from '../identity';
 import {
+  AuthenticationReturnCommand,
   awaitsAuthentication,
   Payment,
   PaymentFailureReason,
@@ -8,6 +9,7 @@ import {
   PaymentStatus,
 } from '../payments';
 import { RequestContext, inTransaction } from '../shared/context';
+import { Mode } from '../shared/modes';
 import { DomainError, ErrorCode, FieldErrors } from '../shared/errors';
 import { enqueueJob } from '../shared/jobs';
 import { CardTestingGuard } from './card-testing';
@@ -59,11 +61,15 @@ export type CheckoutRefusal = 'invalid_fields' | 'declined' | 'not_made';
 export type CheckoutOutcome =
   | { kind: 'form'; view: CheckoutView; refusal: CheckoutRefusal | null; errors: FieldErrors; message: string | null }
   | { kind: 'redirect'; url: string }
-  | { kind: 'three_ds'; view: CheckoutView; paymentId: string }
+  /** The 3-D Secure step: the acquirer's page to send the payer to, or (null) Tessera's sandbox challenge. */
+  | { kind: 'three_ds'; view: CheckoutView; paymentId: string; authenticationUrl: string | null }
   | { kind: 'processing'; view: CheckoutView }
   | { kind: 'expired'; view: CheckoutView }
   | { kind: 'locked'; view: CheckoutView; message: string | null }
   | { kind: 'receipt'; view: CheckoutView; payment: Payment | null };
+
+/** The payer back from the acquirer's 3-D Secure: a session's page, or (a payment of no session) the payment's outcome. */
+export type AuthenticationReturnOutcome = CheckoutOutcome | { kind: 'payment'; payment: Payment };
 
 /**
  * Paying a checkout session on the hosted page (the token is the capability). A submit claims the
@@ -189,7 +195,12 @@ export class HostedCheckoutService {
       if (routed) return routed;
       const attempt = await this.sessions.attemptOf(tx, locked);
       if (attempt && awaitsAuthentication(attempt))
-        return { kind: 'three_ds', view: await this.viewOf(tx, locked), paymentId: attempt.id };
+        return {
+          kind: 'three_ds',
+          view: await this.viewOf(tx, locked),
+          paymentId: attempt.id,
+          authenticationUrl: attempt.authenticationUrl,
+        };
       return { kind: 'redirect', url: this.sessions.pathOf(locked) };
     });
   }
@@ -201,6 +212,8 @@ export class HostedCheckoutService {
     const attempt = await this.sessions.attemptOf(system, found);
     if (!checkoutSessionAllows(found.status, 'complete') || !attempt || !awaitsAuthentication(attempt))
       return this.showPage(ctx, token);
+    // The acquirer's own challenge is passed on its page, and finished by the payer's return from it.
+    if (attempt.authenticationUrl) return this.showThreeDSecure(ctx, token);
     try {
       await this.payments.completeThreeDSecure(system, attempt.id);
     } catch (error) {
@@ -210,6 +223,26 @@ export class HostedCheckoutService {
     return inTransaction(system, async (tx) => {
       const session = await lockSession(tx, found.id);
       const payment = await this.payments.get(tx, attempt.id);
+      return this.afterAttempt(tx, session, payment);
+    });
+  }
+
+  /**
+   * GET /3ds/return/<paymentId>: the payer back from the acquirer's 3-D Secure page. The payment is
+   * completed (payments checks that the return is its own), then the payer sees what the sandbox's
+   * challenge leads to: the session's success URL, or its form with the decline; a payment of no
+   * session (server-to-server) shows its outcome.
+   */
+  async returnFromAuthentication(ctx: RequestContext, command: AuthenticationReturnCommand): Promise<AuthenticationReturnOutcome> {
+    const payment = await this.payments.returnFromAuthentication(ctx, command);
+    if (payment.source !== PaymentSource.CHECKOUT_SESSION || !payment.sourceId) return { kind: 'payment', payment };
+    const found = await ctx.asSystem('hosted-checkout', payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST)
+      .repo(CheckoutSession)
+      .findOneOrFail({ where: { id: payment.sourceId } });
+    return inTransaction(systemContextFor(ctx, found), async (tx) => {
+      const session = await lockSession(tx, found.id);
+      // The payer paid again meanwhile (another tab): the session's page shows where it stands.
+      if (session.attemptPaymentId !== payment.id) return (await this.route(tx, session)) ?? this.form(tx, session);
       return this.afterAttempt(tx, session, payment);
     });
   }

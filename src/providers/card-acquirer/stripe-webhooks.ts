@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
-import type { InboundWebhooks, WebhookVerification } from '../webhooks/port';
+import type { InboundWebhooks, ProviderEventApplication, WebhookVerification } from '../webhooks/port';
+import { authorizationOf } from './stripe';
 
 /** Stripe's provider name: its webhooks are at `POST /providers/stripe/webhooks`. */
 export const STRIPE_PROVIDER = 'stripe';
@@ -13,18 +14,36 @@ export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = Stripe.webhooks.DEFAULT_TOLERA
 
 /**
  * Stripe's webhooks, checked with its official SDK against the endpoint's signing secret
- * (STRIPE_WEBHOOK_SECRET). Handlers: in this slice `payment_intent.succeeded` only, applied with no
- * domain change, which shows the inbox at work; disputes, refunds and asynchronous outcomes come
- * with the live acquirer (issue 29). Every other type is stored and marked ignored.
+ * (STRIPE_WEBHOOK_SECRET). Handlers: the asynchronous outcomes of a PaymentIntent
+ * (`payment_intent.succeeded`, `payment_intent.payment_failed`), which finish a payment whose payer
+ * never came back from 3-D Secure, or whose answer was lost. Every other type is stored and marked ignored.
  */
 export function stripeWebhooks(secret: string): InboundWebhooks {
   return {
     provider: STRIPE_PROVIDER,
     verify: (rawBody, headers) => verifyStripeEvent(rawBody, headers, secret),
     handlers: {
-      'payment_intent.succeeded': async () => undefined,
+      'payment_intent.succeeded': applyIntentOutcome,
+      'payment_intent.payment_failed': applyIntentOutcome,
     },
   };
+}
+
+/**
+ * A PaymentIntent's outcome, for the Tessera payment its metadata names (`tessera_payment_id`, set
+ * by the adapter): applied in the inbox's transaction as the payer's return would have, to a payment
+ * still waiting for it; a payment already finished, another acquirer's or none is left alone.
+ */
+async function applyIntentOutcome({ tx, core, event }: ProviderEventApplication): Promise<void> {
+  const intent = (event.payload as { data?: { object?: Partial<Stripe.PaymentIntent> } }).data?.object;
+  const paymentId = intent?.metadata?.tessera_payment_id;
+  if (!intent || typeof paymentId !== 'string') return;
+  const status = event.type === 'payment_intent.succeeded' ? 'succeeded' : 'requires_payment_method';
+  await core.charges.applyAcquirerOutcome(tx, {
+    paymentId,
+    acquirer: STRIPE_PROVIDER,
+    authorization: authorizationOf({ ...intent, status } as Stripe.PaymentIntent),
+  });
 }
 
 function verifyStripeEvent(rawBody: Buffer, headers: IncomingHttpHeaders, secret: string): WebhookVerification {

@@ -160,7 +160,8 @@ export class StripeCardAcquirer implements CardAcquirer {
   }
 }
 
-function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
+/** A PaymentIntent's status as Tessera's answer (an authorization, or its 3-D Secure completion). */
+export function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
   switch (intent.status) {
     case 'succeeded':
       return { outcome: 'approved' };

@@ -94,6 +94,12 @@ export const paymentSchema = z
       .object({
         type: z.literal('three_d_secure'),
         complete: z.string().describe('The call that completes the challenge'),
+        redirectUrl: z
+          .string()
+          .nullable()
+          .describe(
+            "Where to send the payer to authenticate: the acquirer's page (live), which brings the payer back to Tessera, which completes the payment; null in the sandbox, whose challenge completes by itself",
+          ),
       })
       .nullable()
       .describe('What the payment waits for (REQUIRES_ACTION only)'),
@@ -179,7 +185,11 @@ export const paymentJson = (payment: Payment): z.input<typeof paymentSchema> => 
   threeDSecure: payment.threeDSecure as z.input<typeof paymentSchema>['threeDSecure'],
   nextAction:
     payment.status === PaymentStatus.REQUIRES_ACTION
-      ? { type: 'three_d_secure', complete: `POST /api/v1/business/payments/${payment.id}/3ds/complete` }
+      ? {
+          type: 'three_d_secure',
+          complete: `POST /api/v1/business/payments/${payment.id}/3ds/complete`,
+          redirectUrl: payment.authenticationUrl,
+        }
       : null,
   source: payment.source,
   sourceId: payment.sourceId,
