@@ -233,10 +233,14 @@ export class HostedCheckoutService {
    * challenge leads to: the session's success URL, or its form with the decline; a payment of no
    * session (server-to-server) shows its outcome.
    */
-  async returnFromAuthentication(ctx: RequestContext, command: AuthenticationReturnCommand): Promise<AuthenticationReturnOutcome> {
+  async returnFromAuthentication(
+    ctx: RequestContext,
+    command: AuthenticationReturnCommand,
+  ): Promise<AuthenticationReturnOutcome> {
     const payment = await this.payments.returnFromAuthentication(ctx, command);
     if (payment.source !== PaymentSource.CHECKOUT_SESSION || !payment.sourceId) return { kind: 'payment', payment };
-    const found = await ctx.asSystem('hosted-checkout', payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST)
+    const found = await ctx
+      .asSystem('hosted-checkout', payment.businessId, payment.livemode ? Mode.LIVE : Mode.TEST)
       .repo(CheckoutSession)
       .findOneOrFail({ where: { id: payment.sourceId } });
     return inTransaction(systemContextFor(ctx, found), async (tx) => {

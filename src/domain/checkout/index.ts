@@ -23,12 +23,7 @@ export type {
 } from './checkout.commands';
 export type { SessionCompleted } from './checkout.events';
 export { CheckoutService, CORRECT_THE_FIELDS } from './checkout.service';
-export type {
-  AuthenticationReturnOutcome,
-  CheckoutOutcome,
-  CheckoutRefusal,
-  CheckoutView,
-} from './checkout.service';
+export type { AuthenticationReturnOutcome, CheckoutOutcome, CheckoutRefusal, CheckoutView } from './checkout.service';
 export { V1PaymentStatus } from './v1-payment.commands';
 export type { CreateV1PaymentCommand, V1PaymentFilters } from './v1-payment.commands';
 export { v1PaymentData } from './v1-payment.service';

@@ -349,7 +349,8 @@ export class ChargeService {
       ? await tx.repo(Payment).findOne({ where: { id: command.paymentId } })
       : null;
     if (!found || command.authorization.outcome === 'authentication_required') return null;
-    if (this.providers.inMode('card-acquirer', found.livemode ? 'live' : 'test')?.name !== command.acquirer) return null;
+    if (this.providers.inMode('card-acquirer', found.livemode ? 'live' : 'test')?.name !== command.acquirer)
+      return null;
     const stage: AnswerStage | null =
       found.status === PaymentStatus.PENDING
         ? 'authorize'
