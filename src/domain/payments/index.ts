@@ -16,7 +16,10 @@ import { paymentProductSettings } from './payments.settings';
 // The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
 export type { SavedCardOf } from './charge.service';
 export { paymentReferenceOf, referenceDigitsOf } from './payment-reference';
+export type { AcquirerDisputeResult } from './dispute.service';
 export type {
+  AcquirerDisputeCommand,
+  AcquirerDisputeOutcomeCommand,
   CardSource,
   ChargeCommand,
   DisputeFilters,

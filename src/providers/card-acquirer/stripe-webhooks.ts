@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
 import type { InboundWebhooks, WebhookVerification } from '../webhooks/port';
+import { stripeDisputeHandlers } from './stripe-disputes';
 
 /** Stripe's provider name: its webhooks are at `POST /providers/stripe/webhooks`. */
 export const STRIPE_PROVIDER = 'stripe';
@@ -13,9 +14,9 @@ export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = Stripe.webhooks.DEFAULT_TOLERA
 
 /**
  * Stripe's webhooks, checked with its official SDK against the endpoint's signing secret
- * (STRIPE_WEBHOOK_SECRET). Handlers: in this slice `payment_intent.succeeded` only, applied with no
- * domain change, which shows the inbox at work; disputes, refunds and asynchronous outcomes come
- * with the live acquirer (issue 29). Every other type is stored and marked ignored.
+ * (STRIPE_WEBHOOK_SECRET). Handlers: `payment_intent.succeeded`, applied with no domain change;
+ * disputes (stripe-disputes.ts); refunds and asynchronous outcomes come with the live acquirer
+ * (issue 29). Every other type is stored and marked ignored.
  */
 export function stripeWebhooks(secret: string): InboundWebhooks {
   return {
@@ -23,6 +24,7 @@ export function stripeWebhooks(secret: string): InboundWebhooks {
     verify: (rawBody, headers) => verifyStripeEvent(rawBody, headers, secret),
     handlers: {
       'payment_intent.succeeded': async () => undefined,
+      ...stripeDisputeHandlers,
     },
   };
 }
