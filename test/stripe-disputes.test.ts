@@ -70,7 +70,7 @@ describe("Stripe's disputes drive Tessera's", () => {
     const [intent] = fake
       .list('payment_intent')
       .filter((item) => (item.metadata as Record<string, string>).tessera_payment_id === paymentId);
-    return { merchant, liveKey, paymentId, intentId: intent.id as string };
+    return { merchant, liveKey, paymentId, intentId: intent.id };
   };
 
   const liveWallet = async (businessId: string) =>
@@ -140,9 +140,9 @@ describe("Stripe's disputes drive Tessera's", () => {
 
     const stripeDispute = fake.createDispute(intentId, { reason: 'product_not_received' });
     await fake.deliveriesSettled();
-    const created = lastEventOf('charge.dispute.created', stripeDispute.id as string);
+    const created = lastEventOf('charge.dispute.created', stripeDispute.id);
     expect(created.outcome).toBe(200);
-    expect(await appliedEvent(created.event.id as string)).toEqual({
+    expect(await appliedEvent(created.event.id)).toEqual({
       outcome: 'applied',
       attempts: 1,
       last_error: null,
@@ -172,10 +172,10 @@ describe("Stripe's disputes drive Tessera's", () => {
     });
     expect(detail.body.data).toMatchObject({ status: 'SETTLED', amountDisputed: '25.50' });
 
-    const closed = fake.closeDispute(stripeDispute.id as string, 'won');
+    const closed = fake.closeDispute(stripeDispute.id, 'won');
     await fake.deliveriesSettled();
-    const won = lastEventOf('charge.dispute.closed', closed.id as string);
-    expect(await appliedEvent(won.event.id as string)).toMatchObject({ outcome: 'applied', attempts: 1 });
+    const won = lastEventOf('charge.dispute.closed', closed.id);
+    expect(await appliedEvent(won.event.id)).toMatchObject({ outcome: 'applied', attempts: 1 });
     expect(await disputesOf(paymentId)).toEqual([expect.objectContaining({ id: dispute.id, status: 'WON' })]);
     expect(await postingsOf(dispute.id, 'dispute_won')).toEqual({ merchant_wallet: '2550', dispute_reserve: '-2550' });
     expect(await liveWallet(merchant.businessId)).toBe(before - TESSERA_DISPUTE_FEE);
@@ -190,12 +190,12 @@ describe("Stripe's disputes drive Tessera's", () => {
     const before = await liveWallet(merchant.businessId);
     const stripeDispute = fake.createDispute(intentId);
     await fake.deliveriesSettled();
-    const created = lastEventOf('charge.dispute.created', stripeDispute.id as string);
-    await appliedEvent(created.event.id as string);
+    const created = lastEventOf('charge.dispute.created', stripeDispute.id);
+    await appliedEvent(created.event.id);
 
     for (let i = 0; i < 3; i++) expect((await post(created.payload)).status).toBe(200);
     // Another event about the same dispute (Stripe's funds_withdrawn, or a created sent anew): applied, nothing opened.
-    const again = eventAbout('charge.dispute.funds_withdrawn', fake.object(stripeDispute.id as string)!);
+    const again = eventAbout('charge.dispute.funds_withdrawn', fake.object(stripeDispute.id)!);
     expect((await post(again)).status).toBe(200);
     expect(await appliedEvent(JSON.parse(again).id)).toMatchObject({ outcome: 'applied', last_error: null });
 
@@ -207,11 +207,11 @@ describe("Stripe's disputes drive Tessera's", () => {
     expect(await eventsOf(server, merchant.businessId, 'payment.disputed')).toHaveLength(1);
 
     // The closing told twice resolves once.
-    fake.closeDispute(stripeDispute.id as string, 'won');
+    fake.closeDispute(stripeDispute.id, 'won');
     await fake.deliveriesSettled();
-    const won = lastEventOf('charge.dispute.closed', stripeDispute.id as string);
-    await appliedEvent(won.event.id as string);
-    const wonAgain = eventAbout('charge.dispute.closed', fake.object(stripeDispute.id as string)!);
+    const won = lastEventOf('charge.dispute.closed', stripeDispute.id);
+    await appliedEvent(won.event.id);
+    const wonAgain = eventAbout('charge.dispute.closed', fake.object(stripeDispute.id)!);
     expect((await post(wonAgain)).status).toBe(200);
     expect(await appliedEvent(JSON.parse(wonAgain).id)).toMatchObject({ outcome: 'applied', last_error: null });
     expect(await eventsOf(server, merchant.businessId, 'payment.dispute_won')).toHaveLength(1);
@@ -224,14 +224,14 @@ describe("Stripe's disputes drive Tessera's", () => {
     const before = await liveWallet(merchant.businessId);
     const stripeDispute = fake.createDispute(intentId, { amount: 1000 });
     await fake.deliveriesSettled();
-    await appliedEvent(lastEventOf('charge.dispute.created', stripeDispute.id as string).event.id as string);
+    await appliedEvent(lastEventOf('charge.dispute.created', stripeDispute.id).event.id);
     const [dispute] = await disputesOf(paymentId);
     expect(dispute).toMatchObject({ status: 'OPEN', amount: '1000', reason: 'fraudulent' });
     expect(await liveWallet(merchant.businessId)).toBe(before - 1000n - TESSERA_DISPUTE_FEE);
 
-    fake.closeDispute(stripeDispute.id as string, 'lost');
+    fake.closeDispute(stripeDispute.id, 'lost');
     await fake.deliveriesSettled();
-    await appliedEvent(lastEventOf('charge.dispute.closed', stripeDispute.id as string).event.id as string);
+    await appliedEvent(lastEventOf('charge.dispute.closed', stripeDispute.id).event.id);
     expect(await disputesOf(paymentId)).toEqual([expect.objectContaining({ status: 'LOST' })]);
     expect(await postingsOf(dispute.id, 'dispute_lost')).toEqual({
       dispute_reserve: '-1000',
@@ -297,9 +297,11 @@ describe("Stripe's disputes drive Tessera's", () => {
     const disputesBefore = Number((await query(`SELECT count(*) AS n FROM disputes`, []))[0].n);
     const stripeDispute = fake.createDispute(foreign.id);
     await fake.deliveriesSettled();
-    expect(
-      await appliedEvent(lastEventOf('charge.dispute.created', stripeDispute.id as string).event.id as string),
-    ).toEqual({ outcome: 'ignored', attempts: 1, last_error: null });
+    expect(await appliedEvent(lastEventOf('charge.dispute.created', stripeDispute.id).event.id)).toEqual({
+      outcome: 'ignored',
+      attempts: 1,
+      last_error: null,
+    });
 
     const { paymentId, intentId } = await disputablePayment();
     const inquiry = eventAbout('charge.dispute.created', {

@@ -57,16 +57,19 @@ async function disputeCommandOf(core: Core, dispute: Stripe.Dispute) {
  * of Stripe. The one place that finds it (a stored reference of the intent could answer instead).
  */
 async function paymentIdOfDispute(core: Core, dispute: Stripe.Dispute): Promise<string | null> {
-  const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+  const intent = intentIdOf(dispute);
   return intent ? stripeAcquirerOf(core).paymentIdOfIntent(intent) : null;
 }
+
+const intentIdOf = (dispute: Stripe.Dispute) =>
+  typeof dispute.payment_intent === 'string' ? dispute.payment_intent : (dispute.payment_intent?.id ?? null);
 
 /** The server's Stripe account's adapter: its webhooks are received only when Stripe is configured. */
 function stripeAcquirerOf(core: Core): StripeCardAcquirer {
   const { live, test } = core.providers.modesOf('card-acquirer');
   const stripe = [live, test].find((acquirer) => acquirer instanceof StripeCardAcquirer);
   if (!stripe) throw new Error('Stripe is not the card acquirer of this server: the event waits');
-  return stripe as StripeCardAcquirer;
+  return stripe;
 }
 
 const disputeOf = (payload: Record<string, unknown>) =>
@@ -76,7 +79,7 @@ const disputeOf = (payload: Record<string, unknown>) =>
 const isInquiry = (dispute: Stripe.Dispute) => dispute.status.startsWith('warning_');
 
 const unknownIntent = (dispute: Stripe.Dispute) => ({
-  ignored: `Stripe dispute ${dispute.id}: its PaymentIntent ${String(dispute.payment_intent)} is none of Tessera's`,
+  ignored: `Stripe dispute ${dispute.id}: its PaymentIntent ${intentIdOf(dispute) ?? '(none)'} is none of Tessera's`,
 });
 
 const unknownPayment = (dispute: Stripe.Dispute, paymentId: string) => ({
