@@ -17,7 +17,10 @@ import { paymentProductSettings } from './payments.settings';
 export type { SavedCardOf } from './charge.service';
 export { authenticationReturnPathOf } from './charge.service';
 export { paymentReferenceOf, referenceDigitsOf } from './payment-reference';
+export type { AcquirerDisputeResult } from './dispute.service';
 export type {
+  AcquirerDisputeCommand,
+  AcquirerDisputeOutcomeCommand,
   AcquirerOutcomeCommand,
   AuthenticationReturnCommand,
   CardSource,

@@ -56,6 +56,24 @@ export interface ResolveDisputeCommand {
   won: boolean;
 }
 
+/**
+ * A dispute the card acquirer reports (Stripe's `charge.dispute.*`): the payment it concerns (as the
+ * acquirer names it: it may be none of Tessera's), the acquirer's id of the dispute, and what it
+ * took, in minor units of `currency`.
+ */
+export interface AcquirerDisputeCommand {
+  paymentId: string;
+  acquirerDisputeId: string;
+  amount: bigint;
+  currency: string;
+  reason: string;
+}
+
+/** The acquirer's decision on a dispute (Stripe's `charge.dispute.closed`, won or lost). */
+export interface AcquirerDisputeOutcomeCommand extends AcquirerDisputeCommand {
+  won: boolean;
+}
+
 export interface PaymentFilters {
   status?: PaymentStatus;
   /** A payment's short reference as typed (see payment-reference.ts): 12 hex digits. */

@@ -131,6 +131,10 @@ export enum DisputeStatus {
 @Entity('disputes')
 @Index('ix_disputes_payment', ['paymentId', 'createdAt'])
 @Index('ix_disputes_business_mode_created', ['businessId', 'livemode', 'createdAt'])
+@Index('uq_disputes_acquirer_dispute', ['acquirerDisputeId'], {
+  unique: true,
+  where: '"acquirer_dispute_id" IS NOT NULL',
+})
 export class Dispute extends MutableTenantEntity {
   @Column('uuid') paymentId: string;
 
@@ -143,6 +147,9 @@ export class Dispute extends MutableTenantEntity {
   status: DisputeStatus;
 
   @Column('timestamptz', { nullable: true }) resolvedAt: Date | null;
+
+  /** The card acquirer's id of the dispute (Stripe's `du_…`/`dp_…`) when it reported it; null for a sandbox dispute. */
+  @Column('text', { nullable: true }) acquirerDisputeId: string | null;
 }
 
 /**

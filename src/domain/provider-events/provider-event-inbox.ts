@@ -11,8 +11,11 @@ import { APPLY_PROVIDER_EVENT_MAX_ATTEMPTS, APPLY_PROVIDER_EVENT_TASK } from './
 /** What a receipt did: `stored`, or `repeat` (the provider sent this event before: nothing written). */
 export type ProviderEventReceipt = 'stored' | 'repeat';
 
-/** What an application did; `already-applied`: an earlier run committed it (nothing written). */
-export type ProviderEventApplied = ProviderEventOutcome | 'already-applied';
+/**
+ * What an application did; `already-applied`: an earlier run committed it (nothing written).
+ * `ignored`: why, when its handler said (no handler: none).
+ */
+export type ProviderEventApplied = { outcome: ProviderEventOutcome; ignored?: string } | 'already-applied';
 
 /** The longest error text kept on a row. */
 const MAX_ERROR_LENGTH = 2000;
@@ -97,26 +100,27 @@ export class ProviderEventInbox {
         const webhooks = this.providers.inboundWebhooksOf(row.provider);
         if (!webhooks) throw new Error(`This server receives no webhooks of ${row.provider} now: the event waits`);
         const handler = handlerOf(webhooks.handlers, row.type);
-        if (handler) {
-          await handler({
-            tx,
-            core: this.core(),
-            event: {
-              provider: row.provider,
-              id: row.event_id,
-              type: row.type,
-              livemode: row.livemode,
-              payload: row.payload,
-              receivedAt: row.received_at,
-            },
-          });
-        }
-        const outcome = handler ? ProviderEventOutcome.APPLIED : ProviderEventOutcome.IGNORED;
+        const handled = handler
+          ? await handler({
+              tx,
+              core: this.core(),
+              event: {
+                provider: row.provider,
+                id: row.event_id,
+                type: row.type,
+                livemode: row.livemode,
+                payload: row.payload,
+                receivedAt: row.received_at,
+              },
+            })
+          : undefined;
+        const ignored = handled ? handled.ignored : undefined;
+        const outcome = handler && !ignored ? ProviderEventOutcome.APPLIED : ProviderEventOutcome.IGNORED;
         await tx.em.query(
           `UPDATE provider_events SET applied_at = now(), outcome = $2, attempts = attempts + 1 WHERE id = $1`,
           [command.id, outcome],
         );
-        return outcome;
+        return { outcome, ignored };
       });
     } catch (error) {
       await this.recordFailure(ctx, command.id, error);

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /** How a stored event ended: its handler's writes committed, or its type has no handler. */
 export enum ProviderEventOutcome {
@@ -13,6 +13,10 @@ export enum ProviderEventOutcome {
  */
 @Entity('provider_events')
 @Unique('uq_provider_events_event', ['provider', 'eventId'])
+@Check(
+  'ck_provider_events_outcome',
+  `"outcome" IN ('applied', 'ignored') AND "applied_at" IS NOT NULL OR "outcome" IS NULL AND "applied_at" IS NULL`,
+)
 @Index('ix_provider_events_unapplied', ['receivedAt'], { where: '"applied_at" IS NULL' })
 export class ProviderEvent {
   @PrimaryGeneratedColumn('uuid') id: string;

@@ -11,6 +11,7 @@ export function providerEventJobs(inbox: Pick<ProviderEventInbox, 'apply'>): Are
         const job = payload as ApplyProviderEventJob;
         const applied = await inbox.apply(system(), { id: job.id });
         if (applied === 'already-applied') log.info(`provider event ${job.id} was applied already`);
+        else if (applied.ignored) log.info(`provider event ${job.id} ignored: ${applied.ignored}`);
       },
     },
   };

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
 import type { InboundWebhooks, ProviderEventApplication, WebhookVerification } from '../webhooks/port';
 import { authorizationOf } from './stripe';
+import { stripeDisputeHandlers } from './stripe-disputes';
 
 /** Stripe's provider name: its webhooks are at `POST /providers/stripe/webhooks`. */
 export const STRIPE_PROVIDER = 'stripe';
@@ -16,7 +17,8 @@ export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = Stripe.webhooks.DEFAULT_TOLERA
  * Stripe's webhooks, checked with its official SDK against the endpoint's signing secret
  * (STRIPE_WEBHOOK_SECRET). Handlers: the asynchronous outcomes of a PaymentIntent
  * (`payment_intent.succeeded`, `payment_intent.payment_failed`), which finish a payment whose payer
- * never came back from 3-D Secure, or whose answer was lost. Every other type is stored and marked ignored.
+ * never came back from 3-D Secure, or whose answer was lost; disputes (stripe-disputes.ts). Every
+ * other type is stored and marked ignored.
  */
 export function stripeWebhooks(secret: string): InboundWebhooks {
   return {
@@ -25,6 +27,7 @@ export function stripeWebhooks(secret: string): InboundWebhooks {
     handlers: {
       'payment_intent.succeeded': applyIntentOutcome,
       'payment_intent.payment_failed': applyIntentOutcome,
+      ...stripeDisputeHandlers,
     },
   };
 }

@@ -47,12 +47,33 @@ export const STRIPE_THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND'])
  */
 export function stripeAmountOf(amount: bigint, currency: string): number {
   const code = currency.toUpperCase();
-  const stripeExponent = STRIPE_ZERO_DECIMAL.has(code) ? 0 : STRIPE_THREE_DECIMAL.has(code) ? 3 : 2;
-  const shift = stripeExponent - exponentOf(code);
+  const shift = stripeShiftOf(code);
   const scale = 10n ** BigInt(Math.abs(shift));
   if (shift < 0 && amount % scale !== 0n)
     throw new DomainError(ErrorCode.UNPROCESSABLE, `Card payments in ${code} cannot be taken by the card acquirer`);
   return Number(shift >= 0 ? amount * scale : amount / scale);
+}
+
+/**
+ * An amount Stripe reports (a dispute's, in Stripe's minor units for the currency) in Tessera's
+ * minor units: the inverse of stripeAmountOf. An amount Tessera's units cannot hold exactly (a
+ * fraction of a Tessera unit, which Stripe never sends for a charge Tessera made) is an error.
+ */
+export function tesseraAmountOf(stripeAmount: number, currency: string): bigint {
+  const code = currency.toUpperCase();
+  if (!Number.isSafeInteger(stripeAmount)) throw new Error(`Stripe reported ${stripeAmount} ${code}: not an amount`);
+  const shift = stripeShiftOf(code);
+  const scale = 10n ** BigInt(Math.abs(shift));
+  const amount = BigInt(stripeAmount);
+  if (shift > 0 && amount % scale !== 0n)
+    throw new Error(`Stripe reported ${stripeAmount} ${code}: finer than Tessera's minor units`);
+  return shift >= 0 ? amount / scale : amount * scale;
+}
+
+/** Stripe's decimal places for a currency minus Tessera's (ISO 4217's). */
+function stripeShiftOf(code: string): number {
+  const stripeExponent = STRIPE_ZERO_DECIMAL.has(code) ? 0 : STRIPE_THREE_DECIMAL.has(code) ? 3 : 2;
+  return stripeExponent - exponentOf(code);
 }
 
 /** The SDK's deadline for one request, and how often it retries a failure with the same Idempotency-Key. */
@@ -127,6 +148,21 @@ export class StripeCardAcquirer implements CardAcquirer {
     return authorization.outcome === 'authentication_required'
       ? { outcome: 'declined', reason: 'authentication_failed', message: '3-D Secure authentication was not completed' }
       : authorization;
+  }
+
+  /**
+   * The Tessera payment a PaymentIntent was created for (its `metadata.tessera_payment_id`), or
+   * null for an intent this account has that Tessera did not make (or Stripe no longer has).
+   * Stripe not answering is SERVICE_UNAVAILABLE, as for a charge.
+   */
+  async paymentIdOfIntent(intentId: string): Promise<string | null> {
+    try {
+      const intent = await answered(() => this.stripe.paymentIntents.retrieve(intentId));
+      return intent.metadata?.tessera_payment_id || null;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return null;
+      throw error;
+    }
   }
 
   /**

@@ -37,10 +37,17 @@ export interface ProviderEventApplication {
 }
 
 /**
+ * What a handler did: applied the event (nothing to say), or found it concerns nothing of Tessera's
+ * (a dispute of a payment another system made on the same account): the inbox marks it ignored and
+ * the job logs `ignored`, the reason.
+ */
+export type ProviderEventHandled = void | { ignored: string };
+
+/**
  * Applies one type of a provider's events. It runs at least once and its writes commit at most
  * once (with the inbox's mark); a throw rolls them back, and the job queue runs it again later.
  */
-export type ProviderEventHandler = (application: ProviderEventApplication) => Promise<void>;
+export type ProviderEventHandler = (application: ProviderEventApplication) => Promise<ProviderEventHandled>;
 
 /**
  * A provider's inbound webhooks, contributed by its kind (`webhooks` in src/providers/kind.ts):
