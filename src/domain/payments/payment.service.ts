@@ -6,7 +6,8 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { ChargeService } from './charge.service';
 import { DisputeService } from './dispute.service';
 import { PaymentFilters } from './payment.commands';
-import { validationError } from '../shared/errors';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { RefundStatus } from './refund.service';
 import { paymentIdRangeOf, referenceDigitsOf } from './payment-reference';
 import { Payment, PaymentSource, Refund } from './payment.entities';
 import { FINAL_WITHOUT_MONEY } from './payment.states';
@@ -111,7 +112,10 @@ export class PaymentService {
   /** The context's refund, or NOT_FOUND for another tenant's or a non-uuid id. */
   async getRefund(ctx: RequestContext, refundId: string): Promise<Refund> {
     ctx.requireRole(...ALL_ROLES);
-    return findOwned(ctx, Refund, refundId, 'Refund');
+    const refund = await findOwned(ctx, Refund, refundId, 'Refund');
+    // A refund still waiting for the acquirer's answer is not booked: not shown until it is.
+    if (refund.status === RefundStatus.PENDING) throw new DomainError(ErrorCode.NOT_FOUND, 'Refund not found');
+    return refund;
   }
 
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {
@@ -119,8 +123,8 @@ export class PaymentService {
     return EntityRows.of(ctx, Refund).select(
       ctx,
       'refund',
-      'WHERE refund.payment_id = ANY($1::uuid[]) AND refund.business_id = $2 AND refund.livemode = $3 ORDER BY refund.created_at ASC',
-      [paymentIds, ctx.requireBusiness(), ctx.livemode],
+      'WHERE refund.payment_id = ANY($1::uuid[]) AND refund.business_id = $2 AND refund.livemode = $3 AND refund.status <> $4 ORDER BY refund.created_at ASC',
+      [paymentIds, ctx.requireBusiness(), ctx.livemode, RefundStatus.PENDING],
     );
   }
 }

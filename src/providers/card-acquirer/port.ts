@@ -16,16 +16,34 @@ export interface VaultedCard {
 
 export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'authentication_failed';
 
-export type Authorization =
+/**
+ * An acquirer's answer about a payment. `reference`: the acquirer's own id of the payment (Stripe's
+ * PaymentIntent id), kept on the payment; an acquirer without references (the sandbox) gives none.
+ */
+export type Authorization = (
   | { outcome: 'approved' }
   | { outcome: 'declined'; reason: DeclineReason; message: string }
-  | { outcome: 'authentication_required'; version: '1' | '2' };
+  | { outcome: 'authentication_required'; version: '1' | '2' }
+) & { reference?: string };
 
 export interface AuthorizationRequest {
   paymentId: string;
   amount: bigint;
   currency: string;
   card: VaultedCard;
+}
+
+/** A payment the recovery sweep asks about: when Tessera recorded it (an acquirer's search may lag behind). */
+export interface PaymentLookup extends AuthorizationRequest {
+  createdAt: Date;
+}
+
+/** A refund of a payment the acquirer knows by `paymentReference`; `refundId` (Tessera's) keys it at the acquirer. */
+export interface RefundRequest {
+  refundId: string;
+  paymentReference: string;
+  amount: bigint;
+  currency: string;
 }
 
 /** A card acquirer: vaults cards, authorizes and captures payments, completes 3-D Secure. */
@@ -35,4 +53,12 @@ export interface CardAcquirer {
   authorize(request: AuthorizationRequest): Promise<Authorization>;
   /** Finishes a 3-D Secure challenge; approved or declined with `authentication_failed`. */
   completeAuthentication(request: AuthorizationRequest): Promise<Authorization>;
+  /**
+   * What the acquirer made of an authorization whose answer was lost, asked without sending it
+   * again: its answer, or null when the acquirer never received the request (nothing was charged).
+   * SERVICE_UNAVAILABLE when it cannot tell yet.
+   */
+  find(request: PaymentLookup): Promise<Authorization | null>;
+  /** Gives back all or part of a captured payment, once per `refundId` however often asked; the acquirer's id of the refund. */
+  refund(request: RefundRequest): Promise<{ reference: string | null }>;
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
-import type { InboundWebhooks, WebhookVerification } from '../webhooks/port';
+import { isUuid } from '../../domain/shared/ids';
+import type { InboundWebhooks, ProviderEventHandler, WebhookVerification } from '../webhooks/port';
 
 /** Stripe's provider name: its webhooks are at `POST /providers/stripe/webhooks`. */
 export const STRIPE_PROVIDER = 'stripe';
@@ -23,9 +24,24 @@ export function stripeWebhooks(secret: string): InboundWebhooks {
     verify: (rawBody, headers) => verifyStripeEvent(rawBody, headers, secret),
     handlers: {
       'payment_intent.succeeded': async () => undefined,
+      'refund.updated': refundFailed,
+      'charge.refund.updated': refundFailed,
     },
   };
 }
+
+/**
+ * A Refund whose status is now `failed` (https://docs.stripe.com/refunds#failed-refunds): the card
+ * network returned the money to the Stripe balance, so Tessera's refund is reversed in the ledger.
+ * Stripe tells it twice (both event types); the reversal happens once (RefundService.reverseFailed).
+ * A refund Tessera did not make (no `tessera_refund_id`) is not Tessera's to reverse.
+ */
+const refundFailed: ProviderEventHandler = async ({ tx, core, event }) => {
+  const refund = (event.payload.data as { object?: Partial<Stripe.Refund> } | undefined)?.object;
+  const refundId = refund?.metadata?.tessera_refund_id;
+  if (refund?.object !== 'refund' || refund.status !== 'failed' || !refundId || !isUuid(refundId)) return;
+  await core.refunds.reverseFailed(tx, refundId);
+};
 
 function verifyStripeEvent(rawBody: Buffer, headers: IncomingHttpHeaders, secret: string): WebhookVerification {
   const signature = headers['stripe-signature'];
