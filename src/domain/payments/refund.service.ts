@@ -85,10 +85,12 @@ export class RefundService {
    * (pending, unknown) is left alone. `tx`: the inbox's transaction.
    */
   async reverseFailed(tx: RequestContext, refundId: string): Promise<boolean> {
-    const [row]: Array<{ business_id: string; livemode: boolean }> = await tx.em.query(
+    const raw: unknown = await tx.em.query(
       `UPDATE refunds SET status = $2 WHERE id = $1 AND status = $3 RETURNING business_id, livemode`,
       [refundId, RefundStatus.FAILED, RefundStatus.SUCCEEDED],
     );
+    // TypeORM answers an UPDATE with [rows, count].
+    const [row] = (raw as [Array<{ business_id: string; livemode: boolean }>, number])[0];
     if (!row) return false;
     const ctx = tx.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
     const refund = await ctx.repo(Refund).findOneOrFail({ where: { id: refundId } });
