@@ -1,4 +1,4 @@
-import { In } from 'typeorm';
+import { In, Not } from 'typeorm';
 import { ALL_ROLES, RequestContext } from '../shared/context';
 import { EntityRows } from '../shared/rows';
 import { isUuid } from '../shared/ids';
@@ -12,7 +12,6 @@ import { paymentIdRangeOf, referenceDigitsOf } from './payment-reference';
 import { Payment, PaymentSource, Refund } from './payment.entities';
 import { FINAL_WITHOUT_MONEY } from './payment.states';
 import { PaymentStore } from './payment.store';
-import { findOwned } from '../shared/tenancy';
 import { SettlementService } from './settlement.service';
 
 export type { ChargeAttempt, FraudScreen } from './charge.service';
@@ -112,9 +111,18 @@ export class PaymentService {
   /** The context's refund, or NOT_FOUND for another tenant's or a non-uuid id. */
   async getRefund(ctx: RequestContext, refundId: string): Promise<Refund> {
     ctx.requireRole(...ALL_ROLES);
-    const refund = await findOwned(ctx, Refund, refundId, 'Refund');
     // A refund still waiting for the acquirer's answer is not booked: not shown until it is.
-    if (refund.status === RefundStatus.PENDING) throw new DomainError(ErrorCode.NOT_FOUND, 'Refund not found');
+    const refund = isUuid(refundId)
+      ? await ctx.repo(Refund).findOne({
+          where: {
+            id: refundId,
+            businessId: ctx.requireBusiness(),
+            livemode: ctx.livemode,
+            status: Not(RefundStatus.PENDING),
+          },
+        })
+      : null;
+    if (!refund) throw new DomainError(ErrorCode.NOT_FOUND, 'Refund not found');
     return refund;
   }
 
