@@ -29,6 +29,7 @@ import { ClockAdvances1796270000000 } from './1796270000000-ClockAdvances';
 import { V1WebhookUrl1796290000000 } from './1796290000000-V1WebhookUrl';
 import { EventsInOrder1796310000000 } from './1796310000000-EventsInOrder';
 import { ProviderEvents1796330000000 } from './1796330000000-ProviderEvents';
+import { AcquirerReferences1796350000000 } from './1796350000000-AcquirerReferences';
 import { AcquirerDisputes1796360000000 } from './1796360000000-AcquirerDisputes';
 import { PaymentAuthenticationUrl1796370000000 } from './1796370000000-PaymentAuthenticationUrl';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
@@ -66,6 +67,7 @@ export const migrations: Function[] = [
   V1WebhookUrl1796290000000,
   EventsInOrder1796310000000,
   ProviderEvents1796330000000,
+  AcquirerReferences1796350000000,
   AcquirerDisputes1796360000000,
   PaymentAuthenticationUrl1796370000000,
 ];

@@ -173,14 +173,31 @@ describe('fake Stripe, through the official SDK', () => {
     },
   );
 
-  test('4000 0082 6000 3178 requires 3-D Secure and authentication fails: requires_payment_method again', async () => {
+  test('4000 0082 6000 3178 requires 3-D Secure, and once authenticated is declined for insufficient funds', async () => {
     const intent = await charge('4000008260003178', { return_url: 'https://shop.example/back' });
     expect(intent.status).toBe('requires_action');
     const page = await fetch(intent.next_action!.redirect_to_url!.url!, { redirect: 'manual' });
     expect(new URL(page.headers.get('location')!).searchParams.get('redirect_status')).toBe('failed');
     const after = await stripe.paymentIntents.retrieve(intent.id);
     expect(after.status).toBe('requires_payment_method');
+    expect(after.last_payment_error).toMatchObject({
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+    });
+    const failed = await stripe.charges.retrieve(after.latest_charge as string);
+    expect(failed).toMatchObject({ status: 'failed', balance_transaction: null, failure_code: 'card_declined' });
+  });
+
+  test("the authentication page's Fail button (?outcome=fail): payment_intent_authentication_failure, nothing charged", async () => {
+    const intent = await charge('4000000000003220', { return_url: 'https://shop.example/back' });
+    const page = await fetch(`${intent.next_action!.redirect_to_url!.url!}?outcome=fail`, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(new URL(page.headers.get('location')!).searchParams.get('redirect_status')).toBe('failed');
+    const after = await stripe.paymentIntents.retrieve(intent.id);
+    expect(after.status).toBe('requires_payment_method');
     expect(after.last_payment_error).toMatchObject({ code: 'payment_intent_authentication_failure' });
+    expect(after.latest_charge).toBeNull();
   });
 
   test('a 3-D Secure card confirmed off-session is declined with authentication_required', async () => {

@@ -1,6 +1,6 @@
 import { RequestContext } from '../src/domain/shared/context';
 import { loadConfig } from '../src/config';
-import { STRIPE_ZERO_DECIMAL, stripeAmountOf } from '../src/providers/card-acquirer/stripe';
+import { STRIPE_SEARCH_LAG_SECONDS, STRIPE_ZERO_DECIMAL, stripeAmountOf } from '../src/providers/card-acquirer/stripe';
 import { FakeStripe } from './support/fake-stripe';
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
 import { CARDS, card, charge, chargingMerchant, eventsOf, expectLedgerBalanced } from './support/payments';
@@ -78,6 +78,8 @@ describe('Stripe as the live card acquirer', () => {
     );
     expect(row.json).toContain(intent.payment_method as string);
     expect(row.json).not.toContain('4242424242424242');
+    // The payment keeps Stripe's reference to it: the PaymentIntent.
+    expect(JSON.parse(row.json)).toMatchObject({ acquirer_reference: intent.id });
 
     // The same charge in test mode goes to the sandbox and posts the same journal.
     const sandbox = await charge(server, merchant, {
@@ -168,7 +170,7 @@ describe('Stripe as the live card acquirer', () => {
     expect(intentsOf(first.body.data.id)).toHaveLength(1);
   });
 
-  test('an answer lost after Stripe applied it: 503, PENDING; the recovery sweep asks again on the same key and completes it, one PaymentIntent', async () => {
+  test('an answer lost after Stripe applied it: 503, PENDING; the recovery sweep asks Stripe (a search, no new request) and completes it, one PaymentIntent', async () => {
     const merchant = await liveMerchant();
     // The PaymentIntent is made, and its answer lost, twice: the SDK's retry of a closed connection too.
     fake.dropAfterCommit(2, '/v1/payment_intents');
@@ -181,12 +183,58 @@ describe('Stripe as the live card acquirer', () => {
     expect(row.status).toBe('PENDING');
     expect(intentsOf(row.id)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
 
+    const sent = fake.requests.length;
     const system = RequestContext.system(server.runtime.dataSource, 'test');
     expect(await server.runtime.core.payments.reconcilePending(system, 0)).toBeGreaterThanOrEqual(1);
-    const [after] = await server.runtime.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [row.id]);
+    const [after] = await server.runtime.dataSource.query(
+      `SELECT status, acquirer_reference FROM payments WHERE id = $1`,
+      [row.id],
+    );
     expect(after.status).toBe('COMPLETED');
     expect(intentsOf(row.id)).toHaveLength(1);
+    expect(after.acquirer_reference).toBe(intentsOf(row.id)[0].id);
+    const sweep = fake.requests.slice(sent);
+    expect(sweep.filter((request) => request.method === 'POST')).toEqual([]);
+    expect(sweep.map((request) => [request.path, request.query.query])).toContainEqual([
+      '/v1/payment_intents/search',
+      `metadata['tessera_payment_id']:'${row.id}'`,
+    ]);
     await expectLedgerBalanced(server);
+  });
+
+  test('a request Stripe never received (5xx before it): the sweep finds nothing at Stripe and FAILS the payment, never charging it', async () => {
+    const merchant = await liveMerchant();
+    fake.failNext(2, 500, '/v1/payment_intents');
+    const down = await liveCharge(merchant, CARDS.success);
+    expect(down.status).toBe(503);
+    const [row] = await server.runtime.dataSource.query(
+      `SELECT id FROM payments WHERE business_id = $1 AND livemode AND status = 'PENDING'`,
+      [merchant.businessId],
+    );
+    const system = RequestContext.system(server.runtime.dataSource, 'test');
+    // Younger than Stripe's search lag: not found is no answer yet, the payment waits.
+    await server.runtime.core.payments.reconcilePending(system, 0);
+    const [young] = await server.runtime.dataSource.query(`SELECT status FROM payments WHERE id = $1`, [row.id]);
+    expect(young.status).toBe('PENDING');
+
+    await server.runtime.dataSource.query(
+      `UPDATE payments SET created_at = now() - make_interval(secs => $2) WHERE id = $1`,
+      [row.id, STRIPE_SEARCH_LAG_SECONDS + 5],
+    );
+    expect(await server.runtime.core.payments.reconcilePending(system, 0)).toBeGreaterThanOrEqual(1);
+    const [after] = await server.runtime.dataSource.query(
+      `SELECT status, failure_reason, failure_message FROM payments WHERE id = $1`,
+      [row.id],
+    );
+    expect(after).toMatchObject({ status: 'FAILED', failure_reason: 'processing_error' });
+    expect(after.failure_message).toMatch(/never received .*nothing was charged/);
+    expect(intentsOf(row.id)).toEqual([]);
+    expect(
+      fake.requests.filter((request) => request.path === '/v1/payment_intents' && request.idempotencyKey === row.id),
+    ).toHaveLength(2);
+    expect(await postings(merchant.businessId, true)).toEqual({});
+    const events = (await eventsOf(server, merchant.businessId)).filter((event) => event.data.paymentId === row.id);
+    expect(events.map((event) => event.type)).toEqual(['payment.created', 'payment.failed']);
   });
 });
 

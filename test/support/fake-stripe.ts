@@ -54,7 +54,13 @@ export interface FakeStripeOptions {
   now?: () => number;
 }
 
-type CardOutcome = 'succeed' | 'generic_decline' | 'insufficient_funds' | 'authenticate' | 'authentication_fails';
+type CardOutcome =
+  | 'succeed'
+  | 'generic_decline'
+  | 'insufficient_funds'
+  | 'authenticate'
+  /** Stripe's 4000 0082 6000 3178: authentication required, then declined for insufficient funds once authenticated. */
+  | 'authenticate_then_insufficient_funds';
 
 /** Stripe's test card numbers (https://docs.stripe.com/testing) the fake knows; any other valid number succeeds. */
 export const STRIPE_TEST_CARDS: Readonly<Record<string, CardOutcome>> = Object.freeze({
@@ -63,7 +69,7 @@ export const STRIPE_TEST_CARDS: Readonly<Record<string, CardOutcome>> = Object.f
   '4000000000009995': 'insufficient_funds',
   '4000002500003155': 'authenticate',
   '4000000000003220': 'authenticate',
-  '4000008260003178': 'authentication_fails',
+  '4000008260003178': 'authenticate_then_insufficient_funds',
 });
 
 /** Currencies Stripe takes in whole units (https://docs.stripe.com/currencies#zero-decimal). */
@@ -331,7 +337,11 @@ export class FakeStripe {
     response.writeHead(answer.status, answer.headers).end(answer.body);
   }
 
-  /** Stripe's own authentication page, as the payer's browser sees it: finishing it redirects to the return_url. */
+  /**
+   * Stripe's own authentication page, as the payer's browser sees it: finishing it redirects to the
+   * return_url. `?outcome=fail` is its test page's "Fail" button: authentication fails
+   * (`payment_intent_authentication_failure`); otherwise it succeeds, and the card's outcome follows.
+   */
   private authenticate(url: URL, response: http.ServerResponse): void {
     const intent = this.objects.get(url.pathname.slice('/authenticate/'.length));
     if (!intent || intent.object !== 'payment_intent') {
@@ -341,12 +351,27 @@ export class FakeStripe {
     if (intent.status === 'requires_action') {
       const previous = { status: intent.status, next_action: intent.next_action };
       intent.next_action = null;
-      if (this.outcomeOf(intent.payment_method as string) === 'authentication_fails') {
+      if (url.searchParams.get('outcome') === 'fail') {
         this.failIntent(intent, {
           type: 'invalid_request_error',
           code: 'payment_intent_authentication_failure',
           message:
             'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+        });
+        this.emit('payment_intent.payment_failed', intent, previous);
+      } else if (this.outcomeOf(intent.payment_method as string) === 'authenticate_then_insufficient_funds') {
+        const failure = {
+          code: 'card_declined',
+          decline_code: 'insufficient_funds',
+          message: 'Your card has insufficient funds.',
+        };
+        const charge = this.charge(intent, 'failed', failure);
+        this.failIntent(intent, {
+          type: 'card_error',
+          ...failure,
+          charge: charge.id,
+          doc_url: 'https://docs.stripe.com/error-codes/card-declined',
+          payment_method: structuredClone(this.objects.get(intent.payment_method as string)),
         });
         this.emit('payment_intent.payment_failed', intent, previous);
       } else {
@@ -608,7 +633,7 @@ export class FakeStripe {
           message: 'Your card has insufficient funds.',
         });
       case 'authenticate':
-      case 'authentication_fails':
+      case 'authenticate_then_insufficient_funds':
         if (body.off_session === 'true')
           return this.decline(intent, request, {
             code: 'authentication_required',

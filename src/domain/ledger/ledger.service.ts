@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import {
   AccountKind,
   CACHED_BALANCE_KINDS,
+  JournalEntry,
   JournalTransaction,
   LedgerAccount,
   PLATFORM_BUSINESS_ID,
@@ -237,6 +238,34 @@ export class LedgerService {
     }
     await this.tellDebits(tx, posting, posted);
     return posted;
+  }
+
+  /**
+   * Moves back what an earlier posting moved, line for line (each account gets back what it gave):
+   * the posting of `original.kind` about `original.referenceType`/`referenceId`. Throws when there
+   * is none, so a reversal never books money out of nothing.
+   */
+  async reverse(
+    tx: RequestContext,
+    original: { kind: string; referenceType: string; referenceId: string },
+    reversal: { kind: string; description: string },
+  ): Promise<PostedTransaction> {
+    const entries = await tx.repo(JournalEntry).find({
+      where: {
+        transaction: { kind: original.kind, referenceType: original.referenceType, referenceId: original.referenceId },
+      },
+      relations: { account: true },
+      order: { seq: 'ASC' },
+    });
+    if (entries.length === 0)
+      throw new Error(`No ${original.kind} posting of ${original.referenceType} ${original.referenceId} to reverse`);
+    return this.move(tx, {
+      kind: reversal.kind,
+      referenceType: original.referenceType,
+      referenceId: original.referenceId,
+      description: reversal.description,
+      lines: entries.map((entry) => ({ account: entry.account!, amount: -entry.amount })),
+    });
   }
 
   /** Each merchant wallet the posting took money from on balance (its lines netted): `ledger.wallet-debited`. */

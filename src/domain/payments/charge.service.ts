@@ -88,6 +88,16 @@ const unreachable = (error: unknown): Authorization => {
 
 const isUnavailable = (error: unknown) => error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE;
 
+/** What the recovery sweep records for a payment the acquirer never received. */
+const NEVER_RECEIVED = {
+  outcome: 'declined',
+  reason: PaymentFailureReason.PROCESSING_ERROR,
+  message: 'The card acquirer never received this payment (its answer was lost before it arrived); nothing was charged',
+} as const;
+
+/** An acquirer's answer as recorded: its authorization, or the sweep's finding that it never received the payment. */
+type AcquirerAnswer = Authorization | typeof NEVER_RECEIVED;
+
 /**
  * A saved card a charge names (`paymentMethodId`): a card of a customer of the context's business
  * and mode, found by the customers area (payments reads none of its tables); otherwise a
@@ -268,10 +278,13 @@ export class ChargeService {
   }
 
   /**
-   * Recovery sweep (a job every minute): a payment left PENDING by a process that died between
-   * recording it and recording the acquirer's answer is authorized again. Acquirers take the payment
-   * id as the reference of the authorization, so asking again returns the first answer, never a
-   * second charge. Returns how many payments it settled the fate of.
+   * Recovery sweep (a job every minute): a payment left PENDING by a process that died, or by an
+   * acquirer that did not answer, between recording it and recording the acquirer's answer. The
+   * acquirer is asked what it made of the payment (`find`), never sent it again: sending it again
+   * would make the charge if the first request never arrived, long after its caller heard 503.
+   * Found: its answer is recorded. Never received: the payment FAILS, nothing was charged. Cannot
+   * tell yet (unreachable, or its search lagging): left PENDING for the next sweep. Returns how many
+   * payments it settled the fate of.
    */
   async reconcilePending(system: RequestContext, olderThanSeconds = PENDING_RECONCILE_AFTER_SECONDS): Promise<number> {
     const stale: Array<{ id: string; business_id: string; livemode: boolean }> = await system.em.query(
@@ -284,16 +297,17 @@ export class ChargeService {
       const ctx = system.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
       const acquirer = this.providers.inMode('card-acquirer', row.livemode ? 'live' : 'test');
       const payment = await ctx.repo(Payment).findOneOrFail({ where: { id: row.id } });
-      let authorization: Authorization;
+      let answer: AcquirerAnswer;
       try {
-        authorization = acquirer
-          ? await acquirer.authorize(this.requestOf(payment)).catch(unreachable)
+        answer = acquirer
+          ? ((await acquirer.find({ ...this.requestOf(payment), createdAt: payment.createdAt })) ?? NEVER_RECEIVED)
           : { outcome: 'declined', reason: 'card_declined', message: 'No card acquirer is configured for this mode' };
-      } catch (error) {
-        if (isUnavailable(error)) continue; // still PENDING: the next sweep asks again
-        throw error;
+      } catch {
+        // The acquirer cannot tell now (unreachable, its search lagging, or an answer it could not
+        // give): failing the payment could hide a charge, so it stays PENDING for the next sweep.
+        continue;
       }
-      await this.recordAnswer(ctx, payment.id, authorization, 'authorize')
+      await this.recordAnswer(ctx, payment.id, answer, 'authorize')
         .then(() => {
           reconciled += 1;
         })
@@ -395,14 +409,16 @@ export class ChargeService {
   private async recordAnswer(
     ctx: RequestContext,
     paymentId: string,
-    authorization: Authorization,
+    authorization: AcquirerAnswer,
     stage: AnswerStage,
   ): Promise<Payment> {
+    const reference = 'reference' in authorization ? authorization.reference : undefined;
     return inTransaction(ctx, async (tx) => {
       if (authorization.outcome === 'approved') {
         // The common answer moves the payment in one UPDATE ... RETURNING (no locking read first).
         const captured = await this.store.advance(tx, paymentId, `${stage}_approved`, {
           capturedAt: new Date(),
+          ...(reference ? { acquirerReference: reference } : {}),
           threeDSecure: () => `CASE WHEN three_dsecure = 'pending' THEN 'succeeded' ELSE three_dsecure END`,
         });
         // Only a payment that waited for 3-D Secure (authenticate) had its threeDSecure set here.
@@ -411,6 +427,7 @@ export class ChargeService {
           : this.capture(tx, captured, PaymentStatus.REQUIRES_ACTION, ['status', 'capturedAt', 'threeDSecure']);
       }
       const payment = await this.store.lock(tx, paymentId);
+      if (reference) await this.store.persist(tx, payment, { acquirerReference: reference });
       if (authorization.outcome === 'declined') {
         paymentTransition(payment.status, `${stage}_declined`);
         if (payment.threeDSecure === 'pending')

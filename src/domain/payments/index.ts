@@ -103,7 +103,7 @@ export const paymentsArea = defineArea<Core>({
     settlements: (core) => new SettlementService(core.ledger, core.events, core.paymentStore, core.providers),
     disputes: (core) => new DisputeService(core.ledger, core.events, core.paymentStore, core.settlements),
     payments: (core) => new PaymentService(core.paymentStore, core.charges, core.settlements, core.disputes),
-    refunds: (core) => new RefundService(core.ledger, core.events, core.paymentStore, core.settlements),
+    refunds: (core) => new RefundService(core.ledger, core.events, core.paymentStore, core.settlements, core.providers),
   },
   errors: PAYMENTS_ERRORS,
   jobs: (core) => paymentJobs(core.payments, core.charges),

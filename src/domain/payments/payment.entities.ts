@@ -79,6 +79,8 @@ export class Payment extends MutableTenantEntity {
   @Column('text') cardCountry: string;
   /** The acquirer's reference to the card (never the number). */
   @Column('text') cardProviderRef: string;
+  /** The acquirer's id of the payment (Stripe's PaymentIntent), once it answered; null from the sandbox. */
+  @Column('text', { nullable: true }) acquirerReference: string | null;
 
   @Column({ type: 'text', default: PaymentSource.API }) source: PaymentSource;
   @Column('uuid', { nullable: true }) sourceId: string | null;
@@ -117,8 +119,14 @@ export class Refund extends TenantEntity {
   @Column('bigint', { transformer: bigintTransformer }) amount: bigint;
   @Column('text') currency: string;
   @Column('text', { nullable: true }) reason: string | null;
-  /** Refunds are booked at once: always `succeeded`. */
+  /**
+   * `succeeded` once booked (a sandbox refund at once); `pending` while an acquirer with references
+   * has not answered (nothing booked, not shown); `failed` when the acquirer failed it afterwards
+   * (its booking reversed).
+   */
   @Column('text', { default: 'succeeded' }) status: string;
+  /** The acquirer's id of the refund (Stripe's `re_…`); null for a refund booked in the ledger alone. */
+  @Column('text', { nullable: true }) acquirerReference: string | null;
 }
 
 /** OPEN: amount and fee debited. WON: amount re-credited (not the fee). LOST: nothing further. */

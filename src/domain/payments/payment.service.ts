@@ -1,4 +1,4 @@
-import { In } from 'typeorm';
+import { In, Not } from 'typeorm';
 import { ALL_ROLES, RequestContext } from '../shared/context';
 import { EntityRows } from '../shared/rows';
 import { isUuid } from '../shared/ids';
@@ -6,12 +6,12 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { ChargeService } from './charge.service';
 import { DisputeService } from './dispute.service';
 import { PaymentFilters } from './payment.commands';
-import { validationError } from '../shared/errors';
+import { DomainError, ErrorCode, validationError } from '../shared/errors';
+import { RefundStatus } from './refund.service';
 import { paymentIdRangeOf, referenceDigitsOf } from './payment-reference';
 import { Payment, PaymentSource, Refund } from './payment.entities';
 import { FINAL_WITHOUT_MONEY } from './payment.states';
 import { PaymentStore } from './payment.store';
-import { findOwned } from '../shared/tenancy';
 import { SettlementService } from './settlement.service';
 
 export type { ChargeAttempt, FraudScreen } from './charge.service';
@@ -113,7 +113,19 @@ export class PaymentService {
   /** The context's refund, or NOT_FOUND for another tenant's or a non-uuid id. */
   async getRefund(ctx: RequestContext, refundId: string): Promise<Refund> {
     ctx.requireRole(...ALL_ROLES);
-    return findOwned(ctx, Refund, refundId, 'Refund');
+    // A refund still waiting for the acquirer's answer is not booked: not shown until it is.
+    const refund = isUuid(refundId)
+      ? await ctx.repo(Refund).findOne({
+          where: {
+            id: refundId,
+            businessId: ctx.requireBusiness(),
+            livemode: ctx.livemode,
+            status: Not(RefundStatus.PENDING),
+          },
+        })
+      : null;
+    if (!refund) throw new DomainError(ErrorCode.NOT_FOUND, 'Refund not found');
+    return refund;
   }
 
   async refundsOf(ctx: RequestContext, paymentIds: string[]): Promise<Refund[]> {
@@ -121,8 +133,8 @@ export class PaymentService {
     return EntityRows.of(ctx, Refund).select(
       ctx,
       'refund',
-      'WHERE refund.payment_id = ANY($1::uuid[]) AND refund.business_id = $2 AND refund.livemode = $3 ORDER BY refund.created_at ASC',
-      [paymentIds, ctx.requireBusiness(), ctx.livemode],
+      'WHERE refund.payment_id = ANY($1::uuid[]) AND refund.business_id = $2 AND refund.livemode = $3 AND refund.status <> $4 ORDER BY refund.created_at ASC',
+      [paymentIds, ctx.requireBusiness(), ctx.livemode, RefundStatus.PENDING],
     );
   }
 }

@@ -18,11 +18,17 @@ export type PaymentAction =
   | 'settle'
   | 'refund_part'
   | 'refund_all'
+  | 'refund_reversed'
+  | 'refund_reversed_settled'
   | 'dispute';
 
 const { PENDING, REQUIRES_ACTION, COMPLETED, SETTLED, FAILED, REFUNDED } = PaymentStatus;
 
-/** Every allowed transition; anything else is a 409 CONFLICT that changes nothing. FAILED and REFUNDED are final. */
+/**
+ * Every allowed transition; anything else is a 409 CONFLICT that changes nothing. FAILED is final;
+ * REFUNDED too, except that a refund the acquirer failed afterwards (`refund_reversed`, Stripe's
+ * `refund.updated` failed) gives the payment its money back: captured again, or settled again.
+ */
 const TRANSITIONS: TransitionTable<PaymentStatus, PaymentAction> = {
   [PENDING]: {
     authorize_approved: COMPLETED,
@@ -36,10 +42,16 @@ const TRANSITIONS: TransitionTable<PaymentStatus, PaymentAction> = {
     authenticate_declined: FAILED,
     authenticate_challenged: REQUIRES_ACTION,
   },
-  [COMPLETED]: { settle: SETTLED, refund_part: COMPLETED, refund_all: REFUNDED },
-  [SETTLED]: { refund_part: SETTLED, refund_all: REFUNDED, dispute: SETTLED },
+  [COMPLETED]: { settle: SETTLED, refund_part: COMPLETED, refund_all: REFUNDED, refund_reversed: COMPLETED },
+  [SETTLED]: {
+    refund_part: SETTLED,
+    refund_all: REFUNDED,
+    dispute: SETTLED,
+    refund_reversed: SETTLED,
+    refund_reversed_settled: SETTLED,
+  },
   [FAILED]: {},
-  [REFUNDED]: {},
+  [REFUNDED]: { refund_reversed: COMPLETED, refund_reversed_settled: SETTLED },
 };
 
 const answered = (from: PaymentStatus) => `The payment is already ${from}`;
@@ -57,6 +69,8 @@ const REFUSALS: Readonly<Record<PaymentAction, (from: PaymentStatus) => string>>
   refund_part: (from) => `A ${from} payment cannot be refunded`,
   refund_all: (from) => `A ${from} payment cannot be refunded`,
   dispute: (from) => `A ${from} payment cannot be disputed`,
+  refund_reversed: (from) => `A refund of a ${from} payment cannot be reversed`,
+  refund_reversed_settled: (from) => `A refund of a ${from} payment cannot be reversed`,
 };
 
 /** The status a payment moves to, or CONFLICT when the table does not allow the action from `from`. */

@@ -16,7 +16,11 @@ export interface VaultedCard {
 
 export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'authentication_failed';
 
-export type Authorization =
+/**
+ * An acquirer's answer about a payment. `reference`: the acquirer's own id of the payment (Stripe's
+ * PaymentIntent id), kept on the payment; an acquirer without references (the sandbox) gives none.
+ */
+export type Authorization = (
   | { outcome: 'approved' }
   | { outcome: 'declined'; reason: DeclineReason; message: string }
   | {
@@ -28,7 +32,8 @@ export type Authorization =
        * absent when the acquirer has none (the sandbox: Tessera shows its own challenge page).
        */
       redirectUrl?: string;
-    };
+    }
+) & { reference?: string };
 
 export interface AuthorizationRequest {
   paymentId: string;
@@ -48,6 +53,19 @@ export interface AuthenticationReturn {
   reference: string | null;
 }
 
+/** A payment the recovery sweep asks about: when Tessera recorded it (an acquirer's search may lag behind). */
+export interface PaymentLookup extends AuthorizationRequest {
+  createdAt: Date;
+}
+
+/** A refund of a payment the acquirer knows by `paymentReference`; `refundId` (Tessera's) keys it at the acquirer. */
+export interface RefundRequest {
+  refundId: string;
+  paymentReference: string;
+  amount: bigint;
+  currency: string;
+}
+
 /** A card acquirer: vaults cards, authorizes and captures payments, completes 3-D Secure. */
 export interface CardAcquirer {
   readonly name: string;
@@ -59,4 +77,12 @@ export interface CardAcquirer {
    * that is not the payment's.
    */
   completeAuthentication(request: AuthorizationRequest, returned?: AuthenticationReturn): Promise<Authorization>;
+  /**
+   * What the acquirer made of an authorization whose answer was lost, asked without sending it
+   * again: its answer, or null when the acquirer never received the request (nothing was charged).
+   * SERVICE_UNAVAILABLE when it cannot tell yet.
+   */
+  find(request: PaymentLookup): Promise<Authorization | null>;
+  /** Gives back all or part of a captured payment, once per `refundId` however often asked; the acquirer's id of the refund. */
+  refund(request: RefundRequest): Promise<{ reference: string | null }>;
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { CardDetails, brandOf } from '../../domain/shared/card';
-import { Authorization, AuthorizationRequest, CardAcquirer, VaultedCard } from './port';
+import { Authorization, AuthorizationRequest, CardAcquirer, PaymentLookup, VaultedCard } from './port';
 
 type SandboxBehaviour =
   'success' | 'declined' | 'three_ds_success' | 'three_ds_failure' | 'insufficient_funds' | 'three_ds2';
@@ -29,7 +29,8 @@ const BEHAVIOURS: ReadonlySet<string> = new Set(Object.values(SANDBOX_CARDS).con
 /**
  * The sandbox acquirer: no network, no money. Outcomes follow the documented card numbers; the
  * reference it hands back encodes only the outcome (`sbx_<behaviour>_<random>`), so a saved card
- * behaves the same on every later charge.
+ * behaves the same on every later charge. It keeps no payments, so it gives no payment reference:
+ * refunds of its payments are booked in the ledger alone, and its `refund` is a no-op success.
  */
 export class SandboxCardAcquirer implements CardAcquirer {
   readonly name = 'sandbox';
@@ -77,6 +78,15 @@ export class SandboxCardAcquirer implements CardAcquirer {
     return behaviourOf(card) === 'three_ds_failure'
       ? { outcome: 'declined', reason: 'authentication_failed', message: '3-D Secure authentication failed' }
       : { outcome: 'approved' };
+  }
+
+  /** The sandbox saw every request it was sent: its answer is the card's deterministic outcome. */
+  async find(request: PaymentLookup): Promise<Authorization> {
+    return this.authorize(request);
+  }
+
+  async refund(): Promise<{ reference: null }> {
+    return { reference: null };
   }
 }
 

@@ -1,6 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
-import type { InboundWebhooks, ProviderEventApplication, WebhookVerification } from '../webhooks/port';
+import { isUuid } from '../../domain/shared/ids';
+import type {
+  InboundWebhooks,
+  ProviderEventApplication,
+  ProviderEventHandler,
+  WebhookVerification,
+} from '../webhooks/port';
 import { authorizationOf } from './stripe';
 import { stripeDisputeHandlers } from './stripe-disputes';
 
@@ -28,6 +34,8 @@ export function stripeWebhooks(secret: string): InboundWebhooks {
       'payment_intent.succeeded': applyIntentOutcome,
       'payment_intent.payment_failed': applyIntentOutcome,
       ...stripeDisputeHandlers,
+      'refund.updated': refundFailed,
+      'charge.refund.updated': refundFailed,
     },
   };
 }
@@ -48,6 +56,19 @@ async function applyIntentOutcome({ tx, core, event }: ProviderEventApplication)
     authorization: authorizationOf({ ...intent, status } as Stripe.PaymentIntent),
   });
 }
+
+/**
+ * A Refund whose status is now `failed` (https://docs.stripe.com/refunds#failed-refunds): the card
+ * network returned the money to the Stripe balance, so Tessera's refund is reversed in the ledger.
+ * Stripe tells it twice (both event types); the reversal happens once (RefundService.reverseFailed).
+ * A refund Tessera did not make (no `tessera_refund_id`) is not Tessera's to reverse.
+ */
+const refundFailed: ProviderEventHandler = async ({ tx, core, event }) => {
+  const refund = (event.payload.data as { object?: Partial<Stripe.Refund> } | undefined)?.object;
+  const refundId = refund?.metadata?.tessera_refund_id;
+  if (refund?.object !== 'refund' || refund.status !== 'failed' || !refundId || !isUuid(refundId)) return;
+  await core.refunds.reverseFailed(tx, refundId);
+};
 
 function verifyStripeEvent(rawBody: Buffer, headers: IncomingHttpHeaders, secret: string): WebhookVerification {
   const signature = headers['stripe-signature'];

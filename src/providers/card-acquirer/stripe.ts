@@ -9,6 +9,8 @@ import {
   AuthorizationRequest,
   CardAcquirer,
   DeclineReason,
+  PaymentLookup,
+  RefundRequest,
   VaultedCard,
 } from './port';
 
@@ -81,6 +83,13 @@ const TIMEOUT_MS = 20_000;
 const NETWORK_RETRIES = 1;
 
 /**
+ * How far Stripe's search index may lag behind its writes (https://docs.stripe.com/search#data-freshness:
+ * "under 1 minute", rarely longer during an outage): a payment younger than this that search does
+ * not find may still be at Stripe, so the sweep cannot yet call it never received.
+ */
+export const STRIPE_SEARCH_LAG_SECONDS = 60;
+
+/**
  * Stripe as the card acquirer, through its official SDK: a card becomes a PaymentMethod (Stripe
  * keeps the number; Tessera its reference and what may be shown), an authorization a confirmed
  * PaymentIntent keyed by Tessera's payment id (`Idempotency-Key` and `metadata.tessera_payment_id`),
@@ -146,7 +155,12 @@ export class StripeCardAcquirer implements CardAcquirer {
     const intent = await answered(() => this.stripe.paymentIntents.retrieve(id));
     const authorization = authorizationOf(intent);
     return authorization.outcome === 'authentication_required'
-      ? { outcome: 'declined', reason: 'authentication_failed', message: '3-D Secure authentication was not completed' }
+      ? {
+          outcome: 'declined',
+          reason: 'authentication_failed',
+          message: '3-D Secure authentication was not completed',
+          reference: id,
+        }
       : authorization;
   }
 
@@ -163,6 +177,55 @@ export class StripeCardAcquirer implements CardAcquirer {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return null;
       throw error;
     }
+  }
+
+  /**
+   * The payment's PaymentIntent found by its metadata (search: no request that could create it), or
+   * null when Stripe has none: the request never reached Stripe, nothing was charged. Not found for
+   * a payment younger than the search index's lag is not an answer yet (SERVICE_UNAVAILABLE).
+   */
+  async find(request: PaymentLookup): Promise<Authorization | null> {
+    const found = await answered(() =>
+      this.stripe.paymentIntents.search({
+        query: `metadata['tessera_payment_id']:'${request.paymentId}'`,
+        limit: 10,
+      }),
+    );
+    const intent = found.data.find((candidate) => candidate.metadata?.tessera_payment_id === request.paymentId);
+    if (intent) {
+      if (!FINAL_STATUSES.has(intent.status))
+        throw new DomainError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          `Stripe's PaymentIntent ${intent.id} is ${intent.status}: no outcome yet`,
+        );
+      return authorizationOf(intent);
+    }
+    if (Date.now() - request.createdAt.getTime() < STRIPE_SEARCH_LAG_SECONDS * 1000)
+      throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, "Stripe's search may not show the payment yet");
+    return null;
+  }
+
+  /**
+   * A Refund of the payment's PaymentIntent, keyed by Tessera's refund id (`Idempotency-Key` and
+   * `metadata.tessera_refund_id`): asking again is Stripe's replay, never a second refund.
+   */
+  async refund(request: RefundRequest): Promise<{ reference: string | null }> {
+    const refund = await answered(() =>
+      this.stripe.refunds.create(
+        {
+          payment_intent: request.paymentReference,
+          amount: stripeAmountOf(request.amount, request.currency),
+          metadata: { tessera_refund_id: request.refundId },
+        },
+        { idempotencyKey: request.refundId },
+      ),
+    );
+    if (refund.status === 'failed' || refund.status === 'canceled')
+      throw new DomainError(
+        ErrorCode.UNPROCESSABLE,
+        `The card acquirer refused the refund: ${refund.failure_reason ?? refund.status}`,
+      );
+    return { reference: refund.id };
   }
 
   /**
@@ -196,17 +259,28 @@ export class StripeCardAcquirer implements CardAcquirer {
   }
 }
 
-/** A PaymentIntent's status as Tessera's answer (an authorization, or its 3-D Secure completion). */
+/** The statuses of an intent confirmed with a card that are its outcome (processing and the like are not yet). */
+const FINAL_STATUSES: ReadonlySet<Stripe.PaymentIntent.Status> = new Set([
+  'succeeded',
+  'requires_action',
+  'requires_payment_method',
+  'canceled',
+]);
+
+/** A PaymentIntent's status as Tessera's answer (an authorization, or its 3-D Secure completion), with the intent's id as reference. */
 export function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
+  const reference = intent.id;
   switch (intent.status) {
     case 'succeeded':
-      return { outcome: 'approved' };
+      return { outcome: 'approved', reference };
     case 'requires_action': {
       const redirectUrl = intent.next_action?.redirect_to_url?.url ?? undefined;
-      return { outcome: 'authentication_required', version: '2', ...(redirectUrl ? { redirectUrl } : {}) };
+      return { outcome: 'authentication_required', version: '2', reference, ...(redirectUrl ? { redirectUrl } : {}) };
     }
     case 'requires_payment_method':
-      return declineOf(intent.last_payment_error);
+      return { ...declineOf(intent.last_payment_error), reference };
+    case 'canceled':
+      return { outcome: 'declined', reason: 'card_declined', message: DECLINES.card_declined, reference };
     default:
       // processing, requires_capture, canceled, …: not an outcome the automatic capture of a card gives.
       throw new Error(`Stripe answered the PaymentIntent ${intent.id} with status ${intent.status}`);
@@ -220,7 +294,7 @@ const DECLINES: Record<DeclineReason, string> = {
 };
 
 /** Stripe's decline codes (https://docs.stripe.com/declines/codes) as Tessera's reasons, with the sandbox's words. */
-function declineOf(error: Stripe.PaymentIntent.LastPaymentError | null): Authorization {
+function declineOf(error: Stripe.PaymentIntent.LastPaymentError | null): Authorization & { outcome: 'declined' } {
   const reason: DeclineReason =
     error?.decline_code === 'insufficient_funds'
       ? 'insufficient_funds'
