@@ -163,7 +163,10 @@ export class StripeCardAcquirer implements CardAcquirer {
     if (kept.customer !== customer) {
       await answered(() => this.stripe.paymentMethods.attach(kept.paymentMethod, { customer })).catch(
         (error: unknown) => {
-          if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError)
+          if (
+            error instanceof Stripe.errors.StripeCardError ||
+            error instanceof Stripe.errors.StripeInvalidRequestError
+          )
             throw new DomainError(
               ErrorCode.UNPROCESSABLE,
               `The card acquirer refused to keep the card for later charges: ${error.message}`,
