@@ -20,6 +20,12 @@ export class Customer extends MutableTenantEntity {
   @Column('text', { nullable: true }) phoneNumber: string | null;
 
   @Column('uuid', { nullable: true }) defaultPaymentMethodId: string | null;
+
+  /**
+   * The card acquirer's own customer (Stripe's `cus_…`), made on the first card saved with an
+   * acquirer that keeps cards per customer; null with the sandbox. Not shown on the API faces.
+   */
+  @Column('text', { nullable: true }) acquirerCustomerRef: string | null;
 }
 
 /**

@@ -9,8 +9,8 @@ import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { findOwned, lockOwned } from '../shared/tenancy';
 import { conflictOnUniqueViolation } from '../shared/unique-violation';
-import { redeemCardToken } from '../tokens';
-import { VaultedCard } from '../../providers/card-acquirer/port';
+import { peekCardToken, redeemCardToken } from '../tokens';
+import { SaveCardRequest, SavedCard, VaultedCard } from '../../providers/card-acquirer/port';
 import {
   AttachPaymentMethodCommand,
   CreateCustomerCommand,
@@ -44,7 +44,11 @@ const emailTaken = () =>
  * they are made, and a new profile (or a changed email) links the earlier payments of that email.
  */
 export class CustomerService {
-  constructor(private readonly vault: (ctx: RequestContext, card: CardDetails) => Promise<VaultedCard>) {}
+  constructor(
+    private readonly vault: (ctx: RequestContext, card: CardDetails) => Promise<VaultedCard>,
+    /** Keeps a vaulted card with the mode's acquirer for the customer's later charges (payments' saveCardForCustomer). */
+    private readonly keep: (ctx: RequestContext, request: SaveCardRequest) => Promise<SavedCard>,
+  ) {}
 
   /** Creates a profile; 409 when the email already has one. Earlier payments of the email become its payments. */
   async create(ctx: RequestContext, data: CreateCustomerCommand): Promise<CustomerView> {
@@ -159,12 +163,25 @@ export class CustomerService {
     { customerId, source }: AttachPaymentMethodCommand,
   ): Promise<{ customer: Customer; paymentMethod: PaymentMethod }> {
     ctx.requireRole(...WRITE_ROLES);
-    await findOwned(ctx, Customer, customerId, 'Customer');
-    const vaulted = source.kind === 'card' ? await this.vault(ctx, source.card) : null;
+    const owner = await findOwned(ctx, Customer, customerId, 'Customer');
+    // The acquirer is asked outside the transaction: the card vaulted (or the token's card, not yet
+    // used: the transaction uses it, and refuses it if another request did meanwhile), then kept
+    // for the customer (Stripe: attached to the customer's Stripe Customer, made on its first save).
+    const given = source.kind === 'card' ? await this.vault(ctx, source.card) : await peekCardToken(ctx, source.token);
+    const saved = await this.keep(ctx, {
+      card: given,
+      customerRef: owner.acquirerCustomerRef,
+      customerId: owner.id,
+      email: owner.email,
+    });
     return inTransaction(ctx, async (tx) => {
       const customer = await lockOwned(tx, Customer, customerId, 'Customer');
-      const card = source.kind === 'token' ? await redeemCardToken(tx, source.token) : vaulted!;
-      const paymentMethod = await this.addCard(tx, customer, card);
+      if (source.kind === 'token') await redeemCardToken(tx, source.token);
+      if (saved.customerRef && customer.acquirerCustomerRef !== saved.customerRef) {
+        customer.acquirerCustomerRef = saved.customerRef;
+        await tx.repo(Customer).save(customer);
+      }
+      const paymentMethod = await this.addCard(tx, customer, saved.card);
       return { customer, paymentMethod };
     });
   }

@@ -27,6 +27,10 @@ export const customersArea = defineArea<Core>({
   entities: [Customer, PaymentMethod],
   savedCardOf: savedCardToCharge,
   services: {
-    customers: (core) => new CustomerService((ctx, card) => core.payments.vaultCard(ctx, card)),
+    customers: (core) =>
+      new CustomerService(
+        (ctx, card) => core.payments.vaultCard(ctx, card),
+        (ctx, request) => core.payments.saveCardForCustomer(ctx, request),
+      ),
   },
 });

@@ -9,7 +9,14 @@ import { DomainError, ErrorCode, validationError } from '../shared/errors';
 import { IdempotencyErrorCode } from '../idempotency';
 import { enqueueJob } from '../shared/jobs';
 import { MAX_AMOUNT_MINOR, normalizeCurrency } from '../shared/money';
-import { Authorization, AuthorizationRequest, CardAcquirer, VaultedCard } from '../../providers/card-acquirer/port';
+import {
+  Authorization,
+  AuthorizationRequest,
+  CardAcquirer,
+  SaveCardRequest,
+  SavedCard,
+  VaultedCard,
+} from '../../providers/card-acquirer/port';
 import { CardDetails } from '../shared/card';
 import { isUuid } from '../shared/ids';
 import { ChargeDedupe, ChargeStore, DedupeClaim } from './charge.store';
@@ -189,6 +196,14 @@ export class ChargeService {
   /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
   async vaultCard(ctx: RequestContext, card: CardDetails): Promise<VaultedCard> {
     return this.acquirerFor(ctx).vault(card);
+  }
+
+  /**
+   * Keeps a vaulted card with the mode's acquirer for later charges of a customer (Stripe: the
+   * customer's Stripe Customer, with the card attached); outside any transaction, as every acquirer call.
+   */
+  async saveCardForCustomer(ctx: RequestContext, request: SaveCardRequest): Promise<SavedCard> {
+    return this.acquirerFor(ctx).saveForCustomer(request);
   }
 
   /**
@@ -542,6 +557,8 @@ export class ChargeService {
       currency: payment.currency,
       card,
       returnUrl: `${this.settings.publicBaseUrl.replace(/\/+$/, '')}${authenticationReturnPathOf(payment.id)}`,
+      // A charge of a saved card (server-to-server, a recurring gift) is the merchant's: the payer is not there.
+      ...(payment.paymentMethodId ? { offSession: true } : {}),
     };
   }
 

@@ -33,6 +33,7 @@ export {
 export class PaymentService {
   readonly charge: ChargeService['charge'];
   readonly vaultCard: ChargeService['vaultCard'];
+  readonly saveCardForCustomer: ChargeService['saveCardForCustomer'];
   readonly requireCardPayments: ChargeService['requireCardPayments'];
   readonly completeThreeDSecure: ChargeService['completeThreeDSecure'];
   readonly autoCompleteThreeDSecure: ChargeService['autoCompleteThreeDSecure'];
@@ -49,6 +50,7 @@ export class PaymentService {
   ) {
     this.charge = charges.charge.bind(charges);
     this.vaultCard = charges.vaultCard.bind(charges);
+    this.saveCardForCustomer = charges.saveCardForCustomer.bind(charges);
     this.requireCardPayments = charges.requireCardPayments.bind(charges);
     this.completeThreeDSecure = charges.completeThreeDSecure.bind(charges);
     this.autoCompleteThreeDSecure = charges.autoCompleteThreeDSecure.bind(charges);

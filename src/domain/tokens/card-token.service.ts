@@ -2,7 +2,7 @@ import { VaultedCard } from '../../providers/card-acquirer/port';
 import { CardDetails } from '../shared/card';
 import { RequestContext } from '../shared/context';
 import { randomToken } from '../shared/crypto';
-import { forbidden, validationError } from '../shared/errors';
+import { DomainError, forbidden, validationError } from '../shared/errors';
 import { CreateCardTokenCommand } from './card-token.commands';
 import { CardToken } from './card-token.entity';
 
@@ -93,7 +93,35 @@ export async function redeemCardToken(tx: RequestContext, tokenId: string, field
     };
   }
   const token = TOKEN_ID.test(tokenId) ? await tx.repo(CardToken).findOne({ where: scope }) : null;
-  if (token?.usedAt) throw validationError({ [field]: ['has already been used; card tokens are single-use'] });
-  if (token) throw validationError({ [field]: ['has expired; card tokens can be used for 15 minutes'] });
-  throw validationError({ [field]: ['is not a card token of this business and mode'] });
+  throw unusable(token, field);
+}
+
+/**
+ * The card of a token that can still be used, without using it: what a caller hands the acquirer
+ * before the transaction that redeems the token (redeemCardToken, which refuses it if it was used meanwhile).
+ */
+export async function peekCardToken(ctx: RequestContext, tokenId: string, field = 'token'): Promise<VaultedCard> {
+  const token = TOKEN_ID.test(tokenId)
+    ? await ctx.repo(CardToken).findOne({
+        where: { id: tokenId, businessId: ctx.requireBusiness(), livemode: ctx.livemode },
+      })
+    : null;
+  if (!token || token.usedAt || token.expiresAt.getTime() <= Date.now()) throw unusable(token, field);
+  return {
+    providerRef: token.providerRef,
+    brand: token.brand,
+    last4: token.last4,
+    bin: token.bin,
+    expiryMonth: token.expiryMonth,
+    expiryYear: token.expiryYear,
+    fingerprint: token.fingerprint,
+    country: token.country,
+  };
+}
+
+/** Why a token cannot be used: used, expired, or none of the context's business and mode. */
+function unusable(token: CardToken | null, field: string): DomainError {
+  if (token?.usedAt) return validationError({ [field]: ['has already been used; card tokens are single-use'] });
+  if (token) return validationError({ [field]: ['has expired; card tokens can be used for 15 minutes'] });
+  return validationError({ [field]: ['is not a card token of this business and mode'] });
 }

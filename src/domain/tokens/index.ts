@@ -6,7 +6,7 @@ import { CardTokenService } from './card-token.service';
 // The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
 export type { CreateCardTokenCommand } from './card-token.commands';
 export { CardToken } from './card-token.entity';
-export { CardTokenService, redeemCardToken } from './card-token.service';
+export { CardTokenService, peekCardToken, redeemCardToken } from './card-token.service';
 
 declare module '../core' {
   interface Core {

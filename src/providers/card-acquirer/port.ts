@@ -45,6 +45,34 @@ export interface AuthorizationRequest {
    * PUBLIC_BASE_URL). The same for every call of one payment, so that a repeated call is the same request.
    */
   returnUrl?: string;
+  /**
+   * The payer is not present: a merchant-initiated charge of a saved card (a recurring gift, a
+   * server-to-server charge naming a saved card). A card that asks for authentication then is
+   * declined (`authentication_failed`) at an acquirer that cannot reach the payer; the sandbox
+   * ignores it (its challenge completes on its own).
+   */
+  offSession?: boolean;
+}
+
+/** A card kept for later charges of one Tessera customer (saving a card, a token exchanged for a saved card). */
+export interface SaveCardRequest {
+  /** The card as `vault` gave it, not yet charged. */
+  card: VaultedCard;
+  /** The acquirer's customer this Tessera customer already has (`customers.acquirer_customer_ref`), or null on its first save. */
+  customerRef: string | null;
+  /** Tessera's customer id: keys the acquirer's customer, so a retry of the first save makes one. */
+  customerId: string;
+  email: string;
+}
+
+/**
+ * The card as kept: its reference names the acquirer's customer too when the acquirer needs it to
+ * charge the card again (Stripe), and `customerRef` is that customer (null for an acquirer without
+ * customers: the sandbox gives the card back as it was).
+ */
+export interface SavedCard {
+  customerRef: string | null;
+  card: VaultedCard;
 }
 
 /** What the payer came back from the acquirer's authentication page with (the query of the return route). */
@@ -70,6 +98,11 @@ export interface RefundRequest {
 export interface CardAcquirer {
   readonly name: string;
   vault(card: CardDetails): Promise<VaultedCard>;
+  /**
+   * Keeps a vaulted card for later charges of a customer (Stripe: the Stripe Customer, made on the
+   * first save, with the PaymentMethod attached to it). Asking again is harmless.
+   */
+  saveForCustomer(request: SaveCardRequest): Promise<SavedCard>;
   authorize(request: AuthorizationRequest): Promise<Authorization>;
   /**
    * Finishes a 3-D Secure challenge; approved or declined with `authentication_failed`. With

@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import { CardDetails, brandOf } from '../../domain/shared/card';
-import { Authorization, AuthorizationRequest, CardAcquirer, PaymentLookup, VaultedCard } from './port';
+import {
+  Authorization,
+  AuthorizationRequest,
+  CardAcquirer,
+  PaymentLookup,
+  SaveCardRequest,
+  SavedCard,
+  VaultedCard,
+} from './port';
 
 type SandboxBehaviour =
   'success' | 'declined' | 'three_ds_success' | 'three_ds_failure' | 'insufficient_funds' | 'three_ds2';
@@ -56,6 +64,11 @@ export class SandboxCardAcquirer implements CardAcquirer {
         .slice(0, 22),
       country: SANDBOX_BIN_COUNTRIES.find(([prefix]) => card.number.startsWith(prefix))?.[1] ?? 'US',
     };
+  }
+
+  /** The sandbox has no customers: its references already behave the same on every charge. */
+  async saveForCustomer({ card }: SaveCardRequest): Promise<SavedCard> {
+    return { customerRef: null, card };
   }
 
   async authorize({ card }: AuthorizationRequest): Promise<Authorization> {

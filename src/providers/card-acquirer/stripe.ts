@@ -11,6 +11,8 @@ import {
   DeclineReason,
   PaymentLookup,
   RefundRequest,
+  SaveCardRequest,
+  SavedCard,
   VaultedCard,
 } from './port';
 
@@ -140,6 +142,42 @@ export class StripeCardAcquirer implements CardAcquirer {
     };
   }
 
+  /**
+   * A card kept for a customer: the Stripe Customer, made on the customer's first save (keyed by
+   * Tessera's customer id, so a retry makes one), and the PaymentMethod attached to it, which Stripe
+   * requires to use a PaymentMethod more than once. The kept reference names both
+   * (`cus_…/pm_…`), so every later charge of the card, and every repeat of one, names the customer.
+   */
+  async saveForCustomer({ card, customerRef, customerId, email }: SaveCardRequest): Promise<SavedCard> {
+    const kept = keptCardOf(card.providerRef);
+    const customer =
+      customerRef ??
+      (
+        await answered(() =>
+          this.stripe.customers.create(
+            { email, metadata: { tessera_customer_id: customerId } },
+            { idempotencyKey: `tessera-customer-${customerId}` },
+          ),
+        )
+      ).id;
+    if (kept.customer !== customer) {
+      await answered(() => this.stripe.paymentMethods.attach(kept.paymentMethod, { customer })).catch(
+        (error: unknown) => {
+          if (
+            error instanceof Stripe.errors.StripeCardError ||
+            error instanceof Stripe.errors.StripeInvalidRequestError
+          )
+            throw new DomainError(
+              ErrorCode.UNPROCESSABLE,
+              `The card acquirer refused to keep the card for later charges: ${error.message}`,
+            );
+          throw error;
+        },
+      );
+    }
+    return { customerRef: customer, card: { ...card, providerRef: `${customer}/${kept.paymentMethod}` } };
+  }
+
   async authorize(request: AuthorizationRequest): Promise<Authorization> {
     return authorizationOf(await this.confirmedIntent(request));
   }
@@ -233,13 +271,18 @@ export class StripeCardAcquirer implements CardAcquirer {
    * same payment id is Stripe's replay of that first answer (a decline included, as its 402).
    */
   private async confirmedIntent(request: AuthorizationRequest): Promise<Stripe.PaymentIntent> {
+    const card = keptCardOf(request.card.providerRef);
     try {
       return await answered(() =>
         this.stripe.paymentIntents.create(
           {
             amount: stripeAmountOf(request.amount, request.currency),
             currency: request.currency.toLowerCase(),
-            payment_method: request.card.providerRef,
+            payment_method: card.paymentMethod,
+            // A saved card is its Customer's PaymentMethod; charged without the payer, it is off-session
+            // (a card that asks for authentication then is declined: authentication_required).
+            ...(card.customer ? { customer: card.customer } : {}),
+            ...(request.offSession ? { off_session: true } : {}),
             // With Tessera's return route, 3-D Secure is a redirect to Stripe's page and back
             // (next_action.redirect_to_url); without one (nobody to send there), nothing may redirect.
             ...(request.returnUrl
@@ -257,6 +300,17 @@ export class StripeCardAcquirer implements CardAcquirer {
       throw error;
     }
   }
+}
+
+/**
+ * A card reference as the Stripe acquirer hands it out: `pm_…` for a card vaulted for one charge,
+ * `cus_…/pm_…` for a card kept for a customer (its PaymentMethod attached to that Stripe Customer).
+ */
+function keptCardOf(providerRef: string): { paymentMethod: string; customer: string | null } {
+  const slash = providerRef.indexOf('/');
+  return slash < 0
+    ? { paymentMethod: providerRef, customer: null }
+    : { paymentMethod: providerRef.slice(slash + 1), customer: providerRef.slice(0, slash) };
 }
 
 /** The statuses of an intent confirmed with a card that are its outcome (processing and the like are not yet). */
