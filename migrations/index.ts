@@ -32,6 +32,7 @@ import { ProviderEvents1796330000000 } from './1796330000000-ProviderEvents';
 import { AcquirerReferences1796350000000 } from './1796350000000-AcquirerReferences';
 import { AcquirerDisputes1796360000000 } from './1796360000000-AcquirerDisputes';
 import { PaymentAuthenticationUrl1796370000000 } from './1796370000000-PaymentAuthenticationUrl';
+import { Reconciliation1796390000000 } from './1796390000000-Reconciliation';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 // Function is the type TypeORM's `migrations` option takes, and the line migration:generate rewrites.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -70,4 +71,5 @@ export const migrations: Function[] = [
   AcquirerReferences1796350000000,
   AcquirerDisputes1796360000000,
   PaymentAuthenticationUrl1796370000000,
+  Reconciliation1796390000000,
 ];

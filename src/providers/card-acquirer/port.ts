@@ -71,13 +71,7 @@ export interface RefundRequest {
  * failure), a dispute's withdrawal and its reversal when won; `other` for what reconciliation does
  * not compare (payouts, top-ups, the acquirer's own fees billed apart).
  */
-export type AcquirerTransactionType =
-  | 'charge'
-  | 'refund'
-  | 'refund_failure'
-  | 'dispute'
-  | 'dispute_reversal'
-  | 'other';
+export type AcquirerTransactionType = 'charge' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'other';
 
 /**
  * One entry of the acquirer's balance (Stripe's balance transaction), for reconciliation. `amount`

@@ -311,7 +311,12 @@ export function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
 const unixSecondsOf = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** A source Stripe expanded: the fields reconciliation reads of a charge, refund or dispute. */
-type ExpandedSource = { id: string; amount?: number; currency?: string; payment_intent?: string | { id: string } | null };
+type ExpandedSource = {
+  id: string;
+  amount?: number;
+  currency?: string;
+  payment_intent?: string | { id: string } | null;
+};
 
 /** Stripe's balance transaction in Tessera's words (docs/live.md, Reconciliation). */
 function balanceTransactionOf(transaction: Stripe.BalanceTransaction): AcquirerBalanceTransaction {
