@@ -33,6 +33,7 @@ import { AcquirerReferences1796350000000 } from './1796350000000-AcquirerReferen
 import { AcquirerDisputes1796360000000 } from './1796360000000-AcquirerDisputes';
 import { PaymentAuthenticationUrl1796370000000 } from './1796370000000-PaymentAuthenticationUrl';
 import { AcquirerCustomerRef1796380000000 } from './1796380000000-AcquirerCustomerRef';
+import { Reconciliation1796390000000 } from './1796390000000-Reconciliation';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 // Function is the type TypeORM's `migrations` option takes, and the line migration:generate rewrites.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -72,4 +73,5 @@ export const migrations: Function[] = [
   AcquirerDisputes1796360000000,
   PaymentAuthenticationUrl1796370000000,
   AcquirerCustomerRef1796380000000,
+  Reconciliation1796390000000,
 ];

@@ -20,6 +20,7 @@ import { paymentLinksArea } from './domain/payment-links';
 import { paymentsArea } from './domain/payments';
 import { providerEventsArea } from './domain/provider-events';
 import { payoutsArea } from './domain/payouts';
+import { reconciliationArea } from './domain/reconciliation';
 import { recurringGiftsArea } from './domain/recurring-gifts';
 import { sandboxArea } from './domain/sandbox';
 import { tokensArea } from './domain/tokens';
@@ -112,5 +113,6 @@ export const AREAS: readonly Area[] = [
   area(collectionsArea, 'rest', 'graphql'),
   area(sandboxArea, 'rest', 'graphql'),
   area(treasuryArea, 'rest', 'graphql'),
+  area(reconciliationArea, 'cli'),
   area(providerEventsArea),
 ];

@@ -108,7 +108,7 @@ describe('An area is one line in src/areas.ts', () => {
 
   test('its operator command is in the CLI, after the kernel and the other areas, and runs', async () => {
     const program = operatorProgram();
-    expect(program.commands.map((command) => command.name()).slice(-2)).toEqual(['v1-webhook-url', 'greeting']);
+    expect(program.commands.map((command) => command.name()).slice(-2)).toEqual(['reconcile', 'greeting']);
     const written = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       await program.parseAsync(['greeting'], { from: 'user' });

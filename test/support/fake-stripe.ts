@@ -946,10 +946,12 @@ export class FakeStripe {
 
   private expand(result: Resource, paths: string[]): Resource {
     const copy = structuredClone(result);
-    for (const path of paths) {
+    const isList = copy.object === 'list' || copy.object === 'search_result';
+    for (const given of paths) {
+      // A list's items are expanded as Stripe names them, `data.<field>` (the bare field is kept for older callers).
+      const path = isList && given.startsWith('data.') ? given.slice('data.'.length) : given;
       const [field, ...rest] = path.split('.');
-      const targets =
-        copy.object === 'list' || copy.object === 'search_result' ? (copy.data as StripeObject[]) : [copy];
+      const targets = isList ? (copy.data as StripeObject[]) : [copy];
       for (const target of targets) {
         const ref = target[field];
         if (typeof ref !== 'string') continue;

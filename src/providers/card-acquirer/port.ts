@@ -94,6 +94,41 @@ export interface RefundRequest {
   currency: string;
 }
 
+/**
+ * What an acquirer's balance moved for, in Tessera's words: a charge captured, a refund (and its
+ * failure), a dispute's withdrawal and its reversal when won; `other` for what reconciliation does
+ * not compare (payouts, top-ups, the acquirer's own fees billed apart).
+ */
+export type AcquirerTransactionType = 'charge' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'other';
+
+/**
+ * One entry of the acquirer's balance (Stripe's balance transaction), for reconciliation. `amount`
+ * and `currency` are the source's (what the payer paid, refunded or disputed: the currency Tessera
+ * booked in), unsigned, in Tessera's minor units; `fee` is what the acquirer kept of it, in the
+ * currency of its balance (`feeCurrency`).
+ */
+export interface AcquirerBalanceTransaction {
+  id: string;
+  type: AcquirerTransactionType;
+  /** The acquirer's own word for it (Stripe's `type`, or `reporting_category` for an adjustment). */
+  acquirerType: string;
+  /** The acquirer's id of what moved the balance (Stripe: `ch_…`, `re_…`, `dp_…`/`du_…`). */
+  sourceId: string | null;
+  /** For a charge, the acquirer's reference of the payment (Stripe's PaymentIntent), which the payment keeps. */
+  paymentReference: string | null;
+  amount: bigint;
+  currency: string;
+  fee: bigint;
+  feeCurrency: string;
+  createdAt: Date;
+}
+
+/** A period of the acquirer's balance: from (inclusive) to (exclusive). */
+export interface BalancePeriod {
+  from: Date;
+  to: Date;
+}
+
 /** A card acquirer: vaults cards, authorizes and captures payments, completes 3-D Secure. */
 export interface CardAcquirer {
   readonly name: string;
@@ -118,4 +153,9 @@ export interface CardAcquirer {
   find(request: PaymentLookup): Promise<Authorization | null>;
   /** Gives back all or part of a captured payment, once per `refundId` however often asked; the acquirer's id of the refund. */
   refund(request: RefundRequest): Promise<{ reference: string | null }>;
+  /**
+   * The acquirer's balance transactions created in the period, every page of them; null for an
+   * acquirer that keeps no balance (the sandbox: reconciliation has nothing to compare).
+   */
+  balanceTransactions(period: BalancePeriod): Promise<AcquirerBalanceTransaction[] | null>;
 }

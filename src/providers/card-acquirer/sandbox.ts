@@ -101,6 +101,11 @@ export class SandboxCardAcquirer implements CardAcquirer {
   async refund(): Promise<{ reference: null }> {
     return { reference: null };
   }
+
+  /** The sandbox moves no money and keeps no balance: reconciliation has nothing to compare. */
+  async balanceTransactions(): Promise<null> {
+    return null;
+  }
 }
 
 function behaviourOf(card: VaultedCard): SandboxBehaviour {

@@ -4,9 +4,12 @@ import { CardDetails } from '../../domain/shared/card';
 import { DomainError, ErrorCode } from '../../domain/shared/errors';
 import { exponentOf } from '../../domain/shared/money';
 import {
+  AcquirerBalanceTransaction,
+  AcquirerTransactionType,
   AuthenticationReturn,
   Authorization,
   AuthorizationRequest,
+  BalancePeriod,
   CardAcquirer,
   DeclineReason,
   PaymentLookup,
@@ -267,6 +270,24 @@ export class StripeCardAcquirer implements CardAcquirer {
   }
 
   /**
+   * The account's balance transactions created in the period (`created[gte]`, `created[lt]`), every
+   * page through the SDK's auto-pagination (`starting_after`), each with its source expanded
+   * (`data.source`): a charge's PaymentIntent, and the amount and currency the payer saw.
+   */
+  async balanceTransactions(period: BalancePeriod): Promise<AcquirerBalanceTransaction[]> {
+    return answered(async () => {
+      const found: AcquirerBalanceTransaction[] = [];
+      const pages = this.stripe.balanceTransactions.list({
+        created: { gte: unixSecondsOf(period.from), lt: unixSecondsOf(period.to) },
+        limit: 100,
+        expand: ['data.source'],
+      });
+      for await (const transaction of pages) found.push(balanceTransactionOf(transaction));
+      return found;
+    });
+  }
+
+  /**
    * The payment's PaymentIntent, created and confirmed on the first call; every later call with the
    * same payment id is Stripe's replay of that first answer (a decline included, as its 402).
    */
@@ -338,6 +359,61 @@ export function authorizationOf(intent: Stripe.PaymentIntent): Authorization {
     default:
       // processing, requires_capture, canceled, …: not an outcome the automatic capture of a card gives.
       throw new Error(`Stripe answered the PaymentIntent ${intent.id} with status ${intent.status}`);
+  }
+}
+
+const unixSecondsOf = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** A source Stripe expanded: the fields reconciliation reads of a charge, refund or dispute. */
+type ExpandedSource = {
+  id: string;
+  amount?: number;
+  currency?: string;
+  payment_intent?: string | { id: string } | null;
+};
+
+/** Stripe's balance transaction in Tessera's words (docs/live.md, Reconciliation). */
+function balanceTransactionOf(transaction: Stripe.BalanceTransaction): AcquirerBalanceTransaction {
+  const source = typeof transaction.source === 'object' ? (transaction.source as unknown as ExpandedSource) : null;
+  const sourceId = typeof transaction.source === 'string' ? transaction.source : (source?.id ?? null);
+  const type = transactionTypeOf(transaction);
+  // The source's own amount and currency (what Tessera booked); the transaction's when Stripe gave no source.
+  const currency = source?.currency ?? transaction.currency;
+  const stripeAmount = source?.amount ?? Math.abs(transaction.amount);
+  const intent = source?.payment_intent;
+  return {
+    id: transaction.id,
+    type,
+    acquirerType: transaction.type === 'adjustment' ? transaction.reporting_category : transaction.type,
+    sourceId,
+    paymentReference: type === 'charge' && intent ? (typeof intent === 'string' ? intent : intent.id) : null,
+    amount: tesseraAmountOf(Math.abs(stripeAmount), currency),
+    currency: currency.toUpperCase(),
+    fee: tesseraAmountOf(transaction.fee, transaction.currency),
+    feeCurrency: transaction.currency.toUpperCase(),
+    createdAt: new Date(transaction.created * 1000),
+  };
+}
+
+/** Stripe's types (https://docs.stripe.com/reports/balance-transaction-types) reconciliation compares. */
+function transactionTypeOf(transaction: Stripe.BalanceTransaction): AcquirerTransactionType {
+  switch (transaction.type) {
+    case 'charge':
+    case 'payment':
+      return 'charge';
+    case 'refund':
+    case 'payment_refund':
+      return 'refund';
+    case 'refund_failure':
+    case 'payment_failure_refund':
+      return 'refund_failure';
+    case 'adjustment':
+      // A dispute's withdrawal and its reversal when won are adjustments, told apart by category.
+      if (transaction.reporting_category === 'dispute') return 'dispute';
+      if (transaction.reporting_category === 'dispute_reversal') return 'dispute_reversal';
+      return 'other';
+    default:
+      return 'other';
   }
 }
 

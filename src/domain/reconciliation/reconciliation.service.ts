@@ -1,0 +1,317 @@
+import type {
+  AcquirerBalanceTransaction,
+  AcquirerTransactionType,
+  CardAcquirer,
+} from '../../providers/card-acquirer/port';
+import type { ProviderRegistry } from '../../providers/registry';
+import { RequestContext, inTransaction } from '../shared/context';
+import { DomainError, ErrorCode } from '../shared/errors';
+import { ReconcileCommand } from './reconciliation.commands';
+import {
+  ReconciliationDifference,
+  ReconciliationDifferenceKind,
+  ReconciliationFee,
+  ReconciliationRun,
+  ReconciliationRunStatus,
+} from './reconciliation.entities';
+
+/** A run and what it found. */
+export interface ReconciliationReport {
+  run: ReconciliationRun;
+  differences: ReconciliationDifference[];
+}
+
+/** The longest period one run compares (the acquirer's list is read whole, into memory). */
+const MAX_PERIOD_DAYS = 31;
+
+/**
+ * How far around the period the acquirer's balance is read to clear Tessera's postings: Stripe's
+ * entry of a charge is written before Tessera books it (its answer comes first, a 3-D Secure
+ * return minutes later), so a posting just after midnight may have its entry just before.
+ */
+const MARGIN_MS = 60 * 60 * 1000;
+
+type Compared = Exclude<AcquirerTransactionType, 'other'>;
+
+/**
+ * Where Tessera keeps the acquirer's id of what each balance transaction moved, and the posting
+ * that booked it: its kind, and the account on the acquirer's side of it (the clearing account for
+ * captures and refunds, the dispute reserve for disputes), whose line is the amount compared.
+ */
+const BOOKINGS: Record<
+  Compared,
+  { table: string; column: string; referenceType: string; posting: string; account: string }
+> = {
+  charge: {
+    table: 'payments',
+    column: 'acquirer_reference',
+    referenceType: 'payment',
+    posting: 'card_capture',
+    account: 'provider_clearing',
+  },
+  refund: {
+    table: 'refunds',
+    column: 'acquirer_reference',
+    referenceType: 'refund',
+    posting: 'card_refund',
+    account: 'provider_clearing',
+  },
+  refund_failure: {
+    table: 'refunds',
+    column: 'acquirer_reference',
+    referenceType: 'refund',
+    posting: 'card_refund_failure',
+    account: 'provider_clearing',
+  },
+  dispute: {
+    table: 'disputes',
+    column: 'acquirer_dispute_id',
+    referenceType: 'dispute',
+    posting: 'dispute_opened',
+    account: 'dispute_reserve',
+  },
+  dispute_reversal: {
+    table: 'disputes',
+    column: 'acquirer_dispute_id',
+    referenceType: 'dispute',
+    posting: 'dispute_won',
+    account: 'dispute_reserve',
+  },
+};
+
+/** A Tessera booking of an acquirer's id: the row's id and, when it was posted, the acquirer-side line. */
+interface Booking {
+  acquirerId: string;
+  tesseraId: string;
+  amount: bigint | null;
+  currency: string | null;
+}
+
+type NewDifference = Omit<ReconciliationDifference, 'id' | 'runId' | 'periodFrom' | 'periodTo'>;
+
+/**
+ * Reconciliation of the card acquirer's balance with the ledger (docs/live.md, Reconciliation):
+ * every charge, refund and dispute the acquirer's balance shows in the period has its posting with
+ * the same amount and currency, and every posting of the acquirer's payments, refunds and disputes
+ * in the period is in its balance. What differs is recorded with the run and answered; nothing
+ * else is written: the ledger, payments, refunds and disputes are never changed by it.
+ */
+export class ReconciliationService {
+  constructor(private readonly providers: ProviderRegistry) {}
+
+  async reconcile(ctx: RequestContext, command: ReconcileCommand): Promise<ReconciliationReport> {
+    const { from, to } = command;
+    if (!(to.getTime() > from.getTime()))
+      throw new DomainError(ErrorCode.VALIDATION_ERROR, 'The period must end after it starts', { to: ['after from'] });
+    if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * 86_400_000)
+      throw new DomainError(ErrorCode.VALIDATION_ERROR, `A reconciliation spans at most ${MAX_PERIOD_DAYS} days`, {
+        to: [`at most ${MAX_PERIOD_DAYS} days after from`],
+      });
+    const { live, test } = this.providers.modesOf('card-acquirer');
+    const acquirers = [...new Set([live, test].filter((acquirer): acquirer is CardAcquirer => acquirer !== null))];
+    for (const acquirer of acquirers) {
+      // Outside any transaction: the acquirer's pages may take a while.
+      const listed = await acquirer.balanceTransactions({
+        from: new Date(from.getTime() - MARGIN_MS),
+        to: new Date(to.getTime() + MARGIN_MS),
+      });
+      if (listed) return this.compare(ctx, command, acquirer.name, listed);
+    }
+    return inTransaction(ctx, async (tx) => {
+      const run = await this.saveRun(tx, {
+        periodFrom: command.from,
+        periodTo: command.to,
+        acquirer: null,
+        status: ReconciliationRunStatus.NOTHING_TO_COMPARE,
+        transactions: 0,
+        matched: 0,
+        skipped: 0,
+        differences: 0,
+        fees: {},
+      });
+      return { run, differences: [] };
+    });
+  }
+
+  private async compare(
+    ctx: RequestContext,
+    { from, to }: ReconcileCommand,
+    acquirer: string,
+    listed: AcquirerBalanceTransaction[],
+  ): Promise<ReconciliationReport> {
+    const inPeriod = (at: Date) => at >= from && at < to;
+    const transactions = listed.filter((transaction) => inPeriod(transaction.createdAt));
+    const compared = transactions.filter((transaction) => transaction.type !== 'other');
+    const differences: NewDifference[] = [];
+    const fees = new Map<string, bigint>();
+    const feeRows: Omit<ReconciliationFee, 'id' | 'runId'>[] = [];
+    let matched = 0;
+    return inTransaction(ctx, async (tx) => {
+      const bookings = await this.bookingsOf(tx, compared);
+      for (const transaction of compared) {
+        const type = transaction.type as Compared;
+        const acquirerId = acquirerIdOf(transaction);
+        const booking = acquirerId ? bookings[type].get(acquirerId) : undefined;
+        const difference = differenceOf(transaction, booking);
+        if (difference) differences.push({ ...difference, acquirerId, tesseraId: booking?.tesseraId ?? null });
+        else matched += 1;
+      }
+      for (const transaction of transactions) {
+        if (transaction.fee === 0n) continue;
+        fees.set(transaction.feeCurrency, (fees.get(transaction.feeCurrency) ?? 0n) + transaction.fee);
+        const acquirerId = acquirerIdOf(transaction);
+        const booking =
+          transaction.type !== 'other' && acquirerId ? bookings[transaction.type].get(acquirerId) : undefined;
+        feeRows.push({
+          acquirerTransactionId: transaction.id,
+          transactionType: transaction.type === 'other' ? transaction.acquirerType : transaction.type,
+          acquirerId: transaction.sourceId,
+          tesseraId: booking?.tesseraId ?? null,
+          fee: transaction.fee,
+          currency: transaction.feeCurrency,
+        });
+      }
+      differences.push(...(await this.missingAtAcquirer(tx, { from, to }, listed)));
+      const run = await this.saveRun(tx, {
+        periodFrom: from,
+        periodTo: to,
+        acquirer,
+        status: ReconciliationRunStatus.COMPARED,
+        transactions: compared.length,
+        matched,
+        skipped: transactions.length - compared.length,
+        differences: differences.length,
+        fees: Object.fromEntries([...fees].map(([currency, total]) => [currency, total.toString()])),
+      });
+      const saved = await tx
+        .repo(ReconciliationDifference)
+        .save(
+          differences.map((difference) =>
+            tx.repo(ReconciliationDifference).create({ ...difference, runId: run.id, periodFrom: from, periodTo: to }),
+          ),
+        );
+      if (feeRows.length > 0)
+        await tx.repo(ReconciliationFee).insert(feeRows.map((row) => ({ ...row, runId: run.id })));
+      return { run, differences: saved };
+    });
+  }
+
+  /** Tessera's bookings of the acquirer's ids the transactions name, by type and id (one statement per type). */
+  private async bookingsOf(
+    tx: RequestContext,
+    transactions: AcquirerBalanceTransaction[],
+  ): Promise<Record<Compared, Map<string, Booking>>> {
+    const found = {} as Record<Compared, Map<string, Booking>>;
+    for (const type of Object.keys(BOOKINGS) as Compared[]) {
+      const ids = transactions
+        .filter((transaction) => transaction.type === type)
+        .map(acquirerIdOf)
+        .filter((id): id is string => id !== null);
+      found[type] = new Map();
+      if (ids.length === 0) continue;
+      const booking = BOOKINGS[type];
+      const rows: Array<{ acquirer_id: string; tessera_id: string; amount: string | null; currency: string | null }> =
+        await tx.em.query(
+          `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
+             FROM ${booking.table} row
+             LEFT JOIN LATERAL (${POSTED_LINE}) posted ON true
+            WHERE row.${booking.column} = ANY($1::text[])`,
+          [ids, booking.referenceType, booking.posting, booking.account],
+        );
+      for (const row of rows)
+        found[type].set(row.acquirer_id, {
+          acquirerId: row.acquirer_id,
+          tesseraId: row.tessera_id,
+          amount: row.amount === null ? null : BigInt(row.amount),
+          currency: row.currency,
+        });
+    }
+    return found;
+  }
+
+  /**
+   * The other direction: postings of the period for the acquirer's payments, refunds and disputes
+   * (those with the acquirer's id) whose id the acquirer's balance around the period does not show.
+   */
+  private async missingAtAcquirer(
+    tx: RequestContext,
+    period: ReconcileCommand,
+    listed: AcquirerBalanceTransaction[],
+  ): Promise<NewDifference[]> {
+    const missing: NewDifference[] = [];
+    for (const type of Object.keys(BOOKINGS) as Compared[]) {
+      const booking = BOOKINGS[type];
+      const seen = listed
+        .filter((transaction) => transaction.type === type)
+        .map(acquirerIdOf)
+        .filter((id): id is string => id !== null);
+      const rows: Array<{ acquirer_id: string; tessera_id: string; amount: string | null; currency: string | null }> =
+        await tx.em.query(
+          `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
+             FROM journal_transactions t
+             JOIN ${booking.table} row ON row.id::text = t.reference_id
+             CROSS JOIN LATERAL (${POSTED_LINE}) posted
+            WHERE t.reference_type = $2 AND t.kind = $3 AND t.created_at >= $5 AND t.created_at < $6
+              AND row.${booking.column} IS NOT NULL AND NOT (row.${booking.column} = ANY($1::text[]))
+            ORDER BY t.created_at`,
+          [seen, booking.referenceType, booking.posting, booking.account, period.from, period.to],
+        );
+      for (const row of rows)
+        missing.push({
+          kind: ReconciliationDifferenceKind.MISSING_AT_ACQUIRER,
+          transactionType: type,
+          acquirerTransactionId: null,
+          acquirerId: row.acquirer_id,
+          tesseraId: row.tessera_id,
+          acquirerAmount: null,
+          acquirerCurrency: null,
+          ledgerAmount: row.amount === null ? null : BigInt(row.amount),
+          ledgerCurrency: row.currency,
+        });
+    }
+    return missing;
+  }
+
+  private async saveRun(
+    tx: RequestContext,
+    run: Omit<ReconciliationRun, 'id' | 'createdAt'>,
+  ): Promise<ReconciliationRun> {
+    return tx.repo(ReconciliationRun).save(tx.repo(ReconciliationRun).create(run));
+  }
+}
+
+/**
+ * The acquirer-side line of a row's posting ($2 reference type, $3 posting kind, $4 account kind):
+ * its amount (unsigned) and currency, or no row when it was never posted.
+ */
+const POSTED_LINE = `
+  SELECT abs(sum(e.amount))::text AS amount, min(e.currency) AS currency
+    FROM journal_transactions p
+    JOIN journal_entries e ON e.transaction_id = p.id
+    JOIN ledger_accounts a ON a.id = e.account_id
+   WHERE p.reference_type = $2 AND p.reference_id = row.id::text AND p.kind = $3 AND a.kind::text = $4
+  HAVING count(*) > 0`;
+
+/** The acquirer's id Tessera keeps for what a transaction moved: a charge's payment reference, else its source. */
+const acquirerIdOf = (transaction: AcquirerBalanceTransaction) =>
+  transaction.type === 'charge' ? transaction.paymentReference : transaction.sourceId;
+
+/** How a balance transaction and Tessera's booking of it disagree, or null when they agree. */
+function differenceOf(
+  transaction: AcquirerBalanceTransaction,
+  booking: Booking | undefined,
+): Omit<NewDifference, 'acquirerId' | 'tesseraId'> | null {
+  const base = {
+    transactionType: transaction.type,
+    acquirerTransactionId: transaction.id,
+    acquirerAmount: transaction.amount,
+    acquirerCurrency: transaction.currency,
+    ledgerAmount: booking?.amount ?? null,
+    ledgerCurrency: booking?.currency ?? null,
+  };
+  if (!booking || booking.amount === null) return { ...base, kind: ReconciliationDifferenceKind.MISSING_IN_LEDGER };
+  if (booking.currency !== transaction.currency)
+    return { ...base, kind: ReconciliationDifferenceKind.CURRENCY_MISMATCH };
+  if (booking.amount !== transaction.amount) return { ...base, kind: ReconciliationDifferenceKind.AMOUNT_MISMATCH };
+  return null;
+}

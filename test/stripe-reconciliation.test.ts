@@ -1,0 +1,194 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import Stripe from 'stripe';
+import { RequestContext } from '../src/domain/shared/context';
+import { Mode } from '../src/domain/shared/modes';
+import { CLI } from './support/cli';
+import { FakeStripe } from './support/fake-stripe';
+import { TestServer, startDeliveringServer } from './support/harness';
+import { CARDS, card, chargingMerchant } from './support/payments';
+import { spawnTs } from './support/process';
+import { waitFor, waitUntil } from './support/wait';
+
+const WEBHOOK_SECRET = 'whsec_reconciliation_fake';
+const WEBHOOKS_PATH = '/providers/stripe/webhooks';
+
+/**
+ * Issue 29, Reconciliation (docs/live.md): Stripe's balance transactions of a period against the
+ * ledger. A live charge, a partial refund and a dispute go through a Tessera server pointed at the
+ * local fake of Stripe; reconciling the day finds nothing; a charge Stripe has and Tessera never
+ * recorded is exactly the one difference, shown by `tessera reconcile` (exit 1), and nothing else
+ * in the database changes.
+ */
+describe("reconciliation of Stripe's balance with the ledger", () => {
+  let fake: FakeStripe;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    fake = await new FakeStripe().start();
+    server = await startDeliveringServer({
+      paymentSettlementDelaySeconds: 0,
+      stripe: { secretKey: fake.secretKey, webhookSecret: WEBHOOK_SECRET, apiBase: fake.baseUrl },
+    });
+    fake.deliverTo(`${server.baseUrl}${WEBHOOKS_PATH}`, WEBHOOK_SECRET);
+  });
+  afterAll(async () => {
+    await fake.close();
+    await server.close();
+  });
+
+  const query = <T = any>(sql: string, params: unknown[] = []) => server.runtime.dataSource.query<T[]>(sql, params);
+  const operator = () => RequestContext.system(server.runtime.dataSource, 'test', null, Mode.LIVE);
+  const today = () => new Date().toISOString().slice(0, 10);
+  /** The day's period, as the daily job and `tessera reconcile --from <today>` take it. */
+  const todaysPeriod = () => {
+    const from = new Date(`${today()}T00:00:00Z`);
+    return { from, to: new Date(from.getTime() + 86_400_000) };
+  };
+  /** What reconciliation must never change: every row of the ledger, payments, refunds and disputes. */
+  const booksDigest = async () => {
+    const tables = ['journal_transactions', 'journal_entries', 'ledger_accounts', 'payments', 'refunds', 'disputes'];
+    const hash = crypto.createHash('sha256');
+    for (const table of tables)
+      hash.update(JSON.stringify(await query(`SELECT to_jsonb(t)::text AS row FROM ${table} t ORDER BY 1`)));
+    return hash.digest('hex');
+  };
+  const cliEnv = () => ({
+    DATABASE_URL: server.databaseUrl,
+    TESSERA_DATA_DIR: path.join(os.tmpdir(), 'tessera-test-data'),
+    TESSERA_MASTER_KEY: 'test-master-key',
+    JWT_SECRET: 'test-jwt-secret',
+    STRIPE_SECRET_KEY: fake.secretKey,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: fake.baseUrl,
+  });
+  const reconcileWithCli = async () => {
+    const run = spawnTs(CLI, ['reconcile', '--from', today()], cliEnv());
+    const exit = await run.exited;
+    return { exit, report: JSON.parse(run.output()) };
+  };
+
+  test('a charge, a partial refund and a dispute reconcile with no difference; a charge Tessera never recorded is the one difference (CLI exit 1), nothing changed', async () => {
+    const merchant = await chargingMerchant(server);
+    const liveKey = await server.liveKeyOf(merchant);
+    await query(`UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`, [
+      merchant.businessId,
+    ]);
+    const liveCharge = async (amount: number) => {
+      const response = await server.request('POST', '/api/v1/business/payment/charge', {
+        headers: { 'x-api-key': liveKey },
+        body: { amount, currency: 'usd', card: card(CARDS.success), email: 'payer@example.com' },
+      });
+      expect(response.body.data).toMatchObject({ status: 'COMPLETED', livemode: true });
+      return response.body.data.id as string;
+    };
+    const refunded = await liveCharge(100);
+    const disputed = await liveCharge(25.5);
+    await waitUntil(
+      async () =>
+        (
+          await query(`SELECT count(*)::int AS n FROM payments WHERE business_id = $1 AND status = 'SETTLED'`, [
+            merchant.businessId,
+          ])
+        )[0].n === 2,
+      'both live payments settled',
+    );
+    const partial = await server.request('POST', `/api/v1/business/payments/${refunded}/refunds`, {
+      headers: { 'x-api-key': liveKey },
+      body: { amount: 30 },
+    });
+    expect(partial.status).toBe(201);
+    const [{ acquirer_reference: intent }] = await query(`SELECT acquirer_reference FROM payments WHERE id = $1`, [
+      disputed,
+    ]);
+    const dispute = fake.createDispute(intent, { amount: 2000 });
+    const [tesseraDispute] = await waitFor(
+      () => query(`SELECT id FROM disputes WHERE acquirer_dispute_id = $1`, [dispute.id]),
+      (rows) => rows.length === 1,
+    );
+
+    const clean = await server.runtime.core.reconciliation.reconcile(operator(), todaysPeriod());
+    expect(clean.differences).toEqual([]);
+    // Two charges, one refund, one dispute: each found with its posting, same amount and currency.
+    expect(clean.run).toMatchObject({
+      acquirer: 'stripe',
+      status: 'compared',
+      transactions: 4,
+      matched: 4,
+      differences: 0,
+    });
+    const stripeFees = fake
+      .list('balance_transaction')
+      .reduce((total, transaction) => total + (transaction.fee as number), 0);
+    expect(clean.run.fees).toEqual({ USD: String(stripeFees) });
+    const fees = await query(
+      `SELECT transaction_type, tessera_id, fee::int FROM reconciliation_fees WHERE run_id = $1 ORDER BY transaction_type, fee`,
+      [clean.run.id],
+    );
+    expect(fees).toEqual([
+      { transaction_type: 'charge', tessera_id: disputed, fee: Math.round(2550 * 0.029) + 30 },
+      { transaction_type: 'charge', tessera_id: refunded, fee: Math.round(10000 * 0.029) + 30 },
+      { transaction_type: 'dispute', tessera_id: tesseraDispute.id, fee: 1500 },
+    ]);
+    const cleanCli = await reconcileWithCli();
+    expect(cleanCli).toMatchObject({ exit: 0, report: { run: { transactions: 4, matched: 4, differences: 0 } } });
+    expect(cleanCli.report.differences).toEqual([]);
+
+    // Planted: a charge made on the Stripe account outside Tessera (the dashboard, another system).
+    const stripe = new Stripe(fake.secretKey, {
+      host: '127.0.0.1',
+      port: Number(new URL(fake.baseUrl).port),
+      protocol: 'http',
+    });
+    const method = await stripe.paymentMethods.create({
+      type: 'card',
+      card: { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' },
+    });
+    const stray = await stripe.paymentIntents.create({
+      amount: 4200,
+      currency: 'usd',
+      payment_method: method.id,
+      confirm: true,
+      automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+    });
+    expect(stray.status).toBe('succeeded');
+    const strayTransaction = fake
+      .list('balance_transaction')
+      .find((transaction) => transaction.source === stray.latest_charge)!;
+
+    const before = await booksDigest();
+    const planted = await reconcileWithCli();
+    expect(planted.exit).toBe(1);
+    expect(planted.report.run).toMatchObject({ transactions: 5, matched: 4, differences: 1 });
+    expect(planted.report.differences).toEqual([
+      {
+        kind: 'missing_in_ledger',
+        type: 'charge',
+        acquirerTransactionId: strayTransaction.id,
+        acquirerId: stray.id,
+        tesseraId: null,
+        acquirerAmount: '42.00',
+        acquirerCurrency: 'USD',
+        ledgerAmount: null,
+        ledgerCurrency: null,
+      },
+    ]);
+    const recorded = await query(
+      `SELECT kind, transaction_type, acquirer_id, tessera_id, acquirer_amount::int, ledger_amount
+         FROM reconciliation_differences WHERE run_id = $1`,
+      [planted.report.run.id],
+    );
+    expect(recorded).toEqual([
+      {
+        kind: 'missing_in_ledger',
+        transaction_type: 'charge',
+        acquirer_id: stray.id,
+        tessera_id: null,
+        acquirer_amount: 4200,
+        ledger_amount: null,
+      },
+    ]);
+    expect(await booksDigest()).toBe(before);
+  });
+});
