@@ -224,15 +224,25 @@ describe('payments list, detail and live status', () => {
         email: 'g@example.com',
       })
     ).body.data;
+    // Waiting for 3-D Secure, GraphQL shows what REST's nextAction does: no page to send the payer to in the sandbox.
+    expect(
+      (
+        await server.graphql(
+          'query($id: ID!) { payment(id: $id) { status nextAction { type redirectUrl } } }',
+          { id: payment.id },
+          as(owner),
+        )
+      ).body.data.payment,
+    ).toEqual({ status: 'REQUIRES_ACTION', nextAction: { type: 'three_d_secure', redirectUrl: null } });
     const notFound = (what: string) => ({ field: null, message: `${what} not found`, code: 'NOT_FOUND' });
     const complete =
-      'mutation($id: ID!) { completeThreeDSecure(input: { id: $id }) { payment { status threeDSecure } userErrors { field message code } } }';
+      'mutation($id: ID!) { completeThreeDSecure(input: { id: $id }) { payment { status threeDSecure nextAction { type } } userErrors { field message code } } }';
     expect((await server.graphql(complete, { id: payment.id }, as(stranger))).body.data.completeThreeDSecure).toEqual({
       payment: null,
       userErrors: [notFound('Payment')],
     });
     expect((await server.graphql(complete, { id: payment.id }, as(owner))).body.data.completeThreeDSecure).toEqual({
-      payment: { status: 'COMPLETED', threeDSecure: 'succeeded' },
+      payment: { status: 'COMPLETED', threeDSecure: 'succeeded', nextAction: null },
       userErrors: [],
     });
     const settle =

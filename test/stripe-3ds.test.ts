@@ -135,6 +135,20 @@ describe('3-D Secure through Stripe', () => {
         redirectUrl: `${fake.baseUrl}/authenticate/${intent.id}`,
       },
     });
+    // GraphQL shows the same next action (the payment as the dashboard reads it).
+    const shown = await server.graphql(
+      'query($id: ID!) { payment(id: $id) { status nextAction { type redirectUrl } } }',
+      { id: payment.id },
+      { 'x-api-key': merchant.liveKey },
+    );
+    expect(shown.body).toEqual({
+      data: {
+        payment: {
+          status: 'REQUIRES_ACTION',
+          nextAction: { type: 'three_d_secure', redirectUrl: payment.nextAction.redirectUrl },
+        },
+      },
+    });
     // Stripe was told where the payer comes back: Tessera's return route for this payment.
     expect(intent.return_url).toBe(`${server.runtime.core.config.publicBaseUrl}/3ds/return/${payment.id}`);
 
@@ -148,6 +162,12 @@ describe('3-D Secure through Stripe', () => {
       headers: { 'x-api-key': merchant.liveKey },
     });
     expect(read.body.data).toMatchObject({ status: 'COMPLETED', threeDSecure: 'succeeded', nextAction: null });
+    const after = await server.graphql(
+      'query($id: ID!) { payment(id: $id) { status nextAction { type } } }',
+      { id: payment.id },
+      { 'x-api-key': merchant.liveKey },
+    );
+    expect(after.body.data.payment).toEqual({ status: 'COMPLETED', nextAction: null });
     expect(await postings(payment.id)).toEqual([
       { kind: 'merchant_pending', amount: '2550' },
       { kind: 'provider_clearing', amount: '-2550' },

@@ -33,9 +33,19 @@ export interface LoggedRequest {
   query: Params;
   idempotencyKey: string | undefined;
   body: Params;
-  /** The status the fake answered (a dropped answer keeps the status it would have had). */
+  /** The status the fake answered (a dropped answer keeps the status it would have had; 0: never applied, lost on its way). */
   status: number;
   replayed: boolean;
+}
+
+/** A request `holdNext` holds: the test acts (kills its client) while Stripe has not answered it. */
+export interface HeldRequest {
+  /** Resolves when the request has arrived (and, held applied, been applied). */
+  readonly arrived: Promise<LoggedRequest>;
+  /** Resolves when the client's connection has closed (the process that sent it died, say). */
+  readonly clientGone: Promise<void>;
+  /** Lets the fake go on: it answers a client still waiting; a request held unapplied whose client is gone is never applied. */
+  release(): void;
 }
 
 export interface WebhookDelivery {
@@ -113,6 +123,7 @@ export class FakeStripe {
   private readonly faults: { status: number; path?: string }[] = [];
   private delays: number[] = [];
   private readonly drops: { path?: string }[] = [];
+  private readonly holds: Array<{ path?: string; applied: boolean; hold: Hold }> = [];
   private sequence = 0;
   private readonly server = http.createServer((request, response) => {
     this.receive(request, response).catch((failure: unknown) => {
@@ -182,6 +193,19 @@ export class FakeStripe {
   /** The next `count` API requests (to `path` only, when given) are applied, then their sockets destroyed before any answer: the unknown outcome. */
   dropAfterCommit(count = 1, path?: string): void {
     for (let i = 0; i < count; i++) this.drops.push({ path });
+  }
+
+  /**
+   * The next API request to `path` is held without an answer until `release()`. Applied (the
+   * default): Stripe has made what it asked for (a PaymentIntent, a Refund) and its answer is on
+   * its way: the unknown outcome of a client killed now. Not applied: the request is still on its
+   * way to Stripe; released after its client went away, it never arrives (nothing is applied, no
+   * idempotency key is claimed), the request lost with the process that sent it.
+   */
+  holdNext(path: string, options: { applied?: boolean } = {}): HeldRequest {
+    const hold = new Hold();
+    this.holds.push({ path, applied: options.applied ?? true, hold });
+    return hold;
   }
 
   /** The cardholder disputes a charge (by charge or PaymentIntent id): Stripe debits the amount and its fee. */
@@ -291,6 +315,15 @@ export class FakeStripe {
     };
     this.requests.push(entry);
 
+    const held = takeFor(this.holds, url.pathname);
+    if (held) {
+      response.once('close', () => held.hold.gone());
+      if (!held.applied) {
+        held.hold.arrive(entry);
+        await held.hold.released;
+        if (held.hold.isGone || response.destroyed) return; // lost on the way: Stripe never saw it
+      }
+    }
     const fault = takeFor(this.faults, url.pathname);
     const delay = this.delays.shift() ?? 0;
     const fingerprint = JSON.stringify([method, url.pathname, canonical(body)]);
@@ -329,6 +362,10 @@ export class FakeStripe {
     }
     entry.status = answer.status;
 
+    if (held?.applied) {
+      held.hold.arrive(entry);
+      await held.hold.released;
+    }
     if (takeFor(this.drops, url.pathname)) {
       request.socket.destroy();
       return;
@@ -1024,6 +1061,32 @@ export class FakeStripe {
 function takeFor<T extends { path?: string }>(queue: T[], path: string): T | undefined {
   const index = queue.findIndex((item) => item.path === undefined || item.path === path);
   return index < 0 ? undefined : queue.splice(index, 1)[0];
+}
+
+/** A held request's state (see FakeStripe.holdNext). */
+class Hold implements HeldRequest {
+  readonly arrived: Promise<LoggedRequest>;
+  readonly clientGone: Promise<void>;
+  readonly released: Promise<void>;
+  isGone = false;
+  arrive!: (entry: LoggedRequest) => void;
+  gone!: () => void;
+  release!: () => void;
+
+  constructor() {
+    this.arrived = new Promise((resolve) => {
+      this.arrive = resolve;
+    });
+    this.clientGone = new Promise((resolve) => {
+      this.gone = () => {
+        this.isGone = true;
+        resolve();
+      };
+    });
+    this.released = new Promise((resolve) => {
+      this.release = resolve;
+    });
+  }
 }
 
 interface RequestInfo {

@@ -52,6 +52,17 @@ export class PaymentCard {
   fingerprint: string;
 }
 
+@ObjectType({ description: 'What a REQUIRES_ACTION payment waits for: 3-D Secure, and where the payer authenticates' })
+export class PaymentNextAction {
+  @Field({ description: 'What the payer must do: three_d_secure (the only one)' }) type: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Where to send the payer to authenticate: the acquirer's page (live), which brings the payer back to Tessera, which completes the payment; null in the sandbox, whose challenge completes by itself (or by completeThreeDSecure)",
+  })
+  redirectUrl: string | null;
+}
+
 @ObjectType({ description: 'A card payment', implements: Node })
 export class Payment extends Node {
   @Field(() => PaymentStatus, {
@@ -79,6 +90,11 @@ export class Payment extends Node {
   failureMessage: string | null;
   @Field(() => String, { nullable: true, description: 'When 3-D Secure was required: pending, succeeded or failed' })
   threeDSecure: string | null;
+  @Field(() => PaymentNextAction, {
+    nullable: true,
+    description: 'What the payment waits for: set while REQUIRES_ACTION, null otherwise',
+  })
+  nextAction: PaymentNextAction | null;
   @Field({
     description:
       'Where the payment came from: api (chargeCard), checkout_session (the hosted page, also for payment links and invoices) or recurring_gift',
@@ -132,6 +148,10 @@ export class Payment extends Node {
       failureReason: row.failureReason,
       failureMessage: row.failureMessage,
       threeDSecure: row.threeDSecure,
+      nextAction:
+        row.status === PaymentStatus.REQUIRES_ACTION
+          ? Object.assign(new PaymentNextAction(), { type: 'three_d_secure', redirectUrl: row.authenticationUrl })
+          : null,
       source: row.source,
       sourceId: row.sourceId,
       amountRefunded: Money.of(row.amountRefunded, row.currency),
@@ -155,8 +175,12 @@ export class Refund extends Node {
   @Field(() => Money, { description: 'The amount given back' }) amount: Money;
   @Field(() => String, { nullable: true, description: 'The reason sent with the refund; null when none was given' })
   reason: string | null;
-  @Field({ description: 'Always succeeded: refunds are booked at once' }) status: string;
-  @Field({ description: 'When the refund was booked (ISO 8601, UTC)' }) createdAt: Date;
+  @Field({
+    description:
+      "Succeeded: booked; failed: the card acquirer refused it (nothing was booked) or failed it after it succeeded (reversed in the ledger, the amount back on the payment). A refund still waiting for the acquirer's answer is not shown. The sandbox books its refunds at once: always succeeded",
+  })
+  status: string;
+  @Field({ description: 'When the refund was created (ISO 8601, UTC)' }) createdAt: Date;
 
   static from(row: RefundRow): Refund {
     return Object.assign(new Refund(), { ...row, amount: Money.of(row.amount, row.currency) });
@@ -290,6 +314,7 @@ const PAYMENT_FIELD_OF: Readonly<Record<string, string>> = {
   failureReason: 'failureReason',
   failureMessage: 'failureMessage',
   threeDSecure: 'threeDSecure',
+  authenticationUrl: 'nextAction',
   source: 'source',
   sourceId: 'sourceId',
   amountRefunded: 'amountRefunded',

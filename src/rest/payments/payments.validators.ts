@@ -126,7 +126,11 @@ export const refundSchema = z
     amount: decimalStringSchema,
     currency: currencyCodeSchema,
     reason: z.string().nullable(),
-    status: z.string().describe('Refunds are booked at once: always succeeded'),
+    status: z
+      .string()
+      .describe(
+        "Succeeded: booked; failed: the card acquirer refused it (nothing was booked) or failed it after it succeeded (reversed in the ledger, the amount back on the payment). A refund still waiting for the acquirer's answer is not shown. The sandbox books its refunds at once: always succeeded",
+      ),
     livemode: z.boolean(),
     createdAt: timestampSchema,
   })
