@@ -546,7 +546,8 @@ const statusCounts = (outcomes: Outcome[]) =>
     }, {}),
   );
 
-const isHosted = (path: string) => /^\/(checkout|pay|collect|kyc)(\/|$)/.test(path);
+// The hosted pages a payer's browser opens (src/hosted): HTML is their answer, errors included.
+const isHosted = (path: string) => /^\/(checkout|pay|collect|kyc|3ds)(\/|$)/.test(path);
 /** The alternate surface's paths (not `/v1/business/…`, the main surface's documented alias): their failures have the `/v1` body. */
 const isV1 = (path: string) => /^\/v1(\/|\?|$)/.test(path) && !path.startsWith('/v1/business/');
 const STACK = /\bat [\w.<>]+ \(|\.ts:\d+|\.js:\d+|node_modules/;
