@@ -191,4 +191,87 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
     ]);
     expect(await booksDigest()).toBe(before);
   });
+  test('a wrong reference is missing at Stripe and in the ledger, and an amount Stripe captured differently is an amount mismatch; nothing changed', async () => {
+    const merchant = await chargingMerchant(server);
+    const liveKey = await server.liveKeyOf(merchant);
+    await query(`UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`, [
+      merchant.businessId,
+    ]);
+    const liveCharge = async (amount: number) => {
+      const response = await server.request('POST', '/api/v1/business/payment/charge', {
+        headers: { 'x-api-key': liveKey },
+        body: { amount, currency: 'usd', card: card(CARDS.success), email: 'payer@example.com' },
+      });
+      expect(response.body.data).toMatchObject({ status: 'COMPLETED', livemode: true });
+      return response.body.data.id as string;
+    };
+    const misreferenced = await liveCharge(12);
+    const mismatched = await liveCharge(13);
+    // Settled first, so the worker's settlement does not move the books while they are compared.
+    await waitUntil(
+      async () =>
+        (
+          await query(`SELECT count(*)::int AS n FROM payments WHERE business_id = $1 AND status = 'SETTLED'`, [
+            merchant.businessId,
+          ])
+        )[0].n === 2,
+      'both live payments settled',
+    );
+    const referenceOf = async (paymentId: string) =>
+      (await query(`SELECT acquirer_reference FROM payments WHERE id = $1`, [paymentId]))[0]
+        .acquirer_reference as string;
+    const realIntent = await referenceOf(misreferenced);
+    const mismatchedIntent = fake.object(await referenceOf(mismatched))!;
+
+    // Planted: the payment names an intent Stripe does not have, and Stripe captured 13.01, not 13.00.
+    await query(`UPDATE payments SET acquirer_reference = 'pi_not_at_stripe' WHERE id = $1`, [misreferenced]);
+    fake.alter(mismatchedIntent.latest_charge as string, { amount: 1301, amount_captured: 1301 });
+    fake.alter(mismatchedIntent.id, { amount: 1301, amount_received: 1301 });
+
+    const before = await booksDigest();
+    const { run, differences } = await server.runtime.core.reconciliation.reconcile(operator(), todaysPeriod());
+    const about = (id: string) =>
+      differences
+        .filter((difference) => difference.tesseraId === id || difference.acquirerId === id)
+        .map(({ kind, transactionType, acquirerId, tesseraId, acquirerAmount, ledgerAmount }) => ({
+          kind,
+          type: transactionType,
+          acquirerId,
+          tesseraId,
+          acquirerAmount,
+          ledgerAmount,
+        }));
+    expect(about(misreferenced)).toEqual([
+      {
+        kind: 'missing_at_acquirer',
+        type: 'charge',
+        acquirerId: 'pi_not_at_stripe',
+        tesseraId: misreferenced,
+        acquirerAmount: null,
+        ledgerAmount: 1200n,
+      },
+    ]);
+    expect(about(realIntent)).toEqual([
+      {
+        kind: 'missing_in_ledger',
+        type: 'charge',
+        acquirerId: realIntent,
+        tesseraId: null,
+        acquirerAmount: 1200n,
+        ledgerAmount: null,
+      },
+    ]);
+    expect(about(mismatched)).toEqual([
+      {
+        kind: 'amount_mismatch',
+        type: 'charge',
+        acquirerId: mismatchedIntent.id,
+        tesseraId: mismatched,
+        acquirerAmount: 1301n,
+        ledgerAmount: 1300n,
+      },
+    ]);
+    expect(run.differences).toBe(differences.length);
+    expect(await booksDigest()).toBe(before);
+  });
 });

@@ -175,6 +175,16 @@ export class FakeStripe {
     return found && structuredClone(found);
   }
 
+  /**
+   * Changes a stored object's fields, as if Stripe had recorded them so (a planted difference for a
+   * reconciliation test: Stripe captured another amount than Tessera booked). Not an API of Stripe's.
+   */
+  alter(id: string, fields: Partial<StripeObject>): void {
+    const found = this.objects.get(id);
+    if (!found) throw new Error(`The fake Stripe has no object ${id}`);
+    Object.assign(found, fields);
+  }
+
   /** Stored objects of one kind (`payment_intent`, `charge`, `refund`, …), oldest first. */
   list(kind: string): StripeObject[] {
     return [...this.objects.values()].filter((item) => item.object === kind).map((item) => structuredClone(item));
