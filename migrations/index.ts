@@ -34,6 +34,7 @@ import { AcquirerDisputes1796360000000 } from './1796360000000-AcquirerDisputes'
 import { PaymentAuthenticationUrl1796370000000 } from './1796370000000-PaymentAuthenticationUrl';
 import { AcquirerCustomerRef1796380000000 } from './1796380000000-AcquirerCustomerRef';
 import { Reconciliation1796390000000 } from './1796390000000-Reconciliation';
+import { PaymentAcquirerReferenceIndex1796400000000 } from './1796400000000-PaymentAcquirerReferenceIndex';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 // Function is the type TypeORM's `migrations` option takes, and the line migration:generate rewrites.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -74,4 +75,5 @@ export const migrations: Function[] = [
   PaymentAuthenticationUrl1796370000000,
   AcquirerCustomerRef1796380000000,
   Reconciliation1796390000000,
+  PaymentAcquirerReferenceIndex1796400000000,
 ];

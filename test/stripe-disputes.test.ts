@@ -138,6 +138,7 @@ describe("Stripe's disputes drive Tessera's", () => {
     const { merchant, liveKey, paymentId, intentId } = await disputablePayment();
     const before = await liveWallet(merchant.businessId);
 
+    const asked = fake.requests.length;
     const stripeDispute = fake.createDispute(intentId, { reason: 'product_not_received' });
     await fake.deliveriesSettled();
     const created = lastEventOf('charge.dispute.created', stripeDispute.id);
@@ -164,6 +165,8 @@ describe("Stripe's disputes drive Tessera's", () => {
       fees_revenue: String(TESSERA_DISPUTE_FEE),
     });
     expect(await liveWallet(merchant.businessId)).toBe(before - 2550n - TESSERA_DISPUTE_FEE);
+    // Found by the payment's stored reference of the intent: Stripe was not asked.
+    expect(fake.requests.slice(asked)).toEqual([]);
     expect((await eventsOf(server, merchant.businessId, 'payment.disputed')).map((event) => event.data)).toEqual([
       { paymentId, disputeId: dispute.id, disputeAmount: '25.50', disputeFee: '15.00', reason: 'product_not_received' },
     ]);

@@ -103,6 +103,18 @@ export class PaymentService {
       .getOne();
   }
 
+  /**
+   * The payment the card acquirer knows by `reference` (its id of the payment: Stripe's
+   * PaymentIntent), of whichever business: for the acquirer's own events, so an operator's (system)
+   * context only. Null when no payment recorded that reference (made before references were kept,
+   * or not Tessera's).
+   */
+  async idOfAcquirerReference(ctx: RequestContext, reference: string): Promise<string | null> {
+    ctx.requireOperator();
+    const found = await ctx.repo(Payment).findOne({ select: { id: true }, where: { acquirerReference: reference } });
+    return found?.id ?? null;
+  }
+
   /** Payments of the caller's business and mode among `ids` (unknown and foreign ids are left out). */
   async byIds(ctx: RequestContext, ids: string[]): Promise<Payment[]> {
     const valid = ids.filter(isUuid);

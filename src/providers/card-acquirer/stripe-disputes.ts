@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { Core } from '../../domain/core';
+import type { RequestContext } from '../../domain/shared/context';
 import type { ProviderEventApplication, ProviderEventHandled, ProviderEventHandler } from '../webhooks/port';
 import { StripeCardAcquirer, tesseraAmountOf } from './stripe';
 
@@ -23,7 +24,7 @@ export const stripeDisputeHandlers: Readonly<Record<string, ProviderEventHandler
 async function openDispute({ tx, core, event }: ProviderEventApplication): Promise<ProviderEventHandled> {
   const dispute = disputeOf(event.payload);
   if (isInquiry(dispute)) return { ignored: `Stripe dispute ${dispute.id} is an inquiry (${dispute.status})` };
-  const command = await disputeCommandOf(core, dispute);
+  const command = await disputeCommandOf(core, tx, dispute);
   if (!command) return unknownIntent(dispute);
   const result = await core.disputes.openAtAcquirer(tx, command);
   if (result.outcome === 'unknown-payment') return unknownPayment(dispute, command.paymentId);
@@ -33,15 +34,15 @@ async function closeDispute({ tx, core, event }: ProviderEventApplication): Prom
   const dispute = disputeOf(event.payload);
   if (dispute.status !== 'won' && dispute.status !== 'lost')
     return { ignored: `Stripe dispute ${dispute.id} closed ${dispute.status}: no chargeback to decide` };
-  const command = await disputeCommandOf(core, dispute);
+  const command = await disputeCommandOf(core, tx, dispute);
   if (!command) return unknownIntent(dispute);
   const result = await core.disputes.resolveAtAcquirer(tx, { ...command, won: dispute.status === 'won' });
   if (result.outcome === 'unknown-payment') return unknownPayment(dispute, command.paymentId);
 }
 
 /** Stripe's dispute as the domain takes it, or null when its PaymentIntent is not one Tessera made. */
-async function disputeCommandOf(core: Core, dispute: Stripe.Dispute) {
-  const paymentId = await paymentIdOfDispute(core, dispute);
+async function disputeCommandOf(core: Core, tx: RequestContext, dispute: Stripe.Dispute) {
+  const paymentId = await paymentIdOfDispute(core, tx, dispute);
   if (!paymentId) return null;
   return {
     paymentId,
@@ -53,12 +54,14 @@ async function disputeCommandOf(core: Core, dispute: Stripe.Dispute) {
 }
 
 /**
- * The Tessera payment a dispute concerns: its PaymentIntent's `metadata.tessera_payment_id`, asked
- * of Stripe. The one place that finds it (a stored reference of the intent could answer instead).
+ * The Tessera payment a dispute concerns: the payment that recorded the dispute's PaymentIntent as
+ * its acquirer reference, read in the inbox's transaction; else (a payment from before references
+ * were kept) the intent's `metadata.tessera_payment_id`, asked of Stripe. The one place that finds it.
  */
-async function paymentIdOfDispute(core: Core, dispute: Stripe.Dispute): Promise<string | null> {
+async function paymentIdOfDispute(core: Core, tx: RequestContext, dispute: Stripe.Dispute): Promise<string | null> {
   const intent = intentIdOf(dispute);
-  return intent ? stripeAcquirerOf(core).paymentIdOfIntent(intent) : null;
+  if (!intent) return null;
+  return (await core.payments.idOfAcquirerReference(tx, intent)) ?? stripeAcquirerOf(core).paymentIdOfIntent(intent);
 }
 
 const intentIdOf = (dispute: Stripe.Dispute) =>
