@@ -122,12 +122,12 @@ describe("Stripe's webhooks, with a worker applying them", () => {
 
   test('the same event sent 5 times one after another and 5 times at once: every answer 200, one row, one application', async () => {
     const handler = jest.spyOn(stripeHandlers(server), 'payment_intent.succeeded');
-    const event = stripeEvent('payment_intent.succeeded', true);
+    const event = stripeEvent('payment_intent.succeeded');
     for (let i = 0; i < 5; i += 1) expect((await sendStripe(server, event)).status).toBe(200);
     const together = await Promise.all(Array.from({ length: 5 }, () => sendStripe(server, event)));
     expect(together.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
     const row = await appliedEvent(server, event.id);
-    expect(row).toMatchObject({ livemode: true, outcome: 'applied', attempts: 1 });
+    expect(row).toMatchObject({ livemode: false, outcome: 'applied', attempts: 1 });
     await jobsAtRest(server);
     expect(handler).toHaveBeenCalledTimes(1);
 
@@ -184,6 +184,25 @@ describe("Stripe's webhooks, with a worker applying them", () => {
     const noBody = await server.request('POST', STRIPE_PATH, { headers: { 'stripe-signature': 't=1,v1=00' } });
     expect(noBody.status).toBe(400);
     expect(await storedEvents(server, event.id)).toEqual([]);
+  });
+
+  test("a live-mode event signed with this endpoint's secret, to a server whose Stripe key is a test key, is refused with 400, nothing stored", async () => {
+    const event = stripeEvent('payment_intent.succeeded', true);
+    const response = await sendStripe(server, event);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: "A live-mode event, and this server's Stripe key is a test-mode key",
+    });
+    expect(await storedEvents(server, event.id)).toEqual([]);
+  });
+
+  test('a NUL character (U+0000) in a string of the event, which PostgreSQL cannot keep, is stored as U+FFFD: 200, not a 500 sent again for days', async () => {
+    const plain = stripeEvent('customer.created');
+    const event = { ...plain, data: { object: { ...plain.data.object, name: 'Ada\u0000Lovelace' } } };
+    expect((await sendStripe(server, event)).status).toBe(200);
+    const [row] = await storedEvents(server, event.id);
+    expect((row.payload as typeof event).data.object.name).toBe('Ada\uFFFDLovelace');
+    expect(row).toMatchObject({ outcome: 'ignored' });
   });
 
   test('an event of a type without a handler is stored and marked applied as ignored', async () => {

@@ -61,10 +61,10 @@ export class ProviderEventInbox {
          RETURNING id`,
         [
           command.provider,
-          event.id,
-          event.type,
+          storable(event.id),
+          storable(event.type),
           event.livemode,
-          JSON.stringify(event.payload),
+          JSON.stringify(storable(event.payload)),
           handled,
           ProviderEventOutcome.IGNORED,
         ],
@@ -146,3 +146,17 @@ export class ProviderEventInbox {
 /** The handler of `type`, own properties only (a type named `constructor` or `toString` has none). */
 const handlerOf = (handlers: Readonly<Record<string, ProviderEventHandler>>, type: string) =>
   Object.hasOwn(handlers, type) ? handlers[type] : undefined;
+
+/**
+ * A provider's value as PostgreSQL can keep it: its text and jsonb refuse the NUL character
+ * (U+0000), which a provider may still send inside a string (a name a payer typed). Each one
+ * becomes U+FFFD, the replacement character, so the event is stored and applied instead of
+ * failing with a 500 that the provider would send again for days.
+ */
+function storable<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD') as T;
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key), storable(item)])) as T;
+  return value;
+}

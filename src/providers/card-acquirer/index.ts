@@ -26,5 +26,5 @@ export const cardAcquirerKind = defineProviderKind({
       live: stripe,
     };
   },
-  webhooks: ({ config }) => (config.stripe ? [stripeWebhooks(config.stripe.webhookSecret)] : []),
+  webhooks: ({ config }) => (config.stripe ? [stripeWebhooks(config.stripe)] : []),
 });

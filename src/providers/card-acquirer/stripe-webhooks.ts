@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
+import type { StripeSettings } from '../../config';
 import { isUuid } from '../../domain/shared/ids';
 import type {
   InboundWebhooks,
@@ -26,10 +27,11 @@ export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = Stripe.webhooks.DEFAULT_TOLERA
  * never came back from 3-D Secure, or whose answer was lost; disputes (stripe-disputes.ts). Every
  * other type is stored and marked ignored.
  */
-export function stripeWebhooks(secret: string): InboundWebhooks {
+export function stripeWebhooks(settings: Pick<StripeSettings, 'secretKey' | 'webhookSecret'>): InboundWebhooks {
+  const livemode = isLiveKey(settings.secretKey);
   return {
     provider: STRIPE_PROVIDER,
-    verify: (rawBody, headers) => verifyStripeEvent(rawBody, headers, secret),
+    verify: (rawBody, headers) => verifyStripeEvent(rawBody, headers, settings.webhookSecret, livemode),
     handlers: {
       'payment_intent.succeeded': applyIntentOutcome,
       'payment_intent.payment_failed': applyIntentOutcome,
@@ -70,7 +72,15 @@ const refundFailed: ProviderEventHandler = async ({ tx, core, event }) => {
   await core.refunds.reverseFailed(tx, refundId);
 };
 
-function verifyStripeEvent(rawBody: Buffer, headers: IncomingHttpHeaders, secret: string): WebhookVerification {
+/** A live key (`sk_live_…`, `rk_live_…`) moves real money; its account's live-mode endpoint sends live events. */
+const isLiveKey = (key: string) => /^(sk|rk)_live_/.test(key);
+
+function verifyStripeEvent(
+  rawBody: Buffer,
+  headers: IncomingHttpHeaders,
+  secret: string,
+  livemode: boolean,
+): WebhookVerification {
   const signature = headers['stripe-signature'];
   if (typeof signature !== 'string' || signature === '')
     return { verified: false, reason: 'The Stripe-Signature header is missing' };
@@ -85,6 +95,13 @@ function verifyStripeEvent(rawBody: Buffer, headers: IncomingHttpHeaders, secret
   }
   if (typeof event?.id !== 'string' || typeof event.type !== 'string')
     return { verified: false, reason: 'The body is not a Stripe event: it has no id or type' };
+  // Signed, but from the other mode's endpoint (its secret put in this server's settings): an event
+  // of objects this server's key never made. Refused, so Stripe's delivery log shows it.
+  if ((event.livemode === true) !== livemode)
+    return {
+      verified: false,
+      reason: `A ${event.livemode ? 'live' : 'test'}-mode event, and this server's Stripe key is a ${livemode ? 'live' : 'test'}-mode key`,
+    };
   return {
     verified: true,
     event: {
