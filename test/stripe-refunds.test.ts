@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { RequestContext } from '../src/domain/shared/context';
 import { FakeStripe } from './support/fake-stripe';
 import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { CARDS, card, chargingMerchant, expectLedgerBalanced } from './support/payments';
@@ -206,6 +207,117 @@ describe('Refunds through Stripe', () => {
       [payment.id],
     );
     expect(row).toEqual({ status: 'COMPLETED', amount_refunded: '0' });
+    await expectLedgerBalanced(server);
+  });
+  /** The refund left pending by a lost answer, made older than the sweep's wait and Stripe's lag. */
+  const pendingRefundOf = async (paymentId: string) => {
+    // An UPDATE … RETURNING answers [rows, count].
+    const [rows]: [Array<{ id: string; status: string }>, number] = await server.runtime.dataSource.query(
+      `UPDATE refunds SET created_at = now() - interval '5 minutes' WHERE payment_id = $1 AND status = 'pending' RETURNING id, status`,
+      [paymentId],
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0].id;
+  };
+  const sweep = (olderThanSeconds?: number) =>
+    server.runtime.core.refunds.reconcilePending(
+      RequestContext.system(server.runtime.dataSource, 'test'),
+      olderThanSeconds,
+    );
+  const refundRow = async (id: string) =>
+    (
+      await server.runtime.dataSource.query(`SELECT status, acquirer_reference FROM refunds WHERE id = $1`, [id])
+    )[0] as { status: string; acquirer_reference: string | null };
+  const cardRefundsOf = (refundId: string) =>
+    server.runtime.dataSource.query(
+      `SELECT id FROM journal_transactions WHERE kind = 'card_refund' AND reference_id = $1`,
+      [refundId],
+    );
+  const refundPosts = () =>
+    fake.requests.filter((request) => request.method === 'POST' && request.path === '/v1/refunds');
+
+  test('the sweep: a refund Stripe applied but whose answer was lost is booked once, asked by listing, never sent again', async () => {
+    const merchant = await liveMerchant();
+    const payment = await livePayment(merchant);
+    fake.dropAfterCommit(2, '/v1/refunds');
+    const lost = await refund(merchant, payment.id, { amount: 5 }, { 'idempotency-key': 'refund-swept' });
+    expect(lost.status).toBe(503);
+    const refundId = await pendingRefundOf(payment.id);
+    const [atStripe] = stripeRefundsOf(payment.intent);
+    expect(atStripe).toMatchObject({ amount: 500, metadata: { tessera_refund_id: refundId } });
+    const posted = refundPosts().length;
+
+    await sweep();
+    expect(await refundRow(refundId)).toEqual({ status: 'succeeded', acquirer_reference: atStripe.id });
+    expect(await cardRefundsOf(refundId)).toHaveLength(1);
+    expect(refundPosts()).toHaveLength(posted);
+    expect(
+      fake.requests.filter((request) => request.method === 'GET' && request.path === '/v1/refunds').at(-1),
+    ).toMatchObject({
+      query: { payment_intent: payment.intent },
+      status: 200,
+    });
+    expect(await postings(merchant.businessId)).toMatchObject({ merchant_pending: '2050' });
+    // Again: nothing left pending, nothing booked twice.
+    expect(await sweep()).toBe(0);
+    expect(await cardRefundsOf(refundId)).toHaveLength(1);
+
+    // The merchant's retry of the key after the sweep: the booked refund, with nothing sent to Stripe.
+    const retried = await refund(merchant, payment.id, { amount: 5 }, { 'idempotency-key': 'refund-swept' });
+    expect(retried.status).toBe(201);
+    expect(retried.body.data).toMatchObject({ id: refundId, status: 'succeeded', payment: { amountRefunded: '5.00' } });
+    expect(refundPosts()).toHaveLength(posted);
+    expect(stripeRefundsOf(payment.intent)).toHaveLength(1);
+    await expectLedgerBalanced(server);
+  });
+
+  test('the sweep: a refund Stripe never received fails once past the lag, nothing booked, its amount refundable again', async () => {
+    const merchant = await liveMerchant();
+    const payment = await livePayment(merchant);
+    const before = await postings(merchant.businessId);
+    fake.failNext(2, 500, '/v1/refunds');
+    const lost = await refund(merchant, payment.id, { amount: 5 }, { 'idempotency-key': 'refund-never-sent' });
+    expect(lost.status).toBe(503);
+    expect(stripeRefundsOf(payment.intent)).toHaveLength(0);
+    const [{ id: refundId }] = await server.runtime.dataSource.query(
+      `SELECT id FROM refunds WHERE payment_id = $1 AND status = 'pending'`,
+      [payment.id],
+    );
+    // Younger than Stripe's lag: a request still on its way may arrive, so not found is no answer yet.
+    await sweep(0);
+    expect(await refundRow(refundId)).toEqual({ status: 'pending', acquirer_reference: null });
+
+    await pendingRefundOf(payment.id);
+    const posted = refundPosts().length;
+    await sweep();
+    expect(await refundRow(refundId)).toEqual({ status: 'failed', acquirer_reference: null });
+    expect(refundPosts()).toHaveLength(posted);
+    expect(await cardRefundsOf(refundId)).toHaveLength(0);
+    expect(await postings(merchant.businessId)).toEqual(before);
+
+    // The merchant's retry of the key after the sweep: the recorded failure, nothing sent to Stripe.
+    const retried = await refund(merchant, payment.id, { amount: 5 }, { 'idempotency-key': 'refund-never-sent' });
+    expect(retried.body.data).toMatchObject({ id: refundId, status: 'failed' });
+    expect(refundPosts()).toHaveLength(posted);
+    // The amount the pending refund held is refundable again: the whole payment.
+    const whole = await refund(merchant, payment.id, {});
+    expect(whole.status).toBe(201);
+    expect(whole.body.data).toMatchObject({ amount: '25.50', status: 'succeeded', payment: { status: 'REFUNDED' } });
+    await expectLedgerBalanced(server);
+  });
+
+  test('the sweep: a refund Stripe failed is failed in Tessera, nothing booked', async () => {
+    const merchant = await liveMerchant();
+    const payment = await livePayment(merchant);
+    fake.dropAfterCommit(2, '/v1/refunds');
+    expect((await refund(merchant, payment.id, { amount: 5 })).status).toBe(503);
+    const refundId = await pendingRefundOf(payment.id);
+    const [atStripe] = stripeRefundsOf(payment.intent);
+    fake.failRefund(atStripe.id);
+    await sweep();
+    expect(await refundRow(refundId)).toEqual({ status: 'failed', acquirer_reference: null });
+    expect(await cardRefundsOf(refundId)).toHaveLength(0);
+    expect(await postings(merchant.businessId)).toMatchObject({ merchant_pending: '2550' });
     await expectLedgerBalanced(server);
   });
 });

@@ -474,6 +474,8 @@ export class FakeStripe {
         return this.confirm(this.find(id, 'payment_intent'), body, request);
       case 'POST /v1/refunds':
         return this.createRefund(body, request);
+      case 'GET /v1/refunds':
+        return this.listRefunds(query);
       case 'GET /v1/refunds/:id':
         return this.find(id, 'refund');
       case 'GET /v1/charges/:id':
@@ -879,6 +881,29 @@ export class FakeStripe {
       next_page: null,
       url: '/v1/payment_intents/search',
     };
+  }
+
+  /** Stripe's list of refunds (https://docs.stripe.com/api/refunds/list): newest first, of one PaymentIntent or charge when asked, paged by `starting_after`. */
+  private listRefunds(query: Params): Resource {
+    const intent = optionalString(query, 'payment_intent') ?? undefined;
+    const charge = optionalString(query, 'charge') ?? undefined;
+    const limit = query.limit === undefined ? 10 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw invalid('limit', 'This value must be between 1 and 100.', 'parameter_invalid_integer');
+    let all = [...this.objects.values()]
+      .filter((item) => item.object === 'refund')
+      .filter(
+        (item) =>
+          (intent === undefined || item.payment_intent === intent) && (charge === undefined || item.charge === charge),
+      )
+      .reverse();
+    const after = optionalString(query, 'starting_after');
+    if (after) {
+      const index = all.findIndex((item) => item.id === after);
+      if (index < 0) throw invalid('starting_after', `No such refund: '${after}'`, 'resource_missing');
+      all = all.slice(index + 1);
+    }
+    return { object: 'list', data: all.slice(0, limit), has_more: all.length > limit, url: '/v1/refunds' };
   }
 
   private listBalanceTransactions(query: Params): Resource {

@@ -106,5 +106,5 @@ export const paymentsArea = defineArea<Core>({
     refunds: (core) => new RefundService(core.ledger, core.events, core.paymentStore, core.settlements, core.providers),
   },
   errors: PAYMENTS_ERRORS,
-  jobs: (core) => paymentJobs(core.payments, core.charges),
+  jobs: (core) => paymentJobs(core.payments, core.charges, core.refunds),
 });

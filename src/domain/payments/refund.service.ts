@@ -12,6 +12,8 @@ import { PaymentStore } from './payment.store';
 import { PaymentEvent, paymentRefunded } from './payments.events';
 import { SettlementRate, SettlementService } from './settlement.service';
 import { madeEarlier } from '../idempotency';
+import type { RefundFound } from '../../providers/card-acquirer/port';
+import { PENDING_REFUND_RECONCILE_AFTER_SECONDS } from './payments.job-names';
 
 /** A refund's status: booked, waiting for the acquirer's answer (nothing booked), or failed at the acquirer afterwards (reversed). */
 export const RefundStatus = { SUCCEEDED: 'succeeded', PENDING: 'pending', FAILED: 'failed' } as const;
@@ -78,6 +80,51 @@ export class RefundService {
   }
 
   /**
+   * Refunds left pending (the process died before the acquirer's answer, or the acquirer did not
+   * answer, and the merchant never retried the key) resolved by asking the acquirer, never by
+   * sending them again (docs/live.md, "When Stripe does not answer"): accepted there, booked by the
+   * booking a retry of the key does; refused, cancelled or never received, failed with nothing
+   * booked (its amount refundable again). One the acquirer cannot tell about yet (unreachable, a
+   * request perhaps still on its way) stays pending for the next sweep. Each refund row is locked
+   * and checked still pending, so a concurrent retry of the key books it once. Returns how many it
+   * resolved.
+   */
+  async reconcilePending(
+    system: RequestContext,
+    olderThanSeconds = PENDING_REFUND_RECONCILE_AFTER_SECONDS,
+  ): Promise<number> {
+    const stale: Array<{ id: string; business_id: string; livemode: boolean }> = await system.em.query(
+      `SELECT id, business_id, livemode FROM refunds WHERE status = $1 AND created_at < now() - make_interval(secs => $2)
+       ORDER BY created_at LIMIT 100`,
+      [RefundStatus.PENDING, olderThanSeconds],
+    );
+    let resolved = 0;
+    for (const row of stale) {
+      const ctx = system.forBusiness(row.business_id, row.livemode ? Mode.LIVE : Mode.TEST);
+      const claimed = await ctx.repo(Refund).findOneOrFail({ where: { id: row.id } });
+      const payment = await this.store.find(ctx, claimed.paymentId);
+      let found: RefundFound | null;
+      try {
+        found = await this.providers.providerFor(ctx, 'card-acquirer').findRefund({
+          refundId: claimed.id,
+          paymentReference: payment.acquirerReference!,
+          createdAt: claimed.createdAt,
+        });
+      } catch {
+        // Cannot tell now: failing the refund could hide money already given back, so it waits.
+        continue;
+      }
+      const moved =
+        found?.outcome === 'refunded'
+          ? (await this.bookAnswered(ctx, claimed, found.reference, await this.settlements.returnRateFor(ctx, payment)))
+              .moved
+          : await this.failPending(ctx, claimed.id);
+      if (moved) resolved += 1;
+    }
+    return resolved;
+  }
+
+  /**
    * Stripe (through its webhooks) failed a refund after its yes: the money came back to Tessera's
    * balance at the acquirer, so the refund's posting is reversed, line for line (back to where it
    * was taken from), and the payment's refunded amount goes down. Once per refund, however many
@@ -131,19 +178,29 @@ export class RefundService {
     } catch (error) {
       // Not answered: the refund stays pending (nothing booked, its amount held) for a retry of the key.
       if (error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE) throw error;
-      await inTransaction(ctx, (tx) =>
-        tx.em.query(`UPDATE refunds SET status = $2 WHERE id = $1 AND status = $3`, [
-          claimed.id,
-          RefundStatus.FAILED,
-          RefundStatus.PENDING,
-        ]),
-      );
+      await this.failPending(ctx, claimed.id);
       if (error instanceof DomainError) throw error;
       throw new DomainError(
         ErrorCode.UNPROCESSABLE,
         `The card acquirer refused the refund: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+    const { payment: booked, refund } = await this.bookAnswered(ctx, claimed, reference, rate);
+    return { payment: booked, refund };
+  }
+
+  /**
+   * The acquirer's yes to a claimed refund, booked: the refund row locked and, if still pending,
+   * marked succeeded with the acquirer's reference and booked, in one transaction. A refund a
+   * concurrent retry of the key (or the sweep) settled first is answered as it stands (`moved`: false).
+   * The one booking of an answered refund, for the merchant's retry and the recovery sweep alike.
+   */
+  private async bookAnswered(
+    ctx: RequestContext,
+    claimed: Refund,
+    reference: string | null,
+    rate: SettlementRate | null,
+  ): Promise<{ payment: Payment; refund: Refund; moved: boolean }> {
     return inTransaction(ctx, async (tx) => {
       const locked = await this.store.lockOwned(tx, claimed.paymentId);
       const [refund]: Refund[] = await tx
@@ -152,12 +209,24 @@ export class RefundService {
         .setLock('pessimistic_write')
         .where('refund.id = :id', { id: claimed.id })
         .getMany();
-      // Booked meanwhile by a concurrent retry of the same key: its answer stands.
-      if (refund.status !== RefundStatus.PENDING) return { payment: locked, refund };
+      if (refund.status !== RefundStatus.PENDING) return { payment: locked, refund, moved: false };
       await tx.repo(Refund).update({ id: refund.id }, { status: RefundStatus.SUCCEEDED, acquirerReference: reference });
       Object.assign(refund, { status: RefundStatus.SUCCEEDED, acquirerReference: reference });
-      return this.book(tx, locked, refund, rate);
+      return { ...(await this.book(tx, locked, refund, rate)), moved: true };
     });
+  }
+
+  /** A pending refund the acquirer refused, or never received: failed, nothing booked, its amount no longer held. */
+  private async failPending(ctx: RequestContext, refundId: string): Promise<boolean> {
+    const raw: unknown = await inTransaction(ctx, (tx) =>
+      tx.em.query(`UPDATE refunds SET status = $2 WHERE id = $1 AND status = $3`, [
+        refundId,
+        RefundStatus.FAILED,
+        RefundStatus.PENDING,
+      ]),
+    );
+    // TypeORM answers an UPDATE with [rows, count].
+    return (raw as [unknown[], number])[1] > 0;
   }
 
   /** Books a refund the acquirer gave (or the sandbox's at once): its posting, the payment's refunded amount, the event. */

@@ -94,6 +94,20 @@ export interface RefundRequest {
   currency: string;
 }
 
+/** A refund the recovery sweep asks about: when Tessera recorded it (a request still on its way may arrive later). */
+export interface RefundLookup {
+  refundId: string;
+  paymentReference: string;
+  createdAt: Date;
+}
+
+/**
+ * What the acquirer made of a refund whose answer was lost: `refunded` (it accepted the refund:
+ * given back, or on its way back to the card), or `failed` (it refused or cancelled it: nothing
+ * given back).
+ */
+export type RefundFound = { outcome: 'refunded'; reference: string | null } | { outcome: 'failed'; reason: string };
+
 /**
  * What an acquirer's balance moved for, in Tessera's words: a charge captured, a refund (and its
  * failure), a dispute's withdrawal and its reversal when won; `other` for what reconciliation does
@@ -153,6 +167,12 @@ export interface CardAcquirer {
   find(request: PaymentLookup): Promise<Authorization | null>;
   /** Gives back all or part of a captured payment, once per `refundId` however often asked; the acquirer's id of the refund. */
   refund(request: RefundRequest): Promise<{ reference: string | null }>;
+  /**
+   * What the acquirer made of a refund whose answer was lost, asked without sending it again: its
+   * outcome, or null when the acquirer never received it (nothing was given back).
+   * SERVICE_UNAVAILABLE when it cannot tell yet.
+   */
+  findRefund(request: RefundLookup): Promise<RefundFound | null>;
   /**
    * The acquirer's balance transactions created in the period, every page of them; null for an
    * acquirer that keeps no balance (the sandbox: reconciliation has nothing to compare).

@@ -5,6 +5,7 @@ import {
   AuthorizationRequest,
   CardAcquirer,
   PaymentLookup,
+  RefundFound,
   SaveCardRequest,
   SavedCard,
   VaultedCard,
@@ -100,6 +101,11 @@ export class SandboxCardAcquirer implements CardAcquirer {
 
   async refund(): Promise<{ reference: null }> {
     return { reference: null };
+  }
+
+  /** The sandbox books its refunds in the transaction that makes them: none is ever left to ask about. */
+  async findRefund(): Promise<RefundFound | null> {
+    throw new Error('The sandbox leaves no refund waiting for its answer');
   }
 
   /** The sandbox moves no money and keeps no balance: reconciliation has nothing to compare. */

@@ -13,6 +13,8 @@ import {
   CardAcquirer,
   DeclineReason,
   PaymentLookup,
+  RefundFound,
+  RefundLookup,
   RefundRequest,
   SaveCardRequest,
   SavedCard,
@@ -267,6 +269,33 @@ export class StripeCardAcquirer implements CardAcquirer {
         `The card acquirer refused the refund: ${refund.failure_reason ?? refund.status}`,
       );
     return { reference: refund.id };
+  }
+
+  /**
+   * The refund as Stripe has it, found among the PaymentIntent's refunds (a list, every page, read
+   * from Stripe's records: no search index, so no lag behind its writes) by
+   * `metadata.tessera_refund_id`; nothing is sent that could make it. Not found: the request never
+   * reached Stripe (null), unless the refund is younger than the sweep's lag, when a request still
+   * on its way may yet arrive (SERVICE_UNAVAILABLE).
+   */
+  async findRefund(request: RefundLookup): Promise<RefundFound | null> {
+    const refund = await answered(async () => {
+      for await (const candidate of this.stripe.refunds.list({ payment_intent: request.paymentReference, limit: 100 }))
+        if (candidate.metadata?.tessera_refund_id === request.refundId) return candidate;
+      return null;
+    });
+    if (refund) {
+      if (refund.status === 'failed' || refund.status === 'canceled')
+        return { outcome: 'failed', reason: refund.failure_reason ?? refund.status };
+      // succeeded, pending, requires_action: Stripe accepted it, as its answer to the create would have said.
+      return { outcome: 'refunded', reference: refund.id };
+    }
+    if (Date.now() - request.createdAt.getTime() < STRIPE_SEARCH_LAG_SECONDS * 1000)
+      throw new DomainError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'A request for the refund may still be on its way to Stripe',
+      );
+    return null;
   }
 
   /**
