@@ -390,7 +390,7 @@ describe('fake Stripe, through the official SDK', () => {
       expect(again).toMatchObject({ statusCode: 400, message: expect.stringMatching(/may not be used again/) });
     });
 
-    test("a charge with a Customer and setup_future_usage attaches the PaymentMethod: it is charged again off-session", async () => {
+    test('a charge with a Customer and setup_future_usage attaches the PaymentMethod: it is charged again off-session', async () => {
       const customer = await stripe.customers.create({ email: 'keeper@example.com' });
       const method = await paymentMethod('4242424242424242');
       const first = await stripe.paymentIntents.create({

@@ -274,9 +274,19 @@ describe('saved cards and card tokens through Stripe', () => {
     const visit = await page(server, 'GET', pathOf(link.body.data.url));
     const form = await page(server, 'GET', pathOf(visit.location!));
     expect(form.body).toContain('name="recurring"');
-    const paid = await page(server, 'POST', pathOf(visit.location!), cardForm(CARDS.success, { email, recurring: 'on' }));
+    const paid = await page(
+      server,
+      'POST',
+      pathOf(visit.location!),
+      cardForm(CARDS.success, { email, recurring: 'on' }),
+    );
     expect(paid.status).toBe(303);
-    const gifts = await call(merchant, true, 'GET', `/api/v1/business/recurring-gifts?paymentLinkId=${link.body.data.id}`);
+    const gifts = await call(
+      merchant,
+      true,
+      'GET',
+      `/api/v1/business/recurring-gifts?paymentLinkId=${link.body.data.id}`,
+    );
     expect(gifts.body.data.total).toBe(1);
     const gift = gifts.body.data.items[0];
 
@@ -286,7 +296,11 @@ describe('saved cards and card tokens through Stripe', () => {
     expect(stripeCustomer).toMatchObject({ email });
     expect(await refOf(gift.customerId)).toBe(stripeCustomer.id);
     const first = intentRequestOf(gift.lastPaymentId)!;
-    expect(first.body).toMatchObject({ customer: stripeCustomer.id, setup_future_usage: 'off_session', amount: '1200' });
+    expect(first.body).toMatchObject({
+      customer: stripeCustomer.id,
+      setup_future_usage: 'off_session',
+      amount: '1200',
+    });
     expect(first.body.off_session).toBeUndefined();
     const pm = first.body.payment_method as string;
     expect(fake.list('payment_method').find((method) => method.id === pm)?.customer).toBe(stripeCustomer.id);

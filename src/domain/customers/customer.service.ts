@@ -402,9 +402,7 @@ export const cardKeeper: CardKeeper = {
       `INSERT INTO customers (business_id, livemode, email) VALUES ($1, $2, $3) ON CONFLICT (business_id, livemode, email) DO NOTHING RETURNING id`,
       [businessId, ctx.livemode, email],
     );
-    const customer = await ctx
-      .repo(Customer)
-      .findOneOrFail({ where: { businessId, livemode: ctx.livemode, email } });
+    const customer = await ctx.repo(Customer).findOneOrFail({ where: { businessId, livemode: ctx.livemode, email } });
     if (inserted.length > 0)
       await ctx.em.query(
         `UPDATE payments SET customer_id = $1 WHERE business_id = $2 AND livemode = $3 AND email = $4 AND customer_id IS NULL`,
@@ -415,7 +413,10 @@ export const cardKeeper: CardKeeper = {
   async recordAcquirerCustomer(tx, customerId, customerRef) {
     await tx
       .repo(Customer)
-      .update({ id: customerId, businessId: tx.requireBusiness(), livemode: tx.livemode }, { acquirerCustomerRef: customerRef });
+      .update(
+        { id: customerId, businessId: tx.requireBusiness(), livemode: tx.livemode },
+        { acquirerCustomerRef: customerRef },
+      );
   },
 };
 
