@@ -326,6 +326,56 @@ describe('saved cards and card tokens through Stripe', () => {
     expect(intents.map((intent) => intent.status)).toEqual(['succeeded', 'succeeded']);
   });
 
+  test('a recurring gift started from a live checkout session with 3-D Secure: the completion repeats the same request, and the card is kept', async () => {
+    const merchant = await liveMerchant();
+    const email = `secure-${Math.random().toString(36).slice(2)}@example.com`;
+    const link = await call(merchant, true, 'POST', '/api/v1/business/payment-links', {
+      name: 'Weekly gift',
+      amount: '9',
+      currency: 'usd',
+      allowRecurring: true,
+      recurringInterval: 'weekly',
+    });
+    const visit = await page(server, 'GET', pathOf(link.body.data.url));
+    const submit = await page(
+      server,
+      'POST',
+      pathOf(visit.location!),
+      cardForm('4000000000003220', { email, recurring: 'on' }),
+    );
+    expect(submit.location).toMatch(/^\/checkout\/3ds\//);
+    const step = await page(server, 'GET', submit.location!);
+    const [, stripePage] = /<a href="([^"]+)" id="authenticate">/.exec(step.body) ?? [];
+    expect(stripePage).toMatch(new RegExp(`^${fake.baseUrl}/authenticate/pi_`));
+    const returned = await page(server, 'GET', stripePage);
+    const back = await page(server, 'GET', pathOf(returned.location!));
+    expect(back.status).toBe(303);
+    // A link's session has no success URL: the payer lands on its completed page.
+    expect(back.location).toMatch(/^\/checkout\/cs_live_[^/]+\/complete$/);
+
+    const gifts = await call(
+      merchant,
+      true,
+      'GET',
+      `/api/v1/business/recurring-gifts?paymentLinkId=${link.body.data.id}`,
+    );
+    expect(gifts.body.data.total).toBe(1);
+    const gift = gifts.body.data.items[0];
+    const [stripeCustomer] = stripeCustomersOf(gift.customerId);
+    const payment = await call(merchant, true, 'GET', `/api/v1/business/payments/${gift.lastPaymentId}`);
+    expect(payment.body.data).toMatchObject({ status: 'COMPLETED' });
+    // The completion asked for the intent again under the payment's key: the same body, replayed.
+    const asked = fake.requests.filter(
+      (request) => request.path === '/v1/payment_intents' && request.idempotencyKey === gift.lastPaymentId,
+    );
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const request of asked)
+      expect(request.body).toMatchObject({ customer: stripeCustomer.id, setup_future_usage: 'off_session' });
+    const pm = asked[0].body.payment_method as string;
+    expect(fake.list('payment_method').find((method) => method.id === pm)?.customer).toBe(stripeCustomer.id);
+    expect((await methodRow(gift.paymentMethodId)).providerRef).toBe(`${stripeCustomer.id}/${pm}`);
+  });
+
   test('no card number reaches Stripe after the PaymentMethod is made', () => {
     const numbers = Object.values(CARDS)
       .map((number) => number.replace(/\s/g, ''))
