@@ -389,6 +389,74 @@ describe('fake Stripe, through the official SDK', () => {
       );
       expect(again).toMatchObject({ statusCode: 400, message: expect.stringMatching(/may not be used again/) });
     });
+
+    test('a charge with a Customer and setup_future_usage attaches the PaymentMethod: it is charged again off-session', async () => {
+      const customer = await stripe.customers.create({ email: 'keeper@example.com' });
+      const method = await paymentMethod('4242424242424242');
+      const first = await stripe.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: method.id,
+        setup_future_usage: 'off_session',
+        confirm: true,
+      });
+      expect(first).toMatchObject({ status: 'succeeded', customer: customer.id, setup_future_usage: 'off_session' });
+      expect((await stripe.paymentMethods.retrieve(method.id)).customer).toBe(customer.id);
+      const later = await stripe.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: method.id,
+        confirm: true,
+        off_session: true,
+      });
+      expect(later).toMatchObject({ status: 'succeeded', customer: customer.id, payment_method: method.id });
+    });
+
+    test('a charge with a Customer but no setup_future_usage leaves the PaymentMethod unattached: not charged again', async () => {
+      const customer = await stripe.customers.create({ email: 'once@example.com' });
+      const method = await paymentMethod('4242424242424242');
+      const first = await stripe.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: method.id,
+        confirm: true,
+      });
+      expect(first.status).toBe('succeeded');
+      expect((await stripe.paymentMethods.retrieve(method.id)).customer).toBeNull();
+      const again = await failureOf(
+        stripe.paymentIntents.create({
+          amount: 1000,
+          currency: 'usd',
+          customer: customer.id,
+          payment_method: method.id,
+          confirm: true,
+          off_session: true,
+        }),
+      );
+      expect(again).toMatchObject({ statusCode: 400, message: expect.stringMatching(/may not be used again/) });
+    });
+
+    test('setup_future_usage on a 3-D Secure card attaches the PaymentMethod once the payer authenticated', async () => {
+      const customer = await stripe.customers.create({ email: 'secure@example.com' });
+      const method = await paymentMethod('4000002500003155');
+      const intent = await stripe.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: method.id,
+        setup_future_usage: 'off_session',
+        return_url: 'https://shop.example/back',
+        confirm: true,
+      });
+      expect(intent.status).toBe('requires_action');
+      expect((await stripe.paymentMethods.retrieve(method.id)).customer).toBeNull();
+      await fetch(intent.next_action!.redirect_to_url!.url!, { redirect: 'manual' });
+      expect((await stripe.paymentIntents.retrieve(intent.id)).status).toBe('succeeded');
+      expect((await stripe.paymentMethods.retrieve(method.id)).customer).toBe(customer.id);
+    });
   });
 
   describe('refunds, disputes, balance transactions and webhooks', () => {

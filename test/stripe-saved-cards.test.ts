@@ -5,6 +5,7 @@ import { PaymentSource } from '../src/domain/payments';
 import { FakeStripe } from './support/fake-stripe';
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
 import { CARDS, card, chargingMerchant } from './support/payments';
+import { cardForm, page, pathOf } from './support/checkout';
 
 /**
  * Issue 29, saved cards and tokens: a saved card is a Stripe PaymentMethod attached to the Stripe
@@ -257,6 +258,122 @@ describe('saved cards and card tokens through Stripe', () => {
     expect(await refOf(customerId)).toBeNull();
     expect((await methodRow(method)).providerRef).toMatch(/^sbx_success_/);
     expect(fake.requests.length).toBe(before);
+  });
+
+  test('a recurring gift started from a live checkout session: the first charge keeps the card, the next is off-session', async () => {
+    const merchant = await liveMerchant();
+    const email = `donor-${Math.random().toString(36).slice(2)}@example.com`;
+    const link = await call(merchant, true, 'POST', '/api/v1/business/payment-links', {
+      name: 'Monthly gift',
+      amount: '12',
+      currency: 'usd',
+      allowRecurring: true,
+      recurringInterval: 'monthly',
+    });
+    expect(link.status).toBe(201);
+    const visit = await page(server, 'GET', pathOf(link.body.data.url));
+    const form = await page(server, 'GET', pathOf(visit.location!));
+    expect(form.body).toContain('name="recurring"');
+    const paid = await page(
+      server,
+      'POST',
+      pathOf(visit.location!),
+      cardForm(CARDS.success, { email, recurring: 'on' }),
+    );
+    expect(paid.status).toBe(303);
+    const gifts = await call(
+      merchant,
+      true,
+      'GET',
+      `/api/v1/business/recurring-gifts?paymentLinkId=${link.body.data.id}`,
+    );
+    expect(gifts.body.data.total).toBe(1);
+    const gift = gifts.body.data.items[0];
+
+    // The session's charge made the donor's Stripe Customer and set the card up for it.
+    const [stripeCustomer, ...others] = stripeCustomersOf(gift.customerId);
+    expect(others).toEqual([]);
+    expect(stripeCustomer).toMatchObject({ email });
+    expect(await refOf(gift.customerId)).toBe(stripeCustomer.id);
+    const first = intentRequestOf(gift.lastPaymentId)!;
+    expect(first.body).toMatchObject({
+      customer: stripeCustomer.id,
+      setup_future_usage: 'off_session',
+      amount: '1200',
+    });
+    expect(first.body.off_session).toBeUndefined();
+    const pm = first.body.payment_method as string;
+    expect(fake.list('payment_method').find((method) => method.id === pm)?.customer).toBe(stripeCustomer.id);
+    expect((await methodRow(gift.paymentMethodId)).providerRef).toBe(`${stripeCustomer.id}/${pm}`);
+
+    // The gift's next charge, when due (as its job runs it): the same Customer and PaymentMethod, off-session.
+    await server.runtime.dataSource.query(`UPDATE recurring_gifts SET next_charge_at = now() WHERE id = $1`, [gift.id]);
+    const system = RequestContext.system(server.runtime.dataSource, 'recurring-gifts', merchant.businessId, Mode.LIVE);
+    await server.runtime.core.recurringGifts.chargeDue(system, gift.id);
+    const charged = (await call(merchant, true, 'GET', `/api/v1/business/recurring-gifts/${gift.id}`)).body.data;
+    expect(charged).toMatchObject({ chargeCount: 1, failureCount: 0, status: 'ACTIVE' });
+    expect(charged.lastPaymentId).not.toBe(gift.lastPaymentId);
+    const next = await call(merchant, true, 'GET', `/api/v1/business/payments/${charged.lastPaymentId}`);
+    expect(next.body.data).toMatchObject({ status: 'COMPLETED' });
+    expect(intentRequestOf(charged.lastPaymentId)?.body).toMatchObject({
+      customer: stripeCustomer.id,
+      payment_method: pm,
+      off_session: 'true',
+      amount: '1200',
+    });
+    expect(intentRequestOf(charged.lastPaymentId)?.body.setup_future_usage).toBeUndefined();
+    const intents = fake.list('payment_intent').filter((intent) => intent.payment_method === pm);
+    expect(intents.map((intent) => intent.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  test('a recurring gift started from a live checkout session with 3-D Secure: the completion repeats the same request, and the card is kept', async () => {
+    const merchant = await liveMerchant();
+    const email = `secure-${Math.random().toString(36).slice(2)}@example.com`;
+    const link = await call(merchant, true, 'POST', '/api/v1/business/payment-links', {
+      name: 'Weekly gift',
+      amount: '9',
+      currency: 'usd',
+      allowRecurring: true,
+      recurringInterval: 'weekly',
+    });
+    const visit = await page(server, 'GET', pathOf(link.body.data.url));
+    const submit = await page(
+      server,
+      'POST',
+      pathOf(visit.location!),
+      cardForm('4000000000003220', { email, recurring: 'on' }),
+    );
+    expect(submit.location).toMatch(/^\/checkout\/3ds\//);
+    const step = await page(server, 'GET', submit.location!);
+    const [, stripePage] = /<a href="([^"]+)" id="authenticate">/.exec(step.body) ?? [];
+    expect(stripePage).toMatch(new RegExp(`^${fake.baseUrl}/authenticate/pi_`));
+    const returned = await page(server, 'GET', stripePage);
+    const back = await page(server, 'GET', pathOf(returned.location!));
+    expect(back.status).toBe(303);
+    // A link's session has no success URL: the payer lands on its completed page.
+    expect(back.location).toMatch(/^\/checkout\/cs_live_[^/]+\/complete$/);
+
+    const gifts = await call(
+      merchant,
+      true,
+      'GET',
+      `/api/v1/business/recurring-gifts?paymentLinkId=${link.body.data.id}`,
+    );
+    expect(gifts.body.data.total).toBe(1);
+    const gift = gifts.body.data.items[0];
+    const [stripeCustomer] = stripeCustomersOf(gift.customerId);
+    const payment = await call(merchant, true, 'GET', `/api/v1/business/payments/${gift.lastPaymentId}`);
+    expect(payment.body.data).toMatchObject({ status: 'COMPLETED' });
+    // The completion asked for the intent again under the payment's key: the same body, replayed.
+    const asked = fake.requests.filter(
+      (request) => request.path === '/v1/payment_intents' && request.idempotencyKey === gift.lastPaymentId,
+    );
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const request of asked)
+      expect(request.body).toMatchObject({ customer: stripeCustomer.id, setup_future_usage: 'off_session' });
+    const pm = asked[0].body.payment_method as string;
+    expect(fake.list('payment_method').find((method) => method.id === pm)?.customer).toBe(stripeCustomer.id);
+    expect((await methodRow(gift.paymentMethodId)).providerRef).toBe(`${stripeCustomer.id}/${pm}`);
   });
 
   test('no card number reaches Stripe after the PaymentMethod is made', () => {

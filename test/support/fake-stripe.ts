@@ -598,6 +598,13 @@ export class FakeStripe {
       );
     const customer = optionalString(body, 'customer');
     if (customer) this.find(customer, 'customer', 'customer');
+    const setupFutureUsage = optionalString(body, 'setup_future_usage');
+    if (setupFutureUsage !== null && setupFutureUsage !== 'off_session' && setupFutureUsage !== 'on_session')
+      throw invalid(
+        'setup_future_usage',
+        `Invalid setup_future_usage: must be one of on_session, off_session`,
+        'parameter_invalid_string',
+      );
     const intent = this.store({
       id: this.id('pi'),
       object: 'payment_intent',
@@ -619,7 +626,7 @@ export class FakeStripe {
       payment_method: null,
       payment_method_types: ['card'],
       return_url: null,
-      setup_future_usage: null,
+      setup_future_usage: setupFutureUsage,
       status: 'requires_payment_method',
     });
     intent.client_secret = `${intent.id}_secret_${crypto.randomBytes(12).toString('base64url')}`;
@@ -750,6 +757,10 @@ export class FakeStripe {
     intent.status = 'succeeded';
     intent.next_action = null;
     intent.amount_received = intent.amount;
+    // Stripe: "If you provide a Customer with the PaymentIntent, you can use this parameter to attach
+    // the payment method to the Customer after the PaymentIntent is confirmed" (setup_future_usage).
+    const method = this.objects.get(intent.payment_method as string)!;
+    if (intent.setup_future_usage && intent.customer && !method.customer) method.customer = intent.customer;
   }
 
   private charge(

@@ -163,6 +163,8 @@ export class HostedCheckoutService {
         card: { kind: 'vaulted', vaulted: vaulted! },
         origin: { source: PaymentSource.CHECKOUT_SESSION, sourceId: found.id },
         metadata: found.metadata,
+        // The payer opted in to a recurring gift: its later charges use this card off-session.
+        keepCard: found.recurringInterval !== null && command.recurring,
       });
     } catch (error) {
       if (!(error instanceof DomainError)) {

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import { CardDetails } from '../shared/card';
 import { CAPTURED_PAYMENT_STATUSES, Payment } from '../payments';
-import type { SavedCardOf } from '../payments';
+import type { CardKeeper, SavedCardOf } from '../payments';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { EntityRows } from '../shared/rows';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
@@ -389,6 +389,36 @@ export async function savedCardForCharge(
     throw validationError({ [field]: ['is not a saved card of a customer of this business and mode'] });
   return { method, customer };
 }
+
+/**
+ * Whom a charge that keeps its card keeps it for (payments' `CardKeeper`): the business's customer
+ * with the payer's email, made when there is none (as saving a card makes it), with the acquirer's
+ * customer it has; and the acquirer's customer recorded on it once the acquirer kept the card.
+ */
+export const cardKeeper: CardKeeper = {
+  async customerFor(ctx, email) {
+    const businessId = ctx.requireBusiness();
+    const inserted: Array<{ id: string }> = await ctx.em.query(
+      `INSERT INTO customers (business_id, livemode, email) VALUES ($1, $2, $3) ON CONFLICT (business_id, livemode, email) DO NOTHING RETURNING id`,
+      [businessId, ctx.livemode, email],
+    );
+    const customer = await ctx.repo(Customer).findOneOrFail({ where: { businessId, livemode: ctx.livemode, email } });
+    if (inserted.length > 0)
+      await ctx.em.query(
+        `UPDATE payments SET customer_id = $1 WHERE business_id = $2 AND livemode = $3 AND email = $4 AND customer_id IS NULL`,
+        [customer.id, businessId, ctx.livemode, email],
+      );
+    return { customerId: customer.id, email: customer.email, customerRef: customer.acquirerCustomerRef };
+  },
+  async recordAcquirerCustomer(tx, customerId, customerRef) {
+    await tx
+      .repo(Customer)
+      .update(
+        { id: customerId, businessId: tx.requireBusiness(), livemode: tx.livemode },
+        { acquirerCustomerRef: customerRef },
+      );
+  },
+};
 
 /** The saved card a charge names, as payments charges it (`SavedCardOf`, src/domain/payments/charge.service.ts). */
 export const savedCardToCharge: SavedCardOf = async (ctx, paymentMethodId) => {

@@ -1,7 +1,7 @@
 import type { Core } from '../core';
 import { defineArea } from '../shared/area';
 import { Customer, PaymentMethod } from './customer.entities';
-import { CustomerService, savedCardToCharge } from './customer.service';
+import { CustomerService, cardKeeper, savedCardToCharge } from './customer.service';
 
 // The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
 export type {
@@ -26,6 +26,7 @@ export const customersArea = defineArea<Core>({
   name: 'customers',
   entities: [Customer, PaymentMethod],
   savedCardOf: savedCardToCharge,
+  cardKeeper,
   services: {
     customers: (core) =>
       new CustomerService(

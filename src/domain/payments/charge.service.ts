@@ -13,6 +13,7 @@ import {
   Authorization,
   AuthorizationRequest,
   CardAcquirer,
+  KeepCardFor,
   SaveCardRequest,
   SavedCard,
   VaultedCard,
@@ -66,6 +67,8 @@ interface ResolvedCharge extends Omit<ChargeCommand, 'card'> {
   card: ResolvedCard;
   /** Two server-to-server charges with the same key within the window are one; null: not de-duplicated. */
   dedupeKey: string | null;
+  /** The customer the acquirer keeps the card for as it charges it (keepCard, at an acquirer with customers). */
+  keepFor: KeepCardFor | null;
 }
 
 /** What the charge's first transaction recorded, and whether the acquirer is asked next. */
@@ -116,6 +119,16 @@ export type SavedCardOf = (
 ) => Promise<{ card: VaultedCard; paymentMethodId: string; customerId: string; email: string }>;
 
 /**
+ * Whom a charge that keeps its card (`keepCard`) keeps it for, contributed by the area that keeps
+ * customers: `customerFor` the payer's customer (made when the business has none with the email),
+ * `recordAcquirerCustomer` the acquirer's customer that now keeps the card, on that customer.
+ */
+export interface CardKeeper {
+  customerFor(ctx: RequestContext, email: string): Promise<KeepCardFor>;
+  recordAcquirerCustomer(tx: RequestContext, customerId: string, customerRef: string): Promise<void>;
+}
+
+/**
  * Card charges: creating the payment, fraud screening, authorization and capture, 3-D Secure, and
  * the recovery sweep of payments whose acquirer answer was lost. Capture books the acquirer's
  * receivable against the merchant's pending balance; settlement (SettlementService) moves it on.
@@ -130,6 +143,7 @@ export class ChargeService {
     private readonly chargeStore: ChargeStore,
     private readonly screen: FraudScreen,
     private readonly savedCard: SavedCardOf,
+    private readonly keeper: CardKeeper,
   ) {}
 
   /**
@@ -187,10 +201,17 @@ export class ChargeService {
         break;
     }
     if (email === undefined) throw validationError({ email: ["is required: the payer's email address"] });
+    // The card is to be charged again (a recurring gift): an acquirer that keeps cards with its own
+    // customers (Stripe) keeps it for the payer's customer as it charges it; the sandbox needs nothing.
+    let keepFor: KeepCardFor | null = null;
+    if (command.keepCard && !paymentMethodId && this.acquirerFor(ctx).keepsCardsWithCustomers) {
+      keepFor = await this.keeper.customerFor(ctx, email);
+      customerId = keepFor.customerId;
+    }
     const dedupeKey = command.origin
       ? null
       : dedupeKeyOf([amount.toString(), currency, ...instrument, email, command.metadata ?? null], card);
-    return this.create(ctx, { ...command, currency, email, customerId, paymentMethodId, card, dedupeKey });
+    return this.create(ctx, { ...command, currency, email, customerId, paymentMethodId, card, dedupeKey, keepFor });
   }
 
   /** Hands the card to the mode's acquirer; what comes back is safe to keep (never the number). */
@@ -240,7 +261,8 @@ export class ChargeService {
       );
     }
     if (!proceed || !card) return payment;
-    const authorization = await acquirer.authorize(this.requestOf(payment, card)).catch(unreachable);
+    const request = { ...this.requestOf(payment, card), ...(charge.keepFor ? { keepFor: charge.keepFor } : {}) };
+    const authorization = await acquirer.authorize(request).catch(unreachable);
     return this.recordAnswer(ctx, payment.id, authorization, 'authorize').catch(async (error: unknown) => {
       // The recovery sweep recorded the same answer first (this call outlived its two minutes).
       if (!(error instanceof DomainError && error.code === ErrorCode.CONFLICT)) throw error;
@@ -428,14 +450,20 @@ export class ChargeService {
     stage: AnswerStage,
   ): Promise<Payment> {
     const reference = 'reference' in authorization ? authorization.reference : undefined;
+    // The acquirer kept the card for the payment's customer: every later request about the payment,
+    // and the card saved from it, use the card as kept.
+    const kept = 'kept' in authorization ? authorization.kept : undefined;
     return inTransaction(ctx, async (tx) => {
       if (authorization.outcome === 'approved') {
         // The common answer moves the payment in one UPDATE ... RETURNING (no locking read first).
         const captured = await this.store.advance(tx, paymentId, `${stage}_approved`, {
           capturedAt: new Date(),
           ...(reference ? { acquirerReference: reference } : {}),
+          ...(kept ? { cardProviderRef: kept.providerRef } : {}),
           threeDSecure: () => `CASE WHEN three_dsecure = 'pending' THEN 'succeeded' ELSE three_dsecure END`,
         });
+        if (kept && captured.customerId)
+          await this.keeper.recordAcquirerCustomer(tx, captured.customerId, kept.customerRef);
         // Only a payment that waited for 3-D Secure (authenticate) had its threeDSecure set here.
         return stage === 'authorize'
           ? this.capture(tx, captured, PaymentStatus.PENDING, ['status', 'capturedAt'])
@@ -443,6 +471,10 @@ export class ChargeService {
       }
       const payment = await this.store.lock(tx, paymentId);
       if (reference) await this.store.persist(tx, payment, { acquirerReference: reference });
+      if (kept) {
+        await this.store.persist(tx, payment, { cardProviderRef: kept.providerRef });
+        if (payment.customerId) await this.keeper.recordAcquirerCustomer(tx, payment.customerId, kept.customerRef);
+      }
       if (authorization.outcome === 'declined') {
         paymentTransition(payment.status, `${stage}_declined`);
         if (payment.threeDSecure === 'pending')

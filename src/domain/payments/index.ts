@@ -5,7 +5,7 @@ import { V1Payment } from './v1-payment.entity';
 import { ChargeDedupeClaim, Dispute, Payment, Refund } from './payment.entities';
 import { paymentJobs } from './payments.jobs';
 import { PaymentService } from './payment.service';
-import { ChargeService, SavedCardOf } from './charge.service';
+import { CardKeeper, ChargeService, SavedCardOf } from './charge.service';
 import { ChargeStore } from './charge.store';
 import { SettlementService } from './settlement.service';
 import { RefundService } from './refund.service';
@@ -14,7 +14,7 @@ import { PaymentStore } from './payment.store';
 import { paymentProductSettings } from './payments.settings';
 
 // The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
-export type { SavedCardOf } from './charge.service';
+export type { CardKeeper, SavedCardOf } from './charge.service';
 export { authenticationReturnPathOf } from './charge.service';
 export { paymentReferenceOf, referenceDigitsOf } from './payment-reference';
 export type { AcquirerDisputeResult } from './dispute.service';
@@ -68,6 +68,8 @@ declare module '../shared/area' {
   interface AreaContributions {
     /** How a charge finds the saved card it names: contributed by the area that keeps saved cards (customers). */
     savedCardOf?: SavedCardOf;
+    /** Whom a charge that keeps its card keeps it for: contributed by the area that keeps customers (customers). */
+    cardKeeper?: CardKeeper;
   }
 }
 
@@ -75,6 +77,13 @@ declare module '../shared/area' {
 function savedCardOf(core: Core): SavedCardOf {
   const [contributed, ...others] = core.contributions('savedCardOf');
   if (!contributed || others.length > 0) throw new Error('Exactly one area must contribute savedCardOf (customers)');
+  return contributed;
+}
+
+/** The one `cardKeeper` an area contributes, as for `savedCardOf`. */
+function cardKeeper(core: Core): CardKeeper {
+  const [contributed, ...others] = core.contributions('cardKeeper');
+  if (!contributed || others.length > 0) throw new Error('Exactly one area must contribute cardKeeper (customers)');
   return contributed;
 }
 
@@ -99,6 +108,7 @@ export const paymentsArea = defineArea<Core>({
         new ChargeStore(),
         (tx, attempt) => core.fraud.screen(tx, attempt),
         savedCardOf(core),
+        cardKeeper(core),
       ),
     settlements: (core) => new SettlementService(core.ledger, core.events, core.paymentStore, core.providers),
     disputes: (core) => new DisputeService(core.ledger, core.events, core.paymentStore, core.settlements),

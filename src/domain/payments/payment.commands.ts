@@ -33,6 +33,11 @@ export interface ChargeCommand {
   email?: string;
   metadata?: Record<string, unknown> | null;
   origin?: ChargeOrigin;
+  /**
+   * The payer's card is to be charged again later, off-session (a checkout session that starts a
+   * recurring gift): an acquirer with customers keeps it for the payer's customer as it charges it.
+   */
+  keepCard?: boolean;
 }
 
 /**

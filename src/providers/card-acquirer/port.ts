@@ -33,7 +33,23 @@ export type Authorization = (
        */
       redirectUrl?: string;
     }
-) & { reference?: string };
+) & {
+  reference?: string;
+  /**
+   * The card as the acquirer now keeps it for the request's `keepFor` customer (Stripe: the
+   * Customer, made for it if need be, and the `cus_…/pm_…` reference later charges use); absent
+   * when nothing was kept (no `keepFor`, or an acquirer without customers).
+   */
+  kept?: { customerRef: string; providerRef: string };
+};
+
+/** The Tessera customer a charge keeps its card for (a recurring gift started by the payment). */
+export interface KeepCardFor {
+  customerId: string;
+  email: string;
+  /** The acquirer's customer this Tessera customer already has, or null. */
+  customerRef: string | null;
+}
 
 export interface AuthorizationRequest {
   paymentId: string;
@@ -52,6 +68,13 @@ export interface AuthorizationRequest {
    * ignores it (its challenge completes on its own).
    */
   offSession?: boolean;
+  /**
+   * The payer is present and the card is to be charged again later, off-session (a checkout
+   * session that starts a recurring gift): the acquirer keeps it for this customer as it charges
+   * it (Stripe: the Customer named and `setup_future_usage: 'off_session'`), and says so in
+   * `kept`. Only for an acquirer that `keepsCardsWithCustomers`; the sandbox ignores it.
+   */
+  keepFor?: KeepCardFor;
 }
 
 /** A card kept for later charges of one Tessera customer (saving a card, a token exchanged for a saved card). */
@@ -146,6 +169,8 @@ export interface BalancePeriod {
 /** A card acquirer: vaults cards, authorizes and captures payments, completes 3-D Secure. */
 export interface CardAcquirer {
   readonly name: string;
+  /** Whether keeping a card for later charges needs the acquirer's own customer (Stripe), asked for with `keepFor`. */
+  readonly keepsCardsWithCustomers: boolean;
   vault(card: CardDetails): Promise<VaultedCard>;
   /**
    * Keeps a vaulted card for later charges of a customer (Stripe: the Stripe Customer, made on the

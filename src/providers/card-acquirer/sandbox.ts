@@ -43,6 +43,7 @@ const BEHAVIOURS: ReadonlySet<string> = new Set(Object.values(SANDBOX_CARDS).con
  */
 export class SandboxCardAcquirer implements CardAcquirer {
   readonly name = 'sandbox';
+  readonly keepsCardsWithCustomers = false;
   private readonly fingerprintKey: Buffer;
 
   constructor(secret: string) {

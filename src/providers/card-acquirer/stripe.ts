@@ -12,6 +12,7 @@ import {
   BalancePeriod,
   CardAcquirer,
   DeclineReason,
+  KeepCardFor,
   PaymentLookup,
   RefundFound,
   RefundLookup,
@@ -106,6 +107,7 @@ export const STRIPE_SEARCH_LAG_SECONDS = 60;
  */
 export class StripeCardAcquirer implements CardAcquirer {
   readonly name = 'stripe';
+  readonly keepsCardsWithCustomers = true;
   private readonly stripe: Stripe;
 
   constructor(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>) {
@@ -155,16 +157,7 @@ export class StripeCardAcquirer implements CardAcquirer {
    */
   async saveForCustomer({ card, customerRef, customerId, email }: SaveCardRequest): Promise<SavedCard> {
     const kept = keptCardOf(card.providerRef);
-    const customer =
-      customerRef ??
-      (
-        await answered(() =>
-          this.stripe.customers.create(
-            { email, metadata: { tessera_customer_id: customerId } },
-            { idempotencyKey: `tessera-customer-${customerId}` },
-          ),
-        )
-      ).id;
+    const customer = await this.customerOf({ customerRef, customerId, email });
     if (kept.customer !== customer) {
       await answered(() => this.stripe.paymentMethods.attach(kept.paymentMethod, { customer })).catch(
         (error: unknown) => {
@@ -183,8 +176,32 @@ export class StripeCardAcquirer implements CardAcquirer {
     return { customerRef: customer, card: { ...card, providerRef: `${customer}/${kept.paymentMethod}` } };
   }
 
+  /**
+   * A charge that keeps its card (`keepFor`): the customer's Stripe Customer first (made as for a
+   * saved card, under the same Idempotency-Key), then the PaymentIntent names it with
+   * `setup_future_usage: 'off_session'`, which attaches the PaymentMethod to it once confirmed.
+   */
   async authorize(request: AuthorizationRequest): Promise<Authorization> {
-    return authorizationOf(await this.confirmedIntent(request));
+    const card = keptCardOf(request.card.providerRef);
+    if (!request.keepFor || card.customer) return authorizationOf(await this.confirmedIntent(request));
+    const customer = await this.customerOf(request.keepFor);
+    const providerRef = `${customer}/${card.paymentMethod}`;
+    const authorization = authorizationOf(
+      await this.confirmedIntent({ ...request, card: { ...request.card, providerRef } }),
+    );
+    return { ...authorization, kept: { customerRef: customer, providerRef } };
+  }
+
+  /** The Tessera customer's Stripe Customer: the one it has, or one made now, keyed by its id (a retry makes one). */
+  private async customerOf({ customerRef, customerId, email }: KeepCardFor): Promise<string> {
+    if (customerRef) return customerRef;
+    const made = await answered(() =>
+      this.stripe.customers.create(
+        { email, metadata: { tessera_customer_id: customerId } },
+        { idempotencyKey: `tessera-customer-${customerId}` },
+      ),
+    );
+    return made.id;
   }
 
   /**
@@ -241,7 +258,13 @@ export class StripeCardAcquirer implements CardAcquirer {
           ErrorCode.SERVICE_UNAVAILABLE,
           `Stripe's PaymentIntent ${intent.id} is ${intent.status}: no outcome yet`,
         );
-      return authorizationOf(intent);
+      const found = authorizationOf(intent);
+      // An intent that kept its card (setup_future_usage with a Customer): the card is the Customer's now.
+      const customer = typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null);
+      const asked = keptCardOf(request.card.providerRef);
+      return !asked.customer && customer && intent.setup_future_usage
+        ? { ...found, kept: { customerRef: customer, providerRef: `${customer}/${asked.paymentMethod}` } }
+        : found;
     }
     if (Date.now() - request.createdAt.getTime() < STRIPE_SEARCH_LAG_SECONDS * 1000)
       throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, "Stripe's search may not show the payment yet");
@@ -333,6 +356,10 @@ export class StripeCardAcquirer implements CardAcquirer {
             // (a card that asks for authentication then is declined: authentication_required).
             ...(card.customer ? { customer: card.customer } : {}),
             ...(request.offSession ? { off_session: true } : {}),
+            // A customer's card charged with the payer present is one kept for later charges
+            // (authorize's keepFor, and every repeat of it, rebuilt from the payment's `cus_…/pm_…`):
+            // set up for them, which attaches the PaymentMethod to the Customer.
+            ...(card.customer && !request.offSession ? { setup_future_usage: 'off_session' as const } : {}),
             // With Tessera's return route, 3-D Secure is a redirect to Stripe's page and back
             // (next_action.redirect_to_url); without one (nobody to send there), nothing may redirect.
             ...(request.returnUrl
