@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import { FakeStripe } from './support/fake-stripe';
-import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
+import { TestServer, startDeliveringServer, waitFor } from './support/harness';
 import { cardForm, page, pathOf } from './support/checkout';
-import { CARDS, card, chargingMerchant, eventsOf, expectLedgerBalanced } from './support/payments';
+import { CARDS, card, liveChargingMerchant, eventsOf, expectLedgerBalanced } from './support/payments';
 
 /**
  * Issue 29: 3-D Secure through Stripe. A card that asks for it sends the payer to Stripe's page
@@ -29,15 +29,7 @@ describe('3-D Secure through Stripe', () => {
     await fake.close();
   });
 
-  const liveMerchant = async (): Promise<TestMerchant & { liveKey: string }> => {
-    const merchant = await chargingMerchant(server);
-    const liveKey = await server.liveKeyOf(merchant);
-    await server.runtime.dataSource.query(
-      `UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`,
-      [merchant.businessId],
-    );
-    return { ...merchant, liveKey };
-  };
+  const liveMerchant = () => liveChargingMerchant(server);
   const liveCharge = (merchant: { liveKey: string }, number: string, amount = 25.5) =>
     server.request('POST', '/api/v1/business/payment/charge', {
       headers: { 'x-api-key': merchant.liveKey },

@@ -2,8 +2,8 @@ import { RequestContext } from '../src/domain/shared/context';
 import { loadConfig } from '../src/config';
 import { STRIPE_SEARCH_LAG_SECONDS, STRIPE_ZERO_DECIMAL, stripeAmountOf } from '../src/providers/card-acquirer/stripe';
 import { FakeStripe } from './support/fake-stripe';
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
-import { CARDS, card, charge, chargingMerchant, eventsOf, expectLedgerBalanced } from './support/payments';
+import { TestServer, startTestServer } from './support/harness';
+import { CARDS, card, charge, liveChargingMerchant, eventsOf, expectLedgerBalanced } from './support/payments';
 
 /**
  * Issue 29, first slice: live card payments through Stripe (src/providers/card-acquirer/stripe.ts),
@@ -25,16 +25,7 @@ describe('Stripe as the live card acquirer', () => {
     await fake.close();
   });
 
-  /** A merchant with live credentials and server-to-server charging on in both modes (the operator's switch for live). */
-  const liveMerchant = async (): Promise<TestMerchant & { liveKey: string }> => {
-    const merchant = await chargingMerchant(server);
-    const liveKey = await server.liveKeyOf(merchant);
-    await server.runtime.dataSource.query(
-      `UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`,
-      [merchant.businessId],
-    );
-    return { ...merchant, liveKey };
-  };
+  const liveMerchant = () => liveChargingMerchant(server);
   const liveCharge = (merchant: { liveKey: string }, number: string, headers: Record<string, string> = {}) =>
     server.request('POST', '/api/v1/business/payment/charge', {
       headers: { 'x-api-key': merchant.liveKey, ...headers },

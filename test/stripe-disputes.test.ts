@@ -5,7 +5,7 @@ import { FakeStripe } from './support/fake-stripe';
 
 type StripeObject = Record<string, any>;
 import { TestServer, startDeliveringServer } from './support/harness';
-import { CARDS, card, chargingMerchant, eventsOf, expectLedgerBalanced } from './support/payments';
+import { CARDS, completedLiveCharge, eventsOf, expectLedgerBalanced, liveChargingMerchant } from './support/payments';
 import { waitFor, waitUntil } from './support/wait';
 
 const WEBHOOK_SECRET = 'whsec_disputes_fake';
@@ -41,19 +41,9 @@ describe("Stripe's disputes drive Tessera's", () => {
 
   /** A live merchant with a settled float (100.00 charged: 96.80 in the wallet) and one settled 25.50 payment to dispute. */
   const disputablePayment = async () => {
-    const merchant = await chargingMerchant(server);
-    const liveKey = await server.liveKeyOf(merchant);
-    await query(`UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`, [
-      merchant.businessId,
-    ]);
-    const liveCharge = async (amount: number) => {
-      const response = await server.request('POST', '/api/v1/business/payment/charge', {
-        headers: { 'x-api-key': liveKey },
-        body: { amount, currency: 'usd', card: card(CARDS.success), email: 'payer@example.com' },
-      });
-      expect(response.body.data).toMatchObject({ status: 'COMPLETED', livemode: true });
-      return response.body.data.id as string;
-    };
+    const merchant = await liveChargingMerchant(server);
+    const { liveKey } = merchant;
+    const liveCharge = (amount: number) => completedLiveCharge(server, liveKey, amount);
     await liveCharge(100);
     const paymentId = await liveCharge(25.5);
     await waitUntil(

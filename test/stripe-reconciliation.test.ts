@@ -7,7 +7,7 @@ import { Mode } from '../src/domain/shared/modes';
 import { CLI } from './support/cli';
 import { FakeStripe } from './support/fake-stripe';
 import { TestServer, startDeliveringServer } from './support/harness';
-import { CARDS, card, chargingMerchant } from './support/payments';
+import { completedLiveCharge, liveChargingMerchant } from './support/payments';
 import { spawnTs } from './support/process';
 import { waitFor, waitUntil } from './support/wait';
 
@@ -70,19 +70,9 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
   };
 
   test('a charge, a partial refund and a dispute reconcile with no difference; a charge Tessera never recorded is the one difference (CLI exit 1), nothing changed', async () => {
-    const merchant = await chargingMerchant(server);
-    const liveKey = await server.liveKeyOf(merchant);
-    await query(`UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`, [
-      merchant.businessId,
-    ]);
-    const liveCharge = async (amount: number) => {
-      const response = await server.request('POST', '/api/v1/business/payment/charge', {
-        headers: { 'x-api-key': liveKey },
-        body: { amount, currency: 'usd', card: card(CARDS.success), email: 'payer@example.com' },
-      });
-      expect(response.body.data).toMatchObject({ status: 'COMPLETED', livemode: true });
-      return response.body.data.id as string;
-    };
+    const merchant = await liveChargingMerchant(server);
+    const { liveKey } = merchant;
+    const liveCharge = (amount: number) => completedLiveCharge(server, liveKey, amount);
     const refunded = await liveCharge(100);
     const disputed = await liveCharge(25.5);
     await waitUntil(
@@ -192,19 +182,9 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
     expect(await booksDigest()).toBe(before);
   });
   test('a wrong reference is missing at Stripe and in the ledger, and an amount Stripe captured differently is an amount mismatch; nothing changed', async () => {
-    const merchant = await chargingMerchant(server);
-    const liveKey = await server.liveKeyOf(merchant);
-    await query(`UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`, [
-      merchant.businessId,
-    ]);
-    const liveCharge = async (amount: number) => {
-      const response = await server.request('POST', '/api/v1/business/payment/charge', {
-        headers: { 'x-api-key': liveKey },
-        body: { amount, currency: 'usd', card: card(CARDS.success), email: 'payer@example.com' },
-      });
-      expect(response.body.data).toMatchObject({ status: 'COMPLETED', livemode: true });
-      return response.body.data.id as string;
-    };
+    const merchant = await liveChargingMerchant(server);
+    const { liveKey } = merchant;
+    const liveCharge = (amount: number) => completedLiveCharge(server, liveKey, amount);
     const misreferenced = await liveCharge(12);
     const mismatched = await liveCharge(13);
     // Settled first, so the worker's settlement does not move the books while they are compared.

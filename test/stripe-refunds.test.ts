@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 import { RequestContext } from '../src/domain/shared/context';
 import { FakeStripe } from './support/fake-stripe';
-import { TestMerchant, TestServer, startDeliveringServer, waitFor } from './support/harness';
-import { CARDS, card, chargingMerchant, expectLedgerBalanced } from './support/payments';
+import { TestServer, startDeliveringServer, waitFor } from './support/harness';
+import { CARDS, card, liveChargingMerchant, expectLedgerBalanced } from './support/payments';
 
 const WEBHOOK_SECRET = 'whsec_test_refunds';
 const STRIPE_PATH = '/providers/stripe/webhooks';
@@ -29,15 +29,7 @@ describe('Refunds through Stripe', () => {
     await fake?.close();
   });
 
-  const liveMerchant = async (): Promise<TestMerchant & { liveKey: string }> => {
-    const merchant = await chargingMerchant(server);
-    const liveKey = await server.liveKeyOf(merchant);
-    await server.runtime.dataSource.query(
-      `UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`,
-      [merchant.businessId],
-    );
-    return { ...merchant, liveKey };
-  };
+  const liveMerchant = () => liveChargingMerchant(server);
   /** A live payment of 25.50 USD, COMPLETED at Stripe: its id and PaymentIntent id. */
   const livePayment = async (merchant: { liveKey: string }) => {
     const response = await server.request('POST', '/api/v1/business/payment/charge', {

@@ -4,7 +4,7 @@ import { PaymentMethod, vaultedCardOf } from '../src/domain/customers';
 import { PaymentSource } from '../src/domain/payments';
 import { FakeStripe } from './support/fake-stripe';
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
-import { CARDS, card, chargingMerchant } from './support/payments';
+import { CARDS, card, liveChargingMerchant } from './support/payments';
 import { cardForm, page, pathOf } from './support/checkout';
 
 /**
@@ -31,16 +31,7 @@ describe('saved cards and card tokens through Stripe', () => {
 
   type Merchant = TestMerchant & { liveKey: string };
 
-  /** A merchant with live credentials and server-to-server charging on in both modes. */
-  const liveMerchant = async (): Promise<Merchant> => {
-    const merchant = await chargingMerchant(server);
-    const liveKey = await server.liveKeyOf(merchant);
-    await server.runtime.dataSource.query(
-      `UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`,
-      [merchant.businessId],
-    );
-    return { ...merchant, liveKey };
-  };
+  const liveMerchant = () => liveChargingMerchant(server);
   /** The merchant's key of a mode: the live key, or the sandbox's. */
   const keyOf = (merchant: Merchant, live: boolean) => (live ? merchant.liveKey : merchant.apiKey);
   const call = (merchant: Merchant, live: boolean, method: 'POST' | 'GET', path: string, body?: unknown) =>

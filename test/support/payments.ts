@@ -34,6 +34,27 @@ export async function chargingMerchant(server: TestServer): Promise<TestMerchant
   return merchant;
 }
 
+/** A charging merchant with live credentials, and server-to-server charging on in live mode too (the operator's switch there). */
+export async function liveChargingMerchant(server: TestServer): Promise<TestMerchant & { liveKey: string }> {
+  const merchant = await chargingMerchant(server);
+  const liveKey = await server.liveKeyOf(merchant);
+  await server.runtime.dataSource.query(
+    `UPDATE business_settings SET server_to_server_charging = true WHERE business_id = $1 AND livemode`,
+    [merchant.businessId],
+  );
+  return { ...merchant, liveKey };
+}
+
+/** A live server-to-server charge of 4242 in USD with `liveKey`, which must complete: the payment's id. */
+export async function completedLiveCharge(server: TestServer, liveKey: string, amount: number): Promise<string> {
+  const response = await server.request('POST', '/api/v1/business/payment/charge', {
+    headers: { 'x-api-key': liveKey },
+    body: { amount, currency: 'usd', card: card(CARDS.success), email: 'payer@example.com' },
+  });
+  expect(response.body.data).toMatchObject({ status: 'COMPLETED', livemode: true });
+  return response.body.data.id as string;
+}
+
 export const charge = (server: TestServer, merchant: TestMerchant, body: Record<string, unknown>) =>
   server.request('POST', '/api/v1/business/payment/charge', { headers: { 'x-api-key': merchant.apiKey }, body });
 
