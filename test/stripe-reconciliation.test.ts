@@ -254,4 +254,19 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
     expect(run.differences).toBe(differences.length);
     expect(await booksDigest()).toBe(before);
   });
+  test('the CLI refuses a day that is not one, and a period over 31 days or ending before it starts: one line, exit 1, no run recorded', async () => {
+    const runs = async () => (await query(`SELECT count(*)::int AS n FROM reconciliation_runs`))[0].n as number;
+    const before = await runs();
+    for (const [args, said] of [
+      [['--from', '2026-13-45'], '--from must be a day, YYYY-MM-DD'],
+      [['--from', '2026-01-01', '--to', '2026-03-01'], 'at most 31 days'],
+      [['--from', '2026-03-02', '--to', '2026-03-01'], 'must end after it starts'],
+    ] as const) {
+      const run = spawnTs(CLI, ['reconcile', ...args], cliEnv());
+      expect(await run.exited).toBe(1);
+      expect(run.errorOutput()).toContain(said);
+      expect(run.errorOutput()).not.toMatch(/\n\s+at /); // no stack trace
+    }
+    expect(await runs()).toBe(before);
+  });
 });
