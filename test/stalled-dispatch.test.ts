@@ -65,21 +65,22 @@ describe('payouts whose dispatch stalled are sent again', () => {
     }
     expect(await rowOf(table, id)).toEqual({ status: claimedStatus, provider_ref: null });
 
-    // Its job still has attempts left: the sweep leaves it to them.
-    await failedJobOf(task, id, true);
-    expect(await sweep(0)).not.toContain(id);
-    // Out of attempts, but claimed less than 15 minutes ago: not yet.
-    await failedJobOf(task, id, false);
-    expect(await sweep(15 * 60)).not.toContain(id);
-
-    // Out of attempts and old enough: a new job under the same key, attempts from zero, due now.
-    expect(await sweep(0)).toContain(id);
+    // Every submission from here on is counted: the worker may take the new job the moment the sweep adds it.
     const rail2: string[] = [];
     const watch = jest.spyOn(rail, 'submit').mockImplementation(async (submission) => {
       if (submission.payoutId === id) rail2.push(submission.payoutId);
       return realSubmit(submission);
     });
     try {
+      // Its job still has attempts left: the sweep leaves it to them.
+      await failedJobOf(task, id, true);
+      expect(await sweep(0)).not.toContain(id);
+      // Out of attempts, but claimed less than 15 minutes ago: not yet.
+      await failedJobOf(task, id, false);
+      expect(await sweep(15 * 60)).not.toContain(id);
+
+      // Out of attempts and old enough: a new job under the same key, attempts from zero, due now.
+      expect(await sweep(0)).toContain(id);
       const sent = await waitFor(
         () => rowOf(table, id),
         (row) => row.provider_ref !== null,
