@@ -103,6 +103,17 @@ export interface Config {
   stripe: StripeSettings | undefined;
   /** TEST_MODE_CARD_ACQUIRER: test-mode card payments go to the built-in sandbox, or to a Stripe test account. */
   testModeCardAcquirer: 'sandbox' | 'stripe';
+  /** Yellow Card, the live payout rail, collection rail and FX provider (docs/live.md): unset, live mode has none. */
+  yellowcard: YellowcardSettings | undefined;
+}
+
+/** YELLOWCARD_API_KEY, YELLOWCARD_API_SECRET and YELLOWCARD_API_BASE: secrets, never logged. */
+export interface YellowcardSettings {
+  apiKey: string;
+  /** Signs every request (YcHmacV1) and checks every webhook's X-YC-Signature. */
+  apiSecret: string;
+  /** Yellow Card's business API (its `/business` prefix included), or a local fake in tests. */
+  apiBase: string;
 }
 
 /** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE: secrets, never logged. */
@@ -298,6 +309,30 @@ function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings | undefined {
   return { secretKey, webhookSecret, apiBase: url(env, 'STRIPE_API_BASE') ?? 'https://api.stripe.com' };
 }
 
+/** Yellow Card's production business API (docs/live.md); its sandbox is https://sandbox.api.yellowcard.io/business. */
+export const YELLOWCARD_PRODUCTION_API_BASE = 'https://api.yellowcard.io/business';
+
+/**
+ * The Yellow Card settings, key and secret or neither: a key without its secret can sign nothing.
+ * The values are never repeated in an error: they are secrets.
+ */
+function yellowcardSettings(env: NodeJS.ProcessEnv): YellowcardSettings | undefined {
+  const apiKey = env.YELLOWCARD_API_KEY || undefined;
+  const apiSecret = env.YELLOWCARD_API_SECRET || undefined;
+  if (!apiKey && !apiSecret) return undefined;
+  if (!apiKey)
+    throw new ConfigError(
+      'YELLOWCARD_API_SECRET is set but YELLOWCARD_API_KEY is not: set both, or neither (docs/live.md)',
+    );
+  if (!apiSecret)
+    throw new ConfigError(
+      'YELLOWCARD_API_KEY is set but YELLOWCARD_API_SECRET is not: set both, or neither (docs/live.md)',
+    );
+  if (/\s/.test(apiKey) || apiKey.includes(':'))
+    throw new ConfigError('YELLOWCARD_API_KEY must be a Yellow Card API key (no spaces or colons)');
+  return { apiKey, apiSecret, apiBase: url(env, 'YELLOWCARD_API_BASE') ?? YELLOWCARD_PRODUCTION_API_BASE };
+}
+
 /** TEST_MODE_CARD_ACQUIRER: `stripe` sends test-mode card payments to a Stripe test account, never a live one. */
 function testModeCardAcquirer(env: NodeJS.ProcessEnv, stripe: StripeSettings | undefined): 'sandbox' | 'stripe' {
   const raw = env.TEST_MODE_CARD_ACQUIRER || 'sandbox';
@@ -423,5 +458,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...metricsSettings(env, port),
     stripe,
     testModeCardAcquirer: testModeCardAcquirer(env, stripe),
+    yellowcard: yellowcardSettings(env),
   };
 }
