@@ -138,6 +138,30 @@ describe('Yellow Card: live payouts, collections and rates', () => {
     expect(momo).toMatchObject({ minAmount: 100, maxAmount: 2_000_000 });
   });
 
+  test('the channels are read again by refresh_provider_channels: a channel Yellow Card turns on appears; test mode keeps the sandbox', async () => {
+    const kenya = fake.channels.find((channel) => channel.id === KE_INACTIVE.id)!;
+    kenya.status = 'active';
+    kenya.apiStatus = 'active';
+    const ids = async () =>
+      (
+        (await server.request('GET', `${COLLECTIONS}/channels`, { headers: live() })).body.data.items as Array<{
+          id: string;
+        }>
+      ).map((channel) => channel.id);
+    expect(await ids()).not.toContain(KE_INACTIVE.id); // the catalogue as last read
+    const system = RequestContext.system(server.runtime.dataSource, 'test');
+    expect(await server.runtime.core.collections.refreshProviderChannels(system)).toBe(true);
+    expect(await ids()).toContain(KE_INACTIVE.id);
+    kenya.status = 'inactive';
+    kenya.apiStatus = 'inactive';
+    await server.runtime.core.collections.refreshProviderChannels(system);
+    expect(await ids()).not.toContain(KE_INACTIVE.id);
+    const sandbox = await server.request('GET', `${COLLECTIONS}/channels`, {
+      headers: { 'x-api-key': merchant.apiKey },
+    });
+    expect((sandbox.body.data.items as Array<{ id: string }>).map((channel) => channel.id)).toContain('sbx_ch_ng_bank');
+  });
+
   test("a live quote is at Yellow Card's rate; a currency it does not quote is refused on the field", async () => {
     const quote = await post(`${PAYOUTS}/quote`, {
       amount: '10.00',
@@ -243,9 +267,9 @@ describe('Yellow Card: live payouts, collections and rates', () => {
   test('a late webhook: the status poll asks Yellow Card by sequence id and settles the payout once', async () => {
     const { id, payment } = await submittedPayout(bankDetails('5533'));
     // Yellow Card completes the payment, but its webhook never arrives (delivered to nobody).
-    const endpoints = (fake as unknown as { endpoints: string[] }).endpoints.splice(0);
+    const restore = fake.loseWebhooks();
     fake.completePayment(payment.id);
-    (fake as unknown as { endpoints: string[] }).endpoints.push(...endpoints);
+    restore();
     expect(await payoutStatus(id)).toBe('SUBMITTED');
     const system = RequestContext.system(server.runtime.dataSource, 'test');
     const moved = await server.runtime.core.payouts.pollLateSubmitted(system, { olderThanSeconds: 0 });

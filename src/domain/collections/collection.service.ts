@@ -455,10 +455,17 @@ export class CollectionService {
    */
   async applyProviderReports(
     tx: RequestContext,
-    command: { collectionId: string; reports: Array<CollectionRailReport | { kind: 'expired' }> },
+    command: {
+      collectionId: string;
+      reports: Array<CollectionRailReport | { kind: 'expired' }>;
+      /** A collection not found may yet be written (the rail answered its opening, Tessera has not committed it): throw, to be tried again. */
+      retryIfMissing?: boolean;
+    },
   ): Promise<{ ignored: string } | void> {
     if (!isUuid(command.collectionId)) return { ignored: 'the sequence id is not a Tessera collection id' };
     const found = await tx.repo(Collection).findOne({ where: { id: command.collectionId } });
+    if (!found && command.retryIfMissing)
+      throw new Error(`collection ${command.collectionId} not found yet: its report is tried again later`);
     if (!found) return { ignored: `no collection ${command.collectionId}` };
     const ctx = tx.forBusiness(found.businessId, found.livemode ? Mode.LIVE : Mode.TEST);
     let changed = false;

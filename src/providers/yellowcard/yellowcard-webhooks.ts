@@ -22,6 +22,15 @@ interface YellowCardWebhookBody {
   executedAt?: number | string;
 }
 
+/**
+ * How long after its arrival an event about a collection Tessera has not written (yet) is tried
+ * again: the payer can be quicker than the commit of the collection Yellow Card just opened.
+ */
+const COLLECTION_NOT_WRITTEN_RETRY_MS = 10 * 60_000;
+
+const retryIfMissing = (application: ProviderEventApplication) =>
+  Date.now() - application.event.receivedAt.getTime() < COLLECTION_NOT_WRITTEN_RETRY_MS;
+
 /** States in which a payment or collection is still on its way: their events are stored and ignored. */
 const IN_PROGRESS = ['CREATED', 'PENDING_APPROVAL', 'PROCESS', 'PROCESSING', 'PENDING', 'PENDING_LIQUIDITY'];
 
@@ -91,6 +100,7 @@ function collectionComplete(settings: YellowcardSettings): ProviderEventHandler 
         { kind: 'received', amount },
         { kind: 'settled', amount },
       ],
+      retryIfMissing: retryIfMissing(application),
     });
   };
 }
@@ -104,6 +114,7 @@ const collectionFailed: ProviderEventHandler = async (application) => {
   return application.core.collections.applyProviderReports(application.tx, {
     collectionId: body.sequenceId,
     reports: [{ kind: 'failed', reason }],
+    retryIfMissing: retryIfMissing(application),
   });
 };
 
@@ -113,6 +124,7 @@ const collectionExpired: ProviderEventHandler = async (application) => {
   return application.core.collections.applyProviderReports(application.tx, {
     collectionId: body.sequenceId,
     reports: [{ kind: 'expired' }],
+    retryIfMissing: retryIfMissing(application),
   });
 };
 
