@@ -79,14 +79,27 @@ export class BridgeTreasuryRail implements TreasuryRail {
     return 'auto';
   }
 
-  async openDepositAccount({
+  async openDepositAccount(request: {
+    walletId: string;
+    currency: string;
+    holderName: string;
+    endUserRef: string | null;
+  }): Promise<OpenedDepositAccount> {
+    return this.openAccount(request).catch((error: unknown) => {
+      // Bridge refused (a customer it has not approved, a product the account lacks): nothing was opened here.
+      if (error instanceof BridgeApiError)
+        throw new DomainError(ErrorCode.UNPROCESSABLE, `Bridge did not open the deposit account: ${error.message}`);
+      throw error;
+    });
+  }
+
+  private async openAccount({
     walletId,
     currency,
     endUserRef,
   }: {
     walletId: string;
     currency: string;
-    holderName: string;
     endUserRef: string | null;
   }): Promise<OpenedDepositAccount> {
     const spec = CURRENCIES[currency];
