@@ -1,4 +1,10 @@
 import { loadConfig } from '../src/config';
+import {
+  BridgeApiError,
+  BridgeClient,
+  bridgeAmountOf,
+  tesseraAmountOf,
+} from '../src/providers/treasury-rail/bridge-client';
 import { FakeBridge } from './support/fake-bridge';
 import { TestMerchant, TestServer, startDeliveringServer } from './support/harness';
 import { expectLedgerBalanced } from './support/payments';
@@ -148,12 +154,16 @@ describe('Bridge as the live treasury rail and KYC provider', () => {
     expect((await get(`${USERS}/${userId}`)).body.data.status).toBe('rejected');
   });
 
-  test('KYC: Bridge not answering is 503 with nothing written', async () => {
+  test('KYC: Bridge not answering is 503, Bridge refusing is 422, with nothing written', async () => {
     const userId = await endUser();
     fake.failNext(1, 500, '/v0/kyc_links');
     const refused = await post(`${USERS}/${userId}/kyc`, {});
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    fake.failNext(1, 400, '/v0/kyc_links');
+    const declined = await post(`${USERS}/${userId}/kyc`, {});
+    expect(declined.status).toBe(422);
+    expect(declined.body.error.message).toMatch(/^Bridge did not start the KYC check/);
     expect((await get(`${USERS}/${userId}/kyc`)).status).toBe(404);
   });
 
@@ -360,6 +370,54 @@ describe('Bridge as the live treasury rail and KYC provider', () => {
     await payoutStatus(payoutId, 'COMPLETED');
     expect(await balanceOf(userId, usd)).toBe('20.00');
     await expectLedgerBalanced(server);
+  });
+});
+
+describe("Bridge's client", () => {
+  let fake: FakeBridge;
+  beforeAll(async () => {
+    fake = await new FakeBridge().start();
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  test('a request that outlasts the timeout is SERVICE_UNAVAILABLE; asked again under its Idempotency-Key, Bridge answers the object it made', async () => {
+    const client = new BridgeClient(fake.settings, 200);
+    fake.delayNext(1000);
+    await expect(
+      client.post('/kyc_links', { email: 'slow@example.com', type: 'individual' }, 'check-slow'),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    const again = await client.post<{ id: string }>(
+      '/kyc_links',
+      { email: 'slow@example.com', type: 'individual' },
+      'check-slow',
+    );
+    expect(fake.list('kyc_link').map((link) => link.id)).toEqual([again.id]);
+    expect(fake.requests.at(-1)).toMatchObject({ replayed: true });
+  });
+
+  test('a wrong key is refused by Bridge (401), a POST without Idempotency-Key too (400)', async () => {
+    await expect(new BridgeClient({ ...fake.settings, apiKey: 'sk-wrong' }).get('/transfers/x')).rejects.toBeInstanceOf(
+      BridgeApiError,
+    );
+    const response = await fetch(`${fake.baseUrl}/v0/kyc_links`, {
+      method: 'POST',
+      headers: { 'Api-Key': fake.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'a@example.com', type: 'individual' }),
+    });
+    expect(response.status).toBe(400);
+  });
+
+  test("amounts: Tessera's minor units as Bridge's decimal strings and back, exactly", () => {
+    expect(bridgeAmountOf(4000n, 'USD')).toBe('40.00');
+    expect(bridgeAmountOf(5n, 'EUR')).toBe('0.05');
+    expect(bridgeAmountOf(4_500_000n, 'USDC')).toBe('4.500000');
+    expect(tesseraAmountOf('1970.0', 'USD')).toBe(197000n);
+    expect(tesseraAmountOf('25.5', 'USDC')).toBe(25_500_000n);
+    expect(tesseraAmountOf('10', 'EUR')).toBe(1000n);
+    expect(() => tesseraAmountOf('1.234', 'USD')).toThrow(/finer/);
+    expect(() => tesseraAmountOf('-1', 'USD')).toThrow(/not an amount/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { BridgeSettings } from '../../config';
-import { BridgeClient, BridgeKycLink } from '../treasury-rail/bridge-client';
+import { DomainError, ErrorCode } from '../../domain/shared/errors';
+import { BridgeApiError, BridgeClient, BridgeKycLink } from '../treasury-rail/bridge-client';
 import { KycCheckRequest, KycCheckStarted, KycProvider } from './port';
 
 /**
@@ -18,11 +19,18 @@ export class BridgeKycProvider implements KycProvider {
   }
 
   async start(request: KycCheckRequest): Promise<KycCheckStarted> {
-    const link = await this.client.post<BridgeKycLink>(
-      '/kyc_links',
-      { full_name: request.name ?? request.email, email: request.email, type: 'individual' },
-      request.checkId,
-    );
+    const link = await this.client
+      .post<BridgeKycLink>(
+        '/kyc_links',
+        { full_name: request.name ?? request.email, email: request.email, type: 'individual' },
+        request.checkId,
+      )
+      .catch((error: unknown) => {
+        // Bridge refused the link (its own checks of the end-user's details): no check was started here.
+        if (error instanceof BridgeApiError)
+          throw new DomainError(ErrorCode.UNPROCESSABLE, `Bridge did not start the KYC check: ${error.message}`);
+        throw error;
+      });
     return { providerRef: link.customer_id, hostedUrl: link.kyc_link };
   }
 }
