@@ -7,7 +7,7 @@ import { Business, requireTreasuryPartner } from '../identity';
 import { Mode } from '../shared/modes';
 import { isUniqueViolationOf } from '../shared/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { notFound, validationError } from '../shared/errors';
+import { ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows } from '../shared/rows';
@@ -196,8 +196,15 @@ export class KycService {
             .slice(0, MAX_REASONS)
             .map((reason) => reason.slice(0, MAX_REASON_LENGTH))
         : [];
-    const decided = await this.decide(partner, check.endUserId, command.decision, reasons, check.id);
-    return { decided };
+    // Two of Bridge's events of the same decision (its KYC link's and its customer's) may be applied
+    // at once: the check is locked in `decide`, and the one that finds it decided already is ignored.
+    try {
+      return { decided: await this.decide(partner, check.endUserId, command.decision, reasons, check.id) };
+    } catch (error) {
+      if ((error as { code?: string }).code === ErrorCode.CONFLICT)
+        return { ignored: `KYC check ${check.id} was decided meanwhile` };
+      throw error;
+    }
   }
 
   /** The end-user's checks, newest first (the first is its KYC record; earlier ones were REJECTED). */
