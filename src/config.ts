@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createPublicKey } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { PROJECT_ROOT } from './project';
 import { ConfigError } from './startup-error';
@@ -105,6 +106,8 @@ export interface Config {
   testModeCardAcquirer: 'sandbox' | 'stripe';
   /** Yellow Card, the live payout rail, collection rail and FX provider (docs/live.md): unset, live mode has none. */
   yellowcard: YellowcardSettings | undefined;
+  /** Bridge, the live treasury rail and KYC provider (docs/live.md, "Bridge"): unset, live treasury is refused. */
+  bridge: BridgeSettings | undefined;
 }
 
 /** YELLOWCARD_API_KEY, YELLOWCARD_API_SECRET and YELLOWCARD_API_BASE: secrets, never logged. */
@@ -113,6 +116,15 @@ export interface YellowcardSettings {
   /** Signs every request (YcHmacV1) and checks every webhook's X-YC-Signature. */
   apiSecret: string;
   /** Yellow Card's business API (its `/business` prefix included), or a local fake in tests. */
+  apiBase: string;
+}
+
+/** BRIDGE_API_KEY, BRIDGE_WEBHOOK_PUBLIC_KEY and BRIDGE_API_BASE: the key is a secret, never logged. */
+export interface BridgeSettings {
+  apiKey: string;
+  /** The PEM public key of Bridge's webhook endpoint: its signatures (RSA-SHA256) are checked with it. */
+  webhookPublicKey: string;
+  /** Bridge's API (https://api.bridge.xyz, or its sandbox https://api.sandbox.bridge.xyz), or a local fake in tests. */
   apiBase: string;
 }
 
@@ -383,6 +395,37 @@ function requireStallAfterTwoTimeouts(jobStallAfterMs: number, webhookTimeoutMs:
   );
 }
 
+/**
+ * The Bridge settings, key and webhook public key together or neither: a key without the public
+ * key would open wallets and send payouts whose outcomes (Bridge's webhooks) Tessera could not
+ * verify. The public key is parsed at start, so a truncated PEM fails here, not on the first event.
+ */
+function bridgeSettings(env: NodeJS.ProcessEnv): BridgeSettings | undefined {
+  const apiKey = env.BRIDGE_API_KEY || undefined;
+  const pem = env.BRIDGE_WEBHOOK_PUBLIC_KEY || undefined;
+  if (!apiKey && !pem) return undefined;
+  if (!apiKey)
+    throw new ConfigError(
+      'BRIDGE_WEBHOOK_PUBLIC_KEY is set but BRIDGE_API_KEY is not: set both, or neither (docs/live.md)',
+    );
+  if (!pem)
+    throw new ConfigError(
+      "BRIDGE_API_KEY is set but BRIDGE_WEBHOOK_PUBLIC_KEY is not: set the public key of Bridge's webhook endpoint (PEM, docs/live.md)",
+    );
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new ConfigError('BRIDGE_API_KEY must be a Bridge API key (no spaces)');
+  // Environments often carry a PEM on one line with literal \n: accepted as newlines.
+  const webhookPublicKey = pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
+  try {
+    const key = createPublicKey(webhookPublicKey);
+    if (key.asymmetricKeyType !== 'rsa') throw new Error('not RSA');
+  } catch {
+    throw new ConfigError(
+      "BRIDGE_WEBHOOK_PUBLIC_KEY must be the RSA public key of Bridge's webhook endpoint, in PEM (-----BEGIN PUBLIC KEY-----…)",
+    );
+  }
+  return { apiKey, webhookPublicKey, apiBase: url(env, 'BRIDGE_API_BASE') ?? 'https://api.bridge.xyz' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   requireInProduction(env);
   const webhookTimeoutMs = int(env, 'WEBHOOK_TIMEOUT_MS', 30_000);
@@ -459,5 +502,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe,
     testModeCardAcquirer: testModeCardAcquirer(env, stripe),
     yellowcard: yellowcardSettings(env),
+    bridge: bridgeSettings(env),
   };
 }
