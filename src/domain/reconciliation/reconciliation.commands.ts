@@ -3,3 +3,10 @@ export interface ReconcileCommand {
   from: Date;
   to: Date;
 }
+
+/** Which runs the operator lists: of one acquirer or provider (`stripe`), overlapping [from, to). */
+export interface ReconciliationRunFilters {
+  provider?: string;
+  from?: Date;
+  to?: Date;
+}

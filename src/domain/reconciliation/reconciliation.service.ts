@@ -5,8 +5,10 @@ import type {
 } from '../../providers/card-acquirer/port';
 import type { ProviderRegistry } from '../../providers/registry';
 import { RequestContext, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode } from '../shared/errors';
-import { ReconcileCommand } from './reconciliation.commands';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { KeysetQuery, ListPage, keysetPage } from '../shared/pagination';
+import { ReconcileCommand, ReconciliationRunFilters } from './reconciliation.commands';
 import {
   ReconciliationDifference,
   ReconciliationDifferenceKind,
@@ -20,6 +22,8 @@ export interface ReconciliationReport {
   run: ReconciliationRun;
   differences: ReconciliationDifference[];
 }
+
+const MAX_PROVIDER_LENGTH = 100;
 
 /** The longest period one run compares (the acquirer's list is read whole, into memory). */
 const MAX_PERIOD_DAYS = 31;
@@ -131,6 +135,70 @@ export class ReconciliationService {
       });
       return { run, differences: [] };
     });
+  }
+
+  /**
+   * The runs, newest first (the operator's view: the CLI or an operator token): of one acquirer or
+   * provider, and whose period overlaps [from, to) when those are given.
+   */
+  async runs(
+    ctx: RequestContext,
+    filters: ReconciliationRunFilters,
+    page: KeysetQuery,
+  ): Promise<ListPage<ReconciliationRun>> {
+    ctx.requirePlatformOperator();
+    const { provider, from, to } = filters;
+    if (provider !== undefined && (provider.length === 0 || provider.length > MAX_PROVIDER_LENGTH))
+      throw validationError({ provider: [`must be 1 to ${MAX_PROVIDER_LENGTH} characters`] });
+    if (from && to && !(to.getTime() > from.getTime())) throw validationError({ to: ['must be after from'] });
+    const query = ctx
+      .repo(ReconciliationRun)
+      .createQueryBuilder('run')
+      .orderBy('run.created_at', 'DESC')
+      .addOrderBy('run.id', 'DESC');
+    if (provider !== undefined) query.andWhere('run.acquirer = :provider', { provider });
+    if (from) query.andWhere('run.period_to > :from', { from });
+    if (to) query.andWhere('run.period_from < :to', { to });
+    return keysetPage(query, 'run', page, {
+      provider: provider ?? null,
+      from: from?.toISOString() ?? null,
+      to: to?.toISOString() ?? null,
+    });
+  }
+
+  /** One run; NOT_FOUND for an unknown id (its differences and fees: differencesOf, feesOf). */
+  async run(ctx: RequestContext, id: string): Promise<ReconciliationRun> {
+    ctx.requirePlatformOperator();
+    const run = isUuid(id) ? await ctx.repo(ReconciliationRun).findOne({ where: { id } }) : null;
+    if (!run) throw notFound('Reconciliation run');
+    return run;
+  }
+
+  /** The provider's fees several runs listed (a page's DataLoader), by balance transaction. */
+  async feesOf(ctx: RequestContext, runIds: readonly string[]): Promise<ReconciliationFee[]> {
+    ctx.requirePlatformOperator();
+    if (runIds.length === 0) return [];
+    return ctx
+      .repo(ReconciliationFee)
+      .createQueryBuilder('fee')
+      .where('fee.run_id = ANY(:runIds)', { runIds: [...runIds] })
+      .orderBy('fee.acquirer_transaction_id')
+      .addOrderBy('fee.id')
+      .getMany();
+  }
+
+  /** The differences of several runs at once (a page's DataLoader), by kind then the acquirer's id. */
+  async differencesOf(ctx: RequestContext, runIds: readonly string[]): Promise<ReconciliationDifference[]> {
+    ctx.requirePlatformOperator();
+    if (runIds.length === 0) return [];
+    return ctx
+      .repo(ReconciliationDifference)
+      .createQueryBuilder('difference')
+      .where('difference.run_id = ANY(:runIds)', { runIds: [...runIds] })
+      .orderBy('difference.kind')
+      .addOrderBy('difference.acquirer_id')
+      .addOrderBy('difference.id')
+      .getMany();
   }
 
   private async compare(
