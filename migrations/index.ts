@@ -36,6 +36,7 @@ import { AcquirerCustomerRef1796380000000 } from './1796380000000-AcquirerCustom
 import { Reconciliation1796390000000 } from './1796390000000-Reconciliation';
 import { PaymentAcquirerReferenceIndex1796400000000 } from './1796400000000-PaymentAcquirerReferenceIndex';
 import { OperatorTokens1796650000000 } from './1796650000000-OperatorTokens';
+import { ReconciliationProvider1796660000000 } from './1796660000000-ReconciliationProvider';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 // Function is the type TypeORM's `migrations` option takes, and the line migration:generate rewrites.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -78,4 +79,5 @@ export const migrations: Function[] = [
   Reconciliation1796390000000,
   PaymentAcquirerReferenceIndex1796400000000,
   OperatorTokens1796650000000,
+  ReconciliationProvider1796660000000,
 ];

@@ -62,6 +62,7 @@ describe("the operator's GraphQL fields: reconciliation runs and their differenc
         repo.create({
           periodFrom: day(from),
           periodTo: new Date(day(from).getTime() + DAY_MS),
+          provider: acquirer,
           acquirer,
           status: acquirer ? ReconciliationRunStatus.COMPARED : ReconciliationRunStatus.NOTHING_TO_COMPARE,
           transactions: 0,
@@ -83,7 +84,7 @@ describe("the operator's GraphQL fields: reconciliation runs and their differenc
       fees: { USD: '160', EUR: '45' },
     });
     runs = [first, sandbox, third];
-    const base = { runId: third.id, periodFrom: third.periodFrom, periodTo: third.periodTo };
+    const base = { runId: third.id, provider: 'stripe', periodFrom: third.periodFrom, periodTo: third.periodTo };
     await server.runtime.dataSource.getRepository(ReconciliationDifference).save([
       {
         ...base,

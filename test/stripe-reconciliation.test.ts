@@ -349,6 +349,36 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
       fake.balanceTransactionPageSize = null;
     }
   });
+  test("each configured provider's balance is a run under its name: the daily job's runs Stripe's (the sandbox keeps none), the differences carry it; an unknown --provider is refused", async () => {
+    const period = todaysPeriod();
+    const reports = await server.runtime.core.reconciliation.reconcileEach(operator(), period);
+    expect(reports.map(({ run }) => [run.provider, run.acquirer, run.status])).toEqual([
+      ['stripe', 'stripe', 'compared'],
+    ]);
+    const [{ run, differences }] = reports;
+    expect(differences.length).toBeGreaterThan(0);
+    expect(await query(`SELECT DISTINCT provider FROM reconciliation_differences WHERE run_id = $1`, [run.id])).toEqual(
+      [{ provider: 'stripe' }],
+    );
+    const named = await server.runtime.core.reconciliation.reconcile(operator(), { ...period, provider: 'stripe' });
+    expect(named.run).toMatchObject({ provider: 'stripe', differences: run.differences });
+
+    const runs = async () => (await query(`SELECT count(*)::int AS n FROM reconciliation_runs`))[0].n as number;
+    const before = await runs();
+    await expect(
+      server.runtime.core.reconciliation.reconcile(operator(), { ...period, provider: 'bridge' }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(
+        /^No reconciliation source is configured for provider 'bridge' \(configured: stripe/,
+      ),
+    });
+    const cli = spawnTs(CLI, ['reconcile', '--from', today(), '--provider', 'bridge'], cliEnv());
+    expect(await cli.exited).toBe(1);
+    expect(cli.errorOutput()).toContain("No reconciliation source is configured for provider 'bridge'");
+    expect(await runs()).toBe(before);
+  });
+
   test('the CLI refuses a day that is not one, and a period over 31 days or ending before it starts: one line, exit 1, no run recorded', async () => {
     const runs = async () => (await query(`SELECT count(*)::int AS n FROM reconciliation_runs`))[0].n as number;
     const before = await runs();

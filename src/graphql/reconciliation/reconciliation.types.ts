@@ -131,7 +131,7 @@ export class ReconciliationRun extends Node {
       id: row.id,
       periodFrom: row.periodFrom,
       periodTo: row.periodTo,
-      provider: row.acquirer,
+      provider: row.provider,
       status: row.status,
       transactions: row.transactions,
       matched: row.matched,
