@@ -317,6 +317,9 @@ describe("the operator's GraphQL fields: reconciliation runs and their differenc
         expect(response.body.data ?? null).toBeNull();
         expect(codesOf(response.body)).toEqual(['FORBIDDEN']);
         expect(response.body.errors![0].extensions).toMatchObject({ domainCode: 'FORBIDDEN', statusCode: 403 });
+        expect(response.body.errors![0].message).toBe(
+          "This is the platform operator's: it needs an operator token (tessera_op_…)",
+        );
       }
     }
     const anonymous = await server.graphql(RUNS, {});
@@ -341,6 +344,9 @@ describe("the operator's GraphQL fields: reconciliation runs and their differenc
     ]) {
       const response = await server.graphql(query, {}, asOperator(token));
       expect(response.status).toBe(200);
+      expect(response.body.errors![0].message).toBe(
+        'An operator token (tessera_op_…) may use only the operator fields of GraphQL (operator…)',
+      );
       expect({ query, codes: codesOf(response.body) }).toMatchObject({
         query,
         codes: expect.arrayContaining(['FORBIDDEN']),

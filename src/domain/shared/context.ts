@@ -250,7 +250,7 @@ export class RequestContext {
   /** What the platform's operator reads: the CLI (system), or an operator token over GraphQL. */
   requirePlatformOperator(): void {
     if (this.actor.kind !== 'system' && this.actor.kind !== 'operator')
-      throw forbidden('This needs an operator token (tessera_op_…); issue one with tessera operator-token create');
+      throw forbidden("This is the platform operator's: it needs an operator token (tessera_op_…)");
   }
 
   /** Dashboard users need one of the given roles; API credentials act with full rights on their own business and mode. */
