@@ -35,6 +35,8 @@ import { PaymentAuthenticationUrl1796370000000 } from './1796370000000-PaymentAu
 import { AcquirerCustomerRef1796380000000 } from './1796380000000-AcquirerCustomerRef';
 import { Reconciliation1796390000000 } from './1796390000000-Reconciliation';
 import { PaymentAcquirerReferenceIndex1796400000000 } from './1796400000000-PaymentAcquirerReferenceIndex';
+import { OperatorTokens1796650000000 } from './1796650000000-OperatorTokens';
+import { ReconciliationProvider1796660000000 } from './1796660000000-ReconciliationProvider';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 // Function is the type TypeORM's `migrations` option takes, and the line migration:generate rewrites.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -76,4 +78,6 @@ export const migrations: Function[] = [
   AcquirerCustomerRef1796380000000,
   Reconciliation1796390000000,
   PaymentAcquirerReferenceIndex1796400000000,
+  OperatorTokens1796650000000,
+  ReconciliationProvider1796660000000,
 ];

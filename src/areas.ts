@@ -113,6 +113,6 @@ export const AREAS: readonly Area[] = [
   area(collectionsArea, 'rest', 'graphql'),
   area(sandboxArea, 'rest', 'graphql'),
   area(treasuryArea, 'rest', 'graphql'),
-  area(reconciliationArea, 'cli'),
+  area(reconciliationArea, 'graphql', 'cli'),
   area(providerEventsArea),
 ];

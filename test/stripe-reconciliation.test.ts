@@ -254,6 +254,131 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
     expect(run.differences).toBe(differences.length);
     expect(await booksDigest()).toBe(before);
   });
+  test('a charge Stripe holds in another currency than the ledger booked is a currency mismatch, with both amounts and currencies; nothing changed', async () => {
+    const merchant = await liveChargingMerchant(server);
+    const charged = await completedLiveCharge(server, merchant.liveKey, 14);
+    await waitUntil(
+      async () => (await query(`SELECT status FROM payments WHERE id = $1`, [charged]))[0].status === 'SETTLED',
+      'the live payment settled',
+    );
+    const [{ acquirer_reference: intentId }] = await query(`SELECT acquirer_reference FROM payments WHERE id = $1`, [
+      charged,
+    ]);
+    const intent = fake.object(intentId)!;
+    // Planted: Stripe recorded the charge in euros (the same 14.00), Tessera booked dollars.
+    fake.alter(intent.latest_charge as string, { currency: 'eur' });
+    fake.alter(intent.id, { currency: 'eur' });
+
+    const before = await booksDigest();
+    const { run, differences } = await server.runtime.core.reconciliation.reconcile(operator(), todaysPeriod());
+    const [chargeTransaction] = fake
+      .list('balance_transaction')
+      .filter((transaction) => transaction.source === intent.latest_charge);
+    expect(differences.filter((difference) => difference.tesseraId === charged)).toEqual([
+      expect.objectContaining({
+        runId: run.id,
+        kind: 'currency_mismatch',
+        transactionType: 'charge',
+        acquirerTransactionId: chargeTransaction.id,
+        acquirerId: intent.id,
+        tesseraId: charged,
+        acquirerAmount: 1400n,
+        acquirerCurrency: 'EUR',
+        ledgerAmount: 1400n,
+        ledgerCurrency: 'USD',
+      }),
+    ]);
+    const [recorded] = await query(
+      `SELECT kind, acquirer_amount::int, acquirer_currency, ledger_amount::int, ledger_currency
+         FROM reconciliation_differences WHERE run_id = $1 AND tessera_id = $2`,
+      [run.id, charged],
+    );
+    expect(recorded).toEqual({
+      kind: 'currency_mismatch',
+      acquirer_amount: 1400,
+      acquirer_currency: 'EUR',
+      ledger_amount: 1400,
+      ledger_currency: 'USD',
+    });
+    expect(await booksDigest()).toBe(before);
+  });
+
+  test("a day whose balance transactions span several of Stripe's pages is read whole (has_more, starting_after): the same run as one page", async () => {
+    const merchant = await liveChargingMerchant(server);
+    for (const amount of [3, 4, 5]) await completedLiveCharge(server, merchant.liveKey, amount);
+    await waitUntil(
+      async () =>
+        (
+          await query(`SELECT count(*)::int AS n FROM payments WHERE business_id = $1 AND status = 'SETTLED'`, [
+            merchant.businessId,
+          ])
+        )[0].n === 3,
+      'the live payments settled',
+    );
+    const period = todaysPeriod();
+    const inPeriod = fake.list('balance_transaction').filter((transaction) => {
+      const at = (transaction.created as number) * 1000;
+      return at >= period.from.getTime() && at < period.to.getTime();
+    });
+    expect(inPeriod.length).toBeGreaterThan(6);
+    const summary = ({ run, differences }: Awaited<ReturnType<typeof reconcile>>) => ({
+      counts: [run.transactions, run.matched, run.skipped, run.differences],
+      fees: run.fees,
+      differences: differences
+        .map((difference) => `${difference.kind} ${difference.acquirerId} ${difference.tesseraId}`)
+        .sort(),
+    });
+    const reconcile = () => server.runtime.core.reconciliation.reconcile(operator(), period);
+    const listRequests = () => fake.requests.filter((request) => request.path === '/v1/balance_transactions');
+
+    const onePage = await reconcile();
+    expect(onePage.run.transactions + onePage.run.skipped).toBe(inPeriod.length);
+
+    fake.balanceTransactionPageSize = 2;
+    try {
+      const seen = listRequests().length;
+      const paged = await reconcile();
+      const pages = listRequests().slice(seen);
+      // Every transaction around the period (an hour beyond each end), two a page, each page after the last one's end.
+      expect(pages.length).toBeGreaterThanOrEqual(Math.ceil(inPeriod.length / 2));
+      expect(pages[0].query.starting_after).toBeUndefined();
+      for (const page of pages.slice(1)) expect(page.query.starting_after).toMatch(/^txn_/);
+      expect(summary(paged)).toEqual(summary(onePage));
+      expect(paged.run.transactions + paged.run.skipped).toBe(inPeriod.length);
+    } finally {
+      fake.balanceTransactionPageSize = null;
+    }
+  });
+  test("each configured provider's balance is a run under its name: the daily job's runs Stripe's (the sandbox keeps none), the differences carry it; an unknown --provider is refused", async () => {
+    const period = todaysPeriod();
+    const reports = await server.runtime.core.reconciliation.reconcileEach(operator(), period);
+    expect(reports.map(({ run }) => [run.provider, run.acquirer, run.status])).toEqual([
+      ['stripe', 'stripe', 'compared'],
+    ]);
+    const [{ run, differences }] = reports;
+    expect(differences.length).toBeGreaterThan(0);
+    expect(await query(`SELECT DISTINCT provider FROM reconciliation_differences WHERE run_id = $1`, [run.id])).toEqual(
+      [{ provider: 'stripe' }],
+    );
+    const named = await server.runtime.core.reconciliation.reconcile(operator(), { ...period, provider: 'stripe' });
+    expect(named.run).toMatchObject({ provider: 'stripe', differences: run.differences });
+
+    const runs = async () => (await query(`SELECT count(*)::int AS n FROM reconciliation_runs`))[0].n as number;
+    const before = await runs();
+    await expect(
+      server.runtime.core.reconciliation.reconcile(operator(), { ...period, provider: 'bridge' }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(
+        /^No reconciliation source is configured for provider 'bridge' \(configured: stripe/,
+      ),
+    });
+    const cli = spawnTs(CLI, ['reconcile', '--from', today(), '--provider', 'bridge'], cliEnv());
+    expect(await cli.exited).toBe(1);
+    expect(cli.errorOutput()).toContain("No reconciliation source is configured for provider 'bridge'");
+    expect(await runs()).toBe(before);
+  });
+
   test('the CLI refuses a day that is not one, and a period over 31 days or ending before it starts: one line, exit 1, no run recorded', async () => {
     const runs = async () => (await query(`SELECT count(*)::int AS n FROM reconciliation_runs`))[0].n as number;
     const before = await runs();

@@ -20,11 +20,12 @@ export const storesStatus = (status: number) => status < 500 && !STATUSES_NOT_ST
 
 /**
  * Whose keys an authenticated caller shares: an API credential in its mode (a key and its tokens,
- * over HTTP or a socket), or a dashboard user in a business and mode; null for anyone else.
+ * over HTTP or a socket), a dashboard user in a business and mode, or an operator token; null for anyone else.
  */
 export function idempotencyScopeOf(ctx: RequestContext | null): string | null {
   if (ctx?.actor.kind === 'api') return `api:${ctx.actor.credentialId}:${ctx.mode}`;
   if (ctx?.actor.kind === 'dashboard') return `user:${ctx.actor.userId}:${ctx.businessId ?? '-'}:${ctx.mode}`;
+  if (ctx?.actor.kind === 'operator') return `operator:${ctx.actor.tokenId}`;
   return null;
 }
 

@@ -15,12 +15,13 @@ declare module 'fastify' {
 
 /**
  * Whose budget a caller spends, and whose socket allowance it uses: an API credential (an API key
- * and the tokens exchanged for it share one) or a dashboard user; null for anyone else.
+ * and the tokens exchanged for it share one), a dashboard user or an operator token; null for anyone else.
  */
 export function budgetOwnerOf(ctx: RequestContext | null): string | null {
   const actor = ctx?.actor;
   if (actor?.kind === 'api') return `cred:${actor.credentialId}`;
   if (actor?.kind === 'dashboard') return `user:${actor.userId}`;
+  if (actor?.kind === 'operator') return `operator:${actor.tokenId}`;
   return null;
 }
 

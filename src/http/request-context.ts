@@ -1,7 +1,7 @@
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { Core } from '../domain/core';
 import { RequestContext, RequestOrigin } from '../domain/shared/context';
-import { isPublishableKey, publishableKeyRefused } from '../domain/identity';
+import { isPublishableKey, operatorTokenRefused, publishableKeyRefused } from '../domain/identity';
 import { forbidden, unauthorized } from '../domain/shared/errors';
 
 declare module 'fastify' {
@@ -122,6 +122,7 @@ export function authenticated(request: FastifyRequest): RequestContext {
   if (request.tesseraAuthError) throw request.tesseraAuthError;
   if (!request.tesseraContext) throw unauthorized('Send x-api-key or Authorization: Bearer <token>');
   if (request.tesseraContext.actor.kind === 'publishable') throw publishableKeyRefused();
+  if (request.tesseraContext.actor.kind === 'operator') throw operatorTokenRefused();
   return request.tesseraContext;
 }
 

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Secrets } from '../secrets';
 import type { MailLog } from './mail/port';
 import type { ProviderChoice, ProviderKind, ProviderOf } from './registry';
+import type { ReconciliationSource } from './reconciliation/port';
 import type { InboundWebhooks } from './webhooks/port';
 
 /** What a kind's module builds its providers from: the server's configuration, secrets, database and log. */
@@ -34,6 +35,11 @@ export interface ProviderKindModule<K extends ProviderKind = ProviderKind> {
    * one of them, with the handlers of all its events.
    */
   webhooks?(setting: ProviderSetting): InboundWebhooks[];
+  /**
+   * The balances of its chosen providers that the daily reconciliation compares with the ledger
+   * (docs/live.md, Reconciliation), one source per provider: Stripe's, when it is configured.
+   */
+  reconciliation?(chosen: ProviderChoice[K]): ReconciliationSource[];
 }
 
 /** A kind's module, whichever kind it is (one per kind in src/providers/kinds.ts). */

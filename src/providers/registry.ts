@@ -1,6 +1,7 @@
 import { DomainError, ErrorCode } from '../domain/shared/errors';
 import type { ProviderKindModule, ProviderSetting } from './kind';
 import { PROVIDER_KINDS } from './kinds';
+import type { ReconciliationSource } from './reconciliation/port';
 import type { InboundWebhooks } from './webhooks/port';
 
 /**
@@ -57,6 +58,16 @@ export class ProviderRegistry {
   /** The inbound webhooks of `provider` (the URL's segment), or undefined when the server receives none from it. */
   inboundWebhooksOf(provider: string): InboundWebhooks | undefined {
     return this.inbound.find((webhooks) => webhooks.provider === provider);
+  }
+
+  /** Every kind's reconciliation sources, in the order of src/providers/kinds.ts; a provider declared twice counts once. */
+  reconciliationSources(): ReconciliationSource[] {
+    const sources = new Map<string, ReconciliationSource>();
+    for (const module of PROVIDER_KINDS as ReadonlyArray<ProviderKindModule>) {
+      for (const source of module.reconciliation?.(this.choice[module.kind]) ?? [])
+        if (!sources.has(source.provider)) sources.set(source.provider, source);
+    }
+    return [...sources.values()];
   }
 }
 

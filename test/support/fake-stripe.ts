@@ -125,6 +125,12 @@ export class FakeStripe {
   private readonly drops: { path?: string }[] = [];
   private readonly holds: Array<{ path?: string; applied: boolean; hold: Hold }> = [];
   private sequence = 0;
+  /**
+   * At most this many balance transactions per list page, whatever `limit` asks: a test's handful
+   * of transactions then spans several pages, as a busy account's day does at Stripe's 100 a page
+   * (https://docs.stripe.com/api/pagination: follow `has_more` with `starting_after`). Null: `limit`.
+   */
+  balanceTransactionPageSize: number | null = null;
   private readonly server = http.createServer((request, response) => {
     this.receive(request, response).catch((failure: unknown) => {
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(failure));
@@ -944,11 +950,12 @@ export class FakeStripe {
       if (index < 0) throw invalid('starting_after', `No such balance transaction: '${after}'`, 'resource_missing');
       all = all.slice(index + 1);
     }
+    const page = Math.min(limit, this.balanceTransactionPageSize ?? limit);
     return {
       id: '',
       object: 'list',
-      data: all.slice(0, limit),
-      has_more: all.length > limit,
+      data: all.slice(0, page),
+      has_more: all.length > page,
       url: '/v1/balance_transactions',
     };
   }

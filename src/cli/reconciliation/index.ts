@@ -6,22 +6,27 @@ import { operatorContext, print, withRuntime } from '../shared/run';
 
 const DAY_MS = 86_400_000;
 
-/** Reconciliation's operator command: `tessera reconcile --from <day> [--to <day>]` (docs/live.md, Reconciliation). */
+/** Reconciliation's operator command: `tessera reconcile --from <day> [--to <day>] [--provider <name>]` (docs/live.md, Reconciliation). */
 export function commands(program: Command) {
   program
     .command('reconcile')
     .requiredOption('--from <day>', 'the first UTC day to reconcile, YYYY-MM-DD')
     .option('--to <day>', 'the last UTC day to reconcile, YYYY-MM-DD (included; the first day by default)')
-    .description(
-      "Compare the card acquirer's balance transactions of the days with the ledger and print the differences (exit 1 when there are some); nothing is changed",
+    .option(
+      '--provider <name>',
+      'the provider whose balance to reconcile (stripe); the first configured one by default',
     )
-    .action(async (options: { from: string; to?: string }) => {
+    .description(
+      "Compare a provider's balance transactions of the days (the card acquirer's by default) with the ledger and print the differences (exit 1 when there are some); nothing is changed",
+    )
+    .action(async (options: { from: string; to?: string; provider?: string }) => {
       const from = dayOf('from', options.from);
       const to = new Date(dayOf('to', options.to ?? options.from).getTime() + DAY_MS);
       await withRuntime(async (runtime) => {
         const report = await runtime.core.reconciliation.reconcile(operatorContext(runtime.dataSource, null, true), {
           from,
           to,
+          provider: options.provider,
         });
         print(reportView(report));
         if (report.run.differences > 0) process.exitCode = 1;
@@ -48,6 +53,7 @@ function reportView({ run, differences }: ReconciliationReport) {
       id: run.id,
       from: run.periodFrom.toISOString(),
       to: run.periodTo.toISOString(),
+      provider: run.provider,
       acquirer: run.acquirer,
       status: run.status,
       transactions: run.transactions,

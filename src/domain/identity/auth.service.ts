@@ -2,6 +2,7 @@ import { ApiCredential, Business, Membership, User } from './identity.entities';
 import { BusinessSettings } from '../shared/business-settings.entity';
 import { Mode } from '../shared/modes';
 import { hashApiKey, isPublishableKey, modeOfKey, modeOfPublishableKey } from './credentials';
+import { authenticateOperatorToken, isOperatorToken } from './operator-token.service';
 import { PresentedCredentials, SignIn, TokenExchange } from './identity.commands';
 import { TokenClaims, TokenSigner } from './tokens';
 import { RequestContext } from '../shared/context';
@@ -55,6 +56,7 @@ export class AuthService {
       throw publishableKeyRefused();
     if (presented.apiKey) return this.authenticateApiKey(base, presented.apiKey, presented.businessIdHeader);
     if (presented.bearerToken) {
+      if (isOperatorToken(presented.bearerToken)) return authenticateOperatorToken(base, presented.bearerToken);
       const claims = this.tokens.verify(presented.bearerToken);
       if (!claims) throw unauthorized('Invalid or expired token');
       return this.authenticateClaims(base, claims, presented);

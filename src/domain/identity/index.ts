@@ -1,6 +1,8 @@
 import type { Core } from '../core';
 import { defineArea } from '../shared/area';
 import { V1ApiKey } from './v1-key.entity';
+import { OperatorToken } from './operator-token.entity';
+import { OperatorTokenService } from './operator-token.service';
 import { ApiCredential, Business, Membership, User } from './identity.entities';
 import { TeamInvitation } from './team-invitation.entity';
 import { PendingSignUp } from './pending-sign-up.entity';
@@ -16,6 +18,9 @@ export { hintOf, isPublishableKey } from './credentials';
 export type { OperatorBusinessUpdate } from './identity.commands';
 export { ApiCredential, Business, Membership, User } from './identity.entities';
 export { publishableKeyRefused } from './identity.service';
+export { OperatorToken } from './operator-token.entity';
+export { OperatorTokenService, operatorTokenRefused } from './operator-token.service';
+export type { IssuedOperatorToken } from './operator-token.service';
 export { IdentityTopic } from './identity.topics';
 export type { AccessRevocation } from './identity.topics';
 export type { ProductSettings } from './product-settings';
@@ -33,13 +38,15 @@ declare module '../core' {
     teamInvitations: TeamInvitationService;
     /** The alternate surface's keys (design section 11): issued per business and mode, hashed and sealed. */
     v1Keys: V1KeyService;
+    /** The platform operator's tokens for GraphQL's operator fields, issued by the CLI, kept as hashes. */
+    operatorTokens: OperatorTokenService;
   }
 }
 
 /** The identity area: what the registries gather from it (src/areas.ts lists it). */
 export const identityArea = defineArea<Core>({
   name: 'identity',
-  entities: [User, Business, Membership, TeamInvitation, PendingSignUp, ApiCredential, V1ApiKey],
+  entities: [User, Business, Membership, TeamInvitation, PendingSignUp, ApiCredential, V1ApiKey, OperatorToken],
   services: {
     identity: (core) =>
       new IdentityService({
@@ -59,5 +66,6 @@ export const identityArea = defineArea<Core>({
     signUps: (core) => new SignUpService(core.identity.businesses, core.mailer),
     teamInvitations: () => new TeamInvitationService(),
     v1Keys: (core) => new V1KeyService(core.secretBox),
+    operatorTokens: () => new OperatorTokenService(),
   },
 });

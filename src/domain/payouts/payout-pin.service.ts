@@ -86,6 +86,8 @@ export function pinCredentialOf(ctx: RequestContext): string {
       return `user:${ctx.actor.userId}`;
     case 'system':
       return `system:${ctx.actor.name}`;
+    case 'operator':
+      return `operator:${ctx.actor.tokenId}`;
     case 'anonymous':
       return 'anonymous';
   }

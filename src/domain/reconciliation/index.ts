@@ -5,10 +5,11 @@ import { reconciliationJobs } from './reconciliation.jobs';
 import { ReconciliationService } from './reconciliation.service';
 
 // The area's public surface, by file: src/ outside the area imports it only through here (test/architecture.test.ts).
-export type { ReconcileCommand } from './reconciliation.commands';
+export type { ReconcileCommand, ReconciliationRunFilters } from './reconciliation.commands';
 export {
   ReconciliationDifference,
   ReconciliationDifferenceKind,
+  ReconciliationFee,
   ReconciliationRun,
   ReconciliationRunStatus,
 } from './reconciliation.entities';

@@ -25,13 +25,17 @@ export enum ReconciliationDifferenceKind {
 @Entity('reconciliation_runs')
 @Check('ck_reconciliation_runs_period', `"period_to" > "period_from"`)
 @Index('ix_reconciliation_runs_period', ['periodFrom', 'periodTo'])
+@Index('ix_reconciliation_runs_provider', ['provider', 'createdAt'])
 export class ReconciliationRun {
   @PrimaryGeneratedColumn('uuid') id: string;
 
   @Column('timestamptz') periodFrom: Date;
   @Column('timestamptz') periodTo: Date;
 
-  /** The acquirer compared (`stripe`), or null when none keeps a balance. */
+  /** The provider whose balance was compared (`stripe`), or null when none keeps a balance. */
+  @Column('text', { nullable: true }) provider: string | null;
+
+  /** The card acquirer compared (`stripe`): the provider when it is the card acquirer, else null. */
   @Column('text', { nullable: true }) acquirer: string | null;
 
   @Column('text') status: ReconciliationRunStatus;
@@ -59,6 +63,8 @@ export class ReconciliationDifference {
   @Column('uuid') runId: string;
   @Column('timestamptz') periodFrom: Date;
   @Column('timestamptz') periodTo: Date;
+  /** The provider whose balance disagrees with the ledger (its run's). */
+  @Column('text') provider: string;
 
   @Column('text') kind: ReconciliationDifferenceKind;
 

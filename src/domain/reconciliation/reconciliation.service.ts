@@ -1,12 +1,11 @@
-import type {
-  AcquirerBalanceTransaction,
-  AcquirerTransactionType,
-  CardAcquirer,
-} from '../../providers/card-acquirer/port';
+import type { AcquirerBalanceTransaction, AcquirerTransactionType } from '../../providers/card-acquirer/port';
+import type { BalanceEntry, ReconciliationSource } from '../../providers/reconciliation/port';
 import type { ProviderRegistry } from '../../providers/registry';
 import { RequestContext, inTransaction } from '../shared/context';
-import { DomainError, ErrorCode } from '../shared/errors';
-import { ReconcileCommand } from './reconciliation.commands';
+import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { KeysetQuery, ListPage, keysetPage } from '../shared/pagination';
+import { ReconcileCommand, ReconciliationRunFilters } from './reconciliation.commands';
 import {
   ReconciliationDifference,
   ReconciliationDifferenceKind,
@@ -20,6 +19,8 @@ export interface ReconciliationReport {
   run: ReconciliationRun;
   differences: ReconciliationDifference[];
 }
+
+const MAX_PROVIDER_LENGTH = 100;
 
 /** The longest period one run compares (the acquirer's list is read whole, into memory). */
 const MAX_PERIOD_DAYS = 31;
@@ -87,7 +88,7 @@ interface Booking {
   currency: string | null;
 }
 
-type NewDifference = Omit<ReconciliationDifference, 'id' | 'runId' | 'periodFrom' | 'periodTo'>;
+type NewDifference = Omit<ReconciliationDifference, 'id' | 'runId' | 'provider' | 'periodFrom' | 'periodTo'>;
 
 /**
  * Reconciliation of the card acquirer's balance with the ledger (docs/live.md, Reconciliation):
@@ -99,28 +100,78 @@ type NewDifference = Omit<ReconciliationDifference, 'id' | 'runId' | 'periodFrom
 export class ReconciliationService {
   constructor(private readonly providers: ProviderRegistry) {}
 
+  /**
+   * Reconciles one provider's balance over the period: `command.provider`'s (VALIDATION_ERROR when
+   * no source of that name is configured), else the first configured source that keeps a balance
+   * (the card acquirer, src/providers/kinds.ts's order). A run of nothing to compare when none does.
+   */
   async reconcile(ctx: RequestContext, command: ReconcileCommand): Promise<ReconciliationReport> {
-    const { from, to } = command;
+    const sources = this.sourcesFor(command);
+    for (const source of sources) {
+      const listed = await this.entriesOf(source, command);
+      if (listed) return this.compare(ctx, command, source, listed);
+    }
+    return this.nothingToCompare(ctx, command);
+  }
+
+  /**
+   * The daily job's: every configured source that keeps a balance, one run each (one source's
+   * failure does not stop the others'; it is thrown after they ran). One run of nothing to compare
+   * when no source keeps a balance.
+   */
+  async reconcileEach(ctx: RequestContext, command: ReconcileCommand): Promise<ReconciliationReport[]> {
+    const reports: ReconciliationReport[] = [];
+    let failure: unknown = null;
+    for (const source of this.sourcesFor(command)) {
+      try {
+        const listed = await this.entriesOf(source, command);
+        if (listed) reports.push(await this.compare(ctx, command, source, listed));
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a source's own failure, thrown as it was
+    if (failure) throw failure;
+    return reports.length > 0 ? reports : [await this.nothingToCompare(ctx, command)];
+  }
+
+  /** The configured sources (of `command.provider` only, when named), the period checked first. */
+  private sourcesFor(command: ReconcileCommand): ReconciliationSource[] {
+    const { from, to, provider } = command;
     if (!(to.getTime() > from.getTime()))
       throw new DomainError(ErrorCode.VALIDATION_ERROR, 'The period must end after it starts', { to: ['after from'] });
     if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * 86_400_000)
       throw new DomainError(ErrorCode.VALIDATION_ERROR, `A reconciliation spans at most ${MAX_PERIOD_DAYS} days`, {
         to: [`at most ${MAX_PERIOD_DAYS} days after from`],
       });
-    const { live, test } = this.providers.modesOf('card-acquirer');
-    const acquirers = [...new Set([live, test].filter((acquirer): acquirer is CardAcquirer => acquirer !== null))];
-    for (const acquirer of acquirers) {
-      // Outside any transaction: the acquirer's pages may take a while.
-      const listed = await acquirer.balanceTransactions({
-        from: new Date(from.getTime() - MARGIN_MS),
-        to: new Date(to.getTime() + MARGIN_MS),
-      });
-      if (listed) return this.compare(ctx, command, acquirer.name, listed);
+    const sources = this.providers.reconciliationSources();
+    if (provider === undefined) return sources;
+    const named = sources.filter((source) => source.provider === provider);
+    if (named.length === 0) {
+      const known = sources.map((source) => source.provider).join(', ') || 'none';
+      throw new DomainError(
+        ErrorCode.VALIDATION_ERROR,
+        `No reconciliation source is configured for provider '${provider}' (configured: ${known})`,
+        { provider: [`one of: ${known}`] },
+      );
     }
+    return named;
+  }
+
+  /** Outside any transaction: the provider's pages may take a while. An hour beyond each end (MARGIN_MS). */
+  private entriesOf(source: ReconciliationSource, { from, to }: ReconcileCommand) {
+    return source.balanceEntries({
+      from: new Date(from.getTime() - MARGIN_MS),
+      to: new Date(to.getTime() + MARGIN_MS),
+    });
+  }
+
+  private nothingToCompare(ctx: RequestContext, command: ReconcileCommand): Promise<ReconciliationReport> {
     return inTransaction(ctx, async (tx) => {
       const run = await this.saveRun(tx, {
         periodFrom: command.from,
         periodTo: command.to,
+        provider: null,
         acquirer: null,
         status: ReconciliationRunStatus.NOTHING_TO_COMPARE,
         transactions: 0,
@@ -133,11 +184,75 @@ export class ReconciliationService {
     });
   }
 
+  /**
+   * The runs, newest first (the operator's view: the CLI or an operator token): of one acquirer or
+   * provider, and whose period overlaps [from, to) when those are given.
+   */
+  async runs(
+    ctx: RequestContext,
+    filters: ReconciliationRunFilters,
+    page: KeysetQuery,
+  ): Promise<ListPage<ReconciliationRun>> {
+    ctx.requirePlatformOperator();
+    const { provider, from, to } = filters;
+    if (provider !== undefined && (provider.length === 0 || provider.length > MAX_PROVIDER_LENGTH))
+      throw validationError({ provider: [`must be 1 to ${MAX_PROVIDER_LENGTH} characters`] });
+    if (from && to && !(to.getTime() > from.getTime())) throw validationError({ to: ['must be after from'] });
+    const query = ctx
+      .repo(ReconciliationRun)
+      .createQueryBuilder('run')
+      .orderBy('run.created_at', 'DESC')
+      .addOrderBy('run.id', 'DESC');
+    if (provider !== undefined) query.andWhere('run.provider = :provider', { provider });
+    if (from) query.andWhere('run.period_to > :from', { from });
+    if (to) query.andWhere('run.period_from < :to', { to });
+    return keysetPage(query, 'run', page, {
+      provider: provider ?? null,
+      from: from?.toISOString() ?? null,
+      to: to?.toISOString() ?? null,
+    });
+  }
+
+  /** One run; NOT_FOUND for an unknown id (its differences and fees: differencesOf, feesOf). */
+  async run(ctx: RequestContext, id: string): Promise<ReconciliationRun> {
+    ctx.requirePlatformOperator();
+    const run = isUuid(id) ? await ctx.repo(ReconciliationRun).findOne({ where: { id } }) : null;
+    if (!run) throw notFound('Reconciliation run');
+    return run;
+  }
+
+  /** The provider's fees several runs listed (a page's DataLoader), by balance transaction. */
+  async feesOf(ctx: RequestContext, runIds: readonly string[]): Promise<ReconciliationFee[]> {
+    ctx.requirePlatformOperator();
+    if (runIds.length === 0) return [];
+    return ctx
+      .repo(ReconciliationFee)
+      .createQueryBuilder('fee')
+      .where('fee.run_id = ANY(:runIds)', { runIds: [...runIds] })
+      .orderBy('fee.acquirer_transaction_id')
+      .addOrderBy('fee.id')
+      .getMany();
+  }
+
+  /** The differences of several runs at once (a page's DataLoader), by kind then the acquirer's id. */
+  async differencesOf(ctx: RequestContext, runIds: readonly string[]): Promise<ReconciliationDifference[]> {
+    ctx.requirePlatformOperator();
+    if (runIds.length === 0) return [];
+    return ctx
+      .repo(ReconciliationDifference)
+      .createQueryBuilder('difference')
+      .where('difference.run_id = ANY(:runIds)', { runIds: [...runIds] })
+      .orderBy('difference.kind')
+      .addOrderBy('difference.acquirer_id')
+      .addOrderBy('difference.id')
+      .getMany();
+  }
+
   private async compare(
     ctx: RequestContext,
     { from, to }: ReconcileCommand,
-    acquirer: string,
-    listed: AcquirerBalanceTransaction[],
+    source: ReconciliationSource,
+    listed: BalanceEntry[],
   ): Promise<ReconciliationReport> {
     const inPeriod = (at: Date) => at >= from && at < to;
     const transactions = listed.filter((transaction) => inPeriod(transaction.createdAt));
@@ -175,7 +290,8 @@ export class ReconciliationService {
       const run = await this.saveRun(tx, {
         periodFrom: from,
         periodTo: to,
-        acquirer,
+        provider: source.provider,
+        acquirer: source.compares === 'card-acquirer' ? source.provider : null,
         status: ReconciliationRunStatus.COMPARED,
         transactions: compared.length,
         matched,
@@ -183,13 +299,17 @@ export class ReconciliationService {
         differences: differences.length,
         fees: Object.fromEntries([...fees].map(([currency, total]) => [currency, total.toString()])),
       });
-      const saved = await tx
-        .repo(ReconciliationDifference)
-        .save(
-          differences.map((difference) =>
-            tx.repo(ReconciliationDifference).create({ ...difference, runId: run.id, periodFrom: from, periodTo: to }),
-          ),
-        );
+      const saved = await tx.repo(ReconciliationDifference).save(
+        differences.map((difference) =>
+          tx.repo(ReconciliationDifference).create({
+            ...difference,
+            runId: run.id,
+            provider: source.provider,
+            periodFrom: from,
+            periodTo: to,
+          }),
+        ),
+      );
       if (feeRows.length > 0)
         await tx.repo(ReconciliationFee).insert(feeRows.map((row) => ({ ...row, runId: run.id })));
       return { run, differences: saved };

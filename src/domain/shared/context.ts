@@ -9,7 +9,9 @@ export type Actor =
   | { kind: 'api'; credentialId: string }
   /** A browser holding a publishable key: it may only create card tokens, every other operation refuses it. */
   | { kind: 'publishable'; credentialId: string }
-  | { kind: 'dashboard'; userId: string; role: Role | null };
+  | { kind: 'dashboard'; userId: string; role: Role | null }
+  /** The platform's operator over GraphQL (a `tessera_op_…` token): no business; only the operator fields accept it. */
+  | { kind: 'operator'; tokenId: string; name: string };
 
 /** Where a request came from: its id and the client's address (behind a trusted proxy, the address it forwarded). */
 export interface RequestOrigin {
@@ -243,6 +245,12 @@ export class RequestContext {
   /** Operator commands (the CLI): the system actor only, never a credential or a dashboard user. */
   requireOperator(): void {
     if (this.actor.kind !== 'system') throw forbidden('This is an operator command');
+  }
+
+  /** What the platform's operator reads: the CLI (system), or an operator token over GraphQL. */
+  requirePlatformOperator(): void {
+    if (this.actor.kind !== 'system' && this.actor.kind !== 'operator')
+      throw forbidden("This is the platform operator's: it needs an operator token (tessera_op_…)");
   }
 
   /** Dashboard users need one of the given roles; API credentials act with full rights on their own business and mode. */

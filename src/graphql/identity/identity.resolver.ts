@@ -8,7 +8,7 @@ import {
 import { BusinessSettings as BusinessSettingsRow } from '../../domain/shared/business-settings.entity';
 import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
-import { GraphQLContext, caller } from '../shared/context';
+import { GraphQLContext, caller, refuseOperator } from '../shared/context';
 import { createLoaders } from '../shared/loaders';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
@@ -114,8 +114,10 @@ export class AuthResolver {
   })
   async signUp(
     @Arg('input', { description: 'The new account: email, password, name and business name' }) input: SignUpInput,
-    @Ctx() { core, origin }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ): Promise<SignUpPayload> {
+    refuseOperator(context);
+    const { core, origin } = context;
     return payloadOf(SignUpPayload, async () =>
       core.signUps.start(core.anonymousContext(origin), parseInput(newAccountSchema, input)),
     );
@@ -131,6 +133,7 @@ export class AuthResolver {
     input: ConfirmSignUpInput,
     @Ctx() context: GraphQLContext,
   ): Promise<ConfirmSignUpPayload> {
+    refuseOperator(context);
     const { core, origin } = context;
     return payloadOf(ConfirmSignUpPayload, async () => {
       const { user, business, credentials, token } = await core.signUps.confirm(core.anonymousContext(origin), {
@@ -156,6 +159,7 @@ export class AuthResolver {
     @Arg('input', { description: 'The email and password to sign in with' }) input: SignInInput,
     @Ctx() context: GraphQLContext,
   ): Promise<SignInPayload> {
+    refuseOperator(context);
     const { core, origin } = context;
     return payloadOf(SignInPayload, async () => {
       const { user, token, expiresIn } = await core.identity.auth.signIn(core.anonymousContext(origin), input);

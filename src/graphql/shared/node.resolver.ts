@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
-import { GraphQLContext, caller } from './context';
+import { GraphQLContext, nodeCaller } from './context';
 import { MAX_NODES, Node, resolveNodes } from './node';
 
 /** Relay's object identification: any object the caller may see, by its id. */
@@ -13,7 +13,7 @@ export class NodeResolver {
     @Arg('id', () => ID, { description: "Any object's id, as the API answers it" }) id: string,
     @Ctx() context: GraphQLContext,
   ): Promise<object | null> {
-    caller(context);
+    nodeCaller(context);
     return (await resolveNodes(context, [id]))[0];
   }
 
@@ -25,7 +25,7 @@ export class NodeResolver {
     @Arg('ids', () => [ID], { description: `Ids of objects of any types, at most ${MAX_NODES}` }) ids: string[],
     @Ctx() context: GraphQLContext,
   ): Promise<Array<object | null>> {
-    caller(context);
+    nodeCaller(context);
     return resolveNodes(context, ids);
   }
 }

@@ -23,6 +23,8 @@ export type NodeKind = {
   type: ClassType;
   /** The object as its own query answers it (tenant and mode checked); NOT_FOUND when the caller may not see it. */
   load(context: GraphQLContext, id: string): Promise<object>;
+  /** An operator field's type: node(id:) answers it to operator tokens only, and only these to them. */
+  operator?: true;
 } &
   /** The entity class whose primary key (a UUID) is the type's id. */
   (
@@ -54,7 +56,10 @@ const HIDDEN = new Set<ErrorCode>([ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN, Err
 export async function resolveNodes(context: GraphQLContext, ids: readonly string[]): Promise<Array<object | null>> {
   if (ids.length > MAX_NODES) throw validationError({ ids: [`at most ${MAX_NODES} ids`] });
   const candidates = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-  const tables = kinds.filter((kind) => kind.entity);
+  // An operator token sees the operator's types, every other caller their business's: never both.
+  const operator = context.ctx?.actor.kind === 'operator';
+  const visible = kinds.filter((kind) => Boolean(kind.operator) === operator);
+  const tables = visible.filter((kind) => kind.entity);
   const holders = await entitiesHolding(
     context.core.dataSource,
     tables.map((kind) => kind.entity!),
@@ -63,7 +68,7 @@ export async function resolveNodes(context: GraphQLContext, ids: readonly string
   const kindsOf = (id: string): NodeKind[] => {
     if (UUID.test(id)) return (holders.get(id.toLowerCase()) ?? []).map((holder) => tables[holder]);
     const prefix = id.slice(0, id.indexOf(':'));
-    return kinds.filter((kind) => kind.prefix !== undefined && kind.prefix === prefix);
+    return visible.filter((kind) => kind.prefix !== undefined && kind.prefix === prefix);
   };
   return Promise.all(
     ids.map(async (id) => {

@@ -27,4 +27,13 @@ export const cardAcquirerKind = defineProviderKind({
     };
   },
   webhooks: ({ config }) => (config.stripe ? [stripeWebhooks(config.stripe)] : []),
+  // Each mode's acquirer once (Stripe serves both when TEST_MODE_CARD_ACQUIRER=stripe); the sandbox keeps no balance.
+  reconciliation: ({ live, test }) =>
+    [...new Set([live, test])]
+      .filter((acquirer): acquirer is CardAcquirer => acquirer !== null)
+      .map((acquirer) => ({
+        provider: acquirer.name,
+        compares: 'card-acquirer' as const,
+        balanceEntries: (period) => acquirer.balanceTransactions(period),
+      })),
 });
