@@ -180,7 +180,7 @@ export interface NameMatch {
  */
 export class SanctionsIndex {
   private readonly postings = new Map<string, number[]>();
-  private readonly byLength = new Map<number, string[]>();
+  private readonly byLength = new Map<number, Array<{ token: string; letters: Uint8Array }>>();
 
   constructor(readonly names: readonly IndexedName[]) {
     names.forEach((name, position) => {
@@ -190,7 +190,7 @@ export class SanctionsIndex {
           posting = [];
           this.postings.set(token, posting);
           const sameLength = this.byLength.get(token.length) ?? [];
-          sameLength.push(token);
+          sameLength.push({ token, letters: letterCounts(token) });
           this.byLength.set(token.length, sameLength);
         }
         posting.push(position);
@@ -225,15 +225,43 @@ export class SanctionsIndex {
   private candidates(tokens: readonly string[]): Set<number> {
     const found = new Set<number>();
     for (const token of new Set(tokens)) {
+      const letters = letterCounts(token);
       for (const [length, vocabulary] of this.byLength) {
         if (!lengthsMayAgree(token.length, length)) continue;
         for (const other of vocabulary)
-          if (tokenSimilarity(token, other) >= TOKEN_AGREEMENT)
-            for (const position of this.postings.get(other)!) found.add(position);
+          if (
+            other.token === token ||
+            (similarityBound(token, letters, other.token, other.letters) >= TOKEN_AGREEMENT &&
+              tokenSimilarity(token, other.token) >= TOKEN_AGREEMENT)
+          )
+            for (const position of this.postings.get(other.token)!) found.add(position);
       }
     }
     return found;
   }
+}
+
+/** How many of each character a token has, by character code modulo 32 (a shared bucket only raises the bound below). */
+function letterCounts(token: string): Uint8Array {
+  const counts = new Uint8Array(32);
+  for (let i = 0; i < token.length; i++) counts[token.charCodeAt(i) & 31]++;
+  return counts;
+}
+
+/**
+ * An upper bound of the Jaro–Winkler similarity of two tokens, cheap enough to run over every
+ * listed token: Jaro's matching characters are at most the characters both have (counted by
+ * bucket), with no transposition, and Winkler's bonus is at most 0.1 per character of the common
+ * prefix (up to 4). Below TOKEN_AGREEMENT, the real similarity is too.
+ */
+function similarityBound(a: string, lettersA: Uint8Array, b: string, lettersB: Uint8Array): number {
+  let common = 0;
+  for (let i = 0; i < 32; i++) common += Math.min(lettersA[i], lettersB[i]);
+  if (common === 0) return 0;
+  const jaro = (common / a.length + common / b.length + 1) / 3;
+  let prefix = 0;
+  while (prefix < 4 && prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
 }
 
 function matchOf(listed: IndexedName, screenedName: string, tokens: readonly string[]): NameMatch[] {
@@ -257,7 +285,9 @@ function bestPerEntry(matches: NameMatch[]): NameMatch[] {
   for (const match of matches) {
     const key = `${match.list}\u0000${match.entryId}`;
     const known = best.get(key);
-    if (!known || match.score > known.score) best.set(key, match);
+    // Ties go to the first name in code-point order, so the index and a scan answer alike.
+    if (!known || match.score > known.score || (match.score === known.score && match.matchedName < known.matchedName))
+      best.set(key, match);
   }
   return [...best.values()].sort((a, b) => b.score - a.score || a.entryId.localeCompare(b.entryId));
 }
