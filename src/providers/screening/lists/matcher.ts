@@ -13,14 +13,17 @@ import { jaroWinkler } from '@skyra/jaro-winkler';
  *
  * Scoring (`scoreNames`): each token of the name with fewer tokens is paired with its most similar
  * unpaired token of the other (Jaro–Winkler). A pair agrees when the tokens are equal, or, both of
- * 6 characters or more, their Jaro–Winkler similarity is at least TOKEN_AGREEMENT (0.90). The
+ * 6 characters or more and beginning with the same letter, their Jaro–Winkler similarity is at
+ * least TOKEN_AGREEMENT (0.90). The
  * score is the mean similarity of the pairs; the names match when
  *   1. every token of the shorter name agrees with one of the other,
  *   2. the longer name has at most one token more (a middle name given or left out),
  *   3. at least two tokens agree, unless both names are a single token (HAMAS, KKBC): a first name
  *      alone never matches a listed person, and a listed one-word name only the same one word,
  *   4. and the score is at least MATCH_THRESHOLD (0.92).
- * So tokens of 5 characters or fewer must be equal (Ali is not Eli, Ri is not Li, Maria is not
+ * Tokens with different first letters never agree (a transliteration that changes the first
+ * letter, Yusuf/Jusuf, is caught only when the list gives it as an alias, as the lists usually do);
+ * this keeps a screening to the listed tokens of its letters. So tokens of 5 characters or fewer must be equal (Ali is not Eli, Ri is not Li, Maria is not
  * Mario); longer ones may differ by a letter or a transliteration (Boutsky/Boutski, Hussein/Husein,
  * Kozlovskaya/Kozlovskaia).
  *
@@ -107,7 +110,7 @@ export const normalizeName = (name: string): string => [...nameTokens(name)].sor
 /** Whether two tokens agree (rules above), and how similar they are. */
 export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
-  if (a.length <= SHORT_TOKEN || b.length <= SHORT_TOKEN) return 0;
+  if (a.length <= SHORT_TOKEN || b.length <= SHORT_TOKEN || a[0] !== b[0]) return 0;
   return jaroWinkler(a, b);
 }
 
@@ -174,13 +177,15 @@ export interface NameMatch {
 /**
  * The loaded lists' names, indexed by token for screening: a screened name is compared only with
  * the listed names sharing a token that may agree with one of its own (found over the distinct
- * tokens, by length first, then by the agreement rule). Every match needs its tokens to agree, so
+ * tokens of the same first letter and a length that could agree, through a cheap upper bound of
+ * the similarity, then the agreement rule itself). Every match needs its tokens to agree, so
  * the index finds exactly what a scan of every name finds (test/sanctions-matcher.test.ts checks
  * it; `npm run bench` compares the two).
  */
 export class SanctionsIndex {
   private readonly postings = new Map<string, number[]>();
-  private readonly byLength = new Map<number, Array<{ token: string; letters: Uint8Array }>>();
+  /** The distinct listed tokens by first character, then by length. */
+  private readonly byStart = new Map<string, Map<number, Array<{ token: string; letters: Uint8Array }>>>();
 
   constructor(readonly names: readonly IndexedName[]) {
     names.forEach((name, position) => {
@@ -189,9 +194,12 @@ export class SanctionsIndex {
         if (!posting) {
           posting = [];
           this.postings.set(token, posting);
-          const sameLength = this.byLength.get(token.length) ?? [];
+          const sameStart =
+            this.byStart.get(token[0]) ?? new Map<number, Array<{ token: string; letters: Uint8Array }>>();
+          this.byStart.set(token[0], sameStart);
+          const sameLength = sameStart.get(token.length) ?? [];
           sameLength.push({ token, letters: letterCounts(token) });
-          this.byLength.set(token.length, sameLength);
+          sameStart.set(token.length, sameLength);
         }
         posting.push(position);
       }
@@ -226,7 +234,7 @@ export class SanctionsIndex {
     const found = new Set<number>();
     for (const token of new Set(tokens)) {
       const letters = letterCounts(token);
-      for (const [length, vocabulary] of this.byLength) {
+      for (const [length, vocabulary] of this.byStart.get(token[0]) ?? []) {
         if (!lengthsMayAgree(token.length, length)) continue;
         for (const other of vocabulary)
           if (
