@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createPublicKey } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { PROJECT_ROOT } from './project';
 import { ConfigError } from './startup-error';
@@ -103,6 +104,28 @@ export interface Config {
   stripe: StripeSettings | undefined;
   /** TEST_MODE_CARD_ACQUIRER: test-mode card payments go to the built-in sandbox, or to a Stripe test account. */
   testModeCardAcquirer: 'sandbox' | 'stripe';
+  /** Yellow Card, the live payout rail, collection rail and FX provider (docs/live.md): unset, live mode has none. */
+  yellowcard: YellowcardSettings | undefined;
+  /** Bridge, the live treasury rail and KYC provider (docs/live.md, "Bridge"): unset, live treasury is refused. */
+  bridge: BridgeSettings | undefined;
+}
+
+/** YELLOWCARD_API_KEY, YELLOWCARD_API_SECRET and YELLOWCARD_API_BASE: secrets, never logged. */
+export interface YellowcardSettings {
+  apiKey: string;
+  /** Signs every request (YcHmacV1) and checks every webhook's X-YC-Signature. */
+  apiSecret: string;
+  /** Yellow Card's business API (its `/business` prefix included), or a local fake in tests. */
+  apiBase: string;
+}
+
+/** BRIDGE_API_KEY, BRIDGE_WEBHOOK_PUBLIC_KEY and BRIDGE_API_BASE: the key is a secret, never logged. */
+export interface BridgeSettings {
+  apiKey: string;
+  /** The PEM public key of Bridge's webhook endpoint: its signatures (RSA-SHA256) are checked with it. */
+  webhookPublicKey: string;
+  /** Bridge's API (https://api.bridge.xyz, or its sandbox https://api.sandbox.bridge.xyz), or a local fake in tests. */
+  apiBase: string;
 }
 
 /** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE: secrets, never logged. */
@@ -298,6 +321,30 @@ function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings | undefined {
   return { secretKey, webhookSecret, apiBase: url(env, 'STRIPE_API_BASE') ?? 'https://api.stripe.com' };
 }
 
+/** Yellow Card's production business API (docs/live.md); its sandbox is https://sandbox.api.yellowcard.io/business. */
+export const YELLOWCARD_PRODUCTION_API_BASE = 'https://api.yellowcard.io/business';
+
+/**
+ * The Yellow Card settings, key and secret or neither: a key without its secret can sign nothing.
+ * The values are never repeated in an error: they are secrets.
+ */
+function yellowcardSettings(env: NodeJS.ProcessEnv): YellowcardSettings | undefined {
+  const apiKey = env.YELLOWCARD_API_KEY || undefined;
+  const apiSecret = env.YELLOWCARD_API_SECRET || undefined;
+  if (!apiKey && !apiSecret) return undefined;
+  if (!apiKey)
+    throw new ConfigError(
+      'YELLOWCARD_API_SECRET is set but YELLOWCARD_API_KEY is not: set both, or neither (docs/live.md)',
+    );
+  if (!apiSecret)
+    throw new ConfigError(
+      'YELLOWCARD_API_KEY is set but YELLOWCARD_API_SECRET is not: set both, or neither (docs/live.md)',
+    );
+  if (/\s/.test(apiKey) || apiKey.includes(':'))
+    throw new ConfigError('YELLOWCARD_API_KEY must be a Yellow Card API key (no spaces or colons)');
+  return { apiKey, apiSecret, apiBase: url(env, 'YELLOWCARD_API_BASE') ?? YELLOWCARD_PRODUCTION_API_BASE };
+}
+
 /** TEST_MODE_CARD_ACQUIRER: `stripe` sends test-mode card payments to a Stripe test account, never a live one. */
 function testModeCardAcquirer(env: NodeJS.ProcessEnv, stripe: StripeSettings | undefined): 'sandbox' | 'stripe' {
   const raw = env.TEST_MODE_CARD_ACQUIRER || 'sandbox';
@@ -346,6 +393,37 @@ function requireStallAfterTwoTimeouts(jobStallAfterMs: number, webhookTimeoutMs:
     `JOB_STALL_AFTER_MS (${jobStallAfterMs}) must be more than twice WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs}): ` +
       'a live worker may take that long to send and record a webhook delivery it claimed, and another worker would send it again',
   );
+}
+
+/**
+ * The Bridge settings, key and webhook public key together or neither: a key without the public
+ * key would open wallets and send payouts whose outcomes (Bridge's webhooks) Tessera could not
+ * verify. The public key is parsed at start, so a truncated PEM fails here, not on the first event.
+ */
+function bridgeSettings(env: NodeJS.ProcessEnv): BridgeSettings | undefined {
+  const apiKey = env.BRIDGE_API_KEY || undefined;
+  const pem = env.BRIDGE_WEBHOOK_PUBLIC_KEY || undefined;
+  if (!apiKey && !pem) return undefined;
+  if (!apiKey)
+    throw new ConfigError(
+      'BRIDGE_WEBHOOK_PUBLIC_KEY is set but BRIDGE_API_KEY is not: set both, or neither (docs/live.md)',
+    );
+  if (!pem)
+    throw new ConfigError(
+      "BRIDGE_API_KEY is set but BRIDGE_WEBHOOK_PUBLIC_KEY is not: set the public key of Bridge's webhook endpoint (PEM, docs/live.md)",
+    );
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new ConfigError('BRIDGE_API_KEY must be a Bridge API key (no spaces)');
+  // Environments often carry a PEM on one line with literal \n: accepted as newlines.
+  const webhookPublicKey = pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
+  try {
+    const key = createPublicKey(webhookPublicKey);
+    if (key.asymmetricKeyType !== 'rsa') throw new Error('not RSA');
+  } catch {
+    throw new ConfigError(
+      "BRIDGE_WEBHOOK_PUBLIC_KEY must be the RSA public key of Bridge's webhook endpoint, in PEM (-----BEGIN PUBLIC KEY-----…)",
+    );
+  }
+  return { apiKey, webhookPublicKey, apiBase: url(env, 'BRIDGE_API_BASE') ?? 'https://api.bridge.xyz' };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -423,5 +501,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...metricsSettings(env, port),
     stripe,
     testModeCardAcquirer: testModeCardAcquirer(env, stripe),
+    yellowcard: yellowcardSettings(env),
+    bridge: bridgeSettings(env),
   };
 }

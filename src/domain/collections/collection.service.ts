@@ -447,6 +447,51 @@ export class CollectionService {
   }
 
   /**
+   * A provider's report about a collection named by Tessera's id alone (its webhook, applied in
+   * the provider-event inbox's transaction `tx`, a system context of no business): the rail's
+   * reports in order, each applied once (a settlement of another amount fails the collection with
+   * `amount_mismatch`), or `expired`: the provider let it lapse, so a collection still pending
+   * expires. A collection that is not Tessera's, or moved elsewhere, changes nothing: the answer says why.
+   */
+  async applyProviderReports(
+    tx: RequestContext,
+    command: {
+      collectionId: string;
+      reports: Array<CollectionRailReport | { kind: 'expired' }>;
+      /** A collection not found may yet be written (the rail answered its opening, Tessera has not committed it): throw, to be tried again. */
+      retryIfMissing?: boolean;
+    },
+  ): Promise<{ ignored: string } | void> {
+    if (!isUuid(command.collectionId)) return { ignored: 'the sequence id is not a Tessera collection id' };
+    const found = await tx.repo(Collection).findOne({ where: { id: command.collectionId } });
+    if (!found && command.retryIfMissing)
+      throw new Error(`collection ${command.collectionId} not found yet: its report is tried again later`);
+    if (!found) return { ignored: `no collection ${command.collectionId}` };
+    const ctx = tx.forBusiness(found.businessId, found.livemode ? Mode.LIVE : Mode.TEST);
+    let changed = false;
+    for (const report of command.reports) {
+      const moved =
+        report.kind === 'expired'
+          ? await this.expire(ctx, found.id)
+          : await this.applyRailReport(ctx, found.id, report).catch((error: unknown) => {
+              if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
+              throw error;
+            });
+      changed ||= moved !== null;
+    }
+    if (!changed)
+      return { ignored: `collection ${found.id}: the report changes nothing (applied already, or moved elsewhere)` };
+  }
+
+  /** The live rail, when its channels come from its provider, reads them again (the cron task `refresh_provider_channels`). */
+  async refreshProviderChannels(_system: RequestContext): Promise<boolean> {
+    const rail = this.providers.inMode('collection-rail', 'live');
+    if (!rail?.refreshChannels) return false;
+    await rail.refreshChannels();
+    return true;
+  }
+
+  /**
    * Sandbox helper: the payer sends `amount` (minor units of the collection's currency). The rail
    * detects the funds (processing), then settles (completed) when the amount matches or fails with
    * `amount_mismatch`. Paying a completed collection again repeats the reports, which change nothing.

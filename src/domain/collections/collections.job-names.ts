@@ -5,6 +5,8 @@ import type { Collection } from './collection.entities';
 /** The collections area's background tasks (src/jobs/worker.ts runs them). */
 export const EXPIRE_COLLECTION_TASK = 'expire_collection';
 export const COLLECTION_RAIL_REPORT_TASK = 'collection_rail_report';
+/** Reads a provider rail's channels and networks again (cron, every 15 minutes; the rail also reads them at start). */
+export const REFRESH_PROVIDER_CHANNELS_TASK = 'refresh_provider_channels';
 
 export interface CollectionJob {
   collectionId: string;

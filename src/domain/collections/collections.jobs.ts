@@ -1,10 +1,17 @@
 import type { CollectionRailReport } from '../../providers/collection-rail/port';
 import { Mode } from '../shared/modes';
-import { AreaJobs } from '../shared/jobs';
+import { AreaJobs, cronLine } from '../shared/jobs';
 import type { CollectionService } from './collection.service';
-import { EXPIRE_COLLECTION_TASK, COLLECTION_RAIL_REPORT_TASK, type CollectionJob } from './collections.job-names';
+import {
+  EXPIRE_COLLECTION_TASK,
+  COLLECTION_RAIL_REPORT_TASK,
+  REFRESH_PROVIDER_CHANNELS_TASK,
+  type CollectionJob,
+} from './collections.job-names';
 
-export function collectionJobs(collections: Pick<CollectionService, 'expireDue' | 'applyRailReport'>): AreaJobs {
+export function collectionJobs(
+  collections: Pick<CollectionService, 'expireDue' | 'applyRailReport' | 'refreshProviderChannels'>,
+): AreaJobs {
   const contextOf = (job: CollectionJob, system: () => import('../shared/context').RequestContext) =>
     system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST);
   return {
@@ -30,6 +37,11 @@ export function collectionJobs(collections: Pick<CollectionService, 'expireDue' 
           else throw error;
         });
       },
+      /** Reads the live collection rail's channels and networks again from its provider (Yellow Card's): payout routing uses them too. */
+      [REFRESH_PROVIDER_CHANNELS_TASK]: async (_payload, log, system) => {
+        if (await collections.refreshProviderChannels(system())) log.info('provider channels and networks read again');
+      },
     },
+    crontab: [cronLine('*/15 * * * *', REFRESH_PROVIDER_CHANNELS_TASK)],
   };
 }

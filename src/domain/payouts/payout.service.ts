@@ -3,7 +3,7 @@ import { ProviderRegistry } from '../../providers/registry';
 import { EventService } from '../events/event.service';
 import { TesseraPubSub } from '../events/pubsub';
 import { PayoutChange, PayoutTopic } from './payouts.topics';
-import { Role } from '../shared/modes';
+import { Mode, Role } from '../shared/modes';
 import { AccountKind, LedgerService, PostingLine } from '../ledger';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, validationError } from '../shared/errors';
@@ -28,7 +28,7 @@ import { PAYOUT_ROWS, PayoutAction, payoutTransition, statusesAllowing } from '.
 import { dispatchToRail, moveRow, redispatchStalled } from '../shared/row-transition';
 import { PAYOUT_EVENT_OF_STATUS, PayoutEvent, payoutEventData } from './payouts.events';
 import { dispatchJob, railCallbackJob } from './payouts.job-names';
-import { MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
+import { LATE_PAYOUT_AFTER_SECONDS, MAX_REFERENCE_LENGTH, reviewThresholdOf } from './payouts.settings';
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';
 import { madeEarlier } from '../idempotency';
@@ -392,6 +392,62 @@ export class PayoutService {
     return outcome.status === 'SETTLED'
       ? this.move(ctx, payoutId, 'settle', { settled_at: new Date() }, 'settle')
       : this.move(ctx, payoutId, 'fail', { failure_reason: outcome.reason }, 'reverse');
+  }
+
+  /**
+   * A provider's report about a payout named by Tessera's id alone (its webhook, applied in the
+   * provider-event inbox's transaction `tx`, a system context of no business): applied as the
+   * rail's report, once. A payout that is not Tessera's, or already moved elsewhere (a report after
+   * a cancel, an earlier report of the other outcome), changes nothing: the answer says why.
+   */
+  async applyProviderOutcome(
+    tx: RequestContext,
+    command: { payoutId: string; outcome: RailOutcome },
+  ): Promise<{ ignored: string } | void> {
+    if (!isUuid(command.payoutId)) return { ignored: 'the sequence id is not a Tessera payout id' };
+    const payout = await tx.repo(Payout).findOne({ where: { id: command.payoutId } });
+    if (!payout) return { ignored: `no payout ${command.payoutId}` };
+    const ctx = tx.forBusiness(payout.businessId, payout.livemode ? Mode.LIVE : Mode.TEST);
+    try {
+      await this.applyRailOutcome(ctx, payout.id, command.outcome);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.CONFLICT)
+        return { ignored: `payout ${payout.id} moved elsewhere first: ${command.outcome.status} changes nothing` };
+      throw error;
+    }
+  }
+
+  /**
+   * The status poll (the cron task `poll_late_payouts`): live payouts the rail accepted more than
+   * `olderThanSeconds` ago and still SUBMITTED (their webhook late or lost) are asked about at the
+   * rail by their id (`PayoutRail.outcomeOf`), outside any transaction; a final outcome is applied
+   * as the rail's report. Answers the ids moved.
+   */
+  async pollLateSubmitted(
+    system: RequestContext,
+    options: { olderThanSeconds?: number; limit?: number } = {},
+  ): Promise<string[]> {
+    const rail = this.providers.inMode('payout-rail', 'live');
+    if (!rail?.outcomeOf) return [];
+    const rows = await system.em.query<Array<{ id: string; business_id: string }>>(
+      `SELECT id, business_id FROM payouts
+        WHERE livemode AND status = ANY($1::payout_status[]) AND provider_ref IS NOT NULL
+          AND submitted_at < now() - make_interval(secs => $2)
+        ORDER BY submitted_at LIMIT $3`,
+      [statusesAllowing('settle'), options.olderThanSeconds ?? LATE_PAYOUT_AFTER_SECONDS, options.limit ?? 100],
+    );
+    const moved: string[] = [];
+    for (const row of rows) {
+      const outcome = await rail.outcomeOf(row.id);
+      if (!outcome) continue;
+      const ctx = system.forBusiness(row.business_id, Mode.LIVE);
+      const payout = await this.applyRailOutcome(ctx, row.id, outcome).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === ErrorCode.CONFLICT) return null;
+        throw error;
+      });
+      if (payout) moved.push(row.id);
+    }
+    return moved;
   }
 
   /** Sandbox helper: one legal transition; repeating the payout's current status is a no-op. */

@@ -7,6 +7,8 @@ export const DISPATCH_PAYOUT_TASK = 'dispatch_payout';
 export const RAIL_CALLBACK_TASK = 'payout_rail_callback';
 /** The sweep (cron, every 5 minutes) that sends again payouts whose dispatch stalled. */
 export const REDISPATCH_STALLED_PAYOUTS_TASK = 'redispatch_stalled_payouts';
+/** The status poll (cron, every 5 minutes) of live payouts whose rail's webhook is late. */
+export const POLL_LATE_PAYOUTS_TASK = 'poll_late_payouts';
 /** The schedule runner's sweep (cron, every minute) and one schedule's run at its nextRunAt. */
 export const RUN_DUE_SCHEDULES_TASK = 'run_due_payout_schedules';
 export const RUN_SCHEDULE_TASK = 'run_payout_schedule';

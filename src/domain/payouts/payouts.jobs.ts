@@ -5,6 +5,7 @@ import type { PayoutService } from './payout.service';
 import type { ScheduleRunner } from './schedule-runner';
 import {
   DISPATCH_PAYOUT_TASK,
+  POLL_LATE_PAYOUTS_TASK,
   RAIL_CALLBACK_TASK,
   REDISPATCH_STALLED_PAYOUTS_TASK,
   RUN_DUE_SCHEDULES_TASK,
@@ -14,7 +15,7 @@ import {
 } from './payouts.job-names';
 
 export function payoutJobs(
-  payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled'>,
+  payouts: Pick<PayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled' | 'pollLateSubmitted'>,
   schedules: Pick<ScheduleRunner, 'runDue' | 'runSchedule'>,
 ): AreaJobs {
   return {
@@ -45,6 +46,12 @@ export function payoutJobs(
         if (ids.length > 0)
           log.warn(`dispatching again ${ids.length} payout(s) whose dispatch stalled: ${ids.join(', ')}`);
       },
+      /** Asks the rail about live payouts still SUBMITTED long after it accepted them (their webhook late or lost). */
+      [POLL_LATE_PAYOUTS_TASK]: async (_payload, log, system) => {
+        const moved = await payouts.pollLateSubmitted(system());
+        if (moved.length > 0)
+          log.warn(`moved ${moved.length} late payout(s) by the rail's status: ${moved.join(', ')}`);
+      },
       /** Fires every due run of every schedule (the backstop of the per-schedule jobs; any number of workers, each run once). */
       [RUN_DUE_SCHEDULES_TASK]: async (_payload, log, system) => {
         const fired = await schedules.runDue(system(), { limit: 500 });
@@ -58,6 +65,10 @@ export function payoutJobs(
         });
       },
     },
-    crontab: [cronLine('* * * * *', RUN_DUE_SCHEDULES_TASK), cronLine('*/5 * * * *', REDISPATCH_STALLED_PAYOUTS_TASK)],
+    crontab: [
+      cronLine('* * * * *', RUN_DUE_SCHEDULES_TASK),
+      cronLine('*/5 * * * *', REDISPATCH_STALLED_PAYOUTS_TASK),
+      cronLine('*/5 * * * *', POLL_LATE_PAYOUTS_TASK),
+    ],
   };
 }

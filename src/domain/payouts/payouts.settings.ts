@@ -56,3 +56,9 @@ export async function reviewThresholdOf(ctx: RequestContext): Promise<bigint | n
   });
   return settings?.payoutReviewThresholdUsdMinor ?? null;
 }
+
+/**
+ * A live payout still SUBMITTED this long after the rail accepted it has its webhook late: the
+ * status poll (`poll_late_payouts`, every 5 minutes) asks the rail about it.
+ */
+export const LATE_PAYOUT_AFTER_SECONDS = 10 * 60;

@@ -7,7 +7,7 @@ import { Business, requireTreasuryPartner } from '../identity';
 import { Mode } from '../shared/modes';
 import { isUniqueViolationOf } from '../shared/unique-violation';
 import { ALL_ROLES, RequestContext, WRITE_ROLES, inTransaction } from '../shared/context';
-import { notFound, validationError } from '../shared/errors';
+import { ErrorCode, notFound, validationError } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination';
 import { EntityRows } from '../shared/rows';
@@ -169,6 +169,42 @@ export class KycService {
         : [];
     await this.decide(partner, check.endUserId, command.decision, reasons, check.id);
     return this.hostedPage(ctx, command.token);
+  }
+
+  /**
+   * A live KYC provider's decision (Bridge's webhooks), for the check whose reference it names
+   * (`providerRef`, Bridge's customer id): the end-user's latest live check of that provider and
+   * reference, if it is still PENDING, is decided through the same path as every decision (check,
+   * end-user status and treasury.kyc.approved / rejected in the caller's transaction). A decision on
+   * a check already decided (a repeat, or a later status after the final one) or on no check of
+   * Tessera's is not applied: the answer says why.
+   */
+  async applyProviderDecision(
+    tx: RequestContext,
+    command: { provider: string; providerRef: string; decision: 'approve' | 'reject'; reasons: string[] },
+  ): Promise<{ decided: TreasuryKycCheck } | { ignored: string }> {
+    const check = await tx.repo(TreasuryKycCheck).findOne({
+      where: { provider: command.provider, providerRef: command.providerRef, livemode: true },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+    if (!check) return { ignored: `no KYC check of ${command.provider} customer ${command.providerRef}` };
+    if (check.status !== KycStatus.PENDING) return { ignored: `KYC check ${check.id} is ${check.status} already` };
+    const partner = tx.forBusiness(check.businessId, Mode.LIVE);
+    const reasons =
+      command.decision === 'reject'
+        ? (command.reasons.length > 0 ? command.reasons : ['rejected_by_provider'])
+            .slice(0, MAX_REASONS)
+            .map((reason) => reason.slice(0, MAX_REASON_LENGTH))
+        : [];
+    // Two of Bridge's events of the same decision (its KYC link's and its customer's) may be applied
+    // at once: the check is locked in `decide`, and the one that finds it decided already is ignored.
+    try {
+      return { decided: await this.decide(partner, check.endUserId, command.decision, reasons, check.id) };
+    } catch (error) {
+      if ((error as { code?: string }).code === ErrorCode.CONFLICT)
+        return { ignored: `KYC check ${check.id} was decided meanwhile` };
+      throw error;
+    }
   }
 
   /** The end-user's checks, newest first (the first is its KYC record; earlier ones were REJECTED). */

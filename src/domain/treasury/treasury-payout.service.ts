@@ -14,7 +14,8 @@ import { ListPage, PageQuery, newestFirst, paginate } from '../shared/pagination
 import { EntityRows } from '../shared/rows';
 import { findOwned } from '../shared/tenancy';
 import { CreateTreasuryPayoutCommand, TreasuryPayoutFilters } from './treasury.commands';
-import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus } from './treasury.entities';
+import { TreasuryDestinationType, TreasuryPayout, TreasuryPayoutStatus, TreasuryWallet } from './treasury.entities';
+import { Mode } from '../shared/modes';
 import { TREASURY_PAYOUT_EVENT_OF_STATUS, treasuryEventData, treasuryPayoutObject } from './treasury.events';
 import { dispatchTreasuryPayoutJob, treasuryRailCallbackJob } from './treasury.job-names';
 import { TREASURY_PAYOUT_ROWS, TreasuryPayoutAction } from './treasury-payout.states';
@@ -167,14 +168,17 @@ export class TreasuryPayoutService {
       claim,
       (tx, row) => this.announce(tx, row, 'dispatch', claim),
       {
-        submit: (payout) =>
-          this.providers.providerFor(ctx, 'treasury-rail').submit({
+        submit: async (payout) => {
+          const wallet = await ctx.repo(TreasuryWallet).findOneByOrFail({ id: payout.walletId });
+          return this.providers.providerFor(ctx, 'treasury-rail').submit({
             payoutId,
             amountMinor: payout.amount,
             currency: payout.currency,
             destination: JSON.parse(this.secretBox.open(payout.destinationSealed)) as TreasuryDestination,
             testOutcome: testOutcomeOf(payout.metadata),
-          }),
+            walletRefs: wallet.depositAccount.providerRefs ?? null,
+          });
+        },
         callbackJobOf: treasuryRailCallbackJob,
       },
     );
@@ -211,6 +215,32 @@ export class TreasuryPayoutService {
     return outcome.status === 'COMPLETED'
       ? this.move(ctx, payoutId, 'complete', { completed_at: new Date() }, 'settle')
       : this.move(ctx, payoutId, 'fail', { failure_reason: outcome.reason }, 'reverse');
+  }
+
+  /**
+   * A live rail's report from its webhooks (Bridge's transfer events), for the payout whose id it
+   * carries as Tessera's reference: applied in the caller's transaction through the same path as
+   * the rail's report job, once. A payout that is not Tessera's live one is not applied, and one no
+   * longer PROCESSING (a repeat, a later state after the final one) is left as it is: the answer says why.
+   */
+  async applyProviderOutcome(
+    tx: RequestContext,
+    payoutId: string,
+    outcome: TreasuryRailOutcome,
+  ): Promise<{ payout: TreasuryPayout } | { ignored: string }> {
+    const found = isUuid(payoutId)
+      ? await tx.repo(TreasuryPayout).findOne({ where: { id: payoutId, livemode: true } })
+      : null;
+    if (!found) return { ignored: `no live treasury payout ${payoutId}` };
+    if (found.status !== TreasuryPayoutStatus.PROCESSING)
+      return { ignored: `treasury payout ${payoutId} is ${found.status}, not PROCESSING` };
+    const payout = await this.applyRailOutcome(tx.forBusiness(found.businessId, Mode.LIVE), payoutId, outcome).catch(
+      (error: unknown) => {
+        if ((error as { code?: string }).code === 'CONFLICT') return null;
+        throw error;
+      },
+    );
+    return payout ? { payout } : { ignored: `treasury payout ${payoutId} was moved meanwhile` };
   }
 
   /** Treasury payouts of the context's partner and mode by id (the GraphQL loader's batch). */

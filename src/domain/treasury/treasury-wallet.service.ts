@@ -16,9 +16,17 @@ import {
   TreasuryWalletRef,
 } from './treasury.commands';
 import { endUserTransition } from './end-user.states';
-import { TreasuryEndUser, TreasuryWallet, TreasuryWalletStatus, TreasuryWalletView } from './treasury.entities';
+import {
+  KycStatus,
+  TreasuryEndUser,
+  TreasuryKycCheck,
+  TreasuryWallet,
+  TreasuryWalletStatus,
+  TreasuryWalletView,
+} from './treasury.entities';
 import { TreasuryDeposit, TreasuryEvent, depositObject, treasuryEventData, walletObject } from './treasury.events';
 import { requireTreasuryPartner } from '../identity';
+import { Mode } from '../shared/modes';
 
 /** Play money per sandbox deposit, in major units. */
 const MAX_SANDBOX_DEPOSIT = 1_000_000_000n;
@@ -49,10 +57,16 @@ export class TreasuryWalletService {
     if (await ctx.repo(TreasuryWallet).exists({ where: { endUserId: endUser.id, currency } }))
       throw this.duplicate(currency);
     const walletId = crypto.randomUUID();
+    // The KYC provider's reference of the approved check: a live rail (Bridge) opens the account for that customer.
+    const approved = await ctx.repo(TreasuryKycCheck).findOne({
+      where: { endUserId: endUser.id, status: KycStatus.APPROVED },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
     const depositAccount = await rail.openDepositAccount({
       walletId,
       currency,
       holderName: endUser.name ?? endUser.email,
+      endUserRef: approved?.providerRef ?? null,
     });
     return inTransaction(ctx, async (tx) => {
       // Locked, so a KYC decision cannot slip between this check and the wallet's commit.
@@ -164,6 +178,69 @@ export class TreasuryWalletService {
         TreasuryEvent.DEPOSIT_RECEIVED,
         treasuryEventData(wallet.livemode, depositObject(deposit)),
       );
+      return deposit;
+    });
+  }
+
+  /**
+   * A deposit the live rail announced (Bridge's webhooks) on the account it opened for a wallet,
+   * found by the rail's reference of that account (`depositAccount.providerRefs[refKey]`): credited
+   * once per `depositRef` (the rail's id of the deposit), however often and however concurrently
+   * it is announced, in one balanced journal transaction from the provider's clearing account, with
+   * treasury.deposit.received. Null when it concerns no wallet of Tessera's, or was credited already.
+   */
+  async creditProviderDeposit(
+    tx: RequestContext,
+    command: {
+      refKey: string;
+      accountRef: string;
+      depositRef: string;
+      /** The currency the rail names (checked against the wallet's when given). */
+      currency: string | null;
+      /** The amount in minor units of the wallet's currency (the rail's decimal string, read for it). */
+      amountOf: (currency: string) => bigint;
+    },
+  ): Promise<TreasuryDeposit | null> {
+    return inTransaction(tx, async (tx) => {
+      // Locked: two announcements of the same deposit wait for each other, and the second finds the first's posting.
+      const rows: Array<{ id: string }> = await tx.em.query(
+        `SELECT id FROM treasury_wallets WHERE livemode = true AND deposit_account -> 'providerRefs' ->> $1 = $2 FOR UPDATE`,
+        [command.refKey, command.accountRef],
+      );
+      if (rows.length !== 1) return null;
+      const wallet = await tx.repo(TreasuryWallet).findOneByOrFail({ id: rows[0].id });
+      if (command.currency !== null && command.currency.toUpperCase() !== wallet.currency)
+        throw new Error(`a ${command.currency} deposit announced on ${wallet.currency} wallet ${wallet.id}`);
+      const amount = command.amountOf(wallet.currency);
+      if (amount <= 0n) return null;
+      const referenceType = 'treasury_provider_deposit';
+      const referenceId = `${wallet.id}:${command.depositRef}`;
+      const seen: unknown[] = await tx.em.query(
+        `SELECT 1 FROM journal_transactions WHERE reference_type = $1 AND reference_id = $2 LIMIT 1`,
+        [referenceType, referenceId],
+      );
+      if (seen.length > 0) return null;
+      const ctx = tx.forBusiness(wallet.businessId, Mode.LIVE);
+      const account = await this.accountOf(ctx, wallet);
+      const source = await this.ledger.account(ctx, { kind: AccountKind.PROVIDER_CLEARING, currency: wallet.currency });
+      const { transaction, balances } = await this.ledger.move(ctx, {
+        kind: 'treasury_deposit',
+        referenceType,
+        referenceId,
+        description: 'Deposit to an end-user wallet, announced by the treasury rail',
+        lines: [
+          { account, amount },
+          { account: source, amount: -amount },
+        ],
+      });
+      const deposit: TreasuryDeposit = {
+        id: transaction.id,
+        wallet,
+        amount,
+        balance: balances.get(account.id)!,
+        createdAt: transaction.createdAt,
+      };
+      await this.events.record(ctx, TreasuryEvent.DEPOSIT_RECEIVED, treasuryEventData(true, depositObject(deposit)));
       return deposit;
     });
   }

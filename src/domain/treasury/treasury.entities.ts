@@ -97,6 +97,8 @@ export interface DepositAccount {
   address: string | null;
   /** The rail's own instructions (reference, scheme, beneficiary), shown as `depositInstructions`. */
   instructions: Record<string, string | null>;
+  /** The rail's own ids of the account (never shown): how its deposits find the wallet, and its payouts their source. */
+  providerRefs?: Record<string, string>;
 }
 
 /**

@@ -76,4 +76,6 @@ export interface CollectionRail {
    * the reports in order. A real rail reports through its callback instead.
    */
   reportsForPayment(expected: bigint, amount: bigint): CollectionRailReport[];
+  /** A rail whose channels come from its provider: reads them again (the `refresh_provider_channels` cron task). */
+  refreshChannels?(): Promise<void>;
 }

@@ -1,4 +1,6 @@
 import { defineProviderKind } from '../kind';
+import { yellowCardConnection } from '../yellowcard/connection';
+import { YellowCardFx } from '../yellowcard/fx';
 import type { FxProvider } from './port';
 import { ReachableFx } from './reachable';
 import { SandboxFxProvider } from './sandbox';
@@ -11,11 +13,14 @@ declare module '../registry' {
 
 const reachable = new WeakMap<FxProvider, ReachableFx>();
 
-/** Exchange rates and conversion fees: the sandbox's fixed rates in test mode, none in live yet. */
+/** Exchange rates and conversion fees: the sandbox's fixed rates in test mode; Yellow Card's rates in live mode when YELLOWCARD_API_KEY is set (docs/live.md), none otherwise. */
 export const fxKind = defineProviderKind({
   kind: 'fx',
   missing: 'No exchange-rate provider is configured for live mode; use test credentials in the sandbox',
-  create: () => ({ test: new SandboxFxProvider(), live: null }),
+  create: ({ config }) => ({
+    test: new SandboxFxProvider(),
+    live: config.yellowcard ? new YellowCardFx(yellowCardConnection(config.yellowcard)) : null,
+  }),
   // The domain calls it through ReachableFx: one that does not answer is SERVICE_UNAVAILABLE.
   guard: (provider) => {
     let guarded = reachable.get(provider);

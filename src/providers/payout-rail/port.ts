@@ -41,6 +41,12 @@ export interface PayoutRail {
   /** Whether a created payout is dispatched at once ('auto') or waits to be advanced ('manual', sandbox only). */
   dispatchOf(destination: PayoutDestination): 'auto' | 'manual';
   submit(submission: PayoutSubmission): Promise<RailAcceptance>;
+  /**
+   * A rail that reports by webhook: the submitted payout's final outcome, asked by Tessera's payout
+   * id (the status poll of a payout whose webhook is late); null while it is not final. A rail
+   * without it reports only through its callback.
+   */
+  outcomeOf?(payoutId: string): Promise<RailOutcome | null>;
 }
 
 /** The last 4 characters of the destination's account number, phone or address. */

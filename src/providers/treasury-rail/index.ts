@@ -1,4 +1,6 @@
 import { defineProviderKind } from '../kind';
+import { BridgeTreasuryRail } from './bridge';
+import { bridgeWebhooks } from './bridge-webhooks';
 import type { TreasuryRail } from './port';
 import { SandboxTreasuryRail } from './sandbox';
 
@@ -8,10 +10,19 @@ declare module '../registry' {
   }
 }
 
-/** The treasury banking partner (end-user deposit accounts, treasury payouts): the sandbox rail in test mode, none in live yet. */
+/**
+ * The treasury banking partner (end-user deposit accounts, treasury payouts): the sandbox rail in
+ * test mode; Bridge in live mode when BRIDGE_API_KEY is set (docs/live.md, "Bridge"), none
+ * otherwise. Bridge's webhooks are declared here, once, with the handlers of all its events (KYC,
+ * deposits, transfers).
+ */
 export const treasuryRailKind = defineProviderKind({
   kind: 'treasury-rail',
   missing:
     'No treasury banking partner is configured for live mode, so live treasury wallets and payouts are not available; use test credentials in the sandbox',
-  create: ({ config }) => ({ test: new SandboxTreasuryRail(config.payoutSandboxSettleMs), live: null }),
+  create: ({ config }) => ({
+    test: new SandboxTreasuryRail(config.payoutSandboxSettleMs),
+    live: config.bridge ? new BridgeTreasuryRail(config.bridge) : null,
+  }),
+  webhooks: ({ config }) => (config.bridge ? [bridgeWebhooks(config.bridge)] : []),
 });

@@ -20,6 +20,8 @@ export interface TreasuryPayoutSubmission {
   destination: TreasuryDestination;
   /** The payout's `metadata.test_outcome` (sandbox only; a live rail ignores it). */
   testOutcome: string | null;
+  /** The rail's own references of the wallet paid out of (`OpenedDepositAccount.providerRefs`), when it kept any. */
+  walletRefs: Record<string, string> | null;
 }
 
 /** What the rail reports later about a payout it took. */
@@ -41,6 +43,11 @@ export interface OpenedDepositAccount {
   chain: string | null;
   address: string | null;
   instructions: Record<string, string | null>;
+  /**
+   * The rail's own ids of what it opened (Bridge: its customer, wallet, virtual account or
+   * liquidation address), kept with the wallet for its deposits and payouts; never shown.
+   */
+  providerRefs?: Record<string, string>;
 }
 
 /**
@@ -57,6 +64,8 @@ export interface TreasuryRail {
     walletId: string;
     currency: string;
     holderName: string;
+    /** The KYC provider's reference of the end-user's approved check (Bridge: its customer id); null in the sandbox. */
+    endUserRef: string | null;
   }): Promise<OpenedDepositAccount>;
   submit(submission: TreasuryPayoutSubmission): Promise<TreasuryRailAcceptance>;
 }
