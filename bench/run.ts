@@ -1,6 +1,6 @@
 /**
  * npm run bench: figures printed, not asserted, each next to a baseline measured in the same run.
- * BENCH_ONLY=webhooks|payments|payouts|schedules|dashboard|subscriptions|scale|footprint runs one section.
+ * BENCH_ONLY=webhooks|payments|payouts|schedules|dashboard|subscriptions|scale|sanctions|footprint runs one section.
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ import { benchFootprint } from './footprint';
 import { benchPayments } from './payments';
 import { benchPayouts } from './payouts';
 import { benchScale } from './scale';
+import { benchSanctions } from './sanctions';
 import { benchSchedules } from './schedules';
 import { SUBSCRIPTION_CAPS, benchSubscriptions } from './subscriptions';
 import { freePort } from './util';
@@ -24,6 +25,8 @@ const IN_PROCESS = ['webhooks', 'payments', 'payouts', 'schedules', 'dashboard',
 async function main() {
   const only = process.env.BENCH_ONLY;
   if (!only || IN_PROCESS.includes(only)) await benchInProcess(only);
+  // In memory: the live screening matcher, no database.
+  if (!only || only === 'sanctions') benchSanctions();
   // Last, once the runtime above has stopped: it spawns and measures whole servers of its own.
   if (!only || only === 'footprint') await benchFootprint();
 }

@@ -1,3 +1,4 @@
+import { SanctionsLists1796600000000 } from './1796600000000-SanctionsLists';
 import { Treasury1796000000000 } from './1796000000000-Treasury';
 import { Collections1795900000000 } from './1795900000000-Collections';
 import { V1Surface1796100000000 } from './1796100000000-V1Surface';
@@ -78,6 +79,7 @@ export const migrations: Function[] = [
   AcquirerCustomerRef1796380000000,
   Reconciliation1796390000000,
   PaymentAcquirerReferenceIndex1796400000000,
+  SanctionsLists1796600000000,
   OperatorTokens1796650000000,
   ReconciliationProvider1796660000000,
 ];

@@ -92,8 +92,12 @@ describe('provider kinds', () => {
     });
     for (const kind of kinds) {
       expect(providers.inMode(kind, 'test')).toBeTruthy();
-      // Mail is one mailer for both modes; every other kind has no live provider in this build.
+      // Mail is one mailer for both modes; screening's live provider is the loaded official lists
+      // (it refuses while none is loaded: test/sanctions-screening.test.ts); every other kind has no
+      // live provider in this build.
       if (kind === 'mail') expect(providers.providerFor({ livemode: true }, kind)).toBe(providers.inMode(kind, 'test'));
+      else if (kind === 'screening')
+        expect(providers.providerFor({ livemode: true }, kind).name).toBe('official-lists');
       else
         expect(() => providers.providerFor({ livemode: true }, kind)).toThrow(
           PROVIDER_KINDS.find((module) => module.kind === kind)!.missing,

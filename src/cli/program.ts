@@ -3,6 +3,7 @@ import { AREAS } from '../areas';
 import { loadConfig } from '../config';
 import { TESSERA_VERSION } from '../project';
 import { SANDBOX_MAIL_READ_LIMIT } from '../providers/mail/sandbox';
+import { commands as sanctionsCommands } from './sanctions';
 import { print, withDatabase } from './shared/run';
 
 /**
@@ -121,6 +122,9 @@ export function operatorProgram(): Command {
         );
       });
     });
+
+  // The live screening provider's lists (src/providers/screening): a kernel command, as `mail` is.
+  sanctionsCommands(program);
 
   for (const area of AREAS) area.cli?.().commands(program);
   return program;

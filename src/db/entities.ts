@@ -1,6 +1,11 @@
 import { AREAS } from '../areas';
 import { BusinessSettings } from '../domain/shared/business-settings.entity';
 import { SandboxMail } from '../providers/mail/sandbox-mail.entity';
+import {
+  SanctionsEntryRow,
+  SanctionsListRow,
+  SanctionsMatchRow,
+} from '../providers/screening/lists/sanctions.entities';
 import { MasterKeyCheck } from './master-key-check.entity';
 
 /** Every area's entities (src/areas.ts), and the kernel's, which belong to no area. */
@@ -9,6 +14,9 @@ export const entities = [
   BusinessSettings,
   MasterKeyCheck,
   SandboxMail,
+  SanctionsListRow,
+  SanctionsEntryRow,
+  SanctionsMatchRow,
 ];
 
 /**

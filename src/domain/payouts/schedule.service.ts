@@ -434,7 +434,11 @@ export class ScheduleService {
     for (const recipient of await this.recipients.byIds(ctx, ids)) {
       const details = this.recipients.detailsOf(recipient);
       const names = details.rail === 'CRYPTO' ? [recipient.label] : [recipient.label, details.accountName];
-      const result = await screening.screen({ names, country: 'country' in details ? details.country : null });
+      const result = await screening.screen({
+        names,
+        country: 'country' in details ? details.country : null,
+        businessId: ctx.businessId,
+      });
       if (result.match) {
         throw new DomainError(
           PayoutsErrorCode.SANCTIONS_MATCH,

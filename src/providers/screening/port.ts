@@ -2,6 +2,8 @@
 export interface ScreeningSubject {
   names: string[];
   country: string | null;
+  /** The business the recipient is screened for: recorded with a match, for the operator (never shown to the merchant). */
+  businessId?: string | null;
 }
 
 export type ScreeningResult = { match: false } | { match: true; list: string };
