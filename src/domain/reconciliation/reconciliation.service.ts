@@ -125,11 +125,12 @@ interface Booking {
 type NewDifference = Omit<ReconciliationDifference, 'id' | 'runId' | 'provider' | 'periodFrom' | 'periodTo'>;
 
 /**
- * Reconciliation of the card acquirer's balance with the ledger (docs/live.md, Reconciliation):
- * every charge, refund and dispute the acquirer's balance shows in the period has its posting with
- * the same amount and currency, and every posting of the acquirer's payments, refunds and disputes
- * in the period is in its balance. What differs is recorded with the run and answered; nothing
- * else is written: the ledger, payments, refunds and disputes are never changed by it.
+ * Reconciliation of a provider's balance with the ledger (docs/live.md, Reconciliation), by its
+ * source's rules (RULES): every entry the provider shows in the period (a card acquirer's charge,
+ * refund or dispute; a payout rail's payout or collection) has its posting with the same amount
+ * and currency, and every posting of the provider's in the period is among its entries. What
+ * differs is recorded with the run and answered; nothing else is written: the ledger, payments,
+ * refunds, disputes, payouts and collections are never changed by it.
  */
 export class ReconciliationService {
   constructor(private readonly providers: ProviderRegistry) {}
