@@ -256,4 +256,11 @@ describe("reconciliation of Yellow Card's payments and collections with the ledg
       ['missing_in_ledger', 'payout', 'yellowcard'],
     ]);
   });
+
+  test('Yellow Card not answering its list: the run fails SERVICE_UNAVAILABLE and records nothing', async () => {
+    const [{ n: before }] = await query(`SELECT count(*)::int AS n FROM reconciliation_runs`);
+    fake.failNext(1, 503, '/collections');
+    await expect(reconcile()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect((await query(`SELECT count(*)::int AS n FROM reconciliation_runs`))[0].n).toBe(before);
+  });
 });
