@@ -1,8 +1,6 @@
-import { AccountKind } from '../src/domain/ledger';
-import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { Mode } from '../src/domain/shared/modes';
 import { startWorker, stopWorker } from '../src/jobs/worker';
 import { FakeYellowCard } from './support/fake-yellowcard';
+import { fundLiveFloat } from './support/yellowcard-live';
 import { TestMerchant, TestServer, jobsAtRest, startTestServer } from './support/harness';
 import { expectLedgerBalanced } from './support/payments';
 import { PAYOUTS, bankDetails } from './support/payouts';
@@ -35,26 +33,7 @@ describe('kill -9 of the worker while Yellow Card has not answered a payout', ()
     fake.deliverTo(`${server.baseUrl}/providers/yellowcard/webhooks`);
     const signedUp = await server.signUp();
     merchant = { ...signedUp, liveKey: await server.liveKeyOf(signedUp) };
-    const { ledger } = server.runtime.core;
-    await inTransaction(
-      RequestContext.system(server.runtime.dataSource, 'test', merchant.businessId, Mode.LIVE),
-      async (tx) => {
-        const wallet = await ledger.account(tx, {
-          kind: AccountKind.MERCHANT_WALLET,
-          currency: 'USD',
-          businessId: merchant.businessId,
-        });
-        const source = await ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' });
-        await ledger.move(tx, {
-          kind: 'test_live_float',
-          description: 'Live float for the crash test',
-          lines: [
-            { account: wallet, amount: 10_000n },
-            { account: source, amount: -10_000n },
-          ],
-        });
-      },
-    );
+    await fundLiveFloat(server, merchant.businessId, 10_000n);
   });
   afterAll(async () => {
     await fake.close();

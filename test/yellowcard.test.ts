@@ -1,11 +1,10 @@
-import { AccountKind } from '../src/domain/ledger';
-import { RequestContext, inTransaction } from '../src/domain/shared/context';
-import { Mode } from '../src/domain/shared/modes';
+import { RequestContext } from '../src/domain/shared/context';
 import { ReachableFx } from '../src/providers/fx/reachable';
 import { YellowCardConnection } from '../src/providers/yellowcard/connection';
 import { YellowCardFx } from '../src/providers/yellowcard/fx';
 import { FakeYellowCard, YC_CHANNELS, YC_NETWORKS } from './support/fake-yellowcard';
-import { TestMerchant, TestServer, startDeliveringServer } from './support/harness';
+import { startYellowCardLive } from './support/yellowcard-live';
+import { TestMerchant, TestServer } from './support/harness';
 import { expectLedgerBalanced } from './support/payments';
 import { PAYOUTS, bankDetails } from './support/payouts';
 import { waitFor, waitUntil } from './support/wait';
@@ -44,27 +43,6 @@ describe('Yellow Card: live payouts, collections and rates', () => {
       [merchant.businessId, currency],
     );
     return rows.length ? BigInt(rows[0].balance) : 0n;
-  };
-  /** A live float for the payouts: a balanced move from the provider's clearing account (no live funding helper exists). */
-  const fundLive = async (amount: bigint) => {
-    const { ledger } = server.runtime.core;
-    const ctx = RequestContext.system(server.runtime.dataSource, 'test', merchant.businessId, Mode.LIVE);
-    await inTransaction(ctx, async (tx) => {
-      const wallet = await ledger.account(tx, {
-        kind: AccountKind.MERCHANT_WALLET,
-        currency: 'USD',
-        businessId: merchant.businessId,
-      });
-      const source = await ledger.account(tx, { kind: AccountKind.PROVIDER_CLEARING, currency: 'USD' });
-      await ledger.move(tx, {
-        kind: 'test_live_float',
-        description: 'Live float for the Yellow Card tests',
-        lines: [
-          { account: wallet, amount },
-          { account: source, amount: -amount },
-        ],
-      });
-    });
   };
   const recipient = async (details: Record<string, unknown>) => {
     const response = await post(`${PAYOUTS}/recipients`, { label: 'Supplier', details });
@@ -106,12 +84,7 @@ describe('Yellow Card: live payouts, collections and rates', () => {
     });
 
   beforeAll(async () => {
-    fake = await new FakeYellowCard().start();
-    server = await startDeliveringServer({ yellowcard: fake.settings });
-    fake.deliverTo(`${server.baseUrl}${WEBHOOKS_PATH}`);
-    const signedUp = await server.signUp();
-    merchant = { ...signedUp, liveKey: await server.liveKeyOf(signedUp) };
-    await fundLive(100_000n); // 1,000.00 USD
+    ({ fake, server, merchant } = await startYellowCardLive(100_000n)); // 1,000.00 USD
   });
   afterAll(async () => {
     await fake.close();

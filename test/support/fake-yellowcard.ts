@@ -11,7 +11,9 @@ import { yellowCardSignature } from '../../src/providers/yellowcard/client';
  * what is a guess): JSON over HTTP under `/business`, every request signed (`X-YC-Timestamp`,
  * `Authorization: YcHmacV1 <key>:<signature>`) and refused 401 when the signature does not verify;
  * channels, networks and rates; payments and collections, idempotent on their `sequenceId`, moving
- * through Yellow Card's states (pending_approval → processing → complete / failed / expired); signed
+ * through Yellow Card's states (pending_approval → processing → complete / failed / expired), listed
+ * by creation (`GET /payments`, `GET /collections` with `startDate`, `endDate`, `page`, `perPage`:
+ * docs/live.md, "Yellow Card's reconciliation", says what is a guess); signed
  * webhooks (`X-YC-Signature`: base64 HMAC-SHA256 of the body with the API secret). Tests steer what
  * Yellow Card cannot be asked over HTTP (a payout's outcome, a payer's transfer, outages, timeouts,
  * lost answers) through plain methods.
@@ -210,6 +212,43 @@ export class FakeYellowCard {
     return found && structuredClone(found);
   }
 
+  /**
+   * Changes a payment or collection at Yellow Card with no webhook (for reconciliation's planted
+   * differences: Yellow Card's record says another amount or currency than Tessera booked).
+   */
+  amend(id: string, changes: Partial<Pick<YcPayment, 'localAmount' | 'currency' | 'status' | 'updatedAt'>>): void {
+    const found = this.transactions.get(id) ?? this.bySequence(id);
+    if (!found) throw new Error(`The fake Yellow Card has no payment or collection ${id}`);
+    Object.assign(found, changes);
+  }
+
+  /** A payment or collection made at Yellow Card outside Tessera (another system, its dashboard): no webhook. */
+  plant(
+    kind: 'payment' | 'collection',
+    fields: Partial<YcPayment> & { localAmount: number; currency: string },
+  ): string {
+    const id = crypto.randomUUID();
+    const at = new Date().toISOString();
+    this.transactions.set(id, {
+      id,
+      sequenceId: crypto.randomUUID(),
+      channelId: this.channels[0].id,
+      status: 'complete',
+      amount: 0,
+      createdAt: at,
+      updatedAt: at,
+      ...fields,
+      kind,
+    });
+    return id;
+  }
+
+  /** Yellow Card loses a payment or collection: it is no longer found nor listed. */
+  forget(id: string): void {
+    const found = this.transactions.get(id) ?? this.bySequence(id);
+    if (found) this.transactions.delete(found.id);
+  }
+
   /** The payout reached the recipient: COMPLETE, and its webhook. */
   completePayment(id: string): void {
     this.move(this.need(id, 'payment'), 'complete');
@@ -330,7 +369,7 @@ export class FakeYellowCard {
       answer = { status: fault.status, body: { code: 'InternalServerError', message: 'Something went wrong' } };
     else {
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      answer = this.apply(method, route, body ?? {});
+      answer = this.apply(method, route, body ?? {}, url.searchParams);
     }
     entry.status = answer.status;
     const held = takeFor(this.holds, route);
@@ -369,7 +408,12 @@ export class FakeYellowCard {
     return null;
   }
 
-  private apply(method: string, route: string, body: Record<string, unknown>): { status: number; body: unknown } {
+  private apply(
+    method: string,
+    route: string,
+    body: Record<string, unknown>,
+    query: URLSearchParams,
+  ): { status: number; body: unknown } {
     const ok = (value: unknown) => ({ status: 200, body: value });
     const notFound = (what: string) => ({
       status: 404,
@@ -400,6 +444,7 @@ export class FakeYellowCard {
       return ok(this.view(found));
     }
     if (method === 'POST' && !match[2] && !match[4]) return this.create(kind, body);
+    if (method === 'GET' && !match[2] && !match[4]) return this.listPage(kind, query);
     return { status: 404, body: { code: 'NotFoundError', message: `No route ${method} ${route}` } };
   }
 
@@ -461,6 +506,31 @@ export class FakeYellowCard {
     this.transactions.set(id, created);
     if (body.forceAccept === true) this.move(created, 'processing');
     return { status: 200, body: this.view(created) };
+  }
+
+  /**
+   * One page of the payments or collections created from `startDate` (inclusive) to `endDate`
+   * (exclusive), oldest first: `page` from 1, `perPage` up to 100 (400 beyond, or for a bad date).
+   */
+  private listPage(kind: 'payment' | 'collection', query: URLSearchParams): { status: number; body: unknown } {
+    const bad = (message: string) => ({ status: 400, body: { code: 'ValidationError', message } });
+    const start = query.get('startDate') === null ? -Infinity : Date.parse(query.get('startDate')!);
+    const end = query.get('endDate') === null ? Infinity : Date.parse(query.get('endDate')!);
+    if (Number.isNaN(start) || Number.isNaN(end)) return bad('startDate and endDate must be ISO 8601 dates');
+    const page = Number(query.get('page') ?? 1);
+    const perPage = Number(query.get('perPage') ?? 50);
+    if (!Number.isInteger(page) || page < 1) return bad('page must be a positive integer');
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) return bad('perPage must be 1 to 100');
+    const items = [...this.transactions.values()]
+      .filter((item) => item.kind === kind)
+      .filter((item) => {
+        const at = Date.parse(item.createdAt as string);
+        return at >= start && at < end;
+      })
+      .sort((a, b) => Date.parse(a.createdAt as string) - Date.parse(b.createdAt as string))
+      .slice((page - 1) * perPage, page * perPage)
+      .map((item) => this.view(item));
+    return { status: 200, body: { [kind === 'payment' ? 'payments' : 'collections']: items } };
   }
 
   private view(transaction: Transaction): Record<string, unknown> {

@@ -14,7 +14,7 @@ export function commands(program: Command) {
     .option('--to <day>', 'the last UTC day to reconcile, YYYY-MM-DD (included; the first day by default)')
     .option(
       '--provider <name>',
-      'the provider whose balance to reconcile (stripe); the first configured one by default',
+      'the provider whose balance to reconcile (stripe, yellowcard); the first configured one by default',
     )
     .description(
       "Compare a provider's balance transactions of the days (the card acquirer's by default) with the ledger and print the differences (exit 1 when there are some); nothing is changed",

@@ -68,7 +68,7 @@ export class ReconciliationDifference {
 
   @Column('text') kind: ReconciliationDifferenceKind;
 
-  /** What moved: `charge`, `refund`, `refund_failure`, `dispute`, `dispute_reversal`. */
+  /** What moved: `charge`, `refund`, `refund_failure`, `dispute`, `dispute_reversal`; a payout rail's `payout`, `collection`. */
   @Column('text') transactionType: string;
 
   /** The acquirer's balance transaction (Stripe's `txn_…`), null when the acquirer has none. */

@@ -44,7 +44,10 @@ const moneyOf = (amount: bigint | null, currency: string | null) =>
 export class ReconciliationDifference {
   @Field(() => ReconciliationDifferenceKind, { description: 'How the two disagree' })
   kind: ReconciliationDifferenceKind;
-  @Field({ description: 'What moved: charge, refund, refund_failure, dispute or dispute_reversal' })
+  @Field({
+    description:
+      'What moved: charge, refund, refund_failure, dispute or dispute_reversal; a payout rail’s payout or collection',
+  })
   transactionType: string;
   @Field(() => String, {
     nullable: true,

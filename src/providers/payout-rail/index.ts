@@ -1,6 +1,7 @@
 import { defineProviderKind } from '../kind';
 import { yellowCardConnection } from '../yellowcard/connection';
 import { YellowCardPayoutRail } from '../yellowcard/payout-rail';
+import { yellowCardReconciliation } from '../yellowcard/reconciliation';
 import { yellowCardWebhooks } from '../yellowcard/yellowcard-webhooks';
 import type { PayoutRail } from './port';
 import { SandboxPayoutRail } from './sandbox';
@@ -14,7 +15,8 @@ declare module '../registry' {
 /**
  * Payout rails (bank transfer, mobile money, crypto): the sandbox rail in test mode; Yellow Card in
  * live mode when YELLOWCARD_API_KEY is set (docs/live.md), none otherwise. Yellow Card's webhooks
- * (payments and collections alike) are declared here, once, for its three kinds.
+ * (payments and collections alike) are declared here, once, for its three kinds, and so is its
+ * reconciliation source (its payments and collections against the ledger).
  */
 export const payoutRailKind = defineProviderKind({
   kind: 'payout-rail',
@@ -25,4 +27,7 @@ export const payoutRailKind = defineProviderKind({
     live: config.yellowcard ? new YellowCardPayoutRail(yellowCardConnection(config.yellowcard)) : null,
   }),
   webhooks: ({ config }) => (config.yellowcard ? [yellowCardWebhooks(config.yellowcard)] : []),
+  // The live rail's, when it is Yellow Card (the sandbox rail keeps no balance).
+  reconciliation: ({ live }) =>
+    live instanceof YellowCardPayoutRail ? [yellowCardReconciliation(live.connection)] : [],
 });

@@ -97,6 +97,18 @@ export interface YcTransaction {
   rate?: number;
   errorCode?: string;
   expiresAt?: string;
+  /** ISO 8601: when Yellow Card made it, and when its state last changed (a completed one's: when it completed). */
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** How many payments or collections one list page asks for. */
+export const YELLOWCARD_PAGE_SIZE = 100;
+
+/** A period of Yellow Card's lists: its payments or collections created from `startDate` (inclusive) to `endDate` (exclusive). */
+export interface YcListPeriod {
+  startDate: Date;
+  endDate: Date;
 }
 
 export interface YcPayment extends YcTransaction {
@@ -167,6 +179,16 @@ export class YellowCardClient {
     return orNull(this.request('GET', `/payments/sequence-id/${encodeURIComponent(sequenceId)}`));
   }
 
+  /** Every payment created in the period, every page (docs/live.md, "Yellow Card's reconciliation"). */
+  listPayments(period: YcListPeriod): Promise<YcPayment[]> {
+    return this.listAll('/payments', 'payments', period);
+  }
+
+  /** Every collection created in the period, every page. */
+  listCollections(period: YcListPeriod): Promise<YcCollection[]> {
+    return this.listAll('/collections', 'collections', period);
+  }
+
   createCollection(body: YcCollectionRequest): Promise<YcCollection> {
     return this.request('POST', '/collections', body);
   }
@@ -182,6 +204,27 @@ export class YellowCardClient {
   /** The collection Tessera opened under `sequenceId`, or null when Yellow Card has none (404). */
   collectionBySequenceId(sequenceId: string): Promise<YcCollection | null> {
     return orNull(this.request('GET', `/collections/sequence-id/${encodeURIComponent(sequenceId)}`));
+  }
+
+  /**
+   * `GET /business/payments` or `/business/collections` with `startDate`/`endDate` (ISO 8601) and
+   * `page` (from 1) and `perPage`: pages are read until one is not full. The query is not part of
+   * the signed path (the signature covers the URL's path only).
+   */
+  private async listAll<T, K extends string>(path: string, key: K, period: YcListPeriod): Promise<T[]> {
+    const all: T[] = [];
+    for (let page = 1; ; page++) {
+      const query = new URLSearchParams({
+        startDate: period.startDate.toISOString(),
+        endDate: period.endDate.toISOString(),
+        page: String(page),
+        perPage: String(YELLOWCARD_PAGE_SIZE),
+      });
+      const answer = await this.request<Partial<Record<K, T[]>>>('GET', `${path}?${query.toString()}`);
+      const items = answer[key] ?? [];
+      all.push(...items);
+      if (items.length < YELLOWCARD_PAGE_SIZE) return all;
+    }
   }
 
   /** One signed call: its JSON answer; YellowCardRefusal for a 4xx; SERVICE_UNAVAILABLE for no answer. */

@@ -20,7 +20,7 @@ const FAILED_STATES = new Set(['failed', 'expired', 'cancelled']);
 export class YellowCardPayoutRail implements PayoutRail {
   readonly name = 'yellowcard';
 
-  constructor(private readonly connection: YellowCardConnection) {}
+  constructor(readonly connection: YellowCardConnection) {}
 
   holdFor(): 'none' | 'review' {
     return 'none';
