@@ -123,6 +123,14 @@ export class FakeBridge {
     this.endpoints.push(url);
   }
 
+  /** Bridge's webhooks are lost until the answer is called (a late or lost webhook): answers the function that restores them. */
+  loseWebhooks(): () => void {
+    const endpoints = this.endpoints.splice(0);
+    return () => {
+      this.endpoints.push(...endpoints);
+    };
+  }
+
   async deliveriesSettled(): Promise<void> {
     while (this.pendingDeliveries.size > 0) await Promise.allSettled([...this.pendingDeliveries]);
   }
