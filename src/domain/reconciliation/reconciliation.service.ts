@@ -1,5 +1,4 @@
-import type { AcquirerBalanceTransaction, AcquirerTransactionType } from '../../providers/card-acquirer/port';
-import type { BalanceEntry, ReconciliationSource } from '../../providers/reconciliation/port';
+import type { BalanceEntry, BalanceEntryType, ReconciliationSource } from '../../providers/reconciliation/port';
 import type { ProviderRegistry } from '../../providers/registry';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
@@ -32,51 +31,98 @@ const MAX_PERIOD_DAYS = 31;
  */
 const MARGIN_MS = 60 * 60 * 1000;
 
-type Compared = Exclude<AcquirerTransactionType, 'other'>;
-
 /**
- * Where Tessera keeps the acquirer's id of what each balance transaction moved, and the posting
- * that booked it: its kind, and the account on the acquirer's side of it (the clearing account for
- * captures and refunds, the dispute reserve for disputes), whose line is the amount compared.
+ * Where Tessera keeps the provider's id of what an entry moved, and the posting that booked it:
+ * its kind, and the account on the provider's side of it, whose line is the amount compared
+ * (`amount`: the row's own amount and currency instead, when the posting is in another currency
+ * than the provider's entry: a payout's settlement is in the wallet's currency, the rail paid the
+ * destination's). `scope` (SQL on `row`, `:provider` the source's name) keeps the other direction
+ * to the rows this provider handled.
  */
-const BOOKINGS: Record<
-  Compared,
-  { table: string; column: string; referenceType: string; posting: string; account: string }
-> = {
-  charge: {
-    table: 'payments',
-    column: 'acquirer_reference',
-    referenceType: 'payment',
-    posting: 'card_capture',
-    account: 'provider_clearing',
+interface BookingRule {
+  table: string;
+  column: string;
+  referenceType: string;
+  posting: string;
+  account: string;
+  amount?: { column: string; currency: string };
+  scope?: string;
+}
+
+/** The matching rules of each kind of source (`compares`), by entry type; a type without one is not compared. */
+const RULES: Record<ReconciliationSource['compares'], Partial<Record<BalanceEntryType, BookingRule>>> = {
+  // Stripe's balance transactions: the clearing account for captures and refunds, the dispute reserve for disputes.
+  'card-acquirer': {
+    charge: {
+      table: 'payments',
+      column: 'acquirer_reference',
+      referenceType: 'payment',
+      posting: 'card_capture',
+      account: 'provider_clearing',
+    },
+    refund: {
+      table: 'refunds',
+      column: 'acquirer_reference',
+      referenceType: 'refund',
+      posting: 'card_refund',
+      account: 'provider_clearing',
+    },
+    refund_failure: {
+      table: 'refunds',
+      column: 'acquirer_reference',
+      referenceType: 'refund',
+      posting: 'card_refund_failure',
+      account: 'provider_clearing',
+    },
+    dispute: {
+      table: 'disputes',
+      column: 'acquirer_dispute_id',
+      referenceType: 'dispute',
+      posting: 'dispute_opened',
+      account: 'dispute_reserve',
+    },
+    dispute_reversal: {
+      table: 'disputes',
+      column: 'acquirer_dispute_id',
+      referenceType: 'dispute',
+      posting: 'dispute_won',
+      account: 'dispute_reserve',
+    },
   },
-  refund: {
-    table: 'refunds',
-    column: 'acquirer_reference',
-    referenceType: 'refund',
-    posting: 'card_refund',
-    account: 'provider_clearing',
+  // A payout rail's completed payments and collections (Yellow Card's): the payout's settlement, in
+  // the destination's amount and currency (live payouts: the live rail's); the collection's credit,
+  // in its own amount and currency (the provider's collections).
+  'payout-rail': {
+    payout: {
+      table: 'payouts',
+      column: 'provider_ref',
+      referenceType: 'payout',
+      posting: 'payout_settle',
+      account: 'provider_clearing',
+      amount: { column: 'dst_amount', currency: 'destination_currency' },
+      scope: 'row.livemode',
+    },
+    collection: {
+      table: 'collections',
+      column: 'provider_ref',
+      referenceType: 'collection',
+      posting: 'collection_settlement',
+      account: 'provider_clearing',
+      amount: { column: 'amount', currency: 'currency' },
+      scope: 'row.provider = :provider',
+    },
   },
-  refund_failure: {
-    table: 'refunds',
-    column: 'acquirer_reference',
-    referenceType: 'refund',
-    posting: 'card_refund_failure',
-    account: 'provider_clearing',
-  },
-  dispute: {
-    table: 'disputes',
-    column: 'acquirer_dispute_id',
-    referenceType: 'dispute',
-    posting: 'dispute_opened',
-    account: 'dispute_reserve',
-  },
-  dispute_reversal: {
-    table: 'disputes',
-    column: 'acquirer_dispute_id',
-    referenceType: 'dispute',
-    posting: 'dispute_won',
-    account: 'dispute_reserve',
+  // A treasury rail's completed transfers (Bridge's): the live treasury payout's settlement, the
+  // line into the clearing account, in the payout's (the wallet's) amount and currency.
+  'treasury-rail': {
+    treasury_payout: {
+      table: 'treasury_payouts',
+      column: 'provider_ref',
+      referenceType: 'treasury_payout',
+      posting: 'treasury_payout_settle',
+      account: 'provider_clearing',
+      scope: 'row.livemode',
+    },
   },
 };
 
@@ -254,19 +300,19 @@ export class ReconciliationService {
     source: ReconciliationSource,
     listed: BalanceEntry[],
   ): Promise<ReconciliationReport> {
+    const rules = RULES[source.compares];
     const inPeriod = (at: Date) => at >= from && at < to;
     const transactions = listed.filter((transaction) => inPeriod(transaction.createdAt));
-    const compared = transactions.filter((transaction) => transaction.type !== 'other');
+    const compared = transactions.filter((transaction) => rules[transaction.type] !== undefined);
     const differences: NewDifference[] = [];
     const fees = new Map<string, bigint>();
     const feeRows: Omit<ReconciliationFee, 'id' | 'runId'>[] = [];
     let matched = 0;
     return inTransaction(ctx, async (tx) => {
-      const bookings = await this.bookingsOf(tx, compared);
+      const bookings = await this.bookingsOf(tx, rules, compared);
       for (const transaction of compared) {
-        const type = transaction.type as Compared;
         const acquirerId = acquirerIdOf(transaction);
-        const booking = acquirerId ? bookings[type].get(acquirerId) : undefined;
+        const booking = acquirerId ? bookings.get(transaction.type)?.get(acquirerId) : undefined;
         const difference = differenceOf(transaction, booking);
         if (difference) differences.push({ ...difference, acquirerId, tesseraId: booking?.tesseraId ?? null });
         else matched += 1;
@@ -275,8 +321,7 @@ export class ReconciliationService {
         if (transaction.fee === 0n) continue;
         fees.set(transaction.feeCurrency, (fees.get(transaction.feeCurrency) ?? 0n) + transaction.fee);
         const acquirerId = acquirerIdOf(transaction);
-        const booking =
-          transaction.type !== 'other' && acquirerId ? bookings[transaction.type].get(acquirerId) : undefined;
+        const booking = acquirerId ? bookings.get(transaction.type)?.get(acquirerId) : undefined;
         feeRows.push({
           acquirerTransactionId: transaction.id,
           transactionType: transaction.type === 'other' ? transaction.acquirerType : transaction.type,
@@ -286,7 +331,7 @@ export class ReconciliationService {
           currency: transaction.feeCurrency,
         });
       }
-      differences.push(...(await this.missingAtAcquirer(tx, { from, to }, listed)));
+      differences.push(...(await this.missingAtAcquirer(tx, rules, source.provider, { from, to }, listed)));
       const run = await this.saveRun(tx, {
         periodFrom: from,
         periodTo: to,
@@ -316,30 +361,26 @@ export class ReconciliationService {
     });
   }
 
-  /** Tessera's bookings of the acquirer's ids the transactions name, by type and id (one statement per type). */
+  /** Tessera's bookings of the provider's ids the entries name, by type and id (one statement per type). */
   private async bookingsOf(
     tx: RequestContext,
-    transactions: AcquirerBalanceTransaction[],
-  ): Promise<Record<Compared, Map<string, Booking>>> {
-    const found = {} as Record<Compared, Map<string, Booking>>;
-    for (const type of Object.keys(BOOKINGS) as Compared[]) {
-      const ids = transactions
-        .filter((transaction) => transaction.type === type)
-        .map(acquirerIdOf)
-        .filter((id): id is string => id !== null);
-      found[type] = new Map();
+    rules: Partial<Record<BalanceEntryType, BookingRule>>,
+    transactions: BalanceEntry[],
+  ): Promise<Map<BalanceEntryType, Map<string, Booking>>> {
+    const found = new Map<BalanceEntryType, Map<string, Booking>>();
+    for (const [type, booking] of ruleEntries(rules)) {
+      const ids = idsOf(transactions, type);
+      found.set(type, new Map());
       if (ids.length === 0) continue;
-      const booking = BOOKINGS[type];
-      const rows: Array<{ acquirer_id: string; tessera_id: string; amount: string | null; currency: string | null }> =
-        await tx.em.query(
-          `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
-             FROM ${booking.table} row
-             LEFT JOIN LATERAL (${POSTED_LINE}) posted ON true
-            WHERE row.${booking.column} = ANY($1::text[])`,
-          [ids, booking.referenceType, booking.posting, booking.account],
-        );
+      const rows: BookedRow[] = await tx.em.query(
+        `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
+           FROM ${booking.table} row
+           LEFT JOIN LATERAL (${postedLine(booking)}) posted ON true
+          WHERE row.${booking.column} = ANY($1::text[])`,
+        [ids, booking.referenceType, booking.posting, booking.account],
+      );
       for (const row of rows)
-        found[type].set(row.acquirer_id, {
+        found.get(type)!.set(row.acquirer_id, {
           acquirerId: row.acquirer_id,
           tesseraId: row.tessera_id,
           amount: row.amount === null ? null : BigInt(row.amount),
@@ -350,32 +391,39 @@ export class ReconciliationService {
   }
 
   /**
-   * The other direction: postings of the period for the acquirer's payments, refunds and disputes
-   * (those with the acquirer's id) whose id the acquirer's balance around the period does not show.
+   * The other direction: postings of the period for the provider's payments, refunds, disputes,
+   * payouts or collections (those with the provider's id, in the rule's scope) whose id the
+   * provider's entries around the period do not show.
    */
   private async missingAtAcquirer(
     tx: RequestContext,
+    rules: Partial<Record<BalanceEntryType, BookingRule>>,
+    provider: string,
     period: ReconcileCommand,
-    listed: AcquirerBalanceTransaction[],
+    listed: BalanceEntry[],
   ): Promise<NewDifference[]> {
     const missing: NewDifference[] = [];
-    for (const type of Object.keys(BOOKINGS) as Compared[]) {
-      const booking = BOOKINGS[type];
-      const seen = listed
-        .filter((transaction) => transaction.type === type)
-        .map(acquirerIdOf)
-        .filter((id): id is string => id !== null);
-      const rows: Array<{ acquirer_id: string; tessera_id: string; amount: string | null; currency: string | null }> =
-        await tx.em.query(
-          `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
-             FROM journal_transactions t
-             JOIN ${booking.table} row ON row.id::text = t.reference_id
-             CROSS JOIN LATERAL (${POSTED_LINE}) posted
-            WHERE t.reference_type = $2 AND t.kind = $3 AND t.created_at >= $5 AND t.created_at < $6
-              AND row.${booking.column} IS NOT NULL AND NOT (row.${booking.column} = ANY($1::text[]))
-            ORDER BY t.created_at`,
-          [seen, booking.referenceType, booking.posting, booking.account, period.from, period.to],
-        );
+    for (const [type, booking] of ruleEntries(rules)) {
+      const scoped = booking.scope?.includes(':provider');
+      const rows: BookedRow[] = await tx.em.query(
+        `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
+           FROM journal_transactions t
+           JOIN ${booking.table} row ON row.id::text = t.reference_id
+           CROSS JOIN LATERAL (${postedLine(booking)}) posted
+          WHERE t.reference_type = $2 AND t.kind = $3 AND t.created_at >= $5 AND t.created_at < $6
+            AND row.${booking.column} IS NOT NULL AND NOT (row.${booking.column} = ANY($1::text[]))
+            ${booking.scope ? `AND ${booking.scope.replace(':provider', '$7')}` : ''}
+          ORDER BY t.created_at`,
+        [
+          idsOf(listed, type),
+          booking.referenceType,
+          booking.posting,
+          booking.account,
+          period.from,
+          period.to,
+          ...(scoped ? [provider] : []),
+        ],
+      );
       for (const row of rows)
         missing.push({
           kind: ReconciliationDifferenceKind.MISSING_AT_ACQUIRER,
@@ -400,25 +448,46 @@ export class ReconciliationService {
   }
 }
 
+/** A booking as the statements above read it. */
+interface BookedRow {
+  acquirer_id: string;
+  tessera_id: string;
+  amount: string | null;
+  currency: string | null;
+}
+
 /**
- * The acquirer-side line of a row's posting ($2 reference type, $3 posting kind, $4 account kind):
- * its amount (unsigned) and currency, or no row when it was never posted.
+ * The provider-side line of a row's posting ($2 reference type, $3 posting kind, $4 account kind):
+ * its amount (unsigned) and currency, or the row's own (`rule.amount`) once it is posted; no row
+ * when it was never posted.
  */
-const POSTED_LINE = `
-  SELECT abs(sum(e.amount))::text AS amount, min(e.currency) AS currency
+const postedLine = (rule: BookingRule) => `
+  SELECT ${rule.amount ? `row.${rule.amount.column}::text` : 'abs(sum(e.amount))::text'} AS amount,
+         ${rule.amount ? `row.${rule.amount.currency}` : 'min(e.currency)'} AS currency
     FROM journal_transactions p
     JOIN journal_entries e ON e.transaction_id = p.id
     JOIN ledger_accounts a ON a.id = e.account_id
    WHERE p.reference_type = $2 AND p.reference_id = row.id::text AND p.kind = $3 AND a.kind::text = $4
   HAVING count(*) > 0`;
 
+/** A source's rules as [type, rule] pairs. */
+const ruleEntries = (rules: Partial<Record<BalanceEntryType, BookingRule>>) =>
+  Object.entries(rules) as Array<[BalanceEntryType, BookingRule]>;
+
+/** The provider's ids the entries of one type name. */
+const idsOf = (entries: BalanceEntry[], type: BalanceEntryType) =>
+  entries
+    .filter((entry) => entry.type === type)
+    .map(acquirerIdOf)
+    .filter((id): id is string => id !== null);
+
 /** The acquirer's id Tessera keeps for what a transaction moved: a charge's payment reference, else its source. */
-const acquirerIdOf = (transaction: AcquirerBalanceTransaction) =>
+const acquirerIdOf = (transaction: BalanceEntry) =>
   transaction.type === 'charge' ? transaction.paymentReference : transaction.sourceId;
 
 /** How a balance transaction and Tessera's booking of it disagree, or null when they agree. */
 function differenceOf(
-  transaction: AcquirerBalanceTransaction,
+  transaction: BalanceEntry,
   booking: Booking | undefined,
 ): Omit<NewDifference, 'acquirerId' | 'tesseraId'> | null {
   const base = {

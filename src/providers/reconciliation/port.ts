@@ -1,10 +1,19 @@
-import type { AcquirerBalanceTransaction, BalancePeriod } from '../card-acquirer/port';
+import type { AcquirerBalanceTransaction, AcquirerTransactionType, BalancePeriod } from '../card-acquirer/port';
 
 /**
- * One entry of a provider's balance, for reconciliation: today the card acquirer's shape (Stripe's
- * balance transaction). A provider of another kind maps its own entries onto it.
+ * What an entry moved: the card acquirer's types (Stripe's balance transactions), or a payout
+ * rail's `payout` (money out) and `collection` (money in), or a treasury rail's `treasury_payout`
+ * (Bridge's completed transfer). A type the source's `compares` has no
+ * rule for is listed, not compared (as `other`).
  */
-export type BalanceEntry = AcquirerBalanceTransaction;
+export type BalanceEntryType = AcquirerTransactionType | 'payout' | 'collection' | 'treasury_payout';
+
+/**
+ * One entry of a provider's balance, for reconciliation: the card acquirer's shape (Stripe's
+ * balance transaction), which a provider of another kind maps its own entries onto: `sourceId` is
+ * the provider's id of what moved (the one Tessera keeps), `createdAt` when it moved.
+ */
+export type BalanceEntry = Omit<AcquirerBalanceTransaction, 'type'> & { type: BalanceEntryType };
 
 /**
  * A provider's balance that the daily reconciliation compares with the ledger (docs/live.md,
@@ -16,9 +25,11 @@ export interface ReconciliationSource {
   provider: string;
   /**
    * Which of Tessera's bookings its entries are compared with: a kind the reconciliation area has
-   * rules for (`card-acquirer`: payments, refunds and disputes by their acquirer references).
+   * rules for (`card-acquirer`: payments, refunds and disputes by their acquirer references;
+   * `payout-rail`: payouts and collections by their provider references; `treasury-rail`: treasury
+   * payouts by the rail's reference).
    */
-  compares: 'card-acquirer';
+  compares: 'card-acquirer' | 'payout-rail' | 'treasury-rail';
   /** The entries created in the period, every page of them; null when the provider keeps no balance (a sandbox). */
   balanceEntries(period: BalancePeriod): Promise<BalanceEntry[] | null>;
 }

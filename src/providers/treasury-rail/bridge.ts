@@ -69,7 +69,8 @@ const PAGE = 100;
 export class BridgeTreasuryRail implements TreasuryRail {
   readonly name = BRIDGE_PROVIDER;
   readonly currencies = Object.keys(CURRENCIES);
-  private readonly client: BridgeClient;
+  /** Its client of Bridge's API (also reconciliation's: bridge-reconciliation.ts). */
+  readonly client: BridgeClient;
 
   constructor(settings: Pick<BridgeSettings, 'apiKey' | 'apiBase'>, client?: BridgeClient) {
     this.client = client ?? new BridgeClient(settings);
