@@ -338,6 +338,11 @@ describe('Bridge as the live treasury rail and KYC provider', () => {
     // Not late yet (taken moments ago): the cron's own threshold leaves it alone.
     expect(await server.runtime.core.treasuryPayouts.pollLateProcessing(system())).not.toContain(payoutId);
 
+    // Bridge not answering about it: left for the next run, nothing moved.
+    fake.failNext(1, 503, `/v0/transfers/${transfer.id}`);
+    expect(await poll()).not.toContain(payoutId);
+    expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('PROCESSING');
+
     expect(await poll()).toContain(payoutId);
     expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('COMPLETED');
     expect(await poll()).not.toContain(payoutId);

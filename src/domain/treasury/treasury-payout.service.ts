@@ -216,7 +216,8 @@ export class TreasuryPayoutService {
    * The status poll (the cron task `poll_late_treasury_payouts`): live treasury payouts the rail
    * took (its reference recorded) more than `olderThanSeconds` ago and still PROCESSING (Bridge's
    * transfer webhook late or lost) are asked about at the rail by its reference
-   * (`TreasuryRail.outcomeOf`), outside any transaction; a final outcome is applied through the
+   * (`TreasuryRail.outcomeOf`), outside any transaction (one the rail cannot answer about waits for
+   * the next run); a final outcome is applied through the
    * webhook's path (`applyProviderOutcome`), so a webhook racing the poll moves the payout once.
    * Answers the ids moved.
    */
@@ -235,7 +236,13 @@ export class TreasuryPayoutService {
     );
     const moved: string[] = [];
     for (const row of rows) {
-      const outcome = await rail.outcomeOf({ payoutId: row.id, providerRef: row.provider_ref });
+      // The rail not answering about one payout leaves it to the next run, not the others.
+      const outcome = await rail
+        .outcomeOf({ payoutId: row.id, providerRef: row.provider_ref })
+        .catch((error: unknown) => {
+          if (error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE) return null;
+          throw error;
+        });
       if (!outcome) continue;
       const applied = await inTransaction(system, (tx) => this.applyProviderOutcome(tx, row.id, outcome));
       if ('payout' in applied) moved.push(row.id);
