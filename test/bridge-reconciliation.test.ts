@@ -209,6 +209,25 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
       })),
     );
     expect(await booksDigestOf()).toBe(before);
+    // The operator reads Bridge's run and its differences through GraphQL's operator fields.
+    const { token } = await suite.server.runtime.core.operatorTokens.issue(
+      RequestContext.system(suite.server.runtime.dataSource, 'test'),
+      { name: 'bridge-reader' },
+    );
+    const read = await suite.server.graphql(
+      `query($id: ID!) { operatorReconciliationRun(id: $id) { provider differenceCount
+        differences { kind transactionType providerId tesseraId } } }`,
+      { id: report.run.id },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(read.body.errors).toBeUndefined();
+    expect(read.body.data.operatorReconciliationRun).toMatchObject({ provider: 'bridge', differenceCount: 4 });
+    expect(read.body.data.operatorReconciliationRun.differences).toContainEqual({
+      kind: 'AMOUNT_MISMATCH',
+      transactionType: 'treasury_payout',
+      providerId: otherAmount.transfer.id,
+      tesseraId: otherAmount.payoutId,
+    });
     // The payouts stay as Bridge's webhooks left them: the operator decides.
     for (const { payoutId } of [unseen, otherAmount, otherCurrency])
       expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('COMPLETED');
