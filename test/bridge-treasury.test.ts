@@ -1,4 +1,5 @@
 import { loadConfig } from '../src/config';
+import { RequestContext } from '../src/domain/shared/context';
 import {
   BridgeApiError,
   BridgeClient,
@@ -294,6 +295,100 @@ describe('Bridge as the live treasury rail and KYC provider', () => {
     await fake.deliveriesSettled();
     expect((await storedEvent(fake.deliveries.at(-1)!.event.event_id))[0].outcome).toBe('ignored');
     expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('COMPLETED');
+    await expectLedgerBalanced(server);
+  });
+
+  /** A funded USD wallet and a bank payout of it that Bridge took (PROCESSING, its transfer recorded). */
+  const processingPayout = async (amount: string) => {
+    const { userId } = await approvedEndUser();
+    const usd = await openWallet(userId, 'usd');
+    const refs = await providerRefsOf(usd);
+    fake.depositToVirtualAccount(refs.virtualAccountId, '100.00');
+    await waitUntil(async () => (await balanceOf(userId, usd)) === '100.00', 'funded');
+    const created = await bankPayout(userId, usd, amount);
+    expect(created.status).toBe(201);
+    const payoutId = created.body.data.id as string;
+    const [transfer] = await transferOf(payoutId);
+    await waitUntil(
+      async () =>
+        (await query(`SELECT provider_ref FROM treasury_payouts WHERE id = $1`, [payoutId]))[0].provider_ref ===
+        transfer.id,
+      'the transfer recorded',
+    );
+    return { userId, usd, payoutId, transfer };
+  };
+  const system = () => RequestContext.system(server.runtime.dataSource, 'test');
+  const poll = () => server.runtime.core.treasuryPayouts.pollLateProcessing(system(), { olderThanSeconds: 0 });
+  const postingsOf = async (payoutId: string) =>
+    (await query(`SELECT kind FROM journal_transactions WHERE reference_id = $1 ORDER BY kind`, [payoutId])).map(
+      (row) => row.kind as string,
+    );
+
+  test("payouts: a transfer whose webhook is lost: the status poll reads Bridge's transfer by its id and completes the payout once", async () => {
+    const { userId, usd, payoutId, transfer } = await processingPayout('30.00');
+    // Under way at Bridge: the poll asks and leaves the payout as it is.
+    expect(await poll()).not.toContain(payoutId);
+    expect(fake.requests.some((item) => item.method === 'GET' && item.path === `/v0/transfers/${transfer.id}`)).toBe(
+      true,
+    );
+    const restore = fake.loseWebhooks();
+    fake.completeTransfer(transfer.id);
+    restore();
+    expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('PROCESSING');
+    // Not late yet (taken moments ago): the cron's own threshold leaves it alone.
+    expect(await server.runtime.core.treasuryPayouts.pollLateProcessing(system())).not.toContain(payoutId);
+
+    // Bridge not answering about it: left for the next run, nothing moved.
+    fake.failNext(1, 503, `/v0/transfers/${transfer.id}`);
+    expect(await poll()).not.toContain(payoutId);
+    expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('PROCESSING');
+
+    expect(await poll()).toContain(payoutId);
+    expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('COMPLETED');
+    expect(await poll()).not.toContain(payoutId);
+    expect(await postingsOf(payoutId)).toEqual(['treasury_payout_debit', 'treasury_payout_settle']);
+    expect(await balanceOf(userId, usd)).toBe('70.00');
+    expect(await eventsNamed('treasury.payout.completed')).toBeGreaterThanOrEqual(1);
+    await expectLedgerBalanced(server);
+  });
+
+  test('payouts: a returned transfer whose webhook is lost: the poll fails the payout and reverses the debit once', async () => {
+    const { userId, usd, payoutId, transfer } = await processingPayout('25.00');
+    const restore = fake.loseWebhooks();
+    fake.returnTransfer(transfer.id);
+    restore();
+    expect(await poll()).toContain(payoutId);
+    const payout = (await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data;
+    expect(payout).toMatchObject({ status: 'FAILED', failureReason: 'bridge_transfer_returned' });
+    expect(await postingsOf(payoutId)).toEqual(['treasury_payout_debit', 'treasury_payout_reverse']);
+    expect(await balanceOf(userId, usd)).toBe('100.00');
+    await expectLedgerBalanced(server);
+  });
+
+  test("payouts: Bridge's late webhook and the status poll racing complete the payout once", async () => {
+    const { userId, usd, payoutId, transfer } = await processingPayout('10.00');
+    const restore = fake.loseWebhooks();
+    fake.completeTransfer(transfer.id);
+    restore();
+    const event = fake.event('transfer', 'updated.status_transitioned', fake.object(transfer.id)!, 'state');
+    const [delivered, ...polls] = await Promise.all([
+      fake.send(`${server.baseUrl}${WEBHOOKS_PATH}`, event),
+      poll(),
+      poll(),
+      poll(),
+    ]);
+    expect(delivered).toBe(200);
+    expect(polls.filter((moved) => moved.includes(payoutId)).length).toBeLessThanOrEqual(1);
+    await payoutStatus(payoutId, 'COMPLETED');
+    await storedEvent(event.event_id);
+    expect(await postingsOf(payoutId)).toEqual(['treasury_payout_debit', 'treasury_payout_settle']);
+    expect(await eventsNamed('treasury.payout.completed')).toBeGreaterThanOrEqual(1);
+    const completedEvents = await query(
+      `SELECT count(*)::int AS n FROM events WHERE type = 'treasury.payout.completed' AND data -> 'object' ->> 'id' = $1`,
+      [payoutId],
+    );
+    expect(completedEvents[0].n).toBe(1);
+    expect(await balanceOf(userId, usd)).toBe('90.00');
     await expectLedgerBalanced(server);
   });
 

@@ -1,6 +1,3 @@
-import crypto from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import Stripe from 'stripe';
 import { RequestContext } from '../src/domain/shared/context';
 import { Mode } from '../src/domain/shared/modes';
@@ -9,6 +6,7 @@ import { FakeStripe } from './support/fake-stripe';
 import { TestServer, startDeliveringServer } from './support/harness';
 import { completedLiveCharge, liveChargingMerchant } from './support/payments';
 import { spawnTs } from './support/process';
+import { booksDigest, reconcileCliEnv, today, todaysPeriod } from './support/reconciliation';
 import { waitFor, waitUntil } from './support/wait';
 
 const WEBHOOK_SECRET = 'whsec_reconciliation_fake';
@@ -40,29 +38,22 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
 
   const query = <T = any>(sql: string, params: unknown[] = []) => server.runtime.dataSource.query<T[]>(sql, params);
   const operator = () => RequestContext.system(server.runtime.dataSource, 'test', null, Mode.LIVE);
-  const today = () => new Date().toISOString().slice(0, 10);
-  /** The day's period, as the daily job and `tessera reconcile --from <today>` take it. */
-  const todaysPeriod = () => {
-    const from = new Date(`${today()}T00:00:00Z`);
-    return { from, to: new Date(from.getTime() + 86_400_000) };
-  };
   /** What reconciliation must never change: every row of the ledger, payments, refunds and disputes. */
-  const booksDigest = async () => {
-    const tables = ['journal_transactions', 'journal_entries', 'ledger_accounts', 'payments', 'refunds', 'disputes'];
-    const hash = crypto.createHash('sha256');
-    for (const table of tables)
-      hash.update(JSON.stringify(await query(`SELECT to_jsonb(t)::text AS row FROM ${table} t ORDER BY 1`)));
-    return hash.digest('hex');
-  };
-  const cliEnv = () => ({
-    DATABASE_URL: server.databaseUrl,
-    TESSERA_DATA_DIR: path.join(os.tmpdir(), 'tessera-test-data'),
-    TESSERA_MASTER_KEY: 'test-master-key',
-    JWT_SECRET: 'test-jwt-secret',
-    STRIPE_SECRET_KEY: fake.secretKey,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: fake.baseUrl,
-  });
+  const booksDigestOf = () =>
+    booksDigest(server, [
+      'journal_transactions',
+      'journal_entries',
+      'ledger_accounts',
+      'payments',
+      'refunds',
+      'disputes',
+    ]);
+  const cliEnv = () =>
+    reconcileCliEnv(server, {
+      STRIPE_SECRET_KEY: fake.secretKey,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.baseUrl,
+    });
   const reconcileWithCli = async () => {
     const run = spawnTs(CLI, ['reconcile', '--from', today()], cliEnv());
     const exit = await run.exited;
@@ -147,7 +138,7 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
       .list('balance_transaction')
       .find((transaction) => transaction.source === stray.latest_charge)!;
 
-    const before = await booksDigest();
+    const before = await booksDigestOf();
     const planted = await reconcileWithCli();
     expect(planted.exit).toBe(1);
     expect(planted.report.run).toMatchObject({ transactions: 5, matched: 4, differences: 1 });
@@ -179,7 +170,7 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
         ledger_amount: null,
       },
     ]);
-    expect(await booksDigest()).toBe(before);
+    expect(await booksDigestOf()).toBe(before);
   });
   test('a wrong reference is missing at Stripe and in the ledger, and an amount Stripe captured differently is an amount mismatch; nothing changed', async () => {
     const merchant = await liveChargingMerchant(server);
@@ -208,7 +199,7 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
     fake.alter(mismatchedIntent.latest_charge as string, { amount: 1301, amount_captured: 1301 });
     fake.alter(mismatchedIntent.id, { amount: 1301, amount_received: 1301 });
 
-    const before = await booksDigest();
+    const before = await booksDigestOf();
     const { run, differences } = await server.runtime.core.reconciliation.reconcile(operator(), todaysPeriod());
     const about = (id: string) =>
       differences
@@ -252,7 +243,7 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
       },
     ]);
     expect(run.differences).toBe(differences.length);
-    expect(await booksDigest()).toBe(before);
+    expect(await booksDigestOf()).toBe(before);
   });
   test('a charge Stripe holds in another currency than the ledger booked is a currency mismatch, with both amounts and currencies; nothing changed', async () => {
     const merchant = await liveChargingMerchant(server);
@@ -269,7 +260,7 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
     fake.alter(intent.latest_charge as string, { currency: 'eur' });
     fake.alter(intent.id, { currency: 'eur' });
 
-    const before = await booksDigest();
+    const before = await booksDigestOf();
     const { run, differences } = await server.runtime.core.reconciliation.reconcile(operator(), todaysPeriod());
     const [chargeTransaction] = fake
       .list('balance_transaction')
@@ -300,7 +291,7 @@ describe("reconciliation of Stripe's balance with the ledger", () => {
       ledger_amount: 1400,
       ledger_currency: 'USD',
     });
-    expect(await booksDigest()).toBe(before);
+    expect(await booksDigestOf()).toBe(before);
   });
 
   test("a day whose balance transactions span several of Stripe's pages is read whole (has_more, starting_after): the same run as one page", async () => {

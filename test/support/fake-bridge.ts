@@ -123,6 +123,14 @@ export class FakeBridge {
     this.endpoints.push(url);
   }
 
+  /** Bridge's webhooks are lost until the answer is called (a late or lost webhook): answers the function that restores them. */
+  loseWebhooks(): () => void {
+    const endpoints = this.endpoints.splice(0);
+    return () => {
+      this.endpoints.push(...endpoints);
+    };
+  }
+
   async deliveriesSettled(): Promise<void> {
     while (this.pendingDeliveries.size > 0) await Promise.allSettled([...this.pendingDeliveries]);
   }
@@ -217,6 +225,30 @@ export class FakeBridge {
     transfer.state = state;
     transfer.updated_at = new Date().toISOString();
     this.emit('transfer', 'updated.status_transitioned', transfer, 'state');
+  }
+
+  /**
+   * Bridge's record of a transfer changes without any event (a state Bridge moved it to silently, an
+   * amount or currency it holds differently): what reconciliation must find.
+   */
+  alterTransfer(transferId: string, fields: Record<string, unknown>): void {
+    const transfer = this.stored(transferId, 'transfer');
+    Object.assign(transfer, structuredClone(fields), { updated_at: new Date().toISOString() });
+  }
+
+  /** A transfer made at Bridge outside Tessera (its dashboard, another integration), already completed, with no event. */
+  plantTransfer(fields: { amount: string; currency: string; clientReferenceId?: string | null }): BridgeObject {
+    const transfer = this.save('transfer', 'transfer', {
+      client_reference_id: fields.clientReferenceId ?? null,
+      state: 'payment_processed',
+      on_behalf_of: null,
+      amount: fields.amount,
+      currency: fields.currency,
+      developer_fee: '0.0',
+      source: { payment_rail: 'solana', currency: 'usdb' },
+      destination: { payment_rail: 'ach', currency: fields.currency },
+    });
+    return structuredClone(transfer);
   }
 
   completeTransfer(transferId: string): void {
@@ -551,6 +583,7 @@ export class FakeBridge {
       this.emit('transfer', 'created', transfer, 'state');
       return { status: 201, body: this.shown(transfer) };
     }
+    if (method === 'GET' && path === '/v0/transfers') return this.listTransfers(null, logged.query);
     const transferPath = /^\/v0\/transfers\/([^/]+)$/.exec(path);
     if (method === 'GET' && transferPath) {
       const transfer = this.objects.get(transferPath[1]);
@@ -559,10 +592,13 @@ export class FakeBridge {
     return notFound;
   }
 
-  /** A customer's transfers, newest first, `limit` at a time after `starting_after` (https://apidocs.bridge.xyz, fetching transfers). */
-  private listTransfers(customerId: string, query: Record<string, string>): Answer {
+  /**
+   * A customer's transfers (every transfer of the developer when `customerId` is null), newest
+   * first by creation, `limit` at a time after `starting_after` (https://apidocs.bridge.xyz, fetching transfers).
+   */
+  private listTransfers(customerId: string | null, query: Record<string, string>): Answer {
     const all = this.list('transfer')
-      .filter((transfer) => transfer.on_behalf_of === customerId)
+      .filter((transfer) => customerId === null || transfer.on_behalf_of === customerId)
       .reverse();
     const limit = Math.min(Number(query.limit ?? 10), 100);
     const start = query.starting_after ? all.findIndex((transfer) => transfer.id === query.starting_after) + 1 : 0;

@@ -112,6 +112,18 @@ const RULES: Record<ReconciliationSource['compares'], Partial<Record<BalanceEntr
       scope: 'row.provider = :provider',
     },
   },
+  // A treasury rail's completed transfers (Bridge's): the live treasury payout's settlement, the
+  // line into the clearing account, in the payout's (the wallet's) amount and currency.
+  'treasury-rail': {
+    treasury_payout: {
+      table: 'treasury_payouts',
+      column: 'provider_ref',
+      referenceType: 'treasury_payout',
+      posting: 'treasury_payout_settle',
+      account: 'provider_clearing',
+      scope: 'row.livemode',
+    },
+  },
 };
 
 /** A Tessera booking of an acquirer's id: the row's id and, when it was posted, the acquirer-side line. */

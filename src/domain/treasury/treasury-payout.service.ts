@@ -45,6 +45,12 @@ const testOutcomeOf = (metadata: Record<string, unknown> | null): string | null 
 type Posting = 'debit' | 'reverse' | 'settle';
 
 /**
+ * A live treasury payout still PROCESSING this long after the rail took it has its report late or
+ * lost: the status poll (`poll_late_treasury_payouts`, every 5 minutes) asks the rail about it.
+ */
+export const LATE_TREASURY_PAYOUT_AFTER_SECONDS = 10 * 60;
+
+/**
  * Treasury payouts out of end-user wallets (design section 10). Created PENDING with the wallet
  * debited into payout in flight, the row and treasury.payout.created in one transaction (too little
  * balance: INSUFFICIENT_FUNDS, nothing written). A durable job claims PENDING → PROCESSING and
@@ -204,6 +210,44 @@ export class TreasuryPayoutService {
         options,
       )
     ).map((row) => row.id);
+  }
+
+  /**
+   * The status poll (the cron task `poll_late_treasury_payouts`): live treasury payouts the rail
+   * took (its reference recorded) more than `olderThanSeconds` ago and still PROCESSING (Bridge's
+   * transfer webhook late or lost) are asked about at the rail by its reference
+   * (`TreasuryRail.outcomeOf`), outside any transaction (one the rail cannot answer about waits for
+   * the next run); a final outcome is applied through the
+   * webhook's path (`applyProviderOutcome`), so a webhook racing the poll moves the payout once.
+   * Answers the ids moved.
+   */
+  async pollLateProcessing(
+    system: RequestContext,
+    options: { olderThanSeconds?: number; limit?: number } = {},
+  ): Promise<string[]> {
+    const rail = this.providers.inMode('treasury-rail', 'live');
+    if (!rail?.outcomeOf) return [];
+    const rows = await system.em.query<Array<{ id: string; provider_ref: string }>>(
+      `SELECT id, provider_ref FROM treasury_payouts
+        WHERE livemode AND status = 'PROCESSING' AND provider_ref IS NOT NULL
+          AND processing_at < now() - make_interval(secs => $1)
+        ORDER BY processing_at LIMIT $2`,
+      [options.olderThanSeconds ?? LATE_TREASURY_PAYOUT_AFTER_SECONDS, options.limit ?? 100],
+    );
+    const moved: string[] = [];
+    for (const row of rows) {
+      // The rail not answering about one payout leaves it to the next run, not the others.
+      const outcome = await rail
+        .outcomeOf({ payoutId: row.id, providerRef: row.provider_ref })
+        .catch((error: unknown) => {
+          if (error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE) return null;
+          throw error;
+        });
+      if (!outcome) continue;
+      const applied = await inTransaction(system, (tx) => this.applyProviderOutcome(tx, row.id, outcome));
+      if ('payout' in applied) moved.push(row.id);
+    }
+    return moved;
   }
 
   /** The rail's report on a PROCESSING payout: applied once however often and however concurrently it arrives. */

@@ -7,6 +7,8 @@ export const DISPATCH_TREASURY_PAYOUT_TASK = 'dispatch_treasury_payout';
 export const TREASURY_RAIL_CALLBACK_TASK = 'treasury_rail_callback';
 /** The sweep (cron, every 5 minutes) that sends again treasury payouts whose dispatch stalled. */
 export const REDISPATCH_STALLED_TREASURY_PAYOUTS_TASK = 'redispatch_stalled_treasury_payouts';
+/** The status poll (cron, every 5 minutes) of live treasury payouts whose rail report is late. */
+export const POLL_LATE_TREASURY_PAYOUTS_TASK = 'poll_late_treasury_payouts';
 
 export interface TreasuryPayoutJob {
   payoutId: string;

@@ -6,11 +6,12 @@ import {
   DISPATCH_TREASURY_PAYOUT_TASK,
   TREASURY_RAIL_CALLBACK_TASK,
   REDISPATCH_STALLED_TREASURY_PAYOUTS_TASK,
+  POLL_LATE_TREASURY_PAYOUTS_TASK,
   type TreasuryPayoutJob,
 } from './treasury.job-names';
 
 export function treasuryJobs(
-  payouts: Pick<TreasuryPayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled'>,
+  payouts: Pick<TreasuryPayoutService, 'dispatch' | 'applyRailOutcome' | 'redispatchStalled' | 'pollLateProcessing'>,
 ): AreaJobs {
   const contextOf = (system: () => import('../shared/context').RequestContext, job: TreasuryPayoutJob) =>
     system().forBusiness(job.businessId, job.livemode ? Mode.LIVE : Mode.TEST);
@@ -28,6 +29,12 @@ export function treasuryJobs(
         if (ids.length > 0)
           log.warn(`dispatching again ${ids.length} treasury payout(s) whose dispatch stalled: ${ids.join(', ')}`);
       },
+      /** Asks the rail about live treasury payouts still PROCESSING long after it took them (their webhook late or lost). */
+      [POLL_LATE_TREASURY_PAYOUTS_TASK]: async (_payload, log, system) => {
+        const moved = await payouts.pollLateProcessing(system());
+        if (moved.length > 0)
+          log.warn(`moved ${moved.length} late treasury payout(s) by the rail's status: ${moved.join(', ')}`);
+      },
       /** The rail's report: COMPLETED or FAILED (with the reversal), applied once. */
       [TREASURY_RAIL_CALLBACK_TASK]: async (payload, log, system) => {
         const job = payload as TreasuryPayoutJob & { outcome: TreasuryRailOutcome };
@@ -40,6 +47,9 @@ export function treasuryJobs(
         });
       },
     },
-    crontab: [cronLine('*/5 * * * *', REDISPATCH_STALLED_TREASURY_PAYOUTS_TASK)],
+    crontab: [
+      cronLine('*/5 * * * *', REDISPATCH_STALLED_TREASURY_PAYOUTS_TASK),
+      cronLine('*/5 * * * *', POLL_LATE_TREASURY_PAYOUTS_TASK),
+    ],
   };
 }

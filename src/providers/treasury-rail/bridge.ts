@@ -69,7 +69,8 @@ const PAGE = 100;
 export class BridgeTreasuryRail implements TreasuryRail {
   readonly name = BRIDGE_PROVIDER;
   readonly currencies = Object.keys(CURRENCIES);
-  private readonly client: BridgeClient;
+  /** Its client of Bridge's API (also reconciliation's: bridge-reconciliation.ts). */
+  readonly client: BridgeClient;
 
   constructor(settings: Pick<BridgeSettings, 'apiKey' | 'apiBase'>, client?: BridgeClient) {
     this.client = client ?? new BridgeClient(settings);
@@ -214,6 +215,26 @@ export class BridgeTreasuryRail implements TreasuryRail {
       )
       .catch((error: unknown) => refusedBy(error, submission.payoutId));
     return 'callback' in transfer ? transfer : acceptanceOf(transfer);
+  }
+
+  /**
+   * The status poll: the transfer Bridge made for the payout, read by its id (`GET
+   * /v0/transfers/{transferID}`, https://apidocs.bridge.xyz, transfers: get a transfer), as its
+   * final outcome; null while it is under way, or when the transfer is not this payout's (its
+   * `client_reference_id` is another), or Bridge has no such transfer (404). A payout Bridge refused
+   * at once (`refused:…`) was failed then and is never asked about.
+   */
+  async outcomeOf({ payoutId, providerRef }: { payoutId: string; providerRef: string }) {
+    if (providerRef.startsWith('refused:')) return null;
+    let transfer: BridgeTransfer;
+    try {
+      transfer = await this.client.get<BridgeTransfer>(`/transfers/${encodeURIComponent(providerRef)}`);
+    } catch (error) {
+      if (error instanceof BridgeApiError && error.status === 404) return null;
+      throw error;
+    }
+    if (transfer.client_reference_id !== payoutId) return null;
+    return outcomeOfTransferState(transfer.state);
   }
 
   /** The transfer Bridge has for Tessera's payout id (its `client_reference_id`), newest pages first. */

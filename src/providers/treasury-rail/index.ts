@@ -1,5 +1,6 @@
 import { defineProviderKind } from '../kind';
 import { BridgeTreasuryRail } from './bridge';
+import { bridgeReconciliation } from './bridge-reconciliation';
 import { bridgeWebhooks } from './bridge-webhooks';
 import type { TreasuryRail } from './port';
 import { SandboxTreasuryRail } from './sandbox';
@@ -14,7 +15,7 @@ declare module '../registry' {
  * The treasury banking partner (end-user deposit accounts, treasury payouts): the sandbox rail in
  * test mode; Bridge in live mode when BRIDGE_API_KEY is set (docs/live.md, "Bridge"), none
  * otherwise. Bridge's webhooks are declared here, once, with the handlers of all its events (KYC,
- * deposits, transfers).
+ * deposits, transfers), and so is its reconciliation source (its transfers against the ledger).
  */
 export const treasuryRailKind = defineProviderKind({
   kind: 'treasury-rail',
@@ -25,4 +26,6 @@ export const treasuryRailKind = defineProviderKind({
     live: config.bridge ? new BridgeTreasuryRail(config.bridge) : null,
   }),
   webhooks: ({ config }) => (config.bridge ? [bridgeWebhooks(config.bridge)] : []),
+  // Bridge's completed transfers against the treasury payouts' settlements (the sandbox keeps no balance).
+  reconciliation: ({ live }) => (live instanceof BridgeTreasuryRail ? [bridgeReconciliation(live.client)] : []),
 });

@@ -68,4 +68,10 @@ export interface TreasuryRail {
     endUserRef: string | null;
   }): Promise<OpenedDepositAccount>;
   submit(submission: TreasuryPayoutSubmission): Promise<TreasuryRailAcceptance>;
+  /**
+   * The payout's final outcome at the rail, asked by the reference it gave (the status poll of
+   * payouts whose report is late or lost); null while it is not final, or when the rail has no such
+   * payout. Absent on a rail that reports by itself (the sandbox).
+   */
+  outcomeOf?(payout: { payoutId: string; providerRef: string }): Promise<TreasuryRailOutcome | null>;
 }

@@ -1,0 +1,235 @@
+import { RequestContext } from '../src/domain/shared/context';
+import { Mode } from '../src/domain/shared/modes';
+import { liveBridgeSuite } from './support/bridge-suite';
+import { CLI } from './support/cli';
+import { expectLedgerBalanced } from './support/payments';
+import { spawnTs } from './support/process';
+import { booksDigest, reconcileCliEnv, today, todaysPeriod } from './support/reconciliation';
+import { TREASURY_PAYOUTS, USERS } from './support/treasury';
+import { waitFor, waitUntil } from './support/wait';
+
+/**
+ * Issue 30, reconciliation of Bridge (docs/live.md, "Reconciliation of Bridge"): Bridge's transfers
+ * completed in a period against the treasury payouts' settlement postings. Live treasury payouts go
+ * through a Tessera server pointed at the local fake of Bridge and are completed by Bridge's
+ * webhooks; reconciling the day under `--provider bridge` finds nothing; then one planted
+ * difference of each kind is found exactly, and nothing else in the database changes.
+ */
+describe("reconciliation of Bridge's transfers with the ledger", () => {
+  const { suite, query, post, get, approvedEndUser, providerRefsOf } = liveBridgeSuite();
+  const operator = () => RequestContext.system(suite.server.runtime.dataSource, 'test', null, Mode.LIVE);
+  const bridgePeriod = () => ({ ...todaysPeriod(), provider: 'bridge' });
+  /** What reconciliation must never change: the ledger, the treasury payouts and wallets. */
+  const booksDigestOf = () =>
+    booksDigest(suite.server, [
+      'journal_transactions',
+      'journal_entries',
+      'ledger_accounts',
+      'treasury_payouts',
+      'treasury_wallets',
+    ]);
+  const reconcileWithCli = async () => {
+    const run = spawnTs(
+      CLI,
+      ['reconcile', '--from', today(), '--provider', 'bridge'],
+      reconcileCliEnv(suite.server, {
+        BRIDGE_API_KEY: suite.fake.apiKey,
+        BRIDGE_WEBHOOK_PUBLIC_KEY: suite.fake.publicKeyPem,
+        BRIDGE_API_BASE: suite.fake.baseUrl,
+      }),
+    );
+    return { exit: await run.exited, report: JSON.parse(run.output()) };
+  };
+
+  /** A live end-user approved by Bridge with a wallet of `currency` funded with 100.00. */
+  const fundedWallet = async (currency: 'usd' | 'eur') => {
+    const { userId } = await approvedEndUser();
+    const wallet = await post(`${USERS}/${userId}/wallets`, { currency });
+    expect(wallet.status).toBe(201);
+    const walletId = wallet.body.data.id as string;
+    suite.fake.depositToVirtualAccount((await providerRefsOf(walletId)).virtualAccountId, '100.00');
+    await waitUntil(
+      async () => (await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance === '100.00',
+      'funded',
+    );
+    return { userId, walletId };
+  };
+  /** A live bank payout of `amount` that Bridge takes: its id and Bridge's transfer, recorded as the payout's reference. */
+  const takenPayout = async (currency: 'usd' | 'eur', amount: string) => {
+    const { userId, walletId } = await fundedWallet(currency);
+    const destination =
+      currency === 'usd'
+        ? { accountNumber: '215268129123', routingNumber: '101019644', accountName: 'Ada Lovelace', country: 'US' }
+        : {
+            accountNumber: 'DE89370400440532013000',
+            bankCode: 'COBADEFFXXX',
+            accountName: 'Ada Lovelace',
+            country: 'DE',
+          };
+    const created = await post(TREASURY_PAYOUTS, {
+      partnerEndUserId: userId,
+      partnerWalletId: walletId,
+      amount,
+      destinationType: 'bank_account',
+      destination,
+    });
+    expect(created.status).toBe(201);
+    const payoutId = created.body.data.id as string;
+    const [transfer] = await waitFor(
+      async () => suite.fake.list('transfer').filter((item) => item.client_reference_id === payoutId),
+      (found) => found.length === 1,
+    );
+    await waitUntil(
+      async () =>
+        (await query(`SELECT provider_ref FROM treasury_payouts WHERE id = $1`, [payoutId]))[0].provider_ref ===
+        transfer.id,
+      'the transfer recorded',
+    );
+    return { payoutId, transfer };
+  };
+  const statusOf = (payoutId: string, status: string) =>
+    waitUntil(
+      async () => (await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status === status,
+      `payout ${status}`,
+    );
+  /** A payout Bridge completed, announced by its webhooks. */
+  const completedPayout = async (currency: 'usd' | 'eur', amount: string) => {
+    const taken = await takenPayout(currency, amount);
+    suite.fake.completeTransfer(taken.transfer.id);
+    await statusOf(taken.payoutId, 'COMPLETED');
+    return taken;
+  };
+
+  test('a day of completed and returned treasury payouts reconciles with no difference under --provider bridge (CLI exit 0); nothing changed', async () => {
+    await completedPayout('usd', '40.00');
+    await completedPayout('eur', '15.50');
+    const returned = await takenPayout('usd', '5.00');
+    suite.fake.returnTransfer(returned.transfer.id);
+    await statusOf(returned.payoutId, 'FAILED');
+
+    const before = await booksDigestOf();
+    const clean = await suite.server.runtime.core.reconciliation.reconcile(operator(), bridgePeriod());
+    expect(clean.differences).toEqual([]);
+    // The two completed transfers, each found with its settlement, same amount and currency; the returned one is not Bridge's completed money.
+    expect(clean.run).toMatchObject({
+      provider: 'bridge',
+      acquirer: null,
+      status: 'compared',
+      transactions: 2,
+      matched: 2,
+      skipped: 0,
+      differences: 0,
+      fees: {},
+    });
+    const cli = await reconcileWithCli();
+    expect(cli.exit).toBe(0);
+    expect(cli.report.run).toMatchObject({
+      provider: 'bridge',
+      transactions: 2,
+      matched: 2,
+      differences: 0,
+    });
+    expect(await booksDigestOf()).toBe(before);
+    // The daily job's run of every source includes Bridge's.
+    const reports = await suite.server.runtime.core.reconciliation.reconcileEach(operator(), bridgePeriod());
+    expect(reports.map(({ run: each }) => [each.provider, each.status, each.differences])).toEqual([
+      ['bridge', 'compared', 0],
+    ]);
+    await expectLedgerBalanced(suite.server);
+  });
+
+  test('one planted difference of each kind is found exactly (CLI exit 1), with both sides; nothing changed', async () => {
+    // A transfer made at Bridge outside Tessera: money Bridge moved that the ledger has no posting of.
+    const stray = suite.fake.plantTransfer({ amount: '12.34', currency: 'usd' });
+    // Bridge returned a completed transfer without a word: Tessera's settlement has no completed transfer.
+    const unseen = await completedPayout('usd', '7.00');
+    suite.fake.alterTransfer(unseen.transfer.id, { state: 'returned' });
+    // Bridge paid another amount than the payout's, and another currency.
+    const otherAmount = await completedPayout('usd', '20.00');
+    suite.fake.alterTransfer(otherAmount.transfer.id, { amount: '21.00' });
+    const otherCurrency = await completedPayout('usd', '9.00');
+    suite.fake.alterTransfer(otherCurrency.transfer.id, {
+      destination: { ...(suite.fake.object(otherCurrency.transfer.id)!.destination as object), currency: 'eur' },
+    });
+
+    const before = await booksDigestOf();
+    const { exit, report } = await reconcileWithCli();
+    expect(exit).toBe(1);
+    // Completed at Bridge: the two of the first test, the stray, the two altered; the returned one is not listed.
+    expect(report.run).toMatchObject({ provider: 'bridge', transactions: 5, matched: 2, differences: 4 });
+    const byKind = Object.fromEntries(report.differences.map((difference: any) => [difference.kind, difference]));
+    expect(Object.keys(byKind).sort()).toEqual([
+      'amount_mismatch',
+      'currency_mismatch',
+      'missing_at_acquirer',
+      'missing_in_ledger',
+    ]);
+    expect(byKind.missing_in_ledger).toMatchObject({
+      type: 'treasury_payout',
+      acquirerTransactionId: stray.id,
+      acquirerId: stray.id,
+      tesseraId: null,
+      acquirerAmount: '12.34',
+      acquirerCurrency: 'USD',
+      ledgerAmount: null,
+    });
+    expect(byKind.missing_at_acquirer).toMatchObject({
+      type: 'treasury_payout',
+      acquirerId: unseen.transfer.id,
+      tesseraId: unseen.payoutId,
+      acquirerAmount: null,
+      ledgerAmount: '7.00',
+      ledgerCurrency: 'USD',
+    });
+    expect(byKind.amount_mismatch).toMatchObject({
+      acquirerId: otherAmount.transfer.id,
+      tesseraId: otherAmount.payoutId,
+      acquirerAmount: '21.00',
+      acquirerCurrency: 'USD',
+      ledgerAmount: '20.00',
+      ledgerCurrency: 'USD',
+    });
+    expect(byKind.currency_mismatch).toMatchObject({
+      acquirerId: otherCurrency.transfer.id,
+      tesseraId: otherCurrency.payoutId,
+      acquirerAmount: '9.00',
+      acquirerCurrency: 'EUR',
+      ledgerAmount: '9.00',
+      ledgerCurrency: 'USD',
+    });
+    const recorded = await query(
+      `SELECT kind, provider, transaction_type FROM reconciliation_differences WHERE run_id = $1 ORDER BY kind`,
+      [report.run.id],
+    );
+    expect(recorded).toEqual(
+      ['amount_mismatch', 'currency_mismatch', 'missing_at_acquirer', 'missing_in_ledger'].map((kind) => ({
+        kind,
+        provider: 'bridge',
+        transaction_type: 'treasury_payout',
+      })),
+    );
+    expect(await booksDigestOf()).toBe(before);
+    // The operator reads Bridge's run and its differences through GraphQL's operator fields.
+    const { token } = await suite.server.runtime.core.operatorTokens.issue(
+      RequestContext.system(suite.server.runtime.dataSource, 'test'),
+      { name: 'bridge-reader' },
+    );
+    const read = await suite.server.graphql(
+      `query($id: ID!) { operatorReconciliationRun(id: $id) { provider differenceCount
+        differences { kind transactionType providerId tesseraId } } }`,
+      { id: report.run.id },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(read.body.errors).toBeUndefined();
+    expect(read.body.data.operatorReconciliationRun).toMatchObject({ provider: 'bridge', differenceCount: 4 });
+    expect(read.body.data.operatorReconciliationRun.differences).toContainEqual({
+      kind: 'AMOUNT_MISMATCH',
+      transactionType: 'treasury_payout',
+      providerId: otherAmount.transfer.id,
+      tesseraId: otherAmount.payoutId,
+    });
+    // The payouts stay as Bridge's webhooks left them: the operator decides.
+    for (const { payoutId } of [unseen, otherAmount, otherCurrency])
+      expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('COMPLETED');
+  });
+});
