@@ -10,7 +10,8 @@ import { waitFor, waitUntil } from './support/wait';
 
 /**
  * Issue 30, reconciliation of Bridge (docs/live.md, "Reconciliation of Bridge"): Bridge's transfers
- * completed in a period against the treasury payouts' settlement postings. Live treasury payouts go
+ * completed in a period against the treasury payouts' settlement postings, and the deposits its
+ * virtual accounts received against the wallets' credits. Live treasury payouts go
  * through a Tessera server pointed at the local fake of Bridge and are completed by Bridge's
  * webhooks; reconciling the day under `--provider bridge` finds nothing; then one planted
  * difference of each kind is found exactly, and nothing else in the database changes.
@@ -111,12 +112,13 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     const clean = await suite.server.runtime.core.reconciliation.reconcile(operator(), bridgePeriod());
     expect(clean.differences).toEqual([]);
     // The two completed transfers, each found with its settlement, same amount and currency; the returned one is not Bridge's completed money.
+    // And the three wallets' deposits (100.00 each, funds_received), each found with its credit.
     expect(clean.run).toMatchObject({
       provider: 'bridge',
       acquirer: null,
       status: 'compared',
-      transactions: 2,
-      matched: 2,
+      transactions: 5,
+      matched: 5,
       skipped: 0,
       differences: 0,
       fees: {},
@@ -125,8 +127,8 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     expect(cli.exit).toBe(0);
     expect(cli.report.run).toMatchObject({
       provider: 'bridge',
-      transactions: 2,
-      matched: 2,
+      transactions: 5,
+      matched: 5,
       differences: 0,
     });
     expect(await booksDigestOf()).toBe(before);
@@ -156,7 +158,8 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     const { exit, report } = await reconcileWithCli();
     expect(exit).toBe(1);
     // Completed at Bridge: the two of the first test, the stray, the two altered; the returned one is not listed.
-    expect(report.run).toMatchObject({ provider: 'bridge', transactions: 5, matched: 2, differences: 4 });
+    // Deposits: the first test's three and this one's three (each payout's wallet funded), all matching.
+    expect(report.run).toMatchObject({ provider: 'bridge', transactions: 11, matched: 8, differences: 4 });
     const byKind = Object.fromEntries(report.differences.map((difference: any) => [difference.kind, difference]));
     expect(Object.keys(byKind).sort()).toEqual([
       'amount_mismatch',
@@ -231,5 +234,95 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     // The payouts stay as Bridge's webhooks left them: the operator decides.
     for (const { payoutId } of [unseen, otherAmount, otherCurrency])
       expect((await get(`${TREASURY_PAYOUTS}/${payoutId}`)).body.data.status).toBe('COMPLETED');
+  });
+
+  test("Bridge's deposits: each funds_received found with its wallet's credit; one missing in the ledger, one of another amount, one of another currency found exactly; nothing changed", async () => {
+    const reconcileDeposits = async () => {
+      const report = await suite.server.runtime.core.reconciliation.reconcile(operator(), bridgePeriod());
+      return {
+        run: report.run,
+        deposits: report.differences.filter((difference) => difference.transactionType === 'treasury_deposit'),
+      };
+    };
+    const earlier = await reconcileDeposits();
+    // The earlier tests' deposits all match; only their planted transfers differ.
+    expect(earlier.deposits).toEqual([]);
+
+    // A wallet funded on its virtual account (100.00) and again (25.00): both credited and matching.
+    const { userId, walletId } = await fundedWallet('usd');
+    const virtualAccountId = (await providerRefsOf(walletId)).virtualAccountId;
+    suite.fake.depositToVirtualAccount(virtualAccountId, '25.00');
+    await waitUntil(
+      async () => (await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance === '125.00',
+      'second deposit credited',
+    );
+    // A USDC wallet's drain of its liquidation address: credited, not listed as a deposit, not reported either.
+    const usdc = await post(`${USERS}/${userId}/wallets`, { currency: 'usdc' });
+    expect(usdc.status).toBe(201);
+    suite.fake.depositToLiquidationAddress((await providerRefsOf(usdc.body.data.id)).liquidationAddressId, '10');
+    await waitUntil(
+      async () => (await get(`${USERS}/${userId}/wallets/${usdc.body.data.id}`)).body.data.balance === '10.000000',
+      'drain credited',
+    );
+    const matching = await reconcileDeposits();
+    expect(matching.deposits).toEqual([]);
+    expect(matching.run).toMatchObject({
+      transactions: earlier.run.transactions + 2,
+      matched: earlier.run.matched + 2,
+      differences: earlier.run.differences,
+    });
+
+    // Money Bridge received and never announced: no credit.
+    const unheard = suite.fake.depositToVirtualAccount(virtualAccountId, '12.34', { announce: false });
+    // Bridge's record of two credited deposits changed silently: another amount, another currency.
+    const otherAmount = suite.fake.depositToVirtualAccount(virtualAccountId, '30.00');
+    const otherCurrency = suite.fake.depositToVirtualAccount(virtualAccountId, '9.00');
+    await waitUntil(
+      async () => (await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance === '164.00',
+      'both deposits credited',
+    );
+    suite.fake.alterActivity(otherAmount.id, { amount: '31.00' });
+    suite.fake.alterActivity(otherCurrency.id, { currency: 'eur' });
+
+    const before = await booksDigestOf();
+    const found = await reconcileDeposits();
+    expect(found.run).toMatchObject({
+      transactions: matching.run.transactions + 3,
+      matched: matching.run.matched,
+      differences: matching.run.differences + 3,
+    });
+    const byKind = Object.fromEntries(found.deposits.map((difference) => [difference.kind, difference]));
+    expect(Object.keys(byKind).sort()).toEqual(['amount_mismatch', 'currency_mismatch', 'missing_in_ledger']);
+    expect(found.deposits).toHaveLength(3);
+    expect(byKind.missing_in_ledger).toMatchObject({
+      acquirerTransactionId: unheard.id,
+      acquirerId: unheard.deposit_id,
+      tesseraId: null,
+      acquirerAmount: 1234n,
+      acquirerCurrency: 'USD',
+      ledgerAmount: null,
+      ledgerCurrency: null,
+    });
+    expect(byKind.amount_mismatch).toMatchObject({
+      acquirerTransactionId: otherAmount.id,
+      acquirerId: otherAmount.deposit_id,
+      tesseraId: walletId,
+      acquirerAmount: 3100n,
+      acquirerCurrency: 'USD',
+      ledgerAmount: 3000n,
+      ledgerCurrency: 'USD',
+    });
+    expect(byKind.currency_mismatch).toMatchObject({
+      acquirerId: otherCurrency.deposit_id,
+      tesseraId: walletId,
+      acquirerAmount: 900n,
+      acquirerCurrency: 'EUR',
+      ledgerAmount: 900n,
+      ledgerCurrency: 'USD',
+    });
+    expect(await booksDigestOf()).toBe(before);
+    // The wallet keeps what its credits gave it: the operator decides.
+    expect((await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance).toBe('164.00');
+    await expectLedgerBalanced(suite.server);
   });
 });

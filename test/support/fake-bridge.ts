@@ -8,7 +8,7 @@ import { AddressInfo } from 'node:net';
  * `Idempotency-Key` required on every POST (a repeat answers the first answer, without applying
  * anything again), Bridge's error envelope `{ code, message }`, customers made by KYC links, custodial
  * wallets, virtual accounts (USD: ACH / wire details; EUR: an IBAN), liquidation addresses (USDC),
- * external accounts and transfers with their states, and webhooks in Bridge's event envelope signed
+ * external accounts and transfers with their states, every virtual account's activity listed, and webhooks in Bridge's event envelope signed
  * as Bridge signs them (`X-Webhook-Signature: t=<ms>,v0=<base64 RSA-SHA256 over "<t>.<body>">`) with
  * a key pair the fake generates (`publicKeyPem` is what BRIDGE_WEBHOOK_PUBLIC_KEY takes). Tests steer
  * what Bridge cannot be asked over HTTP (KYC decisions, deposits, a transfer's fate, outages,
@@ -182,8 +182,11 @@ export class FakeBridge {
     this.emit('customer', 'updated.status_transitioned', customer, 'status');
   }
 
-  /** Money arrives on a virtual account (ACH / wire / SEPA): its `funds_received` activity, announced. */
-  depositToVirtualAccount(virtualAccountId: string, amount: string): BridgeObject {
+  /**
+   * Money arrives on a virtual account (ACH / wire / SEPA): its `funds_received` activity, announced
+   * (`announce: false`: listed in the account's history, no webhook sent: a deposit Tessera never heard of).
+   */
+  depositToVirtualAccount(virtualAccountId: string, amount: string, { announce = true } = {}): BridgeObject {
     const account = this.stored(virtualAccountId, 'virtual_account');
     const source = account.source_deposit_instructions as Record<string, unknown>;
     const activity = this.save('virtual_account_activity', 'va_evt', {
@@ -200,8 +203,13 @@ export class FakeBridge {
       source: { payment_rail: source.currency === 'eur' ? 'sepa' : 'ach_push', sender_name: 'Sender Co' },
       created_at: new Date().toISOString(),
     });
-    this.emit('virtual_account.activity', 'created', activity);
+    if (announce) this.emit('virtual_account.activity', 'created', activity);
     return structuredClone(activity);
+  }
+
+  /** Bridge's record of a virtual account's activity changes without any event: what reconciliation must find. */
+  alterActivity(activityId: string, fields: Record<string, unknown>): void {
+    Object.assign(this.stored(activityId, 'virtual_account_activity'), structuredClone(fields));
   }
 
   /** USDC arrives on a liquidation address: a drain, announced as created. */
@@ -584,6 +592,9 @@ export class FakeBridge {
       return { status: 201, body: this.shown(transfer) };
     }
     if (method === 'GET' && path === '/v0/transfers') return this.listTransfers(null, logged.query);
+    // Every virtual account's activity (https://apidocs.bridge.xyz, virtual account activity across all customers).
+    if (method === 'GET' && path === '/v0/virtual_accounts/history')
+      return this.newestFirst(this.list('virtual_account_activity'), logged.query);
     const transferPath = /^\/v0\/transfers\/([^/]+)$/.exec(path);
     if (method === 'GET' && transferPath) {
       const transfer = this.objects.get(transferPath[1]);
@@ -597,12 +608,18 @@ export class FakeBridge {
    * first by creation, `limit` at a time after `starting_after` (https://apidocs.bridge.xyz, fetching transfers).
    */
   private listTransfers(customerId: string | null, query: Record<string, string>): Answer {
-    const all = this.list('transfer')
-      .filter((transfer) => customerId === null || transfer.on_behalf_of === customerId)
-      .reverse();
+    return this.newestFirst(
+      this.list('transfer').filter((transfer) => customerId === null || transfer.on_behalf_of === customerId),
+      query,
+    );
+  }
+
+  /** Objects (oldest first) listed newest first, `limit` at a time (at most 100) after `starting_after`. */
+  private newestFirst(objects: BridgeObject[], query: Record<string, string>): Answer {
+    const all = [...objects].reverse();
     const limit = Math.min(Number(query.limit ?? 10), 100);
-    const start = query.starting_after ? all.findIndex((transfer) => transfer.id === query.starting_after) + 1 : 0;
-    const data = all.slice(start, start + limit).map((transfer) => this.shown(transfer));
+    const start = query.starting_after ? all.findIndex((item) => item.id === query.starting_after) + 1 : 0;
+    const data = all.slice(start, start + limit).map((item) => this.shown(item));
     return { status: 200, body: { count: data.length, data } };
   }
 }

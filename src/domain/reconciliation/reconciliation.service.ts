@@ -41,7 +41,12 @@ const MARGIN_MS = 60 * 60 * 1000;
  */
 interface BookingRule {
   table: string;
-  column: string;
+  /**
+   * The column holding the provider's id; or `reference`: no column does, the posting's reference is
+   * `<row id>:<provider's id>` (a treasury deposit's credit: the wallet and the rail's deposit id),
+   * and the row is the booking's (Tessera's id the row's).
+   */
+  column: string | { reference: true };
   referenceType: string;
   posting: string;
   account: string;
@@ -122,6 +127,18 @@ const RULES: Record<ReconciliationSource['compares'], Partial<Record<BalanceEntr
       posting: 'treasury_payout_settle',
       account: 'provider_clearing',
       scope: 'row.livemode',
+    },
+    // A deposit Bridge received on a wallet's virtual account: its credit, the line out of the
+    // clearing account, in the wallet's amount and currency; found by the posting's reference
+    // (`<wallet id>:<Bridge's deposit id>`). Only wallets with a virtual account: a liquidation
+    // address's drains are not listed by the source.
+    treasury_deposit: {
+      table: 'treasury_wallets',
+      column: { reference: true },
+      referenceType: 'treasury_provider_deposit',
+      posting: 'treasury_deposit',
+      account: 'provider_clearing',
+      scope: "row.livemode AND row.deposit_account -> 'providerRefs' ->> 'virtualAccountId' IS NOT NULL",
     },
   },
 };
@@ -374,10 +391,13 @@ export class ReconciliationService {
       found.set(type, new Map());
       if (ids.length === 0) continue;
       const rows: BookedRow[] = await tx.em.query(
-        `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
-           FROM ${booking.table} row
-           LEFT JOIN LATERAL (${postedLine(booking)}) posted ON true
-          WHERE row.${booking.column} = ANY($1::text[])`,
+        typeof booking.column === 'string'
+          ? `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
+               FROM ${booking.table} row
+               LEFT JOIN LATERAL (${postedLine(booking)}) posted ON true
+              WHERE row.${booking.column} = ANY($1::text[])`
+          : `SELECT acquirer_id, tessera_id, amount, currency FROM (${referencedPostings(booking)}) booked
+              WHERE acquirer_id = ANY($1::text[])`,
         [ids, booking.referenceType, booking.posting, booking.account],
       );
       for (const row of rows)
@@ -406,15 +426,20 @@ export class ReconciliationService {
     const missing: NewDifference[] = [];
     for (const [type, booking] of ruleEntries(rules)) {
       const scoped = booking.scope?.includes(':provider');
+      const scope = booking.scope ? `AND ${booking.scope.replace(':provider', '$7')}` : '';
       const rows: BookedRow[] = await tx.em.query(
-        `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
-           FROM journal_transactions t
-           JOIN ${booking.table} row ON row.id::text = t.reference_id
-           CROSS JOIN LATERAL (${postedLine(booking)}) posted
-          WHERE t.reference_type = $2 AND t.kind = $3 AND t.created_at >= $5 AND t.created_at < $6
-            AND row.${booking.column} IS NOT NULL AND NOT (row.${booking.column} = ANY($1::text[]))
-            ${booking.scope ? `AND ${booking.scope.replace(':provider', '$7')}` : ''}
-          ORDER BY t.created_at`,
+        typeof booking.column === 'string'
+          ? `SELECT row.${booking.column} AS acquirer_id, row.id AS tessera_id, posted.amount, posted.currency
+               FROM journal_transactions t
+               JOIN ${booking.table} row ON row.id::text = t.reference_id
+               CROSS JOIN LATERAL (${postedLine(booking)}) posted
+              WHERE t.reference_type = $2 AND t.kind = $3 AND t.created_at >= $5 AND t.created_at < $6
+                AND row.${booking.column} IS NOT NULL AND NOT (row.${booking.column} = ANY($1::text[]))
+                ${scope}
+              ORDER BY t.created_at`
+          : `SELECT acquirer_id, tessera_id, amount, currency FROM (${referencedPostings(booking, scope)}) booked
+              WHERE booked_at >= $5 AND booked_at < $6 AND NOT (acquirer_id = ANY($1::text[]))
+              ORDER BY booked_at`,
         [
           idsOf(listed, type),
           booking.referenceType,
@@ -470,6 +495,23 @@ const postedLine = (rule: BookingRule) => `
     JOIN ledger_accounts a ON a.id = e.account_id
    WHERE p.reference_type = $2 AND p.reference_id = row.id::text AND p.kind = $3 AND a.kind::text = $4
   HAVING count(*) > 0`;
+
+/**
+ * The postings of a rule keyed by reference (`column: { reference: true }`; $2 reference type, $3
+ * posting kind, $4 account kind): each one's provider id (its reference after the row's id and
+ * `:`), its row, the provider-side line (unsigned) and when it was booked; `scope` (SQL on `row`)
+ * keeps the rows the provider handled.
+ */
+const referencedPostings = (rule: BookingRule, scope = '') => `
+  SELECT substr(p.reference_id, strpos(p.reference_id, ':') + 1) AS acquirer_id, row.id AS tessera_id,
+         abs(sum(e.amount))::text AS amount, min(e.currency) AS currency, p.created_at AS booked_at
+    FROM journal_transactions p
+    JOIN ${rule.table} row ON row.id::text = split_part(p.reference_id, ':', 1)
+    JOIN journal_entries e ON e.transaction_id = p.id
+    JOIN ledger_accounts a ON a.id = e.account_id
+   WHERE p.reference_type = $2 AND p.kind = $3 AND a.kind::text = $4 AND strpos(p.reference_id, ':') > 0
+     ${scope}
+   GROUP BY p.id, row.id`;
 
 /** A source's rules as [type, rule] pairs. */
 const ruleEntries = (rules: Partial<Record<BalanceEntryType, BookingRule>>) =>

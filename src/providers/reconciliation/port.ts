@@ -3,10 +3,11 @@ import type { AcquirerBalanceTransaction, AcquirerTransactionType, BalancePeriod
 /**
  * What an entry moved: the card acquirer's types (Stripe's balance transactions), or a payout
  * rail's `payout` (money out) and `collection` (money in), or a treasury rail's `treasury_payout`
- * (Bridge's completed transfer). A type the source's `compares` has no
+ * (Bridge's completed transfer) and `treasury_deposit` (money Bridge received for a wallet). A type the source's `compares` has no
  * rule for is listed, not compared (as `other`).
  */
-export type BalanceEntryType = AcquirerTransactionType | 'payout' | 'collection' | 'treasury_payout';
+export type BalanceEntryType =
+  AcquirerTransactionType | 'payout' | 'collection' | 'treasury_payout' | 'treasury_deposit';
 
 /**
  * One entry of a provider's balance, for reconciliation: the card acquirer's shape (Stripe's
@@ -27,7 +28,7 @@ export interface ReconciliationSource {
    * Which of Tessera's bookings its entries are compared with: a kind the reconciliation area has
    * rules for (`card-acquirer`: payments, refunds and disputes by their acquirer references;
    * `payout-rail`: payouts and collections by their provider references; `treasury-rail`: treasury
-   * payouts by the rail's reference).
+   * payouts by the rail's reference, deposits by the rail's deposit id in their credit's reference).
    */
   compares: 'card-acquirer' | 'payout-rail' | 'treasury-rail';
   /** The entries created in the period, every page of them; null when the provider keeps no balance (a sandbox). */

@@ -14,6 +14,24 @@ const PAGE = 100;
  */
 export const BRIDGE_TRANSFER_LOOKBACK_DAYS = 30;
 
+/** Events per page of `GET /v0/virtual_accounts/history` (Bridge's maximum). */
+const ACTIVITY_PAGE = 100;
+
+/**
+ * One event of a virtual account's activity (https://apidocs.bridge.xyz, virtual account activity
+ * across all customers): what Tessera reads of it. `funds_received` is a deposit Bridge received and
+ * matched to the account; `deposit_id` is the deposit's id across its events.
+ */
+interface BridgeVirtualAccountEvent {
+  id: string;
+  type: string;
+  amount: unknown;
+  currency: unknown;
+  deposit_id?: string | null;
+  virtual_account_id?: string;
+  created_at: string;
+}
+
 /**
  * Bridge's balance for reconciliation (docs/live.md, "Reconciliation of Bridge"): its transfers
  * that completed (`payment_processed`, https://apidocs.bridge.xyz, transfers: states) in the period,
@@ -21,13 +39,68 @@ export const BRIDGE_TRANSFER_LOOKBACK_DAYS = 30;
  * `limit` / `starting_after`; https://apidocs.bridge.xyz, fetching transfers), each an entry of type
  * `treasury_payout` whose id is the transfer's (the payout's `provider_ref`), dated when Bridge last
  * changed it (its `updated_at`: the completion), in the destination's currency and Tessera's minor
- * units. Bridge's own fees are not listed on a transfer in a currency Tessera books: entries carry none.
+ * units; and the deposits its virtual accounts received in the period (`funds_received` events of
+ * `GET /v0/virtual_accounts/history`), each an entry of type `treasury_deposit` whose id is the
+ * event's and whose `sourceId` is Bridge's deposit id (what the wallet's credit is referenced by).
+ * Bridge's own fees are not listed on a transfer in a currency Tessera books: entries carry none.
  */
 export function bridgeReconciliation(client: BridgeClient): ReconciliationSource {
   return {
     provider: BRIDGE_PROVIDER,
     compares: 'treasury-rail',
-    balanceEntries: (period) => completedTransfers(client, period),
+    balanceEntries: async (period) => [
+      ...(await completedTransfers(client, period)),
+      ...(await receivedDeposits(client, period)),
+    ],
+  };
+}
+
+/**
+ * The `funds_received` events created in the period, from every virtual account's activity (newest
+ * first by creation, `limit` / `starting_after` an event id, as Bridge's other lists): read back to
+ * the first event created before the period.
+ */
+async function receivedDeposits(client: BridgeClient, period: BalancePeriod): Promise<BalanceEntry[]> {
+  const entries: BalanceEntry[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await client.get<BridgeList<BridgeVirtualAccountEvent | { value: BridgeVirtualAccountEvent }>>(
+      '/virtual_accounts/history',
+      { limit: ACTIVITY_PAGE, starting_after: after },
+    );
+    // Bridge's reference shows each event of this list wrapped as `{ value: … }`, the per-account list does not: both are read.
+    const events = page.data.map((item) => ('value' in item ? item.value : item));
+    for (const event of events) {
+      const createdAt = new Date(event.created_at);
+      if (event.type !== 'funds_received' || createdAt < period.from || createdAt >= period.to) continue;
+      entries.push(depositEntryOf(event, createdAt));
+    }
+    const last = events.at(-1);
+    if (!last || page.data.length < ACTIVITY_PAGE || new Date(last.created_at) < period.from) return entries;
+    after = last.id;
+  }
+}
+
+/** A deposit as an entry: its amount in its currency (USD, EUR), or not compared when Tessera has no such currency. */
+function depositEntryOf(event: BridgeVirtualAccountEvent, createdAt: Date): BalanceEntry {
+  const currency = typeof event.currency === 'string' ? event.currency.toUpperCase() : '';
+  let amount: bigint | null;
+  try {
+    amount = tesseraAmountOf(event.amount, currency);
+  } catch {
+    amount = null;
+  }
+  return {
+    id: event.id,
+    type: amount === null ? 'other' : 'treasury_deposit',
+    acquirerType: `virtual_account_activity:${event.type}`,
+    sourceId: event.deposit_id ?? event.id,
+    paymentReference: null,
+    amount: amount ?? 0n,
+    currency,
+    fee: 0n,
+    feeCurrency: currency,
+    createdAt,
   };
 }
 
