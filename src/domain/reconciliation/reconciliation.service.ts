@@ -44,7 +44,8 @@ interface BookingRule {
   /**
    * The column holding the provider's id; or `reference`: no column does, the posting's reference is
    * `<row id>:<provider's id>` (a treasury deposit's credit: the wallet and the rail's deposit id),
-   * and the row is the booking's (Tessera's id the row's).
+   * and the row is the booking's (Tessera's id the row's); the posting's own line is compared
+   * (`amount` does not apply).
    */
   column: string | { reference: true };
   referenceType: string;
