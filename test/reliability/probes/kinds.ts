@@ -274,6 +274,9 @@ export const GRAPHQL_RULES: Record<string, Kind | null> = {
   payoutBatch: 'payout_batch',
   treasuryEndUser: 'treasury_end_user',
   wallet: 'merchant_wallet',
+  // A reconciliation run is the platform's, not a tenant's: operator tokens only, FORBIDDEN to every
+  // merchant caller (test/operator-graphql.test.ts); probed as a field without a tenant id.
+  operatorReconciliationRun: null,
   // Not tenant ids (the reasons are FIELD_RULES'): never substituted.
   '*.userId': null,
   '*.externalId': null,
