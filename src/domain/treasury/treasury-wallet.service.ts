@@ -154,32 +154,49 @@ export class TreasuryWalletService {
       throw validationError({ amount: [`must be at most ${MAX_SANDBOX_DEPOSIT} ${wallet.currency} per deposit`] });
     }
     return inTransaction(ctx, async (tx) => {
-      const account = await this.accountOf(tx, wallet);
-      const source = await this.ledger.account(tx, { kind: AccountKind.SANDBOX_FUNDING, currency: wallet.currency });
-      const { transaction, balances } = await this.ledger.move(tx, {
-        kind: 'treasury_deposit',
+      return this.credit(tx, wallet, amount, AccountKind.SANDBOX_FUNDING, {
         referenceType: 'treasury_wallet',
         referenceId: wallet.id,
         description: 'Sandbox deposit to an end-user wallet',
-        lines: [
-          { account, amount },
-          { account: source, amount: -amount },
-        ],
       });
-      const deposit: TreasuryDeposit = {
-        id: transaction.id,
-        wallet,
-        amount,
-        balance: balances.get(account.id)!,
-        createdAt: transaction.createdAt,
-      };
-      await this.events.record(
-        tx,
-        TreasuryEvent.DEPOSIT_RECEIVED,
-        treasuryEventData(wallet.livemode, depositObject(deposit)),
-      );
-      return deposit;
     });
+  }
+
+  /**
+   * Credits a wallet from `sourceKind` in one balanced journal transaction (`treasury_deposit`) and
+   * records treasury.deposit.received: the sandbox's deposits and the rail's share it. `ctx`: the
+   * wallet's business and mode, inside the caller's transaction.
+   */
+  private async credit(
+    ctx: RequestContext,
+    wallet: TreasuryWallet,
+    amount: bigint,
+    sourceKind: AccountKind,
+    posting: { referenceType: string; referenceId: string; description: string },
+  ): Promise<TreasuryDeposit> {
+    const account = await this.accountOf(ctx, wallet);
+    const source = await this.ledger.account(ctx, { kind: sourceKind, currency: wallet.currency });
+    const { transaction, balances } = await this.ledger.move(ctx, {
+      kind: 'treasury_deposit',
+      ...posting,
+      lines: [
+        { account, amount },
+        { account: source, amount: -amount },
+      ],
+    });
+    const deposit: TreasuryDeposit = {
+      id: transaction.id,
+      wallet,
+      amount,
+      balance: balances.get(account.id)!,
+      createdAt: transaction.createdAt,
+    };
+    await this.events.record(
+      ctx,
+      TreasuryEvent.DEPOSIT_RECEIVED,
+      treasuryEventData(wallet.livemode, depositObject(deposit)),
+    );
+    return deposit;
   }
 
   /**
@@ -220,28 +237,11 @@ export class TreasuryWalletService {
         [referenceType, referenceId],
       );
       if (seen.length > 0) return null;
-      const ctx = tx.forBusiness(wallet.businessId, Mode.LIVE);
-      const account = await this.accountOf(ctx, wallet);
-      const source = await this.ledger.account(ctx, { kind: AccountKind.PROVIDER_CLEARING, currency: wallet.currency });
-      const { transaction, balances } = await this.ledger.move(ctx, {
-        kind: 'treasury_deposit',
+      return this.credit(tx.forBusiness(wallet.businessId, Mode.LIVE), wallet, amount, AccountKind.PROVIDER_CLEARING, {
         referenceType,
         referenceId,
         description: 'Deposit to an end-user wallet, announced by the treasury rail',
-        lines: [
-          { account, amount },
-          { account: source, amount: -amount },
-        ],
       });
-      const deposit: TreasuryDeposit = {
-        id: transaction.id,
-        wallet,
-        amount,
-        balance: balances.get(account.id)!,
-        createdAt: transaction.createdAt,
-      };
-      await this.events.record(ctx, TreasuryEvent.DEPOSIT_RECEIVED, treasuryEventData(true, depositObject(deposit)));
-      return deposit;
     });
   }
 
