@@ -30,7 +30,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/explorer/**', '.data/**'] },
+  { ignores: ['dist/**', '**/node_modules/**', 'coverage/**', 'src/explorer/**', '.data/**', 'dashboard/src/gql/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

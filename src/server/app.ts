@@ -6,6 +6,7 @@ import { Core } from '../domain/core';
 import { TESSERA_VERSION } from '../project';
 import { ErrorCode } from '../domain/shared/errors';
 import { GRAPHQL_PATH, registerGraphQL } from '../graphql/server';
+import { DASHBOARD_PATH, registerDashboard } from './dashboard';
 import { errorEnvelope, sendError } from '../rest/shared/envelope';
 import { DOCS_PATH, OPENAPI_PATH, registerRestSurface } from '../rest/surface';
 import { hostedPageRoutes } from '../hosted/hosted-pages.routes';
@@ -147,6 +148,7 @@ export async function buildApp(
     v1Reference: V1_DOCS_PATH,
     v1Document: V1_OPENAPI_PATH,
     graphql: GRAPHQL_PATH,
+    dashboard: DASHBOARD_PATH,
   });
   app.get('/healthz', async () => ({ status: 'ok', version: TESSERA_VERSION }));
   app.get('/readyz', async (_request, reply) => {
@@ -165,6 +167,7 @@ export async function buildApp(
   await registerRestSurface(app, core, { onResponseMismatch: options.onResponseMismatch });
   await registerV1Surface(app, core, { onResponseMismatch: options.onResponseMismatch });
   await hostedPageRoutes(app, core);
+  await registerDashboard(app);
   await registerGraphQL(app, core, schema);
   return app;
 }

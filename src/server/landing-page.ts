@@ -21,6 +21,7 @@ export interface FrontDoorPaths {
   v1Reference: string;
   v1Document: string;
   graphql: string;
+  dashboard: string;
 }
 
 export interface FrontDoor {
@@ -40,6 +41,12 @@ const DESCRIPTION =
  */
 export function frontDoorOf(config: Config, paths: FrontDoorPaths): FrontDoor {
   const links: FrontDoorLink[] = [
+    {
+      rel: 'dashboard',
+      title: 'Dashboard',
+      href: paths.dashboard,
+      description: 'Sign up or sign in: payments, payouts, collections and your team, live',
+    },
     {
       rel: 'rest-reference',
       title: 'REST API reference',

@@ -1,0 +1,172 @@
+import { useQuery, useSubscription } from '@apollo/client/react';
+import { Anchor, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { useDebouncedValue } from '@mantine/hooks';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { graphql } from '../../gql';
+import type { PaymentStatus, PaymentsListQuery } from '../../gql/graphql';
+import { DataTable, useCursorPages } from '../../ui/DataTable';
+import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+
+const PaymentsList = graphql(`
+  query PaymentsList($first: Int, $after: String, $filter: PaymentFilter) {
+    payments(first: $first, after: $after, filter: $filter) {
+      edges {
+        node {
+          id
+          status
+          email
+          createdAt
+          amount {
+            amount
+            currency
+          }
+          amountRefunded {
+            amount
+            currency
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+/** Every change of the business's payments in this mode: the rows on screen change status in place (the cache is keyed by id). */
+const PaymentsLive = graphql(`
+  subscription PaymentsLive {
+    paymentUpdated {
+      previousStatus
+      payment {
+        id
+        status
+        email
+        createdAt
+        amount {
+          amount
+          currency
+        }
+        amountRefunded {
+          amount
+          currency
+        }
+      }
+    }
+  }
+`);
+
+const STATUSES: PaymentStatus[] = ['PENDING', 'REQUIRES_ACTION', 'COMPLETED', 'SETTLED', 'REFUNDED', 'FAILED'];
+
+type Row = PaymentsListQuery['payments']['edges'][number]['node'];
+const column = createColumnHelper<Row>();
+const columns = [
+  column.accessor((row) => Number(row.amount.amount), {
+    id: 'amount',
+    header: 'Amount',
+    cell: ({ row }) => (
+      <Anchor component={Link} to={`/payments/${row.original.id}`} fw={600}>
+        {formatMoney(row.original.amount)}
+      </Anchor>
+    ),
+  }),
+  column.accessor('status', { header: 'Status', cell: ({ getValue }) => <StatusBadge status={getValue()} /> }),
+  column.accessor('email', { header: 'Payer' }),
+  column.accessor('createdAt', { header: 'Date', cell: ({ getValue }) => formatDateTime(getValue()) }),
+];
+
+/** The business's payments in this mode, newest first, filtered on the server and live through `paymentUpdated`. */
+export default function PaymentsScreen() {
+  const [status, setStatus] = useState<PaymentStatus | null>(null);
+  const [email, setEmail] = useState('');
+  const [range, setRange] = useState<DatesRangeValue<string>>([null, null]);
+  const [debouncedEmail] = useDebouncedValue(email.trim(), 300);
+  const pages = useCursorPages(25);
+  const { reset } = pages;
+
+  const [from, to] = range;
+  const filter = {
+    ...(status ? { status } : {}),
+    ...(debouncedEmail ? { email: debouncedEmail } : {}),
+    ...(from ? { from: new Date(`${from}T00:00:00`).toISOString() } : {}),
+    ...(to ? { to: new Date(`${to}T23:59:59.999`).toISOString() } : {}),
+  };
+  const filterKey = JSON.stringify(filter);
+  useEffect(reset, [filterKey, reset]);
+
+  const { data, loading, error, refetch } = useQuery(PaymentsList, {
+    variables: { ...pages.variables, filter },
+  });
+  const rows = data?.payments.edges.map((edge) => edge.node) ?? [];
+
+  // A payment not on screen appeared (or changed into the filter): the first page is read again.
+  useSubscription(PaymentsLive, {
+    onData: ({ data: update }) => {
+      const payment = update.data?.paymentUpdated.payment;
+      if (payment && pages.page === 1 && !rows.some((row) => row.id === payment.id)) void refetch();
+    },
+  });
+
+  return (
+    <Stack>
+      <Title order={2}>Payments</Title>
+      <Group align="flex-end">
+        <Select
+          label="Status"
+          placeholder="Any"
+          clearable
+          value={status}
+          onChange={(value) => setStatus(value)}
+          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
+          w={180}
+        />
+        <TextInput
+          label="Payer's email"
+          placeholder="payer@example.com"
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+          w={240}
+        />
+        <DatePickerInput
+          type="range"
+          label="Created"
+          placeholder="Any date"
+          clearable
+          value={range}
+          onChange={setRange}
+          w={260}
+        />
+      </Group>
+      {error ? (
+        <LoadError error={error} retry={() => void refetch()} />
+      ) : loading && !data ? (
+        <Loading label="Loading payments…" />
+      ) : rows.length === 0 ? (
+        <Empty title={filterKey === '{}' ? 'No payments yet' : 'No payment matches these filters'}>
+          {filterKey === '{}'
+            ? 'Payments appear here, live, as your customers pay: through the API (chargeCard), a checkout session, a payment link or an invoice.'
+            : 'Change or clear the filters.'}
+        </Empty>
+      ) : (
+        <DataTable
+          caption="Payments"
+          data={rows}
+          columns={columns}
+          rowId={(row) => row.id}
+          paging={{
+            page: pages.page,
+            hasNextPage: data?.payments.pageInfo.hasNextPage ?? false,
+            next: () => pages.next(data?.payments.pageInfo.endCursor),
+            previous: pages.previous,
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,175 @@
+import { Browser, Page } from 'playwright-core';
+import { expectAccessible } from './support/axe';
+import { browserTestFor, launchChromium } from './support/browser';
+import { FUTURE_YEAR, api, pathOf } from './support/checkout';
+import { DashboardTab, buildDashboard, openDashboard, watch } from './support/dashboard';
+import { TestServer, codeIn, startTestServer, waitFor, waitUntil } from './support/harness';
+import { PATIENCE_MS, within } from './support/wait';
+
+const browserTest = browserTestFor('dashboard.browser');
+
+/** The status badge of a payment's row in the payments table. */
+const rowStatus = (page: Page, paymentId: string) =>
+  page.locator(`tr[data-row-id="${paymentId}"] [data-status]`).getAttribute('data-status');
+
+/**
+ * The merchant dashboard at /dashboard, built as `npm start` builds it, in headless Chromium against
+ * a real server with nothing else reachable: sign-up with the emailed code, the shell (test-mode
+ * strip, mode switch), a payment taken on the hosted page in another tab that appears and turns
+ * COMPLETED in the list without a reload (a subscription), its page and a partial refund, sign-in
+ * refusals, an expired session; axe-core on each screen.
+ */
+describe('the dashboard in headless Chromium', () => {
+  let server: TestServer;
+  let browser: Browser | null = null;
+  const tabs: DashboardTab[] = [];
+
+  const open = async () => {
+    browser ??= await launchChromium();
+    const tab = await openDashboard(browser, server.baseUrl);
+    tabs.push(tab);
+    return tab;
+  };
+
+  beforeAll(async () => {
+    await buildDashboard();
+    server = await startTestServer();
+  }, 900_000);
+  afterAll(async () => {
+    for (const tab of tabs) await tab.context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(() => {
+    // Every page of the test ran without an uncaught error, a console error or a request elsewhere.
+    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
+  });
+
+  browserTest(
+    'a merchant signs up with the emailed code, takes a payment on the hosted page in another tab, watches it turn COMPLETED without a reload, and refunds part of it',
+    async () => {
+      const { page, context, problems } = await open();
+      const email = `dash-${Date.now()}@example.com`;
+
+      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.waitForURL('**/dashboard/sign-in');
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.getByLabel('Your name').fill('Dana Dash');
+      await page.getByLabel('Business name').fill('Dash Goods');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill('correct-horse-battery');
+      await expectAccessible(page, 'the sign-up form');
+      await page.getByRole('button', { name: 'Create account' }).click();
+
+      await page.getByText('We sent a 6-digit code').waitFor();
+      const [mail] = await waitFor(
+        () => server.mailTo(email),
+        (mails) => mails.length > 0,
+      );
+      await page.getByLabel('Digit 1 of the sign-up code').focus();
+      await page.keyboard.type(codeIn(mail)!);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      const apiKey = (await page.getByTestId('test-api-key').textContent())!.trim();
+      expect(apiKey).toMatch(/^bk_test_/);
+      await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+
+      await page.getByRole('heading', { name: 'Dash Goods' }).waitFor();
+      expect(await page.getByTestId('test-mode-banner').textContent()).toContain('Test mode');
+      await expectAccessible(page, 'the home screen');
+
+      await page.getByRole('link', { name: 'Payments' }).click();
+      await page.getByText('No payments yet').waitFor();
+      await expectAccessible(page, 'the empty payments list');
+
+      // The payer, in another tab, pays on the hosted page.
+      const session = (
+        await api(server, apiKey)('POST', '/api/v1/business/checkout/session', {
+          amount: 42.5,
+          currency: 'usd',
+          customerEmail: 'payer@example.com',
+          successUrl: `${server.baseUrl}/healthz`,
+        })
+      ).body.data;
+      const payer = await within(context.newPage(), PATIENCE_MS, 'the payer tab');
+      watch(payer, problems);
+      await payer.goto(`${server.baseUrl}${pathOf(session.checkoutUrl)}`);
+      await payer.fill('#number', '4242 4242 4242 4242');
+      await payer.fill('#expiryMonth', '12');
+      await payer.fill('#expiryYear', FUTURE_YEAR);
+      await payer.fill('#cvv', '123');
+      await Promise.all([payer.waitForURL(`${server.baseUrl}/healthz**`, { timeout: 60_000 }), payer.click('#pay')]);
+      const [{ id: paymentId }] = await server.runtime.dataSource.query(
+        `SELECT p.id FROM payments p JOIN checkout_sessions s ON s.payment_id = p.id WHERE s.id = $1`,
+        [session.id],
+      );
+
+      // The dashboard tab was not reloaded: its row arrived and turned COMPLETED through the subscription.
+      const loads: string[] = [];
+      page.on('load', () => loads.push(page.url()));
+      await page.locator(`tr[data-row-id="${paymentId}"]`).waitFor({ timeout: 60_000 });
+      await waitUntil(
+        async () => (await rowStatus(page, paymentId)) === 'COMPLETED',
+        'the row turns COMPLETED',
+        60_000,
+      );
+      expect(loads).toEqual([]);
+      expect(await page.locator(`tr[data-row-id="${paymentId}"]`).textContent()).toContain('payer@example.com');
+      await expectAccessible(page, 'the payments list');
+
+      await page.locator(`tr[data-row-id="${paymentId}"] a`).click();
+      await page.getByRole('heading', { name: 'Refund', exact: true }).waitFor();
+      await page.getByLabel('Amount (USD)').fill('10.00');
+      await page.getByLabel('Reason', { exact: true }).fill('damaged box');
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      await page.locator('tr[data-refund-id]').waitFor();
+      expect(await page.locator('tr[data-refund-id]').textContent()).toContain('damaged box');
+      const [refund] = await server.runtime.dataSource.query(
+        `SELECT amount::text AS amount FROM refunds WHERE payment_id = $1`,
+        [paymentId],
+      );
+      expect(refund).toEqual({ amount: '1000' });
+      await expectAccessible(page, 'a payment with a refund');
+    },
+    600_000,
+  );
+
+  browserTest(
+    'sign-in: a wrong password is refused with the lockout rule; a refused session sends the user back to sign in, saying it expired; the mode switch leaves test mode unmistakably',
+    async () => {
+      const merchant = await server.signUp({ businessName: 'Sign-in Goods' });
+      const { page } = await open();
+      await page.goto(`${server.baseUrl}/dashboard/payments`);
+      await page.waitForURL('**/dashboard/sign-in');
+      await page.getByLabel('Email').fill(merchant.email);
+      await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const refusal = page.getByRole('alert');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('locked for 15 minutes');
+      await expectAccessible(page, 'a refused sign-in');
+
+      await page.getByLabel('Password', { exact: true }).fill(merchant.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // Back where the user was going.
+      await page.waitForURL('**/dashboard/payments');
+      await page.getByRole('heading', { name: 'Payments' }).waitFor();
+
+      await page.getByText('Live', { exact: true }).click();
+      await page.getByTestId('live-setup').waitFor();
+      expect(await page.getByTestId('test-mode-banner').count()).toBe(0);
+      await page.getByText('Test', { exact: true }).click();
+      await page.getByTestId('test-mode-banner').waitFor();
+
+      // The server stops accepting the session (its JWT replaced by one it refuses): the next request ends it.
+      await page.evaluate(() => {
+        const storage = (globalThis as any).localStorage;
+        const session = JSON.parse(storage.getItem('tessera.dashboard.session'));
+        storage.setItem('tessera.dashboard.session', JSON.stringify({ ...session, token: 'not.a.jwt' }));
+      });
+      await page.reload();
+      await page.waitForURL('**/dashboard/sign-in');
+      await page.getByText('Your session expired').waitFor();
+    },
+    300_000,
+  );
+});

@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { PATIENCE_MS, within } from './wait';
+
+/**
+ * Builds the dashboard (dist/dashboard/) as `npm start` does: the server serves it from there.
+ * Returns at once when it is current; a first build (types, type check, bundle) takes a minute or
+ * two on a busy machine.
+ */
+export async function buildDashboard(): Promise<void> {
+  await promisify(execFile)(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'build-dashboard.js')], {
+    timeout: 600_000,
+  });
+}
+
+/** A browser context for one dashboard user: only this server is reachable, and what goes wrong on the page is kept. */
+export interface DashboardTab {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors, console errors (CSP violations among them) and requests to other hosts. */
+  problems: string[];
+}
+
+export async function openDashboard(browser: Browser, baseUrl: string): Promise<DashboardTab> {
+  const context = await within(
+    browser.newContext({ viewport: { width: 1280, height: 860 } }),
+    PATIENCE_MS,
+    'a context',
+  );
+  const origin = new URL(baseUrl).origin;
+  const problems: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith(origin.replace('http', 'ws')) || url.startsWith('data:')) {
+      return route.continue();
+    }
+    problems.push(`request to another host: ${url}`);
+    return route.abort();
+  });
+  const page = await within(context.newPage(), PATIENCE_MS, 'a new page in Chromium');
+  watch(page, problems);
+  return { context, page, problems };
+}
+
+/** Records a page's uncaught errors and console errors (a refused request the app handles shows none). */
+export function watch(page: Page, problems: string[]): void {
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+}
