@@ -210,7 +210,7 @@ describe('paymentVolume (GraphQL)', () => {
       expect(theirs.body.data.paymentVolume).toMatchObject({ buckets: [], totals: [] });
     }
     const anonymous = await server.graphql(VOLUME, range);
-    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(anonymous.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
   test.each([
@@ -232,7 +232,7 @@ describe('paymentVolume (GraphQL)', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toBeNull();
     expect(response.body.errors).toHaveLength(1);
-    expect(response.body.errors[0].extensions).toMatchObject({
+    expect(response.body.errors?.[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       domainCode: 'VALIDATION_ERROR',
       errors: { [field]: [expect.any(String)] },
@@ -246,7 +246,7 @@ describe('paymentVolume (GraphQL)', () => {
     const starts = new Set(fits.body.data.paymentVolume.buckets.map((row: { start: string }) => row.start));
     expect(starts.size).toBe(1_000);
     const over = await volume({ from: '2026-03-10T00:00:00Z', to: '2026-04-20T16:00:00.001Z', interval: 'HOUR' });
-    expect(over.body.errors[0].extensions.errors.to).toEqual([
+    expect(over.body.errors?.[0].extensions.errors.to).toEqual([
       'is too far from from: at most 1,000 HOUR buckets; ask for a shorter range or a longer interval',
     ]);
     const badZone = await volume({
@@ -254,7 +254,7 @@ describe('paymentVolume (GraphQL)', () => {
       to: '2026-03-13T00:00:00Z',
       timeZone: 'Mars/Olympus',
     });
-    expect(badZone.body.errors[0].extensions.errors.timeZone).toEqual([
+    expect(badZone.body.errors?.[0].extensions.errors.timeZone).toEqual([
       'must be an IANA time zone name such as Europe/Paris, America/New_York or UTC',
     ]);
   });
@@ -262,6 +262,6 @@ describe('paymentVolume (GraphQL)', () => {
   test('a from that is not a date is GraphQL’s own variable error', async () => {
     const response = await volume({ from: 'yesterday', to: '2026-03-13T00:00:00Z' });
     expect(response.status).toBe(400);
-    expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(response.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

@@ -85,40 +85,29 @@ const POINTS: Readonly<Record<'real' | 'wall', string>> = {
 };
 
 /**
- * One statement: the buckets of the range (counted, so that a range of too many reads no payment:
- * a one-time filter), the captured payments of the business and mode grouped by bucket and
- * currency (through ix_payments_business_mode_captured: the range's rows only), and every bucket
- * for every currency with volume, zero where a currency had none. A bucket holding volume is
- * always answered, even one the series missed.
+ * One statement: the bucket starts of the range (a row each, without a currency), then the
+ * captured payments of the business and mode grouped by bucket and currency (through
+ * ix_payments_business_mode_captured: the range's rows only). A range of too many buckets reads no
+ * payment (a one-time filter). The rows are made dense here rather than by a cross join in SQL,
+ * whose estimate (every start times every currency) would cost the planner's JIT compilation.
  */
 const volumeSql = (points: string) => `
 WITH points AS (${points}),
 buckets AS (
   SELECT DISTINCT date_trunc($5, point, $6) AS start FROM points WHERE date_trunc($5, point, $6) < $4
-),
-volume AS (
-  SELECT date_trunc($5, p.captured_at, $6) AS start, p.currency, count(*)::int AS count,
-         sum(p.amount)::text AS amount, sum(p.amount_refunded)::text AS refunded
-    FROM payments p
-   WHERE p.business_id = $1 AND p.livemode = $2 AND p.status = ANY($7::payment_status[])
-     AND p.captured_at >= $3 AND p.captured_at < $4
-     AND (SELECT count(*) FROM buckets) <= $8
-   GROUP BY 1, 2
 )
-SELECT counted.buckets::int AS "bucketCount", dense.start, dense.currency, dense.count, dense.amount, dense.refunded
-  FROM (SELECT count(*) AS buckets FROM buckets) counted
-  LEFT JOIN LATERAL (
-    SELECT starts.start, currencies.currency, coalesce(v.count, 0) AS count,
-           coalesce(v.amount, '0') AS amount, coalesce(v.refunded, '0') AS refunded
-      FROM (SELECT start FROM buckets UNION SELECT start FROM volume) starts
-     CROSS JOIN (SELECT DISTINCT currency FROM volume) currencies
-      LEFT JOIN volume v ON v.start = starts.start AND v.currency = currencies.currency
-  ) dense ON true
- ORDER BY dense.start, dense.currency`;
+SELECT start, NULL AS currency, 0 AS count, '0' AS amount, '0' AS refunded FROM buckets
+UNION ALL
+SELECT date_trunc($5, p.captured_at, $6), p.currency, count(*)::int, sum(p.amount)::text, sum(p.amount_refunded)::text
+  FROM payments p
+ WHERE p.business_id = $1 AND p.livemode = $2 AND p.status = ANY($7::payment_status[])
+   AND p.captured_at >= $3 AND p.captured_at < $4
+   AND (SELECT count(*) FROM buckets) <= $8
+ GROUP BY 1, 2`;
 
 interface VolumeRow {
-  bucketCount: number;
-  start: Date | null;
+  start: Date;
+  /** Null on a bucket start of the series. */
   currency: string | null;
   count: number;
   amount: string;
@@ -161,31 +150,35 @@ export async function paymentVolume(ctx: RequestContext, query: PaymentVolumeQue
   const rows = (await ctx.em.query(sql, params).catch((error: unknown) => {
     throw isUnknownZone(error) ? invalidZone() : error;
   })) as VolumeRow[];
-  if (rows[0].bucketCount > MAX_VOLUME_BUCKETS) throw tooManyBuckets(interval);
+  if (rows.filter((row) => row.currency === null).length > MAX_VOLUME_BUCKETS) throw tooManyBuckets(interval);
 
-  const buckets: VolumeBucket[] = rows
-    .filter((row) => row.start !== null && row.currency !== null)
-    .map((row) => ({
-      start: row.start!,
-      currency: row.currency!,
-      count: row.count,
-      amount: BigInt(row.amount),
-      refunded: BigInt(row.refunded),
-    }));
-  const totals = new Map<string, VolumeFigures>();
-  for (const bucket of buckets) {
-    const total = totals.get(bucket.currency) ?? { currency: bucket.currency, count: 0, amount: 0n, refunded: 0n };
-    total.count += bucket.count;
-    total.amount += bucket.amount;
-    total.refunded += bucket.refunded;
-    totals.set(bucket.currency, total);
-  }
-  return {
-    from,
-    to,
-    interval,
-    timeZone,
-    buckets,
-    totals: [...totals.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
-  };
+  // Every start of the series, and any start holding volume (always answered, even one the series missed).
+  const starts = [...new Map(rows.map((row) => [row.start.getTime(), row.start])).values()].sort(
+    (a, b) => a.getTime() - b.getTime(),
+  );
+  const captured = rows.filter((row) => row.currency !== null);
+  const currencies = [...new Set(captured.map((row) => row.currency!))].sort();
+  const figuresOf = new Map(captured.map((row) => [`${row.start.getTime()} ${row.currency}`, row]));
+  const buckets: VolumeBucket[] = starts.flatMap((start) =>
+    currencies.map((currency) => {
+      const row = figuresOf.get(`${start.getTime()} ${currency}`);
+      return {
+        start,
+        currency,
+        count: row?.count ?? 0,
+        amount: BigInt(row?.amount ?? 0),
+        refunded: BigInt(row?.refunded ?? 0),
+      };
+    }),
+  );
+  const totals = currencies.map((currency) => {
+    const own = captured.filter((row) => row.currency === currency);
+    return {
+      currency,
+      count: own.reduce((sum, row) => sum + row.count, 0),
+      amount: own.reduce((sum, row) => sum + BigInt(row.amount), 0n),
+      refunded: own.reduce((sum, row) => sum + BigInt(row.refunded), 0n),
+    };
+  });
+  return { from, to, interval, timeZone, buckets, totals };
 }
