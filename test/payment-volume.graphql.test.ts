@@ -125,6 +125,28 @@ describe('paymentVolume (GraphQL)', () => {
     ]);
   });
 
+  test("docs/graphql-api.md's example: Paris days of 10 to 12 March (UTC+1) start at 23:00 UTC the day before", async () => {
+    const response = await volume({
+      from: '2026-03-09T23:00:00Z',
+      to: '2026-03-12T23:00:00Z',
+      interval: 'DAY',
+      timeZone: 'Europe/Paris',
+    });
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data.paymentVolume.buckets).toEqual([
+      bucket('2026-03-09T23:00:00.000Z', 'EUR', 0, '0.00'),
+      bucket('2026-03-09T23:00:00.000Z', 'USD', 1, '10.00'),
+      bucket('2026-03-10T23:00:00.000Z', 'EUR', 0, '0.00'),
+      bucket('2026-03-10T23:00:00.000Z', 'USD', 2, '8.50', '3.00'),
+      bucket('2026-03-11T23:00:00.000Z', 'EUR', 1, '20.00', '5.00'),
+      bucket('2026-03-11T23:00:00.000Z', 'USD', 0, '0.00'),
+    ]);
+    expect(response.body.data.paymentVolume.totals).toEqual([
+      figures('EUR', 1, '20.00', '5.00'),
+      figures('USD', 3, '18.50', '3.00'),
+    ]);
+  });
+
   test('hours follow the clock: the hour Paris repeats in autumn is two buckets, and that day has 25 hours', async () => {
     const hours = await volume({
       from: '2026-10-25T00:00:00Z',
