@@ -10,7 +10,7 @@ export enum VolumeInterval {
   MONTH = 'MONTH',
 }
 
-/** The most buckets one volume query answers per currency (a year of days, six weeks of hours). */
+/** The most buckets one volume query answers per currency (two years and more of days, 41 days of hours). */
 export const MAX_VOLUME_BUCKETS = 1_000;
 
 /** The captured volume of [from, to), in buckets of `interval` aligned in `timeZone` (an IANA name). */
@@ -43,10 +43,10 @@ export interface PaymentVolume extends PaymentVolumeQuery {
   totals: VolumeFigures[];
 }
 
-/** PostgreSQL's date_trunc unit and the step between bucket starts of each interval. */
+/** PostgreSQL's date_trunc unit of each interval, the step of its series of points (POINTS) and its longest bucket. */
 const UNITS: Readonly<Record<VolumeInterval, { unit: string; step: string; longestHours: number }>> = {
   // A local hour is an hour of real time, except in a zone whose offset moves by half an hour: two at most.
-  [VolumeInterval.HOUR]: { unit: 'hour', step: '1 hour', longestHours: 2 },
+  [VolumeInterval.HOUR]: { unit: 'hour', step: '15 minutes', longestHours: 2 },
   [VolumeInterval.DAY]: { unit: 'day', step: '1 day', longestHours: 25 },
   [VolumeInterval.WEEK]: { unit: 'week', step: '1 week', longestHours: 7 * 24 + 1 },
   [VolumeInterval.MONTH]: { unit: 'month', step: '1 month', longestHours: 31 * 24 + 1 },
@@ -79,7 +79,7 @@ const tooManyBuckets = (interval: VolumeInterval) =>
  * date_trunc then gives each point its bucket's start exactly as it gives a payment's.
  */
 const POINTS: Readonly<Record<'real' | 'wall', string>> = {
-  real: `SELECT generate_series($3::timestamptz, $4::timestamptz, interval '15 minutes') AS point`,
+  real: `SELECT generate_series($3::timestamptz, $4::timestamptz, $9::interval) AS point`,
   wall: `SELECT (local AT TIME ZONE $6) AS point
            FROM generate_series(date_trunc($5, $3::timestamptz AT TIME ZONE $6), $4::timestamptz AT TIME ZONE $6, $9::interval) AS local`,
 };
@@ -145,7 +145,7 @@ export async function paymentVolume(ctx: RequestContext, query: PaymentVolumeQue
     timeZone,
     CAPTURED_PAYMENT_STATUSES,
     MAX_VOLUME_BUCKETS,
-    ...(interval === VolumeInterval.HOUR ? [] : [step]),
+    step,
   ];
   const rows = (await ctx.em.query(sql, params).catch((error: unknown) => {
     throw isUnknownZone(error) ? invalidZone() : error;
