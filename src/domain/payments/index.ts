@@ -41,6 +41,8 @@ export {
   PaymentStatus,
   Refund,
 } from './payment.entities';
+export { MAX_VOLUME_BUCKETS, VolumeInterval } from './payment-volume';
+export type { PaymentVolume, PaymentVolumeQuery, VolumeBucket, VolumeFigures } from './payment-volume';
 export { PaymentService, vaultedOf } from './payment.service';
 export type { ChargeAttempt } from './payment.service';
 export { awaitsAuthentication } from './payment.states';

@@ -47,6 +47,9 @@ export enum PaymentSource {
 /** A card payment of one business and mode. Amounts are bigint minor units of `currency`. */
 @Entity('payments')
 @Index('ix_payments_acquirer_reference', ['acquirerReference'], { where: `"acquirer_reference" IS NOT NULL` })
+@Index('ix_payments_business_mode_captured', ['businessId', 'livemode', 'capturedAt'], {
+  where: `"captured_at" IS NOT NULL`,
+})
 @Index('ix_payments_business_mode_created', ['businessId', 'livemode', 'createdAt'])
 @Index('ix_payments_business_mode_email', ['businessId', 'livemode', 'email'])
 @Index('ix_payments_customer_created', ['customerId', 'createdAt'])

@@ -11,6 +11,7 @@ import { RefundStatus } from './refund.service';
 import { paymentIdRangeOf, referenceDigitsOf } from './payment-reference';
 import { Payment, PaymentSource, Refund } from './payment.entities';
 import { FINAL_WITHOUT_MONEY } from './payment.states';
+import { PaymentVolume, PaymentVolumeQuery, paymentVolume } from './payment-volume';
 import { PaymentStore } from './payment.store';
 import { SettlementService } from './settlement.service';
 
@@ -90,6 +91,15 @@ export class PaymentService {
       to: filters.to?.toISOString(),
     };
     return paginate(query, 'payment', page, cursorFilters);
+  }
+
+  /**
+   * The captured volume of the business and mode over [from, to), per currency, in buckets aligned
+   * in a time zone (docs/graphql-api.md, Payment volume): any role reads it.
+   */
+  async volume(ctx: RequestContext, query: PaymentVolumeQuery): Promise<PaymentVolume> {
+    ctx.requireRole(...ALL_ROLES);
+    return paymentVolume(ctx, query);
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   PaymentTopic,
   Refund as RefundRow,
   setServerToServerCharging,
+  VolumeInterval,
 } from '../../domain/payments';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { notFound } from '../../domain/shared/errors';
@@ -25,6 +26,7 @@ import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../share
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { Customer } from '../customers/customer.types';
+import { PaymentVolume } from './payment-volume.types';
 import {
   ChargeCardPayload,
   CompleteThreeDSecurePayload,
@@ -103,6 +105,29 @@ export class PaymentResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<Payment> {
     return Payment.from(await context.core.payments.get(caller(context), id));
+  }
+
+  @Query(() => PaymentVolume, {
+    description:
+      'Captured card volume of the active business and mode over [from, to), per currency, in buckets aligned in a time zone: for charts and "today" / "this month" figures without paging through payments',
+  })
+  async paymentVolume(
+    @Ctx() context: GraphQLContext,
+    @Arg('from', () => Date, { description: 'The start of the range (inclusive), by capturedAt' }) from: Date,
+    @Arg('to', () => Date, { description: 'The end of the range (exclusive); must be after from' }) to: Date,
+    @Arg('interval', () => VolumeInterval, {
+      defaultValue: VolumeInterval.DAY,
+      description: 'The length of each bucket: HOUR, DAY (the default), WEEK or MONTH',
+    })
+    interval: VolumeInterval,
+    @Arg('timeZone', () => String, {
+      defaultValue: 'UTC',
+      description:
+        'The IANA time zone (Europe/Paris, America/New_York, UTC: the default) whose hours, days, weeks and months the buckets follow',
+    })
+    timeZone: string,
+  ): Promise<PaymentVolume> {
+    return PaymentVolume.from(await context.core.payments.volume(caller(context), { from, to, interval, timeZone }));
   }
 
   @Query(() => DisputeConnection, {

@@ -97,6 +97,8 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
     },
   },
   advanceSandboxPayout: { input: { id: '{{payout}}', status: 'SUBMITTED' } },
+  // No id: called as the other tenant over every month the probes' payments can fall in (from < to, 1,000 buckets at most).
+  paymentVolume: { from: '2020-01-01T00:00:00.000Z', to: '2099-01-01T00:00:00.000Z', interval: 'MONTH' },
   createTreasuryWallet: { input: { endUserId: '{{treasury_end_user}}', currency: 'eur' } },
   attachPaymentMethod: { input: { customerId: '{{customer}}', card: CARD } },
   paySandboxCollection: { input: { id: '{{collection}}', amount: '5000' } },
