@@ -38,6 +38,7 @@ import { Reconciliation1796390000000 } from './1796390000000-Reconciliation';
 import { PaymentAcquirerReferenceIndex1796400000000 } from './1796400000000-PaymentAcquirerReferenceIndex';
 import { OperatorTokens1796650000000 } from './1796650000000-OperatorTokens';
 import { ReconciliationProvider1796660000000 } from './1796660000000-ReconciliationProvider';
+import { SanctionsMatchRequest1796700000000 } from './1796700000000-SanctionsMatchRequest';
 import { PaymentCapturedIndex1796710000000 } from './1796710000000-PaymentCapturedIndex';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 // Function is the type TypeORM's `migrations` option takes, and the line migration:generate rewrites.
@@ -83,5 +84,6 @@ export const migrations: Function[] = [
   SanctionsLists1796600000000,
   OperatorTokens1796650000000,
   ReconciliationProvider1796660000000,
+  SanctionsMatchRequest1796700000000,
   PaymentCapturedIndex1796710000000,
 ];

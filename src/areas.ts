@@ -23,6 +23,7 @@ import { payoutsArea } from './domain/payouts';
 import { reconciliationArea } from './domain/reconciliation';
 import { recurringGiftsArea } from './domain/recurring-gifts';
 import { sandboxArea } from './domain/sandbox';
+import { sanctionsArea } from './domain/sanctions';
 import { tokensArea } from './domain/tokens';
 import { treasuryArea } from './domain/treasury';
 import { walletsArea } from './domain/wallets';
@@ -114,5 +115,6 @@ export const AREAS: readonly Area[] = [
   area(sandboxArea, 'rest', 'graphql'),
   area(treasuryArea, 'rest', 'graphql'),
   area(reconciliationArea, 'graphql', 'cli'),
+  area(sanctionsArea, 'graphql'),
   area(providerEventsArea),
 ];

@@ -11,7 +11,8 @@ import { waitFor, waitUntil } from './support/wait';
 /**
  * Issue 30, reconciliation of Bridge (docs/live.md, "Reconciliation of Bridge"): Bridge's transfers
  * completed in a period against the treasury payouts' settlement postings, and the deposits its
- * virtual accounts received against the wallets' credits. Live treasury payouts go
+ * virtual accounts received and its liquidation addresses' drains (USDC) against the wallets'
+ * credits. Live treasury payouts go
  * through a Tessera server pointed at the local fake of Bridge and are completed by Bridge's
  * webhooks; reconciling the day under `--provider bridge` finds nothing; then one planted
  * difference of each kind is found exactly, and nothing else in the database changes.
@@ -54,6 +55,20 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
       'funded',
     );
     return { userId, walletId };
+  };
+  /** A live end-user's USDC wallet and a drain of `amount` on its liquidation address, announced and credited. */
+  const drainedWallet = async (amount: string, balance: string) => {
+    const { userId } = await approvedEndUser();
+    const wallet = await post(`${USERS}/${userId}/wallets`, { currency: 'usdc' });
+    expect(wallet.status).toBe(201);
+    const walletId = wallet.body.data.id as string;
+    const refs = await providerRefsOf(walletId);
+    const drain = suite.fake.depositToLiquidationAddress(refs.liquidationAddressId, amount);
+    await waitUntil(
+      async () => (await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance === balance,
+      'drain credited',
+    );
+    return { userId, walletId, refs, drain };
   };
   /** A live bank payout of `amount` that Bridge takes: its id and Bridge's transfer, recorded as the payout's reference. */
   const takenPayout = async (currency: 'usd' | 'eur', amount: string) => {
@@ -101,7 +116,8 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     return taken;
   };
 
-  test('a day of completed and returned treasury payouts reconciles with no difference under --provider bridge (CLI exit 0); nothing changed', async () => {
+  test('a day of completed and returned treasury payouts, deposits and a drain reconciles with no difference under --provider bridge (CLI exit 0); nothing changed', async () => {
+    const drained = await drainedWallet('10.5', '10.500000');
     await completedPayout('usd', '40.00');
     await completedPayout('eur', '15.50');
     const returned = await takenPayout('usd', '5.00');
@@ -112,13 +128,14 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     const clean = await suite.server.runtime.core.reconciliation.reconcile(operator(), bridgePeriod());
     expect(clean.differences).toEqual([]);
     // The two completed transfers, each found with its settlement, same amount and currency; the returned one is not Bridge's completed money.
-    // And the three wallets' deposits (100.00 each, funds_received), each found with its credit.
+    // And the three wallets' deposits (100.00 each, funds_received), each found with its credit,
+    // and the USDC wallet's drain, read from its liquidation address's drains, found with its credit.
     expect(clean.run).toMatchObject({
       provider: 'bridge',
       acquirer: null,
       status: 'compared',
-      transactions: 5,
-      matched: 5,
+      transactions: 6,
+      matched: 6,
       skipped: 0,
       differences: 0,
       fees: {},
@@ -127,10 +144,19 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     expect(cli.exit).toBe(0);
     expect(cli.report.run).toMatchObject({
       provider: 'bridge',
-      transactions: 5,
-      matched: 5,
+      transactions: 6,
+      matched: 6,
       differences: 0,
     });
+    // The drains were read where Bridge lists them: per liquidation address, of its customer.
+    expect(
+      suite.fake.requests.some(
+        (request) =>
+          request.method === 'GET' &&
+          request.path ===
+            `/v0/customers/${drained.refs.customerId}/liquidation_addresses/${drained.refs.liquidationAddressId}/drains`,
+      ),
+    ).toBe(true);
     expect(await booksDigestOf()).toBe(before);
     // The daily job's run of every source includes Bridge's.
     const reports = await suite.server.runtime.core.reconciliation.reconcileEach(operator(), bridgePeriod());
@@ -158,8 +184,8 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     const { exit, report } = await reconcileWithCli();
     expect(exit).toBe(1);
     // Completed at Bridge: the two of the first test, the stray, the two altered; the returned one is not listed.
-    // Deposits: the first test's three and this one's three (each payout's wallet funded), all matching.
-    expect(report.run).toMatchObject({ provider: 'bridge', transactions: 11, matched: 8, differences: 4 });
+    // Deposits: the first test's three and its drain, and this one's three (each payout's wallet funded), all matching.
+    expect(report.run).toMatchObject({ provider: 'bridge', transactions: 12, matched: 9, differences: 4 });
     const byKind = Object.fromEntries(report.differences.map((difference: any) => [difference.kind, difference]));
     expect(Object.keys(byKind).sort()).toEqual([
       'amount_mismatch',
@@ -256,14 +282,6 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
       async () => (await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance === '125.00',
       'second deposit credited',
     );
-    // A USDC wallet's drain of its liquidation address: credited, not listed as a deposit, not reported either.
-    const usdc = await post(`${USERS}/${userId}/wallets`, { currency: 'usdc' });
-    expect(usdc.status).toBe(201);
-    suite.fake.depositToLiquidationAddress((await providerRefsOf(usdc.body.data.id)).liquidationAddressId, '10');
-    await waitUntil(
-      async () => (await get(`${USERS}/${userId}/wallets/${usdc.body.data.id}`)).body.data.balance === '10.000000',
-      'drain credited',
-    );
     const matching = await reconcileDeposits();
     expect(matching.deposits).toEqual([]);
     expect(matching.run).toMatchObject({
@@ -324,5 +342,96 @@ describe("reconciliation of Bridge's transfers with the ledger", () => {
     // The wallet keeps what its credits gave it: the operator decides.
     expect((await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance).toBe('164.00');
     await expectLedgerBalanced(suite.server);
+  });
+
+  test("Bridge's drains: one missing in the ledger, one of another amount, one credited that Bridge lists outside the period found exactly; nothing changed", async () => {
+    const reconcileNow = () => suite.server.runtime.core.reconciliation.reconcile(operator(), bridgePeriod());
+    const earlier = await reconcileNow();
+    // A USDC wallet with a drain of 20 credited and matching.
+    const { userId, walletId, refs, drain: matching } = await drainedWallet('20', '20.000000');
+    // USDC Bridge received and never announced: no credit.
+    const unheard = suite.fake.depositToLiquidationAddress(refs.liquidationAddressId, '5.25', { announce: false });
+    // Two drains credited: Bridge's record of one then shows another amount, of the other another day
+    // (held in review over the day's end, say): not among the period's drains.
+    const otherAmount = suite.fake.depositToLiquidationAddress(refs.liquidationAddressId, '7');
+    const unlisted = suite.fake.depositToLiquidationAddress(refs.liquidationAddressId, '3');
+    await waitUntil(
+      async () => (await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance === '30.000000',
+      'both drains credited',
+    );
+    suite.fake.alterDrain(otherAmount.id, { amount: '7.5' });
+    suite.fake.alterDrain(unlisted.id, { created_at: new Date(Date.now() - 2 * 86_400_000).toISOString() });
+
+    const before = await booksDigestOf();
+    const found = await reconcileNow();
+    // Listed in the period: the matching drain, the unheard one and the altered one.
+    expect(found.run).toMatchObject({
+      transactions: earlier.run.transactions + 3,
+      matched: earlier.run.matched + 1,
+      differences: earlier.run.differences + 3,
+    });
+    const planted = new Set([matching.id, unheard.id, otherAmount.id, unlisted.id]);
+    const drains = found.differences.filter((difference) => planted.has(difference.acquirerId ?? ''));
+    expect(drains).toHaveLength(3);
+    const byKind = Object.fromEntries(drains.map((difference) => [difference.kind, difference]));
+    expect(Object.keys(byKind).sort()).toEqual(['amount_mismatch', 'missing_at_acquirer', 'missing_in_ledger']);
+    expect(byKind.missing_in_ledger).toMatchObject({
+      transactionType: 'treasury_deposit',
+      acquirerTransactionId: unheard.id,
+      acquirerId: unheard.id,
+      tesseraId: null,
+      acquirerAmount: 5_250_000n,
+      acquirerCurrency: 'USDC',
+      ledgerAmount: null,
+      ledgerCurrency: null,
+    });
+    expect(byKind.amount_mismatch).toMatchObject({
+      transactionType: 'treasury_deposit',
+      acquirerTransactionId: otherAmount.id,
+      acquirerId: otherAmount.id,
+      tesseraId: walletId,
+      acquirerAmount: 7_500_000n,
+      acquirerCurrency: 'USDC',
+      ledgerAmount: 7_000_000n,
+      ledgerCurrency: 'USDC',
+    });
+    expect(byKind.missing_at_acquirer).toMatchObject({
+      transactionType: 'treasury_deposit',
+      acquirerTransactionId: null,
+      acquirerId: unlisted.id,
+      tesseraId: walletId,
+      acquirerAmount: null,
+      ledgerAmount: 3_000_000n,
+      ledgerCurrency: 'USDC',
+    });
+    expect(await booksDigestOf()).toBe(before);
+    // The wallet keeps what its credits gave it: the operator decides.
+    expect((await get(`${USERS}/${userId}/wallets/${walletId}`)).body.data.balance).toBe('30.000000');
+    await expectLedgerBalanced(suite.server);
+  });
+
+  test("an address's drains over more than one page of Bridge's list are all read: 100 a page, the next after the page's last drain", async () => {
+    const { refs, drain: credited } = await drainedWallet('1', '1.000000');
+    // 120 drains Bridge received and never announced, after the credited one.
+    const unheard = Array.from({ length: 120 }, () =>
+      suite.fake.depositToLiquidationAddress(refs.liquidationAddressId, '0.01', { announce: false }),
+    );
+    const path = `/v0/customers/${refs.customerId}/liquidation_addresses/${refs.liquidationAddressId}/drains`;
+    const asked = suite.fake.requests.length;
+    const report = await suite.server.runtime.core.reconciliation.reconcile(operator(), bridgePeriod());
+    // Newest first: the first page ends with the 100th newest (unheard[20]); the second holds the other 21.
+    expect(
+      suite.fake.requests
+        .slice(asked)
+        .filter((request) => request.path === path)
+        .map((request) => request.query),
+    ).toEqual([{ limit: '100' }, { limit: '100', starting_after: unheard[20].id }]);
+    const missing = report.differences.filter((difference) => difference.acquirerId?.startsWith('drain_'));
+    const unheardIds = new Set(unheard.map((drain) => drain.id));
+    expect(
+      missing.filter((difference) => unheardIds.has(difference.acquirerId!)).map((difference) => difference.kind),
+    ).toEqual(Array(120).fill('missing_in_ledger'));
+    // The credited drain, on the second page, matched.
+    expect(report.differences.some((difference) => difference.acquirerId === credited.id)).toBe(false);
   });
 });

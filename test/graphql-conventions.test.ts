@@ -38,6 +38,7 @@ const BOUNDED_ROOT_LISTS: Record<string, string> = {
   v1ApiKeys: 'one /v1 key per mode',
   collectionChannels: "the rail's channels, bounded per country",
   nodes: 'the ids asked for (at most 100)',
+  operatorSanctionsLists: 'the official sanctions lists Tessera loads: at most one each of OFAC, UN and EU',
 };
 
 /**

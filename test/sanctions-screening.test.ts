@@ -34,7 +34,7 @@ describe('live sanctions screening against the loaded lists', () => {
     );
   const matchRows = async () =>
     server.runtime.dataSource.query(
-      `SELECT list, entry_id, entry_name, matched_name, screened_name, score, business_id, livemode FROM sanctions_matches WHERE business_id = $1 ORDER BY created_at`,
+      `SELECT list, entry_id, entry_name, matched_name, screened_name, score, business_id, livemode, request FROM sanctions_matches WHERE business_id = $1 ORDER BY created_at`,
       [merchant.businessId],
     );
   const load = (list: 'ofac' | 'un' | 'eu', file: string) =>
@@ -94,6 +94,7 @@ describe('live sanctions screening against the loaded lists', () => {
         screened_name: 'Victor Boutski',
         business_id: merchant.businessId,
         livemode: true,
+        request: 'recipient',
       });
       expect(match.score).toBeGreaterThan(0.92);
     });

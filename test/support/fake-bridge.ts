@@ -8,7 +8,8 @@ import { AddressInfo } from 'node:net';
  * `Idempotency-Key` required on every POST (a repeat answers the first answer, without applying
  * anything again), Bridge's error envelope `{ code, message }`, customers made by KYC links, custodial
  * wallets, virtual accounts (USD: ACH / wire details; EUR: an IBAN), liquidation addresses (USDC),
- * external accounts and transfers with their states, every virtual account's activity listed, and webhooks in Bridge's event envelope signed
+ * external accounts and transfers with their states, every virtual account's activity listed, each
+ * liquidation address's drains listed, and webhooks in Bridge's event envelope signed
  * as Bridge signs them (`X-Webhook-Signature: t=<ms>,v0=<base64 RSA-SHA256 over "<t>.<body>">`) with
  * a key pair the fake generates (`publicKeyPem` is what BRIDGE_WEBHOOK_PUBLIC_KEY takes). Tests steer
  * what Bridge cannot be asked over HTTP (KYC decisions, deposits, a transfer's fate, outages,
@@ -212,8 +213,11 @@ export class FakeBridge {
     Object.assign(this.stored(activityId, 'virtual_account_activity'), structuredClone(fields));
   }
 
-  /** USDC arrives on a liquidation address: a drain, announced as created. */
-  depositToLiquidationAddress(liquidationAddressId: string, amount: string): BridgeObject {
+  /**
+   * USDC arrives on a liquidation address: a drain, announced as created (`announce: false`: listed
+   * in the address's drain history, no webhook sent: a deposit Tessera never heard of).
+   */
+  depositToLiquidationAddress(liquidationAddressId: string, amount: string, { announce = true } = {}): BridgeObject {
     const address = this.stored(liquidationAddressId, 'liquidation_address');
     const drain = this.save('drain', 'drain', {
       amount,
@@ -223,8 +227,13 @@ export class FakeBridge {
       liquidation_address_id: address.id,
       created_at: new Date().toISOString(),
     });
-    this.emit('liquidation_address.drain', 'created', drain);
+    if (announce) this.emit('liquidation_address.drain', 'created', drain);
     return structuredClone(drain);
+  }
+
+  /** Bridge's record of a drain changes without any event: what reconciliation must find. */
+  alterDrain(drainId: string, fields: Record<string, unknown>): void {
+    Object.assign(this.stored(drainId, 'drain'), structuredClone(fields));
   }
 
   /** The transfer moves to `state` (payment_submitted, payment_processed, returned, error, …), announced. */
@@ -595,6 +604,16 @@ export class FakeBridge {
     // Every virtual account's activity (https://apidocs.bridge.xyz, virtual account activity across all customers).
     if (method === 'GET' && path === '/v0/virtual_accounts/history')
       return this.newestFirst(this.list('virtual_account_activity'), logged.query);
+    // A liquidation address's drains (https://apidocs.bridge.xyz, get drain history of a liquidation address).
+    const drainsPath = /^\/v0\/customers\/([^/]+)\/liquidation_addresses\/([^/]+)\/drains$/.exec(path);
+    if (method === 'GET' && drainsPath) {
+      const address = this.objects.get(drainsPath[2]);
+      if (address?.kind !== 'liquidation_address' || address.customer_id !== drainsPath[1]) return notFound;
+      return this.newestFirst(
+        this.list('drain').filter((drain) => drain.liquidation_address_id === address.id),
+        logged.query,
+      );
+    }
     const transferPath = /^\/v0\/transfers\/([^/]+)$/.exec(path);
     if (method === 'GET' && transferPath) {
       const transfer = this.objects.get(transferPath[1]);

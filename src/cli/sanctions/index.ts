@@ -84,6 +84,8 @@ export function commands(program: Command) {
             entryName: match.entryName,
             matchedName: match.matchedName,
             score: Math.round(match.score * 1000) / 1000,
+            // What the match refused: a recipient create or a payout schedule (null: recorded before Tessera kept it).
+            refused: match.request,
           })),
         );
       });

@@ -239,7 +239,7 @@ export class RecipientService {
       [ctx.requireBusiness(), ctx.livemode, key],
     );
     const names = stored && !stored.screenedAt ? [...requested, ...this.namesOf(stored)] : requested;
-    const result = await screening.screen({ names, country, businessId: ctx.businessId });
+    const result = await screening.screen({ names, country, businessId: ctx.businessId, request: 'recipient' });
     if (result.match)
       throw new DomainError(
         PayoutsErrorCode.SANCTIONS_MATCH,

@@ -438,6 +438,7 @@ export class ScheduleService {
         names,
         country: 'country' in details ? details.country : null,
         businessId: ctx.businessId,
+        request: 'payout_schedule',
       });
       if (result.match) {
         throw new DomainError(

@@ -32,7 +32,7 @@ export const reconciliationArea = defineArea<Core>({
   name: 'reconciliation',
   entities: [ReconciliationRun, ReconciliationDifference, ReconciliationFee],
   services: {
-    reconciliation: (core) => new ReconciliationService(core.providers),
+    reconciliation: (core) => new ReconciliationService(core.providers, core.treasuryWallets),
   },
   jobs: (core) => reconciliationJobs(core.reconciliation),
 });

@@ -1,4 +1,9 @@
-import type { BalanceEntry, BalanceEntryType, ReconciliationSource } from '../../providers/reconciliation/port';
+import type {
+  BalanceEntry,
+  BalanceEntryType,
+  ReconciliationLookup,
+  ReconciliationSource,
+} from '../../providers/reconciliation/port';
 import type { ProviderRegistry } from '../../providers/registry';
 import { RequestContext, inTransaction } from '../shared/context';
 import { DomainError, ErrorCode, notFound, validationError } from '../shared/errors';
@@ -129,17 +134,16 @@ const RULES: Record<ReconciliationSource['compares'], Partial<Record<BalanceEntr
       account: 'provider_clearing',
       scope: 'row.livemode',
     },
-    // A deposit Bridge received on a wallet's virtual account: its credit, the line out of the
-    // clearing account, in the wallet's amount and currency; found by the posting's reference
-    // (`<wallet id>:<Bridge's deposit id>`). Only wallets with a virtual account: a liquidation
-    // address's drains are not listed by the source.
+    // A deposit Bridge received for a wallet (on its virtual account, or a drain of its liquidation
+    // address): its credit, the line out of the clearing account, in the wallet's amount and
+    // currency; found by the posting's reference (`<wallet id>:<Bridge's deposit or drain id>`).
     treasury_deposit: {
       table: 'treasury_wallets',
       column: { reference: true },
       referenceType: 'treasury_provider_deposit',
       posting: 'treasury_deposit',
       account: 'provider_clearing',
-      scope: "row.livemode AND row.deposit_account -> 'providerRefs' ->> 'virtualAccountId' IS NOT NULL",
+      scope: 'row.livemode',
     },
   },
 };
@@ -154,6 +158,11 @@ interface Booking {
 
 type NewDifference = Omit<ReconciliationDifference, 'id' | 'runId' | 'provider' | 'periodFrom' | 'periodTo'>;
 
+/** Where the treasury area answers a source's question about the live wallets (ReconciliationLookup). */
+interface LiveWalletRefs {
+  liveProviderRefs(ctx: RequestContext, key: string): Promise<Array<Record<string, string>>>;
+}
+
 /**
  * Reconciliation of a provider's balance with the ledger (docs/live.md, Reconciliation), by its
  * source's rules (RULES): every entry the provider shows in the period (a card acquirer's charge,
@@ -163,7 +172,10 @@ type NewDifference = Omit<ReconciliationDifference, 'id' | 'runId' | 'provider' 
  * refunds, disputes, payouts and collections are never changed by it.
  */
 export class ReconciliationService {
-  constructor(private readonly providers: ProviderRegistry) {}
+  constructor(
+    private readonly providers: ProviderRegistry,
+    private readonly wallets: LiveWalletRefs,
+  ) {}
 
   /**
    * Reconciles one provider's balance over the period: `command.provider`'s (VALIDATION_ERROR when
@@ -173,7 +185,7 @@ export class ReconciliationService {
   async reconcile(ctx: RequestContext, command: ReconcileCommand): Promise<ReconciliationReport> {
     const sources = this.sourcesFor(command);
     for (const source of sources) {
-      const listed = await this.entriesOf(source, command);
+      const listed = await this.entriesOf(ctx, source, command);
       if (listed) return this.compare(ctx, command, source, listed);
     }
     return this.nothingToCompare(ctx, command);
@@ -189,7 +201,7 @@ export class ReconciliationService {
     let failure: unknown = null;
     for (const source of this.sourcesFor(command)) {
       try {
-        const listed = await this.entriesOf(source, command);
+        const listed = await this.entriesOf(ctx, source, command);
         if (listed) reports.push(await this.compare(ctx, command, source, listed));
       } catch (error) {
         failure ??= error;
@@ -223,12 +235,16 @@ export class ReconciliationService {
     return named;
   }
 
-  /** Outside any transaction: the provider's pages may take a while. An hour beyond each end (MARGIN_MS). */
-  private entriesOf(source: ReconciliationSource, { from, to }: ReconcileCommand) {
-    return source.balanceEntries({
-      from: new Date(from.getTime() - MARGIN_MS),
-      to: new Date(to.getTime() + MARGIN_MS),
-    });
+  /**
+   * Outside any transaction: the provider's pages may take a while. An hour beyond each end
+   * (MARGIN_MS). What the source asks Tessera is read with the caller's context.
+   */
+  private entriesOf(ctx: RequestContext, source: ReconciliationSource, { from, to }: ReconcileCommand) {
+    const tessera: ReconciliationLookup = { liveWalletRefs: (key) => this.wallets.liveProviderRefs(ctx, key) };
+    return source.balanceEntries(
+      { from: new Date(from.getTime() - MARGIN_MS), to: new Date(to.getTime() + MARGIN_MS) },
+      tessera,
+    );
   }
 
   private nothingToCompare(ctx: RequestContext, command: ReconcileCommand): Promise<ReconciliationReport> {

@@ -245,6 +245,21 @@ export class TreasuryWalletService {
     });
   }
 
+  /**
+   * The rail's own references of every live wallet that keeps one named `key` (Bridge's USDC
+   * wallets: `liquidationAddressId`), of every partner and status: what a reconciliation source
+   * reads its per-account lists by (the operator's view; never a tenant's). Oldest wallet first.
+   */
+  async liveProviderRefs(ctx: RequestContext, key: string): Promise<Array<Record<string, string>>> {
+    const rows: Array<{ refs: Record<string, string> }> = await ctx.em.query(
+      `SELECT deposit_account -> 'providerRefs' AS refs FROM treasury_wallets
+        WHERE livemode = true AND deposit_account -> 'providerRefs' ->> $1 IS NOT NULL
+        ORDER BY created_at, id`,
+      [key],
+    );
+    return rows.map((row) => row.refs);
+  }
+
   /** Wallets of the context's partner and mode by id, with balances (the GraphQL loader's batch). */
   async byIds(ctx: RequestContext, ids: readonly string[]): Promise<TreasuryWalletView[]> {
     const valid = ids.filter(isUuid);

@@ -31,6 +31,24 @@ export interface ReconciliationSource {
    * payouts by the rail's reference, deposits by the rail's deposit id in their credit's reference).
    */
   compares: 'card-acquirer' | 'payout-rail' | 'treasury-rail';
-  /** The entries created in the period, every page of them; null when the provider keeps no balance (a sandbox). */
-  balanceEntries(period: BalancePeriod): Promise<BalanceEntry[] | null>;
+  /**
+   * The entries created in the period, every page of them; null when the provider keeps no balance
+   * (a sandbox). `tessera` answers what the provider cannot list by itself (a source that needs
+   * nothing of it ignores it).
+   */
+  balanceEntries(period: BalancePeriod, tessera: ReconciliationLookup): Promise<BalanceEntry[] | null>;
+}
+
+/**
+ * What a source may ask Tessera while it lists its entries: a provider that lists some of its
+ * entries only per account it opened for Tessera (Bridge: a liquidation address's drains) reads
+ * those accounts here. Read-only.
+ */
+export interface ReconciliationLookup {
+  /**
+   * The rail's own references (`OpenedDepositAccount.providerRefs`) of every live treasury wallet
+   * that keeps one named `key` (Bridge's USDC wallets: `liquidationAddressId`, with their
+   * `customerId`), whatever the wallet's status.
+   */
+  liveWalletRefs(key: string): Promise<Array<Record<string, string>>>;
 }

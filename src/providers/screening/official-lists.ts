@@ -33,7 +33,12 @@ export class OfficialListsScreening implements SanctionsScreening {
     const matches = index.match(subject.names);
     if (matches.length === 0) return { match: false };
     await this.lists.record(
-      matches.map((match) => ({ ...match, businessId: subject.businessId ?? null, livemode: this.livemode })),
+      matches.map((match) => ({
+        ...match,
+        businessId: subject.businessId ?? null,
+        livemode: this.livemode,
+        request: subject.request,
+      })),
     );
     return { match: true, list: matches[0].list.toUpperCase() };
   }

@@ -1,5 +1,5 @@
 import type { BalancePeriod } from '../card-acquirer/port';
-import type { BalanceEntry, ReconciliationSource } from '../reconciliation/port';
+import type { BalanceEntry, ReconciliationLookup, ReconciliationSource } from '../reconciliation/port';
 import { BRIDGE_COMPLETED_STATES, BRIDGE_PROVIDER } from './bridge';
 import { BridgeClient, BridgeList, BridgeTransfer, tesseraAmountOf } from './bridge-client';
 
@@ -16,6 +16,23 @@ export const BRIDGE_TRANSFER_LOOKBACK_DAYS = 30;
 
 /** Events per page of `GET /v0/virtual_accounts/history` (Bridge's maximum). */
 const ACTIVITY_PAGE = 100;
+
+/** Drains per page of `GET /v0/customers/{customerID}/liquidation_addresses/{liquidationAddressID}/drains` (Bridge's maximum). */
+const DRAIN_PAGE = 100;
+
+/**
+ * One drain of a liquidation address (https://apidocs.bridge.xyz, get drain history of a
+ * liquidation address): USDC that arrived on it, what Tessera reads of it. `in_review` is held by
+ * Bridge's review (not yet received: the webhook does not credit it); every other state is money
+ * Bridge received, which the webhook credits once per drain id.
+ */
+interface BridgeDrain {
+  id: string;
+  amount: unknown;
+  currency: unknown;
+  state: string;
+  created_at: string;
+}
 
 /**
  * One event of a virtual account's activity (https://apidocs.bridge.xyz, virtual account activity
@@ -41,16 +58,20 @@ interface BridgeVirtualAccountEvent {
  * changed it (its `updated_at`: the completion), in the destination's currency and Tessera's minor
  * units; and the deposits its virtual accounts received in the period (`funds_received` events of
  * `GET /v0/virtual_accounts/history`), each an entry of type `treasury_deposit` whose id is the
- * event's and whose `sourceId` is Bridge's deposit id (what the wallet's credit is referenced by).
+ * event's and whose `sourceId` is Bridge's deposit id (what the wallet's credit is referenced by);
+ * and the drains of the live USDC wallets' liquidation addresses created in the period (Bridge lists
+ * drains only per address: the addresses are asked of Tessera), each a `treasury_deposit` whose id
+ * and `sourceId` are the drain's (what the webhook's credit is referenced by).
  * Bridge's own fees are not listed on a transfer in a currency Tessera books: entries carry none.
  */
 export function bridgeReconciliation(client: BridgeClient): ReconciliationSource {
   return {
     provider: BRIDGE_PROVIDER,
     compares: 'treasury-rail',
-    balanceEntries: async (period) => [
+    balanceEntries: async (period, tessera) => [
       ...(await completedTransfers(client, period)),
       ...(await receivedDeposits(client, period)),
+      ...(await receivedDrains(client, period, tessera)),
     ],
   };
 }
@@ -79,6 +100,62 @@ async function receivedDeposits(client: BridgeClient, period: BalancePeriod): Pr
     if (!last || page.data.length < ACTIVITY_PAGE || new Date(last.created_at) < period.from) return entries;
     after = last.id;
   }
+}
+
+/**
+ * The drains created in the period of every live wallet's liquidation address (its customer and
+ * address ids, kept with the wallet when Bridge opened it), one address after the other: each
+ * address's drains newest first by creation, `limit` / `starting_after` a drain id, read back to the
+ * first drain created before the period.
+ */
+async function receivedDrains(
+  client: BridgeClient,
+  period: BalancePeriod,
+  tessera: ReconciliationLookup,
+): Promise<BalanceEntry[]> {
+  const entries: BalanceEntry[] = [];
+  for (const refs of await tessera.liveWalletRefs('liquidationAddressId')) {
+    if (!refs.customerId) continue;
+    const path = `/customers/${encodeURIComponent(refs.customerId)}/liquidation_addresses/${encodeURIComponent(
+      refs.liquidationAddressId,
+    )}/drains`;
+    let after: string | undefined;
+    for (;;) {
+      const page = await client.get<BridgeList<BridgeDrain>>(path, { limit: DRAIN_PAGE, starting_after: after });
+      for (const drain of page.data) {
+        const createdAt = new Date(drain.created_at);
+        if (createdAt < period.from || createdAt >= period.to) continue;
+        entries.push(drainEntryOf(drain, createdAt));
+      }
+      const last = page.data.at(-1);
+      if (!last || page.data.length < DRAIN_PAGE || new Date(last.created_at) < period.from) break;
+      after = last.id;
+    }
+  }
+  return entries;
+}
+
+/** A drain as an entry: its amount in its currency (USDC), listed but not compared while in review or in a currency Tessera has not. */
+function drainEntryOf(drain: BridgeDrain, createdAt: Date): BalanceEntry {
+  const currency = typeof drain.currency === 'string' ? drain.currency.toUpperCase() : '';
+  let amount: bigint | null;
+  try {
+    amount = tesseraAmountOf(drain.amount, currency);
+  } catch {
+    amount = null;
+  }
+  return {
+    id: drain.id,
+    type: amount === null || drain.state === 'in_review' ? 'other' : 'treasury_deposit',
+    acquirerType: `drain:${drain.state}`,
+    sourceId: drain.id,
+    paymentReference: null,
+    amount: amount ?? 0n,
+    currency,
+    fee: 0n,
+    feeCurrency: currency,
+    createdAt,
+  };
 }
 
 /** A deposit as an entry: its amount in its currency (USD, EUR), or not compared when Tessera has no such currency. */

@@ -15,7 +15,7 @@ declare module '../registry' {
  * The treasury banking partner (end-user deposit accounts, treasury payouts): the sandbox rail in
  * test mode; Bridge in live mode when BRIDGE_API_KEY is set (docs/live.md, "Bridge"), none
  * otherwise. Bridge's webhooks are declared here, once, with the handlers of all its events (KYC,
- * deposits, transfers), and so is its reconciliation source (its transfers against the ledger).
+ * deposits, transfers), and so is its reconciliation source (its transfers, deposits and drains against the ledger).
  */
 export const treasuryRailKind = defineProviderKind({
   kind: 'treasury-rail',
@@ -26,6 +26,6 @@ export const treasuryRailKind = defineProviderKind({
     live: config.bridge ? new BridgeTreasuryRail(config.bridge) : null,
   }),
   webhooks: ({ config }) => (config.bridge ? [bridgeWebhooks(config.bridge)] : []),
-  // Bridge's completed transfers against the treasury payouts' settlements (the sandbox keeps no balance).
+  // Bridge's completed transfers, deposits and drains against the settlements and credits (the sandbox keeps no balance).
   reconciliation: ({ live }) => (live instanceof BridgeTreasuryRail ? [bridgeReconciliation(live.client)] : []),
 });

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import type { ScreenedRequest } from '../port';
 
 /**
  * The sanctions lists the operator loaded from their official files (`tessera sanctions load`),
@@ -50,11 +51,13 @@ export class SanctionsEntryRow {
 }
 
 /**
- * A live screening that matched a listed entry: which one, how closely, the name screened and for
- * which business. The operator sees them (`tessera sanctions matches`); the merchant never does.
+ * A live screening that matched a listed entry: which one, how closely, the name screened, for
+ * which business and what it refused. The operator sees them (`tessera sanctions matches`, GraphQL's
+ * `operatorSanctionsMatches`); the merchant never does.
  */
 @Entity('sanctions_matches')
 @Index('ix_sanctions_matches_created', ['createdAt'])
+@Check('ck_sanctions_matches_request', `"request" IN ('recipient', 'payout_schedule')`)
 export class SanctionsMatchRow {
   @PrimaryGeneratedColumn('uuid') id: string;
 
@@ -68,6 +71,11 @@ export class SanctionsMatchRow {
 
   @Column('uuid', { nullable: true }) businessId: string | null;
   @Column('boolean') livemode: boolean;
+  /**
+   * What the match refused: a recipient create or a payout schedule (its create or update); null
+   * for a match recorded before Tessera kept it (refused all the same).
+   */
+  @Column('text', { nullable: true }) request: ScreenedRequest | null;
 
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

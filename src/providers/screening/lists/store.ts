@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ParsedList, SANCTIONS_LISTS, SanctionsListName, parseSanctionsFile } from './formats';
 import { IndexedName, NameMatch, SanctionsIndex, nameTokens, normalizeName } from './matcher';
+import type { ScreenedRequest } from '../port';
 import { SanctionsEntryRow, SanctionsListRow, SanctionsMatchRow } from './sanctions.entities';
 
 /** Rows inserted per statement while loading a list (20k entries: a few dozen statements). */
@@ -16,10 +17,11 @@ export interface LoadedList {
   source: string;
 }
 
-/** What a screening matched, with the business it was screened for. */
+/** What a screening matched, with the business it was screened for and the request it refuses. */
 export interface RecordedMatch extends NameMatch {
   businessId: string | null;
   livemode: boolean;
+  request: ScreenedRequest;
 }
 
 /**
@@ -95,6 +97,7 @@ export class SanctionsLists {
         score: match.score,
         businessId: match.businessId,
         livemode: match.livemode,
+        request: match.request,
       })),
     );
   }
