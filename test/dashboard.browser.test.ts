@@ -2,7 +2,7 @@ import { Browser, Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
 import { browserTestFor, launchChromium } from './support/browser';
 import { FUTURE_YEAR, api, pathOf } from './support/checkout';
-import { DashboardTab, buildDashboard, openDashboard, watch } from './support/dashboard';
+import { DashboardTab, buildDashboard, openDashboard, screenshotScreen, watch } from './support/dashboard';
 import { TestServer, codeIn, startTestServer, waitFor, waitUntil } from './support/harness';
 import { PATIENCE_MS, within } from './support/wait';
 
@@ -59,6 +59,7 @@ describe('the dashboard in headless Chromium', () => {
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password', { exact: true }).fill('correct-horse-battery');
       await expectAccessible(page, 'the sign-up form');
+      await screenshotScreen(page, 'sign-up');
       await page.getByRole('button', { name: 'Create account' }).click();
 
       await page.getByText('We sent a 6-digit code').waitFor();
@@ -76,6 +77,7 @@ describe('the dashboard in headless Chromium', () => {
       await page.getByRole('heading', { name: 'Dash Goods' }).waitFor();
       expect(await page.getByTestId('test-mode-banner').textContent()).toContain('Test mode');
       await expectAccessible(page, 'the home screen');
+      await screenshotScreen(page, 'home');
 
       await page.getByRole('link', { name: 'Payments' }).click();
       await page.getByText('No payments yet').waitFor();
@@ -115,6 +117,7 @@ describe('the dashboard in headless Chromium', () => {
       expect(loads).toEqual([]);
       expect(await page.locator(`tr[data-row-id="${paymentId}"]`).textContent()).toContain('payer@example.com');
       await expectAccessible(page, 'the payments list');
+      await screenshotScreen(page, 'payments');
 
       await page.locator(`tr[data-row-id="${paymentId}"] a`).click();
       await page.getByRole('heading', { name: 'Refund', exact: true }).waitFor();
@@ -129,6 +132,7 @@ describe('the dashboard in headless Chromium', () => {
       );
       expect(refund).toEqual({ amount: '1000' });
       await expectAccessible(page, 'a payment with a refund');
+      await screenshotScreen(page, 'payment');
     },
     600_000,
   );

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { PATIENCE_MS, within } from './wait';
@@ -50,4 +51,28 @@ export function watch(page: Page, problems: string[]): void {
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
+}
+
+/** Signs `email` in through the sign-in screen and waits for the signed-in frame (the navigation). */
+export async function signInThroughScreen(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+}
+
+/**
+ * Saves a screenshot of the screen as the test left it: always under dist/screenshots/dashboard/
+ * (what CI keeps of a run), and with TESSERA_DOC_SCREENSHOTS=1 also as docs/images/dashboard-<name>.png,
+ * the pictures docs/dashboard.md and the README show.
+ */
+export async function screenshotScreen(page: Page, name: string): Promise<void> {
+  const root = path.join(__dirname, '..', '..');
+  const folder = path.join(root, 'dist', 'screenshots', 'dashboard');
+  await mkdir(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+  if (process.env.TESSERA_DOC_SCREENSHOTS) {
+    await page.screenshot({ path: path.join(root, 'docs', 'images', `dashboard-${name}.png`), fullPage: true });
+  }
 }
