@@ -6,7 +6,9 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
+# The dashboard is an npm workspace: its package.json is part of the install.
 COPY package.json package-lock.json ./
+COPY dashboard/package.json ./dashboard/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -17,7 +19,8 @@ ENV NODE_ENV=production \
     PORT=4000
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only. --omit=optional also leaves out what optional peers bring back
+COPY dashboard/package.json ./dashboard/
+# Production dependencies only (the dashboard's are all dev dependencies: its build is in dist/). --omit=optional also leaves out what optional peers bring back
 # (ts-node, an optional peer of typeorm) and the embedded PostgreSQL's binaries: the image runs
 # against DATABASE_URL. typescript is a dependency only so that `npm start` can build a checkout
 # installed without its dev dependencies; the image runs the compiled code, which never loads it.

@@ -54,6 +54,7 @@ describe('The front door', () => {
       expect(response.body).toMatchObject({ name: 'Tessera', version: TESSERA_VERSION, mode: 'sandbox' });
       const links: Array<{ rel: string; href: string }> = response.body.links;
       expect(Object.fromEntries(links.map((link) => [link.rel, link.href]))).toEqual({
+        dashboard: '/dashboard',
         'rest-reference': '/docs',
         'rest-openapi': '/api/v1/openapi.json',
         'v1-reference': '/v1/docs',

@@ -69,6 +69,8 @@ beforeAll(() => {
   write('src/cli/index.ts', entry('cli', 'operator'));
   // The launcher's second build step bundles the GraphQL explorer (test/front-door.test.ts covers it); here it only does nothing.
   write('scripts/build-explorer.js', 'process.exitCode = 0;\n');
+  // And its third builds the dashboard (test/dashboard.browser.test.ts covers it): the same.
+  write('scripts/build-dashboard.js', 'process.exitCode = 0;\n');
 });
 afterAll(() => fs.rmSync(project, { recursive: true, force: true }));
 
