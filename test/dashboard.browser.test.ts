@@ -133,6 +133,14 @@ describe('the dashboard in headless Chromium', () => {
       expect(refund).toEqual({ amount: '1000' });
       await expectAccessible(page, 'a payment with a refund');
       await screenshotScreen(page, 'payment');
+
+      // Home: the payment in today's and this month's volume (paymentVolume), and the wallet's balance.
+      await page.getByRole('link', { name: 'Home' }).click();
+      await page.getByTestId('volume-month-USD').waitFor();
+      expect(await page.getByTestId('volume-month-USD').textContent()).toMatch(/\$42\.50.*1 payment$/);
+      expect(await page.getByTestId('volume-today-USD').textContent()).toMatch(/\$42\.50/);
+      await expectAccessible(page, 'the home screen with volume');
+      await screenshotScreen(page, 'home-volume');
     },
     600_000,
   );

@@ -1,12 +1,33 @@
 import { useQuery, useSubscription } from '@apollo/client/react';
+import { useState } from 'react';
 import { Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { graphql } from '../../gql';
 import { useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { formatDateTime, formatMoney } from '../../ui/format';
+import { VolumeCard, volumeWindow } from './VolumeCard';
 
 const HomeOverview = graphql(`
-  query HomeOverview {
+  query HomeOverview($monthFrom: DateTimeISO!, $to: DateTimeISO!, $timeZone: String!) {
+    month: paymentVolume(from: $monthFrom, to: $to, interval: DAY, timeZone: $timeZone) {
+      buckets {
+        start
+        currency
+        count
+        amount {
+          amount
+          currency
+        }
+      }
+      totals {
+        currency
+        count
+        amount {
+          amount
+          currency
+        }
+      }
+    }
     wallets {
       id
       currency
@@ -49,10 +70,11 @@ const WalletsLive = graphql(`
   }
 `);
 
-/** The business at a glance: balances per wallet and the latest activity, arriving live. */
+/** The business at a glance: today's and this month's volume with a chart, balances per wallet, and the latest activity, arriving live. */
 export default function HomeScreen() {
   const current = useCurrent();
-  const { data, loading, error, refetch } = useQuery(HomeOverview);
+  const [range] = useState(volumeWindow);
+  const { data, loading, error, refetch } = useQuery(HomeOverview, { variables: range });
   useSubscription(ActivityLive, { onData: () => void refetch() });
   useSubscription(WalletsLive, { onData: () => void refetch() });
 
@@ -64,6 +86,7 @@ export default function HomeScreen() {
   return (
     <Stack>
       <Title order={2}>{current.business.name}</Title>
+      {data && <VolumeCard month={data.month} todayStart={range.todayStart} />}
       <Title order={3} size="h4">
         Balances
       </Title>
