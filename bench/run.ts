@@ -1,6 +1,6 @@
 /**
  * npm run bench: figures printed, not asserted, each next to a baseline measured in the same run.
- * BENCH_ONLY=webhooks|payments|payouts|schedules|dashboard|volume|subscriptions|scale|sanctions|footprint runs one section.
+ * BENCH_ONLY=webhooks|payments|payouts|schedules|dashboard|volume|dashboard-ui|subscriptions|scale|sanctions|footprint runs one section.
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { openRuntime } from '../src/runtime';
 import { benchDashboard } from './dashboard';
+import { benchDashboardUi } from './dashboard-ui';
 import { benchFootprint } from './footprint';
 import { benchPayments } from './payments';
 import { benchPayouts } from './payouts';
@@ -21,7 +22,17 @@ import { freePort } from './util';
 import { WEBHOOK_CONCURRENCY, benchWebhooks } from './webhooks';
 
 /** The sections that share this process's runtime (and its embedded PostgreSQL). */
-const IN_PROCESS = ['webhooks', 'payments', 'payouts', 'schedules', 'dashboard', 'volume', 'subscriptions', 'scale'];
+const IN_PROCESS = [
+  'webhooks',
+  'payments',
+  'payouts',
+  'schedules',
+  'dashboard',
+  'volume',
+  'dashboard-ui',
+  'subscriptions',
+  'scale',
+];
 
 async function main() {
   const only = process.env.BENCH_ONLY;
@@ -60,6 +71,8 @@ async function benchInProcess(only: string | undefined) {
     if (!only || only === 'scale') await benchScale(runtime);
     // Last: its 10,000 payments are another business's, but the sections above measure a quieter table.
     if (!only || only === 'volume') await benchVolume(runtime);
+    // The screens in Chromium over a business of their own with 10,000 payments.
+    if (!only || only === 'dashboard-ui') await benchDashboardUi(runtime);
   } finally {
     await runtime.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

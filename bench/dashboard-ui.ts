@@ -1,0 +1,201 @@
+/**
+ * The dashboard's screens in headless Chromium over a business with 10,000 payments: each screen's
+ * first paint and the moment its content is drawn (data loaded, no loading state left), opened cold
+ * (empty browser cache) and warm, and the payments list's next page; next to the baseline measured in
+ * the same run, the same GraphQL operation fetched alone from Node (what the screen cannot beat), so
+ * the ratio is what the browser, the bundle and React add. Also prints the bundle's sizes
+ * (dist/dashboard/bundle-report.json). BENCH_ONLY=dashboard-ui runs this section alone; skipped,
+ * saying why, without Debian's Chromium or a built dashboard.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chromium, Page } from 'playwright-core';
+import { Mode } from '../src/domain/shared/modes';
+import { RequestContext } from '../src/domain/shared/context';
+import { PROJECT_ROOT } from '../src/project';
+import { buildTesseraSchema } from '../src/graphql/schema';
+import { buildApp } from '../src/server/app';
+import { Runtime } from '../src/runtime';
+import { percentile } from './util';
+
+const CHROMIUM = '/usr/bin/chromium';
+const RUNS = Number(process.env.BENCH_UI_RUNS ?? 7);
+const PAYMENTS = 10_000;
+const EMAIL = 'bench-dashboard@example.com';
+const PASSWORD = 'bench password 1';
+const TARGET_MS = 300;
+
+/** In the page: milliseconds from the navigation's start until the screen is drawn (a heading in main, no loading state). */
+const drawn = (page: Page) =>
+  page.waitForFunction(
+    () => {
+      const doc = (globalThis as any).document;
+      const main = doc.querySelector('main');
+      if (!main?.querySelector('h2') || main.querySelector('[role="status"]')) return false;
+      return (globalThis as any).performance.now() as number;
+    },
+    undefined,
+    { polling: 'raf', timeout: 60_000 },
+  );
+const firstPaint = (page: Page) =>
+  page.evaluate(
+    () =>
+      ((globalThis as any).performance.getEntriesByName('first-contentful-paint')[0]?.startTime as
+        number | undefined) ?? NaN,
+  );
+
+const PAYMENTS_PAGE = `query PaymentsList($first: Int, $after: String) { payments(first: $first, after: $after) {
+  edges { node { id status email createdAt amount { amount currency } amountRefunded { amount currency } } }
+  pageInfo { hasNextPage endCursor } } }`;
+
+export async function benchDashboardUi(runtime: Runtime) {
+  if (!fs.existsSync(CHROMIUM)) {
+    console.log(`dashboard-ui: skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+    return;
+  }
+  execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build-dashboard.js')], { stdio: 'inherit' });
+  const report = JSON.parse(
+    fs.readFileSync(path.join(PROJECT_ROOT, 'dist', 'dashboard', 'bundle-report.json'), 'utf8'),
+  );
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+  console.log(
+    `dashboard-ui: bundle: first load ${kb(report.totals.initialBytes)} (brotli ${kb(report.totals.initialBrotliBytes)}), ${report.files.length} files, ${kb(report.totals.bytes)} in all (brotli ${kb(report.totals.brotliBytes)}); largest: ${report.files
+      .slice(0, 4)
+      .map((file: { file: string; brotliBytes: number }) => `${path.basename(file.file)} ${kb(file.brotliBytes)} br`)
+      .join(', ')}`,
+  );
+
+  const { core } = runtime;
+  const { business } = await core.identity.businesses.createBusinessWithOwnerAccount(core.anonymousContext(), {
+    email: EMAIL,
+    password: PASSWORD,
+    name: 'Bench dashboard',
+  });
+  const merchant = new RequestContext(runtime.dataSource, { kind: 'system', name: 'bench' }, business.id, Mode.TEST);
+  await merchant.em.query(
+    `INSERT INTO payments (business_id, livemode, amount, currency, status, email, card_brand, card_last4,
+       card_expiry_month, card_expiry_year, card_fingerprint, card_country, card_provider_ref, captured_at, created_at)
+     SELECT $1, false, 100 + g % 5000, 'USD', (ARRAY['COMPLETED','SETTLED','SETTLED','FAILED'])[1 + g % 4]::payment_status,
+            'payer' || (g % 500) || '@example.com', 'visa', '4242', 12, 2030, 'fp', 'US', 'ref',
+            CASE WHEN g % 4 = 3 THEN NULL ELSE at + interval '2 seconds' END, at
+       FROM (SELECT g, now() - (g * interval '60 days' / $2) AS at FROM generate_series(1, $2) g) s`,
+    [business.id, PAYMENTS],
+  );
+  await merchant.em.query('ANALYZE payments');
+  const [{ id: paymentId }] = await merchant.em.query(
+    'SELECT id FROM payments WHERE business_id = $1 ORDER BY created_at DESC LIMIT 1',
+    [business.id],
+  );
+
+  const app = await buildApp(core, await buildTesseraSchema(core.pubSub));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    const token = await page.evaluate(
+      () => JSON.parse((globalThis as any).localStorage.getItem('tessera.dashboard.session')).token as string,
+    );
+    const cdp = await context.newCDPSession(page);
+
+    // The baseline: the screen's own GraphQL operation, fetched alone from Node.
+    const apiMs = async (variables: Record<string, unknown>) => {
+      const samples: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const started = performance.now();
+        const response = await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: PAYMENTS_PAGE, variables }),
+        });
+        await response.json();
+        samples.push(performance.now() - started);
+      }
+      return percentile(samples, 50);
+    };
+
+    const screens: Array<[name: string, path: string]> = [
+      ['home', '/dashboard'],
+      ['payments', '/dashboard/payments'],
+      ['a payment', `/dashboard/payments/${paymentId}`],
+    ];
+    // Every other screen in the navigation, as the sidebar lists it.
+    const listed = await page.$$eval('nav[aria-label="Sections"] a', (links) =>
+      links.map((link) => (link as any).pathname as string),
+    );
+    for (const href of listed)
+      if (!screens.some(([, known]) => known === href)) screens.push([href.replace('/dashboard/', ''), href]);
+
+    const lines: string[] = [];
+    for (const [name, target] of screens) {
+      const paint: Record<'cold' | 'warm', number[]> = { cold: [], warm: [] };
+      const ready: Record<'cold' | 'warm', number[]> = { cold: [], warm: [] };
+      for (let run = 0; run < RUNS; run++) {
+        for (const state of ['cold', 'warm'] as const) {
+          if (state === 'cold') await cdp.send('Network.clearBrowserCache');
+          await page.goto(`${base}${target}`);
+          ready[state].push(Number(await (await drawn(page)).jsonValue()));
+          paint[state].push(await firstPaint(page));
+        }
+      }
+      const p50 = (values: number[]) => percentile(values, 50).toFixed(0);
+      const worst = Math.max(percentile(ready.cold, 50), percentile(ready.warm, 50));
+      lines.push(
+        `dashboard-ui: ${name}: drawn p50 cold ${p50(ready.cold)} ms, warm ${p50(ready.warm)} ms (first paint ${p50(paint.cold)} / ${p50(paint.warm)} ms) ${worst <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms`,
+      );
+    }
+
+    // The payments list's next page: from the click to the new page's rows.
+    await page.goto(`${base}/dashboard/payments`);
+    await drawn(page);
+    const nextPage: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const first = await page.locator('tbody tr').first().getAttribute('data-row-id');
+      const started = await page.evaluate(() => (globalThis as any).performance.now() as number);
+      await page.getByRole('button', { name: 'Next' }).click();
+      const shown = await page.waitForFunction(
+        (previous) => {
+          const row = (globalThis as any).document.querySelector('tbody tr');
+          return row && row.getAttribute('data-row-id') !== previous
+            ? ((globalThis as any).performance.now() as number)
+            : false;
+        },
+        first,
+        { polling: 'raf', timeout: 60_000 },
+      );
+      nextPage.push(Number(await shown.jsonValue()) - started);
+    }
+    const baseline = await apiMs({ first: 25 });
+    const nextMs = percentile(nextPage, 50);
+    lines.push(
+      `dashboard-ui: payments list, next page of 25: p50 ${nextMs.toFixed(0)} ms from the click to its rows ${nextMs <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms; the same query alone from Node: p50 ${baseline.toFixed(1)} ms (${(nextMs / baseline).toFixed(1)}× the bare API)`,
+    );
+    for (const line of lines) console.log(line);
+    console.log(
+      `dashboard-ui: ${PAYMENTS.toLocaleString('en-US')} payments, ${RUNS} runs per figure, Chromium headless on ${os.cpus().length} cores; "drawn": a heading in main and no loading state, from the navigation's start`,
+    );
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}
