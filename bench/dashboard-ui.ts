@@ -21,6 +21,21 @@ import { Runtime } from '../src/runtime';
 import { percentile } from './util';
 
 const CHROMIUM = '/usr/bin/chromium';
+
+/** What the functions run in the page use of its globals (this program has no DOM types). */
+interface PageNode {
+  querySelector(selector: string): PageNode | null;
+  getAttribute(name: string): string | null;
+}
+interface PageGlobals {
+  document: PageNode;
+  performance: { now(): number; getEntriesByName(name: string): Array<{ startTime: number }> };
+  localStorage: { getItem(key: string): string | null };
+}
+interface BundleReport {
+  files: Array<{ file: string; bytes: number; brotliBytes: number }>;
+  totals: { bytes: number; brotliBytes: number; initialBytes: number; initialBrotliBytes: number };
+}
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 7);
 const PAYMENTS = 10_000;
 const EMAIL = 'bench-dashboard@example.com';
@@ -31,10 +46,10 @@ const TARGET_MS = 300;
 const drawn = (page: Page) =>
   page.waitForFunction(
     () => {
-      const doc = (globalThis as any).document;
+      const doc = (globalThis as unknown as PageGlobals).document;
       const main = doc.querySelector('main');
       if (!main?.querySelector('h2') || main.querySelector('[role="status"]')) return false;
-      return (globalThis as any).performance.now() as number;
+      return (globalThis as unknown as PageGlobals).performance.now();
     },
     undefined,
     { polling: 'raf', timeout: 60_000 },
@@ -42,7 +57,7 @@ const drawn = (page: Page) =>
 const firstPaint = (page: Page) =>
   page.evaluate(
     () =>
-      ((globalThis as any).performance.getEntriesByName('first-contentful-paint')[0]?.startTime as
+      ((globalThis as unknown as PageGlobals).performance.getEntriesByName('first-contentful-paint')[0]?.startTime as
         number | undefined) ?? NaN,
   );
 
@@ -58,12 +73,12 @@ export async function benchDashboardUi(runtime: Runtime) {
   execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'build-dashboard.js')], { stdio: 'inherit' });
   const report = JSON.parse(
     fs.readFileSync(path.join(PROJECT_ROOT, 'dist', 'dashboard', 'bundle-report.json'), 'utf8'),
-  );
+  ) as BundleReport;
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
   console.log(
     `dashboard-ui: bundle: first load ${kb(report.totals.initialBytes)} (brotli ${kb(report.totals.initialBrotliBytes)}), ${report.files.length} files, ${kb(report.totals.bytes)} in all (brotli ${kb(report.totals.brotliBytes)}); largest: ${report.files
       .slice(0, 4)
-      .map((file: { file: string; brotliBytes: number }) => `${path.basename(file.file)} ${kb(file.brotliBytes)} br`)
+      .map((file) => `${path.basename(file.file)} ${kb(file.brotliBytes)} br`)
       .join(', ')}`,
   );
 
@@ -84,7 +99,7 @@ export async function benchDashboardUi(runtime: Runtime) {
     [business.id, PAYMENTS],
   );
   await merchant.em.query('ANALYZE payments');
-  const [{ id: paymentId }] = await merchant.em.query(
+  const [{ id: paymentId }]: Array<{ id: string }> = await merchant.em.query(
     'SELECT id FROM payments WHERE business_id = $1 ORDER BY created_at DESC LIMIT 1',
     [business.id],
   );
@@ -114,7 +129,12 @@ export async function benchDashboardUi(runtime: Runtime) {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();
     const token = await page.evaluate(
-      () => JSON.parse((globalThis as any).localStorage.getItem('tessera.dashboard.session')).token as string,
+      () =>
+        (
+          JSON.parse(
+            (globalThis as unknown as PageGlobals).localStorage.getItem('tessera.dashboard.session') ?? '{}',
+          ) as { token: string }
+        ).token,
     );
     const cdp = await context.newCDPSession(page);
 
@@ -141,7 +161,7 @@ export async function benchDashboardUi(runtime: Runtime) {
     ];
     // Every other screen in the navigation, as the sidebar lists it.
     const listed = await page.$$eval('nav[aria-label="Sections"] a', (links) =>
-      links.map((link) => (link as any).pathname as string),
+      links.map((link) => (link as unknown as { pathname: string }).pathname),
     );
     for (const href of listed)
       if (!screens.some(([, known]) => known === href)) screens.push([href.replace('/dashboard/', ''), href]);
@@ -171,13 +191,13 @@ export async function benchDashboardUi(runtime: Runtime) {
     const nextPage: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const first = await page.locator('tbody tr').first().getAttribute('data-row-id');
-      const started = await page.evaluate(() => (globalThis as any).performance.now() as number);
+      const started = await page.evaluate(() => (globalThis as unknown as PageGlobals).performance.now());
       await page.getByRole('button', { name: 'Next' }).click();
       const shown = await page.waitForFunction(
         (previous) => {
-          const row = (globalThis as any).document.querySelector('tbody tr');
+          const row = (globalThis as unknown as PageGlobals).document.querySelector('tbody tr');
           return row && row.getAttribute('data-row-id') !== previous
-            ? ((globalThis as any).performance.now() as number)
+            ? (globalThis as unknown as PageGlobals).performance.now()
             : false;
         },
         first,
