@@ -40,6 +40,7 @@ import { OperatorTokens1796650000000 } from './1796650000000-OperatorTokens';
 import { ReconciliationProvider1796660000000 } from './1796660000000-ReconciliationProvider';
 import { SanctionsMatchRequest1796700000000 } from './1796700000000-SanctionsMatchRequest';
 import { PaymentCapturedIndex1796710000000 } from './1796710000000-PaymentCapturedIndex';
+import { EventPaymentIndex1796770000000 } from './1796770000000-EventPaymentIndex';
 /** Every migration, in order. New migrations are appended here (npm run migration:generate does it). */
 // Function is the type TypeORM's `migrations` option takes, and the line migration:generate rewrites.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -86,4 +87,5 @@ export const migrations: Function[] = [
   ReconciliationProvider1796660000000,
   SanctionsMatchRequest1796700000000,
   PaymentCapturedIndex1796710000000,
+  EventPaymentIndex1796770000000,
 ];

@@ -125,6 +125,8 @@ describe('the dashboard in headless Chromium', () => {
       await page.getByLabel('Reason', { exact: true }).fill('damaged box');
       await page.getByRole('button', { name: 'Refund', exact: true }).click();
       await page.locator('tr[data-refund-id]').waitFor();
+      // The payment's events (Payment.events): created and completed, then the refund, as the page reloads them.
+      await page.locator('tr[data-event-type="payment.completed"]').waitFor();
       expect(await page.locator('tr[data-refund-id]').textContent()).toContain('damaged box');
       const [refund] = await server.runtime.dataSource.query(
         `SELECT amount::text AS amount FROM refunds WHERE payment_id = $1`,

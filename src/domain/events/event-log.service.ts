@@ -21,6 +21,25 @@ export class EventLogService {
     return paginate(query, 'e', page, cursorFilters);
   }
 
+  /**
+   * The events about these payments (those whose payload names them: `data.paymentId`), oldest
+   * first, in the caller's business and mode: a payment's page lists its events and their deliveries.
+   */
+  async aboutPayments(ctx: RequestContext, paymentIds: string[]): Promise<DomainEvent[]> {
+    ctx.requireRole(...ALL_ROLES);
+    if (paymentIds.length === 0) return [];
+    return ctx.em
+      .createQueryBuilder(DomainEvent, 'e')
+      .where('e.business_id = :businessId AND e.livemode = :livemode', {
+        businessId: ctx.businessId,
+        livemode: ctx.livemode,
+      })
+      .andWhere("e.data ? 'paymentId' AND e.data->>'paymentId' IN (:...paymentIds)", { paymentIds })
+      .orderBy('e.created_at', 'ASC')
+      .addOrderBy('e.id', 'ASC')
+      .getMany();
+  }
+
   async get(ctx: RequestContext, eventId: string): Promise<DomainEvent> {
     ctx.requireRole(...ALL_ROLES);
     return findOwned(ctx, DomainEvent, eventId, 'Event');

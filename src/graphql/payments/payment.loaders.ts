@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { Core } from '../../domain/core';
 import { RequestContext } from '../../domain/shared/context';
+import { DomainEvent } from '../../domain/events/event.entity';
 import { Dispute, Payment, Refund } from '../../domain/payments';
 import { alignTo, groupBy } from '../shared/keyed';
 
@@ -10,6 +11,8 @@ export interface PaymentLoaders {
   paymentById: DataLoader<string, Payment | null>;
   refundsByPaymentId: DataLoader<string, Refund[]>;
   disputesByPaymentId: DataLoader<string, Dispute[]>;
+  /** Each payment's events (payment.* naming it in `data.paymentId`), oldest first. */
+  eventsByPaymentId: DataLoader<string, DomainEvent[]>;
 }
 
 declare module '../shared/loaders' {
@@ -26,6 +29,11 @@ export function createPaymentLoaders(core: Core, ctx: RequestContext): PaymentLo
     ),
     disputesByPaymentId: new DataLoader(async (paymentIds) =>
       groupBy(paymentIds, await core.payments.disputesOf(ctx, [...paymentIds]), (dispute) => dispute.paymentId),
+    ),
+    eventsByPaymentId: new DataLoader(async (paymentIds) =>
+      groupBy(paymentIds, await core.eventLog.aboutPayments(ctx, [...paymentIds]), (event) =>
+        String(event.data.paymentId),
+      ),
     ),
   };
 }

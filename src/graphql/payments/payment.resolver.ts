@@ -26,6 +26,7 @@ import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../share
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { Customer } from '../customers/customer.types';
+import { Event } from '../events/event.types';
 import { PaymentVolume } from './payment-volume.types';
 import {
   ChargeCardPayload,
@@ -175,6 +176,14 @@ export class PaymentResolver {
   })
   async refunds(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Refund[]> {
     return (await loaders.refundsByPaymentId.load(payment.id)).map(Refund.from);
+  }
+
+  @FieldResolver(() => [Event], {
+    description:
+      "The payment's events, oldest first (payment.created, payment.completed, payment.refunded…: those whose data.paymentId is this payment), each with its webhook deliveries",
+  })
+  async events(@Root() payment: Payment, @Ctx() { loaders }: GraphQLContext): Promise<Event[]> {
+    return (await loaders.eventsByPaymentId.load(payment.id)).map(Event.from);
   }
 
   @FieldResolver(() => [Dispute], { description: 'Every dispute of the payment (at most one is open at a time)' })

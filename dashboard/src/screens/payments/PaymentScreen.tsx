@@ -73,6 +73,19 @@ const PaymentDetail = graphql(`
           currency
         }
       }
+      events {
+        id
+        type
+        createdAt
+        deliveries {
+          id
+          url
+          status
+          attemptCount
+          responseStatus
+          lastAttemptAt
+        }
+      }
     }
   }
 `);
@@ -237,6 +250,55 @@ export default function PaymentScreen() {
       )}
       {refundable && current.can(...WRITERS) && (
         <RefundForm paymentId={payment.id} currency={payment.amount.currency} />
+      )}
+
+      <Title order={3}>Events and webhook deliveries</Title>
+      {payment.events.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No events yet.
+        </Text>
+      ) : (
+        <Table>
+          <caption className="visually-hidden">Events of this payment and their webhook deliveries</caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Event</Table.Th>
+              <Table.Th>When</Table.Th>
+              <Table.Th>Deliveries</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {payment.events.map((event) => (
+              <Table.Tr key={event.id} data-event-type={event.type}>
+                <Table.Td>
+                  <Text ff="monospace" size="sm">
+                    {event.type}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{formatDateTime(event.createdAt)}</Table.Td>
+                <Table.Td>
+                  {event.deliveries.length === 0 ? (
+                    <Text size="sm" c="dimmed">
+                      None (no webhook URL or endpoint for it)
+                    </Text>
+                  ) : (
+                    <Stack gap={4}>
+                      {event.deliveries.map((delivery) => (
+                        <Group key={delivery.id} gap="xs" wrap="nowrap">
+                          <StatusBadge status={delivery.status} />
+                          <Text size="xs">
+                            {delivery.url} · {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? '' : 's'}
+                            {delivery.responseStatus !== null ? ` · HTTP ${delivery.responseStatus}` : ''}
+                          </Text>
+                        </Group>
+                      ))}
+                    </Stack>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
       )}
 
       <Title order={3}>Disputes</Title>
