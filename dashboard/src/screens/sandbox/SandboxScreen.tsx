@@ -238,7 +238,7 @@ type FundValues = z.infer<typeof fundSchema>;
 
 function FundSection() {
   const current = useCurrent();
-  const [fund, { loading }] = useMutation(SandboxFundWallet, { refetchQueries: ['HomeOverview'] });
+  const [fund, { loading }] = useMutation(SandboxFundWallet);
   const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
   const [funded, setFunded] = useState<{ amount: string; currency: string } | null>(null);
   const form = useForm<FundValues>({

@@ -181,7 +181,7 @@ function PayoutPinSection() {
               {status.lockedUntil && ` Locked after too many wrong tries until ${formatDateTime(status.lockedUntil)}.`}
             </Text>
             {current.can('OWNER') ? (
-              <PinForm isSet={status.isSet} />
+              <PinForm key={String(status.isSet)} isSet={status.isSet} />
             ) : (
               <Text size="sm" c="dimmed">
                 Only an owner sets or changes the PIN.
@@ -209,7 +209,13 @@ function PinForm({ isSet }: { isSet: boolean }) {
       if (result?.payoutPin) {
         form.reset();
         done(isSet ? 'The payout PIN was changed' : 'The payout PIN was set');
-      } else if (result) setRefusal(applyUserErrors(result.userErrors, form.setError, ['pin', 'currentPin']));
+      } else if (result) {
+        // A wrong current PIN names no field: it is the Current PIN field's.
+        const errors = result.userErrors.map((error) =>
+          error.code === 'INVALID_PIN' && !error.field ? { ...error, field: ['input', 'currentPin'] } : error,
+        );
+        setRefusal(applyUserErrors(errors, form.setError, ['pin', 'currentPin']));
+      }
     } catch (caught) {
       setRefusal(thrown(caught));
     }
