@@ -253,4 +253,42 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
     },
     600_000,
   );
+  browserTest(
+    'a refusal the API still answers appears where the action was: a DEVELOPER demoted to VIEWER while the screen is open is refused, nothing is written, and the screen then offers no write action',
+    async () => {
+      const owner = await server.signUp({ businessName: 'Refusing Co' });
+      const member = await server.signUp({ businessName: 'Member Two Co' });
+      const membershipId = await server.addTeamMember(owner, member, 'DEVELOPER');
+      const { page } = await open();
+      await signInThroughScreen(page, server.baseUrl, member.email, member.password);
+      await choose(page, 'Business', 'Refusing Co');
+      await visit(page, 'Settings', 'Block list');
+      await page.getByRole('button', { name: 'Block', exact: true }).waitFor();
+
+      const demoted = await server.graphql(
+        'mutation($input: ChangeTeamMemberRoleInput!) { changeTeamMemberRole(input: $input) { membership { role } userErrors { code } } }',
+        { input: { membershipId, role: 'VIEWER' } },
+        asUser(owner),
+      );
+      expect(demoted.body.data.changeTeamMemberRole).toEqual({ membership: { role: 'VIEWER' }, userErrors: [] });
+
+      await page.getByLabel('Value to block').fill('203.0.113.9');
+      await page.getByRole('button', { name: 'Block', exact: true }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'The request was refused' });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('OWNER, ADMIN, DEVELOPER');
+      expect(
+        await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM fraud_blocklist WHERE business_id = $1`, [
+          owner.businessId,
+        ]),
+      ).toEqual([{ n: 0 }]);
+      await expectAccessible(page, 'a refused block-list entry');
+
+      await page.reload();
+      await page.getByText('Nothing is blocked').waitFor();
+      expect(await page.getByText('A developer, admin or owner adds entries.').count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Block', exact: true }).count()).toBe(0);
+    },
+    300_000,
+  );
 });
