@@ -288,6 +288,15 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await page.getByText('Nothing is blocked').waitFor();
       expect(await page.getByText('A developer, admin or owner adds entries.').count()).toBe(1);
       expect(await page.getByRole('button', { name: 'Block', exact: true }).count()).toBe(0);
+
+      // The OWNER removes the member from the team.
+      const ownerTab = await open();
+      await signInThroughScreen(ownerTab.page, server.baseUrl, owner.email, owner.password);
+      await visit(ownerTab.page, 'Team', 'Members');
+      await ownerTab.page.getByRole('button', { name: `Remove ${member.email}` }).click();
+      await ownerTab.page.getByText(member.email, { exact: true }).waitFor({ state: 'detached' });
+      expect(await roleOf(member.userId, owner.businessId)).toBeUndefined();
+      await expectAccessible(ownerTab.page, 'the team after a removal');
     },
     300_000,
   );

@@ -89,7 +89,9 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm">{children}</Text>
+      <Text size="sm" component="div">
+        {children}
+      </Text>
     </div>
   );
 }

@@ -10,5 +10,5 @@ export const thrown = (error: unknown): UserErrorValue[] => [
   { field: null, code: 'ERROR', message: (error as Error).message },
 ];
 
-/** Roles that may change fraud rules, the block list and the sandbox (docs/graphql-api.md, Roles). */
+/** Roles that may rename the business and set low-balance thresholds (docs/graphql-api.md, Roles). */
 export const ADMINS = ['OWNER', 'ADMIN'] as const;
