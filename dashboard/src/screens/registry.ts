@@ -13,10 +13,15 @@ export interface ScreenEntry {
   load: () => Promise<{ default: ComponentType }>;
   /** Only for businesses with the treasury product (Business.treasuryEnabled). */
   treasury?: boolean;
+  /** Only in test mode (hidden from the navigation in live mode). */
+  testOnly?: boolean;
 }
 
 export const SCREENS: ScreenEntry[] = [
   { path: '', label: 'Home', nav: true, load: () => import('./home/HomeScreen') },
   { path: 'payments', label: 'Payments', nav: true, load: () => import('./payments/PaymentsScreen') },
   { path: 'payments/:id', label: 'Payment', nav: false, load: () => import('./payments/PaymentScreen') },
+  { path: 'team', label: 'Team', nav: true, load: () => import('./team/TeamScreen') },
+  { path: 'settings', label: 'Settings', nav: true, load: () => import('./settings/SettingsScreen') },
+  { path: 'sandbox', label: 'Sandbox', nav: true, testOnly: true, load: () => import('./sandbox/SandboxScreen') },
 ];

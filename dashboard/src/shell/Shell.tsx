@@ -125,23 +125,26 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Sections">
-        {SCREENS.filter((screen) => screen.nav && (!screen.treasury || current?.business.treasuryEnabled)).map(
-          (screen) => (
-            <NavLink
-              key={screen.path}
-              component={RouterLink}
-              to={`/${screen.path}`}
-              label={screen.label}
-              variant="filled"
-              active={
-                screen.path === ''
-                  ? location.pathname === '/'
-                  : location.pathname === `/${screen.path}` || location.pathname.startsWith(`/${screen.path}/`)
-              }
-              onClick={close}
-            />
-          ),
-        )}
+        {SCREENS.filter(
+          (screen) =>
+            screen.nav &&
+            (!screen.treasury || current?.business.treasuryEnabled) &&
+            (!screen.testOnly || session.mode === 'test'),
+        ).map((screen) => (
+          <NavLink
+            key={screen.path}
+            component={RouterLink}
+            to={`/${screen.path}`}
+            label={screen.label}
+            variant="filled"
+            active={
+              screen.path === ''
+                ? location.pathname === '/'
+                : location.pathname === `/${screen.path}` || location.pathname.startsWith(`/${screen.path}/`)
+            }
+            onClick={close}
+          />
+        ))}
       </AppShell.Navbar>
       <AppShell.Main>
         {test ? (

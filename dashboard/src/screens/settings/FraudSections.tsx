@@ -1,0 +1,608 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { graphql } from '../../gql';
+import type { BlocklistEntriesQuery, FraudRulesQuery } from '../../gql/graphql';
+import { WRITERS, useCurrent } from '../../shell/current';
+import { DataTable, useCursorPages } from '../../ui/DataTable';
+import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
+import { formatDateTime, formatMoney } from '../../ui/format';
+import { done, thrown } from './feedback';
+
+const FraudRules = graphql(`
+  query FraudRules($first: Int, $after: String) {
+    fraudRules(first: $first, after: $after) {
+      edges {
+        node {
+          id
+          type
+          enabled
+          countries
+          bins
+          domains
+          maxAttemptsPerHour
+          description
+          createdAt
+          amount {
+            amount
+            currency
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+const CreateFraudRule = graphql(`
+  mutation DashboardCreateFraudRule($input: CreateFraudRuleInput!) {
+    createFraudRule(input: $input) {
+      fraudRule {
+        id
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);
+
+const UpdateFraudRule = graphql(`
+  mutation DashboardUpdateFraudRule($input: UpdateFraudRuleInput!) {
+    updateFraudRule(input: $input) {
+      fraudRule {
+        id
+        enabled
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);
+
+const DeleteFraudRule = graphql(`
+  mutation DashboardDeleteFraudRule($input: DeleteFraudRuleInput!) {
+    deleteFraudRule(input: $input) {
+      fraudRule {
+        id
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);
+
+const BlocklistEntries = graphql(`
+  query BlocklistEntries($first: Int, $after: String) {
+    blocklistEntries(first: $first, after: $after) {
+      edges {
+        node {
+          id
+          type
+          value
+          description
+          createdAt
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+const AddBlocklistEntry = graphql(`
+  mutation DashboardAddBlocklistEntry($input: AddBlocklistEntryInput!) {
+    addBlocklistEntry(input: $input) {
+      blocklistEntry {
+        id
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);
+
+const RemoveBlocklistEntry = graphql(`
+  mutation DashboardRemoveBlocklistEntry($input: RemoveBlocklistEntryInput!) {
+    removeBlocklistEntry(input: $input) {
+      blocklistEntry {
+        id
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);
+
+const RULE_TYPES = [
+  { value: 'card_country', label: 'Card country' },
+  { value: 'card_bin', label: 'Card BIN' },
+  { value: 'email_domain', label: 'Email domain' },
+  { value: 'amount_above', label: 'Amount above' },
+  { value: 'velocity_card', label: 'Attempts per card per hour' },
+];
+const ruleTypeLabel = (type: string) => RULE_TYPES.find((option) => option.value === type)?.label ?? type;
+
+/** The list parameter of each list rule type, and what its field is called on screen. */
+const LIST_PARAMETER: Record<string, { key: 'countries' | 'bins' | 'domains'; label: string; placeholder: string }> = {
+  card_country: { key: 'countries', label: 'Countries', placeholder: 'GB, FR' },
+  card_bin: { key: 'bins', label: 'BIN prefixes', placeholder: '424242, 5555' },
+  email_domain: { key: 'domains', label: 'Email domains', placeholder: 'example.com' },
+};
+
+type Rule = FraudRulesQuery['fraudRules']['edges'][number]['node'];
+const ruleColumn = createColumnHelper<Rule>();
+
+const ruleParameters = (rule: Rule): string =>
+  rule.countries?.join(', ') ??
+  rule.bins?.join(', ') ??
+  rule.domains?.join(', ') ??
+  (rule.amount ? `above ${formatMoney(rule.amount)}` : null) ??
+  (rule.maxAttemptsPerHour != null ? `more than ${rule.maxAttemptsPerHour} per hour` : '—');
+
+const errorsOf = (payload: { userErrors: readonly UserErrorValue[] } | undefined) => payload?.userErrors ?? [];
+
+/** The business's fraud rules in screening order (this mode), enabled or not; write roles add, switch and delete. */
+export function FraudRulesSection() {
+  const current = useCurrent();
+  const writer = current.can(...WRITERS);
+  const pages = useCursorPages(25);
+  const { data, loading, error, refetch } = useQuery(FraudRules, { variables: pages.variables });
+  const [update] = useMutation(UpdateFraudRule);
+  const [remove] = useMutation(DeleteFraudRule, { refetchQueries: ['FraudRules'] });
+  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const rules = data?.fraudRules.edges.map((edge) => edge.node) ?? [];
+
+  const act = async (run: () => Promise<readonly UserErrorValue[]>, message: string) => {
+    setRefusal([]);
+    try {
+      const errors = await run();
+      if (errors.length > 0) setRefusal([...errors]);
+      else done(message);
+    } catch (caught) {
+      setRefusal(thrown(caught));
+    }
+  };
+
+  const columns = [
+    ruleColumn.accessor((rule) => ruleTypeLabel(rule.type), { id: 'type', header: 'Rule' }),
+    ruleColumn.accessor(ruleParameters, { id: 'parameters', header: 'Blocks', enableSorting: false }),
+    ruleColumn.accessor('enabled', {
+      header: 'Status',
+      cell: ({ getValue }) => <StatusBadge status={getValue() ? 'ACTIVE' : 'DISABLED'} />,
+    }),
+    ruleColumn.accessor((rule) => rule.description ?? '—', { id: 'description', header: 'Note' }),
+    ruleColumn.accessor('createdAt', { header: 'Created', cell: ({ getValue }) => formatDateTime(getValue()) }),
+    ...(writer
+      ? [
+          ruleColumn.display({
+            id: 'actions',
+            header: 'Actions',
+            cell: ({ row: { original: rule } }) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-label={`${rule.enabled ? 'Disable' : 'Enable'} the ${ruleTypeLabel(rule.type)} rule ${ruleParameters(rule)}`}
+                  onClick={() =>
+                    void act(
+                      async () =>
+                        errorsOf(
+                          (await update({ variables: { input: { id: rule.id, enabled: !rule.enabled } } })).data
+                            ?.updateFraudRule,
+                        ),
+                      rule.enabled ? 'The rule was disabled' : 'The rule was enabled',
+                    )
+                  }
+                >
+                  {rule.enabled ? 'Disable' : 'Enable'}
+                </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-label={`Delete the ${ruleTypeLabel(rule.type)} rule ${ruleParameters(rule)}`}
+                  onClick={() =>
+                    void act(
+                      async () =>
+                        errorsOf((await remove({ variables: { input: { id: rule.id } } })).data?.deleteFraudRule),
+                      'The rule was deleted',
+                    )
+                  }
+                >
+                  Delete
+                </Button>
+              </Group>
+            ),
+          }),
+        ]
+      : []),
+  ];
+
+  return (
+    <Card withBorder component="section" aria-labelledby="fraud-title">
+      <Stack gap="sm">
+        <Title order={3} size="h4" id="fraud-title">
+          Fraud rules
+        </Title>
+        <Text size="sm" c="dimmed">
+          Screening checks the block list, then the enabled rules oldest first; the first match fails the charge.
+        </Text>
+        <UserErrorsAlert errors={refusal} />
+        {error ? (
+          <LoadError error={error} retry={() => void refetch()} />
+        ) : loading && !data ? (
+          <Loading label="Loading the fraud rules…" />
+        ) : rules.length === 0 ? (
+          <Empty title="No fraud rules">
+            {writer
+              ? 'Add one below: by card country, BIN, email domain, amount or attempts per card.'
+              : 'A developer, admin or owner adds them.'}
+          </Empty>
+        ) : (
+          <DataTable
+            caption="Fraud rules"
+            data={rules}
+            columns={columns}
+            rowId={(rule) => rule.id}
+            paging={{
+              page: pages.page,
+              hasNextPage: data?.fraudRules.pageInfo.hasNextPage ?? false,
+              next: () => pages.next(data?.fraudRules.pageInfo.endCursor),
+              previous: pages.previous,
+            }}
+          />
+        )}
+        {writer && <FraudRuleForm />}
+      </Stack>
+    </Card>
+  );
+}
+
+const ruleSchema = z.object({
+  type: z.string().min(1),
+  values: z.string(),
+  amount: z.string().trim(),
+  currency: z.string().trim(),
+  maxAttemptsPerHour: z.string().trim(),
+  description: z.string().trim().max(500, 'At most 500 characters'),
+});
+type RuleValues = z.infer<typeof ruleSchema>;
+
+function FraudRuleForm() {
+  const [create, { loading }] = useMutation(CreateFraudRule, { refetchQueries: ['FraudRules'] });
+  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const form = useForm<RuleValues>({
+    resolver: zodResolver(ruleSchema),
+    defaultValues: {
+      type: 'card_country',
+      values: '',
+      amount: '',
+      currency: 'USD',
+      maxAttemptsPerHour: '',
+      description: '',
+    },
+  });
+  const type = form.watch('type');
+  const list = LIST_PARAMETER[type];
+
+  const submit = form.handleSubmit(async (values) => {
+    setRefusal([]);
+    const input = {
+      type: values.type,
+      ...(values.description ? { description: values.description } : {}),
+      ...(list
+        ? {
+            [list.key]: values.values
+              .split(',')
+              .map((value) => value.trim())
+              .filter(Boolean),
+          }
+        : {}),
+      ...(values.type === 'amount_above' ? { amount: values.amount, currency: values.currency } : {}),
+      ...(values.type === 'velocity_card' ? { maxAttemptsPerHour: Number(values.maxAttemptsPerHour) } : {}),
+    };
+    try {
+      const { data } = await create({ variables: { input } });
+      const result = data?.createFraudRule;
+      if (result?.fraudRule) {
+        form.reset({ ...form.getValues(), values: '', amount: '', maxAttemptsPerHour: '', description: '' });
+        done('The rule was added');
+      } else if (result) {
+        // A list parameter's errors (["input", "countries", "0"]) belong to the one list field on screen.
+        const errors = result.userErrors.map((error) =>
+          error.field && ['countries', 'bins', 'domains'].includes(error.field[1] ?? '')
+            ? { ...error, field: ['input', 'values'] }
+            : error,
+        );
+        setRefusal(
+          applyUserErrors(errors, form.setError, [
+            'type',
+            'values',
+            'amount',
+            'currency',
+            'maxAttemptsPerHour',
+            'description',
+          ]),
+        );
+      }
+    } catch (caught) {
+      setRefusal(thrown(caught));
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Add a fraud rule">
+      <Stack gap="sm">
+        <Title order={4} size="h5">
+          Add a rule
+        </Title>
+        <UserErrorsAlert errors={refusal} />
+        <Group align="flex-start">
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => (
+              <Select
+                label="Rule type"
+                w={240}
+                allowDeselect={false}
+                value={field.value}
+                onChange={(value) => value && field.onChange(value)}
+                data={RULE_TYPES}
+              />
+            )}
+          />
+          {list && (
+            <TextInput
+              label={list.label}
+              description="Separated by commas"
+              placeholder={list.placeholder}
+              w={240}
+              {...form.register('values')}
+              error={form.formState.errors.values?.message}
+            />
+          )}
+          {type === 'amount_above' && (
+            <>
+              <TextInput
+                label="Amount"
+                inputMode="decimal"
+                placeholder="500.00"
+                w={140}
+                {...form.register('amount')}
+                error={form.formState.errors.amount?.message}
+              />
+              <TextInput
+                label="Currency of the rule"
+                w={160}
+                {...form.register('currency')}
+                error={form.formState.errors.currency?.message}
+              />
+            </>
+          )}
+          {type === 'velocity_card' && (
+            <TextInput
+              label="Attempts allowed per hour"
+              inputMode="numeric"
+              w={200}
+              {...form.register('maxAttemptsPerHour')}
+              error={form.formState.errors.maxAttemptsPerHour?.message}
+            />
+          )}
+          <TextInput
+            label="Rule note"
+            w={240}
+            {...form.register('description')}
+            error={form.formState.errors.description?.message}
+          />
+        </Group>
+        <Group>
+          <Button type="submit" variant="default" loading={loading}>
+            Add rule
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+const ENTRY_TYPES = [
+  { value: 'email', label: 'Email' },
+  { value: 'card_fingerprint', label: 'Card fingerprint' },
+  { value: 'ip', label: 'IP address' },
+];
+const entryTypeLabel = (type: string) => ENTRY_TYPES.find((option) => option.value === type)?.label ?? type;
+
+type Entry = BlocklistEntriesQuery['blocklistEntries']['edges'][number]['node'];
+const entryColumn = createColumnHelper<Entry>();
+
+/** The block list of this mode: emails, card fingerprints and IP addresses whose charges fail at once. */
+export function BlocklistSection() {
+  const current = useCurrent();
+  const writer = current.can(...WRITERS);
+  const pages = useCursorPages(25);
+  const { data, loading, error, refetch } = useQuery(BlocklistEntries, { variables: pages.variables });
+  const [remove] = useMutation(RemoveBlocklistEntry, { refetchQueries: ['BlocklistEntries'] });
+  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const entries = data?.blocklistEntries.edges.map((edge) => edge.node) ?? [];
+
+  const removeOne = async (entry: Entry) => {
+    setRefusal([]);
+    try {
+      const { data: result } = await remove({ variables: { input: { id: entry.id } } });
+      const errors = errorsOf(result?.removeBlocklistEntry);
+      if (errors.length > 0) setRefusal([...errors]);
+      else done(`${entry.value} is no longer blocked`);
+    } catch (caught) {
+      setRefusal(thrown(caught));
+    }
+  };
+
+  const columns = [
+    entryColumn.accessor((entry) => entryTypeLabel(entry.type), { id: 'type', header: 'Kind' }),
+    entryColumn.accessor('value', {
+      header: 'Value',
+      cell: ({ getValue }) => (
+        <Text span ff="monospace" size="sm">
+          {getValue()}
+        </Text>
+      ),
+    }),
+    entryColumn.accessor((entry) => entry.description ?? '—', { id: 'description', header: 'Note' }),
+    entryColumn.accessor('createdAt', { header: 'Added', cell: ({ getValue }) => formatDateTime(getValue()) }),
+    ...(writer
+      ? [
+          entryColumn.display({
+            id: 'actions',
+            header: 'Actions',
+            cell: ({ row: { original: entry } }) => (
+              <Button
+                size="xs"
+                variant="default"
+                aria-label={`Unblock ${entry.value}`}
+                onClick={() => void removeOne(entry)}
+              >
+                Unblock
+              </Button>
+            ),
+          }),
+        ]
+      : []),
+  ];
+
+  return (
+    <Card withBorder component="section" aria-labelledby="blocklist-title">
+      <Stack gap="sm">
+        <Title order={3} size="h4" id="blocklist-title">
+          Block list
+        </Title>
+        <UserErrorsAlert errors={refusal} />
+        {error ? (
+          <LoadError error={error} retry={() => void refetch()} />
+        ) : loading && !data ? (
+          <Loading label="Loading the block list…" />
+        ) : entries.length === 0 ? (
+          <Empty title="Nothing is blocked">
+            {writer
+              ? 'Block an email, a card fingerprint (a payment’s card.fingerprint) or an IP address below.'
+              : 'A developer, admin or owner adds entries.'}
+          </Empty>
+        ) : (
+          <DataTable
+            caption="Block list"
+            data={entries}
+            columns={columns}
+            rowId={(entry) => entry.id}
+            paging={{
+              page: pages.page,
+              hasNextPage: data?.blocklistEntries.pageInfo.hasNextPage ?? false,
+              next: () => pages.next(data?.blocklistEntries.pageInfo.endCursor),
+              previous: pages.previous,
+            }}
+          />
+        )}
+        {writer && <BlocklistForm />}
+      </Stack>
+    </Card>
+  );
+}
+
+const entrySchema = z.object({
+  type: z.string().min(1),
+  value: z.string().trim().min(1, 'Enter what to block').max(320, 'At most 320 characters'),
+  description: z.string().trim().max(500, 'At most 500 characters'),
+});
+type EntryValues = z.infer<typeof entrySchema>;
+
+function BlocklistForm() {
+  const [add, { loading }] = useMutation(AddBlocklistEntry, { refetchQueries: ['BlocklistEntries'] });
+  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const form = useForm<EntryValues>({
+    resolver: zodResolver(entrySchema),
+    defaultValues: { type: 'email', value: '', description: '' },
+  });
+
+  const submit = form.handleSubmit(async ({ type, value, description }) => {
+    setRefusal([]);
+    try {
+      const { data } = await add({ variables: { input: { type, value, ...(description ? { description } : {}) } } });
+      const result = data?.addBlocklistEntry;
+      if (result?.blocklistEntry) {
+        form.reset({ type, value: '', description: '' });
+        done(`${value} is blocked`);
+      } else if (result)
+        setRefusal(applyUserErrors(result.userErrors, form.setError, ['type', 'value', 'description']));
+    } catch (caught) {
+      setRefusal(thrown(caught));
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Block a value">
+      <Stack gap="sm">
+        <Title order={4} size="h5">
+          Block
+        </Title>
+        <UserErrorsAlert errors={refusal} />
+        <Group align="flex-start">
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => (
+              <Select
+                label="Kind"
+                w={200}
+                allowDeselect={false}
+                value={field.value}
+                onChange={(value) => value && field.onChange(value)}
+                data={ENTRY_TYPES}
+              />
+            )}
+          />
+          <TextInput
+            label="Value to block"
+            w={280}
+            {...form.register('value')}
+            error={form.formState.errors.value?.message}
+          />
+          <TextInput
+            label="Entry note"
+            w={240}
+            {...form.register('description')}
+            error={form.formState.errors.description?.message}
+          />
+        </Group>
+        <Group>
+          <Button type="submit" variant="default" loading={loading}>
+            Block
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

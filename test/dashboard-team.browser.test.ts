@@ -1,0 +1,303 @@
+import { Browser, Page } from 'playwright-core';
+import { expectAccessible } from './support/axe';
+import { browserTestFor, launchChromium } from './support/browser';
+import {
+  DashboardTab,
+  buildDashboard,
+  openDashboard,
+  screenshotScreen,
+  signInThroughScreen,
+} from './support/dashboard';
+import { TestMerchant, TestServer, startTestServer, waitFor } from './support/harness';
+
+const browserTest = browserTestFor('dashboard-team.browser');
+
+/** Picks `option` in the Mantine Select labelled `label`. */
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Goes to a screen through the side navigation. */
+async function visit(page: Page, screen: string, heading: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: screen, exact: true }).click();
+  await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
+}
+
+/**
+ * The team, settings and sandbox screens in headless Chromium against a real server: an OWNER funds
+ * a test wallet and moves the test clock, invites a member (who accepts from their own browser,
+ * switches business in the header and sees its data), revokes an invitation, demotes the member to
+ * VIEWER (whose screens then show no write action), sets and changes the payout PIN, adds a fraud
+ * rule and a threshold; a DEVELOPER blocks an email; the Sandbox is gone in live mode. axe-core on each.
+ */
+describe('the team, settings and sandbox screens of the dashboard', () => {
+  let server: TestServer;
+  let browser: Browser | null = null;
+  const tabs: DashboardTab[] = [];
+
+  const open = async () => {
+    browser ??= await launchChromium();
+    const tab = await openDashboard(browser, server.baseUrl);
+    tabs.push(tab);
+    return tab;
+  };
+  const asUser = (merchant: TestMerchant, businessId = merchant.businessId) => ({
+    authorization: `Bearer ${merchant.token}`,
+    'x-service-business-id': businessId,
+  });
+  const roleOf = async (userId: string, businessId: string): Promise<string | undefined> =>
+    (
+      await server.runtime.dataSource.query(`SELECT role FROM memberships WHERE user_id = $1 AND business_id = $2`, [
+        userId,
+        businessId,
+      ])
+    )[0]?.role;
+
+  beforeAll(async () => {
+    await buildDashboard();
+    server = await startTestServer();
+  }, 900_000);
+  afterAll(async () => {
+    for (const tab of tabs) await tab.context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(() => {
+    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
+  });
+
+  browserTest(
+    'an OWNER funds a wallet and invites a DEVELOPER, who accepts, switches business and blocks an email; demoted to VIEWER, the member loses every write action; the OWNER sets the payout PIN; the sandbox is absent in live mode',
+    async () => {
+      const owner = await server.signUp({ businessName: 'Team Owner Co' });
+      const member = await server.signUp({ businessName: 'Member Own Co' });
+      const { page } = await open();
+      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+
+      // Sandbox: play money, then the test clock two days ahead.
+      await visit(page, 'Sandbox', 'Test clock');
+      await page.getByTestId('clock-offset').waitFor();
+      expect(await page.getByTestId('clock-offset').textContent()).toBe('0 min');
+      await page.getByLabel('Amount', { exact: true }).fill('250.00');
+      await page.getByRole('button', { name: 'Fund', exact: true }).click();
+      await page.getByTestId('funded-balance').waitFor();
+      expect(await page.getByTestId('funded-balance').textContent()).toContain('$250.00');
+      await page.getByLabel('Days to advance').fill('2');
+      await page.getByRole('button', { name: 'Advance the clock' }).click();
+      await page.getByTestId('clock-offset').filter({ hasText: '2 d' }).waitFor();
+      const [clock] = await server.runtime.dataSource.query(
+        `SELECT offset_seconds FROM sandbox_clocks WHERE business_id = $1`,
+        [owner.businessId],
+      );
+      expect(clock).toEqual({ offset_seconds: 2 * 86_400 });
+      await expectAccessible(page, 'the sandbox screen');
+      await screenshotScreen(page, 'sandbox');
+
+      // Bad input is refused on its field, and nothing moves.
+      await page.getByLabel('Amount', { exact: true }).fill('-3');
+      await page.getByRole('button', { name: 'Fund', exact: true }).click();
+      await page.getByText('An amount such as 100.00').waitFor();
+
+      await visit(page, 'Home', 'Team Owner Co');
+      await page.locator('[data-wallet="USD"]').filter({ hasText: '$250.00' }).waitFor();
+      const wallets = await server.graphql('{ wallets { currency balance { amount } } }', {}, asUser(owner));
+      expect(wallets.body.data.wallets).toEqual([{ currency: 'USD', balance: { amount: '250.00' } }]);
+
+      // Team: invite the member as DEVELOPER, and someone else, then revoke that one.
+      await visit(page, 'Team', 'Members');
+      await page.getByText('No pending invitations').waitFor();
+      await expectAccessible(page, 'the team screen without invitations');
+      await page.getByLabel('Email', { exact: true }).fill(member.email);
+      await choose(page, 'Role', 'Developer');
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
+      await page.locator('tr[data-invitation-id]').filter({ hasText: member.email }).waitFor();
+      await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
+      await page.getByText('Enter an email address').waitFor();
+      await page.getByLabel('Email', { exact: true }).fill('later@example.com');
+      await choose(page, 'Role', 'Viewer');
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
+      await page.locator('tr[data-invitation-id]').filter({ hasText: 'later@example.com' }).waitFor();
+      await expectAccessible(page, 'the team screen with invitations');
+      await screenshotScreen(page, 'team');
+      await page.getByRole('button', { name: 'Revoke the invitation of later@example.com' }).click();
+      await page
+        .locator('tr[data-invitation-id]')
+        .filter({ hasText: 'later@example.com' })
+        .waitFor({ state: 'detached' });
+      const invitations = await server.runtime.dataSource.query(
+        `SELECT email, role, status FROM team_invitations WHERE business_id = $1 ORDER BY email`,
+        [owner.businessId],
+      );
+      expect(invitations).toEqual([
+        { email: 'later@example.com', role: 'VIEWER', status: 'REVOKED' },
+        { email: member.email, role: 'DEVELOPER', status: 'PENDING' },
+      ]);
+
+      // The member, in a browser of their own, accepts and switches to the business in the header.
+      const memberTab = await open();
+      const memberPage = memberTab.page;
+      await signInThroughScreen(memberPage, server.baseUrl, member.email, member.password);
+      await visit(memberPage, 'Team', 'Your invitations');
+      await expectAccessible(memberPage, 'the team screen with an invitation to answer');
+      await screenshotScreen(memberPage, 'team-invitations');
+      await memberPage.getByRole('button', { name: 'Accept the invitation of Team Owner Co' }).click();
+      await memberPage.getByRole('combobox', { name: 'Business', exact: true }).waitFor();
+      await memberPage.getByRole('heading', { name: 'Your invitations' }).waitFor({ state: 'detached' });
+      expect(await roleOf(member.userId, owner.businessId)).toBe('DEVELOPER');
+      await choose(memberPage, 'Business', 'Team Owner Co');
+      await visit(memberPage, 'Home', 'Team Owner Co');
+      await memberPage.locator('[data-wallet="USD"]').filter({ hasText: '$250.00' }).waitFor();
+
+      // As DEVELOPER, the member blocks an email of the business.
+      await visit(memberPage, 'Settings', 'Block list');
+      await memberPage.getByText('Nothing is blocked').waitFor();
+      await memberPage.getByLabel('Value to block').fill('Fraudster@Example.com');
+      await memberPage.getByRole('button', { name: 'Block', exact: true }).click();
+      await memberPage.getByRole('button', { name: 'Unblock fraudster@example.com' }).waitFor();
+      const blocked = await server.runtime.dataSource.query(
+        `SELECT type, value, livemode FROM fraud_blocklist WHERE business_id = $1`,
+        [owner.businessId],
+      );
+      expect(blocked).toEqual([{ type: 'email', value: 'fraudster@example.com', livemode: false }]);
+      expect(await memberPage.getByLabel('Business name').count()).toBe(0);
+      await expectAccessible(memberPage, 'the settings screen of a DEVELOPER');
+
+      // The OWNER makes the member a VIEWER.
+      await page.reload();
+      await page.getByRole('combobox', { name: `Role of ${member.email}` }).waitFor();
+      await choose(page, `Role of ${member.email}`, 'Viewer');
+      await waitFor(
+        () => roleOf(member.userId, owner.businessId),
+        (role) => role === 'VIEWER',
+      );
+      expect(await page.getByLabel(`Role of ${owner.email}`).count()).toBe(0);
+
+      // The member's screens lose their write actions.
+      await memberPage.reload();
+      await memberPage.getByRole('heading', { name: 'Block list' }).waitFor();
+      await memberPage.getByText('fraudster@example.com').waitFor();
+      for (const name of ['Block', 'Add rule', 'Set PIN', 'Set threshold', 'Save name']) {
+        expect(await memberPage.getByRole('button', { name, exact: true }).count()).toBe(0);
+      }
+      expect(await memberPage.getByRole('button', { name: 'Unblock fraudster@example.com' }).count()).toBe(0);
+      await expectAccessible(memberPage, 'the settings screen of a VIEWER');
+      await visit(memberPage, 'Sandbox', 'Test clock');
+      await memberPage.getByText('A developer, admin or owner funds test wallets.').waitFor();
+      expect(await memberPage.getByRole('button', { name: 'Fund', exact: true }).count()).toBe(0);
+      expect(await memberPage.getByRole('button', { name: 'Advance the clock' }).count()).toBe(0);
+      await visit(memberPage, 'Team', 'Members');
+      await memberPage.getByText(owner.email).waitFor();
+      expect(await memberPage.getByRole('button', { name: 'Invite', exact: true }).count()).toBe(0);
+      expect(await memberPage.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+      expect(await memberPage.getByLabel(`Role of ${owner.email}`).count()).toBe(0);
+
+      // Settings: the OWNER sets the payout PIN, then changes it with the current one.
+      await visit(page, 'Settings', 'Payout PIN');
+      await page.getByTestId('pin-status').filter({ hasText: 'No PIN is set' }).waitFor();
+      await page.getByLabel('PIN', { exact: true }).fill('123456');
+      await page.getByRole('button', { name: 'Set PIN' }).click();
+      await page.getByTestId('pin-status').filter({ hasText: 'A PIN is set' }).waitFor();
+      expect(
+        await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_pins WHERE business_id = $1`, [
+          owner.businessId,
+        ]),
+      ).toEqual([{ n: 1 }]);
+      await page.getByLabel('Current PIN').fill('000000');
+      await page.getByLabel('New PIN').fill('654321');
+      await page.getByRole('button', { name: 'Change PIN' }).click();
+      await page.getByText(/Wrong payout PIN/).waitFor();
+      await page.getByLabel('Current PIN').fill('123456');
+      await page.getByRole('button', { name: 'Change PIN' }).click();
+      await page.getByText('The payout PIN was changed').waitFor();
+      // The new PIN is the one the API now asks for.
+      const check = await server.graphql(
+        'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { isSet } userErrors { code } } }',
+        { input: { currentPin: '654321', pin: '654321' } },
+        asUser(owner),
+      );
+      expect(check.body.data.setPayoutPin).toEqual({ payoutPin: { isSet: true }, userErrors: [] });
+
+      // A fraud rule and a low-balance threshold.
+      await page.getByLabel('Countries').fill('GB, fr');
+      await page.getByLabel('Rule note').fill('No UK or French cards');
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await page.getByText('No UK or French cards').waitFor();
+      const rules = await server.runtime.dataSource.query(
+        `SELECT type, enabled, description FROM fraud_rules WHERE business_id = $1`,
+        [owner.businessId],
+      );
+      expect(rules).toEqual([{ type: 'card_country', enabled: true, description: 'No UK or French cards' }]);
+      await page.getByLabel('Threshold', { exact: true }).fill('100.00');
+      await page.getByRole('button', { name: 'Set threshold' }).click();
+      await page.locator('tr[data-threshold="USD"]').waitFor();
+      const thresholds = await server.graphql(
+        '{ walletLowBalanceThresholds { currency threshold } }',
+        {},
+        asUser(owner),
+      );
+      expect(thresholds.body.data.walletLowBalanceThresholds).toEqual([{ currency: 'USD', threshold: '100.00' }]);
+      await expectAccessible(page, 'the settings screen of an OWNER');
+      await screenshotScreen(page, 'settings');
+
+      // Live mode: no Sandbox in the navigation, and its address says it is for test mode.
+      await page.getByText('Live', { exact: true }).click();
+      await page.getByTestId('test-mode-banner').waitFor({ state: 'detached' });
+      expect(
+        await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sandbox' }).count(),
+      ).toBe(0);
+      await page.goto(`${server.baseUrl}/dashboard/sandbox`);
+      await page.getByText('The sandbox is for test mode').waitFor();
+      await expectAccessible(page, 'the sandbox address in live mode');
+    },
+    600_000,
+  );
+  browserTest(
+    'a refusal the API still answers appears where the action was: a DEVELOPER demoted to VIEWER while the screen is open is refused, nothing is written, and the screen then offers no write action',
+    async () => {
+      const owner = await server.signUp({ businessName: 'Refusing Co' });
+      const member = await server.signUp({ businessName: 'Member Two Co' });
+      const membershipId = await server.addTeamMember(owner, member, 'DEVELOPER');
+      const { page } = await open();
+      await signInThroughScreen(page, server.baseUrl, member.email, member.password);
+      await choose(page, 'Business', 'Refusing Co');
+      await visit(page, 'Settings', 'Block list');
+      await page.getByRole('button', { name: 'Block', exact: true }).waitFor();
+
+      const demoted = await server.graphql(
+        'mutation($input: ChangeTeamMemberRoleInput!) { changeTeamMemberRole(input: $input) { membership { role } userErrors { code } } }',
+        { input: { membershipId, role: 'VIEWER' } },
+        asUser(owner),
+      );
+      expect(demoted.body.data.changeTeamMemberRole).toEqual({ membership: { role: 'VIEWER' }, userErrors: [] });
+
+      await page.getByLabel('Value to block').fill('203.0.113.9');
+      await page.getByRole('button', { name: 'Block', exact: true }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'The request was refused' });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('OWNER, ADMIN, DEVELOPER');
+      expect(
+        await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM fraud_blocklist WHERE business_id = $1`, [
+          owner.businessId,
+        ]),
+      ).toEqual([{ n: 0 }]);
+      await expectAccessible(page, 'a refused block-list entry');
+
+      await page.reload();
+      await page.getByText('Nothing is blocked').waitFor();
+      expect(await page.getByText('A developer, admin or owner adds entries.').count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Block', exact: true }).count()).toBe(0);
+
+      // The OWNER removes the member from the team.
+      const ownerTab = await open();
+      await signInThroughScreen(ownerTab.page, server.baseUrl, owner.email, owner.password);
+      await visit(ownerTab.page, 'Team', 'Members');
+      await ownerTab.page.getByRole('button', { name: `Remove ${member.email}` }).click();
+      await ownerTab.page.getByText(member.email, { exact: true }).waitFor({ state: 'detached' });
+      expect(await roleOf(member.userId, owner.businessId)).toBeUndefined();
+      await expectAccessible(ownerTab.page, 'the team after a removal');
+    },
+    300_000,
+  );
+});
