@@ -19,4 +19,32 @@ export const SCREENS: ScreenEntry[] = [
   { path: '', label: 'Home', nav: true, load: () => import('./home/HomeScreen') },
   { path: 'payments', label: 'Payments', nav: true, load: () => import('./payments/PaymentsScreen') },
   { path: 'payments/:id', label: 'Payment', nav: false, load: () => import('./payments/PaymentScreen') },
+  { path: 'collections', label: 'Collections', nav: true, load: () => import('./collections/CollectionsScreen') },
+  {
+    path: 'collections/:id',
+    label: 'Collection',
+    nav: false,
+    load: () => import('./collections/CollectionScreen'),
+  },
+  {
+    path: 'treasury/end-users',
+    label: 'Treasury end-users',
+    nav: true,
+    treasury: true,
+    load: () => import('./treasury/EndUsersScreen'),
+  },
+  {
+    path: 'treasury/end-users/:id',
+    label: 'Treasury end-user',
+    nav: false,
+    treasury: true,
+    load: () => import('./treasury/EndUserScreen'),
+  },
+  {
+    path: 'treasury/payouts',
+    label: 'Treasury payouts',
+    nav: true,
+    treasury: true,
+    load: () => import('./treasury/TreasuryPayoutsScreen'),
+  },
 ];
