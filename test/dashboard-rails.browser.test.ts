@@ -75,7 +75,11 @@ describe('the dashboard: collections and treasury', () => {
       await page.getByText('No collections yet').waitFor();
       // The shell knows the business (its name in the header): no treasury entry is drawn for it.
       await page.getByRole('banner').getByText('Lagos Goods').waitFor();
-      expect(await nav(page).getByRole('link', { name: /Treasury/ }).count()).toBe(0);
+      expect(
+        await nav(page)
+          .getByRole('link', { name: /Treasury/ })
+          .count(),
+      ).toBe(0);
       await expectAccessible(page, 'the empty collections list');
 
       await choose(page, 'Channel', 'NG · NGN · Bank transfer (sandbox-bank)');
@@ -105,7 +109,9 @@ describe('the dashboard: collections and treasury', () => {
         [collectionId],
       );
       expect(row).toMatchObject({ amount: '25000', status: 'pending' });
-      expect(await instructions.textContent()).toContain(row.instructions.account_number ?? row.instructions.accountNumber);
+      expect(await instructions.textContent()).toContain(
+        row.instructions.account_number ?? row.instructions.accountNumber,
+      );
       expect(await headlineStatus(page)).toBe('PENDING');
       await expectAccessible(page, 'a pending collection');
       await screenshotScreen(page, 'collections-collection');
@@ -273,7 +279,12 @@ describe('the dashboard: collections and treasury', () => {
       await page.locator(`tr[data-row-id="${endUserId}"] a`).click();
       await page.getByRole('heading', { name: 'Viewed One' }).waitFor();
       await page.getByText('No KYC check yet').waitFor();
-      expect(await page.getByRole('button').filter({ hasText: /KYC|wallet|Deposit/ }).count()).toBe(0);
+      expect(
+        await page
+          .getByRole('button')
+          .filter({ hasText: /KYC|wallet|Deposit/ })
+          .count(),
+      ).toBe(0);
       await expectAccessible(page, 'an end-user, as a VIEWER');
 
       await nav(page).getByRole('link', { name: 'Treasury payouts' }).click();

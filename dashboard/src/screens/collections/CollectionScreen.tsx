@@ -88,7 +88,11 @@ function Instructions({ collection }: { collection: CollectionFieldsFragment }) 
           </Fact>
           <Fact label="Account name">{instructions.accountName}</Fact>
           <Fact label="Reference">
-            {instructions.reference ? <Code>{instructions.reference}</Code> : 'None needed: the account is this collection’s own'}
+            {instructions.reference ? (
+              <Code>{instructions.reference}</Code>
+            ) : (
+              'None needed: the account is this collection’s own'
+            )}
           </Fact>
         </SimpleGrid>
       ) : instructions.__typename === 'MomoPromptInstructions' ? (
@@ -117,7 +121,9 @@ function SandboxPay({ collection }: { collection: CollectionFieldsFragment }) {
   const onPay = async () => {
     setRefusal([]);
     try {
-      const { data } = await pay({ variables: { input: { id: collection.id, amount: collection.amount.amountMinor } } });
+      const { data } = await pay({
+        variables: { input: { id: collection.id, amount: collection.amount.amountMinor } },
+      });
       const errors = data?.paySandboxCollection.userErrors ?? [];
       if (errors.length > 0) setRefusal([...errors]);
     } catch (err) {

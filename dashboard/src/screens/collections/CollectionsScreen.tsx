@@ -72,7 +72,7 @@ export default function CollectionsScreen() {
           placeholder="Any"
           clearable
           value={status}
-          onChange={(value) => setStatus(value as CollectionStatus | null)}
+          onChange={(value) => setStatus(value)}
           data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
           w={180}
         />
@@ -111,7 +111,10 @@ const createSchema = z.object({
   phone: z.string().trim(),
   networkId: z.string(),
   name: z.string().trim().max(200),
-  email: z.string().trim().refine((value) => value === '' || /^\S+@\S+\.\S+$/.test(value), 'Enter an email address'),
+  email: z
+    .string()
+    .trim()
+    .refine((value) => value === '' || /^\S+@\S+\.\S+$/.test(value), 'Enter an email address'),
 });
 type CreateValues = z.infer<typeof createSchema>;
 
@@ -134,7 +137,9 @@ function CreateCollectionForm() {
     if (!channel) return;
     const amount = toMinorUnits(values.amount, decimalsOf(channel.minAmount.amount));
     if (amount === null || amount === '0') {
-      form.setError('amount', { message: `Enter an amount in ${channel.currency}, such as ${channel.minAmount.amount}` });
+      form.setError('amount', {
+        message: `Enter an amount in ${channel.currency}, such as ${channel.minAmount.amount}`,
+      });
       return;
     }
     if (channel.rail === 'MOMO' && !values.networkId) {

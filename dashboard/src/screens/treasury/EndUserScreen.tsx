@@ -164,7 +164,7 @@ function KycCard({
               <SegmentedControl
                 aria-labelledby="kyc-level-label"
                 value={level}
-                onChange={(value) => setLevel(value as TreasuryKycLevel)}
+                onChange={(value) => setLevel(value)}
                 data={[
                   { value: 'BASIC', label: 'Basic' },
                   { value: 'FULL', label: 'Full' },
@@ -191,8 +191,8 @@ function WalletCard({
   sandbox: boolean;
 }) {
   const deposit = wallet.depositInstructions;
-  const rail = deposit.depositInstructions as Record<string, unknown>;
-  const railText = (key: string) => (typeof rail[key] === 'string' ? (rail[key] as string) : null);
+  const rail = deposit.depositInstructions;
+  const railText = (key: string) => (typeof rail[key] === 'string' ? rail[key] : null);
   return (
     <Card withBorder component="section" aria-label={`${wallet.currency} wallet`} data-wallet-id={wallet.id}>
       <Stack gap="sm">
@@ -213,7 +213,11 @@ function WalletCard({
             </Fact>
           )}
           {deposit.routingNumber && (
-            <Fact label={wallet.currency === 'GBP' ? 'Sort code' : wallet.currency === 'USD' ? 'Routing number' : 'Bank code'}>
+            <Fact
+              label={
+                wallet.currency === 'GBP' ? 'Sort code' : wallet.currency === 'USD' ? 'Routing number' : 'Bank code'
+              }
+            >
               <Code>{deposit.routingNumber}</Code>
             </Fact>
           )}

@@ -67,7 +67,7 @@ export default function EndUsersScreen() {
           placeholder="Any"
           clearable
           value={status}
-          onChange={(value) => setStatus(value as TreasuryEndUserStatus | null)}
+          onChange={(value) => setStatus(value)}
           data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
           w={180}
         />
@@ -102,7 +102,10 @@ export default function EndUsersScreen() {
 
 const createSchema = z.object({
   externalId: z.string().trim().min(1, 'Enter your own id of the user').max(200),
-  email: z.string().trim().regex(/^\S+@\S+\.\S+$/, 'Enter an email address'),
+  email: z
+    .string()
+    .trim()
+    .regex(/^\S+@\S+\.\S+$/, 'Enter an email address'),
   name: z.string().trim().max(200),
   phone: z.string().trim(),
 });

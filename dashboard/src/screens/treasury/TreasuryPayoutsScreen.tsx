@@ -6,11 +6,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import type {
-  TreasuryDestinationType,
-  TreasuryPayoutRowFragment,
-  TreasuryPayoutStatus,
-} from '../../gql/graphql';
+import type { TreasuryDestinationType, TreasuryPayoutRowFragment, TreasuryPayoutStatus } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
 import { DataTable, useCursorPages } from '../../ui/DataTable';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
@@ -68,7 +64,7 @@ export default function TreasuryPayoutsScreen() {
           placeholder="Any"
           clearable
           value={status}
-          onChange={(value) => setStatus(value as TreasuryPayoutStatus | null)}
+          onChange={(value) => setStatus(value)}
           data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
           w={180}
         />
@@ -208,7 +204,10 @@ function CreatePayoutForm({ onCreated }: { onCreated: () => void }) {
       } else if (result) {
         const renamed = result.userErrors.map((e) => ({
           ...e,
-          field: e.field?.map((part) => (part === 'partnerEndUserId' ? 'endUserId' : part === 'partnerWalletId' ? 'walletId' : part)) ?? null,
+          field:
+            e.field?.map((part) =>
+              part === 'partnerEndUserId' ? 'endUserId' : part === 'partnerWalletId' ? 'walletId' : part,
+            ) ?? null,
         }));
         setRefusal(
           applyUserErrors(renamed, form.setError, [
