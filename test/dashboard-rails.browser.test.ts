@@ -65,7 +65,7 @@ describe('the dashboard: collections and treasury', () => {
   });
 
   browserTest(
-    'a merchant without treasury opens a bank-transfer collection, sees its bank details, and watches it complete live when the sandbox pays it; an amount below the channel minimum is refused on its field',
+    'a merchant without treasury opens a bank-transfer collection, sees its bank details, and watches it complete live when the sandbox pays it; an amount below the channel minimum is refused on its field; a mobile-money collection asks for the network and shows the prompt',
     async () => {
       const merchant = await server.signUp({ businessName: 'Lagos Goods' });
       const { page } = await open();
@@ -130,8 +130,33 @@ describe('the dashboard: collections and treasury', () => {
       expect(await page.getByText('Credited (USDC)').locator('..').textContent()).not.toContain('—');
       await expectAccessible(page, 'a completed collection');
 
+      // Mobile money: the network is asked for, and the prompt sent to the payer's phone is shown.
       await page.getByRole('link', { name: '← Collections' }).click();
       await page.locator(`tr[data-row-id="${collectionId}"]`).waitFor();
+      expect(await rowStatus(page, collectionId)).toBe('COMPLETED');
+      await choose(page, 'Channel', 'GH · GHS · Mobile money (sandbox-momo)');
+      await page.getByLabel('Amount (GHS)').fill('12.5');
+      await page.getByLabel('Payer’s phone').fill('+233241234567');
+      await page.getByRole('button', { name: 'Create collection' }).click();
+      await page.getByText('Choose the payer’s network').waitFor();
+      await choose(page, 'Network', 'mtn-gh');
+      await page.getByRole('button', { name: 'Create collection' }).click();
+      await page.waitForURL(
+        (url) => !url.pathname.endsWith(collectionId) && /collections\/[0-9a-f-]{36}$/.test(url.pathname),
+      );
+      const momoId = page.url().split('/').pop()!;
+      await instructions.getByText('Prompt sent to').waitFor();
+      expect(await instructions.textContent()).toContain('+233241234567');
+      const [momo] = await server.runtime.dataSource.query(
+        `SELECT amount::text AS amount, currency, network_id FROM collections WHERE id = $1`,
+        [momoId],
+      );
+      expect(momo).toEqual({ amount: '1250', currency: 'GHS', network_id: 'mtn-gh' });
+      await expectAccessible(page, 'a mobile-money collection');
+
+      await page.getByRole('link', { name: '← Collections' }).click();
+      await page.locator(`tr[data-row-id="${momoId}"]`).waitFor();
+      expect(await rowStatus(page, momoId)).toBe('PENDING');
       expect(await rowStatus(page, collectionId)).toBe('COMPLETED');
       await screenshotScreen(page, 'collections');
     },

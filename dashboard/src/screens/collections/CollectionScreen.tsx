@@ -8,7 +8,7 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
-import { CollectionDetail, CollectionLive, PaySandboxCollection } from './operations';
+import { CollectionDetail, CollectionLive, PaySandboxCollection, RAILS } from './operations';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -48,7 +48,7 @@ export default function CollectionScreen() {
           <Fact label="Created">{formatDateTime(collection.createdAt)}</Fact>
           <Fact label="Expires">{formatDateTime(collection.expiresAt)}</Fact>
           <Fact label="Rail">
-            {collection.channel.rail} · {collection.channel.provider}
+            {RAILS[collection.channel.rail] ?? collection.channel.rail} · {collection.channel.provider}
             {collection.channel.networkId ? ` · ${collection.channel.networkId}` : ''}
           </Fact>
           <Fact label="Received">{collection.amountReceived ? formatMoney(collection.amountReceived) : '—'}</Fact>

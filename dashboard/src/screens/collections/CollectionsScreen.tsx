@@ -14,10 +14,9 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 import { decimalsOf, toMinorUnits } from './minor-units';
-import { CollectionChannels, CollectionsList, CollectionsLive, CreateCollection } from './operations';
+import { CollectionChannels, CollectionsList, CollectionsLive, CreateCollection, RAILS } from './operations';
 
 const STATUSES: CollectionStatus[] = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'];
-const RAILS: Record<string, string> = { BANK: 'Bank transfer', MOMO: 'Mobile money', EFT: 'EFT' };
 
 type Row = CollectionsListQuery['collections']['edges'][number]['node'];
 type Channel = CollectionChannelsQuery['collectionChannels'][number];

@@ -1,5 +1,8 @@
 import { graphql } from '../../gql';
 
+/** A rail in words. */
+export const RAILS: Record<string, string> = { BANK: 'Bank transfer', MOMO: 'Mobile money', EFT: 'EFT' };
+
 /** The fields the list, the page and the live updates share: a collection's row reads the same from each. */
 export const CollectionsList = graphql(`
   query CollectionsList($first: Int, $after: String, $status: CollectionStatus) {
