@@ -24,4 +24,32 @@ export const SCREENS: ScreenEntry[] = [
   { path: 'team', label: 'Team', nav: true, load: () => import('./team/TeamScreen') },
   { path: 'settings', label: 'Settings', nav: true, load: () => import('./settings/SettingsScreen') },
   { path: 'sandbox', label: 'Sandbox', nav: true, testOnly: true, load: () => import('./sandbox/SandboxScreen') },
+  { path: 'collections', label: 'Collections', nav: true, load: () => import('./collections/CollectionsScreen') },
+  {
+    path: 'collections/:id',
+    label: 'Collection',
+    nav: false,
+    load: () => import('./collections/CollectionScreen'),
+  },
+  {
+    path: 'treasury/end-users',
+    label: 'Treasury end-users',
+    nav: true,
+    treasury: true,
+    load: () => import('./treasury/EndUsersScreen'),
+  },
+  {
+    path: 'treasury/end-users/:id',
+    label: 'Treasury end-user',
+    nav: false,
+    treasury: true,
+    load: () => import('./treasury/EndUserScreen'),
+  },
+  {
+    path: 'treasury/payouts',
+    label: 'Treasury payouts',
+    nav: true,
+    treasury: true,
+    load: () => import('./treasury/TreasuryPayoutsScreen'),
+  },
 ];
