@@ -148,7 +148,7 @@ export default function CheckoutSessionsScreen() {
           placeholder="Any"
           clearable
           value={status}
-          onChange={(value) => setStatus(value as CheckoutSessionStatus | null)}
+          onChange={(value) => setStatus(value)}
           data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
           w={180}
         />
@@ -157,7 +157,7 @@ export default function CheckoutSessionsScreen() {
           placeholder="Any"
           clearable
           value={source}
-          onChange={(value) => setSource(value as CheckoutSessionSource | null)}
+          onChange={(value) => setSource(value)}
           data={SOURCES}
           w={180}
         />

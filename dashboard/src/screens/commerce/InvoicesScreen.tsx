@@ -152,7 +152,7 @@ export default function InvoicesScreen() {
           placeholder="Any"
           clearable
           value={status}
-          onChange={(value) => setStatus(value as InvoiceStatus | null)}
+          onChange={(value) => setStatus(value)}
           data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
           w={180}
         />

@@ -17,7 +17,7 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { graphql } from '../../gql';
-import type { PaymentLinksListQuery, RecurringInterval } from '../../gql/graphql';
+import type { PaymentLinksListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
 import { DataTable, useCursorPages } from '../../ui/DataTable';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
@@ -259,9 +259,7 @@ function CreateLinkForm({ close, created }: { close: () => void; created: () => 
             currency: values.currency.toUpperCase(),
             ...(values.description ? { description: values.description } : {}),
             ...(values.successUrl ? { successUrl: values.successUrl } : {}),
-            ...(values.allowRecurring
-              ? { allowRecurring: true, recurringInterval: values.recurringInterval as RecurringInterval }
-              : {}),
+            ...(values.allowRecurring ? { allowRecurring: true, recurringInterval: values.recurringInterval } : {}),
           },
         },
       });

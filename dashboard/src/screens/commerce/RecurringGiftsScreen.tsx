@@ -168,7 +168,7 @@ export default function RecurringGiftsScreen() {
           placeholder="Any"
           clearable
           value={status}
-          onChange={(value) => setStatus(value as RecurringGiftStatus | null)}
+          onChange={(value) => setStatus(value)}
           data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
           w={180}
         />
