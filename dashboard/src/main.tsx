@@ -21,6 +21,8 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
+    // A field's error message (and invalid input text): red.9, 5.6:1 on white; the default red.6 is 3.3:1.
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: {},
 });

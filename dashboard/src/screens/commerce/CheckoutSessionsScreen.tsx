@@ -128,7 +128,7 @@ export default function CheckoutSessionsScreen() {
   useEffect(reset, [status, source, reset]);
 
   const { data, loading, error, refetch } = useQuery(CheckoutSessionsList, {
-    variables: { ...pages.variables, status, source },
+    variables: { ...pages.variables, ...(status ? { status } : {}), ...(source ? { source } : {}) },
   });
   useSubscription(SessionPayments, { onData: () => void refetch() });
   const rows = data?.checkoutSessions.edges.map((edge) => edge.node) ?? [];

@@ -68,7 +68,7 @@ export default function CustomersScreen() {
   useEffect(reset, [debouncedEmail, reset]);
 
   const { data, loading, error, refetch } = useQuery(CustomersList, {
-    variables: { ...pages.variables, email: debouncedEmail || null },
+    variables: { ...pages.variables, ...(debouncedEmail ? { email: debouncedEmail } : {}) },
   });
   const rows = data?.customers.edges.map((edge) => edge.node) ?? [];
 

@@ -114,7 +114,9 @@ export default function InvoicesScreen() {
   const { reset } = pages;
   useEffect(reset, [status, reset]);
 
-  const { data, loading, error, refetch } = useQuery(InvoicesList, { variables: { ...pages.variables, status } });
+  const { data, loading, error, refetch } = useQuery(InvoicesList, {
+    variables: { ...pages.variables, ...(status ? { status } : {}) },
+  });
   const rows = data?.invoices.edges.map((edge) => edge.node) ?? [];
 
   const columns = [

@@ -100,7 +100,9 @@ export default function PaymentLinksScreen() {
   const { reset } = pages;
   useEffect(reset, [shown, reset]);
 
-  const { data, loading, error, refetch } = useQuery(PaymentLinksList, { variables: { ...pages.variables, active } });
+  const { data, loading, error, refetch } = useQuery(PaymentLinksList, {
+    variables: { ...pages.variables, ...(active === null ? {} : { active }) },
+  });
   const rows = data?.paymentLinks.edges.map((edge) => edge.node) ?? [];
 
   const columns = [

@@ -117,7 +117,7 @@ export default function RecurringGiftsScreen() {
   useEffect(reset, [status, reset]);
 
   const { data, loading, error, refetch } = useQuery(RecurringGiftsList, {
-    variables: { ...pages.variables, status },
+    variables: { ...pages.variables, ...(status ? { status } : {}) },
   });
   const rows = data?.recurringGifts.edges.map((edge) => edge.node) ?? [];
 
