@@ -2,7 +2,7 @@ import { Browser, Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
 import { browserTestFor, launchChromium } from './support/browser';
 import { CARDS, card, charge, enableCharging } from './support/charges';
-import { FUTURE_YEAR, pathOf } from './support/checkout';
+import { CARDS as CHECKOUT_CARDS, FUTURE_YEAR, cardForm, page as hostedPage, pathOf } from './support/checkout';
 import {
   DashboardTab,
   buildDashboard,
@@ -150,7 +150,7 @@ describe('the dashboard commerce screens in headless Chromium', () => {
   );
 
   browserTest(
-    'a payment link and an invoice created on their screens are what the API holds; the link is deactivated and the invoice sent from the lists',
+    'a payment link and an invoice created on their screens are what the API holds; a gift on the link is charged and cancelled, the link deactivated and the invoice sent from the lists',
     async () => {
       const owner = await server.signUp({ businessName: 'Link Goods' });
       const { page } = await open();
@@ -188,6 +188,15 @@ describe('the dashboard commerce screens in headless Chromium', () => {
       await page.locator(`tr[data-row-id="${link.id}"]`).waitFor();
       await expectAccessible(page, 'a new payment link');
       await screenshotScreen(page, 'payment-links');
+
+      // A donor starts a weekly gift on the link (the hosted page, over HTTP).
+      const visit = await hostedPage(server, 'GET', pathOf(linkUrl));
+      await hostedPage(
+        server,
+        'POST',
+        pathOf(visit.location!),
+        cardForm(CHECKOUT_CARDS.success, { email: 'donor@example.com', recurring: 'on' }),
+      );
 
       await page.getByRole('button', { name: 'Deactivate Monthly support' }).click();
       await waitUntil(
@@ -245,9 +254,37 @@ describe('the dashboard commerce screens in headless Chromium', () => {
       await screenshotScreen(page, 'invoices');
 
       await page.getByRole('link', { name: 'Recurring gifts' }).click();
-      await page.getByText('No recurring gifts yet').waitFor();
-      await expectAccessible(page, 'the empty recurring gifts list');
+      const { recurringGifts } = await gql(owner, '{ recurringGifts { edges { node { id } } } }');
+      expect(recurringGifts.edges).toHaveLength(1);
+      const giftId = recurringGifts.edges[0].node.id;
+      const giftRow = page.locator(`tr[data-row-id="${giftId}"]`);
+      await giftRow.waitFor();
+      expect(await rowStatus(page, giftId)).toBe('ACTIVE');
+      expect(await giftRow.textContent()).toContain('donor@example.com');
+      expect(await giftRow.textContent()).toContain('Monthly support');
+      await expectAccessible(page, 'the recurring gifts list');
       await screenshotScreen(page, 'recurring-gifts');
+
+      await giftRow.getByRole('button', { name: 'Charge now' }).click();
+      await waitUntil(
+        async () =>
+          (await gql(owner, 'query($id: ID!) { recurringGift(id: $id) { chargeCount } }', { id: giftId })).recurringGift
+            .chargeCount === 1,
+        'the gift is charged once',
+        60_000,
+      );
+      await giftRow.getByRole('button', { name: 'Cancel gift' }).click();
+      await waitUntil(
+        async () => (await rowStatus(page, giftId)) === 'CANCELLED',
+        'the gift row turns CANCELLED',
+        60_000,
+      );
+      expect(await giftRow.getByRole('button').count()).toBe(0);
+      const cancelled = await gql(owner, 'query($id: ID!) { recurringGift(id: $id) { status cancelledAt } }', {
+        id: giftId,
+      });
+      expect(cancelled.recurringGift.status).toBe('CANCELLED');
+      expect(cancelled.recurringGift.cancelledAt).toBeTruthy();
     },
     600_000,
   );
