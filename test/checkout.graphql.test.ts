@@ -178,6 +178,38 @@ describe('checkout, payment links, invoices and recurring gifts (GraphQL)', () =
       ]);
     });
 
+    test('an explicit null filter (a client\'s "any") answers as if it were left out, for every list of this area', async () => {
+      const merchant = await server.signUp();
+      await gql(
+        merchant,
+        `mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { checkoutSession { id } } }`,
+        { input: { amount: '4', currency: 'usd', successUrl: 'https://a.example/ok' } },
+      );
+      await gql(
+        merchant,
+        `mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { paymentLink { id } } }`,
+        { input: { name: 'Tip', amount: '3', currency: 'usd' } },
+      );
+      await gql(merchant, `mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { invoice { id } } }`, {
+        input: { customerEmail: 'c@example.com', currency: 'usd', amount: '9' },
+      });
+      const response = await gql(
+        merchant,
+        `query($status: CheckoutSessionStatus, $source: CheckoutSessionSource, $active: Boolean, $invoiceStatus: InvoiceStatus, $giftStatus: RecurringGiftStatus, $linkId: ID) {
+          checkoutSessions(status: $status, source: $source) { edges { node { id } } }
+          paymentLinks(active: $active) { edges { node { id } } }
+          invoices(status: $invoiceStatus) { edges { node { id } } }
+          recurringGifts(status: $giftStatus, paymentLinkId: $linkId) { edges { node { id } } }
+        }`,
+        { status: null, source: null, active: null, invoiceStatus: null, giftStatus: null, linkId: null },
+      );
+      expect(response.body.errors).toBeUndefined();
+      expect(response.body.data.checkoutSessions.edges).toHaveLength(1);
+      expect(response.body.data.paymentLinks.edges).toHaveLength(1);
+      expect(response.body.data.invoices.edges).toHaveLength(1);
+      expect(response.body.data.recurringGifts.edges).toEqual([]);
+    });
+
     test("another business's session answers NOT_FOUND", async () => {
       const owner = await server.signUp();
       const other = await server.signUp();

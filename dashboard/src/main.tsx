@@ -22,6 +22,7 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
     // A field's error text and border: Mantine's red.6 is 3.3:1 on white, red.9 is 5.6:1.
+    // A field's error message (and invalid input text): red.9, 5.6:1 on white; the default red.6 is 3.3:1.
     '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: {},

@@ -52,4 +52,20 @@ export const SCREENS: ScreenEntry[] = [
     treasury: true,
     load: () => import('./treasury/TreasuryPayoutsScreen'),
   },
+  {
+    path: 'checkout-sessions',
+    label: 'Checkout sessions',
+    nav: true,
+    load: () => import('./commerce/CheckoutSessionsScreen'),
+  },
+  { path: 'payment-links', label: 'Payment links', nav: true, load: () => import('./commerce/PaymentLinksScreen') },
+  { path: 'invoices', label: 'Invoices', nav: true, load: () => import('./commerce/InvoicesScreen') },
+  {
+    path: 'recurring-gifts',
+    label: 'Recurring gifts',
+    nav: true,
+    load: () => import('./commerce/RecurringGiftsScreen'),
+  },
+  { path: 'customers', label: 'Customers', nav: true, load: () => import('./commerce/CustomersScreen') },
+  { path: 'customers/:id', label: 'Customer', nav: false, load: () => import('./commerce/CustomerScreen') },
 ];

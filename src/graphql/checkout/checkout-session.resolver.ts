@@ -41,7 +41,7 @@ export class CheckoutSessionResolver {
   ): Promise<CheckoutSessionConnection> {
     const page = await context.core.checkout.list(
       caller(context),
-      parseInput(checkoutSessionFiltersSchema, { status, source }),
+      parseInput(checkoutSessionFiltersSchema, { status: status ?? undefined, source: source ?? undefined }),
       { kind: 'keyset', first: first ?? null, after: after ?? null },
     );
     return toConnection(page, (row) => CheckoutSession.from(row, context.core));

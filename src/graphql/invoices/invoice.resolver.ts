@@ -36,11 +36,15 @@ export class InvoiceResolver {
     @Arg('status', () => InvoiceStatus, { nullable: true, description: 'Only invoices in this status' })
     status?: InvoiceStatus,
   ): Promise<InvoiceConnection> {
-    const page = await context.core.invoices.list(caller(context), parseInput(invoiceFiltersSchema, { status }), {
-      kind: 'keyset',
-      first: first ?? null,
-      after: after ?? null,
-    });
+    const page = await context.core.invoices.list(
+      caller(context),
+      parseInput(invoiceFiltersSchema, { status: status ?? undefined }),
+      {
+        kind: 'keyset',
+        first: first ?? null,
+        after: after ?? null,
+      },
+    );
     return toConnection(page, Invoice.from);
   }
 

@@ -39,7 +39,7 @@ export class PaymentLinkResolver {
   ): Promise<PaymentLinkConnection> {
     const page = await context.core.paymentLinks.list(
       caller(context),
-      parseInput(paymentLinkFiltersSchema, { active }),
+      parseInput(paymentLinkFiltersSchema, { active: active ?? undefined }),
       { kind: 'keyset', first: first ?? null, after: after ?? null },
     );
     return toConnection(page, (row) => PaymentLink.from(row, context.core));

@@ -42,7 +42,10 @@ export class RecurringGiftResolver {
     @Arg('paymentLinkId', () => ID, { nullable: true, description: 'Only gifts made on this payment link' })
     paymentLinkId?: string,
   ): Promise<RecurringGiftConnection> {
-    const filters = parseInput(recurringGiftFiltersSchema, { status, paymentLinkId });
+    const filters = parseInput(recurringGiftFiltersSchema, {
+      status: status ?? undefined,
+      paymentLinkId: paymentLinkId ?? undefined,
+    });
     const page = await context.core.recurringGifts.list(caller(context), filters, {
       kind: 'keyset',
       first: first ?? null,

@@ -1,0 +1,113 @@
+import { useQuery } from '@apollo/client/react';
+import { Anchor, Group, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { graphql } from '../../gql';
+import type { CustomersListQuery } from '../../gql/graphql';
+import { DataTable, useCursorPages } from '../../ui/DataTable';
+import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { formatDateTime } from '../../ui/format';
+
+const CustomersList = graphql(`
+  query CustomersList($first: Int, $after: String, $email: String) {
+    customers(first: $first, after: $after, email: $email) {
+      edges {
+        node {
+          id
+          email
+          firstName
+          lastName
+          phoneNumber
+          createdAt
+          defaultPaymentMethod {
+            id
+            brand
+            last4
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+type Row = CustomersListQuery['customers']['edges'][number]['node'];
+const column = createColumnHelper<Row>();
+const columns = [
+  column.accessor('email', {
+    header: 'Email',
+    cell: ({ row }) => (
+      <Anchor component={Link} to={`/customers/${row.original.id}`} fw={600}>
+        {row.original.email}
+      </Anchor>
+    ),
+  }),
+  column.accessor((row) => [row.firstName, row.lastName].filter(Boolean).join(' '), { id: 'name', header: 'Name' }),
+  column.accessor(
+    (row) =>
+      row.defaultPaymentMethod ? `${row.defaultPaymentMethod.brand} •••• ${row.defaultPaymentMethod.last4}` : '—',
+    {
+      id: 'card',
+      header: 'Default card',
+    },
+  ),
+  column.accessor('createdAt', { header: 'Created', cell: ({ getValue }) => formatDateTime(getValue()) }),
+];
+
+/** The business's customer profiles in this mode, newest first, found by email. */
+export default function CustomersScreen() {
+  const [email, setEmail] = useState('');
+  const [debouncedEmail] = useDebouncedValue(email.trim(), 300);
+  const pages = useCursorPages(25);
+  const { reset } = pages;
+  useEffect(reset, [debouncedEmail, reset]);
+
+  const { data, loading, error, refetch } = useQuery(CustomersList, {
+    variables: { ...pages.variables, ...(debouncedEmail ? { email: debouncedEmail } : {}) },
+  });
+  const rows = data?.customers.edges.map((edge) => edge.node) ?? [];
+
+  return (
+    <Stack>
+      <Title order={2}>Customers</Title>
+      <Group align="flex-end">
+        <TextInput
+          label="Email"
+          placeholder="customer@example.com"
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+          w={280}
+        />
+      </Group>
+      {error ? (
+        <LoadError error={error} retry={() => void refetch()} />
+      ) : loading && !data ? (
+        <Loading label="Loading customers…" />
+      ) : rows.length === 0 ? (
+        <Empty title={debouncedEmail ? 'No customer has this email' : 'No customers yet'}>
+          {debouncedEmail
+            ? 'Check the address, or clear the filter.'
+            : 'Customer profiles keep payers’ saved cards: create them with createCustomer (REST: POST /business/customers) and save cards with attachPaymentMethod.'}
+        </Empty>
+      ) : (
+        <DataTable
+          caption="Customers"
+          data={rows}
+          columns={columns}
+          rowId={(row) => row.id}
+          paging={{
+            page: pages.page,
+            hasNextPage: data?.customers.pageInfo.hasNextPage ?? false,
+            next: () => pages.next(data?.customers.pageInfo.endCursor),
+            previous: pages.previous,
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
