@@ -141,8 +141,11 @@ export class PayoutResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<CreatePayoutPayload> {
     const who = caller(context);
+    const { pin, ...fields } = input;
     return payloadOf(CreatePayoutPayload, async () => {
-      const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(input)));
+      const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(fields)));
+      // Checked before the payout's transaction opens, so a wrong try counts even though nothing is written.
+      if (pin !== undefined && pin !== null) await context.core.payoutPins.verify(who, pin);
       return Payout.from(await context.core.payouts.create(who, command));
     });
   }
