@@ -355,14 +355,17 @@ function ScheduleForm() {
                   mask
                   value={field.value}
                   onChange={field.onChange}
-                  error={Boolean(errors.pin)}
                   ariaLabel="Payout PIN"
-                  getInputProps={(index) => ({ 'aria-label': `Schedule PIN digit ${index + 1}` })}
+                  getInputProps={(index) => ({
+                    'aria-label': `Schedule PIN digit ${index + 1}`,
+                    'aria-invalid': Boolean(errors.pin),
+                    'aria-describedby': errors.pin ? 'schedule-pin-error' : undefined,
+                  })}
                 />
               )}
             />
             {errors.pin?.message && (
-              <Text size="sm" fw={600} role="alert" mt={4}>
+              <Text size="sm" fw={600} role="alert" mt={4} id="schedule-pin-error">
                 {errors.pin.message}
               </Text>
             )}

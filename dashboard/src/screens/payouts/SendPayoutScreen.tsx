@@ -333,12 +333,16 @@ export default function SendPayoutScreen() {
                 oneTimeCode={false}
                 value={pin}
                 onChange={setPin}
-                error={Boolean(pinError)}
                 ariaLabel="Payout PIN"
-                getInputProps={(index) => ({ 'aria-label': `Payout PIN digit ${index + 1}` })}
+                // Not Mantine's error colour (light red digits fail contrast): the message below says it, linked to each digit.
+                getInputProps={(index) => ({
+                  'aria-label': `Payout PIN digit ${index + 1}`,
+                  'aria-invalid': Boolean(pinError),
+                  'aria-describedby': pinError ? 'pin-error' : undefined,
+                })}
               />
               {pinError && (
-                <Text size="sm" fw={600} role="alert" mt={4} data-testid="pin-error">
+                <Text size="sm" fw={600} role="alert" mt={4} id="pin-error" data-testid="pin-error">
                   {pinError}
                 </Text>
               )}
