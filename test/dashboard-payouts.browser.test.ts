@@ -257,6 +257,23 @@ describe('the dashboard: payouts', () => {
       expect(approved.status).not.toBe('PENDING_REVIEW');
       await expectAccessible(page, 'the review queue, empty');
 
+      // A batch made through the API: its list and page, read by the ADMIN.
+      const paid = await createRecipient(server, owner, bankDetails('6789'), 'Batch Supplier');
+      const batch = await asOwner(
+        owner,
+        'mutation($input: CreatePayoutBatchInput!) { createPayoutBatch(input: $input) { batch { id } userErrors { code } } }',
+        { input: { name: 'November suppliers', items: [{ recipientId: paid.id, amount: '15.00', currency: 'USD' }] } },
+      );
+      const batchId = batch.createPayoutBatch.batch.id as string;
+      await page.getByRole('link', { name: '← Payouts' }).click();
+      await page.getByRole('link', { name: 'Batches' }).click();
+      await page.getByRole('link', { name: 'November suppliers' }).click();
+      await page.waitForURL(`**/dashboard/payouts/batches/${batchId}`);
+      await page.getByRole('cell', { name: 'Batch Supplier', exact: true }).waitFor();
+      await page.locator('main [data-status="COMPLETED"]').first().waitFor({ timeout: 60_000 });
+      await expectAccessible(page, 'a batch');
+      await screenshotScreen(page, 'payouts-batch');
+
       const viewer = await server.signUp({ businessName: 'Viewer Own Co' });
       await server.addTeamMember(owner, viewer, 'VIEWER');
       const second = await open();

@@ -9,6 +9,7 @@ import {
   PayoutTopic,
   Recipient as RecipientRow,
 } from '../../domain/payouts';
+import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import {
   advancePayoutBodySchema,
@@ -145,7 +146,10 @@ export class PayoutResolver {
     return payloadOf(CreatePayoutPayload, async () => {
       const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(fields)));
       // Checked before the payout's transaction opens, so a wrong try counts even though nothing is written.
-      if (pin !== undefined && pin !== null) await context.core.payoutPins.verify(who, pin);
+      if (pin !== undefined && pin !== null) {
+        who.requireRole(...WRITE_ROLES); // a role that may not pay out spends no try
+        await context.core.payoutPins.verify(who, pin);
+      }
       return Payout.from(await context.core.payouts.create(who, command));
     });
   }
