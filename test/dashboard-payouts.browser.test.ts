@@ -200,6 +200,10 @@ describe('the dashboard: payouts', () => {
           ?.status;
       expect(await statusOf()).toBe('ACTIVE');
       await page.getByText('No run yet').waitFor();
+      // The navigation marks the most specific section only: Schedules, not Payouts as well.
+      const nav = page.getByRole('navigation', { name: 'Sections' });
+      expect(await nav.getByRole('link', { name: 'Schedules' }).getAttribute('data-active')).toBe('true');
+      expect(await nav.getByRole('link', { name: 'Payouts' }).getAttribute('data-active')).toBeNull();
       await expectAccessible(page, 'a schedule');
       await screenshotScreen(page, 'payouts-schedule');
 
