@@ -229,6 +229,45 @@ describe('Payouts over GraphQL', () => {
   });
 
   describe('quotes and payouts', () => {
+    test('createPayout with a pin checks it first: a wrong PIN is INVALID_PIN and nothing is debited; the right one pays', async () => {
+      const owner = await fundedMerchant();
+      const set = await ok(
+        `mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { isSet } ${USER_ERRORS} } }`,
+        { input: { pin: '123456' } },
+        asDashboard(owner),
+      );
+      expect(set.setPayoutPin.payoutPin.isSet).toBe(true);
+      const recipientId = await recipient(owner, '3333');
+      const before = await balanceMinor(owner);
+
+      const wrong = await userErrors(
+        CREATE_PAYOUT,
+        { input: { recipientId, amount: '10.00', currency: 'USD', pin: '654321' } },
+        asDashboard(owner),
+      );
+      expect(wrong).toEqual([expect.objectContaining({ code: 'INVALID_PIN', field: null })]);
+      const malformed = await userErrors(
+        CREATE_PAYOUT,
+        { input: { recipientId, amount: '10.00', currency: 'USD', pin: '12' } },
+        asDashboard(owner),
+      );
+      expect(malformed).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field: ['input', 'pin'] })]);
+      expect(await balanceMinor(owner)).toBe(before);
+      const rows = await server.runtime.dataSource.query(
+        'SELECT count(*)::int AS n FROM payouts WHERE business_id = $1',
+        [owner.businessId],
+      );
+      expect(rows[0].n).toBe(0);
+
+      const paid = await ok(
+        CREATE_PAYOUT,
+        { input: { recipientId, amount: '10.00', currency: 'USD', pin: '123456' } },
+        asDashboard(owner),
+      );
+      expect(paid.createPayout.payout.status).toBe('CREATED');
+      expect(await balanceMinor(owner)).toBe(before - 1_010n);
+    });
+
     test('a quote prices USD to NGN at the sandbox rate less the spread, with a 1% fee in the wallet currency', async () => {
       const owner = await fundedMerchant();
       const data = await ok(

@@ -68,4 +68,18 @@ export const SCREENS: ScreenEntry[] = [
   },
   { path: 'customers', label: 'Customers', nav: true, load: () => import('./commerce/CustomersScreen') },
   { path: 'customers/:id', label: 'Customer', nav: false, load: () => import('./commerce/CustomerScreen') },
+  { path: 'payouts', label: 'Payouts', nav: true, load: () => import('./payouts/PayoutsScreen') },
+  { path: 'payouts/send', label: 'Send a payout', nav: false, load: () => import('./payouts/SendPayoutScreen') },
+  { path: 'payouts/review', label: 'Review queue', nav: false, load: () => import('./payouts/ReviewQueueScreen') },
+  { path: 'payouts/:id', label: 'Payout', nav: false, load: () => import('./payouts/PayoutScreen') },
+  { path: 'payouts/recipients', label: 'Recipients', nav: true, load: () => import('./payouts/RecipientsScreen') },
+  { path: 'payouts/batches', label: 'Payout batches', nav: false, load: () => import('./payouts/BatchesScreen') },
+  { path: 'payouts/batches/:id', label: 'Payout batch', nav: false, load: () => import('./payouts/BatchScreen') },
+  { path: 'payouts/schedules', label: 'Schedules', nav: true, load: () => import('./payouts/SchedulesScreen') },
+  {
+    path: 'payouts/schedules/:id',
+    label: 'Payout schedule',
+    nav: false,
+    load: () => import('./payouts/ScheduleScreen'),
+  },
 ];

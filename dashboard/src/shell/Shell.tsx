@@ -51,6 +51,14 @@ const ShellQuery = graphql(`
   }
 `);
 
+/** The navigation entry a path is under: the longest one that contains it (`/payouts/schedules/1` is Schedules, not Payouts). */
+function activeNavPath(pathname: string): string | undefined {
+  return SCREENS.filter((screen) => screen.nav)
+    .map((screen) => screen.path)
+    .filter((path) => (path === '' ? pathname === '/' : pathname === `/${path}` || pathname.startsWith(`/${path}/`)))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
 /**
  * The frame of every signed-in screen: the business switch, the test/live switch, the navigation,
  * and a test-mode strip that no screen can hide (test data is never mistaken for real money).
@@ -145,6 +153,19 @@ export function Shell() {
             onClick={close}
           />
         ))}
+        {SCREENS.filter((screen) => screen.nav && (!screen.treasury || current?.business.treasuryEnabled)).map(
+          (screen) => (
+            <NavLink
+              key={screen.path}
+              component={RouterLink}
+              to={`/${screen.path}`}
+              label={screen.label}
+              variant="filled"
+              active={screen.path === activeNavPath(location.pathname)}
+              onClick={close}
+            />
+          ),
+        )}
       </AppShell.Navbar>
       <AppShell.Main>
         {test ? (

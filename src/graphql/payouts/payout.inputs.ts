@@ -79,6 +79,12 @@ export class CreatePayoutInput {
     description: 'Any JSON object up to 8 KB, stored and answered on the payout',
   })
   metadata?: Record<string, unknown>;
+  @Field({
+    nullable: true,
+    description:
+      'The payout PIN, 6 digits: when given it is checked first (INVALID_PIN, PIN_LOCKED, PIN_NOT_SET) and nothing is written on a refusal; the dashboard always sends it',
+  })
+  pin?: string;
 }
 
 @InputType({

@@ -1,0 +1,158 @@
+import { useQuery, useSubscription } from '@apollo/client/react';
+import { Anchor, Button, Group, Select, Stack, Title } from '@mantine/core';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { graphql } from '../../gql';
+import type { PayoutStatus, PayoutsListQuery } from '../../gql/graphql';
+import { WRITERS, useCurrent } from '../../shell/current';
+import { DataTable, useCursorPages } from '../../ui/DataTable';
+import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+
+const PayoutsList = graphql(`
+  query PayoutsList($first: Int, $after: String, $status: PayoutStatus) {
+    payouts(first: $first, after: $after, status: $status) {
+      edges {
+        node {
+          id
+          status
+          createdAt
+          reference
+          amount {
+            amount
+            currency
+          }
+          destinationAmount {
+            amount
+            currency
+          }
+          recipient {
+            id
+            label
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+/** Every change of the business's payouts in this mode: rows change status in place (the cache is keyed by id). */
+const PayoutsLive = graphql(`
+  subscription PayoutsLive {
+    payoutUpdated {
+      previousStatus
+      payout {
+        id
+        status
+        settledAt
+        providerRef
+        failureReason
+      }
+    }
+  }
+`);
+
+const STATUSES: PayoutStatus[] = ['CREATED', 'PENDING_REVIEW', 'SUBMITTED', 'SETTLED', 'FAILED', 'CANCELLED'];
+
+type Row = PayoutsListQuery['payouts']['edges'][number]['node'];
+const column = createColumnHelper<Row>();
+const columns = [
+  column.accessor((row) => Number(row.amount.amount), {
+    id: 'amount',
+    header: 'Amount',
+    cell: ({ row }) => (
+      <Anchor component={Link} to={`/payouts/${row.original.id}`} fw={600}>
+        {formatMoney(row.original.amount)}
+      </Anchor>
+    ),
+  }),
+  column.accessor('status', { header: 'Status', cell: ({ getValue }) => <StatusBadge status={getValue()} /> }),
+  column.accessor((row) => row.recipient.label, { id: 'recipient', header: 'Recipient' }),
+  column.accessor((row) => formatMoney(row.destinationAmount), { id: 'receives', header: 'Recipient gets' }),
+  column.accessor('reference', { header: 'Reference', cell: ({ getValue }) => getValue() ?? '—' }),
+  column.accessor('createdAt', { header: 'Date', cell: ({ getValue }) => formatDateTime(getValue()) }),
+];
+
+/** The business's payouts in this mode, newest first, by status, live through `payoutUpdated`. */
+export default function PayoutsScreen() {
+  const current = useCurrent();
+  const [status, setStatus] = useState<PayoutStatus | null>(null);
+  const pages = useCursorPages(25);
+  const { reset } = pages;
+  useEffect(reset, [status, reset]);
+
+  const { data, loading, error, refetch } = useQuery(PayoutsList, {
+    variables: { ...pages.variables, ...(status ? { status } : {}) },
+  });
+  const rows = data?.payouts.edges.map((edge) => edge.node) ?? [];
+
+  // A payout not on screen appeared: the first page is read again.
+  useSubscription(PayoutsLive, {
+    onData: ({ data: update }) => {
+      const payout = update.data?.payoutUpdated.payout;
+      if (payout && pages.page === 1 && !rows.some((row) => row.id === payout.id)) void refetch();
+    },
+  });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Payouts</Title>
+        <Group gap="xs">
+          {current.can('OWNER', 'ADMIN') && (
+            <Button component={Link} to="/payouts/review" variant="default">
+              Review queue
+            </Button>
+          )}
+          <Button component={Link} to="/payouts/batches" variant="default">
+            Batches
+          </Button>
+          {current.can(...WRITERS) && (
+            <Button component={Link} to="/payouts/send">
+              Send a payout
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Select
+        label="Status"
+        placeholder="Any"
+        clearable
+        value={status}
+        onChange={(value) => setStatus(value)}
+        data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
+        w={200}
+      />
+      {error ? (
+        <LoadError error={error} retry={() => void refetch()} />
+      ) : loading && !data ? (
+        <Loading label="Loading payouts…" />
+      ) : rows.length === 0 ? (
+        <Empty title={status ? 'No payout has this status' : 'No payouts yet'}>
+          {status
+            ? 'Choose another status, or clear the filter.'
+            : 'Add a recipient, then send a payout: it appears here and its status changes live.'}
+        </Empty>
+      ) : (
+        <DataTable
+          caption="Payouts"
+          data={rows}
+          columns={columns}
+          rowId={(row) => row.id}
+          paging={{
+            page: pages.page,
+            hasNextPage: data?.payouts.pageInfo.hasNextPage ?? false,
+            next: () => pages.next(data?.payouts.pageInfo.endCursor),
+            previous: pages.previous,
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

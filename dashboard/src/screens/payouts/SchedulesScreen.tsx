@@ -1,0 +1,382 @@
+import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Anchor, Button, Card, Group, PinInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { graphql } from '../../gql';
+import type { PayoutSchedulesListQuery } from '../../gql/graphql';
+import { WRITERS, useCurrent } from '../../shell/current';
+import { DataTable, useCursorPages } from '../../ui/DataTable';
+import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
+import { formatDateTime, humanize } from '../../ui/format';
+import { CADENCES, SCHEDULE_FIELDS } from './schedule.fields';
+
+const SchedulesList = graphql(`
+  query PayoutSchedulesList($first: Int, $after: String) {
+    payoutSchedules(first: $first, after: $after) {
+      edges {
+        node {
+          id
+          name
+          status
+          cadence
+          dayOfMonth
+          nextRunAt
+          lastRunAt
+          runCount
+          maxRunAmountUsd
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+const SchedulesLive = graphql(`
+  subscription PayoutSchedulesLive {
+    payoutScheduleUpdated {
+      previousStatus
+      payoutSchedule {
+        id
+        name
+        status
+        cadence
+        dayOfMonth
+        nextRunAt
+        lastRunAt
+        runCount
+        maxRunAmountUsd
+      }
+    }
+  }
+`);
+
+const ScheduleFormData = graphql(`
+  query PayoutScheduleFormData {
+    payoutRecipients(first: 100) {
+      edges {
+        node {
+          id
+          label
+          currency
+        }
+      }
+    }
+    wallets {
+      id
+      currency
+    }
+  }
+`);
+
+const CreateSchedule = graphql(`
+  mutation DashboardCreatePayoutSchedule($input: CreatePayoutScheduleInput!) {
+    createPayoutSchedule(input: $input) {
+      payoutSchedule {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`);
+
+type Row = PayoutSchedulesListQuery['payoutSchedules']['edges'][number]['node'];
+const column = createColumnHelper<Row>();
+const columns = [
+  column.accessor('name', {
+    header: 'Schedule',
+    cell: ({ row }) => (
+      <Anchor component={Link} to={`/payouts/schedules/${row.original.id}`} fw={600}>
+        {row.original.name}
+      </Anchor>
+    ),
+  }),
+  column.accessor('status', { header: 'Status', cell: ({ getValue }) => <StatusBadge status={getValue()} /> }),
+  column.accessor('cadence', {
+    header: 'Cadence',
+    cell: ({ row }) =>
+      humanize(row.original.cadence) + (row.original.dayOfMonth ? `, day ${row.original.dayOfMonth}` : ''),
+  }),
+  column.accessor('nextRunAt', { header: 'Next run', cell: ({ getValue }) => formatDateTime(getValue()) }),
+  column.accessor('runCount', { header: 'Runs' }),
+  column.accessor('maxRunAmountUsd', { header: 'Cap per run (USD)' }),
+];
+
+/** The business's payout schedules in this mode, live through `payoutScheduleUpdated`, and a form to create one. */
+export default function SchedulesScreen() {
+  const current = useCurrent();
+  const pages = useCursorPages(25);
+  const { data, loading, error, refetch } = useQuery(SchedulesList, { variables: pages.variables });
+  const rows = data?.payoutSchedules.edges.map((edge) => edge.node) ?? [];
+  useSubscription(SchedulesLive, {
+    onData: ({ data: update }) => {
+      const schedule = update.data?.payoutScheduleUpdated.payoutSchedule;
+      if (schedule && pages.page === 1 && !rows.some((row) => row.id === schedule.id)) void refetch();
+    },
+  });
+
+  return (
+    <Stack>
+      <Title order={2}>Payout schedules</Title>
+      {current.can(...WRITERS) && <ScheduleForm />}
+      {error ? (
+        <LoadError error={error} retry={() => void refetch()} />
+      ) : loading && !data ? (
+        <Loading label="Loading schedules…" />
+      ) : rows.length === 0 ? (
+        <Empty title="No schedules yet">
+          A schedule pays a recipient on a cadence (once, weekly, every two weeks or monthly), within a cap per run.
+        </Empty>
+      ) : (
+        <DataTable
+          caption="Payout schedules"
+          data={rows}
+          columns={columns}
+          rowId={(row) => row.id}
+          paging={{
+            page: pages.page,
+            hasNextPage: data?.payoutSchedules.pageInfo.hasNextPage ?? false,
+            next: () => pages.next(data?.payoutSchedules.pageInfo.endCursor),
+            previous: pages.previous,
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+const scheduleSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Enter a name').max(200),
+    cadence: z.enum(['ONCE', 'WEEKLY', 'BIWEEKLY', 'MONTHLY']),
+    dayOfMonth: z.string().trim(),
+    startAt: z.string().min(1, 'Choose when the first run is'),
+    recipientId: z.string().min(1, 'Choose a recipient'),
+    currency: z.string().min(1, 'Choose the wallet to pay from'),
+    amount: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, 'Enter an amount such as 100.50'),
+    maxRunAmountUsd: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, 'Enter an amount in US dollars such as 1000.00'),
+    pin: z.string().regex(/^\d{6}$/, 'Enter the 6-digit payout PIN'),
+  })
+  .superRefine((values, context) => {
+    if (values.cadence === 'MONTHLY' && !/^\d+$/.test(values.dayOfMonth)) {
+      context.addIssue({ code: 'custom', path: ['dayOfMonth'], message: 'A day from 1 to 28' });
+    }
+  });
+type ScheduleValues = z.infer<typeof scheduleSchema>;
+
+function ScheduleForm() {
+  const navigate = useNavigate();
+  const { data } = useQuery(ScheduleFormData);
+  const [create, { loading }] = useMutation(CreateSchedule);
+  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const form = useForm<ScheduleValues>({
+    resolver: zodResolver(scheduleSchema),
+    defaultValues: {
+      name: '',
+      cadence: 'MONTHLY',
+      dayOfMonth: '1',
+      startAt: '',
+      recipientId: '',
+      currency: '',
+      amount: '',
+      maxRunAmountUsd: '',
+      pin: '',
+    },
+  });
+  const errors = form.formState.errors;
+  const cadence = form.watch('cadence');
+  const recipients = data?.payoutRecipients.edges.map((edge) => edge.node) ?? [];
+
+  const submit = form.handleSubmit(async (values) => {
+    setRefusal([]);
+    try {
+      const { data: result } = await create({
+        variables: {
+          input: {
+            name: values.name,
+            cadence: values.cadence,
+            ...(values.cadence === 'MONTHLY' ? { dayOfMonth: Number(values.dayOfMonth) } : {}),
+            startAt: new Date(values.startAt).toISOString(),
+            payloadKind: 'SINGLE',
+            payload: { recipientId: values.recipientId, amount: values.amount, currency: values.currency },
+            maxRunAmountUsd: values.maxRunAmountUsd,
+            pin: values.pin,
+          },
+        },
+      });
+      const answer = result?.createPayoutSchedule;
+      if (answer?.payoutSchedule) {
+        notifications.show({
+          color: 'green',
+          message: `Schedule ${values.name} created`,
+          closeButtonProps: { 'aria-label': 'Dismiss' },
+        });
+        void navigate(`/payouts/schedules/${answer.payoutSchedule.id}`);
+      } else if (answer) {
+        // The payload's fields are named under payload (["input", "payload", "amount"]); the PIN's refusals name no field.
+        const flattened = answer.userErrors.map((error) => ({
+          ...error,
+          field: ['INVALID_PIN', 'PIN_LOCKED', 'PIN_NOT_SET'].includes(error.code)
+            ? ['pin']
+            : error.field
+              ? error.field.filter((part) => part !== 'payload')
+              : null,
+        }));
+        setRefusal(
+          applyUserErrors(flattened, form.setError, [
+            ...SCHEDULE_FIELDS,
+            'startAt',
+            'recipientId',
+            'currency',
+            'amount',
+            'pin',
+          ]),
+        );
+      }
+    } catch (failure) {
+      setRefusal([{ field: null, code: 'ERROR', message: (failure as Error).message }]);
+    }
+  });
+
+  return (
+    <Card withBorder component="section" aria-labelledby="schedule-title">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="sm">
+          <Title order={3} id="schedule-title">
+            New schedule
+          </Title>
+          <UserErrorsAlert errors={refusal} />
+          <Group align="flex-start" grow>
+            <TextInput label="Schedule name" {...form.register('name')} error={errors.name?.message} />
+            <Controller
+              control={form.control}
+              name="cadence"
+              render={({ field }) => (
+                <Select
+                  label="Cadence"
+                  allowDeselect={false}
+                  value={field.value}
+                  onChange={(value) => field.onChange(value ?? 'MONTHLY')}
+                  data={CADENCES.map((value) => ({ value, label: humanize(value) }))}
+                />
+              )}
+            />
+            {cadence === 'MONTHLY' && (
+              <TextInput
+                label="Day of month"
+                description="1 to 28"
+                inputMode="numeric"
+                {...form.register('dayOfMonth')}
+                error={errors.dayOfMonth?.message}
+              />
+            )}
+            <TextInput
+              type="datetime-local"
+              label="First run"
+              {...form.register('startAt')}
+              error={errors.startAt?.message}
+            />
+          </Group>
+          <Group align="flex-start" grow>
+            <Controller
+              control={form.control}
+              name="recipientId"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="Pay recipient"
+                  placeholder={recipients.length ? 'Choose a recipient' : 'Add a recipient first'}
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  data={recipients.map((recipient) => ({
+                    value: recipient.id,
+                    label: `${recipient.label} (${recipient.currency})`,
+                  }))}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="currency"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="From wallet"
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  data={(data?.wallets ?? []).map((wallet) => wallet.currency)}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <TextInput
+              label="Amount per run"
+              inputMode="decimal"
+              {...form.register('amount')}
+              error={errors.amount?.message}
+            />
+            <TextInput
+              label="Cap per run (USD)"
+              inputMode="decimal"
+              {...form.register('maxRunAmountUsd')}
+              error={errors.maxRunAmountUsd?.message}
+            />
+          </Group>
+          <div>
+            <Text size="sm" fw={500}>
+              Payout PIN
+            </Text>
+            <Controller
+              control={form.control}
+              name="pin"
+              render={({ field }) => (
+                <PinInput
+                  length={6}
+                  type="number"
+                  mask
+                  value={field.value}
+                  onChange={field.onChange}
+                  ariaLabel="Payout PIN"
+                  getInputProps={(index) => ({
+                    'aria-label': `Schedule PIN digit ${index + 1}`,
+                    'aria-invalid': Boolean(errors.pin),
+                    'aria-describedby': errors.pin ? 'schedule-pin-error' : undefined,
+                  })}
+                />
+              )}
+            />
+            {errors.pin?.message && (
+              <Text size="sm" fw={600} role="alert" mt={4} id="schedule-pin-error">
+                {errors.pin.message}
+              </Text>
+            )}
+          </div>
+          <Group>
+            <Button type="submit" loading={loading}>
+              Create schedule
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
