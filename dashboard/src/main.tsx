@@ -13,7 +13,7 @@ import { createAnonymousClient, createDashboardClient } from './api/client';
 import { router } from './router';
 import { SessionProvider, useSession } from './session/session';
 
-// Colours chosen for WCAG AA contrast (4.5:1 for text): the primary colour's darker shade, and darker dimmed text
+// Colours chosen for WCAG AA contrast (4.5:1 for text): the primary colour's darker shade, and darker dimmed
 // text and placeholders than Mantine's default gray.6 and gray.5 (3.3:1 and 2.1:1 on white).
 const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, defaultRadius: 'md' });
 const cssVariablesResolver: CSSVariablesResolver = () => ({
@@ -21,7 +21,6 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
-    // A field's error text and border: Mantine's red.6 is 3.3:1 on white, red.9 is 5.6:1.
     // A field's error message (and invalid input text): red.9, 5.6:1 on white; the default red.6 is 3.3:1.
     '--mantine-color-error': 'var(--mantine-color-red-9)',
   },

@@ -145,27 +145,10 @@ export function Shell() {
             to={`/${screen.path}`}
             label={screen.label}
             variant="filled"
-            active={
-              screen.path === ''
-                ? location.pathname === '/'
-                : location.pathname === `/${screen.path}` || location.pathname.startsWith(`/${screen.path}/`)
-            }
+            active={screen.path === activeNavPath(location.pathname)}
             onClick={close}
           />
         ))}
-        {SCREENS.filter((screen) => screen.nav && (!screen.treasury || current?.business.treasuryEnabled)).map(
-          (screen) => (
-            <NavLink
-              key={screen.path}
-              component={RouterLink}
-              to={`/${screen.path}`}
-              label={screen.label}
-              variant="filled"
-              active={screen.path === activeNavPath(location.pathname)}
-              onClick={close}
-            />
-          ),
-        )}
       </AppShell.Navbar>
       <AppShell.Main>
         {test ? (
