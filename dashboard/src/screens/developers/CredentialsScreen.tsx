@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { graphql } from '../../gql';
 import type { Mode } from '../../gql/graphql';
@@ -7,7 +7,7 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
-import { Fact, ShownOnce, thrown } from './parts';
+import { Fact, ShownOnce, thrown, Dialog } from './parts';
 
 const Credentials = graphql(`
   query DeveloperCredentials {
@@ -143,7 +143,7 @@ export default function CredentialsScreen() {
         />
       )}
       {live && (
-        <Modal opened onClose={() => setLive(null)} title="Your live credentials">
+        <Dialog onClose={() => setLive(null)} title="Your live credentials">
           <Stack>
             <Alert color="gray" title="Shown once" role="note">
               Store the key and secret now: they cannot be shown again.
@@ -155,7 +155,7 @@ export default function CredentialsScreen() {
               <Button onClick={() => setLive(null)}>Done</Button>
             </Group>
           </Stack>
-        </Modal>
+        </Dialog>
       )}
     </Stack>
   );
@@ -180,8 +180,7 @@ function RegenerateModal({ mode, keyHint, onClose }: { mode: Mode; keyHint: stri
   };
 
   return (
-    <Modal
-      opened
+    <Dialog
       onClose={onClose}
       title={issued ? `The new ${modeName(mode)} key` : `Regenerate the ${modeName(mode)} key?`}
     >
@@ -212,7 +211,7 @@ function RegenerateModal({ mode, keyHint, onClose }: { mode: Mode; keyHint: stri
           </Group>
         </Stack>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { Anchor, Button, Code, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -13,7 +13,7 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
-import { thrown } from './parts';
+import { thrown, Dialog } from './parts';
 
 const Events = graphql(`
   query DeveloperEvents($first: Int, $after: String, $type: String, $from: DateTimeISO, $to: DateTimeISO) {
@@ -198,7 +198,7 @@ function EventModal({ id, onClose }: { id: string; onClose: () => void }) {
   };
 
   return (
-    <Modal opened onClose={onClose} size="xl" title={event ? `Event ${event.type}` : 'Event'}>
+    <Dialog onClose={onClose} size="xl" title={event ? `Event ${event.type}` : 'Event'}>
       {error ? (
         <LoadError error={error} retry={() => void refetch()} />
       ) : loading && !data ? (
@@ -268,6 +268,6 @@ function EventModal({ id, onClose }: { id: string; onClose: () => void }) {
           )}
         </Stack>
       ) : null}
-    </Modal>
+    </Dialog>
   );
 }

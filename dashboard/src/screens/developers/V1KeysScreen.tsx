@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -11,7 +11,7 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
-import { Fact, ShownOnce, thrown } from './parts';
+import { Fact, ShownOnce, thrown, Dialog } from './parts';
 
 const V1Keys = graphql(`
   query DeveloperV1Keys {
@@ -154,8 +154,7 @@ function IssueModal({ mode, replaces, onClose }: { mode: Mode; replaces: boolean
   };
 
   return (
-    <Modal
-      opened
+    <Dialog
       onClose={onClose}
       title={issued ? `The new /v1 ${modeName(mode)} key` : `Issue a /v1 ${modeName(mode)} key?`}
     >
@@ -187,7 +186,7 @@ function IssueModal({ mode, replaces, onClose }: { mode: Mode; replaces: boolean
           </Group>
         </Stack>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

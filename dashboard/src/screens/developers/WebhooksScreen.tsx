@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Card, Group, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';
@@ -16,7 +16,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
 import { DeliveriesTable, useDeliveriesLive } from './deliveries';
-import { thrown } from './parts';
+import { thrown, Dialog } from './parts';
 
 const Settings = graphql(`
   query DeveloperWebhookSettings {
@@ -413,7 +413,7 @@ function EndpointModal({ endpoint, onClose }: { endpoint: Endpoint | null; onClo
   });
 
   return (
-    <Modal opened onClose={onClose} title={endpoint ? 'Edit the endpoint' : 'Add an endpoint'}>
+    <Dialog onClose={onClose} title={endpoint ? 'Edit the endpoint' : 'Add an endpoint'}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
           <UserErrorsAlert errors={refusal} />
@@ -445,7 +445,7 @@ function EndpointModal({ endpoint, onClose }: { endpoint: Endpoint | null; onClo
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -467,7 +467,7 @@ function DeleteModal({ endpoint, onClose }: { endpoint: Endpoint; onClose: () =>
   };
 
   return (
-    <Modal opened onClose={onClose} title="Delete the endpoint?">
+    <Dialog onClose={onClose} title="Delete the endpoint?">
       <Stack gap="sm">
         <Text size="sm" style={{ wordBreak: 'break-all' }}>
           {endpoint.url} receives nothing more. Its past deliveries are kept.
@@ -482,6 +482,6 @@ function DeleteModal({ endpoint, onClose }: { endpoint: Endpoint; onClose: () =>
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Code, CopyButton, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Code, CopyButton, Group, Modal, Text, Tooltip, type ModalRootProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** A label above a value, as the payment page shows its facts. */
@@ -42,3 +42,32 @@ export function ShownOnce({ label, value, testId }: { label: string; value: stri
 
 /** A caught error (network, FORBIDDEN) as the userError shape UserErrorsAlert shows. */
 export const thrown = (error: unknown) => [{ field: null, code: 'ERROR', message: (error as Error).message }];
+
+/**
+ * A modal with a title and a labelled close button. Its header is not a landmark (Mantine draws it
+ * as <header>, which axe counts as a second banner beside the shell's).
+ */
+export function Dialog({
+  title,
+  onClose,
+  size,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  size?: ModalRootProps['size'];
+  children: ReactNode;
+}) {
+  return (
+    <Modal.Root opened onClose={onClose} size={size}>
+      <Modal.Overlay />
+      <Modal.Content>
+        <Modal.Header role="none">
+          <Modal.Title>{title}</Modal.Title>
+          <Modal.CloseButton aria-label="Close" />
+        </Modal.Header>
+        <Modal.Body>{children}</Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
