@@ -211,11 +211,11 @@ function EventModal({ id, onClose }: { id: string; onClose: () => void }) {
               {event.id}
             </Text>
           </Text>
-          <Title order={4}>Data</Title>
+          <Title order={3}>Data</Title>
           <Code block data-testid="event-data" style={{ maxHeight: 320, overflow: 'auto' }}>
             {JSON.stringify(event.data, null, 2)}
           </Code>
-          <Title order={4}>Deliveries</Title>
+          <Title order={3}>Deliveries</Title>
           {event.deliveries.length === 0 ? (
             <Text size="sm" c="dimmed">
               Not delivered: no webhook URL or endpoint took this event when it was recorded.

@@ -434,7 +434,11 @@ function EndpointModal({ endpoint, onClose }: { endpoint: Endpoint | null; onClo
             {...form.register('description')}
             error={form.formState.errors.description?.message}
           />
-          <Switch label="Enabled" {...form.register('enabled')} />
+          <Switch
+            label="Enabled"
+            checked={form.watch('enabled')}
+            onChange={(event) => form.setValue('enabled', event.currentTarget.checked)}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
