@@ -84,7 +84,7 @@ describe('GraphQL webhook endpoint registry', () => {
     ]);
     expect((await deliveriesOf(one, 'succeeded')).data.webhookEndpoint.deliveries.edges).toEqual([]);
     const bad = await deliveriesOf(one, 'lost');
-    expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(bad.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   test('bad input is VALIDATION_ERROR userErrors on the input fields, and nothing is created', async () => {
