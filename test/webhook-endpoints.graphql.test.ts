@@ -1,4 +1,4 @@
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
+import { TestMerchant, TestServer, startTestServer, waitFor } from './support/harness';
 
 /** The merchant webhook endpoint registry on the GraphQL face: same rules as REST, from the same service. */
 describe('GraphQL webhook endpoint registry', () => {
@@ -54,6 +54,37 @@ describe('GraphQL webhook endpoint registry', () => {
     );
     expect(deleted.body.data.deleteWebhookEndpoint.webhookEndpoint.id).toBe(endpoint.id);
     expect(await listOf(a)).toEqual([]);
+  });
+
+  test("WebhookEndpoint.deliveries lists that endpoint's deliveries only, filtered by status, and bad filters are BAD_USER_INPUT", async () => {
+    const merchant = await server.signUp();
+    const make = async (url: string) =>
+      (await server.graphql(CREATE, { input: { url, events: ['wallet.funded'] } }, auth(merchant))).body.data
+        .createWebhookEndpoint.webhookEndpoint.id as string;
+    const [one, other] = [await make('http://127.0.0.1:9/one'), await make('http://127.0.0.1:9/other')];
+    const funded = await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+      headers: { 'x-api-key': merchant.apiKey },
+      body: { currency: 'USD', amount: '4.00' },
+    });
+    expect(funded.status).toBe(201);
+    const DELIVERIES = `query($id: ID!, $status: String) { webhookEndpoint(id: $id) {
+      deliveries(first: 10, status: $status) { edges { node { eventType url status } } pageInfo { hasNextPage } } } }`;
+    const deliveriesOf = async (id: string, status?: string) =>
+      (await server.graphql(DELIVERIES, { id, status }, auth(merchant))).body;
+    const listed = await waitFor(
+      () => deliveriesOf(one),
+      (body) => body.data?.webhookEndpoint.deliveries.edges.length === 1,
+    );
+    expect(listed.data.webhookEndpoint.deliveries).toEqual({
+      edges: [{ node: { eventType: 'wallet.funded', url: 'http://127.0.0.1:9/one', status: 'pending' } }],
+      pageInfo: { hasNextPage: false },
+    });
+    expect((await deliveriesOf(other)).data.webhookEndpoint.deliveries.edges).toEqual([
+      { node: { eventType: 'wallet.funded', url: 'http://127.0.0.1:9/other', status: 'pending' } },
+    ]);
+    expect((await deliveriesOf(one, 'succeeded')).data.webhookEndpoint.deliveries.edges).toEqual([]);
+    const bad = await deliveriesOf(one, 'lost');
+    expect(bad.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   test('bad input is VALIDATION_ERROR userErrors on the input fields, and nothing is created', async () => {

@@ -82,4 +82,14 @@ export const SCREENS: ScreenEntry[] = [
     nav: false,
     load: () => import('./payouts/ScheduleScreen'),
   },
+  { path: 'developers/api-keys', label: 'API keys', nav: true, load: () => import('./developers/CredentialsScreen') },
+  { path: 'developers/webhooks', label: 'Webhooks', nav: true, load: () => import('./developers/WebhooksScreen') },
+  {
+    path: 'developers/webhooks/:id',
+    label: 'Webhook endpoint',
+    nav: false,
+    load: () => import('./developers/EndpointScreen'),
+  },
+  { path: 'developers/events', label: 'Event log', nav: true, load: () => import('./developers/EventsScreen') },
+  { path: 'developers/v1-keys', label: '/v1 keys', nav: true, load: () => import('./developers/V1KeysScreen') },
 ];

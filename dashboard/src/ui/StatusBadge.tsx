@@ -19,6 +19,9 @@ const COLOURS: Record<string, string> = {
   EXPIRED: 'gray',
   REFUNDED: 'violet',
   PARTIALLY_REFUNDED: 'violet',
+  PERMANENTLY_FAILED: 'red',
+  ENABLED: 'green',
+  DISABLED: 'gray',
 };
 
 /** A status as a coloured badge; the text is the status in words, so colour is never the only signal. */

@@ -1,11 +1,12 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { WebhookEndpoint as WebhookEndpointRow } from '../../domain/webhooks';
 import { GraphQLContext, caller } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { parseInput } from '../../wire/validation';
-import { endpointCreateSchema, endpointUpdateSchema } from '../../wire/webhooks';
+import { deliveryFiltersSchema, endpointCreateSchema, endpointUpdateSchema } from '../../wire/webhooks';
+import { WebhookDelivery, WebhookDeliveryConnection } from '../events/event.types';
 import { pageOfList } from '../identity/list-page';
 import {
   CreateWebhookEndpointInput,
@@ -17,6 +18,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointConnection,
 } from './webhook-endpoint.types';
+import { TreasuryWebhookEndpoint } from './treasury-webhook-endpoint.types';
 
 // The merchant registry's endpoints only: a treasury endpoint's id (the same table) is NOT_FOUND here.
 defineNode({
@@ -42,6 +44,38 @@ export class WebhookEndpointResolver {
       pageOfList(endpoints, 'newestFirst', 'webhookEndpoints', { first, after }),
       WebhookEndpoint.from,
     );
+  }
+
+  @FieldResolver(() => WebhookDeliveryConnection, {
+    description:
+      "This endpoint's deliveries, newest first (REST GET /webhook-endpoints/{id}/deliveries, /treasury/webhook-endpoints/{id}/deliveries)",
+    complexity: perRow,
+  })
+  async deliveries(
+    @Root() endpoint: WebhookEndpoint,
+    @Ctx() context: GraphQLContext,
+    @Arg('first', () => Int, FIRST_ARG) first?: number,
+    @Arg('after', () => String, AFTER_ARG) after?: string,
+    @Arg('status', () => String, {
+      nullable: true,
+      description: 'One of pending, succeeded, failed or permanently_failed',
+    })
+    status?: string,
+    @Arg('eventType', () => String, { nullable: true, description: 'The event type, for example wallet.funded' })
+    eventType?: string,
+  ): Promise<WebhookDeliveryConnection> {
+    const filters = parseInput(deliveryFiltersSchema, { status, eventType });
+    // The treasury registry's endpoints inherit the field: each lists from its own registry.
+    const registry =
+      endpoint instanceof TreasuryWebhookEndpoint
+        ? context.core.treasuryWebhookEndpoints
+        : context.core.webhookEndpoints;
+    const page = await registry.listDeliveries(
+      caller(context),
+      { endpointId: endpoint.id, status: filters.status ?? null, eventType: filters.eventType ?? null },
+      { kind: 'keyset', first: first ?? null, after: after ?? null },
+    );
+    return toConnection(page, WebhookDelivery.from);
   }
 
   @Query(() => WebhookEndpoint, {

@@ -1,0 +1,73 @@
+import { ActionIcon, Code, CopyButton, Group, Modal, Text, Tooltip, type ModalRootProps } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** A label above a value, as the payment page shows its facts. */
+export function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** A secret shown once (a new key): the value in full, selectable, with a copy button. */
+export function ShownOnce({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <Code data-testid={testId} style={{ wordBreak: 'break-all' }}>
+          {value}
+        </Code>
+        <CopyButton value={value}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
+              <ActionIcon variant="default" aria-label={`Copy the ${label.toLowerCase()}`} onClick={copy}>
+                {copied ? '✓' : '⧉'}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>
+    </div>
+  );
+}
+
+/** A caught error (network, FORBIDDEN) as the userError shape UserErrorsAlert shows. */
+export const thrown = (error: unknown) => [{ field: null, code: 'ERROR', message: (error as Error).message }];
+
+/**
+ * A modal with a title and a labelled close button. Its header is not a landmark (Mantine draws it
+ * as <header>, which axe counts as a second banner beside the shell's).
+ */
+export function Dialog({
+  title,
+  onClose,
+  size,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  size?: ModalRootProps['size'];
+  children: ReactNode;
+}) {
+  return (
+    <Modal.Root opened onClose={onClose} size={size}>
+      <Modal.Overlay />
+      <Modal.Content>
+        <Modal.Header role="none">
+          <Modal.Title>{title}</Modal.Title>
+          <Modal.CloseButton aria-label="Close" />
+        </Modal.Header>
+        <Modal.Body>{children}</Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
