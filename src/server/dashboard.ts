@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { FastifyInstance, FastifyReply } from 'fastify';
+import { ErrorCode } from '../domain/shared/errors';
+import { errorEnvelope } from '../http/envelope';
 import { PROJECT_ROOT } from '../project';
 
 /** Where the merchant dashboard is served (docs/dashboard.md). */
@@ -57,25 +59,36 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
     app.get(`${DASHBOARD_PATH}/*`, { schema: { hide: true } }, notBuilt);
     return;
   }
-  await app.register(fastifyStatic, {
-    root: path.join(BUILT, 'assets'),
-    prefix: `${DASHBOARD_PATH}/assets/`,
-    // Only the files the build wrote are routes; an unknown asset is a plain 404, not the app's page.
-    wildcard: false,
-    index: false,
-    preCompressed: true,
-    serve: true,
-    decorateReply: true,
-    maxAge: 365 * 24 * 3600 * 1000,
-    immutable: true,
-    setHeaders: (response) => {
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+  // A scope of its own: an asset that does not exist is a 404 here (the server's handler would say
+  // 405, since GET /dashboard/* exists), in the API's error envelope.
+  await app.register(
+    async (scope) => {
+      scope.setNotFoundHandler((request, reply) =>
+        reply.status(404).send(errorEnvelope(ErrorCode.NOT_FOUND, `No dashboard file at ${request.url.split('?')[0]}`)),
+      );
+      await scope.register(fastifyStatic, {
+        root: path.join(BUILT, 'assets'),
+        prefix: '/assets/',
+        // One route for every asset (not one per file: a build writes some two hundred).
+        wildcard: true,
+        index: false,
+        preCompressed: true,
+        decorateReply: true,
+        maxAge: 365 * 24 * 3600 * 1000,
+        immutable: true,
+        setHeaders: (response) => {
+          for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+        },
+      });
+      // The app's page: the same for every other path (its router draws the screen), never cached.
+      const page = (_request: unknown, reply: FastifyReply) =>
+        reply
+          .headers(SECURITY_HEADERS)
+          .header('cache-control', 'no-store')
+          .sendFile(INDEX, BUILT, { cacheControl: false });
+      scope.get('', { schema: { hide: true } }, page);
+      scope.get('/*', { schema: { hide: true } }, page);
     },
-  });
-  const page = (_request: unknown, reply: FastifyReply) =>
-    reply.headers(SECURITY_HEADERS).header('cache-control', 'no-store').sendFile(INDEX, BUILT);
-  app.get(DASHBOARD_PATH, { schema: { hide: true } }, page);
-  app.get(`${DASHBOARD_PATH}/*`, { schema: { hide: true } }, (request, reply) =>
-    request.url.startsWith(`${DASHBOARD_PATH}/assets/`) ? reply.callNotFound() : page(request, reply),
+    { prefix: DASHBOARD_PATH },
   );
 }
