@@ -98,8 +98,8 @@ export function describe(answer: Created | Refused): string {
 }
 
 // A code the operation does not answer is not a case a client must handle: it does not compile.
-// @ts-expect-error PIN_NOT_SET is a schedule's refusal, never createPayout's
-export const impossible: Refused['error']['code'] = 'PIN_NOT_SET';
+// @ts-expect-error KYC_REQUIRED is a treasury refusal, never createPayout's
+export const impossible: Refused['error']['code'] = 'KYC_REQUIRED';
 // @ts-expect-error a list of payouts never answers INSUFFICIENT_FUNDS
 export const notOnAList: operations['listPayouts']['responses'][422]['content']['application/json']['error']['code'] = 'INSUFFICIENT_FUNDS';
 `;

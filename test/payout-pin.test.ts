@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { RequestContext, inTransaction } from '../src/domain/shared/context';
 import { DomainError } from '../src/domain/shared/errors';
 import { TestMerchant, TestServer, startTestServer } from './support/harness';
-import { createRecipient } from './support/payouts';
+import { PAYOUTS, createRecipient, fundWallet } from './support/payouts';
+import { walletBalance } from './support/payments';
 import { createSchedule, scheduleBody } from './support/schedules';
 
 /**
@@ -470,6 +471,115 @@ describe('payout PIN', () => {
       const ownerLocked = await schedule(owner, recipientId, '123456', dashboard(owner));
       expect(errorOf(ownerLocked)).toEqual({ status: 429, code: 'PIN_LOCKED' });
       expect(ownerLocked.body.error.message).toMatch(/business/);
+    });
+  });
+
+  describe('a payout sent with its PIN: the payouts service checks it, the same on REST and GraphQL', () => {
+    const payoutWithPin = (
+      who: TestMerchant,
+      recipientId: string,
+      pin: unknown,
+      headers: Record<string, string> = dashboard(who),
+    ) => {
+      if (typeof pin === 'string') sentPins.add(pin);
+      return server.request('POST', PAYOUTS, {
+        headers,
+        body: { recipientId, amount: '10.00', currency: 'USD', ...(pin === undefined ? {} : { pin }) },
+      });
+    };
+    const payoutCount = async (businessId: string) =>
+      (
+        await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM payouts WHERE business_id = $1', [
+          businessId,
+        ])
+      )[0].n;
+    const fundedWithPin = async () => {
+      const owner = await server.signUp();
+      await setPin(owner, '123456');
+      await fundWallet(server, owner, '100.00');
+      const { id } = await createRecipient(server, owner);
+      return { owner, recipientId: id };
+    };
+
+    test('REST POST /payouts: a wrong PIN is 403 INVALID_PIN and counted, a malformed one 400 on pin, nothing debited; the right one pays; none is still accepted', async () => {
+      const { owner, recipientId } = await fundedWithPin();
+      const before = await walletBalance(server, owner.businessId);
+
+      expect(errorOf(await payoutWithPin(owner, recipientId, '654321'))).toEqual({ status: 403, code: 'INVALID_PIN' });
+      expect((await failureRow(owner.businessId, `user:${owner.userId}`)).failed_attempts).toBe(1);
+      const malformed = await payoutWithPin(owner, recipientId, '12');
+      expect(errorOf(malformed)).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(malformed.body.error.errors).toEqual({ pin: ['must be exactly 6 digits'] });
+      expect(errorOf(await payoutWithPin(owner, recipientId, 123456))).toEqual({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
+      expect(await payoutCount(owner.businessId)).toBe(0);
+      expect(await walletBalance(server, owner.businessId)).toBe(before);
+
+      const paid = await payoutWithPin(owner, recipientId, '123456');
+      expect(paid.status).toBe(201);
+      expect(paid.body.data).not.toHaveProperty('pin');
+      expect(await failureRow(owner.businessId, `user:${owner.userId}`)).toBeUndefined();
+      expect((await payoutWithPin(owner, recipientId, undefined, apiKey(owner))).status).toBe(201);
+      expect(await walletBalance(server, owner.businessId)).toBe(before - 2n * 1_010n);
+    });
+
+    test('a role that may not pay out spends no try: a VIEWER with the right or a wrong PIN is 403 FORBIDDEN, nothing counted', async () => {
+      const { owner, recipientId } = await fundedWithPin();
+      const viewer = await server.signUp();
+      await server.addTeamMember(owner, viewer, 'VIEWER');
+      for (const pin of ['000000', '123456'])
+        expect(errorOf(await payoutWithPin(viewer, recipientId, pin, dashboard(viewer, owner.businessId)))).toEqual({
+          status: 403,
+          code: 'FORBIDDEN',
+        });
+      expect(await failureRow(owner.businessId, `user:${viewer.userId}`)).toBeUndefined();
+      expect((await pinRow(owner.businessId)).failed_attempts).toBe(0);
+    });
+
+    test('a PIN changed between the check and the debit: the debiting transaction refuses (409 CONFLICT), nothing is written', async () => {
+      const { owner, recipientId } = await fundedWithPin();
+      const before = await walletBalance(server, owner.businessId);
+      const payouts = server.runtime.core.payouts;
+      const prepare = payouts.prepare.bind(payouts);
+      // The PIN was checked (right) before `prepare`; the OWNER changes it before the debit's transaction opens.
+      const between = jest.spyOn(payouts, 'prepare').mockImplementationOnce(async (...args) => {
+        expect((await putPin(owner, { pin: '654321', currentPin: '123456' })).status).toBe(200);
+        return prepare(...args);
+      });
+      try {
+        const raced = await payoutWithPin(owner, recipientId, '123456');
+        expect(errorOf(raced)).toEqual({ status: 409, code: 'CONFLICT' });
+        expect(raced.body.error.message).toMatch(/PIN was changed/);
+        expect(between).toHaveBeenCalledTimes(1);
+      } finally {
+        between.mockRestore();
+      }
+      expect(await payoutCount(owner.businessId)).toBe(0);
+      expect(await walletBalance(server, owner.businessId)).toBe(before);
+      expect((await payoutWithPin(owner, recipientId, '654321')).status).toBe(201);
+    });
+
+    test('a business lock that falls between the check and the debit refuses the payout (429 PIN_LOCKED), nothing is written', async () => {
+      const { owner, recipientId } = await fundedWithPin();
+      const before = await walletBalance(server, owner.businessId);
+      const payouts = server.runtime.core.payouts;
+      const prepare = payouts.prepare.bind(payouts);
+      const between = jest.spyOn(payouts, 'prepare').mockImplementationOnce(async (...args) => {
+        await server.runtime.dataSource.query(
+          `UPDATE payout_pins SET locked_until = now() + interval '15 minutes' WHERE business_id = $1`,
+          [owner.businessId],
+        );
+        return prepare(...args);
+      });
+      try {
+        expect(errorOf(await payoutWithPin(owner, recipientId, '123456'))).toEqual({ status: 429, code: 'PIN_LOCKED' });
+      } finally {
+        between.mockRestore();
+      }
+      expect(await payoutCount(owner.businessId)).toBe(0);
+      expect(await walletBalance(server, owner.businessId)).toBe(before);
     });
   });
 

@@ -133,6 +133,7 @@ export const createPayoutBodySchema = z.object(
     quoteId: idSchema('a quote id').nullish(),
     reference: referenceSchema,
     metadata: metadataSchema,
+    pin: z.string({ error: 'must be a string of 6 digits' }).nullish(),
   },
   { error: 'must be a JSON object' },
 );
@@ -146,6 +147,7 @@ export const toCreatePayoutCommand = (body: z.output<typeof createPayoutBodySche
     quoteId: body.quoteId ?? null,
     reference: body.reference || null,
     metadata: body.metadata ?? null,
+    pin: body.pin ?? null,
   };
 };
 

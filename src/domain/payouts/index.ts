@@ -69,7 +69,7 @@ declare module '../core' {
     quotes: QuoteService;
     payouts: PayoutService;
     payoutBatches: BatchService;
-    /** The business's payout PIN: set by an OWNER, checked (`verify`) before payouts are scheduled. */
+    /** The business's payout PIN: set by an OWNER, checked (`verify`, then `confirm` in the writing transaction) for schedules and payouts sent with it. */
     payoutPins: PayoutPinService;
     /** Scheduled payouts: the resource, its lifecycle and the runner (design section 8). */
     payoutSchedules: ScheduleService;
@@ -99,7 +99,16 @@ export const payoutsArea = defineArea<Core>({
     recipients: (core) => new RecipientService(core.providers, core.secretBox),
     quotes: (core) => new QuoteService(core.providers),
     payouts: (core) =>
-      new PayoutService(core.providers, core.ledger, core.events, core.recipients, core.quotes, core.pubSub, core.bus),
+      new PayoutService(
+        core.providers,
+        core.ledger,
+        core.events,
+        core.recipients,
+        core.quotes,
+        core.pubSub,
+        core.bus,
+        core.payoutPins,
+      ),
     payoutBatches: (core) => new BatchService(core.payouts),
     payoutPins: () => new PayoutPinService(),
     payoutSchedules: (core) =>

@@ -1,7 +1,7 @@
 import { Role } from '../shared/modes';
 import { ALL_ROLES, RequestContext, inTransaction } from '../shared/context';
 import { hashPassword, verifyPassword } from '../shared/crypto';
-import { DomainError, FieldErrors, validationError } from '../shared/errors';
+import { DomainError, ErrorCode, FieldErrors, validationError } from '../shared/errors';
 import { PayoutsErrorCode } from './payouts.errors';
 import { entityFromRow } from '../shared/rows';
 import { PayoutPinStatus, SetPayoutPinCommand } from './payout-pin.commands';
@@ -21,6 +21,12 @@ type PinCheck =
   | { kind: 'wrong'; triesLeft: number; lockedUntil: Date | null }
   | { kind: 'locked'; until: Date; scope: LockScope }
   | { kind: 'not-set' };
+
+/** What a passed `verify` hands to `confirm`: which business's PIN, as it was set when checked. */
+export interface PinProof {
+  businessId: string;
+  pinSetAt: Date;
+}
 
 /** What a lock applies to: the credential that made the wrong tries, or the whole business. */
 type LockScope = 'credential' | 'business';
@@ -132,15 +138,39 @@ export class PayoutPinService {
   }
 
   /**
-   * Checks a PIN for an operation that needs one (scheduling payouts): PIN_NOT_SET, PIN_LOCKED,
-   * or INVALID_PIN (counted toward the lockout even when the caller then rolls back). A right PIN
-   * resets the count. The caller's own permission rules apply before it calls this.
+   * Checks a PIN for an operation that needs one (scheduling payouts, a payout with its PIN):
+   * PIN_NOT_SET, PIN_LOCKED, or INVALID_PIN (counted toward the lockout even when the caller then
+   * rolls back). A right PIN resets the count, and gives the proof the caller's writing transaction
+   * hands to `confirm`. The caller's own permission rules apply before it calls this.
    */
-  async verify(ctx: RequestContext, pin: string): Promise<void> {
+  async verify(ctx: RequestContext, pin: string): Promise<PinProof> {
     const businessId = ctx.requireBusiness();
     if (!PIN_FORMAT.test(pin)) throw validationError({ pin: [PIN_FORMAT_MESSAGE] });
-    const check = await inOwnTransaction(ctx, async (tx) => this.check(tx, await lockPin(tx, businessId), pin));
+    const { row, check } = await inOwnTransaction(ctx, async (tx) => {
+      const locked = await lockPin(tx, businessId);
+      return { row: locked, check: await this.check(tx, locked, pin) };
+    });
     if (check.kind !== 'right') throw pinError(check);
+    return { businessId, pinSetAt: row!.updatedAt };
+  }
+
+  /**
+   * Inside the transaction that does what the PIN allowed (a payout's debit, a schedule's write):
+   * holds the PIN row (FOR SHARE, until that transaction ends) and refuses when it is no longer the
+   * PIN `verify` checked, or a lock has fallen on the business since. Between the check and the
+   * write another request may change the PIN or lock it; the write then does not happen.
+   */
+  async confirm(tx: RequestContext, proof: PinProof): Promise<void> {
+    const pin = await tx
+      .repo(PayoutPin)
+      .findOne({ where: { businessId: proof.businessId }, lock: { mode: 'pessimistic_read' } });
+    if (!pin) throw pinNotSet();
+    if (pin.lockedUntil && pin.lockedUntil > new Date()) throw pinLocked(pin.lockedUntil, 'business');
+    if (pin.updatedAt.getTime() !== proof.pinSetAt.getTime())
+      throw new DomainError(
+        ErrorCode.CONFLICT,
+        'The payout PIN was changed while this request was checked; nothing was written, try again with the new PIN',
+      );
   }
 
   /**

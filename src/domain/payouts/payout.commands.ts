@@ -33,6 +33,8 @@ export interface CreatePayoutCommand {
   quoteId: string | null;
   reference: string | null;
   metadata: Record<string, unknown> | null;
+  /** The payout PIN, when the caller confirms with it (optional: docs/decisions.md). */
+  pin?: string | null;
 }
 
 export interface PayoutFilters {

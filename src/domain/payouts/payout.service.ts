@@ -32,6 +32,7 @@ import { LATE_PAYOUT_AFTER_SECONDS, MAX_REFERENCE_LENGTH, reviewThresholdOf } fr
 import { QuoteService, QuoteTerms } from './quote.service';
 import { RecipientService, destinationMaskedOf } from './recipient.service';
 import { madeEarlier } from '../idempotency';
+import { PayoutPinService } from './payout-pin.service';
 
 /** What a payouts page's cursor is bound to: a cursor of one filter set is refused with another. */
 const payoutListFilters = (filters: PayoutFilters) => ({
@@ -67,14 +68,19 @@ export class PayoutService {
     private readonly quotes: QuoteService,
     private readonly pubSub: TesseraPubSub,
     private readonly bus: DomainEventBus,
+    private readonly pins: PayoutPinService,
   ) {}
 
   async create(ctx: RequestContext, command: CreatePayoutCommand): Promise<Payout> {
     ctx.requireRole(...WRITE_ROLES);
     const earlier = await madeEarlier(ctx, 'payout', Payout);
     if (earlier) return earlier;
+    // A PIN, when given, is checked first (a wrong try counts in a transaction of its own, and
+    // nothing else is done), then confirmed unchanged inside the transaction that debits.
+    const pin = command.pin != null ? await this.pins.verify(ctx, command.pin) : null;
     const prepared = await this.prepare(ctx, command);
     return inTransaction(ctx, async (tx) => {
+      if (pin) await this.pins.confirm(tx, pin);
       const payout = await this.write(tx, prepared, null);
       await tx.idempotency?.recordResource(tx, 'payout', payout.id);
       return payout;

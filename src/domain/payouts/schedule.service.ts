@@ -117,9 +117,10 @@ export class ScheduleService {
     const items = itemsOf(command.payload);
     const prepared = await this.preparePayload(ctx, command.payload, errors);
     if (Object.keys(errors).length > 0) throw validationError(errors, 'The schedule is invalid; nothing was created');
-    await this.pins.verify(ctx, command.pin);
+    const pin = await this.pins.verify(ctx, command.pin);
     await this.screen(ctx, prepared);
     const schedule = await inTransaction(ctx, async (tx) => {
+      await this.pins.confirm(tx, pin);
       const created = await tx.repo(PayoutSchedule).save(
         tx.repo(PayoutSchedule).create({
           businessId: tx.requireBusiness(),
@@ -256,11 +257,10 @@ export class ScheduleService {
       errors.pin = ['is required to change the payload'];
     const prepared = payload ? await this.preparePayload(ctx, payload, errors) : null;
     if (Object.keys(errors).length > 0) throw validationError(errors, 'The schedule is invalid; nothing was changed');
-    if (payload) {
-      await this.pins.verify(ctx, command.pin!);
-      await this.screen(ctx, prepared!);
-    }
+    const pin = payload ? await this.pins.verify(ctx, command.pin!) : null;
+    if (payload) await this.screen(ctx, prepared!);
     return inTransaction(ctx, async (tx) => {
+      if (pin) await this.pins.confirm(tx, pin);
       const schedule = await lockOwned(tx, PayoutSchedule, command.scheduleId, 'Schedule');
       scheduleTransition(schedule.status, 'edit');
       if (schedule.updatedAt.getTime() !== current.updatedAt.getTime()) {

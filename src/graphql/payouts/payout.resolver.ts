@@ -9,7 +9,6 @@ import {
   PayoutTopic,
   Recipient as RecipientRow,
 } from '../../domain/payouts';
-import { WRITE_ROLES } from '../../domain/shared/context';
 import { notFound } from '../../domain/shared/errors';
 import {
   advancePayoutBodySchema,
@@ -142,14 +141,8 @@ export class PayoutResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<CreatePayoutPayload> {
     const who = caller(context);
-    const { pin, ...fields } = input;
     return payloadOf(CreatePayoutPayload, async () => {
-      const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(fields)));
-      // Checked before the payout's transaction opens, so a wrong try counts even though nothing is written.
-      if (pin !== undefined && pin !== null) {
-        who.requireRole(...WRITE_ROLES); // a role that may not pay out spends no try
-        await context.core.payoutPins.verify(who, pin);
-      }
+      const command = toCreatePayoutCommand(parseInput(createPayoutBodySchema, definedFields(input)));
       return Payout.from(await context.core.payouts.create(who, command));
     });
   }

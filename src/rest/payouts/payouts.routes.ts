@@ -128,6 +128,9 @@ export function payoutRoutes(app: RestApp, core: Core) {
         response: responses({ 201: payoutSchema }, [
           LedgerErrorCode.INSUFFICIENT_FUNDS,
           ErrorCode.UNSUPPORTED_CURRENCY,
+          PayoutsErrorCode.INVALID_PIN,
+          PayoutsErrorCode.PIN_LOCKED,
+          PayoutsErrorCode.PIN_NOT_SET,
         ]),
       },
     },
