@@ -27,6 +27,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, humanize } from '../../ui/format';
 import { CADENCES } from './schedule.fields';
+import { Fact } from '../../ui/Facts';
 
 const ScheduleDetail = graphql(`
   query PayoutScheduleDetail($id: ID!) {
@@ -165,17 +166,6 @@ const CancelSchedule = graphql(`
 `);
 
 type Schedule = PayoutScheduleDetailQuery['payoutSchedule'];
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 /** One schedule, live through `payoutScheduleUpdated(id)`: its editor (cadence, caps), pause, resume, cancel, and its runs. */
 export default function ScheduleScreen() {
