@@ -301,8 +301,8 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await editForm.getByLabel('Rule note').fill('No UK or French cards');
       await editForm.getByRole('button', { name: 'Save rule' }).click();
       await page.getByText('The rule was changed').waitFor();
-      await page.getByRole('cell', { name: 'No UK or French cards' }).waitFor();
-      await page.getByRole('cell', { name: 'GB, FR' }).waitFor();
+      await page.getByRole('cell', { name: 'No UK or French cards', exact: true }).waitFor();
+      await page.getByRole('cell', { name: 'GB, FR', exact: true }).waitFor();
       expect(await ruleRow()).toEqual({
         type: 'card_country',
         values: ['GB', 'FR'],
@@ -332,7 +332,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await expectAccessible(page, 'a refused fraud rule edit');
 
       await page.reload();
-      await page.getByRole('cell', { name: 'GB, FR' }).waitFor();
+      await page.getByRole('cell', { name: 'GB, FR', exact: true }).waitFor();
       expect(await page.getByRole('button', { name: /^Edit the / }).count()).toBe(0);
       expect(await page.getByRole('form', { name: 'Edit the fraud rule' }).count()).toBe(0);
     },
