@@ -1,20 +1,6 @@
 import { ActionIcon, Code, CopyButton, Group, Modal, Text, Tooltip, type ModalRootProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** A label above a value, as the payment page shows its facts. */
-export function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
-
 /** A secret shown once (a new key): the value in full, selectable, with a copy button. */
 export function ShownOnce({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (

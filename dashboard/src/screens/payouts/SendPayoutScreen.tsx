@@ -24,6 +24,7 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { maskedDestination } from './payouts.format';
+import { Fact } from '../../ui/Facts';
 
 const SendPayoutData = graphql(`
   query SendPayoutData {
@@ -356,16 +357,5 @@ export default function SendPayoutScreen() {
         </Card>
       )}
     </Stack>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
   );
 }
