@@ -7,6 +7,9 @@ import {
   chooseByKeyboard,
   expectFocusVisible,
   focusedElement,
+  focusedId,
+  holdsFocus,
+  isFocused,
   openDashboard,
   screenshotScreen,
   tabTo,
@@ -82,9 +85,9 @@ describe('the dashboard by keyboard only', () => {
       expect(skip!.y).toBeGreaterThanOrEqual(0);
       await expectAccessible(page, 'the shell with the skip link in focus');
       await page.keyboard.press('Enter');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+      expect(await focusedId(page)).toBe('main');
       await page.keyboard.press('Tab');
-      expect(await main.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+      expect(await holdsFocus(main)).toBe(true);
       await expectFocusVisible(page);
 
       // Payments, by the navigation; the payment, by its row's link.
@@ -99,9 +102,7 @@ describe('the dashboard by keyboard only', () => {
       await tabTo(page, page.getByLabel('Amount (USD)'));
       await page.keyboard.type('10.00');
       await page.keyboard.press('Tab');
-      await expect(
-        page.getByLabel('Reason', { exact: true }).evaluate((e) => e === document.activeElement),
-      ).resolves.toBe(true);
+      await expect(isFocused(page.getByLabel('Reason', { exact: true }))).resolves.toBe(true);
       await page.keyboard.type('damaged box');
       await page.keyboard.press('Enter');
       await page.locator('tr[data-refund-id]').waitFor();
@@ -138,10 +139,10 @@ describe('the dashboard by keyboard only', () => {
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Regenerate the test key?' });
       await dialog.waitFor();
-      expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+      expect(await holdsFocus(dialog)).toBe(true);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
-      expect(await regenerate.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await isFocused(regenerate)).toBe(true);
       await expectFocusVisible(page);
 
       // The mode switch: its radios move with the arrows.
@@ -151,7 +152,7 @@ describe('the dashboard by keyboard only', () => {
       // The app is drawn anew for the other mode; the focus is back on the switch, not at the top of the page.
       const live = page.getByRole('radio', { name: 'Live' });
       expect(await live.isChecked()).toBe(true);
-      await waitUntil(() => live.evaluate((element) => element === document.activeElement), 'the focus back on Live');
+      await waitUntil(() => isFocused(live), 'the focus back on Live');
       await expectFocusVisible(page);
       await page.keyboard.press('ArrowLeft');
       await page.getByTestId('test-mode-banner').waitFor();
@@ -161,10 +162,7 @@ describe('the dashboard by keyboard only', () => {
       await tabTo(page, business, { backwards: true });
       await chooseByKeyboard(page, 'Keyboard Other Co');
       await expect(business.inputValue()).resolves.toBe('Keyboard Other Co');
-      await waitUntil(
-        () => business.evaluate((element) => element === document.activeElement),
-        'the focus back on the business switch',
-      );
+      await waitUntil(() => isFocused(business), 'the focus back on the business switch');
       await expectFocusVisible(page);
     },
     600_000,

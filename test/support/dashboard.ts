@@ -73,16 +73,51 @@ export async function screenshotScreen(page: Page, name: string): Promise<void> 
   await mkdir(folder, { recursive: true });
   // From the top: a full-page capture of a scrolled page draws the fixed header and navigation
   // where the viewport stood, in the middle of the picture.
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => (globalThis as unknown as PageGlobals).scrollTo(0, 0));
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
   if (process.env.TESSERA_DOC_SCREENSHOTS) {
     await page.screenshot({ path: path.join(root, 'docs', 'images', `dashboard-${name}.png`), fullPage: true });
   }
 }
 
+/**
+ * The page's globals that the probes below read. The project's TypeScript has no DOM library (the
+ * server must not use one), so they are typed here; the callbacks run in the page and name no Node
+ * value, only `globalThis` seen as these.
+ */
+interface ProbedElement {
+  id: string;
+  tagName: string;
+  textContent: string | null;
+  parentElement: ProbedElement | null;
+  labels?: ArrayLike<ProbedElement> | null;
+  matches(selector: string): boolean;
+  contains(other: ProbedElement | null): boolean;
+  getAttribute(name: string): string | null;
+}
+interface PageGlobals {
+  document: { activeElement: ProbedElement | null; body: ProbedElement };
+  getComputedStyle(
+    this: void,
+    element: ProbedElement,
+  ): { outlineStyle: string; outlineWidth: string; boxShadow: string };
+  scrollTo(x: number, y: number): void;
+}
+
+/** Whether `target` itself has the focus. */
+export const isFocused = (target: Locator) =>
+  target.evaluate((element) => element === (globalThis as unknown as PageGlobals).document.activeElement);
+
 /** Whether `target` (or an element inside it) has the focus. */
-const hasFocus = (target: Locator) =>
-  target.evaluate((element) => element === document.activeElement || element.contains(document.activeElement));
+export const holdsFocus = (target: Locator) =>
+  target.evaluate((element) => {
+    const { activeElement } = (globalThis as unknown as PageGlobals).document;
+    return element === activeElement || (element as unknown as ProbedElement).contains(activeElement);
+  });
+
+/** The id of the focused element, or null. */
+export const focusedId = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id ?? null);
 
 /**
  * Presses Tab (Shift+Tab with `backwards`) until `target` has the focus, as a keyboard user moves,
@@ -92,7 +127,7 @@ export async function tabTo(page: Page, target: Locator, { backwards = false, li
   await target.waitFor({ state: 'attached' });
   for (let presses = 0; presses < limit; presses++) {
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
-    if (await hasFocus(target)) {
+    if (await holdsFocus(target)) {
       await expectFocusVisible(page);
       return;
     }
@@ -103,7 +138,8 @@ export async function tabTo(page: Page, target: Locator, { backwards = false, li
 /** What the focused element looks like: its name, and whether an outline or a shadow marks it (on it or its label). */
 export function focusedElement(page: Page): Promise<{ name: string; ring: boolean }> {
   return page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
+    const { document, getComputedStyle } = globalThis as unknown as PageGlobals;
+    const element = document.activeElement;
     if (!element || element === document.body) return { name: 'nothing', ring: false };
     const input = element;
     // A ring on the element, on its label (a hidden radio's), or on the field around it (a password's).
