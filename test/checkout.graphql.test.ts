@@ -1,5 +1,6 @@
-import { TestMerchant, TestServer, startTestServer } from './support/harness';
-import { CARDS, api, cardForm, eventsOf, page, pathOf } from './support/checkout';
+import { RequestContext } from '../src/domain/shared/context';
+import { TestMerchant, TestServer, collect, startTestServer } from './support/harness';
+import { CARDS, api, cardForm, createSession, eventsOf, page, pathOf } from './support/checkout';
 
 const SESSION = `id status amount { amount amountMinor currency } customerEmail description successUrl cancelUrl checkoutUrl source sourceId paymentId metadata mode expiresAt completedAt`;
 const LINK = `id url name description amount { amount currency } active allowRecurring recurringInterval successUrl mode deactivatedAt`;
@@ -221,6 +222,65 @@ describe('checkout, payment links, invoices and recurring gifts (GraphQL)', () =
         id: created.body.data.createCheckoutSession.checkoutSession.id,
       });
       expect(read.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    });
+  });
+
+  describe('checkoutSessionUpdated', () => {
+    const FIELDS = '{ checkoutSession { id status paymentId } previousStatus }';
+    const UPDATED = `subscription { checkoutSessionUpdated ${FIELDS} }`;
+
+    test('a subscriber hears its session opened, then COMPLETED once the payer paid (reading COMPLETED, with its payment), and nothing of another business', async () => {
+      const owner = await server.signUp();
+      const other = await server.signUp();
+      const mine = collect(server.subscribe({ apiKey: owner.apiKey }), UPDATED, 2);
+      const theirs = collect(server.subscribe({ apiKey: other.apiKey }), UPDATED, 1);
+      await Promise.all([mine.ready, theirs.ready]);
+
+      // The other business's session first: had it leaked, it would be among the owner's messages.
+      const ofOther = await createSession(server, other);
+      const session = await createSession(server, owner);
+      await page(server, 'POST', pathOf(session.checkoutUrl), cardForm(CARDS.success));
+      const received = (await mine.done).map((message: any) => message.checkoutSessionUpdated);
+      expect(received).toEqual([
+        { checkoutSession: { id: session.id, status: 'OPEN', paymentId: null }, previousStatus: null },
+        {
+          checkoutSession: { id: session.id, status: 'COMPLETED', paymentId: expect.any(String) },
+          previousStatus: 'OPEN',
+        },
+      ]);
+      expect(await theirs.done).toEqual([
+        {
+          checkoutSessionUpdated: {
+            checkoutSession: { id: ofOther.id, status: 'OPEN', paymentId: null },
+            previousStatus: null,
+          },
+        },
+      ]);
+    });
+
+    test('checkoutSessionUpdated(id) delivers that session only: its expiry', async () => {
+      const owner = await server.signUp();
+      const watched = await createSession(server, owner);
+      const one = collect(
+        server.subscribe({ apiKey: owner.apiKey }),
+        `subscription { checkoutSessionUpdated(id: "${watched.id}") ${FIELDS} }`,
+        1,
+      );
+      await one.ready;
+      await createSession(server, owner);
+      // Past its time, the expiry job's work (this server runs no job worker).
+      await server.runtime.dataSource.query(`UPDATE checkout_sessions SET expires_at = now() WHERE id = $1`, [
+        watched.id,
+      ]);
+      await server.runtime.core.checkout.expireDue(
+        RequestContext.system(server.runtime.dataSource, 'checkout-test', owner.businessId),
+        watched.id,
+      );
+      const [message] = await one.done;
+      expect(message.checkoutSessionUpdated).toEqual({
+        checkoutSession: { id: watched.id, status: 'EXPIRED', paymentId: null },
+        previousStatus: 'OPEN',
+      });
     });
   });
 

@@ -28,6 +28,8 @@ import {
 } from './checkout-session.store';
 import { CheckoutSessionFilters, CreateCheckoutSessionCommand } from './checkout.commands';
 import { sessionCompleted } from './checkout.events';
+import { CheckoutSessionChange, CheckoutTopic } from './checkout.topics';
+import { TesseraPubSub } from '../events/pubsub';
 import { HostedCheckoutService } from './hosted-checkout.service';
 
 export type { CheckoutAttemptLimits } from './card-testing';
@@ -83,6 +85,7 @@ export class CheckoutService {
     private readonly events: EventService,
     private readonly clock: ClockService,
     private readonly bus: DomainEventBus,
+    private readonly pubSub: TesseraPubSub,
   ) {
     this.hosted = new HostedCheckoutService(
       settings,
@@ -135,9 +138,24 @@ export class CheckoutService {
     );
   }
 
-  /** Tells the product behind the session's source that the session left OPEN (in the transaction that moved it). */
+  /**
+   * Tells the product behind the session's source that the session left OPEN (in the transaction
+   * that moved it), and the live subscribers once that transaction commits.
+   */
   private async sessionEnded(tx: RequestContext, session: CheckoutSession): Promise<void> {
     await this.bus.publish(tx, 'checkout.session-ended', { session });
+    this.announce(tx, session, CheckoutSessionStatus.OPEN);
+  }
+
+  /** After the commit: `checkoutSessionUpdated`'s subscribers hear of the session. */
+  private announce(tx: RequestContext, session: CheckoutSession, previousStatus: CheckoutSessionStatus | null): void {
+    const change: CheckoutSessionChange = {
+      businessId: session.businessId,
+      livemode: session.livemode,
+      sessionId: session.id,
+      previousStatus,
+    };
+    tx.afterCommit(() => this.pubSub.publish(CheckoutTopic.CHECKOUT_SESSION, change));
   }
 
   /** Refuses (422) to offer a card form in a mode that cannot take card payments: sessions, and links that open them. */
@@ -233,6 +251,7 @@ export class CheckoutService {
       { sessionId: session.id },
       { runAt: new Date(session.expiresAt.getTime() - offsetMs), jobKey: `checkout-expire:${session.id}` },
     );
+    this.announce(tx, session, null);
     return session;
   }
 
@@ -281,8 +300,10 @@ export class CheckoutService {
         'A payment of this checkout session is in progress; try again in a minute',
       );
     }
+    const previousStatus = session.status;
     session.status = status;
     await tx.repo(CheckoutSession).save(session);
+    this.announce(tx, session, previousStatus);
   }
 
   /** The session's latest payment attempt, if any. */

@@ -23,6 +23,8 @@ export type {
 } from './checkout.commands';
 export type { SessionCompleted } from './checkout.events';
 export { CheckoutService, CORRECT_THE_FIELDS } from './checkout.service';
+export { CheckoutTopic } from './checkout.topics';
+export type { CheckoutSessionChange } from './checkout.topics';
 export type { AuthenticationReturnOutcome, CheckoutOutcome, CheckoutRefusal, CheckoutView } from './checkout.service';
 export { V1PaymentStatus } from './v1-payment.commands';
 export type { CreateV1PaymentCommand, V1PaymentFilters } from './v1-payment.commands';
@@ -58,6 +60,7 @@ export const checkoutArea = defineArea<Core>({
         core.events,
         core.sandboxClock,
         core.bus,
+        core.pubSub,
       ),
     v1Payments: (core) => new V1PaymentService(core.checkout, core.v1Events, core.webhookTargets, core.settlements),
   },

@@ -1,21 +1,29 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import {
   CheckoutSession as CheckoutSessionRow,
+  CheckoutSessionChange,
   CheckoutSessionSource,
   CheckoutSessionStatus,
+  CheckoutTopic,
 } from '../../domain/checkout';
+import { notFound } from '../../domain/shared/errors';
 import {
   checkoutSessionFiltersSchema,
   createCheckoutSessionCommand,
   createCheckoutSessionSchema,
 } from '../../wire/checkout';
 import { parseInput } from '../../wire/validation';
-import { GraphQLContext, caller } from '../shared/context';
+import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
 import { AFTER_ARG, FIRST_ARG, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { CreateCheckoutSessionPayload } from './checkout-session.payloads';
-import { CheckoutSession, CheckoutSessionConnection, CreateCheckoutSessionInput } from './checkout-session.types';
+import {
+  CheckoutSession,
+  CheckoutSessionConnection,
+  CheckoutSessionUpdate,
+  CreateCheckoutSessionInput,
+} from './checkout-session.types';
 
 defineNode({
   type: CheckoutSession,
@@ -71,5 +79,34 @@ export class CheckoutSessionResolver {
       const command = createCheckoutSessionCommand(parseInput(createCheckoutSessionSchema, { ...input }));
       return CheckoutSession.from(await context.core.checkout.create(who, command), context.core);
     });
+  }
+
+  @Subscription(() => CheckoutSessionUpdate, {
+    topics: CheckoutTopic.CHECKOUT_SESSION,
+    description:
+      "Each change of the subscriber's checkout sessions once (one session when id is given): opened, then COMPLETED, EXPIRED or LOCKED; its business and mode only",
+    filter: ({
+      payload,
+      args,
+      context,
+    }: {
+      payload: CheckoutSessionChange;
+      args: { id?: string };
+      context: GraphQLContext;
+    }) => ownedBySubscriber(payload, context) && (!args.id || args.id === payload.sessionId),
+  })
+  async checkoutSessionUpdated(
+    @Root() change: CheckoutSessionChange,
+    @Ctx() context: GraphQLContext,
+    @Arg('id', () => ID, {
+      nullable: true,
+      description: "Only this session's changes; every session of the business and mode when omitted",
+    })
+    _id?: string,
+  ): Promise<CheckoutSessionUpdate> {
+    caller(context);
+    const session = await context.loaders.checkoutSessionById.load(change.sessionId);
+    if (!session) throw notFound('Checkout session');
+    return CheckoutSessionUpdate.of(session, change.previousStatus, context.core);
   }
 }

@@ -137,6 +137,26 @@ export class CheckoutSession extends Node {
 @ObjectType({ description: 'A page of checkout sessions, newest first' })
 export class CheckoutSessionConnection extends Connection(CheckoutSession, 'CheckoutSession') {}
 
+@ObjectType({ description: 'A checkout session was opened or left OPEN (checkoutSessionUpdated)' })
+export class CheckoutSessionUpdate {
+  @Field(() => CheckoutSession, {
+    description: 'The session as it reads when the message is sent (it may already show a later status)',
+  })
+  checkoutSession: CheckoutSession;
+  @Field(() => CheckoutSessionStatus, {
+    nullable: true,
+    description: 'The status it left (OPEN); null when this change opened it',
+  })
+  previousStatus: CheckoutSessionStatus | null;
+
+  static of(row: CheckoutSessionRow, previousStatus: CheckoutSessionStatus | null, core: Core): CheckoutSessionUpdate {
+    return Object.assign(new CheckoutSessionUpdate(), {
+      checkoutSession: CheckoutSession.from(row, core),
+      previousStatus,
+    });
+  }
+}
+
 @InputType({
   description: 'A hosted checkout session (REST: POST /business/checkout/session): one amount to be paid once',
 })

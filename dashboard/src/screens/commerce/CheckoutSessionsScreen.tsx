@@ -48,13 +48,14 @@ const CheckoutSessionsList = graphql(`
   }
 `);
 
-/** A payment of the business changed: a session on screen may have been paid (sessions have no subscription of their own). */
-const SessionPayments = graphql(`
-  subscription CheckoutSessionPayments {
-    paymentUpdated {
-      payment {
+/** A session was opened or left OPEN (paid, expired, locked): its row changes in place, a new one reads the first page again. */
+const CheckoutSessionsLive = graphql(`
+  subscription CheckoutSessionsLive {
+    checkoutSessionUpdated {
+      checkoutSession {
         id
         status
+        paymentId
       }
     }
   }
@@ -123,7 +124,9 @@ export default function CheckoutSessionsScreen() {
   const [status, setStatus] = useState<CheckoutSessionStatus | null>(null);
   const [source, setSource] = useState<CheckoutSessionSource | null>(null);
   const list = useConnectionList(CheckoutSessionsList, { status, source }, (data) => data.checkoutSessions);
-  useSubscription(SessionPayments, { onData: () => list.refetch() });
+  useSubscription(CheckoutSessionsLive, {
+    onData: ({ data: update }) => list.refetchIfNew(update.data?.checkoutSessionUpdated.checkoutSession.id),
+  });
 
   return (
     <Stack>
