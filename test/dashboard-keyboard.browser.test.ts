@@ -1,20 +1,15 @@
-import { Browser } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { browserTestFor, launchChromium } from './support/browser';
+import { browserTestFor } from './support/browser';
 import {
-  DashboardTab,
-  buildDashboard,
   chooseByKeyboard,
+  dashboardSuite,
   expectFocusVisible,
   focusedElement,
-  focusedId,
-  holdsFocus,
-  isFocused,
-  openDashboard,
+  hasFocus,
   screenshotScreen,
   tabTo,
 } from './support/dashboard';
-import { TestServer, startTestServer, waitUntil } from './support/harness';
+import { waitUntil } from './support/harness';
 import { card, charge, chargingMerchant } from './support/payments';
 
 const browserTest = browserTestFor('dashboard-keyboard.browser');
@@ -25,26 +20,12 @@ const browserTest = browserTestFor('dashboard-keyboard.browser');
  * mouse. Every stop the test makes shows where the focus is (an outline or a box shadow).
  */
 describe('the dashboard by keyboard only', () => {
-  let server: TestServer;
-  let browser: Browser | null = null;
-  const tabs: DashboardTab[] = [];
-
-  beforeAll(async () => {
-    await buildDashboard();
-    server = await startTestServer();
-  }, 900_000);
-  afterAll(async () => {
-    for (const tab of tabs) await tab.context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(() => {
-    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
-  });
+  const suite = dashboardSuite();
 
   browserTest(
     'sign in, skip to the content, open a payment and refund part of it, block a value, close a modal with Escape, switch mode and business',
     async () => {
+      const { server } = suite;
       const merchant = await chargingMerchant(server);
       const other = await server.signUp({ businessName: 'Keyboard Other Co' });
       await server.addTeamMember(other, merchant, 'ADMIN');
@@ -56,10 +37,7 @@ describe('the dashboard by keyboard only', () => {
       });
       const paymentId = charged.body.data.id as string;
 
-      browser ??= await launchChromium();
-      const tab = await openDashboard(browser, server.baseUrl);
-      tabs.push(tab);
-      const { page } = tab;
+      const { page } = await suite.open();
       const main = page.locator('#main');
       const navigation = page.getByRole('navigation', { name: 'Sections' });
 
@@ -85,9 +63,9 @@ describe('the dashboard by keyboard only', () => {
       expect(skip!.y).toBeGreaterThanOrEqual(0);
       await expectAccessible(page, 'the shell with the skip link in focus');
       await page.keyboard.press('Enter');
-      expect(await focusedId(page)).toBe('main');
+      expect((await focusedElement(page)).id).toBe('main');
       await page.keyboard.press('Tab');
-      expect(await holdsFocus(main)).toBe(true);
+      expect(await hasFocus(main)).toBe(true);
       await expectFocusVisible(page);
 
       // Payments, by the navigation; the payment, by its row's link.
@@ -102,7 +80,7 @@ describe('the dashboard by keyboard only', () => {
       await tabTo(page, page.getByLabel('Amount (USD)'));
       await page.keyboard.type('10.00');
       await page.keyboard.press('Tab');
-      await expect(isFocused(page.getByLabel('Reason', { exact: true }))).resolves.toBe(true);
+      await expect(hasFocus(page.getByLabel('Reason', { exact: true }))).resolves.toBe(true);
       await page.keyboard.type('damaged box');
       await page.keyboard.press('Enter');
       await page.locator('tr[data-refund-id]').waitFor();
@@ -139,10 +117,10 @@ describe('the dashboard by keyboard only', () => {
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Regenerate the test key?' });
       await dialog.waitFor();
-      expect(await holdsFocus(dialog)).toBe(true);
+      expect(await hasFocus(dialog)).toBe(true);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
-      expect(await isFocused(regenerate)).toBe(true);
+      expect(await hasFocus(regenerate)).toBe(true);
       await expectFocusVisible(page);
 
       // The mode switch: its radios move with the arrows.
@@ -152,7 +130,7 @@ describe('the dashboard by keyboard only', () => {
       // The app is drawn anew for the other mode; the focus is back on the switch, not at the top of the page.
       const live = page.getByRole('radio', { name: 'Live' });
       expect(await live.isChecked()).toBe(true);
-      await waitUntil(() => isFocused(live), 'the focus back on Live');
+      await waitUntil(() => hasFocus(live), 'the focus back on Live');
       await expectFocusVisible(page);
       await page.keyboard.press('ArrowLeft');
       await page.getByTestId('test-mode-banner').waitFor();
@@ -162,7 +140,7 @@ describe('the dashboard by keyboard only', () => {
       await tabTo(page, business, { backwards: true });
       await chooseByKeyboard(page, 'Keyboard Other Co');
       await expect(business.inputValue()).resolves.toBe('Keyboard Other Co');
-      await waitUntil(() => isFocused(business), 'the focus back on the business switch');
+      await waitUntil(() => hasFocus(business), 'the focus back on the business switch');
       await expectFocusVisible(page);
     },
     600_000,

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium } from './browser';
+import { TestServer, startTestServer } from './harness';
 import { PATIENCE_MS, within } from './wait';
 
 /**
@@ -73,7 +75,7 @@ export async function screenshotScreen(page: Page, name: string): Promise<void> 
   await mkdir(folder, { recursive: true });
   // From the top: a full-page capture of a scrolled page draws the fixed header and navigation
   // where the viewport stood, in the middle of the picture.
-  await page.evaluate(() => (globalThis as unknown as PageGlobals).scrollTo(0, 0));
+  await page.evaluate(() => (globalThis as unknown as InPage).scrollTo(0, 0));
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
   if (process.env.TESSERA_DOC_SCREENSHOTS) {
     await page.screenshot({ path: path.join(root, 'docs', 'images', `dashboard-${name}.png`), fullPage: true });
@@ -81,43 +83,31 @@ export async function screenshotScreen(page: Page, name: string): Promise<void> 
 }
 
 /**
- * The page's globals that the probes below read. The project's TypeScript has no DOM library (the
- * server must not use one), so they are typed here; the callbacks run in the page and name no Node
- * value, only `globalThis` seen as these.
+ * The little of the DOM the functions run in the page use (page.evaluate): the project compiles
+ * without the DOM's types, and a cast is all these need, since it is gone from the code sent.
  */
-interface ProbedElement {
+interface InPageElement {
   id: string;
   tagName: string;
   textContent: string | null;
-  parentElement: ProbedElement | null;
-  labels?: ArrayLike<ProbedElement> | null;
-  matches(selector: string): boolean;
-  contains(other: ProbedElement | null): boolean;
+  parentElement: InPageElement | null;
+  labels?: ArrayLike<InPageElement> | null;
   getAttribute(name: string): string | null;
+  matches(selector: string): boolean;
+  contains(other: InPageElement | null): boolean;
 }
-interface PageGlobals {
-  document: { activeElement: ProbedElement | null; body: ProbedElement };
-  getComputedStyle(
-    this: void,
-    element: ProbedElement,
-  ): { outlineStyle: string; outlineWidth: string; boxShadow: string };
+interface InPage {
+  document: { activeElement: InPageElement | null; body: InPageElement };
   scrollTo(x: number, y: number): void;
+  getComputedStyle(element: InPageElement): { outlineStyle: string; outlineWidth: string; boxShadow: string };
 }
-
-/** Whether `target` itself has the focus. */
-export const isFocused = (target: Locator) =>
-  target.evaluate((element) => element === (globalThis as unknown as PageGlobals).document.activeElement);
 
 /** Whether `target` (or an element inside it) has the focus. */
-export const holdsFocus = (target: Locator) =>
+export const hasFocus = (target: Locator) =>
   target.evaluate((element) => {
-    const { activeElement } = (globalThis as unknown as PageGlobals).document;
-    return element === activeElement || (element as unknown as ProbedElement).contains(activeElement);
+    const focused = (globalThis as unknown as InPage).document.activeElement;
+    return (element as unknown as InPageElement).contains(focused);
   });
-
-/** The id of the focused element, or null. */
-export const focusedId = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id ?? null);
 
 /**
  * Presses Tab (Shift+Tab with `backwards`) until `target` has the focus, as a keyboard user moves,
@@ -127,7 +117,7 @@ export async function tabTo(page: Page, target: Locator, { backwards = false, li
   await target.waitFor({ state: 'attached' });
   for (let presses = 0; presses < limit; presses++) {
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
-    if (await holdsFocus(target)) {
+    if (await hasFocus(target)) {
       await expectFocusVisible(page);
       return;
     }
@@ -135,21 +125,21 @@ export async function tabTo(page: Page, target: Locator, { backwards = false, li
   throw new Error(`${String(target)} was not reached by ${limit} presses of ${backwards ? 'Shift+Tab' : 'Tab'}`);
 }
 
-/** What the focused element looks like: its name, and whether an outline or a shadow marks it (on it or its label). */
-export function focusedElement(page: Page): Promise<{ name: string; ring: boolean }> {
+/** What the focused element is (its id, its name) and whether an outline or a shadow marks it (on it or its label). */
+export function focusedElement(page: Page): Promise<{ id: string; name: string; ring: boolean }> {
   return page.evaluate(() => {
-    const { document, getComputedStyle } = globalThis as unknown as PageGlobals;
+    const inPage = globalThis as unknown as InPage;
+    const { document } = inPage;
     const element = document.activeElement;
-    if (!element || element === document.body) return { name: 'nothing', ring: false };
-    const input = element;
+    if (!element || element === document.body) return { id: '', name: 'nothing', ring: false };
     // A ring on the element, on its label (a hidden radio's), or on the field around it (a password's).
     const around = element.parentElement?.matches(':focus-within') ? [element.parentElement] : [];
-    const marked = [element, ...Array.from(input.labels ?? []), ...around].some((candidate) => {
-      const style = getComputedStyle(candidate);
+    const marked = [element, ...Array.from(element.labels ?? []), ...around].some((candidate) => {
+      const style = inPage.getComputedStyle(candidate);
       return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
     });
     const name = element.getAttribute('aria-label') ?? element.textContent?.trim() ?? '';
-    return { name: `${element.tagName.toLowerCase()} "${name.slice(0, 40)}"`, ring: marked };
+    return { id: element.id, name: `${element.tagName.toLowerCase()} "${name.slice(0, 40)}"`, ring: marked };
   });
 }
 
@@ -178,4 +168,45 @@ export async function chooseByKeyboard(page: Page, option: string): Promise<void
     await page.keyboard.press('ArrowDown');
   }
   throw new Error(`the option ${option} was not reached with the arrow keys`);
+}
+
+/** A dashboard browser test file's server, and its tabs opened on demand in one Chromium. */
+export interface DashboardSuite {
+  readonly server: TestServer;
+  open(): Promise<DashboardTab>;
+}
+
+/**
+ * The frame of a dashboard browser test file: the dashboard built and a server started before its
+ * tests, everything closed after them, and a test failed when one of its pages had a problem.
+ */
+export function dashboardSuite(): DashboardSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | null = null;
+  const tabs: DashboardTab[] = [];
+  beforeAll(async () => {
+    await buildDashboard();
+    server = await startTestServer();
+  }, 900_000);
+  afterAll(async () => {
+    for (const tab of tabs) await tab.context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(() => {
+    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
+  });
+  const suite: DashboardSuite = {
+    get server() {
+      if (!server) throw new Error('the server starts in beforeAll');
+      return server;
+    },
+    open: async () => {
+      browser ??= await launchChromium();
+      const tab = await openDashboard(browser, suite.server.baseUrl);
+      tabs.push(tab);
+      return tab;
+    },
+  };
+  return suite;
 }
