@@ -1,11 +1,17 @@
 import { useQuery, useSubscription } from '@apollo/client/react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 import { graphql } from '../../gql';
 import { useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { formatDateTime, formatMoney } from '../../ui/format';
-import { VolumeCard, volumeWindow } from './VolumeCard';
+import { volumeWindow } from './volume-window';
+
+// The chart (Recharts) is most of this screen's code: its chunk loads while the screen's query is
+// answered (sent as the route is entered, once this small chunk is here), not before it.
+const volumeCard = import('./VolumeCard');
+const VolumeCard = lazy(async () => ({ default: (await volumeCard).VolumeCard }));
 
 const HomeOverview = graphql(`
   query HomeOverview($monthFrom: DateTimeISO!, $to: DateTimeISO!, $timeZone: String!) {
@@ -70,6 +76,8 @@ const WalletsLive = graphql(`
   }
 `);
 
+export const prefetch: ScreenPrefetch = () => screenQuery(HomeOverview, volumeWindow());
+
 /** The business at a glance: today's and this month's volume with a chart, balances per wallet, and the latest activity, arriving live. */
 export default function HomeScreen() {
   const current = useCurrent();
@@ -86,7 +94,11 @@ export default function HomeScreen() {
   return (
     <Stack>
       <Title order={2}>{current.business.name}</Title>
-      {data && <VolumeCard month={data.month} todayStart={range.todayStart} />}
+      {data && (
+        <Suspense fallback={<Loading label="Loading the chart…" />}>
+          <VolumeCard month={data.month} todayStart={range.todayStart} />
+        </Suspense>
+      )}
       <Title order={3} size="h4">
         Balances
       </Title>

@@ -5,6 +5,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 import { graphql } from '../../gql';
 import type { PaymentStatus, PaymentsListQuery } from '../../gql/graphql';
 import { DataTable, useCursorPages } from '../../ui/DataTable';
@@ -80,6 +81,9 @@ const columns = [
   column.accessor('email', { header: 'Payer' }),
   column.accessor('createdAt', { header: 'Date', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+/** The first page, unfiltered: the variables the screen starts with. */
+export const prefetch: ScreenPrefetch = () => screenQuery(PaymentsList, { first: 25, after: null, filter: {} });
 
 /** The business's payments in this mode, newest first, filtered on the server and live through `paymentUpdated`. */
 export default function PaymentsScreen() {
