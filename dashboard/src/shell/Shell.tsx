@@ -71,9 +71,7 @@ export function Shell() {
   const session = useSignedIn();
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
-  // The router asked for it as this context's first route was entered: its answer is this client's
-  // (each context has its own client and cache), so it is not asked for twice.
-  const { data, error, refetch } = useQuery(ShellQuery, { fetchPolicy: 'cache-first' });
+  const { data, error, refetch } = useQuery(ShellQuery);
 
   const current = useMemo<Current | null>(() => {
     if (!data) return null;
