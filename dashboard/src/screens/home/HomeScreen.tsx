@@ -1,17 +1,12 @@
 import { useQuery, useSubscription } from '@apollo/client/react';
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 import { graphql } from '../../gql';
 import { useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { formatDateTime, formatMoney } from '../../ui/format';
-import { volumeWindow } from './volume-window';
-
-// The chart (Recharts) is most of this screen's code: its chunk loads while the screen's query is
-// answered (sent as the route is entered, once this small chunk is here), not before it.
-const volumeCard = import('./VolumeCard');
-const VolumeCard = lazy(async () => ({ default: (await volumeCard).VolumeCard }));
+import { VolumeCard, volumeWindow } from './VolumeCard';
 
 const HomeOverview = graphql(`
   query HomeOverview($monthFrom: DateTimeISO!, $to: DateTimeISO!, $timeZone: String!) {
@@ -94,11 +89,7 @@ export default function HomeScreen() {
   return (
     <Stack>
       <Title order={2}>{current.business.name}</Title>
-      {data && (
-        <Suspense fallback={<Loading label="Loading the chart…" />}>
-          <VolumeCard month={data.month} todayStart={range.todayStart} />
-        </Suspense>
-      )}
+      {data && <VolumeCard month={data.month} todayStart={range.todayStart} />}
       <Title order={3} size="h4">
         Balances
       </Title>

@@ -8,6 +8,21 @@ type Volume = HomeOverviewQuery['month'];
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
+/** The start of today and of this month in the browser's time zone, and the zone's IANA name (the API buckets in it). */
+export function volumeWindow(now = new Date()) {
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+  const month = new Date(now.getFullYear(), now.getMonth(), 1);
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return {
+    monthFrom: month.toISOString(),
+    to: tomorrow.toISOString(),
+    todayStart: today.toISOString(),
+    // The API takes Area/Location names and UTC (docs/graphql-api.md, Payment volume).
+    timeZone: zone && zone.includes('/') ? zone : 'UTC',
+  };
+}
+
 /**
  * Today's and this month's volume per currency (amounts are never added across currencies) and a
  * chart of this month by day for the chosen currency: one `paymentVolume` query, by day in the
