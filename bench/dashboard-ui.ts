@@ -6,6 +6,9 @@
  * the ratio is what the browser, the bundle and React add. Also prints the bundle's sizes
  * (dist/dashboard/bundle-report.json). BENCH_ONLY=dashboard-ui runs this section alone; skipped,
  * saying why, without Debian's Chromium or a built dashboard.
+ * BENCH_UI_SCREENS=home,payments,… measures only those screens (names as printed);
+ * BENCH_UI_AGAINST=<a copy of another build's dist/dashboard> measures that build too, in the same
+ * run, each run of each figure alternating the two (the same load for both), and prints the ratio.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,6 +44,45 @@ const PAYMENTS = 10_000;
 const EMAIL = 'bench-dashboard@example.com';
 const PASSWORD = 'bench password 1';
 const TARGET_MS = 300;
+const ONLY_SCREENS = process.env.BENCH_UI_SCREENS?.split(',').map((name) => name.trim());
+const AGAINST = process.env.BENCH_UI_AGAINST;
+const BUILT = path.join(PROJECT_ROOT, 'dist', 'dashboard');
+
+/** A build to measure: its page (index.html), served in turn from dist/dashboard/ with every build's assets. */
+interface Build {
+  label: string;
+  page: string;
+}
+
+/**
+ * The builds to measure: this one, and the one of BENCH_UI_AGAINST, whose assets join this build's
+ * (hashed names: a name in both is the same file); `restore` puts dist/dashboard/ back as it was.
+ */
+function buildsToMeasure(): { builds: Build[]; serve: (build: Build) => void; restore: () => void } {
+  const index = path.join(BUILT, 'index.html');
+  const own: Build = { label: 'this build', page: fs.readFileSync(index, 'utf8') };
+  if (!AGAINST) return { builds: [own], serve: () => undefined, restore: () => undefined };
+  const added: string[] = [];
+  for (const name of fs.readdirSync(path.join(AGAINST, 'assets'))) {
+    const target = path.join(BUILT, 'assets', name);
+    if (fs.existsSync(target)) continue;
+    fs.copyFileSync(path.join(AGAINST, 'assets', name), target);
+    added.push(target);
+  }
+  const other: Build = { label: `against ${AGAINST}`, page: fs.readFileSync(path.join(AGAINST, 'index.html'), 'utf8') };
+  let served = own;
+  return {
+    builds: [other, own],
+    serve: (build) => {
+      if (build !== served) fs.writeFileSync(index, build.page);
+      served = build;
+    },
+    restore: () => {
+      fs.writeFileSync(index, own.page);
+      for (const file of added) fs.rmSync(file, { force: true });
+    },
+  };
+}
 
 /** In the page: milliseconds from the navigation's start until the screen is drawn (a heading in main, no loading state). */
 const drawn = (page: Page) =>
@@ -107,6 +149,7 @@ export async function benchDashboardUi(runtime: Runtime) {
   const app = await buildApp(core, await buildTesseraSchema(core.pubSub));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const { builds, serve, restore } = buildsToMeasure();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -167,49 +210,67 @@ export async function benchDashboardUi(runtime: Runtime) {
       if (!screens.some(([, known]) => known === href)) screens.push([href.replace('/dashboard/', ''), href]);
 
     const lines: string[] = [];
+    const p50 = (values: number[]) => percentile(values, 50).toFixed(0);
+    const samples = () => new Map(builds.map((build) => [build, [] as number[]]));
+    const ratio = (values: Map<Build, number[]>) =>
+      builds.length < 2
+        ? ''
+        : ` (${(percentile(values.get(builds[1])!, 50) / percentile(values.get(builds[0])!, 50)).toFixed(2)}× the other build)`;
     for (const [name, target] of screens) {
-      const paint: Record<'cold' | 'warm', number[]> = { cold: [], warm: [] };
-      const ready: Record<'cold' | 'warm', number[]> = { cold: [], warm: [] };
+      if (ONLY_SCREENS && !ONLY_SCREENS.includes(name)) continue;
+      const paint = { cold: samples(), warm: samples() };
+      const ready = { cold: samples(), warm: samples() };
       for (let run = 0; run < RUNS; run++) {
-        for (const state of ['cold', 'warm'] as const) {
-          if (state === 'cold') await cdp.send('Network.clearBrowserCache');
-          await page.goto(`${base}${target}`);
-          ready[state].push(Number(await (await drawn(page)).jsonValue()));
-          paint[state].push(await firstPaint(page));
+        for (const build of builds) {
+          serve(build);
+          for (const state of ['cold', 'warm'] as const) {
+            if (state === 'cold') await cdp.send('Network.clearBrowserCache');
+            await page.goto(`${base}${target}`);
+            ready[state].get(build)!.push(Number(await (await drawn(page)).jsonValue()));
+            paint[state].get(build)!.push(await firstPaint(page));
+          }
         }
       }
-      const p50 = (values: number[]) => percentile(values, 50).toFixed(0);
-      const worst = Math.max(percentile(ready.cold, 50), percentile(ready.warm, 50));
-      lines.push(
-        `dashboard-ui: ${name}: drawn p50 cold ${p50(ready.cold)} ms, warm ${p50(ready.warm)} ms (first paint ${p50(paint.cold)} / ${p50(paint.warm)} ms) ${worst <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms`,
-      );
+      for (const build of builds) {
+        const worst = Math.max(percentile(ready.cold.get(build)!, 50), percentile(ready.warm.get(build)!, 50));
+        lines.push(
+          `dashboard-ui: ${name}${builds.length > 1 ? ` [${build.label}]` : ''}: drawn p50 cold ${p50(ready.cold.get(build)!)} ms, warm ${p50(ready.warm.get(build)!)} ms (first paint ${p50(paint.cold.get(build)!)} / ${p50(paint.warm.get(build)!)} ms) ${worst <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms`,
+        );
+      }
+      if (builds.length > 1) lines.push(`dashboard-ui: ${name}: cold${ratio(ready.cold)}, warm${ratio(ready.warm)}`);
     }
 
     // The payments list's next page: from the click to the new page's rows.
-    await page.goto(`${base}/dashboard/payments`);
-    await drawn(page);
-    const nextPage: number[] = [];
+    const nextPage = samples();
     for (let run = 0; run < RUNS; run++) {
-      const first = await page.locator('tbody tr').first().getAttribute('data-row-id');
-      const started = await page.evaluate(() => (globalThis as unknown as PageGlobals).performance.now());
-      await page.getByRole('button', { name: 'Next' }).click();
-      const shown = await page.waitForFunction(
-        (previous) => {
-          const row = (globalThis as unknown as PageGlobals).document.querySelector('tbody tr');
-          return row && row.getAttribute('data-row-id') !== previous
-            ? (globalThis as unknown as PageGlobals).performance.now()
-            : false;
-        },
-        first,
-        { polling: 'raf', timeout: 60_000 },
-      );
-      nextPage.push(Number(await shown.jsonValue()) - started);
+      for (const build of builds) {
+        serve(build);
+        await page.goto(`${base}/dashboard/payments`);
+        await drawn(page);
+        const first = await page.locator('tbody tr').first().getAttribute('data-row-id');
+        const started = await page.evaluate(() => (globalThis as unknown as PageGlobals).performance.now());
+        await page.getByRole('button', { name: 'Next' }).click();
+        const shown = await page.waitForFunction(
+          (previous) => {
+            const row = (globalThis as unknown as PageGlobals).document.querySelector('tbody tr');
+            return row && row.getAttribute('data-row-id') !== previous
+              ? (globalThis as unknown as PageGlobals).performance.now()
+              : false;
+          },
+          first,
+          { polling: 'raf', timeout: 60_000 },
+        );
+        nextPage.get(build)!.push(Number(await shown.jsonValue()) - started);
+      }
     }
     const baseline = await apiMs({ first: 25 });
-    const nextMs = percentile(nextPage, 50);
-    lines.push(
-      `dashboard-ui: payments list, next page of 25: p50 ${nextMs.toFixed(0)} ms from the click to its rows ${nextMs <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms; the same query alone from Node: p50 ${baseline.toFixed(1)} ms (${(nextMs / baseline).toFixed(1)}× the bare API)`,
-    );
+    for (const build of builds) {
+      const nextMs = percentile(nextPage.get(build)!, 50);
+      lines.push(
+        `dashboard-ui: payments list, next page of 25${builds.length > 1 ? ` [${build.label}]` : ''}: p50 ${nextMs.toFixed(0)} ms from the click to its rows ${nextMs <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms; the same query alone from Node: p50 ${baseline.toFixed(1)} ms (${(nextMs / baseline).toFixed(1)}× the bare API)`,
+      );
+    }
+    if (builds.length > 1) lines.push(`dashboard-ui: next page:${ratio(nextPage)}`);
     for (const line of lines) console.log(line);
     console.log(
       `dashboard-ui: ${PAYMENTS.toLocaleString('en-US')} payments, ${RUNS} runs per figure, Chromium headless on ${os.cpus().length} cores; "drawn": a heading in main and no loading state, from the navigation's start`,
@@ -217,5 +278,6 @@ export async function benchDashboardUi(runtime: Runtime) {
   } finally {
     await browser.close();
     await app.close();
+    restore();
   }
 }

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineDocuments } from './vite-inline-documents.ts';
 
 /**
  * The dashboard's build (`npm run build` at the root, through scripts/build-dashboard.js) writes
@@ -9,14 +10,26 @@ import { defineConfig } from 'vite';
  */
 const api = process.env.TESSERA_URL ?? 'http://localhost:4000';
 
+/**
+ * What every screen needs at its first load, split by library so that a release of the app's own
+ * code leaves the libraries' files in the browser's cache: modules of the first load only (`$initial`;
+ * what only some screens use, such as the date pickers and charts, stays with those screens' chunks).
+ */
+const firstLoadLibraries = [
+  { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+  { name: 'apollo', test: /[\\/]node_modules[\\/](@apollo|graphql|graphql-ws|rxjs|@wry|optimism|tslib)[\\/]/ },
+  { name: 'mantine', test: /[\\/]node_modules[\\/](@mantine|@floating-ui|react-remove-scroll|clsx)/ },
+].map((group) => ({ ...group, tags: ['$initial' as const] }));
+
 export default defineConfig({
   base: '/dashboard/',
-  plugins: [react()],
+  plugins: [inlineDocuments(), react()],
   build: {
     outDir: '../dist/dashboard',
     emptyOutDir: true,
     assetsDir: 'assets',
     chunkSizeWarningLimit: 900,
+    rolldownOptions: { output: { codeSplitting: { groups: firstLoadLibraries } } },
   },
   server: {
     port: 5173,

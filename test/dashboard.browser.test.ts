@@ -1,12 +1,29 @@
-import { Browser, Page } from 'playwright-core';
+import { Browser, Page, Request, Route } from 'playwright-core';
 import { expectAccessible } from './support/axe';
 import { browserTestFor, launchChromium } from './support/browser';
-import { FUTURE_YEAR, api, pathOf } from './support/checkout';
-import { DashboardTab, buildDashboard, openDashboard, screenshotScreen, watch } from './support/dashboard';
+import { CARDS, FUTURE_YEAR, api, pathOf } from './support/checkout';
+import {
+  DashboardTab,
+  buildDashboard,
+  openDashboard,
+  screenshotScreen,
+  signInThroughScreen,
+  watch,
+} from './support/dashboard';
 import { TestServer, codeIn, startTestServer, waitFor, waitUntil } from './support/harness';
+import { chargingMerchant } from './support/payments';
 import { PATIENCE_MS, within } from './support/wait';
 
 const browserTest = browserTestFor('dashboard.browser');
+
+const CHARGE = `mutation($input: ChargeCardInput!) { chargeCard(input: $input) { payment { id } userErrors { code message } } }`;
+
+/** The GraphQL operation a request of the page names (`operationName`). */
+const operationOf = (request: Request | Route): string | undefined => {
+  const sent = 'request' in request ? request.request() : request;
+  if (sent.method() !== 'POST') return undefined;
+  return (sent.postDataJSON() as { operationName?: string } | null)?.operationName;
+};
 
 /** The status badge of a payment's row in the payments table. */
 const rowStatus = (page: Page, paymentId: string) =>
@@ -183,6 +200,56 @@ describe('the dashboard in headless Chromium', () => {
       await page.reload();
       await page.waitForURL('**/dashboard/sign-in');
       await page.getByText('Your session expired').waitFor();
+    },
+    300_000,
+  );
+
+  browserTest(
+    "a screen's first query is answered while the frame's own query is held back; the screen appears, with its write actions, only once the frame knows the role",
+    async () => {
+      const { page } = await open();
+      const owner = await chargingMerchant(server);
+      const charged = await server.graphql(
+        CHARGE,
+        {
+          input: {
+            amount: '12.00',
+            currency: 'usd',
+            email: 'payer@example.com',
+            card: { number: CARDS.success, expiryMonth: 12, expiryYear: Number(FUTURE_YEAR), cvv: '123' },
+          },
+        },
+        { 'x-api-key': owner.apiKey },
+      );
+      const paymentId = charged.body.data?.chargeCard.payment.id as string;
+      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+
+      for (const [screen, path, operation, heading] of [
+        ['the payments list', '/dashboard/payments', 'PaymentsList', 'Payments'],
+        ['a payment', `/dashboard/payments/${paymentId}`, 'PaymentDetail', /12\.00/],
+        ['home', '/dashboard', 'HomeOverview', 'Balances'],
+      ] as const) {
+        // The frame's answer waits for the screen's: with the queries one after the other (the
+        // screen's sent once the frame has its answer), the screen's answer would never come.
+        let frameMayAnswer: () => void = () => undefined;
+        const released = new Promise<void>((resolve) => (frameMayAnswer = resolve));
+        await page.route('**/graphql', async (route) => {
+          if (operationOf(route) === 'DashboardShell') await released;
+          await route.continue();
+        });
+        const screenAnswered = page.waitForResponse((response) => operationOf(response.request()) === operation, {
+          timeout: PATIENCE_MS,
+        });
+        await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'commit' });
+        await within(screenAnswered, PATIENCE_MS, `${operation} answered before DashboardShell (${screen})`);
+        // Its data is here, but the role is not: no screen yet, so no write action either.
+        expect(await page.locator('main h2').count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+        frameMayAnswer();
+        await page.getByRole('heading', { name: heading }).first().waitFor({ timeout: PATIENCE_MS });
+        if (operation === 'PaymentDetail') await page.getByRole('button', { name: 'Refund', exact: true }).waitFor();
+        await page.unroute('**/graphql');
+      }
     },
     300_000,
   );

@@ -10,7 +10,7 @@ import { StrictMode, useEffect, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAnonymousClient, createDashboardClient } from './api/client';
-import { router } from './router';
+import { createDashboardRouter } from './router';
 import { SessionProvider, useSession } from './session/session';
 
 // Colours chosen for WCAG AA contrast (4.5:1 for text): the primary colour's darker shade, and darker dimmed
@@ -44,6 +44,8 @@ function App() {
     [token, businessId, mode],
   );
   useEffect(() => () => client?.dispose(), [client]);
+  const router = useMemo(() => createDashboardRouter(client?.apollo ?? null), [client]);
+  useEffect(() => () => router.dispose(), [router]);
   return (
     <ApolloProvider client={client?.apollo ?? anonymous}>
       <RouterProvider key={`${token ?? ''}:${businessId ?? ''}:${mode ?? ''}`} router={router} />

@@ -5,6 +5,7 @@ import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { OperationTypeNode } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import type { Session } from '../session/session';
+import { createPrefetchLink } from './prefetch';
 
 /** The GraphQL endpoint of the server that serves the dashboard (the same origin: no CORS, no other host). */
 const HTTP_URL = '/graphql';
@@ -61,7 +62,7 @@ export function createDashboardClient(session: Session, onUnauthenticated: () =>
   );
 
   const apollo = new ApolloClient({
-    link: ApolloLink.from([errors, transport]),
+    link: ApolloLink.from([errors, createPrefetchLink(), transport]),
     cache: new InMemoryCache({
       typePolicies: {
         // Types without an id of their own: kept inside their parent.

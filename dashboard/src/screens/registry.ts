@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { ScreenPrefetch } from '../api/prefetch';
 
 /**
  * Every screen behind sign-in: its path under /dashboard, its name in the navigation (none for a
@@ -10,7 +11,8 @@ export interface ScreenEntry {
   label: string;
   /** Shown in the side navigation. */
   nav: boolean;
-  load: () => Promise<{ default: ComponentType }>;
+  /** The screen's module: its component, and its first query to send as the route is entered (optional). */
+  load: () => Promise<{ default: ComponentType; prefetch?: ScreenPrefetch }>;
   /** Only for businesses with the treasury product (Business.treasuryEnabled). */
   treasury?: boolean;
   /** Only in test mode (hidden from the navigation in live mode). */

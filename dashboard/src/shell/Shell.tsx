@@ -15,6 +15,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useMemo } from 'react';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
+import { screenQuery } from '../api/prefetch';
 import { graphql } from '../gql';
 import { SCREENS } from '../screens/registry';
 import { useSignedIn } from '../session/session';
@@ -51,6 +52,9 @@ const ShellQuery = graphql(`
     }
   }
 `);
+
+/** The frame's query, sent by the router as a signed-in route is entered (router.tsx). */
+export const shellQuery = screenQuery(ShellQuery, {});
 
 /** The navigation entry a path is under: the longest one that contains it (`/payouts/schedules/1` is Schedules, not Payouts). */
 function activeNavPath(pathname: string): string | undefined {

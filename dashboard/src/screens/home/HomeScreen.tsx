@@ -1,6 +1,7 @@
 import { useQuery, useSubscription } from '@apollo/client/react';
 import { useState } from 'react';
 import { Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 import { graphql } from '../../gql';
 import { useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
@@ -69,6 +70,8 @@ const WalletsLive = graphql(`
     }
   }
 `);
+
+export const prefetch: ScreenPrefetch = () => screenQuery(HomeOverview, volumeWindow());
 
 /** The business at a glance: today's and this month's volume with a chart, balances per wallet, and the latest activity, arriving live. */
 export default function HomeScreen() {

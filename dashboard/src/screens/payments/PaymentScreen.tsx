@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { z } from 'zod';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 import { graphql } from '../../gql';
 import { WRITERS, useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
@@ -153,6 +154,8 @@ const refundSchema = z.object({
   reason: z.string().trim().max(500),
 });
 type RefundValues = z.infer<typeof refundSchema>;
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(PaymentDetail, { id });
 
 /** One payment: its card, customer, refunds and disputes, live; and a (partial) refund for the roles that may. */
 export default function PaymentScreen() {

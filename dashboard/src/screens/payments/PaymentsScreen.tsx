@@ -5,6 +5,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 import { graphql } from '../../gql';
 import type { PaymentStatus, PaymentsListQuery } from '../../gql/graphql';
 import { ConnectionTable, StatusFilter, dayRange, useConnectionList } from '../../ui/ListScreen';
@@ -79,6 +80,9 @@ const columns = [
   column.accessor('email', { header: 'Payer' }),
   column.accessor('createdAt', { header: 'Date', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+/** The first page, unfiltered: the variables the screen starts with. */
+export const prefetch: ScreenPrefetch = () => screenQuery(PaymentsList, { first: 25, after: null });
 
 /** The business's payments in this mode, newest first, filtered on the server and live through `paymentUpdated`. */
 export default function PaymentsScreen() {
