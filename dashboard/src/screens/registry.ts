@@ -53,6 +53,13 @@ export const SCREENS: ScreenEntry[] = [
     load: () => import('./treasury/TreasuryPayoutsScreen'),
   },
   {
+    path: 'treasury/payouts/:id',
+    label: 'Treasury payout',
+    nav: false,
+    treasury: true,
+    load: () => import('./treasury/TreasuryPayoutScreen'),
+  },
+  {
     path: 'checkout-sessions',
     label: 'Checkout sessions',
     nav: true,
