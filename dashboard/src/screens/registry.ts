@@ -81,6 +81,12 @@ export const SCREENS: ScreenEntry[] = [
   { path: 'payouts/:id', label: 'Payout', nav: false, load: () => import('./payouts/PayoutScreen') },
   { path: 'payouts/recipients', label: 'Recipients', nav: true, load: () => import('./payouts/RecipientsScreen') },
   { path: 'payouts/batches', label: 'Payout batches', nav: false, load: () => import('./payouts/BatchesScreen') },
+  {
+    path: 'payouts/batches/new',
+    label: 'New payout batch',
+    nav: false,
+    load: () => import('./payouts/NewBatchScreen'),
+  },
   { path: 'payouts/batches/:id', label: 'Payout batch', nav: false, load: () => import('./payouts/BatchScreen') },
   { path: 'payouts/schedules', label: 'Schedules', nav: true, load: () => import('./payouts/SchedulesScreen') },
   {
