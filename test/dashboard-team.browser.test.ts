@@ -254,6 +254,91 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
     600_000,
   );
   browserTest(
+    "a DEVELOPER edits a fraud rule's parameters on screen: the API's refusal of a country code shows on its field and nothing changes, then the new countries and note are saved; demoted to VIEWER with the form open, the save is refused on screen and the screen then offers no Edit",
+    async () => {
+      const owner = await server.signUp({ businessName: 'Rule Editing Co' });
+      const member = await server.signUp({ businessName: 'Rule Member Co' });
+      const membershipId = await server.addTeamMember(owner, member, 'DEVELOPER');
+      const created = await server.graphql(
+        'mutation($input: CreateFraudRuleInput!) { createFraudRule(input: $input) { fraudRule { id } userErrors { code } } }',
+        { input: { type: 'card_country', countries: ['GB'], description: 'No UK cards' } },
+        asUser(owner),
+      );
+      const ruleId: string = created.body.data.createFraudRule.fraudRule.id;
+      const ruleRow = async () =>
+        (
+          await server.runtime.dataSource.query(`SELECT type, "values", description FROM fraud_rules WHERE id = $1`, [
+            ruleId,
+          ])
+        )[0];
+      // What the API answers for a three-letter code: the screen must show this on the Countries field.
+      const refused = await server.graphql(
+        'mutation($input: UpdateFraudRuleInput!) { updateFraudRule(input: $input) { fraudRule { id } userErrors { field message } } }',
+        { input: { id: ruleId, countries: ['GBR'] } },
+        asUser(owner),
+      );
+      const [countryError] = refused.body.data.updateFraudRule.userErrors;
+      expect(countryError.field.slice(0, 2)).toEqual(['input', 'countries']);
+
+      const { page } = await open();
+      await signInThroughScreen(page, server.baseUrl, member.email, member.password);
+      await choose(page, 'Business', 'Rule Editing Co');
+      await visit(page, 'Settings', 'Fraud rules');
+      await page.getByRole('button', { name: 'Edit the Card country rule GB' }).click();
+      const editForm = page.getByRole('form', { name: 'Edit the fraud rule' });
+      await editForm.getByRole('heading', { name: 'Edit the Card country rule' }).waitFor();
+      expect(await editForm.getByLabel('Countries').inputValue()).toBe('GB');
+      expect(await editForm.getByLabel('Rule note').inputValue()).toBe('No UK cards');
+
+      await editForm.getByLabel('Countries').fill('GBR');
+      await editForm.getByRole('button', { name: 'Save rule' }).click();
+      await editForm.getByText(countryError.message).waitFor();
+      expect(await editForm.getByLabel('Countries').getAttribute('aria-invalid')).toBe('true');
+      expect(await ruleRow()).toEqual({ type: 'card_country', values: ['GB'], description: 'No UK cards' });
+      await expectAccessible(page, 'a fraud rule edit refused on its field');
+
+      await editForm.getByLabel('Countries').fill('GB, fr');
+      await editForm.getByLabel('Rule note').fill('No UK or French cards');
+      await editForm.getByRole('button', { name: 'Save rule' }).click();
+      await page.getByText('The rule was changed').waitFor();
+      await page.getByRole('cell', { name: 'No UK or French cards', exact: true }).waitFor();
+      await page.getByRole('cell', { name: 'GB, FR', exact: true }).waitFor();
+      expect(await ruleRow()).toEqual({
+        type: 'card_country',
+        values: ['GB', 'FR'],
+        description: 'No UK or French cards',
+      });
+      // Saved, the edit form gives way to the add form.
+      await page.getByRole('form', { name: 'Add a fraud rule' }).waitFor();
+
+      // Demoted while the form is open: the API refuses, and the screen says so where the action was.
+      await page.getByRole('button', { name: 'Edit the Card country rule GB, FR' }).click();
+      const demoted = await server.graphql(
+        'mutation($input: ChangeTeamMemberRoleInput!) { changeTeamMemberRole(input: $input) { membership { role } userErrors { code } } }',
+        { input: { membershipId, role: 'VIEWER' } },
+        asUser(owner),
+      );
+      expect(demoted.body.data.changeTeamMemberRole).toEqual({ membership: { role: 'VIEWER' }, userErrors: [] });
+      await editForm.getByLabel('Countries').fill('DE');
+      await editForm.getByRole('button', { name: 'Save rule' }).click();
+      const refusal = editForm.getByRole('alert').filter({ hasText: 'The request was refused' });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('OWNER, ADMIN, DEVELOPER');
+      expect(await ruleRow()).toEqual({
+        type: 'card_country',
+        values: ['GB', 'FR'],
+        description: 'No UK or French cards',
+      });
+      await expectAccessible(page, 'a refused fraud rule edit');
+
+      await page.reload();
+      await page.getByRole('cell', { name: 'GB, FR', exact: true }).waitFor();
+      expect(await page.getByRole('button', { name: /^Edit the / }).count()).toBe(0);
+      expect(await page.getByRole('form', { name: 'Edit the fraud rule' }).count()).toBe(0);
+    },
+    600_000,
+  );
+  browserTest(
     'a refusal the API still answers appears where the action was: a DEVELOPER demoted to VIEWER while the screen is open is refused, nothing is written, and the screen then offers no write action',
     async () => {
       const owner = await server.signUp({ businessName: 'Refusing Co' });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Linter } from 'eslint';
 import {
   GraphQLArgument,
+  GraphQLField,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -16,6 +17,7 @@ import {
   isObjectType,
 } from 'graphql';
 import { TestMerchant, TestServer, overSocket, startTestServer } from './support/harness';
+import { RequestContext } from '../src/domain/shared/context';
 import { apiKey, createRecipient, dashboard, fundWallet } from './support/payouts';
 
 /**
@@ -468,6 +470,71 @@ describe('GraphQL conventions', () => {
       const fromLive = (await server.graphql(NODE_TYPES, { ids: own }, { 'x-api-key': live })).body;
       expect(fromLive.data.nodes[0]).toBeNull();
       expect(fromLive.data.nodes[2]).toBeNull();
+    });
+
+    /**
+     * A connection's selection with its filter arguments (the nullable ones besides first/after) given
+     * as null, an input object's fields each null, or left out; one level down, the nodes' own
+     * connections (an endpoint's deliveries) the same way.
+     */
+    function connectionSelection(field: GraphQLField<unknown, unknown>, nulls: boolean, depth = 0): string {
+      const filters = field.args.filter(
+        (arg) => !['first', 'after'].includes(arg.name) && !(arg.type instanceof GraphQLNonNull),
+      );
+      const nullOf = (arg: GraphQLArgument) => {
+        const type = getNamedType(arg.type);
+        return isInputObjectType(type)
+          ? `{ ${Object.keys(type.getFields())
+              .map((name) => `${name}: null`)
+              .join(', ')} }`
+          : 'null';
+      };
+      const args = nulls && filters.length ? `(${filters.map((arg) => `${arg.name}: ${nullOf(arg)}`).join(', ')})` : '';
+      const node = getNamedType(
+        (getNamedType(field.type) as GraphQLObjectType).getFields().edges.type,
+      ) as GraphQLObjectType;
+      const nested =
+        depth === 0
+          ? connectionsOf(getNamedType(node.getFields().node.type) as GraphQLObjectType)
+              .map((inner) => connectionSelection(inner, nulls, depth + 1))
+              .join(' ')
+          : '';
+      return `${field.name}${args} { edges { cursor ${nested ? `node { ${nested} }` : ''} } }`;
+    }
+    const connectionsOf = (type: GraphQLObjectType) =>
+      Object.values(type.getFields()).filter(
+        (field) =>
+          getNamedType(field.type).name.endsWith('Connection') &&
+          field.args.every((arg) => !(arg.type instanceof GraphQLNonNull)),
+      );
+
+    test('every filter argument of a connection takes an explicit null as the filter left out (what a client sends for "any")', async () => {
+      const { who } = await merchantWithPayout();
+      await server.setTreasury(who.businessId, true);
+      await server.graphql(
+        'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { userErrors { code } } }',
+        { input: { url: 'http://127.0.0.1:9/hook', events: ['*'] } },
+        apiKey(who),
+      );
+      const operator = await server.runtime.core.operatorTokens.issue(
+        RequestContext.system(server.runtime.dataSource, 'test'),
+        { name: 'null filters' },
+      );
+      const roots = connectionsOf(schema.getQueryType()!);
+      expect(roots.length).toBeGreaterThan(20);
+      const answers = async (nulls: boolean) =>
+        Promise.all(
+          roots.map(async (field) => {
+            const caller = field.name.startsWith('operator')
+              ? { authorization: `Bearer ${operator.token}` }
+              : dashboard(who);
+            const { body } = await server.graphql(`{ ${connectionSelection(field, nulls)} }`, {}, caller);
+            return { field: field.name, body };
+          }),
+        );
+      const left = await answers(false);
+      expect(left.filter(({ body }) => body.errors)).toEqual([]);
+      expect(await answers(true)).toEqual(left);
     });
 
     test("pages say where they sit: startCursor is the first edge's, hasPreviousPage is true after a cursor", async () => {

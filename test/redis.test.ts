@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import Fastify from 'fastify';
 import { registerRateLimit } from '../src/http/rate-limit';
+import { createTesseraPubSub } from '../src/domain/events/pubsub';
+import { LedgerTopic } from '../src/domain/ledger/ledger.topics';
 import {
   PATIENCE_MS,
   TestServer,
@@ -9,8 +11,10 @@ import {
   collect,
   overSocket,
   startTestServer,
+  sleep,
   testConfig,
   waitFor,
+  waitUntil,
   within,
 } from './support/harness';
 import { freePort } from './support/process';
@@ -123,6 +127,56 @@ describe('several API processes with REDIS_URL', () => {
       'RATE_LIMITED',
     );
     expect((await first.request('GET', '/api/v1/business/wallets', { headers })).status).toBe(429);
+  });
+});
+
+/**
+ * ioredis runs its ready check (INFO) after connecting; a SUBSCRIBE sent meanwhile puts the
+ * connection in subscriber mode first, the INFO is refused ("Connection in subscriber mode"), and
+ * the connection is dropped and its subscriptions lost for a moment (redis/ioredis#2037): a socket
+ * of another process then missed the 4403 it was owed. The subscriber connection skips the check.
+ */
+describe("the pub/sub's subscriber connection, subscribed to while it connects", () => {
+  test('120 connections, each subscribed at once and again 0–14 ms later: no error, and each delivers', async () => {
+    if (!(await redisAnswers(REDIS_URL))) return;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const reported: unknown[] = [];
+    try {
+      for (let attempt = 0; attempt < 120; attempt += 1) {
+        const { pubSub, close } = createTesseraPubSub(REDIS_URL, (error) => reported.push(error), PREFIX);
+        try {
+          const first = pubSub.subscribe(LedgerTopic.WALLET_BALANCE)[Symbol.asyncIterator]();
+          const received = first.next();
+          await sleep(attempt % 15);
+          const second = pubSub.subscribe(LedgerTopic.WALLET_BALANCE)[Symbol.asyncIterator]();
+          const alsoReceived = second.next();
+          await waitUntil(() => pubSub.listeners.readyCount() >= 2, 'both subscriptions live');
+          const balance = {
+            businessId: PREFIX,
+            livemode: false,
+            walletId: PREFIX,
+            currency: 'USD',
+            balanceMinor: String(attempt),
+            changeMinor: '1',
+            journalTransactionId: PREFIX,
+            occurredAt: new Date().toISOString(),
+          };
+          pubSub.publish(LedgerTopic.WALLET_BALANCE, balance);
+          expect((await within(received, PATIENCE_MS, 'the first subscription')).value).toEqual(balance);
+          expect((await within(alsoReceived, PATIENCE_MS, 'the second subscription')).value).toEqual(balance);
+          await first.return?.();
+          await second.return?.();
+        } finally {
+          await close();
+        }
+      }
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(reported.map(String)).toEqual([]);
+    expect(unhandled.map(String)).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { PATIENCE_MS, within } from './wait';
 
 /**
@@ -71,8 +71,75 @@ export async function screenshotScreen(page: Page, name: string): Promise<void> 
   const root = path.join(__dirname, '..', '..');
   const folder = path.join(root, 'dist', 'screenshots', 'dashboard');
   await mkdir(folder, { recursive: true });
+  // From the top: a full-page capture of a scrolled page draws the fixed header and navigation
+  // where the viewport stood, in the middle of the picture.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
   if (process.env.TESSERA_DOC_SCREENSHOTS) {
     await page.screenshot({ path: path.join(root, 'docs', 'images', `dashboard-${name}.png`), fullPage: true });
   }
+}
+
+/** Whether `target` (or an element inside it) has the focus. */
+const hasFocus = (target: Locator) =>
+  target.evaluate((element) => element === document.activeElement || element.contains(document.activeElement));
+
+/**
+ * Presses Tab (Shift+Tab with `backwards`) until `target` has the focus, as a keyboard user moves,
+ * and checks that the focus shows there; fails when `limit` presses never reach it.
+ */
+export async function tabTo(page: Page, target: Locator, { backwards = false, limit = 60 } = {}): Promise<void> {
+  await target.waitFor({ state: 'attached' });
+  for (let presses = 0; presses < limit; presses++) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    if (await hasFocus(target)) {
+      await expectFocusVisible(page);
+      return;
+    }
+  }
+  throw new Error(`${String(target)} was not reached by ${limit} presses of ${backwards ? 'Shift+Tab' : 'Tab'}`);
+}
+
+/** What the focused element looks like: its name, and whether an outline or a shadow marks it (on it or its label). */
+export function focusedElement(page: Page): Promise<{ name: string; ring: boolean }> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return { name: 'nothing', ring: false };
+    const input = element;
+    // A ring on the element, on its label (a hidden radio's), or on the field around it (a password's).
+    const around = element.parentElement?.matches(':focus-within') ? [element.parentElement] : [];
+    const marked = [element, ...Array.from(input.labels ?? []), ...around].some((candidate) => {
+      const style = getComputedStyle(candidate);
+      return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+    });
+    const name = element.getAttribute('aria-label') ?? element.textContent?.trim() ?? '';
+    return { name: `${element.tagName.toLowerCase()} "${name.slice(0, 40)}"`, ring: marked };
+  });
+}
+
+/** The focused element shows a focus indicator (an outline or a box shadow, not `none`). */
+export async function expectFocusVisible(page: Page): Promise<void> {
+  const focused = await focusedElement(page);
+  if (!focused.ring) throw new Error(`the focus on ${focused.name} does not show: no outline or box shadow`);
+}
+
+/** Picks `option` of the focused Select (a combobox) with the arrow keys and Enter. */
+export async function chooseByKeyboard(page: Page, option: string): Promise<void> {
+  await page.keyboard.press('ArrowDown');
+  const listbox = page.getByRole('listbox');
+  await listbox.waitFor();
+  const count = await listbox.getByRole('option').count();
+  for (let step = 0; step <= count; step++) {
+    const hovered = await listbox
+      .locator('[data-combobox-selected]')
+      .textContent()
+      .catch(() => null);
+    if (hovered?.trim() === option) {
+      await page.keyboard.press('Enter');
+      await listbox.waitFor({ state: 'hidden' });
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`the option ${option} was not reached with the arrow keys`);
 }

@@ -20,6 +20,7 @@ import { SCREENS } from '../screens/registry';
 import { useSignedIn } from '../session/session';
 import { LoadError, Loading } from '../ui/QueryState';
 import { CurrentContext, type Current } from './current';
+import { markSwitch, useFocusAfterSwitch } from './switch-focus';
 
 const ShellQuery = graphql(`
   query DashboardShell {
@@ -83,6 +84,7 @@ export function Shell() {
     };
   }, [data, session.mode]);
 
+  const switches = useFocusAfterSwitch(current !== null);
   const test = session.mode === 'test';
   const hasLiveCredentials = data?.apiCredentials.some((credential) => credential.mode === 'LIVE') ?? true;
 
@@ -93,6 +95,7 @@ export function Shell() {
       padding="md"
     >
       <AppShell.Header>
+        <SkipToContent />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
@@ -101,12 +104,17 @@ export function Shell() {
             </Title>
             {current && current.memberships.length > 1 ? (
               <Select
+                ref={switches.business}
                 aria-label="Business"
                 size="xs"
                 allowDeselect={false}
                 value={current.business.id}
                 data={current.memberships.map((m) => ({ value: m.business.id, label: m.business.name }))}
-                onChange={(id) => id && session.switchBusiness(id)}
+                onChange={(id) => {
+                  if (!id) return;
+                  markSwitch('business');
+                  session.switchBusiness(id);
+                }}
               />
             ) : (
               current && <Text size="sm">{current.business.name}</Text>
@@ -114,10 +122,14 @@ export function Shell() {
           </Group>
           <Group wrap="nowrap">
             <SegmentedControl
+              ref={switches.mode}
               aria-label="Mode"
               size="xs"
               value={session.mode}
-              onChange={(mode) => session.switchMode(mode)}
+              onChange={(mode) => {
+                markSwitch('mode');
+                session.switchMode(mode);
+              }}
               data={[
                 { value: 'test', label: 'Test' },
                 { value: 'live', label: 'Live' },
@@ -150,7 +162,7 @@ export function Shell() {
           />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="main" tabIndex={-1}>
         {test ? (
           <Box
             bg="orange.3"
@@ -186,5 +198,21 @@ export function Shell() {
         )}
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** The first stop of the Tab key: a keyboard user goes past the header and the navigation to the screen. */
+function SkipToContent() {
+  return (
+    <a
+      className="skip-link"
+      href="#main"
+      onClick={(event) => {
+        event.preventDefault();
+        document.getElementById('main')?.focus();
+      }}
+    >
+      Skip to content
+    </a>
   );
 }

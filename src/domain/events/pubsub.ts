@@ -133,7 +133,10 @@ export function createTesseraPubSub(
     };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  // No ready check (INFO) on the subscriber: a SUBSCRIBE sent while it connects would make the INFO
+  // a refused command and the connection drop with its subscriptions (redis/ioredis#2037). Its
+  // readiness is the SUBSCRIBE reply, which `withListenerCounts` waits for below.
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, enableReadyCheck: false });
   publishClient.on('error', onError);
   subscribeClient.on('error', onError);
   const redisTarget = createRedisEventTarget({ publishClient, subscribeClient });

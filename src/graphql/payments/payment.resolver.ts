@@ -22,7 +22,7 @@ import {
 import { parseInput } from '../../wire/validation';
 import { z } from 'zod';
 import { GraphQLContext, caller, ownedBySubscriber } from '../shared/context';
-import { AFTER_ARG, FIRST_ARG, keysetPage, perRow, toConnection } from '../shared/connection';
+import { AFTER_ARG, FIRST_ARG, filtersGiven, keysetPage, perRow, toConnection } from '../shared/connection';
 import { defineNode } from '../shared/node';
 import { payloadOf } from '../shared/payload';
 import { Customer } from '../customers/customer.types';
@@ -90,7 +90,7 @@ export class PaymentResolver {
     })
     filter?: PaymentFilter,
   ): Promise<PaymentConnection> {
-    const filters = parseInput(paymentFilterSchema, { ...filter });
+    const filters = parseInput(paymentFilterSchema, filtersGiven(filter));
     return toConnection(
       await context.core.payments.list(caller(context), filters, keysetPage(first, after)),
       Payment.from,
@@ -143,7 +143,7 @@ export class PaymentResolver {
     @Arg('status', () => DisputeStatus, { nullable: true, description: 'Only disputes in this status' })
     status?: DisputeStatus,
   ): Promise<DisputeConnection> {
-    const filters = parseInput(disputeFilterSchema, { status });
+    const filters = parseInput(disputeFilterSchema, filtersGiven({ status }));
     return toConnection(
       await context.core.disputes.list(caller(context), filters, keysetPage(first, after)),
       Dispute.from,

@@ -57,6 +57,15 @@ export const keysetPage = (first?: number, after?: string): PageQuery => ({
   after: after ?? null,
 });
 
+/**
+ * A connection's filters without the ones given as null: GraphQL's explicit `null` (what a client
+ * sends for "any") is the filter left out, not a value the face's zod schema must refuse.
+ */
+export const filtersGiven = <T extends object>(filters: T | null | undefined) =>
+  Object.fromEntries(Object.entries(filters ?? {}).filter(([, value]) => value !== null)) as {
+    [K in keyof T]?: Exclude<T[K], null>;
+  };
+
 /** A connection costs its page size (default 20) times its selection (src/graphql/limits.ts). */
 export const perRow = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
   (args.first ?? 20) * childComplexity;

@@ -9,17 +9,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { CollectionDetail, CollectionLive, PaySandboxCollection, RAILS } from './operations';
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
+import { Fact } from '../../ui/Facts';
 
 /** One collection: what the payer is told to do, its status live through `collectionUpdated(id)`, and in test mode the sandbox payer. */
 export default function CollectionScreen() {

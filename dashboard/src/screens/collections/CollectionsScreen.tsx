@@ -2,17 +2,16 @@ import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import type { CollectionChannelsQuery, CollectionStatus, CollectionsListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
-import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+import { formatDateTime, formatMoney } from '../../ui/format';
 import { decimalsOf, toMinorUnits } from './minor-units';
 import { CollectionChannels, CollectionsList, CollectionsLive, CreateCollection, RAILS } from './operations';
 
@@ -42,19 +41,12 @@ const columns = [
 export default function CollectionsScreen() {
   const current = useCurrent();
   const [status, setStatus] = useState<CollectionStatus | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [status, reset]);
-
-  const { data, loading, error, refetch } = useQuery(CollectionsList, {
-    variables: { ...pages.variables, ...(status ? { status } : {}) },
-  });
-  const rows = data?.collections.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(CollectionsList, { status }, (data) => data.collections);
 
   useSubscription(CollectionsLive, {
     onData: ({ data: update }) => {
       const collection = update.data?.collectionUpdated.collection;
-      if (collection && pages.page === 1 && !rows.some((row) => row.id === collection.id)) void refetch();
+      list.refetchIfNew(collection?.id);
     },
   });
 
@@ -66,40 +58,19 @@ export default function CollectionsScreen() {
       </Text>
       {current.can(...WRITERS) && <CreateCollectionForm />}
       <Group align="flex-end">
-        <Select
-          label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={(value) => setStatus(value)}
-          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-          w={180}
-        />
+        <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading collections…" />
-      ) : rows.length === 0 ? (
-        <Empty title={status ? 'No collection in this status' : 'No collections yet'}>
-          {status
-            ? 'Choose another status, or clear the filter.'
-            : 'Open a collection with the form above (or createCollection in the API): the payer gets bank details or a mobile-money prompt, and it appears here, live.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Collections"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.collections.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.collections.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Collections"
+        columns={columns}
+        loadingLabel="Loading collections…"
+        empty={{
+          title: 'No collections yet',
+          text: 'Open a collection with the form above (or createCollection in the API): the payer gets bank details or a mobile-money prompt, and it appears here, live.',
+        }}
+        noMatch={{ title: 'No collection in this status', text: 'Choose another status, or clear the filter.' }}
+      />
     </Stack>
   );
 }

@@ -1,19 +1,18 @@
-import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
+import { useMutation, useSubscription } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { graphql } from '../../gql';
 import type { CheckoutSessionSource, CheckoutSessionStatus, CheckoutSessionsListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
-import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+import { formatDateTime, formatMoney } from '../../ui/format';
 import { CreatePanel, ShareUrl, fields, thrown } from './shared';
 
 const CheckoutSessionsList = graphql(`
@@ -123,35 +122,19 @@ export default function CheckoutSessionsScreen() {
   const current = useCurrent();
   const [status, setStatus] = useState<CheckoutSessionStatus | null>(null);
   const [source, setSource] = useState<CheckoutSessionSource | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [status, source, reset]);
-
-  const { data, loading, error, refetch } = useQuery(CheckoutSessionsList, {
-    variables: { ...pages.variables, ...(status ? { status } : {}), ...(source ? { source } : {}) },
-  });
-  useSubscription(SessionPayments, { onData: () => void refetch() });
-  const rows = data?.checkoutSessions.edges.map((edge) => edge.node) ?? [];
-  const filtered = status !== null || source !== null;
+  const list = useConnectionList(CheckoutSessionsList, { status, source }, (data) => data.checkoutSessions);
+  useSubscription(SessionPayments, { onData: () => list.refetch() });
 
   return (
     <Stack>
       <Title order={2}>Checkout sessions</Title>
       {current.can(...WRITERS) && (
         <CreatePanel label="New checkout session" title="New checkout session">
-          {(close) => <CreateSessionForm close={close} created={() => void refetch()} />}
+          {(close) => <CreateSessionForm close={close} created={() => list.refetch()} />}
         </CreatePanel>
       )}
       <Group align="flex-end">
-        <Select
-          label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={(value) => setStatus(value)}
-          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-          w={180}
-        />
+        <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
         <Select
           label="Source"
           placeholder="Any"
@@ -162,30 +145,17 @@ export default function CheckoutSessionsScreen() {
           w={180}
         />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading checkout sessions…" />
-      ) : rows.length === 0 ? (
-        <Empty title={filtered ? 'No checkout session matches these filters' : 'No checkout sessions yet'}>
-          {filtered
-            ? 'Change or clear the filters.'
-            : 'A checkout session is a hosted page where a payer pays an amount: create one here (or with createCheckoutSession) and send its URL to the payer.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Checkout sessions"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.checkoutSessions.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.checkoutSessions.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Checkout sessions"
+        columns={columns}
+        loadingLabel="Loading checkout sessions…"
+        empty={{
+          title: 'No checkout sessions yet',
+          text: 'A checkout session is a hosted page where a payer pays an amount: create one here (or with createCheckoutSession) and send its URL to the payer.',
+        }}
+        noMatch={{ title: 'No checkout session matches these filters', text: 'Change or clear the filters.' }}
+      />
     </Stack>
   );
 }

@@ -1,12 +1,12 @@
 import { useQuery } from '@apollo/client/react';
 import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { graphql } from '../../gql';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { Mono } from './shared';
+import { Fact } from '../../ui/Facts';
 
 const CustomerDetail = graphql(`
   query CustomerDetail($id: ID!) {
@@ -50,17 +50,6 @@ const CustomerDetail = graphql(`
     }
   }
 `);
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 /** One customer profile: its details, saved cards (the default marked) and recent payments (each linking to its page). */
 export default function CustomerScreen() {

@@ -1,13 +1,11 @@
-import { useQuery } from '@apollo/client/react';
 import { Anchor, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import type { CustomersListQuery } from '../../gql/graphql';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, useConnectionList } from '../../ui/ListScreen';
 import { formatDateTime } from '../../ui/format';
 
 const CustomersList = graphql(`
@@ -63,14 +61,7 @@ const columns = [
 export default function CustomersScreen() {
   const [email, setEmail] = useState('');
   const [debouncedEmail] = useDebouncedValue(email.trim(), 300);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [debouncedEmail, reset]);
-
-  const { data, loading, error, refetch } = useQuery(CustomersList, {
-    variables: { ...pages.variables, ...(debouncedEmail ? { email: debouncedEmail } : {}) },
-  });
-  const rows = data?.customers.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(CustomersList, { email: debouncedEmail }, (data) => data.customers);
 
   return (
     <Stack>
@@ -84,30 +75,17 @@ export default function CustomersScreen() {
           w={280}
         />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading customers…" />
-      ) : rows.length === 0 ? (
-        <Empty title={debouncedEmail ? 'No customer has this email' : 'No customers yet'}>
-          {debouncedEmail
-            ? 'Check the address, or clear the filter.'
-            : 'Customer profiles keep payers’ saved cards: create them with createCustomer (REST: POST /business/customers) and save cards with attachPaymentMethod.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Customers"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.customers.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.customers.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Customers"
+        columns={columns}
+        loadingLabel="Loading customers…"
+        empty={{
+          title: 'No customers yet',
+          text: 'Customer profiles keep payers’ saved cards: create them with createCustomer (REST: POST /business/customers) and save cards with attachPaymentMethod.',
+        }}
+        noMatch={{ title: 'No customer has this email', text: 'Check the address, or clear the filter.' }}
+      />
     </Stack>
   );
 }

@@ -1,18 +1,17 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { graphql } from '../../gql';
 import type { InvoiceStatus, InvoicesListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
-import { formatDate, formatMoney, humanize } from '../../ui/format';
+import { formatDate, formatMoney } from '../../ui/format';
 import { CreatePanel, fields, thrown } from './shared';
 
 const InvoiceFields = graphql(`
@@ -110,14 +109,7 @@ export default function InvoicesScreen() {
   const current = useCurrent();
   const writer = current.can(...WRITERS);
   const [status, setStatus] = useState<InvoiceStatus | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [status, reset]);
-
-  const { data, loading, error, refetch } = useQuery(InvoicesList, {
-    variables: { ...pages.variables, ...(status ? { status } : {}) },
-  });
-  const rows = data?.invoices.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(InvoicesList, { status }, (data) => data.invoices);
 
   const columns = [
     column.accessor('invoiceNumber', { header: 'Number', cell: ({ getValue }) => <Text fw={600}>{getValue()}</Text> }),
@@ -145,44 +137,23 @@ export default function InvoicesScreen() {
       <Title order={2}>Invoices</Title>
       {writer && (
         <CreatePanel label="New invoice" title="New invoice">
-          {(close) => <CreateInvoiceForm close={close} created={() => void refetch()} />}
+          {(close) => <CreateInvoiceForm close={close} created={() => list.refetch()} />}
         </CreatePanel>
       )}
       <Group align="flex-end">
-        <Select
-          label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={(value) => setStatus(value)}
-          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-          w={180}
-        />
+        <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading invoices…" />
-      ) : rows.length === 0 ? (
-        <Empty title={status ? 'No invoice has this status' : 'No invoices yet'}>
-          {status
-            ? 'Change or clear the filter.'
-            : 'Create an invoice (a draft), then send it: the customer gets an email with a link to pay it.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Invoices"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.invoices.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.invoices.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Invoices"
+        columns={columns}
+        loadingLabel="Loading invoices…"
+        empty={{
+          title: 'No invoices yet',
+          text: 'Create an invoice (a draft), then send it: the customer gets an email with a link to pay it.',
+        }}
+        noMatch={{ title: 'No invoice has this status', text: 'Change or clear the filter.' }}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Anchor,
@@ -13,14 +13,13 @@ import {
   Title,
 } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { graphql } from '../../gql';
 import type { PaymentLinksListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
@@ -96,14 +95,7 @@ export default function PaymentLinksScreen() {
   const writer = current.can(...WRITERS);
   const [shown, setShown] = useState('all');
   const active = shown === 'all' ? null : shown === 'active';
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [shown, reset]);
-
-  const { data, loading, error, refetch } = useQuery(PaymentLinksList, {
-    variables: { ...pages.variables, ...(active === null ? {} : { active }) },
-  });
-  const rows = data?.paymentLinks.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(PaymentLinksList, { active }, (data) => data.paymentLinks);
 
   const columns = [
     column.accessor('name', { header: 'Name', cell: ({ getValue }) => <Text fw={600}>{getValue()}</Text> }),
@@ -143,7 +135,7 @@ export default function PaymentLinksScreen() {
       <Title order={2}>Payment links</Title>
       {writer && (
         <CreatePanel label="New payment link" title="New payment link">
-          {(close) => <CreateLinkForm close={close} created={() => void refetch()} />}
+          {(close) => <CreateLinkForm close={close} created={() => list.refetch()} />}
         </CreatePanel>
       )}
       <SegmentedControl
@@ -157,30 +149,17 @@ export default function PaymentLinksScreen() {
         ]}
         w="fit-content"
       />
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading payment links…" />
-      ) : rows.length === 0 ? (
-        <Empty title={active === null ? 'No payment links yet' : 'No payment link matches this filter'}>
-          {active === null
-            ? 'A payment link is a URL that opens a checkout session for a fixed amount each time a payer visits it: share it anywhere. Create one here.'
-            : 'Show all links.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Payment links"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.paymentLinks.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.paymentLinks.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Payment links"
+        columns={columns}
+        loadingLabel="Loading payment links…"
+        empty={{
+          title: 'No payment links yet',
+          text: 'A payment link is a URL that opens a checkout session for a fixed amount each time a payer visits it: share it anywhere. Create one here.',
+        }}
+        noMatch={{ title: 'No payment link matches this filter', text: 'Show all links.' }}
+      />
     </Stack>
   );
 }

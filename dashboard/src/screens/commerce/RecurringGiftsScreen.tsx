@@ -1,13 +1,12 @@
-import { useMutation, useQuery } from '@apollo/client/react';
-import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { useMutation } from '@apollo/client/react';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import type { RecurringGiftStatus, RecurringGiftsListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 
@@ -112,14 +111,7 @@ export default function RecurringGiftsScreen() {
   const current = useCurrent();
   const writer = current.can(...WRITERS);
   const [status, setStatus] = useState<RecurringGiftStatus | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [status, reset]);
-
-  const { data, loading, error, refetch } = useQuery(RecurringGiftsList, {
-    variables: { ...pages.variables, ...(status ? { status } : {}) },
-  });
-  const rows = data?.recurringGifts.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(RecurringGiftsList, { status }, (data) => data.recurringGifts);
 
   const columns = [
     column.accessor((row) => Number(row.amount.amount), {
@@ -163,40 +155,19 @@ export default function RecurringGiftsScreen() {
     <Stack>
       <Title order={2}>Recurring gifts</Title>
       <Group align="flex-end">
-        <Select
-          label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={(value) => setStatus(value)}
-          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-          w={180}
-        />
+        <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading recurring gifts…" />
-      ) : rows.length === 0 ? (
-        <Empty title={status ? 'No recurring gift has this status' : 'No recurring gifts yet'}>
-          {status
-            ? 'Change or clear the filter.'
-            : 'A payer starts a recurring gift on a payment link that allows recurring giving: create one under Payment links and share it.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Recurring gifts"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.recurringGifts.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.recurringGifts.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Recurring gifts"
+        columns={columns}
+        loadingLabel="Loading recurring gifts…"
+        empty={{
+          title: 'No recurring gifts yet',
+          text: 'A payer starts a recurring gift on a payment link that allows recurring giving: create one under Payment links and share it.',
+        }}
+        noMatch={{ title: 'No recurring gift has this status', text: 'Change or clear the filter.' }}
+      />
     </Stack>
   );
 }

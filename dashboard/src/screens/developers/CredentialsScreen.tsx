@@ -7,7 +7,8 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
-import { Fact, ShownOnce, thrown, Dialog } from './parts';
+import { Fact } from '../../ui/Facts';
+import { ShownOnce, thrown, Dialog } from './parts';
 
 const Credentials = graphql(`
   query DeveloperCredentials {

@@ -7,7 +7,7 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime } from '../../ui/format';
 import { DeliveriesTable, useDeliveriesLive } from './deliveries';
-import { Fact } from './parts';
+import { Fact } from '../../ui/Facts';
 
 const EndpointDeliveries = graphql(`
   query DeveloperWebhookEndpoint($id: ID!, $first: Int, $after: String) {

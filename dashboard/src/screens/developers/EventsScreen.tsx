@@ -4,12 +4,12 @@ import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { graphql } from '../../gql';
 import type { DeveloperEventsQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, dayRange, useConnectionList } from '../../ui/ListScreen';
+import { LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
@@ -80,20 +80,7 @@ export default function EventsScreen() {
   const [range, setRange] = useState<DatesRangeValue<string>>([null, null]);
   const [debouncedType] = useDebouncedValue(type.trim(), 300);
   const [open, setOpen] = useState<string | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-
-  const [from, to] = range;
-  const filter = {
-    ...(debouncedType ? { type: debouncedType } : {}),
-    ...(from ? { from: new Date(`${from}T00:00:00`).toISOString() } : {}),
-    ...(to ? { to: new Date(`${to}T23:59:59.999`).toISOString() } : {}),
-  };
-  const filterKey = JSON.stringify(filter);
-  useEffect(reset, [filterKey, reset]);
-
-  const { data, loading, error, refetch } = useQuery(Events, { variables: { ...pages.variables, ...filter } });
-  const rows = data?.events.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(Events, { type: debouncedType, ...dayRange(range) }, (data) => data.events);
 
   const columns = [
     column.accessor('type', {
@@ -137,30 +124,20 @@ export default function EventsScreen() {
           w={260}
         />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading events…" />
-      ) : rows.length === 0 ? (
-        <Empty title={filterKey === '{}' ? 'No events yet' : 'No event matches these filters'}>
-          {filterKey === '{}'
-            ? 'Events are recorded as things happen in this mode: a payment, a refund, a payout, a funded wallet.'
-            : 'Change or clear the filters (the type is exact, such as wallet.funded).'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Events"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.events.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.events.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Events"
+        columns={columns}
+        loadingLabel="Loading events…"
+        empty={{
+          title: 'No events yet',
+          text: 'Events are recorded as things happen in this mode: a payment, a refund, a payout, a funded wallet.',
+        }}
+        noMatch={{
+          title: 'No event matches these filters',
+          text: 'Change or clear the filters (the type is exact, such as wallet.funded).',
+        }}
+      />
       {open && <EventModal id={open} onClose={() => setOpen(null)} />}
     </Stack>
   );

@@ -11,7 +11,8 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
-import { Fact, ShownOnce, thrown, Dialog } from './parts';
+import { Fact } from '../../ui/Facts';
+import { ShownOnce, thrown, Dialog } from './parts';
 
 const V1Keys = graphql(`
   query DeveloperV1Keys {

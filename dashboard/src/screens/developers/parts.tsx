@@ -1,19 +1,5 @@
 import { ActionIcon, Code, CopyButton, Group, Modal, Text, Tooltip, type ModalRootProps } from '@mantine/core';
-import type { ReactNode } from 'react';
-
-/** A label above a value, as the payment page shows its facts. */
-export function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
+import { useEffect, useState, type ReactNode } from 'react';
 
 /** A secret shown once (a new key): the value in full, selectable, with a copy button. */
 export function ShownOnce({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -58,6 +44,15 @@ export function Dialog({
   size?: ModalRootProps['size'];
   children: ReactNode;
 }) {
+  // The screens mount a Dialog to open it and unmount it to close it, so Mantine never sees it close
+  // and cannot hand the focus back: the element focused when it opened (its button) gets it back.
+  const [opener] = useState(() => document.activeElement);
+  useEffect(
+    () => () => {
+      if (opener instanceof HTMLElement) opener.focus();
+    },
+    [opener],
+  );
   return (
     <Modal.Root opened onClose={onClose} size={size}>
       <Modal.Overlay />

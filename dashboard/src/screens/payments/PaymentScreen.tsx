@@ -12,6 +12,7 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
+import { Fact } from '../../ui/Facts';
 
 const PaymentDetail = graphql(`
   query PaymentDetail($id: ID!) {
@@ -152,17 +153,6 @@ const refundSchema = z.object({
   reason: z.string().trim().max(500),
 });
 type RefundValues = z.infer<typeof refundSchema>;
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 /** One payment: its card, customer, refunds and disputes, live; and a (partial) refund for the roles that may. */
 export default function PaymentScreen() {

@@ -1,16 +1,15 @@
-import { useQuery, useSubscription } from '@apollo/client/react';
-import { Anchor, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { useSubscription } from '@apollo/client/react';
+import { Anchor, Group, Stack, TextInput, Title } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import type { PaymentStatus, PaymentsListQuery } from '../../gql/graphql';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, dayRange, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
-import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+import { formatDateTime, formatMoney } from '../../ui/format';
 
 const PaymentsList = graphql(`
   query PaymentsList($first: Int, $after: String, $filter: PaymentFilter) {
@@ -87,29 +86,17 @@ export default function PaymentsScreen() {
   const [email, setEmail] = useState('');
   const [range, setRange] = useState<DatesRangeValue<string>>([null, null]);
   const [debouncedEmail] = useDebouncedValue(email.trim(), 300);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-
-  const [from, to] = range;
-  const filter = {
-    ...(status ? { status } : {}),
-    ...(debouncedEmail ? { email: debouncedEmail } : {}),
-    ...(from ? { from: new Date(`${from}T00:00:00`).toISOString() } : {}),
-    ...(to ? { to: new Date(`${to}T23:59:59.999`).toISOString() } : {}),
-  };
-  const filterKey = JSON.stringify(filter);
-  useEffect(reset, [filterKey, reset]);
-
-  const { data, loading, error, refetch } = useQuery(PaymentsList, {
-    variables: { ...pages.variables, filter },
-  });
-  const rows = data?.payments.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(
+    PaymentsList,
+    { filter: { status, email: debouncedEmail, ...dayRange(range) } },
+    (data) => data.payments,
+  );
 
   // A payment not on screen appeared (or changed into the filter): the first page is read again.
   useSubscription(PaymentsLive, {
     onData: ({ data: update }) => {
       const payment = update.data?.paymentUpdated.payment;
-      if (payment && pages.page === 1 && !rows.some((row) => row.id === payment.id)) void refetch();
+      list.refetchIfNew(payment?.id);
     },
   });
 
@@ -117,15 +104,7 @@ export default function PaymentsScreen() {
     <Stack>
       <Title order={2}>Payments</Title>
       <Group align="flex-end">
-        <Select
-          label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={(value) => setStatus(value)}
-          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-          w={180}
-        />
+        <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
         <TextInput
           label="Payer's email"
           placeholder="payer@example.com"
@@ -143,30 +122,17 @@ export default function PaymentsScreen() {
           w={260}
         />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading payments…" />
-      ) : rows.length === 0 ? (
-        <Empty title={filterKey === '{}' ? 'No payments yet' : 'No payment matches these filters'}>
-          {filterKey === '{}'
-            ? 'Payments appear here, live, as your customers pay: through the API (chargeCard), a checkout session, a payment link or an invoice.'
-            : 'Change or clear the filters.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Payments"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.payments.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.payments.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Payments"
+        columns={columns}
+        loadingLabel="Loading payments…"
+        empty={{
+          title: 'No payments yet',
+          text: 'Payments appear here, live, as your customers pay: through the API (chargeCard), a checkout session, a payment link or an invoice.',
+        }}
+        noMatch={{ title: 'No payment matches these filters', text: 'Change or clear the filters.' }}
+      />
     </Stack>
   );
 }

@@ -10,6 +10,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 import { ApprovePayout, RejectDialog } from './ReviewQueueScreen';
+import { Fact } from '../../ui/Facts';
 
 const PayoutDetail = graphql(`
   query PayoutDetail($id: ID!) {
@@ -105,17 +106,6 @@ const SANDBOX_MOVES: Partial<Record<PayoutStatus, PayoutStatus[]>> = {
   CREATED: ['SUBMITTED', 'FAILED'],
   SUBMITTED: ['SETTLED', 'FAILED'],
 };
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 /** One payout, live through `payoutUpdated(id)`: cancel while CREATED, review while held, and the sandbox's advance in test mode. */
 export default function PayoutScreen() {

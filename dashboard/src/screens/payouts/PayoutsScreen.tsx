@@ -1,15 +1,14 @@
-import { useQuery, useSubscription } from '@apollo/client/react';
-import { Anchor, Button, Group, Select, Stack, Title } from '@mantine/core';
+import { useSubscription } from '@apollo/client/react';
+import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import type { PayoutStatus, PayoutsListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
-import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+import { formatDateTime, formatMoney } from '../../ui/format';
 
 const PayoutsList = graphql(`
   query PayoutsList($first: Int, $after: String, $status: PayoutStatus) {
@@ -83,20 +82,13 @@ const columns = [
 export default function PayoutsScreen() {
   const current = useCurrent();
   const [status, setStatus] = useState<PayoutStatus | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [status, reset]);
-
-  const { data, loading, error, refetch } = useQuery(PayoutsList, {
-    variables: { ...pages.variables, ...(status ? { status } : {}) },
-  });
-  const rows = data?.payouts.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(PayoutsList, { status }, (data) => data.payouts);
 
   // A payout not on screen appeared: the first page is read again.
   useSubscription(PayoutsLive, {
     onData: ({ data: update }) => {
       const payout = update.data?.payoutUpdated.payout;
-      if (payout && pages.page === 1 && !rows.some((row) => row.id === payout.id)) void refetch();
+      list.refetchIfNew(payout?.id);
     },
   });
 
@@ -120,39 +112,18 @@ export default function PayoutsScreen() {
           )}
         </Group>
       </Group>
-      <Select
-        label="Status"
-        placeholder="Any"
-        clearable
-        value={status}
-        onChange={(value) => setStatus(value)}
-        data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-        w={200}
+      <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} w={200} />
+      <ConnectionTable
+        list={list}
+        caption="Payouts"
+        columns={columns}
+        loadingLabel="Loading payouts…"
+        empty={{
+          title: 'No payouts yet',
+          text: 'Add a recipient, then send a payout: it appears here and its status changes live.',
+        }}
+        noMatch={{ title: 'No payout has this status', text: 'Choose another status, or clear the filter.' }}
       />
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading payouts…" />
-      ) : rows.length === 0 ? (
-        <Empty title={status ? 'No payout has this status' : 'No payouts yet'}>
-          {status
-            ? 'Choose another status, or clear the filter.'
-            : 'Add a recipient, then send a payout: it appears here and its status changes live.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Payouts"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.payouts.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.payouts.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
     </Stack>
   );
 }

@@ -6,7 +6,6 @@ import {
   Button,
   Card,
   Group,
-  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -16,7 +15,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { Controller, useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { z } from 'zod';
 import { graphql } from '../../gql';
@@ -26,7 +25,9 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, humanize } from '../../ui/format';
-import { CADENCES } from './schedule.fields';
+import { Fact } from '../../ui/Facts';
+import { SCHEDULE_FIELDS } from './schedule.fields';
+import { ScheduleCadenceFields, dayOfMonthInput, monthlyNeedsDay, scheduleBasics } from './ScheduleFields';
 
 const ScheduleDetail = graphql(`
   query PayoutScheduleDetail($id: ID!) {
@@ -165,17 +166,6 @@ const CancelSchedule = graphql(`
 `);
 
 type Schedule = PayoutScheduleDetailQuery['payoutSchedule'];
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 /** One schedule, live through `payoutScheduleUpdated(id)`: its editor (cadence, caps), pause, resume, cancel, and its runs. */
 export default function ScheduleScreen() {
@@ -330,13 +320,7 @@ export default function ScheduleScreen() {
 
 const editorSchema = z
   .object({
-    name: z.string().trim().min(1, 'Enter a name').max(200),
-    cadence: z.enum(['ONCE', 'WEEKLY', 'BIWEEKLY', 'MONTHLY']),
-    dayOfMonth: z.string().trim(),
-    maxRunAmountUsd: z
-      .string()
-      .trim()
-      .regex(/^\d+(\.\d+)?$/, 'Enter an amount in US dollars such as 1000.00'),
+    ...scheduleBasics,
     maxRunLocalCaps: z.array(
       z.object({
         currency: z
@@ -350,11 +334,7 @@ const editorSchema = z
       }),
     ),
   })
-  .superRefine((values, context) => {
-    if (values.cadence === 'MONTHLY' && !/^\d+$/.test(values.dayOfMonth)) {
-      context.addIssue({ code: 'custom', path: ['dayOfMonth'], message: 'A day from 1 to 28' });
-    }
-  });
+  .superRefine(monthlyNeedsDay);
 type EditorValues = z.infer<typeof editorSchema>;
 
 /** Edits the schedule's name, cadence and caps; the payload (and so the PIN) is not changed here. */
@@ -384,7 +364,7 @@ function ScheduleEditor({ schedule }: { schedule: Schedule }) {
             id: schedule.id,
             name: values.name,
             cadence: values.cadence,
-            ...(values.cadence === 'MONTHLY' ? { dayOfMonth: Number(values.dayOfMonth) } : {}),
+            ...dayOfMonthInput(values),
             maxRunAmountUsd: values.maxRunAmountUsd,
             maxRunLocalCaps: values.maxRunLocalCaps.length > 0 ? values.maxRunLocalCaps : null,
           },
@@ -401,10 +381,7 @@ function ScheduleEditor({ schedule }: { schedule: Schedule }) {
       } else if (answer) {
         setRefusal(
           applyUserErrors(answer.userErrors, form.setError, [
-            'name',
-            'cadence',
-            'dayOfMonth',
-            'maxRunAmountUsd',
+            ...SCHEDULE_FIELDS,
             ...values.maxRunLocalCaps.flatMap(
               (_, index) => [`maxRunLocalCaps.${index}.currency`, `maxRunLocalCaps.${index}.amount`] as const,
             ),
@@ -425,29 +402,13 @@ function ScheduleEditor({ schedule }: { schedule: Schedule }) {
           </Title>
           <UserErrorsAlert errors={refusal} />
           <Group align="flex-start" grow>
-            <TextInput label="Schedule name" {...form.register('name')} error={errors.name?.message} />
-            <Controller
-              control={form.control}
-              name="cadence"
-              render={({ field }) => (
-                <Select
-                  label="Cadence"
-                  allowDeselect={false}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value ?? 'MONTHLY')}
-                  data={CADENCES.map((value) => ({ value, label: humanize(value) }))}
-                />
-              )}
+            <ScheduleCadenceFields
+              name={form.register('name')}
+              dayOfMonth={form.register('dayOfMonth')}
+              cadence={cadence}
+              onCadenceChange={(value) => form.setValue('cadence', value, { shouldDirty: true })}
+              errors={{ name: errors.name?.message, dayOfMonth: errors.dayOfMonth?.message }}
             />
-            {cadence === 'MONTHLY' && (
-              <TextInput
-                label="Day of month"
-                description="1 to 28"
-                inputMode="numeric"
-                {...form.register('dayOfMonth')}
-                error={errors.dayOfMonth?.message}
-              />
-            )}
             <TextInput
               label="Cap per run (USD)"
               inputMode="decimal"

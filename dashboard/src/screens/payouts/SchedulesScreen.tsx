@@ -10,12 +10,12 @@ import { z } from 'zod';
 import { graphql } from '../../gql';
 import type { PayoutSchedulesListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, humanize } from '../../ui/format';
-import { CADENCES, SCHEDULE_FIELDS } from './schedule.fields';
+import { SCHEDULE_FIELDS } from './schedule.fields';
+import { ScheduleCadenceFields, dayOfMonthInput, monthlyNeedsDay, scheduleBasics } from './ScheduleFields';
 
 const SchedulesList = graphql(`
   query PayoutSchedulesList($first: Int, $after: String) {
@@ -119,13 +119,11 @@ const columns = [
 /** The business's payout schedules in this mode, live through `payoutScheduleUpdated`, and a form to create one. */
 export default function SchedulesScreen() {
   const current = useCurrent();
-  const pages = useCursorPages(25);
-  const { data, loading, error, refetch } = useQuery(SchedulesList, { variables: pages.variables });
-  const rows = data?.payoutSchedules.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(SchedulesList, {}, (data) => data.payoutSchedules);
   useSubscription(SchedulesLive, {
     onData: ({ data: update }) => {
       const schedule = update.data?.payoutScheduleUpdated.payoutSchedule;
-      if (schedule && pages.page === 1 && !rows.some((row) => row.id === schedule.id)) void refetch();
+      list.refetchIfNew(schedule?.id);
     },
   });
 
@@ -133,37 +131,23 @@ export default function SchedulesScreen() {
     <Stack>
       <Title order={2}>Payout schedules</Title>
       {current.can(...WRITERS) && <ScheduleForm />}
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading schedules…" />
-      ) : rows.length === 0 ? (
-        <Empty title="No schedules yet">
-          A schedule pays a recipient on a cadence (once, weekly, every two weeks or monthly), within a cap per run.
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Payout schedules"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.payoutSchedules.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.payoutSchedules.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Payout schedules"
+        columns={columns}
+        loadingLabel="Loading schedules…"
+        empty={{
+          title: 'No schedules yet',
+          text: 'A schedule pays a recipient on a cadence (once, weekly, every two weeks or monthly), within a cap per run.',
+        }}
+      />
     </Stack>
   );
 }
 
 const scheduleSchema = z
   .object({
-    name: z.string().trim().min(1, 'Enter a name').max(200),
-    cadence: z.enum(['ONCE', 'WEEKLY', 'BIWEEKLY', 'MONTHLY']),
-    dayOfMonth: z.string().trim(),
+    ...scheduleBasics,
     startAt: z.string().min(1, 'Choose when the first run is'),
     recipientId: z.string().min(1, 'Choose a recipient'),
     currency: z.string().min(1, 'Choose the wallet to pay from'),
@@ -171,17 +155,9 @@ const scheduleSchema = z
       .string()
       .trim()
       .regex(/^\d+(\.\d+)?$/, 'Enter an amount such as 100.50'),
-    maxRunAmountUsd: z
-      .string()
-      .trim()
-      .regex(/^\d+(\.\d+)?$/, 'Enter an amount in US dollars such as 1000.00'),
     pin: z.string().regex(/^\d{6}$/, 'Enter the 6-digit payout PIN'),
   })
-  .superRefine((values, context) => {
-    if (values.cadence === 'MONTHLY' && !/^\d+$/.test(values.dayOfMonth)) {
-      context.addIssue({ code: 'custom', path: ['dayOfMonth'], message: 'A day from 1 to 28' });
-    }
-  });
+  .superRefine(monthlyNeedsDay);
 type ScheduleValues = z.infer<typeof scheduleSchema>;
 
 function ScheduleForm() {
@@ -215,7 +191,7 @@ function ScheduleForm() {
           input: {
             name: values.name,
             cadence: values.cadence,
-            ...(values.cadence === 'MONTHLY' ? { dayOfMonth: Number(values.dayOfMonth) } : {}),
+            ...dayOfMonthInput(values),
             startAt: new Date(values.startAt).toISOString(),
             payloadKind: 'SINGLE',
             payload: { recipientId: values.recipientId, amount: values.amount, currency: values.currency },
@@ -267,29 +243,13 @@ function ScheduleForm() {
           </Title>
           <UserErrorsAlert errors={refusal} />
           <Group align="flex-start" grow>
-            <TextInput label="Schedule name" {...form.register('name')} error={errors.name?.message} />
-            <Controller
-              control={form.control}
-              name="cadence"
-              render={({ field }) => (
-                <Select
-                  label="Cadence"
-                  allowDeselect={false}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value ?? 'MONTHLY')}
-                  data={CADENCES.map((value) => ({ value, label: humanize(value) }))}
-                />
-              )}
+            <ScheduleCadenceFields
+              name={form.register('name')}
+              dayOfMonth={form.register('dayOfMonth')}
+              cadence={cadence}
+              onCadenceChange={(value) => form.setValue('cadence', value, { shouldDirty: true })}
+              errors={{ name: errors.name?.message, dayOfMonth: errors.dayOfMonth?.message }}
             />
-            {cadence === 'MONTHLY' && (
-              <TextInput
-                label="Day of month"
-                description="1 to 28"
-                inputMode="numeric"
-                {...form.register('dayOfMonth')}
-                error={errors.dayOfMonth?.message}
-              />
-            )}
             <TextInput
               type="datetime-local"
               label="First run"

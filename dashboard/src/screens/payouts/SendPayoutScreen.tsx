@@ -23,6 +23,7 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
+import { Fact } from '../../ui/Facts';
 import { RecipientPicker, type PickedRecipient } from './RecipientPicker';
 
 const SendPayoutData = graphql(`
@@ -345,16 +346,5 @@ export default function SendPayoutScreen() {
         </Card>
       )}
     </Stack>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
   );
 }

@@ -11,6 +11,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { done, thrown } from '../settings/feedback';
+import { Fact } from '../../ui/Facts';
 
 const SandboxClock = graphql(`
   query DashboardSandboxClock {
@@ -82,19 +83,6 @@ const SandboxFundWallet = graphql(`
 `);
 
 const DAY = 86_400;
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /** Test mode's tools: the business's test clock (schedules' runs fall due as it moves) and play money. */
 export default function SandboxScreen() {

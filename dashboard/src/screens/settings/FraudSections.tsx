@@ -1,15 +1,14 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { graphql } from '../../gql';
 import type { BlocklistEntriesQuery, FraudRulesQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
@@ -64,6 +63,15 @@ const UpdateFraudRule = graphql(`
       fraudRule {
         id
         enabled
+        countries
+        bins
+        domains
+        maxAttemptsPerHour
+        description
+        amount {
+          amount
+          currency
+        }
       }
       userErrors {
         field
@@ -167,27 +175,36 @@ const ruleParameters = (rule: Rule): string =>
 
 const errorsOf = (payload: { userErrors: readonly UserErrorValue[] } | undefined) => payload?.userErrors ?? [];
 
-/** The business's fraud rules in screening order (this mode), enabled or not; write roles add, switch and delete. */
-export function FraudRulesSection() {
-  const current = useCurrent();
-  const writer = current.can(...WRITERS);
-  const pages = useCursorPages(25);
-  const { data, loading, error, refetch } = useQuery(FraudRules, { variables: pages.variables });
-  const [update] = useMutation(UpdateFraudRule);
-  const [remove] = useMutation(DeleteFraudRule, { refetchQueries: ['FraudRules'] });
+/** A refusal shown where the action was: cleared when the action starts, a thrown error shown as one. */
+function useRefusal() {
   const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
-  const rules = data?.fraudRules.edges.map((edge) => edge.node) ?? [];
-
-  const act = async (run: () => Promise<readonly UserErrorValue[]>, message: string) => {
+  const attempt = async (run: () => Promise<void>) => {
     setRefusal([]);
     try {
-      const errors = await run();
-      if (errors.length > 0) setRefusal([...errors]);
-      else done(message);
+      await run();
     } catch (caught) {
       setRefusal(thrown(caught));
     }
   };
+  return { refusal, setRefusal, attempt };
+}
+
+/** The business's fraud rules in screening order (this mode), enabled or not; write roles add, edit, switch and delete. */
+export function FraudRulesSection() {
+  const current = useCurrent();
+  const writer = current.can(...WRITERS);
+  const list = useConnectionList(FraudRules, {}, (data) => data.fraudRules);
+  const [update] = useMutation(UpdateFraudRule);
+  const [remove] = useMutation(DeleteFraudRule, { refetchQueries: ['FraudRules'] });
+  const { refusal, setRefusal, attempt } = useRefusal();
+  const [editing, setEditing] = useState<Rule | null>(null);
+
+  const act = (run: () => Promise<readonly UserErrorValue[]>, message: string) =>
+    attempt(async () => {
+      const errors = await run();
+      if (errors.length > 0) setRefusal([...errors]);
+      else done(message);
+    });
 
   const columns = [
     ruleColumn.accessor((rule) => ruleTypeLabel(rule.type), { id: 'type', header: 'Rule' }),
@@ -205,6 +222,14 @@ export function FraudRulesSection() {
             header: 'Actions',
             cell: ({ row: { original: rule } }) => (
               <Group gap="xs" wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-label={`Edit the ${ruleTypeLabel(rule.type)} rule ${ruleParameters(rule)}`}
+                  onClick={() => setEditing(rule)}
+                >
+                  Edit
+                </Button>
                 <Button
                   size="xs"
                   variant="default"
@@ -253,31 +278,24 @@ export function FraudRulesSection() {
           Screening checks the block list, then the enabled rules oldest first; the first match fails the charge.
         </Text>
         <UserErrorsAlert errors={refusal} />
-        {error ? (
-          <LoadError error={error} retry={() => void refetch()} />
-        ) : loading && !data ? (
-          <Loading label="Loading the fraud rules…" />
-        ) : rules.length === 0 ? (
-          <Empty title="No fraud rules">
-            {writer
+        <ConnectionTable
+          list={list}
+          caption="Fraud rules"
+          columns={columns}
+          loadingLabel="Loading the fraud rules…"
+          empty={{
+            title: 'No fraud rules',
+            text: writer
               ? 'Add one below: by card country, BIN, email domain, amount or attempts per card.'
-              : 'A developer, admin or owner adds them.'}
-          </Empty>
-        ) : (
-          <DataTable
-            caption="Fraud rules"
-            data={rules}
-            columns={columns}
-            rowId={(rule) => rule.id}
-            paging={{
-              page: pages.page,
-              hasNextPage: data?.fraudRules.pageInfo.hasNextPage ?? false,
-              next: () => pages.next(data?.fraudRules.pageInfo.endCursor),
-              previous: pages.previous,
-            }}
-          />
-        )}
-        {writer && <FraudRuleForm />}
+              : 'A developer, admin or owner adds them.',
+          }}
+        />
+        {writer &&
+          (editing ? (
+            <FraudRuleEditForm key={editing.id} rule={editing} close={() => setEditing(null)} />
+          ) : (
+            <FraudRuleForm />
+          ))}
       </Stack>
     </Card>
   );
@@ -292,10 +310,127 @@ const ruleSchema = z.object({
   description: z.string().trim().max(500, 'At most 500 characters'),
 });
 type RuleValues = z.infer<typeof ruleSchema>;
+const RULE_FIELDS = ['type', 'values', 'amount', 'currency', 'maxAttemptsPerHour', 'description'] as const;
+
+/** The parameters of a rule of `values.type`, as createFraudRule and updateFraudRule take them. */
+const ruleParametersInput = (values: RuleValues) => {
+  const list = LIST_PARAMETER[values.type];
+  return {
+    ...(list
+      ? {
+          [list.key]: values.values
+            .split(',')
+            .map((value) => value.trim())
+            .filter(Boolean),
+        }
+      : {}),
+    ...(values.type === 'amount_above' ? { amount: values.amount, currency: values.currency } : {}),
+    ...(values.type === 'velocity_card' ? { maxAttemptsPerHour: Number(values.maxAttemptsPerHour) } : {}),
+  };
+};
+
+/** Puts a rule mutation's userErrors on the form's fields; a list parameter's errors (["input", "countries", "0"]) on the one list field. */
+const ruleErrors = (errors: readonly UserErrorValue[], form: UseFormReturn<RuleValues>) =>
+  applyUserErrors(
+    errors.map((error) =>
+      error.field && ['countries', 'bins', 'domains'].includes(error.field[1] ?? '')
+        ? { ...error, field: ['input', 'values'] }
+        : error,
+    ),
+    form.setError,
+    RULE_FIELDS,
+  );
+
+/** The fields of a rule of `type`'s parameters, and its note. */
+function RuleParameterFields({ type, form }: { type: string; form: UseFormReturn<RuleValues> }) {
+  const list = LIST_PARAMETER[type];
+  const errors = form.formState.errors;
+  return (
+    <>
+      {list && (
+        <TextInput
+          label={list.label}
+          description="Separated by commas"
+          placeholder={list.placeholder}
+          w={240}
+          {...form.register('values')}
+          error={errors.values?.message}
+        />
+      )}
+      {type === 'amount_above' && (
+        <>
+          <TextInput
+            label="Amount"
+            inputMode="decimal"
+            placeholder="500.00"
+            w={140}
+            {...form.register('amount')}
+            error={errors.amount?.message}
+          />
+          <TextInput
+            label="Currency of the rule"
+            w={160}
+            {...form.register('currency')}
+            error={errors.currency?.message}
+          />
+        </>
+      )}
+      {type === 'velocity_card' && (
+        <TextInput
+          label="Attempts allowed per hour"
+          inputMode="numeric"
+          w={200}
+          {...form.register('maxAttemptsPerHour')}
+          error={errors.maxAttemptsPerHour?.message}
+        />
+      )}
+      <TextInput label="Rule note" w={240} {...form.register('description')} error={errors.description?.message} />
+    </>
+  );
+}
+
+/** A section's form: its title, the refusals no field shows, its fields in a row, and its buttons. */
+function SectionForm({
+  label,
+  title,
+  refusal,
+  submit,
+  submitLabel,
+  loading,
+  children,
+  extra,
+}: {
+  label: string;
+  title: string;
+  refusal: readonly UserErrorValue[];
+  submit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
+  submitLabel: string;
+  loading: boolean;
+  children: ReactNode;
+  extra?: ReactNode;
+}) {
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={label}>
+      <Stack gap="sm">
+        <Title order={4} size="h5">
+          {title}
+        </Title>
+        <UserErrorsAlert errors={refusal} />
+        <Group align="flex-start">{children}</Group>
+        <Group>
+          <Button type="submit" variant="default" loading={loading}>
+            {submitLabel}
+          </Button>
+          {extra}
+        </Group>
+      </Stack>
+    </form>
+  );
+}
 
 function FraudRuleForm() {
   const [create, { loading }] = useMutation(CreateFraudRule, { refetchQueries: ['FraudRules'] });
-  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const { refusal, setRefusal, attempt } = useRefusal();
   const form = useForm<RuleValues>({
     resolver: zodResolver(ruleSchema),
     defaultValues: {
@@ -308,126 +443,96 @@ function FraudRuleForm() {
     },
   });
   const type = form.watch('type');
-  const list = LIST_PARAMETER[type];
 
-  const submit = form.handleSubmit(async (values) => {
-    setRefusal([]);
-    const input = {
-      type: values.type,
-      ...(values.description ? { description: values.description } : {}),
-      ...(list
-        ? {
-            [list.key]: values.values
-              .split(',')
-              .map((value) => value.trim())
-              .filter(Boolean),
-          }
-        : {}),
-      ...(values.type === 'amount_above' ? { amount: values.amount, currency: values.currency } : {}),
-      ...(values.type === 'velocity_card' ? { maxAttemptsPerHour: Number(values.maxAttemptsPerHour) } : {}),
-    };
-    try {
+  const submit = form.handleSubmit((values) =>
+    attempt(async () => {
+      const input = {
+        type: values.type,
+        ...(values.description ? { description: values.description } : {}),
+        ...ruleParametersInput(values),
+      };
       const { data } = await create({ variables: { input } });
       const result = data?.createFraudRule;
       if (result?.fraudRule) {
         form.reset({ ...form.getValues(), values: '', amount: '', maxAttemptsPerHour: '', description: '' });
         done('The rule was added');
-      } else if (result) {
-        // A list parameter's errors (["input", "countries", "0"]) belong to the one list field on screen.
-        const errors = result.userErrors.map((error) =>
-          error.field && ['countries', 'bins', 'domains'].includes(error.field[1] ?? '')
-            ? { ...error, field: ['input', 'values'] }
-            : error,
-        );
-        setRefusal(
-          applyUserErrors(errors, form.setError, [
-            'type',
-            'values',
-            'amount',
-            'currency',
-            'maxAttemptsPerHour',
-            'description',
-          ]),
-        );
-      }
-    } catch (caught) {
-      setRefusal(thrown(caught));
-    }
-  });
+      } else if (result) setRefusal(ruleErrors(result.userErrors, form));
+    }),
+  );
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Add a fraud rule">
-      <Stack gap="sm">
-        <Title order={4} size="h5">
-          Add a rule
-        </Title>
-        <UserErrorsAlert errors={refusal} />
-        <Group align="flex-start">
-          <Controller
-            control={form.control}
-            name="type"
-            render={({ field }) => (
-              <Select
-                label="Rule type"
-                w={240}
-                allowDeselect={false}
-                value={field.value}
-                onChange={(value) => value && field.onChange(value)}
-                data={RULE_TYPES}
-              />
-            )}
-          />
-          {list && (
-            <TextInput
-              label={list.label}
-              description="Separated by commas"
-              placeholder={list.placeholder}
-              w={240}
-              {...form.register('values')}
-              error={form.formState.errors.values?.message}
-            />
-          )}
-          {type === 'amount_above' && (
-            <>
-              <TextInput
-                label="Amount"
-                inputMode="decimal"
-                placeholder="500.00"
-                w={140}
-                {...form.register('amount')}
-                error={form.formState.errors.amount?.message}
-              />
-              <TextInput
-                label="Currency of the rule"
-                w={160}
-                {...form.register('currency')}
-                error={form.formState.errors.currency?.message}
-              />
-            </>
-          )}
-          {type === 'velocity_card' && (
-            <TextInput
-              label="Attempts allowed per hour"
-              inputMode="numeric"
-              w={200}
-              {...form.register('maxAttemptsPerHour')}
-              error={form.formState.errors.maxAttemptsPerHour?.message}
-            />
-          )}
-          <TextInput
-            label="Rule note"
+    <SectionForm
+      label="Add a fraud rule"
+      title="Add a rule"
+      refusal={refusal}
+      submit={submit}
+      submitLabel="Add rule"
+      loading={loading}
+    >
+      <Controller
+        control={form.control}
+        name="type"
+        render={({ field }) => (
+          <Select
+            label="Rule type"
             w={240}
-            {...form.register('description')}
-            error={form.formState.errors.description?.message}
+            allowDeselect={false}
+            value={field.value}
+            onChange={(value) => value && field.onChange(value)}
+            data={RULE_TYPES}
           />
-        </Group>
-        <Group>
-          <Button type="submit" variant="default" loading={loading}>
-            Add rule
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+        )}
+      />
+      <RuleParameterFields type={type} form={form} />
+    </SectionForm>
+  );
+}
+
+/** Changes a rule's parameters and note (its type stays: updateFraudRule refuses another); the API's refusals on the fields. */
+function FraudRuleEditForm({ rule, close }: { rule: Rule; close: () => void }) {
+  const [update, { loading }] = useMutation(UpdateFraudRule);
+  const { refusal, setRefusal, attempt } = useRefusal();
+  const list = LIST_PARAMETER[rule.type];
+  const form = useForm<RuleValues>({
+    resolver: zodResolver(ruleSchema),
+    defaultValues: {
+      type: rule.type,
+      values: list ? (rule[list.key] ?? []).join(', ') : '',
+      amount: rule.amount?.amount ?? '',
+      currency: rule.amount?.currency ?? 'USD',
+      maxAttemptsPerHour: rule.maxAttemptsPerHour != null ? String(rule.maxAttemptsPerHour) : '',
+      description: rule.description ?? '',
+    },
+  });
+
+  const submit = form.handleSubmit((values) =>
+    attempt(async () => {
+      const input = { id: rule.id, description: values.description || null, ...ruleParametersInput(values) };
+      const { data } = await update({ variables: { input } });
+      const result = data?.updateFraudRule;
+      if (result?.fraudRule) {
+        done('The rule was changed');
+        close();
+      } else if (result) setRefusal(ruleErrors(result.userErrors, form));
+    }),
+  );
+
+  return (
+    <SectionForm
+      label="Edit the fraud rule"
+      title={`Edit the ${ruleTypeLabel(rule.type)} rule`}
+      refusal={refusal}
+      submit={submit}
+      submitLabel="Save rule"
+      loading={loading}
+      extra={
+        <Button variant="subtle" onClick={close}>
+          Cancel
+        </Button>
+      }
+    >
+      <RuleParameterFields type={rule.type} form={form} />
+    </SectionForm>
   );
 }
 
@@ -445,23 +550,17 @@ const entryColumn = createColumnHelper<Entry>();
 export function BlocklistSection() {
   const current = useCurrent();
   const writer = current.can(...WRITERS);
-  const pages = useCursorPages(25);
-  const { data, loading, error, refetch } = useQuery(BlocklistEntries, { variables: pages.variables });
+  const list = useConnectionList(BlocklistEntries, {}, (data) => data.blocklistEntries);
   const [remove] = useMutation(RemoveBlocklistEntry, { refetchQueries: ['BlocklistEntries'] });
-  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
-  const entries = data?.blocklistEntries.edges.map((edge) => edge.node) ?? [];
+  const { refusal, setRefusal, attempt } = useRefusal();
 
-  const removeOne = async (entry: Entry) => {
-    setRefusal([]);
-    try {
+  const removeOne = (entry: Entry) =>
+    attempt(async () => {
       const { data: result } = await remove({ variables: { input: { id: entry.id } } });
       const errors = errorsOf(result?.removeBlocklistEntry);
       if (errors.length > 0) setRefusal([...errors]);
       else done(`${entry.value} is no longer blocked`);
-    } catch (caught) {
-      setRefusal(thrown(caught));
-    }
-  };
+    });
 
   const columns = [
     entryColumn.accessor((entry) => entryTypeLabel(entry.type), { id: 'type', header: 'Kind' }),
@@ -502,30 +601,18 @@ export function BlocklistSection() {
           Block list
         </Title>
         <UserErrorsAlert errors={refusal} />
-        {error ? (
-          <LoadError error={error} retry={() => void refetch()} />
-        ) : loading && !data ? (
-          <Loading label="Loading the block list…" />
-        ) : entries.length === 0 ? (
-          <Empty title="Nothing is blocked">
-            {writer
+        <ConnectionTable
+          list={list}
+          caption="Block list"
+          columns={columns}
+          loadingLabel="Loading the block list…"
+          empty={{
+            title: 'Nothing is blocked',
+            text: writer
               ? 'Block an email, a card fingerprint (a payment’s card.fingerprint) or an IP address below.'
-              : 'A developer, admin or owner adds entries.'}
-          </Empty>
-        ) : (
-          <DataTable
-            caption="Block list"
-            data={entries}
-            columns={columns}
-            rowId={(entry) => entry.id}
-            paging={{
-              page: pages.page,
-              hasNextPage: data?.blocklistEntries.pageInfo.hasNextPage ?? false,
-              next: () => pages.next(data?.blocklistEntries.pageInfo.endCursor),
-              previous: pages.previous,
-            }}
-          />
-        )}
+              : 'A developer, admin or owner adds entries.',
+          }}
+        />
         {writer && <BlocklistForm />}
       </Stack>
     </Card>
@@ -541,15 +628,14 @@ type EntryValues = z.infer<typeof entrySchema>;
 
 function BlocklistForm() {
   const [add, { loading }] = useMutation(AddBlocklistEntry, { refetchQueries: ['BlocklistEntries'] });
-  const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const { refusal, setRefusal, attempt } = useRefusal();
   const form = useForm<EntryValues>({
     resolver: zodResolver(entrySchema),
     defaultValues: { type: 'email', value: '', description: '' },
   });
 
-  const submit = form.handleSubmit(async ({ type, value, description }) => {
-    setRefusal([]);
-    try {
+  const submit = form.handleSubmit(({ type, value, description }) =>
+    attempt(async () => {
       const { data } = await add({ variables: { input: { type, value, ...(description ? { description } : {}) } } });
       const result = data?.addBlocklistEntry;
       if (result?.blocklistEntry) {
@@ -557,52 +643,44 @@ function BlocklistForm() {
         done(`${value} is blocked`);
       } else if (result)
         setRefusal(applyUserErrors(result.userErrors, form.setError, ['type', 'value', 'description']));
-    } catch (caught) {
-      setRefusal(thrown(caught));
-    }
-  });
+    }),
+  );
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Block a value">
-      <Stack gap="sm">
-        <Title order={4} size="h5">
-          Block
-        </Title>
-        <UserErrorsAlert errors={refusal} />
-        <Group align="flex-start">
-          <Controller
-            control={form.control}
-            name="type"
-            render={({ field }) => (
-              <Select
-                label="Kind"
-                w={200}
-                allowDeselect={false}
-                value={field.value}
-                onChange={(value) => value && field.onChange(value)}
-                data={ENTRY_TYPES}
-              />
-            )}
+    <SectionForm
+      label="Block a value"
+      title="Block"
+      refusal={refusal}
+      submit={submit}
+      submitLabel="Block"
+      loading={loading}
+    >
+      <Controller
+        control={form.control}
+        name="type"
+        render={({ field }) => (
+          <Select
+            label="Kind"
+            w={200}
+            allowDeselect={false}
+            value={field.value}
+            onChange={(value) => value && field.onChange(value)}
+            data={ENTRY_TYPES}
           />
-          <TextInput
-            label="Value to block"
-            w={280}
-            {...form.register('value')}
-            error={form.formState.errors.value?.message}
-          />
-          <TextInput
-            label="Entry note"
-            w={240}
-            {...form.register('description')}
-            error={form.formState.errors.description?.message}
-          />
-        </Group>
-        <Group>
-          <Button type="submit" variant="default" loading={loading}>
-            Block
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+        )}
+      />
+      <TextInput
+        label="Value to block"
+        w={280}
+        {...form.register('value')}
+        error={form.formState.errors.value?.message}
+      />
+      <TextInput
+        label="Entry note"
+        w={240}
+        {...form.register('description')}
+        error={form.formState.errors.description?.message}
+      />
+    </SectionForm>
   );
 }

@@ -28,19 +28,9 @@ import {
   TreasuryEndUserDetail,
   TreasuryKycLive,
 } from './operations';
+import { Fact } from '../../ui/Facts';
 
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'GHS', 'ZAR', 'USDC'];
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 const thrown = (err: unknown): UserErrorValue[] => [{ field: null, code: 'ERROR', message: (err as Error).message }];
 

@@ -1,18 +1,17 @@
-import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
+import { useMutation, useSubscription } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import type { TreasuryEndUserStatus, TreasuryEndUsersListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
-import { formatDateTime, humanize } from '../../ui/format';
+import { formatDateTime } from '../../ui/format';
 import { CreateTreasuryEndUser, TreasuryEndUsersList, TreasuryKycLive } from './operations';
 
 const STATUSES: TreasuryEndUserStatus[] = ['PENDING_KYC', 'ACTIVE', 'REJECTED'];
@@ -43,16 +42,9 @@ const columns = [
 export default function EndUsersScreen() {
   const current = useCurrent();
   const [status, setStatus] = useState<TreasuryEndUserStatus | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [status, reset]);
-
-  const { data, loading, error, refetch } = useQuery(TreasuryEndUsersList, {
-    variables: { ...pages.variables, ...(status ? { status } : {}) },
-  });
-  const rows = data?.treasuryEndUsers.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(TreasuryEndUsersList, { status }, (data) => data.treasuryEndUsers);
   // A check started or decided: the end-user's status and latest check may both have changed.
-  useSubscription(TreasuryKycLive, { variables: {}, onData: () => void refetch() });
+  useSubscription(TreasuryKycLive, { variables: {}, onData: () => list.refetch() });
 
   return (
     <Stack>
@@ -62,40 +54,19 @@ export default function EndUsersScreen() {
       </Text>
       {current.can(...WRITERS) && <CreateEndUserForm />}
       <Group align="flex-end">
-        <Select
-          label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={(value) => setStatus(value)}
-          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-          w={180}
-        />
+        <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading end-users…" />
-      ) : rows.length === 0 ? (
-        <Empty title={status ? 'No end-user in this status' : 'No end-users yet'}>
-          {status
-            ? 'Choose another status, or clear the filter.'
-            : 'Add an end-user with the form above (or createTreasuryEndUser in the API), then start their KYC.'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Treasury end-users"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.treasuryEndUsers.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.treasuryEndUsers.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Treasury end-users"
+        columns={columns}
+        loadingLabel="Loading end-users…"
+        empty={{
+          title: 'No end-users yet',
+          text: 'Add an end-user with the form above (or createTreasuryEndUser in the API), then start their KYC.',
+        }}
+        noMatch={{ title: 'No end-user in this status', text: 'Choose another status, or clear the filter.' }}
+      />
     </Stack>
   );
 }

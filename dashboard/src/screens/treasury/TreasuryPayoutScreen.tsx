@@ -7,6 +7,7 @@ import { graphql } from '../../gql';
 import { WRITERS, useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
+import { Fact } from '../../ui/Facts';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 
@@ -78,17 +79,6 @@ const CancelTreasuryPayout = graphql(`
 
 // Spread into the operations below by name (codegen reads it from this file).
 void PayoutFields;
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 /**
  * One treasury payout, live through `treasuryPayoutUpdated(id)`: amount, end-user, wallet,

@@ -3,14 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Card, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import type { TreasuryDestinationType, TreasuryPayoutRowFragment, TreasuryPayoutStatus } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { DataTable, useCursorPages } from '../../ui/DataTable';
-import { Empty, LoadError, Loading } from '../../ui/QueryState';
+import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
@@ -40,19 +39,12 @@ const columns = [
 export default function TreasuryPayoutsScreen() {
   const current = useCurrent();
   const [status, setStatus] = useState<TreasuryPayoutStatus | null>(null);
-  const pages = useCursorPages(25);
-  const { reset } = pages;
-  useEffect(reset, [status, reset]);
-
-  const { data, loading, error, refetch } = useQuery(TreasuryPayoutsList, {
-    variables: { ...pages.variables, ...(status ? { status } : {}) },
-  });
-  const rows = data?.treasuryPayouts.edges.map((edge) => edge.node) ?? [];
+  const list = useConnectionList(TreasuryPayoutsList, { status }, (data) => data.treasuryPayouts);
 
   useSubscription(TreasuryPayoutsLive, {
     onData: ({ data: update }) => {
       const payout = update.data?.treasuryPayoutUpdated.treasuryPayout;
-      if (payout && pages.page === 1 && !rows.some((row) => row.id === payout.id)) void refetch();
+      list.refetchIfNew(payout?.id);
     },
   });
 
@@ -62,42 +54,21 @@ export default function TreasuryPayoutsScreen() {
       <Text size="sm" c="dimmed">
         Money your end-users send out of their wallets to a bank account, a mobile-money wallet or a chain address.
       </Text>
-      {current.can(...WRITERS) && <CreatePayoutForm onCreated={() => void refetch()} />}
+      {current.can(...WRITERS) && <CreatePayoutForm onCreated={() => list.refetch()} />}
       <Group align="flex-end">
-        <Select
-          label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={(value) => setStatus(value)}
-          data={STATUSES.map((value) => ({ value, label: humanize(value) }))}
-          w={180}
-        />
+        <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
       </Group>
-      {error ? (
-        <LoadError error={error} retry={() => void refetch()} />
-      ) : loading && !data ? (
-        <Loading label="Loading treasury payouts…" />
-      ) : rows.length === 0 ? (
-        <Empty title={status ? 'No payout in this status' : 'No treasury payouts yet'}>
-          {status
-            ? 'Choose another status, or clear the filter.'
-            : 'Send one with the form above once an end-user has a wallet with funds (or createTreasuryPayout in the API).'}
-        </Empty>
-      ) : (
-        <DataTable
-          caption="Treasury payouts"
-          data={rows}
-          columns={columns}
-          rowId={(row) => row.id}
-          paging={{
-            page: pages.page,
-            hasNextPage: data?.treasuryPayouts.pageInfo.hasNextPage ?? false,
-            next: () => pages.next(data?.treasuryPayouts.pageInfo.endCursor),
-            previous: pages.previous,
-          }}
-        />
-      )}
+      <ConnectionTable
+        list={list}
+        caption="Treasury payouts"
+        columns={columns}
+        loadingLabel="Loading treasury payouts…"
+        empty={{
+          title: 'No treasury payouts yet',
+          text: 'Send one with the form above once an end-user has a wallet with funds (or createTreasuryPayout in the API).',
+        }}
+        noMatch={{ title: 'No payout in this status', text: 'Choose another status, or clear the filter.' }}
+      />
     </Stack>
   );
 }
