@@ -22,7 +22,8 @@ const badgeStatus = (page: Page) =>
  * The payouts screens of the dashboard in headless Chromium against a server whose worker dispatches
  * payouts to the sandbox rail: a recipient created on screen, a quote, a payout confirmed with the
  * payout PIN (a wrong PIN refused and nothing written) that settles on screen without a reload; a
- * schedule created, edited, paused and resumed; the review queue approved by an ADMIN; a VIEWER
+ * schedule created, edited, paused and resumed; a recipient beyond the first 100 found by typing; a
+ * batch typed on screen; the review queue approved by an ADMIN; a VIEWER
  * without any write action; axe-core on each screen.
  */
 describe('the dashboard: payouts', () => {
@@ -232,6 +233,117 @@ describe('the dashboard: payouts', () => {
       await page.locator(`tr[data-row-id="${scheduleId}"] [data-status="ACTIVE"]`).waitFor();
       await expectAccessible(page, 'the schedules list');
       await screenshotScreen(page, 'payouts-schedules');
+    },
+    600_000,
+  );
+
+  browserTest(
+    'with 101 recipients the 101st (beyond the first page of 100) is found by typing its name, in Send a payout and in a batch typed on screen whose refused row shows its error on the row; the batch made goes to its page; a VIEWER has no batch form',
+    async () => {
+      const owner = await payingMerchant('Many Suppliers');
+      // The oldest recipient is the 101st of the newest-first list: after it, 100 newer ones.
+      const far = await createRecipient(server, owner, bankDetails('6789', { accountNumber: '9900006789' }), 'Zed Far');
+      for (let start = 0; start < 100; start += 20) {
+        await Promise.all(
+          Array.from({ length: 20 }, (_, offset) =>
+            createRecipient(
+              server,
+              owner,
+              bankDetails('6789', { accountNumber: `${1_000_000 + start + offset}6789` }),
+              `Bulk supplier ${start + offset + 1}`,
+            ),
+          ),
+        );
+      }
+      const [{ n }] = await server.runtime.dataSource.query(
+        'SELECT count(*)::int AS n FROM payout_recipients WHERE business_id = $1',
+        [owner.businessId],
+      );
+      expect(n).toBe(101);
+
+      const { page } = await open();
+      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      await page.goto(`${server.baseUrl}/dashboard/payouts/send`);
+      await page.getByRole('combobox', { name: 'Recipient', exact: true }).fill('zed');
+      await page.getByRole('option', { name: /Zed Far/ }).click();
+      await choose(page, 'From wallet', /^USD/);
+      await page.getByLabel('Amount', { exact: true }).fill('12.00');
+      await page.getByRole('button', { name: 'Get a quote' }).click();
+      await page.getByTestId('quote').waitFor();
+      await expectAccessible(page, 'a quote to the 101st recipient');
+      await typePin(page, 'Payout PIN digit 1', PIN);
+      await page.getByRole('button', { name: 'Send payout' }).click();
+      await page.waitForURL(/\/dashboard\/payouts\/[0-9a-f-]{36}$/);
+      await page.getByRole('heading', { name: /to Zed Far/ }).waitFor();
+      const [sent] = await server.runtime.dataSource.query('SELECT recipient_id FROM payouts WHERE id = $1', [
+        page.url().split('/').pop(),
+      ]);
+      expect(sent.recipient_id).toBe(far.id);
+
+      await page.goto(`${server.baseUrl}/dashboard/payouts/batches`);
+      await page.getByRole('link', { name: 'New batch' }).click();
+      await page.waitForURL('**/dashboard/payouts/batches/new');
+      await page.getByLabel('Batch name').fill('Far and near');
+      await page.getByRole('combobox', { name: 'Row 1: recipient', exact: true }).fill('Zed');
+      await page.getByRole('option', { name: /Zed Far/ }).click();
+      await page.getByLabel('Row 1: amount').fill('20.00');
+      await choose(page, 'Row 1: currency', /^USD/);
+      await page.getByLabel('Row 1: reference').fill('INV-1');
+      await page.getByRole('button', { name: 'Add a row' }).click();
+      await page.getByRole('combobox', { name: 'Row 2: recipient', exact: true }).fill('supplier 42');
+      await page.getByRole('option', { name: /Bulk supplier 42/ }).click();
+      await page.getByLabel('Row 2: amount').fill('0.00');
+      // A new row starts in the previous row's currency.
+      expect(await page.getByLabel('Row 2: currency').first().inputValue()).toMatch(/^USD/);
+      await page.getByRole('button', { name: 'Add a row' }).click();
+      await page.getByRole('button', { name: 'Remove row 3' }).click();
+      await page.getByRole('button', { name: 'Create batch' }).click();
+
+      const refusedAmount = page.getByLabel('Row 2: amount');
+      await waitUntil(
+        async () => (await refusedAmount.getAttribute('aria-invalid')) === 'true',
+        "the API's refusal of row 2's amount shows on that field",
+      );
+      expect(await page.getByTestId('batch-row-2').textContent()).toContain('greater than zero');
+      expect(await page.getByLabel('Row 1: amount').getAttribute('aria-invalid')).not.toBe('true');
+      const batches = () =>
+        server.runtime.dataSource.query<Array<{ id: string; name: string; item_count: number }>>(
+          'SELECT id, name, item_count FROM payout_batches WHERE business_id = $1',
+          [owner.businessId],
+        );
+      expect(await batches()).toEqual([]);
+      await expectAccessible(page, 'a batch with a refused row');
+      await screenshotScreen(page, 'payouts-new-batch');
+
+      await refusedAmount.fill('5.00');
+      await page.getByRole('button', { name: 'Create batch' }).click();
+      await page.waitForURL(/\/dashboard\/payouts\/batches\/[0-9a-f-]{36}$/);
+      await page.getByRole('heading', { name: 'Far and near' }).waitFor();
+      await page.getByRole('cell', { name: 'Zed Far', exact: true }).waitFor();
+      await page.getByRole('cell', { name: 'Bulk supplier 42', exact: true }).waitFor();
+      const [made] = await batches();
+      expect(page.url().endsWith(made.id)).toBe(true);
+      const items = await server.runtime.dataSource.query(
+        'SELECT p.recipient_id, p.amount::text AS amount, p.reference FROM payouts p WHERE p.batch_id = $1 ORDER BY p.amount DESC',
+        [made.id],
+      );
+      expect(items).toEqual([
+        { recipient_id: far.id, amount: '2000', reference: 'INV-1' },
+        { recipient_id: expect.any(String), amount: '500', reference: null },
+      ]);
+
+      const viewer = await server.signUp({ businessName: 'Batch Viewer Own' });
+      await server.addTeamMember(owner, viewer, 'VIEWER');
+      const second = await open();
+      await signInThroughScreen(second.page, server.baseUrl, viewer.email, viewer.password);
+      await choose(second.page, 'Business', 'Many Suppliers');
+      await second.page.goto(`${server.baseUrl}/dashboard/payouts/batches`);
+      await second.page.getByRole('link', { name: 'Far and near' }).waitFor();
+      expect(await second.page.getByRole('link', { name: 'New batch' }).count()).toBe(0);
+      await second.page.goto(`${server.baseUrl}/dashboard/payouts/batches/new`);
+      await second.page.getByText('Your role cannot create batches').waitFor();
+      expect(await second.page.getByRole('button', { name: 'Create batch' }).count()).toBe(0);
+      await expectAccessible(second.page, 'the batch form, as a VIEWER');
     },
     600_000,
   );

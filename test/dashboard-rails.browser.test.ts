@@ -11,6 +11,7 @@ import {
 } from './support/dashboard';
 import { TestMerchant, TestServer, startDeliveringServer, waitUntil } from './support/harness';
 import { PATIENCE_MS, within } from './support/wait';
+import { TREASURY_PAYOUTS, activeEndUser, apiKey, createWallet, deposit, payoutBody } from './support/treasury';
 
 const browserTest = browserTestFor('dashboard-rails.browser');
 const LIVE_MS = 60_000;
@@ -32,7 +33,8 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
  * a collection opened on screen shows the payer's bank details and completes live when the sandbox
  * pays it; a treasury business adds an end-user, watches KYC approved on the hosted page reach the
  * screen, opens a wallet with deposit instructions, funds it and sends a payout that completes
- * live; without treasury the navigation has no treasury entry; a VIEWER sees no write action.
+ * live; a treasury payout's page follows it live and cancels it while pending; without treasury the
+ * navigation has no treasury entry; a VIEWER sees no write action.
  */
 describe('the dashboard: collections and treasury', () => {
   let server: TestServer;
@@ -271,6 +273,82 @@ describe('the dashboard: collections and treasury', () => {
       await page.locator(`tr[data-row-id="${endUserId}"]`).waitFor();
       expect(await rowStatus(page, endUserId)).toBe('ACTIVE');
       await screenshotScreen(page, 'treasury-end-users');
+    },
+    600_000,
+  );
+
+  browserTest(
+    "a treasury payout's page, opened from the list, follows the payout live (cancelled elsewhere: the page changes without a reload) and cancels a pending one on screen, the debit reversed; a VIEWER sees it without the cancel",
+    async () => {
+      const partner = await server.signUp({ businessName: 'Payout Watchers' });
+      await server.setTreasury(partner.businessId, true);
+      const user = await activeEndUser(server, partner);
+      const wallet = await createWallet(server, partner, user.id);
+      await deposit(server, partner, user.id, wallet.id, '100.00');
+      const pending = async (amount: string) => {
+        const response = await server.request('POST', TREASURY_PAYOUTS, {
+          headers: apiKey(partner),
+          body: payoutBody(user.id, wallet.id, { amount, metadata: { test_outcome: 'pending' } }),
+        });
+        expect(response.status).toBe(201);
+        return response.body.data.id as string;
+      };
+      const elsewhere = await pending('10.00');
+      const onScreen = await pending('30.00');
+
+      const { page } = await open();
+      await signInThroughScreen(page, server.baseUrl, partner.email, partner.password);
+      await nav(page).getByRole('link', { name: 'Treasury payouts' }).click();
+      await page.locator(`tr[data-row-id="${elsewhere}"] a`).click();
+      await page.waitForURL(`**/dashboard/treasury/payouts/${elsewhere}`);
+      await page.getByRole('heading', { name: 'Treasury payout of $10.00' }).waitFor();
+      expect(await headlineStatus(page)).toBe('PENDING');
+      expect(await page.getByRole('region', { name: /To: Bank account/ }).textContent()).toContain('6789');
+      await expectAccessible(page, 'a pending treasury payout');
+      await screenshotScreen(page, 'treasury-payout');
+
+      const loads: string[] = [];
+      page.on('load', () => loads.push(page.url()));
+      const cancelled = await server.request('POST', `${TREASURY_PAYOUTS}/${elsewhere}/cancel`, {
+        headers: apiKey(partner),
+      });
+      expect(cancelled.status).toBe(200);
+      await waitUntil(
+        async () => (await headlineStatus(page)) === 'CANCELLED',
+        'the page hears of the cancel',
+        LIVE_MS,
+      );
+      expect(loads).toEqual([]);
+      expect(await page.getByRole('button', { name: 'Cancel payout' }).count()).toBe(0);
+
+      await page.goto(`${server.baseUrl}/dashboard/treasury/payouts/${onScreen}`);
+      await page.getByRole('heading', { name: 'Treasury payout of $30.00' }).waitFor();
+      await page.getByRole('button', { name: 'Cancel payout' }).click();
+      await waitUntil(async () => (await headlineStatus(page)) === 'CANCELLED', 'the payout is cancelled on screen');
+      const [row] = await server.runtime.dataSource.query(`SELECT status FROM treasury_payouts WHERE id = $1`, [
+        onScreen,
+      ]);
+      expect(row.status).toBe('CANCELLED');
+      // Both debits reversed: the wallet has its 100.00 again.
+      await waitUntil(
+        async () =>
+          (await page.getByText('Wallet balance now').locator('..').textContent())?.includes('$100.00') ?? false,
+        'the wallet balance shows the debit reversed',
+      );
+      await expectAccessible(page, 'a cancelled treasury payout');
+
+      const viewer = await server.signUp({ businessName: 'Treasury Viewer Own' });
+      await server.addTeamMember(partner, viewer, 'VIEWER');
+      const third = await pending('5.00');
+      const second = await open();
+      await signInThroughScreen(second.page, server.baseUrl, viewer.email, viewer.password);
+      await choose(second.page, 'Business', 'Payout Watchers');
+      await nav(second.page).getByRole('link', { name: 'Treasury payouts' }).waitFor();
+      await second.page.goto(`${server.baseUrl}/dashboard/treasury/payouts/${third}`);
+      await second.page.getByRole('heading', { name: 'Treasury payout of $5.00' }).waitFor();
+      expect(await headlineStatus(second.page)).toBe('PENDING');
+      expect(await second.page.getByRole('button', { name: 'Cancel payout' }).count()).toBe(0);
+      await expectAccessible(second.page, 'a treasury payout, as a VIEWER');
     },
     600_000,
   );

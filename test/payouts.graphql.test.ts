@@ -201,6 +201,43 @@ describe('Payouts over GraphQL', () => {
       ).toBe(id);
     });
 
+    test('payoutRecipients(search) (REST: ?search=) lists the recipients whose label contains the text, ignoring case, with % and _ taken literally, page after page', async () => {
+      const owner = await server.signUp();
+      const labels = ['Acme Ltd', 'ACME 100% supplies', 'Beta acme_co', 'Gamma', 'Acme 1005'];
+      const ids = new Map<string, string>();
+      for (const label of labels) {
+        const data = await ok(CREATE_RECIPIENT, { input: { label, details: bank('5678') } }, asApiKey(owner));
+        ids.set(label, data.createPayoutRecipient.recipient.id);
+      }
+      const SEARCH = `query($search: String, $first: Int, $after: String) {
+        payoutRecipients(search: $search, first: $first, after: $after) { edges { node { label } } pageInfo { hasNextPage endCursor } } }`;
+      const labelsFor = async (search: string) =>
+        (await ok(SEARCH, { search }, asDashboard(owner))).payoutRecipients.edges.map((edge: any) => edge.node.label);
+
+      expect(await labelsFor('acme')).toEqual(['Acme 1005', 'Beta acme_co', 'ACME 100% supplies', 'Acme Ltd']);
+      expect(await labelsFor('100%')).toEqual(['ACME 100% supplies']);
+      expect(await labelsFor('e_c')).toEqual(['Beta acme_co']);
+      expect(await labelsFor('  gamma ')).toEqual(['Gamma']);
+      expect(await labelsFor('nobody')).toEqual([]);
+
+      const first = (await ok(SEARCH, { search: 'acme', first: 3 }, asDashboard(owner))).payoutRecipients;
+      expect(first.pageInfo.hasNextPage).toBe(true);
+      const second = (
+        await ok(SEARCH, { search: 'acme', first: 3, after: first.pageInfo.endCursor }, asDashboard(owner))
+      ).payoutRecipients;
+      expect(second.edges.map((edge: any) => edge.node.label)).toEqual(['Acme Ltd']);
+      expect(second.pageInfo.hasNextPage).toBe(false);
+
+      const rest = await server.request('GET', '/api/v1/business/payouts/recipients?search=ACME%20100', {
+        headers: asApiKey(owner),
+      });
+      expect(rest.status).toBe(200);
+      expect(rest.body.data.items.map((item: any) => item.label)).toEqual(['Acme 1005', 'ACME 100% supplies']);
+
+      const tooLong = await refused(SEARCH, { search: 'x'.repeat(201) }, asDashboard(owner));
+      expect(tooLong.extensions?.code).toBe('BAD_USER_INPUT');
+    });
+
     test('bad details answer VALIDATION_ERROR userErrors on each input field, created null, and nothing is stored', async () => {
       const owner = await server.signUp();
       const answer = await ok(

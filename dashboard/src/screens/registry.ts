@@ -55,6 +55,13 @@ export const SCREENS: ScreenEntry[] = [
     load: () => import('./treasury/TreasuryPayoutsScreen'),
   },
   {
+    path: 'treasury/payouts/:id',
+    label: 'Treasury payout',
+    nav: false,
+    treasury: true,
+    load: () => import('./treasury/TreasuryPayoutScreen'),
+  },
+  {
     path: 'checkout-sessions',
     label: 'Checkout sessions',
     nav: true,
@@ -76,6 +83,12 @@ export const SCREENS: ScreenEntry[] = [
   { path: 'payouts/:id', label: 'Payout', nav: false, load: () => import('./payouts/PayoutScreen') },
   { path: 'payouts/recipients', label: 'Recipients', nav: true, load: () => import('./payouts/RecipientsScreen') },
   { path: 'payouts/batches', label: 'Payout batches', nav: false, load: () => import('./payouts/BatchesScreen') },
+  {
+    path: 'payouts/batches/new',
+    label: 'New payout batch',
+    nav: false,
+    load: () => import('./payouts/NewBatchScreen'),
+  },
   { path: 'payouts/batches/:id', label: 'Payout batch', nav: false, load: () => import('./payouts/BatchScreen') },
   { path: 'payouts/schedules', label: 'Schedules', nav: true, load: () => import('./payouts/SchedulesScreen') },
   {

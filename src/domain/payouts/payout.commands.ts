@@ -13,6 +13,8 @@ export interface RecipientFilters {
   rail?: PayoutRailKind;
   /** Archived recipients are listed only when asked. */
   includeArchived?: boolean;
+  /** Only recipients whose label contains this text, case-insensitively (up to MAX_LABEL_LENGTH characters). */
+  search?: string;
 }
 
 export interface CreateQuoteCommand {

@@ -13,6 +13,9 @@ import { DestinationMasked, MaskedDetails, Recipient } from './payout.entities';
 import { MAX_LABEL_LENGTH } from './payouts.settings';
 import { madeEarlier } from '../idempotency';
 
+/** The text as itself inside a LIKE pattern: its %, _ and \ are not wildcards. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
 const COUNTRY = /^[A-Z]{2}$/;
 const PHONE = /^\+?[0-9]{7,15}$/;
 const ACCOUNT_NUMBER = /^[A-Z0-9]{4,34}$/;
@@ -264,9 +267,14 @@ export class RecipientService {
     const query = newestFirst(ctx, Recipient, 'recipient');
     if (filters.rail) query.andWhere('recipient.rail = :rail', { rail: filters.rail });
     if (!filters.includeArchived) query.andWhere('recipient.archived_at IS NULL');
+    const search = filters.search?.trim() ?? '';
+    if (search.length > MAX_LABEL_LENGTH)
+      throw validationError({ search: [`must be at most ${MAX_LABEL_LENGTH} characters`] });
+    if (search) query.andWhere(`recipient.label ILIKE :pattern ESCAPE '\\'`, { pattern: `%${likeLiteral(search)}%` });
     return paginate(query, 'recipient', page, {
       rail: filters.rail ?? null,
       includeArchived: filters.includeArchived ?? false,
+      search: search || null,
     });
   }
 

@@ -244,10 +244,15 @@ export class PayoutRecipientResolver {
       description: 'True to list archived recipients too (default false)',
     })
     includeArchived?: boolean,
+    @Arg('search', () => String, {
+      nullable: true,
+      description: 'Only recipients whose label contains this text, ignoring case (up to 200 characters)',
+    })
+    search?: string,
   ): Promise<PayoutRecipientConnection> {
     const page = await context.core.recipients.list(
       caller(context),
-      { rail: rail ?? undefined, includeArchived: includeArchived ?? false },
+      { rail: rail ?? undefined, includeArchived: includeArchived ?? false, search: search ?? undefined },
       keysetPage(first, after),
     );
     return toConnection(page, PayoutRecipient.from);

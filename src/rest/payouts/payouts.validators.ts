@@ -23,6 +23,7 @@ export const recipientsQuerySchema = z.object({
   ...skipTakeParams,
   rail: enumFilter(PayoutRailKind).optional(),
   includeArchived: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  search: z.string().optional(),
 });
 
 export const payoutsQuerySchema = z.object({
@@ -41,6 +42,7 @@ export const skipTakeOf = (query: { skip?: number; take?: number }): Extract<Pag
 export const toRecipientFilters = (query: z.output<typeof recipientsQuerySchema>): RecipientFilters => ({
   rail: query.rail,
   includeArchived: query.includeArchived === 'true',
+  search: query.search,
 });
 
 export const toPayoutFilters = (query: z.output<typeof payoutsQuerySchema>): PayoutFilters => ({

@@ -1,9 +1,10 @@
 import { useQuery } from '@apollo/client/react';
-import { Anchor, Stack, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import type { PayoutBatchesListQuery } from '../../gql/graphql';
+import { WRITERS, useCurrent } from '../../shell/current';
 import { DataTable, useCursorPages } from '../../ui/DataTable';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
@@ -65,6 +66,7 @@ const columns = [
 
 /** The business's payout batches in this mode, newest first, with their status read from their payouts. */
 export default function BatchesScreen() {
+  const current = useCurrent();
   const pages = useCursorPages(25);
   const { data, loading, error, refetch } = useQuery(BatchesList, { variables: pages.variables });
   const rows = data?.payoutBatches.edges.map((edge) => edge.node) ?? [];
@@ -74,15 +76,22 @@ export default function BatchesScreen() {
       <Anchor component={Link} to="/payouts" size="sm">
         ← Payouts
       </Anchor>
-      <Title order={2}>Payout batches</Title>
+      <Group justify="space-between">
+        <Title order={2}>Payout batches</Title>
+        {current.can(...WRITERS) && (
+          <Button component={Link} to="/payouts/batches/new">
+            New batch
+          </Button>
+        )}
+      </Group>
       {error ? (
         <LoadError error={error} retry={() => void refetch()} />
       ) : loading && !data ? (
         <Loading label="Loading batches…" />
       ) : rows.length === 0 ? (
         <Empty title="No batches yet">
-          A batch pays up to 1,000 recipients at once: create one through the API (createPayoutBatch) or a BATCH
-          schedule.
+          A batch pays up to 1,000 recipients at once: create one here, through the API (createPayoutBatch) or with a
+          BATCH schedule.
         </Empty>
       ) : (
         <DataTable

@@ -23,20 +23,15 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
-import { maskedDestination } from './payouts.format';
 import { Fact } from '../../ui/Facts';
+import { RecipientPicker, type PickedRecipient } from './RecipientPicker';
 
 const SendPayoutData = graphql(`
   query SendPayoutData {
-    payoutRecipients(first: 100) {
+    payoutRecipients(first: 1) {
       edges {
         node {
           id
-          label
-          rail
-          currency
-          country
-          detailsMasked
         }
       }
     }
@@ -127,6 +122,7 @@ export default function SendPayoutScreen() {
   const [quoteFor, { loading: quoting }] = useMutation(CreateQuote);
   const [pay, { loading: paying }] = useMutation(CreatePayout);
   const [quote, setQuote] = useState<{ quote: Quote; values: QuoteValues } | null>(null);
+  const [recipient, setRecipient] = useState<PickedRecipient | null>(null);
   const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
   const [pin, setPin] = useState('');
   const [pinError, setPinError] = useState<string | null>(null);
@@ -141,9 +137,8 @@ export default function SendPayoutScreen() {
   }
   if (error) return <LoadError error={error} retry={() => void refetch()} />;
   if (loading && !data) return <Loading label="Loading recipients and wallets…" />;
-  const recipients = data?.payoutRecipients.edges.map((edge) => edge.node) ?? [];
   const wallets = data?.wallets ?? [];
-  if (recipients.length === 0) {
+  if (data?.payoutRecipients.edges.length === 0) {
     return (
       <Empty title="Add a recipient first">
         Payouts go to a saved recipient:{' '}
@@ -158,8 +153,7 @@ export default function SendPayoutScreen() {
   const getQuote = form.handleSubmit(async (values) => {
     setRefusal([]);
     setQuote(null);
-    const recipient = recipients.find((candidate) => candidate.id === values.recipientId);
-    if (!recipient) return;
+    if (recipient?.id !== values.recipientId) return;
     try {
       const { data: result } = await quoteFor({
         variables: {
@@ -252,18 +246,13 @@ export default function SendPayoutScreen() {
               control={form.control}
               name="recipientId"
               render={({ field, fieldState }) => (
-                <Select
-                  label="Recipient"
-                  placeholder="Choose a recipient"
-                  value={field.value || null}
-                  onChange={(value) => {
-                    field.onChange(value ?? '');
+                <RecipientPicker
+                  value={recipient}
+                  onChange={(picked) => {
+                    setRecipient(picked);
+                    field.onChange(picked?.id ?? '');
                     setQuote(null);
                   }}
-                  data={recipients.map((recipient) => ({
-                    value: recipient.id,
-                    label: `${recipient.label} (${maskedDestination(recipient.detailsMasked)}, ${recipient.currency})`,
-                  }))}
                   error={fieldState.error?.message}
                 />
               )}

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Card, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { z } from 'zod';
 import type { TreasuryDestinationType, TreasuryPayoutRowFragment, TreasuryPayoutStatus } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
@@ -21,7 +22,11 @@ const columns = [
   column.accessor((row) => Number(row.amount.amount), {
     id: 'amount',
     header: 'Amount',
-    cell: ({ row }) => <Text fw={600}>{formatMoney(row.original.amount)}</Text>,
+    cell: ({ row }) => (
+      <Anchor component={Link} to={`/treasury/payouts/${row.original.id}`} fw={600}>
+        {formatMoney(row.original.amount)}
+      </Anchor>
+    ),
   }),
   column.accessor('status', { header: 'Status', cell: ({ getValue }) => <StatusBadge status={getValue()} /> }),
   column.accessor((row) => row.endUser.name ?? row.endUser.externalId, { id: 'endUser', header: 'End-user' }),
