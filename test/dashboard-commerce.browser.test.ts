@@ -1,17 +1,10 @@
-import { Browser, Page } from 'playwright-core';
+import { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { browserTestFor, launchChromium } from './support/browser';
+import { browserTestFor } from './support/browser';
 import { CARDS, card, charge, enableCharging } from './support/charges';
 import { CARDS as CHECKOUT_CARDS, FUTURE_YEAR, cardForm, page as hostedPage, pathOf } from './support/checkout';
-import {
-  DashboardTab,
-  buildDashboard,
-  openDashboard,
-  screenshotScreen,
-  signInThroughScreen,
-  watch,
-} from './support/dashboard';
-import { TestMerchant, TestServer, startTestServer, waitUntil } from './support/harness';
+import { dashboardSuite, screenshotScreen, signInThroughScreen, watch } from './support/dashboard';
+import { TestMerchant, waitUntil } from './support/harness';
 import { PATIENCE_MS, within } from './support/wait';
 
 const browserTest = browserTestFor('dashboard-commerce.browser');
@@ -28,42 +21,20 @@ const rowStatus = (page: Page, id: string) =>
  * every screen and state.
  */
 describe('the dashboard commerce screens in headless Chromium', () => {
-  let server: TestServer;
-  let browser: Browser | null = null;
-  const tabs: DashboardTab[] = [];
+  const suite = dashboardSuite();
 
-  const open = async () => {
-    browser ??= await launchChromium();
-    const tab = await openDashboard(browser, server.baseUrl);
-    tabs.push(tab);
-    return tab;
-  };
   const gql = async (who: TestMerchant, query: string, variables: Record<string, unknown> = {}) => {
-    const response = await server.graphql(query, variables, { authorization: `Bearer ${who.token}` });
+    const response = await suite.server.graphql(query, variables, { authorization: `Bearer ${who.token}` });
     expect(response.body.errors).toBeUndefined();
     return response.body.data;
   };
 
-  beforeAll(async () => {
-    await buildDashboard();
-    server = await startTestServer();
-  }, 900_000);
-  afterAll(async () => {
-    for (const tab of tabs) await tab.context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(() => {
-    // Every page of the test ran without an uncaught error, a console error or a request elsewhere.
-    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
-  });
-
   browserTest(
     'a checkout session created on its screen, paid on its URL in another tab, shows COMPLETED in the sessions list',
     async () => {
-      const owner = await server.signUp({ businessName: 'Session Goods' });
-      const { page, context, problems } = await open();
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      const owner = await suite.server.signUp({ businessName: 'Session Goods' });
+      const { page, context, problems } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
 
       await page.getByRole('link', { name: 'Checkout sessions' }).click();
       await page.getByText('No checkout sessions yet').waitFor();
@@ -77,7 +48,7 @@ describe('the dashboard commerce screens in headless Chromium', () => {
       await page.getByText('Enter an amount such as 25.00').waitFor();
       await page.getByText('Enter an absolute URL such as https://example.com/thanks').waitFor();
       await expectAccessible(page, 'the checkout session form with errors');
-      const [{ count: none }] = await server.runtime.dataSource.query(
+      const [{ count: none }] = await suite.server.runtime.dataSource.query(
         `SELECT count(*)::int AS count FROM checkout_sessions WHERE business_id = $1`,
         [owner.businessId],
       );
@@ -86,7 +57,7 @@ describe('the dashboard commerce screens in headless Chromium', () => {
       await page.getByLabel('Amount', { exact: true }).fill('18.75');
       await page.getByLabel('Currency').fill('usd');
       await page.getByLabel('Customer email').fill('buyer@example.com');
-      await page.getByLabel('Success URL').fill(`${server.baseUrl}/healthz`);
+      await page.getByLabel('Success URL').fill(`${suite.server.baseUrl}/healthz`);
       await page.getByLabel('Cancel URL').fill('https://shop.example.com/cart');
       await page.getByLabel('Description').fill('Two mugs');
       await page.getByRole('button', { name: 'Create session' }).click();
@@ -116,12 +87,15 @@ describe('the dashboard commerce screens in headless Chromium', () => {
       // The payer, in another tab, pays on the URL the screen showed.
       const payer = await within(context.newPage(), PATIENCE_MS, 'the payer tab');
       watch(payer, problems);
-      await payer.goto(`${server.baseUrl}${pathOf(checkoutUrl)}`);
+      await payer.goto(`${suite.server.baseUrl}${pathOf(checkoutUrl)}`);
       await payer.fill('#number', '4242 4242 4242 4242');
       await payer.fill('#expiryMonth', '12');
       await payer.fill('#expiryYear', FUTURE_YEAR);
       await payer.fill('#cvv', '123');
-      await Promise.all([payer.waitForURL(`${server.baseUrl}/healthz**`, { timeout: 60_000 }), payer.click('#pay')]);
+      await Promise.all([
+        payer.waitForURL(`${suite.server.baseUrl}/healthz**`, { timeout: 60_000 }),
+        payer.click('#pay'),
+      ]);
 
       // The list was not reloaded: the payment's update made it read its page again.
       await waitUntil(
@@ -152,9 +126,9 @@ describe('the dashboard commerce screens in headless Chromium', () => {
   browserTest(
     'a payment link and an invoice created on their screens are what the API holds; a gift on the link is charged and cancelled, the link deactivated and the invoice sent from the lists',
     async () => {
-      const owner = await server.signUp({ businessName: 'Link Goods' });
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      const owner = await suite.server.signUp({ businessName: 'Link Goods' });
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
 
       await page.getByRole('link', { name: 'Payment links' }).click();
       await page.getByText('No payment links yet').waitFor();
@@ -190,9 +164,9 @@ describe('the dashboard commerce screens in headless Chromium', () => {
       await screenshotScreen(page, 'payment-links');
 
       // A donor starts a weekly gift on the link (the hosted page, over HTTP).
-      const visit = await hostedPage(server, 'GET', pathOf(linkUrl));
+      const visit = await hostedPage(suite.server, 'GET', pathOf(linkUrl));
       await hostedPage(
-        server,
+        suite.server,
         'POST',
         pathOf(visit.location!),
         cardForm(CHECKOUT_CARDS.success, { email: 'donor@example.com', recurring: 'on' }),
@@ -292,8 +266,8 @@ describe('the dashboard commerce screens in headless Chromium', () => {
   browserTest(
     "a customer's page shows its saved card (the default) and its payment, linked to the payment's page; the list finds it by email",
     async () => {
-      const owner = await server.signUp({ businessName: 'Customer Goods' });
-      await enableCharging(server, owner);
+      const owner = await suite.server.signUp({ businessName: 'Customer Goods' });
+      await enableCharging(suite.server, owner);
       const { createCustomer } = await gql(
         owner,
         'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customer { id } userErrors { message } } }',
@@ -306,7 +280,7 @@ describe('the dashboard commerce screens in headless Chromium', () => {
         { input: { customerId, card: card(CARDS.gb) } },
       );
       const method = attachPaymentMethod.paymentMethod;
-      const payment = await charge(server, owner.apiKey, {
+      const payment = await charge(suite.server, owner.apiKey, {
         amount: '7.25',
         currency: 'usd',
         paymentMethodId: method.id,
@@ -317,8 +291,8 @@ describe('the dashboard commerce screens in headless Chromium', () => {
         { input: { email: 'grace@example.com' } },
       );
 
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
       await page.getByRole('link', { name: 'Customers' }).click();
       await page.locator(`tr[data-row-id="${customerId}"]`).waitFor();
       expect(await page.locator('tbody tr').count()).toBe(2);
@@ -355,9 +329,9 @@ describe('the dashboard commerce screens in headless Chromium', () => {
   browserTest(
     'a VIEWER sees the lists but no create, deactivate, send or void button',
     async () => {
-      const owner = await server.signUp({ businessName: 'Viewer Goods' });
-      const viewer = await server.signUp({ businessName: 'Viewer Own' });
-      await server.addTeamMember(owner, viewer, 'VIEWER');
+      const owner = await suite.server.signUp({ businessName: 'Viewer Goods' });
+      const viewer = await suite.server.signUp({ businessName: 'Viewer Own' });
+      await suite.server.addTeamMember(owner, viewer, 'VIEWER');
       await gql(
         owner,
         'mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { paymentLink { id } userErrors { message } } }',
@@ -369,8 +343,8 @@ describe('the dashboard commerce screens in headless Chromium', () => {
         { input: { customerEmail: 'client@example.com', currency: 'USD', amount: '99' } },
       );
 
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, viewer.email, viewer.password);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, viewer.email, viewer.password);
       // The viewer's own business is the default: switch to the owner's in the header.
       await page.getByRole('combobox', { name: 'Business' }).click();
       await page.getByRole('option', { name: 'Viewer Goods' }).click();

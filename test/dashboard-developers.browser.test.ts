@@ -1,15 +1,9 @@
 import crypto from 'node:crypto';
-import { Browser, Page } from 'playwright-core';
+import { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { browserTestFor, launchChromium } from './support/browser';
-import {
-  DashboardTab,
-  buildDashboard,
-  openDashboard,
-  screenshotScreen,
-  signInThroughScreen,
-} from './support/dashboard';
-import { TestMerchant, TestServer, startDeliveringServer, waitFor, waitUntil } from './support/harness';
+import { browserTestFor } from './support/browser';
+import { dashboardSuite, screenshotScreen, signInThroughScreen } from './support/dashboard';
+import { TestMerchant, startDeliveringServer, waitFor, waitUntil } from './support/harness';
 import { Receiver } from './support/receiver';
 
 const browserTest = browserTestFor('dashboard-developers.browser');
@@ -36,19 +30,17 @@ const rowStatuses = (page: Page, caption: string) =>
  * no write action.
  */
 describe('the dashboard developers screens in headless Chromium', () => {
-  let server: TestServer;
-  let browser: Browser | null = null;
-  const tabs: DashboardTab[] = [];
   const receiver = new Receiver();
+  const suite = dashboardSuite({
+    startServer: async () => {
+      await receiver.start();
+      return startDeliveringServer();
+    },
+  });
+  afterAll(() => receiver.close());
 
-  const open = async () => {
-    browser ??= await launchChromium();
-    const tab = await openDashboard(browser, server.baseUrl);
-    tabs.push(tab);
-    return tab;
-  };
   const asKey = (apiKey: string) => ({ 'x-api-key': apiKey });
-  const businessWith = (apiKey: string) => server.graphql('{ business { id } }', {}, asKey(apiKey));
+  const businessWith = (apiKey: string) => suite.server.graphql('{ business { id } }', {}, asKey(apiKey));
   const asMember = (merchant: TestMerchant) => ({
     authorization: `Bearer ${merchant.token}`,
     'x-service-business-id': merchant.businessId,
@@ -56,34 +48,19 @@ describe('the dashboard developers screens in headless Chromium', () => {
   const fund = async (apiKey: string, amount: string) =>
     expect(
       (
-        await server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
+        await suite.server.request('POST', '/api/v1/business/sandbox/wallets/fund', {
           headers: asKey(apiKey),
           body: { currency: 'USD', amount },
         })
       ).status,
     ).toBe(201);
 
-  beforeAll(async () => {
-    await buildDashboard();
-    await receiver.start();
-    server = await startDeliveringServer();
-  }, 900_000);
-  afterAll(async () => {
-    for (const tab of tabs) await tab.context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-    await receiver.close();
-  });
-  afterEach(() => {
-    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
-  });
-
   browserTest(
     'API keys: the test key regenerated from the screen (after a confirmation) is shown once; the old key is refused at once and the new one works; an OWNER creates live credentials once',
     async () => {
-      const merchant = await server.signUp({ businessName: 'Keys Goods' });
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, merchant.email, merchant.password);
+      const merchant = await suite.server.signUp({ businessName: 'Keys Goods' });
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, merchant.email, merchant.password);
       await page.getByRole('link', { name: 'API keys' }).click();
       await page.getByTestId('key-hint-TEST').waitFor();
       expect(await page.getByTestId('key-hint-TEST').textContent()).toBe(`${merchant.apiKey.slice(0, 12)}…`);
@@ -123,7 +100,7 @@ describe('the dashboard developers screens in headless Chromium', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
       await page.getByTestId('key-hint-LIVE').waitFor();
       expect(await page.getByRole('button', { name: 'Create live credentials' }).count()).toBe(0);
-      const rows = await server.runtime.dataSource.query(
+      const rows = await suite.server.runtime.dataSource.query(
         `SELECT livemode FROM api_credentials WHERE business_id = $1 ORDER BY livemode`,
         [merchant.businessId],
       );
@@ -135,12 +112,12 @@ describe('the dashboard developers screens in headless Chromium', () => {
   browserTest(
     'webhooks: a failed delivery to the webhook URL appears live with its attempt; Redeliver sends it again and the new delivery turns succeeded without a reload; endpoints are added, changed and deleted; an event is replayed from the event log',
     async () => {
-      const merchant = await server.signUp({ businessName: 'Hooks Goods' });
+      const merchant = await suite.server.signUp({ businessName: 'Hooks Goods' });
       const path = `/hooks-${crypto.randomBytes(3).toString('hex')}`;
       // The receiver answers the first delivery 500, and 200 from then on.
       receiver.program(path, [{ status: 500, body: 'down for maintenance' }]);
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, merchant.email, merchant.password);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, merchant.email, merchant.password);
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await page.getByText('No deliveries yet').waitFor();
       await page.getByText('No endpoints').waitFor();
@@ -153,7 +130,7 @@ describe('the dashboard developers screens in headless Chromium', () => {
       await page.getByRole('textbox', { name: 'Webhook URL', exact: true }).fill(receiver.url(path));
       await page.getByRole('button', { name: 'Save webhook URL' }).click();
       await page.getByText('Webhook URL saved').waitFor();
-      const settings = await server.graphql('{ businessSettings { webhookUrl } }', {}, asMember(merchant));
+      const settings = await suite.server.graphql('{ businessSettings { webhookUrl } }', {}, asMember(merchant));
       expect(settings.body.data.businessSettings.webhookUrl).toBe(receiver.url(path));
 
       const loads: string[] = [];
@@ -183,7 +160,7 @@ describe('the dashboard developers screens in headless Chromium', () => {
       expect(redelivered.text).toContain('HTTP 200');
       expect(loads).toEqual([]);
       expect(receiver.at(path).map((request) => JSON.parse(request.body).data.amount)).toEqual(['7.00', '7.00']);
-      const deliveries = await server.runtime.dataSource.query(
+      const deliveries = await suite.server.runtime.dataSource.query(
         `SELECT id, status FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at`,
         [merchant.businessId],
       );
@@ -205,7 +182,7 @@ describe('the dashboard developers screens in headless Chromium', () => {
       await page.getByRole('cell', { name: endpointUrl }).waitFor();
       const endpoints = async () =>
         (
-          await server.graphql(
+          await suite.server.graphql(
             '{ webhookEndpoints { edges { node { id url events status description } } } }',
             {},
             asMember(merchant),
@@ -265,7 +242,7 @@ describe('the dashboard developers screens in headless Chromium', () => {
         event: 'wallet.funded',
         data: { amount: '7.00' },
       });
-      const replayed = await server.runtime.dataSource.query(
+      const replayed = await suite.server.runtime.dataSource.query(
         `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`,
         [eventId],
       );
@@ -277,19 +254,19 @@ describe('the dashboard developers screens in headless Chromium', () => {
   browserTest(
     '/v1 keys: an OWNER of a verified business issues a key, shown once; an unverified business is told why not',
     async () => {
-      const merchant = await server.signUp({ businessName: 'V1 Goods' });
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, merchant.email, merchant.password);
+      const merchant = await suite.server.signUp({ businessName: 'V1 Goods' });
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, merchant.email, merchant.password);
       await page.getByRole('link', { name: '/v1 keys' }).click();
       await page.getByText('No active test key.').waitFor();
-      const verified = (await server.graphql('{ business { verified } }', {}, asMember(merchant))).body.data.business
-        .verified as boolean;
+      const verified = (await suite.server.graphql('{ business { verified } }', {}, asMember(merchant))).body.data
+        .business.verified as boolean;
       if (!verified) {
         // A new business is not verified: the screen says why no key can be issued, and offers none.
         expect(await page.getByTestId('v1-why-not').textContent()).toContain('verified businesses only');
         expect(await page.getByRole('button', { name: /Issue a/ }).count()).toBe(0);
         await expectAccessible(page, 'the /v1 keys of an unverified business');
-        await server.runtime.dataSource.query(`UPDATE businesses SET verified = true WHERE id = $1`, [
+        await suite.server.runtime.dataSource.query(`UPDATE businesses SET verified = true WHERE id = $1`, [
           merchant.businessId,
         ]);
         await page.reload();
@@ -300,17 +277,17 @@ describe('the dashboard developers screens in headless Chromium', () => {
       expect(key).toMatch(/^tessera_test_sk_/);
       await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
       await page.getByTestId('v1-key-hint-TEST').waitFor();
-      const keys = await server.graphql('{ v1ApiKeys { mode keyHint } }', {}, asMember(merchant));
+      const keys = await suite.server.graphql('{ v1ApiKeys { mode keyHint } }', {}, asMember(merchant));
       expect(keys.body.data.v1ApiKeys).toEqual([
         { mode: 'TEST', keyHint: (await page.getByTestId('v1-key-hint-TEST').textContent())!.trim() },
       ]);
-      const v1 = await server.request('GET', '/v1/payments', { headers: { authorization: `Bearer ${key}` } });
+      const v1 = await suite.server.request('GET', '/v1/payments', { headers: { authorization: `Bearer ${key}` } });
       expect(v1.status).toBe(200);
 
       await page.getByRole('textbox', { name: '/v1 webhook URL' }).fill(receiver.url('/v1-events'));
       await page.getByRole('button', { name: 'Save /v1 webhook URL' }).click();
       await page.getByText('/v1 webhook URL saved').waitFor();
-      const saved = await server.graphql('{ v1WebhookUrl { webhookUrl } }', {}, asMember(merchant));
+      const saved = await suite.server.graphql('{ v1WebhookUrl { webhookUrl } }', {}, asMember(merchant));
       expect(saved.body.data.v1WebhookUrl.webhookUrl).toBe(receiver.url('/v1-events'));
       await expectAccessible(page, 'the /v1 keys screen');
       await screenshotScreen(page, 'developers-v1-keys');
@@ -321,21 +298,21 @@ describe('the dashboard developers screens in headless Chromium', () => {
   browserTest(
     'roles: a VIEWER sees no write action on any developers screen; a DEVELOPER regenerates keys but cannot create live credentials',
     async () => {
-      const owner = await server.signUp({ businessName: 'Roles Goods' });
-      const viewer = await server.signUp({ businessName: 'Viewer Own' });
-      const developer = await server.signUp({ businessName: 'Developer Own' });
-      await server.addTeamMember(owner, viewer, 'VIEWER');
-      await server.addTeamMember(owner, developer, 'DEVELOPER');
+      const owner = await suite.server.signUp({ businessName: 'Roles Goods' });
+      const viewer = await suite.server.signUp({ businessName: 'Viewer Own' });
+      const developer = await suite.server.signUp({ businessName: 'Developer Own' });
+      await suite.server.addTeamMember(owner, viewer, 'VIEWER');
+      await suite.server.addTeamMember(owner, developer, 'DEVELOPER');
       await fund(owner.apiKey, '3.00');
 
       const enterOwnersBusiness = async (page: Page, member: TestMerchant) => {
-        await signInThroughScreen(page, server.baseUrl, member.email, member.password);
+        await signInThroughScreen(page, suite.server.baseUrl, member.email, member.password);
         await page.getByRole('combobox', { name: 'Business' }).click();
         await page.getByRole('option', { name: 'Roles Goods' }).click();
         await page.getByRole('heading', { name: 'Roles Goods' }).waitFor();
       };
 
-      const { page } = await open();
+      const { page } = await suite.open();
       await enterOwnersBusiness(page, viewer);
       await page.getByRole('link', { name: 'API keys' }).click();
       await page.getByTestId('key-hint-TEST').waitFor();
@@ -360,7 +337,7 @@ describe('the dashboard developers screens in headless Chromium', () => {
       expect(await page.getByRole('button', { name: /Issue|Replace|Save/ }).count()).toBe(0);
       await expectAccessible(page, 'the /v1 keys of a VIEWER');
 
-      const second = await open();
+      const second = await suite.open();
       await enterOwnersBusiness(second.page, developer);
       await second.page.getByRole('link', { name: 'API keys' }).click();
       await second.page.getByRole('button', { name: 'Regenerate the test key' }).waitFor();

@@ -1,14 +1,8 @@
-import { Browser, Page } from 'playwright-core';
+import { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { browserTestFor, launchChromium } from './support/browser';
-import {
-  DashboardTab,
-  buildDashboard,
-  openDashboard,
-  screenshotScreen,
-  signInThroughScreen,
-} from './support/dashboard';
-import { TestMerchant, TestServer, startDeliveringServer, waitUntil } from './support/harness';
+import { browserTestFor } from './support/browser';
+import { dashboardSuite, screenshotScreen, signInThroughScreen } from './support/dashboard';
+import { TestMerchant, startDeliveringServer, waitUntil } from './support/harness';
 import { bankDetails, createPayout, createRecipient, dashboard } from './support/payouts';
 
 const browserTest = browserTestFor('dashboard-payouts.browser');
@@ -27,40 +21,18 @@ const badgeStatus = (page: Page) =>
  * without any write action; axe-core on each screen.
  */
 describe('the dashboard: payouts', () => {
-  let server: TestServer;
-  let browser: Browser | null = null;
-  const tabs: DashboardTab[] = [];
-
-  const open = async () => {
-    browser ??= await launchChromium();
-    const tab = await openDashboard(browser, server.baseUrl);
-    tabs.push(tab);
-    return tab;
-  };
-
-  beforeAll(async () => {
-    await buildDashboard();
-    server = await startDeliveringServer({ payoutSandboxSettleMs: 1_000 });
-  }, 900_000);
-  afterAll(async () => {
-    for (const tab of tabs) await tab.context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(() => {
-    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
-  });
+  const suite = dashboardSuite({ startServer: () => startDeliveringServer({ payoutSandboxSettleMs: 1_000 }) });
 
   /** Runs an operation as the merchant's dashboard sign-in and answers its data, failing on any error. */
   async function asOwner(merchant: TestMerchant, query: string, variables: Record<string, unknown>) {
-    const response = await server.graphql(query, variables, dashboard(merchant));
+    const response = await suite.server.graphql(query, variables, dashboard(merchant));
     expect(response.body.errors).toBeUndefined();
     return response.body.data;
   }
 
   /** A merchant with the payout PIN set (setPayoutPin) and 1,000 USD in its test wallet (sandboxFundWallet). */
   async function payingMerchant(businessName: string): Promise<TestMerchant> {
-    const merchant = await server.signUp({ businessName });
+    const merchant = await suite.server.signUp({ businessName });
     const set = await asOwner(
       merchant,
       'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { isSet } userErrors { code } } }',
@@ -90,8 +62,8 @@ describe('the dashboard: payouts', () => {
     'an owner adds a recipient, quotes, is refused a wrong PIN with nothing written, pays with the right PIN and watches the payout settle without a reload',
     async () => {
       const owner = await payingMerchant('Payout Goods');
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
 
       await page.getByRole('link', { name: 'Recipients' }).click();
       await page.getByText('No recipients yet').waitFor();
@@ -109,7 +81,7 @@ describe('the dashboard: payouts', () => {
       await page.getByLabel('Account number').fill('0123456789');
       await page.getByRole('button', { name: 'Add recipient' }).click();
       await page.getByRole('cell', { name: 'Ada Supplier', exact: true }).waitFor();
-      const recipients = await server.runtime.dataSource.query(
+      const recipients = await suite.server.runtime.dataSource.query(
         'SELECT id, label, screened_at FROM payout_recipients WHERE business_id = $1',
         [owner.businessId],
       );
@@ -139,7 +111,7 @@ describe('the dashboard: payouts', () => {
       await page.getByRole('button', { name: 'Send payout' }).click();
       await page.getByTestId('pin-error').waitFor();
       expect(await page.getByTestId('pin-error').textContent()).toMatch(/PIN/i);
-      const none = await server.runtime.dataSource.query(
+      const none = await suite.server.runtime.dataSource.query(
         'SELECT count(*)::int AS n FROM payouts WHERE business_id = $1',
         [owner.businessId],
       );
@@ -155,7 +127,7 @@ describe('the dashboard: payouts', () => {
       await page.getByRole('heading', { name: /to Ada Supplier/ }).waitFor();
       await waitUntil(async () => (await badgeStatus(page)) === 'SETTLED', 'the payout shows SETTLED', 60_000);
       expect(loads).toEqual([]);
-      const [payout] = await server.runtime.dataSource.query(
+      const [payout] = await suite.server.runtime.dataSource.query(
         'SELECT status, amount::text AS amount, recipient_id FROM payouts WHERE id = $1',
         [payoutId],
       );
@@ -176,9 +148,9 @@ describe('the dashboard: payouts', () => {
     'an owner creates a monthly schedule with the PIN, edits its cap, pauses and resumes it',
     async () => {
       const owner = await payingMerchant('Schedule Goods');
-      await createRecipient(server, owner, bankDetails('6789'), 'Rent Landlord');
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      await createRecipient(suite.server, owner, bankDetails('6789'), 'Rent Landlord');
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
 
       await page.getByRole('link', { name: 'Schedules' }).click();
       await page.getByText('No schedules yet').waitFor();
@@ -197,8 +169,9 @@ describe('the dashboard: payouts', () => {
       const scheduleId = page.url().split('/').pop()!;
       await page.getByRole('heading', { name: 'Monthly rent' }).waitFor();
       const statusOf = async () =>
-        (await server.runtime.dataSource.query('SELECT status FROM payout_schedules WHERE id = $1', [scheduleId]))[0]
-          ?.status;
+        (
+          await suite.server.runtime.dataSource.query('SELECT status FROM payout_schedules WHERE id = $1', [scheduleId])
+        )[0]?.status;
       expect(await statusOf()).toBe('ACTIVE');
       await page.getByText('No run yet').waitFor();
       // The navigation marks the most specific section only: Schedules, not Payouts as well.
@@ -213,7 +186,7 @@ describe('the dashboard: payouts', () => {
       await waitUntil(
         async () =>
           (
-            await server.runtime.dataSource.query(
+            await suite.server.runtime.dataSource.query(
               'SELECT max_run_amount_usd::text AS cap FROM payout_schedules WHERE id = $1',
               [scheduleId],
             )
@@ -242,12 +215,17 @@ describe('the dashboard: payouts', () => {
     async () => {
       const owner = await payingMerchant('Many Suppliers');
       // The oldest recipient is the 101st of the newest-first list: after it, 100 newer ones.
-      const far = await createRecipient(server, owner, bankDetails('6789', { accountNumber: '9900006789' }), 'Zed Far');
+      const far = await createRecipient(
+        suite.server,
+        owner,
+        bankDetails('6789', { accountNumber: '9900006789' }),
+        'Zed Far',
+      );
       for (let start = 0; start < 100; start += 20) {
         await Promise.all(
           Array.from({ length: 20 }, (_, offset) =>
             createRecipient(
-              server,
+              suite.server,
               owner,
               bankDetails('6789', { accountNumber: `${1_000_000 + start + offset}6789` }),
               `Bulk supplier ${start + offset + 1}`,
@@ -255,15 +233,15 @@ describe('the dashboard: payouts', () => {
           ),
         );
       }
-      const [{ n }] = await server.runtime.dataSource.query(
+      const [{ n }] = await suite.server.runtime.dataSource.query(
         'SELECT count(*)::int AS n FROM payout_recipients WHERE business_id = $1',
         [owner.businessId],
       );
       expect(n).toBe(101);
 
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
-      await page.goto(`${server.baseUrl}/dashboard/payouts/send`);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
+      await page.goto(`${suite.server.baseUrl}/dashboard/payouts/send`);
       await page.getByRole('combobox', { name: 'Recipient', exact: true }).fill('zed');
       await page.getByRole('option', { name: /Zed Far/ }).click();
       await choose(page, 'From wallet', /^USD/);
@@ -275,12 +253,12 @@ describe('the dashboard: payouts', () => {
       await page.getByRole('button', { name: 'Send payout' }).click();
       await page.waitForURL(/\/dashboard\/payouts\/[0-9a-f-]{36}$/);
       await page.getByRole('heading', { name: /to Zed Far/ }).waitFor();
-      const [sent] = await server.runtime.dataSource.query('SELECT recipient_id FROM payouts WHERE id = $1', [
+      const [sent] = await suite.server.runtime.dataSource.query('SELECT recipient_id FROM payouts WHERE id = $1', [
         page.url().split('/').pop(),
       ]);
       expect(sent.recipient_id).toBe(far.id);
 
-      await page.goto(`${server.baseUrl}/dashboard/payouts/batches`);
+      await page.goto(`${suite.server.baseUrl}/dashboard/payouts/batches`);
       await page.getByRole('link', { name: 'New batch' }).click();
       await page.waitForURL('**/dashboard/payouts/batches/new');
       await page.getByLabel('Batch name').fill('Far and near');
@@ -307,7 +285,7 @@ describe('the dashboard: payouts', () => {
       expect(await page.getByTestId('batch-row-2').textContent()).toContain('greater than zero');
       expect(await page.getByLabel('Row 1: amount').getAttribute('aria-invalid')).not.toBe('true');
       const batches = () =>
-        server.runtime.dataSource.query<Array<{ id: string; name: string; item_count: number }>>(
+        suite.server.runtime.dataSource.query<Array<{ id: string; name: string; item_count: number }>>(
           'SELECT id, name, item_count FROM payout_batches WHERE business_id = $1',
           [owner.businessId],
         );
@@ -323,7 +301,7 @@ describe('the dashboard: payouts', () => {
       await page.getByRole('cell', { name: 'Bulk supplier 42', exact: true }).waitFor();
       const [made] = await batches();
       expect(page.url().endsWith(made.id)).toBe(true);
-      const items = await server.runtime.dataSource.query(
+      const items = await suite.server.runtime.dataSource.query(
         'SELECT p.recipient_id, p.amount::text AS amount, p.reference FROM payouts p WHERE p.batch_id = $1 ORDER BY p.amount DESC',
         [made.id],
       );
@@ -332,15 +310,15 @@ describe('the dashboard: payouts', () => {
         { recipient_id: expect.any(String), amount: '500', reference: null },
       ]);
 
-      const viewer = await server.signUp({ businessName: 'Batch Viewer Own' });
-      await server.addTeamMember(owner, viewer, 'VIEWER');
-      const second = await open();
-      await signInThroughScreen(second.page, server.baseUrl, viewer.email, viewer.password);
+      const viewer = await suite.server.signUp({ businessName: 'Batch Viewer Own' });
+      await suite.server.addTeamMember(owner, viewer, 'VIEWER');
+      const second = await suite.open();
+      await signInThroughScreen(second.page, suite.server.baseUrl, viewer.email, viewer.password);
       await choose(second.page, 'Business', 'Many Suppliers');
-      await second.page.goto(`${server.baseUrl}/dashboard/payouts/batches`);
+      await second.page.goto(`${suite.server.baseUrl}/dashboard/payouts/batches`);
       await second.page.getByRole('link', { name: 'Far and near' }).waitFor();
       expect(await second.page.getByRole('link', { name: 'New batch' }).count()).toBe(0);
-      await second.page.goto(`${server.baseUrl}/dashboard/payouts/batches/new`);
+      await second.page.goto(`${suite.server.baseUrl}/dashboard/payouts/batches/new`);
       await second.page.getByText('Your role cannot create batches').waitFor();
       expect(await second.page.getByRole('button', { name: 'Create batch' }).count()).toBe(0);
       await expectAccessible(second.page, 'the batch form, as a VIEWER');
@@ -352,29 +330,31 @@ describe('the dashboard: payouts', () => {
     'an ADMIN approves a held payout in the review queue; a VIEWER sees no write action',
     async () => {
       const owner = await payingMerchant('Review Goods');
-      const held = await createRecipient(server, owner, bankDetails('2222'), 'Held Supplier');
-      const created = await createPayout(server, owner, { recipientId: held.id, amount: '40.00' });
+      const held = await createRecipient(suite.server, owner, bankDetails('2222'), 'Held Supplier');
+      const created = await createPayout(suite.server, owner, { recipientId: held.id, amount: '40.00' });
       expect(created.body.data.status).toBe('PENDING_REVIEW');
       const payoutId = created.body.data.id as string;
 
-      const admin = await server.signUp({ businessName: 'Admin Own Co' });
-      await server.addTeamMember(owner, admin, 'ADMIN');
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, admin.email, admin.password);
+      const admin = await suite.server.signUp({ businessName: 'Admin Own Co' });
+      await suite.server.addTeamMember(owner, admin, 'ADMIN');
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, admin.email, admin.password);
       await choose(page, 'Business', 'Review Goods');
-      await page.goto(`${server.baseUrl}/dashboard/payouts`);
+      await page.goto(`${suite.server.baseUrl}/dashboard/payouts`);
       await page.getByRole('link', { name: 'Review queue' }).click();
       await page.getByRole('cell', { name: 'Held Supplier', exact: true }).waitFor();
       await expectAccessible(page, 'the review queue');
       await screenshotScreen(page, 'payouts-review');
       await page.getByRole('button', { name: /^Approve/ }).click();
       await page.getByText('Nothing to review').waitFor();
-      const [approved] = await server.runtime.dataSource.query('SELECT status FROM payouts WHERE id = $1', [payoutId]);
+      const [approved] = await suite.server.runtime.dataSource.query('SELECT status FROM payouts WHERE id = $1', [
+        payoutId,
+      ]);
       expect(approved.status).not.toBe('PENDING_REVIEW');
       await expectAccessible(page, 'the review queue, empty');
 
       // A batch made through the API: its list and page, read by the ADMIN.
-      const paid = await createRecipient(server, owner, bankDetails('6789'), 'Batch Supplier');
+      const paid = await createRecipient(suite.server, owner, bankDetails('6789'), 'Batch Supplier');
       const batch = await asOwner(
         owner,
         'mutation($input: CreatePayoutBatchInput!) { createPayoutBatch(input: $input) { batch { id } userErrors { code } } }',
@@ -390,13 +370,13 @@ describe('the dashboard: payouts', () => {
       await expectAccessible(page, 'a batch');
       await screenshotScreen(page, 'payouts-batch');
 
-      const viewer = await server.signUp({ businessName: 'Viewer Own Co' });
-      await server.addTeamMember(owner, viewer, 'VIEWER');
-      const second = await open();
+      const viewer = await suite.server.signUp({ businessName: 'Viewer Own Co' });
+      await suite.server.addTeamMember(owner, viewer, 'VIEWER');
+      const second = await suite.open();
       const view = second.page;
-      await signInThroughScreen(view, server.baseUrl, viewer.email, viewer.password);
+      await signInThroughScreen(view, suite.server.baseUrl, viewer.email, viewer.password);
       await choose(view, 'Business', 'Review Goods');
-      await view.goto(`${server.baseUrl}/dashboard/payouts`);
+      await view.goto(`${suite.server.baseUrl}/dashboard/payouts`);
       await view.locator(`tr[data-row-id="${payoutId}"]`).waitFor();
       expect(await view.getByRole('link', { name: 'Send a payout' }).count()).toBe(0);
       expect(await view.getByRole('link', { name: 'Review queue' }).count()).toBe(0);

@@ -1,15 +1,8 @@
-import { Browser, Page } from 'playwright-core';
+import { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { browserTestFor, launchChromium } from './support/browser';
-import {
-  DashboardTab,
-  buildDashboard,
-  openDashboard,
-  screenshotScreen,
-  signInThroughScreen,
-  watch,
-} from './support/dashboard';
-import { TestMerchant, TestServer, startDeliveringServer, waitUntil } from './support/harness';
+import { browserTestFor } from './support/browser';
+import { dashboardSuite, screenshotScreen, signInThroughScreen, watch } from './support/dashboard';
+import { TestMerchant, startDeliveringServer, waitUntil } from './support/harness';
 import { PATIENCE_MS, within } from './support/wait';
 import { TREASURY_PAYOUTS, activeEndUser, apiKey, createWallet, deposit, payoutBody } from './support/treasury';
 
@@ -37,41 +30,20 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
  * navigation has no treasury entry; a VIEWER sees no write action.
  */
 describe('the dashboard: collections and treasury', () => {
-  let server: TestServer;
-  let browser: Browser | null = null;
-  const tabs: DashboardTab[] = [];
+  // With the job worker: a treasury payout is dispatched and settled by durable jobs.
+  const suite = dashboardSuite({ startServer: () => startDeliveringServer() });
 
-  const open = async () => {
-    browser ??= await launchChromium();
-    const tab = await openDashboard(browser, server.baseUrl);
-    tabs.push(tab);
-    return tab;
-  };
   const asOwner = (merchant: TestMerchant) => ({
     authorization: `Bearer ${merchant.token}`,
     'x-service-business-id': merchant.businessId,
   });
 
-  beforeAll(async () => {
-    await buildDashboard();
-    // With the job worker: a treasury payout is dispatched and settled by durable jobs.
-    server = await startDeliveringServer();
-  }, 900_000);
-  afterAll(async () => {
-    for (const tab of tabs) await tab.context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(() => {
-    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
-  });
-
   browserTest(
     'a merchant without treasury opens a bank-transfer collection, sees its bank details, and watches it complete live when the sandbox pays it; an amount below the channel minimum is refused on its field; a mobile-money collection asks for the network and shows the prompt',
     async () => {
-      const merchant = await server.signUp({ businessName: 'Lagos Goods' });
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, merchant.email, merchant.password);
+      const merchant = await suite.server.signUp({ businessName: 'Lagos Goods' });
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, merchant.email, merchant.password);
 
       await nav(page).getByRole('link', { name: 'Collections' }).click();
       await page.getByText('No collections yet').waitFor();
@@ -93,7 +65,7 @@ describe('the dashboard: collections and treasury', () => {
         'the amount below the minimum is marked on its field',
       );
       await expectAccessible(page, 'a refused collection');
-      const [{ count }] = await server.runtime.dataSource.query(
+      const [{ count }] = await suite.server.runtime.dataSource.query(
         `SELECT count(*)::int AS count FROM collections WHERE business_id = $1`,
         [merchant.businessId],
       );
@@ -106,7 +78,7 @@ describe('the dashboard: collections and treasury', () => {
       const collectionId = page.url().split('/').pop()!;
       const instructions = page.getByTestId('collection-instructions');
       await instructions.getByText('Account number').waitFor();
-      const [row] = await server.runtime.dataSource.query(
+      const [row] = await suite.server.runtime.dataSource.query(
         `SELECT amount::text AS amount, currency, status, instructions FROM collections WHERE id = $1`,
         [collectionId],
       );
@@ -123,7 +95,7 @@ describe('the dashboard: collections and treasury', () => {
       await page.getByRole('button', { name: 'Pay this collection (sandbox)' }).click();
       await waitUntil(async () => (await headlineStatus(page)) === 'COMPLETED', 'the collection completes', LIVE_MS);
       expect(loads).toEqual([]);
-      const [paid] = await server.runtime.dataSource.query(
+      const [paid] = await suite.server.runtime.dataSource.query(
         `SELECT status, settlement_net::text AS net FROM collections WHERE id = $1`,
         [collectionId],
       );
@@ -149,7 +121,7 @@ describe('the dashboard: collections and treasury', () => {
       const momoId = page.url().split('/').pop()!;
       await instructions.getByText('Prompt sent to').waitFor();
       expect(await instructions.textContent()).toContain('+233241234567');
-      const [momo] = await server.runtime.dataSource.query(
+      const [momo] = await suite.server.runtime.dataSource.query(
         `SELECT amount::text AS amount, currency, network_id FROM collections WHERE id = $1`,
         [momoId],
       );
@@ -168,10 +140,10 @@ describe('the dashboard: collections and treasury', () => {
   browserTest(
     'a treasury business adds an end-user, sees KYC approved on the hosted page arrive live, opens a USD wallet with deposit instructions, funds it in the sandbox and sends a payout that completes live',
     async () => {
-      const partner = await server.signUp({ businessName: 'Nimbus Wallet' });
-      await server.setTreasury(partner.businessId, true);
-      const { page, context, problems } = await open();
-      await signInThroughScreen(page, server.baseUrl, partner.email, partner.password);
+      const partner = await suite.server.signUp({ businessName: 'Nimbus Wallet' });
+      await suite.server.setTreasury(partner.businessId, true);
+      const { page, context, problems } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, partner.email, partner.password);
 
       await nav(page).getByRole('link', { name: 'Treasury end-users' }).click();
       await page.getByText('No end-users yet').waitFor();
@@ -190,7 +162,7 @@ describe('the dashboard: collections and treasury', () => {
       await link.waitFor();
       const kyc = page.getByTestId('kyc');
       expect(await kyc.locator('[data-status]').getAttribute('data-status')).toBe('PENDING');
-      const [check] = await server.runtime.dataSource.query(
+      const [check] = await suite.server.runtime.dataSource.query(
         `SELECT status, kyc_link_url FROM treasury_kyc_checks WHERE end_user_id = $1`,
         [endUserId],
       );
@@ -203,7 +175,7 @@ describe('the dashboard: collections and treasury', () => {
       page.on('load', () => loads.push(page.url()));
       const endUserTab = await within(context.newPage(), PATIENCE_MS, 'the end-user tab');
       watch(endUserTab, problems);
-      await endUserTab.goto(`${server.baseUrl}${new URL(check.kyc_link_url).pathname}`);
+      await endUserTab.goto(`${suite.server.baseUrl}${new URL(check.kyc_link_url).pathname}`);
       await endUserTab.click('#approve-button');
       await waitUntil(
         async () => (await kyc.locator('[data-status]').getAttribute('data-status')) === 'APPROVED',
@@ -217,7 +189,7 @@ describe('the dashboard: collections and treasury', () => {
       await page.getByRole('button', { name: 'Open wallet' }).click();
       const wallet = page.getByRole('region', { name: 'USD wallet' });
       await wallet.waitFor();
-      const [walletRow] = await server.runtime.dataSource.query(
+      const [walletRow] = await suite.server.runtime.dataSource.query(
         `SELECT id, currency, deposit_account FROM treasury_wallets WHERE end_user_id = $1`,
         [endUserId],
       );
@@ -255,7 +227,7 @@ describe('the dashboard: collections and treasury', () => {
         LIVE_MS,
       );
       expect(loads).toEqual([]);
-      const [payout] = await server.runtime.dataSource.query(
+      const [payout] = await suite.server.runtime.dataSource.query(
         `SELECT amount::text AS amount, status, destination_type, end_user_id, wallet_id FROM treasury_payouts WHERE id = $1`,
         [payoutId],
       );
@@ -280,13 +252,13 @@ describe('the dashboard: collections and treasury', () => {
   browserTest(
     "a treasury payout's page, opened from the list, follows the payout live (cancelled elsewhere: the page changes without a reload) and cancels a pending one on screen, the debit reversed; a VIEWER sees it without the cancel",
     async () => {
-      const partner = await server.signUp({ businessName: 'Payout Watchers' });
-      await server.setTreasury(partner.businessId, true);
-      const user = await activeEndUser(server, partner);
-      const wallet = await createWallet(server, partner, user.id);
-      await deposit(server, partner, user.id, wallet.id, '100.00');
+      const partner = await suite.server.signUp({ businessName: 'Payout Watchers' });
+      await suite.server.setTreasury(partner.businessId, true);
+      const user = await activeEndUser(suite.server, partner);
+      const wallet = await createWallet(suite.server, partner, user.id);
+      await deposit(suite.server, partner, user.id, wallet.id, '100.00');
       const pending = async (amount: string) => {
-        const response = await server.request('POST', TREASURY_PAYOUTS, {
+        const response = await suite.server.request('POST', TREASURY_PAYOUTS, {
           headers: apiKey(partner),
           body: payoutBody(user.id, wallet.id, { amount, metadata: { test_outcome: 'pending' } }),
         });
@@ -296,8 +268,8 @@ describe('the dashboard: collections and treasury', () => {
       const elsewhere = await pending('10.00');
       const onScreen = await pending('30.00');
 
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, partner.email, partner.password);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, partner.email, partner.password);
       await nav(page).getByRole('link', { name: 'Treasury payouts' }).click();
       await page.locator(`tr[data-row-id="${elsewhere}"] a`).click();
       await page.waitForURL(`**/dashboard/treasury/payouts/${elsewhere}`);
@@ -309,7 +281,7 @@ describe('the dashboard: collections and treasury', () => {
 
       const loads: string[] = [];
       page.on('load', () => loads.push(page.url()));
-      const cancelled = await server.request('POST', `${TREASURY_PAYOUTS}/${elsewhere}/cancel`, {
+      const cancelled = await suite.server.request('POST', `${TREASURY_PAYOUTS}/${elsewhere}/cancel`, {
         headers: apiKey(partner),
       });
       expect(cancelled.status).toBe(200);
@@ -321,11 +293,11 @@ describe('the dashboard: collections and treasury', () => {
       expect(loads).toEqual([]);
       expect(await page.getByRole('button', { name: 'Cancel payout' }).count()).toBe(0);
 
-      await page.goto(`${server.baseUrl}/dashboard/treasury/payouts/${onScreen}`);
+      await page.goto(`${suite.server.baseUrl}/dashboard/treasury/payouts/${onScreen}`);
       await page.getByRole('heading', { name: 'Treasury payout of $30.00' }).waitFor();
       await page.getByRole('button', { name: 'Cancel payout' }).click();
       await waitUntil(async () => (await headlineStatus(page)) === 'CANCELLED', 'the payout is cancelled on screen');
-      const [row] = await server.runtime.dataSource.query(`SELECT status FROM treasury_payouts WHERE id = $1`, [
+      const [row] = await suite.server.runtime.dataSource.query(`SELECT status FROM treasury_payouts WHERE id = $1`, [
         onScreen,
       ]);
       expect(row.status).toBe('CANCELLED');
@@ -337,14 +309,14 @@ describe('the dashboard: collections and treasury', () => {
       );
       await expectAccessible(page, 'a cancelled treasury payout');
 
-      const viewer = await server.signUp({ businessName: 'Treasury Viewer Own' });
-      await server.addTeamMember(partner, viewer, 'VIEWER');
+      const viewer = await suite.server.signUp({ businessName: 'Treasury Viewer Own' });
+      await suite.server.addTeamMember(partner, viewer, 'VIEWER');
       const third = await pending('5.00');
-      const second = await open();
-      await signInThroughScreen(second.page, server.baseUrl, viewer.email, viewer.password);
+      const second = await suite.open();
+      await signInThroughScreen(second.page, suite.server.baseUrl, viewer.email, viewer.password);
       await choose(second.page, 'Business', 'Payout Watchers');
       await nav(second.page).getByRole('link', { name: 'Treasury payouts' }).waitFor();
-      await second.page.goto(`${server.baseUrl}/dashboard/treasury/payouts/${third}`);
+      await second.page.goto(`${suite.server.baseUrl}/dashboard/treasury/payouts/${third}`);
       await second.page.getByRole('heading', { name: 'Treasury payout of $5.00' }).waitFor();
       expect(await headlineStatus(second.page)).toBe('PENDING');
       expect(await second.page.getByRole('button', { name: 'Cancel payout' }).count()).toBe(0);
@@ -356,19 +328,19 @@ describe('the dashboard: collections and treasury', () => {
   browserTest(
     'a VIEWER of a treasury business sees collections, end-users, wallets and payouts but no action that writes',
     async () => {
-      const owner = await server.signUp({ businessName: 'Viewed Treasury' });
-      await server.setTreasury(owner.businessId, true);
-      const created = await server.graphql(
+      const owner = await suite.server.signUp({ businessName: 'Viewed Treasury' });
+      await suite.server.setTreasury(owner.businessId, true);
+      const created = await suite.server.graphql(
         'mutation($input: CreateTreasuryEndUserInput!) { createTreasuryEndUser(input: $input) { treasuryEndUser { id } userErrors { message } } }',
         { input: { externalId: 'viewed-1', email: 'viewed@example.com', name: 'Viewed One' } },
         asOwner(owner),
       );
       const endUserId = created.body.data.createTreasuryEndUser.treasuryEndUser.id;
-      const viewer = await server.signUp({ businessName: 'Viewer Own' });
-      await server.addTeamMember(owner, viewer, 'VIEWER');
+      const viewer = await suite.server.signUp({ businessName: 'Viewer Own' });
+      await suite.server.addTeamMember(owner, viewer, 'VIEWER');
 
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, viewer.email, viewer.password);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, viewer.email, viewer.password);
       await choose(page, 'Business', 'Viewed Treasury');
       await nav(page).getByRole('link', { name: 'Treasury end-users' }).waitFor();
 

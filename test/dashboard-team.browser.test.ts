@@ -1,14 +1,8 @@
-import { Browser, Page } from 'playwright-core';
+import { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { browserTestFor, launchChromium } from './support/browser';
-import {
-  DashboardTab,
-  buildDashboard,
-  openDashboard,
-  screenshotScreen,
-  signInThroughScreen,
-} from './support/dashboard';
-import { TestMerchant, TestServer, startTestServer, waitFor } from './support/harness';
+import { browserTestFor } from './support/browser';
+import { dashboardSuite, screenshotScreen, signInThroughScreen } from './support/dashboard';
+import { TestMerchant, waitFor } from './support/harness';
 
 const browserTest = browserTestFor('dashboard-team.browser');
 
@@ -32,48 +26,27 @@ async function visit(page: Page, screen: string, heading: string): Promise<void>
  * rule and a threshold; a DEVELOPER blocks an email; the Sandbox is gone in live mode. axe-core on each.
  */
 describe('the team, settings and sandbox screens of the dashboard', () => {
-  let server: TestServer;
-  let browser: Browser | null = null;
-  const tabs: DashboardTab[] = [];
+  const suite = dashboardSuite();
 
-  const open = async () => {
-    browser ??= await launchChromium();
-    const tab = await openDashboard(browser, server.baseUrl);
-    tabs.push(tab);
-    return tab;
-  };
   const asUser = (merchant: TestMerchant, businessId = merchant.businessId) => ({
     authorization: `Bearer ${merchant.token}`,
     'x-service-business-id': businessId,
   });
   const roleOf = async (userId: string, businessId: string): Promise<string | undefined> =>
     (
-      await server.runtime.dataSource.query(`SELECT role FROM memberships WHERE user_id = $1 AND business_id = $2`, [
-        userId,
-        businessId,
-      ])
+      await suite.server.runtime.dataSource.query(
+        `SELECT role FROM memberships WHERE user_id = $1 AND business_id = $2`,
+        [userId, businessId],
+      )
     )[0]?.role;
-
-  beforeAll(async () => {
-    await buildDashboard();
-    server = await startTestServer();
-  }, 900_000);
-  afterAll(async () => {
-    for (const tab of tabs) await tab.context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(() => {
-    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
-  });
 
   browserTest(
     'an OWNER funds a wallet and invites a DEVELOPER, who accepts, switches business and blocks an email; demoted to VIEWER, the member loses every write action; the OWNER sets the payout PIN; the sandbox is absent in live mode',
     async () => {
-      const owner = await server.signUp({ businessName: 'Team Owner Co' });
-      const member = await server.signUp({ businessName: 'Member Own Co' });
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      const owner = await suite.server.signUp({ businessName: 'Team Owner Co' });
+      const member = await suite.server.signUp({ businessName: 'Member Own Co' });
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
 
       // Sandbox: play money, then the test clock two days ahead.
       await visit(page, 'Sandbox', 'Test clock');
@@ -86,7 +59,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await page.getByLabel('Days to advance').fill('2');
       await page.getByRole('button', { name: 'Advance the clock' }).click();
       await page.getByTestId('clock-offset').filter({ hasText: '2 d' }).waitFor();
-      const [clock] = await server.runtime.dataSource.query(
+      const [clock] = await suite.server.runtime.dataSource.query(
         `SELECT offset_seconds FROM sandbox_clocks WHERE business_id = $1`,
         [owner.businessId],
       );
@@ -101,7 +74,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
 
       await visit(page, 'Home', 'Team Owner Co');
       await page.locator('[data-wallet="USD"]').filter({ hasText: '$250.00' }).waitFor();
-      const wallets = await server.graphql('{ wallets { currency balance { amount } } }', {}, asUser(owner));
+      const wallets = await suite.server.graphql('{ wallets { currency balance { amount } } }', {}, asUser(owner));
       expect(wallets.body.data.wallets).toEqual([{ currency: 'USD', balance: { amount: '250.00' } }]);
 
       // Team: invite the member as DEVELOPER, and someone else, then revoke that one.
@@ -126,7 +99,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
         .locator('tr[data-invitation-id]')
         .filter({ hasText: 'later@example.com' })
         .waitFor({ state: 'detached' });
-      const invitations = await server.runtime.dataSource.query(
+      const invitations = await suite.server.runtime.dataSource.query(
         `SELECT email, role, status FROM team_invitations WHERE business_id = $1 ORDER BY email`,
         [owner.businessId],
       );
@@ -136,9 +109,9 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       ]);
 
       // The member, in a browser of their own, accepts and switches to the business in the header.
-      const memberTab = await open();
+      const memberTab = await suite.open();
       const memberPage = memberTab.page;
-      await signInThroughScreen(memberPage, server.baseUrl, member.email, member.password);
+      await signInThroughScreen(memberPage, suite.server.baseUrl, member.email, member.password);
       await visit(memberPage, 'Team', 'Your invitations');
       await expectAccessible(memberPage, 'the team screen with an invitation to answer');
       await screenshotScreen(memberPage, 'team-invitations');
@@ -156,7 +129,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await memberPage.getByLabel('Value to block').fill('Fraudster@Example.com');
       await memberPage.getByRole('button', { name: 'Block', exact: true }).click();
       await memberPage.getByRole('button', { name: 'Unblock fraudster@example.com' }).waitFor();
-      const blocked = await server.runtime.dataSource.query(
+      const blocked = await suite.server.runtime.dataSource.query(
         `SELECT type, value, livemode FROM fraud_blocklist WHERE business_id = $1`,
         [owner.businessId],
       );
@@ -200,9 +173,10 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await page.getByRole('button', { name: 'Set PIN' }).click();
       await page.getByTestId('pin-status').filter({ hasText: 'A PIN is set' }).waitFor();
       expect(
-        await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM payout_pins WHERE business_id = $1`, [
-          owner.businessId,
-        ]),
+        await suite.server.runtime.dataSource.query(
+          `SELECT count(*)::int AS n FROM payout_pins WHERE business_id = $1`,
+          [owner.businessId],
+        ),
       ).toEqual([{ n: 1 }]);
       await page.getByLabel('Current PIN').fill('000000');
       await page.getByLabel('New PIN').fill('654321');
@@ -212,7 +186,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await page.getByRole('button', { name: 'Change PIN' }).click();
       await page.getByText('The payout PIN was changed').waitFor();
       // The new PIN is the one the API now asks for.
-      const check = await server.graphql(
+      const check = await suite.server.graphql(
         'mutation($input: SetPayoutPinInput!) { setPayoutPin(input: $input) { payoutPin { isSet } userErrors { code } } }',
         { input: { currentPin: '654321', pin: '654321' } },
         asUser(owner),
@@ -224,7 +198,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await page.getByLabel('Rule note').fill('No UK or French cards');
       await page.getByRole('button', { name: 'Add rule' }).click();
       await page.getByText('No UK or French cards').waitFor();
-      const rules = await server.runtime.dataSource.query(
+      const rules = await suite.server.runtime.dataSource.query(
         `SELECT type, enabled, description FROM fraud_rules WHERE business_id = $1`,
         [owner.businessId],
       );
@@ -232,7 +206,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await page.getByLabel('Threshold', { exact: true }).fill('100.00');
       await page.getByRole('button', { name: 'Set threshold' }).click();
       await page.locator('tr[data-threshold="USD"]').waitFor();
-      const thresholds = await server.graphql(
+      const thresholds = await suite.server.graphql(
         '{ walletLowBalanceThresholds { currency threshold } }',
         {},
         asUser(owner),
@@ -247,7 +221,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       expect(
         await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sandbox' }).count(),
       ).toBe(0);
-      await page.goto(`${server.baseUrl}/dashboard/sandbox`);
+      await page.goto(`${suite.server.baseUrl}/dashboard/sandbox`);
       await page.getByText('The sandbox is for test mode').waitFor();
       await expectAccessible(page, 'the sandbox address in live mode');
     },
@@ -256,10 +230,10 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
   browserTest(
     "a DEVELOPER edits a fraud rule's parameters on screen: the API's refusal of a country code shows on its field and nothing changes, then the new countries and note are saved; demoted to VIEWER with the form open, the save is refused on screen and the screen then offers no Edit",
     async () => {
-      const owner = await server.signUp({ businessName: 'Rule Editing Co' });
-      const member = await server.signUp({ businessName: 'Rule Member Co' });
-      const membershipId = await server.addTeamMember(owner, member, 'DEVELOPER');
-      const created = await server.graphql(
+      const owner = await suite.server.signUp({ businessName: 'Rule Editing Co' });
+      const member = await suite.server.signUp({ businessName: 'Rule Member Co' });
+      const membershipId = await suite.server.addTeamMember(owner, member, 'DEVELOPER');
+      const created = await suite.server.graphql(
         'mutation($input: CreateFraudRuleInput!) { createFraudRule(input: $input) { fraudRule { id } userErrors { code } } }',
         { input: { type: 'card_country', countries: ['GB'], description: 'No UK cards' } },
         asUser(owner),
@@ -267,12 +241,13 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       const ruleId: string = created.body.data.createFraudRule.fraudRule.id;
       const ruleRow = async () =>
         (
-          await server.runtime.dataSource.query(`SELECT type, "values", description FROM fraud_rules WHERE id = $1`, [
-            ruleId,
-          ])
+          await suite.server.runtime.dataSource.query(
+            `SELECT type, "values", description FROM fraud_rules WHERE id = $1`,
+            [ruleId],
+          )
         )[0];
       // What the API answers for a three-letter code: the screen must show this on the Countries field.
-      const refused = await server.graphql(
+      const refused = await suite.server.graphql(
         'mutation($input: UpdateFraudRuleInput!) { updateFraudRule(input: $input) { fraudRule { id } userErrors { field message } } }',
         { input: { id: ruleId, countries: ['GBR'] } },
         asUser(owner),
@@ -280,8 +255,8 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       const [countryError] = refused.body.data.updateFraudRule.userErrors;
       expect(countryError.field.slice(0, 2)).toEqual(['input', 'countries']);
 
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, member.email, member.password);
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, member.email, member.password);
       await choose(page, 'Business', 'Rule Editing Co');
       await visit(page, 'Settings', 'Fraud rules');
       await page.getByRole('button', { name: 'Edit the Card country rule GB' }).click();
@@ -313,7 +288,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
 
       // Demoted while the form is open: the API refuses, and the screen says so where the action was.
       await page.getByRole('button', { name: 'Edit the Card country rule GB, FR' }).click();
-      const demoted = await server.graphql(
+      const demoted = await suite.server.graphql(
         'mutation($input: ChangeTeamMemberRoleInput!) { changeTeamMemberRole(input: $input) { membership { role } userErrors { code } } }',
         { input: { membershipId, role: 'VIEWER' } },
         asUser(owner),
@@ -341,16 +316,16 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
   browserTest(
     'a refusal the API still answers appears where the action was: a DEVELOPER demoted to VIEWER while the screen is open is refused, nothing is written, and the screen then offers no write action',
     async () => {
-      const owner = await server.signUp({ businessName: 'Refusing Co' });
-      const member = await server.signUp({ businessName: 'Member Two Co' });
-      const membershipId = await server.addTeamMember(owner, member, 'DEVELOPER');
-      const { page } = await open();
-      await signInThroughScreen(page, server.baseUrl, member.email, member.password);
+      const owner = await suite.server.signUp({ businessName: 'Refusing Co' });
+      const member = await suite.server.signUp({ businessName: 'Member Two Co' });
+      const membershipId = await suite.server.addTeamMember(owner, member, 'DEVELOPER');
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, member.email, member.password);
       await choose(page, 'Business', 'Refusing Co');
       await visit(page, 'Settings', 'Block list');
       await page.getByRole('button', { name: 'Block', exact: true }).waitFor();
 
-      const demoted = await server.graphql(
+      const demoted = await suite.server.graphql(
         'mutation($input: ChangeTeamMemberRoleInput!) { changeTeamMemberRole(input: $input) { membership { role } userErrors { code } } }',
         { input: { membershipId, role: 'VIEWER' } },
         asUser(owner),
@@ -363,9 +338,10 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await refusal.waitFor();
       expect(await refusal.textContent()).toContain('OWNER, ADMIN, DEVELOPER');
       expect(
-        await server.runtime.dataSource.query(`SELECT count(*)::int AS n FROM fraud_blocklist WHERE business_id = $1`, [
-          owner.businessId,
-        ]),
+        await suite.server.runtime.dataSource.query(
+          `SELECT count(*)::int AS n FROM fraud_blocklist WHERE business_id = $1`,
+          [owner.businessId],
+        ),
       ).toEqual([{ n: 0 }]);
       await expectAccessible(page, 'a refused block-list entry');
 
@@ -375,8 +351,8 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       expect(await page.getByRole('button', { name: 'Block', exact: true }).count()).toBe(0);
 
       // The OWNER removes the member from the team.
-      const ownerTab = await open();
-      await signInThroughScreen(ownerTab.page, server.baseUrl, owner.email, owner.password);
+      const ownerTab = await suite.open();
+      await signInThroughScreen(ownerTab.page, suite.server.baseUrl, owner.email, owner.password);
       await visit(ownerTab.page, 'Team', 'Members');
       await ownerTab.page.getByRole('button', { name: `Remove ${member.email}` }).click();
       await ownerTab.page.getByText(member.email, { exact: true }).waitFor({ state: 'detached' });

@@ -1,16 +1,9 @@
-import { Browser, Page, Request, Route } from 'playwright-core';
+import { Page, Request, Route } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { browserTestFor, launchChromium } from './support/browser';
+import { browserTestFor } from './support/browser';
 import { CARDS, FUTURE_YEAR, api, pathOf } from './support/checkout';
-import {
-  DashboardTab,
-  buildDashboard,
-  openDashboard,
-  screenshotScreen,
-  signInThroughScreen,
-  watch,
-} from './support/dashboard';
-import { TestServer, codeIn, startTestServer, waitFor, waitUntil } from './support/harness';
+import { dashboardSuite, screenshotScreen, signInThroughScreen, watch } from './support/dashboard';
+import { codeIn, waitFor, waitUntil } from './support/harness';
 import { chargingMerchant } from './support/payments';
 import { PATIENCE_MS, within } from './support/wait';
 
@@ -37,38 +30,15 @@ const rowStatus = (page: Page, paymentId: string) =>
  * refusals, an expired session; axe-core on each screen.
  */
 describe('the dashboard in headless Chromium', () => {
-  let server: TestServer;
-  let browser: Browser | null = null;
-  const tabs: DashboardTab[] = [];
-
-  const open = async () => {
-    browser ??= await launchChromium();
-    const tab = await openDashboard(browser, server.baseUrl);
-    tabs.push(tab);
-    return tab;
-  };
-
-  beforeAll(async () => {
-    await buildDashboard();
-    server = await startTestServer();
-  }, 900_000);
-  afterAll(async () => {
-    for (const tab of tabs) await tab.context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-  });
-  afterEach(() => {
-    // Every page of the test ran without an uncaught error, a console error or a request elsewhere.
-    for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
-  });
+  const suite = dashboardSuite();
 
   browserTest(
     'a merchant signs up with the emailed code, takes a payment on the hosted page in another tab, watches it turn COMPLETED without a reload, and refunds part of it',
     async () => {
-      const { page, context, problems } = await open();
+      const { page, context, problems } = await suite.open();
       const email = `dash-${Date.now()}@example.com`;
 
-      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.goto(`${suite.server.baseUrl}/dashboard`);
       await page.waitForURL('**/dashboard/sign-in');
       await page.getByRole('link', { name: 'Create an account' }).click();
       await page.getByLabel('Your name').fill('Dana Dash');
@@ -81,7 +51,7 @@ describe('the dashboard in headless Chromium', () => {
 
       await page.getByText('We sent a 6-digit code').waitFor();
       const [mail] = await waitFor(
-        () => server.mailTo(email),
+        () => suite.server.mailTo(email),
         (mails) => mails.length > 0,
       );
       await page.getByLabel('Digit 1 of the sign-up code').focus();
@@ -102,22 +72,25 @@ describe('the dashboard in headless Chromium', () => {
 
       // The payer, in another tab, pays on the hosted page.
       const session = (
-        await api(server, apiKey)('POST', '/api/v1/business/checkout/session', {
+        await api(suite.server, apiKey)('POST', '/api/v1/business/checkout/session', {
           amount: 42.5,
           currency: 'usd',
           customerEmail: 'payer@example.com',
-          successUrl: `${server.baseUrl}/healthz`,
+          successUrl: `${suite.server.baseUrl}/healthz`,
         })
       ).body.data;
       const payer = await within(context.newPage(), PATIENCE_MS, 'the payer tab');
       watch(payer, problems);
-      await payer.goto(`${server.baseUrl}${pathOf(session.checkoutUrl)}`);
+      await payer.goto(`${suite.server.baseUrl}${pathOf(session.checkoutUrl)}`);
       await payer.fill('#number', '4242 4242 4242 4242');
       await payer.fill('#expiryMonth', '12');
       await payer.fill('#expiryYear', FUTURE_YEAR);
       await payer.fill('#cvv', '123');
-      await Promise.all([payer.waitForURL(`${server.baseUrl}/healthz**`, { timeout: 60_000 }), payer.click('#pay')]);
-      const [{ id: paymentId }] = await server.runtime.dataSource.query(
+      await Promise.all([
+        payer.waitForURL(`${suite.server.baseUrl}/healthz**`, { timeout: 60_000 }),
+        payer.click('#pay'),
+      ]);
+      const [{ id: paymentId }] = await suite.server.runtime.dataSource.query(
         `SELECT p.id FROM payments p JOIN checkout_sessions s ON s.payment_id = p.id WHERE s.id = $1`,
         [session.id],
       );
@@ -145,7 +118,7 @@ describe('the dashboard in headless Chromium', () => {
       // The payment's events (Payment.events): created and completed, then the refund, as the page reloads them.
       await page.locator('tr[data-event-type="payment.completed"]').waitFor();
       expect(await page.locator('tr[data-refund-id]').textContent()).toContain('damaged box');
-      const [refund] = await server.runtime.dataSource.query(
+      const [refund] = await suite.server.runtime.dataSource.query(
         `SELECT amount::text AS amount FROM refunds WHERE payment_id = $1`,
         [paymentId],
       );
@@ -167,9 +140,9 @@ describe('the dashboard in headless Chromium', () => {
   browserTest(
     'sign-in: a wrong password is refused with the lockout rule; a refused session sends the user back to sign in, saying it expired; the mode switch leaves test mode unmistakably',
     async () => {
-      const merchant = await server.signUp({ businessName: 'Sign-in Goods' });
-      const { page } = await open();
-      await page.goto(`${server.baseUrl}/dashboard/payments`);
+      const merchant = await suite.server.signUp({ businessName: 'Sign-in Goods' });
+      const { page } = await suite.open();
+      await page.goto(`${suite.server.baseUrl}/dashboard/payments`);
       await page.waitForURL('**/dashboard/sign-in');
       await page.getByLabel('Email').fill(merchant.email);
       await page.getByLabel('Password', { exact: true }).fill('not-the-password');
@@ -207,9 +180,9 @@ describe('the dashboard in headless Chromium', () => {
   browserTest(
     "a screen's first query is answered while the frame's own query is held back; the screen appears, with its write actions, only once the frame knows the role",
     async () => {
-      const { page } = await open();
-      const owner = await chargingMerchant(server);
-      const charged = await server.graphql(
+      const { page } = await suite.open();
+      const owner = await chargingMerchant(suite.server);
+      const charged = await suite.server.graphql(
         CHARGE,
         {
           input: {
@@ -222,7 +195,7 @@ describe('the dashboard in headless Chromium', () => {
         { 'x-api-key': owner.apiKey },
       );
       const paymentId = charged.body.data?.chargeCard.payment.id as string;
-      await signInThroughScreen(page, server.baseUrl, owner.email, owner.password);
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
 
       for (const [screen, path, operation, heading] of [
         ['the payments list', '/dashboard/payments', 'PaymentsList', 'Payments'],
@@ -240,7 +213,7 @@ describe('the dashboard in headless Chromium', () => {
         const screenAnswered = page.waitForResponse((response) => operationOf(response.request()) === operation, {
           timeout: PATIENCE_MS,
         });
-        await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'commit' });
+        await page.goto(`${suite.server.baseUrl}${path}`, { waitUntil: 'commit' });
         await within(screenAnswered, PATIENCE_MS, `${operation} answered before DashboardShell (${screen})`);
         // Its data is here, but the role is not: no screen yet, so no write action either.
         expect(await page.locator('main h2').count()).toBe(0);

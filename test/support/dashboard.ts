@@ -179,14 +179,17 @@ export interface DashboardSuite {
 /**
  * The frame of a dashboard browser test file: the dashboard built and a server started before its
  * tests, everything closed after them, and a test failed when one of its pages had a problem.
+ * `startServer` starts a server other than the plain test server (one with the job worker, say).
  */
-export function dashboardSuite(): DashboardSuite {
+export function dashboardSuite({
+  startServer = () => startTestServer(),
+}: { startServer?: () => Promise<TestServer> } = {}): DashboardSuite {
   let server: TestServer | undefined;
   let browser: Browser | null = null;
   const tabs: DashboardTab[] = [];
   beforeAll(async () => {
     await buildDashboard();
-    server = await startTestServer();
+    server = await startServer();
   }, 900_000);
   afterAll(async () => {
     for (const tab of tabs) await tab.context.close().catch(() => undefined);
@@ -194,6 +197,7 @@ export function dashboardSuite(): DashboardSuite {
     await server?.close();
   });
   afterEach(() => {
+    // Every page of the test ran without an uncaught error, a console error or a request elsewhere.
     for (const tab of tabs.splice(0)) expect(tab.problems).toEqual([]);
   });
   const suite: DashboardSuite = {
