@@ -13,25 +13,11 @@ import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 
 const PayoutFields = graphql(`
   fragment TreasuryPayoutFields on TreasuryPayout {
-    id
-    status
-    destinationType
+    ...TreasuryPayoutRow
     destinationDetails
-    failureReason
     metadata
     livemode
-    createdAt
     updatedAt
-    completedAt
-    amount {
-      amount
-      currency
-    }
-    endUser {
-      id
-      externalId
-      name
-    }
     wallet {
       id
       currency
@@ -77,7 +63,7 @@ const CancelTreasuryPayout = graphql(`
   }
 `);
 
-// Spread into the operations below by name (codegen reads it from this file).
+// Spread into the operations below by name (codegen reads it from this file; TreasuryPayoutRow from operations.ts).
 void PayoutFields;
 
 /**
