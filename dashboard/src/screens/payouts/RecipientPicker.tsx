@@ -6,17 +6,24 @@ import { graphql } from '../../gql';
 import type { RecipientPickerOptionsQuery } from '../../gql/graphql';
 import { maskedDestination } from './payouts.format';
 
+/** What a recipient shows wherever it is listed or picked: its label, rail, currency, country and masked details. */
+const RecipientSummary = graphql(`
+  fragment PayoutRecipientSummary on PayoutRecipient {
+    id
+    label
+    rail
+    currency
+    country
+    detailsMasked
+  }
+`);
+
 const RecipientOptions = graphql(`
   query RecipientPickerOptions($search: String) {
     payoutRecipients(first: 20, search: $search) {
       edges {
         node {
-          id
-          label
-          rail
-          currency
-          country
-          detailsMasked
+          ...PayoutRecipientSummary
         }
       }
       pageInfo {
@@ -25,6 +32,9 @@ const RecipientOptions = graphql(`
     }
   }
 `);
+
+// Spread by name (codegen reads it from this file): here and in the recipients list.
+void RecipientSummary;
 
 export type PickedRecipient = RecipientPickerOptionsQuery['payoutRecipients']['edges'][number]['node'];
 

@@ -21,12 +21,7 @@ const RecipientsList = graphql(`
     payoutRecipients(first: $first, after: $after, includeArchived: $includeArchived) {
       edges {
         node {
-          id
-          label
-          rail
-          currency
-          country
-          detailsMasked
+          ...PayoutRecipientSummary
           screenedAt
           archivedAt
           createdAt
