@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
+import { Controller, useForm, type Control, type Path, type UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { graphql } from '../../gql';
 import type { BlocklistEntriesQuery, FraudRulesQuery } from '../../gql/graphql';
@@ -146,6 +146,36 @@ const RemoveBlocklistEntry = graphql(`
     }
   }
 `);
+
+/** The form's `type` (a rule's or a blocked value's kind), chosen among `data`; it is required, so it cannot be cleared. */
+function TypeSelect<Values extends { type: string }>({
+  control,
+  label,
+  w,
+  data,
+}: {
+  control: Control<Values>;
+  label: string;
+  w: number;
+  data: { value: string; label: string }[];
+}) {
+  return (
+    <Controller
+      control={control}
+      name={'type' as Path<Values>}
+      render={({ field }) => (
+        <Select
+          label={label}
+          w={w}
+          allowDeselect={false}
+          value={field.value}
+          onChange={(value) => value && field.onChange(value)}
+          data={data}
+        />
+      )}
+    />
+  );
+}
 
 const RULE_TYPES = [
   { value: 'card_country', label: 'Card country' },
@@ -469,20 +499,7 @@ function FraudRuleForm() {
       submitLabel="Add rule"
       loading={loading}
     >
-      <Controller
-        control={form.control}
-        name="type"
-        render={({ field }) => (
-          <Select
-            label="Rule type"
-            w={240}
-            allowDeselect={false}
-            value={field.value}
-            onChange={(value) => value && field.onChange(value)}
-            data={RULE_TYPES}
-          />
-        )}
-      />
+      <TypeSelect control={form.control} label="Rule type" w={240} data={RULE_TYPES} />
       <RuleParameterFields type={type} form={form} />
     </SectionForm>
   );
@@ -655,20 +672,7 @@ function BlocklistForm() {
       submitLabel="Block"
       loading={loading}
     >
-      <Controller
-        control={form.control}
-        name="type"
-        render={({ field }) => (
-          <Select
-            label="Kind"
-            w={200}
-            allowDeselect={false}
-            value={field.value}
-            onChange={(value) => value && field.onChange(value)}
-            data={ENTRY_TYPES}
-          />
-        )}
-      />
+      <TypeSelect control={form.control} label="Kind" w={200} data={ENTRY_TYPES} />
       <TextInput
         label="Value to block"
         w={280}
