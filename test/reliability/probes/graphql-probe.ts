@@ -19,6 +19,7 @@ import {
 } from 'graphql';
 import type { TopicName } from '../../../src/domain/events/pubsub';
 import { CollectionTopic } from '../../../src/domain/collections/collections.topics';
+import { CheckoutTopic } from '../../../src/domain/checkout/checkout.topics';
 import { EventTopic } from '../../../src/domain/events/events.topics';
 import { LedgerTopic } from '../../../src/domain/ledger/ledger.topics';
 import { PaymentTopic } from '../../../src/domain/payments/payments.topics';
@@ -545,6 +546,12 @@ const SUBSCRIPTIONS: Record<
   string,
   { topic: TopicName; argument?: string; kind?: Kind; payload?: (id: string) => Record<string, unknown> }
 > = {
+  checkoutSessionUpdated: {
+    topic: CheckoutTopic.CHECKOUT_SESSION,
+    argument: 'id',
+    kind: 'checkout_session',
+    payload: (id) => ({ sessionId: id, previousStatus: 'OPEN' }),
+  },
   collectionUpdated: {
     topic: CollectionTopic.COLLECTION,
     argument: 'id',

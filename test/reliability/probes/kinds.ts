@@ -268,6 +268,7 @@ export const GRAPHQL_RULES: Record<string, Kind | null> = {
   'UpdateWebhookEndpointInput.id': 'webhook_endpoint',
   webhookEndpoint: 'webhook_endpoint',
   checkoutSession: 'checkout_session',
+  checkoutSessionUpdated: 'checkout_session',
   dispute: 'dispute',
   event: 'event',
   payment: 'payment',
