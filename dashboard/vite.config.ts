@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { inlineDocuments } from './vite-inline-documents.ts';
+import { routePreloads } from './vite-route-preloads.ts';
 
 /**
  * The dashboard's build (`npm run build` at the root, through scripts/build-dashboard.js) writes
@@ -23,7 +24,7 @@ const firstLoadLibraries = [
 
 export default defineConfig({
   base: '/dashboard/',
-  plugins: [inlineDocuments(), react()],
+  plugins: [inlineDocuments(), react(), routePreloads()],
   build: {
     outDir: '../dist/dashboard',
     emptyOutDir: true,

@@ -18,19 +18,58 @@ describe('serving the dashboard', () => {
   const get = (path: string, headers: Record<string, string> = {}) =>
     fetch(`${server.baseUrl}${path}`, { headers, redirect: 'manual' });
 
-  test('every path under /dashboard answers the same page, not cached, scripts only from this origin', async () => {
+  test('every path under /dashboard answers the app page, not cached, scripts only from this origin', async () => {
     const pages = await Promise.all(
-      ['/dashboard', '/dashboard/payments', '/dashboard/payouts/schedules/x'].map((path) => get(path)),
+      ['/dashboard', '/dashboard/payments', '/dashboard/payouts/schedules/x', '/dashboard/no/such/page'].map((path) =>
+        get(path),
+      ),
     );
     const bodies = await Promise.all(pages.map((page) => page.text()));
-    for (const page of pages) {
+    for (const [index, page] of pages.entries()) {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.headers.get('cache-control')).toBe('no-store');
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(bodies[index]).toMatch(/<script type="module" crossorigin src="\/dashboard\/assets\/index-[\w-]+\.js">/);
     }
-    expect(new Set(bodies).size).toBe(1);
-    expect(bodies[0]).toMatch(/<script type="module" crossorigin src="\/dashboard\/assets\/index-[\w-]+\.js">/);
+  });
+
+  /**
+   * The screen a page names for preloading: the first `<link rel="modulepreload">` after the first
+   * load's, which is the route's own chunk (the chunks it imports follow), or null when there is none.
+   */
+  const preloadedScreen = async (path: string) => {
+    const html = await (await get(path)).text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    // The first load's files end with its style sheets; what follows is the route's.
+    const after = head.slice(head.lastIndexOf('<link rel="stylesheet"'));
+    return (
+      /<link rel="modulepreload" crossorigin href="\/dashboard\/assets\/(\w+)-[\w-]+\.js">/.exec(after)?.[1] ?? null
+    );
+  };
+
+  test("a route's page names its screen's code for preloading, as the app's router matches the path", async () => {
+    expect(await preloadedScreen('/dashboard')).toBe('HomeScreen');
+    expect(await preloadedScreen('/dashboard/payments')).toBe('PaymentsScreen');
+    expect(await preloadedScreen('/dashboard/payments/')).toBe('PaymentsScreen');
+    expect(await preloadedScreen('/dashboard/payments/0b4c8a39-7f1e-4a47-9d8c-2f0e4f6b1a11?tab=refunds')).toBe(
+      'PaymentScreen',
+    );
+    // A literal segment wins over a parameter, as in the router: the recipients list, not a payout.
+    expect(await preloadedScreen('/dashboard/payouts/recipients')).toBe('RecipientsScreen');
+    expect(await preloadedScreen('/dashboard/payouts/po_123')).toBe('PayoutScreen');
+    expect(await preloadedScreen('/dashboard/payouts/batches/new')).toBe('NewBatchScreen');
+    expect(await preloadedScreen('/dashboard/sign-in')).toBe('SignInScreen');
+    // No route, no preload: the page as built.
+    expect(await preloadedScreen('/dashboard/no/such/page')).toBeNull();
+    expect(await preloadedScreen('/dashboard/payments/a/b')).toBeNull();
+  });
+
+  test('every file a page names exists and is served, the preloaded screen code among them', async () => {
+    const html = await (await get('/dashboard/payouts/schedules/x')).text();
+    const files = [...html.matchAll(/(?:href|src)="(\/dashboard\/assets\/[^"]+)"/g)].map((match) => match[1]);
+    expect(files.some((file) => /ScheduleScreen-/.test(file))).toBe(true);
+    for (const file of files) expect([file, (await get(file)).status]).toEqual([file, 200]);
   });
 
   test('the entry script is cached for a year and sent with brotli, gzip or plain as the client accepts', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { FastifyInstance, FastifyReply } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../domain/shared/errors';
 import { errorEnvelope } from '../http/envelope';
 import { PROJECT_ROOT } from '../project';
@@ -10,6 +10,8 @@ import { PROJECT_ROOT } from '../project';
 export const DASHBOARD_PATH = '/dashboard';
 const BUILT = path.join(PROJECT_ROOT, 'dist', 'dashboard');
 const INDEX = 'index.html';
+/** Written by the build (dashboard/vite-route-preloads.ts): each route's own scripts and style sheets. */
+const ROUTE_PRELOADS = 'route-preloads.json';
 
 // The dashboard's scripts and styles are its own files; Mantine sets CSS variables in a <style> element (hence
 // 'unsafe-inline' for styles only); GraphQL and its socket are this origin.
@@ -80,15 +82,71 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
           for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
         },
       });
-      // The app's page: the same for every other path (its router draws the screen), never cached.
-      const page = (_request: unknown, reply: FastifyReply) =>
+      // The app's page for every other path (its router draws the screen), naming the route's own
+      // scripts and style sheets; never cached.
+      const page = async (request: FastifyRequest, reply: FastifyReply) =>
         reply
           .headers(SECURITY_HEADERS)
           .header('cache-control', 'no-store')
-          .sendFile(INDEX, BUILT, { cacheControl: false });
+          .type('text/html; charset=utf-8')
+          .send(await pageFor(routeOf(request.url)));
       scope.get('', { schema: { hide: true } }, page);
       scope.get('/*', { schema: { hide: true } }, page);
     },
     { prefix: DASHBOARD_PATH },
   );
+}
+
+interface RoutePreload {
+  path: string;
+  js: string[];
+  css: string[];
+}
+
+/** The app's path under /dashboard, without the query: `payments/3f…` for /dashboard/payments/3f…?x=1. */
+const routeOf = (url: string) =>
+  url
+    .split(/[?#]/)[0]
+    .slice(DASHBOARD_PATH.length)
+    .replace(/^\/+|\/+$/g, '');
+
+/**
+ * The route of the build's list that a path is, as the app's router chooses it: a pattern's `:param`
+ * takes any one segment, and among the patterns that match, the one with the most literal segments
+ * wins (`payouts/recipients` before `payouts/:id`).
+ */
+function routeFor(routes: RoutePreload[], route: string): RoutePreload | undefined {
+  const segments = route === '' ? [] : route.split('/');
+  let best: RoutePreload | undefined;
+  let bestLiterals = -1;
+  for (const candidate of routes) {
+    const pattern = candidate.path === '' ? [] : candidate.path.split('/');
+    if (pattern.length !== segments.length) continue;
+    if (!pattern.every((part, index) => part.startsWith(':') || part === segments[index])) continue;
+    const literals = pattern.filter((part) => !part.startsWith(':')).length;
+    if (literals > bestLiterals) [best, bestLiterals] = [candidate, literals];
+  }
+  return best;
+}
+
+/**
+ * index.html with, before `</head>`, the route's screen code the browser can fetch and compile while it
+ * fetches the first load (`modulepreload`; its style sheets as `preload`, not blocking the first paint),
+ * instead of after the app has started and its router asked for the screen (docs/dashboard.md,
+ * Performance). Read at each request (a new build is served at once); a build without the list, or a
+ * path of no route, gets the page as built.
+ */
+async function pageFor(route: string): Promise<string> {
+  const [page, preloads] = await Promise.all([
+    fs.promises.readFile(path.join(BUILT, INDEX), 'utf8'),
+    fs.promises.readFile(path.join(BUILT, ROUTE_PRELOADS), 'utf8').catch(() => null),
+  ]);
+  if (!preloads) return page;
+  const screen = routeFor((JSON.parse(preloads) as { routes: RoutePreload[] }).routes, route);
+  if (!screen) return page;
+  const links = [
+    ...screen.js.map((file) => `<link rel="modulepreload" crossorigin href="${DASHBOARD_PATH}/${file}">`),
+    ...screen.css.map((file) => `<link rel="preload" as="style" crossorigin href="${DASHBOARD_PATH}/${file}">`),
+  ];
+  return page.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
 }
