@@ -226,4 +226,53 @@ describe('the dashboard in headless Chromium', () => {
     },
     300_000,
   );
+
+  browserTest(
+    "each screen sends each of its first queries once: a query sent as the route is entered is the screen's own, not sent again",
+    async () => {
+      const { page } = await suite.open();
+      const owner = await chargingMerchant(suite.server);
+      await signInThroughScreen(page, suite.server.baseUrl, owner.email, owner.password);
+      const paths = await page.$$eval('nav[aria-label="Sections"] a', (links) =>
+        links.map((link) => (link as unknown as { pathname: string }).pathname),
+      );
+      expect(paths.length).toBeGreaterThan(15);
+
+      const sent: string[] = [];
+      let inFlight = 0;
+      let lastSettled = Date.now();
+      page.on('request', (request) => {
+        const operation = request.url().endsWith('/graphql') ? operationOf(request) : undefined;
+        if (!operation) return;
+        sent.push(operation);
+        inFlight++;
+      });
+      const settled = () => {
+        if (inFlight > 0) inFlight--;
+        lastSettled = Date.now();
+      };
+      page.on('requestfinished', (request) => request.url().endsWith('/graphql') && settled());
+      page.on('requestfailed', (request) => request.url().endsWith('/graphql') && settled());
+
+      for (const path of paths) {
+        sent.length = 0;
+        await page.goto(`${suite.server.baseUrl}${path}`);
+        await page.waitForFunction(
+          () => {
+            type Found = { querySelector(selector: string): Found | null };
+            const main = (globalThis as unknown as { document: Found }).document.querySelector('main');
+            return Boolean(main?.querySelector('h2')) && !main?.querySelector('[role="status"]');
+          },
+          undefined,
+          { timeout: PATIENCE_MS },
+        );
+        // Until no GraphQL request has been in flight for half a second: a second copy would be sent by then.
+        await waitUntil(() => inFlight === 0 && Date.now() - lastSettled > 500, `the GraphQL requests of ${path}`);
+        const twice = sent.filter((operation, index) => sent.indexOf(operation) !== index);
+        expect({ path, twice }).toEqual({ path, twice: [] });
+        expect({ path, frame: sent.includes('DashboardShell') }).toEqual({ path, frame: true });
+      }
+    },
+    600_000,
+  );
 });

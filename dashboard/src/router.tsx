@@ -32,7 +32,7 @@ export function createDashboardRouter(signedIn: ApolloClient | null) {
       return {
         Component,
         loader: ({ params }: { params: Parameters<typeof firstQuery>[0] }) => {
-          prefetch(signedIn, firstQuery(params));
+          for (const query of [firstQuery(params)].flat()) prefetch(signedIn, query);
           return null;
         },
       };

@@ -10,10 +10,11 @@ export interface ScreenQuery {
 }
 
 /**
- * What a screen module may export as `prefetch`: its first query for the route's params, sent as the
- * route is entered, while the frame's own query and the screen's code are still on their way.
+ * What a screen module may export as `prefetch`: its first queries for the route's params (those its
+ * sections send as soon as it is drawn, with exactly their starting variables), sent as the route is
+ * entered, while the frame's own query is still on its way.
  */
-export type ScreenPrefetch = (params: Params) => ScreenQuery;
+export type ScreenPrefetch = (params: Params) => ScreenQuery | ScreenQuery[];
 
 /** A typed `ScreenQuery`: the variables are checked against the document's. */
 export function screenQuery<TData, TVariables extends OperationVariables>(

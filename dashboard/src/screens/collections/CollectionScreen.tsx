@@ -10,6 +10,9 @@ import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { CollectionDetail, CollectionLive, PaySandboxCollection, RAILS } from './operations';
 import { Fact } from '../../ui/Facts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(CollectionDetail, { id });
 
 /** One collection: what the payer is told to do, its status live through `collectionUpdated(id)`, and in test mode the sandbox payer. */
 export default function CollectionScreen() {

@@ -14,6 +14,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { decimalsOf, toMinorUnits } from './minor-units';
 import { CollectionChannels, CollectionsList, CollectionsLive, CreateCollection, RAILS } from './operations';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const STATUSES: CollectionStatus[] = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'];
 
@@ -36,6 +37,8 @@ const columns = [
   column.accessor('businessPaymentId', { header: 'Reference' }),
   column.accessor('createdAt', { header: 'Date', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(CollectionsList, { first: 25, after: null });
 
 /** The business's collections over local rails in this mode, newest first, live through `collectionUpdated`; and a form to open one. */
 export default function CollectionsScreen() {

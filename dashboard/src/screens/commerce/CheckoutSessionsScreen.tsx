@@ -14,6 +14,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { CreatePanel, ShareUrl, fields, thrown } from './shared';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const CheckoutSessionsList = graphql(`
   query CheckoutSessionsList(
@@ -117,6 +118,8 @@ const columns = [
       ),
   }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(CheckoutSessionsList, { first: 25, after: null });
 
 /** The business's checkout sessions in this mode, newest first, filtered by status and source; a new one for the write roles. */
 export default function CheckoutSessionsScreen() {

@@ -7,6 +7,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { Mono } from './shared';
 import { Fact } from '../../ui/Facts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const CustomerDetail = graphql(`
   query CustomerDetail($id: ID!) {
@@ -50,6 +51,8 @@ const CustomerDetail = graphql(`
     }
   }
 `);
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(CustomerDetail, { id });
 
 /** One customer profile: its details, saved cards (the default marked) and recent payments (each linking to its page). */
 export default function CustomerScreen() {

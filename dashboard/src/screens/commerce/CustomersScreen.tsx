@@ -7,6 +7,7 @@ import { graphql } from '../../gql';
 import type { CustomersListQuery } from '../../gql/graphql';
 import { ConnectionTable, useConnectionList } from '../../ui/ListScreen';
 import { formatDateTime } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const CustomersList = graphql(`
   query CustomersList($first: Int, $after: String, $email: String) {
@@ -56,6 +57,8 @@ const columns = [
   ),
   column.accessor('createdAt', { header: 'Created', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(CustomersList, { first: 25, after: null });
 
 /** The business's customer profiles in this mode, newest first, found by email. */
 export default function CustomersScreen() {

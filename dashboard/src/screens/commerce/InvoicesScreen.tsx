@@ -13,6 +13,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDate, formatMoney } from '../../ui/format';
 import { CreatePanel, fields, thrown } from './shared';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const InvoiceFields = graphql(`
   fragment InvoiceRow on Invoice {
@@ -103,6 +104,8 @@ const STATUSES: InvoiceStatus[] = ['DRAFT', 'OPEN', 'PAID', 'VOID'];
 
 type Row = InvoicesListQuery['invoices']['edges'][number]['node'];
 const column = createColumnHelper<Row>();
+
+export const prefetch: ScreenPrefetch = () => screenQuery(InvoicesList, { first: 25, after: null });
 
 /** The business's invoices in this mode, newest first, by status; create (a DRAFT), send (finalize) and void for the write roles. */
 export default function InvoicesScreen() {

@@ -24,6 +24,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 import { CreatePanel, ShareUrl, fields, thrown } from './shared';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const PaymentLinksList = graphql(`
   query PaymentLinksList($first: Int, $after: String, $active: Boolean) {
@@ -88,6 +89,8 @@ const DeactivatePaymentLink = graphql(`
 
 type Row = PaymentLinksListQuery['paymentLinks']['edges'][number]['node'];
 const column = createColumnHelper<Row>();
+
+export const prefetch: ScreenPrefetch = () => screenQuery(PaymentLinksList, { first: 25, after: null });
 
 /** The business's payment links in this mode, newest first (all, active or deactivated); create and deactivate for the write roles. */
 export default function PaymentLinksScreen() {

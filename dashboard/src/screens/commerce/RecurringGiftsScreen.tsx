@@ -9,6 +9,7 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const GiftFields = graphql(`
   fragment RecurringGiftRow on RecurringGift {
@@ -102,6 +103,8 @@ const STATUSES: RecurringGiftStatus[] = ['ACTIVE', 'PAUSED', 'CANCELLED'];
 
 type Row = RecurringGiftsListQuery['recurringGifts']['edges'][number]['node'];
 const column = createColumnHelper<Row>();
+
+export const prefetch: ScreenPrefetch = () => screenQuery(RecurringGiftsList, { first: 25, after: null });
 
 /**
  * Recurring gifts made on the business's payment links in this mode, by status: cancel (ACTIVE,

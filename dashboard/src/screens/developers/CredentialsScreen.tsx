@@ -9,6 +9,7 @@ import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
 import { Fact } from '../../ui/Facts';
 import { ShownOnce, thrown, Dialog } from './parts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const Credentials = graphql(`
   query DeveloperCredentials {
@@ -62,6 +63,8 @@ const CreateLiveCredentials = graphql(`
 
 const MODES: Mode[] = ['TEST', 'LIVE'];
 const modeName = (mode: Mode) => (mode === 'TEST' ? 'test' : 'live');
+
+export const prefetch: ScreenPrefetch = () => screenQuery(Credentials, {});
 
 /**
  * The business's API credentials of both modes (hints, never the key): regenerate a key after a

@@ -8,6 +8,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime } from '../../ui/format';
 import { DeliveriesTable, useDeliveriesLive } from './deliveries';
 import { Fact } from '../../ui/Facts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const EndpointDeliveries = graphql(`
   query DeveloperWebhookEndpoint($id: ID!, $first: Int, $after: String) {
@@ -32,6 +33,9 @@ const EndpointDeliveries = graphql(`
     }
   }
 `);
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) =>
+  screenQuery(EndpointDeliveries, { id, first: 25, after: null });
 
 /** One webhook endpoint and its deliveries, live, with Redeliver. */
 export default function EndpointScreen() {

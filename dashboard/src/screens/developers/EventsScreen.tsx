@@ -14,6 +14,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
 import { thrown, Dialog } from './parts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const Events = graphql(`
   query DeveloperEvents($first: Int, $after: String, $type: String, $from: DateTimeISO, $to: DateTimeISO) {
@@ -73,6 +74,8 @@ const ReplayEvent = graphql(`
 
 type Row = DeveloperEventsQuery['events']['edges'][number]['node'];
 const column = createColumnHelper<Row>();
+
+export const prefetch: ScreenPrefetch = () => screenQuery(Events, { first: 25, after: null });
 
 /** The event log of this business and mode, newest first, filtered by type and date; an event's data and deliveries, and Replay. */
 export default function EventsScreen() {

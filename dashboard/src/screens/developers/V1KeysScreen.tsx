@@ -13,6 +13,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime } from '../../ui/format';
 import { Fact } from '../../ui/Facts';
 import { ShownOnce, thrown, Dialog } from './parts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const V1Keys = graphql(`
   query DeveloperV1Keys {
@@ -65,6 +66,8 @@ const SetV1WebhookUrl = graphql(`
 
 const MODES: Mode[] = ['TEST', 'LIVE'];
 const modeName = (mode: Mode) => (mode === 'TEST' ? 'test' : 'live');
+
+export const prefetch: ScreenPrefetch = () => screenQuery(V1Keys, {});
 
 /** The /v1 surface's keys (one active per mode, hints only), issued by an OWNER of a verified business; the /v1 webhook URL. */
 export default function V1KeysScreen() {

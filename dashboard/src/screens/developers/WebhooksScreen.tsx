@@ -17,6 +17,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime } from '../../ui/format';
 import { DeliveriesTable, useDeliveriesLive } from './deliveries';
 import { thrown, Dialog } from './parts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const Settings = graphql(`
   query DeveloperWebhookSettings {
@@ -141,6 +142,12 @@ const urlSchema = z
 
 const done = (message: string) =>
   notifications.show({ color: 'green', message, closeButtonProps: { 'aria-label': 'Dismiss' } });
+
+export const prefetch: ScreenPrefetch = () => [
+  screenQuery(Settings, {}),
+  screenQuery(UrlDeliveries, { first: 25, after: null }),
+  screenQuery(Endpoints, {}),
+];
 
 /**
  * Where the business's events go: its webhook URL (every event of this mode) and its deliveries,

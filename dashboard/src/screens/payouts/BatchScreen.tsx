@@ -5,6 +5,7 @@ import { graphql } from '../../gql';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatMoney } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const BatchDetail = graphql(`
   query PayoutBatchDetail($id: ID!) {
@@ -58,6 +59,8 @@ const BatchLive = graphql(`
     }
   }
 `);
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(BatchDetail, { id });
 
 /** One batch: its counts by status and its payouts, live (a change of one of its payouts reads the counts again). */
 export default function BatchScreen() {

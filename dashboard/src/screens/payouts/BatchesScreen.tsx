@@ -9,6 +9,7 @@ import { DataTable, useCursorPages } from '../../ui/DataTable';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatMoney } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const BatchesList = graphql(`
   query PayoutBatchesList($first: Int, $after: String) {
@@ -63,6 +64,8 @@ const columns = [
   }),
   column.accessor('createdAt', { header: 'Created', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(BatchesList, { first: 25, after: null });
 
 /** The business's payout batches in this mode, newest first, with their status read from their payouts. */
 export default function BatchesScreen() {

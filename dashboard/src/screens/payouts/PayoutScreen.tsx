@@ -11,6 +11,7 @@ import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 import { ApprovePayout, RejectDialog } from './ReviewQueueScreen';
 import { Fact } from '../../ui/Facts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const PayoutDetail = graphql(`
   query PayoutDetail($id: ID!) {
@@ -106,6 +107,8 @@ const SANDBOX_MOVES: Partial<Record<PayoutStatus, PayoutStatus[]>> = {
   CREATED: ['SUBMITTED', 'FAILED'],
   SUBMITTED: ['SETTLED', 'FAILED'],
 };
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(PayoutDetail, { id });
 
 /** One payout, live through `payoutUpdated(id)`: cancel while CREATED, review while held, and the sandbox's advance in test mode. */
 export default function PayoutScreen() {

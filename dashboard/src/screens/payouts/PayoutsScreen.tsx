@@ -9,6 +9,7 @@ import { WRITERS, useCurrent } from '../../shell/current';
 import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { formatDateTime, formatMoney } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const PayoutsList = graphql(`
   query PayoutsList($first: Int, $after: String, $status: PayoutStatus) {
@@ -77,6 +78,8 @@ const columns = [
   column.accessor('reference', { header: 'Reference', cell: ({ getValue }) => getValue() ?? '—' }),
   column.accessor('createdAt', { header: 'Date', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(PayoutsList, { first: 25, after: null });
 
 /** The business's payouts in this mode, newest first, by status, live through `payoutUpdated`. */
 export default function PayoutsScreen() {

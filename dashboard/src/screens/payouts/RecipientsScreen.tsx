@@ -15,6 +15,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, humanize } from '../../ui/format';
 import { maskedDestination } from './payouts.format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const RecipientsList = graphql(`
   query PayoutRecipientsList($first: Int, $after: String, $includeArchived: Boolean) {
@@ -71,6 +72,9 @@ const ArchiveRecipient = graphql(`
 
 type Row = PayoutRecipientsListQuery['payoutRecipients']['edges'][number]['node'];
 const column = createColumnHelper<Row>();
+
+export const prefetch: ScreenPrefetch = () =>
+  screenQuery(RecipientsList, { first: 25, after: null, includeArchived: true });
 
 /** The business's payout recipients in this mode (archived ones too when asked), a form to add one, and archive. */
 export default function RecipientsScreen() {

@@ -11,6 +11,7 @@ import { DataTable, useCursorPages } from '../../ui/DataTable';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const ReviewQueue = graphql(`
   query PayoutReviewQueue($first: Int, $after: String) {
@@ -86,6 +87,8 @@ export const RejectPayout = graphql(`
 
 type Row = PayoutReviewQueueQuery['payouts']['edges'][number]['node'];
 const column = createColumnHelper<Row>();
+
+export const prefetch: ScreenPrefetch = () => screenQuery(ReviewQueue, { first: 25, after: null });
 
 /** Payouts held for review (PENDING_REVIEW), for an OWNER or ADMIN to approve or reject. */
 export default function ReviewQueueScreen() {

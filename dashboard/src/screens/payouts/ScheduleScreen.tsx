@@ -28,6 +28,7 @@ import { formatDateTime, humanize } from '../../ui/format';
 import { Fact } from '../../ui/Facts';
 import { SCHEDULE_FIELDS } from './schedule.fields';
 import { ScheduleCadenceFields, dayOfMonthInput, monthlyNeedsDay, scheduleBasics } from './ScheduleFields';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const ScheduleDetail = graphql(`
   query PayoutScheduleDetail($id: ID!) {
@@ -166,6 +167,8 @@ const CancelSchedule = graphql(`
 `);
 
 type Schedule = PayoutScheduleDetailQuery['payoutSchedule'];
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(ScheduleDetail, { id });
 
 /** One schedule, live through `payoutScheduleUpdated(id)`: its editor (cadence, caps), pause, resume, cancel, and its runs. */
 export default function ScheduleScreen() {

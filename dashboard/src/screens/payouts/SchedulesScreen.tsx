@@ -16,6 +16,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime, humanize } from '../../ui/format';
 import { SCHEDULE_FIELDS } from './schedule.fields';
 import { ScheduleCadenceFields, dayOfMonthInput, monthlyNeedsDay, scheduleBasics } from './ScheduleFields';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const SchedulesList = graphql(`
   query PayoutSchedulesList($first: Int, $after: String) {
@@ -115,6 +116,8 @@ const columns = [
   column.accessor('runCount', { header: 'Runs' }),
   column.accessor('maxRunAmountUsd', { header: 'Cap per run (USD)' }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(SchedulesList, { first: 25, after: null });
 
 /** The business's payout schedules in this mode, live through `payoutScheduleUpdated`, and a form to create one. */
 export default function SchedulesScreen() {

@@ -25,6 +25,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { Fact } from '../../ui/Facts';
 import { RecipientPicker, type PickedRecipient } from './RecipientPicker';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const SendPayoutData = graphql(`
   query SendPayoutData {
@@ -109,6 +110,8 @@ type QuoteValues = z.infer<typeof quoteSchema>;
 type Quote = NonNullable<DashboardCreatePayoutQuoteMutation['createPayoutQuote']['quote']>;
 
 const PIN_CODES = ['INVALID_PIN', 'PIN_LOCKED', 'PIN_NOT_SET'];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(SendPayoutData, {});
 
 /**
  * Send a payout: a quote first (rate, fee, what the recipient gets, until when), then the payout

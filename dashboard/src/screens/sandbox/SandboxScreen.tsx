@@ -12,6 +12,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { done, thrown } from '../settings/feedback';
 import { Fact } from '../../ui/Facts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const SandboxClock = graphql(`
   query DashboardSandboxClock {
@@ -83,6 +84,8 @@ const SandboxFundWallet = graphql(`
 `);
 
 const DAY = 86_400;
+
+export const prefetch: ScreenPrefetch = () => screenQuery(SandboxClock, {});
 
 /** Test mode's tools: the business's test clock (schedules' runs fall due as it moves) and play money. */
 export default function SandboxScreen() {

@@ -14,7 +14,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { done, thrown } from './feedback';
 
-const FraudRules = graphql(`
+export const FraudRules = graphql(`
   query FraudRules($first: Int, $after: String) {
     fraudRules(first: $first, after: $after) {
       edges {
@@ -97,7 +97,7 @@ const DeleteFraudRule = graphql(`
   }
 `);
 
-const BlocklistEntries = graphql(`
+export const BlocklistEntries = graphql(`
   query BlocklistEntries($first: Int, $after: String) {
     blocklistEntries(first: $first, after: $after) {
       edges {

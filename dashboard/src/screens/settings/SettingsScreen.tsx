@@ -10,7 +10,8 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
 import { ADMINS, done, thrown } from './feedback';
-import { BlocklistSection, FraudRulesSection } from './FraudSections';
+import { BlocklistEntries, BlocklistSection, FraudRules, FraudRulesSection } from './FraudSections';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const RenameBusiness = graphql(`
   mutation DashboardRenameBusiness($input: UpdateBusinessSettingsInput!) {
@@ -85,6 +86,13 @@ const SetThreshold = graphql(`
     }
   }
 `);
+
+export const prefetch: ScreenPrefetch = () => [
+  screenQuery(PayoutPin, {}),
+  screenQuery(Thresholds, {}),
+  screenQuery(FraudRules, { first: 25, after: null }),
+  screenQuery(BlocklistEntries, { first: 25, after: null }),
+];
 
 /** The business's settings: its name, the payout PIN, low-balance thresholds, fraud rules and the block list. */
 export default function SettingsScreen() {

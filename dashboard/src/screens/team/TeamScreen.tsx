@@ -13,6 +13,7 @@ import { DataTable, useCursorPages } from '../../ui/DataTable';
 import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDate, formatDateTime, humanize } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const TeamMembers = graphql(`
   query TeamMembers($first: Int, $after: String) {
@@ -178,6 +179,12 @@ const done = (message: string) =>
 
 const thrown = (error: unknown): UserErrorValue[] => [
   { field: null, code: 'ERROR', message: (error as Error).message },
+];
+
+export const prefetch: ScreenPrefetch = () => [
+  screenQuery(MyInvitations, {}),
+  screenQuery(TeamMembers, { first: 25, after: null }),
+  screenQuery(TeamInvitations, {}),
 ];
 
 /** The team of the business (members, pending invitations) and the signed-in user's own invitations. */

@@ -29,10 +29,13 @@ import {
   TreasuryKycLive,
 } from './operations';
 import { Fact } from '../../ui/Facts';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'NGN', 'KES', 'GHS', 'ZAR', 'USDC'];
 
 const thrown = (err: unknown): UserErrorValue[] => [{ field: null, code: 'ERROR', message: (err as Error).message }];
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(TreasuryEndUserDetail, { id });
 
 /** One end-user: their KYC (live through `treasuryKycUpdated(endUserId)`), their wallets with deposit instructions. */
 export default function EndUserScreen() {

@@ -13,6 +13,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
 import { CreateTreasuryEndUser, TreasuryEndUsersList, TreasuryKycLive } from './operations';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const STATUSES: TreasuryEndUserStatus[] = ['PENDING_KYC', 'ACTIVE', 'REJECTED'];
 
@@ -37,6 +38,8 @@ const columns = [
   }),
   column.accessor('createdAt', { header: 'Created', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(TreasuryEndUsersList, { first: 25, after: null });
 
 /** The partner's treasury end-users in this mode, newest first; KYC moves live (`treasuryKycUpdated`). */
 export default function EndUsersScreen() {

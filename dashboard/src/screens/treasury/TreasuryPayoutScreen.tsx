@@ -10,6 +10,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { Fact } from '../../ui/Facts';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const PayoutFields = graphql(`
   fragment TreasuryPayoutFields on TreasuryPayout {
@@ -65,6 +66,8 @@ const CancelTreasuryPayout = graphql(`
 
 // Spread into the operations below by name (codegen reads it from this file; TreasuryPayoutRow from operations.ts).
 void PayoutFields;
+
+export const prefetch: ScreenPrefetch = ({ id = '' }) => screenQuery(TreasuryPayoutDetail, { id });
 
 /**
  * One treasury payout, live through `treasuryPayoutUpdated(id)`: amount, end-user, wallet,

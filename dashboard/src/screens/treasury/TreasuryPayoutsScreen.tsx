@@ -14,6 +14,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney, humanize } from '../../ui/format';
 import { CreateTreasuryPayout, PayoutSources, TreasuryPayoutsList, TreasuryPayoutsLive } from './operations';
+import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const STATUSES: TreasuryPayoutStatus[] = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 
@@ -34,6 +35,8 @@ const columns = [
   column.accessor((row) => row.failureReason ?? '', { id: 'failure', header: 'Failure' }),
   column.accessor('createdAt', { header: 'Created', cell: ({ getValue }) => formatDateTime(getValue()) }),
 ];
+
+export const prefetch: ScreenPrefetch = () => screenQuery(TreasuryPayoutsList, { first: 25, after: null });
 
 /** The partner's treasury payouts in this mode, newest first, live through `treasuryPayoutUpdated`; and a form to send one. */
 export default function TreasuryPayoutsScreen() {
