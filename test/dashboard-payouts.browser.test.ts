@@ -1,7 +1,7 @@
 import { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
 import { browserTestFor } from './support/browser';
-import { dashboardSuite, screenshotScreen, signInThroughScreen } from './support/dashboard';
+import { dashboardSuite, hasFocus, screenshotScreen, signInThroughScreen } from './support/dashboard';
 import { TestMerchant, startDeliveringServer, waitUntil } from './support/harness';
 import { bankDetails, createPayout, createRecipient, dashboard } from './support/payouts';
 
@@ -345,6 +345,16 @@ describe('the dashboard: payouts', () => {
       await page.getByRole('cell', { name: 'Held Supplier', exact: true }).waitFor();
       await expectAccessible(page, 'the review queue');
       await screenshotScreen(page, 'payouts-review');
+      // The reject dialog, opened and closed by keyboard, hands the focus back to its button.
+      const rejectButton = page.getByRole('button', { name: /^Reject/ });
+      await rejectButton.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog', { name: 'Reject the payout' }).waitFor();
+      await expect(hasFocus(page.getByLabel('Reason'))).resolves.toBe(true);
+      await expectAccessible(page, 'the reject dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await expect(hasFocus(rejectButton)).resolves.toBe(true);
       await page.getByRole('button', { name: /^Approve/ }).click();
       await page.getByText('Nothing to review').waitFor();
       const [approved] = await suite.server.runtime.dataSource.query('SELECT status FROM payouts WHERE id = $1', [

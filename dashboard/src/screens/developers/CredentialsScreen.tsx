@@ -8,7 +8,8 @@ import { LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
 import { Fact } from '../../ui/Facts';
-import { ShownOnce, thrown, Dialog } from './parts';
+import { ShownOnce, thrown } from './parts';
+import { Dialog } from '../../ui/Dialog';
 import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const Credentials = graphql(`

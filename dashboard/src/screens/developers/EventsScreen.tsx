@@ -13,7 +13,8 @@ import { LoadError, Loading } from '../../ui/QueryState';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
-import { thrown, Dialog } from './parts';
+import { thrown } from './parts';
+import { Dialog } from '../../ui/Dialog';
 import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const Events = graphql(`

@@ -16,7 +16,8 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime } from '../../ui/format';
 import { DeliveriesTable, useDeliveriesLive } from './deliveries';
-import { thrown, Dialog } from './parts';
+import { thrown } from './parts';
+import { Dialog } from '../../ui/Dialog';
 import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const Settings = graphql(`

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
-import { Anchor, Button, Group, Modal, Stack, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { Empty, LoadError, Loading } from '../../ui/QueryState';
 import { UserErrorsAlert, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
+import { Dialog } from '../../ui/Dialog';
 
 const ReviewQueue = graphql(`
   query PayoutReviewQueue($first: Int, $after: String) {
@@ -232,7 +233,7 @@ export function RejectDialog({ payoutId, onClose }: { payoutId: string; onClose:
   };
 
   return (
-    <Modal opened onClose={() => onClose(false)} title="Reject the payout" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Dialog title="Reject the payout" onClose={() => onClose(false)}>
       <Stack gap="sm">
         <UserErrorsAlert errors={refusal} />
         <TextInput
@@ -252,6 +253,6 @@ export function RejectDialog({ payoutId, onClose }: { payoutId: string; onClose:
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
