@@ -354,7 +354,7 @@ describe('the dashboard: payouts', () => {
       await expectAccessible(page, 'the reject dialog');
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
-      await expect(hasFocus(rejectButton)).resolves.toBe(true);
+      await waitUntil(() => hasFocus(rejectButton), 'the focus back on the Reject button');
       await page.getByRole('button', { name: /^Approve/ }).click();
       await page.getByText('Nothing to review').waitFor();
       const [approved] = await suite.server.runtime.dataSource.query('SELECT status FROM payouts WHERE id = $1', [

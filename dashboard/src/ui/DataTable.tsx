@@ -4,10 +4,11 @@ import {
   getCoreRowModel,
   getSortedRowModel,
   useReactTable,
+  type Cell,
   type ColumnDef,
   type SortingState,
 } from '@tanstack/react-table';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 
 /** Paging through a cursor connection (docs/graphql-api.md, Cursor connections): forward by `after`, back by the cursors seen. */
 export interface CursorPaging {
@@ -94,7 +95,7 @@ export function DataTable<Row>({ caption, data, columns, rowId, paging }: DataTa
             {table.getRowModel().rows.map((row) => (
               <Table.Tr key={row.id} data-row-id={row.id}>
                 {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</Table.Td>
+                  <Table.Td key={cell.id}>{cellContent(cell)}</Table.Td>
                 ))}
               </Table.Tr>
             ))}
@@ -118,4 +119,15 @@ export function DataTable<Row>({ caption, data, columns, rowId, paging }: DataTa
       )}
     </>
   );
+}
+
+/**
+ * A cell's content, its column's renderer called rather than drawn as a component (`flexRender`): the
+ * screens write their columns inline, so a renderer is a new function at every render, and as a
+ * component React would replace the cell's elements each time: a row's button lost the focus when
+ * anything on the screen changed, and a dialog it opened could not give it back.
+ */
+function cellContent<Row>(cell: Cell<Row, unknown>): ReactNode {
+  const render = cell.column.columnDef.cell;
+  return typeof render === 'function' ? (render(cell.getContext()) as ReactNode) : render;
 }
