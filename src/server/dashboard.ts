@@ -141,8 +141,13 @@ async function pageFor(route: string): Promise<string> {
     fs.promises.readFile(path.join(BUILT, INDEX), 'utf8'),
     fs.promises.readFile(path.join(BUILT, ROUTE_PRELOADS), 'utf8').catch(() => null),
   ]);
-  if (!preloads) return page;
-  const screen = routeFor((JSON.parse(preloads) as { routes: RoutePreload[] }).routes, route);
+  let routes: RoutePreload[];
+  try {
+    routes = preloads ? (JSON.parse(preloads) as { routes: RoutePreload[] }).routes : [];
+  } catch {
+    routes = []; // a list the page cannot read costs its preloads, never the page
+  }
+  const screen = routeFor(routes, route);
   if (!screen) return page;
   const links = [
     ...screen.js.map((file) => `<link rel="modulepreload" crossorigin href="${DASHBOARD_PATH}/${file}">`),
