@@ -16,8 +16,17 @@ export function browserTestFor(file: string): jest.It {
   return test.skip;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * How long a page action, wait or navigation may take before the test gives up: Playwright's own
+ * default is 30 s, which a host several times slower than usual, running two test files beside their
+ * servers, was seen to reach on a plain page load (CI, 2026-11-28). A deadline, not a timing: a
+ * passing run waits only as long as the page needs.
+ */
+export const BROWSER_PATIENCE_MS = 120_000;
+
+/** Chromium, whose every context (a `newPage` makes one too) waits up to BROWSER_PATIENCE_MS. */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -30,6 +39,13 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(BROWSER_PATIENCE_MS);
+    return context;
+  };
+  return browser;
 }
 
 /** With TESSERA_DOC_SCREENSHOTS=1 the browser tests refresh the screenshots the docs show (docs/images/). */
