@@ -16,6 +16,7 @@ import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/
 import { formatDateTime, humanize } from '../../ui/format';
 import { SCHEDULE_FIELDS } from './schedule.fields';
 import { ScheduleCadenceFields, dayOfMonthInput, monthlyNeedsDay, scheduleBasics } from './ScheduleFields';
+import { RecipientPicker, type PickedRecipient } from './RecipientPicker';
 import { screenQuery, type ScreenPrefetch } from '../../api/prefetch';
 
 const SchedulesList = graphql(`
@@ -63,15 +64,6 @@ const SchedulesLive = graphql(`
 
 const ScheduleFormData = graphql(`
   query PayoutScheduleFormData {
-    payoutRecipients(first: 100) {
-      edges {
-        node {
-          id
-          label
-          currency
-        }
-      }
-    }
     wallets {
       id
       currency
@@ -168,6 +160,7 @@ function ScheduleForm() {
   const { data } = useQuery(ScheduleFormData);
   const [create, { loading }] = useMutation(CreateSchedule);
   const [refusal, setRefusal] = useState<UserErrorValue[]>([]);
+  const [recipient, setRecipient] = useState<PickedRecipient | null>(null);
   const form = useForm<ScheduleValues>({
     resolver: zodResolver(scheduleSchema),
     defaultValues: {
@@ -184,7 +177,6 @@ function ScheduleForm() {
   });
   const errors = form.formState.errors;
   const cadence = form.watch('cadence');
-  const recipients = data?.payoutRecipients.edges.map((edge) => edge.node) ?? [];
 
   const submit = form.handleSubmit(async (values) => {
     setRefusal([]);
@@ -265,15 +257,13 @@ function ScheduleForm() {
               control={form.control}
               name="recipientId"
               render={({ field, fieldState }) => (
-                <Select
+                <RecipientPicker
                   label="Pay recipient"
-                  placeholder={recipients.length ? 'Choose a recipient' : 'Add a recipient first'}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
-                  data={recipients.map((recipient) => ({
-                    value: recipient.id,
-                    label: `${recipient.label} (${recipient.currency})`,
-                  }))}
+                  value={recipient}
+                  onChange={(picked) => {
+                    setRecipient(picked);
+                    field.onChange(picked?.id ?? '');
+                  }}
                   error={fieldState.error?.message}
                 />
               )}
