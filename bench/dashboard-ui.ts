@@ -302,10 +302,14 @@ export async function benchDashboardUi(runtime: Runtime) {
           }
         }
       }
+      // The issue's target is each screen's first paint; "drawn" (its data on screen) is judged too.
+      const verdict = (figures: { cold: Map<Build, number[]>; warm: Map<Build, number[]> }, build: Build) =>
+        Math.max(percentile(figures.cold.get(build)!, 50), percentile(figures.warm.get(build)!, 50)) <= TARGET_MS
+          ? `within ${TARGET_MS} ms`
+          : `OVER ${TARGET_MS} ms`;
       for (const build of builds) {
-        const worst = Math.max(percentile(ready.cold.get(build)!, 50), percentile(ready.warm.get(build)!, 50));
         lines.push(
-          `dashboard-ui: ${name}${builds.length > 1 ? ` [${build.label}]` : ''}: drawn p50 cold ${p50(ready.cold.get(build)!)} ms, warm ${p50(ready.warm.get(build)!)} ms (first paint ${p50(paint.cold.get(build)!)} / ${p50(paint.warm.get(build)!)} ms; main thread busy ${p50(busy.cold.get(build)!)} / ${p50(busy.warm.get(build)!)} ms) ${worst <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms`,
+          `dashboard-ui: ${name}${builds.length > 1 ? ` [${build.label}]` : ''}: first paint p50 cold ${p50(paint.cold.get(build)!)} / warm ${p50(paint.warm.get(build)!)} ms ${verdict(paint, build)}; drawn p50 cold ${p50(ready.cold.get(build)!)} / warm ${p50(ready.warm.get(build)!)} ms ${verdict(ready, build)}; main thread busy ${p50(busy.cold.get(build)!)} / ${p50(busy.warm.get(build)!)} ms`,
         );
       }
       if (builds.length > 1) {
