@@ -2,7 +2,7 @@ import { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
 import { browserTestFor } from './support/browser';
 import { dashboardSuite, screenshotScreen, signInThroughScreen } from './support/dashboard';
-import { TestMerchant, waitFor } from './support/harness';
+import { TestMerchant, waitFor, waitUntil } from './support/harness';
 
 const browserTest = browserTestFor('dashboard-team.browser');
 
@@ -358,6 +358,52 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await ownerTab.page.getByText(member.email, { exact: true }).waitFor({ state: 'detached' });
       expect(await roleOf(member.userId, owner.businessId)).toBeUndefined();
       await expectAccessible(ownerTab.page, 'the team after a removal');
+    },
+    300_000,
+  );
+
+  browserTest(
+    "a business switched while the old business's socket waits to reconnect (the server closed it on a new role) leaves no uncaught error in the page",
+    async () => {
+      const owner = await suite.server.signUp({ businessName: 'Reconnecting Co' });
+      const member = await suite.server.signUp({ businessName: 'Member Three Co' });
+      const membershipId = await suite.server.addTeamMember(owner, member, 'DEVELOPER');
+      const { page } = await suite.open();
+      // The subscription sockets of the page, and the close of each.
+      const sockets: Array<{ acknowledged: boolean; closed: boolean }> = [];
+      page.on('websocket', (socket) => {
+        const seen = { acknowledged: false, closed: false };
+        sockets.push(seen);
+        socket.on('framereceived', (frame) => {
+          if (String(frame.payload).includes('"connection_ack"')) seen.acknowledged = true;
+        });
+        socket.on('close', () => (seen.closed = true));
+      });
+      await signInThroughScreen(page, suite.server.baseUrl, member.email, member.password);
+      await choose(page, 'Business', 'Reconnecting Co');
+      await visit(page, 'Payments', 'Payments');
+      await waitUntil(
+        () => sockets.some((seen) => seen.acknowledged && !seen.closed),
+        'the subscription socket acknowledged',
+      );
+      const socket = sockets.find((seen) => seen.acknowledged && !seen.closed)!;
+
+      // A new role closes the member's sockets (4403); graphql-ws waits 1.3 to 4 s before its first retry.
+      const demoted = await suite.server.graphql(
+        'mutation($input: ChangeTeamMemberRoleInput!) { changeTeamMemberRole(input: $input) { membership { role } userErrors { code } } }',
+        { input: { membershipId, role: 'VIEWER' } },
+        asUser(owner),
+      );
+      expect(demoted.body.data.changeTeamMemberRole.userErrors).toEqual([]);
+      await waitUntil(() => socket.closed, 'the socket closed by the server');
+      // Within that wait, the member goes back to their own business: the old client is disposed, its
+      // subscriptions gone, and graphql-ws refuses its waiting connection with a plain object.
+      await choose(page, 'Business', 'Member Three Co');
+      await page.getByRole('heading', { name: 'Payments', exact: true }).first().waitFor();
+      // The page's own timer, set after graphql-ws's retry timer (at most 4 s) and longer, fires after it:
+      // by then the refusal has happened, and an unhandled one is among the tab's problems (afterEach).
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 4_500)));
+      expect(await page.getByRole('combobox', { name: 'Business', exact: true }).inputValue()).toBe('Member Three Co');
     },
     300_000,
   );

@@ -72,7 +72,14 @@ export function createDashboardClient(session: Session, onUnauthenticated: () =>
     }),
     defaultOptions: { watchQuery: { fetchPolicy: 'cache-and-network' } },
   });
-  return { apollo, dispose: () => void socket.dispose() };
+  return {
+    apollo,
+    // graphql-ws's dispose waits for a connection under way: one that was waiting to retry (the server
+    // had closed the socket, say after a slow client's late connection_init) is then refused with a
+    // plain object, { code: 1000, reason: 'All Subscriptions Gone' }, as every subscription went with
+    // the old client. There is nothing left to close; unhandled, it was an uncaught error in the page.
+    dispose: () => void Promise.resolve(socket.dispose()).catch(() => undefined),
+  };
 }
 
 /** A client with no credential, for sign-up and sign-in (no socket). */
