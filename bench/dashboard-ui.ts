@@ -9,6 +9,8 @@
  * BENCH_UI_SCREENS=home,payments,… measures only those screens (names as printed);
  * BENCH_UI_AGAINST=<a copy of another build's dist/dashboard> measures that build too, in the same
  * run, each run of each figure alternating the two (the same load for both), and prints the ratio.
+ * BENCH_UI_TRACE=1 traces each screen's last cold and warm load and prints its main thread's time per
+ * kind of work (parsing, compiling, running scripts, style, layout, paint).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -163,6 +165,40 @@ const waterfall = (page: Page) =>
       );
   });
 
+/** The main-thread events BENCH_UI_TRACE sums, by name (Chromium's trace; some nest inside others). */
+const TRACED = [
+  'ParseHTML',
+  'ParseAuthorStyleSheet',
+  'EvaluateScript',
+  'v8.evaluateModule',
+  'v8.compile',
+  'v8.compileModule',
+  'FunctionCall',
+  'RunMicrotasks',
+  'UpdateLayoutTree',
+  'Layout',
+  'Paint',
+  'PrePaint',
+  'Layerize',
+];
+
+/** BENCH_UI_TRACE: a trace of one load, summed per event name on the page's main thread (ms). */
+function traceSummary(trace: Buffer): string {
+  type Event = { name: string; ph: string; dur?: number; pid: number; tid: number; args?: { name?: string } };
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: Event[] }).traceEvents;
+  const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
+  const totals = new Map<string, number>();
+  for (const event of events) {
+    if (!main || event.pid !== main.pid || event.tid !== main.tid || event.ph !== 'X' || !TRACED.includes(event.name))
+      continue;
+    totals.set(event.name, (totals.get(event.name) ?? 0) + (event.dur ?? 0) / 1000);
+  }
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+    .join(', ');
+}
+
 const PAYMENTS_PAGE = `query PaymentsList($first: Int, $after: String) { payments(first: $first, after: $after) {
   edges { node { id status email createdAt amount { amount currency } amountRefunded { amount currency } } }
   pageInfo { hasNextPage endCursor } } }`;
@@ -288,8 +324,15 @@ export async function benchDashboardUi(runtime: Runtime) {
           for (const state of ['cold', 'warm'] as const) {
             if (state === 'cold') await cdp.send('Network.clearBrowserCache');
             const busyBefore = await mainThreadBusy(cdp);
+            const tracing = Boolean(process.env.BENCH_UI_TRACE) && run === RUNS - 1;
+            if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'blink'] });
             await page.goto(`${base}${target}`);
             ready[state].get(build)!.push(await drawn(page));
+            if (tracing) {
+              console.log(
+                `dashboard-ui: ${name}, ${state}, ${build.label}, main thread until drawn (ms): ${traceSummary(await browser.stopTracing())}`,
+              );
+            }
             const busyAfter = await mainThreadBusy(cdp);
             // A navigation that started a new renderer process starts its count at 0.
             busy[state].get(build)!.push(busyAfter >= busyBefore ? busyAfter - busyBefore : busyAfter);
