@@ -326,6 +326,48 @@ describe('the dashboard: collections and treasury', () => {
   );
 
   browserTest(
+    "a cancel the API refuses shows its refusal on the payout's page and changes nothing: the rail took the payout after the page was drawn",
+    async () => {
+      const partner = await suite.server.signUp({ businessName: 'Late Cancel Co' });
+      await suite.server.setTreasury(partner.businessId, true);
+      const user = await activeEndUser(suite.server, partner);
+      const wallet = await createWallet(suite.server, partner, user.id);
+      await deposit(suite.server, partner, user.id, wallet.id, '50.00');
+      const created = await suite.server.request('POST', TREASURY_PAYOUTS, {
+        headers: apiKey(partner),
+        body: payoutBody(user.id, wallet.id, { amount: '20.00', metadata: { test_outcome: 'pending' } }),
+      });
+      expect(created.status).toBe(201);
+      const payoutId = created.body.data.id as string;
+
+      const { page } = await suite.open();
+      await signInThroughScreen(page, suite.server.baseUrl, partner.email, partner.password);
+      await page.goto(`${suite.server.baseUrl}/dashboard/treasury/payouts/${payoutId}`);
+      await page.getByRole('heading', { name: 'Treasury payout of $20.00' }).waitFor();
+      expect(await headlineStatus(page)).toBe('PENDING');
+      // The rail takes it now, and the page has not heard yet (the row moved without an event): the
+      // Cancel button is still there, and the API is the one to say no.
+      await suite.server.runtime.dataSource.query(`UPDATE treasury_payouts SET status = 'PROCESSING' WHERE id = $1`, [
+        payoutId,
+      ]);
+      const balanceBefore = await page.getByText('Wallet balance now').locator('..').textContent();
+      await page.getByRole('button', { name: 'Cancel payout' }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'The request was refused' });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain(
+        'Only a PENDING treasury payout can be cancelled; this one is PROCESSING',
+      );
+      const [row] = await suite.server.runtime.dataSource.query(`SELECT status FROM treasury_payouts WHERE id = $1`, [
+        payoutId,
+      ]);
+      expect(row.status).toBe('PROCESSING');
+      expect(await page.getByText('Wallet balance now').locator('..').textContent()).toBe(balanceBefore);
+      await expectAccessible(page, 'a refused treasury payout cancel');
+    },
+    300_000,
+  );
+
+  browserTest(
     'a VIEWER of a treasury business sees collections, end-users, wallets and payouts but no action that writes',
     async () => {
       const owner = await suite.server.signUp({ businessName: 'Viewed Treasury' });
