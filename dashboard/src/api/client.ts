@@ -75,9 +75,10 @@ export function createDashboardClient(session: Session, onUnauthenticated: () =>
   return {
     apollo,
     // graphql-ws's dispose waits for a connection under way: one that was waiting to retry (the server
-    // had closed the socket, say after a slow client's late connection_init) is then refused with a
-    // plain object, { code: 1000, reason: 'All Subscriptions Gone' }, as every subscription went with
-    // the old client. There is nothing left to close; unhandled, it was an uncaught error in the page.
+    // had closed the socket: a new role, a regenerated key) is then refused with a plain object,
+    // { code: 1000, reason: 'All Subscriptions Gone' }, as every subscription went with the old client.
+    // There is nothing left to close; unhandled, it was an uncaught error in the page (a switch of
+    // business during the wait: test/dashboard-team.browser.test.ts).
     dispose: () => void Promise.resolve(socket.dispose()).catch(() => undefined),
   };
 }
