@@ -28,8 +28,9 @@ export interface DashboardTab {
 
 /**
  * Run in every page before its own scripts: a value thrown or rejected that is not an Error reaches the
- * test as a page error with only its class for a message ("page error: Object", seen once in CI and not
- * reproduced since), so the page also writes the value out, as a console error the test reports with it.
+ * test as a page error with only its class for a message ("page error: Object" in CI, 2026-11-28: graphql-ws's
+ * refusal of a reconnect, api/client.ts), so the page also writes the value out, as a console error the test
+ * reports with it.
  */
 const DESCRIBE_NON_ERRORS = `(() => {
   const describe = (value) => { try { return JSON.stringify(value); } catch { return String(value); } };
