@@ -144,6 +144,21 @@ const firstPaint = (page: Page) =>
     ]),
   );
 
+/** BENCH_UI_PROFILE=<dir>: each screen's last cold and warm load as a CPU profile (DevTools' Performance panel opens it). */
+const PROFILE_DIR = process.env.BENCH_UI_PROFILE ? path.resolve(process.env.BENCH_UI_PROFILE) : '';
+async function startProfile(cdp: CDPSession): Promise<void> {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+}
+/** Stops the profile once the screen is drawn and writes it (a build with `sourcemap` maps it to the sources). */
+async function saveProfile(cdp: CDPSession, page: Page, file: string): Promise<void> {
+  await drawn(page);
+  const { profile } = await cdp.send('Profiler.stop');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(profile));
+}
+
 /** The page's main thread: milliseconds of tasks run so far (Chromium's TaskDuration for the page's renderer). */
 async function mainThreadBusy(cdp: CDPSession): Promise<number> {
   await cdp.send('Performance.enable');
@@ -326,7 +341,15 @@ export async function benchDashboardUi(runtime: Runtime) {
             const busyBefore = await mainThreadBusy(cdp);
             const tracing = Boolean(process.env.BENCH_UI_TRACE) && run === RUNS - 1;
             if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'blink'] });
+            const profiling = PROFILE_DIR && run === RUNS - 1;
+            if (profiling) await startProfile(cdp);
             await page.goto(`${base}${target}`);
+            if (profiling)
+              await saveProfile(
+                cdp,
+                page,
+                path.join(PROFILE_DIR, `${`${build.label}-${name}-${state}`.replace(/[^\w.-]+/g, '_')}.cpuprofile`),
+              );
             ready[state].get(build)!.push(await drawn(page));
             if (tracing) {
               console.log(

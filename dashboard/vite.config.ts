@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { inlineDocuments } from './vite-inline-documents.ts';
+import { mantineStyles } from './vite-mantine-styles.ts';
 import { routePreloads } from './vite-route-preloads.ts';
 
 /**
@@ -24,7 +25,7 @@ const firstLoadLibraries = [
 
 export default defineConfig({
   base: '/dashboard/',
-  plugins: [inlineDocuments(), react(), routePreloads()],
+  plugins: [inlineDocuments(), mantineStyles(), react(), routePreloads()],
   build: {
     outDir: '../dist/dashboard',
     emptyOutDir: true,

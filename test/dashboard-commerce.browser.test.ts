@@ -108,14 +108,11 @@ describe('the dashboard commerce screens in headless Chromium', () => {
       ).toBe(1);
 
       // The filters ask the server: no OPEN session is left, and the completed one came from the API.
-      await page.getByRole('combobox', { name: 'Status' }).click();
-      await page.getByRole('option', { name: 'Open' }).click();
+      await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Open' });
       await page.getByText('No checkout session matches these filters').waitFor();
       await expectAccessible(page, 'the filtered-empty checkout sessions list');
-      await page.getByRole('combobox', { name: 'Status' }).click();
-      await page.getByRole('option', { name: 'Completed' }).click();
-      await page.getByRole('combobox', { name: 'Source' }).click();
-      await page.getByRole('option', { name: 'API' }).click();
+      await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Completed' });
+      await page.getByRole('combobox', { name: 'Source' }).selectOption({ label: 'API' });
       await page.locator(`tr[data-row-id="${session.id}"]`).waitFor();
       await expectAccessible(page, 'the checkout sessions list');
       await screenshotScreen(page, 'checkout-sessions');

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { TestServer, startTestServer } from './support/harness';
 import { buildDashboard } from './support/dashboard';
 
@@ -70,6 +72,44 @@ describe('serving the dashboard', () => {
     const files = [...html.matchAll(/(?:href|src)="(\/dashboard\/assets\/[^"]+)"/g)].map((match) => match[1]);
     expect(files.some((file) => /ScheduleScreen-/.test(file))).toBe(true);
     for (const file of files) expect([file, (await get(file)).status]).toEqual([file, 200]);
+  });
+
+  test("the first load's style sheet holds Mantine's rules for the components the app uses, not every component's", async () => {
+    const html = await (await get('/dashboard/payments')).text();
+    const sheets = [
+      ...html.matchAll(/<link rel="stylesheet" crossorigin href="(\/dashboard\/assets\/[\w.-]+\.css)">/g),
+    ];
+    const css = (await Promise.all(sheets.map(async ([, href]) => (await get(href)).text()))).join('\n');
+    const mantine = path.dirname(require.resolve('@mantine/core/styles.css'));
+    // A component's sheet is there when its class names are (the build minifies the rules, not the names).
+    const classes = (sheet: string) => [
+      ...new Set(fs.readFileSync(path.join(mantine, 'styles', `${sheet}.css`), 'utf8').match(/\.m_[0-9a-f]{8}\b/g)),
+    ];
+    const included = (sheet: string) => ({ sheet, included: classes(sheet).every((name) => css.includes(name)) });
+    // The frame's components and those they are made of (Select: Combobox, Popover, Input).
+    for (const sheet of [
+      'AppShell',
+      'NavLink',
+      'SegmentedControl',
+      'Table',
+      'Combobox',
+      'Popover',
+      'Input',
+      'Button',
+    ]) {
+      expect(included(sheet)).toEqual({ sheet, included: true });
+    }
+    // Components no screen uses: none of their class names.
+    for (const sheet of ['Stepper', 'Timeline', 'Slider', 'Rating']) {
+      expect(classes(sheet).filter((name) => css.includes(name))).toEqual([]);
+    }
+    expect(css).toContain('box-sizing:border-box'); // the reset
+    expect(css.length).toBeLessThan(fs.statSync(path.join(mantine, 'styles.css')).size / 2);
+    // The date pickers' sheet comes with the screens that draw them, not with the first load.
+    const dates =
+      fs.readFileSync(require.resolve('@mantine/dates/styles.css'), 'utf8').match(/\.m_[0-9a-f]{8}\b/g) ?? [];
+    expect(dates.length).toBeGreaterThan(0);
+    expect(dates.filter((name) => css.includes(name))).toEqual([]);
   });
 
   test('the entry script is cached for a year and sent with brotli, gzip or plain as the client accepts', async () => {

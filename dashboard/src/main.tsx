@@ -1,7 +1,7 @@
-import '@mantine/core/styles.css';
+// Mantine's styles of the components the app uses (vite-mantine-styles.ts); the date pickers' and the
+// charts' own sheets come with the screens that draw them.
+import 'virtual:mantine-styles';
 import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/charts/styles.css';
 import './app.css';
 import { ApolloProvider } from '@apollo/client/react';
 import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';

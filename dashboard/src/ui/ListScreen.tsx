@@ -1,6 +1,6 @@
 import { useQuery } from '@apollo/client/react';
 import type { OperationVariables, TypedDocumentNode } from '@apollo/client';
-import { Select } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useEffect, type ReactNode } from 'react';
 import { DataTable, useCursorPages, type CursorPaging } from './DataTable';
@@ -131,13 +131,11 @@ export function ConnectionTable<Row extends { id: string }>({
   );
 }
 
-/** The status filter of a list: "Any" when cleared, each status in words. */
+/** The status filter of a list: "Any" or one status, in words. */
 export function StatusFilter<Status extends string>({
   statuses,
-  value,
-  onChange,
   label = 'Status',
-  w = 180,
+  ...rest
 }: {
   statuses: readonly Status[];
   value: Status | null;
@@ -146,13 +144,38 @@ export function StatusFilter<Status extends string>({
   w?: number;
 }) {
   return (
-    <Select
+    <ChoiceFilter
       label={label}
-      placeholder="Any"
-      clearable
-      value={value}
-      onChange={(next) => onChange(next)}
-      data={statuses.map((status) => ({ value: status, label: humanize(status) }))}
+      options={statuses.map((status) => ({ value: status, label: humanize(status) }))}
+      {...rest}
+    />
+  );
+}
+
+/**
+ * A list's filter of one choice among a few, or "Any". A native `<select>`: a short fixed list needs
+ * no search, and Mantine's `Select` (a combobox with its options mounted, hidden, and positioned by
+ * floating-ui at its first render) made each list screen's first load slower (docs/dashboard.md).
+ */
+export function ChoiceFilter<Value extends string>({
+  label,
+  options,
+  value,
+  onChange,
+  w = 180,
+}: {
+  label: string;
+  options: readonly { value: Value; label: string }[];
+  value: Value | null;
+  onChange: (value: Value | null) => void;
+  w?: number;
+}) {
+  return (
+    <NativeSelect
+      label={label}
+      value={value ?? ''}
+      onChange={(event) => onChange((event.currentTarget.value || null) as Value | null)}
+      data={[{ value: '', label: 'Any' }, ...options]}
       w={w}
     />
   );

@@ -1,6 +1,6 @@
 import { useMutation, useSubscription } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { graphql } from '../../gql';
 import type { CheckoutSessionSource, CheckoutSessionStatus, CheckoutSessionsListQuery } from '../../gql/graphql';
 import { WRITERS, useCurrent } from '../../shell/current';
-import { ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
+import { ChoiceFilter, ConnectionTable, StatusFilter, useConnectionList } from '../../ui/ListScreen';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { UserErrorsAlert, applyUserErrors, type UserErrorValue } from '../../ui/UserErrors';
 import { formatDateTime, formatMoney } from '../../ui/format';
@@ -141,15 +141,7 @@ export default function CheckoutSessionsScreen() {
       )}
       <Group align="flex-end">
         <StatusFilter statuses={STATUSES} value={status} onChange={setStatus} />
-        <Select
-          label="Source"
-          placeholder="Any"
-          clearable
-          value={source}
-          onChange={(value) => setSource(value)}
-          data={SOURCES}
-          w={180}
-        />
+        <ChoiceFilter label="Source" options={SOURCES} value={source} onChange={setSource} />
       </Group>
       <ConnectionTable
         list={list}

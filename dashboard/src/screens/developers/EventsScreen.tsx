@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { Anchor, Button, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import '@mantine/dates/styles.css';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { createColumnHelper } from '@tanstack/react-table';

@@ -1,4 +1,5 @@
 import { AreaChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
 import { Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { HomeOverviewQuery } from '../../gql/graphql';

@@ -1,6 +1,7 @@
 import { useSubscription } from '@apollo/client/react';
 import { Anchor, Group, Stack, TextInput, Title } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import '@mantine/dates/styles.css';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';

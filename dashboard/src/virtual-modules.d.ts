@@ -1,0 +1,2 @@
+/** Mantine's component styles the app uses, written by vite-mantine-styles.ts. */
+declare module 'virtual:mantine-styles';
