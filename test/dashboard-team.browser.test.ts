@@ -12,6 +12,11 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** Picks `option` in the native select labelled `label` (a short fixed list: the roles). */
+async function chooseNative(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label, exact: true }).selectOption({ label: option });
+}
+
 /** Goes to a screen through the side navigation. */
 async function visit(page: Page, screen: string, heading: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: screen, exact: true }).click();
@@ -82,14 +87,14 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       await page.getByText('No pending invitations').waitFor();
       await expectAccessible(page, 'the team screen without invitations');
       await page.getByLabel('Email', { exact: true }).fill(member.email);
-      await choose(page, 'Role', 'Developer');
+      await chooseNative(page, 'Role', 'Developer');
       await page.getByRole('button', { name: 'Invite', exact: true }).click();
       await page.locator('tr[data-invitation-id]').filter({ hasText: member.email }).waitFor();
       await page.getByLabel('Email', { exact: true }).fill('not-an-email');
       await page.getByRole('button', { name: 'Invite', exact: true }).click();
       await page.getByText('Enter an email address').waitFor();
       await page.getByLabel('Email', { exact: true }).fill('later@example.com');
-      await choose(page, 'Role', 'Viewer');
+      await chooseNative(page, 'Role', 'Viewer');
       await page.getByRole('button', { name: 'Invite', exact: true }).click();
       await page.locator('tr[data-invitation-id]').filter({ hasText: 'later@example.com' }).waitFor();
       await expectAccessible(page, 'the team screen with invitations');
@@ -140,7 +145,7 @@ describe('the team, settings and sandbox screens of the dashboard', () => {
       // The OWNER makes the member a VIEWER.
       await page.reload();
       await page.getByRole('combobox', { name: `Role of ${member.email}` }).waitFor();
-      await choose(page, `Role of ${member.email}`, 'Viewer');
+      await chooseNative(page, `Role of ${member.email}`, 'Viewer');
       await waitFor(
         () => roleOf(member.userId, owner.businessId),
         (role) => role === 'VIEWER',

@@ -186,6 +186,24 @@ export async function chooseByKeyboard(page: Page, option: string): Promise<void
   throw new Error(`the option ${option} was not reached with the arrow keys`);
 }
 
+/** Picks `option` of the focused native `<select>` with the arrow keys (each press selects the next option). */
+export async function chooseNativeByKeyboard(page: Page, option: string): Promise<void> {
+  const selected = () =>
+    page.evaluate(() => {
+      const element = (globalThis as unknown as InPage).document.activeElement as unknown as {
+        tagName: string;
+        selectedOptions?: ArrayLike<{ text: string }>;
+      } | null;
+      if (element?.tagName !== 'SELECT') throw new Error('the focus is not on a <select>');
+      return element.selectedOptions?.[0]?.text.trim() ?? '';
+    });
+  for (let step = 0; step < 50; step++) {
+    if ((await selected()) === option) return;
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`the option ${option} was not reached with the arrow keys`);
+}
+
 /** A dashboard browser test file's server, and its tabs opened on demand in one Chromium. */
 export interface DashboardSuite {
   readonly server: TestServer;

@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Controller, useForm, type Control, type Path, type UseFormReturn } from 'react-hook-form';
@@ -164,12 +164,11 @@ function TypeSelect<Values extends { type: string }>({
       control={control}
       name={'type' as Path<Values>}
       render={({ field }) => (
-        <Select
+        <NativeSelect
           label={label}
           w={w}
-          allowDeselect={false}
           value={field.value}
-          onChange={(value) => value && field.onChange(value)}
+          onChange={(event) => field.onChange(event.currentTarget.value)}
           data={data}
         />
       )}

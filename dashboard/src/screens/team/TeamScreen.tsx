@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';
@@ -319,19 +319,18 @@ function MembersSection() {
       header: 'Role',
       cell: ({ row }) =>
         manageable(row.original) ? (
-          <Select
+          <NativeSelect
             aria-label={`Role of ${row.original.user.email}`}
             size="xs"
             w={150}
-            allowDeselect={false}
             value={row.original.role}
             data={ROLES.filter((role) => owner || role !== 'OWNER').map((role) => ({
               value: role,
               label: humanize(role),
             }))}
-            onChange={(role) =>
-              role &&
-              role !== row.original.role &&
+            onChange={(event) => {
+              const role = event.currentTarget.value as Role;
+              if (role === row.original.role) return;
               void act(
                 async () => {
                   const { data: result } = await changeRole({
@@ -340,8 +339,8 @@ function MembersSection() {
                   return result?.changeTeamMemberRole.userErrors ?? null;
                 },
                 `${row.original.user.email} is now ${humanize(role)}`,
-              )
-            }
+              );
+            }}
           />
         ) : (
           humanize(row.original.role)
@@ -529,12 +528,11 @@ function InviteForm({ owner }: { owner: boolean }) {
             control={form.control}
             name="role"
             render={({ field, fieldState }) => (
-              <Select
+              <NativeSelect
                 label="Role"
                 w={180}
-                allowDeselect={false}
                 value={field.value}
-                onChange={(value) => value && field.onChange(value)}
+                onChange={(event) => field.onChange(event.currentTarget.value)}
                 onBlur={field.onBlur}
                 error={fieldState.error?.message}
                 data={ROLES.filter((role) => owner || role !== 'OWNER').map((role) => ({
