@@ -4,7 +4,7 @@ import 'virtual:mantine-styles';
 import '@mantine/notifications/styles.css';
 import './app.css';
 import { ApolloProvider } from '@apollo/client/react';
-import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Combobox, MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { StrictMode, useEffect, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -16,7 +16,16 @@ import { SessionProvider, useSession } from './session/session';
 // Colours chosen for WCAG AA contrast (4.5:1 for text): the primary colour's darker shade, and darker dimmed
 // text and placeholders than Mantine's default gray.6 and gray.5 (3.3:1 and 2.1:1 on white).
 // Transitions end at once for users who ask their system for reduced motion.
-const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, defaultRadius: 'md', respectReducedMotion: true });
+// A Select's (or any combobox's) options are drawn when it opens, not kept mounted and hidden: Mantine's
+// default mounts them and positions the hidden list (floating-ui) at the first render, ~25 ms per Select
+// on a slow machine (docs/dashboard.md, Performance).
+const theme = createTheme({
+  primaryColor: 'indigo',
+  primaryShade: 8,
+  defaultRadius: 'md',
+  respectReducedMotion: true,
+  components: { Combobox: Combobox.extend({ defaultProps: { keepMounted: false } }) },
+});
 const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
