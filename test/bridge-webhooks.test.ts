@@ -130,7 +130,9 @@ describe("Bridge's webhooks", () => {
     const { userId, link } = await pendingEndUser();
     const underReview = fake.event('kyc_link', 'updated', { ...link, id: String(link.id), kyc_status: 'under_review' });
     const approved = approvedEvent(link);
+    // Each is applied by a job of its own, so the decision is awaited before the earlier status is sent.
     expect(await fake.send(url, approved)).toBe(200);
+    expect((await settled(approved.event_id))[0].outcome).toBe('applied');
     expect(await fake.send(url, underReview)).toBe(200);
     expect((await settled(underReview.event_id))[0].outcome).toBe('ignored');
     expect(await kycStatus(userId)).toBe('APPROVED');
@@ -174,6 +176,7 @@ describe("Bridge's webhooks", () => {
       'state',
     );
     expect(await fake.send(url, processed)).toBe(200);
+    expect((await settled(processed.event_id))[0].outcome).toBe('applied');
     expect(await fake.send(url, submitted)).toBe(200);
     expect((await settled(submitted.event_id))[0].outcome).toBe('ignored');
     await waitUntil(
