@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { bootFrame } from './vite-boot-frame.ts';
 import { inlineDocuments } from './vite-inline-documents.ts';
 import { mantineStyles } from './vite-mantine-styles.ts';
 import { routePreloads } from './vite-route-preloads.ts';
@@ -25,7 +26,7 @@ const firstLoadLibraries = [
 
 export default defineConfig({
   base: '/dashboard/',
-  plugins: [inlineDocuments(), mantineStyles(), react(), routePreloads()],
+  plugins: [inlineDocuments(), mantineStyles(), react(), routePreloads(), bootFrame()],
   build: {
     outDir: '../dist/dashboard',
     emptyOutDir: true,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TestServer, startTestServer } from './support/harness';
@@ -34,6 +35,46 @@ describe('serving the dashboard', () => {
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(bodies[index]).toMatch(/<script type="module" crossorigin src="\/dashboard\/assets\/index-[\w-]+\.js">/);
     }
+  });
+
+  test("the page carries the signed-in frame, hidden and inert, before the app's root; its one inline script is allowed by its hash alone", async () => {
+    const page = await get('/dashboard/payments');
+    const html = await page.text();
+    const frameAt = html.indexOf('<div id="boot-frame"');
+    expect(frameAt).toBeGreaterThan(html.indexOf('<body>'));
+    expect(html.indexOf('<div id="root"></div>')).toBeGreaterThan(frameAt);
+    const frameTag = /<div id="boot-frame"[^>]*>/.exec(html)![0];
+    for (const attribute of [
+      'hidden=""',
+      'inert=""',
+      'aria-hidden="true"',
+      'data-session-key="tessera.dashboard.session"',
+    ])
+      expect(frameTag).toContain(attribute);
+    // The navigation as the Shell draws it for a business without the treasury product; the sandbox marked test-only.
+    const frame = html.slice(frameAt, html.indexOf('<div id="root"></div>'));
+    const entries = [...frame.matchAll(/<a [^>]*data-boot-path="([^"]*)"[^>]*>/g)].map(([tag, path]) => ({
+      path,
+      testOnly: tag.includes('data-boot-test'),
+    }));
+    expect(entries).toContainEqual({ path: 'payments', testOnly: false });
+    expect(entries).toContainEqual({ path: 'sandbox', testOnly: true });
+    expect(entries.some((entry) => entry.path.startsWith('treasury'))).toBe(false);
+    expect(frame).toContain('data-testid="test-mode-banner"');
+
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
+    expect(inline).toHaveLength(1);
+    expect(html.match(/<script\b/g)).toHaveLength(2); // the frame's, and the app's entry (type="module" src=…)
+    const hash = crypto
+      .createHash('sha256')
+      .update(inline[0] ?? '', 'utf8')
+      .digest('base64');
+    const scriptSrc = page.headers
+      .get('content-security-policy')!
+      .split(';')
+      .map((directive) => directive.trim())
+      .find((directive) => directive.startsWith('script-src'));
+    expect(scriptSrc).toBe(`script-src 'self' 'sha256-${hash}'`);
   });
 
   /**

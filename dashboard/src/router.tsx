@@ -3,13 +3,18 @@ import { Navigate, createBrowserRouter, useLocation, type RouteObject } from 're
 import { prefetch } from './api/prefetch';
 import { SCREENS } from './screens/registry';
 import { useSession } from './session/session';
+import { useBootFrameRemoved } from './shell/boot';
 import { Shell, shellQuery } from './shell/Shell';
 import { Empty } from './ui/QueryState';
 
-/** The signed-in screens' frame, or the sign-in screen (back here afterwards) for a visitor without a session. */
+/**
+ * The signed-in screens' frame, or the sign-in screen (back here afterwards) for a visitor without a
+ * session; either way it takes the place of the page's first-paint frame (shell/boot.ts).
+ */
 function RequireSession() {
   const { session } = useSession();
   const location = useLocation();
+  useBootFrameRemoved();
   if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
   return <Shell />;
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -13,22 +14,24 @@ const INDEX = 'index.html';
 /** Written by the build (dashboard/vite-route-preloads.ts): each route's own scripts and style sheets. */
 const ROUTE_PRELOADS = 'route-preloads.json';
 
-// The dashboard's scripts and styles are its own files; Mantine sets CSS variables in a <style> element (hence
+// The dashboard's scripts and styles are its own files, but for the page's one inline script (the
+// first-paint frame's, allowed by its hash: cspFor); Mantine sets CSS variables in a <style> element (hence
 // 'unsafe-inline' for styles only); GraphQL and its socket are this origin.
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const cspWith = (scriptSources: string[]) =>
+  [
+    "default-src 'none'",
+    ["script-src 'self'", ...scriptSources].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 const SECURITY_HEADERS = {
-  'content-security-policy': CSP,
+  'content-security-policy': cspWith([]),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
@@ -84,17 +87,31 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
       });
       // The app's page for every other path (its router draws the screen), naming the route's own
       // scripts and style sheets; never cached.
-      const page = async (request: FastifyRequest, reply: FastifyReply) =>
-        reply
+      const page = async (request: FastifyRequest, reply: FastifyReply) => {
+        const html = await pageFor(routeOf(request.url));
+        return reply
           .headers(SECURITY_HEADERS)
+          .header('content-security-policy', cspFor(html))
           .header('cache-control', 'no-store')
           .type('text/html; charset=utf-8')
-          .send(await pageFor(routeOf(request.url)));
+          .send(html);
+      };
       scope.get('', { schema: { hide: true } }, page);
       scope.get('/*', { schema: { hide: true } }, page);
     },
     { prefix: DASHBOARD_PATH },
   );
+}
+
+/** An inline script of the built page: `<script>` with no attributes (the build writes one, the first-paint frame's). */
+const INLINE_SCRIPT = /<script>([\s\S]*?)<\/script>/g;
+
+/** The page's policy: the build's inline scripts allowed by their SHA-256, no other inline script. */
+function cspFor(html: string): string {
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
+    ([, body = '']) => `'sha256-${crypto.createHash('sha256').update(body, 'utf8').digest('base64')}'`,
+  );
+  return cspWith(hashes);
 }
 
 interface RoutePreload {

@@ -16,7 +16,8 @@ export interface Session {
 /** Why the user is on the sign-in screen, when it is not their own choice. */
 export type SignedOutReason = 'expired' | 'revoked' | null;
 
-const STORAGE_KEY = 'tessera.dashboard.session';
+/** Where the session is kept in localStorage (also read by the page's first-paint script, shell/boot-frame.js). */
+export const STORAGE_KEY = 'tessera.dashboard.session';
 
 function stored(): Session | null {
   try {
