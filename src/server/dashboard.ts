@@ -88,10 +88,10 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
       // The app's page for every other path (its router draws the screen), naming the route's own
       // scripts and style sheets; never cached.
       const page = async (request: FastifyRequest, reply: FastifyReply) => {
-        const html = await pageFor(routeOf(request.url));
+        const { html, csp } = await pageFor(routeOf(request.url));
         return reply
           .headers(SECURITY_HEADERS)
-          .header('content-security-policy', cspFor(html))
+          .header('content-security-policy', csp)
           .header('cache-control', 'no-store')
           .type('text/html; charset=utf-8')
           .send(html);
@@ -106,7 +106,10 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
 /** An inline script of the built page: `<script>` with no attributes (the build writes one, the first-paint frame's). */
 const INLINE_SCRIPT = /<script>([\s\S]*?)<\/script>/g;
 
-/** The page's policy: the build's inline scripts allowed by their SHA-256, no other inline script. */
+/**
+ * The page's policy: the inline scripts of the built file allowed by their SHA-256, no other inline
+ * script. Read from the file as the build wrote it, before the server adds anything to it.
+ */
 function cspFor(html: string): string {
   const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
     ([, body = '']) => `'sha256-${crypto.createHash('sha256').update(body, 'utf8').digest('base64')}'`,
@@ -151,9 +154,9 @@ function routeFor(routes: RoutePreload[], route: string): RoutePreload | undefin
  * fetches the first load (`modulepreload`; its style sheets as `preload`, not blocking the first paint),
  * instead of after the app has started and its router asked for the screen (docs/dashboard.md,
  * Performance). Read at each request (a new build is served at once); a build without the list, or a
- * path of no route, gets the page as built.
+ * path of no route, gets the page as built. With the page's content security policy (cspFor).
  */
-async function pageFor(route: string): Promise<string> {
+async function pageFor(route: string): Promise<{ html: string; csp: string }> {
   const [page, preloads] = await Promise.all([
     fs.promises.readFile(path.join(BUILT, INDEX), 'utf8'),
     fs.promises.readFile(path.join(BUILT, ROUTE_PRELOADS), 'utf8').catch(() => null),
@@ -164,11 +167,12 @@ async function pageFor(route: string): Promise<string> {
   } catch {
     routes = []; // a list the page cannot read costs its preloads, never the page
   }
+  const csp = cspFor(page);
   const screen = routeFor(routes, route);
-  if (!screen) return page;
+  if (!screen) return { html: page, csp };
   const links = [
     ...screen.js.map((file) => `<link rel="modulepreload" crossorigin href="${DASHBOARD_PATH}/${file}">`),
     ...screen.css.map((file) => `<link rel="preload" as="style" crossorigin href="${DASHBOARD_PATH}/${file}">`),
   ];
-  return page.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
+  return { html: page.replace('</head>', `    ${links.join('\n    ')}\n  </head>`), csp };
 }
