@@ -104,7 +104,12 @@ describe('where private webhook targets are allowed (a developer machine)', () =
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const silent = net.createServer(() => undefined);
+    // Accepts and never answers; its connections are ended with it (closing a server only stops it listening).
+    const accepted = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      accepted.add(socket);
+      socket.on('error', () => undefined);
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const silentPort = (silent.address() as AddressInfo).port;
     try {
@@ -124,7 +129,8 @@ describe('where private webhook targets are allowed (a developer machine)', () =
       expect(byUrl.get(urls[0]).response_time_ms).toBeNull();
       expect(byUrl.get(urls[1]).response_time_ms).toBeNull();
     } finally {
-      silent.close();
+      for (const socket of accepted) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

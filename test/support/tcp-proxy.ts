@@ -57,6 +57,9 @@ export async function startTcpProxy(databaseUrl: string): Promise<TcpProxy> {
     },
     cut: stop,
     async restore() {
+      // Already listening: nothing to restore (a second listener would fail on the port, and the
+      // first, no longer referenced, would never be closed).
+      if (listener.listening) return;
       listener = net.createServer(onConnection);
       await new Promise<void>((resolve, reject) => {
         listener.once('error', reject);
