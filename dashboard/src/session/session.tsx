@@ -19,6 +19,7 @@ export type SignedOutReason = 'expired' | 'revoked' | null;
 /** Where the session is kept in localStorage (also read by the page's first-paint script, shell/boot-frame.js). */
 export const STORAGE_KEY = 'tessera.dashboard.session';
 
+/** The stored session while it lasts (boot-frame.js reads it the same way: change both together). */
 function stored(): Session | null {
   try {
     const raw = window.localStorage.getItem(STORAGE_KEY);

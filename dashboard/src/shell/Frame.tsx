@@ -95,7 +95,11 @@ export function TestModeBanner() {
 /** The screens of the side navigation, in the registry's order. */
 export const NAVIGATION: ScreenEntry[] = SCREENS.filter((screen) => screen.nav);
 
-/** The navigation entry a path is under: the longest one that contains it (`/payouts/schedules/1` is Schedules, not Payouts). */
+/**
+ * The navigation entry a path is under: the longest one that contains it (`/payouts/schedules/1` is
+ * Schedules, not Payouts). The page's first-paint script (boot-frame.js, which runs before any module
+ * and so cannot import this) applies the same rule: change both together.
+ */
 export function activeNavPath(pathname: string): string | undefined {
   return NAVIGATION.map((screen) => screen.path)
     .filter((path) => (path === '' ? pathname === '/' : pathname === `/${path}` || pathname.startsWith(`/${path}/`)))
